@@ -1,0 +1,5 @@
+// resin optimize: placeholder until its issue lands; reports that honestly instead of pretending.
+export async function command(_argv: string[]): Promise<number> {
+  console.error("resin optimize: not implemented yet");
+  return 1;
+}

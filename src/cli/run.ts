@@ -1,0 +1,5 @@
+// resin run: placeholder until its issue lands; reports that honestly instead of pretending.
+export async function command(_argv: string[]): Promise<number> {
+  console.error("resin run: not implemented yet");
+  return 1;
+}

@@ -1,0 +1,34 @@
+// Bars as the optimizer slices them: always an array of bar objects (columnar input is converted once).
+
+import type { Bar, OhlcvInput } from "../core/result.js";
+
+export function toBarArray(data: OhlcvInput | unknown): Bar[] {
+  if (Array.isArray(data)) return data as Bar[];
+  if (data === null || typeof data !== "object") return [];
+  const c = data as Record<string, ArrayLike<number> | undefined>;
+  const time = c.time;
+  if (!time || typeof time.length !== "number") return [];
+  const out: Bar[] = new Array(time.length);
+  for (let i = 0; i < time.length; i++) {
+    const bar: Bar = {
+      time: time[i] as number,
+      open: c.open?.[i] as number,
+      high: c.high?.[i] as number,
+      low: c.low?.[i] as number,
+      close: c.close?.[i] as number,
+    };
+    if (c.volume) bar.volume = c.volume[i] as number;
+    out[i] = bar;
+  }
+  return out;
+}
+
+/** The declaration a source starts with, read lexically (comments skipped), or null. */
+export function declarationKind(source: string): "indicator" | "strategy" | "library" | null {
+  for (const raw of source.split(/\r?\n/)) {
+    const line = raw.replace(/\/\/.*$/, "");
+    const m = /^(indicator|strategy|library)\s*\(/.exec(line);
+    if (m) return m[1] as "indicator" | "strategy" | "library";
+  }
+  return null;
+}

@@ -1,0 +1,150 @@
+// The parser state shared by the grammar modules (expressions, statements, types), in the manner
+// of acorn's `Parser`: the token array, the cursor, span helpers, error reporting and recovery.
+// Grammar functions are plain functions `parseX(p)` in their own files.
+
+import type { Span } from "./ast.js";
+import { type Code, Codes, DiagnosticSink, describeToken, mismatched } from "./diagnostics.js";
+import type { Comment } from "./lexer.js";
+import { RESERVED, type Token } from "./tokens.js";
+
+/** Thrown to abandon the current statement; the statement loop catches it and resynchronises. */
+export class ParseAbort extends Error {
+  constructor() {
+    super("parse aborted");
+  }
+}
+
+export class Parser {
+  pos = 0;
+  /** The last real (non-layout) token consumed: spans end there. */
+  last: Token;
+  /** Nesting of function bodies, to reject nested definitions. */
+  functionDepth = 0;
+
+  constructor(
+    readonly source: string,
+    readonly tokens: Token[],
+    readonly comments: Comment[],
+    readonly sink: DiagnosticSink,
+  ) {
+    this.last = tokens[0]!;
+  }
+
+  peek(offset = 0): Token {
+    const i = this.pos + offset;
+    return this.tokens[i < this.tokens.length ? i : this.tokens.length - 1]!;
+  }
+
+  next(): Token {
+    const t = this.tokens[this.pos]!;
+    if (t.kind !== "EOF") this.pos++;
+    if (t.kind !== "Newline" && t.kind !== "Indent" && t.kind !== "Dedent" && t.kind !== "EOF") this.last = t;
+    return t;
+  }
+
+  /** The current token is the punctuation `text`. */
+  at(text: string, offset = 0): boolean {
+    const t = this.peek(offset);
+    return t.kind === "Punct" && t.text === text;
+  }
+
+  /** The current token is the word `word` (a keyword or contextual keyword). */
+  atWord(word: string, offset = 0): boolean {
+    const t = this.peek(offset);
+    return t.kind === "Ident" && t.text === word;
+  }
+
+  atKind(kind: Token["kind"], offset = 0): boolean {
+    return this.peek(offset).kind === kind;
+  }
+
+  /** An identifier usable as a name (not a reserved word). */
+  atName(offset = 0): boolean {
+    const t = this.peek(offset);
+    return t.kind === "Ident" && !RESERVED.has(t.text);
+  }
+
+  eat(text: string): boolean {
+    if (this.at(text)) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+
+  eatWord(word: string): boolean {
+    if (this.atWord(word)) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+
+  expect(text: string, what = `'${text}'`): Token {
+    if (this.at(text)) return this.next();
+    return this.unexpected(what);
+  }
+
+  expectWord(word: string): Token {
+    if (this.atWord(word)) return this.next();
+    return this.unexpected(`'${word}'`);
+  }
+
+  /** Reports "Mismatched input X expecting Y" at the current token and abandons the statement. */
+  unexpected(expected: string, code: Code = Codes.Mismatched): never {
+    const t = this.peek();
+    // The lexer already reported its error tokens; one message per problem is enough.
+    if (t.kind !== "Error") this.fail(code, mismatched(describeToken(t.kind, t.text), expected), this.tokenSpan(t));
+    throw new ParseAbort();
+  }
+
+  fail(code: Code, message: string, span: Span): never {
+    this.sink.error(code, message, span);
+    throw new ParseAbort();
+  }
+
+  error(code: Code, message: string, span: Span): void {
+    this.sink.error(code, message, span);
+  }
+
+  tokenSpan(t: Token): Span {
+    return { start: t.start, end: t.end, line: t.line, column: t.col, endLine: t.endLine, endColumn: t.endCol };
+  }
+
+  /** The span from token `start` to the last consumed token. */
+  spanFrom(start: Token): Span {
+    const end = this.last.end >= start.start ? this.last : start;
+    return { start: start.start, end: end.end, line: start.line, column: start.col, endLine: end.endLine, endColumn: end.endCol };
+  }
+
+  /** The span from an existing span's start to the last consumed token. */
+  spanFromSpan(s: Span): Span {
+    const end = this.last;
+    return { start: s.start, end: end.end, line: s.line, column: s.column, endLine: end.endLine, endColumn: end.endCol };
+  }
+
+  /** After an error: skips to the end of the current logical line, including any block nested under
+   * it, so the next statement at the same or a lower indent is parsed normally. */
+  recover(): void {
+    let depth = 0;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === "EOF") return;
+      if (t.kind === "Newline" && depth === 0) {
+        this.next();
+        if (!this.atKind("Indent")) return;
+        continue;
+      }
+      if (t.kind === "Dedent") {
+        if (depth === 0) return;
+        this.next();
+        depth--;
+        // back at our level: an `else` still belongs to the abandoned statement
+        if (depth === 0 && !this.atWord("else")) return;
+        continue;
+      }
+      if (t.kind === "Indent") depth++;
+      this.next();
+    }
+  }
+}

@@ -1,0 +1,675 @@
+// TradingView's broker emulator. Orders placed by the script on a bar fill on later bars: market
+// orders at the next bar's open (or at the close with process_orders_on_close), price orders
+// wherever the assumed intrabar path (open -> nearer extreme -> other extreme -> close, or the
+// magnifier's lower-timeframe bars) first reaches them, gaps filling at the open.
+//
+// Lifecycle (driven by the Runtime): onBarOpen before the script runs on a bar (fills over the bar's
+// path), the script's strategy.* calls (entry/order/exit/close/cancel...), onBarClose after it
+// (process_orders_on_close fills, risk rules, equity), finish at the end (the StrategyResult).
+
+import type { ExecContext } from "../builtins/types.js";
+import type { StrategyEvent, StrategyResult } from "../core/result.js";
+import { Ledger } from "./ledger.js";
+import { highFirst, seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
+import { normaliseSettings, type StrategySettings } from "./settings.js";
+import { RiskRules } from "./risk.js";
+import { buildResult, EquityTracker } from "./stats.js";
+import type { CloseRequest, EntryRequest, ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "./types.js";
+
+const NONE = 0;
+const ORDER = 1;
+const EXIT = 2;
+type Leg = "tp" | "sl" | "trail";
+
+function finite(v: unknown): number {
+  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity ? v : NaN;
+}
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+export class Broker {
+  readonly settings: StrategySettings;
+  readonly events: StrategyEvent[] = [];
+  readonly ledger: Ledger;
+  readonly risk: RiskRules;
+  readonly tracker: EquityTracker;
+  readonly mintick: number;
+  readonly pointValue: number;
+  /** Quantity step that computed quantities (cash / percent_of_equity / qty_percent) round down to. */
+  readonly qtyStep: number;
+  private orders: PendingOrder[] = [];
+  private exits: ExitOrder[] = [];
+  private seq = 0;
+  private version = 6;
+  private bar = 0;
+  private time = 0;
+  private cur = NaN;
+  private lastClose = NaN;
+  private magnifier: MagnifierFeed | null = null;
+  private magCursor = 0;
+  // The best fill candidate of a scan (fields instead of an object: no allocation per scan).
+  private bKind = NONE;
+  private bOrder: PendingOrder | null = null;
+  private bExit: ExitOrder | null = null;
+  private bTrade: OpenTrade | null = null;
+  private bLeg: Leg = "tp";
+  private bLevel = NaN;
+  private bSeq = 0;
+
+  constructor(settings: Record<string, unknown> | StrategySettings, ctx: ExecContext) {
+    this.settings = "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings);
+    const si = ctx.syminfo;
+    this.mintick = finite(si?.mintick) > 0 ? (si.mintick as number) : 0.01;
+    this.pointValue = finite(si?.pointvalue) > 0 ? (si.pointvalue as number) : 1;
+    this.qtyStep = qtyStepFor(si as Record<string, unknown>);
+    this.version = ctx.version || 6;
+    this.ledger = new Ledger(this.pointValue);
+    this.risk = new RiskRules(si?.timezone ?? "Etc/UTC");
+    this.tracker = new EquityTracker(this.settings.initialCapital);
+    if (this.settings.useBarMagnifier) this.magnifier = toMagnifierFeed(ctx.ext?.magnifierBars);
+  }
+
+  // ------------------------------------------------------------------ account state
+
+  equity(price = this.lastClose): number {
+    const op = price === price ? this.ledger.openProfit(price) : 0;
+    return this.settings.initialCapital + this.ledger.netProfit + op;
+  }
+
+  openProfit(): number {
+    return this.lastClose === this.lastClose ? this.ledger.openProfit(this.lastClose) : 0;
+  }
+
+  get maxDrawdown(): number {
+    return this.tracker.maxDrawdown;
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  onBarOpen(ctx: ExecContext): void {
+    this.bar = ctx.barIndex;
+    this.time = ctx.time;
+    this.version = ctx.version || this.version;
+    this.risk.onBar(ctx.time, this);
+    const mag = this.magnifier;
+    if (mag) {
+      const end = ctx.timeClose === ctx.timeClose && ctx.timeClose > ctx.time ? ctx.timeClose : Infinity;
+      let i = seekTime(mag, ctx.time, this.magCursor);
+      if (i < mag.length && mag.time[i] < end) {
+        let first = true;
+        for (; i < mag.length && mag.time[i] < end; i++) {
+          this.walkBar(mag.open[i], mag.high[i], mag.low[i], mag.close[i], first);
+          first = false;
+        }
+        this.magCursor = i;
+        this.afterPath(ctx);
+        return;
+      }
+      this.magCursor = i;
+    }
+    this.walkBar(ctx.open, ctx.high, ctx.low, ctx.close, true);
+    this.afterPath(ctx);
+  }
+
+  onBarClose(ctx: ExecContext): void {
+    this.bar = ctx.barIndex;
+    this.time = ctx.time;
+    this.lastClose = ctx.close;
+    if (this.settings.processOrdersOnClose) {
+      this.cur = ctx.close;
+      this.fillMarketOrders(ctx.close, true);
+      this.fillTriggeredAt(ctx.close);
+    }
+    this.risk.onClose(ctx, this);
+    this.tracker.onBar(this, ctx);
+  }
+
+  finish(ctx: ExecContext): StrategyResult {
+    const last = ctx.barCount > 0 ? ctx.columns.close[ctx.barCount - 1] : this.lastClose;
+    return buildResult(this, last === last ? last : this.lastClose, ctx);
+  }
+
+  // ------------------------------------------------------------------ order API (strategy.*)
+
+  entry(req: EntryRequest, ctx: ExecContext, kind: "entry" | "order" = "entry"): void {
+    const side: Side = req.direction === "short" ? -1 : 1;
+    let qty = finite(req.qty);
+    if (!(qty > 0)) qty = this.defaultQty(ctx.close);
+    const limit = finite(req.limit);
+    const stop = finite(req.stop);
+    this.record(ctx, kind, req.id, req.direction, qty, limit, stop, req.ocaName ?? null, req.comment ?? null);
+    if (!(qty > 0) || !this.risk.allowsOrders()) return;
+    this.removeOrder(req.id, kind === "entry" ? "entry" : "order");
+    const o: PendingOrder = {
+      kind,
+      id: req.id,
+      side,
+      qty,
+      qtyPercent: NaN,
+      limit,
+      stop,
+      stopTriggered: false,
+      ocaName: req.ocaName ?? null,
+      ocaType: req.ocaType ?? "none",
+      comment: req.comment ?? null,
+      seq: this.seq++,
+      placedBar: ctx.barIndex,
+      market: limit !== limit && stop !== stop,
+    };
+    this.orders.push(o);
+  }
+
+  exit(req: ExitRequest, ctx: ExecContext): void {
+    const e: ExitOrder = {
+      id: req.id,
+      fromEntry: req.fromEntry ? req.fromEntry : null,
+      qty: finite(req.qty),
+      qtyPercent: finite(req.qtyPercent),
+      profit: finite(req.profit),
+      limit: finite(req.limit),
+      loss: finite(req.loss),
+      stop: finite(req.stop),
+      trailPrice: finite(req.trailPrice),
+      trailPoints: finite(req.trailPoints),
+      trailOffset: finite(req.trailOffset),
+      ocaName: req.ocaName ?? null,
+      comment: req.comment ?? null,
+      commentProfit: req.commentProfit ?? null,
+      commentLoss: req.commentLoss ?? null,
+      commentTrailing: req.commentTrailing ?? null,
+      seq: this.seq++,
+      placedBar: ctx.barIndex,
+      armed: false,
+    };
+    const dir = this.ledger.side();
+    this.record(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, e.qty, e.limit, e.stop, e.ocaName, e.comment);
+    const hasLevel =
+      e.profit === e.profit ||
+      e.limit === e.limit ||
+      e.loss === e.loss ||
+      e.stop === e.stop ||
+      (e.trailOffset === e.trailOffset && (e.trailPoints === e.trailPoints || e.trailPrice === e.trailPrice));
+    const i = this.exits.findIndex((x) => x.id === e.id && x.fromEntry === e.fromEntry);
+    if (!hasLevel) {
+      if (i >= 0) this.exits.splice(i, 1);
+      return;
+    }
+    if (i >= 0) {
+      // Re-issued exit: new levels, same fills so far; keeps its place in the queue.
+      e.seq = this.exits[i].seq;
+      e.armed = this.exits[i].armed;
+      this.exits[i] = e;
+    } else this.exits.push(e);
+  }
+
+  close(req: CloseRequest, ctx: ExecContext, all = false): void {
+    const id = all ? "" : (req.id ?? "");
+    const side = this.ledger.side();
+    const qty = finite(req.qty);
+    const pct = finite(req.qtyPercent);
+    this.record(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, req.comment ?? null);
+    if (!all && !this.ledger.open.some((t) => t.entryId === id) && !this.orders.some((o) => o.id === id && o.kind === "entry")) return;
+    if (all && this.ledger.open.length === 0 && !this.orders.some((o) => o.kind === "entry" || o.kind === "order")) return;
+    const o: PendingOrder = {
+      kind: all ? "close_all" : "close",
+      id,
+      side: side > 0 ? -1 : 1,
+      qty,
+      qtyPercent: pct,
+      limit: NaN,
+      stop: NaN,
+      stopTriggered: false,
+      ocaName: null,
+      ocaType: "none",
+      comment: req.comment ?? null,
+      seq: this.seq++,
+      placedBar: ctx.barIndex,
+      market: true,
+    };
+    if (req.immediately) {
+      this.bar = ctx.barIndex;
+      this.time = ctx.time;
+      this.cur = ctx.close;
+      this.fillClose(o, ctx.close);
+      this.pruneExits();
+      return;
+    }
+    this.removeOrder(id, o.kind);
+    this.orders.push(o);
+  }
+
+  cancel(id: string, ctx: ExecContext): void {
+    this.record(ctx, "cancel", id, null, NaN, NaN, NaN, null, null);
+    this.orders = this.orders.filter((o) => o.id !== id || o.kind === "close" || o.kind === "close_all");
+    this.exits = this.exits.filter((e) => e.id !== id);
+  }
+
+  cancelAll(ctx: ExecContext): void {
+    this.record(ctx, "cancel_all", null, null, NaN, NaN, NaN, null, null);
+    this.orders = this.orders.filter((o) => o.kind === "close" || o.kind === "close_all");
+    this.exits.length = 0;
+  }
+
+  /** Cancels every pending order and closes the position now (risk rules). */
+  liquidate(price: number, comment: string): void {
+    this.orders.length = 0;
+    this.exits.length = 0;
+    if (this.ledger.open.length === 0) return;
+    const side = this.ledger.side() as Side;
+    this.closeTrades(this.ledger.open.slice(), Infinity, this.slipped(price, -side as Side), "Close position order", comment);
+  }
+
+  /** Quantity strategy.entry uses when none is given, for an order filled at `price`. */
+  defaultQty(price: number): number {
+    const s = this.settings;
+    if (s.defaultQtyType === "fixed") return s.defaultQtyValue;
+    if (!(price > 0)) return NaN;
+    const cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity() * s.defaultQtyValue) / 100;
+    // Percent commission is paid out of the same cash, so the order value plus its commission fits.
+    const commFactor = s.commissionType === "percent" ? 1 + s.commissionValue / 100 : 1;
+    return this.roundQty(cash / (price * this.pointValue * commFactor));
+  }
+
+  roundQty(q: number): number {
+    const step = this.qtyStep;
+    if (!(q > 0)) return 0;
+    const n = Math.floor(q / step + 1e-9);
+    const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+    return Number((n * step).toFixed(decimals));
+  }
+
+  get pendingOrders(): readonly PendingOrder[] {
+    return this.orders;
+  }
+  get pendingExits(): readonly ExitOrder[] {
+    return this.exits;
+  }
+
+  // ------------------------------------------------------------------ the path walk
+
+  private walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
+    if (o !== o) return;
+    this.cur = o;
+    this.ledger.touch(o);
+    this.updateTrails(o);
+    if (first) this.fillMarketOrders(o, false);
+    this.fillTriggeredAt(o);
+    if (highFirst(o, h, l)) {
+      this.moveTo(h);
+      this.moveTo(l);
+    } else {
+      this.moveTo(l);
+      this.moveTo(h);
+    }
+    this.moveTo(c);
+  }
+
+  /** Fills market orders (entries, orders, closes) in the order they were placed. */
+  private fillMarketOrders(price: number, atClose: boolean): void {
+    for (let guard = 0; guard < 10_000; guard++) {
+      let next: PendingOrder | null = null;
+      for (const o of this.orders) {
+        if (!o.market) continue;
+        if (!atClose && o.placedBar >= this.bar) continue;
+        if (next === null || o.seq < next.seq) next = o;
+      }
+      if (next === null) return;
+      // Close orders take their slippage from the position they find when they fill.
+      const isClose = next.kind === "close" || next.kind === "close_all";
+      this.fillOrder(next, isClose ? price : this.slipped(price, next.side));
+      this.pruneExits();
+    }
+  }
+
+  /** Fills orders already triggered at the current price (gaps at the open, exits of a fresh trade). */
+  private fillTriggeredAt(price: number): void {
+    for (let guard = 0; guard < 10_000; guard++) {
+      this.scan(price, price, true);
+      if (this.bKind === NONE) return;
+      this.fillBest(price, true);
+    }
+  }
+
+  /** Moves the price along one monotonic segment, filling whatever it reaches first. */
+  private moveTo(to: number): void {
+    if (to !== to) return;
+    for (let guard = 0; guard < 10_000; guard++) {
+      const from = this.cur;
+      this.scan(from, to, false);
+      if (this.bKind === NONE) break;
+      this.cur = this.bLevel;
+      this.ledger.touch(this.bLevel);
+      this.fillBest(this.bLevel, false);
+      this.fillTriggeredAt(this.cur);
+    }
+    this.cur = to;
+    this.ledger.touch(to);
+    this.updateTrails(to);
+  }
+
+  /**
+   * Finds the order the price reaches first: at `from` itself when `atPoint`, else strictly after
+   * `from` and up to `to`. Ties go to the order placed first.
+   */
+  private scan(from: number, to: number, atPoint: boolean): void {
+    this.bKind = NONE;
+    const up = to > from;
+    const mt = this.mintick;
+    const limitAdj = this.settings.backtestFillLimitsAssumption * mt;
+    for (const o of this.orders) {
+      if (o.market || o.placedBar >= this.bar && !this.settings.processOrdersOnClose) continue;
+      if (o.stop === o.stop && !o.stopTriggered) this.consider(ORDER, o, null, null, "sl", o.stop, o.side, from, to, up, atPoint, o.seq);
+      else if (o.limit === o.limit) this.consider(ORDER, o, null, null, "tp", o.limit - o.side * limitAdj, -o.side, from, to, up, atPoint, o.seq);
+    }
+    if (this.exits.length === 0 || this.ledger.open.length === 0) return;
+    for (const e of this.exits) {
+      if (e.placedBar >= this.bar && !this.settings.processOrdersOnClose) continue;
+      for (const t of this.ledger.open) {
+        if (e.fromEntry !== null && t.entryId !== e.fromEntry) continue;
+        if (!(this.exitRemaining(e, t) > 0)) continue;
+        const s = t.side;
+        const tp = this.takeProfitLevel(e, t);
+        if (tp === tp) this.consider(EXIT, null, e, t, "tp", tp + s * limitAdj, s, from, to, up, atPoint, e.seq);
+        const sl = this.stopLossLevel(e, t);
+        if (sl === sl) this.consider(EXIT, null, e, t, "sl", sl, -s as Side, from, to, up, atPoint, e.seq);
+        const tr = t.trail.get(e.id);
+        if (tr && tr.active) {
+          const lvl = tr.extreme - s * e.trailOffset * mt;
+          this.consider(EXIT, null, e, t, "trail", lvl, -s as Side, from, to, up, atPoint, e.seq);
+        }
+      }
+    }
+  }
+
+  /** `dir` +1: triggers when price rises to `level`; -1: when it falls to it. */
+  private consider(
+    kind: number,
+    o: PendingOrder | null,
+    e: ExitOrder | null,
+    t: OpenTrade | null,
+    leg: Leg,
+    level: number,
+    dir: number,
+    from: number,
+    to: number,
+    up: boolean,
+    atPoint: boolean,
+    seq: number,
+  ): void {
+    if (level !== level) return;
+    let hit: boolean;
+    if (atPoint) hit = dir > 0 ? from >= level : from <= level;
+    else if (from === to) hit = false;
+    else if (up) hit = dir > 0 && level > from && level <= to;
+    else hit = dir < 0 && level < from && level >= to;
+    if (!hit) return;
+    const at = atPoint ? from : level;
+    if (this.bKind !== NONE) {
+      const better = atPoint ? seq < this.bSeq : up ? at < this.bLevel || (at === this.bLevel && seq < this.bSeq) : at > this.bLevel || (at === this.bLevel && seq < this.bSeq);
+      if (!better) return;
+    }
+    this.bKind = kind;
+    this.bOrder = o;
+    this.bExit = e;
+    this.bTrade = t;
+    this.bLeg = leg;
+    this.bLevel = at;
+    this.bSeq = seq;
+  }
+
+  private fillBest(price: number, atPoint: boolean): void {
+    if (this.bKind === ORDER) {
+      const o = this.bOrder as PendingOrder;
+      if (o.stop === o.stop && !o.stopTriggered) {
+        if (o.limit === o.limit) {
+          o.stopTriggered = true; // stop-limit: from now on a limit order
+          return;
+        }
+        this.fillOrder(o, this.slipped(price, o.side));
+      } else {
+        // A limit fills at its price, or better when the price gapped through it.
+        const lp = atPoint ? price : o.limit;
+        this.fillOrder(o, lp);
+      }
+    } else if (this.bKind === EXIT) {
+      const e = this.bExit as ExitOrder;
+      const t = this.bTrade as OpenTrade;
+      const exitSide = -t.side as Side;
+      let p = price;
+      if (this.bLeg === "tp") p = atPoint ? price : (this.takeProfitLevel(e, t) as number);
+      else p = this.slipped(price, exitSide);
+      this.fillExit(e, t, this.bLeg, p);
+    }
+    this.pruneExits();
+  }
+
+  private updateTrails(price: number): void {
+    if (this.exits.length === 0) return;
+    const mt = this.mintick;
+    for (const e of this.exits) {
+      if (e.trailOffset !== e.trailOffset) continue;
+      for (const t of this.ledger.open) {
+        if (e.fromEntry !== null && t.entryId !== e.fromEntry) continue;
+        let st = t.trail.get(e.id);
+        if (!st) {
+          st = { active: false, extreme: NaN };
+          t.trail.set(e.id, st);
+        }
+        const act = this.trailActivation(e, t);
+        if (!st.active) {
+          if (act === act && (t.side > 0 ? price >= act : price <= act)) {
+            st.active = true;
+            st.extreme = price;
+          }
+        } else if (t.side > 0 ? price > st.extreme : price < st.extreme) st.extreme = price;
+      }
+    }
+    void mt;
+  }
+
+  // ------------------------------------------------------------------ exit levels (v6: absolute and relative together)
+
+  private takeProfitLevel(e: ExitOrder, t: OpenTrade): number {
+    const rel = e.profit === e.profit ? t.entryPrice + t.side * e.profit * this.mintick : NaN;
+    return this.pick(e.limit, rel, t.side > 0 ? Math.min : Math.max);
+  }
+
+  private stopLossLevel(e: ExitOrder, t: OpenTrade): number {
+    const rel = e.loss === e.loss ? t.entryPrice - t.side * e.loss * this.mintick : NaN;
+    return this.pick(e.stop, rel, t.side > 0 ? Math.max : Math.min);
+  }
+
+  private trailActivation(e: ExitOrder, t: OpenTrade): number {
+    const rel = e.trailPoints === e.trailPoints ? t.entryPrice + t.side * e.trailPoints * this.mintick : NaN;
+    return this.pick(e.trailPrice, rel, t.side > 0 ? Math.min : Math.max);
+  }
+
+  /** v6 uses whichever of the absolute and relative levels the price reaches first; v5 the absolute. */
+  private pick(abs: number, rel: number, first: (a: number, b: number) => number): number {
+    if (abs !== abs) return rel;
+    if (rel !== rel) return abs;
+    return this.version >= 6 ? first(abs, rel) : abs;
+  }
+
+  private exitRemaining(e: ExitOrder, t: OpenTrade): number {
+    let target: number;
+    if (e.qty === e.qty) target = e.qty;
+    else if (e.qtyPercent === e.qtyPercent) target = this.roundQty((t.initialQty * e.qtyPercent) / 100) || (t.initialQty * e.qtyPercent) / 100;
+    else target = t.initialQty;
+    const done = t.exitFilled.get(e.id) ?? 0;
+    return Math.min(target - done, t.qty);
+  }
+
+  // ------------------------------------------------------------------ fills
+
+  private slipped(price: number, side: Side): number {
+    return price + side * this.settings.slippage * this.mintick;
+  }
+
+  commission(qty: number, price: number): number {
+    const s = this.settings;
+    if (s.commissionValue === 0) return 0;
+    if (s.commissionType === "percent") return (qty * price * this.pointValue * s.commissionValue) / 100;
+    if (s.commissionType === "cash_per_contract") return qty * s.commissionValue;
+    return s.commissionValue;
+  }
+
+  private fillOrder(o: PendingOrder, price: number): void {
+    this.removeOrderRef(o);
+    if (o.kind === "close" || o.kind === "close_all") {
+      this.fillClose(o, price);
+      return;
+    }
+    const side = o.side;
+    const pos = this.ledger.side();
+    let qty = o.qty;
+    if (o.kind === "entry") {
+      if (!this.risk.allowsSide(side)) {
+        if (pos === -side) this.closeTrades(this.ledger.open.slice(), Infinity, price, o.id, o.comment);
+        return;
+      }
+      if (pos === side && this.ledger.open.length >= Math.max(1, this.settings.pyramiding)) return;
+      if (pos === -side) this.closeTrades(this.ledger.open.slice(), Infinity, price, o.id, o.comment);
+    } else if (pos === -side) {
+      // strategy.order against the position reduces it first (FIFO), the rest opens the other way.
+      const size = Math.abs(this.ledger.positionSize());
+      const reduce = Math.min(size, qty);
+      this.closeTrades(this.ledger.open.slice(), reduce, price, o.id, o.comment);
+      qty -= reduce;
+    }
+    qty = this.risk.capQty(qty, side, this.ledger.positionSize());
+    if (qty > 1e-12) {
+      this.ledger.openTrade(o.id, o.comment, side, qty, price, this.commission(qty, price), this.bar, this.time);
+      this.risk.onFill();
+    }
+    this.applyOca(o, o.qty);
+  }
+
+  private fillClose(o: PendingOrder, price: number): void {
+    const matching = o.kind === "close_all" ? this.ledger.open.slice() : this.ledger.open.filter((t) => t.entryId === o.id);
+    if (matching.length === 0) return;
+    let total = 0;
+    for (const t of matching) total += t.qty;
+    let qty = total;
+    if (o.qty === o.qty) qty = Math.min(o.qty, total);
+    else if (o.qtyPercent === o.qtyPercent) qty = this.roundQty((total * o.qtyPercent) / 100);
+    if (!(qty > 0)) return;
+    const exitId = o.kind === "close_all" ? "Close position order" : `Close entry(s) order ${o.id}`;
+    this.closeTrades(matching, qty, this.slipped(price, -matching[0].side as Side), exitId, o.comment);
+  }
+
+  private fillExit(e: ExitOrder, t: OpenTrade, leg: Leg, price: number): void {
+    const qty = this.exitRemaining(e, t);
+    if (!(qty > 0)) return;
+    const comment = (leg === "tp" ? e.commentProfit : leg === "sl" ? e.commentLoss : e.commentTrailing) ?? e.comment;
+    t.exitFilled.set(e.id, (t.exitFilled.get(e.id) ?? 0) + qty);
+    // FIFO: an exit closes the earliest open trades first, whatever trade its levels came from.
+    const targets = this.settings.closeEntriesRule === "FIFO" ? this.ledger.open.slice() : [t];
+    this.closeTrades(targets, qty, price, e.id, comment);
+  }
+
+  /** Closes up to `qty` of `trades` in order at `price`, one commission for the whole fill. */
+  private closeTrades(trades: OpenTrade[], qty: number, price: number, exitId: string, comment: string | null): void {
+    let total = 0;
+    for (const t of trades) total += t.qty;
+    let left = Math.min(qty, total);
+    if (!(left > 0)) return;
+    const comm = this.commission(left, price);
+    const all = left;
+    for (const t of trades) {
+      if (left <= 0) break;
+      const q = Math.min(t.qty, left);
+      this.ledger.closePart(t, q, price, comm * (q / all), exitId, comment, this.bar, this.time);
+      left -= q;
+    }
+    this.risk.onFill();
+  }
+
+  private applyOca(o: PendingOrder, filled: number): void {
+    if (!o.ocaName || o.ocaType === "none") return;
+    if (o.ocaType === "cancel") {
+      this.orders = this.orders.filter((x) => x.ocaName !== o.ocaName);
+      return;
+    }
+    for (const x of this.orders) if (x.ocaName === o.ocaName && x.ocaType === "reduce") x.qty -= filled;
+    this.orders = this.orders.filter((x) => !(x.ocaName === o.ocaName && x.ocaType === "reduce" && x.qty <= 1e-12));
+  }
+
+  /** An exit that has found its trades is dropped once none of them remains open. */
+  private pruneExits(): void {
+    if (this.exits.length === 0) return;
+    let drop = false;
+    for (const e of this.exits) {
+      const matches = this.ledger.open.some((t) => e.fromEntry === null || t.entryId === e.fromEntry);
+      if (matches) e.armed = true;
+      else if (e.armed) drop = true;
+    }
+    if (drop) this.exits = this.exits.filter((e) => !e.armed || this.ledger.open.some((t) => e.fromEntry === null || t.entryId === e.fromEntry));
+  }
+
+  private afterPath(ctx: ExecContext): void {
+    this.pruneExits();
+    this.risk.checkMargin(ctx, this);
+  }
+
+  private removeOrder(id: string, kind: PendingOrder["kind"]): void {
+    const same = (k: PendingOrder["kind"]) => (kind === "entry" || kind === "order" ? k === "entry" || k === "order" : k === kind);
+    this.orders = this.orders.filter((o) => !(o.id === id && same(o.kind)));
+  }
+
+  private removeOrderRef(o: PendingOrder): void {
+    const i = this.orders.indexOf(o);
+    if (i >= 0) this.orders.splice(i, 1);
+  }
+
+  /** Margin-call liquidation of `qty` at `price` (called by the risk module). */
+  marginCall(qty: number, price: number): void {
+    const side = this.ledger.side();
+    if (side === 0) return;
+    this.closeTrades(this.ledger.open.slice(), qty, price, "Margin call", "Margin call");
+  }
+
+  private record(
+    ctx: ExecContext,
+    kind: StrategyEvent["kind"],
+    id: string | null,
+    direction: "long" | "short" | null,
+    qty: number,
+    limit: number,
+    stop: number,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    const ext = ctx.ext ?? {};
+    this.events.push({
+      kind,
+      id,
+      direction,
+      qty: qty === qty ? qty : null,
+      order_type: limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
+      limit: limit === limit ? limit : null,
+      stop: stop === stop ? stop : null,
+      oca_name: oca,
+      comment,
+      bar_index: ctx.barIndex,
+      bar_time: ctx.time,
+      ohlc: [ctx.open, ctx.high, ctx.low, ctx.close],
+      script_id: str(ext.scriptId) ?? "",
+      run_id: str(ext.runId) ?? "",
+    });
+  }
+}
+
+/**
+ * The step computed quantities round down to: syminfo.mincontract when the symbol has one; whole
+ * contracts for stocks, funds and futures; else 0.1 (what TradingView's EURUSD exports show, e.g.
+ * 10% of 1,000,000 at 1.1373 = 87927.5).
+ */
+export function qtyStepFor(si: Record<string, unknown> | undefined): number {
+  const mc = si ? finite(si.mincontract) : NaN;
+  if (mc > 0) return mc;
+  const type = typeof si?.type === "string" ? si.type : "";
+  if (/^(stock|fund|dr|futures|index)/.test(type)) return 1;
+  return 0.1;
+}

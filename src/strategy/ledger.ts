@@ -1,0 +1,198 @@
+// The account book: open trades, closed trade rows and the running totals the strategy.*
+// variables read. It knows nothing of orders; the broker decides what fills, the ledger books it.
+
+import type { Trade } from "../core/result.js";
+import type { OpenTrade, Side } from "./types.js";
+
+export class Ledger {
+  readonly open: OpenTrade[] = [];
+  readonly closed: Trade[] = [];
+  netProfit = 0;
+  grossProfit = 0;
+  grossLoss = 0;
+  commissionPaid = 0;
+  winTrades = 0;
+  lossTrades = 0;
+  evenTrades = 0;
+  maxContractsLong = 0;
+  maxContractsShort = 0;
+  maxContractsAll = 0;
+  private seq = 0;
+
+  constructor(private readonly pointValue: number) {}
+
+  positionSize(): number {
+    let s = 0;
+    for (const t of this.open) s += t.side * t.qty;
+    return s;
+  }
+
+  side(): Side | 0 {
+    return this.open.length === 0 ? 0 : this.open[0].side;
+  }
+
+  avgPrice(): number {
+    let q = 0;
+    let v = 0;
+    for (const t of this.open) {
+      q += t.qty;
+      v += t.qty * t.entryPrice;
+    }
+    return q > 0 ? v / q : NaN;
+  }
+
+  /** Unrealised profit of the open trades at `price` (entry commissions not included). */
+  openProfit(price: number): number {
+    let p = 0;
+    for (const t of this.open) p += (price - t.entryPrice) * t.side * t.qty * this.pointValue;
+    return p;
+  }
+
+  openTrade(
+    entryId: string,
+    comment: string | null,
+    side: Side,
+    qty: number,
+    price: number,
+    commission: number,
+    bar: number,
+    time: number,
+  ): OpenTrade {
+    const t: OpenTrade = {
+      entryId,
+      entryComment: comment,
+      entryBar: bar,
+      entryTime: time,
+      entryPrice: price,
+      side,
+      qty,
+      initialQty: qty,
+      commission,
+      bestPrice: price,
+      worstPrice: price,
+      exitFilled: new Map(),
+      trail: new Map(),
+      seq: this.seq++,
+    };
+    this.open.push(t);
+    this.commissionPaid += commission;
+    const size = Math.abs(this.positionSize());
+    if (size > this.maxContractsAll) this.maxContractsAll = size;
+    if (side > 0 && size > this.maxContractsLong) this.maxContractsLong = size;
+    if (side < 0 && size > this.maxContractsShort) this.maxContractsShort = size;
+    return t;
+  }
+
+  /** Records that price traded at `price` while the trades were open (run-up / drawdown). */
+  touch(price: number): void {
+    for (const t of this.open) {
+      if (t.side > 0) {
+        if (price > t.bestPrice) t.bestPrice = price;
+        if (price < t.worstPrice) t.worstPrice = price;
+      } else {
+        if (price < t.bestPrice) t.bestPrice = price;
+        if (price > t.worstPrice) t.worstPrice = price;
+      }
+    }
+  }
+
+  /**
+   * Closes `qty` of open trade `t` at `price`, charging `exitCommission` for that part; books one
+   * closed-trade row. Removes the trade once nothing of it remains.
+   */
+  closePart(
+    t: OpenTrade,
+    qty: number,
+    price: number,
+    exitCommission: number,
+    exitId: string | null,
+    exitComment: string | null,
+    bar: number,
+    time: number,
+  ): Trade {
+    const q = Math.min(qty, t.qty);
+    const frac = t.qty > 0 ? q / t.qty : 1;
+    const entryComm = t.commission * frac;
+    t.commission -= entryComm;
+    const pv = this.pointValue;
+    const gross = (price - t.entryPrice) * t.side * q * pv;
+    const commission = entryComm + exitCommission;
+    const profit = gross - commission;
+    const entryValue = t.entryPrice * q * pv;
+    const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv);
+    const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv);
+    this.commissionPaid += exitCommission;
+    this.netProfit += profit;
+    if (profit > 0) {
+      this.grossProfit += profit;
+      this.winTrades++;
+    } else if (profit < 0) {
+      this.grossLoss -= profit;
+      this.lossTrades++;
+    } else this.evenTrades++;
+    const row: Trade = {
+      trade_num: this.closed.length + 1,
+      entry_id: t.entryId,
+      entry_bar_index: t.entryBar,
+      entry_time: t.entryTime,
+      entry_price: t.entryPrice,
+      entry_comment: t.entryComment,
+      exit_id: exitId,
+      exit_bar_index: bar,
+      exit_time: time,
+      exit_price: price,
+      exit_comment: exitComment,
+      direction: t.side > 0 ? "long" : "short",
+      qty: q,
+      profit,
+      profit_percent: entryValue !== 0 ? (profit / entryValue) * 100 : 0,
+      cum_profit: this.netProfit,
+      run_up: runUp,
+      run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,
+      drawdown,
+      drawdown_percent: entryValue !== 0 ? (drawdown / entryValue) * 100 : 0,
+      commission,
+    };
+    this.closed.push(row);
+    t.qty -= q;
+    if (t.qty <= 1e-12 * Math.max(1, q)) {
+      t.qty = 0;
+      const i = this.open.indexOf(t);
+      if (i >= 0) this.open.splice(i, 1);
+    }
+    return row;
+  }
+
+  /** A row for a trade that is still open, valued at `price` (TradingView's "Open" rows). */
+  openRow(t: OpenTrade, price: number, num: number): Trade {
+    const pv = this.pointValue;
+    const q = t.qty;
+    const entryValue = t.entryPrice * q * pv;
+    const profit = (price - t.entryPrice) * t.side * q * pv - t.commission;
+    const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv);
+    const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv);
+    return {
+      trade_num: num,
+      entry_id: t.entryId,
+      entry_bar_index: t.entryBar,
+      entry_time: t.entryTime,
+      entry_price: t.entryPrice,
+      entry_comment: t.entryComment,
+      exit_id: null,
+      exit_bar_index: null,
+      exit_time: null,
+      exit_price: null,
+      exit_comment: null,
+      direction: t.side > 0 ? "long" : "short",
+      qty: q,
+      profit,
+      profit_percent: entryValue !== 0 ? (profit / entryValue) * 100 : 0,
+      cum_profit: this.netProfit + profit,
+      run_up: runUp,
+      run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,
+      drawdown,
+      drawdown_percent: entryValue !== 0 ? (drawdown / entryValue) * 100 : 0,
+      commission: t.commission,
+    };
+  }
+}

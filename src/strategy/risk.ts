@@ -1,0 +1,139 @@
+// strategy.risk.* rules and margin calls: the parts of the emulator that act on the account rather
+// than on individual orders.
+
+import type { ExecContext } from "../builtins/types.js";
+import type { Broker } from "./broker.js";
+import type { Side } from "./types.js";
+
+export type RiskAmountType = "percent_of_equity" | "cash";
+
+export class RiskRules {
+  allowEntryIn: "all" | "long" | "short" = "all";
+  maxPositionSize = NaN;
+  maxIntradayLoss = NaN;
+  maxIntradayLossType: RiskAmountType = "percent_of_equity";
+  maxDrawdownValue = NaN;
+  maxDrawdownType: RiskAmountType = "percent_of_equity";
+  maxConsLossDays = NaN;
+  maxIntradayFilledOrders = NaN;
+  /** Trading stopped for good (max drawdown, consecutive loss days). */
+  haltedForever = false;
+  /** Trading stopped until the next trading day (intraday loss, filled-order count). */
+  haltedToday = false;
+  marginCalls = 0;
+  private dayKey = "";
+  private dayStartEquity = NaN;
+  private dayFills = 0;
+  private consLossDays = 0;
+  private fmt: Intl.DateTimeFormat | null = null;
+
+  constructor(private readonly timezone: string) {}
+
+  private usesDays(): boolean {
+    return (
+      this.maxIntradayLoss === this.maxIntradayLoss ||
+      this.maxConsLossDays === this.maxConsLossDays ||
+      this.maxIntradayFilledOrders === this.maxIntradayFilledOrders
+    );
+  }
+
+  private dayOf(time: number): string {
+    if (!this.fmt) {
+      try {
+        this.fmt = new Intl.DateTimeFormat("en-CA", { timeZone: this.timezone, year: "numeric", month: "2-digit", day: "2-digit" });
+      } catch {
+        this.fmt = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit" });
+      }
+    }
+    return this.fmt.format(time);
+  }
+
+  /** Start of a bar: rolls the trading day over (calendar day in the exchange time zone). */
+  onBar(time: number, broker: Broker): void {
+    if (!this.usesDays()) return;
+    const key = this.dayOf(time);
+    if (key === this.dayKey) return;
+    const eq = broker.equity();
+    if (this.dayKey !== "") {
+      if (eq < this.dayStartEquity) this.consLossDays++;
+      else this.consLossDays = 0;
+      if (this.maxConsLossDays === this.maxConsLossDays && this.consLossDays >= this.maxConsLossDays) this.haltedForever = true;
+    }
+    this.dayKey = key;
+    this.dayStartEquity = eq;
+    this.dayFills = 0;
+    this.haltedToday = false;
+  }
+
+  allowsOrders(): boolean {
+    return !this.haltedForever && !this.haltedToday;
+  }
+
+  allowsSide(side: Side): boolean {
+    return this.allowEntryIn === "all" || (this.allowEntryIn === "long" ? side > 0 : side < 0);
+  }
+
+  /** Caps an opening quantity so the position never exceeds max_position_size. */
+  capQty(qty: number, side: Side, position: number): number {
+    const max = this.maxPositionSize;
+    if (max !== max) return qty;
+    const held = side > 0 ? Math.max(0, position) : Math.max(0, -position);
+    return Math.max(0, Math.min(qty, max - held));
+  }
+
+  onFill(): void {
+    this.dayFills++;
+  }
+
+  /** End of a bar: checks the account rules; a breached rule closes the position at the close. */
+  onClose(ctx: ExecContext, broker: Broker): void {
+    const eq = broker.equity(ctx.close);
+    if (this.maxIntradayLoss === this.maxIntradayLoss && !this.haltedToday && this.dayStartEquity === this.dayStartEquity) {
+      const limit =
+        this.maxIntradayLossType === "cash" ? this.maxIntradayLoss : (this.dayStartEquity * this.maxIntradayLoss) / 100;
+      if (this.dayStartEquity - eq >= limit) {
+        broker.liquidate(ctx.close, "Close Position (Max intraday loss)");
+        this.haltedToday = true;
+      }
+    }
+    if (this.maxIntradayFilledOrders === this.maxIntradayFilledOrders && !this.haltedToday && this.dayFills >= this.maxIntradayFilledOrders) {
+      broker.liquidate(ctx.close, "Close Position (Max number of filled orders in one day)");
+      this.haltedToday = true;
+    }
+    if (this.maxDrawdownValue === this.maxDrawdownValue && !this.haltedForever) {
+      const peak = Math.max(broker.tracker.peakEquity, broker.settings.initialCapital);
+      const dd = peak - eq;
+      const limit = this.maxDrawdownType === "cash" ? this.maxDrawdownValue : (peak * this.maxDrawdownValue) / 100;
+      if (dd >= limit) {
+        broker.liquidate(ctx.close, "Close Position (Max drawdown)");
+        this.haltedForever = true;
+      }
+    }
+    if (this.haltedForever && broker.ledger.open.length > 0) broker.liquidate(ctx.close, "Close Position (Max consecutive loss days)");
+  }
+
+  /**
+   * Margin call, once per bar at the bar's worst price for the position: when equity there is
+   * below the margin the position needs, the emulator liquidates four times the quantity that
+   * would cover the shortfall (TradingView: "to prevent constant margin calls on subsequent bars").
+   */
+  checkMargin(ctx: ExecContext, broker: Broker): void {
+    const side = broker.ledger.side();
+    if (side === 0) return;
+    const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
+    if (!(margin > 0)) return;
+    const worst = side > 0 ? ctx.low : ctx.high;
+    if (!(worst > 0)) return;
+    const size = Math.abs(broker.ledger.positionSize());
+    const equity = broker.equity(worst);
+    const perUnit = worst * broker.pointValue * margin;
+    const required = size * perUnit;
+    if (equity >= required) return;
+    const cover = (required - equity) / perUnit;
+    const step = broker.qtyStep;
+    const coverQty = Math.max(step, Math.ceil(cover / step - 1e-9) * step);
+    const qty = Math.min(size, 4 * coverQty);
+    this.marginCalls++;
+    broker.marginCall(qty, worst);
+  }
+}

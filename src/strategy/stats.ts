@@ -1,0 +1,168 @@
+// Equity curve, drawdown / run-up and the Strategy Tester's performance summary.
+
+import type { ExecContext } from "../builtins/types.js";
+import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
+import type { Broker } from "./broker.js";
+
+/** Per-bar equity and the running max drawdown / run-up (intrabar: worst / best price of the bar). */
+export class EquityTracker {
+  readonly equity: number[] = [];
+  readonly times: number[] = [];
+  peakEquity: number;
+  troughEquity: number;
+  maxDrawdown = 0;
+  maxDrawdownPercent = 0;
+  maxRunup = 0;
+  maxRunupPercent = 0;
+
+  constructor(initial: number) {
+    this.peakEquity = initial;
+    this.troughEquity = initial;
+  }
+
+  onBar(broker: Broker, ctx: ExecContext): void {
+    const eqClose = broker.equity(ctx.close);
+    const side = broker.ledger.side();
+    let worst = eqClose;
+    let best = eqClose;
+    if (side !== 0) {
+      const a = broker.equity(ctx.low);
+      const b = broker.equity(ctx.high);
+      worst = Math.min(a, b, eqClose);
+      best = Math.max(a, b, eqClose);
+    }
+    const dd = this.peakEquity - worst;
+    if (dd > this.maxDrawdown) {
+      this.maxDrawdown = dd;
+      this.maxDrawdownPercent = this.peakEquity > 0 ? (dd / this.peakEquity) * 100 : 0;
+    }
+    const ru = best - this.troughEquity;
+    if (ru > this.maxRunup) {
+      this.maxRunup = ru;
+      this.maxRunupPercent = this.troughEquity > 0 ? (ru / this.troughEquity) * 100 : 0;
+    }
+    if (best > this.peakEquity) this.peakEquity = best;
+    if (worst < this.troughEquity) this.troughEquity = worst;
+    this.equity.push(eqClose);
+    this.times.push(ctx.time);
+  }
+}
+
+/**
+ * Monthly returns of the equity curve (calendar months, UTC): the inputs of TradingView's Sharpe
+ * and Sortino ratios.
+ */
+export function monthlyReturns(equity: readonly number[], times: readonly number[], initial: number): number[] {
+  const out: number[] = [];
+  if (equity.length === 0) return out;
+  let start = initial;
+  let month = monthKey(times[0]);
+  for (let i = 0; i < equity.length; i++) {
+    const m = monthKey(times[i]);
+    if (m !== month) {
+      const end = equity[i - 1];
+      out.push(start !== 0 ? (end - start) / start : 0);
+      start = end;
+      month = m;
+    }
+  }
+  const last = equity[equity.length - 1];
+  out.push(start !== 0 ? (last - start) / start : 0);
+  return out;
+}
+
+function monthKey(t: number): number {
+  const d = new Date(t);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+/**
+ * Sharpe = (mean monthly return - monthly risk-free rate) / stdev of monthly returns;
+ * Sortino uses the downside deviation (returns below the risk-free rate) instead.
+ */
+export function sharpeSortino(returns: readonly number[], riskFreeRate: number): { sharpe: number | null; sortino: number | null } {
+  const n = returns.length;
+  if (n < 2) return { sharpe: null, sortino: null };
+  const rf = riskFreeRate / 100 / 12;
+  let sum = 0;
+  for (const r of returns) sum += r;
+  const mean = sum / n;
+  let sq = 0;
+  let down = 0;
+  for (const r of returns) {
+    sq += (r - mean) * (r - mean);
+    const d = Math.min(0, r - rf);
+    down += d * d;
+  }
+  const sd = Math.sqrt(sq / n);
+  const dd = Math.sqrt(down / n);
+  return {
+    sharpe: sd > 0 ? (mean - rf) / sd : null,
+    sortino: dd > 0 ? (mean - rf) / dd : null,
+  };
+}
+
+export function buildResult(broker: Broker, lastClose: number, ctx: ExecContext): StrategyResult {
+  const ledger = broker.ledger;
+  const trades = ledger.closed.slice();
+  const open: Trade[] = ledger.open.map((t, i) => ledger.openRow(t, lastClose, trades.length + i + 1));
+  const initial = broker.settings.initialCapital;
+  const tracker = broker.tracker;
+  const n = trades.length;
+  let winSum = 0;
+  let lossSum = 0;
+  let largestWin = 0;
+  let largestLoss = 0;
+  let barsInTrades = 0;
+  for (const t of trades) {
+    if (t.profit > 0) {
+      winSum += t.profit;
+      if (t.profit > largestWin) largestWin = t.profit;
+    } else if (t.profit < 0) {
+      lossSum += t.profit;
+      if (t.profit < largestLoss) largestLoss = t.profit;
+    }
+    barsInTrades += (t.exit_bar_index ?? t.entry_bar_index) - t.entry_bar_index;
+  }
+  const { sharpe, sortino } = sharpeSortino(monthlyReturns(tracker.equity, tracker.times, initial), broker.settings.riskFreeRate);
+  const closes = ctx.columns?.close;
+  const firstClose = closes && closes.length > 0 ? closes[0] : NaN;
+  const bhPct = firstClose > 0 && lastClose === lastClose ? ((lastClose - firstClose) / firstClose) * 100 : NaN;
+  const openProfit = lastClose === lastClose ? ledger.openProfit(lastClose) : 0;
+  const stats: StrategyStats = {
+    net_profit: ledger.netProfit,
+    net_profit_percent: (ledger.netProfit / initial) * 100,
+    gross_profit: ledger.grossProfit,
+    gross_profit_percent: (ledger.grossProfit / initial) * 100,
+    gross_loss: ledger.grossLoss,
+    gross_loss_percent: (ledger.grossLoss / initial) * 100,
+    max_drawdown: tracker.maxDrawdown,
+    max_drawdown_percent: tracker.maxDrawdownPercent,
+    max_runup: tracker.maxRunup,
+    max_runup_percent: tracker.maxRunupPercent,
+    profit_factor: ledger.grossLoss > 0 ? ledger.grossProfit / ledger.grossLoss : null,
+    total_closed_trades: n,
+    total_open_trades: open.length,
+    num_winning_trades: ledger.winTrades,
+    num_losing_trades: ledger.lossTrades,
+    num_even_trades: ledger.evenTrades,
+    percent_profitable: n > 0 ? (ledger.winTrades / n) * 100 : null,
+    avg_trade: n > 0 ? ledger.netProfit / n : null,
+    avg_winning_trade: ledger.winTrades > 0 ? winSum / ledger.winTrades : null,
+    avg_losing_trade: ledger.lossTrades > 0 ? lossSum / ledger.lossTrades : null,
+    ratio_avg_win_loss: ledger.winTrades > 0 && ledger.lossTrades > 0 && lossSum !== 0 ? winSum / ledger.winTrades / (-lossSum / ledger.lossTrades) : null,
+    largest_winning_trade: largestWin,
+    largest_losing_trade: largestLoss,
+    avg_bars_in_trade: n > 0 ? barsInTrades / n : null,
+    sharpe_ratio: sharpe,
+    sortino_ratio: sortino,
+    commission_paid: ledger.commissionPaid,
+    open_profit: openProfit,
+    buy_and_hold_return: bhPct === bhPct ? (initial * bhPct) / 100 : null,
+    buy_and_hold_return_percent: bhPct === bhPct ? bhPct : null,
+    max_contracts_held: ledger.maxContractsAll,
+    margin_calls: broker.risk.marginCalls,
+    initial_capital: initial,
+  };
+  return { trades, open_trades: open, stats, equity: tracker.equity.slice() };
+}

@@ -1,0 +1,122 @@
+// Internal shapes of the broker emulator: pending orders and open trades.
+
+export type Side = 1 | -1;
+export type OcaType = "cancel" | "reduce" | "none";
+
+/** Arguments of strategy.entry / strategy.order after the builtin layer resolved defaults. */
+export interface EntryRequest {
+  id: string;
+  direction: "long" | "short";
+  /** NaN/undefined: the strategy's default quantity. */
+  qty?: number;
+  limit?: number;
+  stop?: number;
+  ocaName?: string | null;
+  ocaType?: OcaType;
+  comment?: string | null;
+  alertMessage?: string | null;
+  disableAlert?: boolean;
+}
+
+/** Arguments of strategy.exit. Tick distances (profit/loss/trailPoints/trailOffset) are in ticks. */
+export interface ExitRequest {
+  id: string;
+  fromEntry?: string | null;
+  qty?: number;
+  qtyPercent?: number;
+  profit?: number;
+  limit?: number;
+  loss?: number;
+  stop?: number;
+  trailPrice?: number;
+  trailPoints?: number;
+  trailOffset?: number;
+  ocaName?: string | null;
+  comment?: string | null;
+  commentProfit?: string | null;
+  commentLoss?: string | null;
+  commentTrailing?: string | null;
+  alertMessage?: string | null;
+  disableAlert?: boolean;
+}
+
+export interface CloseRequest {
+  id?: string | null;
+  comment?: string | null;
+  qty?: number;
+  qtyPercent?: number;
+  alertMessage?: string | null;
+  immediately?: boolean;
+  disableAlert?: boolean;
+}
+
+/** A pending entry/order/close order (exits are ExitOrder). */
+export interface PendingOrder {
+  kind: "entry" | "order" | "close" | "close_all";
+  id: string;
+  side: Side;
+  /** Absolute quantity; NaN for close orders means "the whole matching position". */
+  qty: number;
+  /** close: percent of the matching position (when qty is NaN). */
+  qtyPercent: number;
+  limit: number;
+  stop: number;
+  /** Set once a stop-limit's stop was touched: from then on it is a limit order. */
+  stopTriggered: boolean;
+  ocaName: string | null;
+  ocaType: OcaType;
+  comment: string | null;
+  /** Creation order: orders triggered at the same price fill in this order. */
+  seq: number;
+  placedBar: number;
+  /** Filled only at a bar's open (market orders placed on an earlier bar). */
+  market: boolean;
+}
+
+/** One strategy.exit call (re-issued calls with the same id update it). */
+export interface ExitOrder {
+  id: string;
+  fromEntry: string | null;
+  qty: number;
+  qtyPercent: number;
+  profit: number;
+  limit: number;
+  loss: number;
+  stop: number;
+  trailPrice: number;
+  trailPoints: number;
+  trailOffset: number;
+  ocaName: string | null;
+  comment: string | null;
+  commentProfit: string | null;
+  commentLoss: string | null;
+  commentTrailing: string | null;
+  seq: number;
+  placedBar: number;
+  /** Has matched at least one open trade (it is dropped once none of its trades remain). */
+  armed: boolean;
+}
+
+/** A filled entry that is (still partly) open. Money values are in account currency. */
+export interface OpenTrade {
+  entryId: string;
+  entryComment: string | null;
+  entryBar: number;
+  entryTime: number;
+  entryPrice: number;
+  side: Side;
+  /** Remaining quantity (absolute). */
+  qty: number;
+  /** Quantity when filled (qty_percent of strategy.exit refers to it). */
+  initialQty: number;
+  /** Entry commission not yet attributed to a closed part. */
+  commission: number;
+  /** Most favourable / adverse prices seen since the fill. */
+  bestPrice: number;
+  worstPrice: number;
+  /** Per exit id: quantity this exit already closed of the trade. */
+  exitFilled: Map<string, number>;
+  /** Trailing stop state per exit id: activated flag and the extreme price since activation. */
+  trail: Map<string, { active: boolean; extreme: number }>;
+  seq: number;
+}

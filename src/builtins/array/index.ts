@@ -1,6 +1,315 @@
-// array.* builtins (being filled in): functions, variables, constants per ../types.ts.
-import type { BuiltinTable, ConstantTable, VariableTable } from "../types.js";
+// array.* builtins (v6 semantics: negative indices count from the end; an out-of-range index is a
+// runtime error with TradingView's message; an na index is tolerated as logs/array_test_008 shows).
+//
+// Element types: array.new<T>(), array.from() and friends need the Pine element type (float and int
+// arrays print differently: [1.0, 2.0] vs [1, 2]). The backend gives it as `site.typeArgs[0]`
+// (e.g. ["float"]) when the checker knows it; without it the type is inferred from the values.
 
-export const functions: BuiltinTable = {};
+import { PineArray, type PineValue } from "../../core/values.js";
+import { elementText } from "../str/format.js";
+import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
+import {
+  inferType,
+  items,
+  looseEquals,
+  mutate,
+  naOf,
+  outOfBounds,
+  PineArraySlice,
+  resolveIndex,
+  size,
+  type Raise,
+} from "./core.js";
+import * as st from "./stats.js";
+
+export { PineArraySlice } from "./core.js";
+
+type Arr = PineArray<any>;
+type SiteWithTypes = CallSite & { typeArgs?: string[] };
+
+const isNaNum = (v: unknown): boolean => v == null || (typeof v === "number" && v !== v);
+
+function raiser(ctx: ExecContext): Raise {
+  return (m: string) => ctx.runtimeError(m);
+}
+
+function arr(ctx: ExecContext, v: unknown, fn: string): Arr {
+  if (!(v instanceof PineArray)) ctx.runtimeError(`Cannot call '${fn}' with an array that is na.`);
+  return v as Arr;
+}
+
+function def(name: string, impl: BuiltinImpl): BuiltinDef {
+  return { name, impl };
+}
+
+function typeArg(site: CallSite, k = 0): string | undefined {
+  return (site as SiteWithTypes).typeArgs?.[k];
+}
+
+function newArray(ctx: ExecContext, elemType: string, sizeArg: unknown, init: unknown): Arr {
+  const n = sizeArg == null || sizeArg !== sizeArg ? 0 : Math.trunc(sizeArg as number);
+  if (n < 0) ctx.runtimeError(`Invalid array size ${sizeArg}. The size must be >= 0.`);
+  if (n > 100_000) ctx.runtimeError(`Array size ${n} exceeds the maximum of 100000 elements.`);
+  const fill = init === undefined ? naOf(elemType, ctx.version) : init;
+  return new PineArray<PineValue>(elemType, new Array(n).fill(fill));
+}
+
+function newTyped(elemType: string): BuiltinDef {
+  return def(`array.new_${elemType}`, (ctx, a) => newArray(ctx, elemType, a[0], a[1]));
+}
+
+/** Resolved index for get/set/remove, or -1 for an na index (the caller then does nothing). */
+function index(ctx: ExecContext, i: unknown, n: number): number {
+  if (isNaNum(i)) return -1;
+  return resolveIndex(raiser(ctx), i as number, n);
+}
+
+/** Bounds for slice/fill: from in [0, n), to in [0, n]; na -> 0 / n. */
+function rangeBounds(ctx: ExecContext, fromArg: unknown, toArg: unknown, n: number): [number, number] {
+  const from = isNaNum(fromArg) ? 0 : Math.trunc(fromArg as number);
+  const to = isNaNum(toArg) ? n : Math.trunc(toArg as number);
+  if (from < 0 || from >= n) outOfBounds(raiser(ctx), from, n);
+  if (to < 0 || to > n) outOfBounds(raiser(ctx), to, n);
+  return [from, to];
+}
+
+function numbers(ctx: ExecContext, v: unknown, fn: string): number[] {
+  return items(arr(ctx, v, fn)) as number[];
+}
+
+function emptyError(ctx: ExecContext, fn: string): never {
+  return ctx.runtimeError(`Cannot call \`${fn}()\` if array is empty.`);
+}
+
+function ascending(x: unknown, y: unknown): number {
+  const xn = isNaNum(x);
+  const yn = isNaNum(y);
+  if (xn || yn) return xn === yn ? 0 : xn ? 1 : -1; // na last
+  if (typeof x === "string" && typeof y === "string") return x < y ? -1 : x > y ? 1 : 0;
+  return (x as number) - (y as number) || 0;
+}
+
+/** Stable ascending order of indices; descending is its reverse (TradingView's tie order). */
+export function sortIndices(values: readonly unknown[], descending: boolean): number[] {
+  const idx = values.map((_, i) => i);
+  idx.sort((i, j) => ascending(values[i], values[j]) || i - j);
+  if (descending) idx.reverse();
+  return idx;
+}
+
+function isDescending(order: unknown): boolean {
+  return order === "descending" || order === "desc" || order === -1 || order === "order.descending";
+}
+
+export function binarySearch(values: readonly number[], v: number, mode: "exact" | "left" | "right"): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const x = values[mid]!;
+    if (x === v) {
+      found = mid;
+      if (mode === "exact") return mid;
+      if (mode === "left") hi = mid - 1;
+      else lo = mid + 1;
+    } else if (x < v) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  if (mode === "exact") return -1;
+  if (found >= 0) return found;
+  // Not found: lo is the insertion point. Leftmost gives the element before it, rightmost the one after.
+  return mode === "left" ? lo - 1 : lo;
+}
+
+export function joinArray(a: Arr, sep: string): string {
+  const vals = items(a);
+  let out = "";
+  for (let i = 0; i < vals.length; i++) out += (i > 0 ? sep : "") + elementText(vals[i], a.elemType);
+  return out;
+}
+
+const numericOut = (elemType: string): string => (elemType === "int" ? "int" : "float");
+
+export const functions: BuiltinTable = {
+  "array.new<type>": def("array.new<type>", (ctx, a, site) =>
+    newArray(ctx, typeArg(site) ?? (a[1] === undefined ? "float" : inferType([a[1]])), a[0], a[1]),
+  ),
+  "array.new_bool": newTyped("bool"),
+  "array.new_box": newTyped("box"),
+  "array.new_color": newTyped("color"),
+  "array.new_float": newTyped("float"),
+  "array.new_int": newTyped("int"),
+  "array.new_label": newTyped("label"),
+  "array.new_line": newTyped("line"),
+  "array.new_linefill": newTyped("linefill"),
+  "array.new_string": newTyped("string"),
+  "array.new_table": newTyped("table"),
+  "array.from": def("array.from", (_c, a, site) => {
+    let n = a.length;
+    while (n > 0 && a[n - 1] === undefined) n--;
+    const vals = a.slice(0, n);
+    return new PineArray<PineValue>(typeArg(site) ?? inferType(vals), vals);
+  }),
+  "array.size": def("array.size", (ctx, a) => size(arr(ctx, a[0], "array.size"))),
+  "array.get": def("array.get", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.get");
+    const vals = items(x);
+    const i = index(ctx, a[1], vals.length);
+    return i < 0 ? naOf(x.elemType, ctx.version) : vals[i];
+  }),
+  "array.set": def("array.set", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.set");
+    const i = index(ctx, a[1], size(x));
+    if (i >= 0) mutate(x, (v) => (v[i] = a[2]));
+  }),
+  "array.push": def("array.push", (ctx, a) => {
+    mutate(arr(ctx, a[0], "array.push"), (v) => v.push(a[1]));
+  }),
+  "array.unshift": def("array.unshift", (ctx, a) => {
+    mutate(arr(ctx, a[0], "array.unshift"), (v) => v.unshift(a[1]));
+  }),
+  "array.pop": def("array.pop", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.pop");
+    if (size(x) === 0) emptyError(ctx, "pop");
+    return mutate(x, (v) => v.pop());
+  }),
+  "array.shift": def("array.shift", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.shift");
+    if (size(x) === 0) emptyError(ctx, "shift");
+    return mutate(x, (v) => v.shift());
+  }),
+  "array.first": def("array.first", (ctx, a) => {
+    const vals = items(arr(ctx, a[0], "array.first"));
+    if (vals.length === 0) emptyError(ctx, "first");
+    return vals[0];
+  }),
+  "array.last": def("array.last", (ctx, a) => {
+    const vals = items(arr(ctx, a[0], "array.last"));
+    if (vals.length === 0) emptyError(ctx, "last");
+    return vals[vals.length - 1];
+  }),
+  "array.insert": def("array.insert", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.insert");
+    const n = size(x);
+    let i: number;
+    if (isNaNum(a[1])) i = n; // na index appends (logs/array_test_008)
+    else {
+      i = Math.trunc(a[1] as number);
+      if (i < 0) i += n;
+      if (i < 0 || i > n) outOfBounds(raiser(ctx), a[1] as number, n);
+    }
+    mutate(x, (v) => v.splice(i, 0, a[2]));
+  }),
+  "array.remove": def("array.remove", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.remove");
+    const i = index(ctx, a[1], size(x));
+    if (i < 0) return naOf(x.elemType, ctx.version);
+    return mutate(x, (v) => v.splice(i, 1)[0]);
+  }),
+  "array.clear": def("array.clear", (ctx, a) => {
+    mutate(arr(ctx, a[0], "array.clear"), (v) => (v.length = 0));
+  }),
+  "array.reverse": def("array.reverse", (ctx, a) => {
+    mutate(arr(ctx, a[0], "array.reverse"), (v) => v.reverse());
+  }),
+  "array.fill": def("array.fill", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.fill");
+    const [from, to] = rangeBounds(ctx, a[2], a[3], size(x));
+    if (to > from) mutate(x, (v) => v.fill(a[1], from, to));
+  }),
+  "array.slice": def("array.slice", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.slice");
+    const n = size(x);
+    const [from, to] = rangeBounds(ctx, a[1], a[2], n);
+    if (from > to) ctx.runtimeError("Index 'from' should be less than index 'to'.");
+    if (x instanceof PineArraySlice) return new PineArraySlice(x.elemType, x.root, x.offset + from, to - from);
+    return new PineArraySlice(x.elemType, x, from, to - from);
+  }),
+  "array.concat": def("array.concat", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.concat");
+    const add = items(arr(ctx, a[1], "array.concat"));
+    mutate(x, (v) => v.push(...add));
+    return x;
+  }),
+  "array.copy": def("array.copy", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.copy");
+    return new PineArray(x.elemType, items(x).slice());
+  }),
+  "array.join": def("array.join", (ctx, a) => joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]))),
+  "array.includes": def("array.includes", (ctx, a) => items(arr(ctx, a[0], "array.includes")).some((v) => looseEquals(v, a[1]))),
+  "array.indexof": def("array.indexof", (ctx, a) => items(arr(ctx, a[0], "array.indexof")).findIndex((v) => looseEquals(v, a[1]))),
+  "array.lastindexof": def("array.lastindexof", (ctx, a) => {
+    const vals = items(arr(ctx, a[0], "array.lastindexof"));
+    for (let i = vals.length - 1; i >= 0; i--) if (looseEquals(vals[i], a[1])) return i;
+    return -1;
+  }),
+  "array.binary_search": def("array.binary_search", (ctx, a) => binarySearch(numbers(ctx, a[0], "array.binary_search"), a[1], "exact")),
+  "array.binary_search_leftmost": def("array.binary_search_leftmost", (ctx, a) =>
+    binarySearch(numbers(ctx, a[0], "array.binary_search_leftmost"), a[1], "left"),
+  ),
+  "array.binary_search_rightmost": def("array.binary_search_rightmost", (ctx, a) =>
+    binarySearch(numbers(ctx, a[0], "array.binary_search_rightmost"), a[1], "right"),
+  ),
+  "array.sort": def("array.sort", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.sort");
+    const desc = isDescending(a[1]);
+    mutate(x, (v) => {
+      const order = sortIndices(v, desc);
+      const copy = v.slice();
+      for (let k = 0; k < order.length; k++) v[k] = copy[order[k]!];
+    });
+  }),
+  "array.sort_indices": def("array.sort_indices", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.sort_indices");
+    return new PineArray<number>("int", sortIndices(items(x), isDescending(a[1])));
+  }),
+  "array.every": def("array.every", (ctx, a) => items(arr(ctx, a[0], "array.every")).every((v) => v === true)),
+  "array.some": def("array.some", (ctx, a) => items(arr(ctx, a[0], "array.some")).some((v) => v === true)),
+  "array.abs": def("array.abs", (ctx, a) => {
+    const x = arr(ctx, a[0], "array.abs");
+    return new PineArray<number>(numericOut(x.elemType), (items(x) as number[]).map((v) => Math.abs(v)));
+  }),
+  "array.sum": def("array.sum", (ctx, a) => st.sum(numbers(ctx, a[0], "array.sum"))),
+  "array.avg": def("array.avg", (ctx, a) => st.avg(numbers(ctx, a[0], "array.avg"))),
+  "array.median": def("array.median", (ctx, a) => st.median(numbers(ctx, a[0], "array.median"))),
+  "array.mode": def("array.mode", (ctx, a) => st.mode(numbers(ctx, a[0], "array.mode"))),
+  "array.range": def("array.range", (ctx, a) => st.range(numbers(ctx, a[0], "array.range"))),
+  "array.max": def("array.max", (ctx, a) => nthImpl(ctx, a, true)),
+  "array.min": def("array.min", (ctx, a) => nthImpl(ctx, a, false)),
+  "array.variance": def("array.variance", (ctx, a) => st.variance(numbers(ctx, a[0], "array.variance"), a[1] !== false)),
+  "array.stdev": def("array.stdev", (ctx, a) => st.stdev(numbers(ctx, a[0], "array.stdev"), a[1] !== false)),
+  "array.covariance": def("array.covariance", (ctx, a) =>
+    st.covariance(numbers(ctx, a[0], "array.covariance"), numbers(ctx, a[1], "array.covariance"), a[2] !== false),
+  ),
+  "array.standardize": def("array.standardize", (ctx, a) => new PineArray<number>("float", st.standardize(numbers(ctx, a[0], "array.standardize")))),
+  "array.percentile_nearest_rank": def("array.percentile_nearest_rank", (ctx, a) => {
+    const vals = numbers(ctx, a[0], "array.percentile_nearest_rank");
+    st.checkPercentage(raiser(ctx), a[1], "array.percentile_nearest_rank");
+    return st.percentileNearestRank(vals, a[1]);
+  }),
+  "array.percentile_linear_interpolation": def("array.percentile_linear_interpolation", (ctx, a) => {
+    const vals = numbers(ctx, a[0], "array.percentile_linear_interpolation");
+    st.checkPercentage(raiser(ctx), a[1], "array.percentile_linear_interpolation");
+    return st.percentileLinear(vals, a[1]);
+  }),
+  "array.percentrank": def("array.percentrank", (ctx, a) => {
+    const vals = numbers(ctx, a[0], "array.percentrank");
+    if (vals.length === 0) return NaN;
+    const i = isNaNum(a[1]) ? 0 : Math.trunc(a[1] as number); // na index reads element 0 (array_test_008)
+    if (i < 0 || i >= vals.length) outOfBounds(raiser(ctx), a[1] as number, vals.length);
+    return st.percentRank(vals, i);
+  }),
+};
+
+function nthImpl(ctx: ExecContext, a: any[], largest: boolean): number {
+  const fn = largest ? "array.max" : "array.min";
+  const vals = numbers(ctx, a[0], fn);
+  if (vals.length === 0) return NaN;
+  const n = isNaNum(a[1]) ? 0 : Math.trunc(a[1] as number);
+  if (n < 0 || n >= vals.length) outOfBounds(raiser(ctx), n, vals.length);
+  return st.nth(vals, n, largest);
+}
+
 export const variables: VariableTable = {};
 export const constants: ConstantTable = {};

@@ -1,6 +1,117 @@
-// math.* builtins (being filled in): functions, variables, constants per ../types.ts.
-import type { BuiltinTable, ConstantTable, VariableTable } from "../types.js";
+// math.* builtins and constants. Stateful ones (math.sum, seeded math.random) keep their state in
+// site.state, one per call site.
 
-export const functions: BuiltinTable = {};
+import type { BuiltinDef, BuiltinImpl, BuiltinTable, ConstantTable, VariableTable } from "../types.js";
+import { mathAvg } from "./avg.js";
+import { JavaRandom } from "./random.js";
+import { createSumState, sumStep, type SumState } from "./sum.js";
+
+export { mathAvg } from "./avg.js";
+export { JavaRandom } from "./random.js";
+export { createSumState, sumStep } from "./sum.js";
+
+/** Pine math.round: nearest integer, ties up; with precision, to that many decimals. */
+export function mathRound(x: number, precision?: number): number {
+  if (x !== x) return NaN;
+  if (precision == null || precision !== precision) return Math.round(x);
+  const p = Math.pow(10, Math.trunc(precision));
+  return Math.round(x * p) / p;
+}
+
+export function roundToMintick(x: number, mintick: number): number {
+  if (x !== x || !(mintick > 0)) return x;
+  return Math.round(x / mintick) * mintick;
+}
+
+export function mathSign(x: number): number {
+  return x !== x ? NaN : x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+
+function unary(name: string, fn: (x: number) => number): BuiltinDef {
+  return { name, impl: (_c, a) => fn(a[0] as number) };
+}
+
+function extreme(name: string, pickMax: boolean): BuiltinDef {
+  const impl: BuiltinImpl = (_c, a) => {
+    let r = a[0] as number;
+    if (r !== r) return NaN;
+    for (let i = 1; i < a.length; i++) {
+      const v = a[i] as number;
+      if (v === undefined) continue;
+      if (v !== v) return NaN;
+      if (pickMax ? v > r : v < r) r = v;
+    }
+    return r;
+  };
+  return { name, impl };
+}
+
+export const functions: BuiltinTable = {
+  "math.abs": unary("math.abs", Math.abs),
+  "math.acos": unary("math.acos", Math.acos),
+  "math.asin": unary("math.asin", Math.asin),
+  "math.atan": unary("math.atan", Math.atan),
+  "math.ceil": unary("math.ceil", Math.ceil),
+  "math.cos": unary("math.cos", Math.cos),
+  "math.exp": unary("math.exp", Math.exp),
+  "math.floor": unary("math.floor", Math.floor),
+  "math.log": unary("math.log", Math.log),
+  "math.log10": unary("math.log10", Math.log10),
+  "math.sign": unary("math.sign", mathSign),
+  "math.sin": unary("math.sin", Math.sin),
+  "math.sqrt": unary("math.sqrt", Math.sqrt),
+  "math.tan": unary("math.tan", Math.tan),
+  "math.todegrees": unary("math.todegrees", (x) => (x * 180) / Math.PI),
+  "math.toradians": unary("math.toradians", (x) => (x * Math.PI) / 180),
+  "math.pow": { name: "math.pow", impl: (_c, a) => Math.pow(a[0] as number, a[1] as number) },
+  "math.max": extreme("math.max", true),
+  "math.min": extreme("math.min", false),
+  "math.avg": {
+    name: "math.avg",
+    impl: (_c, a) => {
+      let n = a.length;
+      while (n > 0 && a[n - 1] === undefined) n--;
+      return mathAvg(n === a.length ? a : a.slice(0, n));
+    },
+  },
+  "math.round": { name: "math.round", impl: (_c, a) => mathRound(a[0] as number, a[1] as number | undefined) },
+  "math.round_to_mintick": {
+    name: "math.round_to_mintick",
+    impl: (ctx, a) => roundToMintick(a[0] as number, ctx.syminfo?.mintick ?? 0.01),
+  },
+  "math.random": {
+    name: "math.random",
+    stateful: true,
+    impl: (_c, a, site) => {
+      const min = a[0] == null ? 0 : (a[0] as number);
+      const max = a[1] == null ? 1 : (a[1] as number);
+      const seed = a[2] as number | undefined;
+      let r: number;
+      if (seed == null || seed !== seed) r = Math.random();
+      else {
+        if (!(site.state instanceof JavaRandom)) site.state = new JavaRandom(seed);
+        r = (site.state as JavaRandom).nextDouble();
+      }
+      return min + (max - min) * r;
+    },
+  },
+  "math.sum": {
+    name: "math.sum",
+    stateful: true,
+    impl: (_c, a, site) => {
+      const length = a[1] as number;
+      let st = site.state as SumState | undefined;
+      if (!st) st = site.state = createSumState(length >= 1 ? Math.trunc(length) : 1);
+      return sumStep(st, a[0] as number, length);
+    },
+  },
+};
+
 export const variables: VariableTable = {};
-export const constants: ConstantTable = {};
+
+export const constants: ConstantTable = {
+  "math.pi": Math.PI,
+  "math.e": Math.E,
+  "math.phi": 1.6180339887498948,
+  "math.rphi": 0.6180339887498948,
+};

@@ -1,0 +1,114 @@
+// Array storage helpers shared by the array.* builtins: slice views, index rules, errors, types.
+//
+// array.slice returns a VIEW of its source (TradingView: writing into the slice writes into the
+// source). PineArray stores a plain JS array, which cannot alias a range of another one, so a slice
+// is a PineArraySlice whose `values` is an accessor over the root array: reads copy the range,
+// mutations in this module go through `mutate()`, which edits a working copy and splices it back.
+
+import { PineArray, type PineValue } from "../../core/values.js";
+
+export type Raise = (message: string) => never;
+
+export class PineArraySlice<T = PineValue> extends PineArray<T> {
+  constructor(
+    elemType: string,
+    public root: PineArray<T>,
+    public offset: number,
+    public length: number,
+  ) {
+    super(elemType, []);
+    Object.defineProperty(this, "values", {
+      configurable: true,
+      enumerable: true,
+      get: (): T[] => {
+        const src = this.root.values;
+        return src.slice(this.offset, Math.min(src.length, this.offset + this.length));
+      },
+      set: (next: T[]) => {
+        this.root.values.splice(this.offset, this.length, ...next);
+        this.length = next.length;
+      },
+    });
+  }
+}
+
+/** The elements for reading (a copy for slices; never mutate the result of a slice). */
+export function items<T>(a: PineArray<T>): T[] {
+  return a.values;
+}
+
+/** Runs a mutation on the array's elements; for a slice, on a copy that is written back. */
+export function mutate<T, R>(a: PineArray<T>, fn: (v: T[]) => R): R {
+  if (a instanceof PineArraySlice) {
+    const work = a.values;
+    const r = fn(work);
+    a.values = work;
+    return r;
+  }
+  return fn(a.values);
+}
+
+export function size(a: PineArray): number {
+  return a instanceof PineArraySlice ? Math.max(0, Math.min(a.length, a.root.values.length - a.offset)) : a.values.length;
+}
+
+export function outOfBounds(raise: Raise, index: number, n: number): never {
+  return raise(`Index ${index} is out of bounds, array size is ${n}.`);
+}
+
+/** v6 index rule: -n <= i < n, negative counts from the end. Returns the resolved index. */
+export function resolveIndex(raise: Raise, index: number, n: number): number {
+  const i = Math.trunc(index);
+  if (i >= 0 ? i >= n : -i > n) outOfBounds(raise, index, n);
+  return i < 0 ? n + i : i;
+}
+
+export function requireArray<T>(raise: Raise, a: PineArray<T> | null | undefined, fn: string): PineArray<T> {
+  if (a == null) raise(`Cannot call '${fn}' on an array that is na.`);
+  return a as PineArray<T>;
+}
+
+/** The na value of an element type. */
+export function naOf(elemType: string, version = 6): PineValue {
+  switch (elemType) {
+    case "int":
+    case "float":
+    case "color":
+      return NaN;
+    case "bool":
+      return version >= 6 ? false : NaN;
+    default:
+      return null;
+  }
+}
+
+export function isNumericType(t: string): boolean {
+  return t === "int" || t === "float";
+}
+
+/** Element type of a value when the checker did not say (fallback only: ints and floats look alike). */
+export function inferType(values: readonly unknown[]): string {
+  let sawNumber = false;
+  let allInt = true;
+  for (const v of values) {
+    if (typeof v === "number") {
+      sawNumber = true;
+      if (v === v && !Number.isInteger(v)) allInt = false;
+    } else if (typeof v === "boolean") return "bool";
+    else if (typeof v === "string") return "string";
+    else if (v !== null && v !== undefined && typeof v === "object") {
+      const name = (v as { typeName?: string; constructor: { name: string } }).typeName;
+      return name ?? (v as object).constructor.name;
+    }
+  }
+  return sawNumber ? (allInt ? "int" : "float") : "float";
+}
+
+/** Tolerant equality used by indexof/lastindexof/includes: numbers within 1e-10, na never matches. */
+export function looseEquals(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") {
+    if (a !== a || b !== b) return false;
+    return a === b || Math.abs(a - b) <= 1e-10;
+  }
+  return a === b;
+}

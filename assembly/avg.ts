@@ -1,0 +1,198 @@
+// Moving sums and averages: sma/math.sum, variance/stdev, dev, wma, ema/rma, cum, lag.
+// Conventions (checked against TradingView's Pine Logs probes, see tests/ta):
+// - sma/sum/variance/dev skip na inputs: the window is the last `length` non-na values, and an na
+//   bar returns the current value (math_test_002_math_sum_na).
+// - running sums (add newest, subtract leaving value), recomputed when the length changes.
+// - variance = E[x^2] - mean^2 from the running sums, unbiased = s2/(n-1) - mean^2*n/(n-1)
+//   (ta_test_243 pins the last ulp), clamped at 0.
+// - wma carries the last non-na value over na bars (ta_test_246) and sums oldest first.
+// - ema = e + alpha*(x - e), rma = ((n-1)*e + x)/n, both seeded with the sum of the first n values / n,
+//   na inputs skipped (ta_test_245).
+import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount } from "./mem";
+
+// ---------------------------------------------------------------- sum / sma / dev
+// scalars: S0 f64 sum, S0+8 i32 length
+
+export function sum_new(len: i32): usize {
+  const h = stateNew(S0 + 16, (len < 1 ? 1 : len) + 1);
+  store<i32>(h, len, S0 + 8);
+  return h;
+}
+
+/** Updates the window and returns the count of values in it (0 when len < 1). */
+function sumUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
+  begin(h, bar);
+  if (len < 1) return 0;
+  ringEnsure(h, len + 1);
+  let s = load<f64>(h, S0);
+  const oldLen = load<i32>(h, S0 + 8);
+  if (x == x) {
+    ringPush(h, x);
+    s += x;
+    if (len == oldLen && ringCount(h) > len) s -= ringGet(h, len);
+  }
+  const n = ringCount(h);
+  if (len != oldLen) {
+    s = 0;
+    const m = n < len ? n : len;
+    for (let i = m - 1; i >= 0; i--) s += ringGet(h, i);
+    store<i32>(h, len, S0 + 8);
+  }
+  store<f64>(h, s, S0);
+  return n < len ? n : len;
+}
+
+export function sum_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  const m = sumUpdate(h, bar, x, len);
+  return m >= len && len > 0 ? load<f64>(h, S0) : NaN;
+}
+
+export function sma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  const m = sumUpdate(h, bar, x, len);
+  return m >= len && len > 0 ? load<f64>(h, S0) / <f64>len : NaN;
+}
+
+/** Mean absolute deviation from the sma (the reference's loop, newest first). */
+export function dev_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  const m = sumUpdate(h, bar, x, len);
+  if (m < len || len < 1) return NaN;
+  const mean = load<f64>(h, S0) / <f64>len;
+  let acc = 0.0;
+  for (let i = 0; i < len; i++) acc += Math.abs(ringGet(h, i) - mean);
+  return acc / <f64>len;
+}
+
+// ---------------------------------------------------------------- variance
+// scalars: S0 f64 sum, S0+8 f64 sum of squares, S0+16 i32 length
+
+export function var_new(len: i32): usize {
+  const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
+  store<i32>(h, len, S0 + 16);
+  return h;
+}
+
+export function var_next(h: usize, bar: i32, x: f64, len: i32, biased: i32): f64 {
+  begin(h, bar);
+  if (len < 1) return NaN;
+  ringEnsure(h, len + 1);
+  let s = load<f64>(h, S0);
+  let s2 = load<f64>(h, S0 + 8);
+  const oldLen = load<i32>(h, S0 + 16);
+  if (x == x) {
+    ringPush(h, x);
+    s += x;
+    s2 += x * x;
+    if (len == oldLen && ringCount(h) > len) {
+      const o = ringGet(h, len);
+      s -= o;
+      s2 -= o * o;
+    }
+  }
+  const n = ringCount(h);
+  if (len != oldLen) {
+    s = 0;
+    s2 = 0;
+    const m = n < len ? n : len;
+    for (let i = m - 1; i >= 0; i--) {
+      const v = ringGet(h, i);
+      s += v;
+      s2 += v * v;
+    }
+    store<i32>(h, len, S0 + 16);
+  }
+  store<f64>(h, s, S0);
+  store<f64>(h, s2, S0 + 8);
+  if (n < len) return NaN;
+  const fl = <f64>len;
+  const mean = s / fl;
+  let v: f64;
+  if (biased) v = s2 / fl - mean * mean;
+  else v = s2 / (fl - 1) - (mean * mean * fl) / (fl - 1);
+  return v < 0 ? 0 : v;
+}
+
+// ---------------------------------------------------------------- wma
+// scalars: S0 f64 last non-na value
+
+export function wma_new(len: i32): usize {
+  const h = stateNew(S0 + 8, (len < 1 ? 1 : len) + 1);
+  store<f64>(h, NaN, S0);
+  return h;
+}
+
+export function wma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  begin(h, bar);
+  if (len < 1) return NaN;
+  ringEnsure(h, len + 1);
+  if (x != x) x = load<f64>(h, S0);
+  else store<f64>(h, x, S0);
+  ringPush(h, x);
+  if (ringCount(h) < len) return NaN;
+  let s = 0.0;
+  for (let i = len - 1; i >= 0; i--) s += <f64>(len - i) * ringGet(h, i);
+  return s / ((<f64>len * <f64>(len + 1)) / 2.0);
+}
+
+// ---------------------------------------------------------------- ema / rma
+// scalars: S0 f64 seed sum, S0+8 f64 value, S0+16 i32 count, S0+20 i32 length, S0+24 i32 kind (0 ema, 1 rma)
+
+export function ema_new(len: i32, kind: i32): usize {
+  const h = stateNew(S0 + 32, 0);
+  store<f64>(h, NaN, S0 + 8);
+  store<i32>(h, len, S0 + 20);
+  store<i32>(h, kind, S0 + 24);
+  return h;
+}
+
+export function ema_next(h: usize, bar: i32, x: f64): f64 {
+  begin(h, bar);
+  let e = load<f64>(h, S0 + 8);
+  if (x != x) return e;
+  const len = load<i32>(h, S0 + 20);
+  if (len < 1) return NaN;
+  const cnt = load<i32>(h, S0 + 16);
+  if (cnt < len) {
+    const s = load<f64>(h, S0) + x;
+    store<f64>(h, s, S0);
+    store<i32>(h, cnt + 1, S0 + 16);
+    if (cnt + 1 == len) e = s / <f64>len;
+  } else if (load<i32>(h, S0 + 24) == 0) {
+    e = e + (2.0 / <f64>(len + 1)) * (x - e);
+  } else {
+    e = (<f64>(len - 1) * e + x) / <f64>len;
+  }
+  store<f64>(h, e, S0 + 8);
+  return e;
+}
+
+// ---------------------------------------------------------------- cum
+// scalars: S0 f64 total
+
+export function cum_new(): usize {
+  return stateNew(S0 + 8, 0);
+}
+
+export function cum_next(h: usize, bar: i32, x: f64): f64 {
+  begin(h, bar);
+  let s = load<f64>(h, S0);
+  if (x == x) {
+    s += x;
+    store<f64>(h, s, S0);
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- lag: x[len] over every call (na kept)
+
+export function lag_new(len: i32): usize {
+  return stateNew(S0, (len < 1 ? 1 : len) + 1);
+}
+
+/** Pushes x and returns the value `len` calls ago (na when there is none). */
+export function lag_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  begin(h, bar);
+  if (len < 0) return NaN;
+  ringEnsure(h, len + 1);
+  ringPush(h, x);
+  return ringCount(h) > len ? ringGet(h, len) : NaN;
+}

@@ -1,0 +1,166 @@
+// Order statistics over the last `length` calls: the window's non-na values are kept sorted in kernel
+// memory (binary search + memory.copy per bar, O(length)); median, mode, percentiles and rci read it.
+import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, ringCap } from "./mem";
+
+// scalars: S0 u32 sorted ptr, S0+4 i32 sorted capacity, S0+8 i32 sorted count, S0+12 i32 length,
+//          S0+16 i32 na values in the window
+
+export function order_new(len: i32): usize {
+  const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
+  store<i32>(h, len, S0 + 12);
+  sortedAlloc(h);
+  return h;
+}
+
+function sortedAlloc(h: usize): void {
+  const cap = ringCap(h);
+  store<u32>(h, <u32>alloc(<usize>cap << 3), S0);
+  store<i32>(h, cap, S0 + 4);
+}
+
+@inline function sp(h: usize): usize {
+  return <usize>load<u32>(h, S0);
+}
+
+@inline function sGet(h: usize, i: i32): f64 {
+  return load<f64>(sp(h) + (<usize>i << 3));
+}
+
+/** First index whose value is >= x (lower bound) or > x (upper bound). */
+function bound(h: usize, x: f64, upper: bool): i32 {
+  let lo = 0;
+  let hi = load<i32>(h, S0 + 8);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sGet(h, mid);
+    if (upper ? v <= x : v < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function sInsert(h: usize, x: f64): void {
+  if (x != x) {
+    store<i32>(h, load<i32>(h, S0 + 16) + 1, S0 + 16);
+    return;
+  }
+  const m = load<i32>(h, S0 + 8);
+  const i = bound(h, x, true);
+  const p = sp(h) + (<usize>i << 3);
+  memory.copy(p + 8, p, <usize>(m - i) << 3);
+  store<f64>(p, x);
+  store<i32>(h, m + 1, S0 + 8);
+}
+
+function sRemove(h: usize, x: f64): void {
+  if (x != x) {
+    store<i32>(h, load<i32>(h, S0 + 16) - 1, S0 + 16);
+    return;
+  }
+  const m = load<i32>(h, S0 + 8);
+  const i = bound(h, x, false);
+  if (i >= m) return;
+  const p = sp(h) + (<usize>i << 3);
+  memory.copy(p, p + 8, <usize>(m - i - 1) << 3);
+  store<i32>(h, m - 1, S0 + 8);
+}
+
+/** Pushes x; returns the number of calls in the window (min(count, len)). */
+function orderUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
+  const rolled = begin(h, bar);
+  const grew = ringEnsure(h, len + 1);
+  ringPush(h, x);
+  const n = ringCount(h);
+  if (rolled || grew || len != load<i32>(h, S0 + 12)) {
+    if (load<i32>(h, S0 + 4) < ringCap(h)) sortedAlloc(h);
+    store<i32>(h, len, S0 + 12);
+    store<i32>(h, 0, S0 + 8);
+    store<i32>(h, 0, S0 + 16);
+    const m = n < len ? n : len;
+    for (let i = 0; i < m; i++) sInsert(h, ringGet(h, i));
+  } else {
+    sInsert(h, x);
+    if (n > len) sRemove(h, ringGet(h, len));
+  }
+  return n < len ? n : len;
+}
+
+export function median_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  if (len < 1) return NaN;
+  if (orderUpdate(h, bar, x, len) < len) return NaN;
+  const m = load<i32>(h, S0 + 8);
+  if (m == 0) return NaN;
+  const k = m >> 1;
+  return (m & 1) == 1 ? sGet(h, k) : (sGet(h, k - 1) + sGet(h, k)) / 2.0;
+}
+
+/** Most frequent value; the smallest of equally frequent ones. */
+export function mode_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  if (len < 1) return NaN;
+  if (orderUpdate(h, bar, x, len) < len) return NaN;
+  const m = load<i32>(h, S0 + 8);
+  if (m == 0) return NaN;
+  let best = sGet(h, 0);
+  let bestRun = 0;
+  let i = 0;
+  while (i < m) {
+    const v = sGet(h, i);
+    let j = i + 1;
+    while (j < m && sGet(h, j) == v) j++;
+    if (j - i > bestRun) {
+      bestRun = j - i;
+      best = v;
+    }
+    i = j;
+  }
+  return best;
+}
+
+/** Nearest rank: the ceil(p% * n)-th smallest non-na value (na values ignored). */
+export function pnr_next(h: usize, bar: i32, x: f64, len: i32, p: f64): f64 {
+  if (len < 1) return NaN;
+  if (orderUpdate(h, bar, x, len) < len) return NaN;
+  const m = load<i32>(h, S0 + 8);
+  if (m == 0) return NaN;
+  let r = <i32>Math.ceil((p / 100.0) * <f64>m) - 1;
+  if (r < 0) r = 0;
+  if (r > m - 1) r = m - 1;
+  return sGet(h, r);
+}
+
+/** Linear interpolation at position n*p/100 - 0.5 (na when the window holds an na). */
+export function pli_next(h: usize, bar: i32, x: f64, len: i32, p: f64): f64 {
+  if (len < 1) return NaN;
+  if (orderUpdate(h, bar, x, len) < len) return NaN;
+  if (load<i32>(h, S0 + 16) > 0) return NaN;
+  const m = load<i32>(h, S0 + 8);
+  if (m == 0) return NaN;
+  let pos = (<f64>m * p) / 100.0 - 0.5;
+  if (pos <= 0) return sGet(h, 0);
+  if (pos >= <f64>(m - 1)) return sGet(h, m - 1);
+  const lo = <i32>Math.floor(pos);
+  const f = pos - <f64>lo;
+  const a = sGet(h, lo);
+  return a + f * (sGet(h, lo + 1) - a);
+}
+
+/** Rank correlation index: Spearman correlation of price ranks against time ranks, x100. */
+export function rci_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  if (len < 1) return NaN;
+  if (orderUpdate(h, bar, x, len) < len) return NaN;
+  if (load<i32>(h, S0 + 16) > 0) return NaN;
+  const m = load<i32>(h, S0 + 8);
+  if (m < 2) return NaN;
+  let d2 = 0.0;
+  for (let i = 0; i < len; i++) {
+    const v = ringGet(h, i);
+    const lo = bound(h, v, false);
+    const hi = bound(h, v, true);
+    // descending price rank (highest = 1), ties share their average rank
+    const pr = <f64>(m - hi) + <f64>(hi - lo + 1) / 2.0;
+    const d = pr - <f64>(i + 1);
+    d2 += d * d;
+  }
+  const n = <f64>m;
+  return (1.0 - (6.0 * d2) / (n * (n * n - 1.0))) * 100.0;
+}

@@ -1,0 +1,50 @@
+// RSI as one state machine: rma of up and down moves (na moves skipped), seeded like ta.rma.
+import { S0, stateNew, begin } from "./mem";
+
+// scalars: S0 prev x, +8 up seed sum, +16 up rma, +24 down seed sum, +32 down rma, +40 i32 count, +44 i32 length
+
+export function rsi_new(len: i32): usize {
+  const h = stateNew(S0 + 48, 0);
+  store<f64>(h, NaN, S0);
+  store<f64>(h, NaN, S0 + 16);
+  store<f64>(h, NaN, S0 + 32);
+  store<i32>(h, len, S0 + 44);
+  return h;
+}
+
+export function rsi_next(h: usize, bar: i32, x: f64): f64 {
+  begin(h, bar);
+  const p = load<f64>(h, S0);
+  store<f64>(h, x, S0);
+  return rsiStep(h, Math.max(x - p, 0), Math.max(p - x, 0));
+}
+
+/** One rsi step from an up move and a down move (both na together when x or x[1] is na). */
+export function rsiStep(h: usize, u: f64, d: f64): f64 {
+  const len = load<i32>(h, S0 + 44);
+  let ru = load<f64>(h, S0 + 16);
+  let rd = load<f64>(h, S0 + 32);
+  if (u == u && d == d && len > 0) {
+    const cnt = load<i32>(h, S0 + 40);
+    if (cnt < len) {
+      const su = load<f64>(h, S0 + 8) + u;
+      const sd = load<f64>(h, S0 + 24) + d;
+      store<f64>(h, su, S0 + 8);
+      store<f64>(h, sd, S0 + 24);
+      store<i32>(h, cnt + 1, S0 + 40);
+      if (cnt + 1 == len) {
+        ru = su / <f64>len;
+        rd = sd / <f64>len;
+      }
+    } else {
+      ru = (<f64>(len - 1) * ru + u) / <f64>len;
+      rd = (<f64>(len - 1) * rd + d) / <f64>len;
+    }
+    store<f64>(h, ru, S0 + 16);
+    store<f64>(h, rd, S0 + 32);
+  }
+  if (ru != ru || rd != rd) return NaN;
+  if (rd == 0) return 100.0;
+  if (ru == 0) return 0.0;
+  return 100.0 - 100.0 / (1.0 + ru / rd);
+}

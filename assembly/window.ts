@@ -1,0 +1,189 @@
+// Windowed extremes and comparisons over the last `length` calls (na values stay in the window but
+// are ignored): highest/lowest(+bars) with a monotonic deque, rising/falling, percentrank, pivots,
+// all-time max/min, cross detection.
+import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringAt, ringCount, ringCap } from "./mem";
+
+// TradingView compares these with a 1e-10 absolute tolerance (ta_test_241).
+const EPS: f64 = 1e-10;
+
+// ---------------------------------------------------------------- highest / lowest (+bars)
+// scalars: S0 u32 deque ptr, S0+4 i32 deque capacity, S0+8 i32 head, S0+12 i32 tail,
+//          S0+16 i32 length, S0+20 i32 kind (0 highest, 1 lowest, 2 highestbars, 3 lowestbars)
+// The deque holds push sequence numbers whose values decrease (highest) / increase (lowest) from
+// head to tail; the newest of equal values wins, so ties report the most recent bar.
+
+export function hilo_new(len: i32, kind: i32): usize {
+  const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
+  store<i32>(h, len, S0 + 16);
+  store<i32>(h, kind, S0 + 20);
+  dqAlloc(h);
+  return h;
+}
+
+function dqAlloc(h: usize): void {
+  const cap = ringCap(h);
+  store<u32>(h, <u32>alloc(<usize>cap << 2), S0);
+  store<i32>(h, cap, S0 + 4);
+}
+
+@inline function dqGet(h: usize, i: i32): i32 {
+  return load<i32>(<usize>load<u32>(h, S0) + (<usize>(i & (load<i32>(h, S0 + 4) - 1)) << 2));
+}
+
+@inline function dqSet(h: usize, i: i32, seq: i32): void {
+  store<i32>(<usize>load<u32>(h, S0) + (<usize>(i & (load<i32>(h, S0 + 4) - 1)) << 2), seq);
+}
+
+/** Adds push `seq` (value x) to the deque and drops entries that left a `len` window. */
+function dqAdd(h: usize, seq: i32, x: f64, len: i32, low: bool): void {
+  let head = load<i32>(h, S0 + 8);
+  let tail = load<i32>(h, S0 + 12);
+  if (x == x) {
+    while (tail > head) {
+      const v = ringAt(h, dqGet(h, tail - 1));
+      if (low ? v >= x : v <= x) tail--;
+      else break;
+    }
+    dqSet(h, tail, seq);
+    tail++;
+  }
+  while (head < tail && dqGet(h, head) <= seq - len) head++;
+  store<i32>(h, head, S0 + 8);
+  store<i32>(h, tail, S0 + 12);
+}
+
+function dqRebuild(h: usize, len: i32, low: bool): void {
+  if (load<i32>(h, S0 + 4) != ringCap(h)) dqAlloc(h);
+  store<i32>(h, 0, S0 + 8);
+  store<i32>(h, 0, S0 + 12);
+  const n = ringCount(h);
+  const from = n - len > 0 ? n - len : 0;
+  for (let s = from; s < n; s++) dqAdd(h, s, ringAt(h, s), len, low);
+}
+
+export function hilo_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  const rolled = begin(h, bar);
+  if (len < 1) return NaN;
+  const kind = load<i32>(h, S0 + 20);
+  const low = (kind & 1) == 1;
+  const grew = ringEnsure(h, len + 1);
+  ringPush(h, x);
+  const n = ringCount(h);
+  if (rolled || grew || len != load<i32>(h, S0 + 16)) {
+    store<i32>(h, len, S0 + 16);
+    dqRebuild(h, len, low);
+  } else {
+    dqAdd(h, n - 1, x, len, low);
+  }
+  if (n < len) return NaN;
+  const head = load<i32>(h, S0 + 8);
+  if (head == load<i32>(h, S0 + 12)) return NaN;
+  const seq = dqGet(h, head);
+  return kind < 2 ? ringAt(h, seq) : <f64>(seq - (n - 1));
+}
+
+// ---------------------------------------------------------------- rising / falling, percentrank
+
+export function win_new(len: i32): usize {
+  return stateNew(S0, (len < 1 ? 1 : len) + 1);
+}
+
+/** ta.rising (dir 1) / ta.falling (dir -1): 1 when x beats each of the `len` previous values. */
+export function rise_next(h: usize, bar: i32, x: f64, len: i32, dir: i32): i32 {
+  begin(h, bar);
+  if (len < 1) return 0;
+  ringEnsure(h, len + 2);
+  ringPush(h, x);
+  if (ringCount(h) <= len || x != x) return 0;
+  for (let i = 1; i <= len; i++) {
+    const y = ringGet(h, i);
+    const d = dir > 0 ? x - y : y - x;
+    if (!(d > EPS)) return 0;
+  }
+  return 1;
+}
+
+/** Percent of the `len` previous values that are <= x (tolerant), na if any is na. */
+export function prank_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  begin(h, bar);
+  if (len < 1) return NaN;
+  ringEnsure(h, len + 2);
+  ringPush(h, x);
+  if (ringCount(h) <= len || x != x) return NaN;
+  let c = 0;
+  for (let i = 1; i <= len; i++) {
+    const y = ringGet(h, i);
+    if (y != y) return NaN;
+    if (y - x <= EPS) c++;
+  }
+  return (100.0 * <f64>c) / <f64>len;
+}
+
+// ---------------------------------------------------------------- pivots
+/** ta.pivothigh (kind 0) / pivotlow (kind 1): the value `right` calls ago when it is strictly
+ * above (below) the `left` values before it and the `right` values after it; else na. */
+export function pivot_next(h: usize, bar: i32, x: f64, left: i32, right: i32, kind: i32): f64 {
+  begin(h, bar);
+  if (left < 0 || right < 0) return NaN;
+  const w = left + right + 1;
+  ringEnsure(h, w + 1);
+  ringPush(h, x);
+  if (ringCount(h) < w) return NaN;
+  const c = ringGet(h, right);
+  if (c != c) return NaN;
+  for (let i = 0; i < w; i++) {
+    if (i == right) continue;
+    const y = ringGet(h, i);
+    if (y != y) return NaN;
+    if (kind == 0 ? !(c > y) : !(c < y)) {
+      // An equal value on the older (left) side does not cancel the pivot; an equal newer one does.
+      if (i > right && y == c) continue;
+      return NaN;
+    }
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------- all-time max / min
+// scalars: S0 f64 value, S0+8 i32 kind (0 max, 1 min)
+
+export function extreme_new(kind: i32): usize {
+  const h = stateNew(S0 + 16, 0);
+  store<f64>(h, NaN, S0);
+  store<i32>(h, kind, S0 + 8);
+  return h;
+}
+
+export function extreme_next(h: usize, bar: i32, x: f64): f64 {
+  begin(h, bar);
+  let v = load<f64>(h, S0);
+  if (x == x && (v != v || (load<i32>(h, S0 + 8) == 0 ? x > v : x < v))) {
+    v = x;
+    store<f64>(h, v, S0);
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------- cross
+// scalars: S0 f64 previous a, S0+8 f64 previous b
+
+export function cross_new(): usize {
+  const h = stateNew(S0 + 16, 0);
+  store<f64>(h, NaN, S0);
+  store<f64>(h, NaN, S0 + 8);
+  return h;
+}
+
+/** kind 0 cross, 1 crossover, 2 crossunder; returns 1 or 0. */
+export function cross_next(h: usize, bar: i32, a: f64, b: f64, kind: i32): i32 {
+  begin(h, bar);
+  const pa = load<f64>(h, S0);
+  const pb = load<f64>(h, S0 + 8);
+  store<f64>(h, a, S0);
+  store<f64>(h, b, S0 + 8);
+  const over = a > b && pa <= pb;
+  const under = a < b && pa >= pb;
+  if (kind == 1) return over ? 1 : 0;
+  if (kind == 2) return under ? 1 : 0;
+  return over || under ? 1 : 0;
+}

@@ -10,7 +10,7 @@ import type {
 import { Codes } from "./diagnostics.js";
 import { parseExpression, parseName } from "./expressions.js";
 import { ParseAbort, type Parser } from "./parser.js";
-import { ASSIGN_OPS, QUALIFIERS, type Token } from "./tokens.js";
+import { ASSIGN_OPS, QUALIFIERS, RESERVED, type Token } from "./tokens.js";
 import { looksLikeTypedDecl, parseTypeRef } from "./types.js";
 
 /** Statements until the end of the current block (a Dedent, left for the caller) or of the input. */
@@ -113,6 +113,8 @@ export function parseStatement(p: Parser): Stmt {
           return parseVarDecl(p, "plain", t);
         break;
     }
+    if (RESERVED.has(t.text) && (p.at("=", 1) || p.at(":=", 1)))
+      p.fail(Codes.ReservedWord, `'${t.text}' is a reserved keyword and cannot be used as a variable name`, p.tokenSpan(t));
     if (p.at("(", 1) && isFunctionHeader(p)) return parseFuncDecl(p, t, false, false);
     if (p.at("=", 1) && p.atName()) return parseVarDecl(p, "plain", t);
     if (looksLikeTypedDecl(p, 0)) return parseVarDecl(p, "plain", t);

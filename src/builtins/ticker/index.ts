@@ -1,0 +1,124 @@
+// ticker.* : build ticker ids (strings) for request.*: ticker.new / modify / standard / inherit and
+// the non-standard chart types (heikinashi, renko, linebreak, kagi, pointfigure). See ids.ts for the
+// id format. Also the adjustment.*, backadjustment.* and settlement_as_close.* constants they take.
+
+import type { BuiltinTable, ConstantTable, ExecContext, VariableTable } from "../types.js";
+import { formatTickerId, parseTickerId, type TickerId } from "./ids.js";
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** The current chart symbol as a ticker id ("PREFIX:TICKER"). */
+export function chartSymbol(ctx: ExecContext): string {
+  const p = ctx.syminfo.prefix;
+  const t = ctx.syminfo.ticker ?? "";
+  return p ? `${p}:${t}` : String(t);
+}
+
+function idArg(ctx: ExecContext, v: unknown, fn: string): TickerId {
+  const s = typeof v === "string" ? v : "";
+  const id = parseTickerId(s === "" ? chartSymbol(ctx) : s);
+  if (!id) ctx.runtimeError(`${fn}: invalid ticker id "${s}"`);
+  return id;
+}
+
+/** Adds session/adjustment modifiers from args[from..from+3]. */
+function withModifiers(id: TickerId, args: any[], from: number): TickerId {
+  const out: TickerId = { ...id };
+  const session = str(args[from]);
+  const adjustment = str(args[from + 1]);
+  const back = str(args[from + 2]);
+  const settle = str(args[from + 3]);
+  if (session !== undefined) out.session = session;
+  if (adjustment !== undefined) out.adjustment = adjustment;
+  if (back !== undefined && back !== "inherit") out.backadjustment = back;
+  if (settle !== undefined && settle !== "inherit") out.settlement_as_close = settle;
+  return out;
+}
+
+function chartType(ctx: ExecContext, args: any[], fn: string, type: string, params: Record<string, unknown>): string {
+  const id = idArg(ctx, args[0], fn);
+  const clean: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) clean[k] = v;
+  return formatTickerId({ ...id, type, params: Object.keys(clean).length ? clean : undefined });
+}
+
+export const functions: BuiltinTable = {
+  "ticker.new": {
+    name: "ticker.new",
+    impl: (ctx, args) => {
+      const prefix = str(args[0]);
+      const ticker = str(args[1]);
+      if (ticker === undefined) return ctx.runtimeError("ticker.new: the ticker argument is empty");
+      const symbol = prefix ? `${prefix}:${ticker}` : ticker;
+      return formatTickerId(withModifiers({ symbol, prefix: prefix ?? "", ticker }, args, 2));
+    },
+  },
+  "ticker.modify": {
+    name: "ticker.modify",
+    impl: (ctx, args) => formatTickerId(withModifiers(idArg(ctx, args[0], "ticker.modify"), args, 1)),
+  },
+  "ticker.standard": {
+    name: "ticker.standard",
+    impl: (ctx, args) => idArg(ctx, args[0], "ticker.standard").symbol,
+  },
+  "ticker.inherit": {
+    name: "ticker.inherit",
+    impl: (ctx, args) => {
+      const from = idArg(ctx, args[0], "ticker.inherit");
+      const sym = idArg(ctx, args[1], "ticker.inherit");
+      return formatTickerId({ ...from, symbol: sym.symbol, prefix: sym.prefix, ticker: sym.ticker });
+    },
+  },
+  "ticker.heikinashi": {
+    name: "ticker.heikinashi",
+    impl: (ctx, args) => chartType(ctx, args, "ticker.heikinashi", "heikinashi", {}),
+  },
+  "ticker.renko": {
+    name: "ticker.renko",
+    impl: (ctx, args) =>
+      chartType(ctx, args, "ticker.renko", "renko", {
+        style: args[1],
+        param: args[2],
+        request_wicks: args[3] ?? false,
+        source: args[4] ?? "close",
+      }),
+  },
+  "ticker.linebreak": {
+    name: "ticker.linebreak",
+    impl: (ctx, args) => chartType(ctx, args, "ticker.linebreak", "linebreak", { number_of_lines: args[1] }),
+  },
+  "ticker.kagi": {
+    name: "ticker.kagi",
+    // (symbol, reversal) or (symbol, param, style): the second form has a string third argument.
+    impl: (ctx, args) =>
+      typeof args[2] === "string" || typeof args[3] === "string"
+        ? chartType(ctx, args, "ticker.kagi", "kagi", { param: typeof args[2] === "string" ? args[1] : args[2], style: typeof args[2] === "string" ? args[2] : args[3] })
+        : chartType(ctx, args, "ticker.kagi", "kagi", { reversal: args[1] }),
+  },
+  "ticker.pointfigure": {
+    name: "ticker.pointfigure",
+    impl: (ctx, args) =>
+      chartType(ctx, args, "ticker.pointfigure", "pointfigure", {
+        source: args[1],
+        style: args[2],
+        param: args[3],
+        reversal: args[4],
+      }),
+  },
+};
+
+export const variables: VariableTable = {};
+
+export const constants: ConstantTable = {
+  "adjustment.none": "none",
+  "adjustment.splits": "splits",
+  "adjustment.dividends": "dividends",
+  "backadjustment.inherit": "inherit",
+  "backadjustment.on": "on",
+  "backadjustment.off": "off",
+  "settlement_as_close.inherit": "inherit",
+  "settlement_as_close.on": "on",
+  "settlement_as_close.off": "off",
+};

@@ -1,0 +1,146 @@
+// Time builtins: the bar-time variables (time, time_close, time_tradingday, timenow, last_bar_time,
+// year .. second in the exchange zone), their function forms with (time, timezone), timestamp() in
+// every overload, the time()/time_close() functions with timeframe/session/timezone/bars_back, and
+// the dayofweek.* constants.
+
+import type { BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
+import {
+  dayOfMonthOf,
+  dayOfWeekOf,
+  hourOf,
+  minuteOf,
+  monthOf,
+  secondOf,
+  weekOfYearOf,
+  yearOf,
+  zonedToUtc,
+  type Zone,
+} from "../../core/tz.js";
+import { barTimeClose } from "../../core/time-frames.js";
+import { parseDateString } from "../../core/time-parse.js";
+import { timeEnv, zoneArg } from "./env.js";
+import { periodTime } from "./period-time.js";
+
+const DAY_MS = 86_400_000;
+
+type FieldFn = (t: number, zone: Zone) => number;
+
+/** A civil-field builtin pair: the variable (bar open in the exchange zone) and f(time, timezone). */
+function field(name: string, fn: FieldFn): { fn: BuiltinTable[string]; v: VariableTable[string] } {
+  return {
+    v: { name, get: (ctx) => fn(ctx.time, timeEnv(ctx).zone) },
+    fn: {
+      name,
+      impl: (ctx, args) => {
+        const t = args[0];
+        if (typeof t !== "number" || t !== t) return NaN;
+        return fn(t, zoneArg(ctx, args[1]));
+      },
+    },
+  };
+}
+
+const FIELDS: Record<string, FieldFn> = {
+  year: yearOf,
+  month: monthOf,
+  weekofyear: weekOfYearOf,
+  dayofmonth: dayOfMonthOf,
+  dayofweek: dayOfWeekOf,
+  hour: hourOf,
+  minute: minuteOf,
+  second: secondOf,
+};
+
+function num(v: unknown, dflt: number): number {
+  if (v === undefined) return dflt;
+  return typeof v === "number" ? v : NaN;
+}
+
+/**
+ * timestamp() overloads, told apart by the argument values:
+ *   (dateString)                         args[0] string, nothing else
+ *   (timezone, year, month, day, h, m, s) args[0] string followed by numbers
+ *   (year, month, day, h, m, s)           args[0] number
+ *   named form in builtins.json order     args[0] undefined: year..second at 1..6, timezone at 7
+ */
+function timestamp(ctx: ExecContext, args: any[]): number {
+  const a0 = args[0];
+  let zone: Zone;
+  let p: number; // index of `year`
+  if (typeof a0 === "string" && args[1] === undefined && args[2] === undefined) {
+    const t = parseDateString(a0);
+    if (t !== t) ctx.runtimeError(`timestamp(): cannot parse the date string "${a0}" (expected e.g. "2020-02-20T15:30:00+02:00" or "20 Feb 2020 15:30 +0200")`);
+    return t;
+  }
+  if (typeof a0 === "string" || a0 === null) {
+    // (timezone, year, ...): an na timezone means the exchange zone.
+    if (typeof args[1] !== "number") return NaN;
+    zone = zoneArg(ctx, a0);
+    p = 1;
+  } else if (typeof a0 === "number") {
+    zone = zoneArg(ctx, args[7]);
+    p = 0;
+  } else {
+    zone = zoneArg(ctx, args[7]);
+    p = 1;
+  }
+  const y = num(args[p], NaN);
+  const mo = num(args[p + 1], NaN);
+  const d = num(args[p + 2], NaN);
+  const h = num(args[p + 3], 0);
+  const mi = num(args[p + 4], 0);
+  const s = num(args[p + 5], 0);
+  if (y !== y || mo !== mo || d !== d || h !== h || mi !== mi || s !== s) return NaN;
+  return zonedToUtc(zone, Math.trunc(y), Math.trunc(mo), Math.trunc(d), Math.trunc(h), Math.trunc(mi), Math.trunc(s));
+}
+
+function tradingDayTime(ctx: ExecContext): number {
+  const env = timeEnv(ctx);
+  const t = ctx.time;
+  const L = t + env.zone.offsetMs(t);
+  const day = env.session.barDay(L, L + Math.max(env.barMs, 1)) ? env.session.day : Math.floor(L / DAY_MS);
+  return day * DAY_MS;
+}
+
+function timeClose(ctx: ExecContext): number {
+  const tc = ctx.timeClose;
+  if (typeof tc === "number" && tc === tc) return tc;
+  const env = timeEnv(ctx);
+  return barTimeClose(ctx.time, env.chartTf, env.zone, env.session);
+}
+
+export const functions: BuiltinTable = {
+  timestamp: { name: "timestamp", impl: (ctx, args) => timestamp(ctx, args) },
+  time: { name: "time", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, false), stateful: true },
+  time_close: { name: "time_close", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, true), stateful: true },
+};
+
+export const variables: VariableTable = {
+  time: { name: "time", get: (ctx) => ctx.time },
+  time_close: { name: "time_close", get: timeClose },
+  time_tradingday: { name: "time_tradingday", get: tradingDayTime },
+  timenow: { name: "timenow", get: () => Date.now() },
+  last_bar_time: {
+    name: "last_bar_time",
+    get: (ctx) => {
+      const col = ctx.columns.time;
+      return col.length > 0 ? col[col.length - 1]! : NaN;
+    },
+  },
+};
+
+for (const [name, fn] of Object.entries(FIELDS)) {
+  const f = field(name, fn);
+  functions[name] = f.fn;
+  variables[name] = f.v;
+}
+
+export const constants: ConstantTable = {
+  "dayofweek.sunday": 1,
+  "dayofweek.monday": 2,
+  "dayofweek.tuesday": 3,
+  "dayofweek.wednesday": 4,
+  "dayofweek.thursday": 5,
+  "dayofweek.friday": 6,
+  "dayofweek.saturday": 7,
+};

@@ -134,12 +134,14 @@ export class Broker {
 
   entry(req: EntryRequest, ctx: ExecContext, kind: "entry" | "order" = "entry"): void {
     const side: Side = req.direction === "short" ? -1 : 1;
-    let qty = finite(req.qty);
-    if (!(qty > 0)) qty = this.defaultQty(ctx.close);
-    const limit = finite(req.limit);
-    const stop = finite(req.stop);
+    // Without an explicit qty the default size is worked out when the order fills, at the fill price
+    // (TradingView sizes percent_of_equity / cash orders on the equity and price at the fill).
+    const given = finite(req.qty);
+    const qty = given > 0 ? given : this.settings.defaultQtyType === "fixed" ? this.settings.defaultQtyValue : NaN;
+    const limit = this.roundPrice(finite(req.limit), side, false);
+    const stop = this.roundPrice(finite(req.stop), side, true);
     this.record(ctx, kind, req.id, req.direction, qty, limit, stop, req.ocaName ?? null, req.comment ?? null);
-    if (!(qty > 0) || !this.risk.allowsOrders()) return;
+    if (given <= 0 || !this.risk.allowsOrders()) return;
     this.removeOrder(req.id, kind === "entry" ? "entry" : "order");
     const o: PendingOrder = {
       kind,
@@ -265,10 +267,25 @@ export class Broker {
     const s = this.settings;
     if (s.defaultQtyType === "fixed") return s.defaultQtyValue;
     if (!(price > 0)) return NaN;
-    const cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity() * s.defaultQtyValue) / 100;
-    // Percent commission is paid out of the same cash, so the order value plus its commission fits.
+    const cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity(price) * s.defaultQtyValue) / 100;
+    // Equity at the fill price; percent commission is paid out of the same cash, so the order value
+    // plus its commission fits.
     const commFactor = s.commissionType === "percent" ? 1 + s.commissionValue / 100 : 1;
     return this.roundQty(cash / (price * this.pointValue * commFactor));
+  }
+
+  /**
+   * Order prices sit on the tick grid, rounded against the trader: buy stops up, sell stops down,
+   * buy limits down, sell limits up.
+   */
+  roundPrice(p: number, side: Side, isStop: boolean): number {
+    if (p !== p) return p;
+    const mt = this.mintick;
+    const x = p / mt;
+    const up = isStop ? side > 0 : side < 0;
+    const n = up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7);
+    const decimals = Math.max(0, Math.min(15, Math.ceil(-Math.log10(mt) - 1e-9)));
+    return Number((n * mt).toFixed(decimals));
   }
 
   roundQty(q: number): number {
@@ -472,12 +489,12 @@ export class Broker {
 
   private takeProfitLevel(e: ExitOrder, t: OpenTrade): number {
     const rel = e.profit === e.profit ? t.entryPrice + t.side * e.profit * this.mintick : NaN;
-    return this.pick(e.limit, rel, t.side > 0 ? Math.min : Math.max);
+    return this.roundPrice(this.pick(e.limit, rel, t.side > 0 ? Math.min : Math.max), -t.side as Side, false);
   }
 
   private stopLossLevel(e: ExitOrder, t: OpenTrade): number {
     const rel = e.loss === e.loss ? t.entryPrice - t.side * e.loss * this.mintick : NaN;
-    return this.pick(e.stop, rel, t.side > 0 ? Math.max : Math.min);
+    return this.roundPrice(this.pick(e.stop, rel, t.side > 0 ? Math.max : Math.min), -t.side as Side, true);
   }
 
   private trailActivation(e: ExitOrder, t: OpenTrade): number {
@@ -531,19 +548,22 @@ export class Broker {
       }
       if (pos === side && this.ledger.open.length >= Math.max(1, this.settings.pyramiding)) return;
       if (pos === -side) this.closeTrades(this.ledger.open.slice(), Infinity, price, o.id, o.comment);
+      if (qty !== qty) qty = this.defaultQty(price);
     } else if (pos === -side) {
+      if (qty !== qty) qty = this.defaultQty(price);
       // strategy.order against the position reduces it first (FIFO), the rest opens the other way.
       const size = Math.abs(this.ledger.positionSize());
       const reduce = Math.min(size, qty);
       this.closeTrades(this.ledger.open.slice(), reduce, price, o.id, o.comment);
       qty -= reduce;
     }
+    if (qty !== qty) qty = this.defaultQty(price);
     qty = this.risk.capQty(qty, side, this.ledger.positionSize());
     if (qty > 1e-12) {
       this.ledger.openTrade(o.id, o.comment, side, qty, price, this.commission(qty, price), this.bar, this.time);
       this.risk.onFill();
     }
-    this.applyOca(o, o.qty);
+    this.applyOca(o, qty);
   }
 
   private fillClose(o: PendingOrder, price: number): void {

@@ -41,11 +41,21 @@ export class Ledger {
     return q > 0 ? v / q : NaN;
   }
 
-  /** Unrealised profit of the open trades at `price` (entry commissions not included). */
+  /**
+   * Unrealised profit of the open trades at `price`. Entry commissions are paid when the entry
+   * fills, so they already count against it (TradingView's open P&L, equity and sizing agree).
+   */
   openProfit(price: number): number {
     let p = 0;
-    for (const t of this.open) p += (price - t.entryPrice) * t.side * t.qty * this.pointValue;
+    for (const t of this.open) p += (price - t.entryPrice) * t.side * t.qty * this.pointValue - t.commission;
     return p;
+  }
+
+  /** Entry commissions of the open trades (paid, not yet part of a closed trade). */
+  openCommission(): number {
+    let c = 0;
+    for (const t of this.open) c += t.commission;
+    return c;
   }
 
   openTrade(
@@ -119,8 +129,9 @@ export class Ledger {
     const commission = entryComm + exitCommission;
     const profit = gross - commission;
     const entryValue = t.entryPrice * q * pv;
-    const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv);
-    const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv);
+    // Run-up and drawdown are measured net of the entry commission already paid.
+    const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv - entryComm);
+    const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv - entryComm);
     this.commissionPaid += exitCommission;
     this.netProfit += profit;
     if (profit > 0) {
@@ -146,7 +157,7 @@ export class Ledger {
       qty: q,
       profit,
       profit_percent: entryValue !== 0 ? (profit / entryValue) * 100 : 0,
-      cum_profit: this.netProfit,
+      cum_profit: 0,
       run_up: runUp,
       run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,
       drawdown,
@@ -160,6 +171,9 @@ export class Ledger {
       const i = this.open.indexOf(t);
       if (i >= 0) this.open.splice(i, 1);
     }
+    // Cumulative P&L is the account's realised result: the entry commissions of trades still open
+    // were paid already.
+    row.cum_profit = this.netProfit - this.openCommission();
     return row;
   }
 
@@ -169,8 +183,8 @@ export class Ledger {
     const q = t.qty;
     const entryValue = t.entryPrice * q * pv;
     const profit = (price - t.entryPrice) * t.side * q * pv - t.commission;
-    const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv);
-    const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv);
+    const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv - t.commission);
+    const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv - t.commission);
     return {
       trade_num: num,
       entry_id: t.entryId,
@@ -187,7 +201,7 @@ export class Ledger {
       qty: q,
       profit,
       profit_percent: entryValue !== 0 ? (profit / entryValue) * 100 : 0,
-      cum_profit: this.netProfit + profit,
+      cum_profit: this.netProfit - this.openCommission() + profit + t.commission,
       run_up: runUp,
       run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,
       drawdown,

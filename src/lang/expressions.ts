@@ -126,13 +126,17 @@ function tryParseTypeArgs(p: Parser): TypeRef[] | null {
   const save = p.pos, saveLast = p.last;
   p.next();
   const args: TypeRef[] = [];
+  let complete = false;
   for (;;) {
     const t = tryParseTypeRef(p);
     if (!t) break;
     args.push(t);
-    if (!p.eat(",")) break;
+    if (!p.eat(",")) {
+      complete = true;
+      break;
+    }
   }
-  if (args.length > 0 && p.at(">") && p.at("(", 1)) {
+  if (complete && p.at(">") && p.at("(", 1)) {
     p.next();
     return args;
   }

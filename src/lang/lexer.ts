@@ -321,7 +321,7 @@ class Lexer {
     let i = start + 1;
     while (isHex(src.charCodeAt(i))) i++;
     const n = i - start - 1;
-    if (n === 0) {
+    if (n === 0 && !isIdentPart(src.charCodeAt(i))) {
       let end = src.indexOf("\n", start);
       if (end < 0) end = src.length;
       this.sink.error(Codes.HashComment, "'#' does not start a comment in Pine; use //", this.span(start, start + 1));

@@ -10,7 +10,7 @@ import type {
 import { Codes } from "./diagnostics.js";
 import { parseExpression, parseName } from "./expressions.js";
 import { ParseAbort, type Parser } from "./parser.js";
-import { ASSIGN_OPS, QUALIFIERS, RESERVED, type Token } from "./tokens.js";
+import { ASSIGN_OPS, QUALIFIERS, RESERVED, TYPE_KEYWORDS, type Token } from "./tokens.js";
 import { looksLikeTypedDecl, parseTypeRef } from "./types.js";
 
 /** Statements until the end of the current block (a Dedent, left for the caller) or of the input. */
@@ -113,6 +113,7 @@ export function parseStatement(p: Parser): Stmt {
           return parseVarDecl(p, "plain", t);
         break;
     }
+    if (t.text === "else") p.fail(Codes.Mismatched, "'else' without a matching 'if' above it at the same indentation", p.tokenSpan(t));
     if (RESERVED.has(t.text) && (p.at("=", 1) || p.at(":=", 1)))
       p.fail(Codes.ReservedWord, `'${t.text}' is a reserved keyword and cannot be used as a variable name`, p.tokenSpan(t));
     if (p.at("(", 1) && isFunctionHeader(p)) return parseFuncDecl(p, t, false, false);
@@ -196,6 +197,8 @@ function parseVarDecl(p: Parser, mode: DeclMode | "var" | "varip", start: Token,
   let type: TypeRef | undefined;
   if (looksLikeTypedDecl(p, 0)) type = parseTypeRef(p);
   const name = parseName(p, "a variable name");
+  if (TYPE_KEYWORDS.has(name.name) && !type)
+    p.fail(Codes.ReservedWord, `'${name.name}' is a type keyword and cannot be used as a variable name`, name.span);
   if (p.at(":=")) p.unexpected("'=' (a declaration uses '='; ':=' reassigns an existing variable)");
   p.expect("=", "'='");
   const init = parseExpression(p);
@@ -383,7 +386,7 @@ export function parseFor(p: Parser): For | ForIn {
   let counterType: TypeRef | undefined;
   if (p.atName() && p.atName(1) && p.at("=", 2)) counterType = parseTypeRef(p);
   const counter = parseName(p, "a loop counter name");
-  p.expect("=", "'=' (for i = start to end)");
+  p.expect("=", "'=' or 'in' (for i = start to end, for x in collection)");
   const from = parseExpression(p);
   if (!p.atWord("to")) p.unexpected("'to'");
   p.next();

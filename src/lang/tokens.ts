@@ -36,6 +36,9 @@ export const RESERVED = new Set([
 /** Words that are keywords only in some positions (`type Foo`, `method m()`, `for i = 0 to 9 by 2`). */
 export const CONTEXTUAL = new Set(["type", "enum", "method", "const", "simple", "series", "to", "by", "in", "as"]);
 
+/** Fundamental type names: callable as casts (`float(x)`) but never declarable as variables. */
+export const TYPE_KEYWORDS = new Set(["int", "float", "bool", "color", "string"]);
+
 export const QUALIFIERS = new Set(["const", "simple", "series"]);
 
 export const ASSIGN_OPS = new Set([":=", "+=", "-=", "*=", "/=", "%="]);

@@ -1,0 +1,148 @@
+// Loading build/kernels.wasm once per process/worker and instantiating it per run.
+//
+// The interpreter/compile backends do, once per run (stable API):
+//     import { createKernels } from "../kernels/index.js";
+//     ctx.kernels = await createKernels();
+// and ta.* builtins reach it as `ctx.kernels as Kernels`. Every run gets a fresh instance (fresh
+// memory); the compiled WebAssembly.Module is shared.
+//
+// Where the module comes from:
+// - Node: read from <package root>/build/kernels.wasm, found relative to this file (src/kernels/ and
+//   dist/kernels/ both sit two levels below the package root).
+// - Browsers / workerd: the host hands it over first, with `setKernelModule(module)` (a
+//   WebAssembly.Module, e.g. a workerd wasm import or a Vite `?url` fetch compiled by the host) or
+//   `await loadKernelModule(bytesOrUrl)` (ArrayBuffer, Uint8Array, Response or URL/string to fetch).
+//
+// `snapshot()` / `restore()` copy the used heap bytes, for realtime rollback: restore() brings every
+// call site's state back to the snapshot (states created after it keep their memory and restart).
+
+import type { KernelExports } from "./exports.js";
+
+export type { KernelExports } from "./exports.js";
+
+let modulePromise: Promise<WebAssembly.Module> | null = null;
+
+/** Uses an already compiled module (browser / workerd hosts). */
+export function setKernelModule(module: WebAssembly.Module): void {
+  modulePromise = Promise.resolve(module);
+}
+
+/** Compiles the module from bytes, a Response, or a URL to fetch, and keeps it for later runs. */
+export function loadKernelModule(
+  source: ArrayBuffer | Uint8Array | Response | URL | string | WebAssembly.Module,
+): Promise<WebAssembly.Module> {
+  modulePromise = compileFrom(source);
+  // A failed load must not stick: the next call may retry.
+  modulePromise.catch(() => {
+    modulePromise = null;
+  });
+  return modulePromise;
+}
+
+async function compileFrom(
+  source: ArrayBuffer | Uint8Array | Response | URL | string | WebAssembly.Module,
+): Promise<WebAssembly.Module> {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer) return WebAssembly.compile(source);
+  if (source instanceof Uint8Array) return WebAssembly.compile(source.slice().buffer as ArrayBuffer);
+  if (typeof Response !== "undefined" && source instanceof Response) {
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+  const url = source instanceof URL ? source : new URL(String(source), baseUrl());
+  if (url.protocol === "file:") return WebAssembly.compile(await readFileBytes(url));
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`kernels.wasm: fetch ${url.href} failed with HTTP ${res.status}`);
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+function baseUrl(): string {
+  const loc = (globalThis as { location?: { href?: string } }).location;
+  return loc?.href ?? import.meta.url;
+}
+
+async function readFileBytes(url: URL): Promise<ArrayBuffer> {
+  // Imported lazily so that browser bundles never touch node:fs.
+  const fs = await import(/* @vite-ignore */ "node:fs/promises");
+  const buf = await fs.readFile(url);
+  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+}
+
+/** The default location in Node: <package root>/build/kernels.wasm. */
+export function defaultKernelUrl(): URL {
+  return new URL("../../build/kernels.wasm", import.meta.url);
+}
+
+/** The compiled module, loading it from the default location on first use (Node). */
+export function getKernelModule(): Promise<WebAssembly.Module> {
+  if (!modulePromise) {
+    const isNode = typeof process !== "undefined" && !!process.versions?.node;
+    if (!isNode) {
+      return Promise.reject(
+        new Error("kernels.wasm is not loaded: call setKernelModule() or loadKernelModule() first in this host"),
+      );
+    }
+    return loadKernelModule(defaultKernelUrl());
+  }
+  return modulePromise;
+}
+
+/** One run's kernel instance: the exports plus views and rollback helpers. */
+export class Kernels {
+  readonly x: KernelExports;
+  /** Byte offset of the eight f64 tuple-result slots. */
+  readonly outPtr: number;
+  private f64: Float64Array;
+
+  constructor(instance: WebAssembly.Instance) {
+    this.x = instance.exports as unknown as KernelExports;
+    this.outPtr = this.x.out_ptr();
+    this.f64 = new Float64Array(this.x.memory.buffer);
+  }
+
+  /** Float64 view of the whole memory (renewed after memory growth). */
+  view(): Float64Array {
+    if (this.f64.buffer !== this.x.memory.buffer) this.f64 = new Float64Array(this.x.memory.buffer);
+    return this.f64;
+  }
+
+  /** Tuple slot i written by the last tuple kernel. */
+  out(i: number): number {
+    return this.view()[(this.outPtr >>> 3) + i];
+  }
+
+  /** Copy of the used heap (every call site's state). */
+  snapshot(): KernelSnapshot {
+    const top = this.x.heap_top();
+    return { top, bytes: new Uint8Array(this.x.memory.buffer, 0, top).slice() };
+  }
+
+  /** Brings the memory back to a snapshot. States allocated since keep their (higher) memory. */
+  restore(s: KernelSnapshot): void {
+    new Uint8Array(this.x.memory.buffer, 0, s.top).set(s.bytes);
+    // The allocator's top is a wasm global, not in the copied bytes: keep the larger one so that
+    // memory a live handle still uses is never handed out again.
+    const now = this.x.heap_top();
+    if (now < s.top) this.x.heap_set(s.top);
+  }
+}
+
+export interface KernelSnapshot {
+  top: number;
+  bytes: Uint8Array;
+}
+
+/** A fresh kernel instance for one run (the module is compiled once and shared). */
+export async function createKernels(): Promise<Kernels> {
+  const module = await getKernelModule();
+  const instance = await WebAssembly.instantiate(module, { env: { abort: kernelAbort } });
+  return new Kernels(instance);
+}
+
+/** Same as createKernels, synchronously, when the module is already at hand. */
+export function createKernelsSync(module: WebAssembly.Module): Kernels {
+  return new Kernels(new WebAssembly.Instance(module, { env: { abort: kernelAbort } }));
+}
+
+function kernelAbort(): never {
+  throw new Error("kernels.wasm aborted");
+}

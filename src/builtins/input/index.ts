@@ -1,0 +1,168 @@
+// input() and the 13 input.* kinds. Each call site records its declaration (result.inputs) on its
+// first call and resolves its value once: the override of the run (type-checked, clamped to
+// minval/maxval, checked against options) or the default. input.source returns the chosen source
+// series on every bar.
+import { CATALOG } from "../../catalog/index.js";
+import type { InputRecord } from "../../core/result.js";
+import { colorToString, EnumValue, packColor } from "../../core/values.js";
+import type { BuiltinImpl, BuiltinTable, CallSite, ExecContext } from "../types.js";
+import { InputOverrideError, InputStore } from "./store.js";
+
+export { InputOverrideError, InputStore } from "./store.js";
+
+function store(ctx: ExecContext): InputStore {
+  let s = ctx.ext.inputs as InputStore | undefined;
+  if (!s) {
+    s = new InputStore();
+    ctx.ext.inputs = s;
+  }
+  return s;
+}
+
+const SOURCES: Record<string, (c: ExecContext) => number> = {
+  open: (c) => c.open,
+  high: (c) => c.high,
+  low: (c) => c.low,
+  close: (c) => c.close,
+  volume: (c) => c.volume,
+  hl2: (c) => (c.high + c.low) / 2,
+  hlc3: (c) => (c.high + c.low + c.close) / 3,
+  ohlc4: (c) => (c.open + c.high + c.low + c.close) / 4,
+  hlcc4: (c) => (c.high + c.low + 2 * c.close) / 4,
+};
+
+type Kind = "int" | "float" | "bool" | "string" | "color" | "source" | "symbol" | "timeframe" | "session" | "time" | "price" | "text_area" | "enum";
+
+function parseColor(x: unknown): number | undefined {
+  if (typeof x === "number") return x;
+  if (typeof x !== "string") return undefined;
+  const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(x.trim());
+  if (!m) return undefined;
+  const n = parseInt(m[1]!, 16);
+  return packColor((n >> 16) & 255, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) : 255);
+}
+
+function coerce(kind: Kind, title: string, x: unknown, def: unknown): unknown {
+  const bad = (want: string): never => {
+    throw new InputOverrideError(`Input '${title}' expects ${want}, got ${JSON.stringify(x)}`);
+  };
+  switch (kind) {
+    case "int":
+      if (typeof x !== "number" || !Number.isInteger(x)) bad("an int");
+      return x;
+    case "float":
+    case "price":
+    case "time":
+      if (typeof x !== "number" || !Number.isFinite(x)) bad("a number");
+      return kind === "time" ? Math.trunc(x as number) : x;
+    case "bool":
+      if (typeof x !== "boolean") bad("a bool");
+      return x;
+    case "color": {
+      const c = parseColor(x);
+      if (c === undefined) bad('a colour ("#RRGGBB" or "#RRGGBBAA")');
+      return c;
+    }
+    case "source":
+      if (typeof x !== "string" || !(x in SOURCES)) bad(`a source name (${Object.keys(SOURCES).join(", ")})`);
+      return x;
+    case "enum": {
+      const d = def as EnumValue;
+      if (x instanceof EnumValue) return x;
+      if (typeof x !== "string") bad("an enum member name or title");
+      return x; // resolved against the options below
+    }
+    default:
+      if (typeof x !== "string") bad("a string");
+      return x;
+  }
+}
+
+function params(name: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  CATALOG.functions[name]!.params.forEach((p, i) => (out[p] = i));
+  return out;
+}
+
+function reported(kind: Kind, v: unknown): unknown {
+  if (kind === "color") return typeof v === "number" ? colorToString(v) : v;
+  if (v instanceof EnumValue) return v.name;
+  if (typeof v === "number" && v !== v) return null;
+  return v;
+}
+
+function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
+  const p = params(fname);
+  return (ctx: ExecContext, a: unknown[], site: CallSite) => {
+    const st = site.state as { value: unknown; source?: (c: ExecContext) => number } | undefined;
+    if (st !== undefined) return st.source ? st.source(ctx) : st.value;
+    const s = store(ctx);
+    const def = a[p.defval!];
+    let kind: Kind = fixedKind ?? inferKind(def, s.sourceNames.get(site.id));
+    const title = typeof a[p.title!] === "string" ? (a[p.title!] as string) : "";
+    let defval: unknown = def;
+    if (kind === "source") defval = s.sourceNames.get(site.id) ?? "close";
+    const rec: InputRecord = { id: `in_${s.records.length}`, type: kind, title, default: reported(kind, defval), value: undefined };
+    const opt = (name: string) => (p[name] === undefined ? undefined : a[p[name]!]);
+    const min = opt("minval"), max = opt("maxval"), step = opt("step");
+    if (typeof min === "number") rec.min = min;
+    if (typeof max === "number") rec.max = max;
+    if (typeof step === "number") rec.step = step;
+    let options = opt("options") as unknown[] | undefined;
+    if (kind === "enum" && def instanceof EnumValue && !options) options = undefined;
+    if (Array.isArray(options)) rec.options = options.map((o) => reported(kind, o));
+    for (const k of ["tooltip", "inline", "group"] as const) {
+      const v = opt(k);
+      if (typeof v === "string") rec[k] = v;
+    }
+    if (typeof opt("confirm") === "boolean") rec.confirm = opt("confirm") as boolean;
+    let value = defval;
+    const ov = s.override(title, site.id);
+    if (ov.found) {
+      value = coerce(kind, title || s.varNames.get(site.id) || rec.id, ov.value, def);
+      if (typeof value === "number" && (kind === "int" || kind === "float")) {
+        const n: number = value;
+        if (typeof min === "number" && n < min) value = min;
+        if (typeof max === "number" && n > max) value = max;
+      }
+      if (kind === "enum" && typeof value === "string" && def instanceof EnumValue) {
+        const members = ctx.ext.enumMembers as Map<string, EnumValue[]> | undefined;
+        const all = members?.get(def.enumName) ?? (Array.isArray(options) ? (options as EnumValue[]) : [def]);
+        const m = all.find((e) => e.name === value || e.title === value);
+        if (!m) throw new InputOverrideError(`Input '${title}' has no option ${JSON.stringify(value)}`);
+        value = m;
+      }
+      if (Array.isArray(options) && options.length && !options.some((o) => o === value)) {
+        throw new InputOverrideError(`Input '${title}' must be one of ${JSON.stringify(rec.options)}, got ${JSON.stringify(ov.value)}`);
+      }
+    }
+    rec.value = reported(kind, value);
+    s.records.push(rec);
+    if (kind === "source") {
+      const src = SOURCES[value as string] ?? SOURCES.close!;
+      site.state = { value, source: src };
+      return src(ctx);
+    }
+    site.state = { value };
+    return value;
+  };
+}
+
+function inferKind(def: unknown, sourceName: string | undefined): Kind {
+  if (sourceName) return "source";
+  if (typeof def === "boolean") return "bool";
+  if (typeof def === "string") return "string";
+  if (def instanceof EnumValue) return "enum";
+  if (typeof def === "number") return Number.isInteger(def) ? "int" : "float";
+  return "float";
+}
+
+const KINDS: [string, Kind | null][] = [
+  ["input", null], ["input.int", "int"], ["input.float", "float"], ["input.bool", "bool"], ["input.string", "string"],
+  ["input.color", "color"], ["input.source", "source"], ["input.symbol", "symbol"], ["input.timeframe", "timeframe"],
+  ["input.session", "session"], ["input.time", "time"], ["input.price", "price"], ["input.text_area", "text_area"],
+  ["input.enum", "enum"],
+];
+
+export const functions: BuiltinTable = {};
+for (const [name, kind] of KINDS) functions[name] = { name, impl: makeInput(name, kind) };

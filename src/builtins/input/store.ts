@@ -1,0 +1,35 @@
+// Per-run input state: the declared inputs (result.inputs) and the overrides the run was given.
+import type { InputRecord } from "../../core/result.js";
+
+/** A wrong-typed or invalid override: reported with error_kind "check". */
+export class InputOverrideError extends Error {
+  readonly kind = "check";
+  constructor(message: string) {
+    super(message);
+    this.name = "InputOverrideError";
+  }
+}
+
+export class InputStore {
+  readonly records: InputRecord[] = [];
+  constructor(
+    /** Overrides keyed by input title or by the declared variable name. */
+    readonly overrides: Record<string, unknown> = {},
+    /** Variable name an input call is assigned to, by call-site id. */
+    readonly varNames: Map<number, string> = new Map(),
+    /** For input.source: the name of the default source variable, by call-site id. */
+    readonly sourceNames: Map<number, string> = new Map(),
+  ) {}
+
+  /** The override for an input, by title first, then by variable name when unambiguous. */
+  override(title: string, siteId: number): { found: boolean; value: unknown } {
+    if (title && Object.prototype.hasOwnProperty.call(this.overrides, title)) return { found: true, value: this.overrides[title] };
+    const name = this.varNames.get(siteId);
+    if (name && Object.prototype.hasOwnProperty.call(this.overrides, name)) {
+      let uses = 0;
+      for (const n of this.varNames.values()) if (n === name) uses++;
+      if (uses === 1) return { found: true, value: this.overrides[name] };
+    }
+    return { found: false, value: undefined };
+  }
+}

@@ -1,0 +1,193 @@
+// The plot family: plot, plotshape, plotchar, plotarrow, plotbar, plotcandle, hline, fill, bgcolor,
+// barcolor. Each call site registers one output in ctx.ext.plots on its first call and writes its
+// cell for the current bar on every call.
+import { CATALOG } from "../../catalog/index.js";
+import { colorToString } from "../../core/values.js";
+import type { BuiltinImpl, BuiltinTable, CallSite, ExecContext } from "../types.js";
+import { PlotStore, type CellKind, type PlotOutput } from "./store.js";
+
+export { PlotStore } from "./store.js";
+
+function store(ctx: ExecContext): PlotStore {
+  let s = ctx.ext.plots as PlotStore | undefined;
+  if (!s) {
+    s = new PlotStore(ctx.barCount, false);
+    ctx.ext.plots = s;
+  }
+  return s;
+}
+
+/** Parameter positions of a builtin (the `args` order of src/builtins/types.ts). */
+function params(name: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  CATALOG.functions[name]!.params.forEach((p, i) => (out[p] = i));
+  return out;
+}
+
+const color = (x: unknown): string | null | undefined => (typeof x === "number" ? colorToString(x) : undefined);
+const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
+const num = (x: unknown): number | undefined => (typeof x === "number" && x === x ? x : undefined);
+
+function pane(ctx: ExecContext, force: unknown): "overlay" | "own" {
+  return force === true || store(ctx).overlay ? "overlay" : "own";
+}
+
+function displayName(d: unknown): string | undefined {
+  if (typeof d !== "number") return undefined;
+  if (d === 0) return "none";
+  if (d === 31) return "all";
+  const parts: string[] = [];
+  if (d & 1) parts.push("pane");
+  if (d & 2) parts.push("data_window");
+  if (d & 4) parts.push("status_line");
+  if (d & 8) parts.push("price_scale");
+  if (d & 16) parts.push("pine_screener");
+  return parts.join("+");
+}
+
+function clean<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** A builtin that registers on first call (`meta` from the first call's args) and writes `cell`. */
+function output(
+  name: string,
+  cells: CellKind,
+  meta: (a: unknown[], p: Record<string, number>, ctx: ExecContext) => Record<string, unknown>,
+  cell: (a: unknown[], p: Record<string, number>) => number,
+  result: (o: PlotOutput) => unknown = (o) => o.meta.index,
+): BuiltinImpl {
+  const p = params(name);
+  return (ctx, a, site: CallSite) => {
+    let o = site.state as PlotOutput | undefined;
+    if (o === undefined) {
+      const title = a[p.title!];
+      o = store(ctx).register(name, typeof title === "string" ? title : null, cells, clean(meta(a, p, ctx)) as never);
+      site.state = o;
+    }
+    o.col[ctx.barIndex] = cell(a, p);
+    return result(o);
+  };
+}
+
+const value = (x: unknown): number => (typeof x === "number" ? x : typeof x === "boolean" ? (x ? 1 : 0) : NaN);
+const flag = (x: unknown): number => (x === true || (typeof x === "number" && x === x && x !== 0) ? 1 : NaN);
+const colorCell = (x: unknown): number => (typeof x === "number" ? x : NaN);
+
+export const functions: BuiltinTable = {
+  plot: {
+    name: "plot",
+    impl: output("plot", "number", (a, p, ctx) => ({
+      color: color(a[p.color!]) ?? "#2962FF",
+      linewidth: num(a[p.linewidth!]) ?? 1,
+      style: str(a[p.style!]) ?? "line",
+      linestyle: str(a[p.linestyle!]),
+      display: displayName(a[p.display!]),
+      offset: num(a[p.offset!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => value(a[p.series!])),
+  },
+  plotshape: {
+    name: "plotshape",
+    impl: output("plotshape", "flag", (a, p, ctx) => ({
+      color: color(a[p.color!]) ?? "#2962FF",
+      style: str(a[p.style!]) ?? "xcross",
+      location: str(a[p.location!]) ?? "abovebar",
+      text: str(a[p.text!]),
+      size: str(a[p.size!]) ?? "auto",
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => flag(a[p.series!])),
+  },
+  plotchar: {
+    name: "plotchar",
+    impl: output("plotchar", "flag", (a, p, ctx) => ({
+      color: color(a[p.color!]) ?? "#2962FF",
+      char: str(a[p.char!]) ?? "★",
+      location: str(a[p.location!]) ?? "abovebar",
+      text: str(a[p.text!]),
+      size: str(a[p.size!]) ?? "auto",
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => flag(a[p.series!])),
+  },
+  plotarrow: {
+    name: "plotarrow",
+    impl: output("plotarrow", "number", (a, p, ctx) => ({
+      color: color(a[p.colorup!]) ?? "#4CAF50",
+      colordown: color(a[p.colordown!]) ?? "#FF5252",
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => value(a[p.series!])),
+  },
+  plotbar: {
+    name: "plotbar",
+    impl: output("plotbar", "number", (a, p, ctx) => ({
+      color: color(a[p.color!]) ?? "#2962FF",
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => value(a[p.close!])),
+  },
+  plotcandle: {
+    name: "plotcandle",
+    impl: output("plotcandle", "number", (a, p, ctx) => ({
+      color: color(a[p.color!]) ?? "#2962FF",
+      wickcolor: color(a[p.wickcolor!]),
+      bordercolor: color(a[p.bordercolor!]),
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => value(a[p.close!])),
+  },
+  hline: {
+    name: "hline",
+    impl: output("hline", "number", (a, p, ctx) => ({
+      color: color(a[p.color!]) ?? "#787B86",
+      price: num(a[p.price!]),
+      linestyle: str(a[p.linestyle!]) ?? "dashed",
+      linewidth: num(a[p.linewidth!]) ?? 1,
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, undefined),
+    }), (a, p) => value(a[p.price!])),
+  },
+  fill: {
+    name: "fill",
+    impl: (() => {
+      const p = params("fill");
+      return (ctx: ExecContext, a: unknown[], site: CallSite) => {
+        let o = site.state as PlotOutput | undefined;
+        if (o === undefined) {
+          const s = store(ctx);
+          const ref = (x: unknown) => (typeof x === "number" ? s.outputs[x]?.key : undefined);
+          const title = a[p.title!];
+          o = s.register("fill", typeof title === "string" ? title : null, "color", clean({
+            color: color(a[p.color!]),
+            plot1: ref(a[p.plot1!] ?? a[p.hline1!]),
+            plot2: ref(a[p.plot2!] ?? a[p.hline2!]),
+            display: displayName(a[p.display!]),
+            pane: pane(ctx, undefined),
+          }) as never);
+          site.state = o;
+        }
+        o.col[ctx.barIndex] = colorCell(a[p.color!]);
+        return undefined;
+      };
+    })(),
+  },
+  bgcolor: {
+    name: "bgcolor",
+    impl: output("bgcolor", "color", (a, p, ctx) => ({
+      color: color(a[p.color!]),
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, a[p.force_overlay!]),
+    }), (a, p) => colorCell(a[p.color!]), () => undefined),
+  },
+  barcolor: {
+    name: "barcolor",
+    impl: output("barcolor", "color", (a, p, ctx) => ({
+      color: color(a[p.color!]),
+      display: displayName(a[p.display!]),
+      pane: pane(ctx, undefined),
+    }), (a, p) => colorCell(a[p.color!]), () => undefined),
+  },
+};

@@ -1,0 +1,166 @@
+// Builtin calls: mapping positional and named arguments onto the catalogue's parameter order,
+// qualifier checks of arguments, and the result type of a call from the catalogue's return types.
+
+import type { Arg } from "../lang/ast.js";
+import type { CatalogFunction } from "../catalog/index.js";
+import { CheckError } from "./errors.js";
+import { elemOf, keyOf, parseTypeText, qualName, SERIES, t, typeText, type PType, type Qual } from "./types.js";
+
+/** Where each call argument goes: index into the catalogue's `params` (the impl's `args` order). */
+export interface ArgPlacement {
+  /** positions[i] = params index of args[i]. */
+  positions: number[];
+  /** The overload's parameter list that was chosen. */
+  list: string[];
+}
+
+export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], version: number): ArgPlacement {
+  const variadic = fn.params.includes("...");
+  const positional = args.filter((a) => !a.name).length;
+  const named = args.filter((a) => a.name).map((a) => a.name!.name);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i]!.name && i < positional)
+      throw new CheckError(`Positional arguments of '${name}' must come before named ones`, args[i]!.span);
+  }
+  if (variadic) {
+    const positions = args.map((a, i) => (a.name ? indexOfParam(name, fn.params, a) : i));
+    return { positions, list: fn.params };
+  }
+  let chosen: string[] | undefined;
+  for (const list of fn.lists) {
+    if (list.length < positional) continue;
+    if (!named.every((n) => list.includes(n) || (fn.params.includes(n) && !fn.lists.some((l) => l.includes(n))))) continue;
+    // a positional tuple literal goes only where the documented type is a tuple (input options)
+    let ok = true;
+    for (let i = 0; i < positional; i++) {
+      const tt = fn.types[list[i]!] ?? "";
+      const isTuple = args[i]!.value.kind === "Tuple";
+      if (tt.includes("tuple") !== isTuple && (isTuple || tt.includes("tuple"))) ok = false;
+    }
+    if (ok) {
+      chosen = list;
+      break;
+    }
+  }
+  if (!chosen) {
+    const maxLen = Math.max(...fn.lists.map((l) => l.length));
+    if (positional > maxLen)
+      throw new CheckError(`Too many arguments for '${name}': expected at most ${maxLen}, got ${positional}`, args[maxLen]?.span);
+    const bad = named.find((n) => !fn.params.includes(n));
+    if (bad !== undefined) {
+      const a = args.find((x) => x.name?.name === bad)!;
+      throw new CheckError(`'${name}' has no parameter '${bad}'`, a.span);
+    }
+    chosen = fn.lists[0] ?? fn.params;
+  }
+  const positions: number[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const p = a.name ? indexOfParam(name, fn.params, a) : fn.params.indexOf(chosen[i]!);
+    if (seen.has(p)) {
+      if (version >= 6 || a.name)
+        throw new CheckError(`Argument '${fn.params[p]}' of '${name}' is given more than once`, a.span);
+    }
+    seen.add(p);
+    positions.push(p);
+  }
+  // The catalogue's optional lists are incomplete (plot's title is optional in Pine but not listed),
+  // so only a call with no arguments at all to a function whose first parameter is required fails here.
+  const first = chosen[0];
+  if (args.length === 0 && first && first !== "..." && !fn.optional.includes(first) && !ARITY_OVERLOADED.has(name)) {
+    throw new CheckError(`Missing required argument '${first}' of '${name}'`, undefined);
+  }
+  return { positions, list: chosen };
+}
+
+/** Builtins documented with one list whose implementation also takes a shorter form. */
+const ARITY_OVERLOADED = new Set([
+  "ta.highest", "ta.lowest", "ta.highestbars", "ta.lowestbars", "ta.tr", "ta.atr", "ta.stoch", "ta.vwap",
+  "ta.supertrend", "ta.dmi", "ta.mfi", "ta.wpr", "ta.obv", "ta.cum", "ta.barssince", "ta.valuewhen",
+  "na", "nz", "fixnan", "time", "time_close", "timestamp", "color.new", "color.rgb", "math.round", "str.tostring",
+  "request.security", "array.new", "matrix.new", "map.new", "input", "runtime.error",
+]);
+
+function indexOfParam(name: string, params: string[], a: Arg): number {
+  const p = params.indexOf(a.name!.name);
+  if (p < 0) throw new CheckError(`'${name}' has no parameter '${a.name!.name}'`, a.name!.span);
+  return p;
+}
+
+/** Qualifier check: a series value where the documentation demands a simple/const one. */
+export function checkQualifier(fnName: string, fn: CatalogFunction, param: string, arg: PType, span: Arg["span"]): void {
+  const doc = fn.types[param];
+  if (!doc || fn.returns.length !== 1 || fn.lists.length !== 1) return; // lossy docs of overloaded builtins
+  if (doc.includes("tuple") || doc.includes("<")) return;
+  const want = parseTypeText(doc);
+  const limit: Qual | undefined = want.q === 0 ? 0 : want.q === 2 ? 2 : undefined;
+  if (limit === undefined || arg.name === "na") return;
+  if (arg.q > limit) {
+    throw new CheckError(
+      `Cannot call '${fnName}' with argument '${param}'=${typeText(arg)}: expected ${qualName(limit)} ${want.name.split("/")[0]}`,
+      span,
+    );
+  }
+}
+
+/**
+ * The result type of a builtin call. `argTypes` are in parameter order (undefined for omitted),
+ * `typeArgs` are `<...>` type arguments (array.new<float>).
+ */
+export function resultType(name: string, fn: CatalogFunction, argTypes: (PType | undefined)[], typeArgs: string[]): PType {
+  const given = argTypes.filter((x): x is PType => !!x);
+  const maxArgQ = given.reduce<Qual>((q, a) => (a.q > q ? a.q : q), 0 as Qual);
+  const first = argTypes[0];
+  const rets = fn.returns.map(parseTypeText);
+  if (rets.length === 0) return t("void");
+  if (rets.length === 1 && rets[0]!.name === "tuple") return rets[0]!;
+  const generic = genericResult(name, rets[0]!.name, first, argTypes, typeArgs);
+  if (generic) return { name: generic, q: rets.length === 1 ? rets[0]!.q : SERIES };
+  // choose a base: the first argument's base when a return type has it, else float, else the first
+  const bases = [...new Set(rets.map((r) => r.name))];
+  let base = bases[0]!;
+  if (bases.length > 1) {
+    const numericArgs = given.filter((a) => a.name === "int" || a.name === "float" || a.name === "na");
+    if (first && bases.includes(first.name)) base = first.name;
+    else if (numericArgs.length && bases.includes("float")) base = "float";
+    if (base === "int" && given.some((a) => a.name === "float")) base = bases.includes("float") ? "float" : base;
+  }
+  const quals = rets.filter((r) => r.name === base).map((r) => r.q);
+  let q: Qual;
+  if (quals.length === 1) q = quals[0]!;
+  else {
+    const geq = quals.filter((x) => x >= maxArgQ).sort();
+    q = (geq[0] ?? Math.max(...quals)) as Qual;
+  }
+  return { name: base, q };
+}
+
+function genericResult(
+  name: string,
+  ret: string,
+  first: PType | undefined,
+  argTypes: (PType | undefined)[],
+  typeArgs: string[],
+): string | undefined {
+  const fa = first?.name ?? "";
+  if (name === "array.from") return argTypes.length ? `array<${argTypes[0]?.name === "na" ? "float" : argTypes[0]!.name}>` : undefined;
+  if (ret === "array<type>" || ret === "matrix<type>" || ret === "array<enum>") {
+    const head = ret.slice(0, ret.indexOf("<"));
+    if (typeArgs.length) return `${head}<${typeArgs[0]}>`;
+    if (fa.startsWith("array<") || fa.startsWith("matrix<")) return `${head}<${elemOf(fa)}>`;
+    if (name.startsWith("array.new_")) return `array<${name.slice(10)}>`;
+    return undefined;
+  }
+  if (ret === "map<keyType, valueType>") {
+    if (typeArgs.length === 2) return `map<${typeArgs[0]},${typeArgs[1]}>`;
+    if (fa.startsWith("map<")) return fa;
+    return undefined;
+  }
+  if (ret === "<matrix_type>" || ret === "series <type>" || ret === "type" || ret === "<array_type>") {
+    return elemOf(fa) ?? undefined;
+  }
+  if (ret === "<value_type>") return elemOf(fa);
+  if (name.startsWith("map.keys")) return `array<${keyOf(fa)}>`;
+  return undefined;
+}

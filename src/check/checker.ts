@@ -1,0 +1,621 @@
+// The checker: resolves names, infers types and qualifiers, maps call arguments, inlines one
+// instance of a user function per call site (so each call site owns its state), and records which
+// variables need history. Produces the ResolvedProgram every backend runs.
+
+import type * as A from "../lang/ast.js";
+import type { BuiltinDef } from "../builtins/types.js";
+import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
+import { EnumValue, packColor } from "../core/values.js";
+import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
+import { constEval, dottedName } from "./consteval.js";
+import { CheckError } from "./errors.js";
+import type { Declaration, FuncInstance, RBlock, RExpr, RStmt, ResolvedProgram, UdtInfo, VarSlot } from "./ir.js";
+import { Scope } from "./scope.js";
+import {
+  assignable, CONST, DRAWING_TYPES, elemOf, genericHead, isNumeric, keyOf, maxQ, NA_T, parseTypeText, SERIES,
+  SIMPLE, t, typeText, unify, VOID_T, type PType, type Qual,
+} from "./types.js";
+import { checkStatement } from "./statements.js";
+
+export interface Registry {
+  functions: Record<string, BuiltinDef>;
+  variables: Record<string, import("../builtins/types.js").BuiltinVariable>;
+  constants: Record<string, unknown>;
+}
+
+export const DEFAULT_MAX_BARS_BACK = 5000;
+const SOURCE_NAMES = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
+const COLUMN_VARS = new Set(["open", "high", "low", "close", "volume", "time"]);
+const CASTS = new Set(["int", "float", "bool", "string", "color", "line", "label", "box", "table", "linefill", "polyline"]);
+const PLOT_FAMILY = new Set(["plot", "plotshape", "plotchar", "plotarrow", "plotbar", "plotcandle", "hline", "fill", "bgcolor", "barcolor"]);
+const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point" };
+
+export interface EnumInfo {
+  name: string;
+  members: Map<string, EnumValue>;
+}
+
+export class Checker {
+  readonly version: number;
+  readonly slots: VarSlot[] = [];
+  siteCount = 0;
+  onceCount = 0;
+  readonly global = new Scope(null);
+  readonly funcs = new Map<string, A.FuncDecl[]>();
+  readonly methods = new Map<string, A.FuncDecl[]>();
+  readonly udts = new Map<string, UdtInfo>();
+  readonly enums = new Map<string, EnumInfo>();
+  readonly inputVarNames = new Map<number, string>();
+  readonly inputSourceNames = new Map<number, string>();
+  /** Names that are ever reassigned: their variables are series, never const. */
+  readonly mutated = new Set<string>();
+  private readonly instStack: A.FuncDecl[] = [];
+  declaration: Declaration | null = null;
+  maxBarsBack = DEFAULT_MAX_BARS_BACK;
+  compileReason: string | undefined;
+  /** Variable name of the declaration being checked (for input overrides by name). */
+  declName: string | null = null;
+
+  constructor(
+    readonly program: A.Program,
+    readonly registry: Registry,
+  ) {
+    this.version = program.version || 6;
+  }
+
+  run(): ResolvedProgram {
+    collectMutations(this.program, this.mutated);
+    const stmts: RStmt[] = [];
+    for (const s of this.program.body) {
+      const r = checkStatement(this, s, this.global);
+      if (r) stmts.push(r);
+    }
+    if (!this.declaration) throw new CheckError("Script must have one indicator(), strategy() or library() declaration", this.program.span);
+    const body: RBlock = { stmts, t: VOID_T };
+    return {
+      version: this.version,
+      body,
+      slots: this.slots,
+      siteCount: this.siteCount,
+      onceCount: this.onceCount,
+      declaration: this.declaration,
+      inputVarNames: this.inputVarNames,
+      inputSourceNames: this.inputSourceNames,
+      enums: new Map([...this.enums].map(([k, v]) => [k, [...v.members.values()]])),
+      udts: this.udts,
+      maxBarsBack: this.maxBarsBack,
+      compileEligible: false,
+      compileReason: this.compileReason ?? "compile backend not available yet",
+    };
+  }
+
+  // ------------------------------------------------------------------ slots
+
+  newSlot(name: string, type: PType): VarSlot {
+    const v: VarSlot = { name, slot: this.slots.length, type, histDepth: 0, hist: -1 };
+    this.slots.push(v);
+    return v;
+  }
+
+  needHistory(v: VarSlot, n: number | null): void {
+    const depth = n === null ? this.maxBarsBack : n;
+    if (depth > v.histDepth) v.histDepth = depth;
+  }
+
+  typeFromRef(ref: A.TypeRef): string {
+    if (ref.legacyArray) return `array<${ref.name}>`;
+    if (ref.args.length) return `${ref.name}<${ref.args.map((a) => this.typeFromRef(a)).join(",")}>`;
+    const n = ref.name;
+    if (["int", "float", "bool", "color", "string"].includes(n) || DRAWING_TYPES.has(n)) return n;
+    if (this.udts.has(n) || this.enums.has(n)) return n;
+    if (n === "array" || n === "matrix" || n === "map") return n;
+    throw new CheckError(`Unknown type '${n}'`, ref.span);
+  }
+
+  constantValue = (name: string): unknown => {
+    if (name in this.registry.constants) return this.registry.constants[name];
+    const en = this.enumMember(name);
+    if (en) return en;
+    return undefined;
+  };
+
+  enumMember(name: string): EnumValue | undefined {
+    const dot = name.lastIndexOf(".");
+    if (dot < 0) return undefined;
+    return this.enums.get(name.slice(0, dot))?.members.get(name.slice(dot + 1));
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  expr(e: A.Expr, scope: Scope): RExpr {
+    switch (e.kind) {
+      case "Number":
+        return { k: "const", v: e.value, t: t(e.isInt ? "int" : "float", CONST) };
+      case "String":
+        return { k: "const", v: e.value, t: t("string", CONST) };
+      case "Bool":
+        return { k: "const", v: e.value, t: t("bool", CONST) };
+      case "Na":
+        return { k: "const", v: NaN, t: NA_T };
+      case "Color":
+        return { k: "const", v: packColor(e.r, e.g, e.b, e.a), t: t("color", CONST) };
+      case "Paren":
+        return this.expr(e.expr, scope);
+      case "Ident":
+        return this.ident(e, scope);
+      case "Member":
+        return this.member(e, scope);
+      case "Call":
+        return this.call(e, scope);
+      case "Index":
+        return this.index(e, scope);
+      case "Unary":
+        return this.unary(e, scope);
+      case "Binary":
+        return this.binary(e, scope);
+      case "Ternary": {
+        const c = this.cond(e.cond, scope, "?:");
+        const a = this.expr(e.then, scope);
+        const b = this.expr(e.else, scope);
+        const name = unify(a.t.name, b.t.name, this.version);
+        if (!name) throw new CheckError(`Ternary branches have incompatible types: ${typeText(a.t)} and ${typeText(b.t)}`, e.span);
+        return { k: "tern", c, a, b, t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)) } };
+      }
+      case "Tuple": {
+        const elems = e.elements.map((x) => this.expr(x, scope));
+        return { k: "tuple", elems, t: { name: "tuple", q: SERIES, elems: elems.map((x) => x.t) } };
+      }
+      case "If":
+      case "Switch":
+      case "For":
+      case "ForIn":
+      case "While":
+        return checkControl(this, e, scope);
+    }
+  }
+
+  cond(e: A.Expr, scope: Scope, what: string): RExpr {
+    const r = this.expr(e, scope);
+    if (r.t.name === "bool") return r;
+    if (this.version < 6 && (isNumeric(r.t.name) || r.t.name === "na")) return { k: "cast", to: "bool", e: r, t: { name: "bool", q: r.t.q } };
+    throw new CheckError(`Condition of '${what}' must be bool, got ${typeText(r.t)}${this.version >= 6 && isNumeric(r.t.name) ? " (v6 has no implicit cast to bool: use bool(x))" : ""}`, e.span);
+  }
+
+  private ident(e: A.Ident, scope: Scope): RExpr {
+    const found = scope.lookup(e.name);
+    if (found) return { k: "load", v: found.v.slot, t: found.v.slot.type };
+    return this.named(e.name, e);
+  }
+
+  /** A dotted or plain name that is not a variable: builtin variable, constant, enum member. */
+  named(name: string, node: A.Node): RExpr {
+    const bv = this.registry.variables[name];
+    if (bv) {
+      const ty = parseTypeText(catalogVariable(name) ?? "series float");
+      return { k: "bvar", def: bv, site: this.siteCount++, t: ty };
+    }
+    if (name in this.registry.constants) {
+      const v = this.registry.constants[name];
+      const doc = catalogConstant(name);
+      return { k: "const", v, t: doc ? parseTypeText(doc) : constType(v) };
+    }
+    const en = this.enumMember(name);
+    if (en) return { k: "const", v: en, t: t(en.enumName, CONST) };
+    if (catalogVariable(name) || catalogConstant(name)) throw new CheckError(`Builtin '${name}' is not implemented yet`, node.span);
+    throw new CheckError(`Undeclared identifier '${name}'`, node.span);
+  }
+
+  private member(e: A.Member, scope: Scope): RExpr {
+    const dn = dottedName(e);
+    const rootIsVar = rootIdent(e) !== undefined && scope.lookup(rootIdent(e)!) !== undefined;
+    if (dn !== undefined && !rootIsVar) return this.named(dn, e);
+    const obj = this.expr(e.object, scope);
+    const udt = this.udts.get(obj.t.name);
+    if (udt) {
+      const idx = udt.fields.findIndex((f) => f.name === e.property.name);
+      if (idx < 0) throw new CheckError(`Type '${udt.name}' has no field '${e.property.name}'`, e.property.span);
+      return { k: "field", obj, index: idx, t: { name: udt.fields[idx]!.type.name, q: SERIES } };
+    }
+    throw new CheckError(`Cannot access field '${e.property.name}' of ${typeText(obj.t)}`, e.property.span);
+  }
+
+  private index(e: A.Index, scope: Scope): RExpr {
+    if (this.version >= 6 && ["Number", "String", "Bool", "Color", "Na"].includes(e.object.kind))
+      throw new CheckError("The history-referencing operator [] cannot be used on literal values", e.span);
+    const off = this.expr(e.index, scope);
+    if (off.t.name !== "int" && off.t.name !== "na")
+      throw new CheckError(`History offset must be int, got ${typeText(off.t)}`, e.index.span);
+    const cv = constEval(e.index, this.constantValue, this.version);
+    const n = typeof cv === "number" && cv >= 0 ? cv : null;
+    if (typeof cv === "number" && cv < 0) throw new CheckError("History offset cannot be negative", e.index.span);
+    const obj = e.object;
+    if (obj.kind === "Ident") {
+      const found = scope.lookup(obj.name);
+      if (found) {
+        const v = found.v.slot;
+        this.needHistory(v, n);
+        return { k: "hist", v, off, n, t: { name: v.type.name, q: SERIES } };
+      }
+      if (COLUMN_VARS.has(obj.name) && this.registry.variables[obj.name]) {
+        const ty = parseTypeText(catalogVariable(obj.name) ?? "series float");
+        return { k: "colHist", col: obj.name as "close", off, n, t: ty };
+      }
+    }
+    if (this.version >= 6 && obj.kind === "Member" && !isNameChain(obj, scope)) {
+      throw new CheckError("In v6, [] cannot be applied to a UDT field directly: write (obj[1]).field", e.span);
+    }
+    const inner = this.expr(obj, scope);
+    if (inner.t.name === "tuple" || inner.t.name === "void") throw new CheckError(`Cannot use [] on ${typeText(inner.t)}`, e.span);
+    if (inner.t.q === CONST && this.version >= 6 && inner.k === "const")
+      throw new CheckError("The history-referencing operator [] cannot be used on constants", e.span);
+    const v = this.newSlot("(history)", { name: inner.t.name, q: SERIES });
+    this.needHistory(v, n);
+    return { k: "histExpr", e: inner, v, off, n, t: { name: inner.t.name, q: SERIES } };
+  }
+
+  private unary(e: A.Unary, scope: Scope): RExpr {
+    if (e.op === "not") {
+      const x = this.cond(e.operand, scope, "not");
+      return { k: "unary", op: "not", e: x, t: x.t };
+    }
+    const x = this.expr(e.operand, scope);
+    if (!isNumeric(x.t.name) && x.t.name !== "na") throw new CheckError(`Cannot apply unary '${e.op}' to ${typeText(x.t)}`, e.span);
+    return { k: "unary", op: e.op, e: x, t: x.t };
+  }
+
+  private binary(e: A.Binary, scope: Scope): RExpr {
+    if (e.op === "and" || e.op === "or") {
+      const l = this.cond(e.left, scope, e.op);
+      const r = this.cond(e.right, scope, e.op);
+      return { k: e.op, l, r, lazy: this.version >= 6, t: { name: "bool", q: maxQ(l.t.q, r.t.q) } };
+    }
+    const l = this.expr(e.left, scope);
+    const r = this.expr(e.right, scope);
+    const q = maxQ(l.t.q, r.t.q);
+    const ln = l.t.name;
+    const rn = r.t.name;
+    switch (e.op) {
+      case "==":
+      case "!=":
+        if (!unify(ln, rn, this.version) && !(isNumeric(ln) && isNumeric(rn)))
+          throw new CheckError(`Cannot compare ${typeText(l.t)} with ${typeText(r.t)}`, e.span);
+        return { k: "bin", op: e.op, l, r, t: { name: "bool", q } };
+      case "<":
+      case "<=":
+      case ">":
+      case ">=":
+        if (!(isNumOrNa(ln) && isNumOrNa(rn)) && !(ln === "string" && rn === "string"))
+          throw new CheckError(`Cannot apply '${e.op}' to ${typeText(l.t)} and ${typeText(r.t)}`, e.span);
+        return { k: "bin", op: e.op, l, r, t: { name: "bool", q } };
+      case "+":
+        if (ln === "string" || rn === "string") {
+          if ((ln === "string" || ln === "na") && (rn === "string" || rn === "na"))
+            return { k: "bin", op: "+", l, r, str: true, t: { name: "string", q } };
+          throw new CheckError(`Cannot add ${typeText(l.t)} and ${typeText(r.t)}`, e.span);
+        }
+        return this.arith(e, l, r, q);
+      default:
+        return this.arith(e, l, r, q);
+    }
+  }
+
+  private arith(e: A.Binary, l: RExpr, r: RExpr, q: Qual): RExpr {
+    const ln = l.t.name;
+    const rn = r.t.name;
+    {
+      {
+        if (!isNumOrNa(ln) || !isNumOrNa(rn))
+          throw new CheckError(`Cannot apply '${e.op}' to ${typeText(l.t)} and ${typeText(r.t)}`, e.span);
+        const bothInt = (ln === "int" || ln === "na") && (rn === "int" || rn === "na") && !(ln === "na" && rn === "na");
+        if (e.op === "/") {
+          const intDiv = ln === "int" && rn === "int" && this.version < 6 && l.t.q === CONST && r.t.q === CONST;
+          return { k: "bin", op: "/", l, r, intDiv, t: { name: intDiv ? "int" : "float", q } };
+        }
+        return { k: "bin", op: e.op, l, r, t: { name: bothInt ? "int" : ln === "na" && rn === "na" ? "float" : "float", q } };
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ calls
+
+  call(e: A.Call, scope: Scope): RExpr {
+    const callee = e.callee;
+    const typeArgs = (e.typeArgs ?? []).map((r) => this.typeFromRef(r));
+    if (callee.kind === "Ident") {
+      const name = callee.name;
+      if (this.funcs.has(name)) return this.userCall(name, this.funcs.get(name)!, e.args, null, scope, e);
+      if (CASTS.has(name) && !this.registry.functions[name]) return this.cast(name, e, scope);
+      return this.builtinCall(name, e.args, null, typeArgs, scope, e);
+    }
+    if (callee.kind !== "Member") throw new CheckError("This expression cannot be called", callee.span);
+    const dn = dottedName(callee);
+    const root = rootIdent(callee);
+    const rootIsVar = root !== undefined && scope.lookup(root) !== undefined;
+    if (dn !== undefined && !rootIsVar) {
+      const objName = dn.slice(0, dn.lastIndexOf("."));
+      const prop = callee.property.name;
+      const udt = this.udts.get(objName);
+      if (udt && prop === "new") return this.newObject(udt, e, scope);
+      if (udt && prop === "copy") {
+        const obj = this.expr(e.args[0]!.value, scope);
+        return { k: "copy", obj, t: obj.t };
+      }
+      if (this.funcs.has(dn)) return this.userCall(dn, this.funcs.get(dn)!, e.args, null, scope, e);
+      if (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName) || !scope.lookup(root!))
+        if (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName))
+          return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
+      if (!this.methods.has(prop)) throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
+    }
+    // method call on a value
+    const recv = this.expr(callee.object, scope);
+    const prop = callee.property.name;
+    const userMethods = (this.methods.get(prop) ?? []).filter((f) => {
+      const p0 = f.params[0];
+      if (!p0?.type) return true;
+      return this.typeFromRef(p0.type) === recv.t.name || (genericHead(this.typeFromRef(p0.type)) === genericHead(recv.t.name) && !p0.type.args.length);
+    });
+    if (userMethods.length) return this.userCall(prop, userMethods, e.args, recv, scope, e);
+    if (this.udts.has(recv.t.name) && prop === "copy") return { k: "copy", obj: recv, t: recv.t };
+    const head = genericHead(recv.t.name);
+    const ns = METHOD_NS[head] ?? (DRAWING_TYPES.has(head) ? head : undefined);
+    if (ns) return this.builtinCall(`${ns}.${prop}`, e.args, recv, typeArgs, scope, e);
+    throw new CheckError(`Could not find method '${prop}' for ${typeText(recv.t)}`, callee.property.span);
+  }
+
+  private cast(name: string, e: A.Call, scope: Scope): RExpr {
+    if (e.args.length !== 1) throw new CheckError(`'${name}()' takes one argument`, e.span);
+    const x = this.expr(e.args[0]!.value, scope);
+    return { k: "cast", to: name, e: x, t: { name, q: x.t.q } };
+  }
+
+  private newObject(udt: UdtInfo, e: A.Call, scope: Scope): RExpr {
+    const fields: RExpr[] = udt.fields.map((f) => f.default ?? { k: "const", v: naValue(f.type.name), t: f.type });
+    let pos = 0;
+    const seen = new Set<number>();
+    for (const a of e.args) {
+      const idx = a.name ? udt.fields.findIndex((f) => f.name === a.name!.name) : pos++;
+      if (idx < 0 || idx >= udt.fields.length)
+        throw new CheckError(a.name ? `Type '${udt.name}' has no field '${a.name.name}'` : `Too many arguments for '${udt.name}.new'`, a.span);
+      if (seen.has(idx)) throw new CheckError(`Field '${udt.fields[idx]!.name}' is given more than once`, a.span);
+      seen.add(idx);
+      const v = this.expr(a.value, scope);
+      this.checkAssignable(v.t, udt.fields[idx]!.type.name, a.span, `field '${udt.fields[idx]!.name}'`);
+      fields[idx] = v;
+    }
+    return { k: "new", typeName: udt.name, fields, t: t(udt.name, SERIES) };
+  }
+
+  checkAssignable(from: PType, to: string, span: A.Span, what: string): void {
+    if (assignable(from.name, to, this.version)) return;
+    if (genericHead(from.name) === genericHead(to) && (from.name.indexOf("<") < 0 || to.indexOf("<") < 0)) return;
+    throw new CheckError(`Cannot assign ${typeText(from)} to ${what} of type ${to}`, span);
+  }
+
+  builtinCall(name: string, args: A.Arg[], recv: RExpr | null, typeArgs: string[], scope: Scope, e: A.Call): RExpr {
+    const cat = catalogFunction(name);
+    const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
+    if (!cat && !def) throw new CheckError(`Could not find function or function reference '${name}'`, e.callee.span);
+    if (!def) throw new CheckError(`Builtin '${name}' is not implemented yet`, e.callee.span);
+    if (PLOT_FAMILY.has(name) && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
+    if (name === "indicator" || name === "strategy" || name === "library") {
+      throw new CheckError(`'${name}()' must be a top-level statement`, e.span);
+    }
+    const allArgs: A.Arg[] = recv ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args] : args;
+    const fn = cat?.fn ?? { params: allArgs.map((_, i) => `arg${i}`), lists: [allArgs.map((_, i) => `arg${i}`)], types: {}, optional: [], returns: ["series float"] };
+    const placement = placeArgs(name, fn, allArgs, this.version);
+    const rargs: (RExpr | undefined)[] = [];
+    const argTypes: (PType | undefined)[] = [];
+    for (let i = 0; i < allArgs.length; i++) {
+      const p = placement.positions[i]!;
+      const r = recv && i === 0 ? recv : this.expr(allArgs[i]!.value, scope);
+      rargs[p] = r;
+      argTypes[p] = r.t;
+      const pname = fn.params[p];
+      if (pname && cat && !(recv && i === 0)) checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
+    }
+    for (let i = 0; i < rargs.length; i++) if (!(i in rargs)) rargs[i] = undefined;
+    let ty = cat ? resultType(name, fn, argTypes, typeArgs) : t("float");
+    ty = this.specialResult(name, rargs, ty, e);
+    const site = this.siteCount++;
+    if (name === "input" || name.startsWith("input.")) {
+      if (this.declName) this.inputVarNames.set(site, this.declName);
+      const d0 = args.find((a, i) => (a.name ? a.name.name === "defval" : i === 0))?.value;
+      if (d0?.kind === "Ident" && !scope.lookup(d0.name) && SOURCE_NAMES.has(d0.name) && (name === "input" || name === "input.source")) {
+        this.inputSourceNames.set(site, d0.name);
+        ty = { name: "float", q: SERIES };
+      } else if (name === "input.source") ty = { name: "float", q: SERIES };
+      else if (ty.q > 1) ty = { name: ty.name, q: 1 };
+    }
+    if (name === "max_bars_back") {
+      const target = allArgs[0]?.value;
+      const num = allArgs[1] ? constEval(allArgs[1].value, this.constantValue, this.version) : undefined;
+      if (target?.kind === "Ident" && typeof num === "number") {
+        const f = scope.lookup(target.name);
+        if (f) this.needHistory(f.v.slot, num);
+      }
+    }
+    return { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line };
+  }
+
+  private specialResult(name: string, args: (RExpr | undefined)[], ty: PType, e: A.Call): PType {
+    const a0 = args[0]?.t;
+    switch (name) {
+      case "na":
+        if (a0 && a0.name === "bool" && this.version >= 6) throw new CheckError("na() cannot be used on bool values in v6 (bool is never na)", e.span);
+        return { name: "bool", q: a0?.q ?? SERIES };
+      case "nz":
+      case "fixnan":
+        if (a0 && a0.name === "bool" && this.version >= 6) throw new CheckError(`${name}() cannot be used on bool values in v6`, e.span);
+        if (a0 && a0.name !== "na") return { name: a0.name, q: name === "fixnan" ? SERIES : maxQ(a0.q, args[1]?.t.q ?? 0) };
+        return ty;
+      case "input":
+        return a0 ? { name: a0.name === "na" ? "float" : a0.name, q: 1 } : ty;
+      case "math.max":
+      case "math.min":
+      case "math.abs":
+      case "math.sign": {
+        const all = args.filter((x): x is RExpr => !!x);
+        const allInt = all.every((x) => x.t.name === "int");
+        return { name: allInt ? "int" : "float", q: all.reduce<Qual>((q, x) => maxQ(q, x.t.q), 0 as Qual) };
+      }
+      case "array.from": {
+        const first = args.find((x) => x && x.t.name !== "na");
+        return { name: `array<${first?.t.name ?? "float"}>`, q: SERIES };
+      }
+      case "map.keys":
+        return { name: `array<${keyOf(a0?.name ?? "") ?? "float"}>`, q: SERIES };
+      case "map.values":
+        return { name: `array<${elemOf(a0?.name ?? "") ?? "float"}>`, q: SERIES };
+      case "matrix.row":
+      case "matrix.col":
+        return { name: `array<${elemOf(a0?.name ?? "") ?? "float"}>`, q: SERIES };
+    }
+    return ty;
+  }
+
+  userCall(name: string, overloads: A.FuncDecl[], args: A.Arg[], recv: RExpr | null, scope: Scope, e: A.Call): RExpr {
+    const rargs: { name?: string; r: RExpr; span: A.Span }[] = [];
+    if (recv) rargs.push({ r: recv, span: e.span });
+    for (const a of args) rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), span: a.span });
+    const fn = this.pickOverload(name, overloads, rargs, e);
+    const ordered: (RExpr | undefined)[] = new Array(fn.params.length).fill(undefined);
+    let pos = 0;
+    for (const a of rargs) {
+      const idx = a.name ? fn.params.findIndex((p) => p.name.name === a.name) : pos++;
+      if (idx < 0) throw new CheckError(`Function '${name}' has no parameter '${a.name}'`, a.span);
+      if (ordered[idx]) throw new CheckError(`Argument '${fn.params[idx]!.name.name}' of '${name}' is given more than once`, a.span);
+      ordered[idx] = a.r;
+    }
+    fn.params.forEach((p, i) => {
+      if (!ordered[i]) {
+        if (!p.default) throw new CheckError(`Missing argument '${p.name.name}' in call to '${name}'`, e.span);
+        ordered[i] = this.expr(p.default, this.global);
+      }
+    });
+    const inst = this.instantiate(fn, ordered as RExpr[], e);
+    return { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t };
+  }
+
+  private pickOverload(name: string, overloads: A.FuncDecl[], args: { name?: string; r: RExpr }[], e: A.Call): A.FuncDecl {
+    let best: A.FuncDecl | undefined;
+    let bestScore = -1;
+    for (const f of overloads) {
+      if (args.length > f.params.length) continue;
+      const required = f.params.filter((p) => !p.default).length;
+      const named = new Set(args.filter((a) => a.name).map((a) => a.name));
+      const positional = args.filter((a) => !a.name).length;
+      let covered = positional;
+      for (let i = positional; i < f.params.length; i++) if (named.has(f.params[i]!.name.name)) covered++;
+      if (covered < required && f.params.slice(0, required).some((p, i) => i >= positional && !named.has(p.name.name))) continue;
+      let score = 1;
+      let ok = true;
+      args.forEach((a, i) => {
+        const p = a.name ? f.params.find((x) => x.name.name === a.name) : f.params[i];
+        if (!p) {
+          ok = false;
+          return;
+        }
+        if (p.type) {
+          const want = this.typeFromRef(p.type);
+          if (want === a.r.t.name) score += 2;
+          else if (assignable(a.r.t.name, want, this.version) || genericHead(want) === genericHead(a.r.t.name)) score += 1;
+          else ok = false;
+        }
+      });
+      if (ok && score > bestScore) {
+        best = f;
+        bestScore = score;
+      }
+    }
+    if (!best) throw new CheckError(`No overload of '${name}' takes these arguments (${args.map((a) => typeText(a.r.t)).join(", ")})`, e.span);
+    return best;
+  }
+
+  private instantiate(fn: A.FuncDecl, args: RExpr[], e: A.Call): FuncInstance {
+    if (this.instStack.includes(fn)) throw new CheckError(`Recursive call of '${fn.name.name}' is not allowed`, e.span);
+    this.instStack.push(fn);
+    try {
+      const scope = new Scope(this.global, true);
+      const params: VarSlot[] = fn.params.map((p, i) => {
+        const a = args[i]!;
+        let name = a.t.name === "na" ? "float" : a.t.name;
+        if (p.type) {
+          const want = this.typeFromRef(p.type);
+          this.checkAssignable(a.t, want, e.span, `parameter '${p.name.name}'`);
+          name = want;
+        }
+        if (p.qualifier === "simple" && a.t.q > SIMPLE)
+          throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected simple ${name}`, e.span);
+        if (p.qualifier === "const" && a.t.q > CONST)
+          throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected const ${name}`, e.span);
+        const slot = this.newSlot(p.name.name, { name, q: a.t.q });
+        scope.vars.set(p.name.name, { slot, readonly: true });
+        return slot;
+      });
+      const saved = this.declName;
+      this.declName = null;
+      const body = checkBlock(this, fn.body, scope);
+      this.declName = saved;
+      return { name: fn.name.name, params, body };
+    } finally {
+      this.instStack.pop();
+    }
+  }
+
+  /** Declaration statement (indicator/strategy/library): constant-evaluated arguments by name. */
+  declare(e: A.Call, kind: Declaration["kind"]): void {
+    if (this.declaration) throw new CheckError("A script can have only one declaration statement", e.span);
+    const cat = catalogFunction(kind)!;
+    const placement = placeArgs(kind, cat.fn, e.args, this.version);
+    const args: Record<string, unknown> = {};
+    e.args.forEach((a, i) => {
+      const pname = cat.fn.params[placement.positions[i]!]!;
+      const v = constEval(a.value, (n) => this.constantValue(n) ?? (catalogConstant(n) ? n : undefined), this.version);
+      if (v === undefined) throw new CheckError(`Argument '${pname}' of '${kind}' must be a constant`, a.span);
+      args[pname] = v;
+    });
+    this.declaration = { kind, args };
+    if (typeof args.max_bars_back === "number" && args.max_bars_back > 0) this.maxBarsBack = args.max_bars_back;
+  }
+}
+
+function isNumOrNa(n: string): boolean {
+  return n === "int" || n === "float" || n === "na";
+}
+
+function rootIdent(e: A.Expr): string | undefined {
+  while (e.kind === "Member") e = e.object;
+  return e.kind === "Ident" ? e.name : undefined;
+}
+
+function isNameChain(e: A.Expr, scope: Scope): boolean {
+  const r = rootIdent(e);
+  return dottedName(e) !== undefined && r !== undefined && !scope.lookup(r);
+}
+
+function constType(v: unknown): PType {
+  if (typeof v === "string") return t("string", CONST);
+  if (typeof v === "boolean") return t("bool", CONST);
+  if (typeof v === "number") return t(Number.isInteger(v) ? "int" : "float", CONST);
+  return t("na", CONST);
+}
+
+export function naValue(name: string): unknown {
+  if (name === "int" || name === "float" || name === "color") return NaN;
+  if (name === "bool") return false;
+  return null;
+}
+
+function collectMutations(node: unknown, out: Set<string>): void {
+  if (!node || typeof node !== "object") return;
+  if (Array.isArray(node)) {
+    for (const x of node) collectMutations(x, out);
+    return;
+  }
+  const n = node as { kind?: string; target?: A.Expr };
+  if (n.kind === "Assign" && n.target?.kind === "Ident") out.add(n.target.name);
+  for (const [k, v] of Object.entries(node)) if (k !== "span" && v && typeof v === "object") collectMutations(v, out);
+}
+
+// late imports (statement and control-flow checking live in their own modules)
+import { checkBlock, checkControl } from "./statements.js";

@@ -1,0 +1,28 @@
+// The checker's entry: Program -> ResolvedProgram (or the first check error as a diagnostic).
+import type { Diagnostic, Program } from "../lang/ast.js";
+import { Checker, type Registry } from "./checker.js";
+import { CheckError } from "./errors.js";
+import type { ResolvedProgram } from "./ir.js";
+
+export { CheckError } from "./errors.js";
+export { DEFAULT_MAX_BARS_BACK, type Registry } from "./checker.js";
+export type * from "./ir.js";
+export * from "./types.js";
+
+export interface CheckResult {
+  program?: ResolvedProgram;
+  diagnostics: Diagnostic[];
+}
+
+export function check(ast: Program, registry: Registry): CheckResult {
+  try {
+    const program = new Checker(ast, registry).run();
+    // history rings: one per variable read with [] (numbered after checking, when depths are known)
+    let h = 0;
+    for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;
+    return { program, diagnostics: [] };
+  } catch (err) {
+    if (err instanceof CheckError) return { diagnostics: [err.toDiagnostic()] };
+    throw err;
+  }
+}

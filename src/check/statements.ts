@@ -1,0 +1,296 @@
+// Checking statements and control-flow structures (if/switch/for/for-in/while, which are also
+// expressions in Pine).
+
+import type * as A from "../lang/ast.js";
+import { EnumValue } from "../core/values.js";
+import type { Checker } from "./checker.js";
+import { naValue } from "./checker.js";
+import { CheckError } from "./errors.js";
+import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
+import { Scope } from "./scope.js";
+import { CONST, elemOf, genericHead, keyOf, SERIES, t, typeText, unify, VOID_T, type PType } from "./types.js";
+
+export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | null {
+  const line = s.span.line;
+  switch (s.kind) {
+    case "ExprStmt": {
+      const e = s.expr;
+      if (e.kind === "Call" && e.callee.kind === "Ident" && ["indicator", "strategy", "library"].includes(e.callee.name)) {
+        if (!scope.isGlobal) throw new CheckError(`'${e.callee.name}()' must be at global scope`, e.span);
+        c.declare(e, e.callee.name as "indicator");
+        return null;
+      }
+      return { k: "expr", e: c.expr(e, scope), line };
+    }
+    case "VarDecl":
+      return varDecl(c, s, scope);
+    case "TupleDecl": {
+      const init = c.expr(s.init, scope);
+      if (init.t.name !== "tuple" || !init.t.elems)
+        throw new CheckError(`Cannot destructure ${typeText(init.t)} into [${s.names.map((n) => n.name).join(", ")}]`, s.span);
+      if (init.t.elems.length !== s.names.length)
+        throw new CheckError(`Tuple has ${init.t.elems.length} values, ${s.names.length} names given`, s.span);
+      const vs = s.names.map((n, i) => {
+        if (n.name === "_") return null;
+        redeclared(scope, n);
+        const et = init.t.elems![i]!;
+        const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q: SERIES });
+        scope.vars.set(n.name, { slot, readonly: false });
+        return slot;
+      });
+      return { k: "tdecl", vs, init, line };
+    }
+    case "Assign":
+      return assign(c, s, scope);
+    case "FuncDecl": {
+      if (!scope.isGlobal) throw new CheckError("Functions can only be declared at global scope", s.span);
+      const table = s.isMethod ? c.methods : c.funcs;
+      const list = table.get(s.name.name) ?? [];
+      if (list.some((f) => sameSignature(c, f, s))) throw new CheckError(`Function '${s.name.name}' is already declared with these parameters`, s.name.span);
+      list.push(s);
+      table.set(s.name.name, list);
+      if (s.isMethod) {
+        if (!s.params.length) throw new CheckError("A method needs at least one parameter (its receiver)", s.span);
+        // a method is also callable as a plain function
+        const fl = c.funcs.get(s.name.name) ?? [];
+        fl.push(s);
+        c.funcs.set(s.name.name, fl);
+      }
+      return null;
+    }
+    case "TypeDecl": {
+      if (!scope.isGlobal) throw new CheckError("Types can only be declared at global scope", s.span);
+      if (c.udts.has(s.name.name)) throw new CheckError(`Type '${s.name.name}' is already declared`, s.name.span);
+      const info = { name: s.name.name, fields: [] as { name: string; type: PType; default: RExpr | null }[] };
+      c.udts.set(s.name.name, info); // registered first: fields may be of the same type
+      for (const f of s.fields) {
+        const ty = c.typeFromRef(f.type);
+        let def: RExpr | null = null;
+        if (f.default) {
+          def = c.expr(f.default, c.global);
+          c.checkAssignable(def.t, ty, f.span, `field '${f.name.name}'`);
+        }
+        info.fields.push({ name: f.name.name, type: t(ty, SERIES), default: def });
+      }
+      return null;
+    }
+    case "EnumDecl": {
+      if (c.enums.has(s.name.name)) throw new CheckError(`Enum '${s.name.name}' is already declared`, s.name.span);
+      const members = new Map<string, EnumValue>();
+      s.members.forEach((m, i) => {
+        if (members.has(m.name.name)) throw new CheckError(`Enum member '${m.name.name}' is declared twice`, m.span);
+        members.set(m.name.name, new EnumValue(s.name.name, m.name.name, m.title?.value ?? m.name.name, i));
+      });
+      c.enums.set(s.name.name, { name: s.name.name, members });
+      return null;
+    }
+    case "Import":
+      throw new CheckError(`Cannot resolve import '${s.namespace}/${s.name}/${s.version}': libraries are not supported yet`, s.span);
+    case "Break":
+    case "Continue":
+      if (!scope.inLoop) throw new CheckError(`'${s.kind.toLowerCase()}' outside of a loop`, s.span);
+      return { k: s.kind === "Break" ? "break" : "continue", line };
+  }
+}
+
+function redeclared(scope: Scope, n: A.Ident): void {
+  if (scope.vars.has(n.name)) throw new CheckError(`Redeclaration of variable '${n.name}' in the same scope`, n.span);
+}
+
+function sameSignature(c: Checker, a: A.FuncDecl, b: A.FuncDecl): boolean {
+  if (a.params.length !== b.params.length) return false;
+  return a.params.every((p, i) => {
+    const q = b.params[i]!;
+    const ta = p.type ? c.typeFromRef(p.type) : "";
+    const tb = q.type ? c.typeFromRef(q.type) : "";
+    return ta === tb;
+  });
+}
+
+function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
+  redeclared(scope, s.name);
+  if (s.exported) throw new CheckError("Exported constants are only allowed in libraries", s.span);
+  const declaredType = s.type ? c.typeFromRef(s.type) : undefined;
+  const saved = c.declName;
+  c.declName = s.name.name;
+  let init: RExpr;
+  try {
+    init = c.expr(s.init, scope);
+  } finally {
+    c.declName = saved;
+  }
+  if (init.t.name === "void") throw new CheckError(`Cannot assign the result of a void expression to '${s.name.name}'`, s.init.span);
+  if (init.t.name === "tuple") throw new CheckError(`Cannot assign a tuple to '${s.name.name}': use [a, b] = ...`, s.init.span);
+  let name: string;
+  if (declaredType) {
+    c.checkAssignable(init.t, declaredType, s.init.span, `variable '${s.name.name}'`);
+    name = declaredType;
+  } else {
+    if (init.t.name === "na") throw new CheckError(`Cannot declare '${s.name.name}' with na without a type: write 'float ${s.name.name} = na'`, s.init.span);
+    name = init.t.name;
+  }
+  if (c.version >= 6 && name === "bool" && init.k === "const" && init.t.name === "na") init = { k: "const", v: false, t: t("bool", CONST) };
+  let q = init.t.q;
+  if (s.mode !== "plain" || c.mutated.has(s.name.name)) q = SERIES;
+  if (s.qualifier === "const" && init.t.q > CONST) throw new CheckError(`Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`, s.init.span);
+  if (s.qualifier === "simple" && init.t.q > 2) throw new CheckError(`Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`, s.init.span);
+  if (s.qualifier === "series") q = SERIES;
+  const slot = c.newSlot(s.name.name, { name, q });
+  scope.vars.set(s.name.name, { slot, readonly: false });
+  const once = s.mode === "plain" ? -1 : c.onceCount++;
+  return { k: "decl", v: slot, mode: s.mode, init, once, line: s.span.line };
+}
+
+function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {
+  const value = c.expr(s.value, scope);
+  const line = s.span.line;
+  if (s.target.kind === "Ident") {
+    const found = scope.lookup(s.target.name);
+    if (!found) throw new CheckError(`Cannot use '${s.op}' on undeclared variable '${s.target.name}': declare it with '=' first`, s.target.span);
+    if (found.v.readonly) throw new CheckError(`Cannot assign to '${s.target.name}': function parameters and loop counters are read-only`, s.target.span);
+    if (Scope.crossesFunction(scope, found.scope)) throw new CheckError(`Cannot modify global variable '${s.target.name}' in a function`, s.target.span);
+    const v = found.v.slot;
+    return { k: "assign", v, op: s.op, value: checkOp(c, s, v.type.name, value), line, ...opFlags(c, s.op, v.type, value) };
+  }
+  const obj = c.expr(s.target.object, scope);
+  const udt = c.udts.get(obj.t.name);
+  if (!udt) throw new CheckError(`Cannot assign a field of ${typeText(obj.t)}`, s.target.span);
+  const index = udt.fields.findIndex((f) => f.name === (s.target as A.Member).property.name);
+  if (index < 0) throw new CheckError(`Type '${udt.name}' has no field '${s.target.property.name}'`, s.target.property.span);
+  const ft = udt.fields[index]!.type;
+  return { k: "fassign", obj, index, op: s.op, value: checkOp(c, s, ft.name, value), line, ...opFlags(c, s.op, ft, value) };
+}
+
+function checkOp(c: Checker, s: A.Assign, target: string, value: RExpr): RExpr {
+  if (s.op === ":=") {
+    c.checkAssignable(value.t, target, s.value.span, `'${targetName(s)}'`);
+    if (c.version >= 6 && target === "bool" && value.k === "const" && value.t.name === "na") return { k: "const", v: false, t: t("bool", CONST) };
+    return value;
+  }
+  if (s.op === "+=" && target === "string") {
+    if (value.t.name !== "string" && value.t.name !== "na") throw new CheckError(`Cannot add ${typeText(value.t)} to a string`, s.value.span);
+    return value;
+  }
+  if (target !== "int" && target !== "float") throw new CheckError(`Cannot use '${s.op}' on a ${target} variable`, s.span);
+  if (value.t.name !== "int" && value.t.name !== "float" && value.t.name !== "na") throw new CheckError(`Cannot use '${s.op}' with ${typeText(value.t)}`, s.value.span);
+  if (target === "int" && (value.t.name === "float" || s.op === "/=") && !(s.op === "/=" && c.version < 6 && value.t.name === "int"))
+    throw new CheckError(`Cannot assign a float result to int variable '${targetName(s)}'`, s.span);
+  return value;
+}
+
+function opFlags(c: Checker, op: string, target: PType, value: RExpr): { intDiv?: boolean; str?: boolean } {
+  if (op === "+=" && target.name === "string") return { str: true };
+  if (op === "/=" && target.name === "int" && value.t.name === "int" && c.version < 6) return { intDiv: true };
+  return {};
+}
+
+function targetName(s: A.Assign): string {
+  return s.target.kind === "Ident" ? s.target.name : s.target.property.name;
+}
+
+// ------------------------------------------------------------------ blocks and control flow
+
+export function checkBlock(c: Checker, b: A.Block, scope: Scope): RBlock {
+  const stmts: RStmt[] = [];
+  let ty: PType = VOID_T;
+  for (const s of b.body) {
+    const r = checkStatement(c, s, scope);
+    if (!r) continue;
+    stmts.push(r);
+    ty = r.k === "expr" ? r.e.t : r.k === "decl" ? r.v.type : r.k === "assign" ? r.v.type : r.k === "tdecl" ? r.init.t : VOID_T;
+  }
+  return { stmts, t: ty };
+}
+
+function unifyBlocks(c: Checker, types: PType[], span: A.Span): PType {
+  let name = "na";
+  let q = CONST as PType["q"];
+  let elems: PType[] | undefined;
+  for (const ty of types) {
+    if (ty.name === "tuple") {
+      elems = ty.elems;
+      name = "tuple";
+      continue;
+    }
+    const u = unify(name, ty.name, c.version);
+    if (u === undefined) return VOID_T; // branches of different types: usable only as a statement
+    name = u;
+    if (ty.q > q) q = ty.q;
+  }
+  void span;
+  return name === "tuple" ? { name, q: SERIES, elems } : { name, q: SERIES };
+}
+
+export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | A.While, scope: Scope): RExpr {
+  switch (e.kind) {
+    case "If": {
+      const cond = c.cond(e.cond, scope, "if");
+      const then = checkBlock(c, e.then, new Scope(scope));
+      let els: RBlock | null = null;
+      if (e.else) {
+        if (e.else.kind === "If") {
+          const inner = checkControl(c, e.else, scope);
+          els = { stmts: [{ k: "expr", e: inner, line: e.else.span.line }], t: inner.t };
+        } else els = checkBlock(c, e.else, new Scope(scope));
+      }
+      const ty = unifyBlocks(c, els ? [then.t, els.t] : [then.t], e.span);
+      return { k: "if", cond, then, else: els, t: ty };
+    }
+    case "Switch": {
+      const subject = e.subject ? c.expr(e.subject, scope) : null;
+      const cases = e.cases.map((cs) => {
+        let test: RExpr | null = null;
+        if (cs.test) test = subject ? c.expr(cs.test, scope) : c.cond(cs.test, scope, "switch");
+        if (test && subject && !unify(test.t.name, subject.t.name, c.version))
+          throw new CheckError(`Switch case of type ${typeText(test.t)} does not match ${typeText(subject.t)}`, cs.span);
+        return { test, body: checkBlock(c, cs.body, new Scope(scope)) };
+      });
+      return { k: "switch", subject, cases, t: unifyBlocks(c, cases.map((x) => x.body.t), e.span) };
+    }
+    case "For": {
+      const from = c.expr(e.from, scope);
+      const to = c.expr(e.to, scope);
+      const step = e.step ? c.expr(e.step, scope) : null;
+      for (const x of [from, to, step]) if (x && x.t.name !== "int" && x.t.name !== "float" && x.t.name !== "na") throw new CheckError(`Loop bounds must be numbers, got ${typeText(x.t)}`, e.span);
+      const inner = new Scope(scope, false, true);
+      const counter = c.newSlot(e.counter.name, t(from.t.name === "float" || to.t.name === "float" ? "float" : "int", SERIES));
+      inner.vars.set(e.counter.name, { slot: counter, readonly: true });
+      const body = checkBlock(c, e.body, inner);
+      return { k: "for", counter, from, to, step, body, reevalTo: c.version >= 6, t: loopType(body) };
+    }
+    case "ForIn": {
+      const it = c.expr(e.iterable, scope);
+      const head = genericHead(it.t.name);
+      const inner = new Scope(scope, false, true);
+      let idxT = "int";
+      let valT: string;
+      if (head === "array") valT = elemOf(it.t.name) ?? "float";
+      else if (head === "matrix") valT = `array<${elemOf(it.t.name) ?? "float"}>`;
+      else if (head === "map") {
+        if (!e.index) throw new CheckError("Iterating a map needs two names: for [key, value] in m", e.span);
+        idxT = keyOf(it.t.name) ?? "string";
+        valT = elemOf(it.t.name) ?? "float";
+      } else throw new CheckError(`Cannot iterate over ${typeText(it.t)}`, e.iterable.span);
+      let index: VarSlot | null = null;
+      if (e.index) {
+        index = c.newSlot(e.index.name, t(idxT, SERIES));
+        inner.vars.set(e.index.name, { slot: index, readonly: true });
+      }
+      const value = c.newSlot(e.value.name, t(valT, SERIES));
+      inner.vars.set(e.value.name, { slot: value, readonly: true });
+      const body = checkBlock(c, e.body, inner);
+      return { k: "forin", index, value, iterable: it, body, t: loopType(body) };
+    }
+    case "While": {
+      const cond = c.cond(e.cond, scope, "while");
+      const body = checkBlock(c, e.body, new Scope(scope, false, true));
+      return { k: "while", cond, body, t: loopType(body) };
+    }
+  }
+}
+
+function loopType(b: RBlock): PType {
+  return b.t.name === "tuple" ? b.t : { name: b.t.name, q: SERIES };
+}
+
+export { naValue };

@@ -1,0 +1,510 @@
+// Turns the resolved program into closures, once per run; the closures then run per bar with no
+// AST walking and no name lookups. Control flow inside blocks uses a shared `ctl` flag
+// (0 normal, 1 break, 2 continue) that loops consume.
+
+import type { ExecContext } from "../builtins/types.js";
+import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
+import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
+import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
+import type { RunState } from "./state.js";
+
+export type Fn = () => any;
+
+const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+
+export interface CompileHooks {
+  /** Wraps each top-level statement (the profiler's per-line timing). */
+  wrapTop?: (fn: Fn, line: number) => Fn;
+}
+
+export class Compiler {
+  private ctl = 0;
+  private readonly vals: unknown[];
+
+  constructor(
+    private readonly prog: ResolvedProgram,
+    private readonly st: RunState,
+    private readonly ctx: ExecContext,
+    private readonly hooks: CompileHooks = {},
+  ) {
+    this.vals = st.vals;
+  }
+
+  main(): Fn {
+    const body = this.prog.body;
+    const fns = body.stmts.map((s) => {
+      const f = this.stmt(s);
+      return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
+    });
+    return seq(fns, () => 0);
+  }
+
+  // ------------------------------------------------------------------ blocks and statements
+
+  block(b: RBlock): Fn {
+    const fns = b.stmts.map((s) => this.stmt(s));
+    const self = this;
+    const n = fns.length;
+    if (n === 0) return () => NaN;
+    if (n === 1 && !hasCtl(b)) return fns[0]!;
+    return () => {
+      let v: any;
+      for (let i = 0; i < n; i++) {
+        v = fns[i]!();
+        if (self.ctl !== 0) return v;
+      }
+      return v;
+    };
+  }
+
+  stmt(s: RStmt): Fn {
+    const vals = this.vals;
+    switch (s.k) {
+      case "expr":
+        return this.expr(s.e);
+      case "decl": {
+        const slot = s.v.slot;
+        const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
+        if (s.mode === "plain") return () => (vals[slot] = init());
+        const once = this.st.once;
+        const id = s.once;
+        return () => {
+          if (once[id] === 0) {
+            once[id] = 1;
+            vals[slot] = init();
+          }
+          return vals[slot];
+        };
+      }
+      case "tdecl": {
+        const init = this.expr(s.init);
+        const slots = s.vs.map((v) => (v ? v.slot : -1));
+        return () => {
+          const arr = init() as unknown[];
+          for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) vals[slots[i]!] = arr[i];
+          return arr;
+        };
+      }
+      case "assign": {
+        const slot = s.v.slot;
+        const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
+        const op = combine(s.op, !!s.intDiv, !!s.str);
+        if (!op) return () => (vals[slot] = value());
+        return () => (vals[slot] = op(vals[slot], value()));
+      }
+      case "fassign": {
+        const obj = this.expr(s.obj);
+        const value = this.expr(s.value);
+        const idx = s.index;
+        const op = combine(s.op, !!s.intDiv, !!s.str);
+        const ctx = this.ctx;
+        return () => {
+          const o = obj() as PineObject | null;
+          if (o === null) return ctx.runtimeError("Cannot assign a field of an na object");
+          const v = value();
+          return (o.fields[idx] = op ? op(o.fields[idx], v) : (v as any));
+        };
+      }
+      case "break":
+        return () => ((this.ctl = 1), NaN);
+      case "continue":
+        return () => ((this.ctl = 2), NaN);
+    }
+  }
+
+  /** v6 bools are never na: a declaration of bool type turns na into false. */
+  private convert(f: Fn, e: RExpr, to: string): Fn {
+    if (to === "bool" && e.t.name !== "bool") return () => { const v = f(); return v === true; };
+    return f;
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  expr(e: RExpr): Fn {
+    const vals = this.vals;
+    const ctx = this.ctx;
+    switch (e.k) {
+      case "const": {
+        const v = e.v;
+        return () => v;
+      }
+      case "load": {
+        const slot = e.v.slot;
+        return () => vals[slot];
+      }
+      case "hist":
+        return this.hist(e.v, e.off, e.n, () => vals[e.v.slot]);
+      case "histExpr": {
+        const inner = this.expr(e.e);
+        const slot = e.v.slot;
+        if (e.n === 0) return inner;
+        const read = this.hist(e.v, e.off, e.n, () => vals[slot]);
+        return () => {
+          vals[slot] = inner();
+          return read();
+        };
+      }
+      case "colHist": {
+        const col = ctx.columns[e.col];
+        const n = e.n;
+        if (n !== null) return () => { const i = ctx.barIndex - n; return i >= 0 ? col[i] : NaN; };
+        const off = this.expr(e.off);
+        return () => {
+          const k = off() as number;
+          if (k !== k) return NaN;
+          const i = ctx.barIndex - k;
+          return i >= 0 && i <= ctx.barIndex ? col[i] : NaN;
+        };
+      }
+      case "bvar":
+        return this.bvar(e);
+      case "unary": {
+        const x = this.expr(e.e);
+        if (e.op === "not") return () => !x();
+        if (e.op === "-") return () => -x();
+        return x;
+      }
+      case "bin":
+        return this.binary(e);
+      case "and": {
+        const l = this.expr(e.l), r = this.expr(e.r);
+        if (e.lazy) return () => l() && r();
+        return () => { const a = l(); const b = r(); return a && b; };
+      }
+      case "or": {
+        const l = this.expr(e.l), r = this.expr(e.r);
+        if (e.lazy) return () => l() || r();
+        return () => { const a = l(); const b = r(); return a || b; };
+      }
+      case "tern": {
+        const c = this.expr(e.c), a = this.expr(e.a), b = this.expr(e.b);
+        return () => (c() ? a() : b());
+      }
+      case "call":
+        return this.call(e);
+      case "ucall": {
+        const params = e.inst.params.map((p) => p.slot);
+        const args = e.args.map((a) => this.expr(a));
+        const body = this.block(e.inst.body);
+        const n = params.length;
+        if (n === 1) { const p0 = params[0]!, a0 = args[0]!; return () => { vals[p0] = a0(); return body(); }; }
+        if (n === 2) {
+          const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!;
+          return () => { const x = a0(); vals[p1] = a1(); vals[p0] = x; return body(); };
+        }
+        const tmp = new Array<unknown>(n);
+        return () => {
+          for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+          for (let i = 0; i < n; i++) vals[params[i]!] = tmp[i];
+          return body();
+        };
+      }
+      case "tuple": {
+        const els = e.elems.map((x) => this.expr(x));
+        const n = els.length;
+        return () => {
+          const out = new Array<unknown>(n); // the consumer may keep it (function results are destructured at once)
+          for (let i = 0; i < n; i++) out[i] = els[i]!();
+          return out;
+        };
+      }
+      case "if": {
+        const c = this.expr(e.cond);
+        const then = this.block(e.then);
+        const na = naOfType(e.t.name);
+        if (!e.else) return () => (c() ? then() : na);
+        const els = this.block(e.else);
+        return () => (c() ? then() : els());
+      }
+      case "switch":
+        return this.switchExpr(e);
+      case "for":
+        return this.forLoop(e);
+      case "forin":
+        return this.forIn(e);
+      case "while": {
+        const cond = this.expr(e.cond);
+        const body = this.block(e.body);
+        const self = this;
+        return () => {
+          let v: any = naOfType(e.t.name);
+          const t0 = now();
+          let iter = 0;
+          while (cond()) {
+            v = body();
+            if (self.ctl !== 0) {
+              const c = self.ctl;
+              self.ctl = 0;
+              if (c === 1) break;
+            }
+            if ((++iter & 1023) === 0 && now() - t0 > LOOP_LIMIT_MS) loopTimeout();
+          }
+          return v;
+        };
+      }
+      case "field": {
+        const obj = this.expr(e.obj);
+        const idx = e.index;
+        return () => {
+          const o = obj() as PineObject | null;
+          if (o === null) return ctx.runtimeError("Cannot access a field of an na object");
+          return o.fields[idx];
+        };
+      }
+      case "new": {
+        const fields = e.fields.map((f) => this.expr(f));
+        const name = e.typeName;
+        return () => new PineObject(name, fields.map((f) => f()));
+      }
+      case "copy": {
+        const obj = this.expr(e.obj);
+        return () => {
+          const o = obj() as PineObject | null;
+          return o === null ? null : new PineObject(o.typeName, o.fields.slice());
+        };
+      }
+      case "cast":
+        return this.cast(e.to, this.expr(e.e), e.e.t.name);
+    }
+  }
+
+  private hist(v: VarSlot, offE: RExpr, n: number | null, current: Fn): Fn {
+    const ring = this.st.rings[v.hist];
+    if (!ring) throw new Error(`internal: no history ring for '${v.name}'`);
+    const buf = ring.buf as ArrayLike<unknown>;
+    const mask = ring.mask;
+    const na = ring.na;
+    if (n === 0) return current;
+    if (n !== null) {
+      if (n > mask) throw new Error(`internal: history ring of '${v.name}' too short`);
+      return () => (n <= ring.count ? buf[(ring.count - n) & mask] : na);
+    }
+    const off = this.expr(offE);
+    const ctx = this.ctx;
+    const cap = mask;
+    return () => {
+      const k = off() as number;
+      if (k !== k) return na;
+      if (k === 0) return current();
+      if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${v.name}'`);
+      if (k > cap) ctx.runtimeError(`History offset ${k} of '${v.name}' exceeds max_bars_back (${cap}): set max_bars_back`);
+      return k <= ring.count ? buf[(ring.count - k) & mask] : na;
+    };
+  }
+
+  private bvar(e: Extract<RExpr, { k: "bvar" }>): Fn {
+    const ctx = this.ctx;
+    switch (e.def.name) {
+      case "close": return () => ctx.close;
+      case "open": return () => ctx.open;
+      case "high": return () => ctx.high;
+      case "low": return () => ctx.low;
+      case "volume": return () => ctx.volume;
+      case "time": return () => ctx.time;
+      case "bar_index": return () => ctx.barIndex;
+    }
+    const def = e.def;
+    const site = this.st.sites[e.site]!;
+    return () => def.get(ctx, site);
+  }
+
+  private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
+    const l = this.expr(e.l);
+    const r = this.expr(e.r);
+    if (e.str) return () => { const a = l(), b = r(); return a === null || b === null ? null : (a as string) + (b as string); };
+    const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
+    switch (e.op) {
+      case "+": return () => l() + r();
+      case "-": return () => l() - r();
+      case "*": return () => l() * r();
+      case "/":
+        if (e.intDiv) return () => { const b = r(); return b === 0 ? NaN : Math.trunc(l() / b); };
+        return () => { const a = l(), b = r(); return b === 0 ? NaN : a / b; };
+      case "%": return () => l() % r();
+      case "<": return () => l() < r();
+      case "<=": return () => l() <= r();
+      case ">": return () => l() > r();
+      case ">=": return () => l() >= r();
+      case "==":
+        if (numeric) return () => l() === r();
+        return () => { const a = l(), b = r(); return a === b && a !== null; };
+      case "!=":
+        if (numeric) return () => { const a = l(), b = r(); return a !== b && a === a && b === b; };
+        return () => { const a = l(), b = r(); return a !== b && a !== null && b !== null; };
+    }
+    throw new Error(`internal: operator ${e.op}`);
+  }
+
+  private cast(to: string, x: Fn, from: string): Fn {
+    switch (to) {
+      case "int": return () => { const v = x(); return typeof v === "number" ? Math.trunc(v) : v; };
+      case "bool":
+        if (from === "bool") return x;
+        return () => { const v = x(); return typeof v === "number" ? v === v && v !== 0 : !!v; };
+      default: return x;
+    }
+  }
+
+  private call(e: Extract<RExpr, { k: "call" }>): Fn {
+    const ctx = this.ctx;
+    const impl = e.def.impl;
+    const site = this.st.sites[e.site]!;
+    const argFns = e.args.map((a) => (a ? this.expr(a) : undefined));
+    const n = argFns.length;
+    const args = new Array<unknown>(n);
+    if (n === 0) return () => impl(ctx, args, site);
+    if (n === 1) { const a0 = argFns[0]; return a0 ? () => { args[0] = a0(); return impl(ctx, args, site); } : () => impl(ctx, args, site); }
+    if (n === 2 && argFns[0] && argFns[1]) {
+      const a0 = argFns[0], a1 = argFns[1];
+      return () => { args[0] = a0(); args[1] = a1(); return impl(ctx, args, site); };
+    }
+    if (n === 3 && argFns[0] && argFns[1] && argFns[2]) {
+      const a0 = argFns[0], a1 = argFns[1], a2 = argFns[2];
+      return () => { args[0] = a0(); args[1] = a1(); args[2] = a2(); return impl(ctx, args, site); };
+    }
+    return () => {
+      for (let i = 0; i < n; i++) { const f = argFns[i]; args[i] = f ? f() : undefined; }
+      return impl(ctx, args, site);
+    };
+  }
+
+  private switchExpr(e: Extract<RExpr, { k: "switch" }>): Fn {
+    const subject = e.subject ? this.expr(e.subject) : null;
+    const tests = e.cases.map((c) => (c.test ? this.expr(c.test) : null));
+    const bodies = e.cases.map((c) => this.block(c.body));
+    const na = naOfType(e.t.name);
+    const n = tests.length;
+    return () => {
+      const s = subject ? subject() : true;
+      for (let i = 0; i < n; i++) {
+        const t = tests[i];
+        if (t === null) return bodies[i]!();
+        const v = t!();
+        if (subject ? v === s && v === v && v !== null : v) return bodies[i]!();
+      }
+      return na;
+    };
+  }
+
+  private forLoop(e: Extract<RExpr, { k: "for" }>): Fn {
+    const vals = this.vals;
+    const from = this.expr(e.from), to = this.expr(e.to);
+    const step = e.step ? this.expr(e.step) : null;
+    const body = this.block(e.body);
+    const slot = e.counter.slot;
+    const reeval = e.reevalTo;
+    const self = this;
+    const na = naOfType(e.t.name);
+    return () => {
+      const a = from() as number;
+      let b = to() as number;
+      let v: any = na;
+      if (a !== a || b !== b) return v;
+      const s = step ? Math.abs(step() as number) : 1;
+      if (!(s > 0)) return v;
+      const up = a <= b;
+      const t0 = now();
+      let iter = 0;
+      for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
+        vals[slot] = i;
+        v = body();
+        if (self.ctl !== 0) {
+          const c = self.ctl;
+          self.ctl = 0;
+          if (c === 1) break;
+        }
+        if ((++iter & 1023) === 0 && now() - t0 > LOOP_LIMIT_MS) loopTimeout();
+        if (reeval) {
+          b = to() as number;
+          if (b !== b) break;
+        }
+      }
+      return v;
+    };
+  }
+
+  private forIn(e: Extract<RExpr, { k: "forin" }>): Fn {
+    const vals = this.vals;
+    const it = this.expr(e.iterable);
+    const body = this.block(e.body);
+    const vs = e.value.slot;
+    const is = e.index ? e.index.slot : -1;
+    const self = this;
+    const na = naOfType(e.t.name);
+    const ctx = this.ctx;
+    const run = (v: any): number => {
+      const c = self.ctl;
+      self.ctl = 0;
+      return c;
+    };
+    return () => {
+      const coll = it();
+      let v: any = na;
+      if (coll === null || coll === undefined) return v;
+      const t0 = now();
+      if (coll instanceof PineArray) {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) vals[is] = i;
+          vals[vs] = coll.values[i];
+          v = body();
+          if (self.ctl !== 0 && run(v) === 1) break;
+          if ((i & 1023) === 1023 && now() - t0 > LOOP_LIMIT_MS) loopTimeout();
+        }
+      } else if (coll instanceof PineMatrix) {
+        for (let r = 0; r < coll.rows; r++) {
+          if (is >= 0) vals[is] = r;
+          vals[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+          v = body();
+          if (self.ctl !== 0 && run(v) === 1) break;
+        }
+      } else if (coll instanceof PineMap) {
+        for (const [k, x] of coll.map) {
+          if (is >= 0) vals[is] = k;
+          vals[vs] = x;
+          v = body();
+          if (self.ctl !== 0 && run(v) === 1) break;
+        }
+      } else ctx.runtimeError("Cannot iterate over this value");
+      return v;
+    };
+  }
+}
+
+function loopTimeout(): never {
+  throw new PineRuntimeError(`Loop takes longer than ${LOOP_LIMIT_MS} ms`);
+}
+
+function isNum(n: string): boolean {
+  return n === "int" || n === "float" || n === "na";
+}
+
+export function naOfType(name: string): unknown {
+  if (name === "int" || name === "float" || name === "color" || name === "na" || name === "void") return NaN;
+  if (name === "bool") return false;
+  return null;
+}
+
+function hasCtl(b: RBlock): boolean {
+  return b.stmts.some((s) => s.k === "break" || s.k === "continue" || (s.k === "expr" && (s.e.k === "if" || s.e.k === "switch")));
+}
+
+function seq(fns: Fn[], done: Fn): Fn {
+  const n = fns.length;
+  return () => {
+    for (let i = 0; i < n; i++) fns[i]!();
+    return done();
+  };
+}
+
+type Op = (a: any, b: any) => any;
+function combine(op: string, intDiv: boolean, str: boolean): Op | null {
+  switch (op) {
+    case ":=": return null;
+    case "+=": return str ? (a, b) => (a === null || b === null ? null : a + b) : (a, b) => a + b;
+    case "-=": return (a, b) => a - b;
+    case "*=": return (a, b) => a * b;
+    case "/=": return intDiv ? (a, b) => (b === 0 ? NaN : Math.trunc(a / b)) : (a, b) => (b === 0 ? NaN : a / b);
+    case "%=": return (a, b) => a % b;
+  }
+  return null;
+}

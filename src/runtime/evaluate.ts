@@ -1,0 +1,208 @@
+// The evaluate contract (service.md 1): source + bars + options -> RunResult. Synchronous; the
+// Runtime class wraps it. Never throws for script or data errors: they become `error` fields.
+import type { Diagnostic } from "../lang/ast.js";
+import { parse } from "../lang/index.js";
+import { registry } from "../builtins/index.js";
+import { check } from "../check/index.js";
+import type { ResolvedProgram } from "../check/ir.js";
+import { Compiler, type Fn } from "../interpret/compiler.js";
+import { PineRuntimeError } from "../interpret/errors.js";
+import { RunState } from "../interpret/state.js";
+import { PlotStore } from "../builtins/plot/store.js";
+import { InputOverrideError, InputStore } from "../builtins/input/store.js";
+import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
+import { MODES } from "../core/result.js";
+import { randomHex16, sha256Hex } from "../core/sha256.js";
+import { createBroker } from "../strategy/index.js";
+import { createContext, resolveSyminfo } from "./context.js";
+import { DataError, inferTimeframe, timeframeMs, toColumns } from "./data.js";
+import { LineProfiler } from "./profiler.js";
+
+const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+
+export interface EvaluateInput {
+  source: string;
+  ohlcv: OhlcvInput;
+  options?: RunOptions;
+  symbol?: string;
+  runtime?: RuntimeOptions;
+}
+
+export function emptyResult(source: string, mode: "interpret" | "compile" = "interpret"): RunResult {
+  return {
+    mode,
+    count: 0,
+    series: {},
+    plots: [],
+    plot_meta: {},
+    events: [],
+    drawings: [],
+    alerts: [],
+    alert_conditions: [],
+    inputs: [],
+    logs: [],
+    profile: { total_ms: 0, bars: 0, mode, phases: { parse_ms: 0, check_ms: 0, eval_ms: 0 } },
+    overlay: false,
+    script_name: "",
+    script_type: "indicator",
+    script_id: sha256Hex(source).slice(0, 16),
+    run_id: randomHex16(),
+    meta: {},
+  };
+}
+
+function fail(r: RunResult, kind: ErrorKind, message: string, diagnostics?: Diagnostic[], bar?: number, barTime?: number): RunResult {
+  r.error = message;
+  r.error_kind = kind;
+  if (diagnostics) r.diagnostics = diagnostics;
+  if (bar !== undefined) r.error_bar = bar;
+  if (barTime !== undefined) r.error_bar_time = barTime;
+  return r;
+}
+
+/** Mode resolution of service.md 1.1: argument, else SVC_RUNTIME_MODE, else interpret. */
+export function resolveMode(mode: string | undefined): string {
+  if (mode !== undefined && mode !== null) return mode;
+  const env = typeof process !== "undefined" && process.env ? process.env.SVC_RUNTIME_MODE : undefined;
+  return env && env.trim() ? env.trim() : "interpret";
+}
+
+export function evaluate(input: EvaluateInput): RunResult {
+  const t0 = now();
+  const opts = input.options ?? {};
+  const source = typeof input.source === "string" ? input.source : "";
+  const result = emptyResult(source);
+  const requested = resolveMode(opts.mode as string | undefined);
+  if (!(MODES as readonly string[]).includes(requested)) {
+    return fail(result, "mode", `Invalid mode '${requested}': expected one of interpret, compile, auto`);
+  }
+  if (requested === "auto") {
+    result.auto_backend = "interpret";
+    result.compile_fallback_reason = "compile backend not available yet";
+  }
+  result.mode = "interpret";
+  result.profile.mode = "interpret";
+
+  // parse
+  const tp = now();
+  const parsed = parse(source);
+  const parseErrors = parsed.diagnostics.filter((d) => d.severity === "error");
+  result.profile.phases.parse_ms = now() - tp;
+  if (parseErrors.length) return fail(result, "parse", parseErrors[0]!.message, parsed.diagnostics);
+
+  // check
+  const tc = now();
+  const checked = check(parsed.ast, registry);
+  result.profile.phases.check_ms = now() - tc;
+  if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
+  const prog = checked.program;
+  describeScript(result, prog);
+
+  // data
+  let cols;
+  try {
+    cols = toColumns(input.ohlcv);
+  } catch (err) {
+    if (err instanceof DataError) return fail(result, "data", err.message, undefined, err.bar);
+    throw err;
+  }
+  const rt = input.runtime ?? {};
+  const timeframe = rt.timeframe ?? inferTimeframe(cols.time);
+  const logs: LogRecord[] = result.logs;
+  const ctx = createContext(prog.version, cols, resolveSyminfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
+  const plots = new PlotStore(cols.time.length, result.overlay);
+  const inputs = new InputStore({ ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }, prog.inputVarNames, prog.inputSourceNames);
+  ctx.ext.plots = plots;
+  ctx.ext.inputs = inputs;
+  ctx.ext.enumMembers = prog.enums;
+  ctx.ext.scriptId = result.script_id;
+  ctx.ext.runId = result.run_id;
+  ctx.ext["timeframe.main"] = timeframe;
+  const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args, ...(rt.broker ?? {}) }, ctx) : null;
+  ctx.broker = broker;
+
+  const state = new RunState(prog);
+  const profiler = opts.profiler ? new LineProfiler() : null;
+  const main: Fn = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : {}).main();
+
+  // bar loop
+  const te = now();
+  const n = cols.time.length;
+  const budget = typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : 0;
+  const barMs = timeframeMs(timeframe);
+  let bar = 0;
+  try {
+    for (; bar < n; bar++) {
+      if (budget && (bar & 31) === 0 && bar > 0 && now() - t0 > budget) {
+        result.timed_out = true;
+        break;
+      }
+      ctx.barIndex = bar;
+      ctx.time = cols.time[bar]!;
+      ctx.timeClose = bar + 1 < n ? Math.min(cols.time[bar + 1]!, ctx.time + barMs) : ctx.time + barMs;
+      ctx.open = cols.open[bar]!;
+      ctx.high = cols.high[bar]!;
+      ctx.low = cols.low[bar]!;
+      ctx.close = cols.close[bar]!;
+      ctx.volume = cols.volume[bar]!;
+      if (broker) broker.onBarOpen(ctx);
+      main();
+      if (broker) broker.onBarClose(ctx);
+      state.commit();
+    }
+  } catch (err) {
+    result.count = bar;
+    finish(result, plots, inputs, bar, broker, ctx);
+    result.profile.phases.eval_ms = now() - te;
+    result.profile.total_ms = now() - t0;
+    if (err instanceof InputOverrideError) return fail(result, "check", err.message);
+    const message = err instanceof PineRuntimeError ? err.message : err instanceof Error ? `${err.name === "Error" ? "" : err.name + ": "}${err.message}` : String(err);
+    return fail(result, "runtime", message, undefined, bar, cols.time[bar]);
+  }
+  result.count = bar;
+  result.profile.phases.eval_ms = now() - te;
+  finish(result, plots, inputs, bar, broker, ctx);
+  result.profile.bars = bar;
+  result.profile.total_ms = now() - t0;
+  if (profiler) result.profile.lines = profiler.lines();
+  return result;
+}
+
+function describeScript(r: RunResult, prog: ResolvedProgram): void {
+  const d = prog.declaration;
+  r.script_type = d.kind;
+  r.script_name = typeof d.args.title === "string" ? d.args.title : "";
+  r.overlay = d.args.overlay === true;
+  r.meta = { ...d.args };
+}
+
+function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: number, broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>): void {
+  const out = plots.toResult(count);
+  r.series = out.series;
+  r.plot_meta = out.plot_meta;
+  const first = Object.keys(out.series)[0];
+  r.plots = first !== undefined ? out.series[first]! : [];
+  r.inputs = inputs.records;
+  r.profile.bars = count;
+  if (broker) {
+    try {
+      r.strategy = broker.finish(ctx);
+      r.events = broker.events;
+    } catch (err) {
+      if (!r.error) fail(r, "order", err instanceof Error ? err.message : String(err));
+    }
+  }
+  collectExt(r, ctx);
+}
+
+/** Drawings and alerts stores, when their modules attached them to ctx.ext. */
+function collectExt(r: RunResult, ctx: ReturnType<typeof createContext>): void {
+  const drawings = ctx.ext.drawings as { toResult?: () => Record<string, unknown>[] } | undefined;
+  if (drawings?.toResult) r.drawings = drawings.toResult();
+  const alerts = ctx.ext.alerts as { alerts?: RunResult["alerts"]; conditions?: RunResult["alert_conditions"]; toResult?: () => { alerts: RunResult["alerts"]; alert_conditions: RunResult["alert_conditions"] } } | undefined;
+  if (alerts?.toResult) {
+    const a = alerts.toResult();
+    r.alerts = a.alerts;
+    r.alert_conditions = a.alert_conditions;
+  }
+}

@@ -17,7 +17,7 @@ export function parseExpression(p: Parser): Expr {
 
 function parseTernary(p: Parser): Expr {
   const cond = parseOr(p);
-  if (!p.at("?")) return cond;
+  if (!p.at("?") || p.afterBlock()) return cond;
   p.next();
   const then = parseTernary(p);
   p.expect(":", "':' of the conditional expression");
@@ -27,7 +27,7 @@ function parseTernary(p: Parser): Expr {
 
 function parseOr(p: Parser): Expr {
   let left = parseAnd(p);
-  while (p.atWord("or")) {
+  while (p.atWord("or") && !p.afterBlock()) {
     p.next();
     const right = parseAnd(p);
     left = { kind: "Binary", op: "or", left, right, span: p.spanFromSpan(left.span) };
@@ -37,7 +37,7 @@ function parseOr(p: Parser): Expr {
 
 function parseAnd(p: Parser): Expr {
   let left = parseNot(p);
-  while (p.atWord("and")) {
+  while (p.atWord("and") && !p.afterBlock()) {
     p.next();
     const right = parseNot(p);
     left = { kind: "Binary", op: "and", left, right, span: p.spanFromSpan(left.span) };
@@ -56,7 +56,7 @@ function parseBinaryLevel(p: Parser, ops: readonly string[], sub: (p: Parser) =>
   let left = sub(p);
   for (;;) {
     const t = p.peek();
-    if (t.kind !== "Punct" || !ops.includes(t.text)) return left;
+    if (t.kind !== "Punct" || !ops.includes(t.text) || p.afterBlock()) return left;
     p.next();
     const right = sub(p);
     left = { kind: "Binary", op: t.text as BinaryOp, left, right, span: p.spanFromSpan(left.span) };
@@ -99,6 +99,7 @@ function parseUnary(p: Parser): Expr {
 function parsePostfix(p: Parser): Expr {
   let expr = parsePrimary(p);
   for (;;) {
+    if (p.afterBlock()) return expr;
     if (p.at(".")) {
       p.next();
       const property = parseName(p, "a field or function name after '.'", true);

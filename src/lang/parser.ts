@@ -42,6 +42,12 @@ export class Parser {
     return t;
   }
 
+  /** The previous token closed a block: an `if`/`switch`/loop expression just ended, and with it
+   * the expression (nothing can follow it on the next line but a new statement). */
+  afterBlock(): boolean {
+    return this.pos > 0 && this.tokens[this.pos - 1]!.kind === "Dedent";
+  }
+
   /** The current token is the punctuation `text`. */
   at(text: string, offset = 0): boolean {
     const t = this.peek(offset);

@@ -1,0 +1,157 @@
+// The chart app end to end in Chromium against the real server: default run, inputs, CSV upload,
+// a strategy with markers and report, an in-browser optimize, and the HTTP engine. Figures (run
+// time on 100k bars, optimize throughput) are printed, not asserted.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { ROOT, assertBuilt, launchBrowser, makeCsv, screenshot, startServer, waitForRuns, type Server } from "./harness.js";
+
+let server: Server;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+const series = (p: Page) => p.evaluate(() => window.__resin.seriesData());
+const runs = (p: Page) => p.evaluate(() => window.__resin.runCount());
+
+async function pickExample(p: Page, id: string): Promise<void> {
+  const before = await runs(p);
+  await p.selectOption("#example", id);
+  await waitForRuns(p, before + 1);
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startServer();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") pageErrors.push(m.text());
+  });
+  await page.goto(server.url + "/");
+  await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("chart app", () => {
+  it("runs the default script and draws its plots", async () => {
+    await waitForRuns(page, 1);
+    const result = await page.evaluate(() => window.__resin.result());
+    expect(result?.error).toBeNull();
+    const snap = await series(page);
+    expect(snap.candles).toBe(2000);
+    const lines = snap.series.filter((s) => s.type === "line");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const l of lines) expect(l.points).toBeGreaterThan(1900);
+    await screenshot(page, "01-default-indicator");
+  });
+
+  it("re-runs when an input changes and the plot follows", async () => {
+    const before = (await series(page)).series.find((s) => s.title === "Fast SMA")!;
+    const n = await runs(page);
+    const field = page.locator('.input-row[data-title="Fast length"] input');
+    await field.fill("3");
+    await field.dispatchEvent("change");
+    await waitForRuns(page, n + 1);
+    const after = (await series(page)).series.find((s) => s.title === "Fast SMA")!;
+    expect(after.points).toBeGreaterThan(before.points); // a shorter window starts earlier
+    expect(after.last).not.toBe(before.last);
+    await screenshot(page, "02-input-changed");
+  });
+
+  it("loads a CSV file, and explains a bad one", async () => {
+    const n = await runs(page);
+    await page.setInputFiles("#upload", { name: "hourly.csv", mimeType: "text/csv", buffer: Buffer.from(makeCsv(300)) });
+    await waitForRuns(page, n + 1);
+    expect((await series(page)).candles).toBe(300);
+    await page.setInputFiles("#upload", { name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("time,open,high,low,close\n2024-01-01,1,2,0.5,1.5\n2024-01-02,1,0.4,0.9,1\n") });
+    await expect.poll(() => page.textContent("#status")).toMatch(/bar 2: high 0.4 is below low 0.9/);
+    expect((await series(page)).candles).toBe(300); // the good data stays
+    await screenshot(page, "03-csv-loaded");
+  });
+
+  it("runs a strategy: entry/exit markers and the report", async () => {
+    await page.selectOption("#data", "btc-1d");
+    await waitForRuns(page, (await runs(page)) + 1);
+    await pickExample(page, "ma-cross");
+    const result = await page.evaluate(() => window.__resin.result());
+    expect(result?.error).toBeNull();
+    expect(result?.script_type).toBe("strategy");
+    expect(result!.trades!).toBeGreaterThan(5);
+    const snap = await series(page);
+    expect(snap.markers).toBeGreaterThanOrEqual(result!.trades! * 2 - 1);
+    expect(await page.locator('[data-testid="trades"] tr').count()).toBeGreaterThan(5);
+    expect(await page.locator('[data-testid="stats"] .stat').count()).toBeGreaterThan(5);
+    await screenshot(page, "04-strategy-report");
+  });
+
+  it("optimizes 20 trials in the browser and applies the best parameters", async () => {
+    await page.click('nav.tabs button[data-tab="optimize"]');
+    await page.fill('input[name="n_trials"]', "20");
+    await page.click('[data-testid="opt-run"]');
+    await expect.poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 180_000, interval: 500 }).toMatch(/20 trials in/);
+    expect(await page.locator('[data-testid="trials"] tr').count()).toBe(21);
+    expect(await page.$eval('[data-testid="opt-progress"]', (el) => (el as HTMLProgressElement).value)).toBe(20);
+    const n = await runs(page);
+    await page.click('[data-testid="opt-apply"]');
+    await waitForRuns(page, n + 1);
+    const best = await page.locator("tr.best td").allTextContents();
+    await page.click('nav.tabs button[data-tab="inputs"]');
+    const fast = await page.inputValue('.input-row[data-title="Fast length"] input');
+    expect(best.slice(1, 3).map((s) => s.replace(/,/g, ""))).toContain(fast);
+    await screenshot(page, "05-optimized");
+  });
+
+  it("switches to the HTTP engine against the same server", async () => {
+    const n = await runs(page);
+    await page.selectOption("#engine", "http");
+    await waitForRuns(page, n + 1);
+    await expect.poll(() => page.textContent("#status")).toMatch(/HTTP server/);
+    const result = await page.evaluate(() => window.__resin.result());
+    expect(result?.error).toBeNull();
+    expect((await series(page)).series.filter((s) => s.points > 0).length).toBeGreaterThanOrEqual(2);
+    await screenshot(page, "06-http-engine");
+    await page.selectOption("#engine", "browser");
+    await waitForRuns(page, n + 2);
+  });
+
+  it("reports figures: bench10 over 100k bars, optimize throughput (pool vs one worker)", async () => {
+    const bench = readFileSync(join(ROOT, "..", "shared", "bench", "bench10.pine"), "utf8");
+    await page.evaluate((src) => {
+      window.__resin.setSource(src);
+      window.__resin.useGeneratedData(100_000);
+    }, bench);
+    const timings: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const n = await runs(page);
+      const t0 = Date.now();
+      await page.click("#run");
+      await waitForRuns(page, n + 1, 120_000);
+      const wall = Date.now() - t0;
+      const t = await page.evaluate(() => window.__resin.lastTiming());
+      timings.push(t!.totalMs);
+      console.log(`[figure] bench10 x 100k bars, run ${k + 1}: click-to-drawn ${Math.round(t!.totalMs)} ms (engine ${Math.round(t!.engineMs)} ms, wall ${wall} ms) — goal < 1500 ms`);
+    }
+    const result = await page.evaluate(() => window.__resin.result());
+    expect(result?.error).toBeNull();
+    await screenshot(page, "07-bench10-100k");
+
+    await page.selectOption("#data", "btc-1d");
+    await waitForRuns(page, (await runs(page)) + 1);
+    await pickExample(page, "ma-cross");
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const one = await page.evaluate(() => window.__resin.benchOptimize(1, 16));
+    const pool = await page.evaluate((c) => window.__resin.benchOptimize(c, 16), cores);
+    console.log(`[figure] optimize throughput: 1 worker ${one.perSecond.toFixed(2)} trials/s; pool of ${cores} ${pool.perSecond.toFixed(2)} trials/s (16 trials each, ${one.errors + pool.errors} trial errors)`);
+    expect(one.trials).toBe(16);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+// What crosses the boundary between the page and a runtime worker. Bars go in as columnar
+// Float64Arrays and numeric plot columns come back as Float64Arrays, both transferred (moved, not
+// copied or serialised), so a 100k-bar run never goes through JSON or per-cell structured cloning.
+
+import type { Bar, ColumnarBars, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
+
+/** Bars as six parallel columns; volume is NaN where the data had none. */
+export interface PackedBars {
+  time: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+}
+
+export const BAR_FIELDS = ["time", "open", "high", "low", "close", "volume"] as const;
+
+/** A plot column as the page sees it: numeric columns are Float64Array (na = NaN), others stay arrays. */
+export type SeriesColumn = Float64Array | readonly (number | string | boolean | null)[];
+
+/** RunResult with its `series` columns possibly packed, and the equity curve packed. */
+export type PackedRunResult = Omit<RunResult, "series" | "plots"> & {
+  series: Record<string, SeriesColumn>;
+  plots?: SeriesColumn;
+};
+
+export interface RunRequest {
+  source: string;
+  /** Key of bars previously handed to the worker with setBars. */
+  barsKey: string;
+  symbol?: string;
+  runtime?: RuntimeOptions;
+  options?: RunOptions;
+  /** Evaluate only bars [from, to) of the stored set (optimize validation slices). */
+  slice?: [number, number];
+  /** Drop series, drawings and events from the reply (optimize trials need trades and stats only). */
+  lean?: boolean;
+}
+
+export function packBars(bars: readonly Bar[] | ColumnarBars | PackedBars): PackedBars {
+  if (!Array.isArray(bars)) {
+    const c = bars as ColumnarBars;
+    const n = c.time.length;
+    const col = (a: ArrayLike<number> | undefined): Float64Array => {
+      const out = new Float64Array(n);
+      if (!a) return out.fill(NaN);
+      for (let i = 0; i < n; i++) out[i] = a[i] == null ? NaN : a[i];
+      return out;
+    };
+    return { time: col(c.time), open: col(c.open), high: col(c.high), low: col(c.low), close: col(c.close), volume: col(c.volume) };
+  }
+  const rows = bars as readonly Bar[];
+  const n = rows.length;
+  const p: PackedBars = {
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const b = rows[i];
+    p.time[i] = b.time;
+    p.open[i] = b.open;
+    p.high[i] = b.high;
+    p.low[i] = b.low;
+    p.close[i] = b.close;
+    p.volume[i] = b.volume ?? NaN;
+  }
+  return p;
+}
+
+/** A copy of the columns (each worker needs its own: transferring moves the buffer). */
+export function cloneBars(p: PackedBars, from = 0, to = p.time.length): PackedBars {
+  return {
+    time: p.time.slice(from, to),
+    open: p.open.slice(from, to),
+    high: p.high.slice(from, to),
+    low: p.low.slice(from, to),
+    close: p.close.slice(from, to),
+    volume: p.volume.slice(from, to),
+  };
+}
+
+export function barsBuffers(p: PackedBars): ArrayBuffer[] {
+  return BAR_FIELDS.map((f) => p[f].buffer as ArrayBuffer);
+}
+
+/** Columnar bars for the Runtime; volume is left out when the data had none. */
+export function toColumnar(p: PackedBars): ColumnarBars {
+  const hasVolume = p.volume.some((v) => v === v);
+  return hasVolume
+    ? p
+    : { time: p.time, open: p.open, high: p.high, low: p.low, close: p.close };
+}
+
+/**
+ * Replaces every all-numeric series column (numbers and nulls) by a Float64Array and returns the
+ * buffers to transfer. Columns of colours (strings) or shape flags (true/null) are left as they are.
+ */
+export function packSeries(result: RunResult): { packed: PackedRunResult; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  const series: Record<string, SeriesColumn> = {};
+  for (const [title, cells] of Object.entries(result.series ?? {})) {
+    const col = numericColumn(cells);
+    if (col) {
+      series[title] = col;
+      transfer.push(col.buffer as ArrayBuffer);
+    } else series[title] = cells;
+  }
+  const packed: PackedRunResult = { ...result, series };
+  delete packed.plots; // the first series again; the page reads it from `series`
+  return { packed, transfer };
+}
+
+function numericColumn(cells: readonly unknown[]): Float64Array | null {
+  const n = cells.length;
+  let sawNumber = false;
+  for (let i = 0; i < n; i++) {
+    const v = cells[i];
+    if (typeof v === "number") sawNumber = true;
+    else if (v !== null && v !== undefined) return null;
+  }
+  if (!sawNumber && n > 0) return null; // all-na shape columns keep their array form
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = cells[i];
+    out[i] = typeof v === "number" ? v : NaN;
+  }
+  return out;
+}
+
+/** Drops what an optimize trial does not need so the reply stays small. */
+export function leanResult(result: RunResult): PackedRunResult {
+  return {
+    ...result,
+    series: {},
+    plots: undefined,
+    plot_meta: {},
+    drawings: [],
+    events: [],
+    alert_conditions: [],
+    strategy: result.strategy ? { ...result.strategy, equity: [] } : undefined,
+  };
+}

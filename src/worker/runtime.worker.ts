@@ -1,0 +1,64 @@
+// The Web Worker entry: the library Runtime behind Comlink. The page hands bars over once per data
+// set (setBars, transferred) and then asks for runs by key, so optimize trials never resend bars.
+// A run in progress cannot be interrupted from inside (the bar loop is synchronous): the pool
+// cancels by terminating the worker; `cancel` here stops a worker-side optimize between trials.
+
+import * as Comlink from "comlink";
+import { Runtime } from "../runtime/index.js";
+import { parse } from "../lang/index.js";
+import type { Diagnostic } from "../lang/ast.js";
+import { initKernels } from "./kernels.js";
+import { cloneBars, leanResult, packSeries, toColumnar, type PackedBars, type PackedRunResult, type RunRequest } from "./protocol.js";
+import type { OptimizeResult } from "../optimize/index.js";
+import { runStudyInWorker, type StudyProgress, type StudyRequest } from "./study.js";
+
+const barSets = new Map<string, PackedBars>();
+let cancelled = false;
+
+async function runOnce(req: RunRequest): Promise<PackedRunResult> {
+  await initKernels();
+  const bars = barSets.get(req.barsKey);
+  if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
+  const slice = req.slice ? cloneBars(bars, req.slice[0], req.slice[1]) : bars;
+  const rt = new Runtime(req.symbol ?? "CHART", req.runtime ?? {});
+  const result = await rt.run(req.source, toColumnar(slice), req.options ?? {});
+  if (req.lean) return leanResult(result);
+  const { packed, transfer } = packSeries(result);
+  return Comlink.transfer(packed, transfer);
+}
+
+const api = {
+  /** Loads the WASM kernels; resolves with a short description (for the status bar). */
+  async ready(): Promise<string> {
+    await initKernels();
+    return "wasm";
+  },
+  setBars(key: string, bars: PackedBars): void {
+    barSets.set(key, bars);
+  },
+  dropBars(key: string): void {
+    barSets.delete(key);
+  },
+  hasBars(key: string): boolean {
+    return barSets.has(key);
+  },
+  run: runOnce,
+  /** Parser diagnostics for the editor (the checker's too once the Runtime exposes them). */
+  check(source: string): Diagnostic[] {
+    return parse(source).diagnostics;
+  },
+  /** A whole optimize study inside this one worker, reporting each finished trial. */
+  async optimize(req: StudyRequest, onProgress?: (p: StudyProgress) => void): Promise<OptimizeResult> {
+    cancelled = false;
+    const bars = barSets.get(req.barsKey);
+    if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
+    return runStudyInWorker(req, bars, (r) => runOnce({ ...r, lean: true }), () => cancelled, onProgress);
+  },
+  cancel(): void {
+    cancelled = true;
+  },
+};
+
+export type RuntimeWorkerApi = typeof api;
+
+Comlink.expose(api);

@@ -1,0 +1,49 @@
+// An optimize study run entirely inside one worker (trials one after another). The page normally
+// runs the study itself and fans trials out over the pool; this is the single-worker path, used to
+// measure what the pool buys and where only one worker is wanted.
+
+import { optimize, type OptimizeRequest, type OptimizeResult } from "../optimize/index.js";
+import type { Bar, RunResult } from "../core/result.js";
+import type { PackedBars, PackedRunResult, RunRequest } from "./protocol.js";
+
+export interface StudyRequest extends Omit<OptimizeRequest, "data"> {
+  /** Key of the bar set stored in the worker. */
+  barsKey: string;
+}
+
+export interface StudyProgress {
+  done: number;
+  total: number;
+}
+
+export async function runStudyInWorker(
+  req: StudyRequest,
+  bars: PackedBars,
+  run: (r: RunRequest) => Promise<PackedRunResult>,
+  isCancelled: () => boolean,
+  onProgress?: (p: StudyProgress) => void,
+): Promise<OptimizeResult> {
+  const { barsKey, ...rest } = req;
+  const times = bars.time;
+  const controller = new AbortController();
+  const runner = async (inputs: Record<string, unknown>, slice: Bar[]): Promise<RunResult> => {
+    if (isCancelled()) controller.abort();
+    // the study slices its bar array for validation: find the slice again by its first bar's time
+    let from = 0;
+    if (slice.length) {
+      let hi = times.length;
+      while (from < hi) {
+        const mid = (from + hi) >> 1;
+        if (times[mid] < slice[0].time) from = mid + 1;
+        else hi = mid;
+      }
+    }
+    const range: [number, number] = [from, from + slice.length];
+    const result = await run({ source: req.script, barsKey, options: { inputs, mode: "interpret" }, slice: range, symbol: req.symbol ?? undefined });
+    return result as unknown as RunResult;
+  };
+  return optimize({ ...rest, data: bars }, runner, {
+    signal: controller.signal,
+    onProgress: (p) => onProgress?.({ done: p.completed, total: p.total }),
+  });
+}

@@ -1,0 +1,332 @@
+// The app controller: owns the state, the editor, the chart and the panels, and runs scripts on the
+// selected engine. Everything engine-specific stays behind the Engine interface.
+
+import type { EditorView } from "@codemirror/view";
+import { EditorSelection } from "@codemirror/state";
+import type { Diagnostic } from "../../src/lang/ast.js";
+import { parse } from "../../src/lang/index.js";
+import type { PackedRunResult } from "../../src/worker/protocol.js";
+import { ChartView } from "./chart/chart-view.js";
+import { cssColor } from "./chart/colors.js";
+import { contentKey, parseDataFile } from "./data/parse.js";
+import { SAMPLES, loadSample } from "./data/samples.js";
+import { Engines } from "./engines/index.js";
+import type { DataSet, Engine, EngineId } from "./engines/types.js";
+import { DEFAULT_SCRIPT, EXAMPLES } from "./examples.js";
+import { loadState, loadUpload, saveState, saveUpload, type AppState } from "./state.js";
+import { h } from "./ui/dom.js";
+import { renderInputs } from "./ui/inputs-panel.js";
+import { renderLogs } from "./ui/logs-panel.js";
+import { OptimizePanel } from "./ui/optimize-panel.js";
+import { renderProfile } from "./ui/profiler-panel.js";
+import { ReportPanel } from "./ui/report-panel.js";
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+export interface RunTiming {
+  /** Click (or keypress) to plots drawn, ms. */
+  totalMs: number;
+  /** Engine round trip, ms. */
+  engineMs: number;
+  bars: number;
+}
+
+export class App {
+  readonly engines = new Engines();
+  readonly chart: ChartView;
+  state: AppState;
+  data: DataSet | null = null;
+  result: PackedRunResult | null = null;
+  lastTiming: RunTiming | null = null;
+  runCount = 0;
+  private editor!: EditorView;
+  private setEditorText!: (view: EditorView, text: string) => void;
+  private report: ReportPanel;
+  private optimize: OptimizePanel;
+  private runSeq = 0;
+  private saveTimer = 0;
+  private symbol = "CHART";
+
+  constructor() {
+    this.state = loadState({
+      source: DEFAULT_SCRIPT,
+      dataId: SAMPLES[0].id,
+      engine: "browser",
+      httpUrl: "",
+      edgeUrl: "http://127.0.0.1:8788",
+      edgeKey: "",
+      inputs: {},
+      profiler: false,
+    });
+    this.chart = new ChartView($("chart"), $("tables"));
+    this.report = new ReportPanel($("report-panel"));
+    this.optimize = new OptimizePanel(
+      $("optimize-panel"),
+      () => (this.data ? { engine: this.engine(), script: this.source(), data: this.data, symbol: this.symbol, fixedInputs: {} } : null),
+      (params) => {
+        this.state.inputs = { ...this.state.inputs, ...params };
+        this.persist();
+        void this.run();
+      },
+    );
+  }
+
+  async start(): Promise<void> {
+    // the editor (CodeMirror) is its own chunk so the chart and data load in parallel with it
+    const { createEditor, setEditorText } = await import("./editor/editor.js");
+    this.setEditorText = setEditorText;
+    this.editor = createEditor({
+      parent: $("editor"),
+      doc: this.state.source,
+      diagnose: (src) => parse(src).diagnostics,
+      onRun: () => void this.run(),
+      onChange: (src) => {
+        this.state.source = src;
+        this.persist();
+      },
+      onDiagnostics: (d) => this.showProblems(d),
+    });
+    this.wireControls();
+    await this.selectData(this.state.dataId);
+    await this.run();
+  }
+
+  engine(): Engine {
+    const s = this.state;
+    return this.engines.get(s.engine, { httpUrl: s.httpUrl || location.origin, edgeUrl: s.edgeUrl, edgeKey: s.edgeKey });
+  }
+
+  source(): string {
+    return this.editor.state.doc.toString();
+  }
+
+  setSource(text: string): void {
+    this.setEditorText(this.editor, text);
+    this.state.source = text;
+    this.persist();
+  }
+
+  private persist(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = window.setTimeout(() => saveState(this.state), 300);
+  }
+
+  setStatus(text: string, error = false): void {
+    const el = $("status");
+    el.textContent = text;
+    el.title = text;
+    el.classList.toggle("error", error);
+  }
+
+  private wireControls(): void {
+    const example = $<HTMLSelectElement>("example");
+    example.append(h("option", { value: "" }, "— pick an example —"), ...EXAMPLES.map((e) => h("option", { value: e.id }, e.name)));
+    example.addEventListener("change", () => {
+      const ex = EXAMPLES.find((e) => e.id === example.value);
+      example.value = "";
+      if (!ex) return;
+      this.state.inputs = {};
+      this.setSource(ex.source);
+      void this.run();
+    });
+
+    const data = $<HTMLSelectElement>("data");
+    data.append(...SAMPLES.map((s) => h("option", { value: s.id }, s.name)), h("option", { value: "upload", disabled: true }, "Uploaded file"));
+    data.addEventListener("change", () => void this.selectData(data.value).then(() => this.run()));
+
+    $<HTMLInputElement>("upload").addEventListener("change", (e) => {
+      const input = e.target as HTMLInputElement;
+      const file = input.files?.[0];
+      input.value = "";
+      if (file) void this.upload(file);
+    });
+
+    const engine = $<HTMLSelectElement>("engine");
+    const labels: Record<EngineId, string> = { browser: "In-browser (worker)", http: "HTTP server", edge: "Edge worker" };
+    engine.append(...(Object.keys(labels) as EngineId[]).map((id) => h("option", { value: id, selected: id === this.state.engine }, labels[id])));
+    engine.addEventListener("change", () => {
+      this.state.engine = engine.value as EngineId;
+      this.persist();
+      void this.run();
+    });
+    const bindText = (id: string, key: "httpUrl" | "edgeUrl" | "edgeKey") => {
+      const el = $<HTMLInputElement>(id);
+      el.value = this.state[key];
+      el.addEventListener("change", () => {
+        this.state[key] = el.value.trim();
+        this.persist();
+      });
+    };
+    bindText("http-url", "httpUrl");
+    bindText("edge-url", "edgeUrl");
+    bindText("edge-key", "edgeKey");
+
+    const profiler = $<HTMLInputElement>("profiler");
+    profiler.checked = this.state.profiler;
+    profiler.addEventListener("change", () => {
+      this.state.profiler = profiler.checked;
+      this.persist();
+      void this.run();
+    });
+    $("run").addEventListener("click", () => void this.run());
+
+    for (const nav of document.querySelectorAll<HTMLElement>("nav.tabs")) {
+      nav.addEventListener("click", (e) => {
+        const btn = (e.target as HTMLElement).closest("button[data-tab]") as HTMLElement | null;
+        if (btn) this.showTab(nav.dataset.group!, btn.dataset.tab!);
+      });
+    }
+  }
+
+  showTab(group: string, tab: string): void {
+    document.querySelectorAll(`nav.tabs[data-group="${group}"] button`).forEach((b) => b.classList.toggle("active", (b as HTMLElement).dataset.tab === tab));
+    document.querySelectorAll(`.tab-body[data-group="${group}"] .panel`).forEach((p) => p.classList.toggle("active", (p as HTMLElement).dataset.panel === tab));
+  }
+
+  async selectData(id: string): Promise<void> {
+    const select = $<HTMLSelectElement>("data");
+    try {
+      if (id === "upload") {
+        const up = loadUpload();
+        if (!up) throw new Error("the uploaded file is no longer stored; pick a sample or upload again");
+        this.useData(up.name, up.bars, "upload", "CHART");
+        return;
+      }
+      const sample = SAMPLES.find((s) => s.id === id) ?? SAMPLES[0];
+      this.useData(sample.name, await loadSample(sample), sample.id, sample.symbol);
+    } catch (e) {
+      this.setStatus(`data: ${(e as Error).message}`, true);
+      if (id !== SAMPLES[0].id) await this.selectData(SAMPLES[0].id);
+    } finally {
+      select.value = this.state.dataId;
+    }
+  }
+
+  /** Makes `bars` the current data set (validated already) and redraws the candles. */
+  useData(name: string, bars: DataSet["bars"], dataId: string, symbol: string): void {
+    this.data = { key: contentKey(bars), name, bars };
+    this.symbol = symbol;
+    this.state.dataId = dataId;
+    const opt = $<HTMLSelectElement>("data").querySelector<HTMLOptionElement>('option[value="upload"]');
+    if (opt && dataId === "upload") {
+      opt.disabled = false;
+      opt.textContent = `Uploaded: ${name} (${bars.time.length} bars)`;
+    }
+    this.chart.setBars(bars);
+    this.persist();
+  }
+
+  async upload(file: File): Promise<boolean> {
+    try {
+      const bars = parseDataFile(file.name, await file.text());
+      const stored = saveUpload(file.name, bars);
+      this.useData(file.name, bars, "upload", "CHART");
+      $<HTMLSelectElement>("data").value = "upload";
+      this.setStatus(`${file.name}: ${bars.time.length} bars loaded${stored ? "" : " (too large to keep across reloads)"}`);
+      await this.run();
+      return true;
+    } catch (e) {
+      this.setStatus(`${file.name}: ${(e as Error).message}`, true);
+      return false;
+    }
+  }
+
+  /** Runs the script on the current engine and draws the result; a newer run supersedes an older one. */
+  async run(): Promise<PackedRunResult | null> {
+    if (!this.data) return null;
+    const seq = ++this.runSeq;
+    const t0 = performance.now();
+    const engine = this.engine();
+    const source = this.source();
+    this.setStatus(`running on ${engine.label}…`);
+    let result: PackedRunResult;
+    try {
+      result = await engine.run({ source, data: this.data, symbol: this.symbol, inputs: this.state.inputs, profiler: this.state.profiler });
+    } catch (e) {
+      if (seq === this.runSeq) this.setStatus((e as Error).message, true);
+      return null;
+    }
+    if (seq !== this.runSeq) return null;
+    const engineMs = performance.now() - t0;
+    this.result = result;
+    this.chart.render(result);
+    this.renderPanels(result, source);
+    // wait for the frame that paints the new series
+    await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    const totalMs = performance.now() - t0;
+    this.lastTiming = { totalMs, engineMs, bars: this.data.bars.time.length };
+    this.runCount++;
+    if (result.error) {
+      this.setStatus(`${result.error_kind ?? "error"} error: ${result.error}`, true);
+      this.showTab("right", "logs");
+    } else {
+      const extra = result.auto_backend ? ` (auto → ${result.auto_backend})` : "";
+      this.setStatus(`${result.script_name || "script"}: ${result.count} bars, ${result.mode}${extra}, ${Math.round(totalMs)} ms on ${engine.label}${result.timed_out ? " — timed out" : ""}`);
+    }
+    return result;
+  }
+
+  private renderPanels(result: PackedRunResult, source: string): void {
+    const titles = new Set((result.inputs ?? []).map((i) => i.title));
+    // overrides of inputs the script no longer declares are dropped
+    for (const k of Object.keys(this.state.inputs)) if (!titles.has(k)) delete this.state.inputs[k];
+    renderInputs(
+      $("inputs-panel"),
+      result.inputs ?? [],
+      (title, value) => {
+        this.state.inputs = { ...this.state.inputs, [title]: value };
+        this.persist();
+        void this.run();
+      },
+      () => {
+        this.state.inputs = {};
+        this.persist();
+        void this.run();
+      },
+    );
+    this.report.render(result, this.data!.bars.time);
+    renderLogs($("logs-panel"), result);
+    renderProfile($("profile-panel"), result, source, (line) => this.gotoLine(line));
+    this.optimize.setInputs(result.inputs ?? [], result.script_type === "strategy");
+    this.renderLegend(result);
+    if (result.script_type === "strategy") this.showTab("right", "report");
+    if (result.diagnostics?.length) this.showProblems(result.diagnostics);
+  }
+
+  private renderLegend(result: PackedRunResult): void {
+    const legend = $("legend");
+    legend.replaceChildren(h("span", { class: "item" }, h("b", {}, result.script_name || "")));
+    for (const [title, m] of Object.entries(result.plot_meta ?? {})) {
+      if (m.kind !== "plot") continue;
+      const sw = h("span", { class: "swatch" });
+      sw.style.background = cssColor(m.color, "#2962ff");
+      legend.append(h("span", { class: "item" }, sw, title));
+    }
+  }
+
+  private showProblems(diags: readonly Diagnostic[]): void {
+    const host = $("problems-panel");
+    host.replaceChildren();
+    const errors = diags.filter((d) => d.severity === "error").length;
+    $("problem-count").textContent = errors ? String(errors) : "";
+    if (!diags.length) host.append(h("p", { class: "muted" }, "No problems."));
+    for (const d of diags) host.append(h("div", { class: `problem ${d.severity}`, onclick: () => this.gotoLine(d.line, d.column) }, `${d.line}:${d.column} ${d.severity}: ${d.message}`));
+  }
+
+  gotoLine(line: number, column = 1): void {
+    const doc = this.editor.state.doc;
+    const l = doc.line(Math.min(Math.max(1, line), doc.lines));
+    this.editor.dispatch({ selection: EditorSelection.cursor(Math.min(l.to, l.from + column - 1)), scrollIntoView: true });
+    this.editor.focus();
+  }
+
+  /** Sets one input override as the inputs panel would, and re-runs. */
+  async setInput(title: string, value: unknown): Promise<PackedRunResult | null> {
+    this.state.inputs = { ...this.state.inputs, [title]: value };
+    return this.run();
+  }
+
+  get optimizePanel(): OptimizePanel {
+    return this.optimize;
+  }
+}

@@ -1,0 +1,411 @@
+// The price chart: candlesticks plus everything a run produces, drawn with lightweight-charts v5.
+// Overlay plots go to pane 0 with the candles, the others to pane 1; shapes, arrows and strategy
+// fills become series markers; bgcolor, fill and drawings are painted by canvas layers.
+
+import {
+  AreaSeries,
+  BarSeries,
+  CandlestickSeries,
+  HistogramSeries,
+  LineSeries,
+  LineStyle,
+  LineType,
+  createChart,
+  createSeriesMarkers,
+  type CandlestickData,
+  type IChartApi,
+  type ISeriesApi,
+  type ISeriesMarkersPluginApi,
+  type SeriesMarker,
+  type SeriesType,
+  type Time,
+  type WhitespaceData,
+} from "lightweight-charts";
+import type { PackedBars, PackedRunResult, SeriesColumn } from "../../../src/worker/protocol.js";
+import { CanvasLayer, type PaneGeometry } from "./canvas-layer.js";
+import { anyColor, cssColor } from "./colors.js";
+import { makeXResolver, paintDrawings, renderTables } from "./drawings.js";
+import { planPlots, type Pane, type PlotPlan } from "./plan.js";
+
+export interface SeriesSnapshot {
+  title: string;
+  type: string;
+  pane: number;
+  /** Points with a value (whitespace excluded). */
+  points: number;
+  last: number | null;
+}
+
+interface Drawn {
+  title: string;
+  type: string;
+  pane: Pane;
+  series: ISeriesApi<SeriesType>;
+}
+
+const UP = "#26a69a";
+const DOWN = "#ef5350";
+
+export class ChartView {
+  readonly chart: IChartApi;
+  private candles: ISeriesApi<"Candlestick">;
+  private bars: PackedBars | null = null;
+  private times: Time[] = [];
+  private drawn: Drawn[] = [];
+  private markerApis: ISeriesMarkersPluginApi<Time>[] = [];
+  private layers: { series: ISeriesApi<SeriesType>; layer: CanvasLayer }[] = [];
+  private markerCount = 0;
+  private candleData: (CandlestickData<Time> | WhitespaceData<Time>)[] = [];
+
+  constructor(
+    container: HTMLElement,
+    private readonly tableHost: HTMLElement,
+  ) {
+    this.chart = createChart(container, {
+      autoSize: true,
+      layout: { background: { color: "#ffffff" }, textColor: "#131722", fontSize: 11, panes: { separatorColor: "#d1d4dc" } },
+      grid: { vertLines: { color: "#f0f3fa" }, horzLines: { color: "#f0f3fa" } },
+      timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 },
+      crosshair: { mode: 0 },
+    });
+    this.candles = this.chart.addSeries(CandlestickSeries, {
+      upColor: UP,
+      downColor: DOWN,
+      borderVisible: false,
+      wickUpColor: UP,
+      wickDownColor: DOWN,
+    });
+  }
+
+  /** New data: candles replace the old ones and the view shows the latest bars. */
+  setBars(bars: PackedBars): void {
+    this.clearResult();
+    this.bars = bars;
+    const n = bars.time.length;
+    this.times = new Array(n);
+    for (let i = 0; i < n; i++) this.times[i] = (bars.time[i] / 1000) as Time;
+    this.candleData = new Array(n);
+    for (let i = 0; i < n; i++) {
+      this.candleData[i] = { time: this.times[i], open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i] };
+    }
+    this.candles.setData(this.candleData);
+    this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, n - 300), to: n + 5 });
+  }
+
+  /** Removes every plot, marker, layer and table of the previous run. */
+  clearResult(): void {
+    for (const m of this.markerApis) m.detach();
+    this.markerApis = [];
+    for (const { series, layer } of this.layers) series.detachPrimitive(layer);
+    this.layers = [];
+    for (const d of this.drawn) this.chart.removeSeries(d.series);
+    this.drawn = [];
+    this.markerCount = 0;
+    this.tableHost.replaceChildren();
+  }
+
+  render(result: PackedRunResult): void {
+    const range = this.chart.timeScale().getVisibleLogicalRange();
+    this.clearResult();
+    if (!this.bars) return;
+    const plans = planPlots(result);
+    const markers: Record<Pane, SeriesMarker<Time>[]> = { 0: [], 1: [] };
+    const barcolor = plans.find((p) => p.type === "barcolor");
+    this.candles.setData(barcolor ? this.coloredCandles(result.series[barcolor.title]) : this.candleData);
+
+    for (const plan of plans) this.drawPlan(plan, result, markers);
+    markers[0].push(...this.strategyMarkers(result));
+
+    const paneSeries = (pane: Pane): ISeriesApi<SeriesType> | null =>
+      pane === 0 ? this.candles : (this.drawn.find((d) => d.pane === 1)?.series ?? null);
+    for (const pane of [0, 1] as const) {
+      const target = paneSeries(pane);
+      if (!target || markers[pane].length === 0) continue;
+      markers[pane].sort((a, b) => (a.time as number) - (b.time as number));
+      this.markerApis.push(createSeriesMarkers(target, markers[pane]));
+      this.markerCount += markers[pane].length;
+    }
+
+    // canvas layers: bgcolor under the candles, fills per pane, drawings on top of the price pane
+    const bg = plans.filter((p) => p.type === "bgcolor").map((p) => result.series[p.title]);
+    if (bg.length) this.attachLayer(this.candles, "bottom", (g) => paintBackground(g, bg));
+    for (const pane of [0, 1] as const) {
+      const fills = plans.filter((p): p is Extract<PlotPlan, { type: "fill" }> => p.type === "fill" && p.pane === pane);
+      const target = paneSeries(pane);
+      if (fills.length && target) this.attachLayer(target, "bottom", (g) => paintFills(g, fills, result, plans));
+    }
+    const drawings = (result.drawings ?? []) as Record<string, unknown>[];
+    if (drawings.length) {
+      const xOf = makeXResolver(this.bars.time);
+      this.attachLayer(this.candles, "top", (g) => paintDrawings(g, drawings, xOf));
+      renderTables(this.tableHost, drawings);
+    }
+    if (this.drawn.some((d) => d.pane === 1)) {
+      const panes = this.chart.panes();
+      panes[0]?.setStretchFactor(2);
+      panes[1]?.setStretchFactor(1);
+    }
+    if (range) this.chart.timeScale().setVisibleLogicalRange(range);
+  }
+
+  private attachLayer(series: ISeriesApi<SeriesType>, z: "bottom" | "top", painter: (g: PaneGeometry) => void): void {
+    const layer = new CanvasLayer(painter, z, () => this.times.length);
+    series.attachPrimitive(layer);
+    this.layers.push({ series, layer });
+  }
+
+  private coloredCandles(col: SeriesColumn | undefined): CandlestickData<Time>[] {
+    return this.candleData.map((c, i) => {
+      const color = col ? anyColor(col[i]) : null;
+      return color ? { ...(c as CandlestickData<Time>), color, wickColor: color, borderColor: color } : (c as CandlestickData<Time>);
+    });
+  }
+
+  private add(plan: PlotPlan & { pane: Pane }, series: ISeriesApi<SeriesType>): void {
+    this.drawn.push({ title: plan.title, type: plan.type, pane: plan.pane, series });
+  }
+
+  private lineData(col: SeriesColumn | undefined): (WhitespaceData<Time> & { value?: number })[] {
+    const out = new Array(this.times.length);
+    for (let i = 0; i < this.times.length; i++) {
+      const v = col ? col[i] : null;
+      out[i] = typeof v === "number" && v === v ? { time: this.times[i], value: v } : { time: this.times[i] };
+    }
+    return out;
+  }
+
+  private drawPlan(plan: PlotPlan, result: PackedRunResult, markers: Record<Pane, SeriesMarker<Time>[]>): void {
+    const col = result.series[plan.title];
+    const common = { title: plan.title, priceLineVisible: false, lastValueVisible: true };
+    switch (plan.type) {
+      case "line": {
+        const s = this.chart.addSeries(
+          LineSeries,
+          {
+            ...common,
+            color: plan.color,
+            lineWidth: Math.max(1, Math.min(4, plan.width)) as 1 | 2 | 3 | 4,
+            lineType: plan.step ? LineType.WithSteps : LineType.Simple,
+            lineVisible: plan.lineVisible,
+            pointMarkersVisible: plan.points,
+            pointMarkersRadius: plan.points ? 2 : undefined,
+          },
+          plan.pane,
+        );
+        s.setData(this.lineData(col));
+        this.add(plan, s);
+        break;
+      }
+      case "histogram": {
+        const s = this.chart.addSeries(HistogramSeries, { ...common, color: plan.color }, plan.pane);
+        s.setData(this.lineData(col));
+        this.add(plan, s);
+        break;
+      }
+      case "area": {
+        const s = this.chart.addSeries(
+          AreaSeries,
+          { ...common, lineColor: plan.color, topColor: withAlpha(plan.color, 0.35), bottomColor: withAlpha(plan.color, 0.02), lineWidth: 1 },
+          plan.pane,
+        );
+        s.setData(this.lineData(col));
+        this.add(plan, s);
+        break;
+      }
+      case "hline": {
+        // an invisible carrier series keeps the level inside the autoscaled range
+        const s = this.chart.addSeries(
+          LineSeries,
+          { lineVisible: false, priceLineVisible: false, lastValueVisible: false, crosshairMarkerVisible: false, color: plan.color },
+          plan.pane,
+        );
+        s.setData(this.times.map((time) => ({ time, value: plan.price })));
+        s.createPriceLine({
+          price: plan.price,
+          color: plan.color,
+          lineWidth: Math.max(1, Math.min(4, plan.width)) as 1 | 2 | 3 | 4,
+          lineStyle: plan.dashed ? LineStyle.Dashed : LineStyle.Solid,
+          axisLabelVisible: false,
+          title: plan.title.startsWith("hline") || plan.title.startsWith("plot_") ? "" : plan.title,
+        });
+        this.add(plan, s);
+        break;
+      }
+      case "markers":
+        if (col) markers[plan.pane].push(...shapeMarkers(plan, col, this.times));
+        break;
+      case "ohlc": {
+        const data = ohlcData(result, plan.title, this.times);
+        if (!data) break;
+        const def = plan.candles ? CandlestickSeries : BarSeries;
+        const s = this.chart.addSeries(def as typeof CandlestickSeries, { ...common, upColor: plan.color, downColor: plan.color, wickUpColor: plan.color, wickDownColor: plan.color, borderVisible: false }, plan.pane);
+        s.setData(data);
+        this.add(plan, s);
+        break;
+      }
+      default:
+        break; // fill, bgcolor, barcolor are painted by layers / candle colours
+    }
+  }
+
+  private strategyMarkers(result: PackedRunResult): SeriesMarker<Time>[] {
+    const out: SeriesMarker<Time>[] = [];
+    const st = result.strategy;
+    if (!st) return out;
+    const at = (i: number | null): Time | null => (i !== null && i >= 0 && i < this.times.length ? this.times[i] : null);
+    for (const t of [...(st.trades ?? []), ...(st.open_trades ?? [])]) {
+      const long = t.direction === "long";
+      const et = at(t.entry_bar_index);
+      if (et !== null) {
+        out.push({
+          time: et,
+          position: long ? "belowBar" : "aboveBar",
+          shape: long ? "arrowUp" : "arrowDown",
+          color: long ? "#2962ff" : "#e91e63",
+          text: t.entry_id ?? "",
+          id: `entry-${t.trade_num}`,
+        });
+      }
+      const xt = at(t.exit_bar_index);
+      if (xt !== null && t.exit_price !== null) {
+        out.push({
+          time: xt,
+          position: long ? "aboveBar" : "belowBar",
+          shape: long ? "arrowDown" : "arrowUp",
+          color: "#9c27b0",
+          text: t.exit_id ?? "close",
+          id: `exit-${t.trade_num}`,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** Read-only view of what is drawn, for the e2e test hook. */
+  snapshot(): { candles: number; series: SeriesSnapshot[]; markers: number; panes: number } {
+    const series = this.drawn.map((d) => {
+      const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number })[];
+      let points = 0;
+      let last: number | null = null;
+      for (const p of data) {
+        const v = p.value ?? p.close;
+        if (typeof v === "number") {
+          points++;
+          last = v;
+        }
+      }
+      return { title: d.title, type: d.type, pane: d.pane, points, last };
+    });
+    return { candles: this.candles.data().length, series, markers: this.markerCount, panes: this.chart.panes().length };
+  }
+}
+
+function withAlpha(color: string, a: number): string {
+  if (color.startsWith("#") && color.length === 7) {
+    const r = parseInt(color.slice(1, 3), 16);
+    const g = parseInt(color.slice(3, 5), 16);
+    const b = parseInt(color.slice(5, 7), 16);
+    return `rgba(${r}, ${g}, ${b}, ${a})`;
+  }
+  return color;
+}
+
+function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesColumn, times: Time[]): SeriesMarker<Time>[] {
+  const out: SeriesMarker<Time>[] = [];
+  const n = Math.min(col.length, times.length);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (plan.arrow) {
+      if (typeof v !== "number" || v !== v || v === 0) continue;
+      const up = v > 0;
+      out.push({ time: times[i], position: up ? "belowBar" : "aboveBar", shape: up ? "arrowUp" : "arrowDown", color: up ? "#26a69a" : "#ef5350" });
+      continue;
+    }
+    const hit = v === true || (typeof v === "number" && v === v);
+    if (!hit) continue;
+    if (plan.position === "inBar" && typeof v === "number") {
+      out.push({ time: times[i], position: "atPriceMiddle", price: v, shape: plan.shape, color: plan.color, text: plan.text });
+    } else out.push({ time: times[i], position: plan.position, shape: plan.shape, color: plan.color, text: plan.text });
+  }
+  return out;
+}
+
+/** plotcandle/plotbar columns: cells of [o, h, l, c], or sibling columns `<title>_open` ... */
+function ohlcData(result: PackedRunResult, title: string, times: Time[]): (CandlestickData<Time> | WhitespaceData<Time>)[] | null {
+  const col = result.series[title] as readonly unknown[] | undefined;
+  const parts = ["open", "high", "low", "close"].map((k) => result.series[`${title}_${k}`]);
+  const cell = (i: number): number[] | null => {
+    if (parts.every(Boolean)) return parts.map((p) => Number(p![i] ?? NaN));
+    const v = col?.[i];
+    return Array.isArray(v) && v.length === 4 ? v.map((x) => (typeof x === "number" ? x : NaN)) : null;
+  };
+  if (!parts.every(Boolean) && !col) return null;
+  return times.map((time, i) => {
+    const c = cell(i);
+    return c && c.every((x) => x === x) ? { time, open: c[0], high: c[1], low: c[2], close: c[3] } : { time };
+  });
+}
+
+function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): void {
+  // runs of one colour become one rectangle; edges sit halfway between bars so nothing overlaps
+  const edge = (i: number): number | null => {
+    const a = g.x(i - 0.5);
+    return a;
+  };
+  for (const col of cols) {
+    if (!col) continue;
+    let runColor: string | null = null;
+    let runStart = 0;
+    const flush = (end: number) => {
+      if (runColor === null) return;
+      const x0 = edge(runStart);
+      const x1 = edge(end);
+      if (x0 !== null && x1 !== null) {
+        g.ctx.fillStyle = runColor;
+        g.ctx.fillRect(Math.round(x0), 0, Math.max(1, Math.round(x1) - Math.round(x0)), g.height);
+      }
+    };
+    for (let i = g.visible.from; i <= g.visible.to + 1; i++) {
+      const c = i <= g.visible.to ? anyColor(col[i]) : null;
+      if (c === runColor) continue;
+      flush(i);
+      runColor = c;
+      runStart = i;
+    }
+  }
+}
+
+function paintFills(g: PaneGeometry, fills: Extract<PlotPlan, { type: "fill" }>[], result: PackedRunResult, plans: PlotPlan[]): void {
+  const valueOf = (title: string): ((i: number) => number) => {
+    const hl = plans.find((p) => p.type === "hline" && p.title === title) as Extract<PlotPlan, { type: "hline" }> | undefined;
+    if (hl) return () => hl.price;
+    const col = result.series[title];
+    return (i) => {
+      const v = col?.[i];
+      return typeof v === "number" ? v : NaN;
+    };
+  };
+  for (const f of fills) {
+    const a = valueOf(f.plot1);
+    const b = valueOf(f.plot2);
+    const col = result.series[f.title];
+    const base = cssColor(f.color);
+    // one quad per bar pair, so gaps (na) break the band like TradingView does
+    for (let i = Math.max(1, g.visible.from); i <= g.visible.to; i++) {
+      const a0 = a(i - 1), a1 = a(i), b0 = b(i - 1), b1 = b(i);
+      if (a0 !== a0 || a1 !== a1 || b0 !== b0 || b1 !== b1) continue;
+      const x0 = g.x(i - 1), x1 = g.x(i);
+      const ya0 = g.y(a0), ya1 = g.y(a1), yb0 = g.y(b0), yb1 = g.y(b1);
+      if (x0 === null || x1 === null || ya0 === null || ya1 === null || yb0 === null || yb1 === null) continue;
+      const perBar = col ? anyColor(col[i]) : null;
+      g.ctx.fillStyle = perBar ?? base;
+      g.ctx.beginPath();
+      g.ctx.moveTo(x0, ya0);
+      g.ctx.lineTo(x1, ya1);
+      g.ctx.lineTo(x1, yb1);
+      g.ctx.lineTo(x0, yb0);
+      g.ctx.closePath();
+      g.ctx.fill();
+    }
+  }
+}

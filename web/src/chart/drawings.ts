@@ -1,0 +1,222 @@
+// Paints the result's drawings (line, label, box, polyline, linefill; tables go to an HTML overlay)
+// on the price pane. Records are read tolerantly: each field by its Pine argument name.
+
+import { anyColor } from "./colors.js";
+import type { PaneGeometry } from "./canvas-layer.js";
+
+type Rec = Record<string, unknown>;
+
+const num = (r: Rec, ...keys: string[]): number => {
+  for (const k of keys) {
+    const v = r[k];
+    if (typeof v === "number" && v === v) return v;
+  }
+  return NaN;
+};
+const str = (r: Rec, ...keys: string[]): string => {
+  for (const k of keys) if (typeof r[k] === "string") return r[k] as string;
+  return "";
+};
+const bare = (s: string): string => s.slice(s.lastIndexOf(".") + 1).toLowerCase();
+
+export function drawingKind(d: Rec): string {
+  return bare(str(d, "type", "kind", "object"));
+}
+
+/** Bar index of a drawing x coordinate (`xloc.bar_time` x values are times, matched to bars). */
+export function makeXResolver(times: Float64Array): (x: number, xloc: string) => number {
+  return (x, xloc) => {
+    if (bare(xloc) !== "bar_time") return x;
+    let lo = 0;
+    let hi = times.length - 1;
+    if (hi < 0) return NaN;
+    if (x >= times[hi]) return hi + (x - times[hi]) / Math.max(1, times[hi] - (times[hi - 1] ?? times[hi] - 1));
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+function dash(ctx: CanvasRenderingContext2D, style: string, width: number): void {
+  const s = bare(style);
+  ctx.setLineDash(s.includes("dash") ? [6 * width, 4 * width] : s.includes("dot") ? [width, 3 * width] : []);
+}
+
+export function paintDrawings(g: PaneGeometry, drawings: readonly Rec[], xOf: (x: number, xloc: string) => number): void {
+  const { ctx } = g;
+  for (const d of drawings) {
+    const kind = drawingKind(d);
+    const xloc = str(d, "xloc");
+    ctx.save();
+    try {
+      if (kind === "line") paintLine(g, d, xOf(num(d, "x1"), xloc), xOf(num(d, "x2"), xloc));
+      else if (kind === "box") paintBox(g, d, xOf(num(d, "left"), xloc), xOf(num(d, "right"), xloc));
+      else if (kind === "label") paintLabel(g, d, xOf(num(d, "x"), xloc));
+      else if (kind === "polyline") paintPolyline(g, d, xOf, xloc);
+    } finally {
+      ctx.restore();
+    }
+  }
+}
+
+function paintLine(g: PaneGeometry, d: Rec, i1: number, i2: number): void {
+  let x1 = g.x(i1);
+  let x2 = g.x(i2);
+  let y1 = g.y(num(d, "y1"));
+  let y2 = g.y(num(d, "y2"));
+  if (x1 === null || x2 === null || y1 === null || y2 === null) return;
+  const ext = bare(str(d, "extend"));
+  const slope = x2 !== x1 ? (y2 - y1) / (x2 - x1) : 0;
+  if ((ext === "right" || ext === "both") && x2 !== x1) {
+    const nx = x2 > x1 ? g.width : 0;
+    y2 = y2 + slope * (nx - x2);
+    x2 = nx;
+  }
+  if ((ext === "left" || ext === "both") && x2 !== x1) {
+    const nx = x2 > x1 ? 0 : g.width;
+    y1 = y1 + slope * (nx - x1);
+    x1 = nx;
+  }
+  const width = num(d, "width") || 1;
+  g.ctx.strokeStyle = anyColor(d.color) ?? "#2962ff";
+  g.ctx.lineWidth = width;
+  dash(g.ctx, str(d, "style"), width);
+  g.ctx.beginPath();
+  g.ctx.moveTo(x1, y1);
+  g.ctx.lineTo(x2, y2);
+  g.ctx.stroke();
+}
+
+function paintBox(g: PaneGeometry, d: Rec, iL: number, iR: number): void {
+  const xl = g.x(iL);
+  let xr = g.x(iR);
+  const yt = g.y(num(d, "top"));
+  const yb = g.y(num(d, "bottom"));
+  if (xl === null || xr === null || yt === null || yb === null) return;
+  const ext = bare(str(d, "extend"));
+  if (ext === "right" || ext === "both") xr = g.width;
+  const bg = anyColor(d.bgcolor);
+  if (bg) {
+    g.ctx.fillStyle = bg;
+    g.ctx.fillRect(xl, yt, xr - xl, yb - yt);
+  }
+  const border = anyColor(d.border_color);
+  const bw = num(d, "border_width");
+  if (border && bw !== 0) {
+    g.ctx.strokeStyle = border;
+    g.ctx.lineWidth = bw || 1;
+    dash(g.ctx, str(d, "border_style"), bw || 1);
+    g.ctx.strokeRect(xl, yt, xr - xl, yb - yt);
+  }
+  const text = str(d, "text");
+  if (text) {
+    g.ctx.fillStyle = anyColor(d.text_color) ?? "#131722";
+    g.ctx.font = "11px sans-serif";
+    g.ctx.textAlign = "center";
+    g.ctx.textBaseline = "middle";
+    g.ctx.fillText(text, (xl + xr) / 2, (yt + yb) / 2);
+  }
+}
+
+function paintLabel(g: PaneGeometry, d: Rec, i: number): void {
+  const x = g.x(i);
+  const yloc = bare(str(d, "yloc"));
+  let y = g.y(num(d, "y"));
+  if (yloc === "abovebar") y = 20;
+  if (yloc === "belowbar") y = g.height - 20;
+  if (x === null || y === null) return;
+  const text = str(d, "text");
+  const style = bare(str(d, "style"));
+  const bg = anyColor(d.color) ?? "#2962ff";
+  const fg = anyColor(d.textcolor) ?? "#ffffff";
+  const ctx = g.ctx;
+  ctx.font = "11px sans-serif";
+  const lines = text.split("\n");
+  const w = Math.max(8, ...lines.map((l) => ctx.measureText(l).width)) + 10;
+  const h = lines.length * 14 + 6;
+  const down = style.includes("down") || style === "";
+  const none = style === "none" || style.includes("text_outline");
+  const top = style.includes("up") ? y + 6 : style.includes("center") ? y - h / 2 : down ? y - h - 6 : y - h / 2;
+  if (!none) {
+    ctx.fillStyle = bg;
+    ctx.beginPath();
+    ctx.roundRect(x - w / 2, top, w, h, 3);
+    ctx.fill();
+    // the pointer towards the anchor
+    ctx.beginPath();
+    if (style.includes("up")) {
+      ctx.moveTo(x - 5, top);
+      ctx.lineTo(x, y);
+      ctx.lineTo(x + 5, top);
+    } else if (down) {
+      ctx.moveTo(x - 5, top + h);
+      ctx.lineTo(x, y);
+      ctx.lineTo(x + 5, top + h);
+    }
+    ctx.fill();
+  }
+  ctx.fillStyle = none ? (anyColor(d.textcolor) ?? bg) : fg;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  lines.forEach((l, k) => ctx.fillText(l, x, top + 4 + k * 14));
+}
+
+function paintPolyline(g: PaneGeometry, d: Rec, xOf: (x: number, xloc: string) => number, xloc: string): void {
+  const pts = Array.isArray(d.points) ? (d.points as Rec[]) : [];
+  if (pts.length < 2) return;
+  const useTime = bare(xloc) === "bar_time";
+  const ctx = g.ctx;
+  ctx.beginPath();
+  let started = false;
+  for (const p of pts) {
+    const x = g.x(useTime ? xOf(num(p, "time"), xloc) : num(p, "index", "bar_index"));
+    const y = g.y(num(p, "price"));
+    if (x === null || y === null) continue;
+    if (started) ctx.lineTo(x, y);
+    else ctx.moveTo(x, y);
+    started = true;
+  }
+  if (d.closed) ctx.closePath();
+  const fill = anyColor(d.fill_color);
+  if (fill) {
+    ctx.fillStyle = fill;
+    ctx.fill();
+  }
+  ctx.strokeStyle = anyColor(d.line_color) ?? "#2962ff";
+  ctx.lineWidth = num(d, "line_width") || 1;
+  ctx.stroke();
+}
+
+/** Tables become positioned HTML grids over the chart (they are screen-anchored in Pine). */
+export function renderTables(host: HTMLElement, drawings: readonly Rec[]): void {
+  host.replaceChildren();
+  for (const d of drawings) {
+    if (drawingKind(d) !== "table") continue;
+    const el = document.createElement("table");
+    el.className = "pine-table " + bare(str(d, "position") || "top_right").replace("_", "-");
+    const bg = anyColor(d.bgcolor);
+    if (bg) el.style.background = bg;
+    const cells = Array.isArray(d.cells) ? (d.cells as Rec[]) : [];
+    const rows = num(d, "rows") || 1 + Math.max(0, ...cells.map((c) => num(c, "row") || 0));
+    const cols = num(d, "columns") || 1 + Math.max(0, ...cells.map((c) => num(c, "column") || 0));
+    const grid: (Rec | undefined)[][] = Array.from({ length: rows }, () => new Array(cols));
+    for (const c of cells) grid[num(c, "row") || 0]![num(c, "column") || 0] = c;
+    for (const row of grid) {
+      const tr = el.insertRow();
+      for (let k = 0; k < cols; k++) {
+        const td = tr.insertCell();
+        const c = row[k];
+        if (!c) continue;
+        td.textContent = str(c, "text");
+        const fg = anyColor(c.text_color);
+        const cbg = anyColor(c.bgcolor);
+        if (fg) td.style.color = fg;
+        if (cbg) td.style.background = cbg;
+      }
+    }
+    host.append(el);
+  }
+}

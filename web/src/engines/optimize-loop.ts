@@ -1,0 +1,49 @@
+// The client-side optimize loop (in-browser and edge engines): the shared study of src/optimize with
+// its trial runner mapped onto bar slices that the engine runs (a worker pool job, an edge /run).
+
+import { optimize, OptimizeError, type OptimizeProgress as StudyProgress } from "../../../src/optimize/index.js";
+import type { Bar, RunResult } from "../../../src/core/result.js";
+import type { PackedRunResult } from "../../../src/worker/protocol.js";
+import { EngineError, type OptimizeProgress, type OptimizeRequest, type OptimizeResult } from "./types.js";
+
+/** Runs the strategy with `inputs` over bars [from, to) of the request's data set. */
+export type SliceRunner = (inputs: Record<string, unknown>, from: number, to: number) => Promise<PackedRunResult>;
+
+/** First index whose time is >= t (bar times increase). */
+export function indexOfTime(times: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export async function clientSideOptimize(
+  req: OptimizeRequest,
+  runSlice: SliceRunner,
+  opts: { concurrency: number; signal: AbortSignal },
+  onProgress: (p: OptimizeProgress) => void,
+): Promise<OptimizeResult> {
+  const times = req.data.bars.time;
+  // The study slices its bar array for validation; a slice is found again by its first bar's time.
+  const runner = async (inputs: Record<string, unknown>, bars: Bar[]): Promise<RunResult> => {
+    if (opts.signal.aborted) throw new EngineError("cancelled", "CANCELLED");
+    const from = bars.length ? indexOfTime(times, bars[0].time) : 0;
+    return (await runSlice(inputs, from, from + bars.length)) as unknown as RunResult;
+  };
+  const { data, ...rest } = req;
+  try {
+    const result = await optimize({ ...rest, data: data.bars }, runner, {
+      signal: opts.signal,
+      concurrency: opts.concurrency,
+      onProgress: (p: StudyProgress) => onProgress({ done: p.completed, total: p.total, trial: p.trial }),
+    });
+    return result as unknown as OptimizeResult;
+  } catch (e) {
+    if (e instanceof OptimizeError) throw new EngineError(`${e.code}: ${e.message}`, e.code);
+    throw e;
+  }
+}

@@ -1,0 +1,76 @@
+// One interface for every place a script can run. The app talks only to `Engine`; switching between
+// the in-browser worker pool, the HTTP server and the edge worker changes nothing else.
+
+import type { PackedBars, PackedRunResult } from "../../../src/worker/protocol.js";
+
+export type EngineId = "browser" | "http" | "edge";
+
+/** A loaded data set: `key` identifies its content so workers cache it once. */
+export interface DataSet {
+  key: string;
+  name: string;
+  bars: PackedBars;
+}
+
+export interface EngineRunRequest {
+  source: string;
+  data: DataSet;
+  symbol: string;
+  inputs: Record<string, unknown>;
+  profiler: boolean;
+  mode?: string;
+}
+
+export interface ParamSpec {
+  name: string;
+  kind: "int" | "float" | "bool" | "categorical";
+  min?: number;
+  max?: number;
+  step?: number;
+  choices?: unknown[];
+}
+
+/** The /optimize body (service.md 2.3) without `data`, which comes from the DataSet. */
+export interface OptimizeRequest {
+  script: string;
+  data: DataSet;
+  space: { params: ParamSpec[] };
+  n_trials: number;
+  sampler: string;
+  objective: string;
+  validation: { mode: string; holdout_frac?: number; train_bars?: number; test_bars?: number; step_bars?: number; warmup_bars?: number };
+  min_trades: number;
+  seed?: number;
+  symbol: string;
+  fixed_inputs: Record<string, unknown>;
+}
+
+/** Trial and study results have the shapes of the shared optimize module (also the /optimize body). */
+export type { TrialRecord, OptimizeResult } from "../../../src/optimize/index.js";
+import type { TrialRecord, OptimizeResult } from "../../../src/optimize/index.js";
+
+export interface OptimizeProgress {
+  done: number;
+  total: number;
+  trial?: TrialRecord;
+}
+
+export interface Engine {
+  readonly id: EngineId;
+  readonly label: string;
+  run(req: EngineRunRequest): Promise<PackedRunResult>;
+  optimize(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void): Promise<OptimizeResult>;
+  /** Stops what this engine is doing (in-flight runs reject with a cancellation error). */
+  cancel(): void;
+}
+
+/** Raised for transport or request failures (script errors come back inside the result instead). */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = "EngineError";
+  }
+}

@@ -1,0 +1,6 @@
+// Module shapes Vite provides (asset URLs, CSS side-effect imports) for the type checker.
+declare module "*?url" {
+  const url: string;
+  export default url;
+}
+declare module "*.css";

@@ -1,0 +1,109 @@
+// Example scripts of the picker. The first one is the default script of a fresh session.
+
+export interface Example {
+  id: string;
+  name: string;
+  source: string;
+}
+
+const maRibbon = `//@version=6
+indicator("Moving averages", overlay = true)
+
+// Inputs show up in the Inputs panel; changing one re-runs the script.
+fastLen = input.int(20, "Fast length", minval = 1, maxval = 200)
+slowLen = input.int(50, "Slow length", minval = 1, maxval = 400)
+src     = input.source(close, "Source")
+
+fast = ta.sma(src, fastLen)
+slow = ta.ema(src, slowLen)
+
+plot(fast, "Fast SMA", color = color.blue, linewidth = 2)
+plot(slow, "Slow EMA", color = color.orange, linewidth = 2)
+
+// Mark the crosses and tint the background while the fast average is on top.
+plotshape(ta.crossover(fast, slow), "Cross up", shape.triangleup, location.belowbar, color.green)
+plotshape(ta.crossunder(fast, slow), "Cross down", shape.triangledown, location.abovebar, color.red)
+bgcolor(fast > slow ? color.new(color.green, 92) : na, title = "Trend")
+`;
+
+const rsi = `//@version=6
+indicator("RSI", overlay = false)
+
+len = input.int(14, "Length", minval = 2, maxval = 100)
+ob  = input.float(70, "Overbought", minval = 50, maxval = 100)
+os  = input.float(30, "Oversold", minval = 0, maxval = 50)
+
+r = ta.rsi(close, len)
+plot(r, "RSI", color = color.purple, linewidth = 2)
+top = hline(ob, "Overbought", color = color.red)
+bottom = hline(os, "Oversold", color = color.green)
+fill(top, bottom, color = color.new(color.purple, 90), title = "Band")
+`;
+
+const maCross = `//@version=6
+strategy("MA cross strategy", overlay = true, initial_capital = 10000, default_qty_type = strategy.percent_of_equity, default_qty_value = 100)
+
+fastLen = input.int(10, "Fast length", minval = 2, maxval = 60)
+slowLen = input.int(30, "Slow length", minval = 10, maxval = 200)
+
+fast = ta.sma(close, fastLen)
+slow = ta.sma(close, slowLen)
+plot(fast, "Fast", color = color.teal)
+plot(slow, "Slow", color = color.maroon)
+
+if ta.crossover(fast, slow)
+    strategy.entry("Long", strategy.long)
+if ta.crossunder(fast, slow)
+    strategy.entry("Short", strategy.short)
+`;
+
+const breakout = `//@version=6
+strategy("Channel breakout", overlay = true, initial_capital = 10000)
+
+len  = input.int(20, "Channel length", minval = 5, maxval = 100)
+atrM = input.float(2.0, "ATR stop multiple", minval = 0.5, maxval = 5.0, step = 0.5)
+
+upper = ta.highest(high, len)[1]
+lower = ta.lowest(low, len)[1]
+atr = ta.atr(14)
+p1 = plot(upper, "Upper", color = color.green)
+p2 = plot(lower, "Lower", color = color.red)
+fill(p1, p2, color = color.new(color.gray, 90), title = "Channel")
+
+if close > upper and strategy.position_size <= 0
+    strategy.entry("Break up", strategy.long)
+if close < lower and strategy.position_size >= 0
+    strategy.entry("Break down", strategy.short)
+strategy.exit("Stop L", "Break up", stop = close - atrM * atr)
+strategy.exit("Stop S", "Break down", stop = close + atrM * atr)
+`;
+
+const drawings = `//@version=6
+indicator("Pivots and drawings", overlay = true, max_labels_count = 50)
+
+left = input.int(10, "Pivot strength", minval = 2, maxval = 50)
+
+ph = ta.pivothigh(high, left, left)
+pl = ta.pivotlow(low, left, left)
+if not na(ph)
+    label.new(bar_index - left, ph, str.tostring(ph, format.mintick), style = label.style_label_down, color = color.red, textcolor = color.white)
+if not na(pl)
+    label.new(bar_index - left, pl, str.tostring(pl, format.mintick), style = label.style_label_up, color = color.green, textcolor = color.white)
+
+var line last = na
+if barstate.islast
+    last := line.new(bar_index - 50, ta.lowest(low, 50), bar_index, ta.highest(high, 50), color = color.blue, width = 2)
+    box.new(bar_index - 30, ta.highest(high, 30), bar_index, ta.lowest(low, 30), border_color = color.orange, bgcolor = color.new(color.orange, 85))
+log.info("last close {0}", close)
+alertcondition(ta.crossover(close, ta.sma(close, 50)), "Close above SMA 50", "close crossed above its 50-bar average")
+`;
+
+export const EXAMPLES: readonly Example[] = [
+  { id: "ma", name: "Indicator: moving averages", source: maRibbon },
+  { id: "rsi", name: "Indicator: RSI (own pane)", source: rsi },
+  { id: "drawings", name: "Indicator: pivots, labels, lines", source: drawings },
+  { id: "ma-cross", name: "Strategy: MA cross", source: maCross },
+  { id: "breakout", name: "Strategy: channel breakout", source: breakout },
+];
+
+export const DEFAULT_SCRIPT = maRibbon;

@@ -1,0 +1,68 @@
+// Entry of the chart app: starts the App and exposes a small read-only hook for tests and
+// benchmarks (window.__resin): what the chart shows, the last run's timing, and a benchmark helper.
+
+import "./styles.css";
+import { App } from "./app.js";
+import { BrowserEngine } from "./engines/browser.js";
+import { contentKey } from "./data/parse.js";
+import { generateBars } from "./data/samples.js";
+import { spaceFromInputs } from "../../src/optimize/inputs-space.js";
+
+const app = new App();
+
+const hook = {
+  /** Everything drawn on the price chart: per series type, pane, point count and last value. */
+  seriesData: () => app.chart.snapshot(),
+  lastTiming: () => app.lastTiming,
+  runCount: () => app.runCount,
+  result: () => {
+    const r = app.result;
+    if (!r) return null;
+    return {
+      error: r.error ?? null,
+      script_type: r.script_type,
+      mode: r.mode,
+      count: r.count,
+      inputs: r.inputs,
+      trades: r.strategy?.trades.length ?? null,
+      plot_titles: Object.keys(r.plot_meta ?? {}),
+    };
+  },
+  /** Benchmark helper: replaces the data with `n` generated bars (the figure for 100k bars). */
+  useGeneratedData: (n: number) => {
+    const bars = generateBars(n);
+    app.useData(`generated ${n}`, bars, "generated", "CHART");
+    return contentKey(bars);
+  },
+  setSource: (text: string) => app.setSource(text),
+  /** Optimize throughput with a dedicated browser engine of `workers` workers; returns trials/s. */
+  benchOptimize: async (workers: number, nTrials: number) => {
+    if (!app.data) throw new Error("no data");
+    const engine = new BrowserEngine(workers);
+    const space = spaceFromInputs(app.result?.inputs ?? []);
+    const t0 = performance.now();
+    const res = await engine.optimize(
+      { script: app.source(), data: app.data, space: { params: space }, n_trials: nTrials, sampler: "random", objective: "net_pnl", validation: { mode: "in-sample" }, min_trades: 0, seed: 1, symbol: "CHART", fixed_inputs: {} },
+      () => {},
+      workers,
+    );
+    const secs = (performance.now() - t0) / 1000;
+    engine.pool.terminate();
+    return { trials: res.trials.length, seconds: secs, perSecond: res.trials.length / secs, errors: res.trials.filter((t) => t.error).length };
+  },
+};
+
+declare global {
+  interface Window {
+    __resin: typeof hook & { ready: boolean };
+  }
+}
+window.__resin = Object.assign(hook, { ready: false });
+
+app.start().then(
+  () => (window.__resin.ready = true),
+  (e) => {
+    app.setStatus(`startup failed: ${(e as Error).message}`, true);
+    window.__resin.ready = true;
+  },
+);

@@ -26,6 +26,8 @@ export interface EvaluateInput {
   options?: RunOptions;
   symbol?: string;
   runtime?: RuntimeOptions;
+  /** The run's WASM kernel instance (src/kernels) for ta.* builtins; null when unavailable. */
+  kernels?: unknown;
 }
 
 export function emptyResult(source: string, mode: "interpret" | "compile" = "interpret"): RunResult {
@@ -112,6 +114,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   const ctx = createContext(prog.version, cols, resolveSyminfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
   const plots = new PlotStore(cols.time.length, result.overlay);
   const inputs = new InputStore({ ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }, prog.inputVarNames, prog.inputSourceNames);
+  ctx.kernels = input.kernels ?? null;
   ctx.ext.plots = plots;
   ctx.ext.inputs = inputs;
   ctx.ext.enumMembers = prog.enums;

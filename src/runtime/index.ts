@@ -1,9 +1,19 @@
 // The library Runtime (service.md 1): `new Runtime(symbol, {inputs, broker, timeframe, syminfo})`,
 // `await rt.run(source, ohlcv, options)`. Works in Node, browsers (Web Worker) and workerd.
 import type { OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
+import { createKernels } from "../kernels/index.js";
 import { emptyResult, evaluate } from "./evaluate.js";
 
-export { evaluate, resolveMode } from "./evaluate.js";
+export { evaluate, resolveMode, emptyResult } from "./evaluate.js";
+
+/** A fresh kernel instance for a run, or null when kernels.wasm cannot be loaded in this host. */
+async function kernelsOrNull(): Promise<unknown> {
+  try {
+    return await createKernels();
+  } catch {
+    return null;
+  }
+}
 
 export class Runtime {
   constructor(
@@ -12,13 +22,14 @@ export class Runtime {
   ) {}
 
   async run(source: string, ohlcv: OhlcvInput, options: RunOptions = {}): Promise<RunResult> {
-    return this.runSync(source, ohlcv, options);
+    const kernels = await kernelsOrNull();
+    return this.runSync(source, ohlcv, options, kernels);
   }
 
-  /** The same evaluation without the Promise (bench, worker threads). */
-  runSync(source: string, ohlcv: OhlcvInput, options: RunOptions = {}): RunResult {
+  /** The same evaluation without the Promise (bench, worker threads); `kernels` from createKernels(). */
+  runSync(source: string, ohlcv: OhlcvInput, options: RunOptions = {}, kernels: unknown = null): RunResult {
     try {
-      return evaluate({ source, ohlcv, options, symbol: this.symbol, runtime: this.options });
+      return evaluate({ source, ohlcv, options, symbol: this.symbol, runtime: this.options, kernels });
     } catch (err) {
       // an internal fault must still come back as a result, never as a throw
       const r = emptyResult(typeof source === "string" ? source : "");

@@ -1,0 +1,45 @@
+// Runs a script through the public Runtime in interpret mode and in compile mode and requires
+// identical results (numbers bit-identical, same events, logs, inputs). Until the compile backend
+// exists, "compile" runs interpret too (result.mode says so), so the comparison still guards the
+// contract shape. Every script test goes through here.
+import { expect } from "vitest";
+import { Runtime } from "../../src/runtime/index.js";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import type { Bar, RunOptions, RunResult, RuntimeOptions } from "../../src/core/result.js";
+
+/** service.md 5's deterministic synthetic bars. */
+export function bars(n: number): Bar[] {
+  return syntheticBars(n);
+}
+
+/** Strips the per-run fields (run id, timings) that legitimately differ between two runs. */
+function comparable(r: RunResult): unknown {
+  const { run_id: _r, profile: _p, mode: _m, auto_backend: _a, compile_fallback_reason: _c, ...rest } = r;
+  const events = rest.events.map(({ run_id: _x, ...e }) => e);
+  return { ...rest, events };
+}
+
+export interface BothOptions extends RunOptions {
+  symbol?: string;
+  runtime?: RuntimeOptions;
+}
+
+export async function runBoth(source: string, data: Bar[] = bars(20), opts: BothOptions = {}): Promise<RunResult> {
+  const { symbol, runtime, ...runOpts } = opts;
+  const rt = new Runtime(symbol ?? "CHART", runtime ?? {});
+  const a = await rt.run(source, data, { ...runOpts, mode: "interpret" });
+  const b = await rt.run(source, data, { ...runOpts, mode: "compile" });
+  expect(a.mode).toBe("interpret");
+  expect(comparable(b)).toEqual(comparable(a));
+  return a;
+}
+
+/** Runs and requires success; returns the series. */
+export async function series(source: string, data?: Bar[], opts?: BothOptions): Promise<RunResult["series"]> {
+  const r = await runBoth(source, data, opts);
+  if (r.error) throw new Error(`${r.error_kind}: ${r.error} ${JSON.stringify(r.diagnostics ?? [])}`);
+  return r.series;
+}
+
+export const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
+export const v5 = (body: string, decl = "indicator('t')") => `//@version=5\n${decl}\n${body}\n`;

@@ -1,0 +1,345 @@
+// OHLCV input: validation and normalisation into Float64Array columns, CSV/JSON file loading and
+// timeframe inference from bar spacing. Bad data is reported as a value ({error, bar}), never thrown.
+//
+// Accepted shapes: an array of {time, open, high, low, close, volume?}; columnar
+// {time: [], open: [], ...} with arrays or typed arrays. time = bar open in ms since the epoch.
+// A bar is bad when an OHLC value is missing or not finite, its time is not finite or does not
+// increase, or high < low. Volume may be missing: it is then NaN (na), never invented.
+
+import { parseDateString } from "./time-parse.js";
+
+export interface BarColumns {
+  length: number;
+  time: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+}
+
+export interface BarDataError {
+  error: string;
+  /** Index of the first bad bar (-1 when the input as a whole is malformed). */
+  bar: number;
+  /** 1-based line of a CSV file, when the data came from one. */
+  line?: number;
+}
+
+export function isBarDataError(x: unknown): x is BarDataError {
+  return typeof x === "object" && x !== null && typeof (x as BarDataError).error === "string";
+}
+
+const PRICE_FIELDS = ["open", "high", "low", "close"] as const;
+type Field = "time" | (typeof PRICE_FIELDS)[number] | "volume";
+
+function toNumber(v: unknown): number {
+  if (typeof v === "number") return v;
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === "string" && v.trim() !== "") {
+    const n = Number(v);
+    return Number.isNaN(n) ? NaN : n;
+  }
+  return NaN;
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return "missing";
+  if (v === null) return "null";
+  if (typeof v === "number") return String(v);
+  return JSON.stringify(v) ?? String(v);
+}
+
+function emptyColumns(n: number): BarColumns {
+  return {
+    length: n,
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
+}
+
+/** Checks bar i of filled columns (time order against bar i-1, finiteness, high >= low). */
+function checkBar(c: BarColumns, i: number, raw: (f: Field) => unknown): BarDataError | null {
+  const t = c.time[i]!;
+  if (!Number.isFinite(t)) return { error: `bar ${i}: time is ${describe(raw("time"))} (expected a finite number of ms since the epoch)`, bar: i };
+  for (const f of PRICE_FIELDS) {
+    if (!Number.isFinite(c[f][i]!)) return { error: `bar ${i}: ${f} is ${describe(raw(f))} (expected a finite number)`, bar: i };
+  }
+  if (i > 0 && !(t > c.time[i - 1]!)) {
+    return { error: `bar ${i}: time ${t} does not increase (previous bar's time is ${c.time[i - 1]})`, bar: i };
+  }
+  if (c.high[i]! < c.low[i]!) return { error: `bar ${i}: high ${c.high[i]} is below low ${c.low[i]}`, bar: i };
+  return null;
+}
+
+/** Validates and normalises OHLCV input into columns; returns a BarDataError for bad data. */
+export function normalizeBars(input: unknown): BarColumns | BarDataError {
+  if (Array.isArray(input)) return fromRows(input);
+  if (input && typeof input === "object") return fromColumns(input as Record<string, unknown>);
+  return { error: "ohlcv must be an array of bars {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}", bar: -1 };
+}
+
+function fromRows(rows: unknown[]): BarColumns | BarDataError {
+  const n = rows.length;
+  const c = emptyColumns(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    if (!r || typeof r !== "object") return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
+    const o = r as Record<string, unknown>;
+    c.time[i] = timeValue(o.time);
+    c.open[i] = toNumber(o.open);
+    c.high[i] = toNumber(o.high);
+    c.low[i] = toNumber(o.low);
+    c.close[i] = toNumber(o.close);
+    c.volume[i] = o.volume === undefined || o.volume === null ? NaN : toNumber(o.volume);
+    const err = checkBar(c, i, (f) => o[f]);
+    if (err) return err;
+  }
+  return c;
+}
+
+function isColumn(v: unknown): v is ArrayLike<unknown> {
+  return Array.isArray(v) || ArrayBuffer.isView(v);
+}
+
+function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
+  for (const f of ["time", ...PRICE_FIELDS] as const) {
+    if (!isColumn(cols[f])) return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(cols[f])})`, bar: -1 };
+  }
+  const time = cols.time as ArrayLike<unknown>;
+  const n = time.length;
+  for (const f of [...PRICE_FIELDS, "volume"] as const) {
+    const col = cols[f];
+    if (f === "volume" && (col === undefined || col === null)) continue;
+    if (!isColumn(col)) return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(col)})`, bar: -1 };
+    if (col.length !== n) return { error: `columnar ohlcv: "${f}" has ${col.length} values but "time" has ${n}`, bar: -1 };
+  }
+  const c = emptyColumns(n);
+  const vol = isColumn(cols.volume) ? (cols.volume as ArrayLike<unknown>) : null;
+  const get = (f: Field, i: number): unknown => (f === "volume" ? vol?.[i] : (cols[f] as ArrayLike<unknown>)[i]);
+  for (let i = 0; i < n; i++) {
+    c.time[i] = timeValue(time[i]);
+    for (const f of PRICE_FIELDS) c[f][i] = toNumber(get(f, i));
+    const v = vol ? vol[i] : undefined;
+    c.volume[i] = v === undefined || v === null ? NaN : toNumber(v);
+    const err = checkBar(c, i, (f) => get(f, i));
+    if (err) return err;
+  }
+  return c;
+}
+
+/** A time value as ms: numbers as they are, Dates, and ISO-8601 strings. */
+function timeValue(v: unknown): number {
+  if (typeof v === "string" && !/^\s*-?\d+(\.\d+)?\s*$/.test(v)) return parseDateString(v);
+  return toNumber(v);
+}
+
+// ---------------------------------------------------------------- files
+
+/** Unix seconds or ms? Times below 1e11 (year 5138 in seconds, 1973 in ms) are seconds. */
+function secondsToMs(times: Float64Array, fromStrings: boolean[]): void {
+  let maxAbs = 0;
+  for (let i = 0; i < times.length; i++) if (!fromStrings[i] && Number.isFinite(times[i]!)) maxAbs = Math.max(maxAbs, Math.abs(times[i]!));
+  if (maxAbs === 0 || maxAbs >= 1e11) return;
+  for (let i = 0; i < times.length; i++) if (!fromStrings[i]) times[i] = times[i]! * 1000;
+}
+
+const ALIASES: Record<string, Field> = {
+  time: "time", timestamp: "time", date: "time", datetime: "time", open_time: "time", t: "time",
+  open: "open", o: "open", high: "high", h: "high", low: "low", l: "low", close: "close", c: "close",
+  volume: "volume", vol: "volume", v: "volume",
+};
+
+function splitCsvLine(line: string, sep: string): string[] {
+  if (!line.includes('"')) return line.split(sep);
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === sep) {
+      out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * Parses CSV bars. A header row is required, naming time, open, high, low, close and optionally
+ * volume in any order and case (aliases: timestamp/date/datetime, o/h/l/c/v, vol); other columns are
+ * ignored. Separators: comma, semicolon or tab. Times are unix seconds or ms (detected) or ISO-8601
+ * strings. Errors name the file line.
+ */
+export function parseCsvBars(text: string): BarColumns | BarDataError {
+  const lines = text.split(/\r\n|\n|\r/);
+  let h = 0;
+  while (h < lines.length && lines[h]!.trim() === "") h++;
+  if (h >= lines.length) return { error: "CSV is empty: expected a header line such as time,open,high,low,close,volume", bar: -1, line: 1 };
+  const headerLine = lines[h]!.replace(/^\uFEFF/, "");
+  const sep = headerLine.includes("\t") ? "\t" : headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
+  const header = splitCsvLine(headerLine, sep).map((s) => s.trim().toLowerCase());
+  const index: Partial<Record<Field, number>> = {};
+  header.forEach((name, i) => {
+    const f = ALIASES[name];
+    if (f !== undefined && index[f] === undefined) index[f] = i;
+  });
+  const missing = (["time", ...PRICE_FIELDS] as const).filter((f) => index[f] === undefined);
+  if (missing.length) {
+    return {
+      error: `CSV line ${h + 1}: header lacks ${missing.join(", ")} (found: ${header.join(", ")}); a header row naming time, open, high, low, close[, volume] is required`,
+      bar: -1,
+      line: h + 1,
+    };
+  }
+  const rowsLines: number[] = [];
+  const cells: string[][] = [];
+  for (let i = h + 1; i < lines.length; i++) {
+    if (lines[i]!.trim() === "") continue;
+    const row = splitCsvLine(lines[i]!, sep);
+    if (row.length < header.length && row.length <= Math.max(...Object.values(index))) {
+      return { error: `CSV line ${i + 1}: expected ${header.length} fields, found ${row.length}`, bar: cells.length, line: i + 1 };
+    }
+    cells.push(row);
+    rowsLines.push(i + 1);
+  }
+  const n = cells.length;
+  const time = new Float64Array(n);
+  const fromStrings: boolean[] = new Array<boolean>(n).fill(false);
+  for (let i = 0; i < n; i++) {
+    const raw = cells[i]![index.time!]!.trim();
+    if (/^-?\d+(\.\d+)?$/.test(raw)) time[i] = Number(raw);
+    else {
+      time[i] = parseDateString(raw);
+      fromStrings[i] = true;
+      if (time[i] !== time[i]) return { error: `CSV line ${rowsLines[i]}: time "${raw}" is neither unix seconds/ms nor an ISO-8601 date`, bar: i, line: rowsLines[i]! };
+    }
+  }
+  secondsToMs(time, fromStrings);
+  const col = (f: Field): number[] => {
+    const k = index[f];
+    return cells.map((r) => {
+      const s = k === undefined ? "" : (r[k] ?? "").trim();
+      if (s === "" || /^(nan|na|null)$/i.test(s)) return NaN;
+      const x = Number(s);
+      return Number.isNaN(x) ? NaN : x;
+    });
+  };
+  const result = fromColumns({
+    time,
+    open: col("open"),
+    high: col("high"),
+    low: col("low"),
+    close: col("close"),
+    volume: index.volume === undefined ? undefined : col("volume"),
+  });
+  if (isBarDataError(result) && result.bar >= 0) {
+    const line = rowsLines[result.bar]!;
+    const raw = cells[result.bar]!;
+    return { error: `CSV line ${line}: ${result.error.replace(/^bar \d+: /, "")} (row: ${raw.join(sep)})`, bar: result.bar, line };
+  }
+  return result;
+}
+
+/**
+ * Parses JSON bars: an array of bar objects, an array of [time, open, high, low, close, volume?]
+ * rows, columns {time: [], ...}, or any of these under a "bars", "data" or "ohlcv" key. Times in
+ * unix seconds are detected and converted to ms.
+ */
+export function parseJsonBars(text: string): BarColumns | BarDataError {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { error: `JSON bars: ${(e as Error).message}`, bar: -1 };
+  }
+  if (doc && typeof doc === "object" && !Array.isArray(doc)) {
+    const o = doc as Record<string, unknown>;
+    for (const k of ["bars", "data", "ohlcv"]) if (o[k] !== undefined && !("time" in o)) return fromJsonValue(o[k]);
+  }
+  return fromJsonValue(doc);
+}
+
+function fromJsonValue(doc: unknown): BarColumns | BarDataError {
+  let input: unknown = doc;
+  if (Array.isArray(doc) && doc.length > 0 && Array.isArray(doc[0])) {
+    input = doc.map((r: unknown) => {
+      const a = Array.isArray(r) ? r : [];
+      return { time: a[0], open: a[1], high: a[2], low: a[3], close: a[4], volume: a[5] };
+    });
+  }
+  // Convert unix seconds before validation so the error messages show the times used.
+  if (Array.isArray(input)) {
+    const times = input.map((r) => (r && typeof r === "object" ? (r as Record<string, unknown>).time : undefined));
+    const scale = secondsScale(times);
+    if (scale !== 1) input = input.map((r) => (r && typeof r === "object" ? { ...(r as object), time: scaleTime((r as Record<string, unknown>).time, scale) } : r));
+  } else if (input && typeof input === "object") {
+    const cols = input as Record<string, unknown>;
+    if (isColumn(cols.time)) {
+      const times = Array.from(cols.time as ArrayLike<unknown>);
+      const scale = secondsScale(times);
+      if (scale !== 1) input = { ...cols, time: times.map((t) => scaleTime(t, scale)) };
+    }
+  }
+  return normalizeBars(input);
+}
+
+function secondsScale(times: unknown[]): number {
+  let maxAbs = 0;
+  for (const t of times) if (typeof t === "number" && Number.isFinite(t)) maxAbs = Math.max(maxAbs, Math.abs(t));
+  return maxAbs > 0 && maxAbs < 1e11 ? 1000 : 1;
+}
+
+function scaleTime(t: unknown, scale: number): unknown {
+  return typeof t === "number" ? t * scale : t;
+}
+
+// ---------------------------------------------------------------- timeframe inference
+
+const MIN = 60_000;
+const DAY = 86_400_000;
+
+/**
+ * The chart timeframe suggested by bar spacing: the most common gap between consecutive bars,
+ * written as TradingView does ("30S", "1", "5", "60", "240", "D", "2D", "W", "M", "3M", ...).
+ * "D" when there are fewer than two bars or no clear spacing.
+ */
+export function inferTimeframe(times: ArrayLike<number>): string {
+  const counts = new Map<number, number>();
+  for (let i = 1; i < times.length; i++) {
+    const d = times[i]! - times[i - 1]!;
+    if (d > 0 && Number.isFinite(d)) counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [d, c] of counts) {
+    if (c > bestCount || (c === bestCount && d < best)) {
+      best = d;
+      bestCount = c;
+    }
+  }
+  if (best === 0) return "D";
+  if (best < MIN) return best % 1000 === 0 ? `${best / 1000}S` : "D";
+  if (best < DAY) return best % MIN === 0 ? String(best / MIN) : "D";
+  // Calendar months are 28..31 days apart; quarters 89..92; years 365/366.
+  const days = best / DAY;
+  if (days >= 28 && days <= 31) return "M";
+  if (days >= 89 && days <= 92) return "3M";
+  if (days >= 181 && days <= 184) return "6M";
+  if (days >= 365 && days <= 366) return "12M";
+  if (best % DAY !== 0) return "D";
+  if (days % 7 === 0) return days === 7 ? "W" : `${days / 7}W`;
+  return days === 1 ? "D" : `${days}D`;
+}

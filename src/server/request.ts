@@ -1,0 +1,94 @@
+// Helpers the routes share: the free-tier guard around a handler, reading and validating a body,
+// and turning /run-style fields into Runtime options.
+
+import type { Context } from "hono";
+import type { LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
+import type { RouteContext } from "./app.js";
+import type { RunJob } from "./engine.js";
+import { ApiError } from "./errors.js";
+import { readJsonBody, validateBody, type Schema } from "./validate.js";
+
+/** Runs `handler` under the free-tier rate limit and a concurrency slot (when enabled). */
+export async function guarded(ctx: RouteContext, c: Context, handler: () => Promise<Response>): Promise<Response> {
+  if (!ctx.freeTier) return handler();
+  ctx.freeTier.checkRate(ctx.clientKey(c));
+  const release = ctx.freeTier.acquire();
+  try {
+    return await handler();
+  } finally {
+    release();
+  }
+}
+
+export async function readBody(c: Context, schema: Schema): Promise<Record<string, unknown>> {
+  return validateBody(await readJsonBody(c.req.raw), schema);
+}
+
+const REALTIME_FIELDS: Record<string, "bool" | "int"> = { last_bar: "bool", ticks: "int", bars: "int", from_bar: "int" };
+
+function checkRealtime(raw: Record<string, unknown>): Partial<RunOptions> {
+  const out: Partial<RunOptions> = {};
+  const unknown = Object.keys(raw).filter((k) => !(k in REALTIME_FIELDS)).sort();
+  for (const [k, type] of Object.entries(REALTIME_FIELDS)) {
+    const v = raw[k];
+    if (v === undefined || v === null) continue;
+    const ok = type === "bool" ? typeof v === "boolean" : typeof v === "number" && Number.isInteger(v);
+    if (!ok) throw new ApiError(400, "INVALID_FIELD", `field 'realtime.${k}' must be ${type === "bool" ? "a boolean" : "an integer"}`, { field: `realtime.${k}` });
+  }
+  if (unknown.length) throw new ApiError(400, "UNKNOWN_FIELDS", `unknown fields: ${unknown.map((k) => `realtime.${k}`).join(", ")}`, { fields: unknown.map((k) => `realtime.${k}`) });
+  if (typeof raw.last_bar === "boolean") out.realtimeLastBar = raw.last_bar;
+  if (typeof raw.ticks === "number") out.realtimeTicks = raw.ticks;
+  if (typeof raw.bars === "number") out.realtimeBars = raw.bars;
+  if (typeof raw.from_bar === "number") out.realtimeFromBar = raw.from_bar;
+  return out;
+}
+
+export function checkLibraries(libs: unknown[]): LibrarySource[] {
+  libs.forEach((l, i) => {
+    const x = l as Record<string, unknown> | null;
+    const ok = x !== null && typeof x === "object" && !Array.isArray(x) && typeof x.namespace === "string" && typeof x.name === "string"
+      && typeof x.source === "string" && typeof x.version === "number" && Number.isInteger(x.version);
+    if (!ok) {
+      throw new ApiError(400, "INVALID_FIELD", `libraries[${i}] must be {namespace, name, version (integer), source}`, { field: `libraries[${i}]` });
+    }
+  });
+  return libs as LibrarySource[];
+}
+
+/** Builds a run job from validated /run-style fields (without script/inputs/mode, which vary per run). */
+export function baseJob(body: Record<string, unknown>): Omit<RunJob, "script" | "options"> & { options: RunOptions } {
+  const options: RunOptions = {
+    profiler: body.profiler as boolean,
+    timeoutSeconds: body.timeout_seconds as number | null,
+    ...checkRealtime(body.realtime as Record<string, unknown>),
+  };
+  const libraries = checkLibraries(body.libraries as unknown[]);
+  if (libraries.length) options.libraries = libraries;
+  const feed = body.data_feed as Record<string, unknown>;
+  if (Object.keys(feed).length) options.dataFeed = feed as RunOptions["dataFeed"];
+  return {
+    data: body.data,
+    symbol: body.symbol as string,
+    timeframe: body.timeframe as string | null,
+    syminfo: body.syminfo as SymInfo,
+    options,
+  };
+}
+
+/** The 422 body of a failed run. */
+export function scriptError(result: RunResult): Record<string, unknown> {
+  return {
+    status: "error",
+    code: "SCRIPT_ERROR",
+    message: result.error,
+    error: result.error,
+    error_kind: result.error_kind ?? null,
+    diagnostics: result.diagnostics ?? [],
+    error_bar: result.error_bar ?? null,
+    ...(result.error_bar_time !== undefined ? { error_bar_time: result.error_bar_time } : {}),
+  };
+}
+
+export function isFailed(result: RunResult): boolean {
+  return !!result.error && !result.timed_out;
+}

@@ -1,0 +1,133 @@
+// The one request validator every HTTP host uses (service.md 2): the body must be a JSON object;
+// fields are checked in schema order (missing required -> MISSING_FIELD, wrong type -> INVALID_FIELD,
+// explicit null on an optional field -> its default); unknown keys are reported afterwards, sorted,
+// as UNKNOWN_FIELDS. Every failure is a 400.
+
+import { ApiError } from "./errors.js";
+
+export type FieldType = "string" | "int" | "number" | "bool" | "array" | "object";
+
+export interface FieldSpec {
+  name: string;
+  type: FieldType;
+  required?: boolean;
+  /** Default for an omitted or null optional field (a function gives a fresh object per request). */
+  default?: unknown | (() => unknown);
+  /** Inclusive numeric bounds (int, number) or item-count bounds (array). */
+  min?: number;
+  max?: number;
+}
+
+export type Schema = readonly FieldSpec[];
+
+/** Request body cap (service.md 7). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+const TYPE_NAMES: Record<FieldType, string> = {
+  string: "string",
+  int: "integer",
+  number: "number",
+  bool: "boolean",
+  array: "array",
+  object: "object",
+};
+
+function isType(v: unknown, type: FieldType): boolean {
+  switch (type) {
+    case "string":
+      return typeof v === "string";
+    case "int":
+      return typeof v === "number" && Number.isInteger(v);
+    case "number":
+      return typeof v === "number" && Number.isFinite(v);
+    case "bool":
+      return typeof v === "boolean";
+    case "array":
+      return Array.isArray(v);
+    case "object":
+      return v !== null && typeof v === "object" && !Array.isArray(v);
+  }
+}
+
+function invalid(field: string, message: string, expected?: string): never {
+  throw new ApiError(400, "INVALID_FIELD", message, expected ? { field, expected } : { field });
+}
+
+/** Checks a parsed body against a schema and returns the fields with defaults applied. */
+export function validateBody(body: unknown, schema: Schema): Record<string, unknown> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new ApiError(400, "INVALID_BODY", "request body must be a JSON object");
+  }
+  const raw = body as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of schema) {
+    const v = raw[f.name];
+    if (v === undefined || v === null) {
+      if (f.required) throw new ApiError(400, "MISSING_FIELD", `missing required field '${f.name}'`, { field: f.name });
+      out[f.name] = typeof f.default === "function" ? (f.default as () => unknown)() : f.default ?? null;
+      continue;
+    }
+    if (!isType(v, f.type)) invalid(f.name, `field '${f.name}' must be ${article(TYPE_NAMES[f.type])}`, TYPE_NAMES[f.type]);
+    if (f.type === "int" || f.type === "number") {
+      const n = v as number;
+      if (f.min !== undefined && n < f.min) invalid(f.name, `field '${f.name}' must be >= ${f.min}`, TYPE_NAMES[f.type]);
+      if (f.max !== undefined && n > f.max) invalid(f.name, `field '${f.name}' must be <= ${f.max}`, TYPE_NAMES[f.type]);
+    }
+    if (f.type === "array" && f.max !== undefined && (v as unknown[]).length > f.max) {
+      invalid(f.name, `field '${f.name}' has more than ${f.max} items`, TYPE_NAMES[f.type]);
+    }
+    out[f.name] = v;
+  }
+  const known = new Set(schema.map((f) => f.name));
+  const unknown = Object.keys(raw).filter((k) => !known.has(k)).sort();
+  if (unknown.length) {
+    throw new ApiError(400, "UNKNOWN_FIELDS", `unknown fields: ${unknown.join(", ")}`, { fields: unknown });
+  }
+  return out;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+/** Reads a request body as JSON with the size cap: 413 BODY_TOO_LARGE, 400 INVALID_BODY. */
+export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readCapped(req, maxBytes);
+  if (text.trim() === "") throw new ApiError(400, "INVALID_BODY", "request body is empty; expected a JSON object");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "INVALID_BODY", "request body is not valid JSON");
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, "BODY_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });
+}
+
+// Streams the body so that an oversized upload without content-length is cut off early.
+async function readCapped(req: Request, maxBytes: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}

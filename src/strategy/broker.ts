@@ -92,6 +92,7 @@ export class Broker {
     this.time = ctx.time;
     this.version = ctx.version || this.version;
     this.risk.onBar(ctx.time, this);
+    this.dropBlockedEntries();
     const mag = this.magnifier;
     if (mag) {
       const end = ctx.timeClose === ctx.timeClose && ctx.timeClose > ctx.time ? ctx.timeClose : Infinity;
@@ -134,10 +135,10 @@ export class Broker {
 
   entry(req: EntryRequest, ctx: ExecContext, kind: "entry" | "order" = "entry"): void {
     const side: Side = req.direction === "short" ? -1 : 1;
-    // Without an explicit qty the default size is worked out when the order fills, at the fill price
-    // (TradingView sizes percent_of_equity / cash orders on the equity and price at the fill).
+    // Without an explicit qty the default size is worked out now, from the equity and price at this
+    // bar's close (what TradingView's EURUSD exports show).
     const given = finite(req.qty);
-    const qty = given > 0 ? given : this.settings.defaultQtyType === "fixed" ? this.settings.defaultQtyValue : NaN;
+    const qty = given > 0 ? given : this.defaultQty(ctx.close);
     const limit = this.roundPrice(finite(req.limit), side, false);
     const stop = this.roundPrice(finite(req.stop), side, true);
     this.record(ctx, kind, req.id, req.direction, qty, limit, stop, req.ocaName ?? null, req.comment ?? null);
@@ -268,7 +269,7 @@ export class Broker {
     if (s.defaultQtyType === "fixed") return s.defaultQtyValue;
     if (!(price > 0)) return NaN;
     const cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity(price) * s.defaultQtyValue) / 100;
-    // Equity at the fill price; percent commission is paid out of the same cash, so the order value
+    // Equity valued at `price`; percent commission is paid out of the same cash, so the order value
     // plus its commission fits.
     const commFactor = s.commissionType === "percent" ? 1 + s.commissionValue / 100 : 1;
     return this.roundQty(cash / (price * this.pointValue * commFactor));
@@ -312,7 +313,7 @@ export class Broker {
     this.updateTrails(o);
     if (first) this.fillMarketOrders(o, false);
     this.fillTriggeredAt(o);
-    if (highFirst(o, h, l)) {
+    if (highFirst(o, h, l, this.mintick)) {
       this.moveTo(h);
       this.moveTo(l);
     } else {
@@ -614,6 +615,18 @@ export class Broker {
     }
     for (const x of this.orders) if (x.ocaName === o.ocaName && x.ocaType === "reduce") x.qty -= filled;
     this.orders = this.orders.filter((x) => !(x.ocaName === o.ocaName && x.ocaType === "reduce" && x.qty <= 1e-12));
+  }
+
+  /**
+   * At the start of a bar, entries in the direction of the position that pyramiding does not allow
+   * are dropped: they cannot fill on this bar even if the position reverses later in it (the
+   * channel-breakout export shows a stop entry skipped after a reversal on the same bar).
+   */
+  private dropBlockedEntries(): void {
+    const side = this.ledger.side();
+    if (side === 0 || this.ledger.open.length < Math.max(1, this.settings.pyramiding)) return;
+    if (!this.orders.some((o) => o.kind === "entry" && o.side === side)) return;
+    this.orders = this.orders.filter((o) => !(o.kind === "entry" && o.side === side));
   }
 
   /** An exit that has found its trades is dropped once none of them remains open. */

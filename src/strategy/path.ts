@@ -3,13 +3,14 @@
 //
 // TradingView: "If the opening price of a bar is closer to the high than to the low, the broker
 // emulator assumes that intrabar price moved open -> high -> low -> close; otherwise open -> low ->
-// high -> close." A bar whose open is exactly midway goes high first.
+// high -> close." A bar whose open is exactly midway goes low first (the channel-breakout export
+// shows it). Distances are compared in whole ticks so float noise cannot decide a tie.
 
 import type { Bar, ColumnarBars } from "../core/result.js";
 
 /** True when the path visits the high before the low. */
-export function highFirst(open: number, high: number, low: number): boolean {
-  return high - open <= open - low;
+export function highFirst(open: number, high: number, low: number, mintick: number): boolean {
+  return Math.round((high - open) / mintick) < Math.round((open - low) / mintick);
 }
 
 /**

@@ -224,12 +224,17 @@ export function parseTrades(csv: string): ExpectedTrade[] {
   return out;
 }
 
-/** An exported money value matches when it equals ours rounded like the export (>= 2 decimals). */
+/**
+ * An exported money value matches when ours, rounded like the export, shows the same digits. The
+ * export rounds to at least 2 decimals (trailing zeros dropped by the re-serialisation). Both sides
+ * accumulate floating-point sums in their own order, so a value within 1e-7 (relative) of a rounding
+ * boundary may round either way: that much slack is allowed, no more.
+ */
 export function matchesExport(ours: number, exported: string): boolean {
   const e = Number(exported);
   const dot = exported.indexOf(".");
   const decimals = dot < 0 ? 0 : exported.length - dot - 1;
-  const tol = 0.5 * 10 ** -Math.max(2, decimals) + 1e-9;
+  const tol = 0.5 * 10 ** -Math.max(2, decimals) + 1e-7 * Math.max(1, Math.abs(e));
   return Math.abs(ours - e) <= tol;
 }
 

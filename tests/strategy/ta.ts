@@ -1,20 +1,29 @@
 // Plain whole-series indicator helpers for the direct conformance harness (not the runtime's ta.*):
 // written straight from TradingView's documented definitions, na = NaN.
 
+/**
+ * Simple moving average as a rolling sum, oldest value taken out before the new one is added. That
+ * order matters for the float noise that decides exact-tie crossovers: it reproduces the two ties of
+ * the futures_pnl export (bars 5423: no cross, 7528: cross), which a fresh sum per bar gets wrong.
+ */
 export function sma(src: ArrayLike<number>, len: number): Float64Array {
   const out = new Float64Array(src.length).fill(NaN);
-  for (let i = len - 1; i < src.length; i++) {
-    let s = 0;
-    let ok = true;
-    for (let j = i - len + 1; j <= i; j++) {
-      const v = src[j];
-      if (v !== v) {
-        ok = false;
-        break;
+  let sum = 0;
+  let valid = 0;
+  for (let i = 0; i < src.length; i++) {
+    if (i >= len) {
+      const old = src[i - len];
+      if (old === old) {
+        sum -= old;
+        valid--;
       }
-      s += v;
     }
-    if (ok) out[i] = s / len;
+    const v = src[i];
+    if (v === v) {
+      sum += v;
+      valid++;
+    }
+    if (i >= len - 1 && valid === len) out[i] = sum / len;
   }
   return out;
 }

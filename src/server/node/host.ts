@@ -115,11 +115,17 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((r) => server.close(() => r()));
-        // Idle keep-alive sockets would hold close() open; busy ones finish their response first.
-        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        // Idle keep-alive sockets would hold close() open; busy ones finish their response first
+        // and are closed as soon as they turn idle.
+        const closeIdle = (): void => (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        closeIdle();
         if (inflight > 0) await new Promise<void>((r) => (drained = r));
-        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-        await stopped;
+        const sweep = setInterval(closeIdle, 25);
+        try {
+          await stopped;
+        } finally {
+          clearInterval(sweep);
+        }
         await engine.close?.();
       })()),
   };

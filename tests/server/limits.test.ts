@@ -1,0 +1,92 @@
+// Free-tier limits (service.md 2.6) and the hosted-runner behaviours (2.7), over real HTTP.
+
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server/node/host.js";
+import { BARS, fakeEngine, post, start } from "./helpers.js";
+
+const OK = '//@version=6\nindicator("ok")\nplot(close)\n';
+let server: RunningServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const FREE = { FREE_TIER_LIMITS: "1", FREE_MAX_BARS: "20", FREE_MAX_SCRIPT_CHARS: "100", FREE_MAX_CONCURRENT: "1", FREE_RATE_LIMIT: "4", FREE_RATE_WINDOW_SEC: "60" };
+
+describe("free tier", () => {
+  it("is off by default", async () => {
+    server = await start({ engine: fakeEngine() });
+    const res = await post(server.url, "/run", { script: OK.repeat(1000), data: BARS });
+    expect(res.status).toBe(200);
+  });
+
+  it("script size, then bars, after the schema; /health shows the feature", async () => {
+    server = await start({ engine: fakeEngine(), env: { ...FREE, FREE_RATE_LIMIT: "100" } });
+    const health = await (await fetch(new URL("/health", server.url))).json();
+    expect(health.features.free_tier_limits).toBe(true);
+    const both = await post(server.url, "/run", { script: "x".repeat(101), data: BARS });
+    expect(both.status).toBe(413);
+    expect(both.json).toMatchObject({ code: "SCRIPT_TOO_LARGE", max_chars: 100, got_chars: 101 });
+    const bars = await post(server.url, "/run", { script: OK, data: BARS });
+    expect(bars.status).toBe(413);
+    expect(bars.json).toMatchObject({ code: "TOO_MANY_BARS", max_bars: 20, got_bars: 30 });
+    // The schema comes before the size checks.
+    expect((await post(server.url, "/run", { script: "x".repeat(101), data: BARS, extra: 1 })).json.code).toBe("UNKNOWN_FIELDS");
+    expect((await post(server.url, "/run/batch", { runs: [{ script: OK }, { script: "y".repeat(200) }], data: BARS.slice(0, 5) })).json.code).toBe("SCRIPT_TOO_LARGE");
+    expect((await post(server.url, "/optimize", { script: OK, data: BARS, space: {} })).json.code).toBe("TOO_MANY_BARS");
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 20) })).status).toBe(200);
+    // /backtest/quick is not limited.
+    expect((await post(server.url, "/backtest/quick", { data: BARS })).status).toBe(200);
+  });
+
+  it("rate limit first, with Retry-After, even before the body is read", async () => {
+    server = await start({ engine: fakeEngine(), env: FREE });
+    for (let i = 0; i < 4; i++) expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
+    const limited = await post(server.url, "/run", "{not json");
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ status: "error", code: "RATE_LIMITED" });
+    const retry = Number(limited.headers.get("retry-after"));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(60);
+    // Other clients have their own window; /health is never limited.
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, { headers: { "content-type": "application/json", "x-forwarded-for": "10.0.0.9" } })).status).toBe(200);
+    expect((await fetch(new URL("/health", server.url))).status).toBe(200);
+  });
+
+  it("concurrency slot before the schema: 429 TOO_MANY_REQUESTS while another run holds it", async () => {
+    server = await start({ engine: fakeEngine(), env: { ...FREE, FREE_RATE_LIMIT: "100" } });
+    const slow = post(server.url, "/run", { script: `${OK}// SLOW 400`, data: BARS.slice(0, 5) });
+    await new Promise((r) => setTimeout(r, 100));
+    const busy = await post(server.url, "/run", "{not json");
+    expect(busy.status).toBe(429);
+    expect(busy.json.code).toBe("TOO_MANY_REQUESTS");
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect((await slow).status).toBe(200);
+    // The slot is released afterwards, also after an error.
+    expect((await post(server.url, "/run", "{not json")).json.code).toBe("INVALID_BODY");
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
+  });
+});
+
+describe("hosted runner", () => {
+  it("logs one JSON line per request and finishes in-flight runs on close", async () => {
+    const lines: string[] = [];
+    server = await start({ engine: fakeEngine(), env: { SVC_RUNNER: "1" }, out: (l) => lines.push(l) });
+    const health = await (await fetch(new URL("/health", server.url))).json();
+    expect(health.features.runner).toBe(true);
+    const inflight = post(server.url, "/run", { script: `${OK}// SLOW 300`, data: BARS });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(server.inflight()).toBe(1);
+    const closed = server.close();
+    const res = await inflight;
+    await closed;
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe("success");
+    const entries = lines.map((l) => JSON.parse(l));
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ method: "GET", path: "/health", status: 200 });
+    expect(entries[1]).toMatchObject({ method: "POST", path: "/run", status: 200 });
+    expect(typeof entries[1].ms).toBe("number");
+    server = null;
+  });
+});

@@ -1,0 +1,89 @@
+// End-to-end over real HTTP with the real Runtime (in-process engine: the tests run from sources).
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/server/node/host.js";
+import { post, start } from "./helpers.js";
+
+const BARS = Array.from({ length: 300 }, (_, i) => {
+  const c = 100 + 10 * Math.sin(i / 7) + i * 0.02;
+  return { time: 1_700_000_000_000 + i * 60_000, open: c - 0.3, high: c + 1, low: c - 1, close: c, volume: 1000 + i };
+});
+
+export const CROSS_STRATEGY = `//@version=6
+strategy("Cross", overlay=true)
+fast = input.int(5, "Fast", minval=2, maxval=20)
+slow = input.int(20, "Slow", minval=10, maxval=60)
+f = ta.sma(close, fast)
+s = ta.sma(close, slow)
+if ta.crossover(f, s)
+    strategy.entry("L", strategy.long)
+if ta.crossunder(f, s)
+    strategy.close("L")
+plot(f, "fast")
+`;
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await start();
+});
+afterAll(() => server.close());
+
+describe("real runs", () => {
+  it("/run evaluates an indicator", async () => {
+    const res = await post(server.url, "/run", { script: '//@version=6\nindicator("x")\nplot(ta.sma(close, 3), "sma")\n', data: BARS, mode: "interpret" });
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe("success");
+    expect(res.json.count).toBe(BARS.length);
+    expect(res.json.series.sma).toHaveLength(BARS.length);
+    expect(res.json.series.sma[2]).toBeCloseTo((BARS[0]!.close + BARS[1]!.close + BARS[2]!.close) / 3, 9);
+    expect(res.json.mode).toBe("interpret");
+  });
+
+  it("/run reports a parse error as 422 SCRIPT_ERROR and a bad bar as a data error", async () => {
+    const res = await post(server.url, "/run", { script: '//@version=6\nindicator("x")\nplot(close +)\n', data: BARS });
+    expect(res.status).toBe(422);
+    expect(res.json).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "parse" });
+    expect(res.json.diagnostics.length).toBeGreaterThan(0);
+    const bad = BARS.slice(0, 5).map((b, i) => (i === 3 ? { ...b, high: b.low - 1 } : b));
+    const data = await post(server.url, "/run", { script: '//@version=6\nindicator("x")\nplot(close, "c")\n', data: bad });
+    expect(data.status).toBe(422);
+    expect(data.json).toMatchObject({ error_kind: "data", error_bar: 3 });
+  });
+
+  it("a timeout returns 200 with timed_out and the partial result", async () => {
+    const heavy = '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 20000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
+    const res = await post(server.url, "/run", { script: heavy, data: BARS, timeout_seconds: 0.15, mode: "interpret" });
+    expect(res.status).toBe(200);
+    expect(res.json.timed_out).toBe(true);
+    expect(res.json.count).toBeGreaterThan(0);
+    expect(res.json.count).toBeLessThan(BARS.length);
+  });
+
+  it("/run/batch with a real partial failure", async () => {
+    const res = await post(server.url, "/run/batch", {
+      runs: [{ id: "ok", script: '//@version=6\nindicator("x")\nplot(close, "c")\n' }, { id: "bad", script: '//@version=6\nindicator("x")\nplot(nope, "c")\n' }],
+      data: BARS,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: "partial", ok: 1, count: 2 });
+    expect(res.json.results[1]).toMatchObject({ id: "bad", status: "error", code: "SCRIPT_ERROR" });
+  });
+
+  it("/optimize searches a real strategy's inputs", async () => {
+    const res = await post(server.url, "/optimize", {
+      script: CROSS_STRATEGY, data: BARS, n_trials: 6, sampler: "random", seed: 5, min_trades: 1, objective: "net_pnl",
+      space: { params: [{ name: "Fast", kind: "int", min: 2, max: 8 }, { name: "Slow", kind: "int", min: 10, max: 30, step: 5 }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.trials).toHaveLength(6);
+    expect(res.json.trials.every((t: { error: string | null }) => t.error === null)).toBe(true);
+    expect(res.json.trials.some((t: { is_stats: { trades: number } }) => t.is_stats.trades > 0)).toBe(true);
+    expect(res.json.engine_runs).toBe(12);
+    if (res.json.best_params) {
+      // The winner re-runs through /run with its params as inputs.
+      const rerun = await post(server.url, "/run", { script: CROSS_STRATEGY, data: BARS, inputs: res.json.best_params });
+      expect(rerun.status).toBe(200);
+      expect(rerun.json.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(res.json.best_params.Fast);
+    }
+  });
+});

@@ -1,28 +1,12 @@
 // Builds the ExecContext of a run: bar columns, syminfo, timeframe, logs and the error hook.
 import type { ExecContext } from "../builtins/types.js";
-import type { LogRecord, SymInfo } from "../core/result.js";
+import type { LogRecord } from "../core/result.js";
 import { PineRuntimeError } from "../interpret/errors.js";
-import type { Columns } from "./data.js";
-
-export const DEFAULT_SYMINFO = {
-  mintick: 0.01,
-  pointvalue: 1,
-  currency: "USD",
-  timezone: "UTC",
-  type: "crypto",
-  session: "24x7",
-};
-
-export function resolveSyminfo(symbol: string, given: SymInfo | undefined): ExecContext["syminfo"] {
-  const colon = symbol.indexOf(":");
-  const prefix = colon >= 0 ? symbol.slice(0, colon) : "";
-  const ticker = colon >= 0 ? symbol.slice(colon + 1) : symbol;
-  return { ...DEFAULT_SYMINFO, prefix, ticker, description: ticker, ...(given ?? {}) } as ExecContext["syminfo"];
-}
+import type { BarColumns } from "../core/bars.js";
 
 export function createContext(
   version: number,
-  cols: Columns,
+  cols: BarColumns,
   syminfo: ExecContext["syminfo"],
   timeframe: string,
   logs: LogRecord[],
@@ -38,7 +22,7 @@ export function createContext(
     low: NaN,
     close: NaN,
     volume: NaN,
-    columns: cols,
+    columns: { time: cols.time, open: cols.open, high: cols.high, low: cols.low, close: cols.close, volume: cols.volume },
     syminfo,
     timeframe,
     isRealtime: false,

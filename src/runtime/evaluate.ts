@@ -14,8 +14,10 @@ import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOp
 import { MODES } from "../core/result.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker } from "../strategy/index.js";
-import { createContext, resolveSyminfo } from "./context.js";
-import { DataError, inferTimeframe, timeframeMs, toColumns } from "./data.js";
+import { createContext } from "./context.js";
+import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
+import { resolveSymInfo } from "../core/syminfo.js";
+import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
@@ -101,17 +103,12 @@ export function evaluate(input: EvaluateInput): RunResult {
   describeScript(result, prog);
 
   // data
-  let cols;
-  try {
-    cols = toColumns(input.ohlcv);
-  } catch (err) {
-    if (err instanceof DataError) return fail(result, "data", err.message, undefined, err.bar);
-    throw err;
-  }
+  const cols = normalizeBars(input.ohlcv);
+  if (isBarDataError(cols)) return fail(result, "data", cols.error, undefined, cols.bar >= 0 ? cols.bar : undefined);
   const rt = input.runtime ?? {};
   const timeframe = rt.timeframe ?? inferTimeframe(cols.time);
   const logs: LogRecord[] = result.logs;
-  const ctx = createContext(prog.version, cols, resolveSyminfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
+  const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
   const plots = new PlotStore(cols.time.length, result.overlay);
   const inputs = new InputStore({ ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }, prog.inputVarNames, prog.inputSourceNames);
   ctx.kernels = input.kernels ?? null;
@@ -132,7 +129,8 @@ export function evaluate(input: EvaluateInput): RunResult {
   const te = now();
   const n = cols.time.length;
   const budget = typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : 0;
-  const barMs = timeframeMs(timeframe);
+  const tf = parseTimeframe(timeframe);
+  const barMs = tf ? nominalMs(tf) : 60_000;
   let bar = 0;
   try {
     for (; bar < n; bar++) {

@@ -1,0 +1,102 @@
+// Loading TradingView conformance cases from ../shared/conformance (never copied into the repo)
+// and scoring a run against the exported values: every cell within 1e-9 relative (1e-12 absolute
+// near zero), na must be na.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Bar, RunResult, SymInfo } from "../../src/core/result.js";
+import { parseSymInfoToml } from "../../src/core/syminfo.js";
+
+export const CONFORMANCE = resolve(__dirname, "../../../shared/conformance/tradingview");
+
+export interface TaCase {
+  name: string;
+  script: string;
+  bars: Bar[];
+  headers: string[];
+  /** expected[col][bar], NaN = na */
+  expected: number[][];
+  syminfo: SymInfo;
+}
+
+export function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      out.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+function rows(text: string): string[][] {
+  return text.split(/\r?\n/).filter((l) => l.trim() !== "").map(splitCsvLine);
+}
+
+export function loadTaCase(name: string): TaCase {
+  const dir = join(CONFORMANCE, "ta", name);
+  const script = readFileSync(join(dir, "script.pine"), "utf8");
+  const ohlcv = rows(readFileSync(join(dir, "ohlcv.csv"), "utf8"));
+  const bars: Bar[] = ohlcv.slice(1).map((r) => ({
+    time: Number(r[0]) * 1000,
+    open: Number(r[1]),
+    high: Number(r[2]),
+    low: Number(r[3]),
+    close: Number(r[4]),
+    volume: r[5] === undefined || r[5] === "" ? undefined : Number(r[5]),
+  }));
+  const exp = rows(readFileSync(join(dir, "expected.csv"), "utf8"));
+  const headers = exp[0]!.slice(1);
+  const expected = headers.map((_, c) => exp.slice(1).map((r) => Number(r[c + 1])));
+  let syminfo: SymInfo = { mintick: 1e-5, timezone: "UTC", session: "24x7" };
+  const toml = join(dir, "symbol.toml");
+  if (existsSync(toml)) {
+    const loaded = parseSymInfoToml(readFileSync(toml, "utf8"));
+    if ("syminfo" in loaded) syminfo = { ...syminfo, ...loaded.syminfo };
+  }
+  return { name, script, bars, headers, expected, syminfo };
+}
+
+export interface Score {
+  matched: number;
+  cells: number;
+  firstMismatch?: string;
+}
+
+export function close(a: number, b: number): boolean {
+  if (Number.isNaN(b)) return Number.isNaN(a);
+  if (Number.isNaN(a)) return false;
+  if (a === b) return true;
+  const diff = Math.abs(a - b);
+  return diff <= 1e-12 || diff <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** Compares the run's series (in plot order) with the expected columns. */
+export function score(c: TaCase, r: RunResult): Score {
+  const cols = Object.values(r.series);
+  let matched = 0;
+  let cells = 0;
+  let firstMismatch: string | undefined;
+  c.expected.forEach((want, ci) => {
+    const got = cols[ci];
+    for (let i = 0; i < want.length; i++) {
+      cells++;
+      const g = got?.[i];
+      const gv = g === null || g === undefined ? NaN : typeof g === "boolean" ? (g ? 1 : 0) : Number(g);
+      if (close(gv, want[i]!)) matched++;
+      else firstMismatch ??= `${c.headers[ci]} bar ${i}: got ${gv}, want ${want[i]}`;
+    }
+  });
+  return { matched, cells, firstMismatch };
+}

@@ -308,8 +308,9 @@ export class Broker {
 
   private walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
     if (o !== o) return;
+    // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
+    // for the others the bar's high and low bracket it anyway.
     this.cur = o;
-    this.ledger.touch(o);
     this.updateTrails(o);
     if (first) this.fillMarketOrders(o, false);
     this.fillTriggeredAt(o);

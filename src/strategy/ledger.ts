@@ -95,14 +95,16 @@ export class Ledger {
 
   /** Records that price traded at `price` while the trades were open (run-up / drawdown). */
   touch(price: number): void {
-    for (const t of this.open) {
-      if (t.side > 0) {
-        if (price > t.bestPrice) t.bestPrice = price;
-        if (price < t.worstPrice) t.worstPrice = price;
-      } else {
-        if (price < t.bestPrice) t.bestPrice = price;
-        if (price > t.worstPrice) t.worstPrice = price;
-      }
+    for (const t of this.open) this.touchTrade(t, price);
+  }
+
+  private touchTrade(t: OpenTrade, price: number): void {
+    if (t.side > 0) {
+      if (price > t.bestPrice) t.bestPrice = price;
+      if (price < t.worstPrice) t.worstPrice = price;
+    } else {
+      if (price < t.bestPrice) t.bestPrice = price;
+      if (price > t.worstPrice) t.worstPrice = price;
     }
   }
 
@@ -121,6 +123,8 @@ export class Ledger {
     time: number,
   ): Trade {
     const q = Math.min(qty, t.qty);
+    // The exit fill (slippage included) is the last price the trade saw.
+    this.touchTrade(t, price);
     const frac = t.qty > 0 ? q / t.qty : 1;
     const entryComm = t.commission * frac;
     t.commission -= entryComm;

@@ -158,6 +158,13 @@ export class PeriodCalc {
     const inSession = ses.barDay(L, L + this.barMs);
     const D = inSession ? ses.day : Math.floor(L / DAY_MS);
     this.tradingDay = inSession ? D : NaN;
+    const calendar = tf.unit === "D" || tf.unit === "W" || tf.unit === "M";
+    // D/W/M periods depend only on the trading day: reuse the last answer for the same day.
+    if (calendar && tf === this.memoTf && D === this.memoDay && (!withEnd || this.memoEnd === this.memoEnd)) {
+      this.periodStart = this.memoStart;
+      this.periodEnd = withEnd ? this.memoEnd : NaN;
+      return this.periodStart;
+    }
     let startL: number;
     let endL = NaN;
     switch (tf.unit) {
@@ -215,10 +222,21 @@ export class PeriodCalc {
         break;
       }
     }
-    this.periodStart = localToUtc(zone, startL);
-    this.periodEnd = withEnd ? localToUtc(zone, endL) : NaN;
+    this.periodStart = toUtc(zone, startL, off);
+    this.periodEnd = withEnd ? toUtc(zone, endL, off) : NaN;
+    if (calendar) {
+      this.memoTf = tf;
+      this.memoDay = D;
+      this.memoStart = this.periodStart;
+      this.memoEnd = this.periodEnd;
+    }
     return this.periodStart;
   }
+
+  private memoTf: Timeframe | null = null;
+  private memoDay = NaN;
+  private memoStart = NaN;
+  private memoEnd = NaN;
 
   /** The open (local ms) of trading day D: its session span start, or midnight when D has none. */
   private dayOpen(D: number): number {
@@ -282,6 +300,14 @@ export class PeriodCalc {
   }
 }
 
+/** Local ms -> UTC, trying the offset already known (`off`, usually right) before the full search. */
+function toUtc(zone: Zone, local: number, off: number): number {
+  if (zone.fixed) return local - off;
+  const guess = local - off;
+  if (zone.offsetMs(guess) === off && zone.offsetMs(guess - 3_600_000) === off) return guess;
+  return localToUtc(zone, local);
+}
+
 function popcount(x: number): number {
   let n = 0;
   while (x) {
@@ -295,7 +321,16 @@ function popcount(x: number): number {
 
 const calcCache = new Map<string, PeriodCalc>();
 
+let lastCalc: PeriodCalc | null = null;
+
 function calcFor(zone: Zone, session: Session, barMs: number): PeriodCalc {
+  const l = lastCalc;
+  if (l !== null && l.zone === zone && l.session === session && l.barMs === barMs) return l;
+  lastCalc = calcForKeyed(zone, session, barMs);
+  return lastCalc;
+}
+
+function calcForKeyed(zone: Zone, session: Session, barMs: number): PeriodCalc {
   const key = `${zone.name}|${session.text}|${barMs}`;
   let c = calcCache.get(key);
   if (!c) {

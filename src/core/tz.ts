@@ -56,18 +56,35 @@ class IanaZone implements Zone {
     if (bucket === this.lastBucket) return this.lastOffset;
     let off = this.hours.get(bucket);
     if (off === undefined) {
-      const start = bucket * HOUR_MS;
-      const a = this.exactOffset(start);
-      const b = this.exactOffset(start + HOUR_MS - 1000);
-      // A transition inside this hour: not cacheable as one value, answer exactly.
-      if (a !== b) return this.exactOffset(t);
-      off = a;
-      if (this.hours.size >= MAX_CACHED_HOURS) this.hours.clear();
-      this.hours.set(bucket, off);
+      off = this.fill(bucket);
+      if (off !== off) return this.exactOffset(t);
     }
     this.lastBucket = bucket;
     this.lastOffset = off;
     return off;
+  }
+
+  /**
+   * Caches the offset of the hour `bucket`: the whole UTC day at once when the offset does not
+   * change during it (two Intl calls per day), else hour by hour. NaN when the offset changes inside
+   * this very hour (the caller then asks Intl for the exact instant).
+   */
+  private fill(bucket: number): number {
+    if (this.hours.size >= MAX_CACHED_HOURS) this.hours.clear();
+    const day = Math.floor(bucket / 24);
+    const dayStart = day * DAY_MS;
+    const a = this.exactOffset(dayStart);
+    const b = this.exactOffset(dayStart + DAY_MS - 1000);
+    if (a === b) {
+      for (let h = 0; h < 24; h++) this.hours.set(day * 24 + h, a);
+      return a;
+    }
+    const start = bucket * HOUR_MS;
+    const x = this.exactOffset(start);
+    const y = this.exactOffset(start + HOUR_MS - 1000);
+    if (x !== y) return NaN;
+    this.hours.set(bucket, x);
+    return x;
   }
 
   /** Offset straight from Intl (whole seconds; sub-second part of t ignored). */

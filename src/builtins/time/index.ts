@@ -51,35 +51,42 @@ const FIELDS: Record<string, FieldFn> = {
   second: secondOf,
 };
 
+/** An optional numeric argument: omitted (undefined or null slot) gives the default. */
 function num(v: unknown, dflt: number): number {
-  if (v === undefined) return dflt;
+  if (v === undefined || v === null) return dflt;
   return typeof v === "number" ? v : NaN;
 }
 
+const isGiven = (v: unknown): boolean => v !== undefined && v !== null;
+
 /**
- * timestamp() overloads, told apart by the argument values:
- *   (dateString)                         args[0] string, nothing else
- *   (timezone, year, month, day, h, m, s) args[0] string followed by numbers
- *   (year, month, day, h, m, s)           args[0] number
- *   named form in builtins.json order     args[0] undefined: year..second at 1..6, timezone at 7
+ * timestamp() overloads, told apart by the argument values. Backends hand arguments either
+ * positionally or in builtins.json's union order (dateString, year, month, day, hour, minute,
+ * second, timezone) with unfilled slots undefined or null:
+ *   (dateString)                           a string first and nothing else
+ *   (timezone, year, month, day, h, m, s)   a string first, then numbers
+ *   [_, timezone, year, ...]                the timezone form laid out over the (year, ...) slots
+ *   (year, month, day, h, m, s)             a number first
+ *   [_, year, ..., second, timezone]        union order (named arguments)
  */
 function timestamp(ctx: ExecContext, args: any[]): number {
   const a0 = args[0];
-  let zone: Zone;
-  let p: number; // index of `year`
-  if (typeof a0 === "string" && args[1] === undefined && args[2] === undefined) {
+  if (typeof a0 === "string" && !args.slice(1).some(isGiven)) {
     const t = parseDateString(a0);
     if (t !== t) ctx.runtimeError(`timestamp(): cannot parse the date string "${a0}" (expected e.g. "2020-02-20T15:30:00+02:00" or "20 Feb 2020 15:30 +0200")`);
     return t;
   }
-  if (typeof a0 === "string" || a0 === null) {
-    // (timezone, year, ...): an na timezone means the exchange zone.
-    if (typeof args[1] !== "number") return NaN;
+  let zone: Zone;
+  let p: number; // index of `year`
+  if (typeof a0 === "string") {
     zone = zoneArg(ctx, a0);
     p = 1;
   } else if (typeof a0 === "number") {
     zone = zoneArg(ctx, args[7]);
     p = 0;
+  } else if (typeof args[1] === "string") {
+    zone = zoneArg(ctx, args[1]);
+    p = 2;
   } else {
     zone = zoneArg(ctx, args[7]);
     p = 1;

@@ -38,9 +38,8 @@ function change(ctx: ExecContext, args: any[], site: CallSite): boolean {
 }
 
 function inSeconds(ctx: ExecContext, args: any[]): number {
-  const a = args[0];
-  if (a === null) return NaN;
-  return timeframeSeconds(timeframeArg(ctx, a));
+  // An omitted timeframe (undefined or an unfilled null slot) is the chart's.
+  return timeframeSeconds(timeframeArg(ctx, args[0]));
 }
 
 function fromSeconds(ctx: ExecContext, args: any[]): string | null {

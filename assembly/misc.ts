@@ -338,3 +338,34 @@ export function volind_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, vol: 
   store<f64>(h, vol, S0 + 16);
   return v;
 }
+
+// ---------------------------------------------------------------- pivot point periods
+// scalars: S0..S0+24 current period open/high/low/close, S0+32..S0+56 previous period o/h/l/c,
+//          S0+64 i32 periods seen
+// Returns the number of periods seen (0, 1 = only the current one, 2 = a previous one exists);
+// out slots 0..7 = current o,h,l,c then previous o,h,l,c.
+
+export function ppl_new(): usize {
+  const h = stateNew(S0 + 72, 0);
+  for (let o: usize = 0; o < 64; o += 8) store<f64>(h + o, NaN, S0);
+  return h;
+}
+
+export function ppl_next(h: usize, bar: i32, o: f64, hi: f64, lo: f64, cl: f64, anchor: i32): i32 {
+  begin(h, bar);
+  let seen = load<i32>(h, S0 + 64);
+  if (seen == 0 || anchor) {
+    if (seen > 0) memory.copy(h + S0 + 32, h + S0, 32);
+    store<f64>(h, o, S0);
+    store<f64>(h, hi, S0 + 8);
+    store<f64>(h, lo, S0 + 16);
+    seen = seen < 2 ? seen + 1 : 2;
+    store<i32>(h, seen, S0 + 64);
+  } else {
+    store<f64>(h, Math.max(load<f64>(h, S0 + 8), hi), S0 + 8);
+    store<f64>(h, Math.min(load<f64>(h, S0 + 16), lo), S0 + 16);
+  }
+  store<f64>(h, cl, S0 + 24);
+  for (let i = 0; i < 8; i++) setOut(i, load<f64>(h + (<usize>i << 3), S0));
+  return seen;
+}

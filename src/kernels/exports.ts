@@ -59,6 +59,8 @@ export interface KernelExports {
   vwap_next(h: H, bar: number, src: number, vol: number, anchor: number, mult: number): number;
   volind_new(kind: number): H;
   volind_next(h: H, bar: number, hi: number, lo: number, cl: number, vol: number): number;
+  ppl_new(): H;
+  ppl_next(h: H, bar: number, o: number, hi: number, lo: number, cl: number, anchor: number): number;
   rsi_new(len: number): H;
   rsi_next(h: H, bar: number, x: number): number;
   // whole series (assembly/series.ts)

@@ -125,11 +125,25 @@ class Lexer {
     }
     if (this.pendingLine) {
       const top = this.indents[this.indents.length - 1]!;
+      if (this.parenDepth > 0 && this.abandonsBrackets(i, width, top)) this.parenDepth = 0;
       if (this.parenDepth > 0 || width % 4 !== 0 || (width > top && this.endsWithContinuation())) return true;
       this.emitLayout("Newline", this.lastReal!.end);
     }
     this.layoutNewLine(width);
     return true;
+  }
+
+  /** An unclosed `(` or `[` would glue the rest of the file into one line. A line at block
+   * indentation that starts with a word, after a line that did not end with `,`, `(` or an
+   * operator, can only be a new statement: the bracket was left open, and the parser will say so
+   * at the end of the previous line instead of far below. */
+  private abandonsBrackets(at: number, width: number, top: number): boolean {
+    if (width > top || width % 4 !== 0 || this.endsWithContinuation()) return false;
+    if (!isIdentStart(this.src.charCodeAt(at))) return false;
+    let end = at + 1;
+    while (isIdentPart(this.src.charCodeAt(end))) end++;
+    const word = this.src.slice(at, end);
+    return word !== "and" && word !== "or" && word !== "not";
   }
 
   private endsWithContinuation(): boolean {

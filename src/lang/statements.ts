@@ -56,14 +56,21 @@ function skipUnexpectedIndent(p: Parser): void {
   }
 }
 
-/** One logical line: `stmt`, or `stmt, stmt, ...`, then the end of the line. */
+/** One logical line: `stmt`, or `stmt, stmt, ...`, then the end of the line. A statement joins
+ * `body` only once what follows it is valid, so a line with an error leaves no half statement. */
 function parseStatementLine(p: Parser, body: Stmt[]): void {
-  body.push(parseStatement(p));
-  while (p.eat(",")) {
-    if (atLineEnd(p)) break;
-    body.push(parseStatement(p));
+  let stmt = parseStatement(p);
+  while (p.at(",") && !p.afterBlock()) {
+    p.next();
+    body.push(stmt);
+    if (atLineEnd(p)) {
+      expectLineEnd(p);
+      return;
+    }
+    stmt = parseStatement(p);
   }
   expectLineEnd(p);
+  body.push(stmt);
 }
 
 function atLineEnd(p: Parser): boolean {

@@ -83,9 +83,24 @@ export function covariance(a: readonly number[], b: readonly number[], biased = 
   return biased ? s / n : s / (n - 1);
 }
 
+/**
+ * (x - mean) / stdev with the population stdev taken as sqrt(E[x^2] - mean^2): TradingView's
+ * standardize prints full 17-digit values that match this formula to the last bit, not the
+ * two-pass one (logs/array_test_002/003).
+ */
 export function standardize(values: readonly number[]): number[] {
-  const mean = avg(values);
-  const sd = stdev(values, true);
+  let s = 0;
+  let sq = 0;
+  let n = 0;
+  for (const v of values) {
+    if (v === v && v != null) {
+      s += v;
+      sq += v * v;
+      n++;
+    }
+  }
+  const mean = s / n;
+  const sd = Math.sqrt(Math.max(0, sq / n - mean * mean));
   const out = new Array<number>(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;

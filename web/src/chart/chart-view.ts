@@ -127,8 +127,11 @@ export class ChartView {
     }
 
     // canvas layers: bgcolor under the candles, fills per pane, drawings on top of the price pane
-    const bg = plans.filter((p) => p.type === "bgcolor").map((p) => result.series[p.title]);
-    if (bg.length) this.attachLayer(this.candles, "bottom", (g) => paintBackground(g, bg));
+    for (const pane of [0, 1] as const) {
+      const bg = plans.filter((p) => p.type === "bgcolor" && p.pane === pane).map((p) => result.series[p.title]);
+      const target = paneSeries(pane);
+      if (bg.length && target) this.attachLayer(target, "bottom", (g) => paintBackground(g, bg));
+    }
     for (const pane of [0, 1] as const) {
       const fills = plans.filter((p): p is Extract<PlotPlan, { type: "fill" }> => p.type === "fill" && p.pane === pane);
       const target = paneSeries(pane);
@@ -236,7 +239,13 @@ export class ChartView {
         break;
       case "ohlc": {
         const data = ohlcData(result, plan.title, this.times);
-        if (!data) break;
+        if (!data) {
+          // only the close column came back: show it as a line rather than nothing
+          const s = this.chart.addSeries(LineSeries, { ...common, color: plan.color, lineWidth: 1 }, plan.pane);
+          s.setData(this.lineData(col));
+          this.add(plan, s);
+          break;
+        }
         const def = plan.candles ? CandlestickSeries : BarSeries;
         const s = this.chart.addSeries(def as typeof CandlestickSeries, { ...common, upColor: plan.color, downColor: plan.color, wickUpColor: plan.color, wickDownColor: plan.color, borderVisible: false }, plan.pane);
         s.setData(data);
@@ -318,7 +327,7 @@ function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesC
     if (plan.arrow) {
       if (typeof v !== "number" || v !== v || v === 0) continue;
       const up = v > 0;
-      out.push({ time: times[i], position: up ? "belowBar" : "aboveBar", shape: up ? "arrowUp" : "arrowDown", color: up ? "#26a69a" : "#ef5350" });
+      out.push({ time: times[i], position: up ? "belowBar" : "aboveBar", shape: up ? "arrowUp" : "arrowDown", color: up ? plan.color : plan.colorDown });
       continue;
     }
     const hit = v === true || (typeof v === "number" && v === v);
@@ -339,7 +348,7 @@ function ohlcData(result: PackedRunResult, title: string, times: Time[]): (Candl
     const v = col?.[i];
     return Array.isArray(v) && v.length === 4 ? v.map((x) => (typeof x === "number" ? x : NaN)) : null;
   };
-  if (!parts.every(Boolean) && !col) return null;
+  if (!parts.every(Boolean) && !(col && col.some((v) => Array.isArray(v)))) return null;
   return times.map((time, i) => {
     const c = cell(i);
     return c && c.every((x) => x === x) ? { time, open: c[0], high: c[1], low: c[2], close: c[3] } : { time };

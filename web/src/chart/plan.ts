@@ -11,7 +11,7 @@ export type PlotPlan =
   | { type: "line"; title: string; pane: Pane; color: string; width: number; step: boolean; dashed: boolean; points: boolean; lineVisible: boolean }
   | { type: "histogram"; title: string; pane: Pane; color: string }
   | { type: "area"; title: string; pane: Pane; color: string; width: number }
-  | { type: "markers"; title: string; pane: Pane; color: string; shape: MarkerShape; position: MarkerPosition; text: string; arrow: boolean }
+  | { type: "markers"; title: string; pane: Pane; color: string; colorDown: string; shape: MarkerShape; position: MarkerPosition; text: string; arrow: boolean }
   | { type: "hline"; title: string; pane: Pane; price: number; color: string; dashed: boolean; width: number }
   | { type: "fill"; title: string; pane: Pane; plot1: string; plot2: string; color: string }
   | { type: "bgcolor"; title: string; pane: Pane }
@@ -94,11 +94,11 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         const shape = kind === "plotchar" ? "circle" : markerShape(style || "xcross");
         const loc = bareName(meta.location);
         const text = kind === "plotchar" ? String(meta.char ?? meta.text ?? "★") : String(meta.text ?? "");
-        plans.push({ type: "markers", title, pane, color, shape, position: markerPosition(loc, shape), text, arrow: false });
+        plans.push({ type: "markers", title, pane, color, colorDown: color, shape, position: markerPosition(loc, shape), text, arrow: false });
         break;
       }
       case "plotarrow":
-        plans.push({ type: "markers", title, pane, color, shape: "arrowUp", position: "belowBar", text: "", arrow: true });
+        plans.push({ type: "markers", title, pane, color: cssColor(meta.color, "#4caf50"), colorDown: cssColor(meta.colordown, "#ff5252"), shape: "arrowUp", position: "belowBar", text: "", arrow: true });
         break;
       case "hline": {
         const price = typeof meta.price === "number" ? meta.price : firstNumber(result.series[key]);
@@ -111,7 +111,7 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         if (meta.plot1 && meta.plot2) plans.push({ type: "fill", title, pane, plot1: meta.plot1, plot2: meta.plot2, color: cssColor(meta.color, "rgba(41, 98, 255, 0.1)") });
         break;
       case "bgcolor":
-        plans.push({ type: "bgcolor", title, pane: 0 });
+        plans.push({ type: "bgcolor", title, pane });
         break;
       case "barcolor":
         plans.push({ type: "barcolor", title });

@@ -1,0 +1,31 @@
+// Helpers shared by the strategy.* builtins: reaching the broker and reading argument values.
+
+import type { Broker } from "../../strategy/broker.js";
+import type { ExecContext } from "../types.js";
+
+/** The run's broker; strategy.* calls outside a strategy are a runtime error. */
+export function brokerOf(ctx: ExecContext): Broker {
+  const b = ctx.broker as Broker | null;
+  if (!b) ctx.runtimeError("strategy.* functions can only be used in a strategy() script");
+  return b;
+}
+
+/** The broker when there is one (variables read na/0 in indicators instead of failing). */
+export function maybeBroker(ctx: ExecContext): Broker | null {
+  return (ctx.broker as Broker | null) ?? null;
+}
+
+export function num(v: unknown): number {
+  return typeof v === "number" ? v : NaN;
+}
+
+export function strOrNull(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+/** Constant names may arrive as values ("long") or as full names ("strategy.long"). */
+export function constName(v: unknown): string | null {
+  if (typeof v !== "string") return null;
+  const dot = v.lastIndexOf(".");
+  return dot >= 0 ? v.slice(dot + 1) : v;
+}

@@ -1,0 +1,86 @@
+// strategy.* variables: position, account and performance figures as of the current bar (open
+// positions valued at the current close).
+
+import type { Broker } from "../../strategy/broker.js";
+import type { ExecContext, VariableTable } from "../types.js";
+import { maybeBroker } from "./common.js";
+
+type Getter = (b: Broker, ctx: ExecContext) => unknown;
+
+function v(name: string, get: Getter, flat: unknown = NaN): VariableTable[string] {
+  return {
+    name,
+    get: (ctx) => {
+      const b = maybeBroker(ctx);
+      return b ? get(b, ctx) : flat;
+    },
+  };
+}
+
+function avgPercent(b: Broker, pick: (p: number) => boolean): number {
+  let s = 0;
+  let n = 0;
+  for (const t of b.ledger.closed) {
+    if (!pick(t.profit)) continue;
+    s += t.profit_percent;
+    n++;
+  }
+  return n > 0 ? s / n : NaN;
+}
+
+/** Price at which the position's equity falls to the margin it needs (na when flat or unlevered). */
+function liquidationPrice(b: Broker): number {
+  const side = b.ledger.side();
+  if (side === 0) return NaN;
+  const m = (side > 0 ? b.settings.marginLong : b.settings.marginShort) / 100;
+  if (!(m > 0)) return NaN;
+  const q = Math.abs(b.ledger.positionSize()) * b.pointValue;
+  const avg = b.ledger.avgPrice();
+  const e0 = b.settings.initialCapital + b.ledger.netProfit - b.ledger.openCommission();
+  const p = side > 0 ? (q * avg - e0) / (q * (1 - m)) : (e0 + avg * q) / (q * (1 + m));
+  return side > 0 && (m >= 1 || p <= 0) ? NaN : p;
+}
+
+const list: VariableTable[string][] = [
+  v("strategy.position_size", (b) => b.ledger.positionSize(), 0),
+  v("strategy.position_avg_price", (b) => b.ledger.avgPrice()),
+  v("strategy.position_entry_name", (b) => b.ledger.open[0]?.entryId ?? null, null),
+  v("strategy.equity", (b, ctx) => b.equity(ctx.close)),
+  v("strategy.initial_capital", (b) => b.settings.initialCapital),
+  v("strategy.account_currency", (b, ctx) => (b.settings.currency === "NONE" ? ctx.syminfo.currency : b.settings.currency), null),
+  v("strategy.netprofit", (b) => b.ledger.netProfit, 0),
+  v("strategy.netprofit_percent", (b) => (b.ledger.netProfit / b.settings.initialCapital) * 100, 0),
+  v("strategy.openprofit", (b, ctx) => b.ledger.openProfit(ctx.close), 0),
+  v("strategy.openprofit_percent", (b, ctx) => (b.ledger.openProfit(ctx.close) / (b.settings.initialCapital + b.ledger.netProfit)) * 100, 0),
+  v("strategy.grossprofit", (b) => b.ledger.grossProfit, 0),
+  v("strategy.grossprofit_percent", (b) => (b.ledger.grossProfit / b.settings.initialCapital) * 100, 0),
+  v("strategy.grossloss", (b) => b.ledger.grossLoss, 0),
+  v("strategy.grossloss_percent", (b) => (b.ledger.grossLoss / b.settings.initialCapital) * 100, 0),
+  v("strategy.closedtrades", (b) => b.ledger.closed.length, 0),
+  v("strategy.closedtrades.first_index", (b) => (b.ledger.closed.length > 0 ? 0 : NaN)),
+  v("strategy.opentrades", (b) => b.ledger.open.length, 0),
+  v("strategy.opentrades.capital_held", (b) => {
+    let held = 0;
+    for (const t of b.ledger.open) held += t.qty * t.entryPrice * b.pointValue * ((t.side > 0 ? b.settings.marginLong : b.settings.marginShort) / 100);
+    return held;
+  }, 0),
+  v("strategy.wintrades", (b) => b.ledger.winTrades, 0),
+  v("strategy.losstrades", (b) => b.ledger.lossTrades, 0),
+  v("strategy.eventrades", (b) => b.ledger.evenTrades, 0),
+  v("strategy.avg_trade", (b) => (b.ledger.closed.length > 0 ? b.ledger.netProfit / b.ledger.closed.length : NaN)),
+  v("strategy.avg_trade_percent", (b) => avgPercent(b, () => true)),
+  v("strategy.avg_winning_trade", (b) => (b.ledger.winTrades > 0 ? b.ledger.grossProfit / b.ledger.winTrades : NaN)),
+  v("strategy.avg_winning_trade_percent", (b) => avgPercent(b, (p) => p > 0)),
+  v("strategy.avg_losing_trade", (b) => (b.ledger.lossTrades > 0 ? b.ledger.grossLoss / b.ledger.lossTrades : NaN)),
+  v("strategy.avg_losing_trade_percent", (b) => Math.abs(avgPercent(b, (p) => p < 0))),
+  v("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),
+  v("strategy.max_drawdown_percent", (b) => b.tracker.maxDrawdownPercent, 0),
+  v("strategy.max_runup", (b) => b.tracker.maxRunup, 0),
+  v("strategy.max_runup_percent", (b) => b.tracker.maxRunupPercent, 0),
+  v("strategy.max_contracts_held_all", (b) => b.ledger.maxContractsAll, 0),
+  v("strategy.max_contracts_held_long", (b) => b.ledger.maxContractsLong, 0),
+  v("strategy.max_contracts_held_short", (b) => b.ledger.maxContractsShort, 0),
+  v("strategy.margin_liquidation_price", (b) => liquidationPrice(b)),
+];
+
+export const strategyVariables: VariableTable = Object.fromEntries(list.map((x) => [x.name, x]));

@@ -1,0 +1,152 @@
+// The edge worker's app: the HTTP API app (default mode interpret) plus the API-key gate, the
+// scripts registry, bar ingest and cron routes (service.md 4). Host-neutral: the workerd entry
+// (worker.ts) only adds the kernels module and the fetch/scheduled handlers.
+
+import type { Context, Hono } from "hono";
+import type { Bar } from "../core/result.js";
+import { createApp } from "../server/app.js";
+import { firstBadBar } from "../server/backtest.js";
+import { createInProcessEngine, type Engine } from "../server/engine.js";
+import { ApiError } from "../server/errors.js";
+import type { Env } from "../server/limits.js";
+import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
+import type { EdgeEnv } from "./bindings.js";
+import { runJobs } from "./cron.js";
+import { deleteScript, getJobs, getScript, listScripts, mergeBars, putJobs, putScript, StoreError, type CronJob } from "./store.js";
+
+const SCRIPT_SCHEMA: Schema = [
+  { name: "source", type: "string", required: true },
+  { name: "name", type: "string", default: null },
+  { name: "id", type: "string", default: null },
+];
+
+const INGEST_SCHEMA: Schema = [
+  { name: "symbol", type: "string", required: true },
+  { name: "timeframe", type: "string", required: true },
+  { name: "bars", type: "array", required: true },
+];
+
+const JOBS_SCHEMA: Schema = [{ name: "jobs", type: "array", required: true }];
+
+const JOB_SCHEMA: Schema = [
+  { name: "id", type: "string", required: true },
+  { name: "script_id", type: "string", required: true },
+  { name: "symbol", type: "string", required: true },
+  { name: "timeframe", type: "string", required: true },
+  { name: "enabled", type: "bool", default: true },
+  { name: "forward_events", type: "bool", default: true },
+  { name: "inputs", type: "object", default: () => ({}) },
+];
+
+const CRON_RUN_SCHEMA: Schema = [
+  { name: "job_id", type: "string", default: null },
+  { name: "force", type: "bool", default: false },
+];
+
+const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+
+function timingSafeEqual(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+}
+
+async function body(c: Context, schema: Schema, allowEmpty = false): Promise<Record<string, unknown>> {
+  if (allowEmpty && c.req.header("content-length") === "0") return validateBody({}, schema);
+  return validateBody(await readJsonBody(c.req.raw), schema);
+}
+
+function validJob(raw: unknown, i: number): CronJob {
+  try {
+    const j = validateBody(raw, JOB_SCHEMA) as unknown as CronJob;
+    if (!ID_RE.test(j.id)) throw new ApiError(400, "INVALID_FIELD", "job id must be 1-64 of [A-Za-z0-9._-]", { field: "id" });
+    return j;
+  } catch (e) {
+    if (e instanceof ApiError) {
+      const field = e.details.field ? `jobs[${i}].${String(e.details.field)}` : `jobs[${i}]`;
+      throw new ApiError(400, e.code === "INVALID_BODY" ? "INVALID_FIELD" : e.code, `jobs[${i}]: ${e.message}`, { ...e.details, field });
+    }
+    throw e;
+  }
+}
+
+function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
+  app.use("*", async (c, next) => {
+    if (env.API_KEY && c.req.path !== "/health") {
+      const given = c.req.header("x-api-key") ?? "";
+      if (!timingSafeEqual(given, String(env.API_KEY))) {
+        throw new ApiError(401, "UNAUTHORIZED", "missing or wrong X-API-Key header");
+      }
+    }
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof StoreError) throw new ApiError(503, "STORAGE_UNAVAILABLE", e.message);
+      throw e;
+    }
+  });
+
+  app.get("/scripts", async (c) => c.json({ status: "success", scripts: await listScripts(env) }));
+  app.post("/scripts", async (c) => {
+    const b = await body(c, SCRIPT_SCHEMA);
+    const source = b.source as string;
+    if (source.trim() === "") throw new ApiError(400, "NO_SCRIPT", "source is empty");
+    const id = (b.id as string | null) ?? crypto.randomUUID().slice(0, 8);
+    if (!ID_RE.test(id)) throw new ApiError(400, "INVALID_FIELD", "id must be 1-64 of [A-Za-z0-9._-]", { field: "id" });
+    const stored = await putScript(env, id, (b.name as string | null) ?? id, source);
+    return c.json({ status: "success", id: stored.id, name: stored.name, updated_at: stored.updated_at }, 201);
+  });
+  app.get("/scripts/:id", async (c) => {
+    const s = await getScript(env, c.req.param("id"));
+    if (!s) throw new ApiError(404, "NOT_FOUND", `no script '${c.req.param("id")}'`);
+    return c.json({ status: "success", ...s });
+  });
+  app.delete("/scripts/:id", async (c) => {
+    if (!(await deleteScript(env, c.req.param("id")))) throw new ApiError(404, "NOT_FOUND", `no script '${c.req.param("id")}'`);
+    return c.json({ status: "success", id: c.req.param("id"), deleted: true });
+  });
+
+  app.post("/ingest", async (c) => {
+    const b = await body(c, INGEST_SCHEMA);
+    const bars = b.bars as unknown[];
+    if (bars.length === 0) throw new ApiError(400, "NO_DATA", "bars is empty");
+    const bad = firstBadBar(bars);
+    if (bad >= 0) throw new ApiError(400, "INVALID_FIELD", `bars[${bad}] is not a valid bar`, { field: "bars", index: bad });
+    const merged = await mergeBars(env, b.symbol as string, b.timeframe as string, bars as Bar[]);
+    return c.json({ status: "success", symbol: b.symbol, timeframe: b.timeframe, received: bars.length, count: merged.length, last_time: merged[merged.length - 1]?.time ?? null });
+  });
+
+  app.get("/cron/jobs", async (c) => c.json({ status: "success", jobs: await getJobs(env) }));
+  app.put("/cron/jobs", async (c) => {
+    const b = await body(c, JOBS_SCHEMA);
+    const jobs = (b.jobs as unknown[]).map(validJob);
+    const ids = new Set<string>();
+    for (const j of jobs) {
+      if (ids.has(j.id)) throw new ApiError(400, "INVALID_FIELD", `duplicate job id '${j.id}'`, { field: "jobs" });
+      ids.add(j.id);
+    }
+    await putJobs(env, jobs);
+    return c.json({ status: "success", jobs });
+  });
+  app.post("/cron/run", async (c) => {
+    const b = await body(c, CRON_RUN_SCHEMA, true);
+    const results = await runJobs(env, engine, { jobId: b.job_id as string | null, force: b.force as boolean });
+    return c.json({ status: "success", results });
+  });
+}
+
+/** The edge app for one environment (cached per env object: the free-tier counters live in it). */
+const cache = new WeakMap<object, Hono>();
+
+export function edgeApp(env: EdgeEnv, engine: Engine = createInProcessEngine()): Hono {
+  let app = cache.get(env);
+  if (!app) {
+    const plain: Env = {};
+    for (const [k, v] of Object.entries(env)) if (typeof v === "string") plain[k] = v;
+    app = createApp({ env: plain, engine, defaultMode: "interpret", extend: (a) => registerEdgeRoutes(a, env, engine) });
+    cache.set(env, app);
+  }
+  return app;
+}
+
+export { runJobs };

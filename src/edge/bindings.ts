@@ -1,0 +1,38 @@
+// The bindings the edge worker reads (wrangler.toml / Miniflare options). Only the Workers APIs
+// it uses are typed here, so the project needs no @cloudflare/workers-types.
+
+export interface KVLike {
+  get(key: string, type: "text"): Promise<string | null>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(opts?: { prefix?: string; cursor?: string }): Promise<{ keys: { name: string }[]; list_complete: boolean; cursor?: string }>;
+}
+
+export interface R2Like {
+  get(key: string): Promise<{ text(): Promise<string> } | null>;
+  put(key: string, value: string): Promise<unknown>;
+  delete(key: string): Promise<void>;
+}
+
+export interface FetcherLike {
+  fetch(input: Request | string, init?: RequestInit): Promise<Response>;
+}
+
+export interface EdgeEnv {
+  /** When set, every route but /health needs header X-API-Key with this value. */
+  API_KEY?: string;
+  /** Scripts registry, cron jobs and job state. */
+  RESIN_KV?: KVLike;
+  /** Ingested bars (falls back to RESIN_KV when absent). */
+  RESIN_BARS?: R2Like;
+  /** The trade service that receives strategy events (POST /webhook). */
+  TRADE_SERVICE?: FetcherLike;
+  /** "false" disables event forwarding for every job. */
+  FORWARD_EVENTS?: string;
+  FREE_TIER_LIMITS?: string;
+  [key: string]: unknown;
+}
+
+export interface ExecutionContextLike {
+  waitUntil(p: Promise<unknown>): void;
+}

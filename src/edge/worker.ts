@@ -1,0 +1,22 @@
+// The workerd entry (Cloudflare Worker): kernels.wasm arrives as a compiled WebAssembly.Module
+// (module import, bundled by src/ops/edge-build.ts), then every request goes to the edge app and
+// every cron trigger runs the bar-close jobs.
+
+// @ts-expect-error -- resolved by the edge bundler to the CompiledWasm module "./kernels.wasm".
+import kernels from "resin:kernels.wasm";
+import { setKernelModule } from "../kernels/index.js";
+import { createInProcessEngine } from "../server/engine.js";
+import { edgeApp, runJobs } from "./app.js";
+import type { EdgeEnv, ExecutionContextLike } from "./bindings.js";
+
+setKernelModule(kernels as WebAssembly.Module);
+const engine = createInProcessEngine();
+
+export default {
+  fetch(request: Request, env: EdgeEnv, ctx: ExecutionContextLike): Promise<Response> | Response {
+    return edgeApp(env, engine).fetch(request, env, ctx as never);
+  },
+  scheduled(_event: unknown, env: EdgeEnv, ctx: ExecutionContextLike): void {
+    ctx.waitUntil(runJobs(env, engine));
+  },
+};

@@ -1,0 +1,63 @@
+// Bundles the edge worker (src/edge/worker.ts) for workerd with esbuild: one ES module plus
+// kernels.wasm next to it, imported as a CompiledWasm module (a WebAssembly.Module binding).
+
+import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface EdgeBundle {
+  dir: string;
+  script: string;
+  wasm: string;
+  bytes: number;
+}
+
+/** The package root (this file sits at <root>/{src,dist}/ops/). */
+export function packageRoot(): string {
+  return fileURLToPath(new URL("../../", import.meta.url));
+}
+
+export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edge")): Promise<EdgeBundle> {
+  const root = packageRoot();
+  const fromSource = join(root, "src", "edge", "worker.ts");
+  const entry = existsSync(fromSource) ? fromSource : join(root, "dist", "edge", "worker.js");
+  const wasmSource = join(root, "build", "kernels.wasm");
+  if (!existsSync(wasmSource)) throw new Error(`${wasmSource} is missing: run \`npm run build:wasm\` first`);
+  const { build } = await import("esbuild");
+  const dir = resolve(outDir);
+  await mkdir(dir, { recursive: true });
+  const script = join(dir, "worker.js");
+  await build({
+    entryPoints: [entry],
+    outfile: script,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "import"],
+    external: ["node:*"],
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "resin-kernels",
+        setup(b) {
+          b.onResolve({ filter: /^resin:kernels\.wasm$/ }, () => ({ path: "./kernels.wasm", external: true }));
+        },
+      },
+    ],
+  });
+  const wasm = join(dir, "kernels.wasm");
+  await copyFile(wasmSource, wasm);
+  const bytes = (await stat(script)).size + (await stat(wasm)).size;
+  return { dir, script, wasm, bytes };
+}
+
+/** Miniflare/workerd options for the bundle (modules with the wasm rule). */
+export async function edgeModules(bundle: EdgeBundle): Promise<{ type: "ESModule" | "CompiledWasm"; path: string; contents: Uint8Array | string }[]> {
+  return [
+    { type: "ESModule", path: bundle.script, contents: await readFile(bundle.script, "utf8") },
+    { type: "CompiledWasm", path: bundle.wasm, contents: await readFile(bundle.wasm) },
+  ];
+}

@@ -1,0 +1,201 @@
+// The edge worker for real under Miniflare 3 (workerd): the esbuild bundle with kernels.wasm as a
+// CompiledWasm module, KV + R2 bindings, and a second local worker standing in for the trade
+// service, recording every webhook it receives in its own KV namespace.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Miniflare } from "miniflare";
+import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
+
+const KEY = "test-key-123";
+const TRADE_SERVICE = `
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (request.method === "POST" && url.pathname === "/webhook") {
+      const body = await request.text();
+      const n = Number((await env.RECORD.get("count")) ?? "0");
+      await env.RECORD.put("msg:" + String(n).padStart(4, "0"), body);
+      await env.RECORD.put("count", String(n + 1));
+      return new Response("ok");
+    }
+    return new Response("not found", { status: 404 });
+  },
+};`;
+
+const INDICATOR = '//@version=6\nindicator("x")\nplot(close, "c")\n';
+// Enters long on every bar whose close is above its open, closes otherwise; also raises an alert.
+const STRATEGY = `//@version=6
+strategy("edge", overlay=true)
+if close > open
+    strategy.entry("L", strategy.long)
+else
+    strategy.close("L")
+alert("tick " + str.tostring(close))
+plot(close, "c")
+`;
+
+function bars(from: number, n: number) {
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    const open = 100 + i;
+    const close = i % 2 ? open + 1 : open - 1;
+    return { time: 1_700_000_000_000 + i * 60_000, open, high: Math.max(open, close) + 0.5, low: Math.min(open, close) - 0.5, close, volume: 10 };
+  });
+}
+
+let mf: Miniflare;
+let mfNoTrade: Miniflare;
+
+async function call(path: string, init: RequestInit & { json?: unknown; key?: string | null } = {}, m: Miniflare = mf) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (init.key !== null) headers["x-api-key"] = init.key ?? KEY;
+  const res = await m.dispatchFetch(`http://edge.local${path}`, {
+    method: init.method ?? (init.json === undefined ? "GET" : "POST"),
+    headers,
+    ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+  });
+  const text = await res.text();
+  let json: any = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, json };
+}
+
+async function received(): Promise<any[]> {
+  const kv = await mf.getKVNamespace("RECORD", "trade");
+  const list = await kv.list({ prefix: "msg:" });
+  return Promise.all(list.keys.map(async (k) => JSON.parse((await kv.get(k.name)) as string)));
+}
+
+beforeAll(async () => {
+  const bundle = await buildEdgeWorker();
+  const modules = await edgeModules(bundle);
+  const common = { modules, compatibilityDate: "2024-11-01", compatibilityFlags: ["nodejs_compat"], kvNamespaces: ["RESIN_KV"], r2Buckets: ["RESIN_BARS"] };
+  mf = new Miniflare({
+    workers: [
+      { name: "resin", ...common, bindings: { API_KEY: KEY }, serviceBindings: { TRADE_SERVICE: "trade" } },
+      { name: "trade", modules: true, script: TRADE_SERVICE, compatibilityDate: "2024-11-01", kvNamespaces: ["RECORD"] },
+    ],
+  });
+  // A second deployment without API_KEY and without a trade service binding.
+  mfNoTrade = new Miniflare({ ...common, name: "resin" });
+}, 120_000);
+
+afterAll(async () => {
+  await mf?.dispose();
+  await mfNoTrade?.dispose();
+});
+
+describe("edge worker under workerd", () => {
+  it("/health is open and reports interpret as the default mode", async () => {
+    const res = await call("/health", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: "ok", service: "resin", default_mode: "interpret", kernels: "wasm" });
+  });
+
+  it("every other route needs X-API-Key when API_KEY is set", async () => {
+    expect((await call("/run", { json: { script: INDICATOR, data: bars(0, 5) }, key: null })).json).toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await call("/scripts", { key: "wrong" })).status).toBe(401);
+    expect((await call("/scripts")).status).toBe(200);
+    // Without API_KEY the gate is open.
+    expect((await call("/scripts", { key: null }, mfNoTrade)).status).toBe(200);
+  });
+
+  it("/run has the HTTP contract: validation codes, 422, success with the kernels loaded", async () => {
+    expect((await call("/run", { json: {} })).json).toMatchObject({ status: "error", code: "MISSING_FIELD", field: "script" });
+    expect((await call("/run", { json: { script: INDICATOR, data: [] } })).json.code).toBe("NO_DATA");
+    expect((await call("/nope")).status).toBe(404);
+    const bad = await call("/run", { json: { script: '//@version=6\nindicator("x")\nplot(close +)\n', data: bars(0, 5) } });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "parse" });
+    const ok = await call("/run", { json: { script: INDICATOR, data: bars(0, 10) } });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ status: "success", mode: "interpret", count: 10 });
+    expect(ok.json.series.c).toEqual(bars(0, 10).map((b) => b.close));
+    const sma = await call("/run", { json: { script: '//@version=6\nindicator("x")\nplot(ta.sma(close, 2), "s")\n', data: bars(0, 4) } });
+    expect(sma.json.error ?? null).toBeNull();
+    expect(sma.status).toBe(200);
+    expect(sma.json.series.s[1]).toBeCloseTo((bars(0, 2)[0]!.close + bars(0, 2)[1]!.close) / 2, 9);
+  });
+
+  it("scripts registry: POST, GET list, GET one, DELETE", async () => {
+    const made = await call("/scripts", { json: { id: "tmp", name: "Temp", source: INDICATOR } });
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ status: "success", id: "tmp", name: "Temp" });
+    expect((await call("/scripts")).json.scripts.map((s: { id: string }) => s.id)).toContain("tmp");
+    expect((await call("/scripts/tmp")).json).toMatchObject({ id: "tmp", source: INDICATOR });
+    expect((await call("/scripts/tmp", { method: "DELETE" })).json).toMatchObject({ deleted: true });
+    expect((await call("/scripts/tmp")).status).toBe(404);
+    expect((await call("/scripts/tmp", { method: "DELETE" })).status).toBe(404);
+    expect((await call("/scripts", { json: { name: "x" } })).json).toMatchObject({ code: "MISSING_FIELD", field: "source" });
+    expect((await call("/scripts", { method: "PATCH" })).status).toBe(405);
+  });
+
+  it("ingest merges bars by time and validates them", async () => {
+    const first = await call("/ingest", { json: { symbol: "TEST", timeframe: "1", bars: bars(0, 6) } });
+    expect(first.json).toMatchObject({ status: "success", received: 6, count: 6, last_time: bars(5, 1)[0]!.time });
+    const again = await call("/ingest", { json: { symbol: "TEST", timeframe: "1", bars: bars(4, 4) } });
+    expect(again.json).toMatchObject({ count: 8, last_time: bars(7, 1)[0]!.time });
+    expect((await call("/ingest", { json: { symbol: "TEST", timeframe: "1", bars: [{ time: 1 }] } })).json).toMatchObject({ code: "INVALID_FIELD", field: "bars" });
+    expect((await call("/ingest", { json: { symbol: "TEST", bars: [] } })).json).toMatchObject({ code: "MISSING_FIELD", field: "timeframe" });
+  });
+
+  it("cron jobs: stored, run on a new closed bar, events forwarded to TRADE_SERVICE, alerts never", async () => {
+    await call("/scripts", { json: { id: "edge-strat", source: STRATEGY } });
+    await call("/scripts", { json: { id: "quiet", source: STRATEGY } });
+    await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(0, 8) } });
+    const jobs = [
+      { id: "live", script_id: "edge-strat", symbol: "CRON", timeframe: "1" },
+      { id: "muted", script_id: "quiet", symbol: "CRON", timeframe: "1", forward_events: false },
+      { id: "off", script_id: "edge-strat", symbol: "CRON", timeframe: "1", enabled: false },
+    ];
+    const put = await call("/cron/jobs", { method: "PUT", json: { jobs } });
+    expect(put.status).toBe(200);
+    expect(put.json.jobs[0]).toMatchObject({ enabled: true, forward_events: true, inputs: {} });
+    expect((await call("/cron/jobs")).json.jobs).toHaveLength(3);
+    expect((await call("/cron/jobs", { method: "PUT", json: { jobs: [{ id: "x" }] } })).json).toMatchObject({ code: "MISSING_FIELD", field: "jobs[0].script_id" });
+
+    const run1 = await call("/cron/run", { json: {} });
+    expect(run1.status).toBe(200);
+    const byId = Object.fromEntries(run1.json.results.map((r: { job_id: string }) => [r.job_id, r]));
+    expect(Object.keys(byId).sort()).toEqual(["live", "muted"]);
+    expect(byId.live.reason ?? null).toBeNull();
+    expect(byId.live).toMatchObject({ status: "ran", bars: 8 });
+    expect(byId.muted).toMatchObject({ status: "ran", forwarded: 0 });
+    expect(byId.live.alerts).toBeGreaterThan(0);
+    const afterFirst = await received();
+    // Only the newest bar's strategy events go out; never alerts, never the muted job.
+    expect(afterFirst.length).toBe(byId.live.forwarded);
+    expect(afterFirst.length).toBeGreaterThan(0);
+    for (const m of afterFirst) {
+      expect(m).toMatchObject({ source: "resin", job_id: "live", symbol: "CRON", timeframe: "1" });
+      expect(m.event.bar_time).toBe(bars(7, 1)[0]!.time);
+      expect(m.event.kind).toBeDefined();
+      expect(m.event.message).toBeUndefined();
+    }
+
+    // No new bar: nothing runs, nothing is sent.
+    const run2 = await call("/cron/run", { json: {} });
+    expect(run2.json.results.every((r: { status: string }) => r.status === "skipped")).toBe(true);
+    expect((await received()).length).toBe(afterFirst.length);
+
+    // A new closed bar arrives: the scheduled() handler runs the job and forwards only the new bar's events.
+    await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(8, 1) } });
+    const worker = await mf.getWorker("resin");
+    await worker.scheduled({ cron: "* * * * *" });
+    const after = await received();
+    expect(after.length).toBeGreaterThan(afterFirst.length);
+    for (const m of after.slice(afterFirst.length)) expect(m.event.bar_time).toBe(bars(8, 1)[0]!.time);
+  });
+
+  it("without a TRADE_SERVICE binding jobs run and forward nothing", async () => {
+    await call("/scripts", { json: { id: "s", source: STRATEGY }, key: null }, mfNoTrade);
+    await call("/ingest", { json: { symbol: "N", timeframe: "1", bars: bars(0, 6) }, key: null }, mfNoTrade);
+    await call("/cron/jobs", { method: "PUT", json: { jobs: [{ id: "j", script_id: "s", symbol: "N", timeframe: "1" }] }, key: null }, mfNoTrade);
+    const run = await call("/cron/run", { json: { job_id: "j" }, key: null }, mfNoTrade);
+    expect(run.json.results[0]).toMatchObject({ job_id: "j", status: "ran", forwarded: 0 });
+  });
+});

@@ -93,24 +93,30 @@ export function timeframeSeconds(tf: Timeframe): number {
   }
 }
 
+/** The seconds timeframes TradingView offers. */
+const SECOND_STEPS = [1, 5, 10, 15, 30, 45];
+
 /**
- * timeframe.from_seconds: the timeframe string of a duration. Whole weeks/days become "W"/"D"
- * ("1W", "1D"), multiples of TradingView's month "M"; a whole number of minutes below a day becomes
- * minutes; anything else is rounded up to the next whole unit that can express it (seconds up to a
- * minute, minutes up to a day, days up to a week).
+ * timeframe.from_seconds, as documented: an exact match in the largest base unit wins (604800 ->
+ * "1W", not "7D"); otherwise the next higher valid timeframe (2..5 s -> "5S", 604799 -> "7D");
+ * above 366 days "12M". Day/week/month strings follow the version ("1D" in v6, "D" in v5).
  */
 export function timeframeFromSeconds(seconds: number, version = 6): string | null {
-  if (!(seconds > 0) || !Number.isFinite(seconds)) return null;
-  const s = Math.ceil(seconds);
+  if (seconds !== seconds) return null;
+  const s = Math.max(1, Math.ceil(seconds));
   let tf: Timeframe;
-  if (s % MONTH_SECONDS === 0) tf = { unit: "M", mult: s / MONTH_SECONDS };
-  else if (s % 604_800 === 0) tf = { unit: "W", mult: s / 604_800 };
+  if (s > 366 * 86_400) tf = { unit: "M", mult: 12 };
+  else if (s % MONTH_SECONDS === 0 && s / MONTH_SECONDS <= 12) tf = { unit: "M", mult: s / MONTH_SECONDS };
+  else if (s % 604_800 === 0 && s / 604_800 <= 52) tf = { unit: "W", mult: s / 604_800 };
   else if (s % 86_400 === 0) tf = { unit: "D", mult: s / 86_400 };
-  else if (s < 60) tf = { unit: "S", mult: s };
+  else if (s < 60) {
+    const step = SECOND_STEPS.find((x) => x >= s);
+    tf = step !== undefined ? { unit: "S", mult: step } : { unit: "m", mult: 1 };
+  }
   else if (s < 86_400) tf = { unit: "m", mult: Math.ceil(s / 60) };
-  else if (s < 604_800) tf = { unit: "D", mult: Math.ceil(s / 86_400) };
-  else if (s < MONTH_SECONDS) tf = { unit: "W", mult: Math.ceil(s / 604_800) };
-  else tf = { unit: "M", mult: Math.ceil(s / MONTH_SECONDS) };
+  else tf = { unit: "D", mult: Math.ceil(s / 86_400) };
+  if (tf.unit === "m" && tf.mult === 1440) tf = { unit: "D", mult: 1 };
+  if (tf.unit === "D" && tf.mult > 365) tf = { unit: "M", mult: 12 };
   return formatTimeframe(tf, version);
 }
 

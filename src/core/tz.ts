@@ -188,7 +188,7 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-/** Civil date of a day number, as year * 10000 + month * 100 + day (no allocation). */
+/** Civil date of a day number, as year * 10000 + month * 100 + day (no allocation; years 1..9999). */
 export function civilFromDays(z: number): number {
   z += 719468;
   const era = Math.floor(z / 146097);

@@ -101,9 +101,20 @@ function timestamp(ctx: ExecContext, args: any[]): number {
   return zonedToUtc(zone, Math.trunc(y), Math.trunc(mo), Math.trunc(d), Math.trunc(h), Math.trunc(mi), Math.trunc(s));
 }
 
+/**
+ * time_tradingday: 00:00 UTC of the trading day the bar belongs to (an overnight session's Sunday
+ * 17:00 bar belongs to Monday); above "1D", of the last trading day inside the bar.
+ */
 function tradingDayTime(ctx: ExecContext): number {
   const env = timeEnv(ctx);
-  const t = ctx.time;
+  const tf = env.chartTf;
+  let t = ctx.time;
+  if (tf.unit === "W" || tf.unit === "M" || (tf.unit === "D" && tf.mult > 1)) {
+    env.calc.start(t, tf, true);
+    t = env.calc.periodEnd - 1;
+    const L = t + env.zone.offsetMs(t);
+    return (env.session.locate(L) ? env.session.day : Math.floor(L / DAY_MS)) * DAY_MS;
+  }
   const L = t + env.zone.offsetMs(t);
   const day = env.session.barDay(L, L + Math.max(env.barMs, 1)) ? env.session.day : Math.floor(L / DAY_MS);
   return day * DAY_MS;

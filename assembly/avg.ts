@@ -2,8 +2,9 @@
 // Conventions (checked against TradingView's Pine Logs probes, see tests/ta):
 // - sma/sum/variance/dev skip na inputs: the window is the last `length` non-na values, and an na
 //   bar returns the current value (math_test_002_math_sum_na).
-// - running sums (add newest, subtract leaving value), recomputed when the length changes.
-// - variance = E[x^2] - mean^2 from the running sums, unbiased = s2/(n-1) - mean^2*n/(n-1)
+// - sums are recomputed over the window each bar, oldest first (a running sum drifts by ulps and
+//   TradingView's crossings of two smas show it does not use one: ta/valuewhen).
+// - variance = E[x^2] - mean^2 from the window sums, unbiased = s2/(n-1) - mean^2*n/(n-1)
 //   (ta_test_243 pins the last ulp), clamped at 0.
 // - wma carries the last non-na value over na bars (ta_test_246) and sums oldest first.
 // - ema = e + alpha*(x - e), rma = ((n-1)*e + x)/n, both seeded with the sum of the first n values / n,
@@ -19,27 +20,21 @@ export function sum_new(len: i32): usize {
   return h;
 }
 
-/** Updates the window and returns the count of values in it (0 when len < 1). */
+/** Pushes x (when not na) and returns the number of values in the window (0 when len < 1).
+ * The sum is recomputed over the window, oldest first: TradingView's sma is not a running sum
+ * (ta/valuewhen crosses two smas and only recomputed sums give its crossing bars). */
 function sumUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   begin(h, bar);
   if (len < 1) return 0;
   ringEnsure(h, len + 1);
-  let s = load<f64>(h, S0);
-  const oldLen = load<i32>(h, S0 + 8);
-  if (x == x) {
-    ringPush(h, x);
-    s += x;
-    if (len == oldLen && ringCount(h) > len) s -= ringGet(h, len);
-  }
+  if (x == x) ringPush(h, x);
   const n = ringCount(h);
-  if (len != oldLen) {
-    s = 0;
-    const m = n < len ? n : len;
-    for (let i = m - 1; i >= 0; i--) s += ringGet(h, i);
-    store<i32>(h, len, S0 + 8);
-  }
+  const m = n < len ? n : len;
+  let s = 0.0;
+  for (let i = m - 1; i >= 0; i--) s += ringGet(h, i);
   store<f64>(h, s, S0);
-  return n < len ? n : len;
+  store<i32>(h, len, S0 + 8);
+  return m;
 }
 
 export function sum_next(h: usize, bar: i32, x: f64, len: i32): f64 {
@@ -75,34 +70,16 @@ export function var_next(h: usize, bar: i32, x: f64, len: i32, biased: i32): f64
   begin(h, bar);
   if (len < 1) return NaN;
   ringEnsure(h, len + 1);
-  let s = load<f64>(h, S0);
-  let s2 = load<f64>(h, S0 + 8);
-  const oldLen = load<i32>(h, S0 + 16);
-  if (x == x) {
-    ringPush(h, x);
-    s += x;
-    s2 += x * x;
-    if (len == oldLen && ringCount(h) > len) {
-      const o = ringGet(h, len);
-      s -= o;
-      s2 -= o * o;
-    }
-  }
+  if (x == x) ringPush(h, x);
   const n = ringCount(h);
-  if (len != oldLen) {
-    s = 0;
-    s2 = 0;
-    const m = n < len ? n : len;
-    for (let i = m - 1; i >= 0; i--) {
-      const v = ringGet(h, i);
-      s += v;
-      s2 += v * v;
-    }
-    store<i32>(h, len, S0 + 16);
-  }
-  store<f64>(h, s, S0);
-  store<f64>(h, s2, S0 + 8);
   if (n < len) return NaN;
+  let s = 0.0;
+  let s2 = 0.0;
+  for (let i = len - 1; i >= 0; i--) {
+    const v = ringGet(h, i);
+    s += v;
+    s2 += v * v;
+  }
   const fl = <f64>len;
   const mean = s / fl;
   let v: f64;
@@ -169,14 +146,17 @@ export function ema_next(h: usize, bar: i32, x: f64): f64 {
 // scalars: S0 f64 total
 
 export function cum_new(): usize {
-  return stateNew(S0 + 8, 0);
+  const h = stateNew(S0 + 8, 0);
+  store<f64>(h, NaN, S0);
+  return h;
 }
 
 export function cum_next(h: usize, bar: i32, x: f64): f64 {
   begin(h, bar);
   let s = load<f64>(h, S0);
   if (x == x) {
-    s += x;
+    // na until the first non-na value (ta.obv is na on bar 0), na values skipped after that
+    s = s != s ? x : s + x;
     store<f64>(h, s, S0);
   }
   return s;

@@ -298,7 +298,7 @@ export function vwap_next(h: usize, bar: i32, src: f64, vol: f64, anchor: i32, m
 
 export function volind_new(kind: i32): usize {
   const h = stateNew(S0 + 32, 0);
-  store<f64>(h, kind >= 4 ? 1.0 : 0.0, S0);
+  store<f64>(h, kind >= 4 ? 1.0 : NaN, S0);
   store<f64>(h, NaN, S0 + 8);
   store<f64>(h, NaN, S0 + 16);
   store<i32>(h, kind, S0 + 24);
@@ -332,7 +332,8 @@ export function volind_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, vol: 
     else if (kind == 4 ? vol < v1z : vol > v1z) v = prev + (chg / c1) * prev;
     else v = prev;
   }
-  if (kind < 4 && add == add) v += add;
+  // cumulative kinds are na until the first defined term (ta.obv, ta.pvt are na on bar 0)
+  if (kind < 4 && add == add) v = v != v ? add : v + add;
   store<f64>(h, v, S0);
   store<f64>(h, cl, S0 + 8);
   store<f64>(h, vol, S0 + 16);

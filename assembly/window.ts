@@ -10,7 +10,7 @@ const EPS: f64 = 1e-10;
 // scalars: S0 u32 deque ptr, S0+4 i32 deque capacity, S0+8 i32 head, S0+12 i32 tail,
 //          S0+16 i32 length, S0+20 i32 kind (0 highest, 1 lowest, 2 highestbars, 3 lowestbars)
 // The deque holds push sequence numbers whose values decrease (highest) / increase (lowest) from
-// head to tail; the newest of equal values wins, so ties report the most recent bar.
+// head to tail; the oldest of equal values wins, so ties report the oldest bar (as TradingView).
 
 export function hilo_new(len: i32, kind: i32): usize {
   const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
@@ -41,7 +41,7 @@ function dqAdd(h: usize, seq: i32, x: f64, len: i32, low: bool): void {
   if (x == x) {
     while (tail > head) {
       const v = ringAt(h, dqGet(h, tail - 1));
-      if (low ? v >= x : v <= x) tail--;
+      if (low ? v > x : v < x) tail--;
       else break;
     }
     dqSet(h, tail, seq);
@@ -88,16 +88,18 @@ export function win_new(len: i32): usize {
   return stateNew(S0, (len < 1 ? 1 : len) + 1);
 }
 
-/** ta.rising (dir 1) / ta.falling (dir -1): 1 when x beats each of the `len` previous values. */
+/** ta.rising (dir 1) / ta.falling (dir -1): 1 when each of the last `len` steps rose (fell) by more
+ * than the 1e-10 tolerance (TradingView's ta/falling+rising matches only the monotonic reading). */
 export function rise_next(h: usize, bar: i32, x: f64, len: i32, dir: i32): i32 {
   begin(h, bar);
   if (len < 1) return 0;
   ringEnsure(h, len + 2);
   ringPush(h, x);
-  if (ringCount(h) <= len || x != x) return 0;
-  for (let i = 1; i <= len; i++) {
-    const y = ringGet(h, i);
-    const d = dir > 0 ? x - y : y - x;
+  if (ringCount(h) <= len) return 0;
+  for (let i = 0; i < len; i++) {
+    const a = ringGet(h, i);
+    const b = ringGet(h, i + 1);
+    const d = dir > 0 ? a - b : b - a;
     if (!(d > EPS)) return 0;
   }
   return 1;

@@ -127,7 +127,8 @@ function bb(ctx: ExecContext, args: any[], site: CallSite): any[] {
 
 function bbw(ctx: ExecContext, args: any[], site: CallSite): number {
   const [basis, d] = bands(ctx, args, site, "bbw");
-  return (basis + d - (basis - d)) / basis;
+  // TradingView returns the width in percent (ta/bb), unlike the reference snippet
+  return ((basis + d - (basis - d)) / basis) * 100;
 }
 
 /** Keltner: ema basis and ema of the range (ta.tr, i.e. tr(false), or high - low). */

@@ -31,6 +31,7 @@ export const Codes = {
   BadTupleName: "P2010",
   BadParam: "P2011",
   BadDeclaration: "P2012",
+  TooDeep: "P2013",
   // ---- script level
   MissingVersion: "P3001",
   BadVersion: "P3002",

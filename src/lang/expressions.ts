@@ -12,7 +12,10 @@ import { RESERVED, type Token } from "./tokens.js";
 import { tryParseTypeRef } from "./types.js";
 
 export function parseExpression(p: Parser): Expr {
-  return parseTernary(p);
+  p.enter();
+  const e = parseTernary(p);
+  p.leave();
+  return e;
 }
 
 function parseTernary(p: Parser): Expr {
@@ -48,7 +51,9 @@ function parseAnd(p: Parser): Expr {
 function parseNot(p: Parser): Expr {
   if (!p.atWord("not")) return parseEquality(p);
   const start = p.next();
+  p.enter();
   const operand = parseNot(p);
+  p.leave();
   return { kind: "Unary", op: "not", operand, span: p.spanFrom(start) };
 }
 
@@ -84,13 +89,17 @@ function parseMultiplicative(p: Parser): Expr {
 function parseUnary(p: Parser): Expr {
   if (p.at("-") || p.at("+")) {
     const start = p.next();
+    p.enter();
     const operand = parseUnary(p);
+    p.leave();
     return { kind: "Unary", op: start.text as "-" | "+", operand, span: p.spanFrom(start) };
   }
   if (p.atWord("not")) {
     // `a == not b` and `-not x` read naturally enough to accept
     const start = p.next();
+    p.enter();
     const operand = parseUnary(p);
+    p.leave();
     return { kind: "Unary", op: "not", operand, span: p.spanFrom(start) };
   }
   return parsePostfix(p);

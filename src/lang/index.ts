@@ -2,8 +2,8 @@
 // recovers line by line), `unparse(ast)` prints normalised source, `checkSource(source)` is what
 // `resin check` runs.
 
-import type { Diagnostic, ParseResult, Program } from "./ast.js";
-import { DiagnosticSink } from "./diagnostics.js";
+import type { Diagnostic, ParseResult, Program, Stmt } from "./ast.js";
+import { Codes, DiagnosticSink } from "./diagnostics.js";
 import { attachDocs, readVersion } from "./docs.js";
 import { tokenize } from "./lexer.js";
 import { Parser } from "./parser.js";
@@ -18,7 +18,14 @@ export function parse(source: string): ParseResult {
   const { tokens, comments } = tokenize(source, sink);
   const version = readVersion(comments, sink);
   const p = new Parser(source, tokens, comments, sink);
-  const body = parseStatements(p, true);
+  let body: Stmt[] = [];
+  try {
+    body = parseStatements(p, true);
+  } catch (e) {
+    // Only a stack overflow can get here (nesting is bounded, but the host's stack may be small).
+    if (!(e instanceof RangeError)) throw e;
+    sink.error(Codes.TooDeep, "The script is nested too deeply to parse", p.tokenSpan(p.peek()));
+  }
   const end = tokens[tokens.length - 1]!;
   const ast: Program = {
     kind: "Program",

@@ -75,7 +75,7 @@ class Lexer {
         if (!this.beginLine()) continue;
       }
       const c = src.charCodeAt(this.pos);
-      if (c === CH_NL || (c === CH_CR && src.charCodeAt(this.pos + 1) !== CH_NL)) {
+      if (c === CH_NL) {
         this.newline();
         atLineStart = true;
       } else if (c === CH_SPACE || c === CH_TAB || c === CH_CR || c === 0xfeff || c === 12) {
@@ -118,7 +118,7 @@ class Lexer {
     this.pos = i;
     if (i >= src.length) return false;
     const c = src.charCodeAt(i);
-    if (c === CH_NL || c === CH_CR) return false; // blank line: the main loop consumes the break
+    if (c === CH_NL) return false; // blank line: the main loop consumes the break
     if (c === 47 && src.charCodeAt(i + 1) === 47) {
       this.readComment(true);
       return false;
@@ -279,7 +279,7 @@ class Lexer {
         segment = i;
         continue;
       }
-      if (c === CH_NL || c === CH_CR) {
+      if (c === CH_NL || (c === CH_CR && src.charCodeAt(i + 1) === CH_NL)) {
         // A string wrapped onto an indented next line continues there; the break counts as one space.
         let j = i + (c === CH_CR && src.charCodeAt(i + 1) === CH_NL ? 2 : 1);
         let k = j;

@@ -8,6 +8,8 @@ import type { Comment } from "./lexer.js";
 import { RESERVED, type Token } from "./tokens.js";
 
 /** Thrown to abandon the current statement; the statement loop catches it and resynchronises. */
+const MAX_DEPTH = 400;
+
 export class ParseAbort extends Error {
   constructor() {
     super("parse aborted");
@@ -20,6 +22,8 @@ export class Parser {
   last: Token;
   /** Nesting of function bodies, to reject nested definitions. */
   functionDepth = 0;
+  /** Nesting of expressions, bounded so hostile input cannot overflow the stack. */
+  depth = 0;
 
   constructor(
     readonly source: string,
@@ -40,6 +44,18 @@ export class Parser {
     if (t.kind !== "EOF") this.pos++;
     if (t.kind !== "Newline" && t.kind !== "Indent" && t.kind !== "Dedent" && t.kind !== "EOF") this.last = t;
     return t;
+  }
+
+  /** Enters one level of expression nesting; fails past MAX_DEPTH. Pair with `leave()`. */
+  enter(): void {
+    if (++this.depth > MAX_DEPTH) {
+      this.depth = 0;
+      this.fail(Codes.TooDeep, `Expression nested too deeply (more than ${MAX_DEPTH} levels)`, this.tokenSpan(this.peek()));
+    }
+  }
+
+  leave(): void {
+    if (this.depth > 0) this.depth--;
   }
 
   /** The previous token closed a block: an `if`/`switch`/loop expression just ended, and with it

@@ -32,10 +32,12 @@ export function parseStatements(p: Parser, topLevel: boolean): Stmt[] {
       skipUnexpectedIndent(p);
       continue;
     }
+    const depth = p.depth;
     try {
       parseStatementLine(p, body);
     } catch (e) {
       if (!(e instanceof ParseAbort)) throw e;
+      p.depth = depth;
       p.recover();
     }
   }
@@ -352,10 +354,12 @@ export function parseSwitch(p: Parser): Switch {
       skipUnexpectedIndent(p);
       continue;
     }
+    const depth = p.depth;
     try {
       node.cases.push(parseSwitchCase(p));
     } catch (e) {
       if (!(e instanceof ParseAbort)) throw e;
+      p.depth = depth;
       p.recover();
     }
   }
@@ -446,11 +450,13 @@ function parseMemberLines<T>(p: Parser, what: string, parseItem: (p: Parser) => 
       skipUnexpectedIndent(p);
       continue;
     }
+    const depth = p.depth;
     try {
       items.push(parseItem(p));
       expectLineEnd(p);
     } catch (e) {
       if (!(e instanceof ParseAbort)) throw e;
+      p.depth = depth;
       p.recover();
     }
   }

@@ -73,7 +73,7 @@ describe("chart app", () => {
     await waitForRuns(page, n + 1);
     expect((await series(page)).candles).toBe(300);
     await page.setInputFiles("#upload", { name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("time,open,high,low,close\n2024-01-01,1,2,0.5,1.5\n2024-01-02,1,0.4,0.9,1\n") });
-    await expect.poll(() => page.textContent("#status")).toMatch(/bar 2: high 0.4 is below low 0.9/);
+    await expect.poll(() => page.textContent("#status")).toMatch(/line 3: high 0.4 is below low 0.9/);
     expect((await series(page)).candles).toBe(300); // the good data stays
     await screenshot(page, "03-csv-loaded");
   });

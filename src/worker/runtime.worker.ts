@@ -6,6 +6,8 @@
 import * as Comlink from "comlink";
 import { Runtime } from "../runtime/index.js";
 import { parse } from "../lang/index.js";
+import { check } from "../check/index.js";
+import { registry } from "../builtins/index.js";
 import type { Diagnostic } from "../lang/ast.js";
 import { initKernels } from "./kernels.js";
 import { cloneBars, leanResult, packSeries, toColumnar, type PackedBars, type PackedRunResult, type RunRequest } from "./protocol.js";
@@ -43,9 +45,16 @@ const api = {
     return barSets.has(key);
   },
   run: runOnce,
-  /** Parser diagnostics for the editor (the checker's too once the Runtime exposes them). */
+  /** Diagnostics for the editor: the parser's, then (when it parses) the checker's. */
   check(source: string): Diagnostic[] {
-    return parse(source).diagnostics;
+    const parsed = parse(source);
+    if (parsed.diagnostics.some((d) => d.severity === "error")) return parsed.diagnostics;
+    try {
+      return [...parsed.diagnostics, ...check(parsed.ast, registry).diagnostics];
+    } catch (e) {
+      // a checker fault must not take the editor down; say so where the user looks
+      return [...parsed.diagnostics, { severity: "warning", message: `checker failed: ${(e as Error).message}`, line: 1, column: 1, end_line: 1, end_column: 1 }];
+    }
   },
   /** A whole optimize study inside this one worker, reporting each finished trial. */
   async optimize(req: StudyRequest, onProgress?: (p: StudyProgress) => void): Promise<OptimizeResult> {

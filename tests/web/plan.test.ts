@@ -31,7 +31,7 @@ describe("planPlots", () => {
         false,
       ),
     );
-    expect(plans.map((p) => [p.title, p.pane])).toEqual([
+    expect(plans.map((p) => [p.title, "pane" in p ? p.pane : null])).toEqual([
       ["first", 0],
       ["second", 1],
     ]);

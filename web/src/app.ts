@@ -4,7 +4,7 @@
 import type { EditorView } from "@codemirror/view";
 import { EditorSelection } from "@codemirror/state";
 import type { Diagnostic } from "../../src/lang/ast.js";
-import { parse } from "../../src/lang/index.js";
+import { diagnose } from "./editor/diagnose.js";
 import type { PackedRunResult } from "../../src/worker/protocol.js";
 import { ChartView } from "./chart/chart-view.js";
 import { cssColor } from "./chart/colors.js";
@@ -78,7 +78,7 @@ export class App {
     this.editor = createEditor({
       parent: $("editor"),
       doc: this.state.source,
-      diagnose: (src) => parse(src).diagnostics,
+      diagnose,
       onRun: () => void this.run(),
       onChange: (src) => {
         this.state.source = src;

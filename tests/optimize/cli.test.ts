@@ -1,0 +1,68 @@
+// `resin optimize` in-process: usage errors (exit 2), script errors (exit 1), a real search (exit 0).
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { command } from "../../src/cli/optimize.js";
+
+const dir = mkdtempSync(join(tmpdir(), "resin-opt-"));
+const file = (name: string, text: string): string => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+const STRATEGY = file("cross.pine", `//@version=6
+strategy("Cross")
+fast = input.int(3, "Fast", minval=2, maxval=10)
+slow = input.int(12, "Slow", minval=8, maxval=30)
+f = ta.sma(close, fast)
+s = ta.sma(close, slow)
+if ta.crossover(f, s)
+    strategy.entry("L", strategy.long)
+if ta.crossunder(f, s)
+    strategy.close("L")
+`);
+const INDICATOR = file("ind.pine", '//@version=6\nindicator("x")\nplot(close, "c")\n');
+
+let out: string[];
+let err: string[];
+beforeEach(() => {
+  out = [];
+  err = [];
+  vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
+  vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("resin optimize", () => {
+  it("usage errors exit 2", async () => {
+    expect(await command([])).toBe(2);
+    expect(await command([STRATEGY, "--trials", "x"])).toBe(2);
+    expect(await command([STRATEGY, "--bogus"])).toBe(2);
+    expect(await command([STRATEGY, "--space", "{nope"])).toBe(2);
+    expect(await command([STRATEGY, "--sampler", "annealing", "--space", '[{"name":"Fast","kind":"int","min":2,"max":9}]'])).toBe(2);
+    expect(err.join("\n")).toMatch(/INVALID_SAMPLER/);
+    expect(await command([STRATEGY, "--space", '{"params":[]}'])).toBe(2);
+    expect(await command(["--help"])).toBe(0);
+    expect(out.join("\n")).toMatch(/Usage: resin optimize/);
+  });
+
+  it("an unreadable file exits 2, an indicator exits 1", async () => {
+    expect(await command([join(dir, "missing.pine"), "--space", '[{"name":"a","kind":"bool"}]'])).toBe(2);
+    expect(await command([INDICATOR, "--space", '[{"name":"a","kind":"bool"}]'])).toBe(1);
+    expect(err.join("\n")).toMatch(/NOT_A_STRATEGY/);
+  });
+
+  it("searches the inputs' default space with walk-forward windows derived from --bars", async () => {
+    const code = await command([STRATEGY, "--trials", "4", "--seed", "2", "--bars", "120", "--validation", "walk-forward", "--min-trades", "1", "--json"]);
+    expect(err.join("\n")).toBe("");
+    expect(code).toBe(0);
+    const res = JSON.parse(out.join(""));
+    expect(res.validation).toMatchObject({ mode: "walk-forward", train_bars: 80, test_bars: 20, step_bars: 20 });
+    expect(res.trials).toHaveLength(4);
+    expect(Object.keys(res.trials[0].params).sort()).toEqual(["Fast", "Slow"]);
+    expect(res.engine_runs).toBe(4 * (2 + 1));
+  });
+});

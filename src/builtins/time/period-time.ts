@@ -73,7 +73,7 @@ export function periodTime(ctx: ExecContext, args: any[], site: CallSite, close:
   const calc = calcFor(site, zone, session, env.barMs);
   calc.start(t, tf, close);
   if (tfBarsBack > 0) {
-    for (let k = 0; k < tfBarsBack; k++) calc.start(calc.periodStart - 1, tf, close);
+    for (let k = 0; k < tfBarsBack; k++) calc.start(lastInSessionBefore(session, zone, calc.periodStart), tf, close);
   } else if (tfBarsBack < 0) {
     for (let k = 0; k < -tfBarsBack; k++) {
       calc.start(calc.periodStart, tf, true);
@@ -81,6 +81,14 @@ export function periodTime(ctx: ExecContext, args: any[], site: CallSite, close:
     }
   }
   return close ? calc.periodEnd : calc.periodStart;
+}
+
+/** The last instant before t that lies inside the session (t - 1 ms when there is none). */
+function lastInSessionBefore(session: Session, zone: Zone, t: number): number {
+  const L = t - 1 + zone.offsetMs(t - 1);
+  if (session.locate(L)) return t - 1;
+  const pe = session.prevEnd(L);
+  return pe === -Infinity ? t - 1 : localToUtc(zone, pe) - 1;
 }
 
 /** The first instant at or after t that lies inside the session. */

@@ -176,3 +176,18 @@ export function lag_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   ringPush(h, x);
   return ringCount(h) > len ? ringGet(h, len) : NaN;
 }
+
+/** Two-pass population stdev (the reference's pine_stdev, deviations within 1e-10 count as 0):
+ * what ta.bb / ta.bbw use (ta/bb's width matches only this); ta.stdev itself is sqrt(var_next). */
+export function stdev2_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  const m = sumUpdate(h, bar, x, len);
+  if (m < len || len < 1) return NaN;
+  const mean = load<f64>(h, S0) / <f64>len;
+  let q = 0.0;
+  for (let i = 0; i < len; i++) {
+    let d = ringGet(h, i) + -mean;
+    if (Math.abs(d) <= 1e-10) d = 0;
+    q += d * d;
+  }
+  return Math.sqrt(q / <f64>len);
+}

@@ -13,6 +13,7 @@ export interface KernelExports {
   sum_next(h: H, bar: number, x: number, len: number): number;
   sma_next(h: H, bar: number, x: number, len: number): number;
   dev_next(h: H, bar: number, x: number, len: number): number;
+  stdev2_next(h: H, bar: number, x: number, len: number): number;
   var_new(len: number): H;
   var_next(h: H, bar: number, x: number, len: number, biased: number): number;
   wma_new(len: number): H;

@@ -104,15 +104,16 @@ function cum(ctx: ExecContext, args: any[], site: CallSite): number {
   return k.cum_next(h, ctx.barIndex, num(args[0]));
 }
 
-/** [basis, basis + mult*stdev, basis - mult*stdev] (ta.bb) and the width (ta.bbw). */
+/** [basis, basis + mult*stdev, basis - mult*stdev] (ta.bb) and the width (ta.bbw); the stdev is the
+ * two-pass one (ta/bb), while ta.stdev is E[x^2]-mean^2 (logs/ta_test_243). */
 function bands(ctx: ExecContext, args: any[], site: CallSite, fn: string): [number, number] {
   const k = kx(ctx);
   const len = intArg(ctx, args[1], fn);
-  const s = st(site, () => ({ m: k.sum_new(len), v: k.var_new(len) }));
+  const s = st(site, () => ({ m: k.sum_new(len), v: k.sum_new(len) }));
   const bar = ctx.barIndex;
   const x = num(args[0]);
   const basis = k.sma_next(s.m, bar, x, len);
-  const d = num(args[2]) * Math.sqrt(k.var_next(s.v, bar, x, len, 1));
+  const d = num(args[2]) * k.stdev2_next(s.v, bar, x, len);
   return [basis, d];
 }
 

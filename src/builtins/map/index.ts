@@ -3,7 +3,7 @@
 // The key and value types come from `site.typeArgs` (map.new<K, V>) when the backend gives them.
 
 import { PineArray, PineMap, type PineValue } from "../../core/values.js";
-import { naOf } from "../array/core.js";
+import { inferType, naOf } from "../array/core.js";
 import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
 
 /** TradingView's limit on the number of key-value pairs in a map. */
@@ -24,9 +24,19 @@ function checkSize(ctx: ExecContext, m: AnyMap): void {
   if (m.map.size > MAX_MAP_SIZE) ctx.runtimeError(`Map cannot contain more than ${MAX_MAP_SIZE} key-value pairs.`);
 }
 
-/** The na value stored for a missing key. */
+/**
+ * The na value returned for a missing key. When the backend did not give the value type (""), it
+ * is guessed from the values already stored; numeric na (NaN) when the map is empty.
+ */
 function missing(ctx: ExecContext, m: AnyMap): PineValue {
-  return naOf(m.valueType, ctx.version);
+  if (m.valueType !== "") return naOf(m.valueType, ctx.version);
+  for (const v of m.map.values()) return naOf(inferType([v]), ctx.version);
+  return NaN;
+}
+
+/** Declared type, or the type seen in the values when the backend did not give one. */
+function typeOf(declared: string, values: PineValue[]): string {
+  return declared !== "" ? declared : inferType(values);
 }
 
 /** Keys normalised so that every na number is the same key. */
@@ -37,7 +47,7 @@ function key(k: unknown): PineValue {
 export const functions: BuiltinTable = {
   "map.new<type,type>": def("map.new<type,type>", (_c, _a, site: CallSite) => {
     const t = (site as CallSite & { typeArgs?: string[] }).typeArgs;
-    return new PineMap<PineValue, PineValue>(t?.[0] ?? "string", t?.[1] ?? "float");
+    return new PineMap<PineValue, PineValue>(t?.[0] ?? "", t?.[1] ?? "");
   }),
   "map.size": def("map.size", (ctx, a) => map(ctx, a[0], "map.size").map.size),
   "map.contains": def("map.contains", (ctx, a) => map(ctx, a[0], "map.contains").map.has(key(a[1]))),
@@ -73,11 +83,13 @@ export const functions: BuiltinTable = {
   }),
   "map.keys": def("map.keys", (ctx, a) => {
     const m = map(ctx, a[0], "map.keys");
-    return new PineArray<PineValue>(m.keyType, Array.from(m.map.keys()));
+    const keys = Array.from(m.map.keys());
+    return new PineArray<PineValue>(typeOf(m.keyType, keys), keys);
   }),
   "map.values": def("map.values", (ctx, a) => {
     const m = map(ctx, a[0], "map.values");
-    return new PineArray<PineValue>(m.valueType, Array.from(m.map.values()));
+    const values = Array.from(m.map.values());
+    return new PineArray<PineValue>(typeOf(m.valueType, values), values);
   }),
   "map.copy": def("map.copy", (ctx, a) => {
     const m = map(ctx, a[0], "map.copy");

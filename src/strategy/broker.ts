@@ -696,14 +696,17 @@ export class Broker {
 }
 
 /**
- * The step computed quantities round down to: syminfo.mincontract when the symbol has one; whole
- * contracts for stocks, funds and futures; else 0.1 (what TradingView's EURUSD exports show, e.g.
- * 10% of 1,000,000 at 1.1373 = 87927.5).
+ * The step computed quantities (cash, percent_of_equity, qty_percent, margin calls) round down to:
+ * syminfo.mincontract when the symbol has one; whole contracts for stocks, funds, futures and
+ * indices; 0.1 for forex and CFDs (TradingView's EURUSD exports: 10% of 1,000,000 at 1.1373 =
+ * 87927.5); 0.000001 for crypto and anything else, so that small crypto positions stay possible.
+ * Only the forex step is confirmed by exported data.
  */
 export function qtyStepFor(si: Record<string, unknown> | undefined): number {
   const mc = si ? finite(si.mincontract) : NaN;
   if (mc > 0) return mc;
   const type = typeof si?.type === "string" ? si.type : "";
-  if (/^(stock|fund|dr|futures|index)/.test(type)) return 1;
-  return 0.1;
+  if (/^(stock|fund|dr|futures|index|warrant|structured)/.test(type)) return 1;
+  if (/^(forex|cfd)/.test(type)) return 0.1;
+  return 0.000001;
 }

@@ -9,8 +9,9 @@
 //   ctx.ext.scriptId, ctx.ext.runId: strings copied into every StrategyEvent.
 //   ctx.ext.magnifierBars: lower-timeframe bars of the chart symbol (Bar[] or ColumnarBars, sorted by
 //     time) used when strategy(use_bar_magnifier = true). The Runtime takes them from
-//     RunOptions.dataFeed (e.g. the entry "<SYMBOL>|<lower timeframe>"); the broker walks the sub-bars
-//     whose time lies in [ctx.time, ctx.timeClose). Without them the chart bar's own path is used.
+//     RunOptions.dataFeed with magnifierBarsFrom(dataFeed, symbol, timeframe) (the entry
+//     "<SYMBOL>|<lower timeframe>"), before createBroker; the broker walks the sub-bars whose time lies
+//     in [ctx.time, ctx.timeClose). Without them the chart bar's own path is used.
 
 import type { ExecContext } from "../builtins/types.js";
 import { Broker } from "./broker.js";
@@ -18,6 +19,7 @@ import { Broker } from "./broker.js";
 export { Broker, qtyStepFor } from "./broker.js";
 export { normaliseSettings, DEFAULT_SETTINGS, type StrategySettings } from "./settings.js";
 export { formatStrategySummary } from "./summary.js";
+export { magnifierBarsFrom, timeframeSeconds } from "./magnifier.js";
 export type { EntryRequest, ExitRequest, CloseRequest } from "./types.js";
 
 export function createBroker(settings: Record<string, unknown>, ctx: ExecContext): Broker {

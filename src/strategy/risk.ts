@@ -116,6 +116,8 @@ export class RiskRules {
    * Margin call, once per bar at the bar's worst price for the position: when equity there is
    * below the margin the position needs, the emulator liquidates four times the quantity that
    * would cover the shortfall (TradingView: "to prevent constant margin calls on subsequent bars").
+   * The covering quantity is truncated to the quantity step before the x4 (one step when that
+   * truncates to nothing), capped at the whole position.
    */
   checkMargin(ctx: ExecContext, broker: Broker): void {
     const side = broker.ledger.side();
@@ -131,7 +133,7 @@ export class RiskRules {
     if (equity >= required) return;
     const cover = (required - equity) / perUnit;
     const step = broker.qtyStep;
-    const coverQty = Math.max(step, Math.ceil(cover / step - 1e-9) * step);
+    const coverQty = Math.max(step, Math.floor(cover / step + 1e-9) * step);
     const qty = Math.min(size, 4 * coverQty);
     this.marginCalls++;
     broker.marginCall(qty, worst);

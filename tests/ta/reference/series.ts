@@ -1,0 +1,328 @@
+// Plain-JS reference implementations of the ta.* algorithms, written naively over whole arrays
+// (each bar recomputed from the window), to cross-check the WASM state machines and series kernels.
+// NaN = na. "Skip" functions use the last `len` non-na values; the rest use the last `len` bars.
+
+export type Series = ArrayLike<number>;
+
+/** The last `len` non-na values up to bar i, oldest first (null when fewer). */
+function lastValid(x: Series, i: number, len: number): number[] | null {
+  const out: number[] = [];
+  for (let j = i; j >= 0 && out.length < len; j--) if (x[j] === x[j]) out.push(x[j]);
+  return out.length < len ? null : out.reverse();
+}
+
+/** The last `len` bars up to bar i, oldest first (null when fewer). */
+function lastBars(x: Series, i: number, len: number): number[] | null {
+  if (i + 1 < len) return null;
+  return Array.from({ length: len }, (_, k) => x[i - len + 1 + k]);
+}
+
+const map = (x: Series, f: (i: number) => number): Float64Array => Float64Array.from({ length: x.length }, (_, i) => f(i));
+
+export function sma(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastValid(x, i, len);
+    if (!w) return NaN;
+    let s = 0;
+    for (const v of w) s += v;
+    return s / len;
+  });
+}
+
+export function sum(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastValid(x, i, len);
+    return w ? w.reduce((a, b) => a + b, 0) : NaN;
+  });
+}
+
+export function variance(x: Series, len: number, biased = true): Float64Array {
+  return map(x, (i) => {
+    const w = lastValid(x, i, len);
+    if (!w) return NaN;
+    let s = 0;
+    let s2 = 0;
+    for (const v of w) {
+      s += v;
+      s2 += v * v;
+    }
+    const m = s / len;
+    const r = biased ? s2 / len - m * m : s2 / (len - 1) - (m * m * len) / (len - 1);
+    return r < 0 ? 0 : r;
+  });
+}
+
+/** Two-pass population stdev (ta.bb's). */
+export function stdev2(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastValid(x, i, len);
+    if (!w) return NaN;
+    let s = 0;
+    for (const v of w) s += v;
+    const m = s / len;
+    let q = 0;
+    for (let k = w.length - 1; k >= 0; k--) {
+      let d = w[k] + -m;
+      if (Math.abs(d) <= 1e-10) d = 0;
+      q += d * d;
+    }
+    return Math.sqrt(q / len);
+  });
+}
+
+export function dev(x: Series, len: number): Float64Array {
+  const m = sma(x, len);
+  return map(x, (i) => {
+    const w = lastValid(x, i, len);
+    if (!w) return NaN;
+    let a = 0;
+    for (let k = w.length - 1; k >= 0; k--) a += Math.abs(w[k] - m[i]);
+    return a / len;
+  });
+}
+
+export function ema(x: Series, len: number, rma = false): Float64Array {
+  let cnt = 0;
+  let s = 0;
+  let e = NaN;
+  return map(x, (i) => {
+    const v = x[i];
+    if (v !== v) return e;
+    if (cnt < len) {
+      cnt++;
+      s += v;
+      if (cnt === len) e = s / len;
+    } else e = rma ? ((len - 1) * e + v) / len : e + (2 / (len + 1)) * (v - e);
+    return e;
+  });
+}
+
+export function wma(x: Series, len: number): Float64Array {
+  // na bars carry the last non-na value
+  let last = NaN;
+  const filled = map(x, (i) => (x[i] === x[i] ? (last = x[i]) : last));
+  return map(x, (i) => {
+    const w = lastBars(filled, i, len);
+    if (!w) return NaN;
+    let s = 0;
+    for (let k = 0; k < len; k++) s += (k + 1) * w[k];
+    return s / ((len * (len + 1)) / 2);
+  });
+}
+
+/** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars (ties: the oldest bar). */
+export function hilo(x: Series, len: number, kind: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastBars(x, i, len);
+    if (!w) return NaN;
+    let best = NaN;
+    let at = -1;
+    for (let k = 0; k < len; k++) {
+      const v = w[k];
+      if (v !== v) continue;
+      if (at < 0 || ((kind & 1) === 0 ? v > best : v < best)) {
+        best = v;
+        at = k;
+      }
+    }
+    if (at < 0) return NaN;
+    return kind < 2 ? best : at - (len - 1);
+  });
+}
+
+export function change(x: Series, len = 1): Float64Array {
+  return map(x, (i) => (i >= len ? x[i] - x[i - len] : NaN));
+}
+
+export function tr(h: Series, l: Series, c: Series, handleNa: boolean): Float64Array {
+  return map(c, (i) => {
+    const pc = i > 0 ? c[i - 1] : NaN;
+    if (pc !== pc) return handleNa ? h[i] - l[i] : NaN;
+    return Math.max(Math.max(h[i] - l[i], Math.abs(h[i] - pc)), Math.abs(l[i] - pc));
+  });
+}
+
+export function atr(h: Series, l: Series, c: Series, len: number): Float64Array {
+  return ema(tr(h, l, c, true), len, true);
+}
+
+export function rsi(x: Series, len: number): Float64Array {
+  const u = map(x, (i) => (i > 0 ? Math.max(x[i] - x[i - 1], 0) : NaN));
+  const d = map(x, (i) => (i > 0 ? Math.max(x[i - 1] - x[i], 0) : NaN));
+  const ru = ema(u, len, true);
+  const rd = ema(d, len, true);
+  return map(x, (i) => (ru[i] !== ru[i] || rd[i] !== rd[i] ? NaN : rd[i] === 0 ? 100 : ru[i] === 0 ? 0 : 100 - 100 / (1 + ru[i] / rd[i])));
+}
+
+/** Sorted non-na values of the last `len` bars, plus whether any was na. */
+function sortedWindow(x: Series, i: number, len: number): { v: number[]; na: boolean } | null {
+  const w = lastBars(x, i, len);
+  if (!w) return null;
+  const v = w.filter((a) => a === a).sort((a, b) => a - b);
+  return { v, na: v.length < w.length };
+}
+
+export function median(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const s = sortedWindow(x, i, len);
+    if (!s || !s.v.length) return NaN;
+    const m = s.v.length;
+    return m % 2 ? s.v[m >> 1] : (s.v[m / 2 - 1] + s.v[m / 2]) / 2;
+  });
+}
+
+export function mode(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const s = sortedWindow(x, i, len);
+    if (!s || !s.v.length) return NaN;
+    const counts = new Map<number, number>();
+    for (const v of s.v) counts.set(v, (counts.get(v) ?? 0) + 1);
+    let best = NaN;
+    let bc = 0;
+    for (const [v, c] of counts) if (c > bc || (c === bc && v < best)) [best, bc] = [v, c];
+    return best;
+  });
+}
+
+export function percentileNearestRank(x: Series, len: number, p: number): Float64Array {
+  return map(x, (i) => {
+    const s = sortedWindow(x, i, len);
+    if (!s || !s.v.length) return NaN;
+    const r = Math.min(Math.max(Math.ceil((p / 100) * s.v.length) - 1, 0), s.v.length - 1);
+    return s.v[r];
+  });
+}
+
+export function percentileLinear(x: Series, len: number, p: number): Float64Array {
+  return map(x, (i) => {
+    const s = sortedWindow(x, i, len);
+    if (!s || s.na || !s.v.length) return NaN;
+    const m = s.v.length;
+    const pos = (m * p) / 100 - 0.5;
+    if (pos <= 0) return s.v[0];
+    if (pos >= m - 1) return s.v[m - 1];
+    const lo = Math.floor(pos);
+    return s.v[lo] + (pos - lo) * (s.v[lo + 1] - s.v[lo]);
+  });
+}
+
+export function percentrank(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    if (i < len || x[i] !== x[i]) return NaN;
+    let c = 0;
+    for (let k = 1; k <= len; k++) {
+      const y = x[i - k];
+      if (y !== y) return NaN;
+      if (y - x[i] <= 1e-10) c++;
+    }
+    return (100 * c) / len;
+  });
+}
+
+/** Spearman rank correlation of price against time (newest = rank 1), x100. */
+export function rci(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastBars(x, i, len);
+    if (!w || w.some((v) => v !== v)) return NaN;
+    const newestFirst = w.slice().reverse();
+    let d2 = 0;
+    newestFirst.forEach((v, t) => {
+      const greater = newestFirst.filter((u) => u > v).length;
+      const equal = newestFirst.filter((u) => u === v).length;
+      const rank = greater + (equal + 1) / 2;
+      d2 += (rank - (t + 1)) ** 2;
+    });
+    return (1 - (6 * d2) / (len * (len * len - 1))) * 100;
+  });
+}
+
+export function rising(x: Series, len: number, dir: 1 | -1): Float64Array {
+  return map(x, (i) => {
+    if (i < len) return 0;
+    for (let k = 0; k < len; k++) {
+      const d = dir > 0 ? x[i - k] - x[i - k - 1] : x[i - k - 1] - x[i - k];
+      if (!(d > 1e-10)) return 0;
+    }
+    return 1;
+  });
+}
+
+export function swma(x: Series): Float64Array {
+  return map(x, (i) => (i < 3 ? NaN : (x[i - 3] * 1) / 6 + (x[i - 2] * 2) / 6 + (x[i - 1] * 2) / 6 + (x[i] * 1) / 6));
+}
+
+export function alma(x: Series, len: number, offset: number, sigma: number, floor = false): Float64Array {
+  return map(x, (i) => {
+    const w = lastBars(x, i, len);
+    if (!w) return NaN;
+    const m = floor ? Math.floor(offset * (len - 1)) : offset * (len - 1);
+    const s = len / sigma;
+    let norm = 0;
+    let sum = 0;
+    for (let k = 0; k < len; k++) {
+      const wt = Math.exp((-1 * ((k - m) * (k - m))) / (2 * (s * s)));
+      norm += wt;
+      sum += w[k] * wt;
+    }
+    return sum / norm;
+  });
+}
+
+export function cog(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastBars(x, i, len);
+    if (!w) return NaN;
+    let s = 0;
+    let num = 0;
+    for (let k = 0; k < len; k++) s += w[k];
+    for (let k = 0; k < len; k++) num += w[len - 1 - k] * (k + 1);
+    return -num / s;
+  });
+}
+
+export function linreg(x: Series, len: number, offset: number): Float64Array {
+  return map(x, (i) => {
+    const w = lastBars(x, i, len);
+    if (!w) return NaN;
+    let sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (let j = 0; j < len; j++) {
+      sx += j;
+      sy += w[j];
+      sxx += j * j;
+      sxy += j * w[j];
+    }
+    const den = len * sxx - sx * sx;
+    const slope = den === 0 ? 0 : (len * sxy - sx * sy) / den;
+    const intercept = (sy - slope * sx) / len;
+    return intercept + slope * (len - 1 - offset);
+  });
+}
+
+export function pivot(x: Series, left: number, right: number, high: boolean): Float64Array {
+  return map(x, (i) => {
+    const c = i - right;
+    if (c - left < 0 || x[c] !== x[c]) return NaN;
+    for (let j = c - left; j <= i; j++) {
+      if (j === c) continue;
+      const y = x[j];
+      if (y !== y) return NaN;
+      const beats = high ? x[c] > y : x[c] < y;
+      if (!beats && !(j < c && y === x[c])) return NaN;
+    }
+    return x[c];
+  });
+}
+
+export function cross(a: Series, b: Series, kind: 0 | 1 | 2): Float64Array {
+  return map(a, (i) => {
+    if (i === 0) return 0;
+    const over = a[i] > b[i] && a[i - 1] <= b[i - 1];
+    const under = a[i] < b[i] && a[i - 1] >= b[i - 1];
+    return (kind === 1 ? over : kind === 2 ? under : over || under) ? 1 : 0;
+  });
+}
+
+export function cum(x: Series): Float64Array {
+  let s = NaN;
+  return map(x, (i) => (x[i] === x[i] ? (s = s !== s ? x[i] : s + x[i]) : s));
+}

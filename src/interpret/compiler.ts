@@ -6,7 +6,8 @@ import type { ExecContext } from "../builtins/types.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
-import type { RunState } from "./state.js";
+import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
+import { fusedBinary, fusedStore, type Operand } from "./fused.generated.js";
 
 export type Fn = () => any;
 
@@ -20,6 +21,7 @@ export interface CompileHooks {
 export class Compiler {
   private ctl = 0;
   private readonly vals: unknown[];
+  private readonly nums: Float64Array;
 
   constructor(
     private readonly prog: ResolvedProgram,
@@ -28,6 +30,7 @@ export class Compiler {
     private readonly hooks: CompileHooks = {},
   ) {
     this.vals = st.vals;
+    this.nums = st.nums;
   }
 
   main(): Fn {
@@ -64,8 +67,19 @@ export class Compiler {
         return this.expr(s.e);
       case "decl": {
         const slot = s.v.slot;
+        const vals = this.store(s.v);
+        if (s.mode === "plain" && vals === this.nums) {
+          const fused = this.fusedStore(s.init, slot);
+          if (fused) return fused;
+        }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
-        if (s.mode === "plain") return () => (vals[slot] = init());
+        if (s.mode === "plain") {
+          if (vals === this.nums) {
+            const nums = this.nums;
+            return () => (nums[slot] = init());
+          }
+          return () => (vals[slot] = init());
+        }
         const once = this.st.once;
         const id = s.once;
         return () => {
@@ -79,16 +93,22 @@ export class Compiler {
       case "tdecl": {
         const init = this.expr(s.init);
         const slots = s.vs.map((v) => (v ? v.slot : -1));
+        const stores = s.vs.map((v) => (v ? this.store(v) : vals));
         return () => {
           const arr = init() as unknown[];
-          for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) vals[slots[i]!] = arr[i];
+          for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = arr[i];
           return arr;
         };
       }
       case "assign": {
         const slot = s.v.slot;
+        const vals = this.store(s.v) as any[];
         const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
         const op = combine(s.op, !!s.intDiv, !!s.str);
+        if (!op && vals === (this.nums as unknown)) {
+          const fused = this.fusedStore(s.value, slot);
+          if (fused) return fused;
+        }
         if (!op) return () => (vals[slot] = value());
         return () => (vals[slot] = op(vals[slot], value()));
       }
@@ -130,13 +150,15 @@ export class Compiler {
       }
       case "load": {
         const slot = e.v.slot;
+        const vals = this.store(e.v);
         return () => vals[slot];
       }
       case "hist":
-        return this.hist(e.v, e.off, e.n, () => vals[e.v.slot]);
+        return this.hist(e.v, e.off, e.n, this.expr({ k: "load", v: e.v, t: e.t }));
       case "histExpr": {
         const inner = this.expr(e.e);
         const slot = e.v.slot;
+        const vals = this.store(e.v);
         if (e.n === 0) return inner;
         const read = this.hist(e.v, e.off, e.n, () => vals[slot]);
         return () => {
@@ -184,18 +206,19 @@ export class Compiler {
         return this.call(e);
       case "ucall": {
         const params = e.inst.params.map((p) => p.slot);
+        const ps = e.inst.params.map((p) => this.store(p) as any[]);
         const args = e.args.map((a) => this.expr(a));
         const body = this.block(e.inst.body);
         const n = params.length;
-        if (n === 1) { const p0 = params[0]!, a0 = args[0]!; return () => { vals[p0] = a0(); return body(); }; }
+        if (n === 1) { const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!; return () => { s0[p0] = a0(); return body(); }; }
         if (n === 2) {
-          const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!;
-          return () => { const x = a0(); vals[p1] = a1(); vals[p0] = x; return body(); };
+          const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+          return () => { const x = a0(); s1[p1] = a1(); s0[p0] = x; return body(); };
         }
         const tmp = new Array<unknown>(n);
         return () => {
           for (let i = 0; i < n; i++) tmp[i] = args[i]!();
-          for (let i = 0; i < n; i++) vals[params[i]!] = tmp[i];
+          for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
           return body();
         };
       }
@@ -268,6 +291,16 @@ export class Compiler {
     }
   }
 
+  private fusedStore(e: RExpr, slot: number): Fn | null {
+    if (!this.fusable(e) || !["+", "-", "*", "/"].includes(e.op)) return null;
+    return fusedStore(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
+  }
+
+  /** Numbers (int, float, colour) live in a Float64Array, everything else in a plain array. */
+  private store(v: VarSlot): unknown[] | Float64Array {
+    return isNumericSlot(v) ? this.nums : this.vals;
+  }
+
   private hist(v: VarSlot, offE: RExpr, n: number | null, current: Fn): Fn {
     const ring = this.st.rings[v.hist];
     if (!ring) throw new Error(`internal: no history ring for '${v.name}'`);
@@ -308,7 +341,26 @@ export class Compiler {
     return () => def.get(ctx, site);
   }
 
+  /** A numeric operand as a slot read, a constant or a closure (for the fused operators). */
+  private operand(e: RExpr): Operand {
+    if (e.k === "const" && typeof e.v === "number") return { k: "C", i: 0, c: e.v, f: noop };
+    if (e.k === "load" && isNumericSlot(e.v)) return { k: "S", i: e.v.slot, c: 0, f: noop };
+    if (e.k === "bvar") {
+      const k = (BAR_FIELDS as readonly string[]).indexOf(e.def.name);
+      if (k >= 0) return { k: "S", i: this.st.barBase + k, c: 0, f: noop };
+    }
+    return { k: "F", i: 0, c: 0, f: this.expr(e) };
+  }
+
+  private fusable(e: RExpr): e is Extract<RExpr, { k: "bin" }> {
+    return e.k === "bin" && !e.str && !e.intDiv && isNum(e.l.t.name) && isNum(e.r.t.name);
+  }
+
   private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
+    if (this.fusable(e)) {
+      const f = fusedBinary(e.op, this.operand(e.l), this.operand(e.r), this.nums);
+      if (f) return f;
+    }
     const l = this.expr(e.l);
     const r = this.expr(e.r);
     if (e.str) return () => { const a = l(), b = r(); return a === null || b === null ? null : (a as string) + (b as string); };
@@ -387,7 +439,7 @@ export class Compiler {
   }
 
   private forLoop(e: Extract<RExpr, { k: "for" }>): Fn {
-    const vals = this.vals;
+    const vals = this.store(e.counter) as any[];
     const from = this.expr(e.from), to = this.expr(e.to);
     const step = e.step ? this.expr(e.step) : null;
     const body = this.block(e.body);
@@ -424,7 +476,8 @@ export class Compiler {
   }
 
   private forIn(e: Extract<RExpr, { k: "forin" }>): Fn {
-    const vals = this.vals;
+    const vv = this.store(e.value) as any[];
+    const iv = (e.index ? this.store(e.index) : this.vals) as any[];
     const it = this.expr(e.iterable);
     const body = this.block(e.body);
     const vs = e.value.slot;
@@ -444,23 +497,23 @@ export class Compiler {
       const t0 = now();
       if (coll instanceof PineArray) {
         for (let i = 0; i < coll.values.length; i++) {
-          if (is >= 0) vals[is] = i;
-          vals[vs] = coll.values[i];
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
           v = body();
           if (self.ctl !== 0 && run(v) === 1) break;
           if ((i & 1023) === 1023 && now() - t0 > LOOP_LIMIT_MS) loopTimeout();
         }
       } else if (coll instanceof PineMatrix) {
         for (let r = 0; r < coll.rows; r++) {
-          if (is >= 0) vals[is] = r;
-          vals[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+          if (is >= 0) iv[is] = r;
+          vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           v = body();
           if (self.ctl !== 0 && run(v) === 1) break;
         }
       } else if (coll instanceof PineMap) {
         for (const [k, x] of coll.map) {
-          if (is >= 0) vals[is] = k;
-          vals[vs] = x;
+          if (is >= 0) iv[is] = k;
+          vv[vs] = x;
           v = body();
           if (self.ctl !== 0 && run(v) === 1) break;
         }
@@ -469,6 +522,8 @@ export class Compiler {
     };
   }
 }
+
+const noop: Fn = () => NaN;
 
 function loopTimeout(): never {
   throw new PineRuntimeError(`Loop takes longer than ${LOOP_LIMIT_MS} ms`);

@@ -29,28 +29,51 @@ export class Ring {
 
 export class RunState {
   readonly vals: unknown[];
+  /** Numeric slots (int, float, colour): no boxing on store. Same indices as `vals`. */
+  readonly nums: Float64Array;
   readonly once: Uint8Array;
+  /** nums[barBase + k] mirrors the current bar's BAR_FIELDS[k] (fast operand reads). */
+  readonly barBase: number;
   readonly rings: Ring[] = [];
   readonly sites: CallSite[];
+  /** The storage array each ring commits from. */
+  private readonly srcs: (unknown[] | Float64Array)[];
 
   constructor(prog: ResolvedProgram) {
     this.vals = prog.slots.map((s) => naFor(s, prog.version));
+    this.barBase = prog.slots.length;
+    this.nums = new Float64Array(prog.slots.length + BAR_FIELDS.length).fill(NaN);
+    this.srcs = [];
     this.once = new Uint8Array(prog.onceCount);
     this.sites = Array.from({ length: prog.siteCount }, (_, id) => ({ state: undefined, id }));
     for (const s of prog.slots) {
       if (s.hist < 0) continue;
       const numeric = s.type.name === "int" || s.type.name === "float" || s.type.name === "color";
       this.rings[s.hist] = new Ring(s.slot, s.histDepth, numeric, naFor(s, prog.version));
+      this.srcs[s.hist] = isNumericSlot(s) ? this.nums : this.vals;
     }
+  }
+
+  /** Mirrors the current bar into the numeric slots read by fused operators. */
+  setBar(open: number, high: number, low: number, close: number, volume: number, time: number, barIndex: number): void {
+    const n = this.nums;
+    const b = this.barBase;
+    n[b] = open;
+    n[b + 1] = high;
+    n[b + 2] = low;
+    n[b + 3] = close;
+    n[b + 4] = volume;
+    n[b + 5] = time;
+    n[b + 6] = barIndex;
   }
 
   /** Commits every history-tracked variable's current value: called once at the close of each bar. */
   commit(): void {
-    const vals = this.vals;
     const rings = this.rings;
+    const srcs = this.srcs;
     for (let i = 0; i < rings.length; i++) {
       const r = rings[i]!;
-      (r.buf as unknown[])[r.count & r.mask] = vals[r.slot];
+      (r.buf as unknown[])[r.count & r.mask] = (srcs[i] as unknown[])[r.slot];
       r.count++;
     }
   }
@@ -62,3 +85,11 @@ export function naFor(s: VarSlot, version: number): unknown {
   if (n === "bool") return version >= 6 ? false : false;
   return null;
 }
+
+export function isNumericSlot(s: VarSlot): boolean {
+  const n = s.type.name;
+  return n === "int" || n === "float" || n === "color";
+}
+
+/** The bar values mirrored into numeric slots, in setBar order. */
+export const BAR_FIELDS = ["open", "high", "low", "close", "volume", "time", "bar_index"] as const;

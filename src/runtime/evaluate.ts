@@ -146,6 +146,7 @@ export function evaluate(input: EvaluateInput): RunResult {
       ctx.low = cols.low[bar]!;
       ctx.close = cols.close[bar]!;
       ctx.volume = cols.volume[bar]!;
+      state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
       if (broker) broker.onBarOpen(ctx);
       main();
       if (broker) broker.onBarClose(ctx);

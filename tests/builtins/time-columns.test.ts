@@ -140,3 +140,34 @@ describe("time conformance columns (builtins called directly)", () => {
     });
   }
 });
+
+describe("helpers for other modules", () => {
+  it("anchor TradingView's vwap export: session start and timeframe.change(\"240\"/\"360\")", async () => {
+    const { periodChanged, isNewSession } = await import("../../src/builtins/time/helpers.js");
+    const bars = caseBars("vwap");
+    const ctx = makeCtx(bars, caseSymInfo("vwap").syminfo, "15");
+    const { rows } = readCsv(join(caseDir("vwap"), "expected.csv"));
+    // vwap of close (hlc3 is not the source here) with the given anchor; column index in expected.csv.
+    const check = (anchor: () => boolean, col: number, naUntilAnchor: boolean): number => {
+      let sv = 0;
+      let v = 0;
+      let started = !naUntilAnchor;
+      let matched = 0;
+      for (let i = 0; i < bars.length; i++) {
+        ctx.at(i);
+        if (anchor()) {
+          sv = 0;
+          v = 0;
+          started = true;
+        }
+        sv += bars.close[i]! * bars.volume[i]!;
+        v += bars.volume[i]!;
+        if (cellMatches(started ? sv / v : NaN, Number(rows[i]![col]))) matched++;
+      }
+      return matched;
+    };
+    expect(check(() => isNewSession(ctx), 1, false)).toBe(bars.length);
+    expect(check(() => periodChanged(ctx, "240"), 2, true)).toBe(bars.length);
+    expect(check(() => periodChanged(ctx, "360"), 3, true)).toBe(bars.length);
+  });
+});

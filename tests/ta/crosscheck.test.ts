@@ -3,6 +3,7 @@
 // => bit-identical (Object.is); alma/rci (exp, rank arithmetic) within 1e-12 relative.
 import { describe, expect, it } from "vitest";
 import * as ref from "./reference/series.js";
+import * as refBars from "./reference/bars.js";
 import { newRun, setBar, type Sites } from "./harness.js";
 import { randomBars, withNa } from "./random.js";
 
@@ -94,3 +95,25 @@ for (const [label, naRate] of [
     });
   });
 }
+
+describe("bar-path indicators vs the reference manual's Pine versions", () => {
+  const b = randomBars(N, 21);
+  it("sar, supertrend, dmi, tsi", async () => {
+    sameSeries(await collect(b, (s) => s.f("a", "sar", 0.02, 0.02, 0.2)), refBars.sar(b, 0.02, 0.02, 0.2));
+    const [st, dir] = refBars.supertrend(b, 3, 10);
+    sameSeries(await collect(b, (s) => s.f("a", "supertrend", 3, 10)[0]), st);
+    sameSeries(await collect(b, (s) => s.f("a", "supertrend", 3, 10)[1]), dir);
+    const d = refBars.dmi(b, 14, 10);
+    for (const k of [0, 1, 2]) sameSeries(await collect(b, (s) => s.f("a", "dmi", 14, 10)[k]), d[k]);
+    sameSeries(await collect(b, (s, i) => s.f("a", "tsi", b.close[i], 5, 13)), refBars.tsi(b.close, 5, 13));
+  });
+  it("vwap with bands and the cumulative volume indicators", async () => {
+    const anchor = Array.from({ length: N }, (_, i) => i % 24 === 5);
+    const [v, u, l] = refBars.vwap(b.close, b.volume, anchor, 2);
+    sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i], 2)[0]), v);
+    sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i], 2)[1]), u);
+    sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i], 2)[2]), l);
+    sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i])), v);
+    for (const kind of ["obv", "accdist", "pvt", "wad"] as const) sameSeries(await collect(b, (s) => s.v("a", kind)), refBars.cumulative(b, kind));
+  });
+});

@@ -18,6 +18,8 @@ import * as session from "./session/index.js";
 import * as syminfo from "./syminfo/index.js";
 import * as ticker from "./ticker/index.js";
 import * as chart from "./chart/index.js";
+import * as ta from "./ta/index.js";
+import * as strategy from "./strategy/index.js";
 
 export interface Registry {
   functions: BuiltinTable;
@@ -25,7 +27,7 @@ export interface Registry {
   constants: ConstantTable;
 }
 
-const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart];
+const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy];
 
 export function mergeModules(modules: BuiltinModule[]): Registry {
   const reg: Registry = { functions: {}, variables: {}, constants: {} };

@@ -115,6 +115,14 @@ export function resultType(name: string, fn: CatalogFunction, argTypes: (PType |
   const rets = fn.returns.map(parseTypeText);
   if (rets.length === 0) return t("void");
   if (rets.length === 1 && rets[0]!.name === "tuple") return rets[0]!;
+  const tuple = rets.find((r) => r.name === "tuple");
+  if (tuple) {
+    // ta.vwap: the tuple form is the overload with the extra parameter (stdev_mult)
+    const base = new Set(fn.lists[0] ?? []);
+    const extended = argTypes.some((a, i) => a !== undefined && !base.has(fn.params[i]!));
+    if (extended) return tuple;
+    return rets.find((r) => r.name !== "tuple")!;
+  }
   const generic = genericResult(name, rets[0]!.name, first, argTypes, typeArgs);
   if (generic) return { name: generic, q: rets.length === 1 ? rets[0]!.q : SERIES };
   // choose a base: the first argument's base when a return type has it, else float, else the first

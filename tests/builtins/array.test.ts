@@ -77,6 +77,11 @@ describe("array.* unit", () => {
     );
     expect(call("array.median", callWith(ctx, "array.new_float", [0]))).toBeNaN();
   });
+  it("size limit", () => {
+    expect(() => callWith(ctx, "array.new_float", [100_001])).toThrow("Array size 100001 exceeds the maximum of 100000 elements.");
+    const big = callWith(ctx, "array.new_float", [100_000, 0]);
+    expect(() => call("array.push", big, 1)).toThrow(PineRuntimeError);
+  });
   it("defaults of new_*", () => {
     expect(callWith(ctx, "array.new_int", [2]).values).toEqual([NaN, NaN]);
     expect(callWith(ctx, "array.new_bool", [2]).values).toEqual([false, false]);

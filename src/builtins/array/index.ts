@@ -46,10 +46,23 @@ function typeArg(site: CallSite, k = 0): string | undefined {
   return (site as SiteWithTypes).typeArgs?.[k];
 }
 
+/** TradingView's limit on array elements. */
+export const MAX_ARRAY_SIZE = 100_000;
+
+function tooLarge(ctx: ExecContext, n: number): never {
+  return ctx.runtimeError(`Array size ${n} exceeds the maximum of ${MAX_ARRAY_SIZE} elements.`);
+}
+
+/** Runs after the operations that grow an array. */
+function checkGrowth(ctx: ExecContext, x: Arr): void {
+  const n = size(x);
+  if (n > MAX_ARRAY_SIZE) tooLarge(ctx, n);
+}
+
 function newArray(ctx: ExecContext, elemType: string, sizeArg: unknown, init: unknown): Arr {
   const n = sizeArg == null || sizeArg !== sizeArg ? 0 : Math.trunc(sizeArg as number);
   if (n < 0) ctx.runtimeError(`Invalid array size ${sizeArg}. The size must be >= 0.`);
-  if (n > 100_000) ctx.runtimeError(`Array size ${n} exceeds the maximum of 100000 elements.`);
+  if (n > MAX_ARRAY_SIZE) tooLarge(ctx, n);
   const fill = init === undefined ? naOf(elemType, ctx.version) : init;
   return new PineArray<PineValue>(elemType, new Array(n).fill(fill));
 }
@@ -164,10 +177,14 @@ export const functions: BuiltinTable = {
     if (i >= 0) mutate(x, (v) => (v[i] = a[2]));
   }),
   "array.push": def("array.push", (ctx, a) => {
-    mutate(arr(ctx, a[0], "array.push"), (v) => v.push(a[1]));
+    const x = arr(ctx, a[0], "array.push");
+    mutate(x, (v) => v.push(a[1]));
+    if (x.values.length > MAX_ARRAY_SIZE) checkGrowth(ctx, x);
   }),
   "array.unshift": def("array.unshift", (ctx, a) => {
-    mutate(arr(ctx, a[0], "array.unshift"), (v) => v.unshift(a[1]));
+    const x = arr(ctx, a[0], "array.unshift");
+    mutate(x, (v) => v.unshift(a[1]));
+    checkGrowth(ctx, x);
   }),
   "array.pop": def("array.pop", (ctx, a) => {
     const x = arr(ctx, a[0], "array.pop");
@@ -200,6 +217,7 @@ export const functions: BuiltinTable = {
       if (i < 0 || i > n) outOfBounds(raiser(ctx), a[1] as number, n);
     }
     mutate(x, (v) => v.splice(i, 0, a[2]));
+    checkGrowth(ctx, x);
   }),
   "array.remove": def("array.remove", (ctx, a) => {
     const x = arr(ctx, a[0], "array.remove");
@@ -229,7 +247,10 @@ export const functions: BuiltinTable = {
   "array.concat": def("array.concat", (ctx, a) => {
     const x = arr(ctx, a[0], "array.concat");
     const add = items(arr(ctx, a[1], "array.concat"));
-    mutate(x, (v) => v.push(...add));
+    if (size(x) + add.length > MAX_ARRAY_SIZE) tooLarge(ctx, size(x) + add.length);
+    mutate(x, (v) => {
+      for (const e of add) v.push(e);
+    });
     return x;
   }),
   "array.copy": def("array.copy", (ctx, a) => {

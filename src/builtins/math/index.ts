@@ -3,11 +3,11 @@
 
 import type { BuiltinDef, BuiltinImpl, BuiltinTable, ConstantTable, VariableTable } from "../types.js";
 import { mathAvg } from "./avg.js";
-import { JavaRandom } from "./random.js";
+import { nextDouble, seedRandom, type RandomState } from "./random.js";
 import { createSumState, sumStep, type SumState } from "./sum.js";
 
 export { mathAvg } from "./avg.js";
-export { JavaRandom } from "./random.js";
+export { JavaRandom, nextDouble, seedRandom } from "./random.js";
 export { createSumState, sumStep } from "./sum.js";
 
 /** Pine math.round: nearest integer, ties up; with precision, to that many decimals. */
@@ -89,8 +89,8 @@ export const functions: BuiltinTable = {
       let r: number;
       if (seed == null || seed !== seed) r = Math.random();
       else {
-        if (!(site.state instanceof JavaRandom)) site.state = new JavaRandom(seed);
-        r = (site.state as JavaRandom).nextDouble();
+        if (site.state === undefined) site.state = seedRandom(seed);
+        r = nextDouble(site.state as RandomState);
       }
       return min + (max - min) * r;
     },

@@ -3,20 +3,35 @@
 // 0.6832234717598454, ... on successive bars). Reimplemented here from the documented LCG:
 //   seed = (seed ^ 0x5DEECE66D) mod 2^48;  next(bits) = (seed = seed * 0x5DEECE66D + 0xB mod 2^48) >>> (48 - bits)
 //   nextDouble = (next(26) * 2^27 + next(27)) * 2^-53
+// The state is a plain object (one bigint) so that the backend can snapshot it with the site.
 
 const MULT = 0x5deece66dn;
 const MASK = (1n << 48n) - 1n;
 
+export interface RandomState {
+  seed: bigint;
+}
+
+export function seedRandom(seed: number): RandomState {
+  return { seed: (BigInt.asIntN(64, BigInt(Math.trunc(seed))) ^ MULT) & MASK };
+}
+
+function next(st: RandomState, bits: number): number {
+  st.seed = (st.seed * MULT + 0xbn) & MASK;
+  return Number(st.seed >> BigInt(48 - bits));
+}
+
+export function nextDouble(st: RandomState): number {
+  return (next(st, 26) * 134217728 + next(st, 27)) / 9007199254740992;
+}
+
+/** Object form, for callers that want a generator. */
 export class JavaRandom {
-  private seed: bigint;
+  private readonly st: RandomState;
   constructor(seed: number) {
-    this.seed = (BigInt.asIntN(64, BigInt(Math.trunc(seed))) ^ MULT) & MASK;
-  }
-  private next(bits: number): number {
-    this.seed = (this.seed * MULT + 0xbn) & MASK;
-    return Number(this.seed >> BigInt(48 - bits));
+    this.st = seedRandom(seed);
   }
   nextDouble(): number {
-    return (this.next(26) * 134217728 + this.next(27)) / 9007199254740992;
+    return nextDouble(this.st);
   }
 }

@@ -11,6 +11,9 @@ export { formatMessage, FormatError, defaultText, elementText } from "./format.j
 export { numberToString, valueToString } from "./tostring.js";
 export { formatTime } from "./time.js";
 
+/** Guard against runaway strings (a script bug must not exhaust memory). */
+export const MAX_STRING_LENGTH = 10_000_000;
+
 const regexCache = new Map<string, RegExp | null>();
 
 function compileRegex(src: string): RegExp | null {
@@ -155,6 +158,9 @@ export const functions: BuiltinTable = {
       const n = Math.trunc(a[1] as number);
       if (!(n >= 0)) ctx.runtimeError(`Invalid value of the 'repeat' argument (${a[1]}) in the 'str.repeat' function. It must be >= 0.`);
       const sep = s(a[2]) ?? "";
+      if (n * (src.length + sep.length) > MAX_STRING_LENGTH) {
+        ctx.runtimeError(`The string produced by 'str.repeat' would exceed ${MAX_STRING_LENGTH} characters.`);
+      }
       return n === 0 ? "" : Array.from({ length: n }, () => src).join(sep);
     },
   },

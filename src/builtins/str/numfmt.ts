@@ -23,8 +23,6 @@ export interface NumberPattern {
   multiplier: number;
   /** Minimum exponent digits; 0 = no exponent. */
   expDigits: number;
-  /** Always show the decimal separator ("#.") */
-  showPoint: boolean;
   rounding: RoundingMode;
 }
 
@@ -66,7 +64,6 @@ export function compileNumberPattern(pattern: string, rounding: RoundingMode = "
   let intPart = "";
   let fracPart = "";
   let inFrac = false;
-  let showPoint = false;
   let expDigits = 0;
   for (; i < pattern.length; i++) {
     const ch = pattern[i]!;
@@ -76,7 +73,6 @@ export function compileNumberPattern(pattern: string, rounding: RoundingMode = "
       } else intPart += ch;
     } else if (ch === "." && !inFrac) {
       inFrac = true;
-      showPoint = true;
     } else if (ch === "E" && pattern[i + 1] === "0") {
       i++;
       while (pattern[i] === "0") {
@@ -108,10 +104,8 @@ export function compileNumberPattern(pattern: string, rounding: RoundingMode = "
     grouping: lastComma >= 0 ? intPart.length - lastComma - 1 : 0,
     multiplier: pre.mult !== 1 ? pre.mult : suf.mult,
     expDigits,
-    showPoint: showPoint && fracPart.length === 0 && pattern.includes("."),
     rounding,
   };
-  if (compiled.showPoint) compiled.showPoint = false; // Java prints "#." as integer-only unless forced
   if (cache.size > 256) cache.clear();
   cache.set(key, compiled);
   return compiled;

@@ -22,10 +22,21 @@ export interface TimeEnv {
 
 const KEY = "time.env";
 
+const ALL_KEY = "time.envs";
+
 export function timeEnv(ctx: ExecContext): TimeEnv {
   const env = ctx.ext[KEY] as TimeEnv | undefined;
   const si = ctx.syminfo;
   if (env && env.tzName === si.timezone && env.sessionText === si.session && env.tfText === ctx.timeframe) return env;
+  // Contexts that switch symbol or timeframe (request.security) come back to earlier environments.
+  let all = ctx.ext[ALL_KEY] as Map<string, TimeEnv> | undefined;
+  if (!all) ctx.ext[ALL_KEY] = all = new Map();
+  const key = `${String(si.timezone)}|${String(si.session)}|${ctx.timeframe}`;
+  const known = all.get(key);
+  if (known) {
+    ctx.ext[KEY] = known;
+    return known;
+  }
   const zone = getZone(si.timezone ?? "UTC") ?? UTC;
   const session = (typeof si.session === "string" ? parseSession(si.session) : null) ?? SESSION_24X7;
   const chartTf = parseTimeframe(ctx.timeframe) ?? { unit: "D", mult: 1 };
@@ -41,6 +52,7 @@ export function timeEnv(ctx: ExecContext): TimeEnv {
     calc: new PeriodCalc(zone, session, barMs),
   };
   ctx.ext[KEY] = fresh;
+  if (all.size < 64) all.set(key, fresh);
   return fresh;
 }
 

@@ -1,0 +1,207 @@
+// The evaluate contract of service.md 1 / 1.2 through the public Runtime: result keys, mode
+// resolution, ids, data errors, inputs, timeout, profiler, plot family and logs.
+import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { Runtime } from "../../src/runtime/index.js";
+import { bars, runBoth, v6 } from "../helpers/run-both.js";
+
+const data = bars(10);
+const plotClose = v6("plot(close)");
+
+const RESULT_KEYS = [
+  "mode", "count", "series", "plots", "plot_meta", "events", "drawings", "alerts", "alert_conditions", "inputs",
+  "logs", "profile", "overlay", "script_name", "script_type", "script_id", "run_id", "meta",
+];
+
+describe("result shape", () => {
+  it("has every key of service.md 1.2", async () => {
+    const r = await runBoth(plotClose, data);
+    for (const k of RESULT_KEYS) expect(r, k).toHaveProperty(k);
+    expect(r.count).toBe(10);
+    expect(r.plots).toEqual(data.map((b) => b.close));
+    expect(r.series.plot_0).toEqual(r.plots);
+    expect(r.profile.phases).toHaveProperty("parse_ms");
+    expect(r.profile.phases).toHaveProperty("check_ms");
+    expect(r.profile.phases).toHaveProperty("eval_ms");
+    expect(r.profile.bars).toBe(10);
+    expect(r.profile.lines).toBeUndefined();
+    expect(r.error).toBeUndefined();
+    expect(r.script_type).toBe("indicator");
+    expect(r.script_name).toBe("t");
+    expect(r.meta).toEqual({ title: "t" });
+  });
+
+  it("script_id is the first 16 hex of sha256(source); run_id is new per run", async () => {
+    const rt = new Runtime();
+    const a = await rt.run(plotClose, data);
+    const b = await rt.run(plotClose, data);
+    expect(a.script_id).toBe(createHash("sha256").update(plotClose).digest("hex").slice(0, 16));
+    expect(a.run_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(a.run_id).not.toBe(b.run_id);
+  });
+
+  it("declaration arguments: overlay, strategy type, meta", async () => {
+    const r = await runBoth("//@version=6\nstrategy('S', overlay = true, initial_capital = 5000)\nplot(close)\n", data);
+    expect(r.script_type).toBe("strategy");
+    expect(r.overlay).toBe(true);
+    expect(r.meta.initial_capital).toBe(5000);
+    expect(r.strategy).toBeDefined();
+    expect(r.plot_meta.plot_0!.pane).toBe("overlay");
+  });
+});
+
+describe("mode resolution", () => {
+  const saved = process.env.SVC_RUNTIME_MODE;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.SVC_RUNTIME_MODE;
+    else process.env.SVC_RUNTIME_MODE = saved;
+  });
+  it("defaults to interpret", async () => {
+    delete process.env.SVC_RUNTIME_MODE;
+    const r = await new Runtime().run(plotClose, data);
+    expect(r.mode).toBe("interpret");
+    expect(r.auto_backend).toBeUndefined();
+  });
+  it("auto falls back to interpret and says why", async () => {
+    const r = await new Runtime().run(plotClose, data, { mode: "auto" });
+    expect(r.mode).toBe("interpret");
+    expect(r.auto_backend).toBe("interpret");
+    expect(r.compile_fallback_reason).toMatch(/compile backend not available yet/);
+  });
+  it("reads SVC_RUNTIME_MODE when no mode is given", async () => {
+    process.env.SVC_RUNTIME_MODE = "auto";
+    const r = await new Runtime().run(plotClose, data);
+    expect(r.auto_backend).toBe("interpret");
+  });
+  it("an invalid mode is error_kind mode naming the three modes", async () => {
+    const r = await new Runtime().run(plotClose, data, { mode: "turbo" });
+    expect(r.error_kind).toBe("mode");
+    expect(r.error).toMatch(/interpret.*compile.*auto/);
+    process.env.SVC_RUNTIME_MODE = "bogus";
+    const e = await new Runtime().run(plotClose, data);
+    expect(e.error_kind).toBe("mode");
+  });
+});
+
+describe("errors never throw", () => {
+  it("parse error", async () => {
+    const r = await new Runtime().run("//@version=6\nindicator('x')\nplot(close\n", data);
+    expect(r.error_kind).toBe("parse");
+    expect(r.diagnostics?.length).toBeGreaterThan(0);
+  });
+  it("data errors name the first bad bar", async () => {
+    const bad = bars(5);
+    bad[3] = { ...bad[3]!, high: bad[3]!.low - 1 };
+    const r = await new Runtime().run(plotClose, bad);
+    expect(r.error_kind).toBe("data");
+    expect(r.error_bar).toBe(3);
+    const r2 = await new Runtime().run(plotClose, "nope" as never);
+    expect(r2.error_kind).toBe("data");
+  });
+  it("columnar and typed-array input", async () => {
+    const cols = {
+      time: Float64Array.from(data, (b) => b.time),
+      open: data.map((b) => b.open),
+      high: data.map((b) => b.high),
+      low: data.map((b) => b.low),
+      close: Float64Array.from(data, (b) => b.close),
+    };
+    const r = await new Runtime().run(v6("plot(na(volume) ? 1 : 0)\nplot(close)"), cols);
+    expect(r.error).toBeUndefined();
+    expect(r.series.plot_0).toEqual(Array(10).fill(1));
+    expect(r.series.plot_1).toEqual(data.map((b) => b.close));
+  });
+});
+
+describe("inputs", () => {
+  const src = v6("len = input.int(3, 'Length', minval = 1, maxval = 10)\nsrc = input.source(close, 'Source')\nmode = input.string('a', 'Mode', options = ['a', 'b'])\nflag = input.bool(false, 'Flag')\nc = input.color(#FF0000, 'Col')\nplot(len)\nplot(src)\nplot(mode == 'b' ? 1 : 0)\nplot(flag ? 1 : 0)");
+  it("are reported with their declaration", async () => {
+    const r = await runBoth(src, data);
+    expect(r.inputs.map((i) => [i.id, i.type, i.title, i.default, i.value])).toEqual([
+      ["in_0", "int", "Length", 3, 3],
+      ["in_1", "source", "Source", "close", "close"],
+      ["in_2", "string", "Mode", "a", "a"],
+      ["in_3", "bool", "Flag", false, false],
+      ["in_4", "color", "Col", "#FF0000", "#FF0000"],
+    ]);
+    expect(r.inputs[0]).toMatchObject({ min: 1, max: 10 });
+    expect(r.inputs[2]!.options).toEqual(["a", "b"]);
+  });
+  it("overrides by title and by variable name, clamped, source switched", async () => {
+    const r = await runBoth(src, data, { inputs: { Length: 50, src: "open", Mode: "b", flag: true } });
+    expect(r.error).toBeUndefined();
+    expect(r.series.plot_0![0]).toBe(10);
+    expect(r.series.plot_1).toEqual(data.map((b) => b.open));
+    expect(r.series.plot_2![0]).toBe(1);
+    expect(r.series.plot_3![0]).toBe(1);
+    expect(r.inputs[0]!.value).toBe(10);
+  });
+  it("constructor inputs are defaults that run options override", async () => {
+    const rt = new Runtime("CHART", { inputs: { Length: 4, Flag: true } });
+    const r = await rt.run(src, data, { inputs: { Length: 5 } });
+    expect(r.series.plot_0![0]).toBe(5);
+    expect(r.series.plot_3![0]).toBe(1);
+  });
+  it("a wrong-typed override or an option outside `options` is a check error", async () => {
+    const a = await new Runtime().run(src, data, { inputs: { Length: "x" } });
+    expect(a.error_kind).toBe("check");
+    expect(a.error).toMatch(/Length/);
+    const b = await new Runtime().run(src, data, { inputs: { Mode: "z" } });
+    expect(b.error_kind).toBe("check");
+    const c = await new Runtime().run(src, data, { inputs: { Flag: 1 } });
+    expect(c.error_kind).toBe("check");
+  });
+});
+
+describe("timeout and profiler", () => {
+  it("a timed-out run returns the partial result", async () => {
+    const slow = v6("s = 0.0\nfor i = 0 to 20000\n    s += i\nplot(s)");
+    const r = await new Runtime().run(slow, bars(3000), { timeoutSeconds: 0.05 });
+    expect(r.timed_out).toBe(true);
+    expect(r.count).toBeGreaterThan(0);
+    expect(r.count).toBeLessThan(3000);
+    expect(r.series.plot_0!.length).toBe(r.count);
+    expect(r.error).toBeUndefined();
+  });
+  it("profiler reports per-line timings", async () => {
+    const r = await new Runtime().run(v6("a = close * 2\nplot(a)"), data, { profiler: true });
+    const lines = r.profile.lines!;
+    expect(lines.map((l) => l.line)).toEqual([3, 4]);
+    expect(lines.every((l) => l.execs === 10 && l.ms >= 0)).toBe(true);
+    expect(lines.reduce((s, l) => s + l.pct, 0)).toBeCloseTo(100, 6);
+  });
+});
+
+describe("plot family", () => {
+  it("titles, duplicates, kinds, cells and meta", async () => {
+    const src = v6(
+      "p1 = plot(close, 'c', color = color.red, linewidth = 2, style = plot.style_histogram)\nplot(open, 'c')\nplotshape(close > open, 'up', shape.triangleup, location.belowbar, size = size.small)\nplotchar(bar_index == 1, 'ch', '*')\nh = hline(100, 'lvl')\nbgcolor(bar_index % 2 == 0 ? #00FF0080 : na)\nbarcolor(color.blue)\nplotarrow(close - open, 'arr')\nplotcandle(open, high, low, close, 'cd')\nplotbar(open, high, low, close, 'br')\np2 = plot(high, 'h')\nfill(p1, p2, color = color.gray, title = 'f')",
+      "indicator('t', overlay = false)",
+    );
+    const r = await runBoth(src, bars(4));
+    expect(Object.keys(r.series)).toEqual(["c", "c_2", "up", "ch", "lvl", "plot_0", "plot_1", "arr", "cd", "br", "h", "f"]);
+    expect(r.plot_meta.c).toMatchObject({ kind: "plot", index: 0, color: "#F23645", linewidth: 2, style: "histogram", pane: "own" });
+    expect(r.series.up).toEqual([true, true, null, true]);
+    expect(r.series.ch).toEqual([null, true, null, null]);
+    expect(r.plot_meta.up).toMatchObject({ kind: "plotshape", style: "triangleup", location: "belowbar", size: "small" });
+    expect(r.plot_meta.ch).toMatchObject({ kind: "plotchar", char: "*" });
+    expect(r.series.lvl).toEqual([100, 100, 100, 100]);
+    expect(r.plot_meta.lvl).toMatchObject({ kind: "hline", price: 100 });
+    expect(r.series.plot_0).toEqual(["#00FF0080", null, "#00FF0080", null]);
+    expect(r.plot_meta.plot_0!.kind).toBe("bgcolor");
+    expect(r.plot_meta.plot_1!.kind).toBe("barcolor");
+    expect(r.plot_meta.f).toMatchObject({ kind: "fill", plot1: "c", plot2: "h" });
+  });
+});
+
+describe("logs", () => {
+  it("log.* lines with level, bar_index and time, formatted with arguments", async () => {
+    const r = await runBoth(v6("if bar_index < 2\n    log.info('bar {0}', bar_index)\nif bar_index == 2\n    log.warning('w')\n    log.error('e')\nplot(close)"), data);
+    expect(r.logs).toEqual([
+      { level: "info", message: "bar 0", bar_index: 0, time: data[0]!.time },
+      { level: "info", message: "bar 1", bar_index: 1, time: data[1]!.time },
+      { level: "warning", message: "w", bar_index: 2, time: data[2]!.time },
+      { level: "error", message: "e", bar_index: 2, time: data[2]!.time },
+    ]);
+  });
+});

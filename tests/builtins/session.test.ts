@@ -65,3 +65,13 @@ describe("session.*", () => {
     expect(idx(s.first!)).toEqual([2]);
   });
 });
+
+describe("session.* on daily bars", () => {
+  it("every daily bar is a whole session", async () => {
+    const s = await run(bars(Date.UTC(2024, 0, 1, 5), 4, 86_400_000), { timezone: "America/New_York", session: "0930-1600:23456" });
+    expect(idx(s.first!)).toEqual([0, 1, 2, 3]);
+    expect(idx(s.lastReg!)).toEqual([0, 1, 2, 3]);
+    expect(idx(s.market!)).toEqual([0, 1, 2, 3]);
+    expect(idx(s.pre!)).toEqual([]);
+  });
+});

@@ -5,7 +5,8 @@
 // *_regular variables equal the plain ones.
 // A bar belongs to a session when it opens inside it or a session opens inside the bar (a 60m bar
 // at 17:00 holds a 17:05 open). It is the first bar of the day's session when its trading day differs
-// from the previous bar's, and the last when its close reaches the day's session end.
+// from the previous bar's, and the last when its close reaches the day's session end. On daily and
+// longer charts every bar is a whole session: first, last and in the market.
 
 import type { ConstantTable, ExecContext, VariableTable } from "../types.js";
 import { parseSession, type Session } from "../../core/time-sessions.js";
@@ -56,6 +57,12 @@ function barState(ctx: ExecContext): SessionBarState {
   }
   st.bar = ctx.barIndex;
   st.time = ctx.time;
+  if (env.barMs === 0) {
+    // Daily and longer bars hold whole sessions: each is its session's first and last bar.
+    st.isFirst = st.isFirstRegular = st.isLast = st.isLastRegular = st.isMarket = true;
+    st.isPre = st.isPost = false;
+    return st;
+  }
   const { zone, session, barMs } = env;
   const t = ctx.time;
   const prev = ctx.barIndex > 0 ? ctx.columns.time[ctx.barIndex - 1]! : NaN;

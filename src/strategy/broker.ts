@@ -420,8 +420,10 @@ export class Broker {
     let hit: boolean;
     if (atPoint) hit = dir > 0 ? from >= level : from <= level;
     else if (from === to) hit = false;
-    else if (up) hit = dir > 0 && level > from && level <= to;
-    else hit = dir < 0 && level < from && level >= to;
+    // A level equal to `from` counts: a trailing stop with no offset sits exactly on the peak it
+    // just made, and fills as soon as the price turns.
+    else if (up) hit = dir > 0 && level >= from && level <= to;
+    else hit = dir < 0 && level <= from && level >= to;
     if (!hit) return;
     const at = atPoint ? from : level;
     if (this.bKind !== NONE) {

@@ -1,0 +1,76 @@
+// What every resinctl command handler gets: workspace, flags, output, provider and stores.
+
+import { CtlError, EXIT } from "./errors.js";
+import { loadConfig, type CtlConfig } from "./config.js";
+import type { OutputOptions } from "./output.js";
+import { CloudflareProvider, type ProcessRunner } from "./provider-cloudflare.js";
+import { LocalProvider } from "./provider-local.js";
+import { SecretStore } from "./secrets.js";
+import type { Workspace } from "./workspace.js";
+
+export interface Flags {
+  json: boolean;
+  quiet: boolean;
+  yes: boolean;
+  help: boolean;
+}
+
+export interface CmdResult {
+  /** The --json body (merged into {success: true, ...}). */
+  data?: Record<string, unknown>;
+  /** Human output. */
+  text?: string;
+  /** Footer suggestion. */
+  next?: string;
+  /** Exit code when not 0 (a check that found problems). */
+  exit?: number;
+}
+
+export interface Ctx {
+  ws: Workspace;
+  env: Record<string, string | undefined>;
+  flags: Flags;
+  out: OutputOptions;
+  fetch: typeof fetch;
+  runProcess?: ProcessRunner;
+  /** The workspace root; a CtlError when none was found. */
+  root(): string;
+  config(): CtlConfig;
+  providerName(): "local" | "cloudflare";
+  local(): LocalProvider;
+  cloudflare(): CloudflareProvider;
+  secrets(): SecretStore;
+}
+
+export function createCtx(ws: Workspace, env: Record<string, string | undefined>, flags: Flags, out: OutputOptions, fetchImpl: typeof fetch, runProcess?: ProcessRunner): Ctx {
+  const root = (): string => {
+    if (!ws.root) {
+      throw new CtlError("NO_WORKSPACE", "no resin workspace found", {
+        exit: EXIT.USAGE,
+        hint: "run inside the resin checkout (package.json + resinctl.toml), or set SVC_REPO to its absolute path",
+        suggestions: ["resinctl doctor", "SVC_REPO=/path/to/resin resinctl init"],
+      });
+    }
+    return ws.root;
+  };
+  return {
+    ws,
+    env,
+    flags,
+    out,
+    fetch: fetchImpl,
+    ...(runProcess ? { runProcess } : {}),
+    root,
+    config: () => loadConfig(root()),
+    providerName: () => {
+      const p = env.SVC_PROVIDER;
+      if (p === "local" || p === "cloudflare") return p;
+      if (p) throw new CtlError("USAGE", `SVC_PROVIDER must be local or cloudflare (got '${p}')`, { exit: EXIT.USAGE });
+      if (ws.root) return loadConfig(ws.root).provider;
+      return env.CLOUDFLARE_API_TOKEN && env.CLOUDFLARE_ACCOUNT_ID ? "cloudflare" : "local";
+    },
+    local: () => new LocalProvider(root()),
+    cloudflare: () => new CloudflareProvider(runProcess),
+    secrets: () => new SecretStore(root(), env),
+  };
+}

@@ -1,0 +1,195 @@
+// resinctl: global behaviour (workspace resolution, flags, errors, help, completion) and the
+// local provider for real (esbuild bundle, numbered versions, workerd dev server, hot reload).
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/ops/cli.js";
+import { compactNumber, editDistance, formatBytes, formatDuration } from "../../src/ops/output.js";
+import { LocalProvider, type DevServer } from "../../src/ops/provider-local.js";
+import { DEFAULT_CONFIG } from "../../src/ops/config.js";
+
+function workspace(): { root: string; home: string } {
+  const base = mkdtempSync(join(tmpdir(), "resinctl-"));
+  const root = join(base, "ws");
+  mkdirSync(join(root, "sub", "deeper"), { recursive: true });
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "resin" }));
+  writeFileSync(join(root, "resinctl.toml.example"), "");
+  return { root, home: join(base, "home") };
+}
+
+async function ctl(argv: string[], opts: { cwd: string; env?: Record<string, string>; isTTY?: boolean }) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, {
+    cwd: opts.cwd,
+    env: { SVC_CLI_SILENT: "1", ...opts.env },
+    stdout: (s) => void (out += s),
+    stderr: (s) => void (err += s),
+    isTTY: opts.isTTY ?? false,
+    chdir: false,
+  });
+  return { code, out, err, json: (() => { try { return JSON.parse(out); } catch { return null; } })() };
+}
+
+describe("global behaviour", () => {
+  const ws = workspace();
+  const env = { SVC_HOME: ws.home };
+
+  it("--version, help sections, no-TTY no-args help", async () => {
+    expect((await ctl(["--version"], { cwd: ws.root, env })).out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = await ctl(["--help"], { cwd: ws.root, env });
+    expect(help.code).toBe(0);
+    for (const s of ["Usage", "Options", "Examples", "See also"]) expect(help.out).toContain(s);
+    const sub = await ctl(["deploy", "rollback", "--help"], { cwd: ws.root, env });
+    expect(sub.out).toContain("resinctl deploy rollback <worker> [version]");
+  });
+
+  it("resolves the workspace: SVC_REPO, then walking up from the cwd, then the remembered path", async () => {
+    const other = workspace();
+    const d1 = await ctl(["doctor", "--json"], { cwd: join(ws.root, "sub", "deeper"), env });
+    expect(d1.json).toMatchObject({ runtime_root: ws.root, source: "cwd" });
+    const d2 = await ctl(["doctor", "--json"], { cwd: tmpdir(), env: { ...env, SVC_REPO: other.root } });
+    expect(d2.json).toMatchObject({ runtime_root: other.root, source: "env" });
+    const none = await ctl(["doctor", "--json"], { cwd: tmpdir(), env });
+    expect(none.json).toMatchObject({ source: "none", runtime_root: "none" });
+    // init remembers the workspace (dir 0700, file 0600); from elsewhere it is found again.
+    expect((await ctl(["init"], { cwd: ws.root, env })).code).toBe(0);
+    const file = join(ws.home, "config", "monorepo.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(ws.home, "config")).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ root: ws.root, updatedAt: expect.any(String) });
+    const d3 = await ctl(["doctor", "--json"], { cwd: tmpdir(), env });
+    expect(d3.json).toMatchObject({ runtime_root: ws.root, source: "remembered", remembered: ws.root });
+    // The workspace line goes to stderr unless SVC_CLI_SILENT=1.
+    const loud = await main(["doctor", "--json"], { cwd: ws.root, env: { SVC_HOME: ws.home }, stdout: () => undefined, stderr: (s) => expect(s).toContain(`workspace: ${ws.root}`), chdir: false });
+    expect(loud).toBe(0);
+  });
+
+  it("did you mean, removed commands, JSON errors and exit codes", async () => {
+    const typo = await ctl(["deplyo", "all"], { cwd: ws.root, env });
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("did you mean 'deploy' ?");
+    expect(typo.err).toContain("[UNKNOWN_COMMAND]");
+    const sub = await ctl(["deploy", "histroy", "resin"], { cwd: ws.root, env });
+    expect(sub.err).toContain("did you mean 'deploy history' ?");
+    const removed = await ctl(["monitor", "status", "--json"], { cwd: ws.root, env });
+    expect(removed.code).toBe(2);
+    expect(removed.json).toMatchObject({ success: false, code: "REMOVED", suggestions: ["resinctl check health"] });
+    const todo = await ctl(["db", "query", "select 1", "--json"], { cwd: ws.root, env });
+    expect(todo.code).toBe(4);
+    expect(todo.json).toMatchObject({ success: false, code: "NOT_IMPLEMENTED" });
+    const again = await ctl(["init", "--json"], { cwd: ws.root, env });
+    expect(again.code).toBe(2);
+    expect(again.json).toMatchObject({ success: false, code: "CONFIG_EXISTS", hint: expect.stringContaining("--yes") });
+    expect((await ctl(["init", "--yes"], { cwd: ws.root, env })).code).toBe(0);
+  });
+
+  it("config set/show and secrets encrypted at rest, never printed in full", async () => {
+    expect((await ctl(["config", "set", "workers.resin.port", "8799"], { cwd: ws.root, env })).code).toBe(0);
+    const show = await ctl(["config", "show", "--json"], { cwd: ws.root, env });
+    expect(show.json.config.workers.resin.port).toBe(8799);
+    expect((await ctl(["config", "set", "provider", "mars"], { cwd: ws.root, env })).code).toBe(2);
+    const secret = "sk_live_0123456789abcdef";
+    expect((await ctl(["secrets", "set", "resin", "API_KEY", "--value", secret], { cwd: ws.root, env })).code).toBe(0);
+    const list = await ctl(["secrets", "list"], { cwd: ws.root, env });
+    expect(list.out).toContain("API_KEY");
+    expect(list.out).not.toContain(secret);
+    expect(list.out).toContain("sk*");
+    const stored = readFileSync(join(ws.root, ".resin", "secrets.json"), "utf8");
+    expect(stored).not.toContain(secret);
+    expect(statSync(join(ws.root, ".resin", "secrets.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(ws.root, ".resin", "secret.key")).mode & 0o777).toBe(0o600);
+    expect((await ctl(["secrets", "delete", "resin", "API_KEY"], { cwd: ws.root, env })).code).toBe(0);
+    expect((await ctl(["secrets", "delete", "resin", "API_KEY"], { cwd: ws.root, env })).code).toBe(4);
+    const keys = await ctl(["keys", "generate", "--json"], { cwd: ws.root, env });
+    expect(keys.json).toMatchObject({ success: true, name: "INTERNAL_KEY_BINDING" });
+  });
+
+  it("completion for bash, zsh and fish; formatting helpers", async () => {
+    for (const shell of ["bash", "zsh", "fish"]) {
+      const r = await ctl(["completion", shell], { cwd: ws.root, env });
+      expect(r.code).toBe(0);
+      expect(r.out).toContain("deploy");
+    }
+    expect((await ctl(["completion", "tcsh"], { cwd: ws.root, env })).code).toBe(2);
+    expect([compactNumber(1234), compactNumber(3_400_000), compactNumber(5_600_000_000), compactNumber(12)]).toEqual(["1.2K", "3.4M", "5.6B", "12"]);
+    expect([formatBytes(1500), formatBytes(1536, true), formatBytes(12)]).toEqual(["1.5 kB", "1.5 KiB", "12 B"]);
+    expect([formatDuration(250), formatDuration(1500), formatDuration(125_000), formatDuration(3_720_000)]).toEqual(["250ms", "1.5s", "2m 05s", "1h 02m"]);
+    expect(editDistance("deplyo", "deploy")).toBe(2);
+  });
+
+  it("the cloudflare provider reports a missing wrangler (exit 3)", async () => {
+    const r = await main(["check", "prerequisites", "--json"], {
+      cwd: ws.root, env: { ...env, SVC_CLI_SILENT: "1", SVC_PROVIDER: "cloudflare" }, chdir: false,
+      stdout: (s) => {
+        const j = JSON.parse(s);
+        expect(j.checks.find((c: { name: string }) => c.name === "wrangler")).toMatchObject({ status: "failed" });
+      },
+      stderr: () => undefined,
+      runProcess: () => ({ status: null, stdout: "", stderr: "", error: new Error("spawn wrangler ENOENT") }),
+    });
+    expect(r).toBe(3);
+  });
+});
+
+describe("local provider (workerd)", () => {
+  const ws = workspace();
+  const env = { SVC_HOME: ws.home };
+  const local = new LocalProvider(ws.root);
+  let dev: DevServer;
+
+  beforeAll(async () => {
+    expect((await ctl(["deploy", "worker", "resin"], { cwd: ws.root, env })).code).toBe(0);
+    dev = await local.startDev("resin", DEFAULT_CONFIG.workers.resin!, { port: 0 });
+  }, 120_000);
+  afterAll(() => dev?.stop());
+
+  /** Waits until the dev server runs the current version (a deploy hot-reloads it). */
+  async function settled(): Promise<void> {
+    for (let i = 0; i < 100 && dev.version !== local.currentVersion("resin"); i++) await new Promise((res) => setTimeout(res, 100));
+  }
+
+  it("deploys numbered versions with history and persisted state dirs", async () => {
+    const second = await ctl(["deploy", "worker", "resin", "--json"], { cwd: ws.root, env });
+    expect(second.json).toMatchObject({ success: true, worker: "resin", version: 2, hot_reload: true });
+    const hist = await ctl(["deploy", "history", "resin", "--json"], { cwd: ws.root, env });
+    expect(hist.json.versions.map((v: { version: number; current: boolean }) => [v.version, v.current])).toEqual([[1, false], [2, true]]);
+    for (const d of ["kv", "sql", "obj"]) expect(existsSync(join(ws.root, ".resin", "state", d))).toBe(true);
+    const list = await ctl(["workers", "list", "--json"], { cwd: ws.root, env });
+    expect(list.json.workers[0]).toMatchObject({ name: "resin", status: "running", version: 2 });
+    await settled();
+    expect(dev.version).toBe(2);
+  });
+
+  it("script commands talk to the running worker", async () => {
+    const health = await ctl(["script", "health", "--json"], { cwd: ws.root, env });
+    expect(health.json).toMatchObject({ success: true, health: { status: "ok", default_mode: "interpret" } });
+    const check = await ctl(["check", "health", "--json"], { cwd: ws.root, env });
+    expect(check.json.workers[0]).toMatchObject({ worker: "resin", status: "ok" });
+    const file = join(ws.root, "s.pine");
+    writeFileSync(file, '//@version=6\nindicator("x")\nplot(close, "c")\n');
+    const run = await ctl(["script", "run", file, "--bars", "5", "--json"], { cwd: ws.root, env });
+    expect(run.json.result).toMatchObject({ status: "success", count: 5 });
+    const stored = await ctl(["script", "scripts", "deploy", file, "--json"], { cwd: ws.root, env });
+    expect(stored.err).toBe("");
+    expect(stored.json.script.id).toBe("s");
+    expect((await ctl(["script", "scripts", "list", "--json"], { cwd: ws.root, env })).json.scripts.map((s: { id: string }) => s.id)).toEqual(["s"]);
+    const ing = await ctl(["script", "ingest", "--symbol", "X", "--timeframe", "1", "--bars", "7", "--json"], { cwd: ws.root, env });
+    expect(ing.json.ingest).toMatchObject({ count: 7 });
+    // KV state is persisted in the workspace.
+    expect(existsSync(join(ws.root, ".resin", "state", "kv"))).toBe(true);
+  });
+
+  it("rollback switches the running worker (hot reload)", async () => {
+    const r = await ctl(["deploy", "rollback", "resin", "--json"], { cwd: ws.root, env });
+    expect(r.json).toMatchObject({ success: true, version: 1 });
+    for (let i = 0; i < 100 && dev.version !== 1; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(dev.version).toBe(1);
+    expect(dev.reloads).toBeGreaterThanOrEqual(2);
+    expect((await ctl(["script", "health", "--json"], { cwd: ws.root, env })).json.health.status).toBe("ok");
+    expect((await ctl(["deploy", "rollback", "resin", "--json"], { cwd: ws.root, env })).json.code).toBe("NO_PREVIOUS_VERSION");
+    expect((await ctl(["deploy", "rollback", "resin", "v2"], { cwd: ws.root, env })).code).toBe(0);
+  });
+});

@@ -32,10 +32,10 @@ export function generateScript(lines = 1000): string {
   return out.join("\n") + "\n";
 }
 
-export function benchParse(runs = 15): { lines: number; ms: number } {
+export function benchParse(runs = 21): { lines: number; ms: number } {
   const lines = 1000;
   const src = generateScript(lines);
-  for (let w = 0; w < 10; w++) parse(src); // let the JIT settle: the figure is steady-state parsing
+  for (let w = 0; w < 20; w++) parse(src); // let the JIT settle: the figure is steady-state parsing
   const times: number[] = [];
   for (let r = 0; r < runs; r++) {
     const t0 = performance.now();

@@ -63,6 +63,9 @@ function parseBinaryLevel(p: Parser, ops: readonly string[], sub: (p: Parser) =>
     const t = p.peek();
     if (t.kind !== "Punct" || !ops.includes(t.text) || p.afterBlock()) return left;
     p.next();
+    const after = p.peek();
+    if ((t.text === "<" || t.text === ">") && after.kind === "Punct" && after.text === t.text && after.start === t.end)
+      p.fail(Codes.BitwiseOp, `Pine has no bitwise operators ('${t.text}${t.text}')`, { ...p.tokenSpan(t), end: after.end, endColumn: after.endCol });
     const right = sub(p);
     left = { kind: "Binary", op: t.text as BinaryOp, left, right, span: p.spanFromSpan(left.span) };
   }

@@ -167,7 +167,7 @@ class Lexer {
     }
     if (width !== top) {
       this.sink.error(Codes.BadIndent, "Indentation does not match any enclosing block (use 4 spaces or a tab per level)",
-        this.span(this.pos - (width - top), this.pos));
+        this.span(this.lineStart, this.pos));
       this.indents.push(width);
       this.emitLayout("Indent", this.pos);
     }
@@ -365,11 +365,10 @@ class Lexer {
       this.pos = end;
       return;
     }
-    if (two === "<<" || two === ">>" || two === "&&" || two === "||") {
+    // `<<` and `>>` are two tokens: `>>` closes nested type arguments; the parser rejects shifts.
+    if (two === "&&" || two === "||") {
       this.pos = start + 2;
-      if (two === "&&" || two === "||")
-        this.sink.error(Codes.CStyleLogic, `'${two}' is not a Pine operator; use '${two === "&&" ? "and" : "or"}'`, this.span(start, start + 2));
-      else this.sink.error(Codes.BitwiseOp, `Pine has no bitwise operators ('${two}')`, this.span(start, start + 2));
+      this.sink.error(Codes.CStyleLogic, `'${two}' is not a Pine operator; use '${two === "&&" ? "and" : "or"}'`, this.span(start, start + 2));
       this.emit("Error", start, start + 2);
       return;
     }

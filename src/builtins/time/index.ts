@@ -57,7 +57,11 @@ function num(v: unknown, dflt: number): number {
   return typeof v === "number" ? v : NaN;
 }
 
-const isGiven = (v: unknown): boolean => v !== undefined && v !== null;
+/** Is any argument after the first one given? */
+function restGiven(args: any[]): boolean {
+  for (let i = 1; i < args.length; i++) if (args[i] !== undefined && args[i] !== null) return true;
+  return false;
+}
 
 /**
  * timestamp() overloads, told apart by the argument values. Backends hand arguments either
@@ -69,11 +73,15 @@ const isGiven = (v: unknown): boolean => v !== undefined && v !== null;
  *   (year, month, day, h, m, s)             a number first
  *   [_, year, ..., second, timezone]        union order (named arguments)
  */
-function timestamp(ctx: ExecContext, args: any[]): number {
+function timestamp(ctx: ExecContext, args: any[], site: CallSite): number {
   const a0 = args[0];
-  if (typeof a0 === "string" && !args.slice(1).some(isGiven)) {
+  if (typeof a0 === "string" && !restGiven(args)) {
+    // A date string is usually the same on every bar: parse it once per call site.
+    const st = site.state as { text: string; value: number } | undefined;
+    if (st && st.text === a0) return st.value;
     const t = parseDateString(a0);
     if (t !== t) ctx.runtimeError(`timestamp(): cannot parse the date string "${a0}" (expected e.g. "2020-02-20T15:30:00+02:00" or "20 Feb 2020 15:30 +0200")`);
+    site.state = { text: a0, value: t };
     return t;
   }
   let zone: Zone;
@@ -128,7 +136,7 @@ function timeClose(ctx: ExecContext): number {
 }
 
 export const functions: BuiltinTable = {
-  timestamp: { name: "timestamp", impl: (ctx, args) => timestamp(ctx, args) },
+  timestamp: { name: "timestamp", impl: timestamp, stateful: true },
   time: { name: "time", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, false), stateful: true },
   time_close: { name: "time_close", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, true), stateful: true },
 };

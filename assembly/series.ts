@@ -1,7 +1,7 @@
 // Whole-series kernels for the compile backend's precompute: (input ptr, output ptr, count, params).
 // Each gives exactly the per-bar state machine's numbers (same operations in the same order); the
 // windowed ones drive a temporary state, the elementwise ones (tr, change) use SIMD.
-import { alloc, heap_top, heap_set } from "./mem";
+import { alloc, heap_top, heap_set, setShadowOff } from "./mem";
 import { sum_new, sma_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next } from "./avg";
 import { hilo_new, hilo_next } from "./window";
 import { rsi_new, rsi_next } from "./osc";
@@ -14,44 +14,56 @@ export function series_alloc(bytes: usize): usize {
 
 export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const h = sum_new(len);
   for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), sma_next(h, i, load<f64>(inp + (<usize>i << 3)), len));
+  setShadowOff(false);
   heap_set(mark);
 }
 
 export function series_ema(inp: usize, out: usize, n: i32, len: i32, kind: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const h = ema_new(len, kind);
   for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), ema_next(h, i, load<f64>(inp + (<usize>i << 3))));
+  setShadowOff(false);
   heap_set(mark);
 }
 
 export function series_wma(inp: usize, out: usize, n: i32, len: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const h = wma_new(len);
   for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), wma_next(h, i, load<f64>(inp + (<usize>i << 3)), len));
+  setShadowOff(false);
   heap_set(mark);
 }
 
 export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const h = var_new(len);
   for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), Math.sqrt(var_next(h, i, load<f64>(inp + (<usize>i << 3)), len, biased)));
+  setShadowOff(false);
   heap_set(mark);
 }
 
 /** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars. */
 export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const h = hilo_new(len, kind);
   for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), hilo_next(h, i, load<f64>(inp + (<usize>i << 3)), len));
+  setShadowOff(false);
   heap_set(mark);
 }
 
 export function series_rsi(inp: usize, out: usize, n: i32, len: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const h = rsi_new(len);
   for (let i = 0; i < n; i++) store<f64>(out + (<usize>i << 3), rsi_next(h, i, load<f64>(inp + (<usize>i << 3))));
+  setShadowOff(false);
   heap_set(mark);
 }
 
@@ -85,12 +97,14 @@ export function series_tr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, h
 /** ATR = rma of tr(true), through the same state machines as ta.atr. */
 export function series_atr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, len: i32): void {
   const mark = heap_top();
+  setShadowOff(true);
   const t = tr_new();
   const r = ema_new(len, 1);
   for (let i = 0; i < n; i++) {
     const o = <usize>i << 3;
     store<f64>(out + o, ema_next(r, i, tr_next(t, i, load<f64>(hi + o), load<f64>(lo + o), load<f64>(cl + o), 1)));
   }
+  setShadowOff(false);
   heap_set(mark);
 }
 

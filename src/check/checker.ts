@@ -47,6 +47,7 @@ export class Checker {
   readonly enums = new Map<string, EnumInfo>();
   readonly inputVarNames = new Map<number, string>();
   readonly inputSourceNames = new Map<number, string>();
+  readonly varipSlots: number[] = [];
   /** Names that are ever reassigned: their variables are series, never const. */
   readonly mutated = new Set<string>();
   private readonly instStack: A.FuncDecl[] = [];
@@ -83,6 +84,7 @@ export class Checker {
       inputSourceNames: this.inputSourceNames,
       enums: new Map([...this.enums].map(([k, v]) => [k, [...v.members.values()]])),
       udts: this.udts,
+      varipSlots: this.varipSlots,
       maxBarsBack: this.maxBarsBack,
       compileEligible: false,
       compileReason: this.compileReason ?? "compile backend not available yet",

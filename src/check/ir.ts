@@ -93,7 +93,8 @@ export interface ResolvedProgram {
   inputSourceNames: Map<number, string>;
   /** Members of every user enum (input.enum overrides by name or title). */
   enums: Map<string, import("../core/values.js").EnumValue[]>;
-  /** Source line of each call site (profiler, errors). */
+  /** Slots of `varip` variables: not rolled back between realtime ticks. */
+  varipSlots: number[];
   udts: Map<string, UdtInfo>;
   maxBarsBack: number;
   compileEligible: boolean;

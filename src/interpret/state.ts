@@ -54,6 +54,34 @@ export class RunState {
     }
   }
 
+  /**
+   * Takes a snapshot of everything a realtime tick may change (into `into`, reused between bars so
+   * ticks allocate nothing): variable slots, var once-flags and call-site state references. History
+   * rings need none: they are committed only at bar close.
+   */
+  snapshot(into?: StateSnapshot): StateSnapshot {
+    const s = into ?? { vals: new Array(this.vals.length), nums: new Float64Array(this.nums.length), once: new Uint8Array(this.once.length), states: new Array(this.sites.length) };
+    for (let i = 0; i < this.vals.length; i++) s.vals[i] = this.vals[i];
+    s.nums.set(this.nums);
+    s.once.set(this.once);
+    for (let i = 0; i < this.sites.length; i++) s.states[i] = this.sites[i]!.state;
+    return s;
+  }
+
+  /** Rolls back to a snapshot, keeping the current values of `varip` slots. */
+  restore(s: StateSnapshot, keep: number[]): void {
+    const keptVals = keep.map((k) => this.vals[k]);
+    const keptNums = keep.map((k) => this.nums[k]!);
+    for (let i = 0; i < s.vals.length; i++) this.vals[i] = s.vals[i];
+    this.nums.set(s.nums);
+    this.once.set(s.once);
+    for (let i = 0; i < this.sites.length; i++) this.sites[i]!.state = s.states[i];
+    keep.forEach((k, j) => {
+      this.vals[k] = keptVals[j];
+      this.nums[k] = keptNums[j]!;
+    });
+  }
+
   /** Mirrors the current bar into the numeric slots read by fused operators. */
   setBar(open: number, high: number, low: number, close: number, volume: number, time: number, barIndex: number): void {
     const n = this.nums;
@@ -93,3 +121,10 @@ export function isNumericSlot(s: VarSlot): boolean {
 
 /** The bar values mirrored into numeric slots, in setBar order. */
 export const BAR_FIELDS = ["open", "high", "low", "close", "volume", "time", "bar_index"] as const;
+
+export interface StateSnapshot {
+  vals: unknown[];
+  nums: Float64Array;
+  once: Uint8Array;
+  states: unknown[];
+}

@@ -19,6 +19,8 @@ import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
+import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
+import type { StateSnapshot } from "../interpret/state.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
@@ -132,6 +134,12 @@ export function evaluate(input: EvaluateInput): RunResult {
   const tf = parseTimeframe(timeframe);
   const barMs = tf ? nominalMs(tf) : 60_000;
   let bar = 0;
+  const rtFrom = realtimeStart(opts, n);
+  const ticks = tickCount(opts);
+  ctx.ext.lastHistoryBar = rtFrom - 1;
+  const kernels = ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
+  let snap: StateSnapshot | undefined;
+  const tick: Tick = { high: 0, low: 0, close: 0, frac: 1 };
   try {
     for (; bar < n; bar++) {
       if (budget && (bar & 31) === 0 && bar > 0 && now() - t0 > budget) {
@@ -146,9 +154,33 @@ export function evaluate(input: EvaluateInput): RunResult {
       ctx.low = cols.low[bar]!;
       ctx.close = cols.close[bar]!;
       ctx.volume = cols.volume[bar]!;
-      state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
-      if (broker) broker.onBarOpen(ctx);
-      main();
+      if (bar < rtFrom) {
+        state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+        if (broker) broker.onBarOpen(ctx);
+        main();
+      } else {
+        // a forming bar: every tick re-runs the script from the state of the previous bar's close
+        const { high, low, close, volume } = { high: ctx.high, low: ctx.low, close: ctx.close, volume: ctx.volume };
+        snap = state.snapshot(snap);
+        const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+        ctx.isRealtime = true;
+        if (broker) broker.onBarOpen(ctx);
+        for (let k = 0; k < ticks; k++) {
+          if (k > 0) {
+            state.restore(snap, prog.varipSlots);
+            if (ksnap !== undefined) kernels!.restore!(ksnap);
+          }
+          tickAt(k, ticks, ctx.open, high, low, close, tick);
+          ctx.high = tick.high;
+          ctx.low = tick.low;
+          ctx.close = tick.close;
+          ctx.volume = volume * tick.frac;
+          ctx.isNewTick = k === 0;
+          ctx.isConfirmed = k === ticks - 1;
+          state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+          main();
+        }
+      }
       if (broker) broker.onBarClose(ctx);
       state.commit();
     }

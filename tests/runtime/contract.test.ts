@@ -205,3 +205,23 @@ describe("logs", () => {
     ]);
   });
 });
+
+describe("realtime ticks", () => {
+  const src = v6("var c = 0\nc += 1\nvarip v = 0\nv += 1\nplot(c)\nplot(v)\nplot(barstate.isrealtime ? 1 : 0)\nplot(close)\nplot(high - low)");
+  it("rolls var back before each tick, keeps varip, commits the last tick", async () => {
+    const r = await runBoth(src, data, { realtimeLastBar: true, realtimeTicks: 3 });
+    expect(r.error).toBeUndefined();
+    expect(r.series.plot_0![9]).toBe(10);
+    expect(r.series.plot_1![9]).toBe(12);
+    expect(r.series.plot_2).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(r.series.plot_3![9]).toBe(data[9]!.close);
+    expect(r.series.plot_4![9]).toBeCloseTo(data[9]!.high - data[9]!.low, 12);
+  });
+  it("realtimeBars and realtimeFromBar choose the window", async () => {
+    const a = await runBoth(src, data, { realtimeBars: 3, realtimeTicks: 2 });
+    expect(a.series.plot_2).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 1]);
+    expect(a.series.plot_1![9]).toBe(13);
+    const b = await runBoth(src, data, { realtimeFromBar: -5 });
+    expect(b.series.plot_2).toEqual(Array(10).fill(1));
+  });
+});

@@ -43,6 +43,12 @@ plot(syminfo.mintick, "mintick")`,
     expect(r.logs[0]!.message).toBe("USD|NASDAQ|AAPL|EUR");
     expect(r.series.mintick![0]).toBe(0.00001);
   });
+  it("derives a pair's base currency, \"\" for other instruments", async () => {
+    const pair = await strings(`if barstate.islast\n    log.info("[" + syminfo.basecurrency + "][" + syminfo.isin + "]")`, "BINANCE:BTCUSDT", { currency: "USDT" });
+    expect(pair.logs[0]!.message).toBe("[BTC][]");
+    const stock = await strings(`if barstate.islast\n    log.info("[" + syminfo.basecurrency + "]")`, "NASDAQ:AAPL", { type: "stock" });
+    expect(stock.logs[0]!.message).toBe("[]");
+  });
   it("has all 40 variables of the reference", () => {
     expect(Object.keys(syminfoVars)).toHaveLength(40);
     const bars = normalizeBars(data);

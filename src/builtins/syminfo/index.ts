@@ -38,8 +38,24 @@ function minmove(ctx: ExecContext): number {
   return typeof m === "number" && m > 0 ? m : 1;
 }
 
+/**
+ * The base currency of a forex/crypto pair when syminfo does not give it: the ticker with the quote
+ * currency removed from its end ("BTCUSDT" quoted in USDT -> "BTC"); "" for other instruments, as
+ * TradingView returns for "NASDAQ:AAPL".
+ */
+function baseCurrency(ctx: ExecContext): string {
+  const si = ctx.syminfo;
+  const type = String(si.type ?? "");
+  const ticker = String(si.ticker ?? "");
+  const quote = String(si.currency ?? "");
+  if ((type === "crypto" || type === "forex") && quote !== "" && ticker.length > quote.length && ticker.endsWith(quote)) {
+    return ticker.slice(0, ticker.length - quote.length);
+  }
+  return "";
+}
+
 const vars: VariableTable[string][] = [
-  f("basecurrency", "string", naStr),
+  f("basecurrency", "string", baseCurrency),
   f("country", "string", naStr),
   f("currency", "string", () => "USD"),
   f("current_contract", "string", naStr),
@@ -47,7 +63,7 @@ const vars: VariableTable[string][] = [
   f("employees", "number", naNum),
   f("expiration_date", "number", naNum),
   f("industry", "string", naStr),
-  f("isin", "string", naStr),
+  f("isin", "string", () => ""),
   f("main_tickerid", "string", (ctx) => chartSymbol(ctx)),
   f("mincontract", "number", () => 1),
   f("minmove", "number", minmove),

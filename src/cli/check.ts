@@ -3,17 +3,18 @@
 // Exit codes (service.md 5): 0 no errors, 1 errors, 2 usage error (no file, unreadable file).
 
 import { readFile } from "node:fs/promises";
-import type { Diagnostic } from "../lang/ast.js";
+import type { Diagnostic, Program } from "../lang/ast.js";
 import { checkSource } from "../lang/index.js";
 
 const USAGE = `Usage: resin check <script.pine> [--json]
 
-Parses the script and prints its diagnostics (file:line:col: severity: message).
+Parses and checks the script, printing its diagnostics (file:line:col: severity: message).
 Exits 0 when there are no errors, 1 when there are, 2 on a usage error.
 
 Options:
-  --json     print the diagnostics as a JSON array instead
-  -h, --help show this help`;
+  --json         print the diagnostics as a JSON array instead
+  --syntax-only  stop after parsing (skip name, type and qualifier checks)
+  -h, --help     show this help`;
 
 export async function command(argv: string[]): Promise<number> {
   if (argv.includes("-h") || argv.includes("--help")) {
@@ -21,8 +22,9 @@ export async function command(argv: string[]): Promise<number> {
     return 0;
   }
   const json = argv.includes("--json");
+  const syntaxOnly = argv.includes("--syntax-only");
   const files = argv.filter((a) => !a.startsWith("-"));
-  const unknown = argv.filter((a) => a.startsWith("-") && a !== "--json");
+  const unknown = argv.filter((a) => a.startsWith("-") && a !== "--json" && a !== "--syntax-only");
   if (unknown.length) {
     console.error(`resin check: unknown option '${unknown[0]}'\n\n${USAGE}`);
     return 2;
@@ -39,7 +41,9 @@ export async function command(argv: string[]): Promise<number> {
     console.error(`resin check: cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     return 2;
   }
-  const { diagnostics } = checkSource(source);
+  const { ast, diagnostics } = checkSource(source);
+  // Semantic checks (names, types, qualifiers) run on a tree without syntax errors.
+  if (!syntaxOnly && !diagnostics.some((d) => d.severity === "error")) diagnostics.push(...(await semanticDiagnostics(ast)));
   if (json) console.log(JSON.stringify(diagnostics, null, 2));
   else if (diagnostics.length) console.log(formatDiagnostics(file, source, diagnostics));
   const errors = diagnostics.filter((d) => d.severity === "error").length;
@@ -63,4 +67,16 @@ export function formatDiagnostics(file: string, source: string, diagnostics: Dia
     out.push(lead + "^".repeat(width));
   }
   return out.join("\n");
+}
+
+/** The checker's diagnostics (loaded lazily: it pulls in the builtin catalogue). A checker fault is
+ * reported as a warning so `resin check` still gives the syntax verdict. */
+async function semanticDiagnostics(ast: Program): Promise<Diagnostic[]> {
+  try {
+    const [{ check }, { registry }] = await Promise.all([import("../check/index.js"), import("../builtins/index.js")]);
+    return check(ast, registry).diagnostics;
+  } catch (e) {
+    const message = `semantic checks could not run: ${e instanceof Error ? e.message : String(e)}`;
+    return [{ severity: "warning", message, line: 1, column: 1, end_line: 1, end_column: 1 }];
+  }
 }

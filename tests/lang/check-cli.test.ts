@@ -64,6 +64,15 @@ describe("resin check", () => {
     expect(await command(["--frobnicate", "x.pine"])).toBe(2);
   });
 
+  it("runs the semantic checker after a clean parse, unless --syntax-only", async () => {
+    const f = script("sem.pine", '//@version=6\nindicator("sem")\nundeclared := 1\nplot(close)\n');
+    expect(await command([f])).toBe(1);
+    expect(out.join("\n")).toMatch(/:3:1: error: .*undeclared/);
+    out.length = 0;
+    expect(await command([f, "--syntax-only"])).toBe(0);
+    expect(out).toEqual([]);
+  });
+
   it("--help exits 0", async () => {
     expect(await command(["--help"])).toBe(0);
     expect(out.join("\n")).toContain("Usage: resin check");

@@ -314,6 +314,7 @@ export class Broker {
     this.updateTrails(o);
     if (first) this.fillMarketOrders(o, false);
     this.fillTriggeredAt(o);
+    if (first) this.risk.checkMargin(o, this);
     if (highFirst(o, h, l, this.mintick)) {
       this.moveTo(h);
       this.moveTo(l);
@@ -563,11 +564,23 @@ export class Broker {
     }
     if (qty !== qty) qty = this.defaultQty(price);
     qty = this.risk.capQty(qty, side, this.ledger.positionSize());
+    // A fresh or added position the equity cannot margin at the fill price is rejected; the new
+    // leg of a reversal is not (a margin call trims it instead).
+    if (pos !== -side && !this.affordable(side, qty, price)) return;
     if (qty > 1e-12) {
       this.ledger.openTrade(o.id, o.comment, side, qty, price, this.commission(qty, price), this.bar, this.time);
       this.risk.onFill();
     }
     this.applyOca(o, qty);
+  }
+
+  /** Whether equity at `price` covers the margin of the position after adding `qty` on `side`. */
+  private affordable(side: Side, qty: number, price: number): boolean {
+    const m = (side > 0 ? this.settings.marginLong : this.settings.marginShort) / 100;
+    if (!(m > 0)) return true;
+    const size = Math.abs(this.ledger.positionSize()) + qty;
+    const required = size * price * this.pointValue * m;
+    return required <= this.equity(price) * (1 + 1e-12);
   }
 
   private fillClose(o: PendingOrder, price: number): void {
@@ -646,7 +659,7 @@ export class Broker {
 
   private afterPath(ctx: ExecContext): void {
     this.pruneExits();
-    this.risk.checkMargin(ctx, this);
+    this.risk.checkMargin(RiskRules.worstPrice(ctx, this.ledger.side()), this);
   }
 
   private removeOrder(id: string, kind: PendingOrder["kind"]): void {

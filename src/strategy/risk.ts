@@ -113,29 +113,33 @@ export class RiskRules {
   }
 
   /**
-   * Margin call, once per bar at the bar's worst price for the position: when equity there is
-   * below the margin the position needs, the emulator liquidates four times the quantity that
-   * would cover the shortfall (TradingView: "to prevent constant margin calls on subsequent bars").
-   * The covering quantity is truncated to the quantity step before the x4 (one step when that
-   * truncates to nothing), capped at the whole position.
+   * Margin call check at one point of the bar's path (TradingView checks at the open, after the
+   * orders filled there, and at the bar's worst price for the position): when equity at `price` is
+   * below the margin the position needs, the emulator liquidates four times the quantity that would
+   * cover the shortfall ("to prevent constant margin calls on subsequent bars"). The covering
+   * quantity is truncated to the quantity step before the x4 (one step when that truncates to
+   * nothing), capped at the whole position, and filled at `price`.
    */
-  checkMargin(ctx: ExecContext, broker: Broker): void {
+  checkMargin(price: number, broker: Broker): void {
     const side = broker.ledger.side();
-    if (side === 0) return;
+    if (side === 0 || !(price > 0)) return;
     const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
     if (!(margin > 0)) return;
-    const worst = side > 0 ? ctx.low : ctx.high;
-    if (!(worst > 0)) return;
     const size = Math.abs(broker.ledger.positionSize());
-    const equity = broker.equity(worst);
-    const perUnit = worst * broker.pointValue * margin;
+    const equity = broker.equity(price);
+    const perUnit = price * broker.pointValue * margin;
     const required = size * perUnit;
-    if (equity >= required) return;
+    if (equity >= required - 1e-9 * required) return;
     const cover = (required - equity) / perUnit;
     const step = broker.qtyStep;
     const coverQty = Math.max(step, Math.floor(cover / step + 1e-9) * step);
-    const qty = Math.min(size, 4 * coverQty);
+    const qty = Math.min(size, broker.roundQty(4 * coverQty) || 4 * coverQty);
     this.marginCalls++;
-    broker.marginCall(qty, worst);
+    broker.marginCall(qty, price);
+  }
+
+  /** The worst price of the bar for the open position (low for longs, high for shorts). */
+  static worstPrice(ctx: ExecContext, side: number): number {
+    return side > 0 ? ctx.low : ctx.high;
   }
 }

@@ -353,6 +353,79 @@ describe("strategy.exit", () => {
   });
 });
 
+describe("strategy.exit, more", () => {
+  it("a trailing stop rides the activation bar's path and fills on its pullback", () => {
+    // Entry 50. trail_price 51, offset 20 ticks (0.20). Bar 2: open 50.3, low 50.2 first, then high 52
+    // (activates at 51, peak 52, stop 51.80), then the close 51.1 falls through 51.80 -> exit 51.80.
+    const { result } = run([[50, 50, 50, 50], [50, 50.2, 49.9, 50.1], [50.3, 52, 50.2, 51.1], [51, 51, 51, 51]], {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.entry({ id: "L", direction: "long" }, ctx);
+        b.exit({ id: "T", fromEntry: "L", trailPrice: 51, trailOffset: 20 }, ctx);
+      }
+    });
+    expect(result.trades[0].exit_bar_index).toBe(2);
+    expect(result.trades[0].exit_price).toBeCloseTo(51.8, 10);
+  });
+
+  it("a zero-offset trailing stop fills at a gap open above its peak", () => {
+    // Entry 50, trail_points 10 ticks (50.10), offset 0. Bar 1 climbs to 50.40 and closes there
+    // (peak 50.40). Bar 2 opens at its low 50.45: the open becomes the peak and the stop fills there.
+    const { result } = run([[50, 50, 50, 50], [50, 50.4, 50, 50.4], [50.45, 50.9, 50.45, 50.8], [51, 51, 51, 51]], {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.entry({ id: "L", direction: "long" }, ctx);
+        b.exit({ id: "T", fromEntry: "L", trailPoints: 10, trailOffset: 0 }, ctx);
+      }
+    });
+    expect(result.trades[0].exit_bar_index).toBe(2);
+    expect(result.trades[0].exit_price).toBe(50.45);
+  });
+
+  it("a take-profit reached on the way up beats the trailing stop's later pullback", () => {
+    // Entry 50; limit 50.8; trail from 50.2 with offset 30 ticks. Bar 2: open 50, low 49.9, high 51.5,
+    // close 50.6: the rising leg crosses 50.8 first -> exit 50.8 (not 51.5 - 0.3 = 51.2).
+    const { result } = run([[50, 50, 50, 50], [50, 50.1, 49.95, 50], [50, 51.5, 49.9, 50.6], [50, 50, 50, 50]], {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.entry({ id: "L", direction: "long" }, ctx);
+        b.exit({ id: "X", fromEntry: "L", limit: 50.8, trailPrice: 50.2, trailOffset: 30 }, ctx);
+      }
+    });
+    expect(result.trades[0].exit_price).toBe(50.8);
+  });
+
+  it("two exits of one entry fill in the order the path reaches them", () => {
+    // Long 2 at 60; exit A qty 1 stop 58, exit B qty 1 stop 55. Bar 2 opens 59 and falls to 54:
+    // A (58) closes first, then B (55).
+    const { result } = run([[60, 60, 60, 60], [60, 60.5, 59.5, 60], [59, 59.5, 54, 56], [56, 56, 56, 56]], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
+      if (i === 1) {
+        b.exit({ id: "A", fromEntry: "L", qty: 1, stop: 58 }, ctx);
+        b.exit({ id: "B", fromEntry: "L", qty: 1, stop: 55 }, ctx);
+      }
+    });
+    expect(result.trades.map((t) => [t.exit_id, t.exit_price, t.qty])).toEqual([
+      ["A", 58, 1],
+      ["B", 55, 1],
+    ]);
+  });
+
+  it("one exit covers every pyramided entry with its id", () => {
+    // pyramiding 2: "L" fills at 70 (bar 1) and again at 71 (bar 3); exit stop 69 re-issued each bar.
+    // Bar 4 falls to 68: both trades close at 69.
+    const { result } = run(
+      [[70, 70, 70, 70], [70, 70.4, 70, 70.3], [70.3, 71, 70.2, 71], [71, 71.2, 70.8, 71], [71, 71.1, 68, 68.5], [68, 68, 68, 68]],
+      { pyramiding: 2 },
+      (i, b, ctx) => {
+        if (i === 0 || i === 2) b.entry({ id: "L", direction: "long" }, ctx);
+        if (b.ledger.positionSize() > 0) b.exit({ id: "X", fromEntry: "L", stop: 69 }, ctx);
+      },
+    );
+    expect(result.trades.map((t) => [t.entry_price, t.exit_price, t.exit_bar_index])).toEqual([
+      [70, 69, 4],
+      [71, 69, 4],
+    ]);
+  });
+});
+
 describe("OCA groups", () => {
   it("cancel: the first fill cancels the rest of the group", () => {
     // Long stop 101 and short stop 99 in one cancel group. Bar 1 (open 100, low 99.5 first, high 101.5)
@@ -431,6 +504,36 @@ describe("margin", () => {
     expect(result.trades.map((t) => [t.qty, t.exit_price, t.exit_id])).toEqual([[4, 60, "Margin call"]]);
     expect(result.open_trades[0].qty).toBe(11);
     expect(result.stats.margin_calls).toBe(1);
+  });
+});
+
+describe("margin at the fill", () => {
+  it("a fresh entry the equity cannot margin at its fill price is rejected", () => {
+    // 100% of equity 1000 at close 10 -> 100 contracts; bar 1 opens at 10.01: 100 x 10.01 = 1001 > 1000.
+    const { result } = run([[10, 10, 10, 10], [10.01, 10.01, 9.9, 10], [10, 10, 10, 10]], { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 100 }, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+    });
+    expect(result.trades.length + result.open_trades.length).toBe(0);
+  });
+
+  it("the new leg of a reversal fills and a margin call at the open trims it", () => {
+    // Short 100 at 10 (bar 1 open), flat price. Long entry (100% of equity 1000 at close 10 -> 100)
+    // reverses at bar 3's open 10.01: the short closes at 10.01 (-1), equity 999; the long of 100
+    // needs 1001: shortfall 2, cover 2 / 10.01 = 0.1998 -> 0.1 (step 0.1 for forex) x 4 = 0.4 sold at 10.01.
+    const { result } = run(
+      [[10, 10, 10, 10], [10, 10, 10, 10], [10, 10, 10, 10], [10.01, 10.01, 10.01, 10.01], [10.01, 10.01, 10.01, 10.01]],
+      { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 100 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "S", direction: "short" }, ctx);
+        if (i === 2) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+      { type: "forex" },
+    );
+    expect(result.trades.map((t) => [t.entry_id, t.exit_id, t.qty, t.exit_price])).toEqual([
+      ["S", "L", 100, 10.01],
+      ["L", "Margin call", 0.4, 10.01],
+    ]);
+    expect(result.open_trades[0].qty).toBeCloseTo(99.6, 10);
   });
 });
 

@@ -114,7 +114,8 @@ export class Session {
   nextStart(L: number): number {
     const cal = Math.floor(L / DAY_MS);
     let best = Infinity;
-    for (let D = cal; D <= cal + 9 && best === Infinity; D++) {
+    // A trading day D opens no earlier than D-1 00:00: stop once no later day can beat `best`.
+    for (let D = cal; D <= cal + 9 && (D - 1) * DAY_MS < best; D++) {
       const bit = 1 << weekdayOfDay(D);
       for (const r of this.ranges) {
         if ((r.days & bit) === 0) continue;
@@ -129,7 +130,8 @@ export class Session {
   prevEnd(L: number): number {
     const cal = Math.floor(L / DAY_MS);
     let best = -Infinity;
-    for (let D = cal + 1; D >= cal - 8 && best === -Infinity; D--) {
+    // A trading day D closes no later than D+1 00:00: stop once no earlier day can beat `best`.
+    for (let D = cal + 1; D >= cal - 8 && (D + 1) * DAY_MS > best; D--) {
       const bit = 1 << weekdayOfDay(D);
       for (const r of this.ranges) {
         if ((r.days & bit) === 0) continue;

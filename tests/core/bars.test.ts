@@ -133,3 +133,25 @@ describe("inferTimeframe", () => {
     expect(inferTimeframe(weekdays)).toBe("D");
   });
 });
+
+describe("robustness", () => {
+  it("never throws on arbitrary input, whatever the shape", async () => {
+    const fc = (await import("fast-check")).default;
+    fc.assert(
+      fc.property(fc.anything(), (x) => {
+        const r = normalizeBars(x);
+        if (isBarDataError(r)) expect(typeof r.error).toBe("string");
+        else expect(r.time).toBeInstanceOf(Float64Array);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        for (const r of [parseCsvBars(s), parseJsonBars(s)]) {
+          if (isBarDataError(r)) expect(typeof r.error).toBe("string");
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -31,3 +31,21 @@ describe("parseDateString", () => {
     }
   });
 });
+
+describe("robustness of the string parsers", () => {
+  it("zones, sessions, timeframes and dates never throw on arbitrary text", async () => {
+    const fc = (await import("fast-check")).default;
+    const { parseSession } = await import("../../src/core/time-sessions.js");
+    const { parseTimeframe } = await import("../../src/core/time-frames.js");
+    const { getZone: zone } = await import("../../src/core/tz.js");
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        parseSession(s);
+        parseTimeframe(s);
+        zone(s);
+        expect(typeof parseDateString(s)).toBe("number");
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

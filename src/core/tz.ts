@@ -142,6 +142,7 @@ export function getZone(name: string | null | undefined): Zone | null {
   let z = zoneCache.get(name);
   if (z !== undefined) return z;
   z = resolveZone(name.trim());
+  if (zoneCache.size >= 1000) zoneCache.clear();
   zoneCache.set(name, z);
   return z;
 }

@@ -165,10 +165,9 @@ function genericResult(
     if (fa.startsWith("map<")) return fa;
     return undefined;
   }
-  if (ret === "<matrix_type>" || ret === "series <type>" || ret === "type" || ret === "<array_type>") {
+  if (ret === "<matrix_type>" || ret === "<type>" || ret === "type" || ret === "<array_type>" || ret === "<value_type>") {
     return elemOf(fa) ?? undefined;
   }
-  if (ret === "<value_type>") return elemOf(fa);
   if (name.startsWith("map.keys")) return `array<${keyOf(fa)}>`;
   return undefined;
 }

@@ -451,6 +451,7 @@ export class Checker {
         if (a0 && a0.name !== "na") return { name: a0.name, q: name === "fixnan" ? SERIES : maxQ(a0.q, args[1]?.t.q ?? 0) };
         return ty;
       case "input":
+      case "input.enum":
         return a0 ? { name: a0.name === "na" ? "float" : a0.name, q: 1 } : ty;
       case "math.max":
       case "math.min":

@@ -1,5 +1,6 @@
-// Expressions, from the lowest precedence to the highest:
-//   ?: (right-assoc) < or < and < not < == != < < <= > >= < + - < * / % < unary + - < postfix
+// Expressions, from the lowest precedence to the highest (TradingView's operator table):
+//   ?: (right-assoc) < or < and < == != < < <= > >= < + - < * / % < unary + - not < postfix
+// `not` binds like unary minus, so `not a == b` is `(not a) == b`; write `not (a == b)`.
 // Postfix covers member access `a.b`, calls `f(x, name = y)`, generic calls `array.new<float>()`
 // and history references `x[n]`. `if`, `switch`, `for` and `while` are expressions too: their
 // blocks follow on the next lines (see statements.ts).
@@ -39,22 +40,13 @@ function parseOr(p: Parser): Expr {
 }
 
 function parseAnd(p: Parser): Expr {
-  let left = parseNot(p);
+  let left = parseEquality(p);
   while (p.atWord("and") && !p.afterBlock()) {
     p.next();
-    const right = parseNot(p);
+    const right = parseEquality(p);
     left = { kind: "Binary", op: "and", left, right, span: p.spanFromSpan(left.span) };
   }
   return left;
-}
-
-function parseNot(p: Parser): Expr {
-  if (!p.atWord("not")) return parseEquality(p);
-  const start = p.next();
-  p.enter();
-  const operand = parseNot(p);
-  p.leave();
-  return { kind: "Unary", op: "not", operand, span: p.spanFrom(start) };
 }
 
 function parseBinaryLevel(p: Parser, ops: readonly string[], sub: (p: Parser) => Expr): Expr {
@@ -98,7 +90,6 @@ function parseUnary(p: Parser): Expr {
     return { kind: "Unary", op: start.text as "-" | "+", operand, span: p.spanFrom(start) };
   }
   if (p.atWord("not")) {
-    // `a == not b` and `-not x` read naturally enough to accept
     const start = p.next();
     p.enter();
     const operand = parseUnary(p);

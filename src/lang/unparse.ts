@@ -8,7 +8,7 @@ import type { Block, DocAnnotation, Expr, If, Param, Program, Stmt, TypeRef } fr
 const INDENT = "    ";
 
 // Binding strength of each expression form, loosest first (see expressions.ts).
-const P_TERNARY = 1, P_OR = 2, P_AND = 3, P_NOT = 4, P_EQ = 5, P_REL = 6, P_ADD = 7, P_MUL = 8, P_UNARY = 9, P_POSTFIX = 10, P_ATOM = 11;
+const P_TERNARY = 1, P_OR = 2, P_AND = 3, P_EQ = 5, P_REL = 6, P_ADD = 7, P_MUL = 8, P_UNARY = 9, P_POSTFIX = 10, P_ATOM = 11;
 
 const BINARY_PREC: Record<string, number> = {
   or: P_OR, and: P_AND, "==": P_EQ, "!=": P_EQ, "<": P_REL, "<=": P_REL, ">": P_REL, ">=": P_REL,
@@ -136,7 +136,7 @@ function precOf(e: Expr): number {
     case "Binary":
       return BINARY_PREC[e.op]!;
     case "Unary":
-      return e.op === "not" ? P_NOT : P_UNARY;
+      return P_UNARY;
     case "Member":
     case "Call":
     case "Index":
@@ -176,7 +176,7 @@ function exprText(e: Expr, level: number): string {
     case "Index":
       return `${expr(e.object, P_POSTFIX, level)}[${expr(e.index, P_TERNARY, level)}]`;
     case "Unary":
-      if (e.op === "not") return `not ${expr(e.operand, precOf(e.operand) >= P_UNARY ? P_UNARY : P_NOT, level)}`;
+      if (e.op === "not") return `not ${expr(e.operand, P_UNARY, level)}`;
       return e.op + expr(e.operand, P_UNARY, level);
     case "Binary": {
       const p = BINARY_PREC[e.op]!;

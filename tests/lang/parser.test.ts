@@ -45,6 +45,7 @@ function group(e: Expr): string {
   }
 }
 
+// TradingView's table: [] > unary + - not > * / % > + - > < <= > >= > == != > and > or > ?:
 describe("operator precedence and associativity", () => {
   it.each([
     ["a + b * c", "(a + (b * c))"],
@@ -55,7 +56,11 @@ describe("operator precedence and associativity", () => {
     ["x[1] + -y[2]", "(x[1] + (-y[2]))"],
     ["a < b == c < d", "((a < b) == (c < d))"],
     ["a + 1 > b * 2", "((a + 1) > (b * 2))"],
-    ["not a == b", "(not (a == b))"],
+    ["not a == b", "((not a) == b)"],
+    ["not (a == b)", "(not {(a == b)})"],
+    ["not a > b", "((not a) > b)"],
+    ["not na(x) and y", "((not na(x)) and y)"],
+    ["not -a * b", "((not (-a)) * b)"],
     ["not a and b", "((not a) and b)"],
     ["a and not b or c", "((a and (not b)) or c)"],
     ["a or b and c", "(a or (b and c))"],

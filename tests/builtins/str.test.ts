@@ -97,6 +97,42 @@ describe("str.format", () => {
   });
 });
 
+describe("User Manual examples (Debugging > Strings)", () => {
+  const call = caller();
+  const from = (...v: unknown[]) => new PineArray(typeof v[0] === "string" ? "string" : "float", v);
+  it.each([
+    [[1.25], "1.25"],
+    [[1.25, "#"], "1"],
+    [[1.25, "#.#"], "1.3"], // HALF_UP on the exact value
+    [[1.25, "#.0000"], "1.2500"],
+    [[true], "true"],
+    [[from(1, 2.0, -3.14)], "[1, 2, -3.14]"],
+    [[from(2.22, 19.6, -0.43), "#"], "[2, 20, 0]"], // no "-0"
+    [[from("Hello", "World", "!")], "[Hello, World, !]"],
+  ])("str.tostring(%j) = %s", (args, want) => {
+    expect(call("str.tostring", ...(args as unknown[]))).toBe(want);
+  });
+  it("str.format mixes types; {n,time} prints UTC", () => {
+    // The manual's comment shows one space, but a " #.###" style keeps its leading space in
+    // TradingView's real output (logs/str_test_010: "1.34 !=  1.3"), so there are two.
+    expect(call("str.format", "{0}{1, number, #.###} ^ 2 > {2}: {3}", "Test: ", Math.E, 5, Math.E * Math.E > 5)).toBe("Test:  2.718 ^ 2 > 5: true");
+    const t = 1279411200000;
+    // As with number styles, the style text after the comma is kept verbatim (leading space included).
+    expect(call("str.format", "Year: {0, time, yyyy}, Month: {1, time, MM}, Day: {2, time, dd}, Time: {3, time, hh:mm:ss}", t, t, t, t)).toBe(
+      "Year:  2010, Month:  07, Day:  18, Time:  12:00:00",
+    );
+    expect(call("str.format", "{0,time,yyyy-MM-dd}", t)).toBe("2010-07-18");
+    expect(call("str.format_time", t, undefined, "UTC")).toBe("2010-07-18T00:00:00+0000");
+    expect(call("str.format_time", t, "HH:mm:ss, yyyy-MM-dd", "America/New_York")).toBe("20:00:00, 2010-07-17");
+  });
+  it("color components (color.new(color.maroon, 17))", () => {
+    const c = call("color.new", 0x880e4fff, 17);
+    expect(call("str.format", "color (r = {0}, g = {1}, b = {2}, t = {3})", call("color.r", c), call("color.g", c), call("color.b", c), call("color.t", c))).toBe(
+      "color (r = 136, g = 14, b = 79, t = 17)",
+    );
+  });
+});
+
 describe("str.format_time", () => {
   it.each([
     ["yyyy-MM-dd HH:mm", "UTC-4", "2025-01-01 02:23"],

@@ -21,21 +21,6 @@ const SYMINFO: Record<string, SymInfo> = {
 
 /** Cases that do not match yet, with the reason. They stay in the suite as expected failures. */
 const KNOWN_FAILURES: Record<string, string> = {
-  // The checker rejects `array.get(ac, 3) == color.orange` (series <type> vs const color): the
-  // generic element type of array.get is not resolved for array<color> yet (src/check).
-  array_test_001_array_basic: "checker: array.get of array<color> compared with a color",
-  // These scripts call ta.* builtins (ta.sma, ta.cross, ta.rising, ...) that the ta module does not
-  // register yet; the math.sum / array parts match in tests/builtins/{math,array}.test.ts.
-  array_test_008_array_na_index: "ta.sma not available yet",
-  math_test_002_math_sum_na: "ta.sma not available yet",
-  math_test_004_math_sum_flat_exact: "ta.sma not available yet",
-  ta_test_112_cross_adjacent: "ta.cross/crossover/crossunder not available yet",
-  ta_test_241_tolerant_compare: "ta.rising/falling/percentrank/cmo/mfi/highest not available yet",
-  ta_test_242_percentile_change_exact: "ta.percentile_* / ta.change not available yet",
-  ta_test_243_variance_stdev_exact: "ta.variance/stdev/dev not available yet",
-  ta_test_244_correlation_exact: "ta.correlation not available yet",
-  ta_test_245_ema_rma_exact: "ta.ema/rma not available yet",
-  ta_test_246_wma_exact: "ta.wma/hma not available yet",
   // Pine Logs shows messages without trailing blanks: str.repeat("Hello ", 3) is logged as
   // "Hello Hello Hello". The log sink (log.*, src/builtins/log) keeps the trailing space.
   str_test_001_str: "log messages are not right-trimmed like Pine Logs",

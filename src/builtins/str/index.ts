@@ -60,9 +60,10 @@ export function replaceNth(source: string, target: string, replacement: string, 
   }
 }
 
+/** str.format with Pine's error reporting. {n,date}/{n,time} print in UTC (User Manual examples). */
 export function formatWithContext(ctx: ExecContext, pattern: string, args: readonly PineValue[]): string {
   try {
-    return formatMessage(pattern, args, { timezone: ctx.syminfo?.timezone ?? "UTC" });
+    return formatMessage(pattern, args, { timezone: "UTC" });
   } catch (e) {
     if (e instanceof FormatError) ctx.runtimeError(e.message);
     throw e;

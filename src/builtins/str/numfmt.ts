@@ -1,8 +1,11 @@
 // DecimalFormat-style number patterns ("#.##", "00000.00", "#,##0.00", "0.###E0", "#%", "$#,##0.00;($#)"),
 // as str.tostring(x, pattern) and str.format's {0,number,pattern} use them.
 //
-// Differences from Java that TradingView shows: an integer part is always printed (0.5 with "#.#"
-// gives "0.5", not ".5"). Compiled patterns are cached: scripts pass the same few patterns each bar.
+// Rounding is HALF_UP on the exact binary value (the User Manual: str.tostring(1.25, "#.#") is
+// "1.3"). Differences from Java that TradingView shows: an integer part is always printed (0.5 with
+// "#.#" gives "0.5", not ".5") and a negative value that rounds to zero has no sign
+// (str.tostring(array.from(2.22, 19.6, -0.43), "#") is "[2, 20, 0]").
+// Compiled patterns are cached: scripts pass the same few patterns each bar.
 
 import { roundedParts, type RoundingMode } from "./decimal.js";
 
@@ -55,7 +58,7 @@ function readAffix(src: string, i: number, stopAtNumber: boolean, out: { text: s
   return i;
 }
 
-export function compileNumberPattern(pattern: string, rounding: RoundingMode = "half_even"): NumberPattern {
+export function compileNumberPattern(pattern: string, rounding: RoundingMode = "half_up"): NumberPattern {
   const key = rounding + "|" + pattern;
   const hit = cache.get(key);
   if (hit) return hit;
@@ -124,7 +127,7 @@ function group(intDigits: string, size: number): string {
 /** Formats x with a compiled pattern. NaN -> "NaN", infinities -> "∞" as Java does. */
 export function formatWithPattern(x: number, p: NumberPattern): string {
   if (x !== x) return "NaN";
-  const negative = x < 0 || Object.is(x, -0);
+  let negative = x < 0;
   if (!Number.isFinite(x)) return (negative ? "-" : "") + p.pos.prefix + "\u221e" + p.pos.suffix;
   let v = Math.abs(x) * p.multiplier;
   let body: string;
@@ -143,6 +146,7 @@ export function formatWithPattern(x: number, p: NumberPattern): string {
     let intDigits = parts.int.replace(/^0+/, "");
     if (intDigits.length < p.minInt) intDigits = intDigits.padStart(p.minInt, "0");
     body = fracJoin(group(intDigits, p.grouping), parts.frac, p);
+    if (negative && /^0*$/.test(parts.int + parts.frac)) negative = false;
   }
   if (!negative) return p.pos.prefix + body + p.pos.suffix;
   if (p.neg) return p.neg.prefix + body + p.neg.suffix;
@@ -158,6 +162,6 @@ function fracJoin(intText: string, frac: string, p: NumberPattern): string {
 }
 
 /** str.tostring(x, "#.##")-style convenience. */
-export function formatNumberPattern(x: number, pattern: string, rounding: RoundingMode = "half_even"): string {
+export function formatNumberPattern(x: number, pattern: string, rounding: RoundingMode = "half_up"): string {
   return formatWithPattern(x, compileNumberPattern(pattern, rounding));
 }

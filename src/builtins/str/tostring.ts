@@ -43,7 +43,7 @@ export function formatVolume(x: number): string {
 /** format.percent: two decimals and a percent sign (the value is not multiplied). */
 export function formatPercent(x: number): string {
   if (x !== x) return "NaN";
-  const parts = roundedParts(x, 2, "half_even");
+  const parts = roundedParts(x, 2, "half_up");
   return (x < 0 ? "-" : "") + parts.int + "." + parts.frac + "%";
 }
 

@@ -60,17 +60,18 @@ export async function command(argv: string[]): Promise<number> {
     console.error(`resin serve: ${args}\n\n${HELP}`);
     return 2;
   }
+  const runner = process.env.SVC_RUNNER === "1" || process.env.SVC_RUNNER === "true";
   let server;
   try {
-    server = await startServer({ port: args.port, host: args.host, app: args.app });
+    server = await startServer({ port: args.port, host: args.host, app: args.app, startupCheck: runner });
   } catch (e) {
     if (e instanceof HostError) {
-      console.error(`resin serve: ${e.message}`);
+      if (runner) console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", event: "startup", message: e.message }));
+      else console.error(`resin serve: ${e.message}`);
       return 1;
     }
     throw e;
   }
-  const runner = process.env.SVC_RUNNER === "1" || process.env.SVC_RUNNER === "true";
   if (runner) console.log(JSON.stringify({ time: new Date().toISOString(), event: "listening", url: server.url, engine: server.engineKind }));
   else console.log(`resin serving on ${server.url}`);
 

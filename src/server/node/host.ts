@@ -3,6 +3,7 @@
 // (one JSON log line per request, graceful SIGTERM).
 
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createAdaptorServer } from "@hono/node-server";
@@ -22,6 +23,8 @@ export interface HostOptions {
   webRoot?: string;
   env?: Env;
   engine?: Engine;
+  /** Evaluate a tiny script before listening and fail to start if that does not work (hosted runner). */
+  startupCheck?: boolean;
   /** Where request log lines and internal errors go (default: stdout / stderr). */
   out?: (line: string) => void;
   err?: (line: string) => void;
@@ -44,6 +47,25 @@ export function defaultWebRoot(): string {
 
 export class HostError extends Error {}
 
+const CHECK_SCRIPT = '//@version=6\nindicator("startup check")\nplot(close, "close")\n';
+
+/** The runtime must evaluate a trivial script before a hosted runner accepts traffic. */
+async function startupCheck(engine: Engine): Promise<void> {
+  const data = [0, 1, 2].map((i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
+  let error: string | undefined;
+  try {
+    const r = await engine.run({ script: CHECK_SCRIPT, data, symbol: "CHART", options: { mode: "interpret" } });
+    if (r.error) error = `${r.error_kind}: ${r.error}`;
+    else if (r.count !== data.length) error = `evaluated ${r.count} of ${data.length} bars`;
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  if (error) {
+    await engine.close?.();
+    throw new HostError(`startup check failed: ${error}`);
+  }
+}
+
 export async function startServer(opts: HostOptions): Promise<RunningServer> {
   const env = opts.env ?? (process.env as Env);
   const out = opts.out ?? ((l: string) => process.stdout.write(`${l}\n`));
@@ -51,13 +73,14 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
   let fallback: ((req: Request) => Promise<Response | null>) | undefined;
   if (opts.app) {
     const root = opts.webRoot ?? defaultWebRoot();
-    if (!existsSync(`${root}/index.html`)) {
-      throw new HostError(`chart app not built: ${root}index.html is missing (run \`npm run build:web\`)`);
+    if (!existsSync(join(root, "index.html"))) {
+      throw new HostError(`chart app not built: ${join(root, "index.html")} is missing (run \`npm run build:web\`)`);
     }
     fallback = createStaticFallback(root);
   }
   const engine = opts.engine ?? createNodeEngine();
   const runner = env.SVC_RUNNER === "1" || env.SVC_RUNNER === "true";
+  if (opts.startupCheck) await startupCheck(engine);
   const app = createApp({
     engine,
     env,

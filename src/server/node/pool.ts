@@ -56,6 +56,8 @@ export class WorkerPool implements Engine {
       if (!slot) return;
       const job = this.queue.shift() as Pending;
       slot.busy = job;
+      // A busy worker keeps the process alive (its reply is awaited); an idle one does not.
+      slot.worker.ref();
       slot.worker.postMessage({ id: job.id, job: job.job });
     }
   }
@@ -65,6 +67,7 @@ export class WorkerPool implements Engine {
     slot.worker.on("message", (msg: { id: number; result?: RunResult; error?: string }) => {
       const job = slot.busy;
       slot.busy = null;
+      slot.worker.unref();
       if (job && job.id === msg.id) {
         if (msg.error !== undefined) job.reject(new Error(msg.error));
         else job.resolve(msg.result as RunResult);

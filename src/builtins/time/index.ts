@@ -135,6 +135,17 @@ function timeClose(ctx: ExecContext): number {
   return barTimeClose(ctx.time, env.chartTf, env.zone, env.session);
 }
 
+/**
+ * timenow: the wall-clock time. Historical bars all see the time the run started (one value per run,
+ * so two evaluations of the same run agree bar for bar); realtime ticks see the clock.
+ */
+function timeNow(ctx: ExecContext): number {
+  if (ctx.isRealtime) return Date.now();
+  let t = ctx.ext["time.now"];
+  if (typeof t !== "number") ctx.ext["time.now"] = t = Date.now();
+  return t as number;
+}
+
 export const functions: BuiltinTable = {
   timestamp: { name: "timestamp", impl: timestamp, stateful: true },
   time: { name: "time", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, false), stateful: true },
@@ -145,7 +156,7 @@ export const variables: VariableTable = {
   time: { name: "time", get: (ctx) => ctx.time },
   time_close: { name: "time_close", get: timeClose },
   time_tradingday: { name: "time_tradingday", get: tradingDayTime },
-  timenow: { name: "timenow", get: () => Date.now() },
+  timenow: { name: "timenow", get: timeNow },
   last_bar_time: {
     name: "last_bar_time",
     get: (ctx) => {

@@ -133,6 +133,9 @@ export class Ledger {
     const commission = entryComm + exitCommission;
     const profit = gross - commission;
     const entryValue = t.entryPrice * q * pv;
+    // Profit percent is measured against what the entry cost, its commission included (TradingView's
+    // avg_trade_percent family averages exactly these).
+    const entryCost = entryValue + entryComm;
     // Run-up and drawdown are measured net of the entry commission already paid.
     const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv - entryComm);
     const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv - entryComm);
@@ -160,7 +163,7 @@ export class Ledger {
       direction: t.side > 0 ? "long" : "short",
       qty: q,
       profit,
-      profit_percent: entryValue !== 0 ? (profit / entryValue) * 100 : 0,
+      profit_percent: entryCost !== 0 ? (profit / entryCost) * 100 : 0,
       cum_profit: 0,
       run_up: runUp,
       run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,
@@ -187,6 +190,7 @@ export class Ledger {
     const q = t.qty;
     const entryValue = t.entryPrice * q * pv;
     const profit = (price - t.entryPrice) * t.side * q * pv - t.commission;
+    const entryCost = entryValue + t.commission;
     const runUp = Math.max(0, (t.bestPrice - t.entryPrice) * t.side * q * pv - t.commission);
     const drawdown = Math.min(0, (t.worstPrice - t.entryPrice) * t.side * q * pv - t.commission);
     return {
@@ -204,7 +208,7 @@ export class Ledger {
       direction: t.side > 0 ? "long" : "short",
       qty: q,
       profit,
-      profit_percent: entryValue !== 0 ? (profit / entryValue) * 100 : 0,
+      profit_percent: entryCost !== 0 ? (profit / entryCost) * 100 : 0,
       cum_profit: this.netProfit - this.openCommission() + profit + t.commission,
       run_up: runUp,
       run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,

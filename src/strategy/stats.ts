@@ -4,7 +4,14 @@ import type { ExecContext } from "../builtins/types.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import type { Broker } from "./broker.js";
 
-/** Per-bar equity and the running max drawdown / run-up (intrabar: worst / best price of the bar). */
+/**
+ * Per-bar equity and the running max drawdown / run-up, as TradingView measures them (checked
+ * against its strategy.max_drawdown / max_runup plots): the excursions are taken between the
+ * "booked" equity (initial capital + net profit - entry commissions already paid) and the open
+ * position valued at the bar's low and high. Drawdown falls from the highest booked equity so far,
+ * run-up rises from the lowest; the percentages divide each excursion by its higher end (the peak
+ * it fell from, the top it reached) and keep their own maxima.
+ */
 export class EquityTracker {
   readonly equity: number[] = [];
   readonly times: number[] = [];
@@ -21,28 +28,25 @@ export class EquityTracker {
   }
 
   onBar(broker: Broker, ctx: ExecContext): void {
+    const ledger = broker.ledger;
+    const booked = broker.settings.initialCapital + ledger.netProfit - ledger.openCommission();
+    if (booked > this.peakEquity) this.peakEquity = booked;
+    if (booked < this.troughEquity) this.troughEquity = booked;
     const eqClose = broker.equity(ctx.close);
-    const side = broker.ledger.side();
     let worst = eqClose;
     let best = eqClose;
-    if (side !== 0) {
+    if (ledger.side() !== 0) {
       const a = broker.equity(ctx.low);
       const b = broker.equity(ctx.high);
-      worst = Math.min(a, b, eqClose);
-      best = Math.max(a, b, eqClose);
+      worst = Math.min(a, b);
+      best = Math.max(a, b);
     }
     const dd = this.peakEquity - worst;
-    if (dd > this.maxDrawdown) {
-      this.maxDrawdown = dd;
-      this.maxDrawdownPercent = this.peakEquity > 0 ? (dd / this.peakEquity) * 100 : 0;
-    }
+    if (dd > this.maxDrawdown) this.maxDrawdown = dd;
+    if (this.peakEquity > 0 && (dd / this.peakEquity) * 100 > this.maxDrawdownPercent) this.maxDrawdownPercent = (dd / this.peakEquity) * 100;
     const ru = best - this.troughEquity;
-    if (ru > this.maxRunup) {
-      this.maxRunup = ru;
-      this.maxRunupPercent = this.troughEquity > 0 ? (ru / this.troughEquity) * 100 : 0;
-    }
-    if (best > this.peakEquity) this.peakEquity = best;
-    if (worst < this.troughEquity) this.troughEquity = worst;
+    if (ru > this.maxRunup) this.maxRunup = ru;
+    if (best > 0 && (ru / best) * 100 > this.maxRunupPercent) this.maxRunupPercent = (ru / best) * 100;
     this.equity.push(eqClose);
     this.times.push(ctx.time);
   }

@@ -54,8 +54,10 @@ const list: VariableTable[string][] = [
   v("strategy.openprofit_percent", (b, ctx) => (b.ledger.openProfit(ctx.close) / (b.settings.initialCapital + b.ledger.netProfit)) * 100, 0),
   v("strategy.grossprofit", (b) => b.ledger.grossProfit, 0),
   v("strategy.grossprofit_percent", (b) => (b.ledger.grossProfit / b.settings.initialCapital) * 100, 0),
-  v("strategy.grossloss", (b) => b.ledger.grossLoss, 0),
-  v("strategy.grossloss_percent", (b) => (b.ledger.grossLoss / b.settings.initialCapital) * 100, 0),
+  // The entry commissions of open trades already count as a loss (TradingView's grossloss_percent
+  // and avg_losing_trade show them before the trade closes).
+  v("strategy.grossloss", (b) => b.ledger.grossLoss + b.ledger.openCommission(), 0),
+  v("strategy.grossloss_percent", (b) => ((b.ledger.grossLoss + b.ledger.openCommission()) / b.settings.initialCapital) * 100, 0),
   v("strategy.closedtrades", (b) => b.ledger.closed.length, 0),
   v("strategy.closedtrades.first_index", (b) => (b.ledger.closed.length > 0 ? 0 : NaN)),
   v("strategy.opentrades", (b) => b.ledger.open.length, 0),
@@ -71,8 +73,8 @@ const list: VariableTable[string][] = [
   v("strategy.avg_trade_percent", (b) => avgPercent(b, () => true)),
   v("strategy.avg_winning_trade", (b) => (b.ledger.winTrades > 0 ? b.ledger.grossProfit / b.ledger.winTrades : NaN)),
   v("strategy.avg_winning_trade_percent", (b) => avgPercent(b, (p) => p > 0)),
-  v("strategy.avg_losing_trade", (b) => (b.ledger.lossTrades > 0 ? b.ledger.grossLoss / b.ledger.lossTrades : NaN)),
-  v("strategy.avg_losing_trade_percent", (b) => Math.abs(avgPercent(b, (p) => p < 0))),
+  v("strategy.avg_losing_trade", (b) => (b.ledger.lossTrades > 0 ? (b.ledger.grossLoss + b.ledger.openCommission()) / b.ledger.lossTrades : NaN)),
+  v("strategy.avg_losing_trade_percent", (b) => avgPercent(b, (p) => p < 0)),
   v("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),
   v("strategy.max_drawdown_percent", (b) => b.tracker.maxDrawdownPercent, 0),
   v("strategy.max_runup", (b) => b.tracker.maxRunup, 0),

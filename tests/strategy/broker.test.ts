@@ -561,4 +561,21 @@ describe("results", () => {
     expect(result.stats.profit_factor).toBe(1);
     expect(result.trades[0].entry_comment).toBe("go");
   });
+
+  it("measures drawdown and run-up from booked equity to the bar's low and high", () => {
+    // Capital 1000, 0.1% commission. Long 1 fills at bar 1's open 100 (fee 0.1): booked equity 999.9.
+    // Bar 1 low 99: equity 1000 - 1 - 0.1 = 998.9, drawdown from the 1000 peak = 1.1 (0.11%).
+    // Bar 1 high 110: equity 1009.9, run-up from the 999.9 trough = 10, percent of the top 1009.9.
+    // Closed at bar 2's open 105 (fee 0.105): profit 4.795, percent of the entry cost 100.1.
+    const { result, broker } = run([[100, 100, 100, 100], [100, 110, 99, 105], [105, 105, 105, 105]], { initial_capital: 1000, commission_value: 0.1 }, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      if (i === 1) b.close({ id: "L" }, ctx);
+    });
+    expect(broker.tracker.maxDrawdown).toBeCloseTo(1.1, 10);
+    expect(broker.tracker.maxDrawdownPercent).toBeCloseTo(0.11, 10);
+    expect(broker.tracker.maxRunup).toBeCloseTo(10, 10);
+    expect(broker.tracker.maxRunupPercent).toBeCloseTo((10 / 1009.9) * 100, 10);
+    expect(result.trades[0].profit).toBeCloseTo(4.795, 10);
+    expect(result.trades[0].profit_percent).toBeCloseTo((4.795 / 100.1) * 100, 10);
+  });
 });

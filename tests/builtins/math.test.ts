@@ -170,3 +170,20 @@ describe("math Pine Logs ground truth (direct calls)", () => {
     expect(got).toEqual(expectedMessages("math_test_005_math_avg_exact"));
   });
 });
+
+describe("math.random without a seed", () => {
+  it("is reproducible per call site and stays within [min, max)", () => {
+    const run = () => {
+      const ctx = makeCtx();
+      const s = site();
+      return Array.from({ length: 5 }, () => callWith(ctx, "math.random", [5, 10], s));
+    };
+    const a = run();
+    expect(a.every((x) => x >= 5 && x < 10)).toBe(true);
+    const ctx = makeCtx();
+    const s1 = { state: undefined, id: 7 };
+    const s2 = { state: undefined, id: 7 };
+    expect(callWith(ctx, "math.random", [0, 1], s1)).toBe(callWith(ctx, "math.random", [0, 1], s2));
+    expect(new Set(a).size).toBe(5);
+  });
+});

@@ -10,6 +10,9 @@ export { mathAvg } from "./avg.js";
 export { JavaRandom, nextDouble, seedRandom } from "./random.js";
 export { createSumState, sumStep } from "./sum.js";
 
+/** Seed base of call sites that call math.random without a seed (seed = base + call-site id). */
+export const UNSEEDED_BASE = 0x7265_7369_6e;
+
 /** Pine math.round: nearest integer, ties up; with precision, to that many decimals. */
 export function mathRound(x: number, precision?: number): number {
   if (x !== x) return NaN;
@@ -86,13 +89,10 @@ export const functions: BuiltinTable = {
       const min = a[0] == null ? 0 : (a[0] as number);
       const max = a[1] == null ? 1 : (a[1] as number);
       const seed = a[2] as number | undefined;
-      let r: number;
-      if (seed == null || seed !== seed) r = Math.random();
-      else {
-        if (site.state === undefined) site.state = seedRandom(seed);
-        r = nextDouble(site.state as RandomState);
-      }
-      return min + (max - min) * r;
+      // Without a seed TradingView is not reproducible; here each call site gets a fixed seed of its
+      // own so that a run (and the interpret and compile backends) always give the same numbers.
+      if (site.state === undefined) site.state = seedRandom(seed == null || seed !== seed ? UNSEEDED_BASE + site.id : seed);
+      return min + (max - min) * nextDouble(site.state as RandomState);
     },
   },
   "math.sum": {

@@ -356,7 +356,9 @@ class Lexer {
   private readPunct(c: number): void {
     const src = this.src;
     const start = this.pos;
-    const two = src.slice(start, start + 2);
+    const c2 = src.charCodeAt(start + 1);
+    // only `=`, `>`, `*`, `&`, `|` can end a two-character symbol: skip the slice otherwise
+    const two = c2 === 61 || c2 === 62 || c2 === 42 || c2 === 38 || c2 === 124 ? src.slice(start, start + 2) : "";
     if (two === "/*") {
       const close = src.indexOf("*/", start + 2);
       const end = close < 0 ? src.length : close + 2;
@@ -407,6 +409,8 @@ class Lexer {
     const tok: Token = {
       kind,
       text: this.src.slice(start, end),
+      value: undefined,
+      isInt: false,
       start,
       end,
       line: startLine,
@@ -423,7 +427,7 @@ class Lexer {
   /** Layout tokens are zero-width, placed at `at`. */
   private emitLayout(kind: TokenKind, at: number): void {
     const { line, col } = this.locate(at);
-    this.tokens.push({ kind, text: "", start: at, end: at, line, col, endLine: line, endCol: col });
+    this.tokens.push({ kind, text: "", value: undefined, isInt: false, start: at, end: at, line, col, endLine: line, endCol: col });
     if (kind === "Newline") this.pendingLine = false;
   }
 

@@ -3,9 +3,10 @@
 // buffer every windowed kernel embeds at a fixed offset of its state block.
 //
 // State block layout (bytes):
-//   0 i32 last bar seen (-1 = never)    4 i32 block size    8 u32 shadow copy ptr   12 i32 spare
-//  16 u32 ring data   20 i32 ring capacity (power of two, 0 = no ring)   24 i32 ring pushes  28 spare
-//  32.. kernel scalars
+//   0 i32 last bar seen (-1 = never)    4 i32 block size    8 u32 shadow copy ptr   12 i32 flags
+//  16 u32 ring data   20 i32 ring capacity (power of two, 0 = no ring)   24 i32 ring pushes
+//  28 i32 last requested window (+1)   32 i32 readable values   36..47 spare
+//  48.. kernel scalars
 // Everything a kernel needs to roll back lives in the block; ring slots are never overwritten by a
 // re-run of the same bar because capacity > window length (see ringEnsure).
 
@@ -40,7 +41,7 @@ export function heap_set(t: usize): void {
   top = t;
 }
 
-export const S0: usize = 32;
+export const S0: usize = 48;
 
 export function stateNew(size: usize, ringCap: i32): usize {
   const h = alloc(size);
@@ -79,7 +80,13 @@ export function begin(h: usize, bar: i32): bool {
 
 // ---------------------------------------------------------------- ring buffer of f64
 
+/** How many values can be read back (pushes still held by the ring). */
 @inline export function ringCount(h: usize): i32 {
+  return load<i32>(h, 32);
+}
+
+/** Pushes so far (the sequence number of the next push). */
+@inline export function ringPushes(h: usize): i32 {
   return load<i32>(h, 24);
 }
 
@@ -87,8 +94,18 @@ export function begin(h: usize, bar: i32): bool {
   return load<i32>(h, 20);
 }
 
+// flags bit 0: keep every value from now on. Set when the requested window changes after values
+// were pushed (a series length): from then on the ring doubles instead of overwriting, so a later,
+// longer window still finds its values (TradingView keeps the whole history).
+const KEEP_ALL: i32 = 1;
+
 /** Makes room for `need` readable values (window + 1). Returns true when the buffer was reallocated. */
 export function ringEnsure(h: usize, need: i32): bool {
+  const last = load<i32>(h, 28);
+  if (need != last) {
+    if (load<i32>(h, 24) > 0 && last != 0) store<i32>(h, load<i32>(h, 12) | KEEP_ALL, 12);
+    store<i32>(h, need, 28);
+  }
   const cap = load<i32>(h, 20);
   if (need <= cap) return false;
   let nc: i32 = cap < 8 ? 8 : cap;
@@ -110,12 +127,18 @@ export function ringEnsure(h: usize, need: i32): bool {
 
 @inline export function ringPush(h: usize, x: f64): void {
   const n = load<i32>(h, 24);
-  const cap = load<i32>(h, 20);
+  let cap = load<i32>(h, 20);
+  if (n >= cap && (load<i32>(h, 12) & KEEP_ALL) != 0) {
+    ringEnsure(h, cap << 1);
+    cap = load<i32>(h, 20);
+  }
   store<f64>(<usize>load<u32>(h, 16) + (<usize>(n & (cap - 1)) << 3), x);
   store<i32>(h, n + 1, 24);
+  const v = load<i32>(h, 32);
+  if (v < cap) store<i32>(h, v + 1, 32);
 }
 
-/** The value pushed `i` pushes ago (0 = newest). Caller keeps i < min(count, capacity). */
+/** The value pushed `i` pushes ago (0 = newest). Caller keeps i < ringCount(h). */
 @inline export function ringGet(h: usize, i: i32): f64 {
   const n = load<i32>(h, 24);
   const cap = load<i32>(h, 20);

@@ -1,7 +1,7 @@
 // Windowed extremes and comparisons over the last `length` calls (na values stay in the window but
 // are ignored): highest/lowest(+bars) with a monotonic deque, rising/falling, percentrank, pivots,
 // all-time max/min, cross detection.
-import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringAt, ringCount, ringCap } from "./mem";
+import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringAt, ringCount, ringPushes, ringCap } from "./mem";
 
 // TradingView compares these with a 1e-10 absolute tolerance (ta_test_241).
 const EPS: f64 = 1e-10;
@@ -56,8 +56,9 @@ function dqRebuild(h: usize, len: i32, low: bool): void {
   if (load<i32>(h, S0 + 4) != ringCap(h)) dqAlloc(h);
   store<i32>(h, 0, S0 + 8);
   store<i32>(h, 0, S0 + 12);
-  const n = ringCount(h);
-  const from = n - len > 0 ? n - len : 0;
+  const n = ringPushes(h);
+  const held = ringCount(h) < len ? ringCount(h) : len;
+  const from = n - held;
   for (let s = from; s < n; s++) dqAdd(h, s, ringAt(h, s), len, low);
 }
 
@@ -68,14 +69,14 @@ export function hilo_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   const low = (kind & 1) == 1;
   const grew = ringEnsure(h, len + 1);
   ringPush(h, x);
-  const n = ringCount(h);
+  const n = ringPushes(h);
   if (rolled || grew || len != load<i32>(h, S0 + 16)) {
     store<i32>(h, len, S0 + 16);
     dqRebuild(h, len, low);
   } else {
     dqAdd(h, n - 1, x, len, low);
   }
-  if (n < len) return NaN;
+  if (ringCount(h) < len) return NaN;
   const head = load<i32>(h, S0 + 8);
   if (head == load<i32>(h, S0 + 12)) return NaN;
   const seq = dqGet(h, head);

@@ -160,3 +160,18 @@ describe("forms and overloads", () => {
     expect(arr[0]).toBeCloseTo((hh + ll + b.close[19]) / 3, 12);
   });
 });
+
+describe("history for series lengths", () => {
+  it("once a length changes, the site keeps every later value (and the ring's earlier ones)", async () => {
+    // length 2 for 20 bars (ring of 8: bars 13..20 still held at bar 20), 3 once, then 40
+    const len = (i: number) => (i < 20 ? 2 : i === 20 ? 3 : 40);
+    const got = await run((s, i) => s.f("a", "sma", b.close[i], len(i)));
+    const hi = await run((s, i) => s.f("a", "highest", b.close[i], len(i)));
+    for (let i = 52; i < 60; i++) {
+      expect(got[i]).toBe(ref.sma(b.close.slice(0, i + 1), 40)[i]);
+      expect(hi[i]).toBe(ref.hilo(b.close.slice(0, i + 1), 40, 0)[i]);
+    }
+    // a window reaching before what the ring held is na rather than a wrong number
+    expect(got[45]).toBeNaN();
+  });
+});

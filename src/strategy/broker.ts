@@ -184,8 +184,10 @@ export class Broker {
       seq: this.seq++,
       placedBar: ctx.barIndex,
       armed: false,
+      bindSide: 0,
     };
     const dir = this.ledger.side();
+    e.bindSide = e.fromEntry === null ? dir : 0;
     this.record(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, e.qty, e.limit, e.stop, e.ocaName, e.comment);
     const hasLevel =
       e.profit === e.profit ||
@@ -193,11 +195,9 @@ export class Broker {
       e.loss === e.loss ||
       e.stop === e.stop ||
       (e.trailOffset === e.trailOffset && (e.trailPoints === e.trailPoints || e.trailPrice === e.trailPrice));
+    // An exit with no level at all (e.g. levels computed from an na price while flat) is a no-op.
+    if (!hasLevel) return;
     const i = this.exits.findIndex((x) => x.id === e.id && x.fromEntry === e.fromEntry);
-    if (!hasLevel) {
-      if (i >= 0) this.exits.splice(i, 1);
-      return;
-    }
     if (i >= 0) {
       // Re-issued exit: new levels, same fills so far; keeps its place in the queue.
       e.seq = this.exits[i].seq;
@@ -386,7 +386,7 @@ export class Broker {
     for (const e of this.exits) {
       if (e.placedBar >= this.bar && !this.settings.processOrdersOnClose) continue;
       for (const t of this.ledger.open) {
-        if (e.fromEntry !== null && t.entryId !== e.fromEntry) continue;
+        if (!this.exitCovers(e, t)) continue;
         if (!(this.exitRemaining(e, t) > 0)) continue;
         const s = t.side;
         const tp = this.takeProfitLevel(e, t);
@@ -472,7 +472,7 @@ export class Broker {
     for (const e of this.exits) {
       if (e.trailOffset !== e.trailOffset) continue;
       for (const t of this.ledger.open) {
-        if (e.fromEntry !== null && t.entryId !== e.fromEntry) continue;
+        if (!this.exitCovers(e, t)) continue;
         let st = t.trail.get(e.id);
         if (!st) {
           st = { active: false, extreme: NaN };
@@ -645,16 +645,22 @@ export class Broker {
     this.orders = this.orders.filter((o) => !(o.kind === "entry" && o.side === side));
   }
 
+  /** Whether exit `e` applies to open trade `t` (its from_entry, or the position it was bound to). */
+  private exitCovers(e: ExitOrder, t: OpenTrade): boolean {
+    if (e.fromEntry !== null) return t.entryId === e.fromEntry;
+    return e.bindSide === 0 || t.side === e.bindSide;
+  }
+
   /** An exit that has found its trades is dropped once none of them remains open. */
   private pruneExits(): void {
     if (this.exits.length === 0) return;
     let drop = false;
     for (const e of this.exits) {
-      const matches = this.ledger.open.some((t) => e.fromEntry === null || t.entryId === e.fromEntry);
+      const matches = this.ledger.open.some((t) => this.exitCovers(e, t));
       if (matches) e.armed = true;
       else if (e.armed) drop = true;
     }
-    if (drop) this.exits = this.exits.filter((e) => !e.armed || this.ledger.open.some((t) => e.fromEntry === null || t.entryId === e.fromEntry));
+    if (drop) this.exits = this.exits.filter((e) => !e.armed || this.ledger.open.some((t) => this.exitCovers(e, t)));
   }
 
   private afterPath(ctx: ExecContext): void {

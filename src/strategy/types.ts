@@ -95,6 +95,12 @@ export interface ExitOrder {
   placedBar: number;
   /** Has matched at least one open trade (it is dropped once none of its trades remain). */
   armed: boolean;
+  /**
+   * Without from_entry: the side of the position open when the exit was placed (0 when flat). An
+   * exit binds to the open position, so the new leg of a reversal is not covered until the script
+   * issues the exit again on a later bar.
+   */
+  bindSide: Side | 0;
 }
 
 /** A filled entry that is (still partly) open. Money values are in account currency. */

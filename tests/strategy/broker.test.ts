@@ -426,6 +426,38 @@ describe("strategy.exit, more", () => {
   });
 });
 
+describe("exit binding", () => {
+  it("an exit with every level na is a no-op, not a market close", () => {
+    // Levels from position_avg_price are na while flat; the bracket becomes real once the entry
+    // (filled at bar 1's open 100) is open: limit 110 reached on bar 3.
+    const { result } = run([flat, flat, [100, 105, 99, 104], [108, 112, 107, 111], flat], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "E", direction: "long" }, ctx);
+      const avg = b.ledger.avgPrice();
+      b.exit({ id: "X", fromEntry: "E", stop: avg - 5, limit: avg + 10 }, ctx);
+    });
+    expect(result.trades.map((t) => [t.exit_bar_index, t.exit_price])).toEqual([[3, 110]]);
+  });
+
+  it("an exit without from_entry covers the open position, not the new leg of a reversal", () => {
+    // exit(loss = 100 ticks) issued every bar. Long opened from flat on bar 2 (signal bar 1) stops out
+    // on its own fill bar (low 98 < 99). Long L2 opens at bar 5; the short reversal fills at bar 7's
+    // open 100 and survives that bar's 102 high (its bracket is issued at bar 7's close), then stops
+    // at 101 on bar 8.
+    const rows: Row[] = [flat, flat, [100, 100, 98, 100], flat, flat, flat, flat, [100, 102, 100, 100], [100, 102, 100, 100], flat];
+    const { result } = run(rows, {}, (i, b, ctx) => {
+      if (i === 1) b.entry({ id: "L1", direction: "long" }, ctx);
+      if (i === 4) b.entry({ id: "L2", direction: "long" }, ctx);
+      if (i === 6) b.entry({ id: "S", direction: "short" }, ctx);
+      b.exit({ id: "x", loss: 100 }, ctx);
+    });
+    expect(result.trades.map((t) => [t.entry_id, t.exit_id, t.exit_bar_index, t.exit_price])).toEqual([
+      ["L1", "x", 2, 99],
+      ["L2", "S", 7, 100],
+      ["S", "x", 8, 101],
+    ]);
+  });
+});
+
 describe("OCA groups", () => {
   it("cancel: the first fill cancels the rest of the group", () => {
     // Long stop 101 and short stop 99 in one cancel group. Bar 1 (open 100, low 99.5 first, high 101.5)

@@ -403,7 +403,9 @@ export class Compiler {
     const site = this.st.sites[e.site]!;
     const argFns = e.args.map((a) => (a ? this.expr(a) : undefined));
     const n = argFns.length;
-    const args = new Array<unknown>(n);
+    // All-numeric call sites get a double-elements array: storing a number then needs no boxing.
+    const numeric = n > 0 && e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"));
+    const args: unknown[] = numeric ? new Array<number>(n).fill(0.5) : new Array<unknown>(n);
     if (n === 0) return () => impl(ctx, args, site);
     if (n === 1) { const a0 = argFns[0]; return a0 ? () => { args[0] = a0(); return impl(ctx, args, site); } : () => impl(ctx, args, site); }
     if (n === 2 && argFns[0] && argFns[1]) {

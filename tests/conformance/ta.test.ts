@@ -25,10 +25,6 @@ const KNOWN_FAILURES: Record<string, string> = {
   // 1e-8..1e-6 relative on about half the bars; TradingView's exact summation is not identified yet.
   correlation: "correlation formula differs from TradingView's at ~1e-8 relative (cancellation)",
   // Needs request.security data for USI:ADVN.NY / USI:DECL.NY, which the case does not ship.
-  // The checker types ta.vwap(source, anchor, stdev_mult) as the single-value overload ("Cannot
-  // destructure series float"); the builtin returns the tuple and the direct harness
-  // (tests/ta/direct-conformance.test.ts) matches all 1500 cells.
-  vwap: "checker does not resolve the tuple overload of ta.vwap(source, anchor, stdev_mult)",
   security_advance_decline_ratio: "needs request.security bars of USI:ADVN.NY / USI:DECL.NY (not in the case)",
 };
 

@@ -209,8 +209,15 @@ export class Broker {
   close(req: CloseRequest, ctx: ExecContext, all = false): void {
     const id = all ? "" : (req.id ?? "");
     const side = this.ledger.side();
-    const qty = finite(req.qty);
+    let qty = finite(req.qty);
     const pct = finite(req.qtyPercent);
+    // qty_percent is a share of the position as it stands when the close is placed, so several
+    // closes on one bar (30% + 30% + 40%) stack to the whole position.
+    if (qty !== qty && pct === pct) {
+      let held = 0;
+      for (const t of this.ledger.open) if (all || t.entryId === id) held += t.qty;
+      if (held > 0) qty = this.roundQty((held * pct) / 100);
+    }
     this.record(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, req.comment ?? null);
     if (!all && !this.ledger.open.some((t) => t.entryId === id) && !this.orders.some((o) => o.id === id && o.kind === "entry")) return;
     if (all && this.ledger.open.length === 0 && !this.orders.some((o) => o.kind === "entry" || o.kind === "order")) return;
@@ -238,7 +245,6 @@ export class Broker {
       this.pruneExits();
       return;
     }
-    this.removeOrder(id, o.kind);
     this.orders.push(o);
   }
 

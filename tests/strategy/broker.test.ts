@@ -282,6 +282,16 @@ describe("position rules", () => {
     expect(result.trades[0].profit).toBe(1);
   });
 
+  it("several closes on one bar stack, qty_percent of the position when placed", () => {
+    // Long 10; on bar 1 close 30%, 30% and 40% -> 3 + 3 + 4, flat after bar 2's open.
+    const { result } = run(rising, {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long", qty: 10 }, ctx);
+      if (i === 1) for (const p of [30, 30, 40]) b.close({ id: "L", qtyPercent: p, comment: `TP${p}` }, ctx);
+    });
+    expect(result.trades.map((t) => t.qty)).toEqual([3, 3, 4]);
+    expect(result.open_trades).toHaveLength(0);
+  });
+
   it("close_entries_rule FIFO closes the oldest entry, ANY the one named by from_entry", () => {
     // A fills at 101 (bar 1), B at 102 (bar 2); exit from_entry B with limit 105 placed on bar 2,
     // bar 3 reaches 106 -> one contract closes at 105: FIFO takes A's, ANY takes B's.

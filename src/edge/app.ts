@@ -12,7 +12,7 @@ import type { Env } from "../server/limits.js";
 import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
 import type { EdgeEnv } from "./bindings.js";
 import { runJobs } from "./cron.js";
-import { deleteScript, getJobs, getScript, listScripts, mergeBars, putJobs, putScript, StoreError, type CronJob } from "./store.js";
+import { deleteScript, getJobs, getKillSwitch, getScript, listScripts, mergeBars, putJobs, putKillSwitch, putScript, StoreError, type CronJob } from "./store.js";
 
 const SCRIPT_SCHEMA: Schema = [
   { name: "source", type: "string", required: true },
@@ -42,6 +42,8 @@ const CRON_RUN_SCHEMA: Schema = [
   { name: "job_id", type: "string", default: null },
   { name: "force", type: "bool", default: false },
 ];
+
+const KILL_SWITCH_SCHEMA: Schema = [{ name: "on", type: "bool", required: true }];
 
 const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -127,6 +129,11 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     }
     await putJobs(env, jobs);
     return c.json({ status: "success", jobs });
+  });
+  app.get("/kill-switch", async (c) => c.json({ status: "success", ...(await getKillSwitch(env)) }));
+  app.put("/kill-switch", async (c) => {
+    const b = await body(c, KILL_SWITCH_SCHEMA);
+    return c.json({ status: "success", ...(await putKillSwitch(env, b.on as boolean)) });
   });
   app.post("/cron/run", async (c) => {
     const b = await body(c, CRON_RUN_SCHEMA, true);

@@ -5,7 +5,7 @@
 import type { StrategyEvent } from "../core/result.js";
 import type { Engine } from "../server/engine.js";
 import type { EdgeEnv } from "./bindings.js";
-import { getBars, getJobs, getJobState, getScript, putJobState, type CronJob } from "./store.js";
+import { getBars, getJobs, getJobState, getKillSwitch, getScript, putJobState, type CronJob } from "./store.js";
 
 export interface JobOutcome {
   job_id: string;
@@ -65,7 +65,9 @@ async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean
   const fresh = (result.events ?? []).filter((e) => e.bar_time > since);
   let forwarded = 0;
   let forwardError: string | null = null;
-  if (fresh.length && forwardingEnabled(env, job)) {
+  // The kill switch is read on every run, so it halts forwarding from the next bar-close job on.
+  const halted = fresh.length > 0 && forwardingEnabled(env, job) && (await getKillSwitch(env)).on;
+  if (fresh.length && forwardingEnabled(env, job) && !halted) {
     try {
       forwarded = await forward(env, job, fresh);
     } catch (e) {
@@ -79,7 +81,7 @@ async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean
   return {
     job_id: job.id,
     status: forwardError ? "error" : "ran",
-    ...(forwardError ? { reason: forwardError } : {}),
+    ...(forwardError ? { reason: forwardError } : halted ? { reason: "kill switch on: events not forwarded" } : {}),
     bars: bars.length,
     last_bar_time: lastTime,
     events: fresh.length,

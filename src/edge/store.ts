@@ -114,3 +114,14 @@ export async function mergeBars(env: EdgeEnv, symbol: string, timeframe: string,
   else await kv(env).put(key, text);
   return merged;
 }
+
+/** The global kill switch: when on, no strategy event is forwarded to the trade service. */
+export async function getKillSwitch(env: EdgeEnv): Promise<{ on: boolean; updated_at: number | null }> {
+  return (await getJson<{ on: boolean; updated_at: number }>(kv(env), "ops:kill-switch")) ?? { on: false, updated_at: null };
+}
+
+export async function putKillSwitch(env: EdgeEnv, on: boolean): Promise<{ on: boolean; updated_at: number }> {
+  const v = { on, updated_at: Date.now() };
+  await kv(env).put("ops:kill-switch", JSON.stringify(v));
+  return v;
+}

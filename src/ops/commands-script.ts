@@ -85,6 +85,13 @@ function barsFrom(ctx: Ctx, p: ReturnType<typeof parseOpts>): unknown[] {
   }
 }
 
+export async function killSwitch(ctx: Ctx, args: string[]): Promise<CmdResult> {
+  const action = parseOpts(args).positional[0] ?? "show";
+  if (!["show", "on", "off"].includes(action)) throw usageError("kill-switch takes show, on or off");
+  const { json } = action === "show" ? await call(ctx, "GET", "/kill-switch") : await call(ctx, "PUT", "/kill-switch", { on: action === "on" });
+  return { data: { on: json.on, updated_at: json.updated_at }, text: `kill switch ${json.on ? paint(ctx.out, "red", "ON: trade signals halted") : paint(ctx.out, "green", "off")}` };
+}
+
 export async function scriptHealth(ctx: Ctx): Promise<CmdResult> {
   const { json } = await call(ctx, "GET", "/health");
   return { data: { url: workerUrl(ctx), health: json }, text: `${paint(ctx.out, "green", "ok")} ${json.service} ${json.version} at ${workerUrl(ctx)} (default mode ${json.default_mode})` };

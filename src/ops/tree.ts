@@ -88,7 +88,10 @@ export const TREE: Record<string, Cmd> = {
   doctor: leaf("workspace resolution and security hygiene", core.doctor, { usage: "resinctl doctor [--security] [--fix-runtime]", noWorkspace: true }),
   tunnel: group("tunnels", { check: stub("tunnel check", "detect a tunnel daemon") }),
   db: group("SQL store", Object.fromEntries(["apply", "migrate", "list", "query", "export", "reset"].map((n) => [n, stub(`db ${n}`, n)]))),
-  monitor: group("monitoring", Object.fromEntries(["trades", "logs", "queue-depth", "backup", "kill-switch", "analytics"].map((n) => [n, stub(`monitor ${n}`, n)]))),
+  monitor: group("monitoring", {
+    ...Object.fromEntries(["trades", "logs", "queue-depth", "backup", "analytics"].map((n) => [n, stub(`monitor ${n}`, n)])),
+    "kill-switch": leaf("show or set the global trade-signal kill switch", scr.killSwitch, { usage: "resinctl monitor kill-switch [show|on|off]" }),
+  }),
   workers: group("workers", {
     list: leaf("configured workers, versions and status", dep.workersList),
     dev: leaf("start one worker (same as dev worker)", dep.devWorker, { usage: "resinctl workers dev <name>" }),

@@ -189,6 +189,15 @@ describe("edge worker under workerd", () => {
     const after = await received();
     expect(after.length).toBeGreaterThan(afterFirst.length);
     for (const m of after.slice(afterFirst.length)) expect(m.event.bar_time).toBe(bars(8, 1)[0]!.time);
+
+    // The kill switch halts forwarding from the next job run on.
+    expect((await call("/kill-switch", { method: "PUT", json: { on: true } })).json).toMatchObject({ on: true });
+    await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(9, 1) } });
+    const halted = await call("/cron/run", { json: { job_id: "live" } });
+    expect(halted.json.results[0]).toMatchObject({ status: "ran", forwarded: 0, reason: expect.stringMatching(/kill switch/) });
+    expect((await received()).length).toBe(after.length);
+    expect((await call("/kill-switch", { method: "PUT", json: { on: false } })).json.on).toBe(false);
+    expect((await call("/kill-switch")).json.on).toBe(false);
   });
 
   it("without a TRADE_SERVICE binding jobs run and forward nothing", async () => {

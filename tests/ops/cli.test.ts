@@ -178,6 +178,9 @@ describe("local provider (workerd)", () => {
     expect((await ctl(["script", "scripts", "list", "--json"], { cwd: ws.root, env })).json.scripts.map((s: { id: string }) => s.id)).toEqual(["s"]);
     const ing = await ctl(["script", "ingest", "--symbol", "X", "--timeframe", "1", "--bars", "7", "--json"], { cwd: ws.root, env });
     expect(ing.json.ingest).toMatchObject({ count: 7 });
+    expect((await ctl(["monitor", "kill-switch", "on", "--json"], { cwd: ws.root, env })).json).toMatchObject({ success: true, on: true });
+    expect((await ctl(["monitor", "kill-switch", "--json"], { cwd: ws.root, env })).json.on).toBe(true);
+    expect((await ctl(["monitor", "kill-switch", "off", "--json"], { cwd: ws.root, env })).json.on).toBe(false);
     // KV state is persisted in the workspace.
     expect(existsSync(join(ws.root, ".resin", "state", "kv"))).toBe(true);
   });

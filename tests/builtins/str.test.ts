@@ -243,3 +243,20 @@ describe("str Pine Logs ground truth (direct calls)", () => {
     expect(got).toEqual(expectedMessages("str_test_011_str_format_time"));
   });
 });
+
+describe("HALF_UP fast path agrees with the exact BigInt rounding", () => {
+  it("on random values and ties", async () => {
+    const { roundedParts } = await import("../../src/builtins/str/decimal.js");
+    let seed = 12345;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const values = [0.125, 2.5, 1.005, 1.25, 0.995, 1e20, 123456.785, 5e-324];
+    for (let i = 0; i < 2000; i++) values.push((rnd() - 0.5) * Math.pow(10, Math.floor(rnd() * 16) - 6));
+    for (const x of values) {
+      for (const d of [0, 1, 2, 3, 5, 10]) {
+        const exact = scaledDigits(x, d, "half_up");
+        const fast = roundedParts(x, d, "half_up");
+        expect((fast.int + fast.frac).replace(/^0+(?=\d)/, "")).toBe(exact);
+      }
+    }
+  });
+});

@@ -47,6 +47,14 @@ export function scaledDigits(x: number, fractionDigits: number, mode: RoundingMo
 
 /** Splits scaledDigits into integer and fraction digit strings (fraction has exactly `fd` digits). */
 export function roundedParts(x: number, fd: number, mode: RoundingMode = "half_even"): { int: string; frac: string } {
+  const ax = Math.abs(x);
+  if (mode === "half_up" && ax < 1e21 && fd <= 100) {
+    // Number.prototype.toFixed rounds the exact value and picks the larger candidate on a tie,
+    // which is HALF_UP for a non-negative number: the fast path (no BigInt).
+    const text = ax.toFixed(fd);
+    const dot = text.indexOf(".");
+    return dot < 0 ? { int: text, frac: "" } : { int: text.slice(0, dot), frac: text.slice(dot + 1) };
+  }
   const digits = scaledDigits(x, fd, mode);
   if (fd === 0) return { int: digits, frac: "" };
   const padded = digits.padStart(fd + 1, "0");

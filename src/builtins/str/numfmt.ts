@@ -29,7 +29,7 @@ export interface NumberPattern {
   rounding: RoundingMode;
 }
 
-const cache = new Map<string, NumberPattern>();
+const caches: Record<RoundingMode, Map<string, NumberPattern>> = { half_up: new Map(), half_even: new Map() };
 
 /** Reads prefix/suffix text: quotes, %, per-mille and currency signs. */
 function readAffix(src: string, i: number, stopAtNumber: boolean, out: { text: string; mult: number }): number {
@@ -59,8 +59,8 @@ function readAffix(src: string, i: number, stopAtNumber: boolean, out: { text: s
 }
 
 export function compileNumberPattern(pattern: string, rounding: RoundingMode = "half_up"): NumberPattern {
-  const key = rounding + "|" + pattern;
-  const hit = cache.get(key);
+  const cache = caches[rounding];
+  const hit = cache.get(pattern);
   if (hit) return hit;
   const pre = { text: "", mult: 1 };
   let i = readAffix(pattern, 0, true, pre);
@@ -110,7 +110,7 @@ export function compileNumberPattern(pattern: string, rounding: RoundingMode = "
     rounding,
   };
   if (cache.size > 256) cache.clear();
-  cache.set(key, compiled);
+  cache.set(pattern, compiled);
   return compiled;
 }
 

@@ -8,7 +8,7 @@
 import type { Arg, BinaryOp, Call, Expr, Ident, Tuple, TypeRef } from "./ast.js";
 import { Codes } from "./diagnostics.js";
 import type { Parser } from "./parser.js";
-import { parseFor, parseIf, parseSwitch, parseWhile } from "./statements.js";
+import { parseFor, parseIf, parseSwitch, parseWhile } from "./control.js";
 import { RESERVED, type Token } from "./tokens.js";
 import { tryParseTypeRef } from "./types.js";
 

@@ -395,7 +395,8 @@ class Lexer {
       const cp = src.codePointAt(start)!;
       const ch = String.fromCodePoint(cp);
       this.pos = start + ch.length;
-      this.sink.error(Codes.UnexpectedChar, `Unexpected character '${ch}'`, this.span(start, this.pos));
+      const shown = cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0x200b ? `U+${cp.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
+      this.sink.error(Codes.UnexpectedChar, `Unexpected character ${shown}`, this.span(start, this.pos));
     }
     this.emit("Error", start, this.pos);
   }

@@ -1,12 +1,11 @@
-// Statements and blocks: declarations (plain, var/varip, typed, qualified, tuple), assignments,
-// control structures (if/switch/for/for-in/while, also used as expressions), functions and methods,
-// `type`, `enum`, `import`, `export`, break/continue. Each logical line may hold several statements
-// joined by `,`. A failed statement is reported once and skipped (Parser.recover).
+// Statements and blocks: the statement loop with error recovery, the dispatch on the first tokens
+// of a line, declarations of variables (plain, var/varip, typed, qualified, tuple), assignments and
+// indented blocks. Control structures live in control.ts, functions/types/enums/imports in
+// declarations.ts. Each logical line may hold several statements joined by `,`. A failed statement
+// is reported once and skipped (Parser.recover).
 
-import type {
-  Assign, AssignOp, Block, DeclMode, EnumDecl, EnumMember, Expr, FieldDecl, For, ForIn, FuncDecl, Ident,
-  If, Import, Param, Qualifier, Stmt, Switch, SwitchCase, TupleDecl, TypeDecl, TypeRef, VarDecl, While,
-} from "./ast.js";
+import type { Assign, AssignOp, Block, DeclMode, Expr, Ident, Qualifier, Stmt, TupleDecl, TypeRef, VarDecl } from "./ast.js";
+import { parseEnumDecl, parseExport, parseFuncDecl, parseImport, parseTypeDecl } from "./declarations.js";
 import { Codes } from "./diagnostics.js";
 import { parseExpression, parseName } from "./expressions.js";
 import { ParseAbort, type Parser } from "./parser.js";
@@ -45,7 +44,7 @@ export function parseStatements(p: Parser, topLevel: boolean): Stmt[] {
 }
 
 /** A line indented deeper than its block without a reason (no header above it): reported, skipped. */
-function skipUnexpectedIndent(p: Parser): void {
+export function skipUnexpectedIndent(p: Parser): void {
   p.next();
   const t = p.peek();
   p.error(Codes.UnexpectedIndent, "Unexpected indentation: this line is indented but does not follow an if, for, while, switch, function or type header",
@@ -75,13 +74,13 @@ function parseStatementLine(p: Parser, body: Stmt[]): void {
   body.push(stmt);
 }
 
-function atLineEnd(p: Parser): boolean {
+export function atLineEnd(p: Parser): boolean {
   const k = p.peek().kind;
   return k === "Newline" || k === "EOF" || k === "Dedent" || p.tokens[p.pos - 1]?.kind === "Dedent";
 }
 
 /** A statement ends at a line break, or right after a block it ended with (`x = if c` + block). */
-function expectLineEnd(p: Parser): void {
+export function expectLineEnd(p: Parser): void {
   const k = p.peek().kind;
   if (k === "Newline") {
     p.next();
@@ -149,7 +148,7 @@ function atHeaderEnd(p: Parser, offset: number): boolean {
 }
 
 /** `name(...) =>`: scans to the matching parenthesis without consuming anything. */
-function isFunctionHeader(p: Parser): boolean {
+export function isFunctionHeader(p: Parser): boolean {
   let depth = 0;
   for (let i = 1; ; i++) {
     const t = p.peek(i);
@@ -199,7 +198,7 @@ function parseAssign(p: Parser, target: Expr): Assign {
 }
 
 /** `[var|varip] [const|simple|series] [type] name = init`; `start` is the first token of the statement. */
-function parseVarDecl(p: Parser, mode: DeclMode | "var" | "varip", start: Token, exported = false): VarDecl {
+export function parseVarDecl(p: Parser, mode: DeclMode | "var" | "varip", start: Token, exported = false): VarDecl {
   let qualifier: Qualifier | undefined;
   if (QUALIFIERS.has(p.peek().text) && p.atKind("Ident") && (looksLikeTypedDecl(p, 1) || (p.atName(1) && p.at("=", 2))))
     qualifier = p.next().text as Qualifier;
@@ -218,88 +217,6 @@ function parseVarDecl(p: Parser, mode: DeclMode | "var" | "varip", start: Token,
   return decl;
 }
 
-function parseExport(p: Parser): Stmt {
-  const start = p.next();
-  const t = p.peek();
-  if (t.kind === "Ident") {
-    if (t.text === "type" && p.atName(1)) return parseTypeDecl(p, start, true);
-    if (t.text === "enum" && p.atName(1)) return parseEnumDecl(p, start, true);
-    if (t.text === "method" && p.atName(1)) return parseFuncDecl(p, start, true, true);
-    if (t.text === "const") return parseVarDecl(p, "plain", start, true);
-    if (p.at("(", 1) && isFunctionHeader(p)) return parseFuncDecl(p, start, false, true);
-  }
-  return p.unexpected("a function, method, type, enum or 'const' declaration after 'export'");
-}
-
-function parseImport(p: Parser): Import {
-  const start = p.next();
-  const first = p.peek();
-  let lastTok: Token | null = null;
-  while (!p.atKind("Newline") && !p.atKind("EOF") && !p.atWord("as") && !p.at(",")) lastTok = p.next();
-  const raw = lastTok ? p.source.slice(first.start, lastTok.end).replace(/\s+/g, "") : "";
-  const parts = raw.split("/");
-  const version = Number(parts[2]);
-  if (parts.length !== 3 || !parts[0] || !parts[1] || !/^\d+$/.test(parts[2] ?? ""))
-    p.fail(Codes.BadImport, "Invalid import: expecting 'import <user>/<library>/<version> [as <alias>]'", lastTok ? p.spanFrom(first) : p.tokenSpan(start));
-  const node: Import = { kind: "Import", namespace: parts[0]!, name: parts[1]!, version, span: p.spanFrom(start) };
-  if (p.eatWord("as")) {
-    node.alias = parseName(p, "an alias name after 'as'");
-    node.span = p.spanFrom(start);
-  }
-  return node;
-}
-
-function parseFuncDecl(p: Parser, start: Token, isMethod: boolean, exported: boolean): FuncDecl {
-  if (isMethod) p.expectWord("method");
-  if (p.functionDepth > 0) p.error(Codes.NestedFunction, "Functions can only be declared at the top level of a script", p.tokenSpan(p.peek()));
-  const name = parseName(p, "a function name");
-  p.expect("(");
-  const params: Param[] = [];
-  while (!p.at(")")) {
-    params.push(parseParam(p));
-    if (!p.eat(",")) break;
-  }
-  p.expect(")", params.length ? "')' or ','" : "')'");
-  p.expect("=>", "'=>'");
-  p.functionDepth++;
-  try {
-    const singleLine = !p.atKind("Newline");
-    const body = singleLine ? parseInlineBody(p) : parseBlock(p);
-    return { kind: "FuncDecl", name, params, body, singleLine, isMethod, exported, span: p.spanFrom(start) };
-  } finally {
-    p.functionDepth--;
-  }
-}
-
-function parseParam(p: Parser): Param {
-  const start = p.peek();
-  let qualifier: Qualifier | undefined;
-  if (QUALIFIERS.has(start.text) && start.kind === "Ident" && p.atName(1)) qualifier = p.next().text as Qualifier;
-  let type: TypeRef | undefined;
-  if (p.atName() && (p.atName(1) || p.at("<", 1) || p.at(".", 1) || (p.at("[", 1) && p.at("]", 2)))) type = parseTypeRef(p);
-  const name = parseName(p, "a parameter name");
-  const param: Param = { kind: "Param", name, span: p.spanFrom(start) };
-  if (qualifier) param.qualifier = qualifier;
-  if (type) param.type = type;
-  if (p.eat("=")) {
-    param.default = parseExpression(p);
-    param.span = p.spanFrom(start);
-  }
-  return param;
-}
-
-/** The statements written on the same line after `=>`. */
-function parseInlineBody(p: Parser): Block {
-  const first = parseStatement(p);
-  const body: Stmt[] = [first];
-  while (p.at(",") && !atLineEnd(p)) {
-    p.next();
-    if (atLineEnd(p)) break;
-    body.push(parseStatement(p));
-  }
-  return { kind: "Block", body, span: p.spanFromSpan(first.span) };
-}
-
 /** A line break, then an indented block. */
 export function parseBlock(p: Parser): Block {
   if (!p.atKind("Newline")) p.unexpected("end of line");
@@ -316,190 +233,4 @@ export function parseBlock(p: Parser): Block {
     ? { start: first.span.start, end: lastStmt.span.end, line: first.span.line, column: first.span.column, endLine: lastStmt.span.endLine, endColumn: lastStmt.span.endColumn }
     : p.tokenSpan(indent);
   return { kind: "Block", body, span };
-}
-
-export function parseIf(p: Parser): If {
-  const start = p.next();
-  const cond = parseExpression(p);
-  const then = parseBlock(p);
-  const node: If = { kind: "If", cond, then, span: p.spanFrom(start) };
-  if (p.atWord("else") && p.tokens[p.pos - 1]?.kind === "Dedent") {
-    p.next();
-    node.else = p.atWord("if") ? parseIf(p) : parseBlock(p);
-    node.span = p.spanFrom(start);
-  }
-  return node;
-}
-
-export function parseSwitch(p: Parser): Switch {
-  const start = p.next();
-  const node: Switch = { kind: "Switch", cases: [], span: p.tokenSpan(start) };
-  if (!p.atKind("Newline")) node.subject = parseExpression(p);
-  if (!p.atKind("Newline")) p.unexpected("end of line");
-  p.next();
-  if (!p.atKind("Indent")) p.fail(Codes.ExpectedBlock, "Expecting indented 'value => result' lines after 'switch'", p.tokenSpan(p.peek()));
-  p.next();
-  for (;;) {
-    const k = p.peek().kind;
-    if (k === "Newline") {
-      p.next();
-      continue;
-    }
-    if (k === "Dedent") {
-      p.next();
-      break;
-    }
-    if (k === "EOF") break;
-    if (k === "Indent") {
-      skipUnexpectedIndent(p);
-      continue;
-    }
-    const depth = p.depth;
-    try {
-      node.cases.push(parseSwitchCase(p));
-    } catch (e) {
-      if (!(e instanceof ParseAbort)) throw e;
-      p.depth = depth;
-      p.recover();
-    }
-  }
-  node.span = p.spanFrom(start);
-  return node;
-}
-
-function parseSwitchCase(p: Parser): SwitchCase {
-  const start = p.peek();
-  const test = p.at("=>") ? null : parseExpression(p);
-  p.expect("=>", "'=>'");
-  if (p.atKind("Newline")) {
-    const body = parseBlock(p);
-    return { kind: "SwitchCase", test, body, span: p.spanFrom(start) };
-  }
-  const body = parseInlineBody(p);
-  expectLineEnd(p);
-  return { kind: "SwitchCase", test, body, span: p.spanFromSpan(p.tokenSpan(start)) };
-}
-
-export function parseFor(p: Parser): For | ForIn {
-  const start = p.next();
-  if (p.at("[")) {
-    p.next();
-    const index = parseName(p, "an index variable name");
-    p.expect(",", "','");
-    const value = parseName(p, "a value variable name");
-    p.expect("]", "']'");
-    return parseForInRest(p, start, value, index);
-  }
-  if (p.atName() && p.atWord("in", 1)) {
-    const value = parseName(p, "a variable name");
-    return parseForInRest(p, start, value);
-  }
-  let counterType: TypeRef | undefined;
-  if (p.atName() && p.atName(1) && p.at("=", 2)) counterType = parseTypeRef(p);
-  const counter = parseName(p, "a loop counter name");
-  p.expect("=", "'=' or 'in' (for i = start to end, for x in collection)");
-  const from = parseExpression(p);
-  if (!p.atWord("to")) p.unexpected("'to'");
-  p.next();
-  const to = parseExpression(p);
-  let step: Expr | undefined;
-  if (p.eatWord("by")) step = parseExpression(p);
-  const body = parseBlock(p);
-  const node: For = { kind: "For", counter, from, to, body, span: p.spanFrom(start) };
-  if (counterType) node.counterType = counterType;
-  if (step) node.step = step;
-  return node;
-}
-
-function parseForInRest(p: Parser, start: Token, value: Ident, index?: Ident): ForIn {
-  if (!p.atWord("in")) p.unexpected("'in'");
-  p.next();
-  const iterable = parseExpression(p);
-  const body = parseBlock(p);
-  const node: ForIn = { kind: "ForIn", value, iterable, body, span: p.spanFrom(start) };
-  if (index) node.index = index;
-  return node;
-}
-
-export function parseWhile(p: Parser): While {
-  const start = p.next();
-  const cond = parseExpression(p);
-  const body = parseBlock(p);
-  return { kind: "While", cond, body, span: p.spanFrom(start) };
-}
-
-/** Indented lines under a `type` or `enum` header, one item a line, each recovered on its own. */
-function parseMemberLines<T>(p: Parser, what: string, parseItem: (p: Parser) => T): T[] {
-  const items: T[] = [];
-  if (!p.atKind("Newline")) p.unexpected("end of line");
-  p.next();
-  if (!p.atKind("Indent")) p.fail(Codes.ExpectedBlock, `Expecting indented ${what} on the next lines`, p.tokenSpan(p.peek()));
-  p.next();
-  for (;;) {
-    const k = p.peek().kind;
-    if (k === "Newline") {
-      p.next();
-      continue;
-    }
-    if (k === "Dedent") {
-      p.next();
-      break;
-    }
-    if (k === "EOF") break;
-    if (k === "Indent") {
-      skipUnexpectedIndent(p);
-      continue;
-    }
-    const depth = p.depth;
-    try {
-      items.push(parseItem(p));
-      expectLineEnd(p);
-    } catch (e) {
-      if (!(e instanceof ParseAbort)) throw e;
-      p.depth = depth;
-      p.recover();
-    }
-  }
-  return items;
-}
-
-function parseTypeDecl(p: Parser, start: Token, exported: boolean): TypeDecl {
-  p.expectWord("type");
-  const name = parseName(p, "a type name");
-  const fields = parseMemberLines(p, "field declarations", parseField);
-  return { kind: "TypeDecl", name, fields, exported, span: p.spanFrom(start) };
-}
-
-function parseField(p: Parser): FieldDecl {
-  const start = p.peek();
-  const varip = p.eatWord("varip");
-  const type = parseTypeRef(p);
-  const name = parseName(p, "a field name");
-  const field: FieldDecl = { kind: "FieldDecl", varip, type, name, span: p.spanFrom(start) };
-  if (p.eat("=")) {
-    field.default = parseExpression(p);
-    field.span = p.spanFrom(start);
-  }
-  return field;
-}
-
-function parseEnumDecl(p: Parser, start: Token, exported: boolean): EnumDecl {
-  p.expectWord("enum");
-  const name = parseName(p, "an enum name");
-  const members = parseMemberLines(p, "enum members", parseEnumMember);
-  return { kind: "EnumDecl", name, members, exported, span: p.spanFrom(start) };
-}
-
-function parseEnumMember(p: Parser): EnumMember {
-  const start = p.peek();
-  const name = parseName(p, "an enum member name");
-  const member: EnumMember = { kind: "EnumMember", name, span: p.spanFrom(start) };
-  if (p.eat("=")) {
-    const t = p.peek();
-    if (t.kind !== "String") p.unexpected("a string title for the enum member");
-    p.next();
-    member.title = { kind: "String", value: t.value as string, raw: t.text, span: p.tokenSpan(t) };
-    member.span = p.spanFrom(start);
-  }
-  return member;
 }

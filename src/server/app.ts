@@ -3,6 +3,7 @@
 // parts (worker threads, listening, static files) live elsewhere and are injected through options.
 
 import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
 import { SERVICE_NAME, VERSION } from "../core/version.js";
 import { MODES, type Mode } from "../core/result.js";
 import { createInProcessEngine, type Engine } from "./engine.js";
@@ -65,6 +66,9 @@ export function createApp(options: AppOptions = {}): Hono {
       log(JSON.stringify({ time: new Date().toISOString(), method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - t0 }));
     });
   }
+  // The chart app may call the API from another origin (Vite dev server, an edge engine URL);
+  // preflights are answered here, before any host gate.
+  app.use("*", cors({ origin: "*", allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"], allowHeaders: ["content-type", "x-api-key"], maxAge: 600 }));
   options.extend?.(app);
 
   app.get("/health", (c) =>

@@ -100,6 +100,10 @@ describe("edge worker under workerd", () => {
     expect((await call("/run", { json: { script: INDICATOR, data: bars(0, 5) }, key: null })).json).toMatchObject({ code: "UNAUTHORIZED" });
     expect((await call("/scripts", { key: "wrong" })).status).toBe(401);
     expect((await call("/scripts")).status).toBe(200);
+    // CORS preflights pass the gate (browsers send them without custom headers).
+    const pre = await mf.dispatchFetch("http://edge.local/run", { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-headers")).toMatch(/x-api-key/i);
     // Without API_KEY the gate is open.
     expect((await call("/scripts", { key: null }, mfNoTrade)).status).toBe(200);
   });

@@ -39,6 +39,15 @@ describe("routing", () => {
     expect((await post(server.url, "/nope", {})).json.code).toBe("NOT_FOUND");
   });
 
+  it("answers CORS preflights so the chart app can call from another origin", async () => {
+    const pre = await fetch(new URL("/run", server.url), { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+    expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
+    const res = await fetch(new URL("/health", server.url), { headers: { origin: "http://localhost:5173" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
   it("a body over 5 MB -> 413 BODY_TOO_LARGE", async () => {
     const big = JSON.stringify({ script: "x".repeat(5 * 1024 * 1024 + 10), data: [] });
     const res = await post(server.url, "/run", big);

@@ -87,7 +87,7 @@ export class Checker {
       varipSlots: this.varipSlots,
       maxBarsBack: this.maxBarsBack,
       compileEligible: false,
-      compileReason: this.compileReason ?? "compile backend not available yet",
+      compileReason: this.compileReason,
     };
   }
 

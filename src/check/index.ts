@@ -3,6 +3,7 @@ import type { Diagnostic, Program } from "../lang/ast.js";
 import { Checker, type Registry } from "./checker.js";
 import { CheckError } from "./errors.js";
 import type { ResolvedProgram } from "./ir.js";
+import { compileEligibility } from "./eligibility.js";
 
 export { CheckError } from "./errors.js";
 export { DEFAULT_MAX_BARS_BACK, type Registry } from "./checker.js";
@@ -20,6 +21,9 @@ export function check(ast: Program, registry: Registry): CheckResult {
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;
+    const reason = compileEligibility(program);
+    program.compileEligible = reason === undefined;
+    program.compileReason = reason;
     return { program, diagnostics: [] };
   } catch (err) {
     if (err instanceof CheckError) return { diagnostics: [err.toDiagnostic()] };

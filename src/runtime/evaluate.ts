@@ -84,7 +84,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   }
   if (requested === "auto") {
     result.auto_backend = "interpret";
-    result.compile_fallback_reason = "compile backend not available yet";
+    result.compile_fallback_reason = forcedInterpret(opts) ?? "compile backend not available yet";
   }
   result.mode = "interpret";
   result.profile.mode = "interpret";
@@ -103,6 +103,9 @@ export function evaluate(input: EvaluateInput): RunResult {
   if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
   const prog = checked.program;
   describeScript(result, prog);
+  if (requested === "auto" && !forcedInterpret(opts) && !prog.compileEligible && prog.compileReason) {
+    result.compile_fallback_reason = prog.compileReason;
+  }
 
   // data
   const cols = normalizeBars(input.ohlcv);
@@ -200,6 +203,15 @@ export function evaluate(input: EvaluateInput): RunResult {
   result.profile.total_ms = now() - t0;
   if (profiler) result.profile.lines = profiler.lines();
   return result;
+}
+
+/** Options only the interpret backend honours (service.md 1.1), as a fallback reason. */
+function forcedInterpret(o: RunOptions): string | undefined {
+  if (o.inputs && Object.keys(o.inputs).length > 0) return "input.* overrides require interpret";
+  if (o.profiler) return "the profiler requires interpret";
+  if (o.libraries && o.libraries.length > 0) return "libraries require interpret";
+  if (o.realtimeLastBar || (o.realtimeTicks ?? 1) > 1 || (o.realtimeBars ?? 0) > 0 || o.realtimeFromBar !== undefined) return "realtime options require interpret";
+  return undefined;
 }
 
 function describeScript(r: RunResult, prog: ResolvedProgram): void {

@@ -225,3 +225,15 @@ describe("realtime ticks", () => {
     expect(b.series.plot_2).toEqual(Array(10).fill(1));
   });
 });
+
+describe("auto fallback reasons", () => {
+  it("names the interpret-only option or the ineligible feature", async () => {
+    const rt = new Runtime();
+    const a = await rt.run(v6("x = input.int(1, 'X')\nplot(x)"), data, { mode: "auto", inputs: { X: 2 } });
+    expect(a.compile_fallback_reason).toBe("input.* overrides require interpret");
+    const b = await rt.run(v6("type P\n    float x\np = P.new(close)\nplot(p.x)"), data, { mode: "auto" });
+    expect(b.compile_fallback_reason).toMatch(/user-defined types/);
+    const c = await rt.run(plotClose, data, { mode: "auto" });
+    expect(c.compile_fallback_reason).toBe("compile backend not available yet");
+  });
+});

@@ -10,6 +10,8 @@
 
 import { parse as parseToml } from "smol-toml";
 import type { SymInfo } from "./result.js";
+import { getZone } from "./tz.js";
+import { parseSession } from "./time-sessions.js";
 
 export type ResolvedSymInfo = Required<Pick<SymInfo, "mintick" | "pointvalue" | "timezone" | "currency" | "type">> & SymInfo;
 
@@ -62,6 +64,26 @@ export function resolveSymInfo(symbol = "CHART", user?: SymInfo | null): Resolve
     out.minmove = Math.round(out.mintick * ps);
   }
   return out;
+}
+
+/**
+ * Problems that make a syminfo unusable, as one message (null when it is fine): an unknown time
+ * zone, a malformed session string, a non-positive mintick or point value. Hosts report it as a
+ * data error instead of silently falling back to UTC / 24x7.
+ */
+export function validateSymInfo(si: SymInfo): string | null {
+  const problems: string[] = [];
+  if (si.timezone !== undefined && (typeof si.timezone !== "string" || getZone(si.timezone) === null)) {
+    problems.push(`syminfo.timezone "${String(si.timezone)}" is not a time zone (use an IANA name such as "America/New_York" or "UTC+3")`);
+  }
+  if (si.session !== undefined && (typeof si.session !== "string" || parseSession(si.session) === null)) {
+    problems.push(`syminfo.session "${String(si.session)}" is not a session string (e.g. "0930-1600:23456", "1700-1700:23456", "24x7")`);
+  }
+  for (const k of ["mintick", "pointvalue", "pricescale", "minmove"] as const) {
+    const v = si[k];
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) problems.push(`syminfo.${k} must be a positive number (got ${String(v)})`);
+  }
+  return problems.length ? problems.join("; ") : null;
 }
 
 // ---------------------------------------------------------------- files

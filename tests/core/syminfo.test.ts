@@ -76,3 +76,15 @@ describe("symbol files", () => {
     expect(parseSymInfoJson("{")).toHaveProperty("error");
   });
 });
+
+describe("validateSymInfo", async () => {
+  const { validateSymInfo } = await import("../../src/core/syminfo.js");
+  it("accepts good descriptions and names each problem of bad ones", () => {
+    expect(validateSymInfo(resolveSymInfo("FX:EURUSD", { timezone: "America/New_York", session: "1700-1700:23456", mintick: 1e-5 }))).toBeNull();
+    expect(validateSymInfo({})).toBeNull();
+    const msg = validateSymInfo({ timezone: "Mars/Olympus", session: "9-5", mintick: 0 });
+    expect(msg).toMatch(/Mars\/Olympus/);
+    expect(msg).toMatch(/"9-5" is not a session string/);
+    expect(msg).toMatch(/mintick must be a positive number/);
+  });
+});

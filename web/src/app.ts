@@ -28,6 +28,8 @@ export interface RunTiming {
   totalMs: number;
   /** Engine round trip, ms. */
   engineMs: number;
+  /** Building the chart series from the result, ms (the rest is panels and painting). */
+  chartMs: number;
   bars: number;
 }
 
@@ -249,12 +251,14 @@ export class App {
     if (seq !== this.runSeq) return null;
     const engineMs = performance.now() - t0;
     this.result = result;
+    const tChart = performance.now();
     this.chart.render(result);
+    const chartMs = performance.now() - tChart;
     this.renderPanels(result, source);
     // wait for the frame that paints the new series
     await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
     const totalMs = performance.now() - t0;
-    this.lastTiming = { totalMs, engineMs, bars: this.data.bars.time.length };
+    this.lastTiming = { totalMs, engineMs, chartMs, bars: this.data.bars.time.length };
     this.runCount++;
     if (result.error) {
       this.setStatus(`${result.error_kind ?? "error"} error: ${result.error}`, true);

@@ -41,7 +41,7 @@ fill(top, bottom, color = color.new(color.purple, 90), title = "Band")
 `;
 
 const maCross = `//@version=6
-strategy("MA cross strategy", overlay = true, initial_capital = 10000, default_qty_type = strategy.percent_of_equity, default_qty_value = 100)
+strategy("MA cross strategy", overlay = true, initial_capital = 10000, default_qty_type = strategy.percent_of_equity, default_qty_value = 50)
 
 fastLen = input.int(10, "Fast length", minval = 2, maxval = 60)
 slowLen = input.int(30, "Slow length", minval = 10, maxval = 200)

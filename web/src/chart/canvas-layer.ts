@@ -39,6 +39,8 @@ export class CanvasLayer implements ISeriesPrimitive<Time> {
     private painter: LayerPainter,
     private readonly z: PrimitivePaneViewZOrder,
     private readonly barCount: () => number,
+    /** Bar index of the chart's logical index 0 (the chart holds a window of the bars). */
+    private readonly offset: () => number = () => 0,
   ) {
     const renderer: IPrimitivePaneRenderer = {
       draw: (target) => {
@@ -49,15 +51,16 @@ export class CanvasLayer implements ISeriesPrimitive<Time> {
           const ts = chart.timeScale();
           const range = ts.getVisibleLogicalRange();
           const n = this.barCount();
+          const off = this.offset();
           if (!range || n === 0) return;
-          const from = Math.max(0, Math.floor(range.from) - 1);
-          const to = Math.min(n - 1, Math.ceil(range.to) + 1);
+          const from = Math.max(off, Math.floor(range.from) + off - 1);
+          const to = Math.min(n - 1, Math.ceil(range.to) + off + 1);
           const barSpacing = ts.options().barSpacing;
           this.painter({
             ctx: context,
             width: mediaSize.width,
             height: mediaSize.height,
-            x: (i) => ts.logicalToCoordinate(i as never) as number | null,
+            x: (i) => ts.logicalToCoordinate((i - off) as never) as number | null,
             y: (p) => series.priceToCoordinate(p) as number | null,
             visible: { from, to },
             barSpacing,

@@ -44,6 +44,10 @@ interface Drawn {
 }
 
 const UP = "#26a69a";
+/** Bars handed to the chart at first: the latest ones. Older bars follow as the user scrolls back. */
+const CHART_WINDOW = 6000;
+/** Scrolling within this many bars of the window's left edge loads the next older chunk. */
+const EXTEND_MARGIN = 200;
 const DOWN = "#ef5350";
 
 export class ChartView {
@@ -56,6 +60,11 @@ export class ChartView {
   private layers: { series: ISeriesApi<SeriesType>; layer: CanvasLayer }[] = [];
   private markerCount = 0;
   private candleData: (CandlestickData<Time> | WhitespaceData<Time>)[] = [];
+  private candlesColored = false;
+  /** First bar index in the chart (logical index 0); bars before it are not handed over yet. */
+  private start = 0;
+  private result: PackedRunResult | null = null;
+  private extending = false;
 
   constructor(
     container: HTMLElement,
@@ -75,21 +84,52 @@ export class ChartView {
       wickUpColor: UP,
       wickDownColor: DOWN,
     });
+    // 100k-bar data sets would cost seconds of chart-side work per run: the chart holds the latest
+    // CHART_WINDOW bars and grows towards older bars when the view comes near its left edge
+    this.chart.timeScale().subscribeVisibleLogicalRangeChange((r) => {
+      if (r && r.from < EXTEND_MARGIN && this.start > 0 && !this.extending) {
+        this.extending = true;
+        setTimeout(() => this.extend(), 0);
+      }
+    });
+  }
+
+  private extend(): void {
+    const before = this.start;
+    this.start = Math.max(0, this.start - CHART_WINDOW);
+    const added = before - this.start;
+    const range = this.chart.timeScale().getVisibleLogicalRange();
+    this.buildCandles();
+    this.candlesColored = false;
+    this.candles.setData(this.candleData);
+    if (this.result) this.render(this.result);
+    if (range) this.chart.timeScale().setVisibleLogicalRange({ from: range.from + added, to: range.to + added });
+    this.extending = false;
+  }
+
+  private buildCandles(): void {
+    const bars = this.bars!;
+    const n = bars.time.length;
+    this.candleData = new Array(n - this.start);
+    for (let i = this.start; i < n; i++) {
+      this.candleData[i - this.start] = { time: this.times[i], open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i] };
+    }
   }
 
   /** New data: candles replace the old ones and the view shows the latest bars. */
   setBars(bars: PackedBars): void {
     this.clearResult();
+    this.result = null;
     this.bars = bars;
     const n = bars.time.length;
     this.times = new Array(n);
     for (let i = 0; i < n; i++) this.times[i] = (bars.time[i] / 1000) as Time;
-    this.candleData = new Array(n);
-    for (let i = 0; i < n; i++) {
-      this.candleData[i] = { time: this.times[i], open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i] };
-    }
+    this.start = Math.max(0, n - CHART_WINDOW);
+    this.buildCandles();
     this.candles.setData(this.candleData);
-    this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, n - 300), to: n + 5 });
+    this.candlesColored = false;
+    const shown = n - this.start;
+    this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, shown - 300), to: shown + 5 });
   }
 
   /** Removes every plot, marker, layer and table of the previous run. */
@@ -107,11 +147,19 @@ export class ChartView {
   render(result: PackedRunResult): void {
     const range = this.chart.timeScale().getVisibleLogicalRange();
     this.clearResult();
+    this.result = result;
     if (!this.bars) return;
     const plans = planPlots(result);
     const markers: Record<Pane, SeriesMarker<Time>[]> = { 0: [], 1: [] };
     const barcolor = plans.find((p) => p.type === "barcolor");
-    this.candles.setData(barcolor ? this.coloredCandles(result.series[barcolor.title]) : this.candleData);
+    // re-setting 100k candles is expensive: only when bar colours are (or were) in play
+    if (barcolor) {
+      this.candles.setData(this.coloredCandles(result.series[barcolor.title]));
+      this.candlesColored = true;
+    } else if (this.candlesColored) {
+      this.candles.setData(this.candleData);
+      this.candlesColored = false;
+    }
 
     for (const plan of plans) this.drawPlan(plan, result, markers);
     markers[0].push(...this.strategyMarkers(result));
@@ -152,14 +200,14 @@ export class ChartView {
   }
 
   private attachLayer(series: ISeriesApi<SeriesType>, z: "bottom" | "top", painter: (g: PaneGeometry) => void): void {
-    const layer = new CanvasLayer(painter, z, () => this.times.length);
+    const layer = new CanvasLayer(painter, z, () => this.times.length, () => this.start);
     series.attachPrimitive(layer);
     this.layers.push({ series, layer });
   }
 
   private coloredCandles(col: SeriesColumn | undefined): CandlestickData<Time>[] {
     return this.candleData.map((c, i) => {
-      const color = col ? anyColor(col[i]) : null;
+      const color = col ? anyColor(col[i + this.start]) : null;
       return color ? { ...(c as CandlestickData<Time>), color, wickColor: color, borderColor: color } : (c as CandlestickData<Time>);
     });
   }
@@ -169,10 +217,10 @@ export class ChartView {
   }
 
   private lineData(col: SeriesColumn | undefined): (WhitespaceData<Time> & { value?: number })[] {
-    const out = new Array(this.times.length);
-    for (let i = 0; i < this.times.length; i++) {
+    const out = new Array(this.times.length - this.start);
+    for (let i = this.start; i < this.times.length; i++) {
       const v = col ? col[i] : null;
-      out[i] = typeof v === "number" && v === v ? { time: this.times[i], value: v } : { time: this.times[i] };
+      out[i - this.start] = typeof v === "number" && v === v ? { time: this.times[i], value: v } : { time: this.times[i] };
     }
     return out;
   }
@@ -222,7 +270,7 @@ export class ChartView {
           { lineVisible: false, priceLineVisible: false, lastValueVisible: false, crosshairMarkerVisible: false, color: plan.color },
           plan.pane,
         );
-        s.setData(this.times.map((time) => ({ time, value: plan.price })));
+        s.setData(this.times.slice(this.start).map((time) => ({ time, value: plan.price })));
         s.createPriceLine({
           price: plan.price,
           color: plan.color,
@@ -235,10 +283,10 @@ export class ChartView {
         break;
       }
       case "markers":
-        if (col) markers[plan.pane].push(...shapeMarkers(plan, col, this.times));
+        if (col) markers[plan.pane].push(...shapeMarkers(plan, col, this.times, this.start));
         break;
       case "ohlc": {
-        const data = ohlcData(result, plan.title, this.times);
+        const data = ohlcData(result, plan.title, this.times, this.start);
         if (!data) {
           // only the close column came back: show it as a line rather than nothing
           const s = this.chart.addSeries(LineSeries, { ...common, color: plan.color, lineWidth: 1 }, plan.pane);
@@ -257,41 +305,39 @@ export class ChartView {
     }
   }
 
+  /** Entry and exit markers from the trade list; several fills on one bar share one marker. */
   private strategyMarkers(result: PackedRunResult): SeriesMarker<Time>[] {
-    const out: SeriesMarker<Time>[] = [];
     const st = result.strategy;
-    if (!st) return out;
-    const at = (i: number | null): Time | null => (i !== null && i >= 0 && i < this.times.length ? this.times[i] : null);
+    if (!st) return [];
+    const groups = new Map<string, { marker: SeriesMarker<Time>; ids: string[] }>();
+    const add = (bar: number | null, kind: "entry" | "exit", long: boolean, id: string) => {
+      if (bar === null || bar < this.start || bar >= this.times.length) return;
+      const up = kind === "entry" ? long : !long;
+      const key = `${bar}|${kind}|${up}`;
+      let g = groups.get(key);
+      if (!g) {
+        const color = kind === "exit" ? "#9c27b0" : long ? "#2962ff" : "#e91e63";
+        g = { marker: { time: this.times[bar], position: up ? "belowBar" : "aboveBar", shape: up ? "arrowUp" : "arrowDown", color, text: "" }, ids: [] };
+        groups.set(key, g);
+      }
+      g.ids.push(id);
+    };
     for (const t of [...(st.trades ?? []), ...(st.open_trades ?? [])]) {
       const long = t.direction === "long";
-      const et = at(t.entry_bar_index);
-      if (et !== null) {
-        out.push({
-          time: et,
-          position: long ? "belowBar" : "aboveBar",
-          shape: long ? "arrowUp" : "arrowDown",
-          color: long ? "#2962ff" : "#e91e63",
-          text: t.entry_id ?? "",
-          id: `entry-${t.trade_num}`,
-        });
-      }
-      const xt = at(t.exit_bar_index);
-      if (xt !== null && t.exit_price !== null) {
-        out.push({
-          time: xt,
-          position: long ? "aboveBar" : "belowBar",
-          shape: long ? "arrowDown" : "arrowUp",
-          color: "#9c27b0",
-          text: t.exit_id ?? "close",
-          id: `exit-${t.trade_num}`,
-        });
-      }
+      add(t.entry_bar_index, "entry", long, t.entry_id ?? "");
+      if (t.exit_price !== null) add(t.exit_bar_index, "exit", long, t.exit_id ?? "close");
+    }
+    const out: SeriesMarker<Time>[] = [];
+    for (const { marker, ids } of groups.values()) {
+      const unique = [...new Set(ids)];
+      marker.text = unique.join(", ") + (ids.length > 1 ? ` ×${ids.length}` : "");
+      out.push(marker);
     }
     return out;
   }
 
   /** Read-only view of what is drawn, for the e2e test hook. */
-  snapshot(): { candles: number; series: SeriesSnapshot[]; markers: number; panes: number } {
+  snapshot(): { candles: number; windowStart: number; series: SeriesSnapshot[]; markers: number; panes: number } {
     const series = this.drawn.map((d) => {
       const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number })[];
       let points = 0;
@@ -305,7 +351,7 @@ export class ChartView {
       }
       return { title: d.title, type: d.type, pane: d.pane, points, last };
     });
-    return { candles: this.candles.data().length, series, markers: this.markerCount, panes: this.chart.panes().length };
+    return { candles: this.candles.data().length, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length };
   }
 }
 
@@ -319,10 +365,10 @@ function withAlpha(color: string, a: number): string {
   return color;
 }
 
-function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesColumn, times: Time[]): SeriesMarker<Time>[] {
+function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesColumn, times: Time[], start: number): SeriesMarker<Time>[] {
   const out: SeriesMarker<Time>[] = [];
   const n = Math.min(col.length, times.length);
-  for (let i = 0; i < n; i++) {
+  for (let i = start; i < n; i++) {
     const v = col[i];
     if (plan.arrow) {
       if (typeof v !== "number" || v !== v || v === 0) continue;
@@ -340,7 +386,7 @@ function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesC
 }
 
 /** plotcandle/plotbar columns: cells of [o, h, l, c], or sibling columns `<title>_open` ... */
-function ohlcData(result: PackedRunResult, title: string, times: Time[]): (CandlestickData<Time> | WhitespaceData<Time>)[] | null {
+function ohlcData(result: PackedRunResult, title: string, times: Time[], start: number): (CandlestickData<Time> | WhitespaceData<Time>)[] | null {
   const col = result.series[title] as readonly unknown[] | undefined;
   const parts = ["open", "high", "low", "close"].map((k) => result.series[`${title}_${k}`]);
   const cell = (i: number): number[] | null => {
@@ -349,8 +395,8 @@ function ohlcData(result: PackedRunResult, title: string, times: Time[]): (Candl
     return Array.isArray(v) && v.length === 4 ? v.map((x) => (typeof x === "number" ? x : NaN)) : null;
   };
   if (!parts.every(Boolean) && !(col && col.some((v) => Array.isArray(v)))) return null;
-  return times.map((time, i) => {
-    const c = cell(i);
+  return times.slice(start).map((time, k) => {
+    const c = cell(k + start);
     return c && c.every((x) => x === x) ? { time, open: c[0], high: c[1], low: c[2], close: c[3] } : { time };
   });
 }

@@ -35,7 +35,7 @@ export class ReportPanel {
       host.append(h("p", { class: "muted" }, "No equity curve in the result."));
       return;
     }
-    const chart = createChart(host, { autoSize: true, layout: { fontSize: 10 }, timeScale: { timeVisible: true }, grid: { vertLines: { visible: false } } });
+    const chart = createChart(host, { autoSize: true, layout: { fontSize: 10, attributionLogo: false }, timeScale: { timeVisible: true }, grid: { vertLines: { visible: false } } });
     const s = chart.addSeries(AreaSeries, { lineColor: "#2962ff", topColor: "rgba(41,98,255,0.3)", bottomColor: "rgba(41,98,255,0.02)", lineWidth: 2, priceLineVisible: false });
     const n = Math.min(eq.length, times.length);
     const data = [];

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The operations CLI (provision, deploy and monitor edge workers). The code lives in src/ops, built to dist/.
-import { main } from "../dist/ops/cli.js";
+import { main, terminalPrompt } from "../dist/ops/cli.js";
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), { prompt: terminalPrompt }).then(
   (code) => process.exit(code ?? 0),
   (err) => {
     console.error(err instanceof Error ? err.message : String(err));

@@ -22,6 +22,22 @@ export interface CliIO {
   runProcess?: ProcessRunner;
   /** chdir into the workspace (off in tests). */
   chdir?: boolean;
+  /** Asks one question on the terminal (onboarding and the menu); absent -> no prompts. */
+  prompt?: (question: string) => Promise<string>;
+}
+
+/** The interactive menu shown on a TTY when resinctl runs without a command. */
+const MENU = ["check health", "workers list", "dev start", "deploy all", "script health", "doctor"];
+
+/** A readline prompt on stdin/stdout. */
+export async function terminalPrompt(question: string): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }
 
 const GLOBAL_FLAGS = new Set(["--json", "--quiet", "--no-color", "--help", "-h", "--version", "-V", "-y", "--yes"]);
@@ -87,8 +103,17 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
 
   // No command: onboarding without a config, else a menu (TTY) or the help.
   if (args.length === 0) {
+    const interactive = isTTY && !flags.help && !flags.json && !flags.quiet && !!io.prompt;
     if (!flags.help && ws.root && !hasConfig(ws.root)) {
-      stdout(`${paint(out, "bold", "Welcome to resinctl.")} No deployment config yet: \`resinctl onboard\` writes resinctl.toml and prepares local state.\n\n`);
+      stdout(`${paint(out, "bold", "Welcome to resinctl.")} No deployment config yet: \`resinctl onboard\` writes resinctl.toml and prepares local state.\n`);
+      if (interactive && /^(y|yes|)$/i.test((await io.prompt!("Run onboarding now? [Y/n] ")).trim())) return main(["onboard", ...argv], io);
+      stdout("\n");
+    } else if (interactive) {
+      const menu = MENU.map((m, i) => `  ${i + 1}) ${m.padEnd(28)}`).join("\n");
+      stdout(`${paint(out, "bold", "resinctl")}: what do you want to do?\n${menu}\n`);
+      const pick = Number((await io.prompt!("choice (enter to quit): ")).trim());
+      const chosen = MENU[pick - 1];
+      return chosen ? main([...chosen.split(" "), ...argv], io) : EXIT.OK;
     }
     stdout(`${helpFor([], null, out)}\n`);
     return flags.help ? EXIT.OK : ws.root && !hasConfig(ws.root) ? EXIT.OK : isTTY ? EXIT.OK : EXIT.USAGE;

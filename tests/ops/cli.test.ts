@@ -46,6 +46,28 @@ describe("global behaviour", () => {
     expect(sub.out).toContain("resinctl deploy rollback <worker> [version]");
   });
 
+  it("no command: onboarding without a config, a menu on a TTY, the help otherwise", async () => {
+    const fresh = workspace();
+    const asked: string[] = [];
+    let out = "";
+    const code = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined,
+      prompt: async (q) => {
+        asked.push(q);
+        return "y";
+      } });
+    expect(code).toBe(0);
+    expect(asked[0]).toMatch(/onboarding/);
+    expect(existsSync(join(fresh.root, "resinctl.toml"))).toBe(true);
+    // With a config: the menu runs the picked command (6 = doctor).
+    out = "";
+    const menu = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined, prompt: async () => "6" });
+    expect(menu).toBe(0);
+    expect(out).toContain("Runtime root");
+    const noTty = await ctl([], { cwd: fresh.root, env: { SVC_HOME: fresh.home } });
+    expect(noTty.code).toBe(2);
+    expect(noTty.out).toContain("Usage");
+  });
+
   it("resolves the workspace: SVC_REPO, then walking up from the cwd, then the remembered path", async () => {
     const other = workspace();
     const d1 = await ctl(["doctor", "--json"], { cwd: join(ws.root, "sub", "deeper"), env });

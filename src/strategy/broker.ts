@@ -12,6 +12,8 @@ import type { StrategyEvent, StrategyResult } from "../core/result.js";
 import { Ledger } from "./ledger.js";
 import { highFirst, seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { normaliseSettings, type StrategySettings } from "./settings.js";
+import { orderEvent } from "./events.js";
+import { exitRemaining, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
 import { RiskRules } from "./risk.js";
 import { buildResult, EquityTracker } from "./stats.js";
 import type { CloseRequest, EntryRequest, ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "./types.js";
@@ -23,9 +25,6 @@ type Leg = "tp" | "sl" | "trail";
 
 function finite(v: unknown): number {
   return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity ? v : NaN;
-}
-function str(v: unknown): string | null {
-  return typeof v === "string" ? v : null;
 }
 
 export class Broker {
@@ -281,26 +280,13 @@ export class Broker {
     return this.roundQty(cash / (price * this.pointValue * commFactor));
   }
 
-  /**
-   * Order prices sit on the tick grid, rounded against the trader: buy stops up, sell stops down,
-   * buy limits down, sell limits up.
-   */
+  /** Order prices sit on the tick grid, rounded against the trader (see roundToTick). */
   roundPrice(p: number, side: Side, isStop: boolean): number {
-    if (p !== p) return p;
-    const mt = this.mintick;
-    const x = p / mt;
-    const up = isStop ? side > 0 : side < 0;
-    const n = up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7);
-    const decimals = Math.max(0, Math.min(15, Math.ceil(-Math.log10(mt) - 1e-9)));
-    return Number((n * mt).toFixed(decimals));
+    return roundToTick(p, this.mintick, isStop ? side > 0 : side < 0);
   }
 
   roundQty(q: number): number {
-    const step = this.qtyStep;
-    if (!(q > 0)) return 0;
-    const n = Math.floor(q / step + 1e-9);
-    const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
-    return Number((n * step).toFixed(decimals));
+    return floorToStep(q, this.qtyStep);
   }
 
   get pendingOrders(): readonly PendingOrder[] {
@@ -474,7 +460,6 @@ export class Broker {
 
   private updateTrails(price: number): void {
     if (this.exits.length === 0) return;
-    const mt = this.mintick;
     for (const e of this.exits) {
       if (e.trailOffset !== e.trailOffset) continue;
       for (const t of this.ledger.open) {
@@ -493,40 +478,24 @@ export class Broker {
         } else if (t.side > 0 ? price > st.extreme : price < st.extreme) st.extreme = price;
       }
     }
-    void mt;
   }
 
-  // ------------------------------------------------------------------ exit levels (v6: absolute and relative together)
+  // ------------------------------------------------------------------ exit levels (levels.ts)
 
   private takeProfitLevel(e: ExitOrder, t: OpenTrade): number {
-    const rel = e.profit === e.profit ? t.entryPrice + t.side * e.profit * this.mintick : NaN;
-    return this.roundPrice(this.pick(e.limit, rel, t.side > 0 ? Math.min : Math.max), -t.side as Side, false);
+    return takeProfitLevel(e, t, this.mintick, this.version);
   }
 
   private stopLossLevel(e: ExitOrder, t: OpenTrade): number {
-    const rel = e.loss === e.loss ? t.entryPrice - t.side * e.loss * this.mintick : NaN;
-    return this.roundPrice(this.pick(e.stop, rel, t.side > 0 ? Math.max : Math.min), -t.side as Side, true);
+    return stopLossLevel(e, t, this.mintick, this.version);
   }
 
   private trailActivation(e: ExitOrder, t: OpenTrade): number {
-    const rel = e.trailPoints === e.trailPoints ? t.entryPrice + t.side * e.trailPoints * this.mintick : NaN;
-    return this.pick(e.trailPrice, rel, t.side > 0 ? Math.min : Math.max);
-  }
-
-  /** v6 uses whichever of the absolute and relative levels the price reaches first; v5 the absolute. */
-  private pick(abs: number, rel: number, first: (a: number, b: number) => number): number {
-    if (abs !== abs) return rel;
-    if (rel !== rel) return abs;
-    return this.version >= 6 ? first(abs, rel) : abs;
+    return trailActivation(e, t, this.mintick, this.version);
   }
 
   private exitRemaining(e: ExitOrder, t: OpenTrade): number {
-    let target: number;
-    if (e.qty === e.qty) target = e.qty;
-    else if (e.qtyPercent === e.qtyPercent) target = this.roundQty((t.initialQty * e.qtyPercent) / 100) || (t.initialQty * e.qtyPercent) / 100;
-    else target = t.initialQty;
-    const done = t.exitFilled.get(e.id) ?? 0;
-    return Math.min(target - done, t.qty);
+    return exitRemaining(e, t, this.qtyStep);
   }
 
   // ------------------------------------------------------------------ fills
@@ -702,38 +671,6 @@ export class Broker {
     oca: string | null,
     comment: string | null,
   ): void {
-    const ext = ctx.ext ?? {};
-    this.events.push({
-      kind,
-      id,
-      direction,
-      qty: qty === qty ? qty : null,
-      order_type: limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
-      limit: limit === limit ? limit : null,
-      stop: stop === stop ? stop : null,
-      oca_name: oca,
-      comment,
-      bar_index: ctx.barIndex,
-      bar_time: ctx.time,
-      ohlc: [ctx.open, ctx.high, ctx.low, ctx.close],
-      script_id: str(ext.scriptId) ?? "",
-      run_id: str(ext.runId) ?? "",
-    });
+    this.events.push(orderEvent(ctx, kind, id, direction, qty, limit, stop, oca, comment));
   }
-}
-
-/**
- * The step computed quantities (cash, percent_of_equity, qty_percent, margin calls) round down to:
- * syminfo.mincontract when the symbol has one; whole contracts for stocks, funds, futures and
- * indices; 0.1 for forex and CFDs (TradingView's EURUSD exports: 10% of 1,000,000 at 1.1373 =
- * 87927.5); 0.000001 for crypto and anything else, so that small crypto positions stay possible.
- * Only the forex step is confirmed by exported data.
- */
-export function qtyStepFor(si: Record<string, unknown> | undefined): number {
-  const mc = si ? finite(si.mincontract) : NaN;
-  if (mc > 0) return mc;
-  const type = typeof si?.type === "string" ? si.type : "";
-  if (/^(stock|fund|dr|futures|index|warrant|structured)/.test(type)) return 1;
-  if (/^(forex|cfd)/.test(type)) return 0.1;
-  return 0.000001;
 }

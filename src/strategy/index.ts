@@ -16,7 +16,8 @@
 import type { ExecContext } from "../builtins/types.js";
 import { Broker } from "./broker.js";
 
-export { Broker, qtyStepFor } from "./broker.js";
+export { Broker } from "./broker.js";
+export { qtyStepFor } from "./levels.js";
 export { normaliseSettings, DEFAULT_SETTINGS, type StrategySettings } from "./settings.js";
 export { formatStrategySummary } from "./summary.js";
 export { magnifierBarsFrom, timeframeSeconds } from "./magnifier.js";

@@ -1,0 +1,82 @@
+// Price and quantity grids, and the levels of strategy.exit brackets, as pure functions.
+
+import type { ExitOrder, OpenTrade } from "./types.js";
+
+function finite(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : NaN;
+}
+
+function decimalsOf(step: number): number {
+  return Math.max(0, Math.min(15, Math.ceil(-Math.log10(step) - 1e-9)));
+}
+
+/**
+ * `p` on the tick grid: rounded up or down (order prices round against the trader: buy stops and
+ * sell limits up, sell stops and buy limits down, which the Bollinger export confirms for stops).
+ */
+export function roundToTick(p: number, mintick: number, up: boolean): number {
+  if (p !== p) return p;
+  const x = p / mintick;
+  const n = up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7);
+  return Number((n * mintick).toFixed(decimalsOf(mintick)));
+}
+
+/** `q` floored to the quantity step (an exact multiple stored a hair below stays whole); 0 for q <= 0. */
+export function floorToStep(q: number, step: number): number {
+  if (!(q > 0)) return 0;
+  const n = Math.floor(q / step + 1e-9);
+  return Number((n * step).toFixed(decimalsOf(step)));
+}
+
+/**
+ * The step computed quantities (cash, percent_of_equity, qty_percent, margin calls) round down to:
+ * syminfo.mincontract when the symbol has one; whole contracts for stocks, funds, futures and
+ * indices; 0.1 for forex and CFDs (TradingView's EURUSD exports: 10% of 1,000,000 at 1.1373 =
+ * 87927.5); 0.000001 for crypto and anything else, so that small crypto positions stay possible.
+ * Only the forex step is confirmed by exported data.
+ */
+export function qtyStepFor(si: Record<string, unknown> | undefined): number {
+  const mc = si ? finite(si.mincontract) : NaN;
+  if (mc > 0) return mc;
+  const type = typeof si?.type === "string" ? si.type : "";
+  if (/^(stock|fund|dr|futures|index|warrant|structured)/.test(type)) return 1;
+  if (/^(forex|cfd)/.test(type)) return 0.1;
+  return 0.000001;
+}
+
+/** v6 uses whichever of the absolute and relative levels the price reaches first; v5 the absolute. */
+function pick(abs: number, rel: number, first: (a: number, b: number) => number, version: number): number {
+  if (abs !== abs) return rel;
+  if (rel !== rel) return abs;
+  return version >= 6 ? first(abs, rel) : abs;
+}
+
+/** Take-profit of exit `e` for trade `t`: limit, or profit ticks from the entry (a sell limit for longs). */
+export function takeProfitLevel(e: ExitOrder, t: OpenTrade, mintick: number, version: number): number {
+  const rel = e.profit === e.profit ? t.entryPrice + t.side * e.profit * mintick : NaN;
+  return roundToTick(pick(e.limit, rel, t.side > 0 ? Math.min : Math.max, version), mintick, t.side > 0);
+}
+
+/** Stop-loss of exit `e` for trade `t`: stop, or loss ticks from the entry (a sell stop for longs). */
+export function stopLossLevel(e: ExitOrder, t: OpenTrade, mintick: number, version: number): number {
+  const rel = e.loss === e.loss ? t.entryPrice - t.side * e.loss * mintick : NaN;
+  return roundToTick(pick(e.stop, rel, t.side > 0 ? Math.max : Math.min, version), mintick, t.side < 0);
+}
+
+/** Price that activates the trailing stop: trail_price, or trail_points ticks from the entry. */
+export function trailActivation(e: ExitOrder, t: OpenTrade, mintick: number, version: number): number {
+  const rel = e.trailPoints === e.trailPoints ? t.entryPrice + t.side * e.trailPoints * mintick : NaN;
+  return pick(e.trailPrice, rel, t.side > 0 ? Math.min : Math.max, version);
+}
+
+/** Quantity exit `e` may still close of trade `t` (qty, qty_percent of the fill, or all of it). */
+export function exitRemaining(e: ExitOrder, t: OpenTrade, step: number): number {
+  let target: number;
+  if (e.qty === e.qty) target = e.qty;
+  else if (e.qtyPercent === e.qtyPercent) {
+    const raw = (t.initialQty * e.qtyPercent) / 100;
+    target = floorToStep(raw, step) || raw;
+  } else target = t.initialQty;
+  const done = t.exitFilled.get(e.id) ?? 0;
+  return Math.min(target - done, t.qty);
+}

@@ -3,6 +3,7 @@
 // variables need history. Produces the ResolvedProgram every backend runs.
 
 import type * as A from "../lang/ast.js";
+import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../builtins/types.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
 import { EnumValue, packColor } from "../core/values.js";
@@ -57,9 +58,13 @@ export class Checker {
   /** Variable name of the declaration being checked (for input overrides by name). */
   declName: string | null = null;
 
+  /** Statements brought in by imports (library constants), run before the script's own. */
+  readonly prelude: RStmt[] = [];
+
   constructor(
     readonly program: A.Program,
     readonly registry: Registry,
+    readonly libraries: LibrarySource[] = [],
   ) {
     this.version = program.version || 6;
   }
@@ -69,6 +74,7 @@ export class Checker {
     const stmts: RStmt[] = [];
     for (const s of this.program.body) {
       const r = checkStatement(this, s, this.global);
+      stmts.push(...this.prelude.splice(0));
       if (r) stmts.push(r);
     }
     if (!this.declaration) throw new CheckError("Script must have one indicator(), strategy() or library() declaration", this.program.span);
@@ -191,6 +197,8 @@ export class Checker {
 
   /** A dotted or plain name that is not a variable: builtin variable, constant, enum member. */
   named(name: string, node: A.Node): RExpr {
+    const libConst = this.global.vars.get(name);
+    if (libConst) return { k: "load", v: libConst.slot, t: libConst.slot.type };
     const bv = this.registry.variables[name];
     if (bv) {
       const ty = parseTypeText(catalogVariable(name) ?? "series float");

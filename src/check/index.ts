@@ -1,6 +1,7 @@
 // The checker's entry: Program -> ResolvedProgram (or the first check error as a diagnostic).
 import type { Diagnostic, Program } from "../lang/ast.js";
 import { Checker, type Registry } from "./checker.js";
+import type { LibrarySource } from "../core/result.js";
 import { CheckError } from "./errors.js";
 import type { ResolvedProgram } from "./ir.js";
 import { compileEligibility } from "./eligibility.js";
@@ -15,9 +16,9 @@ export interface CheckResult {
   diagnostics: Diagnostic[];
 }
 
-export function check(ast: Program, registry: Registry): CheckResult {
+export function check(ast: Program, registry: Registry, libraries: LibrarySource[] = []): CheckResult {
   try {
-    const program = new Checker(ast, registry).run();
+    const program = new Checker(ast, registry, libraries).run();
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;

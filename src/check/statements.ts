@@ -6,6 +6,7 @@ import { EnumValue } from "../core/values.js";
 import type { Checker } from "./checker.js";
 import { naValue } from "./checker.js";
 import { CheckError } from "./errors.js";
+import { resolveImport } from "./libraries.js";
 import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
 import { CONST, elemOf, genericHead, keyOf, SERIES, t, typeText, unify, VOID_T, type PType } from "./types.js";
@@ -84,8 +85,15 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
       c.enums.set(s.name.name, { name: s.name.name, members });
       return null;
     }
-    case "Import":
-      throw new CheckError(`Cannot resolve import '${s.namespace}/${s.name}/${s.version}': libraries are not supported yet`, s.span);
+    case "Import": {
+      if (!scope.isGlobal) throw new CheckError("Imports must be at global scope", s.span);
+      c.compileReason ??= "import statements are not compile-eligible";
+      for (const d of resolveImport(s, c.libraries)) {
+        const r = checkStatement(c, d, scope);
+        if (r) c.prelude.push(r);
+      }
+      return null;
+    }
     case "Break":
     case "Continue":
       if (!scope.inLoop) throw new CheckError(`'${s.kind.toLowerCase()}' outside of a loop`, s.span);
@@ -109,7 +117,7 @@ function sameSignature(c: Checker, a: A.FuncDecl, b: A.FuncDecl): boolean {
 
 function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   redeclared(scope, s.name);
-  if (s.exported) throw new CheckError("Exported constants are only allowed in libraries", s.span);
+  if (s.exported && c.declaration?.kind !== "library") throw new CheckError("Exported constants are only allowed in libraries", s.span);
   const declaredType = s.type ? c.typeFromRef(s.type) : undefined;
   const saved = c.declName;
   c.declName = s.name.name;

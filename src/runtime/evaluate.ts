@@ -4,6 +4,7 @@ import type { Diagnostic } from "../lang/ast.js";
 import { parse } from "../lang/index.js";
 import { registry } from "../builtins/index.js";
 import { check } from "../check/index.js";
+import { MAX_LIBRARIES } from "../check/libraries.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
 import { PineRuntimeError } from "../interpret/errors.js";
@@ -98,7 +99,9 @@ export function evaluate(input: EvaluateInput): RunResult {
 
   // check
   const tc = now();
-  const checked = check(parsed.ast, registry);
+  const libraries = Array.isArray(opts.libraries) ? opts.libraries : [];
+  if (libraries.length > MAX_LIBRARIES) return fail(result, "check", `Too many libraries: ${libraries.length} (at most ${MAX_LIBRARIES})`);
+  const checked = check(parsed.ast, registry, libraries);
   result.profile.phases.check_ms = now() - tc;
   if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
   const prog = checked.program;

@@ -26,6 +26,8 @@ export interface Registry {
 
 export const DEFAULT_MAX_BARS_BACK = 5000;
 const SOURCE_NAMES = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
+/** Documented parameter types that take only builtin "unique" constants (plot.style_*, shape.*, ...). */
+const UNIQUE_CONSTANT_TYPE = /\b(plot_style|plot_display|plot_simple_display|plot_line_style|hline_style|scale_type|sort_order|barmerge_gaps|barmerge_lookahead|text_format)\b/;
 const COLUMN_VARS = new Set(["open", "high", "low", "close", "volume", "time"]);
 const CASTS = new Set(["int", "float", "bool", "string", "color", "line", "label", "box", "table", "linefill", "polyline"]);
 const PLOT_FAMILY = new Set(["plot", "plotshape", "plotchar", "plotarrow", "plotbar", "plotcandle", "hline", "fill", "bgcolor", "barcolor"]);
@@ -112,7 +114,14 @@ export class Checker {
 
   typeFromRef(ref: A.TypeRef): string {
     if (ref.legacyArray) return `array<${ref.name}>`;
-    if (ref.args.length) return `${ref.name}<${ref.args.map((a) => this.typeFromRef(a)).join(",")}>`;
+    if (ref.args.length) {
+      const args = ref.args.map((a) => this.typeFromRef(a));
+      if (args.some((a) => /^(array|matrix|map)</.test(a)))
+        throw new CheckError(`Collections cannot contain collections directly: wrap the inner one in a user-defined type`, ref.span);
+      if (ref.name === "map" && args[0] && !["int", "float", "bool", "color", "string"].includes(args[0]) && !this.enums.has(args[0]))
+        throw new CheckError(`Map keys must be of a fundamental type or an enum, got ${args[0]}`, ref.args[0]!.span);
+      return `${ref.name}<${args.join(",")}>`;
+    }
     const n = ref.name;
     if (["int", "float", "bool", "color", "string"].includes(n) || DRAWING_TYPES.has(n)) return n;
     if (this.udts.has(n) || this.enums.has(n)) return n;
@@ -421,7 +430,11 @@ export class Checker {
       rargs[p] = r;
       argTypes[p] = r.t;
       const pname = fn.params[p];
-      if (pname && cat && !(recv && i === 0)) checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
+      if (pname && cat && !(recv && i === 0)) {
+        checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
+        if (this.version >= 6 && allArgs[i]!.value.kind === "Na" && UNIQUE_CONSTANT_TYPE.test(fn.types[pname] ?? ""))
+          throw new CheckError(`In v6, na cannot be used for '${pname}' of '${name}' (it takes one of the ${fn.types[pname]} constants)`, allArgs[i]!.span);
+      }
     }
     for (let i = 0; i < rargs.length; i++) if (!(i in rargs)) rargs[i] = undefined;
     let ty = cat ? resultType(name, fn, argTypes, typeArgs) : t("float");

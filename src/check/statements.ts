@@ -45,6 +45,11 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
       return assign(c, s, scope);
     case "FuncDecl": {
       if (!scope.isGlobal) throw new CheckError("Functions can only be declared at global scope", s.span);
+      const firstDefault = s.params.findIndex((p) => p.default);
+      if (firstDefault >= 0) {
+        const bad = s.params.slice(firstDefault).find((p) => !p.default);
+        if (bad) throw new CheckError(`Parameter '${bad.name.name}' of '${s.name.name}' needs a default value: parameters with defaults must come last`, bad.span);
+      }
       const table = s.isMethod ? c.methods : c.funcs;
       const list = table.get(s.name.name) ?? [];
       if (list.some((f) => sameSignature(c, f, s))) throw new CheckError(`Function '${s.name.name}' is already declared with these parameters`, s.name.span);

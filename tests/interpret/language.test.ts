@@ -111,6 +111,12 @@ describe("check errors", () => {
     ["na without type", v6("x = na\nplot(x)"), /without a type/],
     ["missing declaration", "//@version=6\nplot(close)\n", /declaration/],
     ["unknown function", v6("plot(foo.bar(1))"), /foo\.bar/],
+    ["na for a unique constant (v6)", v6("plot(close, style = na)"), /na cannot be used for 'style'/],
+    ["defaults must come last", v6("f(a = 1, b) => a + b\nplot(f(1, 2))"), /defaults must come last/],
+    ["collections of collections", v6("array<array<float>> a = na\nplot(close)"), /Collections cannot contain collections/],
+    ["map key types", v6("map<line, float> m = na\nplot(close)"), /Map keys/],
+    ["removed transp parameter (v6)", v6("plot(close, transp = 50)"), /no parameter 'transp'/],
+    ["series offset in plot (v6)", v6("plot(close, offset = bar_index)"), /argument 'offset'=series int: expected simple int/],
   ];
   for (const [name, src, re] of errors) {
     it(name, async () => {

@@ -33,7 +33,8 @@ export class BrowserEngine implements Engine {
         source: req.source,
         barsKey: req.data.key,
         symbol: req.symbol,
-        options: { inputs: req.inputs, profiler: req.profiler, ...(req.mode ? { mode: req.mode } : {}) },
+        // "auto" like the HTTP API's default: compiled when eligible, interpret otherwise
+        options: { inputs: req.inputs, profiler: req.profiler, mode: req.mode ?? "auto" },
       }),
     );
   }

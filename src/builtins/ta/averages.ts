@@ -5,11 +5,6 @@ import { intArg, kx, num, tuple, EPS } from "./common.js";
 
 type S = Record<string, number>;
 
-/** site.state as a record of kernel handles, made once by `make`. */
-function st(site: CallSite, make: () => S): S {
-  return (site.state ??= make()) as S;
-}
-
 function sma(ctx: ExecContext, args: any[], site: CallSite): number {
   const len = intArg(ctx, args[1], "sma");
   const k = kx(ctx);
@@ -39,7 +34,7 @@ function hma(ctx: ExecContext, args: any[], site: CallSite): number {
   const half = Math.floor(len / 2);
   const sq = Math.floor(Math.sqrt(len));
   if (half < 1) ctx.runtimeError(`Invalid value of the 'length' argument (${len}) in the 'hma' function. It must be > 1.`);
-  const s = st(site, () => ({ a: k.wma_new(half), b: k.wma_new(len), c: k.wma_new(sq) }));
+  const s = (site.state ??= { a: k.wma_new(half), b: k.wma_new(len), c: k.wma_new(sq) }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
   const a = k.wma_next(s.a, bar, x, half);
@@ -50,7 +45,7 @@ function hma(ctx: ExecContext, args: any[], site: CallSite): number {
 function vwma(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[1], "vwma");
-  const s = st(site, () => ({ a: k.sum_new(len), b: k.sum_new(len) }));
+  const s = (site.state ??= { a: k.sum_new(len), b: k.sum_new(len) }) as S;
   const bar = ctx.barIndex;
   const v = ctx.volume;
   return k.sma_next(s.a, bar, num(args[0]) * v, len) / k.sma_next(s.b, bar, v, len);
@@ -106,19 +101,25 @@ function cum(ctx: ExecContext, args: any[], site: CallSite): number {
 
 /** [basis, basis + mult*stdev, basis - mult*stdev] (ta.bb) and the width (ta.bbw); the stdev is the
  * two-pass one (ta/bb), while ta.stdev is E[x^2]-mean^2 (logs/ta_test_243). */
-function bands(ctx: ExecContext, args: any[], site: CallSite, fn: string): [number, number] {
+// bands()/keltner() leave their two results here (no per-bar tuple allocation).
+let resBasis = NaN;
+let resWidth = NaN;
+
+function bands(ctx: ExecContext, args: any[], site: CallSite, fn: string): void {
   const k = kx(ctx);
   const len = intArg(ctx, args[1], fn);
-  const s = st(site, () => ({ m: k.sum_new(len), v: k.sum_new(len) }));
+  const s = (site.state ??= { m: k.sum_new(len), v: k.sum_new(len) }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
   const basis = k.sma_next(s.m, bar, x, len);
-  const d = num(args[2]) * k.stdev2_next(s.v, bar, x, len);
-  return [basis, d];
+  resBasis = basis;
+  resWidth = num(args[2]) * k.stdev2_next(s.v, bar, x, len);
 }
 
 function bb(ctx: ExecContext, args: any[], site: CallSite): any[] {
-  const [basis, d] = bands(ctx, args, site, "bb");
+  bands(ctx, args, site, "bb");
+  const basis = resBasis;
+  const d = resWidth;
   const out = tuple(site, 3);
   out[0] = basis;
   out[1] = basis + d;
@@ -127,27 +128,33 @@ function bb(ctx: ExecContext, args: any[], site: CallSite): any[] {
 }
 
 function bbw(ctx: ExecContext, args: any[], site: CallSite): number {
-  const [basis, d] = bands(ctx, args, site, "bbw");
+  bands(ctx, args, site, "bbw");
+  const basis = resBasis;
+  const d = resWidth;
   // TradingView returns the width in percent (ta/bb), unlike the reference snippet
   return ((basis + d - (basis - d)) / basis) * 100;
 }
 
 /** Keltner: ema basis and ema of the range (ta.tr, i.e. tr(false), or high - low). */
-function keltner(ctx: ExecContext, args: any[], site: CallSite, fn: string): [number, number] {
+function keltner(ctx: ExecContext, args: any[], site: CallSite, fn: string): void {
   const k = kx(ctx);
-  const s = st(site, () => {
+  let s = site.state as S | undefined;
+  if (s === undefined) {
     const len = intArg(ctx, args[1], fn);
-    return { b: k.ema_new(len, 0), r: k.ema_new(len, 0), t: k.tr_new() };
-  });
+    s = site.state = { b: k.ema_new(len, 0), r: k.ema_new(len, 0), t: k.tr_new() };
+  }
   const bar = ctx.barIndex;
   const useTr = args[3] !== false;
   const tr = k.tr_next(s.t, bar, ctx.high, ctx.low, ctx.close, 0);
   const span = useTr ? tr : ctx.high - ctx.low;
-  return [k.ema_next(s.b, bar, num(args[0])), k.ema_next(s.r, bar, span) * num(args[2])];
+  resBasis = k.ema_next(s.b, bar, num(args[0]));
+  resWidth = k.ema_next(s.r, bar, span) * num(args[2]);
 }
 
 function kc(ctx: ExecContext, args: any[], site: CallSite): any[] {
-  const [basis, r] = keltner(ctx, args, site, "kc");
+  keltner(ctx, args, site, "kc");
+  const basis = resBasis;
+  const r = resWidth;
   const out = tuple(site, 3);
   out[0] = basis;
   out[1] = basis + r;
@@ -156,17 +163,19 @@ function kc(ctx: ExecContext, args: any[], site: CallSite): any[] {
 }
 
 function kcw(ctx: ExecContext, args: any[], site: CallSite): number {
-  const [basis, r] = keltner(ctx, args, site, "kcw");
+  keltner(ctx, args, site, "kcw");
+  const basis = resBasis;
+  const r = resWidth;
   return (basis + r - (basis - r)) / basis;
 }
 
 function macd(ctx: ExecContext, args: any[], site: CallSite): any[] {
   const k = kx(ctx);
-  const s = st(site, () => ({
+  const s = (site.state ??= {
     f: k.ema_new(intArg(ctx, args[1], "macd", "fastlen"), 0),
     l: k.ema_new(intArg(ctx, args[2], "macd", "slowlen"), 0),
     g: k.ema_new(intArg(ctx, args[3], "macd", "siglen"), 0),
-  }));
+  }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
   const m = k.ema_next(s.f, bar, x) - k.ema_next(s.l, bar, x);
@@ -181,11 +190,12 @@ function macd(ctx: ExecContext, args: any[], site: CallSite): any[] {
 /** True strength index: double-smoothed momentum over double-smoothed absolute momentum. */
 function tsi(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
-  const s = st(site, () => {
+  let s = site.state as S | undefined;
+  if (s === undefined) {
     const sh = intArg(ctx, args[1], "tsi", "short_length");
     const lo = intArg(ctx, args[2], "tsi", "long_length");
-    return { p: k.lag_new(1), a1: k.ema_new(lo, 0), a2: k.ema_new(sh, 0), b1: k.ema_new(lo, 0), b2: k.ema_new(sh, 0) };
-  });
+    s = site.state = { p: k.lag_new(1), a1: k.ema_new(lo, 0), a2: k.ema_new(sh, 0), b1: k.ema_new(lo, 0), b2: k.ema_new(sh, 0) };
+  }
   const bar = ctx.barIndex;
   const x = num(args[0]);
   const pc = x - k.lag_next(s.p, bar, x, 1);
@@ -202,7 +212,7 @@ function tsi(ctx: ExecContext, args: any[], site: CallSite): number {
 function correlation(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[2], "correlation");
-  const s = st(site, () => ({ x: k.sum_new(len), y: k.sum_new(len), xy: k.sum_new(len), vx: k.var_new(len), vy: k.var_new(len) }));
+  const s = (site.state ??= { x: k.sum_new(len), y: k.sum_new(len), xy: k.sum_new(len), vx: k.var_new(len), vy: k.var_new(len) }) as S;
   const bar = ctx.barIndex;
   const a = num(args[0]);
   const b = num(args[1]);

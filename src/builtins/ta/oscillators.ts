@@ -5,10 +5,6 @@ import { intArg, kernels, kx, num, truthy, tuple, EPS } from "./common.js";
 
 type S = Record<string, number>;
 
-function st(site: CallSite, make: () => S): S {
-  return (site.state ??= make()) as S;
-}
-
 /** x[len] through a lag kernel (the site's own history of x). */
 function lagOf(ctx: ExecContext, site: CallSite, x: number, len: number): number {
   const k = kx(ctx);
@@ -49,7 +45,7 @@ function rsi(ctx: ExecContext, args: any[], site: CallSite): number {
 function cmo(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[1], "cmo");
-  const s = st(site, () => ({ p: k.lag_new(1), a: k.sum_new(len), b: k.sum_new(len) }));
+  const s = (site.state ??= { p: k.lag_new(1), a: k.sum_new(len), b: k.sum_new(len) }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
   let m = x - k.lag_next(s.p, bar, x, 1);
@@ -63,7 +59,7 @@ function cmo(ctx: ExecContext, args: any[], site: CallSite): number {
 function mfi(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[1], "mfi");
-  const s = st(site, () => ({ p: k.lag_new(1), u: k.sum_new(len), d: k.sum_new(len) }));
+  const s = (site.state ??= { p: k.lag_new(1), u: k.sum_new(len), d: k.sum_new(len) }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
   let c = x - k.lag_next(s.p, bar, x, 1);
@@ -79,7 +75,7 @@ function mfi(ctx: ExecContext, args: any[], site: CallSite): number {
 function cci(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[1], "cci");
-  const s = st(site, () => ({ m: k.sum_new(len), d: k.sum_new(len) }));
+  const s = (site.state ??= { m: k.sum_new(len), d: k.sum_new(len) }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
   const ma = k.sma_next(s.m, bar, x, len);
@@ -89,7 +85,7 @@ function cci(ctx: ExecContext, args: any[], site: CallSite): number {
 function stoch(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[3], "stoch");
-  const s = st(site, () => ({ h: k.hilo_new(len, 0), l: k.hilo_new(len, 1) }));
+  const s = (site.state ??= { h: k.hilo_new(len, 0), l: k.hilo_new(len, 1) }) as S;
   const bar = ctx.barIndex;
   const hh = k.hilo_next(s.h, bar, num(args[1]), len);
   const ll = k.hilo_next(s.l, bar, num(args[2]), len);
@@ -99,7 +95,7 @@ function stoch(ctx: ExecContext, args: any[], site: CallSite): number {
 function wpr(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[0], "wpr");
-  const s = st(site, () => ({ h: k.hilo_new(len, 0), l: k.hilo_new(len, 1) }));
+  const s = (site.state ??= { h: k.hilo_new(len, 0), l: k.hilo_new(len, 1) }) as S;
   const bar = ctx.barIndex;
   const hh = k.hilo_next(s.h, bar, ctx.high, len);
   const ll = k.hilo_next(s.l, bar, ctx.low, len);
@@ -114,7 +110,7 @@ export function trueRange(ctx: ExecContext, site: CallSite, handleNa: boolean): 
 
 function atr(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
-  const s = st(site, () => ({ t: k.tr_new(), r: k.ema_new(intArg(ctx, args[0], "atr"), 1) }));
+  const s = (site.state ??= { t: k.tr_new(), r: k.ema_new(intArg(ctx, args[0], "atr"), 1) }) as S;
   const bar = ctx.barIndex;
   return k.ema_next(s.r, bar, k.tr_next(s.t, bar, ctx.high, ctx.low, ctx.close, 1));
 }
@@ -122,14 +118,15 @@ function atr(ctx: ExecContext, args: any[], site: CallSite): number {
 /** TradingView's DMI: rma-smoothed directional movement over rma(ta.tr), adx = rma of |+DI - -DI| / sum. */
 function dmi(ctx: ExecContext, args: any[], site: CallSite): any[] {
   const k = kx(ctx);
-  const s = st(site, () => {
+  let s = site.state as S | undefined;
+  if (s === undefined) {
     const n = intArg(ctx, args[0], "dmi", "diLength");
     const m = intArg(ctx, args[1], "dmi", "adxSmoothing");
-    return {
+    s = site.state = {
       ph: k.lag_new(1), pl: k.lag_new(1), t: k.tr_new(), rt: k.ema_new(n, 1), rp: k.ema_new(n, 1), rm: k.ema_new(n, 1),
       fp: k.lag_new(1), fm: k.lag_new(1), adx: k.ema_new(m, 1),
     };
-  });
+  }
   const bar = ctx.barIndex;
   const up = ctx.high - k.lag_next(s.ph, bar, ctx.high, 1);
   const down = -(ctx.low - k.lag_next(s.pl, bar, ctx.low, 1));

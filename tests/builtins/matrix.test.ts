@@ -30,6 +30,10 @@ describe("matrix linear algebra", () => {
     const back = multiply(multiply(a, p), a);
     back.data.forEach((x, i) => expect(x).toBeCloseTo(a.data[i]!, 10));
   });
+  it("eigen of an empty or na matrix does not hang", () => {
+    expect(eigen([]).values).toEqual([]);
+    expect(eigen([[1, NaN], [0, 1]]).values.every((x) => Number.isNaN(x))).toBe(true);
+  });
   it("eigenvalues of general and symmetric matrices", () => {
     expect(eigen([[4, -2], [1, 1]]).values).toEqual([3, 2]);
     const sym = eigen([[2, 1], [1, 2]]);

@@ -61,6 +61,9 @@ describe("matrix.* builtins", () => {
     expect(() => call("matrix.reshape", m, 3, 1)).toThrow(PineRuntimeError);
     expect(() => call("matrix.det", newM(2, 3, 1))).toThrow(PineRuntimeError);
   });
+  it("size guard on results (kron)", () => {
+    expect(() => call("matrix.kron", newM(400, 400, 1), newM(400, 400, 1))).toThrow("The matrix cannot contain more than 100000 elements.");
+  });
   it("add_row with an array, remove_col returns the column", () => {
     const m = callWith(ctx, "matrix.new<type>", [], site(["int"]));
     call("matrix.add_row", m, 0, callWith(ctx, "array.from", [1, 2, 3], site(["int"])));

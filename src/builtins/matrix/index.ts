@@ -328,6 +328,7 @@ export const functions: BuiltinTable = {
   "matrix.kron": def("matrix.kron", (ctx, a) => {
     const x = mat(ctx, a[0], "matrix.kron");
     const y = mat(ctx, a[1], "matrix.kron");
+    checkSize(ctx, x.rows * y.rows, x.cols * y.cols);
     return fromDense(kron(toDense(x), toDense(y)), numType(x.elemType, y.elemType));
   }),
   "matrix.avg": reduce("matrix.avg", st.avg),

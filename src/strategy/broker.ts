@@ -15,8 +15,22 @@ import { normaliseSettings, type StrategySettings } from "./settings.js";
 import { orderEvent } from "./events.js";
 import { exitRemaining, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
 import { RiskRules } from "./risk.js";
+import { cloneTrade, restoreScalars, scalarsOf, truncate } from "./snapshot.js";
 import { buildResult, EquityTracker } from "./stats.js";
 import type { CloseRequest, EntryRequest, ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "./types.js";
+
+export interface BrokerSnapshot {
+  orders: PendingOrder[];
+  exits: ExitOrder[];
+  open: OpenTrade[];
+  closed: number;
+  events: number;
+  equity: number;
+  self: Record<string, number | string | boolean>;
+  ledger: Record<string, number | string | boolean>;
+  risk: Record<string, number | string | boolean>;
+  tracker: Record<string, number | string | boolean>;
+}
 
 const NONE = 0;
 const ORDER = 1;
@@ -287,6 +301,37 @@ export class Broker {
 
   roundQty(q: number): number {
     return floorToStep(q, this.qtyStep);
+  }
+
+  /** Everything a realtime tick may change, to put back with restore() before the next tick. */
+  snapshot(): BrokerSnapshot {
+    return {
+      orders: this.orders.map((o) => ({ ...o })),
+      exits: this.exits.map((e) => ({ ...e })),
+      open: this.ledger.open.map(cloneTrade),
+      closed: this.ledger.closed.length,
+      events: this.events.length,
+      equity: this.tracker.equity.length,
+      self: scalarsOf(this),
+      ledger: scalarsOf(this.ledger),
+      risk: scalarsOf(this.risk),
+      tracker: scalarsOf(this.tracker),
+    };
+  }
+
+  restore(s: BrokerSnapshot): void {
+    this.orders = s.orders.map((o) => ({ ...o }));
+    this.exits = s.exits.map((e) => ({ ...e }));
+    this.ledger.open.length = 0;
+    for (const t of s.open) this.ledger.open.push(cloneTrade(t));
+    truncate(this.ledger.closed, s.closed);
+    truncate(this.events, s.events);
+    truncate(this.tracker.equity, s.equity);
+    truncate(this.tracker.times, s.equity);
+    restoreScalars(this, s.self);
+    restoreScalars(this.ledger, s.ledger);
+    restoreScalars(this.risk, s.risk);
+    restoreScalars(this.tracker, s.tracker);
   }
 
   get pendingOrders(): readonly PendingOrder[] {

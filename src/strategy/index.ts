@@ -4,6 +4,8 @@
 //   ctx.broker = broker;
 //   per bar: broker.onBarOpen(ctx); <script runs, strategy.* builtins reach ctx.broker>; broker.onBarClose(ctx);
 //   at the end: result.strategy = broker.finish(ctx); result.events = broker.events;
+//   realtime ticks: const snap = broker.snapshot() at the last confirmed close, broker.restore(snap)
+//     before re-running a tick of the forming bar.
 //
 // Context the Runtime provides through ctx.ext:
 //   ctx.ext.scriptId, ctx.ext.runId: strings copied into every StrategyEvent.
@@ -16,7 +18,7 @@
 import type { ExecContext } from "../builtins/types.js";
 import { Broker } from "./broker.js";
 
-export { Broker } from "./broker.js";
+export { Broker, type BrokerSnapshot } from "./broker.js";
 export { qtyStepFor } from "./levels.js";
 export { normaliseSettings, DEFAULT_SETTINGS, type StrategySettings } from "./settings.js";
 export { formatStrategySummary } from "./summary.js";

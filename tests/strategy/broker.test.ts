@@ -3,9 +3,9 @@
 // mintick 0.01 and pointvalue 1 unless a test says otherwise.
 
 import { describe, expect, it } from "vitest";
-import { columnsOf, makeCtx, replay } from "./harness.js";
+import { columnsOf, makeCtx, replay, setBar } from "./harness.js";
 import type { SymInfo } from "../../src/core/result.js";
-import type { Broker } from "../../src/strategy/index.js";
+import { createBroker, type Broker } from "../../src/strategy/index.js";
 
 type Row = [number, number, number, number];
 type Script = (i: number, b: Broker, ctx: Parameters<Parameters<typeof replay>[2]>[1]) => void;
@@ -619,5 +619,34 @@ describe("results", () => {
     expect(broker.tracker.maxRunupPercent).toBeCloseTo((10 / 1009.9) * 100, 10);
     expect(result.trades[0].profit).toBeCloseTo(4.795, 10);
     expect(result.trades[0].profit_percent).toBeCloseTo((4.795 / 100.1) * 100, 10);
+  });
+
+  it("snapshot / restore put the account back as it was (realtime ticks)", () => {
+    // Long 1 filled at bar 1; snapshot after bar 1; bar 2 run twice (a tick, then the confirmed bar):
+    // the result equals a run without the extra tick.
+    const rows: Row[] = [flat, [101, 101, 101, 101], [102, 103, 101, 102], [104, 104, 104, 104]];
+    const script: Script = (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      if (i === 2) b.close({ id: "L" }, ctx);
+    };
+    const plain = run(rows, {}, script).result;
+    const ctx = makeCtx(columnsOf(rows), { type: "stock" });
+    const broker = createBroker({}, ctx);
+    ctx.broker = broker;
+    const step = (i: number) => {
+      setBar(ctx, i);
+      broker.onBarOpen(ctx);
+      script(i, broker, ctx);
+      broker.onBarClose(ctx);
+    };
+    step(0);
+    step(1);
+    const snap = broker.snapshot();
+    step(2); // a realtime tick of bar 2
+    broker.restore(snap);
+    step(2); // the confirmed bar 2
+    step(3);
+    expect(broker.finish(ctx)).toEqual(plain);
+    expect(broker.events).toHaveLength(2);
   });
 });

@@ -8,8 +8,8 @@
 // - months go by the trading day's month; "3M" is a quarter, "12M" a year.
 // Verified against TradingView's exported timeframe.change() values (conformance timeframe_change).
 
-import { Session } from "./time-sessions.js";
-import { civilFromDays, daysFromCivil, localToUtc, weekdayOfDay, type Zone } from "./tz.js";
+import { parseSession, Session, SESSION_24X7 } from "./time-sessions.js";
+import { civilFromDays, daysFromCivil, getZone, localToUtc, UTC, weekdayOfDay, type Zone } from "./tz.js";
 
 const MIN_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -327,6 +327,30 @@ function popcount(x: number): number {
 
 const calcCache = new Map<string, PeriodCalc>();
 
+/** A timeframe, zone or session given as an object or as its text ("60", "America/New_York", "24x7"). */
+export type TimeframeLike = Timeframe | string;
+export type ZoneLike = Zone | string;
+export type SessionLike = Session | string;
+
+function asTf(tf: TimeframeLike): Timeframe {
+  if (typeof tf !== "string") return tf;
+  const p = parseTimeframe(tf);
+  if (!p) throw new RangeError(`invalid timeframe "${tf}"`);
+  return p;
+}
+function asZone(z: ZoneLike): Zone {
+  if (typeof z !== "string") return z;
+  const p = getZone(z);
+  if (!p) throw new RangeError(`invalid time zone "${z}"`);
+  return p;
+}
+function asSession(s: SessionLike): Session {
+  if (typeof s !== "string") return s;
+  const p = parseSession(s);
+  if (!p) throw new RangeError(`invalid session "${s}"`);
+  return p;
+}
+
 let lastCalc: PeriodCalc | null = null;
 
 function calcFor(zone: Zone, session: Session, barMs: number): PeriodCalc {
@@ -350,32 +374,36 @@ function calcForKeyed(zone: Zone, session: Session, barMs: number): PeriodCalc {
 /**
  * Start (UTC ms) of the `tf` period holding the bar that opens at `time`: the open time of the
  * higher-timeframe bar (what `time(tf)` returns). `barMs` is the chart bar length (0 = instant).
- * Session-anchored ta.vwap and request.security use it; NaN for a tick timeframe.
+ * Session-anchored ta.vwap and request.security use it; NaN for a tick timeframe. Strings are
+ * accepted for tf/zone/session (a malformed one throws a RangeError: validate user input first).
  */
-export function periodStart(time: number, tf: Timeframe, zone: Zone, session: Session, barMs = 0): number {
-  return calcFor(zone, session, barMs).start(time, tf);
+export function periodStart(time: number, tf: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7, barMs = 0): number {
+  return calcFor(asZone(zone), asSession(session), barMs).start(time, asTf(tf));
 }
 
 /** End (UTC ms, exclusive) of that period: what `time_close(tf)` returns. */
-export function periodEnd(time: number, tf: Timeframe, zone: Zone, session: Session, barMs = 0): number {
-  const c = calcFor(zone, session, barMs);
-  c.start(time, tf, true);
+export function periodEnd(time: number, tf: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7, barMs = 0): number {
+  const c = calcFor(asZone(zone), asSession(session), barMs);
+  c.start(time, asTf(tf), true);
   return c.periodEnd;
 }
 
 /** timeframe.change between two bar open times: true when they fall in different `tf` periods. */
-export function timeframeChange(prevTime: number, time: number, tf: Timeframe, zone: Zone, session: Session, barMs = 0): boolean {
+export function timeframeChange(prevTime: number, time: number, tf: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7, barMs = 0): boolean {
   if (prevTime !== prevTime) return false;
-  const c = calcFor(zone, session, barMs);
-  const a = c.start(prevTime, tf);
-  return c.start(time, tf) !== a;
+  const c = calcFor(asZone(zone), asSession(session), barMs);
+  const p = asTf(tf);
+  const a = c.start(prevTime, p);
+  return c.start(time, p) !== a;
 }
 
 /**
  * Does the bar opening at `time` start a new trading-day session? True when its trading day
  * differs from the previous bar's; for the first bar (prevTime NaN), when a session opens inside it.
  */
-export function isSessionStart(prevTime: number, time: number, zone: Zone, session: Session, barMs = 0): boolean {
+export function isSessionStart(prevTime: number, time: number, zoneLike: ZoneLike = UTC, sessionLike: SessionLike = SESSION_24X7, barMs = 0): boolean {
+  const zone = asZone(zoneLike);
+  const session = asSession(sessionLike);
   const L = time + zone.offsetMs(time);
   if (!session.barDay(L, L + Math.max(barMs, 1))) return false;
   const day = session.day;
@@ -390,7 +418,8 @@ export function isSessionStart(prevTime: number, time: number, zone: Zone, sessi
  * Close time (UTC ms) of a chart bar: open + bar length for intraday timeframes, cut at the end of
  * the bar's session; the end of the period for D/W/M. What `time_close` returns on history.
  */
-export function barTimeClose(time: number, chartTf: Timeframe, zone: Zone, session: Session): number {
+export function barTimeClose(time: number, chartTfLike: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7): number {
+  const chartTf = asTf(chartTfLike);
   if (chartTf.unit === "T") return NaN;
   const barMs = isIntraday(chartTf) ? nominalMs(chartTf) : 0;
   return periodEnd(time, chartTf, zone, session, barMs);

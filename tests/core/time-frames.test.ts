@@ -109,3 +109,15 @@ describe("periods", () => {
     expect(barTimeClose(Date.UTC(2024, 0, 1), tf("D"), UTC, SESSION_24X7)).toBe(Date.UTC(2024, 0, 2));
   });
 });
+
+describe("string arguments of the helpers", () => {
+  it("accept timeframe, zone and session text", () => {
+    const t = Date.UTC(2024, 5, 4, 15); // 11:00 New York
+    expect(periodStart(t, "D", "America/New_York", "0930-1600:23456")).toBe(Date.UTC(2024, 5, 4, 13, 30));
+    expect(periodStart(t, "240")).toBe(Date.UTC(2024, 5, 4, 12));
+    expect(timeframeChange(t - 3_600_000, t, "240")).toBe(false); // 14:00 and 15:00 UTC share 12:00-16:00
+    expect(timeframeChange(t - 4 * 3_600_000, t, "240")).toBe(true);
+    expect(() => periodStart(t, "bogus")).toThrow(RangeError);
+    expect(() => periodStart(t, "D", "Mars/Olympus")).toThrow(/time zone/);
+  });
+});

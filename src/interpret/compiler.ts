@@ -225,8 +225,9 @@ export class Compiler {
       case "tuple": {
         const els = e.elems.map((x) => this.expr(x));
         const n = els.length;
+        // One buffer per tuple node: Pine tuples are only ever destructured at once, never kept.
+        const out = new Array<unknown>(n);
         return () => {
-          const out = new Array<unknown>(n); // the consumer may keep it (function results are destructured at once)
           for (let i = 0; i < n; i++) out[i] = els[i]!();
           return out;
         };

@@ -139,9 +139,9 @@ export class Broker {
     this.tracker.onBar(this, ctx);
   }
 
+  /** The StrategyResult; open trades are valued at the close of the last bar that ran. */
   finish(ctx: ExecContext): StrategyResult {
-    const last = ctx.barCount > 0 ? ctx.columns.close[ctx.barCount - 1] : this.lastClose;
-    return buildResult(this, last === last ? last : this.lastClose, ctx);
+    return buildResult(this, this.lastClose, ctx);
   }
 
   // ------------------------------------------------------------------ order API (strategy.*)

@@ -32,6 +32,7 @@ export function parseSwitch(p: Parser): Switch {
   p.next();
   if (!p.atKind("Indent")) p.fail(Codes.ExpectedBlock, "Expecting indented 'value => result' lines after 'switch'", p.tokenSpan(p.peek()));
   p.next();
+  p.blockDepth++;
   for (;;) {
     const k = p.peek().kind;
     if (k === "Newline") {
@@ -56,6 +57,7 @@ export function parseSwitch(p: Parser): Switch {
       p.recover();
     }
   }
+  p.blockDepth--;
   node.span = p.spanFrom(start);
   return node;
 }

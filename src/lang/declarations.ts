@@ -12,6 +12,7 @@ import { parseTypeRef } from "./types.js";
 
 export function parseExport(p: Parser): Stmt {
   const start = p.next();
+  p.requireTopLevel("Exports", start);
   const t = p.peek();
   if (t.kind === "Ident") {
     if (t.text === "type" && p.atName(1)) return parseTypeDecl(p, start, true);
@@ -25,6 +26,7 @@ export function parseExport(p: Parser): Stmt {
 
 export function parseImport(p: Parser): Import {
   const start = p.next();
+  p.requireTopLevel("Imports", start);
   const first = p.peek();
   let lastTok: Token | null = null;
   while (!p.atKind("Newline") && !p.atKind("EOF") && !p.atWord("as") && !p.at(",")) lastTok = p.next();
@@ -43,7 +45,7 @@ export function parseImport(p: Parser): Import {
 
 export function parseFuncDecl(p: Parser, start: Token, isMethod: boolean, exported: boolean): FuncDecl {
   if (isMethod) p.expectWord("method");
-  if (p.functionDepth > 0) p.error(Codes.NestedFunction, "Functions can only be declared at the top level of a script", p.tokenSpan(p.peek()));
+  p.requireTopLevel(isMethod ? "Methods" : "Functions", p.peek());
   const name = parseName(p, "a function name");
   p.expect("(");
   const params: Param[] = [];
@@ -53,13 +55,13 @@ export function parseFuncDecl(p: Parser, start: Token, isMethod: boolean, export
   }
   p.expect(")", params.length ? "')' or ','" : "')'");
   p.expect("=>", "'=>'");
-  p.functionDepth++;
+  p.blockDepth++;
   try {
     const singleLine = !p.atKind("Newline");
     const body = singleLine ? parseInlineBody(p) : parseBlock(p);
     return { kind: "FuncDecl", name, params, body, singleLine, isMethod, exported, span: p.spanFrom(start) };
   } finally {
-    p.functionDepth--;
+    p.blockDepth--;
   }
 }
 
@@ -128,6 +130,7 @@ function parseMemberLines<T>(p: Parser, what: string, parseItem: (p: Parser) => 
 }
 
 export function parseTypeDecl(p: Parser, start: Token, exported: boolean): TypeDecl {
+  p.requireTopLevel("Types", start);
   p.expectWord("type");
   const name = parseName(p, "a type name");
   const fields = parseMemberLines(p, "field declarations", parseField);
@@ -148,6 +151,7 @@ function parseField(p: Parser): FieldDecl {
 }
 
 export function parseEnumDecl(p: Parser, start: Token, exported: boolean): EnumDecl {
+  p.requireTopLevel("Enums", start);
   p.expectWord("enum");
   const name = parseName(p, "an enum name");
   const members = parseMemberLines(p, "enum members", parseEnumMember);

@@ -26,7 +26,7 @@ export const Codes = {
   BadAssignTarget: "P2005",
   TupleReassign: "P2006",
   BadImport: "P2007",
-  NestedFunction: "P2008",
+  NotTopLevel: "P2008",
   ExpectedExpr: "P2009",
   BadTupleName: "P2010",
   BadParam: "P2011",

@@ -20,8 +20,9 @@ export class Parser {
   pos = 0;
   /** The last real (non-layout) token consumed: spans end there. */
   last: Token;
-  /** Nesting of function bodies, to reject nested definitions. */
-  functionDepth = 0;
+  /** Nesting of local blocks (and inline function bodies): declarations that belong at the top
+   * of a script (functions, types, enums, imports) are rejected inside them. */
+  blockDepth = 0;
   /** Nesting of expressions, bounded so hostile input cannot overflow the stack. */
   depth = 0;
 
@@ -56,6 +57,11 @@ export class Parser {
 
   leave(): void {
     if (this.depth > 0) this.depth--;
+  }
+
+  /** Reports (without abandoning the statement) a top-level-only declaration inside a block. */
+  requireTopLevel(what: string, at: Token): void {
+    if (this.blockDepth > 0) this.error(Codes.NotTopLevel, `${what} can only be declared at the top level of a script, not inside a block`, this.tokenSpan(at));
   }
 
   /** The previous token closed a block: an `if`/`switch`/loop expression just ended, and with it

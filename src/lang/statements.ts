@@ -226,7 +226,13 @@ export function parseBlock(p: Parser): Block {
     p.fail(Codes.ExpectedBlock, "Expecting an indented block (4 spaces or a tab) on the next line", p.tokenSpan(t));
   }
   const indent = p.next();
-  const body = parseStatements(p, false);
+  p.blockDepth++;
+  let body: Stmt[];
+  try {
+    body = parseStatements(p, false);
+  } finally {
+    p.blockDepth--;
+  }
   if (p.atKind("Dedent")) p.next();
   const first = body[0], lastStmt = body[body.length - 1];
   const span = first && lastStmt

@@ -157,7 +157,7 @@ function exprText(e: Expr, level: number): string {
     case "Number":
       return e.raw;
     case "String":
-      return e.raw.includes("\n") ? quote(e.value) : e.raw;
+      return e.raw; // a string wrapped over lines keeps its line break and indentation
     case "Bool":
       return e.value ? "true" : "false";
     case "Na":
@@ -233,8 +233,4 @@ function isSimple(s: Stmt): boolean {
 
 function isControl(e: Expr): boolean {
   return e.kind === "If" || e.kind === "Switch" || e.kind === "For" || e.kind === "ForIn" || e.kind === "While";
-}
-
-function quote(v: string): string {
-  return '"' + v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t") + '"';
 }

@@ -99,6 +99,12 @@ const ROWS: Row[] = [
   ["x = 10 %\n", 2, 9, "P2009", "Mismatched input end of line expecting an expression"],
   ["x = (\n", 2, 6, "P2009", "Mismatched input end of line expecting an expression"],
   ["plot(close\n", 2, 11, "P2001", "Mismatched input end of line expecting ')' or ','"],
+  ["if a\n    f(x) => x\n", 3, 5, "P2008", "Functions can only be declared at the top level of a script, not inside a block"],
+  ["if a\n    type T\n        int x\n", 3, 5, "P2008", "Types can only be declared at the top level"],
+  ["for i = 0 to 1\n    enum E\n        a\n", 3, 5, "P2008", "Enums can only be declared at the top level"],
+  ["if a\n    import u/l/1\n", 3, 5, "P2008", "Imports can only be declared at the top level"],
+  ["x = switch 1\n    1 => f(y) => y\n", 3, 10, "P2008", "Functions can only be declared at the top level"],
+  ["if a\n    export f(float x) => x\n", 3, 5, "P2008", "Exports can only be declared at the top level"],
 ];
 
 describe("malformed input table", () => {

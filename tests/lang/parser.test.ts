@@ -325,6 +325,15 @@ describe("unparse", () => {
     );
   });
 
+  it("keeps a string wrapped over two lines so it reads back the same", () => {
+    const src = '//@version=6\nif true\n    label.new(bar_index, high, "first part\n         second part")\n';
+    const first = parse(src);
+    expect(messages(first)).toEqual([]);
+    const printed = unparse(first.ast);
+    expect(printed).toContain('"first part\n         second part"');
+    expect(shape(parse(printed).ast)).toBe(shape(first.ast));
+  });
+
   it("adds the parentheses a hand-built tree needs", () => {
     const r = parse("//@version=6\nx = a * b\n");
     const s = r.ast.body[0]!;

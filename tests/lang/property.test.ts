@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, unparse, type Diagnostic } from "../../src/lang/index.js";
-import { pineFiles, read } from "./helpers.js";
+import { pineFiles, read, shape } from "./helpers.js";
 
 const VOCAB = [
   "if", "else", "for", "to", "by", "in", "while", "switch", "var", "varip", "const", "simple", "series",
@@ -103,6 +103,21 @@ describe("parser properties", () => {
         checkSource(source);
       }),
       { numRuns: 600 },
+    );
+  });
+
+  it("edited scripts that still parse cleanly also round-trip through unparse", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: scripts.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 3 }), (which, edits) => {
+        let source = scripts[which]!;
+        for (const e of edits) source = applyEdit(source, e);
+        const first = parse(source);
+        if (first.diagnostics.some((d) => d.severity === "error")) return;
+        const second = parse(unparse(first.ast));
+        expect(second.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+        expect(shape(second.ast)).toBe(shape(first.ast));
+      }),
+      { numRuns: 800 },
     );
   });
 

@@ -106,6 +106,8 @@ export class Broker {
     this.version = ctx.version || this.version;
     this.risk.onBar(ctx.time, this);
     this.dropBlockedEntries();
+    // The Runtime may attach the magnifier's bars after creating the broker.
+    if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars) this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
     const mag = this.magnifier;
     if (mag) {
       const end = ctx.timeClose === ctx.timeClose && ctx.timeClose > ctx.time ? ctx.timeClose : Infinity;

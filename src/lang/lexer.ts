@@ -335,7 +335,8 @@ class Lexer {
     let i = start + 1;
     while (isHex(src.charCodeAt(i))) i++;
     const n = i - start - 1;
-    if (n === 0 && !isIdentPart(src.charCodeAt(i))) {
+    const startsLine = src.slice(this.lineStart, start).trim() === "";
+    if ((n === 0 && !isIdentPart(src.charCodeAt(i))) || (startsLine && (n === 0 || isIdentPart(src.charCodeAt(i)) || src.charCodeAt(i) === CH_SPACE))) {
       let end = src.indexOf("\n", start);
       if (end < 0) end = src.length;
       this.sink.error(Codes.HashComment, "'#' does not start a comment in Pine; use //", this.span(start, start + 1));

@@ -3,7 +3,7 @@
 // service, recording every webhook it receives in its own KV namespace.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Miniflare } from "miniflare";
+import { Miniflare, type MiniflareOptions, type WorkerOptions } from "miniflare";
 import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
 
 const KEY = "test-key-123";
@@ -65,7 +65,8 @@ async function call(path: string, init: RequestInit & { json?: unknown; key?: st
 }
 
 async function received(): Promise<any[]> {
-  const kv = await mf.getKVNamespace("RECORD", "trade");
+  // Typed loosely: the project has no @cloudflare/workers-types.
+  const kv = (await mf.getKVNamespace("RECORD", "trade")) as unknown as { list(o: { prefix: string }): Promise<{ keys: { name: string }[] }>; get(k: string): Promise<string | null> };
   const list = await kv.list({ prefix: "msg:" });
   return Promise.all(list.keys.map(async (k) => JSON.parse((await kv.get(k.name)) as string)));
 }
@@ -73,15 +74,15 @@ async function received(): Promise<any[]> {
 beforeAll(async () => {
   const bundle = await buildEdgeWorker();
   const modules = await edgeModules(bundle);
-  const common = { modules, compatibilityDate: "2024-11-01", compatibilityFlags: ["nodejs_compat"], kvNamespaces: ["RESIN_KV"], r2Buckets: ["RESIN_BARS"] };
+  const common = { modules: modules as WorkerOptions["modules"], compatibilityDate: "2024-11-01", compatibilityFlags: ["nodejs_compat"], kvNamespaces: ["RESIN_KV"], r2Buckets: ["RESIN_BARS"] };
   mf = new Miniflare({
     workers: [
-      { name: "resin", ...common, bindings: { API_KEY: KEY }, serviceBindings: { TRADE_SERVICE: "trade" } },
+      { name: "resin", ...common, bindings: { API_KEY: KEY }, serviceBindings: { TRADE_SERVICE: "trade" } } as WorkerOptions,
       { name: "trade", modules: true, script: TRADE_SERVICE, compatibilityDate: "2024-11-01", kvNamespaces: ["RECORD"] },
     ],
   });
   // A second deployment without API_KEY and without a trade service binding.
-  mfNoTrade = new Miniflare({ ...common, name: "resin" });
+  mfNoTrade = new Miniflare({ ...common, name: "resin" } as MiniflareOptions);
 }, 120_000);
 
 afterAll(async () => {
@@ -188,7 +189,7 @@ describe("edge worker under workerd", () => {
 
     // A new closed bar arrives: the scheduled() handler runs the job and forwards only the new bar's events.
     await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(8, 1) } });
-    const worker = await mf.getWorker("resin");
+    const worker = (await mf.getWorker("resin")) as unknown as { scheduled(o: { cron: string }): Promise<unknown> };
     await worker.scheduled({ cron: "* * * * *" });
     const after = await received();
     expect(after.length).toBeGreaterThan(afterFirst.length);

@@ -1,5 +1,265 @@
-// resin bench: placeholder until its issue lands; reports that honestly instead of pretending.
-export async function command(_argv: string[]): Promise<number> {
-  console.error("resin bench: not implemented yet");
-  return 1;
+// resin bench: the benchmark suite. Everything runs in this one process so the ratios compare like
+// with like: resin (interpret and compile) on bench10.pine and the scripts in bench/, the hand-written
+// floor ../shared/bench/fused-loop.mjs, and the npm package `pinets` on the same Pine source.
+// It reports ratios to the floor (and per-bar memory), never pass/fail: speed targets live here,
+// not in unit tests.
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Runtime } from "../runtime/index.js";
+import type { ColumnarBars, Mode } from "../core/result.js";
+
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const SHARED_BENCH = resolve(PACKAGE_ROOT, "..", "shared", "bench");
+
+interface BenchOptions {
+  sizes: number[];
+  modes: Mode[];
+  pinets: boolean;
+  pinetsMaxBars: number;
+  json: boolean;
+  scripts: string[] | null;
+}
+
+interface Row {
+  script: string;
+  bars: number;
+  engine: string;
+  ms: number;
+  ratio: number | null;
+  bytesPerBar: number | null;
+  note?: string;
+}
+
+/** The floor's own data generator (same LCG and shape as fused-loop.mjs), so both see identical bars. */
+export function generateBars(n: number, seed = 42): ColumnarBars & { volume: Float64Array } {
+  let s = seed >>> 0;
+  const r = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+  const time = new Float64Array(n);
+  const open = new Float64Array(n);
+  const high = new Float64Array(n);
+  const low = new Float64Array(n);
+  const close = new Float64Array(n);
+  const volume = new Float64Array(n);
+  let p = 100;
+  for (let i = 0; i < n; i++) {
+    const op = p;
+    p = Math.max(1, p * (1 + (r() - 0.5) * 0.02));
+    open[i] = op;
+    close[i] = p;
+    high[i] = Math.max(op, p) * (1 + r() * 0.005);
+    low[i] = Math.min(op, p) * (1 - r() * 0.005);
+    volume[i] = 1000 + r() * 1000;
+    time[i] = 1_600_000_000_000 + i * 60_000;
+  }
+  return { time, open, high, low, close, volume };
+}
+
+type FloorRun = (d: { o: Float64Array; h: Float64Array; l: Float64Array; c: Float64Array; v: Float64Array }) => unknown;
+
+/**
+ * Loads the floor's `run` function from fused-loop.mjs without executing its own timing loop: the
+ * file defines gen() and run() and then times them at top level, so only the definitions are taken.
+ */
+function loadFloor(): FloorRun | null {
+  const file = join(SHARED_BENCH, "fused-loop.mjs");
+  if (!existsSync(file)) return null;
+  const src = readFileSync(file, "utf8");
+  const cut = src.lastIndexOf("for (const n of");
+  if (cut < 0) return null;
+  return new Function(`${src.slice(0, cut)}\nreturn run;`)() as FloorRun;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function repeatsFor(bars: number): number {
+  return bars >= 1_000_000 ? 3 : bars >= 100_000 ? 5 : 9;
+}
+
+function heapNow(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+function collectGarbage(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) g();
+}
+
+async function timeIt(fn: () => Promise<unknown> | unknown, repeats: number): Promise<{ ms: number; bytes: number | null }> {
+  await fn(); // warm-up: JIT, kernel compilation
+  const times: number[] = [];
+  let bytes: number | null = null;
+  for (let i = 0; i < repeats; i++) {
+    collectGarbage();
+    const before = heapNow();
+    const t0 = performance.now();
+    const out = await fn();
+    times.push(performance.now() - t0);
+    if (i === 0 && (globalThis as { gc?: unknown }).gc) bytes = heapNow() - before;
+    void out;
+  }
+  return { ms: median(times), bytes };
+}
+
+function loadScripts(only: string[] | null): { name: string; source: string }[] {
+  const scripts: { name: string; source: string }[] = [];
+  const bench10 = join(SHARED_BENCH, "bench10.pine");
+  if (existsSync(bench10)) scripts.push({ name: "bench10", source: readFileSync(bench10, "utf8") });
+  for (const name of ["strategy", "loops", "arrays", "drawings", "arith"]) {
+    const file = join(PACKAGE_ROOT, "bench", `${name}.pine`);
+    if (existsSync(file)) scripts.push({ name, source: readFileSync(file, "utf8") });
+  }
+  return only ? scripts.filter((s) => only.includes(s.name)) : scripts;
+}
+
+async function loadPinets(): Promise<null | ((bars: ColumnarBars & { volume: Float64Array }, source: string) => Promise<unknown>)> {
+  try {
+    const mod = (await import("pinets")) as { PineTS: new (candles: unknown[]) => { run(src: string): Promise<unknown> } };
+    return async (bars, source) => {
+      const n = bars.close.length;
+      const candles = new Array(n);
+      for (let i = 0; i < n; i++) {
+        candles[i] = {
+          open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i], volume: bars.volume[i],
+          openTime: bars.time[i], closeTime: bars.time[i] + 59_999,
+        };
+      }
+      return new mod.PineTS(candles).run(source);
+    };
+  } catch {
+    return null;
+  }
+}
+
+export async function runBench(opts: BenchOptions, log: (line: string) => void): Promise<Row[]> {
+  const rows: Row[] = [];
+  const floor = loadFloor();
+  const pinets = opts.pinets ? await loadPinets() : null;
+  const scripts = loadScripts(opts.scripts);
+  for (const bars of opts.sizes) {
+    const data = generateBars(bars);
+    const inputBytes = bars * 6 * 8;
+    let floorMs: number | null = null;
+    if (floor) {
+      const d = { o: data.open as Float64Array, h: data.high as Float64Array, l: data.low as Float64Array, c: data.close as Float64Array, v: data.volume };
+      const t = await timeIt(() => floor(d), repeatsFor(bars));
+      floorMs = t.ms;
+      rows.push({ script: "bench10", bars, engine: "floor (fused-loop.mjs)", ms: t.ms, ratio: 1, bytesPerBar: null });
+      log(`  floor        bench10  ${bars} bars  ${t.ms.toFixed(1)} ms`);
+    }
+    for (const script of scripts) {
+      for (const mode of opts.modes) {
+        const rt = new Runtime("BENCH:SYNTH", { timeframe: "1" });
+        let note: string | undefined;
+        const t = await timeIt(async () => {
+          const res = await rt.run(script.source, data, { mode });
+          if (res.error) note = `${res.error_kind}: ${res.error}`;
+          else if (res.mode !== mode && mode !== "auto") note = `ran ${res.mode}`;
+          return res;
+        }, repeatsFor(bars));
+        const ratio = script.name === "bench10" && floorMs ? t.ms / floorMs : null;
+        const bytesPerBar = t.bytes === null ? null : Math.max(0, (t.bytes - inputBytes) / bars);
+        rows.push({ script: script.name, bars, engine: `resin ${mode}`, ms: t.ms, ratio, bytesPerBar, note });
+        log(`  resin ${mode.padEnd(9)} ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms${ratio ? `  ${ratio.toFixed(2)}x floor` : ""}${note ? `  (${note})` : ""}`);
+      }
+      if (pinets && script.name === "bench10" && bars <= opts.pinetsMaxBars) {
+        try {
+          const t = await timeIt(() => pinets(data, script.source), bars >= 100_000 ? 1 : 3);
+          const ratio = floorMs ? t.ms / floorMs : null;
+          rows.push({ script: script.name, bars, engine: "pinets", ms: t.ms, ratio, bytesPerBar: null });
+          log(`  pinets       ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms${ratio ? `  ${ratio.toFixed(1)}x floor` : ""}`);
+        } catch (err) {
+          rows.push({ script: script.name, bars, engine: "pinets", ms: NaN, ratio: null, bytesPerBar: null, note: String(err).slice(0, 80) });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+function formatTable(rows: Row[]): string {
+  const out = ["| script | bars | engine | ms | x floor | bytes/bar | note |", "|---|---:|---|---:|---:|---:|---|"];
+  for (const r of rows) {
+    out.push(
+      `| ${r.script} | ${r.bars.toLocaleString("en-US")} | ${r.engine} | ${Number.isFinite(r.ms) ? r.ms.toFixed(1) : "-"} | ${r.ratio === null ? "" : r.ratio.toFixed(2)} | ${r.bytesPerBar === null ? "" : r.bytesPerBar.toFixed(0)} | ${r.note ?? ""} |`,
+    );
+  }
+  return out.join("\n");
+}
+
+function parseArgs(argv: string[]): BenchOptions | string {
+  const opts: BenchOptions = {
+    sizes: [10_000, 100_000, 1_000_000],
+    modes: ["interpret", "compile"],
+    pinets: true,
+    pinetsMaxBars: 100_000,
+    json: false,
+    scripts: null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i] ?? "";
+    if (a === "--sizes") opts.sizes = next().split(",").map((s) => Number(s.replace(/k$/i, "000").replace(/m$/i, "000000")));
+    else if (a === "--quick") opts.sizes = [10_000, 100_000];
+    else if (a === "--modes") opts.modes = next().split(",") as Mode[];
+    else if (a === "--no-pinets") opts.pinets = false;
+    else if (a === "--pinets-max") opts.pinetsMaxBars = Number(next());
+    else if (a === "--scripts") opts.scripts = next().split(",");
+    else if (a === "--json") opts.json = true;
+    else if (a === "--help" || a === "-h") return "help";
+    else return `unknown option '${a}'`;
+  }
+  if (opts.sizes.some((n) => !Number.isInteger(n) || n <= 0)) return "--sizes takes positive integers, e.g. 10000,100000";
+  return opts;
+}
+
+const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
+                   [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
+
+Runs bench10.pine (../shared/bench) and bench/*.pine over generated bars in each mode, next to the
+hand-written floor (../shared/bench/fused-loop.mjs) and the npm package pinets, in one process, and
+prints a table of times, ratios to the floor and bytes per bar (run node with --expose-gc for memory).`;
+
+export async function command(argv: string[]): Promise<number> {
+  const opts = parseArgs(argv);
+  if (opts === "help") {
+    console.log(HELP);
+    return 0;
+  }
+  if (typeof opts === "string") {
+    console.error(`resin bench: ${opts}\n\n${HELP}`);
+    return 2;
+  }
+  const log = opts.json ? () => {} : (line: string) => console.log(line);
+  log("resin bench (ratios are to the hand-written floor on the same bars, in this process)");
+  const extras: Record<string, unknown> = {};
+  try {
+    const { benchParse } = await import("../lang/bench.js");
+    const p = benchParse();
+    extras.parse = p;
+    log(`  parse: ${p.lines}-line script in ${p.ms.toFixed(2)} ms`);
+  } catch (err) {
+    log(`  parse benchmark unavailable: ${String(err)}`);
+  }
+  const rows = await runBench(opts, log);
+  try {
+    const { benchKernels } = await import("../kernels/bench.js");
+    extras.kernels = await benchKernels(100_000);
+  } catch (err) {
+    log(`  kernel benchmark unavailable: ${String(err)}`);
+  }
+  if (opts.json) console.log(JSON.stringify({ rows, ...extras }, null, 2));
+  else {
+    console.log("\n" + formatTable(rows));
+    if (extras.kernels) console.log("\nkernels (ns/bar, WASM vs plain JS):\n" + JSON.stringify(extras.kernels, null, 1));
+  }
+  return 0;
 }

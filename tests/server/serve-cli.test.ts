@@ -109,6 +109,7 @@ describe("resin serve", () => {
     expect((await res.json()).count).toBe(BARS.length);
     expect(await p.exited).toBe(0);
     const lines = p.out().trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.event === "listening")).toMatchObject({ engine: "threads" });
     expect(lines.find((l) => l.event === "shutdown")).toMatchObject({ signal: "SIGTERM" });
     expect(lines.find((l) => l.path === "/run")).toMatchObject({ method: "POST", status: 200 });
   });

@@ -1,5 +1,6 @@
 // Date strings as timestamp(dateString) and data files give them: ISO 8601
-// ("2020-02-20", "2011-10-10T14:48:00", "2025-01-01 01:23:45-05:00", "...Z") and RFC 2822-like
+// ("2020-02-20", "2011-10-10T14:48:00", "2025-01-01 01:23:45-05:00", "...Z"; "2020/02/20" too, as
+// spreadsheets write it) and RFC 2822-like
 // forms ("20 Feb 2020", "Feb 01 2020 22:10:05", "Tue, 04 Dec 1995 00:12:00 GMT+5", "... +0530").
 // Without a zone the time is read in `defaultZone` (UTC unless given), as TradingView does.
 
@@ -13,7 +14,7 @@ const MONTHS: Record<string, number> = {
 const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,?$/i;
 
 const ISO_RE =
-  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
+  /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
 const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?$/;
 
 /** A zone suffix: "Z", "UTC", "GMT+5", "+0530", "-05:00", "+3", or an IANA name. Null when unknown. */

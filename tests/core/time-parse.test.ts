@@ -12,6 +12,7 @@ describe("parseDateString", () => {
     expect(parseDateString("2025-01-01T01:23:45Z")).toBe(Date.UTC(2025, 0, 1, 1, 23, 45));
     expect(parseDateString("2025-01-01T01:23:45.250Z")).toBe(Date.UTC(2025, 0, 1, 1, 23, 45, 250));
     expect(parseDateString("2024-06-01T12:00:00 America/New_York")).toBe(Date.UTC(2024, 5, 1, 16));
+    expect(parseDateString("2024/06/01 12:00")).toBe(Date.UTC(2024, 5, 1, 12));
   });
   it("reads RFC 2822-like dates in either day/month order, with GMT offsets", () => {
     expect(parseDateString("Feb 01 2020 22:10:05")).toBe(Date.UTC(2020, 1, 1, 22, 10, 5));

@@ -663,8 +663,9 @@ export class Broker {
   private dropBlockedEntries(): void {
     const side = this.ledger.side();
     if (side === 0 || this.ledger.open.length < Math.max(1, this.settings.pyramiding)) return;
-    if (!this.orders.some((o) => o.kind === "entry" && o.side === side)) return;
-    this.orders = this.orders.filter((o) => !(o.kind === "entry" && o.side === side));
+    let w = 0;
+    for (const o of this.orders) if (!(o.kind === "entry" && o.side === side)) this.orders[w++] = o;
+    this.orders.length = w;
   }
 
   /** Whether exit `e` applies to open trade `t` (its from_entry, or the position it was bound to). */
@@ -676,13 +677,18 @@ export class Broker {
   /** An exit that has found its trades is dropped once none of them remains open. */
   private pruneExits(): void {
     if (this.exits.length === 0) return;
-    let drop = false;
+    let w = 0;
     for (const e of this.exits) {
-      const matches = this.ledger.open.some((t) => this.exitCovers(e, t));
-      if (matches) e.armed = true;
-      else if (e.armed) drop = true;
+      if (this.coversAny(e)) e.armed = true;
+      else if (e.armed) continue;
+      this.exits[w++] = e;
     }
-    if (drop) this.exits = this.exits.filter((e) => !e.armed || this.ledger.open.some((t) => this.exitCovers(e, t)));
+    this.exits.length = w;
+  }
+
+  private coversAny(e: ExitOrder): boolean {
+    for (const t of this.ledger.open) if (this.exitCovers(e, t)) return true;
+    return false;
   }
 
   private afterPath(ctx: ExecContext): void {

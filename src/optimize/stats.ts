@@ -70,8 +70,18 @@ export function score(objective: ObjectiveName, s: TrialStats, minTrades: number
   }
 }
 
+/** TrialStats as JSON: non-finite numbers are null. */
+export interface TrialStatsJson {
+  total_pnl: number | null;
+  trades: number;
+  max_dd: number | null;
+  win_rate: number | null;
+  profit_factor: number | null;
+  avg_trade: number | null;
+}
+
 /** The JSON form: non-finite numbers become null. */
-export function statsToJson(s: TrialStats | null): Record<string, number | null> | null {
+export function statsToJson(s: TrialStats | null): TrialStatsJson | null {
   if (!s) return null;
   return {
     total_pnl: finiteOrNull(s.total_pnl),

@@ -8,7 +8,7 @@ import { OptimizeAbortedError, OptimizeError } from "./errors.js";
 import { createRng } from "./prng.js";
 import { createSampler, resolveSampler, SAMPLERS, type Observation, type SamplerChoice, type SamplerName } from "./samplers.js";
 import { gridSize, parseSpace, type ParamSpec, type Params } from "./space.js";
-import { computeStats, DEFAULT_INITIAL_CAPITAL, finiteOrNull, OBJECTIVES, score, statsToJson, type ObjectiveName, type TrialStats } from "./stats.js";
+import { computeStats, DEFAULT_INITIAL_CAPITAL, finiteOrNull, OBJECTIVES, score, statsToJson, type ObjectiveName, type TrialStats, type TrialStatsJson } from "./stats.js";
 import { IN_SAMPLE_WARNING, parseValidation, planValidation, type Plan, type Slice, type ValidationSpec } from "./validation.js";
 
 export const N_TRIALS_DEFAULT = 30;
@@ -42,8 +42,8 @@ export interface TrialRecord {
   params: Params;
   is_score: number | null;
   oos_score: number | null;
-  is_stats: Record<string, number | null> | null;
-  oos_stats: Record<string, number | null> | null;
+  is_stats: TrialStatsJson | null;
+  oos_stats: TrialStatsJson | null;
   error: string | null;
   engine_runs: number;
   ms: number;

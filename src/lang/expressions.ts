@@ -109,7 +109,9 @@ function parsePostfix(p: Parser): Expr {
       expr = { kind: "Member", object: expr, property, span: p.spanFromSpan(expr.span) };
     } else if (p.at("(")) {
       expr = parseCallRest(p, expr);
-    } else if (p.at("<") && (expr.kind === "Ident" || expr.kind === "Member")) {
+    } else if (p.at("<") && expr.kind === "Member" && expr.property.name === "new") {
+      // only `array.new<T>`, `matrix.new<T>`, `map.new<K, V>` take type arguments: elsewhere `<` is
+      // a comparison, so `f(a < b, c > (d))` stays two comparisons
       const typeArgs = tryParseTypeArgs(p);
       if (!typeArgs) return expr;
       expr = parseCallRest(p, expr, typeArgs);

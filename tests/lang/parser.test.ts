@@ -90,6 +90,8 @@ describe("generic calls versus comparisons", () => {
     ["a < b ? c : d", "((a < b) ? c : d)"],
     ["a<b", "(a < b)"],
     ["f(a < b, c > d)", "f((a < b), (c > d))"],
+    ["f(a < b, c > (d))", "f((a < b), (c > {d}))"],
+    ["x.y < b > (c)", "((x.y < b) > {c})"],
   ])("%s", (src, expected) => {
     expect(group(exprOf(src))).toBe(expected);
   });

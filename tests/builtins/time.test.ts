@@ -76,6 +76,13 @@ describe("time functions", () => {
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/Mars\/Olympus/);
   });
+  it("time_close is the session's scheduled close: cut at 16:00, and 16:00 for a stock's daily bar", async () => {
+    const s = await plots(`plot(time_close, "tc")`, bars, NY_STOCK);
+    expect(s.tc![6]).toBe(Date.UTC(2024, 5, 3, 20)); // the 15:30 bar closes with the session at 16:00
+    const daily = [0, 1, 2].map((i) => ({ time: Date.UTC(2024, 5, 3 + i, 13, 30), open: 1, high: 2, low: 0.5, close: 1.5 }));
+    const d = await plots(`plot(time_close, "tc")`, daily, NY_STOCK);
+    expect(d.tc).toEqual([0, 1, 2].map((i) => Date.UTC(2024, 5, 3 + i, 20)));
+  });
   it("last_bar_time and time_close variables", async () => {
     const s = await plots(`plot(last_bar_time, "lbt")\nplot(time_close, "tc")`, bars, NY_STOCK);
     expect(s.lbt![0]).toBe(bars[9]!.time);

@@ -128,11 +128,15 @@ function tradingDayTime(ctx: ExecContext): number {
   return day * DAY_MS;
 }
 
+/**
+ * time_close: the scheduled close of the bar, from the exchange session: open + timeframe for
+ * intraday bars, cut at the session's end, and the session close for daily and longer bars (16:00
+ * New York for a stock's daily bar, not the next bar's open). ctx.timeClose is the fallback.
+ */
 function timeClose(ctx: ExecContext): number {
-  const tc = ctx.timeClose;
-  if (typeof tc === "number" && tc === tc) return tc;
   const env = timeEnv(ctx);
-  return barTimeClose(ctx.time, env.chartTf, env.zone, env.session);
+  const tc = barTimeClose(ctx.time, env.chartTf, env.zone, env.session);
+  return tc === tc ? tc : ctx.timeClose;
 }
 
 /**

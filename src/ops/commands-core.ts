@@ -52,7 +52,7 @@ export async function onboard(ctx: Ctx, args: string[]): Promise<CmdResult> {
 export async function configShow(ctx: Ctx): Promise<CmdResult> {
   const cfg = ctx.config();
   const lines = [`provider   ${cfg.provider}`, ...(cfg.account_id ? [`account_id ${cfg.account_id}`] : [])];
-  lines.push(table(ctx.out, ["worker", "kind", "port", "url"], Object.entries(cfg.workers).map(([n, w]) => [n, w.kind, w.port, w.url ?? ""])));
+  lines.push(table(ctx.out, ["worker", "kind", "port", "url"], Object.entries(cfg.workers).map(([n, w]) => [n, w.kind, String(w.port), w.url ?? ""])));
   return { data: { config: cfg, file: configPath(ctx.root()), exists: hasConfig(ctx.root()) }, text: lines.join("\n") };
 }
 

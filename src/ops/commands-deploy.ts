@@ -85,7 +85,7 @@ export async function workersList(ctx: Ctx): Promise<CmdResult> {
   });
   return {
     data: { provider: ctx.providerName(), workers: rows },
-    text: table(ctx.out, ["worker", "kind", "port", "version", "status", "url"], rows.map((r) => [r.name, r.kind, r.port, r.version === null ? "-" : `v${r.version}`, r.status, r.url ?? ""])),
+    text: table(ctx.out, ["worker", "kind", "port", "version", "status", "url"], rows.map((r) => [r.name, r.kind, String(r.port), r.version === null ? "-" : `v${r.version}`, r.status, r.url ?? ""])),
     next: "resinctl dev start",
   };
 }

@@ -85,7 +85,7 @@ describe("str.format", () => {
     expect(f("{0}", new PineArray("float", [1, 0]))).toBe("[1.0, 0.0]");
     expect(f("{0}", new PineArray("int", [1, NaN]))).toBe("[1, NaN]");
     expect(f("{0,number,#.#}", new PineArray("float", [1.26, 2]))).toBe("[1.3, 2]");
-    expect(f("{0}", 1340000)).toBe("1340000");
+    expect(f("{0}", 1340000)).toBe("1,340,000"); // default "#,###.###" groups digits
     expect(f("{0,number}", 1340000.5)).toBe("1,340,000.5");
     expect(f("{0,date,yyyy-MM-dd}", T)).toBe("2025-01-01");
     expect(f("{0} {1}", true, null)).toBe("true NaN");
@@ -258,5 +258,28 @@ describe("HALF_UP fast path agrees with the exact BigInt rounding", () => {
         expect((fast.int + fast.frac).replace(/^0+(?=\d)/, "")).toBe(exact);
       }
     }
+  });
+});
+
+describe("User Manual: Strings > Modifying strings / Formatting strings", () => {
+  const call = caller();
+  it("empty targets replace zero-width boundaries", () => {
+    const fmt = call("str.replace", call("str.replace", call("str.replace_all", "012345", "", "}\n{"), "}\n", ""), "\n{", "", 5);
+    expect(fmt).toBe("{0}\n{1}\n{2}\n{3}\n{4}\n{5}");
+    expect(call("str.replace", "Hello world!", "o", "0", 1)).toBe("Hello w0rld!");
+    expect(call("str.replace", "Hello world!", "H ", "_", 1)).toBe("Hello world!");
+  });
+  it("numeric presets and custom patterns", () => {
+    const v = 1234.56789;
+    expect(call("str.format", "{0}", v)).toBe("1,234.568");
+    expect(call("str.format", "{0,number,integer}", v)).toBe("1,235");
+    expect(call("str.format", "{0,number,#}", v)).toBe("1235");
+    expect(call("str.format", "{0,number,currency}", v)).toBe("$1,234.57");
+    expect(call("str.format", "{0,number,'$',###.0000}", v)).toBe("$1,234.5679");
+    expect(call("str.format", "{0,number,percent}", v)).toBe("123,457%");
+    expect(call("str.format", "{0,number,#,###.###%}", v)).toBe("123,456.789%");
+  });
+  it("str.format dates are UTC", () => {
+    expect(call("str.format", "{0,date,yyyy-MM-dd}T{0,time,HH:mm:ssZ}", 1279411200000)).toBe("2010-07-18T00:00:00+0000");
   });
 });

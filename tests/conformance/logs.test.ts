@@ -21,6 +21,12 @@ const SYMINFO: Record<string, SymInfo> = {
 
 /** Cases that do not match yet, with the reason. They stay in the suite as expected failures. */
 const KNOWN_FAILURES: Record<string, string> = {
+  // The expected line prints -18189.894 for "{1}" without a thousands separator. The values match;
+  // only the text differs. str.format's default number format follows the User Manual ("the
+  // str.format() function's default numeric format (#,###.###) ... uses comma-separated sets of
+  // three whole digits", as Java's MessageFormat does), which gives -18,189.894. This file is a
+  // re-stamped probe file (stamp kind "syn", INDEX.md), the only case with a number >= 1000 in {n}.
+  ta_test_243_variance_stdev_exact: "expected text has no digit grouping; the User Manual's default {0} format groups",
   // Pine Logs shows messages without trailing blanks: str.repeat("Hello ", 3) is logged as
   // "Hello Hello Hello". The log sink (log.*, src/builtins/log) keeps the trailing space.
   str_test_001_str: "log messages are not right-trimmed like Pine Logs",

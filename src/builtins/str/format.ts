@@ -1,6 +1,6 @@
 // str.format / log.* message formatting: Java MessageFormat patterns as TradingView accepts them.
 //
-//   {0}                  default text of the argument (numbers: at most 3 decimals, no grouping)
+//   {0}                  default text of the argument (numbers: "#,###.###", the User Manual's default)
 //   {0,number}           "#,##0.###"      {0,number,integer}  "#,##0"
 //   {0,number,currency}  "$#,##0.00"      {0,number,percent}  "#,##0%"
 //   {0,number,<pattern>} a DecimalFormat pattern, taken verbatim (" #.#" keeps its leading space)
@@ -16,7 +16,9 @@ import { formatTime } from "./time.js";
 
 export class FormatError extends Error {}
 
-const DEFAULT_NUMBER = compileNumberPattern("#.###");
+// The User Manual (Strings > Formatting strings): "the str.format() function's default numeric
+// format (#,###.###) ... uses comma-separated sets of three whole digits".
+const DEFAULT_NUMBER = compileNumberPattern("#,##0.###");
 const NUMBER = compileNumberPattern("#,##0.###");
 const INTEGER = compileNumberPattern("#,##0");
 const CURRENCY = compileNumberPattern("\u00a4#,##0.00");

@@ -49,8 +49,16 @@ export function javaTrim(s: string): string {
   return s.slice(a, b);
 }
 
+/**
+ * Replaces the nth (0-based) non-overlapping occurrence of target. An empty target matches the
+ * zero-width boundaries (before every char and at the end), as Java's String.replace does (the
+ * User Manual uses str.replace_all(s, "", "\n") that way).
+ */
 export function replaceNth(source: string, target: string, replacement: string, occurrence: number): string {
-  if (target === "") return source;
+  if (target === "") {
+    if (!(occurrence >= 0 && occurrence <= source.length)) return source;
+    return source.slice(0, occurrence) + replacement + source.slice(occurrence);
+  }
   let from = 0;
   for (let k = 0; ; k++) {
     const at = source.indexOf(target, from);
@@ -176,11 +184,16 @@ export const functions: BuiltinTable = {
   },
   "str.replace_all": {
     name: "str.replace_all",
-    impl: (_c, a) => {
+    impl: (ctx, a) => {
       const src = s(a[0]);
       if (src == null) return null;
       const target = s(a[1]) ?? "";
-      return target === "" ? src : src.split(target).join(s(a[2]) ?? "");
+      const rep = s(a[2]) ?? "";
+      if (target === "") {
+        if ((src.length + 1) * rep.length > MAX_STRING_LENGTH) ctx.runtimeError(`The string produced by 'str.replace_all' would exceed ${MAX_STRING_LENGTH} characters.`);
+        return rep + src.split("").join(rep) + (src.length > 0 ? rep : "");
+      }
+      return src.split(target).join(rep);
     },
   },
   "str.split": {

@@ -227,6 +227,14 @@ describe("POST /backtest/quick", () => {
     }
     expect(trades[trades.length - 1].exit_time).toBe(wave[wave.length - 1]!.time);
     expect(trades[trades.length - 1].exit_price).toBe(wave[wave.length - 1]!.close);
+    // Each entry follows a cross of the SMAs on the bar before it.
+    const sma = (i: number, n: number) => (i < n - 1 ? NaN : wave.slice(i - n + 1, i + 1).reduce((a, b) => a + b.close, 0) / n);
+    for (const t of trades) {
+      const i = wave.findIndex((b) => b.time === t.entry_time) - 1;
+      const up = sma(i, 3) > sma(i, 8) && sma(i - 1, 3) <= sma(i - 1, 8);
+      const down = sma(i, 3) < sma(i, 8) && sma(i - 1, 3) >= sma(i - 1, 8);
+      expect(t.direction === "long" ? up : down).toBe(true);
+    }
     const pnl = trades.reduce((a: number, t: { pnl: number }) => a + t.pnl, 0);
     expect(summary.total_pnl).toBeCloseTo(pnl, 6);
     expect(summary.total_trades).toBe(trades.length);

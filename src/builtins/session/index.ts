@@ -66,8 +66,9 @@ function barState(ctx: ExecContext): SessionBarState {
   const { zone, session, barMs } = env;
   const t = ctx.time;
   const prev = ctx.barIndex > 0 ? ctx.columns.time[ctx.barIndex - 1]! : NaN;
-  const tcRaw = ctx.timeClose;
-  const tc = typeof tcRaw === "number" && tcRaw === tcRaw ? tcRaw : barTimeClose(t, env.chartTf, zone, session);
+  // The scheduled close (as time_close gives it); the context's value only when there is none.
+  const sched = barTimeClose(t, env.chartTf, zone, session);
+  const tc = sched === sched ? sched : ctx.timeClose;
   const L = t + zone.offsetMs(t);
   const Lc = tc + zone.offsetMs(tc);
   const span = Math.max(barMs, Lc - L, 1);

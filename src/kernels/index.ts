@@ -9,9 +9,11 @@
 // Where the module comes from:
 // - Node: read from <package root>/build/kernels.wasm, found relative to this file (src/kernels/ and
 //   dist/kernels/ both sit two levels below the package root).
-// - Browsers / workerd: the host hands it over first, with `setKernelModule(module)` (a
-//   WebAssembly.Module, e.g. a workerd wasm import or a Vite `?url` fetch compiled by the host) or
-//   `await loadKernelModule(bytesOrUrl)` (ArrayBuffer, Uint8Array, Response or URL/string to fetch).
+// - Browsers: fetched from the same default URL (Vite bundles build/kernels.wasm as an asset because
+//   defaultKernelUrl() is a literal `new URL(..., import.meta.url)`), unless the host set one.
+// - workerd (and any host): hand it over first with `setKernelModule(module)` (a WebAssembly.Module,
+//   e.g. a workerd wasm module import) or `await loadKernelModule(bytesOrUrl)` (ArrayBuffer,
+//   Uint8Array, Response, or a URL/string to fetch).
 //
 // `snapshot()` / `restore()` copy the used heap bytes, for realtime rollback: restore() brings every
 // call site's state back to the snapshot (states created after it keep their memory and restart).
@@ -31,12 +33,13 @@ export function setKernelModule(module: WebAssembly.Module): void {
 export function loadKernelModule(
   source: ArrayBuffer | Uint8Array | Response | URL | string | WebAssembly.Module,
 ): Promise<WebAssembly.Module> {
-  modulePromise = compileFrom(source);
+  const p = compileFrom(source);
+  modulePromise = p;
   // A failed load must not stick: the next call may retry.
-  modulePromise.catch(() => {
-    modulePromise = null;
+  p.catch(() => {
+    if (modulePromise === p) modulePromise = null;
   });
-  return modulePromise;
+  return p;
 }
 
 async function compileFrom(
@@ -72,18 +75,24 @@ export function defaultKernelUrl(): URL {
   return new URL("../../build/kernels.wasm", import.meta.url);
 }
 
-/** The compiled module, loading it from the default location on first use (Node). */
+/**
+ * The compiled module, loaded from the default location on first use: read from disk in Node,
+ * fetched in browsers (Vite rewrites the `new URL(..., import.meta.url)` of defaultKernelUrl() to the
+ * bundled asset). Hosts without either (workerd) must call setKernelModule() first.
+ */
 export function getKernelModule(): Promise<WebAssembly.Module> {
-  if (!modulePromise) {
-    const isNode = typeof process !== "undefined" && !!process.versions?.node;
-    if (!isNode) {
-      return Promise.reject(
-        new Error("kernels.wasm is not loaded: call setKernelModule() or loadKernelModule() first in this host"),
-      );
-    }
-    return loadKernelModule(defaultKernelUrl());
+  if (modulePromise) return modulePromise;
+  let url: URL;
+  try {
+    url = defaultKernelUrl();
+  } catch {
+    return Promise.reject(new Error("kernels.wasm is not loaded: call setKernelModule() or loadKernelModule() first in this host"));
   }
-  return modulePromise;
+  const p = loadKernelModule(url);
+  return p.catch((err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`kernels.wasm could not be loaded from ${url.href} (${why}); the host can pass it with setKernelModule() or loadKernelModule()`);
+  });
 }
 
 /** One run's kernel instance: the exports plus views and rollback helpers. */

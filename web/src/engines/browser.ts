@@ -1,7 +1,9 @@
 // The default engine: the Runtime in a pool of Web Workers (Comlink), kernels in WASM; works offline.
 
+import * as Comlink from "comlink";
 import { WorkerPool, defaultPoolSize } from "../../../src/worker/pool.js";
 import type { PackedRunResult } from "../../../src/worker/protocol.js";
+import type { StudyProgress } from "../../../src/worker/study.js";
 import { clientSideOptimize } from "./optimize-loop.js";
 import type { Engine, EngineRunRequest, OptimizeProgress, OptimizeRequest, OptimizeResult } from "./types.js";
 
@@ -59,6 +61,16 @@ export class BrowserEngine implements Engine {
       { concurrency, signal },
       onProgress,
     );
+  }
+
+  /**
+   * The whole study inside one worker (trials one after another, progress through a Comlink proxy).
+   * The pool path above is the default; this one is the single-worker baseline.
+   */
+  optimizeInOneWorker(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void): Promise<OptimizeResult> {
+    this.register(req);
+    const { data, ...rest } = req;
+    return this.pool.exec(data.key, (api) => api.optimize({ ...rest, barsKey: data.key }, Comlink.proxy((p: StudyProgress) => onProgress({ done: p.done, total: p.total }))));
   }
 
   cancel(): void {

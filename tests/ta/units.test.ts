@@ -175,3 +175,12 @@ describe("history for series lengths", () => {
     expect(got[45]).toBeNaN();
   });
 });
+
+describe("argument layouts", () => {
+  it("ta.highest(length=n) named into the length slot is the one-argument form", async () => {
+    const a = await run((s) => s.f("a", "highest", undefined, 4));
+    const b2 = await run((s) => s.f("b", "highest", 4));
+    expect(a).toEqual(b2);
+    expect(a).toEqual(Array.from(ref.hilo(b.high, 4, 0)));
+  });
+});

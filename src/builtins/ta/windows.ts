@@ -10,8 +10,9 @@ type S = Record<string, number>;
 function hilo(kind: 0 | 1 | 2 | 3, fn: string) {
   return (ctx: ExecContext, args: any[], site: CallSite): number => {
     const k = kx(ctx);
-    const oneArg = args[1] === undefined;
-    const len = intArg(ctx, oneArg ? args[0] : args[1], fn);
+    // one-argument form: ta.highest(length) (length first, or named into the length slot)
+    const oneArg = args[1] === undefined || args[0] === undefined;
+    const len = intArg(ctx, args[1] === undefined ? args[0] : args[1], fn);
     const x = oneArg ? ((kind & 1) === 0 ? ctx.high : ctx.low) : num(args[0]);
     const h = (site.state ??= k.hilo_new(len, kind)) as number;
     return k.hilo_next(h, ctx.barIndex, x, len);

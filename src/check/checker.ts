@@ -54,6 +54,8 @@ export class Checker {
   /** Names that are ever reassigned: their variables are series, never const. */
   readonly mutated = new Set<string>();
   private readonly instStack: A.FuncDecl[] = [];
+  /** Variables created by each function instance being checked (innermost last). */
+  private readonly localStack: VarSlot[][] = [];
   declaration: Declaration | null = null;
   maxBarsBack = DEFAULT_MAX_BARS_BACK;
   compileReason: string | undefined;
@@ -104,6 +106,11 @@ export class Checker {
   newSlot(name: string, type: PType): VarSlot {
     const v: VarSlot = { name, slot: this.slots.length, type, histDepth: 0, hist: -1 };
     this.slots.push(v);
+    const locals = this.localStack[this.localStack.length - 1];
+    if (locals) {
+      v.fnLocal = true;
+      locals.push(v);
+    }
     return v;
   }
 
@@ -558,6 +565,8 @@ export class Checker {
   private instantiate(fn: A.FuncDecl, args: RExpr[], e: A.Call): FuncInstance {
     if (this.instStack.includes(fn)) throw new CheckError(`Recursive call of '${fn.name.name}' is not allowed`, e.span);
     this.instStack.push(fn);
+    const locals: VarSlot[] = [];
+    this.localStack.push(locals);
     try {
       const scope = new Scope(this.global, true);
       const params: VarSlot[] = fn.params.map((p, i) => {
@@ -580,8 +589,9 @@ export class Checker {
       this.declName = null;
       const body = checkBlock(this, fn.body, scope);
       this.declName = saved;
-      return { name: fn.name.name, params, body };
+      return { name: fn.name.name, params, body, locals };
     } finally {
+      this.localStack.pop();
       this.instStack.pop();
     }
   }

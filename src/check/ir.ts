@@ -15,6 +15,11 @@ export interface VarSlot {
   histDepth: number;
   /** Index into the run's history rings, assigned after checking (-1: none). */
   hist: number;
+  /**
+   * True for a variable of a user-function instance: its history advances once per call (Pine's
+   * per-call series of function scopes), not once per bar.
+   */
+  fnLocal?: boolean;
 }
 
 export type RExpr =
@@ -65,6 +70,8 @@ export interface FuncInstance {
   name: string;
   params: VarSlot[];
   body: RBlock;
+  /** Every variable of this instance (params, locals, hidden history slots), not of nested calls. */
+  locals: VarSlot[];
 }
 
 export interface UdtInfo {

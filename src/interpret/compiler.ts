@@ -208,7 +208,7 @@ export class Compiler {
         const params = e.inst.params.map((p) => p.slot);
         const ps = e.inst.params.map((p) => this.store(p) as any[]);
         const args = e.args.map((a) => this.expr(a));
-        const body = this.block(e.inst.body);
+        const body = this.withCallCommit(this.block(e.inst.body), e.inst.locals);
         const n = params.length;
         if (n === 1) { const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!; return () => { s0[p0] = a0(); return body(); }; }
         if (n === 2) {
@@ -295,6 +295,18 @@ export class Compiler {
   private fusedStore(e: RExpr, slot: number): Fn | null {
     if (!this.fusable(e) || !["+", "-", "*", "/"].includes(e.op)) return null;
     return fusedStore(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
+  }
+
+  /** A function body whose local histories advance at the end of each call. */
+  private withCallCommit(body: Fn, locals: VarSlot[]): Fn {
+    const ids = locals.filter((v) => v.hist >= 0).map((v) => v.hist);
+    if (!ids.length) return body;
+    const st = this.st;
+    return () => {
+      const v = body();
+      st.commitRings(ids);
+      return v;
+    };
   }
 
   /** Numbers (int, float, colour) live in a Float64Array, everything else in a plain array. */

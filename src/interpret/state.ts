@@ -36,6 +36,8 @@ export class RunState {
   readonly barBase: number;
   readonly rings: Ring[] = [];
   readonly sites: CallSite[];
+  /** Rings committed at bar close (function-local ones commit at the end of each call). */
+  private readonly globalRings: number[] = [];
   /** The storage array each ring commits from. */
   private readonly srcs: (unknown[] | Float64Array)[];
 
@@ -51,16 +53,18 @@ export class RunState {
       const numeric = s.type.name === "int" || s.type.name === "float" || s.type.name === "color";
       this.rings[s.hist] = new Ring(s.slot, s.histDepth, numeric, naFor(s, prog.version));
       this.srcs[s.hist] = isNumericSlot(s) ? this.nums : this.vals;
+      if (!s.fnLocal) this.globalRings.push(s.hist);
     }
   }
 
   /**
    * Takes a snapshot of everything a realtime tick may change (into `into`, reused between bars so
-   * ticks allocate nothing): variable slots, var once-flags and call-site state references. History
-   * rings need none: they are committed only at bar close.
+   * ticks allocate nothing): variable slots, var once-flags, call-site state references and ring
+   * counts (function-local histories advance per call; global ones only at bar close).
    */
   snapshot(into?: StateSnapshot): StateSnapshot {
-    const s = into ?? { vals: new Array(this.vals.length), nums: new Float64Array(this.nums.length), once: new Uint8Array(this.once.length), states: new Array(this.sites.length) };
+    const s = into ?? { vals: new Array(this.vals.length), nums: new Float64Array(this.nums.length), once: new Uint8Array(this.once.length), states: new Array(this.sites.length), counts: new Float64Array(this.rings.length) };
+    for (let i = 0; i < this.rings.length; i++) s.counts[i] = this.rings[i]!.count;
     for (let i = 0; i < this.vals.length; i++) s.vals[i] = this.vals[i];
     s.nums.set(this.nums);
     s.once.set(this.once);
@@ -76,6 +80,8 @@ export class RunState {
     this.nums.set(s.nums);
     this.once.set(s.once);
     for (let i = 0; i < this.sites.length; i++) this.sites[i]!.state = s.states[i];
+    // function-local histories advance per call, also during ticks: wind their counts back
+    for (let i = 0; i < this.rings.length; i++) this.rings[i]!.count = s.counts[i]!;
     keep.forEach((k, j) => {
       this.vals[k] = keptVals[j];
       this.nums[k] = keptNums[j]!;
@@ -99,7 +105,21 @@ export class RunState {
   commit(): void {
     const rings = this.rings;
     const srcs = this.srcs;
-    for (let i = 0; i < rings.length; i++) {
+    const g = this.globalRings;
+    for (let j = 0; j < g.length; j++) {
+      const i = g[j]!;
+      const r = rings[i]!;
+      (r.buf as unknown[])[r.count & r.mask] = (srcs[i] as unknown[])[r.slot];
+      r.count++;
+    }
+  }
+
+  /** Commits the given rings (a function instance's variables at the end of a call). */
+  commitRings(ids: number[]): void {
+    const rings = this.rings;
+    const srcs = this.srcs;
+    for (let j = 0; j < ids.length; j++) {
+      const i = ids[j]!;
       const r = rings[i]!;
       (r.buf as unknown[])[r.count & r.mask] = (srcs[i] as unknown[])[r.slot];
       r.count++;
@@ -127,4 +147,5 @@ export interface StateSnapshot {
   nums: Float64Array;
   once: Uint8Array;
   states: unknown[];
+  counts: Float64Array;
 }

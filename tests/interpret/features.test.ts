@@ -84,3 +84,16 @@ describe("functions and history", () => {
     expect(got).toEqual(Array(N).fill(closes[0]));
   });
 });
+
+describe("function-scope series", () => {
+  it("history inside a function advances per call: a skipped bar is not recorded", async () => {
+    // f is called on even bars only: x[1] inside f is the value of the previous call
+    const got = await first(v6("f(x) => x[1]\nv = bar_index % 2 == 0 ? f(close) : -1.0\nplot(v)"));
+    expect(got).toEqual([null, -1, closes[0], -1, closes[2], -1]);
+  });
+  it("a call inside a loop advances the history on every iteration", async () => {
+    const got = await first(v6("f(x) => x - nz(x[1])\ns = 0.0\nfor i = 1 to 3\n    s := f(i)\nplot(s)"));
+    // iterations feed 1, 2, 3 every bar: the last call sees 3 - 2
+    expect(got).toEqual(Array(N).fill(1));
+  });
+});

@@ -415,12 +415,19 @@ export function isSessionStart(prevTime: number, time: number, zoneLike: ZoneLik
 }
 
 /**
- * Close time (UTC ms) of a chart bar: open + bar length for intraday timeframes, cut at the end of
- * the bar's session; the end of the period for D/W/M. What `time_close` returns on history.
+ * Close time (UTC ms) of a chart bar, as time_close gives it: open + bar length for intraday
+ * timeframes, cut at the end of the session range the bar opens in; the end of the period (the
+ * last trading day's session close) for D/W/M. NaN for ticks.
  */
 export function barTimeClose(time: number, chartTfLike: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7): number {
   const chartTf = asTf(chartTfLike);
   if (chartTf.unit === "T") return NaN;
-  const barMs = isIntraday(chartTf) ? nominalMs(chartTf) : 0;
-  return periodEnd(time, chartTf, zone, session, barMs);
+  const z = asZone(zone);
+  const ses = asSession(session);
+  if (!isIntraday(chartTf)) return periodEnd(time, chartTf, z, ses, 0);
+  const end = time + nominalMs(chartTf);
+  const off = z.offsetMs(time);
+  if (!ses.locate(time + off)) return end;
+  const cut = toUtc(z, ses.rangeEnd, off);
+  return cut < end ? cut : end;
 }

@@ -37,28 +37,50 @@ export const BARS = Array.from({ length: 30 }, (_, i) => {
  * error, "SLOW <ms>" -> waits, "TIMEOUT" -> a timed-out partial result, "CRASH" -> throws), and
  * every job is recorded so tests can check what the routes passed on.
  */
-export function fakeEngine(): Engine & { jobs: RunJob[] } {
+export function fakeEngine(): Engine & { jobs: RunJob[]; inflight: number; maxInflight: number } {
   const jobs: RunJob[] = [];
-  return {
+  const engine = {
     jobs,
     concurrency: 2,
+    inflight: 0,
+    maxInflight: 0,
     async run(job: RunJob): Promise<RunResult> {
       jobs.push(job);
-      const slow = /SLOW (\d+)/.exec(job.script);
-      if (slow) await new Promise((r) => setTimeout(r, Number(slow[1])));
-      if (job.script.includes("CRASH")) throw new Error("engine bug with a secret stack");
-      const bars = job.data as unknown[];
-      if (job.script.includes("FAIL")) {
-        return fakeResult([], { error: "Undeclared identifier 'foo'", error_kind: "check", diagnostics: [{ severity: "error", message: "Undeclared identifier 'foo'", line: 2, column: 1, end_line: 2, end_column: 4 }] as never });
+      engine.inflight++;
+      engine.maxInflight = Math.max(engine.maxInflight, engine.inflight);
+      try {
+        return await respond(job);
+      } finally {
+        engine.inflight--;
       }
-      const n = job.script.includes("TIMEOUT") ? Math.floor(bars.length / 2) : bars.length;
-      const len = Number((job.options.inputs as Record<string, unknown> | undefined)?.Length ?? 10);
-      return fakeResult(Array.from({ length: n }, (_, i) => trade(len - 5 + (i % 2), i)), {
-        count: n,
-        mode: job.options.mode === "compile" ? "compile" : "interpret",
-        series: { plot_0: Array.from({ length: n }, (_, i) => i) },
-        ...(job.script.includes("TIMEOUT") ? { timed_out: true } : {}),
-      });
     },
   };
+  return engine;
+}
+
+/** Polls until `pred` holds (for ordering steps against a running server). */
+export async function until(pred: () => boolean, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!pred()) {
+    if (Date.now() - t0 > ms) throw new Error("condition not reached");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function respond(job: RunJob): Promise<RunResult> {
+  const slow = /SLOW (\d+)/.exec(job.script);
+  if (slow) await new Promise((r) => setTimeout(r, Number(slow[1])));
+  if (job.script.includes("CRASH")) throw new Error("engine bug with a secret stack");
+  const bars = job.data as unknown[];
+  if (job.script.includes("FAIL")) {
+    return fakeResult([], { error: "Undeclared identifier 'foo'", error_kind: "check", diagnostics: [{ severity: "error", message: "Undeclared identifier 'foo'", line: 2, column: 1, end_line: 2, end_column: 4 }] as never });
+  }
+  const n = job.script.includes("TIMEOUT") ? Math.floor(bars.length / 2) : bars.length;
+  const len = Number((job.options.inputs as Record<string, unknown> | undefined)?.Length ?? 10);
+  return fakeResult(Array.from({ length: n }, (_, i) => trade(len - 5 + (i % 2), i)), {
+    count: n,
+    mode: job.options.mode === "compile" ? "compile" : "interpret",
+    series: { plot_0: Array.from({ length: n }, (_, i) => i) },
+    ...(job.script.includes("TIMEOUT") ? { timed_out: true } : {}),
+  });
 }

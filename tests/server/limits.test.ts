@@ -2,7 +2,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server/node/host.js";
-import { BARS, fakeEngine, post, start } from "./helpers.js";
+import { BARS, fakeEngine, post, start, until } from "./helpers.js";
 
 const OK = '//@version=6\nindicator("ok")\nplot(close)\n';
 let server: RunningServer | null = null;
@@ -54,9 +54,10 @@ describe("free tier", () => {
   });
 
   it("concurrency slot before the schema: 429 TOO_MANY_REQUESTS while another run holds it", async () => {
-    server = await start({ engine: fakeEngine(), env: { ...FREE, FREE_RATE_LIMIT: "100" } });
+    const engine = fakeEngine();
+    server = await start({ engine, env: { ...FREE, FREE_RATE_LIMIT: "100" } });
     const slow = post(server.url, "/run", { script: `${OK}// SLOW 400`, data: BARS.slice(0, 5) });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => engine.inflight === 1);
     const busy = await post(server.url, "/run", "{not json");
     expect(busy.status).toBe(429);
     expect(busy.json.code).toBe("TOO_MANY_REQUESTS");
@@ -75,8 +76,8 @@ describe("hosted runner", () => {
     const health = await (await fetch(new URL("/health", server.url))).json();
     expect(health.features.runner).toBe(true);
     const inflight = post(server.url, "/run", { script: `${OK}// SLOW 300`, data: BARS });
-    await new Promise((r) => setTimeout(r, 80));
-    expect(server.inflight()).toBe(1);
+    const running = server;
+    await until(() => running.inflight() === 1);
     const closed = server.close();
     const res = await inflight;
     await closed;

@@ -44,7 +44,7 @@ function urlOf(p: Proc): string {
   return m![1]!;
 }
 
-const BARS = Array.from({ length: 50 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
+const BARS = Array.from({ length: 100 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
 const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
 const HEAVY = '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 200000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
 
@@ -102,7 +102,8 @@ describe("resin serve", () => {
     await waitFor(() => /"event":"listening"/.test(p.out()));
     const url = urlOf(p);
     const inflight = fetch(new URL("/run", url), { method: "POST", body: JSON.stringify({ script: HEAVY, data: BARS, mode: "interpret" }) });
-    await new Promise((r) => setTimeout(r, 300));
+    // The heavy run takes seconds; SIGTERM lands while it is in flight.
+    await new Promise((r) => setTimeout(r, 600));
     p.child.kill("SIGTERM");
     const res = await inflight;
     expect(res.status).toBe(200);

@@ -123,8 +123,9 @@ export function prank_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 }
 
 // ---------------------------------------------------------------- pivots
-/** ta.pivothigh (kind 0) / pivotlow (kind 1): the value `right` calls ago when it is strictly
- * above (below) the `left` values before it and the `right` values after it; else na. */
+/** ta.pivothigh (kind 0) / pivotlow (kind 1): the value `right` calls ago when it is strictly above
+ * (below) the `left` values before it and not below (above) the `right` values after it; else na.
+ * Of a plateau of equal values the oldest bar is the pivot, as with highestbars' ties. */
 export function pivot_next(h: usize, bar: i32, x: f64, left: i32, right: i32, kind: i32): f64 {
   begin(h, bar);
   if (left < 0 || right < 0) return NaN;
@@ -138,11 +139,8 @@ export function pivot_next(h: usize, bar: i32, x: f64, left: i32, right: i32, ki
     if (i == right) continue;
     const y = ringGet(h, i);
     if (y != y) return NaN;
-    if (kind == 0 ? !(c > y) : !(c < y)) {
-      // An equal value on the older (left) side does not cancel the pivot; an equal newer one does.
-      if (i > right && y == c) continue;
-      return NaN;
-    }
+    const newer = i < right;
+    if (kind == 0 ? (newer ? !(c >= y) : !(c > y)) : newer ? !(c <= y) : !(c < y)) return NaN;
   }
   return c;
 }

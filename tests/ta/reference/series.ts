@@ -306,8 +306,9 @@ export function pivot(x: Series, left: number, right: number, high: boolean): Fl
       if (j === c) continue;
       const y = x[j];
       if (y !== y) return NaN;
+      // older bars must be strictly beaten, newer ones may tie (the oldest of equal values pivots)
       const beats = high ? x[c] > y : x[c] < y;
-      if (!beats && !(j < c && y === x[c])) return NaN;
+      if (!beats && !(j > c && y === x[c])) return NaN;
     }
     return x[c];
   });

@@ -54,6 +54,21 @@ describe("array.* unit", () => {
     call("array.set", c, 0, -1);
     expect(a.values[1]).toBe(20);
   });
+  it("replaceRange matches splice", async () => {
+    const { replaceRange } = await import("../../src/builtins/array/core.js");
+    for (const [start, del, items] of [[1, 2, [9]], [0, 0, [7, 8]], [3, 1, []], [2, 0, [5, 5, 5]], [0, 5, [1]]] as const) {
+      const a = [0, 1, 2, 3, 4];
+      const b = a.slice();
+      replaceRange(a, start, del, items as readonly number[]);
+      b.splice(start, del, ...(items as readonly number[]));
+      expect(a).toEqual(b);
+    }
+    const big = callWith(ctx, "array.new_float", [90_000, 1]);
+    const view = call("array.slice", big, 10, 80_010);
+    call("array.push", view, 2);
+    expect(call("array.size", big)).toBe(90_001);
+    expect(call("array.get", big, 80_010)).toBe(2);
+  });
   it("tolerant search, exact binary search", () => {
     const a = floats(0, 5);
     expect(call("array.indexof", a, 1e-10)).toBe(0);

@@ -25,11 +25,26 @@ export class PineArraySlice<T = PineValue> extends PineArray<T> {
         return src.slice(this.offset, Math.min(src.length, this.offset + this.length));
       },
       set: (next: T[]) => {
-        this.root.values.splice(this.offset, this.length, ...next);
+        replaceRange(this.root.values, this.offset, this.length, next);
         this.length = next.length;
       },
     });
   }
+}
+
+/** In-place `arr.splice(start, deleteCount, ...items)` without spreading (arrays reach 100000 items). */
+export function replaceRange<T>(arr: T[], start: number, deleteCount: number, items: readonly T[]): void {
+  const oldLen = arr.length;
+  const del = Math.max(0, Math.min(deleteCount, oldLen - start));
+  const delta = items.length - del;
+  if (delta > 0) {
+    arr.length = oldLen + delta;
+    for (let i = oldLen - 1; i >= start + del; i--) arr[i + delta] = arr[i]!;
+  } else if (delta < 0) {
+    for (let i = start + del; i < oldLen; i++) arr[i + delta] = arr[i]!;
+    arr.length = oldLen + delta;
+  }
+  for (let k = 0; k < items.length; k++) arr[start + k] = items[k]!;
 }
 
 /** The elements for reading (a copy for slices; never mutate the result of a slice). */

@@ -3,7 +3,7 @@
 // float. The element type of matrix.new<T> comes from `site.typeArgs[0]` when the backend gives it.
 
 import { PineArray, PineMatrix, type PineValue } from "../../core/values.js";
-import { naOf } from "../array/core.js";
+import { naOf, replaceRange } from "../array/core.js";
 import * as st from "../array/stats.js";
 import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
 import { eigen } from "./eigen.js";
@@ -97,7 +97,7 @@ function addRow(ctx: ExecContext, m: Mat, rowArg: unknown, values: unknown): voi
     else if (row.length !== m.cols) ctx.runtimeError(`The array size (${row.length}) does not match the number of columns in the matrix (${m.cols}).`);
   } else row = new Array(m.cols).fill(naOf(m.elemType, ctx.version));
   checkSize(ctx, m.rows + 1, m.cols);
-  m.data.splice(at * m.cols, 0, ...row);
+  replaceRange(m.data, at * m.cols, 0, row);
   m.rows++;
 }
 
@@ -251,7 +251,7 @@ export const functions: BuiltinTable = {
     if (m.rows * m.cols === 0) m.cols = other.cols;
     else if (other.cols !== m.cols) ctx.runtimeError(`Cannot concatenate matrices with different numbers of columns (${m.cols} and ${other.cols}).`);
     checkSize(ctx, m.rows + other.rows, m.cols);
-    m.data.push(...other.data);
+    for (const v of other.data) m.data.push(v);
     m.rows += other.rows;
     return m;
   }),

@@ -23,13 +23,18 @@ export default {
 };`;
 
 const INDICATOR = '//@version=6\nindicator("x")\nplot(close, "c")\n';
-// Enters long on every bar whose close is above its open, closes otherwise; also raises an alert.
+// Enters long on every bar whose close is above its open, closes otherwise.
 const STRATEGY = `//@version=6
 strategy("edge", overlay=true)
 if close > open
     strategy.entry("L", strategy.long)
 else
     strategy.close("L")
+plot(close, "c")
+`;
+// An indicator that raises an alert() on every bar: alerts are not orders.
+const ALERTING = `//@version=6
+indicator("alerts")
 alert("tick " + str.tostring(close))
 plot(close, "c")
 `;
@@ -148,7 +153,7 @@ describe("edge worker under workerd", () => {
     expect((await call("/ingest", { json: { symbol: "TEST", bars: [] } })).json).toMatchObject({ code: "MISSING_FIELD", field: "timeframe" });
   });
 
-  it("cron jobs: stored, run on a new closed bar, events forwarded to TRADE_SERVICE, alerts never", async () => {
+  it("cron jobs: stored, run on a new closed bar, strategy events forwarded to TRADE_SERVICE", async () => {
     await call("/scripts", { json: { id: "edge-strat", source: STRATEGY } });
     await call("/scripts", { json: { id: "quiet", source: STRATEGY } });
     await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(0, 8) } });
@@ -170,9 +175,8 @@ describe("edge worker under workerd", () => {
     expect(byId.live.reason ?? null).toBeNull();
     expect(byId.live).toMatchObject({ status: "ran", bars: 8 });
     expect(byId.muted).toMatchObject({ status: "ran", forwarded: 0 });
-    expect(byId.live.alerts).toBeGreaterThan(0);
     const afterFirst = await received();
-    // Only the newest bar's strategy events go out; never alerts, never the muted job.
+    // Only the newest bar's strategy events go out, never the muted job's.
     expect(afterFirst.length).toBe(byId.live.forwarded);
     expect(afterFirst.length).toBeGreaterThan(0);
     for (const m of afterFirst) {
@@ -203,6 +207,19 @@ describe("edge worker under workerd", () => {
     expect((await received()).length).toBe(after.length);
     expect((await call("/kill-switch", { method: "PUT", json: { on: false } })).json.on).toBe(false);
     expect((await call("/kill-switch")).json.on).toBe(false);
+  });
+
+  it("alerts are never forwarded as orders", async () => {
+    const before = (await received()).length;
+    await call("/scripts", { json: { id: "alerting", source: ALERTING } });
+    await call("/ingest", { json: { symbol: "ALR", timeframe: "1", bars: bars(0, 5) } });
+    const jobs = (await call("/cron/jobs")).json.jobs;
+    await call("/cron/jobs", { method: "PUT", json: { jobs: [...jobs, { id: "alerts", script_id: "alerting", symbol: "ALR", timeframe: "1" }] } });
+    const run = await call("/cron/run", { json: { job_id: "alerts" } });
+    expect(run.json.results[0].reason ?? null).toBeNull();
+    expect(run.json.results[0]).toMatchObject({ status: "ran", events: 0, forwarded: 0 });
+    expect(run.json.results[0].alerts).toBeGreaterThan(0);
+    expect((await received()).length).toBe(before);
   });
 
   it("without a TRADE_SERVICE binding jobs run and forward nothing", async () => {

@@ -145,6 +145,15 @@ export function mode(values: readonly number[]): number {
 
 /** nth largest (max) or nth smallest (min) real value; na when there are not that many. */
 export function nth(values: readonly number[], n: number, largest: boolean): number {
+  if (n === 0) {
+    // The common case (array.max(a), array.min(a)): one pass, no copy.
+    let best = NaN;
+    for (const x of values) {
+      if (x !== x || x == null) continue;
+      if (best !== best || (largest ? x > best : x < best)) best = x;
+    }
+    return best;
+  }
   const xs = realValues(values).sort((x, y) => (largest ? y - x : x - y));
   return n < xs.length ? xs[n]! : NaN;
 }

@@ -18,7 +18,7 @@ export interface AppOptions {
   engine?: Engine;
   /** Environment (process.env in Node, bindings on workerd): FREE_TIER_LIMITS, FREE_*, SVC_RUNNER, SVC_RUNTIME_MODE. */
   env?: Env;
-  /** /run's mode when the body omits it ("auto" for the HTTP server, "interpret" on the edge). */
+  /** /run's mode when the body omits it ("auto" for the HTTP server, "interpret" on the edge); env SVC_RUNTIME_MODE overrides it. */
   defaultMode?: Mode;
   /** The rate limiter's client key; defaults to X-Forwarded-For / CF-Connecting-IP. */
   clientKey?: (c: Context) => string;
@@ -52,7 +52,7 @@ export function createApp(options: AppOptions = {}): Hono {
   const runner = env.SVC_RUNNER === "1" || env.SVC_RUNNER === "true";
   const ctx: RouteContext = {
     engine: options.engine ?? createInProcessEngine(),
-    defaultMode: options.defaultMode ?? "auto",
+    defaultMode: MODES.includes(env.SVC_RUNTIME_MODE as Mode) ? (env.SVC_RUNTIME_MODE as Mode) : (options.defaultMode ?? "auto"),
     freeTier: tier.enabled ? new FreeTier(tier) : null,
     clientKey: options.clientKey ?? defaultClientKey,
   };

@@ -69,6 +69,18 @@ describe("free tier", () => {
   });
 });
 
+describe("default mode", () => {
+  it("SVC_RUNTIME_MODE sets /run's default mode and /health's default_mode", async () => {
+    const engine = fakeEngine();
+    server = await start({ engine, env: { SVC_RUNTIME_MODE: "compile" } });
+    expect((await (await fetch(new URL("/health", server.url))).json()).default_mode).toBe("compile");
+    await post(server.url, "/run", { script: OK, data: BARS });
+    expect(engine.jobs[0]!.options.mode).toBe("compile");
+    await post(server.url, "/run", { script: OK, data: BARS, mode: "interpret" });
+    expect(engine.jobs[1]!.options.mode).toBe("interpret");
+  });
+});
+
 describe("hosted runner", () => {
   it("logs one JSON line per request and finishes in-flight runs on close", async () => {
     const lines: string[] = [];

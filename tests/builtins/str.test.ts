@@ -141,6 +141,7 @@ describe("str.format_time", () => {
     ["dd-MM-yyyy HH:mm", "UTC-8", "31-12-2024 22:23"],
     ["yyyy-MM-dd'T'HH:mm:ssZ", "America/New_York", "2025-01-01T01:23:45-0500"],
     ["EEE, d MMM yy h:mm a", "UTC", "Wed, 1 Jan 25 6:23 AM"],
+    ["HH:mm:ss.SSS D", "UTC", "06:23:45.000 1"],
   ])("%s in %s", (p, tz, want) => {
     expect(formatTime(T, p, tz)).toBe(want);
   });

@@ -107,7 +107,7 @@ export function formatTime(t: number, pattern: string = DEFAULT_TIME_FORMAT, tz:
         out += pad(second, n);
         break;
       case "S":
-        out += pad(milli, Math.max(n, 3)).slice(0, Math.max(n, 3));
+        out += pad(milli, n); // SimpleDateFormat: S is the millisecond count (SSS -> 045)
         break;
       case "Z":
         out += offsetText(off, false);

@@ -171,10 +171,12 @@ export function evaluate(input: EvaluateInput): RunResult {
         const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
         ctx.isRealtime = true;
         if (broker) broker.onBarOpen(ctx);
+        const bsnap = broker && ticks > 1 ? broker.snapshot() : undefined;
         for (let k = 0; k < ticks; k++) {
           if (k > 0) {
             state.restore(snap, prog.varipSlots);
             if (ksnap !== undefined) kernels!.restore!(ksnap);
+            if (bsnap !== undefined) broker!.restore(bsnap);
           }
           tickAt(k, ticks, ctx.open, high, low, close, tick);
           ctx.high = tick.high;

@@ -237,3 +237,14 @@ describe("auto fallback reasons", () => {
     expect(c.compile_fallback_reason).toBe("compile backend not available yet");
   });
 });
+
+describe("realtime ticks with a strategy", () => {
+  it("only the last tick's orders count (the broker is rolled back between ticks)", async () => {
+    const src = "//@version=6\nstrategy('s')\nif bar_index % 2 == 1\n    strategy.entry('L', strategy.long)\nelse\n    strategy.close('L')\nplot(strategy.position_size)\n";
+    const hist = await runBoth(src, data);
+    const rt = await runBoth(src, data, { realtimeBars: 3, realtimeTicks: 4 });
+    expect(rt.error).toBeUndefined();
+    expect(rt.events.length).toBe(hist.events.length);
+    expect(rt.strategy!.trades.length).toBe(hist.strategy!.trades.length);
+  });
+});

@@ -170,6 +170,7 @@ class Lexer {
         this.span(this.lineStart, this.pos));
       this.indents.push(width);
       this.emitLayout("Indent", this.pos);
+      this.tokens[this.tokens.length - 1]!.reported = true;
     }
   }
 

@@ -45,10 +45,11 @@ export function parseStatements(p: Parser, topLevel: boolean): Stmt[] {
 
 /** A line indented deeper than its block without a reason (no header above it): reported, skipped. */
 export function skipUnexpectedIndent(p: Parser): void {
-  p.next();
+  const indent = p.next();
   const t = p.peek();
-  p.error(Codes.UnexpectedIndent, "Unexpected indentation: this line is indented but does not follow an if, for, while, switch, function or type header",
-    p.tokenSpan(t));
+  if (!indent.reported)
+    p.error(Codes.UnexpectedIndent, "Unexpected indentation: this line is indented but does not follow an if, for, while, switch, function or type header",
+      p.tokenSpan(t));
   let depth = 1;
   while (depth > 0 && !p.atKind("EOF")) {
     const k = p.next().kind;

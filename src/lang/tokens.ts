@@ -19,6 +19,8 @@ export interface Token {
   value?: number | string;
   /** Numbers: written without `.` or exponent. */
   isInt?: boolean;
+  /** An Indent the lexer already reported (inconsistent dedent): the parser skips it silently. */
+  reported?: boolean;
   start: number;
   end: number;
   line: number;

@@ -223,7 +223,10 @@ export class Checker {
     if (name in this.registry.constants) {
       const v = this.registry.constants[name];
       const doc = catalogConstant(name);
-      return { k: "const", v, t: doc ? parseTypeText(doc) : constType(v) };
+      const dt = doc ? parseTypeText(doc) : undefined;
+      // special documented types (plot_style, plot_display, ...) are plain strings/numbers here
+      const ty = dt && ["int", "float", "bool", "color", "string"].includes(dt.name) ? dt : constType(v);
+      return { k: "const", v, t: ty };
     }
     const en = this.enumMember(name);
     if (en) return { k: "const", v: en, t: t(en.enumName, CONST) };

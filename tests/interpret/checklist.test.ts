@@ -40,6 +40,14 @@ describe("collections in loops and enums in maps", () => {
   });
 });
 
+describe("builtin constants", () => {
+  it("display flags combine with arithmetic; style constants are assignable", async () => {
+    const r = await runBoth(v6("s = close > 0 ? plot.style_circles : plot.style_line\nplot(close, 'a', style = s, display = display.all - display.status_line)"), data);
+    expect(r.error).toBeUndefined();
+    expect(r.plot_meta.a).toMatchObject({ style: "circles", display: "pane+data_window+price_scale+pine_screener" });
+  });
+});
+
 describe("bar variables", () => {
   it("last_bar_time, time_close and barstate.islastconfirmedhistory", async () => {
     const r = await runBoth(v6("plot(last_bar_time)\nplot(time_close - time)\nplot(barstate.islastconfirmedhistory ? 1 : 0)\nplot(barstate.isconfirmed and barstate.ishistory and barstate.isnew ? 1 : 0)"), data);

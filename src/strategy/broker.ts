@@ -79,7 +79,7 @@ export class Broker {
     this.version = ctx.version || 6;
     this.ledger = new Ledger(this.pointValue);
     this.risk = new RiskRules(si?.timezone ?? "Etc/UTC");
-    this.tracker = new EquityTracker(this.settings.initialCapital);
+    this.tracker = new EquityTracker(this.settings.initialCapital, ctx.barCount);
     if (this.settings.useBarMagnifier) this.magnifier = toMagnifierFeed(ctx.ext?.magnifierBars);
   }
 
@@ -313,7 +313,7 @@ export class Broker {
       open: this.ledger.open.map(cloneTrade),
       closed: this.ledger.closed.length,
       events: this.events.length,
-      equity: this.tracker.equity.length,
+      equity: this.tracker.count,
       self: scalarsOf(this),
       ledger: scalarsOf(this.ledger),
       risk: scalarsOf(this.risk),
@@ -328,8 +328,6 @@ export class Broker {
     for (const t of s.open) this.ledger.open.push(cloneTrade(t));
     truncate(this.ledger.closed, s.closed);
     truncate(this.events, s.events);
-    truncate(this.tracker.equity, s.equity);
-    truncate(this.tracker.times, s.equity);
     restoreScalars(this, s.self);
     restoreScalars(this.ledger, s.ledger);
     restoreScalars(this.risk, s.risk);
@@ -697,8 +695,13 @@ export class Broker {
   }
 
   private removeOrder(id: string, kind: PendingOrder["kind"]): void {
-    const same = (k: PendingOrder["kind"]) => (kind === "entry" || kind === "order" ? k === "entry" || k === "order" : k === kind);
-    this.orders = this.orders.filter((o) => !(o.id === id && same(o.kind)));
+    const entryLike = kind === "entry" || kind === "order";
+    let w = 0;
+    for (const o of this.orders) {
+      const same = o.id === id && (entryLike ? o.kind === "entry" || o.kind === "order" : o.kind === kind);
+      if (!same) this.orders[w++] = o;
+    }
+    this.orders.length = w;
   }
 
   private removeOrderRef(o: PendingOrder): void {

@@ -6,8 +6,14 @@ function finite(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : NaN;
 }
 
-function decimalsOf(step: number): number {
-  return Math.max(0, Math.min(15, Math.ceil(-Math.log10(step) - 1e-9)));
+/**
+ * `n` steps of `step` as the nearest double. When the step is 1/k (0.00001, 0.025 = 1/40, ...) the
+ * division n / k is exact-then-rounded once, so 113394 ticks of 0.00001 give exactly 1.13394.
+ */
+function steps(n: number, step: number): number {
+  const inv = 1 / step;
+  const k = Math.round(inv);
+  return Math.abs(inv - k) < 1e-9 * k ? n / k : n * step;
 }
 
 /**
@@ -17,15 +23,13 @@ function decimalsOf(step: number): number {
 export function roundToTick(p: number, mintick: number, up: boolean): number {
   if (p !== p) return p;
   const x = p / mintick;
-  const n = up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7);
-  return Number((n * mintick).toFixed(decimalsOf(mintick)));
+  return steps(up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7), mintick);
 }
 
 /** `q` floored to the quantity step (an exact multiple stored a hair below stays whole); 0 for q <= 0. */
 export function floorToStep(q: number, step: number): number {
   if (!(q > 0)) return 0;
-  const n = Math.floor(q / step + 1e-9);
-  return Number((n * step).toFixed(decimalsOf(step)));
+  return steps(Math.floor(q / step + 1e-9), step);
 }
 
 /**

@@ -21,7 +21,10 @@ export class RiskRules {
   /** Trading stopped until the next trading day (intraday loss, filled-order count). */
   haltedToday = false;
   marginCalls = 0;
-  private dayKey = "";
+  private dayKey = NaN;
+  private offsetMs = 0;
+  private offsetFrom = NaN;
+  private offsetUntil = NaN;
   private dayStartEquity = NaN;
   private dayFills = 0;
   private consLossDays = 0;
@@ -37,15 +40,31 @@ export class RiskRules {
     );
   }
 
-  private dayOf(time: number): string {
+  /** Calendar day of `time` in the exchange time zone, as a day number. */
+  private dayOf(time: number): number {
+    // The zone's offset is looked up at most every 6 hours: offsets change only at DST switches,
+    // in the small hours, far from the midnight that separates days.
+    if (!(time >= this.offsetFrom && time < this.offsetUntil)) {
+      this.offsetMs = this.offsetAt(time);
+      this.offsetFrom = time;
+      this.offsetUntil = time + 6 * 3_600_000;
+    }
+    return Math.floor((time + this.offsetMs) / 86_400_000);
+  }
+
+  private offsetAt(time: number): number {
     if (!this.fmt) {
+      const opts: Intl.DateTimeFormatOptions = { hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" };
       try {
-        this.fmt = new Intl.DateTimeFormat("en-CA", { timeZone: this.timezone, year: "numeric", month: "2-digit", day: "2-digit" });
+        this.fmt = new Intl.DateTimeFormat("en-US", { ...opts, timeZone: this.timezone });
       } catch {
-        this.fmt = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit" });
+        this.fmt = new Intl.DateTimeFormat("en-US", { ...opts, timeZone: "UTC" });
       }
     }
-    return this.fmt.format(time);
+    const p: Record<string, number> = {};
+    for (const part of this.fmt.formatToParts(time)) if (part.type !== "literal") p[part.type] = Number(part.value);
+    const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+    return wall - (time - (((time % 1000) + 1000) % 1000));
   }
 
   /** Start of a bar: rolls the trading day over (calendar day in the exchange time zone). */
@@ -54,7 +73,7 @@ export class RiskRules {
     const key = this.dayOf(time);
     if (key === this.dayKey) return;
     const eq = broker.equity();
-    if (this.dayKey !== "") {
+    if (this.dayKey === this.dayKey) {
       if (eq < this.dayStartEquity) this.consLossDays++;
       else this.consLossDays = 0;
       if (this.maxConsLossDays === this.maxConsLossDays && this.consLossDays >= this.maxConsLossDays) this.haltedForever = true;

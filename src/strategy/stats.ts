@@ -13,8 +13,10 @@ import type { Broker } from "./broker.js";
  * it fell from, the top it reached) and keep their own maxima.
  */
 export class EquityTracker {
-  readonly equity: number[] = [];
-  readonly times: number[] = [];
+  /** Equity at each bar's close and the bar's time; `count` entries are used (preallocated, grown by doubling). */
+  equity: Float64Array;
+  times: Float64Array;
+  count = 0;
   peakEquity: number;
   troughEquity: number;
   maxDrawdown = 0;
@@ -22,9 +24,25 @@ export class EquityTracker {
   maxRunup = 0;
   maxRunupPercent = 0;
 
-  constructor(initial: number) {
+  constructor(initial: number, capacity = 1024) {
     this.peakEquity = initial;
     this.troughEquity = initial;
+    this.equity = new Float64Array(Math.max(16, capacity));
+    this.times = new Float64Array(Math.max(16, capacity));
+  }
+
+  private push(eq: number, time: number): void {
+    if (this.count === this.equity.length) {
+      const e = new Float64Array(this.count * 2);
+      e.set(this.equity);
+      this.equity = e;
+      const t = new Float64Array(this.count * 2);
+      t.set(this.times);
+      this.times = t;
+    }
+    this.equity[this.count] = eq;
+    this.times[this.count] = time;
+    this.count++;
   }
 
   onBar(broker: Broker, ctx: ExecContext): void {
@@ -47,8 +65,7 @@ export class EquityTracker {
     const ru = best - this.troughEquity;
     if (ru > this.maxRunup) this.maxRunup = ru;
     if (best > 0 && (ru / best) * 100 > this.maxRunupPercent) this.maxRunupPercent = (ru / best) * 100;
-    this.equity.push(eqClose);
-    this.times.push(ctx.time);
+    this.push(eqClose, ctx.time);
   }
 }
 
@@ -56,12 +73,12 @@ export class EquityTracker {
  * Monthly returns of the equity curve (calendar months, UTC): the inputs of TradingView's Sharpe
  * and Sortino ratios.
  */
-export function monthlyReturns(equity: readonly number[], times: readonly number[], initial: number): number[] {
+export function monthlyReturns(equity: ArrayLike<number>, times: ArrayLike<number>, initial: number, count = equity.length): number[] {
   const out: number[] = [];
-  if (equity.length === 0) return out;
+  if (count === 0) return out;
   let start = initial;
   let month = monthKey(times[0]);
-  for (let i = 0; i < equity.length; i++) {
+  for (let i = 0; i < count; i++) {
     const m = monthKey(times[i]);
     if (m !== month) {
       const end = equity[i - 1];
@@ -70,7 +87,7 @@ export function monthlyReturns(equity: readonly number[], times: readonly number
       month = m;
     }
   }
-  const last = equity[equity.length - 1];
+  const last = equity[count - 1];
   out.push(start !== 0 ? (last - start) / start : 0);
   return out;
 }
@@ -128,7 +145,7 @@ export function buildResult(broker: Broker, lastClose: number, ctx: ExecContext)
     }
     barsInTrades += (t.exit_bar_index ?? t.entry_bar_index) - t.entry_bar_index;
   }
-  const { sharpe, sortino } = sharpeSortino(monthlyReturns(tracker.equity, tracker.times, initial), broker.settings.riskFreeRate);
+  const { sharpe, sortino } = sharpeSortino(monthlyReturns(tracker.equity, tracker.times, initial, tracker.count), broker.settings.riskFreeRate);
   const closes = ctx.columns?.close;
   const firstClose = closes && closes.length > 0 ? closes[0] : NaN;
   const bhPct = firstClose > 0 && lastClose === lastClose ? ((lastClose - firstClose) / firstClose) * 100 : NaN;
@@ -168,5 +185,5 @@ export function buildResult(broker: Broker, lastClose: number, ctx: ExecContext)
     margin_calls: broker.risk.marginCalls,
     initial_capital: initial,
   };
-  return { trades, open_trades: open, stats, equity: tracker.equity.slice() };
+  return { trades, open_trades: open, stats, equity: Array.from(tracker.equity.subarray(0, tracker.count)) };
 }

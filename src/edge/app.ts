@@ -12,7 +12,7 @@ import type { Env } from "../server/limits.js";
 import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
 import type { EdgeEnv } from "./bindings.js";
 import { runJobs } from "./cron.js";
-import { deleteScript, getJobs, getKillSwitch, getScript, listScripts, mergeBars, putJobs, putKillSwitch, putScript, StoreError, type CronJob } from "./store.js";
+import { deleteScript, getJobs, getKillSwitch, getTradeLog, getScript, listScripts, mergeBars, putJobs, putKillSwitch, putScript, StoreError, type CronJob } from "./store.js";
 
 const SCRIPT_SCHEMA: Schema = [
   { name: "source", type: "string", required: true },
@@ -129,6 +129,10 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     }
     await putJobs(env, jobs);
     return c.json({ status: "success", jobs });
+  });
+  app.get("/trades", async (c) => {
+    const limit = Math.min(200, Math.max(1, Number(c.req.query("limit") ?? 20) || 20));
+    return c.json({ status: "success", trades: (await getTradeLog(env)).slice(0, limit) });
   });
   app.get("/kill-switch", async (c) => c.json({ status: "success", ...(await getKillSwitch(env)) }));
   app.put("/kill-switch", async (c) => {

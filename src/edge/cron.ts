@@ -5,7 +5,7 @@
 import type { StrategyEvent } from "../core/result.js";
 import type { Engine } from "../server/engine.js";
 import type { EdgeEnv } from "./bindings.js";
-import { getBars, getJobs, getJobState, getKillSwitch, getScript, putJobState, type CronJob } from "./store.js";
+import { appendTradeLog, getBars, getJobs, getJobState, getKillSwitch, getScript, putJobState, type CronJob, type ForwardedTrade } from "./store.js";
 
 export interface JobOutcome {
   job_id: string;
@@ -23,17 +23,23 @@ export function forwardingEnabled(env: EdgeEnv, job: CronJob): boolean {
 }
 
 async function forward(env: EdgeEnv, job: CronJob, events: StrategyEvent[]): Promise<number> {
-  let sent = 0;
-  for (const event of events) {
-    const res = await (env.TRADE_SERVICE as NonNullable<EdgeEnv["TRADE_SERVICE"]>).fetch("https://trade-service/webhook", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ source: "resin", job_id: job.id, script_id: job.script_id, symbol: job.symbol, timeframe: job.timeframe, event }),
-    });
-    if (!res.ok) throw new Error(`trade service answered ${res.status}`);
-    sent++;
+  const service = env.TRADE_SERVICE as NonNullable<EdgeEnv["TRADE_SERVICE"]>;
+  const sent: ForwardedTrade[] = [];
+  try {
+    for (const event of events) {
+      const res = await service.fetch("https://trade-service/webhook", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ source: "resin", job_id: job.id, script_id: job.script_id, symbol: job.symbol, timeframe: job.timeframe, event }),
+      });
+      if (!res.ok) throw new Error(`trade service answered ${res.status}`);
+      sent.push({ at: Date.now(), job_id: job.id, symbol: job.symbol, timeframe: job.timeframe, kind: event.kind, id: event.id, direction: event.direction, qty: event.qty, bar_time: event.bar_time });
+    }
+  } finally {
+    // What did go out is logged even when a later event failed.
+    await appendTradeLog(env, sent);
   }
-  return sent;
+  return sent.length;
 }
 
 async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean): Promise<JobOutcome> {

@@ -125,3 +125,28 @@ export async function putKillSwitch(env: EdgeEnv, on: boolean): Promise<{ on: bo
   await kv(env).put("ops:kill-switch", JSON.stringify(v));
   return v;
 }
+
+export interface ForwardedTrade {
+  at: number;
+  job_id: string;
+  symbol: string;
+  timeframe: string;
+  kind: string;
+  id: string | null;
+  direction: string | null;
+  qty: number | null;
+  bar_time: number;
+}
+
+/** Most recent forwarded strategy events, newest first (kept for `resinctl monitor trades`). */
+export const TRADE_LOG_CAP = 200;
+
+export async function getTradeLog(env: EdgeEnv): Promise<ForwardedTrade[]> {
+  return (await getJson<ForwardedTrade[]>(kv(env), "ops:trades")) ?? [];
+}
+
+export async function appendTradeLog(env: EdgeEnv, entries: ForwardedTrade[]): Promise<void> {
+  if (!entries.length) return;
+  const log = [...entries.reverse(), ...(await getTradeLog(env))].slice(0, TRADE_LOG_CAP);
+  await kv(env).put("ops:trades", JSON.stringify(log));
+}

@@ -85,6 +85,19 @@ function barsFrom(ctx: Ctx, p: ReturnType<typeof parseOpts>): unknown[] {
   }
 }
 
+export async function monitorTrades(ctx: Ctx, args: string[]): Promise<CmdResult> {
+  const raw = parseOpts(args).positional[0] ?? "20";
+  if (!/^\d+$/.test(raw)) throw usageError(`N must be a number (got '${raw}')`);
+  const { json } = await call(ctx, "GET", `/trades?limit=${raw}`);
+  const trades = json.trades as { at: number; job_id: string; symbol: string; kind: string; id: string | null; direction: string | null; qty: number | null; bar_time: number }[];
+  return {
+    data: { trades },
+    text: trades.length
+      ? table(ctx.out, ["sent", "job", "symbol", "kind", "id", "dir", "qty", "bar"], trades.map((t) => [new Date(t.at).toISOString(), t.job_id, t.symbol, t.kind, t.id ?? "", t.direction ?? "", t.qty ?? 0, new Date(t.bar_time).toISOString()]))
+      : "no strategy events forwarded yet",
+  };
+}
+
 export async function killSwitch(ctx: Ctx, args: string[]): Promise<CmdResult> {
   const action = parseOpts(args).positional[0] ?? "show";
   if (!["show", "on", "off"].includes(action)) throw usageError("kill-switch takes show, on or off");

@@ -89,7 +89,8 @@ export const TREE: Record<string, Cmd> = {
   tunnel: group("tunnels", { check: stub("tunnel check", "detect a tunnel daemon") }),
   db: group("SQL store", Object.fromEntries(["apply", "migrate", "list", "query", "export", "reset"].map((n) => [n, stub(`db ${n}`, n)]))),
   monitor: group("monitoring", {
-    ...Object.fromEntries(["trades", "logs", "queue-depth", "backup", "analytics"].map((n) => [n, stub(`monitor ${n}`, n)])),
+    ...Object.fromEntries(["logs", "queue-depth", "backup", "analytics"].map((n) => [n, stub(`monitor ${n}`, n)])),
+    trades: leaf("the last N strategy events forwarded to the trade service", scr.monitorTrades, { usage: "resinctl monitor trades [N]" }),
     "kill-switch": leaf("show or set the global trade-signal kill switch", scr.killSwitch, { usage: "resinctl monitor kill-switch [show|on|off]" }),
   }),
   workers: group("workers", {

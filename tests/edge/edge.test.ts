@@ -199,6 +199,11 @@ describe("edge worker under workerd", () => {
     expect(after.length).toBeGreaterThan(afterFirst.length);
     for (const m of after.slice(afterFirst.length)) expect(m.event.bar_time).toBe(bars(8, 1)[0]!.time);
 
+    // The worker keeps a log of what it forwarded, newest first.
+    const log = (await call("/trades?limit=100")).json.trades;
+    expect(log).toHaveLength(after.length);
+    expect(log[0]).toMatchObject({ job_id: "live", symbol: "CRON", bar_time: bars(8, 1)[0]!.time });
+
     // The kill switch halts forwarding from the next job run on.
     expect((await call("/kill-switch", { method: "PUT", json: { on: true } })).json).toMatchObject({ on: true });
     await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(9, 1) } });

@@ -203,6 +203,7 @@ describe("local provider (workerd)", () => {
     expect((await ctl(["monitor", "kill-switch", "on", "--json"], { cwd: ws.root, env })).json).toMatchObject({ success: true, on: true });
     expect((await ctl(["monitor", "kill-switch", "--json"], { cwd: ws.root, env })).json.on).toBe(true);
     expect((await ctl(["monitor", "kill-switch", "off", "--json"], { cwd: ws.root, env })).json.on).toBe(false);
+    expect((await ctl(["monitor", "trades", "5", "--json"], { cwd: ws.root, env })).json).toMatchObject({ success: true, trades: [] });
     // KV state is persisted in the workspace.
     expect(existsSync(join(ws.root, ".resin", "state", "kv"))).toBe(true);
   });

@@ -173,8 +173,13 @@ describe("chart app", () => {
     await pickExample(page, "ma-cross");
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const one = await page.evaluate(() => window.__resin.benchOptimize(1, 24));
+    const onePool = await page.evaluate(() => window.__resin.benchOptimize(1, 24, "pool"));
     const pool = await page.evaluate((c) => window.__resin.benchOptimize(c, 24), cores);
-    console.log(`[figure] optimize throughput (MA cross, 2,000 bars, in-sample): 1 worker ${one.perSecond.toFixed(2)} trials/s; pool of ${cores} (hardwareConcurrency) ${pool.perSecond.toFixed(2)} trials/s (24 trials each, ${one.errors + pool.errors} trial errors)`);
+    console.log(
+      `[figure] optimize throughput (MA cross, 2,000 bars, in-sample, 24 trials each): study inside 1 worker ${one.perSecond.toFixed(2)} trials/s; ` +
+        `page loop over a 1-worker pool ${onePool.perSecond.toFixed(2)} trials/s; page loop over a pool of ${cores} (hardwareConcurrency) ${pool.perSecond.toFixed(2)} trials/s ` +
+        `(${one.errors + onePool.errors + pool.errors} trial errors)`,
+    );
     expect(one.trials).toBe(24);
     expect(one.progressCalls).toBe(24); // per-trial progress through the Comlink proxy
     expect(pool.trials).toBe(24);

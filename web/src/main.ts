@@ -35,8 +35,11 @@ const hook = {
     return contentKey(bars);
   },
   setSource: (text: string) => app.setSource(text),
-  /** Optimize throughput with a dedicated browser engine of `workers` workers; returns trials/s. */
-  benchOptimize: async (workers: number, nTrials: number) => {
+  /**
+   * Optimize throughput with a dedicated browser engine of `workers` workers; returns trials/s.
+   * One worker runs the study inside the worker unless `path` is "pool" (page loop, one-worker pool).
+   */
+  benchOptimize: async (workers: number, nTrials: number, path: "auto" | "pool" = "auto") => {
     const data = app.data;
     if (!data) throw new Error("no data");
     const engine = new BrowserEngine(workers);
@@ -48,7 +51,8 @@ const hook = {
     let progressCalls = 0;
     const onProgress = () => void progressCalls++;
     // one worker: the study runs inside it; a pool: the page runs the study and fans trials out
-    const res = workers === 1 ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, workers);
+    const inWorker = workers === 1 && path === "auto";
+    const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, workers);
     const secs = (performance.now() - t0) / 1000;
     engine.pool.terminate();
     return { trials: res.trials.length, seconds: secs, perSecond: res.trials.length / secs, errors: res.trials.filter((t) => t.error).length, progressCalls };

@@ -3,11 +3,14 @@
 import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, ringCap } from "./mem";
 
 // scalars: S0 u32 sorted ptr, S0+4 i32 sorted capacity, S0+8 i32 sorted count, S0+12 i32 length,
-//          S0+16 i32 na values in the window
+//          S0+16 i32 na values in the window, S0+20 i32 skip na (window = last `length` non-na values)
+// With skip set (median, mode, range: "calculates on the length quantity of non-na values" in the
+// reference) an na input is not pushed; otherwise the window is the last `length` calls.
 
-export function order_new(len: i32): usize {
+export function order_new(len: i32, skip: i32): usize {
   const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
   store<i32>(h, len, S0 + 12);
+  store<i32>(h, skip, S0 + 20);
   sortedAlloc(h);
   return h;
 }
@@ -69,7 +72,8 @@ function sRemove(h: usize, x: f64): void {
 function orderUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   const rolled = begin(h, bar);
   const grew = ringEnsure(h, len + 1);
-  ringPush(h, x);
+  const skip = x != x && load<i32>(h, S0 + 20) != 0;
+  if (!skip) ringPush(h, x);
   const n = ringCount(h);
   if (rolled || grew || len != load<i32>(h, S0 + 12)) {
     if (load<i32>(h, S0 + 4) < ringCap(h)) sortedAlloc(h);
@@ -78,7 +82,7 @@ function orderUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
     store<i32>(h, 0, S0 + 16);
     const m = n < len ? n : len;
     for (let i = 0; i < m; i++) sInsert(h, ringGet(h, i));
-  } else {
+  } else if (!skip) {
     sInsert(h, x);
     if (n > len) sRemove(h, ringGet(h, len));
   }
@@ -142,6 +146,15 @@ export function pli_next(h: usize, bar: i32, x: f64, len: i32, p: f64): f64 {
   const f = pos - <f64>lo;
   const a = sGet(h, lo);
   return a + f * (sGet(h, lo + 1) - a);
+}
+
+/** max - min of the window. */
+export function range_next(h: usize, bar: i32, x: f64, len: i32): f64 {
+  if (len < 1) return NaN;
+  if (orderUpdate(h, bar, x, len) < len) return NaN;
+  const m = load<i32>(h, S0 + 8);
+  if (m == 0) return NaN;
+  return sGet(h, m - 1) - sGet(h, 0);
 }
 
 /** Rank correlation index: Spearman correlation of price ranks against time ranks, x100. */

@@ -36,7 +36,8 @@ export interface KernelExports {
   cross_new(): H;
   cross_next(h: H, bar: number, a: number, b: number, kind: number): number;
   // order statistics (assembly/order.ts)
-  order_new(len: number): H;
+  order_new(len: number, skip: number): H;
+  range_next(h: H, bar: number, x: number, len: number): number;
   median_next(h: H, bar: number, x: number, len: number): number;
   mode_next(h: H, bar: number, x: number, len: number): number;
   pnr_next(h: H, bar: number, x: number, len: number, p: number): number;

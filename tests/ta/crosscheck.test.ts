@@ -67,6 +67,7 @@ for (const [label, naRate] of [
         }
         sameSeries(await collect(b, (s, i) => s.f("a", "median", x[i], len)), ref.median(x, len));
         sameSeries(await collect(b, (s, i) => s.f("a", "mode", x[i], len)), ref.mode(x, len));
+        sameSeries(await collect(b, (s, i) => s.f("a", "range", x[i], len)), ref.range(x, len));
         for (const p of [0, 20, 50, 99, 100]) {
           sameSeries(await collect(b, (s, i) => s.f("a", "percentile_nearest_rank", x[i], len, p)), ref.percentileNearestRank(x, len, p));
           sameSeries(await collect(b, (s, i) => s.f("a", "percentile_linear_interpolation", x[i], len, p)), ref.percentileLinear(x, len, p));

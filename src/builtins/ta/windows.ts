@@ -19,13 +19,6 @@ function hilo(kind: 0 | 1 | 2 | 3, fn: string) {
   };
 }
 
-function range(ctx: ExecContext, args: any[], site: CallSite): number {
-  const k = kx(ctx);
-  const len = intArg(ctx, args[1], "range");
-  const s = (site.state ??= { h: k.hilo_new(len, 0), l: k.hilo_new(len, 1) }) as S;
-  const x = num(args[0]);
-  return k.hilo_next(s.h, ctx.barIndex, x, len) - k.hilo_next(s.l, ctx.barIndex, x, len);
-}
 
 function extreme(kind: 0 | 1) {
   return (ctx: ExecContext, args: any[], site: CallSite): number => {
@@ -35,13 +28,14 @@ function extreme(kind: 0 | 1) {
   };
 }
 
-type OrderKernel = "median_next" | "mode_next" | "rci_next";
+type OrderKernel = "median_next" | "mode_next" | "rci_next" | "range_next";
 
-function order(fn: string, kernel: OrderKernel) {
+/** skip: the window is the last `length` non-na values (the reference says so for median, mode, range). */
+function order(fn: string, kernel: OrderKernel, skip: 0 | 1) {
   return (ctx: ExecContext, args: any[], site: CallSite): number => {
     const k = kx(ctx);
     const len = intArg(ctx, args[1], fn);
-    const h = (site.state ??= k.order_new(len)) as number;
+    const h = (site.state ??= k.order_new(len, skip)) as number;
     return k[kernel](h, ctx.barIndex, num(args[0]), len);
   };
 }
@@ -52,7 +46,7 @@ function percentile(fn: string, linear: boolean) {
     const len = intArg(ctx, args[1], fn);
     const p = num(args[2]);
     if (!(p >= 0 && p <= 100)) ctx.runtimeError(`Invalid value of the 'percentage' argument (${args[2]}) in the '${fn}' function. It must be between 0 and 100.`);
-    const h = (site.state ??= k.order_new(len)) as number;
+    const h = (site.state ??= k.order_new(len, 0)) as number;
     return linear ? k.pli_next(h, ctx.barIndex, num(args[0]), len, p) : k.pnr_next(h, ctx.barIndex, num(args[0]), len, p);
   };
 }
@@ -152,12 +146,12 @@ export const windows: BuiltinTable = {
   "ta.lowest": { name: "ta.lowest", impl: hilo(1, "lowest"), stateful: true },
   "ta.highestbars": { name: "ta.highestbars", impl: hilo(2, "highestbars"), stateful: true },
   "ta.lowestbars": { name: "ta.lowestbars", impl: hilo(3, "lowestbars"), stateful: true },
-  "ta.range": { name: "ta.range", impl: range, stateful: true },
+  "ta.range": { name: "ta.range", impl: order("range", "range_next", 1), stateful: true },
   "ta.max": { name: "ta.max", impl: extreme(0), stateful: true },
   "ta.min": { name: "ta.min", impl: extreme(1), stateful: true },
-  "ta.median": { name: "ta.median", impl: order("median", "median_next"), stateful: true },
-  "ta.mode": { name: "ta.mode", impl: order("mode", "mode_next"), stateful: true },
-  "ta.rci": { name: "ta.rci", impl: order("rci", "rci_next"), stateful: true },
+  "ta.median": { name: "ta.median", impl: order("median", "median_next", 1), stateful: true },
+  "ta.mode": { name: "ta.mode", impl: order("mode", "mode_next", 1), stateful: true },
+  "ta.rci": { name: "ta.rci", impl: order("rci", "rci_next", 0), stateful: true },
   "ta.percentile_linear_interpolation": {
     name: "ta.percentile_linear_interpolation",
     impl: percentile("percentile_linear_interpolation", true),

@@ -162,9 +162,22 @@ function sortedWindow(x: Series, i: number, len: number): { v: number[]; na: boo
   return { v, na: v.length < w.length };
 }
 
+/** Sorted last `len` non-na values (median, mode, range skip na). */
+function sortedValid(x: Series, i: number, len: number): { v: number[]; na: boolean } | null {
+  const w = lastValid(x, i, len);
+  return w ? { v: w.sort((a, b) => a - b), na: false } : null;
+}
+
+export function range(x: Series, len: number): Float64Array {
+  return map(x, (i) => {
+    const s = sortedValid(x, i, len);
+    return s ? s.v[s.v.length - 1] - s.v[0] : NaN;
+  });
+}
+
 export function median(x: Series, len: number): Float64Array {
   return map(x, (i) => {
-    const s = sortedWindow(x, i, len);
+    const s = sortedValid(x, i, len);
     if (!s || !s.v.length) return NaN;
     const m = s.v.length;
     return m % 2 ? s.v[m >> 1] : (s.v[m / 2 - 1] + s.v[m / 2]) / 2;
@@ -173,7 +186,7 @@ export function median(x: Series, len: number): Float64Array {
 
 export function mode(x: Series, len: number): Float64Array {
   return map(x, (i) => {
-    const s = sortedWindow(x, i, len);
+    const s = sortedValid(x, i, len);
     if (!s || !s.v.length) return NaN;
     const counts = new Map<number, number>();
     for (const v of s.v) counts.set(v, (counts.get(v) ?? 0) + 1);

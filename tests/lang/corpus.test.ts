@@ -2,7 +2,7 @@
 // without diagnostics and round-trips through unparse.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { messages, pineFiles, read, roundTrip, shape } from "./helpers.js";
+import { messages, pineFiles, read, roundTrip, shape, spanProblems } from "./helpers.js";
 
 const dir = fileURLToPath(new URL("../corpus", import.meta.url));
 const files = pineFiles(dir);
@@ -17,5 +17,6 @@ describe("corpus", () => {
     expect(messages(first)).toEqual([]);
     expect(messages(second), printed).toEqual([]);
     expect(shape(second.ast)).toBe(shape(first.ast));
+    expect(spanProblems(read(file), first.ast)).toEqual([]);
   });
 });

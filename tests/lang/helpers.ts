@@ -34,3 +34,45 @@ export function read(path: string): string {
 export function messages(r: ParseResult): string[] {
   return r.diagnostics.map((d) => `${d.severity} ${d.line}:${d.column} ${d.code} ${d.message}`);
 }
+
+interface Spanned {
+  span: { start: number; end: number; line: number; column: number; endLine: number; endColumn: number };
+}
+
+/** Problems with the spans of a parsed tree: offsets must agree with line/column, every child must
+ * lie inside its parent, and nothing may reach outside the source. Empty when all is well. */
+export function spanProblems(source: string, root: unknown): string[] {
+  const lineStarts = [0];
+  for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const position = (offset: number): [number, number] => {
+    let lo = 0, hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo + 1, offset - lineStarts[lo]! + 1];
+  };
+  const problems: string[] = [];
+  const visit = (node: unknown, parent: Spanned["span"] | null, path: string): void => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      node.forEach((n, i) => visit(n, parent, `${path}[${i}]`));
+      return;
+    }
+    const s = (node as Partial<Spanned>).span;
+    let here = parent;
+    if (s && (node as { kind?: string }).kind !== undefined) {
+      const [line, column] = position(s.start);
+      const [endLine, endColumn] = position(s.end);
+      if (s.start > s.end || s.end > source.length) problems.push(`${path}: offsets ${s.start}..${s.end}`);
+      if (line !== s.line || column !== s.column) problems.push(`${path}: start ${s.line}:${s.column} but offset says ${line}:${column}`);
+      if (endLine !== s.endLine || endColumn !== s.endColumn) problems.push(`${path}: end ${s.endLine}:${s.endColumn} but offset says ${endLine}:${endColumn}`);
+      if (parent && (s.start < parent.start || s.end > parent.end)) problems.push(`${path}: ${s.start}..${s.end} outside parent ${parent.start}..${parent.end}`);
+      here = s;
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== "span" && k !== "doc") visit(v, here, `${path}.${k}`);
+  };
+  visit(root, null, "program");
+  return problems.slice(0, 10);
+}

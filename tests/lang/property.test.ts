@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, unparse, type Diagnostic } from "../../src/lang/index.js";
-import { pineFiles, read, shape } from "./helpers.js";
+import { pineFiles, read, shape, spanProblems } from "./helpers.js";
 
 const VOCAB = [
   "if", "else", "for", "to", "by", "in", "while", "switch", "var", "varip", "const", "simple", "series",
@@ -36,6 +36,7 @@ function checkDiagnostics(source: string, diagnostics: Diagnostic[]): void {
 function checkSource(source: string): void {
   const r = parse(source);
   checkDiagnostics(source, r.diagnostics);
+  expect(spanProblems(source, r.ast)).toEqual([]);
   // the recovered tree is printable
   expect(typeof unparse(r.ast)).toBe("string");
 }

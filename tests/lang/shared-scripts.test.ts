@@ -1,7 +1,7 @@
 // Every script shipped in /work/shared (TradingView conformance cases, benchmarks) parses cleanly
 // and survives parse -> unparse -> parse unchanged.
 import { describe, expect, it } from "vitest";
-import { messages, pineFiles, read, roundTrip, shape } from "./helpers.js";
+import { messages, pineFiles, read, roundTrip, shape, spanProblems } from "./helpers.js";
 
 const ROOTS = ["/work/shared/conformance", "/work/shared/bench"];
 const files = ROOTS.flatMap((r) => pineFiles(r));
@@ -17,5 +17,6 @@ describe("shared .pine scripts", () => {
     expect(first.ast.body.length).toBeGreaterThan(0);
     expect(messages(second)).toEqual([]);
     expect(shape(second.ast)).toBe(shape(first.ast));
+    expect(spanProblems(read(file), first.ast)).toEqual([]);
   });
 });

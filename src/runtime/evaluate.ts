@@ -124,6 +124,9 @@ export function evaluate(input: EvaluateInput): RunResult {
   ctx.ext.inputs = inputs;
   ctx.ext.enumMembers = prog.enums;
   ctx.ext.scriptId = result.script_id;
+  // declaration arguments (max_lines_count, max_labels_count, ...) for modules that need them
+  ctx.ext.declaration = prog.declaration.args;
+  ctx.ext.scriptType = prog.declaration.kind;
   ctx.ext.runId = result.run_id;
   ctx.ext["timeframe.main"] = timeframe;
   const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args, ...(rt.broker ?? {}) }, ctx) : null;
@@ -246,14 +249,22 @@ function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: numbe
   collectExt(r, ctx);
 }
 
-/** Drawings and alerts stores, when their modules attached them to ctx.ext. */
+/**
+ * Drawings and alerts stores, when their modules attached them to ctx.ext: either an object with
+ * toResult() or the result arrays themselves.
+ */
 function collectExt(r: RunResult, ctx: ReturnType<typeof createContext>): void {
-  const drawings = ctx.ext.drawings as { toResult?: () => Record<string, unknown>[] } | undefined;
-  if (drawings?.toResult) r.drawings = drawings.toResult();
-  const alerts = ctx.ext.alerts as { alerts?: RunResult["alerts"]; conditions?: RunResult["alert_conditions"]; toResult?: () => { alerts: RunResult["alerts"]; alert_conditions: RunResult["alert_conditions"] } } | undefined;
-  if (alerts?.toResult) {
-    const a = alerts.toResult();
-    r.alerts = a.alerts;
-    r.alert_conditions = a.alert_conditions;
+  const drawings = ctx.ext.drawings as { toResult?: () => Record<string, unknown>[] } | Record<string, unknown>[] | undefined;
+  if (Array.isArray(drawings)) r.drawings = drawings;
+  else if (drawings?.toResult) r.drawings = drawings.toResult();
+  type AlertsOut = { alerts?: RunResult["alerts"]; alert_conditions?: RunResult["alert_conditions"] };
+  const alerts = ctx.ext.alerts as (AlertsOut & { toResult?: () => AlertsOut }) | RunResult["alerts"] | undefined;
+  if (Array.isArray(alerts)) r.alerts = alerts;
+  else if (alerts) {
+    const a = alerts.toResult ? alerts.toResult() : alerts;
+    if (Array.isArray(a.alerts)) r.alerts = a.alerts;
+    if (Array.isArray(a.alert_conditions)) r.alert_conditions = a.alert_conditions;
   }
+  const conditions = ctx.ext.alert_conditions;
+  if (Array.isArray(conditions)) r.alert_conditions = conditions as RunResult["alert_conditions"];
 }

@@ -13,7 +13,7 @@ import { Ledger } from "./ledger.js";
 import { highFirst, seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { normaliseSettings, type StrategySettings } from "./settings.js";
 import { orderEvent } from "./events.js";
-import { exitRemaining, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
+import { exitRemaining, exitSlice, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
 import { RiskRules } from "./risk.js";
 import { cloneTrade, restoreScalars, scalarsOf, truncate } from "./snapshot.js";
 import { buildResult, EquityTracker } from "./stats.js";
@@ -540,7 +540,15 @@ export class Broker {
   }
 
   private exitRemaining(e: ExitOrder, t: OpenTrade): number {
-    return exitRemaining(e, t, this.qtyStep);
+    let reserved = 0;
+    if (e.qty !== e.qty && e.qtyPercent !== e.qtyPercent) {
+      for (const x of this.exits) {
+        if (x === e || !this.exitCovers(x, t)) continue;
+        const slice = exitSlice(x, t, this.qtyStep);
+        if (slice === slice) reserved += slice;
+      }
+    }
+    return exitRemaining(e, t, this.qtyStep, reserved);
   }
 
   // ------------------------------------------------------------------ fills

@@ -73,14 +73,24 @@ export function trailActivation(e: ExitOrder, t: OpenTrade, mintick: number, ver
   return pick(e.trailPrice, rel, t.side > 0 ? Math.min : Math.max, version);
 }
 
-/** Quantity exit `e` may still close of trade `t` (qty, qty_percent of the fill, or all of it). */
-export function exitRemaining(e: ExitOrder, t: OpenTrade, step: number): number {
-  let target: number;
-  if (e.qty === e.qty) target = e.qty;
-  else if (e.qtyPercent === e.qtyPercent) {
+/** The slice of trade `t` exit `e` is for: its qty, its qty_percent of the filled size, or NaN (the rest). */
+export function exitSlice(e: ExitOrder, t: OpenTrade, step: number): number {
+  if (e.qty === e.qty) return e.qty;
+  if (e.qtyPercent === e.qtyPercent) {
     const raw = (t.initialQty * e.qtyPercent) / 100;
-    target = floorToStep(raw, step) || raw;
-  } else target = t.initialQty;
+    return floorToStep(raw, step) || raw;
+  }
+  return NaN;
+}
+
+/**
+ * Quantity exit `e` may still close of trade `t`. A sized exit owns its slice of the entry's filled
+ * size and fills it once; an exit without qty takes the rest: the filled size minus the slices its
+ * sized siblings reserve (`reserved`), so a stop-loss leg next to a 50% take-profit closes only half.
+ */
+export function exitRemaining(e: ExitOrder, t: OpenTrade, step: number, reserved: number): number {
+  const slice = exitSlice(e, t, step);
+  const target = slice === slice ? slice : Math.max(0, t.initialQty - reserved);
   const done = t.exitFilled.get(e.id) ?? 0;
   return Math.min(target - done, t.qty);
 }

@@ -344,6 +344,27 @@ describe("strategy.exit", () => {
     expect(result.open_trades[0].qty).toBe(2);
   });
 
+  it("a sized exit fires its slice once; an unsized sibling takes only the rest", () => {
+    // Long 2 at 100, brackets re-issued every bar: TP 50% at 105, SL (no qty) at 95.
+    // Rising: TP closes 1 at 105 once, however long price stays above 105.
+    const up = run([flat, flat, [101, 106, 100.5, 105], [106, 107, 105.5, 106], [106, 108, 105.5, 107]], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
+      if (b.ledger.positionSize() > 0 || i === 0) {
+        b.exit({ id: "TP", fromEntry: "L", limit: 105, qtyPercent: 50 }, ctx);
+        b.exit({ id: "SL", fromEntry: "L", stop: 95 }, ctx);
+      }
+    });
+    expect(up.result.trades.map((t) => [t.exit_id, t.qty, t.exit_price])).toEqual([["TP", 1, 105]]);
+    // Falling: SL closes 2 - 1 (reserved by TP) = 1 at 95; one contract stays open.
+    const down = run([flat, flat, [99, 99.5, 94, 95], [95, 96, 94.5, 95.5]], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
+      b.exit({ id: "TP", fromEntry: "L", limit: 105, qtyPercent: 50 }, ctx);
+      b.exit({ id: "SL", fromEntry: "L", stop: 95 }, ctx);
+    });
+    expect(down.result.trades.map((t) => [t.exit_id, t.qty, t.exit_price])).toEqual([["SL", 1, 95]]);
+    expect(down.result.open_trades[0].qty).toBe(1);
+  });
+
   it("a trailing stop activates at trail_points and trails by trail_offset", () => {
     // Entry 100. trail_points 100 ticks -> activation at 101; trail_offset 50 ticks = 0.5.
     // Bar 2 (open 100.2, low 100.1 first, then high 102): activates, peak 102, stop 101.5; close 101.8.

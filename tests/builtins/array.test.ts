@@ -23,6 +23,12 @@ describe("array.* unit", () => {
     expect(() => call("array.get", a, 3)).toThrow("Index 3 is out of bounds, array size is 3.");
     expect(() => call("array.get", a, -4)).toThrow("Index -4 is out of bounds, array size is 3.");
   });
+  it("negative indices are a v6 feature", () => {
+    const v5 = makeCtx({ version: 5 });
+    const a = callWith(v5, "array.from", [1, 2, 3], site(["int"]));
+    expect(() => callWith(v5, "array.get", [a, -1])).toThrow("Index -1 is out of bounds, array size is 3.");
+    expect(callWith(v5, "array.get", [a, 2])).toBe(3);
+  });
   it("empty-array errors", () => {
     const e = callWith(ctx, "array.new_float", [0]);
     for (const fn of ["first", "last", "pop", "shift"]) {

@@ -71,10 +71,13 @@ export function outOfBounds(raise: Raise, index: number, n: number): never {
   return raise(`Index ${index} is out of bounds, array size is ${n}.`);
 }
 
-/** v6 index rule: -n <= i < n, negative counts from the end. Returns the resolved index. */
-export function resolveIndex(raise: Raise, index: number, n: number): number {
+/**
+ * Index rule: v6 accepts -n <= i < n (negative counts from the end); earlier versions 0 <= i < n.
+ * Returns the resolved index.
+ */
+export function resolveIndex(raise: Raise, index: number, n: number, allowNegative = true): number {
   const i = Math.trunc(index);
-  if (i >= 0 ? i >= n : -i > n) outOfBounds(raise, index, n);
+  if (i >= 0 ? i >= n : !allowNegative || -i > n) outOfBounds(raise, index, n);
   return i < 0 ? n + i : i;
 }
 

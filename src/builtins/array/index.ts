@@ -74,7 +74,7 @@ function newTyped(elemType: string): BuiltinDef {
 /** Resolved index for get/set/remove, or -1 for an na index (the caller then does nothing). */
 function index(ctx: ExecContext, i: unknown, n: number): number {
   if (isNaNum(i)) return -1;
-  return resolveIndex(raiser(ctx), i as number, n);
+  return resolveIndex(raiser(ctx), i as number, n, ctx.version >= 6);
 }
 
 /** Bounds for slice/fill: from in [0, n), to in [0, n]; na -> 0 / n. */
@@ -213,7 +213,7 @@ export const functions: BuiltinTable = {
     if (isNaNum(a[1])) i = n; // na index appends (logs/array_test_008)
     else {
       i = Math.trunc(a[1] as number);
-      if (i < 0) i += n;
+      if (i < 0 && ctx.version >= 6) i += n;
       if (i < 0 || i > n) outOfBounds(raiser(ctx), a[1] as number, n);
     }
     mutate(x, (v) => v.splice(i, 0, a[2]));

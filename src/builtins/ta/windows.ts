@@ -129,16 +129,13 @@ function pivotPointLevels(ctx: ExecContext, args: any[], site: CallSite): PineAr
   if (!TYPES.includes(type)) ctx.runtimeError(`Invalid value of the 'type' argument ("${type}") in the 'pivot_point_levels' function.`);
   const developing = truthy(args[2]);
   if (developing && type === "Woodie") ctx.runtimeError("The 'developing' parameter cannot be true when 'type' is \"Woodie\".");
-  const s = (site.state ??= { h: k.ppl_new(), arr: new PineArray<number>("float", new Array(11).fill(NaN)) }) as {
-    h: number;
-    arr: PineArray<number>;
-  };
-  const seen = k.ppl_next(s.h, ctx.barIndex, ctx.open, ctx.high, ctx.low, ctx.close, truthy(args[1]) ? 1 : 0);
-  const out = s.arr.values;
+  const h = (site.state ??= k.ppl_new()) as number;
+  const seen = k.ppl_next(h, ctx.barIndex, ctx.open, ctx.high, ctx.low, ctx.close, truthy(args[1]) ? 1 : 0);
+  // A new array per call: arrays are references a script may keep or modify.
+  const out = new Array<number>(11).fill(NaN);
   if (developing) levels(type, kk.out(0), kk.out(1), kk.out(2), kk.out(3), kk.out(0), out);
   else if (seen >= 2) levels(type, kk.out(4), kk.out(5), kk.out(6), kk.out(7), kk.out(0), out);
-  else out.fill(NaN);
-  return s.arr;
+  return new PineArray<number>("float", out);
 }
 
 export const windows: BuiltinTable = {

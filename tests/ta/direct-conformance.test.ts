@@ -146,6 +146,30 @@ const CASES: Case[] = [
   },
 ];
 
+// series_if_for (its Runtime test is owned elsewhere) pins the call-site rules the kernels follow:
+// a call site called 3 times on a bar keeps the last call; a skipped call does not update.
+{
+  const hist1: number[] = [];
+  const hist2: number[] = [];
+  CASES.push({
+    name: "series_if_for",
+    exprs: (s) => {
+      const i = tv(s).barIndex;
+      if (i === 0) {
+        hist1.length = 0;
+        hist2.length = 0;
+      }
+      let ema1 = NaN;
+      let ema2 = NaN;
+      for (let k = 1; k <= 3; k++) ema1 = s.f("loop", "ema", tv(s).close * k, 5);
+      if (i % 4 === 3) ema2 = s.f("cond", "ema", tv(s).close, 10);
+      hist1.push(ema1);
+      hist2.push(ema2);
+      return [ema1, i >= 1 ? hist1[i - 1] : NaN, ema2, i >= 2 ? hist2[i - 2] : NaN];
+    },
+  });
+}
+
 const scores: CaseScore[] = [];
 
 describe("ta conformance, direct (builtins without the interpreter)", () => {

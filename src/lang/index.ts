@@ -1,6 +1,6 @@
 // The Pine front end: `parse(source)` gives the AST of ast.ts plus diagnostics (it never throws and
 // recovers line by line), `unparse(ast)` prints normalised source, `checkSource(source)` is what
-// `resin check` runs.
+// `resin check` runs, `tokenize` serves editors (highlighting). See README.md in this folder.
 
 import type { Diagnostic, ParseResult, Program, Stmt } from "./ast.js";
 import { Codes, DiagnosticSink } from "./diagnostics.js";
@@ -10,7 +10,9 @@ import { Parser } from "./parser.js";
 import { parseStatements } from "./statements.js";
 
 export * from "./ast.js";
-export { Codes } from "./diagnostics.js";
+export { Codes, DiagnosticSink } from "./diagnostics.js";
+export { tokenize, type Comment, type LexResult } from "./lexer.js";
+export type { Token, TokenKind } from "./tokens.js";
 export { unparse } from "./unparse.js";
 
 export function parse(source: string): ParseResult {

@@ -68,6 +68,31 @@ function sRemove(h: usize, x: f64): void {
   store<i32>(h, m - 1, S0 + 8);
 }
 
+/** In-place heapsort of m f64 at p (O(m log m), no allocation): used when the window is rebuilt. */
+function heapsort(p: usize, m: i32): void {
+  for (let i = (m >> 1) - 1; i >= 0; i--) siftDown(p, i, m);
+  for (let end = m - 1; end > 0; end--) {
+    const t = load<f64>(p);
+    store<f64>(p, load<f64>(p + (<usize>end << 3)));
+    store<f64>(p + (<usize>end << 3), t);
+    siftDown(p, 0, end);
+  }
+}
+
+function siftDown(p: usize, i: i32, m: i32): void {
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= m) return;
+    if (c + 1 < m && load<f64>(p + (<usize>(c + 1) << 3)) > load<f64>(p + (<usize>c << 3))) c++;
+    const a = load<f64>(p + (<usize>i << 3));
+    const b = load<f64>(p + (<usize>c << 3));
+    if (a >= b) return;
+    store<f64>(p + (<usize>i << 3), b);
+    store<f64>(p + (<usize>c << 3), a);
+    i = c;
+  }
+}
+
 /** Pushes x; returns the number of calls in the window (min(count, len)). */
 function orderUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   const rolled = begin(h, bar);
@@ -78,10 +103,21 @@ function orderUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   if (rolled || grew || len != load<i32>(h, S0 + 12)) {
     if (load<i32>(h, S0 + 4) < ringCap(h)) sortedAlloc(h);
     store<i32>(h, len, S0 + 12);
-    store<i32>(h, 0, S0 + 8);
-    store<i32>(h, 0, S0 + 16);
+    // rebuild (repeated call on a bar, length change): copy the window's non-na values and sort
     const m = n < len ? n : len;
-    for (let i = 0; i < m; i++) sInsert(h, ringGet(h, i));
+    let c = 0;
+    let nas = 0;
+    for (let i = 0; i < m; i++) {
+      const v = ringGet(h, i);
+      if (v != v) nas++;
+      else {
+        store<f64>(sp(h) + (<usize>c << 3), v);
+        c++;
+      }
+    }
+    heapsort(sp(h), c);
+    store<i32>(h, c, S0 + 8);
+    store<i32>(h, nas, S0 + 16);
   } else if (!skip) {
     sInsert(h, x);
     if (n > len) sRemove(h, ringGet(h, len));

@@ -87,7 +87,10 @@ export async function secretsSet(ctx: Ctx, args: string[]): Promise<CmdResult> {
   const value = p.values.value ?? (process.stdin.isTTY ? null : await readStdin());
   if (!value) throw usageError("no value: pass --value or pipe it on stdin");
   ctx.secrets().set(worker, name, value);
-  return { data: { worker, name }, text: `set ${worker}/${name} (${mask(value)})` };
+  // With the cloudflare provider the secret also goes to the deployed worker (value on stdin).
+  const pushed = ctx.providerName() === "cloudflare" && worker !== "_internal";
+  if (pushed) ctx.cloudflare().putSecret(worker, name, value);
+  return { data: { worker, name, pushed }, text: `set ${worker}/${name} (${mask(value)})${pushed ? " and pushed to Cloudflare" : ""}` };
 }
 
 export async function secretsDelete(ctx: Ctx, args: string[]): Promise<CmdResult> {

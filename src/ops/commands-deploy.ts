@@ -1,5 +1,6 @@
 // dev, deploy and workers commands (local provider real; cloudflare through wrangler).
 
+import { join } from "node:path";
 import { intOpt, parseOpts, requirePositional } from "./args.js";
 import type { WorkerConfig } from "./config.js";
 import type { CmdResult, Ctx } from "./context.js";
@@ -20,7 +21,10 @@ function workerConfig(ctx: Ctx, name: string): WorkerConfig {
 }
 
 async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown>> {
-  if (ctx.providerName() === "cloudflare") ctx.cloudflare().deploy(name);
+  if (ctx.providerName() === "cloudflare") {
+    const r = await ctx.cloudflare().deploy(name, workerConfig(ctx, name), join(ctx.root(), ".resin", "build", name));
+    return { worker: name, provider: "cloudflare", version_id: r.version_id, bytes: 0, hot_reload: false };
+  }
   const v = await ctx.local().deploy(name, workerConfig(ctx, name));
   const running = ctx.local().runningUrl(name);
   return { worker: name, version: v.version, bytes: v.bytes, created_at: v.created_at, hot_reload: running !== null, ...(running ? { url: running } : {}) };
@@ -31,7 +35,9 @@ export async function deployWorker(ctx: Ctx, args: string[]): Promise<CmdResult>
   const r = await deployOne(ctx, name);
   return {
     data: r,
-    text: `deployed ${paint(ctx.out, "bold", name)} v${r.version} (${formatBytes(r.bytes as number)})${r.hot_reload ? `, hot-reloading ${r.url}` : ""}`,
+    text: r.provider === "cloudflare"
+      ? `deployed ${paint(ctx.out, "bold", name)} to Cloudflare (version ${r.version_id ?? "unknown"})`
+      : `deployed ${paint(ctx.out, "bold", name)} v${r.version} (${formatBytes(r.bytes as number)})${r.hot_reload ? `, hot-reloading ${r.url}` : ""}`,
     next: r.hot_reload ? "resinctl script health" : `resinctl dev worker ${name}`,
   };
 }
@@ -50,6 +56,10 @@ export async function deployWorkers(ctx: Ctx): Promise<CmdResult> {
 export async function deployHistory(ctx: Ctx, args: string[]): Promise<CmdResult> {
   const name = requirePositional(parseOpts(args), 0, "worker name (resinctl deploy history <worker>)");
   workerConfig(ctx, name);
+  if (ctx.providerName() === "cloudflare") {
+    const text = ctx.cloudflare().history(name);
+    return { data: { worker: name, provider: "cloudflare", output: text }, text };
+  }
   const versions = ctx.local().history(name);
   return {
     data: { worker: name, versions },
@@ -70,6 +80,10 @@ export async function deployRollback(ctx: Ctx, args: string[]): Promise<CmdResul
     const m = /^v?(\d+)$/.exec(raw);
     if (!m) throw usageError(`version must be a number like 3 or v3 (got '${raw}')`);
     version = Number(m[1]);
+  }
+  if (ctx.providerName() === "cloudflare") {
+    const text = ctx.cloudflare().rollback(name, raw);
+    return { data: { worker: name, provider: "cloudflare", output: text }, text };
   }
   const v = ctx.local().rollback(name, version);
   const running = ctx.local().runningUrl(name);

@@ -70,7 +70,7 @@ export function createCtx(ws: Workspace, env: Record<string, string | undefined>
       return env.CLOUDFLARE_API_TOKEN && env.CLOUDFLARE_ACCOUNT_ID ? "cloudflare" : "local";
     },
     local: () => new LocalProvider(root()),
-    cloudflare: () => new CloudflareProvider(runProcess),
+    cloudflare: () => new CloudflareProvider(runProcess, env),
     secrets: () => new SecretStore(root(), env),
   };
 }

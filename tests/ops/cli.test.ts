@@ -156,6 +156,51 @@ describe("global behaviour", () => {
   });
 });
 
+describe("cloudflare provider (injected wrangler)", () => {
+  const ws = workspace();
+  const calls: { args: string[]; input?: string }[] = [];
+  let failDeploy = false;
+  // Replays wrangler's answers; records every invocation.
+  const runProcess = (cmd: string, args: string[], opts: { input?: string } = {}) => {
+    expect(cmd).toBe("wrangler");
+    calls.push({ args, ...(opts.input !== undefined ? { input: opts.input } : {}) });
+    if (args[0] === "--version") return { status: 0, stdout: " ⛅️ wrangler 3.99.0\n", stderr: "" };
+    if (args[0] === "deploy") {
+      return failDeploy
+        ? { status: 1, stdout: "", stderr: "✘ [ERROR] Authentication error [code: 10000]" }
+        : { status: 0, stdout: "Uploaded resin (2.1 sec)\nDeployed resin triggers (0.3 sec)\nCurrent Version ID: 6a1f2e3d-0000-4bcd-8000-1234567890ab\n", stderr: "" };
+    }
+    return { status: 0, stdout: "Success!\n", stderr: "" };
+  };
+  async function cf(argv: string[]) {
+    let out = "";
+    const code = await main(argv, { cwd: ws.root, env: { SVC_HOME: ws.home, SVC_CLI_SILENT: "1", SVC_PROVIDER: "cloudflare", CLOUDFLARE_API_TOKEN: "t", CLOUDFLARE_ACCOUNT_ID: "a" }, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined, runProcess });
+    return { code, json: JSON.parse(out) };
+  }
+
+  it("deploys the bundle with wrangler deploy and reports the version id", async () => {
+    const r = await cf(["deploy", "worker", "resin", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ success: true, provider: "cloudflare", version_id: "6a1f2e3d-0000-4bcd-8000-1234567890ab" });
+    const deploy = calls.find((c) => c.args[0] === "deploy")!;
+    expect(deploy.args[1]).toBe(join(ws.root, ".resin", "build", "resin", "worker.js"));
+    expect(deploy.args.slice(2, 4)).toEqual(["--name", "resin"]);
+    expect(existsSync(join(ws.root, ".resin", "build", "resin", "kernels.wasm"))).toBe(true);
+  }, 60_000);
+
+  it("pushes secrets on stdin, never on the command line; wrangler failures exit 4", async () => {
+    const r = await cf(["secrets", "set", "resin", "API_KEY", "--value", "super-secret-value", "--json"]);
+    expect(r.json).toMatchObject({ success: true, pushed: true });
+    const put = calls.find((c) => c.args[0] === "secret")!;
+    expect(put.args).toEqual(["secret", "put", "API_KEY", "--name", "resin"]);
+    expect(put.input).toBe("super-secret-value");
+    failDeploy = true;
+    const bad = await cf(["deploy", "worker", "resin", "--json"]);
+    expect(bad.code).toBe(4);
+    expect(bad.json).toMatchObject({ success: false, code: "WRANGLER_FAILED", error: expect.stringContaining("Authentication error") });
+  }, 60_000);
+});
+
 describe("local provider (workerd)", () => {
   const ws = workspace();
   const env = { SVC_HOME: ws.home };

@@ -67,6 +67,24 @@ describe("chart app", () => {
     await screenshot(page, "02-input-changed");
   });
 
+  it("shows parser diagnostics while typing and per-line timings with the profiler", async () => {
+    await page.click(".cm-content");
+    await page.keyboard.press("ControlOrMeta+End");
+    await page.keyboard.type("\nx = (1 + ");
+    await expect.poll(() => page.textContent("#problem-count"), { timeout: 10_000 }).toMatch(/^[1-9]/);
+    expect(await page.locator(".cm-lintRange-error").count()).toBeGreaterThan(0);
+    for (let k = 0; k < 10; k++) await page.keyboard.press("Backspace");
+    await expect.poll(() => page.textContent("#problem-count"), { timeout: 10_000 }).toBe("");
+    const n = await runs(page);
+    await page.check("#profiler");
+    await waitForRuns(page, n + 1);
+    await page.click('nav.tabs button[data-tab="profile"]');
+    expect(await page.locator("table.profile tr").count()).toBeGreaterThan(3);
+    await screenshot(page, "02b-profiler");
+    await page.uncheck("#profiler");
+    await waitForRuns(page, n + 2);
+  });
+
   it("loads a CSV file, and explains a bad one", async () => {
     const n = await runs(page);
     await page.setInputFiles("#upload", { name: "hourly.csv", mimeType: "text/csv", buffer: Buffer.from(makeCsv(300)) });
@@ -119,8 +137,17 @@ describe("chart app", () => {
     expect(result?.error).toBeNull();
     expect((await series(page)).series.filter((s) => s.points > 0).length).toBeGreaterThanOrEqual(2);
     await screenshot(page, "06-http-engine");
+    // the HTTP engine's optimize is the server's /optimize (no per-trial progress, one reply)
+    await pickExample(page, "ma-cross");
+    await page.click('nav.tabs button[data-tab="optimize"]');
+    await page.fill('input[name="n_trials"]', "10");
+    await page.click('[data-testid="opt-run"]');
+    await expect.poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 120_000, interval: 500 }).toMatch(/10 trials in/);
+    expect(await page.locator('[data-testid="trials"] tr').count()).toBe(11);
+    await page.click('nav.tabs button[data-tab="inputs"]');
+    const m = await runs(page);
     await page.selectOption("#engine", "browser");
-    await waitForRuns(page, n + 2);
+    await waitForRuns(page, m + 1);
   });
 
   it("restores script, data and inputs after a reload, and fits laptop and large screens", async () => {

@@ -195,3 +195,12 @@ describe("pivots", () => {
     expect(lows).toEqual([NaN, NaN, NaN, NaN, -5, NaN, NaN, NaN]);
   });
 });
+
+describe("without kernels", () => {
+  it("a ta call reports a runtime error instead of crashing", async () => {
+    const s = await newRun(b);
+    s.ctx.kernels = null;
+    setBar(s.ctx, 0);
+    expect(() => s.f("a", "sma", 1, 2)).toThrow(/need the WebAssembly kernels/);
+  });
+});

@@ -7,7 +7,9 @@ import type { CallSite, ExecContext } from "../types.js";
 
 export function kx(ctx: ExecContext): KernelExports {
   const k = ctx.kernels as Kernels | null | undefined;
-  if (!k || !k.x) throw new Error("ta.*: ctx.kernels is not set (the backend must set ctx.kernels = await createKernels())");
+  if (!k || !k.x) {
+    ctx.runtimeError("ta.* functions need the WebAssembly kernels (kernels.wasm), which could not be loaded in this host");
+  }
   return k.x;
 }
 

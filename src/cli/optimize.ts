@@ -87,6 +87,7 @@ export function parseArgs(argv: string[]): Args {
       const v = needValue();
       const n = Number(v);
       if (!/^-?\d+$/.test(v) || (arg !== "--seed" && n < 0)) throw new UsageError(`${arg} must be ${arg === "--seed" ? "an" : "a non-negative"} integer, got '${v}'`);
+      if (arg === "--trials" && n < 1) throw new UsageError("--trials must be at least 1");
       rec[INT_FLAGS[arg] as string] = n;
     } else if (arg in STRING_FLAGS) rec[STRING_FLAGS[arg] as string] = needValue();
     else if (arg === "--holdout-frac") {

@@ -40,6 +40,7 @@ describe("resin optimize", () => {
   it("usage errors exit 2", async () => {
     expect(await command([])).toBe(2);
     expect(await command([STRATEGY, "--trials", "x"])).toBe(2);
+    expect(await command([STRATEGY, "--trials", "0"])).toBe(2);
     expect(await command([STRATEGY, "--bogus"])).toBe(2);
     expect(await command([STRATEGY, "--space", "{nope"])).toBe(2);
     expect(await command([STRATEGY, "--sampler", "annealing", "--space", '[{"name":"Fast","kind":"int","min":2,"max":9}]'])).toBe(2);

@@ -199,7 +199,7 @@ function parseAssign(p: Parser, target: Expr): Assign {
 }
 
 /** `[var|varip] [const|simple|series] [type] name = init`; `start` is the first token of the statement. */
-export function parseVarDecl(p: Parser, mode: DeclMode | "var" | "varip", start: Token, exported = false): VarDecl {
+export function parseVarDecl(p: Parser, mode: DeclMode, start: Token, exported = false): VarDecl {
   let qualifier: Qualifier | undefined;
   if (QUALIFIERS.has(p.peek().text) && p.atKind("Ident") && (looksLikeTypedDecl(p, 1) || (p.atName(1) && p.at("=", 2))))
     qualifier = p.next().text as Qualifier;
@@ -211,7 +211,7 @@ export function parseVarDecl(p: Parser, mode: DeclMode | "var" | "varip", start:
   if (p.at(":=")) p.unexpected("'=' (a declaration uses '='; ':=' reassigns an existing variable)");
   p.expect("=", "'='");
   const init = parseExpression(p);
-  const decl: VarDecl = { kind: "VarDecl", mode: mode as DeclMode, name, init, span: p.spanFrom(start) };
+  const decl: VarDecl = { kind: "VarDecl", mode, name, init, span: p.spanFrom(start) };
   if (qualifier) decl.qualifier = qualifier;
   if (type) decl.type = type;
   if (exported) decl.exported = true;

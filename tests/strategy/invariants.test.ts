@@ -88,3 +88,22 @@ describe("broker invariants", () => {
     expect(runsWithTrades).toBeGreaterThan(50);
   });
 });
+
+describe("bad input", () => {
+  it("na bars, nonsense settings and na arguments neither throw nor trade on garbage", () => {
+    // Bar 1 is all na: nothing fills there; the market entry fills at bar 2's open instead.
+    const rows: [number, number, number, number][] = [[10, 10, 10, 10], [NaN, NaN, NaN, NaN], [11, 11, 11, 11], [12, 12, 12, 12]];
+    const ctx = makeCtx(columnsOf(rows), { type: "forex", mintick: 0.01 });
+    const weird = { initial_capital: "lots", pyramiding: -4, slippage: NaN, commission_type: 42, default_qty_type: "strategy.bogus" };
+    const { result } = replay(ctx, weird, (i, c, b) => {
+      if (i === 0) {
+        b.entry({ id: "L", direction: "long" }, c);
+        b.entry({ id: "Z", direction: "long", qty: -3 }, c);
+        b.exit({ id: "X", fromEntry: "L", profit: NaN, loss: NaN }, c);
+        b.close({ id: "nothing" }, c);
+      }
+    });
+    expect(result.open_trades.map((t) => [t.entry_bar_index, t.entry_price, t.qty])).toEqual([[2, 11, 1]]);
+    expect(result.stats.initial_capital).toBe(1_000_000);
+  });
+});

@@ -163,7 +163,8 @@ describe("str.* functions", () => {
     ["str.replace", ["FTX:BTCUSD / FTX:BTCEUR", "FTX", "BINANCE", 1], "FTX:BTCUSD / BINANCE:BTCEUR"],
     ["str.replace_all", ["a-b-c", "-", "+"], "a+b+c"],
     ["str.substring", ["NASDAQ:AAPL", 7], "AAPL"],
-    ["str.tonumber", ["  12.5 "], 12.5],
+    ["str.tonumber", ["-12.5"], -12.5],
+    ["str.tonumber", ["+.5"], 0.5],
     ["str.trim", ["\t abc \n"], "abc"],
     ["str.trim", [null], ""],
   ])("%s(%j) = %j", (name, args, want) => {
@@ -172,6 +173,8 @@ describe("str.* functions", () => {
   it("na handling", () => {
     expect(call("str.pos", "abc", "z")).toBeNaN();
     expect(call("str.tonumber", "1,5")).toBeNaN();
+    expect(call("str.tonumber", "$1,234.50")).toBeNaN();
+    expect(call("str.tonumber", "1e5")).toBeNaN();
     expect(call("str.upper", null)).toBeNull();
     expect(call("str.split", "a,b", ",").values).toEqual(["a", "b"]);
   });

@@ -33,7 +33,9 @@ function compileRegex(src: string): RegExp | null {
   return re;
 }
 
-const NUMBER_RE = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+// User Manual: "the value's character sequence can include only ASCII digits, a sign symbol at the
+// beginning (+ or -), and a single period for the decimal point" ("$1,234.50" and "1e5" are na).
+const NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 
 export function toNumber(s: string | null): number {
   if (s == null || !NUMBER_RE.test(s)) return NaN;

@@ -174,6 +174,18 @@ describe("chart app", () => {
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
+  it("stops a long run and keeps working", async () => {
+    const heavy = '//@version=6\nindicator("Heavy loop")\nfloat acc = 0.0\nfor i = 0 to 20000\n    acc += math.sin(i * close)\nplot(acc, "acc")\n';
+    await page.evaluate((src) => window.__resin.setSource(src), heavy);
+    await page.click("#run");
+    await page.waitForSelector("#stop:not([hidden])");
+    await page.waitForTimeout(300);
+    await page.click("#stop");
+    await expect.poll(() => page.textContent("#status")).toBe("run stopped");
+    await pickExample(page, "ma");
+    expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
+  });
+
   it("reports figures: bench10 over 100k bars, optimize throughput (pool vs one worker)", async () => {
     const bench = readFileSync(join(ROOT, "..", "shared", "bench", "bench10.pine"), "utf8");
     await page.evaluate((src) => {

@@ -171,6 +171,10 @@ export class App {
       void this.run();
     });
     $("run").addEventListener("click", () => void this.run());
+    $("stop").addEventListener("click", () => {
+      // terminates the busy workers (or aborts the request); the run then reports the cancellation
+      this.engine().cancel();
+    });
 
     for (const nav of document.querySelectorAll<HTMLElement>("nav.tabs")) {
       nav.addEventListener("click", (e) => {
@@ -209,11 +213,14 @@ export class App {
     this.data = { key: contentKey(bars), name, bars };
     this.symbol = symbol;
     this.state.dataId = dataId;
-    const opt = $<HTMLSelectElement>("data").querySelector<HTMLOptionElement>('option[value="upload"]');
-    if (opt && dataId === "upload") {
+    const select = $<HTMLSelectElement>("data");
+    let opt = select.querySelector<HTMLOptionElement>(`option[value="${dataId}"]`);
+    if (!opt) select.append((opt = h("option", { value: dataId }, name)));
+    if (dataId === "upload") {
       opt.disabled = false;
       opt.textContent = `Uploaded: ${name} (${bars.time.length} bars)`;
     }
+    select.value = dataId;
     this.chart.setBars(bars);
     this.persist();
   }
@@ -241,13 +248,20 @@ export class App {
     const engine = this.engine();
     const source = this.source();
     this.setStatus(`running on ${engine.label}…`);
+    const stop = $("stop");
+    stop.hidden = false;
     let result: PackedRunResult;
     try {
       result = await engine.run({ source, data: this.data, symbol: this.symbol, inputs: this.state.inputs, profiler: this.state.profiler });
     } catch (e) {
-      if (seq === this.runSeq) this.setStatus((e as Error).message, true);
+      if (seq === this.runSeq) {
+        stop.hidden = true;
+        const msg = (e as Error).message;
+        this.setStatus(msg === "cancelled" ? "run stopped" : msg, msg !== "cancelled");
+      }
       return null;
     }
+    if (seq === this.runSeq) stop.hidden = true;
     if (seq !== this.runSeq) return null;
     const engineMs = performance.now() - t0;
     this.result = result;

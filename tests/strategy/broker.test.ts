@@ -570,6 +570,55 @@ describe("margin", () => {
   });
 });
 
+describe("strategy.risk rules", () => {
+  // Hourly bars from 2024-01-01 00:00 UTC, flat at 100 unless changed.
+  const day = (changes: Record<number, Row>, n = 27): Row[] => Array.from({ length: n }, (_, i) => changes[i] ?? flat);
+
+  it("max_intraday_loss closes the position and blocks entries until the next day", () => {
+    // Long 10 at 100 (bar 1 open); bar 1 closes at 99.4: the day's loss 6 >= 5 (cash) -> closed at
+    // 99.4 on bar 1. The entry on bar 2 is refused (same day); the one on bar 24 (next day) fills at bar 25.
+    const { result } = run(day({ 1: [100, 100, 99.4, 99.4] }), {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.risk.maxIntradayLoss = 5;
+        b.risk.maxIntradayLossType = "cash";
+      }
+      if (i === 0 || i === 2 || i === 24) b.entry({ id: `L${i}`, direction: "long", qty: 10 }, ctx);
+    });
+    expect(result.trades.map((t) => [t.entry_bar_index, t.exit_bar_index, t.exit_price, t.profit])).toEqual([[1, 1, 99.4, expect.closeTo(-6, 9)]]);
+    expect(result.open_trades.map((t) => [t.entry_id, t.entry_bar_index])).toEqual([["L24", 25]]);
+  });
+
+  it("max_drawdown stops the strategy for good", () => {
+    // Capital 1000, 1% of the peak = 10. Long 10 at 100, bar 1 closes at 98.9: drawdown 11 -> closed,
+    // and the entry on bar 3 never fills.
+    const { result } = run(day({ 1: [100, 100, 98.9, 98.9] }, 6), { initial_capital: 1000 }, (i, b, ctx) => {
+      if (i === 0) {
+        b.risk.maxDrawdownValue = 1;
+        b.risk.maxDrawdownType = "percent_of_equity";
+        b.entry({ id: "L", direction: "long", qty: 10 }, ctx);
+      }
+      if (i === 3) b.entry({ id: "M", direction: "long", qty: 1 }, ctx);
+    });
+    expect(result.trades.map((t) => [t.exit_bar_index, t.exit_price])).toEqual([[1, 98.9]]);
+    expect(result.open_trades).toHaveLength(0);
+  });
+
+  it("max_intraday_filled_orders halts the day after that many fills", () => {
+    // Limit 2 fills a day: entry (bar 1) and close (bar 2) make 2; the entry placed on bar 2 is
+    // cancelled at bar 2's close and nothing more fills that day.
+    const { result } = run(day({}, 6), {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.risk.maxIntradayFilledOrders = 2;
+        b.entry({ id: "A", direction: "long" }, ctx);
+      }
+      if (i === 1) b.close({ id: "A" }, ctx);
+      if (i === 2) b.entry({ id: "B", direction: "long" }, ctx);
+    });
+    expect(result.trades.map((t) => t.entry_id)).toEqual(["A"]);
+    expect(result.open_trades).toHaveLength(0);
+  });
+});
+
 describe("margin at the fill", () => {
   it("a fresh entry the equity cannot margin at its fill price is rejected", () => {
     // 100% of equity 1000 at close 10 -> 100 contracts; bar 1 opens at 10.01: 100 x 10.01 = 1001 > 1000.

@@ -56,6 +56,25 @@ describe("resin optimize", () => {
     expect(err.join("\n")).toMatch(/NOT_A_STRATEGY/);
   });
 
+  it("draws a progress bar on a TTY (stderr), one step per trial", async () => {
+    const writes: string[] = [];
+    const tty = process.stderr.isTTY;
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      writes.push(String(chunk));
+      return true;
+    });
+    Object.defineProperty(process.stderr, "isTTY", { value: true, configurable: true });
+    try {
+      expect(await command([STRATEGY, "--trials", "3", "--seed", "1", "--bars", "60", "--min-trades", "1"])).toBe(0);
+    } finally {
+      Object.defineProperty(process.stderr, "isTTY", { value: tty, configurable: true });
+      spy.mockRestore();
+    }
+    const bars = writes.filter((w) => w.startsWith("\r["));
+    expect(bars.map((w) => /(\d+)\/3/.exec(w)?.[1])).toEqual(["1", "2", "3"]);
+    expect(out.join("\n")).toMatch(/sampler random, objective composite, validation holdout, 3 trials/);
+  });
+
   it("searches the inputs' default space with walk-forward windows derived from --bars", async () => {
     const code = await command([STRATEGY, "--trials", "4", "--seed", "2", "--bars", "120", "--validation", "walk-forward", "--min-trades", "1", "--json"]);
     expect(err.join("\n")).toBe("");

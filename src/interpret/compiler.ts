@@ -199,7 +199,13 @@ export class Compiler {
         return () => { const a = l(); const b = r(); return a || b; };
       }
       case "tern": {
-        const c = this.expr(e.c), a = this.expr(e.a), b = this.expr(e.b);
+        const c = this.expr(e.c);
+        const oa = this.operand(e.a), ob = this.operand(e.b);
+        if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
+          const N = this.nums, ai = oa.i, bi = ob.i;
+          return () => (c() ? N[ai] : N[bi]);
+        }
+        const a = oa.k === "F" ? oa.f : this.expr(e.a), b = ob.k === "F" ? ob.f : this.expr(e.b);
         return () => (c() ? a() : b());
       }
       case "call":

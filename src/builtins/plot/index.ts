@@ -59,13 +59,23 @@ function output(
   result: (o: PlotOutput) => unknown = (o) => o.meta.index,
 ): BuiltinImpl {
   const p = params(name);
+  const register = (ctx: ExecContext, a: unknown[], site: CallSite): PlotOutput => {
+    const title = a[p.title!];
+    const o = store(ctx).register(name, typeof title === "string" ? title : null, cells, clean(meta(a, p, ctx)) as never);
+    site.state = o;
+    return o;
+  };
+  if (cells === "number" && p.series === 0) {
+    // plot/plotarrow: the hot path writes the first argument straight into the column
+    return (ctx, a, site: CallSite) => {
+      const o = (site.state as PlotOutput | undefined) ?? register(ctx, a, site);
+      const x = a[0];
+      o.col[ctx.barIndex] = typeof x === "number" ? x : x === true ? 1 : x === false ? 0 : NaN;
+      return o.meta.index;
+    };
+  }
   return (ctx, a, site: CallSite) => {
-    let o = site.state as PlotOutput | undefined;
-    if (o === undefined) {
-      const title = a[p.title!];
-      o = store(ctx).register(name, typeof title === "string" ? title : null, cells, clean(meta(a, p, ctx)) as never);
-      site.state = o;
-    }
+    const o = (site.state as PlotOutput | undefined) ?? register(ctx, a, site);
     o.col[ctx.barIndex] = cell(a, p);
     return result(o);
   };

@@ -186,30 +186,38 @@ function barssince(ctx: ExecContext, args: any[], site: CallSite): number {
   return k.bs_next(h, ctx.barIndex, truthy(args[0]) ? 1 : 0);
 }
 
-/** Numbers, colours and bools go through the kernel; strings and objects keep a JS list. */
+/**
+ * Numbers, colours and bools go through the kernel ring. Strings and objects live in a JS ring of
+ * occ + 2 slots indexed by the occurrence count, which itself is kernel state: a kernel rollback
+ * (repeated call on a bar, realtime restore) rewinds the count, and the slots it can read were never
+ * overwritten since (a slot is reused only occ + 2 occurrences later).
+ */
+interface ObjWhen {
+  count: number; // cum kernel: occurrences so far (na before the first)
+  slots: unknown[];
+}
+
 function valuewhen(ctx: ExecContext, args: any[], site: CallSite): any {
   const occ = intArg(ctx, args[2], "valuewhen", "occurrence", 0);
   const cond = truthy(args[0]);
   const v = args[1];
-  const st0 = site.state as { h?: number; list?: any[]; lastBar?: number; pushedThisBar?: boolean } | undefined;
-  if (typeof v === "number" || typeof v === "boolean" || (st0 && st0.h !== undefined && (v === null || v === undefined))) {
-    const k = kx(ctx);
-    const s = (site.state ??= { h: k.win_new(occ + 2), bool: typeof v === "boolean" }) as { h: number; bool: boolean };
+  const k = kx(ctx);
+  let s = site.state as { h: number; bool: boolean } | ObjWhen | undefined;
+  if (s === undefined) {
+    s = site.state =
+      typeof v === "number" || typeof v === "boolean"
+        ? { h: k.win_new(occ + 2), bool: typeof v === "boolean" }
+        : { count: k.cum_new(), slots: new Array(occ + 2).fill(null) };
+  }
+  if ("h" in s) {
     const r = k.vw_next(s.h, ctx.barIndex, cond ? 1 : 0, num(v), occ);
     return s.bool ? r === 1 : r;
   }
-  // Non-numeric sources: newest first, at most occ + 1 kept; a repeated call on one bar replaces its push.
-  const s = (site.state ??= { list: [], lastBar: -1, pushedThisBar: false }) as { list: any[]; lastBar: number; pushedThisBar: boolean };
-  if (s.lastBar === ctx.barIndex) {
-    if (s.pushedThisBar) s.list.shift();
-  }
-  s.lastBar = ctx.barIndex;
-  s.pushedThisBar = cond;
-  if (cond) {
-    s.list.unshift(v === undefined ? null : v);
-    if (s.list.length > occ + 1) s.list.length = occ + 1;
-  }
-  return s.list.length > occ ? s.list[occ] : null;
+  const n = k.cum_next(s.count, ctx.barIndex, cond ? 1 : 0);
+  const cap = s.slots.length;
+  if (cond) s.slots[(n - 1) % cap] = v === undefined ? null : v;
+  const seq = n - 1 - occ;
+  return seq >= 0 ? s.slots[seq % cap] : null;
 }
 
 export const oscillators: BuiltinTable = {

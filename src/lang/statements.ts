@@ -10,7 +10,7 @@ import { Codes } from "./diagnostics.js";
 import { parseExpression, parseName } from "./expressions.js";
 import { ParseAbort, type Parser } from "./parser.js";
 import { ASSIGN_OPS, QUALIFIERS, RESERVED, TYPE_KEYWORDS, type Token } from "./tokens.js";
-import { looksLikeTypedDecl, parseTypeRef } from "./types.js";
+import { looksLikeTypedDecl, parseTypeRef, printType } from "./types.js";
 
 /** Statements until the end of the current block (a Dedent, left for the caller) or of the input. */
 export function parseStatements(p: Parser, topLevel: boolean): Stmt[] {
@@ -209,7 +209,7 @@ export function parseVarDecl(p: Parser, mode: DeclMode, start: Token, exported =
   if (TYPE_KEYWORDS.has(name.name) && !type)
     p.fail(Codes.ReservedWord, `'${name.name}' is a type keyword and cannot be used as a variable name`, name.span);
   if (p.at(":=")) p.unexpected("'=' (a declaration uses '='; ':=' reassigns an existing variable)");
-  p.expect("=", "'='");
+  p.expect("=", type ? `'=' and an initial value (e.g. '${printType(type)} ${name.name} = na')` : "'='");
   const init = parseExpression(p);
   const decl: VarDecl = { kind: "VarDecl", mode, name, init, span: p.spanFrom(start) };
   if (qualifier) decl.qualifier = qualifier;

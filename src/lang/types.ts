@@ -3,7 +3,6 @@
 // declaration) from an expression statement.
 
 import type { TypeRef } from "./ast.js";
-import { Codes } from "./diagnostics.js";
 import { ParseAbort, type Parser } from "./parser.js";
 
 /** Parses a type reference at the cursor; reports and aborts when there is none. */
@@ -68,10 +67,16 @@ export function looksLikeTypedDecl(p: Parser, offset = 0): boolean {
     i++;
   }
   if (p.at("[", i) && p.at("]", i + 1)) i += 2;
-  return p.atName(i) && (p.at("=", i + 1) || p.at(":=", i + 1));
+  if (!p.atName(i)) return false;
+  // `float x` with nothing after it is a declaration missing its value (reported by parseVarDecl)
+  const after = p.peek(i + 1).kind;
+  return p.at("=", i + 1) || p.at(":=", i + 1) || after === "Newline" || after === "EOF";
 }
 
-/** Reports a type written where Pine does not allow one (kept for messages). */
-export function rejectType(p: Parser, ref: TypeRef, why: string): void {
-  p.error(Codes.BadDeclaration, why, ref.span);
+/** A type reference as Pine source: `float`, `array<float>`, `float[]`, `map<string, int>`. */
+export function printType(t: TypeRef): string {
+  let s = t.name;
+  if (t.args.length) s += `<${t.args.map(printType).join(", ")}>`;
+  if (t.legacyArray) s += "[]";
+  return s;
 }

@@ -3,7 +3,8 @@
 // kept. For any tree produced by `parse`, `parse(unparse(ast))` gives the same tree (spans aside);
 // hand-built trees get the parentheses their shape needs.
 
-import type { Block, DocAnnotation, Expr, If, Param, Program, Stmt, TypeRef } from "./ast.js";
+import type { Block, DocAnnotation, Expr, If, Param, Program, Stmt } from "./ast.js";
+import { printType } from "./types.js";
 
 const INDENT = "    ";
 
@@ -122,12 +123,6 @@ function printParam(p: Param): string {
   return s;
 }
 
-export function printType(t: TypeRef): string {
-  let s = t.name;
-  if (t.args.length) s += `<${t.args.map(printType).join(", ")}>`;
-  if (t.legacyArray) s += "[]";
-  return s;
-}
 
 function precOf(e: Expr): number {
   switch (e.kind) {

@@ -105,6 +105,8 @@ const ROWS: Row[] = [
   ["if a\n    import u/l/1\n", 3, 5, "P2008", "Imports can only be declared at the top level"],
   ["x = switch 1\n    1 => f(y) => y\n", 3, 10, "P2008", "Functions can only be declared at the top level"],
   ["if a\n    export f(float x) => x\n", 3, 5, "P2008", "Exports can only be declared at the top level"],
+  ["float x\n", 2, 8, "P2001", "expecting '=' and an initial value (e.g. 'float x = na')"],
+  ["var array<float> xs\n", 2, 20, "P2001", "expecting '=' and an initial value (e.g. 'array<float> xs = na')"],
 ];
 
 describe("malformed input table", () => {

@@ -74,6 +74,7 @@ export class Checker {
   }
 
   run(): ResolvedProgram {
+    if (this.version < 5) throw new CheckError(`Pine Script v${this.version} is not supported: use //@version=5 or //@version=6`, this.program.span);
     collectMutations(this.program, this.mutated);
     const stmts: RStmt[] = [];
     for (const s of this.program.body) {
@@ -431,7 +432,13 @@ export class Checker {
     }
     const allArgs: A.Arg[] = recv ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args] : args;
     const fn = cat?.fn ?? { params: allArgs.map((_, i) => `arg${i}`), lists: [allArgs.map((_, i) => `arg${i}`)], types: {}, optional: [], returns: ["series float"] };
-    const placement = placeArgs(name, fn, allArgs, this.version);
+    let placement;
+    try {
+      placement = placeArgs(name, fn, allArgs, this.version);
+    } catch (err) {
+      if (err instanceof CheckError && !err.span) throw new CheckError(err.message, e.span);
+      throw err;
+    }
     const rargs: (RExpr | undefined)[] = [];
     const argTypes: (PType | undefined)[] = [];
     for (let i = 0; i < allArgs.length; i++) {

@@ -57,3 +57,16 @@ describe("bar variables", () => {
     expect(r.series.plot_3).toEqual(Array(N).fill(1));
   });
 });
+
+describe("versions", () => {
+  it("v4 and older are rejected with a clear error (the front end reports it)", async () => {
+    const r = await runBoth("//@version=4\nstudy('x')\nplot(close)\n", data);
+    expect(r.error_kind).toBe("parse");
+    expect(r.error).toMatch(/4 is not supported/);
+  });
+  it("a missing required argument points at the call", async () => {
+    const r = await runBoth(v6("x = ta.sma()\nplot(close)"), data);
+    expect(r.error_kind).toBe("check");
+    expect(r.diagnostics![0]!.line).toBe(3);
+  });
+});

@@ -51,6 +51,8 @@ describe("chart app", () => {
     const lines = snap.series.filter((s) => s.type === "line");
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const l of lines) expect(l.points).toBeGreaterThan(1900);
+    expect(snap.markers).toBeGreaterThan(0); // crossover shapes
+    expect(snap.backgroundRects).toBeGreaterThan(0); // bgcolor bands painted
     await screenshot(page, "01-default-indicator");
   });
 

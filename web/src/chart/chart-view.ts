@@ -65,6 +65,8 @@ export class ChartView {
   private start = 0;
   private result: PackedRunResult | null = null;
   private extending = false;
+  /** Background rectangles in the last paint (read by the test hook: bgcolor really painted). */
+  private bgRects = 0;
 
   constructor(
     container: HTMLElement,
@@ -141,6 +143,7 @@ export class ChartView {
     for (const d of this.drawn) this.chart.removeSeries(d.series);
     this.drawn = [];
     this.markerCount = 0;
+    this.bgRects = 0;
     this.tableHost.replaceChildren();
   }
 
@@ -178,7 +181,7 @@ export class ChartView {
     for (const pane of [0, 1] as const) {
       const bg = plans.filter((p) => p.type === "bgcolor" && p.pane === pane).map((p) => result.series[p.title]);
       const target = paneSeries(pane);
-      if (bg.length && target) this.attachLayer(target, "bottom", (g) => paintBackground(g, bg));
+      if (bg.length && target) this.attachLayer(target, "bottom", (g) => (this.bgRects = paintBackground(g, bg)));
     }
     for (const pane of [0, 1] as const) {
       const fills = plans.filter((p): p is Extract<PlotPlan, { type: "fill" }> => p.type === "fill" && p.pane === pane);
@@ -337,7 +340,7 @@ export class ChartView {
   }
 
   /** Read-only view of what is drawn, for the e2e test hook. */
-  snapshot(): { candles: number; windowStart: number; series: SeriesSnapshot[]; markers: number; panes: number } {
+  snapshot(): { candles: number; windowStart: number; series: SeriesSnapshot[]; markers: number; panes: number; backgroundRects: number } {
     const series = this.drawn.map((d) => {
       const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number })[];
       let points = 0;
@@ -351,7 +354,7 @@ export class ChartView {
       }
       return { title: d.title, type: d.type, pane: d.pane, points, last };
     });
-    return { candles: this.candles.data().length, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length };
+    return { candles: this.candles.data().length, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects };
   }
 }
 
@@ -401,11 +404,13 @@ function ohlcData(result: PackedRunResult, title: string, times: Time[], start: 
   });
 }
 
-function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): void {
+/** Paints bgcolor columns over the visible bars; returns the number of rectangles drawn. */
+function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): number {
+  let rects = 0;
   // runs of one colour become one rectangle; edges sit halfway between bars so nothing overlaps
   const edge = (i: number): number | null => {
-    const a = g.x(i - 0.5);
-    return a;
+    const x = g.x(i);
+    return x === null ? null : x - g.barSpacing / 2;
   };
   for (const col of cols) {
     if (!col) continue;
@@ -415,7 +420,8 @@ function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): v
       if (runColor === null) return;
       const x0 = edge(runStart);
       const x1 = edge(end);
-      if (x0 !== null && x1 !== null) {
+      if (x0 !== null && x1 !== null && x1 > x0) {
+        rects++;
         g.ctx.fillStyle = runColor;
         g.ctx.fillRect(Math.round(x0), 0, Math.max(1, Math.round(x1) - Math.round(x0)), g.height);
       }
@@ -428,6 +434,7 @@ function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): v
       runStart = i;
     }
   }
+  return rects;
 }
 
 function paintFills(g: PaneGeometry, fills: Extract<PlotPlan, { type: "fill" }>[], result: PackedRunResult, plans: PlotPlan[]): void {

@@ -573,33 +573,39 @@ export class Broker {
     }
     const side = o.side;
     const pos = this.ledger.side();
-    let qty = o.qty;
+    const held = Math.abs(this.ledger.positionSize());
+    let qty = o.qty === o.qty ? o.qty : this.defaultQty(price);
+    // How much of the position this order closes first: all of it for a reversing entry, up to its
+    // own size for strategy.order (FIFO); the rest opens the other way.
+    let closing = 0;
+    if (pos === -side) {
+      if (o.kind === "entry") closing = held;
+      else {
+        closing = Math.min(held, qty);
+        qty -= closing;
+      }
+    }
     if (o.kind === "entry") {
       if (!this.risk.allowsSide(side)) {
-        if (pos === -side) this.closeTrades(this.ledger.open.slice(), Infinity, price, o.id, o.comment);
+        if (closing > 0) this.closeTrades(this.ledger.open.slice(), Infinity, price, o.id, o.comment);
         return;
       }
       if (pos === side && this.ledger.open.length >= Math.max(1, this.settings.pyramiding)) return;
-      if (pos === -side) this.closeTrades(this.ledger.open.slice(), Infinity, price, o.id, o.comment);
-      if (qty !== qty) qty = this.defaultQty(price);
-    } else if (pos === -side) {
-      if (qty !== qty) qty = this.defaultQty(price);
-      // strategy.order against the position reduces it first (FIFO), the rest opens the other way.
-      const size = Math.abs(this.ledger.positionSize());
-      const reduce = Math.min(size, qty);
-      this.closeTrades(this.ledger.open.slice(), reduce, price, o.id, o.comment);
-      qty -= reduce;
     }
-    if (qty !== qty) qty = this.defaultQty(price);
-    qty = this.risk.capQty(qty, side, this.ledger.positionSize());
+    qty = this.risk.capQty(qty, side, closing > 0 ? 0 : this.ledger.positionSize());
     // A fresh or added position the equity cannot margin at the fill price is rejected; the new
     // leg of a reversal is not (a margin call trims it instead).
-    if (pos !== -side && !this.affordable(side, qty, price)) return;
-    if (qty > 1e-12) {
-      this.ledger.openTrade(o.id, o.comment, side, qty, price, this.commission(qty, price), this.bar, this.time);
+    if (closing === 0 && !this.affordable(side, qty, price)) return;
+    const opening = qty > 1e-12 ? qty : 0;
+    // One order pays one commission (cash_per_order), shared by its closing and opening legs.
+    const fee = this.commission(closing + opening, price);
+    const total = closing + opening;
+    if (closing > 0) this.closeTrades(this.ledger.open.slice(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0);
+    if (opening > 0) {
+      this.ledger.openTrade(o.id, o.comment, side, opening, price, total > 0 ? (fee * opening) / total : 0, this.bar, this.time);
       this.risk.onFill();
     }
-    this.applyOca(o, qty);
+    this.applyOca(o, opening);
   }
 
   /** Whether equity at `price` covers the margin of the position after adding `qty` on `side`. */
@@ -634,13 +640,13 @@ export class Broker {
     this.closeTrades(targets, qty, price, e.id, comment);
   }
 
-  /** Closes up to `qty` of `trades` in order at `price`, one commission for the whole fill. */
-  private closeTrades(trades: OpenTrade[], qty: number, price: number, exitId: string, comment: string | null): void {
+  /** Closes up to `qty` of `trades` in order at `price`; one commission for the whole fill unless given. */
+  private closeTrades(trades: OpenTrade[], qty: number, price: number, exitId: string, comment: string | null, fee = NaN): void {
     let total = 0;
     for (const t of trades) total += t.qty;
     let left = Math.min(qty, total);
     if (!(left > 0)) return;
-    const comm = this.commission(left, price);
+    const comm = fee === fee ? fee : this.commission(left, price);
     const all = left;
     for (const t of trades) {
       if (left <= 0) break;

@@ -231,6 +231,23 @@ describe("slippage and commission", () => {
   });
 });
 
+describe("cash_per_order on a reversal", () => {
+  it("one reversing order pays one fee, split between the leg it closes and the leg it opens", () => {
+    // Fee 10 per order. Long 1 at 100 (bar 1), reversed to short 1 at 110 (bar 2), closed at 120 (bar 3).
+    // Long: +10 gross, fees 10 + 5 = 15 -> -5. Short: -10 gross, fees 5 + 10 = 15 -> -25. Three orders, 30.
+    const { result } = run([flat, [100, 100, 100, 100], [110, 110, 110, 110], [120, 120, 120, 120]], { commission_type: "cash_per_order", commission_value: 10 }, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      if (i === 1) b.entry({ id: "S", direction: "short" }, ctx);
+      if (i === 2) b.close({}, ctx, true);
+    });
+    expect(result.trades.map((t) => [t.commission, t.profit])).toEqual([
+      [15, -5],
+      [15, -25],
+    ]);
+    expect(result.stats.commission_paid).toBe(30);
+  });
+});
+
 describe("position rules", () => {
   const rising: Row[] = [flat, [101, 101, 101, 101], [102, 102, 102, 102], [103, 103, 103, 103], [104, 104, 104, 104]];
 

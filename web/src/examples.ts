@@ -58,7 +58,7 @@ if ta.crossunder(fast, slow)
 `;
 
 const breakout = `//@version=6
-strategy("Channel breakout", overlay = true, initial_capital = 10000)
+strategy("Channel breakout", overlay = true, initial_capital = 10000, default_qty_type = strategy.percent_of_equity, default_qty_value = 50)
 
 len  = input.int(20, "Channel length", minval = 5, maxval = 100)
 atrM = input.float(2.0, "ATR stop multiple", minval = 0.5, maxval = 5.0, step = 0.5)

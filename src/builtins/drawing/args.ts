@@ -1,0 +1,126 @@
+// Argument decoding shared by the drawing builtins: defaults for omitted arguments, validation of
+// the string enums (xloc, extend, yloc), and the coordinate-form overloads of the constructors.
+import type { ExecContext } from "../types.js";
+import { isPoint, P_INDEX, P_PRICE, P_TIME } from "./objects.js";
+import type { PineObject } from "../../core/values.js";
+
+export const XLOC = new Set(["bar_index", "bar_time"]);
+export const EXTEND = new Set(["none", "left", "right", "both"]);
+export const YLOC = new Set(["price", "abovebar", "belowbar"]);
+/** Objects positioned with xloc.bar_index may not lie further ahead of the current bar. */
+export const MAX_FUTURE_BARS = 500;
+
+export function num(v: unknown, def: number): number {
+  return v === undefined ? def : typeof v === "number" ? v : v === null ? NaN : Number(v);
+}
+
+export function int(v: unknown, def: number): number {
+  const n = num(v, def);
+  return n === n ? Math.trunc(n) : n;
+}
+
+/** An omitted or na string argument takes the default. */
+export function str(v: unknown, def: string): string {
+  return v === undefined || v === null ? def : String(v);
+}
+
+export function bool(v: unknown, def: boolean): boolean {
+  return v === undefined || v === null ? def : v === true;
+}
+
+/** text_size takes a size.* string or a point size (v6). */
+export function textSize(v: unknown, def: string | number): string | number {
+  if (v === undefined || v === null) return def;
+  return typeof v === "number" ? (v === v ? Math.trunc(v) : def) : String(v);
+}
+
+function oneOf(ctx: ExecContext, v: unknown, def: string, allowed: Set<string>, what: string): string {
+  const s = str(v, def);
+  if (!allowed.has(s)) ctx.runtimeError(`Invalid ${what} value '${s}': expected one of ${[...allowed].map((x) => `${what}.${x}`).join(", ")}`);
+  return s;
+}
+
+export const xlocArg = (ctx: ExecContext, v: unknown): string => oneOf(ctx, v, "bar_index", XLOC, "xloc");
+export const extendArg = (ctx: ExecContext, v: unknown): string => oneOf(ctx, v, "none", EXTEND, "extend");
+export const ylocArg = (ctx: ExecContext, v: unknown): string => oneOf(ctx, v, "price", YLOC, "yloc");
+
+/** text_formatting: text.format_none, _bold, _italic or their sum ("bolditalic"). */
+export function formatting(v: unknown, def = "none"): string {
+  if (v === undefined || v === null) return def;
+  const s = String(v);
+  const bold = s.includes("bold");
+  const italic = s.includes("italic");
+  return bold && italic ? "bold+italic" : bold ? "bold" : italic ? "italic" : "none";
+}
+
+/** The x of a point for an xloc (index for bar_index, time for bar_time). */
+export function pointX(p: PineObject, xloc: string): number {
+  return (xloc === "bar_time" ? p.fields[P_TIME] : p.fields[P_INDEX]) as number;
+}
+
+export function pointPrice(p: PineObject): number {
+  return p.fields[P_PRICE] as number;
+}
+
+export function checkX(ctx: ExecContext, x: number, xloc: string): number {
+  if (xloc === "bar_index" && x === x && x > ctx.barIndex + MAX_FUTURE_BARS)
+    ctx.runtimeError(`Objects positioned using xloc.bar_index cannot be drawn further than ${MAX_FUTURE_BARS} bars into the future`);
+  return x;
+}
+
+/**
+ * Constructors documented with a chart.point form and a coordinate form (line.new(first_point, ...)
+ * vs line.new(x1, y1, x2, y2, ...)). `args` is in catalogue parameter order: the point-form list,
+ * then the coordinate parameters. A call placed onto the coordinate list has its coordinates in
+ * their own slots; a coordinate call placed onto the point-form list (positional count fitting
+ * both) has its positional arguments in point-form slots, shifted: positional k went to the slot
+ * of pointList[k]. The leading run of slots whose values fit coordList[k] is taken as positional;
+ * the first slot that is empty or does not fit ends it, and later slots are named arguments.
+ * Returns the arguments by name.
+ */
+export function decodeOverload(
+  args: unknown[],
+  params: readonly string[],
+  pointList: readonly string[],
+  coordList: readonly string[],
+  fits: (param: string, v: unknown) => boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < params.length; i++) if (args[i] !== undefined) out[params[i]!] = args[i];
+  const coordOnly = coordList.filter((p) => !pointList.includes(p));
+  if (coordOnly.some((p) => out[p] !== undefined)) return out; // placed on the coordinate list
+  if (isPoint(args[0]) || args[0] === undefined) return out; // the point form
+  if (args[0] === null && pointList.length > 1 && (args[1] === null || isPoint(args[1]))) return out; // na points
+  const shifted: Record<string, unknown> = {};
+  let k = 0;
+  for (; k < pointList.length && k < coordList.length; k++) {
+    const v = args[params.indexOf(pointList[k]!)];
+    if (v === undefined || !fits(coordList[k]!, v)) break;
+    shifted[coordList[k]!] = v;
+  }
+  for (let j = k; j < pointList.length; j++) {
+    const v = args[params.indexOf(pointList[j]!)];
+    if (v !== undefined && shifted[pointList[j]!] === undefined) shifted[pointList[j]!] = v;
+  }
+  return shifted;
+}
+
+/** Value-shape test used by decodeOverload: which values a coordinate-form parameter accepts. */
+export function fitsParam(param: string, v: unknown): boolean {
+  switch (param) {
+    case "xloc":
+      return typeof v === "string" && XLOC.has(v);
+    case "extend":
+      return typeof v === "string" && EXTEND.has(v);
+    case "yloc":
+      return typeof v === "string" && YLOC.has(v);
+    case "force_overlay":
+      return typeof v === "boolean";
+    case "size":
+    case "text_size":
+      return typeof v === "string" || typeof v === "number";
+    default:
+      if (/color/.test(param) || /^(x|y|x1|y1|x2|y2|left|top|right|bottom|width|border_width)$/.test(param)) return typeof v === "number";
+      return typeof v === "string" || v === null;
+  }
+}

@@ -371,9 +371,8 @@ export class Checker {
         return { k: "copy", obj, t: obj.t };
       }
       if (this.funcs.has(dn)) return this.userCall(dn, this.funcs.get(dn)!, e.args, null, scope, e);
-      if (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName) || !scope.lookup(root!))
-        if (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName))
-          return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
+      if (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName)) return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
+      // otherwise `close.m()`: a user method called on a builtin value
       if (!this.methods.has(prop)) throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
     }
     // method call on a value

@@ -22,7 +22,7 @@ export function check(ast: Program, registry: Registry, libraries: LibrarySource
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;
-    const reason = compileEligibility(program);
+    const reason = program.compileReason ?? compileEligibility(program);
     program.compileEligible = reason === undefined;
     program.compileReason = reason;
     return { program, diagnostics: [] };

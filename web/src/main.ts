@@ -55,7 +55,7 @@ const hook = {
     const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, workers);
     const secs = (performance.now() - t0) / 1000;
     engine.pool.terminate();
-    return { trials: res.trials.length, seconds: secs, perSecond: res.trials.length / secs, errors: res.trials.filter((t) => t.error).length, progressCalls };
+    return { trials: res.trials.length, seconds: secs, perSecond: res.trials.length / secs, errors: res.trials.filter((t) => t.error).length, progressCalls, avgTrialMs: res.trials.reduce((a, t) => a + t.ms, 0) / Math.max(1, res.trials.length) };
   },
 };
 

@@ -20,6 +20,7 @@ import * as ticker from "./ticker/index.js";
 import * as chart from "./chart/index.js";
 import * as ta from "./ta/index.js";
 import * as strategy from "./strategy/index.js";
+import * as drawing from "./drawing/index.js";
 
 export interface Registry {
   functions: BuiltinTable;
@@ -27,7 +28,7 @@ export interface Registry {
   constants: ConstantTable;
 }
 
-const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy];
+const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy, drawing];
 
 export function mergeModules(modules: BuiltinModule[]): Registry {
   const reg: Registry = { functions: {}, variables: {}, constants: {} };

@@ -10,6 +10,7 @@ import { Compiler, type Fn } from "../interpret/compiler.js";
 import { PineRuntimeError } from "../interpret/errors.js";
 import { RunState } from "../interpret/state.js";
 import { PlotStore } from "../builtins/plot/store.js";
+import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
 import { InputOverrideError, InputStore } from "../builtins/input/store.js";
 import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { MODES } from "../core/result.js";
@@ -175,11 +176,14 @@ export function evaluate(input: EvaluateInput): RunResult {
         ctx.isRealtime = true;
         if (broker) broker.onBarOpen(ctx);
         const bsnap = broker && ticks > 1 ? broker.snapshot() : undefined;
+        const dstore = ticks > 1 ? drawingStoreOf(ctx) : undefined;
+        const dsnap = dstore ? snapshotDrawings(dstore) : undefined;
         for (let k = 0; k < ticks; k++) {
           if (k > 0) {
             state.restore(snap, prog.varipSlots);
             if (ksnap !== undefined) kernels!.restore!(ksnap);
             if (bsnap !== undefined) broker!.restore(bsnap);
+            if (dsnap !== undefined) restoreDrawings(dstore!, dsnap);
           }
           tickAt(k, ticks, ctx.open, high, low, close, tick);
           ctx.high = tick.high;

@@ -248,3 +248,14 @@ describe("realtime ticks with a strategy", () => {
     expect(rt.strategy!.trades.length).toBe(hist.strategy!.trades.length);
   });
 });
+
+describe("drawings in the result", () => {
+  it("objects alive at the end, limited by max_*_count, rolled back between realtime ticks", async () => {
+    const r = await runBoth(v6("if barstate.islast\n    label.new(bar_index, high, 'hi')\nline.new(bar_index - 1, low, bar_index, high)\nplot(close)", "indicator('d', max_lines_count = 3)"), data);
+    expect(r.error).toBeUndefined();
+    expect(r.drawings.filter((d) => d.type === "line").length).toBe(3);
+    expect(r.drawings.filter((d) => d.type === "label").map((d) => d.text)).toEqual(["hi"]);
+    const rt = await runBoth(v6("label.new(bar_index, high, 'x')\nplot(close)"), bars(5), { realtimeLastBar: true, realtimeTicks: 3 });
+    expect(rt.drawings.length).toBe(5);
+  });
+});

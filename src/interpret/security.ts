@@ -1,0 +1,174 @@
+// request.security / request.security_lower_tf in the interpreter. TradingView evaluates the
+// requested expression by running the script in the other context; so does resin: the first time a
+// call site asks for a (symbol, timeframe) the whole resolved program runs once more over that
+// context's bars (a secondary run with its own RunState, ctx, inputs, plots and broker, all of them
+// discarded except the values of the request sites' expressions, captured per context bar). The
+// main run then maps those values onto chart bars (src/runtime/security-feed.ts).
+//
+// Secondary runs nest no further: inside one, every request site evaluates its expression in the
+// secondary's own context (TradingView's result for a request of the same context) and records it.
+
+import type { ExecContext } from "../builtins/types.js";
+import type { RExpr, ResolvedProgram } from "../check/ir.js";
+import type { PType } from "../check/types.js";
+import { InputStore } from "../builtins/input/store.js";
+import { PlotStore } from "../builtins/plot/store.js";
+import { PineArray } from "../core/values.js";
+import type { LogRecord } from "../core/result.js";
+import { resolveSymInfo } from "../core/syminfo.js";
+import { createBroker } from "../strategy/index.js";
+import { createContext } from "../runtime/context.js";
+import { contextBarFor, intrabarRange, requestContexts, type RequestedContext } from "../runtime/security-feed.js";
+import { Compiler, naOfType, type Fn } from "./compiler.js";
+import { RunState } from "./state.js";
+
+type CallExpr = Extract<RExpr, { k: "call" }>;
+
+export const SECURITY_CALLS = new Set(["request.security", "request.security_lower_tf"]);
+
+/** Marks a secondary run's ctx: where its request sites record their values. */
+interface Capture {
+  captures: unknown[][];
+}
+
+/** Compiles one request.security / request.security_lower_tf call site. */
+export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext, compile: (x: RExpr) => Fn): Fn {
+  const lowerTf = e.name === "request.security_lower_tf";
+  const exprArg = e.args[2];
+  if (!exprArg) return () => ctx.runtimeError(`${e.name}: missing 'expression' argument`);
+  const inner = compile(exprArg);
+  const valueType = exprArg.t;
+  const capture = ctx.ext.securityCapture as Capture | undefined;
+  if (capture) return secondarySite(e.site, inner, lowerTf, valueType, capture, ctx);
+
+  const sym = optional(e.args[0], compile);
+  const tf = optional(e.args[1], compile);
+  const na = naValue(valueType);
+  // parameter order: security(symbol, timeframe, expression, gaps, lookahead, ignore_invalid_symbol, ...)
+  //                  security_lower_tf(symbol, timeframe, expression, ignore_invalid_symbol, currency, ignore_invalid_timeframe, ...)
+  const gaps = lowerTf ? null : optional(e.args[3], compile);
+  const lookahead = lowerTf ? null : optional(e.args[4], compile);
+  const ignoreTf = lowerTf ? optional(e.args[5], compile) : null;
+  const site = e.site;
+  const span = { from: 0, to: 0 };
+  let lastKeySym: unknown = undefined, lastKeyTf: unknown = undefined;
+  let c: RequestedContext | null = null;
+  return () => {
+    const s = sym ? sym() : null, t = tf ? tf() : null;
+    if (c === null || s !== lastKeySym || t !== lastKeyTf) {
+      c = requestContexts(ctx).get(typeof s === "string" ? s : null, typeof t === "string" ? t : null);
+      lastKeySym = s;
+      lastKeyTf = t;
+    }
+    if (c.source === "same") return lowerTf ? asArrays(inner(), valueType) : inner();
+    if (lowerTf) {
+      if (!c.lower) {
+        if (ignoreTf && ignoreTf() === true) return null;
+        return ctx.runtimeError(`request.security_lower_tf: timeframe '${c.timeframe}' is not lower than the chart's ('${ctx.timeframe}')`);
+      }
+      if (c.source === "none") return asArrays(undefined, valueType, true);
+      const vals = values(c, prog, ctx, site);
+      intrabarRange(c, ctx.time, ctx.timeClose, span);
+      return intrabarArrays(vals, span.from, span.to, valueType);
+    }
+    if (c.source === "none") return na;
+    const vals = values(c, prog, ctx, site);
+    const i = ctx.barIndex;
+    const prevTime = i > 0 ? ctx.columns.time[i - 1]! : NaN;
+    const k = contextBarFor(c, i, ctx.time, ctx.timeClose, prevTime, gaps ? gaps() === true : false, lookahead ? lookahead() === true : false, ctx.barCount - 1);
+    if (k < 0) return na;
+    const v = vals[k];
+    return v === undefined ? na : v;
+  };
+}
+
+function optional(a: RExpr | undefined, compile: (x: RExpr) => Fn): Fn | null {
+  return a ? compile(a) : null;
+}
+
+/** A request site inside a secondary run: its own context's value, recorded per bar. */
+function secondarySite(site: number, inner: Fn, lowerTf: boolean, type: PType, cap: Capture, ctx: ExecContext): Fn {
+  return () => {
+    const v = inner();
+    const col = (cap.captures[site] ??= new Array<unknown>(ctx.barCount));
+    col[ctx.barIndex] = Array.isArray(v) ? v.slice() : v;
+    return lowerTf ? asArrays(v, type) : v;
+  };
+}
+
+/** The captured values of `site` in context `c`, running the secondary first if needed. */
+function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number): unknown[] {
+  if (!c.captures) c.captures = runSecondary(prog, ctx, c);
+  return (c.captures[site] ??= []);
+}
+
+/**
+ * Runs the whole program over the context's bars and returns the request sites' values. Plots,
+ * logs, inputs, drawings, alerts and strategy orders of the secondary run are discarded.
+ */
+export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext): unknown[][] {
+  const bars = c.bars!;
+  const n = bars.time.length;
+  const logs: LogRecord[] = [];
+  const syminfo = c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
+  const sctx = createContext(prog.version, bars, syminfo, c.timeframe, logs);
+  const captures: unknown[][] = [];
+  sctx.kernels = main.kernels;
+  for (const k of ["enumMembers", "scriptId", "declaration", "scriptType", "runId", "timeframe.main", "dataFeed"]) sctx.ext[k] = main.ext[k];
+  sctx.ext.plots = new PlotStore(n, false);
+  const mainInputs = main.ext.inputs as InputStore | undefined;
+  sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
+  sctx.ext.lastHistoryBar = n - 1;
+  sctx.ext.securityCapture = { captures } satisfies Capture;
+  const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args }, sctx) : null;
+  sctx.broker = broker;
+  const state = new RunState(prog);
+  const run = new Compiler(prog, state, sctx).main();
+  const tc = c.timeClose!;
+  for (let b = 0; b < n; b++) {
+    sctx.barIndex = b;
+    sctx.time = bars.time[b]!;
+    sctx.timeClose = tc[b]!;
+    sctx.open = bars.open[b]!;
+    sctx.high = bars.high[b]!;
+    sctx.low = bars.low[b]!;
+    sctx.close = bars.close[b]!;
+    sctx.volume = bars.volume[b]!;
+    state.setBar(sctx.open, sctx.high, sctx.low, sctx.close, sctx.volume, sctx.time, b);
+    if (broker) broker.onBarOpen(sctx);
+    run();
+    if (broker) broker.onBarClose(sctx);
+    state.commit();
+  }
+  return captures;
+}
+
+function chartId(ctx: ExecContext): string {
+  const p = ctx.syminfo.prefix;
+  return p ? `${p}:${ctx.syminfo.ticker ?? ""}` : String(ctx.syminfo.ticker ?? "");
+}
+
+function naValue(t: PType): unknown {
+  if (t.name === "tuple" && t.elems) return t.elems.map((x) => naOfType(x.name));
+  return naOfType(t.name);
+}
+
+/** security_lower_tf's result for one value (or none): one-element (or empty) arrays. */
+function asArrays(v: unknown, t: PType, empty = false): unknown {
+  if (t.name === "tuple" && t.elems) return t.elems.map((x, i) => new PineArray(x.name, empty ? [] : [(v as unknown[])[i]] as never[]));
+  return new PineArray(t.name, empty ? [] : [v as never]);
+}
+
+/** Arrays of the intrabar values [from, to) (one array per tuple element). */
+function intrabarArrays(vals: unknown[], from: number, to: number, t: PType): unknown {
+  if (t.name === "tuple" && t.elems) {
+    return t.elems.map((x, e) => {
+      const out: unknown[] = [];
+      for (let j = from; j < to; j++) out.push(j < vals.length && vals[j] !== undefined ? (vals[j] as unknown[])[e] : naOfType(x.name));
+      return new PineArray(x.name, out as never[]);
+    });
+  }
+  const out: unknown[] = [];
+  for (let j = from; j < to; j++) out.push(vals[j] === undefined ? naOfType(t.name) : vals[j]);
+  return new PineArray(t.name, out as never[]);
+}

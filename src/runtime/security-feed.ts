@@ -1,0 +1,219 @@
+// Where the bars of a request.* context come from, and how a value of that context lands on a chart
+// bar. Sources (service.md 1.1: compiled or interpreted, resin never invents bars):
+// - the chart symbol at its own timeframe: "same" (the expression is evaluated in the chart context);
+// - RunOptions.dataFeed, key "SYMBOL|TIMEFRAME" (or "SYMBOL" for bars whose spacing is that
+//   timeframe); a feed entry of the symbol at a lower timeframe that divides the requested one is
+//   resampled;
+// - the chart symbol at a higher timeframe without a feed entry: resampleBars of the chart's bars;
+// - anything else: "none", na on every bar.
+
+import type { ExecContext } from "../builtins/types.js";
+import { chartSymbol } from "../builtins/ticker/index.js";
+import { parseTickerId } from "../builtins/ticker/ids.js";
+import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../core/bars.js";
+import type { OhlcvInput } from "../core/result.js";
+import { formatTimeframe, nominalMs, parseTimeframe, timeframeSeconds, type Timeframe } from "../core/time-frames.js";
+import { resampleBars } from "../core/time-resample.js";
+import { parseSession, SESSION_24X7 } from "../core/time-sessions.js";
+import { getZone, UTC } from "../core/tz.js";
+
+export type RequestSource = "same" | "resampled" | "dataFeed" | "none";
+
+/** What result.meta.requests records for each distinct (symbol, timeframe) a run requested. */
+export interface RequestRecord {
+  symbol: string;
+  timeframe: string;
+  source: RequestSource;
+  bars: number;
+}
+
+/** The bars of one requested context and, once its secondary run is done, the captured values. */
+export interface RequestedContext {
+  symbol: string;
+  timeframe: string;
+  tf: Timeframe;
+  source: RequestSource;
+  /** Bars of the context (null for "same" and "none"). */
+  bars: BarColumns | null;
+  /** Close time of each context bar. */
+  timeClose: Float64Array | null;
+  /** Resampled from the chart: chart bar -> context bar, and context bar -> its last chart bar. */
+  index: Int32Array | null;
+  lastSource: Int32Array | null;
+  /** The requested timeframe is lower than the chart's. */
+  lower: boolean;
+  /** Captured expression values by security call-site id, then by context bar (set by the secondary run). */
+  captures: unknown[][] | null;
+}
+
+/** Per-run cache of requested contexts, kept at ctx.ext.requestContexts. */
+export class RequestContexts {
+  private readonly byKey = new Map<string, RequestedContext>();
+  private readonly feedCache = new Map<string, BarColumns | null>();
+  readonly records: RequestRecord[] = [];
+  private readonly chartTf: Timeframe;
+
+  constructor(private readonly ctx: ExecContext, private readonly dataFeed: Record<string, OhlcvInput> | undefined) {
+    this.chartTf = parseTimeframe(ctx.timeframe) ?? { unit: "D", mult: 1 };
+  }
+
+  /** The context of (symbol, timeframe) as the script wrote them ("" = the chart's). */
+  get(symbol: string | null, timeframe: string | null): RequestedContext {
+    const key = `${symbol ?? ""}|${timeframe ?? ""}`;
+    let c = this.byKey.get(key);
+    if (!c) {
+      c = this.resolve(symbol ?? "", timeframe ?? "");
+      this.byKey.set(key, c);
+      this.records.push({ symbol: c.symbol, timeframe: c.timeframe, source: c.source, bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0 });
+    }
+    return c;
+  }
+
+  private resolve(symbolText: string, tfText: string): RequestedContext {
+    const ctx = this.ctx;
+    const tf = tfText.trim() === "" ? this.chartTf : parseTimeframe(tfText);
+    if (!tf) return ctx.runtimeError(`Invalid timeframe '${tfText}' in request.*`);
+    const chart = chartSymbol(ctx);
+    const id = parseTickerId(symbolText === "" ? chart : symbolText);
+    if (!id) return ctx.runtimeError(`Invalid symbol '${symbolText}' in request.*`);
+    const plain = id.type === undefined && id.session === undefined && id.adjustment === undefined;
+    const isChart = plain && sameSymbol(id.symbol, chart);
+    const symbol = isChart ? chart : symbolText;
+    const timeframe = formatTimeframe(tf, ctx.version);
+    const chartSec = timeframeSeconds(this.chartTf);
+    const sec = timeframeSeconds(tf);
+    const base: RequestedContext = { symbol, timeframe, tf, source: "none", bars: null, timeClose: null, index: null, lastSource: null, lower: sec < chartSec, captures: null };
+    if (isChart && sec === chartSec) return { ...base, source: "same" };
+    const fed = this.fromFeed(isChart ? [chart, id.ticker] : [symbolText, id.symbol], tf);
+    if (fed) return { ...base, source: "dataFeed", bars: fed.bars, timeClose: fed.timeClose };
+    if (isChart && sec > chartSec) {
+      const r = this.resample(chartColumns(ctx), tf, nominalMs(this.chartTf));
+      return { ...base, source: "resampled", bars: r.bars, timeClose: r.timeClose, index: r.index, lastSource: r.lastSource };
+    }
+    return base;
+  }
+
+  /** Bars of `names` at `tf` from the data feed: an exact entry, else a lower one resampled. */
+  private fromFeed(names: string[], tf: Timeframe): { bars: BarColumns; timeClose: Float64Array } | null {
+    if (!this.dataFeed) return null;
+    const want = timeframeSeconds(tf);
+    let lowerBest: { bars: BarColumns; sec: number; tf: Timeframe } | null = null;
+    for (const key of Object.keys(this.dataFeed)) {
+      const bar = key.lastIndexOf("|");
+      const sym = bar < 0 ? key : key.slice(0, bar);
+      if (!names.some((n) => sameSymbol(sym, n))) continue;
+      const bars = this.feedBars(key);
+      if (!bars || bars.time.length === 0) continue;
+      const ktf = parseTimeframe(bar < 0 ? inferTimeframe(bars.time) : key.slice(bar + 1));
+      if (!ktf) continue;
+      const sec = timeframeSeconds(ktf);
+      if (sec === want) return { bars, timeClose: closeTimes(bars.time, nominalMs(ktf)) };
+      if (sec < want && want % sec === 0 && (!lowerBest || sec > lowerBest.sec)) lowerBest = { bars, sec, tf: ktf };
+    }
+    if (!lowerBest) return null;
+    const r = this.resample(lowerBest.bars, tf, nominalMs(lowerBest.tf));
+    return { bars: r.bars, timeClose: r.timeClose };
+  }
+
+  private resample(src: BarColumns, tf: Timeframe, barMs: number) {
+    const zone = getZone(this.ctx.syminfo.timezone) ?? UTC;
+    const session = parseSession(this.ctx.syminfo.session as string | undefined) ?? SESSION_24X7;
+    return resampleBars(src, tf, zone, session, barMs);
+  }
+
+  /** A feed entry as columns (normalised once; null when it is not valid bar data). */
+  feedBars(key: string): BarColumns | null {
+    if (this.feedCache.has(key)) return this.feedCache.get(key)!;
+    const cols = normalizeBars(this.dataFeed![key]);
+    const out = isBarDataError(cols) ? null : cols;
+    if (!out) this.ctx.log("warning", `dataFeed entry '${key}' is not valid bar data: ignored`);
+    this.feedCache.set(key, out);
+    return out;
+  }
+
+  /** A feed entry by exact key (for request.currency_rate, request.financial, ...). */
+  feedByKey(key: string): BarColumns | null {
+    if (!this.dataFeed || !Object.prototype.hasOwnProperty.call(this.dataFeed, key)) return null;
+    return this.feedBars(key);
+  }
+}
+
+/** The per-run cache, created on first use. */
+export function requestContexts(ctx: ExecContext): RequestContexts {
+  let r = ctx.ext.requestContexts as RequestContexts | undefined;
+  if (!r) {
+    r = new RequestContexts(ctx, ctx.ext.dataFeed as Record<string, OhlcvInput> | undefined);
+    ctx.ext.requestContexts = r;
+    ctx.ext.requests = r.records;
+  }
+  return r;
+}
+
+/** Same symbol when equal, or equal tickers where one side has no exchange prefix. */
+export function sameSymbol(a: string, b: string): boolean {
+  if (a === b) return true;
+  const ia = a.indexOf(":"), ib = b.indexOf(":");
+  if (ia >= 0 && ib >= 0) return false;
+  return a.slice(ia + 1) === b.slice(ib + 1);
+}
+
+function chartColumns(ctx: ExecContext): BarColumns {
+  const c = ctx.columns;
+  return { length: c.time.length, time: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
+}
+
+/** A bar closes when the next one opens, or one nominal bar later (last bar, gaps). */
+function closeTimes(time: Float64Array, barMs: number): Float64Array {
+  const n = time.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = i + 1 < n ? Math.min(time[i + 1]!, time[i]! + barMs) : time[i]! + barMs;
+  return out;
+}
+
+/** Index of the last element <= x in a sorted array (-1 when none). */
+export function lastAtOrBefore(a: Float64Array, x: number): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/**
+ * Which context bar's value the chart bar `i` shows, or -1 for na. `time`/`timeClose` are the chart
+ * bar's open and close, `prevTime` the previous chart bar's open (NaN on the first bar).
+ * - lookahead off: the last context bar that has closed by the chart bar's close (a resampled
+ *   period is complete at its last chart bar; the data's last, unfinished period is not delivered);
+ * - lookahead on: the context bar holding the chart bar (lower timeframes ignore lookahead);
+ * - gaps on: only on the chart bar where that value first arrives, -1 elsewhere.
+ */
+export function contextBarFor(c: RequestedContext, i: number, time: number, timeClose: number, prevTime: number, gaps: boolean, lookahead: boolean, lastChartBar: number): number {
+  if (c.index && c.lastSource) {
+    const k = c.index[i]!;
+    if (lookahead) {
+      if (gaps && i > 0 && c.index[i - 1] === k) return -1;
+      return k;
+    }
+    const done = c.lastSource[k] === i && (i < lastChartBar || timeClose >= c.timeClose![k]!);
+    if (gaps) return done ? k : -1;
+    return done ? k : k - 1;
+  }
+  const bars = c.bars!;
+  if (lookahead && !c.lower) {
+    const j = lastAtOrBefore(bars.time, time);
+    if (gaps && j >= 0 && bars.time[j]! <= prevTime) return -1;
+    return j;
+  }
+  const j = lastAtOrBefore(c.timeClose!, timeClose);
+  if (gaps && j >= 0 && c.timeClose![j]! <= time) return -1;
+  return j;
+}
+
+/** Context bars [from, to) that open inside the chart bar [time, timeClose): the intrabars. */
+export function intrabarRange(c: RequestedContext, time: number, timeClose: number, out: { from: number; to: number }): void {
+  const t = c.bars!.time;
+  out.from = lastAtOrBefore(t, time - 1) + 1;
+  out.to = lastAtOrBefore(t, timeClose - 1) + 1;
+}

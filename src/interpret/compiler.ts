@@ -8,6 +8,7 @@ import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, type Operand } from "./fused.generated.js";
+import { compileSecurity, SECURITY_CALLS } from "./security.js";
 
 export type Fn = () => any;
 
@@ -418,6 +419,8 @@ export class Compiler {
 
   private call(e: Extract<RExpr, { k: "call" }>): Fn {
     const ctx = this.ctx;
+    // request.security: the expression is evaluated in the requested context (security.ts)
+    if (SECURITY_CALLS.has(e.name)) return compileSecurity(e, this.prog, ctx, (x) => this.expr(x));
     const impl = e.def.impl;
     const site = this.st.sites[e.site]!;
     const argFns = e.args.map((a) => (a ? this.expr(a) : undefined));

@@ -502,6 +502,16 @@ export class Checker {
         const first = args.find((x) => x && x.t.name !== "na");
         return { name: `array<${first?.t.name ?? "float"}>`, q: SERIES };
       }
+      case "request.security":
+      case "request.seed":
+        // the requested expression's own type (tuples included)
+        return args[2] ? { ...args[2].t, q: SERIES } : ty;
+      case "request.security_lower_tf": {
+        const x = args[2]?.t;
+        if (!x) return ty;
+        if (x.name === "tuple") return { name: "tuple", q: SERIES, elems: (x.elems ?? []).map((el) => ({ name: `array<${el.name}>`, q: SERIES })) };
+        return { name: `array<${x.name}>`, q: SERIES };
+      }
       case "map.keys":
         return { name: `array<${keyOf(a0?.name ?? "") ?? "float"}>`, q: SERIES };
       case "map.values":

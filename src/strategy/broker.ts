@@ -142,8 +142,8 @@ export class Broker {
   }
 
   /** The StrategyResult; open trades are valued at the close of the last bar that ran. */
-  finish(ctx: ExecContext): StrategyResult {
-    return buildResult(this, this.lastClose, ctx);
+  finish(_ctx: ExecContext): StrategyResult {
+    return buildResult(this, this.lastClose);
   }
 
   // ------------------------------------------------------------------ order API (strategy.*)

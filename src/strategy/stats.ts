@@ -70,26 +70,30 @@ export class EquityTracker {
 }
 
 /**
- * Monthly returns of the equity curve (calendar months, UTC): the inputs of TradingView's Sharpe
- * and Sortino ratios.
+ * Returns of the equity curve per calendar period (UTC): months, or days for runs shorter than three
+ * months. TradingView's Sharpe and Sortino ratios use monthly returns for a trading period of three
+ * or more months, daily returns for three or more days.
  */
-export function monthlyReturns(equity: ArrayLike<number>, times: ArrayLike<number>, initial: number, count = equity.length): number[] {
-  const out: number[] = [];
-  if (count === 0) return out;
+export function periodReturns(equity: ArrayLike<number>, times: ArrayLike<number>, initial: number, count: number): { returns: number[]; perYear: number } {
+  if (count === 0) return { returns: [], perYear: 12 };
+  const months = monthKey(times[count - 1]) - monthKey(times[0]);
+  const monthly = months >= 3;
+  const key = monthly ? monthKey : dayKey;
+  const returns: number[] = [];
   let start = initial;
-  let month = monthKey(times[0]);
+  let period = key(times[0]);
   for (let i = 0; i < count; i++) {
-    const m = monthKey(times[i]);
-    if (m !== month) {
+    const k = key(times[i]);
+    if (k !== period) {
       const end = equity[i - 1];
-      out.push(start !== 0 ? (end - start) / start : 0);
+      returns.push(start !== 0 ? (end - start) / start : 0);
       start = end;
-      month = m;
+      period = k;
     }
   }
   const last = equity[count - 1];
-  out.push(start !== 0 ? (last - start) / start : 0);
-  return out;
+  returns.push(start !== 0 ? (last - start) / start : 0);
+  return { returns, perYear: monthly ? 12 : 365 };
 }
 
 function monthKey(t: number): number {
@@ -97,14 +101,19 @@ function monthKey(t: number): number {
   return d.getUTCFullYear() * 12 + d.getUTCMonth();
 }
 
+function dayKey(t: number): number {
+  return Math.floor(t / 86_400_000);
+}
+
 /**
- * Sharpe = (mean monthly return - monthly risk-free rate) / stdev of monthly returns;
- * Sortino uses the downside deviation (returns below the risk-free rate) instead.
+ * Sharpe = (mean period return - risk-free rate per period) / sample stdev of the returns;
+ * Sortino divides by the downside deviation (returns below the risk-free rate) instead. Fewer than
+ * three periods give na, as in TradingView.
  */
-export function sharpeSortino(returns: readonly number[], riskFreeRate: number): { sharpe: number | null; sortino: number | null } {
+export function sharpeSortino(returns: readonly number[], riskFreeRate: number, perYear = 12): { sharpe: number | null; sortino: number | null } {
   const n = returns.length;
-  if (n < 2) return { sharpe: null, sortino: null };
-  const rf = riskFreeRate / 100 / 12;
+  if (n < 3) return { sharpe: null, sortino: null };
+  const rf = riskFreeRate / 100 / perYear;
   let sum = 0;
   for (const r of returns) sum += r;
   const mean = sum / n;
@@ -115,7 +124,7 @@ export function sharpeSortino(returns: readonly number[], riskFreeRate: number):
     const d = Math.min(0, r - rf);
     down += d * d;
   }
-  const sd = Math.sqrt(sq / n);
+  const sd = Math.sqrt(sq / (n - 1));
   const dd = Math.sqrt(down / n);
   return {
     sharpe: sd > 0 ? (mean - rf) / sd : null,
@@ -123,7 +132,7 @@ export function sharpeSortino(returns: readonly number[], riskFreeRate: number):
   };
 }
 
-export function buildResult(broker: Broker, lastClose: number, ctx: ExecContext): StrategyResult {
+export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const ledger = broker.ledger;
   const trades = ledger.closed.slice();
   const open: Trade[] = ledger.open.map((t, i) => ledger.openRow(t, lastClose, trades.length + i + 1));
@@ -145,10 +154,14 @@ export function buildResult(broker: Broker, lastClose: number, ctx: ExecContext)
     }
     barsInTrades += (t.exit_bar_index ?? t.entry_bar_index) - t.entry_bar_index;
   }
-  const { sharpe, sortino } = sharpeSortino(monthlyReturns(tracker.equity, tracker.times, initial, tracker.count), broker.settings.riskFreeRate);
-  const closes = ctx.columns?.close;
-  const firstClose = closes && closes.length > 0 ? closes[0] : NaN;
-  const bhPct = firstClose > 0 && lastClose === lastClose ? ((lastClose - firstClose) / firstClose) * 100 : NaN;
+  const pr = periodReturns(tracker.equity, tracker.times, initial, tracker.count);
+  const { sharpe, sortino } = sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear);
+  // Buy & hold: all the initial capital bought at the first entry's price, held to the last close.
+  let first: Trade | null = null;
+  for (const t of trades) if (first === null || t.entry_time < first.entry_time) first = t;
+  for (const t of open) if (first === null || t.entry_time < first.entry_time) first = t;
+  const firstPrice = first ? first.entry_price : NaN;
+  const bhPct = firstPrice > 0 && lastClose === lastClose ? ((lastClose - firstPrice) / firstPrice) * 100 : NaN;
   const openProfit = lastClose === lastClose ? ledger.openProfit(lastClose) : 0;
   const stats: StrategyStats = {
     net_profit: ledger.netProfit,

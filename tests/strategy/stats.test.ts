@@ -1,0 +1,34 @@
+// Performance-summary arithmetic: period returns and the Sharpe / Sortino ratios.
+import { describe, expect, it } from "vitest";
+import { periodReturns, sharpeSortino } from "../../src/strategy/stats.js";
+
+describe("sharpeSortino", () => {
+  it("uses the sample standard deviation of period returns (TradingView: 1%, 0, 0 -> 0.577)", () => {
+    // mean 0.01/3; sample sd = sqrt(((0.02/3)^2 + 2 (0.01/3)^2) / 2) = 0.0057735; SR = 0.57735.
+    const { sharpe, sortino } = sharpeSortino([0.01, 0, 0], 0);
+    expect(sharpe).toBeCloseTo(0.57735, 5);
+    expect(sortino).toBeNull(); // nothing below the risk-free rate
+  });
+
+  it("subtracts the risk-free rate per period and needs three periods", () => {
+    // rf 12%/yr monthly = 0.01: returns 0.03, 0.01, -0.01 -> mean 0.01 - 0.01 = 0 -> SR 0.
+    // Downside: only -0.01 - 0.01 = -0.02 -> dd = sqrt(0.0004 / 3); Sortino = 0.
+    expect(sharpeSortino([0.03, 0.01, -0.01], 12).sharpe).toBeCloseTo(0, 12);
+    expect(sharpeSortino([0.03, 0.01], 12).sharpe).toBeNull();
+  });
+});
+
+describe("periodReturns", () => {
+  it("takes monthly returns for runs of three months or more, daily ones for shorter runs", () => {
+    // Equity 100 -> 110 (end of Jan) -> 99 (end of Feb) -> 99 (Mar) -> 108.9 (Apr).
+    const t = (m: number, d: number) => Date.UTC(2024, m, d);
+    const times = [t(0, 5), t(0, 30), t(1, 10), t(1, 28), t(2, 15), t(3, 2), t(3, 20)];
+    const equity = [100, 110, 105, 99, 99, 100, 108.9];
+    const { returns, perYear } = periodReturns(equity, times, 100, times.length);
+    expect(perYear).toBe(12);
+    expect(returns.map((r) => Number(r.toFixed(10)))).toEqual([0.1, -0.1, 0, 0.1]);
+    const short = periodReturns([100, 101, 99.99], [t(0, 1), t(0, 2), t(0, 3)], 100, 3);
+    expect(short.perYear).toBe(365);
+    expect(short.returns.map((r) => Number(r.toFixed(10)))).toEqual([0, 0.01, -0.01]);
+  });
+});

@@ -1,0 +1,681 @@
+// The compile backend's code generator: the resolved program becomes the JavaScript source of ONE
+// function running the whole bar loop. It reproduces the interpreter (src/interpret/compiler.ts)
+// operation for operation, including evaluation order and the values blocks yield, so that both
+// backends give bit-identical results. Builtins are called through the same impls with the same
+// per-site args arrays; values live in the interpreter's RunState arrays, except numeric variables
+// without history, which become plain JS variables (stores coerce with `+`, as a Float64Array does).
+//
+// The generated text depends only on the program (every run-specific object is reached through the
+// refs array `K`), so it can be cached per script and reused across runs.
+
+import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
+import { isHoistableCall } from "./hoist.js";
+
+/** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
+export class NotCompilable extends Error {}
+
+/** What a generated program needs at run time, in the order of the refs array. */
+export type Ref =
+  | { k: "value"; v: unknown }
+  | { k: "site"; id: number }
+  | { k: "impl"; def: { impl: unknown } }
+  | { k: "bvar"; def: { get: unknown } }
+  | { k: "args"; n: number; numeric: boolean }
+  | { k: "tuple"; n: number }
+  | { k: "ring"; hist: number }
+  | { k: "hoist"; call: RExpr };
+
+type Sink = null | string;
+
+interface LoopCtx {
+  brk: string;
+  cont: string;
+  /** The loop's value variable (loops whose value is used), set to NaN on break/continue. */
+  lv: string | null;
+}
+
+const BAR_VARS: Record<string, string> = { open: "b_open", high: "b_high", low: "b_low", close: "b_close", volume: "b_volume", time: "b_time", bar_index: "b_bar" };
+
+export interface Generated {
+  /** Body of `new Function("K", "R", text)`; returns the loop function. */
+  text: string;
+  refs: Ref[];
+}
+
+export function generate(prog: ResolvedProgram, hoist: boolean): Generated {
+  return new Gen(prog, hoist).run();
+}
+
+class Gen {
+  private readonly refs: Ref[] = [];
+  private readonly refIndex = new Map<string, number>();
+  /** Nested functions (user-function instances, expression-position blocks), defined once. */
+  private readonly fns: string[] = [];
+  private temps: string[] = [];
+  private tempN = 0;
+  private labelN = 0;
+  private fnN = 0;
+  private loops: LoopCtx[] = [];
+  /** Numeric slots without history and never `var`: plain JS variables. */
+  private readonly local = new Set<number>();
+  private readonly hoisted = new Set<RExpr>();
+
+  constructor(
+    private readonly prog: ResolvedProgram,
+    hoist: boolean,
+  ) {
+    const varSlots = new Set<number>();
+    walkStmts(prog.body, (s) => { if (s.k === "decl" && s.mode !== "plain") varSlots.add(s.v.slot); });
+    for (const v of prog.slots) if (isNumericSlot(v) && v.hist < 0 && !varSlots.has(v.slot) && !prog.varipSlots.includes(v.slot)) this.local.add(v.slot);
+    if (hoist) for (const s of prog.body.stmts) this.findHoists(s);
+  }
+
+  run(): Generated {
+    const body = this.withTemps(() => this.stmts(this.prog.body.stmts, null, "      "));
+    const rings: string[] = [];
+    for (const v of this.prog.slots) {
+      if (v.hist < 0 || v.fnLocal) continue;
+      const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
+      rings.push(`      K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
+    }
+    const locals = [...this.local].map((s) => `s${s} = NaN`);
+    const text = [
+      `"use strict";`,
+      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, now = R.now, LOOP_MS = R.loopMs, loopTimeout = R.loopTimeout;`,
+      `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
+      `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
+      ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
+      `let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
+      locals.length ? `let ${locals.join(", ")};` : "",
+      ...this.fns,
+      `return function loop(from, to, budget, startMs, barMs, broker) {`,
+      `  const n = cT.length;`,
+      `  let bar = from;`,
+      `  for (; bar < to; bar++) {`,
+      `    if (budget && (bar & 31) === 0 && bar > 0 && now() - startMs > budget) { R.timedOut = true; break; }`,
+      `    b_bar = bar; ctx.barIndex = bar;`,
+      `    b_time = cT[bar]; ctx.time = b_time;`,
+      `    ctx.timeClose = bar + 1 < n ? Math.min(cT[bar + 1], b_time + barMs) : b_time + barMs;`,
+      `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
+      `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
+      `    if (broker !== null) broker.onBarOpen(ctx);`,
+      `    {`,
+      body,
+      `    }`,
+      `    if (broker !== null) broker.onBarClose(ctx);`,
+      ...rings,
+      `  }`,
+      `  return bar;`,
+      `};`,
+    ].join("\n");
+    return { text, refs: this.refs };
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private ref(key: string, r: Ref): number {
+    let i = this.refIndex.get(key);
+    if (i === undefined) {
+      i = this.refs.length;
+      this.refs.push(r);
+      this.refIndex.set(key, i);
+    }
+    return i;
+  }
+
+  private value(v: unknown): string {
+    if (typeof v === "number") {
+      if (v !== v) return "NaN";
+      if (Object.is(v, -0)) return "-0";
+      if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
+      return `(${String(v)})`;
+    }
+    if (typeof v === "boolean") return String(v);
+    if (v === null) return "null";
+    if (v === undefined) return "undefined";
+    if (typeof v === "string") return JSON.stringify(v);
+    return `K${this.ref(`v${this.refs.length}`, { k: "value", v })}`;
+  }
+
+  private temp(): string {
+    const t = `$${this.tempN++}`;
+    this.temps.push(t);
+    return t;
+  }
+
+  /** Runs `f` with a fresh temp list; returns its text prefixed with the temps' declaration. */
+  private withTemps(f: () => string, indent = "      "): string {
+    const saved = this.temps;
+    this.temps = [];
+    const text = f();
+    const decl = this.temps.length ? `${indent}let ${this.temps.join(", ")};\n` : "";
+    this.temps = saved;
+    return decl + text;
+  }
+
+  private read(v: VarSlot): string {
+    if (this.local.has(v.slot)) return `s${v.slot}`;
+    return isNumericSlot(v) ? `N[${v.slot}]` : `V[${v.slot}]`;
+  }
+
+  /** An expression storing `x` into v, yielding x itself (as `N[i] = x` does). */
+  private write(v: VarSlot, x: string): string {
+    if (this.local.has(v.slot)) {
+      const t = this.temp();
+      return `(${t} = ${x}, s${v.slot} = +${t}, ${t})`;
+    }
+    return `(${this.read(v)} = ${x})`;
+  }
+
+  /** A statement storing x (value unused). */
+  private writeStmt(v: VarSlot, x: string): string {
+    if (this.local.has(v.slot)) return `s${v.slot} = +(${x});`;
+    return `${this.read(v)} = ${x};`;
+  }
+
+  private findHoists(s: RStmt): void {
+    const visit = (e: RExpr): void => {
+      if ((e.k === "call" && isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
+        this.hoisted.add(e);
+        return;
+      }
+      // only positions evaluated on every bar
+      switch (e.k) {
+        case "unary": case "cast": visit(e.e); break;
+        case "bin": visit(e.l); visit(e.r); break;
+        case "and": case "or": visit(e.l); if (!e.lazy) visit(e.r); break;
+        case "tern": visit(e.c); break;
+        case "call": for (const a of e.args) if (a) visit(a); break;
+        case "tuple": for (const x of e.elems) visit(x); break;
+        case "if": visit(e.cond); break;
+        case "switch": if (e.subject) visit(e.subject); else if (e.cases[0]?.test) visit(e.cases[0].test); break;
+        case "histExpr": visit(e.e); break;
+        default: break;
+      }
+    };
+    if (s.k === "decl" && s.mode === "plain") visit(s.init);
+    else if (s.k === "tdecl") visit(s.init);
+    else if (s.k === "assign") visit(s.value);
+    else if (s.k === "expr") visit(s.e);
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  private stmts(list: RStmt[], sink: Sink, ind: string): string {
+    const out: string[] = [];
+    list.forEach((s, i) => out.push(this.stmt(s, i === list.length - 1 ? sink : null, ind)));
+    if (list.length === 0 && sink) out.push(`${ind}${sink} = NaN;`);
+    return out.join("\n");
+  }
+
+  private block(b: RBlock, sink: Sink, ind: string): string {
+    return this.stmts(b.stmts, sink, ind);
+  }
+
+  private stmt(s: RStmt, sink: Sink, ind: string): string {
+    const put = (x: string) => (sink ? `${ind}${sink} = ${x};` : `${ind}${x};`);
+    switch (s.k) {
+      case "expr":
+        if (isStructured(s.e)) return this.structured(s.e, sink, ind);
+        return put(this.expr(s.e));
+      case "decl": {
+        let init: string;
+        let pre = "";
+        if (isStructured(s.init)) {
+          const t = this.temp();
+          pre = this.structured(s.init, t, ind) + "\n";
+          init = t;
+        } else init = this.expr(s.init);
+        init = this.convert(init, s.init, s.v.type.name);
+        if (s.mode === "plain") return pre + (sink ? put(this.write(s.v, init)) : `${ind}${this.writeStmt(s.v, init)}`);
+        // var / varip: initialised once, on the first bar that reaches it
+        if (pre) {
+          // the initialiser must only run on that first bar: keep it inside the guard
+          return `${ind}if (O[${s.once}] === 0) {\n${ind}  O[${s.once}] = 1;\n${pre.replace(/^/gm, "  ")}${ind}  ${this.writeStmt(s.v, init)}\n${ind}}` + (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "");
+        }
+        return `${ind}if (O[${s.once}] === 0) { O[${s.once}] = 1; ${this.writeStmt(s.v, init)} }` + (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "");
+      }
+      case "tdecl": {
+        const t = this.temp();
+        let pre = "";
+        let init: string;
+        if (isStructured(s.init)) {
+          pre = this.structured(s.init, t, ind) + "\n";
+          init = t;
+        } else init = this.expr(s.init);
+        const lines = [pre + `${ind}${t} = ${init};`];
+        s.vs.forEach((v, i) => { if (v) lines.push(`${ind}${this.writeStmt(v, `${t}[${i}]`)}`); });
+        if (sink) lines.push(`${ind}${sink} = ${t};`);
+        return lines.join("\n");
+      }
+      case "assign": {
+        let pre = "";
+        let value: string;
+        if (isStructured(s.value)) {
+          const t = this.temp();
+          pre = this.structured(s.value, t, ind) + "\n";
+          value = t;
+        } else value = this.expr(s.value);
+        value = this.convert(value, s.value, s.v.type.name);
+        const cur = this.read(s.v);
+        let x: string;
+        switch (s.op) {
+          case ":=": x = value; break;
+          case "+=": x = s.str ? this.strConcat(cur, value) : `${cur} + ${value}`; break;
+          case "-=": x = `${cur} - ${value}`; break;
+          case "*=": x = `${cur} * ${value}`; break;
+          case "%=": x = `${cur} % ${value}`; break;
+          case "/=": {
+            const a = this.temp(), b = this.temp();
+            x = s.intDiv ? `(${a} = ${cur}, ${b} = ${value}, ${b} === 0 ? NaN : Math.trunc(${a} / ${b}))` : `(${a} = ${cur}, ${b} = ${value}, ${b} === 0 ? NaN : ${a} / ${b})`;
+            break;
+          }
+          default: throw new NotCompilable(`assignment operator ${s.op}`);
+        }
+        return pre + (sink ? put(this.write(s.v, x)) : `${ind}${this.writeStmt(s.v, x)}`);
+      }
+      case "fassign": {
+        const o = this.temp(), v = this.temp();
+        const obj = this.expr(s.obj);
+        const value = this.expr(s.value);
+        const f = `${o}.fields[${s.index}]`;
+        let x: string;
+        switch (s.op) {
+          case ":=": x = v; break;
+          case "+=": x = s.str ? this.strConcat(f, v) : `${f} + ${v}`; break;
+          case "-=": x = `${f} - ${v}`; break;
+          case "*=": x = `${f} * ${v}`; break;
+          case "%=": x = `${f} % ${v}`; break;
+          case "/=": {
+            const b = this.temp();
+            x = s.intDiv ? `(${b} = ${v}, ${b} === 0 ? NaN : Math.trunc(${f} / ${b}))` : `(${b} = ${v}, ${b} === 0 ? NaN : ${f} / ${b})`;
+            break;
+          }
+          default: throw new NotCompilable(`assignment operator ${s.op}`);
+        }
+        const lines = [
+          `${ind}${o} = ${obj};`,
+          `${ind}if (${o} === null) ctx.runtimeError("Cannot assign a field of an na object");`,
+          `${ind}${v} = ${value};`,
+          sink ? `${ind}${sink} = (${f} = ${x});` : `${ind}${f} = ${x};`,
+        ];
+        return lines.join("\n");
+      }
+      case "break":
+      case "continue": {
+        const l = this.loops[this.loops.length - 1];
+        if (!l) throw new NotCompilable(`${s.k} outside a loop`);
+        return `${ind}${l.lv ? `${l.lv} = NaN; ` : ""}break ${s.k === "break" ? l.brk : l.cont};`;
+      }
+    }
+  }
+
+  private strConcat(a: string, b: string): string {
+    const x = this.temp(), y = this.temp();
+    return `(${x} = ${a}, ${y} = ${b}, ${x} === null || ${y} === null ? null : ${x} + ${y})`;
+  }
+
+  /** v6 bools are never na: a bool variable turns any non-bool value into `=== true`. */
+  private convert(x: string, e: RExpr, to: string): string {
+    return to === "bool" && e.t.name !== "bool" ? `(${x} === true)` : x;
+  }
+
+  // ------------------------------------------------------------------ structured expressions (statements with a value)
+
+  private structured(e: RExpr, sink: Sink, ind: string): string {
+    switch (e.k) {
+      case "if": {
+        const c = this.expr(e.cond);
+        const then = this.block(e.then, sink, ind + "  ");
+        if (!e.else) return `${ind}if (${c}) {\n${then}\n${ind}}${sink ? ` else ${sink} = ${this.value(naOfType(e.t.name))};` : ""}`;
+        return `${ind}if (${c}) {\n${then}\n${ind}} else {\n${this.block(e.else, sink, ind + "  ")}\n${ind}}`;
+      }
+      case "switch": {
+        const out: string[] = [];
+        let subj = "";
+        if (e.subject) {
+          subj = this.temp();
+          out.push(`${ind}${subj} = ${this.expr(e.subject)};`);
+        }
+        const na = this.value(naOfType(e.t.name));
+        let close = "";
+        let prefix = ind;
+        for (const c of e.cases) {
+          if (!c.test) {
+            out.push(`${prefix}{\n${this.block(c.body, sink, ind + "  ")}\n${ind}}`);
+            out.push(close);
+            return out.join("\n");
+          }
+          const v = this.temp();
+          const test = e.subject ? `(${v} = ${this.expr(c.test)}, ${v} === ${subj} && ${v} === ${v} && ${v} !== null)` : this.expr(c.test);
+          out.push(`${prefix}if (${test}) {\n${this.block(c.body, sink, ind + "  ")}\n${ind}} else {`);
+          close += "}";
+          prefix = ind;
+        }
+        out.push(sink ? `${ind}${sink} = ${na};` : "");
+        out.push(ind + close);
+        return out.join("\n");
+      }
+      case "for":
+        return this.forLoop(e, sink, ind);
+      case "while": {
+        const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
+        const lv = sink ? this.temp() : null;
+        const t0 = this.temp(), it = this.temp();
+        const c = this.expr(e.cond);
+        this.loops.push({ brk, cont, lv });
+        const body = this.block(e.body, lv, ind + "    ");
+        this.loops.pop();
+        return [
+          lv ? `${ind}${lv} = ${this.value(naOfType(e.t.name))};` : "",
+          `${ind}${t0} = now(); ${it} = 0;`,
+          `${ind}${brk}: while (${c}) {`,
+          `${ind}  ${cont}: {`,
+          body,
+          `${ind}  }`,
+          `${ind}  if ((++${it} & 1023) === 0 && now() - ${t0} > LOOP_MS) loopTimeout();`,
+          `${ind}}`,
+          lv ? `${ind}${sink} = ${lv};` : "",
+        ].join("\n");
+      }
+      case "forin":
+        return this.forIn(e, sink, ind);
+      default:
+        throw new Error(`internal: ${e.k} is not structured`);
+    }
+  }
+
+  private forLoop(e: Extract<RExpr, { k: "for" }>, sink: Sink, ind: string): string {
+    const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
+    const lv = this.temp();
+    const a = this.temp(), b = this.temp(), s = this.temp(), up = this.temp(), i = this.temp(), t0 = this.temp(), it = this.temp();
+    const from = this.expr(e.from), to = this.expr(e.to);
+    const step = e.step ? this.expr(e.step) : null;
+    this.loops.push({ brk, cont, lv: sink ? lv : null });
+    const body = this.block(e.body, sink ? lv : null, ind + "      ");
+    this.loops.pop();
+    return [
+      `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
+      `${ind}${a} = ${from}; ${b} = ${to};`,
+      `${ind}if (${a} === ${a} && ${b} === ${b}) {`,
+      `${ind}  ${s} = ${step ? `Math.abs(${step})` : "1"};`,
+      `${ind}  if (${s} > 0) {`,
+      `${ind}    ${up} = ${a} <= ${b}; ${t0} = now(); ${it} = 0;`,
+      `${ind}    ${brk}: for (${i} = ${a}; ${up} ? ${i} <= ${b} : ${i} >= ${b}; ${i} += ${up} ? ${s} : -${s}) {`,
+      `${ind}      ${this.writeStmt(e.counter, i)}`,
+      `${ind}      ${cont}: {`,
+      body,
+      `${ind}      }`,
+      `${ind}      if ((++${it} & 1023) === 0 && now() - ${t0} > LOOP_MS) loopTimeout();`,
+      e.reevalTo ? `${ind}      ${b} = ${to}; if (${b} !== ${b}) break;` : "",
+      `${ind}    }`,
+      `${ind}  }`,
+      `${ind}}`,
+      sink ? `${ind}${sink} = ${lv};` : "",
+    ].join("\n");
+  }
+
+  private forIn(e: Extract<RExpr, { k: "forin" }>, sink: Sink, ind: string): string {
+    const lv = this.temp(), coll = this.temp(), i = this.temp(), t0 = this.temp(), kv = this.temp();
+    const na = this.value(naOfType(e.t.name));
+    const it = this.expr(e.iterable);
+    const setIdx = (x: string) => (e.index ? `${this.writeStmt(e.index, x)} ` : "");
+    const loop = (head: string, setup: string, check: string) => {
+      const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
+      this.loops.push({ brk, cont, lv: sink ? lv : null });
+      const body = this.block(e.body, sink ? lv : null, ind + "      ");
+      this.loops.pop();
+      return [`${ind}    ${brk}: ${head} {`, `${ind}      ${setup}`, `${ind}      ${cont}: {`, body, `${ind}      }`, check ? `${ind}      ${check}` : "", `${ind}    }`].join("\n");
+    };
+    return [
+      `${ind}${lv} = ${na};`,
+      `${ind}${coll} = ${it};`,
+      `${ind}if (${coll} !== null && ${coll} !== undefined) {`,
+      `${ind}  ${t0} = now();`,
+      `${ind}  if (${coll} instanceof PineArray) {`,
+      loop(`for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`, `if ((${i} & 1023) === 1023 && now() - ${t0} > LOOP_MS) loopTimeout();`),
+      `${ind}  } else if (${coll} instanceof PineMatrix) {`,
+      loop(`for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`, ""),
+      `${ind}  } else if (${coll} instanceof PineMap) {`,
+      loop(`for (${kv} of ${coll}.map)`, `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`, ""),
+      `${ind}  } else ctx.runtimeError("Cannot iterate over this value");`,
+      `${ind}}`,
+      sink ? `${ind}${sink} = ${lv};` : "",
+    ].join("\n");
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  private expr(e: RExpr): string {
+    if (this.hoisted.has(e)) {
+      const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e });
+      return `K${r}[b_bar]`;
+    }
+    switch (e.k) {
+      case "const":
+        return this.value(e.v);
+      case "load":
+        return this.read(e.v);
+      case "hist":
+        return this.hist(e.v, e.off, e.n, this.read(e.v));
+      case "histExpr": {
+        const inner = this.expr(e.e);
+        if (e.n === 0) return inner;
+        return `(${this.writeStmt(e.v, inner).slice(0, -1)}, ${this.hist(e.v, e.off, e.n, this.read(e.v))})`;
+      }
+      case "colHist": {
+        const col = { open: "cO", high: "cH", low: "cL", close: "cC", volume: "cV", time: "cT" }[e.col];
+        const i = this.temp();
+        if (e.n !== null) return `(${i} = b_bar - ${e.n}, ${i} >= 0 ? ${col}[${i}] : NaN)`;
+        const k = this.temp();
+        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : (${i} = b_bar - ${k}, ${i} >= 0 && ${i} <= b_bar ? ${col}[${i}] : NaN))`;
+      }
+      case "bvar": {
+        const local = BAR_VARS[e.def.name];
+        if (local) return local;
+        const d = this.ref(`bv${e.site}`, { k: "bvar", def: e.def });
+        const s = this.ref(`site${e.site}`, { k: "site", id: e.site });
+        return `K${d}(ctx, K${s})`;
+      }
+      case "unary": {
+        const x = this.expr(e.e);
+        if (e.op === "not") return `(!${x})`;
+        if (e.op === "-") return `(-${x})`;
+        return x;
+      }
+      case "bin":
+        return this.binary(e);
+      case "and":
+      case "or": {
+        const op = e.k === "and" ? "&&" : "||";
+        const l = this.expr(e.l), r = this.expr(e.r);
+        if (e.lazy) return `(${l} ${op} ${r})`;
+        const a = this.temp(), b = this.temp();
+        return `(${a} = ${l}, ${b} = ${r}, ${a} ${op} ${b})`;
+      }
+      case "tern":
+        return `(${this.expr(e.c)} ? ${this.expr(e.a)} : ${this.expr(e.b)})`;
+      case "call":
+        return this.call(e);
+      case "ucall":
+        return this.ucall(e);
+      case "tuple": {
+        const t = this.ref(`tuple${this.refs.length}`, { k: "tuple", n: e.elems.length });
+        const parts = e.elems.map((x, i) => `K${t}[${i}] = ${this.expr(x)}`);
+        return `(${[...parts, `K${t}`].join(", ")})`;
+      }
+      case "if": case "switch": case "for": case "while": case "forin":
+        return this.blockFunction(e);
+      case "field": {
+        const o = this.temp();
+        return `(${o} = ${this.expr(e.obj)}, ${o} === null ? ctx.runtimeError("Cannot access a field of an na object") : ${o}.fields[${e.index}])`;
+      }
+      case "new":
+        return `new PineObject(${JSON.stringify(e.typeName)}, [${e.fields.map((f) => this.expr(f)).join(", ")}])`;
+      case "copy": {
+        const o = this.temp();
+        return `(${o} = ${this.expr(e.obj)}, ${o} === null ? null : new PineObject(${o}.typeName, ${o}.fields.slice()))`;
+      }
+      case "cast": {
+        const x = this.expr(e.e);
+        const v = this.temp();
+        if (e.to === "int") return `(${v} = ${x}, typeof ${v} === "number" ? Math.trunc(${v}) : ${v})`;
+        if (e.to === "bool" && e.e.t.name !== "bool") return `(${v} = ${x}, typeof ${v} === "number" ? ${v} === ${v} && ${v} !== 0 : !!${v})`;
+        return x;
+      }
+    }
+  }
+
+  /** An if/switch/loop used inside a larger expression: a nested function defined once. */
+  private blockFunction(e: RExpr): string {
+    const name = `x${this.fnN++}`;
+    const savedLoops = this.loops;
+    this.loops = [];
+    const body = this.withTemps(() => {
+      const rv = this.temp();
+      return `${this.structured(e, rv, "  ")}\n  return ${rv};`;
+    }, "  ");
+    this.loops = savedLoops;
+    this.fns.push(`function ${name}() {\n${body}\n}`);
+    return `${name}()`;
+  }
+
+  private ucall(e: Extract<RExpr, { k: "ucall" }>): string {
+    const name = `u${this.fnN++}`;
+    const inst = e.inst;
+    const savedLoops = this.loops;
+    this.loops = [];
+    const params = inst.params.map((_, i) => `p${i}`);
+    const body = this.withTemps(() => {
+      const rv = this.temp();
+      const lines = inst.params.map((p, i) => `  ${this.writeStmt(p, `p${i}`)}`);
+      lines.push(this.block(inst.body, rv, "  "));
+      // the instance's own histories advance once per call (Pine's per-call series)
+      for (const v of inst.locals) {
+        if (v.hist < 0) continue;
+        const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
+        lines.push(`  K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
+      }
+      lines.push(`  return ${rv};`);
+      return lines.join("\n");
+    }, "  ");
+    this.loops = savedLoops;
+    this.fns.push(`function ${name}(${params.join(", ")}) {\n${body}\n}`);
+    return `${name}(${e.args.map((a) => this.expr(a)).join(", ")})`;
+  }
+
+  private hist(v: VarSlot, offE: RExpr, n: number | null, current: string): string {
+    if (n === 0) return current;
+    let size = 1;
+    while (size < v.histDepth + 1) size <<= 1;
+    // the interpreter refuses such a program when building it: leave it to interpret
+    if (n !== null && n > size - 1) throw new NotCompilable(`a history reference deeper than its ring ('${v.name}[${n}]')`);
+    const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
+    const R = `K${r}`;
+    if (n !== null) return `(${n} <= ${R}.count ? ${R}.buf[(${R}.count - ${n}) & ${R}.mask] : ${R}.na)`;
+    const k = this.temp();
+    const name = JSON.stringify(v.name);
+    return `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${R}.na : ${k} === 0 ? ${current} : (` +
+      `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${R}.mask ? ctx.runtimeError("History offset " + ${k} + " of '" + ${name} + "' exceeds max_bars_back (" + ${R}.mask + "): set max_bars_back") : 0, ` +
+      `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${R}.na))`;
+  }
+
+  private binary(e: Extract<RExpr, { k: "bin" }>): string {
+    const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
+    if (e.str) return this.strConcat(this.expr(e.l), this.expr(e.r));
+    if (e.op === "/") {
+      const d = this.temp();
+      if (e.intDiv) { const r = this.expr(e.r); return `(${d} = ${r}, ${d} === 0 ? NaN : Math.trunc(${this.expr(e.l)} / ${d}))`; }
+      if (numeric) { const r = this.expr(e.r); return `(${d} = ${r}, ${d} === 0 ? NaN : ${this.expr(e.l)} / ${d})`; }
+      const a = this.temp();
+      return `(${a} = ${this.expr(e.l)}, ${d} = ${this.expr(e.r)}, ${d} === 0 ? NaN : ${a} / ${d})`;
+    }
+    const l = this.expr(e.l), r = this.expr(e.r);
+    switch (e.op) {
+      case "+": case "-": case "*": case "%": case "<": case "<=": case ">": case ">=":
+        return `(${l} ${e.op} ${r})`;
+      case "==": {
+        if (numeric) return `(${l} === ${r})`;
+        const a = this.temp(), b = this.temp();
+        return `(${a} = ${l}, ${b} = ${r}, ${a} === ${b} && ${a} !== null)`;
+      }
+      case "!=": {
+        const a = this.temp(), b = this.temp();
+        if (numeric) return `(${a} = ${l}, ${b} = ${r}, ${a} !== ${b} && ${a} === ${a} && ${b} === ${b})`;
+        return `(${a} = ${l}, ${b} = ${r}, ${a} !== ${b} && ${a} !== null && ${b} !== null)`;
+      }
+    }
+    throw new NotCompilable(`operator ${e.op}`);
+  }
+
+  private call(e: Extract<RExpr, { k: "call" }>): string {
+    const impl = this.ref(`impl:${e.def.name}:${this.refs.length}`, { k: "impl", def: e.def });
+    const site = this.ref(`site${e.site}`, { k: "site", id: e.site });
+    const n = e.args.length;
+    const numeric = n > 0 && e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"));
+    const args = this.ref(`args${this.refs.length}`, { k: "args", n, numeric });
+    const A = `K${args}`;
+    // which argument slots the interpreter writes on each call (undefined ones too, past 1 argument)
+    const general = n > 3 || (n >= 2 && e.args.some((a) => a === undefined));
+    const parts: string[] = [];
+    e.args.forEach((a, i) => {
+      if (a) parts.push(`${A}[${i}] = ${this.expr(a)}`);
+      else if (general) parts.push(`${A}[${i}] = undefined`);
+    });
+    parts.push(`K${impl}(ctx, ${A}, K${site})`);
+    return `(${parts.join(", ")})`;
+  }
+}
+
+// ------------------------------------------------------------------ shared helpers
+
+function isStructured(e: RExpr): boolean {
+  return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";
+}
+
+function isNum(n: string): boolean {
+  return n === "int" || n === "float" || n === "na";
+}
+
+export function isNumericSlot(s: VarSlot): boolean {
+  const n = s.type.name;
+  return n === "int" || n === "float" || n === "color";
+}
+
+export function naOfType(name: string): unknown {
+  if (name === "int" || name === "float" || name === "color" || name === "na" || name === "void") return NaN;
+  if (name === "bool") return false;
+  return null;
+}
+
+/** Every statement of a block and of the blocks nested in its expressions (function bodies included). */
+function walkStmts(b: RBlock, f: (s: RStmt) => void): void {
+  for (const s of b.stmts) {
+    f(s);
+    const e = s.k === "decl" || s.k === "tdecl" ? s.init : s.k === "assign" ? s.value : s.k === "expr" ? s.e : s.k === "fassign" ? s.value : null;
+    if (e) walkExpr(e, f);
+  }
+}
+
+function walkExpr(e: RExpr, f: (s: RStmt) => void): void {
+  const sub = (x: RExpr | null | undefined) => { if (x) walkExpr(x, f); };
+  switch (e.k) {
+    case "if": sub(e.cond); walkStmts(e.then, f); if (e.else) walkStmts(e.else, f); break;
+    case "switch": sub(e.subject); for (const c of e.cases) { sub(c.test); walkStmts(c.body, f); } break;
+    case "for": sub(e.from); sub(e.to); sub(e.step); walkStmts(e.body, f); break;
+    case "forin": sub(e.iterable); walkStmts(e.body, f); break;
+    case "while": sub(e.cond); walkStmts(e.body, f); break;
+    case "ucall": e.args.forEach(sub); walkStmts(e.inst.body, f); break;
+    case "call": e.args.forEach(sub); break;
+    case "tuple": e.elems.forEach(sub); break;
+    case "unary": case "cast": sub(e.e); break;
+    case "bin": case "and": case "or": sub(e.l); sub(e.r); break;
+    case "tern": sub(e.c); sub(e.a); sub(e.b); break;
+    case "hist": sub(e.off); break;
+    case "colHist": sub(e.off); break;
+    case "histExpr": sub(e.e); sub(e.off); break;
+    case "field": case "copy": sub(e.obj); break;
+    case "new": e.fields.forEach(sub); break;
+    default: break;
+  }
+}

@@ -1,0 +1,149 @@
+// The compile backend (architecture.md "Two backends, one semantics"): the resolved program becomes
+// ONE JavaScript function running the whole bar loop (src/compile/codegen.ts), with top-level ta.*
+// calls on OHLCV-derived series precomputed by whole-series WASM passes (src/compile/hoist.ts).
+// It shares the interpreter's RunState, builtins, kernels and broker, so results are bit-identical.
+//
+// Caching: the compiled factory (the `new Function` result, whose optimised code V8 keeps) is cached
+// per (source hash, inputs shape); a run still re-binds the refs (call sites, rings, per-site
+// argument arrays) of its own state, which is a cheap walk, and checks that the generated text is
+// unchanged. A deterministic "not compilable" verdict is cached per source hash too.
+
+import type { ExecContext } from "../builtins/types.js";
+import type { ResolvedProgram } from "../check/ir.js";
+import type { Kernels } from "../kernels/index.js";
+import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
+import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
+import type { RunState } from "../interpret/state.js";
+import { generate, NotCompilable, type Ref } from "./codegen.js";
+import { column } from "./hoist.js";
+
+export { NotCompilable } from "./codegen.js";
+
+const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+
+/** Runs bars [from, to) and returns the bar it stopped at (to, or earlier on timeout). */
+export type BarLoop = (from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
+
+export interface CompiledProgram {
+  loop: BarLoop;
+  /** Set when the loop stopped because the time budget ran out. */
+  readonly timedOut: boolean;
+  /** Number of top-level calls precomputed by whole-series WASM passes. */
+  hoisted: number;
+  /** True when the factory came from the cache (no `new Function`). */
+  cached: boolean;
+}
+
+type Factory = (K: unknown[], R: Record<string, unknown>) => BarLoop;
+
+interface CacheEntry {
+  text: string;
+  factory: Factory;
+}
+
+const MAX_CACHE = 256;
+const factories = new Map<string, CacheEntry>();
+const verdicts = new Map<string, string>();
+
+/** The cache key of service.md 1.1's compile cache: the source hash and the shape of the inputs. */
+export function cacheKey(sourceHash: string, inputs?: Record<string, unknown>): string {
+  const shape = inputs ? Object.keys(inputs).sort().map((k) => `${k}:${typeof inputs[k]}`).join(",") : "";
+  return `${sourceHash}|${shape}`;
+}
+
+/** A cached deterministic reason why a script does not compile (undefined: none known). */
+export function knownFallback(sourceHash: string): string | undefined {
+  return verdicts.get(sourceHash);
+}
+
+/** Forgets every cached factory and verdict (tests, memory pressure). */
+export function clearCompileCache(): void {
+  factories.clear();
+  verdicts.clear();
+}
+
+export function compileCacheSize(): number {
+  return factories.size;
+}
+
+function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
+  if (m.size >= MAX_CACHE) m.delete(m.keys().next().value as K);
+  m.set(k, v);
+}
+
+/**
+ * Compiles `prog` for a run over `state` and `ctx`. Throws NotCompilable (with a human-readable
+ * reason, cached per source hash) when a construct cannot be reproduced exactly.
+ */
+export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: ExecContext, key: string, sourceHash: string): CompiledProgram {
+  const k = ctx.kernels as Kernels | null;
+  const hoist = !!(k && (k as { x?: unknown }).x);
+  let gen;
+  try {
+    gen = generate(prog, hoist);
+  } catch (err) {
+    if (err instanceof NotCompilable) {
+      const reason = `${err.message} is not compile-eligible`;
+      remember(verdicts, sourceHash, reason);
+      throw new NotCompilable(reason);
+    }
+    throw err;
+  }
+  const fullKey = `${key}|${hoist ? "h" : "-"}`;
+  let entry = factories.get(fullKey);
+  const cached = !!entry && entry.text === gen.text;
+  if (!cached) {
+    entry = { text: gen.text, factory: new Function("K", "R", gen.text) as Factory };
+    remember(factories, fullKey, entry);
+  }
+  const memo = new Map();
+  let hoisted = 0;
+  const K = gen.refs.map((r: Ref): unknown => {
+    switch (r.k) {
+      case "value": return r.v;
+      case "site": return state.sites[r.id];
+      case "impl": return r.def.impl;
+      case "bvar": return r.def.get;
+      case "args": return r.numeric ? new Array<number>(r.n).fill(0.5) : new Array<unknown>(r.n);
+      case "tuple": return new Array<unknown>(r.n);
+      case "ring": {
+        const ring = state.rings[r.hist];
+        if (!ring) throw new Error(`internal: no history ring ${r.hist}`);
+        return ring;
+      }
+      case "hoist":
+        hoisted++;
+        return column(r.call, ctx, k!, memo);
+    }
+  });
+  const R: Record<string, unknown> = {
+    ctx,
+    nums: state.nums,
+    vals: state.vals,
+    once: state.once,
+    now,
+    loopMs: LOOP_LIMIT_MS,
+    loopTimeout: (): never => {
+      throw new PineRuntimeError(`Loop takes longer than ${LOOP_LIMIT_MS} ms`);
+    },
+    PineArray,
+    PineMatrix,
+    PineMap,
+    PineObject,
+    timedOut: false,
+  };
+  const loop = entry!.factory(K, R);
+  return {
+    loop,
+    get timedOut() {
+      return R.timedOut === true;
+    },
+    hoisted,
+    cached,
+  };
+}
+
+/** The generated source of a program (debugging, tests). */
+export function generatedSource(prog: ResolvedProgram, hoist = true): string {
+  return generate(prog, hoist).text;
+}

@@ -1,0 +1,44 @@
+// Every corpus script, bench/*.pine and the shared bench10.pine run in interpret and in compile mode
+// on the same synthetic bars and must give identical results: series, events, strategy, drawings,
+// alerts, logs (numbers compared with Object.is, so NaN vs NaN and -0 matter). Scripts that the
+// interpreter cannot run on synthetic bars (libraries, foreign requests) are skipped, and the test
+// reports which scripts compiled.
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { runPair } from "./parity.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const files: [string, string][] = [
+  ...readdirSync(join(ROOT, "tests", "corpus")).filter((f) => f.endsWith(".pine")).map((f): [string, string] => [f, join(ROOT, "tests", "corpus", f)]),
+  ...readdirSync(join(ROOT, "bench")).filter((f) => f.endsWith(".pine")).map((f): [string, string] => [`bench/${f}`, join(ROOT, "bench", f)]),
+];
+const bench10 = join(ROOT, "..", "shared", "bench", "bench10.pine");
+if (existsSync(bench10)) files.push(["bench10.pine", bench10]);
+
+const data = syntheticBars(400);
+const compiled: string[] = [];
+const fellBack: string[] = [];
+
+describe("interpret and compile agree on every corpus and bench script", () => {
+  for (const [name, file] of files) {
+    it(name, async () => {
+      const src = readFileSync(file, "utf8");
+      const p = await runPair(src, data);
+      if (p.interpret.error_kind === "check" || p.interpret.error_kind === "parse") return; // needs libraries or other data
+      expect(p.difference).toBeNull();
+      expect(p.compile.error ?? null).toBe(p.interpret.error ?? null);
+      if (p.compile.mode === "compile") compiled.push(name);
+      else {
+        // a fallback must say why
+        expect(p.compile.compile_fallback_reason).toBeTruthy();
+        fellBack.push(`${name}: ${p.compile.compile_fallback_reason}`);
+      }
+    });
+  }
+  it("compiles nearly every script", () => {
+    console.log(`compiled ${compiled.length}, interpret fallback ${fellBack.length}\n${fellBack.join("\n")}`);
+    expect(compiled.length).toBeGreaterThan(fellBack.length * 10);
+  });
+});

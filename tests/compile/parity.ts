@@ -1,0 +1,37 @@
+// Shared by the compile tests: run a script in interpret and in compile mode on the same bars and
+// compare every field, numbers with Object.is (NaN equals NaN, -0 differs from 0).
+import { Runtime } from "../../src/runtime/index.js";
+import type { OhlcvInput, RunOptions, RunResult } from "../../src/core/result.js";
+
+/** The first path at which a and b differ (numbers by Object.is), or null when identical. */
+export function firstDifference(a: unknown, b: unknown, path = "$"): string | null {
+  if (typeof a === "number" && typeof b === "number") return Object.is(a, b) ? null : `${path}: ${a} vs ${b}`;
+  if (a === b) return null;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return `${path}: ${String(a)} vs ${String(b)}`;
+  if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
+  const ka = Object.keys(a as object), kb = Object.keys(b as object);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return `${path}: keys [${ka.join(",")}] vs [${kb.join(",")}]`;
+  for (const k of ka) {
+    const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return null;
+}
+
+/** The fields that legitimately differ between two runs of the same script. */
+export function comparable(r: RunResult): Record<string, unknown> {
+  const { run_id: _r, profile: _p, mode: _m, auto_backend: _a, compile_fallback_reason: _c, ...rest } = r;
+  return { ...rest, events: rest.events.map(({ run_id: _x, ...e }) => e) };
+}
+
+export interface Pair {
+  interpret: RunResult;
+  compile: RunResult;
+  difference: string | null;
+}
+
+export async function runPair(source: string, data: OhlcvInput, opts: RunOptions = {}, rt = new Runtime()): Promise<Pair> {
+  const interpret = await rt.run(source, data, { ...opts, mode: "interpret" });
+  const compile = await rt.run(source, data, { ...opts, mode: "compile" });
+  return { interpret, compile, difference: firstDifference(comparable(interpret), comparable(compile)) };
+}

@@ -109,6 +109,20 @@ describe("strategy.* builtins", () => {
     expect(read("strategy.position_size", s.ctx)).toBe(3);
   });
 
+  it("margin_liquidation_price solves equity = margin, floored for longs and ceiled for shorts", () => {
+    // Capital 1000, margin_long 25: long 2 at 101 -> P = (2 x 101 - 1000) / (2 x 0.75) = -532 (exact).
+    // margin_short 30: short 3 at 101 -> P = (1000 + 303) / (3 x 1.3) = 334.1025... -> 334.11.
+    const long = session([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 1000, margin_long: 25 });
+    long.bar(0, () => call("strategy.entry", long.ctx, "L", "long", 2));
+    long.bar(1, () => expect(read("strategy.margin_liquidation_price", long.ctx)).toBeCloseTo(-532, 9));
+    const short = session([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 1000, margin_short: 30 });
+    short.bar(0, () => {
+      expect(read("strategy.margin_liquidation_price", short.ctx)).toBeNaN();
+      call("strategy.entry", short.ctx, "S", "short", 3);
+    });
+    short.bar(1, () => expect(read("strategy.margin_liquidation_price", short.ctx)).toBe(334.11));
+  });
+
   it("calls without a broker are a runtime error; variables read flat", () => {
     const ctx = makeCtx(columnsOf([[1, 1, 1, 1]]));
     expect(() => call("strategy.entry", ctx, "L", "long")).toThrow(/strategy\(\) script/);

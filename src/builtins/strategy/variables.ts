@@ -2,6 +2,7 @@
 // positions valued at the current close).
 
 import type { Broker } from "../../strategy/broker.js";
+import { roundToTick } from "../../strategy/levels.js";
 import type { ExecContext, VariableTable } from "../types.js";
 import { maybeBroker } from "./common.js";
 
@@ -28,17 +29,21 @@ function avgPercent(b: Broker, pick: (p: number) => boolean): number {
   return n > 0 ? s / n : NaN;
 }
 
-/** Price at which the position's equity falls to the margin it needs (na when flat or unlevered). */
+/**
+ * Price at which equity falls to the margin the position needs: solves equity(P) = margin(P), on the
+ * tick grid (longs floored, shorts ceiled; a long's price may be negative). na when flat, without
+ * margin, or for a long at 100% margin (it can never be called).
+ */
 function liquidationPrice(b: Broker): number {
   const side = b.ledger.side();
   if (side === 0) return NaN;
   const m = (side > 0 ? b.settings.marginLong : b.settings.marginShort) / 100;
-  if (!(m > 0)) return NaN;
+  if (!(m > 0) || (side > 0 && m >= 1)) return NaN;
   const q = Math.abs(b.ledger.positionSize()) * b.pointValue;
   const avg = b.ledger.avgPrice();
   const e0 = b.settings.initialCapital + b.ledger.netProfit - b.ledger.openCommission();
   const p = side > 0 ? (q * avg - e0) / (q * (1 - m)) : (e0 + avg * q) / (q * (1 + m));
-  return side > 0 && (m >= 1 || p <= 0) ? NaN : p;
+  return Number.isFinite(p) ? roundToTick(p, b.mintick, side < 0) : NaN;
 }
 
 const list: VariableTable[string][] = [
@@ -59,7 +64,8 @@ const list: VariableTable[string][] = [
   v("strategy.grossloss", (b) => b.ledger.grossLoss + b.ledger.openCommission(), 0),
   v("strategy.grossloss_percent", (b) => ((b.ledger.grossLoss + b.ledger.openCommission()) / b.settings.initialCapital) * 100, 0),
   v("strategy.closedtrades", (b) => b.ledger.closed.length, 0),
-  v("strategy.closedtrades.first_index", (b) => (b.ledger.closed.length > 0 ? 0 : NaN)),
+  // Always 0: resin keeps every closed trade (TradingView reports 0 from the first bar).
+  v("strategy.closedtrades.first_index", () => 0, 0),
   v("strategy.opentrades", (b) => b.ledger.open.length, 0),
   v("strategy.opentrades.capital_held", (b) => {
     let held = 0;

@@ -21,6 +21,7 @@ import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
+import { compileBackend, type CompiledRun } from "./backend.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
 
@@ -34,6 +35,8 @@ export interface EvaluateInput {
   runtime?: RuntimeOptions;
   /** The run's WASM kernel instance (src/kernels) for ta.* builtins; null when unavailable. */
   kernels?: unknown;
+  /** Set when compiled code failed and the run is repeated by the interpreter (auto). */
+  compileFailure?: string;
 }
 
 export function emptyResult(source: string, mode: "interpret" | "compile" = "interpret"): RunResult {
@@ -134,19 +137,65 @@ export function evaluate(input: EvaluateInput): RunResult {
   ctx.broker = broker;
 
   const state = new RunState(prog);
+  const n = cols.time.length;
+  const budget = typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : 0;
+  const tf = parseTimeframe(timeframe);
+  const barMs = tf ? nominalMs(tf) : 60_000;
+  const rtFrom = realtimeStart(opts, n);
+  ctx.ext.lastHistoryBar = rtFrom - 1;
+
+  // compile backend, when registered and allowed (service.md 1.1)
+  const backend = compileBackend();
+  if (input.compileFailure && requested === "auto") result.compile_fallback_reason = input.compileFailure;
+  if (backend && !input.compileFailure && (requested === "compile" || requested === "auto") && !forcedInterpret(opts) && rtFrom >= n) {
+    let compiled: CompiledRun | null = null;
+    try {
+      const sourceHash = sha256Hex(source);
+      compiled = backend(prog, state, ctx, `${sourceHash}|`, sourceHash);
+    } catch (err) {
+      if (requested === "auto") result.compile_fallback_reason = err instanceof Error ? err.message : String(err);
+    }
+    if (compiled) {
+      const te = now();
+      let bar = 0;
+      try {
+        bar = compiled.loop(0, n, budget, t0, barMs, broker);
+      } catch (err) {
+        if (!(err instanceof PineRuntimeError) && requested === "auto") {
+          // compiled code failed: run the same script with the interpreter (service.md 1.1)
+          return evaluate({ ...input, compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}` });
+        }
+        bar = ctx.barIndex;
+        result.mode = "compile";
+        result.profile.mode = "compile";
+        if (requested === "auto") {
+          result.auto_backend = "compile";
+          delete result.compile_fallback_reason;
+        }
+        return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
+      }
+      result.mode = "compile";
+      result.profile.mode = "compile";
+      if (requested === "auto") {
+        result.auto_backend = "compile";
+        delete result.compile_fallback_reason;
+      }
+      if (compiled.timedOut) result.timed_out = true;
+      result.count = bar;
+      result.profile.phases.eval_ms = now() - te;
+      finish(result, plots, inputs, bar, broker, ctx);
+      result.profile.total_ms = now() - t0;
+      return result;
+    }
+  }
+
   const profiler = opts.profiler ? new LineProfiler() : null;
   const main: Fn = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : {}).main();
 
   // bar loop
   const te = now();
-  const n = cols.time.length;
-  const budget = typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : 0;
-  const tf = parseTimeframe(timeframe);
-  const barMs = tf ? nominalMs(tf) : 60_000;
   let bar = 0;
-  const rtFrom = realtimeStart(opts, n);
   const ticks = tickCount(opts);
-  ctx.ext.lastHistoryBar = rtFrom - 1;
   const kernels = ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
   let snap: StateSnapshot | undefined;
   const tick: Tick = { high: 0, low: 0, close: 0, frac: 1 };
@@ -200,13 +249,7 @@ export function evaluate(input: EvaluateInput): RunResult {
       state.commit();
     }
   } catch (err) {
-    result.count = bar;
-    finish(result, plots, inputs, bar, broker, ctx);
-    result.profile.phases.eval_ms = now() - te;
-    result.profile.total_ms = now() - t0;
-    if (err instanceof InputOverrideError) return fail(result, "check", err.message);
-    const message = err instanceof PineRuntimeError ? err.message : err instanceof Error ? `${err.name === "Error" ? "" : err.name + ": "}${err.message}` : String(err);
-    return fail(result, "runtime", message, undefined, bar, cols.time[bar]);
+    return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
   }
   result.count = bar;
   result.profile.phases.eval_ms = now() - te;
@@ -224,6 +267,20 @@ function forcedInterpret(o: RunOptions): string | undefined {
   if (o.libraries && o.libraries.length > 0) return "libraries require interpret";
   if (o.realtimeLastBar || (o.realtimeTicks ?? 1) > 1 || (o.realtimeBars ?? 0) > 0 || o.realtimeFromBar !== undefined) return "realtime options require interpret";
   return undefined;
+}
+
+/** The result of a run stopped by an error on bar `bar`: everything up to it, plus the error. */
+function finishError(
+  result: RunResult, err: unknown, bar: number, barTime: number | undefined, plots: PlotStore, inputs: InputStore,
+  broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>, te: number, t0: number,
+): RunResult {
+  result.count = bar;
+  finish(result, plots, inputs, bar, broker, ctx);
+  result.profile.phases.eval_ms = now() - te;
+  result.profile.total_ms = now() - t0;
+  if (err instanceof InputOverrideError) return fail(result, "check", err.message);
+  const message = err instanceof PineRuntimeError ? err.message : err instanceof Error ? `${err.name === "Error" ? "" : err.name + ": "}${err.message}` : String(err);
+  return fail(result, "runtime", message, undefined, bar, barTime);
 }
 
 function describeScript(r: RunResult, prog: ResolvedProgram): void {

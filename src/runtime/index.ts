@@ -5,6 +5,7 @@ import { createKernels } from "../kernels/index.js";
 import { emptyResult, evaluate } from "./evaluate.js";
 
 export { evaluate, resolveMode, emptyResult } from "./evaluate.js";
+export { setCompileBackend, type CompileBackend, type CompiledRun } from "./backend.js";
 
 /** A fresh kernel instance for a run, or null when kernels.wasm cannot be loaded in this host. */
 async function kernelsOrNull(): Promise<unknown> {

@@ -1,0 +1,29 @@
+// The hook through which the compile backend (src/compile) plugs into the evaluate contract: the
+// Runtime calls it for `compile` and `auto` runs. Without a registered backend every run interprets
+// and `auto` says "compile backend not available yet".
+import type { ExecContext } from "../builtins/types.js";
+import type { ResolvedProgram } from "../check/ir.js";
+import type { RunState } from "../interpret/state.js";
+
+export interface CompiledRun {
+  /** Runs bars [from, to) (context, broker, history commits included) and returns where it stopped. */
+  loop: (from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
+  /** True when the loop stopped because the time budget ran out. */
+  readonly timedOut: boolean;
+}
+
+/**
+ * Builds the compiled bar loop of a run; throws with a human-readable reason when the script cannot
+ * be compiled (the run then interprets). `key` is the cache key (source hash + inputs shape).
+ */
+export type CompileBackend = (prog: ResolvedProgram, state: RunState, ctx: ExecContext, key: string, sourceHash: string) => CompiledRun;
+
+let backend: CompileBackend | null = null;
+
+export function setCompileBackend(b: CompileBackend | null): void {
+  backend = b;
+}
+
+export function compileBackend(): CompileBackend | null {
+  return backend;
+}

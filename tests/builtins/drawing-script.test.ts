@@ -72,4 +72,32 @@ describe("drawings through the Runtime", () => {
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/500 bars into the future/);
   });
+
+  it("deleting while iterating label.all, and a rolling array of lines", async () => {
+    const a = await ok(v6("label.new(bar_index, high, 'a')\nif barstate.islast\n    for l in label.all\n        if l.get_x() < 18\n            l.delete()\nplot(array.size(label.all))"));
+    expect(ofType(a, "label").map((l) => l.x)).toEqual([18, 19]);
+    expect(a.plots.slice(-2)).toEqual([19, 2]);
+    const b = await ok(v6("var lines = array.new<line>()\nlines.push(line.new(bar_index, low, bar_index, high))\nif lines.size() > 3\n    lines.shift().delete()\nplot(array.size(line.all))"));
+    expect(ofType(b, "line").map((l) => l.x1)).toEqual([17, 18, 19]);
+  });
+
+  it("chart.point overloads and full positional coordinate calls", async () => {
+    const src = [
+      "if barstate.islast",
+      "    p1 = chart.point.from_index(bar_index - 3, low)",
+      "    p2 = chart.point.now(high)",
+      "    line.new(p1, p2, color = color.red)",
+      "    label.new(p2, 't')",
+      "    box.new(p1, p2)",
+      "    line.new(bar_index, high, bar_index - 1, low, xloc.bar_index, extend.both, color.red, line.style_dashed, 3)",
+      "plot(close)",
+    ].join("\n");
+    const r = await ok(v6(src));
+    const data = bars(20);
+    const [l1, l2] = ofType(r, "line");
+    expect(l1).toMatchObject({ x1: 16, y1: data[19]!.low, x2: 19, y2: data[19]!.high, color: "#F23645" });
+    expect(ofType(r, "label")[0]).toMatchObject({ x: 19, y: data[19]!.high, text: "t" });
+    expect(ofType(r, "box")[0]).toMatchObject({ left: 16, top: data[19]!.low, right: 19, bottom: data[19]!.high });
+    expect(l2).toMatchObject({ x1: 19, x2: 18, extend: "both", style: "dashed", width: 3, color: "#F23645" });
+  });
 });

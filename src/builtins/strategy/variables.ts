@@ -67,9 +67,11 @@ const list: VariableTable[string][] = [
   // Always 0: resin keeps every closed trade (TradingView reports 0 from the first bar).
   v("strategy.closedtrades.first_index", () => 0, 0),
   v("strategy.opentrades", (b) => b.ledger.open.length, 0),
+  // The entry value of the open trades, whatever the margin (na only when neither side uses margin).
   v("strategy.opentrades.capital_held", (b) => {
+    if (!(b.settings.marginLong > 0) && !(b.settings.marginShort > 0)) return NaN;
     let held = 0;
-    for (const t of b.ledger.open) held += t.qty * t.entryPrice * b.pointValue * ((t.side > 0 ? b.settings.marginLong : b.settings.marginShort) / 100);
+    for (const t of b.ledger.open) held += t.qty * t.entryPrice * b.pointValue;
     return held;
   }, 0),
   v("strategy.wintrades", (b) => b.ledger.winTrades, 0),

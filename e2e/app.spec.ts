@@ -87,6 +87,14 @@ describe("chart app", () => {
     await waitForRuns(page, n + 2);
   });
 
+  it("draws lines, boxes and labels", async () => {
+    await pickExample(page, "drawings");
+    expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
+    await expect.poll(async () => (await series(page)).drawings).toMatchObject({ line: 1, box: 1, label: expect.any(Number) });
+    await screenshot(page, "02c-drawings");
+    await pickExample(page, "ma");
+  });
+
   it("loads a CSV file, and explains a bad one", async () => {
     const n = await runs(page);
     await page.setInputFiles("#upload", { name: "hourly.csv", mimeType: "text/csv", buffer: Buffer.from(makeCsv(300)) });

@@ -90,12 +90,17 @@ if not na(ph)
 if not na(pl)
     label.new(bar_index - left, pl, str.tostring(pl, format.mintick), style = label.style_label_up, color = color.green, textcolor = color.white)
 
-var line last = na
+// ta.* calls stay at the top level: inside the if they would only see the last bar
+lo50 = ta.lowest(low, 50)
+hi50 = ta.highest(high, 50)
+hi30 = ta.highest(high, 30)
+lo30 = ta.lowest(low, 30)
 if barstate.islast
-    last := line.new(bar_index - 50, ta.lowest(low, 50), bar_index, ta.highest(high, 50), color = color.blue, width = 2)
-    box.new(bar_index - 30, ta.highest(high, 30), bar_index, ta.lowest(low, 30), border_color = color.orange, bgcolor = color.new(color.orange, 85))
-log.info("last close {0}", close)
-alertcondition(ta.crossover(close, ta.sma(close, 50)), "Close above SMA 50", "close crossed above its 50-bar average")
+    line.new(bar_index - 50, lo50, bar_index, hi50, color = color.blue, width = 2)
+    box.new(left = bar_index - 30, top = hi30, right = bar_index, bottom = lo30, border_color = color.orange, bgcolor = color.new(color.orange, 85))
+    label.new(bar_index, high, "last " + str.tostring(close), style = label.style_label_down, color = color.blue, textcolor = color.white)
+if barstate.islast
+    log.info("last close {0}", close)
 `;
 
 export const EXAMPLES: readonly Example[] = [

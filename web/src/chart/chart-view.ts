@@ -67,6 +67,8 @@ export class ChartView {
   private extending = false;
   /** Background rectangles in the last paint (read by the test hook: bgcolor really painted). */
   private bgRects = 0;
+  /** Drawings painted in the last paint, by kind (read by the test hook). */
+  private drawnKinds: Record<string, number> = {};
 
   constructor(
     container: HTMLElement,
@@ -144,6 +146,7 @@ export class ChartView {
     this.drawn = [];
     this.markerCount = 0;
     this.bgRects = 0;
+    this.drawnKinds = {};
     this.tableHost.replaceChildren();
   }
 
@@ -191,7 +194,7 @@ export class ChartView {
     const drawings = (result.drawings ?? []) as Record<string, unknown>[];
     if (drawings.length) {
       const xOf = makeXResolver(this.bars.time);
-      this.attachLayer(this.candles, "top", (g) => paintDrawings(g, drawings, xOf));
+      this.attachLayer(this.candles, "top", (g) => (this.drawnKinds = paintDrawings(g, drawings, xOf)));
       renderTables(this.tableHost, drawings);
     }
     if (this.drawn.some((d) => d.pane === 1)) {
@@ -340,7 +343,7 @@ export class ChartView {
   }
 
   /** Read-only view of what is drawn, for the e2e test hook. */
-  snapshot(): { candles: number; windowStart: number; series: SeriesSnapshot[]; markers: number; panes: number; backgroundRects: number } {
+  snapshot(): { candles: number; windowStart: number; series: SeriesSnapshot[]; markers: number; panes: number; backgroundRects: number; drawings: Record<string, number> } {
     const series = this.drawn.map((d) => {
       const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number })[];
       let points = 0;
@@ -354,7 +357,7 @@ export class ChartView {
       }
       return { title: d.title, type: d.type, pane: d.pane, points, last };
     });
-    return { candles: this.candles.data().length, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects };
+    return { candles: this.candles.data().length, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects, drawings: { ...this.drawnKinds } };
   }
 }
 

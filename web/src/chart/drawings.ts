@@ -1,5 +1,5 @@
 // Paints the result's drawings (line, label, box, polyline, linefill; tables go to an HTML overlay)
-// on the price pane. Records are read tolerantly: each field by its Pine argument name.
+// on the price pane. Records are those of src/builtins/drawing/result.ts, read by field name.
 
 import { anyColor } from "./colors.js";
 import type { PaneGeometry } from "./canvas-layer.js";
@@ -45,29 +45,59 @@ function dash(ctx: CanvasRenderingContext2D, style: string, width: number): void
   ctx.setLineDash(s.includes("dash") ? [6 * width, 4 * width] : s.includes("dot") ? [width, 3 * width] : []);
 }
 
-export function paintDrawings(g: PaneGeometry, drawings: readonly Rec[], xOf: (x: number, xloc: string) => number): void {
+/** Paints every drawing in view; returns how many of each kind were painted. */
+export function paintDrawings(g: PaneGeometry, drawings: readonly Rec[], xOf: (x: number, xloc: string) => number): Record<string, number> {
   const { ctx } = g;
+  const painted: Record<string, number> = {};
+  const count = (kind: string, ok: boolean) => {
+    if (ok) painted[kind] = (painted[kind] ?? 0) + 1;
+  };
+  const lines = new Map<unknown, Rec>();
+  for (const d of drawings) if (drawingKind(d) === "line") lines.set(d.id, d);
+  // linefills first, so the lines they join are drawn over them
+  for (const d of drawings) {
+    if (drawingKind(d) !== "linefill") continue;
+    const a = lines.get(d.line1);
+    const b = lines.get(d.line2);
+    if (!a || !b) continue;
+    const pts = [
+      [xOf(num(a, "x1"), str(a, "xloc")), num(a, "y1")],
+      [xOf(num(a, "x2"), str(a, "xloc")), num(a, "y2")],
+      [xOf(num(b, "x2"), str(b, "xloc")), num(b, "y2")],
+      [xOf(num(b, "x1"), str(b, "xloc")), num(b, "y1")],
+    ].map(([i, p]) => [g.x(i), g.y(p)]);
+    if (pts.some(([x, y]) => x === null || y === null)) continue;
+    ctx.save();
+    ctx.fillStyle = anyColor(d.color) ?? "rgba(41, 98, 255, 0.15)";
+    ctx.beginPath();
+    pts.forEach(([x, y], k) => (k ? ctx.lineTo(x!, y!) : ctx.moveTo(x!, y!)));
+    ctx.closePath();
+    ctx.fill();
+    ctx.restore();
+    count("linefill", true);
+  }
   for (const d of drawings) {
     const kind = drawingKind(d);
     const xloc = str(d, "xloc");
     ctx.save();
     try {
-      if (kind === "line") paintLine(g, d, xOf(num(d, "x1"), xloc), xOf(num(d, "x2"), xloc));
-      else if (kind === "box") paintBox(g, d, xOf(num(d, "left"), xloc), xOf(num(d, "right"), xloc));
-      else if (kind === "label") paintLabel(g, d, xOf(num(d, "x"), xloc));
-      else if (kind === "polyline") paintPolyline(g, d, xOf, xloc);
+      if (kind === "line") count(kind, paintLine(g, d, xOf(num(d, "x1"), xloc), xOf(num(d, "x2"), xloc)));
+      else if (kind === "box") count(kind, paintBox(g, d, xOf(num(d, "left"), xloc), xOf(num(d, "right"), xloc)));
+      else if (kind === "label") count(kind, paintLabel(g, d, xOf(num(d, "x"), xloc)));
+      else if (kind === "polyline") count(kind, paintPolyline(g, d, xOf, xloc));
     } finally {
       ctx.restore();
     }
   }
+  return painted;
 }
 
-function paintLine(g: PaneGeometry, d: Rec, i1: number, i2: number): void {
+function paintLine(g: PaneGeometry, d: Rec, i1: number, i2: number): boolean {
   let x1 = g.x(i1);
   let x2 = g.x(i2);
   let y1 = g.y(num(d, "y1"));
   let y2 = g.y(num(d, "y2"));
-  if (x1 === null || x2 === null || y1 === null || y2 === null) return;
+  if (x1 === null || x2 === null || y1 === null || y2 === null) return false;
   const ext = bare(str(d, "extend"));
   const slope = x2 !== x1 ? (y2 - y1) / (x2 - x1) : 0;
   if ((ext === "right" || ext === "both") && x2 !== x1) {
@@ -88,14 +118,15 @@ function paintLine(g: PaneGeometry, d: Rec, i1: number, i2: number): void {
   g.ctx.moveTo(x1, y1);
   g.ctx.lineTo(x2, y2);
   g.ctx.stroke();
+  return true;
 }
 
-function paintBox(g: PaneGeometry, d: Rec, iL: number, iR: number): void {
+function paintBox(g: PaneGeometry, d: Rec, iL: number, iR: number): boolean {
   const xl = g.x(iL);
   let xr = g.x(iR);
   const yt = g.y(num(d, "top"));
   const yb = g.y(num(d, "bottom"));
-  if (xl === null || xr === null || yt === null || yb === null) return;
+  if (xl === null || xr === null || yt === null || yb === null) return false;
   const ext = bare(str(d, "extend"));
   if (ext === "right" || ext === "both") xr = g.width;
   const bg = anyColor(d.bgcolor);
@@ -119,15 +150,16 @@ function paintBox(g: PaneGeometry, d: Rec, iL: number, iR: number): void {
     g.ctx.textBaseline = "middle";
     g.ctx.fillText(text, (xl + xr) / 2, (yt + yb) / 2);
   }
+  return true;
 }
 
-function paintLabel(g: PaneGeometry, d: Rec, i: number): void {
+function paintLabel(g: PaneGeometry, d: Rec, i: number): boolean {
   const x = g.x(i);
   const yloc = bare(str(d, "yloc"));
   let y = g.y(num(d, "y"));
   if (yloc === "abovebar") y = 20;
   if (yloc === "belowbar") y = g.height - 20;
-  if (x === null || y === null) return;
+  if (x === null || y === null) return false;
   const text = str(d, "text");
   const style = bare(str(d, "style"));
   const bg = anyColor(d.color) ?? "#2962ff";
@@ -162,11 +194,12 @@ function paintLabel(g: PaneGeometry, d: Rec, i: number): void {
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   lines.forEach((l, k) => ctx.fillText(l, x, top + 4 + k * 14));
+  return true;
 }
 
-function paintPolyline(g: PaneGeometry, d: Rec, xOf: (x: number, xloc: string) => number, xloc: string): void {
+function paintPolyline(g: PaneGeometry, d: Rec, xOf: (x: number, xloc: string) => number, xloc: string): boolean {
   const pts = Array.isArray(d.points) ? (d.points as Rec[]) : [];
-  if (pts.length < 2) return;
+  if (pts.length < 2) return false;
   const useTime = bare(xloc) === "bar_time";
   const ctx = g.ctx;
   ctx.beginPath();
@@ -188,6 +221,7 @@ function paintPolyline(g: PaneGeometry, d: Rec, xOf: (x: number, xloc: string) =
   ctx.strokeStyle = anyColor(d.line_color) ?? "#2962ff";
   ctx.lineWidth = num(d, "line_width") || 1;
   ctx.stroke();
+  return started;
 }
 
 /** Tables become positioned HTML grids over the chart (they are screen-anchored in Pine). */

@@ -2,7 +2,12 @@
 // `await rt.run(source, ohlcv, options)`. Works in Node, browsers (Web Worker) and workerd.
 import type { OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { createKernels } from "../kernels/index.js";
+import { compileProgram } from "../compile/index.js";
+import { setCompileBackend } from "./backend.js";
 import { emptyResult, evaluate } from "./evaluate.js";
+
+// the compile backend (src/compile) serves `compile` and `auto` runs
+setCompileBackend(compileProgram);
 
 export { evaluate, resolveMode, emptyResult } from "./evaluate.js";
 export { setCompileBackend, type CompileBackend, type CompiledRun } from "./backend.js";

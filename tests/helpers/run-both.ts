@@ -1,7 +1,8 @@
 // Runs a script through the public Runtime in interpret mode and in compile mode and requires
-// identical results (numbers bit-identical, same events, logs, inputs). Until the compile backend
-// exists, "compile" runs interpret too (result.mode says so), so the comparison still guards the
-// contract shape. Every script test goes through here.
+// identical results (numbers bit-identical, same events, logs, inputs, errors). A script the compile
+// backend refuses runs interpret in "compile" mode too (result.mode says so); options that only the
+// interpreter honours (inputs, profiler, libraries, realtime) do the same. Every script test goes
+// through here.
 import { expect } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";

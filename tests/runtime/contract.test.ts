@@ -62,16 +62,19 @@ describe("mode resolution", () => {
     expect(r.mode).toBe("interpret");
     expect(r.auto_backend).toBeUndefined();
   });
-  it("auto falls back to interpret and says why", async () => {
+  it("auto runs the compile backend when the script compiles", async () => {
     const r = await new Runtime().run(plotClose, data, { mode: "auto" });
-    expect(r.mode).toBe("interpret");
-    expect(r.auto_backend).toBe("interpret");
-    expect(r.compile_fallback_reason).toMatch(/compile backend not available yet/);
+    expect(r.mode).toBe("compile");
+    expect(r.auto_backend).toBe("compile");
+    expect(r.compile_fallback_reason).toBeUndefined();
+    expect(r.plots).toEqual(data.map((b) => b.close));
   });
   it("reads SVC_RUNTIME_MODE when no mode is given", async () => {
     process.env.SVC_RUNTIME_MODE = "auto";
     const r = await new Runtime().run(plotClose, data);
-    expect(r.auto_backend).toBe("interpret");
+    expect(r.auto_backend).toBe("compile");
+    process.env.SVC_RUNTIME_MODE = "compile";
+    expect((await new Runtime().run(plotClose, data)).mode).toBe("compile");
   });
   it("an invalid mode is error_kind mode naming the three modes", async () => {
     const r = await new Runtime().run(plotClose, data, { mode: "turbo" });
@@ -227,14 +230,13 @@ describe("realtime ticks", () => {
 });
 
 describe("auto fallback reasons", () => {
-  it("names the interpret-only option or the ineligible feature", async () => {
+  it("names the interpret-only option", async () => {
     const rt = new Runtime();
     const a = await rt.run(v6("x = input.int(1, 'X')\nplot(x)"), data, { mode: "auto", inputs: { X: 2 } });
+    expect(a.mode).toBe("interpret");
     expect(a.compile_fallback_reason).toBe("input.* overrides require interpret");
-    const b = await rt.run(v6("type P\n    float x\np = P.new(close)\nplot(p.x)"), data, { mode: "auto" });
-    expect(b.compile_fallback_reason).toMatch(/user-defined types/);
-    const c = await rt.run(plotClose, data, { mode: "auto" });
-    expect(c.compile_fallback_reason).toBe("compile backend not available yet");
+    const b = await rt.run(plotClose, data, { mode: "auto", realtimeLastBar: true });
+    expect(b.compile_fallback_reason).toBe("realtime options require interpret");
   });
 });
 

@@ -133,6 +133,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   ctx.ext.scriptType = prog.declaration.kind;
   ctx.ext.runId = result.run_id;
   ctx.ext["timeframe.main"] = timeframe;
+  ctx.ext.dataFeed = opts.dataFeed; // request.* (src/runtime/security-feed.ts)
   const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args, ...(rt.broker ?? {}) }, ctx) : null;
   ctx.broker = broker;
 
@@ -326,6 +327,7 @@ function collectExt(r: RunResult, ctx: ReturnType<typeof createContext>): void {
     if (Array.isArray(a.alerts)) r.alerts = a.alerts;
     if (Array.isArray(a.alert_conditions)) r.alert_conditions = a.alert_conditions;
   }
+  if (Array.isArray(ctx.ext.requests) && ctx.ext.requests.length) r.meta.requests = ctx.ext.requests;
   const conditions = ctx.ext.alert_conditions;
   if (Array.isArray(conditions)) r.alert_conditions = conditions as RunResult["alert_conditions"];
 }

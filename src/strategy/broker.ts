@@ -71,7 +71,7 @@ export class Broker {
   private bSeq = 0;
 
   constructor(settings: Record<string, unknown> | StrategySettings, ctx: ExecContext) {
-    this.settings = "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings);
+    this.settings = "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings, ctx.version || 6);
     const si = ctx.syminfo;
     this.mintick = finite(si?.mintick) > 0 ? (si.mintick as number) : 0.01;
     this.pointValue = finite(si?.pointvalue) > 0 ? (si.pointvalue as number) : 1;

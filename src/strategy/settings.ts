@@ -82,9 +82,13 @@ function pick(s: Record<string, unknown>, name: string): unknown {
   return s[camel];
 }
 
-export function normaliseSettings(raw: Record<string, unknown> | undefined | null): StrategySettings {
+/**
+ * `version` is the script's Pine version: v5 strategies default to no margin (margin_long/short 0),
+ * v6 ones to 100.
+ */
+export function normaliseSettings(raw: Record<string, unknown> | undefined | null, version = 6): StrategySettings {
   const s = raw ?? {};
-  const d = DEFAULT_SETTINGS;
+  const d = version >= 6 ? DEFAULT_SETTINGS : { ...DEFAULT_SETTINGS, marginLong: 0, marginShort: 0 };
   const qtyType = stripNs(pick(s, "default_qty_type"));
   const commType = stripNs(pick(s, "commission_type"));
   const rule = stripNs(pick(s, "close_entries_rule"));

@@ -636,6 +636,15 @@ describe("strategy.risk rules", () => {
   });
 });
 
+describe("margin defaults", () => {
+  it("v6 strategies default to 100% margin, v5 ones to none", () => {
+    const v6 = makeCtx(columnsOf([flat]), { type: "stock" }, { version: 6 });
+    const v5 = makeCtx(columnsOf([flat]), { type: "stock" }, { version: 5 });
+    expect([createBroker({}, v6).settings.marginLong, createBroker({}, v5).settings.marginShort]).toEqual([100, 0]);
+    expect(createBroker({ margin_long: 20 }, v5).settings.marginLong).toBe(20);
+  });
+});
+
 describe("margin at the fill", () => {
   it("a fresh entry the equity cannot margin at its fill price is rejected", () => {
     // 100% of equity 1000 at close 10 -> 100 contracts; bar 1 opens at 10.01: 100 x 10.01 = 1001 > 1000.

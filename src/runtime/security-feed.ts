@@ -84,7 +84,8 @@ export class RequestContexts {
     const sec = timeframeSeconds(tf);
     const base: RequestedContext = { symbol, timeframe, tf, source: "none", bars: null, timeClose: null, index: null, lastSource: null, lower: sec < chartSec, captures: null };
     if (isChart && sec === chartSec) return { ...base, source: "same" };
-    const fed = this.fromFeed(isChart ? [chart, id.ticker] : [symbolText, id.symbol], tf);
+    // a ticker with modifiers (heikinashi, session, adjustment) is other data: only its own key
+    const fed = this.fromFeed(isChart ? [chart, id.ticker] : plain ? [symbolText, id.symbol] : [symbolText], tf);
     if (fed) return { ...base, source: "dataFeed", bars: fed.bars, timeClose: fed.timeClose };
     if (isChart && sec > chartSec) {
       const r = this.resample(chartColumns(ctx), tf, nominalMs(this.chartTf));

@@ -56,7 +56,7 @@ plot(h, "h")
 plot(l, "l")
 plot(c, "c")
 plot(v, "v")`);
-    const per = (k: number) => [k, k, k, k];
+    const per = (k: number | null) => [k, k, k, k];
     expect(r.series.o).toEqual([...per(9.5), ...per(13.5), ...per(17.5)]);
     expect(r.series.h).toEqual([...per(14), ...per(18), ...per(22)]);
     expect(r.series.l).toEqual([...per(9), ...per(13), ...per(17)]);
@@ -70,7 +70,7 @@ plot(v, "v")`);
     const r = await run(`s = ta.sma(close, 3)
 plot(request.security(syminfo.tickerid, "240", s, lookahead = barmerge.lookahead_on), "htf")
 plot(s, "chart")`, hourly(24));
-    const per = (k: number) => [k, k, k, k];
+    const per = (k: number | null) => [k, k, k, k];
     expect(r.series.htf).toEqual([...per(NA), ...per(NA), ...per(17), ...per(21), ...per(25), ...per(29)]);
     // the chart's own s is still the 1h sma
     expect(r.series.chart!.slice(2, 5)).toEqual([11, 12, 13]);

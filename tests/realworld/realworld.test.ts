@@ -1,0 +1,100 @@
+// Real-world corpus: every tests/realworld/scripts/*.pine runs through the public Runtime on
+// deterministic random-walk bars, in interpret and in compile mode. A script must run without
+// error, produce series for its plots, keep numeric plots numeric after warm-up (only where the
+// script declares it with a `// qa-numeric: Title; Title` header line) and give identical
+// series in both modes. Scripts that fail today are listed in KNOWN_FAILURES and run as
+// it.fails, so a fix shows up as an "unexpected pass" and the table gets updated.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { Runtime } from "../../src/runtime/index.js";
+import type { RunResult } from "../../src/core/result.js";
+import { randomWalkBars } from "./bars.js";
+import { KNOWN_FAILURES } from "./known-failures.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const scriptDir = join(here, "scripts");
+const scripts = readdirSync(scriptDir)
+  .filter((f) => f.endsWith(".pine"))
+  .sort();
+const BARS = randomWalkBars(1500, 42);
+/** Bars after which a declared numeric plot must hold numbers (longest warm-up in the corpus ~200). */
+const WARMUP = 300;
+
+/** Titles named in `// qa-numeric: A; B` lines. */
+function numericTitles(src: string): string[] {
+  const out: string[] = [];
+  for (const m of src.matchAll(/^\/\/\s*qa-numeric:\s*(.+)$/gm)) {
+    for (const t of m[1]!.split(";")) if (t.trim()) out.push(t.trim());
+  }
+  return out;
+}
+
+/** Does the script call a plotting function that yields a series? */
+function plots(src: string): boolean {
+  return /^[^/\n]*\b(plot|plotshape|plotchar|plotcandle|plotbar|plotarrow|bgcolor|barcolor)\s*\(/m.test(src);
+}
+
+function failText(r: RunResult): string {
+  const d = (r.diagnostics ?? []).map((x) => JSON.stringify(x)).join("\n");
+  return `${r.error_kind}: ${r.error}${r.error_bar !== undefined ? ` (bar ${r.error_bar})` : ""}\n${d}`;
+}
+
+/** NaN-safe identity of two series (NaN == NaN, -0 == 0 is not relaxed). */
+function sameSeries(a: RunResult["series"], b: RunResult["series"]): string | null {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  if (ka.join("|") !== kb.join("|")) return `series keys differ: [${ka}] vs [${kb}]`;
+  for (const k of ka) {
+    const x = a[k]!;
+    const y = b[k]!;
+    if (x.length !== y.length) return `${k}: length ${x.length} vs ${y.length}`;
+    for (let i = 0; i < x.length; i++) {
+      const u = x[i];
+      const v = y[i];
+      if (Object.is(u, v)) continue;
+      if (typeof u === "number" && typeof v === "number" && Number.isNaN(u) && Number.isNaN(v)) continue;
+      return `${k}[${i}]: interpret ${String(u)} vs compile ${String(v)}`;
+    }
+  }
+  return null;
+}
+
+async function check(file: string): Promise<void> {
+  const src = readFileSync(join(scriptDir, file), "utf8");
+  const rt = new Runtime("CHART", { timeframe: "60" });
+  const a = await rt.run(src, BARS, { mode: "interpret" });
+  if (a.error !== undefined) throw new Error(`interpret: ${failText(a)}`);
+  const b = await rt.run(src, BARS, { mode: "compile" });
+  if (b.error !== undefined) throw new Error(`compile: ${failText(b)}`);
+  expect(a.count).toBe(BARS.length);
+  if (plots(src)) expect(Object.keys(a.series).length).toBeGreaterThan(0);
+  for (const title of numericTitles(src)) {
+    const s = a.series[title];
+    if (s === undefined) throw new Error(`no series "${title}" (have: ${Object.keys(a.series).join(", ")})`);
+    const tail = s.slice(WARMUP);
+    const bad = tail.findIndex((v) => typeof v !== "number" || Number.isNaN(v));
+    if (bad >= 0) throw new Error(`series "${title}" is na/non-numeric at bar ${bad + WARMUP} after warm-up`);
+  }
+  const diff = sameSeries(a.series, b.series);
+  if (diff !== null) throw new Error(`interpret != compile: ${diff}`);
+  if (a.strategy || b.strategy) {
+    expect(b.strategy?.trades.length).toBe(a.strategy?.trades.length);
+    expect(b.strategy?.stats.net_profit).toEqual(a.strategy?.stats.net_profit);
+  }
+}
+
+describe("real-world scripts", () => {
+  it("has a corpus of at least 60 scripts", () => {
+    expect(scripts.length).toBeGreaterThanOrEqual(60);
+  });
+  it("lists only existing scripts as known failures", () => {
+    for (const name of Object.keys(KNOWN_FAILURES)) expect(scripts).toContain(name);
+  });
+  for (const file of scripts) {
+    const known = KNOWN_FAILURES[file];
+    if (known) it.fails(`${file} [known: ${known.area}]`, () => check(file), 20_000);
+    else it(file, () => check(file), 20_000);
+  }
+});

@@ -139,4 +139,37 @@ plot(request.security(syminfo.tickerid, "D", close[1], lookahead = barmerge.look
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/Invalid timeframe 'xyz'/);
   });
+  it("the data's last, unfinished 4h period is not delivered with lookahead off (its bars show the previous value)", async () => {
+    // hourly(10): periods 0-3, 4-7 and an unfinished 8-9
+    const r = await run(`plot(request.security(syminfo.tickerid, "240", close))`, hourly(10));
+    expect(r.plots).toEqual([NA, NA, NA, 13, 13, 13, 13, 17, 17, 17]);
+  });
+
+  it("expressions calling user functions run in the requested context", async () => {
+    const r = await run(`f(x) => x * 2 + ta.change(x)
+plot(request.security(syminfo.tickerid, "240", f(close), lookahead = barmerge.lookahead_on))`);
+    // 4h closes 13, 17, 21: 2c + change = na, 38, 46
+    expect(r.plots).toEqual([NA, NA, NA, NA, 38, 38, 38, 38, 46, 46, 46, 46]);
+  });
+
+  it("a strategy's orders in the requested context are discarded", async () => {
+    const body = `if bar_index % 3 == 0
+    strategy.entry("L", strategy.long)
+if bar_index % 3 == 2
+    strategy.close("L")
+h = request.security(syminfo.tickerid, "240", close)
+plot(h)`;
+    const strat = (b: string) => `//@version=6
+strategy("s")
+${b}
+`;
+    const rt = new Runtime("CHART", { timeframe: "60" });
+    const a = await rt.run(strat(body), hourly(12));
+    const b = await rt.run(strat(body.replace(/h = request[^\n]*\n/, "h = close\n")), hourly(12));
+    expect(a.error).toBeUndefined();
+    expect(a.plots).toEqual([NA, NA, NA, 13, 13, 13, 13, 17, 17, 17, 17, 21]);
+    expect(a.strategy).toEqual(b.strategy);
+    expect(a.events.length).toBeGreaterThan(0);
+    expect(a.events.length).toBe(b.events.length);
+  });
 });

@@ -119,6 +119,15 @@ plot(request.currency_rate("GBP", "USD"), "none")`, { dataFeed: { "FX:EURUSD": f
     expect(r.series.none).toEqual([NA, NA, NA, NA, NA, NA]);
   });
 
+  it("dividends from their key, gaps on only on the bar where a payment arrives", async () => {
+    const div = [{ time: T0 + 2 * H, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0 }, { time: T0 + 4 * H + 30 * M, open: 0.7, high: 0.7, low: 0.7, close: 0.7, volume: 0 }];
+    const r = await run(`plot(request.dividends("NASDAQ:AAPL", dividends.gross), "held")
+plot(request.dividends("NASDAQ:AAPL", dividends.gross, barmerge.gaps_on), "gaps")`, { dataFeed: { "DIVIDENDS:NASDAQ:AAPL:gross": div } });
+    expect(r.series.held).toEqual([NA, NA, 0.5, 0.5, 0.7, 0.7]);
+    expect(r.series.gaps).toEqual([NA, NA, 0.5, NA, 0.7, NA]);
+    expect(r.meta.requests).toEqual([{ symbol: "DIVIDENDS:NASDAQ:AAPL:gross", timeframe: "", source: "dataFeed", bars: 2 }]);
+  });
+
   it("request.financial without data is na", async () => {
     const r = await run(`plot(request.financial("NASDAQ:AAPL", "EARNINGS_PER_SHARE", "FQ"))`);
     expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA]);

@@ -69,6 +69,20 @@ for (const k of KINDS) out += `    case ${JSON.stringify("/" + k)}: return () =>
 out += `  }
   return null;
 }
+
+/** Like fusedStore, for statements whose value nobody reads: returning nothing avoids boxing it. */
+export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+`;
+for (const op of ["+", "-", "*"]) {
+  for (const k of KINDS) out += `    case ${JSON.stringify(op + k)}: return () => { N[d] = ${OPS[op](operand(k[0], "l"), operand(k[1], "r"))}; };\n`;
+}
+for (const k of KINDS) out += `    case ${JSON.stringify("/" + k)}: return () => { const d0 = ${operand(k[1], "r")}; N[d] = d0 === 0 ? NaN : ${operand(k[0], "l")} / d0; };\n`;
+out += `  }
+  return null;
+}
 `;
 writeFileSync(resolve(root, "src/interpret/fused.generated.ts"), out);
 console.log("fused: written");

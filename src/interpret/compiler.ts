@@ -7,7 +7,7 @@ import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
-import { fusedBinary, fusedStore, type Operand } from "./fused.generated.js";
+import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 
 export type Fn = () => any;
@@ -37,7 +37,7 @@ export class Compiler {
   main(): Fn {
     const body = this.prog.body;
     const fns = body.stmts.map((s) => {
-      const f = this.stmt(s);
+      const f = this.stmt(s, false);
       return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
     });
     return seq(fns, () => 0);
@@ -46,7 +46,7 @@ export class Compiler {
   // ------------------------------------------------------------------ blocks and statements
 
   block(b: RBlock): Fn {
-    const fns = b.stmts.map((s) => this.stmt(s));
+    const fns = b.stmts.map((s, i) => this.stmt(s, i === b.stmts.length - 1));
     const self = this;
     const n = fns.length;
     if (n === 0) return () => NaN;
@@ -61,7 +61,8 @@ export class Compiler {
     };
   }
 
-  stmt(s: RStmt): Fn {
+  /** `wantValue` false: the statement's value is never read (no need to return, or box, it). */
+  stmt(s: RStmt, wantValue = true): Fn {
     const vals = this.vals;
     switch (s.k) {
       case "expr":
@@ -70,13 +71,14 @@ export class Compiler {
         const slot = s.v.slot;
         const vals = this.store(s.v);
         if (s.mode === "plain" && vals === this.nums) {
-          const fused = this.fusedStore(s.init, slot);
+          const fused = this.fusedStore(s.init, slot, wantValue);
           if (fused) return fused;
         }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
         if (s.mode === "plain") {
           if (vals === this.nums) {
             const nums = this.nums;
+            if (!wantValue) return () => { nums[slot] = init(); };
             return () => (nums[slot] = init());
           }
           return () => (vals[slot] = init());
@@ -107,7 +109,7 @@ export class Compiler {
         const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
         const op = combine(s.op, !!s.intDiv, !!s.str);
         if (!op && vals === (this.nums as unknown)) {
-          const fused = this.fusedStore(s.value, slot);
+          const fused = this.fusedStore(s.value, slot, wantValue);
           if (fused) return fused;
         }
         if (!op) return () => (vals[slot] = value());
@@ -299,9 +301,9 @@ export class Compiler {
     }
   }
 
-  private fusedStore(e: RExpr, slot: number): Fn | null {
+  private fusedStore(e: RExpr, slot: number, wantValue: boolean): Fn | null {
     if (!this.fusable(e) || !["+", "-", "*", "/"].includes(e.op)) return null;
-    return fusedStore(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
+    return (wantValue ? fusedStore : fusedStoreVoid)(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
   }
 
   /** A function body whose local histories advance at the end of each call. */

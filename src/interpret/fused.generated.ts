@@ -138,3 +138,44 @@ export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, 
   }
   return null;
 }
+
+/** Like fusedStore, for statements whose value nobody reads: returning nothing avoids boxing it. */
+export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SS": return () => { N[d] = N[li] + N[ri]; };
+    case "+SC": return () => { N[d] = N[li] + rc; };
+    case "+CS": return () => { N[d] = lc + N[ri]; };
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SS": return () => { N[d] = N[li] - N[ri]; };
+    case "-SC": return () => { N[d] = N[li] - rc; };
+    case "-CS": return () => { N[d] = lc - N[ri]; };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SS": return () => { N[d] = N[li] * N[ri]; };
+    case "*SC": return () => { N[d] = N[li] * rc; };
+    case "*CS": return () => { N[d] = lc * N[ri]; };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SS": return () => { const d0 = N[ri]; N[d] = d0 === 0 ? NaN : N[li] / d0; };
+    case "/SC": return () => { const d0 = rc; N[d] = d0 === 0 ? NaN : N[li] / d0; };
+    case "/CS": return () => { const d0 = N[ri]; N[d] = d0 === 0 ? NaN : lc / d0; };
+    case "/SF": return () => { const d0 = rf(); N[d] = d0 === 0 ? NaN : N[li] / d0; };
+    case "/FS": return () => { const d0 = N[ri]; N[d] = d0 === 0 ? NaN : lf() / d0; };
+    case "/FC": return () => { const d0 = rc; N[d] = d0 === 0 ? NaN : lf() / d0; };
+    case "/CF": return () => { const d0 = rf(); N[d] = d0 === 0 ? NaN : lc / d0; };
+    case "/FF": return () => { const d0 = rf(); N[d] = d0 === 0 ? NaN : lf() / d0; };
+  }
+  return null;
+}

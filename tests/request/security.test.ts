@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import type { Bar, RunOptions, RunResult } from "../../src/core/result.js";
+import { loadTaCase } from "../helpers/conformance.js";
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 0, 1); // a Monday, 00:00 UTC
@@ -171,5 +172,35 @@ ${b}
     expect(a.strategy).toEqual(b.strategy);
     expect(a.events.length).toBeGreaterThan(0);
     expect(a.events.length).toBe(b.events.length);
+  });
+});
+
+describe("calendar timeframes on a daily exchange chart", () => {
+  it("weekly close of SPY daily bars (America/New_York session) lands on each week's last trading day", async () => {
+    const c = loadTaCase("security_advance_decline_ratio"); // only its SPY chart bars are used here
+    const script = `//@version=6\nindicator("w")\nplot(request.security(syminfo.tickerid, "W", close), "off")\nplot(request.security(syminfo.tickerid, "W", close[1], lookahead = barmerge.lookahead_on), "prev")`;
+    const r = await new Runtime("BATS:SPY", { syminfo: c.syminfo, timeframe: "1D" }).run(script, c.bars);
+    expect(r.error).toBeUndefined();
+    // independent grouping: bars open at 09:30 New York, so the UTC calendar day is the trading day
+    const week = (t: number) => Math.floor((Math.floor(t / 86_400_000) + 3) / 7); // weeks starting Monday
+    const wk = c.bars.map((b) => week(b.time));
+    const n = c.bars.length;
+    const lastOfWeek = new Map<number, number>();
+    wk.forEach((w, i) => lastOfWeek.set(w, c.bars[i]!.close));
+    const off: (number | null)[] = [];
+    const prev: (number | null)[] = [];
+    let delivered: number | null = null;
+    let prevWeekClose: number | null = null;
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && wk[i] !== wk[i - 1]) prevWeekClose = lastOfWeek.get(wk[i - 1]!)!;
+      const endsWeek = i + 1 < n && wk[i + 1] !== wk[i];
+      if (endsWeek) delivered = c.bars[i]!.close;
+      off.push(delivered);
+      prev.push(prevWeekClose);
+    }
+    // the data's last week may be unfinished: compare up to the last completed week
+    const lastDone = off.length - 1 - [...wk].reverse().findIndex((w) => w !== wk[n - 1]!);
+    expect(r.series.off!.slice(0, lastDone + 1)).toEqual(off.slice(0, lastDone + 1));
+    expect(r.series.prev).toEqual(prev);
   });
 });

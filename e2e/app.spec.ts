@@ -190,8 +190,10 @@ describe("chart app", () => {
     await page.click("#run");
     await page.waitForSelector("#stop:not([hidden])");
     await page.waitForTimeout(300);
+    const n = await runs(page);
     await page.click("#stop");
     await expect.poll(() => page.textContent("#status")).toBe("run stopped");
+    await waitForRuns(page, n + 1);
     await pickExample(page, "ma");
     expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
   });
@@ -210,6 +212,7 @@ describe("chart app", () => {
       await waitForRuns(page, n + 1, 120_000);
       const wall = Date.now() - t0;
       const t = await page.evaluate(() => window.__resin.lastTiming());
+      expect(await page.evaluate(() => window.__resin.result()?.count), `status: ${await page.textContent("#status")}`).toBe(100_000);
       timings.push(t!.totalMs);
       console.log(`[figure] bench10 x 100k bars, run ${k + 1}: click-to-drawn ${Math.round(t!.totalMs)} ms (engine ${Math.round(t!.engineMs)} ms, wall ${wall} ms) — goal < 1500 ms`);
     }

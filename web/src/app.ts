@@ -40,6 +40,7 @@ export class App {
   data: DataSet | null = null;
   result: PackedRunResult | null = null;
   lastTiming: RunTiming | null = null;
+  /** Runs finished (drawn, or failed with a message in the status bar). */
   runCount = 0;
   private editor!: EditorView;
   private setEditorText!: (view: EditorView, text: string) => void;
@@ -258,6 +259,7 @@ export class App {
         stop.hidden = true;
         const msg = (e as Error).message;
         this.setStatus(msg === "cancelled" ? "run stopped" : msg, msg !== "cancelled");
+        this.runCount++; // a failed run is a finished run too (tests and the status wait on it)
       }
       return null;
     }

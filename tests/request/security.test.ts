@@ -146,6 +146,16 @@ plot(request.security(syminfo.tickerid, "D", close[1], lookahead = barmerge.look
     expect(r.plots).toEqual([NA, NA, NA, 13, 13, 13, 13, 17, 17, 17]);
   });
 
+  it("history inside the requested expression reads the requested context's history", async () => {
+    const r = await run(`s = close * 2
+d = s - s[1]
+plot(request.security(syminfo.tickerid, "240", close - close[1], lookahead = barmerge.lookahead_on), "c")
+plot(request.security(syminfo.tickerid, "240", d + 0, lookahead = barmerge.lookahead_on), "s")`);
+    // 4h closes 13, 17, 21
+    expect(r.series.c).toEqual([NA, NA, NA, NA, 4, 4, 4, 4, 4, 4, 4, 4]);
+    expect(r.series.s).toEqual([NA, NA, NA, NA, 8, 8, 8, 8, 8, 8, 8, 8]);
+  });
+
   it("expressions calling user functions run in the requested context", async () => {
     const r = await run(`f(x) => x * 2 + ta.change(x)
 plot(request.security(syminfo.tickerid, "240", f(close), lookahead = barmerge.lookahead_on))`);

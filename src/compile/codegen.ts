@@ -10,6 +10,7 @@
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { isHoistableCall } from "./hoist.js";
+import { SECURITY_CALLS } from "../interpret/security.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -34,6 +35,7 @@ interface LoopCtx {
   lv: string | null;
 }
 
+const CTX_BAR_VARS: Record<string, string> = { open: "ctx.open", high: "ctx.high", low: "ctx.low", close: "ctx.close", volume: "ctx.volume", time: "ctx.time", bar_index: "ctx.barIndex" };
 const BAR_VARS: Record<string, string> = { open: "b_open", high: "b_high", low: "b_low", close: "b_close", volume: "b_volume", time: "b_time", bar_index: "b_bar" };
 
 export interface Generated {
@@ -43,7 +45,13 @@ export interface Generated {
 }
 
 export function generate(prog: ResolvedProgram, hoist: boolean): Generated {
-  return new Gen(prog, hoist).run();
+  // Numeric variables become locals of the loop function (doubles in registers, never boxed); one
+  // that a nested function (user function, expression block) touches stays in the state array, so
+  // a first pass finds those.
+  const first = new Gen(prog, hoist, new Set());
+  const out = first.run();
+  if (first.nestedUse.size === 0) return out;
+  return new Gen(prog, hoist, first.nestedUse).run();
 }
 
 class Gen {
@@ -59,14 +67,21 @@ class Gen {
   /** Numeric slots without history and never `var`: plain JS variables. */
   private readonly local = new Set<number>();
   private readonly hoisted = new Set<RExpr>();
+  /** Depth of nested functions being generated (0: the loop function itself). */
+  private nested = 0;
+  /** Local-candidate slots read or written inside nested functions. */
+  readonly nestedUse = new Set<number>();
 
   constructor(
     private readonly prog: ResolvedProgram,
     hoist: boolean,
+    exclude: Set<number>,
   ) {
     const varSlots = new Set<number>();
     walkStmts(prog.body, (s) => { if (s.k === "decl" && s.mode !== "plain") varSlots.add(s.v.slot); });
-    for (const v of prog.slots) if (isNumericSlot(v) && v.hist < 0 && !varSlots.has(v.slot) && !prog.varipSlots.includes(v.slot)) this.local.add(v.slot);
+    for (const v of prog.slots) {
+      if (isNumericSlot(v) && v.hist < 0 && !varSlots.has(v.slot) && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot)) this.local.add(v.slot);
+    }
     if (hoist) for (const s of prog.body.stmts) this.findHoists(s);
   }
 
@@ -85,10 +100,10 @@ class Gen {
       `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
       `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
-      `let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
-      locals.length ? `let ${locals.join(", ")};` : "",
       ...this.fns,
       `return function loop(from, to, budget, startMs, barMs, broker) {`,
+      `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
+      locals.length ? `  let ${locals.join(", ")};` : "",
       `  const n = cT.length;`,
       `  let bar = from;`,
       `  for (; bar < to; bar++) {`,
@@ -154,13 +169,17 @@ class Gen {
   }
 
   private read(v: VarSlot): string {
-    if (this.local.has(v.slot)) return `s${v.slot}`;
+    if (this.local.has(v.slot)) {
+      if (this.nested > 0) this.nestedUse.add(v.slot);
+      return `s${v.slot}`;
+    }
     return isNumericSlot(v) ? `N[${v.slot}]` : `V[${v.slot}]`;
   }
 
   /** An expression storing `x` into v, yielding x itself (as `N[i] = x` does). */
   private write(v: VarSlot, x: string): string {
     if (this.local.has(v.slot)) {
+      if (this.nested > 0) this.nestedUse.add(v.slot);
       const t = this.temp();
       return `(${t} = ${x}, s${v.slot} = +${t}, ${t})`;
     }
@@ -169,6 +188,7 @@ class Gen {
 
   /** A statement storing x (value unused). */
   private writeStmt(v: VarSlot, x: string): string {
+    if (this.local.has(v.slot) && this.nested > 0) this.nestedUse.add(v.slot);
     if (this.local.has(v.slot)) return `s${v.slot} = +(${x});`;
     return `${this.read(v)} = ${x};`;
   }
@@ -449,7 +469,7 @@ class Gen {
   private expr(e: RExpr): string {
     if (this.hoisted.has(e)) {
       const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e });
-      return `K${r}[b_bar]`;
+      return `K${r}[${this.nested > 0 ? "ctx.barIndex" : "b_bar"}]`;
     }
     switch (e.k) {
       case "const":
@@ -466,13 +486,14 @@ class Gen {
       case "colHist": {
         const col = { open: "cO", high: "cH", low: "cL", close: "cC", volume: "cV", time: "cT" }[e.col];
         const i = this.temp();
-        if (e.n !== null) return `(${i} = b_bar - ${e.n}, ${i} >= 0 ? ${col}[${i}] : NaN)`;
+        const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
+        if (e.n !== null) return `(${i} = ${B} - ${e.n}, ${i} >= 0 ? ${col}[${i}] : NaN)`;
         const k = this.temp();
-        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : (${i} = b_bar - ${k}, ${i} >= 0 && ${i} <= b_bar ? ${col}[${i}] : NaN))`;
+        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : (${i} = ${B} - ${k}, ${i} >= 0 && ${i} <= ${B} ? ${col}[${i}] : NaN))`;
       }
       case "bvar": {
         const local = BAR_VARS[e.def.name];
-        if (local) return local;
+        if (local) return this.nested > 0 ? CTX_BAR_VARS[e.def.name]! : local;
         const d = this.ref(`bv${e.site}`, { k: "bvar", def: e.def });
         const s = this.ref(`site${e.site}`, { k: "site", id: e.site });
         return `K${d}(ctx, K${s})`;
@@ -531,10 +552,12 @@ class Gen {
     const name = `x${this.fnN++}`;
     const savedLoops = this.loops;
     this.loops = [];
+    this.nested++;
     const body = this.withTemps(() => {
       const rv = this.temp();
       return `${this.structured(e, rv, "  ")}\n  return ${rv};`;
     }, "  ");
+    this.nested--;
     this.loops = savedLoops;
     this.fns.push(`function ${name}() {\n${body}\n}`);
     return `${name}()`;
@@ -546,6 +569,7 @@ class Gen {
     const savedLoops = this.loops;
     this.loops = [];
     const params = inst.params.map((_, i) => `p${i}`);
+    this.nested++;
     const body = this.withTemps(() => {
       const rv = this.temp();
       const lines = inst.params.map((p, i) => `  ${this.writeStmt(p, `p${i}`)}`);
@@ -559,6 +583,7 @@ class Gen {
       lines.push(`  return ${rv};`);
       return lines.join("\n");
     }, "  ");
+    this.nested--;
     this.loops = savedLoops;
     this.fns.push(`function ${name}(${params.join(", ")}) {\n${body}\n}`);
     return `${name}(${e.args.map((a) => this.expr(a)).join(", ")})`;
@@ -609,6 +634,8 @@ class Gen {
   }
 
   private call(e: Extract<RExpr, { k: "call" }>): string {
+    // the interpreter evaluates these in the requested context (a secondary run of the program)
+    if (SECURITY_CALLS.has(e.name)) throw new NotCompilable(`'${e.name}'`);
     const impl = this.ref(`impl:${e.def.name}:${this.refs.length}`, { k: "impl", def: e.def });
     const site = this.ref(`site${e.site}`, { k: "site", id: e.site });
     const n = e.args.length;

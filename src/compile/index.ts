@@ -76,6 +76,8 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
  * reason, cached per source hash) when a construct cannot be reproduced exactly.
  */
 export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: ExecContext, key: string, sourceHash: string): CompiledProgram {
+  const known = verdicts.get(sourceHash);
+  if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
   const hoist = !!(k && (k as { x?: unknown }).x);
   let gen;

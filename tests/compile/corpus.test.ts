@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { runPair } from "./parity.js";
+import { Runtime } from "../../src/runtime/index.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const files: [string, string][] = [
@@ -31,9 +32,11 @@ describe("interpret and compile agree on every corpus and bench script", () => {
       expect(p.compile.error ?? null).toBe(p.interpret.error ?? null);
       if (p.compile.mode === "compile") compiled.push(name);
       else {
-        // a fallback must say why
-        expect(p.compile.compile_fallback_reason).toBeTruthy();
-        fellBack.push(`${name}: ${p.compile.compile_fallback_reason}`);
+        // a fallback must say why (auto reports it)
+        const auto = await new Runtime().run(src, data, { mode: "auto" });
+        expect(auto.auto_backend).toBe("interpret");
+        expect(auto.compile_fallback_reason).toBeTruthy();
+        fellBack.push(`${name}: ${auto.compile_fallback_reason}`);
       }
     });
   }

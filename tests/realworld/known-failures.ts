@@ -38,27 +38,15 @@ export const KNOWN_FAILURES: Record<string, KnownFailure> = {
   "v6_volume_profile_boxes.pine": { error: BOX_BORDER, area: "check (overload resolution)" },
   "v6_time_based_labels.pine": { error: LABEL_XLOC, area: "check (overload resolution)" },
 
-  // compile backend: request.security gives na on every bar (interpret gives the values)
-  "v5_mtf_ma_security.pine": {
-    error: "interpret != compile: MA HTF1[80]: interpret 102.32650000000001 vs compile null",
-    area: "compile (request.security)",
+  // ta.pivothigh/pivotlow(source, leftbars, rightbars) gives na on every bar through the Runtime
+  // (the two-argument form works; the impl's unit tests pass): pivot lines, zigzags and market
+  // structure scripts run "clean" but draw nothing
+  "v6_pivot_points_lines.pine": {
+    error: 'series "PH" never has a value (expected sparse signals)',
+    area: "ta/check (3-argument ta.pivothigh/pivotlow)",
   },
-  "v5_pivot_points_standard.pine": {
-    error: "interpret != compile: P[24]: interpret 100.86333333333333 vs compile null",
-    area: "compile (request.security)",
-  },
-  "v5_security_rsi_htf_repaint.pine": {
-    error: "interpret != compile: RSI HTF (live)[59]: interpret 72.64640474425501 vs compile null",
-    area: "compile (request.security)",
-  },
-  "v6_request_security_tuple_dashboard.pine": {
-    error: "interpret != compile: Confluence[199]: interpret 1 vs compile -1",
-    area: "compile (request.security)",
-  },
-  "v6_lower_tf_volume_delta.pine": {
-    error: "compile: runtime: TypeError: Cannot read properties of null (reading '0') (bar 0)",
-    area: "compile (request.security_lower_tf)",
-  },
+  "v6_zigzag_polyline.pine": { error: "0 drawings, expected at least 1", area: "ta/check (3-argument ta.pivothigh/pivotlow)" },
+  "v6_smc_swing_structure.pine": { error: "0 drawings, expected at least 1", area: "ta/check (3-argument ta.pivothigh/pivotlow)" },
 
   // v5 accepted the deprecated `when` argument of strategy.entry/exit/close/order/cancel
   "v5_bollinger_rsi_strategy_when.pine": { error: WHEN, area: "check/strategy (v5 signatures)" },

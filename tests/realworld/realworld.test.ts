@@ -2,7 +2,8 @@
 // deterministic random-walk bars, in interpret and in compile mode. A script must run without
 // error, produce series for its plots, keep numeric plots numeric after warm-up (only where the
 // script declares it with a `// qa-numeric: Title; Title` header line) and give identical
-// series in both modes. Scripts that fail today are listed in KNOWN_FAILURES and run as
+// series in both modes. `// qa-some: Title` requires a sparse signal series to fire at least
+// once and `// qa-drawings: N` requires at least N drawings, so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and run as
 // it.fails, so a fix shows up as an "unexpected pass" and the table gets updated.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -29,6 +30,21 @@ function numericTitles(src: string): string[] {
     for (const t of m[1]!.split(";")) if (t.trim()) out.push(t.trim());
   }
   return out;
+}
+
+/** Titles named in `// qa-some: A; B` lines: series that must hold at least one value (sparse signals). */
+function someTitles(src: string): string[] {
+  const out: string[] = [];
+  for (const m of src.matchAll(/^\/\/\s*qa-some:\s*(.+)$/gm)) {
+    for (const t of m[1]!.split(";")) if (t.trim()) out.push(t.trim());
+  }
+  return out;
+}
+
+/** `// qa-drawings: N`: the script must leave at least N drawings (lines, labels, boxes, ...). */
+function minDrawings(src: string): number {
+  const m = /^\/\/\s*qa-drawings:\s*(\d+)\s*$/m.exec(src);
+  return m ? Number(m[1]) : 0;
 }
 
 /** Does the script call a plotting function that yields a series? */
@@ -77,6 +93,14 @@ async function check(file: string): Promise<void> {
     const bad = tail.findIndex((v) => typeof v !== "number" || Number.isNaN(v));
     if (bad >= 0) throw new Error(`series "${title}" is na/non-numeric at bar ${bad + WARMUP} after warm-up`);
   }
+  for (const title of someTitles(src)) {
+    const s = a.series[title];
+    if (s === undefined) throw new Error(`no series "${title}" (have: ${Object.keys(a.series).join(", ")})`);
+    if (!s.some((v) => v !== null && v !== false && !(typeof v === "number" && Number.isNaN(v))))
+      throw new Error(`series "${title}" never has a value (expected sparse signals)`);
+  }
+  const wanted = minDrawings(src);
+  if (a.drawings.length < wanted) throw new Error(`${a.drawings.length} drawings, expected at least ${wanted}`);
   const diff = sameSeries(a.series, b.series);
   if (diff !== null) throw new Error(`interpret != compile: ${diff}`);
   if (a.strategy || b.strategy) {

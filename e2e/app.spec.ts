@@ -166,6 +166,7 @@ describe("chart app", () => {
     await page.waitForFunction(() => window.__resin?.ready === true && window.__resin.runCount() >= 1, null, { timeout: 60_000 });
     expect(await page.textContent(".cm-content")).toContain('strategy("MA cross strategy"');
     expect(await page.inputValue("#data")).toBe("btc-1d");
+    expect(await page.inputValue("#engine")).toBe("browser");
     expect(await page.inputValue('.input-row[data-title="Fast length"] input')).toBe(fast);
     for (const [w, hgt] of [
       [1280, 720],

@@ -90,6 +90,7 @@ export class App {
       onDiagnostics: (d) => this.showProblems(d),
     });
     this.wireControls();
+    window.addEventListener("pagehide", () => this.flushState());
     await this.selectData(this.state.dataId);
     await this.run();
   }
@@ -109,9 +110,15 @@ export class App {
     this.persist();
   }
 
+  /** Saves soon (typing is debounced); a pending save is flushed when the page goes away. */
   private persist(): void {
     clearTimeout(this.saveTimer);
     this.saveTimer = window.setTimeout(() => saveState(this.state), 300);
+  }
+
+  private flushState(): void {
+    clearTimeout(this.saveTimer);
+    saveState(this.state);
   }
 
   setStatus(text: string, error = false): void {
@@ -149,7 +156,7 @@ export class App {
     engine.append(...(Object.keys(labels) as EngineId[]).map((id) => h("option", { value: id, selected: id === this.state.engine }, labels[id])));
     engine.addEventListener("change", () => {
       this.state.engine = engine.value as EngineId;
-      this.persist();
+      this.flushState();
       void this.run();
     });
     const bindText = (id: string, key: "httpUrl" | "edgeUrl" | "edgeKey") => {

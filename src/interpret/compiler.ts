@@ -367,6 +367,15 @@ export class Compiler {
   private operand(e: RExpr): Operand {
     if (e.k === "const" && typeof e.v === "number") return { k: "C", i: 0, c: e.v, f: noop };
     if (e.k === "load" && isNumericSlot(e.v)) return { k: "S", i: e.v.slot, c: 0, f: noop };
+    if (e.k === "hist" && e.n !== null && e.n >= 1 && !e.v.fnLocal && isNumericSlot(e.v)) {
+      const ring = this.st.rings[e.v.hist];
+      const i = ring ? this.st.shadowOf(ring, e.n) : undefined;
+      if (i !== undefined) return { k: "S", i, c: 0, f: noop };
+    }
+    if (e.k === "colHist" && e.n !== null && e.n >= 1) {
+      const i = this.st.shadowOf(this.ctx.columns[e.col], e.n);
+      if (i !== undefined) return { k: "S", i, c: 0, f: noop };
+    }
     if (e.k === "bvar") {
       const k = (BAR_FIELDS as readonly string[]).indexOf(e.def.name);
       if (k >= 0) return { k: "S", i: this.st.barBase + k, c: 0, f: noop };

@@ -4,6 +4,7 @@
 
 import type { CallSite } from "../builtins/types.js";
 import type { ResolvedProgram, VarSlot } from "../check/ir.js";
+import { countShadowCandidates } from "./shadows.js";
 
 /** A fixed-size ring holding the last `size` committed values of one variable. */
 export class Ring {
@@ -34,6 +35,11 @@ export class RunState {
   readonly once: Uint8Array;
   /** nums[barBase + k] mirrors the current bar's BAR_FIELDS[k] (fast operand reads). */
   readonly barBase: number;
+  /** First shadow slot (see shadows.ts). */
+  private readonly shadowBase: number;
+  private readonly histShadows: { slot: number; ring: Ring; n: number }[] = [];
+  private readonly colShadows: { slot: number; col: Float64Array; n: number }[] = [];
+  private readonly shadowKeys = new Map<unknown, Map<number, number>>();
   readonly rings: Ring[] = [];
   readonly sites: CallSite[];
   /** Rings committed at bar close (function-local ones commit at the end of each call). */
@@ -44,7 +50,8 @@ export class RunState {
   constructor(prog: ResolvedProgram) {
     this.vals = prog.slots.map((s) => naFor(s, prog.version));
     this.barBase = prog.slots.length;
-    this.nums = new Float64Array(prog.slots.length + BAR_FIELDS.length).fill(NaN);
+    this.shadowBase = this.barBase + BAR_FIELDS.length;
+    this.nums = new Float64Array(this.shadowBase + countShadowCandidates(prog)).fill(NaN);
     this.srcs = [];
     this.once = new Uint8Array(prog.onceCount);
     this.sites = Array.from({ length: prog.siteCount }, (_, id) => ({ state: undefined, id }));
@@ -88,9 +95,31 @@ export class RunState {
     });
   }
 
+  /**
+   * A numeric slot holding `x[n]` of a global ring (updated after each commit) or of a bar column
+   * (updated by setBar); undefined when no shadow slot is left.
+   */
+  shadowOf(source: Ring | Float64Array, n: number): number | undefined {
+    let byN = this.shadowKeys.get(source);
+    const known = byN?.get(n);
+    if (known !== undefined) return known;
+    const slot = this.shadowBase + this.histShadows.length + this.colShadows.length;
+    if (slot >= this.nums.length) return undefined;
+    if (source instanceof Ring) this.histShadows.push({ slot, ring: source, n });
+    else this.colShadows.push({ slot, col: source, n });
+    if (!byN) this.shadowKeys.set(source, (byN = new Map()));
+    byN.set(n, slot);
+    return slot;
+  }
+
   /** Mirrors the current bar into the numeric slots read by fused operators. */
   setBar(open: number, high: number, low: number, close: number, volume: number, time: number, barIndex: number): void {
     const n = this.nums;
+    const cs = this.colShadows;
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i]!;
+      n[c.slot] = barIndex - c.n >= 0 ? c.col[barIndex - c.n]! : NaN;
+    }
     const b = this.barBase;
     n[b] = open;
     n[b + 1] = high;
@@ -111,6 +140,13 @@ export class RunState {
       const r = rings[i]!;
       (r.buf as unknown[])[r.count & r.mask] = (srcs[i] as unknown[])[r.slot];
       r.count++;
+    }
+    const hs = this.histShadows;
+    const nums = this.nums;
+    for (let i = 0; i < hs.length; i++) {
+      const h = hs[i]!;
+      const r = h.ring;
+      nums[h.slot] = h.n <= r.count ? (r.buf as Float64Array)[(r.count - h.n) & r.mask]! : NaN;
     }
   }
 

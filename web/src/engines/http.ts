@@ -29,12 +29,22 @@ export interface HttpTarget {
   apiKey?: string;
 }
 
+/** The servers' request body limit (service.md 2): checked here to say what to do instead. */
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
 async function postJson(target: HttpTarget, path: string, body: unknown, signal: AbortSignal): Promise<{ status: number; json: any }> {
+  const text = JSON.stringify(body);
+  if (text.length > MAX_BODY_BYTES) {
+    throw new EngineError(
+      `the request would be ${(text.length / 1048576).toFixed(1)} MB, over the server's 5 MB limit: use the in-browser engine for data this large`,
+      "BODY_TOO_LARGE",
+    );
+  }
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (target.apiKey) headers["x-api-key"] = target.apiKey;
   let response: Response;
   try {
-    response = await fetch(target.baseUrl.replace(/\/$/, "") + path, { method: "POST", headers, body: JSON.stringify(body), signal });
+    response = await fetch(target.baseUrl.replace(/\/$/, "") + path, { method: "POST", headers, body: text, signal });
   } catch (e) {
     if (signal.aborted) throw new EngineError("cancelled", "CANCELLED");
     throw new EngineError(`cannot reach ${target.baseUrl || "the server"}: ${(e as Error).message}`, "NETWORK");

@@ -19,6 +19,9 @@ import { getZone, UTC } from "../core/tz.js";
 
 export type RequestSource = "same" | "resampled" | "dataFeed" | "none";
 
+/** TradingView's limit of unique request.* calls (40 on most plans); here per distinct context. */
+export const MAX_CONTEXTS = 40;
+
 /** What result.meta.requests records for each distinct (symbol, timeframe) a run requested. */
 export interface RequestRecord {
   symbol: string;
@@ -49,6 +52,7 @@ export interface RequestedContext {
 /** Per-run cache of requested contexts, kept at ctx.ext.requestContexts. */
 export class RequestContexts {
   private readonly byKey = new Map<string, RequestedContext>();
+  private readonly byResolved = new Map<string, RequestedContext>();
   private readonly feedCache = new Map<string, BarColumns | null>();
   readonly records: RequestRecord[] = [];
   private readonly chartTf: Timeframe;
@@ -62,9 +66,19 @@ export class RequestContexts {
     const key = `${symbol ?? ""}|${timeframe ?? ""}`;
     let c = this.byKey.get(key);
     if (!c) {
-      c = this.resolve(symbol ?? "", timeframe ?? "");
+      const fresh = this.resolve(symbol ?? "", timeframe ?? "");
+      // two spellings of one context ("" and syminfo.tickerid, "D" and "1D") share one secondary run
+      const resolved = `${fresh.symbol}|${fresh.timeframe}`;
+      c = this.byResolved.get(resolved);
+      if (!c) {
+        if (this.byResolved.size >= MAX_CONTEXTS) {
+          return this.ctx.runtimeError(`Too many request contexts: a script may request at most ${MAX_CONTEXTS} distinct symbol/timeframe pairs (requested '${fresh.symbol}' at '${fresh.timeframe}')`);
+        }
+        c = fresh;
+        this.byResolved.set(resolved, c);
+        this.records.push({ symbol: c.symbol, timeframe: c.timeframe, source: c.source, bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0 });
+      }
       this.byKey.set(key, c);
-      this.records.push({ symbol: c.symbol, timeframe: c.timeframe, source: c.source, bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0 });
     }
     return c;
   }

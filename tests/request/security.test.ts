@@ -214,3 +214,18 @@ describe("calendar timeframes on a daily exchange chart", () => {
     expect(r.series.prev).toEqual(prev);
   });
 });
+
+describe("request contexts", () => {
+  it("two spellings of one context share it (one meta record)", async () => {
+    const r = await run(`plot(request.security(syminfo.tickerid, "240", close), "a")\nplot(request.security("", "4H", close), "b")`);
+    expect(r.series.a).toEqual(r.series.b);
+    expect(r.meta.requests).toEqual([{ symbol: "CHART", timeframe: "240", source: "resampled", bars: 3 }]);
+  });
+
+  it("more than 40 distinct contexts is a runtime error, not a runaway", async () => {
+    const r = await new Runtime("CHART", { timeframe: "60" }).run(src(`plot(request.security("SYM" + str.tostring(bar_index), "60", close))`), hourly(60));
+    expect(r.error_kind).toBe("runtime");
+    expect(r.error).toMatch(/at most 40 distinct/);
+    expect(r.error_bar).toBe(40);
+  });
+});

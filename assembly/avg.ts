@@ -2,8 +2,12 @@
 // Conventions (checked against TradingView's Pine Logs probes, see tests/ta):
 // - sma/sum/variance/dev skip na inputs: the window is the last `length` non-na values, and an na
 //   bar returns the current value (math_test_002_math_sum_na).
-// - sums are recomputed over the window each bar, oldest first (a running sum drifts by ulps and
-//   TradingView's crossings of two smas show it does not use one: ta/valuewhen).
+// - sma/sum/dev and bb's stdev keep a running sum that takes the value leaving the window out BEFORE
+//   adding the new one (s = s - x[len]; s = s + x), its float drift carried from the first bar; a
+//   window sum within 1e-10 of zero reads as 0. Only this reproduces TradingView's exact-tie crossings
+//   (strategy/futures_pnl bars 5423 and 7528, ta/valuewhen) together with the flat-zero run of
+//   logs/math_test_004 (sma of sma exactly 0); add-then-subtract, a fresh sum per bar (either order)
+//   and compensated sums each contradict one of them (tests/ta/sum-order.test.ts).
 // - variance = E[x^2] - mean^2 from the window sums, unbiased = s2/(n-1) - mean^2*n/(n-1)
 //   (ta_test_243 pins the last ulp), clamped at 0.
 // - wma carries the last non-na value over na bars (ta_test_246) and sums oldest first.
@@ -12,7 +16,11 @@
 import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount } from "./mem";
 
 // ---------------------------------------------------------------- sum / sma / dev
-// scalars: S0 f64 sum, S0+8 i32 length
+// scalars: S0 f64 running sum, S0+8 i32 length of the previous call
+
+/** Sums within this of zero are zero: the running sum's residue after a window of values cancelling
+ * out (logs/math_test_004: the sma of a flat run of zeros is exactly 0); the 1e-10 of ta_test_241. */
+const ZERO_SUM: f64 = 1e-10;
 
 export function sum_new(len: i32): usize {
   const h = stateNew(S0 + 16, (len < 1 ? 1 : len) + 1);
@@ -20,38 +28,50 @@ export function sum_new(len: i32): usize {
   return h;
 }
 
-/** Pushes x (when not na) and returns the number of values in the window (0 when len < 1).
- * The sum is recomputed over the window, oldest first: TradingView's sma is not a running sum
- * (ta/valuewhen crosses two smas and only recomputed sums give its crossing bars). */
+/** Pushes x (when not na), rolls the running sum and returns the number of values in the window
+ * (0 when len < 1). A length that changed since the previous call re-sums the window oldest first. */
 function sumUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   begin(h, bar);
   if (len < 1) return 0;
   ringEnsure(h, len + 1);
-  if (x == x) ringPush(h, x);
+  let s = load<f64>(h, S0);
+  const pushed = x == x;
+  if (pushed) ringPush(h, x);
   const n = ringCount(h);
   const m = n < len ? n : len;
-  let s = 0.0;
-  for (let i = m - 1; i >= 0; i--) s += ringGet(h, i);
+  if (load<i32>(h, S0 + 8) != len) {
+    s = 0.0;
+    for (let i = m - 1; i >= 0; i--) s += ringGet(h, i);
+    store<i32>(h, len, S0 + 8);
+  } else if (pushed) {
+    if (n > len) s = s - ringGet(h, len);
+    s = s + x;
+  }
   store<f64>(h, s, S0);
-  store<i32>(h, len, S0 + 8);
   return m;
+}
+
+/** The window sum of the last sumUpdate. */
+@inline function windowSum(h: usize): f64 {
+  const s = load<f64>(h, S0);
+  return Math.abs(s) <= ZERO_SUM ? 0.0 : s;
 }
 
 export function sum_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   const m = sumUpdate(h, bar, x, len);
-  return m >= len && len > 0 ? load<f64>(h, S0) : NaN;
+  return m >= len && len > 0 ? windowSum(h) : NaN;
 }
 
 export function sma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   const m = sumUpdate(h, bar, x, len);
-  return m >= len && len > 0 ? load<f64>(h, S0) / <f64>len : NaN;
+  return m >= len && len > 0 ? windowSum(h) / <f64>len : NaN;
 }
 
 /** Mean absolute deviation from the sma (the reference's loop, newest first). */
 export function dev_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   const m = sumUpdate(h, bar, x, len);
   if (m < len || len < 1) return NaN;
-  const mean = load<f64>(h, S0) / <f64>len;
+  const mean = windowSum(h) / <f64>len;
   let acc = 0.0;
   for (let i = 0; i < len; i++) acc += Math.abs(ringGet(h, i) - mean);
   return acc / <f64>len;
@@ -182,7 +202,7 @@ export function lag_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 export function stdev2_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   const m = sumUpdate(h, bar, x, len);
   if (m < len || len < 1) return NaN;
-  const mean = load<f64>(h, S0) / <f64>len;
+  const mean = windowSum(h) / <f64>len;
   let q = 0.0;
   for (let i = 0; i < len; i++) {
     let d = ringGet(h, i) + -mean;

@@ -51,15 +51,13 @@ function time(n: number, f: () => void): number {
 
 // ---------------------------------------------------------------- plain-JS versions
 
+/** The kernel's running sum (leaving value out, then the new one in), na-free input. */
 function jsSma(x: Float64Array, len: number, out: Float64Array): void {
+  let s = 0;
   for (let i = 0; i < x.length; i++) {
-    if (i < len - 1) {
-      out[i] = NaN;
-      continue;
-    }
-    let s = 0;
-    for (let j = i - len + 1; j <= i; j++) s += x[j];
-    out[i] = s / len;
+    if (i >= len) s = s - x[i - len];
+    s = s + x[i];
+    out[i] = i < len - 1 ? NaN : (Math.abs(s) <= 1e-10 ? 0 : s) / len;
   }
 }
 

@@ -21,10 +21,6 @@ const EXPECTED_FAILURES: Record<string, string> = {};
 
 /** case -> why it does not match yet through the Runtime (in addition to EXPECTED_FAILURES). */
 const RUNTIME_EXPECTED_FAILURES: Record<string, string> = {
-  futures_pnl:
-    "ta.sma float noise: SMA10 and SMA30 are mathematically equal at bars 5423 and 7528; TradingView's " +
-    "values (a rolling sum that subtracts the oldest value before adding the new one) give no cross at 5423 " +
-    "and a cross at 7528, the runtime's ta.sma crosses at 5423, so trade 203 exits a bar early (203/294)",
   bar_magnifier:
     "the Runtime does not hand the 60-minute bars of RunOptions.dataFeed to the broker yet " +
     "(ctx.ext.magnifierBars = magnifierBarsFrom(dataFeed, symbol, timeframe)), so fills use the daily bars (17/56)",

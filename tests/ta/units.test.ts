@@ -70,7 +70,8 @@ describe("lengths", () => {
     const w = await run((s, i) => s.f("d", "wma", c[i], lens[i]));
     for (let i = 0; i < c.length; i++) {
       const L = lens[i];
-      expect(sums[i]).toBe(ref.sma(c.slice(0, i + 1), L)[i]);
+      // the length changes every bar, so every bar re-sums its window
+      expect(sums[i]).toBe(ref.smaFresh(c.slice(0, i + 1), L)[i]);
       expect(hi[i]).toBe(ref.hilo(c.slice(0, i + 1), L, 0)[i]);
       expect(med[i]).toBe(ref.median(c.slice(0, i + 1), L)[i]);
       expect(w[i]).toBe(ref.wma(c.slice(0, i + 1), L)[i]);
@@ -78,7 +79,7 @@ describe("lengths", () => {
   });
   it("a growing length (cumulative average) keeps all history", async () => {
     const got = await run((s, i) => s.f("a", "sma", b.close[i], i + 1));
-    got.forEach((v, i) => expect(v).toBe(ref.sma(b.close.slice(0, i + 1), i + 1)[i]));
+    got.forEach((v, i) => expect(v).toBe(ref.smaFresh(b.close.slice(0, i + 1), i + 1)[i]));
   });
   it("invalid lengths raise TradingView's runtime error", async () => {
     await expect(run((s, i) => s.f("a", "sma", b.close[i], 0), 1)).rejects.toThrow(/'length' argument \(0\) in the 'sma' function. It must be > 0/);
@@ -168,7 +169,8 @@ describe("history for series lengths", () => {
     const got = await run((s, i) => s.f("a", "sma", b.close[i], len(i)));
     const hi = await run((s, i) => s.f("a", "highest", b.close[i], len(i)));
     for (let i = 52; i < 60; i++) {
-      expect(got[i]).toBe(ref.sma(b.close.slice(0, i + 1), 40)[i]);
+      // re-summed at bar 21 from the held bars 13..21, then rolling: a running sum started at bar 13
+      expect(got[i]).toBe(ref.sma(b.close.slice(13, i + 1), 40)[i - 13]);
       expect(hi[i]).toBe(ref.hilo(b.close.slice(0, i + 1), 40, 0)[i]);
     }
     // a window reaching before what the ring held is na rather than a wrong number

@@ -1,43 +1,81 @@
 // math.sum(source, length): the sum of the last `length` non-na values of source. na values are
 // skipped (they neither enter the window nor reset it); na until `length` values were seen
-// (logs/math_test_002_math_sum_na). The window is summed afresh each bar, oldest first, so flat
-// windows are exact (logs/math_test_004: no running-sum residue).
+// (logs/math_test_002_math_sum_na). Same arithmetic as the ta.sma kernel (assembly/avg.ts): a running
+// sum that takes the leaving value out before adding the new one, and a window sum within 1e-10 of
+// zero reads as 0 (logs/math_test_004: a flat run of zeros sums to exactly 0).
+
+/** Sums within this of zero are zero (the running sum's residue once the window cancels out). */
+const ZERO_SUM = 1e-10;
 
 export interface SumState {
+  /** Ring of the last values (capacity a power of two, at least 8, as the kernels' rings). */
   buf: Float64Array;
   /** Index of the next write. */
   head: number;
-  /** Values seen (capped at buf.length). */
+  /** Values held (capped at buf.length). */
   count: number;
+  /** Running sum of the last `len` values. */
+  sum: number;
+  /** Length of the previous call (a change re-sums the window). */
+  len: number;
+  /** Set once the length changed after values came in: from then on every value is kept, so a later,
+   * longer window still finds its values (TradingView keeps the whole history). */
+  keepAll: boolean;
+}
+
+function ringSize(need: number): number {
+  let c = 8;
+  while (c < need) c *= 2;
+  return c;
 }
 
 export function createSumState(capacity: number): SumState {
-  return { buf: new Float64Array(Math.max(1, capacity)), head: 0, count: 0 };
+  const len = Math.max(1, capacity);
+  return { buf: new Float64Array(ringSize(len + 1)), head: 0, count: 0, sum: 0, len, keepAll: false };
 }
 
-function grow(st: SumState, capacity: number): void {
+/** Reallocates the ring with room for `need` values, keeping the newest ones. */
+function grow(st: SumState, need: number): void {
   const old = st.buf;
   const n = st.count;
-  const next = new Float64Array(capacity);
+  const next = new Float64Array(ringSize(need));
   // Copy oldest..newest to the front.
   for (let k = 0; k < n; k++) next[k] = old[(st.head - n + k + old.length * 2) % old.length]!;
   st.buf = next;
-  st.head = n % capacity;
+  st.head = n % next.length;
+}
+
+/** The value pushed `k` pushes ago (0 = newest); caller keeps k < count. */
+function back(st: SumState, k: number): number {
+  const cap = st.buf.length;
+  return st.buf[(st.head - 1 - k + cap) % cap]!;
 }
 
 /** Feeds one bar and returns the window sum (na while fewer than `length` values). */
 export function sumStep(st: SumState, x: number, length: number): number {
   if (!(length >= 1)) return NaN;
   const len = Math.trunc(length);
-  if (len > st.buf.length) grow(st, len);
-  const cap = st.buf.length;
-  if (x === x) {
+  if (len !== st.len && st.count > 0) st.keepAll = true;
+  // One slot more than the window: the value leaving it is still readable after the push.
+  if (len + 1 > st.buf.length) grow(st, len + 1);
+  const pushed = x === x;
+  if (pushed) {
+    if (st.keepAll && st.count === st.buf.length) grow(st, st.buf.length * 2);
+    const cap = st.buf.length;
     st.buf[st.head] = x;
     st.head = (st.head + 1) % cap;
     if (st.count < cap) st.count++;
   }
+  let s = st.sum;
+  if (len !== st.len) {
+    s = 0;
+    for (let k = Math.min(st.count, len) - 1; k >= 0; k--) s += back(st, k);
+    st.len = len;
+  } else if (pushed) {
+    if (st.count > len) s = s - back(st, len);
+    s = s + x;
+  }
+  st.sum = s;
   if (st.count < len) return NaN;
-  let s = 0;
-  for (let k = len; k >= 1; k--) s += st.buf[(st.head - k + cap) % cap]!;
-  return s;
+  return Math.abs(s) <= ZERO_SUM ? 0 : s;
 }

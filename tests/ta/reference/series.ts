@@ -1,5 +1,5 @@
 // Plain-JS reference implementations of the ta.* algorithms, written naively over whole arrays
-// (each bar recomputed from the window), to cross-check the WASM state machines and series kernels.
+// (each bar recomputed from the window, except the running window sums of sma/sum), to cross-check the WASM state machines and series kernels.
 // NaN = na. "Skip" functions use the last `len` non-na values; the rest use the last `len` bars.
 
 export type Series = ArrayLike<number>;
@@ -19,20 +19,41 @@ function lastBars(x: Series, i: number, len: number): number[] | null {
 
 const map = (x: Series, f: (i: number) => number): Float64Array => Float64Array.from({ length: x.length }, (_, i) => f(i));
 
+/**
+ * Window sums the way TradingView keeps them (assembly/avg.ts): one running sum over the non-na values
+ * in which the value leaving the window is taken out BEFORE the new one is added, its rounding carried
+ * from the first value; a sum within 1e-10 of zero reads as 0.
+ */
+function runningSums(x: Series, len: number): Float64Array {
+  const held: number[] = [];
+  let s = 0;
+  return map(x, (i) => {
+    const v = x[i];
+    if (v === v) {
+      held.push(v);
+      if (held.length > len) s = s - held[held.length - 1 - len];
+      s = s + v;
+    }
+    return held.length < len ? NaN : Math.abs(s) <= 1e-10 ? 0 : s;
+  });
+}
+
 export function sma(x: Series, len: number): Float64Array {
+  return runningSums(x, len).map((s) => s / len);
+}
+
+export function sum(x: Series, len: number): Float64Array {
+  return runningSums(x, len);
+}
+
+/** The window summed afresh, oldest first: what the kernels do on a bar whose length changed. */
+export function smaFresh(x: Series, len: number): Float64Array {
   return map(x, (i) => {
     const w = lastValid(x, i, len);
     if (!w) return NaN;
     let s = 0;
     for (const v of w) s += v;
     return s / len;
-  });
-}
-
-export function sum(x: Series, len: number): Float64Array {
-  return map(x, (i) => {
-    const w = lastValid(x, i, len);
-    return w ? w.reduce((a, b) => a + b, 0) : NaN;
   });
 }
 
@@ -54,12 +75,11 @@ export function variance(x: Series, len: number, biased = true): Float64Array {
 
 /** Two-pass population stdev (ta.bb's). */
 export function stdev2(x: Series, len: number): Float64Array {
+  const mean = sma(x, len);
   return map(x, (i) => {
     const w = lastValid(x, i, len);
     if (!w) return NaN;
-    let s = 0;
-    for (const v of w) s += v;
-    const m = s / len;
+    const m = mean[i];
     let q = 0;
     for (let k = w.length - 1; k >= 0; k--) {
       let d = w[k] + -m;

@@ -9,7 +9,7 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { isHoistableCall } from "./hoist.js";
+import { isHoistableCall, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -469,7 +469,12 @@ class Gen {
   private expr(e: RExpr): string {
     if (this.hoisted.has(e)) {
       const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e });
-      return `K${r}[${this.nested > 0 ? "ctx.barIndex" : "b_bar"}]`;
+      const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
+      const size = e.k === "call" ? tupleSize(e) : 0;
+      if (size === 0) return `K${r}[${B}]`;
+      // a tuple result: this bar's values in a buffer owned by the call (as the impl's site.out)
+      const t = this.ref(`tuple${this.refs.length}`, { k: "tuple", n: size });
+      return `(${Array.from({ length: size }, (_, i) => `K${t}[${i}] = K${r}[${i}][${B}]`).join(", ")}, K${t})`;
     }
     switch (e.k) {
       case "const":

@@ -57,9 +57,31 @@ export function isHoistableCall(e: Call): boolean {
     if (e.name === "ta.stdev") return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
     return a[2] === undefined;
   }
+  if (e.name === "ta.macd") return a.length === 4 && !!a[0] && isNumType(a[0]) && isPreKnown(a[0]) && [1, 2, 3].every((i) => constInt(a[i], 1) !== null);
+  if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => !!a[i] && isNumType(a[i]!) && isPreKnown(a[i]!)) && constInt(a[3], 1) !== null;
   if (e.name === "ta.atr") return constInt(a[0], 1) !== null && a.length === 1;
   if (e.name === "ta.tr") return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
   return false;
+}
+
+/** Number of values of a hoistable call's tuple result (0: a single value). */
+export function tupleSize(e: Call): number {
+  return e.name === "ta.macd" ? 3 : 0;
+}
+
+/** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram], as its impl computes them). */
+export function tupleColumns(e: Call, ctx: ExecContext, k: Kernels, memo: Map<RExpr, Float64Array>): Float64Array[] {
+  const src = column(e.args[0]!, ctx, k, memo);
+  const len = (i: number) => (e.args[i] as { v: number }).v;
+  const fast = seriesEma(k, src, len(1));
+  const slow = seriesEma(k, src, len(2));
+  const n = src.length;
+  const m = new Float64Array(n);
+  for (let i = 0; i < n; i++) m[i] = fast[i]! - slow[i]!;
+  const sig = seriesEma(k, m, len(3));
+  const hist = new Float64Array(n);
+  for (let i = 0; i < n; i++) hist[i] = m[i]! - sig[i]!;
+  return [m, sig, hist];
 }
 
 /** The OHLCV fields a pre-pass getter may read. */
@@ -141,6 +163,15 @@ function callColumn(e: Call, ctx: ExecContext, k: Kernels, memo: Map<RExpr, Floa
       const L = one ? len(0) : len(1);
       return e.name === "ta.highest" ? seriesHighest(k, src, L) : seriesLowest(k, src, L);
     }
+  }
+  if (e.name === "ta.stoch") {
+    // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
+    const x = column(a[0]!, ctx, k, memo);
+    const hh = seriesHighest(k, column(a[1]!, ctx, k, memo), len(3));
+    const ll = seriesLowest(k, column(a[2]!, ctx, k, memo), len(3));
+    const out = new Float64Array(x.length);
+    for (let i = 0; i < x.length; i++) out[i] = (100 * (x[i]! - ll[i]!)) / (hh[i]! - ll[i]!);
+    return out;
   }
   const src = column(a[0]!, ctx, k, memo);
   switch (e.name) {

@@ -15,7 +15,7 @@ import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Ref } from "./codegen.js";
-import { column } from "./hoist.js";
+import { column, tupleColumns, tupleSize } from "./hoist.js";
 
 export { NotCompilable } from "./codegen.js";
 
@@ -115,7 +115,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
       }
       case "hoist":
         hoisted++;
-        return column(r.call, ctx, k!, memo);
+        return r.call.k === "call" && tupleSize(r.call) > 0 ? tupleColumns(r.call, ctx, k!, memo) : column(r.call, ctx, k!, memo);
     }
   });
   const R: Record<string, unknown> = {

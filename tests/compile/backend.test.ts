@@ -44,7 +44,12 @@ describe("whole-series precompute", () => {
     const bench10 = join(ROOT, "..", "shared", "bench", "bench10.pine");
     const src = existsSync(bench10) ? readFileSync(bench10, "utf8") : v6("plot(ta.sma(close, 20))");
     await same(src, syntheticBars(5000));
-    await same(v6("plot(ta.stdev(close - open, 10, false))\nplot(ta.change(hlc3, 3))\nplot(ta.wma(ohlc4, 7))\nplot(ta.rma(volume, 5))\nplot(ta.lowest(low * 2, 4))\nplot(ta.tr(true))\nplot(ta.tr)\nplot(ta.sma(ta.ema(close, 5), 3))"), syntheticBars(3000));
+    await same(v6("plot(ta.stdev(close - open, 10, false))\nplot(ta.change(hlc3, 3))\nplot(ta.wma(ohlc4, 7))\nplot(ta.rma(volume, 5))\nplot(ta.lowest(low * 2, 4))\nplot(ta.tr(true))\nplot(ta.tr)\nplot(ta.sma(ta.ema(close, 5), 3))\n[m, sg, hs] = ta.macd(hl2, 5, 13, 4)\nplot(m)\nplot(sg)\nplot(hs)\nplot(ta.stoch(close, high, low, 9))"), syntheticBars(3000));
+  });
+  it("tuple results (ta.macd) and ta.stoch are precomputed too", () => {
+    const text = generatedSource(program(v6("[m, s, h] = ta.macd(close, 12, 26, 9)\nk = ta.stoch(close, high, low, 14)\nplot(m + s + h + k)")));
+    expect(text.match(/K\d+\[\d\]\[b_bar\]/g)?.length).toBe(3);
+    expect(text.match(/K\d+\[b_bar\]/g)?.length).toBe(1);
   });
 });
 

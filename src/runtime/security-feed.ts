@@ -12,7 +12,7 @@ import { chartSymbol } from "../builtins/ticker/index.js";
 import { parseTickerId } from "../builtins/ticker/ids.js";
 import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../core/bars.js";
 import type { OhlcvInput } from "../core/result.js";
-import { formatTimeframe, nominalMs, parseTimeframe, timeframeSeconds, type Timeframe } from "../core/time-frames.js";
+import { formatTimeframe, nominalMs, parseTimeframe, PeriodCalc, timeframeSeconds, type Timeframe } from "../core/time-frames.js";
 import { resampleBars } from "../core/time-resample.js";
 import { parseSession, SESSION_24X7 } from "../core/time-sessions.js";
 import { getZone, UTC } from "../core/tz.js";
@@ -122,7 +122,7 @@ export class RequestContexts {
       const ktf = parseTimeframe(bar < 0 ? inferTimeframe(bars.time) : key.slice(bar + 1));
       if (!ktf) continue;
       const sec = timeframeSeconds(ktf);
-      if (sec === want) return { bars, timeClose: closeTimes(bars.time, nominalMs(ktf)) };
+      if (sec === want) return { bars, timeClose: this.closeTimes(bars.time, ktf) };
       if (sec < want && want % sec === 0 && (!lowerBest || sec > lowerBest.sec)) lowerBest = { bars, sec, tf: ktf };
     }
     if (!lowerBest) return null;
@@ -131,9 +131,35 @@ export class RequestContexts {
   }
 
   private resample(src: BarColumns, tf: Timeframe, barMs: number) {
-    const zone = getZone(this.ctx.syminfo.timezone) ?? UTC;
-    const session = parseSession(this.ctx.syminfo.session as string | undefined) ?? SESSION_24X7;
-    return resampleBars(src, tf, zone, session, barMs);
+    return resampleBars(src, tf, this.zone(), this.session(), barMs);
+  }
+
+  // Periods are cut in the chart symbol's time zone and session (a feed carries no symbol info).
+  private zone() {
+    return getZone(this.ctx.syminfo.timezone) ?? UTC;
+  }
+
+  private session() {
+    return parseSession(this.ctx.syminfo.session as string | undefined) ?? SESSION_24X7;
+  }
+
+  /**
+   * When each feed bar closes: the end of its period (a daily bar of a 09:30-16:00 session closes at
+   * 16:00, not when the next one opens), else when the next bar opens or one nominal bar later.
+   */
+  private closeTimes(time: Float64Array, tf: Timeframe): Float64Array {
+    const n = time.length;
+    const barMs = nominalMs(tf);
+    const calc = new PeriodCalc(this.zone(), this.session(), barMs);
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const t = time[i]!;
+      const fallback = i + 1 < n ? Math.min(time[i + 1]!, t + barMs) : t + barMs;
+      calc.start(t, tf, true);
+      const end = calc.periodEnd;
+      out[i] = end > t && end <= fallback ? end : fallback;
+    }
+    return out;
   }
 
   /** A feed entry as columns (normalised once; null when it is not valid bar data). */
@@ -175,14 +201,6 @@ export function sameSymbol(a: string, b: string): boolean {
 function chartColumns(ctx: ExecContext): BarColumns {
   const c = ctx.columns;
   return { length: c.time.length, time: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
-}
-
-/** A bar closes when the next one opens, or one nominal bar later (last bar, gaps). */
-function closeTimes(time: Float64Array, barMs: number): Float64Array {
-  const n = time.length;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = i + 1 < n ? Math.min(time[i + 1]!, time[i]! + barMs) : time[i]! + barMs;
-  return out;
 }
 
 /** Index of the last element <= x in a sorted array (-1 when none). */

@@ -60,6 +60,18 @@ describe("foreign symbols", () => {
     expect((r.meta.requests as { source: string }[])[0]!.source).toBe("dataFeed");
   });
 
+  it("a daily feed on an exchange-session 1h chart: the day's value arrives on the day's last bar (16:00 close)", async () => {
+    const open0 = Date.UTC(2024, 0, 2, 14, 30); // Tue 09:30 New York
+    const day = (d: number) => Array.from({ length: 7 }, (_, k) => open0 + d * 86_400_000 + k * H);
+    const times = [...day(0), ...day(1)];
+    const hourlyNy = times.map((t, i) => ({ time: t, open: i, high: i + 1, low: i - 1, close: i, volume: 1 }));
+    const daily = [0, 1].map((d) => ({ time: open0 + d * 86_400_000, open: 1, high: 1, low: 1, close: 100 * (d + 1), volume: 1 }));
+    const r = await new Runtime("NYSE:XYZ", { timeframe: "60", syminfo: { timezone: "America/New_York", session: "0930-1600:23456" } })
+      .run(src(`plot(request.security("NYSE:ABC", "D", close))`), hourlyNy, { dataFeed: { "NYSE:ABC|1D": daily } });
+    expect(r.error).toBeUndefined();
+    expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA, 100, 100, 100, 100, 100, 100, 100, 200]);
+  });
+
   it("the chart symbol at a lower timeframe: na without a feed, the last intrabar value with one", async () => {
     const none = await run(`plot(request.security(syminfo.tickerid, "30", close))`);
     expect(none.plots).toEqual([NA, NA, NA, NA, NA, NA]);

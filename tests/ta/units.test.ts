@@ -190,10 +190,11 @@ describe("argument layouts", () => {
 describe("pivots", () => {
   it("of a plateau of equal highs, the oldest bar is the pivot", async () => {
     const x = [1, 2, 5, 5, 3, 1, 0, 0];
-    const got = await run((s, i) => s.f("a", "pivothigh", x[i], 2, 2), x.length);
+    // args in the catalogue's union order [leftbars, rightbars, source], as the checker passes them
+    const got = await run((s, i) => s.f("a", "pivothigh", 2, 2, x[i]), x.length);
     // bar 2 (the first 5) is confirmed on bar 4; bar 3 has an equal value on its left: not a pivot
     expect(got).toEqual([NaN, NaN, NaN, NaN, 5, NaN, NaN, NaN]);
-    const lows = await run((s, i) => s.f("a", "pivotlow", -x[i], 2, 2), x.length);
+    const lows = await run((s, i) => s.f("a", "pivotlow", 2, 2, -x[i]), x.length);
     expect(lows).toEqual([NaN, NaN, NaN, NaN, -5, NaN, NaN, NaN]);
   });
 });

@@ -58,14 +58,16 @@ function percentrank(ctx: ExecContext, args: any[], site: CallSite): number {
   return k.prank_next(h, ctx.barIndex, num(args[0]), len);
 }
 
-/** ta.pivothigh/pivotlow(source, left, right) or (left, right) on high/low. */
+/**
+ * ta.pivothigh/pivotlow(source, left, right) or (left, right) on high/low. The catalogue's parameter
+ * order is the union [leftbars, rightbars, source], so the source arrives last when it is given.
+ */
 function pivot(kind: 0 | 1, fn: string) {
   return (ctx: ExecContext, args: any[], site: CallSite): number => {
     const k = kx(ctx);
-    const three = args.length >= 3 && args[2] !== undefined;
-    const x = three ? num(args[0]) : kind === 0 ? ctx.high : ctx.low;
-    const left = intArg(ctx, three ? args[1] : args[0], fn, "leftbars", 0);
-    const right = intArg(ctx, three ? args[2] : args[1], fn, "rightbars", 0);
+    const x = args[2] !== undefined ? num(args[2]) : kind === 0 ? ctx.high : ctx.low;
+    const left = intArg(ctx, args[0], fn, "leftbars", 0);
+    const right = intArg(ctx, args[1], fn, "rightbars", 0);
     const h = (site.state ??= k.win_new(left + right + 2)) as number;
     return k.pivot_next(h, ctx.barIndex, x, left, right, kind);
   };

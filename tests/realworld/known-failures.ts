@@ -38,16 +38,6 @@ export const KNOWN_FAILURES: Record<string, KnownFailure> = {
   "v6_volume_profile_boxes.pine": { error: BOX_BORDER, area: "check (overload resolution)" },
   "v6_time_based_labels.pine": { error: LABEL_XLOC, area: "check (overload resolution)" },
 
-  // ta.pivothigh/pivotlow(source, leftbars, rightbars) gives na on every bar through the Runtime
-  // (the two-argument form works; the impl's unit tests pass): pivot lines, zigzags and market
-  // structure scripts run "clean" but draw nothing
-  "v6_pivot_points_lines.pine": {
-    error: 'series "PH" never has a value (expected sparse signals)',
-    area: "ta/check (3-argument ta.pivothigh/pivotlow)",
-  },
-  "v6_zigzag_polyline.pine": { error: "0 drawings, expected at least 1", area: "ta/check (3-argument ta.pivothigh/pivotlow)" },
-  "v6_smc_swing_structure.pine": { error: "0 drawings, expected at least 1", area: "ta/check (3-argument ta.pivothigh/pivotlow)" },
-
   // v5 accepted the deprecated `when` argument of strategy.entry/exit/close/order/cancel
   "v5_bollinger_rsi_strategy_when.pine": { error: WHEN, area: "check/strategy (v5 signatures)" },
   "v5_strategy_percent_stops_when.pine": { error: WHEN, area: "check/strategy (v5 signatures)" },

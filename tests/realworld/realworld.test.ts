@@ -3,7 +3,8 @@
 // error, produce series for its plots, keep numeric plots numeric after warm-up (only where the
 // script declares it with a `// qa-numeric: Title; Title` header line) and give identical
 // series in both modes. `// qa-some: Title` requires a sparse signal series to fire at least
-// once and `// qa-drawings: N` requires at least N drawings, so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and run as
+// once, `// qa-drawings: N`, `// qa-trades: N` and `// qa-alerts: N` require at least N drawings,
+// trades (closed + open) and fired alert() calls, so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and run as
 // it.fails, so a fix shows up as an "unexpected pass" and the table gets updated.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -44,6 +45,12 @@ function someTitles(src: string): string[] {
 /** `// qa-drawings: N`: the script must leave at least N drawings (lines, labels, boxes, ...). */
 function minDrawings(src: string): number {
   const m = /^\/\/\s*qa-drawings:\s*(\d+)\s*$/m.exec(src);
+  return m ? Number(m[1]) : 0;
+}
+
+/** `// qa-<name>: N` header value, or 0. */
+function minCount(src: string, name: string): number {
+  const m = new RegExp(`^//\\s*qa-${name}:\\s*(\\d+)\\s*$`, "m").exec(src);
   return m ? Number(m[1]) : 0;
 }
 
@@ -101,6 +108,11 @@ async function check(file: string): Promise<void> {
   }
   const wanted = minDrawings(src);
   if (a.drawings.length < wanted) throw new Error(`${a.drawings.length} drawings, expected at least ${wanted}`);
+  const trades = minCount(src, "trades");
+  const got = (a.strategy?.trades.length ?? 0) + (a.strategy?.open_trades.length ?? 0);
+  if (got < trades) throw new Error(`${got} trades, expected at least ${trades}`);
+  const alerts = minCount(src, "alerts");
+  if (a.alerts.length < alerts) throw new Error(`${a.alerts.length} alerts fired, expected at least ${alerts}`);
   const diff = sameSeries(a.series, b.series);
   if (diff !== null) throw new Error(`interpret != compile: ${diff}`);
   if (a.strategy || b.strategy) {

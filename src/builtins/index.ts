@@ -21,6 +21,7 @@ import * as chart from "./chart/index.js";
 import * as ta from "./ta/index.js";
 import * as strategy from "./strategy/index.js";
 import * as drawing from "./drawing/index.js";
+import * as alert from "./alert/index.js";
 import * as request from "./request/index.js";
 
 export interface Registry {
@@ -29,7 +30,7 @@ export interface Registry {
   constants: ConstantTable;
 }
 
-const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy, drawing, request];
+const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy, drawing, request, alert];
 
 export function mergeModules(modules: BuiltinModule[]): Registry {
   const reg: Registry = { functions: {}, variables: {}, constants: {} };

@@ -261,3 +261,14 @@ describe("drawings in the result", () => {
     expect(rt.drawings.length).toBe(5);
   });
 });
+
+describe("alerts in the result", () => {
+  it("alert() and alertcondition() records", async () => {
+    const r = await runBoth(v6("if bar_index == 2\n    alert('hello ' + str.tostring(bar_index), alert.freq_once_per_bar)\nalertcondition(bar_index % 4 == 0, 'Every 4', 'tick')\nplot(close)"), data);
+    expect(r.error).toBeUndefined();
+    const a = r.alerts.filter((x) => x.source === "alert");
+    expect(a).toEqual([{ message: "hello 2", freq: "once_per_bar", bar_index: 2, time: data[2]!.time, source: "alert" }]);
+    expect(r.alert_conditions).toHaveLength(1);
+    expect(r.alert_conditions[0]).toMatchObject({ title: "Every 4", fired_bars: [0, 4, 8] });
+  });
+});

@@ -77,8 +77,8 @@ for (const [label, naRate] of [
         sameSeries(await collect(b, (s, i) => s.f("a", "rising", x[i], len)), ref.rising(x, len, 1));
         sameSeries(await collect(b, (s, i) => s.f("a", "falling", x[i], len)), ref.rising(x, len, -1));
         sameSeries(await collect(b, (s, i) => s.f("a", "change", x[i], len)), ref.change(x, len));
-        sameSeries(await collect(b, (s, i) => s.f("a", "pivothigh", x[i], len, 2)), ref.pivot(x, len, 2, true));
-        sameSeries(await collect(b, (s, i) => s.f("a", "pivotlow", x[i], 2, len)), ref.pivot(x, 2, len, false));
+        sameSeries(await collect(b, (s, i) => s.f("a", "pivothigh", len, 2, x[i])), ref.pivot(x, len, 2, true));
+        sameSeries(await collect(b, (s, i) => s.f("a", "pivotlow", 2, len, x[i])), ref.pivot(x, 2, len, false));
       });
     }
     it("bar-path functions", async () => {

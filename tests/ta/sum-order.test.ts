@@ -167,6 +167,27 @@ describe("summation order of the window sums (ta.sma, math.sum)", () => {
     }
   });
 
+  it("math.sum called again on the same bar (realtime ticks) replaces that bar's value", async () => {
+    const k = (await createKernels()).x;
+    const b = randomBars(120, 5);
+    const x = withNa(b.close, 0.1, 9);
+    for (const lenAt of [(_: number) => 10, (i: number) => (i < 60 ? 3 : 40)]) {
+      const h = k.sum_new(lenAt(0));
+      const st = createSumState(lenAt(0));
+      for (let i = 0; i < x.length; i++) {
+        const len = lenAt(i);
+        // three ticks (one na), then the bar's value; the kernel rolls back through its shadow copy
+        for (const t of [x[i] + 1, NaN, x[i] - 3]) {
+          k.sum_next(h, i, t, len);
+          sumStep(st, t, len, i);
+        }
+        const want = k.sum_next(h, i, x[i], len);
+        const got = sumStep(st, x[i], len, i);
+        if (!Object.is(got, want) && !(got !== got && want !== want)) expect.fail(`bar ${i}: ${got} vs ${want}`);
+      }
+    }
+  });
+
   it("a window of zeros after noise sums to exactly 0 (both implementations)", async () => {
     const k = (await createKernels()).x;
     const x = [0.1, 0.2, 0.3, 0.4, 0, 0, 0, 0];

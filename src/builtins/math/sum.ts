@@ -21,6 +21,10 @@ export interface SumState {
   /** Set once the length changed after values came in: from then on every value is kept, so a later,
    * longer window still finds its values (TradingView keeps the whole history). */
   keepAll: boolean;
+  /** Bar of the last call, and the state before that bar's first call: a call again on the same bar
+   * (a realtime tick) starts over from it, as the kernels' shadow copies do. */
+  bar: number;
+  saved: { buf: Float64Array; head: number; count: number; sum: number; len: number; keepAll: boolean; slot: number };
 }
 
 function ringSize(need: number): number {
@@ -31,7 +35,32 @@ function ringSize(need: number): number {
 
 export function createSumState(capacity: number): SumState {
   const len = Math.max(1, capacity);
-  return { buf: new Float64Array(ringSize(len + 1)), head: 0, count: 0, sum: 0, len, keepAll: false };
+  const buf = new Float64Array(ringSize(len + 1));
+  return { buf, head: 0, count: 0, sum: 0, len, keepAll: false, bar: -1, saved: { buf, head: 0, count: 0, sum: 0, len, keepAll: false, slot: 0 } };
+}
+
+/** Saves the state at the start of a new bar, or restores it when `bar` is the last call's bar. */
+function beginBar(st: SumState, bar: number): void {
+  const sv = st.saved;
+  if (bar !== st.bar) {
+    st.bar = bar;
+    sv.buf = st.buf;
+    sv.head = st.head;
+    sv.count = st.count;
+    sv.sum = st.sum;
+    sv.len = st.len;
+    sv.keepAll = st.keepAll;
+    sv.slot = st.buf[st.head]!;
+    return;
+  }
+  // a grown ring was copied, the saved one was never written before the copy
+  st.buf = sv.buf;
+  st.buf[sv.head] = sv.slot;
+  st.head = sv.head;
+  st.count = sv.count;
+  st.sum = sv.sum;
+  st.len = sv.len;
+  st.keepAll = sv.keepAll;
 }
 
 /** Reallocates the ring with room for `need` values, keeping the newest ones. */
@@ -51,8 +80,10 @@ function back(st: SumState, k: number): number {
   return st.buf[(st.head - 1 - k + cap) % cap]!;
 }
 
-/** Feeds one bar and returns the window sum (na while fewer than `length` values). */
-export function sumStep(st: SumState, x: number, length: number): number {
+/** Feeds one bar and returns the window sum (na while fewer than `length` values). With `bar`, a
+ * repeated call on the same bar replaces that bar's value instead of adding another. */
+export function sumStep(st: SumState, x: number, length: number, bar?: number): number {
+  if (bar !== undefined) beginBar(st, bar);
   if (!(length >= 1)) return NaN;
   const len = Math.trunc(length);
   if (len !== st.len && st.count > 0) st.keepAll = true;

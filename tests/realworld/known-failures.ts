@@ -9,24 +9,12 @@ export interface KnownFailure {
   area: string;
 }
 
-const ALERTCONDITION = "interpret: check: Builtin 'alertcondition' is not implemented yet";
-const ALERT = "interpret: check: Builtin 'alert' is not implemented yet";
 const WHEN = "interpret: check: 'strategy.entry' has no parameter 'when'";
 const LINE_EXTEND = "interpret: check: Argument 'extend' of 'line.new' is given more than once";
 const BOX_BORDER = "interpret: check: Argument 'border_color' of 'box.new' is given more than once";
 const LABEL_XLOC = "interpret: check: Argument 'xloc' of 'label.new' is given more than once";
 
 export const KNOWN_FAILURES: Record<string, KnownFailure> = {
-  // alert module exists (src/builtins/alert) but is not in the registry's module list
-  "v5_alertconditions_ma_cross.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v5_hull_suite.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v5_macd_classic.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v5_supertrend.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v5_ut_bot_alerts.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v6_chandelier_exit.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v6_supertrend_builtin.pine": { error: ALERTCONDITION, area: "alert (registry)" },
-  "v6_alerts_dynamic_messages.pine": { error: ALERT, area: "alert (registry)" },
-
   // positional arguments + a named one on a drawing constructor: the checker binds the names
   // against the chart.point overload instead of the (x, y) overload
   "v5_session_high_low_lines.pine": { error: LINE_EXTEND, area: "check (overload resolution)" },

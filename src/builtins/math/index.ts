@@ -98,11 +98,12 @@ export const functions: BuiltinTable = {
   "math.sum": {
     name: "math.sum",
     stateful: true,
-    impl: (_c, a, site) => {
+    impl: (ctx, a, site) => {
       const length = a[1] as number;
       let st = site.state as SumState | undefined;
       if (!st) st = site.state = createSumState(length >= 1 ? Math.trunc(length) : 1);
-      return sumStep(st, a[0] as number, length);
+      // the bar index lets a second call on the same bar (a realtime tick) replace that bar's value
+      return sumStep(st, a[0] as number, length, ctx.barIndex);
     },
   },
 };

@@ -66,7 +66,8 @@ describe("math.* unit", () => {
     const ctx = makeCtx();
     const s = site();
     const input = [NaN, NaN, 1, NaN, NaN, 1, NaN, NaN, 1];
-    const out = input.map((x) => callWith(ctx, "math.sum", [x, 2], s));
+    // one call per bar: math.sum replaces the value of a bar it is called on again (realtime ticks)
+    const out = input.map((x, i) => ((ctx.barIndex = i), callWith(ctx, "math.sum", [x, 2], s)));
     expect(out.slice(0, 5).every((x) => Number.isNaN(x))).toBe(true);
     expect(out.slice(5)).toEqual([2, 2, 2, 2]);
   });
@@ -118,7 +119,7 @@ describe("math Pine Logs ground truth (direct calls)", () => {
   it("math_test_002_math_sum", () => {
     const ctx = makeCtx();
     const s = site();
-    const got = [0, 1, 2, 3, 4, 5].map((bi) => f("{0}", callWith(ctx, "math.sum", [bi, 3], s)));
+    const got = [0, 1, 2, 3, 4, 5].map((bi) => ((ctx.barIndex = bi), f("{0}", callWith(ctx, "math.sum", [bi, 3], s))));
     expect(got).toEqual(expectedMessages("math_test_002_math_sum"));
   });
 
@@ -127,7 +128,10 @@ describe("math Pine Logs ground truth (direct calls)", () => {
     const s = site();
     const want = expectedMessages("math_test_002_math_sum_na").map((m) => m.split("t2: ")[1]);
     const got = [];
-    for (let bi = 0; bi < 10; bi++) got.push(f("{0}", callWith(ctx, "math.sum", [bi % 3 === 2 ? 1 : NaN, 2], s)));
+    for (let bi = 0; bi < 10; bi++) {
+      ctx.barIndex = bi;
+      got.push(f("{0}", callWith(ctx, "math.sum", [bi % 3 === 2 ? 1 : NaN, 2], s)));
+    }
     expect(got).toEqual(want);
   });
 
@@ -150,6 +154,7 @@ describe("math Pine Logs ground truth (direct calls)", () => {
     const got: string[] = [];
     for (let bi = 0; bi < 30; bi++) {
       const v = bi < 10 ? bi * 7.3 + 0.1 : bi < 20 ? 100 : 0;
+      ctx.barIndex = bi;
       const sum = callWith(ctx, "math.sum", [v, 3], s);
       if (bi >= 16) got.push(String(sum === v * 3));
     }

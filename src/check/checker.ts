@@ -51,6 +51,7 @@ export class Checker {
   readonly inputVarNames = new Map<number, string>();
   readonly inputSourceNames = new Map<number, string>();
   readonly varipSlots: number[] = [];
+  readonly varipOnce: number[] = [];
   /** Names that are ever reassigned: their variables are series, never const. */
   readonly mutated = new Set<string>();
   private readonly instStack: A.FuncDecl[] = [];
@@ -96,6 +97,7 @@ export class Checker {
       enums: new Map([...this.enums].map(([k, v]) => [k, [...v.members.values()]])),
       udts: this.udts,
       varipSlots: this.varipSlots,
+      varipOnce: this.varipOnce,
       maxBarsBack: this.maxBarsBack,
       compileEligible: false,
       compileReason: this.compileReason,

@@ -102,6 +102,8 @@ export interface ResolvedProgram {
   enums: Map<string, import("../core/values.js").EnumValue[]>;
   /** Slots of `varip` variables: not rolled back between realtime ticks. */
   varipSlots: number[];
+  /** Once-flag ids of `varip` declarations (kept across tick rollback too). */
+  varipOnce: number[];
   udts: Map<string, UdtInfo>;
   maxBarsBack: number;
   compileEligible: boolean;

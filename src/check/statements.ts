@@ -151,7 +151,10 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   const slot = c.newSlot(s.name.name, { name, q });
   scope.vars.set(s.name.name, { slot, readonly: false });
   const once = s.mode === "plain" ? -1 : c.onceCount++;
-  if (s.mode === "varip") c.varipSlots.push(slot.slot);
+  if (s.mode === "varip") {
+    c.varipSlots.push(slot.slot);
+    c.varipOnce.push(once);
+  }
   return { k: "decl", v: slot, mode: s.mode, init, once, line: s.span.line };
 }
 

@@ -79,13 +79,15 @@ export class RunState {
     return s;
   }
 
-  /** Rolls back to a snapshot, keeping the current values of `varip` slots. */
-  restore(s: StateSnapshot, keep: number[]): void {
+  /** Rolls back to a snapshot, keeping the current values (and once-flags) of `varip` variables. */
+  restore(s: StateSnapshot, keep: number[], keepOnce: number[] = []): void {
     const keptVals = keep.map((k) => this.vals[k]);
     const keptNums = keep.map((k) => this.nums[k]!);
+    const keptOnce = keepOnce.map((k) => this.once[k]!);
     for (let i = 0; i < s.vals.length; i++) this.vals[i] = s.vals[i];
     this.nums.set(s.nums);
     this.once.set(s.once);
+    keepOnce.forEach((k, j) => (this.once[k] = keptOnce[j]!));
     for (let i = 0; i < this.sites.length; i++) this.sites[i]!.state = s.states[i];
     // function-local histories advance per call, also during ticks: wind their counts back
     for (let i = 0; i < this.rings.length; i++) this.rings[i]!.count = s.counts[i]!;

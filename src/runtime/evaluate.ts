@@ -230,7 +230,7 @@ export function evaluate(input: EvaluateInput): RunResult {
         const dsnap = dstore ? snapshotDrawings(dstore) : undefined;
         for (let k = 0; k < ticks; k++) {
           if (k > 0) {
-            state.restore(snap, prog.varipSlots);
+            state.restore(snap, prog.varipSlots, prog.varipOnce);
             if (ksnap !== undefined) kernels!.restore!(ksnap);
             if (bsnap !== undefined) broker!.restore(bsnap);
             if (dsnap !== undefined) restoreDrawings(dstore!, dsnap);

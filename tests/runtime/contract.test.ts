@@ -272,3 +272,11 @@ describe("alerts in the result", () => {
     expect(r.alert_conditions[0]).toMatchObject({ title: "Every 4", fired_bars: [0, 4, 8] });
   });
 });
+
+describe("varip first reached on a realtime tick", () => {
+  it("is initialised once, not again after the rollback of the next tick", async () => {
+    const src = v6("varip n = 0\nif barstate.isrealtime\n    varip t = 100\n    t += 1\n    n := t\nplot(n)");
+    const r = await runBoth(src, data, { realtimeLastBar: true, realtimeTicks: 3 });
+    expect(r.series.plot_0![9]).toBe(103);
+  });
+});

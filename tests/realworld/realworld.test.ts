@@ -2,7 +2,8 @@
 // deterministic random-walk bars, in interpret and in compile mode. A script must run without
 // error, produce series for its plots, keep numeric plots numeric after warm-up (only where the
 // script declares it with a `// qa-numeric: Title; Title` header line) and give identical
-// series in both modes. `// qa-some: Title` requires a sparse signal series to fire at least
+// series in both modes (the compile run must really compile unless the script uses request.*,
+// which is not compile-eligible). `// qa-some: Title` requires a sparse signal series to fire at least
 // once, `// qa-drawings: N`, `// qa-trades: N` and `// qa-alerts: N` require at least N drawings,
 // trades (closed + open) and fired alert() calls, so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and run as
 // it.fails, so a fix shows up as an "unexpected pass" and the table gets updated.
@@ -91,6 +92,12 @@ async function check(file: string): Promise<void> {
   if (a.error !== undefined) throw new Error(`interpret: ${failText(a)}`);
   const b = await rt.run(src, BARS, { mode: "compile" });
   if (b.error !== undefined) throw new Error(`compile: ${failText(b)}`);
+  // mode "compile" runs interpret for ineligible scripts (service.md 1.1); only request.* is
+  // ineligible today, anything else would make the comparison below compare interpret with itself
+  if (b.mode !== "compile" && !/\brequest\.\w+\s*\(/.test(src)) {
+    const auto = await rt.run(src, BARS, { mode: "auto" });
+    throw new Error(`compile mode ran ${b.mode}: ${auto.compile_fallback_reason ?? "no reason given"}`);
+  }
   expect(a.count).toBe(BARS.length);
   if (plots(src)) expect(Object.keys(a.series).length).toBeGreaterThan(0);
   for (const title of numericTitles(src)) {

@@ -595,6 +595,8 @@ class Gen {
   }
 
   private hist(v: VarSlot, offE: RExpr, n: number | null, current: string): string {
+    // the interpreter requires the ring even for [0] (an internal error there): leave it to interpret
+    if (v.hist < 0) throw new NotCompilable(`a history reference without history storage ('${v.name}')`);
     if (n === 0) return current;
     let size = 1;
     while (size < v.histDepth + 1) size <<= 1;

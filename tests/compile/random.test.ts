@@ -1,0 +1,56 @@
+// Randomly generated scripts (fast-check) run in interpret and compile mode must agree bit for bit:
+// arithmetic with na, -0, division by zero, int division, comparisons, ternaries, var state,
+// histories with constant and computed offsets, if/else and loops with break/continue, stateful
+// ta.* calls inside and outside branches (hoisted or not), user functions.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { runPair } from "./parity.js";
+
+const atoms = ["close", "open", "high", "low", "volume", "bar_index", "0", "1", "-0.0", "2.5", "na", "hl2", "a", "b", "c"];
+const bin = ["+", "-", "*", "/", "%"];
+const cmp = [">", "<", ">=", "<=", "==", "!="];
+
+const expr: fc.Memo<string> = fc.memo((depth) =>
+  depth <= 1
+    ? fc.constantFrom(...atoms)
+    : fc.oneof(
+        fc.constantFrom(...atoms),
+        fc.tuple(expr(depth - 1), fc.constantFrom(...bin), expr(depth - 1)).map(([l, o, r]) => `(${l} ${o} ${r})`),
+        fc.tuple(expr(depth - 1), fc.constantFrom(...cmp), expr(depth - 1), expr(depth - 1), expr(depth - 1)).map(([l, o, r, x, y]) => `(${l} ${o} ${r} ? ${x} : ${y})`),
+        fc.tuple(fc.constantFrom("a", "b", "c", "close"), fc.integer({ min: 0, max: 4 })).map(([v, k]) => `nz(${v}[${k}])`),
+        fc.tuple(fc.constantFrom("ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.highest", "ta.lowest", "ta.rsi", "ta.change"), fc.constantFrom("close", "hl2", "(high - low)", "a"), fc.integer({ min: 1, max: 6 })).map(([f, s, n]) => `${f}(${s}, ${n})`),
+        fc.tuple(expr(depth - 1), expr(depth - 1)).map(([x, y]) => `math.max(${x}, ${y})`),
+        expr(depth - 1).map((x) => `f(${x})`),
+        expr(depth - 1).map((x) => `int(${x})`),
+      ),
+);
+
+const statement = fc.oneof(
+  fc.tuple(fc.constantFrom("a", "b", "c"), expr(3)).map(([v, e]) => `${v} := ${e}`),
+  fc.tuple(expr(2), fc.constantFrom("a", "b"), expr(3), expr(2)).map(([c, v, e, x]) => `if ${c} > 0\n    ${v} := ${e}\nelse\n    ${v} := ${x}`),
+  fc.tuple(fc.integer({ min: 0, max: 5 }), expr(2), fc.constantFrom("break", "continue")).map(([n, e, k]) => `for i = 0 to ${n}\n    if i * ${e} > 3\n        ${k}\n    c := c + i`),
+  fc.tuple(expr(3)).map(([e]) => `plot(${e})`),
+);
+
+const script = fc.array(statement, { minLength: 1, maxLength: 6 }).map(
+  (stmts) =>
+    `//@version=6\nindicator("r")\nf(x) =>\n    y = x * 2\n    y - nz(y[1])\nvar float a = 0.0\nfloat b = close\nfloat c = 0.0\n${stmts.join("\n")}\nplot(a)\nplot(b)\nplot(c)\n`,
+);
+
+describe("random scripts", () => {
+  it("interpret and compile agree bit for bit", async () => {
+    const data = syntheticBars(120);
+    let compiled = 0;
+    await fc.assert(
+      fc.asyncProperty(script, async (src) => {
+        const p = await runPair(src, data);
+        if (p.interpret.error_kind === "check") return; // an ill-typed draw
+        if (p.compile.mode === "compile") compiled++;
+        expect(p.difference, src).toBeNull();
+      }),
+      { numRuns: 150, seed: 20261121 },
+    );
+    expect(compiled).toBeGreaterThan(50);
+  }, 120_000);
+});

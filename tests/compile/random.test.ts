@@ -53,4 +53,30 @@ describe("random scripts", () => {
     );
     expect(compiled).toBeGreaterThan(50);
   }, 120_000);
+
+  it("agree on bools, strings, switch, while, arrays and tuples too", async () => {
+    const data = syntheticBars(80);
+    const cond = fc.tuple(expr(2), fc.constantFrom(...cmp), expr(2)).map(([l, o, r]) => `${l} ${o} ${r}`);
+    const stmt2 = fc.oneof(
+      cond.map((c) => `flag := ${c}`),
+      fc.tuple(cond, fc.string({ maxLength: 3 })).map(([c, t]) => `s := ${c} ? s + ${JSON.stringify(t.replace(/[^a-z]/g, "x"))} : str.tostring(bar_index % 7)`),
+      fc.tuple(expr(2), expr(2)).map(([x, y]) => `k = switch bar_index % 3\n    0 => ${x}\n    1 => ${y}\nc := nz(k)`),
+      fc.integer({ min: 1, max: 6 }).map((n) => `w = 0\nwhile w < ${n}\n    w += 1\n    if w == 3\n        continue\n    arr.push(w * close)\nc := w`),
+      fc.constantFrom("if arr.size() > 4\n    arr.shift()", "c := arr.size() > 0 ? arr.avg() : na", "[m, sg, h] = ta.macd(close, 3, 6, 2)\nc := m - sg + h", "for [i, v] in arr\n    if v > 100\n        break\n    c := c + v * i"),
+    );
+    const script2 = fc.array(stmt2, { minLength: 1, maxLength: 6 }).map(
+      (stmts) => `//@version=6\nindicator("r2")\nvar arr = array.new<float>()\nbool flag = false\nvar string s = ""\nfloat c = 0.0\nfloat a = 0.0\nfloat b = close\n${stmts.join("\n")}\nplot(c)\nplot(flag ? 1 : 0)\nplot(str.length(s))\nplot(arr.size())\n`,
+    );
+    let compiled = 0;
+    await fc.assert(
+      fc.asyncProperty(script2, async (src) => {
+        const p = await runPair(src, data);
+        if (p.interpret.error_kind === "check") return;
+        if (p.compile.mode === "compile") compiled++;
+        expect(p.difference, src).toBeNull();
+      }),
+      { numRuns: 100, seed: 7 },
+    );
+    expect(compiled).toBeGreaterThan(30);
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ import { InputOverrideError, InputStore } from "../builtins/input/store.js";
 import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { MODES } from "../core/result.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
-import { createBroker } from "../strategy/index.js";
+import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import { createContext } from "./context.js";
 import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo } from "../core/syminfo.js";
@@ -134,7 +134,15 @@ export function evaluate(input: EvaluateInput): RunResult {
   ctx.ext.runId = result.run_id;
   ctx.ext["timeframe.main"] = timeframe;
   ctx.ext.dataFeed = opts.dataFeed; // request.* (src/runtime/security-feed.ts)
-  const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args, ...(rt.broker ?? {}) }, ctx) : null;
+  const brokerArgs = { ...prog.declaration.args, ...(rt.broker ?? {}) };
+  if (prog.declaration.kind === "strategy" && brokerArgs.use_bar_magnifier === true) {
+    // the broker walks these lower-timeframe bars inside each chart bar (src/strategy/magnifier.ts)
+    const sub = magnifierBarsFrom(opts.dataFeed, input.symbol ?? "CHART", timeframe);
+    const subCols = sub ? normalizeBars(sub) : null;
+    if (subCols && isBarDataError(subCols)) return fail(result, "data", `bar magnifier data: ${subCols.error}`);
+    if (subCols) ctx.ext.magnifierBars = subCols;
+  }
+  const broker = prog.declaration.kind === "strategy" ? createBroker(brokerArgs, ctx) : null;
   ctx.broker = broker;
 
   const state = new RunState(prog);

@@ -20,11 +20,7 @@ import type { StrategyResult } from "../../src/core/result.js";
 const EXPECTED_FAILURES: Record<string, string> = {};
 
 /** case -> why it does not match yet through the Runtime (in addition to EXPECTED_FAILURES). */
-const RUNTIME_EXPECTED_FAILURES: Record<string, string> = {
-  bar_magnifier:
-    "the Runtime does not hand the 60-minute bars of RunOptions.dataFeed to the broker yet " +
-    "(ctx.ext.magnifierBars = magnifierBarsFrom(dataFeed, symbol, timeframe)), so fills use the daily bars (17/56)",
-};
+const RUNTIME_EXPECTED_FAILURES: Record<string, string> = {};
 
 const scores: string[] = [];
 
@@ -82,8 +78,11 @@ describe.skipIf(!haveRuntime)("strategy conformance: through the Runtime", () =>
         });
         const options: Record<string, unknown> = { mode };
         if (name === "bar_magnifier") {
-          const { readOhlcv, CONFORMANCE } = await import("../strategy/harness.js");
-          const sub = readOhlcv(new URL("bar_magnifier/ohlcv_60m.csv", CONFORMANCE));
+          // as a user would: the exported CSV (unix seconds) parsed by the public loader, keyed "SYMBOL|TF"
+          const { CONFORMANCE } = await import("../strategy/harness.js");
+          const { parseCsvBars } = await import("../../src/core/bars.js");
+          const { readFileSync } = await import("node:fs");
+          const sub = parseCsvBars(readFileSync(new URL("bar_magnifier/ohlcv_60m.csv", CONFORMANCE), "utf8"));
           options.dataFeed = { "CHART|60": sub };
         }
         const res = await rt.run(data.script, bars, options);

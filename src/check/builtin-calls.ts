@@ -14,7 +14,11 @@ export interface ArgPlacement {
   list: string[];
 }
 
-export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], version: number): ArgPlacement {
+/**
+ * `firstType` is the checked type of the first argument when known: drawing constructors document a
+ * chart.point list and a coordinate list, and the first argument's type picks between them.
+ */
+export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], version: number, firstType?: string): ArgPlacement {
   const variadic = fn.params.includes("...");
   const positional = args.filter((a) => !a.name).length;
   const named = args.filter((a) => a.name).map((a) => a.name!.name);
@@ -27,9 +31,13 @@ export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], versio
     return { positions, list: fn.params };
   }
   let chosen: string[] | undefined;
+  const byPoint = firstType !== undefined && positional > 0 && fn.lists.length > 1 && fn.lists.some((l) => fn.types[l[0]!] === "chart.point");
   for (const list of fn.lists) {
     if (list.length < positional) continue;
+    if (byPoint && (fn.types[list[0]!] === "chart.point") !== (firstType === "chart.point")) continue;
     if (!named.every((n) => list.includes(n) || (fn.params.includes(n) && !fn.lists.some((l) => l.includes(n))))) continue;
+    // a named argument never names a parameter the positional ones already fill
+    if (named.some((n) => { const at = list.indexOf(n); return at >= 0 && at < positional; })) continue;
     // a positional tuple literal goes only where the documented type is a tuple (input options)
     let ok = true;
     for (let i = 0; i < positional; i++) {

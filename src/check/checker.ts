@@ -433,9 +433,11 @@ export class Checker {
     }
     const allArgs: A.Arg[] = recv ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args] : args;
     const fn = cat?.fn ?? { params: allArgs.map((_, i) => `arg${i}`), lists: [allArgs.map((_, i) => `arg${i}`)], types: {}, optional: [], returns: ["series float"] };
+    // arguments are checked in source order before placement: the first one's type picks the overload
+    const checked = allArgs.map((a, i) => (recv && i === 0 ? recv : this.expr(a.value, scope)));
     let placement;
     try {
-      placement = placeArgs(name, fn, allArgs, this.version);
+      placement = placeArgs(name, fn, allArgs, this.version, checked[0]?.t.name);
     } catch (err) {
       if (err instanceof CheckError && !err.span) throw new CheckError(err.message, e.span);
       throw err;
@@ -444,7 +446,7 @@ export class Checker {
     const argTypes: (PType | undefined)[] = [];
     for (let i = 0; i < allArgs.length; i++) {
       const p = placement.positions[i]!;
-      const r = recv && i === 0 ? recv : this.expr(allArgs[i]!.value, scope);
+      const r = checked[i]!;
       rargs[p] = r;
       argTypes[p] = r.t;
       const pname = fn.params[p];

@@ -1,0 +1,34 @@
+// Checker fixes found during integration: each through the public Runtime in both modes, with
+// expectations computed by hand from the synthetic bars.
+import { describe, expect, it } from "vitest";
+import { bars, runBoth, series, v5, v6 } from "../helpers/run-both.js";
+
+const N = 5;
+const data = bars(N);
+const first = async (src: string) => Object.values(await series(src, data))[0]!;
+type Drawing = Record<string, unknown>;
+const ofType = (ds: Drawing[], type: string) => ds.filter((d) => d.type === type);
+
+describe("drawing constructor overloads", () => {
+  it("line.new with coordinates and a named extend", async () => {
+    const r = await runBoth(v6("l = line.new(bar_index, high, bar_index + 1, low, extend = extend.right)\nplot(l.get_x2())"), data);
+    expect(r.error).toBeUndefined();
+    expect(r.series.plot_0).toEqual([1, 2, 3, 4, 5]);
+    const lines = ofType(r.drawings, "line");
+    const last = data[N - 1]!;
+    expect(lines[lines.length - 1]).toMatchObject({ x1: N - 1, y1: last.high, x2: N, y2: last.low, extend: "right" });
+  });
+  it("label.new with coordinates and named text/style", async () => {
+    const r = await runBoth(v6("label.new(bar_index, high, text = 'x', style = label.style_label_down)\nplot(0)"), data);
+    expect(r.error).toBeUndefined();
+    const labels = ofType(r.drawings, "label");
+    expect(labels[labels.length - 1]).toMatchObject({ x: N - 1, y: data[N - 1]!.high, text: "x", style: "label_down" });
+  });
+  it("box.new with coordinates and a named border_color; the chart.point form still works", async () => {
+    const r = await runBoth(v6("b = box.new(bar_index, high, bar_index + 2, low, border_color = color.blue)\nplot(b.get_right())"), data);
+    expect(r.error).toBeUndefined();
+    expect(r.series.plot_0).toEqual([2, 3, 4, 5, 6]);
+    const p = await first(v6("b = box.new(chart.point.from_index(bar_index, high), chart.point.from_index(bar_index + 3, low), border_color = color.blue)\nplot(b.get_right())"));
+    expect(p).toEqual([3, 4, 5, 6, 7]);
+  });
+});

@@ -27,9 +27,6 @@ const KNOWN_FAILURES: Record<string, string> = {
   // three whole digits", as Java's MessageFormat does), which gives -18,189.894. This file is a
   // re-stamped probe file (stamp kind "syn", INDEX.md), the only case with a number >= 1000 in {n}.
   ta_test_243_variance_stdev_exact: "expected text has no digit grouping; the User Manual's default {0} format groups",
-  // Pine Logs shows messages without trailing blanks: str.repeat("Hello ", 3) is logged as
-  // "Hello Hello Hello". The log sink (log.*, src/builtins/log) keeps the trailing space.
-  str_test_001_str: "log messages are not right-trimmed like Pine Logs",
 };
 
 interface LogCase {

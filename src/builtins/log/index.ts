@@ -21,8 +21,10 @@ function format(ctx: ExecContext, args: unknown[], site: CallSite): string {
   return fallbackFormat(String(fmt ?? ""), args.slice(1));
 }
 
+// Pine Logs shows messages right-trimmed: str.repeat("Hello ", 3) is logged as "Hello Hello Hello"
+// (conformance logs/str_test_001_str).
 const logger = (level: "info" | "warning" | "error"): BuiltinImpl => (ctx, args, site) => {
-  ctx.log(level, format(ctx, args, site));
+  ctx.log(level, format(ctx, args, site).trimEnd());
 };
 
 export const functions: BuiltinTable = {

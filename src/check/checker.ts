@@ -31,6 +31,14 @@ const UNIQUE_CONSTANT_TYPE = /\b(plot_style|plot_display|plot_simple_display|plo
 const COLUMN_VARS = new Set(["open", "high", "low", "close", "volume", "time"]);
 const CASTS = new Set(["int", "float", "bool", "string", "color", "line", "label", "box", "table", "linefill", "polyline"]);
 const PLOT_FAMILY = new Set(["plot", "plotshape", "plotchar", "plotarrow", "plotbar", "plotcandle", "hline", "fill", "bgcolor", "barcolor"]);
+/** Built-in object types with fields: a chart.point is PineObject("chart.point", [time, index, price]). */
+const BUILTIN_OBJECT_TYPES = new Map<string, UdtInfo>([
+  ["chart.point", { name: "chart.point", fields: [
+    { name: "time", type: t("int", SERIES), default: null },
+    { name: "index", type: t("int", SERIES), default: null },
+    { name: "price", type: t("float", SERIES), default: null },
+  ] }],
+]);
 const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point" };
 
 export interface EnumInfo {
@@ -146,6 +154,11 @@ export class Checker {
     return undefined;
   };
 
+  /** Field layout of a user type or of a built-in object type (chart.point). */
+  objectType(name: string): UdtInfo | undefined {
+    return this.udts.get(name) ?? BUILTIN_OBJECT_TYPES.get(name);
+  }
+
   enumMember(name: string): EnumValue | undefined {
     const dot = name.lastIndexOf(".");
     if (dot < 0) return undefined;
@@ -242,7 +255,7 @@ export class Checker {
     const rootIsVar = rootIdent(e) !== undefined && scope.lookup(rootIdent(e)!) !== undefined;
     if (dn !== undefined && !rootIsVar) return this.named(dn, e);
     const obj = this.expr(e.object, scope);
-    const udt = this.udts.get(obj.t.name);
+    const udt = this.objectType(obj.t.name);
     if (udt) {
       const idx = udt.fields.findIndex((f) => f.name === e.property.name);
       if (idx < 0) throw new CheckError(`Type '${udt.name}' has no field '${e.property.name}'`, e.property.span);

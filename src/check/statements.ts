@@ -170,7 +170,7 @@ function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {
     return { k: "assign", v, op: s.op, value: checkOp(c, s, v.type.name, value), line, ...opFlags(c, s.op, v.type, value) };
   }
   const obj = c.expr(s.target.object, scope);
-  const udt = c.udts.get(obj.t.name);
+  const udt = c.objectType(obj.t.name);
   if (!udt) throw new CheckError(`Cannot assign a field of ${typeText(obj.t)}`, s.target.span);
   const index = udt.fields.findIndex((f) => f.name === (s.target as A.Member).property.name);
   if (index < 0) throw new CheckError(`Type '${udt.name}' has no field '${s.target.property.name}'`, s.target.property.span);

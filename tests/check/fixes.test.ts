@@ -32,3 +32,14 @@ describe("drawing constructor overloads", () => {
     expect(p).toEqual([3, 4, 5, 6, 7]);
   });
 });
+
+describe("chart.point fields", () => {
+  it("reads time/index/price and assigns price", async () => {
+    const got = await first(v6("p = chart.point.new(1000, bar_index, close)\np.price := p.price + 1\nplot(p.price * 1000 + p.index + p.time)"));
+    expect(got).toEqual(data.map((b, i) => (b.close + 1) * 1000 + i + 1000));
+  });
+  it("chart.point.from_index leaves time na; field types are int/int/float", async () => {
+    const got = await first(v6("p = chart.point.from_index(bar_index * 2, 1.5)\nint i = p.index\nfloat pr = p.price\nplot(na(p.time) ? i + pr : -1)"));
+    expect(got).toEqual(data.map((_, i) => i * 2 + 1.5));
+  });
+});

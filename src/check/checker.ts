@@ -386,9 +386,11 @@ export class Checker {
         return { k: "copy", obj, t: obj.t };
       }
       if (this.funcs.has(dn)) return this.userCall(dn, this.funcs.get(dn)!, e.args, null, scope, e);
-      if (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName)) return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
+      // `label.all.size()`: a method on a builtin variable, dispatched by the variable's type below
+      const onBuiltinVar = !this.registry.functions[dn] && !catalogFunction(dn) && (this.registry.variables[objName] !== undefined || this.global.vars.has(objName));
+      if (!onBuiltinVar && (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName))) return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
       // otherwise `close.m()`: a user method called on a builtin value
-      if (!this.methods.has(prop)) throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
+      if (!onBuiltinVar && !this.methods.has(prop)) throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
     }
     // method call on a value
     const recv = this.expr(callee.object, scope);

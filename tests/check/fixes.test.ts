@@ -43,3 +43,11 @@ describe("chart.point fields", () => {
     expect(got).toEqual(data.map((_, i) => i * 2 + 1.5));
   });
 });
+
+describe("methods on builtin variables", () => {
+  it("label.all.size() and line.all.get(0) dispatch on array<label>/array<line>", async () => {
+    // one label and one line per bar, none deleted: on bar i there are i + 1 of each
+    const got = await first(v6("label.new(bar_index, close)\nline.new(bar_index, close, bar_index + 1, close)\nplot(label.all.size() * 100 + line.all.get(0).get_x1() + line.all.last().get_x1())"));
+    expect(got).toEqual(data.map((_, i) => (i + 1) * 100 + 0 + i));
+  });
+});

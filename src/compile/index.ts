@@ -95,7 +95,15 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
   let entry = factories.get(fullKey);
   const cached = !!entry && entry.text === gen.text;
   if (!cached) {
-    entry = { text: gen.text, factory: new Function("K", "R", gen.text) as Factory };
+    let factory: Factory;
+    try {
+      factory = new Function("K", "R", gen.text) as Factory;
+    } catch (err) {
+      // hosts that forbid code generation from strings (workerd, strict CSP): interpret instead
+      if (err instanceof EvalError) throw new NotCompilable("code generation from strings (new Function) is not allowed in this host, so compile mode");
+      throw err;
+    }
+    entry = { text: gen.text, factory };
     remember(factories, fullKey, entry);
   }
   const memo = new Map();

@@ -100,7 +100,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
       factory = new Function("K", "R", gen.text) as Factory;
     } catch (err) {
       // hosts that forbid code generation from strings (workerd, strict CSP): interpret instead
-      if (err instanceof EvalError) throw new NotCompilable("code generation from strings (new Function) is not allowed in this host, so compile mode");
+      if (err instanceof EvalError) throw new NotCompilable("code generation from strings (new Function) is not allowed in this host");
       throw err;
     }
     entry = { text: gen.text, factory };

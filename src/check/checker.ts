@@ -39,6 +39,10 @@ const BUILTIN_OBJECT_TYPES = new Map<string, UdtInfo>([
     { name: "price", type: t("float", SERIES), default: null },
   ] }],
 ]);
+/** Order functions whose v5 form takes `when` (removed in v6). */
+const WHEN_ORDER_FUNCS = new Set([
+  "strategy.entry", "strategy.order", "strategy.exit", "strategy.close", "strategy.close_all", "strategy.cancel", "strategy.cancel_all",
+]);
 const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point" };
 
 export interface EnumInfo {
@@ -445,6 +449,14 @@ export class Checker {
     if (PLOT_FAMILY.has(name) && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
     if (name === "indicator" || name === "strategy" || name === "library") {
       throw new CheckError(`'${name}()' must be a top-level statement`, e.span);
+    }
+    const when = WHEN_ORDER_FUNCS.has(name) ? args.find((a) => a.name?.name === "when") : undefined;
+    if (when) {
+      if (this.version >= 6) throw new CheckError(`The 'when' parameter was removed in v6: put the call of '${name}' in an 'if' block`, when.span);
+      // v5: `strategy.entry(..., when = c)` is `if c` + the call without `when`
+      const cond = this.cond(when.value, scope, "when");
+      const call = this.builtinCall(name, args.filter((a) => a !== when), recv, typeArgs, scope, e);
+      return { k: "if", cond, then: { stmts: [{ k: "expr", e: call, line: e.span.line }], t: VOID_T }, else: null, t: VOID_T };
     }
     const allArgs: A.Arg[] = recv ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args] : args;
     const fn = cat?.fn ?? { params: allArgs.map((_, i) => `arg${i}`), lists: [allArgs.map((_, i) => `arg${i}`)], types: {}, optional: [], returns: ["series float"] };

@@ -51,3 +51,16 @@ describe("methods on builtin variables", () => {
     expect(got).toEqual(data.map((_, i) => (i + 1) * 100 + 0 + i));
   });
 });
+
+describe("v5 when=", () => {
+  it("v5: the order call happens only on bars where `when` is true", async () => {
+    // entry ordered on bar 1 fills at bar 2's open; the close ordered on bar 3 fills at bar 4's open
+    const src = v5("strategy.entry('L', strategy.long, when = bar_index == 1)\nstrategy.close('L', when = bar_index == 3)\nplot(strategy.position_size)", "strategy('t')");
+    expect(await first(src)).toEqual([0, 0, 1, 1, 0]);
+  });
+  it("v6: `when` is a check error", async () => {
+    const r = await runBoth(v6("strategy.entry('L', strategy.long, when = close > open)", "strategy('t')"), data);
+    expect(r.error_kind).toBe("check");
+    expect(r.error).toMatch(/'when' parameter was removed in v6/);
+  });
+});

@@ -4,7 +4,7 @@
 import type { Arg } from "../lang/ast.js";
 import type { CatalogFunction } from "../catalog/index.js";
 import { CheckError } from "./errors.js";
-import { elemOf, keyOf, parseTypeText, qualName, SERIES, t, typeText, type PType, type Qual } from "./types.js";
+import { elemOf, genericHead, keyOf, parseTypeText, qualName, SERIES, t, typeText, type PType, type Qual } from "./types.js";
 
 /** Where each call argument goes: index into the catalogue's `params` (the impl's `args` order). */
 export interface ArgPlacement {
@@ -133,12 +133,14 @@ export function resultType(name: string, fn: CatalogFunction, argTypes: (PType |
   }
   const generic = genericResult(name, rets[0]!.name, first, argTypes, typeArgs);
   if (generic) return { name: generic, q: rets.length === 1 ? rets[0]!.q : SERIES };
-  // choose a base: the first argument's base when a return type has it, else float, else the first
+  // choose a base: the followed argument's base when a return type has it, else float, else the first
   const bases = [...new Set(rets.map((r) => r.name))];
   let base = bases[0]!;
   if (bases.length > 1) {
     const numericArgs = given.filter((a) => a.name === "int" || a.name === "float" || a.name === "na");
-    if (first && bases.includes(first.name)) base = first.name;
+    const src = argTypes[RESULT_FOLLOWS[name] ?? 0];
+    const srcBase = src && ELEMENT_TYPED.has(name) ? (genericHead(first?.name ?? "") === "array" && bases.some((b) => b.startsWith("array<")) ? `array<${elemOf(src.name)}>` : elemOf(src.name)) : src?.name;
+    if (srcBase && bases.includes(srcBase)) base = srcBase;
     else if (numericArgs.length && bases.includes("float")) base = "float";
     if (base === "int" && given.some((a) => a.name === "float")) base = bases.includes("float") ? "float" : base;
   }
@@ -151,6 +153,14 @@ export function resultType(name: string, fn: CatalogFunction, argTypes: (PType |
   }
   return { name: base, q };
 }
+
+/** Builtins whose result type follows an argument other than the first (its parameter index). */
+const RESULT_FOLLOWS: Record<string, number> = { "ta.valuewhen": 1 };
+/** Collection reductions whose result is int for int elements (array.max of array<int> is int). */
+const ELEMENT_TYPED = new Set([
+  "array.max", "array.min", "array.mode", "array.range", "array.sum", "array.percentile_nearest_rank", "array.abs",
+  "matrix.max", "matrix.min", "matrix.mode",
+]);
 
 function genericResult(
   name: string,

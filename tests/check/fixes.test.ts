@@ -64,3 +64,22 @@ describe("v5 when=", () => {
     expect(r.error).toMatch(/'when' parameter was removed in v6/);
   });
 });
+
+describe("result types that follow an argument", () => {
+  it("ta.valuewhen has the source's type (float, int), ta.change of a bool is bool, array.max of int is int", async () => {
+    const src = v6(
+      "up = close > open\nfloat v = ta.valuewhen(up, close, 0)\nint i = ta.valuewhen(up, bar_index, 0)\nbool ch = ta.change(up)\nint m = array.from(3, 7, 5).max()\n" +
+        "plot(nz(v) * 1000 + nz(i) * 10 + (ch ? 1 : 0) + m * 100000)",
+    );
+    let lastUp = NaN;
+    let lastI = NaN;
+    const want = data.map((b, k) => {
+      const up = b.close > b.open;
+      if (up) [lastUp, lastI] = [b.close, k];
+      const ch = k > 0 && up !== data[k - 1]!.close > data[k - 1]!.open;
+      return (Number.isNaN(lastUp) ? 0 : lastUp) * 1000 + (Number.isNaN(lastI) ? 0 : lastI) * 10 + (ch ? 1 : 0) + 700000;
+    });
+    const got = await first(src);
+    got.forEach((g, k) => expect(g as number).toBeCloseTo(want[k]!, 6));
+  });
+});

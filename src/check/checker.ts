@@ -446,7 +446,7 @@ export class Checker {
     const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
     if (!cat && !def) throw new CheckError(`Could not find function or function reference '${name}'`, e.callee.span);
     if (!def) throw new CheckError(`Builtin '${name}' is not implemented yet`, e.callee.span);
-    if (PLOT_FAMILY.has(name) && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
+    if ((PLOT_FAMILY.has(name) || name === "alertcondition") && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
     if (name === "indicator" || name === "strategy" || name === "library") {
       throw new CheckError(`'${name}()' must be a top-level statement`, e.span);
     }

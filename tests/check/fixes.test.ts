@@ -83,3 +83,16 @@ describe("result types that follow an argument", () => {
     got.forEach((g, k) => expect(g as number).toBeCloseTo(want[k]!, 6));
   });
 });
+
+describe("global-only calls", () => {
+  it("alertcondition in an if block is a check error; at global scope it is recorded", async () => {
+    const bad = await runBoth(v6("if close > open\n    alertcondition(close > open, 'up', 'went up')\nplot(close)"), data);
+    expect(bad.error_kind).toBe("check");
+    expect(bad.error).toMatch(/Cannot use 'alertcondition' in local scope/);
+    const fn = await runBoth(v6("f() =>\n    alertcondition(close > open, 'up', 'went up')\n    1\nplot(f())"), data);
+    expect(fn.error_kind).toBe("check");
+    const ok = await runBoth(v6("alertcondition(close > open, 'up', 'went up')\nplot(close)"), data);
+    expect(ok.error).toBeUndefined();
+    expect(ok.alert_conditions.length).toBe(1);
+  });
+});

@@ -21,6 +21,7 @@ import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
+import { barCloseTimes } from "./bar-close.js";
 import { compileBackend, type CompiledRun } from "./backend.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
@@ -121,6 +122,9 @@ export function evaluate(input: EvaluateInput): RunResult {
   const timeframe = rt.timeframe ?? inferTimeframe(cols.time);
   const logs: LogRecord[] = result.logs;
   const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
+  // scheduled bar closes, shared by the bar loops (compiled code reads ctx.ext.timeCloseColumn)
+  const closeTimes = barCloseTimes(cols.time, timeframe, ctx.syminfo.timezone, ctx.syminfo.session);
+  ctx.ext.timeCloseColumn = closeTimes;
   const plots = new PlotStore(cols.time.length, result.overlay);
   const inputs = new InputStore({ ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }, prog.inputVarNames, prog.inputSourceNames);
   ctx.kernels = input.kernels ?? null;
@@ -216,7 +220,7 @@ export function evaluate(input: EvaluateInput): RunResult {
       }
       ctx.barIndex = bar;
       ctx.time = cols.time[bar]!;
-      ctx.timeClose = bar + 1 < n ? Math.min(cols.time[bar + 1]!, ctx.time + barMs) : ctx.time + barMs;
+      ctx.timeClose = closeTimes[bar]!;
       ctx.open = cols.open[bar]!;
       ctx.high = cols.high[bar]!;
       ctx.low = cols.low[bar]!;

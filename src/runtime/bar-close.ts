@@ -1,0 +1,28 @@
+// The scheduled close time of every chart bar, computed once per run: time_close, the broker's
+// magnifier window, request.* and session.* all read ctx.timeClose, so they agree with TradingView's
+// time_close (open + timeframe cut at the session's end intraday; the session close for daily and
+// longer bars), not with the next bar's open.
+import { barTimeClose, nominalMs, parseTimeframe } from "../core/time-frames.js";
+import { parseSession, SESSION_24X7 } from "../core/time-sessions.js";
+import { getZone, UTC } from "../core/tz.js";
+
+/**
+ * Close times (UTC ms) of bars opening at `times` on a `timeframe` chart. A bar without a scheduled
+ * close (tick charts, an unreadable timeframe) closes at the next bar's open or one nominal bar later.
+ * The zone and session are validated by the Runtime first; unreadable ones fall back to UTC / 24x7.
+ */
+export function barCloseTimes(times: Float64Array, timeframe: string, timezone: string | undefined, session: string | undefined): Float64Array {
+  const n = times.length;
+  const out = new Float64Array(n);
+  const tf = parseTimeframe(timeframe);
+  const zone = getZone(timezone ?? "UTC") ?? UTC;
+  const ses = (session !== undefined ? parseSession(session) : null) ?? SESSION_24X7;
+  const barMs = tf ? nominalMs(tf) : 60_000;
+  const scheduled = tf !== null && tf.unit !== "T";
+  for (let i = 0; i < n; i++) {
+    const t = times[i]!;
+    const tc = scheduled ? barTimeClose(t, tf, zone, ses) : NaN;
+    out[i] = tc === tc ? tc : i + 1 < n ? Math.min(times[i + 1]!, t + barMs) : t + barMs;
+  }
+  return out;
+}

@@ -23,6 +23,11 @@ export interface CallSite {
   out?: PineValue[];
   /** Stable id (for diagnostics and snapshots). */
   id: number;
+  /**
+   * Type arguments of the call when the checker knows them: [T] for array.new<T>/matrix.new<T> and
+   * for array.from (the inferred element type), [K, V] for map.new<K, V>.
+   */
+  typeArgs?: string[];
 }
 
 /** The current bar and script environment, as every builtin sees it. Mutated in place per bar. */

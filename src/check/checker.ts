@@ -43,6 +43,8 @@ const BUILTIN_OBJECT_TYPES = new Map<string, UdtInfo>([
 const WHEN_ORDER_FUNCS = new Set([
   "strategy.entry", "strategy.order", "strategy.exit", "strategy.close", "strategy.close_all", "strategy.cancel", "strategy.cancel_all",
 ]);
+/** Constructors whose `<...>` type arguments the builtin reads from its call site. */
+const TYPED_CONSTRUCTORS = new Set(["array.new", "matrix.new", "map.new"]);
 const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point" };
 
 export interface EnumInfo {
@@ -60,6 +62,7 @@ export class Checker {
   readonly methods = new Map<string, A.FuncDecl[]>();
   readonly udts = new Map<string, UdtInfo>();
   readonly enums = new Map<string, EnumInfo>();
+  readonly siteTypeArgs = new Map<number, string[]>();
   readonly inputVarNames = new Map<number, string>();
   readonly inputSourceNames = new Map<number, string>();
   readonly varipSlots: number[] = [];
@@ -102,6 +105,7 @@ export class Checker {
       body,
       slots: this.slots,
       siteCount: this.siteCount,
+      siteTypeArgs: this.siteTypeArgs,
       onceCount: this.onceCount,
       declaration: this.declaration,
       inputVarNames: this.inputVarNames,
@@ -487,6 +491,8 @@ export class Checker {
     let ty = cat ? resultType(name, fn, argTypes, typeArgs) : t("float");
     ty = this.specialResult(name, rargs, ty, e);
     const site = this.siteCount++;
+    const siteTypes = TYPED_CONSTRUCTORS.has(name) && typeArgs.length ? typeArgs : name === "array.from" ? [elemOf(ty.name) ?? "float"] : undefined;
+    if (siteTypes) this.siteTypeArgs.set(site, siteTypes);
     if (name === "input" || name.startsWith("input.")) {
       if (this.declName) this.inputVarNames.set(site, this.declName);
       const d0 = args.find((a, i) => (a.name ? a.name.name === "defval" : i === 0))?.value;
@@ -530,8 +536,11 @@ export class Checker {
         return { name: allInt ? "int" : "float", q: all.reduce<Qual>((q, x) => maxQ(q, x.t.q), 0 as Qual) };
       }
       case "array.from": {
-        const first = args.find((x) => x && x.t.name !== "na");
-        return { name: `array<${first?.t.name ?? "float"}>`, q: SERIES };
+        // the elements' common type: int and float mix to float
+        const known = args.filter((x): x is RExpr => !!x && x.t.name !== "na");
+        let elem = known[0]?.t.name ?? "float";
+        if (elem === "int" && known.some((x) => x.t.name === "float")) elem = "float";
+        return { name: `array<${elem}>`, q: SERIES };
       }
       case "request.security":
       case "request.seed":

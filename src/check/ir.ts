@@ -91,6 +91,8 @@ export interface ResolvedProgram {
   slots: VarSlot[];
   /** Number of stateful call sites (builtin calls and builtin variables), ids 0..siteCount-1. */
   siteCount: number;
+  /** CallSite.typeArgs by call-site id (array.new<T>, matrix.new<T>, map.new<K, V>, array.from). */
+  siteTypeArgs?: Map<number, string[]>;
   /** How many `var` declarations there are (ids of their once-flags). */
   onceCount: number;
   declaration: Declaration;

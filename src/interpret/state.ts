@@ -54,7 +54,10 @@ export class RunState {
     this.nums = new Float64Array(this.shadowBase + countShadowCandidates(prog)).fill(NaN);
     this.srcs = [];
     this.once = new Uint8Array(prog.onceCount);
-    this.sites = Array.from({ length: prog.siteCount }, (_, id) => ({ state: undefined, id }));
+    this.sites = Array.from({ length: prog.siteCount }, (_, id): CallSite => {
+      const typeArgs = prog.siteTypeArgs?.get(id);
+      return typeArgs ? { state: undefined, id, typeArgs } : { state: undefined, id };
+    });
     for (const s of prog.slots) {
       if (s.hist < 0) continue;
       const numeric = s.type.name === "int" || s.type.name === "float" || s.type.name === "color";

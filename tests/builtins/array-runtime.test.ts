@@ -58,10 +58,9 @@ log.info("{0} {1}", m.det(), m.inv().get(0, 0))`);
     expect(cols[1]![0]).toBe(10);
   });
 
-  // Float arrays print as [0.0, 0.0]; the element type of array.new<float> reaches the builtin only
-  // when the backend sets site.typeArgs (see src/builtins/array/index.ts). Until then it is guessed
-  // from the values, and whole floats look like ints.
-  it.fails("array.new<float> prints its elements as floats (needs site.typeArgs from the backend)", async () => {
+  // Float arrays print as [0.0, 0.0]: the element type of array.new<float> reaches the builtin
+  // through site.typeArgs (see src/builtins/array/index.ts).
+  it("array.new<float> prints its elements as floats (site.typeArgs from the checker)", async () => {
     const out = await logs(`a = array.new<float>(2, 0)\nlog.info("{0}", a)`);
     expect(out).toEqual(["[0.0, 0.0]"]);
   });

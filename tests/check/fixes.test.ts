@@ -96,3 +96,14 @@ describe("global-only calls", () => {
     expect(ok.alert_conditions.length).toBe(1);
   });
 });
+
+describe("call-site type arguments", () => {
+  const logsOf = async (body: string) => (await runBoth(v6(body + "\nplot(0)"), bars(1))).logs.map((l) => l.message);
+  it("array.new<float>, array.from of floats and matrix.new<float> print (str.format {0}) whole numbers as floats; int ones as ints", async () => {
+    expect(await logsOf("log.info('{0}', array.new<float>(2, 1))")).toEqual(["[1.0, 1.0]"]);
+    expect(await logsOf("log.info('{0}', array.from(1.0, 2))")).toEqual(["[1.0, 2.0]"]);
+    expect(await logsOf("log.info('{0}', array.from(1, 2))")).toEqual(["[1, 2]"]);
+    expect(await logsOf("log.info('{0}', array.new<int>(2, 3))")).toEqual(["[3, 3]"]);
+    expect(await logsOf("log.info('{0}', matrix.new<float>(1, 2, 4))")).toEqual(["[[4.0, 4.0]]"]);
+  });
+});

@@ -401,7 +401,7 @@ export class Compiler {
       case "-": return () => l() - r();
       case "*": return () => l() * r();
       case "/":
-        if (e.intDiv) return () => { const b = r(); return b === 0 ? NaN : Math.trunc(l() / b); };
+        if (e.intDiv) return () => { const a = l(), b = r(); return b === 0 ? NaN : Math.trunc(a / b); };
         return () => { const a = l(), b = r(); return b === 0 ? NaN : a / b; };
       case "%": return () => l() % r();
       case "<": return () => l() < r();

@@ -107,3 +107,21 @@ describe("call-site type arguments", () => {
     expect(await logsOf("log.info('{0}', matrix.new<float>(1, 2, 4))")).toEqual(["[[4.0, 4.0]]"]);
   });
 });
+
+describe("evaluation order", () => {
+  it("binary operators evaluate the left operand first (meta.requests in source order, both modes)", async () => {
+    const H = 3_600_000;
+    const mk = (base: number) => Array.from({ length: 4 }, (_, i) => ({ time: i * H, open: base + i, high: base + i, low: base + i, close: base + i, volume: 1 }));
+    const chart = mk(10);
+    const feed = { dataFeed: { "AAA|60": mk(100), "BBB|60": mk(200) } };
+    for (const op of ["/", "-", "*", "+", "<", "!="]) {
+      const shown = op === "<" || op === "!=" ? "x ? 1 : 0" : "x";
+      const r = await runBoth(v6(`x = request.security("AAA", "60", close) ${op} request.security("BBB", "60", close)\nplot(${shown})`), chart, { ...feed, runtime: { timeframe: "60" } });
+      expect(r.error).toBeUndefined();
+      expect((r.meta.requests as { symbol: string }[]).map((q) => q.symbol)).toEqual(["AAA", "BBB"]);
+    }
+    // the values themselves: (100 + i) / (200 + i)
+    const r = await runBoth(v6(`plot(request.security("AAA", "60", close) / request.security("BBB", "60", close))`), chart, { ...feed, runtime: { timeframe: "60" } });
+    expect(r.series.plot_0).toEqual([0, 1, 2, 3].map((i) => (100 + i) / (200 + i)));
+  });
+});

@@ -18,7 +18,7 @@ import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import { createContext } from "./context.js";
 import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
-import { resolveSymInfo } from "../core/syminfo.js";
+import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
 import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
 import { barCloseTimes } from "./bar-close.js";
@@ -119,6 +119,12 @@ export function evaluate(input: EvaluateInput): RunResult {
   const cols = normalizeBars(input.ohlcv);
   if (isBarDataError(cols)) return fail(result, "data", cols.error, undefined, cols.bar >= 0 ? cols.bar : undefined);
   const rt = input.runtime ?? {};
+  // an unknown zone, a malformed session or timeframe is reported, never silently UTC / 24x7 / inferred
+  const symProblem = rt.syminfo ? validateSymInfo(rt.syminfo) : null;
+  if (symProblem) return fail(result, "data", symProblem);
+  if (rt.timeframe !== undefined && rt.timeframe !== null && (typeof rt.timeframe !== "string" || !parseTimeframe(rt.timeframe))) {
+    return fail(result, "data", `timeframe ${JSON.stringify(rt.timeframe) ?? String(rt.timeframe)} is not a timeframe (e.g. "1S", "15", "60", "1D", "1W", "1M")`);
+  }
   const timeframe = rt.timeframe ?? inferTimeframe(cols.time);
   const logs: LogRecord[] = result.logs;
   const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);

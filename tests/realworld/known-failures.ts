@@ -9,6 +9,11 @@ export interface KnownFailure {
   area: string;
 }
 
-// Empty since 23:28 UTC: every group found by this corpus has been fixed by its owner
-// (history in docs/realworld.md). Add an entry here when a new script fails.
-export const KNOWN_FAILURES: Record<string, KnownFailure> = {};
+export const KNOWN_FAILURES: Record<string, KnownFailure> = {
+  // compile: `ta.roc(close, 10) / ta.percentrank(ta.atr(14), 100)` written inline gives other
+  // numbers than interpret (from bar 192); the same division through two variables agrees
+  "v5_ta_misc_builtins.pine": {
+    error: "interpret != compile: Vol-adj[192]: interpret -0.11615674585780375 vs compile -0.270081895800661",
+    area: "compile (ta.* call nested in a divisor)",
+  },
+};

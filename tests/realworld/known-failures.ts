@@ -16,4 +16,8 @@ export const KNOWN_FAILURES: Record<string, KnownFailure> = {
     error: "interpret != compile: Vol-adj[192]: interpret -0.11615674585780375 vs compile -0.270081895800661",
     area: "compile (ta.* call nested in a divisor)",
   },
+  "v6_inline_expression_styles.pine": {
+    error: "interpret != compile: Mom z[64]: interpret 2.1213203435520436 vs compile 0.4465937565372514",
+    area: "compile (ta.* call nested in a divisor)",
+  },
 };

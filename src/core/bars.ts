@@ -76,6 +76,25 @@ function checkBar(c: BarColumns, i: number, raw: (f: Field) => unknown): BarData
   return null;
 }
 
+/**
+ * Index of the first bar in [0, to) that checkBar would reject, or -1. One tight pass over the
+ * filled columns (x - x === 0 holds exactly for finite x); checkBar then words the message.
+ */
+function firstBadBar(c: BarColumns, to: number): number {
+  const { time, open, high, low, close } = c;
+  let prev = -Infinity;
+  for (let i = 0; i < to; i++) {
+    const t = time[i]!;
+    const o = open[i]!;
+    const h = high[i]!;
+    const l = low[i]!;
+    const x = close[i]!;
+    if (t - t !== 0 || o - o !== 0 || h - h !== 0 || l - l !== 0 || x - x !== 0 || !(t > prev) || h < l) return i;
+    prev = t;
+  }
+  return -1;
+}
+
 /** Validates and normalises OHLCV input into columns; returns a BarDataError for bad data. */
 export function normalizeBars(input: unknown): BarColumns | BarDataError {
   if (Array.isArray(input)) return fromRows(input);
@@ -86,24 +105,62 @@ export function normalizeBars(input: unknown): BarColumns | BarDataError {
 function fromRows(rows: unknown[]): BarColumns | BarDataError {
   const n = rows.length;
   const c = emptyColumns(n);
+  const { time, open, high, low, close, volume } = c;
   for (let i = 0; i < n; i++) {
     const r = rows[i];
-    if (!r || typeof r !== "object") return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
+    if (!r || typeof r !== "object") {
+      // an earlier bad bar is reported first, as a bar-by-bar check would
+      const bad = firstBadBar(c, i);
+      if (bad >= 0) return checkBar(c, bad, (f) => (rows[bad] as Record<string, unknown>)[f])!;
+      return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
+    }
     const o = r as Record<string, unknown>;
-    c.time[i] = timeValue(o.time);
-    c.open[i] = toNumber(o.open);
-    c.high[i] = toNumber(o.high);
-    c.low[i] = toNumber(o.low);
-    c.close[i] = toNumber(o.close);
-    c.volume[i] = o.volume === undefined || o.volume === null ? NaN : toNumber(o.volume);
-    const err = checkBar(c, i, (f) => o[f]);
-    if (err) return err;
+    const t = o.time;
+    time[i] = typeof t === "number" ? t : timeValue(t);
+    const op = o.open, hi = o.high, lo = o.low, cl = o.close, vo = o.volume;
+    open[i] = typeof op === "number" ? op : toNumber(op);
+    high[i] = typeof hi === "number" ? hi : toNumber(hi);
+    low[i] = typeof lo === "number" ? lo : toNumber(lo);
+    close[i] = typeof cl === "number" ? cl : toNumber(cl);
+    volume[i] = typeof vo === "number" ? vo : vo === undefined || vo === null ? NaN : toNumber(vo);
   }
-  return c;
+  const bad = firstBadBar(c, n);
+  return bad >= 0 ? checkBar(c, bad, (f) => (rows[bad] as Record<string, unknown>)[f])! : c;
 }
 
 function isColumn(v: unknown): v is ArrayLike<unknown> {
   return Array.isArray(v) || ArrayBuffer.isView(v);
+}
+
+/** A typed array of plain numbers (not BigInt64Array or DataView): copied with one `set`. */
+function isNumberArray(v: unknown): v is ArrayLike<number> & ArrayBufferView {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+}
+
+/** Copies one column into `out`, converting each value as rows do. */
+function fillColumn(out: Float64Array, col: ArrayLike<unknown>, isTime: boolean, missingIsNaN: boolean): void {
+  if (isNumberArray(col)) {
+    out.set(col);
+    return;
+  }
+  const n = out.length;
+  if (Array.isArray(col)) {
+    // plain arrays of numbers (the common JSON shape) copy without conversions
+    const arr = col as unknown[];
+    let i = 0;
+    for (; i < n; i++) {
+      const v = arr[i];
+      if (typeof v !== "number") break;
+      out[i] = v;
+    }
+    if (i === n) return;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (typeof v === "number") out[i] = v;
+    else if (missingIsNaN && (v === undefined || v === null)) out[i] = NaN;
+    else out[i] = isTime ? timeValue(v) : toNumber(v);
+  }
 }
 
 function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
@@ -119,17 +176,13 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     if (col.length !== n) return { error: `columnar ohlcv: "${f}" has ${col.length} values but "time" has ${n}`, bar: -1 };
   }
   const c = emptyColumns(n);
-  const vol = isColumn(cols.volume) ? (cols.volume as ArrayLike<unknown>) : null;
-  const get = (f: Field, i: number): unknown => (f === "volume" ? vol?.[i] : (cols[f] as ArrayLike<unknown>)[i]);
-  for (let i = 0; i < n; i++) {
-    c.time[i] = timeValue(time[i]);
-    for (const f of PRICE_FIELDS) c[f][i] = toNumber(get(f, i));
-    const v = vol ? vol[i] : undefined;
-    c.volume[i] = v === undefined || v === null ? NaN : toNumber(v);
-    const err = checkBar(c, i, (f) => get(f, i));
-    if (err) return err;
-  }
-  return c;
+  fillColumn(c.time, time, true, false);
+  for (const f of PRICE_FIELDS) fillColumn(c[f], cols[f] as ArrayLike<unknown>, false, false);
+  if (isColumn(cols.volume)) fillColumn(c.volume, cols.volume, false, true);
+  else c.volume.fill(NaN);
+  const bad = firstBadBar(c, n);
+  if (bad < 0) return c;
+  return checkBar(c, bad, (f) => (f === "volume" ? (cols.volume as ArrayLike<unknown> | undefined)?.[bad] : (cols[f] as ArrayLike<unknown>)[bad]))!;
 }
 
 /** A time value as ms: numbers as they are, Dates, and ISO-8601 strings. */

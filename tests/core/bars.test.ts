@@ -47,6 +47,30 @@ describe("normalizeBars", () => {
       }
     }
   });
+  it("typed and plain columns keep every check and message on the fast path", () => {
+    const f = (a: number[]) => Float64Array.from(a);
+    const cases: [unknown, number, RegExp][] = [
+      [{ time: f([1, 2, 3]), open: f([1, NaN, 1]), high: f([2, 2, 2]), low: f([0, 0, 0]), close: f([1, 1, 1]) }, 1, /bar 1: open is NaN/],
+      [{ time: f([1, 3, 2]), open: f([1, 1, 1]), high: f([2, 2, 2]), low: f([0, 0, 0]), close: f([1, 1, 1]) }, 2, /time 2 does not increase/],
+      [{ time: new Int32Array([1, 2]), open: [1, 1], high: new Float32Array([2, 0]), low: [0, 1], close: [1, 1] }, 1, /high 0 is below low 1/],
+      [{ time: [1, 2], open: [1, "x"], high: [2, 2], low: [0, 0], close: [1, 1] }, 1, /open is "x"/],
+      [{ time: [1, Infinity], open: [1, 1], high: [2, 2], low: [0, 0], close: [1, 1] }, 1, /time is Infinity/],
+      [[bar(1), bar(2, 10, 9, 11), null], 1, /high 9 is below low 11/],
+    ];
+    for (const [input, index, msg] of cases) {
+      const r = normalizeBars(input);
+      expect(isBarDataError(r), String(msg)).toBe(true);
+      if (isBarDataError(r)) {
+        expect(r.bar).toBe(index);
+        expect(r.error).toMatch(msg);
+      }
+    }
+    const mixed = ok(normalizeBars({ time: ["1000", 2000], open: [1, "2"], high: new Float32Array([2, 3]), low: [0, 1], close: [1, 2], volume: [null, 5] }));
+    expect(Array.from(mixed.time)).toEqual([1000, 2000]);
+    expect(Array.from(mixed.open)).toEqual([1, 2]);
+    expect(mixed.volume[0]).toBeNaN();
+    expect(mixed.volume[1]).toBe(5);
+  });
   it("reads ISO time strings and Dates", () => {
     const c = ok(normalizeBars([{ ...bar(0), time: "2024-01-01T00:00:00Z" }, { ...bar(0), time: new Date(Date.UTC(2024, 0, 2)) }]));
     expect(Array.from(c.time)).toEqual([Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 2)]);

@@ -1,12 +1,15 @@
 // Real-world corpus: every tests/realworld/scripts/*.pine runs through the public Runtime on
 // deterministic random-walk bars, in interpret and in compile mode. A script must run without
-// error, produce series for its plots, keep numeric plots numeric after warm-up (only where the
-// script declares it with a `// qa-numeric: Title; Title` header line) and give identical
-// series in both modes (the compile run must really compile unless the script uses request.*,
-// which is not compile-eligible). `// qa-some: Title` requires a sparse signal series to fire at least
-// once, `// qa-drawings: N`, `// qa-trades: N` and `// qa-alerts: N` require at least N drawings,
-// trades (closed + open) and fired alert() calls, so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and run as
-// it.fails, so a fix shows up as an "unexpected pass" and the table gets updated.
+// error, produce series for its plots and give identical series, trades, equity, alerts and
+// drawing count in both modes; the compile run must really compile unless the script uses
+// request.* (not compile-eligible). Header comments add expectations:
+//   // qa-numeric: A; B   plots A and B hold numbers on every bar after warm-up
+//   // qa-some: A         sparse signal A fires at least once
+//   // qa-drawings: N     at least N drawings (lines, labels, boxes, tables, ...)
+//   // qa-trades: N       at least N trades (closed + open)
+//   // qa-alerts: N       at least N fired alert() calls
+// so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and
+// run as it.fails, so a fix shows up as an unexpected pass and the table gets updated.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -123,9 +126,13 @@ async function check(file: string): Promise<void> {
   const diff = sameSeries(a.series, b.series);
   if (diff !== null) throw new Error(`interpret != compile: ${diff}`);
   if (a.strategy || b.strategy) {
-    expect(b.strategy?.trades.length).toBe(a.strategy?.trades.length);
-    expect(b.strategy?.stats.net_profit).toEqual(a.strategy?.stats.net_profit);
+    // the whole list of trades, open trades and the equity curve must agree, not just totals
+    expect(b.strategy?.trades).toEqual(a.strategy?.trades);
+    expect(b.strategy?.open_trades).toEqual(a.strategy?.open_trades);
+    expect(b.strategy?.equity).toEqual(a.strategy?.equity);
   }
+  expect(b.drawings.length).toBe(a.drawings.length);
+  expect(b.alerts).toEqual(a.alerts);
 }
 
 /**

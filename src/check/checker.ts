@@ -535,6 +535,11 @@ export class Checker {
         const allInt = all.every((x) => x.t.name === "int");
         return { name: allInt ? "int" : "float", q: all.reduce<Qual>((q, x) => maxQ(q, x.t.q), 0 as Qual) };
       }
+      case "math.round": {
+        // math.round(x) is int; math.round(x, precision) keeps a float
+        const q = args.reduce<Qual>((m, x) => (x ? maxQ(m, x.t.q) : m), 0 as Qual);
+        return { name: args[1] ? "float" : "int", q };
+      }
       case "array.from": {
         // the elements' common type: int and float mix to float
         const known = args.filter((x): x is RExpr => !!x && x.t.name !== "na");

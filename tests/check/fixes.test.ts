@@ -140,3 +140,10 @@ describe("division by zero still evaluates the dividend", () => {
     expect((await runBoth(src, data)).series.plot_0).toEqual(want);
   });
 });
+
+describe("math.round result type", () => {
+  it("math.round(x) is int, math.round(x, precision) is float", async () => {
+    const got = await first(v6("int r = math.round(close)\nfloat r2 = math.round(close, 1)\nplot(r * 1000 + r2)"));
+    got.forEach((g, i) => expect(g as number).toBeCloseTo(Math.round(data[i]!.close) * 1000 + Math.round(data[i]!.close * 10) / 10, 9));
+  });
+});

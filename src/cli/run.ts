@@ -1,12 +1,13 @@
-// resin run <script> [--bars N] [--data file.csv|file.json] [--syminfo file.json|file.toml]
-//   [--timeframe tf] [--mode m] [--inputs json] [--symbol S] [--json]
+// resin run <script> [--bars N] [--data file.csv|file.json] [--data-feed feed.json]
+//   [--syminfo file.json|file.toml] [--timeframe tf] [--mode m] [--inputs json] [--symbol S] [--json]
 // Runs a script (service.md 5). Without --data it uses the deterministic synthetic bars. Prints the
 // last value of each plot, the strategy summary for strategies, the mode and the time; --json
 // prints the full result object on stdout and nothing else there.
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 import { readFileSync } from "node:fs";
 import type { OhlcvInput, RunResult, SymInfo } from "../core/result.js";
-import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
+import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
+import { parseTimeframe } from "../core/time-frames.js";
 import { parseSymInfoJson, parseSymInfoToml } from "../core/syminfo.js";
 import { Runtime } from "../runtime/index.js";
 import { syntheticBars } from "../runtime/synthetic.js";
@@ -17,6 +18,10 @@ const USAGE = `Usage: resin run <script.pine> [options]
 Options:
   --bars N            synthetic bars to generate when no --data is given (default 20)
   --data FILE         bars from a CSV or JSON file (time,open,high,low,close,volume)
+  --data-feed FILE    bars of other symbols/timeframes for request.* and the bar magnifier: a JSON
+                      object {"SYMBOL": bars, "SYMBOL|TF": bars, ...}, each bars value an array of
+                      {time, open, high, low, close, volume?} or columns {time: [], open: [], ...};
+                      time in unix seconds or ms. Example: {"BINANCE:ETHUSDT|60": [...]}
   --syminfo FILE      symbol description (JSON or TOML)
   --timeframe TF      chart timeframe ("1", "60", "D", ...); default: inferred from the bars
   --mode MODE         interpret | compile | auto (default: $SVC_RUNTIME_MODE, else interpret)
@@ -29,6 +34,7 @@ interface Args {
   script?: string;
   bars: number;
   data?: string;
+  dataFeed?: string;
   syminfo?: string;
   timeframe?: string;
   mode?: string;
@@ -40,7 +46,7 @@ interface Args {
 
 class UsageError extends Error {}
 
-const VALUE_FLAGS = new Set(["--bars", "--data", "--syminfo", "--timeframe", "--mode", "--inputs", "--symbol"]);
+const VALUE_FLAGS = new Set(["--bars", "--data", "--data-feed", "--syminfo", "--timeframe", "--mode", "--inputs", "--symbol"]);
 
 export function parseArgs(argv: string[]): Args {
   const a: Args = { bars: 20, symbol: "CHART", json: false, help: false };
@@ -67,6 +73,7 @@ export function parseArgs(argv: string[]): Args {
           break;
         }
         case "--data": a.data = value; break;
+        case "--data-feed": a.dataFeed = value; break;
         case "--syminfo": a.syminfo = value; break;
         case "--timeframe": a.timeframe = value; break;
         case "--mode": a.mode = value; break;
@@ -98,6 +105,28 @@ function readText(path: string, what: string): string {
   }
 }
 
+/** A data-feed file as RunOptions.dataFeed, or the message of its first problem. */
+export function parseDataFeed(text: string): Record<string, OhlcvInput> | { error: string } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { error: `not JSON: ${(e as Error).message}` };
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return { error: 'expected a JSON object {"SYMBOL" or "SYMBOL|TF": bars, ...}' };
+  const feed: Record<string, OhlcvInput> = {};
+  for (const [key, value] of Object.entries(doc as Record<string, unknown>)) {
+    const bar = key.lastIndexOf("|");
+    const symbol = bar < 0 ? key : key.slice(0, bar);
+    if (symbol.trim() === "") return { error: `key "${key}": the symbol is empty` };
+    if (bar >= 0 && !parseTimeframe(key.slice(bar + 1))) return { error: `key "${key}": "${key.slice(bar + 1)}" is not a timeframe (e.g. "60", "1D")` };
+    const cols = barsFromJson(value);
+    if (isBarDataError(cols)) return { error: `"${key}": ${cols.error}` };
+    feed[key] = cols;
+  }
+  return feed;
+}
+
 function fmt(v: unknown): string {
   if (v === null || v === undefined) return "na";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(10)));
@@ -124,6 +153,7 @@ export async function command(argv: string[]): Promise<number> {
   let data: OhlcvInput;
   let syminfo: SymInfo | undefined;
   let timeframe = args.timeframe;
+  let dataFeed: Record<string, OhlcvInput> | undefined;
   try {
     source = readText(args.script, "script");
     if (args.data) {
@@ -135,6 +165,14 @@ export async function command(argv: string[]): Promise<number> {
       }
       data = cols;
     } else data = syntheticBars(args.bars);
+    if (args.dataFeed) {
+      const feed = parseDataFeed(readText(args.dataFeed, "data feed file"));
+      if ("error" in feed && typeof feed.error === "string") {
+        console.error(`resin run: ${args.dataFeed}: ${feed.error}`);
+        return 1;
+      }
+      dataFeed = feed as Record<string, OhlcvInput>;
+    }
     if (args.syminfo) {
       const text = readText(args.syminfo, "syminfo file");
       const loaded = args.syminfo.toLowerCase().endsWith(".toml") ? parseSymInfoToml(text) : parseSymInfoJson(text);
@@ -154,7 +192,7 @@ export async function command(argv: string[]): Promise<number> {
   }
   const rt = new Runtime(args.symbol, { syminfo, timeframe });
   const t0 = performance.now();
-  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs });
+  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs, dataFeed });
   const ms = performance.now() - t0;
   if (args.json) {
     process.stdout.write(JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n");

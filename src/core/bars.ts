@@ -318,6 +318,11 @@ export function parseJsonBars(text: string): BarColumns | BarDataError {
   } catch (e) {
     return { error: `JSON bars: ${(e as Error).message}`, bar: -1 };
   }
+  return barsFromJson(doc);
+}
+
+/** parseJsonBars on an already parsed JSON value (e.g. one entry of a data-feed file). */
+export function barsFromJson(doc: unknown): BarColumns | BarDataError {
   if (doc && typeof doc === "object" && !Array.isArray(doc)) {
     const o = doc as Record<string, unknown>;
     for (const k of ["bars", "data", "ohlcv"]) if (o[k] !== undefined && !("time" in o)) return fromJsonValue(o[k]);

@@ -64,4 +64,39 @@ describe("resin run", () => {
     expect(await command([join(dir, "missing.pine")])).toBe(2);
     expect(await command([script, "--mode", "warp"])).toBe(1);
   });
+
+  it("--data-feed passes other symbols' bars (seconds or ms, rows or columns) to request.*", async () => {
+    const sec = join(dir, "sec.pine");
+    writeFileSync(sec, '//@version=6\nindicator("sec")\nplot(request.security("X:OTHER", "1", close), "other")\n');
+    const feed = join(dir, "feed.json");
+    const rows = [0, 60, 120].map((d, i) => ({ time: 1700000000 + d, open: 100, high: 400, low: 50, close: 100 * (i + 1) }));
+    writeFileSync(feed, JSON.stringify({ "X:OTHER|1": rows }));
+    const { out } = capture();
+    expect(await command([sec, "--data", csv, "--data-feed", feed, "--json"])).toBe(0);
+    expect(JSON.parse(out.join("")).series.other).toEqual([100, 200, 300]);
+    // the same bars as ms columns under the bare symbol
+    const cols = { time: rows.map((r) => r.time * 1000), open: rows.map((r) => r.open), high: rows.map((r) => r.high), low: rows.map((r) => r.low), close: rows.map((r) => r.close) };
+    writeFileSync(feed, JSON.stringify({ "X:OTHER": cols }));
+    out.length = 0;
+    expect(await command([sec, "--data", csv, "--data-feed", feed, "--json"])).toBe(0);
+    expect(JSON.parse(out.join("")).series.other).toEqual([100, 200, 300]);
+  });
+  it("--data-feed errors name the file and the key; --help documents it", async () => {
+    const { out, err } = capture();
+    const feed = join(dir, "bad-feed.json");
+    for (const [doc, msg] of [
+      ["[1, 2]", /bad-feed\.json: expected a JSON object/],
+      ["{", /bad-feed\.json: not JSON/],
+      [JSON.stringify({ "X:Y|banana": [] }), /key "X:Y\|banana": "banana" is not a timeframe/],
+      [JSON.stringify({ "X:Y": [{ time: 1, open: 1, high: 0, low: 2, close: 1 }] }), /"X:Y": bar 0: high 0 is below low 2/],
+    ] as [string, RegExp][]) {
+      writeFileSync(feed, doc);
+      err.length = 0;
+      expect(await command([script, "--data-feed", feed])).toBe(1);
+      expect(err.join("\n")).toMatch(msg);
+    }
+    expect(await command([script, "--data-feed", join(dir, "none.json")])).toBe(2);
+    expect(await command(["--help"])).toBe(0);
+    expect(out.join("\n")).toMatch(/--data-feed FILE .*\n.*"SYMBOL\|TF"/);
+  });
 });

@@ -616,11 +616,10 @@ class Gen {
     const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
     if (e.str) return this.strConcat(this.expr(e.l), this.expr(e.r));
     if (e.op === "/") {
-      const d = this.temp();
-      if (e.intDiv) { const r = this.expr(e.r); return `(${d} = ${r}, ${d} === 0 ? NaN : Math.trunc(${this.expr(e.l)} / ${d}))`; }
-      if (numeric) { const r = this.expr(e.r); return `(${d} = ${r}, ${d} === 0 ? NaN : ${this.expr(e.l)} / ${d})`; }
-      const a = this.temp();
-      return `(${a} = ${this.expr(e.l)}, ${d} = ${this.expr(e.r)}, ${d} === 0 ? NaN : ${a} / ${d})`;
+      // Left to right, and the dividend always runs: it may hold a stateful call (ta.roc(...) / x).
+      const a = this.temp(), d = this.temp();
+      const quotient = e.intDiv ? `Math.trunc(${a} / ${d})` : `${a} / ${d}`;
+      return `(${a} = ${this.expr(e.l)}, ${d} = ${this.expr(e.r)}, ${d} === 0 ? NaN : ${quotient})`;
     }
     const l = this.expr(e.l), r = this.expr(e.r);
     switch (e.op) {

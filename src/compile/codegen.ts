@@ -99,6 +99,8 @@ class Gen {
       `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, now = R.now, LOOP_MS = R.loopMs, loopTimeout = R.loopTimeout;`,
       `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
       `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
+      // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
+      `const closeTimes = ctx.ext.timeCloseColumn;`,
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
       ...this.fns,
       `return function loop(from, to, budget, startMs, barMs, broker) {`,
@@ -110,7 +112,7 @@ class Gen {
       `    if (budget && (bar & 31) === 0 && bar > 0 && now() - startMs > budget) { R.timedOut = true; break; }`,
       `    b_bar = bar; ctx.barIndex = bar;`,
       `    b_time = cT[bar]; ctx.time = b_time;`,
-      `    ctx.timeClose = bar + 1 < n ? Math.min(cT[bar + 1], b_time + barMs) : b_time + barMs;`,
+      `    ctx.timeClose = closeTimes[bar];`,
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
       `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
       `    if (broker !== null) broker.onBarOpen(ctx);`,

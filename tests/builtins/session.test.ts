@@ -60,9 +60,10 @@ describe("session.*", () => {
     expect(idx(s.last!)).toEqual([1]);
     expect(idx(s.first!)).toEqual([2]);
   });
-  it("a malformed symbol session falls back to 24x7 instead of failing", async () => {
-    const s = await run(bars(Date.UTC(2024, 0, 1, 22), 4, 3_600_000), { timezone: "UTC", session: "not a session" });
-    expect(idx(s.first!)).toEqual([2]);
+  it("a malformed symbol session is a data error naming the session, not a silent 24x7", async () => {
+    const r = await runBoth(v6(BODY), bars(Date.UTC(2024, 0, 1, 22), 4, 3_600_000), { runtime: { syminfo: { timezone: "UTC", session: "not a session" } } });
+    expect(r.error_kind).toBe("data");
+    expect(r.error).toMatch(/session/i);
   });
 });
 

@@ -46,9 +46,11 @@ strategy("m", use_bar_magnifier = true)
 if bar_index == 0
     strategy.entry("L", strategy.long, stop = 12)
 `;
-    // interpret only: the compiled bar loop (src/compile/codegen.ts) still sets its own ctx.timeClose
-    const r = await new Runtime("NYSE:X", { timeframe: "1D", syminfo: NY }).run(src, bars, { mode: "interpret", dataFeed: { "NYSE:X|60": hourly } });
-    expect(r.error).toBeUndefined();
-    expect(r.strategy!.trades.length + r.strategy!.open_trades.length).toBe(0);
+    for (const mode of ["interpret", "compile"] as const) {
+      const r = await new Runtime("NYSE:X", { timeframe: "1D", syminfo: NY }).run(src, bars, { mode, dataFeed: { "NYSE:X|60": hourly } });
+      expect(r.error).toBeUndefined();
+      expect(r.mode).toBe(mode);
+      expect(r.strategy!.trades.length + r.strategy!.open_trades.length).toBe(0);
+    }
   });
 });

@@ -8,7 +8,8 @@
 //   // qa-drawings: N     at least N drawings (lines, labels, boxes, tables, ...)
 //   // qa-trades: N       at least N trades (closed + open)
 //   // qa-alerts: N       at least N fired alert() calls
-// so silently empty output is caught. Scripts that fail today are listed in KNOWN_FAILURES and
+// so silently empty output is caught. A second pass replays the last 3 bars as realtime bars
+// (4 ticks each) and requires no error. Scripts that fail today are listed in KNOWN_FAILURES and
 // run as it.fails, so a fix shows up as an unexpected pass and the table gets updated.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import type { RunResult } from "../../src/core/result.js";
 import { randomWalkBars } from "./bars.js";
-import { KNOWN_FAILURES } from "./known-failures.js";
+import { KNOWN_FAILURES, REALTIME_KNOWN_FAILURES } from "./known-failures.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const scriptDir = join(here, "scripts");
@@ -151,6 +152,26 @@ async function failsAsKnown(file: string, knownError: string): Promise<void> {
   }
 }
 
+/** The last 3 bars replayed as realtime bars of 4 ticks each (service.md 1.4): must not error. */
+async function checkRealtime(file: string): Promise<void> {
+  const src = readFileSync(join(scriptDir, file), "utf8");
+  const rt = new Runtime("CHART", { timeframe: "60" });
+  const r = await rt.run(src, BARS, { mode: "interpret", realtimeBars: 3, realtimeTicks: 4 });
+  if (r.error !== undefined) throw new Error(`realtime: ${failText(r)}`);
+  expect(r.count).toBe(BARS.length);
+}
+
+async function realtimeFailsAsKnown(file: string, knownError: string): Promise<void> {
+  try {
+    await checkRealtime(file);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (msg.includes(knownError)) throw err;
+    console.error(`${file}: fails differently than recorded.\n  recorded: ${knownError}\n  now:      ${msg.split("\n")[0]}`);
+    return;
+  }
+}
+
 describe("real-world scripts", () => {
   it("has a corpus of at least 60 scripts", () => {
     expect(scripts.length).toBeGreaterThanOrEqual(60);
@@ -162,5 +183,13 @@ describe("real-world scripts", () => {
     const known = KNOWN_FAILURES[file];
     if (known) it.fails(`${file} [known: ${known.area}]`, () => failsAsKnown(file, known.error), 20_000);
     else it(file, () => check(file), 20_000);
+  }
+});
+
+describe("real-world scripts, last 3 bars in realtime", () => {
+  for (const file of scripts) {
+    const known = REALTIME_KNOWN_FAILURES[file];
+    if (known) it.fails(`${file} [known: ${known.area}]`, () => realtimeFailsAsKnown(file, known.error), 20_000);
+    else it(file, () => checkRealtime(file), 20_000);
   }
 });

@@ -9,7 +9,8 @@
 //   // qa-trades: N       at least N trades (closed + open)
 //   // qa-alerts: N       at least N fired alert() calls
 // so silently empty output is caught. A second pass replays the last 3 bars as realtime bars
-// (4 ticks each) and requires no error. Scripts that fail today are listed in KNOWN_FAILURES and
+// (4 ticks each) and requires no error; `// qa-realtime-same: A` also requires plot A to commit
+// the same values as the historical run. Scripts that fail today are listed in KNOWN_FAILURES and
 // run as it.fails, so a fix shows up as an unexpected pass and the table gets updated.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -159,6 +160,27 @@ async function checkRealtime(file: string): Promise<void> {
   const r = await rt.run(src, BARS, { mode: "interpret", realtimeBars: 3, realtimeTicks: 4 });
   if (r.error !== undefined) throw new Error(`realtime: ${failText(r)}`);
   expect(r.count).toBe(BARS.length);
+  // `// qa-realtime-same: A`: plot A commits the same values as the historical run (non-varip
+  // state, var collections and objects included, is rolled back before every tick)
+  const titles = namedList(src, "realtime-same");
+  if (titles.length === 0) return;
+  const h = await rt.run(src, BARS, { mode: "interpret" });
+  for (const title of titles) {
+    const x = h.series[title];
+    const y = r.series[title];
+    if (x === undefined || y === undefined) throw new Error(`realtime: no series "${title}"`);
+    const i = x.findIndex((v, j) => !(Object.is(v, y[j]) || (v === null && y[j] === null)));
+    if (i >= 0) throw new Error(`realtime: series "${title}" differs from history at bar ${i}: ${String(x[i])} vs ${String(y[i])}`);
+  }
+}
+
+/** Titles named in `// qa-<name>: A; B` lines. */
+function namedList(src: string, name: string): string[] {
+  const out: string[] = [];
+  for (const m of src.matchAll(new RegExp(`^//\\s*qa-${name}:\\s*(.+)$`, "gm"))) {
+    for (const t of m[1]!.split(";")) if (t.trim()) out.push(t.trim());
+  }
+  return out;
 }
 
 async function realtimeFailsAsKnown(file: string, knownError: string): Promise<void> {

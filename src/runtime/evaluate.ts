@@ -217,7 +217,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   const ticks = tickCount(opts);
   const kernels = ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
   let snap: StateSnapshot | undefined;
-  const tick: Tick = { high: 0, low: 0, close: 0, frac: 1 };
+  const tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
   try {
     for (; bar < n; bar++) {
       if (budget && (bar & 31) === 0 && bar > 0 && now() - t0 > budget) {
@@ -257,7 +257,7 @@ export function evaluate(input: EvaluateInput): RunResult {
           ctx.high = tick.high;
           ctx.low = tick.low;
           ctx.close = tick.close;
-          ctx.volume = volume * tick.frac;
+          ctx.volume = volume * tick.volumeFrac;
           ctx.isNewTick = k === 0;
           ctx.isConfirmed = k === ticks - 1;
           state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);

@@ -19,8 +19,10 @@ export interface Tick {
   high: number;
   low: number;
   close: number;
-  /** Fraction of the bar's path walked (volume grows with it). */
+  /** Fraction of the bar's path walked. */
   frac: number;
+  /** Share of the bar's volume traded by this tick: every tick, the first included, carries an equal part. */
+  volumeFrac: number;
 }
 
 /** Tick k of `ticks` on the bar's path; the last tick is the whole bar. */
@@ -30,6 +32,7 @@ export function tickAt(k: number, ticks: number, open: number, high: number, low
     out.low = low;
     out.close = close;
     out.frac = 1;
+    out.volumeFrac = 1;
     return out;
   }
   const first = Math.abs(high - open) <= Math.abs(open - low) ? high : low;
@@ -61,5 +64,6 @@ export function tickAt(k: number, ticks: number, open: number, high: number, low
   out.low = lo;
   out.close = price;
   out.frac = frac;
+  out.volumeFrac = (k + 1) / ticks;
   return out;
 }

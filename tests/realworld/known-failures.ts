@@ -25,7 +25,7 @@ export const REALTIME_KNOWN_FAILURES: Record<string, KnownFailure> = {
     area: AREA_ROLLBACK,
   },
   "v6_array_toolbox.pine": {
-    error: 'realtime: series "Covariance" differs from history at bar 1497: -0.0003382779555555544 vs -0.0023129905111111096',
+    error: 'realtime: series "Covariance" differs from history at bar 1497: -0.0003382779555555544 vs -0.0020446887111111095',
     area: AREA_ROLLBACK,
   },
   "v6_map_copy_keys_values.pine": {
@@ -41,7 +41,7 @@ export const REALTIME_KNOWN_FAILURES: Record<string, KnownFailure> = {
     area: AREA_ROLLBACK,
   },
   "v6_session_vwap_anchored_udt.pine": {
-    error: 'realtime: series "Daily VWAP" differs from history at bar 1497: 114.90505530066964 vs 115.03931731972469',
+    error: 'realtime: series "Daily VWAP" differs from history at bar 1497: 114.90505530066964 vs 115.09189476688955',
     area: AREA_ROLLBACK,
   },
   "v6_var_array_rolling_stats.pine": {
@@ -49,13 +49,5 @@ export const REALTIME_KNOWN_FAILURES: Record<string, KnownFailure> = {
     area: AREA_ROLLBACK,
   },
 
-  // TradingView's own VWAP guard `if barstate.islast and ta.cum(volume) == 0` (v6 lazy `and`: the
-  // ta.cum call only runs on islast bars) fires because the first tick of a realtime bar has
-  // volume 0 here, and barstate.islast is false on realtime bars other than the data's last one
-  // (the reference: "true for all real-time bars in barset")
-  "v6_vwap_bands.pine": {
-    error: "realtime: runtime: No volume is provided by the data vendor.",
-    area: "runtime/realtime (barstate.islast on realtime bars, first-tick volume)",
-  },
 };
 

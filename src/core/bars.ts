@@ -207,7 +207,8 @@ const ALIASES: Record<string, Field> = {
   volume: "volume", vol: "volume", v: "volume",
 };
 
-function splitCsvLine(line: string, sep: string): string[] {
+/** One CSV line split at `sep`, with RFC 4180 quoting ("a,b" and doubled quotes). */
+export function splitCsvLine(line: string, sep = ","): string[] {
   if (!line.includes('"')) return line.split(sep);
   const out: string[] = [];
   let cur = "";

@@ -5,6 +5,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Bar, RunResult, SymInfo } from "../../src/core/result.js";
 import { parseSymInfoToml } from "../../src/core/syminfo.js";
+import { splitCsvLine } from "../../src/core/bars.js";
+
+// the CSV splitter of src/core/bars.ts (quoted fields), shared with the cases' own readers
+export { splitCsvLine };
 
 export const CONFORMANCE = resolve(__dirname, "../../../shared/conformance/tradingview");
 
@@ -18,30 +22,8 @@ export interface TaCase {
   syminfo: SymInfo;
 }
 
-export function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      out.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
 function rows(text: string): string[][] {
-  return text.split(/\r?\n/).filter((l) => l.trim() !== "").map(splitCsvLine);
+  return text.split(/\r?\n/).filter((l) => l.trim() !== "").map((l) => splitCsvLine(l));
 }
 
 export function loadTaCase(name: string): TaCase {

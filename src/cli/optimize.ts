@@ -6,7 +6,7 @@
 // threads when the built worker entry exists (dist/), else in-process.
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 
-import { readFileSync } from "node:fs";
+import { UsageError, readText } from "./args.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
 import { syntheticBars } from "../runtime/synthetic.js";
@@ -37,7 +37,6 @@ Examples:
   resin optimize strategy.pine --trials 50 --seed 1
   resin optimize strategy.pine --validation walk-forward --bars 1000 --sampler tpe --json`;
 
-class UsageError extends Error {}
 
 interface Args {
   script?: string;
@@ -108,14 +107,6 @@ export function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument '${arg}'`);
   }
   return a;
-}
-
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new UsageError(`cannot read ${what} '${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
 }
 
 function loadBars(a: Args): Bar[] | string {

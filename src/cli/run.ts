@@ -4,7 +4,7 @@
 // last value of each plot, the strategy summary for strategies, the mode and the time; --json
 // prints the full result object on stdout and nothing else there.
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
-import { readFileSync } from "node:fs";
+import { UsageError, readText } from "./args.js";
 import type { OhlcvInput, RunResult, SymInfo } from "../core/result.js";
 import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
 import { parseTimeframe } from "../core/time-frames.js";
@@ -44,7 +44,6 @@ interface Args {
   help: boolean;
 }
 
-class UsageError extends Error {}
 
 const VALUE_FLAGS = new Set(["--bars", "--data", "--data-feed", "--syminfo", "--timeframe", "--mode", "--inputs", "--symbol"]);
 
@@ -95,14 +94,6 @@ export function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument '${arg}'`);
   }
   return a;
-}
-
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new UsageError(`cannot read ${what} '${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
 }
 
 /** A data-feed file as RunOptions.dataFeed, or the message of its first problem. */

@@ -3,11 +3,10 @@
 // bodies are indented blocks on the following lines.
 
 import type { Expr, For, ForIn, Ident, If, Switch, SwitchCase, TypeRef, While } from "./ast.js";
-import { parseInlineBody } from "./declarations.js";
-import { Codes } from "./diagnostics.js";
+import { parseIndentedLines, parseInlineBody } from "./declarations.js";
 import { parseExpression, parseName } from "./expressions.js";
-import { ParseAbort, type Parser } from "./parser.js";
-import { parseBlock, expectLineEnd, skipUnexpectedIndent } from "./statements.js";
+import type { Parser } from "./parser.js";
+import { parseBlock, expectLineEnd } from "./statements.js";
 import type { Token } from "./tokens.js";
 import { parseTypeRef } from "./types.js";
 
@@ -28,36 +27,12 @@ export function parseSwitch(p: Parser): Switch {
   const start = p.next();
   const node: Switch = { kind: "Switch", cases: [], span: p.tokenSpan(start) };
   if (!p.atKind("Newline")) node.subject = parseExpression(p);
-  if (!p.atKind("Newline")) p.unexpected("end of line");
-  p.next();
-  if (!p.atKind("Indent")) p.fail(Codes.ExpectedBlock, "Expecting indented 'value => result' lines after 'switch'", p.tokenSpan(p.peek()));
-  p.next();
   p.blockDepth++;
-  for (;;) {
-    const k = p.peek().kind;
-    if (k === "Newline") {
-      p.next();
-      continue;
-    }
-    if (k === "Dedent") {
-      p.next();
-      break;
-    }
-    if (k === "EOF") break;
-    if (k === "Indent") {
-      skipUnexpectedIndent(p);
-      continue;
-    }
-    const depth = p.depth;
-    try {
-      node.cases.push(parseSwitchCase(p));
-    } catch (e) {
-      if (!(e instanceof ParseAbort)) throw e;
-      p.depth = depth;
-      p.recover();
-    }
+  try {
+    node.cases = parseIndentedLines(p, "Expecting indented 'value => result' lines after 'switch'", parseSwitchCase, false);
+  } finally {
+    p.blockDepth--;
   }
-  p.blockDepth--;
   node.span = p.spanFrom(start);
   return node;
 }

@@ -95,11 +95,16 @@ export function parseInlineBody(p: Parser): Block {
 }
 
 /** Indented lines under a `type` or `enum` header, one item a line, each recovered on its own. */
-function parseMemberLines<T>(p: Parser, what: string, parseItem: (p: Parser) => T): T[] {
+/**
+ * The indented lines after a header (type fields, enum members, switch arms): one item a line, blank
+ * lines skipped, each bad line recovered on its own. `lineEnd` is false for items that end their own
+ * line (a switch arm with a block body).
+ */
+export function parseIndentedLines<T>(p: Parser, expecting: string, parseItem: (p: Parser) => T, lineEnd = true): T[] {
   const items: T[] = [];
   if (!p.atKind("Newline")) p.unexpected("end of line");
   p.next();
-  if (!p.atKind("Indent")) p.fail(Codes.ExpectedBlock, `Expecting indented ${what} on the next lines`, p.tokenSpan(p.peek()));
+  if (!p.atKind("Indent")) p.fail(Codes.ExpectedBlock, expecting, p.tokenSpan(p.peek()));
   p.next();
   for (;;) {
     const k = p.peek().kind;
@@ -119,7 +124,7 @@ function parseMemberLines<T>(p: Parser, what: string, parseItem: (p: Parser) => 
     const depth = p.depth;
     try {
       items.push(parseItem(p));
-      expectLineEnd(p);
+      if (lineEnd) expectLineEnd(p);
     } catch (e) {
       if (!(e instanceof ParseAbort)) throw e;
       p.depth = depth;
@@ -133,7 +138,7 @@ export function parseTypeDecl(p: Parser, start: Token, exported: boolean): TypeD
   p.requireTopLevel("Types", start);
   p.expectWord("type");
   const name = parseName(p, "a type name");
-  const fields = parseMemberLines(p, "field declarations", parseField);
+  const fields = parseIndentedLines(p, "Expecting indented field declarations on the next lines", parseField);
   return { kind: "TypeDecl", name, fields, exported, span: p.spanFrom(start) };
 }
 
@@ -154,7 +159,7 @@ export function parseEnumDecl(p: Parser, start: Token, exported: boolean): EnumD
   p.requireTopLevel("Enums", start);
   p.expectWord("enum");
   const name = parseName(p, "an enum name");
-  const members = parseMemberLines(p, "enum members", parseEnumMember);
+  const members = parseIndentedLines(p, "Expecting indented enum members on the next lines", parseEnumMember);
   return { kind: "EnumDecl", name, members, exported, span: p.spanFrom(start) };
 }
 

@@ -1,14 +1,7 @@
-// alert() and alertcondition() through the public Runtime. Until src/builtins/index.ts lists the
-// alert module, the test adds its functions to the shared registry itself (a no-op afterwards).
-import { beforeAll, describe, expect, it } from "vitest";
-import { registry } from "../../src/builtins/index.js";
-import * as alertModule from "../../src/builtins/alert/index.js";
+// alert() and alertcondition() through the public Runtime (the registry of src/builtins/index.ts).
+import { describe, expect, it } from "vitest";
 import { bars, runBoth, v6 } from "../helpers/run-both.js";
 import type { RunResult } from "../../src/core/result.js";
-
-beforeAll(() => {
-  for (const [name, def] of Object.entries(alertModule.functions)) registry.functions[name] ??= def;
-});
 
 async function ok(source: string, n = 10, opts = {}): Promise<RunResult> {
   const r = await runBoth(source, bars(n), opts);

@@ -116,23 +116,29 @@ function bands(ctx: ExecContext, args: any[], site: CallSite, fn: string): void 
   resWidth = num(args[2]) * k.stdev2_next(s.v, bar, x, len);
 }
 
+/** [middle, upper, lower] from the last bands()/keltner() step. */
+function bandTuple(site: CallSite): any[] {
+  const out = tuple(site, 3);
+  out[0] = resBasis;
+  out[1] = resBasis + resWidth;
+  out[2] = resBasis - resWidth;
+  return out;
+}
+
+/** (upper - lower) / middle from the last bands()/keltner() step. */
+function bandWidth(): number {
+  return (resBasis + resWidth - (resBasis - resWidth)) / resBasis;
+}
+
 function bb(ctx: ExecContext, args: any[], site: CallSite): any[] {
   bands(ctx, args, site, "bb");
-  const basis = resBasis;
-  const d = resWidth;
-  const out = tuple(site, 3);
-  out[0] = basis;
-  out[1] = basis + d;
-  out[2] = basis - d;
-  return out;
+  return bandTuple(site);
 }
 
 function bbw(ctx: ExecContext, args: any[], site: CallSite): number {
   bands(ctx, args, site, "bbw");
-  const basis = resBasis;
-  const d = resWidth;
   // TradingView returns the width in percent (ta/bb), unlike the reference snippet
-  return ((basis + d - (basis - d)) / basis) * 100;
+  return bandWidth() * 100;
 }
 
 /** Keltner: ema basis and ema of the range (ta.tr, i.e. tr(false), or high - low). */
@@ -153,20 +159,12 @@ function keltner(ctx: ExecContext, args: any[], site: CallSite, fn: string): voi
 
 function kc(ctx: ExecContext, args: any[], site: CallSite): any[] {
   keltner(ctx, args, site, "kc");
-  const basis = resBasis;
-  const r = resWidth;
-  const out = tuple(site, 3);
-  out[0] = basis;
-  out[1] = basis + r;
-  out[2] = basis - r;
-  return out;
+  return bandTuple(site);
 }
 
 function kcw(ctx: ExecContext, args: any[], site: CallSite): number {
   keltner(ctx, args, site, "kcw");
-  const basis = resBasis;
-  const r = resWidth;
-  return (basis + r - (basis - r)) / basis;
+  return bandWidth();
 }
 
 function macd(ctx: ExecContext, args: any[], site: CallSite): any[] {

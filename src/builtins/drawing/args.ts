@@ -62,6 +62,27 @@ export function pointPrice(p: PineObject): number {
   return p.fields[P_PRICE] as number;
 }
 
+/** Two corners (x1, y1, x2, y2) of a line or box, written by `twoPoints`: no array per call. */
+export const corners = { x1: NaN, y1: NaN, x2: NaN, y2: NaN };
+
+/**
+ * Resolves the two overloads of line.new/box.new: two chart.points (`p1`/`p2` given) or four
+ * coordinates. A point that is na gives na coordinates. The result is in `corners`.
+ */
+export function twoPoints(p1: unknown, p2: unknown, x1: unknown, y1: unknown, x2: unknown, y2: unknown, xloc: string): void {
+  if (p1 !== undefined || p2 !== undefined) {
+    corners.x1 = isPoint(p1) ? pointX(p1, xloc) : NaN;
+    corners.y1 = isPoint(p1) ? pointPrice(p1) : NaN;
+    corners.x2 = isPoint(p2) ? pointX(p2, xloc) : NaN;
+    corners.y2 = isPoint(p2) ? pointPrice(p2) : NaN;
+  } else {
+    corners.x1 = int(x1, NaN);
+    corners.y1 = num(y1, NaN);
+    corners.x2 = int(x2, NaN);
+    corners.y2 = num(y2, NaN);
+  }
+}
+
 export function checkX(ctx: ExecContext, x: number, xloc: string): number {
   if (xloc === "bar_index" && x === x && x > ctx.barIndex + MAX_FUTURE_BARS)
     ctx.runtimeError(`Objects positioned using xloc.bar_index cannot be drawn further than ${MAX_FUTURE_BARS} bars into the future`);

@@ -2,7 +2,7 @@
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { catalogFunction } from "../../catalog/index.js";
 import { Box, isPoint } from "./objects.js";
-import { checkX, decodeOverload, extendArg, fitsParam, formatting, int, num, pointPrice, pointX, str, bool, textSize, xlocArg } from "./args.js";
+import { checkX, corners, decodeOverload, extendArg, fitsParam, formatting, int, num, pointPrice, pointX, str, bool, textSize, twoPoints, xlocArg } from "./args.js";
 import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 
@@ -14,19 +14,11 @@ function newBox(ctx: ExecContext, args: unknown[]): Box {
   const store = storeOf(ctx);
   const b = new Box(allocId(store));
   b.xloc = xlocArg(ctx, a.xloc);
-  if (a.top_left !== undefined || a.bottom_right !== undefined) {
-    const tl = a.top_left;
-    const br = a.bottom_right;
-    b.left = isPoint(tl) ? pointX(tl, b.xloc) : NaN;
-    b.top = isPoint(tl) ? pointPrice(tl) : NaN;
-    b.right = isPoint(br) ? pointX(br, b.xloc) : NaN;
-    b.bottom = isPoint(br) ? pointPrice(br) : NaN;
-  } else {
-    b.left = int(a.left, NaN);
-    b.top = num(a.top, NaN);
-    b.right = int(a.right, NaN);
-    b.bottom = num(a.bottom, NaN);
-  }
+  twoPoints(a.top_left, a.bottom_right, a.left, a.top, a.right, a.bottom, b.xloc);
+  b.left = corners.x1;
+  b.top = corners.y1;
+  b.right = corners.x2;
+  b.bottom = corners.y2;
   checkX(ctx, b.left, b.xloc);
   checkX(ctx, b.right, b.xloc);
   b.borderColor = num(a.border_color, b.borderColor);

@@ -2,10 +2,9 @@
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { catalogFunction } from "../../catalog/index.js";
 import { isPoint, Line } from "./objects.js";
-import { checkX, decodeOverload, extendArg, fitsParam, int, num, pointPrice, pointX, str, bool, xlocArg } from "./args.js";
+import { checkX, corners, decodeOverload, extendArg, fitsParam, int, num, pointPrice, pointX, str, bool, twoPoints, xlocArg } from "./args.js";
 import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
-import type { PineObject } from "../../core/values.js";
 
 const NEW = catalogFunction("line.new")!.fn;
 
@@ -19,19 +18,11 @@ function newLine(ctx: ExecContext, args: unknown[]): Line {
   const store = storeOf(ctx);
   const l = new Line(allocId(store));
   l.xloc = xlocArg(ctx, a.xloc);
-  if (a.first_point !== undefined || a.second_point !== undefined) {
-    const p1 = a.first_point as PineObject | null;
-    const p2 = a.second_point as PineObject | null;
-    l.x1 = isPoint(p1) ? pointX(p1, l.xloc) : NaN;
-    l.y1 = isPoint(p1) ? pointPrice(p1) : NaN;
-    l.x2 = isPoint(p2) ? pointX(p2, l.xloc) : NaN;
-    l.y2 = isPoint(p2) ? pointPrice(p2) : NaN;
-  } else {
-    l.x1 = int(a.x1, NaN);
-    l.y1 = num(a.y1, NaN);
-    l.x2 = int(a.x2, NaN);
-    l.y2 = num(a.y2, NaN);
-  }
+  twoPoints(a.first_point, a.second_point, a.x1, a.y1, a.x2, a.y2, l.xloc);
+  l.x1 = corners.x1;
+  l.y1 = corners.y1;
+  l.x2 = corners.x2;
+  l.y2 = corners.y2;
   checkX(ctx, l.x1, l.xloc);
   checkX(ctx, l.x2, l.xloc);
   l.extend = extendArg(ctx, a.extend);

@@ -37,18 +37,19 @@ export function tickAt(k: number, ticks: number, open: number, high: number, low
   }
   const first = Math.abs(high - open) <= Math.abs(open - low) ? high : low;
   const second = first === high ? low : high;
-  const legs = [Math.abs(first - open), Math.abs(second - first), Math.abs(close - second)];
-  const total = legs[0]! + legs[1]! + legs[2]!;
+  // the path open -> first -> second -> close, walked `frac` of its length (no arrays per tick)
+  const leg0 = Math.abs(first - open);
+  const leg1 = Math.abs(second - first);
+  const leg2 = Math.abs(close - second);
   const frac = ticks > 1 ? k / (ticks - 1) : 1;
-  let dist = total * frac;
-  const points = [open, first, second, close];
+  let dist = (leg0 + leg1 + leg2) * frac;
   let price = open;
   let hi = open;
   let lo = open;
   for (let i = 0; i < 3; i++) {
-    const a = points[i]!;
-    const b = points[i + 1]!;
-    const len = legs[i]!;
+    const a = i === 0 ? open : i === 1 ? first : second;
+    const b = i === 0 ? first : i === 1 ? second : close;
+    const len = i === 0 ? leg0 : i === 1 ? leg1 : leg2;
     if (dist <= len) {
       price = len === 0 ? b : a + ((b - a) * dist) / len;
       hi = Math.max(hi, price);

@@ -10,8 +10,10 @@ import { maybeBroker, num } from "./common.js";
 type ClosedField = (t: Trade) => unknown;
 type OpenField = (t: OpenTrade, b: Broker, ctx: ExecContext) => unknown;
 
-function closed(name: string, get: ClosedField, na: unknown = NaN): [string, BuiltinTable[string]] {
-  const full = `strategy.closedtrades.${name}`;
+/** A `strategy.<list>.<name>(trade_num)` lookup: the trade at that index of the ledger list, else `na`. */
+function lookup<T>(list: "closedtrades" | "opentrades", name: string, get: (t: T, b: Broker, ctx: ExecContext) => unknown, na: unknown): [string, BuiltinTable[string]] {
+  const full = `strategy.${list}.${name}`;
+  const key = list === "closedtrades" ? "closed" : "open";
   return [
     full,
     {
@@ -19,28 +21,15 @@ function closed(name: string, get: ClosedField, na: unknown = NaN): [string, Bui
       impl: (ctx, a) => {
         const b = maybeBroker(ctx);
         const i = num(a[0]);
-        const t = b && Number.isInteger(i) && i >= 0 ? b.ledger.closed[i] : undefined;
-        return t ? get(t) : na;
-      },
-    },
-  ];
-}
-
-function open(name: string, get: OpenField, na: unknown = NaN): [string, BuiltinTable[string]] {
-  const full = `strategy.opentrades.${name}`;
-  return [
-    full,
-    {
-      name: full,
-      impl: (ctx, a) => {
-        const b = maybeBroker(ctx);
-        const i = num(a[0]);
-        const t = b && Number.isInteger(i) && i >= 0 ? b.ledger.open[i] : undefined;
+        const t = b && Number.isInteger(i) && i >= 0 ? (b.ledger[key][i] as T | undefined) : undefined;
         return t && b ? get(t, b, ctx) : na;
       },
     },
   ];
 }
+
+const closed = (name: string, get: ClosedField, na: unknown = NaN) => lookup<Trade>("closedtrades", name, get, na);
+const open = (name: string, get: OpenField, na: unknown = NaN) => lookup<OpenTrade>("opentrades", name, get, na);
 
 const sign = (t: Trade) => (t.direction === "long" ? 1 : -1);
 

@@ -76,7 +76,8 @@ export interface FuncInstance {
 
 export interface UdtInfo {
   name: string;
-  fields: { name: string; type: PType; default: RExpr | null }[];
+  /** `varip` marks a field that realtime ticks do not roll back (Objects page of the user manual). */
+  fields: { name: string; type: PType; default: RExpr | null; varip?: boolean }[];
 }
 
 export interface Declaration {

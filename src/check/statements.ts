@@ -67,7 +67,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
     case "TypeDecl": {
       if (!scope.isGlobal) throw new CheckError("Types can only be declared at global scope", s.span);
       if (c.udts.has(s.name.name)) throw new CheckError(`Type '${s.name.name}' is already declared`, s.name.span);
-      const info = { name: s.name.name, fields: [] as { name: string; type: PType; default: RExpr | null }[] };
+      const info = { name: s.name.name, fields: [] as { name: string; type: PType; default: RExpr | null; varip?: boolean }[] };
       c.udts.set(s.name.name, info); // registered first: fields may be of the same type
       for (const f of s.fields) {
         const ty = c.typeFromRef(f.type);
@@ -76,7 +76,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
           def = c.expr(f.default, c.global);
           c.checkAssignable(def.t, ty, f.span, `field '${f.name.name}'`);
         }
-        info.fields.push({ name: f.name.name, type: t(ty, SERIES), default: def });
+        info.fields.push(f.varip ? { name: f.name.name, type: t(ty, SERIES), default: def, varip: true } : { name: f.name.name, type: t(ty, SERIES), default: def });
       }
       return null;
     }
@@ -144,7 +144,9 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   }
   if (c.version >= 6 && name === "bool" && init.k === "const" && init.t.name === "na") init = { k: "const", v: false, t: t("bool", CONST) };
   let q = init.t.q;
-  if (s.mode !== "plain" || c.mutated.has(s.name.name)) q = SERIES;
+  // `var`/`varip` alone does not make a variable series: a never-reassigned `var string grp = "Calc"`
+  // keeps its literal's qualifier and is accepted as an input's `group` (common in public scripts)
+  if (c.mutated.has(s.name.name)) q = SERIES;
   if (s.qualifier === "const" && init.t.q > CONST) throw new CheckError(`Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`, s.init.span);
   if (s.qualifier === "simple" && init.t.q > 2) throw new CheckError(`Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`, s.init.span);
   if (s.qualifier === "series") q = SERIES;

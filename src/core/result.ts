@@ -97,6 +97,16 @@ export interface PlotMeta {
   [key: string]: unknown;
 }
 
+/** A plotcandle/plotbar output's prices per bar (plus its wick/border colours when they vary by bar). */
+export interface PlotOhlc {
+  open: (number | null)[];
+  high: (number | null)[];
+  low: (number | null)[];
+  close: (number | null)[];
+  wickcolor?: (string | null)[];
+  bordercolor?: (string | null)[];
+}
+
 export interface StrategyEvent {
   kind: "entry" | "exit" | "close" | "close_all" | "cancel" | "cancel_all" | "order";
   id: string | null;
@@ -215,6 +225,10 @@ export interface RunResult {
   series: Record<string, (number | string | boolean | null)[]>;
   plots: (number | string | boolean | null)[];
   plot_meta: Record<string, PlotMeta>;
+  /** plotcandle/plotbar outputs by title (an addition to service.md 1.2; see docs/compatibility.md). */
+  plot_ohlc?: Record<string, PlotOhlc>;
+  /** Per-bar colours of plots whose colour argument varies across bars (null: na colour or no value). */
+  plot_colors?: Record<string, (string | null)[]>;
   events: StrategyEvent[];
   strategy?: StrategyResult;
   drawings: Record<string, unknown>[];

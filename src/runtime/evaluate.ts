@@ -25,6 +25,7 @@ import { barCloseTimes } from "./bar-close.js";
 import { compileBackend, type CompiledRun } from "./backend.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
+import { ObjectRollback } from "./rollback.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
@@ -217,6 +218,8 @@ export function evaluate(input: EvaluateInput): RunResult {
   const ticks = tickCount(opts);
   const kernels = ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
   let snap: StateSnapshot | undefined;
+  // arrays, maps, matrices and UDT objects mutated in place by a tick (src/runtime/rollback.ts)
+  const objects = ticks > 1 && rtFrom < n && ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
   const tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
   try {
     for (; bar < n; bar++) {
@@ -240,6 +243,7 @@ export function evaluate(input: EvaluateInput): RunResult {
         // a forming bar: every tick re-runs the script from the state of the previous bar's close
         const { high, low, close, volume } = { high: ctx.high, low: ctx.low, close: ctx.close, volume: ctx.volume };
         snap = state.snapshot(snap);
+        if (objects) objects.save();
         const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
         ctx.isRealtime = true;
         if (broker) broker.onBarOpen(ctx);
@@ -249,6 +253,7 @@ export function evaluate(input: EvaluateInput): RunResult {
         for (let k = 0; k < ticks; k++) {
           if (k > 0) {
             state.restore(snap, prog.varipSlots, prog.varipOnce);
+            if (objects) objects.restore();
             if (ksnap !== undefined) kernels!.restore!(ksnap);
             if (bsnap !== undefined) broker!.restore(bsnap);
             if (dsnap !== undefined) restoreDrawings(dstore!, dsnap);
@@ -314,6 +319,8 @@ function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: numbe
   const out = plots.toResult(count);
   r.series = out.series;
   r.plot_meta = out.plot_meta;
+  if (out.plot_ohlc) r.plot_ohlc = out.plot_ohlc;
+  if (out.plot_colors) r.plot_colors = out.plot_colors;
   const first = Object.keys(out.series)[0];
   r.plots = first !== undefined ? out.series[first]! : [];
   r.inputs = inputs.records;

@@ -19,7 +19,8 @@ export class Ledger {
   maxContractsAll = 0;
   private seq = 0;
 
-  constructor(private readonly pointValue: number) {}
+  /** Account currency per point (the broker updates it when the account currency is converted). */
+  constructor(public pointValue: number) {}
 
   positionSize(): number {
     let s = 0;

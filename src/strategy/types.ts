@@ -37,6 +37,10 @@ export interface ExitRequest {
   commentLoss?: string | null;
   commentTrailing?: string | null;
   alertMessage?: string | null;
+  /** Per-leg alert texts (take-profit, stop-loss, trailing); alertMessage when na. */
+  alertProfit?: string | null;
+  alertLoss?: string | null;
+  alertTrailing?: string | null;
   disableAlert?: boolean;
 }
 
@@ -66,11 +70,15 @@ export interface PendingOrder {
   ocaName: string | null;
   ocaType: OcaType;
   comment: string | null;
+  alertMessage: string | null;
+  disableAlert: boolean;
   /** Creation order: orders triggered at the same price fill in this order. */
   seq: number;
   placedBar: number;
   /** Filled only at a bar's open (market orders placed on an earlier bar). */
   market: boolean;
+  /** Placed by a calc_on_order_fills execution inside its bar: live for the rest of that bar's path. */
+  intrabar: boolean;
 }
 
 /** One strategy.exit call (re-issued calls with the same id update it). */
@@ -91,6 +99,11 @@ export interface ExitOrder {
   commentProfit: string | null;
   commentLoss: string | null;
   commentTrailing: string | null;
+  alertMessage: string | null;
+  alertProfit: string | null;
+  alertLoss: string | null;
+  alertTrailing: string | null;
+  disableAlert: boolean;
   seq: number;
   placedBar: number;
   /** Has matched at least one open trade (it is dropped once none of its trades remain). */
@@ -101,6 +114,24 @@ export interface ExitOrder {
    * issues the exit again on a later bar.
    */
   bindSide: Side | 0;
+  /** Placed by a calc_on_order_fills execution inside its bar: live for the rest of that bar's path. */
+  intrabar: boolean;
+}
+
+/** One order fill as alerts and calc_on_order_fills see it. */
+export interface FillNote {
+  id: string;
+  /** "buy" or "sell". */
+  action: "buy" | "sell";
+  qty: number;
+  price: number;
+  comment: string | null;
+  alertMessage: string | null;
+  /** Position size before and after the fill (signed). */
+  prevPosition: number;
+  position: number;
+  bar: number;
+  time: number;
 }
 
 /** A filled entry that is (still partly) open. Money values are in account currency. */

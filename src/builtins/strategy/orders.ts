@@ -73,6 +73,9 @@ export const orderFunctions: BuiltinTable = {
           commentLoss: strOrNull(a[14]),
           commentTrailing: strOrNull(a[15]),
           alertMessage: strOrNull(a[16]),
+          alertProfit: strOrNull(a[17]),
+          alertLoss: strOrNull(a[18]),
+          alertTrailing: strOrNull(a[19]),
           disableAlert: a[20] === true,
         },
         ctx,
@@ -156,30 +159,17 @@ export const orderFunctions: BuiltinTable = {
     },
   },
 
-  // Without exchange-rate data the account currency is the symbol's: conversion is the identity
-  // unless strategy(currency) names a different currency, which needs FX data resin does not have.
+  // Account <-> symbol currency at the rate the broker converts profits with (src/strategy/currency.ts).
   "strategy.convert_to_account": {
     name: "strategy.convert_to_account",
-    impl: (ctx, a) => convert(ctx, num(a[0])),
+    impl: (ctx, a) => num(a[0]) * brokerOf(ctx).currency.rate,
   },
   "strategy.convert_to_symbol": {
     name: "strategy.convert_to_symbol",
-    impl: (ctx, a) => convert(ctx, num(a[0])),
+    impl: (ctx, a) => num(a[0]) / brokerOf(ctx).currency.rate,
   },
   "strategy.default_entry_qty": {
     name: "strategy.default_entry_qty",
     impl: (ctx, a) => brokerOf(ctx).defaultQty(num(a[0])),
   },
 };
-
-const warned = new WeakSet<object>();
-
-function convert(ctx: ExecContext, v: number): number {
-  const b = brokerOf(ctx);
-  const acc = b.settings.currency;
-  if (acc !== "NONE" && acc !== ctx.syminfo.currency && !warned.has(b)) {
-    warned.add(b);
-    ctx.log("warning", `strategy currency ${acc} differs from the symbol currency ${ctx.syminfo.currency}: no exchange rates available, values are not converted`);
-  }
-  return v;
-}

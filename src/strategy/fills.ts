@@ -1,0 +1,140 @@
+// Fill accounting: what an order does to the position when the path walk (walk.ts) reaches it.
+// Entries reverse or add (pyramiding, allow_entry_in, max_position_size, margin), strategy.order
+// nets FIFO, closes and exits take their share of the open trades; every fill is booked into the
+// ledger and reported to the broker (alerts, calc_on_order_fills).
+
+import type { Broker } from "./broker.js";
+import type { ExitOrder, OpenTrade, PendingOrder, Side } from "./types.js";
+
+type Leg = "tp" | "sl" | "trail";
+
+/** `price` moved `slippage` ticks against an order on `side`. */
+export function slipped(b: Broker, price: number, side: Side): number {
+  return price + side * b.settings.slippage * b.mintick;
+}
+
+export function commission(b: Broker, qty: number, price: number): number {
+  const s = b.settings;
+  if (s.commissionValue === 0) return 0;
+  if (s.commissionType === "percent") return (qty * price * b.pointValue * s.commissionValue) / 100;
+  if (s.commissionType === "cash_per_contract") return qty * s.commissionValue;
+  return s.commissionValue;
+}
+
+export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
+  b.book.removeRef(o);
+  if (o.kind === "close" || o.kind === "close_all") {
+    fillClose(b, o, price);
+    return;
+  }
+  const ledger = b.ledger;
+  const side = o.side;
+  const pos = ledger.side();
+  const held = Math.abs(ledger.positionSize());
+  let qty = o.qty === o.qty ? o.qty : b.defaultQty(price);
+  // How much of the position this order closes first: all of it for a reversing entry, up to its
+  // own size for strategy.order (FIFO); the rest opens the other way.
+  let closing = 0;
+  if (pos === -side) {
+    if (o.kind === "entry") closing = held;
+    else {
+      closing = Math.min(held, qty);
+      qty -= closing;
+    }
+  }
+  if (o.kind === "entry") {
+    if (!b.risk.allowsSide(side)) {
+      // strategy.risk.allow_entry_in: an entry the other way only closes the position.
+      if (closing > 0) closeTrades(b, ledger.open.slice(), Infinity, price, o.id, o.comment, NaN, o);
+      return;
+    }
+    if (pos === side && ledger.open.length >= Math.max(1, b.settings.pyramiding)) return;
+  }
+  qty = b.risk.capQty(qty, side, closing > 0 ? 0 : ledger.positionSize());
+  // A fresh or added position the equity cannot margin at the fill price is rejected; the new
+  // leg of a reversal is not (a margin call trims it instead).
+  if (closing === 0 && !affordable(b, side, qty, price)) return;
+  const opening = qty > 1e-12 ? qty : 0;
+  // One order pays one commission (cash_per_order), shared by its closing and opening legs.
+  const fee = commission(b, closing + opening, price);
+  const total = closing + opening;
+  if (closing > 0) closeTrades(b, ledger.open.slice(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0, null);
+  if (opening > 0) {
+    ledger.openTrade(o.id, o.comment, side, opening, price, total > 0 ? (fee * opening) / total : 0, b.bar, b.time);
+    b.risk.onFill();
+  }
+  if (total > 0) b.filled(o.id, side, total, price, o.comment, o.alertMessage, o.disableAlert);
+  b.book.applyOca(o, total);
+}
+
+/** Whether equity at `price` covers the margin of the position after adding `qty` on `side`. */
+function affordable(b: Broker, side: Side, qty: number, price: number): boolean {
+  const m = (side > 0 ? b.settings.marginLong : b.settings.marginShort) / 100;
+  if (!(m > 0)) return true;
+  const size = Math.abs(b.ledger.positionSize()) + qty;
+  const required = size * price * b.pointValue * m;
+  return required <= b.equity(price) * (1 + 1e-12);
+}
+
+export function fillClose(b: Broker, o: PendingOrder, price: number): void {
+  const open = b.ledger.open;
+  const matching = o.kind === "close_all" ? open.slice() : open.filter((t) => t.entryId === o.id);
+  if (matching.length === 0) return;
+  let total = 0;
+  for (const t of matching) total += t.qty;
+  let qty = total;
+  if (o.qty === o.qty) qty = Math.min(o.qty, total);
+  else if (o.qtyPercent === o.qtyPercent) qty = b.roundQty((total * o.qtyPercent) / 100);
+  if (!(qty > 0)) return;
+  const exitId = o.kind === "close_all" ? "Close position order" : `Close entry(s) order ${o.id}`;
+  closeTrades(b, matching, qty, slipped(b, price, -matching[0].side as Side), exitId, o.comment, NaN, o);
+}
+
+export function fillExit(b: Broker, e: ExitOrder, t: OpenTrade, leg: Leg, price: number): void {
+  const qty = b.exitRemaining(e, t);
+  if (!(qty > 0)) return;
+  const comment = (leg === "tp" ? e.commentProfit : leg === "sl" ? e.commentLoss : e.commentTrailing) ?? e.comment;
+  t.exitFilled.set(e.id, (t.exitFilled.get(e.id) ?? 0) + qty);
+  // FIFO: an exit closes the earliest open trades first, whatever trade its levels came from.
+  const targets = b.settings.closeEntriesRule === "FIFO" ? b.ledger.open.slice() : [t];
+  const side = -t.side as Side;
+  const done = closeTrades(b, targets, qty, price, e.id, comment, NaN, null);
+  if (done > 0) {
+    const alert = (leg === "tp" ? e.alertProfit : leg === "sl" ? e.alertLoss : e.alertTrailing) ?? e.alertMessage;
+    b.filled(e.id, side, done, price, comment, alert, e.disableAlert);
+    b.exitOca(e, done);
+  }
+}
+
+/**
+ * Closes up to `qty` of `trades` in order at `price`; one commission for the whole fill unless
+ * given. `report`: the close order to announce the fill for (alerts); null when the caller does.
+ * Returns the quantity closed.
+ */
+export function closeTrades(
+  b: Broker,
+  trades: OpenTrade[],
+  qty: number,
+  price: number,
+  exitId: string,
+  comment: string | null,
+  fee = NaN,
+  report: PendingOrder | null = null,
+): number {
+  let total = 0;
+  for (const t of trades) total += t.qty;
+  let left = Math.min(qty, total);
+  if (!(left > 0)) return 0;
+  const comm = fee === fee ? fee : commission(b, left, price);
+  const all = left;
+  const side = -trades[0].side as Side;
+  for (const t of trades) {
+    if (left <= 0) break;
+    const q = Math.min(t.qty, left);
+    b.ledger.closePart(t, q, price, comm * (q / all), exitId, comment, b.bar, b.time);
+    left -= q;
+  }
+  b.risk.onFill();
+  if (report) b.filled(report.kind === "close" || report.kind === "close_all" ? exitId : report.id, side, all, price, comment, report.alertMessage, report.disableAlert);
+  return all;
+}

@@ -1,0 +1,272 @@
+// The intrabar path walk: the price moves open -> nearer extreme -> other extreme -> close (or along
+// the magnifier's lower-timeframe bars), and every pending order or exit level it reaches fills, the
+// first reached first, ties in placement order. Gaps fill at the point itself (the open).
+//
+// calc_on_order_fills: after the fills at one point of the path the broker runs the script again
+// (Broker.afterFills); orders placed by that execution are live for the rest of the path, market
+// ones filling at the next vertex (TradingView: "on the next tick at one of the bar's OHLC values").
+
+import type { Broker } from "./broker.js";
+import { exitCovers } from "./book.js";
+import { fillExit, fillOrder, slipped } from "./fills.js";
+import { highFirst } from "./path.js";
+import type { ExitOrder, OpenTrade, PendingOrder, Side } from "./types.js";
+
+const NONE = 0;
+const ORDER = 1;
+const EXIT = 2;
+type Leg = "tp" | "sl" | "trail";
+
+export class PathWalker {
+  /** The price the walk is at. */
+  cur = NaN;
+  /** The highest and lowest prices of the chart bar walked so far (a calc_on_order_fills execution's high/low). */
+  high = NaN;
+  low = NaN;
+  // The best fill candidate of a scan (fields instead of an object: no allocation per scan).
+  private bKind = NONE;
+  private bOrder: PendingOrder | null = null;
+  private bExit: ExitOrder | null = null;
+  private bTrade: OpenTrade | null = null;
+  private bLeg: Leg = "tp";
+  private bLevel = NaN;
+  private bSeq = 0;
+
+  constructor(private readonly b: Broker) {}
+
+  /** One bar (or magnifier sub-bar) of the path; `first` is the chart bar's opening point. */
+  walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
+    if (o !== o) return;
+    const b = this.b;
+    // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
+    // for the others the bar's high and low bracket it anyway.
+    this.cur = o;
+    if (first) {
+      this.high = o;
+      this.low = o;
+    } else this.reach(o);
+    this.updateTrails(o);
+    if (first) this.fillMarketOrders(o, false);
+    else this.fillIntrabarMarket(o);
+    this.fillTriggeredAt(o);
+    if (first) b.risk.checkMargin(o, b);
+    b.afterFills(o);
+    if (highFirst(o, h, l, b.mintick)) {
+      this.moveTo(h, true);
+      this.moveTo(l, true);
+    } else {
+      this.moveTo(l, true);
+      this.moveTo(h, true);
+    }
+    this.moveTo(c, false);
+  }
+
+  /** Fills market orders (entries, orders, closes) in the order they were placed. */
+  fillMarketOrders(price: number, atClose: boolean): void {
+    const b = this.b;
+    for (let guard = 0; guard < 10_000; guard++) {
+      let next: PendingOrder | null = null;
+      for (const o of b.book.orders) {
+        if (!o.market) continue;
+        if (!atClose && o.placedBar >= b.bar) continue;
+        if (next === null || o.seq < next.seq) next = o;
+      }
+      if (next === null) return;
+      this.fillMarket(next, price);
+    }
+  }
+
+  /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex. */
+  private fillIntrabarMarket(price: number): void {
+    const b = this.b;
+    if (!b.settings.calcOnOrderFills) return;
+    for (let guard = 0; guard < 10_000; guard++) {
+      let next: PendingOrder | null = null;
+      for (const o of b.book.orders) {
+        if (!o.market || !o.intrabar || o.placedBar !== b.bar) continue;
+        if (next === null || o.seq < next.seq) next = o;
+      }
+      if (next === null) return;
+      this.fillMarket(next, price);
+    }
+  }
+
+  private fillMarket(o: PendingOrder, price: number): void {
+    const b = this.b;
+    // Close orders take their slippage from the position they find when they fill.
+    const isClose = o.kind === "close" || o.kind === "close_all";
+    fillOrder(b, o, isClose ? price : slipped(b, price, o.side));
+    b.book.pruneExits(b.ledger.open);
+  }
+
+  /** Fills orders already triggered at the current price (gaps at the open, exits of a fresh trade). */
+  fillTriggeredAt(price: number): void {
+    for (let guard = 0; guard < 10_000; guard++) {
+      this.scan(price, price, true);
+      if (this.bKind === NONE) return;
+      this.fillBest(price, true);
+    }
+  }
+
+  /**
+   * Moves the price along one monotonic segment, filling whatever it reaches first. `vertex`: the
+   * segment ends on an intrabar point (a high or low) where a calc_on_order_fills execution's market
+   * orders fill; the close is not one (the bar's own execution follows it).
+   */
+  moveTo(to: number, vertex: boolean): void {
+    if (to !== to) return;
+    const b = this.b;
+    for (let guard = 0; guard < 10_000; guard++) {
+      const from = this.cur;
+      this.scan(from, to, false);
+      if (this.bKind === NONE) break;
+      this.cur = this.bLevel;
+      this.reach(this.cur);
+      b.ledger.touch(this.bLevel);
+      this.fillBest(this.bLevel, false);
+      this.fillTriggeredAt(this.cur);
+      b.afterFills(this.cur);
+    }
+    this.cur = to;
+    this.reach(to);
+    b.ledger.touch(to);
+    this.updateTrails(to);
+    if (b.settings.calcOnOrderFills) {
+      this.fillIntrabarMarket(to);
+      this.fillTriggeredAt(to);
+      if (vertex) b.afterFills(to);
+    }
+  }
+
+  private reach(p: number): void {
+    if (p > this.high) this.high = p;
+    if (p < this.low) this.low = p;
+  }
+
+  /**
+   * Finds the order the price reaches first: at `from` itself when `atPoint`, else strictly after
+   * `from` and up to `to`. Ties go to the order placed first.
+   */
+  private scan(from: number, to: number, atPoint: boolean): void {
+    this.bKind = NONE;
+    const b = this.b;
+    const up = to > from;
+    const mt = b.mintick;
+    const poc = b.settings.processOrdersOnClose;
+    const limitAdj = b.settings.backtestFillLimitsAssumption * mt;
+    for (const o of b.book.orders) {
+      if (o.market || (o.placedBar >= b.bar && !poc && !o.intrabar)) continue;
+      if (o.stop === o.stop && !o.stopTriggered) this.consider(ORDER, o, null, null, "sl", o.stop, o.side, from, to, up, atPoint, o.seq);
+      else if (o.limit === o.limit) this.consider(ORDER, o, null, null, "tp", o.limit - o.side * limitAdj, -o.side, from, to, up, atPoint, o.seq);
+    }
+    const exits = b.book.exits;
+    const open = b.ledger.open;
+    if (exits.length === 0 || open.length === 0) return;
+    for (const e of exits) {
+      if (e.placedBar >= b.bar && !poc && !e.intrabar) continue;
+      for (const t of open) {
+        if (!exitCovers(e, t)) continue;
+        if (!(b.exitRemaining(e, t) > 0)) continue;
+        const s = t.side;
+        const tp = b.takeProfitLevel(e, t);
+        if (tp === tp) this.consider(EXIT, null, e, t, "tp", tp + s * limitAdj, s, from, to, up, atPoint, e.seq);
+        const sl = b.stopLossLevel(e, t);
+        if (sl === sl) this.consider(EXIT, null, e, t, "sl", sl, -s as Side, from, to, up, atPoint, e.seq);
+        const tr = t.trail.get(e.id);
+        if (tr && tr.active) {
+          const lvl = tr.extreme - s * e.trailOffset * mt;
+          this.consider(EXIT, null, e, t, "trail", lvl, -s as Side, from, to, up, atPoint, e.seq);
+        }
+      }
+    }
+  }
+
+  /** `dir` +1: triggers when price rises to `level`; -1: when it falls to it. */
+  private consider(
+    kind: number,
+    o: PendingOrder | null,
+    e: ExitOrder | null,
+    t: OpenTrade | null,
+    leg: Leg,
+    level: number,
+    dir: number,
+    from: number,
+    to: number,
+    up: boolean,
+    atPoint: boolean,
+    seq: number,
+  ): void {
+    if (level !== level) return;
+    let hit: boolean;
+    if (atPoint) hit = dir > 0 ? from >= level : from <= level;
+    else if (from === to) hit = false;
+    // A level equal to `from` counts: a trailing stop with no offset sits exactly on the peak it
+    // just made, and fills as soon as the price turns.
+    else if (up) hit = dir > 0 && level >= from && level <= to;
+    else hit = dir < 0 && level <= from && level >= to;
+    if (!hit) return;
+    const at = atPoint ? from : level;
+    if (this.bKind !== NONE) {
+      const better = atPoint ? seq < this.bSeq : up ? at < this.bLevel || (at === this.bLevel && seq < this.bSeq) : at > this.bLevel || (at === this.bLevel && seq < this.bSeq);
+      if (!better) return;
+    }
+    this.bKind = kind;
+    this.bOrder = o;
+    this.bExit = e;
+    this.bTrade = t;
+    this.bLeg = leg;
+    this.bLevel = at;
+    this.bSeq = seq;
+  }
+
+  private fillBest(price: number, atPoint: boolean): void {
+    const b = this.b;
+    if (this.bKind === ORDER) {
+      const o = this.bOrder as PendingOrder;
+      if (o.stop === o.stop && !o.stopTriggered) {
+        if (o.limit === o.limit) {
+          o.stopTriggered = true; // stop-limit: from now on a limit order
+          return;
+        }
+        fillOrder(b, o, slipped(b, price, o.side));
+      } else {
+        // A limit fills at its price, or better when the price gapped through it.
+        const lp = atPoint ? price : o.limit;
+        fillOrder(b, o, lp);
+      }
+    } else if (this.bKind === EXIT) {
+      const e = this.bExit as ExitOrder;
+      const t = this.bTrade as OpenTrade;
+      const exitSide = -t.side as Side;
+      let p = price;
+      if (this.bLeg === "tp") p = atPoint ? price : (b.takeProfitLevel(e, t) as number);
+      else p = slipped(b, price, exitSide);
+      fillExit(b, e, t, this.bLeg, p);
+    }
+    b.book.pruneExits(b.ledger.open);
+  }
+
+  updateTrails(price: number): void {
+    const b = this.b;
+    const exits = b.book.exits;
+    if (exits.length === 0) return;
+    for (const e of exits) {
+      if (e.trailOffset !== e.trailOffset) continue;
+      for (const t of b.ledger.open) {
+        if (!exitCovers(e, t)) continue;
+        let st = t.trail.get(e.id);
+        if (!st) {
+          st = { active: false, extreme: NaN };
+          t.trail.set(e.id, st);
+        }
+        const act = b.trailActivation(e, t);
+        if (!st.active) {
+          if (act === act && (t.side > 0 ? price >= act : price <= act)) {
+            st.active = true;
+            st.extreme = price;
+          }
+        } else if (t.side > 0 ? price > st.extreme : price < st.extreme) st.extreme = price;
+      }
+    }
+  }
+}

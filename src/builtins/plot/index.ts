@@ -1,10 +1,11 @@
 // The plot family: plot, plotshape, plotchar, plotarrow, plotbar, plotcandle, hline, fill, bgcolor,
 // barcolor. Each call site registers one output in ctx.ext.plots on its first call and writes its
-// cell for the current bar on every call.
+// cell for the current bar on every call; the colour argument of plot/plotshape/plotchar/plotcandle/
+// plotbar is tracked per bar (a column only once it changes), plotcandle/plotbar also write o/h/l.
 import { CATALOG } from "../../catalog/index.js";
 import { colorToString } from "../../core/values.js";
 import type { BuiltinImpl, BuiltinTable, CallSite, ExecContext } from "../types.js";
-import { PlotStore, type CellKind, type PlotOutput } from "./store.js";
+import { PlotStore, packedColor, type CellKind, type PlotOutput } from "./store.js";
 
 export { PlotStore } from "./store.js";
 
@@ -50,23 +51,41 @@ function clean<T extends Record<string, unknown>>(o: T): T {
   return o;
 }
 
-/** A builtin that registers on first call (`meta` from the first call's args) and writes `cell`. */
+/**
+ * A builtin that registers on first call (`meta` from the first call's args) and writes `cell`;
+ * with `colorParam`, that argument's colour is recorded per bar too.
+ */
 function output(
   name: string,
   cells: CellKind,
   meta: (a: unknown[], p: Record<string, number>, ctx: ExecContext) => Record<string, unknown>,
   cell: (a: unknown[], p: Record<string, number>) => number,
   result: (o: PlotOutput) => unknown = (o) => o.meta.index,
+  colorParam?: string,
 ): BuiltinImpl {
   const p = params(name);
+  const pc = colorParam === undefined ? -1 : p[colorParam]!;
   const register = (ctx: ExecContext, a: unknown[], site: CallSite): PlotOutput => {
     const title = a[p.title!];
-    const o = store(ctx).register(name, typeof title === "string" ? title : null, cells, clean(meta(a, p, ctx)) as never);
+    const s = store(ctx);
+    const o = s.register(name, typeof title === "string" ? title : null, cells, clean(meta(a, p, ctx)) as never);
+    if (pc >= 0) s.trackColor(o, a[pc]);
     site.state = o;
     return o;
   };
+  if (cells === "number" && p.series === 0 && pc >= 0) {
+    // plot: the hot path writes the first argument straight into the column
+    return (ctx, a, site: CallSite) => {
+      const o = (site.state as PlotOutput | undefined) ?? register(ctx, a, site);
+      const x = a[0];
+      const bar = ctx.barIndex;
+      o.col[bar] = typeof x === "number" ? x : x === true ? 1 : x === false ? 0 : NaN;
+      o.color!.set(packedColor(a[pc]), bar);
+      return o.meta.index;
+    };
+  }
   if (cells === "number" && p.series === 0) {
-    // plot/plotarrow: the hot path writes the first argument straight into the column
+    // plotarrow: the same without a colour column
     return (ctx, a, site: CallSite) => {
       const o = (site.state as PlotOutput | undefined) ?? register(ctx, a, site);
       const x = a[0];
@@ -77,7 +96,37 @@ function output(
   return (ctx, a, site: CallSite) => {
     const o = (site.state as PlotOutput | undefined) ?? register(ctx, a, site);
     o.col[ctx.barIndex] = cell(a, p);
+    if (pc >= 0) o.color!.set(packedColor(a[pc]), ctx.barIndex);
     return result(o);
+  };
+}
+
+/** plotcandle/plotbar: the close in the output's column, open/high/low and the colours beside it. */
+function ohlcOutput(name: "plotcandle" | "plotbar", meta: (a: unknown[], p: Record<string, number>, ctx: ExecContext) => Record<string, unknown>): BuiltinImpl {
+  const p = params(name);
+  const po = p.open!, ph = p.high!, pl = p.low!, pcl = p.close!, pc = p.color!;
+  // plotbar has no wick or border
+  const pw = p.wickcolor ?? -1, pb = p.bordercolor ?? -1;
+  return (ctx, a, site: CallSite) => {
+    let o = site.state as PlotOutput | undefined;
+    if (o === undefined) {
+      const title = a[p.title!];
+      const s = store(ctx);
+      o = s.register(name, typeof title === "string" ? title : null, "number", clean(meta(a, p, ctx)) as never);
+      s.trackColor(o, a[pc]);
+      s.trackOhlc(o, pw >= 0 ? a[pw] : undefined, pb >= 0 ? a[pb] : undefined);
+      site.state = o;
+    }
+    const bar = ctx.barIndex;
+    const k = o.ohlc!;
+    o.col[bar] = value(a[pcl]);
+    k.open[bar] = value(a[po]);
+    k.high[bar] = value(a[ph]);
+    k.low[bar] = value(a[pl]);
+    o.color!.set(packedColor(a[pc]), bar);
+    if (pw >= 0) k.wick.set(packedColor(a[pw]), bar);
+    if (pb >= 0) k.border.set(packedColor(a[pb]), bar);
+    return o.meta.index;
   };
 }
 
@@ -96,7 +145,7 @@ export const functions: BuiltinTable = {
       display: displayName(a[p.display!]),
       offset: num(a[p.offset!]),
       pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => value(a[p.series!])),
+    }), (a, p) => value(a[p.series!]), undefined, "color"),
   },
   plotshape: {
     name: "plotshape",
@@ -108,7 +157,7 @@ export const functions: BuiltinTable = {
       size: str(a[p.size!]) ?? "auto",
       display: displayName(a[p.display!]),
       pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => flag(a[p.series!])),
+    }), (a, p) => flag(a[p.series!]), undefined, "color"),
   },
   plotchar: {
     name: "plotchar",
@@ -120,7 +169,7 @@ export const functions: BuiltinTable = {
       size: str(a[p.size!]) ?? "auto",
       display: displayName(a[p.display!]),
       pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => flag(a[p.series!])),
+    }), (a, p) => flag(a[p.series!]), undefined, "color"),
   },
   plotarrow: {
     name: "plotarrow",
@@ -133,21 +182,21 @@ export const functions: BuiltinTable = {
   },
   plotbar: {
     name: "plotbar",
-    impl: output("plotbar", "number", (a, p, ctx) => ({
+    impl: ohlcOutput("plotbar", (a, p, ctx) => ({
       color: color(a[p.color!]) ?? "#2962FF",
       display: displayName(a[p.display!]),
       pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => value(a[p.close!])),
+    })),
   },
   plotcandle: {
     name: "plotcandle",
-    impl: output("plotcandle", "number", (a, p, ctx) => ({
+    impl: ohlcOutput("plotcandle", (a, p, ctx) => ({
       color: color(a[p.color!]) ?? "#2962FF",
       wickcolor: color(a[p.wickcolor!]),
       bordercolor: color(a[p.bordercolor!]),
       display: displayName(a[p.display!]),
       pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => value(a[p.close!])),
+    })),
   },
   hline: {
     name: "hline",

@@ -1,16 +1,55 @@
 // The per-run store of plot-family outputs: one Float64Array column per output (numbers, 1/NaN for
 // shape cells, packed colours for bgcolor/barcolor/fill), converted to result arrays at the end.
-import type { PlotMeta } from "../../core/result.js";
+// plotcandle/plotbar keep their open/high/low next to the close column; a colour argument that
+// changes from bar to bar gets a colour column, allocated only on the first bar that differs.
+import type { PlotMeta, PlotOhlc } from "../../core/result.js";
 import { colorToString } from "../../core/values.js";
 
 export type CellKind = "number" | "flag" | "color";
+
+/**
+ * One colour argument over the bars: the first call's value (packed, NaN = na) and, from the first
+ * bar whose value differs, one packed colour per bar.
+ */
+export class ColorTrack {
+  col: Float64Array | null = null;
+  constructor(
+    readonly first: number,
+    private readonly bars: number,
+  ) {}
+
+  /** Records bar `bar`'s colour; costs one comparison while the colour stays the first one. */
+  set(c: number, bar: number): void {
+    if (this.col !== null) this.col[bar] = c;
+    else if (c !== this.first && (c === c || this.first === this.first)) {
+      // every earlier call had the first colour
+      this.col = new Float64Array(this.bars).fill(this.first);
+      this.col[bar] = c;
+    }
+  }
+}
+
+export interface OhlcColumns {
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  wick: ColorTrack;
+  border: ColorTrack;
+}
 
 export interface PlotOutput {
   key: string;
   cells: CellKind;
   col: Float64Array;
   meta: PlotMeta;
+  /** The per-bar colour of plot/plotshape/plotchar/plotcandle/plotbar; null for the others. */
+  color: ColorTrack | null;
+  /** plotcandle/plotbar: open, high, low (the close is `col`) and the wick/border colours. */
+  ohlc: OhlcColumns | null;
 }
+
+/** A colour argument as a packed number (na and omitted are NaN). */
+export const packedColor = (x: unknown): number => (typeof x === "number" ? x : NaN);
 
 export class PlotStore {
   readonly outputs: PlotOutput[] = [];
@@ -34,17 +73,47 @@ export class PlotStore {
     const out: PlotOutput = {
       key,
       cells,
-      col: new Float64Array(this.barCount).fill(NaN),
+      col: this.column(),
       meta: { title: key, kind, index: this.outputs.length, ...meta },
+      color: null,
+      ohlc: null,
     };
     this.outputs.push(out);
     return out;
   }
 
-  /** Result `series` and `plot_meta` for the first `count` bars. */
-  toResult(count: number): { series: Record<string, (number | string | boolean | null)[]>; plot_meta: Record<string, PlotMeta> } {
+  /** Starts tracking `o`'s colour argument from its first value. */
+  trackColor(o: PlotOutput, first: unknown): ColorTrack {
+    return (o.color = new ColorTrack(packedColor(first), this.barCount));
+  }
+
+  /** Gives a plotcandle/plotbar output its open/high/low columns and wick/border colour tracks. */
+  trackOhlc(o: PlotOutput, wick: unknown, border: unknown): OhlcColumns {
+    return (o.ohlc = {
+      open: this.column(),
+      high: this.column(),
+      low: this.column(),
+      wick: new ColorTrack(packedColor(wick), this.barCount),
+      border: new ColorTrack(packedColor(border), this.barCount),
+    });
+  }
+
+  private column(): Float64Array {
+    return new Float64Array(this.barCount).fill(NaN);
+  }
+
+  /** Result `series`, `plot_meta` and, when any output has them, `plot_ohlc` / `plot_colors`, for the first `count` bars. */
+  toResult(count: number): {
+    series: Record<string, (number | string | boolean | null)[]>;
+    plot_meta: Record<string, PlotMeta>;
+    plot_ohlc?: Record<string, PlotOhlc>;
+    plot_colors?: Record<string, (string | null)[]>;
+  } {
     const series: Record<string, (number | string | boolean | null)[]> = {};
     const plot_meta: Record<string, PlotMeta> = {};
+    let plot_ohlc: Record<string, PlotOhlc> | undefined;
+    let plot_colors: Record<string, (string | null)[]> | undefined;
+    const names = new Map<number, string | null>();
     for (const o of this.outputs) {
       const cells = new Array<number | string | boolean | null>(count);
       const col = o.col;
@@ -56,7 +125,43 @@ export class PlotStore {
       }
       series[o.key] = cells;
       plot_meta[o.key] = o.meta;
+      if (o.color?.col) (plot_colors ??= {})[o.key] = colorCells(o.color.col, col, count, names);
+      if (o.ohlc) {
+        const entry: PlotOhlc = { open: numbers(o.ohlc.open, count), high: numbers(o.ohlc.high, count), low: numbers(o.ohlc.low, count), close: numbers(col, count) };
+        if (o.ohlc.wick.col) entry.wickcolor = colorCells(o.ohlc.wick.col, col, count, names);
+        if (o.ohlc.border.col) entry.bordercolor = colorCells(o.ohlc.border.col, col, count, names);
+        (plot_ohlc ??= {})[o.key] = entry;
+      }
     }
-    return { series, plot_meta };
+    const out: ReturnType<PlotStore["toResult"]> = { series, plot_meta };
+    if (plot_ohlc) out.plot_ohlc = plot_ohlc;
+    if (plot_colors) out.plot_colors = plot_colors;
+    return out;
   }
+}
+
+function numbers(col: Float64Array, count: number): (number | null)[] {
+  const out = new Array<number | null>(count);
+  for (let i = 0; i < count; i++) {
+    const x = col[i]!;
+    out[i] = x === x ? x : null;
+  }
+  return out;
+}
+
+/** Colour strings per bar; null where the colour is na or the output has no value on that bar. */
+function colorCells(colors: Float64Array, values: Float64Array, count: number, names: Map<number, string | null>): (string | null)[] {
+  const out = new Array<string | null>(count);
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    const c = colors[i]!;
+    if (v !== v || c !== c) {
+      out[i] = null;
+      continue;
+    }
+    let s = names.get(c);
+    if (s === undefined) names.set(c, (s = colorToString(c)));
+    out[i] = s;
+  }
+  return out;
 }

@@ -19,10 +19,21 @@ export const BAR_FIELDS = ["time", "open", "high", "low", "close", "volume"] as 
 /** A plot column as the page sees it: numeric columns are Float64Array (na = NaN), others stay arrays. */
 export type SeriesColumn = Float64Array | readonly (number | string | boolean | null)[];
 
-/** RunResult with its `series` columns possibly packed, and the equity curve packed. */
-export type PackedRunResult = Omit<RunResult, "series" | "plots"> & {
+/** A plotcandle/plotbar output with its price columns possibly packed. */
+export interface PackedOhlc {
+  open: SeriesColumn;
+  high: SeriesColumn;
+  low: SeriesColumn;
+  close: SeriesColumn;
+  wickcolor?: readonly (string | null)[];
+  bordercolor?: readonly (string | null)[];
+}
+
+/** RunResult with its `series` and `plot_ohlc` columns possibly packed. */
+export type PackedRunResult = Omit<RunResult, "series" | "plots" | "plot_ohlc"> & {
   series: Record<string, SeriesColumn>;
   plots?: SeriesColumn;
+  plot_ohlc?: Record<string, PackedOhlc>;
 };
 
 export interface RunRequest {
@@ -97,20 +108,28 @@ export function toColumnar(p: PackedBars): ColumnarBars {
 }
 
 /**
- * Replaces every all-numeric series column (numbers and nulls) by a Float64Array and returns the
- * buffers to transfer. Columns of colours (strings) or shape flags (true/null) are left as they are.
+ * Replaces every all-numeric series column (numbers and nulls) and every plot_ohlc price column by a
+ * Float64Array and returns the buffers to transfer. Columns of colours (strings) or shape flags
+ * (true/null) are left as they are.
  */
 export function packSeries(result: RunResult): { packed: PackedRunResult; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
-  const series: Record<string, SeriesColumn> = {};
-  for (const [title, cells] of Object.entries(result.series ?? {})) {
+  const pack = (cells: readonly (number | string | boolean | null)[]): SeriesColumn => {
     const col = numericColumn(cells);
-    if (col) {
-      series[title] = col;
-      transfer.push(col.buffer as ArrayBuffer);
-    } else series[title] = cells;
+    if (!col) return cells;
+    transfer.push(col.buffer as ArrayBuffer);
+    return col;
+  };
+  const series: Record<string, SeriesColumn> = {};
+  for (const [title, cells] of Object.entries(result.series ?? {})) series[title] = pack(cells);
+  const { plot_ohlc, ...rest } = result;
+  const packed: PackedRunResult = { ...rest, series };
+  if (plot_ohlc) {
+    packed.plot_ohlc = {};
+    for (const [title, o] of Object.entries(plot_ohlc)) {
+      packed.plot_ohlc[title] = { ...o, open: pack(o.open), high: pack(o.high), low: pack(o.low), close: pack(o.close) };
+    }
   }
-  const packed: PackedRunResult = { ...result, series };
   delete packed.plots; // the first series again; the page reads it from `series`
   return { packed, transfer };
 }
@@ -139,6 +158,8 @@ export function leanResult(result: RunResult): PackedRunResult {
     series: {},
     plots: undefined,
     plot_meta: {},
+    plot_ohlc: undefined,
+    plot_colors: undefined,
     drawings: [],
     events: [],
     alert_conditions: [],

@@ -1,5 +1,6 @@
 // resin run <script> [--bars N] [--data file.csv|file.json] [--data-feed feed.json]
 //   [--syminfo file.json|file.toml] [--timeframe tf] [--mode m] [--inputs json] [--symbol S] [--json]
+//   [--realtime-last-bar] [--realtime-ticks N] [--realtime-bars N] [--realtime-from-bar N]
 // Runs a script (service.md 5). Without --data it uses the deterministic synthetic bars. Prints the
 // last value of each plot, the strategy summary for strategies, the mode and the time; --json
 // prints the full result object on stdout and nothing else there.
@@ -27,6 +28,10 @@ Options:
   --mode MODE         interpret | compile | auto (default: $SVC_RUNTIME_MODE, else interpret)
   --inputs JSON       input overrides, e.g. '{"Length": 20}'
   --symbol S          symbol, e.g. BINANCE:BTCUSDT (default CHART)
+  --realtime-last-bar the last bar is a forming realtime bar (service.md 1.4)
+  --realtime-ticks N  ticks per realtime bar (default 1; more than 1 implies --realtime-last-bar)
+  --realtime-bars N   the last N bars are realtime bars
+  --realtime-from-bar N  bars from index N on are realtime bars
   --json              print the full result object as JSON
   -h, --help          this help`;
 
@@ -42,10 +47,14 @@ interface Args {
   symbol: string;
   json: boolean;
   help: boolean;
+  realtimeLastBar?: boolean;
+  realtimeTicks?: number;
+  realtimeBars?: number;
+  realtimeFromBar?: number;
 }
 
 
-const VALUE_FLAGS = new Set(["--bars", "--data", "--data-feed", "--syminfo", "--timeframe", "--mode", "--inputs", "--symbol"]);
+const VALUE_FLAGS = new Set(["--bars", "--data", "--data-feed", "--syminfo", "--timeframe", "--mode", "--inputs", "--symbol", "--realtime-ticks", "--realtime-bars", "--realtime-from-bar"]);
 
 export function parseArgs(argv: string[]): Args {
   const a: Args = { bars: 20, symbol: "CHART", json: false, help: false };
@@ -58,6 +67,7 @@ export function parseArgs(argv: string[]): Args {
       arg = arg.slice(0, eq);
     }
     if (arg === "--json") a.json = true;
+    else if (arg === "--realtime-last-bar") a.realtimeLastBar = true;
     else if (arg === "-h" || arg === "--help") a.help = true;
     else if (VALUE_FLAGS.has(arg)) {
       if (value === undefined) {
@@ -69,6 +79,16 @@ export function parseArgs(argv: string[]): Args {
           const n = Number(value);
           if (!Number.isInteger(n) || n < 0) throw new UsageError(`--bars must be a non-negative integer, got '${value}'`);
           a.bars = n;
+          break;
+        }
+        case "--realtime-ticks":
+        case "--realtime-bars":
+        case "--realtime-from-bar": {
+          const n = Number(value);
+          if (!Number.isInteger(n) || n < (arg === "--realtime-from-bar" ? 0 : 1)) throw new UsageError(`${arg} must be ${arg === "--realtime-from-bar" ? "a non-negative" : "a positive"} integer, got '${value}'`);
+          if (arg === "--realtime-ticks") a.realtimeTicks = n;
+          else if (arg === "--realtime-bars") a.realtimeBars = n;
+          else a.realtimeFromBar = n;
           break;
         }
         case "--data": a.data = value; break;
@@ -183,7 +203,8 @@ export async function command(argv: string[]): Promise<number> {
   }
   const rt = new Runtime(args.symbol, { syminfo, timeframe });
   const t0 = performance.now();
-  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs, dataFeed });
+  const realtime = { realtimeLastBar: args.realtimeLastBar, realtimeTicks: args.realtimeTicks, realtimeBars: args.realtimeBars, realtimeFromBar: args.realtimeFromBar };
+  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs, dataFeed, ...realtime });
   const ms = performance.now() - t0;
   if (args.json) {
     process.stdout.write(JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n");

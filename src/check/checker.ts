@@ -374,6 +374,9 @@ export class Checker {
   call(e: A.Call, scope: Scope): RExpr {
     const callee = e.callee;
     const typeArgs = (e.typeArgs ?? []).map((r) => this.typeFromRef(r));
+    // map.new<K, V>: the same key rule as a declared map<K, V>
+    if (typeArgs.length === 2 && callee.kind === "Member" && callee.property.name === "new" && callee.object.kind === "Ident" && callee.object.name === "map")
+      this.typeFromRef({ ...e.typeArgs![0]!, name: "map", args: e.typeArgs!, legacyArray: false });
     if (callee.kind === "Ident") {
       const name = callee.name;
       if (this.funcs.has(name)) return this.userCall(name, this.funcs.get(name)!, e.args, null, scope, e);

@@ -142,6 +142,8 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
     if (init.t.name === "na") throw new CheckError(`Cannot declare '${s.name.name}' with na without a type: write 'float ${s.name.name} = na'`, s.init.span);
     name = init.t.name;
   }
+  if (s.exported && !["int", "float", "bool", "color", "string"].includes(name))
+    throw new CheckError(`Exported constant '${s.name.name}' must be int, float, bool, color or string, not ${name}`, s.span);
   if (c.version >= 6 && name === "bool" && init.k === "const" && init.t.name === "na") init = { k: "const", v: false, t: t("bool", CONST) };
   let q = init.t.q;
   // `var`/`varip` alone does not make a variable series: a never-reassigned `var string grp = "Calc"`

@@ -35,7 +35,8 @@ function ringSize(need: number): number {
 
 export function createSumState(capacity: number): SumState {
   const len = Math.max(1, capacity);
-  const buf = new Float64Array(ringSize(len + 1));
+  // at least 512 values from the start, as the kernels' windowed states (assembly/avg.ts HISTORY)
+  const buf = new Float64Array(ringSize(Math.max(len + 1, 512)));
   return { buf, head: 0, count: 0, sum: 0, len, keepAll: false, bar: -1, saved: { buf, head: 0, count: 0, sum: 0, len, keepAll: false, slot: 0 } };
 }
 

@@ -15,6 +15,15 @@
 //   na inputs skipped (ta_test_245).
 import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount } from "./mem";
 
+/** Values every windowed state keeps from the start (more when the window is longer). A series
+ * length may grow long after the site started; TradingView then reads the full window, so the ring
+ * must still hold those values (mem.ts only keeps everything once a length has changed). */
+const HISTORY: i32 = 512;
+
+@inline function ringFor(len: i32): i32 {
+  return len < HISTORY ? HISTORY : len + 1;
+}
+
 // ---------------------------------------------------------------- sum / sma / dev
 // scalars: S0 f64 running sum, S0+8 i32 length of the previous call
 
@@ -23,7 +32,7 @@ import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount } from ".
 const ZERO_SUM: f64 = 1e-10;
 
 export function sum_new(len: i32): usize {
-  const h = stateNew(S0 + 16, (len < 1 ? 1 : len) + 1);
+  const h = stateNew(S0 + 16, ringFor(len));
   store<i32>(h, len, S0 + 8);
   return h;
 }
@@ -81,7 +90,7 @@ export function dev_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 // scalars: S0 f64 sum, S0+8 f64 sum of squares, S0+16 i32 length
 
 export function var_new(len: i32): usize {
-  const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
+  const h = stateNew(S0 + 24, ringFor(len));
   store<i32>(h, len, S0 + 16);
   return h;
 }
@@ -112,7 +121,7 @@ export function var_next(h: usize, bar: i32, x: f64, len: i32, biased: i32): f64
 // scalars: S0 f64 last non-na value
 
 export function wma_new(len: i32): usize {
-  const h = stateNew(S0 + 8, (len < 1 ? 1 : len) + 1);
+  const h = stateNew(S0 + 8, ringFor(len));
   store<f64>(h, NaN, S0);
   return h;
 }
@@ -185,7 +194,7 @@ export function cum_next(h: usize, bar: i32, x: f64): f64 {
 // ---------------------------------------------------------------- lag: x[len] over every call (na kept)
 
 export function lag_new(len: i32): usize {
-  return stateNew(S0, (len < 1 ? 1 : len) + 1);
+  return stateNew(S0, ringFor(len));
 }
 
 /** Pushes x and returns the value `len` calls ago (na when there is none). */

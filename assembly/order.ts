@@ -2,13 +2,20 @@
 // memory (binary search + memory.copy per bar, O(length)); median, mode, percentiles and rci read it.
 import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, ringCap } from "./mem";
 
+/** Values every windowed state keeps from the start: a series length may grow later (see avg.ts). */
+const HISTORY: i32 = 512;
+
+@inline function ringFor(len: i32): i32 {
+  return len < HISTORY ? HISTORY : len + 1;
+}
+
 // scalars: S0 u32 sorted ptr, S0+4 i32 sorted capacity, S0+8 i32 sorted count, S0+12 i32 length,
 //          S0+16 i32 na values in the window, S0+20 i32 skip na (window = last `length` non-na values)
 // With skip set (median, mode, range: "calculates on the length quantity of non-na values" in the
 // reference) an na input is not pushed; otherwise the window is the last `length` calls.
 
 export function order_new(len: i32, skip: i32): usize {
-  const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
+  const h = stateNew(S0 + 24, ringFor(len));
   store<i32>(h, len, S0 + 12);
   store<i32>(h, skip, S0 + 20);
   sortedAlloc(h);

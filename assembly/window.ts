@@ -3,6 +3,13 @@
 // all-time max/min, cross detection.
 import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringAt, ringCount, ringPushes, ringCap } from "./mem";
 
+/** Values every windowed state keeps from the start: a series length may grow later (see avg.ts). */
+const HISTORY: i32 = 512;
+
+@inline function ringFor(len: i32): i32 {
+  return len < HISTORY ? HISTORY : len + 1;
+}
+
 // TradingView compares these with a 1e-10 absolute tolerance (ta_test_241).
 const EPS: f64 = 1e-10;
 
@@ -13,7 +20,7 @@ const EPS: f64 = 1e-10;
 // head to tail; the oldest of equal values wins, so ties report the oldest bar (as TradingView).
 
 export function hilo_new(len: i32, kind: i32): usize {
-  const h = stateNew(S0 + 24, (len < 1 ? 1 : len) + 1);
+  const h = stateNew(S0 + 24, ringFor(len));
   store<i32>(h, len, S0 + 16);
   store<i32>(h, kind, S0 + 20);
   dqAlloc(h);
@@ -86,7 +93,7 @@ export function hilo_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 // ---------------------------------------------------------------- rising / falling, percentrank
 
 export function win_new(len: i32): usize {
-  return stateNew(S0, (len < 1 ? 1 : len) + 1);
+  return stateNew(S0, ringFor(len));
 }
 
 /** ta.rising (dir 1) / ta.falling (dir -1): 1 when each of the last `len` steps rose (fell) by more

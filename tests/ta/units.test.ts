@@ -135,7 +135,9 @@ describe("forms and overloads", () => {
   });
   it("change of a bool is true when it differs from the previous bar", async () => {
     const x = [true, true, false, false, true];
-    expect(await run((s, i) => s.f("a", "change", x[i]), 5)).toEqual([false, false, true, false, true]);
+    // v6: a bool's history before the first bar reads false, so a true first bar is a change
+    expect(await run((s, i) => s.f("a", "change", x[i]), 5)).toEqual([true, false, true, false, true]);
+    expect(await run((s, i) => s.f("a", "change", x[i], 2), 5)).toEqual([true, true, true, true, true]);
   });
   it("valuewhen keeps strings and bools, and numbers through the kernel", async () => {
     const cond = [true, false, true, true, false];
@@ -163,18 +165,22 @@ describe("forms and overloads", () => {
 });
 
 describe("history for series lengths", () => {
-  it("once a length changes, the site keeps every later value (and the ring's earlier ones)", async () => {
-    // length 2 for 20 bars (ring of 8: bars 13..20 still held at bar 20), 3 once, then 40
+  it("a length that grows after a long constant run still reads its full window", async () => {
+    // length 2 for 20 bars, 3 once, then 40: TradingView reads the last 40 values as soon as the
+    // length is 40, so the values from before the change must still be there (bar 45: bars 6..45)
     const len = (i: number) => (i < 20 ? 2 : i === 20 ? 3 : 40);
     const got = await run((s, i) => s.f("a", "sma", b.close[i], len(i)));
     const hi = await run((s, i) => s.f("a", "highest", b.close[i], len(i)));
-    for (let i = 52; i < 60; i++) {
-      // re-summed at bar 21 from the held bars 13..21, then rolling: a running sum started at bar 13
-      expect(got[i]).toBe(ref.sma(b.close.slice(13, i + 1), 40)[i - 13]);
+    const med = await run((s, i) => s.f("a", "median", b.close[i], len(i)));
+    const full = ref.sma(b.close, 40);
+    for (let i = 21; i < 60; i++) {
+      // re-summed at bar 21 over bars 0..21 oldest first, then rolling: the same additions as a
+      // running sum started at bar 0
+      if (i < 39) expect(got[i]).toBeNaN();
+      else expect(got[i]).toBe(full[i]);
       expect(hi[i]).toBe(ref.hilo(b.close.slice(0, i + 1), 40, 0)[i]);
+      expect(med[i]).toEqual(ref.median(b.close.slice(0, i + 1), 40)[i]);
     }
-    // a window reaching before what the ring held is na rather than a wrong number
-    expect(got[45]).toBeNaN();
   });
 });
 

@@ -16,8 +16,12 @@ function change(ctx: ExecContext, args: any[], site: CallSite): number | boolean
   const len = args[1] === undefined ? 1 : intArg(ctx, args[1], "change", "length", 0);
   const v = args[0];
   if (typeof v === "boolean") {
-    const p = lagOf(ctx, site, v ? 1 : 0, len);
-    return p === p && p !== (v ? 1 : 0);
+    const cur = v ? 1 : 0;
+    const p = lagOf(ctx, site, cur, len);
+    // `source != source[length]`: a v6 bool is never na, so before the first bar its history reads
+    // false (as `b[1]` does in the language); v5's na history compares as no change.
+    if (p !== p) return ctx.version >= 6 && cur === 1;
+    return p !== cur;
   }
   const x = num(v);
   return x - lagOf(ctx, site, x, len);

@@ -47,10 +47,9 @@ const CASES: Case[] = [
   {
     name: "correlation",
     exprs: (s) => [s.f("c", "correlation", s.f("a", "sma", tv(s).close, 20), s.f("b", "ema", tv(s).close, 10), 20)],
-    // The na-gap and tolerance behaviour is pinned by logs/ta_test_244; the exact summation formula
-    // is not found yet: E[xy]-E[x]E[y] over sqrt(var*var) is off by 1e-8..1e-6 relative on about half
-    // the bars (two-pass, n*Sxy-SxSy, running sums and mixed forms were tried: none matches).
-    expectFail: "correlation formula differs from TradingView's at ~1e-8 relative (cancellation)",
+    // The na-gap and tolerance behaviour is pinned by logs/ta_test_244; the clean-data cells are out
+    // of reach (see tests/conformance/ta.test.ts: the moment form amplifies ulp-level input noise).
+    expectFail: "moment-form correlation amplifies TradingView's unreproducible ulp-level sma/ema inputs to ~1e-7",
   },
   {
     name: "cross",

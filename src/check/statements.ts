@@ -6,6 +6,7 @@ import { EnumValue } from "../core/values.js";
 import type { Checker } from "./checker.js";
 import { naValue } from "./checker.js";
 import { CheckError } from "./errors.js";
+import { constEval } from "./consteval.js";
 import { resolveImport } from "./libraries.js";
 import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
@@ -132,6 +133,11 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   } finally {
     c.declName = saved;
   }
+  if (init.t.name === "void" && (init.k === "if" || init.k === "switch")) {
+    const types = init.k === "if" ? [init.then.t, init.else?.t] : init.cases.map((x) => x.body.t);
+    const names = [...new Set(types.filter((x) => x && x.name !== "na").map((x) => typeText(x!)))].join(", ");
+    throw new CheckError(`The branches of this ${init.k} return incompatible types (${names}): every branch must give a compatible type to assign it to '${s.name.name}'`, s.init.span);
+  }
   if (init.t.name === "void") throw new CheckError(`Cannot assign the result of a void expression to '${s.name.name}'`, s.init.span);
   if (init.t.name === "tuple") throw new CheckError(`Cannot assign a tuple to '${s.name.name}': use [a, b] = ...`, s.init.span);
   let name: string;
@@ -154,6 +160,10 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   if (s.qualifier === "series") q = SERIES;
   const slot = c.newSlot(s.name.name, { name, q });
   scope.vars.set(s.name.name, { slot, readonly: false });
+  if (scope.isGlobal && q === CONST) {
+    const v = constEval(s.init, (n) => c.constantValue(n) ?? c.globalConsts.get(n), c.version);
+    if (v !== undefined) c.globalConsts.set(s.name.name, v);
+  }
   const once = s.mode === "plain" ? -1 : c.onceCount++;
   if (s.mode === "varip") {
     c.varipSlots.push(slot.slot);

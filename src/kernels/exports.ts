@@ -76,4 +76,6 @@ export interface KernelExports {
   series_tr(hi: number, lo: number, cl: number, out: number, n: number, handleNa: number): void;
   series_atr(hi: number, lo: number, cl: number, out: number, n: number, len: number): void;
   series_change(inp: number, out: number, n: number, len: number): void;
+  series_bb(inp: number, mid: number, up: number, lo: number, n: number, len: number, mult: number): void;
+  series_cross(a: number, b: number, out: number, n: number, kind: number): void;
 }

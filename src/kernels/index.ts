@@ -102,7 +102,11 @@ export class Kernels {
   readonly outPtr: number;
   private f64: Float64Array;
 
-  constructor(instance: WebAssembly.Instance) {
+  constructor(
+    instance: WebAssembly.Instance,
+    /** The compiled module it came from (the whole-series passes instantiate their own from it). */
+    readonly module: WebAssembly.Module | null = null,
+  ) {
     this.x = instance.exports as unknown as KernelExports;
     this.outPtr = this.x.out_ptr();
     this.f64 = new Float64Array(this.x.memory.buffer);
@@ -144,12 +148,12 @@ export interface KernelSnapshot {
 export async function createKernels(): Promise<Kernels> {
   const module = await getKernelModule();
   const instance = await WebAssembly.instantiate(module, { env: { abort: kernelAbort } });
-  return new Kernels(instance);
+  return new Kernels(instance, module);
 }
 
 /** Same as createKernels, synchronously, when the module is already at hand. */
 export function createKernelsSync(module: WebAssembly.Module): Kernels {
-  return new Kernels(new WebAssembly.Instance(module, { env: { abort: kernelAbort } }));
+  return new Kernels(new WebAssembly.Instance(module, { env: { abort: kernelAbort } }), module);
 }
 
 function kernelAbort(): never {

@@ -1,92 +1,162 @@
-// Whole-series wrappers for the compile backend's precompute: copy the input column(s) into kernel
-// memory, run one kernel pass, copy the output out, release the scratch memory. The numbers are the
-// per-bar state machines' numbers (tests/kernels/series.test.ts checks them bit for bit).
+// Whole-series passes for the compile backend's precompute (assembly/series.ts): one tight WASM
+// loop per ta.* call over whole columns. The numbers are the per-bar state machines' numbers
+// (tests/kernels/series.test.ts checks them bit for bit).
+//
+// Memory: the passes are pure (columns in, columns out, no state kept), so they run in ONE kernel
+// instance per module and process (`seriesArena`), not in the run's own instance: its memory is
+// reused from run to run instead of growing a fresh instance every run. A run resets the arena,
+// copies the input columns in once, lets every pass write its output in place, and the bar loop
+// reads the outputs through Float64Array views of that memory (no copy out). Views are taken after
+// the last pass (a pass may grow the memory, which detaches earlier views).
 
-import type { Kernels } from "./index.js";
+import { Kernels } from "./index.js";
 
-function run(k: Kernels, inputs: ArrayLike<number>[], fill: (ptrs: number[], out: number, n: number) => void): Float64Array {
-  const n = inputs[0].length;
-  const mark = k.x.heap_top();
-  try {
-    const ptrs = inputs.map((col) => {
-      const p = k.x.series_alloc(n * 8);
-      k.view().set(col, p >>> 3);
-      return p;
-    });
-    const out = k.x.series_alloc(n * 8);
-    fill(ptrs, out, n);
-    return k.view().slice(out >>> 3, (out >>> 3) + n);
-  } finally {
-    k.x.heap_set(mark);
+/** Above this many bytes the shared instance is dropped after use rather than kept for the next run. */
+const KEEP_BYTES = 256 * 1024 * 1024;
+
+/** Column storage in a kernel instance's memory for one run's passes. */
+export class SeriesArena {
+  private readonly base: number;
+  private readonly inputs = new Map<ArrayLike<number>, number>();
+
+  /** Columns of n values from `base` (default: the current heap top) up. */
+  constructor(readonly k: Kernels, readonly n: number, base?: number) {
+    this.base = base ?? k.x.heap_top();
+    k.x.heap_set(this.base);
   }
+
+  /** A new column of n values (zeroed). */
+  alloc(): number {
+    return this.k.x.series_alloc(Math.max(this.n, 1) * 8);
+  }
+
+  /** The pointer of `col` copied into kernel memory (once per column per run). */
+  input(col: ArrayLike<number>): number {
+    let p = this.inputs.get(col);
+    if (p === undefined) {
+      p = this.alloc();
+      this.k.view().set(col, p >>> 3);
+      this.inputs.set(col, p);
+    }
+    return p;
+  }
+
+  /** The whole memory as f64 (renewed after growth): column p's value i is `f64[(p >>> 3) + i]`. */
+  f64(): Float64Array {
+    return this.k.view();
+  }
+
+  /** A view of column p (valid until the memory grows: take views after the last pass). */
+  view(p: number): Float64Array {
+    return this.k.view().subarray(p >>> 3, (p >>> 3) + this.n);
+  }
+
+  /** Gives the memory back (views of its columns must not be read after this). */
+  release(): void {
+    this.k.x.heap_set(this.base);
+    this.inputs.clear();
+  }
+}
+
+interface Shared {
+  k: Kernels;
+  base: number;
+}
+
+const shared = new WeakMap<WebAssembly.Module, Shared>();
+
+/**
+ * The arena for one run's passes over n bars, in the process-wide series instance of `k`'s module
+ * (created on first use; each arena starts from the bottom again, so the previous run's columns,
+ * no longer read by anyone, are overwritten). An instance whose memory grew past KEEP_BYTES is
+ * replaced rather than kept. Without a known module the arena lives in `k` itself.
+ */
+export function seriesArena(k: Kernels, n: number): SeriesArena {
+  const module = k.module;
+  if (!module) return new SeriesArena(k, n);
+  let s = shared.get(module);
+  if (!s || s.k.x.memory.buffer.byteLength > KEEP_BYTES) {
+    const inst = new WebAssembly.Instance(module, { env: { abort: kernelAbort } });
+    const sk = new Kernels(inst, module);
+    s = { k: sk, base: sk.x.heap_top() };
+    shared.set(module, s);
+  }
+  return new SeriesArena(s.k, n, s.base);
+}
+
+function kernelAbort(): never {
+  throw new Error("kernels.wasm aborted");
 }
 
 function checkLength(len: number, min = 1): void {
   if (!Number.isInteger(len) || len < min) throw new RangeError(`invalid length ${len}: must be an integer >= ${min}`);
 }
 
-export function seriesSma(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_sma(p, out, n, length));
+// ---------------------------------------------------------------- passes on arena columns (pointers)
+
+export const pass = {
+  sma: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_sma(src, o, a.n, len), len),
+  ema: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_ema(src, o, a.n, len, 0), len),
+  rma: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_ema(src, o, a.n, len, 1), len),
+  wma: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_wma(src, o, a.n, len), len),
+  stdev: (a: SeriesArena, src: number, len: number, biased: boolean): number => one(a, (o) => a.k.x.series_stdev(src, o, a.n, len, biased ? 1 : 0), len),
+  /** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars. */
+  hilo: (a: SeriesArena, src: number, len: number, kind: number): number => one(a, (o) => a.k.x.series_hilo(src, o, a.n, len, kind), len),
+  rsi: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_rsi(src, o, a.n, len), len),
+  change: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_change(src, o, a.n, len), len, 0),
+  tr: (a: SeriesArena, h: number, l: number, c: number, handleNa: boolean): number => one(a, (o) => a.k.x.series_tr(h, l, c, o, a.n, handleNa ? 1 : 0), 1),
+  atr: (a: SeriesArena, h: number, l: number, c: number, len: number): number => one(a, (o) => a.k.x.series_atr(h, l, c, o, a.n, len), len),
+  /** kind 0 cross, 1 crossover, 2 crossunder: 1/0 per bar. */
+  cross: (a: SeriesArena, x: number, y: number, kind: number): number => one(a, (o) => a.k.x.series_cross(x, y, o, a.n, kind), 1),
+  /** [basis, upper, lower] of ta.bb. */
+  bb: (a: SeriesArena, src: number, len: number, mult: number): number[] => {
+    checkLength(len);
+    const mid = a.alloc(), up = a.alloc(), lo = a.alloc();
+    a.k.x.series_bb(src, mid, up, lo, a.n, len, mult);
+    return [mid, up, lo];
+  },
+};
+
+function one(a: SeriesArena, f: (out: number) => void, len: number, min = 1): number {
+  checkLength(len, min);
+  const out = a.alloc();
+  f(out);
+  return out;
 }
 
-export function seriesEma(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_ema(p, out, n, length, 0));
+// ---------------------------------------------------------------- Float64Array wrappers (tests, bench)
+
+/** Runs one pass in `k`'s own memory over JS columns and returns a copy of its output(s). */
+function run(k: Kernels, inputs: ArrayLike<number>[], f: (a: SeriesArena, ptrs: number[]) => number | number[]): Float64Array[] {
+  const a = new SeriesArena(k, inputs[0]!.length);
+  try {
+    const out = f(a, inputs.map((c) => a.input(c)));
+    return (Array.isArray(out) ? out : [out]).map((p) => a.view(p).slice(0, a.n));
+  } finally {
+    a.release();
+  }
 }
 
-export function seriesRma(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_ema(p, out, n, length, 1));
+const single = (k: Kernels, inputs: ArrayLike<number>[], f: (a: SeriesArena, ptrs: number[]) => number): Float64Array => run(k, inputs, f)[0]!;
+
+export const seriesSma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.sma(a, p!, length));
+export const seriesEma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.ema(a, p!, length));
+export const seriesRma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.rma(a, p!, length));
+export const seriesWma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.wma(a, p!, length));
+export const seriesStdev = (k: Kernels, input: ArrayLike<number>, length: number, biased = true) => single(k, [input], (a, [p]) => pass.stdev(a, p!, length, biased));
+export const seriesHighest = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 0));
+export const seriesLowest = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 1));
+export const seriesHighestBars = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 2));
+export const seriesLowestBars = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 3));
+export const seriesRsi = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.rsi(a, p!, length));
+export const seriesChange = (k: Kernels, input: ArrayLike<number>, length = 1) => single(k, [input], (a, [p]) => pass.change(a, p!, length));
+export const seriesCross = (k: Kernels, x: ArrayLike<number>, y: ArrayLike<number>, kind: 0 | 1 | 2) => single(k, [x, y], (a, [p, q]) => pass.cross(a, p!, q!, kind));
+export const seriesBb = (k: Kernels, input: ArrayLike<number>, length: number, mult: number) => run(k, [input], (a, [p]) => pass.bb(a, p!, length, mult));
+
+export function seriesTr(k: Kernels, high: ArrayLike<number>, low: ArrayLike<number>, close: ArrayLike<number>, handleNa = false): Float64Array {
+  return single(k, [high, low, close], (a, [h, l, c]) => pass.tr(a, h!, l!, c!, handleNa));
 }
 
-export function seriesWma(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_wma(p, out, n, length));
-}
-
-export function seriesStdev(k: Kernels, input: ArrayLike<number>, length: number, biased = true): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_stdev(p, out, n, length, biased ? 1 : 0));
-}
-
-export function seriesHighest(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_hilo(p, out, n, length, 0));
-}
-
-export function seriesLowest(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_hilo(p, out, n, length, 1));
-}
-
-export function seriesRsi(k: Kernels, input: ArrayLike<number>, length: number): Float64Array {
-  checkLength(length);
-  return run(k, [input], ([p], out, n) => k.x.series_rsi(p, out, n, length));
-}
-
-export function seriesChange(k: Kernels, input: ArrayLike<number>, length = 1): Float64Array {
-  checkLength(length, 0);
-  return run(k, [input], ([p], out, n) => k.x.series_change(p, out, n, length));
-}
-
-export function seriesTr(
-  k: Kernels,
-  high: ArrayLike<number>,
-  low: ArrayLike<number>,
-  close: ArrayLike<number>,
-  handleNa = false,
-): Float64Array {
-  return run(k, [high, low, close], ([h, l, c], out, n) => k.x.series_tr(h, l, c, out, n, handleNa ? 1 : 0));
-}
-
-export function seriesAtr(
-  k: Kernels,
-  high: ArrayLike<number>,
-  low: ArrayLike<number>,
-  close: ArrayLike<number>,
-  length: number,
-): Float64Array {
-  checkLength(length);
-  return run(k, [high, low, close], ([h, l, c], out, n) => k.x.series_atr(h, l, c, out, n, length));
+export function seriesAtr(k: Kernels, high: ArrayLike<number>, low: ArrayLike<number>, close: ArrayLike<number>, length: number): Float64Array {
+  return single(k, [high, low, close], (a, [h, l, c]) => pass.atr(a, h!, l!, c!, length));
 }

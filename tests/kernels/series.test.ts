@@ -21,25 +21,65 @@ async function perBar(bars: ReturnType<typeof randomBars>, f: (s: Sites, i: numb
   });
 }
 
+/** Every single-column kernel against its state machine over `x` (the bars give high/low/close). */
+async function checkAll(b: ReturnType<typeof randomBars>, x: Float64Array, len: number): Promise<void> {
+  const k = await createKernels();
+  bitEqual(S.seriesSma(k, x, len), await perBar(b, (s, i) => s.f("a", "sma", x[i], len)));
+  bitEqual(S.seriesEma(k, x, len), await perBar(b, (s, i) => s.f("a", "ema", x[i], len)));
+  bitEqual(S.seriesRma(k, x, len), await perBar(b, (s, i) => s.f("a", "rma", x[i], len)));
+  bitEqual(S.seriesWma(k, x, len), await perBar(b, (s, i) => s.f("a", "wma", x[i], len)));
+  bitEqual(S.seriesStdev(k, x, len), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len)));
+  if (len > 1) bitEqual(S.seriesStdev(k, x, len, false), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len, false)));
+  bitEqual(S.seriesHighest(k, x, len), await perBar(b, (s, i) => s.f("a", "highest", x[i], len)));
+  bitEqual(S.seriesLowest(k, x, len), await perBar(b, (s, i) => s.f("a", "lowest", x[i], len)));
+  bitEqual(S.seriesHighestBars(k, x, len), await perBar(b, (s, i) => s.f("a", "highestbars", x[i], len)));
+  bitEqual(S.seriesLowestBars(k, x, len), await perBar(b, (s, i) => s.f("a", "lowestbars", x[i], len)));
+  bitEqual(S.seriesRsi(k, x, len), await perBar(b, (s, i) => s.f("a", "rsi", x[i], len)));
+  bitEqual(S.seriesChange(k, x, len), await perBar(b, (s, i) => s.f("a", "change", x[i], len)));
+  bitEqual(S.seriesAtr(k, b.high, b.low, b.close, len), await perBar(b, (s) => s.f("a", "atr", len)));
+  for (const mult of [2, 0.5, -1]) {
+    const want = await perBar3(b, (s, i) => s.f("a", "bb", x[i], len, mult));
+    const got = S.seriesBb(k, x, len, mult);
+    for (let j = 0; j < 3; j++) bitEqual(got[j]!, want[j]!);
+  }
+}
+
+async function perBar3(bars: ReturnType<typeof randomBars>, f: (s: Sites, i: number) => number[]): Promise<Float64Array[]> {
+  const s = await newRun(bars);
+  const out = [0, 1, 2].map(() => new Float64Array(bars.close.length));
+  for (let i = 0; i < bars.close.length; i++) {
+    setBar(s.ctx, i);
+    const t = f(s, i);
+    for (let j = 0; j < 3; j++) out[j]![i] = t[j]!;
+  }
+  return out;
+}
+
 describe("whole-series kernels", () => {
   const b = randomBars(1000, 3);
   const x = withNa(b.close, 0.05, 5);
-  for (const len of [1, 3, 20, 200]) {
-    it(`match the state machines bit for bit (length ${len})`, async () => {
-      const k = await createKernels();
-      bitEqual(S.seriesSma(k, x, len), await perBar(b, (s, i) => s.f("a", "sma", x[i], len)));
-      bitEqual(S.seriesEma(k, x, len), await perBar(b, (s, i) => s.f("a", "ema", x[i], len)));
-      bitEqual(S.seriesRma(k, x, len), await perBar(b, (s, i) => s.f("a", "rma", x[i], len)));
-      bitEqual(S.seriesWma(k, x, len), await perBar(b, (s, i) => s.f("a", "wma", x[i], len)));
-      bitEqual(S.seriesStdev(k, x, len), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len)));
-      if (len > 1) bitEqual(S.seriesStdev(k, x, len, false), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len, false)));
-      bitEqual(S.seriesHighest(k, x, len), await perBar(b, (s, i) => s.f("a", "highest", x[i], len)));
-      bitEqual(S.seriesLowest(k, x, len), await perBar(b, (s, i) => s.f("a", "lowest", x[i], len)));
-      bitEqual(S.seriesRsi(k, x, len), await perBar(b, (s, i) => s.f("a", "rsi", x[i], len)));
-      bitEqual(S.seriesChange(k, x, len), await perBar(b, (s, i) => s.f("a", "change", x[i], len)));
-      bitEqual(S.seriesAtr(k, b.high, b.low, b.close, len), await perBar(b, (s) => s.f("a", "atr", len)));
+  for (const len of [1, 2, 3, 20, 200, 1500]) {
+    it(`match the state machines bit for bit (length ${len}${len > 1000 ? ", longer than the bars" : ""})`, async () => {
+      await checkAll(b, x, len);
     });
   }
+  it("match on inputs without na, mostly na, all na, and runs that cancel out to zero", async () => {
+    await checkAll(b, b.close, 14);
+    await checkAll(b, withNa(b.close, 0.6, 11), 5);
+    await checkAll(b, new Float64Array(1000).fill(NaN), 3);
+    // a flat run of zeros after non-zero values: the running sum's residue reads as exactly 0
+    const z = Float64Array.from(b.close, (v, i) => (i % 300 < 150 ? v * 1e-3 : 0));
+    await checkAll(b, z, 10);
+    const short = randomBars(5, 8);
+    await checkAll(short, short.close, 9);
+  });
+  it("cross, crossover and crossunder of two columns match ta.cross*, ties and na included", async () => {
+    const k = await createKernels();
+    const y = withNa(Float64Array.from(b.close, (v, i) => (i % 7 === 0 ? x[i]! : v + Math.sin(i / 5))), 0.05, 21);
+    for (const [kind, name] of [[0, "cross"], [1, "crossover"], [2, "crossunder"]] as const) {
+      bitEqual(S.seriesCross(k, x, y, kind), await perBar(b, (s, i) => (s.f("a", name, x[i], y[i]) ? 1 : 0)));
+    }
+  });
   it("tr (SIMD) matches the state machine and the reference, na closes included", async () => {
     const k = await createKernels();
     const c = withNa(b.close, 0.1, 9);

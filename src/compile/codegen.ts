@@ -9,7 +9,7 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { isHoistableCall, tupleSize } from "./hoist.js";
+import { HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -24,7 +24,7 @@ export type Ref =
   | { k: "args"; n: number; numeric: boolean }
   | { k: "tuple"; n: number }
   | { k: "ring"; hist: number }
-  | { k: "hoist"; call: RExpr };
+  | { k: "hoist"; call: RExpr; plan: HoistPlan };
 
 type Sink = null | string;
 
@@ -67,6 +67,7 @@ class Gen {
   /** Numeric slots without history and never `var`: plain JS variables. */
   private readonly local = new Set<number>();
   private readonly hoisted = new Set<RExpr>();
+  private readonly plan: HoistPlan | null;
   /** Depth of nested functions being generated (0: the loop function itself). */
   private nested = 0;
   /** Local-candidate slots read or written inside nested functions. */
@@ -82,7 +83,8 @@ class Gen {
     for (const v of prog.slots) {
       if (isNumericSlot(v) && v.hist < 0 && !varSlots.has(v.slot) && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot)) this.local.add(v.slot);
     }
-    if (hoist) for (const s of prog.body.stmts) this.findHoists(s);
+    this.plan = hoist ? new HoistPlan(prog) : null;
+    if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
   }
 
   run(): Generated {
@@ -195,9 +197,9 @@ class Gen {
     return `${this.read(v)} = ${x};`;
   }
 
-  private findHoists(s: RStmt): void {
+  private findHoists(s: RStmt, plan: HoistPlan): void {
     const visit = (e: RExpr): void => {
-      if ((e.k === "call" && isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
+      if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
         this.hoisted.add(e);
         return;
       }
@@ -470,10 +472,11 @@ class Gen {
 
   private expr(e: RExpr): string {
     if (this.hoisted.has(e)) {
-      const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e });
+      const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e, plan: this.plan! });
       const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
       const size = e.k === "call" ? tupleSize(e) : 0;
-      if (size === 0) return `K${r}[${B}]`;
+      // boolean columns (ta.cross*) hold 1/0
+      if (size === 0) return e.t.name === "bool" ? `(K${r}[${B}] === 1)` : `K${r}[${B}]`;
       // a tuple result: this bar's values in a buffer owned by the call (as the impl's site.out)
       const t = this.ref(`tuple${this.refs.length}`, { k: "tuple", n: size });
       return `(${Array.from({ length: size }, (_, i) => `K${t}[${i}] = K${r}[${i}][${B}]`).join(", ")}, K${t})`;
@@ -652,17 +655,32 @@ class Gen {
     const A = `K${args}`;
     // which argument slots the interpreter writes on each call (undefined ones too, past 1 argument)
     const general = n > 3 || (n >= 2 && e.args.some((a) => a === undefined));
+    const fast = e.name === "plot" && isPlainPlot(e);
+    const x = fast ? this.temp() : "";
     const parts: string[] = [];
     e.args.forEach((a, i) => {
-      if (a) parts.push(`${A}[${i}] = ${this.expr(a)}`);
+      if (a) parts.push(`${A}[${i}] = ${fast && i === 0 ? x : this.expr(a)}`);
       else if (general) parts.push(`${A}[${i}] = undefined`);
     });
     parts.push(`K${impl}(ctx, ${A}, K${site})`);
-    return `(${parts.join(", ")})`;
+    if (!fast) return `(${parts.join(", ")})`;
+    // plot(number, constants...): after the first call registered the output (and its constant
+    // colour, which then never changes), a bar's call only writes the value into its column, as the
+    // impl's own hot path does; no argument array (a double stored next to the title string would
+    // be boxed on every bar).
+    const o = this.temp();
+    const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
+    return `(${x} = ${this.expr(e.args[0]!)}, (${o} = K${site}.state) !== undefined ? (${o}.col[${B}] = ${x}, ${o}.meta.index) : (${parts.join(", ")}))`;
   }
 }
 
 // ------------------------------------------------------------------ shared helpers
+
+/** plot() with a numeric series and every other argument a constant (or omitted). */
+function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
+  const x = e.args[0];
+  return !!x && (x.t.name === "int" || x.t.name === "float") && e.args.every((a, i) => i === 0 || a === undefined || a.k === "const");
+}
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";

@@ -1,187 +1,276 @@
 // Whole-series precompute: top-level stateful ta.* calls whose inputs are known before the bar loop
-// (OHLCV columns and arithmetic on them, constant lengths) run as ONE WASM pass each
-// (src/kernels/series.ts), and the bar loop reads the output column instead of calling the builtin.
-// The series kernels are bit-identical to the per-bar state machines the interpreter calls.
+// (OHLCV columns, arithmetic on them, constant lengths, and variables assigned once from such
+// expressions) run as ONE WASM pass each (src/kernels/series.ts), and the bar loop reads the output
+// column instead of calling the builtin. The passes are bit-identical to the per-bar state machines
+// the interpreter calls, so both backends agree.
 
-import type { RExpr } from "../check/ir.js";
-import type { Kernels } from "../kernels/index.js";
-import {
-  seriesAtr, seriesChange, seriesEma, seriesHighest, seriesLowest, seriesRma, seriesRsi, seriesSma, seriesStdev, seriesTr, seriesWma,
-} from "../kernels/series.js";
+import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
+import { pass, type SeriesArena } from "../kernels/series.js";
 import type { ExecContext } from "../builtins/types.js";
 
 type Call = Extract<RExpr, { k: "call" }>;
 
 /** Bar variables a pre-pass can evaluate from the columns alone (stateless getters of ctx fields). */
 const BAR_VARS = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
-const SOURCE_LENGTH = new Set(["ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.rsi", "ta.highest", "ta.lowest", "ta.stdev", "ta.change"]);
+const SOURCE_LENGTH = new Set(["ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.rsi", "ta.highest", "ta.lowest", "ta.highestbars", "ta.lowestbars", "ta.stdev", "ta.change"]);
+const HILO_KIND: Record<string, number> = { "ta.highest": 0, "ta.lowest": 1, "ta.highestbars": 2, "ta.lowestbars": 3 };
+const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
+const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3 };
 
 function constInt(e: RExpr | undefined, min: number): number | null {
   if (!e || e.k !== "const" || typeof e.v !== "number") return null;
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
 }
 
-/** True when `e` is a numeric series computable for every bar before the loop. */
-export function isPreKnown(e: RExpr): boolean {
-  switch (e.k) {
-    case "const":
-      return typeof e.v === "number";
-    case "bvar":
-      return BAR_VARS.has(e.def.name) || e.def.name === "ta.tr";
-    case "unary":
-      return e.op !== "not" && isPreKnown(e.e);
-    case "bin":
-      return ["+", "-", "*", "/"].includes(e.op) && !e.str && !e.intDiv && isNumType(e.l) && isNumType(e.r) && isPreKnown(e.l) && isPreKnown(e.r);
-    case "call":
-      return isHoistableCall(e);
-    default:
-      return false;
-  }
-}
-
 function isNumType(e: RExpr): boolean {
   return e.t.name === "int" || e.t.name === "float";
 }
 
-/** A ta.* call with a series kernel, pre-known source and a constant valid length. */
-export function isHoistableCall(e: Call): boolean {
-  const a = e.args;
-  if (SOURCE_LENGTH.has(e.name)) {
-    if (e.name === "ta.highest" || e.name === "ta.lowest") {
-      // one-argument form: the length alone, the source is high/low
-      if (a[0] && a[1] === undefined) return constInt(a[0], 1) !== null && a.length <= 2;
-    }
-    if (a.length > 3 || !a[0] || !isNumType(a[0]) || !isPreKnown(a[0])) return false;
-    if (e.name === "ta.change") return (a[1] === undefined || constInt(a[1], 0) !== null) && a[2] === undefined;
-    if (constInt(a[1], 1) === null) return false;
-    if (e.name === "ta.stdev") return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
-    return a[2] === undefined;
-  }
-  if (e.name === "ta.macd") return a.length === 4 && !!a[0] && isNumType(a[0]) && isPreKnown(a[0]) && [1, 2, 3].every((i) => constInt(a[i], 1) !== null);
-  if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => !!a[i] && isNumType(a[i]!) && isPreKnown(a[i]!)) && constInt(a[3], 1) !== null;
-  if (e.name === "ta.atr") return constInt(a[0], 1) !== null && a.length === 1;
-  if (e.name === "ta.tr") return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
-  return false;
-}
-
 /** Number of values of a hoistable call's tuple result (0: a single value). */
 export function tupleSize(e: Call): number {
-  return e.name === "ta.macd" ? 3 : 0;
+  return TUPLE_SIZE[e.name] ?? 0;
 }
 
-/** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram], as its impl computes them). */
-export function tupleColumns(e: Call, ctx: ExecContext, k: Kernels, memo: Map<RExpr, Float64Array>): Float64Array[] {
-  const src = column(e.args[0]!, ctx, k, memo);
-  const len = (i: number) => (e.args[i] as { v: number }).v;
-  const fast = seriesEma(k, src, len(1));
-  const slow = seriesEma(k, src, len(2));
-  const n = src.length;
-  const m = new Float64Array(n);
-  for (let i = 0; i < n; i++) m[i] = fast[i]! - slow[i]!;
-  const sig = seriesEma(k, m, len(3));
-  const hist = new Float64Array(n);
-  for (let i = 0; i < n; i++) hist[i] = m[i]! - sig[i]!;
-  return [m, sig, hist];
+/**
+ * What a program may precompute: decides which expressions are known for every bar before the
+ * loop. Knows the program's top-level numeric variables that are assigned exactly once, by a plain
+ * declaration whose initialiser is itself pre-known (`f = ta.sma(close, 20)`): a read of one is
+ * that initialiser's column.
+ */
+export class HoistPlan {
+  readonly vars = new Map<number, RExpr>();
+
+  constructor(prog: ResolvedProgram) {
+    const writes = new Map<number, number>();
+    const wrote = (v: VarSlot | null | undefined) => { if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1); };
+    walkWrites(prog.body, wrote);
+    for (const s of prog.body.stmts) {
+      if (s.k === "decl" && s.mode === "plain" && writes.get(s.v.slot) === 1 && (s.v.type.name === "int" || s.v.type.name === "float") && isNumType(s.init) && this.isPreKnown(s.init)) {
+        this.vars.set(s.v.slot, s.init);
+      }
+    }
+  }
+
+  /** True when `e` is a numeric series computable for every bar before the loop. */
+  isPreKnown(e: RExpr): boolean {
+    switch (e.k) {
+      case "const":
+        return typeof e.v === "number";
+      case "load":
+        return this.vars.has(e.v.slot);
+      case "bvar":
+        return BAR_VARS.has(e.def.name) || e.def.name === "ta.tr";
+      case "unary":
+        return e.op === "-" && isNumType(e.e) && this.isPreKnown(e.e);
+      case "bin":
+        return ["+", "-", "*", "/"].includes(e.op) && !e.str && !e.intDiv && isNumType(e.l) && isNumType(e.r) && this.isPreKnown(e.l) && this.isPreKnown(e.r);
+      case "call":
+        return this.isHoistableCall(e) && isNumType(e);
+      default:
+        return false;
+    }
+  }
+
+  private source(e: RExpr | undefined): boolean {
+    return !!e && isNumType(e) && this.isPreKnown(e);
+  }
+
+  /** A ta.* call with a series kernel, pre-known sources and constant valid lengths. */
+  isHoistableCall(e: Call): boolean {
+    const a = e.args;
+    if (SOURCE_LENGTH.has(e.name)) {
+      if (e.name in HILO_KIND && a[0] && a[1] === undefined) {
+        // one-argument form: the length alone, the source is high/low
+        return constInt(a[0], 1) !== null && a.length <= 2;
+      }
+      if (a.length > 3 || !this.source(a[0])) return false;
+      if (e.name === "ta.change") return (a[1] === undefined || constInt(a[1], 0) !== null) && a[2] === undefined;
+      if (constInt(a[1], 1) === null) return false;
+      if (e.name === "ta.stdev") return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
+      return a[2] === undefined;
+    }
+    if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
+    if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && constInt(a[1], 1) !== null && a[2] !== undefined && a[2].k === "const" && typeof a[2].v === "number";
+    if (e.name === "ta.macd") return a.length === 4 && this.source(a[0]) && [1, 2, 3].every((i) => constInt(a[i], 1) !== null);
+    if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => this.source(a[i])) && constInt(a[3], 1) !== null;
+    if (e.name === "ta.atr") return constInt(a[0], 1) !== null && a.length === 1;
+    if (e.name === "ta.tr") return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
+    return false;
+  }
+}
+
+/** Every variable write of a block, nested blocks and user-function bodies included. */
+function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): void {
+  const seen = new Set<RBlock>();
+  const block = (x: RBlock) => {
+    if (seen.has(x)) return;
+    seen.add(x);
+    for (const s of x.stmts) stmt(s);
+  };
+  const stmt = (s: RStmt) => {
+    switch (s.k) {
+      case "decl": wrote(s.v); expr(s.init); break;
+      case "tdecl": s.vs.forEach(wrote); expr(s.init); break;
+      case "assign": wrote(s.v); expr(s.value); break;
+      case "fassign": expr(s.obj); expr(s.value); break;
+      case "expr": expr(s.e); break;
+      default: break;
+    }
+  };
+  const expr = (e: RExpr | null | undefined): void => {
+    if (!e) return;
+    switch (e.k) {
+      case "if": expr(e.cond); block(e.then); if (e.else) block(e.else); break;
+      case "switch": expr(e.subject); for (const c of e.cases) { expr(c.test); block(c.body); } break;
+      case "for": wrote(e.counter); expr(e.from); expr(e.to); expr(e.step); block(e.body); break;
+      case "forin": wrote(e.index); wrote(e.value); expr(e.iterable); block(e.body); break;
+      case "while": expr(e.cond); block(e.body); break;
+      case "ucall": e.args.forEach(expr); block(e.inst.body); break;
+      case "call": e.args.forEach(expr); break;
+      case "tuple": e.elems.forEach(expr); break;
+      case "unary": case "cast": expr(e.e); break;
+      case "bin": case "and": case "or": expr(e.l); expr(e.r); break;
+      case "tern": expr(e.c); expr(e.a); expr(e.b); break;
+      case "hist": case "colHist": expr(e.off); break;
+      case "histExpr": expr(e.e); expr(e.off); break;
+      case "field": case "copy": expr(e.obj); break;
+      case "new": e.fields.forEach(expr); break;
+      default: break;
+    }
+  };
+  block(b);
 }
 
 /** The OHLCV fields a pre-pass getter may read. */
 interface BarScratch { open: number; high: number; low: number; close: number; volume: number }
 
-/** Computes the column of a pre-known expression (the same operations, in the same order, as the loop). */
-export function column(e: RExpr, ctx: ExecContext, k: Kernels, memo: Map<RExpr, Float64Array>): Float64Array {
-  const done = memo.get(e);
-  if (done) return done;
-  const c = ctx.columns;
-  const n = c.close.length;
-  let out: Float64Array;
-  if (e.k === "call") out = callColumn(e, ctx, k, memo);
-  else if (e.k === "bvar" && e.def.name === "ta.tr") out = seriesTr(k, c.high, c.low, c.close, false);
-  else if (e.k === "bvar" && e.def.name in c) out = c[e.def.name as "close"];
-  else {
-    out = new Float64Array(n);
-    const f = scalar(e, ctx, k, memo);
-    for (let i = 0; i < n; i++) out[i] = f(i);
-  }
-  memo.set(e, out);
-  return out;
-}
+/**
+ * One run's precompute: columns of pre-known expressions in the arena (pointers), each computed
+ * once, with the same operations in the same order as the bar loop and the per-bar impls.
+ */
+export class Precompute {
+  private readonly memo = new Map<RExpr, number>();
+  private readonly tuples = new Map<RExpr, number[]>();
 
-type At = (i: number) => number;
+  constructor(
+    private readonly plan: HoistPlan,
+    private readonly ctx: ExecContext,
+    private readonly a: SeriesArena,
+  ) {}
 
-function scalar(e: RExpr, ctx: ExecContext, k: Kernels, memo: Map<RExpr, Float64Array>): At {
-  switch (e.k) {
-    case "const": {
-      const v = e.v as number;
-      return () => v;
+  /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]). */
+  tuple(e: Call): number[] {
+    const done = this.tuples.get(e);
+    if (done) return done;
+    const a = this.a, args = e.args;
+    const len = (i: number) => (args[i] as { v: number }).v;
+    const src = this.column(args[0]!);
+    let out: number[];
+    if (e.name === "ta.bb") out = pass.bb(a, src, len(1), (args[2] as { v: number }).v);
+    else {
+      // ta.macd: fast ema - slow ema, its ema, and their difference, as the impl computes them
+      const m = this.zip(pass.ema(a, src, len(1)), pass.ema(a, src, len(2)), (x, y) => x - y);
+      const sig = pass.ema(a, m, len(3));
+      out = [m, sig, this.zip(m, sig, (x, y) => x - y)];
     }
-    case "bvar": {
-      if (e.def.name === "ta.tr" || e.def.name in ctx.columns) {
-        const col = column(e, ctx, k, memo);
-        return (i) => col[i]!;
-      }
-      const c = ctx.columns;
-      const bar: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
-      const get = e.def.get;
-      return (i) => {
-        bar.open = c.open[i]!; bar.high = c.high[i]!; bar.low = c.low[i]!; bar.close = c.close[i]!; bar.volume = c.volume[i]!;
-        return get(bar as unknown as ExecContext, { state: undefined, id: -1 }) as number;
-      };
-    }
-    case "unary": {
-      const x = scalar(e.e, ctx, k, memo);
-      return e.op === "-" ? (i) => -x(i) : x;
-    }
-    case "bin": {
-      const l = scalar(e.l, ctx, k, memo), r = scalar(e.r, ctx, k, memo);
-      switch (e.op) {
-        case "+": return (i) => l(i) + r(i);
-        case "-": return (i) => l(i) - r(i);
-        case "*": return (i) => l(i) * r(i);
-        default: return (i) => { const d = r(i); return d === 0 ? NaN : l(i) / d; };
-      }
-    }
-    case "call": {
-      const col = column(e, ctx, k, memo);
-      return (i) => col[i]!;
-    }
-    default:
-      throw new Error(`internal: '${e.k}' is not pre-known`);
-  }
-}
-
-function callColumn(e: Call, ctx: ExecContext, k: Kernels, memo: Map<RExpr, Float64Array>): Float64Array {
-  const a = e.args;
-  const c = ctx.columns;
-  const len = (i: number) => (a[i] as { v: number }).v;
-  switch (e.name) {
-    case "ta.atr": return seriesAtr(k, c.high, c.low, c.close, len(0));
-    case "ta.tr": return seriesTr(k, c.high, c.low, c.close, a[0] !== undefined && (a[0] as { v: unknown }).v === true);
-    case "ta.highest":
-    case "ta.lowest": {
-      const one = a[1] === undefined;
-      const src = one ? (e.name === "ta.highest" ? c.high : c.low) : column(a[0]!, ctx, k, memo);
-      const L = one ? len(0) : len(1);
-      return e.name === "ta.highest" ? seriesHighest(k, src, L) : seriesLowest(k, src, L);
-    }
-  }
-  if (e.name === "ta.stoch") {
-    // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
-    const x = column(a[0]!, ctx, k, memo);
-    const hh = seriesHighest(k, column(a[1]!, ctx, k, memo), len(3));
-    const ll = seriesLowest(k, column(a[2]!, ctx, k, memo), len(3));
-    const out = new Float64Array(x.length);
-    for (let i = 0; i < x.length; i++) out[i] = (100 * (x[i]! - ll[i]!)) / (hh[i]! - ll[i]!);
+    this.tuples.set(e, out);
     return out;
   }
-  const src = column(a[0]!, ctx, k, memo);
-  switch (e.name) {
-    case "ta.sma": return seriesSma(k, src, len(1));
-    case "ta.ema": return seriesEma(k, src, len(1));
-    case "ta.rma": return seriesRma(k, src, len(1));
-    case "ta.wma": return seriesWma(k, src, len(1));
-    case "ta.rsi": return seriesRsi(k, src, len(1));
-    case "ta.stdev": return seriesStdev(k, src, len(1), !(a[2] !== undefined && (a[2] as { v: unknown }).v === false));
-    case "ta.change": return seriesChange(k, src, a[1] === undefined ? 1 : len(1));
+
+  /** The column of a pre-known expression. */
+  column(e: RExpr): number {
+    const done = this.memo.get(e);
+    if (done !== undefined) return done;
+    const c = this.ctx.columns;
+    let out: number;
+    if (e.k === "call") out = this.call(e);
+    else if (e.k === "load") out = this.column(this.plan.vars.get(e.v.slot)!);
+    else if (e.k === "bvar" && e.def.name === "ta.tr") out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
+    else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
+    else out = this.elementwise(e);
+    this.memo.set(e, out);
+    return out;
   }
-  throw new Error(`internal: no series kernel for ${e.name}`);
+
+  /** Two columns combined element by element. */
+  private zip(x: number, y: number, f: (x: number, y: number) => number): number {
+    const out = this.a.alloc();
+    const m = this.a.f64();
+    const o = out >>> 3, p = x >>> 3, q = y >>> 3;
+    for (let i = 0; i < this.a.n; i++) m[o + i] = f(m[p + i]!, m[q + i]!);
+    return out;
+  }
+
+  private elementwise(e: RExpr): number {
+    switch (e.k) {
+      case "const": {
+        const out = this.a.alloc();
+        this.a.view(out).fill(e.v as number);
+        return out;
+      }
+      case "unary":
+        return this.zip(this.column(e.e), this.column(e.e), (x) => -x);
+      case "bin": {
+        const l = this.column(e.l), r = this.column(e.r);
+        switch (e.op) {
+          case "+": return this.zip(l, r, (x, y) => x + y);
+          case "-": return this.zip(l, r, (x, y) => x - y);
+          case "*": return this.zip(l, r, (x, y) => x * y);
+          default: return this.zip(l, r, (x, y) => (y === 0 ? NaN : x / y));
+        }
+      }
+      case "bvar": {
+        // hl2, hlc3, ...: the builtin's own getter on each bar's values
+        const c = this.ctx.columns;
+        const bar: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+        const get = e.def.get;
+        const out = this.a.alloc();
+        const v = this.a.view(out);
+        for (let i = 0; i < this.a.n; i++) {
+          bar.open = c.open[i]!; bar.high = c.high[i]!; bar.low = c.low[i]!; bar.close = c.close[i]!; bar.volume = c.volume[i]!;
+          v[i] = get(bar as unknown as ExecContext, { state: undefined, id: -1 }) as number;
+        }
+        return out;
+      }
+      default:
+        throw new Error(`internal: '${e.k}' is not pre-known`);
+    }
+  }
+
+  private call(e: Call): number {
+    const a = this.a, args = e.args, c = this.ctx.columns;
+    const len = (i: number) => (args[i] as { v: number }).v;
+    if (e.name in HILO_KIND) {
+      const kind = HILO_KIND[e.name]!;
+      if (args[1] === undefined) return pass.hilo(a, a.input((kind & 1) === 0 ? c.high : c.low), len(0), kind);
+      return pass.hilo(a, this.column(args[0]!), len(1), kind);
+    }
+    if (e.name in CROSS_KIND) return pass.cross(a, this.column(args[0]!), this.column(args[1]!), CROSS_KIND[e.name]!);
+    switch (e.name) {
+      case "ta.atr": return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
+      case "ta.tr": return pass.tr(a, a.input(c.high), a.input(c.low), a.input(c.close), args[0] !== undefined && (args[0] as { v: unknown }).v === true);
+      case "ta.stoch": {
+        // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
+        const x = this.column(args[0]!);
+        const hh = pass.hilo(a, this.column(args[1]!), len(3), 0);
+        const ll = pass.hilo(a, this.column(args[2]!), len(3), 1);
+        const out = a.alloc();
+        const m = a.f64();
+        const o = out >>> 3, px = x >>> 3, ph = hh >>> 3, pl = ll >>> 3;
+        for (let i = 0; i < a.n; i++) m[o + i] = (100 * (m[px + i]! - m[pl + i]!)) / (m[ph + i]! - m[pl + i]!);
+        return out;
+      }
+    }
+    const src = this.column(args[0]!);
+    switch (e.name) {
+      case "ta.sma": return pass.sma(a, src, len(1));
+      case "ta.ema": return pass.ema(a, src, len(1));
+      case "ta.rma": return pass.rma(a, src, len(1));
+      case "ta.wma": return pass.wma(a, src, len(1));
+      case "ta.rsi": return pass.rsi(a, src, len(1));
+      case "ta.stdev": return pass.stdev(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
+      case "ta.change": return pass.change(a, src, args[1] === undefined ? 1 : len(1));
+    }
+    throw new Error(`internal: no series kernel for ${e.name}`);
+  }
 }

@@ -15,7 +15,8 @@ import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Ref } from "./codegen.js";
-import { column, tupleColumns, tupleSize } from "./hoist.js";
+import { Precompute, tupleSize } from "./hoist.js";
+import { seriesArena } from "../kernels/series.js";
 
 export { NotCompilable } from "./codegen.js";
 
@@ -106,9 +107,13 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     entry = { text: gen.text, factory };
     remember(factories, fullKey, entry);
   }
-  const memo = new Map();
+  let pre: Precompute | null = null;
+  let arena: ReturnType<typeof seriesArena> | null = null;
   let hoisted = 0;
-  const K = gen.refs.map((r: Ref): unknown => {
+  // hoisted columns are computed first (pointers), their views taken after the last pass (a pass
+  // may grow the kernel memory, which detaches earlier views)
+  const columns: [number, number | number[]][] = [];
+  const K = gen.refs.map((r: Ref, i): unknown => {
     switch (r.k) {
       case "value": return r.v;
       case "site": return state.sites[r.id];
@@ -123,9 +128,13 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
       }
       case "hoist":
         hoisted++;
-        return r.call.k === "call" && tupleSize(r.call) > 0 ? tupleColumns(r.call, ctx, k!, memo) : column(r.call, ctx, k!, memo);
+        arena ??= seriesArena(k!, ctx.columns.close.length);
+        pre ??= new Precompute(r.plan, ctx, arena);
+        columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? pre.tuple(r.call) : pre.column(r.call)]);
+        return null;
     }
   });
+  for (const [i, p] of columns) K[i] = Array.isArray(p) ? p.map((q) => arena!.view(q)) : arena!.view(p);
   const R: Record<string, unknown> = {
     ctx,
     nums: state.nums,

@@ -15,7 +15,9 @@ export const variables: VariableTable = {
   hl2: v("hl2", (c) => (c.high + c.low) / 2),
   hlc3: v("hlc3", (c) => (c.high + c.low + c.close) / 3),
   ohlc4: v("ohlc4", (c) => (c.open + c.high + c.low + c.close) / 4),
-  hlcc4: v("hlcc4", (c) => (c.high + c.low + c.close + c.close) / 4),
+  // (high + low + 2 * close) / 4: the rounding TradingView's rma(hlcc4, 5) export reproduces bit for bit
+  // (ta/ma: 146/146 cells; adding close twice gives 125/146)
+  hlcc4: v("hlcc4", (c) => (c.high + c.low + 2 * c.close) / 4),
   bar_index: v("bar_index", (c) => c.barIndex),
   last_bar_index: v("last_bar_index", (c) => c.barCount - 1),
   last_bar_time: v("last_bar_time", (c) => (c.barCount > 0 ? c.columns.time[c.barCount - 1]! : NaN)),

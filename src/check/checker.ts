@@ -69,6 +69,9 @@ export class Checker {
   readonly varipOnce: number[] = [];
   /** Names that are ever reassigned: their variables are series, never const. */
   readonly mutated = new Set<string>();
+  /** Values of global `const`-qualified variables with a constant initialiser (`const string VER = "2"`),
+   *  usable in declaration arguments: `indicator("Name v" + VER)`. */
+  readonly globalConsts = new Map<string, unknown>();
   private readonly instStack: A.FuncDecl[] = [];
   /** Variables created by each function instance being checked (innermost last). */
   private readonly localStack: VarSlot[][] = [];
@@ -671,7 +674,7 @@ export class Checker {
     const args: Record<string, unknown> = {};
     e.args.forEach((a, i) => {
       const pname = cat.fn.params[placement.positions[i]!]!;
-      const v = constEval(a.value, (n) => this.constantValue(n) ?? (catalogConstant(n) ? n : undefined), this.version);
+      const v = constEval(a.value, (n) => this.constantValue(n) ?? this.globalConsts.get(n) ?? (catalogConstant(n) ? n : undefined), this.version);
       if (v === undefined) throw new CheckError(`Argument '${pname}' of '${kind}' must be a constant`, a.span);
       args[pname] = v;
     });

@@ -46,6 +46,12 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
       return assign(c, s, scope);
     case "FuncDecl": {
       if (!scope.isGlobal) throw new CheckError("Functions can only be declared at global scope", s.span);
+      if (s.exported) {
+        const untyped = s.params.find((p) => !p.type);
+        if (untyped) throw new CheckError(`Parameter '${untyped.name.name}' of exported function '${s.name.name}' needs a type: exported functions must have fully typed parameters`, untyped.span);
+        const konst = s.params.find((p) => p.qualifier === "const");
+        if (konst) throw new CheckError(`Parameter '${konst.name.name}' of exported function '${s.name.name}' cannot be const: only non-exported functions may have const parameters`, konst.span);
+      }
       const firstDefault = s.params.findIndex((p) => p.default);
       if (firstDefault >= 0) {
         const bad = s.params.slice(firstDefault).find((p) => !p.default);

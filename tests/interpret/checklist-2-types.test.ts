@@ -74,8 +74,9 @@ describe("language.md §2 literals and types", () => {
     await checkError(v6("f(simple int len) => len * 2\nplot(f(bar_index))"), /argument 'len'=series int: expected simple int/, 4, 6);
     await checkError(v6("f(const string t) => t\nplot(close, title = f(str.tostring(close)))"), /expected const string/, 4);
   });
-  it.fails("2.12 Only non-exported function params may be `const` (an exported const parameter is accepted today)", async () => {
-    await checkError(v6("export f(const int x) => x\nplot(close)", "library('L')"), /const/, 3);
+  it("2.12 Only non-exported function params may be `const`", async () => {
+    await checkError(v6("export f(const int x) => x\nplot(close)", "library('L')"), /Parameter 'x' of exported function 'f' cannot be const/, 3, 10);
+    expect(await first(v6("f(const int x) => x * 2\nplot(f(3))", "library('L')"))).toEqual(fill(6));
   });
   it("2.13 Implicit int→float cast. There is no implicit float→int", async () => {
     expect(await first(v6("float x = 1\nx += bar_index\nplot(x / 2)"))).toEqual([0.5, 1, 1.5, 2, 2.5, 3]);

@@ -34,8 +34,12 @@ export type RExpr =
   | { k: "bin"; op: string; l: RExpr; r: RExpr; t: PType; intDiv?: boolean; str?: boolean }
   | { k: "and" | "or"; l: RExpr; r: RExpr; lazy: boolean; t: PType }
   | { k: "tern"; c: RExpr; a: RExpr; b: RExpr; t: PType }
-  | { k: "call"; name: string; def: BuiltinDef; args: (RExpr | undefined)[]; site: number; t: PType; line: number }
-  | { k: "ucall"; inst: FuncInstance; args: RExpr[]; t: PType }
+  /**
+   * `order` (only when it differs from 0..n-1): the indices of `args` in the order the source wrote
+   * them, then the omitted ones. Pine evaluates arguments as written (side effects: `f(b = g(), a = h())`).
+   */
+  | { k: "call"; name: string; def: BuiltinDef; args: (RExpr | undefined)[]; site: number; t: PType; line: number; order?: number[] }
+  | { k: "ucall"; inst: FuncInstance; args: RExpr[]; t: PType; order?: number[] }
   | { k: "tuple"; elems: RExpr[]; t: PType }
   | { k: "if"; cond: RExpr; then: RBlock; else: RBlock | null; t: PType }
   | { k: "switch"; subject: RExpr | null; cases: { test: RExpr | null; body: RBlock }[]; t: PType }

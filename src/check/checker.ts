@@ -516,7 +516,8 @@ export class Checker {
         if (f) this.needHistory(f.v.slot, num);
       }
     }
-    return { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line };
+    const order = writtenOrder(placement.positions, rargs.length);
+    return order ? { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line, order } : { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line };
   }
 
   private specialResult(name: string, args: (RExpr | undefined)[], ty: PType, e: A.Call): PType {
@@ -580,9 +581,11 @@ export class Checker {
     for (const a of args) rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), span: a.span });
     const fn = this.pickOverload(name, overloads, rargs, e);
     const ordered: (RExpr | undefined)[] = new Array(fn.params.length).fill(undefined);
+    const written: number[] = [];
     let pos = 0;
     for (const a of rargs) {
       const idx = a.name ? fn.params.findIndex((p) => p.name.name === a.name) : pos++;
+      written.push(idx);
       if (idx < 0) throw new CheckError(`Function '${name}' has no parameter '${a.name}'`, a.span);
       if (ordered[idx]) throw new CheckError(`Argument '${fn.params[idx]!.name.name}' of '${name}' is given more than once`, a.span);
       ordered[idx] = a.r;
@@ -594,7 +597,8 @@ export class Checker {
       }
     });
     const inst = this.instantiate(fn, ordered as RExpr[], e);
-    return { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t };
+    const order = writtenOrder(written, ordered.length);
+    return order ? { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t, order } : { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t };
   }
 
   private pickOverload(name: string, overloads: A.FuncDecl[], args: { name?: string; r: RExpr }[], e: A.Call): A.FuncDecl {
@@ -723,3 +727,11 @@ function collectMutations(node: unknown, out: Set<string>): void {
 
 // late imports (statement and control-flow checking live in their own modules)
 import { checkBlock, checkControl } from "./statements.js";
+
+/** The evaluation order of a call's arguments when the source wrote them out of parameter order, else undefined. */
+function writtenOrder(written: number[], n: number): number[] | undefined {
+  if (written.every((p, i) => p === i)) return undefined;
+  const order = written.filter((p) => p >= 0 && p < n);
+  for (let i = 0; i < n; i++) if (!order.includes(i)) order.push(i);
+  return order;
+}

@@ -219,6 +219,15 @@ export class Compiler {
         const args = e.args.map((a) => this.expr(a));
         const body = this.withCallCommit(this.block(e.inst.body), e.inst.locals);
         const n = params.length;
+        if (e.order) {
+          // named arguments written out of parameter order: evaluate them as written
+          const ord = e.order, tmp = new Array<unknown>(n);
+          return () => {
+            for (let k = 0; k < n; k++) { const i = ord[k]!; tmp[i] = args[i]!(); }
+            for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+            return body();
+          };
+        }
         if (n === 1) { const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!; return () => { s0[p0] = a0(); return body(); }; }
         if (n === 2) {
           const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
@@ -440,6 +449,14 @@ export class Compiler {
     const numeric = n > 0 && e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"));
     const args: unknown[] = numeric ? new Array<number>(n).fill(0.5) : new Array<unknown>(n);
     if (n === 0) return () => impl(ctx, args, site);
+    if (e.order) {
+      // named arguments written out of parameter order: evaluate them as written
+      const ord = e.order;
+      return () => {
+        for (let k = 0; k < n; k++) { const i = ord[k]!, f = argFns[i]; args[i] = f ? f() : undefined; }
+        return impl(ctx, args, site);
+      };
+    }
     if (n === 1) { const a0 = argFns[0]; return a0 ? () => { args[0] = a0(); return impl(ctx, args, site); } : () => impl(ctx, args, site); }
     if (n === 2 && argFns[0] && argFns[1]) {
       const a0 = argFns[0], a1 = argFns[1];

@@ -596,7 +596,11 @@ class Gen {
     this.nested--;
     this.loops = savedLoops;
     this.fns.push(`function ${name}(${params.join(", ")}) {\n${body}\n}`);
-    return `${name}(${e.args.map((a) => this.expr(a)).join(", ")})`;
+    if (!e.order) return `${name}(${e.args.map((a) => this.expr(a)).join(", ")})`;
+    // named arguments written out of parameter order: evaluate them as written into temporaries
+    const tmps = e.args.map(() => this.temp());
+    const evals = e.order.map((i) => `${tmps[i]} = ${this.expr(e.args[i]!)}`);
+    return `(${evals.join(", ")}, ${name}(${tmps.join(", ")}))`;
   }
 
   private hist(v: VarSlot, offE: RExpr, n: number | null, current: string): string {
@@ -654,14 +658,16 @@ class Gen {
     const args = this.ref(`args${this.refs.length}`, { k: "args", n, numeric });
     const A = `K${args}`;
     // which argument slots the interpreter writes on each call (undefined ones too, past 1 argument)
-    const general = n > 3 || (n >= 2 && e.args.some((a) => a === undefined));
+    const general = n > 3 || (n >= 2 && e.args.some((a) => a === undefined)) || e.order !== undefined;
     const fast = e.name === "plot" && isPlainPlot(e);
     const x = fast ? this.temp() : "";
     const parts: string[] = [];
-    e.args.forEach((a, i) => {
+    // named arguments written out of parameter order are evaluated as written (e.order)
+    for (const i of e.order ?? e.args.keys()) {
+      const a = e.args[i];
       if (a) parts.push(`${A}[${i}] = ${fast && i === 0 ? x : this.expr(a)}`);
       else if (general) parts.push(`${A}[${i}] = undefined`);
-    });
+    }
     parts.push(`K${impl}(ctx, ${A}, K${site})`);
     if (!fast) return `(${parts.join(", ")})`;
     // plot(number, constants...): after the first call registered the output (and its constant

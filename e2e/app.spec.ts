@@ -6,9 +6,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { ROOT, assertBuilt, launchBrowser, makeCsv, screenshot, startServer, waitForRuns, type Server } from "./harness.js";
+import { ROOT, assertBuilt, launchBrowser, makeCsv, screenshot, startEdge, startServer, waitForRuns, type EdgeServer, type Server } from "./harness.js";
 
 let server: Server;
+let edge: EdgeServer;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
@@ -24,9 +25,9 @@ async function pickExample(p: Page, id: string): Promise<void> {
 
 beforeAll(async () => {
   assertBuilt();
-  server = await startServer();
-  browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  [server, edge, browser] = await Promise.all([startServer(), startEdge(), launchBrowser()]);
+  // a laptop screen; the large-screen layout is checked after the reload
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   page = await context.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   page.on("console", (m) => {
@@ -39,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await edge?.stop();
 });
 
 describe("chart app", () => {
@@ -91,7 +93,28 @@ describe("chart app", () => {
     await pickExample(page, "drawings");
     expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
     await expect.poll(async () => (await series(page)).drawings).toMatchObject({ line: 1, box: 1, label: expect.any(Number) });
+    // an indicator has no report: the bottom tab shows the run's logs instead
+    await expect.poll(() => page.isVisible("#logs-panel")).toBe(true);
+    expect(await page.textContent("#logs-panel")).toMatch(/last close \d/);
     await screenshot(page, "02c-drawings");
+    await pickExample(page, "ma");
+  });
+
+  it("draws plotcandle as candles, and colours that change bar by bar", async () => {
+    await pickExample(page, "heikin");
+    expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
+    let snap = await series(page);
+    const ha = snap.series.find((s) => s.title === "Heikin Ashi")!;
+    expect(ha).toMatchObject({ type: "ohlc", pane: 1, points: snap.candles });
+    expect(ha.colors).toBe(2); // teal and red bodies, not one colour
+    expect(snap.candleColors).toBe(2); // barcolor tints the chart's own candles
+    await screenshot(page, "02d-plotcandle");
+    await pickExample(page, "macd");
+    snap = await series(page);
+    expect(snap.series.find((s) => s.title === "Histogram")).toMatchObject({ type: "histogram", pane: 1, colors: 4 });
+    expect(snap.series.find((s) => s.title === "MACD")?.colors).toBe(0); // a constant colour stays a series option
+    expect(snap.markerColors).toBe(2); // cross markers coloured per bar
+    await screenshot(page, "02e-bar-colours");
     await pickExample(page, "ma");
   });
 
@@ -160,6 +183,28 @@ describe("chart app", () => {
     await waitForRuns(page, m + 1);
   });
 
+  it("switches to the edge worker (workerd) and draws the same plots as the in-browser engine", async () => {
+    await pickExample(page, "macd");
+    const pick = (snap: Awaited<ReturnType<typeof series>>) => snap.series.map(({ title, type, pane, points, last, colors, sum }) => ({ title, type, pane, points, last, colors, sum }));
+    const local = pick(await series(page));
+    expect(local.length).toBeGreaterThanOrEqual(4);
+    await page.click(".engine-settings summary");
+    await page.fill("#edge-url", edge.url);
+    await page.dispatchEvent("#edge-url", "change");
+    await page.click(".engine-settings summary");
+    const n = await runs(page);
+    await page.selectOption("#engine", "edge");
+    await waitForRuns(page, n + 1);
+    await expect.poll(() => page.textContent("#status")).toMatch(/MACD: .* on Edge worker/);
+    expect((await page.evaluate(() => window.__resin.result()))?.mode).toBe("interpret"); // the edge default
+    expect(pick(await series(page))).toEqual(local);
+    await screenshot(page, "06b-edge-engine");
+    const m = await runs(page);
+    await page.selectOption("#engine", "browser");
+    await waitForRuns(page, m + 1);
+    await pickExample(page, "ma-cross");
+  });
+
   it("restores script, data and inputs after a reload, and fits laptop and large screens", async () => {
     const fast = await page.inputValue('.input-row[data-title="Fast length"] input');
     await page.reload();
@@ -169,8 +214,8 @@ describe("chart app", () => {
     expect(await page.inputValue("#engine")).toBe("browser");
     expect(await page.inputValue('.input-row[data-title="Fast length"] input')).toBe(fast);
     for (const [w, hgt] of [
-      [1280, 720],
-      [2560, 1440],
+      [1366, 768],
+      [1920, 1080],
     ]) {
       await page.setViewportSize({ width: w, height: hgt });
       await page.waitForTimeout(300);
@@ -182,7 +227,7 @@ describe("chart app", () => {
       expect(fit.chart).toBeGreaterThan(w / 2);
       await screenshot(page, `08-layout-${w}x${hgt}`);
     }
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.setViewportSize({ width: 1366, height: 768 });
   });
 
   it("stops a long run and keeps working", async () => {
@@ -225,6 +270,15 @@ describe("chart app", () => {
     await waitForRuns(page, (await runs(page)) + 1);
     await pickExample(page, "ma-cross");
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    // what the pool can win depends on the CPU the browser really gets: the same busy loop alone and
+    // in `cores` workers at once, and the per-run time inside the workers with 1 and with `cores`
+    const par = await page.evaluate((c) => window.__resin.benchParallelism(c), cores);
+    const runs1 = await page.evaluate(() => window.__resin.benchRuns(1, 12));
+    const runsN = await page.evaluate((c) => window.__resin.benchRuns(c, 12), cores);
+    console.log(
+      `[figure] parallel CPU available to the page: ${par.effectiveCores.toFixed(2)} of ${cores} cores (busy loop ${Math.round(par.oneMs)} ms alone, ${Math.round(par.manyMs)} ms in ${cores} workers at once); ` +
+        `MA cross run inside a worker: ${runs1.workerMsAvg.toFixed(0)} ms with 1 worker busy, ${runsN.workerMsAvg.toFixed(0)} ms with ${cores} busy (${runs1.perSecond.toFixed(1)} vs ${runsN.perSecond.toFixed(1)} runs/s)`,
+    );
     const one = await page.evaluate(() => window.__resin.benchOptimize(1, 24));
     const onePool = await page.evaluate(() => window.__resin.benchOptimize(1, 24, "pool"));
     const pool = await page.evaluate((c) => window.__resin.benchOptimize(c, 24), cores);

@@ -100,3 +100,30 @@ export function makeCsv(n: number): string {
   }
   return lines.join("\n") + "\n";
 }
+
+export interface EdgeServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The edge worker in real workerd (Miniflare 3) on a local port: the same esbuild bundle and
+ * CompiledWasm kernels as tests/edge, no API key, so the app can call it like a deployed worker.
+ */
+export async function startEdge(): Promise<EdgeServer> {
+  const { Miniflare } = await import("miniflare");
+  const { buildEdgeWorker, edgeModules } = await import("../src/ops/edge-build.js");
+  const bundle = await buildEdgeWorker();
+  const mf = new Miniflare({
+    name: "resin",
+    modules: (await edgeModules(bundle)) as never,
+    compatibilityDate: "2024-11-01",
+    compatibilityFlags: ["nodejs_compat"],
+    kvNamespaces: ["RESIN_KV"],
+    r2Buckets: ["RESIN_BARS"],
+    host: "127.0.0.1",
+    port: 0,
+  });
+  const url = (await mf.ready).toString().replace(/\/$/, "");
+  return { url, stop: () => mf.dispose() };
+}

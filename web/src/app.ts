@@ -23,6 +23,9 @@ import { ReportPanel } from "./ui/report-panel.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
+/** Plot kinds named in the chart legend (shapes, fills and colours have no line to name). */
+const LEGEND_KINDS = new Set(["plot", "plotcandle", "plotbar"]);
+
 export interface RunTiming {
   /** Click (or keypress) to plots drawn, ms. */
   totalMs: number;
@@ -192,6 +195,10 @@ export class App {
     }
   }
 
+  private activeTab(group: string): string | undefined {
+    return document.querySelector<HTMLElement>(`nav.tabs[data-group="${group}"] button.active`)?.dataset.tab;
+  }
+
   showTab(group: string, tab: string): void {
     document.querySelectorAll(`nav.tabs[data-group="${group}"] button`).forEach((b) => b.classList.toggle("active", (b as HTMLElement).dataset.tab === tab));
     document.querySelectorAll(`.tab-body[data-group="${group}"] .panel`).forEach((p) => p.classList.toggle("active", (p as HTMLElement).dataset.panel === tab));
@@ -287,8 +294,8 @@ export class App {
       this.setStatus(`${result.error_kind ?? "error"} error: ${result.error}`, true);
       this.showTab("right", "logs");
     } else {
-      const extra = result.auto_backend ? ` (auto → ${result.auto_backend})` : "";
-      this.setStatus(`${result.script_name || "script"}: ${result.count} bars, ${result.mode}${extra}, ${Math.round(totalMs)} ms on ${engine.label}${result.timed_out ? " — timed out" : ""}`);
+      const mode = result.auto_backend ? `auto → ${result.auto_backend}` : result.mode;
+      this.setStatus(`${result.script_name || "script"}: ${result.count} bars, ${mode}, ${Math.round(totalMs)} ms on ${engine.label}${result.timed_out ? " — timed out" : ""}`);
     }
     return result;
   }
@@ -316,17 +323,28 @@ export class App {
     renderProfile($("profile-panel"), result, source, (line) => this.gotoLine(line));
     this.optimize.setInputs(result.inputs ?? [], result.script_type === "strategy");
     this.renderLegend(result);
-    if (result.script_type === "strategy") this.showTab("right", "report");
+    const strategy = result.script_type === "strategy";
+    // an indicator has no report: the chart takes the room, and the tab shows what the run said
+    document.querySelector(".pane-right")?.classList.toggle("no-report", !strategy);
+    if (strategy) this.showTab("right", "report");
+    else if (this.activeTab("right") === "report") this.showTab("right", "logs");
     if (result.diagnostics?.length) this.showProblems(result.diagnostics);
   }
 
+  /** Script name plus one swatch per drawn plot; a colour that changes by bar shows its last value. */
   private renderLegend(result: PackedRunResult): void {
     const legend = $("legend");
     legend.replaceChildren(h("span", { class: "item" }, h("b", {}, result.script_name || "")));
     for (const [title, m] of Object.entries(result.plot_meta ?? {})) {
-      if (m.kind !== "plot") continue;
+      if (!LEGEND_KINDS.has(m.kind) || m.display === "none") continue;
+      const perBar = result.plot_colors?.[title];
+      let color: unknown = m.color;
+      if (perBar) for (let i = perBar.length - 1; i >= 0; i--) if (perBar[i]) {
+        color = perBar[i];
+        break;
+      }
       const sw = h("span", { class: "swatch" });
-      sw.style.background = cssColor(m.color, "#2962ff");
+      sw.style.background = cssColor(color, "#2962ff");
       legend.append(h("span", { class: "item" }, sw, title));
     }
   }

@@ -103,10 +103,45 @@ if barstate.islast
     log.info("last close {0}", close)
 `;
 
+const heikinAshi = `//@version=6
+indicator("Heikin Ashi candles", overlay = false)
+
+// plotcandle draws its own candles (here in a pane of their own), coloured bar by bar.
+haClose = (open + high + low + close) / 4
+var float haOpen = na
+haOpen := na(haOpen[1]) ? (open + close) / 2 : (haOpen[1] + haClose[1]) / 2
+haHigh = math.max(high, haOpen, haClose)
+haLow  = math.min(low, haOpen, haClose)
+up = haClose >= haOpen
+plotcandle(haOpen, haHigh, haLow, haClose, "Heikin Ashi", color = up ? color.teal : color.red, wickcolor = color.gray, bordercolor = up ? color.teal : color.red)
+
+// the chart's own candles take the trend colour too
+barcolor(up ? color.new(color.teal, 40) : color.new(color.red, 40), title = "Trend")
+`;
+
+const macd = `//@version=6
+indicator("MACD", overlay = false)
+
+fastLen = input.int(12, "Fast length", minval = 1)
+slowLen = input.int(26, "Slow length", minval = 1)
+sigLen  = input.int(9, "Signal length", minval = 1)
+
+[macdLine, signal, hist] = ta.macd(close, fastLen, slowLen, sigLen)
+// the histogram's colour follows its sign and direction, bar by bar
+histColor = hist >= 0 ? (hist > hist[1] ? #26A69A : #B2DFDB) : (hist < hist[1] ? #FF5252 : #FFCDD2)
+plot(hist, "Histogram", color = histColor, style = plot.style_columns)
+plot(macdLine, "MACD", color = #2962FF)
+plot(signal, "Signal", color = #FF6D00)
+hline(0, "Zero", color = color.gray)
+plotshape(ta.cross(macdLine, signal), "Cross", shape.circle, location.top, macdLine > signal ? color.green : color.red)
+`;
+
 export const EXAMPLES: readonly Example[] = [
   { id: "ma", name: "Indicator: moving averages", source: maRibbon },
   { id: "rsi", name: "Indicator: RSI (own pane)", source: rsi },
   { id: "drawings", name: "Indicator: pivots, labels, lines", source: drawings },
+  { id: "heikin", name: "Indicator: Heikin Ashi candles (plotcandle)", source: heikinAshi },
+  { id: "macd", name: "Indicator: MACD, coloured histogram", source: macd },
   { id: "ma-cross", name: "Strategy: MA cross", source: maCross },
   { id: "breakout", name: "Strategy: channel breakout", source: breakout },
 ];

@@ -36,6 +36,45 @@ const hook = {
   },
   setSource: (text: string) => app.setSource(text),
   /**
+   * How much parallel CPU the page really gets: the same busy loop in 1 worker, then in `k` workers
+   * at once. A ratio near 1 means k cores' worth; near k means the workers share one core's time
+   * (a loaded machine, or a scheduler that gives the browser one share however many threads it runs).
+   */
+  benchParallelism: async (k = 2) => {
+    const code = "onmessage = () => { const t0 = performance.now(); let x = 0; for (let i = 0; i < 3e7; i++) x = (x + i * 1.000001) % 1e9; postMessage([performance.now() - t0, x]); };";
+    const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+    const spin = async (n: number): Promise<number> => {
+      const ws = Array.from({ length: n }, () => new Worker(url));
+      const t0 = performance.now();
+      await Promise.all(ws.map((w) => new Promise((r) => ((w.onmessage = r), w.postMessage(0)))));
+      const ms = performance.now() - t0;
+      ws.forEach((w) => w.terminate());
+      return ms;
+    };
+    await spin(1); // warm-up
+    const one = await spin(1);
+    const many = await spin(k);
+    URL.revokeObjectURL(url);
+    return { oneMs: one, manyMs: many, ratio: many / one, effectiveCores: (k * one) / many };
+  },
+  /**
+   * `n` lean runs of the current script fanned out over a fresh pool of `workers`: wall time and the
+   * workers' own per-run time (profile.total_ms), to tell pool overhead from slower runs.
+   */
+  benchRuns: async (workers: number, n: number) => {
+    const data = app.data;
+    if (!data) throw new Error("no data");
+    const engine = new BrowserEngine(workers);
+    const req = { source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" };
+    await Promise.all(Array.from({ length: workers }, () => engine.run(req)));
+    const t0 = performance.now();
+    const results = await Promise.all(Array.from({ length: n }, () => engine.run(req)));
+    const wallMs = performance.now() - t0;
+    engine.pool.terminate();
+    const inWorker = results.map((r) => r.profile.total_ms);
+    return { wallMs, perSecond: n / (wallMs / 1000), workerMsAvg: inWorker.reduce((a, b) => a + b, 0) / n };
+  },
+  /**
    * Optimize throughput with a dedicated browser engine of `workers` workers; returns trials/s.
    * One worker runs the study inside the worker unless `path` is "pool" (page loop, one-worker pool).
    */

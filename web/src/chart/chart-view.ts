@@ -21,7 +21,7 @@ import {
   type Time,
   type WhitespaceData,
 } from "lightweight-charts";
-import type { PackedBars, PackedRunResult, SeriesColumn } from "../../../src/worker/protocol.js";
+import type { PackedBars, PackedOhlc, PackedRunResult, SeriesColumn } from "../../../src/worker/protocol.js";
 import { CanvasLayer, type PaneGeometry } from "./canvas-layer.js";
 import { anyColor, cssColor } from "./colors.js";
 import { makeXResolver, paintDrawings, renderTables } from "./drawings.js";
@@ -34,6 +34,10 @@ export interface SeriesSnapshot {
   /** Points with a value (whitespace excluded). */
   points: number;
   last: number | null;
+  /** Distinct per-point colours (0 when the series has one colour for all points). */
+  colors: number;
+  /** Sum of the values (close for bars): two engines drawing the same plot agree on it. */
+  sum: number;
 }
 
 interface Drawn {
@@ -49,6 +53,7 @@ const CHART_WINDOW = 6000;
 /** Scrolling within this many bars of the window's left edge loads the next older chunk. */
 const EXTEND_MARGIN = 200;
 const DOWN = "#ef5350";
+const TRANSPARENT = "rgba(0, 0, 0, 0)";
 
 export class ChartView {
   readonly chart: IChartApi;
@@ -59,6 +64,7 @@ export class ChartView {
   private markerApis: ISeriesMarkersPluginApi<Time>[] = [];
   private layers: { series: ISeriesApi<SeriesType>; layer: CanvasLayer }[] = [];
   private markerCount = 0;
+  private markerColors = 0;
   private candleData: (CandlestickData<Time> | WhitespaceData<Time>)[] = [];
   private candlesColored = false;
   /** First bar index in the chart (logical index 0); bars before it are not handed over yet. */
@@ -145,6 +151,7 @@ export class ChartView {
     for (const d of this.drawn) this.chart.removeSeries(d.series);
     this.drawn = [];
     this.markerCount = 0;
+    this.markerColors = 0;
     this.bgRects = 0;
     this.drawnKinds = {};
     this.tableHost.replaceChildren();
@@ -170,6 +177,7 @@ export class ChartView {
     for (const plan of plans) this.drawPlan(plan, result, markers);
     markers[0].push(...this.strategyMarkers(result));
 
+    const colorsSeen = new Set<string>();
     const paneSeries = (pane: Pane): ISeriesApi<SeriesType> | null =>
       pane === 0 ? this.candles : (this.drawn.find((d) => d.pane === 1)?.series ?? null);
     for (const pane of [0, 1] as const) {
@@ -178,8 +186,10 @@ export class ChartView {
       markers[pane].sort((a, b) => (a.time as number) - (b.time as number));
       this.markerApis.push(createSeriesMarkers(target, markers[pane]));
       this.markerCount += markers[pane].length;
+      for (const m of markers[pane]) colorsSeen.add(m.color ?? "");
     }
 
+    this.markerColors = colorsSeen.size;
     // canvas layers: bgcolor under the candles, fills per pane, drawings on top of the price pane
     for (const pane of [0, 1] as const) {
       const bg = plans.filter((p) => p.type === "bgcolor" && p.pane === pane).map((p) => result.series[p.title]);
@@ -222,17 +232,33 @@ export class ChartView {
     this.drawn.push({ title: plan.title, type: plan.type, pane: plan.pane, series });
   }
 
-  private lineData(col: SeriesColumn | undefined): (WhitespaceData<Time> & { value?: number })[] {
+  /**
+   * Points of a line/histogram/area; with `colors` (the plot's per-bar colours) each point carries
+   * its own colour, and an na colour hides the point like TradingView does.
+   */
+  private lineData(col: SeriesColumn | undefined, colors?: readonly (string | null)[], area = false): (WhitespaceData<Time> & { value?: number; color?: string; lineColor?: string; topColor?: string; bottomColor?: string })[] {
     const out = new Array(this.times.length - this.start);
     for (let i = this.start; i < this.times.length; i++) {
       const v = col ? col[i] : null;
-      out[i - this.start] = typeof v === "number" && v === v ? { time: this.times[i], value: v } : { time: this.times[i] };
+      if (typeof v !== "number" || v !== v) {
+        out[i - this.start] = { time: this.times[i] };
+        continue;
+      }
+      if (!colors) {
+        out[i - this.start] = { time: this.times[i], value: v };
+        continue;
+      }
+      const c = colors[i] ? cssColor(colors[i]) : TRANSPARENT;
+      out[i - this.start] = area
+        ? { time: this.times[i], value: v, lineColor: c, topColor: withAlpha(c, 0.35), bottomColor: withAlpha(c, 0.02) }
+        : { time: this.times[i], value: v, color: c };
     }
     return out;
   }
 
   private drawPlan(plan: PlotPlan, result: PackedRunResult, markers: Record<Pane, SeriesMarker<Time>[]>): void {
     const col = result.series[plan.title];
+    const colors = result.plot_colors?.[plan.title];
     const common = { title: plan.title, priceLineVisible: false, lastValueVisible: true };
     switch (plan.type) {
       case "line": {
@@ -249,13 +275,13 @@ export class ChartView {
           },
           plan.pane,
         );
-        s.setData(this.lineData(col));
+        s.setData(this.lineData(col, colors));
         this.add(plan, s);
         break;
       }
       case "histogram": {
         const s = this.chart.addSeries(HistogramSeries, { ...common, color: plan.color }, plan.pane);
-        s.setData(this.lineData(col));
+        s.setData(this.lineData(col, colors));
         this.add(plan, s);
         break;
       }
@@ -265,7 +291,7 @@ export class ChartView {
           { ...common, lineColor: plan.color, topColor: withAlpha(plan.color, 0.35), bottomColor: withAlpha(plan.color, 0.02), lineWidth: 1 },
           plan.pane,
         );
-        s.setData(this.lineData(col));
+        s.setData(this.lineData(col, colors, true));
         this.add(plan, s);
         break;
       }
@@ -289,19 +315,25 @@ export class ChartView {
         break;
       }
       case "markers":
-        if (col) markers[plan.pane].push(...shapeMarkers(plan, col, this.times, this.start));
+        if (col) markers[plan.pane].push(...shapeMarkers(plan, col, this.times, this.start, colors));
         break;
       case "ohlc": {
-        const data = ohlcData(result, plan.title, this.times, this.start);
-        if (!data) {
-          // only the close column came back: show it as a line rather than nothing
+        const ohlc = result.plot_ohlc?.[plan.title];
+        if (!ohlc) {
+          // a server without plot_ohlc sends only the close: show it as a line rather than nothing
           const s = this.chart.addSeries(LineSeries, { ...common, color: plan.color, lineWidth: 1 }, plan.pane);
-          s.setData(this.lineData(col));
+          s.setData(this.lineData(col, colors));
           this.add(plan, s);
           break;
         }
-        const def = plan.candles ? CandlestickSeries : BarSeries;
-        const s = this.chart.addSeries(def as typeof CandlestickSeries, { ...common, upColor: plan.color, downColor: plan.color, wickUpColor: plan.color, wickDownColor: plan.color, borderVisible: false }, plan.pane);
+        const data = ohlcData(ohlc, plan, colors, this.times, this.start);
+        const s = plan.candles
+          ? this.chart.addSeries(
+              CandlestickSeries,
+              { ...common, upColor: plan.color, downColor: plan.color, wickUpColor: plan.wickColor, wickDownColor: plan.wickColor, borderVisible: true, borderUpColor: plan.borderColor, borderDownColor: plan.borderColor },
+              plan.pane,
+            )
+          : this.chart.addSeries(BarSeries, { ...common, upColor: plan.color, downColor: plan.color, openVisible: true, thinBars: false }, plan.pane);
         s.setData(data);
         this.add(plan, s);
         break;
@@ -343,24 +375,31 @@ export class ChartView {
   }
 
   /** Read-only view of what is drawn, for the e2e test hook. */
-  snapshot(): { candles: number; windowStart: number; series: SeriesSnapshot[]; markers: number; panes: number; backgroundRects: number; drawings: Record<string, number> } {
+  snapshot(): { candles: number; candleColors: number; windowStart: number; series: SeriesSnapshot[]; markers: number; markerColors: number; panes: number; backgroundRects: number; drawings: Record<string, number> } {
     const series = this.drawn.map((d) => {
-      const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number })[];
+      const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number; color?: string; lineColor?: string })[];
       let points = 0;
       let last: number | null = null;
+      const colors = new Set<string>();
+      let sum = 0;
       for (const p of data) {
         const v = p.value ?? p.close;
         if (typeof v === "number") {
           points++;
           last = v;
+          sum += v;
+          const c = p.color ?? p.lineColor;
+          if (c) colors.add(c);
         }
       }
-      return { title: d.title, type: d.type, pane: d.pane, points, last };
+      return { title: d.title, type: d.type, pane: d.pane, points, last, colors: colors.size, sum };
     });
-    return { candles: this.candles.data().length, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects, drawings: { ...this.drawnKinds } };
+    const candleColors = new Set((this.candles.data() as readonly { color?: string }[]).map((c) => c.color).filter(Boolean)).size;
+    return { candles: this.candles.data().length, candleColors, markerColors: this.markerColors, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects, drawings: { ...this.drawnKinds } };
   }
 }
 
+/** `color` with its opacity scaled by `a` (for area fills under the line). */
 function withAlpha(color: string, a: number): string {
   if (color.startsWith("#") && color.length === 7) {
     const r = parseInt(color.slice(1, 3), 16);
@@ -368,10 +407,12 @@ function withAlpha(color: string, a: number): string {
     const b = parseInt(color.slice(5, 7), 16);
     return `rgba(${r}, ${g}, ${b}, ${a})`;
   }
+  const m = /^rgba\((\d+), (\d+), (\d+), ([\d.]+)\)$/.exec(color);
+  if (m) return `rgba(${m[1]}, ${m[2]}, ${m[3]}, ${Math.round(Number(m[4]) * a * 1000) / 1000})`;
   return color;
 }
 
-function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesColumn, times: Time[], start: number): SeriesMarker<Time>[] {
+function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesColumn, times: Time[], start: number, colors?: readonly (string | null)[]): SeriesMarker<Time>[] {
   const out: SeriesMarker<Time>[] = [];
   const n = Math.min(col.length, times.length);
   for (let i = start; i < n; i++) {
@@ -384,27 +425,49 @@ function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesC
     }
     const hit = v === true || (typeof v === "number" && v === v);
     if (!hit) continue;
+    // a per-bar colour of na hides the shape on that bar
+    const color = colors ? (colors[i] ? cssColor(colors[i]) : null) : plan.color;
+    if (color === null) continue;
     if (plan.position === "inBar" && typeof v === "number") {
-      out.push({ time: times[i], position: "atPriceMiddle", price: v, shape: plan.shape, color: plan.color, text: plan.text });
-    } else out.push({ time: times[i], position: plan.position, shape: plan.shape, color: plan.color, text: plan.text });
+      out.push({ time: times[i], position: "atPriceMiddle", price: v, shape: plan.shape, color, text: plan.text });
+    } else out.push({ time: times[i], position: plan.position, shape: plan.shape, color, text: plan.text });
   }
   return out;
 }
 
-/** plotcandle/plotbar columns: cells of [o, h, l, c], or sibling columns `<title>_open` ... */
-function ohlcData(result: PackedRunResult, title: string, times: Time[], start: number): (CandlestickData<Time> | WhitespaceData<Time>)[] | null {
-  const col = result.series[title] as readonly unknown[] | undefined;
-  const parts = ["open", "high", "low", "close"].map((k) => result.series[`${title}_${k}`]);
-  const cell = (i: number): number[] | null => {
-    if (parts.every(Boolean)) return parts.map((p) => Number(p![i] ?? NaN));
-    const v = col?.[i];
-    return Array.isArray(v) && v.length === 4 ? v.map((x) => (typeof x === "number" ? x : NaN)) : null;
+/** plotcandle/plotbar bars from plot_ohlc; a bar with any price na is left out, as TradingView does. */
+function ohlcData(
+  o: PackedOhlc,
+  plan: Extract<PlotPlan, { type: "ohlc" }>,
+  colors: readonly (string | null)[] | undefined,
+  times: Time[],
+  start: number,
+): (CandlestickData<Time> | WhitespaceData<Time>)[] {
+  const num = (col: SeriesColumn, i: number): number => {
+    const v = col[i];
+    return typeof v === "number" ? v : NaN;
   };
-  if (!parts.every(Boolean) && !(col && col.some((v) => Array.isArray(v)))) return null;
-  return times.slice(start).map((time, k) => {
-    const c = cell(k + start);
-    return c && c.every((x) => x === x) ? { time, open: c[0], high: c[1], low: c[2], close: c[3] } : { time };
-  });
+  const out: (CandlestickData<Time> | WhitespaceData<Time>)[] = new Array(times.length - start);
+  for (let i = start; i < times.length; i++) {
+    const open = num(o.open, i), high = num(o.high, i), low = num(o.low, i), close = num(o.close, i);
+    const time = times[i];
+    if (open !== open || high !== high || low !== low || close !== close) {
+      out[i - start] = { time };
+      continue;
+    }
+    const bar: CandlestickData<Time> = { time, open, high, low, close };
+    // per-bar colours only where they vary; an na body colour hides the bar
+    if (colors) {
+      const c = colors[i];
+      bar.color = c ? cssColor(c) : TRANSPARENT;
+      if (!o.wickcolor && plan.wickColor === plan.color) bar.wickColor = bar.color;
+      if (!o.bordercolor && plan.borderColor === plan.color) bar.borderColor = bar.color;
+    }
+    if (o.wickcolor) bar.wickColor = o.wickcolor[i] ? cssColor(o.wickcolor[i]) : TRANSPARENT;
+    if (o.bordercolor) bar.borderColor = o.bordercolor[i] ? cssColor(o.bordercolor[i]) : TRANSPARENT;
+    out[i - start] = bar;
+  }
+  return out;
 }
 
 /** Paints bgcolor columns over the visible bars; returns the number of rectangles drawn. */

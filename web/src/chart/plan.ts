@@ -16,7 +16,7 @@ export type PlotPlan =
   | { type: "fill"; title: string; pane: Pane; plot1: string; plot2: string; color: string }
   | { type: "bgcolor"; title: string; pane: Pane }
   | { type: "barcolor"; title: string }
-  | { type: "ohlc"; title: string; pane: Pane; candles: boolean; color: string };
+  | { type: "ohlc"; title: string; pane: Pane; candles: boolean; color: string; wickColor: string; borderColor: string };
 
 export type MarkerShape = "circle" | "square" | "arrowUp" | "arrowDown";
 export type MarkerPosition = "aboveBar" | "belowBar" | "inBar";
@@ -118,7 +118,8 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         break;
       case "plotcandle":
       case "plotbar":
-        plans.push({ type: "ohlc", title, pane, candles: kind === "plotcandle", color });
+        // wick and border default to the body colour
+        plans.push({ type: "ohlc", title, pane, candles: kind === "plotcandle", color, wickColor: cssColor(meta.wickcolor, color), borderColor: cssColor(meta.bordercolor, color) });
         break;
       default:
         if (result.series[key]) plans.push({ type: "line", title, pane, color, width: 1, step: false, dashed: false, points: false, lineVisible: true });

@@ -11,8 +11,10 @@
 // - variance = E[x^2] - mean^2 from the window sums, unbiased = s2/(n-1) - mean^2*n/(n-1)
 //   (ta_test_243 pins the last ulp), clamped at 0.
 // - wma carries the last non-na value over na bars (ta_test_246) and sums oldest first.
-// - ema = e + alpha*(x - e), rma = ((n-1)*e + x)/n, both seeded with the sum of the first n values / n,
-//   na inputs skipped (ta_test_245).
+// - ema = e + alpha*(x - e), rma = ((n-1)*e + x)/n, both seeded with the mean of the first n non-na
+//   values (ta_test_245), that sum taken without rounding drift (compensated, seedAdd): the plain
+//   running sum misses TradingView's seeds by an ulp (ta/ma ema 123/131, rma(high) 67/136 cells), the
+//   compensated one matches every ema/rma/atr/macd/kc/rsi cell of the exports.
 import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount } from "./mem";
 
 /** Values every windowed state keeps from the start (more when the window is longer). A series
@@ -140,34 +142,48 @@ export function wma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 }
 
 // ---------------------------------------------------------------- ema / rma
-// scalars: S0 f64 seed sum, S0+8 f64 value, S0+16 i32 count, S0+20 i32 length, S0+24 i32 kind (0 ema, 1 rma)
+// scalars: S0 f64 seed sum, S0+8 f64 its compensation, S0+16 f64 value, S0+24 i32 count,
+//          S0+28 i32 length, S0+32 i32 kind (0 ema, 1 rma)
+
+/** Adds x to the compensated sum at p (f64 sum, then f64 lost low-order part), Neumaier's way. */
+export function seedAdd(p: usize, x: f64): void {
+  const s = load<f64>(p);
+  const t = s + x;
+  const c = Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
+  store<f64>(p, t);
+  store<f64>(p, load<f64>(p, 8) + c, 8);
+}
+
+/** The value of a compensated sum. */
+@inline export function seedSum(p: usize): f64 {
+  return load<f64>(p) + load<f64>(p, 8);
+}
 
 export function ema_new(len: i32, kind: i32): usize {
-  const h = stateNew(S0 + 32, 0);
-  store<f64>(h, NaN, S0 + 8);
-  store<i32>(h, len, S0 + 20);
-  store<i32>(h, kind, S0 + 24);
+  const h = stateNew(S0 + 40, 0);
+  store<f64>(h, NaN, S0 + 16);
+  store<i32>(h, len, S0 + 28);
+  store<i32>(h, kind, S0 + 32);
   return h;
 }
 
 export function ema_next(h: usize, bar: i32, x: f64): f64 {
   begin(h, bar);
-  let e = load<f64>(h, S0 + 8);
+  let e = load<f64>(h, S0 + 16);
   if (x != x) return e;
-  const len = load<i32>(h, S0 + 20);
+  const len = load<i32>(h, S0 + 28);
   if (len < 1) return NaN;
-  const cnt = load<i32>(h, S0 + 16);
+  const cnt = load<i32>(h, S0 + 24);
   if (cnt < len) {
-    const s = load<f64>(h, S0) + x;
-    store<f64>(h, s, S0);
-    store<i32>(h, cnt + 1, S0 + 16);
-    if (cnt + 1 == len) e = s / <f64>len;
-  } else if (load<i32>(h, S0 + 24) == 0) {
+    seedAdd(h + S0, x);
+    store<i32>(h, cnt + 1, S0 + 24);
+    if (cnt + 1 == len) e = seedSum(h + S0) / <f64>len;
+  } else if (load<i32>(h, S0 + 32) == 0) {
     e = e + (2.0 / <f64>(len + 1)) * (x - e);
   } else {
     e = (<f64>(len - 1) * e + x) / <f64>len;
   }
-  store<f64>(h, e, S0 + 8);
+  store<f64>(h, e, S0 + 16);
   return e;
 }
 

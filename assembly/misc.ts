@@ -1,10 +1,13 @@
 // Kernels over a window read directly (alma, swma, cog, linreg), true range, barssince/valuewhen,
 // and the bar-path indicators (sar, supertrend, vwap, volume indicators).
 import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, setOut } from "./mem";
+import { seedAdd, seedSum } from "./avg";
 
 // ---------------------------------------------------------------- window formulas (na -> na)
 // These use the plain ring of win_new (window.ts): one value per call.
 
+/** Weights normalised first, then applied oldest first: this order reproduces TradingView's exports
+ * bit for bit (ta/ma alma columns 146/146 and 141/141; sum/norm at the end gives 75/146). */
 export function alma_next(h: usize, bar: i32, x: f64, len: i32, offset: f64, sigma: f64, floor: i32): f64 {
   begin(h, bar);
   if (len < 1) return NaN;
@@ -15,22 +18,29 @@ export function alma_next(h: usize, bar: i32, x: f64, len: i32, offset: f64, sig
   if (floor) m = Math.floor(m);
   const s = <f64>len / sigma;
   let norm = 0.0;
+  for (let i = 0; i < len; i++) norm += almaWeight(i, m, s);
   let sum = 0.0;
-  for (let i = 0; i < len; i++) {
-    const d = <f64>i - m;
-    const w = Math.exp((-1.0 * (d * d)) / (2.0 * (s * s)));
-    norm += w;
-    sum += ringGet(h, len - i - 1) * w;
-  }
-  return sum / norm;
+  for (let i = 0; i < len; i++) sum += ringGet(h, len - i - 1) * (almaWeight(i, m, s) / norm);
+  return sum;
 }
 
+@inline function almaWeight(i: i32, m: f64, s: f64): f64 {
+  const d = <f64>i - m;
+  return Math.exp((-1.0 * (d * d)) / (2.0 * (s * s)));
+}
+
+/** x[3]/6 + ... as the weighted sum newest first over the weight total (1, 2, 2, 1) / 6: the order that
+ * reproduces TradingView's ta/ma swma column bit for bit (147/147; the reference's four quotients give 95). */
 export function swma_next(h: usize, bar: i32, x: f64): f64 {
   begin(h, bar);
   ringEnsure(h, 5);
   ringPush(h, x);
   if (ringCount(h) < 4) return NaN;
-  return (ringGet(h, 3) * 1.0) / 6.0 + (ringGet(h, 2) * 2.0) / 6.0 + (ringGet(h, 1) * 2.0) / 6.0 + (x * 1.0) / 6.0;
+  let s = x * 1.0;
+  s += ringGet(h, 1) * 2.0;
+  s += ringGet(h, 2) * 2.0;
+  s += ringGet(h, 3) * 1.0;
+  return s / 6.0;
 }
 
 export function cog_next(h: usize, bar: i32, x: f64, len: i32): f64 {
@@ -198,13 +208,13 @@ export function sar_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, start: f
 }
 
 // ---------------------------------------------------------------- supertrend (the reference's steps)
-// scalars: S0 prev close, +8 atr seed sum, +16 atr, +24 prev atr, +32 prev lower, +40 prev upper,
-//          +48 prev supertrend, +56 i32 atr count, +60 i32 atr period
+// scalars: S0 prev close, +8 unused, +16 atr, +24 prev atr, +32 prev lower, +40 prev upper,
+//          +48 prev supertrend, +56 i32 atr count, +60 i32 atr period, +64 atr seed sum, +72 its
+//          compensation (seeded as ta.atr, avg.ts)
 
 export function st_new(period: i32): usize {
-  const h = stateNew(S0 + 64, 0);
+  const h = stateNew(S0 + 80, 0);
   for (let o: usize = 0; o < 56; o += 8) store<f64>(h + o, NaN, S0);
-  store<f64>(h, 0, S0 + 8);
   store<i32>(h, period, S0 + 60);
   return h;
 }
@@ -219,10 +229,9 @@ export function st_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, factor: f
   if (tr == tr && n > 0) {
     const cnt = load<i32>(h, S0 + 56);
     if (cnt < n) {
-      const s = load<f64>(h, S0 + 8) + tr;
-      store<f64>(h, s, S0 + 8);
+      seedAdd(h + S0 + 64, tr);
       store<i32>(h, cnt + 1, S0 + 56);
-      if (cnt + 1 == n) atr = s / <f64>n;
+      if (cnt + 1 == n) atr = seedSum(h + S0 + 64) / <f64>n;
     } else {
       atr = (<f64>(n - 1) * atr + tr) / <f64>n;
     }

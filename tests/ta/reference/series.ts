@@ -101,17 +101,45 @@ export function dev(x: Series, len: number): Float64Array {
   });
 }
 
+/** Sum of the values without rounding drift: every double is an exact multiple of 2^-1074, so the sum
+ * is done in integers and rounded once (to nearest, ties to even). The ema/rma seed is this sum / n. */
+export function exactSum(values: readonly number[]): number {
+  const SHIFT = 1074n;
+  let acc = 0n;
+  const view = new DataView(new ArrayBuffer(8));
+  for (const v of values) {
+    view.setFloat64(0, v);
+    const bits = view.getBigUint64(0);
+    const exp = Number((bits >> 52n) & 0x7ffn);
+    let man = bits & ((1n << 52n) - 1n);
+    if (exp !== 0) man |= 1n << 52n;
+    const scaled = man << BigInt(Math.max(exp, 1) - 1);
+    acc += bits >> 63n ? -scaled : scaled;
+  }
+  if (acc === 0n) return 0;
+  const neg = acc < 0n;
+  const mag = neg ? -acc : acc;
+  const bitsLen = mag.toString(2).length;
+  const drop = Math.max(bitsLen - 53, 0);
+  let q = mag >> BigInt(drop);
+  if (drop > 0) {
+    const rem = mag & ((1n << BigInt(drop)) - 1n);
+    const half = 1n << BigInt(drop - 1);
+    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
+  }
+  const r = Number(q) * 2 ** (drop - Number(SHIFT));
+  return neg ? -r : r;
+}
+
 export function ema(x: Series, len: number, rma = false): Float64Array {
-  let cnt = 0;
-  let s = 0;
+  const seed: number[] = [];
   let e = NaN;
   return map(x, (i) => {
     const v = x[i];
     if (v !== v) return e;
-    if (cnt < len) {
-      cnt++;
-      s += v;
-      if (cnt === len) e = s / len;
+    if (seed.length < len) {
+      seed.push(v);
+      if (seed.length === len) e = exactSum(seed) / len;
     } else e = rma ? ((len - 1) * e + v) / len : e + (2 / (len + 1)) * (v - e);
     return e;
   });
@@ -281,7 +309,8 @@ export function rising(x: Series, len: number, dir: 1 | -1): Float64Array {
 }
 
 export function swma(x: Series): Float64Array {
-  return map(x, (i) => (i < 3 ? NaN : (x[i - 3] * 1) / 6 + (x[i - 2] * 2) / 6 + (x[i - 1] * 2) / 6 + (x[i] * 1) / 6));
+  // weights (1, 2, 2, 1) summed newest first, over their total 6
+  return map(x, (i) => (i < 3 ? NaN : (x[i] * 1 + x[i - 1] * 2 + x[i - 2] * 2 + x[i - 3] * 1) / 6));
 }
 
 export function alma(x: Series, len: number, offset: number, sigma: number, floor = false): Float64Array {
@@ -290,14 +319,12 @@ export function alma(x: Series, len: number, offset: number, sigma: number, floo
     if (!w) return NaN;
     const m = floor ? Math.floor(offset * (len - 1)) : offset * (len - 1);
     const s = len / sigma;
-    let norm = 0;
+    const wt = Array.from({ length: len }, (_, k) => Math.exp((-1 * ((k - m) * (k - m))) / (2 * (s * s))));
+    const norm = wt.reduce((a, b) => a + b, 0);
+    // normalised weights, applied oldest first
     let sum = 0;
-    for (let k = 0; k < len; k++) {
-      const wt = Math.exp((-1 * ((k - m) * (k - m))) / (2 * (s * s)));
-      norm += wt;
-      sum += w[k] * wt;
-    }
-    return sum / norm;
+    for (let k = 0; k < len; k++) sum += w[k] * (wt[k] / norm);
+    return sum;
   });
 }
 

@@ -143,6 +143,8 @@ export function evaluate(input: EvaluateInput): RunResult {
   ctx.ext.declaration = prog.declaration.args;
   ctx.ext.scriptType = prog.declaration.kind;
   ctx.ext.runId = result.run_id;
+  // the strategy's default alert message for order fills (src/builtins/strategy/alerts.ts)
+  ctx.ext.strategyAlertMessage = parsed.ast.doc.find((d) => d.tag === "strategy_alert_message")?.text;
   ctx.ext["timeframe.main"] = timeframe;
   ctx.ext.dataFeed = opts.dataFeed; // request.* (src/runtime/security-feed.ts)
   const brokerArgs = { ...prog.declaration.args, ...(rt.broker ?? {}) };
@@ -167,7 +169,10 @@ export function evaluate(input: EvaluateInput): RunResult {
   // compile backend, when registered and allowed (service.md 1.1)
   const backend = compileBackend();
   if (input.compileFailure && requested === "auto") result.compile_fallback_reason = input.compileFailure;
-  if (backend && !input.compileFailure && (requested === "compile" || requested === "auto") && !forcedInterpret(opts) && rtFrom >= n) {
+  // calc_on_order_fills (also when set through RuntimeOptions.broker) re-runs the script inside a bar: interpret only
+  const fillRuns = broker?.settings.calcOnOrderFills === true;
+  if (fillRuns && requested === "auto" && prog.compileEligible) result.compile_fallback_reason = "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
+  if (backend && !input.compileFailure && (requested === "compile" || requested === "auto") && !forcedInterpret(opts) && rtFrom >= n && !fillRuns) {
     let compiled: CompiledRun | null = null;
     try {
       const sourceHash = sha256Hex(source);
@@ -221,6 +226,35 @@ export function evaluate(input: EvaluateInput): RunResult {
   // arrays, maps, matrices and UDT objects mutated in place by a tick (src/runtime/rollback.ts)
   const objects = ticks > 1 && rtFrom < n && ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
   const tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
+  if (broker?.settings.calcOnOrderFills) {
+    // calc_on_order_fills: the broker runs the script again after fills inside a bar, with the bar so
+    // far as its high/low/close; each such execution is rolled back like a realtime tick (src/strategy)
+    let fsnap: StateSnapshot | undefined;
+    const fobjects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
+    ctx.ext.fillRecalc = (high: number, low: number, close: number): void => {
+      const [h, l, c, confirmed] = [ctx.high, ctx.low, ctx.close, ctx.isConfirmed];
+      fsnap = state.snapshot(fsnap);
+      if (fobjects) fobjects.save();
+      const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+      const dstore = drawingStoreOf(ctx);
+      const dsnap = snapshotDrawings(dstore);
+      [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [high, low, close, false];
+      state.setBar(ctx.open, high, low, close, ctx.volume, ctx.time, ctx.barIndex);
+      try {
+        main();
+      } finally {
+        state.restore(fsnap, prog.varipSlots, prog.varipOnce);
+        if (fobjects) fobjects.restore();
+        if (ksnap !== undefined) kernels!.restore!(ksnap);
+        restoreDrawings(dstore, dsnap);
+        [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [h, l, c, confirmed];
+        state.setBar(ctx.open, h, l, c, ctx.volume, ctx.time, ctx.barIndex);
+      }
+    };
+  }
+  // realtime strategies run once per bar, on its closing tick, unless calc_on_every_tick (then the
+  // broker fills tick by tick and is not rolled back)
+  const everyTick = broker !== null && broker.settings.calcOnEveryTick;
   try {
     for (; bar < n; bar++) {
       if (budget && (bar & 31) === 0 && bar > 0 && now() - t0 > budget) {
@@ -246,11 +280,14 @@ export function evaluate(input: EvaluateInput): RunResult {
         if (objects) objects.save();
         const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
         ctx.isRealtime = true;
+        if (everyTick) [ctx.high, ctx.low, ctx.close] = [ctx.open, ctx.open, ctx.open];
         if (broker) broker.onBarOpen(ctx);
-        const bsnap = broker && ticks > 1 ? broker.snapshot() : undefined;
+        if (everyTick) broker!.beginTicks();
+        const bsnap = broker && ticks > 1 && !everyTick ? broker.snapshot() : undefined;
         const dstore = ticks > 1 ? drawingStoreOf(ctx) : undefined;
         const dsnap = dstore ? snapshotDrawings(dstore) : undefined;
         for (let k = 0; k < ticks; k++) {
+          if (broker && !everyTick && k < ticks - 1) continue;
           if (k > 0) {
             state.restore(snap, prog.varipSlots, prog.varipOnce);
             if (objects) objects.restore();
@@ -266,6 +303,7 @@ export function evaluate(input: EvaluateInput): RunResult {
           ctx.isNewTick = k === 0;
           ctx.isConfirmed = k === ticks - 1;
           state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+          if (everyTick) broker!.onTick(ctx);
           main();
         }
       }

@@ -72,6 +72,8 @@ export class Broker {
   private ctx: ExecContext | null = null;
   /** True while a calc_on_order_fills execution runs: the orders it places are live inside the bar. */
   private inRecalc = false;
+  /** A realtime bar of a calc_on_every_tick strategy is in progress: orders fill tick by tick. */
+  private tickMode = false;
   private fillsSinceRecalc = 0;
   private recalcBar = -1;
   private recalcsThisBar = 0;
@@ -123,7 +125,7 @@ export class Broker {
       this.pointValue = this.symbolPointValue * this.currency.rate;
       this.ledger.pointValue = this.pointValue;
     }
-    this.risk.onBar(ctx.time, this);
+    this.risk.onBar(ctx, this);
     this.book.dropBlockedEntries(this.ledger.side(), this.ledger.open.length, this.settings.pyramiding);
     // The Runtime may attach the magnifier's bars after creating the broker.
     if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars) this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
@@ -147,7 +149,29 @@ export class Broker {
     this.afterPath(ctx);
   }
 
+  /**
+   * calc_on_every_tick on a realtime bar: the Runtime calls onBarOpen with the bar's first tick (open
+   * = high = low = close) and this for every later tick. The price moves from the previous tick to
+   * this one (through a new high or low first, in path order); orders the script placed on earlier
+   * ticks are live, market ones filling at this tick's price. Nothing here is rolled back: fills
+   * are events, like TradingView's realtime fills.
+   */
+  onTick(ctx: ExecContext): void {
+    this.bar = ctx.barIndex;
+    this.time = ctx.time;
+    this.ctx = ctx;
+    this.tickMode = true;
+    this.walker.tick(ctx.open, ctx.high, ctx.low, ctx.close);
+    this.book.pruneExits(this.ledger.open);
+  }
+
+  /** Starts a realtime bar of a calc_on_every_tick strategy (see onTick). */
+  beginTicks(): void {
+    this.tickMode = true;
+  }
+
   onBarClose(ctx: ExecContext): void {
+    this.tickMode = false;
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.lastClose = ctx.close;
@@ -194,7 +218,7 @@ export class Broker {
       seq: this.book.nextSeq(),
       placedBar: ctx.barIndex,
       market: limit !== limit && stop !== stop,
-      intrabar: this.inRecalc,
+      intrabar: this.inRecalc || this.tickMode,
     };
     this.book.placeEntry(o);
   }
@@ -226,7 +250,7 @@ export class Broker {
       placedBar: ctx.barIndex,
       armed: false,
       bindSide: 0,
-      intrabar: this.inRecalc,
+      intrabar: this.inRecalc || this.tickMode,
     };
     const dir = this.ledger.side();
     e.bindSide = e.fromEntry === null ? dir : 0;
@@ -275,7 +299,7 @@ export class Broker {
       seq: this.book.nextSeq(),
       placedBar: ctx.barIndex,
       market: true,
-      intrabar: this.inRecalc,
+      intrabar: this.inRecalc || this.tickMode,
     };
     if (req.immediately) {
       this.bar = ctx.barIndex;

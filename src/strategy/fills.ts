@@ -50,7 +50,8 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
     }
     if (pos === side && ledger.open.length >= Math.max(1, b.settings.pyramiding)) return;
   }
-  qty = b.risk.capQty(qty, side, closing > 0 ? 0 : ledger.positionSize());
+  // strategy.risk.max_position_size "affects strategy.entry()" (reference): strategy.order is not capped
+  if (o.kind === "entry") qty = b.risk.capQty(qty, side, closing > 0 ? 0 : ledger.positionSize());
   // A fresh or added position the equity cannot margin at the fill price is rejected; the new
   // leg of a reversal is not (a margin call trims it instead).
   if (closing === 0 && !affordable(b, side, qty, price)) return;

@@ -67,16 +67,23 @@ export class RiskRules {
     return wall - (time - (((time % 1000) + 1000) % 1000));
   }
 
-  /** Start of a bar: rolls the trading day over (calendar day in the exchange time zone). */
-  onBar(time: number, broker: Broker): void {
+  /**
+   * Start of a bar: rolls the trading day over (calendar day in the exchange time zone). A day that
+   * ends the max_cons_loss_days streak stops the strategy at once: pending orders are cancelled and
+   * the position is closed at this bar's open.
+   */
+  onBar(ctx: ExecContext, broker: Broker): void {
     if (!this.usesDays()) return;
-    const key = this.dayOf(time);
+    const key = this.dayOf(ctx.time);
     if (key === this.dayKey) return;
     const eq = broker.equity();
     if (this.dayKey === this.dayKey) {
       if (eq < this.dayStartEquity) this.consLossDays++;
       else this.consLossDays = 0;
-      if (this.maxConsLossDays === this.maxConsLossDays && this.consLossDays >= this.maxConsLossDays) this.haltedForever = true;
+      if (this.maxConsLossDays === this.maxConsLossDays && this.consLossDays >= this.maxConsLossDays && !this.haltedForever) {
+        this.haltedForever = true;
+        broker.liquidate(ctx.open, "Close Position (Max consecutive loss days)");
+      }
     }
     this.dayKey = key;
     this.dayStartEquity = eq;

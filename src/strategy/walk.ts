@@ -61,6 +61,24 @@ export class PathWalker {
     this.moveTo(c, false);
   }
 
+  /**
+   * One realtime tick of a calc_on_every_tick bar: the bar so far is (open, high, low, close); the
+   * price goes from where it was to a new extreme first (open -> nearer extreme -> other extreme ->
+   * close), then to the tick's price. Market orders from earlier ticks fill at the tick's price.
+   */
+  tick(open: number, high: number, low: number, close: number): void {
+    if (close !== close) return;
+    const b = this.b;
+    const hf = highFirst(open, high, low, b.mintick);
+    const first = hf ? high : low;
+    const second = hf ? low : high;
+    if (hf ? first > this.high : first < this.low) this.moveTo(first, false);
+    if (hf ? second < this.low : second > this.high) this.moveTo(second, false);
+    this.moveTo(close, false);
+    this.fillIntrabarMarket(close);
+    this.fillTriggeredAt(close);
+  }
+
   /** Fills market orders (entries, orders, closes) in the order they were placed. */
   fillMarketOrders(price: number, atClose: boolean): void {
     const b = this.b;
@@ -79,7 +97,7 @@ export class PathWalker {
   /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex. */
   private fillIntrabarMarket(price: number): void {
     const b = this.b;
-    if (!b.settings.calcOnOrderFills) return;
+    if (!b.settings.calcOnOrderFills && !b.settings.calcOnEveryTick) return;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
       for (const o of b.book.orders) {

@@ -2,11 +2,14 @@
 
 import type { Broker } from "../../strategy/broker.js";
 import type { ExecContext } from "../types.js";
+import { reportFill } from "./alerts.js";
 
 /** The run's broker; strategy.* calls outside a strategy are a runtime error. */
 export function brokerOf(ctx: ExecContext): Broker {
   const b = ctx.broker as Broker | null;
   if (!b) ctx.runtimeError("strategy.* functions can only be used in a strategy() script");
+  // orders reach the broker only through these builtins, so every fill finds the alert reporter set
+  if (b.onFill === null) b.onFill = reportFill;
   return b;
 }
 

@@ -8,6 +8,8 @@ export function compileEligibility(p: ResolvedProgram): string | undefined {
   if (p.udts.size > 0) return "user-defined types are not compile-eligible";
   if (p.enums.size > 0) return "enums are not compile-eligible";
   if (p.varipSlots.length > 0) return "varip variables are not compile-eligible";
+  // the broker re-runs the script inside a bar after fills (src/strategy/README.md); the compiled loop cannot
+  if (p.declaration.kind === "strategy" && p.declaration.args.calc_on_order_fills === true) return "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
   for (const s of p.slots) {
     if (!NUMERIC.has(s.type.name)) return `variables of type ${s.type.name} are not compile-eligible`;
   }

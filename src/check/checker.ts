@@ -576,6 +576,12 @@ export class Checker {
   }
 
   userCall(name: string, overloads: A.FuncDecl[], args: A.Arg[], recv: RExpr | null, scope: Scope, e: A.Call): RExpr {
+    const seen = new Set<string>();
+    args.forEach((a, i) => {
+      if (!a.name && i > 0 && args[i - 1]!.name) throw new CheckError(`Positional arguments of '${name}' must come before named ones`, a.span);
+      if (a.name && seen.has(a.name.name)) throw new CheckError(`Argument '${a.name.name}' of '${name}' is given more than once`, a.span);
+      if (a.name) seen.add(a.name.name);
+    });
     const rargs: { name?: string; r: RExpr; span: A.Span }[] = [];
     if (recv) rargs.push({ r: recv, span: e.span });
     for (const a of args) rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), span: a.span });

@@ -64,6 +64,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
       table.set(s.name.name, list);
       if (s.isMethod) {
         if (!s.params.length) throw new CheckError("A method needs at least one parameter (its receiver)", s.span);
+        if (!s.params[0]!.type) throw new CheckError(`The first parameter of method '${s.name.name}' needs a type (the type the method extends)`, s.params[0]!.span);
         // a method is also callable as a plain function
         const fl = c.funcs.get(s.name.name) ?? [];
         fl.push(s);

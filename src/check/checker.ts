@@ -45,7 +45,7 @@ const WHEN_ORDER_FUNCS = new Set([
 ]);
 /** Constructors whose `<...>` type arguments the builtin reads from its call site. */
 const TYPED_CONSTRUCTORS = new Set(["array.new", "matrix.new", "map.new"]);
-const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point" };
+const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point", footprint: "footprint", volume_row: "volume_row" };
 
 export interface EnumInfo {
   name: string;

@@ -96,10 +96,15 @@ function indexOfParam(name: string, params: string[], a: Arg): number {
   return p;
 }
 
+/** Parameters of input.* that are `const` in every overload (title, group, inline, ...). */
+const INPUT_LABELS = new Set(["title", "tooltip", "inline", "group", "confirm"]);
+
 /** Qualifier check: a series value where the documentation demands a simple/const one. */
 export function checkQualifier(fnName: string, fn: CatalogFunction, param: string, arg: PType, span: Arg["span"]): void {
   const doc = fn.types[param];
-  if (!doc || fn.returns.length !== 1 || fn.lists.length !== 1) return; // lossy docs of overloaded builtins
+  if (!doc) return;
+  // lossy docs of overloaded builtins; input.* labels are const string in every overload
+  if ((fn.returns.length !== 1 || fn.lists.length !== 1) && !(fnName.startsWith("input") && INPUT_LABELS.has(param))) return;
   if (doc.includes("tuple") || doc.includes("<")) return;
   const want = parseTypeText(doc);
   const limit: Qual | undefined = want.q === 0 ? 0 : want.q === 2 ? 2 : undefined;

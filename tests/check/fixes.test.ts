@@ -77,7 +77,8 @@ describe("result types that follow an argument", () => {
     const want = data.map((b, k) => {
       const up = b.close > b.open;
       if (up) [lastUp, lastI] = [b.close, k];
-      const ch = k > 0 && up !== data[k - 1]!.close > data[k - 1]!.open;
+      // v6: the bool before the first bar reads false (968f8a3), so bar 0 changes when `up` is true
+      const ch = up !== (k > 0 && data[k - 1]!.close > data[k - 1]!.open);
       return (Number.isNaN(lastUp) ? 0 : lastUp) * 1000 + (Number.isNaN(lastI) ? 0 : lastI) * 10 + (ch ? 1 : 0) + 700000;
     });
     const got = await first(src);

@@ -1,0 +1,36 @@
+// Checker fixes found by the second real-world round (tests/realworld/scripts/r2_*): each through
+// the public Runtime in both modes, with the values worked out by hand.
+import { describe, expect, it } from "vitest";
+import { bars, runBoth } from "../helpers/run-both.js";
+
+const data = bars(5);
+
+describe("var keeps the qualifier of a never-reassigned initial value", () => {
+  it("var string used as an input group (const string expected)", async () => {
+    const src = "//@version=5\nindicator('t')\nvar string grp = 'Calculation'\nlen = input.int(14, 'Length', group = grp)\nplot(len)\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["plot_0"]).toEqual([14, 14, 14, 14, 14]);
+  });
+  it("a reassigned var is still series: group from it is rejected", async () => {
+    const src = "//@version=6\nindicator('t')\nvar string grp = 'A'\ngrp := 'B'\nlen = input.int(14, 'Length', group = grp)\nplot(len)\n";
+    const r = await runBoth(src, data);
+    expect(r.error_kind).toBe("check");
+    expect(r.error).toContain("group");
+  });
+});
+
+describe("global const variables in declaration arguments", () => {
+  it("indicator title built from a const string declared before it", async () => {
+    const src = "//@version=6\nconst string VER = '2.1'\nindicator('Tool v' + VER, overlay = true)\nplot(close)\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["plot_0"]).toEqual(data.map((b) => b.close));
+  });
+  it("a non-constant variable is still refused", async () => {
+    const src = "//@version=6\nt = str.tostring(close)\nindicator(t)\nplot(close)\n";
+    const r = await runBoth(src, data);
+    expect(r.error_kind).toBe("check");
+    expect(r.error).toContain("must be a constant");
+  });
+});

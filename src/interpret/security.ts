@@ -18,7 +18,8 @@ import type { LogRecord } from "../core/result.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { createBroker } from "../strategy/index.js";
 import { createContext } from "../runtime/context.js";
-import { contextBarFor, intrabarRange, requestContexts, type RequestedContext } from "../runtime/security-feed.js";
+import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, RunTimeout, type RequestedContext } from "../runtime/security-feed.js";
+import type { BarColumns } from "../core/bars.js";
 import { Compiler, naOfType, type Fn } from "./compiler.js";
 import { RunState } from "./state.js";
 
@@ -29,7 +30,13 @@ export const SECURITY_CALLS = new Set(["request.security", "request.security_low
 /** Marks a secondary run's ctx: where its request sites record their values. */
 interface Capture {
   captures: unknown[][];
+  /** Context bar of the secondary's bar 0 (calc_bars_count runs only the last bars). */
+  offset: number;
+  /** Length of each capture column (the context's bar count). */
+  length: number;
 }
+
+const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
 /** Compiles one request.security / request.security_lower_tf call site. */
 export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext, compile: (x: RExpr) => Fn): Fn {
@@ -44,36 +51,54 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
   const sym = optional(e.args[0], compile);
   const tf = optional(e.args[1], compile);
   const na = naValue(valueType);
-  // parameter order: security(symbol, timeframe, expression, gaps, lookahead, ignore_invalid_symbol, ...)
-  //                  security_lower_tf(symbol, timeframe, expression, ignore_invalid_symbol, currency, ignore_invalid_timeframe, ...)
+  // parameter order: security(symbol, timeframe, expression, gaps, lookahead, ignore_invalid_symbol, currency, calc_bars_count)
+  //                  security_lower_tf(symbol, timeframe, expression, ignore_invalid_symbol, currency, ignore_invalid_timeframe, calc_bars_count)
   const gaps = lowerTf ? null : optional(e.args[3], compile);
   const lookahead = lowerTf ? null : optional(e.args[4], compile);
   const ignoreTf = lowerTf ? optional(e.args[5], compile) : null;
+  const currency = optional(e.args[lowerTf ? 4 : 6], compile);
+  const calcBars = optional(e.args[lowerTf ? 6 : 7], compile);
   const site = e.site;
   const span = { from: 0, to: 0 };
-  let lastKeySym: unknown = undefined, lastKeyTf: unknown = undefined;
+  let lastKeySym: unknown = undefined, lastKeyTf: unknown = undefined, lastKeyCur: unknown = undefined;
   let c: RequestedContext | null = null;
   return () => {
-    const s = sym ? sym() : null, t = tf ? tf() : null;
-    if (c === null || s !== lastKeySym || t !== lastKeyTf) {
-      c = requestContexts(ctx).get(typeof s === "string" ? s : null, typeof t === "string" ? t : null);
+    const s = sym ? sym() : null, t = tf ? tf() : null, cur = currency ? currency() : null;
+    if (c === null || s !== lastKeySym || t !== lastKeyTf || cur !== lastKeyCur) {
+      c = requestContexts(ctx).get(typeof s === "string" ? s : null, typeof t === "string" ? t : null, typeof cur === "string" ? cur : null);
       lastKeySym = s;
       lastKeyTf = t;
+      lastKeyCur = cur;
     }
-    if (c.source === "same") return lowerTf ? asArrays(inner(), valueType) : inner();
+    let count = 0;
+    if (calcBars) {
+      const v = calcBars();
+      if (typeof v === "number" && v === v) {
+        if (v < 1) return ctx.runtimeError(`${e.name}: calc_bars_count must be at least 1, got ${v}`);
+        count = Math.trunc(v);
+      }
+    }
+    // the chart's own context with fewer bars than the chart has: a secondary run over the last ones
+    if (c.source === "same" && count > 0 && c.captures === null && count < ctx.barCount) c = requestContexts(ctx).materialize(c);
+    if (c.source === "same" && !c.bars) return lowerTf ? asArrays(inner(), valueType) : inner();
     if (lowerTf) {
       if (!c.lower) {
         if (ignoreTf && ignoreTf() === true) return null;
         return ctx.runtimeError(`request.security_lower_tf: timeframe '${c.timeframe}' is not lower than the chart's ('${ctx.timeframe}')`);
       }
       if (c.source === "none") return asArrays(undefined, valueType, true);
-      const vals = values(c, prog, ctx, site);
+      const vals = values(c, prog, ctx, site, count);
       intrabarRange(c, ctx.time, ctx.timeClose, span);
       return intrabarArrays(vals, span.from, span.to, valueType);
     }
     if (c.source === "none") return na;
-    const vals = values(c, prog, ctx, site);
+    const vals = values(c, prog, ctx, site, count);
     const i = ctx.barIndex;
+    // a realtime bar sees the higher-timeframe bar still forming (lookahead has no effect on realtime values)
+    if (ctx.isRealtime && !c.lower) {
+      const v = formingValue(c, prog, ctx, site, vals);
+      return v === undefined ? na : v;
+    }
     const prevTime = i > 0 ? ctx.columns.time[i - 1]! : NaN;
     const k = contextBarFor(c, i, ctx.time, ctx.timeClose, prevTime, gaps ? gaps() === true : false, lookahead ? lookahead() === true : false, ctx.barCount - 1);
     if (k < 0) return na;
@@ -90,24 +115,94 @@ function optional(a: RExpr | undefined, compile: (x: RExpr) => Fn): Fn | null {
 function secondarySite(site: number, inner: Fn, lowerTf: boolean, type: PType, cap: Capture, ctx: ExecContext): Fn {
   return () => {
     const v = inner();
-    const col = (cap.captures[site] ??= new Array<unknown>(ctx.barCount));
-    col[ctx.barIndex] = Array.isArray(v) ? v.slice() : v;
+    const col = (cap.captures[site] ??= new Array<unknown>(cap.length));
+    col[cap.offset + ctx.barIndex] = Array.isArray(v) ? v.slice() : v;
     return lowerTf ? asArrays(v, type) : v;
   };
 }
 
-/** The captured values of `site` in context `c`, running the secondary first if needed. */
-function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number): unknown[] {
-  if (!c.captures) c.captures = runSecondary(prog, ctx, c);
+/**
+ * The captured values of `site` in context `c`, running the secondary first if needed; the call that
+ * starts it fixes calc_bars_count for every call of the context.
+ */
+function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, count: number): unknown[] {
+  if (!c.captures) {
+    if (count > 0 && c.bars && count < c.bars.time.length) {
+      c.calcBars = count;
+      if (c.record) c.record.calc_bars_count = count;
+    }
+    c.captures = runSecondary(prog, ctx, c);
+  }
   return (c.captures[site] ??= []);
+}
+
+/**
+ * The value on a realtime chart bar: the context bar holding it, as it stands now. A higher
+ * timeframe built from the chart's bars is re-evaluated with its forming bar made of the period's
+ * chart bars so far and the current tick (one partial run per tick, shared by the context's sites);
+ * a feed's bar is taken as the feed gives it (the forming bar as of the data).
+ */
+function formingValue(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, vals: unknown[]): unknown {
+  const i = ctx.barIndex;
+  if (!c.index) {
+    const k = lastAtOrBefore(c.bars!.time, ctx.time);
+    return k < calcStart(c) ? undefined : vals[k];
+  }
+  const k = c.index[i]!;
+  const start = calcStart(c);
+  if (k < start) return undefined;
+  const key = `${i}|${ctx.open}|${ctx.high}|${ctx.low}|${ctx.close}|${ctx.volume}`;
+  if (c.forming?.key !== key) {
+    const partial = { ...c, bars: partialBars(c, ctx, k), timeClose: c.timeClose!.subarray(0, k + 1), calcBars: start > 0 ? k + 1 - start : 0 };
+    c.forming = { key, captures: runSecondary(prog, ctx, partial, true) };
+  }
+  return c.forming.captures[site]?.[k];
+}
+
+/** First context bar a calc_bars_count-limited secondary run evaluates (0: all). */
+function calcStart(c: RequestedContext): number {
+  return c.calcBars > 0 && c.bars ? Math.max(0, c.bars.time.length - c.calcBars) : 0;
+}
+
+/** The context's bars 0..k-1 and, as bar k, the period's chart bars before this one plus the current tick. */
+function partialBars(c: RequestedContext, ctx: ExecContext, k: number): BarColumns {
+  const src = c.bars!;
+  const cols = ctx.columns;
+  const i = ctx.barIndex;
+  let first = i;
+  while (first > 0 && c.index![first - 1] === k) first--;
+  let high = ctx.high, low = ctx.low, volume = ctx.volume;
+  for (let j = first; j < i; j++) {
+    high = Math.max(high, cols.high[j]!);
+    low = Math.min(low, cols.low[j]!);
+    volume += cols.volume[j]!;
+  }
+  const part = (col: Float64Array, last: number): Float64Array => {
+    const out = new Float64Array(k + 1);
+    out.set(col.subarray(0, k));
+    out[k] = last;
+    return out;
+  };
+  return {
+    length: k + 1,
+    time: src.time.subarray(0, k + 1),
+    open: part(src.open, first === i ? ctx.open : cols.open[first]!),
+    high: part(src.high, high),
+    low: part(src.low, low),
+    close: part(src.close, ctx.close),
+    volume: part(src.volume, volume),
+  };
 }
 
 /**
  * Runs the whole program over the context's bars and returns the request sites' values. Plots,
  * logs, inputs, drawings, alerts and strategy orders of the secondary run are discarded.
  */
-export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext): unknown[][] {
-  const bars = c.bars!;
+export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext, formingLast = false): unknown[][] {
+  const all = c.bars!;
+  // calc_bars_count: the last bars of the context's data are the only ones evaluated
+  const start = calcStart(c);
+  const bars = start > 0 ? sliceBars(all, start) : all;
   const n = bars.time.length;
   const logs: LogRecord[] = [];
   const syminfo = c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
@@ -119,13 +214,21 @@ export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: Reques
   const mainInputs = main.ext.inputs as InputStore | undefined;
   sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
   sctx.ext.lastHistoryBar = n - 1;
-  sctx.ext.securityCapture = { captures } satisfies Capture;
+  sctx.ext.securityCapture = { captures, offset: start, length: all.time.length } satisfies Capture;
   const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args }, sctx) : null;
   sctx.broker = broker;
   const state = new RunState(prog);
   const run = new Compiler(prog, state, sctx).main();
-  const tc = c.timeClose!;
+  const tc = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
+  // the run's budget (service.md 1.4) covers its secondary runs
+  const deadline = typeof main.ext.deadline === "number" ? main.ext.deadline : 0;
   for (let b = 0; b < n; b++) {
+    if (deadline && (b & 31) === 31 && now() > deadline) throw new RunTimeout();
+    if (formingLast && b === n - 1) {
+      sctx.isRealtime = true;
+      sctx.isNewTick = main.isNewTick;
+      sctx.isConfirmed = main.isConfirmed;
+    }
     sctx.barIndex = b;
     sctx.time = bars.time[b]!;
     sctx.timeClose = tc[b]!;
@@ -141,6 +244,10 @@ export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: Reques
     state.commit();
   }
   return captures;
+}
+
+function sliceBars(b: BarColumns, from: number): BarColumns {
+  return { length: b.time.length - from, time: b.time.subarray(from), open: b.open.subarray(from), high: b.high.subarray(from), low: b.low.subarray(from), close: b.close.subarray(from), volume: b.volume.subarray(from) };
 }
 
 function chartId(ctx: ExecContext): string {

@@ -28,6 +28,20 @@ export interface RequestRecord {
   timeframe: string;
   source: RequestSource;
   bars: number;
+  /** Target currency of request.security's `currency` (values converted, or na with `note`). */
+  currency?: string;
+  /** calc_bars_count in force: only that many of the context's last bars were evaluated. */
+  calc_bars_count?: number;
+  /** Why a request gave na or used something other than asked (no rate, unknown currency, ...). */
+  note?: string;
+}
+
+/** A run's wall-clock budget ran out inside a request's secondary run (stops the run like the bar loop's check). */
+export class RunTimeout extends Error {
+  constructor() {
+    super("timeout");
+    this.name = "RunTimeout";
+  }
 }
 
 /** The bars of one requested context and, once its secondary run is done, the captured values. */
@@ -47,6 +61,15 @@ export interface RequestedContext {
   lower: boolean;
   /** Captured expression values by security call-site id, then by context bar (set by the secondary run). */
   captures: unknown[][] | null;
+  /**
+   * calc_bars_count in force (0: every bar), fixed by the call that starts the secondary run: a later
+   * call with another count gets the first one's bars (the reference's remark on calc_bars_count).
+   */
+  calcBars: number;
+  /** Its meta.requests record. */
+  record: RequestRecord | null;
+  /** The forming higher-timeframe bar's last partial evaluation (realtime bars), by tick. */
+  forming: { key: string; captures: unknown[][] } | null;
 }
 
 /** Per-run cache of requested contexts, kept at ctx.ext.requestContexts. */
@@ -61,14 +84,19 @@ export class RequestContexts {
     this.chartTf = parseTimeframe(ctx.timeframe) ?? { unit: "D", mult: 1 };
   }
 
-  /** The context of (symbol, timeframe) as the script wrote them ("" = the chart's). */
-  get(symbol: string | null, timeframe: string | null): RequestedContext {
-    const key = `${symbol ?? ""}|${timeframe ?? ""}`;
+  /**
+   * The context of (symbol, timeframe) as the script wrote them ("" = the chart's); with `currency`,
+   * the context's prices converted into that currency (see convert()).
+   */
+  get(symbol: string | null, timeframe: string | null, currency: string | null = null): RequestedContext {
+    const key = `${symbol ?? ""}|${timeframe ?? ""}|${currency ?? ""}`;
     let c = this.byKey.get(key);
     if (!c) {
-      const fresh = this.resolve(symbol ?? "", timeframe ?? "");
+      let fresh = this.resolve(symbol ?? "", timeframe ?? "");
+      let note: string | undefined;
+      if (currency !== null && currency !== "") ({ c: fresh, note } = this.convert(fresh, currency));
       // two spellings of one context ("" and syminfo.tickerid, "D" and "1D") share one secondary run
-      const resolved = `${fresh.symbol}|${fresh.timeframe}`;
+      const resolved = `${fresh.symbol}|${fresh.timeframe}|${currency ?? ""}`;
       c = this.byResolved.get(resolved);
       if (!c) {
         if (this.byResolved.size >= MAX_CONTEXTS) {
@@ -76,11 +104,63 @@ export class RequestContexts {
         }
         c = fresh;
         this.byResolved.set(resolved, c);
-        this.records.push({ symbol: c.symbol, timeframe: c.timeframe, source: c.source, bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0 });
+        const record: RequestRecord = { symbol: c.symbol, timeframe: c.timeframe, source: c.source, bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0 };
+        if (currency) record.currency = currency;
+        if (note) record.note = note;
+        c.record = record;
+        this.records.push(record);
       }
       this.byKey.set(key, c);
     }
     return c;
+  }
+
+  /**
+   * The context with its prices in `to` (request.security's `currency`): open, high, low and close of
+   * each context bar times the rate of the dataFeed's "FX:<FROM><TO>" series (or 1 / "FX:<TO><FROM>")
+   * as request.currency_rate reads it on that bar's close, so an expression built from prices is
+   * converted and a literal is not. The source currency is syminfo.currency for the chart's symbol;
+   * another symbol's currency is unknown (a feed carries no symbol info), which gives na, as does a
+   * missing rate; `note` says why.
+   */
+  private convert(c: RequestedContext, to: string): { c: RequestedContext; note?: string } {
+    if (c.source === "none") return { c };
+    const from = c.symbol === chartSymbol(this.ctx) ? String(this.ctx.syminfo.currency ?? "") : "";
+    if (from === to) return { c };
+    const none = (note: string) => ({ c: { ...c, source: "none" as const, bars: null, timeClose: null, index: null, lastSource: null }, note });
+    if (from === "") return none(`the currency of '${c.symbol}' is unknown: cannot convert to ${to}, na`);
+    const direct = this.feedByKey(`FX:${from}${to}`);
+    const inverse = direct ? null : this.feedByKey(`FX:${to}${from}`);
+    if (!direct && !inverse) return none(`no dataFeed rate "FX:${from}${to}" (or "FX:${to}${from}"): cannot convert to ${to}, na`);
+    const bars = c.bars ?? chartColumns(this.ctx);
+    const closes = c.timeClose ?? (this.ctx.ext.timeCloseColumn as Float64Array);
+    const fx = (direct ?? inverse)!;
+    const n = bars.time.length;
+    const out: BarColumns = { length: n, time: bars.time, open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: bars.volume };
+    for (let k = 0; k < n; k++) {
+      const j = lastAtOrBefore(fx.time, closes[k]! - 1);
+      const r = j < 0 ? NaN : direct ? fx.close[j]! : 1 / fx.close[j]!;
+      out.open[k] = bars.open[k]! * r;
+      out.high[k] = bars.high[k]! * r;
+      out.low[k] = bars.low[k]! * r;
+      out.close[k] = bars.close[k]! * r;
+    }
+    return { c: { ...c, bars: out, timeClose: closes } };
+  }
+
+  /**
+   * A context evaluated by a secondary run even when it is the chart's own (calc_bars_count on the
+   * chart's context: only the last bars may be used, so the inline evaluation will not do).
+   */
+  materialize(c: RequestedContext): RequestedContext {
+    if (c.bars) return c;
+    const key = `${c.symbol}|${c.timeframe}|#chart`;
+    let m = this.byResolved.get(key);
+    if (!m) {
+      m = { ...c, bars: chartColumns(this.ctx), timeClose: this.ctx.ext.timeCloseColumn as Float64Array, captures: null };
+      this.byResolved.set(key, m);
+    }
+    return m;
   }
 
   private resolve(symbolText: string, tfText: string): RequestedContext {
@@ -96,7 +176,7 @@ export class RequestContexts {
     const timeframe = formatTimeframe(tf, ctx.version);
     const chartSec = timeframeSeconds(this.chartTf);
     const sec = timeframeSeconds(tf);
-    const base: RequestedContext = { symbol, timeframe, tf, source: "none", bars: null, timeClose: null, index: null, lastSource: null, lower: sec < chartSec, captures: null };
+    const base: RequestedContext = { symbol, timeframe, tf, source: "none", bars: null, timeClose: null, index: null, lastSource: null, lower: sec < chartSec, captures: null, calcBars: 0, record: null, forming: null };
     if (isChart && sec === chartSec) return { ...base, source: "same" };
     // a ticker with modifiers (heikinashi, session, adjustment) is other data: only its own key
     const fed = this.fromFeed(isChart ? [chart, id.ticker] : plain ? [symbolText, id.symbol] : [symbolText], tf);

@@ -13,10 +13,15 @@
 //   request.financial(symbol, id, period)       "FINANCIAL:<symbol>:<id>:<period>"
 //   request.economic(country, field)            "ECONOMIC:<country>:<field>"
 //   request.quandl(ticker, gaps, index)         "QUANDL:<ticker>:<index>"
-// request.seed and request.footprint have no data source: na.
+// request.footprint reads classified trades (footprint.ts); earnings.future_* / dividends.future_*
+// the next record (corporate.ts); ask / bid quotes on 1T charts (quotes.ts). request.seed has no data
+// source: na.
 
-import type { BuiltinDef, BuiltinTable, ExecContext, CallSite } from "../types.js";
+import type { BuiltinDef, BuiltinTable, ExecContext, CallSite, VariableTable } from "../types.js";
 import { lastAtOrBefore, requestContexts } from "../../runtime/security-feed.js";
+import { requestFootprint } from "./footprint.js";
+import { futureVariables } from "./corporate.js";
+import { quoteVariables } from "./quotes.js";
 
 function def(name: string, impl: BuiltinDef["impl"], stateful = false): BuiltinDef {
   return { name, impl, stateful };
@@ -91,5 +96,7 @@ export const functions: BuiltinTable = {
   "request.economic": keyed("request.economic", (a) => (str(a[0]) === null || str(a[1]) === null ? null : `ECONOMIC:${a[0]}:${a[1]}`), 2),
   "request.quandl": keyed("request.quandl", (a) => (str(a[0]) === null ? null : `QUANDL:${a[0]}:${typeof a[2] === "number" ? a[2] : 0}`), 1),
   "request.seed": def("request.seed", (_ctx, a) => naLike(a[2])),
-  "request.footprint": def("request.footprint", () => null),
+  "request.footprint": def("request.footprint", requestFootprint, true),
 };
+
+export const variables: VariableTable = { ...futureVariables, ...quoteVariables };

@@ -1,0 +1,25 @@
+// ask and bid. The reference: "The ask price at the time of the current tick ... available only on
+// the "1T" timeframe. On other timeframes, the variable's value is na", "only updated on new ticks".
+// So: na unless the chart is a "1T" chart, na on its historical bars (no quote is stored with past
+// ticks), and on a realtime bar the last quote at or before the tick from RunOptions.dataFeed
+// "ASK:<symbol>" / "BID:<symbol>" (close = the quote), na without them (README.md).
+import type { BuiltinVariable, ExecContext, VariableTable } from "../types.js";
+import { chartSymbol } from "../ticker/index.js";
+import { lastAtOrBefore, requestContexts } from "../../runtime/security-feed.js";
+
+function quote(ctx: ExecContext, side: "ASK" | "BID"): number {
+  if (!ctx.isRealtime || ctx.timeframe.trim().toUpperCase() !== "1T") return NaN;
+  const rc = requestContexts(ctx);
+  for (const name of [chartSymbol(ctx), String(ctx.syminfo.ticker ?? "")]) {
+    if (name === "") continue;
+    const q = rc.feedByKey(`${side}:${name}`);
+    if (!q) continue;
+    const j = lastAtOrBefore(q.time, ctx.time);
+    return j < 0 ? NaN : q.close[j]!;
+  }
+  return NaN;
+}
+
+const v = (name: "ask" | "bid"): BuiltinVariable => ({ name, get: (ctx) => quote(ctx, name === "ask" ? "ASK" : "BID") });
+
+export const quoteVariables: VariableTable = { ask: v("ask"), bid: v("bid") };

@@ -23,6 +23,8 @@ import * as strategy from "./strategy/index.js";
 import * as drawing from "./drawing/index.js";
 import * as alert from "./alert/index.js";
 import * as request from "./request/index.js";
+import * as footprint from "./footprint/index.js";
+import * as volumeRow from "./volume_row/index.js";
 
 export interface Registry {
   functions: BuiltinTable;
@@ -30,7 +32,7 @@ export interface Registry {
   constants: ConstantTable;
 }
 
-const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy, drawing, request, alert];
+const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy, drawing, request, footprint, volumeRow, alert];
 
 export function mergeModules(modules: BuiltinModule[]): Registry {
   const reg: Registry = { functions: {}, variables: {}, constants: {} };

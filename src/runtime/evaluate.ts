@@ -26,6 +26,7 @@ import { compileBackend, type CompiledRun } from "./backend.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
 import { ObjectRollback } from "./rollback.js";
+import { RunTimeout } from "./security-feed.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
@@ -161,6 +162,8 @@ export function evaluate(input: EvaluateInput): RunResult {
   const state = new RunState(prog);
   const n = cols.time.length;
   const budget = typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : 0;
+  // request.* secondary runs check it too (src/interpret/security.ts)
+  if (budget) ctx.ext.deadline = t0 + budget;
   const tf = parseTimeframe(timeframe);
   const barMs = tf ? nominalMs(tf) : 60_000;
   const rtFrom = realtimeStart(opts, n);
@@ -311,7 +314,9 @@ export function evaluate(input: EvaluateInput): RunResult {
       state.commit();
     }
   } catch (err) {
-    return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
+    // a secondary run out of budget stops the run at this bar, as the loop's own check does
+    if (err instanceof RunTimeout) result.timed_out = true;
+    else return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
   }
   result.count = bar;
   result.profile.phases.eval_ms = now() - te;

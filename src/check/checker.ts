@@ -152,7 +152,7 @@ export class Checker {
       return `${ref.name}<${args.join(",")}>`;
     }
     const n = ref.name;
-    if (["int", "float", "bool", "color", "string"].includes(n) || DRAWING_TYPES.has(n)) return n;
+    if (["int", "float", "bool", "color", "string"].includes(n) || DRAWING_TYPES.has(n) || n === "footprint" || n === "volume_row") return n;
     if (this.udts.has(n) || this.enums.has(n)) return n;
     if (n === "array" || n === "matrix" || n === "map") return n;
     throw new CheckError(`Unknown type '${n}'`, ref.span);

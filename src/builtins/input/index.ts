@@ -102,9 +102,11 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
     const title = typeof a[p.title!] === "string" ? (a[p.title!] as string) : "";
     let defval: unknown = def;
     if (kind === "source") defval = s.sourceNames.get(site.id) ?? "close";
-    const rec: InputRecord = { id: `in_${s.records.length}`, type: kind, title, default: reported(kind, defval), value: undefined };
     const opt = (name: string) => (p[name] === undefined ? undefined : a[p[name]!]);
     const min = opt("minval"), max = opt("maxval"), step = opt("step");
+    // a default outside minval/maxval is clamped, as the settings dialog shows it (service.md 1.3)
+    if (kind === "int" || kind === "float") defval = clamp(defval, min, max);
+    const rec: InputRecord = { id: `in_${s.records.length}`, type: kind, title, default: reported(kind, defval), value: undefined };
     if (typeof min === "number") rec.min = min;
     if (typeof max === "number") rec.max = max;
     if (typeof step === "number") rec.step = step;
@@ -116,15 +118,14 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
       if (typeof v === "string") rec[k] = v;
     }
     if (typeof opt("confirm") === "boolean") rec.confirm = opt("confirm") as boolean;
+    if (Array.isArray(options) && options.length && !options.some((o) => o === defval)) {
+      throw new InputOverrideError(`Input '${title || s.varNames.get(site.id) || rec.id}': the default ${JSON.stringify(reported(kind, defval))} is not one of its options ${JSON.stringify(rec.options)}`);
+    }
     let value = defval;
     const ov = s.override(title, site.id);
     if (ov.found) {
       value = coerce(kind, title || s.varNames.get(site.id) || rec.id, ov.value, def);
-      if (typeof value === "number" && (kind === "int" || kind === "float")) {
-        const n: number = value;
-        if (typeof min === "number" && n < min) value = min;
-        if (typeof max === "number" && n > max) value = max;
-      }
+      if (kind === "int" || kind === "float") value = clamp(value, min, max);
       if (kind === "enum" && typeof value === "string" && def instanceof EnumValue) {
         const members = ctx.ext.enumMembers as Map<string, EnumValue[]> | undefined;
         const all = members?.get(def.enumName) ?? (Array.isArray(options) ? (options as EnumValue[]) : [def]);
@@ -146,6 +147,14 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
     site.state = { value };
     return value;
   };
+}
+
+/** A number held to [min, max] where those are given; anything else unchanged. */
+function clamp(v: unknown, min: unknown, max: unknown): unknown {
+  if (typeof v !== "number") return v;
+  if (typeof min === "number" && v < min) return min;
+  if (typeof max === "number" && v > max) return max;
+  return v;
 }
 
 function inferKind(def: unknown, sourceName: string | undefined): Kind {

@@ -93,9 +93,8 @@ describe("chart app", () => {
     await pickExample(page, "drawings");
     expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
     await expect.poll(async () => (await series(page)).drawings).toMatchObject({ line: 1, box: 1, label: expect.any(Number) });
-    // an indicator has no report: the bottom tab shows the run's logs instead
-    await expect.poll(() => page.isVisible("#logs-panel")).toBe(true);
-    expect(await page.textContent("#logs-panel")).toMatch(/last close \d/);
+    await page.click('nav.tabs button[data-tab="logs"]');
+    expect(await page.textContent("#logs-panel")).toMatch(/Logs \(1\)[\s\S]*last close \d/);
     await screenshot(page, "02c-drawings");
     await pickExample(page, "ma");
   });
@@ -125,8 +124,13 @@ describe("chart app", () => {
     expect((await series(page)).candles).toBe(300);
     await page.setInputFiles("#upload", { name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("time,open,high,low,close\n2024-01-01,1,2,0.5,1.5\n2024-01-02,1,0.4,0.9,1\n") });
     await expect.poll(() => page.textContent("#status")).toMatch(/line 3: high 0.4 is below low 0.9/);
+    // the reason is shown over the chart too, not only in the status line
+    expect(await page.isVisible('[data-testid="notice"]')).toBe(true);
+    expect(await page.textContent('[data-testid="notice"]')).toMatch(/broken\.csv: .*line 3: high 0.4 is below low 0.9/);
     expect((await series(page)).candles).toBe(300); // the good data stays
     await screenshot(page, "03-csv-loaded");
+    await page.click("#notice-close");
+    expect(await page.isVisible('[data-testid="notice"]')).toBe(false);
   });
 
   it("runs a strategy: entry/exit markers and the report", async () => {

@@ -124,11 +124,15 @@ export class App {
     saveState(this.state);
   }
 
+  /** The status line; an error also shows in a banner over the chart until the next status. */
   setStatus(text: string, error = false): void {
     const el = $("status");
     el.textContent = text;
     el.title = text;
     el.classList.toggle("error", error);
+    const notice = $("notice");
+    notice.hidden = !error;
+    if (error) $("notice-text").textContent = text;
   }
 
   private wireControls(): void {
@@ -182,6 +186,7 @@ export class App {
       void this.run();
     });
     $("run").addEventListener("click", () => void this.run());
+    $("notice-close").addEventListener("click", () => ($("notice").hidden = true));
     $("stop").addEventListener("click", () => {
       // terminates the busy workers (or aborts the request); the run then reports the cancellation
       this.engine().cancel();
@@ -295,7 +300,7 @@ export class App {
       this.showTab("right", "logs");
     } else {
       const mode = result.auto_backend ? `auto → ${result.auto_backend}` : result.mode;
-      this.setStatus(`${result.script_name || "script"}: ${result.count} bars, ${mode}, ${Math.round(totalMs)} ms on ${engine.label}${result.timed_out ? " — timed out" : ""}`);
+      this.setStatus(`${result.script_name || "script"}: ${Math.round(totalMs)} ms, ${result.count} bars, ${mode} on ${engine.label}${result.timed_out ? " — timed out" : ""}`);
     }
     return result;
   }

@@ -23,6 +23,7 @@ export class OptimizePanel {
   private trials: TrialRecord[] = [];
   private sort: { key: SortKey; desc: boolean } = { key: "index", desc: false };
   private running = false;
+  private renderPending = false;
   private readonly spaceHost = h("div", { class: "space" });
   private readonly progress = h("progress", { max: 1, value: 0, "data-testid": "opt-progress" });
   private readonly status = h("span", { class: "muted", "data-testid": "opt-status" });
@@ -142,7 +143,7 @@ export class OptimizePanel {
         this.status.textContent = `${p.done} / ${p.total} trials`;
         if (p.trial) {
           this.trials.push(p.trial);
-          this.renderTrials();
+          this.renderSoon();
         }
       });
       this.result = res;
@@ -168,6 +169,19 @@ export class OptimizePanel {
 
   cancel(): void {
     this.ctx()?.engine.cancel();
+  }
+
+  /**
+   * Re-renders the trials table at most once a frame while trials stream in: the page thread shares
+   * the CPU with the workers, and a full table per trial would cost them time on a busy machine.
+   */
+  private renderSoon(): void {
+    if (this.renderPending) return;
+    this.renderPending = true;
+    requestAnimationFrame(() => {
+      this.renderPending = false;
+      this.renderTrials();
+    });
   }
 
   private applyBest(): void {

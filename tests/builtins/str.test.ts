@@ -257,11 +257,30 @@ describe("HALF_UP fast path agrees with the exact BigInt rounding", () => {
     for (let i = 0; i < 2000; i++) values.push((rnd() - 0.5) * Math.pow(10, Math.floor(rnd() * 16) - 6));
     for (const x of values) {
       for (const d of [0, 1, 2, 3, 5, 10]) {
+        // digits the shortest form already has are printed as they are (Java starts from
+        // Double.toString's digits); only a value that needs rounding is rounded exactly
+        const [m, e] = Math.abs(x).toExponential().split("e") as [string, string];
+        const shortestFrac = Math.max(0, m.replace(".", "").length - 1 - Number(e));
+        if (shortestFrac <= d) continue;
         const exact = scaledDigits(x, d, "half_up");
         const fast = roundedParts(x, d, "half_up");
         expect((fast.int + fast.frac).replace(/^0+(?=\d)/, "")).toBe(exact);
       }
     }
+  });
+  it("starts from the shortest round-trip digits like Java's DecimalFormat", async () => {
+    const { roundedParts } = await import("../../src/builtins/str/decimal.js");
+    // exact binary 1234567.89100000006146729 would print 1234567.8910000001 with 10 decimals
+    expect(roundedParts(1234567.891, 10, "half_up")).toEqual({ int: "1234567", frac: "8910000000" });
+    expect(roundedParts(0.000001234, 10, "half_up")).toEqual({ int: "0", frac: "0000012340" });
+    // past the shortest digits the exact value decides: 1.005 is below the tie
+    expect(roundedParts(1.005, 2, "half_up")).toEqual({ int: "1", frac: "00" });
+    expect(roundedParts(1.25, 1, "half_up")).toEqual({ int: "1", frac: "3" });
+  });
+  it("str.tostring of a large float with decimals has no binary noise", () => {
+    const call = caller();
+    expect(call("str.tostring", 1234567.891)).toBe("1234567.891");
+    expect(call("str.tostring", 16776445.2965)).toBe("16776445.2965");
   });
 });
 

@@ -45,9 +45,38 @@ export function scaledDigits(x: number, fractionDigits: number, mode: RoundingMo
   return q.toString();
 }
 
+/**
+ * The shortest round-trip decimal form of finite |x| split into integer and fraction digits, when it
+ * has at most `fd` fraction digits (else undefined). Java's DecimalFormat starts from these digits
+ * (Double.toString's), so 1234567.891 with 10 decimals prints "1234567.891", not the binary noise
+ * "1234567.8910000001" that rounding the exact value gives; rounding only happens past them.
+ */
+function shortestParts(ax: number, fd: number): { int: string; frac: string } | undefined {
+  if (ax === 0) return { int: "0", frac: "".padEnd(fd, "0") };
+  const [mant, expStr] = ax.toExponential().split("e") as [string, string];
+  const e = Number(expStr);
+  const digits = mant.replace(".", "");
+  const fracLen = Math.max(0, digits.length - 1 - e);
+  if (fracLen > fd) return undefined;
+  let int: string;
+  let frac: string;
+  if (e >= 0) {
+    int = digits.slice(0, e + 1).padEnd(e + 1, "0");
+    frac = digits.slice(e + 1);
+  } else {
+    int = "0";
+    frac = "0".repeat(-e - 1) + digits;
+  }
+  return { int, frac: frac.padEnd(fd, "0") };
+}
+
 /** Splits scaledDigits into integer and fraction digit strings (fraction has exactly `fd` digits). */
 export function roundedParts(x: number, fd: number, mode: RoundingMode = "half_even"): { int: string; frac: string } {
   const ax = Math.abs(x);
+  if (ax < 1e21 && fd <= 100) {
+    const exact = shortestParts(ax, fd);
+    if (exact) return exact;
+  }
   if (mode === "half_up" && ax < 1e21 && fd <= 100) {
     // Number.prototype.toFixed rounds the exact value and picks the larger candidate on a tie,
     // which is HALF_UP for a non-negative number: the fast path (no BigInt).

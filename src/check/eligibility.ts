@@ -1,18 +1,18 @@
-// Compile eligibility, decided once per script: the compile backend (src/compile) targets numeric
-// bar loops; scripts using features it does not cover run interpret, with the reason given here.
-import type { RBlock, RExpr, RStmt, ResolvedProgram } from "./ir.js";
+// Compile eligibility, decided once per script: exactly the constructs the compile backend's code
+// generator (src/compile/codegen.ts) refuses, with the same wording, so that `auto` reports the
+// precise reason before trying and `compile` falls back without generating anything. Everything
+// else (UDTs, enums, varip, collections, drawings, strategies, user functions, loops) compiles.
+// tests/compile/eligibility.test.ts keeps this and the generator in step.
+import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
 
-const NUMERIC = new Set(["int", "float", "bool", "color", "na", "void", "tuple", "string", "plot", "hline"]);
+/** Calls evaluated in another context by the interpreter (src/interpret/security.ts). */
+export const COMPILE_SECURITY_CALLS: ReadonlySet<string> = new Set(["request.security", "request.security_lower_tf"]);
+
+const ineligible = (what: string) => `${what} is not compile-eligible`;
 
 export function compileEligibility(p: ResolvedProgram): string | undefined {
-  if (p.udts.size > 0) return "user-defined types are not compile-eligible";
-  if (p.enums.size > 0) return "enums are not compile-eligible";
-  if (p.varipSlots.length > 0) return "varip variables are not compile-eligible";
   // the broker re-runs the script inside a bar after fills (src/strategy/README.md); the compiled loop cannot
   if (p.declaration.kind === "strategy" && p.declaration.args.calc_on_order_fills === true) return "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
-  for (const s of p.slots) {
-    if (!NUMERIC.has(s.type.name)) return `variables of type ${s.type.name} are not compile-eligible`;
-  }
   return block(p.body);
 }
 
@@ -33,7 +33,7 @@ function stmt(s: RStmt): string | undefined {
     case "assign":
       return expr(s.value);
     case "fassign":
-      return "field assignment is not compile-eligible";
+      return expr(s.obj) ?? expr(s.value);
     case "expr":
       return expr(s.e);
     default:
@@ -41,22 +41,38 @@ function stmt(s: RStmt): string | undefined {
   }
 }
 
-function expr(e: RExpr): string | undefined {
+/** What the generator says of a history read of `v` at constant offset n (null: dynamic). */
+function history(v: VarSlot, n: number | null): string | undefined {
+  if (v.hist < 0) return ineligible(`a history reference without history storage ('${v.name}')`);
+  if (n === 0 || n === null) return undefined;
+  let size = 1;
+  while (size < v.histDepth + 1) size <<= 1;
+  return n > size - 1 ? ineligible(`a history reference deeper than its ring ('${v.name}[${n}]')`) : undefined;
+}
+
+function all(xs: readonly (RExpr | null | undefined)[]): string | undefined {
+  for (const x of xs) {
+    if (!x) continue;
+    const r = expr(x);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+function expr(e: RExpr | null | undefined): string | undefined {
+  if (!e) return undefined;
   switch (e.k) {
     case "call":
-      if (e.name.startsWith("request.")) return "request.* calls are not compile-eligible";
-      if (/^(array|matrix|map|line|label|box|table|linefill|polyline|chart)\./.test(e.name)) return `'${e.name}' is not compile-eligible`;
-      for (const a of e.args) if (a) { const r = expr(a); if (r) return r; }
-      return undefined;
+      if (COMPILE_SECURITY_CALLS.has(e.name)) return ineligible(`'${e.name}'`);
+      return all(e.args);
     case "ucall":
-      for (const a of e.args) { const r = expr(a); if (r) return r; }
-      return block(e.inst.body);
-    case "forin":
-      return "for...in loops are not compile-eligible";
-    case "field":
-    case "new":
-    case "copy":
-      return "user-defined types are not compile-eligible";
+      return block(e.inst.body) ?? all(e.args);
+    case "hist":
+      return history(e.v, e.n) ?? (e.n === null ? expr(e.off) : undefined);
+    case "histExpr":
+      return expr(e.e) ?? (e.n === 0 ? undefined : history(e.v, e.n) ?? (e.n === null ? expr(e.off) : undefined));
+    case "colHist":
+      return e.n === null ? expr(e.off) : undefined;
     case "unary":
     case "cast":
       return expr(e.e);
@@ -67,22 +83,29 @@ function expr(e: RExpr): string | undefined {
     case "tern":
       return expr(e.c) ?? expr(e.a) ?? expr(e.b);
     case "tuple":
-      for (const x of e.elems) { const r = expr(x); if (r) return r; }
-      return undefined;
+      return all(e.elems);
     case "if":
       return expr(e.cond) ?? block(e.then) ?? (e.else ? block(e.else) : undefined);
-    case "switch":
-      if (e.subject) { const r = expr(e.subject); if (r) return r; }
-      for (const c of e.cases) { const r = (c.test ? expr(c.test) : undefined) ?? block(c.body); if (r) return r; }
+    case "switch": {
+      const r = expr(e.subject);
+      if (r) return r;
+      for (const c of e.cases) {
+        const x = expr(c.test) ?? block(c.body);
+        if (x) return x;
+      }
       return undefined;
+    }
     case "for":
-      return expr(e.from) ?? expr(e.to) ?? (e.step ? expr(e.step) : undefined) ?? block(e.body);
+      return expr(e.from) ?? expr(e.to) ?? expr(e.step) ?? block(e.body);
+    case "forin":
+      return expr(e.iterable) ?? block(e.body);
     case "while":
       return expr(e.cond) ?? block(e.body);
-    case "hist":
-    case "histExpr":
-    case "colHist":
-      return e.k === "histExpr" ? expr(e.e) ?? expr(e.off) : expr(e.off);
+    case "field":
+    case "copy":
+      return expr(e.obj);
+    case "new":
+      return all(e.fields);
     default:
       return undefined;
   }

@@ -96,8 +96,12 @@ class Gen {
       rings.push(`      K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
     }
     const locals = [...this.local].map((s) => `s${s} = NaN`);
+    // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
+    // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
+    // be compiled again, on-stack, while its loop runs in the interpreter).
     const text = [
       `"use strict";`,
+      `return function run(K, R, from, to, budget, startMs, barMs, broker) {`,
       `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, now = R.now, LOOP_MS = R.loopMs, loopTimeout = R.loopTimeout;`,
       `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
       `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
@@ -105,7 +109,6 @@ class Gen {
       `const closeTimes = ctx.ext.timeCloseColumn;`,
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
       ...this.fns,
-      `return function loop(from, to, budget, startMs, barMs, broker) {`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
       `  const n = cT.length;`,

@@ -3,10 +3,11 @@
 // calls on OHLCV-derived series precomputed by whole-series WASM passes (src/compile/hoist.ts).
 // It shares the interpreter's RunState, builtins, kernels and broker, so results are bit-identical.
 //
-// Caching: the compiled factory (the `new Function` result, whose optimised code V8 keeps) is cached
-// per (source hash, inputs shape); a run still re-binds the refs (call sites, rings, per-site
-// argument arrays) of its own state, which is a cheap walk, and checks that the generated text is
-// unchanged. A deterministic "not compilable" verdict is cached per source hash too.
+// Caching: the generated function (the `new Function` result, whose optimised code V8 keeps and
+// reuses from run to run) is cached per (source hash, inputs shape); a run passes it the refs (call
+// sites, rings, per-site argument arrays, precomputed columns) of its own state, which is a cheap
+// walk, after checking that the generated text is unchanged. A deterministic "not compilable"
+// verdict is cached per source hash too.
 
 import type { ExecContext } from "../builtins/types.js";
 import type { ResolvedProgram } from "../check/ir.js";
@@ -16,7 +17,7 @@ import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Ref } from "./codegen.js";
 import { Precompute, tupleSize } from "./hoist.js";
-import { seriesArena } from "../kernels/series.js";
+import { seriesArena, type SeriesArena } from "../kernels/series.js";
 
 export { NotCompilable } from "./codegen.js";
 
@@ -31,15 +32,18 @@ export interface CompiledProgram {
   readonly timedOut: boolean;
   /** Number of top-level calls precomputed by whole-series WASM passes. */
   hoisted: number;
-  /** True when the factory came from the cache (no `new Function`). */
+  /** True when the generated function came from the cache (no `new Function`). */
   cached: boolean;
+  /** Releases the precomputed columns (their memory is reused by the next run). */
+  release(): void;
 }
 
-type Factory = (K: unknown[], R: Record<string, unknown>) => BarLoop;
+/** The generated function: one per script, called by every run with that run's refs and state. */
+type Run = (K: unknown[], R: Record<string, unknown>, from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
 
 interface CacheEntry {
   text: string;
-  factory: Factory;
+  run: Run;
 }
 
 const MAX_CACHE = 256;
@@ -96,44 +100,50 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
   let entry = factories.get(fullKey);
   const cached = !!entry && entry.text === gen.text;
   if (!cached) {
-    let factory: Factory;
+    let run: Run;
     try {
-      factory = new Function("K", "R", gen.text) as Factory;
+      run = (new Function(gen.text) as () => Run)();
     } catch (err) {
       // hosts that forbid code generation from strings (workerd, strict CSP): interpret instead
       if (err instanceof EvalError) throw new NotCompilable("code generation from strings (new Function) is not allowed in this host");
       throw err;
     }
-    entry = { text: gen.text, factory };
+    entry = { text: gen.text, run };
     remember(factories, fullKey, entry);
   }
   let pre: Precompute | null = null;
-  let arena: ReturnType<typeof seriesArena> | null = null;
+  let arena: SeriesArena | null = null;
   let hoisted = 0;
   // hoisted columns are computed first (pointers), their views taken after the last pass (a pass
   // may grow the kernel memory, which detaches earlier views)
   const columns: [number, number | number[]][] = [];
-  const K = gen.refs.map((r: Ref, i): unknown => {
-    switch (r.k) {
-      case "value": return r.v;
-      case "site": return state.sites[r.id];
-      case "impl": return r.def.impl;
-      case "bvar": return r.def.get;
-      case "args": return r.numeric ? new Array<number>(r.n).fill(0.5) : new Array<unknown>(r.n);
-      case "tuple": return new Array<unknown>(r.n);
-      case "ring": {
-        const ring = state.rings[r.hist];
-        if (!ring) throw new Error(`internal: no history ring ${r.hist}`);
-        return ring;
+  let K: unknown[];
+  try {
+    K = gen.refs.map((r: Ref, i): unknown => {
+      switch (r.k) {
+        case "value": return r.v;
+        case "site": return state.sites[r.id];
+        case "impl": return r.def.impl;
+        case "bvar": return r.def.get;
+        case "args": return r.numeric ? new Array<number>(r.n).fill(0.5) : new Array<unknown>(r.n);
+        case "tuple": return new Array<unknown>(r.n);
+        case "ring": {
+          const ring = state.rings[r.hist];
+          if (!ring) throw new Error(`internal: no history ring ${r.hist}`);
+          return ring;
+        }
+        case "hoist":
+          hoisted++;
+          arena ??= seriesArena(k!, ctx.columns.close.length);
+          pre ??= new Precompute(r.plan, ctx, arena);
+          columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? pre.tuple(r.call) : pre.column(r.call)]);
+          return null;
       }
-      case "hoist":
-        hoisted++;
-        arena ??= seriesArena(k!, ctx.columns.close.length);
-        pre ??= new Precompute(r.plan, ctx, arena);
-        columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? pre.tuple(r.call) : pre.column(r.call)]);
-        return null;
-    }
-  });
+    });
+  } catch (err) {
+    (arena as SeriesArena | null)?.release();
+    throw err;
+  }
   for (const [i, p] of columns) K[i] = Array.isArray(p) ? p.map((q) => arena!.view(q)) : arena!.view(p);
   const R: Record<string, unknown> = {
     ctx,
@@ -151,7 +161,8 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     PineObject,
     timedOut: false,
   };
-  const loop = entry!.factory(K, R);
+  const run = entry!.run;
+  const loop: BarLoop = (from, to, budget, t0, barMs, broker) => run(K, R, from, to, budget, t0, barMs, broker);
   return {
     loop,
     get timedOut() {
@@ -159,6 +170,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     },
     hoisted,
     cached,
+    release: () => (arena as SeriesArena | null)?.release(),
   };
 }
 

@@ -376,6 +376,13 @@ const DAY = 86_400_000;
  * "D" when there are fewer than two bars or no clear spacing.
  */
 export function inferTimeframe(times: ArrayLike<number>): string {
+  // evenly spaced bars (the common case): that spacing, without counting every gap
+  const d0 = times.length > 1 ? times[1]! - times[0]! : 0;
+  if (d0 > 0 && Number.isFinite(d0)) {
+    let i = 2;
+    while (i < times.length && times[i]! - times[i - 1]! === d0) i++;
+    if (i >= times.length) return timeframeOfSpacing(d0);
+  }
   const counts = new Map<number, number>();
   for (let i = 1; i < times.length; i++) {
     const d = times[i]! - times[i - 1]!;
@@ -389,6 +396,11 @@ export function inferTimeframe(times: ArrayLike<number>): string {
       bestCount = c;
     }
   }
+  return timeframeOfSpacing(best);
+}
+
+/** The timeframe name of the most common bar spacing `best` (ms; 0 when there is none). */
+function timeframeOfSpacing(best: number): string {
   if (best === 0) return "D";
   if (best < MIN) return best % 1000 === 0 ? `${best / 1000}S` : "D";
   if (best < DAY) return best % MIN === 0 ? String(best / MIN) : "D";

@@ -16,17 +16,28 @@ const KEEP_BYTES = 256 * 1024 * 1024;
 
 /** Column storage in a kernel instance's memory for one run's passes. */
 export class SeriesArena {
-  private readonly base: number;
   private readonly inputs = new Map<ArrayLike<number>, number>();
+  private done = false;
 
-  /** Columns of n values from `base` (default: the current heap top) up. */
-  constructor(readonly k: Kernels, readonly n: number, base?: number) {
-    this.base = base ?? k.x.heap_top();
+  /**
+   * Columns of n values from `base` up (default: the current heap top). Arenas of one shared
+   * instance nest like a stack (`owner`): a request's secondary run may open one while the main
+   * run's columns are still read.
+   */
+  constructor(
+    readonly k: Kernels,
+    readonly n: number,
+    private readonly base = k.x.heap_top(),
+    private readonly owner: Shared | null = null,
+  ) {
     k.x.heap_set(this.base);
   }
 
   /** A new column of n values (zeroed). */
   alloc(): number {
+    // a column above a nested arena's would be freed with it
+    if (this.owner && this.owner.open[this.owner.open.length - 1] !== this) throw new Error("internal: series arena used while a nested one is open");
+    if (this.done) throw new Error("internal: series arena used after release");
     return this.k.x.series_alloc(Math.max(this.n, 1) * 8);
   }
 
@@ -51,25 +62,40 @@ export class SeriesArena {
     return this.k.view().subarray(p >>> 3, (p >>> 3) + this.n);
   }
 
-  /** Gives the memory back (views of its columns must not be read after this). */
+  /** Gives the memory back: views of its columns must not be read after this. Idempotent. */
   release(): void {
-    this.k.x.heap_set(this.base);
+    if (this.done) return;
+    this.done = true;
     this.inputs.clear();
+    const o = this.owner;
+    if (!o) {
+      this.k.x.heap_set(this.base);
+      return;
+    }
+    // pop every released arena from the top of the stack
+    while (o.open.length && o.open[o.open.length - 1]!.done) {
+      const top = o.open.pop()!;
+      if (o.k === top.k) o.k.x.heap_set(top.base);
+    }
   }
 }
 
 interface Shared {
   k: Kernels;
   base: number;
+  /** Arenas not released yet, oldest first. */
+  open: SeriesArena[];
 }
 
 const shared = new WeakMap<WebAssembly.Module, Shared>();
 
 /**
  * The arena for one run's passes over n bars, in the process-wide series instance of `k`'s module
- * (created on first use; each arena starts from the bottom again, so the previous run's columns,
- * no longer read by anyone, are overwritten). An instance whose memory grew past KEEP_BYTES is
- * replaced rather than kept. Without a known module the arena lives in `k` itself.
+ * (created on first use): it starts where the last open arena ends, at the bottom when none is
+ * open, so memory is reused from run to run. Release it when its columns are no longer read (an
+ * arena never released only costs memory: an instance grown past KEEP_BYTES is replaced by a fresh
+ * one, and the old memory lives on for as long as views of it do). Without a known module the arena
+ * lives in `k` itself.
  */
 export function seriesArena(k: Kernels, n: number): SeriesArena {
   const module = k.module;
@@ -78,10 +104,12 @@ export function seriesArena(k: Kernels, n: number): SeriesArena {
   if (!s || s.k.x.memory.buffer.byteLength > KEEP_BYTES) {
     const inst = new WebAssembly.Instance(module, { env: { abort: kernelAbort } });
     const sk = new Kernels(inst, module);
-    s = { k: sk, base: sk.x.heap_top() };
+    s = { k: sk, base: sk.x.heap_top(), open: [] };
     shared.set(module, s);
   }
-  return new SeriesArena(s.k, n, s.base);
+  const a = new SeriesArena(s.k, n, s.open.length ? s.k.x.heap_top() : s.base, s);
+  s.open.push(a);
+  return a;
 }
 
 function kernelAbort(): never {

@@ -1,6 +1,6 @@
 // The hook through which the compile backend (src/compile) plugs into the evaluate contract: the
 // Runtime calls it for `compile` and `auto` runs. Without a registered backend every run interprets
-// and `auto` says "compile backend not available yet".
+// and says so in compile_fallback_reason.
 import type { ExecContext } from "../builtins/types.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import type { RunState } from "../interpret/state.js";
@@ -10,6 +10,8 @@ export interface CompiledRun {
   loop: (from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
   /** True when the loop stopped because the time budget ran out. */
   readonly timedOut: boolean;
+  /** Gives back what the loop read (precomputed columns); called once the loop is done. */
+  release?(): void;
 }
 
 /**

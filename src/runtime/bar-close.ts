@@ -2,8 +2,8 @@
 // magnifier window, request.* and session.* all read ctx.timeClose, so they agree with TradingView's
 // time_close (open + timeframe cut at the session's end intraday; the session close for daily and
 // longer bars), not with the next bar's open.
-import { barTimeClose, nominalMs, parseTimeframe } from "../core/time-frames.js";
-import { parseSession, SESSION_24X7 } from "../core/time-sessions.js";
+import { barTimeClose, isIntraday, nominalMs, parseTimeframe } from "../core/time-frames.js";
+import { parseSession, SESSION_24X7, type Session } from "../core/time-sessions.js";
 import { getZone, UTC } from "../core/tz.js";
 
 /**
@@ -19,10 +19,44 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
   const ses = (session !== undefined ? parseSession(session) : null) ?? SESSION_24X7;
   const barMs = tf ? nominalMs(tf) : 60_000;
   const scheduled = tf !== null && tf.unit !== "T";
+  if (scheduled && isIntraday(tf) && zone.fixed && ses.ranges.length === 1 && !ses.ranges[0]!.overnight) {
+    intradayFixed(times, barMs, zone.offsetMs(0), ses, out);
+    return out;
+  }
   for (let i = 0; i < n; i++) {
     const t = times[i]!;
     const tc = scheduled ? barTimeClose(t, tf, zone, ses) : NaN;
     out[i] = tc === tc ? tc : i + 1 < n ? Math.min(times[i + 1]!, t + barMs) : t + barMs;
   }
   return out;
+}
+
+/**
+ * barTimeClose for intraday bars in a fixed-offset zone with a one-range session, without a session
+ * lookup per bar: a bar closes at open + timeframe, cut at the end of the session range holding its
+ * open. The range found for one bar holds every later open before its end (one range, never
+ * overnight, so no other range can contain them), so it is looked up again only past its end.
+ */
+function intradayFixed(times: Float64Array, barMs: number, off: number, ses: Session, out: Float64Array): void {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let cut = NaN;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    const end = t + barMs;
+    const L = t + off;
+    if (!(L >= lo && L < hi)) {
+      if (!ses.locate(L)) {
+        // outside the session: the nominal close (as barTimeClose)
+        lo = Infinity;
+        hi = -Infinity;
+        out[i] = end;
+        continue;
+      }
+      lo = ses.rangeStart;
+      hi = ses.rangeEnd;
+      cut = hi - off;
+    }
+    out[i] = cut < end ? cut : end;
+  }
 }

@@ -23,6 +23,7 @@ import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
 import { barCloseTimes } from "./bar-close.js";
 import { compileBackend, type CompiledRun } from "./backend.js";
+import { cacheKey } from "../compile/index.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
 import { ObjectRollback } from "./rollback.js";
@@ -91,8 +92,10 @@ export function evaluate(input: EvaluateInput): RunResult {
     return fail(result, "mode", `Invalid mode '${requested}': expected one of interpret, compile, auto`);
   }
   if (requested === "auto") {
+    // until the compile backend ran: a run that stops early (parse, check, data errors) never tried it
     result.auto_backend = "interpret";
-    result.compile_fallback_reason = forcedInterpret(opts) ?? "compile backend not available yet";
+    const forced = forcedInterpret(opts);
+    if (forced) result.compile_fallback_reason = forced;
   }
   result.mode = "interpret";
   result.profile.mode = "interpret";
@@ -113,9 +116,6 @@ export function evaluate(input: EvaluateInput): RunResult {
   if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
   const prog = checked.program;
   describeScript(result, prog);
-  if (requested === "auto" && !forcedInterpret(opts) && !prog.compileEligible && prog.compileReason) {
-    result.compile_fallback_reason = prog.compileReason;
-  }
 
   // data
   const cols = normalizeBars(input.ohlcv);
@@ -169,19 +169,26 @@ export function evaluate(input: EvaluateInput): RunResult {
   const rtFrom = realtimeStart(opts, n);
   ctx.ext.lastHistoryBar = rtFrom - 1;
 
-  // compile backend, when registered and allowed (service.md 1.1)
+  // compile backend, when requested and possible (service.md 1.1); a fallback always says why
+  const wantsCompile = requested === "compile" || requested === "auto";
   const backend = compileBackend();
-  if (input.compileFailure && requested === "auto") result.compile_fallback_reason = input.compileFailure;
   // calc_on_order_fills (also when set through RuntimeOptions.broker) re-runs the script inside a bar: interpret only
   const fillRuns = broker?.settings.calcOnOrderFills === true;
-  if (fillRuns && requested === "auto" && prog.compileEligible) result.compile_fallback_reason = "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
-  if (backend && !input.compileFailure && (requested === "compile" || requested === "auto") && !forcedInterpret(opts) && rtFrom >= n && !fillRuns) {
+  let fallback: string | undefined = input.compileFailure;
+  if (wantsCompile && fallback === undefined) {
+    fallback = forcedInterpret(opts) ??
+      (rtFrom < n ? "realtime options require interpret" : undefined) ??
+      (prog.compileEligible ? undefined : prog.compileReason ?? "the script is not compile-eligible") ??
+      (fillRuns ? "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only" : undefined) ??
+      (backend ? undefined : "no compile backend is registered in this host");
+  }
+  if (wantsCompile && fallback === undefined) {
     let compiled: CompiledRun | null = null;
     try {
       const sourceHash = sha256Hex(source);
-      compiled = backend(prog, state, ctx, `${sourceHash}|`, sourceHash);
+      compiled = backend!(prog, state, ctx, cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }), sourceHash);
     } catch (err) {
-      if (requested === "auto") result.compile_fallback_reason = err instanceof Error ? err.message : String(err);
+      fallback = err instanceof Error ? err.message : String(err);
     }
     if (compiled) {
       const te = now();
@@ -189,25 +196,17 @@ export function evaluate(input: EvaluateInput): RunResult {
       try {
         bar = compiled.loop(0, n, budget, t0, barMs, broker);
       } catch (err) {
-        if (!(err instanceof PineRuntimeError) && requested === "auto") {
+        if (!(err instanceof PineRuntimeError)) {
           // compiled code failed: run the same script with the interpreter (service.md 1.1)
           return evaluate({ ...input, compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}` });
         }
         bar = ctx.barIndex;
-        result.mode = "compile";
-        result.profile.mode = "compile";
-        if (requested === "auto") {
-          result.auto_backend = "compile";
-          delete result.compile_fallback_reason;
-        }
+        ranCompiled(result, requested);
         return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
+      } finally {
+        compiled.release?.();
       }
-      result.mode = "compile";
-      result.profile.mode = "compile";
-      if (requested === "auto") {
-        result.auto_backend = "compile";
-        delete result.compile_fallback_reason;
-      }
+      ranCompiled(result, requested);
       if (compiled.timedOut) result.timed_out = true;
       result.count = bar;
       result.profile.phases.eval_ms = now() - te;
@@ -216,6 +215,7 @@ export function evaluate(input: EvaluateInput): RunResult {
       return result;
     }
   }
+  if (wantsCompile) result.compile_fallback_reason = fallback;
 
   const profiler = opts.profiler ? new LineProfiler() : null;
   const main: Fn = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : {}).main();
@@ -327,6 +327,16 @@ export function evaluate(input: EvaluateInput): RunResult {
   return result;
 }
 
+/** The result of a run the compiled loop executed. */
+function ranCompiled(result: RunResult, requested: string): void {
+  result.mode = "compile";
+  result.profile.mode = "compile";
+  if (requested === "auto") {
+    result.auto_backend = "compile";
+    delete result.compile_fallback_reason;
+  }
+}
+
 /** Options only the interpret backend honours (service.md 1.1), as a fallback reason. */
 function forcedInterpret(o: RunOptions): string | undefined {
   if (o.inputs && Object.keys(o.inputs).length > 0) return "input.* overrides require interpret";
@@ -359,13 +369,21 @@ function describeScript(r: RunResult, prog: ResolvedProgram): void {
 }
 
 function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: number, broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>): void {
-  const out = plots.toResult(count);
-  r.series = out.series;
-  r.plot_meta = out.plot_meta;
-  if (out.plot_ohlc) r.plot_ohlc = out.plot_ohlc;
-  if (out.plot_colors) r.plot_colors = out.plot_colors;
-  const first = Object.keys(out.series)[0];
-  r.plots = first !== undefined ? out.series[first]! : [];
+  // keys, meta and which optional parts exist, without converting a single cell
+  const shape = plots.toResult(0);
+  const keys = Object.keys(shape.series);
+  if (count > 0 && keys.length > 0 && !shape.plot_ohlc && !shape.plot_colors) {
+    r.plot_meta = shape.plot_meta;
+    lazySeries(r, plots, count, keys);
+  } else {
+    const out = plots.toResult(count);
+    r.series = out.series;
+    r.plot_meta = out.plot_meta;
+    if (out.plot_ohlc) r.plot_ohlc = out.plot_ohlc;
+    if (out.plot_colors) r.plot_colors = out.plot_colors;
+    const first = Object.keys(out.series)[0];
+    r.plots = first !== undefined ? out.series[first]! : [];
+  }
   r.inputs = inputs.records;
   r.profile.bars = count;
   if (broker) {
@@ -377,6 +395,47 @@ function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: numbe
     }
   }
   collectExt(r, ctx);
+}
+
+/**
+ * `series` and `plots` as the contract's `(number | null)[]` arrays, built on first read: until
+ * then the plot columns stay Float64Arrays, so a caller that reads a few plots (or none) does not
+ * pay for boxing every cell of every plot into a heap number. The first read of any of them
+ * converts them all and turns the accessors into plain data properties; JSON.stringify, structured
+ * clone (workers), spreads and Object.keys/entries see ordinary enumerable properties.
+ */
+function lazySeries(r: RunResult, plots: PlotStore, count: number, keys: string[]): void {
+  type Cells = RunResult["series"];
+  const series: Cells = {};
+  let done: Cells | null = null;
+  const settle = (): Cells => {
+    if (done) return done;
+    done = plots.toResult(count).series;
+    for (const k of keys) Object.defineProperty(series, k, { value: done[k], writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(r, "plots", { value: done[keys[0]!], writable: true, enumerable: true, configurable: true });
+    return done;
+  };
+  for (const k of keys) {
+    Object.defineProperty(series, k, {
+      enumerable: true,
+      configurable: true,
+      get: () => settle()[k],
+      set: (v: Cells[string]) => {
+        settle();
+        series[k] = v;
+      },
+    });
+  }
+  r.series = series;
+  Object.defineProperty(r, "plots", {
+    enumerable: true,
+    configurable: true,
+    get: () => settle()[keys[0]!],
+    set: (v: RunResult["plots"]) => {
+      settle();
+      r.plots = v;
+    },
+  });
 }
 
 /**

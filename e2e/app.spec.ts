@@ -117,6 +117,18 @@ describe("chart app", () => {
     await pickExample(page, "ma");
   });
 
+  it("puts a non-overlay indicator in its own pane with its levels, band and alerts", async () => {
+    await pickExample(page, "rsi");
+    const snap = await series(page);
+    expect(snap.panes).toBe(2);
+    expect(snap.series.filter((s) => s.pane === 1).map((s) => s.type).sort()).toEqual(["hline", "hline", "line"]);
+    expect(snap.series.find((s) => s.title === "RSI")!.points).toBeGreaterThan(1900);
+    await page.click('nav.tabs button[data-tab="logs"]');
+    expect(await page.textContent("#logs-panel")).toMatch(/Alerts \([1-9]\d*\)[\s\S]*RSI above 70: \d/);
+    await screenshot(page, "02f-own-pane-alerts");
+    await pickExample(page, "ma");
+  });
+
   it("loads a CSV file, and explains a bad one", async () => {
     const n = await runs(page);
     await page.setInputFiles("#upload", { name: "hourly.csv", mimeType: "text/csv", buffer: Buffer.from(makeCsv(300)) });

@@ -38,6 +38,10 @@ plot(r, "RSI", color = color.purple, linewidth = 2)
 top = hline(ob, "Overbought", color = color.red)
 bottom = hline(os, "Oversold", color = color.green)
 fill(top, bottom, color = color.new(color.purple, 90), title = "Band")
+
+// alert() calls are listed under Alerts & logs (they never place orders)
+if ta.crossover(r, ob)
+    alert("RSI above " + str.tostring(ob) + ": " + str.tostring(r, "#.##"), alert.freq_once_per_bar_close)
 `;
 
 const maCross = `//@version=6

@@ -1,6 +1,8 @@
-// Windowed extremes and comparisons over the last `length` calls (na values stay in the window but
-// are ignored): highest/lowest(+bars) with a monotonic deque, rising/falling, percentrank, pivots,
-// all-time max/min, cross detection.
+// Windowed extremes and comparisons over the last `length` calls: highest/lowest(+bars) with a
+// monotonic deque, rising/falling, percentrank, pivots, all-time max/min, cross detection.
+// na rules (TradingView's outputs on periodic series with na holes, published with LuxAlgo/PineTS's
+// tests/namespaces/ta/na-window-semantics.test.ts and tie-handling.test.ts): a window extreme only
+// looks at the bars since the most recent na, and a pivot scan stops at the first na on either side.
 import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringAt, ringCount, ringPushes, ringCap } from "./mem";
 
 /** Values every windowed state keeps from the start: a series length may grow later (see avg.ts). */
@@ -18,6 +20,8 @@ const EPS: f64 = 1e-10;
 //          S0+16 i32 length, S0+20 i32 kind (0 highest, 1 lowest, 2 highestbars, 3 lowestbars)
 // The deque holds push sequence numbers whose values decrease (highest) / increase (lowest) from
 // head to tail; the oldest of equal values wins, so ties report the oldest bar (as TradingView).
+// An na empties it: the bars before an na never take part again (TradingView resets at na), and on
+// the na bar itself highest/lowest are na and highestbars/lowestbars 0.
 
 export function hilo_new(len: i32, kind: i32): usize {
   const h = stateNew(S0 + 24, ringFor(len));
@@ -53,6 +57,8 @@ function dqAdd(h: usize, seq: i32, x: f64, len: i32, low: bool): void {
     }
     dqSet(h, tail, seq);
     tail++;
+  } else {
+    head = tail;
   }
   while (head < tail && dqGet(h, head) <= seq - len) head++;
   store<i32>(h, head, S0 + 8);
@@ -84,9 +90,8 @@ export function hilo_next(h: usize, bar: i32, x: f64, len: i32): f64 {
     dqAdd(h, n - 1, x, len, low);
   }
   if (ringCount(h) < len) return NaN;
-  const head = load<i32>(h, S0 + 8);
-  if (head == load<i32>(h, S0 + 12)) return NaN;
-  const seq = dqGet(h, head);
+  if (x != x) return kind < 2 ? NaN : 0.0;
+  const seq = dqGet(h, load<i32>(h, S0 + 8));
   return kind < 2 ? ringAt(h, seq) : <f64>(seq - (n - 1));
 }
 
@@ -130,9 +135,10 @@ export function prank_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 }
 
 // ---------------------------------------------------------------- pivots
-/** ta.pivothigh (kind 0) / pivotlow (kind 1): the value `right` calls ago when it is strictly above
- * (below) the `left` values before it and not below (above) the `right` values after it; else na.
- * Of a plateau of equal values the oldest bar is the pivot, as with highestbars' ties. */
+/** ta.pivothigh (kind 0) / pivotlow (kind 1): the value `right` calls ago when no bar on its left is
+ * above (below) it and every bar on its right is strictly below (above) it; else na. Of equal
+ * values the newest is the pivot (a left tie is allowed, a right tie is not), each side's scan stops
+ * at its first na, and an na candidate is never a pivot (TradingView's outputs, see the top). */
 export function pivot_next(h: usize, bar: i32, x: f64, left: i32, right: i32, kind: i32): f64 {
   begin(h, bar);
   if (left < 0 || right < 0) return NaN;
@@ -142,12 +148,15 @@ export function pivot_next(h: usize, bar: i32, x: f64, left: i32, right: i32, ki
   if (ringCount(h) < w) return NaN;
   const c = ringGet(h, right);
   if (c != c) return NaN;
-  for (let i = 0; i < w; i++) {
-    if (i == right) continue;
+  for (let i = right + 1; i < w; i++) {
     const y = ringGet(h, i);
-    if (y != y) return NaN;
-    const newer = i < right;
-    if (kind == 0 ? (newer ? !(c >= y) : !(c > y)) : newer ? !(c <= y) : !(c < y)) return NaN;
+    if (y != y) break;
+    if (kind == 0 ? y > c : y < c) return NaN;
+  }
+  for (let i = right - 1; i >= 0; i--) {
+    const y = ringGet(h, i);
+    if (y != y) break;
+    if (kind == 0 ? y >= c : y <= c) return NaN;
   }
   return c;
 }

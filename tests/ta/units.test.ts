@@ -32,10 +32,10 @@ describe("na handling", () => {
     expect(await run((s, i) => s.f("a", "roc", x[i], 1), 5)).toEqual([NaN, NaN, NaN, 100 / 3, NaN]);
     expect((await run((s, i) => s.f("a", "swma", [1, 2, NaN, 4, 5, 6, 7][i]), 7)).map((v) => Number.isNaN(v))).toEqual([true, true, true, true, true, true, false]);
   });
-  it("highest/lowest ignore na inside the window; all-na windows are na", async () => {
+  it("highest/lowest look only at the bars after the last na; an na bar is na (0 for *bars)", async () => {
     const x = [NaN, 2, NaN, 1, NaN, NaN];
-    expect(await run((s, i) => s.f("a", "highest", x[i], 2), 6)).toEqual([NaN, 2, 2, 1, 1, NaN]);
-    expect(await run((s, i) => s.f("a", "lowestbars", x[i], 3), 6)).toEqual([NaN, NaN, -1, 0, -1, -2]);
+    expect(await run((s, i) => s.f("a", "highest", x[i], 2), 6)).toEqual([NaN, 2, NaN, 1, NaN, NaN]);
+    expect(await run((s, i) => s.f("a", "lowestbars", x[i], 3), 6)).toEqual([NaN, NaN, 0, 0, 0, 0]);
   });
   it("ta.max/ta.min/ta.cum ignore na; barssince is na before the first true", async () => {
     const x = [NaN, 3, NaN, 1, 5];
@@ -194,14 +194,15 @@ describe("argument layouts", () => {
 });
 
 describe("pivots", () => {
-  it("of a plateau of equal highs, the oldest bar is the pivot", async () => {
+  it("of a plateau of equal highs, the newest bar is the pivot", async () => {
     const x = [1, 2, 5, 5, 3, 1, 0, 0];
     // args in the catalogue's union order [leftbars, rightbars, source], as the checker passes them
     const got = await run((s, i) => s.f("a", "pivothigh", 2, 2, x[i]), x.length);
-    // bar 2 (the first 5) is confirmed on bar 4; bar 3 has an equal value on its left: not a pivot
-    expect(got).toEqual([NaN, NaN, NaN, NaN, 5, NaN, NaN, NaN]);
+    // bar 2 (the first 5) has an equal value on its right: not a pivot; bar 3 may tie on its left,
+    // confirmed on bar 5
+    expect(got).toEqual([NaN, NaN, NaN, NaN, NaN, 5, NaN, NaN]);
     const lows = await run((s, i) => s.f("a", "pivotlow", 2, 2, -x[i]), x.length);
-    expect(lows).toEqual([NaN, NaN, NaN, NaN, -5, NaN, NaN, NaN]);
+    expect(lows).toEqual([NaN, NaN, NaN, NaN, NaN, -5, NaN, NaN]);
   });
 });
 

@@ -8,6 +8,7 @@ const C = [3, 1, 3, 2, 5, 5, 1, 4];
 const data = fromCloses(C);
 
 describe("highest, lowest, highestbars, lowestbars, range, max, min", () => {
+  // na rules and more ties: tests/ta/na-ties.test.ts (TradingView's own tables)
   it("hand-computed values; of equal extremes the oldest bar is reported", async () => {
     const p = await plots(
       `plot(ta.highest(close, 3), "hi")
@@ -34,7 +35,7 @@ plot(ta.min(close), "min")`,
     same(p.min, [3, 1, 1, 1, 1, 1, 1, 1]);
   });
 
-  it("na values are ignored inside the window; series lengths; windows longer than the data", async () => {
+  it("an na restarts the window; series lengths; windows longer than the data", async () => {
     const p = await plots(
       `src = bar_index == 4 ? na : close
 len = bar_index % 3 + 1
@@ -48,9 +49,10 @@ plot(ta.highest(close, 9), "hi9")
 plot(ta.range(close, 9), "rng9")`,
       data,
     );
-    // bar 4's window is 3, 2, na -> 3 on bar 2 (-2); bar 5: na, 5 ... -> 5 on bar 5
-    same(p.hi, [NA, NA, 3, 3, 3, 5, 5, 5]);
-    same(p.hib, [NA, NA, -2, -1, -2, 0, -1, -2]);
+    // an na bar gives na (0 for highestbars); after it only the bars since the na count:
+    // bar 5: 2, na, 5 -> 5; bar 6: na, 5, 1 -> 5 on bar 5
+    same(p.hi, [NA, NA, 3, 3, NA, 5, 5, 5]);
+    same(p.hib, [NA, NA, -2, -1, 0, 0, -1, -2]);
     // range: the last 3 non-na values (bar 4: 1, 3, 2 -> 2; bar 5: 3, 2, 5 -> 3)
     same(p.rng, [NA, NA, 2, 2, 2, 3, 4, 4]);
     same(p.max, [3, 3, 3, 3, 3, 5, 5, 5]);
@@ -144,23 +146,24 @@ plot(ta.pivothigh(1, 1), "phh")
 plot(ta.pivothigh(close, 4, 4), "ph4")`,
       data,
     );
-    // bar 2 (3) over 1 and 2 -> on bar 3; bar 4 (5) over 2, ties 5 on its right -> on bar 5;
-    // bar 5 (5) ties 5 on its left: not a pivot
-    same(p.ph, [NA, NA, NA, 3, NA, 5, NA, NA]);
+    // bar 2 (3) over 1 and 2 -> on bar 3; bar 4 (5) ties 5 on its right: not a pivot;
+    // bar 5 (5) ties 5 on its left (allowed) and beats 1 -> on bar 6
+    same(p.ph, [NA, NA, NA, 3, NA, NA, 5, NA]);
     same(p.pl, [NA, NA, 1, NA, 2, NA, NA, 1]);
     // the two-argument form reads high
-    same(p.phh, [NA, NA, NA, 4, NA, 6, NA, NA]);
+    same(p.phh, [NA, NA, NA, 4, NA, NA, 6, NA]);
     expect(p.ph4.every(Number.isNaN)).toBe(true);
   });
 
-  it("na around the candidate gives na; series left/right counts", async () => {
+  it("a scan stops at an na, an na candidate is none; series left/right counts", async () => {
     const p = await plots(
       `src = bar_index == 3 ? na : close
 plot(ta.pivothigh(src, 1, 1), "ph")
 plot(ta.pivotlow(close, bar_index % 2 + 1, 1), "pl")`,
       data,
     );
-    same(p.ph, [NA, NA, NA, NA, NA, NA, NA, NA]);
+    // bar 2 (3): its right side is the na, not examined -> pivot on bar 3; bar 5 (5) as above
+    same(p.ph, [NA, NA, NA, 3, NA, NA, 5, NA]);
     // left 2 on odd bars, 1 on even bars: bar 2 (left 1): 1 is a low; bar 7 (left 2): 1 below 5, 5 and 4
     same(p.pl, [NA, NA, 1, NA, 2, NA, NA, 1]);
   });

@@ -158,22 +158,26 @@ export function wma(x: Series, len: number): Float64Array {
   });
 }
 
-/** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars (ties: the oldest bar). */
+/** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars (ties: the oldest bar). Only the bars
+ * after the window's most recent na count; an na bar gives na (0 for the *bars kinds). */
 export function hilo(x: Series, len: number, kind: number): Float64Array {
   return map(x, (i) => {
     const w = lastBars(x, i, len);
     if (!w) return NaN;
+    if (w[len - 1] !== w[len - 1]) return kind < 2 ? NaN : 0;
     let best = NaN;
     let at = -1;
     for (let k = 0; k < len; k++) {
       const v = w[k];
-      if (v !== v) continue;
+      if (v !== v) {
+        at = -1;
+        continue;
+      }
       if (at < 0 || ((kind & 1) === 0 ? v > best : v < best)) {
         best = v;
         at = k;
       }
     }
-    if (at < 0) return NaN;
     return kind < 2 ? best : at - (len - 1);
   });
 }
@@ -362,13 +366,17 @@ export function pivot(x: Series, left: number, right: number, high: boolean): Fl
   return map(x, (i) => {
     const c = i - right;
     if (c - left < 0 || x[c] !== x[c]) return NaN;
-    for (let j = c - left; j <= i; j++) {
-      if (j === c) continue;
+    // left side: a tie is allowed, the scan stops at an na
+    for (let j = c - 1; j >= c - left; j--) {
       const y = x[j];
-      if (y !== y) return NaN;
-      // older bars must be strictly beaten, newer ones may tie (the oldest of equal values pivots)
-      const beats = high ? x[c] > y : x[c] < y;
-      if (!beats && !(j > c && y === x[c])) return NaN;
+      if (y !== y) break;
+      if (high ? y > x[c] : y < x[c]) return NaN;
+    }
+    // right side: must be strictly beaten, the scan stops at an na
+    for (let j = c + 1; j <= i; j++) {
+      const y = x[j];
+      if (y !== y) break;
+      if (high ? y >= x[c] : y <= x[c]) return NaN;
     }
     return x[c];
   });

@@ -2,7 +2,8 @@
 export class PineRuntimeError extends Error {
   constructor(
     message: string,
-    readonly line?: number,
+    /** 1-based line of the top-level statement that was running (set by the backend that catches it). */
+    public line?: number,
   ) {
     super(message);
     this.name = "PineRuntimeError";

@@ -40,7 +40,7 @@ export class Compiler {
       const f = this.stmt(s, false);
       return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
     });
-    return seq(fns, () => 0);
+    return seq(fns, body.stmts.map((s) => s.line), () => 0);
   }
 
   // ------------------------------------------------------------------ blocks and statements
@@ -604,10 +604,20 @@ function hasCtl(b: RBlock): boolean {
   return b.stmts.some((s) => s.k === "break" || s.k === "continue" || (s.k === "expr" && (s.e.k === "if" || s.e.k === "switch")));
 }
 
-function seq(fns: Fn[], done: Fn): Fn {
+/**
+ * The top-level statements in order. A runtime error leaving statement i gets that statement's line
+ * (the compile backend marks the same statement): one try per bar, nothing per statement.
+ */
+function seq(fns: Fn[], lines: number[], done: Fn): Fn {
   const n = fns.length;
   return () => {
-    for (let i = 0; i < n; i++) fns[i]!();
+    let i = 0;
+    try {
+      for (; i < n; i++) fns[i]!();
+    } catch (err) {
+      if (err instanceof PineRuntimeError && err.line === undefined) err.line = lines[i];
+      throw err;
+    }
     return done();
   };
 }

@@ -88,7 +88,8 @@ class Gen {
   }
 
   run(): Generated {
-    const body = this.withTemps(() => this.stmts(this.prog.body.stmts, null, "      "));
+    // `L` holds the line of the top-level statement running, for the position of a runtime error
+    const body = this.withTemps(() => this.prog.body.stmts.map((s) => `      L = ${s.line};\n${this.stmt(s, null, "      ")}`).join("\n"));
     const rings: string[] = [];
     for (const v of this.prog.slots) {
       if (v.hist < 0 || v.fnLocal) continue;
@@ -109,6 +110,7 @@ class Gen {
       `const closeTimes = ctx.ext.timeCloseColumn;`,
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
       ...this.fns,
+      `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
       `  const n = cT.length;`,
@@ -121,9 +123,9 @@ class Gen {
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
       `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
       `    if (broker !== null) broker.onBarOpen(ctx);`,
-      `    {`,
+      `    try {`,
       body,
-      `    }`,
+      `    } catch (e) { if (e !== null && typeof e === "object" && e.name === "PineRuntimeError" && e.line === undefined) e.line = L; throw e; }`,
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,

@@ -202,7 +202,7 @@ export function evaluate(input: EvaluateInput): RunResult {
         }
         bar = ctx.barIndex;
         ranCompiled(result, requested);
-        return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
+        return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
       } finally {
         compiled.release?.();
       }
@@ -316,7 +316,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   } catch (err) {
     // a secondary run out of budget stops the run at this bar, as the loop's own check does
     if (err instanceof RunTimeout) result.timed_out = true;
-    else return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0);
+    else return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
   }
   result.count = bar;
   result.profile.phases.eval_ms = now() - te;
@@ -349,7 +349,7 @@ function forcedInterpret(o: RunOptions): string | undefined {
 /** The result of a run stopped by an error on bar `bar`: everything up to it, plus the error. */
 function finishError(
   result: RunResult, err: unknown, bar: number, barTime: number | undefined, plots: PlotStore, inputs: InputStore,
-  broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>, te: number, t0: number,
+  broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>, te: number, t0: number, source = "",
 ): RunResult {
   result.count = bar;
   finish(result, plots, inputs, bar, broker, ctx);
@@ -357,7 +357,15 @@ function finishError(
   result.profile.total_ms = now() - t0;
   if (err instanceof InputOverrideError) return fail(result, "check", err.message);
   const message = err instanceof PineRuntimeError ? err.message : err instanceof Error ? `${err.name === "Error" ? "" : err.name + ": "}${err.message}` : String(err);
-  return fail(result, "runtime", message, undefined, bar, barTime);
+  const line = err instanceof PineRuntimeError ? err.line : undefined;
+  return fail(result, "runtime", message, line === undefined ? undefined : [statementDiagnostic(source, line, message, bar)], bar, barTime);
+}
+
+/** Where a runtime error happened: the top-level statement's line, from its first character to the line's end. */
+function statementDiagnostic(source: string, line: number, message: string, bar: number): Diagnostic {
+  const text = source.split(/\r\n|\r|\n/)[line - 1] ?? "";
+  const column = text.length - text.trimStart().length + 1;
+  return { severity: "error", message: `${message} (bar ${bar})`, line, column, end_line: line, end_column: Math.max(column, text.trimEnd().length + 1) };
 }
 
 function describeScript(r: RunResult, prog: ResolvedProgram): void {

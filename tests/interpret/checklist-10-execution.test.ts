@@ -2,7 +2,7 @@
 // run-both (options only the interpreter honours, such as realtime ticks, run interpret in both).
 import { describe, expect, it } from "vitest";
 import { bars, runBoth, v6 } from "../helpers/run-both.js";
-import { checkError, closes, data, fill, first, near, plots, runtimeError } from "./checklist-helpers.js";
+import { checkError, closes, data, fill, first, near, plots, runtimeError, runtimeErrorAt } from "./checklist-helpers.js";
 
 const RT = { realtimeBars: 2, realtimeTicks: 3 };
 // bars on whole minutes, so 2-minute periods hold bars {0,1}, {2,3}, {4,5}
@@ -41,7 +41,7 @@ describe("language.md §10 execution model and series", () => {
     expect(decl.plot_0![699]).toBe(long[0]!.close);
   });
   it("10.03 a dynamic reference past the declared buffer is a runtime error on that bar", async () => {
-    await runtimeError(v6("x = close\nk = bar_index\nplot(x[k])", "indicator('t', max_bars_back = 3)"), /exceeds max_bars_back/, 4);
+    await runtimeErrorAt(v6("x = close\nk = bar_index\nplot(x[k])", "indicator('t', max_bars_back = 3)"), /exceeds max_bars_back/, 4, 5, 1);
   });
   it("10.04 `var` initialisation happens on the first bar, or the first time execution reaches a `var` inside a local block (or function call)", async () => {
     const s = await plots(v6("var first = bar_index\nlate = 0\nif bar_index >= 2\n    var seen = bar_index\n    late := seen\ng() =>\n    var born = bar_index\n    born\nv = bar_index >= 4 ? g() : -1\nplot(first)\nplot(late)\nplot(v)"));
@@ -219,16 +219,19 @@ describe("language.md §10 execution model and series", () => {
     expect(labels.map((d) => d.text)).toEqual(["3", "4", "5"]);
   });
   it("10.23 Runtime errors: `runtime.error(msg)`; array bounds; loop timeout; division by zero gives `na` (not an error)", async () => {
-    const r = await runtimeError(v6("if bar_index == 3\n    runtime.error('boom')\nplot(close)"), /^boom$/, 3);
+    // the position is the top-level statement that was running (line, first column), plus the bar
+    const r = await runtimeErrorAt(v6("if bar_index == 3\n    runtime.error('boom')\nplot(close)"), /^boom$/, 3, 3, 1);
     expect(r.series.plot_0).toEqual(closes.slice(0, 3));
-    await runtimeError(v6("a = array.new<float>(2, 0)\nplot(bar_index == 1 ? a.get(2) : 0)"), /Index 2 is out of bounds, array size is 2/, 1);
+    await runtimeErrorAt(v6("a = array.new<float>(2, 0)\nplot(bar_index == 1 ? a.get(2) : 0)"), /Index 2 is out of bounds, array size is 2/, 1, 4, 1);
+    // inside a function: the calling statement
+    await runtimeErrorAt(v6("f(a) =>\n    a.get(9)\nx = array.from(1.0)\ny = 0.0\nif bar_index == 2\n    y := f(x)\nplot(y)"), /Index 9 is out of bounds/, 2, 7, 1);
     const s = await plots(v6("plot(close / 0)\nplot(5 % 0)\nx = 0\nplot(10 / x)"));
     expect(s.plot_0).toEqual(fill(null));
     expect(s.plot_1).toEqual(fill(null));
     expect(s.plot_2).toEqual(fill(null));
   });
   it("10.23 the loop timeout is a runtime error on its bar", async () => {
-    await runtimeError(v6("i = 0\nif bar_index == 1\n    while true\n        i += 1\nplot(i)"), /Loop takes longer than 500 ms/, 1);
+    await runtimeErrorAt(v6("i = 0\nif bar_index == 1\n    while true\n        i += 1\nplot(i)"), /Loop takes longer than 500 ms/, 1, 4, 1);
   }, 20_000);
   it("10.24 Logging: `log.info/warning/error(msg)` and `log.info(formatString, args...)`", async () => {
     const r = await runBoth(v6("if bar_index == 1\n    log.info('a {0} b {1}', 1, 'x')\n    log.warning('w')\n    log.error('e {0,number,#.00}', 1.5)\nplot(close)"), data);

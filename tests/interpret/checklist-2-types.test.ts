@@ -52,8 +52,8 @@ describe("language.md §2 literals and types", () => {
     const src = v6("line l = na\nlabel b = na\nbox x = na\ntable t = na\nlinefill lf = na\npolyline p = na\nchart.point cp = chart.point.from_index(bar_index, close)\nplot(na(l) and na(b) and na(x) and na(t) and na(lf) and na(p) ? cp.price : -1)");
     expect(await first(src)).toEqual(closes);
   });
-  it.fails("2.09 footprint and volume_row types (request.footprint is not implemented: 'Unknown type footprint')", async () => {
-    expect((await runBoth(v6("footprint f = na\nvolume_row v = na\nplot(close)"), data)).error).toBeUndefined();
+  it("2.09 footprint and volume_row types", async () => {
+    expect((await runBoth(v6("footprint f = na\nvolume_row v = na\nplot(na(f) and na(v) ? 1 : 0)"), data)).series.plot_0).toEqual(fill(1));
   });
   it("2.10 Return-only types: `plot`, `hline` (used by fill) and `void` (cannot be assigned)", async () => {
     const r = await runBoth(v6("p1 = plot(close)\np2 = plot(open)\nh1 = hline(100)\nh2 = hline(110)\nfill(p1, p2)\nfill(h1, h2)"), data);

@@ -52,6 +52,14 @@ export async function runtimeError(src: string, re: RegExp, bar: number, opts: B
   return r;
 }
 
+/** A runtime error with its position: the line and column of the top-level statement that raised it. */
+export async function runtimeErrorAt(src: string, re: RegExp, bar: number, line: number, column: number, opts: BothOptions = {}, d = data): Promise<RunResult> {
+  const r = await runtimeError(src, re, bar, opts, d);
+  expect(r.diagnostics?.[0]).toMatchObject({ severity: "error", line, column });
+  expect(r.diagnostics?.[0]?.message).toContain(`(bar ${bar})`);
+  return r;
+}
+
 /** Numbers compared to 12 digits, everything else exactly. */
 export function near(got: unknown[], want: unknown[]): void {
   expect(got.length).toBe(want.length);

@@ -92,7 +92,8 @@ describe("chart app", () => {
   it("draws lines, boxes and labels", async () => {
     await pickExample(page, "drawings");
     expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
-    await expect.poll(async () => (await series(page)).drawings).toMatchObject({ line: 1, box: 1, label: expect.any(Number) });
+    await expect.poll(async () => (await series(page)).drawings).toMatchObject({ line: 1, box: 1, polyline: 1, table: 1, label: expect.any(Number) });
+    expect(await page.locator("#tables table.pine-table.top-right td").allTextContents()).toEqual(["Close", expect.stringMatching(/^\d+\.\d\d$/), "50-bar range", expect.stringMatching(/^\d+\.\d\d$/)]);
     await page.click('nav.tabs button[data-tab="logs"]');
     expect(await page.textContent("#logs-panel")).toMatch(/Logs \(1\)[\s\S]*last close \d/);
     await screenshot(page, "02c-drawings");

@@ -61,7 +61,13 @@ const api = {
     cancelled = false;
     const bars = barSets.get(req.barsKey);
     if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
-    return runStudyInWorker(req, bars, (r) => runOnce({ ...r, lean: true }), () => cancelled, onProgress);
+    // A Comlink progress proxy has its own channel: the result could overtake the last progress
+    // calls, so they are awaited (all at once, at the end) before the result goes back.
+    const delivered: Promise<unknown>[] = [];
+    const report = onProgress && ((p: StudyProgress) => void delivered.push(Promise.resolve(onProgress(p))));
+    const result = await runStudyInWorker(req, bars, (r) => runOnce({ ...r, lean: true }), () => cancelled, report);
+    await Promise.all(delivered);
+    return result;
   },
   cancel(): void {
     cancelled = true;

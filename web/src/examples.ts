@@ -105,6 +105,18 @@ if barstate.islast
     label.new(bar_index, high, "last " + str.tostring(close), style = label.style_label_down, color = color.blue, textcolor = color.white)
 if barstate.islast
     log.info("last close {0}", close)
+
+// a table (screen-anchored) and a polyline through every 10th close of the last 40 bars
+var table info = table.new(position.top_right, 2, 2, bgcolor = color.new(color.white, 10), frame_color = color.gray, frame_width = 1, border_color = color.new(color.gray, 60), border_width = 1)
+if barstate.islast
+    table.cell(info, 0, 0, "Close", text_color = color.gray)
+    table.cell(info, 1, 0, str.tostring(close, format.mintick))
+    table.cell(info, 0, 1, "50-bar range", text_color = color.gray)
+    table.cell(info, 1, 1, str.tostring(hi50 - lo50, format.mintick))
+    points = array.new<chart.point>()
+    for i = 0 to 4
+        points.push(chart.point.from_index(bar_index - 40 + i * 10, close[40 - i * 10]))
+    polyline.new(points, line_color = color.purple, line_width = 2)
 `;
 
 const heikinAshi = `//@version=6

@@ -65,6 +65,8 @@ export class ChartView {
   private layers: { series: ISeriesApi<SeriesType>; layer: CanvasLayer }[] = [];
   private markerCount = 0;
   private markerColors = 0;
+  /** Tables rendered as HTML in the last render (painted drawings are counted by paintDrawings). */
+  private tableCount = 0;
   private candleData: (CandlestickData<Time> | WhitespaceData<Time>)[] = [];
   private candlesColored = false;
   /** First bar index in the chart (logical index 0); bars before it are not handed over yet. */
@@ -152,6 +154,7 @@ export class ChartView {
     this.drawn = [];
     this.markerCount = 0;
     this.markerColors = 0;
+    this.tableCount = 0;
     this.bgRects = 0;
     this.drawnKinds = {};
     this.tableHost.replaceChildren();
@@ -205,7 +208,8 @@ export class ChartView {
     if (drawings.length) {
       const xOf = makeXResolver(this.bars.time);
       this.attachLayer(this.candles, "top", (g) => (this.drawnKinds = paintDrawings(g, drawings, xOf)));
-      renderTables(this.tableHost, drawings);
+      const tables = renderTables(this.tableHost, drawings);
+      if (tables) this.tableCount = tables;
     }
     if (this.drawn.some((d) => d.pane === 1)) {
       const panes = this.chart.panes();
@@ -395,7 +399,7 @@ export class ChartView {
       return { title: d.title, type: d.type, pane: d.pane, points, last, colors: colors.size, sum };
     });
     const candleColors = new Set((this.candles.data() as readonly { color?: string }[]).map((c) => c.color).filter(Boolean)).size;
-    return { candles: this.candles.data().length, candleColors, markerColors: this.markerColors, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects, drawings: { ...this.drawnKinds } };
+    return { candles: this.candles.data().length, candleColors, markerColors: this.markerColors, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects, drawings: { ...this.drawnKinds, ...(this.tableCount ? { table: this.tableCount } : {}) } };
   }
 }
 

@@ -224,33 +224,72 @@ function paintPolyline(g: PaneGeometry, d: Rec, xOf: (x: number, xloc: string) =
   return started;
 }
 
-/** Tables become positioned HTML grids over the chart (they are screen-anchored in Pine). */
-export function renderTables(host: HTMLElement, drawings: readonly Rec[]): void {
+/** Pine's text sizes in px (size.auto reads as normal in a table cell). */
+const TEXT_PX: Record<string, number> = { tiny: 8, small: 10, normal: 12, large: 16, huge: 22 };
+
+/**
+ * Tables become positioned HTML grids over the chart (they are screen-anchored in Pine): frame and
+ * cell borders, merged cells, per-cell colours, alignment and text size. Returns how many were drawn.
+ */
+export function renderTables(host: HTMLElement, drawings: readonly Rec[]): number {
   host.replaceChildren();
+  let drawn = 0;
   for (const d of drawings) {
     if (drawingKind(d) !== "table") continue;
     const el = document.createElement("table");
     el.className = "pine-table " + bare(str(d, "position") || "top_right").replace("_", "-");
     const bg = anyColor(d.bgcolor);
     if (bg) el.style.background = bg;
+    const frame = anyColor(d.frame_color);
+    const frameWidth = num(d, "frame_width");
+    if (frame && frameWidth > 0) el.style.outline = `${frameWidth}px solid ${frame}`;
+    const border = anyColor(d.border_color);
+    const borderWidth = num(d, "border_width");
+    const cellBorder = border && borderWidth > 0 ? `${borderWidth}px solid ${border}` : "none";
     const cells = Array.isArray(d.cells) ? (d.cells as Rec[]) : [];
     const rows = num(d, "rows") || 1 + Math.max(0, ...cells.map((c) => num(c, "row") || 0));
     const cols = num(d, "columns") || 1 + Math.max(0, ...cells.map((c) => num(c, "column") || 0));
     const grid: (Rec | undefined)[][] = Array.from({ length: rows }, () => new Array(cols));
-    for (const c of cells) grid[num(c, "row") || 0]![num(c, "column") || 0] = c;
-    for (const row of grid) {
+    for (const c of cells) {
+      const r = num(c, "row") || 0;
+      const k = num(c, "column") || 0;
+      if (r < rows && k < cols) grid[r]![k] = c;
+    }
+    // merged ranges: the top-left cell spans them, the others are not emitted
+    const span = new Map<string, { rows: number; cols: number }>();
+    const covered = new Set<string>();
+    for (const m of Array.isArray(d.merged) ? (d.merged as Rec[]) : []) {
+      const c0 = num(m, "start_column"), r0 = num(m, "start_row"), c1 = num(m, "end_column"), r1 = num(m, "end_row");
+      span.set(`${r0},${c0}`, { rows: r1 - r0 + 1, cols: c1 - c0 + 1 });
+      for (let r = r0; r <= r1; r++) for (let k = c0; k <= c1; k++) if (r !== r0 || k !== c0) covered.add(`${r},${k}`);
+    }
+    for (let r = 0; r < rows; r++) {
       const tr = el.insertRow();
       for (let k = 0; k < cols; k++) {
+        if (covered.has(`${r},${k}`)) continue;
         const td = tr.insertCell();
-        const c = row[k];
+        td.style.border = cellBorder;
+        const sp = span.get(`${r},${k}`);
+        if (sp) {
+          td.rowSpan = sp.rows;
+          td.colSpan = sp.cols;
+        }
+        const c = grid[r]![k];
         if (!c) continue;
         td.textContent = str(c, "text");
         const fg = anyColor(c.text_color);
         const cbg = anyColor(c.bgcolor);
         if (fg) td.style.color = fg;
         if (cbg) td.style.background = cbg;
+        td.style.textAlign = bare(str(c, "text_halign")) || "center";
+        td.style.verticalAlign = { top: "top", bottom: "bottom" }[bare(str(c, "text_valign"))] ?? "middle";
+        const px = TEXT_PX[bare(str(c, "text_size"))];
+        if (px) td.style.fontSize = `${px}px`;
+        if (str(c, "tooltip")) td.title = str(c, "tooltip");
       }
     }
     host.append(el);
+    drawn++;
   }
+  return drawn;
 }

@@ -70,3 +70,26 @@ describe("versions", () => {
     expect(r.diagnostics![0]!.line).toBe(3);
   });
 });
+
+describe("checklist coverage", () => {
+  it("every item of language.md has a test named after its number in tests/interpret/checklist-*.test.ts", async () => {
+    const { readFileSync, readdirSync } = await import("node:fs");
+    const { dirname, join } = await import("node:path");
+    const { fileURLToPath } = await import("node:url");
+    const here = dirname(fileURLToPath(import.meta.url));
+    const spec = readFileSync(join(here, "../../../shared/spec/language.md"), "utf8").split("\n");
+    const items: string[] = [];
+    let section = 0, item = 0;
+    for (const line of spec) {
+      if (line.startsWith("## ")) { section++; item = 0; }
+      else if (line.startsWith("- [")) items.push(`${section}.${String(++item).padStart(2, "0")}`);
+    }
+    expect(items.length).toBeGreaterThan(150);
+    const named = new Set<string>();
+    for (const f of readdirSync(here).filter((n) => /^checklist-.*\.test\.ts$/.test(n))) {
+      for (const m of readFileSync(join(here, f), "utf8").matchAll(/\bit\(\s*"(\d+\.\d\d) /g)) named.add(m[1]!);
+    }
+    // 9.15 (the 9000-trade trimming) has only an it.fails so far
+    expect(items.filter((i) => !named.has(i))).toEqual(["9.15"]);
+  });
+});

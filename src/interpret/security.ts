@@ -21,7 +21,9 @@ import { createContext } from "../runtime/context.js";
 import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, RunTimeout, type RequestedContext } from "../runtime/security-feed.js";
 import type { BarColumns } from "../core/bars.js";
 import { Compiler, naOfType, type Fn } from "./compiler.js";
-import { RunState } from "./state.js";
+import { RunState, type StateSnapshot } from "./state.js";
+import { ObjectRollback } from "../runtime/rollback.js";
+import { createKernelsSync } from "../kernels/index.js";
 
 type CallExpr = Extract<RExpr, { k: "call" }>;
 
@@ -138,9 +140,9 @@ function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, si
 
 /**
  * The value on a realtime chart bar: the context bar holding it, as it stands now. A higher
- * timeframe built from the chart's bars is re-evaluated with its forming bar made of the period's
- * chart bars so far and the current tick (one partial run per tick, shared by the context's sites);
- * a feed's bar is taken as the feed gives it (the forming bar as of the data).
+ * timeframe built from the chart's bars evaluates its forming bar from the period's chart bars so far
+ * plus the current tick (FormingRunner, one evaluation per tick shared by the context's sites); a
+ * feed's bar is taken as the feed gives it (the forming bar as of the data).
  */
 function formingValue(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, vals: unknown[]): unknown {
   const i = ctx.barIndex;
@@ -149,24 +151,91 @@ function formingValue(c: RequestedContext, prog: ResolvedProgram, ctx: ExecConte
     return k < calcStart(c) ? undefined : vals[k];
   }
   const k = c.index[i]!;
-  const start = calcStart(c);
-  if (k < start) return undefined;
+  if (k < calcStart(c)) return undefined;
   const key = `${i}|${ctx.open}|${ctx.high}|${ctx.low}|${ctx.close}|${ctx.volume}`;
   if (c.forming?.key !== key) {
-    const partial = { ...c, bars: partialBars(c, ctx, k), timeClose: c.timeClose!.subarray(0, k + 1), calcBars: start > 0 ? k + 1 - start : 0 };
-    c.forming = { key, captures: runSecondary(prog, ctx, partial, true) };
+    let runner = formingRunners.get(c);
+    if (!runner) formingRunners.set(c, (runner = new FormingRunner(prog, ctx, c)));
+    c.forming = { key, captures: runner.evaluate(k, ctx) };
   }
   return c.forming.captures[site]?.[k];
 }
 
-/** First context bar a calc_bars_count-limited secondary run evaluates (0: all). */
-function calcStart(c: RequestedContext): number {
-  return c.calcBars > 0 && c.bars ? Math.max(0, c.bars.time.length - c.calcBars) : 0;
+const formingRunners = new WeakMap<RequestedContext, FormingRunner>();
+
+/**
+ * A secondary run kept alive for a context's forming bar: it commits the context's complete bars as
+ * the chart reaches them and evaluates the forming one with rollback (its state, objects and kernel
+ * memory are restored after each evaluation). It has its own kernel instance, so the main run's tick
+ * rollback of kernel memory cannot undo its committed bars.
+ */
+class FormingRunner {
+  private readonly sec: Secondary;
+  private readonly start: number;
+  /** Context bars [start, committed) are evaluated and committed. */
+  private committed: number;
+  private snap: StateSnapshot | undefined;
+  private readonly objects: ObjectRollback | null;
+  /** Private copy of the context's bars (the secondary's columns are views of it). */
+  private readonly cols: BarColumns;
+
+  constructor(prog: ResolvedProgram, main: ExecContext, private readonly c: RequestedContext) {
+    this.start = calcStart(c);
+    const k = main.kernels as { module?: WebAssembly.Module | null } | null;
+    const own = k && k.module ? createKernelsSync(k.module) : main.kernels;
+    // private columns: the forming bar's entry is written before each evaluation
+    const b = c.bars!;
+    this.cols = { length: b.time.length, time: b.time, open: b.open.slice(), high: b.high.slice(), low: b.low.slice(), close: b.close.slice(), volume: b.volume.slice() };
+    this.sec = new Secondary(prog, main, c, this.cols, this.start, own);
+    this.committed = this.start;
+    this.objects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, this.sec.state) : null;
+  }
+
+  /** The captures after evaluating context bar k as formed by the current chart tick. */
+  evaluate(k: number, main: ExecContext): unknown[][] {
+    const sec = this.sec;
+    const full = this.c.bars!;
+    while (this.committed < k) {
+      const b = this.committed++;
+      sec.step(b, full.open[b]!, full.high[b]!, full.low[b]!, full.close[b]!, full.volume[b]!);
+    }
+    const p = formingBar(this.c, main, k);
+    const cols = this.cols;
+    cols.open[k] = p.open;
+    cols.high[k] = p.high;
+    cols.low[k] = p.low;
+    cols.close[k] = p.close;
+    cols.volume[k] = p.volume;
+    this.snap = sec.state.snapshot(this.snap);
+    this.objects?.save();
+    const kernels = sec.ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
+    const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+    const bsnap = sec.broker ? sec.broker.snapshot() : undefined;
+    sec.ctx.isRealtime = true;
+    sec.ctx.isNewTick = main.isNewTick;
+    sec.ctx.isConfirmed = main.isConfirmed;
+    try {
+      sec.step(k, p.open, p.high, p.low, p.close, p.volume, false);
+    } finally {
+      sec.ctx.isRealtime = false;
+      sec.ctx.isNewTick = false;
+      sec.ctx.isConfirmed = true;
+      sec.state.restore(this.snap, [], []);
+      this.objects?.restore();
+      if (ksnap !== undefined) kernels!.restore!(ksnap);
+      if (bsnap !== undefined) sec.broker!.restore(bsnap);
+      cols.open[k] = full.open[k]!;
+      cols.high[k] = full.high[k]!;
+      cols.low[k] = full.low[k]!;
+      cols.close[k] = full.close[k]!;
+      cols.volume[k] = full.volume[k]!;
+    }
+    return sec.captures;
+  }
 }
 
-/** The context's bars 0..k-1 and, as bar k, the period's chart bars before this one plus the current tick. */
-function partialBars(c: RequestedContext, ctx: ExecContext, k: number): BarColumns {
-  const src = c.bars!;
+/** Context bar k as the period's chart bars so far plus the current tick make it. */
+function formingBar(c: RequestedContext, ctx: ExecContext, k: number): { open: number; high: number; low: number; close: number; volume: number } {
   const cols = ctx.columns;
   const i = ctx.barIndex;
   let first = i;
@@ -177,73 +246,86 @@ function partialBars(c: RequestedContext, ctx: ExecContext, k: number): BarColum
     low = Math.min(low, cols.low[j]!);
     volume += cols.volume[j]!;
   }
-  const part = (col: Float64Array, last: number): Float64Array => {
-    const out = new Float64Array(k + 1);
-    out.set(col.subarray(0, k));
-    out[k] = last;
-    return out;
-  };
-  return {
-    length: k + 1,
-    time: src.time.subarray(0, k + 1),
-    open: part(src.open, first === i ? ctx.open : cols.open[first]!),
-    high: part(src.high, high),
-    low: part(src.low, low),
-    close: part(src.close, ctx.close),
-    volume: part(src.volume, volume),
-  };
+  return { open: first === i ? ctx.open : cols.open[first]!, high, low, close: ctx.close, volume };
+}
+
+/** First context bar a calc_bars_count-limited secondary run evaluates (0: all). */
+function calcStart(c: RequestedContext): number {
+  return c.calcBars > 0 && c.bars ? Math.max(0, c.bars.time.length - c.calcBars) : 0;
+}
+
+
+/** One secondary run: the program over a context's bars in its own state, ctx, inputs, plots and broker. */
+class Secondary {
+  readonly ctx: ExecContext;
+  readonly state: RunState;
+  readonly broker: ReturnType<typeof createBroker> | null;
+  readonly captures: unknown[][] = [];
+  /** The bars evaluated (the context's, from `start` on). */
+  readonly bars: BarColumns;
+  private readonly run: Fn;
+  private readonly timeClose: Float64Array;
+  private readonly deadline: number;
+  /** Context bar of the secondary's bar 0. */
+  private readonly offset: number;
+
+  constructor(prog: ResolvedProgram, main: ExecContext, c: RequestedContext, all: BarColumns, start: number, kernels: unknown) {
+    this.bars = start > 0 ? sliceBars(all, start) : all;
+    this.offset = start;
+    const n = this.bars.time.length;
+    const syminfo = c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
+    const logs: LogRecord[] = [];
+    const sctx = createContext(prog.version, this.bars, syminfo, c.timeframe, logs);
+    sctx.kernels = kernels;
+    for (const k of ["enumMembers", "scriptId", "declaration", "scriptType", "runId", "timeframe.main", "dataFeed"]) sctx.ext[k] = main.ext[k];
+    sctx.ext.plots = new PlotStore(n, false);
+    const mainInputs = main.ext.inputs as InputStore | undefined;
+    sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
+    sctx.ext.lastHistoryBar = n - 1;
+    sctx.ext.securityCapture = { captures: this.captures, offset: start, length: all.time.length } satisfies Capture;
+    this.broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args }, sctx) : null;
+    sctx.broker = this.broker;
+    this.ctx = sctx;
+    this.state = new RunState(prog);
+    this.run = new Compiler(prog, this.state, sctx).main();
+    this.timeClose = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
+    // the run's budget (service.md 1.4) covers its secondary runs
+    this.deadline = typeof main.ext.deadline === "number" ? main.ext.deadline : 0;
+  }
+
+  /** Evaluates context bar `b` (an index into the whole context) with these values; commits it unless told not to. */
+  step(b: number, open: number, high: number, low: number, close: number, volume: number, commit = true): void {
+    const sctx = this.ctx;
+    const j = b - this.offset;
+    if (this.deadline && (j & 31) === 31 && now() > this.deadline) throw new RunTimeout();
+    sctx.barIndex = j;
+    sctx.time = this.bars.time[j]!;
+    sctx.timeClose = this.timeClose[j]!;
+    sctx.open = open;
+    sctx.high = high;
+    sctx.low = low;
+    sctx.close = close;
+    sctx.volume = volume;
+    this.state.setBar(open, high, low, close, volume, sctx.time, j);
+    if (this.broker) this.broker.onBarOpen(sctx);
+    this.run();
+    if (!commit) return;
+    if (this.broker) this.broker.onBarClose(sctx);
+    this.state.commit();
+  }
 }
 
 /**
  * Runs the whole program over the context's bars and returns the request sites' values. Plots,
  * logs, inputs, drawings, alerts and strategy orders of the secondary run are discarded.
  */
-export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext, formingLast = false): unknown[][] {
+export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext): unknown[][] {
   const all = c.bars!;
   // calc_bars_count: the last bars of the context's data are the only ones evaluated
   const start = calcStart(c);
-  const bars = start > 0 ? sliceBars(all, start) : all;
-  const n = bars.time.length;
-  const logs: LogRecord[] = [];
-  const syminfo = c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
-  const sctx = createContext(prog.version, bars, syminfo, c.timeframe, logs);
-  const captures: unknown[][] = [];
-  sctx.kernels = main.kernels;
-  for (const k of ["enumMembers", "scriptId", "declaration", "scriptType", "runId", "timeframe.main", "dataFeed"]) sctx.ext[k] = main.ext[k];
-  sctx.ext.plots = new PlotStore(n, false);
-  const mainInputs = main.ext.inputs as InputStore | undefined;
-  sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
-  sctx.ext.lastHistoryBar = n - 1;
-  sctx.ext.securityCapture = { captures, offset: start, length: all.time.length } satisfies Capture;
-  const broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args }, sctx) : null;
-  sctx.broker = broker;
-  const state = new RunState(prog);
-  const run = new Compiler(prog, state, sctx).main();
-  const tc = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
-  // the run's budget (service.md 1.4) covers its secondary runs
-  const deadline = typeof main.ext.deadline === "number" ? main.ext.deadline : 0;
-  for (let b = 0; b < n; b++) {
-    if (deadline && (b & 31) === 31 && now() > deadline) throw new RunTimeout();
-    if (formingLast && b === n - 1) {
-      sctx.isRealtime = true;
-      sctx.isNewTick = main.isNewTick;
-      sctx.isConfirmed = main.isConfirmed;
-    }
-    sctx.barIndex = b;
-    sctx.time = bars.time[b]!;
-    sctx.timeClose = tc[b]!;
-    sctx.open = bars.open[b]!;
-    sctx.high = bars.high[b]!;
-    sctx.low = bars.low[b]!;
-    sctx.close = bars.close[b]!;
-    sctx.volume = bars.volume[b]!;
-    state.setBar(sctx.open, sctx.high, sctx.low, sctx.close, sctx.volume, sctx.time, b);
-    if (broker) broker.onBarOpen(sctx);
-    run();
-    if (broker) broker.onBarClose(sctx);
-    state.commit();
-  }
-  return captures;
+  const sec = new Secondary(prog, main, c, all, start, main.kernels);
+  for (let b = start; b < all.time.length; b++) sec.step(b, all.open[b]!, all.high[b]!, all.low[b]!, all.close[b]!, all.volume[b]!);
+  return sec.captures;
 }
 
 function sliceBars(b: BarColumns, from: number): BarColumns {

@@ -120,6 +120,24 @@ plot(firstTick, "first")`;
     expect(r.series.first!.slice(10)).toEqual([19.5, 20.5]);
   });
 
+  it("state inside the requested expression is rolled back between ticks of the forming bar", async () => {
+    const body2 = `count() =>
+    var int n = 0
+    n += 1
+    n
+plot(request.security(syminfo.tickerid, "240", ta.cum(volume)), "cum")
+plot(request.security(syminfo.tickerid, "240", count()), "n")`;
+    const r = await run(body2, { realtimeBars: 2, realtimeTicks: 3 });
+    // 4h volumes 406, 422; the forming third: 108 + 109 + 110 at bar 10, + 111 at bar 11
+    expect(r.series.cum!.slice(9)).toEqual([828, 1155, 1266]);
+    expect(r.series.n!.slice(9)).toEqual([2, 3, 3]);
+  });
+
+  it("with calc_bars_count the forming bar's run starts at the same context bar", async () => {
+    const r = await run(`plot(request.security(syminfo.tickerid, "240", bar_index, calc_bars_count = 2))`, { realtimeBars: 2, realtimeTicks: 2 });
+    expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA, NA, 0, 0, 0, 1, 1]);
+  });
+
   it("lookahead has no effect on realtime values", async () => {
     const r = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on))`, { realtimeBars: 2 });
     // historical bars 8 and 9 still see the whole 4h bar (future leak); realtime ones the forming bar

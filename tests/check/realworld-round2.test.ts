@@ -34,3 +34,17 @@ describe("global const variables in declaration arguments", () => {
     expect(r.error).toContain("must be a constant");
   });
 });
+
+describe("x[0] is the current value", () => {
+  it("a variable, an expression and a ta call with [0] and no other history reference", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nb = close > open\nc = close * 2\n" +
+      "plot(c[0], 'c')\nplot((c + 1)[0], 'e')\nplot(b[0] ? 1 : 0, 'b')\nplot(ta.highest(close, 2)[0], 'h')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["c"]).toEqual(data.map((x) => x.close * 2));
+    expect(r.series["e"]).toEqual(data.map((x) => x.close * 2 + 1));
+    expect(r.series["b"]).toEqual(data.map((x) => (x.close > x.open ? 1 : 0)));
+    expect(r.series["h"]).toEqual(data.map((x, i) => (i === 0 ? null : Math.max(x.close, data[i - 1]!.close))));
+  });
+});

@@ -21,6 +21,20 @@ describe("planPlots", () => {
     expect(plans[4]).toMatchObject({ points: true, lineVisible: false });
   });
 
+  it("joins style_line across na but breaks the *br styles, and keeps the plot's offset", () => {
+    const plans = planPlots(
+      result({
+        l: { title: "l", kind: "plot", index: 0, style: "line", offset: 3 },
+        br: { title: "br", kind: "plot", index: 1, style: "linebr" },
+        sbr: { title: "sbr", kind: "plot", index: 2, style: "steplinebr" },
+        a: { title: "a", kind: "plot", index: 3, style: "area" },
+        abr: { title: "abr", kind: "plot", index: 4, style: "areabr", offset: -2 },
+      }),
+    );
+    expect(plans.map((p) => ("bridge" in p ? p.bridge : null))).toEqual([true, false, false, true, false]);
+    expect(plans.map((p) => ("offset" in p ? p.offset : null))).toEqual([3, 0, 0, 0, -2]);
+  });
+
   it("follows index order and puts plots in panes by their pane or the declaration's overlay", () => {
     const plans = planPlots(
       result(
@@ -56,6 +70,20 @@ describe("planPlots", () => {
     expect(plans[1]).toMatchObject({ shape: "circle", position: "aboveBar", text: "x" });
     expect(plans[2]).toMatchObject({ price: 70, dashed: false });
     expect(plans[3]).toMatchObject({ plot1: "lvl", plot2: "up", color: "rgba(0, 0, 0, 0.502)" });
+  });
+
+  it("draws plotcandle as candles and plotbar as bars, wick and border defaulting to the body colour", () => {
+    const plans = planPlots(
+      result(
+        {
+          c: { title: "c", kind: "plotcandle", index: 0, color: "#00FF00", wickcolor: "#808080" },
+          b: { title: "b", kind: "plotbar", index: 1, color: "#FF0000", pane: "overlay" },
+        },
+        false,
+      ),
+    );
+    expect(plans[0]).toEqual({ type: "ohlc", title: "c", pane: 1, candles: true, color: "#00FF00", wickColor: "#808080", borderColor: "#00FF00" });
+    expect(plans[1]).toMatchObject({ type: "ohlc", candles: false, pane: 0, color: "#FF0000", wickColor: "#FF0000" });
   });
 
   it("reads hline prices from the series when the meta has none", () => {

@@ -238,24 +238,34 @@ export class ChartView {
 
   /**
    * Points of a line/histogram/area; with `colors` (the plot's per-bar colours) each point carries
-   * its own colour, and an na colour hides the point like TradingView does.
+   * its own colour, and an na colour hides the point like TradingView does. `offset` shifts values
+   * right by that many bars; `bridge` leaves na bars out so the line joins across them (style_line)
+   * instead of breaking there (whitespace, the *br styles).
    */
-  private lineData(col: SeriesColumn | undefined, colors?: readonly (string | null)[], area = false): (WhitespaceData<Time> & { value?: number; color?: string; lineColor?: string; topColor?: string; bottomColor?: string })[] {
-    const out = new Array(this.times.length - this.start);
+  private lineData(
+    col: SeriesColumn | undefined,
+    colors?: readonly (string | null)[],
+    opts: { area?: boolean; offset?: number; bridge?: boolean } = {},
+  ): (WhitespaceData<Time> & { value?: number; color?: string; lineColor?: string; topColor?: string; bottomColor?: string })[] {
+    const offset = opts.offset ?? 0;
+    const out: (WhitespaceData<Time> & { value?: number; color?: string; lineColor?: string; topColor?: string; bottomColor?: string })[] = [];
     for (let i = this.start; i < this.times.length; i++) {
-      const v = col ? col[i] : null;
+      const src = i - offset;
+      const v = col && src >= 0 && src < col.length ? col[src] : null;
       if (typeof v !== "number" || v !== v) {
-        out[i - this.start] = { time: this.times[i] };
+        if (!opts.bridge) out.push({ time: this.times[i] });
         continue;
       }
       if (!colors) {
-        out[i - this.start] = { time: this.times[i], value: v };
+        out.push({ time: this.times[i], value: v });
         continue;
       }
-      const c = colors[i] ? cssColor(colors[i]) : TRANSPARENT;
-      out[i - this.start] = area
-        ? { time: this.times[i], value: v, lineColor: c, topColor: withAlpha(c, 0.35), bottomColor: withAlpha(c, 0.02) }
-        : { time: this.times[i], value: v, color: c };
+      const c = colors[src] ? cssColor(colors[src]) : TRANSPARENT;
+      out.push(
+        opts.area
+          ? { time: this.times[i], value: v, lineColor: c, topColor: withAlpha(c, 0.35), bottomColor: withAlpha(c, 0.02) }
+          : { time: this.times[i], value: v, color: c },
+      );
     }
     return out;
   }
@@ -279,13 +289,13 @@ export class ChartView {
           },
           plan.pane,
         );
-        s.setData(this.lineData(col, colors));
+        s.setData(this.lineData(col, colors, { offset: plan.offset, bridge: plan.bridge }));
         this.add(plan, s);
         break;
       }
       case "histogram": {
         const s = this.chart.addSeries(HistogramSeries, { ...common, color: plan.color }, plan.pane);
-        s.setData(this.lineData(col, colors));
+        s.setData(this.lineData(col, colors, { offset: plan.offset }));
         this.add(plan, s);
         break;
       }
@@ -295,7 +305,7 @@ export class ChartView {
           { ...common, lineColor: plan.color, topColor: withAlpha(plan.color, 0.35), bottomColor: withAlpha(plan.color, 0.02), lineWidth: 1 },
           plan.pane,
         );
-        s.setData(this.lineData(col, colors, true));
+        s.setData(this.lineData(col, colors, { area: true, offset: plan.offset, bridge: plan.bridge }));
         this.add(plan, s);
         break;
       }

@@ -8,9 +8,9 @@ import { PALETTE, cssColor } from "./colors.js";
 export type Pane = 0 | 1;
 
 export type PlotPlan =
-  | { type: "line"; title: string; pane: Pane; color: string; width: number; step: boolean; dashed: boolean; points: boolean; lineVisible: boolean }
-  | { type: "histogram"; title: string; pane: Pane; color: string }
-  | { type: "area"; title: string; pane: Pane; color: string; width: number }
+  | { type: "line"; title: string; pane: Pane; color: string; width: number; step: boolean; dashed: boolean; points: boolean; lineVisible: boolean; bridge: boolean; offset: number }
+  | { type: "histogram"; title: string; pane: Pane; color: string; offset: number }
+  | { type: "area"; title: string; pane: Pane; color: string; width: number; bridge: boolean; offset: number }
   | { type: "markers"; title: string; pane: Pane; color: string; colorDown: string; shape: MarkerShape; position: MarkerPosition; text: string; arrow: boolean }
   | { type: "hline"; title: string; pane: Pane; price: number; color: string; dashed: boolean; width: number }
   | { type: "fill"; title: string; pane: Pane; plot1: string; plot2: string; color: string }
@@ -71,8 +71,11 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
     const style = bareName(meta.style);
     switch (kind) {
       case "plot": {
-        if (style === "histogram" || style === "columns") plans.push({ type: "histogram", title, pane, color });
-        else if (style === "area" || style === "areabr") plans.push({ type: "area", title, pane, color, width: meta.linewidth ?? 1 });
+        // plot(offset = n) draws bar i's value n bars later; style_line/stepline/area join across
+        // na values, the *br styles break there (TradingView's "with breaks")
+        const offset = typeof meta.offset === "number" ? Math.trunc(meta.offset) : 0;
+        if (style === "histogram" || style === "columns") plans.push({ type: "histogram", title, pane, color, offset });
+        else if (style === "area" || style === "areabr") plans.push({ type: "area", title, pane, color, width: meta.linewidth ?? 1, bridge: style === "area", offset });
         else {
           const points = style === "circles" || style === "cross";
           plans.push({
@@ -85,6 +88,8 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
             dashed: false,
             points,
             lineVisible: !points,
+            bridge: !points && !style.endsWith("br"),
+            offset,
           });
         }
         break;
@@ -122,7 +127,7 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         plans.push({ type: "ohlc", title, pane, candles: kind === "plotcandle", color, wickColor: cssColor(meta.wickcolor, color), borderColor: cssColor(meta.bordercolor, color) });
         break;
       default:
-        if (result.series[key]) plans.push({ type: "line", title, pane, color, width: 1, step: false, dashed: false, points: false, lineVisible: true });
+        if (result.series[key]) plans.push({ type: "line", title, pane, color, width: 1, step: false, dashed: false, points: false, lineVisible: true, bridge: false, offset: 0 });
     }
   }
   return plans;

@@ -1,10 +1,18 @@
 // Whole-series kernels for the compile backend's precompute: (input ptr, output ptr, count, params).
-// Each is one tight loop over the columns that gives exactly the per-bar state machine's numbers:
-// the same operations on the same values in the same order (see the conventions in avg.ts), only
-// without the state block, ring buffer and shadow copy a per-bar call needs. Windows over "the last
-// `len` non-na values" read a compacted copy of the non-na inputs (or the input itself when it has
-// no na). tests/kernels/series.test.ts compares every kernel with its state machine bit for bit.
-import { alloc, heap_top, heap_set } from "./mem";
+// Each gives exactly the per-bar state machine's numbers. The windowed ones (sma, stdev, bb,
+// highest/lowest, stoch) are one tight loop over the columns: the same operations on the same
+// values in the same order (see the conventions in avg.ts), without the state block, ring buffer
+// and shadow copy a per-bar call needs; windows over "the last `len` non-na values" read a compacted
+// copy of the non-na inputs (or the input itself when it has none). The recursive ones (ema, rma,
+// wma, rsi, atr, macd, cross) drive the per-bar state machine itself in the loop (shadow copy off):
+// a few loads and stores a bar, and whatever those state machines settle on (seeds, na rules) holds
+// here by construction. tests/kernels/series.test.ts compares every kernel with its state machine
+// bit for bit.
+import { alloc, heap_top, heap_set, setShadowOff } from "./mem";
+import { ema_new, ema_next, wma_new, wma_next } from "./avg";
+import { rsi_new, rsi_next } from "./osc";
+import { tr_new, tr_next } from "./misc";
+import { cross_new, cross_next } from "./window";
 
 /** Sums within this of zero are zero (avg.ts ZERO_SUM: the running sum's residue). */
 const ZERO_SUM: f64 = 1e-10;
@@ -68,64 +76,73 @@ export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
   heap_set(mark);
 }
 
-// ---------------------------------------------------------------- ema / rma (ema_new + ema_next)
+// ---------------------------------------------------------------- state machines driven over a column
 
-/** kind 0 ema, 1 rma; seeded with the mean of the first len non-na values, na inputs skipped. */
+/** ema (kind 0) / rma (kind 1): ema_next on every bar. */
 export function series_ema(inp: usize, out: usize, n: i32, len: i32, kind: i32): void {
-  if (len < 1) {
-    // ema_next: an na input returns the (na) value before the length check; the rest is na too
-    return fillNaN(out, n);
-  }
-  const fl = <f64>len;
-  const alpha = 2.0 / <f64>(len + 1);
-  const fl1 = <f64>(len - 1);
-  let e: f64 = NaN;
-  let seed = 0.0;
-  let cnt = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) {
-      if (cnt < len) {
-        seed = seed + x;
-        cnt++;
-        if (cnt == len) e = seed / fl;
-      } else if (kind == 0) {
-        e = e + alpha * (x - e);
-      } else {
-        e = (fl1 * e + x) / fl;
-      }
-    }
-    st(out, i, e);
-  }
+  const mark = heap_top();
+  setShadowOff(true);
+  const h = ema_new(len, kind);
+  for (let i = 0; i < n; i++) st(out, i, ema_next(h, i, ld(inp, i)));
+  setShadowOff(false);
+  heap_set(mark);
 }
 
-// ---------------------------------------------------------------- wma (wma_new + wma_next)
-
-/** Weighted mean of the last len calls, oldest first; an na input repeats the last non-na value. */
 export function series_wma(inp: usize, out: usize, n: i32, len: i32): void {
-  if (len < 1) return fillNaN(out, n);
   const mark = heap_top();
-  let buf = inp;
-  if (hasNaN(inp, n)) {
-    buf = alloc(<usize>n << 3);
-    let last: f64 = NaN;
-    for (let i = 0; i < n; i++) {
-      const x = ld(inp, i);
-      if (x == x) last = x;
-      st(buf, i, last);
-    }
-  }
-  const den = (<f64>len * <f64>(len + 1)) / 2.0;
+  setShadowOff(true);
+  const h = wma_new(len);
+  for (let i = 0; i < n; i++) st(out, i, wma_next(h, i, ld(inp, i), len));
+  setShadowOff(false);
+  heap_set(mark);
+}
+
+export function series_rsi(inp: usize, out: usize, n: i32, len: i32): void {
+  const mark = heap_top();
+  setShadowOff(true);
+  const h = rsi_new(len);
+  for (let i = 0; i < n; i++) st(out, i, rsi_next(h, i, ld(inp, i)));
+  setShadowOff(false);
+  heap_set(mark);
+}
+
+/** ATR = rma of tr(true), through the same state machines as ta.atr. */
+export function series_atr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, len: i32): void {
+  const mark = heap_top();
+  setShadowOff(true);
+  const t = tr_new();
+  const r = ema_new(len, 1);
+  for (let i = 0; i < n; i++) st(out, i, ema_next(r, i, tr_next(t, i, ld(hi, i), ld(lo, i), ld(cl, i), 1)));
+  setShadowOff(false);
+  heap_set(mark);
+}
+
+/** ta.macd: m = ema(x, fast) - ema(x, slow), signal = ema(m, sig), histogram = m - signal, as the impl. */
+export function series_macd(inp: usize, m: usize, sg: usize, hs: usize, n: i32, fast: i32, slow: i32, sig: i32): void {
+  const mark = heap_top();
+  setShadowOff(true);
+  const f = ema_new(fast, 0);
+  const l = ema_new(slow, 0);
+  const g = ema_new(sig, 0);
   for (let i = 0; i < n; i++) {
-    if (i + 1 < len) {
-      st(out, i, NaN);
-      continue;
-    }
-    let s = 0.0;
-    // ringGet(k) is the value k calls ago: buf[i - k]
-    for (let k = len - 1; k >= 0; k--) s += <f64>(len - k) * ld(buf, i - k);
-    st(out, i, s / den);
+    const x = ld(inp, i);
+    const mv = ema_next(f, i, x) - ema_next(l, i, x);
+    const sv = ema_next(g, i, mv);
+    st(m, i, mv);
+    st(sg, i, sv);
+    st(hs, i, mv - sv);
   }
+  setShadowOff(false);
+  heap_set(mark);
+}
+
+/** ta.cross (kind 0), crossover (1), crossunder (2) of two columns, as 1/0 (cross_next). */
+export function series_cross(a: usize, b: usize, out: usize, n: i32, kind: i32): void {
+  const mark = heap_top();
+  setShadowOff(true);
+  const h = cross_new();
+  for (let i = 0; i < n; i++) st(out, i, <f64>cross_next(h, i, ld(a, i), ld(b, i), kind));
+  setShadowOff(false);
   heap_set(mark);
 }
 
@@ -206,8 +223,9 @@ export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, 
 
 // ---------------------------------------------------------------- highest / lowest (+bars)
 
-/** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars over the last len calls (na values stay
- * in the window but are ignored), with a monotonic deque of bar indices; ties keep the oldest. */
+/** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars over the last len calls, as hilo_next: an
+ * na bar reads na (0 bars) and restarts the window; a monotonic deque of bar indices, ties keep the
+ * oldest. */
 export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32): void {
   if (len < 1) return fillNaN(out, n);
   const mark = heap_top();
@@ -226,10 +244,18 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
       }
       store<i32>(dq + (<usize>tail << 2), i);
       tail++;
+    } else {
+      // an na bar restarts the window (hilo_next's dqAdd)
+      head = tail;
     }
     while (head < tail && load<i32>(dq + (<usize>head << 2)) <= i - len) head++;
-    if (i + 1 < len || head == tail) {
+    if (i + 1 < len) {
       st(out, i, NaN);
+      continue;
+    }
+    if (x != x) {
+      // an na bar reads na (its bar offset 0)
+      st(out, i, kind < 2 ? NaN : 0.0);
       continue;
     }
     const at = load<i32>(dq + (<usize>head << 2));
@@ -238,46 +264,7 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
   heap_set(mark);
 }
 
-// ---------------------------------------------------------------- rsi (rsi_new + rsi_next)
-
-export function series_rsi(inp: usize, out: usize, n: i32, len: i32): void {
-  const fl = <f64>len;
-  const fl1 = <f64>(len - 1);
-  let p: f64 = NaN;
-  let su = 0.0;
-  let sd = 0.0;
-  let ru: f64 = NaN;
-  let rd: f64 = NaN;
-  let cnt = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    const u = Math.max(x - p, 0);
-    const d = Math.max(p - x, 0);
-    p = x;
-    if (u == u && d == d && len > 0) {
-      if (cnt < len) {
-        su = su + u;
-        sd = sd + d;
-        cnt++;
-        if (cnt == len) {
-          ru = su / fl;
-          rd = sd / fl;
-        }
-      } else {
-        ru = (fl1 * ru + u) / fl;
-        rd = (fl1 * rd + d) / fl;
-      }
-    }
-    let r: f64;
-    if (ru != ru || rd != rd) r = NaN;
-    else if (rd == 0) r = 100.0;
-    else if (ru == 0) r = 0.0;
-    else r = 100.0 - 100.0 / (1.0 + ru / rd);
-    st(out, i, r);
-  }
-}
-
-// ---------------------------------------------------------------- true range, atr
+// ---------------------------------------------------------------- true range
 
 /** True range from high/low/close columns; bar 0 gives high-low when handleNa, else na. */
 export function series_tr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, handleNa: i32): void {
@@ -306,13 +293,7 @@ export function series_tr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, h
   }
 }
 
-/** ATR = rma of tr(true) (tr_next with handleNa, then ema_next kind 1), as ta.atr. */
-export function series_atr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, len: i32): void {
-  series_tr(hi, lo, cl, out, n, 1);
-  series_ema(out, out, n, len, 1);
-}
-
-// ---------------------------------------------------------------- change, cross
+// ---------------------------------------------------------------- change
 
 /** x - x[len] (na for the first len values). */
 export function series_change(inp: usize, out: usize, n: i32, len: i32): void {
@@ -333,17 +314,35 @@ export function series_change(inp: usize, out: usize, n: i32, len: i32): void {
   }
 }
 
-/** ta.cross (kind 0), crossover (1), crossunder (2) of two columns, as 1/0 (cross_next). */
-export function series_cross(a: usize, b: usize, out: usize, n: i32, kind: i32): void {
-  let pa: f64 = NaN;
-  let pb: f64 = NaN;
+// ---------------------------------------------------------------- stoch, arithmetic
+
+/** ta.stoch: 100 * (x - lowest(l, len)) / (highest(h, len) - lowest(l, len)), held over na sources. */
+export function series_stoch(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32): void {
+  const mark = heap_top();
+  const cells: i32 = n > 0 ? n : 1;
+  const hh = alloc(<usize>cells << 3);
+  series_hilo(hi, hh, n, len, 0);
+  series_hilo(lo, out, n, len, 1);
+  // an na source holds the value of the last bar with a source (the impl's valuewhen)
+  let last: f64 = NaN;
   for (let i = 0; i < n; i++) {
-    const x = ld(a, i);
-    const y = ld(b, i);
-    const over = x > y && pa <= pb;
-    const under = x < y && pa >= pb;
-    pa = x;
-    pb = y;
-    st(out, i, (kind == 1 ? over : kind == 2 ? under : over || under) ? 1.0 : 0.0);
+    const ll = ld(out, i);
+    const v = ld(x, i);
+    if (v == v) last = (100 * (v - ll)) / (ld(hh, i) - ll);
+    st(out, i, last);
   }
+  heap_set(mark);
+}
+
+/** Element-wise a op b: op 0 +, 1 -, 2 *, 3 / (na when the divisor is 0, as the bar loop), 4 -a. */
+export function series_arith(a: usize, b: usize, out: usize, n: i32, op: i32): void {
+  if (op == 0) for (let i = 0; i < n; i++) st(out, i, ld(a, i) + ld(b, i));
+  else if (op == 1) for (let i = 0; i < n; i++) st(out, i, ld(a, i) - ld(b, i));
+  else if (op == 2) for (let i = 0; i < n; i++) st(out, i, ld(a, i) * ld(b, i));
+  else if (op == 3) {
+    for (let i = 0; i < n; i++) {
+      const d = ld(b, i);
+      st(out, i, d == 0 ? NaN : ld(a, i) / d);
+    }
+  } else for (let i = 0; i < n; i++) st(out, i, -ld(a, i));
 }

@@ -16,6 +16,7 @@ const SOURCE_LENGTH = new Set(["ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.rsi",
 const HILO_KIND: Record<string, number> = { "ta.highest": 0, "ta.lowest": 1, "ta.highestbars": 2, "ta.lowestbars": 3 };
 const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
 const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3 };
+const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 
 function constInt(e: RExpr | undefined, min: number): number | null {
   if (!e || e.k !== "const" || typeof e.v !== "number") return null;
@@ -166,13 +167,7 @@ export class Precompute {
     const len = (i: number) => (args[i] as { v: number }).v;
     const src = this.column(args[0]!);
     let out: number[];
-    if (e.name === "ta.bb") out = pass.bb(a, src, len(1), (args[2] as { v: number }).v);
-    else {
-      // ta.macd: fast ema - slow ema, its ema, and their difference, as the impl computes them
-      const m = this.zip(pass.ema(a, src, len(1)), pass.ema(a, src, len(2)), (x, y) => x - y);
-      const sig = pass.ema(a, m, len(3));
-      out = [m, sig, this.zip(m, sig, (x, y) => x - y)];
-    }
+    out = e.name === "ta.bb" ? pass.bb(a, src, len(1), (args[2] as { v: number }).v) : pass.macd(a, src, len(1), len(2), len(3));
     this.tuples.set(e, out);
     return out;
   }
@@ -192,15 +187,6 @@ export class Precompute {
     return out;
   }
 
-  /** Two columns combined element by element. */
-  private zip(x: number, y: number, f: (x: number, y: number) => number): number {
-    const out = this.a.alloc();
-    const m = this.a.f64();
-    const o = out >>> 3, p = x >>> 3, q = y >>> 3;
-    for (let i = 0; i < this.a.n; i++) m[o + i] = f(m[p + i]!, m[q + i]!);
-    return out;
-  }
-
   private elementwise(e: RExpr): number {
     switch (e.k) {
       case "const": {
@@ -208,16 +194,14 @@ export class Precompute {
         this.a.view(out).fill(e.v as number);
         return out;
       }
-      case "unary":
-        return this.zip(this.column(e.e), this.column(e.e), (x) => -x);
+      case "unary": {
+        const x = this.column(e.e);
+        return pass.arith(this.a, x, x, 4);
+      }
       case "bin": {
+        // left operand first, as the bar loop evaluates them
         const l = this.column(e.l), r = this.column(e.r);
-        switch (e.op) {
-          case "+": return this.zip(l, r, (x, y) => x + y);
-          case "-": return this.zip(l, r, (x, y) => x - y);
-          case "*": return this.zip(l, r, (x, y) => x * y);
-          default: return this.zip(l, r, (x, y) => (y === 0 ? NaN : x / y));
-        }
+        return pass.arith(this.a, l, r, ARITH[e.op]!);
       }
       case "bvar": {
         // hl2, hlc3, ...: the builtin's own getter on each bar's values
@@ -249,17 +233,9 @@ export class Precompute {
     switch (e.name) {
       case "ta.atr": return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
       case "ta.tr": return pass.tr(a, a.input(c.high), a.input(c.low), a.input(c.close), args[0] !== undefined && (args[0] as { v: unknown }).v === true);
-      case "ta.stoch": {
+      case "ta.stoch":
         // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
-        const x = this.column(args[0]!);
-        const hh = pass.hilo(a, this.column(args[1]!), len(3), 0);
-        const ll = pass.hilo(a, this.column(args[2]!), len(3), 1);
-        const out = a.alloc();
-        const m = a.f64();
-        const o = out >>> 3, px = x >>> 3, ph = hh >>> 3, pl = ll >>> 3;
-        for (let i = 0; i < a.n; i++) m[o + i] = (100 * (m[px + i]! - m[pl + i]!)) / (m[ph + i]! - m[pl + i]!);
-        return out;
-      }
+        return pass.stoch(a, this.column(args[0]!), this.column(args[1]!), this.column(args[2]!), len(3));
     }
     const src = this.column(args[0]!);
     switch (e.name) {

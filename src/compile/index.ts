@@ -162,6 +162,12 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     timedOut: false,
   };
   const run = entry!.run;
+  if (!cached) {
+    // V8 gives a function its feedback only after a few calls: run the prologue alone (an empty bar
+    // range) until it has some, or the optimised code made while the first run's loop is hot would
+    // lack it and deoptimise on entry of the next run, whose loop then starts over unoptimised
+    for (let i = 0; i < 12; i++) run(K, R, 0, 0, 0, 0, 0, null);
+  }
   const loop: BarLoop = (from, to, budget, t0, barMs, broker) => run(K, R, from, to, budget, t0, barMs, broker);
   return {
     loop,

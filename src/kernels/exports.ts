@@ -78,4 +78,7 @@ export interface KernelExports {
   series_change(inp: number, out: number, n: number, len: number): void;
   series_bb(inp: number, mid: number, up: number, lo: number, n: number, len: number, mult: number): void;
   series_cross(a: number, b: number, out: number, n: number, kind: number): void;
+  series_macd(inp: number, m: number, sg: number, hs: number, n: number, fast: number, slow: number, sig: number): void;
+  series_stoch(x: number, hi: number, lo: number, out: number, n: number, len: number): void;
+  series_arith(a: number, b: number, out: number, n: number, op: number): void;
 }

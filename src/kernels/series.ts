@@ -136,6 +136,17 @@ export const pass = {
   atr: (a: SeriesArena, h: number, l: number, c: number, len: number): number => one(a, (o) => a.k.x.series_atr(h, l, c, o, a.n, len), len),
   /** kind 0 cross, 1 crossover, 2 crossunder: 1/0 per bar. */
   cross: (a: SeriesArena, x: number, y: number, kind: number): number => one(a, (o) => a.k.x.series_cross(x, y, o, a.n, kind), 1),
+  /** [macd, signal, histogram] of ta.macd. */
+  macd: (a: SeriesArena, src: number, fast: number, slow: number, sig: number): number[] => {
+    for (const len of [fast, slow, sig]) checkLength(len);
+    const m = a.alloc(), sg = a.alloc(), hs = a.alloc();
+    a.k.x.series_macd(src, m, sg, hs, a.n, fast, slow, sig);
+    return [m, sg, hs];
+  },
+  /** ta.stoch(x, high, low, len). */
+  stoch: (a: SeriesArena, x: number, h: number, l: number, len: number): number => one(a, (o) => a.k.x.series_stoch(x, h, l, o, a.n, len), len),
+  /** Element-wise x op y: 0 +, 1 -, 2 *, 3 / (na for a zero divisor), 4 -x. */
+  arith: (a: SeriesArena, x: number, y: number, op: number): number => one(a, (o) => a.k.x.series_arith(x, y, o, a.n, op), 1),
   /** [basis, upper, lower] of ta.bb. */
   bb: (a: SeriesArena, src: number, len: number, mult: number): number[] => {
     checkLength(len);
@@ -179,6 +190,8 @@ export const seriesLowestBars = (k: Kernels, input: ArrayLike<number>, length: n
 export const seriesRsi = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.rsi(a, p!, length));
 export const seriesChange = (k: Kernels, input: ArrayLike<number>, length = 1) => single(k, [input], (a, [p]) => pass.change(a, p!, length));
 export const seriesCross = (k: Kernels, x: ArrayLike<number>, y: ArrayLike<number>, kind: 0 | 1 | 2) => single(k, [x, y], (a, [p, q]) => pass.cross(a, p!, q!, kind));
+export const seriesMacd = (k: Kernels, input: ArrayLike<number>, fast: number, slow: number, sig: number) => run(k, [input], (a, [p]) => pass.macd(a, p!, fast, slow, sig));
+export const seriesStoch = (k: Kernels, x: ArrayLike<number>, h: ArrayLike<number>, l: ArrayLike<number>, length: number) => single(k, [x, h, l], (a, [p, q, r]) => pass.stoch(a, p!, q!, r!, length));
 export const seriesBb = (k: Kernels, input: ArrayLike<number>, length: number, mult: number) => run(k, [input], (a, [p]) => pass.bb(a, p!, length, mult));
 
 export function seriesTr(k: Kernels, high: ArrayLike<number>, low: ArrayLike<number>, close: ArrayLike<number>, handleNa = false): Float64Array {

@@ -37,6 +37,13 @@ async function checkAll(b: ReturnType<typeof randomBars>, x: Float64Array, len: 
   bitEqual(S.seriesRsi(k, x, len), await perBar(b, (s, i) => s.f("a", "rsi", x[i], len)));
   bitEqual(S.seriesChange(k, x, len), await perBar(b, (s, i) => s.f("a", "change", x[i], len)));
   bitEqual(S.seriesAtr(k, b.high, b.low, b.close, len), await perBar(b, (s) => s.f("a", "atr", len)));
+  for (const [f, sl, sg] of [[len, len + 5, Math.max(1, len >> 1)], [12, 26, 9]]) {
+    const want = await perBar3(b, (s, i) => s.f("a", "macd", x[i], f, sl, sg));
+    const got = S.seriesMacd(k, x, f!, sl!, sg!);
+    for (let j = 0; j < 3; j++) bitEqual(got[j]!, want[j]!);
+  }
+  const h = Float64Array.from(x, (v, i) => v + Math.abs(b.high[i]! - b.close[i]!)), l = Float64Array.from(x, (v, i) => v - Math.abs(b.close[i]! - b.low[i]!));
+  bitEqual(S.seriesStoch(k, x, h, l, len), await perBar(b, (s, i) => s.f("a", "stoch", x[i], h[i], l[i], len)));
   for (const mult of [2, 0.5, -1]) {
     const want = await perBar3(b, (s, i) => s.f("a", "bb", x[i], len, mult));
     const got = S.seriesBb(k, x, len, mult);

@@ -179,7 +179,7 @@ class FormingRunner {
   /** Private copy of the context's bars (the secondary's columns are views of it). */
   private readonly cols: BarColumns;
 
-  constructor(prog: ResolvedProgram, main: ExecContext, private readonly c: RequestedContext) {
+  constructor(private readonly prog: ResolvedProgram, main: ExecContext, private readonly c: RequestedContext) {
     this.start = calcStart(c);
     const k = main.kernels as { module?: WebAssembly.Module | null } | null;
     const own = k && k.module ? createKernelsSync(k.module) : main.kernels;
@@ -220,7 +220,8 @@ class FormingRunner {
       sec.ctx.isRealtime = false;
       sec.ctx.isNewTick = false;
       sec.ctx.isConfirmed = true;
-      sec.state.restore(this.snap, [], []);
+      // varip variables keep their changes, as in the main run's ticks
+      sec.state.restore(this.snap, this.prog.varipSlots, this.prog.varipOnce);
       this.objects?.restore();
       if (ksnap !== undefined) kernels!.restore!(ksnap);
       if (bsnap !== undefined) sec.broker!.restore(bsnap);

@@ -241,10 +241,10 @@ export class Broker {
       commentProfit: req.commentProfit ?? null,
       commentLoss: req.commentLoss ?? null,
       commentTrailing: req.commentTrailing ?? null,
-      alertMessage: req.alertMessage ?? null,
-      alertProfit: req.alertProfit ?? null,
-      alertLoss: req.alertLoss ?? null,
-      alertTrailing: req.alertTrailing ?? null,
+      alerts:
+        req.alertMessage || req.alertProfit || req.alertLoss || req.alertTrailing
+          ? { message: req.alertMessage ?? null, profit: req.alertProfit ?? null, loss: req.alertLoss ?? null, trailing: req.alertTrailing ?? null }
+          : null,
       disableAlert: req.disableAlert === true,
       seq: this.book.nextSeq(),
       placedBar: ctx.barIndex,
@@ -396,6 +396,8 @@ export class Broker {
     this.fillsSinceRecalc++;
     const ctx = this.ctx;
     if (disableAlert || this.onFill === null || ctx === null) return;
+    // no message to send (no alert_message, no //@strategy_alert_message): nothing to build
+    if ((alertMessage === null || alertMessage === "") && typeof ctx.ext.strategyAlertMessage !== "string") return;
     const position = this.ledger.positionSize();
     const action = side > 0 ? "buy" : "sell";
     this.onFill({ id, action, qty, price, comment, alertMessage, prevPosition: position - side * qty, position, bar: this.bar, time: this.time }, ctx);

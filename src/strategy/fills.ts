@@ -101,7 +101,8 @@ export function fillExit(b: Broker, e: ExitOrder, t: OpenTrade, leg: Leg, price:
   const side = -t.side as Side;
   const done = closeTrades(b, targets, qty, price, e.id, comment, NaN, null);
   if (done > 0) {
-    const alert = (leg === "tp" ? e.alertProfit : leg === "sl" ? e.alertLoss : e.alertTrailing) ?? e.alertMessage;
+    const a = e.alerts;
+    const alert = a === null ? null : ((leg === "tp" ? a.profit : leg === "sl" ? a.loss : a.trailing) ?? a.message);
     b.filled(e.id, side, done, price, comment, alert, e.disableAlert);
     b.exitOca(e, done);
   }

@@ -99,10 +99,8 @@ export interface ExitOrder {
   commentProfit: string | null;
   commentLoss: string | null;
   commentTrailing: string | null;
-  alertMessage: string | null;
-  alertProfit: string | null;
-  alertLoss: string | null;
-  alertTrailing: string | null;
+  /** alert_message and the per-leg alert texts; null when the call gave none (the common case: smaller objects). */
+  alerts: ExitAlerts | null;
   disableAlert: boolean;
   seq: number;
   placedBar: number;
@@ -116,6 +114,13 @@ export interface ExitOrder {
   bindSide: Side | 0;
   /** Placed by a calc_on_order_fills execution inside its bar: live for the rest of that bar's path. */
   intrabar: boolean;
+}
+
+export interface ExitAlerts {
+  message: string | null;
+  profit: string | null;
+  loss: string | null;
+  trailing: string | null;
 }
 
 /** One order fill as alerts and calc_on_order_fills see it. */

@@ -32,7 +32,14 @@ export class PathWalker {
   private bLevel = NaN;
   private bSeq = 0;
 
-  constructor(private readonly b: Broker) {}
+  /** calc_on_order_fills: run the script after fills; calc_on_every_tick too: track the bar's range so far. */
+  private readonly recalc: boolean;
+  private readonly trackRange: boolean;
+
+  constructor(private readonly b: Broker) {
+    this.recalc = b.settings.calcOnOrderFills;
+    this.trackRange = this.recalc || b.settings.calcOnEveryTick;
+  }
 
   /** One bar (or magnifier sub-bar) of the path; `first` is the chart bar's opening point. */
   walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
@@ -50,7 +57,7 @@ export class PathWalker {
     else this.fillIntrabarMarket(o);
     this.fillTriggeredAt(o);
     if (first) b.risk.checkMargin(o, b);
-    b.afterFills(o);
+    if (this.recalc) b.afterFills(o);
     if (highFirst(o, h, l, b.mintick)) {
       this.moveTo(h, true);
       this.moveTo(l, true);
@@ -97,7 +104,7 @@ export class PathWalker {
   /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex. */
   private fillIntrabarMarket(price: number): void {
     const b = this.b;
-    if (!b.settings.calcOnOrderFills && !b.settings.calcOnEveryTick) return;
+    if (!this.trackRange) return;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
       for (const o of b.book.orders) {
@@ -143,13 +150,13 @@ export class PathWalker {
       b.ledger.touch(this.bLevel);
       this.fillBest(this.bLevel, false);
       this.fillTriggeredAt(this.cur);
-      b.afterFills(this.cur);
+      if (this.recalc) b.afterFills(this.cur);
     }
     this.cur = to;
     this.reach(to);
     b.ledger.touch(to);
     this.updateTrails(to);
-    if (b.settings.calcOnOrderFills) {
+    if (this.recalc) {
       this.fillIntrabarMarket(to);
       this.fillTriggeredAt(to);
       if (vertex) b.afterFills(to);
@@ -157,6 +164,7 @@ export class PathWalker {
   }
 
   private reach(p: number): void {
+    if (!this.trackRange) return;
     if (p > this.high) this.high = p;
     if (p < this.low) this.low = p;
   }

@@ -158,6 +158,8 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   if (s.exported && !["int", "float", "bool", "color", "string"].includes(name))
     throw new CheckError(`Exported constant '${s.name.name}' must be int, float, bool, color or string, not ${name}`, s.span);
   if (c.version >= 6 && name === "bool" && init.k === "const" && init.t.name === "na") init = { k: "const", v: false, t: t("bool", CONST) };
+  // a typed na holds its type's na (null for strings, objects, collections and drawings; NaN only for numbers)
+  else if (init.k === "const" && init.t.name === "na") init = { k: "const", v: naValue(name), t: t(name, CONST) };
   let q = init.t.q;
   // `var`/`varip` alone does not make a variable series: a never-reassigned `var string grp = "Calc"`
   // keeps its literal's qualifier and is accepted as an input's `group` (common in public scripts)
@@ -203,6 +205,7 @@ function checkOp(c: Checker, s: A.Assign, target: string, value: RExpr): RExpr {
   if (s.op === ":=") {
     c.checkAssignable(value.t, target, s.value.span, `'${targetName(s)}'`);
     if (c.version >= 6 && target === "bool" && value.k === "const" && value.t.name === "na") return { k: "const", v: false, t: t("bool", CONST) };
+    if (value.k === "const" && value.t.name === "na") return { k: "const", v: naValue(target), t: t(target, CONST) };
     return value;
   }
   if (s.op === "+=" && target === "string") {

@@ -210,7 +210,9 @@ export class Checker {
         const b = this.expr(e.else, scope);
         const name = unify(a.t.name, b.t.name, this.version);
         if (!name) throw new CheckError(`Ternary branches have incompatible types: ${typeText(a.t)} and ${typeText(b.t)}`, e.span);
-        return { k: "tern", c, a, b, t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)) } };
+        // an na branch holds the result type's na (null for strings and objects)
+        const typed = (x: RExpr): RExpr => (x.k === "const" && x.t.name === "na" && name !== "na" && name !== "bool" ? { k: "const", v: naValue(name), t: t(name, CONST) } : x);
+        return { k: "tern", c, a: typed(a), b: typed(b), t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)) } };
       }
       case "Tuple": {
         const elems = e.elements.map((x) => this.expr(x, scope));
@@ -288,11 +290,6 @@ export class Checker {
     if (obj.kind === "Ident") {
       const found = scope.lookup(obj.name);
       if (found) {
-        // x[0] is x itself (series): no history ring is needed or allocated for it
-        if (n === 0) {
-          const cur = this.ident(obj, scope);
-          return { ...cur, t: { name: cur.t.name, q: SERIES } };
-        }
         const v = found.v.slot;
         this.needHistory(v, n);
         return { k: "hist", v, off, n, t: { name: v.type.name, q: SERIES } };
@@ -309,7 +306,6 @@ export class Checker {
     if (inner.t.name === "tuple" || inner.t.name === "void") throw new CheckError(`Cannot use [] on ${typeText(inner.t)}`, e.span);
     if (inner.t.q === CONST && this.version >= 6 && inner.k === "const")
       throw new CheckError("The history-referencing operator [] cannot be used on constants", e.span);
-    if (n === 0) return { ...inner, t: { name: inner.t.name, q: SERIES } };
     const v = this.newSlot("(history)", { name: inner.t.name, q: SERIES });
     this.needHistory(v, n);
     return { k: "histExpr", e: inner, v, off, n, t: { name: inner.t.name, q: SERIES } };

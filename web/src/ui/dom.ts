@@ -25,6 +25,12 @@ export function fmt(v: unknown, digits = 2): string {
   return String(v);
 }
 
+/** A parameter value as the inputs panel would take it: no padding zeros, no separators. */
+export function fmtParam(v: unknown): string {
+  if (typeof v === "number") return Number.isFinite(v) ? String(Math.round(v * 1e6) / 1e6) : fmt(v);
+  return v === null || v === undefined ? "—" : String(v);
+}
+
 export function fmtTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
   const iso = new Date(ms).toISOString();

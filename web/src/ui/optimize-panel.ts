@@ -4,7 +4,7 @@
 import type { InputRecord } from "../../../src/core/result.js";
 import { spaceFromInputs } from "../../../src/optimize/inputs-space.js";
 import type { DataSet, Engine, OptimizeRequest, OptimizeResult, ParamSpec, TrialRecord } from "../engines/types.js";
-import { fmt, h } from "./dom.js";
+import { fmt, fmtParam, h } from "./dom.js";
 
 export interface OptimizeContext {
   engine: Engine;
@@ -221,7 +221,7 @@ export class OptimizePanel {
           "tr",
           { class: best ? "best" : "" },
           h("td", {}, tr.index),
-          ...names.map((n) => h("td", {}, fmt(tr.params[n] as number, 4))),
+          ...names.map((n) => h("td", {}, fmtParam(tr.params[n]))),
           h("td", {}, fmt(tr.is_score, 3)),
           h("td", {}, fmt(tr.oos_score, 3)),
           h("td", {}, fmt(tr.is_stats?.trades, 0)),

@@ -2,13 +2,15 @@
 // AST walking and no name lookups. Control flow inside blocks uses a shared `ctl` flag
 // (0 normal, 1 break, 2 continue) that loops consume.
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
+import type { PlotOutput } from "../builtins/plot/store.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
+import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
 
 export type Fn = () => any;
 
@@ -17,12 +19,20 @@ const now: () => number = typeof performance !== "undefined" ? () => performance
 export interface CompileHooks {
   /** Wraps each top-level statement (the profiler's per-line timing). */
   wrapTop?: (fn: Fn, line: number) => Fn;
+  /**
+   * Precompute hoistable ta.* calls by whole-series passes (hoisting.ts). Only for runs whose bars
+   * are all history (no realtime ticks) and without the profiler.
+   */
+  hoist?: boolean;
 }
 
 export class Compiler {
   private ctl = 0;
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
+  /** Hoisted expressions and the numeric slots holding their per-bar values. */
+  private readonly hoisted: HoistedSlots;
+  private readonly hoisting: Hoisted | null;
 
   constructor(
     private readonly prog: ResolvedProgram,
@@ -32,15 +42,27 @@ export class Compiler {
   ) {
     this.vals = st.vals;
     this.nums = st.nums;
+    this.hoisting = hooks.hoist && !hooks.wrapTop ? hoistColumns(prog, ctx, st) : null;
+    this.hoisted = this.hoisting ? this.hoisting.slots : new Map();
+  }
+
+  /** Frees what the run's precompute holds (hoisted columns): call after the bar loop. */
+  release(): void {
+    this.hoisting?.release();
   }
 
   main(): Fn {
     const body = this.prog.body;
-    const fns = body.stmts.map((s) => {
-      const f = this.stmt(s, false);
-      return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
-    });
-    return seq(fns, body.stmts.map((s) => s.line), () => 0);
+    try {
+      const fns = body.stmts.map((s) => {
+        const f = this.stmt(s, false);
+        return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
+      });
+      return seq(fns, body.stmts.map((s) => s.line), () => 0);
+    } catch (err) {
+      this.release();
+      throw err;
+    }
   }
 
   // ------------------------------------------------------------------ blocks and statements
@@ -71,7 +93,7 @@ export class Compiler {
         const slot = s.v.slot;
         const vals = this.store(s.v);
         if (s.mode === "plain" && vals === this.nums) {
-          const fused = this.fusedStore(s.init, slot, wantValue);
+          const fused = this.fusedStore(s.init, slot, wantValue) ?? this.copyStore(s.init, slot, wantValue);
           if (fused) return fused;
         }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
@@ -94,6 +116,10 @@ export class Compiler {
         };
       }
       case "tdecl": {
+        if (!wantValue) {
+          const copy = this.hoistedTupleStore(s);
+          if (copy) return copy;
+        }
         const init = this.expr(s.init);
         const slots = s.vs.map((v) => (v ? v.slot : -1));
         const stores = s.vs.map((v) => (v ? this.store(v) : vals));
@@ -109,7 +135,7 @@ export class Compiler {
         const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
         const op = combine(s.op, !!s.intDiv, !!s.str);
         if (!op && vals === (this.nums as unknown)) {
-          const fused = this.fusedStore(s.value, slot, wantValue);
+          const fused = this.fusedStore(s.value, slot, wantValue) ?? this.copyStore(s.value, slot, wantValue);
           if (fused) return fused;
         }
         if (!op) return () => (vals[slot] = value());
@@ -146,6 +172,8 @@ export class Compiler {
   expr(e: RExpr): Fn {
     const vals = this.vals;
     const ctx = this.ctx;
+    const hoisted = this.hoisted.get(e);
+    if (hoisted) return this.hoistedRead(hoisted);
     switch (e.k) {
       case "const": {
         const v = e.v;
@@ -315,6 +343,50 @@ export class Compiler {
     return (wantValue ? fusedStore : fusedStoreVoid)(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
   }
 
+  /** `N[slot] = <slot or constant>` as one closure (e.g. a declaration of a hoisted ta.* call). */
+  private copyStore(e: RExpr, slot: number, wantValue: boolean): Fn | null {
+    const N = this.nums;
+    const from = this.slotOf(e);
+    if (from !== undefined) {
+      if (!wantValue) return () => { N[slot] = N[from]; };
+      return () => (N[slot] = N[from]);
+    }
+    return null;
+  }
+
+  /** A hoisted expression's value this bar: its slot, or a tuple buffer filled from its slots. */
+  private hoistedRead(ids: number[]): Fn {
+    const N = this.nums;
+    if (ids.length === 1) {
+      const i = ids[0]!;
+      return () => N[i];
+    }
+    const n = ids.length;
+    const out = new Array<unknown>(n);
+    return () => {
+      for (let j = 0; j < n; j++) out[j] = N[ids[j]!];
+      return out;
+    };
+  }
+
+  /** `[a, b, c] = <hoisted tuple call>` as slot copies. */
+  private hoistedTupleStore(s: Extract<RStmt, { k: "tdecl" }>): Fn | null {
+    const ids = this.hoisted.get(s.init);
+    if (!ids || ids.length !== s.vs.length || !s.vs.every((v) => !v || isNumericSlot(v))) return null;
+    const N = this.nums;
+    const from: number[] = [], to: number[] = [];
+    s.vs.forEach((v, j) => {
+      if (v) {
+        from.push(ids[j]!);
+        to.push(v.slot);
+      }
+    });
+    const n = from.length;
+    return () => {
+      for (let j = 0; j < n; j++) N[to[j]!] = N[from[j]!];
+    };
+  }
+
   /** A function body whose local histories advance at the end of each call. */
   private withCallCommit(body: Fn, locals: VarSlot[]): Fn {
     const ids = locals.filter((v) => v.hist >= 0).map((v) => v.hist);
@@ -375,21 +447,26 @@ export class Compiler {
   /** A numeric operand as a slot read, a constant or a closure (for the fused operators). */
   private operand(e: RExpr): Operand {
     if (e.k === "const" && typeof e.v === "number") return { k: "C", i: 0, c: e.v, f: noop };
-    if (e.k === "load" && isNumericSlot(e.v)) return { k: "S", i: e.v.slot, c: 0, f: noop };
+    const i = this.slotOf(e);
+    if (i !== undefined) return { k: "S", i, c: 0, f: noop };
+    return { k: "F", i: 0, c: 0, f: this.expr(e) };
+  }
+
+  /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */
+  private slotOf(e: RExpr): number | undefined {
+    const hoisted = this.hoisted.get(e);
+    if (hoisted) return hoisted.length === 1 ? hoisted[0] : undefined;
+    if (e.k === "load" && isNumericSlot(e.v)) return e.v.slot;
     if (e.k === "hist" && e.n !== null && e.n >= 1 && !e.v.fnLocal && isNumericSlot(e.v)) {
       const ring = this.st.rings[e.v.hist];
-      const i = ring ? this.st.shadowOf(ring, e.n) : undefined;
-      if (i !== undefined) return { k: "S", i, c: 0, f: noop };
+      return ring ? this.st.shadowOf(ring, e.n) : undefined;
     }
-    if (e.k === "colHist" && e.n !== null && e.n >= 1) {
-      const i = this.st.shadowOf(this.ctx.columns[e.col], e.n);
-      if (i !== undefined) return { k: "S", i, c: 0, f: noop };
-    }
+    if (e.k === "colHist" && e.n !== null && e.n >= 1) return this.st.shadowOf(this.ctx.columns[e.col], e.n);
     if (e.k === "bvar") {
       const k = (BAR_FIELDS as readonly string[]).indexOf(e.def.name);
-      if (k >= 0) return { k: "S", i: this.st.barBase + k, c: 0, f: noop };
+      if (k >= 0) return this.st.barBase + k;
     }
-    return { k: "F", i: 0, c: 0, f: this.expr(e) };
+    return undefined;
   }
 
   private fusable(e: RExpr): e is Extract<RExpr, { k: "bin" }> {
@@ -443,31 +520,111 @@ export class Compiler {
     if (SECURITY_CALLS.has(e.name)) return compileSecurity(e, this.prog, ctx, (x) => this.expr(x));
     const impl = e.def.impl;
     const site = this.st.sites[e.site]!;
-    const argFns = e.args.map((a) => (a ? this.expr(a) : undefined));
-    const n = argFns.length;
+    const n = e.args.length;
     // All-numeric call sites get a double-elements array: storing a number then needs no boxing.
     const numeric = n > 0 && e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"));
     const args: unknown[] = numeric ? new Array<number>(n).fill(0.5) : new Array<unknown>(n);
-    if (n === 0) return () => impl(ctx, args, site);
-    if (e.order) {
-      // named arguments written out of parameter order: evaluate them as written
-      const ord = e.order;
+    // constants and omitted arguments are stored once (no builtin writes into its args); numeric
+    // slot reads need no closure; the rest are evaluated per call in the order the source wrote
+    // them (e.order: named arguments out of parameter order)
+    const slotAt: number[] = [], slotOf: number[] = [];
+    const fnAt: number[] = [], fns: Fn[] = [];
+    const order: ("S" | "F")[] = [];
+    for (const i of e.order ?? e.args.keys()) {
+      const a = e.args[i];
+      if (a === undefined) args[i] = undefined;
+      else if (a.k === "const") args[i] = a.v;
+      else {
+        const slot = this.slotOf(a);
+        if (slot !== undefined) {
+          slotAt.push(i);
+          slotOf.push(slot);
+          order.push("S");
+        } else {
+          fnAt.push(i);
+          fns.push(this.expr(a));
+          order.push("F");
+        }
+      }
+    }
+    const N = this.nums;
+    const shape = order.join("");
+    if (e.name === "plot" && isPlainPlot(e) && (shape === "S" || shape === "F")) return this.plainPlot(impl, args, site, shape === "S" ? slotOf[0]! : -1, fns[0]);
+    switch (shape) {
+      case "":
+        return () => impl(ctx, args, site);
+      case "S": {
+        const i0 = slotAt[0]!, s0 = slotOf[0]!;
+        return () => { args[i0] = N[s0]; return impl(ctx, args, site); };
+      }
+      case "F": {
+        const i0 = fnAt[0]!, f0 = fns[0]!;
+        return () => { args[i0] = f0(); return impl(ctx, args, site); };
+      }
+      case "SS": {
+        const i0 = slotAt[0]!, s0 = slotOf[0]!, i1 = slotAt[1]!, s1 = slotOf[1]!;
+        return () => { args[i0] = N[s0]; args[i1] = N[s1]; return impl(ctx, args, site); };
+      }
+      case "FF": {
+        const i0 = fnAt[0]!, f0 = fns[0]!, i1 = fnAt[1]!, f1 = fns[1]!;
+        return () => { args[i0] = f0(); args[i1] = f1(); return impl(ctx, args, site); };
+      }
+      case "SF": {
+        const i0 = slotAt[0]!, s0 = slotOf[0]!, i1 = fnAt[0]!, f1 = fns[0]!;
+        return () => { args[i0] = N[s0]; args[i1] = f1(); return impl(ctx, args, site); };
+      }
+      case "FS": {
+        const i0 = fnAt[0]!, f0 = fns[0]!, i1 = slotAt[0]!, s1 = slotOf[0]!;
+        return () => { args[i0] = f0(); args[i1] = N[s1]; return impl(ctx, args, site); };
+      }
+    }
+    // three or more evaluated arguments: slot reads as closures, one loop
+    const at: number[] = [], get: Fn[] = [];
+    let si = 0, fi = 0;
+    for (const k of order) {
+      if (k === "S") {
+        const s = slotOf[si]!;
+        at.push(slotAt[si++]!);
+        get.push(() => N[s]);
+      } else {
+        at.push(fnAt[fi]!);
+        get.push(fns[fi++]!);
+      }
+    }
+    const m = at.length;
+    return () => {
+      for (let j = 0; j < m; j++) args[at[j]!] = get[j]!();
+      return impl(ctx, args, site);
+    };
+  }
+
+  /**
+   * plot(number, constants...): once the first call registered the output (and its constant colour,
+   * which then never changes), a bar's call only writes the value into the output's column, as the
+   * impl's hot path does (the compile backend does the same): no boxed double in the args array.
+   */
+  private plainPlot(impl: BuiltinImpl, args: unknown[], site: CallSite, slot: number, f: Fn | undefined): Fn {
+    const ctx = this.ctx, N = this.nums;
+    if (slot >= 0) {
       return () => {
-        for (let k = 0; k < n; k++) { const i = ord[k]!, f = argFns[i]; args[i] = f ? f() : undefined; }
+        const o = site.state as PlotOutput | undefined;
+        if (o !== undefined) {
+          o.col[ctx.barIndex] = N[slot]!;
+          return o.meta.index;
+        }
+        args[0] = N[slot];
         return impl(ctx, args, site);
       };
     }
-    if (n === 1) { const a0 = argFns[0]; return a0 ? () => { args[0] = a0(); return impl(ctx, args, site); } : () => impl(ctx, args, site); }
-    if (n === 2 && argFns[0] && argFns[1]) {
-      const a0 = argFns[0], a1 = argFns[1];
-      return () => { args[0] = a0(); args[1] = a1(); return impl(ctx, args, site); };
-    }
-    if (n === 3 && argFns[0] && argFns[1] && argFns[2]) {
-      const a0 = argFns[0], a1 = argFns[1], a2 = argFns[2];
-      return () => { args[0] = a0(); args[1] = a1(); args[2] = a2(); return impl(ctx, args, site); };
-    }
+    const g = f!;
     return () => {
-      for (let i = 0; i < n; i++) { const f = argFns[i]; args[i] = f ? f() : undefined; }
+      const x = g() as number;
+      const o = site.state as PlotOutput | undefined;
+      if (o !== undefined) {
+        o.col[ctx.barIndex] = x;
+        return o.meta.index;
+      }
+      args[0] = x;
       return impl(ctx, args, site);
     };
   }
@@ -598,6 +755,12 @@ export function naOfType(name: string): unknown {
   if (name === "int" || name === "float" || name === "color" || name === "na" || name === "void") return NaN;
   if (name === "bool") return false;
   return null;
+}
+
+/** plot() with a numeric series and every other argument a constant (or omitted). */
+function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
+  const x = e.args[0];
+  return !!x && (x.t.name === "int" || x.t.name === "float") && e.args.every((a, i) => i === 0 || a === undefined || a.k === "const");
 }
 
 function hasCtl(b: RBlock): boolean {

@@ -1,10 +1,12 @@
 // Shadow slots: a constant-offset history read of a global numeric variable (`x[2]`) or of a bar
 // column (`close[1]`) cannot change while a bar runs, so its value is copied into a numeric slot
 // once per bar (after the history commit, or when the bar is set) and read like any variable: the
-// fused operators then treat it as a plain slot operand.
+// fused operators then treat it as a plain slot operand. Hoisted whole-series columns (hoisting.ts)
+// use the same mechanism with offset 0.
 import type { RBlock, RExpr, RStmt, ResolvedProgram } from "../check/ir.js";
+import { hoistSlotCount } from "./hoisting.js";
 
-/** An upper bound of the shadow slots a program can use (its constant-offset history reads). */
+/** An upper bound of the shadow slots a program can use (constant-offset history reads, hoistable calls). */
 export function countShadowCandidates(p: ResolvedProgram): number {
   let n = 0;
   const expr = (e: RExpr | undefined | null): void => {
@@ -37,7 +39,11 @@ export function countShadowCandidates(p: ResolvedProgram): number {
         expr(e.b);
         return;
       case "call":
+        n += hoistSlotCount(e);
         e.args.forEach(expr);
+        return;
+      case "bvar":
+        n += hoistSlotCount(e);
         return;
       case "ucall":
         e.args.forEach(expr);

@@ -1,0 +1,97 @@
+// Whole-series precompute for the interpreter: a stateful ta.* call at a position the main body
+// evaluates on every bar, whose inputs are OHLCV-derived with constant lengths, runs once as a
+// whole-series WASM pass before the bar loop (the compile backend's src/compile/hoist.ts passes,
+// bit-identical to the per-bar state machines). Its column then feeds a numeric slot that setBar
+// refreshes each bar, so the call costs a slot read. Only for runs without a realtime window (a
+// forming bar's ticks change close/high/low) and without the profiler (it times the calls).
+import type { ExecContext } from "../builtins/types.js";
+import type { RExpr, RStmt, ResolvedProgram } from "../check/ir.js";
+import { HoistPlan, Precompute, tupleSize } from "../compile/hoist.js";
+import type { Kernels } from "../kernels/index.js";
+import { seriesArena } from "../kernels/series.js";
+import type { RunState } from "./state.js";
+import { SECURITY_CALLS } from "./security.js";
+
+/** An expression whose per-bar value(s) sit in numeric slots (one, or one per tuple element). */
+export type HoistedSlots = Map<RExpr, number[]>;
+
+/** An upper bound of the slots `e` needs if hoisted (sizes the numeric store before any plan exists). */
+export function hoistSlotCount(e: RExpr): number {
+  if (e.k === "call") return e.name.startsWith("ta.") ? Math.max(1, tupleSize(e)) : 0;
+  return e.k === "bvar" && e.def.name === "ta.tr" ? 1 : 0;
+}
+
+/** Hoistable calls at positions evaluated on every bar of the main body, in source order. */
+export function hoistCandidates(prog: ResolvedProgram, plan: HoistPlan): RExpr[] {
+  const out: RExpr[] = [];
+  const visit = (e: RExpr): void => {
+    if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
+      out.push(e);
+      return;
+    }
+    switch (e.k) {
+      case "unary": case "cast": visit(e.e); break;
+      case "bin": visit(e.l); visit(e.r); break;
+      case "and": case "or": visit(e.l); if (!e.lazy) visit(e.r); break;
+      case "tern": visit(e.c); break;
+      // a request's expression runs in another context: never from the chart's columns
+      case "call": if (!SECURITY_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a); break;
+      case "tuple": for (const x of e.elems) visit(x); break;
+      case "if": visit(e.cond); break;
+      case "switch": if (e.subject) visit(e.subject); else if (e.cases[0]?.test) visit(e.cases[0].test); break;
+      case "histExpr": visit(e.e); break;
+      default: break;
+    }
+  };
+  const stmt = (s: RStmt): void => {
+    // a `var` declaration's initialiser runs once, not on every bar
+    if (s.k === "decl") {
+      if (s.mode === "plain") visit(s.init);
+    } else if (s.k === "tdecl") visit(s.init);
+    else if (s.k === "assign") visit(s.value);
+    else if (s.k === "expr") visit(s.e);
+  };
+  prog.body.stmts.forEach(stmt);
+  return out;
+}
+
+/** Hoisted expressions' slots, and the release of the arena their columns live in. */
+export interface Hoisted {
+  slots: HoistedSlots;
+  /** Gives the columns' memory back: call once the bar loop is over. */
+  release(): void;
+}
+
+/**
+ * Runs the whole-series passes of every candidate and gives each result column a slot in `st`
+ * (refreshed per bar by setBar). Candidates left without a slot stay per-bar calls. The columns
+ * are views of the process-wide series arena, valid until `release`.
+ */
+export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunState): Hoisted {
+  const slots: HoistedSlots = new Map();
+  const none: Hoisted = { slots, release: () => {} };
+  const k = ctx.kernels as Kernels | null;
+  if (!k || !k.x) return none;
+  const plan = new HoistPlan(prog);
+  const found = hoistCandidates(prog, plan);
+  if (!found.length) return none;
+  const arena = seriesArena(k, ctx.columns.close.length);
+  try {
+    const pre = new Precompute(plan, ctx, arena);
+    const ptrs = found.map((e) => (e.k === "call" && tupleSize(e) > 0 ? pre.tuple(e) : [pre.column(e)]));
+    // views only after the last pass: a pass may grow the memory, which detaches earlier views
+    found.forEach((e, j) => {
+      const ids: number[] = [];
+      for (const p of ptrs[j]!) {
+        const id = st.shadowOf(arena.view(p), 0);
+        if (id === undefined) return;
+        ids.push(id);
+      }
+      slots.set(e, ids);
+    });
+  } catch (err) {
+    arena.release();
+    throw err;
+  }
+  return { slots, release: () => arena.release() };
+}

@@ -218,7 +218,10 @@ export function evaluate(input: EvaluateInput): RunResult {
   if (wantsCompile) result.compile_fallback_reason = fallback;
 
   const profiler = opts.profiler ? new LineProfiler() : null;
-  const main: Fn = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : {}).main();
+  // whole-series precompute of ta.* calls: only when every bar is history and runs the script once
+  const hoist = rtFrom >= n && broker?.settings.calcOnOrderFills !== true;
+  const compiler = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
+  const main: Fn = compiler.main();
 
   // bar loop
   const te = now();
@@ -317,6 +320,8 @@ export function evaluate(input: EvaluateInput): RunResult {
     // a secondary run out of budget stops the run at this bar, as the loop's own check does
     if (err instanceof RunTimeout) result.timed_out = true;
     else return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
+  } finally {
+    compiler.release();
   }
   result.count = bar;
   result.profile.phases.eval_ms = now() - te;

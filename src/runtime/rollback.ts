@@ -13,6 +13,9 @@
 //  - a collection reachable only through varip variables or varip fields keeps every tick's change;
 //    one reachable both ways rolls back (docs/compatibility.md).
 // Drawings are not traversed: the drawing store rolls them back itself (drawing/store.ts).
+// Builtin call-site states that are plain objects of primitives mutated in place (math.random's seeded
+// generator, timeframe.change's period cache, ...) are saved and restored the same way; states holding
+// buffers manage ticks themselves (math.sum) or live in kernel memory (ta.*, rolled back by the kernels).
 import type { ResolvedProgram } from "../check/ir.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import type { RunState } from "../interpret/state.js";
@@ -30,6 +33,8 @@ export class ObjectRollback {
   private readonly matrixData: { rows: number; cols: number; data: unknown[] }[] = [];
   private readonly objects: PineObject[] = [];
   private readonly objectFields: unknown[][] = [];
+  private readonly siteStates: Record<string, unknown>[] = [];
+  private readonly siteCopies: Record<string, unknown>[] = [];
   // traversal marks: collections saved (rolled) or walked as kept; objects walked
   private readonly rolled = new Set<object>();
   private readonly kept = new Set<object>();
@@ -47,9 +52,9 @@ export class ObjectRollback {
     }
   }
 
-  /** True when nothing can need a rollback (no object slot at all): the caller may skip save/restore. */
+  /** True when nothing can need a rollback (no object slot, no builtin call site): the caller may skip save/restore. */
   static needed(prog: ResolvedProgram): boolean {
-    return prog.slots.some((s) => !isValueType(s.type.name));
+    return prog.siteCount > 0 || prog.slots.some((s) => !isValueType(s.type.name));
   }
 
   /** Saves the content of every object the state reaches: call at the first tick of a realtime bar. */
@@ -65,6 +70,13 @@ export class ObjectRollback {
       for (let k = 0; k < n; k++) this.push(ring.buf[k], roll);
     }
     this.walk();
+    for (const site of this.state.sites) {
+      const st = site.state as unknown;
+      if (isPrimitiveRecord(st)) {
+        this.siteStates.push(st);
+        this.siteCopies.push({ ...st });
+      }
+    }
   }
 
   /** Writes the saved content back into the same objects: call before each later tick of the bar. */
@@ -94,6 +106,7 @@ export class ObjectRollback {
       const keep = this.varipFields.get(o.typeName);
       for (let j = 0; j < src.length; j++) if (!keep?.[j]) o.fields[j] = src[j] as never;
     }
+    for (let i = 0; i < this.siteStates.length; i++) Object.assign(this.siteStates[i]!, this.siteCopies[i]!);
   }
 
   /** Number of objects saved at the last save() (for tests and the profiler). */
@@ -106,6 +119,7 @@ export class ObjectRollback {
     this.maps.length = this.mapEntries.length = 0;
     this.matrices.length = this.matrixData.length = 0;
     this.objects.length = this.objectFields.length = 0;
+    this.siteStates.length = this.siteCopies.length = 0;
     this.rolled.clear();
     this.kept.clear();
     this.walked.clear();
@@ -156,6 +170,17 @@ export class ObjectRollback {
       this.mapEntries.push(Array.from(v.map));
     }
   }
+}
+
+/** A plain object whose own values are all primitives (no buffers, objects or functions). */
+function isPrimitiveRecord(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === "object") return false;
+    if (typeof x === "function") return false;
+  }
+  return true;
 }
 
 function isValueType(name: string): boolean {

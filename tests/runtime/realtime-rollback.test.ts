@@ -36,6 +36,7 @@ describe("realtime rollback of collections and objects", () => {
     "a matrix grown per tick has one row per bar": "var mx = matrix.new<float>(0, 2)\nmx.add_row(mx.rows(), array.from(close, volume))\nplot(mx.rows(), 'n')\nplot(mx.get(mx.rows() - 1, 0), 'last')",
     "nested: objects inside a var array, arrays inside objects": "type P\n    float[] xs\nvar ps = array.new<P>()\nif ps.size() == 0\n    ps.push(P.new(array.new<float>()))\nps.first().xs.push(close)\nq = P.new(array.new<float>())\nps.push(q)\nplot(ps.size(), 'n')\nplot(ps.first().xs.size(), 'xs')",
     "a cycle through a map of objects": "type Node\n    int hits = 0\n    map<string, Node> next\nvar root = Node.new(0, map.new<string, Node>())\nif bar_index == 0\n    root.next.put('self', root)\nroot.next.get('self').hits += 1\nplot(root.hits, 'hits')",
+    "a seeded math.random draws once per bar (its generator state rolls back)": "plot(math.random(0, 1, 42), 'r')\nplot(timeframe.change('D') ? 1 : 0, 'tc')",
     "an array read from history is rolled back too": "a = array.new<float>(1, close)\nif bar_index > 0\n    a[1].push(1)\nplot(a.size(), 'n')\nplot(bar_index > 0 ? a[1].size() : na, 'prev')",
   };
   for (const [name, body] of Object.entries(cases)) {

@@ -1,7 +1,7 @@
 // language.md §7: user-defined types and enums. Tests named "7.NN <the item>", through run-both.
 import { describe, expect, it } from "vitest";
 import { runBoth, v6 } from "../helpers/run-both.js";
-import { checkError, closes, data, fill, first, plots } from "./checklist-helpers.js";
+import { checkError, closes, data, fill, first, plots, runtimeErrorAt } from "./checklist-helpers.js";
 
 describe("language.md §7 user-defined types and enums", () => {
   it("7.01 `type Name` followed by indented field declarations `float price = na`, `int n = 0`, `array<float> xs`; fields may have defaults", async () => {
@@ -30,13 +30,12 @@ describe("language.md §7 user-defined types and enums", () => {
     // shallow: the copy shares the array
     expect(s.plot_1).toEqual(fill(2));
   });
-  it("7.06 `na` objects and `na(obj)`; reading a field of an na object is a runtime error", async () => {
+  it("7.06 `na` objects and `na(obj)`; reading or assigning a field of an na object is a runtime error (with its position)", async () => {
     const s = await plots(v6("type P\n    float x = 1\nP p = na\nq = bar_index > 2 ? P.new() : na\nplot(na(p) ? 1 : 0)\nplot(na(q) ? 0 : q.x)"));
     expect(s.plot_0).toEqual(fill(1));
     expect(s.plot_1).toEqual([0, 0, 0, 1, 1, 1]);
-    const r = await runBoth(v6("type P\n    float x = 1\nP p = na\nplot(p.x)"), data);
-    expect(r.error_kind).toBe("runtime");
-    expect(r.error_bar).toBe(0);
+    await runtimeErrorAt(v6("type P\n    float x = 1\nP p = na\nplot(bar_index == 2 ? p.x : 0)"), /Cannot access a field of an na object/, 2, 6, 1);
+    await runtimeErrorAt(v6("type P\n    float x = 1\nP p = na\nq = bar_index > 0 ? p : na\nif bar_index == 1\n    q.x := 3\nplot(close)"), /Cannot assign a field of an na object/, 1, 7, 1);
   });
   it("7.07 UDT fields of other UDTs or collections", async () => {
     expect(await first(v6("type In\n    float v = 2\ntype Out\n    In inner\n    array<float> xs\n    map<string, int> m\no = Out.new(In.new(), array.from(1.0, 2.0), map.new<string, int>())\no.m.put('k', 7)\no.inner.v += 1\nplot(o.inner.v * 100 + o.xs.sum() * 10 + o.m.get('k'))"))).toEqual(fill(337));

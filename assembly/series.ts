@@ -17,9 +17,16 @@ import { cross_new, cross_next } from "./window";
 /** Sums within this of zero are zero (avg.ts ZERO_SUM: the running sum's residue). */
 const ZERO_SUM: f64 = 1e-10;
 
-/** Scratch buffer for series inputs/outputs; release with heap_set(mark). */
+/** A column for series inputs/outputs, NOT zeroed (every pass writes all n values); release with
+ * heap_set(mark). */
 export function series_alloc(bytes: usize): usize {
-  return alloc(bytes);
+  const p = heap_top();
+  const end = (p + bytes + 15) & ~(<usize>15);
+  const pages = memory.size();
+  const need = <i32>((end + 0xffff) >>> 16);
+  if (need > pages && memory.grow(need - pages) < 0) unreachable();
+  heap_set(end);
+  return p;
 }
 
 @inline function ld(p: usize, i: i32): f64 {

@@ -33,11 +33,11 @@ export class SeriesArena {
     k.x.heap_set(this.base);
   }
 
-  /** A new column of n values (zeroed). */
+  /** A new column of n values (not zeroed: a pass writes every value). */
   alloc(): number {
+    if (this.done) throw new Error("internal: series arena used after release");
     // a column above a nested arena's would be freed with it
     if (this.owner && this.owner.open[this.owner.open.length - 1] !== this) throw new Error("internal: series arena used while a nested one is open");
-    if (this.done) throw new Error("internal: series arena used after release");
     return this.k.x.series_alloc(Math.max(this.n, 1) * 8);
   }
 

@@ -91,7 +91,9 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
       if (c.source === "none") return asArrays(undefined, valueType, true);
       const vals = values(c, prog, ctx, site, count);
       intrabarRange(c, ctx.time, ctx.timeClose, span);
-      return intrabarArrays(vals, span.from, span.to, valueType);
+      // intrabars before a calc_bars_count window are no data: left out, not na
+      const from = Math.max(span.from, calcStart(c));
+      return intrabarArrays(vals, from, Math.max(from, span.to), valueType);
     }
     if (c.source === "none") return na;
     const vals = values(c, prog, ctx, site, count);

@@ -55,6 +55,15 @@ plot(b, "b")`);
     expect(r.series.b).toEqual([NA, NA, NA, NA, 13.5, 13.5, 13.5, 13.5, 17.5, 17.5, 17.5, 17.5]);
   });
 
+  it("request.security_lower_tf: intrabars before the window are left out of the arrays", async () => {
+    const m15 = Array.from({ length: 12 }, (_, i) => ({ time: T0 + i * 15 * 60_000, open: i, high: i + 1, low: i - 1, close: i, volume: 1 }));
+    const r = await run(`a = request.security_lower_tf("X:Y", "15", close, calc_bars_count = 6)
+plot(a.size(), "n")
+plot(a.size() > 0 ? a.first() : na, "first")`, { dataFeed: { "X:Y|15": m15 } }, hourly(3));
+    expect(r.series.n).toEqual([0, 2, 4]);
+    expect(r.series.first).toEqual([NA, 6, 8]);
+  });
+
   it("a count below 1 is a runtime error", async () => {
     const r = await new Runtime("CHART", usd).run(src(`plot(request.security(syminfo.tickerid, "240", close, calc_bars_count = 0))`), hourly(12));
     expect(r.error_kind).toBe("runtime");

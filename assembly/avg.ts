@@ -10,7 +10,9 @@
 //   and compensated sums each contradict one of them (tests/ta/sum-order.test.ts).
 // - variance = E[x^2] - mean^2 from the window sums, unbiased = s2/(n-1) - mean^2*n/(n-1)
 //   (ta_test_243 pins the last ulp), clamped at 0.
-// - wma carries the last non-na value over na bars (ta_test_246) and sums oldest first.
+// - wma carries the last non-na value over na bars into its window (ta_test_246) and sums oldest
+//   first; on the na bar itself it is na (TradingView's outputs with na holes, tests/ta/tv-na-window).
+// - ema/rma/rsi and cum on an na bar: na out, state untouched (same source).
 // - ema = e + alpha*(x - e), rma = ((n-1)*e + x)/n, both seeded with the mean of the first n non-na
 //   values (ta_test_245), that sum taken without rounding drift (compensated, seedAdd): the plain
 //   running sum misses TradingView's seeds by an ulp (ta/ma ema 123/131, rma(high) 67/136 cells), the
@@ -27,14 +29,15 @@ const HISTORY: i32 = 512;
 }
 
 // ---------------------------------------------------------------- sum / sma / dev
-// scalars: S0 f64 running sum, S0+8 i32 length of the previous call
+// scalars: S0 f64 running sum, S0+8 i32 length of the previous call, S0+12 i32 calls so far,
+//          S0+16 i32 calls up to and including the most recent na (0: none yet)
 
 /** Sums within this of zero are zero: the running sum's residue after a window of values cancelling
  * out (logs/math_test_004: the sma of a flat run of zeros is exactly 0); the 1e-10 of ta_test_241. */
 const ZERO_SUM: f64 = 1e-10;
 
 export function sum_new(len: i32): usize {
-  const h = stateNew(S0 + 16, ringFor(len));
+  const h = stateNew(S0 + 24, ringFor(len));
   store<i32>(h, len, S0 + 8);
   return h;
 }
@@ -47,7 +50,10 @@ function sumUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   ringEnsure(h, len + 1);
   let s = load<f64>(h, S0);
   const pushed = x == x;
+  const calls = load<i32>(h, S0 + 12) + 1;
+  store<i32>(h, calls, S0 + 12);
   if (pushed) ringPush(h, x);
+  else store<i32>(h, calls, S0 + 16);
   const n = ringCount(h);
   const m = n < len ? n : len;
   if (load<i32>(h, S0 + 8) != len) {
@@ -78,10 +84,13 @@ export function sma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   return m >= len && len > 0 ? windowSum(h) / <f64>len : NaN;
 }
 
-/** Mean absolute deviation from the sma (the reference's loop, newest first). */
+/** Mean absolute deviation from the sma (the reference's loop, newest first). As in that loop, an na
+ * among the last `len` bars makes it na (TradingView: ta.dev and ta.cci with na holes). */
 export function dev_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   const m = sumUpdate(h, bar, x, len);
   if (m < len || len < 1) return NaN;
+  const lastNa = load<i32>(h, S0 + 16);
+  if (lastNa > 0 && load<i32>(h, S0 + 12) - lastNa < len) return NaN;
   const mean = windowSum(h) / <f64>len;
   let acc = 0.0;
   for (let i = 0; i < len; i++) acc += Math.abs(ringGet(h, i) - mean);
@@ -132,10 +141,11 @@ export function wma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   begin(h, bar);
   if (len < 1) return NaN;
   ringEnsure(h, len + 1);
-  if (x != x) x = load<f64>(h, S0);
+  const na = x != x;
+  if (na) x = load<f64>(h, S0);
   else store<f64>(h, x, S0);
   ringPush(h, x);
-  if (ringCount(h) < len) return NaN;
+  if (na || ringCount(h) < len) return NaN;
   let s = 0.0;
   for (let i = len - 1; i >= 0; i--) s += <f64>(len - i) * ringGet(h, i);
   return s / ((<f64>len * <f64>(len + 1)) / 2.0);
@@ -169,8 +179,8 @@ export function ema_new(len: i32, kind: i32): usize {
 
 export function ema_next(h: usize, bar: i32, x: f64): f64 {
   begin(h, bar);
+  if (x != x) return NaN;
   let e = load<f64>(h, S0 + 16);
-  if (x != x) return e;
   const len = load<i32>(h, S0 + 28);
   if (len < 1) return NaN;
   const cnt = load<i32>(h, S0 + 24);
@@ -198,12 +208,11 @@ export function cum_new(): usize {
 
 export function cum_next(h: usize, bar: i32, x: f64): f64 {
   begin(h, bar);
+  // na until the first non-na value (ta.obv is na on bar 0); an na bar is na and adds nothing
+  if (x != x) return NaN;
   let s = load<f64>(h, S0);
-  if (x == x) {
-    // na until the first non-na value (ta.obv is na on bar 0), na values skipped after that
-    s = s != s ? x : s + x;
-    store<f64>(h, s, S0);
-  }
+  s = s != s ? x : s + x;
+  store<f64>(h, s, S0);
   return s;
 }
 

@@ -341,12 +341,13 @@ export function volind_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, vol: 
     else if (kind == 4 ? vol < v1z : vol > v1z) v = prev + (chg / c1) * prev;
     else v = prev;
   }
-  // cumulative kinds are na until the first defined term (ta.obv, ta.pvt are na on bar 0)
+  // cumulative kinds are ta.cum of their term: na until the first defined term (ta.obv, ta.pvt are
+  // na on bar 0), and na on a bar whose term is na, which adds nothing
   if (kind < 4 && add == add) v = v != v ? add : v + add;
   store<f64>(h, v, S0);
   store<f64>(h, cl, S0 + 8);
   store<f64>(h, vol, S0 + 16);
-  return v;
+  return kind < 4 && add != add ? NaN : v;
 }
 
 // ---------------------------------------------------------------- pivot point periods

@@ -44,7 +44,8 @@ export function rsiStep(h: usize, u: f64, d: f64): f64 {
     store<f64>(h, ru, S0 + 40);
     store<f64>(h, rd, S0 + 48);
   }
-  if (ru != ru || rd != rd) return NaN;
+  // an na move (na source now or on the bar before) is na, the averages untouched
+  if (u != u || d != d || ru != ru || rd != rd) return NaN;
   if (rd == 0) return 100.0;
   if (ru == 0) return 0.0;
   return 100.0 - 100.0 / (1.0 + ru / rd);

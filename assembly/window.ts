@@ -101,35 +101,36 @@ export function win_new(len: i32): usize {
   return stateNew(S0, ringFor(len));
 }
 
-/** ta.rising (dir 1) / ta.falling (dir -1): 1 when each of the last `len` steps rose (fell) by more
- * than the 1e-10 tolerance (TradingView's ta/falling+rising matches only the monotonic reading). */
+/** ta.rising (dir 1) / ta.falling (dir -1): true once the value rose (fell) by more than the 1e-10
+ * tolerance on `len` bars in a row, each compared with the bar before it. A step where either value
+ * is na neither counts nor breaks the run (TradingView's outputs with na holes; on clean data this is
+ * the monotonic reading ta/falling+rising requires). State: cross_new's two scalars, the previous
+ * value (S0) and the run length (S0+8). */
 export function rise_next(h: usize, bar: i32, x: f64, len: i32, dir: i32): i32 {
   begin(h, bar);
-  if (len < 1) return 0;
-  ringEnsure(h, len + 2);
-  ringPush(h, x);
-  if (ringCount(h) <= len) return 0;
-  for (let i = 0; i < len; i++) {
-    const a = ringGet(h, i);
-    const b = ringGet(h, i + 1);
-    const d = dir > 0 ? a - b : b - a;
-    if (!(d > EPS)) return 0;
+  const p = load<f64>(h, S0);
+  let run = load<f64>(h, S0 + 8);
+  if (run != run) run = 0;
+  store<f64>(h, x, S0);
+  if (x == x && p == p) {
+    const d = dir > 0 ? x - p : p - x;
+    run = d > EPS ? run + 1 : 0;
   }
-  return 1;
+  store<f64>(h, run, S0 + 8);
+  return len >= 1 && run >= <f64>len ? 1 : 0;
 }
 
-/** Percent of the `len` previous values that are <= x (tolerant), na if any is na. */
+/** Percent of the `len` previous values that are <= x (tolerant). An na compares false: it is not
+ * counted, and an na x counts nothing (TradingView gives 0 there, not na). */
 export function prank_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   begin(h, bar);
   if (len < 1) return NaN;
   ringEnsure(h, len + 2);
   ringPush(h, x);
-  if (ringCount(h) <= len || x != x) return NaN;
+  if (ringCount(h) <= len) return NaN;
   let c = 0;
   for (let i = 1; i <= len; i++) {
-    const y = ringGet(h, i);
-    if (y != y) return NaN;
-    if (y - x <= EPS) c++;
+    if (ringGet(h, i) - x <= EPS) c++;
   }
   return (100.0 * <f64>c) / <f64>len;
 }
@@ -191,9 +192,11 @@ export function cross_new(): usize {
   return h;
 }
 
-/** kind 0 cross, 1 crossover, 2 crossunder; returns 1 or 0. */
+/** kind 0 cross, 1 crossover, 2 crossunder; returns 1 or 0. The previous pair is the last one with
+ * both values defined: across na bars TradingView compares with the values before the gap. */
 export function cross_next(h: usize, bar: i32, a: f64, b: f64, kind: i32): i32 {
   begin(h, bar);
+  if (a != a || b != b) return 0;
   const pa = load<f64>(h, S0);
   const pb = load<f64>(h, S0 + 8);
   store<f64>(h, a, S0);

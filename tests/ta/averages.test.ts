@@ -59,7 +59,7 @@ plot(ta.swma(close), "swma")`,
     expect(p.f[2]).not.toBeCloseTo(p.a[2], 6);
   });
 
-  it("na inputs: sma/ema/rma skip them, wma carries the last value, swma/alma propagate", async () => {
+  it("na inputs: sma skips them, ema/rma are na on the na bar, wma carries the last value, swma/alma propagate", async () => {
     const p = await plots(
       `src = bar_index == 2 ? na : close
 plot(ta.sma(src, 3), "sma")
@@ -70,12 +70,13 @@ plot(ta.alma(src, 2, 0.85, 6), "alma")`,
       data,
     );
     // non-na values 1, 2, 3, 5, 6: the window is the last 3 of them; the na bar returns the current value
+    // (TradingView's ta.sma with na holes, tests/ta/tv-na-window.test.ts)
     same(p.sma, [NA, NA, NA, (1 + 2 + 3) / 3, (2 + 3 + 5) / 3, (3 + 5 + 6) / 3]);
     const e3 = 6 / 3;
     const e4 = e3 + 0.5 * (5 - e3);
     same(p.ema, [NA, NA, NA, e3, e4, e4 + 0.5 * (6 - e4)]);
-    // bar 2 reads as 2 (the last value): (2 + 2*2)/3, then (2 + 2*3)/3
-    same(p.wma, [NA, (1 + 2 * 2) / 3, (2 + 2 * 2) / 3, (2 + 2 * 3) / 3, (3 + 2 * 5) / 3, (5 + 2 * 6) / 3]);
+    // the na bar is na, and its slot in later windows reads the last value 2: (2 + 2*3)/3
+    same(p.wma, [NA, (1 + 2 * 2) / 3, NA, (2 + 2 * 3) / 3, (3 + 2 * 5) / 3, (5 + 2 * 6) / 3]);
     same(p.swma.slice(0, 6), [NA, NA, NA, NA, NA, NA]);
     expect(Number.isNaN(p.alma[2]) && Number.isNaN(p.alma[3]) && !Number.isNaN(p.alma[4])).toBe(true);
   });
@@ -112,7 +113,7 @@ plot(ta.cum(close), "cum")`,
     same(p.cum, [1, 3, 7, 10, 15, 21]);
   });
 
-  it("na: linreg propagates, variance/stdev/dev skip, cum keeps its total", async () => {
+  it("na: linreg propagates, variance skips it, dev is na while it is in the window, cum is na on it", async () => {
     const p = await plots(
       `src = bar_index == 2 ? na : close
 plot(ta.linreg(src, 2, 0), "lr")
@@ -123,10 +124,11 @@ plot(ta.cum(bar_index < 2 ? na : close), "cumlate")`,
       data,
     );
     expect([p.lr[2], p.lr[3]].every(Number.isNaN)).toBe(true);
-    // the window of 2 at bar 3 is the last two non-na values 2, 3: variance 0.25, dev 0.5
+    // the window of 2 at bar 3 is the last two non-na values 2, 3: variance 0.25
     expect(p.var[3]).toBe(0.25);
-    expect(p.dev[3]).toBe(0.5);
-    same(p.cum, [1, 3, 3, 6, 11, 17]);
+    // dev loops over the last 2 bars: na while bar 2 is one of them, then |3 - 4| + |5 - 4| over 2
+    same(p.dev, [NA, 0.5, NA, NA, 1, 0.5]);
+    same(p.cum, [1, 3, NA, 6, 11, 17]);
     // na until the first value
     same(p.cumlate, [NA, NA, 4, 7, 12, 18]);
   });

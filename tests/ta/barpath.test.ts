@@ -63,7 +63,7 @@ plot(ta.rising(close, 9) ? 1 : 0, "r9")`,
     same(p.r9, [0, 0, 0, 0, 0, 0]);
   });
 
-  it("na breaks a cross and a rising run; series lengths", async () => {
+  it("an na bar is skipped by crosses and rising runs; series lengths", async () => {
     const p = await plots(
       `src = bar_index == 1 ? na : close
 plot(ta.crossover(src, 10) ? 1 : 0, "o")
@@ -71,8 +71,9 @@ plot(ta.rising(src, 1) ? 1 : 0, "r")
 plot(ta.rising(close, bar_index % 2 + 1) ? 1 : 0, "rl")`,
       data,
     );
-    // bar 2 crosses 10 but bar 1 is na: no crossover
-    same(p.o, [0, 0, 0, 0, 0, 0]);
+    // bar 2 (11.5) against the last defined pair, bar 0 (9 <= 10): a crossover
+    same(p.o, [0, 0, 1, 0, 0, 0]);
+    // the steps touching bar 1 neither count nor break: bar 3 is the first counted rise
     same(p.r, [0, 0, 0, 1, 0, 0]);
     // lengths 1, 2, 1, 2, 1, 2: bar 1 has only one step for a length of 2
     same(p.rl, [0, 0, 1, 1, 0, 0]);

@@ -97,7 +97,7 @@ plot(ta.rci(close, 3), "rci")`,
     expect(p.rci[4]).toBeCloseTo(50, 12);
   });
 
-  it("na: median/mode skip them, percentrank/linear percentile/rci become na, nearest rank ignores them", async () => {
+  it("na: median/mode skip them, percentrank does not count it, linear percentile/rci become na", async () => {
     const p = await plots(
       `src = bar_index == 4 ? na : close
 plot(ta.median(src, 3), "med")
@@ -111,8 +111,8 @@ plot(ta.rci(src, 3), "rci")`,
     // bar 4: the last 3 non-na values 1, 3, 2 -> median 2, mode 1; bar 5: 3, 2, 5 -> 3, 2
     same(p.med, [NA, NA, 3, 2, 2, 3, 2, 4]);
     same(p.mode, [NA, NA, 3, 1, 1, 2, 1, 1]);
-    // needs the 2 previous values defined: bar 2: 3 vs 1, 3 -> 100; bars 4-6 have bar 4 (na) in reach
-    same(p.prank, [NA, NA, 100, 50, NA, NA, NA, 50]);
+    // an na compares false: bar 4 (na) counts nothing, bar 5: 5 vs na, 2 -> 1 of 2, bar 6: 1 vs 5, na -> 0
+    same(p.prank, [NA, NA, 100, 50, 0, 50, 0, 50]);
     expect([p.pli[4], p.pli[5], p.pli[6]].every(Number.isNaN)).toBe(true);
     // nearest rank over the 2 non-na values of bar 4's window [3, 2, na]: ceil(0.5 * 2) = 1st -> 2
     expect(p.pnr[4]).toBe(2);

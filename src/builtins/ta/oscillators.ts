@@ -86,14 +86,18 @@ function cci(ctx: ExecContext, args: any[], site: CallSite): number {
   return (x - ma) / (0.015 * k.dev_next(s.d, bar, x, len));
 }
 
+/** 100 (source - lowest(low)) / (highest(high) - lowest(low)); an na source repeats the previous
+ * value (TradingView's outputs with na holes, tests/ta/tv-na-window.test.ts). */
 function stoch(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[3], "stoch");
-  const s = (site.state ??= { h: k.hilo_new(len, 0), l: k.hilo_new(len, 1) }) as S;
+  const s = (site.state ??= { h: k.hilo_new(len, 0), l: k.hilo_new(len, 1), last: k.win_new(1) }) as S;
   const bar = ctx.barIndex;
   const hh = k.hilo_next(s.h, bar, num(args[1]), len);
   const ll = k.hilo_next(s.l, bar, num(args[2]), len);
-  return (100 * (num(args[0]) - ll)) / (hh - ll);
+  const x = num(args[0]);
+  // valuewhen(not na(source), value, 0): the value of the last bar with a source
+  return k.vw_next(s.last, bar, x === x ? 1 : 0, (100 * (x - ll)) / (hh - ll), 0);
 }
 
 function wpr(ctx: ExecContext, args: any[], site: CallSite): number {
@@ -179,7 +183,8 @@ function riseFn(dir: 1 | -1, fn: string) {
   return (ctx: ExecContext, args: any[], site: CallSite): boolean => {
     const k = kx(ctx);
     const len = intArg(ctx, args[1], fn);
-    const h = (site.state ??= k.win_new(len + 1)) as number;
+    // a run counter (previous value and run length: cross_new's two scalars), see rise_next
+    const h = (site.state ??= k.cross_new()) as number;
     return k.rise_next(h, ctx.barIndex, num(args[0]), len, dir) === 1;
   };
 }

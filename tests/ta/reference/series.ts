@@ -94,7 +94,8 @@ export function dev(x: Series, len: number): Float64Array {
   const m = sma(x, len);
   return map(x, (i) => {
     const w = lastValid(x, i, len);
-    if (!w) return NaN;
+    // an na among the last len bars makes it na (the reference's loop over source[i])
+    if (!w || lastBars(x, i, len)?.some((v) => v !== v)) return NaN;
     let a = 0;
     for (let k = w.length - 1; k >= 0; k--) a += Math.abs(w[k] - m[i]);
     return a / len;
@@ -136,7 +137,8 @@ export function ema(x: Series, len: number, rma = false): Float64Array {
   let e = NaN;
   return map(x, (i) => {
     const v = x[i];
-    if (v !== v) return e;
+    // an na bar: na out, state untouched
+    if (v !== v) return NaN;
     if (seed.length < len) {
       seed.push(v);
       if (seed.length === len) e = exactSum(seed) / len;
@@ -151,7 +153,8 @@ export function wma(x: Series, len: number): Float64Array {
   const filled = map(x, (i) => (x[i] === x[i] ? (last = x[i]) : last));
   return map(x, (i) => {
     const w = lastBars(filled, i, len);
-    if (!w) return NaN;
+    // the na bar itself is na
+    if (!w || x[i] !== x[i]) return NaN;
     let s = 0;
     for (let k = 0; k < len; k++) s += (k + 1) * w[k];
     return s / ((len * (len + 1)) / 2);
@@ -273,13 +276,10 @@ export function percentileLinear(x: Series, len: number, p: number): Float64Arra
 
 export function percentrank(x: Series, len: number): Float64Array {
   return map(x, (i) => {
-    if (i < len || x[i] !== x[i]) return NaN;
+    if (i < len) return NaN;
+    // na compares false: never counted
     let c = 0;
-    for (let k = 1; k <= len; k++) {
-      const y = x[i - k];
-      if (y !== y) return NaN;
-      if (y - x[i] <= 1e-10) c++;
-    }
+    for (let k = 1; k <= len; k++) if (x[i - k] - x[i] <= 1e-10) c++;
     return (100 * c) / len;
   });
 }
@@ -301,14 +301,15 @@ export function rci(x: Series, len: number): Float64Array {
   });
 }
 
+/** Runs of bar-to-bar rises (falls) beyond 1e-10; a step touching an na neither counts nor breaks. */
 export function rising(x: Series, len: number, dir: 1 | -1): Float64Array {
+  let run = 0;
   return map(x, (i) => {
-    if (i < len) return 0;
-    for (let k = 0; k < len; k++) {
-      const d = dir > 0 ? x[i - k] - x[i - k - 1] : x[i - k - 1] - x[i - k];
-      if (!(d > 1e-10)) return 0;
+    if (i > 0 && x[i] === x[i] && x[i - 1] === x[i - 1]) {
+      const d = dir > 0 ? x[i] - x[i - 1] : x[i - 1] - x[i];
+      run = d > 1e-10 ? run + 1 : 0;
     }
-    return 1;
+    return run >= len ? 1 : 0;
   });
 }
 
@@ -382,16 +383,22 @@ export function pivot(x: Series, left: number, right: number, high: boolean): Fl
   });
 }
 
+/** Against the last pair with both values defined (na bars are skipped). */
 export function cross(a: Series, b: Series, kind: 0 | 1 | 2): Float64Array {
+  let pa = NaN;
+  let pb = NaN;
   return map(a, (i) => {
-    if (i === 0) return 0;
-    const over = a[i] > b[i] && a[i - 1] <= b[i - 1];
-    const under = a[i] < b[i] && a[i - 1] >= b[i - 1];
+    if (a[i] !== a[i] || b[i] !== b[i]) return 0;
+    const over = a[i] > b[i] && pa <= pb;
+    const under = a[i] < b[i] && pa >= pb;
+    pa = a[i];
+    pb = b[i];
     return (kind === 1 ? over : kind === 2 ? under : over || under) ? 1 : 0;
   });
 }
 
+/** na before the first value and on every na bar (which adds nothing). */
 export function cum(x: Series): Float64Array {
   let s = NaN;
-  return map(x, (i) => (x[i] === x[i] ? (s = s !== s ? x[i] : s + x[i]) : s));
+  return map(x, (i) => (x[i] === x[i] ? (s = s !== s ? x[i] : s + x[i]) : NaN));
 }

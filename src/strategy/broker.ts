@@ -162,7 +162,7 @@ export class Broker {
     this.ctx = ctx;
     this.tickMode = true;
     this.walker.tick(ctx.open, ctx.high, ctx.low, ctx.close);
-    this.book.pruneExits(this.ledger.open);
+    this.afterPath(ctx); // exits of closed trades go; margin call at the bar's worst price so far
   }
 
   /** Starts a realtime bar of a calc_on_every_tick strategy (see onTick). */

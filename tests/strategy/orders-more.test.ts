@@ -165,6 +165,23 @@ plot(request.currency_rate(syminfo.currency, strategy.account_currency), "rate")
   });
 });
 
+describe("margin calls", () => {
+  it("the manual's TSLA example: 682,438 shares at 4.43, margin 25%, price 3.9 -> 111,052 shares liquidated", async () => {
+    // Manual ("Strategies" > "Margin"): MVS 682438 x 3.9 = 2661508.2, open profit -361692.14, equity
+    // 638307.86, margin 665377.05, available funds -27069.19, money lost -108276.76, cover amount
+    // TRUNCATE(-108276.76 / 3.9) = -27763, margin call size 4 x 27763 = 111052. Here the entry fills at
+    // bar 1's open 4.43 and bar 2 opens at 4.2 (no call: equity 843039 > margin 716560) and falls to 3.9.
+    const src = `//@version=6
+strategy("m", margin_long = 25, initial_capital = 1000000)
+if bar_index == 0
+    strategy.entry("L", strategy.long, 682438)
+`;
+    const r = await runBoth(src, bars([flat(4.43), [4.43, 4.5, 4.4, 4.45], [4.2, 4.25, 3.9, 4.0]]), { runtime: { syminfo: { type: "stock" } } });
+    expect(r.strategy!.trades.map((t) => [t.exit_bar_index, t.exit_id, t.qty, t.exit_price])).toEqual([[2, "Margin call", 111052, 3.9]]);
+    expect(r.strategy!.open_trades.map((t) => t.qty)).toEqual([682438 - 111052]);
+  });
+});
+
 describe("strategy.risk rules", () => {
   it("allow_entry_in(long): an entry the other way closes the long instead of opening a short", async () => {
     // Reference example: "Instead of opening a short position with 10 contracts, this command will

@@ -127,6 +127,20 @@ plot(execs, "execs")
     expect(r.events.map((e) => [e.kind, e.bar_index])).toEqual([["entry", 3]]);
   });
 
+  it("on: a limit order placed on a tick fills where a later tick's move reaches it", async () => {
+    // 5 ticks on bar 3 (open 100, high 104, low 98, close 103): the open is nearer the low, so the
+    // path is 100 -> 98 -> 104 -> 103 (length 9) and tick k sits k/4 along it: tick 1 at 98.25 after
+    // touching 98. The buy limit at 99 placed on tick 0 fills at 99 on the way down to 98.
+    const data = bars([[100, 101, 99, 100], [100, 101, 99, 100], [100, 101, 99, 100], [100, 104, 98, 103]]);
+    const limitSrc = `//@version=6
+strategy("rt", calc_on_every_tick = true)
+if barstate.isrealtime and strategy.position_size == 0
+    strategy.entry("L", strategy.long, limit = 99)
+`;
+    const r = await runBoth(limitSrc, data, { realtimeTicks: 5 });
+    expect(r.strategy!.open_trades.map((t) => [t.entry_bar_index, t.entry_price])).toEqual([[3, 99]]);
+  });
+
   it("changes nothing on historical bars", async () => {
     const hist = `//@version=6
 strategy("h", calc_on_every_tick = CALC)

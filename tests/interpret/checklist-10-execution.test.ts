@@ -176,7 +176,7 @@ describe("language.md §10 execution model and series", () => {
     // slippage 10 ticks of 0.01 against the order; commission 1% of both sides
     expect(t.entry_price).toBeCloseTo(data[1]!.open + 0.1, 10);
     expect(t.exit_price).toBeCloseTo(data[3]!.open - 0.1, 10);
-    expect(t.commission).toBeCloseTo((t.entry_price + t.exit_price) * 0.01, 10);
+    expect(t.commission).toBeCloseTo((t.entry_price + t.exit_price!) * 0.01, 10);
   });
   it("10.19 `calc_on_every_tick`: a realtime strategy runs on every tick only when it is set", async () => {
     const src = (on: boolean) => v6("varip int n = 0\nn += 1\nplot(n)", `strategy('s', calc_on_every_tick = ${on})`);

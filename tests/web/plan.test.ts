@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bareName, markerPosition, markerShape, planPlots } from "../../web/src/chart/plan.js";
+import { bareName, markerPosition, markerShape, markerSize, planPlots } from "../../web/src/chart/plan.js";
 import { anyColor, cssColor } from "../../web/src/chart/colors.js";
 
 const result = (plot_meta: Record<string, any>, overlay = true, series: Record<string, any[]> = {}) => ({ plot_meta, overlay, series });
@@ -100,6 +100,7 @@ describe("marker and colour helpers", () => {
     expect(markerShape("diamond")).toBe("square");
     expect(markerPosition("top", "circle")).toBe("aboveBar");
     expect(markerPosition("", "arrowUp")).toBe("belowBar");
+    expect([markerSize("size.tiny"), markerSize("auto"), markerSize(undefined), markerSize("normal"), markerSize("size.huge")]).toEqual([0.5, 1, 1, 1.5, 3]);
   });
 
   it("converts result colours to CSS", () => {

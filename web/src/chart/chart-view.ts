@@ -443,8 +443,8 @@ function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesC
     const color = colors ? (colors[i] ? cssColor(colors[i]) : null) : plan.color;
     if (color === null) continue;
     if (plan.position === "inBar" && typeof v === "number") {
-      out.push({ time: times[i], position: "atPriceMiddle", price: v, shape: plan.shape, color, text: plan.text });
-    } else out.push({ time: times[i], position: plan.position, shape: plan.shape, color, text: plan.text });
+      out.push({ time: times[i], position: "atPriceMiddle", price: v, shape: plan.shape, color, text: plan.text, size: plan.size });
+    } else out.push({ time: times[i], position: plan.position, shape: plan.shape, color, text: plan.text, size: plan.size });
   }
   return out;
 }

@@ -11,7 +11,7 @@ export type PlotPlan =
   | { type: "line"; title: string; pane: Pane; color: string; width: number; step: boolean; dashed: boolean; points: boolean; lineVisible: boolean; bridge: boolean; offset: number }
   | { type: "histogram"; title: string; pane: Pane; color: string; offset: number }
   | { type: "area"; title: string; pane: Pane; color: string; width: number; bridge: boolean; offset: number }
-  | { type: "markers"; title: string; pane: Pane; color: string; colorDown: string; shape: MarkerShape; position: MarkerPosition; text: string; arrow: boolean }
+  | { type: "markers"; title: string; pane: Pane; color: string; colorDown: string; shape: MarkerShape; position: MarkerPosition; text: string; arrow: boolean; size: number }
   | { type: "hline"; title: string; pane: Pane; price: number; color: string; dashed: boolean; width: number }
   | { type: "fill"; title: string; pane: Pane; plot1: string; plot2: string; color: string }
   | { type: "bgcolor"; title: string; pane: Pane }
@@ -48,6 +48,22 @@ export function markerPosition(location: string, shape: MarkerShape): MarkerPosi
     default:
       // TradingView's default location is abovebar; arrows pointing up read better below the bar
       return shape === "arrowUp" ? "belowBar" : "aboveBar";
+  }
+}
+
+/** Pine's shape sizes as the chart library's marker size multiplier (size.auto reads as small). */
+export function markerSize(size: unknown): number {
+  switch (bareName(size)) {
+    case "tiny":
+      return 0.5;
+    case "normal":
+      return 1.5;
+    case "large":
+      return 2;
+    case "huge":
+      return 3;
+    default:
+      return 1;
   }
 }
 
@@ -99,11 +115,11 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         const shape = kind === "plotchar" ? "circle" : markerShape(style || "xcross");
         const loc = bareName(meta.location);
         const text = kind === "plotchar" ? String(meta.char ?? meta.text ?? "★") : String(meta.text ?? "");
-        plans.push({ type: "markers", title, pane, color, colorDown: color, shape, position: markerPosition(loc, shape), text, arrow: false });
+        plans.push({ type: "markers", title, pane, color, colorDown: color, shape, position: markerPosition(loc, shape), text, arrow: false, size: markerSize(meta.size) });
         break;
       }
       case "plotarrow":
-        plans.push({ type: "markers", title, pane, color: cssColor(meta.color, "#4caf50"), colorDown: cssColor(meta.colordown, "#ff5252"), shape: "arrowUp", position: "belowBar", text: "", arrow: true });
+        plans.push({ type: "markers", title, pane, color: cssColor(meta.color, "#4caf50"), colorDown: cssColor(meta.colordown, "#ff5252"), shape: "arrowUp", position: "belowBar", text: "", arrow: true, size: 1 });
         break;
       case "hline": {
         const price = typeof meta.price === "number" ? meta.price : firstNumber(result.series[key]);

@@ -249,7 +249,9 @@ function formingBar(c: RequestedContext, ctx: ExecContext, k: number): { open: n
     low = Math.min(low, cols.low[j]!);
     volume += cols.volume[j]!;
   }
-  return { open: first === i ? ctx.open : cols.open[first]!, high, low, close: ctx.close, volume };
+  // a currency-converted context: the chart's prices times that bar's rate
+  const r = c.rates ? c.rates[k]! : 1;
+  return { open: (first === i ? ctx.open : cols.open[first]!) * r, high: high * r, low: low * r, close: ctx.close * r, volume };
 }
 
 /** First context bar a calc_bars_count-limited secondary run evaluates (0: all). */

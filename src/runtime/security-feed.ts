@@ -70,6 +70,8 @@ export interface RequestedContext {
   record: RequestRecord | null;
   /** The forming higher-timeframe bar's last partial evaluation (realtime bars), by tick. */
   forming: { key: string; captures: unknown[][] } | null;
+  /** The currency rate applied to each context bar's prices (request.security's `currency`), else absent. */
+  rates?: Float64Array;
 }
 
 /** Per-run cache of requested contexts, kept at ctx.ext.requestContexts. */
@@ -137,15 +139,20 @@ export class RequestContexts {
     const fx = (direct ?? inverse)!;
     const n = bars.time.length;
     const out: BarColumns = { length: n, time: bars.time, open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: bars.volume };
+    const rates = new Float64Array(n);
     for (let k = 0; k < n; k++) {
       const j = lastAtOrBefore(fx.time, closes[k]! - 1);
       const r = j < 0 ? NaN : direct ? fx.close[j]! : 1 / fx.close[j]!;
+      rates[k] = r;
       out.open[k] = bars.open[k]! * r;
       out.high[k] = bars.high[k]! * r;
       out.low[k] = bars.low[k]! * r;
       out.close[k] = bars.close[k]! * r;
     }
-    return { c: { ...c, bars: out, timeClose: closes } };
+    // the chart's own context converted: one context bar per chart bar (identity mapping), so realtime
+    // ticks re-evaluate the forming bar as for a higher timeframe
+    const same = c.source === "same" ? identity(n) : null;
+    return { c: { ...c, bars: out, timeClose: closes, rates, ...(same ? { index: same, lastSource: same } : {}) } };
   }
 
   /**
@@ -157,7 +164,9 @@ export class RequestContexts {
     const key = `${c.symbol}|${c.timeframe}|#chart`;
     let m = this.byResolved.get(key);
     if (!m) {
-      m = { ...c, bars: chartColumns(this.ctx), timeClose: this.ctx.ext.timeCloseColumn as Float64Array, captures: null };
+      const n = this.ctx.barCount;
+      // one context bar per chart bar: realtime ticks re-evaluate the forming bar (src/interpret/security.ts)
+      m = { ...c, bars: chartColumns(this.ctx), timeClose: this.ctx.ext.timeCloseColumn as Float64Array, captures: null, index: identity(n), lastSource: identity(n) };
       this.byResolved.set(key, m);
     }
     return m;
@@ -276,6 +285,12 @@ export function sameSymbol(a: string, b: string): boolean {
   const ia = a.indexOf(":"), ib = b.indexOf(":");
   if (ia >= 0 && ib >= 0) return false;
   return a.slice(ia + 1) === b.slice(ib + 1);
+}
+
+function identity(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
 }
 
 function chartColumns(ctx: ExecContext): BarColumns {

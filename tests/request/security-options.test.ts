@@ -147,6 +147,24 @@ plot(request.security(syminfo.tickerid, "240", count()), "n")`;
     expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA, NA, 0, 0, 0, 1, 1]);
   });
 
+  it("the chart's own context in a secondary run (currency, calc_bars_count) follows the ticks too", async () => {
+    const body2 = `varip float eur = na
+varip float last3 = na
+e = request.security("", "", close, currency = currency.EUR)
+l = request.security("", "", close, calc_bars_count = 3)
+if barstate.isrealtime and barstate.isnew
+    eur := e
+    last3 := l
+plot(eur, "eur")
+plot(last3, "last3")
+plot(e, "e")`;
+    const r = await run(body2, { realtimeBars: 2, realtimeTicks: 3, dataFeed: { "FX:USDEUR": fx(0.5) } });
+    // first ticks of bars 10 and 11 trade at their opens (19.5, 20.5)
+    expect(r.series.eur!.slice(10)).toEqual([19.5 * 0.5, 20.5 * 0.5]);
+    expect(r.series.last3!.slice(10)).toEqual([19.5, 20.5]);
+    expect(r.series.e!.slice(9)).toEqual([9.5, 10, 10.5]);
+  });
+
   it("lookahead has no effect on realtime values", async () => {
     const r = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on))`, { realtimeBars: 2 });
     // historical bars 8 and 9 still see the whole 4h bar (future leak); realtime ones the forming bar

@@ -129,6 +129,9 @@ describe("language.md §2 literals and types", () => {
     await checkError(v6("plot(close, style = na)"), /na cannot be used for 'style'/, 3);
     await checkError(v6("hline(100, linestyle = na)\nplot(close)"), /na cannot be used for 'linestyle'/, 3);
   });
+  it("2.24 in v5 `na` is still accepted for a unique constant", async () => {
+    expect(await first(v5("plot(close, style = na)"))).toEqual(closes);
+  });
   it("2.25 [v6] Mutable variables (`var x = 0; x += 1`) are \"series\", never \"const\"", async () => {
     await checkError(v6("var x = 2\nx += 1\nplot(close, offset = x)"), /argument 'offset'=series int: expected simple int/, 5);
     await checkError(v6("x = 2\nx := 3\nplot(close, offset = x)"), /argument 'offset'=series int: expected simple int/, 5);

@@ -63,11 +63,17 @@ describe("language.md §4 operators and expressions", () => {
     await checkError(v6("plot(true[1] ? 1 : 0)"), /cannot be used on literal values/, 3, 6);
     await checkError(v6("plot(math.pi[1])"), /cannot be used on constants/, 3, 6);
   });
+  it("4.09 in v5 `[]` on a literal is accepted (a series of the literal)", async () => {
+    expect(await first(v5("plot(1[1])"))).toEqual([null, 1, 1, 1, 1, 1]);
+  });
   it("4.10 [v6] No `[]` directly on UDT fields; write `(obj[1]).field` or assign the field to a variable first", async () => {
     await checkError(v6("type P\n    float x\np = P.new(close)\nplot(p.x[1])"), /\[\] cannot be applied to a UDT field directly/, 6, 6);
     const s = await plots(v6("type P\n    float x\np = P.new(close)\nv = p.x\nplot(bar_index > 0 ? (p[1]).x : -1)\nplot(v[1])"));
     expect(s.plot_0).toEqual([-1, ...closes.slice(0, -1)]);
     expect(s.plot_1).toEqual([null, ...closes.slice(0, -1)]);
+  });
+  it("4.10 in v5 `obj.field[1]` is accepted", async () => {
+    expect(await first(v5("type P\n    float x\np = P.new(close)\nplot(p.x[1])"))).toEqual([null, ...closes.slice(0, -1)]);
   });
   it("4.11 `[]` offset can be a series int; before the first bar it gives `na`", async () => {
     const s = await plots(v6("x = close\nplot(x[bar_index])\nplot(x[bar_index + 1])\nplot(close[bar_index % 2])"));

@@ -1,6 +1,6 @@
 // language.md §8: collections. Tests named "8.NN <the item>", every script through run-both.
 import { describe, expect, it } from "vitest";
-import { runBoth, v6 } from "../helpers/run-both.js";
+import { runBoth, v5, v6 } from "../helpers/run-both.js";
 import { closes, data, fill, first, near, plots, runtimeError } from "./checklist-helpers.js";
 
 describe("language.md §8 collections", () => {
@@ -16,6 +16,9 @@ describe("language.md §8 collections", () => {
     expect(s.plot_0).toEqual(fill(301));
     // [1, 2, 9] -> insert(-1, 7) puts 7 before the last: [1, 2, 7, 9] -> remove(-2) takes 7
     expect(s.plot_1).toEqual(fill(7903));
+  });
+  it("8.02 in v5 a negative index is out of bounds (a runtime error)", async () => {
+    await runtimeError(v5("a = array.from(1, 2, 3)\nplot(a.get(-1))"), /Index -1 is out of bounds, array size is 3/, 0);
   });
   it("8.03 Out-of-bounds array access is a runtime error (with the bar index)", async () => {
     await runtimeError(v6("a = array.from(1, 2, 3)\nx = bar_index == 2 ? a.get(3) : 0\nplot(x)"), /Index 3 is out of bounds, array size is 3/, 2);

@@ -42,7 +42,7 @@ describe("collections in loops and enums in maps", () => {
 
 describe("builtin constants", () => {
   it("display flags combine with arithmetic; style constants are assignable", async () => {
-    const r = await runBoth(v6("s = close > 0 ? plot.style_circles : plot.style_line\nplot(close, 'a', style = s, display = display.all - display.status_line)"), data);
+    const r = await runBoth(v6("s = input.bool(true) ? plot.style_circles : plot.style_line\nplot(close, 'a', style = s, display = display.all - display.status_line)"), data);
     expect(r.error).toBeUndefined();
     expect(r.plot_meta.a).toMatchObject({ style: "circles", display: "pane+data_window+price_scale+pine_screener" });
   });

@@ -3,8 +3,11 @@
 
 import wasmUrl from "../../build/kernels.wasm?url";
 import { setKernelModule } from "../kernels/index.js";
+import { ReusedKernels } from "./kernel-reuse.js";
 
 let ready: Promise<void> | null = null;
+/** This worker's kernel instance, reused run after run (see kernel-reuse.ts). */
+export let workerKernels: ReusedKernels | null = null;
 
 export function initKernels(): Promise<void> {
   ready ??= (async () => {
@@ -13,6 +16,7 @@ export function initKernels(): Promise<void> {
     // compile from bytes: compileStreaming needs the application/wasm MIME type, which not every host sets
     const module = await WebAssembly.compile(await response.arrayBuffer());
     setKernelModule(module);
+    workerKernels = new ReusedKernels(module);
   })();
   return ready;
 }

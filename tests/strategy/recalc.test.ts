@@ -86,6 +86,38 @@ if strategy.position_size > 0
     expect(off.strategy!.trades.map((t) => [t.entry_bar_index, t.exit_bar_index, t.exit_price])).toEqual([[1, 2, 108]]);
   });
 
+  it("the extra executions leave no trace in indicator state (ta.*, var, arrays are rolled back)", async () => {
+    // Fills on most bars (a market entry or close every bar) trigger extra executions; the committed
+    // values of every ta.* call, var counter and array must equal a run without the setting.
+    const src = (on: boolean) => `//@version=6
+strategy("s", calc_on_order_fills = ${on}, pyramiding = 3)
+if bar_index % 2 == 0
+    strategy.entry("L", strategy.long)
+else
+    strategy.close_all()
+var a = array.new<float>()
+a.push(close)
+var int n = 0
+n += 1
+plot(ta.sma(close, 3), "sma")
+plot(ta.ema(close, 4), "ema")
+plot(ta.rsi(close, 3), "rsi")
+plot(ta.atr(2), "atr")
+plot(ta.highest(high, 3), "hi")
+plot(ta.cum(volume), "cum")
+plot(ta.change(close), "chg")
+plot(a.size() + n, "size")
+`;
+    const rows: number[][] = [];
+    for (let i = 0; i < 24; i++) rows.push([100 + (i % 5), 103 + (i % 7), 97 - (i % 3), 100 + ((i * 3) % 5)]);
+    const data = bars(rows);
+    const on = await runBoth(src(true), data);
+    const off = await runBoth(src(false), data);
+    expect(on.error).toBeUndefined();
+    expect(on.strategy!.trades.length).toBeGreaterThan(5);
+    expect(on.series).toEqual(off.series);
+  });
+
   it("is compile-ineligible with its reason, also when set through RuntimeOptions.broker", async () => {
     const rt = new Runtime("CHART", {});
     const r = await rt.run(BUY_EVERY_FILL, PATH, { mode: "auto" });

@@ -191,14 +191,20 @@ export function pli_next(h: usize, bar: i32, x: f64, len: i32, p: f64): f64 {
   return a + f * (sGet(h, lo + 1) - a);
 }
 
-/** max - min of the window. */
+/** max - min of the window, the max starting from the smallest positive double (Java's
+ * Double.MIN_VALUE) rather than -infinity: TradingView measures an all-negative window from 0
+ * (range of -5, -3 is 5) and a lone 0 as 5e-324 (its outputs, published with LuxAlgo/PineTS's
+ * tests/namespaces/ta/range-na.test.ts). */
 export function range_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   if (len < 1) return NaN;
   if (orderUpdate(h, bar, x, len) < len) return NaN;
   const m = load<i32>(h, S0 + 8);
   if (m == 0) return NaN;
-  return sGet(h, m - 1) - sGet(h, 0);
+  const hi = sGet(h, m - 1);
+  return (hi > MIN_POSITIVE ? hi : MIN_POSITIVE) - sGet(h, 0);
 }
+
+const MIN_POSITIVE: f64 = 5e-324;
 
 /** Rank correlation index: Spearman correlation of price ranks against time ranks, x100. */
 export function rci_next(h: usize, bar: i32, x: f64, len: i32): f64 {

@@ -40,6 +40,23 @@ describe("sar and supertrend follow the reference manual's Pine versions", () =>
   });
 });
 
+describe("supertrend's factor", () => {
+  it("a series factor is read on the first bar only (TradingView, see oscillators.ts)", async () => {
+    const p = await plots(
+      `f = bar_index == 0 ? 1.0 : 3.0
+[st, dir] = ta.supertrend(f, 2)
+[s1, d1] = ta.supertrend(1.0, 2)
+plot(st, "st")
+plot(s1, "s1")
+plot(dir, "dir")
+plot(d1, "d1")`,
+      data,
+    );
+    same(p.st, p.s1);
+    same(p.dir, p.d1);
+  });
+});
+
 describe("cross, crossover, crossunder, rising, falling", () => {
   it("hand-computed events", async () => {
     const p = await plots(

@@ -101,3 +101,58 @@ describe("na holes", () => {
     for (const name of Object.keys(TV)) same(got[name], want(TV, name));
   });
 });
+
+describe("ta.range skips na and measures from 0 at most", () => {
+  // TradingView's values (range-na: same positive series as above; a negative series of period 12
+  // with na at k = 2, 5, 6, 7, 11): the window is the last `length` non-na values, an na bar repeats
+  // the previous result, and the maximum starts at the smallest positive double, so an all-negative
+  // window measures from 0 and a lone 0 gives 5e-324.
+  const POS = [1, 2, 7, 4, 0, 9, 3, 2, 8, 0, 9, 6, 1, 0, 0, 3, 6, 0, 4, 3, 2, 0, 0, 6, 8, 7, 2, 1, 10, 0, 9, 5];
+  const POS_HOLES = [4, 9, 13, 17, 21, 22, 29];
+  const NEG = [-5, -3, 0, -8, -1, 0, 0, 0, -2, 4, -6, 0];
+  const NEG_HOLES = [2, 5, 6, 7, 11];
+  const TV_POS: Table = {
+    r1: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5e-324, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    r3: [8, 4, 6, 5, 5, 5, 6, 7, 6, 6, 7, 3, 8, 8, 6, 3, 6, 6, 3, 3, 2, 2, 2, 4, 6, 2, 6, 6, 9, 9, 9, 5],
+    r5: [9, 9, 8, 6, 6, 8, 7, 7, 7, 7, 7, 7, 8, 8, 9, 9, 6, 6, 6, 6, 4, 4, 4, 4, 6, 6, 6, 7, 9, 9, 9, 9],
+    r8: [9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 8, 8, 9, 9, 9, 9, 9, 9, 6, 6, 6, 6, 8, 6, 6, 7, 9, 9, 9, 9],
+  };
+  const TV_NEG: Table = {
+    n1: [5, 3, 3, 8, 1, 1, 1, 1, 2, 0, 6, 6],
+    n3: [10, 6, 6, 8, 8, 8, 8, 8, 8, 6, 10, 10],
+    n5: [10, 10, 10, 12, 8, 8, 8, 8, 8, 12, 12, 12],
+  };
+
+  it("positive series with na holes", async () => {
+    const got = await byK(POS, POS_HOLES, { r1: "ta.range(src, 1)", r3: "ta.range(src, 3)", r5: "ta.range(src, 5)", r8: "ta.range(src, 8)" });
+    for (const name of Object.keys(TV_POS)) same(got[name], want(TV_POS, name));
+  });
+
+  it("negative series: measured from 0", async () => {
+    const got = await byK(NEG, NEG_HOLES, { n1: "ta.range(src, 1)", n3: "ta.range(src, 3)", n5: "ta.range(src, 5)" });
+    for (const name of Object.keys(TV_NEG)) same(got[name], want(TV_NEG, name));
+  });
+
+  it("na until `length` non-na values were seen (bars 0..9)", async () => {
+    const neg = NEG.map((v) => v.toFixed(1)).join(", ");
+    const p = await plots(
+      `var float[] pat = array.from(${neg})
+k = bar_index % 12
+float src = k == 2 or k == 5 or k == 6 or k == 7 or k == 11 ? na : array.get(pat, k)
+float lead = bar_index < 3 ? na : bar_index % 4
+float nothing = na
+plot(ta.range(src, 1), "n1")
+plot(ta.range(src, 3), "n3")
+plot(ta.range(src, 5), "n5")
+plot(ta.range(lead, 3), "q3")
+plot(ta.range(nothing, 3), "allna")`,
+      fromCloses(Array.from({ length: 10 }, () => 100)),
+    );
+    const NA = NaN;
+    same(p.n1, [5, 3, 3, 8, 1, 1, 1, 1, 2, 0]);
+    same(p.n3, [NA, NA, NA, 8, 8, 8, 8, 8, 8, 6]);
+    same(p.n5, [NA, NA, NA, NA, NA, NA, NA, NA, 8, 12]);
+    same(p.q3, [NA, NA, NA, NA, NA, 3, 2, 2, 3, 3]);
+    same(p.allna, Array.from({ length: 10 }, () => NA));
+  });
+});

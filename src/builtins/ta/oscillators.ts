@@ -161,12 +161,15 @@ function sar(ctx: ExecContext, args: any[], site: CallSite): number {
   return k.sar_next(h, ctx.barIndex, ctx.high, ctx.low, ctx.close, num(args[0]), num(args[1]), num(args[2]));
 }
 
+/** The manual's pine_supertrend. A series factor is read on the first call only: TradingView's
+ * supertrend with factor = bar_index == 0 ? 3 : 2 equals supertrend(3, n) on every bar (checked against
+ * TradingView by LuxAlgo/PineTS, ta-signatures-and-formulas "T6"). */
 function supertrend(ctx: ExecContext, args: any[], site: CallSite): any[] {
   const kk = kernels(ctx);
   const k = kk.x;
-  const h = (site.state ??= k.st_new(intArg(ctx, args[1], "supertrend", "atrPeriod"))) as number;
+  const s = (site.state ??= { h: k.st_new(intArg(ctx, args[1], "supertrend", "atrPeriod")), factor: num(args[0]) }) as { h: number; factor: number };
   const out = tuple(site, 2);
-  out[0] = k.st_next(h, ctx.barIndex, ctx.high, ctx.low, ctx.close, num(args[0]));
+  out[0] = k.st_next(s.h, ctx.barIndex, ctx.high, ctx.low, ctx.close, s.factor);
   out[1] = kk.out(0);
   return out;
 }

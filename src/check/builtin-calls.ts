@@ -107,7 +107,7 @@ export function checkQualifier(fnName: string, fn: CatalogFunction, param: strin
   if ((fn.returns.length !== 1 || fn.lists.length !== 1) && !(fnName.startsWith("input") && INPUT_LABELS.has(param))) return;
   if (doc.includes("tuple") || doc.includes("<")) return;
   const want = parseTypeText(doc);
-  const limit: Qual | undefined = want.q === 0 ? 0 : want.q === 2 ? 2 : undefined;
+  const limit: Qual | undefined = want.q === 0 ? 0 : want.q === 1 ? 1 : want.q === 2 ? 2 : undefined;
   if (limit === undefined || arg.name === "na") return;
   if (arg.q > limit) {
     throw new CheckError(

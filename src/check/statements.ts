@@ -243,9 +243,14 @@ export function checkBlock(c: Checker, b: A.Block, scope: Scope): RBlock {
   return { stmts, t: ty };
 }
 
-function unifyBlocks(c: Checker, types: PType[], span: A.Span): PType {
+/**
+ * The type of an if/switch used as a value: the branches' unified type, qualified by the strongest
+ * of the branches and the conditions (`switch freqIn` over input strings returning `alert.freq_*`
+ * constants is an input string, accepted where TradingView wants one).
+ */
+function unifyBlocks(c: Checker, types: PType[], span: A.Span, condQ: PType["q"] = CONST): PType {
   let name = "na";
-  let q = CONST as PType["q"];
+  let q = condQ;
   let elems: PType[] | undefined;
   for (const ty of types) {
     if (ty.name === "tuple") {
@@ -259,7 +264,7 @@ function unifyBlocks(c: Checker, types: PType[], span: A.Span): PType {
     if (ty.q > q) q = ty.q;
   }
   void span;
-  return name === "tuple" ? { name, q: SERIES, elems } : { name, q: SERIES };
+  return name === "tuple" ? { name, q: SERIES, elems } : { name, q };
 }
 
 export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | A.While, scope: Scope): RExpr {
@@ -274,7 +279,7 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
           els = { stmts: [{ k: "expr", e: inner, line: e.else.span.line }], t: inner.t };
         } else els = checkBlock(c, e.else, new Scope(scope));
       }
-      const ty = unifyBlocks(c, els ? [then.t, els.t] : [then.t], e.span);
+      const ty = unifyBlocks(c, els ? [then.t, els.t] : [then.t], e.span, cond.t.q);
       return { k: "if", cond, then, else: els, t: ty };
     }
     case "Switch": {
@@ -286,7 +291,8 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
           throw new CheckError(`Switch case of type ${typeText(test.t)} does not match ${typeText(subject.t)}`, cs.span);
         return { test, body: checkBlock(c, cs.body, new Scope(scope)) };
       });
-      return { k: "switch", subject, cases, t: unifyBlocks(c, cases.map((x) => x.body.t), e.span) };
+      const condQ = cases.reduce<PType["q"]>((q, x) => (x.test && x.test.t.q > q ? x.test.t.q : q), subject?.t.q ?? CONST);
+      return { k: "switch", subject, cases, t: unifyBlocks(c, cases.map((x) => x.body.t), e.span, condQ) };
     }
     case "For": {
       const from = c.expr(e.from, scope);

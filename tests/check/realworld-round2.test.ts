@@ -48,3 +48,26 @@ describe("x[0] is the current value", () => {
     expect(r.series["h"]).toEqual(data.map((x, i) => (i === 0 ? null : Math.max(x.close, data[i - 1]!.close))));
   });
 });
+
+describe("'input' parameters refuse series arguments; if/switch values keep their parts' qualifier", () => {
+  const refused = async (src: string, text: string) => {
+    const r = await runBoth(src, data);
+    expect(r.error_kind).toBe("check");
+    expect(r.error).toContain(text);
+  };
+  it("hline price and plot style from a series value are refused", async () => {
+    await refused("//@version=6\nindicator('t')\nhline(ta.sma(close, 5))\n", "expected input");
+    await refused("//@version=6\nindicator('t')\nplot(close, style = close > open ? plot.style_line : plot.style_circles)\n", "expected input plot_style");
+    await refused("//@version=6\nindicator('t')\nplot(close, linewidth = bar_index % 3 + 1)\n", "expected input int");
+  });
+  it("a switch over an input picks an input alert frequency; an if over an input bool an input plot style", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nf = input.string('All', options = ['All', 'Bar'])\nfr = switch f\n    'All' => alert.freq_all\n    => alert.freq_once_per_bar\n" +
+      "b = input.bool(true)\ns = if b\n    plot.style_circles\nelse\n    plot.style_line\nlvl = input.int(70)\nhline(100 - lvl)\n" +
+      "if close > open\n    alert('up', fr)\nplot(close, 'c', style = s)\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.plot_meta["c"]).toMatchObject({ style: "circles" });
+    expect(r.alerts.length).toBe(data.filter((x) => x.close > x.open).length);
+  });
+});

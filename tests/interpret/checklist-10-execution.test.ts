@@ -225,6 +225,9 @@ describe("language.md §10 execution model and series", () => {
     await runtimeErrorAt(v6("a = array.new<float>(2, 0)\nplot(bar_index == 1 ? a.get(2) : 0)"), /Index 2 is out of bounds, array size is 2/, 1, 4, 1);
     // inside a function: the calling statement
     await runtimeErrorAt(v6("f(a) =>\n    a.get(9)\nx = array.from(1.0)\ny = 0.0\nif bar_index == 2\n    y := f(x)\nplot(y)"), /Index 9 is out of bounds/, 2, 7, 1);
+    // na where a value is required
+    await runtimeErrorAt(v6("int n = bar_index < 3 ? 2 : na\nplot(ta.sma(close, n))"), /Invalid value of the 'length' argument \(NaN\) in the 'sma' function/, 3, 4, 1);
+    await runtimeErrorAt(v6("a = array.from(1.0)\nif bar_index == 1\n    a := na\nplot(a.size())"), /Cannot call 'array.size' with an array that is na/, 1, 6, 1);
     const s = await plots(v6("plot(close / 0)\nplot(5 % 0)\nx = 0\nplot(10 / x)"));
     expect(s.plot_0).toEqual(fill(null));
     expect(s.plot_1).toEqual(fill(null));

@@ -13,7 +13,7 @@ import type { RExpr, ResolvedProgram } from "../check/ir.js";
 import type { PType } from "../check/types.js";
 import { InputStore } from "../builtins/input/store.js";
 import { PlotStore } from "../builtins/plot/store.js";
-import { PineArray } from "../core/values.js";
+import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import type { LogRecord } from "../core/result.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { createBroker } from "../strategy/index.js";
@@ -101,14 +101,30 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
     // a realtime bar sees the higher-timeframe bar still forming (lookahead has no effect on realtime values)
     if (ctx.isRealtime && !c.lower) {
       const v = formingValue(c, prog, ctx, site, vals);
-      return v === undefined ? na : v;
+      return v === undefined ? na : fresh(v);
     }
     const prevTime = i > 0 ? ctx.columns.time[i - 1]! : NaN;
     const k = contextBarFor(c, i, ctx.time, ctx.timeClose, prevTime, gaps ? gaps() === true : false, lookahead ? lookahead() === true : false, ctx.barCount - 1);
     if (k < 0) return na;
     const v = vals[k];
-    return v === undefined ? na : v;
+    return v === undefined ? na : fresh(v);
   };
+}
+
+/**
+ * A requested collection or object as a new one per chart bar: the captured value is shared by every
+ * chart bar of its context bar, so a script mutating what it received must not change what the next
+ * bar receives (nor, on realtime ticks, what the next tick does).
+ */
+function fresh(v: unknown): unknown {
+  if (v === null || typeof v !== "object") return v;
+  // a tuple: copied only when it holds objects (a tuple of numbers is read, never mutated)
+  if (Array.isArray(v)) return v.some((x) => x !== null && typeof x === "object") ? v.map(fresh) : v;
+  if (v instanceof PineArray) return new PineArray(v.elemType, v.values.slice());
+  if (v instanceof PineMatrix) return new PineMatrix(v.elemType, v.rows, v.cols, v.data.slice());
+  if (v instanceof PineMap) return new PineMap(v.keyType, v.valueType, new Map(v.map));
+  if (v instanceof PineObject) return new PineObject(v.typeName, v.fields.slice());
+  return v;
 }
 
 function optional(a: RExpr | undefined, compile: (x: RExpr) => Fn): Fn | null {
@@ -120,7 +136,8 @@ function secondarySite(site: number, inner: Fn, lowerTf: boolean, type: PType, c
   return () => {
     const v = inner();
     const col = (cap.captures[site] ??= new Array<unknown>(cap.length));
-    col[cap.offset + ctx.barIndex] = Array.isArray(v) ? v.slice() : v;
+    // a copy: the secondary's own script may mutate what its request returned afterwards
+    col[cap.offset + ctx.barIndex] = Array.isArray(v) ? v.map(fresh) : fresh(v);
     return lowerTf ? asArrays(v, type) : v;
   };
 }

@@ -187,3 +187,12 @@ plot(request.security("X:Y", "60", f()))`;
     expect(r.count).toBe(0);
   });
 });
+
+describe("requested collections", () => {
+  it("each chart bar receives its own copy: mutating it does not change the next bar's value", async () => {
+    const r = await run(`a = request.security(syminfo.tickerid, "240", array.from(close), lookahead = barmerge.lookahead_on)
+a.push(0)
+plot(a.size(), "n")`);
+    expect(r.series.n).toEqual(new Array(12).fill(2));
+  });
+});

@@ -84,7 +84,8 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
-  const hoist = !!(k && (k as { x?: unknown }).x);
+  // (k.module first: reading k.x would instantiate a lazy instance the passes do not use)
+  const hoist = !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
   let gen;
   try {
     gen = generate(prog, hoist);

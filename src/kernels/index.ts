@@ -97,24 +97,55 @@ export function getKernelModule(): Promise<WebAssembly.Module> {
 
 /** One run's kernel instance: the exports plus views and rollback helpers. */
 export class Kernels {
-  readonly x: KernelExports;
-  /** Byte offset of the eight f64 tuple-result slots. */
-  readonly outPtr: number;
-  private f64: Float64Array;
+  private exports: KernelExports | null = null;
+  private ptr = 0;
+  private f64: Float64Array | null = null;
 
   constructor(
-    instance: WebAssembly.Instance,
+    instance: WebAssembly.Instance | null,
     /** The compiled module it came from (the whole-series passes instantiate their own from it). */
     readonly module: WebAssembly.Module | null = null,
   ) {
-    this.x = instance.exports as unknown as KernelExports;
-    this.outPtr = this.x.out_ptr();
-    this.f64 = new Float64Array(this.x.memory.buffer);
+    if (instance) this.bind(instance);
+    else if (!module) throw new Error("Kernels: an instance or a module is required");
+  }
+
+  /**
+   * An instance created on first use: a run whose ta.* calls were all precomputed by whole-series
+   * passes (which run in a shared instance, src/kernels/series.ts) never pays for one.
+   */
+  static lazy(module: WebAssembly.Module): Kernels {
+    return new Kernels(null, module);
+  }
+
+  /** The exports (instantiating the module on first use). */
+  get x(): KernelExports {
+    return this.exports ?? this.bind(new WebAssembly.Instance(this.module!, { env: { abort: kernelAbort } }));
+  }
+
+  /** True once the instance exists. */
+  get instantiated(): boolean {
+    return this.exports !== null;
+  }
+
+  /** Byte offset of the eight f64 tuple-result slots. */
+  get outPtr(): number {
+    if (this.exports === null) this.x;
+    return this.ptr;
+  }
+
+  private bind(instance: WebAssembly.Instance): KernelExports {
+    const x = instance.exports as unknown as KernelExports;
+    this.exports = x;
+    this.ptr = x.out_ptr();
+    this.f64 = new Float64Array(x.memory.buffer);
+    return x;
   }
 
   /** Float64 view of the whole memory (renewed after memory growth). */
   view(): Float64Array {
-    if (this.f64.buffer !== this.x.memory.buffer) this.f64 = new Float64Array(this.x.memory.buffer);
+    const buffer = this.x.memory.buffer;
+    if (this.f64 === null || this.f64.buffer !== buffer) this.f64 = new Float64Array(buffer);
     return this.f64;
   }
 
@@ -144,11 +175,21 @@ export interface KernelSnapshot {
   bytes: Uint8Array;
 }
 
-/** A fresh kernel instance for one run (the module is compiled once and shared). */
+/**
+ * A fresh kernel instance for one run (the module is compiled once and shared). Where a synchronous
+ * instantiation is always allowed (Node, workers, workerd) it is created on first use; a browser's
+ * main thread instantiates now, asynchronously.
+ */
 export async function createKernels(): Promise<Kernels> {
   const module = await getKernelModule();
+  if (!onBrowserMainThread()) return Kernels.lazy(module);
   const instance = await WebAssembly.instantiate(module, { env: { abort: kernelAbort } });
   return new Kernels(instance, module);
+}
+
+function onBrowserMainThread(): boolean {
+  const g = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
+  return g.document !== undefined && g.WorkerGlobalScope === undefined;
 }
 
 /** Same as createKernels, synchronously, when the module is already at hand. */

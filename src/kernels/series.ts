@@ -102,7 +102,13 @@ export function seriesArena(k: Kernels, n: number): SeriesArena {
   if (!module) return new SeriesArena(k, n);
   let s = shared.get(module);
   if (!s || s.k.x.memory.buffer.byteLength > KEEP_BYTES) {
-    const inst = new WebAssembly.Instance(module, { env: { abort: kernelAbort } });
+    let inst: WebAssembly.Instance;
+    try {
+      inst = new WebAssembly.Instance(module, { env: { abort: kernelAbort } });
+    } catch {
+      // a host refusing synchronous instantiation (a browser's main thread): the run's own memory
+      return new SeriesArena(k, n);
+    }
     const sk = new Kernels(inst, module);
     s = { k: sk, base: sk.x.heap_top(), open: [] };
     shared.set(module, s);

@@ -66,7 +66,7 @@ const hook = {
     if (!data) throw new Error("no data");
     const engine = new BrowserEngine(workers);
     const req = { source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" };
-    await Promise.all(Array.from({ length: workers }, () => engine.run(req)));
+    for (let k = 0; k < 3; k++) await Promise.all(Array.from({ length: workers }, () => engine.run(req)));
     const t0 = performance.now();
     const results = await Promise.all(Array.from({ length: n }, () => engine.run(req)));
     const wallMs = performance.now() - t0;
@@ -83,8 +83,11 @@ const hook = {
     if (!data) throw new Error("no data");
     const engine = new BrowserEngine(workers);
     const space = spaceFromInputs(app.result?.inputs ?? []);
-    // warm-up: start every worker and hand it the bars, so the figure is trials, not worker start-up
-    await Promise.all(Array.from({ length: workers }, () => engine.run({ source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" })));
+    // warm-up: start every worker, hand it the bars and let its JIT settle (three runs each; the app's
+    // own workers stay alive between studies), so the figure is trials, not worker start-up
+    for (let k = 0; k < 3; k++) {
+      await Promise.all(Array.from({ length: workers }, () => engine.run({ source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" })));
+    }
     const t0 = performance.now();
     const req = { script: app.source(), data, space: { params: space }, n_trials: nTrials, sampler: "random", objective: "net_pnl", validation: { mode: "in-sample" }, min_trades: 0, seed: 1, symbol: "CHART", fixed_inputs: {} };
     let progressCalls = 0;

@@ -154,6 +154,10 @@ describe("ask and bid", () => {
     expect(r.error).toBeUndefined();
     expect(r.series.ask).toEqual([NA, 10.3, 10.3]);
     expect(r.series.bid).toEqual([NA, 10.1, 10.1]);
+    expect(r.meta.requests).toEqual([
+      { symbol: "ASK:CHART", timeframe: "", source: "dataFeed", bars: 1 },
+      { symbol: "BID:CHART", timeframe: "", source: "dataFeed", bars: 1 },
+    ]);
   });
 
   it("on a 1T chart without quotes: na", async () => {

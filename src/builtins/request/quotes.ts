@@ -4,20 +4,28 @@
 // ticks), and on a realtime bar the last quote at or before the tick from RunOptions.dataFeed
 // "ASK:<symbol>" / "BID:<symbol>" (close = the quote), na without them (README.md).
 import type { BuiltinVariable, ExecContext, VariableTable } from "../types.js";
+import type { BarColumns } from "../../core/bars.js";
 import { chartSymbol } from "../ticker/index.js";
 import { lastAtOrBefore, requestContexts } from "../../runtime/security-feed.js";
 
 function quote(ctx: ExecContext, side: "ASK" | "BID"): number {
   if (!ctx.isRealtime || ctx.timeframe.trim().toUpperCase() !== "1T") return NaN;
   const rc = requestContexts(ctx);
+  let found: BarColumns | null = null;
+  let key = `${side}:${chartSymbol(ctx)}`;
   for (const name of [chartSymbol(ctx), String(ctx.syminfo.ticker ?? "")]) {
     if (name === "") continue;
-    const q = rc.feedByKey(`${side}:${name}`);
-    if (!q) continue;
-    const j = lastAtOrBefore(q.time, ctx.time);
-    return j < 0 ? NaN : q.close[j]!;
+    found = rc.feedByKey(`${side}:${name}`);
+    if (found) {
+      key = `${side}:${name}`;
+      break;
+    }
   }
-  return NaN;
+  // meta.requests says once per run which quotes were used (or missing)
+  if (!rc.records.some((r) => r.symbol === key)) rc.records.push({ symbol: key, timeframe: "", source: found ? "dataFeed" : "none", bars: found ? found.time.length : 0 });
+  if (!found) return NaN;
+  const j = lastAtOrBefore(found.time, ctx.time);
+  return j < 0 ? NaN : found.close[j]!;
 }
 
 const v = (name: "ask" | "bid"): BuiltinVariable => ({ name, get: (ctx) => quote(ctx, name === "ask" ? "ASK" : "BID") });

@@ -28,6 +28,31 @@ const HISTORY: i32 = 512;
   return len < HISTORY ? HISTORY : len + 1;
 }
 
+// ---------------------------------------------------------------- bar-window kernels called on some bars only
+// A call inside a local block does not run on every bar. Most windows then hold the last `length`
+// calls, but wma/hma/alma/swma, change/mom/roc, percentrank and the pivots read the last `length` BARS,
+// a bar on which the call did not run repeating the last call's value (the history of `source[i]`
+// inside that block): TradingView's outputs for calls under `hour % 3 != 0`, `close > open` and a
+// 12-bar gap (published with LuxAlgo/PineTS, tests/namespaces/ta/local-block-semantics.test.ts).
+
+/** begin() for those kernels, then ringEnsure(need), then the bars skipped since the site's previous
+ * call pushed again as the last value (at most `cap` of them: older ones leave the window anyway).
+ * Returns begin()'s result. */
+export function beginBars(h: usize, bar: i32, need: i32, cap: i32): bool {
+  // the previous call's bar: the header's, or on a repeated call the shadow copy's (mem.ts layout)
+  let prev = load<i32>(h, 0);
+  if (prev == bar) prev = load<i32>(<usize>load<u32>(h, 8), 0);
+  const rolled = begin(h, bar);
+  ringEnsure(h, need);
+  if (prev >= 0 && bar - prev > 1 && ringCount(h) > 0) {
+    const last = ringGet(h, 0);
+    const gap = bar - prev - 1;
+    const n = gap < cap ? gap : cap;
+    for (let i = 0; i < n; i++) ringPush(h, last);
+  }
+  return rolled;
+}
+
 // ---------------------------------------------------------------- sum / sma / dev
 // scalars: S0 f64 running sum, S0+8 i32 length of the previous call, S0+12 i32 calls so far,
 //          S0+16 i32 calls up to and including the most recent na (0: none yet)
@@ -138,9 +163,11 @@ export function wma_new(len: i32): usize {
 }
 
 export function wma_next(h: usize, bar: i32, x: f64, len: i32): f64 {
-  begin(h, bar);
-  if (len < 1) return NaN;
-  ringEnsure(h, len + 1);
+  if (len < 1) {
+    begin(h, bar);
+    return NaN;
+  }
+  beginBars(h, bar, len + 1, len);
   const na = x != x;
   if (na) x = load<f64>(h, S0);
   else store<f64>(h, x, S0);
@@ -222,11 +249,14 @@ export function lag_new(len: i32): usize {
   return stateNew(S0, ringFor(len));
 }
 
-/** Pushes x and returns the value `len` calls ago (na when there is none). */
+/** Pushes x and returns the value `len` bars ago (na when there is none); bars without a call repeat
+ * the last call's value (beginBars). */
 export function lag_next(h: usize, bar: i32, x: f64, len: i32): f64 {
-  begin(h, bar);
-  if (len < 0) return NaN;
-  ringEnsure(h, len + 1);
+  if (len < 0) {
+    begin(h, bar);
+    return NaN;
+  }
+  beginBars(h, bar, len + 1, len);
   ringPush(h, x);
   return ringCount(h) > len ? ringGet(h, len) : NaN;
 }

@@ -1,7 +1,7 @@
 // Kernels over a window read directly (alma, swma, cog, linreg), true range, barssince/valuewhen,
 // and the bar-path indicators (sar, supertrend, vwap, volume indicators).
 import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, setOut } from "./mem";
-import { seedAdd, seedSum } from "./avg";
+import { seedAdd, seedSum, beginBars } from "./avg";
 
 // ---------------------------------------------------------------- window formulas (na -> na)
 // These use the plain ring of win_new (window.ts): one value per call.
@@ -9,9 +9,12 @@ import { seedAdd, seedSum } from "./avg";
 /** Weights normalised first, then applied oldest first: this order reproduces TradingView's exports
  * bit for bit (ta/ma alma columns 146/146 and 141/141; sum/norm at the end gives 75/146). */
 export function alma_next(h: usize, bar: i32, x: f64, len: i32, offset: f64, sigma: f64, floor: i32): f64 {
-  begin(h, bar);
-  if (len < 1) return NaN;
-  ringEnsure(h, len + 1);
+  if (len < 1) {
+    begin(h, bar);
+    return NaN;
+  }
+  // a window of bars: a bar without a call repeats the last call's value (avg.ts beginBars)
+  beginBars(h, bar, len + 1, len);
   ringPush(h, x);
   if (ringCount(h) < len) return NaN;
   let m = offset * <f64>(len - 1);
@@ -32,8 +35,7 @@ export function alma_next(h: usize, bar: i32, x: f64, len: i32, offset: f64, sig
 /** x[3]/6 + ... as the weighted sum newest first over the weight total (1, 2, 2, 1) / 6: the order that
  * reproduces TradingView's ta/ma swma column bit for bit (147/147; the reference's four quotients give 95). */
 export function swma_next(h: usize, bar: i32, x: f64): f64 {
-  begin(h, bar);
-  ringEnsure(h, 5);
+  beginBars(h, bar, 5, 4);
   ringPush(h, x);
   if (ringCount(h) < 4) return NaN;
   let s = x * 1.0;

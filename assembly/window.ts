@@ -4,6 +4,7 @@
 // tests/namespaces/ta/na-window-semantics.test.ts and tie-handling.test.ts): a window extreme only
 // looks at the bars since the most recent na, and a pivot scan stops at the first na on either side.
 import { S0, alloc, stateNew, begin, ringEnsure, ringPush, ringGet, ringAt, ringCount, ringPushes, ringCap } from "./mem";
+import { beginBars } from "./avg";
 
 /** Values every windowed state keeps from the start: a series length may grow later (see avg.ts). */
 const HISTORY: i32 = 512;
@@ -123,9 +124,12 @@ export function rise_next(h: usize, bar: i32, x: f64, len: i32, dir: i32): i32 {
 /** Percent of the `len` previous values that are <= x (tolerant). An na compares false: it is not
  * counted, and an na x counts nothing (TradingView gives 0 there, not na). */
 export function prank_next(h: usize, bar: i32, x: f64, len: i32): f64 {
-  begin(h, bar);
-  if (len < 1) return NaN;
-  ringEnsure(h, len + 2);
+  if (len < 1) {
+    begin(h, bar);
+    return NaN;
+  }
+  // previous values of bars: a bar without a call repeats the last call's value (avg.ts beginBars)
+  beginBars(h, bar, len + 2, len);
   ringPush(h, x);
   if (ringCount(h) <= len) return NaN;
   let c = 0;
@@ -141,10 +145,13 @@ export function prank_next(h: usize, bar: i32, x: f64, len: i32): f64 {
  * values the newest is the pivot (a left tie is allowed, a right tie is not), each side's scan stops
  * at its first na, and an na candidate is never a pivot (TradingView's outputs, see the top). */
 export function pivot_next(h: usize, bar: i32, x: f64, left: i32, right: i32, kind: i32): f64 {
-  begin(h, bar);
-  if (left < 0 || right < 0) return NaN;
+  if (left < 0 || right < 0) {
+    begin(h, bar);
+    return NaN;
+  }
   const w = left + right + 1;
-  ringEnsure(h, w + 1);
+  // a window of bars: a bar without a call repeats the last call's value (avg.ts beginBars)
+  beginBars(h, bar, w + 1, w);
   ringPush(h, x);
   if (ringCount(h) < w) return NaN;
   const c = ringGet(h, right);

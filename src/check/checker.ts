@@ -6,6 +6,7 @@ import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../builtins/types.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
+import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
 import { constEval, dottedName } from "./consteval.js";
@@ -250,7 +251,7 @@ export class Checker {
       return { k: "bvar", def: bv, site: this.siteCount++, t: ty };
     }
     if (name in this.registry.constants) {
-      const v = this.registry.constants[name];
+      const v = v5Constant(name, this.version) ?? this.registry.constants[name];
       const doc = catalogConstant(name);
       const dt = doc ? parseTypeText(doc) : undefined;
       // special documented types (plot_style, plot_display, ...) are plain strings/numbers here
@@ -454,9 +455,11 @@ export class Checker {
   }
 
   builtinCall(name: string, args: A.Arg[], recv: RExpr | null, typeArgs: string[], scope: Scope, e: A.Call): RExpr {
-    const cat = catalogFunction(name);
+    const cat = catalogFunctionFor(name, this.version);
     const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
-    if (!cat && !def) throw new CheckError(`Could not find function or function reference '${name}'`, e.callee.span);
+    if (!cat && !def) throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
+    // v5's deprecated transp: the colour arguments become color.new(c, transp) (src/catalog/v5.ts)
+    if (this.version < 6 && takesTransp(name)) args = rewriteTransp(name, args);
     if (!def) throw new CheckError(`Builtin '${name}' is not implemented yet`, e.callee.span);
     if ((PLOT_FAMILY.has(name) || name === "alertcondition") && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
     if (name === "indicator" || name === "strategy" || name === "library") {

@@ -1,0 +1,151 @@
+// The Pine v5 dialect as an overlay on the generated v6 catalogue: the few signatures, constants and
+// removed parameters where v5 differs from v6 (the v6 migration guide's list, values from the v5
+// reference manual). The checker asks `catalogFunctionFor(name, version)` and friends instead of the v6
+// tables directly, so every v5 difference lives here.
+
+import type { Arg, Call, ColorLit, Expr, Member } from "../lang/ast.js";
+import { catalogFunction } from "./index.js";
+import type { CatalogFunction } from "./types.js";
+
+/** v5 parameter types that differ from v6: plot-family `offset` is `series int` in v5 (v6 made it simple). */
+const V5_TYPES: Record<string, Record<string, string>> = {
+  plot: { offset: "series int" },
+  plotshape: { offset: "series int" },
+  plotchar: { offset: "series int" },
+  plotarrow: { offset: "series int" },
+  bgcolor: { offset: "series int" },
+  barcolor: { offset: "series int" },
+};
+
+const patched = new Map<string, CatalogFunction>();
+
+/** The catalogue entry of `name` as the script's Pine version documents it (v5 overrides over v6). */
+export function catalogFunctionFor(name: string, version: number): { key: string; fn: CatalogFunction } | undefined {
+  const base = catalogFunction(name);
+  if (!base || version >= 6) return base;
+  const over = V5_TYPES[base.key];
+  if (!over) return base;
+  let fn = patched.get(base.key);
+  if (!fn) {
+    fn = { ...base.fn, types: { ...base.fn.types, ...over } };
+    patched.set(base.key, fn);
+  }
+  return { key: base.key, fn };
+}
+
+/**
+ * v5 values of the colour constants that v6 changed (v5 reference manual: "Is a named constant for
+ * #FF5252 color" and so on; the other thirteen are the same in both versions).
+ */
+export const V5_COLORS: Record<string, string> = {
+  "color.red": "#FF5252",
+  "color.teal": "#00897B",
+  "color.yellow": "#FFEB3B",
+};
+
+/** The packed 0xRRGGBBAA value of a v5-only constant value, or undefined when v5 and v6 agree. */
+export function v5Constant(name: string, version: number): number | undefined {
+  if (version >= 6) return undefined;
+  const hex = V5_COLORS[name];
+  if (!hex) return undefined;
+  return (parseInt(hex.slice(1), 16) * 256 + 255) >>> 0;
+}
+
+/**
+ * v5's deprecated `transp` (0..100, removed in v6): which colour parameters it makes transparent, and
+ * the colour a call gets when it gives transp but no colour (plot's documented default, color.blue).
+ */
+const TRANSP_TARGETS: Record<string, { params: string[]; fallback?: string }> = {
+  plot: { params: ["color"], fallback: "#2962FF" },
+  plotshape: { params: ["color"], fallback: "#2962FF" },
+  plotchar: { params: ["color"], fallback: "#2962FF" },
+  plotarrow: { params: ["colorup", "colordown"] },
+  bgcolor: { params: ["color"] },
+  fill: { params: ["color"] },
+};
+
+/** True when `name` takes v5's `transp` parameter. */
+export function takesTransp(name: string): boolean {
+  return name in TRANSP_TARGETS;
+}
+
+/**
+ * A v5 call with `transp = t` rewritten to the v6 form: each colour argument `c` becomes
+ * `color.new(c, t)` and `transp` is dropped, so the builtin's parameter order, the interpreter and the
+ * compiler are untouched. A positional colour argument is found through the catalogue's parameter list.
+ * Returns the call's arguments unchanged when there is no `transp`.
+ */
+export function rewriteTransp(name: string, args: Arg[]): Arg[] {
+  const target = TRANSP_TARGETS[name];
+  const transp = target ? args.find((a) => a.name?.name === "transp") : undefined;
+  if (!target || !transp) return args;
+  const cat = catalogFunction(name);
+  const list = cat?.fn.lists[0] ?? cat?.fn.params ?? [];
+  const rest = args.filter((a) => a !== transp);
+  let positional = 0;
+  let wrapped = false;
+  const out = rest.map((a) => {
+    const pname = a.name ? a.name.name : list[positional++];
+    if (pname === undefined || !target.params.includes(pname)) return a;
+    wrapped = true;
+    return { ...a, value: withTransp(a.value, transp.value) };
+  });
+  if (!wrapped && target.fallback) {
+    const span = transp.span;
+    const color: Arg = { kind: "Arg", name: { kind: "Ident", name: "color", span }, value: withTransp(hexLiteral(target.fallback, span), transp.value), span };
+    out.push(color);
+  }
+  return out;
+}
+
+function withTransp(color: Expr, transp: Expr): Call {
+  const span = color.span;
+  const callee: Member = { kind: "Member", object: { kind: "Ident", name: "color", span }, property: { kind: "Ident", name: "new", span }, span };
+  return { kind: "Call", callee, args: [{ kind: "Arg", value: color, span }, { kind: "Arg", value: transp, span: transp.span }], span };
+}
+
+function hexLiteral(hex: string, span: Arg["span"]): ColorLit {
+  const v = parseInt(hex.slice(1), 16);
+  return { kind: "Color", raw: hex, r: (v >> 16) & 255, g: (v >> 8) & 255, b: v & 255, a: 255, span };
+}
+
+/** Pine v4 (and earlier) builtins a converted script may still call, with their v5/v6 replacement. */
+const V4_NAMES: Record<string, string> = {
+  study: "indicator()",
+  security: "request.security()",
+  iff: "the ?: operator",
+  tostring: "str.tostring()",
+  tonumber: "str.tonumber()",
+  sma: "ta.sma()",
+  ema: "ta.ema()",
+  rma: "ta.rma()",
+  wma: "ta.wma()",
+  rsi: "ta.rsi()",
+  atr: "ta.atr()",
+  crossover: "ta.crossover()",
+  crossunder: "ta.crossunder()",
+  cross: "ta.cross()",
+  highest: "ta.highest()",
+  lowest: "ta.lowest()",
+  stdev: "ta.stdev()",
+  change: "ta.change()",
+  valuewhen: "ta.valuewhen()",
+  barssince: "ta.barssince()",
+  pivothigh: "ta.pivothigh()",
+  pivotlow: "ta.pivotlow()",
+  abs: "math.abs()",
+  max: "math.max()",
+  min: "math.min()",
+  round: "math.round()",
+  sqrt: "math.sqrt()",
+  log: "math.log()",
+  pow: "math.pow()",
+  avg: "math.avg()",
+  sum: "math.sum()",
+};
+
+/** A hint for a call of a Pine v4 builtin that v5/v6 renamed or removed, or undefined. */
+export function v4Hint(name: string): string | undefined {
+  const to = V4_NAMES[name];
+  return to ? `'${name}()' is Pine v4: use ${to} in //@version=5 and //@version=6 scripts` : undefined;
+}

@@ -24,6 +24,7 @@ import { Compiler, naOfType, type Fn } from "./compiler.js";
 import { RunState, type StateSnapshot } from "./state.js";
 import { ObjectRollback } from "../runtime/rollback.js";
 import { createKernelsSync } from "../kernels/index.js";
+import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
 
 type CallExpr = Extract<RExpr, { k: "call" }>;
 
@@ -230,6 +231,8 @@ class FormingRunner {
     const kernels = sec.ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
     const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
     const bsnap = sec.broker ? sec.broker.snapshot() : undefined;
+    const dstore = drawingStoreOf(sec.ctx);
+    const dsnap = snapshotDrawings(dstore);
     sec.ctx.isRealtime = true;
     sec.ctx.isNewTick = main.isNewTick;
     sec.ctx.isConfirmed = main.isConfirmed;
@@ -244,6 +247,7 @@ class FormingRunner {
       this.objects?.restore();
       if (ksnap !== undefined) kernels!.restore!(ksnap);
       if (bsnap !== undefined) sec.broker!.restore(bsnap);
+      restoreDrawings(dstore, dsnap);
       cols.open[k] = full.open[k]!;
       cols.high[k] = full.high[k]!;
       cols.low[k] = full.low[k]!;

@@ -74,7 +74,7 @@ export interface OptimizeProgress {
 export interface StudyOptions {
   signal?: AbortSignal;
   onProgress?: (p: OptimizeProgress) => void;
-  /** Trials run at once (a worker pool's size). Proposals are made per batch, so results do not depend on timing. */
+  /** Trials run at once (a worker pool's size). Trial k is proposed from trials 0..k-concurrency, so results do not depend on timing. */
   concurrency?: number;
 }
 
@@ -252,20 +252,31 @@ export async function runStudy(study: PreparedStudy, runner: TrialRunner, option
     return { record, is: record.error ? -Infinity : isScore, oos: record.error ? -Infinity : oosScore };
   };
 
-  while (scored.length < study.nTrials) {
-    throwIfAborted(options.signal);
-    const size = Math.min(batch, study.nTrials - scored.length);
-    const proposals: Params[] = [];
-    for (let k = 0; k < size; k++) proposals.push(sampler.propose(history));
-    const done = await Promise.all(proposals.map((p, k) => evaluate(scored.length + k, p)));
-    for (const s of done) {
-      scored.push(s);
+  // A sliding window of `batch` trials in flight: trial k is proposed once trials 0..k-batch have
+  // finished, from their results in index order, so proposals never depend on timing (a seeded study
+  // gives the same trials on any machine) and a slow trial holds back one slot, not a whole batch.
+  const inFlight: Promise<Scored>[] = [];
+  const observed = (): void => {
+    // history grows in index order only: proposal k sees exactly trials 0..k-batch
+    while (history.length < scored.length) {
+      const s = scored[history.length]!;
       history.push({ params: s.record.params, score: s.is });
-      engineRuns += s.record.engine_runs;
-      const best = pickBest(scored, oosNow);
-      options.onProgress?.({ completed: scored.length, total: study.nTrials, trial: s.record, best_index: best ? best.record.index : null });
     }
+  };
+  const settle = async (): Promise<void> => {
+    const s = await inFlight.shift()!;
+    scored.push(s);
+    engineRuns += s.record.engine_runs;
+    const best = pickBest(scored, oosNow);
+    options.onProgress?.({ completed: scored.length, total: study.nTrials, trial: s.record, best_index: best ? best.record.index : null });
+  };
+  for (let index = 0; index < study.nTrials; index++) {
+    throwIfAborted(options.signal);
+    if (inFlight.length >= batch) await settle();
+    observed();
+    inFlight.push(evaluate(index, sampler.propose(history)));
   }
+  while (inFlight.length) await settle();
   throwIfAborted(options.signal);
 
   let best = pickBest(scored, oosNow);

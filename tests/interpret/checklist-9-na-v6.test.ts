@@ -72,16 +72,21 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     await checkError(v6("plot(close, transp = 50)"), /'plot' has no parameter 'transp'/, 3, 13);
     await checkError(v6("bgcolor(color.red, transp = 50)\nplot(close)"), /'bgcolor' has no parameter 'transp'/, 3);
   });
-  it.fails("9.10 in v5 `transp` is still a parameter of plot/bgcolor/fill (refused today: the catalogue is v6's)", async () => {
-    expect((await runBoth(v5("plot(close, transp = 50)\nbgcolor(color.red, transp = 80)"), data)).error).toBeUndefined();
+  it("9.10 in v5 `transp` is still a parameter of plot/bgcolor/fill (applied like color.new(c, transp))", async () => {
+    const r = await runBoth(v5("plot(close, transp = 50)\nbgcolor(color.red, transp = 80)"), data);
+    expect(r.error).toBeUndefined();
+    // plot's default blue at transparency 50 (alpha 128), v5's red #FF5252 at 80 (alpha 51)
+    expect(Object.values(r.plot_meta).map((m) => m.color)).toEqual(["#2962FF80", "#FF525233"]);
   });
   it("9.11 [v6] `offset` in `plot*()` no longer accepts series", async () => {
     await checkError(v6("plot(close, offset = bar_index)"), /argument 'offset'=series int: expected simple int/, 3, 13);
     await checkError(v6("plotshape(true, offset = bar_index)"), /argument 'offset'=series int: expected simple int/, 3);
     expect((await runBoth(v6("plot(close, offset = 2)"), data)).error).toBeUndefined();
   });
-  it.fails("9.11 in v5 `offset` accepts a series int (refused today: the catalogue's simple int applies to v5 too)", async () => {
-    expect((await runBoth(v5("plot(close, offset = bar_index % 2)"), data)).error).toBeUndefined();
+  it("9.11 in v5 `offset` accepts a series int", async () => {
+    const r = await runBoth(v5("plot(close, offset = bar_index % 2)"), data);
+    expect(r.error).toBeUndefined();
+    expect(r.series.plot_0).toEqual(closes);
   });
   it("9.12 [v6] Some default colours changed (e.g. `color.red` = #F23645)", async () => {
     const s = await plots(v6("plot(color.r(color.red) * 1000000 + color.g(color.red) * 1000 + color.b(color.red))\nplot(color.r(color.teal) * 1000000 + color.g(color.teal) * 1000 + color.b(color.teal))"));

@@ -24,6 +24,7 @@ import { Compiler, naOfType, type Fn } from "./compiler.js";
 import { RunState, type StateSnapshot } from "./state.js";
 import { ObjectRollback } from "../runtime/rollback.js";
 import { createKernelsSync } from "../kernels/index.js";
+import { PineRuntimeError } from "./errors.js";
 import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
 
 type CallExpr = Extract<RExpr, { k: "call" }>;
@@ -294,10 +295,13 @@ class Secondary {
   private readonly deadline: number;
   /** Context bar of the secondary's bar 0. */
   private readonly offset: number;
+  private readonly context: RequestedContext;
+  private noted = false;
 
   constructor(prog: ResolvedProgram, main: ExecContext, c: RequestedContext, all: BarColumns, start: number, kernels: unknown) {
     this.bars = start > 0 ? sliceBars(all, start) : all;
     this.offset = start;
+    this.context = c;
     const n = this.bars.time.length;
     const syminfo = c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
     const logs: LogRecord[] = [];
@@ -319,6 +323,15 @@ class Secondary {
     this.deadline = typeof main.ext.deadline === "number" ? main.ext.deadline : 0;
   }
 
+  /** Records, once per context, that a statement failed in the secondary run (meta.requests[].note). */
+  private noteError(bar: number, message: string): void {
+    const record = this.context.record;
+    if (this.noted || !record) return;
+    this.noted = true;
+    const note = `a statement the requested expression does not need failed on context bar ${bar + this.offset} and was skipped there: ${message}`;
+    record.note = record.note ? `${record.note}; ${note}` : note;
+  }
+
   /** Evaluates context bar `b` (an index into the whole context) with these values; commits it unless told not to. */
   step(b: number, open: number, high: number, low: number, close: number, volume: number, commit = true): void {
     const sctx = this.ctx;
@@ -334,7 +347,16 @@ class Secondary {
     sctx.volume = volume;
     this.state.setBar(open, high, low, close, volume, sctx.time, j);
     if (this.broker) this.broker.onBarOpen(sctx);
-    this.run();
+    try {
+      this.run();
+    } catch (err) {
+      // TradingView evaluates only what the requested expression needs in the other context; we run the
+      // whole script there, so code the expression does not need (a.get(1) on a security_lower_tf array,
+      // which holds one value per bar in the intrabar context) may fail. The values the request sites
+      // recorded before the error stand; the rest of that bar is skipped and the run goes on.
+      if (!(err instanceof PineRuntimeError)) throw err;
+      this.noteError(j, err.message);
+    }
     if (!commit) return;
     if (this.broker) this.broker.onBarClose(sctx);
     this.state.commit();

@@ -155,9 +155,12 @@ describe("language.md §10 execution model and series", () => {
     expect(s.plot_1).toEqual([500, 502, 504]);
     expect(s.plot_2).toEqual([501, 503, 505]);
   });
-  it.fails("10.17 an unguarded `a.get(1)` on the intrabar array (a runtime error 'Index 1 is out of bounds, array size is 1' before bar 0 is plotted: the array is read while it holds one intrabar value)", async () => {
-    const s = await plots(v6("a = request.security_lower_tf(syminfo.tickerid, '1', close)\nplot(a.get(1))"), LTF, chart2);
+  it("10.17 an unguarded `a.get(1)` on the intrabar array works: a statement the requested expression does not need may fail in the intrabar context without stopping the run (meta says so)", async () => {
+    const src = v6("a = request.security_lower_tf(syminfo.tickerid, '1', close)\nplot(a.get(1))");
+    const s = await plots(src, LTF, chart2);
     expect(s.plot_0).toEqual([501, 503, 505]);
+    const r = await runBoth(src, chart2, LTF);
+    expect(String((r.meta.requests as { note?: string }[])[0]!.note)).toMatch(/does not need failed on context bar 0/);
   });
   it("10.18 Strategy engine: orders fill at the next bar open, or at the close with `process_orders_on_close`", async () => {
     const body = "if bar_index == 0\n    strategy.entry('L', strategy.long)\nplot(strategy.position_avg_price)";

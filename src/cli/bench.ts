@@ -27,7 +27,11 @@ interface Row {
   bars: number;
   engine: string;
   ms: number;
+  /** Median CPU time of the process (all threads), ms: steadier than wall time on a shared machine. */
+  cpuMs: number;
   ratio: number | null;
+  /** CPU-time ratio to the floor. */
+  cpuRatio: number | null;
   bytesPerBar: number | null;
   note?: string;
 }
@@ -93,20 +97,28 @@ function collectGarbage(): void {
   if (g) g();
 }
 
-async function timeIt(fn: () => Promise<unknown> | unknown, repeats: number): Promise<{ ms: number; bytes: number | null }> {
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function timeIt(fn: () => Promise<unknown> | unknown, repeats: number): Promise<{ ms: number; cpuMs: number; bytes: number | null }> {
   await fn(); // warm-up: JIT, kernel compilation
   const times: number[] = [];
+  const cpu: number[] = [];
   let bytes: number | null = null;
   for (let i = 0; i < repeats; i++) {
     collectGarbage();
     const before = heapNow();
+    const c0 = cpuNow();
     const t0 = performance.now();
     const out = await fn();
     times.push(performance.now() - t0);
+    cpu.push(cpuNow() - c0);
     if (i === 0 && (globalThis as { gc?: unknown }).gc) bytes = heapNow() - before;
     void out;
   }
-  return { ms: median(times), bytes };
+  return { ms: median(times), cpuMs: median(cpu), bytes };
 }
 
 function loadScripts(only: string[] | null): { name: string; source: string }[] {
@@ -148,12 +160,14 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
     const data = generateBars(bars);
     const inputBytes = bars * 6 * 8;
     let floorMs: number | null = null;
+    let floorCpu: number | null = null;
     if (floor) {
       const d = { o: data.open as Float64Array, h: data.high as Float64Array, l: data.low as Float64Array, c: data.close as Float64Array, v: data.volume };
       const t = await timeIt(() => floor(d), repeatsFor(bars));
       floorMs = t.ms;
-      rows.push({ script: "bench10", bars, engine: "floor (fused-loop.mjs)", ms: t.ms, ratio: 1, bytesPerBar: null });
-      log(`  floor        bench10  ${bars} bars  ${t.ms.toFixed(1)} ms`);
+      floorCpu = t.cpuMs;
+      rows.push({ script: "bench10", bars, engine: "floor (fused-loop.mjs)", ms: t.ms, cpuMs: t.cpuMs, ratio: 1, cpuRatio: 1, bytesPerBar: null });
+      log(`  floor        bench10  ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)} ms)`);
     }
     for (const script of scripts) {
       for (const mode of opts.modes) {
@@ -166,18 +180,19 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
           return res;
         }, repeatsFor(bars));
         const ratio = script.name === "bench10" && floorMs ? t.ms / floorMs : null;
+        const cpuRatio = script.name === "bench10" && floorCpu ? t.cpuMs / floorCpu : null;
         const bytesPerBar = t.bytes === null ? null : Math.max(0, (t.bytes - inputBytes) / bars);
-        rows.push({ script: script.name, bars, engine: `resin ${mode}`, ms: t.ms, ratio, bytesPerBar, note });
-        log(`  resin ${mode.padEnd(9)} ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms${ratio ? `  ${ratio.toFixed(2)}x floor` : ""}${note ? `  (${note})` : ""}`);
+        rows.push({ script: script.name, bars, engine: `resin ${mode}`, ms: t.ms, cpuMs: t.cpuMs, ratio, cpuRatio, bytesPerBar, note });
+        log(`  resin ${mode.padEnd(9)} ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)})${ratio ? `  ${ratio.toFixed(2)}x floor (cpu ${cpuRatio!.toFixed(2)}x)` : ""}${note ? `  (${note})` : ""}`);
       }
       if (pinets && script.name === "bench10" && bars <= opts.pinetsMaxBars) {
         try {
           const t = await timeIt(() => pinets(data, script.source), bars >= 100_000 ? 1 : 3);
           const ratio = floorMs ? t.ms / floorMs : null;
-          rows.push({ script: script.name, bars, engine: "pinets", ms: t.ms, ratio, bytesPerBar: null });
+          rows.push({ script: script.name, bars, engine: "pinets", ms: t.ms, cpuMs: t.cpuMs, ratio, cpuRatio: floorCpu ? t.cpuMs / floorCpu : null, bytesPerBar: null });
           log(`  pinets       ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms${ratio ? `  ${ratio.toFixed(1)}x floor` : ""}`);
         } catch (err) {
-          rows.push({ script: script.name, bars, engine: "pinets", ms: NaN, ratio: null, bytesPerBar: null, note: String(err).slice(0, 80) });
+          rows.push({ script: script.name, bars, engine: "pinets", ms: NaN, cpuMs: NaN, ratio: null, cpuRatio: null, bytesPerBar: null, note: String(err).slice(0, 80) });
         }
       }
     }
@@ -186,10 +201,11 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
 }
 
 function formatTable(rows: Row[]): string {
-  const out = ["| script | bars | engine | ms | x floor | bytes/bar | note |", "|---|---:|---|---:|---:|---:|---|"];
+  const out = ["| script | bars | engine | ms | cpu ms | x floor | x floor (cpu) | bytes/bar | note |", "|---|---:|---|---:|---:|---:|---:|---:|---|"];
+  const f = (x: number | null, d: number) => (x === null || !Number.isFinite(x) ? "" : x.toFixed(d));
   for (const r of rows) {
     out.push(
-      `| ${r.script} | ${r.bars.toLocaleString("en-US")} | ${r.engine} | ${Number.isFinite(r.ms) ? r.ms.toFixed(1) : "-"} | ${r.ratio === null ? "" : r.ratio.toFixed(2)} | ${r.bytesPerBar === null ? "" : r.bytesPerBar.toFixed(0)} | ${r.note ?? ""} |`,
+      `| ${r.script} | ${r.bars.toLocaleString("en-US")} | ${r.engine} | ${f(r.ms, 1) || "-"} | ${f(r.cpuMs, 1)} | ${f(r.ratio, 2)} | ${f(r.cpuRatio, 2)} | ${f(r.bytesPerBar, 0)} | ${r.note ?? ""} |`,
     );
   }
   return out.join("\n");
@@ -226,7 +242,8 @@ const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--mod
 
 Runs bench10.pine (../shared/bench) and bench/*.pine over generated bars in each mode, next to the
 hand-written floor (../shared/bench/fused-loop.mjs) and the npm package pinets, in one process, and
-prints a table of times, ratios to the floor and bytes per bar (run node with --expose-gc for memory).`;
+prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
+for memory). On a shared machine the CPU-time ratio is the steadier one.`;
 
 export async function command(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);

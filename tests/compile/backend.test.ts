@@ -53,6 +53,27 @@ describe("whole-series precompute", () => {
   });
 });
 
+describe("bench10's shape", () => {
+  it("ta.bb, ta.crossover of once-assigned variables and every other ta call are precomputed", () => {
+    const text = generatedSource(program(v6("f = ta.sma(close, 20)\ns = ta.ema(close, 50)\n[m, u, l] = ta.bb(close, 20, 2)\nx = ta.crossover(f, s) ? 1 : 0\ny = ta.crossunder(f - s, 0)\nplot(x + u + (y ? 1 : 0))")));
+    expect(text).toMatch(/\(K\d+\[b_bar\] === 1\)/);
+    // no builtin called on every bar: the only calls left are the plot's first-bar registration
+    expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)?.length).toBe(1);
+  });
+  it("a variable assigned again is not precomputed through its first value", () => {
+    const text = generatedSource(program(v6("f = ta.sma(close, 20)\nif close > open\n    f := 0\nplot(ta.crossover(f, close) ? 1 : 0)")));
+    expect(text).toMatch(/K\d+\(ctx, K\d+, K\d+\)\) \? \(1\)/);
+  });
+  it("plots written directly agree with the impl: constants, colours, series colours, plot ids for fill", async () => {
+    await same(v6(`a = plot(close, "c", color = color.red, linewidth = 2)
+b = plot(open, color = close > open ? color.green : color.red)
+plot(bar_index % 3 == 0 ? na : high - low, "r", color.new(color.blue, 50))
+fill(a, b, color = color.new(color.gray, 80))
+plot(ta.rsi(close, 14))
+plotshape(close > open, "up")`));
+  });
+});
+
 describe("factory cache", () => {
   it("a second run of the same script reuses the compiled factory", async () => {
     const seen: boolean[] = [];

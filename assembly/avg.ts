@@ -88,6 +88,11 @@ function sumUpdate(h: usize, bar: i32, x: f64, len: i32): i32 {
   } else if (pushed) {
     if (n > len) s = s - ringGet(h, len);
     s = s + x;
+    // an infinity that left the window leaves inf - inf = na behind: re-sum what is there now
+    if (s - s != 0) {
+      s = 0.0;
+      for (let i = m - 1; i >= 0; i--) s += ringGet(h, i);
+    }
   }
   store<f64>(h, s, S0);
   return m;

@@ -273,3 +273,13 @@ plot(ta.ema(close * 3, 2), "loop_ref")`,
     same(p.loop, p.loop_ref);
   });
 });
+
+describe("non-finite values", () => {
+  it("a window sum recovers once an infinity has left the window", async () => {
+    // 1 / (close - 4) is +infinity on bar 2 (close 4), finite elsewhere
+    const p = await plots(`x = ta.roc(close, 1) * 0 + (close == 4 ? 1e308 * 10 : close)\nplot(ta.sma(x, 2), "sma")`, data);
+    // bars 2 and 3 hold the infinity; from bar 4 on the window is finite again: (3 + 5)/2, (5 + 6)/2
+    expect(p.sma[4]).toBe(4);
+    expect(p.sma[5]).toBe(5.5);
+  });
+});

@@ -1,7 +1,8 @@
 // Moving sums and averages: sma/math.sum, variance/stdev, dev, wma, ema/rma, cum, lag.
 // Conventions (checked against TradingView's Pine Logs probes, see tests/ta):
-// - sma/sum/variance/dev skip na inputs: the window is the last `length` non-na values, and an na
-//   bar returns the current value (math_test_002_math_sum_na).
+// - sma/sum/variance skip na inputs: the window is the last `length` non-na values, and an na bar
+//   returns the current value (math_test_002_math_sum_na, tests/ta/tv-na-window). dev takes its mean
+//   that way but is na while an na is among its last `length` bars (the manual's loop over source[i]).
 // - sma/sum/dev and bb's stdev keep a running sum that takes the value leaving the window out BEFORE
 //   adding the new one (s = s - x[len]; s = s + x), its float drift carried from the first bar; a
 //   window sum within 1e-10 of zero reads as 0. Only this reproduces TradingView's exact-tie crossings

@@ -144,6 +144,26 @@ const V4_NAMES: Record<string, string> = {
   sum: "math.sum()",
 };
 
+/** Pine v4 `input(type = input.integer)` constants: v5 made each type its own input function. */
+const V4_INPUT_TYPES: Record<string, string> = {
+  "input.integer": "input.int()",
+  "input.resolution": "input.timeframe()",
+  "input.float": "input.float()",
+  "input.bool": "input.bool()",
+  "input.string": "input.string()",
+  "input.source": "input.source()",
+  "input.session": "input.session()",
+  "input.symbol": "input.symbol()",
+  "input.time": "input.time()",
+  "input.color": "input.color()",
+};
+
+/** A hint for a name used as a value that is Pine v4's (`type = input.integer`), or undefined. */
+export function v4ValueHint(name: string): string | undefined {
+  const to = V4_INPUT_TYPES[name];
+  return to ? `'${name}' is Pine v4's input(type = ...) form: call ${to} in //@version=5 and //@version=6 scripts` : undefined;
+}
+
 /** A hint for a call of a Pine v4 builtin that v5/v6 renamed or removed, or undefined. */
 export function v4Hint(name: string): string | undefined {
   const to = V4_NAMES[name];

@@ -6,7 +6,7 @@ import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../builtins/types.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
-import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v5Constant } from "../catalog/v5.js";
+import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v4ValueHint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
 import { constEval, dottedName } from "./consteval.js";
@@ -261,7 +261,7 @@ export class Checker {
     const en = this.enumMember(name);
     if (en) return { k: "const", v: en, t: t(en.enumName, CONST) };
     if (catalogVariable(name) || catalogConstant(name)) throw new CheckError(`Builtin '${name}' is not implemented yet`, node.span);
-    throw new CheckError(`Undeclared identifier '${name}'`, node.span);
+    throw new CheckError(v4ValueHint(name) ?? `Undeclared identifier '${name}'`, node.span);
   }
 
   private member(e: A.Member, scope: Scope): RExpr {

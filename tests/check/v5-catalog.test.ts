@@ -88,3 +88,12 @@ describe("v4 names in v5/v6 scripts", () => {
     expect((await runBoth(v5("hline(1, transp = 50)\nplot(close)"))).error).toMatch(/'hline' has no parameter 'transp'/);
   });
 });
+
+describe("v4 input(type = ...) forms", () => {
+  it("input.integer as a value names the v5 input function, at its position", async () => {
+    const r = await runBoth(v5("len = input(title = 'Length', type = input.integer, defval = 14)\nplot(ta.sma(close, len))"));
+    expect(r.error).toBe("'input.integer' is Pine v4's input(type = ...) form: call input.int() in //@version=5 and //@version=6 scripts");
+    expect([r.diagnostics?.[0]?.line, r.diagnostics?.[0]?.column]).toEqual([3, 38]);
+    expect((await runBoth(v5("tf = input('D', type = input.resolution)\nplot(close)"))).error).toMatch(/call input\.timeframe\(\)/);
+  });
+});

@@ -106,6 +106,11 @@ export function sumStep(st: SumState, x: number, length: number, bar?: number): 
   } else if (pushed) {
     if (st.count > len) s = s - back(st, len);
     s = s + x;
+    // as the kernel (assembly/avg.ts): once an infinity left the window, re-sum what is there now
+    if (s - s !== 0) {
+      s = 0;
+      for (let k = Math.min(st.count, len) - 1; k >= 0; k--) s += back(st, k);
+    }
   }
   st.sum = s;
   if (st.count < len) return NaN;

@@ -291,6 +291,11 @@ export class Checker {
     if (obj.kind === "Ident") {
       const found = scope.lookup(obj.name);
       if (found) {
+        // x[0] is x itself (series): no history ring is needed or allocated for it
+        if (n === 0) {
+          const cur = this.ident(obj, scope);
+          return { ...cur, t: { name: cur.t.name, q: SERIES } };
+        }
         const v = found.v.slot;
         this.needHistory(v, n);
         return { k: "hist", v, off, n, t: { name: v.type.name, q: SERIES } };
@@ -307,6 +312,7 @@ export class Checker {
     if (inner.t.name === "tuple" || inner.t.name === "void") throw new CheckError(`Cannot use [] on ${typeText(inner.t)}`, e.span);
     if (inner.t.q === CONST && this.version >= 6 && inner.k === "const")
       throw new CheckError("The history-referencing operator [] cannot be used on constants", e.span);
+    if (n === 0) return { ...inner, t: { name: inner.t.name, q: SERIES } };
     const v = this.newSlot("(history)", { name: inner.t.name, q: SERIES });
     this.needHistory(v, n);
     return { k: "histExpr", e: inner, v, off, n, t: { name: inner.t.name, q: SERIES } };

@@ -183,7 +183,9 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     percent_profitable: n > 0 ? (ledger.winTrades / n) * 100 : null,
     avg_trade: n > 0 ? ledger.netProfit / n : null,
     avg_winning_trade: ledger.winTrades > 0 ? winSum / ledger.winTrades : null,
-    avg_losing_trade: ledger.lossTrades > 0 ? lossSum / ledger.lossTrades : null,
+    // "the average amount of money lost per losing trade" (reference, strategy.avg_losing_trade): a
+    // positive amount, like gross_loss and the Pine variable.
+    avg_losing_trade: ledger.lossTrades > 0 ? -lossSum / ledger.lossTrades : null,
     ratio_avg_win_loss: ledger.winTrades > 0 && ledger.lossTrades > 0 && lossSum !== 0 ? winSum / ledger.winTrades / (-lossSum / ledger.lossTrades) : null,
     largest_winning_trade: largestWin,
     largest_losing_trade: largestLoss,

@@ -35,7 +35,7 @@ export function catalogFunctionFor(name: string, version: number): { key: string
 
 /**
  * v5 values of the colour constants that v6 changed (v5 reference manual: "Is a named constant for
- * #FF5252 color" and so on; the other thirteen are the same in both versions).
+ * #FF5252 color" and so on; the other fourteen are the same in both versions).
  */
 export const V5_COLORS: Record<string, string> = {
   "color.red": "#FF5252",

@@ -15,8 +15,8 @@ const hex = (rgb: string, transp = 0): string => {
   return a === 255 ? rgb : rgb + a.toString(16).toUpperCase().padStart(2, "0");
 };
 
-async function ok(src: string) {
-  const r = await runBoth(src, data);
+async function ok(src: string, d = data) {
+  const r = await runBoth(src, d);
   if (r.error) throw new Error(`${r.error_kind}: ${r.error}`);
   return r;
 }
@@ -130,5 +130,49 @@ describe("v5 dialect: forms v5 scripts use that already matched v6", () => {
     const r = await ok(v5("bool b = na\nc = close > open\nplot(na(b) ? 1 : 0, title='A')\nplot(na(c[1]) ? 1 : 0, title='B')"));
     expect(r.series["A"]).toEqual(fill(1));
     expect(r.series["B"]).toEqual([1, ...Array(N - 1).fill(0)]);
+  });
+});
+
+describe("v5 dialect: a squeeze-momentum style indicator converted from v4", () => {
+  const squeeze = `//@version=5
+indicator(title="Squeeze Momentum (converted)", shorttitle="SQZ", overlay=false)
+length = input(5, title="BB Length")
+mult = input(2.0, title="BB MultFactor")
+lengthKC = input(5, title="KC Length")
+multKC = input(1.5, title="KC MultFactor")
+source = close
+basis = ta.sma(source, length)
+dev = multKC * ta.stdev(source, length)
+upperBB = basis + dev
+lowerBB = basis - dev
+ma = ta.sma(source, lengthKC)
+rangema = ta.sma(ta.tr, lengthKC)
+upperKC = ma + rangema * multKC
+lowerKC = ma - rangema * multKC
+sqzOn = (lowerBB > lowerKC) and (upperBB < upperKC)
+val = ta.linreg(source - math.avg(math.avg(ta.highest(high, lengthKC), ta.lowest(low, lengthKC)), ta.sma(close, lengthKC)), lengthKC, 0)
+bcolor = val > 0 ? (val > nz(val[1]) ? color.lime : color.green) : (val < nz(val[1]) ? color.red : color.maroon)
+scolor = sqzOn ? color.black : color.gray
+plot(val, color=bcolor, style=plot.style_histogram, linewidth=4, title="Momentum")
+plot(0, color=scolor, style=plot.style_cross, linewidth=2, transp=20, title="Squeeze")
+`;
+  it("histogram colours follow the momentum with v5's red; the cross line takes transp", async () => {
+    // a wave, so the momentum rises and falls on both sides of zero
+    const wave = bars(120).map((b, i) => {
+      const c = 100 + 10 * Math.sin(i / 5);
+      return { ...b, open: c - 0.5, high: c + 1, low: c - 1, close: c };
+    });
+    const r = await ok(squeeze, wave);
+    const val = r.series["Momentum"]!;
+    const want = val.map((v, i) => {
+      if (v === null) return null;
+      const prev = i > 0 && val[i - 1] !== null ? val[i - 1]! : 0;
+      return v > 0 ? (v > prev ? "#00E676" : "#4CAF50") : v < prev ? "#FF5252" : "#880E4F";
+    });
+    expect(want.filter((c) => c !== null).length).toBeGreaterThan(10);
+    expect(new Set(want.filter((c) => c !== null)).size).toBe(4);
+    expect(r.plot_colors!["Momentum"]).toEqual(want);
+    const sq = r.plot_colors?.["Squeeze"] ?? [r.plot_meta["Squeeze"]!.color];
+    for (const c of sq) expect([hex("#363A45", 20), hex("#787B86", 20)]).toContain(c);
   });
 });

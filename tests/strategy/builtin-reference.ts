@@ -9,7 +9,9 @@
 //   at the stop price; the price walks open -> nearer extreme -> farther extreme -> close (a tie
 //   goes to the low first), and an order already past the price when it becomes fillable (after a
 //   reversal on the way) fills at that price;
-// - an entry against the position closes it and opens the other side (a reversal, qty 1 each);
+// - an entry against the position closes it and opens the other side (a reversal); its quantity is
+//   1, or `size(equity, close)` of the bar that places it (equity = capital + closed profit + open
+//   profit at that close; no commission);
 //   an entry in the position's direction is dropped at the start of the bar (pyramiding 0);
 // - an entry with the id of a pending order replaces it; strategy.cancel removes it.
 
@@ -23,6 +25,8 @@ export interface RefTrade {
   entryPrice: number;
   exitBar: number;
   exitPrice: number;
+  qty: number;
+  profit: number;
 }
 
 interface RefOrder {
@@ -31,6 +35,7 @@ interface RefOrder {
   stop: number; // NaN: market
   seq: number;
   placedBar: number;
+  qty: number;
 }
 
 /** Stop prices sit on the tick grid, rounded against the trader (buy stops up, sell stops down). */
@@ -41,21 +46,34 @@ export function onTick(price: number, dir: 1 | -1, mintick: number): number {
   return ticks * mintick;
 }
 
-export function simulate(c: Columns, actions: (i: number) => Action[], mintick: number): RefTrade[] {
+export function simulate(
+  c: Columns,
+  actions: (i: number) => Action[],
+  mintick: number,
+  size: (equity: number, close: number) => number = () => 1,
+  capital = 1_000_000,
+): RefTrade[] {
   const trades: RefTrade[] = [];
   let pos: 0 | 1 | -1 = 0;
   let entryBar = -1;
   let entryPrice = NaN;
+  let held = 0;
+  let closedProfit = 0;
   let pending: RefOrder[] = [];
   let seq = 0;
 
   const fill = (o: RefOrder, price: number, bar: number): void => {
     pending = pending.filter((x) => x !== o);
     if (o.dir === pos) return;
-    if (pos !== 0) trades.push({ dir: pos, entryBar, entryPrice, exitBar: bar, exitPrice: price });
+    if (pos !== 0) {
+      const profit = (price - entryPrice) * pos * held;
+      closedProfit += profit;
+      trades.push({ dir: pos, entryBar, entryPrice, exitBar: bar, exitPrice: price, qty: held, profit });
+    }
     pos = o.dir;
     entryBar = bar;
     entryPrice = price;
+    held = o.qty;
   };
   const live = (i: number): RefOrder[] => pending.filter((o) => o.placedBar < i && o.stop === o.stop);
   // Prices are compared in whole ticks (bars and stops sit on the grid), so float noise cannot decide a touch.
@@ -94,9 +112,10 @@ export function simulate(c: Columns, actions: (i: number) => Action[], mintick: 
     move(o, first, i);
     move(first, second, i);
     move(second, cl, i);
+    const equity = capital + closedProfit + (pos !== 0 ? (cl - entryPrice) * pos * held : 0);
     for (const a of actions(i)) {
       pending = pending.filter((x) => x.id !== a.id);
-      if (a.kind === "entry") pending.push({ id: a.id, dir: a.dir, stop: a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN, seq: seq++, placedBar: i });
+      if (a.kind === "entry") pending.push({ id: a.id, dir: a.dir, stop: a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN, seq: seq++, placedBar: i, qty: size(equity, cl) });
     }
   }
   return trades;

@@ -3,7 +3,7 @@
 // independent reference: per strategy, the orders each bar's execution places (computed here in
 // TypeScript from the manual's indicator definitions) fed to the tiny reference broker of
 // builtin-reference.ts (the manual's fill rules). Every trade must agree on direction, entry/exit
-// bars and prices (the brief asks for at least the first 50; all of them agree).
+// bars and prices, quantity and P&L (the brief asks for at least the first 50; all of them agree).
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -248,12 +248,18 @@ const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
   },
 };
 
+/** Strategies that size with default_qty_type: the quantity for the equity and close of the order's bar. */
+const SIZING: Record<string, (equity: number, close: number) => number> = {
+  // percent_of_equity 15, floored to forex's 0.1 step (README: sizing at placement)
+  supertrend: (equity, close) => Math.floor((equity * 0.15) / close / 0.1 + 1e-9) * 0.1,
+};
+
 function describeTrade(t: RefTrade): string {
-  return `${t.dir > 0 ? "long" : "short"} ${t.entryBar}@${t.entryPrice.toFixed(5)} -> ${t.exitBar}@${t.exitPrice.toFixed(5)}`;
+  return `${t.dir > 0 ? "long" : "short"} ${t.qty} ${t.entryBar}@${t.entryPrice.toFixed(5)} -> ${t.exitBar}@${t.exitPrice.toFixed(5)} P&L ${t.profit.toFixed(2)}`;
 }
 
 function fromResult(t: Trade): RefTrade {
-  return { dir: t.direction === "long" ? 1 : -1, entryBar: t.entry_bar_index, entryPrice: t.entry_price, exitBar: t.exit_bar_index ?? -1, exitPrice: t.exit_price ?? NaN };
+  return { dir: t.direction === "long" ? 1 : -1, entryBar: t.entry_bar_index, entryPrice: t.entry_price, exitBar: t.exit_bar_index ?? -1, exitPrice: t.exit_price ?? NaN, qty: t.qty, profit: t.profit };
 }
 
 const same = (a: number, b: number): boolean => Math.abs(a - b) < mintick / 2;
@@ -266,14 +272,14 @@ describe("TradingView's built-in strategies against an independent reference (EU
       const res = await runBoth(script, bars, { runtime: { timeframe: "60", syminfo: syminfoOf(data.settings.symbol) } });
       expect(res.error ?? null).toBeNull();
       const got = res.strategy!.trades.map(fromResult);
-      const want = simulate(c, SIGNALS[name](c), mintick);
+      const want = simulate(c, SIGNALS[name](c), mintick, SIZING[name]);
       const k = Math.max(want.length, got.length);
       let matched = 0;
       const diffs: string[] = [];
       for (let j = 0; j < k; j++) {
         const a = got[j];
         const b = want[j];
-        const ok = a !== undefined && b !== undefined && a.dir === b.dir && a.entryBar === b.entryBar && a.exitBar === b.exitBar && same(a.entryPrice, b.entryPrice) && same(a.exitPrice, b.exitPrice);
+        const ok = a !== undefined && b !== undefined && a.dir === b.dir && a.entryBar === b.entryBar && a.exitBar === b.exitBar && same(a.entryPrice, b.entryPrice) && same(a.exitPrice, b.exitPrice) && Math.abs(a.qty - b.qty) < 1e-9 && Math.abs(a.profit - b.profit) <= 1e-6 * Math.max(1, Math.abs(b.profit));
         if (ok) matched++;
         else if (diffs.length < 5) diffs.push(`#${j + 1} resin ${a ? describeTrade(a) : "none"} / reference ${b ? describeTrade(b) : "none"}`);
       }

@@ -163,7 +163,7 @@ plot(0, color=scolor, style=plot.style_cross, linewidth=2, transp=20, title="Squ
       return { ...b, open: c - 0.5, high: c + 1, low: c - 1, close: c };
     });
     const r = await ok(squeeze, wave);
-    const val = r.series["Momentum"]!;
+    const val = r.series["Momentum"]! as (number | null)[];
     const want = val.map((v, i) => {
       if (v === null) return null;
       const prev = i > 0 && val[i - 1] !== null ? val[i - 1]! : 0;

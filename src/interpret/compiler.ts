@@ -173,7 +173,7 @@ export class Compiler {
     const vals = this.vals;
     const ctx = this.ctx;
     const hoisted = this.hoisted.get(e);
-    if (hoisted) return this.hoistedRead(hoisted);
+    if (hoisted) return this.hoistedRead(hoisted, e.t.name === "bool");
     switch (e.k) {
       case "const": {
         const v = e.v;
@@ -235,6 +235,19 @@ export class Compiler {
         if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
           const N = this.nums, ai = oa.i, bi = ob.i;
           return () => (c() ? N[ai] : N[bi]);
+        }
+        // numeric constants on both sides (`cond ? 1 : 0`), or one constant and one numeric slot
+        if (oa.k === "C" && ob.k === "C") {
+          const ca = oa.c, cb = ob.c;
+          return () => (c() ? ca : cb);
+        }
+        if (oa.k === "C" && ob.k === "S" && isNum(e.b.t.name)) {
+          const N = this.nums, ca = oa.c, bi = ob.i;
+          return () => (c() ? ca : N[bi]);
+        }
+        if (oa.k === "S" && ob.k === "C" && isNum(e.a.t.name)) {
+          const N = this.nums, ai = oa.i, cb = ob.c;
+          return () => (c() ? N[ai] : cb);
         }
         const a = oa.k === "F" ? oa.f : this.expr(e.a), b = ob.k === "F" ? ob.f : this.expr(e.b);
         return () => (c() ? a() : b());
@@ -355,10 +368,12 @@ export class Compiler {
   }
 
   /** A hoisted expression's value this bar: its slot, or a tuple buffer filled from its slots. */
-  private hoistedRead(ids: number[]): Fn {
+  private hoistedRead(ids: number[], bool: boolean): Fn {
     const N = this.nums;
     if (ids.length === 1) {
       const i = ids[0]!;
+      // boolean columns (ta.cross*) hold 1/0
+      if (bool) return () => N[i] === 1;
       return () => N[i];
     }
     const n = ids.length;
@@ -455,7 +470,7 @@ export class Compiler {
   /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */
   private slotOf(e: RExpr): number | undefined {
     const hoisted = this.hoisted.get(e);
-    if (hoisted) return hoisted.length === 1 ? hoisted[0] : undefined;
+    if (hoisted) return hoisted.length === 1 && isNum(e.t.name) ? hoisted[0] : undefined;
     if (e.k === "load" && isNumericSlot(e.v)) return e.v.slot;
     if (e.k === "hist" && e.n !== null && e.n >= 1 && !e.v.fnLocal && isNumericSlot(e.v)) {
       const ring = this.st.rings[e.v.hist];

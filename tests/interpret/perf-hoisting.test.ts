@@ -94,6 +94,19 @@ describe("interpreter hoisting: identical to the per-bar calls", () => {
       ].join("\n"),
     );
   });
+  it("a hoisted cross is a bool wherever it goes (variable, argument, string, comparison)", async () => {
+    await samePerBar(
+      [
+        "f = ta.sma(close, 5)",
+        "s = ta.ema(close, 9)",
+        "c = ta.crossover(f, s)",
+        "plot(c ? 1 : 0)",
+        "plot(c == true ? 1 : 0)",
+        "plot(str.tostring(ta.crossunder(f, s)) == 'true' ? 1 : 0)",
+        "plot(str.length(str.tostring(ta.cross(f, s))))",
+      ].join("\n"),
+    );
+  });
   it("na inputs and lengths longer than the bars", async () => {
     // close / (open - open): a pre-known source that is na on every bar (division by zero)
     await samePerBar("plot(ta.sma(close, 500))\nplot(ta.ema(close, 400))\nx = ta.rsi(close, 2)\nplot(x)\nplot(ta.highest(high, 1))\nplot(ta.sma(close / (open - open), 3))\nplot(ta.ema(close / (open - open), 3))");

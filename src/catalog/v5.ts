@@ -169,3 +169,23 @@ export function v4Hint(name: string): string | undefined {
   const to = V4_NAMES[name];
   return to ? `'${name}()' is Pine v4: use ${to} in //@version=5 and //@version=6 scripts` : undefined;
 }
+
+/** Pine v4 `input()` parameters that v5 moved to the typed input functions (input.int(), input.float(), ...). */
+const V4_INPUT_PARAMS = new Set(["type", "minval", "maxval", "step", "options", "confirm"]);
+
+/**
+ * A v4-style argument of the untyped `input()` (`input(14, minval = 1)`, `input('SMA', options = [...])`):
+ * TradingView v5/v6 refuse it; the error names where the parameter went. Undefined otherwise.
+ */
+export function v4InputArg(name: string, args: Arg[]): { message: string; span: Arg["span"] } | undefined {
+  if (name !== "input") return undefined;
+  const a = args.find((x) => x.name && V4_INPUT_PARAMS.has(x.name.name));
+  if (!a) return undefined;
+  const p = a.name!.name;
+  const v = a.value;
+  const typeName = v.kind === "Member" && v.object.kind === "Ident" ? `${v.object.name}.${v.property.name}` : undefined;
+  const typed = p === "type" && typeName ? V4_INPUT_TYPES[typeName] : undefined;
+  if (typed) return { message: `'input' has no parameter 'type' since Pine v5: 'type = ${typeName}' is ${typed}`, span: a.name!.span };
+  const where = p === "type" ? "call the typed function instead (input.int(), input.float(), input.bool(), input.string(), ...)" : `it is a parameter of the typed inputs (input.int(), input.float()${p === "options" ? ", input.string()" : ""}, ...)`;
+  return { message: `'input' has no parameter '${p}' since Pine v5: ${where}`, span: a.name!.span };
+}

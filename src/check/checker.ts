@@ -6,7 +6,7 @@ import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../builtins/types.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
-import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v4ValueHint, v5Constant } from "../catalog/v5.js";
+import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
 import { constEval, dottedName } from "./consteval.js";
@@ -466,6 +466,8 @@ export class Checker {
     if (!cat && !def) throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
     // v5's deprecated transp: the colour arguments become color.new(c, transp) (src/catalog/v5.ts)
     if (this.version < 6 && takesTransp(name)) args = rewriteTransp(name, args);
+    const v4Arg = v4InputArg(name, args);
+    if (v4Arg) throw new CheckError(v4Arg.message, v4Arg.span);
     if (!def) throw new CheckError(`Builtin '${name}' is not implemented yet`, e.callee.span);
     if ((PLOT_FAMILY.has(name) || name === "alertcondition") && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
     if (name === "indicator" || name === "strategy" || name === "library") {

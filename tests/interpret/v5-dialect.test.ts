@@ -176,3 +176,14 @@ plot(0, color=scolor, style=plot.style_cross, linewidth=2, transp=20, title="Squ
     for (const c of sq) expect([hex("#363A45", 20), hex("#787B86", 20)]).toContain(c);
   });
 });
+
+describe("v5 dialect: lenient where TradingView v5 is strict (docs/compatibility.md)", () => {
+  it("a series length where v5 documents simple int runs, with the per-bar length", async () => {
+    const r = await ok(v5("len = bar_index % 2 == 0 ? 1 : 2\nplot(ta.sma(close, len), title='S')"));
+    expect(r.series["S"]).toEqual(data.map((b, i) => (i % 2 === 0 ? b.close : (b.close + data[i - 1]!.close) / 2)));
+  });
+  it("a v6-only parameter (plot's linestyle) in a v5 script runs", async () => {
+    const r = await ok(v5("plot(close, linestyle = plot.linestyle_dashed, title='P')"));
+    expect(r.series["P"]).toEqual(data.map((b) => b.close));
+  });
+});

@@ -17,7 +17,12 @@
 
 import type { Columns } from "./harness.js";
 
-export type Action = { kind: "entry"; id: string; dir: 1 | -1; stop: number } | { kind: "cancel"; id: string };
+export type Action =
+  | { kind: "entry"; id: string; dir: 1 | -1; stop: number; limit?: number }
+  | { kind: "cancel"; id: string }
+  // strategy.exit(from_entry = from, profit = ticks, loss = ticks): a take-profit limit and a stop-loss
+  // for the trade opened by `from`, live from its entry fill on (it persists once placed).
+  | { kind: "exit"; from: string; profit: number; loss: number };
 
 export interface RefTrade {
   dir: 1 | -1;
@@ -32,18 +37,27 @@ export interface RefTrade {
 interface RefOrder {
   id: string;
   dir: 1 | -1;
-  stop: number; // NaN: market
+  stop: number; // NaN: not a stop
+  limit: number; // NaN: not a limit (neither: market)
   seq: number;
   placedBar: number;
   qty: number;
 }
 
-/** Stop prices sit on the tick grid, rounded against the trader (buy stops up, sell stops down). */
+/** Order prices sit on the tick grid, rounded against the trader (buy stops up, sell stops down). */
 export function onTick(price: number, dir: 1 | -1, mintick: number): number {
   const t = price / mintick;
   const r = Math.round(t);
   const ticks = Math.abs(t - r) < 1e-7 ? r : dir > 0 ? Math.ceil(t) : Math.floor(t);
   return ticks * mintick;
+}
+
+/** Something the price can reach: `up` ones trigger at or above `level` (ticks), the others at or below. */
+interface Reachable {
+  level: number;
+  up: boolean;
+  seq: number;
+  order: RefOrder | null; // null: the open trade's exit
 }
 
 export function simulate(
@@ -55,57 +69,81 @@ export function simulate(
 ): RefTrade[] {
   const trades: RefTrade[] = [];
   let pos: 0 | 1 | -1 = 0;
+  let entryId = "";
   let entryBar = -1;
   let entryPrice = NaN;
   let held = 0;
   let closedProfit = 0;
   let pending: RefOrder[] = [];
+  const exits = new Map<string, { profit: number; loss: number }>();
   let seq = 0;
+  // Prices are compared in whole ticks (bars and order prices sit on the grid), so float noise cannot decide a touch.
+  const tk = (p: number): number => Math.round(p / mintick);
 
+  const closeAt = (price: number, bar: number): void => {
+    const profit = (price - entryPrice) * pos * held;
+    closedProfit += profit;
+    trades.push({ dir: pos as 1 | -1, entryBar, entryPrice, exitBar: bar, exitPrice: price, qty: held, profit });
+    pos = 0;
+  };
   const fill = (o: RefOrder, price: number, bar: number): void => {
     pending = pending.filter((x) => x !== o);
     if (o.dir === pos) return;
-    if (pos !== 0) {
-      const profit = (price - entryPrice) * pos * held;
-      closedProfit += profit;
-      trades.push({ dir: pos, entryBar, entryPrice, exitBar: bar, exitPrice: price, qty: held, profit });
-    }
+    if (pos !== 0) closeAt(price, bar);
     pos = o.dir;
+    entryId = o.id;
     entryBar = bar;
     entryPrice = price;
     held = o.qty;
   };
-  const live = (i: number): RefOrder[] => pending.filter((o) => o.placedBar < i && o.stop === o.stop);
-  // Prices are compared in whole ticks (bars and stops sit on the grid), so float noise cannot decide a touch.
-  const tk = (p: number): number => Math.round(p / mintick);
-  // Orders already past `p` fill at `p`, oldest first.
+  const reachable = (i: number): Reachable[] => {
+    const out: Reachable[] = [];
+    for (const o of pending) {
+      if (o.placedBar >= i) continue;
+      if (o.stop === o.stop) out.push({ level: tk(o.stop), up: o.dir > 0, seq: o.seq, order: o });
+      else if (o.limit === o.limit) out.push({ level: tk(o.limit), up: o.dir < 0, seq: o.seq, order: o });
+    }
+    const x = pos !== 0 ? exits.get(entryId) : undefined;
+    if (x) {
+      const e = tk(entryPrice);
+      if (x.profit === x.profit) out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null });
+      if (x.loss === x.loss) out.push({ level: e - pos * x.loss, up: pos < 0, seq: -1, order: null });
+    }
+    return out;
+  };
+  const take = (r: Reachable, price: number, i: number): void => {
+    if (r.order) fill(r.order, price, i);
+    else closeAt(price, i);
+  };
+  // What is already past `p` fills at `p`, exits and then orders oldest first.
   const fillPastAt = (p: number, i: number): void => {
     for (;;) {
-      const past = live(i).filter((o) => (o.dir > 0 ? tk(p) >= tk(o.stop) : tk(p) <= tk(o.stop)));
+      const past = reachable(i).filter((r) => (r.up ? tk(p) >= r.level : tk(p) <= r.level));
       if (past.length === 0) return;
       past.sort((a, b) => a.seq - b.seq);
-      fill(past[0], p, i);
+      take(past[0], p, i);
     }
   };
-  // The price moves from `from` to `to`; orders fill where it reaches them, nearest first.
+  // The price moves from `from` to `to`; whatever it reaches fills there, nearest first.
   const move = (from: number, to: number, i: number): void => {
-    let cur = from;
+    let cur = tk(from);
+    const t0 = tk(to);
     for (;;) {
-      const up = to > cur;
-      const [c0, t0] = [tk(cur), tk(to)];
-      const hit = live(i).filter((o) => (up ? o.dir > 0 && tk(o.stop) > c0 && tk(o.stop) <= t0 : o.dir < 0 && tk(o.stop) < c0 && tk(o.stop) >= t0));
+      const up = t0 > cur;
+      const hit = reachable(i).filter((r) => (up ? r.up && r.level > cur && r.level <= t0 : !r.up && r.level < cur && r.level >= t0));
       if (hit.length === 0) return;
-      hit.sort((a, b) => Math.abs(tk(a.stop) - c0) - Math.abs(tk(b.stop) - c0) || a.seq - b.seq);
-      cur = hit[0].stop;
-      fill(hit[0], cur, i);
-      fillPastAt(cur, i);
+      hit.sort((a, b) => Math.abs(a.level - cur) - Math.abs(b.level - cur) || a.seq - b.seq);
+      cur = hit[0].level;
+      take(hit[0], cur * mintick, i);
+      fillPastAt(cur * mintick, i);
     }
   };
 
   for (let i = 0; i < c.time.length; i++) {
     const [o, h, l, cl] = [c.open[i], c.high[i], c.low[i], c.close[i]];
     if (pos !== 0) pending = pending.filter((x) => x.dir !== pos);
-    for (const m of pending.filter((x) => x.placedBar < i && x.stop !== x.stop).sort((a, b) => a.seq - b.seq)) fill(m, o, i);
+    const market = pending.filter((x) => x.placedBar < i && x.stop !== x.stop && x.limit !== x.limit);
+    for (const m of market.sort((a, b) => a.seq - b.seq)) fill(m, o, i);
     fillPastAt(o, i);
     const highFirst = Math.round((h - o) / mintick) < Math.round((o - l) / mintick);
     const [first, second] = highFirst ? [h, l] : [l, h];
@@ -114,8 +152,15 @@ export function simulate(
     move(second, cl, i);
     const equity = capital + closedProfit + (pos !== 0 ? (cl - entryPrice) * pos * held : 0);
     for (const a of actions(i)) {
+      if (a.kind === "exit") {
+        exits.set(a.from, { profit: a.profit, loss: a.loss });
+        continue;
+      }
       pending = pending.filter((x) => x.id !== a.id);
-      if (a.kind === "entry") pending.push({ id: a.id, dir: a.dir, stop: a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN, seq: seq++, placedBar: i, qty: size(equity, cl) });
+      if (a.kind !== "entry") continue;
+      const stop = a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN;
+      const limit = a.limit !== undefined && a.limit === a.limit ? onTick(a.limit, -a.dir as 1 | -1, mintick) : NaN;
+      pending.push({ id: a.id, dir: a.dir, stop, limit, seq: seq++, placedBar: i, qty: size(equity, cl) });
     }
   }
   return trades;

@@ -22,6 +22,9 @@ const bars = Array.from({ length: n }, (_, i) => ({ time: c.time[i], open: c.ope
 const L = (id: string, stop = NaN): Action => ({ kind: "entry", id, dir: 1, stop });
 const S = (id: string, stop = NaN): Action => ({ kind: "entry", id, dir: -1, stop });
 const X = (id: string): Action => ({ kind: "cancel", id });
+const LL = (id: string, limit: number): Action => ({ kind: "entry", id, dir: 1, stop: NaN, limit });
+const SL = (id: string, limit: number): Action => ({ kind: "entry", id, dir: -1, stop: NaN, limit });
+const XT = (from: string, profit: number, loss: number): Action => ({ kind: "exit", from, profit, loss });
 
 /** Per strategy: the actions of bar i's execution, in script order. */
 const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
@@ -179,6 +182,28 @@ const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
     const atrs = sma(trueRange(c, false), 5).map((v) => v * 0.75);
     return (i) => (i >= 5 ? [L("VltClsLE", c.close[i] + atrs[i]), S("VltClsSE", c.close[i] - atrs[i])] : []);
   },
+  // Order-type probes (not TradingView built-ins): exits, limits, stops with brackets.
+  probe_bracket_exits(c) {
+    const fast = sma(c.close, 9);
+    const slow = sma(c.close, 18);
+    return (i) => [
+      ...(crossover(fast, slow, i) ? [L("L")] : []),
+      ...(crossunder(fast, slow, i) ? [S("S")] : []),
+      XT("L", 300, 150),
+      XT("S", 300, 150),
+    ];
+  },
+  probe_limit_entries(c) {
+    return (i) => [
+      c.close[i] < c.open[i] ? LL("LL", c.close[i] - 20 * mintick) : X("LL"),
+      c.close[i] > c.open[i] ? SL("LS", c.close[i] + 20 * mintick) : X("LS"),
+    ];
+  },
+  probe_stop_brackets(c) {
+    const hh = highest(c.high, 20);
+    const ll = lowest(c.low, 20);
+    return (i) => [...(i >= 20 ? [L("BL", hh[i] + mintick), S("BS", ll[i] - mintick)] : []), XT("BL", 400, 200), XT("BS", 400, 200)];
+  },
   parabolic_sar(c) {
     // The built-in's own SAR recursion, ported line by line.
     const start = 0.02;
@@ -254,6 +279,9 @@ const SIZING: Record<string, (equity: number, close: number) => number> = {
   supertrend: (equity, close) => Math.floor((equity * 0.15) / close / 0.1 + 1e-9) * 0.1,
 };
 
+/** Probes must really exercise what they probe: exit ids that some trades must close by. */
+const EXITS_SEEN: Record<string, string[]> = { probe_bracket_exits: ["XL", "XS"], probe_stop_brackets: ["XBL", "XBS"] };
+
 function describeTrade(t: RefTrade): string {
   return `${t.dir > 0 ? "long" : "short"} ${t.qty} ${t.entryBar}@${t.entryPrice.toFixed(5)} -> ${t.exitBar}@${t.exitPrice.toFixed(5)} P&L ${t.profit.toFixed(2)}`;
 }
@@ -288,6 +316,7 @@ describe("TradingView's built-in strategies against an independent reference (EU
       expect(k).toBeGreaterThanOrEqual(50);
       expect(diffs).toEqual([]);
       expect(got.length).toBe(want.length);
+      for (const id of EXITS_SEEN[name] ?? []) expect(res.strategy!.trades.filter((t) => t.exit_id === id).length, id).toBeGreaterThan(20);
     }, 120_000);
   }
 });

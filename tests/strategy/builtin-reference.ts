@@ -13,7 +13,10 @@
 //   1, or `size(equity, close)` of the bar that places it (equity = capital + closed profit + open
 //   profit at that close; no commission);
 //   an entry in the position's direction is dropped at the start of the bar (pyramiding 0);
-// - an entry with the id of a pending order replaces it; strategy.cancel removes it.
+// - an entry with the id of a pending order replaces it; strategy.cancel removes it;
+// - strategy.exit's trailing stop: once the price reaches entry + trail_points ticks (a long), a stop
+//   trails trail_offset ticks behind the best price reached since, wherever the path has been
+//   (it cannot be hit while the price rises, only on the way back).
 
 import type { Columns } from "./harness.js";
 
@@ -22,7 +25,7 @@ export type Action =
   | { kind: "cancel"; id: string }
   // strategy.exit(from_entry = from, profit = ticks, loss = ticks): a take-profit limit and a stop-loss
   // for the trade opened by `from`, live from its entry fill on (it persists once placed).
-  | { kind: "exit"; from: string; profit: number; loss: number };
+  | { kind: "exit"; from: string; profit: number; loss: number; trailPoints?: number; trailOffset?: number };
 
 export interface RefTrade {
   dir: 1 | -1;
@@ -75,7 +78,9 @@ export function simulate(
   let held = 0;
   let closedProfit = 0;
   let pending: RefOrder[] = [];
-  const exits = new Map<string, { profit: number; loss: number }>();
+  const exits = new Map<string, { profit: number; loss: number; trailPoints?: number; trailOffset?: number }>();
+  let trailActive = false;
+  let peak = 0; // ticks: the best price since the trailing stop activated
   let seq = 0;
   // Prices are compared in whole ticks (bars and order prices sit on the grid), so float noise cannot decide a touch.
   const tk = (p: number): number => Math.round(p / mintick);
@@ -95,6 +100,18 @@ export function simulate(
     entryBar = bar;
     entryPrice = price;
     held = o.qty;
+    trailActive = false;
+  };
+  // The price is at `p`: the open trade's trailing stop activates or follows it.
+  const track = (p: number): void => {
+    const x = pos !== 0 ? exits.get(entryId) : undefined;
+    if (!x || x.trailPoints === undefined) return;
+    const t = tk(p);
+    if (!trailActive && pos * (t - (tk(entryPrice) + pos * x.trailPoints)) >= 0) {
+      trailActive = true;
+      peak = t;
+    }
+    if (trailActive && pos * (t - peak) > 0) peak = t;
   };
   const reachable = (i: number): Reachable[] => {
     const out: Reachable[] = [];
@@ -108,6 +125,7 @@ export function simulate(
       const e = tk(entryPrice);
       if (x.profit === x.profit) out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null });
       if (x.loss === x.loss) out.push({ level: e - pos * x.loss, up: pos < 0, seq: -1, order: null });
+      if (trailActive && x.trailOffset !== undefined) out.push({ level: peak - pos * x.trailOffset, up: pos < 0, seq: -1, order: null });
     }
     return out;
   };
@@ -131,7 +149,10 @@ export function simulate(
     for (;;) {
       const up = t0 > cur;
       const hit = reachable(i).filter((r) => (up ? r.up && r.level > cur && r.level <= t0 : !r.up && r.level < cur && r.level >= t0));
-      if (hit.length === 0) return;
+      if (hit.length === 0) {
+        track(to);
+        return;
+      }
       hit.sort((a, b) => Math.abs(a.level - cur) - Math.abs(b.level - cur) || a.seq - b.seq);
       cur = hit[0].level;
       take(hit[0], cur * mintick, i);
@@ -142,6 +163,7 @@ export function simulate(
   for (let i = 0; i < c.time.length; i++) {
     const [o, h, l, cl] = [c.open[i], c.high[i], c.low[i], c.close[i]];
     if (pos !== 0) pending = pending.filter((x) => x.dir !== pos);
+    track(o);
     const market = pending.filter((x) => x.placedBar < i && x.stop !== x.stop && x.limit !== x.limit);
     for (const m of market.sort((a, b) => a.seq - b.seq)) fill(m, o, i);
     fillPastAt(o, i);
@@ -153,7 +175,7 @@ export function simulate(
     const equity = capital + closedProfit + (pos !== 0 ? (cl - entryPrice) * pos * held : 0);
     for (const a of actions(i)) {
       if (a.kind === "exit") {
-        exits.set(a.from, { profit: a.profit, loss: a.loss });
+        exits.set(a.from, { profit: a.profit, loss: a.loss, trailPoints: a.trailPoints, trailOffset: a.trailOffset });
         continue;
       }
       pending = pending.filter((x) => x.id !== a.id);

@@ -204,6 +204,12 @@ const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
     const ll = lowest(c.low, 20);
     return (i) => [...(i >= 20 ? [L("BL", hh[i] + mintick), S("BS", ll[i] - mintick)] : []), XT("BL", 400, 200), XT("BS", 400, 200)];
   },
+  probe_trailing_exits(c) {
+    const fast = sma(c.close, 9);
+    const slow = sma(c.close, 18);
+    const trail = (from: string): Action => ({ kind: "exit", from, profit: NaN, loss: 200, trailPoints: 100, trailOffset: 50 });
+    return (i) => [...(crossover(fast, slow, i) ? [L("L")] : []), ...(crossunder(fast, slow, i) ? [S("S")] : []), trail("L"), trail("S")];
+  },
   parabolic_sar(c) {
     // The built-in's own SAR recursion, ported line by line.
     const start = 0.02;
@@ -280,7 +286,7 @@ const SIZING: Record<string, (equity: number, close: number) => number> = {
 };
 
 /** Probes must really exercise what they probe: exit ids that some trades must close by. */
-const EXITS_SEEN: Record<string, string[]> = { probe_bracket_exits: ["XL", "XS"], probe_stop_brackets: ["XBL", "XBS"] };
+const EXITS_SEEN: Record<string, string[]> = { probe_bracket_exits: ["XL", "XS"], probe_stop_brackets: ["XBL", "XBS"], probe_trailing_exits: ["TL", "TS"] };
 
 function describeTrade(t: RefTrade): string {
   return `${t.dir > 0 ? "long" : "short"} ${t.qty} ${t.entryBar}@${t.entryPrice.toFixed(5)} -> ${t.exitBar}@${t.exitPrice.toFixed(5)} P&L ${t.profit.toFixed(2)}`;

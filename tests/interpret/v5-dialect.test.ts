@@ -187,3 +187,45 @@ describe("v5 dialect: lenient where TradingView v5 is strict (docs/compatibility
     expect(r.series["P"]).toEqual(data.map((b) => b.close));
   });
 });
+
+describe("v5 dialect: a converted strategy (when=, transp, series offset together)", () => {
+  const strat = `//@version=5
+strategy("Breakout (converted)", overlay=true, default_qty_type=strategy.fixed, default_qty_value=1)
+len = input(3, title="Lookback")
+hh = ta.highest(high, len)[1]
+ll = ta.lowest(low, len)[1]
+longCond = close > hh
+exitCond = close < ll
+strategy.entry("Long", strategy.long, when=longCond)
+strategy.close("Long", when=exitCond)
+inPos = strategy.position_size > 0
+bgcolor(inPos ? color.green : na, transp=85, offset=inPos ? 0 : 0)
+plot(hh, color=color.red, transp=50, title="HH", offset=len > 2 ? 0 : 1)
+plot(strategy.position_size, title="Pos", display=display.none)
+`;
+  it("orders follow the when= conditions; the band and background take their v5 colours with transp", async () => {
+    const wave = bars(60).map((b, i) => {
+      const c = 100 + 8 * Math.sin(i / 4);
+      return { ...b, open: c - 0.2, high: c + 0.5, low: c - 0.5, close: c };
+    });
+    const r = await ok(strat, wave);
+    // expected position: long from the bar after a breakout above the prior 3-bar high until the bar after a close below the prior 3-bar low
+    const hh = wave.map((_, i) => (i < 3 ? NaN : Math.max(wave[i - 1]!.high, wave[i - 2]!.high, wave[i - 3]!.high)));
+    const ll = wave.map((_, i) => (i < 3 ? NaN : Math.min(wave[i - 1]!.low, wave[i - 2]!.low, wave[i - 3]!.low)));
+    const pos: number[] = [];
+    let p = 0;
+    let pending = 0;
+    for (let i = 0; i < wave.length; i++) {
+      if (pending !== 0) p = pending > 0 ? 1 : 0;
+      pending = 0;
+      pos.push(p);
+      if (wave[i]!.close > hh[i]! && p === 0) pending = 1;
+      if (wave[i]!.close < ll[i]! && p > 0) pending = -1;
+    }
+    expect(pos.some((x) => x === 1) && pos.some((x, i) => i > 10 && x === 0)).toBe(true);
+    expect(r.series["Pos"]).toEqual(pos);
+    expect(r.plot_meta["HH"]!.color).toBe(hex("#FF5252", 50));
+    const bg = Object.entries(r.plot_meta).find(([, m]) => m.kind === "bgcolor")![0];
+    expect(r.series[bg]).toEqual(pos.map((x) => (x > 0 ? hex("#4CAF50", 85) : null)));
+  });
+});

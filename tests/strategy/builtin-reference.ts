@@ -23,6 +23,8 @@ import type { Columns } from "./harness.js";
 export type Action =
   | { kind: "entry"; id: string; dir: 1 | -1; stop: number; limit?: number }
   | { kind: "cancel"; id: string }
+  // strategy.close(id): every open trade of `id` closes at the next bar's open
+  | { kind: "close"; id: string }
   // strategy.exit(from_entry = from, profit = ticks, loss = ticks): a take-profit limit and a stop-loss
   // for the trade opened by `from`, live from its entry fill on (it persists once placed).
   | { kind: "exit"; from: string; profit: number; loss: number; trailPoints?: number; trailOffset?: number };
@@ -63,21 +65,35 @@ interface Reachable {
   order: RefOrder | null; // null: the open trade's exit
 }
 
-export function simulate(
-  c: Columns,
-  actions: (i: number) => Action[],
-  mintick: number,
-  size: (equity: number, close: number) => number = () => 1,
-  capital = 1_000_000,
-): RefTrade[] {
+export interface SimOptions {
+  /** Quantity of an entry from the equity and close of the bar that places it (default 1). */
+  size?: (equity: number, close: number) => number;
+  capital?: number;
+  /** Open trades allowed in one direction (strategy(pyramiding); 0 and 1 both mean one). */
+  pyramiding?: number;
+}
+
+interface OpenRef {
+  id: string;
+  bar: number;
+  price: number;
+  qty: number;
+}
+
+/**
+ * Runs the reference broker. `actions(i, positionSize)` gives bar i's script actions, in script order,
+ * with the position size the script sees after the bar's fills.
+ */
+export function simulate(c: Columns, actions: (i: number, positionSize: number) => Action[], mintick: number, opts: SimOptions = {}): RefTrade[] {
+  const size = opts.size ?? (() => 1);
+  const capital = opts.capital ?? 1_000_000;
+  const pyramiding = Math.max(1, opts.pyramiding ?? 1);
   const trades: RefTrade[] = [];
   let pos: 0 | 1 | -1 = 0;
-  let entryId = "";
-  let entryBar = -1;
-  let entryPrice = NaN;
-  let held = 0;
+  let open: OpenRef[] = [];
   let closedProfit = 0;
   let pending: RefOrder[] = [];
+  let closes: { id: string; seq: number }[] = [];
   const exits = new Map<string, { profit: number; loss: number; trailPoints?: number; trailOffset?: number }>();
   let trailActive = false;
   let peak = 0; // ticks: the best price since the trailing stop activated
@@ -85,29 +101,40 @@ export function simulate(
   // Prices are compared in whole ticks (bars and order prices sit on the grid), so float noise cannot decide a touch.
   const tk = (p: number): number => Math.round(p / mintick);
 
-  const closeAt = (price: number, bar: number): void => {
-    const profit = (price - entryPrice) * pos * held;
-    closedProfit += profit;
-    trades.push({ dir: pos as 1 | -1, entryBar, entryPrice, exitBar: bar, exitPrice: price, qty: held, profit });
-    pos = 0;
+  // Closes the open trades `which` selects, oldest first, at `price`.
+  const closeWhere = (which: (t: OpenRef) => boolean, price: number, bar: number): void => {
+    const keep: OpenRef[] = [];
+    for (const t of open) {
+      if (!which(t)) {
+        keep.push(t);
+        continue;
+      }
+      const profit = (price - t.price) * pos * t.qty;
+      closedProfit += profit;
+      trades.push({ dir: pos as 1 | -1, entryBar: t.bar, entryPrice: t.price, exitBar: bar, exitPrice: price, qty: t.qty, profit });
+    }
+    open = keep;
+    if (open.length === 0) pos = 0;
   };
   const fill = (o: RefOrder, price: number, bar: number): void => {
     pending = pending.filter((x) => x !== o);
-    if (o.dir === pos) return;
-    if (pos !== 0) closeAt(price, bar);
+    if (o.dir === pos) {
+      if (open.length < pyramiding) open.push({ id: o.id, bar, price, qty: o.qty });
+      return;
+    }
+    if (pos !== 0) closeWhere(() => true, price, bar);
     pos = o.dir;
-    entryId = o.id;
-    entryBar = bar;
-    entryPrice = price;
-    held = o.qty;
+    open = [{ id: o.id, bar, price, qty: o.qty }];
     trailActive = false;
   };
+  // Exits (only modelled for one open trade at a time): the trade they cover, if any.
+  const exitOf = () => (open.length === 1 ? exits.get(open[0].id) : undefined);
   // The price is at `p`: the open trade's trailing stop activates or follows it.
   const track = (p: number): void => {
-    const x = pos !== 0 ? exits.get(entryId) : undefined;
+    const x = exitOf();
     if (!x || x.trailPoints === undefined) return;
     const t = tk(p);
-    if (!trailActive && pos * (t - (tk(entryPrice) + pos * x.trailPoints)) >= 0) {
+    if (!trailActive && pos * (t - (tk(open[0].price) + pos * x.trailPoints)) >= 0) {
       trailActive = true;
       peak = t;
     }
@@ -120,9 +147,9 @@ export function simulate(
       if (o.stop === o.stop) out.push({ level: tk(o.stop), up: o.dir > 0, seq: o.seq, order: o });
       else if (o.limit === o.limit) out.push({ level: tk(o.limit), up: o.dir < 0, seq: o.seq, order: o });
     }
-    const x = pos !== 0 ? exits.get(entryId) : undefined;
+    const x = exitOf();
     if (x) {
-      const e = tk(entryPrice);
+      const e = tk(open[0].price);
       if (x.profit === x.profit) out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null });
       if (x.loss === x.loss) out.push({ level: e - pos * x.loss, up: pos < 0, seq: -1, order: null });
       if (trailActive && x.trailOffset !== undefined) out.push({ level: peak - pos * x.trailOffset, up: pos < 0, seq: -1, order: null });
@@ -131,7 +158,7 @@ export function simulate(
   };
   const take = (r: Reachable, price: number, i: number): void => {
     if (r.order) fill(r.order, price, i);
-    else closeAt(price, i);
+    else closeWhere(() => true, price, i);
   };
   // What is already past `p` fills at `p`, exits and then orders oldest first.
   const fillPastAt = (p: number, i: number): void => {
@@ -162,20 +189,37 @@ export function simulate(
 
   for (let i = 0; i < c.time.length; i++) {
     const [o, h, l, cl] = [c.open[i], c.high[i], c.low[i], c.close[i]];
-    if (pos !== 0) pending = pending.filter((x) => x.dir !== pos);
+    // entries pyramiding does not allow are dropped at the start of the bar
+    if (pos !== 0 && open.length >= pyramiding) pending = pending.filter((x) => x.dir !== pos);
     track(o);
+    // market orders (entries and strategy.close calls) at the open, in placement order
     const market = pending.filter((x) => x.placedBar < i && x.stop !== x.stop && x.limit !== x.limit);
-    for (const m of market.sort((a, b) => a.seq - b.seq)) fill(m, o, i);
+    const queue: (RefOrder | { id: string; seq: number })[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
+    closes = [];
+    for (const m of queue) {
+      if ("dir" in m) fill(m, o, i);
+      else closeWhere((t) => t.id === m.id, o, i);
+    }
     fillPastAt(o, i);
     const highFirst = Math.round((h - o) / mintick) < Math.round((o - l) / mintick);
     const [first, second] = highFirst ? [h, l] : [l, h];
     move(o, first, i);
     move(first, second, i);
     move(second, cl, i);
-    const equity = capital + closedProfit + (pos !== 0 ? (cl - entryPrice) * pos * held : 0);
-    for (const a of actions(i)) {
+    let held = 0;
+    let openProfit = 0;
+    for (const t of open) {
+      held += t.qty;
+      openProfit += (cl - t.price) * pos * t.qty;
+    }
+    const equity = capital + closedProfit + openProfit;
+    for (const a of actions(i, pos * held)) {
       if (a.kind === "exit") {
         exits.set(a.from, { profit: a.profit, loss: a.loss, trailPoints: a.trailPoints, trailOffset: a.trailOffset });
+        continue;
+      }
+      if (a.kind === "close") {
+        closes.push({ id: a.id, seq: seq++ });
         continue;
       }
       pending = pending.filter((x) => x.id !== a.id);

@@ -27,7 +27,7 @@ const SL = (id: string, limit: number): Action => ({ kind: "entry", id, dir: -1,
 const XT = (from: string, profit: number, loss: number): Action => ({ kind: "exit", from, profit, loss });
 
 /** Per strategy: the actions of bar i's execution, in script order. */
-const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
+const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) => Action[]> = {
   consecutive_updown(c) {
     const ups = new Float64Array(n);
     const dns = new Float64Array(n);
@@ -210,6 +210,17 @@ const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
     const trail = (from: string): Action => ({ kind: "exit", from, profit: NaN, loss: 200, trailPoints: 100, trailOffset: 50 });
     return (i) => [...(crossover(fast, slow, i) ? [L("L")] : []), ...(crossunder(fast, slow, i) ? [S("S")] : []), trail("L"), trail("S")];
   },
+  probe_pyramiding_close(c) {
+    const ma = sma(c.close, 20);
+    return (i, size) => {
+      const a: Action[] = [];
+      if (i >= 1 && c.close[i] > c.open[i] && c.close[i - 1] > c.open[i - 1]) a.push(L("L"));
+      if (i >= 1 && c.close[i] < c.open[i] && c.close[i - 1] < c.open[i - 1]) a.push(S("S"));
+      if (size > 0 && c.close[i] < ma[i]) a.push({ kind: "close", id: "L" });
+      if (size < 0 && c.close[i] > ma[i]) a.push({ kind: "close", id: "S" });
+      return a;
+    };
+  },
   parabolic_sar(c) {
     // The built-in's own SAR recursion, ported line by line.
     const start = 0.02;
@@ -279,6 +290,9 @@ const SIGNALS: Record<string, (c: Columns) => (i: number) => Action[]> = {
   },
 };
 
+/** strategy(pyramiding) of the scripts that set it. */
+const PYRAMIDING: Record<string, number> = { probe_pyramiding_close: 3 };
+
 /** Strategies that size with default_qty_type: the quantity for the equity and close of the order's bar. */
 const SIZING: Record<string, (equity: number, close: number) => number> = {
   // percent_of_equity 15, floored to forex's 0.1 step (README: sizing at placement)
@@ -306,7 +320,7 @@ describe("TradingView's built-in strategies against an independent reference (EU
       const res = await runBoth(script, bars, { runtime: { timeframe: "60", syminfo: syminfoOf(data.settings.symbol) } });
       expect(res.error ?? null).toBeNull();
       const got = res.strategy!.trades.map(fromResult);
-      const want = simulate(c, SIGNALS[name](c), mintick, SIZING[name]);
+      const want = simulate(c, SIGNALS[name](c), mintick, { size: SIZING[name], pyramiding: PYRAMIDING[name] });
       const k = Math.max(want.length, got.length);
       let matched = 0;
       const diffs: string[] = [];
@@ -322,6 +336,12 @@ describe("TradingView's built-in strategies against an independent reference (EU
       expect(k).toBeGreaterThanOrEqual(50);
       expect(diffs).toEqual([]);
       expect(got.length).toBe(want.length);
+      if (PYRAMIDING[name]) {
+        // the position really pyramids: some bar closes `pyramiding` trades at once
+        const perExit = new Map<number, number>();
+        for (const t of got) perExit.set(t.exitBar, (perExit.get(t.exitBar) ?? 0) + 1);
+        expect(Math.max(...perExit.values())).toBe(PYRAMIDING[name]);
+      }
       for (const id of EXITS_SEEN[name] ?? []) expect(res.strategy!.trades.filter((t) => t.exit_id === id).length, id).toBeGreaterThan(20);
     }, 120_000);
   }

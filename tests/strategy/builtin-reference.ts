@@ -71,6 +71,8 @@ export interface SimOptions {
   capital?: number;
   /** Open trades allowed in one direction (strategy(pyramiding); 0 and 1 both mean one). */
   pyramiding?: number;
+  /** strategy(process_orders_on_close): market orders fill at the close of the bar that places them. */
+  processOrdersOnClose?: boolean;
 }
 
 interface OpenRef {
@@ -156,6 +158,12 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     }
     return out;
   };
+  const fillMarket = (queue: (RefOrder | { id: string; seq: number })[], price: number, i: number): void => {
+    for (const m of queue) {
+      if ("dir" in m) fill(m, price, i);
+      else closeWhere((t) => t.id === m.id, price, i);
+    }
+  };
   const take = (r: Reachable, price: number, i: number): void => {
     if (r.order) fill(r.order, price, i);
     else closeWhere(() => true, price, i);
@@ -196,10 +204,7 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     const market = pending.filter((x) => x.placedBar < i && x.stop !== x.stop && x.limit !== x.limit);
     const queue: (RefOrder | { id: string; seq: number })[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
     closes = [];
-    for (const m of queue) {
-      if ("dir" in m) fill(m, o, i);
-      else closeWhere((t) => t.id === m.id, o, i);
-    }
+    fillMarket(queue, o, i);
     fillPastAt(o, i);
     const highFirst = Math.round((h - o) / mintick) < Math.round((o - l) / mintick);
     const [first, second] = highFirst ? [h, l] : [l, h];
@@ -227,6 +232,12 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
       const stop = a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN;
       const limit = a.limit !== undefined && a.limit === a.limit ? onTick(a.limit, -a.dir as 1 | -1, mintick) : NaN;
       pending.push({ id: a.id, dir: a.dir, stop, limit, seq: seq++, placedBar: i, qty: size(equity, cl) });
+    }
+    if (opts.processOrdersOnClose) {
+      const market = pending.filter((x) => x.stop !== x.stop && x.limit !== x.limit);
+      const queue: (RefOrder | { id: string; seq: number })[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
+      closes = [];
+      fillMarket(queue, cl, i);
     }
   }
   return trades;

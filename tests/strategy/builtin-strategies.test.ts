@@ -221,6 +221,18 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
       return a;
     };
   },
+  probe_orders_on_close(c) {
+    const ma = sma(c.close, 20);
+    const up = (i: number) => i >= 0 && c.close[i] > c.open[i];
+    return (i, size) => {
+      const a: Action[] = [];
+      if (crossover(c.close, ma, i)) a.push(L("L"));
+      if (crossunder(c.close, ma, i)) a.push(S("S"));
+      if (i >= 2 && up(i) && up(i - 1) && up(i - 2)) a.push(L("L"));
+      if (size < 0 && i >= 1 && up(i) && up(i - 1)) a.push({ kind: "close", id: "S" });
+      return a;
+    };
+  },
   parabolic_sar(c) {
     // The built-in's own SAR recursion, ported line by line.
     const start = 0.02;
@@ -291,7 +303,7 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
 };
 
 /** strategy(pyramiding) of the scripts that set it. */
-const PYRAMIDING: Record<string, number> = { probe_pyramiding_close: 3 };
+const PYRAMIDING: Record<string, number> = { probe_pyramiding_close: 3, probe_orders_on_close: 2 };
 
 /** Strategies that size with default_qty_type: the quantity for the equity and close of the order's bar. */
 const SIZING: Record<string, (equity: number, close: number) => number> = {
@@ -320,7 +332,7 @@ describe("TradingView's built-in strategies against an independent reference (EU
       const res = await runBoth(script, bars, { runtime: { timeframe: "60", syminfo: syminfoOf(data.settings.symbol) } });
       expect(res.error ?? null).toBeNull();
       const got = res.strategy!.trades.map(fromResult);
-      const want = simulate(c, SIGNALS[name](c), mintick, { size: SIZING[name], pyramiding: PYRAMIDING[name] });
+      const want = simulate(c, SIGNALS[name](c), mintick, { size: SIZING[name], pyramiding: PYRAMIDING[name], processOrdersOnClose: name === "probe_orders_on_close" });
       const k = Math.max(want.length, got.length);
       let matched = 0;
       const diffs: string[] = [];
@@ -337,10 +349,10 @@ describe("TradingView's built-in strategies against an independent reference (EU
       expect(diffs).toEqual([]);
       expect(got.length).toBe(want.length);
       if (PYRAMIDING[name]) {
-        // the position really pyramids: some bar closes `pyramiding` trades at once
+        // the position really pyramids: some bar closes at least `pyramiding` trades
         const perExit = new Map<number, number>();
         for (const t of got) perExit.set(t.exitBar, (perExit.get(t.exitBar) ?? 0) + 1);
-        expect(Math.max(...perExit.values())).toBe(PYRAMIDING[name]);
+        expect(Math.max(...perExit.values())).toBeGreaterThanOrEqual(PYRAMIDING[name]);
       }
       for (const id of EXITS_SEEN[name] ?? []) expect(res.strategy!.trades.filter((t) => t.exit_id === id).length, id).toBeGreaterThan(20);
     }, 120_000);

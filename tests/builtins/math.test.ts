@@ -46,6 +46,18 @@ describe("math.* unit", () => {
     expect(callWith(ctx, "math.round_to_mintick", [10.13])).toBe(10.25);
   });
 
+  it("round_to_mintick gives the double nearest the decimal multiple, without binary noise", () => {
+    // 116.6 / 0.01 rounds to 11660 ticks; 11660 * 0.01 is 116.60000000000001, 11660 / 100 is 116.6
+    expect(roundToMintick(116.5987, 0.01)).toBe(116.6);
+    expect(roundToMintick(112.5400001, 0.01)).toBe(112.54);
+    expect(roundToMintick(1.234567, 1e-5)).toBe(1.23457);
+    expect(roundToMintick(-0.125, 0.25)).toBe(-0);
+    expect(roundToMintick(0.125, 0.25)).toBe(0.25);
+    // a tick that is not 1/n of a unit keeps the plain product
+    expect(roundToMintick(7.4, 0.3)).toBe(Math.round(7.4 / 0.3) * 0.3);
+    expect(roundToMintick(NaN, 0.01)).toBeNaN();
+  });
+
   it("java.util.Random sequence for seed 42", () => {
     const r = new JavaRandom(42);
     expect(r.nextDouble()).toBe(0.7275636800328681);

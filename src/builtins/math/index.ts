@@ -21,8 +21,15 @@ export function mathRound(x: number, precision?: number): number {
   return Math.round(x * p) / p;
 }
 
+/**
+ * Nearest multiple of mintick (ties up). A decimal tick (0.01, 0.25, 1e-5) has an integer number of
+ * ticks per unit; dividing the tick count by that integer gives the double nearest the decimal
+ * (116.6), where multiplying by the inexact tick gives binary noise (11660 * 0.01 = 116.60000000000001).
+ */
 export function roundToMintick(x: number, mintick: number): number {
   if (x !== x || !(mintick > 0)) return x;
+  const perUnit = Math.round(1 / mintick);
+  if (perUnit >= 1 && Math.abs(perUnit * mintick - 1) < 1e-9) return Math.round(x / mintick) / perUnit;
   return Math.round(x / mintick) * mintick;
 }
 

@@ -77,6 +77,8 @@ export class Checker {
   /** Variables created by each function instance being checked (innermost last). */
   private readonly localStack: VarSlot[][] = [];
   declaration: Declaration | null = null;
+  /** Kind of the script's declaration statement, known before the body is checked (a strategy.* call in an indicator is an error wherever it appears). */
+  declaredKind: Declaration["kind"] | null = null;
   maxBarsBack = DEFAULT_MAX_BARS_BACK;
   compileReason: string | undefined;
   /** Variable name of the declaration being checked (for input overrides by name). */
@@ -96,6 +98,7 @@ export class Checker {
   run(): ResolvedProgram {
     if (this.version < 5) throw new CheckError(`Pine Script v${this.version} is not supported: use //@version=5 or //@version=6`, this.program.span);
     collectMutations(this.program, this.mutated);
+    this.declaredKind = declarationKind(this.program);
     const stmts: RStmt[] = [];
     for (const s of this.program.body) {
       const r = checkStatement(this, s, this.global);
@@ -206,6 +209,9 @@ export class Checker {
       case "Binary":
         return this.binary(e, scope);
       case "Ternary": {
+        // the manual: a ternary's values are not local blocks, so they cannot be tuples (if/switch blocks can)
+        const tup = e.then.kind === "Tuple" ? e.then : e.else.kind === "Tuple" ? e.else : undefined;
+        if (tup) throw new CheckError("A ternary cannot return a tuple: use an if or switch block instead ([a, b] = if cond ... [x, y] else ... [z, w])", tup.span);
         const c = this.cond(e.cond, scope, "?:");
         const a = this.expr(e.then, scope);
         const b = this.expr(e.else, scope);
@@ -473,6 +479,8 @@ export class Checker {
     if (name === "indicator" || name === "strategy" || name === "library") {
       throw new CheckError(`'${name}()' must be a top-level statement`, e.span);
     }
+    if (name.startsWith("strategy.") && this.declaredKind === "indicator")
+      throw new CheckError(`'${name}' can only be used in a strategy() script, and this script is declared with indicator()`, e.callee.span);
     const when = WHEN_ORDER_FUNCS.has(name) ? args.find((a) => a.name?.name === "when") : undefined;
     if (when) {
       if (this.version >= 6) throw new CheckError(`The 'when' parameter was removed in v6: put the call of '${name}' in an 'if' block`, when.span);
@@ -704,6 +712,16 @@ export class Checker {
     this.declaration = { kind, args };
     if (typeof args.max_bars_back === "number" && args.max_bars_back > 0) this.maxBarsBack = args.max_bars_back;
   }
+}
+
+/** Kind of the top-level indicator()/strategy()/library() statement, if there is one. */
+function declarationKind(program: A.Program): Declaration["kind"] | null {
+  for (const s of program.body) {
+    if (s.kind !== "ExprStmt" || s.expr.kind !== "Call" || s.expr.callee.kind !== "Ident") continue;
+    const n = s.expr.callee.name;
+    if (n === "indicator" || n === "strategy" || n === "library") return n;
+  }
+  return null;
 }
 
 function isNumOrNa(n: string): boolean {

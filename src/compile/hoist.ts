@@ -7,6 +7,7 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
 import type { ExecContext } from "../builtins/types.js";
+import { inputValue } from "../builtins/input/index.js";
 
 type Call = Extract<RExpr, { k: "call" }>;
 
@@ -21,6 +22,20 @@ const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 function constInt(e: RExpr | undefined, min: number): number | null {
   if (!e || e.k !== "const" || typeof e.v !== "number") return null;
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
+}
+
+/** Input calls whose value can stand for a constant length or multiplier (read once per run). */
+const NUMBER_INPUTS = new Set(["input", "input.int", "input.float"]);
+
+/**
+ * A precompute that cannot be done for this run's values (an input length the per-bar call would
+ * refuse): the backend runs those calls per bar instead, which reports what is wrong.
+ */
+export class NotPrecomputable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotPrecomputable";
+  }
 }
 
 function isNumType(e: RExpr): boolean {
@@ -40,15 +55,17 @@ export function tupleSize(e: Call): number {
  */
 export class HoistPlan {
   readonly vars = new Map<number, RExpr>();
+  /** Top-level variables assigned once from a number input with constant arguments (`len = input.int(14)`). */
+  readonly inputs = new Map<number, Call>();
 
   constructor(prog: ResolvedProgram) {
     const writes = new Map<number, number>();
     const wrote = (v: VarSlot | null | undefined) => { if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1); };
     walkWrites(prog.body, wrote);
     for (const s of prog.body.stmts) {
-      if (s.k === "decl" && s.mode === "plain" && writes.get(s.v.slot) === 1 && (s.v.type.name === "int" || s.v.type.name === "float") && isNumType(s.init) && this.isPreKnown(s.init)) {
-        this.vars.set(s.v.slot, s.init);
-      }
+      if (s.k !== "decl" || s.mode !== "plain" || writes.get(s.v.slot) !== 1 || (s.v.type.name !== "int" && s.v.type.name !== "float")) continue;
+      if (isNumType(s.init) && this.isPreKnown(s.init)) this.vars.set(s.v.slot, s.init);
+      else if (s.init.k === "call" && NUMBER_INPUTS.has(s.init.name) && s.init.args.every((x) => x === undefined || x.k === "const")) this.inputs.set(s.v.slot, s.init);
     }
   }
 
@@ -82,21 +99,30 @@ export class HoistPlan {
     if (SOURCE_LENGTH.has(e.name)) {
       if (e.name in HILO_KIND && a[0] && a[1] === undefined) {
         // one-argument form: the length alone, the source is high/low
-        return constInt(a[0], 1) !== null && a.length <= 2;
+        return this.len(a[0], 1) && a.length <= 2;
       }
       if (a.length > 3 || !this.source(a[0])) return false;
-      if (e.name === "ta.change") return (a[1] === undefined || constInt(a[1], 0) !== null) && a[2] === undefined;
-      if (constInt(a[1], 1) === null) return false;
+      if (e.name === "ta.change") return (a[1] === undefined || this.len(a[1], 0)) && a[2] === undefined;
+      if (!this.len(a[1], 1)) return false;
       if (e.name === "ta.stdev") return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
       return a[2] === undefined;
     }
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
-    if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && constInt(a[1], 1) !== null && a[2] !== undefined && a[2].k === "const" && typeof a[2].v === "number";
-    if (e.name === "ta.macd") return a.length === 4 && this.source(a[0]) && [1, 2, 3].every((i) => constInt(a[i], 1) !== null);
-    if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => this.source(a[i])) && constInt(a[3], 1) !== null;
-    if (e.name === "ta.atr") return constInt(a[0], 1) !== null && a.length === 1;
+    if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && a[2] !== undefined && ((a[2].k === "const" && typeof a[2].v === "number") || this.isInput(a[2]));
+    if (e.name === "ta.macd") return a.length === 4 && this.source(a[0]) && [1, 2, 3].every((i) => this.len(a[i], 1));
+    if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => this.source(a[i])) && this.len(a[3], 1);
+    if (e.name === "ta.atr") return this.len(a[0], 1) && a.length === 1;
     if (e.name === "ta.tr") return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
     return false;
+  }
+
+  /** A length known before the loop: a constant int >= min, or an int input read once per run. */
+  private len(e: RExpr | undefined, min: number): boolean {
+    return constInt(e, min) !== null || (!!e && e.t.name === "int" && this.isInput(e));
+  }
+
+  private isInput(e: RExpr): boolean {
+    return e.k === "load" && this.inputs.has(e.v.slot);
   }
 }
 
@@ -159,15 +185,31 @@ export class Precompute {
     private readonly a: SeriesArena,
   ) {}
 
+  /**
+   * The number a hoisted call's parameter holds this run: a constant, or an input's value. An input
+   * length the per-bar call would refuse (not an integer >= min) throws NotPrecomputable.
+   */
+  private number(e: RExpr | undefined, min: number | null): number {
+    if (e && e.k === "const") return e.v as number;
+    const call = e && e.k === "load" ? this.plan.inputs.get(e.v.slot) : undefined;
+    if (!call) throw new Error("internal: not a pre-known number");
+    const args = call.args.map((x) => (x === undefined ? undefined : (x as { v: unknown }).v));
+    const v = inputValue(this.ctx, call.name, args, call.site);
+    if (typeof v !== "number" || v !== v || (min !== null && (!Number.isInteger(v) || v < min))) {
+      throw new NotPrecomputable(`input '${(e as { v: { name: string } }).v.name}' = ${String(v)} is not a length the whole-series pass takes`);
+    }
+    return v;
+  }
+
   /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]). */
   tuple(e: Call): number[] {
     const done = this.tuples.get(e);
     if (done) return done;
     const a = this.a, args = e.args;
-    const len = (i: number) => (args[i] as { v: number }).v;
+    const len = (i: number) => this.number(args[i], 1);
     const src = this.column(args[0]!);
     let out: number[];
-    out = e.name === "ta.bb" ? pass.bb(a, src, len(1), (args[2] as { v: number }).v) : pass.macd(a, src, len(1), len(2), len(3));
+    out = e.name === "ta.bb" ? pass.bb(a, src, len(1), this.number(args[2], null)) : pass.macd(a, src, len(1), len(2), len(3));
     this.tuples.set(e, out);
     return out;
   }
@@ -223,7 +265,7 @@ export class Precompute {
 
   private call(e: Call): number {
     const a = this.a, args = e.args, c = this.ctx.columns;
-    const len = (i: number) => (args[i] as { v: number }).v;
+    const len = (i: number) => this.number(args[i], e.name === "ta.change" ? 0 : 1);
     if (e.name in HILO_KIND) {
       const kind = HILO_KIND[e.name]!;
       if (args[1] === undefined) return pass.hilo(a, a.input((kind & 1) === 0 ? c.high : c.low), len(0), kind);

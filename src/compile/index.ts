@@ -16,7 +16,7 @@ import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Ref } from "./codegen.js";
-import { Precompute, tupleSize } from "./hoist.js";
+import { NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 
 export { NotCompilable } from "./codegen.js";
@@ -143,6 +143,8 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     });
   } catch (err) {
     (arena as SeriesArena | null)?.release();
+    // this run's input values rule a pass out (not cached: another run's values may allow it)
+    if (err instanceof NotPrecomputable) throw new NotCompilable(err.message);
     throw err;
   }
   for (const [i, p] of columns) K[i] = Array.isArray(p) ? p.map((q) => arena!.view(q)) : arena!.view(p);

@@ -6,7 +6,7 @@
 // forming bar's ticks change close/high/low) and without the profiler (it times the calls).
 import type { ExecContext } from "../builtins/types.js";
 import type { RExpr, RStmt, ResolvedProgram } from "../check/ir.js";
-import { HoistPlan, Precompute, tupleSize } from "../compile/hoist.js";
+import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "../compile/hoist.js";
 import type { Kernels } from "../kernels/index.js";
 import { seriesArena } from "../kernels/series.js";
 import type { RunState } from "./state.js";
@@ -78,10 +78,19 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
   const arena = seriesArena(k, ctx.columns.close.length);
   try {
     const pre = new Precompute(plan, ctx, arena);
-    const ptrs = found.map((e) => (e.k === "call" && tupleSize(e) > 0 ? pre.tuple(e) : [pre.column(e)]));
+    const ptrs = found.map((e) => {
+      try {
+        return e.k === "call" && tupleSize(e) > 0 ? pre.tuple(e) : [pre.column(e)];
+      } catch (err) {
+        // an input length this run's values rule out: that call stays per bar (which reports it)
+        if (err instanceof NotPrecomputable) return null;
+        throw err;
+      }
+    });
     // views only after the last pass: a pass may grow the memory, which detaches earlier views
     found.forEach((e, j) => {
       const ids: number[] = [];
+      if (!ptrs[j]) return;
       for (const p of ptrs[j]!) {
         const id = st.shadowOf(arena.view(p), 0);
         if (id === undefined) return;

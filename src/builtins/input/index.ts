@@ -91,54 +91,75 @@ function reported(kind: Kind, v: unknown): unknown {
   return v;
 }
 
+interface Declared {
+  rec: InputRecord;
+  kind: Kind;
+  value: unknown;
+}
+
+/**
+ * An input call's declaration and value (the run's override, type-checked, clamped and checked
+ * against the options, or the default), without recording anything: the impl records it, and
+ * whole-series precompute peeks at it (inputValue) before the bar loop.
+ */
+function declare(p: Record<string, number>, fixedKind: Kind | null, ctx: ExecContext, a: unknown[], site: CallSite): Declared {
+  const s = store(ctx);
+  const def = a[p.defval!];
+  const kind: Kind = fixedKind ?? inferKind(def, s.sourceNames.get(site.id));
+  const title = typeof a[p.title!] === "string" ? (a[p.title!] as string) : "";
+  let defval: unknown = def;
+  if (kind === "source") defval = s.sourceNames.get(site.id) ?? "close";
+  const opt = (name: string) => (p[name] === undefined ? undefined : a[p[name]!]);
+  const min = opt("minval"), max = opt("maxval"), step = opt("step");
+  // a default outside minval/maxval is clamped, as the settings dialog shows it (service.md 1.3)
+  if (kind === "int" || kind === "float") defval = clamp(defval, min, max);
+  const rec: InputRecord = { id: `in_${s.records.length}`, type: kind, title, default: reported(kind, defval), value: undefined };
+  if (typeof min === "number") rec.min = min;
+  if (typeof max === "number") rec.max = max;
+  if (typeof step === "number") rec.step = step;
+  let options = opt("options") as unknown[] | undefined;
+  if (kind === "enum" && def instanceof EnumValue && !options) options = undefined;
+  if (Array.isArray(options)) rec.options = options.map((o) => reported(kind, o));
+  for (const k of ["tooltip", "inline", "group"] as const) {
+    const v = opt(k);
+    if (typeof v === "string") rec[k] = v;
+  }
+  if (typeof opt("confirm") === "boolean") rec.confirm = opt("confirm") as boolean;
+  if (Array.isArray(options) && options.length && !options.some((o) => o === defval)) {
+    throw new InputOverrideError(`Input '${title || s.varNames.get(site.id) || rec.id}': the default ${JSON.stringify(reported(kind, defval))} is not one of its options ${JSON.stringify(rec.options)}`);
+  }
+  let value = defval;
+  const ov = s.override(title, site.id);
+  if (ov.found) {
+    value = coerce(kind, title || s.varNames.get(site.id) || rec.id, ov.value, def);
+    if (kind === "int" || kind === "float") value = clamp(value, min, max);
+    if (kind === "enum" && typeof value === "string" && def instanceof EnumValue) {
+      const members = ctx.ext.enumMembers as Map<string, EnumValue[]> | undefined;
+      const all = members?.get(def.enumName) ?? (Array.isArray(options) ? (options as EnumValue[]) : [def]);
+      const m = all.find((e) => e.name === value || e.title === value);
+      if (!m) throw new InputOverrideError(`Input '${title}' has no option ${JSON.stringify(value)}`);
+      value = m;
+    }
+    if (Array.isArray(options) && options.length && !options.some((o) => o === value)) {
+      throw new InputOverrideError(`Input '${title}' must be one of ${JSON.stringify(rec.options)}, got ${JSON.stringify(ov.value)}`);
+    }
+  }
+  rec.value = reported(kind, value);
+  return { rec, kind, value };
+}
+
+const PARAMS = new Map<string, Record<string, number>>();
+const FIXED_KIND = new Map<string, Kind | null>();
+
 function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
   const p = params(fname);
+  PARAMS.set(fname, p);
+  FIXED_KIND.set(fname, fixedKind);
   return (ctx: ExecContext, a: unknown[], site: CallSite) => {
     const st = site.state as { value: unknown; source?: (c: ExecContext) => number } | undefined;
     if (st !== undefined) return st.source ? st.source(ctx) : st.value;
-    const s = store(ctx);
-    const def = a[p.defval!];
-    let kind: Kind = fixedKind ?? inferKind(def, s.sourceNames.get(site.id));
-    const title = typeof a[p.title!] === "string" ? (a[p.title!] as string) : "";
-    let defval: unknown = def;
-    if (kind === "source") defval = s.sourceNames.get(site.id) ?? "close";
-    const opt = (name: string) => (p[name] === undefined ? undefined : a[p[name]!]);
-    const min = opt("minval"), max = opt("maxval"), step = opt("step");
-    // a default outside minval/maxval is clamped, as the settings dialog shows it (service.md 1.3)
-    if (kind === "int" || kind === "float") defval = clamp(defval, min, max);
-    const rec: InputRecord = { id: `in_${s.records.length}`, type: kind, title, default: reported(kind, defval), value: undefined };
-    if (typeof min === "number") rec.min = min;
-    if (typeof max === "number") rec.max = max;
-    if (typeof step === "number") rec.step = step;
-    let options = opt("options") as unknown[] | undefined;
-    if (kind === "enum" && def instanceof EnumValue && !options) options = undefined;
-    if (Array.isArray(options)) rec.options = options.map((o) => reported(kind, o));
-    for (const k of ["tooltip", "inline", "group"] as const) {
-      const v = opt(k);
-      if (typeof v === "string") rec[k] = v;
-    }
-    if (typeof opt("confirm") === "boolean") rec.confirm = opt("confirm") as boolean;
-    if (Array.isArray(options) && options.length && !options.some((o) => o === defval)) {
-      throw new InputOverrideError(`Input '${title || s.varNames.get(site.id) || rec.id}': the default ${JSON.stringify(reported(kind, defval))} is not one of its options ${JSON.stringify(rec.options)}`);
-    }
-    let value = defval;
-    const ov = s.override(title, site.id);
-    if (ov.found) {
-      value = coerce(kind, title || s.varNames.get(site.id) || rec.id, ov.value, def);
-      if (kind === "int" || kind === "float") value = clamp(value, min, max);
-      if (kind === "enum" && typeof value === "string" && def instanceof EnumValue) {
-        const members = ctx.ext.enumMembers as Map<string, EnumValue[]> | undefined;
-        const all = members?.get(def.enumName) ?? (Array.isArray(options) ? (options as EnumValue[]) : [def]);
-        const m = all.find((e) => e.name === value || e.title === value);
-        if (!m) throw new InputOverrideError(`Input '${title}' has no option ${JSON.stringify(value)}`);
-        value = m;
-      }
-      if (Array.isArray(options) && options.length && !options.some((o) => o === value)) {
-        throw new InputOverrideError(`Input '${title}' must be one of ${JSON.stringify(rec.options)}, got ${JSON.stringify(ov.value)}`);
-      }
-    }
-    rec.value = reported(kind, value);
-    s.records.push(rec);
+    const { rec, kind, value } = declare(p, fixedKind, ctx, a, site);
+    store(ctx).records.push(rec);
     if (kind === "source") {
       const src = SOURCES[value as string] ?? SOURCES.close!;
       site.state = { value, source: src };
@@ -147,6 +168,20 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
     site.state = { value };
     return value;
   };
+}
+
+/**
+ * The value input call `name` (arguments in parameter order, call-site id `siteId`) will take in
+ * this run, without declaring it; undefined when the call would fail (the run reports that itself).
+ */
+export function inputValue(ctx: ExecContext, name: string, args: unknown[], siteId: number): unknown {
+  const p = PARAMS.get(name);
+  if (!p) return undefined;
+  try {
+    return declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A number held to [min, max] where those are given; anything else unchanged. */

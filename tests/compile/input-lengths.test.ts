@@ -1,0 +1,82 @@
+// Input lengths (`len = input.int(14)`) are read once per run, so top-level ta.* calls taking them
+// are precomputed like constant lengths, in compile mode and in the interpreter's hoisting, with the
+// run's input values (defaults, constructor inputs, overrides); a value the per-bar call would refuse
+// leaves the call per bar (compile mode then runs interpret and says why).
+import { afterEach, describe, expect, it } from "vitest";
+import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
+import { compileProgram, generatedSource } from "../../src/compile/index.js";
+import { parse } from "../../src/lang/index.js";
+import { check } from "../../src/check/index.js";
+import { registry } from "../../src/builtins/index.js";
+import { randomWalkBars } from "../realworld/bars.js";
+import { runPair } from "./parity.js";
+
+const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
+const data = randomWalkBars(800);
+
+function program(src: string) {
+  const c = check(parse(src).ast, registry);
+  if (!c.program) throw new Error(JSON.stringify(c.diagnostics));
+  return c.program;
+}
+
+const SCRIPT = v6(`len = input.int(14, "Length", minval = 1)
+fast = input(12, "Fast")
+slow = input.int(26, "Slow")
+sig = input.int(9, "Signal")
+mult = input.float(2.0, "Mult")
+back = input.int(1, "Back", minval = 0)
+a = ta.sma(close, len)
+r = ta.rsi(close, len)
+[m, s, h] = ta.macd(close, fast, slow, sig)
+[mid, up, lo] = ta.bb(close, len, mult)
+hh = ta.highest(high, len)
+ch = ta.change(close, back)
+at = ta.atr(len)
+k = ta.stoch(close, high, low, len)
+plot(a)
+plot(r)
+plot(m + s + h)
+plot(up - lo)
+plot(hh)
+plot(ch)
+plot(at)
+plot(k)`);
+
+afterEach(() => setCompileBackend(compileProgram));
+
+describe("input lengths", () => {
+  it("are precomputed: no ta.* builtin is called per bar", () => {
+    const text = generatedSource(program(SCRIPT));
+    // every ta.* result is a column read: six single columns and two tuples of three
+    expect(text.match(/K\d+(\[\d\])?\[b_bar\]/g)?.length).toBe(6 + 2 * 3);
+  });
+  it("give the per-bar results bit for bit, with defaults and with constructor inputs", async () => {
+    let p = await runPair(SCRIPT, data);
+    expect(p.compile.mode).toBe("compile");
+    expect(p.difference).toBeNull();
+    const rt = new Runtime("CHART", { inputs: { Length: 5, Fast: 3, Mult: 1.5, Back: 2 } });
+    p = await runPair(SCRIPT, data, {}, rt);
+    expect(p.compile.mode).toBe("compile");
+    expect(p.difference).toBeNull();
+    // the values really changed the passes: constructor inputs equal run-time overrides (interpret)
+    const over = await new Runtime().run(SCRIPT, data, { mode: "interpret", inputs: { Length: 5, Fast: 3, Mult: 1.5, Back: 2 } });
+    expect(p.compile.series).toEqual(over.series);
+    expect(p.compile.series.plot_0).not.toEqual((await new Runtime().run(SCRIPT, data, { mode: "compile" })).series.plot_0);
+  });
+  it("a value the per-bar call refuses leaves the calls per bar: compile runs interpret and says why", async () => {
+    const rt = new Runtime("CHART", { inputs: { Back: -1 } });
+    const src = v6("back = input.int(1, 'Back')\nplot(ta.change(close, back))");
+    const p = await runPair(src, data, {}, rt);
+    expect(p.compile.mode).toBe("interpret");
+    expect(p.compile.compile_fallback_reason).toMatch(/input 'back' = -1/);
+    expect(p.difference).toBeNull();
+    // the same script with a valid value compiles again (the verdict is not cached)
+    const ok = await new Runtime().run(src, data, { mode: "compile" });
+    expect(ok.mode).toBe("compile");
+  });
+  it("an input assigned again, or with a non-constant argument, is not a precompute length", () => {
+    const again = generatedSource(program(v6("len = input.int(14)\nif close > open\n    len := 3\nplot(ta.sma(close, len))")));
+    expect(again).not.toMatch(/K\d+\[b_bar\]/);
+  });
+});

@@ -14,6 +14,8 @@
 //   profit at that close; no commission);
 //   an entry in the position's direction is dropped at the start of the bar (pyramiding 0);
 // - an entry with the id of a pending order replaces it; strategy.cancel removes it;
+// - a stop-limit is a stop until the price reaches its stop, then a limit (nothing fills at the
+//   trigger unless the limit is already reachable there);
 // - strategy.exit's trailing stop: once the price reaches entry + trail_points ticks (a long), a stop
 //   trails trail_offset ticks behind the best price reached since, wherever the path has been
 //   (it cannot be hit while the price rises, only on the way back).
@@ -44,6 +46,7 @@ interface RefOrder {
   dir: 1 | -1;
   stop: number; // NaN: not a stop
   limit: number; // NaN: not a limit (neither: market)
+  triggered: boolean; // a stop-limit whose stop the price has reached: a limit from then on
   seq: number;
   placedBar: number;
   qty: number;
@@ -63,6 +66,7 @@ interface Reachable {
   up: boolean;
   seq: number;
   order: RefOrder | null; // null: the open trade's exit
+  trigger: boolean; // reaching it turns a stop-limit into a limit; nothing fills
 }
 
 export interface SimOptions {
@@ -146,15 +150,16 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     const out: Reachable[] = [];
     for (const o of pending) {
       if (o.placedBar >= i) continue;
-      if (o.stop === o.stop) out.push({ level: tk(o.stop), up: o.dir > 0, seq: o.seq, order: o });
-      else if (o.limit === o.limit) out.push({ level: tk(o.limit), up: o.dir < 0, seq: o.seq, order: o });
+      const stopLimit = o.stop === o.stop && o.limit === o.limit;
+      if (o.stop === o.stop && !o.triggered) out.push({ level: tk(o.stop), up: o.dir > 0, seq: o.seq, order: o, trigger: stopLimit });
+      else if (o.limit === o.limit) out.push({ level: tk(o.limit), up: o.dir < 0, seq: o.seq, order: o, trigger: false });
     }
     const x = exitOf();
     if (x) {
       const e = tk(open[0].price);
-      if (x.profit === x.profit) out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null });
-      if (x.loss === x.loss) out.push({ level: e - pos * x.loss, up: pos < 0, seq: -1, order: null });
-      if (trailActive && x.trailOffset !== undefined) out.push({ level: peak - pos * x.trailOffset, up: pos < 0, seq: -1, order: null });
+      if (x.profit === x.profit) out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null, trigger: false });
+      if (x.loss === x.loss) out.push({ level: e - pos * x.loss, up: pos < 0, seq: -1, order: null, trigger: false });
+      if (trailActive && x.trailOffset !== undefined) out.push({ level: peak - pos * x.trailOffset, up: pos < 0, seq: -1, order: null, trigger: false });
     }
     return out;
   };
@@ -165,7 +170,8 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     }
   };
   const take = (r: Reachable, price: number, i: number): void => {
-    if (r.order) fill(r.order, price, i);
+    if (r.trigger) r.order!.triggered = true;
+    else if (r.order) fill(r.order, price, i);
     else closeWhere(() => true, price, i);
   };
   // What is already past `p` fills at `p`, exits and then orders oldest first.
@@ -231,7 +237,7 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
       if (a.kind !== "entry") continue;
       const stop = a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN;
       const limit = a.limit !== undefined && a.limit === a.limit ? onTick(a.limit, -a.dir as 1 | -1, mintick) : NaN;
-      pending.push({ id: a.id, dir: a.dir, stop, limit, seq: seq++, placedBar: i, qty: size(equity, cl) });
+      pending.push({ id: a.id, dir: a.dir, stop, limit, triggered: false, seq: seq++, placedBar: i, qty: size(equity, cl) });
     }
     if (opts.processOrdersOnClose) {
       const market = pending.filter((x) => x.stop !== x.stop && x.limit !== x.limit);

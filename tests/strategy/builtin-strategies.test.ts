@@ -233,6 +233,14 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
       return a;
     };
   },
+  probe_stop_limit(c) {
+    const fast = sma(c.close, 9);
+    const slow = sma(c.close, 18);
+    return (i) => [
+      ...(crossover(fast, slow, i) ? [{ kind: "entry", id: "BL", dir: 1, stop: c.high[i] + 10 * mintick, limit: c.high[i] + 5 * mintick } as Action] : []),
+      ...(crossunder(fast, slow, i) ? [{ kind: "entry", id: "BS", dir: -1, stop: c.low[i] - 10 * mintick, limit: c.low[i] - 5 * mintick } as Action] : []),
+    ];
+  },
   parabolic_sar(c) {
     // The built-in's own SAR recursion, ported line by line.
     const start = 0.02;

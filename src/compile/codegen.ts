@@ -9,7 +9,7 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { HoistPlan, tupleSize } from "./hoist.js";
+import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -203,29 +203,7 @@ class Gen {
   }
 
   private findHoists(s: RStmt, plan: HoistPlan): void {
-    const visit = (e: RExpr): void => {
-      if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
-        this.hoisted.add(e);
-        return;
-      }
-      // only positions evaluated on every bar
-      switch (e.k) {
-        case "unary": case "cast": visit(e.e); break;
-        case "bin": visit(e.l); visit(e.r); break;
-        case "and": case "or": visit(e.l); if (!e.lazy) visit(e.r); break;
-        case "tern": visit(e.c); break;
-        case "call": for (const a of e.args) if (a) visit(a); break;
-        case "tuple": for (const x of e.elems) visit(x); break;
-        case "if": visit(e.cond); break;
-        case "switch": if (e.subject) visit(e.subject); else if (e.cases[0]?.test) visit(e.cases[0].test); break;
-        case "histExpr": visit(e.e); break;
-        default: break;
-      }
-    };
-    if (s.k === "decl" && s.mode === "plain") visit(s.init);
-    else if (s.k === "tdecl") visit(s.init);
-    else if (s.k === "assign") visit(s.value);
-    else if (s.k === "expr") visit(s.e);
+    everyBarHoists(s, plan, (e) => this.hoisted.add(e));
   }
 
   // ------------------------------------------------------------------ statements

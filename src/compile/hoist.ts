@@ -126,6 +126,39 @@ export class HoistPlan {
   }
 }
 
+/** request.* expressions run in another context: never precomputed from the chart's columns. */
+const REQUEST_CALLS = new Set(["request.security", "request.security_lower_tf"]);
+
+/**
+ * The hoistable calls of one top-level statement at positions evaluated on every bar (not in a `var`
+ * initialiser, a branch, the lazy side of and/or, a function body or a request's expression), in
+ * source order. Shared by the compile backend and the interpreter so both precompute the same calls.
+ */
+export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => void): void {
+  const visit = (e: RExpr): void => {
+    if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
+      found(e);
+      return;
+    }
+    switch (e.k) {
+      case "unary": case "cast": visit(e.e); break;
+      case "bin": visit(e.l); visit(e.r); break;
+      case "and": case "or": visit(e.l); if (!e.lazy) visit(e.r); break;
+      case "tern": visit(e.c); break;
+      case "call": if (!REQUEST_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a); break;
+      case "tuple": for (const x of e.elems) visit(x); break;
+      case "if": visit(e.cond); break;
+      case "switch": if (e.subject) visit(e.subject); else if (e.cases[0]?.test) visit(e.cases[0].test); break;
+      case "histExpr": visit(e.e); break;
+      default: break;
+    }
+  };
+  if (s.k === "decl" && s.mode === "plain") visit(s.init);
+  else if (s.k === "tdecl") visit(s.init);
+  else if (s.k === "assign") visit(s.value);
+  else if (s.k === "expr") visit(s.e);
+}
+
 /** Every variable write of a block, nested blocks and user-function bodies included. */
 function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): void {
   const seen = new Set<RBlock>();

@@ -5,12 +5,11 @@
 // refreshes each bar, so the call costs a slot read. Only for runs without a realtime window (a
 // forming bar's ticks change close/high/low) and without the profiler (it times the calls).
 import type { ExecContext } from "../builtins/types.js";
-import type { RExpr, RStmt, ResolvedProgram } from "../check/ir.js";
-import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "../compile/hoist.js";
+import type { RExpr, ResolvedProgram } from "../check/ir.js";
+import { everyBarHoists, HoistPlan, NotPrecomputable, Precompute, tupleSize } from "../compile/hoist.js";
 import type { Kernels } from "../kernels/index.js";
 import { seriesArena } from "../kernels/series.js";
 import type { RunState } from "./state.js";
-import { SECURITY_CALLS } from "./security.js";
 
 /** An expression whose per-bar value(s) sit in numeric slots (one, or one per tuple element). */
 export type HoistedSlots = Map<RExpr, number[]>;
@@ -24,34 +23,7 @@ export function hoistSlotCount(e: RExpr): number {
 /** Hoistable calls at positions evaluated on every bar of the main body, in source order. */
 export function hoistCandidates(prog: ResolvedProgram, plan: HoistPlan): RExpr[] {
   const out: RExpr[] = [];
-  const visit = (e: RExpr): void => {
-    if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
-      out.push(e);
-      return;
-    }
-    switch (e.k) {
-      case "unary": case "cast": visit(e.e); break;
-      case "bin": visit(e.l); visit(e.r); break;
-      case "and": case "or": visit(e.l); if (!e.lazy) visit(e.r); break;
-      case "tern": visit(e.c); break;
-      // a request's expression runs in another context: never from the chart's columns
-      case "call": if (!SECURITY_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a); break;
-      case "tuple": for (const x of e.elems) visit(x); break;
-      case "if": visit(e.cond); break;
-      case "switch": if (e.subject) visit(e.subject); else if (e.cases[0]?.test) visit(e.cases[0].test); break;
-      case "histExpr": visit(e.e); break;
-      default: break;
-    }
-  };
-  const stmt = (s: RStmt): void => {
-    // a `var` declaration's initialiser runs once, not on every bar
-    if (s.k === "decl") {
-      if (s.mode === "plain") visit(s.init);
-    } else if (s.k === "tdecl") visit(s.init);
-    else if (s.k === "assign") visit(s.value);
-    else if (s.k === "expr") visit(s.e);
-  };
-  prog.body.stmts.forEach(stmt);
+  for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => out.push(e));
   return out;
 }
 

@@ -63,6 +63,14 @@ function compact(inp: usize, n: i32): usize {
 
 // ---------------------------------------------------------------- sma (sum_new + sma_next)
 
+/** The window sum afresh, oldest first, as sumUpdate re-sums once an infinity has left the window
+ * (inf - inf would leave na behind): the last min(j, len) of the j compacted values. */
+function resum(buf: usize, j: i32, len: i32): f64 {
+  let s = 0.0;
+  for (let q = j > len ? j - len : 0; q < j; q++) s += ld(buf, q);
+  return s;
+}
+
 /** Running window sum: the value leaving the window out first, then the new one in (avg.ts). */
 export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
   if (len < 1) return fillNaN(out, n);
@@ -77,6 +85,7 @@ export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
       j++;
       if (j > len) s = s - ld(buf, j - 1 - len);
       s = s + x;
+      if (s - s != 0) s = resum(buf, j, len);
     }
     st(out, i, j >= len ? (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl : NaN);
   }
@@ -207,6 +216,7 @@ export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, 
       j++;
       if (j > len) s = s - ld(buf, j - 1 - len);
       s = s + x;
+      if (s - s != 0) s = resum(buf, j, len);
     }
     let basis: f64 = NaN;
     let sd: f64 = NaN;

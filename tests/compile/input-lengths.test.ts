@@ -80,3 +80,18 @@ describe("input lengths", () => {
     expect(again).not.toMatch(/K\d+\[b_bar\]/);
   });
 });
+
+describe("infinities in a precomputed window", () => {
+  it("sma and bb re-sum their window once an infinity has left it, as the per-bar kernels do", async () => {
+    // close == open on every 7th bar: close / (close - open) is +-inf there
+    const bars = randomWalkBars(300).map((b, i) => (i % 7 === 3 ? { ...b, close: b.open } : b));
+    const src = v6("x = close / (close - open)\nplot(ta.sma(x, 4))\n[m, u, l] = ta.bb(x, 4, 2)\nplot(m)\nplot(u)");
+    const text = generatedSource(program(src));
+    expect(text.match(/K\d+(\[\d\])?\[b_bar\]/g)?.length).toBe(1 + 3);
+    const p = await runPair(src, bars);
+    expect(p.compile.mode).toBe("compile");
+    expect(p.difference).toBeNull();
+    // finite again four bars after each infinity
+    expect(p.interpret.series.plot_0![3 + 7 * 2 + 4]).toEqual(expect.any(Number));
+  });
+});

@@ -267,6 +267,16 @@ function unifyBlocks(c: Checker, types: PType[], span: A.Span, condQ: PType["q"]
   return name === "tuple" ? { name, q: SERIES, elems } : { name, q };
 }
 
+/** Block whose value is a tuple of na of the given tuple type's element types. */
+function naTupleBlock(ty: PType, line: number): RBlock {
+  const elems = ty.elems ?? [];
+  const nas: RExpr[] = elems.map((et) => {
+    const name = et.name === "na" ? "float" : et.name;
+    return { k: "const", v: naValue(name), t: t(name, CONST) };
+  });
+  return { stmts: [{ k: "expr", e: { k: "tuple", elems: nas, t: ty }, line }], t: ty };
+}
+
 export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | A.While, scope: Scope): RExpr {
   switch (e.kind) {
     case "If": {
@@ -280,6 +290,8 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
         } else els = checkBlock(c, e.else, new Scope(scope));
       }
       const ty = unifyBlocks(c, els ? [then.t, els.t] : [then.t], e.span, cond.t.q);
+      // a tuple-valued if without else gives a tuple of na on the bars where it does not run
+      if (!els && ty.name === "tuple") els = naTupleBlock(ty, e.span.line);
       return { k: "if", cond, then, else: els, t: ty };
     }
     case "Switch": {
@@ -292,7 +304,10 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
         return { test, body: checkBlock(c, cs.body, new Scope(scope)) };
       });
       const condQ = cases.reduce<PType["q"]>((q, x) => (x.test && x.test.t.q > q ? x.test.t.q : q), subject?.t.q ?? CONST);
-      return { k: "switch", subject, cases, t: unifyBlocks(c, cases.map((x) => x.body.t), e.span, condQ) };
+      const ty = unifyBlocks(c, cases.map((x) => x.body.t), e.span, condQ);
+      // no case matching and no default: a tuple of na, as for an if without else
+      if (ty.name === "tuple" && !cases.some((x) => x.test === null)) cases.push({ test: null, body: naTupleBlock(ty, e.span.line) });
+      return { k: "switch", subject, cases, t: ty };
     }
     case "For": {
       const from = c.expr(e.from, scope);

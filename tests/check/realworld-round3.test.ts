@@ -61,3 +61,36 @@ describe("strategy.* calls in an indicator() script", () => {
     expect(strat.strategy?.open_trades.length).toBe(1);
   });
 });
+
+describe("tuple-valued if without else, switch without default", () => {
+  // Both used to crash at runtime ("TypeError: Cannot read properties of null (reading '0')") on
+  // the first bar where no block ran; like a scalar if/switch they give na there.
+  it("if without else: na items on the bars where the block does not run", async () => {
+    const src = "//@version=5\nindicator('t')\n[c, d] = if close > open\n    [close, bar_index]\nplot(c, 'c')\nplot(d, 'd')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["c"]).toEqual(data.map((b) => (b.close > b.open ? b.close : null)));
+    expect(r.series["d"]).toEqual(data.map((b, i) => (b.close > b.open ? i : null)));
+  });
+  it("switch without a default, with and without a subject; string and bool items get their na", async () => {
+    const src =
+      "//@version=5\nindicator('t')\n[c, s, b] = switch\n    close > open => [close, 'up', true]\n" +
+      "x = bar_index\n[e, f] = switch x\n    1 => [open, 1]\n    3 => [high, 3]\n" +
+      "plot(c, 'c')\nplot(na(s) ? 0 : 1, 's')\nplot(b ? 1 : 0, 'b')\nplot(e, 'e')\nplot(f, 'f')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["c"]).toEqual(data.map((q) => (q.close > q.open ? q.close : null)));
+    expect(r.series["s"]).toEqual(data.map((q) => (q.close > q.open ? 1 : 0)));
+    expect(r.series["b"]).toEqual(data.map((q) => (q.close > q.open ? 1 : 0)));
+    expect(r.series["e"]).toEqual(data.map((q, i) => (i === 1 ? q.open : i === 3 ? q.high : null)));
+    expect(r.series["f"]).toEqual(data.map((_, i) => (i === 1 || i === 3 ? i : null)));
+  });
+  // A while loop that runs zero times leaves its tuple null and the destructuring still crashes; the
+  // fix belongs to the backends' tuple declaration (src/interpret/compiler.ts, src/compile/codegen.ts).
+  it.fails("a tuple-valued while loop with zero iterations gives na items (crashes today)", async () => {
+    const src = "//@version=6\nindicator('t')\ni = 0\n[c, d] = while i < (close > open ? 1 : 0)\n    i += 1\n    [close, i]\nplot(c, 'c')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["c"]).toEqual(data.map((b) => (b.close > b.open ? b.close : null)));
+  });
+});

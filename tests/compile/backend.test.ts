@@ -5,21 +5,13 @@ import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
 import { compileProgram, generatedSource } from "../../src/compile/index.js";
-import { parse } from "../../src/lang/index.js";
-import { check } from "../../src/check/index.js";
-import { registry } from "../../src/builtins/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-import { runPair } from "./parity.js";
+import { program, runPair } from "./parity.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 const data = syntheticBars(600);
 
-function program(src: string) {
-  const c = check(parse(src).ast, registry);
-  if (!c.program) throw new Error(JSON.stringify(c.diagnostics));
-  return c.program;
-}
 
 async function same(src: string, bars = data) {
   const p = await runPair(src, bars);

@@ -5,20 +5,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
 import { compileProgram, generatedSource } from "../../src/compile/index.js";
-import { parse } from "../../src/lang/index.js";
-import { check } from "../../src/check/index.js";
-import { registry } from "../../src/builtins/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { runPair } from "./parity.js";
+import { program, runPair } from "./parity.js";
 
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 const data = randomWalkBars(800);
 
-function program(src: string) {
-  const c = check(parse(src).ast, registry);
-  if (!c.program) throw new Error(JSON.stringify(c.diagnostics));
-  return c.program;
-}
 
 const SCRIPT = v6(`len = input.int(14, "Length", minval = 1)
 fast = input(12, "Fast")

@@ -1,6 +1,10 @@
 // Shared by the compile tests: run a script in interpret and in compile mode on the same bars and
 // compare every field, numbers with Object.is (NaN equals NaN, -0 differs from 0).
 import { Runtime } from "../../src/runtime/index.js";
+import { parse } from "../../src/lang/index.js";
+import { check } from "../../src/check/index.js";
+import { registry } from "../../src/builtins/index.js";
+import type { ResolvedProgram } from "../../src/check/ir.js";
 import type { OhlcvInput, RunOptions, RunResult } from "../../src/core/result.js";
 
 /** The first path at which a and b differ (numbers by Object.is), or null when identical. */
@@ -34,4 +38,11 @@ export async function runPair(source: string, data: OhlcvInput, opts: RunOptions
   const interpret = await rt.run(source, data, { ...opts, mode: "interpret" });
   const compile = await rt.run(source, data, { ...opts, mode: "compile" });
   return { interpret, compile, difference: firstDifference(comparable(interpret), comparable(compile)) };
+}
+
+/** The checked program of a script that must check cleanly. */
+export function program(src: string): ResolvedProgram {
+  const c = check(parse(src).ast, registry);
+  if (!c.program) throw new Error(JSON.stringify(c.diagnostics));
+  return c.program;
 }

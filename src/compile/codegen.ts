@@ -11,6 +11,7 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
+import { naOfType } from "../interpret/compiler.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -251,7 +252,8 @@ class Gen {
           init = t;
         } else init = this.expr(s.init);
         const lines = [pre + `${ind}${t} = ${init};`];
-        s.vs.forEach((v, i) => { if (v) lines.push(`${ind}${this.writeStmt(v, `${t}[${i}]`)}`); });
+        // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
+        s.vs.forEach((v, i) => { if (v) lines.push(`${ind}${this.writeStmt(v, `(${t} == null ? ${this.value(naOfType(v.type.name))} : ${t}[${i}])`)}`); });
         if (sink) lines.push(`${ind}${sink} = ${t};`);
         return lines.join("\n");
       }
@@ -682,12 +684,6 @@ function isNum(n: string): boolean {
 export function isNumericSlot(s: VarSlot): boolean {
   const n = s.type.name;
   return n === "int" || n === "float" || n === "color";
-}
-
-export function naOfType(name: string): unknown {
-  if (name === "int" || name === "float" || name === "color" || name === "na" || name === "void") return NaN;
-  if (name === "bool") return false;
-  return null;
 }
 
 /** Every statement of a block and of the blocks nested in its expressions (function bodies included). */

@@ -123,8 +123,14 @@ export class Compiler {
         const init = this.expr(s.init);
         const slots = s.vs.map((v) => (v ? v.slot : -1));
         const stores = s.vs.map((v) => (v ? this.store(v) : vals));
+        // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
+        const nas = s.vs.map((v) => (v ? naOfType(v.type.name) : undefined));
         return () => {
-          const arr = init() as unknown[];
+          const arr = init() as unknown[] | null | undefined;
+          if (arr == null) {
+            for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = nas[i];
+            return arr;
+          }
           for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = arr[i];
           return arr;
         };

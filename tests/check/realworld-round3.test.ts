@@ -85,9 +85,8 @@ describe("tuple-valued if without else, switch without default", () => {
     expect(r.series["e"]).toEqual(data.map((q, i) => (i === 1 ? q.open : i === 3 ? q.high : null)));
     expect(r.series["f"]).toEqual(data.map((_, i) => (i === 1 || i === 3 ? i : null)));
   });
-  // A while loop that runs zero times leaves its tuple null and the destructuring still crashes; the
-  // fix belongs to the backends' tuple declaration (src/interpret/compiler.ts, src/compile/codegen.ts).
-  it.fails("a tuple-valued while loop with zero iterations gives na items (crashes today)", async () => {
+  // A loop that runs zero times yields na: the backends' tuple declaration gives each variable its na
+  it("a tuple-valued while loop with zero iterations gives na items", async () => {
     const src = "//@version=6\nindicator('t')\ni = 0\n[c, d] = while i < (close > open ? 1 : 0)\n    i += 1\n    [close, i]\nplot(c, 'c')\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();

@@ -144,6 +144,9 @@ export class App {
       if (!ex) return;
       this.state.inputs = {};
       this.setSource(ex.source);
+      // a discrete choice is saved at once: a reload starts from the URL hash, which a save from
+      // the pagehide handler comes too late to change
+      this.flushState();
       void this.run();
     });
 

@@ -199,8 +199,9 @@ export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i
 /** ta.bb: basis = sma, width = mult * two-pass population stdev (deviations within 1e-10 are 0,
  * summed newest first); outputs basis, basis + width, basis - width. */
 export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mult: f64): void {
+  // the basis is the sma pass itself (the same running sum, so the same bits)
+  series_sma(inp, mid, n, len);
   if (len < 1) {
-    fillNaN(mid, n);
     fillNaN(up, n);
     fillNaN(lo, n);
     return;
@@ -208,20 +209,13 @@ export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, 
   const mark = heap_top();
   const buf = compact(inp, n);
   const fl = <f64>len;
-  let s = 0.0;
   let j = 0;
   for (let i = 0; i < n; i++) {
     const x = ld(inp, i);
-    if (x == x) {
-      j++;
-      if (j > len) s = s - ld(buf, j - 1 - len);
-      s = s + x;
-      if (s - s != 0) s = resum(buf, j, len);
-    }
-    let basis: f64 = NaN;
+    if (x == x) j++;
+    const basis = ld(mid, i);
     let sd: f64 = NaN;
     if (j >= len) {
-      basis = (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl;
       let q = 0.0;
       for (let k = j - 1; k >= j - len; k--) {
         let d = ld(buf, k) + -basis;
@@ -231,7 +225,6 @@ export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, 
       sd = Math.sqrt(q / fl);
     }
     const w = mult * sd;
-    st(mid, i, basis);
     st(up, i, basis + w);
     st(lo, i, basis - w);
   }

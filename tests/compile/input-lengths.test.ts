@@ -6,11 +6,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
 import { compileProgram, generatedSource } from "../../src/compile/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { program, runPair } from "./parity.js";
+import { firstDifference, program, runPair } from "./parity.js";
+import type { Bar, RunResult } from "../../src/core/result.js";
 
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 const data = randomWalkBars(800);
 
+/**
+ * Both modes precompute, so their agreement says nothing about the passes: the reference is the
+ * per-bar interpreter (a profiler run never precomputes), compared series by series with Object.is.
+ */
+async function samePerBar(got: RunResult, src: string, bars: Bar[], rt = new Runtime()): Promise<void> {
+  const perBar = await rt.run(src, bars, { mode: "interpret", profiler: true });
+  expect(perBar.error).toBeUndefined();
+  expect(firstDifference(got.series, perBar.series)).toBeNull();
+}
 
 const SCRIPT = v6(`len = input.int(14, "Length", minval = 1)
 fast = input(12, "Fast")
@@ -47,10 +57,12 @@ describe("input lengths", () => {
     let p = await runPair(SCRIPT, data);
     expect(p.compile.mode).toBe("compile");
     expect(p.difference).toBeNull();
+    await samePerBar(p.compile, SCRIPT, data);
     const rt = new Runtime("CHART", { inputs: { Length: 5, Fast: 3, Mult: 1.5, Back: 2 } });
     p = await runPair(SCRIPT, data, {}, rt);
     expect(p.compile.mode).toBe("compile");
     expect(p.difference).toBeNull();
+    await samePerBar(p.compile, SCRIPT, data, rt);
     // the values really changed the passes: constructor inputs equal run-time overrides (interpret)
     const over = await new Runtime().run(SCRIPT, data, { mode: "interpret", inputs: { Length: 5, Fast: 3, Mult: 1.5, Back: 2 } });
     expect(p.compile.series).toEqual(over.series);
@@ -75,15 +87,18 @@ describe("input lengths", () => {
 
 describe("infinities in a precomputed window", () => {
   it("sma and bb re-sum their window once an infinity has left it, as the per-bar kernels do", async () => {
-    // close == open on every 7th bar: close / (close - open) is +-inf there
-    const bars = randomWalkBars(300).map((b, i) => (i % 7 === 3 ? { ...b, close: b.open } : b));
-    const src = v6("x = close / (close - open)\nplot(ta.sma(x, 4))\n[m, u, l] = ta.bb(x, 4, 2)\nplot(m)\nplot(u)");
+    // a volume of 1e300 on every 7th bar: volume * 1e10 overflows to +inf there (x / 0 is na in Pine)
+    const bars = randomWalkBars(300).map((b, i) => (i % 7 === 3 ? { ...b, volume: 1e300 } : b));
+    const src = v6("x = volume * 1e10\nplot(ta.sma(x, 4))\n[m, u, l] = ta.bb(x, 4, 2)\nplot(m)\nplot(u)");
     const text = generatedSource(program(src));
     expect(text.match(/K\d+(\[\d\])?\[b_bar\]/g)?.length).toBe(1 + 3);
     const p = await runPair(src, bars);
     expect(p.compile.mode).toBe("compile");
     expect(p.difference).toBeNull();
-    // finite again four bars after each infinity
+    await samePerBar(p.compile, src, bars);
+    // inf while the infinity is in the window, finite again once it has left
+    expect(p.interpret.series.plot_0![3 + 7 * 2]).toBe(Infinity);
     expect(p.interpret.series.plot_0![3 + 7 * 2 + 4]).toEqual(expect.any(Number));
+    expect(Number.isFinite(p.interpret.series.plot_0![3 + 7 * 2 + 4])).toBe(true);
   });
 });

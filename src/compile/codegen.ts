@@ -11,7 +11,7 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
-import { naOfType } from "../interpret/compiler.js";
+import { mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -253,7 +253,8 @@ class Gen {
         } else init = this.expr(s.init);
         const lines = [pre + `${ind}${t} = ${init};`];
         // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
-        s.vs.forEach((v, i) => { if (v) lines.push(`${ind}${this.writeStmt(v, `(${t} == null ? ${this.value(naOfType(v.type.name))} : ${t}[${i}])`)}`); });
+        const item = (v: VarSlot, i: number) => (mayRunZeroTimes(s.init) ? `(${t} == null ? ${this.value(naOfType(v.type.name))} : ${t}[${i}])` : `${t}[${i}]`);
+        s.vs.forEach((v, i) => { if (v) lines.push(`${ind}${this.writeStmt(v, item(v, i))}`); });
         if (sink) lines.push(`${ind}${sink} = ${t};`);
         return lines.join("\n");
       }

@@ -123,15 +123,16 @@ export class Compiler {
         const init = this.expr(s.init);
         const slots = s.vs.map((v) => (v ? v.slot : -1));
         const stores = s.vs.map((v) => (v ? this.store(v) : vals));
+        const assign = (arr: unknown[]) => {
+          for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = arr[i];
+          return arr;
+        };
+        if (!mayRunZeroTimes(s.init)) return () => assign(init() as unknown[]);
         // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
         const nas = s.vs.map((v) => (v ? naOfType(v.type.name) : undefined));
         return () => {
           const arr = init() as unknown[] | null | undefined;
-          if (arr == null) {
-            for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = nas[i];
-            return arr;
-          }
-          for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = arr[i];
+          assign(arr ?? nas);
           return arr;
         };
       }
@@ -770,6 +771,11 @@ function loopTimeout(): never {
 
 function isNum(n: string): boolean {
   return n === "int" || n === "float" || n === "na";
+}
+
+/** A loop, the one tuple-valued expression that may yield no tuple at all (when its body never runs). */
+export function mayRunZeroTimes(e: RExpr): boolean {
+  return e.k === "while" || e.k === "for" || e.k === "forin";
 }
 
 export function naOfType(name: string): unknown {

@@ -92,15 +92,11 @@ export function resolvePlaceholders(template: string, ctx: ExecContext | null, b
     const inRange = bar >= 0 && bar < c.time.length;
     switch (name) {
       case "open":
-        return inRange ? numberToString(c.open[bar]!) : "NaN";
       case "high":
-        return inRange ? numberToString(c.high[bar]!) : "NaN";
       case "low":
-        return inRange ? numberToString(c.low[bar]!) : "NaN";
       case "close":
-        return inRange ? numberToString(c.close[bar]!) : "NaN";
       case "volume":
-        return inRange ? numberToString(c.volume[bar]!) : "NaN";
+        return inRange ? numberToString(c[name][bar]!) : "NaN";
       case "time":
         return inRange ? isoTime(c.time[bar]!) : "NaN";
       case "timenow":

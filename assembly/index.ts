@@ -7,3 +7,5 @@ export * from "./order";
 export * from "./misc";
 export { rsi_new, rsi_next } from "./osc";
 export * from "./series";
+export * from "./series-rec";
+export * from "./series-hilo";

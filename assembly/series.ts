@@ -1,18 +1,18 @@
-// Whole-series kernels for the compile backend's precompute: (input ptr, output ptr, count, params).
-// Each gives exactly the per-bar state machine's numbers. The windowed ones (sma, stdev, bb,
-// highest/lowest, stoch) are one tight loop over the columns: the same operations on the same
-// values in the same order (see the conventions in avg.ts), without the state block, ring buffer
-// and shadow copy a per-bar call needs; windows over "the last `len` non-na values" read a compacted
-// copy of the non-na inputs (or the input itself when it has none). The recursive ones (ema, rma,
-// wma, rsi, atr, macd, cross) drive the per-bar state machine itself in the loop (shadow copy off):
-// a few loads and stores a bar, and whatever those state machines settle on (seeds, na rules) holds
-// here by construction. tests/kernels/series.test.ts compares every kernel with its state machine
-// bit for bit.
-import { alloc, heap_top, heap_set, setShadowOff } from "./mem";
-import { ema_new, ema_next, wma_new, wma_next } from "./avg";
-import { rsi_new, rsi_next } from "./osc";
-import { tr_new, tr_next } from "./misc";
-import { cross_new, cross_next } from "./window";
+// Whole-series kernels for the compile backend's precompute: (input ptrs, output ptrs, count,
+// params). Each gives exactly the per-bar state machine's numbers (tests/kernels/series.test.ts
+// compares them bit for bit). This file: the windows over the last `len` non-na values (sma, stdev,
+// bb), wma, true range, change, arithmetic. series-rec.ts: the recursive ones (ema, rma, macd, atr,
+// rsi, cross); series-hilo.ts: highest/lowest(+bars) and stoch.
+//
+// A window over "the last len non-na values" ends at the same values on an na bar as on the bar
+// before. So each of those passes is a core over na-free values; an input with na runs the core
+// over its compacted values and spreads the results back over the bars (expandInPlace).
+// The O(len) windows (stdev, bb, wma) must sum each window in the state machine's order, a
+// sequential chain per bar; they compute four bars at once instead (f64x2 lanes over neighbouring
+// bars, whose windows are the same values shifted by one), each lane doing that bar's operations in
+// its order, so the bits are the same.
+import { alloc, heap_top, heap_set } from "./mem";
+import { ld, st, ldv, stv, fillNaN, hasNaN, compact } from "./series-util";
 
 /** Sums within this of zero are zero (avg.ts ZERO_SUM: the running sum's residue). */
 const ZERO_SUM: f64 = 1e-10;
@@ -29,159 +29,126 @@ export function series_alloc(bytes: usize): usize {
   return p;
 }
 
-@inline function ld(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-@inline function st(p: usize, i: i32, v: f64): void {
-  store<f64>(p + (<usize>i << 3), v);
-}
-
-function fillNaN(out: usize, n: i32): void {
-  for (let i = 0; i < n; i++) st(out, i, NaN);
-}
-
-function hasNaN(inp: usize, n: i32): bool {
-  for (let i = 0; i < n; i++) {
+/** out[0..m) holds a core's results over the m non-na values of inp; spreads them over the n bars
+ * in place (bar i reads the result of the non-na values up to it; backwards, so every read is at or
+ * before the bar being written and not yet overwritten). */
+function expandInPlace(inp: usize, out: usize, n: i32, m: i32): void {
+  let j = m;
+  for (let i = n - 1; i >= 0; i--) {
+    st(out, i, j > 0 ? ld(out, j - 1) : NaN);
     const x = ld(inp, i);
-    if (x != x) return true;
+    if (x == x) j--;
   }
-  return false;
 }
 
-/** The non-na values of inp in order, in `buf` (inp itself when it has none); caller releases. */
-function compact(inp: usize, n: i32): usize {
-  if (!hasNaN(inp, n)) return inp;
+/** The compacted non-na values of inp in a new buffer; their count in `compactCount`. */
+let compactCount: i32 = 0;
+
+function compacted(inp: usize, n: i32): usize {
   const buf = alloc(<usize>n << 3);
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) st(buf, j++, x);
-  }
+  compactCount = compact(inp, n, buf);
   return buf;
 }
 
 // ---------------------------------------------------------------- sma (sum_new + sma_next)
 
 /** The window sum afresh, oldest first, as sumUpdate re-sums once an infinity has left the window
- * (inf - inf would leave na behind): the last min(j, len) of the j compacted values. */
+ * (inf - inf would leave na behind): the last min(j, len) of the first j values. */
 function resum(buf: usize, j: i32, len: i32): f64 {
   let s = 0.0;
   for (let q = j > len ? j - len : 0; q < j; q++) s += ld(buf, q);
   return s;
 }
 
-/** Running window sum: the value leaving the window out first, then the new one in (avg.ts). */
-export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
-  if (len < 1) return fillNaN(out, n);
-  const mark = heap_top();
-  const buf = compact(inp, n);
+/** Running window sum over n na-free values: the value leaving the window out first, then the new
+ * one in (avg.ts), its drift carried from the first value. */
+function smaCore(p: usize, out: usize, n: i32, len: i32): void {
   const fl = <f64>len;
   let s = 0.0;
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) {
-      j++;
-      if (j > len) s = s - ld(buf, j - 1 - len);
-      s = s + x;
-      if (s - s != 0) s = resum(buf, j, len);
-    }
-    st(out, i, j >= len ? (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl : NaN);
+  const head = len - 1 < n ? len - 1 : n;
+  let i = 0;
+  for (; i < head; i++) {
+    s = s + ld(p, i);
+    if (s - s != 0) s = resum(p, i + 1, len);
+    st(out, i, NaN);
   }
-  heap_set(mark);
-}
-
-// ---------------------------------------------------------------- state machines driven over a column
-
-/** ema (kind 0) / rma (kind 1): ema_next on every bar. */
-export function series_ema(inp: usize, out: usize, n: i32, len: i32, kind: i32): void {
-  const mark = heap_top();
-  setShadowOff(true);
-  const h = ema_new(len, kind);
-  for (let i = 0; i < n; i++) st(out, i, ema_next(h, i, ld(inp, i)));
-  setShadowOff(false);
-  heap_set(mark);
-}
-
-export function series_wma(inp: usize, out: usize, n: i32, len: i32): void {
-  const mark = heap_top();
-  setShadowOff(true);
-  const h = wma_new(len);
-  for (let i = 0; i < n; i++) st(out, i, wma_next(h, i, ld(inp, i), len));
-  setShadowOff(false);
-  heap_set(mark);
-}
-
-export function series_rsi(inp: usize, out: usize, n: i32, len: i32): void {
-  const mark = heap_top();
-  setShadowOff(true);
-  const h = rsi_new(len);
-  for (let i = 0; i < n; i++) st(out, i, rsi_next(h, i, ld(inp, i)));
-  setShadowOff(false);
-  heap_set(mark);
-}
-
-/** ATR = rma of tr(true), through the same state machines as ta.atr. */
-export function series_atr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, len: i32): void {
-  const mark = heap_top();
-  setShadowOff(true);
-  const t = tr_new();
-  const r = ema_new(len, 1);
-  for (let i = 0; i < n; i++) st(out, i, ema_next(r, i, tr_next(t, i, ld(hi, i), ld(lo, i), ld(cl, i), 1)));
-  setShadowOff(false);
-  heap_set(mark);
-}
-
-/** ta.macd: m = ema(x, fast) - ema(x, slow), signal = ema(m, sig), histogram = m - signal, as the impl. */
-export function series_macd(inp: usize, m: usize, sg: usize, hs: usize, n: i32, fast: i32, slow: i32, sig: i32): void {
-  const mark = heap_top();
-  setShadowOff(true);
-  const f = ema_new(fast, 0);
-  const l = ema_new(slow, 0);
-  const g = ema_new(sig, 0);
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    const mv = ema_next(f, i, x) - ema_next(l, i, x);
-    const sv = ema_next(g, i, mv);
-    st(m, i, mv);
-    st(sg, i, sv);
-    st(hs, i, mv - sv);
+  if (i < n) {
+    // the first whole window: nothing leaves it
+    s = s + ld(p, i);
+    if (s - s != 0) s = resum(p, i + 1, len);
+    st(out, i, (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl);
+    i++;
   }
-  setShadowOff(false);
-  heap_set(mark);
+  for (; i < n; i++) {
+    s = s - ld(p, i - len);
+    s = s + ld(p, i);
+    if (s - s != 0) s = resum(p, i + 1, len);
+    st(out, i, (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl);
+  }
 }
 
-/** ta.cross (kind 0), crossover (1), crossunder (2) of two columns, as 1/0 (cross_next). */
-export function series_cross(a: usize, b: usize, out: usize, n: i32, kind: i32): void {
+export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
+  if (len < 1) return fillNaN(out, n);
+  if (!hasNaN(inp, n)) return smaCore(inp, out, n, len);
   const mark = heap_top();
-  setShadowOff(true);
-  const h = cross_new();
-  for (let i = 0; i < n; i++) st(out, i, <f64>cross_next(h, i, ld(a, i), ld(b, i), kind));
-  setShadowOff(false);
+  const buf = compacted(inp, n);
+  const m = compactCount;
+  smaCore(buf, out, m, len);
+  expandInPlace(inp, out, n, m);
   heap_set(mark);
 }
 
 // ---------------------------------------------------------------- stdev (var_new + var_next)
 
-/** sqrt of E[x^2] - mean^2 over the last len non-na values, each window summed oldest first. */
-export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i32): void {
-  if (len < 1) return fillNaN(out, n);
-  const mark = heap_top();
-  const buf = compact(inp, n);
+/** sqrt of E[x^2] - mean^2 over each window of len na-free values, summed oldest first. */
+function stdevCore(p: usize, out: usize, n: i32, len: i32, biased: i32): void {
   const fl = <f64>len;
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) j++;
-    if (j < len) {
-      st(out, i, NaN);
-      continue;
+  const head = len - 1 < n ? len - 1 : n;
+  let i = 0;
+  for (; i < head; i++) st(out, i, NaN);
+  if (biased) {
+    const flv = f64x2.splat(fl);
+    for (; i + 4 <= n; i += 4) {
+      let s0 = f64x2.splat(0), s1 = f64x2.splat(0), q0 = f64x2.splat(0), q1 = f64x2.splat(0);
+      for (let k = i - len + 1; k <= i; k++) {
+        const v0 = ldv(p, k);
+        const v1 = ldv(p, k + 2);
+        s0 = f64x2.add(s0, v0);
+        s1 = f64x2.add(s1, v1);
+        q0 = f64x2.add(q0, f64x2.mul(v0, v0));
+        q1 = f64x2.add(q1, f64x2.mul(v1, v1));
+      }
+      const m0 = f64x2.div(s0, flv);
+      const m1 = f64x2.div(s1, flv);
+      stv(out, i, sqrtClamped(f64x2.sub(f64x2.div(q0, flv), f64x2.mul(m0, m0))));
+      stv(out, i + 2, sqrtClamped(f64x2.sub(f64x2.div(q1, flv), f64x2.mul(m1, m1))));
     }
+  } else {
+    const flv = f64x2.splat(fl);
+    const f1v = f64x2.splat(fl - 1);
+    for (; i + 4 <= n; i += 4) {
+      let s0 = f64x2.splat(0), s1 = f64x2.splat(0), q0 = f64x2.splat(0), q1 = f64x2.splat(0);
+      for (let k = i - len + 1; k <= i; k++) {
+        const v0 = ldv(p, k);
+        const v1 = ldv(p, k + 2);
+        s0 = f64x2.add(s0, v0);
+        s1 = f64x2.add(s1, v1);
+        q0 = f64x2.add(q0, f64x2.mul(v0, v0));
+        q1 = f64x2.add(q1, f64x2.mul(v1, v1));
+      }
+      const m0 = f64x2.div(s0, flv);
+      const m1 = f64x2.div(s1, flv);
+      const v0 = f64x2.sub(f64x2.div(q0, f1v), f64x2.div(f64x2.mul(f64x2.mul(m0, m0), flv), f1v));
+      const v1 = f64x2.sub(f64x2.div(q1, f1v), f64x2.div(f64x2.mul(f64x2.mul(m1, m1), flv), f1v));
+      stv(out, i, sqrtClamped(v0));
+      stv(out, i + 2, sqrtClamped(v1));
+    }
+  }
+  for (; i < n; i++) {
     let s = 0.0;
     let s2 = 0.0;
-    for (let k = j - len; k < j; k++) {
-      const v = ld(buf, k);
+    for (let k = i - len + 1; k <= i; k++) {
+      const v = ld(p, k);
       s += v;
       s2 += v * v;
     }
@@ -191,86 +158,135 @@ export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i
     else v = s2 / (fl - 1) - (mean * mean * fl) / (fl - 1);
     st(out, i, Math.sqrt(v < 0 ? 0 : v));
   }
+}
+
+/** sqrt(v < 0 ? 0 : v) a lane (an na stays na). */
+@inline function sqrtClamped(v: v128): v128 {
+  return f64x2.sqrt(v128.andnot(v, f64x2.lt(v, f64x2.splat(0))));
+}
+
+export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i32): void {
+  if (len < 1) return fillNaN(out, n);
+  if (!hasNaN(inp, n)) return stdevCore(inp, out, n, len, biased);
+  const mark = heap_top();
+  const buf = compacted(inp, n);
+  const m = compactCount;
+  stdevCore(buf, out, m, len, biased);
+  expandInPlace(inp, out, n, m);
   heap_set(mark);
 }
 
 // ---------------------------------------------------------------- bb (sma_next + stdev2_next)
 
-/** ta.bb: basis = sma, width = mult * two-pass population stdev (deviations within 1e-10 are 0,
- * summed newest first); outputs basis, basis + width, basis - width. */
+/** basis = the sma core (the same running sum, so the same bits); width = mult * the two-pass
+ * population stdev around it, deviations within 1e-10 counted as 0, summed newest first. */
+function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mult: f64): void {
+  smaCore(p, mid, n, len);
+  const fl = <f64>len;
+  const head = len - 1 < n ? len - 1 : n;
+  let i = 0;
+  for (; i < head; i++) {
+    // no window yet: the width is na
+    st(up, i, NaN);
+    st(lo, i, NaN);
+  }
+  const eps = f64x2.splat(1e-10);
+  const flv = f64x2.splat(fl);
+  const mv = f64x2.splat(mult);
+  for (; i + 4 <= n; i += 4) {
+    const b0 = ldv(mid, i);
+    const b1 = ldv(mid, i + 2);
+    const nb0 = f64x2.neg(b0);
+    const nb1 = f64x2.neg(b1);
+    let q0 = f64x2.splat(0), q1 = f64x2.splat(0);
+    for (let k = i; k > i - len; k--) {
+      let d0 = f64x2.add(ldv(p, k), nb0);
+      let d1 = f64x2.add(ldv(p, k + 2), nb1);
+      d0 = v128.andnot(d0, f64x2.le(f64x2.abs(d0), eps));
+      d1 = v128.andnot(d1, f64x2.le(f64x2.abs(d1), eps));
+      q0 = f64x2.add(q0, f64x2.mul(d0, d0));
+      q1 = f64x2.add(q1, f64x2.mul(d1, d1));
+    }
+    const w0 = f64x2.mul(mv, f64x2.sqrt(f64x2.div(q0, flv)));
+    const w1 = f64x2.mul(mv, f64x2.sqrt(f64x2.div(q1, flv)));
+    stv(up, i, f64x2.add(b0, w0));
+    stv(up, i + 2, f64x2.add(b1, w1));
+    stv(lo, i, f64x2.sub(b0, w0));
+    stv(lo, i + 2, f64x2.sub(b1, w1));
+  }
+  for (; i < n; i++) {
+    const basis = ld(mid, i);
+    let q = 0.0;
+    for (let k = i; k > i - len; k--) {
+      let d = ld(p, k) + -basis;
+      if (Math.abs(d) <= 1e-10) d = 0;
+      q += d * d;
+    }
+    const w = mult * Math.sqrt(q / fl);
+    st(up, i, basis + w);
+    st(lo, i, basis - w);
+  }
+}
+
+/** ta.bb: outputs basis, basis + width, basis - width. */
 export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mult: f64): void {
-  // the basis is the sma pass itself (the same running sum, so the same bits)
-  series_sma(inp, mid, n, len);
   if (len < 1) {
+    fillNaN(mid, n);
     fillNaN(up, n);
     fillNaN(lo, n);
     return;
   }
+  if (!hasNaN(inp, n)) return bbCore(inp, mid, up, lo, n, len, mult);
   const mark = heap_top();
-  const buf = compact(inp, n);
-  const fl = <f64>len;
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) j++;
-    const basis = ld(mid, i);
-    let sd: f64 = NaN;
-    if (j >= len) {
-      let q = 0.0;
-      for (let k = j - 1; k >= j - len; k--) {
-        let d = ld(buf, k) + -basis;
-        if (Math.abs(d) <= 1e-10) d = 0;
-        q += d * d;
-      }
-      sd = Math.sqrt(q / fl);
-    }
-    const w = mult * sd;
-    st(up, i, basis + w);
-    st(lo, i, basis - w);
-  }
+  const buf = compacted(inp, n);
+  const m = compactCount;
+  bbCore(buf, mid, up, lo, m, len, mult);
+  expandInPlace(inp, mid, n, m);
+  expandInPlace(inp, up, n, m);
+  expandInPlace(inp, lo, n, m);
   heap_set(mark);
 }
 
-// ---------------------------------------------------------------- highest / lowest (+bars)
+// ---------------------------------------------------------------- wma (wma_next)
 
-/** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars over the last len calls, as hilo_next: an
- * na bar reads na (0 bars) and restarts the window; a monotonic deque of bar indices, ties keep the
- * oldest. */
-export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32): void {
+/** The weighted mean over the last len bars, weights 1 (oldest) .. len (newest), summed oldest first;
+ * an na bar carries the last non-na value into the window and is itself na. */
+export function series_wma(inp: usize, out: usize, n: i32, len: i32): void {
   if (len < 1) return fillNaN(out, n);
   const mark = heap_top();
-  const cells: i32 = n > 0 ? n : 1;
-  const dq = alloc(<usize>cells << 2);
-  const low = (kind & 1) == 1;
-  let head = 0;
-  let tail = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) {
-      while (tail > head) {
-        const v = ld(inp, load<i32>(dq + (<usize>(tail - 1) << 2)));
-        if (low ? v > x : v < x) tail--;
-        else break;
-      }
-      store<i32>(dq + (<usize>tail << 2), i);
-      tail++;
-    } else {
-      // an na bar restarts the window (hilo_next's dqAdd)
-      head = tail;
+  const na = hasNaN(inp, n);
+  let y = inp;
+  if (na) {
+    // the values the state machine's ring holds: na bars repeat the last non-na value
+    y = alloc(<usize>n << 3);
+    let last: f64 = NaN;
+    for (let i = 0; i < n; i++) {
+      const x = ld(inp, i);
+      if (x == x) last = x;
+      st(y, i, last);
     }
-    while (head < tail && load<i32>(dq + (<usize>head << 2)) <= i - len) head++;
-    if (i + 1 < len) {
-      st(out, i, NaN);
-      continue;
-    }
-    if (x != x) {
-      // an na bar reads na (its bar offset 0)
-      st(out, i, kind < 2 ? NaN : 0.0);
-      continue;
-    }
-    const at = load<i32>(dq + (<usize>head << 2));
-    st(out, i, kind < 2 ? ld(inp, at) : <f64>(at - i));
   }
+  const den = (<f64>len * <f64>(len + 1)) / 2.0;
+  const head = len - 1 < n ? len - 1 : n;
+  let i = 0;
+  for (; i < head; i++) st(out, i, NaN);
+  const dv = f64x2.splat(den);
+  for (; i + 4 <= n; i += 4) {
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (let k = i - len + 1; k <= i; k++) {
+      const wv = f64x2.splat(<f64>(k - i + len));
+      s0 = f64x2.add(s0, f64x2.mul(wv, ldv(y, k)));
+      s1 = f64x2.add(s1, f64x2.mul(wv, ldv(y, k + 2)));
+    }
+    stv(out, i, f64x2.div(s0, dv));
+    stv(out, i + 2, f64x2.div(s1, dv));
+  }
+  for (; i < n; i++) {
+    let s = 0.0;
+    for (let k = i - len + 1; k <= i; k++) s += <f64>(k - i + len) * ld(y, k);
+    st(out, i, s / den);
+  }
+  if (na) for (let i = 0; i < n; i++) if (ld(inp, i) != ld(inp, i)) st(out, i, NaN);
   heap_set(mark);
 }
 
@@ -324,25 +340,7 @@ export function series_change(inp: usize, out: usize, n: i32, len: i32): void {
   }
 }
 
-// ---------------------------------------------------------------- stoch, arithmetic
-
-/** ta.stoch: 100 * (x - lowest(l, len)) / (highest(h, len) - lowest(l, len)), held over na sources. */
-export function series_stoch(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32): void {
-  const mark = heap_top();
-  const cells: i32 = n > 0 ? n : 1;
-  const hh = alloc(<usize>cells << 3);
-  series_hilo(hi, hh, n, len, 0);
-  series_hilo(lo, out, n, len, 1);
-  // an na source holds the value of the last bar with a source (the impl's valuewhen)
-  let last: f64 = NaN;
-  for (let i = 0; i < n; i++) {
-    const ll = ld(out, i);
-    const v = ld(x, i);
-    if (v == v) last = (100 * (v - ll)) / (ld(hh, i) - ll);
-    st(out, i, last);
-  }
-  heap_set(mark);
-}
+// ---------------------------------------------------------------- arithmetic
 
 /** Element-wise a op b: op 0 +, 1 -, 2 *, 3 / (na when the divisor is 0, as the bar loop), 4 -a. */
 export function series_arith(a: usize, b: usize, out: usize, n: i32, op: i32): void {

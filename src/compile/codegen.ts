@@ -43,6 +43,12 @@ export interface Generated {
   /** Body of `new Function("K", "R", text)`; returns the loop function. */
   text: string;
   refs: Ref[];
+  /**
+   * Set when every bar after the first only writes precomputed values into plot columns (see
+   * `columnPlots`): the plots' call sites (refs index) and value expressions. The loop runs the first
+   * bar, which registers the plots, then `R.bulk(1, to)` copies the other bars' values at once.
+   */
+  bulk: { site: number; value: RExpr }[] | null;
 }
 
 export function generate(prog: ResolvedProgram, hoist: boolean): Generated {
@@ -88,6 +94,28 @@ class Gen {
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
   }
 
+  /**
+   * The plain plots of a program whose top level is nothing but precomputable declarations and
+   * plots of precomputable values (bench10's shape), else null. On every bar after the first such
+   * a program only writes each plot's value into its column: no state, no history, no other output.
+   */
+  private columnPlots(): { site: number; value: RExpr }[] | null {
+    const plan = this.plan;
+    const prog = this.prog;
+    if (!plan || prog.declaration.kind === "strategy" || prog.slots.some((v) => v.hist >= 0)) return null;
+    const plots: { site: number; value: RExpr }[] = [];
+    for (const s of prog.body.stmts) {
+      if (s.k === "decl" && s.mode === "plain" && plan.isPreKnown(s.init)) continue;
+      if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.hoisted.has(s.init)) continue;
+      if (s.k === "expr" && s.e.k === "call" && s.e.name === "plot" && isPlainPlot(s.e) && plan.isPreKnown(s.e.args[0]!)) {
+        plots.push({ site: this.ref(`site${s.e.site}`, { k: "site", id: s.e.site }), value: s.e.args[0]! });
+        continue;
+      }
+      return null;
+    }
+    return plots;
+  }
+
   run(): Generated {
     // `L` holds the line of the top-level statement running, for the position of a runtime error
     const body = this.withTemps(() => this.prog.body.stmts.map((s) => `      L = ${s.line};\n${this.stmt(s, null, "      ")}`).join("\n"));
@@ -98,6 +126,7 @@ class Gen {
       rings.push(`      K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
     }
     const locals = [...this.local].map((s) => `s${s} = NaN`);
+    const bulk = this.columnPlots();
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
     // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
     // be compiled again, on-stack, while its loop runs in the interpreter).
@@ -116,6 +145,8 @@ class Gen {
       locals.length ? `  let ${locals.join(", ")};` : "",
       `  const n = cT.length;`,
       `  let bar = from;`,
+      // a column-plot program: the first bar through the loop (it registers the plots), the rest in bulk
+      bulk ? `  const bulkTo = from === 0 && to > 1 && broker === null ? to : 0;\n  if (bulkTo > 0) to = 1;` : "",
       `  for (; bar < to; bar++) {`,
       `    if (budget && (bar & 31) === 0 && bar > 0 && now() - startMs > budget) { R.timedOut = true; break; }`,
       `    b_bar = bar; ctx.barIndex = bar;`,
@@ -130,10 +161,19 @@ class Gen {
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
+      bulk ? [
+        `  if (bulkTo > 0 && bar === 1) {`,
+        `    R.bulk(1, bulkTo);`,
+        `    bar = bulkTo;`,
+        `    const last = bar - 1;`,
+        `    ctx.barIndex = last; ctx.time = cT[last]; ctx.timeClose = closeTimes[last];`,
+        `    ctx.open = cO[last]; ctx.high = cH[last]; ctx.low = cL[last]; ctx.close = cC[last]; ctx.volume = cV[last];`,
+        `  }`,
+      ].join("\n") : "",
       `  return bar;`,
       `};`,
     ].join("\n");
-    return { text, refs: this.refs };
+    return { text, refs: this.refs, bulk };
   }
 
   // ------------------------------------------------------------------ helpers

@@ -18,6 +18,13 @@ const HILO_KIND: Record<string, number> = { "ta.highest": 0, "ta.lowest": 1, "ta
 const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
 const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3 };
 const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
+/** Comparisons a bool column may hold, as the bar loop evaluates them on numbers (na compares false). */
+const COMPARE: Record<string, (a: number, b: number) => boolean> = {
+  "<": (a, b) => a < b,
+  "<=": (a, b) => a <= b,
+  ">": (a, b) => a > b,
+  ">=": (a, b) => a >= b,
+};
 
 function constInt(e: RExpr | undefined, min: number): number | null {
   if (!e || e.k !== "const" || typeof e.v !== "number") return null;
@@ -55,6 +62,8 @@ export function tupleSize(e: Call): number {
  */
 export class HoistPlan {
   readonly vars = new Map<number, RExpr>();
+  /** Top-level numeric variables declared once by a hoistable tuple call (`[m, s, h] = ta.macd(...)`): value `index` of `call`. */
+  readonly tupleVars = new Map<number, { call: Call; index: number }>();
   /** Top-level variables assigned once from a number input with constant arguments (`len = input.int(14)`). */
   readonly inputs = new Map<number, Call>();
 
@@ -62,8 +71,14 @@ export class HoistPlan {
     const writes = new Map<number, number>();
     const wrote = (v: VarSlot | null | undefined) => { if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1); };
     walkWrites(prog.body, wrote);
+    const once = (v: VarSlot | null): v is VarSlot => !!v && writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
     for (const s of prog.body.stmts) {
-      if (s.k !== "decl" || s.mode !== "plain" || writes.get(s.v.slot) !== 1 || (s.v.type.name !== "int" && s.v.type.name !== "float")) continue;
+      if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.isHoistableCall(s.init)) {
+        const call = s.init;
+        s.vs.forEach((v, index) => { if (once(v)) this.tupleVars.set(v.slot, { call, index }); });
+        continue;
+      }
+      if (s.k !== "decl" || s.mode !== "plain" || !once(s.v)) continue;
       if (isNumType(s.init) && this.isPreKnown(s.init)) this.vars.set(s.v.slot, s.init);
       else if (s.init.k === "call" && NUMBER_INPUTS.has(s.init.name) && s.init.args.every((x) => x === undefined || x.k === "const")) this.inputs.set(s.v.slot, s.init);
     }
@@ -75,7 +90,7 @@ export class HoistPlan {
       case "const":
         return typeof e.v === "number";
       case "load":
-        return this.vars.has(e.v.slot);
+        return this.vars.has(e.v.slot) || this.tupleVars.has(e.v.slot);
       case "bvar":
         return BAR_VARS.has(e.def.name) || e.def.name === "ta.tr";
       case "unary":
@@ -84,8 +99,29 @@ export class HoistPlan {
         return ["+", "-", "*", "/"].includes(e.op) && !e.str && !e.intDiv && isNumType(e.l) && isNumType(e.r) && this.isPreKnown(e.l) && this.isPreKnown(e.r);
       case "call":
         return this.isHoistableCall(e) && isNumType(e);
+      case "tern":
+        // the branches are evaluated on some bars only: they may not hold a stateful call
+        return isNumType(e) && this.isPreKnownBool(e.c) && isNumType(e.a) && isNumType(e.b) && this.isStateless(e.a) && this.isStateless(e.b);
       default:
         return false;
+    }
+  }
+
+  /** True when `e` is a bool series computable for every bar before the loop (a column of 1/0). */
+  isPreKnownBool(e: RExpr): boolean {
+    if (e.t.name !== "bool") return false;
+    if (e.k === "call") return e.name in CROSS_KIND && this.isHoistableCall(e);
+    return e.k === "bin" && e.op in COMPARE && !e.str && isNumType(e.l) && isNumType(e.r) && this.isPreKnown(e.l) && this.isPreKnown(e.r);
+  }
+
+  /** A pre-known numeric expression without a stateful call (its value on a bar does not depend on the bars it ran on). */
+  private isStateless(e: RExpr): boolean {
+    switch (e.k) {
+      case "const": case "load": return this.isPreKnown(e);
+      case "bvar": return BAR_VARS.has(e.def.name);
+      case "unary": return this.isPreKnown(e) && this.isStateless(e.e);
+      case "bin": return this.isPreKnown(e) && this.isStateless(e.l) && this.isStateless(e.r);
+      default: return false;
     }
   }
 
@@ -254,7 +290,10 @@ export class Precompute {
     const c = this.ctx.columns;
     let out: number;
     if (e.k === "call") out = this.call(e);
-    else if (e.k === "load") out = this.column(this.plan.vars.get(e.v.slot)!);
+    else if (e.k === "load") {
+      const t = this.plan.tupleVars.get(e.v.slot);
+      out = t ? this.tuple(t.call)[t.index]! : this.column(this.plan.vars.get(e.v.slot)!);
+    }
     else if (e.k === "bvar" && e.def.name === "ta.tr") out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
     else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
     else out = this.elementwise(e);
@@ -278,6 +317,15 @@ export class Precompute {
         const l = this.column(e.l), r = this.column(e.r);
         return pass.arith(this.a, l, r, ARITH[e.op]!);
       }
+      case "tern": {
+        // the condition first, then both branches (stateless: computing them on every bar changes nothing)
+        const c = this.bool(e.c), x = this.column(e.a), y = this.column(e.b);
+        const out = this.a.alloc();
+        const f = this.a.f64();
+        const C = c >>> 3, X = x >>> 3, Y = y >>> 3, O = out >>> 3;
+        for (let i = 0; i < this.a.n; i++) f[O + i] = f[C + i] === 1 ? f[X + i]! : f[Y + i]!;
+        return out;
+      }
       case "bvar": {
         // hl2, hlc3, ...: the builtin's own getter on each bar's values
         const c = this.ctx.columns;
@@ -294,6 +342,22 @@ export class Precompute {
       default:
         throw new Error(`internal: '${e.k}' is not pre-known`);
     }
+  }
+
+  /** The column of a pre-known bool expression: 1 where true, 0 where false. */
+  private bool(e: RExpr): number {
+    if (e.k === "call") return this.column(e);
+    const done = this.memo.get(e);
+    if (done !== undefined) return done;
+    if (e.k !== "bin") throw new Error(`internal: '${e.k}' is not a pre-known bool`);
+    const cmp = COMPARE[e.op]!;
+    const l = this.column(e.l), r = this.column(e.r);
+    const out = this.a.alloc();
+    const f = this.a.f64();
+    const L = l >>> 3, R = r >>> 3, O = out >>> 3;
+    for (let i = 0; i < this.a.n; i++) f[O + i] = cmp(f[L + i]!, f[R + i]!) ? 1 : 0;
+    this.memo.set(e, out);
+    return out;
   }
 
   private call(e: Call): number {

@@ -16,7 +16,7 @@ import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Ref } from "./codegen.js";
-import { NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
+import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 
 export { NotCompilable } from "./codegen.js";
@@ -119,6 +119,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
   // may grow the kernel memory, which detaches earlier views)
   const columns: [number, number | number[]][] = [];
   let K: unknown[];
+  let bulkColumns: number[] | null = null;
   try {
     K = gen.refs.map((r: Ref, i): unknown => {
       switch (r.k) {
@@ -141,6 +142,12 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
           return null;
       }
     });
+    // a column-plot program's plot values for every bar (mostly columns the hoisted calls made)
+    if (gen.bulk) {
+      arena ??= seriesArena(k!, ctx.columns.close.length);
+      const p: Precompute = (pre as Precompute | null) ?? new Precompute(new HoistPlan(prog), ctx, arena);
+      bulkColumns = gen.bulk.map((b) => p.column(b.value));
+    }
   } catch (err) {
     (arena as SeriesArena | null)?.release();
     // this run's input values rule a pass out (not cached: another run's values may allow it)
@@ -148,6 +155,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     throw err;
   }
   for (const [i, p] of columns) K[i] = Array.isArray(p) ? p.map((q) => arena!.view(q)) : arena!.view(p);
+  const bulk = gen.bulk && bulkColumns ? bulkCopy(gen.bulk.map((b, j) => ({ site: K[b.site] as PlotSite, values: arena!.view(bulkColumns![j]!) }))) : null;
   const R: Record<string, unknown> = {
     ctx,
     nums: state.nums,
@@ -163,6 +171,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     PineMap,
     PineObject,
     timedOut: false,
+    bulk,
   };
   const run = entry!.run;
   if (!cached) {
@@ -180,6 +189,21 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     hoisted,
     cached,
     release: () => (arena as SeriesArena | null)?.release(),
+  };
+}
+
+/** A plot call site once its first call registered the output: its column of values. */
+interface PlotSite {
+  state: { col: Float64Array } | undefined;
+}
+
+/** Copies bars [from, to) of each plot's precomputed values into its column (after bar 0 registered the plots). */
+function bulkCopy(plots: { site: PlotSite; values: Float64Array }[]): (from: number, to: number) => void {
+  return (from, to) => {
+    for (const { site, values } of plots) {
+      if (!site.state) throw new Error("internal: a column plot was not registered on the first bar");
+      site.state.col.set(values.subarray(from, to), from);
+    }
   };
 }
 

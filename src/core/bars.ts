@@ -6,8 +6,13 @@
 // A bar is bad when an OHLC value is missing or not finite, its time is not finite or does not
 // increase, or high < low. Volume may be missing: it is then NaN (na), never invented.
 
+import { ownFloat64, scanBars } from "./bar-scan.js";
 import { parseDateString } from "./time-parse.js";
 
+/**
+ * Validated bars. Read-only: a column may be the caller's own Float64Array (normalizeBars copies
+ * nothing it does not have to), so code that needs to write makes its own copy.
+ */
 export interface BarColumns {
   length: number;
   time: Float64Array;
@@ -16,6 +21,11 @@ export interface BarColumns {
   low: Float64Array;
   close: Float64Array;
   volume: Float64Array;
+  /**
+   * Set by normalizeBars: the gap (ms) between every two consecutive bars when all gaps are equal,
+   * NaN when they are not (or fewer than two bars). barsTimeframe reads it instead of a pass over time.
+   */
+  spacing?: number;
 }
 
 export interface BarDataError {
@@ -76,25 +86,6 @@ function checkBar(c: BarColumns, i: number, raw: (f: Field) => unknown): BarData
   return null;
 }
 
-/**
- * Index of the first bar in [0, to) that checkBar would reject, or -1. One tight pass over the
- * filled columns (x - x === 0 holds exactly for finite x); checkBar then words the message.
- */
-function firstBadBar(c: BarColumns, to: number): number {
-  const { time, open, high, low, close } = c;
-  let prev = -Infinity;
-  for (let i = 0; i < to; i++) {
-    const t = time[i]!;
-    const o = open[i]!;
-    const h = high[i]!;
-    const l = low[i]!;
-    const x = close[i]!;
-    if (t - t !== 0 || o - o !== 0 || h - h !== 0 || l - l !== 0 || x - x !== 0 || !(t > prev) || h < l) return i;
-    prev = t;
-  }
-  return -1;
-}
-
 /** Validates and normalises OHLCV input into columns; returns a BarDataError for bad data. */
 export function normalizeBars(input: unknown): BarColumns | BarDataError {
   if (Array.isArray(input)) return fromRows(input);
@@ -102,30 +93,41 @@ export function normalizeBars(input: unknown): BarColumns | BarDataError {
   return { error: "ohlcv must be an array of bars {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}", bar: -1 };
 }
 
+/**
+ * Rows are converted and checked in the same pass, bar by bar: the first bad bar (or non-object
+ * row) stops it, so the bars before it are known good and the reported bar is the first bad one.
+ */
 function fromRows(rows: unknown[]): BarColumns | BarDataError {
   const n = rows.length;
   const c = emptyColumns(n);
   const { time, open, high, low, close, volume } = c;
+  let prev = -Infinity;
+  let d0 = NaN;
+  let even = n > 1;
   for (let i = 0; i < n; i++) {
     const r = rows[i];
-    if (!r || typeof r !== "object") {
-      // an earlier bad bar is reported first, as a bar-by-bar check would
-      const bad = firstBadBar(c, i);
-      if (bad >= 0) return checkBar(c, bad, (f) => (rows[bad] as Record<string, unknown>)[f])!;
-      return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
-    }
+    if (!r || typeof r !== "object") return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
     const o = r as Record<string, unknown>;
-    const t = o.time;
-    time[i] = typeof t === "number" ? t : timeValue(t);
-    const op = o.open, hi = o.high, lo = o.low, cl = o.close, vo = o.volume;
-    open[i] = typeof op === "number" ? op : toNumber(op);
-    high[i] = typeof hi === "number" ? hi : toNumber(hi);
-    low[i] = typeof lo === "number" ? lo : toNumber(lo);
-    close[i] = typeof cl === "number" ? cl : toNumber(cl);
+    const tv = o.time, op = o.open, hi = o.high, lo = o.low, cl = o.close, vo = o.volume;
+    const t = typeof tv === "number" ? tv : timeValue(tv);
+    const a = typeof op === "number" ? op : toNumber(op);
+    const h = typeof hi === "number" ? hi : toNumber(hi);
+    const l = typeof lo === "number" ? lo : toNumber(lo);
+    const x = typeof cl === "number" ? cl : toNumber(cl);
+    time[i] = t;
+    open[i] = a;
+    high[i] = h;
+    low[i] = l;
+    close[i] = x;
     volume[i] = typeof vo === "number" ? vo : vo === undefined || vo === null ? NaN : toNumber(vo);
+    // (all five finite exactly when the sum of x - x is 0, as in scanBars)
+    if (!(t - t + (a - a) + (h - h) + (l - l) + (x - x) === 0 && t > prev && h >= l)) return checkBar(c, i, (f) => o[f])!;
+    if (i === 1) d0 = t - prev;
+    else if (i > 1 && t - prev !== d0) even = false;
+    prev = t;
   }
-  const bad = firstBadBar(c, n);
-  return bad >= 0 ? checkBar(c, bad, (f) => (rows[bad] as Record<string, unknown>)[f])! : c;
+  c.spacing = even ? d0 : NaN;
+  return c;
 }
 
 function isColumn(v: unknown): v is ArrayLike<unknown> {
@@ -137,13 +139,18 @@ function isNumberArray(v: unknown): v is ArrayLike<number> & ArrayBufferView {
   return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
 }
 
-/** Copies one column into `out`, converting each value as rows do. */
-function fillColumn(out: Float64Array, col: ArrayLike<unknown>, isTime: boolean, missingIsNaN: boolean): void {
+/**
+ * One input column as a Float64Array: a Float64Array as it is (ownFloat64: the run never writes
+ * into its columns), anything else copied into a new one, converting each value as rows do.
+ */
+function column(col: ArrayLike<unknown>, n: number, isTime: boolean, missingIsNaN: boolean): Float64Array {
+  const own = ownFloat64(col);
+  if (own) return own;
+  const out = new Float64Array(n);
   if (isNumberArray(col)) {
     out.set(col);
-    return;
+    return out;
   }
-  const n = out.length;
   if (Array.isArray(col)) {
     // plain arrays of numbers (the common JSON shape) copy without conversions
     const arr = col as unknown[];
@@ -153,7 +160,7 @@ function fillColumn(out: Float64Array, col: ArrayLike<unknown>, isTime: boolean,
       if (typeof v !== "number") break;
       out[i] = v;
     }
-    if (i === n) return;
+    if (i === n) return out;
   }
   for (let i = 0; i < n; i++) {
     const v = col[i];
@@ -161,6 +168,7 @@ function fillColumn(out: Float64Array, col: ArrayLike<unknown>, isTime: boolean,
     else if (missingIsNaN && (v === undefined || v === null)) out[i] = NaN;
     else out[i] = isTime ? timeValue(v) : toNumber(v);
   }
+  return out;
 }
 
 function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
@@ -175,14 +183,22 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     if (!isColumn(col)) return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(col)})`, bar: -1 };
     if (col.length !== n) return { error: `columnar ohlcv: "${f}" has ${col.length} values but "time" has ${n}`, bar: -1 };
   }
-  const c = emptyColumns(n);
-  fillColumn(c.time, time, true, false);
-  for (const f of PRICE_FIELDS) fillColumn(c[f], cols[f] as ArrayLike<unknown>, false, false);
-  if (isColumn(cols.volume)) fillColumn(c.volume, cols.volume, false, true);
-  else c.volume.fill(NaN);
-  const bad = firstBadBar(c, n);
-  if (bad < 0) return c;
-  return checkBar(c, bad, (f) => (f === "volume" ? (cols.volume as ArrayLike<unknown> | undefined)?.[bad] : (cols[f] as ArrayLike<unknown>)[bad]))!;
+  const vol = cols.volume;
+  const c: BarColumns = {
+    length: n,
+    time: column(time, n, true, false),
+    open: column(cols.open as ArrayLike<unknown>, n, false, false),
+    high: column(cols.high as ArrayLike<unknown>, n, false, false),
+    low: column(cols.low as ArrayLike<unknown>, n, false, false),
+    close: column(cols.close as ArrayLike<unknown>, n, false, false),
+    volume: isColumn(vol) ? column(vol, n, false, true) : new Float64Array(n).fill(NaN),
+  };
+  const { bad, spacing } = scanBars(c.time, c.open, c.high, c.low, c.close, n);
+  if (bad < 0) {
+    c.spacing = spacing;
+    return c;
+  }
+  return checkBar(c, bad, (f) => (f === "volume" ? (vol as ArrayLike<unknown> | undefined)?.[bad] : (cols[f] as ArrayLike<unknown>)[bad]))!;
 }
 
 /** A time value as ms: numbers as they are, Dates, and ISO-8601 strings. */
@@ -397,6 +413,15 @@ export function inferTimeframe(times: ArrayLike<number>): string {
     }
   }
   return timeframeOfSpacing(best);
+}
+
+/**
+ * inferTimeframe(cols.time) for columns from normalizeBars, without a pass over time when it found
+ * the bars evenly spaced (then the most common gap is that spacing, which is all inferTimeframe uses).
+ */
+export function barsTimeframe(cols: BarColumns): string {
+  const s = cols.spacing;
+  return s !== undefined && s > 0 && Number.isFinite(s) ? timeframeOfSpacing(s) : inferTimeframe(cols.time);
 }
 
 /** The timeframe name of the most common bar spacing `best` (ms; 0 when there is none). */

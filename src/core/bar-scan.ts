@@ -1,0 +1,55 @@
+// The one validation pass over filled OHLC columns (bars.ts): the first bad bar, and on the way the
+// bar spacing when every gap is the same (what inferTimeframe would otherwise count in a pass of its
+// own). Also: which input columns can be used as they are, without a copy.
+
+/** The result of scanBars: the first bad bar (-1: none) and the common gap of evenly spaced bars. */
+export interface BarScan {
+  bad: number;
+  /** The gap between every two consecutive bars when all gaps are equal, else NaN (also for < 2 bars). */
+  spacing: number;
+}
+
+/**
+ * Index of the first bar in [0, to) with a non-finite time or OHLC value, a time that does not
+ * increase, or high < low, and the even spacing. x - x is 0 for finite x and NaN otherwise, so one
+ * sum tells whether all five values are finite (one compare instead of five branches: this pass
+ * runs over every bar of every run).
+ */
+export function scanBars(time: Float64Array, open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, to: number): BarScan {
+  if (to <= 0) return { bad: -1, spacing: NaN };
+  let prev = time[0]!;
+  const h0 = high[0]!;
+  const l0 = low[0]!;
+  const z0 = prev - prev + (open[0]! - open[0]!) + (h0 - h0) + (l0 - l0) + (close[0]! - close[0]!);
+  if (!(z0 === 0 && h0 >= l0)) return { bad: 0, spacing: NaN };
+  const d0 = to > 1 ? time[1]! - prev : NaN;
+  let uneven = false;
+  let i = 1;
+  for (; i < to; i++) {
+    const t = time[i]!;
+    const o = open[i]!;
+    const h = high[i]!;
+    const l = low[i]!;
+    const x = close[i]!;
+    const z = t - t + (o - o) + (h - h) + (l - l) + (x - x);
+    if (!(z === 0 && t > prev && h >= l)) break;
+    if (t - prev !== d0) uneven = true;
+    prev = t;
+  }
+  return { bad: i < to ? i : -1, spacing: !uneven && i >= to ? d0 : NaN };
+}
+
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get!;
+const SharedBuffer: (new () => ArrayBufferLike) | undefined = typeof SharedArrayBuffer !== "undefined" ? SharedArrayBuffer : undefined;
+
+/**
+ * The column itself when it is a real Float64Array over an ordinary (not shared) buffer, else null.
+ * A run only reads its columns and finishes synchronously, so the caller's array serves as it is
+ * (no copy); a SharedArrayBuffer could be written by another thread during the run, so it is copied.
+ * The internal [[TypedArrayName]] decides, not the prototype chain (which a caller can change).
+ */
+export function ownFloat64(col: unknown): Float64Array | null {
+  if (!ArrayBuffer.isView(col) || typedArrayName.call(col) !== "Float64Array") return null;
+  if (SharedBuffer !== undefined && col.buffer instanceof SharedBuffer) return null;
+  return col as Float64Array;
+}

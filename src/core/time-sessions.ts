@@ -57,6 +57,8 @@ export class Session {
    * trading day's span) and returns true.
    */
   locate(L: number): boolean {
+    // (an infinite L would never leave the day loop below: Infinity + 1 === Infinity)
+    if (!Number.isFinite(L)) return false;
     const cal = Math.floor(L / DAY_MS);
     // A trading day D covers at most [D-1 00:00, D+1 00:00): try the calendar day, then the next one.
     for (let D = cal; D <= cal + 1; D++) {

@@ -20,7 +20,8 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
   const barMs = tf ? nominalMs(tf) : 60_000;
   const scheduled = tf !== null && tf.unit !== "T";
   if (scheduled && isIntraday(tf) && zone.fixed && ses.ranges.length === 1 && !ses.ranges[0]!.overnight) {
-    intradayFixed(times, barMs, zone.offsetMs(0), ses, out);
+    if (ses.is24x7) intradayAroundTheClock(times, barMs, zone.offsetMs(0), out);
+    else intradayFixed(times, barMs, zone.offsetMs(0), ses, out);
     return out;
   }
   for (let i = 0; i < n; i++) {
@@ -29,6 +30,40 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
     out[i] = tc === tc ? tc : i + 1 < n ? Math.min(times[i + 1]!, t + barMs) : t + barMs;
   }
   return out;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * intradayFixed for the 24x7 session, whose one range is the local calendar day: a bar closes at
+ * open + timeframe, cut at the local midnight after its open. The day is recomputed only when an
+ * open leaves the current one (once a day for bars in time order), so the pass is one add, one
+ * compare and one store a bar.
+ */
+function intradayAroundTheClock(times: Float64Array, barMs: number, off: number, out: Float64Array): void {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let cut = NaN;
+  const n = times.length;
+  for (let i = 0; i < n; i++) {
+    const t = times[i]!;
+    const L = t + off;
+    if (L < lo || L >= hi) {
+      // (ses.locate's range for L: [D, D + 1 day) in local ms, D the local day of L)
+      lo = Math.floor(L / DAY_MS) * DAY_MS;
+      hi = lo + DAY_MS;
+      cut = hi - off;
+      if (!(L >= lo && L < hi)) {
+        // not a finite time: the nominal close, as barTimeClose gives it
+        lo = Infinity;
+        hi = -Infinity;
+        out[i] = t + barMs;
+        continue;
+      }
+    }
+    const end = t + barMs;
+    out[i] = cut < end ? cut : end;
+  }
 }
 
 /**

@@ -1,0 +1,57 @@
+// barCloseTimes' one-pass paths (intraday bars in a fixed-offset zone: around the clock, or one
+// session range) give exactly barTimeClose's close for every bar, in and out of time order.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { barCloseTimes } from "../../src/runtime/bar-close.js";
+import { barTimeClose } from "../../src/core/time-frames.js";
+import { getZone } from "../../src/core/tz.js";
+import { parseSession } from "../../src/core/time-sessions.js";
+
+const ZONES = ["UTC", "GMT+6", "UTC-05:30", "GMT+05:30", "UTC+14"];
+const SESSIONS = ["24x7", "0930-1600", "0000-0000", "0800-2400", "1200-1300:23456"];
+const TIMEFRAMES = ["1", "7", "45", "60", "240", "1S", "30S", "720"];
+
+function expectPerBar(times: Float64Array, tf: string, zone: string, session: string): void {
+  const got = barCloseTimes(times, tf, zone, session);
+  const z = getZone(zone)!;
+  const s = parseSession(session)!;
+  const want = Array.from(times, (t) => barTimeClose(t, tf, z, s));
+  expect(Array.from(got)).toEqual(want);
+}
+
+describe("barCloseTimes fast paths", () => {
+  it("equal barTimeClose bar by bar (random times, zones, sessions, timeframes)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1_500_000_000, max: 1_900_000_000 }), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        fc.constantFrom(...ZONES),
+        fc.constantFrom(...SESSIONS),
+        fc.constantFrom(...TIMEFRAMES),
+        fc.constantFrom(1, 1000, 60_000),
+        (secs, sorted, zone, session, tf, unit) => {
+          const t = secs.map((x) => x * unit);
+          if (sorted) t.sort((a, b) => a - b);
+          expectPerBar(Float64Array.from(t), tf, zone, session);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+  it("bars that cross local midnight are cut there, also a day's last bar and fractional times", () => {
+    const day = Date.UTC(2024, 0, 2);
+    for (const zone of ZONES) {
+      const off = getZone(zone)!.offsetMs(0);
+      // 7-minute bars around local midnight, and times a fraction of a ms before it
+      const times = Float64Array.from([-21, -14, -7, 0, 7, 14].map((m) => day - off + m * 60_000).concat([day - off - 0.25, day - off + 0.5]).sort((a, b) => a - b));
+      expectPerBar(times, "7", zone, "24x7");
+      expectPerBar(times, "7", zone, "0930-1600");
+    }
+  });
+  it("a non-finite time gets the nominal close, and an infinite one does not hang the session lookup", () => {
+    const got = barCloseTimes(Float64Array.of(60_000, NaN, Infinity, -Infinity, 180_000), "1", "UTC", "24x7");
+    expect(Array.from(got)).toEqual([120_000, NaN, Infinity, -Infinity, 240_000]);
+    const one = barCloseTimes(Float64Array.of(Infinity, 60_000), "1", "UTC", "0930-1600");
+    expect(Array.from(one)).toEqual([Infinity, 120_000]);
+  });
+});

@@ -1,0 +1,50 @@
+// The front end's results for the last few sources: running the same script again (backtests,
+// optimisation trials, a chart re-run on new bars) skips parsing and checking. Safe because a run
+// only reads the ResolvedProgram (tests/runtime/program-cache.test.ts checks that a run in either
+// mode leaves it exactly as it found it). Runs with libraries are not cached: their check depends
+// on more than the source text.
+import { parse } from "../lang/index.js";
+import { check } from "../check/index.js";
+import { registry } from "../builtins/index.js";
+
+type Parsed = ReturnType<typeof parse>;
+type Checked = ReturnType<typeof check>;
+
+interface Entry {
+  parsed: Parsed;
+  checked: Checked;
+}
+
+/** A few scripts: the common case is one script run again and again. */
+const MAX_ENTRIES = 8;
+const entries = new Map<string, Entry>();
+
+/** parse(source), from the cache when this source was parsed and checked before. */
+export function parseSource(source: string): Parsed {
+  const hit = entries.get(source);
+  if (!hit) return parse(source);
+  // most recently used last
+  entries.delete(source);
+  entries.set(source, hit);
+  return hit.parsed;
+}
+
+/**
+ * check(parsed.ast, registry, libraries) for `parsed` = parseSource(source). Without libraries, the
+ * result is kept with the parse it came from (only complete parse + check pairs are cached, so a
+ * cached AST is never checked twice).
+ */
+export function checkSource(source: string, parsed: Parsed, libraries: NonNullable<Parameters<typeof check>[2]>): Checked {
+  if (libraries.length > 0) return check(parsed.ast, registry, libraries);
+  const hit = entries.get(source);
+  if (hit && hit.parsed === parsed) return hit.checked;
+  const checked = check(parsed.ast, registry, libraries);
+  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+  entries.set(source, { parsed, checked });
+  return checked;
+}
+
+/** Forgets every cached front-end result (tests; a host that changes the builtin registry). */
+export function clearProgramCache(): void {
+  entries.clear();
+}

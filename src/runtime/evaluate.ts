@@ -1,9 +1,7 @@
 // The evaluate contract (service.md 1): source + bars + options -> RunResult. Synchronous; the
 // Runtime class wraps it. Never throws for script or data errors: they become `error` fields.
 import type { Diagnostic } from "../lang/ast.js";
-import { parse } from "../lang/index.js";
-import { registry } from "../builtins/index.js";
-import { check } from "../check/index.js";
+import { checkSource, parseSource } from "./program-cache.js";
 import { MAX_LIBRARIES } from "../check/libraries.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
@@ -17,7 +15,7 @@ import { MODES } from "../core/result.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import { createContext } from "./context.js";
-import { inferTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
+import { barsTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
 import { nominalMs, parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
@@ -102,7 +100,7 @@ export function evaluate(input: EvaluateInput): RunResult {
 
   // parse
   const tp = now();
-  const parsed = parse(source);
+  const parsed = parseSource(source);
   const parseErrors = parsed.diagnostics.filter((d) => d.severity === "error");
   result.profile.phases.parse_ms = now() - tp;
   if (parseErrors.length) return fail(result, "parse", parseErrors[0]!.message, parsed.diagnostics);
@@ -111,7 +109,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   const tc = now();
   const libraries = Array.isArray(opts.libraries) ? opts.libraries : [];
   if (libraries.length > MAX_LIBRARIES) return fail(result, "check", `Too many libraries: ${libraries.length} (at most ${MAX_LIBRARIES})`);
-  const checked = check(parsed.ast, registry, libraries);
+  const checked = checkSource(source, parsed, libraries);
   result.profile.phases.check_ms = now() - tc;
   if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
   const prog = checked.program;
@@ -127,7 +125,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   if (rt.timeframe !== undefined && rt.timeframe !== null && (typeof rt.timeframe !== "string" || !parseTimeframe(rt.timeframe))) {
     return fail(result, "data", `timeframe ${JSON.stringify(rt.timeframe) ?? String(rt.timeframe)} is not a timeframe (e.g. "1S", "15", "60", "1D", "1W", "1M")`);
   }
-  const timeframe = rt.timeframe ?? inferTimeframe(cols.time);
+  const timeframe = rt.timeframe ?? barsTimeframe(cols);
   const logs: LogRecord[] = result.logs;
   const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
   // scheduled bar closes, shared by the bar loops (compiled code reads ctx.ext.timeCloseColumn)

@@ -48,10 +48,19 @@ export function sha256Bytes(data: Uint8Array): Uint8Array {
   return out;
 }
 
+// Every run hashes its source (script_id, the compile cache key), usually the same few sources again.
+const MAX_HEX = 16;
+const hexOf = new Map<string, string>();
+
+/** Hex SHA-256 of the UTF-8 text; the last few texts' hashes are remembered. */
 export function sha256Hex(text: string): string {
+  const known = hexOf.get(text);
+  if (known !== undefined) return known;
   const bytes = sha256Bytes(new TextEncoder().encode(text));
   let s = "";
   for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  if (hexOf.size >= MAX_HEX) hexOf.delete(hexOf.keys().next().value as string);
+  hexOf.set(text, s);
   return s;
 }
 

@@ -26,28 +26,40 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
   if (kind == 0) hiloValues(inp, out, n, len, sv, false);
   else if (kind == 1) hiloValues(inp, out, n, len, sv, true);
   else {
-    const si = alloc(<usize>len << 2);
+    const si = alloc(<usize>len << 3);
     if (kind == 2) hiloBars(inp, out, n, len, sv, si, false);
     else hiloBars(inp, out, n, len, sv, si, true);
   }
   heap_set(mark);
 }
 
+// The value passes keep their running extremes in both lanes of a v128 and pick with a compare mask
+// and bitselect: no data-dependent branch (a float select can compile to one) on the chain.
+
+/** The lanes of b where they are strictly better than a's, else a's. */
+@inline function pickv(b: v128, a: v128, low: bool): v128 {
+  return v128.bitselect(b, a, low ? f64x2.lt(b, a) : f64x2.gt(b, a));
+}
+
+@inline function ldsplat(p: usize, i: i32): v128 {
+  return v128.load64_splat(p + (<usize>i << 3));
+}
+
 /** Suffix extremes of the len values from bs into sv (sv[r]: bars bs + r .. bs + len - 1). */
 @inline function suffix(inp: usize, bs: i32, len: i32, sv: usize, low: bool): void {
-  let s = ld(inp, bs + len - 1);
-  st(sv, len - 1, s);
+  let s = ldsplat(inp, bs + len - 1);
+  v128.store64_lane(sv + (<usize>(len - 1) << 3), s, 0);
   for (let r = len - 2; r >= 0; r--) {
-    const y = ld(inp, bs + r);
-    s = better(s, y, low) ? s : y;
-    st(sv, r, s);
+    // the older value unless the suffix after it is strictly better
+    s = pickv(s, ldsplat(inp, bs + r), low);
+    v128.store64_lane(sv + (<usize>r << 3), s, 0);
   }
 }
 
 /** The extreme values. A prefix starts from -inf (+inf for lowest): a value equal to it has its
  * bits, so which of them is kept does not show. */
 @inline function hiloValues(inp: usize, out: usize, n: i32, len: i32, sv: usize, low: bool): void {
-  const none: f64 = low ? Infinity : -Infinity;
+  const none = f64x2.splat(low ? Infinity : -Infinity);
   let i = 0;
   while (i < n) {
     let x = ld(inp, i);
@@ -63,8 +75,8 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
     for (; i < end; i++) {
       x = ld(inp, i);
       if (x != x) break;
-      p = better(x, p, low) ? x : p;
-      st(out, i, i + 1 < len ? NaN : p);
+      p = pickv(f64x2.splat(x), p, low);
+      st(out, i, i + 1 < len ? NaN : f64x2.extract_lane(p, 0));
     }
     // later blocks while the run goes on (i == bs + len: the block before is whole)
     while (i < n && i == bs + len) {
@@ -76,24 +88,25 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
       for (; i < lim; i++) {
         x = ld(inp, i);
         if (x != x) break;
-        p = better(x, p, low) ? x : p;
-        const q = ld(sv, i - bs + 1);
-        st(out, i, better(p, q, low) ? p : q);
+        p = pickv(f64x2.splat(x), p, low);
+        // the previous block's suffix is older: it wins ties
+        v128.store64_lane(out + (<usize>i << 3), pickv(p, ldsplat(sv, i - bs + 1), low), 0);
       }
       if (i == lim && i < end) {
         // the last offset: the window is this whole block
         x = ld(inp, i);
         if (x != x) break;
-        p = better(x, p, low) ? x : p;
-        st(out, i, p);
+        p = pickv(f64x2.splat(x), p, low);
+        v128.store64_lane(out + (<usize>i << 3), p, 0);
         i++;
       }
     }
   }
 }
 
-/** The bar offsets (0 or negative) of the extremes: prefixes, suffixes and their combination carry
- * the bar index alongside the value (si: the suffix's bar). */
+/** The bar offsets (0 or negative) of the extremes: the bar index rides along with each value
+ * (as f64 lanes, exact) and is picked with the same mask; si holds the suffix's bars. A prefix
+ * starts from its block's first value (an index must not come from a placeholder). */
 @inline function hiloBars(inp: usize, out: usize, n: i32, len: i32, sv: usize, si: usize, low: bool): void {
   let i = 0;
   while (i < n) {
@@ -105,56 +118,57 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
     }
     let bs = i;
     let end = bs + len < n ? bs + len : n;
-    let p = x;
-    let pi = i;
+    let p = f64x2.splat(x);
+    let pi = f64x2.splat(<f64>i);
     st(out, i, i + 1 < len ? NaN : 0.0);
     for (i++; i < end; i++) {
       x = ld(inp, i);
       if (x != x) break;
-      if (better(x, p, low)) {
-        p = x;
-        pi = i;
-      }
-      st(out, i, i + 1 < len ? NaN : <f64>(pi - i));
+      const xv = f64x2.splat(x);
+      const m = low ? f64x2.lt(xv, p) : f64x2.gt(xv, p);
+      p = v128.bitselect(xv, p, m);
+      pi = v128.bitselect(f64x2.splat(<f64>i), pi, m);
+      st(out, i, i + 1 < len ? NaN : f64x2.extract_lane(pi, 0) - <f64>i);
     }
     while (i < n && i == bs + len) {
-      // suffix extremes and their bars of the whole block before
-      let s = ld(inp, bs + len - 1);
-      let sb = bs + len - 1;
-      st(sv, len - 1, s);
-      store<i32>(si + (<usize>(len - 1) << 2), sb);
+      // suffix extremes and their bars of the whole block before (the older value wins ties)
+      let s = ldsplat(inp, bs + len - 1);
+      let sb = f64x2.splat(<f64>(bs + len - 1));
+      v128.store64_lane(sv + (<usize>(len - 1) << 3), s, 0);
+      v128.store64_lane(si + (<usize>(len - 1) << 3), sb, 0);
       for (let r = len - 2; r >= 0; r--) {
-        const y = ld(inp, bs + r);
-        if (!better(s, y, low)) {
-          s = y;
-          sb = bs + r;
-        }
-        st(sv, r, s);
-        store<i32>(si + (<usize>r << 2), sb);
+        const yv = ldsplat(inp, bs + r);
+        const m = low ? f64x2.lt(s, yv) : f64x2.gt(s, yv);
+        s = v128.bitselect(s, yv, m);
+        sb = v128.bitselect(sb, f64x2.splat(<f64>(bs + r)), m);
+        v128.store64_lane(sv + (<usize>r << 3), s, 0);
+        v128.store64_lane(si + (<usize>r << 3), sb, 0);
       }
       bs = i;
       end = bs + len < n ? bs + len : n;
       const lim = end < bs + len - 1 ? end : bs + len - 1;
       x = ld(inp, i);
       if (x != x) break;
-      p = x;
-      pi = i;
+      p = f64x2.splat(x);
+      pi = f64x2.splat(<f64>i);
       for (; i < lim; i++) {
         x = ld(inp, i);
         if (x != x) break;
-        if (better(x, p, low)) {
-          p = x;
-          pi = i;
-        }
+        const xv = f64x2.splat(x);
+        const m = low ? f64x2.lt(xv, p) : f64x2.gt(xv, p);
+        p = v128.bitselect(xv, p, m);
+        pi = v128.bitselect(f64x2.splat(<f64>i), pi, m);
         const r = i - bs + 1;
-        const at = better(p, ld(sv, r), low) ? pi : load<i32>(si + (<usize>r << 2));
-        st(out, i, <f64>(at - i));
+        const q = ldsplat(sv, r);
+        const at = v128.bitselect(pi, ldsplat(si, r), low ? f64x2.lt(p, q) : f64x2.gt(p, q));
+        st(out, i, f64x2.extract_lane(at, 0) - <f64>i);
       }
       if (i == lim && i < end) {
         x = ld(inp, i);
         if (x != x) break;
-        if (better(x, p, low)) pi = i;
-        st(out, i, <f64>(pi - i));
+        const xv = f64x2.splat(x);
+        pi = v128.bitselect(f64x2.splat(<f64>i), pi, low ? f64x2.lt(xv, p) : f64x2.gt(xv, p));
+        st(out, i, f64x2.extract_lane(pi, 0) - <f64>i);
         i++;
       }
     }
@@ -181,57 +195,62 @@ export function series_stoch(x: usize, hi: usize, lo: usize, out: usize, n: i32,
       st(out, i, last);
     }
   } else {
-    stochFused(x, hi, lo, out, n, len, alloc(<usize>len << 3), alloc(<usize>len << 3));
+    stochFused(x, hi, lo, out, n, len, alloc(<usize>len << 4));
   }
   heap_set(mark);
 }
 
-/** series_hilo's blocks over na-free highs and lows, both at once (blocks from bar 0). */
-@inline function stochFused(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32, svh: usize, svl: usize): void {
+/** Lane 1's sign bit. */
+const NEG1: v128 = i64x2(0, 0x8000000000000000);
+
+/** (high, -low) of bar i: the highest of the pairs is (highest high, -lowest low). Negation is exact
+ * and keeps which values tie, so the lowest low comes back with its bits (and the oldest of ties). */
+@inline function pair(hi: usize, lo: usize, i: i32): v128 {
+  return v128.xor(f64x2.replace_lane(ldsplat(hi, i), 1, ld(lo, i)), NEG1);
+}
+
+/** series_hilo's blocks over na-free highs and lows, both at once in the lanes of (high, -low)
+ * (blocks from bar 0; sv holds len suffix pairs). */
+@inline function stochFused(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32, sv: usize): void {
+  const none = f64x2.splat(-Infinity);
   let last: f64 = NaN;
-  let ph = -Infinity;
-  let pl = Infinity;
+  let p = none;
   let i = 0;
   for (; i < len; i++) {
-    const h = ld(hi, i);
-    const l = ld(lo, i);
-    ph = h > ph ? h : ph;
-    pl = l < pl ? l : pl;
-    const hh = i + 1 < len ? NaN : ph;
-    const ll = i + 1 < len ? NaN : pl;
+    p = pickv(pair(hi, lo, i), p, false);
+    const hh = i + 1 < len ? NaN : f64x2.extract_lane(p, 0);
+    const ll = i + 1 < len ? NaN : -f64x2.extract_lane(p, 1);
     const v = ld(x, i);
     if (v == v) last = (100 * (v - ll)) / (hh - ll);
     st(out, i, last);
   }
   let bs = 0;
   while (i < n) {
-    suffix(hi, bs, len, svh, false);
-    suffix(lo, bs, len, svl, true);
+    let s = pair(hi, lo, bs + len - 1);
+    v128.store(sv + (<usize>(len - 1) << 4), s);
+    for (let r = len - 2; r >= 0; r--) {
+      s = pickv(s, pair(hi, lo, bs + r), false);
+      v128.store(sv + (<usize>r << 4), s);
+    }
     bs = i;
     const end = bs + len < n ? bs + len : n;
     const lim = end < bs + len - 1 ? end : bs + len - 1;
-    ph = -Infinity;
-    pl = Infinity;
+    p = none;
     for (; i < lim; i++) {
-      const h = ld(hi, i);
-      const l = ld(lo, i);
-      ph = h > ph ? h : ph;
-      pl = l < pl ? l : pl;
-      const qh = ld(svh, i - bs + 1);
-      const ql = ld(svl, i - bs + 1);
-      const hh = ph > qh ? ph : qh;
-      const ll = pl < ql ? pl : ql;
+      p = pickv(pair(hi, lo, i), p, false);
+      const c = pickv(p, v128.load(sv + (<usize>(i - bs + 1) << 4)), false);
+      const hh = f64x2.extract_lane(c, 0);
+      const ll = -f64x2.extract_lane(c, 1);
       const v = ld(x, i);
       if (v == v) last = (100 * (v - ll)) / (hh - ll);
       st(out, i, last);
     }
     if (i < end) {
-      const h = ld(hi, i);
-      const l = ld(lo, i);
-      ph = h > ph ? h : ph;
-      pl = l < pl ? l : pl;
+      p = pickv(pair(hi, lo, i), p, false);
+      const hh = f64x2.extract_lane(p, 0);
+      const ll = -f64x2.extract_lane(p, 1);
       const v = ld(x, i);
-      if (v == v) last = (100 * (v - pl)) / (ph - pl);
+      if (v == v) last = (100 * (v - ll)) / (hh - ll);
       st(out, i, last);
       i++;
     }

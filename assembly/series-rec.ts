@@ -8,7 +8,7 @@
 // machines bit for bit.
 import { alloc, heap_top, heap_set } from "./mem";
 import { seedAdd, seedSum } from "./avg";
-import { ld, st, fillNaN } from "./series-util";
+import { ld, st, stv, fillNaN } from "./series-util";
 
 // ---------------------------------------------------------------- ema / rma
 
@@ -191,17 +191,55 @@ export function series_rsi(inp: usize, out: usize, n: i32, len: i32): void {
     st(out, i, rsiOf(u, d, ru, rd));
   }
   heap_set(mark);
+  // the two averages step together in the lanes of r = (up, down): one division for both; two bars
+  // a step, their results computed together (the divisions bound this loop)
+  let r = f64x2.replace_lane(f64x2.splat(ru), 1, rd);
+  const f1v = f64x2.splat(f1);
+  const flv = f64x2.splat(fl);
+  const zero = f64x2.splat(0);
+  const one = f64x2.splat(1);
+  const hundred = f64x2.splat(100);
+  const nan = f64x2.splat(NaN);
+  for (; i + 2 <= n; i += 2) {
+    const x0 = ld(inp, i);
+    const ud0 = moves(x0, p);
+    p = x0;
+    if (f64x2.extract_lane(ud0, 0) == f64x2.extract_lane(ud0, 0) && f64x2.extract_lane(ud0, 1) == f64x2.extract_lane(ud0, 1)) {
+      r = f64x2.div(f64x2.add(f64x2.mul(f1v, r), ud0), flv);
+    }
+    const r0 = r;
+    const x1 = ld(inp, i + 1);
+    const ud1 = moves(x1, p);
+    p = x1;
+    if (f64x2.extract_lane(ud1, 0) == f64x2.extract_lane(ud1, 0) && f64x2.extract_lane(ud1, 1) == f64x2.extract_lane(ud1, 1)) {
+      r = f64x2.div(f64x2.add(f64x2.mul(f1v, r), ud1), flv);
+    }
+    // lanes: bar i, bar i + 1 (rsiOf's cases, the later ones first so the earlier ones win)
+    const U = v128.shuffle<f64>(ud0, ud1, 0, 2);
+    const D = v128.shuffle<f64>(ud0, ud1, 1, 3);
+    const RU = v128.shuffle<f64>(r0, r, 0, 2);
+    const RD = v128.shuffle<f64>(r0, r, 1, 3);
+    let v = f64x2.sub(hundred, f64x2.div(hundred, f64x2.add(one, f64x2.div(RU, RD))));
+    v = v128.bitselect(zero, v, f64x2.eq(RU, zero));
+    v = v128.bitselect(hundred, v, f64x2.eq(RD, zero));
+    const na = v128.or(v128.or(f64x2.ne(U, U), f64x2.ne(D, D)), v128.or(f64x2.ne(RU, RU), f64x2.ne(RD, RD)));
+    stv(out, i, v128.bitselect(nan, v, na));
+  }
   for (; i < n; i++) {
     const x = ld(inp, i);
-    const u = Math.max(x - p, 0);
-    const d = Math.max(p - x, 0);
+    const ud = moves(x, p);
     p = x;
-    if (u == u && d == d) {
-      ru = (f1 * ru + u) / fl;
-      rd = (f1 * rd + d) / fl;
-    }
-    st(out, i, rsiOf(u, d, ru, rd));
+    const u = f64x2.extract_lane(ud, 0);
+    const d = f64x2.extract_lane(ud, 1);
+    if (u == u && d == d) r = f64x2.div(f64x2.add(f64x2.mul(f1v, r), ud), flv);
+    st(out, i, rsiOf(u, d, f64x2.extract_lane(r, 0), f64x2.extract_lane(r, 1)));
   }
+}
+
+/** (max(x - p, 0), max(p - x, 0)): the up and down moves, as Math.max does it a lane. */
+@inline function moves(x: f64, p: f64): v128 {
+  const xp = f64x2.replace_lane(f64x2.splat(x), 1, p);
+  return f64x2.max(f64x2.sub(xp, v128.shuffle<f64>(xp, xp, 1, 0)), f64x2.splat(0));
 }
 
 @inline function rsiOf(u: f64, d: f64, ru: f64, rd: f64): f64 {

@@ -592,6 +592,13 @@ export class Checker {
       case "matrix.row":
       case "matrix.col":
         return { name: `array<${elemOf(a0?.name ?? "") ?? "float"}>`, q: SERIES };
+      case "matrix.mult": {
+        // matrix × array is a column vector returned as an array; matrix × matrix/scalar stays a matrix
+        const a1 = args[1]?.t.name ?? "";
+        if (!a1.startsWith("array<")) return ty;
+        const elem = elemOf(a0?.name ?? "") === "int" && elemOf(a1) === "int" ? "int" : "float";
+        return { name: `array<${elem}>`, q: SERIES };
+      }
     }
     return ty;
   }

@@ -6,13 +6,12 @@ import type { BuiltinTable, ConstantTable, ExecContext, VariableTable } from "..
 import { FormatError, formatMessage } from "./format.js";
 import { DEFAULT_TIME_FORMAT, formatTime } from "./time.js";
 import { valueToString } from "./tostring.js";
+import { checkedString, MAX_STRING_LENGTH, stringTooLong } from "./limit.js";
 
 export { formatMessage, FormatError, defaultText, elementText } from "./format.js";
 export { numberToString, valueToString } from "./tostring.js";
 export { formatTime } from "./time.js";
-
-/** Guard against runaway strings (a script bug must not exhaust memory). */
-export const MAX_STRING_LENGTH = 10_000_000;
+export { checkedString, MAX_STRING_LENGTH, stringTooLong, stringTooLongMessage } from "./limit.js";
 
 const regexCache = new Map<string, RegExp | null>();
 
@@ -112,7 +111,7 @@ export const functions: BuiltinTable = {
     impl: (ctx, a) => {
       const pattern = s(a[0]);
       if (pattern == null) return null;
-      return formatWithContext(ctx, pattern, a.slice(1));
+      return checkedString(ctx, formatWithContext(ctx, pattern, a.slice(1)));
     },
   },
   "str.format_time": {
@@ -134,11 +133,18 @@ export const functions: BuiltinTable = {
   },
   "str.lower": {
     name: "str.lower",
-    impl: (_c, a) => s(a[0])?.toLowerCase() ?? null,
+    impl: (ctx, a) => {
+      const src = s(a[0]);
+      // a few characters grow when their case changes ("ß" -> "SS")
+      return src == null ? null : checkedString(ctx, src.toLowerCase());
+    },
   },
   "str.upper": {
     name: "str.upper",
-    impl: (_c, a) => s(a[0])?.toUpperCase() ?? null,
+    impl: (ctx, a) => {
+      const src = s(a[0]);
+      return src == null ? null : checkedString(ctx, src.toUpperCase());
+    },
   },
   "str.match": {
     name: "str.match",
@@ -169,19 +175,19 @@ export const functions: BuiltinTable = {
       const n = Math.trunc(a[1] as number);
       if (!(n >= 0)) ctx.runtimeError(`Invalid value of the 'repeat' argument (${a[1]}) in the 'str.repeat' function. It must be >= 0.`);
       const sep = s(a[2]) ?? "";
-      if (n * (src.length + sep.length) > MAX_STRING_LENGTH) {
-        ctx.runtimeError(`The string produced by 'str.repeat' would exceed ${MAX_STRING_LENGTH} characters.`);
-      }
+      // the length is known before the string is built (a huge count must not allocate first)
+      const length = n === 0 ? 0 : n * src.length + (n - 1) * sep.length;
+      if (length > MAX_STRING_LENGTH) stringTooLong(ctx, length);
       return n === 0 ? "" : Array.from({ length: n }, () => src).join(sep);
     },
   },
   "str.replace": {
     name: "str.replace",
-    impl: (_c, a) => {
+    impl: (ctx, a) => {
       const src = s(a[0]);
       if (src == null) return null;
       const occ = a[3] == null || a[3] !== a[3] ? 0 : Math.trunc(a[3] as number);
-      return replaceNth(src, s(a[1]) ?? "", s(a[2]) ?? "", occ);
+      return checkedString(ctx, replaceNth(src, s(a[1]) ?? "", s(a[2]) ?? "", occ));
     },
   },
   "str.replace_all": {
@@ -191,11 +197,16 @@ export const functions: BuiltinTable = {
       if (src == null) return null;
       const target = s(a[1]) ?? "";
       const rep = s(a[2]) ?? "";
+      // lengths are known before the string is built (many replacements must not allocate first)
       if (target === "") {
-        if ((src.length + 1) * rep.length > MAX_STRING_LENGTH) ctx.runtimeError(`The string produced by 'str.replace_all' would exceed ${MAX_STRING_LENGTH} characters.`);
+        const length = src.length + (src.length > 0 ? src.length + 1 : 1) * rep.length;
+        if (length > MAX_STRING_LENGTH) stringTooLong(ctx, length);
         return rep + src.split("").join(rep) + (src.length > 0 ? rep : "");
       }
-      return src.split(target).join(rep);
+      const parts = src.split(target);
+      const length = src.length + (parts.length - 1) * (rep.length - target.length);
+      if (length > MAX_STRING_LENGTH) stringTooLong(ctx, length);
+      return parts.join(rep);
     },
   },
   "str.split": {
@@ -226,7 +237,8 @@ export const functions: BuiltinTable = {
   },
   "str.tostring": {
     name: "str.tostring",
-    impl: (ctx, a) => valueToString(a[0], a[1] == null ? null : String(a[1]), ctx.syminfo?.mintick ?? 0.01),
+    // an array, matrix or long string argument can print past the maximum length
+    impl: (ctx, a) => checkedString(ctx, valueToString(a[0], a[1] == null ? null : String(a[1]), ctx.syminfo?.mintick ?? 0.01)),
   },
   "str.trim": {
     name: "str.trim",

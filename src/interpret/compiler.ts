@@ -7,6 +7,7 @@ import type { PlotOutput } from "../builtins/plot/store.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
+import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
@@ -502,7 +503,7 @@ export class Compiler {
     }
     const l = this.expr(e.l);
     const r = this.expr(e.r);
-    if (e.str) return () => { const a = l(), b = r(); return a === null || b === null ? null : (a as string) + (b as string); };
+    if (e.str) return () => { const a = l(), b = r(); return a === null || b === null ? null : concatChecked(a as string, b as string); };
     const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
     switch (e.op) {
       case "+": return () => l() + r();
@@ -812,11 +813,18 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
   };
 }
 
+/** String `+`: TradingView's 40,960-character limit is a runtime error (a length compare only). */
+function concatChecked(a: string, b: string): string {
+  const s = a + b;
+  if (s.length > MAX_STRING_LENGTH) throw new PineRuntimeError(stringTooLongMessage(s.length));
+  return s;
+}
+
 type Op = (a: any, b: any) => any;
 function combine(op: string, intDiv: boolean, str: boolean): Op | null {
   switch (op) {
     case ":=": return null;
-    case "+=": return str ? (a, b) => (a === null || b === null ? null : a + b) : (a, b) => a + b;
+    case "+=": return str ? (a, b) => (a === null || b === null ? null : concatChecked(a, b)) : (a, b) => a + b;
     case "-=": return (a, b) => a - b;
     case "*=": return (a, b) => a * b;
     case "/=": return intDiv ? (a, b) => (b === 0 ? NaN : Math.trunc(a / b)) : (a, b) => (b === 0 ? NaN : a / b);

@@ -12,6 +12,7 @@ import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir
 import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
+import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -360,9 +361,11 @@ class Gen {
     }
   }
 
+  /** String `+`, na if either side is; past TradingView's 40,960 characters a runtime error (as the interpreter). */
   private strConcat(a: string, b: string): string {
     const x = this.temp(), y = this.temp();
-    return `(${x} = ${a}, ${y} = ${b}, ${x} === null || ${y} === null ? null : ${x} + ${y})`;
+    const tooLong = `K${this.ref("strTooLong", { k: "value", v: stringTooLong })}`;
+    return `(${x} = ${a}, ${y} = ${b}, ${x} === null || ${y} === null ? null : (${x} = ${x} + ${y}).length > ${MAX_STRING_LENGTH} ? ${tooLong}(ctx, ${x}.length) : ${x})`;
   }
 
   /** v6 bools are never na: a bool variable turns any non-bool value into `=== true`. */

@@ -7,6 +7,7 @@
 
 import { PineArray, type PineValue } from "../../core/values.js";
 import { elementText } from "../str/format.js";
+import { MAX_STRING_LENGTH, stringTooLong } from "../str/limit.js";
 import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
 import {
   inferType,
@@ -135,11 +136,14 @@ export function binarySearch(values: readonly number[], v: number, mode: "exact"
   return mode === "left" ? lo - 1 : lo;
 }
 
-export function joinArray(a: Arr, sep: string): string {
+export function joinArray(a: Arr, sep: string, ctx?: ExecContext): string {
   const vals = items(a);
-  let out = "";
-  for (let i = 0; i < vals.length; i++) out += (i > 0 ? sep : "") + elementText(vals[i], a.elemType);
-  return out;
+  const texts = new Array<string>(vals.length);
+  let length = vals.length > 0 ? (vals.length - 1) * sep.length : 0;
+  for (let i = 0; i < vals.length; i++) length += (texts[i] = elementText(vals[i], a.elemType)).length;
+  // TradingView's 40,960-character string limit, checked before the string is built
+  if (ctx && length > MAX_STRING_LENGTH) stringTooLong(ctx, length);
+  return texts.join(sep);
 }
 
 const numericOut = (elemType: string): string => (elemType === "int" ? "int" : "float");
@@ -257,7 +261,7 @@ export const functions: BuiltinTable = {
     const x = arr(ctx, a[0], "array.copy");
     return new PineArray(x.elemType, items(x).slice());
   }),
-  "array.join": def("array.join", (ctx, a) => joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]))),
+  "array.join": def("array.join", (ctx, a) => joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]), ctx)),
   "array.includes": def("array.includes", (ctx, a) => items(arr(ctx, a[0], "array.includes")).some((v) => looseEquals(v, a[1]))),
   "array.indexof": def("array.indexof", (ctx, a) => items(arr(ctx, a[0], "array.indexof")).findIndex((v) => looseEquals(v, a[1]))),
   "array.lastindexof": def("array.lastindexof", (ctx, a) => {

@@ -1,7 +1,7 @@
 // language.md §2: literals and types. Tests named "2.NN <the item>", every script through run-both.
 import { describe, expect, it } from "vitest";
 import { runBoth, v5, v6 } from "../helpers/run-both.js";
-import { checkError, closes, data, fill, first, parseError, plots } from "./checklist-helpers.js";
+import { checkError, closes, data, fill, first, parseError, plots, runtimeErrorAt } from "./checklist-helpers.js";
 
 describe("language.md §2 literals and types", () => {
   it("2.01 int literals (`42`) and float literals (`1.`, `.5`, `1.5e-3`)", async () => {
@@ -30,9 +30,27 @@ describe("language.md §2 literals and types", () => {
     expect(s.plot_1).toEqual(fill(1));
     expect(s.plot_2).toEqual(fill(1));
   });
-  it.fails("2.06 Maximum string length is 40,960 characters (not enforced yet: a longer string is not a runtime error)", async () => {
-    const r = await runBoth(v6("s = str.repeat('a', 50000)\nplot(str.length(s))"), data);
-    expect(r.error_kind).toBe("runtime");
+  it("2.06 Maximum string length is 40,960 characters: building a longer one is a runtime error", async () => {
+    // the error names the length; position is the statement's line, bar as usual
+    const tooLong = (n: number) => new RegExp(`^String is too long: ${n} characters \\(the maximum is 40960\\)$`);
+    await runtimeErrorAt(v6("s = str.repeat('a', 50000)\nplot(str.length(s))"), tooLong(50000), 0, 3, 1);
+    // `+=` grows one character a bar: 40,959, 40,960, then the error on bar 2
+    const r = await runtimeErrorAt(v6("var s = str.repeat('x', 40958)\nplot(0)\ns += 'y'\nplot(str.length(s))"), tooLong(40961), 2, 5, 1);
+    expect(r.series.plot_1).toEqual([40959, 40960]);
+    // `+` (inside a user function: the calling statement's position), na + a long string stays na
+    await runtimeErrorAt(v6("f(n) =>\n    str.repeat('a', 40000) + str.repeat('b', n)\nx = bar_index == 1 ? f(961) : ''\nplot(str.length(x))"), tooLong(40961), 1, 5, 1);
+    expect(await first(v6("string n = na\nplot(na(n + str.repeat('a', 40960)) ? 1 : 0)"))).toEqual(fill(1));
+  });
+  it("2.06 the other operations that build strings: str.repeat with a separator, str.replace_all, str.format, str.tostring, array.join", async () => {
+    const tooLong = (n: number) => new RegExp(`^String is too long: ${n} characters`);
+    await runtimeErrorAt(v6("plot(str.length(str.repeat('abc', 10241, ',')))"), tooLong(3 * 10241 + 10240), 0, 3, 1);
+    await runtimeErrorAt(v6("s = str.repeat('a', 20481)\nplot(str.length(str.replace_all(s, 'a', 'bb')))"), tooLong(40962), 0, 4, 1);
+    await runtimeErrorAt(v6("s = str.repeat('a', 20481)\nplot(str.length(str.format('{0}{0}', s)))"), tooLong(40962), 0, 4, 1);
+    await runtimeErrorAt(v6("a = array.new<string>(2, str.repeat('a', 20480))\nplot(str.length(a.join(',')))"), tooLong(40961), 0, 4, 1);
+    await runtimeErrorAt(v6("a = array.new<string>(2, str.repeat('a', 20480))\nplot(str.length(str.tostring(a)))"), tooLong(40964), 0, 4, 1);
+    // exactly the maximum is allowed everywhere
+    const ok = await plots(v6("s = str.repeat('a', 20480)\nplot(str.length(s + s))\nplot(str.length(str.replace_all(s, 'a', 'bb')))\nplot(str.length(array.new<string>(2, s).join('')))"));
+    expect([ok.plot_0![0], ok.plot_1![0], ok.plot_2![0]]).toEqual([40960, 40960, 40960]);
   });
   it("2.06 a string of exactly 40,960 characters is allowed", async () => {
     expect(await first(v6("s = str.repeat('a', 40960)\nplot(str.length(s))"))).toEqual(fill(40960));

@@ -19,6 +19,11 @@ export interface Observation {
 export interface Sampler {
   readonly name: SamplerName;
   propose(history: readonly Observation[]): Params;
+  /**
+   * True when the proposal for trial `index` does not read the outcomes of trials 0..index-1 (it may
+   * then be made, with a shorter history, before they finish: the study runs such trials side by side).
+   */
+  ignoresHistory?(index: number): boolean;
 }
 
 /** `auto` is random below 20 trials, else TPE (service.md 3). */
@@ -28,7 +33,7 @@ export function resolveSampler(choice: SamplerChoice, nTrials: number): SamplerN
 }
 
 export function createRandomSampler(space: ParamSpec[], rng: Rng): Sampler {
-  return { name: "random", propose: () => randomParams(space, rng) };
+  return { name: "random", propose: () => randomParams(space, rng), ignoresHistory: () => true };
 }
 
 /** Walks the grid with the last axis moving fastest; random draws once every cell was proposed. */
@@ -38,6 +43,7 @@ export function createGridSampler(space: ParamSpec[], rng: Rng): Sampler {
   let cursor = 0;
   return {
     name: "grid",
+    ignoresHistory: () => true,
     propose: () => {
       if (cursor >= total) return randomParams(space, rng);
       let rest = cursor++;

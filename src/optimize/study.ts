@@ -2,7 +2,7 @@
 // The engine is injected as a TrialRunner so the same loop runs in Node (worker threads), in the
 // browser (a Web Worker pool) and on the edge. Nothing here imports node:* modules.
 
-import type { Bar, LibrarySource, RunResult, Trade } from "../core/result.js";
+import type { Bar, LibrarySource, Trade } from "../core/result.js";
 import { declarationKind, toBarArray } from "./bars.js";
 import { OptimizeAbortedError, OptimizeError } from "./errors.js";
 import { createRng } from "./prng.js";
@@ -34,8 +34,23 @@ export interface OptimizeRequest {
   libraries?: LibrarySource[] | null;
 }
 
+/**
+ * What the study reads from one run: a RunResult has this shape, and so does the compact reply a
+ * browser worker sends back for a trial (only the closed trades' profit and exit bar travel).
+ */
+export interface TrialOutcome {
+  error?: string | null;
+  error_kind?: string;
+  timed_out?: boolean;
+  meta?: Record<string, unknown>;
+  strategy?: {
+    trades: readonly Pick<Trade, "profit" | "exit_bar_index">[];
+    stats?: object;
+  };
+}
+
 /** Runs the strategy once with these input overrides over these bars. */
-export type TrialRunner = (inputs: Record<string, unknown>, bars: Bar[]) => Promise<RunResult>;
+export type TrialRunner = (inputs: Record<string, unknown>, bars: Bar[]) => Promise<TrialOutcome>;
 
 export interface TrialRecord {
   index: number;
@@ -74,7 +89,10 @@ export interface OptimizeProgress {
 export interface StudyOptions {
   signal?: AbortSignal;
   onProgress?: (p: OptimizeProgress) => void;
-  /** Trials run at once (a worker pool's size). Trial k is proposed from trials 0..k-concurrency, so results do not depend on timing. */
+  /**
+   * Trials run at once (a worker pool's size, or more to keep its queues fed). The result is the
+   * sequential one for any value: only proposals that ignore earlier outcomes are made ahead.
+   */
   concurrency?: number;
 }
 
@@ -151,16 +169,17 @@ export function prepareStudy(req: OptimizeRequest): PreparedStudy {
   };
 }
 
-function initialCapitalOf(result: RunResult): number {
+/** The strategy's initial capital as a run reports it (meta, then the stats), else TradingView's default. */
+export function initialCapitalOf(result: TrialOutcome): number {
   const meta = result.meta ?? {};
-  for (const v of [meta.initial_capital, (meta.strategy as Record<string, unknown> | undefined)?.initial_capital, result.strategy?.stats?.initial_capital]) {
+  for (const v of [meta.initial_capital, (meta.strategy as Record<string, unknown> | undefined)?.initial_capital, (result.strategy?.stats as { initial_capital?: unknown } | undefined)?.initial_capital]) {
     if (typeof v === "number" && Number.isFinite(v) && v > 0) return v;
   }
   return DEFAULT_INITIAL_CAPITAL;
 }
 
 /** Closed trades of a slice's run that closed inside its scored window. */
-function scoredTrades(result: RunResult, slice: Slice): Trade[] {
+function scoredTrades(result: TrialOutcome, slice: Slice): readonly Pick<Trade, "profit" | "exit_bar_index">[] {
   const from = slice.scoreFrom - slice.start;
   const trades = result.strategy?.trades ?? [];
   return from <= 0 ? trades : trades.filter((t) => t.exit_bar_index !== null && t.exit_bar_index >= from);
@@ -172,18 +191,32 @@ interface SliceOutcome {
   runs: number;
 }
 
-async function runSlices(study: PreparedStudy, runner: TrialRunner, inputs: Record<string, unknown>, slices: Slice[]): Promise<SliceOutcome> {
-  const trades: Trade[] = [];
+/** A run's outcome, or the message of what it threw. */
+type Attempt = { ok: true; result: TrialOutcome } | { ok: false; error: string };
+
+function attempt(runner: TrialRunner, study: PreparedStudy, inputs: Record<string, unknown>, slice: Slice): Promise<Attempt> {
+  return runner(inputs, study.bars.slice(slice.start, slice.end)).then(
+    (result) => ({ ok: true, result }),
+    (err: unknown) => ({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+  );
+}
+
+/**
+ * The slices' runs read in order, stopping at the first failure. `speculate` starts every slice's run
+ * at once (a pool can run them side by side); runs past a failure are then wasted but not counted, so
+ * the outcome, `runs` included, is the sequential one.
+ */
+async function runSlices(study: PreparedStudy, runner: TrialRunner, inputs: Record<string, unknown>, slices: Slice[], speculate = false): Promise<SliceOutcome> {
+  const started = speculate ? slices.map((slice) => attempt(runner, study, inputs, slice)) : [];
+  const trades: Pick<Trade, "profit" | "exit_bar_index">[] = [];
   let capital = DEFAULT_INITIAL_CAPITAL;
   let runs = 0;
-  for (const slice of slices) {
+  for (let i = 0; i < slices.length; i++) {
+    const slice = slices[i]!;
     runs++;
-    let result: RunResult;
-    try {
-      result = await runner(inputs, study.bars.slice(slice.start, slice.end));
-    } catch (err) {
-      return { stats: null, error: err instanceof Error ? err.message : String(err), runs };
-    }
+    const a = await (speculate ? started[i]! : attempt(runner, study, inputs, slice));
+    if (!a.ok) return { stats: null, error: a.error, runs };
+    const result = a.result;
     if (result.error) return { stats: null, error: `${result.error_kind ?? "error"}: ${result.error}`, runs };
     if (result.timed_out) return { stats: null, error: "run timed out", runs };
     capital = initialCapitalOf(result);
@@ -230,12 +263,16 @@ export async function runStudy(study: PreparedStudy, runner: TrialRunner, option
   const oosNow = withOos && study.oosEveryTrial;
   let engineRuns = 0;
 
+  // With room for more than one run at a time, a trial's in-sample and out-of-sample runs start
+  // together; the out-of-sample outcome is used only when the in-sample run succeeded, as sequentially.
+  const speculate = batch > 1;
   const evaluate = async (index: number, params: Params): Promise<Scored> => {
     const t0 = Date.now();
     const inputs = { ...study.fixedInputs, ...params };
+    const oosRun = speculate && oosNow ? runSlices(study, runner, inputs, study.plan.tests, true) : null;
     const is = await runSlices(study, runner, inputs, [study.plan.train]);
     let oos: SliceOutcome = { stats: null, error: null, runs: 0 };
-    if (!is.error && oosNow) oos = await runSlices(study, runner, inputs, study.plan.tests);
+    if (!is.error && oosNow) oos = await (oosRun ?? runSlices(study, runner, inputs, study.plan.tests));
     const isScore = is.stats ? score(study.objective, is.stats, study.minTrades) : -Infinity;
     const oosScore = oos.stats ? score(study.objective, oos.stats, study.minTrades) : -Infinity;
     const record: TrialRecord = {
@@ -252,12 +289,14 @@ export async function runStudy(study: PreparedStudy, runner: TrialRunner, option
     return { record, is: record.error ? -Infinity : isScore, oos: record.error ? -Infinity : oosScore };
   };
 
-  // A sliding window of `batch` trials in flight: trial k is proposed once trials 0..k-batch have
-  // finished, from their results in index order, so proposals never depend on timing (a seeded study
-  // gives the same trials on any machine) and a slow trial holds back one slot, not a whole batch.
+  // Up to `batch` trials in flight, and results identical to a sequential study whatever `batch` is:
+  // a proposal the sampler draws without reading earlier outcomes (random, grid, TPE's start-up draws)
+  // is made as soon as a slot is free; one that reads them waits until every earlier trial is scored,
+  // so it sees exactly trials 0..k-1, as it would one at a time. Proposals are made in index order
+  // (the samplers' random draws stay in sequence) and a slow trial holds back one slot, not a batch.
   const inFlight: Promise<Scored>[] = [];
   const observed = (): void => {
-    // history grows in index order only: proposal k sees exactly trials 0..k-batch
+    // history grows in index order only
     while (history.length < scored.length) {
       const s = scored[history.length]!;
       history.push({ params: s.record.params, score: s.is });
@@ -273,6 +312,7 @@ export async function runStudy(study: PreparedStudy, runner: TrialRunner, option
   for (let index = 0; index < study.nTrials; index++) {
     throwIfAborted(options.signal);
     if (inFlight.length >= batch) await settle();
+    if (!(sampler.ignoresHistory?.(index) ?? false)) while (inFlight.length) await settle();
     observed();
     inFlight.push(evaluate(index, sampler.propose(history)));
   }

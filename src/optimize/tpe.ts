@@ -109,6 +109,9 @@ export function createTpe(space: ParamSpec[], rng: Rng, nTrials: number): Sample
   const startup = tpeStartup(nTrials);
   return {
     name: "tpe",
+    // the start-up draws are random; with a shorter history than trial k would see (still under
+    // `startup`), propose takes the same branch and draws the same numbers
+    ignoresHistory: (index) => index < startup,
     propose(history) {
       if (history.length < startup) return randomParams(space, rng);
       // Best first; a stable sort keeps ties in trial order, so a seed reproduces the split.

@@ -5,6 +5,7 @@ import type { LibrarySource } from "../core/result.js";
 import { CheckError } from "./errors.js";
 import type { ResolvedProgram } from "./ir.js";
 import { compileEligibility } from "./eligibility.js";
+import { checkPlotCount } from "./plot-count.js";
 
 export { CheckError } from "./errors.js";
 export { DEFAULT_MAX_BARS_BACK, type Registry } from "./checker.js";
@@ -19,6 +20,7 @@ export interface CheckResult {
 export function check(ast: Program, registry: Registry, libraries: LibrarySource[] = []): CheckResult {
   try {
     const program = new Checker(ast, registry, libraries).run();
+    checkPlotCount(program, ast);
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;

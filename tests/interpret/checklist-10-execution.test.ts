@@ -208,9 +208,53 @@ describe("language.md §10 execution model and series", () => {
     expect(r.plot_meta.a).toMatchObject({ display: "data_window" });
     expect(r.plot_meta.f).toMatchObject({ plot1: "b", plot2: "c" });
   });
-  it.fails("10.20 limits: at most 64 plots (a 65th plot is accepted today)", async () => {
-    const src = v6(Array.from({ length: 65 }, (_, i) => `plot(close, 'p${i}')`).join("\n"));
-    await checkError(src, /64/, 3);
+  it("10.20 limits: at most 64 plot counts; the call that passes 64 is a check error giving the script's total", async () => {
+    const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join("\n");
+    // the 65th plot is on line 3 + 64
+    await checkError(v6(lines(65, (i) => `plot(close, 'p${i}')`)), /^Too many plots: the script uses 65 plot counts, the maximum is 64$/, 67, 1);
+    const ok = await runBoth(v6(lines(64, (i) => `plot(close, 'p${i}')`)), data);
+    expect(Object.keys(ok.series)).toHaveLength(64);
+    // the column of the call (here after `p = `), and the total of the whole script
+    await checkError(v6(`${lines(64, (i) => `plot(close, 'p${i}')`)}\np = plot(open)\nplot(high)`), /uses 66 plot counts/, 67, 5);
+    // hline and fills with a non-series colour count nothing; bgcolor, barcolor and alertcondition one each
+    const free = `${lines(64, (i) => `plot(close, 'p${i}')`)}\nh1 = hline(1)\nh2 = hline(2)\nfill(h1, h2, color.red)\nlabel.new(bar_index, close)`;
+    expect((await runBoth(v6(free), data)).error).toBeUndefined();
+    await checkError(v6(`${lines(63, (i) => `plot(close, 'p${i}')`)}\nbgcolor(color.red)\nbarcolor(color.red)`), /uses 65 plot counts/, 67, 1);
+    await checkError(v6(`${lines(64, (i) => `plot(close, 'p${i}')`)}\nalertcondition(close > open)`), /uses 65 plot counts/, 67, 1);
+  });
+  it("10.20 limits: the User Manual's plot-count example (56), and 70 with two more seven-count plotcandle calls", async () => {
+    const example = [
+      "bool isUp = close > open",
+      "color isUpColor = isUp ? color.green : color.red",
+      "bool isDn = not isUp",
+      "color isDnColor = isDn ? color.red : color.green",
+      "p1 = plot(close, color = color.white)",
+      "p2 = plot(open, color = na)",
+      "plot(close, color = isUpColor)",
+      "plotarrow(close, colorup = color.green, colordown = color.red)",
+      "plotarrow(close, colorup = isUpColor)",
+      "plotarrow(close - open, colorup = isUpColor, colordown = isDnColor)",
+      "plotbar(open, high, low, close, color = color.white)",
+      "plotbar(open, high, low, close, color = isUpColor)",
+      "plotcandle(open, high, low, close, color = color.white, wickcolor = color.white, bordercolor = color.purple)",
+      "plotcandle(open, high, low, close, color = isUpColor, wickcolor = color.white, bordercolor = color.purple)",
+      "plotcandle(open, high, low, close, color = isUpColor, wickcolor = isUpColor , bordercolor = color.purple)",
+      "plotcandle(open, high, low, close, color = isUpColor, wickcolor = isUpColor , bordercolor = isUp ? color.lime : color.maroon)",
+      "plotchar(close, color = color.white, text = '|', textcolor = color.white)",
+      "plotchar(close, color = isUpColor, text = '—', textcolor = color.white)",
+      "plotchar(close, color = isUpColor, text = 'O', textcolor = isUp ? color.yellow : color.white)",
+      "plotshape(close, color = color.white, textcolor = color.white)",
+      "plotshape(close, color = isUpColor, textcolor = color.white)",
+      "plotshape(close, color = isUpColor, textcolor = isUp ? color.yellow : color.white)",
+      "alertcondition(close > open, 'close > open', 'Up bar alert')",
+      "bgcolor(isUp ? color.yellow : color.white)",
+      "fill(p1, p2, color = isUpColor)",
+    ];
+    const r = await runBoth(v6(example.join("\n"), "indicator('Plot count example')"), data);
+    expect(r.error).toBeUndefined();
+    // 56 + 7 = 63 is still allowed; the second extra call makes 70 (the manual's figure), on line 3 + 26
+    const seven = example[15]!;
+    await checkError(v6([...example, seven, seven].join("\n"), "indicator('Plot count example')"), /^Too many plots: the script uses 70 plot counts, the maximum is 64$/, 29, 1);
   });
   it("10.21 `alert()` and `alertcondition()`", async () => {
     const r = await runBoth(v6("if bar_index == 2\n    alert('hi ' + str.tostring(bar_index), alert.freq_once_per_bar)\nalertcondition(close > open, 'up', 'Up!')\nplot(close)"), data);

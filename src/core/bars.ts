@@ -171,6 +171,36 @@ function column(col: ArrayLike<unknown>, n: number, isTime: boolean, missingIsNa
   return out;
 }
 
+/**
+ * Time and OHLC as plain arrays of numbers (the JSON shape): copied and checked in one pass, as rows
+ * are. null when they are not all plain arrays or a value is not a number: the general path then
+ * converts and checks them.
+ */
+function fromNumberArrays(cols: Record<string, unknown>, n: number, volume: Float64Array): BarColumns | BarDataError | null {
+  const ta = cols.time, oa = cols.open, ha = cols.high, la = cols.low, ca = cols.close;
+  if (!Array.isArray(ta) || !Array.isArray(oa) || !Array.isArray(ha) || !Array.isArray(la) || !Array.isArray(ca)) return null;
+  const c: BarColumns = { length: n, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume };
+  const { time, open, high, low, close } = c;
+  let prev = -Infinity;
+  let d0 = NaN;
+  let even = n > 1;
+  for (let i = 0; i < n; i++) {
+    const t: unknown = ta[i], a: unknown = oa[i], h: unknown = ha[i], l: unknown = la[i], x: unknown = ca[i];
+    if (typeof t !== "number" || typeof a !== "number" || typeof h !== "number" || typeof l !== "number" || typeof x !== "number") return null;
+    time[i] = t;
+    open[i] = a;
+    high[i] = h;
+    low[i] = l;
+    close[i] = x;
+    if (!(t - t + (a - a) + (h - h) + (l - l) + (x - x) === 0 && t > prev && h >= l)) return checkBar(c, i, (f) => (f === "volume" ? undefined : (cols[f] as unknown[])[i]))!;
+    if (i === 1) d0 = t - prev;
+    else if (i > 1 && t - prev !== d0) even = false;
+    prev = t;
+  }
+  c.spacing = even ? d0 : NaN;
+  return c;
+}
+
 function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
   for (const f of ["time", ...PRICE_FIELDS] as const) {
     if (!isColumn(cols[f])) return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(cols[f])})`, bar: -1 };
@@ -184,6 +214,9 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     if (col.length !== n) return { error: `columnar ohlcv: "${f}" has ${col.length} values but "time" has ${n}`, bar: -1 };
   }
   const vol = cols.volume;
+  const volume = isColumn(vol) ? column(vol, n, false, true) : new Float64Array(n).fill(NaN);
+  const fused = fromNumberArrays(cols, n, volume);
+  if (fused) return fused;
   const c: BarColumns = {
     length: n,
     time: column(time, n, true, false),
@@ -191,7 +224,7 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     high: column(cols.high as ArrayLike<unknown>, n, false, false),
     low: column(cols.low as ArrayLike<unknown>, n, false, false),
     close: column(cols.close as ArrayLike<unknown>, n, false, false),
-    volume: isColumn(vol) ? column(vol, n, false, true) : new Float64Array(n).fill(NaN),
+    volume,
   };
   const { bad, spacing } = scanBars(c.time, c.open, c.high, c.low, c.close, n);
   if (bad < 0) {

@@ -18,24 +18,12 @@ import { exitRemaining, exitSlice, floorToStep, qtyStepFor, roundToTick, stopLos
 import { seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { RiskRules } from "./risk.js";
 import { normaliseSettings, type StrategySettings } from "./settings.js";
-import { cloneTrade, restoreScalars, scalarsOf, truncate } from "./snapshot.js";
+import { restoreSnapshot, takeSnapshot, type BrokerSnapshot } from "./snapshot.js";
 import { buildResult, EquityTracker } from "./stats.js";
 import type { CloseRequest, EntryRequest, ExitOrder, ExitRequest, FillNote, OpenTrade, PendingOrder, Side } from "./types.js";
 import { PathWalker } from "./walk.js";
 
-export interface BrokerSnapshot {
-  orders: PendingOrder[];
-  exits: ExitOrder[];
-  open: OpenTrade[];
-  closed: number;
-  events: number;
-  equity: number;
-  self: Record<string, number | string | boolean>;
-  ledger: Record<string, number | string | boolean>;
-  risk: Record<string, number | string | boolean>;
-  tracker: Record<string, number | string | boolean>;
-  book: Record<string, number | string | boolean>;
-}
+export type { BrokerSnapshot } from "./snapshot.js";
 
 /** calc_on_order_fills: at most this many extra executions per bar (a script re-placing orders that fill at once cannot loop). */
 const MAX_FILL_EXECUTIONS_PER_BAR = 64;
@@ -89,7 +77,8 @@ export class Broker {
     this.currency = new CurrencyRate(this.settings.currency, ctx);
     this.qtyStep = qtyStepFor(si as Record<string, unknown>);
     this.version = ctx.version || 6;
-    this.ledger = new Ledger(this.pointValue);
+    // v5 stops with an error past the limit instead of trimming (see enforceTradeLimit)
+    this.ledger = new Ledger(this.pointValue, this.version >= 6 ? this.settings.tradeLimit : this.settings.tradeLimit + 1);
     this.ctx = ctx;
     this.risk = new RiskRules(si?.timezone ?? "Etc/UTC");
     this.tracker = new EquityTracker(this.settings.initialCapital, ctx.barCount);
@@ -150,6 +139,18 @@ export class Broker {
   }
 
   /**
+   * Past the trade limit a v6 strategy trims its oldest trades (the ledger's ring); a v5 one stops
+   * with a runtime error (migration guide, "Excess orders are trimmed": v5 "raises a runtime error and
+   * halts any further calculations").
+   */
+  private enforceTradeLimit(ctx: ExecContext): void {
+    const limit = this.settings.tradeLimit;
+    if (this.version < 6 && this.ledger.closed.total > limit) {
+      ctx.runtimeError(`The strategy closed more than ${limit} trades, the limit of Pine Script v5 strategies (v6 trims the oldest trades instead)`);
+    }
+  }
+
+  /**
    * calc_on_every_tick on a realtime bar: the Runtime calls onBarOpen with the bar's first tick (open
    * = high = low = close) and this for every later tick. The price moves from the previous tick to
    * this one (through a new high or low first, in path order); orders the script placed on earlier
@@ -182,6 +183,7 @@ export class Broker {
     }
     this.risk.onClose(ctx, this);
     this.tracker.onBar(this, ctx);
+    this.enforceTradeLimit(ctx);
   }
 
   /** The StrategyResult; open trades are valued at the close of the last bar that ran. */
@@ -307,6 +309,7 @@ export class Broker {
       this.walker.cur = ctx.close;
       fillClose(this, o, ctx.close);
       this.book.pruneExits(this.ledger.open);
+      this.enforceTradeLimit(ctx);
       return;
     }
     this.book.orders.push(o);
@@ -353,33 +356,11 @@ export class Broker {
 
   /** Everything a realtime tick may change, to put back with restore() before the next tick. */
   snapshot(): BrokerSnapshot {
-    return {
-      orders: this.book.orders.map((o) => ({ ...o })),
-      exits: this.book.exits.map((e) => ({ ...e })),
-      open: this.ledger.open.map(cloneTrade),
-      closed: this.ledger.closed.length,
-      events: this.events.length,
-      equity: this.tracker.count,
-      self: scalarsOf(this),
-      ledger: scalarsOf(this.ledger),
-      risk: scalarsOf(this.risk),
-      tracker: scalarsOf(this.tracker),
-      book: scalarsOf(this.book),
-    };
+    return takeSnapshot(this);
   }
 
   restore(s: BrokerSnapshot): void {
-    this.book.orders = s.orders.map((o) => ({ ...o }));
-    this.book.exits = s.exits.map((e) => ({ ...e }));
-    this.ledger.open.length = 0;
-    for (const t of s.open) this.ledger.open.push(cloneTrade(t));
-    truncate(this.ledger.closed, s.closed);
-    truncate(this.events, s.events);
-    restoreScalars(this, s.self);
-    restoreScalars(this.ledger, s.ledger);
-    restoreScalars(this.risk, s.risk);
-    restoreScalars(this.tracker, s.tracker);
-    restoreScalars(this.book, s.book);
+    restoreSnapshot(this, s);
   }
 
   get pendingOrders(): readonly PendingOrder[] {
@@ -477,6 +458,7 @@ export class Broker {
   private afterPath(ctx: ExecContext): void {
     this.book.pruneExits(this.ledger.open);
     this.risk.checkMargin(RiskRules.worstPrice(ctx, this.ledger.side()), this);
+    this.enforceTradeLimit(ctx);
   }
 
   /** Margin-call liquidation of `qty` at `price` (called by the risk module). */

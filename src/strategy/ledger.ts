@@ -2,11 +2,13 @@
 // variables read. It knows nothing of orders; the broker decides what fills, the ledger books it.
 
 import type { Trade } from "../core/result.js";
+import { ClosedTrades, TRADE_LIMIT } from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
 export class Ledger {
   readonly open: OpenTrade[] = [];
-  readonly closed: Trade[] = [];
+  /** The visible closed trades (the oldest are trimmed past the limit); the totals below cover all. */
+  readonly closed: ClosedTrades;
   netProfit = 0;
   grossProfit = 0;
   grossLoss = 0;
@@ -17,10 +19,27 @@ export class Ledger {
   maxContractsLong = 0;
   maxContractsShort = 0;
   maxContractsAll = 0;
+  // Running figures over every closed trade, trimmed ones included, summed in closing order.
+  largestWin = 0;
+  largestLoss = 0;
+  barsInTrades = 0;
+  sumPercent = 0;
+  sumPercentWin = 0;
+  sumPercentLoss = 0;
+  /** Fill price of the first entry of the run (buy & hold); NaN before it. */
+  firstEntryPrice = NaN;
   private seq = 0;
 
-  /** Account currency per point (the broker updates it when the account currency is converted). */
-  constructor(public pointValue: number) {}
+  /**
+   * Account currency per point (the broker updates it when the account currency is converted);
+   * `tradeLimit`: how many closed trades stay visible.
+   */
+  constructor(
+    public pointValue: number,
+    tradeLimit = TRADE_LIMIT,
+  ) {
+    this.closed = new ClosedTrades(tradeLimit);
+  }
 
   positionSize(): number {
     let s = 0;
@@ -86,6 +105,7 @@ export class Ledger {
       seq: this.seq++,
     };
     this.open.push(t);
+    if (this.firstEntryPrice !== this.firstEntryPrice) this.firstEntryPrice = price;
     this.commissionPaid += commission;
     const size = Math.abs(this.positionSize());
     if (size > this.maxContractsAll) this.maxContractsAll = size;
@@ -150,7 +170,7 @@ export class Ledger {
       this.lossTrades++;
     } else this.evenTrades++;
     const row: Trade = {
-      trade_num: this.closed.length + 1,
+      trade_num: this.closed.total + 1,
       entry_id: t.entryId,
       entry_bar_index: t.entryBar,
       entry_time: t.entryTime,
@@ -173,6 +193,7 @@ export class Ledger {
       commission,
     };
     this.closed.push(row);
+    this.tally(row);
     t.qty -= q;
     if (t.qty <= 1e-12 * Math.max(1, q)) {
       t.qty = 0;
@@ -183,6 +204,17 @@ export class Ledger {
     // were paid already.
     row.cum_profit = this.netProfit - this.openCommission();
     return row;
+  }
+
+  /** Adds a closed row to the running figures (win/loss counts and sums are booked in closePart). */
+  private tally(row: Trade): void {
+    const p = row.profit;
+    if (p > this.largestWin) this.largestWin = p;
+    if (p < this.largestLoss) this.largestLoss = p;
+    this.barsInTrades += (row.exit_bar_index ?? row.entry_bar_index) - row.entry_bar_index;
+    this.sumPercent += row.profit_percent;
+    if (p > 0) this.sumPercentWin += row.profit_percent;
+    else if (p < 0) this.sumPercentLoss += row.profit_percent;
   }
 
   /** A row for a trade that is still open, valued at `price` (TradingView's "Open" rows). */

@@ -33,6 +33,11 @@ export interface StrategySettings {
   maxLabelsCount: number;
   maxBoxesCount: number;
   maxPolylinesCount: number;
+  /**
+   * Closed trades a strategy keeps (TradingView: 9000, 1,000,000 with Deep Backtesting). Not a
+   * strategy() parameter: hosts set it as `trade_limit` in RuntimeOptions.broker (Infinity: no limit).
+   */
+  tradeLimit: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<StrategySettings> = Object.freeze({
@@ -59,6 +64,7 @@ export const DEFAULT_SETTINGS: Readonly<StrategySettings> = Object.freeze({
   maxLabelsCount: 50,
   maxBoxesCount: 50,
   maxPolylinesCount: 50,
+  tradeLimit: 9000,
 });
 
 function stripNs(v: unknown): string | undefined {
@@ -124,5 +130,6 @@ export function normaliseSettings(raw: Record<string, unknown> | undefined | nul
     maxLabelsCount: num(pick(s, "max_labels_count"), d.maxLabelsCount),
     maxBoxesCount: num(pick(s, "max_boxes_count"), d.maxBoxesCount),
     maxPolylinesCount: num(pick(s, "max_polylines_count"), d.maxPolylinesCount),
+    tradeLimit: Math.max(1, Math.floor(num(pick(s, "trade_limit"), d.tradeLimit))),
   };
 }

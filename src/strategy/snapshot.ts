@@ -2,9 +2,55 @@
 // (architecture: "before each tick, every var and every series is rolled back"). Taken once per
 // confirmed bar, only when realtime ticks are simulated; history runs never call it.
 
-import type { OpenTrade } from "./types.js";
+import type { Broker } from "./broker.js";
+import type { ExitOrder, OpenTrade, PendingOrder } from "./types.js";
 
 type Scalars = Record<string, number | string | boolean>;
+
+export interface BrokerSnapshot {
+  orders: PendingOrder[];
+  exits: ExitOrder[];
+  open: OpenTrade[];
+  /** The closed-trade count at the snapshot (the ledger's rollback mark). */
+  closed: number;
+  events: number;
+  equity: number;
+  self: Scalars;
+  ledger: Scalars;
+  risk: Scalars;
+  tracker: Scalars;
+  book: Scalars;
+}
+
+export function takeSnapshot(b: Broker): BrokerSnapshot {
+  return {
+    orders: b.book.orders.map((o) => ({ ...o })),
+    exits: b.book.exits.map((e) => ({ ...e })),
+    open: b.ledger.open.map(cloneTrade),
+    closed: b.ledger.closed.mark(),
+    events: b.events.length,
+    equity: b.tracker.count,
+    self: scalarsOf(b),
+    ledger: scalarsOf(b.ledger),
+    risk: scalarsOf(b.risk),
+    tracker: scalarsOf(b.tracker),
+    book: scalarsOf(b.book),
+  };
+}
+
+export function restoreSnapshot(b: Broker, s: BrokerSnapshot): void {
+  b.book.orders = s.orders.map((o) => ({ ...o }));
+  b.book.exits = s.exits.map((e) => ({ ...e }));
+  b.ledger.open.length = 0;
+  for (const t of s.open) b.ledger.open.push(cloneTrade(t));
+  b.ledger.closed.rollback(s.closed);
+  truncate(b.events, s.events);
+  restoreScalars(b, s.self);
+  restoreScalars(b.ledger, s.ledger);
+  restoreScalars(b.risk, s.risk);
+  restoreScalars(b.tracker, s.tracker);
+  restoreScalars(b.book, s.book);
+}
 
 /** The number/string/boolean own fields of an object (its counters and flags). */
 export function scalarsOf(obj: object): Scalars {

@@ -132,35 +132,24 @@ export function sharpeSortino(returns: readonly number[], riskFreeRate: number, 
   };
 }
 
+/**
+ * The StrategyResult. `trades` lists the visible closed trades (the last TRADE_LIMIT, numbered from
+ * the first trade of the run, as TradingView's List of Trades after trimming); the statistics cover
+ * every trade the run closed.
+ */
 export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const ledger = broker.ledger;
-  const trades = ledger.closed.slice();
-  const open: Trade[] = ledger.open.map((t, i) => ledger.openRow(t, lastClose, trades.length + i + 1));
+  const trades = ledger.closed.toArray();
+  const n = ledger.closed.total;
+  const open: Trade[] = ledger.open.map((t, i) => ledger.openRow(t, lastClose, n + i + 1));
   const initial = broker.settings.initialCapital;
   const tracker = broker.tracker;
-  const n = trades.length;
-  let winSum = 0;
-  let lossSum = 0;
-  let largestWin = 0;
-  let largestLoss = 0;
-  let barsInTrades = 0;
-  for (const t of trades) {
-    if (t.profit > 0) {
-      winSum += t.profit;
-      if (t.profit > largestWin) largestWin = t.profit;
-    } else if (t.profit < 0) {
-      lossSum += t.profit;
-      if (t.profit < largestLoss) largestLoss = t.profit;
-    }
-    barsInTrades += (t.exit_bar_index ?? t.entry_bar_index) - t.entry_bar_index;
-  }
+  const winSum = ledger.grossProfit;
+  const lossSum = -ledger.grossLoss;
   const pr = periodReturns(tracker.equity, tracker.times, initial, tracker.count);
   const { sharpe, sortino } = sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear);
   // Buy & hold: all the initial capital bought at the first entry's price, held to the last close.
-  let first: Trade | null = null;
-  for (const t of trades) if (first === null || t.entry_time < first.entry_time) first = t;
-  for (const t of open) if (first === null || t.entry_time < first.entry_time) first = t;
-  const firstPrice = first ? first.entry_price : NaN;
+  const firstPrice = ledger.firstEntryPrice;
   const bhPct = firstPrice > 0 && lastClose === lastClose ? ((lastClose - firstPrice) / firstPrice) * 100 : NaN;
   const openProfit = lastClose === lastClose ? ledger.openProfit(lastClose) : 0;
   const stats: StrategyStats = {
@@ -187,9 +176,9 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     // positive amount, like gross_loss and the Pine variable.
     avg_losing_trade: ledger.lossTrades > 0 ? -lossSum / ledger.lossTrades : null,
     ratio_avg_win_loss: ledger.winTrades > 0 && ledger.lossTrades > 0 && lossSum !== 0 ? winSum / ledger.winTrades / (-lossSum / ledger.lossTrades) : null,
-    largest_winning_trade: largestWin,
-    largest_losing_trade: largestLoss,
-    avg_bars_in_trade: n > 0 ? barsInTrades / n : null,
+    largest_winning_trade: ledger.largestWin,
+    largest_losing_trade: ledger.largestLoss,
+    avg_bars_in_trade: n > 0 ? ledger.barsInTrades / n : null,
     sharpe_ratio: sharpe,
     sortino_ratio: sortino,
     commission_paid: ledger.commissionPaid,

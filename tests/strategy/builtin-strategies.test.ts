@@ -310,6 +310,9 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
   },
 };
 
+/** Closed trades a strategy lists (user manual, Limitations: "a maximum of 9000 orders"). */
+const TRADE_LIMIT = 9000;
+
 /** strategy(pyramiding) of the scripts that set it. */
 const PYRAMIDING: Record<string, number> = { probe_pyramiding_close: 3, probe_orders_on_close: 2 };
 
@@ -340,7 +343,14 @@ describe("TradingView's built-in strategies against an independent reference (EU
       const res = await runBoth(script, bars, { runtime: { timeframe: "60", syminfo: syminfoOf(data.settings.symbol) } });
       expect(res.error ?? null).toBeNull();
       const got = res.strategy!.trades.map(fromResult);
-      const want = simulate(c, SIGNALS[name](c), mintick, { size: SIZING[name], pyramiding: PYRAMIDING[name], processOrdersOnClose: name === "probe_orders_on_close" });
+      const all = simulate(c, SIGNALS[name](c), mintick, { size: SIZING[name], pyramiding: PYRAMIDING[name], processOrdersOnClose: name === "probe_orders_on_close" });
+      // past 9000 closed trades the list keeps the newest 9000 (numbered from the run's first trade);
+      // the statistics still cover every trade
+      const want = all.slice(Math.max(0, all.length - TRADE_LIMIT));
+      expect(res.strategy!.stats.total_closed_trades).toBe(all.length);
+      if (got.length > 0) expect(res.strategy!.trades[0].trade_num).toBe(all.length - want.length + 1);
+      const netProfit = all.reduce((sum, t) => sum + t.profit, 0);
+      expect(Math.abs(res.strategy!.stats.net_profit - netProfit)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(netProfit)));
       const k = Math.max(want.length, got.length);
       let matched = 0;
       const diffs: string[] = [];

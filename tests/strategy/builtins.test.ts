@@ -82,7 +82,7 @@ describe("strategy.* builtins", () => {
     });
     s.bar(1);
     s.bar(2);
-    expect(s.broker.ledger.closed.map((t) => [t.exit_id, t.exit_price, t.profit])).toEqual([["X", 100, -1]]);
+    expect(s.broker.ledger.closed.toArray().map((t) => [t.exit_id, t.exit_price, t.profit])).toEqual([["X", 100, -1]]);
   });
 
   it("strategy.risk.allow_entry_in turns entries of the other side into exits", () => {
@@ -95,7 +95,7 @@ describe("strategy.* builtins", () => {
     s.bar(1, () => call("strategy.entry", s.ctx, "S", "short"));
     s.bar(2);
     expect(read("strategy.position_size", s.ctx)).toBe(0);
-    expect(s.broker.ledger.closed[0].exit_price).toBe(102);
+    expect(s.broker.ledger.closed.get(0)!.exit_price).toBe(102);
   });
 
   it("strategy.risk.max_position_size caps entries", () => {

@@ -1,5 +1,5 @@
 // strategy.closedtrades.* and strategy.opentrades.*: per-trade lookups by index (0 = oldest).
-// Closed trades are numbered in the order they closed; out-of-range indexes give na.
+// Closed trades are numbered in the order they closed; out-of-range and trimmed indexes give na.
 
 import type { Trade } from "../../core/result.js";
 import type { OpenTrade } from "../../strategy/types.js";
@@ -10,10 +10,12 @@ import { maybeBroker, num } from "./common.js";
 type ClosedField = (t: Trade) => unknown;
 type OpenField = (t: OpenTrade, b: Broker, ctx: ExecContext) => unknown;
 
-/** A `strategy.<list>.<name>(trade_num)` lookup: the trade at that index of the ledger list, else `na`. */
-function lookup<T>(list: "closedtrades" | "opentrades", name: string, get: (t: T, b: Broker, ctx: ExecContext) => unknown, na: unknown): [string, BuiltinTable[string]] {
-  const full = `strategy.${list}.${name}`;
-  const key = list === "closedtrades" ? "closed" : "open";
+/**
+ * A `strategy.<list>.<name>(trade_num)` lookup: the trade at that index, else `na`. Closed trades keep
+ * their index from the start of the run; those trimmed past the trade limit (below
+ * strategy.closedtrades.first_index) read as `na`, as the v6 migration guide says.
+ */
+function lookup<T>(full: string, find: (b: Broker, i: number) => T | undefined, get: (t: T, b: Broker, ctx: ExecContext) => unknown, na: unknown): [string, BuiltinTable[string]] {
   return [
     full,
     {
@@ -21,15 +23,15 @@ function lookup<T>(list: "closedtrades" | "opentrades", name: string, get: (t: T
       impl: (ctx, a) => {
         const b = maybeBroker(ctx);
         const i = num(a[0]);
-        const t = b && Number.isInteger(i) && i >= 0 ? (b.ledger[key][i] as T | undefined) : undefined;
+        const t = b && Number.isInteger(i) && i >= 0 ? find(b, i) : undefined;
         return t && b ? get(t, b, ctx) : na;
       },
     },
   ];
 }
 
-const closed = (name: string, get: ClosedField, na: unknown = NaN) => lookup<Trade>("closedtrades", name, get, na);
-const open = (name: string, get: OpenField, na: unknown = NaN) => lookup<OpenTrade>("opentrades", name, get, na);
+const closed = (name: string, get: ClosedField, na: unknown = NaN) => lookup<Trade>(`strategy.closedtrades.${name}`, (b, i) => b.ledger.closed.get(i), get, na);
+const open = (name: string, get: OpenField, na: unknown = NaN) => lookup<OpenTrade>(`strategy.opentrades.${name}`, (b, i) => b.ledger.open[i], get, na);
 
 const sign = (t: Trade) => (t.direction === "long" ? 1 : -1);
 

@@ -18,15 +18,9 @@ function v(name: string, get: Getter, flat: unknown = NaN): VariableTable[string
   };
 }
 
-function avgPercent(b: Broker, pick: (p: number) => boolean): number {
-  let s = 0;
-  let n = 0;
-  for (const t of b.ledger.closed) {
-    if (!pick(t.profit)) continue;
-    s += t.profit_percent;
-    n++;
-  }
-  return n > 0 ? s / n : NaN;
+/** A sum of profit percents over `n` trades, as an average (na without trades). */
+function mean(sum: number, n: number): number {
+  return n > 0 ? sum / n : NaN;
 }
 
 /**
@@ -63,9 +57,10 @@ const list: VariableTable[string][] = [
   // and avg_losing_trade show them before the trade closes).
   v("strategy.grossloss", (b) => b.ledger.grossLoss + b.ledger.openCommission(), 0),
   v("strategy.grossloss_percent", (b) => ((b.ledger.grossLoss + b.ledger.openCommission()) / b.settings.initialCapital) * 100, 0),
-  v("strategy.closedtrades", (b) => b.ledger.closed.length, 0),
-  // Always 0: resin keeps every closed trade (TradingView reports 0 from the first bar).
-  v("strategy.closedtrades.first_index", () => 0, 0),
+  // every trade closed since the first bar ("for the whole trading range"), trimmed ones included
+  v("strategy.closedtrades", (b) => b.ledger.closed.total, 0),
+  // 0 until more trades than the limit have closed, then the index of the oldest one still listed
+  v("strategy.closedtrades.first_index", (b) => b.ledger.closed.firstIndex, 0),
   v("strategy.opentrades", (b) => b.ledger.open.length, 0),
   // The entry value of the open trades, whatever the margin (na only when neither side uses margin).
   v("strategy.opentrades.capital_held", (b) => {
@@ -77,12 +72,12 @@ const list: VariableTable[string][] = [
   v("strategy.wintrades", (b) => b.ledger.winTrades, 0),
   v("strategy.losstrades", (b) => b.ledger.lossTrades, 0),
   v("strategy.eventrades", (b) => b.ledger.evenTrades, 0),
-  v("strategy.avg_trade", (b) => (b.ledger.closed.length > 0 ? b.ledger.netProfit / b.ledger.closed.length : NaN)),
-  v("strategy.avg_trade_percent", (b) => avgPercent(b, () => true)),
+  v("strategy.avg_trade", (b) => mean(b.ledger.netProfit, b.ledger.closed.total)),
+  v("strategy.avg_trade_percent", (b) => mean(b.ledger.sumPercent, b.ledger.closed.total)),
   v("strategy.avg_winning_trade", (b) => (b.ledger.winTrades > 0 ? b.ledger.grossProfit / b.ledger.winTrades : NaN)),
-  v("strategy.avg_winning_trade_percent", (b) => avgPercent(b, (p) => p > 0)),
+  v("strategy.avg_winning_trade_percent", (b) => mean(b.ledger.sumPercentWin, b.ledger.winTrades)),
   v("strategy.avg_losing_trade", (b) => (b.ledger.lossTrades > 0 ? (b.ledger.grossLoss + b.ledger.openCommission()) / b.ledger.lossTrades : NaN)),
-  v("strategy.avg_losing_trade_percent", (b) => avgPercent(b, (p) => p < 0)),
+  v("strategy.avg_losing_trade_percent", (b) => mean(b.ledger.sumPercentLoss, b.ledger.lossTrades)),
   v("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),
   v("strategy.max_drawdown_percent", (b) => b.tracker.maxDrawdownPercent, 0),
   v("strategy.max_runup", (b) => b.tracker.maxRunup, 0),

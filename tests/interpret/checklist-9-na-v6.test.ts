@@ -104,11 +104,76 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(await first(v5(body, decl))).toEqual([0, 15, 15, 15, 15, 15]);
     expect(await first(v6(body, decl.replace(")", ", margin_long = 50)")))).toEqual([0, 15, 15, 15, 15, 15]);
   });
-  it.fails("9.15 [v6] When the 9000-trade limit is exceeded, the oldest orders are trimmed instead of raising an error (not implemented: every trade is kept)", async () => {
-    const r = await runBoth(v6("if bar_index % 2 == 0\n    strategy.entry('L', strategy.long)\nelse\n    strategy.entry('S', strategy.short)\nplot(strategy.closedtrades)", "strategy('s')"), bars(9010));
+  it("9.15 [v6] When the 9000-trade limit is exceeded, the oldest orders are trimmed instead of raising an error: 12,000 round trips keep the last 9000 trades, first_index moves, trimmed indexes read na, the statistics cover every trade", async () => {
+    // an order on every bar reverses the position: the order of bar k fills at bar k + 1's open and
+    // the next one closes it at bar k + 2's open, so n bars close n - 2 trades (long when k is even)
+    const n = 12_002;
+    const data12k = bars(n);
+    const body = [
+      "if bar_index % 2 == 0",
+      "    strategy.entry('L', strategy.long)",
+      "else",
+      "    strategy.entry('S', strategy.short)",
+      "fi = strategy.closedtrades.first_index",
+      "plot(strategy.closedtrades, 'closed')",
+      "plot(fi, 'first')",
+      "plot(strategy.closedtrades.entry_bar_index(fi), 'first entry bar')",
+      "plot(strategy.closedtrades.profit(fi), 'first profit')",
+      "plot(strategy.closedtrades.entry_id(fi) == 'L' ? 1 : 0, 'first is long')",
+      "plot(strategy.closedtrades.entry_bar_index(0), 'trade 0 entry bar')",
+      "plot(strategy.closedtrades.entry_id(0) == 'L' ? 1 : 0, 'trade 0 is long')",
+      "plot(strategy.closedtrades.exit_price(fi - 1), 'before first exit price')",
+      "plot(strategy.closedtrades.exit_bar_index(strategy.closedtrades - 1), 'last exit bar')",
+      "plot(strategy.netprofit, 'net')",
+      "plot(strategy.wintrades + strategy.losstrades + strategy.eventrades, 'counted')",
+    ].join("\n");
+    const r = await runBoth(v6(body, "strategy('s')"), data12k);
     expect(r.error).toBeUndefined();
-    expect(r.strategy!.trades.length).toBe(9000);
-  }, 60_000);
+    const s = r.series;
+    const last = n - 1;
+    const open = data12k.map((b) => b.open);
+    // trade k: long for even k, entry at bar k + 1's open, exit at bar k + 2's open
+    const profit = (k: number) => (k % 2 === 0 ? 1 : -1) * (open[k + 2]! - open[k + 1]!);
+    let net = 0;
+    for (let k = 0; k < n - 2; k++) net += profit(k);
+    // closed trades after bar i: i - 1 (from bar 2 on); the 9001st closes on bar 9002
+    const closedAt = (i: number) => Math.max(0, i - 1);
+    expect(s.closed![last]).toBe(12_000);
+    expect(s.first!.slice(9000, 9004)).toEqual([0, 0, 1, 2]);
+    expect(s.first![last]).toBe(3000);
+    for (const i of [0, 5, 9001, 9002, 10_000, last]) expect(s.first![i], `bar ${i}`).toBe(Math.max(0, closedAt(i) - 9000));
+    expect(s["first entry bar"]![last]).toBe(3001);
+    expect(s["first profit"]![last]).toBeCloseTo(profit(3000), 9);
+    expect(s["first is long"]![last]).toBe(1);
+    expect(s["trade 0 entry bar"]![9001]).toBe(1); // still listed before the limit
+    expect(s["trade 0 entry bar"]![9002]).toBeNull(); // trimmed: na
+    expect(s["trade 0 is long"]![9001]).toBe(1);
+    expect(s["trade 0 is long"]![last]).toBe(0);
+    expect(s["before first exit price"]![last]).toBeNull();
+    expect(s["last exit bar"]![last]).toBe(last);
+    expect(s.counted![last]).toBe(12_000);
+    expect(s.net![last]).toBeCloseTo(net, 6);
+    // the result lists the visible trades, numbered from the run's first trade; stats cover all 12,000
+    const st = r.strategy!;
+    expect(st.trades.length).toBe(9000);
+    expect(st.trades[0]!.trade_num).toBe(3001);
+    expect(st.trades[0]!.entry_bar_index).toBe(3001);
+    expect(st.trades[8999]!.trade_num).toBe(12_000);
+    expect(st.stats.total_closed_trades).toBe(12_000);
+    expect(st.stats.net_profit).toBeCloseTo(net, 6);
+    const wins = Array.from({ length: n - 2 }, (_, k) => profit(k)).filter((p) => p > 0).length;
+    expect(st.stats.num_winning_trades).toBe(wins);
+    expect(st.stats.percent_profitable).toBeCloseTo((wins / 12_000) * 100, 9);
+  }, 120_000);
+  it("9.15 in v5 the strategy stops with a runtime error when it closes more than 9000 trades", async () => {
+    const body = "if bar_index % 2 == 0\n    strategy.entry('L', strategy.long)\nelse\n    strategy.entry('S', strategy.short)\nplot(strategy.closedtrades)";
+    const r = await runBoth(v5(body, "strategy('s')"), bars(9010));
+    expect(r.error_kind).toBe("runtime");
+    expect(r.error).toMatch(/more than 9000 trades/);
+    // the 9001st trade closes at the open of bar 9002
+    expect(r.error_bar).toBe(9002);
+    expect(r.series.plot_0![9001]).toBe(9000);
+  }, 120_000);
   it("9.16 [v6] `strategy.exit` evaluates absolute and relative pairs together and uses whichever level triggers first (v5: the absolute one wins)", async () => {
     // entry on bar 1 at its open 101 (mintick 0.01): profit = 100 ticks is 102, limit = 200 never trades
     const body = "if bar_index == 0\n    strategy.entry('L', strategy.long)\nstrategy.exit('X', 'L', limit = 200, profit = 100)\nplot(strategy.position_size)\nplot(strategy.closedtrades > 0 ? strategy.closedtrades.exit_price(0) : na)";

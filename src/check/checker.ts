@@ -86,6 +86,8 @@ export class Checker {
 
   /** Statements brought in by imports (library constants), run before the script's own. */
   readonly prelude: RStmt[] = [];
+  /** Hidden global slots recording builtin variables read with [] (builtinHistory). */
+  private readonly builtinHist = new Map<string, VarSlot>();
 
   constructor(
     readonly program: A.Program,
@@ -311,6 +313,12 @@ export class Checker {
         return { k: "colHist", col: obj.name as "close", off, n, t: ty };
       }
     }
+    const builtin = obj.kind === "Ident" || isNameChain(obj, scope) ? dottedName(obj) : undefined;
+    if (builtin !== undefined && n !== 0 && !scope.lookup(builtin) && this.isSeriesBuiltin(builtin)) {
+      const v = this.builtinHistory(builtin, obj);
+      this.needHistory(v, n);
+      return { k: "hist", v, off, n, t: { name: v.type.name, q: SERIES } };
+    }
     if (this.version >= 6 && obj.kind === "Member" && !isNameChain(obj, scope)) {
       throw new CheckError("In v6, [] cannot be applied to a UDT field directly: write (obj[1]).field", e.span);
     }
@@ -322,6 +330,30 @@ export class Checker {
     const v = this.newSlot("(history)", { name: inner.t.name, q: SERIES });
     this.needHistory(v, n);
     return { k: "histExpr", e: inner, v, off, n, t: { name: inner.t.name, q: SERIES } };
+  }
+
+  /** A builtin series variable other than the bar columns (hl2, bar_index, ta.tr, strategy.position_size, ...). */
+  private isSeriesBuiltin(name: string): boolean {
+    if (COLUMN_VARS.has(name) || !this.registry.variables[name] || this.global.vars.has(name)) return false;
+    return (catalogVariable(name) ?? "series").startsWith("series");
+  }
+
+  /**
+   * The global slot holding a builtin variable's value on every bar, for `name[k]`. A builtin series has
+   * its whole history wherever it is read, but an `(expr)[k]` ring only records the bars on which the
+   * expression ran: `hl2[1]` in an `if barstate.islast` block, a loop or a ternary branch read na or a
+   * stale bar. The slot's declaration goes before the current top-level statement (the prelude), so it
+   * runs on every bar, in secondary request contexts too.
+   */
+  private builtinHistory(name: string, node: A.Node): VarSlot {
+    const known = this.builtinHist.get(name);
+    if (known) return known;
+    const init = this.named(name, node);
+    const v: VarSlot = { name: `(history of ${name})`, slot: this.slots.length, type: { name: init.t.name, q: SERIES }, histDepth: 0, hist: -1 };
+    this.slots.push(v);
+    this.builtinHist.set(name, v);
+    this.prelude.push({ k: "decl", v, mode: "plain", init, once: -1, line: node.span.line });
+    return v;
   }
 
   private unary(e: A.Unary, scope: Scope): RExpr {

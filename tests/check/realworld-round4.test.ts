@@ -27,3 +27,37 @@ describe("matrix.mult result type", () => {
     expect(r.series["k"]).toEqual(data.map(() => 14));
   });
 });
+
+describe("history of builtin series read where the reference does not run on every bar", () => {
+  // A builtin series (hl2, bar_index, time_close, ta.tr, strategy.position_size, ...) has its whole
+  // history however it is read; `hl2[1]` in an `if barstate.islast` block, a loop or a ternary branch
+  // read na (or a stale bar) because only the bars on which the reference ran were recorded.
+  it("inside an if block that runs on the last bar only", async () => {
+    const src =
+      "//@version=6\nstrategy('t')\nfloat a = na\nfloat b = na\nfloat c = na\nfloat d = na\nfloat e = na\n" +
+      "if barstate.islast\n    a := hlc3[1]\n    b := bar_index[2]\n    c := time_close[1]\n    d := ta.tr[1]\n    e := strategy.position_size[1]\n" +
+      "plot(a, 'a')\nplot(b, 'b')\nplot(c, 'c')\nplot(d, 'd')\nplot(e, 'e')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    const last = data.length - 1;
+    const p = data[last - 1]!;
+    expect(r.series["a"]![last]).toBe((p.high + p.low + p.close) / 3);
+    expect(r.series["b"]![last]).toBe(last - 2);
+    expect(r.series["c"]![last]).toBe(data[last]!.time);
+    const pp = data[last - 2]!;
+    expect(r.series["d"]![last]).toBe(Math.max(p.high - p.low, Math.abs(p.high - pp.close), Math.abs(p.low - pp.close)));
+    expect(r.series["e"]![last]).toBe(0);
+  });
+  it("in a loop with a dynamic offset and in a ternary branch", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nfloat s = 0.0\nif barstate.islast\n    for k = 0 to 3\n        s += hl2[k]\n" +
+      "t = bar_index % 2 == 0 ? bar_index[1] : -1\nplot(s, 's')\nplot(t, 't')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    const last = data.length - 1;
+    let want = 0;
+    for (let k = 0; k <= 3; k++) want += (data[last - k]!.high + data[last - k]!.low) / 2;
+    expect(r.series["s"]![last]).toBe(want);
+    expect(r.series["t"]).toEqual(data.map((_, i) => (i % 2 === 0 ? (i === 0 ? null : i - 1) : -1)));
+  });
+});

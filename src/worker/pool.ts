@@ -2,6 +2,12 @@
 // Bar sets are registered once on the page side and sent (as transferred copies) to each worker the
 // first time a job there needs them. Cancel terminates the busy workers (a synchronous bar loop
 // cannot be interrupted otherwise) and rejects their jobs; replacements spawn on demand.
+//
+// Pipelined jobs (optimize trials) may also be handed to a worker that is still busy, up to
+// PIPELINE_DEPTH at a time: the next request is then already in the worker's message queue when it
+// replies, so it never waits for the page to read the reply and post more work. On a machine with
+// as many cores as workers the page thread competes with them, and without this every trial paid a
+// scheduling round trip through the page (measured: docs/benchmarks.md, browser section).
 
 import * as Comlink from "comlink";
 import type { RuntimeWorkerApi } from "./runtime.worker.js";
@@ -14,12 +20,18 @@ export class CancelledError extends Error {
   }
 }
 
+/** Jobs a worker holds at once when they are pipelined: the one running and the next one. */
+export const PIPELINE_DEPTH = 2;
+
 interface Slot {
   worker: Worker;
   api: Comlink.Remote<RuntimeWorkerApi>;
-  bars: Set<string>;
-  busy: boolean;
-  reject?: (e: unknown) => void;
+  /** Bar sets this worker has or is being sent (jobs behind the first wait for the same send). */
+  bars: Map<string, Promise<void>>;
+  /** Jobs handed to this worker and not settled yet. */
+  running: number;
+  /** Rejecters of those jobs (cancel and a worker error fail them all). */
+  rejects: Set<(e: unknown) => void>;
 }
 
 interface Job<T> {
@@ -27,6 +39,12 @@ interface Job<T> {
   fn: (api: Comlink.Remote<RuntimeWorkerApi>) => Promise<T>;
   resolve: (v: T) => void;
   reject: (e: unknown) => void;
+  pipeline: boolean;
+}
+
+export interface ExecOptions {
+  /** May queue on a busy worker (up to PIPELINE_DEPTH jobs) when no worker is idle. */
+  pipeline?: boolean;
 }
 
 export type WorkerFactory = () => Worker;
@@ -52,10 +70,10 @@ export class WorkerPool {
     for (const s of this.slots) if (s.bars.delete(key)) void s.api.dropBars(key);
   }
 
-  /** Runs `fn` on an idle worker that holds bars `barsKey` (sending them first if needed). */
-  exec<T>(barsKey: string | undefined, fn: (api: Comlink.Remote<RuntimeWorkerApi>) => Promise<T>): Promise<T> {
+  /** Runs `fn` on a worker that holds bars `barsKey` (sending them first if needed). */
+  exec<T>(barsKey: string | undefined, fn: (api: Comlink.Remote<RuntimeWorkerApi>) => Promise<T>, options: ExecOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ barsKey, fn, resolve, reject });
+      this.queue.push({ barsKey, fn, resolve, reject, pipeline: options.pipeline ?? false });
       this.pump();
     });
   }
@@ -65,10 +83,10 @@ export class WorkerPool {
     const queued = this.queue.splice(0);
     for (const j of queued) j.reject(new CancelledError());
     for (const s of [...this.slots]) {
-      if (!s.busy) continue;
+      if (s.running === 0) continue;
       s.worker.terminate();
       this.slots.splice(this.slots.indexOf(s), 1);
-      s.reject?.(new CancelledError());
+      for (const reject of s.rejects) reject(new CancelledError());
     }
   }
 
@@ -79,56 +97,73 @@ export class WorkerPool {
   }
 
   get busyCount(): number {
-    return this.slots.filter((s) => s.busy).length;
+    return this.slots.filter((s) => s.running > 0).length;
   }
 
   private pump(): void {
     while (this.queue.length > 0) {
-      const slot = this.idleSlot();
+      const slot = this.slotFor(this.queue[0]!);
       if (!slot) return;
-      const job = this.queue.shift()!;
-      void this.runJob(slot, job);
+      void this.runJob(slot, this.queue.shift()!);
     }
   }
 
-  private idleSlot(): Slot | null {
-    const idle = this.slots.find((s) => !s.busy);
+  /** An idle worker, else a new one while under `size`, else (pipelined jobs) the least loaded one with room. */
+  private slotFor(job: Job<unknown>): Slot | null {
+    const idle = this.slots.find((s) => s.running === 0);
     if (idle) return idle;
-    if (this.slots.length >= this.size) return null;
+    if (this.slots.length < this.size) return this.spawn();
+    if (!job.pipeline) return null;
+    let best: Slot | null = null;
+    for (const s of this.slots) if (s.running < PIPELINE_DEPTH && (!best || s.running < best.running)) best = s;
+    return best;
+  }
+
+  private spawn(): Slot {
     const worker = this.factory();
-    const slot: Slot = { worker, api: Comlink.wrap<RuntimeWorkerApi>(worker), bars: new Set(), busy: false };
+    const slot: Slot = { worker, api: Comlink.wrap<RuntimeWorkerApi>(worker), bars: new Map(), running: 0, rejects: new Set() };
     worker.addEventListener("error", (e) => {
-      // a worker that failed to load (bad bundle, wasm missing) fails its job instead of hanging it
+      // a worker that failed to load (bad bundle, wasm missing) fails its jobs instead of hanging them
       e.preventDefault();
       worker.terminate();
       const i = this.slots.indexOf(slot);
       if (i >= 0) this.slots.splice(i, 1);
-      slot.reject?.(new Error(`runtime worker failed: ${e.message || "load error"}`));
+      for (const reject of slot.rejects) reject(new Error(`runtime worker failed: ${e.message || "load error"}`));
     });
     this.slots.push(slot);
     return slot;
   }
 
+  /** Sends bar set `key` to the worker once; later jobs there wait for the same transfer. */
+  private barsOn(slot: Slot, key: string): Promise<void> {
+    let sent = slot.bars.get(key);
+    if (!sent) {
+      const master = this.barSets.get(key);
+      if (!master) return Promise.reject(new Error(`unknown bar set "${key}"`));
+      const copy = cloneBars(master);
+      sent = slot.api.setBars(key, Comlink.transfer(copy, barsBuffers(copy)));
+      slot.bars.set(key, sent);
+      sent.catch(() => slot.bars.delete(key)); // the next job tries again
+    }
+    return sent;
+  }
+
   private async runJob<T>(slot: Slot, job: Job<T>): Promise<void> {
-    slot.busy = true;
-    const settled = new Promise<never>((_, reject) => (slot.reject = reject));
+    slot.running++;
+    let reject!: (e: unknown) => void;
+    const settled = new Promise<never>((_, r) => (reject = r));
+    slot.rejects.add(reject);
     try {
       const work = (async () => {
-        if (job.barsKey !== undefined && !slot.bars.has(job.barsKey)) {
-          const master = this.barSets.get(job.barsKey);
-          if (!master) throw new Error(`unknown bar set "${job.barsKey}"`);
-          const copy = cloneBars(master);
-          await slot.api.setBars(job.barsKey, Comlink.transfer(copy, barsBuffers(copy)));
-          slot.bars.add(job.barsKey);
-        }
+        if (job.barsKey !== undefined) await this.barsOn(slot, job.barsKey);
         return job.fn(slot.api);
       })();
       job.resolve(await Promise.race([work, settled]));
     } catch (e) {
       job.reject(e);
     } finally {
-      slot.busy = false;
-      slot.reject = undefined;
+      slot.running--;
+      slot.rejects.delete(reject);
       this.pump();
     }
   }

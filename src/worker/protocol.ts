@@ -3,6 +3,7 @@
 // copied or serialised), so a 100k-bar run never goes through JSON or per-cell structured cloning.
 
 import type { Bar, ColumnarBars, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
+import { initialCapitalOf, type TrialOutcome } from "../optimize/study.js";
 
 /** Bars as six parallel columns; volume is NaN where the data had none. */
 export interface PackedBars {
@@ -34,6 +35,8 @@ export type PackedRunResult = Omit<RunResult, "series" | "plots" | "plot_ohlc"> 
   series: Record<string, SeriesColumn>;
   plots?: SeriesColumn;
   plot_ohlc?: Record<string, PackedOhlc>;
+  /** Time the worker spent on the request, from receipt to reply (tells transport from engine time). */
+  worker_ms?: number;
 };
 
 export interface RunRequest {
@@ -164,5 +167,71 @@ export function leanResult(result: RunResult): PackedRunResult {
     events: [],
     alert_conditions: [],
     strategy: result.strategy ? { ...result.strategy, equity: [] } : undefined,
+  };
+}
+
+/** An optimize trial: a run of `source` over bars [from, to) of a stored set, with input overrides. */
+export interface TrialRequest {
+  source: string;
+  barsKey: string;
+  symbol?: string;
+  runtime?: RuntimeOptions;
+  options?: RunOptions;
+  slice?: [number, number];
+}
+
+/**
+ * A trial's reply: only what the study reads (optimize/study.ts TrialOutcome), the closed trades as
+ * two transferred columns. A few hundred bytes instead of the whole result (trades with all their
+ * fields, inputs, logs, meta), so the page spends next to nothing per trial.
+ */
+export interface TrialReply {
+  error: string | null;
+  error_kind: string | null;
+  timed_out: boolean;
+  initial_capital: number;
+  /** Closed trades' profit, in trade order. */
+  profit: Float64Array;
+  /** Closed trades' exit bar index (NaN where a trade has none). */
+  exit_bar: Float64Array;
+  /** Time the worker spent on the request, from receipt to reply. */
+  worker_ms: number;
+}
+
+export function trialReply(result: RunResult, workerMs: number): { reply: TrialReply; transfer: ArrayBuffer[] } {
+  const trades = result.strategy?.trades ?? [];
+  const n = trades.length;
+  const profit = new Float64Array(n);
+  const exitBar = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = trades[i]!;
+    profit[i] = t.profit;
+    exitBar[i] = t.exit_bar_index ?? NaN;
+  }
+  const reply: TrialReply = {
+    error: result.error ?? null,
+    error_kind: result.error_kind ?? null,
+    timed_out: result.timed_out ?? false,
+    initial_capital: initialCapitalOf(result),
+    profit,
+    exit_bar: exitBar,
+    worker_ms: workerMs,
+  };
+  return { reply, transfer: [profit.buffer as ArrayBuffer, exitBar.buffer as ArrayBuffer] };
+}
+
+/** The reply as the study reads it (same error, capital and scored trades as the full result). */
+export function trialOutcome(r: TrialReply): TrialOutcome {
+  const trades: { profit: number; exit_bar_index: number | null }[] = new Array(r.profit.length);
+  for (let i = 0; i < r.profit.length; i++) {
+    const exit = r.exit_bar[i]!;
+    trades[i] = { profit: r.profit[i]!, exit_bar_index: exit === exit ? exit : null };
+  }
+  return {
+    error: r.error,
+    error_kind: r.error_kind ?? undefined,
+    timed_out: r.timed_out,
+    meta: { initial_capital: r.initial_capital },
+    strategy: { trades },
   };
 }

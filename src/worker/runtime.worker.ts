@@ -10,14 +10,16 @@ import { check } from "../check/index.js";
 import { registry } from "../builtins/index.js";
 import type { Diagnostic } from "../lang/ast.js";
 import { initKernels, workerKernels } from "./kernels.js";
-import { cloneBars, leanResult, packSeries, toColumnar, type PackedBars, type PackedRunResult, type RunRequest } from "./protocol.js";
+import type { RunResult } from "../core/result.js";
+import { cloneBars, leanResult, packSeries, toColumnar, trialOutcome, trialReply, type PackedBars, type PackedRunResult, type RunRequest, type TrialReply, type TrialRequest } from "./protocol.js";
 import type { OptimizeResult } from "../optimize/index.js";
 import { runStudyInWorker, type StudyProgress, type StudyRequest } from "./study.js";
 
 const barSets = new Map<string, PackedBars>();
 let cancelled = false;
 
-async function runOnce(req: RunRequest): Promise<PackedRunResult> {
+/** Runs a request over its stored bars (or a slice of them) with this worker's kernel instance. */
+async function evaluate(req: TrialRequest): Promise<RunResult> {
   await initKernels();
   const bars = barSets.get(req.barsKey);
   if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
@@ -26,9 +28,24 @@ async function runOnce(req: RunRequest): Promise<PackedRunResult> {
   const kernels = workerKernels!;
   const result = rt.runSync(req.source, toColumnar(slice), req.options ?? {}, kernels.forRun());
   if (result.error || result.timed_out) kernels.discard();
-  if (req.lean) return leanResult(result);
+  return result;
+}
+
+async function runOnce(req: RunRequest): Promise<PackedRunResult> {
+  const t0 = performance.now();
+  const result = await evaluate(req);
+  if (req.lean) return { ...leanResult(result), worker_ms: performance.now() - t0 };
   const { packed, transfer } = packSeries(result);
+  packed.worker_ms = performance.now() - t0;
   return Comlink.transfer(packed, transfer);
+}
+
+/** One optimize trial: the run, and back only what the study reads (protocol.ts TrialReply). */
+async function trialOnce(req: TrialRequest): Promise<TrialReply> {
+  const t0 = performance.now();
+  const { reply, transfer } = trialReply(await evaluate(req), 0);
+  reply.worker_ms = performance.now() - t0;
+  return Comlink.transfer(reply, transfer);
 }
 
 const api = {
@@ -47,6 +64,7 @@ const api = {
     return barSets.has(key);
   },
   run: runOnce,
+  trial: trialOnce,
   /** Diagnostics for the editor: the parser's, then (when it parses) the checker's. */
   check(source: string): Diagnostic[] {
     const parsed = parse(source);
@@ -67,7 +85,7 @@ const api = {
     // calls, so they are awaited (all at once, at the end) before the result goes back.
     const delivered: Promise<unknown>[] = [];
     const report = onProgress && ((p: StudyProgress) => void delivered.push(Promise.resolve(onProgress(p))));
-    const result = await runStudyInWorker(req, bars, (r) => runOnce({ ...r, lean: true }), () => cancelled, report);
+    const result = await runStudyInWorker(req, bars, (r) => evaluate(r).then((res) => trialOutcome(trialReply(res, 0).reply)), () => cancelled, report);
     await Promise.all(delivered);
     return result;
   },

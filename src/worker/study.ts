@@ -2,9 +2,9 @@
 // runs the study itself and fans trials out over the pool; this is the single-worker path, used to
 // measure what the pool buys and where only one worker is wanted.
 
-import { optimize, type OptimizeRequest, type OptimizeResult } from "../optimize/index.js";
-import type { Bar, RunResult } from "../core/result.js";
-import type { PackedBars, PackedRunResult, RunRequest } from "./protocol.js";
+import { optimize, type OptimizeRequest, type OptimizeResult, type TrialOutcome } from "../optimize/index.js";
+import type { Bar } from "../core/result.js";
+import type { PackedBars, TrialRequest } from "./protocol.js";
 
 export interface StudyRequest extends Omit<OptimizeRequest, "data"> {
   /** Key of the bar set stored in the worker. */
@@ -19,14 +19,14 @@ export interface StudyProgress {
 export async function runStudyInWorker(
   req: StudyRequest,
   bars: PackedBars,
-  run: (r: RunRequest) => Promise<PackedRunResult>,
+  run: (r: TrialRequest) => Promise<TrialOutcome>,
   isCancelled: () => boolean,
   onProgress?: (p: StudyProgress) => void,
 ): Promise<OptimizeResult> {
   const { barsKey, ...rest } = req;
   const times = bars.time;
   const controller = new AbortController();
-  const runner = async (inputs: Record<string, unknown>, slice: Bar[]): Promise<RunResult> => {
+  const runner = async (inputs: Record<string, unknown>, slice: Bar[]): Promise<TrialOutcome> => {
     if (isCancelled()) controller.abort();
     // the study slices its bar array for validation: find the slice again by its first bar's time
     let from = 0;
@@ -39,8 +39,7 @@ export async function runStudyInWorker(
       }
     }
     const range: [number, number] = [from, from + slice.length];
-    const result = await run({ source: req.script, barsKey, options: { inputs, mode: "interpret" }, slice: range, symbol: req.symbol ?? undefined });
-    return result as unknown as RunResult;
+    return run({ source: req.script, barsKey, options: { inputs, mode: "interpret" }, slice: range, symbol: req.symbol ?? undefined });
   };
   return optimize({ ...rest, data: bars }, runner, {
     signal: controller.signal,

@@ -3,12 +3,13 @@
 
 import "./styles.css";
 import { App } from "./app.js";
-import { BrowserEngine } from "./engines/browser.js";
+import { BrowserEngine, TrialTrace } from "./engines/browser.js";
 import { contentKey } from "./data/parse.js";
 import { generateBars } from "./data/samples.js";
 import { spaceFromInputs } from "../../src/optimize/inputs-space.js";
 
 const app = new App();
+const keptEngines: Record<number, BrowserEngine> = {};
 
 const hook = {
   /** Everything drawn on the price chart: per series type, pane, point count and last value. */
@@ -77,27 +78,42 @@ const hook = {
   /**
    * Optimize throughput with a dedicated browser engine of `workers` workers; returns trials/s.
    * One worker runs the study inside the worker unless `path` is "pool" (page loop, one-worker pool).
+   * `trace` averages where a page-loop trial's time goes (queue, round trip, the worker's own time).
    */
-  benchOptimize: async (workers: number, nTrials: number, path: "auto" | "pool" = "auto") => {
+  benchOptimize: async (workers: number, nTrials: number, path: "auto" | "pool" = "auto", opts: { pipeline?: boolean; sampler?: string; validation?: { mode: string }; keep?: boolean } = {}) => {
     const data = app.data;
     if (!data) throw new Error("no data");
-    const engine = new BrowserEngine(workers);
+    // keep: the workers stay up for the next call with the same size (warm, like the app's own)
+    const engine = opts.keep ? (keptEngines[workers] ??= new BrowserEngine(workers)) : new BrowserEngine(workers);
     const space = spaceFromInputs(app.result?.inputs ?? []);
     // warm-up: start every worker, hand it the bars and let its JIT settle (three runs each; the app's
     // own workers stay alive between studies), so the figure is trials, not worker start-up
     for (let k = 0; k < 3; k++) {
       await Promise.all(Array.from({ length: workers }, () => engine.run({ source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" })));
     }
+    const trace = (engine.trace = new TrialTrace());
     const t0 = performance.now();
-    const req = { script: app.source(), data, space: { params: space }, n_trials: nTrials, sampler: "random", objective: "net_pnl", validation: { mode: "in-sample" }, min_trades: 0, seed: 1, symbol: "CHART", fixed_inputs: {} };
+    const req = { script: app.source(), data, space: { params: space }, n_trials: nTrials, sampler: opts.sampler ?? "random", objective: "net_pnl", validation: opts.validation ?? { mode: "in-sample" }, min_trades: 0, seed: 1, symbol: "CHART", fixed_inputs: {} };
     let progressCalls = 0;
     const onProgress = () => void progressCalls++;
     // one worker: the study runs inside it; a pool: the page runs the study and fans trials out
     const inWorker = workers === 1 && path === "auto";
-    const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, workers);
+    // pipeline false: no more trials in flight than workers, so none waits queued inside a worker
+    const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, opts.pipeline === false ? workers : undefined);
     const secs = (performance.now() - t0) / 1000;
-    engine.pool.terminate();
-    return { trials: res.trials.length, seconds: secs, perSecond: res.trials.length / secs, errors: res.trials.filter((t) => t.error).length, progressCalls, avgTrialMs: res.trials.reduce((a, t) => a + t.ms, 0) / Math.max(1, res.trials.length) };
+    engine.trace = null;
+    if (!opts.keep) engine.pool.terminate();
+    return {
+      trials: res.trials.length,
+      seconds: secs,
+      perSecond: res.trials.length / secs,
+      errors: res.trials.filter((t) => t.error).length,
+      progressCalls,
+      avgTrialMs: res.trials.reduce((a, t) => a + t.ms, 0) / Math.max(1, res.trials.length),
+      bestIndex: res.best_index,
+      bestParams: res.best_params,
+      trace: trace.summary(),
+    };
   },
 };
 

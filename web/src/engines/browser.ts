@@ -1,8 +1,8 @@
 // The default engine: the Runtime in a pool of Web Workers (Comlink), kernels in WASM; works offline.
 
 import * as Comlink from "comlink";
-import { WorkerPool, defaultPoolSize } from "../../../src/worker/pool.js";
-import type { PackedRunResult } from "../../../src/worker/protocol.js";
+import { PIPELINE_DEPTH, WorkerPool, defaultPoolSize } from "../../../src/worker/pool.js";
+import { trialOutcome, type PackedRunResult, type TrialReply } from "../../../src/worker/protocol.js";
 import type { StudyProgress } from "../../../src/worker/study.js";
 import { clientSideOptimize } from "./optimize-loop.js";
 import type { Engine, EngineRunRequest, OptimizeProgress, OptimizeRequest, OptimizeResult } from "./types.js";
@@ -17,6 +17,8 @@ export class BrowserEngine implements Engine {
   readonly pool: WorkerPool;
   private knownBars = new Set<string>();
   private abort = new AbortController();
+  /** Per-trial timings for benchmarks (null: not recorded). */
+  trace: TrialTrace | null = null;
 
   constructor(poolSize = defaultPoolSize()) {
     this.pool = new WorkerPool(createRuntimeWorker, poolSize);
@@ -41,23 +43,29 @@ export class BrowserEngine implements Engine {
     );
   }
 
-  /** The study loop runs on the page; each trial (and validation slice) is one job on the pool. */
-  optimize(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void, concurrency = this.pool.size): Promise<OptimizeResult> {
+  /**
+   * The study loop runs on the page; each trial (and validation slice) is one job on the pool. Trials
+   * are pipelined (each worker holds the next one while it runs the current one), so the study keeps
+   * size x PIPELINE_DEPTH runs in flight; its result does not depend on that (study.ts).
+   */
+  optimize(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void, concurrency = this.pool.size * PIPELINE_DEPTH): Promise<OptimizeResult> {
     this.register(req);
     const signal = this.abort.signal;
     return clientSideOptimize(
       req,
-      (inputs, from, to) =>
-        this.pool.exec(req.data.key, (api) =>
-          api.run({
-            source: req.script,
-            barsKey: req.data.key,
-            symbol: req.symbol,
-            options: { inputs, mode: "interpret" },
-            slice: [from, to],
-            lean: true,
-          }),
-        ),
+      (inputs, from, to) => {
+        const queued = performance.now();
+        return this.pool.exec(
+          req.data.key,
+          async (api) => {
+            const sent = performance.now();
+            const reply = await api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs, mode: "interpret" }, slice: [from, to] });
+            if (this.trace) this.trace.add(queued, sent, reply);
+            return trialOutcome(reply);
+          },
+          { pipeline: true },
+        );
+      },
       { concurrency, signal },
       onProgress,
     );
@@ -77,5 +85,29 @@ export class BrowserEngine implements Engine {
     this.abort.abort();
     this.abort = new AbortController();
     this.pool.cancelAll();
+  }
+}
+
+/** Where a trial's time goes, summed over trials: waiting for a worker, the round trip, the worker's own time. */
+export class TrialTrace {
+  jobs = 0;
+  queueMs = 0;
+  roundTripMs = 0;
+  workerMs = 0;
+  replyBytes = 0;
+
+  add(queued: number, sent: number, reply: TrialReply): void {
+    this.jobs++;
+    this.queueMs += sent - queued;
+    this.roundTripMs += performance.now() - sent;
+    this.workerMs += reply.worker_ms;
+    // the typed columns plus the scalar fields (a rough structured-clone size)
+    this.replyBytes += reply.profit.byteLength + reply.exit_bar.byteLength + 100 + (reply.error?.length ?? 0) * 2;
+  }
+
+  /** Averages per trial. */
+  summary(): { jobs: number; queueMs: number; roundTripMs: number; workerMs: number; replyBytes: number } {
+    const n = Math.max(1, this.jobs);
+    return { jobs: this.jobs, queueMs: this.queueMs / n, roundTripMs: this.roundTripMs / n, workerMs: this.workerMs / n, replyBytes: this.replyBytes / n };
   }
 }

@@ -1,13 +1,12 @@
 // The client-side optimize loop (in-browser and edge engines): the shared study of src/optimize with
 // its trial runner mapped onto bar slices that the engine runs (a worker pool job, an edge /run).
 
-import { optimize, OptimizeError, type OptimizeProgress as StudyProgress } from "../../../src/optimize/index.js";
-import type { Bar, RunResult } from "../../../src/core/result.js";
-import type { PackedRunResult } from "../../../src/worker/protocol.js";
+import { optimize, OptimizeError, type OptimizeProgress as StudyProgress, type TrialOutcome } from "../../../src/optimize/index.js";
+import type { Bar } from "../../../src/core/result.js";
 import { EngineError, type OptimizeProgress, type OptimizeRequest, type OptimizeResult } from "./types.js";
 
-/** Runs the strategy with `inputs` over bars [from, to) of the request's data set. */
-export type SliceRunner = (inputs: Record<string, unknown>, from: number, to: number) => Promise<PackedRunResult>;
+/** Runs the strategy with `inputs` over bars [from, to) of the request's data set (a RunResult will do). */
+export type SliceRunner = (inputs: Record<string, unknown>, from: number, to: number) => Promise<TrialOutcome>;
 
 /** First index whose time is >= t (bar times increase). */
 export function indexOfTime(times: Float64Array, t: number): number {
@@ -29,10 +28,10 @@ export async function clientSideOptimize(
 ): Promise<OptimizeResult> {
   const times = req.data.bars.time;
   // The study slices its bar array for validation; a slice is found again by its first bar's time.
-  const runner = async (inputs: Record<string, unknown>, bars: Bar[]): Promise<RunResult> => {
+  const runner = async (inputs: Record<string, unknown>, bars: Bar[]): Promise<TrialOutcome> => {
     if (opts.signal.aborted) throw new EngineError("cancelled", "CANCELLED");
     const from = bars.length ? indexOfTime(times, bars[0].time) : 0;
-    return (await runSlice(inputs, from, from + bars.length)) as unknown as RunResult;
+    return runSlice(inputs, from, from + bars.length);
   };
   const { data, ...rest } = req;
   try {

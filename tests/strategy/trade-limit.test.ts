@@ -158,16 +158,16 @@ describe("whole runs with a small trade limit", () => {
     for (const key of ["closed", "net", "gp", "gl", "win", "loss", "even", "avg", "avg pct", "avg win pct", "avg loss pct", "dd", "equity", "last profit"]) {
       expect(cut.series[key], key).toEqual(all.series[key]);
     }
-    const closed = all.series.closed!;
+    const closed = all.series.closed as number[];
     expect(all.series.first!.every((v) => v === 0)).toBe(true);
-    expect(cut.series.first).toEqual(closed.map((c) => Math.max(0, c! - limit)));
+    expect(cut.series.first).toEqual(closed.map((c) => Math.max(0, c - limit)));
     // the oldest visible trade is the one the unlimited run has at that index
     const last = data.length - 1;
-    const fi = cut.series.first![last]!;
+    const fi = cut.series.first![last] as number;
     expect(cut.series["first entry bar"]![last]).toBe(all.strategy!.trades[fi]!.entry_bar_index);
     expect(cut.series["first exit price"]![last]).toBe(all.strategy!.trades[fi]!.exit_price);
     // trade 0 is na once trimmed
-    const trimmedFrom = closed.findIndex((c) => c! > limit);
+    const trimmedFrom = closed.findIndex((c) => c > limit);
     expect(cut.series["size 0"]!.slice(0, trimmedFrom)).toEqual(all.series["size 0"]!.slice(0, trimmedFrom));
     expect(cut.series["size 0"]!.slice(trimmedFrom).every((v) => v === null)).toBe(true);
   }, 60_000);

@@ -69,6 +69,7 @@ function emptyColumns(n: number): BarColumns {
     low: new Float64Array(n),
     close: new Float64Array(n),
     volume: new Float64Array(n),
+    spacing: NaN,
   };
 }
 
@@ -104,7 +105,8 @@ function fromRows(rows: unknown[]): BarColumns | BarDataError {
   let prev = -Infinity;
   let d0 = NaN;
   let even = n > 1;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i < n; i++) {
     const r = rows[i];
     if (!r || typeof r !== "object") return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
     const o = r as Record<string, unknown>;
@@ -121,10 +123,15 @@ function fromRows(rows: unknown[]): BarColumns | BarDataError {
     close[i] = x;
     volume[i] = typeof vo === "number" ? vo : vo === undefined || vo === null ? NaN : toNumber(vo);
     // (all five finite exactly when the sum of x - x is 0, as in scanBars)
-    if (!(t - t + (a - a) + (h - h) + (l - l) + (x - x) === 0 && t > prev && h >= l)) return checkBar(c, i, (f) => o[f])!;
+    if (!(t - t + (a - a) + (h - h) + (l - l) + (x - x) === 0 && t > prev && h >= l)) break;
     if (i === 1) d0 = t - prev;
     else if (i > 1 && t - prev !== d0) even = false;
     prev = t;
+  }
+  // (the message is built out here: a closure inside the loop would cost a context per bar)
+  if (i < n) {
+    const bad = rows[i] as Record<string, unknown>;
+    return checkBar(c, i, (f) => bad[f])!;
   }
   c.spacing = even ? d0 : NaN;
   return c;
@@ -151,24 +158,31 @@ function column(col: ArrayLike<unknown>, n: number, isTime: boolean, missingIsNa
     out.set(col);
     return out;
   }
-  if (Array.isArray(col)) {
-    // plain arrays of numbers (the common JSON shape) copy without conversions
-    const arr = col as unknown[];
-    let i = 0;
-    for (; i < n; i++) {
-      const v = arr[i];
-      if (typeof v !== "number") break;
-      out[i] = v;
-    }
-    if (i === n) return out;
+  // plain arrays of numbers (the common JSON shape) copy without conversions
+  const done = Array.isArray(col) ? copyNumbers(col, out, n) : 0;
+  if (done < n) convertValues(col, out, done, n, isTime, missingIsNaN);
+  return out;
+}
+
+/** Copies arr[0..n) into out while the values are numbers; returns where it stopped. (Its own small
+ * function: V8 keeps one optimised loop for it, which a loop shared with the conversions did not.) */
+function copyNumbers(arr: unknown[], out: Float64Array, n: number): number {
+  let i = 0;
+  for (; i < n; i++) {
+    const v = arr[i];
+    if (typeof v !== "number") break;
+    out[i] = v;
   }
-  for (let i = 0; i < n; i++) {
+  return i;
+}
+
+function convertValues(col: ArrayLike<unknown>, out: Float64Array, from: number, n: number, isTime: boolean, missingIsNaN: boolean): void {
+  for (let i = from; i < n; i++) {
     const v = col[i];
     if (typeof v === "number") out[i] = v;
     else if (missingIsNaN && (v === undefined || v === null)) out[i] = NaN;
     else out[i] = isTime ? timeValue(v) : toNumber(v);
   }
-  return out;
 }
 
 /**
@@ -179,12 +193,13 @@ function column(col: ArrayLike<unknown>, n: number, isTime: boolean, missingIsNa
 function fromNumberArrays(cols: Record<string, unknown>, n: number, volume: Float64Array): BarColumns | BarDataError | null {
   const ta = cols.time, oa = cols.open, ha = cols.high, la = cols.low, ca = cols.close;
   if (!Array.isArray(ta) || !Array.isArray(oa) || !Array.isArray(ha) || !Array.isArray(la) || !Array.isArray(ca)) return null;
-  const c: BarColumns = { length: n, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume };
+  const c: BarColumns = { length: n, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume, spacing: NaN };
   const { time, open, high, low, close } = c;
   let prev = -Infinity;
   let d0 = NaN;
   let even = n > 1;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i < n; i++) {
     const t: unknown = ta[i], a: unknown = oa[i], h: unknown = ha[i], l: unknown = la[i], x: unknown = ca[i];
     if (typeof t !== "number" || typeof a !== "number" || typeof h !== "number" || typeof l !== "number" || typeof x !== "number") return null;
     time[i] = t;
@@ -192,10 +207,15 @@ function fromNumberArrays(cols: Record<string, unknown>, n: number, volume: Floa
     high[i] = h;
     low[i] = l;
     close[i] = x;
-    if (!(t - t + (a - a) + (h - h) + (l - l) + (x - x) === 0 && t > prev && h >= l)) return checkBar(c, i, (f) => (f === "volume" ? undefined : (cols[f] as unknown[])[i]))!;
+    if (!(t - t + (a - a) + (h - h) + (l - l) + (x - x) === 0 && t > prev && h >= l)) break;
     if (i === 1) d0 = t - prev;
     else if (i > 1 && t - prev !== d0) even = false;
     prev = t;
+  }
+  // (the message is built out here: a closure inside the loop would cost a context per bar)
+  if (i < n) {
+    const bad = i;
+    return checkBar(c, bad, (f) => (f === "volume" ? undefined : (cols[f] as unknown[])[bad]))!;
   }
   c.spacing = even ? d0 : NaN;
   return c;
@@ -225,6 +245,7 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     low: column(cols.low as ArrayLike<unknown>, n, false, false),
     close: column(cols.close as ArrayLike<unknown>, n, false, false),
     volume,
+    spacing: NaN,
   };
   const { bad, spacing } = scanBars(c.time, c.open, c.high, c.low, c.close, n);
   if (bad < 0) {

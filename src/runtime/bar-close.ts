@@ -7,8 +7,9 @@ import { parseSession, SESSION_24X7, type Session } from "../core/time-sessions.
 import { getZone, UTC } from "../core/tz.js";
 
 /**
- * Close times (UTC ms) of bars opening at `times` on a `timeframe` chart. A bar without a scheduled
- * close (tick charts, an unreadable timeframe) closes at the next bar's open or one nominal bar later.
+ * Close times (UTC ms) of bars opening at `times` on a `timeframe` chart. A tick bar closes at the next
+ * bar's open; a bar of an unreadable timeframe at the next bar's open or one nominal bar later, if
+ * sooner; the last of either one nominal bar (one second for ticks) after its open.
  * The zone and session are validated by the Runtime first; unreadable ones fall back to UTC / 24x7.
  */
 export function barCloseTimes(times: Float64Array, timeframe: string, timezone: string | undefined, session: string | undefined): Float64Array {
@@ -19,6 +20,7 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
   const ses = (session !== undefined ? parseSession(session) : null) ?? SESSION_24X7;
   const barMs = tf ? nominalMs(tf) : 60_000;
   const scheduled = tf !== null && tf.unit !== "T";
+  const ticks = tf !== null && tf.unit === "T";
   if (scheduled && isIntraday(tf) && zone.fixed && ses.ranges.length === 1 && !ses.ranges[0]!.overnight) {
     if (ses.is24x7) intradayAroundTheClock(times, barMs, zone.offsetMs(0), out);
     else intradayFixed(times, barMs, zone.offsetMs(0), ses, out);
@@ -27,7 +29,8 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
   for (let i = 0; i < n; i++) {
     const t = times[i]!;
     const tc = scheduled ? barTimeClose(t, tf, zone, ses) : NaN;
-    out[i] = tc === tc ? tc : i + 1 < n ? Math.min(times[i + 1]!, t + barMs) : t + barMs;
+    // a tick bar lasts until the next trade, however long that is (no nominal length caps it)
+    out[i] = tc === tc ? tc : i + 1 < n ? (ticks ? times[i + 1]! : Math.min(times[i + 1]!, t + barMs)) : t + barMs;
   }
   return out;
 }

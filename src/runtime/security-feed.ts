@@ -97,6 +97,8 @@ export class RequestContexts {
       let fresh = this.resolve(symbol ?? "", timeframe ?? "");
       let note: string | undefined;
       if (currency !== null && currency !== "") ({ c: fresh, note } = this.convert(fresh, currency));
+      // tick bars cannot be built from time bars: only the chart's own ticks or a dataFeed entry at that timeframe
+      if (!note && fresh.source === "none" && fresh.tf.unit === "T") note = `no '${fresh.timeframe}' tick data: give it in dataFeed as '${fresh.symbol}|${fresh.timeframe}', na`;
       // two spellings of one context ("" and syminfo.tickerid, "D" and "1D") share one secondary run
       const resolved = `${fresh.symbol}|${fresh.timeframe}|${currency ?? ""}`;
       c = this.byResolved.get(resolved);
@@ -186,11 +188,14 @@ export class RequestContexts {
     const chartSec = timeframeSeconds(this.chartTf);
     const sec = timeframeSeconds(tf);
     const base: RequestedContext = { symbol, timeframe, tf, source: "none", bars: null, timeClose: null, index: null, lastSource: null, lower: sec < chartSec, captures: null, calcBars: 0, record: null, forming: null };
-    if (isChart && sec === chartSec) return { ...base, source: "same" };
+    // ticks have no duration (their seconds are NaN): a tick timeframe matches only itself
+    const sameTf = tf.unit === "T" || this.chartTf.unit === "T" ? tf.unit === this.chartTf.unit && tf.mult === this.chartTf.mult : sec === chartSec;
+    if (isChart && sameTf) return { ...base, source: "same" };
     // a ticker with modifiers (heikinashi, session, adjustment) is other data: only its own key
     const fed = this.fromFeed(isChart ? [chart, id.ticker] : plain ? [symbolText, id.symbol] : [symbolText], tf);
     if (fed) return { ...base, source: "dataFeed", bars: fed.bars, timeClose: fed.timeClose };
-    if (isChart && sec > chartSec) {
+    // a time-based timeframe over a tick chart is resampled from the ticks like any higher timeframe
+    if (isChart && (sec > chartSec || (this.chartTf.unit === "T" && tf.unit !== "T"))) {
       const r = this.resample(chartColumns(ctx), tf, nominalMs(this.chartTf));
       return { ...base, source: "resampled", bars: r.bars, timeClose: r.timeClose, index: r.index, lastSource: r.lastSource };
     }
@@ -211,7 +216,7 @@ export class RequestContexts {
       const ktf = parseTimeframe(bar < 0 ? inferTimeframe(bars.time) : key.slice(bar + 1));
       if (!ktf) continue;
       const sec = timeframeSeconds(ktf);
-      if (sec === want) return { bars, timeClose: this.closeTimes(bars.time, ktf) };
+      if (sec === want || (tf.unit === "T" && ktf.unit === "T" && ktf.mult === tf.mult)) return { bars, timeClose: this.closeTimes(bars.time, ktf) };
       if (sec < want && want % sec === 0 && (!lowerBest || sec > lowerBest.sec)) lowerBest = { bars, sec, tf: ktf };
     }
     if (!lowerBest) return null;

@@ -114,8 +114,35 @@ describe("language.md §10 execution model and series", () => {
     // a month is 365/12 days in timeframe.in_seconds (the reference's figure)
     expect(s.plot_4![0]).toBe(2628003);
   });
-  it.fails("10.12 tick timeframes `\"1T\"` (not supported: timeframe.in_seconds('1T') is na, timeframe.isticks untested)", async () => {
-    expect(await first(v6("plot(na(timeframe.in_seconds('1T')) ? 0 : 1)"))).toEqual(fill(1));
+  it("10.12 tick timeframes `\"1T\"`: a tick chart's timeframe.* values; ticks have no length in seconds (na)", async () => {
+    // trades at irregular times, more than a second apart
+    const ticks = data.map((b, i) => ({ ...b, time: T0 + [0, 400, 5_000, 5_100, 60_000, 61_500][i]! }));
+    const src = v6("plot(timeframe.isticks ? 1 : 0)\nplot(timeframe.isintraday and not timeframe.isseconds and not timeframe.isminutes and not timeframe.isdwm ? 1 : 0)\nplot(timeframe.multiplier)\nplot(timeframe.in_seconds())\nplot(timeframe.period == '1T' and timeframe.main_period == '1T' ? 1 : 0)\nplot(time_close)");
+    const s = await plots(src, { runtime: { timeframe: "1T" } }, ticks);
+    expect([s.plot_0, s.plot_1, s.plot_2, s.plot_3, s.plot_4]).toEqual([fill(1), fill(1), fill(1), fill(null), fill(1)]);
+    // a tick bar closes when the next trade opens the next bar (the last one, whose next trade is unknown, one second later)
+    expect(s.plot_5).toEqual([...ticks.slice(1).map((b) => b.time), ticks[5]!.time + 1000]);
+    const ten = await plots(v6("plot(timeframe.multiplier)\nplot(timeframe.period == '10T' ? 1 : 0)\nplot(timeframe.isticks ? 1 : 0)"), { runtime: { timeframe: "10T" } }, ticks);
+    expect([ten.plot_0, ten.plot_1, ten.plot_2]).toEqual([fill(10), fill(1), fill(1)]);
+    // the User Manual gives no seconds for ticks: timeframe.in_seconds("1T") is na (docs/compatibility.md), other charts say false
+    const m = await plots(v6("plot(na(timeframe.in_seconds('1T')) ? 1 : 0)\nplot(na(timeframe.in_seconds('1000T')) ? 1 : 0)\nplot(timeframe.isticks ? 1 : 0)"));
+    expect([m.plot_0, m.plot_1, m.plot_2]).toEqual([fill(1), fill(1), fill(0)]);
+  });
+  it("10.12 request.security with tick timeframes: the tick chart's own context, time bars resampled from ticks, tick data only from dataFeed", async () => {
+    const ticks = data.map((b, i) => ({ ...b, time: T0 + [0, 20_000, 59_000, 60_000, 90_000, 130_000][i]! }));
+    const c = ticks.map((b) => b.close);
+    const s = await plots(v6("plot(request.security(syminfo.tickerid, timeframe.period, close))\nplot(request.security(syminfo.tickerid, '1', close))"), { runtime: { timeframe: "1T" } }, ticks);
+    expect(s.plot_0).toEqual(c);
+    // one-minute bars built from the trades: [0, 60 s) holds ticks 0-2, [60, 120 s) ticks 3-4, then tick 5
+    expect(s.plot_1).toEqual([null, null, c[2], c[2], c[4], c[4]]);
+    // on a minute chart a tick timeframe needs tick data: na with a note without it, the dataFeed's ticks with it
+    const r = await runBoth(v6("plot(request.security(syminfo.tickerid, '1T', close))"), aligned);
+    expect(r.series.plot_0).toEqual(fill(null));
+    expect(r.meta.requests).toEqual([{ symbol: "CHART", timeframe: "1T", source: "none", bars: 0, note: "no '1T' tick data: give it in dataFeed as 'CHART|1T', na" }]);
+    const fed = aligned.map((b, i) => ({ ...b, time: b.time + 30_000, close: 700 + i }));
+    const f = await plots(v6("plot(request.security(syminfo.tickerid, '1T', close))"), { dataFeed: { "CHART|1T": fed } }, aligned);
+    // the last trade inside each minute bar (lookahead off: known once the chart bar closes)
+    expect(f.plot_0).toEqual([700, 701, 702, 703, 704, 705]);
   });
   it("10.13 Calls to stateful built-ins (`ta.*`) inside conditional branches are not executed on every bar, so their results differ", async () => {
     const s = await plots(v6("x = 0.0\nif bar_index % 2 == 0\n    x := ta.sma(close, 2)\nplot(x)\nplot(ta.sma(close, 2))"));

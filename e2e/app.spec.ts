@@ -3,9 +3,11 @@
 // time on 100k bars, optimize throughput) are printed, not asserted.
 
 import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { cpuBetween, sampleBrowserCpu } from "./cpu.js";
 import { ROOT, assertBuilt, launchBrowser, makeCsv, screenshot, startEdge, startServer, waitForRuns, type EdgeServer, type Server } from "./harness.js";
 
 let server: Server;
@@ -287,34 +289,60 @@ describe("chart app", () => {
     await waitForRuns(page, (await runs(page)) + 1);
     await pickExample(page, "ma-cross");
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-    // what the pool can win depends on the CPU the browser really gets: the same busy loop alone and
-    // in `cores` workers at once, and the per-run time inside the workers with 1 and with `cores`
-    const par = await page.evaluate((c) => window.__resin.benchParallelism(c), cores);
-    const runs1 = await page.evaluate(() => window.__resin.benchRuns(1, 12));
-    const runsN = await page.evaluate((c) => window.__resin.benchRuns(c, 12), cores);
-    console.log(
-      `[figure] parallel CPU available to the page: ${par.effectiveCores.toFixed(2)} of ${cores} cores (busy loop ${Math.round(par.oneMs)} ms alone, ${Math.round(par.manyMs)} ms in ${cores} workers at once); ` +
-        `MA cross run inside a worker: ${runs1.workerMsAvg.toFixed(0)} ms with 1 worker busy, ${runsN.workerMsAvg.toFixed(0)} ms with ${cores} busy (${runs1.perSecond.toFixed(1)} vs ${runsN.perSecond.toFixed(1)} runs/s)`,
-    );
-    // three interleaved rounds, medians reported: on a shared machine one round varies two-fold
-    const rounds: Record<"one" | "onePool" | "pool", { perSecond: number; trials: number; errors: number; progressCalls: number }[]> = { one: [], onePool: [], pool: [] };
-    for (let k = 0; k < 3; k++) {
-      rounds.one.push(await page.evaluate(() => window.__resin.benchOptimize(1, 24)));
-      rounds.onePool.push(await page.evaluate(() => window.__resin.benchOptimize(1, 24, "pool")));
-      rounds.pool.push(await page.evaluate((c) => window.__resin.benchOptimize(c, 24), cores));
+    const pool = Math.max(2, cores);
+    // the pool (page loop, trials pipelined over `pool` workers) returns exactly the study run one
+    // trial after another inside one worker: the app's default settings (20 trials: TPE, holdout) and
+    // random draws in-sample
+    for (const opts of [{ sampler: "auto", validation: { mode: "holdout" } }, { sampler: "random", validation: { mode: "in-sample" } }]) {
+      const one = await page.evaluate((o) => window.__resin.benchOptimize(1, 20, "auto", o), opts);
+      const many = await page.evaluate(([n, o]) => window.__resin.benchOptimize(n, 20, "pool", o), [pool, opts] as const);
+      expect(one.trials).toBe(20);
+      expect(one.bestIndex, JSON.stringify(opts)).not.toBeNull();
+      expect(many.bestIndex, JSON.stringify(opts)).toBe(one.bestIndex);
+      expect(many.bestParams).toEqual(one.bestParams);
+      expect(many.digest).toBe(one.digest);
     }
+
+    // what the pool can win depends on the CPU the browser really gets: the same busy loop alone and
+    // in `pool` workers at once, and the per-run time inside the workers with 1 and with `pool`
+    const par = await page.evaluate((c) => window.__resin.benchParallelism(c), pool);
+    const runs1 = await page.evaluate(() => window.__resin.benchRuns(1, 12));
+    const runsN = await page.evaluate((c) => window.__resin.benchRuns(c, 12), pool);
+    console.log(
+      `[figure] parallel CPU available to the page: ${par.effectiveCores.toFixed(2)} of ${pool} workers' worth (busy loop ${Math.round(par.oneMs)} ms alone, ${Math.round(par.manyMs)} ms in ${pool} workers at once; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores); ` +
+        `MA cross run inside a worker: ${runs1.workerMsAvg.toFixed(0)} ms with 1 worker busy, ${runsN.workerMsAvg.toFixed(0)} ms with ${pool} busy (${runs1.perSecond.toFixed(1)} vs ${runsN.perSecond.toFixed(1)} runs/s)`,
+    );
+    // steady state, as in the app (its workers stay up between studies): each engine warmed by one
+    // study first; then three interleaved rounds, medians reported (one round varies two-fold on a
+    // shared machine), with the browser's CPU ms per trial from /proc, which contention does not skew
+    type Round = { perSecond: number; trials: number; errors: number; progressCalls: number; cpuMsPerTrial: number | null; pageMsPerTrial: number | null };
+    const paths = { one: [1, "auto"], onePool: [1, "pool"], pool: [pool, "pool"] } as const;
+    const rounds: Record<keyof typeof paths, Round[]> = { one: [], onePool: [], pool: [] };
+    const study = async (key: keyof typeof paths, n: number): Promise<Round> => {
+      const before = sampleBrowserCpu();
+      const r = await page.evaluate(([w, p, t]) => window.__resin.benchOptimize(w, t, p, { keep: true }), [...paths[key], n] as const);
+      const cpu = cpuBetween(before, sampleBrowserCpu());
+      return { ...r, cpuMsPerTrial: cpu ? cpu.totalMs / r.trials : null, pageMsPerTrial: cpu ? cpu.pageMainMs / r.trials : null };
+    };
+    for (const key of Object.keys(paths) as (keyof typeof paths)[]) await study(key, 24);
+    for (let k = 0; k < 3; k++) for (const key of Object.keys(paths) as (keyof typeof paths)[]) rounds[key].push(await study(key, 48));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    const fig = (key: keyof typeof rounds) => `${median(rounds[key].map((r) => r.perSecond)).toFixed(1)} trials/s (${rounds[key].map((r) => r.perSecond.toFixed(1)).join(", ")})`;
+    const fig = (key: keyof typeof rounds) => {
+      const rs = rounds[key];
+      const cpu = rs.every((r) => r.cpuMsPerTrial !== null) ? `, browser CPU ${median(rs.map((r) => r.cpuMsPerTrial!)).toFixed(1)} ms/trial (page thread ${median(rs.map((r) => r.pageMsPerTrial!)).toFixed(2)})` : "";
+      return `${median(rs.map((r) => r.perSecond)).toFixed(1)} trials/s (${rs.map((r) => r.perSecond.toFixed(1)).join(", ")}${cpu})`;
+    };
     const errors = Object.values(rounds).flat().reduce((a, r) => a + r.errors, 0);
     console.log(
-      `[figure] optimize throughput (MA cross, 2,000 bars, in-sample, 24 trials, median of 3 interleaved rounds): study inside 1 worker ${fig("one")}; ` +
-        `page loop over a 1-worker pool ${fig("onePool")}; page loop over a pool of ${cores} (hardwareConcurrency) ${fig("pool")} (${errors} trial errors)`,
+      `[figure] optimize throughput (MA cross, 2,000 bars, in-sample, random, 48 trials, warm workers, median of 3 interleaved rounds): study inside 1 worker ${fig("one")}; ` +
+        `page loop over a 1-worker pool ${fig("onePool")}; page loop over a pool of ${pool} ${fig("pool")}; pool of ${pool} / 1 worker = ` +
+        `${(median(rounds.pool.map((r) => r.perSecond)) / median(rounds.one.map((r) => r.perSecond))).toFixed(2)}x (${errors} trial errors)`,
     );
     for (const r of rounds.one) {
-      expect(r.trials).toBe(24);
-      expect(r.progressCalls).toBe(24); // per-trial progress through the Comlink proxy
+      expect(r.trials).toBe(48);
+      expect(r.progressCalls).toBe(48); // per-trial progress through the Comlink proxy
     }
-    for (const r of rounds.pool) expect(r.trials).toBe(24);
+    for (const r of [...rounds.onePool, ...rounds.pool]) expect(r.trials).toBe(48);
     expect(pageErrors).toEqual([]);
   });
 });

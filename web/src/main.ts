@@ -112,6 +112,8 @@ const hook = {
       avgTrialMs: res.trials.reduce((a, t) => a + t.ms, 0) / Math.max(1, res.trials.length),
       bestIndex: res.best_index,
       bestParams: res.best_params,
+      /** Every trial's params and scores, to compare studies run on different paths. */
+      digest: JSON.stringify(res.trials.map((t) => [t.index, t.params, t.is_score, t.oos_score, t.error])),
       trace: trace.summary(),
     };
   },

@@ -453,11 +453,24 @@ export function inferTimeframe(times: ArrayLike<number>): string {
     while (i < times.length && times[i]! - times[i - 1]! === d0) i++;
     if (i >= times.length) return timeframeOfSpacing(d0);
   }
+  // gaps counted a run of equal gaps at a time (a session of 1-minute bars is one run): the same
+  // counts as one Map update per gap, at a Map update per run
   const counts = new Map<number, number>();
+  let cur = NaN;
+  let run = 0;
   for (let i = 1; i < times.length; i++) {
     const d = times[i]! - times[i - 1]!;
-    if (d > 0 && Number.isFinite(d)) counts.set(d, (counts.get(d) ?? 0) + 1);
+    if (d === cur) {
+      run++;
+      continue;
+    }
+    if (run > 0) counts.set(cur, (counts.get(cur) ?? 0) + run);
+    const counted = d > 0 && Number.isFinite(d);
+    cur = counted ? d : NaN;
+    run = counted ? 1 : 0;
   }
+  if (run > 0) counts.set(cur, (counts.get(cur) ?? 0) + run);
+  // the most common gap, the smallest of equally common ones (so the counting order does not matter)
   let best = 0;
   let bestCount = 0;
   for (const [d, c] of counts) {

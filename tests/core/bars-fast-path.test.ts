@@ -183,3 +183,31 @@ describe("columns without a copy", () => {
     expect(barsTimeframe(normalizeBars(one) as BarColumns)).toBe("D");
   });
 });
+
+describe("inferTimeframe counts runs of equal gaps", () => {
+  /** The most common positive gap counted one gap at a time (smallest of equally common ones), named as inferTimeframe names it. */
+  function mostCommonGap(t: number[]): number {
+    const counts = new Map<number, number>();
+    for (let i = 1; i < t.length; i++) {
+      const d = t[i]! - t[i - 1]!;
+      if (d > 0 && Number.isFinite(d)) counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+    let best = 0;
+    let bestCount = 0;
+    for (const [d, c] of counts) if (c > bestCount || (c === bestCount && d < best)) [best, bestCount] = [d, c];
+    return best;
+  }
+  it("names the gap a one-by-one count finds most common (gaps in runs, ties, bad gaps)", () => {
+    const gap = fc.constantFrom(60_000, 60_000, 300_000, 3_600_000, 86_400_000, 2 * 86_400_000, 0, -60_000, NaN, 30_000);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(gap, fc.integer({ min: 1, max: 6 })), { maxLength: 12 }), (runs) => {
+        const t = [1_700_000_000_000];
+        for (const [d, k] of runs) for (let j = 0; j < k; j++) t.push(t[t.length - 1]! + d);
+        const want = inferTimeframe([0, mostCommonGap(t)]);
+        expect(inferTimeframe(t)).toBe(mostCommonGap(t) === 0 ? "D" : want);
+        expect(inferTimeframe(Float64Array.from(t))).toBe(inferTimeframe(t));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -461,10 +461,14 @@ export class Checker {
       if (!p0?.type) return true;
       return this.typeFromRef(p0.type) === recv.t.name || (genericHead(this.typeFromRef(p0.type)) === genericHead(recv.t.name) && !p0.type.args.length);
     });
-    if (userMethods.length) return this.userCall(prop, userMethods, e.args, recv, scope, e);
-    if (this.udts.has(recv.t.name) && prop === "copy") return { k: "copy", obj: recv, t: recv.t };
     const head = genericHead(recv.t.name);
     const ns = METHOD_NS[head] ?? (DRAWING_TYPES.has(head) ? head : undefined);
+    // a user method named like a builtin one (`method push(array<float> id, float v, int maxSize)`)
+    // overloads it: a call whose arguments fit no user signature is the builtin's (`arr.push(x)`)
+    const builtinToo = ns !== undefined && (this.registry.functions[`${ns}.${prop}`] !== undefined || catalogFunction(`${ns}.${prop}`) !== undefined);
+    const fitting = builtinToo ? userMethods.filter((f) => arityFits(f, e.args)) : userMethods;
+    if (fitting.length) return this.userCall(prop, fitting, e.args, recv, scope, e);
+    if (this.udts.has(recv.t.name) && prop === "copy") return { k: "copy", obj: recv, t: recv.t };
     if (ns) return this.builtinCall(`${ns}.${prop}`, e.args, recv, typeArgs, scope, e);
     throw new CheckError(`Could not find method '${prop}' for ${typeText(recv.t)}`, callee.property.span);
   }
@@ -761,6 +765,15 @@ function declarationKind(program: A.Program): Declaration["kind"] | null {
     if (n === "indicator" || n === "strategy" || n === "library") return n;
   }
   return null;
+}
+
+/** Can a method call with these arguments (the receiver is the first parameter) bind to `f` by count and names? */
+function arityFits(f: A.FuncDecl, args: A.Arg[]): boolean {
+  const positional = args.filter((a) => !a.name).length + 1;
+  if (positional + args.filter((a) => a.name).length > f.params.length) return false;
+  const named = new Set(args.filter((a) => a.name).map((a) => a.name!.name));
+  if (![...named].every((n) => f.params.some((p) => p.name.name === n))) return false;
+  return f.params.every((p, i) => i < positional || named.has(p.name.name) || p.default !== undefined);
 }
 
 function isNumOrNa(n: string): boolean {

@@ -61,3 +61,25 @@ describe("history of builtin series read where the reference does not run on eve
     expect(r.series["t"]).toEqual(data.map((_, i) => (i % 2 === 0 ? (i === 0 ? null : i - 1) : -1)));
   });
 });
+
+describe("user methods named like builtin methods", () => {
+  // A script's `method push(array<float> id, float v, int maxSize)` or `method sum(array<float> a, int n)`
+  // overloads the builtin method of that name: calls that fit no user signature are the builtin's.
+  it("arr.sum() is the builtin next to a user sum(n), arr.push(x) next to a user push(x, max)", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nmethod sum(array<float> a, int n) =>\n    float s = 0.0\n    for i = math.max(0, a.size() - n) to a.size() - 1\n        s += a.get(i)\n    s\n" +
+      "method push(array<float> a, float v, int maxSize) =>\n    a.push(v)\n    if a.size() > maxSize\n        a.shift()\n    a\n" +
+      "var xs = array.new_float()\nxs.push(close, 3)\nplot(xs.sum(2), 'last2')\nplot(xs.sum(), 'all')\nplot(xs.size(), 'n')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    const c = data.map((b) => b.close);
+    expect(r.series["n"]).toEqual(c.map((_, i) => Math.min(i + 1, 3)));
+    expect(r.series["all"]).toEqual(c.map((_, i) => c.slice(Math.max(0, i - 2), i + 1).reduce((x, y) => x + y, 0)));
+    expect(r.series["last2"]).toEqual(c.map((_, i) => c.slice(Math.max(0, i - 1), i + 1).reduce((x, y) => x + y, 0)));
+  });
+  it("a call fitting neither the user method nor the builtin still fails at check", async () => {
+    const src = "//@version=6\nindicator('t')\nmethod sum(array<float> a, int n) =>\n    a.get(0) * n\nxs = array.from(1.0)\nplot(xs.sum(1, 2, 3))\n";
+    const r = await runBoth(src, data);
+    expect(r.error_kind).toBe("check");
+  });
+});

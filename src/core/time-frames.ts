@@ -307,7 +307,7 @@ export class PeriodCalc {
 }
 
 /** Local ms -> UTC, trying the offset already known (`off`, usually right) before the full search. */
-function toUtc(zone: Zone, local: number, off: number): number {
+export function toUtc(zone: Zone, local: number, off: number): number {
   if (zone.fixed) return local - off;
   const guess = local - off;
   if (zone.offsetMs(guess) === off && zone.offsetMs(guess - 3_600_000) === off) return guess;

@@ -2,9 +2,9 @@
 // magnifier window, request.* and session.* all read ctx.timeClose, so they agree with TradingView's
 // time_close (open + timeframe cut at the session's end intraday; the session close for daily and
 // longer bars), not with the next bar's open.
-import { barTimeClose, isIntraday, nominalMs, parseTimeframe } from "../core/time-frames.js";
+import { barTimeClose, isIntraday, nominalMs, parseTimeframe, toUtc } from "../core/time-frames.js";
 import { parseSession, SESSION_24X7, type Session } from "../core/time-sessions.js";
-import { getZone, UTC } from "../core/tz.js";
+import { getZone, UTC, type Zone } from "../core/tz.js";
 
 /**
  * Close times (UTC ms) of bars opening at `times` on a `timeframe` chart. A tick bar closes at the next
@@ -21,9 +21,9 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
   const barMs = tf ? nominalMs(tf) : 60_000;
   const scheduled = tf !== null && tf.unit !== "T";
   const ticks = tf !== null && tf.unit === "T";
-  if (scheduled && isIntraday(tf) && zone.fixed && ses.ranges.length === 1 && !ses.ranges[0]!.overnight) {
-    if (ses.is24x7) intradayAroundTheClock(times, barMs, zone.offsetMs(0), out);
-    else intradayFixed(times, barMs, zone.offsetMs(0), ses, out);
+  if (scheduled && isIntraday(tf) && ses.ranges.length === 1) {
+    if (zone.fixed && ses.is24x7) intradayAroundTheClock(times, barMs, zone.offsetMs(0), out);
+    else intradayOneRange(times, barMs, zone, ses, out);
     return out;
   }
   for (let i = 0; i < n; i++) {
@@ -70,20 +70,25 @@ function intradayAroundTheClock(times: Float64Array, barMs: number, off: number,
 }
 
 /**
- * barTimeClose for intraday bars in a fixed-offset zone with a one-range session, without a session
- * lookup per bar: a bar closes at open + timeframe, cut at the end of the session range holding its
- * open. The range found for one bar holds every later open before its end (one range, never
- * overnight, so no other range can contain them), so it is looked up again only past its end.
+ * barTimeClose for intraday bars with a one-range session, in any zone, without a session lookup
+ * per bar: a bar closes at open + timeframe, cut at the end of the session range holding its local
+ * open. One range (overnight or not) never overlaps its own copy on another day, so the range found
+ * for one bar is the one barTimeClose finds for every later open inside it, with the same cut (the
+ * range end in UTC); the cut is computed again only past the range, or when the bar's UTC offset,
+ * which toUtc starts its search from, changes (a daylight-saving switch).
  */
-function intradayFixed(times: Float64Array, barMs: number, off: number, ses: Session, out: Float64Array): void {
+function intradayOneRange(times: Float64Array, barMs: number, zone: Zone, ses: Session, out: Float64Array): void {
+  const fixedOff = zone.fixed ? zone.offsetMs(0) : NaN;
   let lo = Infinity;
   let hi = -Infinity;
+  let rangeOff = NaN;
   let cut = NaN;
   for (let i = 0; i < times.length; i++) {
     const t = times[i]!;
     const end = t + barMs;
+    const off = fixedOff === fixedOff ? fixedOff : zone.offsetMs(t);
     const L = t + off;
-    if (!(L >= lo && L < hi)) {
+    if (!(L >= lo && L < hi && off === rangeOff)) {
       if (!ses.locate(L)) {
         // outside the session: the nominal close (as barTimeClose)
         lo = Infinity;
@@ -93,7 +98,8 @@ function intradayFixed(times: Float64Array, barMs: number, off: number, ses: Ses
       }
       lo = ses.rangeStart;
       hi = ses.rangeEnd;
-      cut = hi - off;
+      rangeOff = off;
+      cut = toUtc(zone, hi, off);
     }
     out[i] = cut < end ? cut : end;
   }

@@ -7,8 +7,8 @@ import { barTimeClose } from "../../src/core/time-frames.js";
 import { getZone } from "../../src/core/tz.js";
 import { parseSession } from "../../src/core/time-sessions.js";
 
-const ZONES = ["UTC", "GMT+6", "UTC-05:30", "GMT+05:30", "UTC+14"];
-const SESSIONS = ["24x7", "0930-1600", "0000-0000", "0800-2400", "1200-1300:23456"];
+const ZONES = ["UTC", "GMT+6", "UTC-05:30", "GMT+05:30", "UTC+14", "America/New_York", "Europe/London", "Australia/Sydney", "Asia/Kolkata"];
+const SESSIONS = ["24x7", "0930-1600", "0000-0000", "0800-2400", "1200-1300:23456", "1700-1700:23456", "1800-1600", "0130-0330", "0930-1600:23456"];
 const TIMEFRAMES = ["1", "7", "45", "60", "240", "1S", "30S", "720"];
 
 function expectPerBar(times: Float64Array, tf: string, zone: string, session: string): void {
@@ -46,6 +46,15 @@ describe("barCloseTimes fast paths", () => {
       const times = Float64Array.from([-21, -14, -7, 0, 7, 14].map((m) => day - off + m * 60_000).concat([day - off - 0.25, day - off + 0.5]).sort((a, b) => a - b));
       expectPerBar(times, "7", zone, "24x7");
       expectPerBar(times, "7", zone, "0930-1600");
+    }
+  });
+  it("minute bars through daylight-saving switches, sessions holding the skipped or repeated hour", () => {
+    // New York: 2024-03-10 02:00 -> 03:00 and 2024-11-03 02:00 -> 01:00; Sydney: 2024-04-07, 2024-10-06
+    for (const [zone, day] of [["America/New_York", Date.UTC(2024, 2, 10)], ["America/New_York", Date.UTC(2024, 10, 3)], ["Australia/Sydney", Date.UTC(2024, 3, 6)], ["Australia/Sydney", Date.UTC(2024, 9, 5)]] as const) {
+      const times = Float64Array.from({ length: 3 * 24 * 12 }, (_, i) => day - 86_400_000 + i * 5 * 60_000);
+      for (const session of ["0130-0330", "0000-0000", "1700-1700:1234567", "0200-0300", "24x7"]) {
+        for (const tf of ["5", "60", "45"]) expectPerBar(times, tf, zone, session);
+      }
     }
   });
   it("a non-finite time gets the nominal close, and an infinite one does not hang the session lookup", () => {

@@ -10,7 +10,7 @@
 // takes the newer value only when it is strictly better, so ties keep the older one in prefixes,
 // suffixes and their combination alike: the result is the oldest of the tied extremes, the deque's.
 import { alloc, heap_top, heap_set } from "./mem";
-import { ld, st, fillNaN, hasNaN } from "./series-util";
+import { ld, st, fillNaN } from "./series-util";
 
 /** Whether b beats a (strictly): a higher value for highest, a lower one for lowest. */
 @inline function better(b: f64, a: f64, low: bool): bool {
@@ -178,12 +178,12 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
 // ---------------------------------------------------------------- stoch
 
 /** ta.stoch: 100 * (x - lowest(l, len)) / (highest(h, len) - lowest(l, len)), held over na sources
- * (the impl's valuewhen). Without na highs and lows, one loop computes both extremes and the
- * result; otherwise the two series_hilo passes. */
+ * (the impl's valuewhen). One loop computes both extremes and the result; when the highs or lows
+ * hold an na, the two series_hilo passes instead. */
 export function series_stoch(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32): void {
   if (len < 1 || len > n) return fillNaN(out, n);
   const mark = heap_top();
-  if (hasNaN(hi, n) || hasNaN(lo, n)) {
+  if (!stochFused(x, hi, lo, out, n, len, alloc(<usize>len << 4))) {
     const hh = alloc(<usize>n << 3);
     series_hilo(hi, hh, n, len, 0);
     series_hilo(lo, out, n, len, 1);
@@ -194,8 +194,6 @@ export function series_stoch(x: usize, hi: usize, lo: usize, out: usize, n: i32,
       if (v == v) last = (100 * (v - ll)) / (ld(hh, i) - ll);
       st(out, i, last);
     }
-  } else {
-    stochFused(x, hi, lo, out, n, len, alloc(<usize>len << 4));
   }
   heap_set(mark);
 }
@@ -209,15 +207,19 @@ const NEG1: v128 = i64x2(0, 0x8000000000000000);
   return v128.xor(f64x2.replace_lane(ldsplat(hi, i), 1, ld(lo, i)), NEG1);
 }
 
-/** series_hilo's blocks over na-free highs and lows, both at once in the lanes of (high, -low)
- * (blocks from bar 0; sv holds len suffix pairs). */
-@inline function stochFused(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32, sv: usize): void {
+/** series_hilo's blocks over highs and lows, both at once in the lanes of (high, -low) (blocks from
+ * bar 0; sv holds len suffix pairs). Every pair passes through a prefix once: an na among them makes
+ * it return false (its outputs are then to be recomputed), without a separate scan. */
+@inline function stochFused(x: usize, hi: usize, lo: usize, out: usize, n: i32, len: i32, sv: usize): bool {
   const none = f64x2.splat(-Infinity);
+  let na = f64x2.splat(0);
   let last: f64 = NaN;
   let p = none;
   let i = 0;
   for (; i < len; i++) {
-    p = pickv(pair(hi, lo, i), p, false);
+    const q = pair(hi, lo, i);
+    na = v128.or(na, f64x2.ne(q, q));
+    p = pickv(q, p, false);
     const hh = i + 1 < len ? NaN : f64x2.extract_lane(p, 0);
     const ll = i + 1 < len ? NaN : -f64x2.extract_lane(p, 1);
     const v = ld(x, i);
@@ -237,7 +239,9 @@ const NEG1: v128 = i64x2(0, 0x8000000000000000);
     const lim = end < bs + len - 1 ? end : bs + len - 1;
     p = none;
     for (; i < lim; i++) {
-      p = pickv(pair(hi, lo, i), p, false);
+      const q = pair(hi, lo, i);
+      na = v128.or(na, f64x2.ne(q, q));
+      p = pickv(q, p, false);
       const c = pickv(p, v128.load(sv + (<usize>(i - bs + 1) << 4)), false);
       const hh = f64x2.extract_lane(c, 0);
       const ll = -f64x2.extract_lane(c, 1);
@@ -246,7 +250,9 @@ const NEG1: v128 = i64x2(0, 0x8000000000000000);
       st(out, i, last);
     }
     if (i < end) {
-      p = pickv(pair(hi, lo, i), p, false);
+      const q = pair(hi, lo, i);
+      na = v128.or(na, f64x2.ne(q, q));
+      p = pickv(q, p, false);
       const hh = f64x2.extract_lane(p, 0);
       const ll = -f64x2.extract_lane(p, 1);
       const v = ld(x, i);
@@ -255,4 +261,5 @@ const NEG1: v128 = i64x2(0, 0x8000000000000000);
       i++;
     }
   }
+  return !v128.any_true(na);
 }

@@ -60,36 +60,44 @@ function resum(buf: usize, j: i32, len: i32): f64 {
   return s;
 }
 
-/** Running window sum over n na-free values: the value leaving the window out first, then the new
- * one in (avg.ts), its drift carried from the first value. */
-function smaCore(p: usize, out: usize, n: i32, len: i32): void {
+/** Running window sum: the value leaving the window out first, then the new one in (avg.ts), its
+ * drift carried from the first value. Stops at the first na and returns false (the caller then runs
+ * it over the compacted values): the input is read once, with no separate scan for na. */
+function smaCore(p: usize, out: usize, n: i32, len: i32): bool {
   const fl = <f64>len;
   let s = 0.0;
   const head = len - 1 < n ? len - 1 : n;
   let i = 0;
   for (; i < head; i++) {
-    s = s + ld(p, i);
+    const x = ld(p, i);
+    if (x != x) return false;
+    s = s + x;
     if (s - s != 0) s = resum(p, i + 1, len);
     st(out, i, NaN);
   }
   if (i < n) {
     // the first whole window: nothing leaves it
-    s = s + ld(p, i);
+    const x = ld(p, i);
+    if (x != x) return false;
+    s = s + x;
     if (s - s != 0) s = resum(p, i + 1, len);
     st(out, i, (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl);
     i++;
   }
   for (; i < n; i++) {
+    const x = ld(p, i);
+    if (x != x) return false;
     s = s - ld(p, i - len);
-    s = s + ld(p, i);
+    s = s + x;
     if (s - s != 0) s = resum(p, i + 1, len);
     st(out, i, (Math.abs(s) <= ZERO_SUM ? 0.0 : s) / fl);
   }
+  return true;
 }
 
 export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
   if (len < 1) return fillNaN(out, n);
-  if (!hasNaN(inp, n)) return smaCore(inp, out, n, len);
+  if (smaCore(inp, out, n, len)) return;
   const mark = heap_top();
   const buf = compacted(inp, n);
   const m = compactCount;
@@ -179,9 +187,11 @@ export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i
 // ---------------------------------------------------------------- bb (sma_next + stdev2_next)
 
 /** basis = the sma core (the same running sum, so the same bits); width = mult * the two-pass
- * population stdev around it, deviations within 1e-10 counted as 0, summed newest first. */
-function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mult: f64): void {
-  smaCore(p, mid, n, len);
+ * population stdev around it, deviations within 1e-10 counted as 0, summed newest first. False (and
+ * outputs partly written) when the input holds an na. */
+function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mult: f64): bool {
+  // the sma core reads every value: past it the input is known to hold no na
+  if (!smaCore(p, mid, n, len)) return false;
   const fl = <f64>len;
   const head = len - 1 < n ? len - 1 : n;
   let i = 0;
@@ -226,6 +236,7 @@ function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mu
     st(up, i, basis + w);
     st(lo, i, basis - w);
   }
+  return true;
 }
 
 /** ta.bb: outputs basis, basis + width, basis - width. */
@@ -236,7 +247,7 @@ export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, 
     fillNaN(lo, n);
     return;
   }
-  if (!hasNaN(inp, n)) return bbCore(inp, mid, up, lo, n, len, mult);
+  if (bbCore(inp, mid, up, lo, n, len, mult)) return;
   const mark = heap_top();
   const buf = compacted(inp, n);
   const m = compactCount;

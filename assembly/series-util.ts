@@ -47,15 +47,3 @@ export function compact(inp: usize, n: i32, buf: usize): i32 {
   }
   return j;
 }
-
-/** For every bar i: col[j - 1], j the number of non-na inputs up to and including bar i (NaN while
- * there is none). A window over "the last len non-na values" ends at the same value on an na bar
- * as on the bar before, so a pass over the compacted values gives every bar's result this way. */
-export function expand(inp: usize, col: usize, out: usize, n: i32): void {
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    const x = ld(inp, i);
-    if (x == x) j++;
-    st(out, i, j > 0 ? ld(col, j - 1) : NaN);
-  }
-}

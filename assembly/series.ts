@@ -41,15 +41,6 @@ function expandInPlace(inp: usize, out: usize, n: i32, m: i32): void {
   }
 }
 
-/** The compacted non-na values of inp in a new buffer; their count in `compactCount`. */
-let compactCount: i32 = 0;
-
-function compacted(inp: usize, n: i32): usize {
-  const buf = alloc(<usize>n << 3);
-  compactCount = compact(inp, n, buf);
-  return buf;
-}
-
 // ---------------------------------------------------------------- sma (sum_new + sma_next)
 
 /** The window sum afresh, oldest first, as sumUpdate re-sums once an infinity has left the window
@@ -99,8 +90,8 @@ export function series_sma(inp: usize, out: usize, n: i32, len: i32): void {
   if (len < 1) return fillNaN(out, n);
   if (smaCore(inp, out, n, len)) return;
   const mark = heap_top();
-  const buf = compacted(inp, n);
-  const m = compactCount;
+  const buf = alloc(<usize>n << 3);
+  const m = compact(inp, n, buf);
   smaCore(buf, out, m, len);
   expandInPlace(inp, out, n, m);
   heap_set(mark);
@@ -177,8 +168,8 @@ export function series_stdev(inp: usize, out: usize, n: i32, len: i32, biased: i
   if (len < 1) return fillNaN(out, n);
   if (!hasNaN(inp, n)) return stdevCore(inp, out, n, len, biased);
   const mark = heap_top();
-  const buf = compacted(inp, n);
-  const m = compactCount;
+  const buf = alloc(<usize>n << 3);
+  const m = compact(inp, n, buf);
   stdevCore(buf, out, m, len, biased);
   expandInPlace(inp, out, n, m);
   heap_set(mark);
@@ -249,8 +240,8 @@ export function series_bb(inp: usize, mid: usize, up: usize, lo: usize, n: i32, 
   }
   if (bbCore(inp, mid, up, lo, n, len, mult)) return;
   const mark = heap_top();
-  const buf = compacted(inp, n);
-  const m = compactCount;
+  const buf = alloc(<usize>n << 3);
+  const m = compact(inp, n, buf);
   bbCore(buf, mid, up, lo, m, len, mult);
   expandInPlace(inp, mid, n, m);
   expandInPlace(inp, up, n, m);

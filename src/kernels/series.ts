@@ -1,6 +1,7 @@
-// Whole-series passes for the compile backend's precompute (assembly/series.ts): one tight WASM
-// loop per ta.* call over whole columns. The numbers are the per-bar state machines' numbers
-// (tests/kernels/series.test.ts checks them bit for bit).
+// Whole-series passes for the compile backend's precompute (assembly/series.ts, series-rec.ts,
+// series-hilo.ts): one tight WASM loop per ta.* call over whole columns. The numbers are the per-bar
+// state machines' numbers (tests/kernels/series.test.ts and series-props.test.ts check them bit for
+// bit).
 //
 // Memory: the passes are pure (columns in, columns out, no state kept), so they run in ONE kernel
 // instance per module and process (`seriesArena`), not in the run's own instance: its memory is

@@ -7,7 +7,7 @@ import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import type { Trade } from "../../src/core/result.js";
 import { ClosedTrades, TRADE_LIMIT } from "../../src/strategy/closed-trades.js";
-import { createBroker } from "../../src/strategy/index.js";
+import { createBroker, normaliseSettings } from "../../src/strategy/index.js";
 import { bars, runBoth, v5, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
@@ -44,6 +44,14 @@ describe("ClosedTrades (the visible closed trades)", () => {
     expect(c.get(11)).toBeUndefined(); // not closed yet
     expect(c.get(-1)).toBeUndefined();
     expect(c.get(7.5)).toBeUndefined();
+  });
+
+  it("the limit is a host setting (trade_limit), not a strategy() argument: 9000 unless set", () => {
+    expect(normaliseSettings({}).tradeLimit).toBe(9000);
+    expect(normaliseSettings({ trade_limit: 1_000_000 }).tradeLimit).toBe(1_000_000);
+    expect(normaliseSettings({ trade_limit: Infinity }).tradeLimit).toBe(Infinity);
+    expect(normaliseSettings({ trade_limit: 0 }).tradeLimit).toBe(1);
+    expect(normaliseSettings({ trade_limit: NaN }).tradeLimit).toBe(9000);
   });
 
   it("an unlimited list never trims", () => {

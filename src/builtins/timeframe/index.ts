@@ -22,6 +22,7 @@ interface ChangeState {
 function change(ctx: ExecContext, args: any[], site: CallSite): boolean {
   const tf = timeframeArg(ctx, args[0]);
   const b = ctx.barIndex;
+  if (tf.unit === "T") return tickChange(ctx, tf, b);
   let st = site.state as ChangeState | undefined;
   if (!st) st = site.state = { bar: -2, tf: null, start: NaN, prevStart: NaN };
   if (st.bar !== b || st.tf !== tf) {
@@ -35,6 +36,19 @@ function change(ctx: ExecContext, args: any[], site: CallSite): boolean {
     st.tf = tf;
   }
   return st.prevStart === st.prevStart && st.start !== st.prevStart;
+}
+
+/**
+ * timeframe.change with a tick timeframe: ticks have no periods in time. Every chart bar holds at least
+ * one new trade, so a tick count no larger than the chart's own (any count on a time-based chart) starts
+ * a new tick bar on every bar after the first; a larger one on a tick chart every (count / chart count)
+ * bars, counted from the first bar (docs/compatibility.md: no TradingView data for this).
+ */
+function tickChange(ctx: ExecContext, tf: Timeframe, b: number): boolean {
+  const chart = chartTf(ctx);
+  if (b === 0) return false;
+  if (chart.unit !== "T" || tf.mult <= chart.mult) return true;
+  return Math.floor((b * chart.mult) / tf.mult) !== Math.floor(((b - 1) * chart.mult) / tf.mult);
 }
 
 function inSeconds(ctx: ExecContext, args: any[]): number {

@@ -124,6 +124,10 @@ describe("language.md §10 execution model and series", () => {
     expect(s.plot_5).toEqual([...ticks.slice(1).map((b) => b.time), ticks[5]!.time + 1000]);
     const ten = await plots(v6("plot(timeframe.multiplier)\nplot(timeframe.period == '10T' ? 1 : 0)\nplot(timeframe.isticks ? 1 : 0)"), { runtime: { timeframe: "10T" } }, ticks);
     expect([ten.plot_0, ten.plot_1, ten.plot_2]).toEqual([fill(10), fill(1), fill(1)]);
+    // timeframe.change with ticks: every bar holds a new trade; a larger count every (count / chart count) bars
+    const ch = await plots(v6("plot(timeframe.change('1T') ? 1 : 0)\nplot(timeframe.change('3T') ? 1 : 0)"), { runtime: { timeframe: "1T" } }, ticks);
+    expect([ch.plot_0, ch.plot_1]).toEqual([[0, 1, 1, 1, 1, 1], [0, 0, 0, 1, 0, 0]]);
+    expect(await first(v6("plot(timeframe.change('100T') ? 1 : 0)"))).toEqual([0, 1, 1, 1, 1, 1]);
     // the User Manual gives no seconds for ticks: timeframe.in_seconds("1T") is na (docs/compatibility.md), other charts say false
     const m = await plots(v6("plot(na(timeframe.in_seconds('1T')) ? 1 : 0)\nplot(na(timeframe.in_seconds('1000T')) ? 1 : 0)\nplot(timeframe.isticks ? 1 : 0)"));
     expect([m.plot_0, m.plot_1, m.plot_2]).toEqual([fill(1), fill(1), fill(0)]);

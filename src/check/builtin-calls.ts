@@ -4,6 +4,7 @@
 import type { Arg } from "../lang/ast.js";
 import type { CatalogFunction } from "../catalog/index.js";
 import { CheckError } from "./errors.js";
+import { builtinAccept, mismatch } from "./arg-types.js";
 import { elemOf, genericHead, keyOf, parseTypeText, qualName, SERIES, t, typeText, type PType, type Qual } from "./types.js";
 
 /** Where each call argument goes: index into the catalogue's `params` (the impl's `args` order). */
@@ -15,10 +16,13 @@ export interface ArgPlacement {
 }
 
 /**
- * `firstType` is the checked type of the first argument when known: drawing constructors document a
- * chart.point list and a coordinate list, and the first argument's type picks between them.
+ * `argTypes` are the checked types of the arguments (source order) when known: drawing constructors
+ * document a chart.point list and a coordinate list, fill() an hline list and a plot list, time() a
+ * list with and one without `timezone`; the first list whose documented types the arguments fit is
+ * chosen (else the first list the arity allows, and the type check reports the mismatch).
  */
-export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], version: number, firstType?: string): ArgPlacement {
+export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], version: number, argTypes?: PType[]): ArgPlacement {
+  const firstType = argTypes?.[0]?.name;
   const variadic = fn.params.includes("...");
   const positional = args.filter((a) => !a.name).length;
   const named = args.filter((a) => a.name).map((a) => a.name!.name);
@@ -32,7 +36,9 @@ export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], versio
   }
   let chosen: string[] | undefined;
   const byPoint = firstType !== undefined && positional > 0 && fn.lists.length > 1 && fn.lists.some((l) => fn.types[l[0]!] === "chart.point");
-  for (const list of fn.lists) {
+  const typed = argTypes !== undefined && fn.lists.length > 1;
+  const fitting = typed ? fn.lists.filter((l) => listFits(name, fn, l, args, argTypes!, positional, version)) : [];
+  for (const list of fitting.length ? fitting : fn.lists) {
     if (list.length < positional) continue;
     if (byPoint && (fn.types[list[0]!] === "chart.point") !== (firstType === "chart.point")) continue;
     if (!named.every((n) => list.includes(n) || (fn.params.includes(n) && !fn.lists.some((l) => l.includes(n))))) continue;
@@ -80,6 +86,19 @@ export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], versio
     throw new CheckError(`Missing required argument '${first}' of '${name}'`, undefined);
   }
   return { positions, list: chosen };
+}
+
+/** Do the arguments' types fit the documented types of this overload's parameters? */
+function listFits(name: string, fn: CatalogFunction, list: string[], args: Arg[], types: PType[], positional: number, version: number): boolean {
+  if (list.length < positional) return false;
+  const call = { fnName: name, version, first: types[0], typeArgs: [] };
+  for (let i = 0; i < args.length; i++) {
+    const param = i < positional ? list[i]! : args[i]!.name!.name;
+    if (i >= positional && !list.includes(param)) continue;
+    const ty = types[i];
+    if (ty && mismatch(builtinAccept(name, fn, param, version), ty, call, fn.types[param] ?? "") !== undefined) return false;
+  }
+  return true;
 }
 
 /** Builtins documented with one list whose implementation also takes a shorter form. */

@@ -9,6 +9,8 @@ import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "
 import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
+import { argError, builtinArgError, shownType, valueFits, type ArgSite } from "./arg-types.js";
+import { Undetermined } from "./undetermined.js";
 import { constEval, dottedName } from "./consteval.js";
 import { CheckError } from "./errors.js";
 import type { Declaration, FuncInstance, RBlock, RExpr, RStmt, ResolvedProgram, UdtInfo, VarSlot } from "./ir.js";
@@ -46,6 +48,7 @@ const WHEN_ORDER_FUNCS = new Set([
 ]);
 /** Constructors whose `<...>` type arguments the builtin reads from its call site. */
 const TYPED_CONSTRUCTORS = new Set(["array.new", "matrix.new", "map.new"]);
+const QUALIFIERS: Record<A.Qualifier, Qual> = { const: CONST, simple: SIMPLE, series: SERIES };
 const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point", footprint: "footprint", volume_row: "volume_row" };
 
 export interface EnumInfo {
@@ -83,6 +86,9 @@ export class Checker {
   compileReason: string | undefined;
   /** Variable name of the declaration being checked (for input overrides by name). */
   declName: string | null = null;
+
+  /** Variables and calls whose type depends on an untyped function parameter (undetermined.ts). */
+  readonly undetermined = new Undetermined();
 
   /** Statements brought in by imports (library constants), run before the script's own. */
   readonly prelude: RStmt[] = [];
@@ -490,7 +496,9 @@ export class Checker {
       if (seen.has(idx)) throw new CheckError(`Field '${udt.fields[idx]!.name}' is given more than once`, a.span);
       seen.add(idx);
       const v = this.expr(a.value, scope);
-      this.checkAssignable(v.t, udt.fields[idx]!.type.name, a.span, `field '${udt.fields[idx]!.name}'`);
+      const field = udt.fields[idx]!;
+      if (!valueFits(v.t.name, field.type.name, this.version))
+        throw argError(`${udt.name}.new`, field.name, v.t, shownType(field.type), { node: a.value, span: a.span });
       fields[idx] = v;
     }
     return { k: "new", typeName: udt.name, fields, t: t(udt.name, SERIES) };
@@ -531,19 +539,30 @@ export class Checker {
     const checked = allArgs.map((a, i) => (recv && i === 0 ? recv : this.expr(a.value, scope)));
     let placement;
     try {
-      placement = placeArgs(name, fn, allArgs, this.version, checked[0]?.t.name);
+      placement = placeArgs(name, fn, allArgs, this.version, checked.map((x) => x.t));
     } catch (err) {
       if (err instanceof CheckError && !err.span) throw new CheckError(err.message, e.span);
       throw err;
     }
     const rargs: (RExpr | undefined)[] = [];
     const argTypes: (PType | undefined)[] = [];
+    const firstAt = placement.positions.indexOf(0);
+    const argCall = { fnName: name, version: this.version, first: firstAt >= 0 ? checked[firstAt]!.t : undefined, typeArgs };
+    let typeChecked = true;
     for (let i = 0; i < allArgs.length; i++) {
       const p = placement.positions[i]!;
       const r = checked[i]!;
       rargs[p] = r;
       argTypes[p] = r.t;
       const pname = fn.params[p];
+      if (pname && cat && typeChecked) {
+        // the receiver of a method call is written before the dot
+        const node = recv && i === 0 ? (e.callee as A.Member).object : allArgs[i]!.value;
+        const err = builtinArgError(cat.key, fn, pname, r.t, argCall, { node, span: recv && i === 0 ? node.span : allArgs[i]!.span });
+        // TradingView does not report calls with an argument of undetermined type (see undetermined.ts)
+        if (err && !checked.some((x) => this.undetermined.has(x))) throw err;
+        if (err) typeChecked = false;
+      }
       if (pname && cat && !(recv && i === 0)) {
         checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
         if (this.version >= 6 && allArgs[i]!.value.kind === "Na" && UNIQUE_CONSTANT_TYPE.test(fn.types[pname] ?? ""))
@@ -646,32 +665,40 @@ export class Checker {
       if (a.name && seen.has(a.name.name)) throw new CheckError(`Argument '${a.name.name}' of '${name}' is given more than once`, a.span);
       if (a.name) seen.add(a.name.name);
     });
-    const rargs: { name?: string; r: RExpr; span: A.Span }[] = [];
-    if (recv) rargs.push({ r: recv, span: e.span });
-    for (const a of args) rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), span: a.span });
+    const rargs: { name?: string; r: RExpr; site: ArgSite }[] = [];
+    if (recv) {
+      const node = (e.callee as A.Member).object;
+      rargs.push({ r: recv, site: { node, span: node.span } });
+    }
+    for (const a of args) rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), site: { node: a.value, span: a.span } });
     const fn = this.pickOverload(name, overloads, rargs, e);
     const ordered: (RExpr | undefined)[] = new Array(fn.params.length).fill(undefined);
+    const sites: ArgSite[] = new Array(fn.params.length);
     const written: number[] = [];
     let pos = 0;
     for (const a of rargs) {
       const idx = a.name ? fn.params.findIndex((p) => p.name.name === a.name) : pos++;
       written.push(idx);
-      if (idx < 0) throw new CheckError(`Function '${name}' has no parameter '${a.name}'`, a.span);
-      if (ordered[idx]) throw new CheckError(`Argument '${fn.params[idx]!.name.name}' of '${name}' is given more than once`, a.span);
+      if (idx < 0) throw new CheckError(`Function '${name}' has no parameter '${a.name}'`, a.site.span);
+      if (ordered[idx]) throw new CheckError(`Argument '${fn.params[idx]!.name.name}' of '${name}' is given more than once`, a.site.span);
       ordered[idx] = a.r;
+      sites[idx] = a.site;
     }
     fn.params.forEach((p, i) => {
       if (!ordered[i]) {
         if (!p.default) throw new CheckError(`Missing argument '${p.name.name}' in call to '${name}'`, e.span);
         ordered[i] = this.expr(p.default, this.global);
+        sites[i] = { node: p.default, span: p.default.span };
       }
     });
-    const inst = this.instantiate(fn, ordered as RExpr[], e);
+    const inst = this.instantiate(fn, ordered as RExpr[], e, sites);
     const order = writtenOrder(written, ordered.length);
     return order ? { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t, order } : { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t };
   }
 
   private pickOverload(name: string, overloads: A.FuncDecl[], args: { name?: string; r: RExpr }[], e: A.Call): A.FuncDecl {
+    // one declaration: argument types are checked when it is instantiated, each at its argument
+    if (overloads.length === 1) return overloads[0]!;
     let best: A.FuncDecl | undefined;
     let bestScore = -1;
     for (const f of overloads) {
@@ -706,7 +733,7 @@ export class Checker {
     return best;
   }
 
-  private instantiate(fn: A.FuncDecl, args: RExpr[], e: A.Call): FuncInstance {
+  private instantiate(fn: A.FuncDecl, args: RExpr[], e: A.Call, sites: ArgSite[]): FuncInstance {
     if (this.instStack.includes(fn)) throw new CheckError(`Recursive call of '${fn.name.name}' is not allowed`, e.span);
     this.instStack.push(fn);
     const locals: VarSlot[] = [];
@@ -718,7 +745,8 @@ export class Checker {
         let name = a.t.name === "na" ? "float" : a.t.name;
         if (p.type) {
           const want = this.typeFromRef(p.type);
-          this.checkAssignable(a.t, want, e.span, `parameter '${p.name.name}'`);
+          if (!valueFits(a.t.name, want, this.version))
+            throw argError(fn.name.name, p.name.name, a.t, shownType({ name: want, q: p.qualifier ? QUALIFIERS[p.qualifier] : SERIES }), sites[i] ?? { node: e, span: e.span });
           name = want;
         }
         if (p.qualifier === "simple" && a.t.q > SIMPLE)
@@ -727,13 +755,16 @@ export class Checker {
           throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected const ${name}`, e.span);
         const slot = this.newSlot(p.name.name, { name, q: a.t.q });
         scope.vars.set(p.name.name, { slot, readonly: true });
+        if (!p.type) this.undetermined.markSlot(slot);
         return slot;
       });
       const saved = this.declName;
       this.declName = null;
       const body = checkBlock(this, fn.body, scope);
       this.declName = saved;
-      return { name: fn.name.name, params, body, locals };
+      const inst = { name: fn.name.name, params, body, locals };
+      if (fn.params.some((p) => !p.type)) this.undetermined.markInstance(inst);
+      return inst;
     } finally {
       this.localStack.pop();
       this.instStack.pop();

@@ -38,6 +38,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
         const et = init.t.elems![i]!;
         const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q: SERIES });
         scope.vars.set(n.name, { slot, readonly: false });
+        c.undetermined.follow(slot, init);
         return slot;
       });
       return { k: "tdecl", vs, init, line };
@@ -169,6 +170,7 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   if (s.qualifier === "series") q = SERIES;
   const slot = c.newSlot(s.name.name, { name, q });
   scope.vars.set(s.name.name, { slot, readonly: false });
+  c.undetermined.follow(slot, init);
   if (scope.isGlobal && q === CONST) {
     const v = constEval(s.init, (n) => c.constantValue(n) ?? c.globalConsts.get(n), c.version);
     if (v !== undefined) c.globalConsts.set(s.name.name, v);
@@ -190,6 +192,7 @@ function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {
     if (found.v.readonly) throw new CheckError(`Cannot assign to '${s.target.name}': function parameters and loop counters are read-only`, s.target.span);
     if (Scope.crossesFunction(scope, found.scope)) throw new CheckError(`Cannot modify global variable '${s.target.name}' in a function`, s.target.span);
     const v = found.v.slot;
+    c.undetermined.follow(v, value);
     return { k: "assign", v, op: s.op, value: checkOp(c, s, v.type.name, value), line, ...opFlags(c, s.op, v.type, value) };
   }
   const obj = c.expr(s.target.object, scope);
@@ -317,6 +320,7 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
       const inner = new Scope(scope, false, true);
       const counter = c.newSlot(e.counter.name, t(from.t.name === "float" || to.t.name === "float" ? "float" : "int", SERIES));
       inner.vars.set(e.counter.name, { slot: counter, readonly: true });
+      for (const x of [from, to, step]) c.undetermined.follow(counter, x);
       const body = checkBlock(c, e.body, inner);
       return { k: "for", counter, from, to, step, body, reevalTo: c.version >= 6, t: loopType(body) };
     }
@@ -340,6 +344,8 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
       }
       const value = c.newSlot(e.value.name, t(valT, SERIES));
       inner.vars.set(e.value.name, { slot: value, readonly: true });
+      c.undetermined.follow(value, it);
+      if (index) c.undetermined.follow(index, it);
       const body = checkBlock(c, e.body, inner);
       return { k: "forin", index, value, iterable: it, body, t: loopType(body) };
     }

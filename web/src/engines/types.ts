@@ -60,6 +60,8 @@ export interface Engine {
   readonly label: string;
   run(req: EngineRunRequest): Promise<PackedRunResult>;
   optimize(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void): Promise<OptimizeResult>;
+  /** A study of this script on this data may follow: get ready in the background (optional). */
+  prepareOptimize?(req: Pick<OptimizeRequest, "script" | "data" | "symbol">): void;
   /** Stops what this engine is doing (in-flight runs reject with a cancellation error). */
   cancel(): void;
 }

@@ -23,6 +23,7 @@ export class OptimizePanel {
   private trials: TrialRecord[] = [];
   private sort: { key: SortKey; desc: boolean } = { key: "index", desc: false };
   private running = false;
+  private isStrategy = false;
   private renderPending = false;
   private readonly spaceHost = h("div", { class: "space" });
   private readonly progress = h("progress", { max: 1, value: 0, "data-testid": "opt-progress" });
@@ -69,12 +70,19 @@ export class OptimizePanel {
 
   /** New inputs from a run: the space is rebuilt when the set of numeric inputs changed. */
   setInputs(inputs: readonly InputRecord[], isStrategy: boolean): void {
+    this.isStrategy = isStrategy;
     const space = isStrategy ? spaceFromInputs(inputs) : [];
     const sig = JSON.stringify(space);
     if (sig === this.signature) return;
     this.signature = sig;
     this.params = space.map((p) => ({ ...p, enabled: true }));
     this.renderSpace();
+  }
+
+  /** The panel was opened: the engine may get ready for a study of the current strategy meanwhile. */
+  shown(): void {
+    const c = this.ctx();
+    if (c && this.isStrategy && !this.running) c.engine.prepareOptimize?.({ script: c.script, data: c.data, symbol: c.symbol });
   }
 
   private renderSpace(): void {

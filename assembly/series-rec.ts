@@ -8,7 +8,7 @@
 // machines bit for bit.
 import { alloc, heap_top, heap_set } from "./mem";
 import { seedAdd, seedSum } from "./avg";
-import { ld, st, stv, fillNaN } from "./series-util";
+import { ld, st, ldv, stv, fillNaN } from "./series-util";
 
 // ---------------------------------------------------------------- ema / rma
 
@@ -147,11 +147,31 @@ export function series_atr(hi: usize, lo: usize, cl: usize, out: usize, n: i32, 
     } else st(out, i, NaN);
   }
   heap_set(mark);
-  for (; i < n; i++) {
+  // past the seed (i >= 1): two bars' true ranges at once, branch-free (a scalar max is a branch on
+  // the data), then the rma steps one after the other
+  for (; i + 2 <= n; i += 2) {
+    const h = ldv(hi, i);
+    const l = ldv(lo, i);
+    const c = ldv(cl, i - 1);
+    const hl = f64x2.sub(h, l);
+    let tr = f64x2.max(f64x2.max(hl, f64x2.abs(f64x2.sub(h, c))), f64x2.abs(f64x2.sub(l, c)));
+    tr = v128.bitselect(hl, tr, f64x2.ne(c, c));
+    const t0 = f64x2.extract_lane(tr, 0);
+    if (t0 == t0) {
+      e = (f1 * e + t0) / fl;
+      st(out, i, e);
+    } else st(out, i, NaN);
+    const t1 = f64x2.extract_lane(tr, 1);
+    if (t1 == t1) {
+      e = (f1 * e + t1) / fl;
+      st(out, i + 1, e);
+    } else st(out, i + 1, NaN);
+  }
+  if (i < n) {
     const h = ld(hi, i);
     const l = ld(lo, i);
+    pc = ld(cl, i - 1);
     const tr = pc != pc ? h - l : Math.max(Math.max(h - l, Math.abs(h - pc)), Math.abs(l - pc));
-    pc = ld(cl, i);
     if (tr == tr) {
       e = (f1 * e + tr) / fl;
       st(out, i, e);

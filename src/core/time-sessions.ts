@@ -37,6 +37,12 @@ export class Session {
   spanStart = NaN;
   spanEnd = NaN;
 
+  /**
+   * No instant lies in two ranges (of the same or different trading days): then the range `locate`
+   * finds for an instant is the only one holding it, and serves every other instant inside it.
+   */
+  readonly disjoint: boolean;
+
   constructor(
     readonly text: string,
     readonly ranges: readonly SessionRange[],
@@ -45,6 +51,7 @@ export class Session {
     let mask = 0;
     for (const r of ranges) mask |= r.days;
     this.dayMask = mask;
+    this.disjoint = rangesDisjoint(ranges);
   }
 
   /** Is local day number `day` a trading day of this session? */
@@ -143,6 +150,31 @@ export class Session {
     }
     return best;
   }
+}
+
+const WEEK_MIN = 7 * 1440;
+
+/** Whether the ranges' copies over a week (the pattern repeats weekly) overlap nowhere, wrap included. */
+function rangesDisjoint(ranges: readonly SessionRange[]): boolean {
+  const spans: [number, number][] = [];
+  for (const r of ranges) {
+    for (let w = 0; w < 7; w++) {
+      if ((r.days & (1 << w)) === 0) continue;
+      // minutes of the week; an overnight range opens the calendar day before its trading day
+      let s = w * 1440 + (r.overnight ? r.start - 1440 : r.start);
+      let e = w * 1440 + r.end;
+      if (s < 0) {
+        s += WEEK_MIN;
+        e += WEEK_MIN;
+      }
+      if (e > WEEK_MIN) {
+        spans.push([s, WEEK_MIN], [0, e - WEEK_MIN]);
+      } else spans.push([s, e]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) if (spans[i]![0] < spans[i - 1]![1]) return false;
+  return true;
 }
 
 const cache = new Map<string, Session | null>();

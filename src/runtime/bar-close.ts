@@ -21,9 +21,9 @@ export function barCloseTimes(times: Float64Array, timeframe: string, timezone: 
   const barMs = tf ? nominalMs(tf) : 60_000;
   const scheduled = tf !== null && tf.unit !== "T";
   const ticks = tf !== null && tf.unit === "T";
-  if (scheduled && isIntraday(tf) && ses.ranges.length === 1) {
+  if (scheduled && isIntraday(tf) && ses.disjoint) {
     if (zone.fixed && ses.is24x7) intradayAroundTheClock(times, barMs, zone.offsetMs(0), out);
-    else intradayOneRange(times, barMs, zone, ses, out);
+    else intradayDisjointRanges(times, barMs, zone, ses, out);
     return out;
   }
   for (let i = 0; i < n; i++) {
@@ -70,14 +70,14 @@ function intradayAroundTheClock(times: Float64Array, barMs: number, off: number,
 }
 
 /**
- * barTimeClose for intraday bars with a one-range session, in any zone, without a session lookup
- * per bar: a bar closes at open + timeframe, cut at the end of the session range holding its local
- * open. One range (overnight or not) never overlaps its own copy on another day, so the range found
- * for one bar is the one barTimeClose finds for every later open inside it, with the same cut (the
+ * barTimeClose for intraday bars in any zone, without a session lookup per bar, when no two session
+ * ranges overlap (Session.disjoint: every one-range session, and most others): a bar closes at open +
+ * timeframe, cut at the end of the session range holding its local open. The range found for one
+ * bar is then the one barTimeClose finds for every later open inside it, with the same cut (the
  * range end in UTC); the cut is computed again only past the range, or when the bar's UTC offset,
  * which toUtc starts its search from, changes (a daylight-saving switch).
  */
-function intradayOneRange(times: Float64Array, barMs: number, zone: Zone, ses: Session, out: Float64Array): void {
+function intradayDisjointRanges(times: Float64Array, barMs: number, zone: Zone, ses: Session, out: Float64Array): void {
   const fixedOff = zone.fixed ? zone.offsetMs(0) : NaN;
   let lo = Infinity;
   let hi = -Infinity;

@@ -83,8 +83,12 @@ export class BrowserEngine implements Engine {
     const key = `${req.data.key}\n${req.symbol}\n${req.script}`;
     if (this.prepared?.key === key) return this.prepared.done;
     this.register(req);
+    // at most the last 2,000 bars: enough to warm the JIT, short enough not to hold up a study or a
+    // chart run that comes right after on a large data set
+    const n = req.data.bars.time.length;
+    const slice: [number, number] = [Math.max(0, n - 2000), n];
     const trial = () =>
-      this.pool.exec(req.data.key, (api) => api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs: {}, mode: "interpret" } }));
+      this.pool.exec(req.data.key, (api) => api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs: {}, mode: "interpret" }, slice }));
     // `size` jobs queued at once land on `size` different workers
     const round = () => Promise.all(Array.from({ length: this.pool.size }, trial));
     const done = round()

@@ -35,6 +35,25 @@ const KNOWN_BASES = new Set([...FUNDAMENTAL, ...DRAWING_TYPES, "hline", "plot", 
 const UNCHECKED = new Set(["na:x", "str.format:arg0", "str.format:arg1", "max_bars_back:var", "input:defval", "matrix.mult:id2"]);
 
 /**
+ * Parameter types of the overloads after the first, which builtins.json does not list (from the
+ * reference manual's argument lists): fill's plot form, the drawing constructors' coordinate forms,
+ * time()'s timezone.
+ */
+const OTHER_OVERLOADS: Record<string, Record<string, string>> = {
+  fill: { plot1: "plot", plot2: "plot", top_value: "series int/float", bottom_value: "series int/float", top_color: "series color", bottom_color: "series color" },
+  "label.new": { x: "series int", y: "series int/float" },
+  "line.new": { x1: "series int", y1: "series int/float", x2: "series int", y2: "series int/float" },
+  "box.new": { left: "series int", top: "series int/float", right: "series int", bottom: "series int/float" },
+  time: { timezone: "series string" },
+  time_close: { timezone: "series string" },
+};
+
+/** The documented type of a builtin parameter (first overload, else the table above). */
+export function paramDoc(fnKey: string, fn: CatalogFunction, param: string): string | undefined {
+  return fn.types[param] ?? OTHER_OVERLOADS[fnKey]?.[param];
+}
+
+/**
  * Types a parameter takes besides its documented ones: nz() and fixnan() also take strings (spec/
  * language.md 9: "float/int/color/string"), and in v5 bools too (v5's bool could be na; v6 migration
  * guide: "na(), nz() and fixnan() no longer accept bool arguments").
@@ -74,7 +93,7 @@ function parseUncached(doc: string, param: string): Accept {
  * parameter documented with one of those bases takes any of them.
  */
 export function builtinAccept(fnKey: string, fn: CatalogFunction, param: string, version: number): Accept {
-  const doc = fn.types[param];
+  const doc = paramDoc(fnKey, fn, param);
   if (!doc || UNCHECKED.has(`${fnKey}:${param}`)) return { k: "any" };
   const acc = widenByReturns(fn, parseAccept(doc, param));
   const key = `${fnKey}:${param}`;
@@ -167,10 +186,20 @@ function elementText(want: string): string {
   return FUNDAMENTAL.has(want) || DRAWING_TYPES.has(want) ? `series ${want}` : want;
 }
 
+/**
+ * v5's implicit int/float -> bool cast of a builtin argument: true when the parameter takes only
+ * bool and the argument is a number, so the checker inserts the cast (impls compare with `=== true`).
+ */
+export function needsBoolCast(fnKey: string, fn: CatalogFunction, param: string, given: string, version: number): boolean {
+  if (version >= 6 || (given !== "int" && given !== "float")) return false;
+  const acc = builtinAccept(fnKey, fn, param, version);
+  return acc.k === "bases" && acc.bases.includes("bool") && !acc.bases.includes("int") && !acc.bases.includes("float");
+}
+
 /** Checks one builtin argument: CE10123 in TradingView's wording on a mismatch, else undefined. */
 export function builtinArgError(fnKey: string, fn: CatalogFunction, param: string, given: PType, call: ArgCall, site: ArgSite): CheckError | undefined {
   const acc = builtinAccept(fnKey, fn, param, call.version);
-  const want = mismatch(acc, given, call, fn.types[param] ?? "");
+  const want = mismatch(acc, given, call, paramDoc(fnKey, fn, param) ?? "");
   return want === undefined ? undefined : argError(call.fnName, param, given, want, site);
 }
 

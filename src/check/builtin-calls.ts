@@ -4,7 +4,7 @@
 import type { Arg } from "../lang/ast.js";
 import type { CatalogFunction } from "../catalog/index.js";
 import { CheckError } from "./errors.js";
-import { builtinAccept, mismatch } from "./arg-types.js";
+import { builtinAccept, mismatch, paramDoc } from "./arg-types.js";
 import { elemOf, genericHead, keyOf, parseTypeText, qualName, SERIES, t, typeText, type PType, type Qual } from "./types.js";
 
 /** Where each call argument goes: index into the catalogue's `params` (the impl's `args` order). */
@@ -96,7 +96,7 @@ function listFits(name: string, fn: CatalogFunction, list: string[], args: Arg[]
     const param = i < positional ? list[i]! : args[i]!.name!.name;
     if (i >= positional && !list.includes(param)) continue;
     const ty = types[i];
-    if (ty && mismatch(builtinAccept(name, fn, param, version), ty, call, fn.types[param] ?? "") !== undefined) return false;
+    if (ty && mismatch(builtinAccept(name, fn, param, version), ty, call, paramDoc(name, fn, param) ?? "") !== undefined) return false;
   }
   return true;
 }

@@ -9,7 +9,7 @@ import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "
 import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
-import { argError, builtinArgError, shownType, valueFits, type ArgSite } from "./arg-types.js";
+import { argError, builtinArgError, needsBoolCast, shownType, valueFits, type ArgSite } from "./arg-types.js";
 import { Undetermined } from "./undetermined.js";
 import { constEval, dottedName } from "./consteval.js";
 import { CheckError } from "./errors.js";
@@ -562,6 +562,7 @@ export class Checker {
         // TradingView does not report calls with an argument of undetermined type (see undetermined.ts)
         if (err && !checked.some((x) => this.undetermined.has(x))) throw err;
         if (err) typeChecked = false;
+        if (needsBoolCast(cat.key, fn, pname, r.t.name, this.version)) rargs[p] = toBool(r);
       }
       if (pname && cat && !(recv && i === 0)) {
         checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
@@ -690,6 +691,10 @@ export class Checker {
         ordered[i] = this.expr(p.default, this.global);
         sites[i] = { node: p.default, span: p.default.span };
       }
+    });
+    // v5: a number passed for a bool parameter is cast (int/float -> bool is implicit there)
+    fn.params.forEach((p, i) => {
+      if (this.version < 6 && p.type && !p.type.args.length && !p.type.legacyArray && p.type.name === "bool" && isNumeric(ordered[i]!.t.name)) ordered[i] = toBool(ordered[i]!);
     });
     const inst = this.instantiate(fn, ordered as RExpr[], e, sites);
     const order = writtenOrder(written, ordered.length);
@@ -826,6 +831,11 @@ function constType(v: unknown): PType {
   if (typeof v === "boolean") return t("bool", CONST);
   if (typeof v === "number") return t(Number.isInteger(v) ? "int" : "float", CONST);
   return t("na", CONST);
+}
+
+/** A number read as a bool (v5's implicit cast: na and 0 are false). */
+export function toBool(r: RExpr): RExpr {
+  return { k: "cast", to: "bool", e: r, t: { name: "bool", q: r.t.q } };
 }
 
 export function naValue(name: string): unknown {

@@ -4,13 +4,13 @@
 import type * as A from "../lang/ast.js";
 import { EnumValue } from "../core/values.js";
 import type { Checker } from "./checker.js";
-import { naValue } from "./checker.js";
+import { naValue, toBool } from "./checker.js";
 import { CheckError } from "./errors.js";
 import { constEval } from "./consteval.js";
 import { resolveImport } from "./libraries.js";
 import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
-import { CONST, elemOf, genericHead, keyOf, SERIES, t, typeText, unify, VOID_T, type PType } from "./types.js";
+import { CONST, elemOf, genericHead, isNumeric, keyOf, SERIES, t, typeText, unify, VOID_T, type PType } from "./types.js";
 
 export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | null {
   const line = s.span.line;
@@ -152,6 +152,7 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   if (declaredType) {
     c.checkAssignable(init.t, declaredType, s.init.span, `variable '${s.name.name}'`);
     name = declaredType;
+    if (declaredType === "bool" && isNumeric(init.t.name)) init = toBool(init); // v5's implicit cast
   } else {
     if (init.t.name === "na") throw new CheckError(`Cannot declare '${s.name.name}' with na without a type: write 'float ${s.name.name} = na'`, s.init.span);
     name = init.t.name;
@@ -207,6 +208,7 @@ function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {
 function checkOp(c: Checker, s: A.Assign, target: string, value: RExpr): RExpr {
   if (s.op === ":=") {
     c.checkAssignable(value.t, target, s.value.span, `'${targetName(s)}'`);
+    if (target === "bool" && isNumeric(value.t.name)) return toBool(value); // v5's implicit cast
     if (c.version >= 6 && target === "bool" && value.k === "const" && value.t.name === "na") return { k: "const", v: false, t: t("bool", CONST) };
     if (value.k === "const" && value.t.name === "na") return { k: "const", v: naValue(target), t: t(target, CONST) };
     return value;

@@ -15,7 +15,7 @@ import type { Kernels } from "../kernels/index.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
-import { generate, NotCompilable, type Ref } from "./codegen.js";
+import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
 import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 
@@ -77,6 +77,20 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
 }
 
 /**
+ * The generated code of a program, kept with the program object: the Runtime reuses the checked
+ * program of an unchanged source (src/runtime/program-cache.ts), and the generated text and refs
+ * depend on nothing else.
+ */
+const generatedFor = new WeakMap<ResolvedProgram, { hoist?: Generated; plain?: Generated }>();
+
+function generated(prog: ResolvedProgram, hoist: boolean): Generated {
+  let entry = generatedFor.get(prog);
+  if (!entry) generatedFor.set(prog, (entry = {}));
+  const k = hoist ? "hoist" : "plain";
+  return (entry[k] ??= generate(prog, hoist));
+}
+
+/**
  * Compiles `prog` for a run over `state` and `ctx`. Throws NotCompilable (with a human-readable
  * reason, cached per source hash) when a construct cannot be reproduced exactly.
  */
@@ -86,9 +100,9 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
   const k = ctx.kernels as Kernels | null;
   // (k.module first: reading k.x would instantiate a lazy instance the passes do not use)
   const hoist = !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
-  let gen;
+  let gen: Generated;
   try {
-    gen = generate(prog, hoist);
+    gen = generated(prog, hoist);
   } catch (err) {
     if (err instanceof NotCompilable) {
       const reason = `${err.message} is not compile-eligible`;

@@ -1,7 +1,8 @@
 // The evaluate contract (service.md 1): source + bars + options -> RunResult. Synchronous; the
 // Runtime class wraps it. Never throws for script or data errors: they become `error` fields.
 import type { Diagnostic } from "../lang/ast.js";
-import { checkSource, parseSource } from "./program-cache.js";
+import { checkAtTimeframe, checkSource, parseSource } from "./program-cache.js";
+import { higherIndicatorTimeframe } from "../check/indicator-timeframe.js";
 import { MAX_LIBRARIES } from "../check/libraries.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
@@ -112,7 +113,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   const checked = checkSource(source, parsed, libraries);
   result.profile.phases.check_ms = now() - tc;
   if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
-  const prog = checked.program;
+  let prog = checked.program;
   describeScript(result, prog);
 
   // data
@@ -126,6 +127,13 @@ export function evaluate(input: EvaluateInput): RunResult {
     return fail(result, "data", `timeframe ${JSON.stringify(rt.timeframe) ?? String(rt.timeframe)} is not a timeframe (e.g. "1S", "15", "60", "1D", "1W", "1M")`);
   }
   const timeframe = rt.timeframe ?? barsTimeframe(cols);
+  // indicator(timeframe = "D") above the chart's timeframe: the outputs come from that timeframe
+  const ownTimeframe = higherIndicatorTimeframe(prog, timeframe);
+  if (ownTimeframe !== null) {
+    const again = checkAtTimeframe(parsed, libraries, ownTimeframe);
+    if (!again.program) return fail(result, "check", again.diagnostics[0]?.message ?? "check failed", again.diagnostics);
+    prog = again.program;
+  }
   const logs: LogRecord[] = result.logs;
   const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
   // scheduled bar closes, shared by the bar loops (compiled code reads ctx.ext.timeCloseColumn)

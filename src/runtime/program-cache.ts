@@ -4,7 +4,8 @@
 // mode leaves it exactly as it found it). Runs with libraries are not cached: their check depends
 // on more than the source text.
 import { parse } from "../lang/index.js";
-import { check } from "../check/index.js";
+import { CheckError, check } from "../check/index.js";
+import { applyIndicatorTimeframe } from "../check/indicator-timeframe.js";
 import { registry } from "../builtins/index.js";
 
 type Parsed = ReturnType<typeof parse>;
@@ -42,6 +43,19 @@ export function checkSource(source: string, parsed: Parsed, libraries: NonNullab
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
   entries.set(source, { parsed, checked });
   return checked;
+}
+
+/**
+ * check() of the script with its outputs requested from a higher `indicator(timeframe = ...)` than the
+ * chart's (src/check/indicator-timeframe.ts); not cached, the chart's timeframe decides it.
+ */
+export function checkAtTimeframe(parsed: Parsed, libraries: NonNullable<Parameters<typeof check>[2]>, timeframe: string): Checked {
+  try {
+    return check(applyIndicatorTimeframe(parsed.ast, timeframe), registry, libraries);
+  } catch (err) {
+    if (err instanceof CheckError) return { diagnostics: [err.toDiagnostic()] };
+    throw err;
+  }
 }
 
 /** Forgets every cached front-end result (tests; a host that changes the builtin registry). */

@@ -196,6 +196,8 @@ export interface TrialReply {
   exit_bar: Float64Array;
   /** Time the worker spent on the request, from receipt to reply. */
   worker_ms: number;
+  /** Time the worker sat idle before this request, since its previous trial's reply (0 for its first). */
+  idle_ms: number;
 }
 
 export function trialReply(result: RunResult, workerMs: number): { reply: TrialReply; transfer: ArrayBuffer[] } {
@@ -216,6 +218,7 @@ export function trialReply(result: RunResult, workerMs: number): { reply: TrialR
     profit,
     exit_bar: exitBar,
     worker_ms: workerMs,
+    idle_ms: 0,
   };
   return { reply, transfer: [profit.buffer as ArrayBuffer, exitBar.buffer as ArrayBuffer] };
 }

@@ -40,11 +40,17 @@ async function runOnce(req: RunRequest): Promise<PackedRunResult> {
   return Comlink.transfer(packed, transfer);
 }
 
+/** When this worker last replied to a trial (how long it then waited for the next one is reported). */
+let lastTrialEnd: number | null = null;
+
 /** One optimize trial: the run, and back only what the study reads (protocol.ts TrialReply). */
 async function trialOnce(req: TrialRequest): Promise<TrialReply> {
   const t0 = performance.now();
   const { reply, transfer } = trialReply(await evaluate(req), 0);
-  reply.worker_ms = performance.now() - t0;
+  const end = performance.now();
+  reply.worker_ms = end - t0;
+  reply.idle_ms = lastTrialEnd === null ? 0 : t0 - lastTrialEnd;
+  lastTrialEnd = end;
   return Comlink.transfer(reply, transfer);
 }
 

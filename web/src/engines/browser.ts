@@ -125,6 +125,8 @@ export class TrialTrace {
   queueMs = 0;
   roundTripMs = 0;
   workerMs = 0;
+  /** Time workers sat idle between trials, waiting for the page to send the next one. */
+  idleMs = 0;
   replyBytes = 0;
 
   add(queued: number, sent: number, reply: TrialReply): void {
@@ -132,13 +134,14 @@ export class TrialTrace {
     this.queueMs += sent - queued;
     this.roundTripMs += performance.now() - sent;
     this.workerMs += reply.worker_ms;
+    if (reply.idle_ms < 1000) this.idleMs += reply.idle_ms; // a longer gap is the pause between two studies
     // the typed columns plus the scalar fields (a rough structured-clone size)
     this.replyBytes += reply.profit.byteLength + reply.exit_bar.byteLength + 100 + (reply.error?.length ?? 0) * 2;
   }
 
   /** Averages per trial. */
-  summary(): { jobs: number; queueMs: number; roundTripMs: number; workerMs: number; replyBytes: number } {
+  summary(): { jobs: number; queueMs: number; roundTripMs: number; workerMs: number; idleMs: number; replyBytes: number } {
     const n = Math.max(1, this.jobs);
-    return { jobs: this.jobs, queueMs: this.queueMs / n, roundTripMs: this.roundTripMs / n, workerMs: this.workerMs / n, replyBytes: this.replyBytes / n };
+    return { jobs: this.jobs, queueMs: this.queueMs / n, roundTripMs: this.roundTripMs / n, workerMs: this.workerMs / n, idleMs: this.idleMs / n, replyBytes: this.replyBytes / n };
   }
 }

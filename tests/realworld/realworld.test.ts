@@ -97,10 +97,11 @@ async function check(file: string): Promise<void> {
   if (a.error !== undefined) throw new Error(`interpret: ${failText(a)}`);
   const b = await rt.run(src, BARS, { mode: "compile" });
   if (b.error !== undefined) throw new Error(`compile: ${failText(b)}`);
-  // mode "compile" runs interpret for ineligible scripts (service.md 1.1); only request.* and
-  // calc_on_order_fills (re-runs inside a bar) are ineligible today, anything else would make the
-  // comparison below compare interpret with itself
-  if (b.mode !== "compile" && !/\brequest\.\w+\s*\(/.test(src) && !/calc_on_order_fills\s*=\s*true/.test(src)) {
+  // mode "compile" runs interpret for ineligible scripts (service.md 1.1); only request.* (also the
+  // one behind indicator(timeframe = "<higher>")) and calc_on_order_fills (re-runs inside a bar) are
+  // ineligible today, anything else would make the comparison below compare interpret with itself
+  const requests = /\brequest\.\w+\s*\(/.test(src) || /\bindicator\s*\([^)]*\btimeframe\s*=\s*["'][^"']+["']/.test(src);
+  if (b.mode !== "compile" && !requests && !/calc_on_order_fills\s*=\s*true/.test(src)) {
     const auto = await rt.run(src, BARS, { mode: "auto" });
     throw new Error(`compile mode ran ${b.mode}: ${auto.compile_fallback_reason ?? "no reason given"}`);
   }

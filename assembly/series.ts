@@ -17,6 +17,9 @@ import { ld, st, ldv, stv, fillNaN, hasNaN, compact } from "./series-util";
 /** Sums within this of zero are zero (avg.ts ZERO_SUM: the running sum's residue). */
 const ZERO_SUM: f64 = 1e-10;
 
+/** bb's deviations within this of the basis count as 0 (avg.ts stdev2_next). */
+const BB_EPS: f64 = 1e-10;
+
 /** A column for series inputs/outputs, NOT zeroed (every pass writes all n values); release with
  * heap_set(mark). */
 export function series_alloc(bytes: usize): usize {
@@ -191,7 +194,10 @@ function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mu
     st(up, i, NaN);
     st(lo, i, NaN);
   }
-  const eps = f64x2.splat(1e-10);
+  // |d| <= 1e-10 exactly when d * d <= 1e-10 * 1e-10 (both rounded): squaring rounds monotonically,
+  // and the double after 1e-10 squares to more than 1e-10 squared (tests/kernels/series-props).
+  // So the square is masked instead of d (one operation fewer; a masked term is +0 either way).
+  const eps2 = f64x2.splat(BB_EPS * BB_EPS);
   const flv = f64x2.splat(fl);
   const mv = f64x2.splat(mult);
   for (; i + 4 <= n; i += 4) {
@@ -201,12 +207,12 @@ function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mu
     const nb1 = f64x2.neg(b1);
     let q0 = f64x2.splat(0), q1 = f64x2.splat(0);
     for (let k = i; k > i - len; k--) {
-      let d0 = f64x2.add(ldv(p, k), nb0);
-      let d1 = f64x2.add(ldv(p, k + 2), nb1);
-      d0 = v128.andnot(d0, f64x2.le(f64x2.abs(d0), eps));
-      d1 = v128.andnot(d1, f64x2.le(f64x2.abs(d1), eps));
-      q0 = f64x2.add(q0, f64x2.mul(d0, d0));
-      q1 = f64x2.add(q1, f64x2.mul(d1, d1));
+      const d0 = f64x2.add(ldv(p, k), nb0);
+      const d1 = f64x2.add(ldv(p, k + 2), nb1);
+      const t0 = f64x2.mul(d0, d0);
+      const t1 = f64x2.mul(d1, d1);
+      q0 = f64x2.add(q0, v128.andnot(t0, f64x2.le(t0, eps2)));
+      q1 = f64x2.add(q1, v128.andnot(t1, f64x2.le(t1, eps2)));
     }
     const w0 = f64x2.mul(mv, f64x2.sqrt(f64x2.div(q0, flv)));
     const w1 = f64x2.mul(mv, f64x2.sqrt(f64x2.div(q1, flv)));
@@ -220,7 +226,7 @@ function bbCore(p: usize, mid: usize, up: usize, lo: usize, n: i32, len: i32, mu
     let q = 0.0;
     for (let k = i; k > i - len; k--) {
       let d = ld(p, k) + -basis;
-      if (Math.abs(d) <= 1e-10) d = 0;
+      if (Math.abs(d) <= BB_EPS) d = 0;
       q += d * d;
     }
     const w = mult * Math.sqrt(q / fl);

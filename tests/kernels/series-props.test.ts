@@ -152,6 +152,34 @@ describe("whole-series kernels, randomized against the state machines", () => {
     });
   }
 
+  it("bb counts deviations at 1e-10 and the doubles next to it as the state machine does", async () => {
+    const k = await createKernels();
+    const e = 1e-10;
+    const step = (x: number, ulps: number): number => {
+      const f = new Float64Array([x]);
+      const u = new BigInt64Array(f.buffer);
+      u[0]! += BigInt(ulps);
+      return f[0]!;
+    };
+    // the premise of the kernel's test on d * d instead of |d|: squaring 1e-10's next double rounds above 1e-10 squared
+    expect(step(e, 1) * step(e, 1) > e * e).toBe(true);
+    const near = [e, step(e, 1), step(e, -1), step(e, 2), e / 2, 2 * e];
+    // windows of [v, -v] have basis 0 and deviations of exactly +-v
+    const x = Float64Array.from(near.flatMap((v) => [v, -v, v, -v]));
+    for (const len of [2, 3, 4]) {
+      for (const mult of [1, -2]) {
+        const c: Input = { x, y: x, z: x, len };
+        const want = await perBar(c, 3, (s, i) => s.f("a", "bb", x[i], len, mult));
+        const got = S.seriesBb(k, x, len, mult);
+        for (let j = 0; j < 3; j++) sameBits(got[j]!, want[j]!, `bb ${len} ${mult} output ${j}`);
+      }
+    }
+    // the case is meaningful: a window of +-1e-10 has width 0, one of the next double's has not
+    const [mid, up] = S.seriesBb(k, x, 2, 1);
+    expect(up![1]).toBe(mid![1]);
+    expect(up![5]).toBeGreaterThan(mid![5]!);
+  });
+
   it("highest/lowest keep the oldest of values that tie, 0 and -0 included, with and without na", async () => {
     const k = await createKernels();
     for (const x of [Float64Array.from([-0, 0, -1, 0, -0, -2, -0]), Float64Array.from([NaN, 0, -0, 0, NaN, -0, 0, 0])]) {

@@ -21,7 +21,9 @@ type Accept =
   /** The element (or key) type of the call's first argument, the collection (`array.push` value). */
   | { k: "element"; of: "value" | "key" }
   /** The `<T>` type argument of the call (`array.new<T>` initial value). */
-  | { k: "typeArg" };
+  | { k: "typeArg" }
+  /** A member of a user enum (input.enum's defval). */
+  | { k: "enum" };
 
 const FUNDAMENTAL = new Set(["int", "float", "bool", "color", "string"]);
 /** Base names a documented type may list (`series int/float`, `series line`, `hline`). */
@@ -32,7 +34,7 @@ const KNOWN_BASES = new Set([...FUNDAMENTAL, ...DRAWING_TYPES, "hline", "plot", 
  * types reveal: any argument type is fine there (na() of any type, str.format's values, the
  * variadic/generic ones and the unique `<...>` forms are skipped by parseAccept already).
  */
-const UNCHECKED = new Set(["na:x", "str.format:arg0", "str.format:arg1", "max_bars_back:var", "input:defval", "matrix.mult:id2"]);
+const UNCHECKED = new Set(["na:x", "str.tostring:value", "str.format:arg0", "str.format:arg1", "max_bars_back:var", "input:defval", "matrix.mult:id2"]);
 
 /**
  * Parameter types of the overloads after the first, which builtins.json does not list (from the
@@ -80,6 +82,7 @@ function parseUncached(doc: string, param: string): Accept {
   if (body === "<type of the array's elements>" || body === "<type of the matrix's elements>") return { k: "element", of: "value" };
   if (body === "<type of the map's elements>") return { k: "element", of: param === "key" ? "key" : "value" };
   if (body === "<array_type>" || body === "<matrix_type>") return { k: "typeArg" };
+  if (body === "enum") return { k: "enum" };
   const coll = /^(array|matrix)<([^<>]+)>$/.exec(body);
   if (coll) return { k: "collection", head: coll[1]!, elems: coll[2]!.split("/") };
   const parts = body.split("/");
@@ -140,6 +143,8 @@ export interface ArgCall {
   first?: PType;
   /** `<...>` type arguments of the call. */
   typeArgs: string[];
+  /** Is this type name a user enum? */
+  isEnum?: (name: string) => boolean;
 }
 
 /** The accepted type's text for the message, or undefined when `given` fits. */
@@ -167,6 +172,8 @@ export function mismatch(acc: Accept, given: PType, call: ArgCall, doc: string):
       if (!want || !coll.includes("<")) return undefined;
       return valueFits(g, want, call.version) ? undefined : elementText(want);
     }
+    case "enum":
+      return !call.isEnum || call.isEnum(g) ? undefined : doc;
     case "typeArg": {
       const want = call.typeArgs[0];
       if (!want) return undefined;

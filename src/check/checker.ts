@@ -547,7 +547,7 @@ export class Checker {
     const rargs: (RExpr | undefined)[] = [];
     const argTypes: (PType | undefined)[] = [];
     const firstAt = placement.positions.indexOf(0);
-    const argCall = { fnName: name, version: this.version, first: firstAt >= 0 ? checked[firstAt]!.t : undefined, typeArgs };
+    const argCall = { fnName: name, version: this.version, first: firstAt >= 0 ? checked[firstAt]!.t : undefined, typeArgs, isEnum: (n: string) => this.enums.has(n) };
     let typeChecked = true;
     for (let i = 0; i < allArgs.length; i++) {
       const p = placement.positions[i]!;
@@ -573,6 +573,14 @@ export class Checker {
     for (let i = 0; i < rargs.length; i++) if (!(i in rargs)) rargs[i] = undefined;
     let ty = cat ? resultType(name, fn, argTypes, typeArgs) : t("float");
     ty = this.specialResult(name, rargs, ty, e);
+    // array.from's elements share one type (int and float mix to float)
+    if (name === "array.from" && typeChecked) {
+      const elem = elemOf(ty.name) ?? "float";
+      allArgs.forEach((a, i) => {
+        if (!valueFits(checked[i]!.t.name, elem, this.version) && !this.undetermined.has(checked[i]!))
+          throw argError(name, `arg${i}`, checked[i]!.t, shownType({ name: elem, q: SERIES }), { node: a.value, span: a.span });
+      });
+    }
     const site = this.siteCount++;
     const siteTypes = TYPED_CONSTRUCTORS.has(name) && typeArgs.length ? typeArgs : name === "array.from" ? [elemOf(ty.name) ?? "float"] : undefined;
     if (siteTypes) this.siteTypeArgs.set(site, siteTypes);

@@ -92,6 +92,15 @@ describe("array element types", () => {
     expect(s.plot_0).toEqual(closes.map((c, i) => i + c));
     expect(s.plot_1).toEqual(idx.map(() => 4));
   });
+  it("array.from's values share one type (int and float mix to float; na fits)", async () => {
+    await rejected(
+      v6('a = array.from(1, "a")\nplot(a.size())'),
+      `Cannot call 'array.from' with argument 'arg1'='"a"'. An argument of 'literal string' type was used but a 'series int' is expected.`,
+      3, 19,
+    );
+    const s = await plots(v6("a = array.from(bar_index, close, na)\nplot(a.sum())"));
+    expect(s.plot_0).toEqual(closes.map((c, i) => i + c));
+  });
   it("checks array.new<T>'s initial value against T", async () => {
     await rejected(
       v6('a = array.new<int>(3, "x")\nplot(a.size())'),
@@ -168,6 +177,9 @@ describe("enums", () => {
       "Cannot call 'label.new' with argument 'text'='Dir.up'. An argument of 'Dir' type was used but a 'series string' is expected.",
       6, 29,
     );
+  });
+  it("input.enum's default must be an enum member", async () => {
+    await rejected(v6(`${dir}d = input.enum("up")\nplot(0)`), `Cannot call 'input.enum' with argument 'defval'='"up"'. An argument of 'literal string' type was used but a 'const enum' is expected.`, 6, 16);
   });
   it("accepts enum members, input.enum and str.tostring of an enum", async () => {
     const s = await plots(v6(`${dir}f(Dir d) => d == Dir.up ? 1 : 0\nd = input.enum(Dir.down)\nplot(f(d) + f(Dir.up) * 10 + str.length(str.tostring(Dir.up)))`));

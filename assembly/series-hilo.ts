@@ -33,12 +33,13 @@ export function series_hilo(inp: usize, out: usize, n: i32, len: i32, kind: i32)
   heap_set(mark);
 }
 
-// The value passes keep their running extremes in both lanes of a v128 and pick with a compare mask
-// and bitselect: no data-dependent branch (a float select can compile to one) on the chain.
+// The value passes keep their running extremes in v128 lanes and pick with pmax/pmin: exactly
+// "the newer value if strictly better, else the older" (f64x2.pmax(a, b) = a < b ? b : a a lane), one
+// instruction with no data-dependent branch (a scalar float select or max can compile to one).
 
-/** The lanes of b where they are strictly better than a's, else a's. */
+/** The lanes of b (newer) where they are strictly better than a's (older), else a's. */
 @inline function pickv(b: v128, a: v128, low: bool): v128 {
-  return v128.bitselect(b, a, low ? f64x2.lt(b, a) : f64x2.gt(b, a));
+  return low ? f64x2.pmin(a, b) : f64x2.pmax(a, b);
 }
 
 @inline function ldsplat(p: usize, i: i32): v128 {

@@ -2,7 +2,7 @@
 // runs the study itself and fans trials out over the pool; this is the single-worker path, used to
 // measure what the pool buys and where only one worker is wanted.
 
-import { optimize, type OptimizeRequest, type OptimizeResult, type TrialOutcome } from "../optimize/index.js";
+import { optimize, type OptimizeRequest, type OptimizeResult, type TrialOutcome, type TrialRecord } from "../optimize/index.js";
 import type { Bar } from "../core/result.js";
 import type { PackedBars, TrialRequest } from "./protocol.js";
 
@@ -14,6 +14,8 @@ export interface StudyRequest extends Omit<OptimizeRequest, "data"> {
 export interface StudyProgress {
   done: number;
   total: number;
+  /** The trial that just finished (the page's table streams them). */
+  trial?: TrialRecord;
 }
 
 export async function runStudyInWorker(
@@ -43,6 +45,6 @@ export async function runStudyInWorker(
   };
   return optimize({ ...rest, data: bars }, runner, {
     signal: controller.signal,
-    onProgress: (p) => onProgress?.({ done: p.completed, total: p.total }),
+    onProgress: (p) => onProgress?.({ done: p.completed, total: p.total, trial: p.trial }),
   });
 }

@@ -4,6 +4,7 @@
 import "./styles.css";
 import { App } from "./app.js";
 import { BrowserEngine, TrialTrace } from "./engines/browser.js";
+import { PIPELINE_DEPTH } from "../../src/worker/pool.js";
 import { contentKey } from "./data/parse.js";
 import { generateBars } from "./data/samples.js";
 import { spaceFromInputs } from "../../src/optimize/inputs-space.js";
@@ -107,7 +108,8 @@ const hook = {
     // one worker: the study runs inside it; a pool: the page runs the study and fans trials out
     const inWorker = workers === 1 && path === "auto";
     // pipeline false: no more trials in flight than workers, so none waits queued inside a worker
-    const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, opts.pipeline === false ? workers : undefined);
+    const concurrency = opts.pipeline === false ? workers : workers * PIPELINE_DEPTH;
+    const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, concurrency);
     const secs = (performance.now() - t0) / 1000;
     engine.trace = null;
     if (!opts.keep) engine.pool.terminate();

@@ -108,7 +108,7 @@ export class BrowserEngine implements Engine {
   optimizeInOneWorker(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void): Promise<OptimizeResult> {
     this.register(req);
     const { data, ...rest } = req;
-    return this.pool.exec(data.key, (api) => api.optimize({ ...rest, barsKey: data.key }, Comlink.proxy((p: StudyProgress) => onProgress({ done: p.done, total: p.total }))));
+    return this.pool.exec(data.key, (api) => api.optimize({ ...rest, barsKey: data.key }, Comlink.proxy((p: StudyProgress) => onProgress({ done: p.done, total: p.total, trial: p.trial }))));
   }
 
   cancel(): void {

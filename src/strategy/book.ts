@@ -20,40 +20,87 @@ export class OrderBook {
     this.orders.push(o);
   }
 
-  /** A re-issued exit (same id and from_entry) takes new levels, keeps its fills and its place in the queue. */
-  placeExit(e: ExitOrder): void {
-    const i = this.exits.findIndex((x) => x.id === e.id && x.fromEntry === e.fromEntry);
-    if (i >= 0) {
-      e.seq = this.exits[i].seq;
-      e.armed = this.exits[i].armed;
-      this.exits[i] = e;
-    } else this.exits.push(e);
+  /**
+   * Removes the pending entry-like orders (entry or order) with id `id`, as placing a new one does,
+   * and returns the first of them for the caller to rewrite and push back (null when none).
+   */
+  takeEntryLike(id: string): PendingOrder | null {
+    const orders = this.orders;
+    let found: PendingOrder | null = null;
+    let w = 0;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i];
+      if (o.id === id && (o.kind === "entry" || o.kind === "order")) {
+        if (found === null) found = o;
+      } else orders[w++] = o;
+    }
+    if (w !== orders.length) orders.length = w;
+    return found;
+  }
+
+  /** The pending exit a strategy.exit(id, from_entry) call re-places, or null. */
+  findExit(id: string, fromEntry: string | null): ExitOrder | null {
+    const exits = this.exits;
+    for (let i = 0; i < exits.length; i++) {
+      const e = exits[i];
+      if (e.id === id && e.fromEntry === fromEntry) return e;
+    }
+    return null;
+  }
+
+  /** Whether a strategy.entry with id `id` is pending. */
+  hasEntry(id: string): boolean {
+    for (let i = 0; i < this.orders.length; i++) if (this.orders[i].id === id && this.orders[i].kind === "entry") return true;
+    return false;
+  }
+
+  /** Whether any strategy.entry or strategy.order is pending. */
+  hasEntryOrOrder(): boolean {
+    for (let i = 0; i < this.orders.length; i++) if (this.orders[i].kind === "entry" || this.orders[i].kind === "order") return true;
+    return false;
   }
 
   /** strategy.cancel: every entry/order/exit with that id (pending closes stay). */
   cancel(id: string): void {
-    this.orders = this.orders.filter((o) => o.id !== id || o.kind === "close" || o.kind === "close_all");
-    this.exits = this.exits.filter((e) => e.id !== id);
+    const orders = this.orders;
+    let w = 0;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i];
+      if (o.id !== id || o.kind === "close" || o.kind === "close_all") orders[w++] = o;
+    }
+    if (w !== orders.length) orders.length = w;
+    const exits = this.exits;
+    w = 0;
+    for (let i = 0; i < exits.length; i++) if (exits[i].id !== id) exits[w++] = exits[i];
+    if (w !== exits.length) exits.length = w;
   }
 
   cancelAll(): void {
-    this.orders = this.orders.filter((o) => o.kind === "close" || o.kind === "close_all");
-    this.exits.length = 0;
+    const orders = this.orders;
+    let w = 0;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i];
+      if (o.kind === "close" || o.kind === "close_all") orders[w++] = o;
+    }
+    if (w !== orders.length) orders.length = w;
+    if (this.exits.length !== 0) this.exits.length = 0;
   }
 
   clear(): void {
-    this.orders.length = 0;
-    this.exits.length = 0;
+    if (this.orders.length !== 0) this.orders.length = 0;
+    if (this.exits.length !== 0) this.exits.length = 0;
   }
 
   removeOrder(id: string, kind: PendingOrder["kind"]): void {
     const entryLike = kind === "entry" || kind === "order";
+    const orders = this.orders;
     let w = 0;
-    for (const o of this.orders) {
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i];
       const same = o.id === id && (entryLike ? o.kind === "entry" || o.kind === "order" : o.kind === kind);
-      if (!same) this.orders[w++] = o;
+      if (!same) orders[w++] = o;
     }
-    this.orders.length = w;
+    if (w !== orders.length) orders.length = w;
   }
 
   removeRef(o: PendingOrder): void {
@@ -68,13 +115,17 @@ export class OrderBook {
    */
   applyOca(o: PendingOrder, filled: number): void {
     if (!o.ocaName || o.ocaType === "none") return;
+    const name = o.ocaName;
+    const orders = this.orders;
+    let w = 0;
     if (o.ocaType === "cancel") {
-      this.orders = this.orders.filter((x) => x.ocaName !== o.ocaName);
+      for (let i = 0; i < orders.length; i++) if (orders[i].ocaName !== name) orders[w++] = orders[i];
+      if (w !== orders.length) orders.length = w;
       return;
     }
     if (!(filled > 0)) return;
-    for (const x of this.orders) if (x.ocaName === o.ocaName && x.ocaType === "reduce") x.qty -= filled;
-    this.orders = this.orders.filter((x) => !(x.ocaName === o.ocaName && x.ocaType === "reduce" && x.qty <= 1e-12));
+    for (const x of orders) if (x.ocaName === name && x.ocaType === "reduce") x.qty -= filled;
+    this.dropEmptyReduce(name);
   }
 
   /** An exit of OCA group `name` filled `filled` contracts: the group's reduce orders shrink by it. */
@@ -87,7 +138,18 @@ export class OrderBook {
         touched = true;
       }
     }
-    if (touched) this.orders = this.orders.filter((x) => !(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12));
+    if (touched) this.dropEmptyReduce(name);
+  }
+
+  /** Drops the reduce orders of group `name` that have nothing left. */
+  private dropEmptyReduce(name: string): void {
+    const orders = this.orders;
+    let w = 0;
+    for (let i = 0; i < orders.length; i++) {
+      const x = orders[i];
+      if (!(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12)) orders[w++] = x;
+    }
+    if (w !== orders.length) orders.length = w;
   }
 
   /**
@@ -97,21 +159,27 @@ export class OrderBook {
    */
   dropBlockedEntries(side: Side | 0, openCount: number, pyramiding: number): void {
     if (side === 0 || openCount < Math.max(1, pyramiding)) return;
+    const orders = this.orders;
     let w = 0;
-    for (const o of this.orders) if (!(o.kind === "entry" && o.side === side)) this.orders[w++] = o;
-    this.orders.length = w;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i];
+      if (!(o.kind === "entry" && o.side === side)) orders[w++] = o;
+    }
+    if (w !== orders.length) orders.length = w;
   }
 
   /** An exit that has found its trades is dropped once none of them remains open. */
   pruneExits(open: readonly OpenTrade[]): void {
-    if (this.exits.length === 0) return;
+    const exits = this.exits;
+    if (exits.length === 0) return;
     let w = 0;
-    for (const e of this.exits) {
+    for (let i = 0; i < exits.length; i++) {
+      const e = exits[i];
       if (coversAny(e, open)) e.armed = true;
       else if (e.armed) continue;
-      this.exits[w++] = e;
+      exits[w++] = e;
     }
-    this.exits.length = w;
+    if (w !== exits.length) exits.length = w;
   }
 }
 
@@ -122,6 +190,6 @@ export function exitCovers(e: ExitOrder, t: OpenTrade): boolean {
 }
 
 function coversAny(e: ExitOrder, open: readonly OpenTrade[]): boolean {
-  for (const t of open) if (exitCovers(e, t)) return true;
+  for (let i = 0; i < open.length; i++) if (exitCovers(e, open[i])) return true;
   return false;
 }

@@ -14,6 +14,7 @@ import { orderEvent } from "./events.js";
 import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
+import { exitHasLevel, newExitOrder, newPendingOrder, writeExit, writeOrder } from "./orders.js";
 import { exitRemaining, exitSlice, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
 import { seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { RiskRules } from "./risk.js";
@@ -201,108 +202,53 @@ export class Broker {
     const qty = given > 0 ? given : this.defaultQty(ctx.close);
     const limit = this.roundPrice(finite(req.limit), side, false);
     const stop = this.roundPrice(finite(req.stop), side, true);
-    this.record(ctx, kind, req.id, req.direction, qty, limit, stop, req.ocaName ?? null, req.comment ?? null);
+    const ocaName = req.ocaName ?? null;
+    const comment = req.comment ?? null;
+    this.record(ctx, kind, req.id, req.direction, qty, limit, stop, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
-    const o: PendingOrder = {
-      kind,
-      id: req.id,
-      side,
-      qty,
-      qtyPercent: NaN,
-      limit,
-      stop,
-      stopTriggered: false,
-      ocaName: req.ocaName ?? null,
-      ocaType: req.ocaType ?? "none",
-      comment: req.comment ?? null,
-      alertMessage: req.alertMessage ?? null,
-      disableAlert: req.disableAlert === true,
-      seq: this.book.nextSeq(),
-      placedBar: ctx.barIndex,
-      market: limit !== limit && stop !== stop,
-      intrabar: this.inRecalc || this.tickMode,
-    };
-    this.book.placeEntry(o);
+    const seq = this.book.nextSeq();
+    // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
+    const o = this.book.takeEntryLike(req.id) ?? newPendingOrder();
+    writeOrder(o, kind, req.id, side, qty, NaN, limit, stop, ocaName, req.ocaType ?? "none", comment, req.alertMessage ?? null, req.disableAlert === true, seq, ctx.barIndex, this.inRecalc || this.tickMode);
+    this.book.orders.push(o);
   }
 
   exit(req: ExitRequest, ctx: ExecContext): void {
-    const e: ExitOrder = {
-      id: req.id,
-      fromEntry: req.fromEntry ? req.fromEntry : null,
-      qty: finite(req.qty),
-      qtyPercent: finite(req.qtyPercent),
-      profit: finite(req.profit),
-      limit: finite(req.limit),
-      loss: finite(req.loss),
-      stop: finite(req.stop),
-      trailPrice: finite(req.trailPrice),
-      trailPoints: finite(req.trailPoints),
-      trailOffset: finite(req.trailOffset),
-      ocaName: req.ocaName ?? null,
-      comment: req.comment ?? null,
-      commentProfit: req.commentProfit ?? null,
-      commentLoss: req.commentLoss ?? null,
-      commentTrailing: req.commentTrailing ?? null,
-      alerts:
-        req.alertMessage || req.alertProfit || req.alertLoss || req.alertTrailing
-          ? { message: req.alertMessage ?? null, profit: req.alertProfit ?? null, loss: req.alertLoss ?? null, trailing: req.alertTrailing ?? null }
-          : null,
-      disableAlert: req.disableAlert === true,
-      seq: this.book.nextSeq(),
-      placedBar: ctx.barIndex,
-      armed: false,
-      bindSide: 0,
-      intrabar: this.inRecalc || this.tickMode,
-    };
+    const seq = this.book.nextSeq();
     const dir = this.ledger.side();
-    e.bindSide = e.fromEntry === null ? dir : 0;
-    this.record(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, e.qty, e.limit, e.stop, e.ocaName, e.comment);
-    const hasLevel =
-      e.profit === e.profit ||
-      e.limit === e.limit ||
-      e.loss === e.loss ||
-      e.stop === e.stop ||
-      (e.trailOffset === e.trailOffset && (e.trailPoints === e.trailPoints || e.trailPrice === e.trailPrice));
-    // An exit with no level at all (e.g. levels computed from an na price while flat) is a no-op.
-    if (!hasLevel) return;
-    this.book.placeExit(e);
+    const fromEntry = req.fromEntry ? req.fromEntry : null;
+    this.record(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, finite(req.qty), finite(req.limit), finite(req.stop), req.ocaName ?? null, req.comment ?? null);
+    if (!exitHasLevel(req)) return;
+    // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
+    // its place in the queue and whether it found its trades.
+    let e = this.book.findExit(req.id, fromEntry);
+    if (e === null) {
+      e = newExitOrder();
+      e.seq = seq;
+      this.book.exits.push(e);
+    }
+    // without from_entry an exit binds to the position open now (0 when flat)
+    writeExit(e, req, fromEntry, ctx.barIndex, fromEntry === null ? dir : 0, this.inRecalc || this.tickMode);
   }
 
   close(req: CloseRequest, ctx: ExecContext, all = false): void {
     const id = all ? "" : (req.id ?? "");
     const side = this.ledger.side();
+    const open = this.ledger.open;
     let qty = finite(req.qty);
     const pct = finite(req.qtyPercent);
     // qty_percent is a share of the position as it stands when the close is placed, so several
     // closes on one bar (30% + 30% + 40%) stack to the whole position.
     if (qty !== qty && pct === pct) {
       let held = 0;
-      for (const t of this.ledger.open) if (all || t.entryId === id) held += t.qty;
+      for (let i = 0; i < open.length; i++) if (all || open[i].entryId === id) held += open[i].qty;
       if (held > 0) qty = this.roundQty((held * pct) / 100);
     }
-    this.record(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, req.comment ?? null);
-    const orders = this.book.orders;
-    if (!all && !this.ledger.open.some((t) => t.entryId === id) && !orders.some((o) => o.id === id && o.kind === "entry")) return;
-    if (all && this.ledger.open.length === 0 && !orders.some((o) => o.kind === "entry" || o.kind === "order")) return;
-    const o: PendingOrder = {
-      kind: all ? "close_all" : "close",
-      id,
-      side: side > 0 ? -1 : 1,
-      qty,
-      qtyPercent: pct,
-      limit: NaN,
-      stop: NaN,
-      stopTriggered: false,
-      ocaName: null,
-      ocaType: "none",
-      comment: req.comment ?? null,
-      alertMessage: req.alertMessage ?? null,
-      disableAlert: req.disableAlert === true,
-      seq: this.book.nextSeq(),
-      placedBar: ctx.barIndex,
-      market: true,
-      intrabar: this.inRecalc || this.tickMode,
-    };
+    const comment = req.comment ?? null;
+    this.record(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, comment);
+    if (all ? open.length === 0 && !this.book.hasEntryOrOrder() : !this.ledger.hasOpen(id) && !this.book.hasEntry(id)) return;
+    // closes are not replaced: several on one bar stack
+    const o = writeOrder(newPendingOrder(), all ? "close_all" : "close", id, side > 0 ? -1 : 1, qty, pct, NaN, NaN, null, "none", comment, req.alertMessage ?? null, req.disableAlert === true, this.book.nextSeq(), ctx.barIndex, this.inRecalc || this.tickMode);
     if (req.immediately) {
       this.bar = ctx.barIndex;
       this.time = ctx.time;
@@ -427,23 +373,38 @@ export class Broker {
   // ------------------------------------------------------------------ exit levels (levels.ts)
 
   takeProfitLevel(e: ExitOrder, t: OpenTrade): number {
-    return takeProfitLevel(e, t, this.mintick, this.version);
+    if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    return e.lvTp;
   }
 
   stopLossLevel(e: ExitOrder, t: OpenTrade): number {
-    return stopLossLevel(e, t, this.mintick, this.version);
+    if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    return e.lvSl;
   }
 
   trailActivation(e: ExitOrder, t: OpenTrade): number {
-    return trailActivation(e, t, this.mintick, this.version);
+    if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    return e.lvAct;
+  }
+
+  /** Works out exit `e`'s levels for a trade like `t` (they depend only on its entry price and side). */
+  private levelsFor(e: ExitOrder, t: OpenTrade): void {
+    e.lvTp = takeProfitLevel(e, t, this.mintick, this.version);
+    e.lvSl = stopLossLevel(e, t, this.mintick, this.version);
+    e.lvAct = trailActivation(e, t, this.mintick, this.version);
+    e.lvPrice = t.entryPrice;
+    e.lvSide = t.side;
   }
 
   /** What exit `e` may still close of trade `t` (a no-qty exit takes what its sized siblings leave). */
   exitRemaining(e: ExitOrder, t: OpenTrade): number {
     let reserved = 0;
     if (e.qty !== e.qty && e.qtyPercent !== e.qtyPercent) {
-      for (const x of this.book.exits) {
-        if (x === e || !exitCovers(x, t)) continue;
+      const exits = this.book.exits;
+      for (let i = 0; i < exits.length; i++) {
+        const x = exits[i];
+        // only sized siblings reserve a slice
+        if (x === e || (x.qty !== x.qty && x.qtyPercent !== x.qtyPercent) || !exitCovers(x, t)) continue;
         const slice = exitSlice(x, t, this.qtyStep);
         if (slice === slice) reserved += slice;
       }

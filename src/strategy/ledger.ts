@@ -47,6 +47,12 @@ export class Ledger {
     return s;
   }
 
+  /** Whether a trade entered by order `entryId` is open. */
+  hasOpen(entryId: string): boolean {
+    for (let i = 0; i < this.open.length; i++) if (this.open[i].entryId === entryId) return true;
+    return false;
+  }
+
   side(): Side | 0 {
     return this.open.length === 0 ? 0 : this.open[0].side;
   }

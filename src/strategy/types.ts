@@ -114,6 +114,16 @@ export interface ExitOrder {
   bindSide: Side | 0;
   /** Placed by a calc_on_order_fills execution inside its bar: live for the rest of that bar's path. */
   intrabar: boolean;
+  /**
+   * The bracket levels (levels.ts) last worked out, for a trade entered at `lvPrice` on `lvSide`:
+   * they depend only on those and the exit's own fields, so the path walk reads them instead of
+   * rounding them again at every point. lvPrice NaN: none yet (a re-placed exit resets it).
+   */
+  lvPrice: number;
+  lvSide: Side | 0;
+  lvTp: number;
+  lvSl: number;
+  lvAct: number;
 }
 
 export interface ExitAlerts {

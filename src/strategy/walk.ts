@@ -188,9 +188,11 @@ export class PathWalker {
     const exits = b.book.exits;
     const open = b.ledger.open;
     if (exits.length === 0 || open.length === 0) return;
-    for (const e of exits) {
+    for (let i = 0; i < exits.length; i++) {
+      const e = exits[i];
       if (e.placedBar >= b.bar && !poc && !e.intrabar) continue;
-      for (const t of open) {
+      for (let j = 0; j < open.length; j++) {
+        const t = open[j];
         if (!exitCovers(e, t)) continue;
         if (!(b.exitRemaining(e, t) > 0)) continue;
         const s = t.side;
@@ -198,6 +200,8 @@ export class PathWalker {
         if (tp === tp) this.consider(EXIT, null, e, t, "tp", tp + s * limitAdj, s, from, to, up, atPoint, e.seq);
         const sl = b.stopLossLevel(e, t);
         if (sl === sl) this.consider(EXIT, null, e, t, "sl", sl, -s as Side, from, to, up, atPoint, e.seq);
+        // only an exit with a trail offset has a trailing level (without one it would be na)
+        if (e.trailOffset !== e.trailOffset) continue;
         const tr = t.trail.get(e.id);
         if (tr && tr.active) {
           const lvl = tr.extreme - s * e.trailOffset * mt;

@@ -1,7 +1,7 @@
 // strategy.entry / order / exit / close / close_all / cancel / cancel_all, strategy.risk.* and the
 // conversion helpers. Arguments arrive in builtins.json parameter order (src/builtins/types.ts).
 
-import type { OcaType } from "../../strategy/types.js";
+import type { CloseRequest, EntryRequest, ExitRequest, OcaType } from "../../strategy/types.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { brokerOf, constName, num, strOrNull } from "./common.js";
 
@@ -21,27 +21,124 @@ function orderId(ctx: ExecContext, v: unknown, fn: string): string {
   return v;
 }
 
+// One request object per kind, rewritten by every call: the broker reads it synchronously and copies
+// what it keeps, so a script placing orders on every bar allocates no request.
+const entryReq: Required<EntryRequest> = {
+  id: "",
+  direction: "long",
+  qty: NaN,
+  limit: NaN,
+  stop: NaN,
+  ocaName: null,
+  ocaType: "none",
+  comment: null,
+  alertMessage: null,
+  disableAlert: false,
+};
+
+const exitReq: Required<ExitRequest> = {
+  id: "",
+  fromEntry: null,
+  qty: NaN,
+  qtyPercent: NaN,
+  profit: NaN,
+  limit: NaN,
+  loss: NaN,
+  stop: NaN,
+  trailPrice: NaN,
+  trailPoints: NaN,
+  trailOffset: NaN,
+  ocaName: null,
+  comment: null,
+  commentProfit: null,
+  commentLoss: null,
+  commentTrailing: null,
+  alertMessage: null,
+  alertProfit: null,
+  alertLoss: null,
+  alertTrailing: null,
+  disableAlert: false,
+};
+
+const closeReq: Required<CloseRequest> = {
+  id: null,
+  comment: null,
+  qty: NaN,
+  qtyPercent: NaN,
+  alertMessage: null,
+  immediately: false,
+  disableAlert: false,
+};
+
 /** strategy.entry and strategy.order share their parameter list. */
 function placeOrder(kind: "entry" | "order") {
+  const fn = `strategy.${kind}`;
   return (ctx: ExecContext, a: unknown[]): void => {
-    const fn = `strategy.${kind}`;
-    brokerOf(ctx).entry(
-      {
-        id: orderId(ctx, a[0], fn),
-        direction: direction(ctx, a[1]),
-        qty: num(a[2]),
-        limit: num(a[3]),
-        stop: num(a[4]),
-        ocaName: strOrNull(a[5]),
-        ocaType: ocaType(a[6]),
-        comment: strOrNull(a[7]),
-        alertMessage: strOrNull(a[8]),
-        disableAlert: a[9] === true,
-      },
-      ctx,
-      kind,
-    );
+    const b = brokerOf(ctx);
+    const r = entryReq;
+    r.id = orderId(ctx, a[0], fn);
+    r.direction = direction(ctx, a[1]);
+    r.qty = num(a[2]);
+    r.limit = num(a[3]);
+    r.stop = num(a[4]);
+    r.ocaName = strOrNull(a[5]);
+    r.ocaType = ocaType(a[6]);
+    r.comment = strOrNull(a[7]);
+    r.alertMessage = strOrNull(a[8]);
+    r.disableAlert = a[9] === true;
+    b.entry(r, ctx, kind);
   };
+}
+
+function placeExit(ctx: ExecContext, a: unknown[]): void {
+  const b = brokerOf(ctx);
+  const r = exitReq;
+  r.id = orderId(ctx, a[0], "strategy.exit");
+  r.fromEntry = strOrNull(a[1]);
+  r.qty = num(a[2]);
+  r.qtyPercent = num(a[3]);
+  r.profit = num(a[4]);
+  r.limit = num(a[5]);
+  r.loss = num(a[6]);
+  r.stop = num(a[7]);
+  r.trailPrice = num(a[8]);
+  r.trailPoints = num(a[9]);
+  r.trailOffset = num(a[10]);
+  r.ocaName = strOrNull(a[11]);
+  r.comment = strOrNull(a[12]);
+  r.commentProfit = strOrNull(a[13]);
+  r.commentLoss = strOrNull(a[14]);
+  r.commentTrailing = strOrNull(a[15]);
+  r.alertMessage = strOrNull(a[16]);
+  r.alertProfit = strOrNull(a[17]);
+  r.alertLoss = strOrNull(a[18]);
+  r.alertTrailing = strOrNull(a[19]);
+  r.disableAlert = a[20] === true;
+  b.exit(r, ctx);
+}
+
+/** strategy.close(id, comment, qty, qty_percent, alert_message, immediately, disable_alert) and close_all. */
+function placeClose(ctx: ExecContext, a: unknown[], all: boolean): void {
+  const b = brokerOf(ctx);
+  const r = closeReq;
+  if (all) {
+    r.id = null;
+    r.comment = strOrNull(a[0]);
+    r.qty = NaN;
+    r.qtyPercent = NaN;
+    r.alertMessage = strOrNull(a[1]);
+    r.immediately = a[2] === true;
+    r.disableAlert = a[3] === true;
+  } else {
+    r.id = orderId(ctx, a[0], "strategy.close");
+    r.comment = strOrNull(a[1]);
+    r.qty = num(a[2]);
+    r.qtyPercent = num(a[3]);
+    r.alertMessage = strOrNull(a[4]);
+    r.immediately = a[5] === true;
+    r.disableAlert = a[6] === true;
+  }
+  b.close(r, ctx, all);
 }
 
 function riskType(v: unknown): "percent_of_equity" | "cash" {
@@ -51,64 +148,9 @@ function riskType(v: unknown): "percent_of_equity" | "cash" {
 export const orderFunctions: BuiltinTable = {
   "strategy.entry": { name: "strategy.entry", impl: placeOrder("entry") },
   "strategy.order": { name: "strategy.order", impl: placeOrder("order") },
-  "strategy.exit": {
-    name: "strategy.exit",
-    impl: (ctx, a) => {
-      brokerOf(ctx).exit(
-        {
-          id: orderId(ctx, a[0], "strategy.exit"),
-          fromEntry: strOrNull(a[1]),
-          qty: num(a[2]),
-          qtyPercent: num(a[3]),
-          profit: num(a[4]),
-          limit: num(a[5]),
-          loss: num(a[6]),
-          stop: num(a[7]),
-          trailPrice: num(a[8]),
-          trailPoints: num(a[9]),
-          trailOffset: num(a[10]),
-          ocaName: strOrNull(a[11]),
-          comment: strOrNull(a[12]),
-          commentProfit: strOrNull(a[13]),
-          commentLoss: strOrNull(a[14]),
-          commentTrailing: strOrNull(a[15]),
-          alertMessage: strOrNull(a[16]),
-          alertProfit: strOrNull(a[17]),
-          alertLoss: strOrNull(a[18]),
-          alertTrailing: strOrNull(a[19]),
-          disableAlert: a[20] === true,
-        },
-        ctx,
-      );
-    },
-  },
-  "strategy.close": {
-    name: "strategy.close",
-    impl: (ctx, a) => {
-      brokerOf(ctx).close(
-        {
-          id: orderId(ctx, a[0], "strategy.close"),
-          comment: strOrNull(a[1]),
-          qty: num(a[2]),
-          qtyPercent: num(a[3]),
-          alertMessage: strOrNull(a[4]),
-          immediately: a[5] === true,
-          disableAlert: a[6] === true,
-        },
-        ctx,
-      );
-    },
-  },
-  "strategy.close_all": {
-    name: "strategy.close_all",
-    impl: (ctx, a) => {
-      brokerOf(ctx).close(
-        { comment: strOrNull(a[0]), alertMessage: strOrNull(a[1]), immediately: a[2] === true, disableAlert: a[3] === true },
-        ctx,
-        true,
-      );
-    },
-  },
+  "strategy.exit": { name: "strategy.exit", impl: (ctx, a) => placeExit(ctx, a) },
+  "strategy.close": { name: "strategy.close", impl: (ctx, a) => placeClose(ctx, a, false) },
+  "strategy.close_all": { name: "strategy.close_all", impl: (ctx, a) => placeClose(ctx, a, true) },
   "strategy.cancel": {
     name: "strategy.cancel",
     impl: (ctx, a) => brokerOf(ctx).cancel(orderId(ctx, a[0], "strategy.cancel"), ctx),

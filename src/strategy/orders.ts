@@ -1,0 +1,166 @@
+// The book's order records written from strategy.* requests. A call that re-places an order with the
+// same id updates the pending record in place (TradingView modifies the existing order), so a script
+// that re-issues its brackets on every bar allocates nothing here; every record is built with all its
+// fields in one order, so the path walk sees one object shape.
+
+import type { ExitAlerts, ExitOrder, ExitRequest, OcaType, PendingOrder, Side } from "./types.js";
+
+function finite(v: unknown): number {
+  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity ? v : NaN;
+}
+
+/** A blank pending order; the caller writes every field with writeOrder. */
+export function newPendingOrder(): PendingOrder {
+  return {
+    kind: "entry",
+    id: "",
+    side: 1,
+    qty: NaN,
+    qtyPercent: NaN,
+    limit: NaN,
+    stop: NaN,
+    stopTriggered: false,
+    ocaName: null,
+    ocaType: "none",
+    comment: null,
+    alertMessage: null,
+    disableAlert: false,
+    seq: 0,
+    placedBar: 0,
+    market: true,
+    intrabar: false,
+  };
+}
+
+/** Writes every field of a pending entry/order/close (a new record or a re-placed one). */
+export function writeOrder(
+  o: PendingOrder,
+  kind: PendingOrder["kind"],
+  id: string,
+  side: Side,
+  qty: number,
+  qtyPercent: number,
+  limit: number,
+  stop: number,
+  ocaName: string | null,
+  ocaType: OcaType,
+  comment: string | null,
+  alertMessage: string | null,
+  disableAlert: boolean,
+  seq: number,
+  placedBar: number,
+  intrabar: boolean,
+): PendingOrder {
+  o.kind = kind;
+  o.id = id;
+  o.side = side;
+  o.qty = qty;
+  o.qtyPercent = qtyPercent;
+  o.limit = limit;
+  o.stop = stop;
+  o.stopTriggered = false;
+  o.ocaName = ocaName;
+  o.ocaType = ocaType;
+  o.comment = comment;
+  o.alertMessage = alertMessage;
+  o.disableAlert = disableAlert;
+  o.seq = seq;
+  o.placedBar = placedBar;
+  o.market = limit !== limit && stop !== stop;
+  o.intrabar = intrabar;
+  return o;
+}
+
+/** A blank exit; the caller writes it with writeExit and sets seq / armed. */
+export function newExitOrder(): ExitOrder {
+  return {
+    id: "",
+    fromEntry: null,
+    qty: NaN,
+    qtyPercent: NaN,
+    profit: NaN,
+    limit: NaN,
+    loss: NaN,
+    stop: NaN,
+    trailPrice: NaN,
+    trailPoints: NaN,
+    trailOffset: NaN,
+    ocaName: null,
+    comment: null,
+    commentProfit: null,
+    commentLoss: null,
+    commentTrailing: null,
+    alerts: null,
+    disableAlert: false,
+    seq: 0,
+    placedBar: 0,
+    armed: false,
+    bindSide: 0,
+    intrabar: false,
+    lvPrice: NaN,
+    lvSide: 0,
+    lvTp: NaN,
+    lvSl: NaN,
+    lvAct: NaN,
+  };
+}
+
+/** A finite number (an argument that is given and not na). */
+function given(v: unknown): boolean {
+  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity;
+}
+
+/** Whether a strategy.exit request has any level: one with none (levels from an na price while flat) is a no-op. */
+export function exitHasLevel(req: ExitRequest): boolean {
+  return (
+    given(req.profit) ||
+    given(req.limit) ||
+    given(req.loss) ||
+    given(req.stop) ||
+    (given(req.trailOffset) && (given(req.trailPoints) || given(req.trailPrice)))
+  );
+}
+
+/**
+ * Writes a strategy.exit request into exit `e` (new or re-placed): everything but its queue place
+ * (`seq`) and whether it has found its trades (`armed`), which a re-placed exit keeps.
+ */
+export function writeExit(e: ExitOrder, req: ExitRequest, fromEntry: string | null, placedBar: number, bindSide: Side | 0, intrabar: boolean): void {
+  e.id = req.id;
+  e.fromEntry = fromEntry;
+  e.qty = finite(req.qty);
+  e.qtyPercent = finite(req.qtyPercent);
+  e.profit = finite(req.profit);
+  e.limit = finite(req.limit);
+  e.loss = finite(req.loss);
+  e.stop = finite(req.stop);
+  e.trailPrice = finite(req.trailPrice);
+  e.trailPoints = finite(req.trailPoints);
+  e.trailOffset = finite(req.trailOffset);
+  e.ocaName = req.ocaName ?? null;
+  e.comment = req.comment ?? null;
+  e.commentProfit = req.commentProfit ?? null;
+  e.commentLoss = req.commentLoss ?? null;
+  e.commentTrailing = req.commentTrailing ?? null;
+  e.alerts = exitAlerts(e.alerts, req);
+  e.disableAlert = req.disableAlert === true;
+  e.placedBar = placedBar;
+  e.bindSide = bindSide;
+  e.intrabar = intrabar;
+  e.lvPrice = NaN;
+  e.lvSide = 0;
+}
+
+/**
+ * The exit's alert texts; null when the call gave none (the common case). An unchanged set keeps its
+ * object: never mutated, since broker snapshots share it.
+ */
+function exitAlerts(prev: ExitAlerts | null, req: ExitRequest): ExitAlerts | null {
+  if (!(req.alertMessage || req.alertProfit || req.alertLoss || req.alertTrailing)) return null;
+  const message = req.alertMessage ?? null;
+  const profit = req.alertProfit ?? null;
+  const loss = req.alertLoss ?? null;
+  const trailing = req.alertTrailing ?? null;
+  if (prev !== null && prev.message === message && prev.profit === profit && prev.loss === loss && prev.trailing === trailing) return prev;
+  return { message, profit, loss, trailing };
+}

@@ -95,7 +95,19 @@ function parseUncached(doc: string, param: string): Accept {
  * (nz, fixnan, ta.change, math.max, ...) document only the first overload's argument type: a
  * parameter documented with one of those bases takes any of them.
  */
+/** Accepted types by catalogue entry and parameter, per dialect (v5 adds casts and overloads). */
+const acceptCache = [new WeakMap<CatalogFunction, Map<string, Accept>>(), new WeakMap<CatalogFunction, Map<string, Accept>>()];
+
 export function builtinAccept(fnKey: string, fn: CatalogFunction, param: string, version: number): Accept {
+  const byFn = acceptCache[version < 6 ? 0 : 1]!;
+  let m = byFn.get(fn);
+  if (!m) byFn.set(fn, (m = new Map()));
+  let acc = m.get(param);
+  if (!acc) m.set(param, (acc = computeAccept(fnKey, fn, param, version)));
+  return acc;
+}
+
+function computeAccept(fnKey: string, fn: CatalogFunction, param: string, version: number): Accept {
   const doc = paramDoc(fnKey, fn, param);
   if (!doc || UNCHECKED.has(`${fnKey}:${param}`)) return { k: "any" };
   const acc = widenByReturns(fn, parseAccept(doc, param));

@@ -134,7 +134,7 @@ class Gen {
     const text = [
       `"use strict";`,
       `return function run(K, R, from, to, budget, startMs, barMs, broker) {`,
-      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, now = R.now, LOOP_MS = R.loopMs, loopTimeout = R.loopTimeout;`,
+      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, now = R.now, LOOP_MS = R.loopMs, loopTimeout = R.loopTimeout, atLine = R.atLine;`,
       `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
       `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
       // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
@@ -250,9 +250,16 @@ class Gen {
 
   // ------------------------------------------------------------------ statements
 
+  /**
+   * The statements of a nested block: a runtime error leaving one gets its line, as the
+   * interpreter's block does (try costs nothing until something throws).
+   */
   private stmts(list: RStmt[], sink: Sink, ind: string): string {
     const out: string[] = [];
-    list.forEach((s, i) => out.push(this.stmt(s, i === list.length - 1 ? sink : null, ind)));
+    list.forEach((s, i) => {
+      const code = this.stmt(s, i === list.length - 1 ? sink : null, ind + "  ");
+      out.push(`${ind}try {\n${code}\n${ind}} catch (e) { throw atLine(e, ${s.line}); }`);
+    });
     if (list.length === 0 && sink) out.push(`${ind}${sink} = NaN;`);
     return out.join("\n");
   }

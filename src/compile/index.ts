@@ -13,7 +13,7 @@ import type { ExecContext } from "../builtins/types.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import type { Kernels } from "../kernels/index.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
-import { LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
+import { atLine, LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
 import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
@@ -177,6 +177,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     once: state.once,
     now,
     loopMs: LOOP_LIMIT_MS,
+    atLine,
     loopTimeout: (): never => {
       throw new PineRuntimeError(`Loop takes longer than ${LOOP_LIMIT_MS} ms`);
     },

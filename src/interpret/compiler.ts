@@ -6,7 +6,7 @@ import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
 import type { PlotOutput } from "../builtins/plot/store.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
-import { LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
+import { atLine, LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
@@ -68,17 +68,33 @@ export class Compiler {
 
   // ------------------------------------------------------------------ blocks and statements
 
+  /** A nested block: a runtime error leaving statement i gets its line (one try per block run). */
   block(b: RBlock): Fn {
     const fns = b.stmts.map((s, i) => this.stmt(s, i === b.stmts.length - 1));
+    const lines = b.stmts.map((s) => s.line);
     const self = this;
     const n = fns.length;
     if (n === 0) return () => NaN;
-    if (n === 1 && !hasCtl(b)) return fns[0]!;
+    if (n === 1 && !hasCtl(b)) {
+      const f = fns[0]!, line = lines[0]!;
+      return () => {
+        try {
+          return f();
+        } catch (err) {
+          throw atLine(err, line);
+        }
+      };
+    }
     return () => {
       let v: any;
-      for (let i = 0; i < n; i++) {
-        v = fns[i]!();
-        if (self.ctl !== 0) return v;
+      let i = 0;
+      try {
+        for (; i < n; i++) {
+          v = fns[i]!();
+          if (self.ctl !== 0) return v;
+        }
+      } catch (err) {
+        throw atLine(err, lines[i]!);
       }
       return v;
     };
@@ -797,7 +813,8 @@ function hasCtl(b: RBlock): boolean {
 
 /**
  * The top-level statements in order. A runtime error leaving statement i gets that statement's line
- * (the compile backend marks the same statement): one try per bar, nothing per statement.
+ * unless a nested block gave it its own (the compile backend marks the same statements): one try per
+ * bar, nothing per statement.
  */
 function seq(fns: Fn[], lines: number[], done: Fn): Fn {
   const n = fns.length;
@@ -806,8 +823,7 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
     try {
       for (; i < n; i++) fns[i]!();
     } catch (err) {
-      if (err instanceof PineRuntimeError && err.line === undefined) err.line = lines[i];
-      throw err;
+      throw atLine(err, lines[i]!);
     }
     return done();
   };

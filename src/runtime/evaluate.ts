@@ -372,7 +372,7 @@ function finishError(
   return fail(result, "runtime", message, line === undefined ? undefined : [statementDiagnostic(source, line, message, bar)], bar, barTime);
 }
 
-/** Where a runtime error happened: the top-level statement's line, from its first character to the line's end. */
+/** Where a runtime error happened: the innermost running statement's line, from its first character to the line's end. */
 function statementDiagnostic(source: string, line: number, message: string, bar: number): Diagnostic {
   const text = source.split(/\r\n|\r|\n/)[line - 1] ?? "";
   const column = text.length - text.trimStart().length + 1;

@@ -299,12 +299,12 @@ describe("language.md §10 execution model and series", () => {
     expect(labels.map((d) => d.text)).toEqual(["3", "4", "5"]);
   });
   it("10.23 Runtime errors: `runtime.error(msg)`; array bounds; loop timeout; division by zero gives `na` (not an error)", async () => {
-    // the position is the top-level statement that was running (line, first column), plus the bar
-    const r = await runtimeErrorAt(v6("if bar_index == 3\n    runtime.error('boom')\nplot(close)"), /^boom$/, 3, 3, 1);
+    // the position is the innermost statement that was running (line, first column), plus the bar
+    const r = await runtimeErrorAt(v6("if bar_index == 3\n    runtime.error('boom')\nplot(close)"), /^boom$/, 3, 4, 5);
     expect(r.series.plot_0).toEqual(closes.slice(0, 3));
     await runtimeErrorAt(v6("a = array.new<float>(2, 0)\nplot(bar_index == 1 ? a.get(2) : 0)"), /Index 2 is out of bounds, array size is 2/, 1, 4, 1);
-    // inside a function: the calling statement
-    await runtimeErrorAt(v6("f(a) =>\n    a.get(9)\nx = array.from(1.0)\ny = 0.0\nif bar_index == 2\n    y := f(x)\nplot(y)"), /Index 9 is out of bounds/, 2, 7, 1);
+    // inside a function: the statement of its body
+    await runtimeErrorAt(v6("f(a) =>\n    a.get(9)\nx = array.from(1.0)\ny = 0.0\nif bar_index == 2\n    y := f(x)\nplot(y)"), /Index 9 is out of bounds/, 2, 4, 5);
     // na where a value is required
     await runtimeErrorAt(v6("int n = bar_index < 3 ? 2 : na\nplot(ta.sma(close, n))"), /Invalid value of the 'length' argument \(NaN\) in the 'sma' function/, 3, 4, 1);
     await runtimeErrorAt(v6("a = array.from(1.0)\nif bar_index == 1\n    a := na\nplot(a.size())"), /Cannot call 'array.size' with an array that is na/, 1, 6, 1);
@@ -314,7 +314,7 @@ describe("language.md §10 execution model and series", () => {
     expect(s.plot_2).toEqual(fill(null));
   });
   it("10.23 the loop timeout is a runtime error on its bar", async () => {
-    await runtimeErrorAt(v6("i = 0\nif bar_index == 1\n    while true\n        i += 1\nplot(i)"), /Loop takes longer than 500 ms/, 1, 4, 1);
+    await runtimeErrorAt(v6("i = 0\nif bar_index == 1\n    while true\n        i += 1\nplot(i)"), /Loop takes longer than 500 ms/, 1, 5, 5);
   }, 20_000);
   it("10.24 Logging: `log.info/warning/error(msg)` and `log.info(formatString, args...)`", async () => {
     const r = await runBoth(v6("if bar_index == 1\n    log.info('a {0} b {1}', 1, 'x')\n    log.warning('w')\n    log.error('e {0,number,#.00}', 1.5)\nplot(close)"), data);

@@ -31,14 +31,14 @@ describe("language.md §2 literals and types", () => {
     expect(s.plot_2).toEqual(fill(1));
   });
   it("2.06 Maximum string length is 40,960 characters: building a longer one is a runtime error", async () => {
-    // the error names the length; position is the statement's line, bar as usual
+    // the error names the length; position is the innermost statement's line, bar as usual
     const tooLong = (n: number) => new RegExp(`^String is too long: ${n} characters \\(the maximum is 40960\\)$`);
     await runtimeErrorAt(v6("s = str.repeat('a', 50000)\nplot(str.length(s))"), tooLong(50000), 0, 3, 1);
     // `+=` grows one character a bar: 40,959, 40,960, then the error on bar 2
     const r = await runtimeErrorAt(v6("var s = str.repeat('x', 40958)\nplot(0)\ns += 'y'\nplot(str.length(s))"), tooLong(40961), 2, 5, 1);
     expect(r.series.plot_1).toEqual([40959, 40960]);
     // `+` (inside a user function: the calling statement's position), na + a long string stays na
-    await runtimeErrorAt(v6("f(n) =>\n    str.repeat('a', 40000) + str.repeat('b', n)\nx = bar_index == 1 ? f(961) : ''\nplot(str.length(x))"), tooLong(40961), 1, 5, 1);
+    await runtimeErrorAt(v6("f(n) =>\n    str.repeat('a', 40000) + str.repeat('b', n)\nx = bar_index == 1 ? f(961) : ''\nplot(str.length(x))"), tooLong(40961), 1, 4, 5);
     expect(await first(v6("string n = na\nplot(na(n + str.repeat('a', 40960)) ? 1 : 0)"))).toEqual(fill(1));
   });
   it("2.06 the other operations that build strings: str.repeat with a separator, str.replace_all, str.format, str.tostring, array.join", async () => {

@@ -35,7 +35,7 @@ describe("language.md §7 user-defined types and enums", () => {
     expect(s.plot_0).toEqual(fill(1));
     expect(s.plot_1).toEqual([0, 0, 0, 1, 1, 1]);
     await runtimeErrorAt(v6("type P\n    float x = 1\nP p = na\nplot(bar_index == 2 ? p.x : 0)"), /Cannot access a field of an na object/, 2, 6, 1);
-    await runtimeErrorAt(v6("type P\n    float x = 1\nP p = na\nq = bar_index > 0 ? p : na\nif bar_index == 1\n    q.x := 3\nplot(close)"), /Cannot assign a field of an na object/, 1, 7, 1);
+    await runtimeErrorAt(v6("type P\n    float x = 1\nP p = na\nq = bar_index > 0 ? p : na\nif bar_index == 1\n    q.x := 3\nplot(close)"), /Cannot assign a field of an na object/, 1, 8, 5);
   });
   it("7.07 UDT fields of other UDTs or collections", async () => {
     expect(await first(v6("type In\n    float v = 2\ntype Out\n    In inner\n    array<float> xs\n    map<string, int> m\no = Out.new(In.new(), array.from(1.0, 2.0), map.new<string, int>())\no.m.put('k', 7)\no.inner.v += 1\nplot(o.inner.v * 100 + o.xs.sum() * 10 + o.m.get('k'))"))).toEqual(fill(337));

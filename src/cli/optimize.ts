@@ -12,6 +12,7 @@ import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
 import { syntheticBars } from "../runtime/synthetic.js";
 import { OptimizeError, prepareStudy, runStudy, spaceFromInputs, toBarArray, type OptimizeRequest, type OptimizeResult, type TrialRecord } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
+import { TRIAL_BROKER } from "../server/engine.js";
 
 const USAGE = `Usage: resin optimize <strategy.pine> [options]
 
@@ -207,7 +208,7 @@ export async function command(argv: string[]): Promise<number> {
     const study = prepareStudy(req);
     const tty = !a.json && !!process.stderr.isTTY;
     let best = "-";
-    const res = await runStudy(study, (inputs, slice) => engine.run({ script: source, data: slice, symbol: "CHART", options: { mode: "interpret", inputs } }), {
+    const res = await runStudy(study, (inputs, slice) => engine.run({ script: source, data: slice, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "interpret", inputs } }), {
       concurrency: engine.concurrency,
       onProgress: (p) => {
         if (p.best_index !== null) {

@@ -12,7 +12,15 @@ export interface RunJob {
   timeframe?: string | null;
   syminfo?: SymInfo;
   options: RunOptions & { libraries?: LibrarySource[] };
+  /** Broker settings over the script's (RuntimeOptions.broker): optimize trials lift the 9,000-trade limit. */
+  broker?: Record<string, unknown>;
 }
+
+/**
+ * What an optimize trial's run needs from the broker: every closed trade (the study scores the
+ * whole list; TradingView's 9,000-trade trimming would drop the oldest ones).
+ */
+export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity };
 
 export interface Engine {
   /** Evaluates a job; resolves with the result (script/data errors are in it), rejects only on bugs. */
@@ -28,6 +36,7 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
   const rt = new Runtime(job.symbol, {
     ...(job.timeframe ? { timeframe: job.timeframe } : {}),
     ...(job.syminfo && Object.keys(job.syminfo).length ? { syminfo: job.syminfo } : {}),
+    ...(job.broker ? { broker: job.broker } : {}),
   });
   return rt.run(job.script, job.data as never, job.options);
 }

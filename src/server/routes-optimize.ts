@@ -6,6 +6,7 @@ import type { Bar } from "../core/result.js";
 import { OptimizeError, prepareStudy, runStudy, type OptimizeRequest } from "../optimize/index.js";
 import type { RouteContext } from "./app.js";
 import { ApiError } from "./errors.js";
+import { TRIAL_BROKER } from "./engine.js";
 import { checkLibraries, guarded, readBody } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
 
@@ -24,7 +25,7 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
       }
       const symbol = body.symbol as string;
       const runner = (inputs: Record<string, unknown>, bars: Bar[]) =>
-        ctx.engine.run({ script: study.script, data: bars, symbol, options: { mode: "interpret", inputs, ...(libraries.length ? { libraries } : {}) } });
+        ctx.engine.run({ script: study.script, data: bars, symbol, broker: TRIAL_BROKER, options: { mode: "interpret", inputs, ...(libraries.length ? { libraries } : {}) } });
       const result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal: c.req.raw.signal });
       return c.json({ status: "success", ...result }, 200);
     }),

@@ -18,13 +18,17 @@ import { runStudyInWorker, type StudyProgress, type StudyRequest } from "./study
 const barSets = new Map<string, PackedBars>();
 let cancelled = false;
 
-/** Runs a request over its stored bars (or a slice of them) with this worker's kernel instance. */
-async function evaluate(req: TrialRequest): Promise<RunResult> {
+/**
+ * Runs a request over its stored bars (or a slice of them) with this worker's kernel instance. An
+ * optimize trial keeps every closed trade (no 9,000-trade trimming): the study scores the whole list.
+ */
+async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
   await initKernels();
   const bars = barSets.get(req.barsKey);
   if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
   const slice = req.slice ? cloneBars(bars, req.slice[0], req.slice[1]) : bars;
-  const rt = new Runtime(req.symbol ?? "CHART", req.runtime ?? {});
+  const runtime = req.runtime ?? {};
+  const rt = new Runtime(req.symbol ?? "CHART", trial ? { ...runtime, broker: { ...runtime.broker, trade_limit: Infinity } } : runtime);
   const kernels = workerKernels!;
   const result = rt.runSync(req.source, toColumnar(slice), req.options ?? {}, kernels.forRun());
   if (result.error || result.timed_out) kernels.discard();
@@ -46,7 +50,7 @@ let lastTrialEnd: number | null = null;
 /** One optimize trial: the run, and back only what the study reads (protocol.ts TrialReply). */
 async function trialOnce(req: TrialRequest): Promise<TrialReply> {
   const t0 = performance.now();
-  const { reply, transfer } = trialReply(await evaluate(req), 0);
+  const { reply, transfer } = trialReply(await evaluate(req, true), 0);
   const end = performance.now();
   reply.worker_ms = end - t0;
   reply.idle_ms = lastTrialEnd === null ? 0 : t0 - lastTrialEnd;
@@ -91,7 +95,7 @@ const api = {
     // calls, so they are awaited (all at once, at the end) before the result goes back.
     const delivered: Promise<unknown>[] = [];
     const report = onProgress && ((p: StudyProgress) => void delivered.push(Promise.resolve(onProgress(p))));
-    const result = await runStudyInWorker(req, bars, (r) => evaluate(r).then((res) => trialOutcome(trialReply(res, 0).reply)), () => cancelled, report);
+    const result = await runStudyInWorker(req, bars, (r) => evaluate(r, true).then((res) => trialOutcome(trialReply(res, 0).reply)), () => cancelled, report);
     await Promise.all(delivered);
     return result;
   },

@@ -26,7 +26,10 @@ export class ReportPanel {
     const equityHost = h("div", { class: "equity", "data-testid": "equity" });
     this.host.append(h("h4", {}, "Equity"), equityHost);
     this.drawEquity(equityHost, st, barTimes);
-    this.host.append(h("h4", {}, `Trades (${st.trades.length} closed, ${st.open_trades.length} open)`), tradesTable(st));
+    // past 9,000 closed trades the list keeps the newest (TradingView's trimming); the stats count them all
+    const closed = typeof st.stats.total_closed_trades === "number" ? st.stats.total_closed_trades : st.trades.length;
+    const shown = closed > st.trades.length ? `, the newest ${st.trades.length} listed` : "";
+    this.host.append(h("h4", {}, `Trades (${closed} closed${shown}, ${st.open_trades.length} open)`), tradesTable(st));
   }
 
   private drawEquity(host: HTMLElement, st: StrategyResult, times: Float64Array): void {

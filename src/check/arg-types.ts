@@ -31,8 +31,9 @@ const KNOWN_BASES = new Set([...FUNDAMENTAL, ...DRAWING_TYPES, "hline", "plot", 
 
 /**
  * Parameters whose first-overload wording does not describe the other overloads in a way the return
- * types reveal: any argument type is fine there (na() of any type, str.format's values, the
- * variadic/generic ones and the unique `<...>` forms are skipped by parseAccept already).
+ * types reveal, so any argument type is fine there: na() and str.tostring() of any value, str.format's
+ * values, max_bars_back's variable, input()'s default, matrix.mult by a matrix, an array or a scalar.
+ * (The generic `<...>` forms and the unique types such as plot_style are skipped by parseAccept.)
  */
 const UNCHECKED = new Set(["na:x", "str.tostring:value", "str.format:arg0", "str.format:arg1", "max_bars_back:var", "input:defval", "matrix.mult:id2"]);
 

@@ -10,7 +10,7 @@
 import type { ExecContext } from "../builtins/types.js";
 import type { StrategyEvent, StrategyResult } from "../core/result.js";
 import { exitCovers, OrderBook } from "./book.js";
-import { orderEvent } from "./events.js";
+import { EventLog } from "./events.js";
 import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
@@ -38,7 +38,8 @@ function finite(v: unknown): number {
 
 export class Broker {
   readonly settings: StrategySettings;
-  readonly events: StrategyEvent[] = [];
+  /** Every order call (result.events), logged in columns; `events` builds the records. */
+  readonly eventLog = new EventLog();
   readonly ledger: Ledger;
   readonly risk: RiskRules;
   readonly tracker: EquityTracker;
@@ -309,6 +310,11 @@ export class Broker {
     restoreSnapshot(this, s);
   }
 
+  /** result.events: one record per order call so far. */
+  get events(): StrategyEvent[] {
+    return this.eventLog.toArray();
+  }
+
   get pendingOrders(): readonly PendingOrder[] {
     return this.book.orders;
   }
@@ -440,6 +446,6 @@ export class Broker {
     oca: string | null,
     comment: string | null,
   ): void {
-    this.events.push(orderEvent(ctx, kind, id, direction, qty, limit, stop, oca, comment));
+    this.eventLog.push(ctx, kind, id, direction, qty, limit, stop, oca, comment);
   }
 }

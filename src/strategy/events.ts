@@ -1,39 +1,135 @@
-// StrategyEvent records: every order call the script makes (result.events).
+// StrategyEvent records: every order call the script makes (result.events). A strategy placing its
+// brackets on every bar makes hundreds of thousands of them, so the broker logs them in flat columns
+// while it runs (no object per call: retained objects are what the garbage collector pays for) and
+// builds the contract's records when they are read, normally once, at the end of the run.
 
 import type { ExecContext } from "../builtins/types.js";
 import type { StrategyEvent } from "../core/result.js";
+
+type Kind = StrategyEvent["kind"];
+
+const KINDS: readonly Kind[] = ["entry", "exit", "close", "close_all", "cancel", "cancel_all", "order"];
+
+function kindCode(kind: Kind): number {
+  switch (kind) {
+    case "entry": return 0;
+    case "exit": return 1;
+    case "close": return 2;
+    case "close_all": return 3;
+    case "cancel": return 4;
+    case "cancel_all": return 5;
+    default: return 6;
+  }
+}
+
+/** Numbers per event: qty, limit, stop, bar_index, bar_time, open, high, low, close. */
+const NUMS = 9;
+/** Strings per event: id, oca_name, comment, script_id, run_id. */
+const STRS = 5;
+/** Events per chunk: the log grows by chunks, never copying what it holds. */
+const CHUNK_BITS = 10;
+const CHUNK = 1 << CHUNK_BITS;
+const IN_CHUNK = CHUNK - 1;
+
+class Chunk {
+  readonly kinds = new Uint8Array(CHUNK);
+  /** 1 long, -1 short, 0 null. */
+  readonly dirs = new Int8Array(CHUNK);
+  readonly nums = new Float64Array(CHUNK * NUMS);
+  readonly strs: (string | null)[] = new Array<string | null>(CHUNK * STRS).fill(null);
+}
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
 
-/** script_id / run_id come from ctx.ext.scriptId / ctx.ext.runId, which the Runtime sets. */
-export function orderEvent(
-  ctx: ExecContext,
-  kind: StrategyEvent["kind"],
-  id: string | null,
-  direction: "long" | "short" | null,
-  qty: number,
-  limit: number,
-  stop: number,
-  oca: string | null,
-  comment: string | null,
-): StrategyEvent {
-  const ext = ctx.ext ?? {};
-  return {
-    kind,
-    id,
-    direction,
-    qty: qty === qty ? qty : null,
-    order_type: limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
-    limit: limit === limit ? limit : null,
-    stop: stop === stop ? stop : null,
-    oca_name: oca,
-    comment,
-    bar_index: ctx.barIndex,
-    bar_time: ctx.time,
-    ohlc: [ctx.open, ctx.high, ctx.low, ctx.close],
-    script_id: str(ext.scriptId) ?? "",
-    run_id: str(ext.runId) ?? "",
-  };
+export class EventLog {
+  /** Events logged (a snapshot restore may take the count back). */
+  count = 0;
+  private readonly chunks: Chunk[] = [];
+  /** The records built so far (a prefix of the log), handed out by toArray(). */
+  private readonly built: StrategyEvent[] = [];
+
+  /** script_id / run_id come from ctx.ext.scriptId / ctx.ext.runId, which the Runtime sets. */
+  push(
+    ctx: ExecContext,
+    kind: Kind,
+    id: string | null,
+    direction: "long" | "short" | null,
+    qty: number,
+    limit: number,
+    stop: number,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    const i = this.count;
+    const at = i & IN_CHUNK;
+    if (at === 0 && i >> CHUNK_BITS === this.chunks.length) this.chunks.push(new Chunk());
+    const c = this.chunks[i >> CHUNK_BITS];
+    c.kinds[at] = kindCode(kind);
+    c.dirs[at] = direction === "long" ? 1 : direction === "short" ? -1 : 0;
+    const n = c.nums;
+    const k = at * NUMS;
+    n[k] = qty;
+    n[k + 1] = limit;
+    n[k + 2] = stop;
+    n[k + 3] = ctx.barIndex;
+    n[k + 4] = ctx.time;
+    n[k + 5] = ctx.open;
+    n[k + 6] = ctx.high;
+    n[k + 7] = ctx.low;
+    n[k + 8] = ctx.close;
+    const s = c.strs;
+    const j = at * STRS;
+    const ext = ctx.ext;
+    s[j] = id;
+    s[j + 1] = oca;
+    s[j + 2] = comment;
+    s[j + 3] = (ext ? str(ext.scriptId) : null) ?? "";
+    s[j + 4] = (ext ? str(ext.runId) : null) ?? "";
+    this.count = i + 1;
+  }
+
+  /** Drops the events after the first `n` (a realtime tick rolled back; their slots are written again). */
+  truncate(n: number): void {
+    if (n >= this.count) return;
+    this.count = n;
+    if (this.built.length > n) this.built.length = n;
+  }
+
+  /** Every logged event as the contract's records (the same array on every call, extended as the log grows). */
+  toArray(): StrategyEvent[] {
+    const out = this.built;
+    for (let i = out.length; i < this.count; i++) out.push(this.record(i));
+    return out;
+  }
+
+  private record(i: number): StrategyEvent {
+    const c = this.chunks[i >> CHUNK_BITS];
+    const at = i & IN_CHUNK;
+    const n = c.nums;
+    const s = c.strs;
+    const k = at * NUMS;
+    const j = at * STRS;
+    const qty = n[k];
+    const limit = n[k + 1];
+    const stop = n[k + 2];
+    const d = c.dirs[at];
+    return {
+      kind: KINDS[c.kinds[at]],
+      id: s[j],
+      direction: d > 0 ? "long" : d < 0 ? "short" : null,
+      qty: qty === qty ? qty : null,
+      order_type: limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
+      limit: limit === limit ? limit : null,
+      stop: stop === stop ? stop : null,
+      oca_name: s[j + 1],
+      comment: s[j + 2],
+      bar_index: n[k + 3],
+      bar_time: n[k + 4],
+      ohlc: [n[k + 5], n[k + 6], n[k + 7], n[k + 8]],
+      script_id: s[j + 3] as string,
+      run_id: s[j + 4] as string,
+    };
+  }
 }

@@ -28,7 +28,7 @@ export function takeSnapshot(b: Broker): BrokerSnapshot {
     exits: b.book.exits.map((e) => ({ ...e })),
     open: b.ledger.open.map(cloneTrade),
     closed: b.ledger.closed.mark(),
-    events: b.events.length,
+    events: b.eventLog.count,
     equity: b.tracker.count,
     self: scalarsOf(b),
     ledger: scalarsOf(b.ledger),
@@ -44,7 +44,7 @@ export function restoreSnapshot(b: Broker, s: BrokerSnapshot): void {
   b.ledger.open.length = 0;
   for (const t of s.open) b.ledger.open.push(cloneTrade(t));
   b.ledger.closed.rollback(s.closed);
-  truncate(b.events, s.events);
+  b.eventLog.truncate(s.events);
   restoreScalars(b, s.self);
   restoreScalars(b.ledger, s.ledger);
   restoreScalars(b.risk, s.risk);
@@ -69,9 +69,4 @@ export function cloneTrade(t: OpenTrade): OpenTrade {
   const trail = new Map<string, { active: boolean; extreme: number }>();
   for (const [k, v] of t.trail) trail.set(k, { active: v.active, extreme: v.extreme });
   return { ...t, exitFilled: new Map(t.exitFilled), trail };
-}
-
-/** Truncates an array back to `n` items in place. */
-export function truncate<T>(a: T[], n: number): void {
-  if (a.length > n) a.length = n;
 }

@@ -111,8 +111,19 @@ export class RiskRules {
     this.dayFills++;
   }
 
+  /** Whether a rule is checked at a bar's close (without one, onClose need not value the equity). */
+  private checksAtClose(): boolean {
+    return (
+      this.haltedForever ||
+      this.maxIntradayLoss === this.maxIntradayLoss ||
+      this.maxIntradayFilledOrders === this.maxIntradayFilledOrders ||
+      this.maxDrawdownValue === this.maxDrawdownValue
+    );
+  }
+
   /** End of a bar: checks the account rules; a breached rule closes the position at the close. */
   onClose(ctx: ExecContext, broker: Broker): void {
+    if (!this.checksAtClose()) return;
     const eq = broker.equity(ctx.close);
     if (this.maxIntradayLoss === this.maxIntradayLoss && !this.haltedToday && this.dayStartEquity === this.dayStartEquity) {
       const limit =

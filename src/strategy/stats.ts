@@ -189,5 +189,8 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     margin_calls: broker.risk.marginCalls,
     initial_capital: initial,
   };
-  return { trades, open_trades: open, stats, equity: Array.from(tracker.equity.subarray(0, tracker.count)) };
+  // a plain loop: Array.from over the typed array would box every value through its iterator
+  const equity = new Array<number>(tracker.count);
+  for (let i = 0; i < tracker.count; i++) equity[i] = tracker.equity[i];
+  return { trades, open_trades: open, stats, equity };
 }

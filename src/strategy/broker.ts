@@ -277,7 +277,7 @@ export class Broker {
     this.book.clear();
     if (this.ledger.open.length === 0) return;
     const side = this.ledger.side() as Side;
-    closeTrades(this, this.ledger.open.slice(), Infinity, slipped(this, price, -side as Side), "Close position order", comment);
+    closeTrades(this, this.ledger.closeList(), Infinity, slipped(this, price, -side as Side), "Close position order", comment);
   }
 
   /** Quantity strategy.entry uses when none is given, for an order filled at `price`. */
@@ -432,7 +432,7 @@ export class Broker {
   marginCall(qty: number, price: number): void {
     const side = this.ledger.side();
     if (side === 0) return;
-    closeTrades(this, this.ledger.open.slice(), qty, price, "Margin call", "Margin call");
+    closeTrades(this, this.ledger.closeList(), qty, price, "Margin call", "Margin call");
   }
 
   private record(

@@ -45,7 +45,7 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
   if (o.kind === "entry") {
     if (!b.risk.allowsSide(side)) {
       // strategy.risk.allow_entry_in: an entry the other way only closes the position.
-      if (closing > 0) closeTrades(b, ledger.open.slice(), Infinity, price, o.id, o.comment, NaN, o);
+      if (closing > 0) closeTrades(b, ledger.closeList(), Infinity, price, o.id, o.comment, NaN, o);
       return;
     }
     if (pos === side && ledger.open.length >= Math.max(1, b.settings.pyramiding)) return;
@@ -59,7 +59,7 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
   // One order pays one commission (cash_per_order), shared by its closing and opening legs.
   const fee = commission(b, closing + opening, price);
   const total = closing + opening;
-  if (closing > 0) closeTrades(b, ledger.open.slice(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0, null);
+  if (closing > 0) closeTrades(b, ledger.closeList(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0, null);
   if (opening > 0) {
     ledger.openTrade(o.id, o.comment, side, opening, price, total > 0 ? (fee * opening) / total : 0, b.bar, b.time);
     b.risk.onFill();
@@ -78,8 +78,7 @@ function affordable(b: Broker, side: Side, qty: number, price: number): boolean 
 }
 
 export function fillClose(b: Broker, o: PendingOrder, price: number): void {
-  const open = b.ledger.open;
-  const matching = o.kind === "close_all" ? open.slice() : open.filter((t) => t.entryId === o.id);
+  const matching = b.ledger.closeList(o.kind === "close_all" ? null : o.id);
   if (matching.length === 0) return;
   let total = 0;
   for (const t of matching) total += t.qty;
@@ -97,7 +96,7 @@ export function fillExit(b: Broker, e: ExitOrder, t: OpenTrade, leg: Leg, price:
   const comment = (leg === "tp" ? e.commentProfit : leg === "sl" ? e.commentLoss : e.commentTrailing) ?? e.comment;
   t.exitFilled.set(e.id, (t.exitFilled.get(e.id) ?? 0) + qty);
   // FIFO: an exit closes the earliest open trades first, whatever trade its levels came from.
-  const targets = b.settings.closeEntriesRule === "FIFO" ? b.ledger.open.slice() : [t];
+  const targets = b.ledger.closeList(null, b.settings.closeEntriesRule === "FIFO" ? null : t);
   const side = -t.side as Side;
   const done = closeTrades(b, targets, qty, price, e.id, comment, NaN, null);
   if (done > 0) {

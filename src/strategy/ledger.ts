@@ -29,6 +29,7 @@ export class Ledger {
   /** Fill price of the first entry of the run (buy & hold); NaN before it. */
   firstEntryPrice = NaN;
   private seq = 0;
+  private readonly closing: OpenTrade[] = [];
 
   /**
    * Account currency per point (the broker updates it when the account currency is converted);
@@ -45,6 +46,18 @@ export class Ledger {
     let s = 0;
     for (const t of this.open) s += t.side * t.qty;
     return s;
+  }
+
+  /**
+   * The open trades (of entry `entryId` when given), or just `only`, copied into one reused list: a
+   * fill walks it while closePart removes closed trades from `open`. Valid until the next call.
+   */
+  closeList(entryId: string | null = null, only: OpenTrade | null = null): OpenTrade[] {
+    const list = this.closing;
+    list.length = 0;
+    if (only !== null) list.push(only);
+    else for (let i = 0; i < this.open.length; i++) if (entryId === null || this.open[i].entryId === entryId) list.push(this.open[i]);
+    return list;
   }
 
   /** Whether a trade entered by order `entryId` is open. */

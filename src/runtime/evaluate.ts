@@ -408,12 +408,29 @@ function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: numbe
   if (broker) {
     try {
       r.strategy = broker.finish(ctx);
-      r.events = broker.events;
+      lazyEvents(r, broker);
     } catch (err) {
       if (!r.error) fail(r, "order", err instanceof Error ? err.message : String(err));
     }
   }
   collectExt(r, ctx);
+}
+
+/**
+ * `events` built from the broker's event log on first read (an optimize trial never reads them);
+ * then a plain data property, so JSON.stringify, structured clone and spreads see an ordinary array.
+ */
+function lazyEvents(r: RunResult, broker: { readonly events: RunResult["events"] }): void {
+  const settle = (v: RunResult["events"]) => {
+    Object.defineProperty(r, "events", { value: v, writable: true, enumerable: true, configurable: true });
+    return v;
+  };
+  Object.defineProperty(r, "events", {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(broker.events),
+    set: (v: RunResult["events"]) => void settle(v),
+  });
 }
 
 /**

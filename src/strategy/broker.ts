@@ -205,7 +205,7 @@ export class Broker {
     const stop = this.roundPrice(finite(req.stop), side, true);
     const ocaName = req.ocaName ?? null;
     const comment = req.comment ?? null;
-    this.record(ctx, kind, req.id, req.direction, qty, limit, stop, ocaName, comment);
+    this.eventLog.push(ctx, kind, req.id, req.direction, qty, limit, stop, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
@@ -218,7 +218,7 @@ export class Broker {
     const seq = this.book.nextSeq();
     const dir = this.ledger.side();
     const fromEntry = req.fromEntry ? req.fromEntry : null;
-    this.record(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, finite(req.qty), finite(req.limit), finite(req.stop), req.ocaName ?? null, req.comment ?? null);
+    this.eventLog.push(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, finite(req.qty), finite(req.limit), finite(req.stop), req.ocaName ?? null, req.comment ?? null);
     if (!exitHasLevel(req)) return;
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
@@ -246,7 +246,7 @@ export class Broker {
       if (held > 0) qty = this.roundQty((held * pct) / 100);
     }
     const comment = req.comment ?? null;
-    this.record(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, comment);
+    this.eventLog.push(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, comment);
     if (all ? open.length === 0 && !this.book.hasEntryOrOrder() : !this.ledger.hasOpen(id) && !this.book.hasEntry(id)) return;
     // closes are not replaced: several on one bar stack
     const o = writeOrder(newPendingOrder(), all ? "close_all" : "close", id, side > 0 ? -1 : 1, qty, pct, NaN, NaN, null, "none", comment, req.alertMessage ?? null, req.disableAlert === true, this.book.nextSeq(), ctx.barIndex, this.inRecalc || this.tickMode);
@@ -263,12 +263,12 @@ export class Broker {
   }
 
   cancel(id: string, ctx: ExecContext): void {
-    this.record(ctx, "cancel", id, null, NaN, NaN, NaN, null, null);
+    this.eventLog.push(ctx, "cancel", id, null, NaN, NaN, NaN, null, null);
     this.book.cancel(id);
   }
 
   cancelAll(ctx: ExecContext): void {
-    this.record(ctx, "cancel_all", null, null, NaN, NaN, NaN, null, null);
+    this.eventLog.push(ctx, "cancel_all", null, null, NaN, NaN, NaN, null, null);
     this.book.cancelAll();
   }
 
@@ -433,19 +433,5 @@ export class Broker {
     const side = this.ledger.side();
     if (side === 0) return;
     closeTrades(this, this.ledger.closeList(), qty, price, "Margin call", "Margin call");
-  }
-
-  private record(
-    ctx: ExecContext,
-    kind: StrategyEvent["kind"],
-    id: string | null,
-    direction: "long" | "short" | null,
-    qty: number,
-    limit: number,
-    stop: number,
-    oca: string | null,
-    comment: string | null,
-  ): void {
-    this.eventLog.push(ctx, kind, id, direction, qty, limit, stop, oca, comment);
   }
 }

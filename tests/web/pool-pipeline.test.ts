@@ -2,7 +2,8 @@
 // trial reply: a study fed with it gives exactly the result of one fed with full run results.
 
 import { readFileSync } from "node:fs";
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { MessageChannel } from "node:worker_threads";
+import { nodeEndpoint } from "../helpers/node-endpoint.js";
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
@@ -11,22 +12,6 @@ import { CancelledError, PIPELINE_DEPTH, WorkerPool } from "../../src/worker/poo
 import { packBars, trialOutcome, trialReply, type PackedBars } from "../../src/worker/protocol.js";
 import type { Bar } from "../../src/core/result.js";
 
-function nodeEndpoint(port: MessagePort) {
-  const wrapped = new Map<unknown, (data: unknown) => void>();
-  return {
-    postMessage: (msg: unknown, transfer?: unknown[]) => port.postMessage(msg, transfer as never),
-    addEventListener: (type: string, h: any) => {
-      if (type !== "message") return;
-      const l = (data: unknown) => (typeof h === "function" ? h({ data }) : h.handleEvent({ data }));
-      wrapped.set(h, l);
-      port.on("message", l);
-    },
-    removeEventListener: (_type: string, h: any) => {
-      const l = wrapped.get(h);
-      if (l) port.off("message", l);
-    },
-  };
-}
 
 /** Stand-in workers that record how many calls each holds at once and how often it got bars. */
 function fakeWorkers(delayMs: number) {

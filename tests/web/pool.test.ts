@@ -1,26 +1,10 @@
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { MessageChannel } from "node:worker_threads";
+import { nodeEndpoint } from "../helpers/node-endpoint.js";
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { CancelledError, WorkerPool } from "../../src/worker/pool.js";
 import { packBars, type PackedBars } from "../../src/worker/protocol.js";
 
-/** A Node MessagePort as a Comlink endpoint (message events only). */
-function nodeEndpoint(port: MessagePort) {
-  const wrapped = new Map<unknown, (data: unknown) => void>();
-  return {
-    postMessage: (msg: unknown, transfer?: unknown[]) => port.postMessage(msg, transfer as never),
-    addEventListener: (type: string, h: any) => {
-      if (type !== "message") return;
-      const l = (data: unknown) => (typeof h === "function" ? h({ data }) : h.handleEvent({ data }));
-      wrapped.set(h, l);
-      port.on("message", l);
-    },
-    removeEventListener: (_type: string, h: any) => {
-      const l = wrapped.get(h);
-      if (l) port.off("message", l);
-    },
-  };
-}
 
 /** A stand-in worker: a MessageChannel whose far end exposes a tiny api like the runtime worker's. */
 function fakeWorkerFactory(log: string[], delayMs = 20) {

@@ -208,7 +208,7 @@ export async function command(argv: string[]): Promise<number> {
     const study = prepareStudy(req);
     const tty = !a.json && !!process.stderr.isTTY;
     let best = "-";
-    const res = await runStudy(study, (inputs, slice) => engine.run({ script: source, data: slice, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "interpret", inputs } }), {
+    const res = await runStudy(study, (inputs, slice) => engine.run({ script: source, data: slice, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto", inputs } }), {
       concurrency: engine.concurrency,
       onProgress: (p) => {
         if (p.best_index !== null) {

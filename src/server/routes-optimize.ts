@@ -25,7 +25,7 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
       }
       const symbol = body.symbol as string;
       const runner = (inputs: Record<string, unknown>, bars: Bar[]) =>
-        ctx.engine.run({ script: study.script, data: bars, symbol, broker: TRIAL_BROKER, options: { mode: "interpret", inputs, ...(libraries.length ? { libraries } : {}) } });
+        ctx.engine.run({ script: study.script, data: bars, symbol, broker: TRIAL_BROKER, options: { mode: "auto", inputs, ...(libraries.length ? { libraries } : {}) } });
       const result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal: c.req.raw.signal });
       return c.json({ status: "success", ...result }, 200);
     }),

@@ -41,7 +41,7 @@ export async function runStudyInWorker(
       }
     }
     const range: [number, number] = [from, from + slice.length];
-    return run({ source: req.script, barsKey, options: { inputs, mode: "interpret" }, slice: range, symbol: req.symbol ?? undefined });
+    return run({ source: req.script, barsKey, options: { inputs, mode: "auto" }, slice: range, symbol: req.symbol ?? undefined });
   };
   return optimize({ ...rest, data: bars }, runner, {
     signal: controller.signal,

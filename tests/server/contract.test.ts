@@ -203,7 +203,7 @@ describe("POST /optimize", () => {
     expect(j.best_oos_score).not.toBeNull();
     expect(j.engine_runs).toBe(201);
     const last = engine.jobs[engine.jobs.length - 1]!;
-    expect(last.options).toMatchObject({ mode: "interpret", inputs: { Other: 1, Length: bestLen } });
+    expect(last.options).toMatchObject({ mode: "auto", inputs: { Other: 1, Length: bestLen } });
   });
 });
 

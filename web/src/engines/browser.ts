@@ -61,7 +61,7 @@ export class BrowserEngine implements Engine {
           req.data.key,
           async (api) => {
             const sent = performance.now();
-            const reply = await api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs, mode: "interpret" }, slice: [from, to] });
+            const reply = await api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs, mode: "auto" }, slice: [from, to] });
             if (this.trace) this.trace.add(queued, sent, reply);
             return trialOutcome(reply);
           },
@@ -88,7 +88,7 @@ export class BrowserEngine implements Engine {
     const n = req.data.bars.time.length;
     const slice: [number, number] = [Math.max(0, n - 2000), n];
     const trial = () =>
-      this.pool.exec(req.data.key, (api) => api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs: {}, mode: "interpret" }, slice }));
+      this.pool.exec(req.data.key, (api) => api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs: {}, mode: "auto" }, slice }));
     // `size` jobs queued at once land on `size` different workers
     const round = () => Promise.all(Array.from({ length: this.pool.size }, trial));
     const done = round()

@@ -39,7 +39,8 @@ export type PackedRunResult = Omit<RunResult, "series" | "plots" | "plot_ohlc"> 
   worker_ms?: number;
 };
 
-export interface RunRequest {
+/** An optimize trial: a run of `source` over bars [from, to) of a stored set, with input overrides. */
+export interface TrialRequest {
   source: string;
   /** Key of bars previously handed to the worker with setBars. */
   barsKey: string;
@@ -48,6 +49,10 @@ export interface RunRequest {
   options?: RunOptions;
   /** Evaluate only bars [from, to) of the stored set (optimize validation slices). */
   slice?: [number, number];
+}
+
+/** A run whose whole result comes back (or its lean part). */
+export interface RunRequest extends TrialRequest {
   /** Drop series, drawings and events from the reply (optimize trials need trades and stats only). */
   lean?: boolean;
 }
@@ -170,15 +175,6 @@ export function leanResult(result: RunResult): PackedRunResult {
   };
 }
 
-/** An optimize trial: a run of `source` over bars [from, to) of a stored set, with input overrides. */
-export interface TrialRequest {
-  source: string;
-  barsKey: string;
-  symbol?: string;
-  runtime?: RuntimeOptions;
-  options?: RunOptions;
-  slice?: [number, number];
-}
 
 /**
  * A trial's reply: only what the study reads (optimize/study.ts TrialOutcome), the closed trades as

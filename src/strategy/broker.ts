@@ -15,7 +15,7 @@ import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
 import { exitHasLevel, newExitOrder, newPendingOrder, writeExit, writeOrder } from "./orders.js";
-import { exitRemaining, exitSlice, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
+import { exitRemaining, finite, exitSlice, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
 import { seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { RiskRules } from "./risk.js";
 import { normaliseSettings, type StrategySettings } from "./settings.js";
@@ -31,10 +31,6 @@ const MAX_FILL_EXECUTIONS_PER_BAR = 64;
 
 /** The Runtime's calc_on_order_fills hook: runs the script once with the bar so far (ctx.ext.fillRecalc). */
 export type FillRecalc = (high: number, low: number, close: number) => void;
-
-function finite(v: unknown): number {
-  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity ? v : NaN;
-}
 
 export class Broker {
   readonly settings: StrategySettings;

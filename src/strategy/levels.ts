@@ -2,7 +2,8 @@
 
 import type { ExitOrder, OpenTrade } from "./types.js";
 
-function finite(v: unknown): number {
+/** `v` when it is a finite number (an argument that is given and not na), else NaN. */
+export function finite(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : NaN;
 }
 

@@ -4,10 +4,7 @@
 // fields in one order, so the path walk sees one object shape.
 
 import type { ExitAlerts, ExitOrder, ExitRequest, OcaType, PendingOrder, Side } from "./types.js";
-
-function finite(v: unknown): number {
-  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity ? v : NaN;
-}
+import { finite } from "./levels.js";
 
 /** A blank pending order; the caller writes every field with writeOrder. */
 export function newPendingOrder(): PendingOrder {
@@ -107,7 +104,7 @@ export function newExitOrder(): ExitOrder {
 
 /** A finite number (an argument that is given and not na). */
 function given(v: unknown): boolean {
-  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity;
+  return finite(v) === finite(v);
 }
 
 /** Whether a strategy.exit request has any level: one with none (levels from an na price while flat) is a no-op. */

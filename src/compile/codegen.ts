@@ -11,7 +11,7 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
-import { mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
+import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -717,12 +717,6 @@ class Gen {
 }
 
 // ------------------------------------------------------------------ shared helpers
-
-/** plot() with a numeric series and every other argument a constant (or omitted). */
-function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
-  const x = e.args[0];
-  return !!x && (x.t.name === "int" || x.t.name === "float") && e.args.every((a, i) => i === 0 || a === undefined || a.k === "const");
-}
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";

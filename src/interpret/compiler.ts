@@ -801,8 +801,11 @@ export function naOfType(name: string): unknown {
   return null;
 }
 
-/** plot() with a numeric series and every other argument a constant (or omitted). */
-function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
+/**
+ * plot() with a numeric series and every other argument a constant (or omitted): after its first
+ * call registered the output, a bar's call only writes the value into its column (both backends).
+ */
+export function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
   const x = e.args[0];
   return !!x && (x.t.name === "int" || x.t.name === "float") && e.args.every((a, i) => i === 0 || a === undefined || a.k === "const");
 }

@@ -37,7 +37,7 @@ describe("language.md §2 literals and types", () => {
     // `+=` grows one character a bar: 40,959, 40,960, then the error on bar 2
     const r = await runtimeErrorAt(v6("var s = str.repeat('x', 40958)\nplot(0)\ns += 'y'\nplot(str.length(s))"), tooLong(40961), 2, 5, 1);
     expect(r.series.plot_1).toEqual([40959, 40960]);
-    // `+` (inside a user function: the calling statement's position), na + a long string stays na
+    // `+` (inside a user function: the position of the function body's statement), na + a long string stays na
     await runtimeErrorAt(v6("f(n) =>\n    str.repeat('a', 40000) + str.repeat('b', n)\nx = bar_index == 1 ? f(961) : ''\nplot(str.length(x))"), tooLong(40961), 1, 4, 5);
     expect(await first(v6("string n = na\nplot(na(n + str.repeat('a', 40960)) ? 1 : 0)"))).toEqual(fill(1));
   });

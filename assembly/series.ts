@@ -108,43 +108,20 @@ function stdevCore(p: usize, out: usize, n: i32, len: i32, biased: i32): void {
   const head = len - 1 < n ? len - 1 : n;
   let i = 0;
   for (; i < head; i++) st(out, i, NaN);
-  if (biased) {
-    const flv = f64x2.splat(fl);
-    for (; i + 4 <= n; i += 4) {
-      let s0 = f64x2.splat(0), s1 = f64x2.splat(0), q0 = f64x2.splat(0), q1 = f64x2.splat(0);
-      for (let k = i - len + 1; k <= i; k++) {
-        const v0 = ldv(p, k);
-        const v1 = ldv(p, k + 2);
-        s0 = f64x2.add(s0, v0);
-        s1 = f64x2.add(s1, v1);
-        q0 = f64x2.add(q0, f64x2.mul(v0, v0));
-        q1 = f64x2.add(q1, f64x2.mul(v1, v1));
-      }
-      const m0 = f64x2.div(s0, flv);
-      const m1 = f64x2.div(s1, flv);
-      stv(out, i, sqrtClamped(f64x2.sub(f64x2.div(q0, flv), f64x2.mul(m0, m0))));
-      stv(out, i + 2, sqrtClamped(f64x2.sub(f64x2.div(q1, flv), f64x2.mul(m1, m1))));
+  const flv = f64x2.splat(fl);
+  const f1v = f64x2.splat(fl - 1);
+  for (; i + 4 <= n; i += 4) {
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0), q0 = f64x2.splat(0), q1 = f64x2.splat(0);
+    for (let k = i - len + 1; k <= i; k++) {
+      const v0 = ldv(p, k);
+      const v1 = ldv(p, k + 2);
+      s0 = f64x2.add(s0, v0);
+      s1 = f64x2.add(s1, v1);
+      q0 = f64x2.add(q0, f64x2.mul(v0, v0));
+      q1 = f64x2.add(q1, f64x2.mul(v1, v1));
     }
-  } else {
-    const flv = f64x2.splat(fl);
-    const f1v = f64x2.splat(fl - 1);
-    for (; i + 4 <= n; i += 4) {
-      let s0 = f64x2.splat(0), s1 = f64x2.splat(0), q0 = f64x2.splat(0), q1 = f64x2.splat(0);
-      for (let k = i - len + 1; k <= i; k++) {
-        const v0 = ldv(p, k);
-        const v1 = ldv(p, k + 2);
-        s0 = f64x2.add(s0, v0);
-        s1 = f64x2.add(s1, v1);
-        q0 = f64x2.add(q0, f64x2.mul(v0, v0));
-        q1 = f64x2.add(q1, f64x2.mul(v1, v1));
-      }
-      const m0 = f64x2.div(s0, flv);
-      const m1 = f64x2.div(s1, flv);
-      const v0 = f64x2.sub(f64x2.div(q0, f1v), f64x2.div(f64x2.mul(f64x2.mul(m0, m0), flv), f1v));
-      const v1 = f64x2.sub(f64x2.div(q1, f1v), f64x2.div(f64x2.mul(f64x2.mul(m1, m1), flv), f1v));
-      stv(out, i, sqrtClamped(v0));
-      stv(out, i + 2, sqrtClamped(v1));
-    }
+    stv(out, i, sqrtClamped(variance2(s0, q0, flv, f1v, biased)));
+    stv(out, i + 2, sqrtClamped(variance2(s1, q1, flv, f1v, biased)));
   }
   for (; i < n; i++) {
     let s = 0.0;
@@ -160,6 +137,13 @@ function stdevCore(p: usize, out: usize, n: i32, len: i32, biased: i32): void {
     else v = s2 / (fl - 1) - (mean * mean * fl) / (fl - 1);
     st(out, i, Math.sqrt(v < 0 ? 0 : v));
   }
+}
+
+/** Two bars' variances from their window sums s and sums of squares q, as the scalar loop below computes them. */
+@inline function variance2(s: v128, q: v128, flv: v128, f1v: v128, biased: i32): v128 {
+  const m = f64x2.div(s, flv);
+  if (biased) return f64x2.sub(f64x2.div(q, flv), f64x2.mul(m, m));
+  return f64x2.sub(f64x2.div(q, f1v), f64x2.div(f64x2.mul(f64x2.mul(m, m), flv), f1v));
 }
 
 /** sqrt(v < 0 ? 0 : v) a lane (an na stays na). */

@@ -264,7 +264,7 @@ describe("chart app", () => {
   });
 
   it("reports figures: bench10 over 100k bars, optimize throughput (pool vs one worker)", async () => {
-    const bench = readFileSync(join(ROOT, "..", "shared", "bench", "bench10.pine"), "utf8");
+    const bench = readFileSync(join(ROOT, "bench", "bench10.pine"), "utf8");
     await page.evaluate((src) => {
       window.__resin.setSource(src);
       window.__resin.useGeneratedData(100_000);

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Generates src/catalog/data.generated.ts from ../shared/spec/builtins.json (the shared folder is not
-// shipped, so the generated TypeScript is committed). Usage: node scripts/gen-catalog.mjs [builtins.json]
+// Generates src/catalog/data.generated.ts from scripts/builtins.json (the builtin catalogue source,
+// kept beside this generator; the generated TypeScript is committed so a build needs neither).
+// Usage: node scripts/gen-catalog.mjs [builtins.json]
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const src = process.argv[2] ?? resolve(root, "../shared/spec/builtins.json");
+const src = process.argv[2] ?? resolve(root, "scripts/builtins.json");
 const spec = JSON.parse(readFileSync(src, "utf8"));
 
 const functions = {};

@@ -2,7 +2,7 @@
 //
 // A builtin is a plain function `(ctx, args, site) => value`:
 // - `args` holds the call's arguments in the order of the builtin's parameter list in
-//   ../shared/spec/builtins.json (named arguments already moved to their position); an omitted
+//   scripts/builtins.json (named arguments already moved to their position); an omitted
 //   optional argument is `undefined` and the implementation applies the documented default.
 //   Overloads that differ by arity (ta.highest(length) vs ta.highest(source, length)) are told
 //   apart by the implementation from `args.length` / the types of the values.

@@ -7,6 +7,7 @@ import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
 import { compileProgram, generatedSource } from "../../src/compile/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { program, runPair } from "./parity.js";
+import { BENCH10 } from "../helpers/data.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
@@ -33,8 +34,7 @@ describe("whole-series precompute", () => {
     expect(text).not.toMatch(/K\d+\[b_bar\]/);
   });
   it("precomputed and per-bar results are bit-identical (bench10 and friends, 5000 bars)", async () => {
-    const bench10 = join(ROOT, "..", "shared", "bench", "bench10.pine");
-    const src = existsSync(bench10) ? readFileSync(bench10, "utf8") : v6("plot(ta.sma(close, 20))");
+    const src = readFileSync(BENCH10, "utf8");
     await same(src, syntheticBars(5000));
     await same(v6("plot(ta.stdev(close - open, 10, false))\nplot(ta.change(hlc3, 3))\nplot(ta.wma(ohlc4, 7))\nplot(ta.rma(volume, 5))\nplot(ta.lowest(low * 2, 4))\nplot(ta.tr(true))\nplot(ta.tr)\nplot(ta.sma(ta.ema(close, 5), 3))\n[m, sg, hs] = ta.macd(hl2, 5, 13, 4)\nplot(m)\nplot(sg)\nplot(hs)\nplot(ta.stoch(close, high, low, 9))"), syntheticBars(3000));
   });

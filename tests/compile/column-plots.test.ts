@@ -5,13 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { Runtime } from "../../src/runtime/index.js";
+import { BENCH10 } from "../helpers/data.js";
 import { generatedSource } from "../../src/compile/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
 import { comparable, firstDifference, program, runPair } from "./parity.js";
 import type { Bar } from "../../src/core/result.js";
 
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
-const bench10 = readFileSync(new URL("../../../shared/bench/bench10.pine", import.meta.url), "utf8");
+const bench10 = readFileSync(BENCH10, "utf8");
 
 /** Runs `src` in compile mode and checks it against the per-bar interpreter and the hoisting interpreter. */
 async function agrees(src: string, bars: Bar[]): Promise<void> {

@@ -1,10 +1,10 @@
-// Every corpus script, bench/*.pine and the shared bench10.pine run in interpret and in compile mode
+// Every corpus script and bench/*.pine (bench10.pine among them) run in interpret and in compile mode
 // on the same synthetic bars and must give identical results: series, events, strategy, drawings,
 // alerts, logs (numbers compared with Object.is, so NaN vs NaN and -0 matter). Scripts that the
 // interpreter cannot run on synthetic bars (libraries, foreign requests) are skipped, and the test
 // reports which scripts compiled.
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { runPair } from "./parity.js";
@@ -15,8 +15,6 @@ const files: [string, string][] = [
   ...readdirSync(join(ROOT, "tests", "corpus")).filter((f) => f.endsWith(".pine")).map((f): [string, string] => [f, join(ROOT, "tests", "corpus", f)]),
   ...readdirSync(join(ROOT, "bench")).filter((f) => f.endsWith(".pine")).map((f): [string, string] => [`bench/${f}`, join(ROOT, "bench", f)]),
 ];
-const bench10 = join(ROOT, "..", "shared", "bench", "bench10.pine");
-if (existsSync(bench10)) files.push(["bench10.pine", bench10]);
 
 const data = syntheticBars(400);
 const compiled: string[] = [];

@@ -1,12 +1,13 @@
-// TradingView Pine Logs conformance: every case under ../shared/conformance/tradingview/logs runs
+// TradingView Pine Logs conformance: every case under tests/conformance/data/tradingview/logs runs
 // through the public Runtime (both modes, tests/helpers/run-both.ts) and its log messages must equal
 // expected.json's messages exactly and in order. The score is lines matched / expected lines.
 // A case that does not match yet is an expected failure (KNOWN_FAILURES) with its reason.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Bar, SymInfo } from "../../src/core/result.js";
 import { CONFORMANCE, splitCsvLine } from "../helpers/conformance.js";
+import { readData } from "../helpers/data.js";
 import { runBoth } from "../helpers/run-both.js";
 
 const LOGS = join(CONFORMANCE, "logs");
@@ -38,13 +39,13 @@ interface LogCase {
 
 function loadLogCase(name: string): LogCase {
   const dir = join(LOGS, name);
-  const lines = readFileSync(join(dir, "ohlcv.csv"), "utf8").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = readData(join(dir, "ohlcv.csv")).split(/\r?\n/).filter((l) => l.trim() !== "");
   const bars: Bar[] = lines.slice(1).map((l) => {
     const r = splitCsvLine(l);
     return { time: Number(r[0]) * 1000, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]), close: Number(r[4]), volume: Number(r[5]) };
   });
-  const expected = (JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as { message: string }[]).map((x) => x.message);
-  return { name, script: readFileSync(join(dir, "script.pine"), "utf8"), bars, expected };
+  const expected = (JSON.parse(readData(join(dir, "expected.json"))) as { message: string }[]).map((x) => x.message);
+  return { name, script: readData(join(dir, "script.pine")), bars, expected };
 }
 
 const CASES = readdirSync(LOGS, { withFileTypes: true })

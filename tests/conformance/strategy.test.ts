@@ -1,5 +1,5 @@
 // Strategy conformance: TradingView's exported List of trades for every case under
-// ../shared/conformance/tradingview/strategy, compared row by row (entry/exit time, direction,
+// tests/conformance/data/tradingview/strategy, compared row by row (entry/exit time, direction,
 // signal, prices to mintick, size, net P&L, run-up, drawdown, cumulative P&L to the export's rounding).
 //
 // Two drivers:
@@ -81,8 +81,8 @@ describe.skipIf(!haveRuntime)("strategy conformance: through the Runtime", () =>
           // as a user would: the exported CSV (unix seconds) parsed by the public loader, keyed "SYMBOL|TF"
           const { CONFORMANCE } = await import("../strategy/harness.js");
           const { parseCsvBars } = await import("../../src/core/bars.js");
-          const { readFileSync } = await import("node:fs");
-          const sub = parseCsvBars(readFileSync(new URL("bar_magnifier/ohlcv_60m.csv", CONFORMANCE), "utf8"));
+          const { readData } = await import("../helpers/data.js");
+          const sub = parseCsvBars(readData(new URL("bar_magnifier/ohlcv_60m.csv", CONFORMANCE)));
           options.dataFeed = { "CHART|60": sub };
         }
         const res = await rt.run(data.script, bars, options);

@@ -1,4 +1,4 @@
-// TradingView conformance of ta.*: every ta case of ../shared/conformance except base_*,
+// TradingView conformance of ta.*: every ta case of tests/conformance/data except base_*,
 // series_if_for, session*, timeframe_* (base.test.ts and time.test.ts run those), through the public
 // Runtime in both modes. Every cell within 1e-9 relative (1e-12 absolute near zero), na must be na.
 // A case that does not match yet is listed in KNOWN_FAILURES with its reason and runs as an expected

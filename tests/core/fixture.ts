@@ -1,7 +1,6 @@
 // Test helpers: conformance files and a minimal ExecContext to call builtins bar by bar.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { readData, TRADINGVIEW } from "../helpers/data.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { normalizeBars, isBarDataError, type BarColumns } from "../../src/core/bars.js";
 import { resolveSymInfo, parseSymInfoToml } from "../../src/core/syminfo.js";
@@ -10,8 +9,7 @@ import { barTimeClose, parseTimeframe } from "../../src/core/time-frames.js";
 import { getZone } from "../../src/core/tz.js";
 import { parseSession, SESSION_24X7 } from "../../src/core/time-sessions.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const CONFORMANCE = join(here, "..", "..", "..", "shared", "conformance", "tradingview");
+export const CONFORMANCE = TRADINGVIEW;
 
 export function caseDir(name: string): string {
   return join(CONFORMANCE, "ta", name);
@@ -19,12 +17,12 @@ export function caseDir(name: string): string {
 
 /** CSV as header + rows of strings. */
 export function readCsv(path: string): { header: string[]; rows: string[][] } {
-  const lines = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = readData(path).split(/\r?\n/).filter((l) => l.trim() !== "");
   return { header: lines[0]!.split(","), rows: lines.slice(1).map((l) => l.split(",")) };
 }
 
 export function readText(path: string): string {
-  return readFileSync(path, "utf8");
+  return readData(path);
 }
 
 /** The OHLCV of a conformance case as columns (times converted from seconds to ms). */

@@ -1,8 +1,8 @@
-// Loading TradingView conformance cases from ../shared/conformance (never copied into the repo)
+// Loading TradingView conformance cases from tests/conformance/data (see tests/helpers/data.ts)
 // and scoring a run against the exported values: every cell within 1e-9 relative (1e-12 absolute
 // near zero), na must be na.
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { dataExists, readData, TRADINGVIEW } from "./data.js";
 import type { Bar, RunResult, SymInfo } from "../../src/core/result.js";
 import { parseSymInfoToml } from "../../src/core/syminfo.js";
 import { splitCsvLine } from "../../src/core/bars.js";
@@ -10,7 +10,7 @@ import { splitCsvLine } from "../../src/core/bars.js";
 // the CSV splitter of src/core/bars.ts (quoted fields), shared with the cases' own readers
 export { splitCsvLine };
 
-export const CONFORMANCE = resolve(__dirname, "../../../shared/conformance/tradingview");
+export const CONFORMANCE = TRADINGVIEW;
 
 export interface TaCase {
   name: string;
@@ -28,8 +28,8 @@ function rows(text: string): string[][] {
 
 export function loadTaCase(name: string): TaCase {
   const dir = join(CONFORMANCE, "ta", name);
-  const script = readFileSync(join(dir, "script.pine"), "utf8");
-  const ohlcv = rows(readFileSync(join(dir, "ohlcv.csv"), "utf8"));
+  const script = readData(join(dir, "script.pine"));
+  const ohlcv = rows(readData(join(dir, "ohlcv.csv")));
   const bars: Bar[] = ohlcv.slice(1).map((r) => ({
     time: Number(r[0]) * 1000,
     open: Number(r[1]),
@@ -38,13 +38,13 @@ export function loadTaCase(name: string): TaCase {
     close: Number(r[4]),
     volume: r[5] === undefined || r[5] === "" ? undefined : Number(r[5]),
   }));
-  const exp = rows(readFileSync(join(dir, "expected.csv"), "utf8"));
+  const exp = rows(readData(join(dir, "expected.csv")));
   const headers = exp[0]!.slice(1);
   const expected = headers.map((_, c) => exp.slice(1).map((r) => Number(r[c + 1])));
   let syminfo: SymInfo = { mintick: 1e-5, timezone: "UTC", session: "24x7" };
   const toml = join(dir, "symbol.toml");
-  if (existsSync(toml)) {
-    const loaded = parseSymInfoToml(readFileSync(toml, "utf8"));
+  if (dataExists(toml)) {
+    const loaded = parseSymInfoToml(readData(toml));
     if ("syminfo" in loaded) syminfo = { ...syminfo, ...loaded.syminfo };
   }
   return { name, script, bars, headers, expected, syminfo };

@@ -1,4 +1,4 @@
-// One conformance suite over indicator cases of ../shared/conformance/tradingview/ta: each case runs
+// One conformance suite over indicator cases of tests/conformance/data/tradingview/ta: each case runs
 // through the public Runtime in both modes and every cell must agree (tests/helpers/conformance.ts
 // `score`). Known failures run as it.fails with their reason; a score per case and a total are printed.
 import { afterAll, describe, expect, it } from "vitest";

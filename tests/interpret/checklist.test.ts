@@ -2,6 +2,7 @@
 // for...in, enums as map keys, str.tostring of enums, bar variables, runtime errors of collections.
 import { describe, expect, it } from "vitest";
 import { bars, runBoth, series, v6 } from "../helpers/run-both.js";
+import { LANGUAGE_CHECKLIST } from "../helpers/data.js";
 
 const N = 4;
 const data = bars(N);
@@ -77,7 +78,7 @@ describe("checklist coverage", () => {
     const { dirname, join } = await import("node:path");
     const { fileURLToPath } = await import("node:url");
     const here = dirname(fileURLToPath(import.meta.url));
-    const spec = readFileSync(join(here, "../../../shared/spec/language.md"), "utf8").split("\n");
+    const spec = readFileSync(LANGUAGE_CHECKLIST, "utf8").split("\n");
     const items: string[] = [];
     let section = 0, item = 0;
     for (const line of spec) {

@@ -1,7 +1,9 @@
 // The strategy.* builtins as a backend calls them: arguments in builtins.json parameter order,
 // the broker reached through ctx.broker.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { BUILTINS_JSON } from "../helpers/data.js";
 import { constants, functions, variables } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
@@ -30,7 +32,7 @@ function session(rows: [number, number, number, number][], settings: Record<stri
 
 describe("strategy.* builtins", () => {
   it("every function, variable and constant of builtins.json's strategy namespace is registered", async () => {
-    const spec = (await import("../../../shared/spec/builtins.json", { with: { type: "json" } })).default as {
+    const spec = JSON.parse(readFileSync(BUILTINS_JSON, "utf8")) as {
       functions: Record<string, unknown>;
       variables: Record<string, unknown>;
       constants: Record<string, unknown>;

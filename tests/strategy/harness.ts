@@ -1,7 +1,9 @@
 // Test support: a minimal ExecContext over in-memory bars, a bar loop that drives a Broker the way
 // the Runtime does, and the reader/comparer of TradingView's exported List of trades.
 
-import { readFileSync } from "node:fs";
+import { sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readData, tradingview } from "../helpers/data.js";
 import type { ExecContext } from "../../src/builtins/types.js";
 import type { StrategyResult, SymInfo, Trade } from "../../src/core/result.js";
 import { createBroker, type Broker } from "../../src/strategy/index.js";
@@ -100,10 +102,10 @@ export function replay(
 
 // ---------------------------------------------------------------- conformance data
 
-export const CONFORMANCE = new URL("../../../shared/conformance/tradingview/strategy/", import.meta.url);
+export const CONFORMANCE = pathToFileURL(tradingview("strategy") + sep);
 
 export function readOhlcv(path: URL): Columns {
-  const lines = readFileSync(path, "utf8").trim().split(/\r?\n/);
+  const lines = readData(path).trim().split(/\r?\n/);
   const n = lines.length - 1;
   const c: Columns = {
     time: new Float64Array(n),
@@ -138,9 +140,9 @@ export function loadCase(name: string): CaseData {
   return {
     name,
     cols: readOhlcv(new URL("ohlcv.csv", dir)),
-    settings: JSON.parse(readFileSync(new URL("settings.json", dir), "utf8")),
-    script: readFileSync(new URL("script.pine", dir), "utf8"),
-    trades: parseTrades(readFileSync(new URL("trades.csv", dir), "utf8")),
+    settings: JSON.parse(readData(new URL("settings.json", dir))),
+    script: readData(new URL("script.pine", dir)),
+    trades: parseTrades(readData(new URL("trades.csv", dir))),
   };
 }
 

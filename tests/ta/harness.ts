@@ -1,12 +1,13 @@
 // Test harness for the ta.* builtins without the interpreter: a minimal ExecContext over OHLCV
 // columns, per-expression call sites, and the conformance case loader/comparator.
-import { readFileSync, existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { sep } from "node:path";
+import { dataExists, readData, TRADINGVIEW } from "../helpers/data.js";
 import { createKernels, type Kernels } from "../../src/kernels/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { functions, variables } from "../../src/builtins/ta/index.js";
 
-export const CONFORMANCE = fileURLToPath(new URL("../../../shared/conformance/tradingview/", import.meta.url));
+/** TRADINGVIEW with a trailing separator (callers append "ta/<case>/..."). */
+export const CONFORMANCE = TRADINGVIEW + sep;
 
 export interface Columns {
   time: Float64Array;
@@ -18,7 +19,7 @@ export interface Columns {
 }
 
 export function readCsv(path: string): { headers: string[]; rows: number[][] } {
-  const lines = readFileSync(path, "utf8").replace(/\r/g, "").trim().split("\n");
+  const lines = readData(path).replace(/\r/g, "").trim().split("\n");
   const headers = splitCsv(lines[0]);
   const rows = lines.slice(1).map((l) => splitCsv(l).map((c) => (c === "NaN" || c === "" ? NaN : Number(c))));
   return { headers, rows };
@@ -160,5 +161,5 @@ export async function scoreCase(
 }
 
 export function hasCase(name: string): boolean {
-  return existsSync(CONFORMANCE + "ta/" + name + "/expected.csv");
+  return dataExists(CONFORMANCE + "ta/" + name + "/expected.csv");
 }

@@ -1,11 +1,11 @@
 // The Pine Logs exact-ulp probes for ta.* (logs/ta_test_*, math_test_002_math_sum_na,
 // math_test_004) through the public Runtime, both modes: messages must equal TradingView's exactly.
 // These chose the kernels' summation strategies (see assembly/avg.ts).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Bar } from "../../src/core/result.js";
 import { CONFORMANCE, splitCsvLine } from "../helpers/conformance.js";
+import { readData } from "../helpers/data.js";
 import { runBoth } from "../helpers/run-both.js";
 
 const CASES = [
@@ -22,13 +22,13 @@ const CASES = [
 
 function load(name: string): { script: string; bars: Bar[]; expected: string[] } {
   const dir = join(CONFORMANCE, "logs", name);
-  const lines = readFileSync(join(dir, "ohlcv.csv"), "utf8").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = readData(join(dir, "ohlcv.csv")).split(/\r?\n/).filter((l) => l.trim() !== "");
   const bars: Bar[] = lines.slice(1).map((l) => {
     const r = splitCsvLine(l);
     return { time: Number(r[0]) * 1000, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]), close: Number(r[4]), volume: Number(r[5]) };
   });
-  const expected = (JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as { message: string }[]).map((x) => x.message);
-  return { script: readFileSync(join(dir, "script.pine"), "utf8"), bars, expected };
+  const expected = (JSON.parse(readData(join(dir, "expected.json"))) as { message: string }[]).map((x) => x.message);
+  return { script: readData(join(dir, "script.pine")), bars, expected };
 }
 
 describe("ta Pine Logs probes", () => {

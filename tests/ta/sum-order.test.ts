@@ -6,11 +6,11 @@
 //  - ta/valuewhen: the crossings of sma(close, 7) and sma(close, 14) (all 150 bars).
 //  - logs/math_test_004: after a noisy warm-up and a flat run, the sma of the sma of a run of zeros is
 //    exactly 0 (a running sum keeps a 7e-15 residue there unless a near-zero sum reads as 0).
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createKernels } from "../../src/kernels/index.js";
 import type { KernelExports } from "../../src/kernels/exports.js";
 import { createSumState, sumStep } from "../../src/builtins/math/sum.js";
+import { readData } from "../helpers/data.js";
 import { CONFORMANCE, loadOhlcv, readCsv } from "./harness.js";
 import { randomBars, withNa } from "./random.js";
 
@@ -99,7 +99,7 @@ function valuewhenMatched(sma: Sma): number {
   return matched;
 }
 
-const m4Expected = readFileSync(`${CONFORMANCE}logs/math_test_004_math_sum_flat_exact/expected_log.txt`, "utf8")
+const m4Expected = readData(`${CONFORMANCE}logs/math_test_004_math_sum_flat_exact/expected_log.txt`)
   .trim()
   .split("\n")
   .map((l) => l.replace(/^\[[^\]]*\]: /, "").trim());

@@ -1,7 +1,7 @@
 // Every function and constant of builtins.json in the libs namespaces (math, str, array, matrix,
 // map, color) has an implementation registered under its exact name.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { BUILTINS_JSON } from "../../helpers/data.js";
 import { expect, it } from "vitest";
 import * as array from "../../../src/builtins/array/index.js";
 import * as color from "../../../src/builtins/color/index.js";
@@ -10,7 +10,7 @@ import * as math from "../../../src/builtins/math/index.js";
 import * as matrix from "../../../src/builtins/matrix/index.js";
 import * as str from "../../../src/builtins/str/index.js";
 
-const SPEC = resolve(__dirname, "../../../../shared/spec/builtins.json");
+const SPEC = BUILTINS_JSON;
 const NS = /^(math|str|array|matrix|map|color)\./;
 
 it("implements every libs builtin of builtins.json", () => {

@@ -62,15 +62,14 @@ export function caller(ctx: ExecContext = makeCtx()) {
   return (name: string, ...args: unknown[]) => callWith(ctx, name, args);
 }
 
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
+import { readData, tradingview } from "../../helpers/data.js";
 
-/** Root of the shared Pine Logs conformance cases (../shared from the project root). */
-export const LOGS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../shared/conformance/tradingview/logs");
+/** Root of the TradingView Pine Logs conformance cases. */
+export const LOGS_DIR = tradingview("logs");
 
 /** The expected messages of a Pine Logs case, in order. */
 export function expectedMessages(caseName: string): string[] {
-  const rows = JSON.parse(readFileSync(resolve(LOGS_DIR, caseName, "expected.json"), "utf8")) as { message: string }[];
+  const rows = JSON.parse(readData(resolve(LOGS_DIR, caseName, "expected.json"))) as { message: string }[];
   return rows.map((r) => r.message);
 }

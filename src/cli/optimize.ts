@@ -9,7 +9,7 @@
 import { UsageError, readText } from "./args.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
-import { syntheticBars } from "../runtime/synthetic.js";
+import { randomWalkBars } from "../runtime/synthetic.js";
 import { OptimizeError, prepareStudy, runStudy, spaceFromInputs, toBarArray, type OptimizeRequest, type OptimizeResult, type TrialRecord } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
 import { TRIAL_BROKER } from "../server/engine.js";
@@ -23,7 +23,7 @@ Options:
   --space JSON        {"params":[{"name":"Length","kind":"int","min":5,"max":50,"step":5}, ...]}
                       (default: the strategy's int/float inputs with minval and maxval)
   --validation M      holdout | walk-forward | in-sample (default holdout)
-  --bars N            synthetic bars when no --data is given (default 500)
+  --bars N            seeded random-walk bars when no --data is given (default 500)
   --train-bars N      walk-forward train window (default max(8, 2*bars/3))
   --test-bars N       walk-forward test window (default max(4, bars/6))
   --step-bars N       walk-forward step (default: test bars)
@@ -111,7 +111,7 @@ export function parseArgs(argv: string[]): Args {
 }
 
 function loadBars(a: Args): Bar[] | string {
-  if (!a.data) return syntheticBars(a.bars);
+  if (!a.data) return randomWalkBars(a.bars);
   const text = readText(a.data, "data file");
   const parsed = /\.json$/i.test(a.data) || /^\s*[[{]/.test(text) ? parseJsonBars(text) : parseCsvBars(text);
   if (isBarDataError(parsed)) return `${a.data}: ${parsed.error}${parsed.line ? ` (line ${parsed.line})` : ""}`;

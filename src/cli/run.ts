@@ -1,7 +1,7 @@
 // resin run <script> [--bars N] [--data file.csv|file.json] [--data-feed feed.json]
 //   [--syminfo file.json|file.toml] [--timeframe tf] [--mode m] [--inputs json] [--symbol S] [--json]
 //   [--realtime-last-bar] [--realtime-ticks N] [--realtime-bars N] [--realtime-from-bar N]
-// Runs a script (service.md 5). Without --data it uses the deterministic synthetic bars. Prints the
+// Runs a script (service.md 5). Without --data it uses seeded random-walk bars (src/runtime/synthetic.ts). Prints the
 // last value of each plot, the strategy summary for strategies, the mode and the time; --json
 // prints the full result object on stdout and nothing else there.
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
@@ -11,13 +11,13 @@ import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars } from "../co
 import { parseTimeframe } from "../core/time-frames.js";
 import { parseSymInfoJson, parseSymInfoToml } from "../core/syminfo.js";
 import { Runtime } from "../runtime/index.js";
-import { syntheticBars } from "../runtime/synthetic.js";
+import { randomWalkBars } from "../runtime/synthetic.js";
 import { formatStrategySummary } from "../strategy/index.js";
 
 const USAGE = `Usage: resin run <script.pine> [options]
 
 Options:
-  --bars N            synthetic bars to generate when no --data is given (default 20)
+  --bars N            seeded random-walk bars to generate when no --data is given (default 20)
   --data FILE         bars from a CSV or JSON file (time,open,high,low,close,volume)
   --data-feed FILE    bars of other symbols/timeframes for request.* and the bar magnifier: a JSON
                       object {"SYMBOL": bars, "SYMBOL|TF": bars, ...}, each bars value an array of
@@ -175,7 +175,7 @@ export async function command(argv: string[]): Promise<number> {
         return 1;
       }
       data = cols;
-    } else data = syntheticBars(args.bars);
+    } else data = randomWalkBars(args.bars);
     if (args.dataFeed) {
       const feed = parseDataFeed(readText(args.dataFeed, "data feed file"));
       if ("error" in feed && typeof feed.error === "string") {

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { command } from "../../src/cli/run.js";
+import { randomWalkBars } from "../../src/runtime/synthetic.js";
 
 const dir = mkdtempSync(join(tmpdir(), "resin-run-"));
 const script = join(dir, "s.pine");
@@ -27,12 +28,14 @@ function capture() {
 afterEach(() => vi.restoreAllMocks());
 
 describe("resin run", () => {
-  it("prints the last value of each plot with the mode (synthetic bars, default 20)", async () => {
+  it("prints the last value of each plot with the mode (seeded random-walk bars, default 20)", async () => {
     const { out } = capture();
     expect(await command([script])).toBe(0);
     const text = out.join("\n");
-    expect(text).toMatch(/^c\s+plot\s+111$/m); // bar 19 of the synthetic bars closes at 111
-    expect(text).toMatch(/^mom\s+plot\s+2$/m); // 111 - close of bar 17 (109)
+    const walk = randomWalkBars(20);
+    const shown = (name: string): number => Number(new RegExp(`^${name}\\s+plot\\s+(\\S+)$`, "m").exec(text)?.[1]);
+    expect(shown("c")).toBeCloseTo(walk[19]!.close, 2); // bar 19's close
+    expect(shown("mom")).toBeCloseTo(walk[19]!.close - walk[17]!.close, 2);
     expect(text).toMatch(/20 bars, mode interpret/);
   });
   it("--json prints the full result only; --inputs and --bars apply", async () => {
@@ -41,7 +44,8 @@ describe("resin run", () => {
     const r = JSON.parse(out.join(""));
     expect(r.count).toBe(5);
     expect(r.inputs[0].value).toBe(1);
-    expect(r.series.mom[1]).toBe(1);
+    const walk = randomWalkBars(5);
+    expect(r.series.mom[1]).toBe(walk[1]!.close - walk[0]!.close); // Length 1: close - close[1]
   });
   it("--data reads CSV bars", async () => {
     const { out } = capture();

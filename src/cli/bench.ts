@@ -1,17 +1,18 @@
 // resin bench: the benchmark suite. Everything runs in this one process so the ratios compare like
-// with like: resin (interpret and compile) on bench10.pine and the scripts in bench/, the hand-written
-// floor ../shared/bench/fused-loop.mjs, and the npm package `pinets` on the same Pine source.
-// It reports ratios to the floor (and per-bar memory), never pass/fail: speed targets live here,
-// not in unit tests.
+// with like: resin (interpret and compile) on the scripts in bench/ (bench10.pine first), the
+// hand-written floors of bench/floors.mjs (bench10, ema_atr_stop, swing_state: each checked by
+// tests/bench/floors.test.ts to compute exactly what resin computes), and the npm package `pinets`
+// (a devDependency, where installed) on the same Pine source. It reports ratios to the floors (and
+// per-bar memory), never pass/fail: speed targets live here, not in unit tests.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Runtime } from "../runtime/index.js";
 import type { ColumnarBars, Mode } from "../core/result.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const SHARED_BENCH = resolve(PACKAGE_ROOT, "..", "shared", "bench");
+const BENCH_DIR = join(PACKAGE_ROOT, "bench");
 
 interface BenchOptions {
   sizes: number[];
@@ -36,7 +37,7 @@ interface Row {
   note?: string;
 }
 
-/** The floor's own data generator (same LCG and shape as fused-loop.mjs), so both see identical bars. */
+/** The bench's bars: a seeded LCG random walk of one-minute bars (the floors and resin see the same columns). */
 export function generateBars(n: number, seed = 42): ColumnarBars & { volume: Float64Array } {
   let s = seed >>> 0;
   const r = () => {
@@ -63,19 +64,15 @@ export function generateBars(n: number, seed = 42): ColumnarBars & { volume: Flo
   return { time, open, high, low, close, volume };
 }
 
-type FloorRun = (d: { o: Float64Array; h: Float64Array; l: Float64Array; c: Float64Array; v: Float64Array }) => unknown;
+type FloorColumns = { open: Float64Array; high: Float64Array; low: Float64Array; close: Float64Array; volume: Float64Array };
+type Floors = Map<string, (d: FloorColumns) => unknown>;
 
-/**
- * Loads the floor's `run` function from fused-loop.mjs without executing its own timing loop: the
- * file defines gen() and run() and then times them at top level, so only the definitions are taken.
- */
-function loadFloor(): FloorRun | null {
-  const file = join(SHARED_BENCH, "fused-loop.mjs");
-  if (!existsSync(file)) return null;
-  const src = readFileSync(file, "utf8");
-  const cut = src.lastIndexOf("for (const n of");
-  if (cut < 0) return null;
-  return new Function(`${src.slice(0, cut)}\nreturn run;`)() as FloorRun;
+/** The hand-written floors of bench/floors.mjs by script name (none when the file is missing, e.g. in an installed package). */
+async function loadFloors(): Promise<Floors> {
+  const file = join(BENCH_DIR, "floors.mjs");
+  if (!existsSync(file)) return new Map();
+  const mod = (await import(pathToFileURL(file).href)) as { FLOORS: { script: string; run: (d: FloorColumns) => unknown }[] };
+  return new Map(mod.FLOORS.map((f) => [f.script, f.run]));
 }
 
 function median(xs: number[]): number {
@@ -103,7 +100,9 @@ function cpuNow(): number {
 }
 
 async function timeIt(fn: () => Promise<unknown> | unknown, repeats: number): Promise<{ ms: number; cpuMs: number; bytes: number | null }> {
-  await fn(); // warm-up: JIT, kernel compilation
+  // warm-up: JIT tiers and kernel compilation (a short run needs a few passes before V8 optimises it;
+  // the floors' plain loops only reach their steady speed on the third or so)
+  for (let w = 0; w < (repeats >= 5 ? 3 : 1); w++) await fn();
   const times: number[] = [];
   const cpu: number[] = [];
   let bytes: number | null = null;
@@ -122,13 +121,13 @@ async function timeIt(fn: () => Promise<unknown> | unknown, repeats: number): Pr
 }
 
 function loadScripts(only: string[] | null): { name: string; source: string }[] {
-  const scripts: { name: string; source: string }[] = [];
-  const bench10 = join(SHARED_BENCH, "bench10.pine");
-  if (existsSync(bench10)) scripts.push({ name: "bench10", source: readFileSync(bench10, "utf8") });
-  for (const name of ["strategy", "loops", "arrays", "drawings", "arith"]) {
-    const file = join(PACKAGE_ROOT, "bench", `${name}.pine`);
-    if (existsSync(file)) scripts.push({ name, source: readFileSync(file, "utf8") });
-  }
+  if (!existsSync(BENCH_DIR)) return [];
+  // bench10 first (the README's table), then the others by name
+  const names = readdirSync(BENCH_DIR)
+    .filter((f) => f.endsWith(".pine"))
+    .map((f) => f.slice(0, -5))
+    .sort((a, b) => (a === "bench10" ? -1 : b === "bench10" ? 1 : a < b ? -1 : 1));
+  const scripts = names.map((name) => ({ name, source: readFileSync(join(BENCH_DIR, `${name}.pine`), "utf8") }));
   return only ? scripts.filter((s) => only.includes(s.name)) : scripts;
 }
 
@@ -153,23 +152,24 @@ async function loadPinets(): Promise<null | ((bars: ColumnarBars & { volume: Flo
 
 export async function runBench(opts: BenchOptions, log: (line: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
-  const floor = loadFloor();
+  const floors = await loadFloors();
   const pinets = opts.pinets ? await loadPinets() : null;
   const scripts = loadScripts(opts.scripts);
   for (const bars of opts.sizes) {
     const data = generateBars(bars);
     const inputBytes = bars * 6 * 8;
-    let floorMs: number | null = null;
-    let floorCpu: number | null = null;
-    if (floor) {
-      const d = { o: data.open as Float64Array, h: data.high as Float64Array, l: data.low as Float64Array, c: data.close as Float64Array, v: data.volume };
-      const t = await timeIt(() => floor(d), repeatsFor(bars));
-      floorMs = t.ms;
-      floorCpu = t.cpuMs;
-      rows.push({ script: "bench10", bars, engine: "floor (fused-loop.mjs)", ms: t.ms, cpuMs: t.cpuMs, ratio: 1, cpuRatio: 1, bytesPerBar: null });
-      log(`  floor        bench10  ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)} ms)`);
-    }
+    const columns: FloorColumns = { open: data.open as Float64Array, high: data.high as Float64Array, low: data.low as Float64Array, close: data.close as Float64Array, volume: data.volume };
     for (const script of scripts) {
+      let floorMs: number | null = null;
+      let floorCpu: number | null = null;
+      const floor = floors.get(script.name);
+      if (floor) {
+        const t = await timeIt(() => floor(columns), repeatsFor(bars));
+        floorMs = t.ms;
+        floorCpu = t.cpuMs;
+        rows.push({ script: script.name, bars, engine: "floor (bench/floors.mjs)", ms: t.ms, cpuMs: t.cpuMs, ratio: 1, cpuRatio: 1, bytesPerBar: null });
+        log(`  floor        ${script.name.padEnd(12)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)} ms)`);
+      }
       for (const mode of opts.modes) {
         const rt = new Runtime("BENCH:SYNTH", { timeframe: "1" });
         let note: string | undefined;
@@ -179,8 +179,8 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
           else if (res.mode !== mode && mode !== "auto") note = `ran ${res.mode}`;
           return res;
         }, repeatsFor(bars));
-        const ratio = script.name === "bench10" && floorMs ? t.ms / floorMs : null;
-        const cpuRatio = script.name === "bench10" && floorCpu ? t.cpuMs / floorCpu : null;
+        const ratio = floorMs ? t.ms / floorMs : null;
+        const cpuRatio = floorCpu ? t.cpuMs / floorCpu : null;
         const bytesPerBar = t.bytes === null ? null : Math.max(0, (t.bytes - inputBytes) / bars);
         rows.push({ script: script.name, bars, engine: `resin ${mode}`, ms: t.ms, cpuMs: t.cpuMs, ratio, cpuRatio, bytesPerBar, note });
         log(`  resin ${mode.padEnd(9)} ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)})${ratio ? `  ${ratio.toFixed(2)}x floor (cpu ${cpuRatio!.toFixed(2)}x)` : ""}${note ? `  (${note})` : ""}`);
@@ -240,8 +240,8 @@ function parseArgs(argv: string[]): BenchOptions | string {
 const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
                    [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
 
-Runs bench10.pine (../shared/bench) and bench/*.pine over generated bars in each mode, next to the
-hand-written floor (../shared/bench/fused-loop.mjs) and the npm package pinets, in one process, and
+Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
+floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
 prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
 for memory). On a shared machine the CPU-time ratio is the steadier one.`;
 

@@ -1,0 +1,23 @@
+// Types of floors.mjs (the floors are plain JavaScript so `resin bench` loads them without a build).
+export interface Columns {
+  open: ArrayLike<number>;
+  high: ArrayLike<number>;
+  low: ArrayLike<number>;
+  close: ArrayLike<number>;
+  volume?: ArrayLike<number>;
+}
+export interface FloorTrade {
+  entryBar: number;
+  entryPrice: number;
+  exitBar: number | null;
+  exitPrice: number | null;
+}
+export function bench10Floor(d: Columns): Float64Array[];
+export function swingStateFloor(d: Columns, len?: number, emaLen?: number): Float64Array[];
+export function emaAtrStopFloor(d: Columns, mintick?: number, fastLen?: number, slowLen?: number, atrLen?: number, mult?: number): FloorTrade[];
+export interface Floor {
+  script: string;
+  kind: "plots" | "trades";
+  run(d: Columns): Float64Array[] | FloorTrade[];
+}
+export const FLOORS: Floor[];

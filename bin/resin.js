@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // The evaluator CLI (run, optimize, serve, check, bench). The code lives in src/cli, built to dist/.
+// The exit code is set, never forced with process.exit(): piped stdout (`resin run --json | jq`)
+// drains fully before the process ends on its own.
 import { main } from "../dist/cli/index.js";
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code ?? 0),
+  (code) => {
+    process.exitCode = code ?? 0;
+  },
   (err) => {
     console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
+    process.exitCode = 1;
   },
 );

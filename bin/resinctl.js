@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The operations CLI (provision, deploy and monitor edge workers). The code lives in src/ops, built to dist/.
+// The exit code is set, never forced with process.exit(): piped stdout drains fully first.
 import { main, terminalPrompt } from "../dist/ops/cli.js";
 
 main(process.argv.slice(2), { prompt: terminalPrompt }).then(
-  (code) => process.exit(code ?? 0),
+  (code) => {
+    process.exitCode = code ?? 0;
+  },
   (err) => {
     console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
+    process.exitCode = 1;
   },
 );

@@ -4,6 +4,7 @@
 
 import type { Context, Hono } from "hono";
 import type { Bar } from "../core/result.js";
+import { parseTimeframe } from "../core/time-frames.js";
 import { createApp } from "../server/app.js";
 import { firstBadBar } from "../server/backtest.js";
 import { createInProcessEngine, type Engine } from "../server/engine.js";
@@ -46,10 +47,36 @@ const CRON_RUN_SCHEMA: Schema = [
 const KILL_SWITCH_SCHEMA: Schema = [{ name: "on", type: "bool", required: true }];
 
 const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+/** Longest symbol ingest and cron jobs accept (TradingView's longest tickers are far shorter). */
+const MAX_SYMBOL_CHARS = 128;
 
-function timingSafeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+/** A symbol/timeframe pair that storage keys can hold: a non-empty symbol and a timeframe resin parses ("1", "60", "1D", ...). */
+function checkSeries(symbol: string, timeframe: string, prefix = ""): void {
+  if (symbol.trim() === "" || symbol.length > MAX_SYMBOL_CHARS) {
+    throw new ApiError(400, "INVALID_FIELD", `${prefix}symbol must be 1-${MAX_SYMBOL_CHARS} characters`, { field: `${prefix}symbol` });
+  }
+  if (!parseTimeframe(timeframe)) {
+    throw new ApiError(400, "INVALID_TIMEFRAME", `${prefix}timeframe '${timeframe}' is not a timeframe (e.g. "1", "60", "240", "1D", "1W", "1M")`, { field: `${prefix}timeframe` });
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Compares the API key in constant time. workerd offers crypto.subtle.timingSafeEqual (a
+ * Cloudflare extension, equal-length buffers only); elsewhere (Node hosting the same app in
+ * tests) node:crypto's timingSafeEqual is not importable from this host-neutral module, so both
+ * sides are hashed with SHA-256 first and the digests compared with a fixed-length XOR loop:
+ * digests have equal length whatever the inputs, so neither path leaks the key's length.
+ */
+async function keyMatches(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([crypto.subtle.digest("SHA-256", encoder.encode(given)), crypto.subtle.digest("SHA-256", encoder.encode(expected))]);
+  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (x: ArrayBuffer, y: ArrayBuffer) => boolean };
+  if (typeof subtle.timingSafeEqual === "function") return subtle.timingSafeEqual(a, b);
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= (x[i] as number) ^ (y[i] as number);
   return diff === 0;
 }
 
@@ -62,6 +89,7 @@ function validJob(raw: unknown, i: number): CronJob {
   try {
     const j = validateBody(raw, JOB_SCHEMA) as unknown as CronJob;
     if (!ID_RE.test(j.id)) throw new ApiError(400, "INVALID_FIELD", "job id must be 1-64 of [A-Za-z0-9._-]", { field: "id" });
+    checkSeries(j.symbol, j.timeframe);
     return j;
   } catch (e) {
     if (e instanceof ApiError) {
@@ -76,7 +104,7 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
   app.use("*", async (c, next) => {
     if (env.API_KEY && c.req.path !== "/health") {
       const given = c.req.header("x-api-key") ?? "";
-      if (!timingSafeEqual(given, String(env.API_KEY))) {
+      if (!(await keyMatches(given, String(env.API_KEY)))) {
         throw new ApiError(401, "UNAUTHORIZED", "missing or wrong X-API-Key header");
       }
     }
@@ -110,6 +138,7 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
 
   app.post("/ingest", async (c) => {
     const b = await body(c, INGEST_SCHEMA);
+    checkSeries(b.symbol as string, b.timeframe as string);
     const bars = b.bars as unknown[];
     if (bars.length === 0) throw new ApiError(400, "NO_DATA", "bars is empty");
     const bad = firstBadBar(bars);
@@ -154,7 +183,8 @@ export function edgeApp(env: EdgeEnv, engine: Engine = createInProcessEngine()):
   if (!app) {
     const plain: Env = {};
     for (const [k, v] of Object.entries(env)) if (typeof v === "string") plain[k] = v;
-    app = createApp({ env: plain, engine, defaultMode: "interpret", extend: (a) => registerEdgeRoutes(a, env, engine) });
+    // The chart app calls the edge worker from wherever it is served: any origin, with the API key as the gate.
+    app = createApp({ env: plain, engine, defaultMode: "interpret", corsOrigins: "*", extend: (a) => registerEdgeRoutes(a, env, engine) });
     cache.set(env, app);
   }
   return app;

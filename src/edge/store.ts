@@ -89,17 +89,35 @@ export async function putJobState(env: EdgeEnv, id: string, state: JobState): Pr
   await kv(env).put(`cron:state:${id}`, JSON.stringify(state));
 }
 
-function barsKey(symbol: string, timeframe: string): string {
+/**
+ * The storage key of a symbol/timeframe series. Each part is escaped (encodeURIComponent turns
+ * ':' into %3A), so symbol "A:B" + timeframe "C" and symbol "A" + timeframe "B:C" get different keys.
+ */
+export function barsKey(symbol: string, timeframe: string): string {
+  return `bars:${encodeURIComponent(symbol)}:${encodeURIComponent(timeframe)}`;
+}
+
+/**
+ * The key earlier versions used (parts unescaped). It is unambiguous for the timeframes ingest
+ * accepts now (they never contain ':'), so series stored under it are still found and move to
+ * the escaped key on their next write.
+ */
+function legacyBarsKey(symbol: string, timeframe: string): string {
   return `bars:${symbol}:${timeframe}`;
+}
+
+async function readBars(env: EdgeEnv, key: string): Promise<Bar[] | null> {
+  if (env.RESIN_BARS) {
+    const obj = await env.RESIN_BARS.get(key);
+    return obj ? (JSON.parse(await obj.text()) as Bar[]) : null;
+  }
+  return getJson<Bar[]>(kv(env), key);
 }
 
 export async function getBars(env: EdgeEnv, symbol: string, timeframe: string): Promise<Bar[]> {
   const key = barsKey(symbol, timeframe);
-  if (env.RESIN_BARS) {
-    const obj = await env.RESIN_BARS.get(key);
-    return obj ? (JSON.parse(await obj.text()) as Bar[]) : [];
-  }
-  return (await getJson<Bar[]>(kv(env), key)) ?? [];
+  const legacy = legacyBarsKey(symbol, timeframe);
+  return (await readBars(env, key)) ?? (legacy !== key && !timeframe.includes(":") ? await readBars(env, legacy) : null) ?? [];
 }
 
 /** Merges bars by time (a newer copy of a bar replaces the stored one) and stores the series. */
@@ -109,9 +127,11 @@ export async function mergeBars(env: EdgeEnv, symbol: string, timeframe: string,
   for (const b of incoming) byTime.set(b.time, b);
   const merged = [...byTime.values()].sort((a, b) => a.time - b.time);
   const key = barsKey(symbol, timeframe);
+  const legacy = legacyBarsKey(symbol, timeframe);
   const text = JSON.stringify(merged);
-  if (env.RESIN_BARS) await env.RESIN_BARS.put(key, text);
-  else await kv(env).put(key, text);
+  const store = env.RESIN_BARS ?? kv(env);
+  await store.put(key, text);
+  if (legacy !== key && !timeframe.includes(":")) await store.delete(legacy);
   return merged;
 }
 

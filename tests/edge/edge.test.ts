@@ -153,6 +153,28 @@ describe("edge worker under workerd", () => {
     expect((await call("/ingest", { json: { symbol: "TEST", bars: [] } })).json).toMatchObject({ code: "MISSING_FIELD", field: "timeframe" });
   });
 
+  it("ingest validates timeframes and keeps every symbol/timeframe series apart", async () => {
+    for (const tf of ["", "banana", "B:C", "0", "1X"]) {
+      const r = await call("/ingest", { json: { symbol: "A", timeframe: tf, bars: bars(0, 2) } });
+      expect([r.status, r.json.code, r.json.field], tf).toEqual([400, "INVALID_TIMEFRAME", "timeframe"]);
+    }
+    expect((await call("/ingest", { json: { symbol: " ", timeframe: "1", bars: bars(0, 2) } })).json).toMatchObject({ code: "INVALID_FIELD", field: "symbol" });
+    // "A:B" + "1" and "A" + "1" (and "A:B" + "1D") are three series, never merged.
+    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1", bars: bars(0, 3) } })).json).toMatchObject({ count: 3 });
+    expect((await call("/ingest", { json: { symbol: "A", timeframe: "1", bars: bars(10, 2) } })).json).toMatchObject({ count: 2 });
+    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1D", bars: bars(20, 1) } })).json).toMatchObject({ count: 1 });
+    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1", bars: bars(3, 1) } })).json).toMatchObject({ count: 4 });
+    // Cron jobs name series the same way.
+    const job = { id: "tf", script_id: "x", symbol: "A", timeframe: "banana" };
+    expect((await call("/cron/jobs", { method: "PUT", json: { jobs: [job] } })).json).toMatchObject({ code: "INVALID_TIMEFRAME", field: "jobs[0].timeframe" });
+  });
+
+  it("bodies must be JSON (415 otherwise)", async () => {
+    const res = await mf.dispatchFetch("http://edge.local/ingest", { method: "POST", headers: { "content-type": "text/plain", "x-api-key": KEY }, body: JSON.stringify({ symbol: "A", timeframe: "1", bars: bars(0, 2) }) });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
+  });
+
   it("cron jobs: stored, run on a new closed bar, strategy events forwarded to TRADE_SERVICE", async () => {
     await call("/scripts", { json: { id: "edge-strat", source: STRATEGY } });
     await call("/scripts", { json: { id: "quiet", source: STRATEGY } });

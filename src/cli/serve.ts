@@ -87,8 +87,9 @@ export async function command(argv: string[]): Promise<number> {
       const pending = server.inflight();
       if (runner) console.log(JSON.stringify({ time: new Date().toISOString(), event: "shutdown", signal, inflight: pending }));
       else if (signal === "SIGTERM" || pending > 0) console.error(`resin serve: ${signal}, finishing ${pending} request(s)`);
+      // Drains for at most SVC_DRAIN_SECONDS; past it the remaining runs are ended and the exit code is 1.
       server.close().then(
-        () => resolve(0),
+        (inTime) => resolve(inTime ? 0 : 1),
         () => resolve(1),
       );
     };

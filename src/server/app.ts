@@ -3,12 +3,14 @@
 // parts (worker threads, listening, static files) live elsewhere and are injected through options.
 
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { SERVICE_NAME, VERSION } from "../core/version.js";
 import { MODES, type Mode } from "../core/result.js";
 import { createInProcessEngine, type Engine } from "./engine.js";
 import { ApiError, errorBody, errorResponse } from "./errors.js";
-import { FreeTier, freeTierConfig, type Env } from "./limits.js";
+import { envSeconds, forwardedClient, FreeTier, freeTierConfig, trustedProxyHops, type Env } from "./limits.js";
+import { MAX_BODY_BYTES } from "./validate.js";
 import { registerRunRoutes } from "./routes-run.js";
 import { registerOptimizeRoute } from "./routes-optimize.js";
 import { registerBacktestRoute } from "./routes-backtest.js";
@@ -20,8 +22,17 @@ export interface AppOptions {
   env?: Env;
   /** /run's mode when the body omits it ("auto" for the HTTP server, "interpret" on the edge); env SVC_RUNTIME_MODE overrides it. */
   defaultMode?: Mode;
-  /** The rate limiter's client key; defaults to X-Forwarded-For / CF-Connecting-IP. */
+  /**
+   * The rate limiter's client key. The default (workerd) is CF-Connecting-IP, which Cloudflare sets
+   * itself, else X-Forwarded-For only when SVC_TRUST_PROXY says how many proxies to trust; the Node
+   * host passes the socket address.
+   */
   clientKey?: (c: Context) => string;
+  /**
+   * Origins allowed to call the API from a browser: "*" (the edge worker, called by the chart app
+   * from anywhere), a list, or none (no CORS headers: same-origin only, the `resin serve` default).
+   */
+  corsOrigins?: "*" | readonly string[];
   /** Serves non-API GET requests (the chart app); return null for a JSON 404. */
   fallback?: (req: Request) => Promise<Response | null>;
   /** Writes one JSON line per request when set (hosted runner mode). */
@@ -38,11 +49,16 @@ export interface RouteContext {
   defaultMode: Mode;
   freeTier: FreeTier | null;
   clientKey: (c: Context) => string;
+  /** The host's cap on a run's time budget (SVC_MAX_RUN_SECONDS, default 30): `timeout_seconds` can only lower it. */
+  maxRunSeconds: number;
 }
 
-function defaultClientKey(c: Context): string {
-  const fwd = c.req.header("x-forwarded-for");
-  return c.req.header("cf-connecting-ip") ?? (fwd ? (fwd.split(",")[0] as string).trim() : "anonymous");
+/** The default run cap of the hosts (service notes in docs/compatibility.md). */
+export const DEFAULT_MAX_RUN_SECONDS = 30;
+
+function defaultClientKey(env: Env): (c: Context) => string {
+  const hops = trustedProxyHops(env);
+  return (c) => c.req.header("cf-connecting-ip") ?? forwardedClient(c.req.header("x-forwarded-for"), hops) ?? "anonymous";
 }
 
 /** Builds the app. */
@@ -54,7 +70,8 @@ export function createApp(options: AppOptions = {}): Hono {
     engine: options.engine ?? createInProcessEngine(),
     defaultMode: MODES.includes(env.SVC_RUNTIME_MODE as Mode) ? (env.SVC_RUNTIME_MODE as Mode) : (options.defaultMode ?? "auto"),
     freeTier: tier.enabled ? new FreeTier(tier) : null,
-    clientKey: options.clientKey ?? defaultClientKey,
+    clientKey: options.clientKey ?? defaultClientKey(env),
+    maxRunSeconds: envSeconds(env, "SVC_MAX_RUN_SECONDS", DEFAULT_MAX_RUN_SECONDS),
   };
   const app = new Hono();
 
@@ -66,9 +83,18 @@ export function createApp(options: AppOptions = {}): Hono {
       log(JSON.stringify({ time: new Date().toISOString(), method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - t0 }));
     });
   }
-  // The chart app may call the API from another origin (Vite dev server, an edge engine URL);
-  // preflights are answered here, before any host gate.
-  app.use("*", cors({ origin: "*", allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"], allowHeaders: ["content-type", "x-api-key"], maxAge: 600 }));
+  // Browsers may call the API from the origins the host allows (the edge worker: any, since the
+  // chart app calls it from wherever it is served; `resin serve`: none unless configured, the app
+  // being same-origin). Preflights are answered here, before any host gate.
+  const origins = options.corsOrigins;
+  if (origins === "*" || (origins && origins.length)) {
+    app.use("*", cors({ origin: origins === "*" ? "*" : [...origins], allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"], allowHeaders: ["content-type", "x-api-key"], maxAge: 600 }));
+  }
+  // Every body is capped before anything reads it (service.md 7: 413 BODY_TOO_LARGE).
+  const tooLarge = (): never => {
+    throw new ApiError(413, "BODY_TOO_LARGE", `request body exceeds ${MAX_BODY_BYTES} bytes`, { max_bytes: MAX_BODY_BYTES });
+  };
+  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
   options.extend?.(app);
 
   app.get("/health", (c) =>
@@ -80,6 +106,8 @@ export function createApp(options: AppOptions = {}): Hono {
       default_mode: ctx.defaultMode,
       features: { optimize: true, batch: true, free_tier_limits: tier.enabled, runner },
       kernels: "wasm",
+      max_run_seconds: ctx.maxRunSeconds,
+      ...(ctx.engine.stats ? { pool: ctx.engine.stats() } : {}),
     }),
   );
   registerRunRoutes(app, ctx);

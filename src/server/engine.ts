@@ -22,12 +22,68 @@ export interface RunJob {
  */
 export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity };
 
+/** How a caller controls one job: a signal that cancels it (the client went away). */
+export interface RunControl {
+  signal?: AbortSignal;
+}
+
+/** What a pool reports on /health: its real capacity right now. */
+export interface EngineStats {
+  kind: string;
+  /** Threads the pool runs at most. */
+  size: number;
+  /** Threads alive now (a terminated one is counted again once its replacement is up). */
+  alive: number;
+  /** Jobs running now. */
+  busy: number;
+  /** Jobs waiting for a thread. */
+  queued: number;
+  /** Threads terminated because their job passed its deadline (and replaced). */
+  terminated: number;
+  /** Jobs cancelled because their client disconnected. */
+  cancelled: number;
+}
+
 export interface Engine {
-  /** Evaluates a job; resolves with the result (script/data errors are in it), rejects only on bugs. */
-  run(job: RunJob): Promise<RunResult>;
+  /**
+   * Evaluates a job; resolves with the result (script/data errors are in it). Rejects with
+   * RunDeadlineError when a thread had to be terminated, RunCancelledError when `control.signal`
+   * aborted it, and otherwise only on bugs.
+   */
+  run(job: RunJob, control?: RunControl): Promise<RunResult>;
   /** How many jobs it runs at once (batch and optimize fan out this wide). */
   readonly concurrency: number;
+  stats?(): EngineStats;
   close?(): Promise<void>;
+}
+
+/** A job whose thread ran past its deadline plus the grace period and was terminated (HTTP 504 RUN_DEADLINE_EXCEEDED). */
+export class RunDeadlineError extends Error {
+  readonly seconds: number;
+  constructor(seconds: number) {
+    super(`the run did not stop within ${seconds} s (its time budget plus a grace period); its worker thread was terminated and replaced`);
+    this.name = "RunDeadlineError";
+    this.seconds = seconds;
+  }
+}
+
+/** A job cancelled by its caller (the client disconnected). */
+export class RunCancelledError extends Error {
+  constructor() {
+    super("the run was cancelled (client disconnected)");
+    this.name = "RunCancelledError";
+  }
+}
+
+/**
+ * The hard deadline of a job on a thread that can be terminated: its time budget plus a grace
+ * period in which the engine's own countdown should have stopped it with `timed_out`. Null when
+ * the job has no budget (the library default: the CLI's own runs).
+ */
+export function hardDeadlineSeconds(job: RunJob): number | null {
+  const t = job.options.timeoutSeconds;
+  if (typeof t !== "number" || !(t > 0)) return null;
+  return t + Math.min(10, 1 + t / 4);
 }
 
 /** Runs one job with the library Runtime (loaded on first use). Shared by the in-process engine and the worker threads. */
@@ -43,5 +99,5 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
 
 /** Evaluates jobs on the calling thread (workerd, tests, or Node when no worker build exists). */
 export function createInProcessEngine(run: (job: RunJob) => Promise<RunResult> = evaluateJob): Engine {
-  return { run, concurrency: 1 };
+  return { run: (job) => run(job), concurrency: 1 };
 }

@@ -1,5 +1,8 @@
-// Free-tier guards (service.md 2.6), on when FREE_TIER_LIMITS=1. Checked in this order: rate limit,
-// concurrency slot (both before the body is read), then after the schema: script size, bars.
+// Free-tier guards (service.md 2.6), on when FREE_TIER_LIMITS=1. Checked in this order: rate limit
+// (before the body is read), then the schema, then the concurrency slot (taken only once the body
+// is in: a slow upload must not hold one), then script size and bars. Library sources count
+// towards the script size and data_feed bars towards the bar count. Also the host settings read
+// from the environment (run cap, trusted proxies).
 
 import { ApiError } from "./errors.js";
 
@@ -12,6 +15,33 @@ export interface FreeTierConfig {
   maxConcurrent: number;
   rateLimit: number;
   rateWindowSec: number;
+}
+
+/** A positive number of seconds from the environment, else the fallback. */
+export function envSeconds(env: Env, key: string, fallback: number): number {
+  const v = Number(env[key]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/**
+ * How many reverse proxies in front of the host append to X-Forwarded-For (SVC_TRUST_PROXY: a
+ * count, "true" = 1); 0 (the default) means the header is the client's own word and is ignored.
+ */
+export function trustedProxyHops(env: Env): number {
+  const v = env.SVC_TRUST_PROXY;
+  if (v === "true") return 1;
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+/**
+ * The client address behind `hops` trusted proxies: each appends the address it saw, so the
+ * client is the hops-th entry from the right; whatever the client wrote further left is ignored.
+ */
+export function forwardedClient(header: string | undefined, hops: number): string | null {
+  if (!header || hops <= 0) return null;
+  const parts = header.split(",").map((p) => p.trim()).filter(Boolean);
+  return parts.length ? (parts[Math.max(0, parts.length - hops)] as string) : null;
 }
 
 function envInt(env: Env, key: string, fallback: number): number {
@@ -76,12 +106,12 @@ export class FreeTier {
     };
   }
 
-  /** The post-schema checks: script size then bar count. */
-  checkSize(scripts: readonly string[], bars: number): void {
-    for (const s of scripts) {
-      if (s.length > this.config.maxScriptChars) {
-        throw new ApiError(413, "SCRIPT_TOO_LARGE", `script has ${s.length} characters (max ${this.config.maxScriptChars})`,
-          { max_chars: this.config.maxScriptChars, got_chars: s.length });
+  /** The post-schema checks: script size (each script with its libraries' sources) then bar count (data_feed included). */
+  checkSize(scriptChars: readonly number[], bars: number): void {
+    for (const n of scriptChars) {
+      if (n > this.config.maxScriptChars) {
+        throw new ApiError(413, "SCRIPT_TOO_LARGE", `script (with its libraries) has ${n} characters (max ${this.config.maxScriptChars})`,
+          { max_chars: this.config.maxScriptChars, got_chars: n });
       }
     }
     if (bars > this.config.maxBars) {

@@ -4,24 +4,55 @@
 import type { Context } from "hono";
 import type { LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
 import type { RouteContext } from "./app.js";
-import type { RunJob } from "./engine.js";
+import { RunCancelledError, RunDeadlineError, type RunJob } from "./engine.js";
 import { ApiError } from "./errors.js";
 import { readJsonBody, validateBody, type Schema } from "./validate.js";
 
-/** Runs `handler` under the free-tier rate limit and a concurrency slot (when enabled). */
-export async function guarded(ctx: RouteContext, c: Context, handler: () => Promise<Response>): Promise<Response> {
-  if (!ctx.freeTier) return handler();
-  ctx.freeTier.checkRate(ctx.clientKey(c));
-  const release = ctx.freeTier.acquire();
+/**
+ * Reads and validates the body, then runs `handler` with it; with the free tier on, under its rate
+ * limit (checked first, before the body is read) and a concurrency slot (taken only after the body
+ * is in and valid, so slow uploads hold none).
+ */
+export async function guarded(ctx: RouteContext, c: Context, schema: Schema, handler: (body: Record<string, unknown>) => Promise<Response>): Promise<Response> {
+  ctx.freeTier?.checkRate(ctx.clientKey(c));
+  const body = await readBody(c, schema);
+  const release = ctx.freeTier?.acquire();
   try {
-    return await handler();
+    return await handler(body);
   } finally {
-    release();
+    release?.();
   }
 }
 
 export async function readBody(c: Context, schema: Schema): Promise<Record<string, unknown>> {
   return validateBody(await readJsonBody(c.req.raw), schema);
+}
+
+/** Bars in a data_feed value (an array of bars or columns {time: [...], ...}), for the free tier's cap. */
+export function feedBars(feed: Record<string, unknown>): number {
+  let n = 0;
+  for (const v of Object.values(feed)) {
+    if (Array.isArray(v)) n += v.length;
+    else if (v && typeof v === "object" && Array.isArray((v as { time?: unknown }).time)) n += ((v as { time: unknown[] }).time).length;
+  }
+  return n;
+}
+
+/** Characters of the library sources a request brings (they count with each script against the free tier's cap). */
+export function librarySourceChars(libraries: readonly LibrarySource[]): number {
+  return libraries.reduce((n, l) => n + l.source.length, 0);
+}
+
+/** The time budget a host gives a run: `timeout_seconds` can only lower the host's cap. */
+export function effectiveTimeout(requested: unknown, capSeconds: number): number {
+  return typeof requested === "number" && requested > 0 ? Math.min(requested, capSeconds) : capSeconds;
+}
+
+/** The coded error of a run the engine gave up on (504 RUN_DEADLINE_EXCEEDED, 499 CLIENT_CLOSED); other errors are bugs and pass through. */
+export function engineFailure(err: unknown): unknown {
+  if (err instanceof RunDeadlineError) return new ApiError(504, "RUN_DEADLINE_EXCEEDED", err.message, { deadline_seconds: err.seconds });
+  if (err instanceof RunCancelledError) return new ApiError(499, "CLIENT_CLOSED", err.message);
+  return err;
 }
 
 const REALTIME_FIELDS: Record<string, "bool" | "int"> = { last_bar: "bool", ticks: "int", bars: "int", from_bar: "int" };
@@ -56,10 +87,10 @@ export function checkLibraries(libs: unknown[]): LibrarySource[] {
 }
 
 /** Builds a run job from validated /run-style fields (without script/inputs/mode, which vary per run). */
-export function baseJob(body: Record<string, unknown>): Omit<RunJob, "script" | "options"> & { options: RunOptions } {
+export function baseJob(body: Record<string, unknown>, maxRunSeconds: number): Omit<RunJob, "script" | "options"> & { options: RunOptions } {
   const options: RunOptions = {
     profiler: body.profiler as boolean,
-    timeoutSeconds: body.timeout_seconds as number | null,
+    timeoutSeconds: effectiveTimeout(body.timeout_seconds, maxRunSeconds),
     ...checkRealtime(body.realtime as Record<string, unknown>),
   };
   const libraries = checkLibraries(body.libraries as unknown[]);

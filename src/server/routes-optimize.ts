@@ -1,21 +1,21 @@
 // POST /optimize (service.md 2.3): schema, free-tier sizes, then the optimize module's checks and
-// study; trials run through the engine (spread over the worker pool in Node).
+// study; trials run through the engine (spread over the worker pool in Node), each under the host's
+// run cap, and are cancelled when the client disconnects.
 
 import type { Hono } from "hono";
 import type { Bar } from "../core/result.js";
-import { OptimizeError, prepareStudy, runStudy, type OptimizeRequest } from "../optimize/index.js";
+import { OptimizeAbortedError, OptimizeError, prepareStudy, runStudy, type OptimizeRequest } from "../optimize/index.js";
 import type { RouteContext } from "./app.js";
 import { ApiError } from "./errors.js";
 import { TRIAL_BROKER } from "./engine.js";
-import { checkLibraries, guarded, readBody } from "./request.js";
+import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
 
 export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
   app.post("/optimize", (c) =>
-    guarded(ctx, c, async () => {
-      const body = await readBody(c, OPTIMIZE_SCHEMA);
-      ctx.freeTier?.checkSize([body.script as string], (body.data as unknown[]).length);
+    guarded(ctx, c, OPTIMIZE_SCHEMA, async (body) => {
       const libraries = checkLibraries(body.libraries as unknown[]);
+      ctx.freeTier?.checkSize([(body.script as string).length + librarySourceChars(libraries)], (body.data as unknown[]).length);
       let study;
       try {
         study = prepareStudy(body as unknown as OptimizeRequest);
@@ -24,9 +24,23 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
         throw err;
       }
       const symbol = body.symbol as string;
+      const signal = c.req.raw.signal;
       const runner = (inputs: Record<string, unknown>, bars: Bar[]) =>
-        ctx.engine.run({ script: study.script, data: bars, symbol, broker: TRIAL_BROKER, options: { mode: "auto", inputs, ...(libraries.length ? { libraries } : {}) } });
-      const result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal: c.req.raw.signal });
+        ctx.engine
+          .run({ script: study.script, data: bars, symbol, broker: TRIAL_BROKER, options: { mode: "auto", inputs, timeoutSeconds: ctx.maxRunSeconds, ...(libraries.length ? { libraries } : {}) } }, { signal })
+          .catch((err: unknown) => {
+            // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
+            const coded = engineFailure(err);
+            if (coded instanceof ApiError && coded.code === "RUN_DEADLINE_EXCEEDED") throw new Error(`${coded.code}: ${coded.message}`);
+            throw coded;
+          });
+      let result;
+      try {
+        result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal });
+      } catch (err) {
+        if (err instanceof OptimizeAbortedError) throw new ApiError(499, "CLIENT_CLOSED", "the study was cancelled (client disconnected)");
+        throw err;
+      }
       return c.json({ status: "success", ...result }, 200);
     }),
   );

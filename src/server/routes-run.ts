@@ -1,10 +1,10 @@
 // POST /run and POST /run/batch (service.md 2.1, 2.2).
 
 import type { Hono } from "hono";
-import type { RunResult } from "../core/result.js";
+import type { LibrarySource, RunResult } from "../core/result.js";
 import type { RouteContext } from "./app.js";
 import { ApiError } from "./errors.js";
-import { baseJob, guarded, isFailed, readBody, scriptError } from "./request.js";
+import { baseJob, engineFailure, feedBars, guarded, isFailed, librarySourceChars, scriptError } from "./request.js";
 import { batchSchema, MAX_BATCH_RUNS, runSchema } from "./schemas.js";
 
 function requireContent(script: string | null, data: unknown[]): void {
@@ -41,29 +41,38 @@ function checkItem(raw: unknown, index: number): BatchItem {
   };
 }
 
+/** The characters of each script with its libraries' sources, as the free tier measures them. */
+function sized(scripts: string[], libraries: readonly LibrarySource[] | undefined): number[] {
+  const extra = libraries?.length ? librarySourceChars(libraries) : 0;
+  return scripts.map((s) => s.length + extra);
+}
+
 export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
   const RUN = runSchema(ctx.defaultMode);
   const BATCH = batchSchema(ctx.defaultMode);
 
   app.post("/run", (c) =>
-    guarded(ctx, c, async () => {
-      const body = await readBody(c, RUN);
+    guarded(ctx, c, RUN, async (body) => {
       const script = body.script as string;
       const data = body.data as unknown[];
-      ctx.freeTier?.checkSize([script], data.length);
+      const job = baseJob(body, ctx.maxRunSeconds);
+      ctx.freeTier?.checkSize(sized([script], job.options.libraries), data.length + feedBars(body.data_feed as Record<string, unknown>));
       requireContent(script, data);
-      const job = baseJob(body);
       const inputs = body.inputs as Record<string, unknown>;
       const mode = c.req.query("mode") || (body.mode as string);
-      const result = await ctx.engine.run({ ...job, script, options: { ...job.options, mode, ...(Object.keys(inputs).length ? { inputs } : {}) } });
+      let result: RunResult;
+      try {
+        result = await ctx.engine.run({ ...job, script, options: { ...job.options, mode, ...(Object.keys(inputs).length ? { inputs } : {}) } }, { signal: c.req.raw.signal });
+      } catch (err) {
+        throw engineFailure(err);
+      }
       if (isFailed(result)) return c.json(scriptError(result), 422);
       return c.json({ status: "success", ...result }, 200);
     }),
   );
 
   app.post("/run/batch", (c) =>
-    guarded(ctx, c, async () => {
-      const body = await readBody(c, BATCH);
+    guarded(ctx, c, BATCH, async (body) => {
       const runs = body.runs as unknown[];
       const data = body.data as unknown[];
       if (runs.length === 0) throw new ApiError(400, "NO_RUNS", "runs is empty");
@@ -71,9 +80,9 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
         throw new ApiError(400, "TOO_MANY_RUNS_IN_BATCH", `at most ${MAX_BATCH_RUNS} runs per batch (got ${runs.length})`, { max_runs: MAX_BATCH_RUNS, got_runs: runs.length });
       }
       const items = runs.map(checkItem);
-      ctx.freeTier?.checkSize(items.map((i) => i.script), data.length);
+      const job = baseJob(body, ctx.maxRunSeconds);
+      ctx.freeTier?.checkSize(sized(items.map((i) => i.script), job.options.libraries), data.length + feedBars(body.data_feed as Record<string, unknown>));
       requireContent(null, data);
-      const job = baseJob(body);
       const queryMode = c.req.query("mode");
       // The engine (a worker pool in Node) spreads these over its threads.
       const results = await Promise.all(
@@ -82,8 +91,10 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
           let result: RunResult;
           try {
             const mode = item.mode ?? (queryMode || (body.mode as string));
-            result = await ctx.engine.run({ ...job, script: item.script, options: { ...job.options, mode, ...(Object.keys(item.inputs).length ? { inputs: item.inputs } : {}) } });
-          } catch {
+            result = await ctx.engine.run({ ...job, script: item.script, options: { ...job.options, mode, ...(Object.keys(item.inputs).length ? { inputs: item.inputs } : {}) } }, { signal: c.req.raw.signal });
+          } catch (err) {
+            const coded = engineFailure(err);
+            if (coded instanceof ApiError) return { id: item.id, status: "error", code: coded.code, message: coded.message, ...coded.details };
             return { id: item.id, status: "error", code: "INTERNAL_ERROR", message: "internal error" };
           }
           if (isFailed(result)) return { id: item.id, ...scriptError(result) };

@@ -90,44 +90,28 @@ function article(word: string): string {
   return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;
 }
 
-/** Reads a request body as JSON with the size cap: 413 BODY_TOO_LARGE, 400 INVALID_BODY. */
-export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await readCapped(req, maxBytes);
+/** A JSON media type: application/json or any application/*+json, parameters allowed. */
+function isJsonType(header: string | null): boolean {
+  if (!header) return false;
+  const type = (header.split(";")[0] as string).trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/**
+ * Reads a request body as JSON: 415 UNSUPPORTED_MEDIA_TYPE unless the content type is JSON (a
+ * `text/plain` body is what a cross-site form or no-preflight fetch can send, so it is never
+ * parsed), 400 INVALID_BODY for an empty or malformed body. The size cap (413 BODY_TOO_LARGE)
+ * is the app's body-limit middleware, applied before any route reads.
+ */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  if (!isJsonType(req.headers.get("content-type"))) {
+    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "the request body must be JSON with content-type application/json", { expected: "application/json" });
+  }
+  const text = await req.text();
   if (text.trim() === "") throw new ApiError(400, "INVALID_BODY", "request body is empty; expected a JSON object");
   try {
     return JSON.parse(text);
   } catch {
     throw new ApiError(400, "INVALID_BODY", "request body is not valid JSON");
   }
-}
-
-function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, "BODY_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });
-}
-
-// Streams the body so that an oversized upload without content-length is cut off early.
-async function readCapped(req: Request, maxBytes: number): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }

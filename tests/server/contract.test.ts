@@ -23,8 +23,20 @@ describe("routing", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "ok", service: "resin", version: expect.any(String), modes: ["interpret", "compile", "auto"], default_mode: "auto",
-      features: { optimize: true, batch: true, free_tier_limits: false, runner: false }, kernels: "wasm",
+      features: { optimize: true, batch: true, free_tier_limits: false, runner: false }, kernels: "wasm", max_run_seconds: 30,
     });
+  });
+
+  it("the host's run cap (SVC_MAX_RUN_SECONDS, default 30): timeout_seconds can only lower it", async () => {
+    const engine = fakeEngine();
+    const capped = await start({ engine, env: { SVC_MAX_RUN_SECONDS: "5" } });
+    try {
+      expect((await (await fetch(new URL("/health", capped.url))).json()).max_run_seconds).toBe(5);
+      for (const t of [undefined, null, 0, -1, 2, 5, 60]) await post(capped.url, "/run", { script: OK, data: BARS, ...(t === undefined ? {} : { timeout_seconds: t }) });
+      expect(engine.jobs.map((j) => j.options.timeoutSeconds)).toEqual([5, 5, 5, 5, 2, 5, 5]);
+    } finally {
+      await capped.close();
+    }
   });
 
   it("unknown route -> 404 NOT_FOUND, wrong method -> 405 METHOD_NOT_ALLOWED, both JSON", async () => {
@@ -39,13 +51,38 @@ describe("routing", () => {
     expect((await post(server.url, "/nope", {})).json.code).toBe("NOT_FOUND");
   });
 
-  it("answers CORS preflights so the chart app can call from another origin", async () => {
-    const pre = await fetch(new URL("/run", server.url), { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
-    expect(pre.status).toBe(204);
-    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
-    expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
-    const res = await fetch(new URL("/health", server.url), { headers: { origin: "http://localhost:5173" } });
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  it("sends no CORS headers by default: `resin serve` is same-origin, other pages cannot drive it", async () => {
+    const pre = await fetch(new URL("/run", server.url), { method: "OPTIONS", headers: { origin: "http://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+    const res = await fetch(new URL("/health", server.url), { headers: { origin: "http://evil.example" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("answers CORS preflights for the allowed origins only (SVC_CORS_ORIGINS)", async () => {
+    const allowed = await start({ engine: fakeEngine(), env: { SVC_CORS_ORIGINS: "http://localhost:5173, http://127.0.0.1:5173" } });
+    try {
+      const pre = await fetch(new URL("/run", allowed.url), { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+      expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
+      const other = await fetch(new URL("/health", allowed.url), { headers: { origin: "http://evil.example" } });
+      expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    } finally {
+      await allowed.close();
+    }
+  });
+
+  it("requires a JSON content type: text/plain bodies are never parsed (415)", async () => {
+    const body = JSON.stringify({ script: OK, data: BARS });
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const res = await post(server.url, "/run", body, { headers: { "content-type": type } });
+      expect(res.status, type).toBe(415);
+      expect(res.json).toMatchObject({ status: "error", code: "UNSUPPORTED_MEDIA_TYPE" });
+    }
+    const none = await fetch(new URL("/run", server.url), { method: "POST", body: new Blob([body]) });
+    expect(none.status).toBe(415);
+    expect((await post(server.url, "/run", body, { headers: { "content-type": "application/json; charset=utf-8" } })).status).toBe(200);
   });
 
   it("a body over 5 MB -> 413 BODY_TOO_LARGE", async () => {

@@ -40,7 +40,7 @@ describe("free tier", () => {
   });
 
   it("rate limit first, with Retry-After, even before the body is read", async () => {
-    server = await start({ engine: fakeEngine(), env: FREE });
+    server = await start({ engine: fakeEngine(), env: { ...FREE, SVC_TRUST_PROXY: "1" } });
     for (let i = 0; i < 4; i++) expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
     const limited = await post(server.url, "/run", "{not json");
     expect(limited.status).toBe(429);
@@ -48,24 +48,77 @@ describe("free tier", () => {
     const retry = Number(limited.headers.get("retry-after"));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
-    // Other clients have their own window; /health is never limited.
+    // Other clients (here: told apart by a trusted proxy) have their own window; /health is never limited.
     expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, { headers: { "content-type": "application/json", "x-forwarded-for": "10.0.0.9" } })).status).toBe(200);
     expect((await fetch(new URL("/health", server.url))).status).toBe(200);
   });
 
-  it("concurrency slot before the schema: 429 TOO_MANY_REQUESTS while another run holds it", async () => {
+  it("concurrency slot after the body is read and valid: 429 TOO_MANY_REQUESTS while another run holds it", async () => {
     const engine = fakeEngine();
     server = await start({ engine, env: { ...FREE, FREE_RATE_LIMIT: "100" } });
     const slow = post(server.url, "/run", { script: `${OK}// SLOW 400`, data: BARS.slice(0, 5) });
     await until(() => engine.inflight === 1);
-    const busy = await post(server.url, "/run", "{not json");
+    // A bad body is answered as such (it never needed a slot) ...
+    expect((await post(server.url, "/run", "{not json")).json.code).toBe("INVALID_BODY");
+    // ... a valid one waits for none and is refused.
+    const busy = await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) });
     expect(busy.status).toBe(429);
     expect(busy.json.code).toBe("TOO_MANY_REQUESTS");
     expect(busy.headers.get("retry-after")).toBe("1");
     expect((await slow).status).toBe(200);
     // The slot is released afterwards, also after an error.
-    expect((await post(server.url, "/run", "{not json")).json.code).toBe("INVALID_BODY");
+    expect((await post(server.url, "/run", { script: "CRASH", data: BARS.slice(0, 5) })).status).toBe(500);
     expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
+  });
+
+  it("slow uploads hold no slot: with one slot, a stalled body does not lock the next client out", async () => {
+    const engine = fakeEngine();
+    server = await start({ engine, env: { ...FREE, FREE_RATE_LIMIT: "100" } });
+    // A body that starts and then stalls (its stream is never finished until the end of the test).
+    let finish!: () => void;
+    const stalled = new ReadableStream<Uint8Array>({
+      start(ctrl) {
+        ctrl.enqueue(new TextEncoder().encode('{"script": "x", "data": ['));
+        finish = () => {
+          ctrl.enqueue(new TextEncoder().encode("]}"));
+          ctrl.close();
+        };
+      },
+    });
+    const slowUpload = fetch(new URL("/run", server.url), { method: "POST", headers: { "content-type": "application/json" }, body: stalled, duplex: "half" } as RequestInit);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
+    finish();
+    expect((await (await slowUpload).json()).code).toBe("NO_DATA");
+  });
+
+  it("library sources and data_feed bars count against the caps", async () => {
+    server = await start({ engine: fakeEngine(), env: { ...FREE, FREE_RATE_LIMIT: "100" } });
+    const lib = { namespace: "me", name: "L", version: 1, source: "y".repeat(80) };
+    const withLib = await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5), libraries: [lib] });
+    expect(withLib.status).toBe(413);
+    expect(withLib.json).toMatchObject({ code: "SCRIPT_TOO_LARGE", got_chars: OK.length + 80 });
+    const feed = { "OTHER|1": BARS.slice(0, 10), "THIRD": { time: BARS.slice(0, 10).map((b) => b.time), open: [], high: [], low: [], close: [] } };
+    const withFeed = await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5), data_feed: feed });
+    expect(withFeed.status).toBe(413);
+    expect(withFeed.json).toMatchObject({ code: "TOO_MANY_BARS", max_bars: 20, got_bars: 25 });
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5), data_feed: { "OTHER|1": BARS.slice(0, 10) } })).status).toBe(200);
+    expect((await post(server.url, "/optimize", { script: OK, data: BARS.slice(0, 5), space: {}, libraries: [lib] })).json.code).toBe("SCRIPT_TOO_LARGE");
+  });
+
+  it("X-Forwarded-For counts only behind trusted proxies (SVC_TRUST_PROXY)", async () => {
+    const env = { ...FREE, FREE_RATE_LIMIT: "1" };
+    const xff = (ip: string) => ({ headers: { "content-type": "application/json", "x-forwarded-for": ip } });
+    server = await start({ engine: fakeEngine(), env });
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("10.0.0.1"))).status).toBe(200);
+    // Untrusted: a made-up header is not a new client.
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("10.0.0.2"))).status).toBe(429);
+    await server.close();
+    server = await start({ engine: fakeEngine(), env: { ...env, SVC_TRUST_PROXY: "1" } });
+    // One trusted proxy: the client is the entry it appended (the last); what the client wrote before it is ignored.
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("1.1.1.1, 10.0.0.1"))).status).toBe(200);
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("2.2.2.2, 10.0.0.1"))).status).toBe(429);
+    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("10.0.0.2"))).status).toBe(200);
   });
 });
 

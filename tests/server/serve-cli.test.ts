@@ -44,6 +44,7 @@ function urlOf(p: Proc): string {
   return m![1]!;
 }
 
+const JSON_TYPE = { "content-type": "application/json" };
 const BARS = Array.from({ length: 100 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
 const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
 const HEAVY = '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 200000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
@@ -57,7 +58,7 @@ describe("resin serve", () => {
     const url = urlOf(p);
     expect(Number(new URL(url).port)).toBeGreaterThan(0);
     expect((await (await fetch(new URL("/health", url))).json()).status).toBe("ok");
-    const batch = await fetch(new URL("/run/batch", url), { method: "POST", body: JSON.stringify({ runs: [{ id: "a", script: PLOT }, { id: "b", script: PLOT }], data: BARS }) });
+    const batch = await fetch(new URL("/run/batch", url), { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ runs: [{ id: "a", script: PLOT }, { id: "b", script: PLOT }], data: BARS }) });
     const body = await batch.json();
     expect(batch.status).toBe(200);
     expect(body.results.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([["a", "success"], ["b", "success"]]);
@@ -101,7 +102,7 @@ describe("resin serve", () => {
     const p = serve(["--port", "0"], { SVC_RUNNER: "1" });
     await waitFor(() => /"event":"listening"/.test(p.out()));
     const url = urlOf(p);
-    const inflight = fetch(new URL("/run", url), { method: "POST", body: JSON.stringify({ script: HEAVY, data: BARS, mode: "interpret" }) });
+    const inflight = fetch(new URL("/run", url), { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ script: HEAVY, data: BARS, mode: "interpret" }) });
     // The heavy run takes seconds; SIGTERM lands while it is in flight.
     await new Promise((r) => setTimeout(r, 600));
     p.child.kill("SIGTERM");

@@ -1,6 +1,10 @@
 // The Node host of the API (`resin serve`): the Hono app on @hono/node-server, runs spread over a
 // worker-thread pool, optionally the built chart app at `/`, and the hosted-runner behaviours
-// (one JSON log line per request, graceful SIGTERM).
+// (one JSON log line per request, graceful SIGTERM). Connection hygiene lives here: a cap on open
+// connections (SVC_MAX_CONNECTIONS), body and header timeouts (SVC_BODY_TIMEOUT_SECONDS), the
+// client address from the socket unless SVC_TRUST_PROXY says how many proxies to believe, CORS
+// only for the origins in SVC_CORS_ORIGINS, and a drain with a deadline (SVC_DRAIN_SECONDS).
+// SVC_POOL_THREADS sets the worker-thread count (default: the cores, at most 8).
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +14,8 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { Context } from "hono";
 import { createApp } from "../app.js";
 import type { Engine } from "../engine.js";
-import type { Env } from "../limits.js";
+import { envSeconds, forwardedClient, trustedProxyHops, type Env } from "../limits.js";
+import { errorBody } from "../errors.js";
 import { createNodeEngine } from "./pool.js";
 import { createStaticFallback } from "./static.js";
 
@@ -25,6 +30,8 @@ export interface HostOptions {
   engine?: Engine;
   /** Evaluate a tiny script before listening and fail to start if that does not work (hosted runner). */
   startupCheck?: boolean;
+  /** Origins allowed to call the API from a browser (default: SVC_CORS_ORIGINS, comma-separated; none when unset). */
+  corsOrigins?: "*" | readonly string[];
   /** Where request log lines and internal errors go (default: stdout / stderr). */
   out?: (line: string) => void;
   err?: (line: string) => void;
@@ -36,8 +43,12 @@ export interface RunningServer {
   engineKind: string;
   /** Requests being handled right now. */
   inflight(): number;
-  /** Stops accepting connections, waits for in-flight requests, then frees the pool. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and requests (new ones get 503 SHUTTING_DOWN), waits for in-flight
+   * requests up to `deadlineSeconds` (default SVC_DRAIN_SECONDS, 30), then ends what is left and
+   * frees the pool. Resolves true when everything finished in time.
+   */
+  close(deadlineSeconds?: number): Promise<boolean>;
 }
 
 /** The package's dist-web/ (this file sits at <root>/{src,dist}/server/node/). */
@@ -46,6 +57,16 @@ export function defaultWebRoot(): string {
 }
 
 export class HostError extends Error {}
+
+/** Defaults of the connection settings (each overridable from the environment). */
+export const HOST_DEFAULTS = { bodyTimeoutSeconds: 30, maxConnections: 256, drainSeconds: 30 } as const;
+
+/** SVC_CORS_ORIGINS: "*" or a comma-separated list of origins; unset means none. */
+export function corsOriginsFromEnv(env: Env): "*" | string[] {
+  const v = (env.SVC_CORS_ORIGINS ?? "").trim();
+  if (v === "*") return "*";
+  return v.split(",").map((o) => o.trim()).filter(Boolean);
+}
 
 const CHECK_SCRIPT = '//@version=6\nindicator("startup check")\nplot(close, "close")\n';
 
@@ -78,26 +99,37 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     }
     fallback = createStaticFallback(root);
   }
-  const engine = opts.engine ?? createNodeEngine();
+  const threads = Math.floor(envSeconds(env, "SVC_POOL_THREADS", 0));
+  const engine = opts.engine ?? (threads > 0 ? createNodeEngine(threads) : createNodeEngine());
   const runner = env.SVC_RUNNER === "1" || env.SVC_RUNNER === "true";
   if (opts.startupCheck) await startupCheck(engine);
+  const hops = trustedProxyHops(env);
   const app = createApp({
     engine,
     env,
     defaultMode: "auto",
+    corsOrigins: opts.corsOrigins ?? corsOriginsFromEnv(env),
     ...(fallback ? { fallback } : {}),
     ...(runner ? { requestLog: out } : {}),
+    // The socket's address, unless trusted proxies put the client in X-Forwarded-For.
     clientKey: (c: Context) => {
       const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-      return c.req.header("x-forwarded-for")?.split(",")[0]?.trim() || incoming?.socket?.remoteAddress || "local";
+      return forwardedClient(c.req.header("x-forwarded-for"), hops) ?? incoming?.socket?.remoteAddress ?? "local";
     },
     onInternalError: (e) => err(runner ? JSON.stringify({ level: "error", message: e instanceof Error ? e.message : String(e) }) : `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   });
 
   let inflight = 0;
   let drained: (() => void) | null = null;
+  let draining = false;
+  const bodyTimeoutMs = envSeconds(env, "SVC_BODY_TIMEOUT_SECONDS", HOST_DEFAULTS.bodyTimeoutSeconds) * 1000;
   const server = createAdaptorServer({
+    // Slow bodies and headers are cut off (Node answers 408), not held for Node's default 300 s.
+    serverOptions: { requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 20_000) },
     fetch: async (req: Request, nodeEnv: unknown) => {
+      if (draining) {
+        return new Response(JSON.stringify(errorBody("SHUTTING_DOWN", "the server is shutting down")), { status: 503, headers: { "content-type": "application/json; charset=utf-8", connection: "close", "retry-after": "1" } });
+      }
       inflight++;
       try {
         return await app.fetch(req, nodeEnv);
@@ -108,6 +140,7 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     },
     hostname: opts.host,
   });
+  server.maxConnections = Math.floor(envSeconds(env, "SVC_MAX_CONNECTIONS", HOST_DEFAULTS.maxConnections));
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void => {
       server.off("listening", onListening);
@@ -129,27 +162,40 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
 
   const port = (server.address() as AddressInfo).port;
   const hostPart = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
-  let closing: Promise<void> | null = null;
+  let closing: Promise<boolean> | null = null;
   return {
     url: `http://${hostPart}:${port}/`,
     port,
     engineKind: (engine as { kind?: string }).kind ?? "custom",
     inflight: () => inflight,
-    close: () =>
+    close: (deadlineSeconds?: number) =>
       (closing ??= (async () => {
+        draining = true;
+        const deadlineMs = (deadlineSeconds ?? envSeconds(env, "SVC_DRAIN_SECONDS", HOST_DEFAULTS.drainSeconds)) * 1000;
+        const http = server as unknown as { closeIdleConnections(): void; closeAllConnections(): void };
         const stopped = new Promise<void>((r) => server.close(() => r()));
         // Idle keep-alive sockets would hold close() open; busy ones finish their response first
         // and are closed as soon as they turn idle.
-        const closeIdle = (): void => (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-        closeIdle();
-        if (inflight > 0) await new Promise<void>((r) => (drained = r));
-        const sweep = setInterval(closeIdle, 25);
+        http.closeIdleConnections();
+        let timer: NodeJS.Timeout | undefined;
+        const expired = new Promise<false>((r) => (timer = setTimeout(() => r(false), deadlineMs)));
+        const finished = inflight > 0 ? new Promise<true>((r) => (drained = () => r(true))) : Promise.resolve(true as const);
+        const inTime = await Promise.race([finished, expired]);
+        clearTimeout(timer);
+        // Past the deadline, the pool is stopped first (its threads are terminated, their
+        // requests fail), then every connection is closed.
+        if (!inTime) {
+          await engine.close?.();
+          http.closeAllConnections();
+        }
+        const sweep = setInterval(() => http.closeIdleConnections(), 25);
         try {
           await stopped;
         } finally {
           clearInterval(sweep);
         }
-        await engine.close?.();
+        if (inTime) await engine.close?.();
+        return inTime;
       })()),
   };
 }

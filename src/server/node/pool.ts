@@ -1,92 +1,103 @@
-// A pool of worker threads that evaluate run jobs: /run/batch and /optimize spread their runs over
-// it. The worker entry is the compiled dist/server/node/run-worker.js; when this module itself runs
-// from TypeScript sources (vitest), there is no loadable entry and `createNodeEngine` falls back to
-// in-process evaluation (documented in the serve help and the report).
+// The worker-thread engine of the Node host: run jobs (/run, /run/batch, /optimize trials) go to a
+// tinypool of threads running run-worker.js. tinypool queues jobs, and terminates a thread whose
+// task is aborted and starts its replacement; this module adds what the host needs on top:
+// - a hard deadline per job (its time budget plus a grace period, engine.ts hardDeadlineSeconds):
+//   the engine's own countdown should stop a run with `timed_out` long before; a run that never
+//   returns (a builtin that does not look at the clock, a bug) gets its thread terminated and the
+//   request a RunDeadlineError (HTTP 504 RUN_DEADLINE_EXCEEDED), and the pool has its capacity back;
+// - cancellation when the caller's signal aborts (a client disconnect): the thread is terminated
+//   the same way, a queued job just leaves the queue;
+// - honest counts for /health (alive, busy, queued, terminated, cancelled).
+// The worker entry is the compiled dist/server/node/run-worker.js; when this module runs from
+// TypeScript sources (vitest) there is no loadable entry and `createNodeEngine` falls back to
+// in-process evaluation.
 
 import { availableParallelism } from "node:os";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import Tinypool from "tinypool";
 import type { RunResult } from "../../core/result.js";
-import { createInProcessEngine, type Engine, type RunJob } from "../engine.js";
+import { createInProcessEngine, hardDeadlineSeconds, RunCancelledError, RunDeadlineError, type Engine, type EngineStats, type RunControl, type RunJob } from "../engine.js";
 
-interface Pending {
-  id: number;
-  job: RunJob;
-  resolve: (r: RunResult) => void;
-  reject: (e: Error) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  busy: Pending | null;
+export interface PoolOptions {
+  size: number;
+  /** V8 heap cap of each thread, MB (a run past it ends its thread, not the process). */
+  maxHeapMb?: number;
 }
 
 export class WorkerPool implements Engine {
   readonly concurrency: number;
-  private readonly entry: URL;
-  private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
-  private nextId = 1;
+  readonly kind = "threads";
+  private readonly pool: Tinypool;
+  private active = 0;
+  private terminated = 0;
+  private cancelled = 0;
   private closed = false;
 
-  constructor(entry: URL, size: number) {
-    this.entry = entry;
-    this.concurrency = Math.max(1, size);
-  }
-
-  run(job: RunJob): Promise<RunResult> {
-    if (this.closed) return Promise.reject(new Error("worker pool is closed"));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
-      this.dispatch();
+  constructor(entry: URL, options: PoolOptions) {
+    this.concurrency = Math.max(1, options.size);
+    this.pool = new Tinypool({
+      filename: fileURLToPath(entry),
+      // A fixed-size pool: a terminated thread is replaced at once, so queued jobs never wait for
+      // a thread that nobody starts.
+      minThreads: this.concurrency,
+      maxThreads: this.concurrency,
+      ...(options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } } : {}),
     });
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error("worker pool closed"));
-    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
-  }
-
-  private dispatch(): void {
-    while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.busy);
-      if (!slot && this.slots.length < this.concurrency) slot = this.spawn();
-      if (!slot) return;
-      const job = this.queue.shift() as Pending;
-      slot.busy = job;
-      // A busy worker keeps the process alive (its reply is awaited); an idle one does not.
-      slot.worker.ref();
-      slot.worker.postMessage({ id: job.id, job: job.job });
+  async run(job: RunJob, control: RunControl = {}): Promise<RunResult> {
+    if (this.closed) throw new Error("worker pool is closed");
+    if (control.signal?.aborted) throw new RunCancelledError();
+    const abort = new AbortController();
+    const deadline = hardDeadlineSeconds(job);
+    let reason: "deadline" | "cancel" | null = null;
+    const timer = deadline === null ? null : setTimeout(() => {
+      reason = "deadline";
+      abort.abort();
+    }, deadline * 1000);
+    const onCancel = (): void => {
+      reason ??= "cancel";
+      abort.abort();
+    };
+    control.signal?.addEventListener("abort", onCancel, { once: true });
+    this.active++;
+    try {
+      return (await this.pool.run(job, { signal: abort.signal })) as RunResult;
+    } catch (err) {
+      if (reason === "deadline") {
+        this.terminated++;
+        throw new RunDeadlineError(deadline as number);
+      }
+      if (reason === "cancel") {
+        this.cancelled++;
+        throw new RunCancelledError();
+      }
+      throw err instanceof Error ? err : new Error(String(err));
+    } finally {
+      this.active--;
+      if (timer) clearTimeout(timer);
+      control.signal?.removeEventListener("abort", onCancel);
     }
   }
 
-  private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.entry), busy: null };
-    slot.worker.on("message", (msg: { id: number; result?: RunResult; error?: string }) => {
-      const job = slot.busy;
-      slot.busy = null;
-      slot.worker.unref();
-      if (job && job.id === msg.id) {
-        if (msg.error !== undefined) job.reject(new Error(msg.error));
-        else job.resolve(msg.result as RunResult);
-      }
-      this.dispatch();
-    });
-    // A crashed worker fails its job and is replaced on the next dispatch.
-    const fail = (err: Error): void => {
-      const i = this.slots.indexOf(slot);
-      if (i >= 0) this.slots.splice(i, 1);
-      slot.busy?.reject(err);
-      slot.busy = null;
-      if (!this.closed) this.dispatch();
+  stats(): EngineStats {
+    const busy = Math.min(this.active, this.concurrency);
+    return {
+      kind: this.kind,
+      size: this.concurrency,
+      alive: this.pool.threads.length,
+      busy,
+      queued: this.active - busy,
+      terminated: this.terminated,
+      cancelled: this.cancelled,
     };
-    slot.worker.on("error", fail);
-    slot.worker.on("exit", (code) => fail(new Error(`worker exited with code ${code}`)));
-    slot.worker.unref();
-    this.slots.push(slot);
-    return slot;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.destroy();
   }
 }
 
@@ -98,8 +109,22 @@ export function workerEntry(): URL | null {
 }
 
 /** A worker-thread pool when the built entry exists, else in-process evaluation. */
-export function createNodeEngine(size = Math.min(availableParallelism(), 8)): Engine & { kind: "threads" | "in-process" } {
+export function createNodeEngine(size = Math.min(availableParallelism(), 8), options: Omit<PoolOptions, "size"> = {}): Engine & { kind: "threads" | "in-process" } {
   const entry = workerEntry();
-  if (entry) return Object.assign(new WorkerPool(entry, size), { kind: "threads" as const });
-  return Object.assign(createInProcessEngine(), { kind: "in-process" as const });
+  if (entry) return Object.assign(new WorkerPool(entry, { size, ...options }), { kind: "threads" as const });
+  const inProcess = createInProcessEngine();
+  let active = 0;
+  return {
+    kind: "in-process" as const,
+    concurrency: inProcess.concurrency,
+    async run(job) {
+      active++;
+      try {
+        return await inProcess.run(job);
+      } finally {
+        active--;
+      }
+    },
+    stats: () => ({ kind: "in-process", size: 1, alive: 1, busy: Math.min(1, active), queued: Math.max(0, active - 1), terminated: 0, cancelled: 0 }),
+  };
 }

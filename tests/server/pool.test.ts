@@ -1,0 +1,60 @@
+// The Node worker pool (tinypool underneath): a job past its hard deadline gets its thread
+// terminated and replaced (RunDeadlineError), a cancelled job frees its thread (RunCancelledError),
+// and stats() counts honestly. A stand-in worker entry spins forever on demand, like a run whose
+// engine never returns.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { hardDeadlineSeconds, RunCancelledError, RunDeadlineError, type RunJob } from "../../src/server/engine.js";
+import { WorkerPool } from "../../src/server/node/pool.js";
+
+const ENTRY = new URL("./fixtures/spin-worker.mjs", import.meta.url);
+const job = (script: string, timeoutSeconds: number | null = null): RunJob => ({ script, data: [], symbol: "CHART", options: { timeoutSeconds } });
+
+let pool: WorkerPool | null = null;
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+});
+
+async function settle(p: WorkerPool): Promise<void> {
+  for (let i = 0; i < 200 && (p.stats().alive < p.concurrency || p.stats().busy > 0); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+describe("WorkerPool", () => {
+  it("the hard deadline is the budget plus a grace period; none without a budget", () => {
+    expect(hardDeadlineSeconds(job("x"))).toBeNull();
+    expect(hardDeadlineSeconds(job("x", 0))).toBeNull();
+    expect(hardDeadlineSeconds(job("x", 1))).toBe(2.25);
+    expect(hardDeadlineSeconds(job("x", 30))).toBe(38.5);
+    expect(hardDeadlineSeconds(job("x", 1000))).toBe(1010);
+  });
+
+  it("terminates and replaces threads whose jobs never return; the pool keeps serving", async () => {
+    pool = new WorkerPool(ENTRY, { size: 2 });
+    const runaway = [pool.run(job("spin", 0.2)), pool.run(job("spin", 0.2))];
+    // Queued behind the two runaways: answered once their threads are replaced.
+    const queued = pool.run(job("after"));
+    for (const r of runaway) await expect(r).rejects.toBeInstanceOf(RunDeadlineError);
+    await expect(queued).resolves.toMatchObject({ script: "after" });
+    await settle(pool);
+    expect(pool.stats()).toMatchObject({ kind: "threads", size: 2, alive: 2, busy: 0, queued: 0, terminated: 2, cancelled: 0 });
+    await expect(pool.run(job("again"))).resolves.toMatchObject({ script: "again" });
+  }, 30_000);
+
+  it("a cancelled job frees its thread; a job that throws rejects with its message", async () => {
+    pool = new WorkerPool(ENTRY, { size: 1 });
+    const ctrl = new AbortController();
+    const spinning = pool.run(job("spin"), { signal: ctrl.signal });
+    const waiting = pool.run(job("next"));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    ctrl.abort();
+    await expect(spinning).rejects.toBeInstanceOf(RunCancelledError);
+    await expect(waiting).resolves.toMatchObject({ script: "next" });
+    await expect(pool.run(job("throw"))).rejects.toThrow(/engine bug/);
+    await settle(pool);
+    expect(pool.stats()).toMatchObject({ alive: 1, busy: 0, terminated: 0, cancelled: 1 });
+    // An already-aborted signal never starts the job.
+    await expect(pool.run(job("x"), { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RunCancelledError);
+  }, 30_000);
+});

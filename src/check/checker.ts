@@ -284,12 +284,46 @@ export class Checker {
     if (dn !== undefined && !rootIsVar) return this.named(dn, e);
     const obj = this.expr(e.object, scope);
     const udt = this.objectType(obj.t.name);
-    if (udt) {
-      const idx = udt.fields.findIndex((f) => f.name === e.property.name);
-      if (idx < 0) throw new CheckError(`Type '${udt.name}' has no field '${e.property.name}'`, e.property.span);
-      return { k: "field", obj, index: idx, t: { name: udt.fields[idx]!.type.name, q: SERIES } };
-    }
+    const idx = udt ? udt.fields.findIndex((f) => f.name === e.property.name) : -1;
+    if (udt && idx >= 0) return { k: "field", obj, index: idx, t: { name: udt.fields[idx]!.type.name, q: SERIES } };
+    // a variable named like a builtin namespace (`size = 3`, a parameter `color`) leaves the namespace's
+    // members reachable: `size.small` is the constant, `size` alone the variable; a field of the
+    // variable's own type comes first
+    if (dn !== undefined && this.isBuiltinValue(dn)) return this.named(dn, e);
+    if (udt) throw new CheckError(`Type '${udt.name}' has no field '${e.property.name}'`, e.property.span);
     throw new CheckError(`Cannot access field '${e.property.name}' of ${typeText(obj.t)}`, e.property.span);
+  }
+
+  /** A builtin variable, constant or enum member reachable by its dotted name (`size.small`, `color.red`). */
+  private isBuiltinValue(name: string): boolean {
+    return (
+      this.registry.variables[name] !== undefined ||
+      name in this.registry.constants ||
+      catalogVariable(name) !== undefined ||
+      catalogConstant(name) !== undefined
+    );
+  }
+
+  /**
+   * `ns.f(...)` whose root `ns` is a variable: the builtin function `ns.f` unless the call is a method
+   * call on that variable. Only a function whose first parameter takes the variable's type can be a
+   * method of it (`line` holding a line: `line.delete()`); it is the function when the arguments fill
+   * its longest parameter list or the first one is that variable again (`line.delete(line[1])`,
+   * `color.new(color, 50)`), the method otherwise.
+   */
+  private namespaceCallOnVariable(dn: string, args: A.Arg[], recvType: string, root: string): boolean {
+    const cat = catalogFunction(dn);
+    if (!this.registry.functions[dn] && !cat) return false;
+    if (!cat) return true;
+    const head = genericHead(recvType);
+    const methodLike = cat.fn.lists.some((l) => {
+      const p0 = l[0] === undefined ? undefined : cat.fn.types[l[0]];
+      return p0 !== undefined && p0.split(/[\s/]/).some((w) => genericHead(w) === head);
+    });
+    if (!methodLike) return true;
+    if (args.length >= Math.max(...cat.fn.lists.map((l) => l.length))) return true;
+    const first = args[0];
+    return first !== undefined && first.name === undefined && rootOf(first.value) === root;
   }
 
   private index(e: A.Index, scope: Scope): RExpr {
@@ -462,6 +496,8 @@ export class Checker {
     // method call on a value
     const recv = this.expr(callee.object, scope);
     const prop = callee.property.name;
+    if (dn !== undefined && rootIsVar && this.namespaceCallOnVariable(dn, e.args, recv.t.name, root!))
+      return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
     const userMethods = (this.methods.get(prop) ?? []).filter((f) => {
       const p0 = f.params[0];
       if (!p0?.type) return true;
@@ -822,6 +858,12 @@ function arityFits(f: A.FuncDecl, args: A.Arg[]): boolean {
 
 function isNumOrNa(n: string): boolean {
   return n === "int" || n === "float" || n === "na";
+}
+
+/** The variable an argument reads, through history, fields and parentheses (`line[1]` -> line). */
+function rootOf(e: A.Expr): string | undefined {
+  while (e.kind === "Member" || e.kind === "Index" || e.kind === "Paren") e = e.kind === "Paren" ? e.expr : e.object;
+  return e.kind === "Ident" ? e.name : undefined;
 }
 
 function rootIdent(e: A.Expr): string | undefined {

@@ -38,8 +38,10 @@ export const RESERVED = new Set([
 /** Words that are keywords only in some positions (`type Foo`, `method m()`, `for i = 0 to 9 by 2`). */
 export const CONTEXTUAL = new Set(["type", "enum", "method", "const", "simple", "series", "to", "by", "in", "as"]);
 
-/** Fundamental type names: callable as casts (`float(x)`) but never declarable as variables. */
-export const TYPE_KEYWORDS = new Set(["int", "float", "bool", "color", "string"]);
+/** Fundamental type names: callable as casts (`float(x)`) but never declarable as variables. `color` is
+ * not among them: it is also a builtin namespace, and TradingView accepts `color = close > open ?
+ * color.green : color.red` (the checker keeps `color.green` the namespace's). */
+export const TYPE_KEYWORDS = new Set(["int", "float", "bool", "string"]);
 
 export const QUALIFIERS = new Set(["const", "simple", "series"]);
 

@@ -189,3 +189,36 @@ export function v4InputArg(name: string, args: Arg[]): { message: string; span: 
   const where = p === "type" ? "call the typed function instead (input.int(), input.float(), input.bool(), input.string(), ...)" : `it is a parameter of the typed inputs (input.int(), input.float()${p === "options" ? ", input.string()" : ""}, ...)`;
   return { message: `'input' has no parameter '${p}' since Pine v5: ${where}`, span: a.name!.span };
 }
+
+/**
+ * Position of `when` in the v5 parameter lists of the order functions (v5 reference:
+ * `strategy.close(id, when, comment, qty, qty_percent, alert_message, immediately, disable_alert)`,
+ * `strategy.entry(id, direction, qty, limit, stop, oca_name, oca_type, comment, when, alert_message, ...)`,
+ * `strategy.exit(id, from_entry, qty, qty_percent, profit, limit, loss, stop, trail_price, trail_points,
+ * trail_offset, oca_name, comment, when, ...)`, `strategy.close_all(when, ...)`, `strategy.cancel(id, when)`,
+ * `strategy.cancel_all(when)`). v6 removed the parameter and kept the others' order.
+ */
+const V5_WHEN_POSITION: Record<string, number> = {
+  "strategy.entry": 8,
+  "strategy.order": 8,
+  "strategy.exit": 13,
+  "strategy.close": 1,
+  "strategy.close_all": 0,
+  "strategy.cancel": 1,
+  "strategy.cancel_all": 0,
+};
+
+/**
+ * A v5 call whose positional arguments reach `when` (`strategy.close("Long", exitCond)`): that argument
+ * becomes `when = exitCond`, so the later positional ones fall on v6's list. Unchanged otherwise.
+ */
+export function nameV5When(name: string, args: Arg[]): Arg[] {
+  const at = V5_WHEN_POSITION[name];
+  if (at === undefined || args.some((a) => a.name?.name === "when")) return args;
+  let positional = 0;
+  return args.map((a) => {
+    if (a.name) return a;
+    if (positional++ !== at) return a;
+    return { ...a, name: { kind: "Ident", name: "when", span: a.value.span } };
+  });
+}

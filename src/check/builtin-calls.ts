@@ -180,10 +180,19 @@ export function resultType(name: string, fn: CatalogFunction, argTypes: (PType |
 
 /** Builtins whose result type follows an argument other than the first (its parameter index). */
 const RESULT_FOLLOWS: Record<string, number> = { "ta.valuewhen": 1 };
-/** Collection reductions whose result is int for int elements (array.max of array<int> is int). */
+/**
+ * Collection reductions whose result is int for int elements (array.max of array<int> is int): the
+ * reference's overloads. The averaging ones (FRACTIONAL_REDUCTIONS) are int-typed values that keep
+ * their fraction, like the quotient of two ints.
+ */
 const ELEMENT_TYPED = new Set([
   "array.max", "array.min", "array.mode", "array.range", "array.sum", "array.percentile_nearest_rank", "array.abs",
-  "matrix.max", "matrix.min", "matrix.mode",
+  "array.avg", "array.median", "array.stdev", "array.variance", "array.percentile_linear_interpolation", "array.percentrank",
+  "matrix.max", "matrix.min", "matrix.mode", "matrix.avg", "matrix.median", "matrix.trace", "matrix.det",
+]);
+export const FRACTIONAL_REDUCTIONS = new Set([
+  "array.avg", "array.median", "array.stdev", "array.variance", "array.percentile_linear_interpolation", "array.percentrank",
+  "matrix.avg", "matrix.median", "matrix.det",
 ]);
 
 function genericResult(

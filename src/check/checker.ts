@@ -6,9 +6,9 @@ import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../builtins/types.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
-import { catalogFunctionFor, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
+import { catalogFunctionFor, nameV5When, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
-import { checkQualifier, placeArgs, resultType } from "./builtin-calls.js";
+import { checkQualifier, FRACTIONAL_REDUCTIONS, placeArgs, resultType } from "./builtin-calls.js";
 import { argError, builtinArgError, needsBoolCast, shownType, valueFits, type ArgSite } from "./arg-types.js";
 import { Undetermined } from "./undetermined.js";
 import { constEval, dottedName } from "./consteval.js";
@@ -227,7 +227,8 @@ export class Checker {
         if (!name) throw new CheckError(`Ternary branches have incompatible types: ${typeText(a.t)} and ${typeText(b.t)}`, e.span);
         // an na branch holds the result type's na (null for strings and objects)
         const typed = (x: RExpr): RExpr => (x.k === "const" && x.t.name === "na" && name !== "na" && name !== "bool" ? { k: "const", v: naValue(name), t: t(name, CONST) } : x);
-        return { k: "tern", c, a: typed(a), b: typed(b), t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)) } };
+        const frac = name === "int" && (a.t.frac || b.t.frac) ? { frac: true } : {};
+        return { k: "tern", c, a: typed(a), b: typed(b), t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)), ...frac } };
       }
       case "Tuple": {
         const elems = e.elements.map((x) => this.expr(x, scope));
@@ -329,7 +330,7 @@ export class Checker {
   private index(e: A.Index, scope: Scope): RExpr {
     if (this.version >= 6 && ["Number", "String", "Bool", "Color", "Na"].includes(e.object.kind))
       throw new CheckError("The history-referencing operator [] cannot be used on literal values", e.span);
-    const off = this.expr(e.index, scope);
+    const off = wholeInt(this.expr(e.index, scope));
     if (off.t.name !== "int" && off.t.name !== "na")
       throw new CheckError(`History offset must be int, got ${typeText(off.t)}`, e.index.span);
     const cv = constEval(e.index, this.constantValue, this.version);
@@ -451,10 +452,14 @@ export class Checker {
           throw new CheckError(`Cannot apply '${e.op}' to ${typeText(l.t)} and ${typeText(r.t)}`, e.span);
         const bothInt = (ln === "int" || ln === "na") && (rn === "int" || rn === "na") && !(ln === "na" && rn === "na");
         if (e.op === "/") {
-          const intDiv = ln === "int" && rn === "int" && this.version < 6 && l.t.q === CONST && r.t.q === CONST;
-          return { k: "bin", op: "/", l, r, intDiv, t: { name: intDiv ? "int" : "float", q } };
+          // the quotient of two ints is typed int in both versions; v5 truncates it when both are const,
+          // otherwise it keeps its fraction (the v6 migration guide's "Fractional division of constants")
+          if (ln !== "int" || rn !== "int") return { k: "bin", op: "/", l, r, t: { name: "float", q } };
+          const intDiv = this.version < 6 && l.t.q === CONST && r.t.q === CONST;
+          return { k: "bin", op: "/", l, r, intDiv, t: intDiv ? { name: "int", q } : { name: "int", q, frac: true } };
         }
-        return { k: "bin", op: e.op, l, r, t: { name: bothInt ? "int" : ln === "na" && rn === "na" ? "float" : "float", q } };
+        if (bothInt && (l.t.frac || r.t.frac)) return { k: "bin", op: e.op, l, r, t: { name: "int", q, frac: true } };
+        return { k: "bin", op: e.op, l, r, t: { name: bothInt ? "int" : "float", q } };
       }
     }
   }
@@ -546,12 +551,14 @@ export class Checker {
     throw new CheckError(`Cannot assign ${typeText(from)} to ${what} of type ${to}`, span);
   }
 
-  builtinCall(name: string, args: A.Arg[], recv: RExpr | null, typeArgs: string[], scope: Scope, e: A.Call): RExpr {
+  builtinCall(name: string, args: A.Arg[], recv: RExpr | null, typeArgs: string[], scope: Scope, e: A.Call, inner = false): RExpr {
     const cat = catalogFunctionFor(name, this.version);
     const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
     if (!cat && !def) throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
     // v5's deprecated transp: the colour arguments become color.new(c, transp) (src/catalog/v5.ts)
     if (this.version < 6 && takesTransp(name)) args = rewriteTransp(name, args);
+    // (the call without its `when`, below, comes back here: its arguments are already v6's)
+    if (this.version < 6 && !inner) args = nameV5When(name, args);
     const v4Arg = v4InputArg(name, args);
     if (v4Arg) throw new CheckError(v4Arg.message, v4Arg.span);
     if (!def) throw new CheckError(`Builtin '${name}' is not implemented yet`, e.callee.span);
@@ -566,7 +573,7 @@ export class Checker {
       if (this.version >= 6) throw new CheckError(`The 'when' parameter was removed in v6: put the call of '${name}' in an 'if' block`, when.span);
       // v5: `strategy.entry(..., when = c)` is `if c` + the call without `when`
       const cond = this.cond(when.value, scope, "when");
-      const call = this.builtinCall(name, args.filter((a) => a !== when), recv, typeArgs, scope, e);
+      const call = this.builtinCall(name, args.filter((a) => a !== when), recv, typeArgs, scope, e, true);
       return { k: "if", cond, then: { stmts: [{ k: "expr", e: call, line: e.span.line }], t: VOID_T }, else: null, t: VOID_T };
     }
     const allArgs: A.Arg[] = recv ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args] : args;
@@ -599,6 +606,8 @@ export class Checker {
         if (err && !checked.some((x) => this.undetermined.has(x))) throw err;
         if (err) typeChecked = false;
         if (needsBoolCast(cat.key, fn, pname, r.t.name, this.version)) rargs[p] = toBool(r);
+        // an int quotient passed where only an int fits (a length, an index, a count) is truncated
+        else if (r.t.frac && takesOnlyInt(pname, fn.types[pname])) rargs[p] = wholeInt(r);
       }
       if (pname && cat && !(recv && i === 0)) {
         checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
@@ -609,6 +618,8 @@ export class Checker {
     for (let i = 0; i < rargs.length; i++) if (!(i in rargs)) rargs[i] = undefined;
     let ty = cat ? resultType(name, fn, argTypes, typeArgs) : t("float");
     ty = this.specialResult(name, rargs, ty, e);
+    // math.max(len / 2, 1), nz(n / 2): an int result computed from int quotients may keep their fraction
+    if (ty.name === "int" && !ty.frac && !WHOLE_RESULT.has(name) && (FRACTIONAL_REDUCTIONS.has(name) || rargs.some((a) => a?.t.frac))) ty = { ...ty, frac: true };
     // array.from's elements share one type (int and float mix to float)
     if (name === "array.from" && typeChecked) {
       const elem = elemOf(ty.name) ?? "float";
@@ -858,6 +869,26 @@ function arityFits(f: A.FuncDecl, args: A.Arg[]): boolean {
 
 function isNumOrNa(n: string): boolean {
   return n === "int" || n === "float" || n === "na";
+}
+
+/** Builtins whose int result is whole whatever their arguments. */
+const WHOLE_RESULT = new Set(["math.round", "math.floor", "math.ceil", "int", "math.sign"]);
+
+/**
+ * Parameters documented `int` in the catalogue (which keeps the first overload's wording) that also
+ * take floats in another overload: the values of math.max/min/abs, ta.change/median/mode/range's
+ * source, array.new_int's elements.
+ */
+const VALUE_PARAMS = new Set(["number", "number0", "number1", "source", "initial_value"]);
+
+/** A parameter that takes a whole int (a length, index, count, offset), not `int/float` or a value. */
+function takesOnlyInt(pname: string, type: string | undefined): boolean {
+  return type !== undefined && !VALUE_PARAMS.has(pname) && /\bint\b/.test(type) && !/float|</.test(type);
+}
+
+/** An int quotient truncated to the whole number a length, index or offset needs (other values as they are). */
+function wholeInt(e: RExpr): RExpr {
+  return e.t.frac ? { k: "cast", to: "int", e, t: { name: "int", q: e.t.q } } : e;
 }
 
 /** The variable an argument reads, through history, fields and parentheses (`line[1]` -> line). */

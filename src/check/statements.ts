@@ -169,7 +169,7 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   if (s.qualifier === "const" && init.t.q > CONST) throw new CheckError(`Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`, s.init.span);
   if (s.qualifier === "simple" && init.t.q > 2) throw new CheckError(`Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`, s.init.span);
   if (s.qualifier === "series") q = SERIES;
-  const slot = c.newSlot(s.name.name, { name, q });
+  const slot = c.newSlot(s.name.name, name === "int" && init.t.frac ? { name, q, frac: true } : { name, q });
   scope.vars.set(s.name.name, { slot, readonly: false });
   c.undetermined.follow(slot, init);
   if (scope.isGlobal && q === CONST) {
@@ -194,6 +194,8 @@ function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {
     if (Scope.crossesFunction(scope, found.scope)) throw new CheckError(`Cannot modify global variable '${s.target.name}' in a function`, s.target.span);
     const v = found.v.slot;
     c.undetermined.follow(v, value);
+    // an int variable assigned an int quotient may hold a fraction from here on (loads share this type)
+    if (v.type.name === "int" && (value.t.frac || (s.op === "/=" && c.version >= 6))) v.type.frac = true;
     return { k: "assign", v, op: s.op, value: checkOp(c, s, v.type.name, value), line, ...opFlags(c, s.op, v.type, value) };
   }
   const obj = c.expr(s.target.object, scope);
@@ -219,7 +221,7 @@ function checkOp(c: Checker, s: A.Assign, target: string, value: RExpr): RExpr {
   }
   if (target !== "int" && target !== "float") throw new CheckError(`Cannot use '${s.op}' on a ${target} variable`, s.span);
   if (value.t.name !== "int" && value.t.name !== "float" && value.t.name !== "na") throw new CheckError(`Cannot use '${s.op}' with ${typeText(value.t)}`, s.value.span);
-  if (target === "int" && (value.t.name === "float" || s.op === "/=") && !(s.op === "/=" && c.version < 6 && value.t.name === "int"))
+  if (target === "int" && (value.t.name === "float" || (s.op === "/=" && value.t.name !== "int")))
     throw new CheckError(`Cannot assign a float result to int variable '${targetName(s)}'`, s.span);
   return value;
 }

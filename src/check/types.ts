@@ -17,6 +17,12 @@ export interface PType {
   q: Qual;
   /** Element types of a tuple. */
   elems?: PType[];
+  /**
+   * An int that may hold a fraction: TradingView types the quotient of two ints int but (in v6, and in
+   * v5 unless both are const) keeps its fraction, `14 / 8` is an int 1.75. Consumers that need a whole
+   * number (int parameters of builtins, history offsets) truncate it; everything else sees the fraction.
+   */
+  frac?: boolean;
 }
 
 export function t(name: string, q: Qual = SERIES): PType {

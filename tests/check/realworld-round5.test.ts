@@ -47,3 +47,97 @@ describe("a variable named like a builtin namespace", () => {
     expect(r.error).toMatch(/Cannot access field 'foo'/);
   });
 });
+
+describe("int / int is typed int (the v6 migration guide's fractional division)", () => {
+  // TradingView types the quotient of two ints int in both versions. Its value keeps the fraction in v6
+  // (and in v5 unless both operands are const, which v5 truncates); an int parameter (a length, an
+  // index), a history offset truncate it, everything else (plots, int variables, arithmetic) sees it.
+  const body =
+    "length = input.int(9)\nhalf = length / 2\nint seriesOffset = bar_index / 2\nint x = 7 / 2\n" +
+    "plot(x, 'x')\nplot(half, 'half')\nplot(seriesOffset, 'so')\n" +
+    "plot(ta.wma(close, length / 2), 'wma')\nplot(ta.wma(close, 4), 'wma4')\n" +
+    "plot(close[bar_index / 2], 'h')\nplot(close[int(bar_index / 2)], 'h2')\n" +
+    "a = array.from(10.0, 20.0, 30.0, 40.0)\nplot(a.get(7 / 2), 'ag')\nplot(math.max(length / 2, 1), 'mx')\n" +
+    "int y = 10\ny /= 4\nplot(y, 'y')\nplot(14 / 8 * 8, 'mul')\n";
+  it("v6: the value keeps its fraction; lengths, indexes and offsets truncate", async () => {
+    const r = await runBoth(`//@version=6\nindicator('t')\n${body}`, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["x"]).toEqual(data.map(() => 3.5));
+    expect(r.series["half"]).toEqual(data.map(() => 4.5));
+    expect(r.series["so"]).toEqual(data.map((_, i) => i / 2));
+    expect(r.series["wma"]).toEqual(r.series["wma4"]);
+    expect(r.series["h"]).toEqual(r.series["h2"]);
+    expect(r.series["ag"]).toEqual(data.map(() => 40));
+    expect(r.series["mx"]).toEqual(data.map(() => 4.5));
+    expect(r.series["y"]).toEqual(data.map(() => 2.5));
+    expect(r.series["mul"]).toEqual(data.map(() => 14));
+  });
+  it("v5: const / const truncates, an input or series operand keeps the fraction", async () => {
+    const r = await runBoth(`//@version=5\nindicator('t')\n${body}`, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["x"]).toEqual(data.map(() => 3));
+    expect(r.series["half"]).toEqual(data.map(() => 4.5));
+    expect(r.series["so"]).toEqual(data.map((_, i) => i / 2));
+    expect(r.series["wma"]).toEqual(r.series["wma4"]);
+    expect(r.series["h"]).toEqual(r.series["h2"]);
+    expect(r.series["ag"]).toEqual(data.map(() => 40));
+    expect(r.series["mul"]).toEqual(data.map(() => 8));
+  });
+  it("an int-typed quotient cannot take a float, like any int variable", async () => {
+    const r = await runBoth("//@version=6\nindicator('t')\nh = bar_index / 2\nh := close\nplot(h)\n", data);
+    expect(r.error).toMatch(/float/);
+  });
+});
+
+describe("averaging reductions of int collections are int (the reference's overloads)", () => {
+  it("array.avg/median/stdev/variance of array<int> are int-typed and keep their fraction; sum/min/max stay whole", async () => {
+    const src =
+      "//@version=6\nindicator('t')\na = array.from(1, 2, 3, 4)\nint avg = a.avg()\nint med = array.median(a)\nint s = a.sum()\nint mn = a.min()\n" +
+      "int v = a.variance()\nint p = a.percentile_linear_interpolation(50)\nm = matrix.new<int>(2, 2, 3)\nint mavg = m.avg()\n" +
+      "plot(avg, 'avg')\nplot(med, 'med')\nplot(s, 'sum')\nplot(mn, 'min')\nplot(v, 'var')\nplot(p, 'p50')\nplot(mavg, 'mavg')\nplot(close[a.avg()] - close[2], 'h')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["avg"]).toEqual(data.map(() => 2.5));
+    expect(r.series["med"]).toEqual(data.map(() => 2.5));
+    expect(r.series["sum"]).toEqual(data.map(() => 10));
+    expect(r.series["min"]).toEqual(data.map(() => 1));
+    expect(r.series["var"]).toEqual(data.map(() => 1.25));
+    expect(r.series["p50"]).toEqual(data.map(() => 2.5));
+    expect(r.series["mavg"]).toEqual(data.map(() => 3));
+    expect(r.series["h"]!.slice(2)).toEqual(data.slice(2).map(() => 0));
+  });
+  it("of array<float> they stay float", async () => {
+    const r = await runBoth("//@version=6\nindicator('t')\na = array.from(1.0, 2.0)\nint avg = a.avg()\nplot(avg)\n", data);
+    expect(r.error).toMatch(/float/);
+  });
+});
+
+describe("v5 order functions take `when` positionally", () => {
+  // v5 reference: strategy.close(id, when, comment, ...), strategy.entry(id, direction, qty, limit, stop,
+  // oca_name, oca_type, comment, when, ...), strategy.close_all(when, ...), strategy.cancel(id, when)
+  it("strategy.close(id, cond, comment) and strategy.entry(..., comment, cond) are when-guarded", async () => {
+    const src =
+      "//@version=5\nstrategy('t')\nlongCond = bar_index % 4 == 0\nexitCond = bar_index % 4 == 2\n" +
+      "strategy.entry('L', strategy.long, 1, na, na, '', strategy.oca.none, 'in', longCond)\nstrategy.close('L', exitCond, 'out')\n" +
+      "plot(strategy.position_size, 'pos')\n";
+    const big = bars(40);
+    const r = await runBoth(src, big);
+    expect(r.error).toBeUndefined();
+    const trades = r.strategy!.trades;
+    expect(trades.length).toBeGreaterThan(3);
+    // entries placed on bars 0, 4, 8 ... fill on the next open; exits placed on bars 2, 6, ... fill on the next
+    for (const tr of trades) {
+      expect(tr.entry_bar_index % 4).toBe(1);
+      expect(tr.entry_comment).toBe("in");
+      expect(tr.exit_bar_index! % 4).toBe(3);
+      expect(tr.exit_comment).toBe("out");
+    }
+  });
+  it("strategy.close_all(cond) and strategy.cancel(id, cond)", async () => {
+    const src =
+      "//@version=5\nstrategy('t')\nif bar_index % 4 == 0\n    strategy.entry('L', strategy.long)\nstrategy.close_all(bar_index % 4 == 2)\nstrategy.cancel('x', false)\n";
+    const r = await runBoth(src, bars(40));
+    expect(r.error).toBeUndefined();
+    for (const tr of r.strategy!.trades) expect(tr.exit_bar_index! % 4).toBe(3);
+  });
+});

@@ -4,3 +4,7 @@ declare module "*?url" {
   export default url;
 }
 declare module "*.css";
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

@@ -133,8 +133,8 @@ class Gen {
     // be compiled again, on-stack, while its loop runs in the interpreter).
     const text = [
       `"use strict";`,
-      `return function run(K, R, from, to, budget, startMs, barMs, broker) {`,
-      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, now = R.now, LOOP_MS = R.loopMs, loopTimeout = R.loopTimeout, atLine = R.atLine;`,
+      `return function run(K, R, from, to, broker) {`,
+      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, B = R.budget, atLine = R.atLine;`,
       `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
       `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
       // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
@@ -149,8 +149,9 @@ class Gen {
       // a column-plot program: the first bar through the loop (it registers the plots), the rest in bulk
       bulk ? `  const bulkTo = from === 0 && to > 1 && broker === null ? to : 0;\n  if (bulkTo > 0) to = 1;` : "",
       `  for (; bar < to; bar++) {`,
-      `    if (budget && (bar & 31) === 0 && bar > 0 && now() - startMs > budget) { R.timedOut = true; break; }`,
       `    b_bar = bar; ctx.barIndex = bar;`,
+      // the run's deadline, read every 32 bars when nothing else charged the budget (src/core/budget.ts)
+      `    if (B.bar()) { R.timedOut = true; break; }`,
       `    b_time = cT[bar]; ctx.time = b_time;`,
       `    ctx.timeClose = closeTimes[bar];`,
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
@@ -158,7 +159,7 @@ class Gen {
       `    if (broker !== null) broker.onBarOpen(ctx);`,
       `    try {`,
       body,
-      `    } catch (e) { if (e !== null && typeof e === "object" && e.name === "PineRuntimeError" && e.line === undefined) e.line = L; throw e; }`,
+      `    } catch (e) { throw atLine(e, L); }`,
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
@@ -421,20 +422,20 @@ class Gen {
       case "while": {
         const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
         const lv = sink ? this.temp() : null;
-        const t0 = this.temp(), it = this.temp();
         const c = this.expr(e.cond);
         this.loops.push({ brk, cont, lv });
         const body = this.block(e.body, lv, ind + "    ");
         this.loops.pop();
         return [
           lv ? `${ind}${lv} = ${this.value(naOfType(e.t.name))};` : "",
-          `${ind}${t0} = now(); ${it} = 0;`,
+          `${ind}B.enter();`,
           `${ind}${brk}: while (${c}) {`,
           `${ind}  ${cont}: {`,
           body,
           `${ind}  }`,
-          `${ind}  if ((++${it} & 1023) === 0 && now() - ${t0} > LOOP_MS) loopTimeout();`,
+          `${ind}  if (--B.left <= 0) B.check();`,
           `${ind}}`,
+          `${ind}B.exit();`,
           lv ? `${ind}${sink} = ${lv};` : "",
         ].join("\n");
       }
@@ -448,7 +449,7 @@ class Gen {
   private forLoop(e: Extract<RExpr, { k: "for" }>, sink: Sink, ind: string): string {
     const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
     const lv = this.temp();
-    const a = this.temp(), b = this.temp(), s = this.temp(), up = this.temp(), i = this.temp(), t0 = this.temp(), it = this.temp();
+    const a = this.temp(), b = this.temp(), s = this.temp(), up = this.temp(), i = this.temp();
     const from = this.expr(e.from), to = this.expr(e.to);
     const step = e.step ? this.expr(e.step) : null;
     this.loops.push({ brk, cont, lv: sink ? lv : null });
@@ -460,15 +461,16 @@ class Gen {
       `${ind}if (${a} === ${a} && ${b} === ${b}) {`,
       `${ind}  ${s} = ${step ? `Math.abs(${step})` : "1"};`,
       `${ind}  if (${s} > 0) {`,
-      `${ind}    ${up} = ${a} <= ${b}; ${t0} = now(); ${it} = 0;`,
+      `${ind}    ${up} = ${a} <= ${b}; B.enter();`,
       `${ind}    ${brk}: for (${i} = ${a}; ${up} ? ${i} <= ${b} : ${i} >= ${b}; ${i} += ${up} ? ${s} : -${s}) {`,
       `${ind}      ${this.writeStmt(e.counter, i)}`,
       `${ind}      ${cont}: {`,
       body,
       `${ind}      }`,
-      `${ind}      if ((++${it} & 1023) === 0 && now() - ${t0} > LOOP_MS) loopTimeout();`,
+      `${ind}      if (--B.left <= 0) B.check();`,
       e.reevalTo ? `${ind}      ${b} = ${to}; if (${b} !== ${b}) break;` : "",
       `${ind}    }`,
+      `${ind}    B.exit();`,
       `${ind}  }`,
       `${ind}}`,
       sink ? `${ind}${sink} = ${lv};` : "",
@@ -476,7 +478,7 @@ class Gen {
   }
 
   private forIn(e: Extract<RExpr, { k: "forin" }>, sink: Sink, ind: string): string {
-    const lv = this.temp(), coll = this.temp(), i = this.temp(), t0 = this.temp(), kv = this.temp();
+    const lv = this.temp(), coll = this.temp(), i = this.temp(), kv = this.temp();
     const na = this.value(naOfType(e.t.name));
     const it = this.expr(e.iterable);
     const setIdx = (x: string) => (e.index ? `${this.writeStmt(e.index, x)} ` : "");
@@ -491,14 +493,15 @@ class Gen {
       `${ind}${lv} = ${na};`,
       `${ind}${coll} = ${it};`,
       `${ind}if (${coll} !== null && ${coll} !== undefined) {`,
-      `${ind}  ${t0} = now();`,
+      `${ind}  B.enter();`,
       `${ind}  if (${coll} instanceof PineArray) {`,
-      loop(`for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`, `if ((${i} & 1023) === 1023 && now() - ${t0} > LOOP_MS) loopTimeout();`),
+      loop(`for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`, `if (--B.left <= 0) B.check();`),
       `${ind}  } else if (${coll} instanceof PineMatrix) {`,
-      loop(`for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`, ""),
+      loop(`for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`, `B.spend(1 + (${coll}.cols >> 3));`),
       `${ind}  } else if (${coll} instanceof PineMap) {`,
-      loop(`for (${kv} of ${coll}.map)`, `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`, ""),
+      loop(`for (${kv} of ${coll}.map)`, `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`, `if (--B.left <= 0) B.check();`),
       `${ind}  } else ctx.runtimeError("Cannot iterate over this value");`,
+      `${ind}  B.exit();`,
       `${ind}}`,
       sink ? `${ind}${sink} = ${lv};` : "",
     ].join("\n");

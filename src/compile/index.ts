@@ -13,7 +13,8 @@ import type { ExecContext } from "../builtins/types.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import type { Kernels } from "../kernels/index.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
-import { atLine, LOOP_LIMIT_MS, PineRuntimeError } from "../interpret/errors.js";
+import { atLine } from "../interpret/errors.js";
+import { budgetOf } from "../core/budget.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
 import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
@@ -21,10 +22,8 @@ import { seriesArena, type SeriesArena } from "../kernels/series.js";
 
 export { NotCompilable } from "./codegen.js";
 
-const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
-
 /** Runs bars [from, to) and returns the bar it stopped at (to, or earlier on timeout). */
-export type BarLoop = (from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
+export type BarLoop = (from: number, to: number, broker: unknown) => number;
 
 export interface CompiledProgram {
   loop: BarLoop;
@@ -39,7 +38,7 @@ export interface CompiledProgram {
 }
 
 /** The generated function: one per script, called by every run with that run's refs and state. */
-type Run = (K: unknown[], R: Record<string, unknown>, from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
+type Run = (K: unknown[], R: Record<string, unknown>, from: number, to: number, broker: unknown) => number;
 
 interface CacheEntry {
   text: string;
@@ -175,12 +174,8 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     nums: state.nums,
     vals: state.vals,
     once: state.once,
-    now,
-    loopMs: LOOP_LIMIT_MS,
+    budget: budgetOf(ctx),
     atLine,
-    loopTimeout: (): never => {
-      throw new PineRuntimeError(`Loop takes longer than ${LOOP_LIMIT_MS} ms`);
-    },
     PineArray,
     PineMatrix,
     PineMap,
@@ -193,9 +188,9 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     // V8 gives a function its feedback only after a few calls: run the prologue alone (an empty bar
     // range) until it has some, or the optimised code made while the first run's loop is hot would
     // lack it and deoptimise on entry of the next run, whose loop then starts over unoptimised
-    for (let i = 0; i < 12; i++) run(K, R, 0, 0, 0, 0, 0, null);
+    for (let i = 0; i < 12; i++) run(K, R, 0, 0, null);
   }
-  const loop: BarLoop = (from, to, budget, t0, barMs, broker) => run(K, R, from, to, budget, t0, barMs, broker);
+  const loop: BarLoop = (from, to, broker) => run(K, R, from, to, broker);
   return {
     loop,
     get timedOut() {

@@ -61,6 +61,11 @@ export interface RunOptions {
   inputs?: Record<string, unknown>;
   profiler?: boolean;
   timeoutSeconds?: number | null;
+  /**
+   * The run's memory budget in bytes for what it allocates from script-given sizes (history rings,
+   * ta.* kernel memory, collections); past it the run ends with `Memory limits exceeded`. Default 1 GiB.
+   */
+  memoryLimitBytes?: number | null;
   libraries?: LibrarySource[];
   /** Bars of other symbols/timeframes: key "SYMBOL" or "SYMBOL|TIMEFRAME". */
   dataFeed?: Record<string, OhlcvInput>;

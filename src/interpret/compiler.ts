@@ -6,7 +6,8 @@ import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
 import type { PlotOutput } from "../builtins/plot/store.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
-import { atLine, LOOP_LIMIT_MS, PineRuntimeError } from "./errors.js";
+import { atLine, PineRuntimeError } from "./errors.js";
+import { budgetOf, type Budget } from "../core/budget.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
@@ -14,8 +15,6 @@ import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
 
 export type Fn = () => any;
-
-const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
 export interface CompileHooks {
   /** Wraps each top-level statement (the profiler's per-line timing). */
@@ -34,6 +33,8 @@ export class Compiler {
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
   private readonly hoisted: HoistedSlots;
   private readonly hoisting: Hoisted | null;
+  /** The run's time budget: every loop iteration ticks it (src/core/budget.ts). */
+  private readonly budget: Budget;
 
   constructor(
     private readonly prog: ResolvedProgram,
@@ -43,6 +44,7 @@ export class Compiler {
   ) {
     this.vals = st.vals;
     this.nums = st.nums;
+    this.budget = budgetOf(ctx);
     this.hoisting = hooks.hoist && !hooks.wrapTop ? hoistColumns(prog, ctx, st) : null;
     this.hoisted = this.hoisting ? this.hoisting.slots : new Map();
   }
@@ -333,10 +335,10 @@ export class Compiler {
         const cond = this.expr(e.cond);
         const body = this.block(e.body);
         const self = this;
+        const B = this.budget;
         return () => {
           let v: any = naOfType(e.t.name);
-          const t0 = now();
-          let iter = 0;
+          B.enter();
           while (cond()) {
             v = body();
             if (self.ctl !== 0) {
@@ -344,8 +346,9 @@ export class Compiler {
               self.ctl = 0;
               if (c === 1) break;
             }
-            if ((++iter & 1023) === 0) loopCheck(t0, iter);
+            if (--B.left <= 0) B.check();
           }
+          B.exit();
           return v;
         };
       }
@@ -694,6 +697,7 @@ export class Compiler {
     const slot = e.counter.slot;
     const reeval = e.reevalTo;
     const self = this;
+    const B = this.budget;
     const na = naOfType(e.t.name);
     return () => {
       const a = from() as number;
@@ -703,8 +707,7 @@ export class Compiler {
       const s = step ? Math.abs(step() as number) : 1;
       if (!(s > 0)) return v;
       const up = a <= b;
-      const t0 = now();
-      let iter = 0;
+      B.enter();
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         vals[slot] = i;
         v = body();
@@ -713,12 +716,13 @@ export class Compiler {
           self.ctl = 0;
           if (c === 1) break;
         }
-        if ((++iter & 1023) === 0) loopCheck(t0, iter);
+        if (--B.left <= 0) B.check();
         if (reeval) {
           b = to() as number;
           if (b !== b) break;
         }
       }
+      B.exit();
       return v;
     };
   }
@@ -738,18 +742,19 @@ export class Compiler {
       self.ctl = 0;
       return c;
     };
+    const B = this.budget;
     return () => {
       const coll = it();
       let v: any = na;
       if (coll === null || coll === undefined) return v;
-      const t0 = now();
+      B.enter();
       if (coll instanceof PineArray) {
         for (let i = 0; i < coll.values.length; i++) {
           if (is >= 0) iv[is] = i;
           vv[vs] = coll.values[i];
           v = body();
           if (self.ctl !== 0 && run(v) === 1) break;
-          if ((i & 1023) === 1023) loopCheck(t0, i);
+          if (--B.left <= 0) B.check();
         }
       } else if (coll instanceof PineMatrix) {
         for (let r = 0; r < coll.rows; r++) {
@@ -757,6 +762,7 @@ export class Compiler {
           vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           v = body();
           if (self.ctl !== 0 && run(v) === 1) break;
+          B.spend(1 + (coll.cols >> 3));
         }
       } else if (coll instanceof PineMap) {
         for (const [k, x] of coll.map) {
@@ -764,27 +770,19 @@ export class Compiler {
           vv[vs] = x;
           v = body();
           if (self.ctl !== 0 && run(v) === 1) break;
+          if (--B.left <= 0) B.check();
         }
-      } else ctx.runtimeError("Cannot iterate over this value");
+      } else {
+        B.exit();
+        ctx.runtimeError("Cannot iterate over this value");
+      }
+      B.exit();
       return v;
     };
   }
 }
 
 const noop: Fn = () => NaN;
-
-/**
- * The 500 ms loop limit. Hosts whose clock stands still while code runs (workerd) would never see
- * it pass, so a loop whose clock has not moved after 2^27 iterations is stopped as well.
- */
-function loopCheck(t0: number, iter: number): void {
-  const t = now();
-  if (t - t0 > LOOP_LIMIT_MS || (t === t0 && iter >= 1 << 27)) loopTimeout();
-}
-
-function loopTimeout(): never {
-  throw new PineRuntimeError(`Loop takes longer than ${LOOP_LIMIT_MS} ms`);
-}
 
 function isNum(n: string): boolean {
   return n === "int" || n === "float" || n === "na";

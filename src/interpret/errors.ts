@@ -15,9 +15,30 @@ export class PineRuntimeError extends Error {
 
 /** `err` with `line` as its position when it is a runtime error without one yet (for rethrowing). */
 export function atLine(err: unknown, line: number): unknown {
-  if (err instanceof PineRuntimeError && err.line === undefined) err.line = line;
+  const e = scriptError(err);
+  if (e instanceof PineRuntimeError && e.line === undefined) e.line = line;
+  return e;
+}
+
+/**
+ * What the engine's own faults mean for the script, so that they reach the user as runtime errors
+ * with the statement's line rather than as raw internals: a WebAssembly trap in a ta.* kernel (an
+ * out-of-bounds access or an allocation past the kernel memory's maximum, which huge lengths cause)
+ * and a failed allocation are the memory limit; a stack overflow is nesting too deep for the engine.
+ * Anything else (internal faults, the run's timeout) passes through unchanged.
+ */
+export function scriptError(err: unknown): unknown {
+  if (err instanceof PineRuntimeError) return err;
+  if (typeof WebAssembly !== "undefined" && err instanceof WebAssembly.RuntimeError) {
+    const what = /unreachable/.test(err.message) ? "a ta.* kernel failed" : `a ta.* kernel ran out of memory (${err.message})`;
+    return new PineRuntimeError(`Memory limits exceeded: ${what}; lengths this large need more memory than a run may use`);
+  }
+  if (err instanceof RangeError) {
+    if (/call stack/i.test(err.message)) return new PineRuntimeError(`${TOO_DEEP}: the engine's stack overflowed`);
+    if (/allocation|array length|buffer|memory/i.test(err.message)) return new PineRuntimeError(`Memory limits exceeded: ${err.message}`);
+  }
   return err;
 }
 
-/** A per-bar loop may run at most this long (TradingView's limit). */
-export const LOOP_LIMIT_MS = 500;
+/** The message of a script the engine cannot nest deeply enough for (parser, checker and both backends). */
+export const TOO_DEEP = "The script is nested too deeply";

@@ -18,7 +18,8 @@ import type { LogRecord } from "../core/result.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { createBroker } from "../strategy/index.js";
 import { createContext } from "../runtime/context.js";
-import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, RunTimeout, type RequestedContext } from "../runtime/security-feed.js";
+import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, type RequestedContext } from "../runtime/security-feed.js";
+import { BAR_UNITS, budgetOf, type Budget } from "../core/budget.js";
 import type { BarColumns } from "../core/bars.js";
 import { Compiler, naOfType, type Fn } from "./compiler.js";
 import { RunState, type StateSnapshot } from "./state.js";
@@ -40,7 +41,6 @@ interface Capture {
   length: number;
 }
 
-const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
 /** Compiles one request.security / request.security_lower_tf call site. */
 export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext, compile: (x: RExpr) => Fn): Fn {
@@ -292,7 +292,8 @@ class Secondary {
   readonly bars: BarColumns;
   private readonly run: Fn;
   private readonly timeClose: Float64Array;
-  private readonly deadline: number;
+  /** The main run's budget: its deadline and loop limit cover the secondary runs (service.md 1.4). */
+  private readonly budget: Budget;
   /** Context bar of the secondary's bar 0. */
   private readonly offset: number;
   private readonly context: RequestedContext;
@@ -308,6 +309,7 @@ class Secondary {
     const sctx = createContext(prog.version, this.bars, syminfo, c.timeframe, logs);
     sctx.kernels = kernels;
     for (const k of ["enumMembers", "scriptId", "declaration", "scriptType", "runId", "timeframe.main", "dataFeed"]) sctx.ext[k] = main.ext[k];
+    this.budget = sctx.ext.budget = budgetOf(main);
     sctx.ext.plots = new PlotStore(n, false);
     const mainInputs = main.ext.inputs as InputStore | undefined;
     sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
@@ -319,8 +321,6 @@ class Secondary {
     this.state = new RunState(prog);
     this.run = new Compiler(prog, this.state, sctx).main();
     this.timeClose = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
-    // the run's budget (service.md 1.4) covers its secondary runs
-    this.deadline = typeof main.ext.deadline === "number" ? main.ext.deadline : 0;
   }
 
   /** Records, once per context, that a statement failed in the secondary run (meta.requests[].note). */
@@ -336,7 +336,9 @@ class Secondary {
   step(b: number, open: number, high: number, low: number, close: number, volume: number, commit = true): void {
     const sctx = this.ctx;
     const j = b - this.offset;
-    if (this.deadline && (j & 31) === 31 && now() > this.deadline) throw new RunTimeout();
+    // a context bar counts like a chart bar; past the deadline RunTimeout stops the whole run
+    const budget = this.budget;
+    budget.spend(BAR_UNITS);
     sctx.barIndex = j;
     sctx.time = this.bars.time[j]!;
     sctx.timeClose = this.timeClose[j]!;
@@ -347,9 +349,11 @@ class Secondary {
     sctx.volume = volume;
     this.state.setBar(open, high, low, close, volume, sctx.time, j);
     if (this.broker) this.broker.onBarOpen(sctx);
+    const depth = budget.depth;
     try {
       this.run();
     } catch (err) {
+      budget.depth = depth; // loops the error left are closed
       // TradingView evaluates only what the requested expression needs in the other context; we run the
       // whole script there, so code the expression does not need (a.get(1) on a security_lower_tf array,
       // which holds one value per bar in the intrabar context) may fail. The values the request sites

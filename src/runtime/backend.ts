@@ -6,9 +6,13 @@ import type { ResolvedProgram } from "../check/ir.js";
 import type { RunState } from "../interpret/state.js";
 
 export interface CompiledRun {
-  /** Runs bars [from, to) (context, broker, history commits included) and returns where it stopped. */
-  loop: (from: number, to: number, budget: number, t0: number, barMs: number, broker: unknown) => number;
-  /** True when the loop stopped because the time budget ran out. */
+  /**
+   * Runs bars [from, to) (context, broker, history commits included) and returns where it stopped. The
+   * run's time budget is ctx.ext.budget (src/core/budget.ts): past its deadline the loop stops between
+   * bars (timedOut) or throws RunTimeout inside one.
+   */
+  loop: (from: number, to: number, broker: unknown) => number;
+  /** True when the loop stopped between bars because the time budget ran out. */
   readonly timedOut: boolean;
   /** Gives back what the loop read (precomputed columns); called once the loop is done. */
   release?(): void;

@@ -18,7 +18,7 @@ import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import { createContext } from "./context.js";
 import { barsTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
-import { nominalMs, parseTimeframe } from "../core/time-frames.js";
+import { parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
 import { barCloseTimes } from "./bar-close.js";
 import { compileBackend, type CompiledRun } from "./backend.js";
@@ -26,7 +26,7 @@ import { cacheKey } from "../compile/index.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
 import { ObjectRollback } from "./rollback.js";
-import { RunTimeout } from "./security-feed.js";
+import { Budget, RunTimeout } from "../core/budget.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
@@ -167,11 +167,9 @@ export function evaluate(input: EvaluateInput): RunResult {
 
   const state = new RunState(prog);
   const n = cols.time.length;
-  const budget = typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : 0;
-  // request.* secondary runs check it too (src/interpret/security.ts)
-  if (budget) ctx.ext.deadline = t0 + budget;
-  const tf = parseTimeframe(timeframe);
-  const barMs = tf ? nominalMs(tf) : 60_000;
+  // one time and memory budget for the whole run: bar loops, loops, long builtins, request.* secondary
+  // runs, history rings and kernel memory all charge it (src/core/budget.ts)
+  const budget = runBudget(opts, t0, ctx);
   const rtFrom = realtimeStart(opts, n);
   ctx.ext.lastHistoryBar = rtFrom - 1;
 
@@ -199,21 +197,29 @@ export function evaluate(input: EvaluateInput): RunResult {
     if (compiled) {
       const te = now();
       let bar = 0;
+      let timedOut = false;
       try {
-        bar = compiled.loop(0, n, budget, t0, barMs, broker);
+        bar = compiled.loop(0, n, broker);
+        timedOut = compiled.timedOut;
       } catch (err) {
-        if (!(err instanceof PineRuntimeError)) {
-          // compiled code failed: run the same script with the interpreter (service.md 1.1)
-          return evaluate({ ...input, compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}` });
+        if (err instanceof RunTimeout) {
+          // the deadline passed inside a bar: the bars before it are the partial result
+          bar = ctx.barIndex;
+          timedOut = true;
+        } else {
+          if (!(err instanceof PineRuntimeError)) {
+            // compiled code failed: run the same script with the interpreter (service.md 1.1)
+            return evaluate({ ...input, compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}` });
+          }
+          bar = ctx.barIndex;
+          ranCompiled(result, requested);
+          return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
         }
-        bar = ctx.barIndex;
-        ranCompiled(result, requested);
-        return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
       } finally {
         compiled.release?.();
       }
       ranCompiled(result, requested);
-      if (compiled.timedOut) result.timed_out = true;
+      if (timedOut) result.timed_out = true;
       result.count = bar;
       result.profile.phases.eval_ms = now() - te;
       finish(result, plots, inputs, bar, broker, ctx);
@@ -269,7 +275,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   const everyTick = broker !== null && broker.settings.calcOnEveryTick;
   try {
     for (; bar < n; bar++) {
-      if (budget && (bar & 31) === 0 && bar > 0 && now() - t0 > budget) {
+      if (budget.bar()) {
         result.timed_out = true;
         break;
       }
@@ -358,6 +364,16 @@ function forcedInterpret(o: RunOptions): string | undefined {
 }
 
 /** The result of a run stopped by an error on bar `bar`: everything up to it, plus the error. */
+/** The run's budget (src/core/budget.ts): the timeout's deadline, the memory limit, errors raised as the script's. */
+function runBudget(opts: RunOptions, t0: number, ctx: ReturnType<typeof createContext>): Budget {
+  const b = new Budget();
+  if (typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0) b.deadline = t0 + opts.timeoutSeconds * 1000;
+  if (typeof opts.memoryLimitBytes === "number" && opts.memoryLimitBytes > 0) b.memoryLimit = opts.memoryLimitBytes;
+  b.fail = (message) => ctx.runtimeError(message);
+  ctx.ext.budget = b;
+  return b;
+}
+
 function finishError(
   result: RunResult, err: unknown, bar: number, barTime: number | undefined, plots: PlotStore, inputs: InputStore,
   broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>, te: number, t0: number, source = "",

@@ -36,13 +36,8 @@ export interface RequestRecord {
   note?: string;
 }
 
-/** A run's wall-clock budget ran out inside a request's secondary run (stops the run like the bar loop's check). */
-export class RunTimeout extends Error {
-  constructor() {
-    super("timeout");
-    this.name = "RunTimeout";
-  }
-}
+/** A run's wall-clock budget ran out (also inside a request's secondary run): src/core/budget.ts. */
+export { RunTimeout } from "../core/budget.js";
 
 /** The bars of one requested context and, once its secondary run is done, the captured values. */
 export interface RequestedContext {

@@ -314,7 +314,7 @@ describe("language.md §10 execution model and series", () => {
     expect(s.plot_2).toEqual(fill(null));
   });
   it("10.23 the loop timeout is a runtime error on its bar", async () => {
-    await runtimeErrorAt(v6("i = 0\nif bar_index == 1\n    while true\n        i += 1\nplot(i)"), /Loop takes longer than 500 ms/, 1, 5, 5);
+    await runtimeErrorAt(v6("i = 0\nif bar_index == 1\n    while true\n        i += 1\nplot(i)"), /Loop is too long \(> 500 ms\)/, 1, 5, 5);
   }, 20_000);
   it("10.24 Logging: `log.info/warning/error(msg)` and `log.info(formatString, args...)`", async () => {
     const r = await runBoth(v6("if bar_index == 1\n    log.info('a {0} b {1}', 1, 'x')\n    log.warning('w')\n    log.error('e {0,number,#.00}', 1.5)\nplot(close)"), data);

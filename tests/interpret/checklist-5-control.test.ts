@@ -64,7 +64,7 @@ describe("language.md §5 control flow", () => {
     expect(s.plot_2).toEqual(fill(6));
   });
   it("5.12 Loop runtime limit: 500 ms per bar (runtime error)", async () => {
-    const r = await runtimeError(v6("i = 0\nif bar_index == 2\n    while true\n        i += 1\nplot(i)"), /Loop takes longer than 500 ms/, 2);
+    const r = await runtimeError(v6("i = 0\nif bar_index == 2\n    while true\n        i += 1\nplot(i)"), /Loop is too long \(> 500 ms\)/, 2);
     expect(r.series.plot_0).toEqual([0, 0]);
   }, 20_000);
 });

@@ -1,0 +1,144 @@
+// A run's time and memory budgets, shared by everything that can run long or hold much: the bar loops
+// of both backends, every loop iteration, long builtins (matrix products, sorts, large ta.* lengths,
+// history walks), request.security's secondary runs, history rings and kernel memory.
+//
+// Time is counted in work units (one loop iteration is one unit; a builtin spends about one unit per
+// eight elements it touches, a bar 128). A countdown is decremented per unit and the clock is read only
+// when it reaches zero, so a loop iteration costs one decrement and compare. At each clock read two
+// limits are checked:
+// - the run's deadline (`timeoutSeconds`): RunTimeout, which the Runtime turns into `timed_out: true`
+//   with the partial result (service.md 1.4);
+// - TradingView's loop limit: the outermost loop running on one bar for more than 500 ms is a runtime
+//   error `Loop is too long (> 500 ms)` (the User Manual's Limitations page: "The outer loop of embedded
+//   loops counts as one loop"). The loop's start is taken at its first clock read (it undercounts by at
+//   most one stride). Hosts whose clock stands still while code runs (workerd) never see 500 ms pass, so
+//   a loop that has run 2^27 units without the clock moving is stopped as well.
+// Memory is counted in bytes for what lives outside the JavaScript heap's own limits or is allocated in
+// one piece from a script-given size (history rings, kernel memory, collections); past the run's memory
+// budget the run ends with the runtime error `Memory limits exceeded` (TradingView's message).
+//
+// Lives in core because every layer (builtins, both backends, the Runtime) charges it; it reaches them
+// through `ctx.ext.budget` (budgetOf).
+
+/** TradingView's per-bar loop limit. */
+export const LOOP_LIMIT_MS = 500;
+/** Work units between two clock reads. */
+export const STRIDE = 4096;
+/** Work units one bar counts for in the bar loops: with nothing else charged, a clock read every 32 bars (service.md 1.4). */
+export const BAR_UNITS = STRIDE / 32;
+/** Units a loop may run without the clock moving before it is stopped (frozen-clock hosts). */
+const FROZEN_CLOCK_UNITS = 1 << 27;
+/** The default memory budget of a run (bytes): history rings, kernel memory and collections. */
+export const DEFAULT_MEMORY_BYTES = 1024 * 1024 * 1024;
+
+export const LOOP_TOO_LONG = `Loop is too long (> ${LOOP_LIMIT_MS} ms)`;
+
+const clock: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+
+/** The run's wall-clock budget ran out (the Runtime returns the partial result with `timed_out`). */
+export class RunTimeout extends Error {
+  constructor() {
+    super("timeout");
+    this.name = "RunTimeout";
+  }
+}
+
+export class Budget {
+  /** Units left before the next clock read (decremented inline by generated code: `if (--B.left <= 0) B.check()`). */
+  left = STRIDE;
+  /** Loops open right now (nested loops, loops in called functions). */
+  depth = 0;
+  /** Absolute deadline on the performance clock (ms); Infinity: none. */
+  deadline = Infinity;
+  /** Memory budget in bytes and what is charged against it. */
+  memoryLimit = DEFAULT_MEMORY_BYTES;
+  memoryUsed = 0;
+  /** Raises a script runtime error (the Runtime sets ctx.runtimeError, so errors get the statement's line). */
+  fail: (message: string) => never = (message) => {
+    throw new Error(message);
+  };
+  /** Counts outermost loop entries: the loop limit measures one of them at a time. */
+  private generation = 0;
+  private timedGeneration = -1;
+  private loopStart = 0;
+  private lastClock = -1;
+  private frozenUnits = 0;
+
+  constructor(private readonly now: () => number = clock) {}
+
+  /** A loop starts (pair with exit(); an error leaving the loop ends the run or is handled by resetDepth). */
+  enter(): void {
+    if (this.depth++ === 0) this.generation++;
+  }
+
+  exit(): void {
+    this.depth--;
+  }
+
+  /** One loop iteration. */
+  tick(): void {
+    if (--this.left <= 0) this.check();
+  }
+
+  /** `units` of work done (or about to be done) by a builtin. */
+  spend(units: number): void {
+    this.left -= units;
+    if (this.left <= 0) this.check();
+  }
+
+  /** Counts one bar of a bar loop (between bars, no loop open); true when the run's deadline has passed. */
+  bar(): boolean {
+    this.left -= BAR_UNITS;
+    if (this.left > 0) return false;
+    this.left = STRIDE;
+    return this.now() > this.deadline;
+  }
+
+  /** The countdown reached zero: read the clock and enforce the deadline and the loop limit. */
+  check(): void {
+    const spent = STRIDE - this.left;
+    this.left = STRIDE;
+    const t = this.now();
+    if (t > this.deadline) throw new RunTimeout();
+    if (this.depth <= 0) return;
+    if (this.timedGeneration !== this.generation) {
+      this.timedGeneration = this.generation;
+      this.loopStart = t;
+      this.lastClock = t;
+      this.frozenUnits = 0;
+      return;
+    }
+    if (t - this.loopStart > LOOP_LIMIT_MS) this.fail(LOOP_TOO_LONG);
+    if (t === this.lastClock) {
+      this.frozenUnits += spent;
+      if (this.frozenUnits >= FROZEN_CLOCK_UNITS) this.fail(LOOP_TOO_LONG);
+    } else {
+      this.lastClock = t;
+      this.frozenUnits = 0;
+    }
+  }
+
+  /** Charges `bytes` of memory for `what`; past the budget the run ends with TradingView's error. */
+  reserve(bytes: number, what: string): void {
+    this.memoryUsed += bytes;
+    if (this.memoryUsed > this.memoryLimit) {
+      this.memoryUsed -= bytes;
+      this.fail(`Memory limits exceeded: ${what} needs ${mib(bytes)} MiB, the run's memory budget is ${mib(this.memoryLimit)} MiB`);
+    }
+  }
+
+  release(bytes: number): void {
+    this.memoryUsed = Math.max(0, this.memoryUsed - bytes);
+  }
+}
+
+function mib(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 0);
+}
+
+/** The run's budget, created unlimited on first use when the host set none (tests, secondary contexts made alone). */
+export function budgetOf(ctx: { ext: Record<string, unknown> }): Budget {
+  let b = ctx.ext.budget as Budget | undefined;
+  if (!b) ctx.ext.budget = b = new Budget();
+  return b;
+}

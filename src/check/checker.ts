@@ -13,6 +13,7 @@ import { argError, builtinArgError, needsBoolCast, shownType, valueFits, type Ar
 import { Undetermined } from "./undetermined.js";
 import { constEval, dottedName } from "./consteval.js";
 import { CheckError } from "./errors.js";
+import { COLUMN_HISTORY_LIMIT, HISTORY_LIMIT, historyOffsetMessage, maxBarsBackMessage } from "./history-limits.js";
 import type { Declaration, FuncInstance, RBlock, RExpr, RStmt, ResolvedProgram, UdtInfo, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
 import {
@@ -337,6 +338,11 @@ export class Checker {
     const n = typeof cv === "number" && cv >= 0 ? cv : null;
     if (typeof cv === "number" && cv < 0) throw new CheckError("History offset cannot be negative", e.index.span);
     const obj = e.object;
+    if (n !== null) {
+      const column = obj.kind === "Ident" && COLUMN_VARS.has(obj.name) && !scope.lookup(obj.name);
+      const limit = column ? COLUMN_HISTORY_LIMIT : HISTORY_LIMIT;
+      if (n > limit) throw new CheckError(historyOffsetMessage(n, limit), e.index.span);
+    }
     if (obj.kind === "Ident") {
       const found = scope.lookup(obj.name);
       if (found) {
@@ -643,6 +649,11 @@ export class Checker {
     if (name === "max_bars_back") {
       const target = allArgs[0]?.value;
       const num = allArgs[1] ? constEval(allArgs[1].value, this.constantValue, this.version) : undefined;
+      if (typeof num === "number") {
+        const column = target?.kind === "Ident" && COLUMN_VARS.has(target.name) && !scope.lookup(target.name);
+        const limit = column ? COLUMN_HISTORY_LIMIT : HISTORY_LIMIT;
+        if (num > limit) throw new CheckError(maxBarsBackMessage(num, limit), allArgs[1]!.value.span);
+      }
       if (target?.kind === "Ident" && typeof num === "number") {
         const f = scope.lookup(target.name);
         if (f) this.needHistory(f.v.slot, num);
@@ -844,6 +855,10 @@ export class Checker {
       args[pname] = v;
     });
     this.declaration = { kind, args };
+    if (typeof args.max_bars_back === "number" && args.max_bars_back > HISTORY_LIMIT) {
+      const a = e.args.find((x, i) => cat.fn.params[placement.positions[i]!] === "max_bars_back")!;
+      throw new CheckError(maxBarsBackMessage(args.max_bars_back, HISTORY_LIMIT), a.value.span);
+    }
     if (typeof args.max_bars_back === "number" && args.max_bars_back > 0) this.maxBarsBack = args.max_bars_back;
   }
 }

@@ -13,6 +13,7 @@ import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
+import { COLUMN_HISTORY_LIMIT } from "../check/history-limits.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -134,7 +135,7 @@ class Gen {
     const text = [
       `"use strict";`,
       `return function run(K, R, from, to, broker) {`,
-      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, B = R.budget, atLine = R.atLine;`,
+      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, B = R.budget, atLine = R.atLine, historyOffsetMessage = R.historyOffsetMessage;`,
       `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
       `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
       // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
@@ -538,7 +539,7 @@ class Gen {
         const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
         if (e.n !== null) return `(${i} = ${B} - ${e.n}, ${i} >= 0 ? ${col}[${i}] : NaN)`;
         const k = this.temp();
-        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : (${i} = ${B} - ${k}, ${i} >= 0 && ${i} <= ${B} ? ${col}[${i}] : NaN))`;
+        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : ${k} > ${COLUMN_HISTORY_LIMIT} ? ctx.runtimeError(historyOffsetMessage(${k}, ${COLUMN_HISTORY_LIMIT})) : (${i} = ${B} - ${k}, ${i} >= 0 && ${i} <= ${B} ? ${col}[${i}] : NaN))`;
       }
       case "bvar": {
         const local = BAR_VARS[e.def.name];
@@ -656,7 +657,7 @@ class Gen {
     const k = this.temp();
     const name = JSON.stringify(v.name);
     return `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${R}.na : ${k} === 0 ? ${current} : (` +
-      `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${R}.mask ? ctx.runtimeError("History offset " + ${k} + " of '" + ${name} + "' exceeds max_bars_back (" + ${R}.mask + "): set max_bars_back") : 0, ` +
+      `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${v.histDepth} ? ctx.runtimeError(historyOffsetMessage(${k}, ${v.histDepth})) : 0, ` +
       `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${R}.na))`;
   }
 

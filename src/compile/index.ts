@@ -15,6 +15,7 @@ import type { Kernels } from "../kernels/index.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { atLine } from "../interpret/errors.js";
 import { budgetOf } from "../core/budget.js";
+import { historyOffsetMessage } from "../check/history-limits.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
 import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
@@ -176,6 +177,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     once: state.once,
     budget: budgetOf(ctx),
     atLine,
+    historyOffsetMessage,
     PineArray,
     PineMatrix,
     PineMap,

@@ -26,6 +26,8 @@ export const LOOP_LIMIT_MS = 500;
 export const STRIDE = 4096;
 /** Work units one bar counts for in the bar loops: with nothing else charged, a clock read every 32 bars (service.md 1.4). */
 export const BAR_UNITS = STRIDE / 32;
+/** Clock reads between two memory probes (a power of two; a probe costs microseconds). */
+const PROBE_EVERY = 64;
 /** Units a loop may run without the clock moving before it is stopped (frozen-clock hosts). */
 const FROZEN_CLOCK_UNITS = 1 << 27;
 /** The default memory budget of a run (bytes): history rings, kernel memory and collections. */
@@ -53,6 +55,11 @@ export class Budget {
   /** Memory budget in bytes and what is charged against it. */
   memoryLimit = DEFAULT_MEMORY_BYTES;
   memoryUsed = 0;
+  /**
+   * Bytes the run holds beyond what reserve() counts (the JavaScript heap's growth since the run began,
+   * kernel memory), read at every PROBE_EVERY-th clock read; null where the host cannot tell.
+   */
+  usage: (() => number) | null = null;
   /** Raises a script runtime error (the Runtime sets ctx.runtimeError, so errors get the statement's line). */
   fail: (message: string) => never = (message) => {
     throw new Error(message);
@@ -63,6 +70,7 @@ export class Budget {
   private loopStart = 0;
   private lastClock = -1;
   private frozenUnits = 0;
+  private clockReads = 0;
 
   constructor(private readonly now: () => number = clock) {}
 
@@ -91,6 +99,7 @@ export class Budget {
     this.left -= BAR_UNITS;
     if (this.left > 0) return false;
     this.left = STRIDE;
+    if (this.usage !== null && (++this.clockReads & (PROBE_EVERY - 1)) === 0) this.checkMemory();
     return this.now() > this.deadline;
   }
 
@@ -100,6 +109,7 @@ export class Budget {
     this.left = STRIDE;
     const t = this.now();
     if (t > this.deadline) throw new RunTimeout();
+    if (this.usage !== null && (++this.clockReads & (PROBE_EVERY - 1)) === 0) this.checkMemory();
     if (this.depth <= 0) return;
     if (this.timedGeneration !== this.generation) {
       this.timedGeneration = this.generation;
@@ -116,6 +126,12 @@ export class Budget {
       this.lastClock = t;
       this.frozenUnits = 0;
     }
+  }
+
+  /** Ends the run when what it holds (usage() plus the reserved bytes) passes the memory budget. */
+  checkMemory(): void {
+    const used = (this.usage === null ? 0 : this.usage()) + this.memoryUsed;
+    if (used > this.memoryLimit) this.fail(`Memory limits exceeded: the run holds ${mib(used)} MiB, its memory budget is ${mib(this.memoryLimit)} MiB`);
   }
 
   /** Charges `bytes` of memory for `what`; past the budget the run ends with TradingView's error. */

@@ -8,6 +8,7 @@ import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { atLine, PineRuntimeError } from "./errors.js";
 import { budgetOf, type Budget } from "../core/budget.js";
+import { COLUMN_HISTORY_LIMIT, historyOffsetMessage } from "../check/history-limits.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
@@ -231,6 +232,7 @@ export class Compiler {
         return () => {
           const k = off() as number;
           if (k !== k) return NaN;
+          if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
           const i = ctx.barIndex - k;
           return i >= 0 && i <= ctx.barIndex ? col[i] : NaN;
         };
@@ -459,13 +461,14 @@ export class Compiler {
     }
     const off = this.expr(offE);
     const ctx = this.ctx;
-    const cap = mask;
+    // the variable's buffer: its deepest constant offset or max_bars_back (src/check/history-limits.ts)
+    const cap = v.histDepth;
     return () => {
       const k = off() as number;
       if (k !== k) return na;
       if (k === 0) return current();
       if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${v.name}'`);
-      if (k > cap) ctx.runtimeError(`History offset ${k} of '${v.name}' exceeds max_bars_back (${cap}): set max_bars_back`);
+      if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
       return k <= ring.count ? buf[(ring.count - k) & mask] : na;
     };
   }

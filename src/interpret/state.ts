@@ -67,6 +67,13 @@ export class RunState {
     }
   }
 
+  /** Bytes the history rings hold (what the run's memory budget is charged for them). */
+  ringBytes(): number {
+    let bytes = 0;
+    for (const r of this.rings) bytes += r.capacity * 8;
+    return bytes;
+  }
+
   /**
    * Takes a snapshot of everything a realtime tick may change (into `into`, reused between bars so
    * ticks allocate nothing): variable slots, var once-flags, call-site state references and ring

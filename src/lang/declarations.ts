@@ -122,12 +122,14 @@ export function parseIndentedLines<T>(p: Parser, expecting: string, parseItem: (
       continue;
     }
     const depth = p.depth;
+    const chain = p.chain;
     try {
       items.push(parseItem(p));
       if (lineEnd) expectLineEnd(p);
     } catch (e) {
       if (!(e instanceof ParseAbort)) throw e;
       p.depth = depth;
+      p.chain = chain;
       p.recover();
     }
   }

@@ -31,30 +31,44 @@ function parseTernary(p: Parser): Expr {
 
 function parseOr(p: Parser): Expr {
   let left = parseAnd(p);
+  let links = 0;
   while (p.atWord("or") && !p.afterBlock()) {
     p.next();
+    p.link();
+    links++;
     const right = parseAnd(p);
     left = { kind: "Binary", op: "or", left, right, span: p.spanFromSpan(left.span) };
   }
+  p.unlink(links);
   return left;
 }
 
 function parseAnd(p: Parser): Expr {
   let left = parseEquality(p);
+  let links = 0;
   while (p.atWord("and") && !p.afterBlock()) {
     p.next();
+    p.link();
+    links++;
     const right = parseEquality(p);
     left = { kind: "Binary", op: "and", left, right, span: p.spanFromSpan(left.span) };
   }
+  p.unlink(links);
   return left;
 }
 
 function parseBinaryLevel(p: Parser, ops: readonly string[], sub: (p: Parser) => Expr): Expr {
   let left = sub(p);
+  let links = 0;
   for (;;) {
     const t = p.peek();
-    if (t.kind !== "Punct" || !ops.includes(t.text) || p.afterBlock()) return left;
+    if (t.kind !== "Punct" || !ops.includes(t.text) || p.afterBlock()) {
+      p.unlink(links);
+      return left;
+    }
     p.next();
+    p.link();
+    links++;
     const after = p.peek();
     if ((t.text === "<" || t.text === ">") && after.kind === "Punct" && after.text === t.text && after.start === t.end)
       p.fail(Codes.BitwiseOp, `Pine has no bitwise operators ('${t.text}${t.text}')`, { ...p.tokenSpan(t), end: after.end, endColumn: after.endCol });
@@ -100,22 +114,36 @@ function parseUnary(p: Parser): Expr {
 }
 
 function parsePostfix(p: Parser): Expr {
+  let links = 0;
+  const expr = parsePostfixChain(p, () => {
+    p.link();
+    links++;
+  });
+  p.unlink(links);
+  return expr;
+}
+
+function parsePostfixChain(p: Parser, link: () => void): Expr {
   let expr = parsePrimary(p);
   for (;;) {
     if (p.afterBlock()) return expr;
     if (p.at(".")) {
+      link();
       p.next();
       const property = parseName(p, "a field or function name after '.'", true);
       expr = { kind: "Member", object: expr, property, span: p.spanFromSpan(expr.span) };
     } else if (p.at("(")) {
+      link();
       expr = parseCallRest(p, expr);
     } else if (p.at("<") && expr.kind === "Member" && expr.property.name === "new") {
       // only `array.new<T>`, `matrix.new<T>`, `map.new<K, V>` take type arguments: elsewhere `<` is
       // a comparison, so `f(a < b, c > (d))` stays two comparisons
       const typeArgs = tryParseTypeArgs(p);
       if (!typeArgs) return expr;
+      link();
       expr = parseCallRest(p, expr, typeArgs);
     } else if (p.at("[")) {
+      link();
       p.next();
       const index = parseExpression(p);
       p.expect("]", "']' closing the history reference");

@@ -7,9 +7,16 @@ import { type Code, Codes, DiagnosticSink, describeToken, mismatched } from "./d
 import type { Comment } from "./lexer.js";
 import { RESERVED, type Token } from "./tokens.js";
 
-/** Thrown to abandon the current statement; the statement loop catches it and resynchronises. */
-const MAX_DEPTH = 400;
+/** Expression nesting (parentheses, calls, unary operators, ternaries) a script may use. */
+export const MAX_DEPTH = 400;
+/**
+ * Links of operator and postfix chains open at once (`1 + 1 + ...`, `a[1][1]...`, `a.b.c`): each link
+ * nests the tree one level deeper for the checker and both backends, which walk it recursively, so the
+ * chains are bounded too (src/lang/README.md, docs/compatibility.md).
+ */
+export const MAX_CHAIN = 1000;
 
+/** Thrown to abandon the current statement; the statement loop catches it and resynchronises. */
 export class ParseAbort extends Error {
   constructor() {
     super("parse aborted");
@@ -25,6 +32,8 @@ export class Parser {
   blockDepth = 0;
   /** Nesting of expressions, bounded so hostile input cannot overflow the stack. */
   depth = 0;
+  /** Links of the operator/postfix chains being parsed (see MAX_CHAIN). */
+  chain = 0;
 
   constructor(
     readonly source: string,
@@ -57,6 +66,19 @@ export class Parser {
 
   leave(): void {
     if (this.depth > 0) this.depth--;
+  }
+
+  /** One more link of an operator or postfix chain; fails past MAX_CHAIN. Pair with `unlink(links)`. */
+  link(): void {
+    if (++this.chain > MAX_CHAIN) {
+      this.chain = 0;
+      this.fail(Codes.TooDeep, `Expression too long: more than ${MAX_CHAIN} chained operators or [] / . / () suffixes; split it into variables`, this.tokenSpan(this.peek()));
+    }
+  }
+
+  /** Closes the links a finished chain opened. */
+  unlink(links: number): void {
+    this.chain = Math.max(0, this.chain - links);
   }
 
   /** Reports (without abandoning the statement) a top-level-only declaration inside a block. */

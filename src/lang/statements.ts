@@ -32,11 +32,13 @@ export function parseStatements(p: Parser, topLevel: boolean): Stmt[] {
       continue;
     }
     const depth = p.depth;
+    const chain = p.chain;
     try {
       parseStatementLine(p, body);
     } catch (e) {
       if (!(e instanceof ParseAbort)) throw e;
       p.depth = depth;
+      p.chain = chain;
       p.recover();
     }
   }

@@ -6,7 +6,7 @@ import { higherIndicatorTimeframe } from "../check/indicator-timeframe.js";
 import { MAX_LIBRARIES } from "../check/libraries.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
-import { PineRuntimeError } from "../interpret/errors.js";
+import { PineRuntimeError, scriptError } from "../interpret/errors.js";
 import { RunState } from "../interpret/state.js";
 import { PlotStore } from "../builtins/plot/store.js";
 import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
@@ -27,6 +27,7 @@ import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
 import { ObjectRollback } from "./rollback.js";
 import { Budget, RunTimeout } from "../core/budget.js";
+import type { Kernels } from "../kernels/index.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
 
@@ -170,6 +171,11 @@ export function evaluate(input: EvaluateInput): RunResult {
   // one time and memory budget for the whole run: bar loops, loops, long builtins, request.* secondary
   // runs, history rings and kernel memory all charge it (src/core/budget.ts)
   const budget = runBudget(opts, t0, ctx);
+  try {
+    budget.reserve(state.ringBytes(), "the history buffers");
+  } catch (err) {
+    return finishError(result, err, 0, cols.time[0], plots, inputs, broker, ctx, t0, t0, source);
+  }
   const rtFrom = realtimeStart(opts, n);
   ctx.ext.lastHistoryBar = rtFrom - 1;
 
@@ -232,8 +238,17 @@ export function evaluate(input: EvaluateInput): RunResult {
   const profiler = opts.profiler ? new LineProfiler() : null;
   // whole-series precompute of ta.* calls: only when every bar is history and runs the script once
   const hoist = rtFrom >= n && broker?.settings.calcOnOrderFills !== true;
-  const compiler = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
-  const main: Fn = compiler.main();
+  let compiler: Compiler;
+  let main: Fn;
+  try {
+    compiler = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
+    main = compiler.main();
+  } catch (err) {
+    // building the closures recursed past the host's stack (the parser bounds nesting; a small stack may not suffice)
+    const e = scriptError(err);
+    if (!(e instanceof PineRuntimeError)) throw err;
+    return finishError(result, e, 0, cols.time[0], plots, inputs, broker, ctx, now(), t0, source);
+  }
 
   // bar loop
   const te = now();
@@ -331,7 +346,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   } catch (err) {
     // a secondary run out of budget stops the run at this bar, as the loop's own check does
     if (err instanceof RunTimeout) result.timed_out = true;
-    else return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
+    else return finishError(result, scriptError(err), bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
   } finally {
     compiler.release();
   }
@@ -370,8 +385,24 @@ function runBudget(opts: RunOptions, t0: number, ctx: ReturnType<typeof createCo
   if (typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0) b.deadline = t0 + opts.timeoutSeconds * 1000;
   if (typeof opts.memoryLimitBytes === "number" && opts.memoryLimitBytes > 0) b.memoryLimit = opts.memoryLimitBytes;
   b.fail = (message) => ctx.runtimeError(message);
+  b.usage = memoryProbe(ctx);
   ctx.ext.budget = b;
   return b;
+}
+
+/**
+ * What a run holds beyond its reserved bytes: the JavaScript heap's growth since the run began (where
+ * the host tells: Node, Deno, Bun) plus the kernel instance's memory. Without a heap reading only the
+ * kernel memory counts.
+ */
+function memoryProbe(ctx: ReturnType<typeof createContext>): () => number {
+  const heap = (globalThis as { process?: { memoryUsage?: () => { heapUsed: number } } }).process?.memoryUsage;
+  const base = heap ? heap().heapUsed : 0;
+  return () => {
+    const k = ctx.kernels as Kernels | null;
+    const kernelBytes = k && k.instantiated ? k.x.memory.buffer.byteLength : 0;
+    return (heap ? Math.max(0, heap().heapUsed - base) : 0) + kernelBytes;
+  };
 }
 
 function finishError(

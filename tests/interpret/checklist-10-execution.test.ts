@@ -41,7 +41,7 @@ describe("language.md §10 execution model and series", () => {
     expect(decl.plot_0![699]).toBe(long[0]!.close);
   });
   it("10.03 a dynamic reference past the declared buffer is a runtime error on that bar", async () => {
-    await runtimeErrorAt(v6("x = close\nk = bar_index\nplot(x[k])", "indicator('t', max_bars_back = 3)"), /exceeds max_bars_back/, 4, 5, 1);
+    await runtimeErrorAt(v6("x = close\nk = bar_index\nplot(x[k])", "indicator('t', max_bars_back = 3)"), /beyond the historical buffer's limit \(3\)/, 4, 5, 1);
   });
   it("10.04 `var` initialisation happens on the first bar, or the first time execution reaches a `var` inside a local block (or function call)", async () => {
     const s = await plots(v6("var first = bar_index\nlate = 0\nif bar_index >= 2\n    var seen = bar_index\n    late := seen\ng() =>\n    var born = bar_index\n    born\nv = bar_index >= 4 ? g() : -1\nplot(first)\nplot(late)\nplot(v)"));

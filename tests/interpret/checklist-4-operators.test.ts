@@ -82,7 +82,7 @@ describe("language.md §4 operators and expressions", () => {
     expect(s.plot_2).toEqual(closes.map((c, i) => (i % 2 ? closes[i - 1] : c)));
   });
   it("4.11 a reference past the history buffer (max_bars_back) is a runtime error on that bar", async () => {
-    const r = await runtimeError(v6("x = close\nk = bar_index\nplot(x[k])", "indicator('t', max_bars_back = 3)"), /History offset 4 of 'x' exceeds max_bars_back/, 4);
+    const r = await runtimeError(v6("x = close\nk = bar_index\nplot(x[k])", "indicator('t', max_bars_back = 3)"), /The requested historical offset \(4\) is beyond the historical buffer's limit \(3\)/, 4);
     expect(r.series.plot_0).toEqual(fill(closes[0], 4));
   });
   it("4.12 Operator precedence: `[]` > unary > `* / %` > `+ -` > comparisons > `and` > `or` > `?:` (`not` binds like unary, compatibility.md)", async () => {

@@ -22,6 +22,7 @@ import {
   type Raise,
 } from "./core.js";
 import * as st from "./stats.js";
+import { budgetOf } from "../../core/budget.js";
 
 export { PineArraySlice } from "./core.js";
 
@@ -64,6 +65,8 @@ function newArray(ctx: ExecContext, elemType: string, sizeArg: unknown, init: un
   const n = sizeArg == null || sizeArg !== sizeArg ? 0 : Math.trunc(sizeArg as number);
   if (n < 0) ctx.runtimeError(`Invalid array size ${sizeArg}. The size must be >= 0.`);
   if (n > MAX_ARRAY_SIZE) tooLarge(ctx, n);
+  // building it counts against the run's time budget (src/core/budget.ts): a loop of them stays interruptible
+  budgetOf(ctx).spend(n >> 3);
   const fill = init === undefined ? naOf(elemType, ctx.version) : init;
   return new PineArray<PineValue>(elemType, new Array(n).fill(fill));
 }
@@ -188,6 +191,7 @@ export const functions: BuiltinTable = {
   "array.unshift": def("array.unshift", (ctx, a) => {
     const x = arr(ctx, a[0], "array.unshift");
     mutate(x, (v) => v.unshift(a[1]));
+    if (x.values.length > MAX_ARRAY_SIZE) checkGrowth(ctx, x);
     checkGrowth(ctx, x);
   }),
   "array.pop": def("array.pop", (ctx, a) => {
@@ -279,6 +283,7 @@ export const functions: BuiltinTable = {
   "array.sort": def("array.sort", (ctx, a) => {
     const x = arr(ctx, a[0], "array.sort");
     const desc = isDescending(a[1]);
+    budgetOf(ctx).spend(x.values.length * 2);
     mutate(x, (v) => {
       const order = sortIndices(v, desc);
       const copy = v.slice();
@@ -287,6 +292,7 @@ export const functions: BuiltinTable = {
   }),
   "array.sort_indices": def("array.sort_indices", (ctx, a) => {
     const x = arr(ctx, a[0], "array.sort_indices");
+    budgetOf(ctx).spend(x.values.length * 2);
     return new PineArray<number>("int", sortIndices(items(x), isDescending(a[1])));
   }),
   "array.every": def("array.every", (ctx, a) => items(arr(ctx, a[0], "array.every")).every((v) => v === true)),

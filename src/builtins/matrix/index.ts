@@ -8,6 +8,7 @@ import * as st from "../array/stats.js";
 import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
 import { eigen } from "./eigen.js";
 import { determinant, inverse, kron, multiply, power, pseudoInverse, rank, type Dense } from "./linalg.js";
+import { budgetOf } from "../../core/budget.js";
 
 /** TradingView's limit on matrix elements. */
 export const MAX_MATRIX_ELEMENTS = 100_000;
@@ -40,6 +41,13 @@ function checkCol(ctx: ExecContext, m: Mat, c: number): number {
 function checkSize(ctx: ExecContext, rows: number, cols: number): void {
   if (!(rows >= 0 && cols >= 0)) ctx.runtimeError(`Invalid matrix size ${rows}x${cols}: rows and columns must be >= 0.`);
   if (rows * cols > MAX_MATRIX_ELEMENTS) ctx.runtimeError(`The matrix cannot contain more than ${MAX_MATRIX_ELEMENTS} elements.`);
+  // building it counts against the run's time budget (src/core/budget.ts): a loop of them stays interruptible
+  budgetOf(ctx).spend((rows * cols) >> 3);
+}
+
+/** A product's cost in the run's time budget (about one unit per eight multiply-adds). */
+function spendProduct(ctx: ExecContext, rows: number, inner: number, cols: number): void {
+  budgetOf(ctx).spend((rows * inner * cols) >> 3);
 }
 
 function requireSquare(ctx: ExecContext, m: Mat, fn: string): void {
@@ -277,6 +285,8 @@ export const functions: BuiltinTable = {
     const b = a[1];
     if (b instanceof PineMatrix) {
       if (m.cols !== b.rows) ctx.runtimeError(`The number of columns of the first matrix (${m.cols}) must equal the number of rows of the second (${b.rows}).`);
+      checkSize(ctx, m.rows, b.cols);
+      spendProduct(ctx, m.rows, m.cols, b.cols);
       return fromDense(multiply(toDense(m), toDense(b as Mat)), numType(m.elemType, b.elemType));
     }
     if (b instanceof PineArray) {
@@ -292,20 +302,27 @@ export const functions: BuiltinTable = {
     requireSquare(ctx, m, "matrix.pow");
     const p = Math.trunc(a[1]);
     if (!(p >= 0)) ctx.runtimeError(`Invalid value of the 'power' argument (${a[1]}) in 'matrix.pow'. It must be >= 0.`);
+    spendProduct(ctx, m.rows, m.rows, m.rows * Math.max(1, Math.ceil(Math.log2(p + 1))));
     return fromDense(power(toDense(m), p), numType(m.elemType));
   }),
   "matrix.det": def("matrix.det", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.det");
     requireSquare(ctx, m, "matrix.det");
+    spendProduct(ctx, m.rows, m.rows, m.rows);
     return determinant(toDense(m));
   }),
   "matrix.inv": def("matrix.inv", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.inv");
     requireSquare(ctx, m, "matrix.inv");
+    spendProduct(ctx, m.rows, m.rows, m.rows);
     const inv = inverse(toDense(m));
     return inv ? fromDense(inv) : null;
   }),
-  "matrix.pinv": def("matrix.pinv", (ctx, a) => fromDense(pseudoInverse(toDense(mat(ctx, a[0], "matrix.pinv"))))),
+  "matrix.pinv": def("matrix.pinv", (ctx, a) => {
+    const m = mat(ctx, a[0], "matrix.pinv");
+    spendProduct(ctx, m.rows, m.cols, Math.max(m.rows, m.cols) * 4);
+    return fromDense(pseudoInverse(toDense(m)));
+  }),
   "matrix.rank": def("matrix.rank", (ctx, a) => rank(toDense(mat(ctx, a[0], "matrix.rank")))),
   "matrix.trace": def("matrix.trace", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.trace");
@@ -317,11 +334,13 @@ export const functions: BuiltinTable = {
   "matrix.eigenvalues": def("matrix.eigenvalues", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.eigenvalues");
     requireSquare(ctx, m, "matrix.eigenvalues");
+    spendProduct(ctx, m.rows, m.rows, m.rows * 10);
     return new PineArray<number>("float", eigen(toRows(m)).values);
   }),
   "matrix.eigenvectors": def("matrix.eigenvectors", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.eigenvectors");
     requireSquare(ctx, m, "matrix.eigenvectors");
+    spendProduct(ctx, m.rows, m.rows, m.rows * 10);
     const vec = eigen(toRows(m)).vectors;
     return new PineMatrix<number>("float", m.rows, m.cols, vec.flat());
   }),

@@ -4,6 +4,7 @@
 
 import type { Kernels, KernelExports } from "../../kernels/index.js";
 import type { CallSite, ExecContext } from "../types.js";
+import { budgetOf } from "../../core/budget.js";
 
 export function kx(ctx: ExecContext): KernelExports {
   const k = ctx.kernels as Kernels | null | undefined;
@@ -33,7 +34,25 @@ export function intArg(ctx: ExecContext, v: unknown, fn: string, name = "length"
       `Invalid value of the '${name}' argument (${v === undefined ? "na" : String(v)}) in the '${fn}' function. It must be ${min === 1 ? "> 0" : ">= " + min}.`,
     );
   }
+  if (n > LARGE_LENGTH) checkLengthMemory(ctx, n, fn, name);
   return n;
+}
+
+/** Lengths above this are checked against the run's memory budget before a kernel allocates their windows. */
+const LARGE_LENGTH = 1 << 16;
+/** Bytes a call site may allocate per unit of length: up to five f64 windows (ta.correlation), rounded up. */
+const BYTES_PER_LENGTH = 64;
+
+/**
+ * A window of `n` values lives in kernel memory: a length that cannot fit the run's memory budget ends
+ * the run with the memory-limit error here, before the kernel tries to allocate it (a WebAssembly
+ * memory cannot grow past 4 GiB, and growing it that far would hold the process's memory).
+ */
+function checkLengthMemory(ctx: ExecContext, n: number, fn: string, name: string): void {
+  const b = budgetOf(ctx);
+  const bytes = n * BYTES_PER_LENGTH;
+  if (bytes > b.memoryLimit - b.memoryUsed || n >= 2 ** 31 / 8)
+    ctx.runtimeError(`Memory limits exceeded: the '${name}' argument (${n}) of '${fn}' needs about ${Math.round(bytes / 2 ** 20)} MiB of window memory, more than the run's memory budget`);
 }
 
 export function truthy(v: unknown): boolean {

@@ -9,6 +9,16 @@
 export const HISTORY_LIMIT = 5000;
 export const COLUMN_HISTORY_LIMIT = 10_000;
 
+/**
+ * The deepest dynamic offset a ring of `mask + 1` slots answers: the whole ring (sized to the next
+ * power of two above the variable's depth: its deepest constant offset, max_bars_back or
+ * max_bars_back(); TradingView enlarges a buffer on historical bars, which the spare slots stand in
+ * for), never more than the limit.
+ */
+export function historyCap(mask: number): number {
+  return Math.min(mask, HISTORY_LIMIT);
+}
+
 /** TradingView's message for an offset past a history buffer. */
 export function historyOffsetMessage(offset: number, limit: number): string {
   return `The requested historical offset (${offset}) is beyond the historical buffer's limit (${limit})`;

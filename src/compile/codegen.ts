@@ -13,7 +13,7 @@ import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
-import { COLUMN_HISTORY_LIMIT } from "../check/history-limits.js";
+import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -657,7 +657,7 @@ class Gen {
     const k = this.temp();
     const name = JSON.stringify(v.name);
     return `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${R}.na : ${k} === 0 ? ${current} : (` +
-      `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${v.histDepth} ? ctx.runtimeError(historyOffsetMessage(${k}, ${v.histDepth})) : 0, ` +
+      `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${historyCap(size - 1)} ? ctx.runtimeError(historyOffsetMessage(${k}, ${historyCap(size - 1)})) : 0, ` +
       `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${R}.na))`;
   }
 

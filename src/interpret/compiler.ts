@@ -8,7 +8,7 @@ import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { atLine, PineRuntimeError } from "./errors.js";
 import { budgetOf, type Budget } from "../core/budget.js";
-import { COLUMN_HISTORY_LIMIT, historyOffsetMessage } from "../check/history-limits.js";
+import { COLUMN_HISTORY_LIMIT, historyCap, historyOffsetMessage } from "../check/history-limits.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
@@ -461,8 +461,7 @@ export class Compiler {
     }
     const off = this.expr(offE);
     const ctx = this.ctx;
-    // the variable's buffer: its deepest constant offset or max_bars_back (src/check/history-limits.ts)
-    const cap = v.histDepth;
+    const cap = historyCap(mask);
     return () => {
       const k = off() as number;
       if (k !== k) return na;

@@ -44,11 +44,12 @@ describe("history depth (TradingView's max_bars_back rules)", () => {
   });
 
   it("max_bars_back is respected and bounded", async () => {
-    const r = await runBoth(v6("a = close\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"), bars(30));
-    expect(r.error).toMatch(/offset \(11\) is beyond the historical buffer's limit \(10\)/);
-    expect(r.error_bar).toBe(11);
-    const f = await runBoth(v6("a = close\nmax_bars_back(a, 20)\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"), bars(30));
-    expect(f.error_bar).toBe(21);
+    // a buffer is the next power of two above the depth asked (TradingView grows buffers on history)
+    const r = await runBoth(v6("a = close\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"), bars(40));
+    expect(r.error).toMatch(/offset \(16\) is beyond the historical buffer's limit \(15\)/);
+    expect(r.error_bar).toBe(16);
+    const f = await runBoth(v6("a = close\nmax_bars_back(a, 20)\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"), bars(40));
+    expect(f.error_bar).toBe(32);
     expect((await runBoth(v6("plot(close)", "indicator('t', max_bars_back = 6000)"))).error).toBe("max_bars_back (6000) is beyond the historical buffer's limit (5000)");
     expect((await runBoth(v6("a = close\nmax_bars_back(a, 5001)\nplot(a)"))).error_kind).toBe("check");
   });

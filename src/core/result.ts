@@ -73,6 +73,12 @@ export interface RunOptions {
   realtimeTicks?: number;
   realtimeBars?: number;
   realtimeFromBar?: number;
+  /**
+   * Strategies: the backtest start (TradingView's strategy property). Orders count from the bar
+   * opening at this time (UNIX ms) or from `{ bar: index }`; earlier bars still run, so indicators
+   * warm up.
+   */
+  backtestStart?: number | { bar: number };
 }
 
 export interface RuntimeOptions {

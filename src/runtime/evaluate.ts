@@ -155,7 +155,13 @@ export function evaluate(input: EvaluateInput): RunResult {
   ctx.ext.strategyAlertMessage = parsed.ast.doc.find((d) => d.tag === "strategy_alert_message")?.text;
   ctx.ext["timeframe.main"] = timeframe;
   ctx.ext.dataFeed = opts.dataFeed; // request.* (src/runtime/security-feed.ts)
-  const brokerArgs = { ...prog.declaration.args, ...(rt.broker ?? {}) };
+  const brokerArgs: Record<string, unknown> = { ...prog.declaration.args, ...(rt.broker ?? {}) };
+  if (opts.backtestStart !== undefined) {
+    const bs = opts.backtestStart as unknown;
+    const ok = typeof bs === "number" ? Number.isFinite(bs) : bs !== null && typeof bs === "object" && Number.isInteger((bs as { bar?: unknown }).bar) && (bs as { bar: number }).bar >= 0;
+    if (!ok) return fail(result, "data", `backtestStart ${JSON.stringify(bs)} is neither a time in ms nor { bar: index >= 0 }`);
+    brokerArgs.backtest_start = bs;
+  }
   if (prog.declaration.kind === "strategy" && brokerArgs.use_bar_magnifier === true) {
     // the broker walks these lower-timeframe bars inside each chart bar (src/strategy/magnifier.ts)
     const sub = magnifierBarsFrom(opts.dataFeed, input.symbol ?? "CHART", timeframe);

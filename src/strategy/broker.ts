@@ -191,7 +191,13 @@ export class Broker {
 
   // ------------------------------------------------------------------ order API (strategy.*)
 
+  /** Whether the bar is before the backtest start, where order calls are not placed (settings.backtestStart*). */
+  private beforeStart(ctx: ExecContext): boolean {
+    return ctx.time < this.settings.backtestStartTime || ctx.barIndex < this.settings.backtestStartBar;
+  }
+
   entry(req: EntryRequest, ctx: ExecContext, kind: "entry" | "order" = "entry"): void {
+    if (this.beforeStart(ctx)) return;
     const side: Side = req.direction === "short" ? -1 : 1;
     // Without an explicit qty the default size is worked out now, from the equity and price at this
     // bar's close (what TradingView's EURUSD exports show).
@@ -211,6 +217,7 @@ export class Broker {
   }
 
   exit(req: ExitRequest, ctx: ExecContext): void {
+    if (this.beforeStart(ctx)) return;
     const seq = this.book.nextSeq();
     const dir = this.ledger.side();
     const fromEntry = req.fromEntry ? req.fromEntry : null;
@@ -229,6 +236,7 @@ export class Broker {
   }
 
   close(req: CloseRequest, ctx: ExecContext, all = false): void {
+    if (this.beforeStart(ctx)) return;
     const id = all ? "" : (req.id ?? "");
     const side = this.ledger.side();
     const open = this.ledger.open;

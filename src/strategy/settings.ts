@@ -38,6 +38,14 @@ export interface StrategySettings {
    * strategy() parameter: hosts set it as `trade_limit` in RuntimeOptions.broker (Infinity: no limit).
    */
   tradeLimit: number;
+  /**
+   * Backtest start (TradingView's strategy property): orders placed before this bar open time (ms)
+   * or bar index are ignored while the script still runs (indicators warm up). Not a strategy()
+   * parameter: hosts set `backtest_start` in the broker settings (RunOptions.backtestStart), a time
+   * in ms or `{ bar: n }`. -Infinity / 0: every bar counts.
+   */
+  backtestStartTime: number;
+  backtestStartBar: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<StrategySettings> = Object.freeze({
@@ -65,6 +73,8 @@ export const DEFAULT_SETTINGS: Readonly<StrategySettings> = Object.freeze({
   maxBoxesCount: 50,
   maxPolylinesCount: 50,
   tradeLimit: 9000,
+  backtestStartTime: -Infinity,
+  backtestStartBar: 0,
 });
 
 function stripNs(v: unknown): string | undefined {
@@ -99,6 +109,8 @@ export function normaliseSettings(raw: Record<string, unknown> | undefined | nul
   const commType = stripNs(pick(s, "commission_type"));
   const rule = stripNs(pick(s, "close_entries_rule"));
   const currency = pick(s, "currency");
+  const start = pick(s, "backtest_start");
+  const startBar = start !== null && typeof start === "object" ? (start as { bar?: unknown }).bar : undefined;
   return {
     initialCapital: num(pick(s, "initial_capital"), d.initialCapital),
     currency: typeof currency === "string" ? (stripNs(currency) ?? "NONE") : d.currency,
@@ -131,5 +143,7 @@ export function normaliseSettings(raw: Record<string, unknown> | undefined | nul
     maxBoxesCount: num(pick(s, "max_boxes_count"), d.maxBoxesCount),
     maxPolylinesCount: num(pick(s, "max_polylines_count"), d.maxPolylinesCount),
     tradeLimit: Math.max(1, Math.floor(num(pick(s, "trade_limit"), d.tradeLimit))),
+    backtestStartTime: num(start, d.backtestStartTime),
+    backtestStartBar: Math.max(0, Math.floor(num(startBar, d.backtestStartBar))),
   };
 }

@@ -233,6 +233,10 @@ export class Broker {
     }
     // without from_entry an exit binds to the position open now (0 when flat)
     writeExit(e, req, fromEntry, ctx.barIndex, fromEntry === null ? dir : 0, this.inRecalc || this.tickMode);
+    // An exit placed while its trades are open belongs to them: once they close it goes, even if they
+    // close on the next bar's path before it was ever checked (a later entry with the same id does
+    // not inherit it: TradingView books no zero-P&L trade at the old levels).
+    if (!e.armed) for (let i = 0; i < this.ledger.open.length; i++) if (exitCovers(e, this.ledger.open[i])) { e.armed = true; break; }
   }
 
   close(req: CloseRequest, ctx: ExecContext, all = false): void {

@@ -213,6 +213,7 @@ export class Broker {
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
     const o = this.book.takeEntryLike(req.id) ?? newPendingOrder();
     writeOrder(o, kind, req.id, side, qty, NaN, limit, stop, ocaName, req.ocaType ?? "none", comment, req.alertMessage ?? null, req.disableAlert === true, seq, ctx.barIndex, this.inRecalc || this.tickMode);
+    if (kind === "entry" && this.ledger.side() === -side) o.reverse = this.heldAfterPendingCloses();
     this.book.orders.push(o);
   }
 
@@ -268,6 +269,27 @@ export class Broker {
       return;
     }
     this.book.orders.push(o);
+  }
+
+  /**
+   * The position a reversing entry placed now closes on top of its qty: what is held, less what the
+   * strategy.close / close_all orders already placed will close (close-then-entry on one bar only
+   * opens; entry-then-close flattens and opens the full reversal size).
+   */
+  private heldAfterPendingCloses(): number {
+    const open = this.ledger.open;
+    let held = Math.abs(this.ledger.positionSize());
+    const orders = this.book.orders;
+    for (let i = 0; i < orders.length && held > 0; i++) {
+      const o = orders[i];
+      if (o.kind === "close_all") return 0;
+      if (o.kind !== "close") continue;
+      let ofId = 0;
+      for (let k = 0; k < open.length; k++) if (open[k].entryId === o.id) ofId += open[k].qty;
+      const closes = o.qty === o.qty ? Math.min(o.qty, ofId) : o.qtyPercent === o.qtyPercent ? this.roundQty((ofId * o.qtyPercent) / 100) : ofId;
+      held -= closes;
+    }
+    return held > 1e-12 ? held : 0;
   }
 
   cancel(id: string, ctx: ExecContext): void {

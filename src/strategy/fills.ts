@@ -32,15 +32,15 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
   const pos = ledger.side();
   const held = Math.abs(ledger.positionSize());
   let qty = o.qty === o.qty ? o.qty : b.defaultQty(price);
-  // How much of the position this order closes first: all of it for a reversing entry, up to its
-  // own size for strategy.order (FIFO); the rest opens the other way.
+  // How much of the position this order closes first, the rest opening the other way: strategy.order
+  // nets FIFO up to its own size; strategy.entry's size was fixed when it was placed, its qty plus
+  // the opposite position held then (placed while flat, it only flattens what it meets at the fill,
+  // up to its qty; placed against a position that is gone by the fill, it opens the whole size).
   let closing = 0;
+  if (o.kind === "entry") qty += o.reverse;
   if (pos === -side) {
-    if (o.kind === "entry") closing = held;
-    else {
-      closing = Math.min(held, qty);
-      qty -= closing;
-    }
+    closing = Math.min(held, qty);
+    qty -= closing;
   }
   if (o.kind === "entry") {
     if (!b.risk.allowsSide(side)) {

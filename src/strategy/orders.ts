@@ -13,6 +13,7 @@ export function newPendingOrder(): PendingOrder {
     id: "",
     side: 1,
     qty: NaN,
+    reverse: 0,
     qtyPercent: NaN,
     limit: NaN,
     stop: NaN,
@@ -52,6 +53,7 @@ export function writeOrder(
   o.id = id;
   o.side = side;
   o.qty = qty;
+  o.reverse = 0;
   o.qtyPercent = qtyPercent;
   o.limit = limit;
   o.stop = stop;

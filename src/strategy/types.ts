@@ -61,6 +61,11 @@ export interface PendingOrder {
   side: Side;
   /** Absolute quantity; NaN for close orders means "the whole matching position". */
   qty: number;
+  /**
+   * strategy.entry: the opposite position held when the order was placed, which a reversing entry
+   * closes on top of its own qty (TradingView sizes the reversal at placement, not at the fill).
+   */
+  reverse: number;
   /** close: percent of the matching position (when qty is NaN). */
   qtyPercent: number;
   limit: number;

@@ -11,7 +11,9 @@
 //   reversal on the way) fills at that price;
 // - an entry against the position closes it and opens the other side (a reversal); its quantity is
 //   1, or `size(equity, close)` of the bar that places it (equity = capital + closed profit + open
-//   profit at that close; no commission);
+//   profit at that close; no commission), plus the opposite position held when it is placed (less
+//   what strategy.close calls placed before it will close): at the fill it closes what it meets of
+//   the opposite position, oldest first, and opens the rest;
 //   an entry in the position's direction is dropped at the start of the bar (pyramiding 0);
 // - an entry with the id of a pending order replaces it; strategy.cancel removes it;
 // - a stop-limit is a stop until the price reaches its stop, then a limit (nothing fills at the
@@ -50,6 +52,8 @@ interface RefOrder {
   seq: number;
   placedBar: number;
   qty: number;
+  /** The opposite position held at placement, which the order closes on top of its qty. */
+  reverse: number;
 }
 
 /** Order prices sit on the tick grid, rounded against the trader (buy stops up, sell stops down). */
@@ -122,15 +126,42 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     open = keep;
     if (open.length === 0) pos = 0;
   };
+  // Closes `qty` of the open trades, oldest first, at `price` (a trade closed in part is split).
+  const closeQty = (qty: number, price: number, bar: number): void => {
+    let left = qty;
+    const keep: OpenRef[] = [];
+    const dir = pos;
+    for (const t of open) {
+      const q = Math.min(t.qty, left);
+      if (q <= 1e-12) {
+        keep.push(t);
+        continue;
+      }
+      left -= q;
+      const profit = (price - t.price) * dir * q;
+      closedProfit += profit;
+      trades.push({ dir: dir as 1 | -1, entryBar: t.bar, entryPrice: t.price, exitBar: bar, exitPrice: price, qty: q, profit });
+      if (t.qty - q > 1e-12) keep.push({ ...t, qty: t.qty - q });
+    }
+    open = keep;
+    if (open.length === 0) pos = 0;
+  };
   const fill = (o: RefOrder, price: number, bar: number): void => {
     pending = pending.filter((x) => x !== o);
     if (o.dir === pos) {
       if (open.length < pyramiding) open.push({ id: o.id, bar, price, qty: o.qty });
       return;
     }
-    if (pos !== 0) closeWhere(() => true, price, bar);
+    let total = o.qty + o.reverse;
+    if (pos !== 0) {
+      const held = open.reduce((sum, t) => sum + t.qty, 0);
+      const closing = Math.min(held, total);
+      closeQty(closing, price, bar);
+      total -= closing;
+    }
+    if (total <= 1e-12) return;
     pos = o.dir;
-    open = [{ id: o.id, bar, price, qty: o.qty }];
+    open = [{ id: o.id, bar, price, qty: total }];
     trailActive = false;
   };
   // Exits (only modelled for one open trade at a time): the trade they cover, if any.
@@ -237,7 +268,12 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
       if (a.kind !== "entry") continue;
       const stop = a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN;
       const limit = a.limit !== undefined && a.limit === a.limit ? onTick(a.limit, -a.dir as 1 | -1, mintick) : NaN;
-      pending.push({ id: a.id, dir: a.dir, stop, limit, triggered: false, seq: seq++, placedBar: i, qty: size(equity, cl) });
+      let reverse = 0;
+      if (pos === -a.dir) {
+        reverse = held;
+        for (const c of closes) for (const t of open) if (t.id === c.id) reverse -= t.qty;
+      }
+      pending.push({ id: a.id, dir: a.dir, stop, limit, triggered: false, seq: seq++, placedBar: i, qty: size(equity, cl), reverse: Math.max(0, reverse) });
     }
     if (opts.processOrdersOnClose) {
       const market = pending.filter((x) => x.stop !== x.stop && x.limit !== x.limit);

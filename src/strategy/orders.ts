@@ -116,7 +116,8 @@ export function exitHasLevel(req: ExitRequest): boolean {
     given(req.limit) ||
     given(req.loss) ||
     given(req.stop) ||
-    (given(req.trailOffset) && (given(req.trailPoints) || given(req.trailPrice)))
+    given(req.trailPoints) ||
+    given(req.trailPrice)
   );
 }
 
@@ -135,7 +136,9 @@ export function writeExit(e: ExitOrder, req: ExitRequest, fromEntry: string | nu
   e.stop = finite(req.stop);
   e.trailPrice = finite(req.trailPrice);
   e.trailPoints = finite(req.trailPoints);
-  e.trailOffset = finite(req.trailOffset);
+  // an activation level without trail_offset trails at offset 0: the stop sits on the activation
+  // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
+  e.trailOffset = e.trailPoints === e.trailPoints || e.trailPrice === e.trailPrice ? finite(req.trailOffset) || 0 : NaN;
   e.ocaName = req.ocaName ?? null;
   e.comment = req.comment ?? null;
   e.commentProfit = req.commentProfit ?? null;

@@ -206,6 +206,9 @@ export class PathWalker {
         if (tr && tr.active) {
           const lvl = tr.extreme - s * e.trailOffset * mt;
           this.consider(EXIT, null, e, t, "trail", lvl, -s as Side, from, to, up, atPoint, e.seq);
+        } else if (e.trailOffset === 0) {
+          // offset 0: the stop is born on the activation price the moment the price reaches it
+          this.consider(EXIT, null, e, t, "trail", b.trailActivation(e, t), s, from, to, up, atPoint, e.seq);
         }
       }
     }

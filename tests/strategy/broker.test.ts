@@ -415,10 +415,10 @@ describe("strategy.exit, more", () => {
     expect(result.trades[0].exit_price).toBeCloseTo(51.8, 10);
   });
 
-  it("a zero-offset trailing stop fills at a gap open above its peak", () => {
-    // Entry 50, trail_points 10 ticks (50.10), offset 0. Bar 1 climbs to 50.40 and closes there
-    // (peak 50.40). Bar 2 opens at its low 50.45: the open becomes the peak and the stop fills there.
-    const { result } = run([[50, 50, 50, 50], [50, 50.4, 50, 50.4], [50.45, 50.9, 50.45, 50.8], [51, 51, 51, 51]], {}, (i, b, ctx) => {
+  it("a zero-offset trailing stop fills at a gap open above its activation", () => {
+    // Entry 50, trail_points 10 ticks (50.10), offset 0. Bar 1 stays below 50.10. Bar 2 opens at
+    // 50.45, past the activation: the stop is born on the open and fills there.
+    const { result } = run([[50, 50, 50, 50], [50, 50.05, 50, 50.05], [50.45, 50.9, 50.45, 50.8], [51, 51, 51, 51]], {}, (i, b, ctx) => {
       if (i === 0) {
         b.entry({ id: "L", direction: "long" }, ctx);
         b.exit({ id: "T", fromEntry: "L", trailPoints: 10, trailOffset: 0 }, ctx);
@@ -426,6 +426,19 @@ describe("strategy.exit, more", () => {
     });
     expect(result.trades[0].exit_bar_index).toBe(2);
     expect(result.trades[0].exit_price).toBe(50.45);
+  });
+
+  it("a trailing stop without trail_offset fires at its activation price (TradingView: offset 0)", () => {
+    // Entry 50 at bar 1's open, trail_points 10 ticks: bar 1 climbs through 50.10 -> exit 50.10 on
+    // the entry bar (PineForge bracket-trail-points-no-offset exports).
+    const { result } = run([[50, 50, 50, 50], [50, 50.4, 50, 50.4], [50.45, 50.9, 50.45, 50.8]], {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.entry({ id: "L", direction: "long" }, ctx);
+        b.exit({ id: "T", fromEntry: "L", trailPoints: 10 }, ctx);
+      }
+    });
+    expect(result.trades[0].exit_bar_index).toBe(1);
+    expect(result.trades[0].exit_price).toBe(50.1);
   });
 
   it("a take-profit reached on the way up beats the trailing stop's later pullback", () => {

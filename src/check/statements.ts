@@ -167,7 +167,9 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   // keeps its literal's qualifier and is accepted as an input's `group` (common in public scripts)
   if (c.mutated.has(s.name.name)) q = SERIES;
   if (s.qualifier === "const" && init.t.q > CONST) throw new CheckError(`Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`, s.init.span);
-  if (s.qualifier === "simple" && init.t.q > 2) throw new CheckError(`Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`, s.init.span);
+  // a `simple` keyword on a collection, drawing or object declaration (`simple string[] s =
+  // array.new<string>(15)`) is accepted and has no effect: references are always series in TradingView
+  if (s.qualifier === "simple" && init.t.q > 2 && !isReferenceType(c, name)) throw new CheckError(`Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`, s.init.span);
   if (s.qualifier === "series") q = SERIES;
   const slot = c.newSlot(s.name.name, name === "int" && init.t.frac ? { name, q, frac: true } : { name, q });
   scope.vars.set(s.name.name, { slot, readonly: false });
@@ -182,6 +184,11 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
     c.varipOnce.push(once);
   }
   return { k: "decl", v: slot, mode: s.mode, init, once, line: s.span.line };
+}
+
+/** Collections, drawings and objects: types whose values are references (ids), never simple or const. */
+function isReferenceType(c: Checker, name: string): boolean {
+  return !["int", "float", "bool", "color", "string", "na"].includes(name) && !c.enums.has(name);
 }
 
 function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {

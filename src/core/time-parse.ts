@@ -1,7 +1,8 @@
 // Date strings as timestamp(dateString) and data files give them: ISO 8601
 // ("2020-02-20", "2011-10-10T14:48:00", "2025-01-01 01:23:45-05:00", "...Z"; "2020/02/20" too, as
 // spreadsheets write it) and RFC 2822-like
-// forms ("20 Feb 2020", "Feb 01 2020 22:10:05", "Tue, 04 Dec 1995 00:12:00 GMT+5", "... +0530").
+// forms ("20 Feb 2020", "Feb 01 2020 22:10:05", "Tue, 04 Dec 1995 00:12:00 GMT+5", "... +0530",
+// two-digit years "27 MAY 24 00:00 +0300", obsolete zone names "EST").
 // Without a zone the time is read in `defaultZone` (UTC unless given), as TradingView does.
 
 import { getZone, UTC, zonedToUtc, type Zone } from "./tz.js";
@@ -17,10 +18,24 @@ const ISO_RE =
   /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
 const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?$/;
 
-/** A zone suffix: "Z", "UTC", "GMT+5", "+0530", "-05:00", "+3", or an IANA name. Null when unknown. */
+/** RFC 2822's obsolete US zone names (section 4.3), as hours from UTC. */
+const RFC2822_ZONES: Record<string, number> = { UT: 0, EST: -5, EDT: -4, CST: -6, CDT: -5, MST: -7, MDT: -6, PST: -8, PDT: -7 };
+
+/**
+ * RFC 2822 section 4.3's reading of a two- or three-digit year: 00-49 are 2000-2049, 50-99 and any
+ * three-digit year add 1900 ("27 MAY 24" is 2024).
+ */
+function rfc2822Year(t: string): number {
+  const y = +t;
+  return t.length === 2 && y < 50 ? 2000 + y : 1900 + y;
+}
+
+/** A zone suffix: "Z", "UTC", "GMT+5", "+0530", "-05:00", "+3", "EST", or an IANA name. Null when unknown. */
 export function parseZoneToken(tok: string): Zone | null {
   const s = tok.trim();
   if (s === "" || /^z$/i.test(s)) return UTC;
+  const named = RFC2822_ZONES[s.toUpperCase()];
+  if (named !== undefined) return getZone(named === 0 ? "UTC" : `UTC${named > 0 ? "+" : "-"}${Math.abs(named)}`);
   const m = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(s);
   if (m) return getZone(`UTC${m[1]}${m[2]}${m[3] ? ":" + m[3] : ""}`);
   const g = /^(?:UTC|GMT)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(s);
@@ -61,6 +76,7 @@ export function parseDateString(text: string, defaultZone: Zone = UTC): number {
     if (mName !== undefined && month !== month) month = mName;
     else if (/^\d{1,2}$/.test(t) && day !== day) day = +t;
     else if (/^\d{4}$/.test(t) && year !== year) year = +t;
+    else if (/^\d{2,3}$/.test(t) && year !== year && day === day) year = rfc2822Year(t);
     else return NaN;
   }
   if (day !== day || month !== month || year !== year) return NaN;

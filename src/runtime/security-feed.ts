@@ -5,6 +5,8 @@
 //   timeframe); a feed entry of the symbol at a lower timeframe that divides the requested one is
 //   resampled;
 // - the chart symbol at a higher timeframe without a feed entry: resampleBars of the chart's bars;
+// - a non-standard chart type of those bars (ticker.heikinashi, renko, ...): "derived", built by
+//   src/core/derived-bars.ts;
 // - anything else: "none", na on every bar.
 
 import type { ExecContext } from "../builtins/types.js";
@@ -14,10 +16,11 @@ import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "
 import type { OhlcvInput } from "../core/result.js";
 import { formatTimeframe, nominalMs, parseTimeframe, PeriodCalc, timeframeSeconds, type Timeframe } from "../core/time-frames.js";
 import { resampleBars } from "../core/time-resample.js";
+import { deriveBars, DerivedBarsError } from "../core/derived-bars.js";
 import { parseSession, SESSION_24X7 } from "../core/time-sessions.js";
 import { getZone, UTC } from "../core/tz.js";
 
-export type RequestSource = "same" | "resampled" | "dataFeed" | "none";
+export type RequestSource = "same" | "resampled" | "dataFeed" | "derived" | "none";
 
 /** TradingView's limit of unique request.* calls (40 on most plans); here per distinct context. */
 export const MAX_CONTEXTS = 40;
@@ -186,6 +189,7 @@ export class RequestContexts {
     // ticks have no duration (their seconds are NaN): a tick timeframe matches only itself
     const sameTf = tf.unit === "T" || this.chartTf.unit === "T" ? tf.unit === this.chartTf.unit && tf.mult === this.chartTf.mult : sec === chartSec;
     if (isChart && sameTf) return { ...base, source: "same" };
+    if (id.type !== undefined) return this.derived(base, id.type, id.params, id.symbol, tf, sameTf, chart);
     // a ticker with modifiers (heikinashi, session, adjustment) is other data: only its own key
     const fed = this.fromFeed(isChart ? [chart, id.ticker] : plain ? [symbolText, id.symbol] : [symbolText], tf);
     if (fed) return { ...base, source: "dataFeed", bars: fed.bars, timeClose: fed.timeClose };
@@ -195,6 +199,34 @@ export class RequestContexts {
       return { ...base, source: "resampled", bars: r.bars, timeClose: r.timeClose, index: r.index, lastSource: r.lastSource };
     }
     return base;
+  }
+
+  /**
+   * A non-standard chart type (ticker.heikinashi, renko, ...): its bars built from the symbol's own bars
+   * at the requested timeframe (src/core/derived-bars.ts), the chart's or a feed's; a dataFeed entry
+   * under the full ticker id still wins. A type that cannot be built is a runtime error, not na.
+   */
+  private derived(base: RequestedContext, type: string, params: Record<string, unknown> | undefined, symbol: string, tf: Timeframe, sameTf: boolean, chart: string): RequestedContext {
+    const ctx = this.ctx;
+    const fed = this.fromFeed([base.symbol], tf);
+    if (fed) return { ...base, source: "dataFeed", bars: fed.bars, timeClose: fed.timeClose };
+    let src: { bars: BarColumns; timeClose: Float64Array } | null = null;
+    if (sameSymbol(symbol, chart)) {
+      if (sameTf) src = { bars: chartColumns(ctx), timeClose: ctx.ext.timeCloseColumn as Float64Array };
+      else if (timeframeSeconds(tf) > timeframeSeconds(this.chartTf)) {
+        const r = this.resample(chartColumns(ctx), tf, nominalMs(this.chartTf));
+        src = { bars: r.bars, timeClose: r.timeClose };
+      }
+    }
+    src ??= this.fromFeed([symbol], tf);
+    if (!src) return base;
+    try {
+      const d = deriveBars({ type, params }, src.bars, src.timeClose);
+      return { ...base, source: "derived", bars: d.bars, timeClose: d.timeClose };
+    } catch (err) {
+      if (err instanceof DerivedBarsError) return ctx.runtimeError(err.message);
+      throw err;
+    }
   }
 
   /** Bars of `names` at `tf` from the data feed: an exact entry, else a lower one resampled. */

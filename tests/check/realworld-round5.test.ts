@@ -141,3 +141,86 @@ describe("v5 order functions take `when` positionally", () => {
     for (const tr of r.strategy!.trades) expect(tr.exit_bar_index! % 4).toBe(3);
   });
 });
+
+describe("timestamp(dateString) in RFC 2822 forms", () => {
+  // the reference: dateString complies with IETF RFC 2822 or ISO 8601; RFC 2822 section 4.3 reads a
+  // two-digit year 00-49 as 20xx and 50-99 as 19xx, and keeps the obsolete zone names (EST, PDT, ...)
+  it("two-digit years, zone offsets and names", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nplot(timestamp('27 MAY 24 00:00 +0300'), 'a')\nplot(timestamp('Mon, 27 May 24 10:00:00 GMT'), 'b')\n" +
+      "plot(timestamp('01 Jan 99'), 'c')\nplot(timestamp('Tue, 04 Dec 1995 00:12:00 EST'), 'd')\nplot(timestamp('2024-05-27T00:00:00+03:00'), 'e')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["a"]![0]).toBe(Date.UTC(2024, 4, 26, 21));
+    expect(r.series["b"]![0]).toBe(Date.UTC(2024, 4, 27, 10));
+    expect(r.series["c"]![0]).toBe(Date.UTC(1999, 0, 1));
+    expect(r.series["d"]![0]).toBe(Date.UTC(1995, 11, 4, 5, 12));
+    expect(r.series["e"]![0]).toBe(r.series["a"]![0]);
+  });
+});
+
+describe("qualifier keywords on collection declarations", () => {
+  // references (arrays, matrices, maps, drawings, objects) are series in TradingView; a `simple`
+  // keyword on their declaration is accepted and changes nothing, `const` stays an error
+  it("simple string[] s = array.new<string>(15) runs", async () => {
+    const src = "//@version=6\nindicator('t')\nsimple string[] s = array.new<string>(15)\nseries float[] f = array.new<float>(3, 1.0)\ns.set(0, 'a')\nplot(s.size() + f.sum(), 'n')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["n"]).toEqual(data.map(() => 18));
+  });
+  it("const on a collection is refused", async () => {
+    const r = await runBoth("//@version=6\nindicator('t')\nconst int[] c = array.from(1, 2)\nplot(c.size())\n", data);
+    expect(r.error).toMatch(/declared const/);
+  });
+});
+
+describe("runtime errors keep TradingView's message, the line and the bar", () => {
+  const cases: [string, string, number, number][] = [
+    ["a = array.new<float>()\nif bar_index == 5\n    x = a.first()\nplot(close)", "Cannot call `first()` if array is empty.", 5, 5],
+    ["var a = array.new<float>()\na.push(close)\nv = a.get(bar_index + 1)\nplot(v)", "Index 1 is out of bounds, array size is 1.", 5, 0],
+    ["m = matrix.new<float>(2, 2, 0)\ng(i) => m.get(i, 0)\nplot(g(bar_index))", "Row index 2 is out of bounds, the matrix has 2 rows.", 4, 2],
+    ["var a = array.new<int>()\nif bar_index == 3\n    a.pop()\nplot(close)", "Cannot call `pop()` if array is empty.", 5, 3],
+  ];
+  for (const [body, message, line, bar] of cases) {
+    it(message, async () => {
+      const r = await runBoth(`//@version=6\nindicator('t')\n${body}\n`, data);
+      expect(r.error_kind).toBe("runtime");
+      expect(r.error).toBe(message);
+      expect(r.error_bar).toBe(bar);
+      expect(r.diagnostics?.[0]?.line).toBe(line);
+    });
+  }
+});
+
+describe("request.security of derived chart types (src/core/derived-bars.ts)", () => {
+  const big = bars(60);
+  it("ticker.heikinashi of the chart symbol gives Heikin Ashi bars on every bar", async () => {
+    const src =
+      "//@version=6\nindicator('t')\n[o, c] = request.security(ticker.heikinashi(syminfo.tickerid), timeframe.period, [open, close])\n" +
+      "haC = (open + high + low + close) / 4\nvar float haO = na\nhaO := na(haO[1]) ? (open + close) / 2 : (haO[1] + haC[1]) / 2\n" +
+      "plot(c, 'c')\nplot(haC, 'haC')\nplot(o, 'o')\nplot(haO, 'haO')\n";
+    const r = await runBoth(src, big);
+    expect(r.error).toBeUndefined();
+    expect(r.series["c"]).toEqual(r.series["haC"]);
+    expect(r.series["o"]).toEqual(r.series["haO"]);
+    expect(r.meta.requests?.[0]?.source).toBe("derived");
+  });
+  it("renko and line break values exist once a brick or line formed", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nrk = request.security(ticker.renko(syminfo.tickerid, 'Traditional', 1), timeframe.period, close)\n" +
+      "lb = request.security(ticker.linebreak(syminfo.tickerid, 3), timeframe.period, close)\nplot(rk, 'rk')\nplot(lb, 'lb')\n";
+    const r = await runBoth(src, big);
+    expect(r.error).toBeUndefined();
+    const last = big.length - 1;
+    expect(typeof r.series["rk"]![last]).toBe("number");
+    expect(typeof r.series["lb"]![last]).toBe("number");
+    // a renko close sits on the box grid that starts at the first close
+    expect(Number.isInteger((r.series["rk"]![last] as number) - big[0]!.close)).toBe(true);
+  });
+  it("a derived type that cannot be built is a runtime error, not na", async () => {
+    const src = "//@version=6\nindicator('t')\npf = request.security(ticker.pointfigure(syminfo.tickerid, 'hl', 'Traditional', 1, 3), timeframe.period, close)\nplot(pf)\n";
+    const r = await runBoth(src, big);
+    expect(r.error_kind).toBe("runtime");
+    expect(r.error).toMatch(/ticker.pointfigure: source "hl"/);
+  });
+});

@@ -203,7 +203,7 @@ describe("request.security of derived chart types (src/core/derived-bars.ts)", (
     expect(r.error).toBeUndefined();
     expect(r.series["c"]).toEqual(r.series["haC"]);
     expect(r.series["o"]).toEqual(r.series["haO"]);
-    expect(r.meta.requests?.[0]?.source).toBe("derived");
+    expect((r.meta.requests as { source: string }[])[0]!.source).toBe("derived");
   });
   it("renko and line break values exist once a brick or line formed", async () => {
     const src =

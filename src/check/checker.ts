@@ -335,7 +335,8 @@ export class Checker {
     if (off.t.name !== "int" && off.t.name !== "na")
       throw new CheckError(`History offset must be int, got ${typeText(off.t)}`, e.index.span);
     const cv = constEval(e.index, this.constantValue, this.version);
-    const n = typeof cv === "number" && cv >= 0 ? cv : null;
+    // a constant int quotient (`close[10 / 4]`) is a whole offset, as the offset expression is truncated
+    const n = typeof cv === "number" && cv >= 0 ? Math.trunc(cv) : null;
     if (typeof cv === "number" && cv < 0) throw new CheckError("History offset cannot be negative", e.index.span);
     const obj = e.object;
     if (n !== null) {
@@ -648,7 +649,8 @@ export class Checker {
     }
     if (name === "max_bars_back") {
       const target = allArgs[0]?.value;
-      const num = allArgs[1] ? constEval(allArgs[1].value, this.constantValue, this.version) : undefined;
+      const depth = allArgs[1] ? constEval(allArgs[1].value, this.constantValue, this.version) : undefined;
+      const num = typeof depth === "number" ? Math.trunc(depth) : depth;
       if (typeof num === "number") {
         const column = target?.kind === "Ident" && COLUMN_VARS.has(target.name) && !scope.lookup(target.name);
         const limit = column ? COLUMN_HISTORY_LIMIT : HISTORY_LIMIT;

@@ -1,39 +1,20 @@
 // resin check <file>: parses (and later type-checks) a script and prints its diagnostics the way
 // compilers do: `file:line:col: error: message`, the source line, a caret line under the span.
 // Exit codes (service.md 5): 0 no errors, 1 errors, 2 usage error (no file, unreadable file).
+// Options are declared in index.ts.
 
 import { readFile } from "node:fs/promises";
 import type { Diagnostic, Program } from "../lang/ast.js";
 import { checkSource } from "../lang/index.js";
+import { runSubcommand, type CheckOptions } from "./index.js";
 
-const USAGE = `Usage: resin check <script.pine> [--json]
+/** `resin check` with its own arguments (parsed by the program in index.ts). */
+export function command(argv: string[]): Promise<number> {
+  return runSubcommand("check", argv);
+}
 
-Parses and checks the script, printing its diagnostics (file:line:col: severity: message).
-Exits 0 when there are no errors, 1 when there are, 2 on a usage error.
-
-Options:
-  --json         print the diagnostics as a JSON array instead
-  --syntax-only  stop after parsing (skip name, type and qualifier checks)
-  -h, --help     show this help`;
-
-export async function command(argv: string[]): Promise<number> {
-  if (argv.includes("-h") || argv.includes("--help")) {
-    console.log(USAGE);
-    return 0;
-  }
-  const json = argv.includes("--json");
-  const syntaxOnly = argv.includes("--syntax-only");
-  const files = argv.filter((a) => !a.startsWith("-"));
-  const unknown = argv.filter((a) => a.startsWith("-") && a !== "--json" && a !== "--syntax-only");
-  if (unknown.length) {
-    console.error(`resin check: unknown option '${unknown[0]}'\n\n${USAGE}`);
-    return 2;
-  }
-  if (files.length !== 1) {
-    console.error(`resin check: ${files.length ? "expecting exactly one script" : "missing script file"}\n\n${USAGE}`);
-    return 2;
-  }
-  const file = files[0]!;
+export async function execute(file: string, opts: CheckOptions): Promise<number> {
+  const json = !!opts.json;
   let source: string;
   try {
     source = await readFile(file, "utf8");
@@ -43,7 +24,7 @@ export async function command(argv: string[]): Promise<number> {
   }
   const { ast, diagnostics } = checkSource(source);
   // Semantic checks (names, types, qualifiers) run on a tree without syntax errors.
-  if (!syntaxOnly && !diagnostics.some((d) => d.severity === "error")) diagnostics.push(...(await semanticDiagnostics(ast)));
+  if (!opts.syntaxOnly && !diagnostics.some((d) => d.severity === "error")) diagnostics.push(...(await semanticDiagnostics(ast)));
   if (json) console.log(JSON.stringify(diagnostics, null, 2));
   else if (diagnostics.length) console.log(formatDiagnostics(file, source, diagnostics));
   const errors = diagnostics.filter((d) => d.severity === "error").length;

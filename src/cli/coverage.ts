@@ -8,6 +8,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATALOG } from "../catalog/index.js";
 import { registry } from "../builtins/index.js";
+import { runSubcommand } from "./index.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -77,14 +78,15 @@ function markdown(c: ReturnType<typeof coverage>): string {
   return lines.join("\n") + "\n";
 }
 
-export async function command(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log("Usage: resin coverage [--no-write]\n\nPrints builtins implemented per namespace and writes docs/coverage.md.");
-    return 0;
-  }
+/** `resin coverage` with its own arguments (parsed by the program in index.ts). */
+export function command(argv: string[]): Promise<number> {
+  return runSubcommand("coverage", argv);
+}
+
+export async function execute(opts: { write: boolean }): Promise<number> {
   const c = coverage();
   for (const r of c.rows) console.log(`${r.namespace.padEnd(20)} ${String(r.implemented).padStart(4)} / ${String(r.total).padEnd(4)}${r.missing.length ? "  missing: " + r.missing.slice(0, 8).join(", ") + (r.missing.length > 8 ? ", ..." : "") : ""}`);
   console.log(`total ${c.implemented} / ${c.total}`);
-  if (!argv.includes("--no-write")) writeFileSync(resolve(PACKAGE_ROOT, "docs", "coverage.md"), markdown(c));
+  if (opts.write) writeFileSync(resolve(PACKAGE_ROOT, "docs", "coverage.md"), markdown(c));
   return 0;
 }

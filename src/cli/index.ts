@@ -1,50 +1,263 @@
-// The evaluator CLI `resin`: parses the command line and hands each subcommand to its module.
-// Exit codes (service.md 5): 0 ok, 1 script or run error, 2 usage error.
+// The evaluator CLI `resin` on commander: every subcommand, option and help text is declared here,
+// and nothing else is imported up front. A command's implementation (which may pull in the whole
+// runtime) is loaded with a dynamic import only when that command runs, so `resin --help`,
+// `resin check` and `resin serve` do not pay for what `resin run` needs, and the reverse.
+// Exit codes (service.md 5): 0 ok, 1 script or run error, 2 usage error (commander's parse errors
+// included). Output goes through console.log / console.error, so it can be captured in tests.
+
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { VERSION } from "../core/version.js";
+import { completionScript, SHELLS } from "./completion.js";
 
 export type CommandFn = (argv: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: CommandFn }> }> = {
-  run: { summary: "run a script against bars and print plots (and trades)", load: () => import("./run.js") },
-  check: { summary: "parse and check a script, print diagnostics", load: () => import("./check.js") },
-  optimize: { summary: "search a strategy's inputs", load: () => import("./optimize.js") },
-  serve: { summary: "serve the HTTP API (and the chart app with --app)", load: () => import("./serve.js") },
-  bench: { summary: "run the benchmark suite and print ratios", load: () => import("./bench.js") },
-  coverage: { summary: "implemented builtins vs the v6 catalogue", load: () => import("./coverage.js") },
-};
-
-export function usage(): string {
-  const lines = ["Usage: resin <command> [options]", "", "Commands:"];
-  for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)} ${c.summary}`);
-  lines.push(
-    "",
-    "Examples:",
-    "  resin run script.pine --bars 200",
-    "  resin run script.pine --data bars.csv --json",
-    "  resin check script.pine",
-    "  resin optimize strategy.pine --trials 50 --seed 1",
-    "  resin serve --port 8787",
-    "",
-    "Run `resin <command> --help` for a command's options.",
-  );
-  return lines.join("\n");
+/** Options of `resin run`, as commander parses them. */
+export interface RunOptions {
+  bars: number;
+  data?: string;
+  dataFeed?: string;
+  syminfo?: string;
+  timeframe?: string;
+  mode?: string;
+  inputs?: Record<string, unknown>;
+  symbol: string;
+  json?: boolean;
+  realtimeLastBar?: boolean;
+  realtimeTicks?: number;
+  realtimeBars?: number;
+  realtimeFromBar?: number;
 }
 
+export interface OptimizeOptions {
+  trials?: number;
+  sampler?: string;
+  objective?: string;
+  space?: unknown;
+  validation: string;
+  bars: number;
+  trainBars?: number;
+  testBars?: number;
+  stepBars?: number;
+  holdoutFrac?: number;
+  minTrades?: number;
+  seed?: number;
+  data?: string;
+  json?: boolean;
+}
+
+export interface CheckOptions {
+  json?: boolean;
+  syntaxOnly?: boolean;
+}
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  app?: boolean;
+  cors?: string;
+}
+
+/** An integer option parser: `min` is the smallest allowed value; the message names the flag. */
+export function intArg(flag: string, min: number | null): (v: string) => number {
+  return (v) => {
+    if (!/^-?\d+$/.test(v.trim()) || (min !== null && Number(v) < min)) {
+      const what = min === null ? "an integer" : min === 0 ? "a non-negative integer" : min === 1 ? "a positive integer" : `an integer >= ${min}`;
+      throw new InvalidArgumentError(`${flag} must be ${what}, got '${v}'`);
+    }
+    return Number(v);
+  };
+}
+
+function jsonObjectArg(flag: string, example: string): (v: string) => Record<string, unknown> {
+  return (v) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '${example}'`);
+    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '${example}'`);
+    return parsed as Record<string, unknown>;
+  };
+}
+
+function portArg(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError(`--port needs a number between 0 and 65535 (got ${v})`);
+  return n;
+}
+
+function spaceArg(v: string): unknown {
+  try {
+    const parsed = JSON.parse(v) as unknown;
+    return Array.isArray(parsed) ? { params: parsed } : parsed;
+  } catch {
+    throw new InvalidArgumentError(`--space must be JSON ({"params": [...]}), got '${v}'`);
+  }
+}
+
+function fractionArg(v: string): number {
+  const f = Number(v);
+  if (!Number.isFinite(f) || f <= 0 || f >= 1) throw new InvalidArgumentError(`--holdout-frac must be a number between 0 and 1, got '${v}'`);
+  return f;
+}
+
+/** The program: one Command per subcommand; `exit` receives each action's exit code. */
+export function buildProgram(exit: (code: number) => void): Command {
+  const program = new Command("resin")
+    .description("Run TradingView Pine Script v5/v6 outside TradingView")
+    .version(VERSION, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({ writeOut: (s) => console.log(s.replace(/\n$/, "")), writeErr: (s) => console.error(s.replace(/\n$/, "")) })
+    .addHelpText("after", `
+Examples:
+  resin run examples/ema-cross.pine --data examples/data/daily.csv
+  resin run script.pine --bars 200 --json | jq .series
+  resin check script.pine
+  resin optimize strategy.pine --trials 50 --seed 1
+  resin serve --port 8787 --app
+  eval "$(resin completion bash)"`);
+
+  program
+    .command("run")
+    .summary("run a script against bars and print plots (and trades)")
+    .description("Runs a script (service.md 5). Without --data it uses seeded random-walk bars. Prints the last value of each plot, the strategy summary for strategies, the mode and the time; --json prints the full result object on stdout and nothing else there.")
+    .argument("<script>", "the .pine file")
+    .option("--bars <N>", "seeded random-walk bars to generate when no --data is given", intArg("--bars", 0), 20)
+    .option("--data <FILE>", "bars from a CSV or JSON file (time,open,high,low,close,volume)")
+    .option("--data-feed <FILE>", 'bars of other symbols/timeframes for request.* and the bar magnifier: a JSON object {"SYMBOL": bars, "SYMBOL|TF": bars, ...}, each bars value an array of {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}; time in unix seconds or ms. Example: {"BINANCE:ETHUSDT|60": [...]}')
+    .option("--syminfo <FILE>", "symbol description (JSON or TOML)")
+    .option("--timeframe <TF>", 'chart timeframe ("1", "60", "D", ...); default: inferred from the bars')
+    .option("--mode <MODE>", "interpret | compile | auto (default: $SVC_RUNTIME_MODE, else interpret)")
+    .option("--inputs <JSON>", `input overrides, e.g. '{"Length": 20}'`, jsonObjectArg("--inputs", '{"Length": 20}'))
+    .option("--symbol <S>", "symbol, e.g. BINANCE:BTCUSDT", "CHART")
+    .option("--realtime-last-bar", "the last bar is a forming realtime bar (service.md 1.4)")
+    .option("--realtime-ticks <N>", "ticks per realtime bar (default 1; more than 1 implies --realtime-last-bar)", intArg("--realtime-ticks", 1))
+    .option("--realtime-bars <N>", "the last N bars are realtime bars", intArg("--realtime-bars", 1))
+    .option("--realtime-from-bar <N>", "bars from index N on are realtime bars", intArg("--realtime-from-bar", 0))
+    .option("--json", "print the full result object as JSON")
+    .action(async (script: string, opts: RunOptions) => exit(await (await import("./run.js")).execute(script, opts)));
+
+  program
+    .command("check")
+    .summary("parse and check a script, print diagnostics")
+    .description("Parses and checks the script, printing its diagnostics (file:line:col: severity: message). Exits 0 when there are no errors, 1 when there are, 2 on a usage error.")
+    .argument("<script>", "the .pine file")
+    .option("--json", "print the diagnostics as a JSON array instead")
+    .option("--syntax-only", "stop after parsing (skip name, type and qualifier checks)")
+    .action(async (script: string, opts: CheckOptions) => exit(await (await import("./check.js")).execute(script, opts)));
+
+  program
+    .command("optimize")
+    .summary("search a strategy's inputs")
+    .description("Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on worker threads.")
+    .argument("<strategy>", "the strategy's .pine file")
+    .option("--trials <N>", "trials to run (default 30, at most 200)", intArg("--trials", 1))
+    .option("--sampler <S>", "auto | random | tpe | grid (default auto: random below 20 trials, else tpe)")
+    .option("--objective <O>", "composite | net_pnl | profit_factor | calmar (default composite)")
+    .option("--space <JSON>", '{"params":[{"name":"Length","kind":"int","min":5,"max":50,"step":5}, ...]} (default: the strategy\'s int/float inputs with minval and maxval)', spaceArg)
+    .option("--validation <M>", "holdout | walk-forward | in-sample", "holdout")
+    .option("--bars <N>", "seeded random-walk bars when no --data is given", intArg("--bars", 0), 500)
+    .option("--train-bars <N>", "walk-forward train window (default max(8, 2*bars/3))", intArg("--train-bars", 0))
+    .option("--test-bars <N>", "walk-forward test window (default max(4, bars/6))", intArg("--test-bars", 0))
+    .option("--step-bars <N>", "walk-forward step (default: test bars)", intArg("--step-bars", 0))
+    .option("--holdout-frac <F>", "holdout test fraction (default 0.3, clamped to 0.05..0.8)", fractionArg)
+    .option("--min-trades <N>", "fewer closed trades score -inf (default 5)", intArg("--min-trades", 0))
+    .option("--seed <N>", "makes the search reproducible", intArg("--seed", null))
+    .option("--data <FILE>", "bars from a CSV or JSON file")
+    .option("--json", "print the full result as JSON on stdout")
+    .addHelpText("after", `
+Examples:
+  resin optimize strategy.pine --trials 50 --seed 1
+  resin optimize strategy.pine --validation walk-forward --bars 1000 --sampler tpe --json`)
+    .action(async (script: string, opts: OptimizeOptions) => exit(await (await import("./optimize.js")).execute(script, opts)));
+
+  program
+    .command("serve")
+    .summary("serve the HTTP API (and the chart app with --app)")
+    .description("Serve the HTTP API (/run, /run/batch, /optimize, /backtest/quick, /health).")
+    .addOption(new Option("-p, --port <N>", "port to listen on (0 picks a free port)").argParser(portArg).default(8787))
+    .option("--host <ADDR>", "address to bind", "127.0.0.1")
+    .option("--app", "also serve the built chart app (dist-web/) at /")
+    .option("--cors <ORIGINS>", 'origins allowed to call the API from a browser: "*" or a comma-separated list (default $SVC_CORS_ORIGINS, else none: same-origin only)')
+    .addHelpText("after", `
+Environment:
+  SVC_MAX_RUN_SECONDS=30     time budget of every run; timeout_seconds can only lower it
+  SVC_POOL_THREADS           worker threads (default: cores, at most 8)
+  SVC_DRAIN_SECONDS=30       on SIGTERM/SIGINT, how long in-flight runs may finish
+  SVC_BODY_TIMEOUT_SECONDS=30, SVC_MAX_CONNECTIONS=256
+  SVC_TRUST_PROXY=N          trust X-Forwarded-For from N proxies (default 0: ignored)
+  SVC_CORS_ORIGINS           as --cors
+  FREE_TIER_LIMITS=1         the free-tier guards (FREE_MAX_BARS, FREE_MAX_SCRIPT_CHARS,
+                             FREE_MAX_CONCURRENT, FREE_RATE_LIMIT, FREE_RATE_WINDOW_SEC)
+  SVC_RUNNER=1               hosted runner: JSON log line per request, startup check
+
+Examples:
+  resin serve
+  resin serve --app --port 0`)
+    .action(async (opts: ServeOptions) => exit(await (await import("./serve.js")).execute(opts)));
+
+  // resin bench keeps its own option parser (src/cli/bench.ts) and help: its arguments pass through.
+  program
+    .command("bench")
+    .summary("run the benchmark suite and print ratios (resin bench --help)")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument("[args...]")
+    .action(async (args: string[]) => exit(await (await import("./bench.js")).command(args)));
+
+  program
+    .command("coverage")
+    .summary("implemented builtins vs the v6 catalogue")
+    .description("Prints builtins implemented per namespace and writes docs/coverage.md.")
+    .option("--no-write", "print only, do not write docs/coverage.md")
+    .action(async (opts: { write: boolean }) => exit(await (await import("./coverage.js")).execute(opts)));
+
+  program
+    .command("completion")
+    .summary("print a shell completion script (bash, zsh, fish)")
+    .argument("<shell>", "bash | zsh | fish")
+    .addHelpText("after", `
+Examples:
+  eval "$(resin completion bash)"
+  resin completion fish | source`)
+    .action((shell: string) => {
+      const script = completionScript(shell, program);
+      if (!script) {
+        console.error(`resin completion: unknown shell '${shell}' (one of ${SHELLS.join(", ")})`);
+        return exit(2);
+      }
+      process.stdout.write(script);
+      exit(0);
+    });
+
+  return program;
+}
+
+/** Runs the command line; resolves with the exit code (the caller sets process.exitCode). */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(usage());
-    return name ? 0 : 2;
-  }
-  if (name === "--version" || name === "-v") {
-    const { VERSION } = await import("../core/version.js");
-    console.log(VERSION);
-    return 0;
-  }
-  const cmd = COMMANDS[name];
-  if (!cmd) {
-    console.error(`resin: unknown command '${name}'\n\n${usage()}`);
+  let code = 0;
+  const program = buildProgram((c) => (code = c)).exitOverride();
+  for (const sub of program.commands) sub.exitOverride();
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
     return 2;
   }
-  const mod = await cmd.load();
-  return mod.command(rest);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end the parse with exit code 0; every parse error is a usage error.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    throw err;
+  }
+  return code;
+}
+
+/** The entry of one subcommand with its own arguments (what the per-command modules' `command(argv)` do). */
+export function runSubcommand(name: string, argv: string[]): Promise<number> {
+  return main([name, ...argv]);
 }

@@ -1,69 +1,22 @@
-// resin serve [--port N (8787)] [--host 127.0.0.1] [--app]: the HTTP API (and the chart app) on Node.
+// resin serve [--port N (8787)] [--host 127.0.0.1] [--app] [--cors origins]: the HTTP API (and the
+// chart app) on Node. Options are declared in index.ts.
 // Runs are spread over worker threads loaded from dist/ (the built package); from TypeScript
 // sources there is no worker build and runs are evaluated in-process.
 
 import { HostError, startServer } from "../server/node/host.js";
+import { runSubcommand, type ServeOptions } from "./index.js";
 
-const HELP = `Usage: resin serve [--port N] [--host ADDR] [--app]
-
-Serve the HTTP API (/run, /run/batch, /optimize, /backtest/quick, /health).
-
-Options:
-  --port N      port to listen on (default 8787; 0 picks a free port)
-  --host ADDR   address to bind (default 127.0.0.1)
-  --app         also serve the built chart app (dist-web/) at /
-  -h, --help    show this help
-
-Environment:
-  FREE_TIER_LIMITS=1   enable the free-tier guards (FREE_MAX_BARS, FREE_MAX_SCRIPT_CHARS,
-                       FREE_MAX_CONCURRENT, FREE_RATE_LIMIT, FREE_RATE_WINDOW_SEC)
-  SVC_RUNNER=1         hosted runner: JSON log line per request, graceful SIGTERM
-
-Examples:
-  resin serve
-  resin serve --app --port 0`;
-
-interface ServeArgs {
-  port: number;
-  host: string;
-  app: boolean;
+/** `resin serve` with its own arguments (parsed by the program in index.ts). */
+export function command(argv: string[]): Promise<number> {
+  return runSubcommand("serve", argv);
 }
 
-function parseArgs(argv: string[]): ServeArgs | string {
-  const out: ServeArgs = { port: 8787, host: "127.0.0.1", app: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    if (flag === "--app") out.app = true;
-    else if (flag === "--port" || flag === "-p") {
-      const v = value();
-      const n = Number(v);
-      if (v === undefined || !/^\d+$/.test(v) || n > 65535) return `--port needs a number between 0 and 65535 (got ${v ?? "nothing"})`;
-      out.port = n;
-    } else if (flag === "--host") {
-      const v = value();
-      if (!v) return "--host needs an address";
-      out.host = v;
-    } else return `unknown option '${a}'`;
-  }
-  return out;
-}
-
-export async function command(argv: string[]): Promise<number> {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(HELP);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === "string") {
-    console.error(`resin serve: ${args}\n\n${HELP}`);
-    return 2;
-  }
+export async function execute(args: ServeOptions): Promise<number> {
   const runner = process.env.SVC_RUNNER === "1" || process.env.SVC_RUNNER === "true";
   let server;
   try {
-    server = await startServer({ port: args.port, host: args.host, app: args.app, startupCheck: runner });
+    const cors = args.cors === undefined ? undefined : args.cors.trim() === "*" ? ("*" as const) : args.cors.split(",").map((o) => o.trim()).filter(Boolean);
+    server = await startServer({ port: args.port, host: args.host, app: !!args.app, startupCheck: runner, ...(cors ? { corsOrigins: cors } : {}) });
   } catch (e) {
     if (e instanceof HostError) {
       if (runner) console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", event: "startup", message: e.message }));

@@ -58,7 +58,7 @@ describe("resin check", () => {
 
   it("exits 2 on a missing file argument, an unreadable file or an unknown option", async () => {
     expect(await command([])).toBe(2);
-    expect(err.join("\n")).toContain("missing script file");
+    expect(err.join("\n")).toContain("missing required argument 'script'");
     expect(await command([join(dir, "nope.pine")])).toBe(2);
     expect(err.join("\n")).toContain("cannot read");
     expect(await command(["--frobnicate", "x.pine"])).toBe(2);

@@ -101,6 +101,6 @@ describe("resin run", () => {
     }
     expect(await command([script, "--data-feed", join(dir, "none.json")])).toBe(2);
     expect(await command(["--help"])).toBe(0);
-    expect(out.join("\n")).toMatch(/--data-feed FILE .*\n.*"SYMBOL\|TF"/);
+    expect(out.join("\n")).toMatch(/--data-feed <FILE>[\s\S]*"SYMBOL\|TF"/);
   });
 });

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The operations CLI (provision, deploy and monitor edge workers). The code lives in src/ops, built to dist/.
 // The exit code is set, never forced with process.exit(): piped stdout drains fully first.
-import { main, terminalPrompt } from "../dist/ops/cli.js";
+import { main } from "../dist/ops/cli.js";
 
-main(process.argv.slice(2), { prompt: terminalPrompt }).then(
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code ?? 0;
   },

@@ -3,24 +3,22 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseOpts, requirePositional } from "./args.js";
 import { configPath, DEFAULT_CONFIG, hasConfig, loadConfig, saveConfig, setConfigValue } from "./config.js";
-import type { CmdResult, Ctx } from "./context.js";
+import type { CmdResult, Ctx, Inv } from "./context.js";
 import { buildEdgeWorker, packageRoot } from "./edge-build.js";
 import { CtlError, EXIT, usageError } from "./errors.js";
 import { mask } from "./secrets.js";
 import { paint, table } from "./output.js";
 import { remember } from "./workspace.js";
 
-export async function init(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["provider", "account", "preset", "token"]);
+export async function init(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
   const root = ctx.root();
   if (hasConfig(root) && !ctx.flags.yes) {
     throw new CtlError("CONFIG_EXISTS", `${configPath(root)} already exists`, { exit: EXIT.USAGE, hint: "pass --yes to overwrite it", suggestions: ["resinctl config show"] });
   }
   const cfg = structuredClone(DEFAULT_CONFIG);
-  if (p.values.provider) setConfigValue(cfg, "provider", p.values.provider);
-  if (p.values.account) cfg.account_id = p.values.account;
+  if (opts.provider) setConfigValue(cfg, "provider", String(opts.provider));
+  if (opts.account) cfg.account_id = String(opts.account);
   saveConfig(root, cfg);
   remember(ctx.ws.home, root);
   return { data: { config: configPath(root), provider: cfg.provider }, text: `wrote ${configPath(root)} (provider ${cfg.provider})`, next: "resinctl setup" };
@@ -39,12 +37,11 @@ export async function setup(ctx: Ctx): Promise<CmdResult> {
   return { data: { state: join(root, ".resin", "state"), created_keys: created }, text: `state in ${join(root, ".resin", "state")}${created.length ? `; generated ${created.join(", ")}` : ""}`, next: "resinctl deploy all" };
 }
 
-export async function onboard(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["token", "account", "preset"]);
-  const preset = p.values.preset ?? "minimal";
+export async function onboard(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const preset = String(opts.preset ?? "minimal");
   if (!["minimal", "standard", "full"].includes(preset)) throw usageError("--preset must be minimal, standard or full");
   const parts: string[] = [];
-  if (!hasConfig(ctx.root())) parts.push((await init(ctx, p.values.account ? ["--account", p.values.account] : [])).text as string);
+  if (!hasConfig(ctx.root())) parts.push((await init(ctx, { args: [], opts: opts.account ? { account: opts.account } : {} })).text as string);
   parts.push((await setup(ctx)).text as string);
   return { data: { preset, config: configPath(ctx.root()) }, text: parts.join("\n"), next: "resinctl dev start" };
 }
@@ -56,18 +53,16 @@ export async function configShow(ctx: Ctx): Promise<CmdResult> {
   return { data: { config: cfg, file: configPath(ctx.root()), exists: hasConfig(ctx.root()) }, text: lines.join("\n") };
 }
 
-export async function configSet(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args);
-  const key = requirePositional(p, 0, "key (resinctl config set <key> <value>)");
-  const value = requirePositional(p, 1, "value (resinctl config set <key> <value>)");
+export async function configSet(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const [key, value] = args as [string, string];
   const cfg = loadConfig(ctx.root());
   setConfigValue(cfg, key, value);
   saveConfig(ctx.root(), cfg);
   return { data: { key, value }, text: `${key} = ${value}` };
 }
 
-export async function secretsList(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const worker = parseOpts(args).positional[0];
+export async function secretsList(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const worker = args[0];
   const store = ctx.secrets();
   const rows = store.list(worker).map((s) => ({ ...s, preview: mask(store.get(s.worker, s.name) ?? "") }));
   return { data: { secrets: rows.map(({ worker: w, name }) => ({ worker: w, name })) }, text: rows.length ? table(ctx.out, ["worker", "name", "value"], rows.map((r) => [r.worker, r.name, r.preview])) : "no secrets" };
@@ -79,12 +74,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
 }
 
-export async function secretsSet(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["value"]);
-  const worker = requirePositional(p, 0, "worker (resinctl secrets set <worker> <name>)");
-  const name = requirePositional(p, 1, "secret name (resinctl secrets set <worker> <name>)");
+export async function secretsSet(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
+  const [worker, name] = args as [string, string];
   if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw usageError(`secret names are UPPER_SNAKE_CASE (got '${name}')`);
-  const value = p.values.value ?? (process.stdin.isTTY ? null : await readStdin());
+  const value = (opts.value as string | undefined) ?? (process.stdin.isTTY ? null : await readStdin());
   if (!value) throw usageError("no value: pass --value or pipe it on stdin");
   ctx.secrets().set(worker, name, value);
   // With the cloudflare provider the secret also goes to the deployed worker (value on stdin).
@@ -93,10 +86,8 @@ export async function secretsSet(ctx: Ctx, args: string[]): Promise<CmdResult> {
   return { data: { worker, name, pushed }, text: `set ${worker}/${name} (${mask(value)})${pushed ? " and pushed to Cloudflare" : ""}` };
 }
 
-export async function secretsDelete(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args);
-  const worker = requirePositional(p, 0, "worker");
-  const name = requirePositional(p, 1, "secret name");
+export async function secretsDelete(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const [worker, name] = args as [string, string];
   if (!ctx.secrets().delete(worker, name)) throw new CtlError("NOT_FOUND", `no secret ${worker}/${name}`, { exit: EXIT.FAILED });
   return { data: { worker, name, deleted: true }, text: `deleted ${worker}/${name}` };
 }
@@ -124,9 +115,8 @@ function mode(path: string): string | null {
   }
 }
 
-export async function doctor(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, [], ["security", "fix-runtime"]);
-  if (p.bools.has("fix-runtime")) {
+export async function doctor(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  if (opts.fixRuntime) {
     throw new CtlError("NOT_IMPLEMENTED", "doctor --fix-runtime (cloning a global runtime into ~/.resinctl/repo) is not implemented in this build", { exit: EXIT.FAILED, hint: "set SVC_REPO to a resin checkout instead" });
   }
   const ws = ctx.ws;

@@ -1,9 +1,8 @@
 // dev, deploy and workers commands (local provider real; cloudflare through wrangler).
 
 import { join } from "node:path";
-import { intOpt, parseOpts, requirePositional } from "./args.js";
 import type { WorkerConfig } from "./config.js";
-import type { CmdResult, Ctx } from "./context.js";
+import type { CmdResult, Ctx, Inv } from "./context.js";
 import { CtlError, EXIT, usageError } from "./errors.js";
 import { formatBytes, paint, table } from "./output.js";
 import type { DevServer } from "./provider-local.js";
@@ -30,8 +29,8 @@ async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown
   return { worker: name, version: v.version, bytes: v.bytes, created_at: v.created_at, hot_reload: running !== null, ...(running ? { url: running } : {}) };
 }
 
-export async function deployWorker(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const name = requirePositional(parseOpts(args), 0, "worker name (resinctl deploy worker <name>)");
+export async function deployWorker(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const name = args[0] as string;
   const r = await deployOne(ctx, name);
   return {
     data: r,
@@ -53,8 +52,8 @@ export async function deployWorkers(ctx: Ctx): Promise<CmdResult> {
   };
 }
 
-export async function deployHistory(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const name = requirePositional(parseOpts(args), 0, "worker name (resinctl deploy history <worker>)");
+export async function deployHistory(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const name = args[0] as string;
   workerConfig(ctx, name);
   if (ctx.providerName() === "cloudflare") {
     const text = ctx.cloudflare().history(name);
@@ -70,11 +69,10 @@ export async function deployHistory(ctx: Ctx, args: string[]): Promise<CmdResult
   };
 }
 
-export async function deployRollback(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args);
-  const name = requirePositional(p, 0, "worker name (resinctl deploy rollback <worker> [version])");
+export async function deployRollback(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const name = args[0] as string;
   workerConfig(ctx, name);
-  const raw = p.positional[1];
+  const raw = args[1];
   let version: number | undefined;
   if (raw !== undefined) {
     const m = /^v?(\d+)$/.exec(raw);
@@ -124,22 +122,20 @@ function devBindings(ctx: Ctx, name: string): Record<string, string> {
   }
 }
 
-export async function devWorker(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["port"]);
-  const name = requirePositional(p, 0, "worker name (resinctl dev worker <name>)");
+export async function devWorker(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
+  const name = args[0] as string;
   const cfg = workerConfig(ctx, name);
-  const server = await ctx.local().startDev(name, cfg, { port: intOpt(p, "port", cfg.port), bindings: devBindings(ctx, name), onReload: (v) => ctx.out.writeErr(`reloaded ${name} v${v}\n`) });
+  const server = await ctx.local().startDev(name, cfg, { port: (opts.port as number | undefined) ?? cfg.port, bindings: devBindings(ctx, name), onReload: (v) => ctx.out.writeErr(`reloaded ${name} v${v}\n`) });
   return serveUntilSignal(ctx, [server]);
 }
 
-export async function devStart(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["port", "runtime"]);
-  if (p.values.runtime && p.values.runtime !== "workerd") {
-    throw new CtlError("RUNTIME_UNAVAILABLE", `runtime '${p.values.runtime}' is not available; the local provider runs workers on workerd`, { exit: EXIT.INFRA, hint: "drop --runtime (workerd is the default)" });
+export async function devStart(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  if (opts.runtime && opts.runtime !== "workerd") {
+    throw new CtlError("RUNTIME_UNAVAILABLE", `runtime '${String(opts.runtime)}' is not available; the local provider runs workers on workerd`, { exit: EXIT.INFRA, hint: "drop --runtime (workerd is the default)" });
   }
   const cfg = ctx.config();
   const servers: DevServer[] = [];
-  let port = p.values.port !== undefined ? intOpt(p, "port", 0) : null;
+  let port = (opts.port as number | undefined) ?? null;
   try {
     for (const [name, w] of Object.entries(cfg.workers)) {
       servers.push(await ctx.local().startDev(name, w, { port: port ?? w.port, bindings: devBindings(ctx, name) }));

@@ -2,8 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { intOpt, parseOpts, requirePositional } from "./args.js";
-import type { CmdResult, Ctx } from "./context.js";
+import type { CmdResult, Ctx, Inv } from "./context.js";
 import { CtlError, EXIT, usageError } from "./errors.js";
 import { compactNumber, paint, table } from "./output.js";
 
@@ -72,9 +71,9 @@ function syntheticBars(n: number): Record<string, number>[] {
   return out;
 }
 
-function barsFrom(ctx: Ctx, p: ReturnType<typeof parseOpts>): unknown[] {
-  if (!p.values.data) return syntheticBars(intOpt(p, "bars", 20));
-  const text = readFile(p.values.data, "data file");
+function barsFrom(ctx: Ctx, opts: Inv["opts"]): unknown[] {
+  if (!opts.data) return syntheticBars((opts.bars as number | undefined) ?? 20);
+  const text = readFile(String(opts.data), "data file");
   try {
     const doc = JSON.parse(text) as unknown;
     const bars = Array.isArray(doc) ? doc : (doc as { bars?: unknown[] }).bars;
@@ -85,8 +84,8 @@ function barsFrom(ctx: Ctx, p: ReturnType<typeof parseOpts>): unknown[] {
   }
 }
 
-export async function monitorTrades(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const raw = parseOpts(args).positional[0] ?? "20";
+export async function monitorTrades(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const raw = args[0] ?? "20";
   if (!/^\d+$/.test(raw)) throw usageError(`N must be a number (got '${raw}')`);
   const { json } = await call(ctx, "GET", `/trades?limit=${raw}`);
   const trades = json.trades as { at: number; job_id: string; symbol: string; kind: string; id: string | null; direction: string | null; qty: number | null; bar_time: number }[];
@@ -98,8 +97,8 @@ export async function monitorTrades(ctx: Ctx, args: string[]): Promise<CmdResult
   };
 }
 
-export async function killSwitch(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const action = parseOpts(args).positional[0] ?? "show";
+export async function killSwitch(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const action = args[0] ?? "show";
   if (!["show", "on", "off"].includes(action)) throw usageError("kill-switch takes show, on or off");
   const { json } = action === "show" ? await call(ctx, "GET", "/kill-switch") : await call(ctx, "PUT", "/kill-switch", { on: action === "on" });
   return { data: { on: json.on, updated_at: json.updated_at }, text: `kill switch ${json.on ? paint(ctx.out, "red", "ON: trade signals halted") : paint(ctx.out, "green", "off")}` };
@@ -110,18 +109,17 @@ export async function scriptHealth(ctx: Ctx): Promise<CmdResult> {
   return { data: { url: workerUrl(ctx), health: json }, text: `${paint(ctx.out, "green", "ok")} ${json.service} ${json.version} at ${workerUrl(ctx)} (default mode ${json.default_mode})` };
 }
 
-export async function scriptRun(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["bars", "data", "mode", "inputs"]);
-  const file = requirePositional(p, 0, "script file (resinctl script run <file.pine>)");
+export async function scriptRun(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
+  const file = args[0] as string;
   let inputs: unknown = {};
-  if (p.values.inputs) {
+  if (opts.inputs) {
     try {
-      inputs = JSON.parse(p.values.inputs);
+      inputs = JSON.parse(String(opts.inputs));
     } catch {
       throw usageError("--inputs must be a JSON object");
     }
   }
-  const { json } = await call(ctx, "POST", "/run", { script: readFile(file, "script"), data: barsFrom(ctx, p), ...(p.values.mode ? { mode: p.values.mode } : {}), inputs });
+  const { json } = await call(ctx, "POST", "/run", { script: readFile(file, "script"), data: barsFrom(ctx, opts), ...(opts.mode ? { mode: opts.mode } : {}), inputs });
   const series = (json.series ?? {}) as Record<string, unknown[]>;
   const rows = Object.entries(series).map(([k, v]) => [k, String(v[v.length - 1] ?? "na")]);
   return { data: { result: json }, text: `${table(ctx.out, ["plot", "last"], rows)}\n${json.count} bars, mode ${json.mode}` };
@@ -133,22 +131,21 @@ export async function scriptsList(ctx: Ctx): Promise<CmdResult> {
   return { data: { scripts }, text: scripts.length ? table(ctx.out, ["id", "name", "updated"], scripts.map((s) => [s.id, s.name, new Date(s.updated_at).toISOString()])) : "no scripts", next: "resinctl script scripts deploy <file.pine>" };
 }
 
-export async function scriptsGet(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const id = requirePositional(parseOpts(args), 0, "script id");
+export async function scriptsGet(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const id = args[0] as string;
   const { json } = await call(ctx, "GET", `/scripts/${encodeURIComponent(id)}`);
   return { data: { script: json }, text: String(json.source) };
 }
 
-export async function scriptsDeploy(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["id", "name"]);
-  const file = requirePositional(p, 0, "script file");
-  const id = p.values.id ?? basename(file).replace(/\.[^.]+$/, "").replace(/[^A-Za-z0-9._-]/g, "-");
-  const { json } = await call(ctx, "POST", "/scripts", { id, name: p.values.name ?? id, source: readFile(file, "script") });
+export async function scriptsDeploy(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
+  const file = args[0] as string;
+  const id = (opts.id as string | undefined) ?? basename(file).replace(/\.[^.]+$/, "").replace(/[^A-Za-z0-9._-]/g, "-");
+  const { json } = await call(ctx, "POST", "/scripts", { id, name: (opts.name as string | undefined) ?? id, source: readFile(file, "script") });
   return { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" };
 }
 
-export async function scriptsDelete(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const id = requirePositional(parseOpts(args), 0, "script id");
+export async function scriptsDelete(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+  const id = args[0] as string;
   if (!ctx.flags.yes && process.stdin.isTTY && !ctx.flags.json) {
     throw new CtlError("CONFIRM", `deleting script '${id}' needs confirmation`, { exit: EXIT.USAGE, hint: "pass --yes" });
   }
@@ -156,12 +153,11 @@ export async function scriptsDelete(ctx: Ctx, args: string[]): Promise<CmdResult
   return { data: { id, deleted: true }, text: `deleted script ${id}` };
 }
 
-export async function cronJobs(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["set"]);
-  if (p.values.set) {
+export async function cronJobs(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  if (opts.set) {
     let jobs: unknown;
     try {
-      jobs = JSON.parse(readFile(p.values.set, "jobs file"));
+      jobs = JSON.parse(readFile(String(opts.set), "jobs file"));
     } catch (e) {
       if (e instanceof CtlError) throw e;
       throw usageError("--set must name a JSON file with an array of jobs");
@@ -176,9 +172,8 @@ export async function cronJobs(ctx: Ctx, args: string[]): Promise<CmdResult> {
   };
 }
 
-export async function cronRun(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["job"], ["force"]);
-  const { json } = await call(ctx, "POST", "/cron/run", { ...(p.values.job ? { job_id: p.values.job } : {}), force: p.bools.has("force") });
+export async function cronRun(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const { json } = await call(ctx, "POST", "/cron/run", { ...(opts.job ? { job_id: opts.job } : {}), force: !!opts.force });
   const results = json.results as { job_id: string; status: string; events?: number; forwarded?: number; reason?: string }[];
   return {
     data: { results },
@@ -186,11 +181,10 @@ export async function cronRun(ctx: Ctx, args: string[]): Promise<CmdResult> {
   };
 }
 
-export async function ingest(ctx: Ctx, args: string[]): Promise<CmdResult> {
-  const p = parseOpts(args, ["symbol", "timeframe", "data", "bars"]);
-  const symbol = p.values.symbol;
-  const timeframe = p.values.timeframe;
+export async function ingest(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const symbol = opts.symbol as string | undefined;
+  const timeframe = opts.timeframe as string | undefined;
   if (!symbol || !timeframe) throw usageError("ingest needs --symbol and --timeframe", undefined, ["resinctl script ingest --symbol BTCUSDT --timeframe 60 --data bars.json"]);
-  const { json } = await call(ctx, "POST", "/ingest", { symbol, timeframe, bars: barsFrom(ctx, p) });
+  const { json } = await call(ctx, "POST", "/ingest", { symbol, timeframe, bars: barsFrom(ctx, opts) });
   return { data: { ingest: json }, text: `${symbol} ${timeframe}: ${compactNumber(json.count as number)} bars stored (last ${new Date(json.last_time as number).toISOString()})` };
 }

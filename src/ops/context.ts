@@ -8,6 +8,12 @@ import { LocalProvider } from "./provider-local.js";
 import { SecretStore } from "./secrets.js";
 import type { Workspace } from "./workspace.js";
 
+/** What commander parsed for one command: its positional arguments and its options (camelCase keys). */
+export interface Inv {
+  args: string[];
+  opts: Record<string, string | number | boolean | undefined>;
+}
+
 export interface Flags {
   json: boolean;
   quiet: boolean;

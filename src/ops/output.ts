@@ -1,5 +1,10 @@
-// Terminal output of resinctl: colours (off with --no-color, NO_COLOR=1, TERM=dumb or no TTY),
-// error cards, tables, compact numbers, byte sizes and durations.
+// Terminal output of resinctl: colours by picocolors (off with --no-color, NO_COLOR=1, TERM=dumb
+// or no TTY), tables by cli-table3 (src/cli/table.ts), compact numbers by Intl. Ours, because the
+// spec fixes their exact wording and no library writes it: the error card, byte sizes in SI or
+// binary units, durations as "ms, s, m ss, h mm", and the edit distance behind "did you mean".
+
+import { createColors } from "picocolors";
+import { renderTable } from "../cli/table.js";
 
 export interface OutputOptions {
   json: boolean;
@@ -11,16 +16,13 @@ export interface OutputOptions {
   writeErr: (text: string) => void;
 }
 
-const CODES: Record<string, [number, number]> = {
-  bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], cyan: [36, 39], gray: [90, 39], inverse: [7, 27],
-};
+export type Style = "bold" | "dim" | "red" | "green" | "yellow" | "blue" | "cyan" | "gray" | "inverse";
 
-export type Style = keyof typeof CODES;
+const plain = createColors(false);
+const coloured = createColors(true);
 
 export function paint(o: Pick<OutputOptions, "color">, style: Style, text: string): string {
-  if (!o.color) return text;
-  const [a, b] = CODES[style] as [number, number];
-  return `\u001b[${a}m${text}\u001b[${b}m`;
+  return (o.color ? coloured : plain)[style](text);
 }
 
 export function colorEnabled(argv: string[], env: Record<string, string | undefined>, isTty: boolean): boolean {
@@ -30,13 +32,11 @@ export function colorEnabled(argv: string[], env: Record<string, string | undefi
   return isTty;
 }
 
-/** 1234 -> 1.2K, 3_400_000 -> 3.4M, 5.6e9 -> 5.6B. */
+const COMPACT = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+
+/** 1234 -> 1.2K, 3_400_000 -> 3.4M, 5.6e9 -> 5.6B (Intl's compact notation). */
 export function compactNumber(n: number): string {
-  const abs = Math.abs(n);
-  for (const [div, suffix] of [[1e9, "B"], [1e6, "M"], [1e3, "K"]] as const) {
-    if (abs >= div) return `${Number((n / div).toFixed(1))}${suffix}`;
-  }
-  return String(Number(n.toFixed(2)));
+  return COMPACT.format(n);
 }
 
 /** SI (kB = 1000) or binary (KiB = 1024) byte sizes. */
@@ -63,23 +63,16 @@ export function formatDuration(ms: number): string {
 
 const STATUS_COLORS: Record<string, Style> = { ok: "green", up: "green", running: "green", current: "green", active: "green", on: "red", error: "red", down: "red", failed: "red", off: "gray", skipped: "yellow", warning: "yellow", stopped: "gray" };
 
-/** A table: zebra rows, numbers right-aligned, status words coloured. */
+/** A table (cli-table3 via renderTable): zebra rows, numbers right-aligned and compact, status words coloured. */
 export function table(o: Pick<OutputOptions, "color">, head: string[], rows: (string | number)[][]): string {
-  const cells = rows.map((r) => r.map((c) => (typeof c === "number" ? compactNumber(c) : c)));
   const numeric = head.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number"));
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
-  const fmtRow = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number))).join("  ");
-  const lines = [paint(o, "bold", fmtRow(head))];
-  cells.forEach((r, k) => {
-    let line = r.map((c, i) => {
-      const padded = numeric[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number);
-      const st = STATUS_COLORS[c.toLowerCase()];
-      return st ? paint(o, st, padded) : padded;
-    }).join("  ");
-    if (k % 2 === 1) line = paint(o, "dim", line);
-    lines.push(line);
-  });
-  return lines.join("\n");
+  const cells = rows.map((r, k) => r.map((c) => {
+    const text = typeof c === "number" ? compactNumber(c) : c;
+    const st = STATUS_COLORS[text.toLowerCase()];
+    const shown = st ? paint(o, st, text) : text;
+    return k % 2 === 1 ? paint(o, "dim", shown) : shown;
+  }));
+  return renderTable(head.map((h) => paint(o, "bold", h)), cells, numeric.map((n) => (n ? "right" : "left")));
 }
 
 export interface CardError {

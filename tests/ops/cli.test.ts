@@ -51,16 +51,20 @@ describe("global behaviour", () => {
     const asked: string[] = [];
     let out = "";
     const code = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined,
-      prompt: async (q) => {
-        asked.push(q);
-        return "y";
+      prompter: {
+        confirm: async (q) => {
+          asked.push(q);
+          return true;
+        },
+        select: async () => null,
       } });
     expect(code).toBe(0);
     expect(asked[0]).toMatch(/onboarding/);
     expect(existsSync(join(fresh.root, "resinctl.toml"))).toBe(true);
     // With a config: the menu runs the picked command (6 = doctor).
     out = "";
-    const menu = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined, prompt: async () => "6" });
+    const menu = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined,
+      prompter: { confirm: async () => false, select: async (_q, choices) => choices[5] ?? null } });
     expect(menu).toBe(0);
     expect(out).toContain("Runtime root");
     const noTty = await ctl([], { cwd: fresh.root, env: { SVC_HOME: fresh.home } });

@@ -309,7 +309,7 @@ export class Checker {
   /**
    * `ns.f(...)` whose root `ns` is a variable: the builtin function `ns.f` unless the call is a method
    * call on that variable. Only a function whose first parameter takes the variable's type can be a
-   * method of it (`line` holding a line: `line.delete()`); it is the function when the arguments fill
+   * method of a collection, drawing or object (`line` holding a line: `line.delete()`); it is the function when the arguments fill
    * its longest parameter list or the first one is that variable again (`line.delete(line[1])`,
    * `color.new(color, 50)`), the method otherwise.
    */
@@ -317,6 +317,9 @@ export class Checker {
     const cat = catalogFunction(dn);
     if (!this.registry.functions[dn] && !cat) return false;
     if (!cat) return true;
+    // a value (`str = "abc"`, a `color` parameter): `str.tostring(x)`, `color.new(c, 50)` are the
+    // functions; only a call without arguments (`str.length()`) can be a method of the value
+    if (["int", "float", "bool", "color", "string"].includes(recvType)) return args.length > 0;
     const head = genericHead(recvType);
     const methodLike = cat.fn.lists.some((l) => {
       const p0 = l[0] === undefined ? undefined : cat.fn.types[l[0]];

@@ -42,6 +42,19 @@ describe("a variable named like a builtin namespace", () => {
     expect(r.series["n"]).toEqual(data.map((_, i) => i + 1));
     expect(r.drawings.filter((d) => d.type === "line").length).toBe(0);
   });
+  it("value variables named str, math, ta: their namespaces' functions; a no-argument call is a method", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nstr = 'abc'\nmath = 2.0\nta = close\ns2 = str.tostring(1.5, '#.##') + str.upper(str)\n" +
+      "plot(str.length(s2), 'n')\nplot(math.max(math, 3), 'm')\nplot(ta.sma(ta, 1), 't')\nplot(str.length(), 'sl')\n" +
+      "type Zone\n    color color = color.red\nz = Zone.new(color.blue)\nf(Zone zone, color color = color.green) => zone.color == color.blue ? 1 : 0\nplot(f(z), 'udt')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["n"]).toEqual(data.map(() => 6));
+    expect(r.series["m"]).toEqual(data.map(() => 3));
+    expect(r.series["t"]).toEqual(data.map((b) => b.close));
+    expect(r.series["sl"]).toEqual(data.map(() => 3));
+    expect(r.series["udt"]).toEqual(data.map(() => 1));
+  });
   it("an unknown member of a variable is still an error", async () => {
     const r = await runBoth("//@version=6\nindicator('t')\nsize = 3\nplot(size.foo)\n", data);
     expect(r.error).toMatch(/Cannot access field 'foo'/);

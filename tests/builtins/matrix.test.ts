@@ -37,7 +37,8 @@ describe("matrix linear algebra", () => {
   it("eigenvalues of general and symmetric matrices", () => {
     expect(eigen([[4, -2], [1, 1]]).values).toEqual([3, 2]);
     const sym = eigen([[2, 1], [1, 2]]);
-    expect(sym.values.map((x) => +x.toFixed(12))).toEqual([1, 3]);
+    // symmetric: largest first, as TradingView lists them (PineForge matrix-covariance-eigen-pca)
+    expect(sym.values.map((x) => +x.toFixed(12))).toEqual([3, 1]);
     const e3 = eigen([[2, 0, 0], [1, 3, 0], [4, 5, 6]]).values.map((x) => +x.toFixed(9)).sort();
     expect(e3).toEqual([2, 3, 6]);
     // Av = lambda v for each eigenvector of a non-symmetric matrix

@@ -26,7 +26,6 @@ const EXPECTED_FAILURES: Record<string, string> = {
   "composite-trendmaster-three-tier-ema-state-01": START + " (the window-only feed: no warm-up)",
   "composite-vcp-integration-01": "one entry (trade 4) missing: not diagnosed yet",
   "composite-vcp-manual-adx-regime-01": START,
-  "matrix-covariance-eigen-pca-01": "matrix.eigenvalues of a symmetric matrix: TradingView returns the largest first",
   "mtf-htf-confluence-manual-trail-01": "an exit limit a tick off (first trade): level rounding not settled",
   "mtf-htf-confluence-static-bracket-01": "an exit limit a tick off (first trade): level rounding not settled",
   "mtf-triple-tf-macd-hist-confluence-01": START,

@@ -1,6 +1,6 @@
 // Real eigen-decomposition for matrix.eigenvalues / matrix.eigenvectors, following the classic
 // EISPACK route (as in the public-domain JAMA package): symmetric matrices are reduced to
-// tridiagonal form (tred2) and diagonalised by the QL algorithm (tql2), eigenvalues ascending;
+// tridiagonal form (tred2) and diagonalised by the QL algorithm (tql2), eigenvalues listed largest first;
 // general matrices go to Hessenberg form (orthes) and through the shifted QR algorithm (hqr2),
 // which yields the eigenvalues in deflation order ([[4,-2],[1,1]] -> [3, 2], as TradingView prints).
 // Complex pairs keep their real parts in the values; vectors are the columns of V.
@@ -34,6 +34,10 @@ export function eigen(a: number[][]): Eigen {
     const V = a.map((row) => row.slice());
     tred2(n, V, d, e);
     tql2(n, V, d, e);
+    // tql2 sorts ascending; TradingView lists a symmetric matrix's eigenvalues largest first
+    // (PineForge matrix-covariance-eigen-pca: `eigenvalues().get(0)` is the principal variance)
+    d.reverse();
+    for (const row of V) row.reverse();
     return { values: d, imag: e, vectors: V };
   }
   const H = a.map((row) => row.slice());

@@ -238,6 +238,10 @@ export class Broker {
     // close on the next bar's path before it was ever checked (a later entry with the same id does
     // not inherit it: TradingView books no zero-P&L trade at the old levels).
     if (!e.armed) for (let i = 0; i < this.ledger.open.length; i++) if (exitCovers(e, this.ledger.open[i])) { e.armed = true; break; }
+    // A trailing exit sees the price it is placed at (the bar's close): placed past its activation,
+    // it trails from that close, not from the next bar's open (PineForge trailing-activation path;
+    // exits placed earlier saw this close at the end of the bar's path already).
+    if (e.trailOffset === e.trailOffset && e.armed) this.walker.updateTrails(ctx.close);
   }
 
   close(req: CloseRequest, ctx: ExecContext, all = false): void {

@@ -260,7 +260,8 @@ export class Broker {
     }
     const comment = req.comment ?? null;
     this.eventLog.push(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, comment);
-    if (all ? open.length === 0 && !this.book.hasEntryOrOrder() : !this.ledger.hasOpen(id) && !this.book.hasEntry(id)) return;
+    // a close of an entry that has not filled yet is ignored (TradingView does not hold it for the fill)
+    if (all ? open.length === 0 && !this.book.hasEntryOrOrder() : !this.ledger.hasOpen(id)) return;
     // closes are not replaced: several on one bar stack
     const o = writeOrder(newPendingOrder(), all ? "close_all" : "close", id, side > 0 ? -1 : 1, qty, pct, NaN, NaN, null, "none", comment, req.alertMessage ?? null, req.disableAlert === true, this.book.nextSeq(), ctx.barIndex, this.inRecalc || this.tickMode);
     if (req.immediately) {

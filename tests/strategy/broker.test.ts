@@ -759,3 +759,58 @@ describe("results", () => {
     expect(broker.events).toHaveLength(2);
   });
 });
+
+describe("PineForge broker rules (TradingView exports)", () => {
+  it("strategy.close of an entry that has not filled yet is ignored", () => {
+    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+        b.close({ id: "L" }, ctx);
+      }
+    });
+    expect(result.trades).toHaveLength(0);
+    expect(result.open_trades).toHaveLength(1);
+    expect(result.open_trades[0].entry_price).toBe(11);
+  });
+
+  it("a reversing entry is sized at placement: entry-then-close flattens and opens qty + the position held", () => {
+    // short 1 from bar 1; bar 1 places a long stop entry already below the price (1 + 1 held = 2)
+    // and then closes the short: at bar 2's open the market close flattens first and the stop opens
+    // 2 long (PineForge order-deferred-flip: flips grow 1, 2, 3)
+    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "S", direction: "short", qty: 1 }, ctx);
+      if (i === 1) {
+        b.entry({ id: "L", direction: "long", qty: 1, stop: 5 }, ctx);
+        b.close({ id: "S" }, ctx);
+      }
+    });
+    expect(result.trades.map((t) => t.qty)).toEqual([1]);
+    expect(result.open_trades[0].qty).toBe(2);
+  });
+
+  it("close-then-entry on one bar only opens the entry's qty", () => {
+    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "S", direction: "short", qty: 1 }, ctx);
+      if (i === 1) {
+        b.close({ id: "S" }, ctx);
+        b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+      }
+    });
+    expect(result.open_trades[0].qty).toBe(1);
+  });
+
+  it("an exit goes with the trades it was placed for, even if they close before the path checks it", () => {
+    // long from bar 1; bar 1 places exit X (stop 5) and closes L; L fills again at bar 3 and must not
+    // be closed by the old exit at its entry price
+    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13], [14, 14, 4, 14], [15, 15, 15, 15]], {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+      if (i === 1) {
+        b.exit({ id: "X", fromEntry: "L", limit: 11 }, ctx);
+        b.close({ id: "L" }, ctx);
+      }
+      if (i === 2) b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+    });
+    expect(result.trades).toHaveLength(1);
+    expect(result.open_trades[0].entry_price).toBe(13);
+  });
+});

@@ -62,7 +62,8 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
   if (closing > 0) closeTrades(b, ledger.closeList(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0, null);
   if (opening > 0) {
     ledger.openTrade(o.id, o.comment, side, opening, price, total > 0 ? (fee * opening) / total : 0, b.bar, b.time);
-    b.risk.onFill();
+    // a reversal is one filled order (max_intraday_filled_orders): its closing leg counted it
+    if (closing === 0) b.risk.onFill();
   }
   if (total > 0) b.filled(o.id, side, total, price, o.comment, o.alertMessage, o.disableAlert);
   b.book.applyOca(o, total);

@@ -5,6 +5,9 @@ import type { ExecContext } from "../builtins/types.js";
 import type { Broker } from "./broker.js";
 import type { Side } from "./types.js";
 
+/** The exit comment of the max_intraday_filled_orders liquidation. */
+export const FILLED_ORDERS_CAP = "Close Position (Max number of filled orders in one day)";
+
 export type RiskAmountType = "percent_of_equity" | "cash";
 
 export class RiskRules {
@@ -107,9 +110,21 @@ export class RiskRules {
     return Math.max(0, Math.min(qty, max - held));
   }
 
+  /**
+   * Counts one filled order (a reversal is one order). The fill that reaches
+   * max_intraday_filled_orders stops trading for the day at once; the position is closed at the next
+   * point of the path (capPending, see PathWalker.capCheck).
+   */
   onFill(): void {
     this.dayFills++;
+    if (this.maxIntradayFilledOrders === this.maxIntradayFilledOrders && !this.haltedToday && this.dayFills >= this.maxIntradayFilledOrders) {
+      this.haltedToday = true;
+      this.capPending = true;
+    }
   }
+
+  /** The filled-order cap was reached on the path: the position closes at the next path point. */
+  capPending = false;
 
   /** Whether a rule is checked at a bar's close (without one, onClose need not value the equity). */
   private checksAtClose(): boolean {
@@ -133,9 +148,10 @@ export class RiskRules {
         this.haltedToday = true;
       }
     }
-    if (this.maxIntradayFilledOrders === this.maxIntradayFilledOrders && !this.haltedToday && this.dayFills >= this.maxIntradayFilledOrders) {
-      broker.liquidate(ctx.close, "Close Position (Max number of filled orders in one day)");
-      this.haltedToday = true;
+    if (this.capPending) {
+      // capped by a fill at the close (process_orders_on_close)
+      this.capPending = false;
+      broker.liquidate(ctx.close, FILLED_ORDERS_CAP);
     }
     if (this.maxDrawdownValue === this.maxDrawdownValue && !this.haltedForever) {
       const peak = Math.max(broker.tracker.peakEquity, broker.settings.initialCapital);

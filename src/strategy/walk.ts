@@ -10,6 +10,7 @@ import type { Broker } from "./broker.js";
 import { exitCovers } from "./book.js";
 import { fillExit, fillOrder, slipped } from "./fills.js";
 import { highFirst } from "./path.js";
+import { FILLED_ORDERS_CAP } from "./risk.js";
 import type { ExitOrder, OpenTrade, PendingOrder, Side } from "./types.js";
 
 const NONE = 0;
@@ -56,6 +57,7 @@ export class PathWalker {
     if (first) this.fillMarketOrders(o, false);
     else this.fillIntrabarMarket(o);
     this.fillTriggeredAt(o);
+    this.capCheck(o);
     if (first) b.risk.checkMargin(o, b);
     if (this.recalc) b.afterFills(o);
     if (highFirst(o, h, l, b.mintick)) {
@@ -96,9 +98,21 @@ export class PathWalker {
         if (!atClose && o.placedBar >= b.bar) continue;
         if (next === null || o.seq < next.seq) next = o;
       }
-      if (next === null) return;
+      if (next === null || b.risk.capPending) return;
       this.fillMarket(next, price);
     }
+  }
+
+  /**
+   * max_intraday_filled_orders reached by a fill on the path: nothing else fills, and the position
+   * closes at the next point of the path, the one the walk is at now (the open when the capping fill
+   * was there; PineForge composite-bracket-cap exports).
+   */
+  private capCheck(price: number): void {
+    const b = this.b;
+    if (!b.risk.capPending) return;
+    b.risk.capPending = false;
+    b.liquidate(price, FILLED_ORDERS_CAP);
   }
 
   /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex. */
@@ -127,6 +141,7 @@ export class PathWalker {
   /** Fills orders already triggered at the current price (gaps at the open, exits of a fresh trade). */
   fillTriggeredAt(price: number): void {
     for (let guard = 0; guard < 10_000; guard++) {
+      if (this.b.risk.capPending) return;
       this.scan(price, price, true);
       if (this.bKind === NONE) return;
       this.fillBest(price, true);
@@ -151,10 +166,12 @@ export class PathWalker {
       this.fillBest(this.bLevel, false);
       this.fillTriggeredAt(this.cur);
       if (this.recalc) b.afterFills(this.cur);
+      if (b.risk.capPending) break;
     }
     this.cur = to;
     this.reach(to);
     b.ledger.touch(to);
+    this.capCheck(to);
     this.updateTrails(to);
     if (this.recalc) {
       this.fillIntrabarMarket(to);

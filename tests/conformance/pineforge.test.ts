@@ -14,7 +14,6 @@ import { loadProbe, PINEFORGE_SYMINFO, pineforgeFx, probeNames, probeRun, scoreP
 const START = "start: TradingView's chart history began later than the warm-up feed, so the first trades' indicator state differs (README-resin: the first trade can be off)";
 const EXPECTED_FAILURES: Record<string, string> = {
   "bracket-atr-trailing-stop-state-01": START,
-  "composite-bracket-cap-range-pending-stop-01": "max_intraday_filled_orders: a reversal counts as one order and capped positions close at the next path point, not the bar close",
   "composite-ies-adx-regime-classify-01": START,
   "composite-ies-bb-kc-squeeze-release-01": START,
   "composite-ies-rsi-macd-momentum-01": START,

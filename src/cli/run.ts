@@ -5,7 +5,6 @@
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 import { UsageError, readText } from "./args.js";
 import { runSubcommand, type RunOptions as Args } from "./index.js";
-import { renderTable } from "./table.js";
 import type { OhlcvInput, RunResult, SymInfo } from "../core/result.js";
 import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
 import { parseTimeframe } from "../core/time-frames.js";
@@ -102,7 +101,9 @@ export async function execute(script: string, args: Args): Promise<number> {
     printError(script, result);
     return 1;
   }
-  printTable(result);
+  // cli-table3 is loaded only for the text output (`--json` never needs it).
+  const { renderTable } = await import("./table.js");
+  printTable(result, renderTable);
   if (result.strategy) console.log("\n" + formatStrategySummary(result.strategy));
   console.log(`\n${result.script_type} '${result.script_name}': ${result.count} bars, mode ${result.mode}${result.auto_backend ? ` (auto -> ${result.auto_backend}${result.compile_fallback_reason ? `: ${result.compile_fallback_reason}` : ""})` : ""}, ${ms.toFixed(1)} ms${result.timed_out ? " (timed out)" : ""}`);
   return 0;
@@ -114,7 +115,7 @@ function printError(file: string, r: RunResult): void {
   console.error(`${where}${r.error_kind} error: ${r.error}`);
 }
 
-function printTable(r: RunResult): void {
+function printTable(r: RunResult, renderTable: typeof import("./table.js").renderTable): void {
   const rows = Object.entries(r.series).map(([k, col]) => [k, r.plot_meta[k]?.kind ?? "", fmt(col[col.length - 1])]);
   if (!rows.length) {
     console.log("(no plots)");

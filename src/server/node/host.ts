@@ -125,7 +125,8 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
   const bodyTimeoutMs = envSeconds(env, "SVC_BODY_TIMEOUT_SECONDS", HOST_DEFAULTS.bodyTimeoutSeconds) * 1000;
   const server = createAdaptorServer({
     // Slow bodies and headers are cut off (Node answers 408), not held for Node's default 300 s.
-    serverOptions: { requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 20_000) },
+    // Node enforces both on a timer (connectionsCheckingInterval, 30 s by default): check often enough for the limit to mean something.
+    serverOptions: { requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 20_000), connectionsCheckingInterval: Math.min(1000, bodyTimeoutMs / 2) },
     fetch: async (req: Request, nodeEnv: unknown) => {
       if (draining) {
         return new Response(JSON.stringify(errorBody("SHUTTING_DOWN", "the server is shutting down")), { status: 503, headers: { "content-type": "application/json; charset=utf-8", connection: "close", "retry-after": "1" } });

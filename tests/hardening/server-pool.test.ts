@@ -43,6 +43,11 @@ const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
 // 10^9 iterations per bar: never finishes on its own.
 const RUNAWAY = '//@version=6\nindicator("r")\nx = 0\nfor i = 0 to 1000\n    for j = 0 to 1000\n        for k = 0 to 1000\n            x += 1\nplot(x)\n';
 
+// A long but legitimate run: ~50 ms of loop per bar (under the 500 ms per-bar loop limit) over 2,000
+// bars, about 100 s in all: it ends only by its budget, a cancel or a drain deadline.
+const LONG = '//@version=6\nindicator("long")\nvar float acc = 0.0\nfor i = 0 to 3000000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
+const MANY_BARS = Array.from({ length: 2000 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
+
 function run(url: string, body: Record<string, unknown>, signal: AbortSignal = AbortSignal.timeout(60_000)): Promise<Response> {
   return fetch(new URL("/run", url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data: BARS, mode: "interpret", ...body }), signal });
 }
@@ -69,9 +74,11 @@ describe("resin serve under runaway scripts", () => {
     const runaways = await Promise.all([run(url, { script: RUNAWAY, timeout_seconds: 1 }), run(url, { script: RUNAWAY, timeout_seconds: 1 })]);
     for (const res of runaways) {
       const body = await res.json();
-      // Either the engine's own countdown stopped it (partial result, 200) or the pool terminated
-      // its thread past the grace period (504): never a hang, never a stuck thread.
+      // The engine stops it itself (TradingView's per-bar loop limit, a 422 runtime error, or the
+      // run budget, a 200 partial result), or else the pool terminates its thread past the grace
+      // period (504): never a hang, never a stuck thread.
       if (res.status === 200) expect(body).toMatchObject({ status: "success", timed_out: true });
+      else if (res.status === 422) expect(body).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "runtime", error: expect.stringMatching(/Loop is too long/) });
       else expect([res.status, body.code]).toEqual([504, "RUN_DEADLINE_EXCEEDED"]);
     }
     const normal = await run(url, { script: PLOT }, AbortSignal.timeout(15_000));
@@ -87,7 +94,7 @@ describe("resin serve under runaway scripts", () => {
     const p = serve({ SVC_MAX_RUN_SECONDS: "120" });
     const url = await listening(p);
     const ctrl = new AbortController();
-    const pending = run(url, { script: RUNAWAY }, ctrl.signal).catch((e: Error) => e);
+    const pending = run(url, { script: LONG, data: MANY_BARS }, ctrl.signal).catch((e: Error) => e);
     await poolSettles(url, (q) => q.busy === 1);
     ctrl.abort();
     expect(await pending).toBeInstanceOf(Error);
@@ -100,7 +107,7 @@ describe("resin serve under runaway scripts", () => {
   it("SIGTERM drains for SVC_DRAIN_SECONDS at most, then ends the stuck run and exits 1", async () => {
     const p = serve({ SVC_MAX_RUN_SECONDS: "120", SVC_DRAIN_SECONDS: "1" });
     const url = await listening(p);
-    const stuck = run(url, { script: RUNAWAY }).catch((e: Error) => e);
+    const stuck = run(url, { script: LONG, data: MANY_BARS }).catch((e: Error) => e);
     await poolSettles(url, (q) => q.busy === 1);
     p.child.kill("SIGTERM");
     const code = await Promise.race([p.exited, new Promise<string>((r) => setTimeout(() => r("still running"), 20_000))]);

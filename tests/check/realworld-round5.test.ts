@@ -218,6 +218,15 @@ describe("request.security of derived chart types (src/core/derived-bars.ts)", (
     expect(r.series["o"]).toEqual(r.series["haO"]);
     expect((r.meta.requests as { source: string }[])[0]!.source).toBe("derived");
   });
+  it("at a higher timeframe the Heikin Ashi bars are built from the resampled bars", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nc5 = request.security(ticker.heikinashi(syminfo.tickerid), '5', close)\n" +
+      "p5 = request.security(syminfo.tickerid, '5', (open + high + low + close) / 4)\nplot(c5, 'c5')\nplot(p5, 'p5')\n";
+    const r = await runBoth(src, big, { runtime: { timeframe: "1" } });
+    expect(r.error).toBeUndefined();
+    expect(r.series["c5"]).toEqual(r.series["p5"]);
+    expect(r.series["c5"]!.filter((v) => typeof v === "number").length).toBeGreaterThan(40);
+  });
   it("renko and line break values exist once a brick or line formed", async () => {
     const src =
       "//@version=6\nindicator('t')\nrk = request.security(ticker.renko(syminfo.tickerid, 'Traditional', 1), timeframe.period, close)\n" +

@@ -13,11 +13,12 @@
 //   ta.atr(param) on the last source bar (resin's reading of "the ATR value ... for the period").
 // - Line break on close: a new line when the close exceeds the last line's close in its direction;
 //   a reversal when it crosses the extreme of the last `number_of_lines` lines.
-// - Kagi and Point & Figure on close: one bar per finished segment/column, dated at the source bar
-//   that reversed it; the segment/column still forming is the last bar, dated at the last source bar.
-//   Kagi reverses when the close moves `reversal` (or the box) against the extreme; P&F columns of
-//   `box`-rounded prices reverse after `reversal` boxes.
-// What cannot be built (P&F on high/low, "Percentage" box sizes, an unknown type or style) throws a
+// - Kagi on close and Point & Figure on close or high/low: one bar per finished segment/column, dated
+//   at the source bar that reversed it; the segment/column still forming is the last bar, dated at the
+//   last source bar. Kagi reverses when the close moves `reversal` (or the box) against the extreme;
+//   P&F columns of `box`-rounded prices reverse after `reversal` boxes. "Percentage" sizes the box as
+//   param % of the last close (resin's reading).
+// What cannot be built (Renko on OHLC, an unknown type or style, a non-positive size) throws a
 // DerivedBarsError naming the parameter: no silent na.
 
 import type { BarColumns } from "./bars.js";
@@ -62,10 +63,10 @@ export function deriveBars(spec: ChartTypeSpec, src: BarColumns, timeClose: Floa
     }
     case "pointfigure": {
       const source = String(p.source ?? "").toLowerCase();
-      if (source !== "close") throw new DerivedBarsError(`ticker.pointfigure: source "${String(p.source)}" cannot be built from the chart's bars (only "close")`);
+      if (source !== "close" && source !== "hl") throw new DerivedBarsError(`ticker.pointfigure: source "${String(p.source)}" is not "hl" or "close"`);
       const reversal = Math.trunc(Number(p.reversal));
       if (!(reversal >= 1)) throw new DerivedBarsError(`ticker.pointfigure: reversal must be a positive int, got ${String(p.reversal)}`);
-      return pointFigure(src, timeClose, boxSize("ticker.pointfigure", p.style, p.param, src), reversal);
+      return pointFigure(src, timeClose, boxSize("ticker.pointfigure", p.style, p.param, src), reversal, source === "hl");
     }
     default:
       throw new DerivedBarsError(`chart type "${spec.type}" cannot be built from the chart's bars`);
@@ -88,7 +89,12 @@ function boxSize(fn: string, style: unknown, param: unknown, src: BarColumns): n
     if (!(atr > 0)) throw new DerivedBarsError(`${fn}: ATR(${len}) is not available on ${src.time.length} bars to size the box`);
     return atr;
   }
-  throw new DerivedBarsError(`${fn}: style "${String(style)}" cannot be built from the chart's bars (only "Traditional" and "ATR")`);
+  if (s === "percentage" && fn !== "ticker.renko") {
+    const last = src.close[src.time.length - 1];
+    if (last === undefined || !(last > 0)) throw new DerivedBarsError(`${fn}: no last price to size a percentage box`);
+    return (last * positive(fn, "param (percentage)", param)) / 100;
+  }
+  throw new DerivedBarsError(`${fn}: style "${String(style)}" cannot be built from the chart's bars (${fn === "ticker.renko" ? '"Traditional" or "ATR"' : '"Traditional", "ATR" or "Percentage"'})`);
 }
 
 /** ta.atr(len) on the last bar: RMA of the true range seeded with the SMA of the first `len`. */
@@ -242,36 +248,40 @@ function kagi(b: BarColumns, timeClose: Float64Array, amount: number): DerivedBa
   return out.done();
 }
 
-function pointFigure(b: BarColumns, timeClose: Float64Array, box: number, reversal: number): DerivedBars {
+function pointFigure(b: BarColumns, timeClose: Float64Array, box: number, reversal: number, hl: boolean): DerivedBars {
   const out = new Builder();
   const n = b.time.length;
   if (n === 0) return out.done();
   // prices on the box grid: a column runs from `from` to `to` (X up, O down)
-  const grid = (x: number) => Math.floor(x / box + 1e-9) * box;
-  let from = grid(b.close[0]!);
+  const floorBox = (x: number) => Math.floor(x / box + 1e-9) * box;
+  const ceilBox = (x: number) => Math.ceil(x / box - 1e-9) * box;
+  let from = floorBox(b.close[0]!);
   let to = from;
   let dir = 0;
   let vol = 0;
   for (let i = 0; i < n; i++) {
-    const c = b.close[i]!;
     vol += b.volume[i]!;
-    if (dir >= 0 && c >= to + box) {
-      if (dir === 0) dir = 1;
-      to = grid(c);
-    } else if (dir <= 0 && c <= to - box) {
-      if (dir === 0) dir = -1;
-      to = Math.ceil(c / box - 1e-9) * box;
-    } else if (dir === 1 && c <= to - reversal * box) {
+    // on "hl" an X column extends with the high and reverses on the low (O: the other way round);
+    // the extension is tried first, as a bar that does both is read as the trend continuing
+    const up = hl ? b.high[i]! : b.close[i]!;
+    const down = hl ? b.low[i]! : b.close[i]!;
+    if (dir >= 0 && up >= to + box) {
+      dir = 1;
+      to = floorBox(up);
+    } else if (dir <= 0 && down <= to - box) {
+      dir = -1;
+      to = ceilBox(down);
+    } else if (dir === 1 && down <= to - reversal * box) {
       out.push(b.time[i]!, timeClose[i]!, from, to, from, to, vol);
       vol = 0;
       from = to - box;
-      to = Math.ceil(c / box - 1e-9) * box;
+      to = ceilBox(down);
       dir = -1;
-    } else if (dir === -1 && c >= to + reversal * box) {
+    } else if (dir === -1 && up >= to + reversal * box) {
       out.push(b.time[i]!, timeClose[i]!, from, from, to, to, vol);
       vol = 0;
       from = to + box;
-      to = grid(c);
+      to = floorBox(up);
       dir = 1;
     }
   }

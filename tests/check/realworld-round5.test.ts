@@ -240,9 +240,9 @@ describe("request.security of derived chart types (src/core/derived-bars.ts)", (
     expect(Number.isInteger((r.series["rk"]![last] as number) - big[0]!.close)).toBe(true);
   });
   it("a derived type that cannot be built is a runtime error, not na", async () => {
-    const src = "//@version=6\nindicator('t')\npf = request.security(ticker.pointfigure(syminfo.tickerid, 'hl', 'Traditional', 1, 3), timeframe.period, close)\nplot(pf)\n";
+    const src = "//@version=6\nindicator('t')\nrk = request.security(ticker.renko(syminfo.tickerid, 'Traditional', 1, false, 'OHLC'), timeframe.period, close)\nplot(rk)\n";
     const r = await runBoth(src, big);
     expect(r.error_kind).toBe("runtime");
-    expect(r.error).toMatch(/ticker.pointfigure: source "hl"/);
+    expect(r.error).toMatch(/ticker.renko: source "OHLC"/);
   });
 });

@@ -101,11 +101,33 @@ describe("Kagi and Point & Figure on close", () => {
   });
 });
 
+describe("Point & Figure on high/low and percentage boxes", () => {
+  it("an X column extends with the highs and reverses on a low `reversal` boxes below its top", () => {
+    // highs reach 103.25 on bar 2 (X to 103); bar 3's low 99.75 is 3 boxes below: the X column ends
+    const { bars, timeClose } = fromCloses([100, 101.5, 103, 100]);
+    const d = deriveBars({ type: "pointfigure", params: { source: "hl", style: "Traditional", param: 1, reversal: 3 } }, bars, timeClose);
+    expect(rows(d)).toEqual([
+      [3, 100, 103, 100, 103],
+      [3, 102, 102, 100, 100],
+    ]);
+  });
+  it("a Percentage box is param % of the last close", () => {
+    const { bars, timeClose } = fromCloses([100, 102, 104, 103, 101, 99, 100]);
+    // 2 % of 100 is the kagi reversal 2 of the test above: the same segments
+    const d = deriveBars({ type: "kagi", params: { param: 2, style: "Percentage" } }, bars, timeClose);
+    expect(rows(d)).toEqual([
+      [4, 100, 104, 100, 104],
+      [6, 104, 104, 99, 99],
+    ]);
+  });
+});
+
 describe("what cannot be built is an error naming the parameter", () => {
   const { bars, timeClose } = fromCloses([100, 101]);
   it.each([
-    [{ type: "pointfigure", params: { source: "hl", style: "Traditional", param: 1, reversal: 3 } }, /source "hl"/],
-    [{ type: "kagi", params: { param: 1, style: "Percentage" } }, /style "Percentage"/],
+    [{ type: "renko", params: { style: "Traditional", param: 1, source: "OHLC" } }, /source "OHLC"/],
+    [{ type: "renko", params: { style: "Percentage", param: 1 } }, /style "Percentage"/],
+    [{ type: "pointfigure", params: { source: "open", style: "Traditional", param: 1, reversal: 3 } }, /source "open"/],
     [{ type: "renko", params: { style: "Traditional", param: 0 } }, /box size/],
     [{ type: "range", params: {} }, /chart type "range"/],
   ])("%j", (spec, message) => {

@@ -320,7 +320,9 @@ export class Broker {
     const s = this.settings;
     if (s.defaultQtyType === "fixed") return s.defaultQtyValue;
     if (!(price > 0)) return NaN;
-    const cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity(price) * s.defaultQtyValue) / 100;
+    let cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity(price) * s.defaultQtyValue) / 100;
+    // percent_of_equity with a cash-per-order commission: the order's fee comes out of the slice first
+    if (s.defaultQtyType === "percent_of_equity" && s.commissionType === "cash_per_order") cash -= s.commissionValue;
     // Equity valued at `price`; percent commission is paid out of the same cash, so the order value
     // plus its commission fits.
     const commFactor = s.commissionType === "percent" ? 1 + s.commissionValue / 100 : 1;

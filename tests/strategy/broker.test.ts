@@ -761,6 +761,15 @@ describe("results", () => {
 });
 
 describe("PineForge broker rules (TradingView exports)", () => {
+  it("percent_of_equity with a cash-per-order commission sizes (equity x pct - fee) / price, floored to the step", () => {
+    // equity 1000, 10% = 100, minus the 1.5 fee = 98.5 at the close 10 -> 9.85
+    const settings = { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 10, commission_type: "cash_per_order", commission_value: 1.5 };
+    const { result } = run([[10, 10, 10, 10], [10, 10, 10, 10], [10, 10, 10, 10]], settings, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+    }, { type: "crypto", mincontract: 0.0001 } as Partial<SymInfo>);
+    expect(result.open_trades[0].qty).toBeCloseTo(9.85, 10);
+  });
+
   it("strategy.close of an entry that has not filled yet is ignored", () => {
     const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
       if (i === 0) {

@@ -26,6 +26,7 @@ export interface RunOptions {
   realtimeTicks?: number;
   realtimeBars?: number;
   realtimeFromBar?: number;
+  backtestStart?: number | { bar: number };
 }
 
 export interface OptimizeOptions {
@@ -66,6 +67,17 @@ export function intArg(flag: string, min: number | null): (v: string) => number 
     }
     return Number(v);
   };
+}
+
+/** --backtest-start: "bar:N", a UNIX time in ms, or an ISO date/time (UTC unless it names an offset). */
+export function backtestStartArg(v: string): number | { bar: number } {
+  const s = v.trim();
+  const bar = /^bar:(\d+)$/.exec(s);
+  if (bar) return { bar: Number(bar[1]) };
+  if (/^\d+$/.test(s)) return Number(s);
+  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(s) || /[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s}Z`);
+  if (Number.isFinite(t)) return t;
+  throw new InvalidArgumentError(`--backtest-start must be bar:N, a UNIX time in ms or an ISO date/time, got '${v}'`);
 }
 
 function jsonObjectArg(flag: string, example: string): (v: string) => Record<string, unknown> {
@@ -136,6 +148,7 @@ Examples:
     .option("--realtime-ticks <N>", "ticks per realtime bar (default 1; more than 1 implies --realtime-last-bar)", intArg("--realtime-ticks", 1))
     .option("--realtime-bars <N>", "the last N bars are realtime bars", intArg("--realtime-bars", 1))
     .option("--realtime-from-bar <N>", "bars from index N on are realtime bars", intArg("--realtime-from-bar", 0))
+    .option("--backtest-start <WHEN>", "strategies: orders count from this bar on (bar:N, UNIX ms or an ISO date/time, UTC); earlier bars still warm up", backtestStartArg)
     .option("--json", "print the full result object as JSON")
     .action(async (script: string, opts: RunOptions) => exit(await (await import("./run.js")).execute(script, opts)));
 

@@ -91,7 +91,7 @@ export async function execute(script: string, args: Args): Promise<number> {
   const rt = new Runtime(args.symbol, { syminfo, timeframe });
   const t0 = performance.now();
   const realtime = { realtimeLastBar: args.realtimeLastBar, realtimeTicks: args.realtimeTicks, realtimeBars: args.realtimeBars, realtimeFromBar: args.realtimeFromBar };
-  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs, dataFeed, ...realtime });
+  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs, dataFeed, ...realtime, ...(args.backtestStart !== undefined ? { backtestStart: args.backtestStart } : {}) });
   const ms = performance.now() - t0;
   if (args.json) {
     process.stdout.write(JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n");

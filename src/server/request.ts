@@ -93,6 +93,8 @@ export function baseJob(body: Record<string, unknown>, maxRunSeconds: number): O
     timeoutSeconds: effectiveTimeout(body.timeout_seconds, maxRunSeconds),
     ...checkRealtime(body.realtime as Record<string, unknown>),
   };
+  // strategies: orders count from the bar opening at this UNIX time (ms); earlier bars warm up
+  if (typeof body.backtest_start === "number") options.backtestStart = body.backtest_start;
   const libraries = checkLibraries(body.libraries as unknown[]);
   if (libraries.length) options.libraries = libraries;
   const feed = body.data_feed as Record<string, unknown>;

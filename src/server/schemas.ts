@@ -24,6 +24,7 @@ const RUN_TAIL: FieldSpec[] = [
   { name: "timeframe", type: "string", default: null },
   { name: "data_feed", type: "object", default: obj },
   { name: "realtime", type: "object", default: obj },
+  { name: "backtest_start", type: "number", default: null },
 ];
 
 export function runSchema(defaultMode = "auto"): Schema {

@@ -829,7 +829,8 @@ export class Checker {
           throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected simple ${name}`, e.span);
         if (p.qualifier === "const" && a.t.q > CONST)
           throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected const ${name}`, e.span);
-        const slot = this.newSlot(p.name.name, { name, q: a.t.q });
+        // an int quotient passed in keeps its fraction in the parameter (each call site has its instance)
+        const slot = this.newSlot(p.name.name, name === "int" && a.t.frac ? { name, q: a.t.q, frac: true } : { name, q: a.t.q });
         scope.vars.set(p.name.name, { slot, readonly: true });
         if (!p.type) this.undetermined.markSlot(slot);
         return slot;

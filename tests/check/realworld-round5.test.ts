@@ -96,6 +96,15 @@ describe("int / int is typed int (the v6 migration guide's fractional division)"
     expect(r.series["ag"]).toEqual(data.map(() => 40));
     expect(r.series["mul"]).toEqual(data.map(() => 8));
   });
+  it("an int parameter of a user function keeps the fraction and truncates where an int is needed", async () => {
+    const src =
+      "//@version=6\nindicator('t')\na = array.from(10.0, 20.0, 30.0, 40.0)\nf(int n) => a.get(n) + n\ng(n) => ta.sma(close, n)\n" +
+      "plot(f(7 / 2), 'f')\nplot(g(9 / 2) - ta.sma(close, 4), 'g')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["f"]).toEqual(data.map(() => 43.5));
+    expect(r.series["g"]!.slice(3)).toEqual(data.slice(3).map(() => 0));
+  });
   it("an int-typed quotient cannot take a float, like any int variable", async () => {
     const r = await runBoth("//@version=6\nindicator('t')\nh = bar_index / 2\nh := close\nplot(h)\n", data);
     expect(r.error).toMatch(/float/);

@@ -43,13 +43,17 @@ export function isBarDataError(x: unknown): x is BarDataError {
 const PRICE_FIELDS = ["open", "high", "low", "close"] as const;
 type Field = "time" | (typeof PRICE_FIELDS)[number] | "volume";
 
+/**
+ * A decimal number written as text ("12", "-0.5", "1e3"). JavaScript's Number() also reads "0x10",
+ * "0b1", "0o7" and "Infinity", which no price or time file means: those stay unread (NaN), so the bar
+ * check names the row instead of a silent 16.
+ */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
 function toNumber(v: unknown): number {
   if (typeof v === "number") return v;
   if (v instanceof Date) return v.getTime();
-  if (typeof v === "string" && v.trim() !== "") {
-    const n = Number(v);
-    return Number.isNaN(n) ? NaN : n;
-  }
+  if (typeof v === "string" && DECIMAL.test(v)) return Number(v);
   return NaN;
 }
 
@@ -89,9 +93,21 @@ function checkBar(c: BarColumns, i: number, raw: (f: Field) => unknown): BarData
 
 /** Validates and normalises OHLCV input into columns; returns a BarDataError for bad data. */
 export function normalizeBars(input: unknown): BarColumns | BarDataError {
-  if (Array.isArray(input)) return fromRows(input);
-  if (input && typeof input === "object") return fromColumns(input as Record<string, unknown>);
+  const cols = Array.isArray(input) ? fromRows(input) : input && typeof input === "object" ? fromColumns(input as Record<string, unknown>) : null;
+  if (cols !== null) return isBarDataError(cols) ? cols : (secondsAsMs(cols) ?? cols);
   return { error: "ohlcv must be an array of bars {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}", bar: -1 };
+}
+
+/**
+ * Times are ms since the epoch. Every time between 1e9 and 1e11 reads as 1970-01-12 .. 1973-03-03 in ms
+ * but as 2001 .. 5138 in unix seconds: such data is seconds passed where ms are due, refused with the
+ * fix rather than charted in 1970 (the file loaders take seconds: parseCsvBars/parseJsonBars).
+ */
+function secondsAsMs(c: BarColumns): BarDataError | null {
+  const t = c.time;
+  const n = t.length;
+  if (n === 0 || !(t[0]! >= 1e9) || !(t[n - 1]! < SECONDS_BELOW)) return null;
+  return { error: `bar 0: time ${t[0]} is ${new Date(t[0]!).toISOString()} as ms but ${new Date(t[0]! * 1000).toISOString()} as unix seconds: times are ms since the epoch (multiply unix seconds by 1000)`, bar: 0 };
 }
 
 /**
@@ -263,12 +279,42 @@ function timeValue(v: unknown): number {
 
 // ---------------------------------------------------------------- files
 
-/** Unix seconds or ms? Times below 1e11 (year 5138 in seconds, 1973 in ms) are seconds. */
-function secondsToMs(times: Float64Array, fromStrings: boolean[]): void {
-  let maxAbs = 0;
-  for (let i = 0; i < times.length; i++) if (!fromStrings[i] && Number.isFinite(times[i]!)) maxAbs = Math.max(maxAbs, Math.abs(times[i]!));
-  if (maxAbs === 0 || maxAbs >= 1e11) return;
-  for (let i = 0; i < times.length; i++) if (!fromStrings[i]) times[i] = times[i]! * 1000;
+/**
+ * How numeric times of a file are read: "ms" or "s" as told, or "auto": each time below 1e11 (year
+ * 5138 in seconds, March 1973 in ms) is seconds, the rest ms, and a file mixing the two is an error
+ * naming the first row that differs from the first one (never a silent mix of 1970 and 2023 dates).
+ * Hosts expose it (the CLI's `--time-unit`).
+ */
+export type TimeUnit = "auto" | "s" | "ms";
+
+export interface LoadOptions {
+  timeUnit?: TimeUnit;
+}
+
+const SECONDS_BELOW = 1e11;
+
+/**
+ * Scales numeric times to ms in place per `unit` (times parsed from date strings are already ms);
+ * returns the index of the first time whose unit differs from the first numeric time's, or -1.
+ */
+function timesToMs(times: Float64Array, fromStrings: boolean[], unit: TimeUnit): number {
+  let first = -1;
+  for (let i = 0; i < times.length; i++) {
+    if (fromStrings[i] || !Number.isFinite(times[i]!)) continue;
+    if (unit === "auto") {
+      const secs = Math.abs(times[i]!) < SECONDS_BELOW;
+      if (first < 0) first = secs ? 1 : 0;
+      else if ((secs ? 1 : 0) !== first) return i;
+    }
+  }
+  const scale = unit === "s" || (unit === "auto" && first === 1) ? 1000 : 1;
+  if (scale !== 1) for (let i = 0; i < times.length; i++) if (!fromStrings[i]) times[i] = times[i]! * scale;
+  return -1;
+}
+
+function mixedUnits(where: string, raw: unknown, firstWhere: string, firstRaw: unknown): string {
+  const unit = (v: unknown) => (Math.abs(Number(v)) < SECONDS_BELOW ? "seconds" : "milliseconds");
+  return `${where}: time ${describe(raw)} reads as unix ${unit(raw)} but ${firstWhere}'s ${describe(firstRaw)} as unix ${unit(firstRaw)}: the file mixes time units; convert it to one, or state the unit (time unit "s" or "ms")`;
 }
 
 const ALIASES: Record<string, Field> = {
@@ -307,7 +353,7 @@ export function splitCsvLine(line: string, sep = ","): string[] {
  * ignored. Separators: comma, semicolon or tab. Times are unix seconds or ms (detected) or ISO-8601
  * strings. Errors name the file line.
  */
-export function parseCsvBars(text: string): BarColumns | BarDataError {
+export function parseCsvBars(text: string, opts: LoadOptions = {}): BarColumns | BarDataError {
   const lines = text.split(/\r\n|\n|\r/);
   let h = 0;
   while (h < lines.length && lines[h]!.trim() === "") h++;
@@ -340,6 +386,7 @@ export function parseCsvBars(text: string): BarColumns | BarDataError {
     rowsLines.push(i + 1);
   }
   const n = cells.length;
+  if (n === 0) return { error: `CSV line ${h + 1}: the file has a header but no bars`, bar: -1, line: h + 1 };
   const time = new Float64Array(n);
   const fromStrings: boolean[] = new Array<boolean>(n).fill(false);
   for (let i = 0; i < n; i++) {
@@ -351,14 +398,23 @@ export function parseCsvBars(text: string): BarColumns | BarDataError {
       if (time[i] !== time[i]) return { error: `CSV line ${rowsLines[i]}: time "${raw}" is neither unix seconds/ms nor an ISO-8601 date`, bar: i, line: rowsLines[i]! };
     }
   }
-  secondsToMs(time, fromStrings);
+  const raws = cells.map((r) => r[index.time!]!.trim());
+  const mixed = timesToMs(time, fromStrings, opts.timeUnit ?? "auto");
+  if (mixed >= 0) {
+    const first = fromStrings.findIndex((str, i) => !str && Number.isFinite(time[i]!));
+    return { error: mixedUnits(`CSV line ${rowsLines[mixed]}`, raws[mixed], `line ${rowsLines[first]}`, raws[first]), bar: mixed, line: rowsLines[mixed]! };
+  }
+  let bad: BarDataError | null = null;
   const col = (f: Field): number[] => {
     const k = index[f];
-    return cells.map((r) => {
+    return cells.map((r, i) => {
       const s = k === undefined ? "" : (r[k] ?? "").trim();
       if (s === "" || /^(nan|na|null)$/i.test(s)) return NaN;
-      const x = Number(s);
-      return Number.isNaN(x) ? NaN : x;
+      if (!DECIMAL.test(s)) {
+        bad ??= { error: `CSV line ${rowsLines[i]}: ${f} "${s}" is not a decimal number`, bar: i, line: rowsLines[i]! };
+        return NaN;
+      }
+      return Number(s);
     });
   };
   const result = fromColumns({
@@ -369,6 +425,7 @@ export function parseCsvBars(text: string): BarColumns | BarDataError {
     close: col("close"),
     volume: index.volume === undefined ? undefined : col("volume"),
   });
+  if (bad) return bad;
   if (isBarDataError(result) && result.bar >= 0) {
     const line = rowsLines[result.bar]!;
     const raw = cells[result.bar]!;
@@ -382,26 +439,26 @@ export function parseCsvBars(text: string): BarColumns | BarDataError {
  * rows, columns {time: [], ...}, or any of these under a "bars", "data" or "ohlcv" key. Times in
  * unix seconds are detected and converted to ms.
  */
-export function parseJsonBars(text: string): BarColumns | BarDataError {
+export function parseJsonBars(text: string, opts: LoadOptions = {}): BarColumns | BarDataError {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
     return { error: `JSON bars: ${(e as Error).message}`, bar: -1 };
   }
-  return barsFromJson(doc);
+  return barsFromJson(doc, opts);
 }
 
 /** parseJsonBars on an already parsed JSON value (e.g. one entry of a data-feed file). */
-export function barsFromJson(doc: unknown): BarColumns | BarDataError {
+export function barsFromJson(doc: unknown, opts: LoadOptions = {}): BarColumns | BarDataError {
   if (doc && typeof doc === "object" && !Array.isArray(doc)) {
     const o = doc as Record<string, unknown>;
-    for (const k of ["bars", "data", "ohlcv"]) if (o[k] !== undefined && !("time" in o)) return fromJsonValue(o[k]);
+    for (const k of ["bars", "data", "ohlcv"]) if (o[k] !== undefined && !("time" in o)) return fromJsonValue(o[k], opts.timeUnit ?? "auto");
   }
-  return fromJsonValue(doc);
+  return fromJsonValue(doc, opts.timeUnit ?? "auto");
 }
 
-function fromJsonValue(doc: unknown): BarColumns | BarDataError {
+function fromJsonValue(doc: unknown, unit: TimeUnit): BarColumns | BarDataError {
   let input: unknown = doc;
   if (Array.isArray(doc) && doc.length > 0 && Array.isArray(doc[0])) {
     input = doc.map((r: unknown) => {
@@ -412,23 +469,32 @@ function fromJsonValue(doc: unknown): BarColumns | BarDataError {
   // Convert unix seconds before validation so the error messages show the times used.
   if (Array.isArray(input)) {
     const times = input.map((r) => (r && typeof r === "object" ? (r as Record<string, unknown>).time : undefined));
-    const scale = secondsScale(times);
+    const scale = secondsScale(times, unit);
+    if (typeof scale !== "number") return scale;
     if (scale !== 1) input = input.map((r) => (r && typeof r === "object" ? { ...(r as object), time: scaleTime((r as Record<string, unknown>).time, scale) } : r));
   } else if (input && typeof input === "object") {
     const cols = input as Record<string, unknown>;
     if (isColumn(cols.time)) {
       const times = Array.from(cols.time as ArrayLike<unknown>);
-      const scale = secondsScale(times);
+      const scale = secondsScale(times, unit);
+      if (typeof scale !== "number") return scale;
       if (scale !== 1) input = { ...cols, time: times.map((t) => scaleTime(t, scale)) };
     }
   }
   return normalizeBars(input);
 }
 
-function secondsScale(times: unknown[]): number {
-  let maxAbs = 0;
-  for (const t of times) if (typeof t === "number" && Number.isFinite(t)) maxAbs = Math.max(maxAbs, Math.abs(t));
-  return maxAbs > 0 && maxAbs < 1e11 ? 1000 : 1;
+/** The factor to ms of a JSON file's numeric times (see TimeUnit), or the error of a file mixing units. */
+function secondsScale(times: unknown[], unit: TimeUnit): number | BarDataError {
+  if (unit !== "auto") return unit === "s" ? 1000 : 1;
+  let first = -1;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    if (typeof t !== "number" || !Number.isFinite(t) || t === 0) continue;
+    if (first < 0) first = i;
+    else if (Math.abs(t) < SECONDS_BELOW !== Math.abs(times[first] as number) < SECONDS_BELOW) return { error: mixedUnits(`bar ${i}`, t, `bar ${first}`, times[first]), bar: i };
+  }
+  return first >= 0 && Math.abs(times[first] as number) < SECONDS_BELOW ? 1000 : 1;
 }
 
 function scaleTime(t: unknown, scale: number): unknown {

@@ -198,6 +198,7 @@ Examples:
 Environment:
   SVC_MAX_RUN_SECONDS=30     time budget of every run; timeout_seconds can only lower it
   SVC_POOL_THREADS           worker threads (default: cores, at most 8)
+  SVC_WORKER_HEAP_MB=1024    heap cap of each worker thread (507 MEMORY_LIMIT past it)
   SVC_DRAIN_SECONDS=30       on SIGTERM/SIGINT, how long in-flight runs may finish
   SVC_BODY_TIMEOUT_SECONDS=30, SVC_MAX_CONNECTIONS=256
   SVC_TRUST_PROXY=N          trust X-Forwarded-For from N proxies (default 0: ignored)

@@ -67,6 +67,16 @@ export class RunDeadlineError extends Error {
   }
 }
 
+/** A job whose worker thread ran out of its heap (the thread is replaced; HTTP 507 MEMORY_LIMIT). */
+export class RunMemoryError extends Error {
+  readonly limitMb: number | null;
+  constructor(limitMb: number | null) {
+    super(`the run exceeded the memory limit of its worker thread${limitMb ? ` (${limitMb} MB of heap)` : ""}; the thread was replaced`);
+    this.name = "RunMemoryError";
+    this.limitMb = limitMb;
+  }
+}
+
 /** A job cancelled by its caller (the client disconnected). */
 export class RunCancelledError extends Error {
   constructor() {

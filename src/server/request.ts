@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import type { LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
 import type { RouteContext } from "./app.js";
-import { RunCancelledError, RunDeadlineError, type RunJob } from "./engine.js";
+import { RunCancelledError, RunDeadlineError, RunMemoryError, type RunJob } from "./engine.js";
 import { ApiError } from "./errors.js";
 import { readJsonBody, validateBody, type Schema } from "./validate.js";
 
@@ -48,9 +48,10 @@ export function effectiveTimeout(requested: unknown, capSeconds: number): number
   return typeof requested === "number" && requested > 0 ? Math.min(requested, capSeconds) : capSeconds;
 }
 
-/** The coded error of a run the engine gave up on (504 RUN_DEADLINE_EXCEEDED, 499 CLIENT_CLOSED); other errors are bugs and pass through. */
+/** The coded error of a run the engine gave up on (504 RUN_DEADLINE_EXCEEDED, 507 MEMORY_LIMIT, 499 CLIENT_CLOSED); other errors are bugs and pass through. */
 export function engineFailure(err: unknown): unknown {
   if (err instanceof RunDeadlineError) return new ApiError(504, "RUN_DEADLINE_EXCEEDED", err.message, { deadline_seconds: err.seconds });
+  if (err instanceof RunMemoryError) return new ApiError(507, "MEMORY_LIMIT", err.message, err.limitMb ? { limit_mb: err.limitMb } : {});
   if (err instanceof RunCancelledError) return new ApiError(499, "CLIENT_CLOSED", err.message);
   return err;
 }

@@ -31,7 +31,7 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
           .catch((err: unknown) => {
             // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
             const coded = engineFailure(err);
-            if (coded instanceof ApiError && coded.code === "RUN_DEADLINE_EXCEEDED") throw new Error(`${coded.code}: ${coded.message}`);
+            if (coded instanceof ApiError && (coded.code === "RUN_DEADLINE_EXCEEDED" || coded.code === "MEMORY_LIMIT")) throw new Error(`${coded.code}: ${coded.message}`);
             throw coded;
           });
       let result;

@@ -4,7 +4,7 @@
 // engine never returns.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { hardDeadlineSeconds, RunCancelledError, RunDeadlineError, type RunJob } from "../../src/server/engine.js";
+import { hardDeadlineSeconds, RunCancelledError, RunDeadlineError, RunMemoryError, type RunJob } from "../../src/server/engine.js";
 import { WorkerPool } from "../../src/server/node/pool.js";
 
 const ENTRY = new URL("./fixtures/spin-worker.mjs", import.meta.url);
@@ -56,5 +56,13 @@ describe("WorkerPool", () => {
     expect(pool.stats()).toMatchObject({ alive: 1, busy: 0, terminated: 0, cancelled: 1 });
     // An already-aborted signal never starts the job.
     await expect(pool.run(job("x"), { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RunCancelledError);
+  }, 30_000);
+
+  it("a run past its thread's heap cap gets RunMemoryError; the thread is replaced, the process lives on", async () => {
+    pool = new WorkerPool(ENTRY, { size: 1, maxHeapMb: 32 });
+    await expect(pool.run(job("hog"))).rejects.toBeInstanceOf(RunMemoryError);
+    await expect(pool.run(job("after"))).resolves.toMatchObject({ script: "after" });
+    await settle(pool);
+    expect(pool.stats()).toMatchObject({ alive: 1, busy: 0 });
   }, 30_000);
 });

@@ -4,7 +4,8 @@
 // connections (SVC_MAX_CONNECTIONS), body and header timeouts (SVC_BODY_TIMEOUT_SECONDS), the
 // client address from the socket unless SVC_TRUST_PROXY says how many proxies to believe, CORS
 // only for the origins in SVC_CORS_ORIGINS, and a drain with a deadline (SVC_DRAIN_SECONDS).
-// SVC_POOL_THREADS sets the worker-thread count (default: the cores, at most 8).
+// SVC_POOL_THREADS sets the worker-thread count (default: the cores, at most 8), SVC_WORKER_HEAP_MB
+// each thread's V8 heap cap (default 1024).
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -59,7 +60,7 @@ export function defaultWebRoot(): string {
 export class HostError extends Error {}
 
 /** Defaults of the connection settings (each overridable from the environment). */
-export const HOST_DEFAULTS = { bodyTimeoutSeconds: 30, maxConnections: 256, drainSeconds: 30 } as const;
+export const HOST_DEFAULTS = { bodyTimeoutSeconds: 30, maxConnections: 256, drainSeconds: 30, workerHeapMb: 1024 } as const;
 
 /** SVC_CORS_ORIGINS: "*" or a comma-separated list of origins; unset means none. */
 export function corsOriginsFromEnv(env: Env): "*" | string[] {
@@ -100,7 +101,8 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     fallback = createStaticFallback(root);
   }
   const threads = Math.floor(envSeconds(env, "SVC_POOL_THREADS", 0));
-  const engine = opts.engine ?? (threads > 0 ? createNodeEngine(threads) : createNodeEngine());
+  const heapMb = Math.floor(envSeconds(env, "SVC_WORKER_HEAP_MB", HOST_DEFAULTS.workerHeapMb));
+  const engine = opts.engine ?? (threads > 0 ? createNodeEngine(threads, { maxHeapMb: heapMb }) : createNodeEngine(undefined, { maxHeapMb: heapMb }));
   const runner = env.SVC_RUNNER === "1" || env.SVC_RUNNER === "true";
   if (opts.startupCheck) await startupCheck(engine);
   const hops = trustedProxyHops(env);

@@ -7,6 +7,8 @@
 //   request a RunDeadlineError (HTTP 504 RUN_DEADLINE_EXCEEDED), and the pool has its capacity back;
 // - cancellation when the caller's signal aborts (a client disconnect): the thread is terminated
 //   the same way, a queued job just leaves the queue;
+// - a V8 heap cap per thread (resourceLimits): a run past it ends its thread, never the process,
+//   and gets a RunMemoryError (HTTP 507 MEMORY_LIMIT);
 // - honest counts for /health (alive, busy, queued, terminated, cancelled).
 // The worker entry is the compiled dist/server/node/run-worker.js; when this module runs from
 // TypeScript sources (vitest) there is no loadable entry and `createNodeEngine` falls back to
@@ -17,7 +19,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Tinypool from "tinypool";
 import type { RunResult } from "../../core/result.js";
-import { createInProcessEngine, hardDeadlineSeconds, RunCancelledError, RunDeadlineError, type Engine, type EngineStats, type RunControl, type RunJob } from "../engine.js";
+import { createInProcessEngine, hardDeadlineSeconds, RunCancelledError, RunDeadlineError, RunMemoryError, type Engine, type EngineStats, type RunControl, type RunJob } from "../engine.js";
 
 export interface PoolOptions {
   size: number;
@@ -29,6 +31,7 @@ export class WorkerPool implements Engine {
   readonly concurrency: number;
   readonly kind = "threads";
   private readonly pool: Tinypool;
+  private readonly maxHeapMb: number | null;
   private active = 0;
   private terminated = 0;
   private cancelled = 0;
@@ -36,6 +39,7 @@ export class WorkerPool implements Engine {
 
   constructor(entry: URL, options: PoolOptions) {
     this.concurrency = Math.max(1, options.size);
+    this.maxHeapMb = options.maxHeapMb ?? null;
     this.pool = new Tinypool({
       filename: fileURLToPath(entry),
       // A fixed-size pool: a terminated thread is replaced at once, so queued jobs never wait for
@@ -73,6 +77,8 @@ export class WorkerPool implements Engine {
         this.cancelled++;
         throw new RunCancelledError();
       }
+      // A thread past its heap cap dies (tinypool replaces it); the run gets a coded error, the process lives on.
+      if ((err as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY") throw new RunMemoryError(this.maxHeapMb);
       throw err instanceof Error ? err : new Error(String(err));
     } finally {
       this.active--;

@@ -110,6 +110,20 @@ describe("global behaviour", () => {
     expect(again.code).toBe(2);
     expect(again.json).toMatchObject({ success: false, code: "CONFIG_EXISTS", hint: expect.stringContaining("--yes") });
     expect((await ctl(["init", "--yes"], { cwd: ws.root, env })).code).toBe(0);
+    // Parse errors from commander become [USAGE] cards, or the JSON error body with --json.
+    const missing = await ctl(["deploy", "rollback", "--json"], { cwd: ws.root, env });
+    expect(missing.code).toBe(2);
+    expect(missing.json).toMatchObject({ success: false, code: "USAGE", error: "missing required argument 'worker'" });
+    const badOpt = await ctl(["dev", "worker", "resin", "--port", "x"], { cwd: ws.root, env });
+    expect(badOpt.code).toBe(2);
+    expect(badOpt.err).toMatch(/\[USAGE\][\s\S]*--port must be a non-negative integer \(got 'x'\)/);
+    const unknown = await ctl(["doctor", "--frobnicate"], { cwd: ws.root, env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("unknown option '--frobnicate'");
+    // A group without its subcommand shows the group's help (exit 2).
+    const group = await ctl(["deploy"], { cwd: ws.root, env });
+    expect(group.code).toBe(2);
+    expect(group.out).toMatch(/Usage: resinctl deploy[\s\S]*rollback <worker> \[version\]/);
   });
 
   it("config set/show and secrets encrypted at rest, never printed in full", async () => {

@@ -47,7 +47,14 @@ interface CacheEntry {
 }
 
 const MAX_CACHE = 256;
+/**
+ * The generated functions kept are bounded in size as well as in number: their texts add up to at
+ * most this many characters (V8's compiled code for them is a few times that), so many different
+ * large scripts cannot pin gigabytes in a long-lived server.
+ */
+const MAX_FACTORY_CHARS = 8_000_000;
 const factories = new Map<string, CacheEntry>();
+let factoryChars = 0;
 const verdicts = new Map<string, string>();
 
 /** The cache key of service.md 1.1's compile cache: the source hash and the shape of the inputs. */
@@ -64,6 +71,7 @@ export function knownFallback(sourceHash: string): string | undefined {
 /** Forgets every cached factory and verdict (tests, memory pressure). */
 export function clearCompileCache(): void {
   factories.clear();
+  factoryChars = 0;
   verdicts.clear();
 }
 
@@ -74,6 +82,23 @@ export function compileCacheSize(): number {
 function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
   if (m.size >= MAX_CACHE) m.delete(m.keys().next().value as K);
   m.set(k, v);
+}
+
+/** Keeps a generated function, dropping the oldest ones past MAX_CACHE entries or MAX_FACTORY_CHARS. */
+function rememberFactory(key: string, entry: CacheEntry): void {
+  const old = factories.get(key);
+  if (old) {
+    factories.delete(key);
+    factoryChars -= old.text.length;
+  }
+  if (entry.text.length > MAX_FACTORY_CHARS) return;
+  while (factories.size > 0 && (factories.size >= MAX_CACHE || factoryChars + entry.text.length > MAX_FACTORY_CHARS)) {
+    const [k, e] = factories.entries().next().value as [string, CacheEntry];
+    factories.delete(k);
+    factoryChars -= e.text.length;
+  }
+  factories.set(key, entry);
+  factoryChars += entry.text.length;
 }
 
 /**
@@ -124,7 +149,7 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
       throw err;
     }
     entry = { text: gen.text, run };
-    remember(factories, fullKey, entry);
+    rememberFactory(fullKey, entry);
   }
   let pre: Precompute | null = null;
   let arena: SeriesArena | null = null;

@@ -18,7 +18,14 @@ interface Entry {
 
 /** A few scripts: the common case is one script run again and again. */
 const MAX_ENTRIES = 8;
+/**
+ * The cache is bounded in size too: an AST and its checked program take roughly a hundred times the
+ * source's bytes, so the sources kept add up to at most this many characters (a larger source is not
+ * kept at all). Real scripts are a few kilobytes to ~100 KB.
+ */
+const MAX_SOURCE_CHARS = 1_000_000;
 const entries = new Map<string, Entry>();
+let sourceChars = 0;
 
 /** parse(source), from the cache when this source was parsed and checked before. */
 export function parseSource(source: string): Parsed {
@@ -40,8 +47,18 @@ export function checkSource(source: string, parsed: Parsed, libraries: NonNullab
   const hit = entries.get(source);
   if (hit && hit.parsed === parsed) return hit.checked;
   const checked = check(parsed.ast, registry, libraries);
-  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+  if (source.length > MAX_SOURCE_CHARS) return checked;
+  if (hit) {
+    entries.delete(source);
+    sourceChars -= source.length;
+  }
+  while (entries.size > 0 && (entries.size >= MAX_ENTRIES || sourceChars + source.length > MAX_SOURCE_CHARS)) {
+    const oldest = entries.keys().next().value as string;
+    entries.delete(oldest);
+    sourceChars -= oldest.length;
+  }
   entries.set(source, { parsed, checked });
+  sourceChars += source.length;
   return checked;
 }
 
@@ -61,4 +78,5 @@ export function checkAtTimeframe(parsed: Parsed, libraries: NonNullable<Paramete
 /** Forgets every cached front-end result (tests; a host that changes the builtin registry). */
 export function clearProgramCache(): void {
   entries.clear();
+  sourceChars = 0;
 }

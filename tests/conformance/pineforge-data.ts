@@ -9,10 +9,12 @@
 //    entry (RunOptions.backtestStart).
 
 import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
+import { PINEFORGE as PINEFORGE_DIR } from "../helpers/data.js";
 import type { Bar, StrategyResult, SymInfo, Trade } from "../../src/core/result.js";
 
-export const PINEFORGE = new URL("./data/pineforge/", import.meta.url);
+export const PINEFORGE = pathToFileURL(`${PINEFORGE_DIR}/`);
 const BAR_MS = 15 * 60_000;
 
 export const PINEFORGE_SYMINFO: SymInfo = {

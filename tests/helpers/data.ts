@@ -20,6 +20,9 @@ export const DATA = join(ROOT, "tests", "conformance", "data");
 /** TradingView exports: ta/<case>, strategy/<case>, logs/<case> (trailing separator omitted). */
 export const TRADINGVIEW = join(DATA, "tradingview");
 
+/** The PineForge corpus (TradingView trade lists, tests/conformance/data/pineforge/README.md). */
+export const PINEFORGE = join(DATA, "pineforge");
+
 /** The builtin catalogue source, beside its generator scripts/gen-catalog.mjs. */
 export const BUILTINS_JSON = join(ROOT, "scripts", "builtins.json");
 

@@ -179,6 +179,8 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
           pre ??= new Precompute(r.plan, ctx, arena);
           columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? pre.tuple(r.call) : pre.column(r.call)]);
           return null;
+        default:
+          throw new Error(`internal: unknown code reference ${(r as Ref).k}`);
       }
     });
     // a column-plot program's plot values for every bar (mostly columns the hoisted calls made)

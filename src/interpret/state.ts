@@ -97,7 +97,9 @@ export class RunState {
     for (let i = 0; i < s.vals.length; i++) this.vals[i] = s.vals[i];
     this.nums.set(s.nums);
     this.once.set(s.once);
-    keepOnce.forEach((k, j) => (this.once[k] = keptOnce[j]!));
+    keepOnce.forEach((k, j) => {
+      this.once[k] = keptOnce[j]!;
+    });
     for (let i = 0; i < this.sites.length; i++) this.sites[i]!.state = s.states[i];
     // function-local histories advance per call, also during ticks: wind their counts back
     for (let i = 0; i < this.rings.length; i++) this.rings[i]!.count = s.counts[i]!;

@@ -192,10 +192,22 @@ class Lexer {
   }
 
   private readToken(c: number): void {
-    if (isDigit(c) || (c === 46 && isDigit(this.src.charCodeAt(this.pos + 1)))) return this.readNumber();
-    if (isIdentStart(c)) return this.readWord();
-    if (c === 34 || c === 39) return this.readString(c);
-    if (c === 35) return this.readHash();
+    if (isDigit(c) || (c === 46 && isDigit(this.src.charCodeAt(this.pos + 1)))) {
+      this.readNumber();
+      return;
+    }
+    if (isIdentStart(c)) {
+      this.readWord();
+      return;
+    }
+    if (c === 34 || c === 39) {
+      this.readString(c);
+      return;
+    }
+    if (c === 35) {
+      this.readHash();
+      return;
+    }
     this.readPunct(c);
   }
 
@@ -255,12 +267,18 @@ class Lexer {
     const src = this.src;
     const start = this.pos;
     const startLine = this.line, startLineStart = this.lineStart;
-    if (src.charCodeAt(start + 1) === quote && src.charCodeAt(start + 2) === quote) return this.readTripleQuoted(quote);
+    if (src.charCodeAt(start + 1) === quote && src.charCodeAt(start + 2) === quote) {
+      this.readTripleQuoted(quote);
+      return;
+    }
     let i = start + 1;
     let value = "";
     let segment = i;
     for (;;) {
-      if (i >= src.length) return this.unterminated(start, i, startLine, startLineStart);
+      if (i >= src.length) {
+        this.unterminated(start, i, startLine, startLineStart);
+        return;
+      }
       const c = src.charCodeAt(i);
       if (c === quote) {
         value += src.slice(segment, i);
@@ -285,7 +303,10 @@ class Lexer {
         let j = i + (c === CH_CR && src.charCodeAt(i + 1) === CH_NL ? 2 : 1);
         let k = j;
         while (src.charCodeAt(k) === CH_SPACE || src.charCodeAt(k) === CH_TAB) k++;
-        if (k === j || k >= src.length || src.charCodeAt(k) === CH_NL) return this.unterminated(start, i, startLine, startLineStart);
+        if (k === j || k >= src.length || src.charCodeAt(k) === CH_NL) {
+          this.unterminated(start, i, startLine, startLineStart);
+          return;
+        }
         value += src.slice(segment, i) + " ";
         this.line++;
         this.lineStart = j;

@@ -28,7 +28,9 @@ describe("matrix linear algebra", () => {
     expect([p.rows, p.cols]).toEqual([2, 3]);
     // A * pinv(A) * A == A
     const back = multiply(multiply(a, p), a);
-    back.data.forEach((x, i) => expect(x).toBeCloseTo(a.data[i]!, 10));
+    back.data.forEach((x, i) => {
+      expect(x).toBeCloseTo(a.data[i]!, 10);
+    });
   });
   it("eigen of an empty or na matrix does not hang", () => {
     expect(eigen([]).values).toEqual([]);

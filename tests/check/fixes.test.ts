@@ -82,7 +82,9 @@ describe("result types that follow an argument", () => {
       return (Number.isNaN(lastUp) ? 0 : lastUp) * 1000 + (Number.isNaN(lastI) ? 0 : lastI) * 10 + (ch ? 1 : 0) + 700000;
     });
     const got = await first(src);
-    got.forEach((g, k) => expect(g as number).toBeCloseTo(want[k]!, 6));
+    got.forEach((g, k) => {
+      expect(g as number).toBeCloseTo(want[k]!, 6);
+    });
   });
 });
 
@@ -144,6 +146,8 @@ describe("division by zero still evaluates the dividend", () => {
 describe("math.round result type", () => {
   it("math.round(x) is int, math.round(x, precision) is float", async () => {
     const got = await first(v6("int r = math.round(close)\nfloat r2 = math.round(close, 1)\nplot(r * 1000 + r2)"));
-    got.forEach((g, i) => expect(g as number).toBeCloseTo(Math.round(data[i]!.close) * 1000 + Math.round(data[i]!.close * 10) / 10, 9));
+    got.forEach((g, i) => {
+      expect(g as number).toBeCloseTo(Math.round(data[i]!.close) * 1000 + Math.round(data[i]!.close * 10) / 10, 9);
+    });
   });
 });

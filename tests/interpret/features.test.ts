@@ -12,7 +12,9 @@ describe("collections and objects", () => {
     const got = await first(v6("array<float> a = array.new<float>()\nfloat[] b = array.new_float(0)\nvar c = array.new_float()\na.push(close)\nb.push(1)\nc.push(2)\ns = 0.0\nfor [i, x] in c\n    s += x * i\nplot(s * 1000 + a.get(0) * 10 + b.size())"));
     // c grows by one element (2) per bar: s = 2 * (0 + 1 + ... + bar)
     const want = closes.map((c, i) => 2 * ((i * (i + 1)) / 2) * 1000 + c * 10 + 1);
-    got.forEach((g, i) => expect(g as number).toBeCloseTo(want[i]!, 9));
+    got.forEach((g, i) => {
+      expect(g as number).toBeCloseTo(want[i]!, 9);
+    });
   });
   it("maps with put/get and for [k, v] in", async () => {
     expect(await first(v6("m = map.new<string, int>()\nm.put('a', 1)\nm.put('b', 2)\nt = 0\nfor [k, v] in m\n    t += v\nplot(t * 10 + m.get('b'))"))).toEqual(Array(N).fill(32));

@@ -121,7 +121,9 @@ describe("v5 dialect: forms v5 scripts use that already matched v6", () => {
   it("untyped input() forms: int, float, bool, string and a source", async () => {
     const r = await ok(v5("len = input(3, 'Length')\nm = input(1.5, title='Mult')\nb = input(true, 'On')\ns = input('abc', 'Text')\nsrc = input(close, 'Source')\nplot(ta.sma(src, len) * m, title='X')\nplot(b and s == 'abc' ? 1 : 0, title='Y')"));
     const sma3 = data.map((_, i) => (i < 2 ? null : ((data[i]!.close + data[i - 1]!.close + data[i - 2]!.close) / 3) * 1.5));
-    r.series["X"]!.forEach((v, i) => (sma3[i] === null ? expect(v).toBeNull() : expect(v).toBeCloseTo(sma3[i]!, 9)));
+    r.series["X"]!.forEach((v, i) => {
+      if (sma3[i] === null) expect(v).toBeNull(); else expect(v).toBeCloseTo(sma3[i]!, 9);
+    });
     expect(r.series["Y"]).toEqual(fill(1));
     expect(r.inputs.map((i) => i.title)).toEqual(["Length", "Mult", "On", "Text", "Source"]);
   });

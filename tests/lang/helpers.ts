@@ -57,7 +57,9 @@ export function spanProblems(source: string, root: unknown): string[] {
   const visit = (node: unknown, parent: Spanned["span"] | null, path: string): void => {
     if (!node || typeof node !== "object") return;
     if (Array.isArray(node)) {
-      node.forEach((n, i) => visit(n, parent, `${path}[${i}]`));
+      node.forEach((n, i) => {
+        visit(n, parent, `${path}[${i}]`);
+      });
       return;
     }
     const s = (node as Partial<Spanned>).span;

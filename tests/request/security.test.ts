@@ -196,7 +196,9 @@ describe("calendar timeframes on a daily exchange chart", () => {
     const wk = c.bars.map((b) => week(b.time));
     const n = c.bars.length;
     const lastOfWeek = new Map<number, number>();
-    wk.forEach((w, i) => lastOfWeek.set(w, c.bars[i]!.close));
+    wk.forEach((w, i) => {
+      lastOfWeek.set(w, c.bars[i]!.close);
+    });
     const off: (number | null)[] = [];
     const prev: (number | null)[] = [];
     let delivered: number | null = null;

@@ -9,7 +9,7 @@ const BARS = Array.from({ length: 300 }, (_, i) => {
   return { time: 1_700_000_000_000 + i * 60_000, open: c - 0.3, high: c + 1, low: c - 1, close: c, volume: 1000 + i };
 });
 
-export const CROSS_STRATEGY = `//@version=6
+const CROSS_STRATEGY = `//@version=6
 strategy("Cross", overlay=true)
 fast = input.int(5, "Fast", minval=2, maxval=20)
 slow = input.int(20, "Slow", minval=10, maxval=60)

@@ -110,7 +110,9 @@ function mathTest004Lines(sma: Sma): string[] {
   const k = sma(v, 3);
   // the inner sma is na on bars 0-1: the outer window starts on bar 2 (na values are skipped)
   const d = new Float64Array(30).fill(NaN);
-  sma(k.subarray(2), 3).forEach((x, i) => (d[i + 2] = x));
+  sma(k.subarray(2), 3).forEach((x, i) => {
+    d[i + 2] = x;
+  });
   const out: string[] = [];
   for (let i = 16; i < 30; i++) out.push(`k_eq_d: ${k[i] === d[i]}, sum_exact: ${k[i] * 3 === v[i] * 3}`);
   return out;

@@ -56,7 +56,9 @@ describe("lengths", () => {
   it("length 1 is the value itself (or na-free stats)", async () => {
     const c = b.close;
     const got = await run((s, i) => [s.f("a", "sma", c[i], 1), s.f("b", "ema", c[i], 1), s.f("c", "wma", c[i], 1), s.f("d", "highest", c[i], 1), s.f("e", "median", c[i], 1), s.f("f", "stdev", c[i], 1)]);
-    got.forEach((r, i) => expect(r).toEqual([c[i], c[i], c[i], c[i], c[i], 0]));
+    got.forEach((r, i) => {
+      expect(r).toEqual([c[i], c[i], c[i], c[i], c[i], 0]);
+    });
   });
   it("a window longer than the data gives na on every bar", async () => {
     const got = await run((s, i) => [s.f("a", "sma", b.close[i], 100), s.f("b", "highest", 100), s.f("c", "percentrank", b.close[i], 100), s.f("d", "median", b.close[i], 100)]);
@@ -80,7 +82,9 @@ describe("lengths", () => {
   });
   it("a growing length (cumulative average) keeps all history", async () => {
     const got = await run((s, i) => s.f("a", "sma", b.close[i], i + 1));
-    got.forEach((v, i) => expect(v).toBe(ref.smaFresh(b.close.slice(0, i + 1), i + 1)[i]));
+    got.forEach((v, i) => {
+      expect(v).toBe(ref.smaFresh(b.close.slice(0, i + 1), i + 1)[i]);
+    });
   });
   it("invalid lengths raise TradingView's runtime error", async () => {
     await expect(run((s, i) => s.f("a", "sma", b.close[i], 0), 1)).rejects.toThrow(/'length' argument \(0\) in the 'sma' function. It must be > 0/);
@@ -96,7 +100,9 @@ describe("call sites", () => {
     const got = await run((s, i) => [s.f("a", "ema", b.close[i], 5), s.f("b", "ema", b.open[i], 5)]);
     const ea = ref.ema(b.close, 5);
     const eb = ref.ema(b.open, 5);
-    got.forEach((r, i) => expect(r).toEqual([ea[i], eb[i]]));
+    got.forEach((r, i) => {
+      expect(r).toEqual([ea[i], eb[i]]);
+    });
   });
   it("a call site called several times on one bar keeps the last call (TradingView's loop rule)", async () => {
     // for i = 1 to 3: v := ta.ema(close * i, 5)  ==  ta.ema(close * 3, 5)
@@ -106,7 +112,9 @@ describe("call sites", () => {
       return v;
     });
     const want = ref.ema(b.close.map((c) => c * 3), 5);
-    got.forEach((v, i) => expect(v).toBe(want[i]));
+    got.forEach((v, i) => {
+      expect(v).toBe(want[i]);
+    });
     for (const name of ["sma", "highest", "median", "wma", "stdev"]) {
       const rep = await run((s, i) => {
         let v = NaN;
@@ -132,7 +140,9 @@ describe("forms and overloads", () => {
     const ll = ref.hilo(b.low, 3, 1);
     const ph = ref.pivot(b.high, 2, 1, true);
     const pl = ref.pivot(b.low, 2, 1, false);
-    got.forEach((r, i) => expect(r).toEqual([hh[i], ll[i], ph[i], pl[i]]));
+    got.forEach((r, i) => {
+      expect(r).toEqual([hh[i], ll[i], ph[i], pl[i]]);
+    });
   });
   it("change of a bool is true when it differs from the previous bar", async () => {
     const x = [true, true, false, false, true];

@@ -208,8 +208,12 @@ export class App {
   }
 
   showTab(group: string, tab: string): void {
-    document.querySelectorAll(`nav.tabs[data-group="${group}"] button`).forEach((b) => b.classList.toggle("active", (b as HTMLElement).dataset.tab === tab));
-    document.querySelectorAll(`.tab-body[data-group="${group}"] .panel`).forEach((p) => p.classList.toggle("active", (p as HTMLElement).dataset.panel === tab));
+    document.querySelectorAll(`nav.tabs[data-group="${group}"] button`).forEach((b) => {
+      b.classList.toggle("active", (b as HTMLElement).dataset.tab === tab);
+    });
+    document.querySelectorAll(`.tab-body[data-group="${group}"] .panel`).forEach((p) => {
+      p.classList.toggle("active", (p as HTMLElement).dataset.panel === tab);
+    });
     if (tab === "optimize") this.optimize.shown();
   }
 

@@ -50,7 +50,9 @@ const hook = {
       const t0 = performance.now();
       await Promise.all(ws.map((w) => new Promise((r) => ((w.onmessage = r), w.postMessage(0)))));
       const ms = performance.now() - t0;
-      ws.forEach((w) => w.terminate());
+      ws.forEach((w) => {
+        w.terminate();
+      });
       return ms;
     };
     await spin(1); // warm-up

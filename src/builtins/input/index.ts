@@ -80,7 +80,9 @@ function coerce(kind: Kind, title: string, x: unknown, def: unknown): unknown {
 
 function params(name: string): Record<string, number> {
   const out: Record<string, number> = {};
-  CATALOG.functions[name]!.params.forEach((p, i) => (out[p] = i));
+  CATALOG.functions[name]!.params.forEach((p, i) => {
+    out[p] = i;
+  });
   return out;
 }
 

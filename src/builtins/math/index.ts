@@ -120,6 +120,6 @@ export const variables: VariableTable = {};
 export const constants: ConstantTable = {
   "math.pi": Math.PI,
   "math.e": Math.E,
-  "math.phi": 1.6180339887498948,
+  "math.phi": 1.618033988749895,
   "math.rphi": 0.6180339887498948,
 };

@@ -21,7 +21,9 @@ function store(ctx: ExecContext): PlotStore {
 /** Parameter positions of a builtin (the `args` order of src/builtins/types.ts). */
 function params(name: string): Record<string, number> {
   const out: Record<string, number> = {};
-  CATALOG.functions[name]!.params.forEach((p, i) => (out[p] = i));
+  CATALOG.functions[name]!.params.forEach((p, i) => {
+    out[p] = i;
+  });
   return out;
 }
 

@@ -518,7 +518,7 @@ function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): n
 }
 
 function paintFills(g: PaneGeometry, fills: Extract<PlotPlan, { type: "fill" }>[], result: PackedRunResult, plans: PlotPlan[]): void {
-  const valueOf = (title: string): ((i: number) => number) => {
+  const valuesOf = (title: string): ((i: number) => number) => {
     const hl = plans.find((p) => p.type === "hline" && p.title === title) as Extract<PlotPlan, { type: "hline" }> | undefined;
     if (hl) return () => hl.price;
     const col = result.series[title];
@@ -528,8 +528,8 @@ function paintFills(g: PaneGeometry, fills: Extract<PlotPlan, { type: "fill" }>[
     };
   };
   for (const f of fills) {
-    const a = valueOf(f.plot1);
-    const b = valueOf(f.plot2);
+    const a = valuesOf(f.plot1);
+    const b = valuesOf(f.plot2);
     const col = result.series[f.title];
     const base = cssColor(f.color);
     // one quad per bar pair, so gaps (na) break the band like TradingView does

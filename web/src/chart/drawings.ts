@@ -70,7 +70,9 @@ export function paintDrawings(g: PaneGeometry, drawings: readonly Rec[], xOf: (x
     ctx.save();
     ctx.fillStyle = anyColor(d.color) ?? "rgba(41, 98, 255, 0.15)";
     ctx.beginPath();
-    pts.forEach(([x, y], k) => (k ? ctx.lineTo(x!, y!) : ctx.moveTo(x!, y!)));
+    pts.forEach(([x, y], k) => {
+      if (k) ctx.lineTo(x!, y!); else ctx.moveTo(x!, y!);
+    });
     ctx.closePath();
     ctx.fill();
     ctx.restore();
@@ -193,7 +195,9 @@ function paintLabel(g: PaneGeometry, d: Rec, i: number): boolean {
   ctx.fillStyle = none ? (anyColor(d.textcolor) ?? bg) : fg;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  lines.forEach((l, k) => ctx.fillText(l, x, top + 4 + k * 14));
+  lines.forEach((l, k) => {
+    ctx.fillText(l, x, top + 4 + k * 14);
+  });
   return true;
 }
 

@@ -4,7 +4,7 @@
 
 import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
-import type { BuiltinDef } from "../builtins/types.js";
+import type { BuiltinDef } from "../catalog/contract.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
 import { catalogFunctionFor, nameV5When, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
@@ -24,7 +24,7 @@ import { checkStatement } from "./statements.js";
 
 export interface Registry {
   functions: Record<string, BuiltinDef>;
-  variables: Record<string, import("../builtins/types.js").BuiltinVariable>;
+  variables: Record<string, import("../catalog/contract.js").BuiltinVariable>;
   constants: Record<string, unknown>;
 }
 

@@ -3,7 +3,7 @@
 // every variable knows how much history it needs. Backends never look at names again.
 
 import type { Span } from "../lang/ast.js";
-import type { BuiltinDef, BuiltinVariable } from "../builtins/types.js";
+import type { BuiltinDef, BuiltinVariable } from "../catalog/contract.js";
 import type { PType } from "./types.js";
 
 /** A variable's storage: one slot in the run's value array, plus a history ring when read with []. */

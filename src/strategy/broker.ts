@@ -7,7 +7,7 @@
 // path), the script's strategy.* calls (entry/order/exit/close/cancel...), onBarClose after it
 // (process_orders_on_close fills, risk rules, equity), finish at the end (the StrategyResult).
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BrokerHost as ExecContext } from "./host.js";
 import type { StrategyEvent, StrategyResult } from "../core/result.js";
 import { exitCovers, OrderBook } from "./book.js";
 import { EventLog } from "./events.js";

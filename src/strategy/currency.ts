@@ -5,7 +5,7 @@
 // "FX:<FROM><TO>" whose bar opened last before the chart bar closes. Without that entry values stay
 // in the symbol's currency and the run says so once.
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BrokerHost as ExecContext } from "./host.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 
 export class CurrencyRate {

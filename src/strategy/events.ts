@@ -3,7 +3,7 @@
 // while it runs (no object per call: retained objects are what the garbage collector pays for) and
 // builds the contract's records when they are read, normally once, at the end of the run.
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BrokerHost as ExecContext } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
 
 type Kind = StrategyEvent["kind"];

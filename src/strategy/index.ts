@@ -15,7 +15,7 @@
 //     "<SYMBOL>|<lower timeframe>"), before createBroker; the broker walks the sub-bars whose time lies
 //     in [ctx.time, ctx.timeClose). Without them the chart bar's own path is used.
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BrokerHost as ExecContext } from "./host.js";
 import { Broker } from "./broker.js";
 
 export { Broker, type BrokerSnapshot } from "./broker.js";

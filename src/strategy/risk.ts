@@ -1,7 +1,7 @@
 // strategy.risk.* rules and margin calls: the parts of the emulator that act on the account rather
 // than on individual orders.
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BrokerHost as ExecContext } from "./host.js";
 import type { Broker } from "./broker.js";
 import type { Side } from "./types.js";
 

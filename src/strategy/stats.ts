@@ -1,6 +1,6 @@
 // Equity curve, drawdown / run-up and the Strategy Tester's performance summary.
 
-import type { ExecContext } from "../builtins/types.js";
+import type { BrokerHost as ExecContext } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import type { Broker } from "./broker.js";
 

@@ -67,8 +67,6 @@ function upwardImports(folder: string): string[] {
  * folder is clean this test flips and the entry must go.
  */
 const KNOWN_UPWARD: Record<string, string> = {
-  strategy: "imports the ExecContext type from src/builtins/types.ts (issue #15: move it below both)",
-  check: "checker.ts and ir.ts import the BuiltinDef type from src/builtins/types.ts (issue #15: the registry's types belong below both)",
   builtins: "request.* imports src/runtime/security-feed.ts (issue #15: the request feed belongs in a lower module)",
   interpret: "security.ts imports runtime/context, security-feed and rollback; hoisting.ts imports src/compile/hoist.ts (issue #15)",
 };

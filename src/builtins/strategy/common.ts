@@ -9,7 +9,8 @@ export function brokerOf(ctx: ExecContext): Broker {
   const b = ctx.broker as Broker | null;
   if (!b) ctx.runtimeError("strategy.* functions can only be used in a strategy() script");
   // orders reach the broker only through these builtins, so every fill finds the alert reporter set
-  if (b.onFill === null) b.onFill = reportFill;
+  // (the broker hands back the host it is driven with, which is always the run's ExecContext)
+  if (b.onFill === null) b.onFill = (fill, host) => reportFill(fill, host as ExecContext);
   return b;
 }
 

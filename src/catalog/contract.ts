@@ -1,0 +1,113 @@
+// The contract between a backend (interpret, compile) and the builtin implementations. It lives in src/catalog,
+// next to the catalogue that lists every builtin, so the checker can keep the registry's definitions in its
+// resolved program without importing the builtins above it (src/builtins/types.ts re-exports it).
+//
+// A builtin is a plain function `(ctx, args, site) => value`:
+// - `args` holds the call's arguments in the order of the builtin's parameter list in
+//   scripts/builtins.json (named arguments already moved to their position); an omitted
+//   optional argument is `undefined` and the implementation applies the documented default.
+//   Overloads that differ by arity (ta.highest(length) vs ta.highest(source, length)) are told
+//   apart by the implementation from `args.length` / the types of the values.
+// - `site` is the per-call-site slot (one per call site and per user-function instance); stateful
+//   builtins keep their state in `site.state`, created on first use. It is the only place state may
+//   live, so that the backend can snapshot and roll it back for realtime ticks.
+// - Tuple results are returned as arrays owned by the site (`site.out`) so no array is allocated per bar.
+// - Values follow src/core/values.ts (na = NaN for numbers and colours, null for objects/strings).
+// The args array itself is owned and reused by the backend: never keep a reference to it.
+
+import type { SymInfo } from "../core/result.js";
+import type { PineValue } from "../core/values.js";
+
+export interface CallSite {
+  /** Per-site state, created lazily by the builtin. */
+  state: any;
+  /** Reusable tuple result buffer. */
+  out?: PineValue[];
+  /** Stable id (for diagnostics and snapshots). */
+  id: number;
+  /**
+   * Type arguments of the call when the checker knows them: [T] for array.new<T>/matrix.new<T> and
+   * for array.from (the inferred element type), [K, V] for map.new<K, V>.
+   */
+  typeArgs?: string[];
+}
+
+/** The current bar and script environment, as every builtin sees it. Mutated in place per bar. */
+export interface ExecContext {
+  /** Pine version of the script (5 or 6). */
+  version: number;
+  barIndex: number;
+  /** Number of bars in the run (last_bar_index = barCount - 1). */
+  barCount: number;
+  time: number;
+  timeClose: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  /** Whole input columns (read-only), for builtins that look back or forward in the data. */
+  columns: {
+    time: Float64Array;
+    open: Float64Array;
+    high: Float64Array;
+    low: Float64Array;
+    close: Float64Array;
+    volume: Float64Array;
+  };
+  syminfo: Required<Pick<SymInfo, "mintick" | "pointvalue" | "timezone" | "currency" | "type">> & SymInfo;
+  /** Chart timeframe in TradingView notation ("1", "60", "D", "1W", ...). */
+  timeframe: string;
+  /** Realtime state for barstate.*. */
+  isRealtime: boolean;
+  isNewTick: boolean;
+  isConfirmed: boolean;
+  /** The run's WASM kernel instance (src/kernels), shared by every ta.* call site of the run. */
+  kernels: unknown;
+  /** The broker emulator (src/strategy) when the script is a strategy, else null. */
+  broker: unknown;
+  /** Per-run services other modules attach (drawings store, alerts, request.* feed, ...), by name. */
+  ext: Record<string, unknown>;
+  /** Sink for log.* and runtime warnings. */
+  log(level: "info" | "warning" | "error", message: string): void;
+  /** Raises a Pine runtime error (stops the run with error_kind "runtime" and the bar index). */
+  runtimeError(message: string): never;
+}
+
+export type BuiltinImpl = (ctx: ExecContext, args: any[], site: CallSite) => any;
+
+export interface BuiltinDef {
+  /** Full Pine name, e.g. "ta.sma", "array.push", "math.max". */
+  name: string;
+  impl: BuiltinImpl;
+  /** Keeps per-call-site state (ta.*, math.random with seed, ...). */
+  stateful?: boolean;
+  /** Number of history bars the builtin needs of each series argument, when it reads `args` history itself. */
+  returnsTuple?: number;
+}
+
+export type BuiltinTable = Record<string, BuiltinDef>;
+
+/** A builtin variable such as `close`, `bar_index`, `ta.tr`, `syminfo.mintick`, `strategy.position_size`. */
+export interface BuiltinVariable {
+  name: string;
+  get: (ctx: ExecContext, site: CallSite) => any;
+  /** Keeps per-site state (ta.obv, ta.accdist, ta.vwap, ...). */
+  stateful?: boolean;
+}
+
+export type VariableTable = Record<string, BuiltinVariable>;
+
+/** Builtin constants by full name (`color.red`, `shape.triangleup`, `strategy.long`, `math.pi`). */
+export type ConstantTable = Record<string, any>;
+
+/**
+ * What every namespace module exports from its index.ts (src/builtins/<ns>/index.ts):
+ *   export const functions: BuiltinTable; export const variables: VariableTable; export const constants: ConstantTable;
+ * (any of the three may be omitted). src/builtins/index.ts merges them into one registry.
+ */
+export interface BuiltinModule {
+  functions?: BuiltinTable;
+  variables?: VariableTable;
+  constants?: ConstantTable;
+}

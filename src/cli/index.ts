@@ -8,6 +8,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { VERSION } from "../core/version.js";
 import { completionScript, SHELLS } from "./completion.js";
+import type { TimeUnit } from "../core/bars.js";
 
 export type CommandFn = (argv: string[]) => Promise<number>;
 
@@ -27,6 +28,7 @@ export interface RunOptions {
   realtimeBars?: number;
   realtimeFromBar?: number;
   backtestStart?: number | { bar: number };
+  timeUnit: TimeUnit;
 }
 
 export interface OptimizeOptions {
@@ -43,6 +45,7 @@ export interface OptimizeOptions {
   minTrades?: number;
   seed?: number;
   data?: string;
+  timeUnit: TimeUnit;
   json?: boolean;
 }
 
@@ -108,6 +111,13 @@ function spaceArg(v: string): unknown {
   }
 }
 
+/** --time-unit: how the time column of --data (and --data-feed) files is read. */
+function timeUnitArg(v: string): TimeUnit {
+  if (v !== "auto" && v !== "s" && v !== "ms") throw new InvalidArgumentError(`--time-unit must be auto, s or ms, got '${v}'`);
+  return v;
+}
+const TIME_UNIT_HELP = "time column unit of the data files: s | ms | auto (auto refuses files that mix the two)";
+
 function fractionArg(v: string): number {
   const f = Number(v);
   if (!Number.isFinite(f) || f <= 0 || f >= 1) throw new InvalidArgumentError(`--holdout-frac must be a number between 0 and 1, got '${v}'`);
@@ -139,6 +149,7 @@ Examples:
     .option("--bars <N>", "seeded random-walk bars to generate when no --data is given", intArg("--bars", 0), 20)
     .option("--data <FILE>", "bars from a CSV or JSON file (time,open,high,low,close,volume)")
     .option("--data-feed <FILE>", 'bars of other symbols/timeframes for request.* and the bar magnifier: a JSON object {"SYMBOL": bars, "SYMBOL|TF": bars, ...}, each bars value an array of {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}; time in unix seconds or ms. Example: {"BINANCE:ETHUSDT|60": [...]}')
+    .option("--time-unit <UNIT>", TIME_UNIT_HELP, timeUnitArg, "auto")
     .option("--syminfo <FILE>", "symbol description (JSON or TOML)")
     .option("--timeframe <TF>", 'chart timeframe ("1", "60", "D", ...); default: inferred from the bars')
     .option("--mode <MODE>", "interpret | compile | auto (default: $SVC_RUNTIME_MODE, else interpret)")
@@ -179,6 +190,7 @@ Examples:
     .option("--min-trades <N>", "fewer closed trades score -inf (default 5)", intArg("--min-trades", 0))
     .option("--seed <N>", "makes the search reproducible", intArg("--seed", null))
     .option("--data <FILE>", "bars from a CSV or JSON file")
+    .option("--time-unit <UNIT>", TIME_UNIT_HELP, timeUnitArg, "auto")
     .option("--json", "print the full result as JSON on stdout")
     .addHelpText("after", `
 Examples:

@@ -22,7 +22,7 @@ export function command(argv: string[]): Promise<number> {
 function loadBars(a: Args): Bar[] | string {
   if (!a.data) return randomWalkBars(a.bars);
   const text = readText(a.data, "data file");
-  const parsed = /\.json$/i.test(a.data) || /^\s*[[{]/.test(text) ? parseJsonBars(text) : parseCsvBars(text);
+  const parsed = /\.json$/i.test(a.data) || /^\s*[[{]/.test(text) ? parseJsonBars(text, { timeUnit: a.timeUnit }) : parseCsvBars(text, { timeUnit: a.timeUnit });
   if (isBarDataError(parsed)) return `${a.data}: ${parsed.error}${parsed.line ? ` (line ${parsed.line})` : ""}`;
   return toBarArray(parsed as unknown as OhlcvInput);
 }

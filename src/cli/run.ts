@@ -6,7 +6,7 @@
 import { UsageError, readText } from "./args.js";
 import { runSubcommand, type RunOptions as Args } from "./index.js";
 import type { OhlcvInput, RunResult, SymInfo } from "../core/result.js";
-import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
+import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars, type TimeUnit } from "../core/bars.js";
 import { parseTimeframe } from "../core/time-frames.js";
 import { parseSymInfoJson, parseSymInfoToml } from "../core/syminfo.js";
 import { Runtime } from "../runtime/index.js";
@@ -14,7 +14,7 @@ import { randomWalkBars } from "../runtime/synthetic.js";
 import { formatStrategySummary } from "../strategy/index.js";
 
 /** A data-feed file as RunOptions.dataFeed, or the message of its first problem. */
-export function parseDataFeed(text: string): Record<string, OhlcvInput> | { error: string } {
+export function parseDataFeed(text: string, timeUnit: TimeUnit = "auto"): Record<string, OhlcvInput> | { error: string } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -28,7 +28,7 @@ export function parseDataFeed(text: string): Record<string, OhlcvInput> | { erro
     const symbol = bar < 0 ? key : key.slice(0, bar);
     if (symbol.trim() === "") return { error: `key "${key}": the symbol is empty` };
     if (bar >= 0 && !parseTimeframe(key.slice(bar + 1))) return { error: `key "${key}": "${key.slice(bar + 1)}" is not a timeframe (e.g. "60", "1D")` };
-    const cols = barsFromJson(value);
+    const cols = barsFromJson(value, { timeUnit });
     if (isBarDataError(cols)) return { error: `"${key}": ${cols.error}` };
     feed[key] = cols;
   }
@@ -56,7 +56,7 @@ export async function execute(script: string, args: Args): Promise<number> {
     source = readText(script, "script");
     if (args.data) {
       const text = readText(args.data, "data file");
-      const cols = args.data.toLowerCase().endsWith(".json") ? parseJsonBars(text) : parseCsvBars(text);
+      const cols = args.data.toLowerCase().endsWith(".json") ? parseJsonBars(text, { timeUnit: args.timeUnit }) : parseCsvBars(text, { timeUnit: args.timeUnit });
       if (isBarDataError(cols)) {
         console.error(`resin run: ${args.data}${cols.line ? `:${cols.line}` : ""}: ${cols.error}`);
         return 1;
@@ -64,7 +64,7 @@ export async function execute(script: string, args: Args): Promise<number> {
       data = cols;
     } else data = randomWalkBars(args.bars);
     if (args.dataFeed) {
-      const feed = parseDataFeed(readText(args.dataFeed, "data feed file"));
+      const feed = parseDataFeed(readText(args.dataFeed, "data feed file"), args.timeUnit);
       if ("error" in feed && typeof feed.error === "string") {
         console.error(`resin run: ${args.dataFeed}: ${feed.error}`);
         return 1;

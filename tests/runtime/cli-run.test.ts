@@ -53,6 +53,16 @@ describe("resin run", () => {
     const r = JSON.parse(out.join(""));
     expect(r.series.c).toEqual([1.5, 2, 2.5]);
   });
+  it("--time-unit: a file mixing seconds and milliseconds is refused naming its row unless the unit is given", async () => {
+    const mixed = join(dir, "mixed.csv");
+    writeFileSync(mixed, "time,open,high,low,close,volume\n1700000000,1,2,0.5,1.5,10\n1700000060000,1.5,2.5,1,2,11\n");
+    const { out, err } = capture();
+    expect(await command([script, "--data", mixed, "--json"])).toBe(1);
+    expect(err.join("\n")).toMatch(/mixed\.csv:3: .*(second|millisecond)/i);
+    expect(await command([script, "--data", csv, "--json", "--time-unit", "s"])).toBe(0);
+    expect(JSON.parse(out.join("")).series.c).toEqual([1.5, 2, 2.5]);
+    expect(await command([script, "--data", csv, "--time-unit", "minutes"])).toBe(2);
+  });
   it("prints the strategy summary", async () => {
     const { out } = capture();
     expect(await command([strat, "--bars", "12"])).toBe(0);

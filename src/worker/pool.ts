@@ -8,6 +8,10 @@
 // replies, so it never waits for the page to read the reply and post more work. On a machine with
 // as many cores as workers the page thread competes with them, and without this every trial paid a
 // scheduling round trip through the page (measured: docs/benchmarks.md, browser section).
+//
+// A job may carry a hard deadline: past it its worker is terminated and replaced, as the Node
+// server's pool does (a script stuck inside one builtin call never reaches the runtime's own budget
+// check), and the job fails with a DeadlineError coded RUN_DEADLINE_EXCEEDED like the server's 504.
 
 import * as Comlink from "comlink";
 import type { RuntimeWorkerApi } from "./runtime.worker.js";
@@ -17,6 +21,15 @@ export class CancelledError extends Error {
   constructor() {
     super("cancelled");
     this.name = "CancelledError";
+  }
+}
+
+/** A job that passed its hard deadline; its worker was terminated and will be replaced on demand. */
+export class DeadlineError extends Error {
+  readonly code = "RUN_DEADLINE_EXCEEDED";
+  constructor(readonly deadlineMs: number) {
+    super(`the run passed its ${Math.round(deadlineMs / 1000)} s deadline: its worker was stopped and replaced`);
+    this.name = "DeadlineError";
   }
 }
 
@@ -40,11 +53,18 @@ interface Job<T> {
   resolve: (v: T) => void;
   reject: (e: unknown) => void;
   pipeline: boolean;
+  deadlineMs: number | undefined;
 }
 
 export interface ExecOptions {
   /** May queue on a busy worker (up to PIPELINE_DEPTH jobs) when no worker is idle. */
   pipeline?: boolean;
+  /**
+   * Hard deadline in ms from the moment the job is handed to a worker (for a pipelined job that
+   * includes the job ahead of it there). Past it the worker is terminated: its jobs fail with a
+   * DeadlineError and a fresh worker takes the next ones.
+   */
+  deadlineMs?: number;
 }
 
 export type WorkerFactory = () => Worker;
@@ -73,7 +93,7 @@ export class WorkerPool {
   /** Runs `fn` on a worker that holds bars `barsKey` (sending them first if needed). */
   exec<T>(barsKey: string | undefined, fn: (api: Comlink.Remote<RuntimeWorkerApi>) => Promise<T>, options: ExecOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ barsKey, fn, resolve, reject, pipeline: options.pipeline ?? false });
+      this.queue.push({ barsKey, fn, resolve, reject, pipeline: options.pipeline ?? false, deadlineMs: options.deadlineMs });
       this.pump();
     });
   }
@@ -82,12 +102,7 @@ export class WorkerPool {
   cancelAll(): void {
     const queued = this.queue.splice(0);
     for (const j of queued) j.reject(new CancelledError());
-    for (const s of [...this.slots]) {
-      if (s.running === 0) continue;
-      s.worker.terminate();
-      this.slots.splice(this.slots.indexOf(s), 1);
-      for (const reject of s.rejects) reject(new CancelledError());
-    }
+    for (const s of [...this.slots]) if (s.running > 0) this.kill(s, new CancelledError());
   }
 
   terminate(): void {
@@ -125,13 +140,18 @@ export class WorkerPool {
     worker.addEventListener("error", (e) => {
       // a worker that failed to load (bad bundle, wasm missing) fails its jobs instead of hanging them
       e.preventDefault();
-      worker.terminate();
-      const i = this.slots.indexOf(slot);
-      if (i >= 0) this.slots.splice(i, 1);
-      for (const reject of slot.rejects) reject(new Error(`runtime worker failed: ${e.message || "load error"}`));
+      this.kill(slot, new Error(`runtime worker failed: ${e.message || "load error"}`));
     });
     this.slots.push(slot);
     return slot;
+  }
+
+  /** Terminates a worker and fails the jobs it holds with `reason`; a replacement spawns on demand. */
+  private kill(slot: Slot, reason: Error): void {
+    slot.worker.terminate();
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    for (const reject of slot.rejects) reject(reason);
   }
 
   /** Sends bar set `key` to the worker once; later jobs there wait for the same transfer. */
@@ -153,6 +173,8 @@ export class WorkerPool {
     let reject!: (e: unknown) => void;
     const settled = new Promise<never>((_, r) => (reject = r));
     slot.rejects.add(reject);
+    const deadline = job.deadlineMs;
+    const timer = deadline === undefined ? undefined : setTimeout(() => this.kill(slot, new DeadlineError(deadline)), deadline);
     try {
       const work = (async () => {
         if (job.barsKey !== undefined) await this.barsOn(slot, job.barsKey);
@@ -162,6 +184,7 @@ export class WorkerPool {
     } catch (e) {
       job.reject(e);
     } finally {
+      clearTimeout(timer);
       slot.running--;
       slot.rejects.delete(reject);
       this.pump();

@@ -2,7 +2,7 @@ import { MessageChannel } from "node:worker_threads";
 import { nodeEndpoint } from "../helpers/node-endpoint.js";
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
-import { CancelledError, WorkerPool } from "../../src/worker/pool.js";
+import { CancelledError, DeadlineError, WorkerPool } from "../../src/worker/pool.js";
 import { packBars, type PackedBars } from "../../src/worker/protocol.js";
 
 
@@ -73,6 +73,34 @@ describe("WorkerPool", () => {
     expect((after as any).count).toBe(2);
     expect(f.made()).toBe(2);
     expect(log).not.toContain("w0:queued");
+    pool.terminate();
+  });
+
+  it("a job past its deadline terminates its worker, fails with RUN_DEADLINE_EXCEEDED, and a fresh worker serves the next job", async () => {
+    const log: string[] = [];
+    const f = fakeWorkerFactory(log, 20);
+    const pool = new WorkerPool(f.factory, 1);
+    pool.setBars("k", bars);
+    // a worker stuck in one call: the job never answers (as a script inside one long builtin call)
+    const stuck = pool.exec("k", () => new Promise<never>(() => {}), { deadlineMs: 80 });
+    const err = await stuck.catch((e) => e);
+    expect(err).toBeInstanceOf(DeadlineError);
+    expect(err.code).toBe("RUN_DEADLINE_EXCEEDED");
+    expect(pool.busyCount).toBe(0);
+    const after = await pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: "after" }), { deadlineMs: 5_000 });
+    expect((after as any).worker).toBe(1); // the replacement, which got the bars again
+    expect((after as any).count).toBe(2);
+    expect(f.made()).toBe(2);
+    pool.terminate();
+  });
+
+  it("a job that finishes in time clears its deadline (its worker is kept)", async () => {
+    const f = fakeWorkerFactory([], 10);
+    const pool = new WorkerPool(f.factory, 1);
+    pool.setBars("k", bars);
+    for (let i = 0; i < 3; i++) await pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: `s${i}` }), { deadlineMs: 2_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.made()).toBe(1);
     pool.terminate();
   });
 });

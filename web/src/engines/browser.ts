@@ -7,6 +7,15 @@ import type { StudyProgress } from "../../../src/worker/study.js";
 import { clientSideOptimize } from "./optimize-loop.js";
 import type { Engine, EngineRunRequest, OptimizeProgress, OptimizeRequest, OptimizeResult } from "./types.js";
 
+/**
+ * The in-browser run budget, as `resin serve`'s default SVC_MAX_RUN_SECONDS: a run past it returns its
+ * partial result with `timed_out`. A worker still busy GRACE_SECONDS later (stuck inside one builtin call)
+ * is terminated and replaced, and the run fails with RUN_DEADLINE_EXCEEDED.
+ */
+export const RUN_BUDGET_SECONDS = 30;
+export const GRACE_SECONDS = 5;
+const RUN_DEADLINE_MS = (RUN_BUDGET_SECONDS + GRACE_SECONDS) * 1000;
+
 export function createRuntimeWorker(): Worker {
   return new Worker(new URL("../../../src/worker/runtime.worker.ts", import.meta.url), { type: "module", name: "resin-runtime" });
 }
@@ -34,14 +43,17 @@ export class BrowserEngine implements Engine {
 
   run(req: EngineRunRequest): Promise<PackedRunResult> {
     this.register(req);
-    return this.pool.exec(req.data.key, (api) =>
-      api.run({
-        source: req.source,
-        barsKey: req.data.key,
-        symbol: req.symbol,
-        // "auto" like the HTTP API's default: compiled when eligible, interpret otherwise
-        options: { inputs: req.inputs, profiler: req.profiler, mode: req.mode ?? "auto" },
-      }),
+    return this.pool.exec(
+      req.data.key,
+      (api) =>
+        api.run({
+          source: req.source,
+          barsKey: req.data.key,
+          symbol: req.symbol,
+          // "auto" like the HTTP API's default: compiled when eligible, interpret otherwise
+          options: { inputs: req.inputs, profiler: req.profiler, mode: req.mode ?? "auto", timeoutSeconds: RUN_BUDGET_SECONDS },
+        }),
+      { deadlineMs: RUN_DEADLINE_MS },
     );
   }
 
@@ -65,7 +77,8 @@ export class BrowserEngine implements Engine {
             if (this.trace) this.trace.add(queued, sent, reply);
             return trialOutcome(reply);
           },
-          { pipeline: true },
+          // a pipelined trial's deadline also covers the trial ahead of it on its worker
+          { pipeline: true, deadlineMs: PIPELINE_DEPTH * RUN_DEADLINE_MS },
         );
       },
       { concurrency, signal },

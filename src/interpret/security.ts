@@ -3,7 +3,7 @@
 // call site asks for a (symbol, timeframe) the whole resolved program runs once more over that
 // context's bars (a secondary run with its own RunState, ctx, inputs, plots and broker, all of them
 // discarded except the values of the request sites' expressions, captured per context bar). The
-// main run then maps those values onto chart bars (src/runtime/security-feed.ts).
+// main run then maps those values onto chart bars (src/builtins/request/feed.ts).
 //
 // Secondary runs nest no further: inside one, every request site evaluates its expression in the
 // secondary's own context (TradingView's result for a request of the same context) and records it.
@@ -17,13 +17,13 @@ import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import type { LogRecord } from "../core/result.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { createBroker } from "../strategy/index.js";
-import { createContext } from "../runtime/context.js";
-import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, type RequestedContext } from "../runtime/security-feed.js";
+import { createContext } from "./context.js";
+import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, type RequestedContext } from "../builtins/request/feed.js";
 import { BAR_UNITS, budgetOf, type Budget } from "../core/budget.js";
 import type { BarColumns } from "../core/bars.js";
 import { Compiler, naOfType, type Fn } from "./compiler.js";
 import { RunState, type StateSnapshot } from "./state.js";
-import { ObjectRollback } from "../runtime/rollback.js";
+import { ObjectRollback } from "./rollback.js";
 import { createKernelsSync } from "../kernels/index.js";
 import { PineRuntimeError } from "./errors.js";
 import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";

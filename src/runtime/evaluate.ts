@@ -15,7 +15,7 @@ import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOp
 import { MODES } from "../core/result.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
-import { createContext } from "./context.js";
+import { createContext } from "../interpret/context.js";
 import { barsTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
 import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
 import { parseTimeframe } from "../core/time-frames.js";
@@ -25,7 +25,7 @@ import { compileBackend, type CompiledRun } from "./backend.js";
 import { cacheKey } from "../compile/index.js";
 import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
 import type { StateSnapshot } from "../interpret/state.js";
-import { ObjectRollback } from "./rollback.js";
+import { ObjectRollback } from "../interpret/rollback.js";
 import { Budget, RunTimeout } from "../core/budget.js";
 import type { Kernels } from "../kernels/index.js";
 
@@ -154,7 +154,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   // the strategy's default alert message for order fills (src/builtins/strategy/alerts.ts)
   ctx.ext.strategyAlertMessage = parsed.ast.doc.find((d) => d.tag === "strategy_alert_message")?.text;
   ctx.ext["timeframe.main"] = timeframe;
-  ctx.ext.dataFeed = opts.dataFeed; // request.* (src/runtime/security-feed.ts)
+  ctx.ext.dataFeed = opts.dataFeed; // request.* (src/builtins/request/feed.ts)
   const brokerArgs: Record<string, unknown> = { ...prog.declaration.args, ...(rt.broker ?? {}) };
   if (opts.backtestStart !== undefined) {
     const bs = opts.backtestStart as unknown;
@@ -262,7 +262,7 @@ export function evaluate(input: EvaluateInput): RunResult {
   const ticks = tickCount(opts);
   const kernels = ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
   let snap: StateSnapshot | undefined;
-  // arrays, maps, matrices and UDT objects mutated in place by a tick (src/runtime/rollback.ts)
+  // arrays, maps, matrices and UDT objects mutated in place by a tick (src/interpret/rollback.ts)
   const objects = ticks > 1 && rtFrom < n && ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
   const tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
   if (broker?.settings.calcOnOrderFills) {

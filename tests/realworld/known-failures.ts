@@ -15,7 +15,7 @@ export const KNOWN_FAILURES: Record<string, KnownFailure> = {};
 
 /**
  * Failures of the realtime pass only (last 3 bars replayed as 4-tick realtime bars). Empty since the
- * rollback of var arrays, maps, matrices and UDT objects between ticks (src/runtime/rollback.ts).
+ * rollback of var arrays, maps, matrices and UDT objects between ticks (src/interpret/rollback.ts).
  */
 export const REALTIME_KNOWN_FAILURES: Record<string, KnownFailure> = {};
 

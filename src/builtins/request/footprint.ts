@@ -8,7 +8,7 @@ import type { CallSite, ExecContext } from "../types.js";
 import type { BarColumns } from "../../core/bars.js";
 import { buildFootprint, type Footprint } from "../footprint/objects.js";
 import { chartSymbol } from "../ticker/index.js";
-import { lastAtOrBefore, requestContexts } from "../../runtime/security-feed.js";
+import { lastAtOrBefore, requestContexts } from "./feed.js";
 
 interface SiteState {
   bar: number;

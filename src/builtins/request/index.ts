@@ -18,7 +18,7 @@
 // source: na.
 
 import type { BuiltinDef, BuiltinTable, ExecContext, CallSite, VariableTable } from "../types.js";
-import { lastAtOrBefore, requestContexts } from "../../runtime/security-feed.js";
+import { lastAtOrBefore, requestContexts } from "./feed.js";
 import { requestFootprint } from "./footprint.js";
 import { futureVariables } from "./corporate.js";
 import { quoteVariables } from "./quotes.js";

@@ -6,7 +6,7 @@
 import type { BuiltinVariable, ExecContext, VariableTable } from "../types.js";
 import type { BarColumns } from "../../core/bars.js";
 import { chartSymbol } from "../ticker/index.js";
-import { lastAtOrBefore, requestContexts } from "../../runtime/security-feed.js";
+import { lastAtOrBefore, requestContexts } from "./feed.js";
 
 function quote(ctx: ExecContext, side: "ASK" | "BID"): number {
   if (!ctx.isRealtime || ctx.timeframe.trim().toUpperCase() !== "1T") return NaN;

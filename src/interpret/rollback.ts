@@ -18,7 +18,7 @@
 // buffers manage ticks themselves (math.sum) or live in kernel memory (ta.*, rolled back by the kernels).
 import type { ResolvedProgram } from "../check/ir.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
-import type { RunState } from "../interpret/state.js";
+import type { RunState } from "./state.js";
 
 export class ObjectRollback {
   private readonly varipSlot: Uint8Array;

@@ -1,7 +1,7 @@
 // Builds the ExecContext of a run: bar columns, syminfo, timeframe, logs and the error hook.
-import type { ExecContext } from "../builtins/types.js";
+import type { ExecContext } from "../catalog/contract.js";
 import type { LogRecord } from "../core/result.js";
-import { PineRuntimeError } from "../interpret/errors.js";
+import { PineRuntimeError } from "./errors.js";
 import type { BarColumns } from "../core/bars.js";
 
 export function createContext(

@@ -9,16 +9,16 @@
 //   src/core/derived-bars.ts;
 // - anything else: "none", na on every bar.
 
-import type { ExecContext } from "../builtins/types.js";
-import { chartSymbol } from "../builtins/ticker/index.js";
-import { parseTickerId } from "../builtins/ticker/ids.js";
-import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../core/bars.js";
-import type { OhlcvInput } from "../core/result.js";
-import { formatTimeframe, nominalMs, parseTimeframe, PeriodCalc, timeframeSeconds, type Timeframe } from "../core/time-frames.js";
-import { resampleBars } from "../core/time-resample.js";
-import { deriveBars, DerivedBarsError } from "../core/derived-bars.js";
-import { parseSession, SESSION_24X7 } from "../core/time-sessions.js";
-import { getZone, UTC } from "../core/tz.js";
+import type { ExecContext } from "../types.js";
+import { chartSymbol } from "../ticker/index.js";
+import { parseTickerId } from "../ticker/ids.js";
+import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../../core/bars.js";
+import type { OhlcvInput } from "../../core/result.js";
+import { formatTimeframe, nominalMs, parseTimeframe, PeriodCalc, timeframeSeconds, type Timeframe } from "../../core/time-frames.js";
+import { resampleBars } from "../../core/time-resample.js";
+import { deriveBars, DerivedBarsError } from "../../core/derived-bars.js";
+import { parseSession, SESSION_24X7 } from "../../core/time-sessions.js";
+import { getZone, UTC } from "../../core/tz.js";
 
 export type RequestSource = "same" | "resampled" | "dataFeed" | "derived" | "none";
 
@@ -40,7 +40,7 @@ export interface RequestRecord {
 }
 
 /** A run's wall-clock budget ran out (also inside a request's secondary run): src/core/budget.ts. */
-export { RunTimeout } from "../core/budget.js";
+export { RunTimeout } from "../../core/budget.js";
 
 /** The bars of one requested context and, once its secondary run is done, the captured values. */
 export interface RequestedContext {

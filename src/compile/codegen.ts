@@ -9,7 +9,7 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { everyBarHoists, HoistPlan, tupleSize } from "./hoist.js";
+import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";

@@ -1,6 +1,6 @@
 // The compile backend (architecture.md "Two backends, one semantics"): the resolved program becomes
 // ONE JavaScript function running the whole bar loop (src/compile/codegen.ts), with top-level ta.*
-// calls on OHLCV-derived series precomputed by whole-series WASM passes (src/compile/hoist.ts).
+// calls on OHLCV-derived series precomputed by whole-series WASM passes (plan: src/check/hoist-plan.ts; passes: src/interpret/precompute.ts).
 // It shares the interpreter's RunState, builtins, kernels and broker, so results are bit-identical.
 //
 // Caching: the generated function (the `new Function` result, whose optimised code V8 keeps and
@@ -18,7 +18,8 @@ import { budgetOf } from "../core/budget.js";
 import { historyOffsetMessage } from "../check/history-limits.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
-import { HoistPlan, NotPrecomputable, Precompute, tupleSize } from "./hoist.js";
+import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 
 export { NotCompilable } from "./codegen.js";

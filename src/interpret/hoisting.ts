@@ -1,14 +1,15 @@
 // Whole-series precompute for the interpreter: a stateful ta.* call at a position the main body
 // evaluates on every bar, whose inputs are OHLCV-derived with constant lengths, runs once as a
-// whole-series WASM pass before the bar loop (the compile backend's src/compile/hoist.ts passes,
-// bit-identical to the per-bar state machines). Its column then feeds a numeric slot that setBar
+// whole-series WASM pass before the bar loop (the plan of src/check/hoist-plan.ts and the passes of
+// precompute.ts, shared with the compile backend and bit-identical to the per-bar state machines). Its column then feeds a numeric slot that setBar
 // refreshes each bar, so the call costs a slot read. Only for runs without a realtime window (a
 // forming bar's ticks change close/high/low) and without the profiler (it times the calls).
 import type { ExecContext } from "../builtins/types.js";
 import type { RExpr, ResolvedProgram } from "../check/ir.js";
-import { everyBarHoists, HoistPlan, NotPrecomputable, Precompute, tupleSize } from "../compile/hoist.js";
+import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import type { Kernels } from "../kernels/index.js";
 import { seriesArena } from "../kernels/series.js";
+import { NotPrecomputable, Precompute } from "./precompute.js";
 import type { RunState } from "./state.js";
 
 /** An expression whose per-bar value(s) sit in numeric slots (one, or one per tuple element). */

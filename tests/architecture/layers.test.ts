@@ -63,12 +63,11 @@ function upwardImports(folder: string): string[] {
 }
 
 /**
- * Folders whose known upward imports issue #15 is removing: expected failures until then, so the moment a
- * folder is clean this test flips and the entry must go.
+ * Folders with known upward imports being removed, each with its reason: expected failures until then, so
+ * the moment a folder is clean this test flips and the entry must go. Empty since issue #15 cleaned
+ * strategy, check, builtins and interpret; keep it empty.
  */
-const KNOWN_UPWARD: Record<string, string> = {
-  interpret: "hoisting.ts imports src/compile/hoist.ts (issue #15: the hoist plan belongs below both backends)",
-};
+const KNOWN_UPWARD: Record<string, string> = {};
 
 describe("layers of docs/architecture.md", () => {
   it("names every folder of src/ in its table", () => {

@@ -7,7 +7,7 @@ import { Runtime } from "../../src/runtime/index.js";
 import { parse } from "../../src/lang/index.js";
 import { check } from "../../src/check/index.js";
 import { registry } from "../../src/builtins/index.js";
-import { HoistPlan } from "../../src/compile/hoist.js";
+import { HoistPlan } from "../../src/check/hoist-plan.js";
 import { hoistCandidates } from "../../src/interpret/hoisting.js";
 import type { RExpr } from "../../src/check/ir.js";
 

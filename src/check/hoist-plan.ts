@@ -1,25 +1,22 @@
-// Whole-series precompute: top-level stateful ta.* calls whose inputs are known before the bar loop
-// (OHLCV columns, arithmetic on them, constant lengths, and variables assigned once from such
-// expressions) run as ONE WASM pass each (src/kernels/series.ts), and the bar loop reads the output
-// column instead of calling the builtin. The passes are bit-identical to the per-bar state machines
-// the interpreter calls, so both backends agree.
+// The hoist plan: which expressions of a resolved program are known for every bar before the bar loop
+// (OHLCV columns, arithmetic on them, constant or input lengths, variables assigned once from such
+// expressions, and the top-level stateful ta.* calls over them that have a whole-series kernel). Decided
+// here, next to compile eligibility, from the resolved program alone, so both backends read one plan:
+// the compile backend and the interpreter's every-bar precompute (src/interpret/precompute.ts) hoist
+// the same calls and agree bit for bit.
 
-import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { pass, type SeriesArena } from "../kernels/series.js";
-import type { ExecContext } from "../builtins/types.js";
-import { inputValue } from "../builtins/input/index.js";
+import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
 
-type Call = Extract<RExpr, { k: "call" }>;
+export type Call = Extract<RExpr, { k: "call" }>;
 
 /** Bar variables a pre-pass can evaluate from the columns alone (stateless getters of ctx fields). */
 const BAR_VARS = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
 const SOURCE_LENGTH = new Set(["ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.rsi", "ta.highest", "ta.lowest", "ta.highestbars", "ta.lowestbars", "ta.stdev", "ta.change"]);
-const HILO_KIND: Record<string, number> = { "ta.highest": 0, "ta.lowest": 1, "ta.highestbars": 2, "ta.lowestbars": 3 };
-const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
+export const HILO_KIND: Record<string, number> = { "ta.highest": 0, "ta.lowest": 1, "ta.highestbars": 2, "ta.lowestbars": 3 };
+export const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
 const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3 };
-const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 /** Comparisons a bool column may hold, as the bar loop evaluates them on numbers (na compares false). */
-const COMPARE: Record<string, (a: number, b: number) => boolean> = {
+export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   "<": (a, b) => a < b,
   "<=": (a, b) => a <= b,
   ">": (a, b) => a > b,
@@ -33,17 +30,6 @@ function constInt(e: RExpr | undefined, min: number): number | null {
 
 /** Input calls whose value can stand for a constant length or multiplier (read once per run). */
 const NUMBER_INPUTS = new Set(["input", "input.int", "input.float"]);
-
-/**
- * A precompute that cannot be done for this run's values (an input length the per-bar call would
- * refuse): the backend runs those calls per bar instead, which reports what is wrong.
- */
-export class NotPrecomputable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NotPrecomputable";
-  }
-}
 
 function isNumType(e: RExpr): boolean {
   return e.t.name === "int" || e.t.name === "float";
@@ -235,157 +221,4 @@ function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): 
     }
   };
   block(b);
-}
-
-/** The OHLCV fields a pre-pass getter may read. */
-interface BarScratch { open: number; high: number; low: number; close: number; volume: number }
-
-/**
- * One run's precompute: columns of pre-known expressions in the arena (pointers), each computed
- * once, with the same operations in the same order as the bar loop and the per-bar impls.
- */
-export class Precompute {
-  private readonly memo = new Map<RExpr, number>();
-  private readonly tuples = new Map<RExpr, number[]>();
-
-  constructor(
-    private readonly plan: HoistPlan,
-    private readonly ctx: ExecContext,
-    private readonly a: SeriesArena,
-  ) {}
-
-  /**
-   * The number a hoisted call's parameter holds this run: a constant, or an input's value. An input
-   * length the per-bar call would refuse (not an integer >= min) throws NotPrecomputable.
-   */
-  private number(e: RExpr | undefined, min: number | null): number {
-    if (e && e.k === "const") return e.v as number;
-    const call = e && e.k === "load" ? this.plan.inputs.get(e.v.slot) : undefined;
-    if (!call) throw new Error("internal: not a pre-known number");
-    const args = call.args.map((x) => (x === undefined ? undefined : (x as { v: unknown }).v));
-    const v = inputValue(this.ctx, call.name, args, call.site);
-    if (typeof v !== "number" || v !== v || (min !== null && (!Number.isInteger(v) || v < min))) {
-      throw new NotPrecomputable(`input '${(e as { v: { name: string } }).v.name}' = ${String(v)} is not a length the whole-series pass takes`);
-    }
-    return v;
-  }
-
-  /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]). */
-  tuple(e: Call): number[] {
-    const done = this.tuples.get(e);
-    if (done) return done;
-    const a = this.a, args = e.args;
-    const len = (i: number) => this.number(args[i], 1);
-    const src = this.column(args[0]!);
-    let out: number[];
-    out = e.name === "ta.bb" ? pass.bb(a, src, len(1), this.number(args[2], null)) : pass.macd(a, src, len(1), len(2), len(3));
-    this.tuples.set(e, out);
-    return out;
-  }
-
-  /** The column of a pre-known expression. */
-  column(e: RExpr): number {
-    const done = this.memo.get(e);
-    if (done !== undefined) return done;
-    const c = this.ctx.columns;
-    let out: number;
-    if (e.k === "call") out = this.call(e);
-    else if (e.k === "load") {
-      const t = this.plan.tupleVars.get(e.v.slot);
-      out = t ? this.tuple(t.call)[t.index]! : this.column(this.plan.vars.get(e.v.slot)!);
-    }
-    else if (e.k === "bvar" && e.def.name === "ta.tr") out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
-    else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
-    else out = this.elementwise(e);
-    this.memo.set(e, out);
-    return out;
-  }
-
-  private elementwise(e: RExpr): number {
-    switch (e.k) {
-      case "const": {
-        const out = this.a.alloc();
-        this.a.view(out).fill(e.v as number);
-        return out;
-      }
-      case "unary": {
-        const x = this.column(e.e);
-        return pass.arith(this.a, x, x, 4);
-      }
-      case "bin": {
-        // left operand first, as the bar loop evaluates them
-        const l = this.column(e.l), r = this.column(e.r);
-        return pass.arith(this.a, l, r, ARITH[e.op]!);
-      }
-      case "tern": {
-        // the condition first, then both branches (stateless: computing them on every bar changes nothing)
-        const c = this.bool(e.c), x = this.column(e.a), y = this.column(e.b);
-        const out = this.a.alloc();
-        const f = this.a.f64();
-        const C = c >>> 3, X = x >>> 3, Y = y >>> 3, O = out >>> 3;
-        for (let i = 0; i < this.a.n; i++) f[O + i] = f[C + i] === 1 ? f[X + i]! : f[Y + i]!;
-        return out;
-      }
-      case "bvar": {
-        // hl2, hlc3, ...: the builtin's own getter on each bar's values
-        const c = this.ctx.columns;
-        const bar: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
-        const get = e.def.get;
-        const out = this.a.alloc();
-        const v = this.a.view(out);
-        for (let i = 0; i < this.a.n; i++) {
-          bar.open = c.open[i]!; bar.high = c.high[i]!; bar.low = c.low[i]!; bar.close = c.close[i]!; bar.volume = c.volume[i]!;
-          v[i] = get(bar as unknown as ExecContext, { state: undefined, id: -1 }) as number;
-        }
-        return out;
-      }
-      default:
-        throw new Error(`internal: '${e.k}' is not pre-known`);
-    }
-  }
-
-  /** The column of a pre-known bool expression: 1 where true, 0 where false. */
-  private bool(e: RExpr): number {
-    if (e.k === "call") return this.column(e);
-    const done = this.memo.get(e);
-    if (done !== undefined) return done;
-    if (e.k !== "bin") throw new Error(`internal: '${e.k}' is not a pre-known bool`);
-    const cmp = COMPARE[e.op]!;
-    const l = this.column(e.l), r = this.column(e.r);
-    const out = this.a.alloc();
-    const f = this.a.f64();
-    const L = l >>> 3, R = r >>> 3, O = out >>> 3;
-    for (let i = 0; i < this.a.n; i++) f[O + i] = cmp(f[L + i]!, f[R + i]!) ? 1 : 0;
-    this.memo.set(e, out);
-    return out;
-  }
-
-  private call(e: Call): number {
-    const a = this.a, args = e.args, c = this.ctx.columns;
-    const len = (i: number) => this.number(args[i], e.name === "ta.change" ? 0 : 1);
-    if (e.name in HILO_KIND) {
-      const kind = HILO_KIND[e.name]!;
-      if (args[1] === undefined) return pass.hilo(a, a.input((kind & 1) === 0 ? c.high : c.low), len(0), kind);
-      return pass.hilo(a, this.column(args[0]!), len(1), kind);
-    }
-    if (e.name in CROSS_KIND) return pass.cross(a, this.column(args[0]!), this.column(args[1]!), CROSS_KIND[e.name]!);
-    switch (e.name) {
-      case "ta.atr": return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
-      case "ta.tr": return pass.tr(a, a.input(c.high), a.input(c.low), a.input(c.close), args[0] !== undefined && (args[0] as { v: unknown }).v === true);
-      case "ta.stoch":
-        // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
-        return pass.stoch(a, this.column(args[0]!), this.column(args[1]!), this.column(args[2]!), len(3));
-    }
-    const src = this.column(args[0]!);
-    switch (e.name) {
-      case "ta.sma": return pass.sma(a, src, len(1));
-      case "ta.ema": return pass.ema(a, src, len(1));
-      case "ta.rma": return pass.rma(a, src, len(1));
-      case "ta.wma": return pass.wma(a, src, len(1));
-      case "ta.rsi": return pass.rsi(a, src, len(1));
-      case "ta.stdev": return pass.stdev(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
-      case "ta.change": return pass.change(a, src, args[1] === undefined ? 1 : len(1));
-    }
-    throw new Error(`internal: no series kernel for ${e.name}`);
-  }
 }

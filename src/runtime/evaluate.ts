@@ -15,8 +15,10 @@ import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOp
 import { MODES } from "../core/result.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
+import type { Broker } from "../strategy/broker.js";
+import type { ExecContext } from "../builtins/types.js";
 import { createContext } from "../interpret/context.js";
-import { barsTimeframe, isBarDataError, normalizeBars } from "../core/bars.js";
+import { barsTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../core/bars.js";
 import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
 import { parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
@@ -82,7 +84,69 @@ export function resolveMode(mode: string | undefined): string {
   return env && env.trim() ? env.trim() : "interpret";
 }
 
+// A run in named stages, each handing the next a typed record of what it settled:
+//   startRun (options, mode) -> checkProgram (parse, check) -> loadData (bars, syminfo, timeframe, the
+//   indicator's own timeframe) -> buildContext (ctx, stores, broker, state, budget, realtime window)
+//   -> runCompiled, else runInterpreted (the bar loop) -> finish (the result).
+// A stage that stops the run returns the RunResult itself (an error result); `stopped` tells them apart.
+
+/** What startRun settled: the clock, the options, the (still empty) result and the requested mode. */
+interface Started {
+  input: EvaluateInput;
+  t0: number;
+  opts: RunOptions;
+  source: string;
+  result: RunResult;
+  requested: string;
+}
+
+/** ... plus the parsed and checked program (re-checked at the indicator's own timeframe by loadData). */
+interface Checked extends Started {
+  parsed: ReturnType<typeof parseSource>;
+  libraries: NonNullable<RunOptions["libraries"]>;
+  prog: ResolvedProgram;
+}
+
+/** ... plus the validated bars and the chart's timeframe. */
+interface Loaded extends Checked {
+  cols: BarColumns;
+  rt: RuntimeOptions;
+  timeframe: string;
+}
+
+/** ... plus everything a backend runs with. */
+interface Prepared extends Loaded {
+  ctx: ExecContext;
+  closeTimes: Float64Array;
+  plots: PlotStore;
+  inputs: InputStore;
+  broker: Broker | null;
+  state: RunState;
+  budget: Budget;
+  /** First realtime bar (n when every bar is history). */
+  rtFrom: number;
+  n: number;
+}
+
+/** A stage's output is either the next hand-off or the run's final (error) result. */
+function stopped(x: RunResult | Started): x is RunResult {
+  return !("input" in x);
+}
+
 export function evaluate(input: EvaluateInput): RunResult {
+  const started = startRun(input);
+  if (stopped(started)) return started;
+  const checked = checkProgram(started);
+  if (stopped(checked)) return checked;
+  const loaded = loadData(checked);
+  if (stopped(loaded)) return loaded;
+  const prepared = buildContext(loaded);
+  if (stopped(prepared)) return prepared;
+  return runCompiled(prepared) ?? runInterpreted(prepared);
+}
+
+/** Options and mode (service.md 1.1): an unknown mode stops the run; auto starts out as interpret. */
+function startRun(input: EvaluateInput): Started | RunResult {
   const t0 = now();
   const opts = input.options ?? {};
   const source = typeof input.source === "string" ? input.source : "";
@@ -99,25 +163,31 @@ export function evaluate(input: EvaluateInput): RunResult {
   }
   result.mode = "interpret";
   result.profile.mode = "interpret";
+  return { input, t0, opts, source, result, requested };
+}
 
-  // parse
+/** Parse and check (both through the program cache), with the libraries the options bring. */
+function checkProgram(s: Started): Checked | RunResult {
+  const { source, opts, result } = s;
   const tp = now();
   const parsed = parseSource(source);
   const parseErrors = parsed.diagnostics.filter((d) => d.severity === "error");
   result.profile.phases.parse_ms = now() - tp;
   if (parseErrors.length) return fail(result, "parse", parseErrors[0]!.message, parsed.diagnostics);
 
-  // check
   const tc = now();
   const libraries = Array.isArray(opts.libraries) ? opts.libraries : [];
   if (libraries.length > MAX_LIBRARIES) return fail(result, "check", `Too many libraries: ${libraries.length} (at most ${MAX_LIBRARIES})`);
   const checked = checkSource(source, parsed, libraries);
   result.profile.phases.check_ms = now() - tc;
   if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
-  let prog = checked.program;
-  describeScript(result, prog);
+  describeScript(result, checked.program);
+  return { ...s, parsed, libraries, prog: checked.program };
+}
 
-  // data
+/** The bars, syminfo and timeframe, validated; the program re-checked at indicator(timeframe) when it is higher. */
+function loadData(c: Checked): Loaded | RunResult {
+  const { input, result, parsed, libraries } = c;
   const cols = normalizeBars(input.ohlcv);
   if (isBarDataError(cols)) return fail(result, "data", cols.error, undefined, cols.bar >= 0 ? cols.bar : undefined);
   const rt = input.runtime ?? {};
@@ -129,12 +199,19 @@ export function evaluate(input: EvaluateInput): RunResult {
   }
   const timeframe = rt.timeframe ?? barsTimeframe(cols);
   // indicator(timeframe = "D") above the chart's timeframe: the outputs come from that timeframe
+  let prog = c.prog;
   const ownTimeframe = higherIndicatorTimeframe(prog, timeframe);
   if (ownTimeframe !== null) {
     const again = checkAtTimeframe(parsed, libraries, ownTimeframe);
     if (!again.program) return fail(result, "check", again.diagnostics[0]?.message ?? "check failed", again.diagnostics);
     prog = again.program;
   }
+  return { ...c, prog, cols, rt, timeframe };
+}
+
+/** The run's context and what hangs off it: plots, inputs, per-run services, broker, state, budget. */
+function buildContext(l: Loaded): Prepared | RunResult {
+  const { input, opts, result, parsed, prog, cols, rt, timeframe, t0, source } = l;
   const logs: LogRecord[] = result.logs;
   const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
   // scheduled bar closes, shared by the bar loops (compiled code reads ctx.ext.timeCloseColumn)
@@ -184,21 +261,29 @@ export function evaluate(input: EvaluateInput): RunResult {
   }
   const rtFrom = realtimeStart(opts, n);
   ctx.ext.lastHistoryBar = rtFrom - 1;
+  return { ...l, ctx, closeTimes, plots, inputs, broker, state, budget, rtFrom, n };
+}
 
-  // compile backend, when requested and possible (service.md 1.1); a fallback always says why
+/**
+ * The compile backend, when requested and possible (service.md 1.1): the run's result, or undefined
+ * when the interpreter runs it instead (a fallback always says why, in compile_fallback_reason).
+ */
+function runCompiled(p: Prepared): RunResult | undefined {
+  const { input, opts, source, result, requested, prog, rt, ctx, cols, plots, inputs, broker, state, rtFrom, n, t0 } = p;
   const wantsCompile = requested === "compile" || requested === "auto";
+  if (!wantsCompile) return undefined;
   const backend = compileBackend();
   // calc_on_order_fills (also when set through RuntimeOptions.broker) re-runs the script inside a bar: interpret only
   const fillRuns = broker?.settings.calcOnOrderFills === true;
   let fallback: string | undefined = input.compileFailure;
-  if (wantsCompile && fallback === undefined) {
+  if (fallback === undefined) {
     fallback = forcedInterpret(opts) ??
       (rtFrom < n ? "realtime options require interpret" : undefined) ??
       (prog.compileEligible ? undefined : prog.compileReason ?? "the script is not compile-eligible") ??
       (fillRuns ? "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only" : undefined) ??
       (backend ? undefined : "no compile backend is registered in this host");
   }
-  if (wantsCompile && fallback === undefined) {
+  if (fallback === undefined) {
     let compiled: CompiledRun | null = null;
     try {
       const sourceHash = sha256Hex(source);
@@ -239,8 +324,13 @@ export function evaluate(input: EvaluateInput): RunResult {
       return result;
     }
   }
-  if (wantsCompile) result.compile_fallback_reason = fallback;
+  result.compile_fallback_reason = fallback;
+  return undefined;
+}
 
+/** The interpret backend: closures built once, then the bar loop with realtime ticks and fill re-runs. */
+function runInterpreted(p: Prepared): RunResult {
+  const { opts, source, result, prog, ctx, cols, closeTimes, plots, inputs, broker, state, budget, rtFrom, n, t0 } = p;
   const profiler = opts.profiler ? new LineProfiler() : null;
   // whole-series precompute of ta.* calls: only when every bar is history and runs the script once
   const hoist = rtFrom >= n && broker?.settings.calcOnOrderFills !== true;

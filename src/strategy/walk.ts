@@ -60,7 +60,21 @@ export class PathWalker {
     this.capCheck(o);
     if (first) b.risk.checkMargin(o, b);
     if (this.recalc) b.afterFills(o);
-    if (highFirst(o, h, l, b.mintick)) {
+    const hf = highFirst(o, h, l, b.mintick);
+    if (!this.recalc && !b.risk.capPending && this.outOfReach(o, h, l, c)) {
+      // Nothing pending can fill between the open and the close: the three segments would only move
+      // the price (moveTo with no fill: the range so far and the trades' best/worst prices).
+      if (hf) {
+        this.pass(h);
+        this.pass(l);
+      } else {
+        this.pass(l);
+        this.pass(h);
+      }
+      this.pass(c);
+      return;
+    }
+    if (hf) {
       this.moveTo(h, true);
       this.moveTo(l, true);
     } else {
@@ -178,6 +192,52 @@ export class PathWalker {
       this.fillTriggeredAt(to);
       if (vertex) b.afterFills(to);
     }
+  }
+
+  /**
+   * Whether no price order and no exit level lies inside the bar's range [min, max] of (o, h, l, c),
+   * the span the path's segments cover, so that moveTo would find nothing to fill on any of them
+   * (scan's hit test needs a level between a segment's ends). Conservative where that is cheaper:
+   * every non-market order counts with both its levels, exits count without their remaining
+   * quantity; trailing exits (their level moves along the path) always take the walk.
+   */
+  private outOfReach(o: number, h: number, l: number, c: number): boolean {
+    if (h !== h || l !== l || c !== c) return false;
+    const lo = Math.min(o, h, l, c);
+    const hi = Math.max(o, h, l, c);
+    const b = this.b;
+    const orders = b.book.orders;
+    const limitAdj = b.settings.backtestFillLimitsAssumption * b.mintick;
+    for (let i = 0; i < orders.length; i++) {
+      const x = orders[i];
+      if (x.market) continue;
+      if (x.stop >= lo && x.stop <= hi) return false;
+      const lp = x.limit - x.side * limitAdj;
+      if (lp >= lo && lp <= hi) return false;
+    }
+    const exits = b.book.exits;
+    const open = b.ledger.open;
+    if (exits.length === 0 || open.length === 0) return true;
+    for (let i = 0; i < exits.length; i++) {
+      const e = exits[i];
+      if (e.trailOffset === e.trailOffset) return false;
+      for (let j = 0; j < open.length; j++) {
+        const t = open[j];
+        if (!exitCovers(e, t)) continue;
+        const tp = b.takeProfitLevel(e, t) + t.side * limitAdj;
+        if (tp >= lo && tp <= hi) return false;
+        const sl = b.stopLossLevel(e, t);
+        if (sl >= lo && sl <= hi) return false;
+      }
+    }
+    return true;
+  }
+
+  /** moveTo(p) when nothing fills on the way (see outOfReach). */
+  private pass(p: number): void {
+    this.cur = p;
+    this.reach(p);
+    this.b.ledger.touch(p);
   }
 
   private reach(p: number): void {

@@ -121,24 +121,41 @@ export function exitHasLevel(req: ExitRequest): boolean {
   );
 }
 
+/** Two numbers equal as exit fields (NaN, an absent level, equals NaN). */
+function same(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
 /**
  * Writes a strategy.exit request into exit `e` (new or re-placed): everything but its queue place
- * (`seq`) and whether it has found its trades (`armed`), which a re-placed exit keeps.
+ * (`seq`) and whether it has found its trades (`armed`), which a re-placed exit keeps. The cached
+ * bracket levels (`lv*`) are dropped only when a field they derive from changed, so an exit re-placed
+ * with the same levels on every bar keeps them: levels are worked out once per change, not per bar.
  */
 export function writeExit(e: ExitOrder, req: ExitRequest, fromEntry: string | null, placedBar: number, bindSide: Side | 0, intrabar: boolean): void {
+  const profit = finite(req.profit);
+  const limit = finite(req.limit);
+  const loss = finite(req.loss);
+  const stop = finite(req.stop);
+  const trailPrice = finite(req.trailPrice);
+  const trailPoints = finite(req.trailPoints);
+  if (!(same(e.profit, profit) && same(e.limit, limit) && same(e.loss, loss) && same(e.stop, stop) && same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
+    e.profit = profit;
+    e.limit = limit;
+    e.loss = loss;
+    e.stop = stop;
+    e.trailPrice = trailPrice;
+    e.trailPoints = trailPoints;
+    e.lvPrice = NaN;
+    e.lvSide = 0;
+  }
   e.id = req.id;
   e.fromEntry = fromEntry;
   e.qty = finite(req.qty);
   e.qtyPercent = finite(req.qtyPercent);
-  e.profit = finite(req.profit);
-  e.limit = finite(req.limit);
-  e.loss = finite(req.loss);
-  e.stop = finite(req.stop);
-  e.trailPrice = finite(req.trailPrice);
-  e.trailPoints = finite(req.trailPoints);
   // an activation level without trail_offset trails at offset 0: the stop sits on the activation
   // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
-  e.trailOffset = e.trailPoints === e.trailPoints || e.trailPrice === e.trailPrice ? finite(req.trailOffset) || 0 : NaN;
+  e.trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
   e.ocaName = req.ocaName ?? null;
   e.comment = req.comment ?? null;
   e.commentProfit = req.commentProfit ?? null;
@@ -149,8 +166,6 @@ export function writeExit(e: ExitOrder, req: ExitRequest, fromEntry: string | nu
   e.placedBar = placedBar;
   e.bindSide = bindSide;
   e.intrabar = intrabar;
-  e.lvPrice = NaN;
-  e.lvSide = 0;
 }
 
 /**

@@ -122,7 +122,7 @@ export interface ExitOrder {
   /**
    * The bracket levels (levels.ts) last worked out, for a trade entered at `lvPrice` on `lvSide`:
    * they depend only on those and the exit's own fields, so the path walk reads them instead of
-   * rounding them again at every point. lvPrice NaN: none yet (a re-placed exit resets it).
+   * rounding them again at every point. lvPrice NaN: none yet (re-placing the exit with other levels resets it).
    */
   lvPrice: number;
   lvSide: Side | 0;

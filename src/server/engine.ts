@@ -18,9 +18,10 @@ export interface RunJob {
 
 /**
  * What an optimize trial's run needs from the broker: every closed trade (the study scores the
- * whole list; TradingView's 9,000-trade trimming would drop the oldest ones).
+ * whole list; TradingView's 9,000-trade trimming would drop the oldest ones), and no order-event log
+ * (the study never reads result.events).
  */
-export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity };
+export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity, record_events: false };
 
 /** How a caller controls one job: a signal that cancels it (the client went away). */
 export interface RunControl {

@@ -35,7 +35,7 @@ export type FillRecalc = (high: number, low: number, close: number) => void;
 export class Broker {
   readonly settings: StrategySettings;
   /** Every order call (result.events), logged in columns; `events` builds the records. */
-  readonly eventLog = new EventLog();
+  readonly eventLog: EventLog;
   readonly ledger: Ledger;
   readonly risk: RiskRules;
   readonly tracker: EquityTracker;
@@ -47,7 +47,7 @@ export class Broker {
   /** Quantity step that computed quantities (cash / percent_of_equity / qty_percent) round down to. */
   readonly qtyStep: number;
   readonly book = new OrderBook();
-  private readonly walker: PathWalker;
+  readonly walker: PathWalker;
   private version = 6;
   /** The bar being processed and its open time (fills are booked on it). */
   bar = 0;
@@ -68,6 +68,7 @@ export class Broker {
 
   constructor(settings: Record<string, unknown> | StrategySettings, ctx: ExecContext) {
     this.settings = "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings, ctx.version || 6);
+    this.eventLog = new EventLog(this.settings.recordEvents);
     const si = ctx.syminfo;
     this.mintick = finite(si?.mintick) > 0 ? (si.mintick as number) : 0.01;
     this.symbolPointValue = finite(si?.pointvalue) > 0 ? (si.pointvalue as number) : 1;

@@ -46,6 +46,9 @@ function str(v: unknown): string | null {
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
   count = 0;
+
+  /** `recording` false: push logs nothing (a run whose events nobody reads; settings.recordEvents). */
+  constructor(private readonly recording = true) {}
   private readonly chunks: Chunk[] = [];
   /** The records built so far (a prefix of the log), handed out by toArray(). */
   private readonly built: StrategyEvent[] = [];
@@ -62,6 +65,7 @@ export class EventLog {
     oca: string | null,
     comment: string | null,
   ): void {
+    if (!this.recording) return;
     const i = this.count;
     const at = i & IN_CHUNK;
     if (at === 0 && i >> CHUNK_BITS === this.chunks.length) this.chunks.push(new Chunk());

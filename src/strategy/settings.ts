@@ -39,6 +39,12 @@ export interface StrategySettings {
    */
   tradeLimit: number;
   /**
+   * Whether order calls are logged for result.events. Not a strategy() parameter: hosts set
+   * `record_events: false` in RuntimeOptions.broker for runs whose events nobody reads (optimize
+   * trials, lean worker runs); result.events is then empty.
+   */
+  recordEvents: boolean;
+  /**
    * Backtest start (TradingView's strategy property): orders placed before this bar open time (ms)
    * or bar index are ignored while the script still runs (indicators warm up). Not a strategy()
    * parameter: hosts set `backtest_start` in the broker settings (RunOptions.backtestStart), a time
@@ -73,6 +79,7 @@ export const DEFAULT_SETTINGS: Readonly<StrategySettings> = Object.freeze({
   maxBoxesCount: 50,
   maxPolylinesCount: 50,
   tradeLimit: 9000,
+  recordEvents: true,
   backtestStartTime: -Infinity,
   backtestStartBar: 0,
 });
@@ -143,6 +150,7 @@ export function normaliseSettings(raw: Record<string, unknown> | undefined | nul
     maxBoxesCount: num(pick(s, "max_boxes_count"), d.maxBoxesCount),
     maxPolylinesCount: num(pick(s, "max_polylines_count"), d.maxPolylinesCount),
     tradeLimit: Math.max(1, Math.floor(num(pick(s, "trade_limit"), d.tradeLimit))),
+    recordEvents: bool(pick(s, "record_events"), d.recordEvents),
     backtestStartTime: num(start, d.backtestStartTime),
     backtestStartBar: Math.max(0, Math.floor(num(startBar, d.backtestStartBar))),
   };

@@ -32,6 +32,8 @@ export class PathWalker {
   private bLeg: Leg = "tp";
   private bLevel = NaN;
   private bSeq = 0;
+  /** Off: every bar takes the full walk (tests check the fast path against it). */
+  fastPath = true;
 
   /** calc_on_order_fills: run the script after fills; calc_on_every_tick too: track the bar's range so far. */
   private readonly recalc: boolean;
@@ -61,7 +63,7 @@ export class PathWalker {
     if (first) b.risk.checkMargin(o, b);
     if (this.recalc) b.afterFills(o);
     const hf = highFirst(o, h, l, b.mintick);
-    if (!this.recalc && !b.risk.capPending && this.outOfReach(o, h, l, c)) {
+    if (this.fastPath && !this.recalc && !b.risk.capPending && this.outOfReach(o, h, l, c)) {
       // Nothing pending can fill between the open and the close: the three segments would only move
       // the price (moveTo with no fill: the range so far and the trades' best/worst prices).
       if (hf) {

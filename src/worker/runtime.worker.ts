@@ -28,7 +28,10 @@ async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
   if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
   const slice = req.slice ? cloneBars(bars, req.slice[0], req.slice[1]) : bars;
   const runtime = req.runtime ?? {};
-  const rt = new Runtime(req.symbol ?? "CHART", trial ? { ...runtime, broker: { ...runtime.broker, trade_limit: Infinity } } : runtime);
+  // trials and lean runs return no events (protocol.ts leanResult), so the broker logs none
+  const lean = trial || (req as RunRequest).lean === true;
+  const broker = trial ? { ...runtime.broker, trade_limit: Infinity, record_events: false } : lean ? { ...runtime.broker, record_events: false } : runtime.broker;
+  const rt = new Runtime(req.symbol ?? "CHART", broker === runtime.broker ? runtime : { ...runtime, broker });
   const kernels = workerKernels!;
   const result = rt.runSync(req.source, toColumnar(slice), req.options ?? {}, kernels.forRun());
   if (result.error || result.timed_out) kernels.discard();

@@ -1,0 +1,127 @@
+// The broker's fast paths (src/strategy/README.md, "Hot path"): a bar whose range reaches no pending
+// level skips the path walk, an exit re-placed with the same levels keeps its cached levels, and a
+// run that records no events (record_events: false, optimize trials and lean runs) books the same
+// trades. Each is checked against the slow path on the same bars and orders.
+
+import { describe, expect, it } from "vitest";
+import { functions } from "../../src/builtins/strategy/index.js";
+import type { CallSite, ExecContext } from "../../src/builtins/types.js";
+import { createBroker } from "../../src/strategy/index.js";
+import type { Broker } from "../../src/strategy/broker.js";
+import { newExitOrder, writeExit } from "../../src/strategy/orders.js";
+import { runBoth, v6 } from "../helpers/run-both.js";
+import { columnsOf, makeCtx, setBar } from "./harness.js";
+import type { Bar } from "../../src/core/result.js";
+
+const site: CallSite = { state: undefined, id: 0 };
+const call = (name: string, ctx: ExecContext, ...args: unknown[]) => functions[name].impl(ctx, args, site);
+
+/** A seeded random walk of bars on a 0.01 grid, with gaps and wide bars now and then. */
+function walkRows(n: number, seed: number): [number, number, number, number][] {
+  let s = seed >>> 0;
+  const rnd = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const tick = (x: number) => Math.round(x * 100) / 100;
+  const rows: [number, number, number, number][] = [];
+  let c = 100;
+  for (let i = 0; i < n; i++) {
+    const o = tick(c + (rnd() < 0.1 ? (rnd() - 0.5) * 4 : (rnd() - 0.5) * 0.2));
+    const cl = tick(o + (rnd() - 0.5) * 2);
+    const wide = rnd() < 0.2 ? 3 : 0.6;
+    const h = tick(Math.max(o, cl) + rnd() * wide);
+    const l = tick(Math.min(o, cl) - rnd() * wide);
+    rows.push([o, h, l, cl]);
+    c = cl;
+  }
+  return rows;
+}
+
+/**
+ * Random order flow: market, stop and limit entries both ways, brackets by price and by ticks
+ * (re-placed unchanged or moved), trailing exits on some seeds, closes and cancels.
+ */
+function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> = {}): Broker {
+  const rows = walkRows(400, seed);
+  const ctx = makeCtx(columnsOf(rows), { type: "stock" });
+  const broker = createBroker({ pyramiding: 2, ...settings }, ctx);
+  broker.walker.fastPath = fast;
+  ctx.broker = broker;
+  let s = (seed * 7919) >>> 0;
+  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const trail = seed % 3 === 0;
+  let keep = NaN;
+  for (let i = 0; i < rows.length; i++) {
+    setBar(ctx, i);
+    broker.onBarOpen(ctx);
+    const c = ctx.close;
+    const r = rnd();
+    if (r < 0.08) call("strategy.entry", ctx, "L", "long");
+    else if (r < 0.14) call("strategy.entry", ctx, "S", "short", NaN, NaN, c - 1.5);
+    else if (r < 0.2) call("strategy.entry", ctx, "L", "long", NaN, c - 1.2);
+    else if (r < 0.24) call("strategy.entry", ctx, "L2", "long", NaN, NaN, c + 1.1);
+    else if (r < 0.27) call("strategy.close", ctx, "L");
+    else if (r < 0.29) call("strategy.cancel", ctx, "S");
+    // the same stop level on most bars (an unchanged re-placement), moved now and then
+    if (keep !== keep || rnd() < 0.2) keep = c - 1.7 - rnd();
+    call("strategy.exit", ctx, "XL", "L", NaN, NaN, NaN, c + 2.5, NaN, keep);
+    call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120);
+    if (trail) call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 150, NaN, NaN, 60, 40);
+    else call("strategy.exit", ctx, "XS", "S", NaN, NaN, 200, NaN, NaN, c + 1.9);
+    broker.onBarClose(ctx);
+  }
+  return broker;
+}
+
+function outcome(b: Broker) {
+  const res = b.finish(null as unknown as ExecContext);
+  return { trades: res.trades, equity: res.equity, stats: res.stats, open: b.ledger.open.map((t) => ({ ...t, exitFilled: [...t.exitFilled], trail: [...t.trail] })) };
+}
+
+describe("broker fast paths", () => {
+  it("a bar whose range reaches no pending level books exactly what the full walk books", () => {
+    let trades = 0;
+    for (let seed = 1; seed <= 24; seed++) {
+      for (const settings of [{}, { process_orders_on_close: true }, { backtest_fill_limits_assumption: 2 }, { max_intraday_filled_orders: 3 }]) {
+        const fast = outcome(runFlow(seed, true, settings));
+        const full = outcome(runFlow(seed, false, settings));
+        expect(fast).toEqual(full);
+        trades += fast.trades.length;
+      }
+    }
+    expect(trades).toBeGreaterThan(1000);
+  });
+
+  it("an exit re-placed with the same levels keeps its cached levels; other levels drop them", () => {
+    const e = newExitOrder();
+    const req = { id: "X", fromEntry: "L", stop: 99.5, limit: 101.25 };
+    writeExit(e, req, "L", 1, 0, false);
+    e.lvPrice = 100;
+    e.lvSide = 1;
+    e.lvSl = 99.5;
+    writeExit(e, { ...req, comment: "again" }, "L", 2, 0, false);
+    expect(e.lvPrice).toBe(100);
+    expect(e.comment).toBe("again");
+    expect(e.placedBar).toBe(2);
+    writeExit(e, { ...req, stop: 99.4 }, "L", 3, 0, false);
+    expect(e.lvPrice).toBeNaN();
+    expect(e.stop).toBe(99.4);
+  });
+
+  it("record_events false logs no events and books the same trades in both modes", async () => {
+    const data: Bar[] = walkRows(300, 5).map(([open, high, low, close], i) => ({ time: Date.UTC(2024, 0, 1) + i * 3_600_000, open, high, low, close, volume: 1 }));
+    const src = v6(
+      `f = ta.ema(close, 5)
+s = ta.ema(close, 13)
+if ta.crossover(f, s)
+    strategy.entry("L", strategy.long)
+if ta.crossunder(f, s)
+    strategy.close("L")
+strategy.exit("XL", "L", stop = close - 1.5, limit = close + 3)`,
+      `strategy("t")`,
+    );
+    const full = await runBoth(src, data);
+    const quiet = await runBoth(src, data, { runtime: { broker: { record_events: false } } });
+    expect(full.events.length).toBeGreaterThan(300);
+    expect(quiet.events).toEqual([]);
+    expect(quiet.strategy).toEqual(full.strategy);
+  });
+});

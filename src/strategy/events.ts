@@ -24,8 +24,8 @@ function kindCode(kind: Kind): number {
 
 /** Numbers per event: qty, limit, stop, bar_index, bar_time, open, high, low, close. */
 const NUMS = 9;
-/** Strings per event: id, oca_name, comment, script_id, run_id. */
-const STRS = 5;
+/** Strings per event: id, oca_name, comment (script_id / run_id: the log's table of them, see `tags`). */
+const STRS = 3;
 /** Events per chunk: the log grows by chunks, never copying what it holds. */
 const CHUNK_BITS = 10;
 const CHUNK = 1 << CHUNK_BITS;
@@ -37,6 +37,8 @@ class Chunk {
   readonly dirs = new Int8Array(CHUNK);
   readonly nums = new Float64Array(CHUNK * NUMS);
   readonly strs: (string | null)[] = new Array<string | null>(CHUNK * STRS).fill(null);
+  /** Index of the event's (script_id, run_id) pair in the log's table: one pair for a whole run. */
+  readonly tags = new Int32Array(CHUNK);
 }
 
 function str(v: unknown): string | null {
@@ -52,6 +54,8 @@ export class EventLog {
   private readonly chunks: Chunk[] = [];
   /** The records built so far (a prefix of the log), handed out by toArray(). */
   private readonly built: StrategyEvent[] = [];
+  /** The (script_id, run_id) pairs events were logged under, interleaved; the last one is the current. */
+  private readonly tagTable: string[] = [];
 
   /** script_id / run_id come from ctx.ext.scriptId / ctx.ext.runId, which the Runtime sets. */
   push(
@@ -89,9 +93,17 @@ export class EventLog {
     s[j] = id;
     s[j + 1] = oca;
     s[j + 2] = comment;
-    s[j + 3] = (ext ? str(ext.scriptId) : null) ?? "";
-    s[j + 4] = (ext ? str(ext.runId) : null) ?? "";
+    c.tags[at] = this.tagOf((ext ? str(ext.scriptId) : null) ?? "", (ext ? str(ext.runId) : null) ?? "");
     this.count = i + 1;
+  }
+
+  /** The table index of a (script_id, run_id) pair, added when it differs from the last one. */
+  private tagOf(scriptId: string, runId: string): number {
+    const t = this.tagTable;
+    const n = t.length;
+    if (n !== 0 && t[n - 2] === scriptId && t[n - 1] === runId) return (n >> 1) - 1;
+    t.push(scriptId, runId);
+    return n >> 1;
   }
 
   /** Drops the events after the first `n` (a realtime tick rolled back; their slots are written again). */
@@ -119,6 +131,7 @@ export class EventLog {
     const limit = n[k + 1];
     const stop = n[k + 2];
     const d = c.dirs[at];
+    const tag = c.tags[at] << 1;
     return {
       kind: KINDS[c.kinds[at]],
       id: s[j],
@@ -132,8 +145,8 @@ export class EventLog {
       bar_index: n[k + 3],
       bar_time: n[k + 4],
       ohlc: [n[k + 5], n[k + 6], n[k + 7], n[k + 8]],
-      script_id: s[j + 3] as string,
-      run_id: s[j + 4] as string,
+      script_id: this.tagTable[tag],
+      run_id: this.tagTable[tag + 1],
     };
   }
 }

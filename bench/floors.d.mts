@@ -14,7 +14,14 @@ export interface FloorTrade {
 }
 export function bench10Floor(d: Columns): Float64Array[];
 export function swingStateFloor(d: Columns, len?: number, emaLen?: number): Float64Array[];
-export function emaAtrStopFloor(d: Columns, mintick?: number, fastLen?: number, slowLen?: number, atrLen?: number, mult?: number): FloorTrade[];
+export function emaAtrStopFloor(
+  d: Columns,
+  mintick?: number,
+  fastLen?: number,
+  slowLen?: number,
+  atrLen?: number,
+  mult?: number,
+): FloorTrade[];
 export interface Floor {
   script: string;
   kind: "plots" | "trades";

@@ -37,15 +37,31 @@ export function bench10Floor(d) {
   // sma 20 (also the Bollinger basis)
   let sum20 = 0;
   // ema 50, ema 12, ema 26, signal 9: seeds, then values
-  const seed50 = [0, 0], seed12 = [0, 0], seed26 = [0, 0], seed9 = [0, 0], seedUp = [0, 0], seedDn = [0, 0], seedTr = [0, 0];
-  let ema50 = NaN, ema12 = NaN, ema26 = NaN, sig = NaN, macdCount = 0;
-  const a50 = 2 / 51, a12 = 2 / 13, a26 = 2 / 27, a9 = 2 / 10;
+  const seed50 = [0, 0],
+    seed12 = [0, 0],
+    seed26 = [0, 0],
+    seed9 = [0, 0],
+    seedUp = [0, 0],
+    seedDn = [0, 0],
+    seedTr = [0, 0];
+  let ema50 = NaN,
+    ema12 = NaN,
+    ema26 = NaN,
+    sig = NaN,
+    macdCount = 0;
+  const a50 = 2 / 51,
+    a12 = 2 / 13,
+    a26 = 2 / 27,
+    a9 = 2 / 10;
   // rsi 14: rma of up and down moves
-  let rup = NaN, rdn = NaN, moves = 0;
+  let rup = NaN,
+    rdn = NaN,
+    moves = 0;
   // atr 14: rma of the true range
   let atr = NaN;
   // crossover(sma, ema): the previous pair with both defined
-  let pf = NaN, ps = NaN;
+  let pf = NaN,
+    ps = NaN;
   for (let i = 0; i < n; i++) {
     const x = close[i];
     // sma 20: subtract the leaving value, then add the new one
@@ -104,7 +120,8 @@ export function bench10Floor(d) {
       up = sma + 2 * Math.sqrt(q / 20);
     }
     // atr 14: true range (high - low on bar 0), rma seeded with the compensated mean
-    const h = high[i], l = low[i];
+    const h = high[i],
+      l = low[i];
     const tr = i === 0 ? h - l : Math.max(Math.max(h - l, Math.abs(h - close[i - 1])), Math.abs(l - close[i - 1]));
     if (i < 14) {
       seedAdd(seedTr, tr);
@@ -113,7 +130,8 @@ export function bench10Floor(d) {
     // stoch 14 and the 20-bar range: extremes of the window
     let stoch = NaN;
     if (i >= 13) {
-      let hh = -Infinity, ll = Infinity;
+      let hh = -Infinity,
+        ll = Infinity;
       for (let k = i - 13; k <= i; k++) {
         if (high[k] > hh) hh = high[k];
         if (low[k] < ll) ll = low[k];
@@ -122,7 +140,8 @@ export function bench10Floor(d) {
     }
     let range = NaN;
     if (i >= 19) {
-      let hh = -Infinity, ll = Infinity;
+      let hh = -Infinity,
+        ll = Infinity;
       for (let k = i - 19; k <= i; k++) {
         if (high[k] > hh) hh = high[k];
         if (low[k] < ll) ll = low[k];
@@ -157,15 +176,22 @@ export function bench10Floor(d) {
 export function swingStateFloor(d, len = 20, emaLen = 30) {
   const { open, close } = d;
   const n = close.length;
-  const avgMove = new Float64Array(n), trendOut = new Float64Array(n), fromCross = new Float64Array(n), streakOut = new Float64Array(n);
+  const avgMove = new Float64Array(n),
+    trendOut = new Float64Array(n),
+    fromCross = new Float64Array(n),
+    streakOut = new Float64Array(n);
   // the array window as a ring: `count` values, the oldest at `head`
   const ring = new Float64Array(len + 1);
-  let head = 0, count = 0;
+  let head = 0,
+    count = 0;
   const seed = [0, 0];
   let ema = NaN;
   const alpha = 2 / (emaLen + 1);
-  let pc = NaN, pe = NaN;
-  let trend = 0, crossPrice = NaN, streak = 0;
+  let pc = NaN,
+    pe = NaN;
+  let trend = 0,
+    crossPrice = NaN,
+    streak = 0;
   for (let i = 0; i < n; i++) {
     const x = close[i];
     // array.push, then array.shift while longer than len
@@ -184,7 +210,8 @@ export function swingStateFloor(d, len = 20, emaLen = 30) {
       if (i === emaLen - 1) ema = (seed[0] + seed[1]) / emaLen;
     } else ema = ema + alpha * (x - ema);
     // crossover / crossunder of close and the ema, from the last bar with both defined
-    let up = false, dn = false;
+    let up = false,
+      dn = false;
     if (ema === ema) {
       up = x > ema && pc <= pe;
       dn = x < ema && pc >= pe;
@@ -219,14 +246,24 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
   const n = close.length;
   const ticksPerUnit = Math.round(1 / mintick);
   const trades = [];
-  const seedF = [0, 0], seedS = [0, 0], seedTr = [0, 0];
-  let fast = NaN, slow = NaN, atr = NaN;
-  const af = 2 / (fastLen + 1), as = 2 / (slowLen + 1);
-  let pf = NaN, ps = NaN;
+  const seedF = [0, 0],
+    seedS = [0, 0],
+    seedTr = [0, 0];
+  let fast = NaN,
+    slow = NaN,
+    atr = NaN;
+  const af = 2 / (fastLen + 1),
+    as = 2 / (slowLen + 1);
+  let pf = NaN,
+    ps = NaN;
   // orders placed on the previous bar: a pending entry / close, and the stop level (NaN: none)
-  let enter = false, exit = false, stop = NaN;
+  let enter = false,
+    exit = false,
+    stop = NaN;
   // the open trade
-  let inTrade = false, entryBar = -1, entryPrice = NaN;
+  let inTrade = false,
+    entryBar = -1,
+    entryPrice = NaN;
   for (let i = 0; i < n; i++) {
     // the broker at this bar's open: market orders first, then the stop, at the open or on the path
     const o = open[i];
@@ -258,13 +295,15 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
       seedAdd(seedS, x);
       if (i === slowLen - 1) slow = (seedS[0] + seedS[1]) / slowLen;
     } else slow = slow + as * (x - slow);
-    const h = high[i], l = low[i];
+    const h = high[i],
+      l = low[i];
     const tr = i === 0 ? h - l : Math.max(Math.max(h - l, Math.abs(h - close[i - 1])), Math.abs(l - close[i - 1]));
     if (i < atrLen) {
       seedAdd(seedTr, tr);
       if (i === atrLen - 1) atr = (seedTr[0] + seedTr[1]) / atrLen;
     } else atr = ((atrLen - 1) * atr + tr) / atrLen;
-    let over = false, under = false;
+    let over = false,
+      under = false;
     if (fast === fast && slow === slow) {
       over = fast > slow && pf <= ps;
       under = fast < slow && pf >= ps;

@@ -8,7 +8,18 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { cpuBetween, sampleBrowserCpu } from "./cpu.js";
-import { ROOT, assertBuilt, launchBrowser, makeCsv, screenshot, startEdge, startServer, waitForRuns, type EdgeServer, type Server } from "./harness.js";
+import {
+  ROOT,
+  assertBuilt,
+  launchBrowser,
+  makeCsv,
+  screenshot,
+  startEdge,
+  startServer,
+  waitForRuns,
+  type EdgeServer,
+  type Server,
+} from "./harness.js";
 
 let server: Server;
 let edge: EdgeServer;
@@ -94,8 +105,15 @@ describe("chart app", () => {
   it("draws lines, boxes and labels", async () => {
     await pickExample(page, "drawings");
     expect((await page.evaluate(() => window.__resin.result()))?.error).toBeNull();
-    await expect.poll(async () => (await series(page)).drawings).toMatchObject({ line: 1, box: 1, polyline: 1, table: 1, label: expect.any(Number) });
-    expect(await page.locator("#tables table.pine-table.top-right td").allTextContents()).toEqual(["Close", expect.stringMatching(/^\d+\.\d\d$/), "50-bar range", expect.stringMatching(/^\d+\.\d\d$/)]);
+    await expect
+      .poll(async () => (await series(page)).drawings)
+      .toMatchObject({ line: 1, box: 1, polyline: 1, table: 1, label: expect.any(Number) });
+    expect(await page.locator("#tables table.pine-table.top-right td").allTextContents()).toEqual([
+      "Close",
+      expect.stringMatching(/^\d+\.\d\d$/),
+      "50-bar range",
+      expect.stringMatching(/^\d+\.\d\d$/),
+    ]);
     await page.click('nav.tabs button[data-tab="logs"]');
     expect(await page.textContent("#logs-panel")).toMatch(/Logs \(1\)[\s\S]*last close \d/);
     await screenshot(page, "02c-drawings");
@@ -124,7 +142,12 @@ describe("chart app", () => {
     await pickExample(page, "rsi");
     const snap = await series(page);
     expect(snap.panes).toBe(2);
-    expect(snap.series.filter((s) => s.pane === 1).map((s) => s.type).sort()).toEqual(["hline", "hline", "line"]);
+    expect(
+      snap.series
+        .filter((s) => s.pane === 1)
+        .map((s) => s.type)
+        .sort(),
+    ).toEqual(["hline", "hline", "line"]);
     expect(snap.series.find((s) => s.title === "RSI")!.points).toBeGreaterThan(1900);
     await page.click('nav.tabs button[data-tab="logs"]');
     expect(await page.textContent("#logs-panel")).toMatch(/Alerts \([1-9]\d*\)[\s\S]*RSI above 70: \d/);
@@ -134,14 +157,24 @@ describe("chart app", () => {
 
   it("loads a CSV file, and explains a bad one", async () => {
     const n = await runs(page);
-    await page.setInputFiles("#upload", { name: "hourly.csv", mimeType: "text/csv", buffer: Buffer.from(makeCsv(300)) });
+    await page.setInputFiles("#upload", {
+      name: "hourly.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(makeCsv(300)),
+    });
     await waitForRuns(page, n + 1);
     expect((await series(page)).candles).toBe(300);
-    await page.setInputFiles("#upload", { name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("time,open,high,low,close\n2024-01-01,1,2,0.5,1.5\n2024-01-02,1,0.4,0.9,1\n") });
+    await page.setInputFiles("#upload", {
+      name: "broken.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("time,open,high,low,close\n2024-01-01,1,2,0.5,1.5\n2024-01-02,1,0.4,0.9,1\n"),
+    });
     await expect.poll(() => page.textContent("#status")).toMatch(/line 3: high 0.4 is below low 0.9/);
     // the reason is shown over the chart too, not only in the status line
     expect(await page.isVisible('[data-testid="notice"]')).toBe(true);
-    expect(await page.textContent('[data-testid="notice"]')).toMatch(/broken\.csv: .*line 3: high 0.4 is below low 0.9/);
+    expect(await page.textContent('[data-testid="notice"]')).toMatch(
+      /broken\.csv: .*line 3: high 0.4 is below low 0.9/,
+    );
     expect((await series(page)).candles).toBe(300); // the good data stays
     await screenshot(page, "03-csv-loaded");
     await page.click("#notice-close");
@@ -167,7 +200,9 @@ describe("chart app", () => {
     await page.click('nav.tabs button[data-tab="optimize"]');
     await page.fill('input[name="n_trials"]', "20");
     await page.click('[data-testid="opt-run"]');
-    await expect.poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 180_000, interval: 500 }).toMatch(/20 trials in/);
+    await expect
+      .poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 180_000, interval: 500 })
+      .toMatch(/20 trials in/);
     expect(await page.locator('[data-testid="trials"] tr').count()).toBe(21);
     expect(await page.$eval('[data-testid="opt-progress"]', (el) => (el as HTMLProgressElement).value)).toBe(20);
     const n = await runs(page);
@@ -194,7 +229,9 @@ describe("chart app", () => {
     await page.click('nav.tabs button[data-tab="optimize"]');
     await page.fill('input[name="n_trials"]', "10");
     await page.click('[data-testid="opt-run"]');
-    await expect.poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 120_000, interval: 500 }).toMatch(/10 trials in/);
+    await expect
+      .poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 120_000, interval: 500 })
+      .toMatch(/10 trials in/);
     expect(await page.locator('[data-testid="trials"] tr').count()).toBe(11);
     await page.click('nav.tabs button[data-tab="inputs"]');
     const m = await runs(page);
@@ -204,7 +241,16 @@ describe("chart app", () => {
 
   it("switches to the edge worker (workerd) and draws the same plots as the in-browser engine", async () => {
     await pickExample(page, "macd");
-    const pick = (snap: Awaited<ReturnType<typeof series>>) => snap.series.map(({ title, type, pane, points, last, colors, sum }) => ({ title, type, pane, points, last, colors, sum }));
+    const pick = (snap: Awaited<ReturnType<typeof series>>) =>
+      snap.series.map(({ title, type, pane, points, last, colors, sum }) => ({
+        title,
+        type,
+        pane,
+        points,
+        last,
+        colors,
+        sum,
+      }));
     const local = pick(await series(page));
     expect(local.length).toBeGreaterThanOrEqual(4);
     await page.click(".engine-settings summary");
@@ -227,7 +273,9 @@ describe("chart app", () => {
   it("restores script, data and inputs after a reload, and fits laptop and large screens", async () => {
     const fast = await page.inputValue('.input-row[data-title="Fast length"] input');
     await page.reload();
-    await page.waitForFunction(() => window.__resin?.ready === true && window.__resin.runCount() >= 1, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.__resin?.ready === true && window.__resin.runCount() >= 1, null, {
+      timeout: 60_000,
+    });
     expect(await page.textContent(".cm-content")).toContain('strategy("MA cross strategy"');
     expect(await page.inputValue("#data")).toBe("btc-1d");
     expect(await page.inputValue("#engine")).toBe("browser");
@@ -250,7 +298,8 @@ describe("chart app", () => {
   });
 
   it("stops a long run and keeps working", async () => {
-    const heavy = '//@version=6\nindicator("Heavy loop")\nfloat acc = 0.0\nfor i = 0 to 20000\n    acc += math.sin(i * close)\nplot(acc, "acc")\n';
+    const heavy =
+      '//@version=6\nindicator("Heavy loop")\nfloat acc = 0.0\nfor i = 0 to 20000\n    acc += math.sin(i * close)\nplot(acc, "acc")\n';
     await page.evaluate((src) => window.__resin.setSource(src), heavy);
     await page.click("#run");
     await page.waitForSelector("#stop:not([hidden])");
@@ -277,9 +326,14 @@ describe("chart app", () => {
       await waitForRuns(page, n + 1, 120_000);
       const wall = Date.now() - t0;
       const t = await page.evaluate(() => window.__resin.lastTiming());
-      expect(await page.evaluate(() => window.__resin.result()?.count), `status: ${await page.textContent("#status")}`).toBe(100_000);
+      expect(
+        await page.evaluate(() => window.__resin.result()?.count),
+        `status: ${await page.textContent("#status")}`,
+      ).toBe(100_000);
       timings.push(t!.totalMs);
-      console.log(`[figure] bench10 x 100k bars, run ${k + 1}: click-to-drawn ${Math.round(t!.totalMs)} ms (engine ${Math.round(t!.engineMs)} ms, wall ${wall} ms) — goal < 1500 ms`);
+      console.log(
+        `[figure] bench10 x 100k bars, run ${k + 1}: click-to-drawn ${Math.round(t!.totalMs)} ms (engine ${Math.round(t!.engineMs)} ms, wall ${wall} ms) — goal < 1500 ms`,
+      );
     }
     const result = await page.evaluate(() => window.__resin.result());
     expect(result?.error).toBeNull();
@@ -293,9 +347,15 @@ describe("chart app", () => {
     // the pool (page loop, trials pipelined over `pool` workers) returns exactly the study run one
     // trial after another inside one worker: the app's default settings (20 trials: TPE, holdout) and
     // random draws in-sample
-    for (const opts of [{ sampler: "auto", validation: { mode: "holdout" } }, { sampler: "random", validation: { mode: "in-sample" } }]) {
+    for (const opts of [
+      { sampler: "auto", validation: { mode: "holdout" } },
+      { sampler: "random", validation: { mode: "in-sample" } },
+    ]) {
       const one = await page.evaluate((o) => window.__resin.benchOptimize(1, 20, "auto", o), opts);
-      const many = await page.evaluate(([n, o]) => window.__resin.benchOptimize(n, 20, "pool", o), [pool, opts] as const);
+      const many = await page.evaluate(([n, o]) => window.__resin.benchOptimize(n, 20, "pool", o), [
+        pool,
+        opts,
+      ] as const);
       expect(one.trials).toBe(20);
       expect(one.bestIndex, JSON.stringify(opts)).not.toBeNull();
       expect(many.bestIndex, JSON.stringify(opts)).toBe(one.bestIndex);
@@ -315,24 +375,43 @@ describe("chart app", () => {
     // steady state, as in the app (its workers stay up between studies): each engine warmed by one
     // study first; then three interleaved rounds, medians reported (one round varies two-fold on a
     // shared machine), with the browser's CPU ms per trial from /proc, which contention does not skew
-    type Round = { perSecond: number; trials: number; errors: number; progressCalls: number; cpuMsPerTrial: number | null; pageMsPerTrial: number | null };
+    type Round = {
+      perSecond: number;
+      trials: number;
+      errors: number;
+      progressCalls: number;
+      cpuMsPerTrial: number | null;
+      pageMsPerTrial: number | null;
+    };
     const paths = { one: [1, "auto"], onePool: [1, "pool"], pool: [pool, "pool"] } as const;
     const rounds: Record<keyof typeof paths, Round[]> = { one: [], onePool: [], pool: [] };
     const study = async (key: keyof typeof paths, n: number): Promise<Round> => {
       const before = sampleBrowserCpu();
-      const r = await page.evaluate(([w, p, t]) => window.__resin.benchOptimize(w, t, p, { keep: true }), [...paths[key], n] as const);
+      const r = await page.evaluate(([w, p, t]) => window.__resin.benchOptimize(w, t, p, { keep: true }), [
+        ...paths[key],
+        n,
+      ] as const);
       const cpu = cpuBetween(before, sampleBrowserCpu());
-      return { ...r, cpuMsPerTrial: cpu ? cpu.totalMs / r.trials : null, pageMsPerTrial: cpu ? cpu.pageMainMs / r.trials : null };
+      return {
+        ...r,
+        cpuMsPerTrial: cpu ? cpu.totalMs / r.trials : null,
+        pageMsPerTrial: cpu ? cpu.pageMainMs / r.trials : null,
+      };
     };
     for (const key of Object.keys(paths) as (keyof typeof paths)[]) await study(key, 24);
-    for (let k = 0; k < 3; k++) for (const key of Object.keys(paths) as (keyof typeof paths)[]) rounds[key].push(await study(key, 48));
+    for (let k = 0; k < 3; k++)
+      for (const key of Object.keys(paths) as (keyof typeof paths)[]) rounds[key].push(await study(key, 48));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     const fig = (key: keyof typeof rounds) => {
       const rs = rounds[key];
-      const cpu = rs.every((r) => r.cpuMsPerTrial !== null) ? `, browser CPU ${median(rs.map((r) => r.cpuMsPerTrial!)).toFixed(1)} ms/trial (page thread ${median(rs.map((r) => r.pageMsPerTrial!)).toFixed(2)})` : "";
+      const cpu = rs.every((r) => r.cpuMsPerTrial !== null)
+        ? `, browser CPU ${median(rs.map((r) => r.cpuMsPerTrial!)).toFixed(1)} ms/trial (page thread ${median(rs.map((r) => r.pageMsPerTrial!)).toFixed(2)})`
+        : "";
       return `${median(rs.map((r) => r.perSecond)).toFixed(1)} trials/s (${rs.map((r) => r.perSecond.toFixed(1)).join(", ")}${cpu})`;
     };
-    const errors = Object.values(rounds).flat().reduce((a, r) => a + r.errors, 0);
+    const errors = Object.values(rounds)
+      .flat()
+      .reduce((a, r) => a + r.errors, 0);
     console.log(
       `[figure] optimize throughput (MA cross, 2,000 bars, in-sample, random, 48 trials, warm workers, median of 3 interleaved rounds): study inside 1 worker ${fig("one")}; ` +
         `page loop over a 1-worker pool ${fig("onePool")}; page loop over a pool of ${pool} ${fig("pool")}; pool of ${pool} / 1 worker = ` +

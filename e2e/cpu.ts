@@ -38,7 +38,10 @@ export function sampleBrowserCpu(): CpuSample | null {
         const fields = stat.slice(close + 2).split(" ");
         const comm = stat.slice(stat.indexOf("(") + 1, close);
         // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command
-        out.set(`${pid}/${tid}`, { label: `${type}:${tid === pid ? "main" : comm}`, ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
+        out.set(`${pid}/${tid}`, {
+          label: `${type}:${tid === pid ? "main" : comm}`,
+          ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+        });
       } catch {
         // the thread ended between the listing and the read
       }

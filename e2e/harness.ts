@@ -29,8 +29,11 @@ export interface Server {
 
 /** Fails early with the command to run when the builds the tests serve are missing. */
 export function assertBuilt(): void {
-  const missing = [join(ROOT, "dist", "cli", "index.js"), join(ROOT, "dist-web", "index.html")].filter((f) => !existsSync(f));
-  if (missing.length) throw new Error(`e2e needs the builds (${missing.join(", ")}): run \`npm run build:lib && npx vite build\` first`);
+  const missing = [join(ROOT, "dist", "cli", "index.js"), join(ROOT, "dist-web", "index.html")].filter(
+    (f) => !existsSync(f),
+  );
+  if (missing.length)
+    throw new Error(`e2e needs the builds (${missing.join(", ")}): run \`npm run build:lib && npx vite build\` first`);
 }
 
 /** Starts `resin serve --app --port 0` and resolves with its URL once it prints the chosen port. */
@@ -95,7 +98,9 @@ export function makeCsv(n: number): string {
     const open = prev;
     const high = Math.max(open, close) + 0.4;
     const low = Math.min(open, close) - 0.4;
-    lines.push(`${Date.UTC(2024, 0, 1) + i * 3_600_000},${open},${high.toFixed(2)},${low.toFixed(2)},${close},${1000 + i}`);
+    lines.push(
+      `${Date.UTC(2024, 0, 1) + i * 3_600_000},${open},${high.toFixed(2)},${low.toFixed(2)},${close},${1000 + i}`,
+    );
     prev = close;
   }
   return lines.join("\n") + "\n";

@@ -33,9 +33,24 @@ function built(path) {
 }
 
 const STEPS = [
-  { name: "kernels (build/kernels.wasm)", script: "build:wasm", output: "build/kernels.wasm", inputs: ["assembly", "asconfig.json"] },
-  { name: "library (dist/)", script: "build:lib:ts", output: "dist/index.js", inputs: ["src", "tsconfig.build.json", "tsconfig.json"] },
-  { name: "chart app (dist-web/)", script: "build:web", output: "dist-web/index.html", inputs: ["web", "src", "examples", "vite.config.ts", "build/kernels.wasm"] },
+  {
+    name: "kernels (build/kernels.wasm)",
+    script: "build:wasm",
+    output: "build/kernels.wasm",
+    inputs: ["assembly", "asconfig.json"],
+  },
+  {
+    name: "library (dist/)",
+    script: "build:lib:ts",
+    output: "dist/index.js",
+    inputs: ["src", "tsconfig.build.json", "tsconfig.json"],
+  },
+  {
+    name: "chart app (dist-web/)",
+    script: "build:web",
+    output: "dist-web/index.html",
+    inputs: ["web", "src", "examples", "vite.config.ts", "build/kernels.wasm"],
+  },
 ];
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";

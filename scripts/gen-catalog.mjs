@@ -34,4 +34,6 @@ import type { CatalogData } from "./types.js";
 export const CATALOG: CatalogData = ${JSON.stringify({ functions, variables, constants, types: spec.types, keywords: spec.keywords })};
 `;
 writeFileSync(resolve(root, "src/catalog/data.generated.ts"), out);
-console.log(`catalog: ${Object.keys(functions).length} functions, ${Object.keys(variables).length} variables, ${Object.keys(constants).length} constants`);
+console.log(
+  `catalog: ${Object.keys(functions).length} functions, ${Object.keys(variables).length} variables, ${Object.keys(constants).length} constants`,
+);

@@ -32,7 +32,16 @@ function csv(bars, stamps, decimals) {
   const lines = ["time,open,high,low,close,volume"];
   bars.forEach((b, i) => {
     const iso = new Date(stamps[i]).toISOString().replace(".000Z", "Z");
-    lines.push([iso, b.open.toFixed(decimals), b.high.toFixed(decimals), b.low.toFixed(decimals), b.close.toFixed(decimals), b.volume].join(","));
+    lines.push(
+      [
+        iso,
+        b.open.toFixed(decimals),
+        b.high.toFixed(decimals),
+        b.low.toFixed(decimals),
+        b.close.toFixed(decimals),
+        b.volume,
+      ].join(","),
+    );
   });
   return lines.join("\n") + "\n";
 }
@@ -44,7 +53,14 @@ function write(name, bars, stamps, decimals) {
 
 // a stock: weekdays only, one bar a day at 00:00 UTC
 const dailyN = 750;
-const daily = randomWalkBars(dailyN, { seed: 2021, start: 48.5, volatility: 0.018, drift: 0.0003, decimals: 2, volume: 1_200_000 });
+const daily = randomWalkBars(dailyN, {
+  seed: 2021,
+  start: 48.5,
+  volatility: 0.018,
+  drift: 0.0003,
+  decimals: 2,
+  volume: 1_200_000,
+});
 const weekday = (d) => d.getUTCDay() !== 0 && d.getUTCDay() !== 6;
 write("stock-daily.csv", daily, times(dailyN, Date.UTC(2021, 0, 4), DAY, weekday), 2);
 

@@ -64,9 +64,11 @@ export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, 
   switch (op + l.k + r.k) {
 `;
 for (const op of ["+", "-", "*"]) {
-  for (const k of KINDS) out += `    case ${JSON.stringify(op + k)}: return () => (N[d] = ${OPS[op](operand(k[0], "l"), operand(k[1], "r"))});\n`;
+  for (const k of KINDS)
+    out += `    case ${JSON.stringify(op + k)}: return () => (N[d] = ${OPS[op](operand(k[0], "l"), operand(k[1], "r"))});\n`;
 }
-for (const k of KINDS) out += `    case ${JSON.stringify("/" + k)}: return () => { const n0 = ${operand(k[0], "l")}, d0 = ${operand(k[1], "r")}; return (N[d] = d0 === 0 ? NaN : n0 / d0); };\n`;
+for (const k of KINDS)
+  out += `    case ${JSON.stringify("/" + k)}: return () => { const n0 = ${operand(k[0], "l")}, d0 = ${operand(k[1], "r")}; return (N[d] = d0 === 0 ? NaN : n0 / d0); };\n`;
 out += `  }
   return null;
 }
@@ -78,9 +80,11 @@ export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Arr
   switch (op + l.k + r.k) {
 `;
 for (const op of ["+", "-", "*"]) {
-  for (const k of KINDS) out += `    case ${JSON.stringify(op + k)}: return () => { N[d] = ${OPS[op](operand(k[0], "l"), operand(k[1], "r"))}; };\n`;
+  for (const k of KINDS)
+    out += `    case ${JSON.stringify(op + k)}: return () => { N[d] = ${OPS[op](operand(k[0], "l"), operand(k[1], "r"))}; };\n`;
 }
-for (const k of KINDS) out += `    case ${JSON.stringify("/" + k)}: return () => { const n0 = ${operand(k[0], "l")}, d0 = ${operand(k[1], "r")}; N[d] = d0 === 0 ? NaN : n0 / d0; };\n`;
+for (const k of KINDS)
+  out += `    case ${JSON.stringify("/" + k)}: return () => { const n0 = ${operand(k[0], "l")}, d0 = ${operand(k[1], "r")}; N[d] = d0 === 0 ? NaN : n0 / d0; };\n`;
 out += `  }
   return null;
 }

@@ -25,7 +25,10 @@ function args() {
     const k = argv[i];
     const v = () => argv[++i] ?? "";
     if (k === "--requests") a.requests = Math.max(1, Math.min(100_000, Number(v()) | 0));
-    else if (k === "--concurrency") a.concurrency = v().split(",").map((x) => Math.max(1, Math.min(512, Number(x) | 0)));
+    else if (k === "--concurrency")
+      a.concurrency = v()
+        .split(",")
+        .map((x) => Math.max(1, Math.min(512, Number(x) | 0)));
     else if (k === "--bars") a.bars = Math.max(10, Math.min(50_000, Number(v()) | 0));
     else if (k === "--optimizers") a.optimizers = Math.max(0, Math.min(8, Number(v()) | 0));
     else if (k === "--json") a.json = true;
@@ -40,13 +43,20 @@ function args() {
 /** A seeded random walk (same bars every time). */
 function bars(n) {
   let s = 7;
-  const r = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 4294967296);
+  const r = () => (s = (s * 1664525 + 1013904223) >>> 0) / 4294967296;
   const out = [];
   let p = 100;
   for (let i = 0; i < n; i++) {
     const open = p;
     p = Math.max(1, p * (1 + (r() - 0.5) * 0.02));
-    out.push({ time: 1_700_000_000_000 + i * 3_600_000, open, high: Math.max(open, p) * 1.002, low: Math.min(open, p) * 0.998, close: p, volume: 1000 + i });
+    out.push({
+      time: 1_700_000_000_000 + i * 3_600_000,
+      open,
+      high: Math.max(open, p) * 1.002,
+      low: Math.min(open, p) * 0.998,
+      close: p,
+      volume: 1000 + i,
+    });
   }
   return out;
 }
@@ -86,11 +96,15 @@ function percentile(sorted, q) {
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "resin.js"), "serve", "--port", "0", "--host", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, FREE_TIER_LIMITS: "0", SVC_RUNNER: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "resin.js"), "serve", "--port", "0", "--host", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, FREE_TIER_LIMITS: "0", SVC_RUNNER: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.resume();
@@ -107,7 +121,12 @@ async function startServer() {
 async function post(url, path, body) {
   const t0 = performance.now();
   try {
-    const res = await fetch(new URL(path, url), { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const res = await fetch(new URL(path, url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     await res.arrayBuffer();
     return { ms: performance.now() - t0, status: res.status };
   } catch (e) {
@@ -133,14 +152,16 @@ async function phase(url, pid, n, concurrency, runBody, optimizeBody, optimizers
     }
   });
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) {
-      next++;
-      const r = await post(url, "/run", runBody);
-      latencies.push(r.ms);
-      if (r.status !== 200) errors[r.status] = (errors[r.status] ?? 0) + 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next++;
+        const r = await post(url, "/run", runBody);
+        latencies.push(r.ms);
+        if (r.status !== 200) errors[r.status] = (errors[r.status] ?? 0) + 1;
+      }
+    }),
+  );
   const wall = performance.now() - t0;
   done = true;
   await Promise.all(optLoops);
@@ -165,7 +186,14 @@ async function main() {
   const a = args();
   const data = bars(a.bars);
   const runBody = JSON.stringify({ script: INDICATOR, data, mode: "auto" });
-  const optimizeBody = JSON.stringify({ script: STRATEGY, data, n_trials: 10, seed: 1, min_trades: 1, space: { params: [{ name: "Length", kind: "int", min: 2, max: 40 }] } });
+  const optimizeBody = JSON.stringify({
+    script: STRATEGY,
+    data,
+    n_trials: 10,
+    seed: 1,
+    min_trades: 1,
+    space: { params: [{ name: "Length", kind: "int", min: 2, max: 40 }] },
+  });
   const { child, url } = await startServer();
   const killer = setTimeout(() => {
     console.error(`load: deadline of ${DEADLINE_MS / 1000} s reached, stopping`);
@@ -177,17 +205,32 @@ async function main() {
     await Promise.all(Array.from({ length: 8 }, () => post(url, "/run", runBody)));
     const rssStart = rssMb(child.pid);
     const phases = [];
-    for (const c of a.concurrency) phases.push(await phase(url, child.pid, a.requests, c, runBody, optimizeBody, a.optimizers));
+    for (const c of a.concurrency)
+      phases.push(await phase(url, child.pid, a.requests, c, runBody, optimizeBody, a.optimizers));
     const health = await (await fetch(new URL("/health", url), { signal: AbortSignal.timeout(5000) })).json();
-    const report = { machine: { cpus: cpus().length, loadavg_1m: Number(loadavg()[0].toFixed(2)), node: process.version }, bars: a.bars, rss_start_mb: rssStart, phases, pool: health.pool };
+    const report = {
+      machine: { cpus: cpus().length, loadavg_1m: Number(loadavg()[0].toFixed(2)), node: process.version },
+      bars: a.bars,
+      rss_start_mb: rssStart,
+      phases,
+      pool: health.pool,
+    };
     if (a.json) console.log(JSON.stringify(report, null, 2));
     else {
-      console.log(`resin serve load test: ${a.requests} /run per level (${a.bars} bars, 4 plots), ${a.optimizers} concurrent /optimize stream(s) of 10 trials`);
-      console.log(`machine: ${report.machine.cpus} cpus, load ${report.machine.loadavg_1m} (1 min) at the end, node ${report.machine.node}`);
-      console.log("| concurrency | req/s | p50 ms | p99 ms | max ms | /optimize done (p50 ms) | errors | RSS MB before -> peak -> after |");
+      console.log(
+        `resin serve load test: ${a.requests} /run per level (${a.bars} bars, 4 plots), ${a.optimizers} concurrent /optimize stream(s) of 10 trials`,
+      );
+      console.log(
+        `machine: ${report.machine.cpus} cpus, load ${report.machine.loadavg_1m} (1 min) at the end, node ${report.machine.node}`,
+      );
+      console.log(
+        "| concurrency | req/s | p50 ms | p99 ms | max ms | /optimize done (p50 ms) | errors | RSS MB before -> peak -> after |",
+      );
       console.log("|---:|---:|---:|---:|---:|---|---|---|");
       for (const p of phases) {
-        console.log(`| ${p.concurrency} | ${p.throughput} | ${p.p50_ms} | ${p.p99_ms} | ${p.max_ms} | ${p.optimize.count} (${p.optimize.p50_ms ?? "-"}) | ${Object.keys(p.errors).length ? JSON.stringify(p.errors) : "none"} | ${p.rss_mb.before} -> ${p.rss_mb.peak} -> ${p.rss_mb.after} |`);
+        console.log(
+          `| ${p.concurrency} | ${p.throughput} | ${p.p50_ms} | ${p.p99_ms} | ${p.max_ms} | ${p.optimize.count} (${p.optimize.p50_ms ?? "-"}) | ${Object.keys(p.errors).length ? JSON.stringify(p.errors) : "none"} | ${p.rss_mb.before} -> ${p.rss_mb.peak} -> ${p.rss_mb.after} |`,
+        );
       }
       console.log(`pool at the end: ${JSON.stringify(health.pool)}`);
     }

@@ -32,7 +32,32 @@ export interface Registry {
   constants: ConstantTable;
 }
 
-const MODULES: BuiltinModule[] = [core, plot, input, barstate, log, math, str, array, matrix, map, color, time, timeframe, session, syminfo, ticker, chart, ta, strategy, drawing, request, footprint, volumeRow, alert];
+const MODULES: BuiltinModule[] = [
+  core,
+  plot,
+  input,
+  barstate,
+  log,
+  math,
+  str,
+  array,
+  matrix,
+  map,
+  color,
+  time,
+  timeframe,
+  session,
+  syminfo,
+  ticker,
+  chart,
+  ta,
+  strategy,
+  drawing,
+  request,
+  footprint,
+  volumeRow,
+  alert,
+];
 
 export function mergeModules(modules: BuiltinModule[]): Registry {
   const reg: Registry = { functions: {}, variables: {}, constants: {} };

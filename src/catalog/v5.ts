@@ -92,7 +92,12 @@ export function rewriteTransp(name: string, args: Arg[]): Arg[] {
   });
   if (!wrapped && target.fallback) {
     const span = transp.span;
-    const color: Arg = { kind: "Arg", name: { kind: "Ident", name: "color", span }, value: withTransp(hexLiteral(target.fallback, span), transp.value), span };
+    const color: Arg = {
+      kind: "Arg",
+      name: { kind: "Ident", name: "color", span },
+      value: withTransp(hexLiteral(target.fallback, span), transp.value),
+      span,
+    };
     out.push(color);
   }
   return out;
@@ -100,8 +105,21 @@ export function rewriteTransp(name: string, args: Arg[]): Arg[] {
 
 function withTransp(color: Expr, transp: Expr): Call {
   const span = color.span;
-  const callee: Member = { kind: "Member", object: { kind: "Ident", name: "color", span }, property: { kind: "Ident", name: "new", span }, span };
-  return { kind: "Call", callee, args: [{ kind: "Arg", value: color, span }, { kind: "Arg", value: transp, span: transp.span }], span };
+  const callee: Member = {
+    kind: "Member",
+    object: { kind: "Ident", name: "color", span },
+    property: { kind: "Ident", name: "new", span },
+    span,
+  };
+  return {
+    kind: "Call",
+    callee,
+    args: [
+      { kind: "Arg", value: color, span },
+      { kind: "Arg", value: transp, span: transp.span },
+    ],
+    span,
+  };
 }
 
 function hexLiteral(hex: string, span: Arg["span"]): ColorLit {
@@ -161,7 +179,9 @@ const V4_INPUT_TYPES: Record<string, string> = {
 /** A hint for a name used as a value that is Pine v4's (`type = input.integer`), or undefined. */
 export function v4ValueHint(name: string): string | undefined {
   const to = V4_INPUT_TYPES[name];
-  return to ? `'${name}' is Pine v4's input(type = ...) form: call ${to} in //@version=5 and //@version=6 scripts` : undefined;
+  return to
+    ? `'${name}' is Pine v4's input(type = ...) form: call ${to} in //@version=5 and //@version=6 scripts`
+    : undefined;
 }
 
 /** A hint for a call of a Pine v4 builtin that v5/v6 renamed or removed, or undefined. */
@@ -185,8 +205,15 @@ export function v4InputArg(name: string, args: Arg[]): { message: string; span: 
   const v = a.value;
   const typeName = v.kind === "Member" && v.object.kind === "Ident" ? `${v.object.name}.${v.property.name}` : undefined;
   const typed = p === "type" && typeName ? V4_INPUT_TYPES[typeName] : undefined;
-  if (typed) return { message: `'input' has no parameter 'type' since Pine v5: 'type = ${typeName}' is ${typed}`, span: a.name!.span };
-  const where = p === "type" ? "call the typed function instead (input.int(), input.float(), input.bool(), input.string(), ...)" : `it is a parameter of the typed inputs (input.int(), input.float()${p === "options" ? ", input.string()" : ""}, ...)`;
+  if (typed)
+    return {
+      message: `'input' has no parameter 'type' since Pine v5: 'type = ${typeName}' is ${typed}`,
+      span: a.name!.span,
+    };
+  const where =
+    p === "type"
+      ? "call the typed function instead (input.int(), input.float(), input.bool(), input.string(), ...)"
+      : `it is a parameter of the typed inputs (input.int(), input.float()${p === "options" ? ", input.string()" : ""}, ...)`;
   return { message: `'input' has no parameter '${p}' since Pine v5: ${where}`, span: a.name!.span };
 }
 

@@ -35,7 +35,15 @@ const KNOWN_BASES = new Set([...FUNDAMENTAL, ...DRAWING_TYPES, "hline", "plot", 
  * values, max_bars_back's variable, input()'s default, matrix.mult by a matrix, an array or a scalar.
  * (The generic `<...>` forms and the unique types such as plot_style are skipped by parseAccept.)
  */
-const UNCHECKED = new Set(["na:x", "str.tostring:value", "str.format:arg0", "str.format:arg1", "max_bars_back:var", "input:defval", "matrix.mult:id2"]);
+const UNCHECKED = new Set([
+  "na:x",
+  "str.tostring:value",
+  "str.format:arg0",
+  "str.format:arg1",
+  "max_bars_back:var",
+  "input:defval",
+  "matrix.mult:id2",
+]);
 
 /**
  * Parameter types of the overloads after the first, which builtins.json does not list (from the
@@ -43,7 +51,14 @@ const UNCHECKED = new Set(["na:x", "str.tostring:value", "str.format:arg0", "str
  * time()'s timezone.
  */
 const OTHER_OVERLOADS: Record<string, Record<string, string>> = {
-  fill: { plot1: "plot", plot2: "plot", top_value: "series int/float", bottom_value: "series int/float", top_color: "series color", bottom_color: "series color" },
+  fill: {
+    plot1: "plot",
+    plot2: "plot",
+    top_value: "series int/float",
+    bottom_value: "series int/float",
+    top_color: "series color",
+    bottom_color: "series color",
+  },
   "label.new": { x: "series int", y: "series int/float" },
   "line.new": { x1: "series int", y1: "series int/float", x2: "series int", y2: "series int/float" },
   "box.new": { left: "series int", top: "series int/float", right: "series int", bottom: "series int/float" },
@@ -61,8 +76,16 @@ export function paramDoc(fnKey: string, fn: CatalogFunction, param: string): str
  * language.md 9: "float/int/color/string"), and in v5 bools too (v5's bool could be na; v6 migration
  * guide: "na(), nz() and fixnan() no longer accept bool arguments").
  */
-const EXTRA: Record<string, string[]> = { "nz:source": ["string"], "nz:replacement": ["string"], "fixnan:source": ["string"] };
-const V5_EXTRA: Record<string, string[]> = { "nz:source": ["bool"], "nz:replacement": ["bool"], "fixnan:source": ["bool"] };
+const EXTRA: Record<string, string[]> = {
+  "nz:source": ["string"],
+  "nz:replacement": ["string"],
+  "fixnan:source": ["string"],
+};
+const V5_EXTRA: Record<string, string[]> = {
+  "nz:source": ["bool"],
+  "nz:replacement": ["bool"],
+  "fixnan:source": ["bool"],
+};
 
 const cache = new Map<string, Accept>();
 
@@ -80,7 +103,8 @@ function parseUncached(doc: string, param: string): Accept {
   const body = doc.replace(/^(const|input|simple|series)\s+/, "").trim();
   const any = /^any (array|matrix|map) type$/.exec(body);
   if (any) return { k: "collection", head: any[1]! };
-  if (body === "<type of the array's elements>" || body === "<type of the matrix's elements>") return { k: "element", of: "value" };
+  if (body === "<type of the array's elements>" || body === "<type of the matrix's elements>")
+    return { k: "element", of: "value" };
   if (body === "<type of the map's elements>") return { k: "element", of: param === "key" ? "key" : "value" };
   if (body === "<array_type>" || body === "<matrix_type>") return { k: "typeArg" };
   if (body === "enum") return { k: "enum" };
@@ -97,7 +121,10 @@ function parseUncached(doc: string, param: string): Accept {
  * parameter documented with one of those bases takes any of them.
  */
 /** Accepted types by catalogue entry and parameter, per dialect (v5 adds casts and overloads). */
-const acceptCache = [new WeakMap<CatalogFunction, Map<string, Accept>>(), new WeakMap<CatalogFunction, Map<string, Accept>>()];
+const acceptCache = [
+  new WeakMap<CatalogFunction, Map<string, Accept>>(),
+  new WeakMap<CatalogFunction, Map<string, Accept>>(),
+];
 
 export function builtinAccept(fnKey: string, fn: CatalogFunction, param: string, version: number): Accept {
   const byFn = acceptCache[version < 6 ? 0 : 1]!;
@@ -122,10 +149,13 @@ function widenByReturns(fn: CatalogFunction, acc: Accept): Accept {
   if (rets.length < 2) return acc;
   const poly = (b: string) => rets.includes(elemOf(b) ?? b);
   if (acc.k === "bases" && acc.bases.some(poly)) {
-    const widened = acc.bases.flatMap((b) => (b.includes("<") && poly(b) ? rets.map((r) => `${genericHead(b)}<${r}>`) : [b]));
+    const widened = acc.bases.flatMap((b) =>
+      b.includes("<") && poly(b) ? rets.map((r) => `${genericHead(b)}<${r}>`) : [b],
+    );
     return { k: "bases", bases: [...new Set([...widened, ...rets])] };
   }
-  if (acc.k === "collection" && acc.elems?.some(poly)) return { k: "collection", head: acc.head, elems: [...new Set([...acc.elems, ...rets])] };
+  if (acc.k === "collection" && acc.elems?.some(poly))
+    return { k: "collection", head: acc.head, elems: [...new Set([...acc.elems, ...rets])] };
   return acc;
 }
 
@@ -168,7 +198,8 @@ export function mismatch(acc: Accept, given: PType, call: ArgCall, doc: string):
     case "bases": {
       for (const b of acc.bases) {
         if (b.includes("<")) {
-          if (genericHead(g) === genericHead(b) && (elemOf(g) === undefined || elemOf(g) === elemOf(b))) return undefined;
+          if (genericHead(g) === genericHead(b) && (elemOf(g) === undefined || elemOf(g) === elemOf(b)))
+            return undefined;
         } else if (castsTo(g, b, call.version)) return undefined;
       }
       return doc;
@@ -210,14 +241,27 @@ function elementText(want: string): string {
  * v5's implicit int/float -> bool cast of a builtin argument: true when the parameter takes only
  * bool and the argument is a number, so the checker inserts the cast (impls compare with `=== true`).
  */
-export function needsBoolCast(fnKey: string, fn: CatalogFunction, param: string, given: string, version: number): boolean {
+export function needsBoolCast(
+  fnKey: string,
+  fn: CatalogFunction,
+  param: string,
+  given: string,
+  version: number,
+): boolean {
   if (version >= 6 || (given !== "int" && given !== "float")) return false;
   const acc = builtinAccept(fnKey, fn, param, version);
   return acc.k === "bases" && acc.bases.includes("bool") && !acc.bases.includes("int") && !acc.bases.includes("float");
 }
 
 /** Checks one builtin argument: CE10123 in TradingView's wording on a mismatch, else undefined. */
-export function builtinArgError(fnKey: string, fn: CatalogFunction, param: string, given: PType, call: ArgCall, site: ArgSite): CheckError | undefined {
+export function builtinArgError(
+  fnKey: string,
+  fn: CatalogFunction,
+  param: string,
+  given: PType,
+  call: ArgCall,
+  site: ArgSite,
+): CheckError | undefined {
   const acc = builtinAccept(fnKey, fn, param, call.version);
   const want = mismatch(acc, given, call, paramDoc(fnKey, fn, param) ?? "");
   return want === undefined ? undefined : argError(call.fnName, param, given, want, site);
@@ -259,8 +303,16 @@ function unparen(e: A.Expr): A.Expr {
 
 /** The argument as written (normalised), shortened for long expressions. */
 export function argText(node: A.Expr): string {
-  const prog: A.Program = { kind: "Program", version: 6, body: [{ kind: "ExprStmt", expr: node, span: node.span }], doc: [], span: node.span };
-  const lines = unparse(prog).split("\n").filter((l) => l.trim() !== "");
+  const prog: A.Program = {
+    kind: "Program",
+    version: 6,
+    body: [{ kind: "ExprStmt", expr: node, span: node.span }],
+    doc: [],
+    span: node.span,
+  };
+  const lines = unparse(prog)
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const text = lines.slice(1).join(" ").replace(/\s+/g, " ").trim();
   return text.length > 60 ? text.slice(0, 57) + "..." : text;
 }

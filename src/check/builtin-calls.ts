@@ -5,7 +5,18 @@ import type { Arg } from "../lang/ast.js";
 import type { CatalogFunction } from "../catalog/index.js";
 import { CheckError } from "./errors.js";
 import { builtinAccept, mismatch, paramDoc } from "./arg-types.js";
-import { elemOf, genericHead, keyOf, parseTypeText, qualName, SERIES, t, typeText, type PType, type Qual } from "./types.js";
+import {
+  elemOf,
+  genericHead,
+  keyOf,
+  parseTypeText,
+  qualName,
+  SERIES,
+  t,
+  typeText,
+  type PType,
+  type Qual,
+} from "./types.js";
 
 /** Where each call argument goes: index into the catalogue's `params` (the impl's `args` order). */
 export interface ArgPlacement {
@@ -21,7 +32,13 @@ export interface ArgPlacement {
  * list with and one without `timezone`; the first list whose documented types the arguments fit is
  * chosen (else the first list the arity allows, and the type check reports the mismatch).
  */
-export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], version: number, argTypes?: PType[]): ArgPlacement {
+export function placeArgs(
+  name: string,
+  fn: CatalogFunction,
+  args: Arg[],
+  version: number,
+  argTypes?: PType[],
+): ArgPlacement {
   const firstType = argTypes?.[0]?.name;
   const variadic = fn.params.includes("...");
   const positional = args.filter((a) => !a.name).length;
@@ -35,15 +52,26 @@ export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], versio
     return { positions, list: fn.params };
   }
   let chosen: string[] | undefined;
-  const byPoint = firstType !== undefined && positional > 0 && fn.lists.length > 1 && fn.lists.some((l) => fn.types[l[0]!] === "chart.point");
+  const byPoint =
+    firstType !== undefined &&
+    positional > 0 &&
+    fn.lists.length > 1 &&
+    fn.lists.some((l) => fn.types[l[0]!] === "chart.point");
   const typed = argTypes !== undefined && fn.lists.length > 1;
   const fitting = typed ? fn.lists.filter((l) => listFits(name, fn, l, args, argTypes!, positional, version)) : [];
   for (const list of fitting.length ? fitting : fn.lists) {
     if (list.length < positional) continue;
     if (byPoint && (fn.types[list[0]!] === "chart.point") !== (firstType === "chart.point")) continue;
-    if (!named.every((n) => list.includes(n) || (fn.params.includes(n) && !fn.lists.some((l) => l.includes(n))))) continue;
+    if (!named.every((n) => list.includes(n) || (fn.params.includes(n) && !fn.lists.some((l) => l.includes(n)))))
+      continue;
     // a named argument never names a parameter the positional ones already fill
-    if (named.some((n) => { const at = list.indexOf(n); return at >= 0 && at < positional; })) continue;
+    if (
+      named.some((n) => {
+        const at = list.indexOf(n);
+        return at >= 0 && at < positional;
+      })
+    )
+      continue;
     // a positional tuple literal goes only where the documented type is a tuple (input options)
     let ok = true;
     for (let i = 0; i < positional; i++) {
@@ -59,7 +87,10 @@ export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], versio
   if (!chosen) {
     const maxLen = Math.max(...fn.lists.map((l) => l.length));
     if (positional > maxLen)
-      throw new CheckError(`Too many arguments for '${name}': expected at most ${maxLen}, got ${positional}`, args[maxLen]?.span);
+      throw new CheckError(
+        `Too many arguments for '${name}': expected at most ${maxLen}, got ${positional}`,
+        args[maxLen]?.span,
+      );
     const bad = named.find((n) => !fn.params.includes(n));
     if (bad !== undefined) {
       const a = args.find((x) => x.name?.name === bad)!;
@@ -89,24 +120,64 @@ export function placeArgs(name: string, fn: CatalogFunction, args: Arg[], versio
 }
 
 /** Do the arguments' types fit the documented types of this overload's parameters? */
-function listFits(name: string, fn: CatalogFunction, list: string[], args: Arg[], types: PType[], positional: number, version: number): boolean {
+function listFits(
+  name: string,
+  fn: CatalogFunction,
+  list: string[],
+  args: Arg[],
+  types: PType[],
+  positional: number,
+  version: number,
+): boolean {
   if (list.length < positional) return false;
   const call = { fnName: name, version, first: types[0], typeArgs: [] };
   for (let i = 0; i < args.length; i++) {
     const param = i < positional ? list[i]! : args[i]!.name!.name;
     if (i >= positional && !list.includes(param)) continue;
     const ty = types[i];
-    if (ty && mismatch(builtinAccept(name, fn, param, version), ty, call, paramDoc(name, fn, param) ?? "") !== undefined) return false;
+    if (
+      ty &&
+      mismatch(builtinAccept(name, fn, param, version), ty, call, paramDoc(name, fn, param) ?? "") !== undefined
+    )
+      return false;
   }
   return true;
 }
 
 /** Builtins documented with one list whose implementation also takes a shorter form. */
 const ARITY_OVERLOADED = new Set([
-  "ta.highest", "ta.lowest", "ta.highestbars", "ta.lowestbars", "ta.tr", "ta.atr", "ta.stoch", "ta.vwap",
-  "ta.supertrend", "ta.dmi", "ta.mfi", "ta.wpr", "ta.obv", "ta.cum", "ta.barssince", "ta.valuewhen",
-  "na", "nz", "fixnan", "time", "time_close", "timestamp", "color.new", "color.rgb", "math.round", "str.tostring",
-  "request.security", "array.new", "matrix.new", "map.new", "input", "runtime.error",
+  "ta.highest",
+  "ta.lowest",
+  "ta.highestbars",
+  "ta.lowestbars",
+  "ta.tr",
+  "ta.atr",
+  "ta.stoch",
+  "ta.vwap",
+  "ta.supertrend",
+  "ta.dmi",
+  "ta.mfi",
+  "ta.wpr",
+  "ta.obv",
+  "ta.cum",
+  "ta.barssince",
+  "ta.valuewhen",
+  "na",
+  "nz",
+  "fixnan",
+  "time",
+  "time_close",
+  "timestamp",
+  "color.new",
+  "color.rgb",
+  "math.round",
+  "str.tostring",
+  "request.security",
+  "array.new",
+  "matrix.new",
+  "map.new",
+  "input",
+  "runtime.error",
 ]);
 
 function indexOfParam(name: string, params: string[], a: Arg): number {
@@ -119,11 +190,18 @@ function indexOfParam(name: string, params: string[], a: Arg): number {
 const INPUT_LABELS = new Set(["title", "tooltip", "inline", "group", "confirm"]);
 
 /** Qualifier check: a series value where the documentation demands a simple/const one. */
-export function checkQualifier(fnName: string, fn: CatalogFunction, param: string, arg: PType, span: Arg["span"]): void {
+export function checkQualifier(
+  fnName: string,
+  fn: CatalogFunction,
+  param: string,
+  arg: PType,
+  span: Arg["span"],
+): void {
   const doc = fn.types[param];
   if (!doc) return;
   // lossy docs of overloaded builtins; input.* labels are const string in every overload
-  if ((fn.returns.length !== 1 || fn.lists.length !== 1) && !(fnName.startsWith("input") && INPUT_LABELS.has(param))) return;
+  if ((fn.returns.length !== 1 || fn.lists.length !== 1) && !(fnName.startsWith("input") && INPUT_LABELS.has(param)))
+    return;
   if (doc.includes("tuple") || doc.includes("<")) return;
   const want = parseTypeText(doc);
   const limit: Qual | undefined = want.q === 0 ? 0 : want.q === 1 ? 1 : want.q === 2 ? 2 : undefined;
@@ -140,7 +218,12 @@ export function checkQualifier(fnName: string, fn: CatalogFunction, param: strin
  * The result type of a builtin call. `argTypes` are in parameter order (undefined for omitted),
  * `typeArgs` are `<...>` type arguments (array.new<float>).
  */
-export function resultType(name: string, fn: CatalogFunction, argTypes: (PType | undefined)[], typeArgs: string[]): PType {
+export function resultType(
+  name: string,
+  fn: CatalogFunction,
+  argTypes: (PType | undefined)[],
+  typeArgs: string[],
+): PType {
   const given = argTypes.filter((x): x is PType => !!x);
   const maxArgQ = given.reduce<Qual>((q, a) => (a.q > q ? a.q : q), 0 as Qual);
   const first = argTypes[0];
@@ -163,7 +246,12 @@ export function resultType(name: string, fn: CatalogFunction, argTypes: (PType |
   if (bases.length > 1) {
     const numericArgs = given.filter((a) => a.name === "int" || a.name === "float" || a.name === "na");
     const src = argTypes[RESULT_FOLLOWS[name] ?? 0];
-    const srcBase = src && ELEMENT_TYPED.has(name) ? (genericHead(first?.name ?? "") === "array" && bases.some((b) => b.startsWith("array<")) ? `array<${elemOf(src.name)}>` : elemOf(src.name)) : src?.name;
+    const srcBase =
+      src && ELEMENT_TYPED.has(name)
+        ? genericHead(first?.name ?? "") === "array" && bases.some((b) => b.startsWith("array<"))
+          ? `array<${elemOf(src.name)}>`
+          : elemOf(src.name)
+        : src?.name;
     if (srcBase && bases.includes(srcBase)) base = srcBase;
     else if (numericArgs.length && bases.includes("float")) base = "float";
     if (base === "int" && given.some((a) => a.name === "float")) base = bases.includes("float") ? "float" : base;
@@ -186,13 +274,37 @@ const RESULT_FOLLOWS: Record<string, number> = { "ta.valuewhen": 1 };
  * their fraction, like the quotient of two ints.
  */
 const ELEMENT_TYPED = new Set([
-  "array.max", "array.min", "array.mode", "array.range", "array.sum", "array.percentile_nearest_rank", "array.abs",
-  "array.avg", "array.median", "array.stdev", "array.variance", "array.percentile_linear_interpolation", "array.percentrank",
-  "matrix.max", "matrix.min", "matrix.mode", "matrix.avg", "matrix.median", "matrix.trace", "matrix.det",
+  "array.max",
+  "array.min",
+  "array.mode",
+  "array.range",
+  "array.sum",
+  "array.percentile_nearest_rank",
+  "array.abs",
+  "array.avg",
+  "array.median",
+  "array.stdev",
+  "array.variance",
+  "array.percentile_linear_interpolation",
+  "array.percentrank",
+  "matrix.max",
+  "matrix.min",
+  "matrix.mode",
+  "matrix.avg",
+  "matrix.median",
+  "matrix.trace",
+  "matrix.det",
 ]);
 export const FRACTIONAL_REDUCTIONS = new Set([
-  "array.avg", "array.median", "array.stdev", "array.variance", "array.percentile_linear_interpolation", "array.percentrank",
-  "matrix.avg", "matrix.median", "matrix.det",
+  "array.avg",
+  "array.median",
+  "array.stdev",
+  "array.variance",
+  "array.percentile_linear_interpolation",
+  "array.percentrank",
+  "matrix.avg",
+  "matrix.median",
+  "matrix.det",
 ]);
 
 function genericResult(
@@ -203,7 +315,8 @@ function genericResult(
   typeArgs: string[],
 ): string | undefined {
   const fa = first?.name ?? "";
-  if (name === "array.from") return argTypes.length ? `array<${argTypes[0]?.name === "na" ? "float" : argTypes[0]!.name}>` : undefined;
+  if (name === "array.from")
+    return argTypes.length ? `array<${argTypes[0]?.name === "na" ? "float" : argTypes[0]!.name}>` : undefined;
   if (ret === "array<type>" || ret === "matrix<type>" || ret === "array<enum>") {
     const head = ret.slice(0, ret.indexOf("<"));
     if (typeArgs.length) return `${head}<${typeArgs[0]}>`;
@@ -216,7 +329,13 @@ function genericResult(
     if (fa.startsWith("map<")) return fa;
     return undefined;
   }
-  if (ret === "<matrix_type>" || ret === "<type>" || ret === "type" || ret === "<array_type>" || ret === "<value_type>") {
+  if (
+    ret === "<matrix_type>" ||
+    ret === "<type>" ||
+    ret === "type" ||
+    ret === "<array_type>" ||
+    ret === "<value_type>"
+  ) {
     return elemOf(fa) ?? undefined;
   }
   if (name.startsWith("map.keys")) return `array<${keyOf(fa)}>`;

@@ -6,7 +6,16 @@ import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../catalog/contract.js";
 import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
-import { catalogFunctionFor, nameV5When, rewriteTransp, takesTransp, v4Hint, v4InputArg, v4ValueHint, v5Constant } from "../catalog/v5.js";
+import {
+  catalogFunctionFor,
+  nameV5When,
+  rewriteTransp,
+  takesTransp,
+  v4Hint,
+  v4InputArg,
+  v4ValueHint,
+  v5Constant,
+} from "../catalog/v5.js";
 import { EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, FRACTIONAL_REDUCTIONS, placeArgs, resultType } from "./builtin-calls.js";
 import { argError, builtinArgError, needsBoolCast, shownType, valueFits, type ArgSite } from "./arg-types.js";
@@ -17,8 +26,24 @@ import { COLUMN_HISTORY_LIMIT, HISTORY_LIMIT, historyOffsetMessage, maxBarsBackM
 import type { Declaration, FuncInstance, RBlock, RExpr, RStmt, ResolvedProgram, UdtInfo, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
 import {
-  assignable, CONST, DRAWING_TYPES, elemOf, genericHead, isNumeric, keyOf, maxQ, NA_T, parseTypeText, SERIES,
-  SIMPLE, t, typeText, unify, VOID_T, type PType, type Qual,
+  assignable,
+  CONST,
+  DRAWING_TYPES,
+  elemOf,
+  genericHead,
+  isNumeric,
+  keyOf,
+  maxQ,
+  NA_T,
+  parseTypeText,
+  SERIES,
+  SIMPLE,
+  t,
+  typeText,
+  unify,
+  VOID_T,
+  type PType,
+  type Qual,
 } from "./types.js";
 import { checkStatement } from "./statements.js";
 
@@ -31,26 +56,71 @@ export interface Registry {
 export const DEFAULT_MAX_BARS_BACK = 5000;
 const SOURCE_NAMES = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
 /** Documented parameter types that take only builtin "unique" constants (plot.style_*, shape.*, ...). */
-const UNIQUE_CONSTANT_TYPE = /\b(plot_style|plot_display|plot_simple_display|plot_line_style|hline_style|scale_type|sort_order|barmerge_gaps|barmerge_lookahead|text_format)\b/;
+const UNIQUE_CONSTANT_TYPE =
+  /\b(plot_style|plot_display|plot_simple_display|plot_line_style|hline_style|scale_type|sort_order|barmerge_gaps|barmerge_lookahead|text_format)\b/;
 const COLUMN_VARS = new Set(["open", "high", "low", "close", "volume", "time"]);
-const CASTS = new Set(["int", "float", "bool", "string", "color", "line", "label", "box", "table", "linefill", "polyline"]);
-const PLOT_FAMILY = new Set(["plot", "plotshape", "plotchar", "plotarrow", "plotbar", "plotcandle", "hline", "fill", "bgcolor", "barcolor"]);
+const CASTS = new Set([
+  "int",
+  "float",
+  "bool",
+  "string",
+  "color",
+  "line",
+  "label",
+  "box",
+  "table",
+  "linefill",
+  "polyline",
+]);
+const PLOT_FAMILY = new Set([
+  "plot",
+  "plotshape",
+  "plotchar",
+  "plotarrow",
+  "plotbar",
+  "plotcandle",
+  "hline",
+  "fill",
+  "bgcolor",
+  "barcolor",
+]);
 /** Built-in object types with fields: a chart.point is PineObject("chart.point", [time, index, price]). */
 const BUILTIN_OBJECT_TYPES = new Map<string, UdtInfo>([
-  ["chart.point", { name: "chart.point", fields: [
-    { name: "time", type: t("int", SERIES), default: null },
-    { name: "index", type: t("int", SERIES), default: null },
-    { name: "price", type: t("float", SERIES), default: null },
-  ] }],
+  [
+    "chart.point",
+    {
+      name: "chart.point",
+      fields: [
+        { name: "time", type: t("int", SERIES), default: null },
+        { name: "index", type: t("int", SERIES), default: null },
+        { name: "price", type: t("float", SERIES), default: null },
+      ],
+    },
+  ],
 ]);
 /** Order functions whose v5 form takes `when` (removed in v6). */
 const WHEN_ORDER_FUNCS = new Set([
-  "strategy.entry", "strategy.order", "strategy.exit", "strategy.close", "strategy.close_all", "strategy.cancel", "strategy.cancel_all",
+  "strategy.entry",
+  "strategy.order",
+  "strategy.exit",
+  "strategy.close",
+  "strategy.close_all",
+  "strategy.cancel",
+  "strategy.cancel_all",
 ]);
 /** Constructors whose `<...>` type arguments the builtin reads from its call site. */
 const TYPED_CONSTRUCTORS = new Set(["array.new", "matrix.new", "map.new"]);
 const QUALIFIERS: Record<A.Qualifier, Qual> = { const: CONST, simple: SIMPLE, series: SERIES };
-const METHOD_NS: Record<string, string> = { array: "array", matrix: "matrix", map: "map", string: "str", color: "color", "chart.point": "chart.point", footprint: "footprint", volume_row: "volume_row" };
+const METHOD_NS: Record<string, string> = {
+  array: "array",
+  matrix: "matrix",
+  map: "map",
+  string: "str",
+  color: "color",
+  "chart.point": "chart.point",
+  footprint: "footprint",
+  volume_row: "volume_row",
+};
 
 export interface EnumInfo {
   name: string;
@@ -105,7 +175,11 @@ export class Checker {
   }
 
   run(): ResolvedProgram {
-    if (this.version < 5) throw new CheckError(`Pine Script v${this.version} is not supported: use //@version=5 or //@version=6`, this.program.span);
+    if (this.version < 5)
+      throw new CheckError(
+        `Pine Script v${this.version} is not supported: use //@version=5 or //@version=6`,
+        this.program.span,
+      );
     collectMutations(this.program, this.mutated);
     this.declaredKind = declarationKind(this.program);
     const stmts: RStmt[] = [];
@@ -114,7 +188,8 @@ export class Checker {
       stmts.push(...this.prelude.splice(0));
       if (r) stmts.push(r);
     }
-    if (!this.declaration) throw new CheckError("Script must have one indicator(), strategy() or library() declaration", this.program.span);
+    if (!this.declaration)
+      throw new CheckError("Script must have one indicator(), strategy() or library() declaration", this.program.span);
     const body: RBlock = { stmts, t: VOID_T };
     return {
       version: this.version,
@@ -159,13 +234,27 @@ export class Checker {
     if (ref.args.length) {
       const args = ref.args.map((a) => this.typeFromRef(a));
       if (args.some((a) => /^(array|matrix|map)</.test(a)))
-        throw new CheckError(`Collections cannot contain collections directly: wrap the inner one in a user-defined type`, ref.span);
-      if (ref.name === "map" && args[0] && !["int", "float", "bool", "color", "string"].includes(args[0]) && !this.enums.has(args[0]))
+        throw new CheckError(
+          `Collections cannot contain collections directly: wrap the inner one in a user-defined type`,
+          ref.span,
+        );
+      if (
+        ref.name === "map" &&
+        args[0] &&
+        !["int", "float", "bool", "color", "string"].includes(args[0]) &&
+        !this.enums.has(args[0])
+      )
         throw new CheckError(`Map keys must be of a fundamental type or an enum, got ${args[0]}`, ref.args[0]!.span);
       return `${ref.name}<${args.join(",")}>`;
     }
     const n = ref.name;
-    if (["int", "float", "bool", "color", "string"].includes(n) || DRAWING_TYPES.has(n) || n === "footprint" || n === "volume_row") return n;
+    if (
+      ["int", "float", "bool", "color", "string"].includes(n) ||
+      DRAWING_TYPES.has(n) ||
+      n === "footprint" ||
+      n === "volume_row"
+    )
+      return n;
     if (this.udts.has(n) || this.enums.has(n)) return n;
     if (n === "array" || n === "matrix" || n === "map") return n;
     throw new CheckError(`Unknown type '${n}'`, ref.span);
@@ -220,14 +309,25 @@ export class Checker {
       case "Ternary": {
         // the manual: a ternary's values are not local blocks, so they cannot be tuples (if/switch blocks can)
         const tup = e.then.kind === "Tuple" ? e.then : e.else.kind === "Tuple" ? e.else : undefined;
-        if (tup) throw new CheckError("A ternary cannot return a tuple: use an if or switch block instead ([a, b] = if cond ... [x, y] else ... [z, w])", tup.span);
+        if (tup)
+          throw new CheckError(
+            "A ternary cannot return a tuple: use an if or switch block instead ([a, b] = if cond ... [x, y] else ... [z, w])",
+            tup.span,
+          );
         const c = this.cond(e.cond, scope, "?:");
         const a = this.expr(e.then, scope);
         const b = this.expr(e.else, scope);
         const name = unify(a.t.name, b.t.name, this.version);
-        if (!name) throw new CheckError(`Ternary branches have incompatible types: ${typeText(a.t)} and ${typeText(b.t)}`, e.span);
+        if (!name)
+          throw new CheckError(
+            `Ternary branches have incompatible types: ${typeText(a.t)} and ${typeText(b.t)}`,
+            e.span,
+          );
         // an na branch holds the result type's na (null for strings and objects)
-        const typed = (x: RExpr): RExpr => (x.k === "const" && x.t.name === "na" && name !== "na" && name !== "bool" ? { k: "const", v: naValue(name), t: t(name, CONST) } : x);
+        const typed = (x: RExpr): RExpr =>
+          x.k === "const" && x.t.name === "na" && name !== "na" && name !== "bool"
+            ? { k: "const", v: naValue(name), t: t(name, CONST) }
+            : x;
         const frac = name === "int" && (a.t.frac || b.t.frac) ? { frac: true } : {};
         return { k: "tern", c, a: typed(a), b: typed(b), t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)), ...frac } };
       }
@@ -247,8 +347,12 @@ export class Checker {
   cond(e: A.Expr, scope: Scope, what: string): RExpr {
     const r = this.expr(e, scope);
     if (r.t.name === "bool") return r;
-    if (this.version < 6 && (isNumeric(r.t.name) || r.t.name === "na")) return { k: "cast", to: "bool", e: r, t: { name: "bool", q: r.t.q } };
-    throw new CheckError(`Condition of '${what}' must be bool, got ${typeText(r.t)}${this.version >= 6 && isNumeric(r.t.name) ? " (v6 has no implicit cast to bool: use bool(x))" : ""}`, e.span);
+    if (this.version < 6 && (isNumeric(r.t.name) || r.t.name === "na"))
+      return { k: "cast", to: "bool", e: r, t: { name: "bool", q: r.t.q } };
+    throw new CheckError(
+      `Condition of '${what}' must be bool, got ${typeText(r.t)}${this.version >= 6 && isNumeric(r.t.name) ? " (v6 has no implicit cast to bool: use bool(x))" : ""}`,
+      e.span,
+    );
   }
 
   private ident(e: A.Ident, scope: Scope): RExpr {
@@ -276,7 +380,8 @@ export class Checker {
     }
     const en = this.enumMember(name);
     if (en) return { k: "const", v: en, t: t(en.enumName, CONST) };
-    if (catalogVariable(name) || catalogConstant(name)) throw new CheckError(`Builtin '${name}' is not implemented yet`, node.span);
+    if (catalogVariable(name) || catalogConstant(name))
+      throw new CheckError(`Builtin '${name}' is not implemented yet`, node.span);
     throw new CheckError(v4ValueHint(name) ?? `Undeclared identifier '${name}'`, node.span);
   }
 
@@ -374,7 +479,8 @@ export class Checker {
       throw new CheckError("In v6, [] cannot be applied to a UDT field directly: write (obj[1]).field", e.span);
     }
     const inner = this.expr(obj, scope);
-    if (inner.t.name === "tuple" || inner.t.name === "void") throw new CheckError(`Cannot use [] on ${typeText(inner.t)}`, e.span);
+    if (inner.t.name === "tuple" || inner.t.name === "void")
+      throw new CheckError(`Cannot use [] on ${typeText(inner.t)}`, e.span);
     if (inner.t.q === CONST && this.version >= 6 && inner.k === "const")
       throw new CheckError("The history-referencing operator [] cannot be used on constants", e.span);
     if (n === 0) return { ...inner, t: { name: inner.t.name, q: SERIES } };
@@ -400,7 +506,13 @@ export class Checker {
     const known = this.builtinHist.get(name);
     if (known) return known;
     const init = this.named(name, node);
-    const v: VarSlot = { name: `(history of ${name})`, slot: this.slots.length, type: { name: init.t.name, q: SERIES }, histDepth: 0, hist: -1 };
+    const v: VarSlot = {
+      name: `(history of ${name})`,
+      slot: this.slots.length,
+      type: { name: init.t.name, q: SERIES },
+      histDepth: 0,
+      hist: -1,
+    };
     this.slots.push(v);
     this.builtinHist.set(name, v);
     this.prelude.push({ k: "decl", v, mode: "plain", init, once: -1, line: node.span.line });
@@ -413,7 +525,8 @@ export class Checker {
       return { k: "unary", op: "not", e: x, t: x.t };
     }
     const x = this.expr(e.operand, scope);
-    if (!isNumeric(x.t.name) && x.t.name !== "na") throw new CheckError(`Cannot apply unary '${e.op}' to ${typeText(x.t)}`, e.span);
+    if (!isNumeric(x.t.name) && x.t.name !== "na")
+      throw new CheckError(`Cannot apply unary '${e.op}' to ${typeText(x.t)}`, e.span);
     return { k: "unary", op: e.op, e: x, t: x.t };
   }
 
@@ -480,7 +593,13 @@ export class Checker {
     const callee = e.callee;
     const typeArgs = (e.typeArgs ?? []).map((r) => this.typeFromRef(r));
     // map.new<K, V>: the same key rule as a declared map<K, V>
-    if (typeArgs.length === 2 && callee.kind === "Member" && callee.property.name === "new" && callee.object.kind === "Ident" && callee.object.name === "map")
+    if (
+      typeArgs.length === 2 &&
+      callee.kind === "Member" &&
+      callee.property.name === "new" &&
+      callee.object.kind === "Ident" &&
+      callee.object.name === "map"
+    )
       this.typeFromRef({ ...e.typeArgs![0]!, name: "map", args: e.typeArgs!, legacyArray: false });
     if (callee.kind === "Ident") {
       const name = callee.name;
@@ -503,10 +622,15 @@ export class Checker {
       }
       if (this.funcs.has(dn)) return this.userCall(dn, this.funcs.get(dn)!, e.args, null, scope, e);
       // `label.all.size()`: a method on a builtin variable, dispatched by the variable's type below
-      const onBuiltinVar = !this.registry.functions[dn] && !catalogFunction(dn) && (this.registry.variables[objName] !== undefined || this.global.vars.has(objName));
-      if (!onBuiltinVar && (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName))) return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
+      const onBuiltinVar =
+        !this.registry.functions[dn] &&
+        !catalogFunction(dn) &&
+        (this.registry.variables[objName] !== undefined || this.global.vars.has(objName));
+      if (!onBuiltinVar && (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName)))
+        return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
       // otherwise `close.m()`: a user method called on a builtin value
-      if (!onBuiltinVar && !this.methods.has(prop)) throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
+      if (!onBuiltinVar && !this.methods.has(prop))
+        throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
     }
     // method call on a value
     const recv = this.expr(callee.object, scope);
@@ -516,13 +640,18 @@ export class Checker {
     const userMethods = (this.methods.get(prop) ?? []).filter((f) => {
       const p0 = f.params[0];
       if (!p0?.type) return true;
-      return this.typeFromRef(p0.type) === recv.t.name || (genericHead(this.typeFromRef(p0.type)) === genericHead(recv.t.name) && !p0.type.args.length);
+      return (
+        this.typeFromRef(p0.type) === recv.t.name ||
+        (genericHead(this.typeFromRef(p0.type)) === genericHead(recv.t.name) && !p0.type.args.length)
+      );
     });
     const head = genericHead(recv.t.name);
     const ns = METHOD_NS[head] ?? (DRAWING_TYPES.has(head) ? head : undefined);
     // a user method named like a builtin one (`method push(array<float> id, float v, int maxSize)`)
     // overloads it: a call whose arguments fit no user signature is the builtin's (`arr.push(x)`)
-    const builtinToo = ns !== undefined && (this.registry.functions[`${ns}.${prop}`] !== undefined || catalogFunction(`${ns}.${prop}`) !== undefined);
+    const builtinToo =
+      ns !== undefined &&
+      (this.registry.functions[`${ns}.${prop}`] !== undefined || catalogFunction(`${ns}.${prop}`) !== undefined);
     const fitting = builtinToo ? userMethods.filter((f) => arityFits(f, e.args)) : userMethods;
     if (fitting.length) return this.userCall(prop, fitting, e.args, recv, scope, e);
     if (this.udts.has(recv.t.name) && prop === "copy") return { k: "copy", obj: recv, t: recv.t };
@@ -543,7 +672,10 @@ export class Checker {
     for (const a of e.args) {
       const idx = a.name ? udt.fields.findIndex((f) => f.name === a.name!.name) : pos++;
       if (idx < 0 || idx >= udt.fields.length)
-        throw new CheckError(a.name ? `Type '${udt.name}' has no field '${a.name.name}'` : `Too many arguments for '${udt.name}.new'`, a.span);
+        throw new CheckError(
+          a.name ? `Type '${udt.name}' has no field '${a.name.name}'` : `Too many arguments for '${udt.name}.new'`,
+          a.span,
+        );
       if (seen.has(idx)) throw new CheckError(`Field '${udt.fields[idx]!.name}' is given more than once`, a.span);
       seen.add(idx);
       const v = this.expr(a.value, scope);
@@ -561,10 +693,19 @@ export class Checker {
     throw new CheckError(`Cannot assign ${typeText(from)} to ${what} of type ${to}`, span);
   }
 
-  builtinCall(name: string, args: A.Arg[], recv: RExpr | null, typeArgs: string[], scope: Scope, e: A.Call, inner = false): RExpr {
+  builtinCall(
+    name: string,
+    args: A.Arg[],
+    recv: RExpr | null,
+    typeArgs: string[],
+    scope: Scope,
+    e: A.Call,
+    inner = false,
+  ): RExpr {
     const cat = catalogFunctionFor(name, this.version);
     const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
-    if (!cat && !def) throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
+    if (!cat && !def)
+      throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
     // v5's deprecated transp: the colour arguments become color.new(c, transp) (src/catalog/v5.ts)
     if (this.version < 6 && takesTransp(name)) args = rewriteTransp(name, args);
     // (the call without its `when`, below, comes back here: its arguments are already v6's)
@@ -572,27 +713,63 @@ export class Checker {
     const v4Arg = v4InputArg(name, args);
     if (v4Arg) throw new CheckError(v4Arg.message, v4Arg.span);
     if (!def) throw new CheckError(`Builtin '${name}' is not implemented yet`, e.callee.span);
-    if ((PLOT_FAMILY.has(name) || name === "alertcondition") && !scope.isGlobal) throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
+    if ((PLOT_FAMILY.has(name) || name === "alertcondition") && !scope.isGlobal)
+      throw new CheckError(`Cannot use '${name}' in local scope`, e.span);
     if (name === "indicator" || name === "strategy" || name === "library") {
       throw new CheckError(`'${name}()' must be a top-level statement`, e.span);
     }
     if (name.startsWith("strategy.") && this.declaredKind === "indicator")
-      throw new CheckError(`'${name}' can only be used in a strategy() script, and this script is declared with indicator()`, e.callee.span);
+      throw new CheckError(
+        `'${name}' can only be used in a strategy() script, and this script is declared with indicator()`,
+        e.callee.span,
+      );
     const when = WHEN_ORDER_FUNCS.has(name) ? args.find((a) => a.name?.name === "when") : undefined;
     if (when) {
-      if (this.version >= 6) throw new CheckError(`The 'when' parameter was removed in v6: put the call of '${name}' in an 'if' block`, when.span);
+      if (this.version >= 6)
+        throw new CheckError(
+          `The 'when' parameter was removed in v6: put the call of '${name}' in an 'if' block`,
+          when.span,
+        );
       // v5: `strategy.entry(..., when = c)` is `if c` + the call without `when`
       const cond = this.cond(when.value, scope, "when");
-      const call = this.builtinCall(name, args.filter((a) => a !== when), recv, typeArgs, scope, e, true);
-      return { k: "if", cond, then: { stmts: [{ k: "expr", e: call, line: e.span.line }], t: VOID_T }, else: null, t: VOID_T };
+      const call = this.builtinCall(
+        name,
+        args.filter((a) => a !== when),
+        recv,
+        typeArgs,
+        scope,
+        e,
+        true,
+      );
+      return {
+        k: "if",
+        cond,
+        then: { stmts: [{ k: "expr", e: call, line: e.span.line }], t: VOID_T },
+        else: null,
+        t: VOID_T,
+      };
     }
-    const allArgs: A.Arg[] = recv ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args] : args;
-    const fn = cat?.fn ?? { params: allArgs.map((_, i) => `arg${i}`), lists: [allArgs.map((_, i) => `arg${i}`)], types: {}, optional: [], returns: ["series float"] };
+    const allArgs: A.Arg[] = recv
+      ? [{ kind: "Arg", value: { kind: "Na", span: e.span }, span: e.span }, ...args]
+      : args;
+    const fn = cat?.fn ?? {
+      params: allArgs.map((_, i) => `arg${i}`),
+      lists: [allArgs.map((_, i) => `arg${i}`)],
+      types: {},
+      optional: [],
+      returns: ["series float"],
+    };
     // arguments are checked in source order before placement: the first one's type picks the overload
     const checked = allArgs.map((a, i) => (recv && i === 0 ? recv : this.expr(a.value, scope)));
     let placement;
     try {
-      placement = placeArgs(name, fn, allArgs, this.version, checked.map((x) => x.t));
+      placement = placeArgs(
+        name,
+        fn,
+        allArgs,
+        this.version,
+        checked.map((x) => x.t),
+      );
     } catch (err) {
       if (err instanceof CheckError && !err.span) throw new CheckError(err.message, e.span);
       throw err;
@@ -600,7 +777,13 @@ export class Checker {
     const rargs: (RExpr | undefined)[] = [];
     const argTypes: (PType | undefined)[] = [];
     const firstAt = placement.positions.indexOf(0);
-    const argCall = { fnName: name, version: this.version, first: firstAt >= 0 ? checked[firstAt]!.t : undefined, typeArgs, isEnum: (n: string) => this.enums.has(n) };
+    const argCall = {
+      fnName: name,
+      version: this.version,
+      first: firstAt >= 0 ? checked[firstAt]!.t : undefined,
+      typeArgs,
+      isEnum: (n: string) => this.enums.has(n),
+    };
     let typeChecked = true;
     for (let i = 0; i < allArgs.length; i++) {
       const p = placement.positions[i]!;
@@ -611,7 +794,10 @@ export class Checker {
       if (pname && cat && typeChecked) {
         // the receiver of a method call is written before the dot
         const node = recv && i === 0 ? (e.callee as A.Member).object : allArgs[i]!.value;
-        const err = builtinArgError(cat.key, fn, pname, r.t, argCall, { node, span: recv && i === 0 ? node.span : allArgs[i]!.span });
+        const err = builtinArgError(cat.key, fn, pname, r.t, argCall, {
+          node,
+          span: recv && i === 0 ? node.span : allArgs[i]!.span,
+        });
         // TradingView does not report calls with an argument of undetermined type (see undetermined.ts)
         if (err && !checked.some((x) => this.undetermined.has(x))) throw err;
         if (err) typeChecked = false;
@@ -622,29 +808,51 @@ export class Checker {
       if (pname && cat && !(recv && i === 0)) {
         checkQualifier(name, fn, pname, r.t, allArgs[i]!.span);
         if (this.version >= 6 && allArgs[i]!.value.kind === "Na" && UNIQUE_CONSTANT_TYPE.test(fn.types[pname] ?? ""))
-          throw new CheckError(`In v6, na cannot be used for '${pname}' of '${name}' (it takes one of the ${fn.types[pname]} constants)`, allArgs[i]!.span);
+          throw new CheckError(
+            `In v6, na cannot be used for '${pname}' of '${name}' (it takes one of the ${fn.types[pname]} constants)`,
+            allArgs[i]!.span,
+          );
       }
     }
     for (let i = 0; i < rargs.length; i++) if (!(i in rargs)) rargs[i] = undefined;
     let ty = cat ? resultType(name, fn, argTypes, typeArgs) : t("float");
     ty = this.specialResult(name, rargs, ty, e);
     // math.max(len / 2, 1), nz(n / 2): an int result computed from int quotients may keep their fraction
-    if (ty.name === "int" && !ty.frac && !WHOLE_RESULT.has(name) && (FRACTIONAL_REDUCTIONS.has(name) || rargs.some((a) => a?.t.frac))) ty = { ...ty, frac: true };
+    if (
+      ty.name === "int" &&
+      !ty.frac &&
+      !WHOLE_RESULT.has(name) &&
+      (FRACTIONAL_REDUCTIONS.has(name) || rargs.some((a) => a?.t.frac))
+    )
+      ty = { ...ty, frac: true };
     // array.from's elements share one type (int and float mix to float)
     if (name === "array.from" && typeChecked) {
       const elem = elemOf(ty.name) ?? "float";
       allArgs.forEach((a, i) => {
         if (!valueFits(checked[i]!.t.name, elem, this.version) && !this.undetermined.has(checked[i]!))
-          throw argError(name, `arg${i}`, checked[i]!.t, shownType({ name: elem, q: SERIES }), { node: a.value, span: a.span });
+          throw argError(name, `arg${i}`, checked[i]!.t, shownType({ name: elem, q: SERIES }), {
+            node: a.value,
+            span: a.span,
+          });
       });
     }
     const site = this.siteCount++;
-    const siteTypes = TYPED_CONSTRUCTORS.has(name) && typeArgs.length ? typeArgs : name === "array.from" ? [elemOf(ty.name) ?? "float"] : undefined;
+    const siteTypes =
+      TYPED_CONSTRUCTORS.has(name) && typeArgs.length
+        ? typeArgs
+        : name === "array.from"
+          ? [elemOf(ty.name) ?? "float"]
+          : undefined;
     if (siteTypes) this.siteTypeArgs.set(site, siteTypes);
     if (name === "input" || name.startsWith("input.")) {
       if (this.declName) this.inputVarNames.set(site, this.declName);
       const d0 = args.find((a, i) => (a.name ? a.name.name === "defval" : i === 0))?.value;
-      if (d0?.kind === "Ident" && !scope.lookup(d0.name) && SOURCE_NAMES.has(d0.name) && (name === "input" || name === "input.source")) {
+      if (
+        d0?.kind === "Ident" &&
+        !scope.lookup(d0.name) &&
+        SOURCE_NAMES.has(d0.name) &&
+        (name === "input" || name === "input.source")
+      ) {
         this.inputSourceNames.set(site, d0.name);
         ty = { name: "float", q: SERIES };
       } else if (name === "input.source") ty = { name: "float", q: SERIES };
@@ -665,19 +873,24 @@ export class Checker {
       }
     }
     const order = writtenOrder(placement.positions, rargs.length);
-    return order ? { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line, order } : { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line };
+    return order
+      ? { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line, order }
+      : { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line };
   }
 
   private specialResult(name: string, args: (RExpr | undefined)[], ty: PType, e: A.Call): PType {
     const a0 = args[0]?.t;
     switch (name) {
       case "na":
-        if (a0 && a0.name === "bool" && this.version >= 6) throw new CheckError("na() cannot be used on bool values in v6 (bool is never na)", e.span);
+        if (a0 && a0.name === "bool" && this.version >= 6)
+          throw new CheckError("na() cannot be used on bool values in v6 (bool is never na)", e.span);
         return { name: "bool", q: a0?.q ?? SERIES };
       case "nz":
       case "fixnan":
-        if (a0 && a0.name === "bool" && this.version >= 6) throw new CheckError(`${name}() cannot be used on bool values in v6`, e.span);
-        if (a0 && a0.name !== "na") return { name: a0.name, q: name === "fixnan" ? SERIES : maxQ(a0.q, args[1]?.t.q ?? 0) };
+        if (a0 && a0.name === "bool" && this.version >= 6)
+          throw new CheckError(`${name}() cannot be used on bool values in v6`, e.span);
+        if (a0 && a0.name !== "na")
+          return { name: a0.name, q: name === "fixnan" ? SERIES : maxQ(a0.q, args[1]?.t.q ?? 0) };
         return ty;
       case "input":
       case "input.enum":
@@ -709,7 +922,12 @@ export class Checker {
       case "request.security_lower_tf": {
         const x = args[2]?.t;
         if (!x) return ty;
-        if (x.name === "tuple") return { name: "tuple", q: SERIES, elems: (x.elems ?? []).map((el) => ({ name: `array<${el.name}>`, q: SERIES })) };
+        if (x.name === "tuple")
+          return {
+            name: "tuple",
+            q: SERIES,
+            elems: (x.elems ?? []).map((el) => ({ name: `array<${el.name}>`, q: SERIES })),
+          };
         return { name: `array<${x.name}>`, q: SERIES };
       }
       case "map.keys":
@@ -733,8 +951,10 @@ export class Checker {
   userCall(name: string, overloads: A.FuncDecl[], args: A.Arg[], recv: RExpr | null, scope: Scope, e: A.Call): RExpr {
     const seen = new Set<string>();
     args.forEach((a, i) => {
-      if (!a.name && i > 0 && args[i - 1]!.name) throw new CheckError(`Positional arguments of '${name}' must come before named ones`, a.span);
-      if (a.name && seen.has(a.name.name)) throw new CheckError(`Argument '${a.name.name}' of '${name}' is given more than once`, a.span);
+      if (!a.name && i > 0 && args[i - 1]!.name)
+        throw new CheckError(`Positional arguments of '${name}' must come before named ones`, a.span);
+      if (a.name && seen.has(a.name.name))
+        throw new CheckError(`Argument '${a.name.name}' of '${name}' is given more than once`, a.span);
       if (a.name) seen.add(a.name.name);
     });
     const rargs: { name?: string; r: RExpr; site: ArgSite }[] = [];
@@ -742,7 +962,8 @@ export class Checker {
       const node = (e.callee as A.Member).object;
       rargs.push({ r: recv, site: { node, span: node.span } });
     }
-    for (const a of args) rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), site: { node: a.value, span: a.span } });
+    for (const a of args)
+      rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), site: { node: a.value, span: a.span } });
     const fn = this.pickOverload(name, overloads, rargs, e);
     const ordered: (RExpr | undefined)[] = new Array(fn.params.length).fill(undefined);
     const sites: ArgSite[] = new Array(fn.params.length);
@@ -752,7 +973,11 @@ export class Checker {
       const idx = a.name ? fn.params.findIndex((p) => p.name.name === a.name) : pos++;
       written.push(idx);
       if (idx < 0) throw new CheckError(`Function '${name}' has no parameter '${a.name}'`, a.site.span);
-      if (ordered[idx]) throw new CheckError(`Argument '${fn.params[idx]!.name.name}' of '${name}' is given more than once`, a.site.span);
+      if (ordered[idx])
+        throw new CheckError(
+          `Argument '${fn.params[idx]!.name.name}' of '${name}' is given more than once`,
+          a.site.span,
+        );
       ordered[idx] = a.r;
       sites[idx] = a.site;
     }
@@ -765,14 +990,29 @@ export class Checker {
     });
     // v5: a number passed for a bool parameter is cast (int/float -> bool is implicit there)
     fn.params.forEach((p, i) => {
-      if (this.version < 6 && p.type && !p.type.args.length && !p.type.legacyArray && p.type.name === "bool" && isNumeric(ordered[i]!.t.name)) ordered[i] = toBool(ordered[i]!);
+      if (
+        this.version < 6 &&
+        p.type &&
+        !p.type.args.length &&
+        !p.type.legacyArray &&
+        p.type.name === "bool" &&
+        isNumeric(ordered[i]!.t.name)
+      )
+        ordered[i] = toBool(ordered[i]!);
     });
     const inst = this.instantiate(fn, ordered as RExpr[], e, sites);
     const order = writtenOrder(written, ordered.length);
-    return order ? { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t, order } : { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t };
+    return order
+      ? { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t, order }
+      : { k: "ucall", inst, args: ordered as RExpr[], t: inst.body.t };
   }
 
-  private pickOverload(name: string, overloads: A.FuncDecl[], args: { name?: string; r: RExpr }[], e: A.Call): A.FuncDecl {
+  private pickOverload(
+    name: string,
+    overloads: A.FuncDecl[],
+    args: { name?: string; r: RExpr }[],
+    e: A.Call,
+  ): A.FuncDecl {
     // one declaration: argument types are checked when it is instantiated, each at its argument
     if (overloads.length === 1) return overloads[0]!;
     let best: A.FuncDecl | undefined;
@@ -784,7 +1024,8 @@ export class Checker {
       const positional = args.filter((a) => !a.name).length;
       let covered = positional;
       for (let i = positional; i < f.params.length; i++) if (named.has(f.params[i]!.name.name)) covered++;
-      if (covered < required && f.params.slice(0, required).some((p, i) => i >= positional && !named.has(p.name.name))) continue;
+      if (covered < required && f.params.slice(0, required).some((p, i) => i >= positional && !named.has(p.name.name)))
+        continue;
       let score = 1;
       let ok = true;
       args.forEach((a, i) => {
@@ -796,7 +1037,8 @@ export class Checker {
         if (p.type) {
           const want = this.typeFromRef(p.type);
           if (want === a.r.t.name) score += 2;
-          else if (assignable(a.r.t.name, want, this.version) || genericHead(want) === genericHead(a.r.t.name)) score += 1;
+          else if (assignable(a.r.t.name, want, this.version) || genericHead(want) === genericHead(a.r.t.name))
+            score += 1;
           else ok = false;
         }
       });
@@ -805,7 +1047,11 @@ export class Checker {
         bestScore = score;
       }
     }
-    if (!best) throw new CheckError(`No overload of '${name}' takes these arguments (${args.map((a) => typeText(a.r.t)).join(", ")})`, e.span);
+    if (!best)
+      throw new CheckError(
+        `No overload of '${name}' takes these arguments (${args.map((a) => typeText(a.r.t)).join(", ")})`,
+        e.span,
+      );
     return best;
   }
 
@@ -822,15 +1068,30 @@ export class Checker {
         if (p.type) {
           const want = this.typeFromRef(p.type);
           if (!valueFits(a.t.name, want, this.version))
-            throw argError(fn.name.name, p.name.name, a.t, shownType({ name: want, q: p.qualifier ? QUALIFIERS[p.qualifier] : SERIES }), sites[i] ?? { node: e, span: e.span });
+            throw argError(
+              fn.name.name,
+              p.name.name,
+              a.t,
+              shownType({ name: want, q: p.qualifier ? QUALIFIERS[p.qualifier] : SERIES }),
+              sites[i] ?? { node: e, span: e.span },
+            );
           name = want;
         }
         if (p.qualifier === "simple" && a.t.q > SIMPLE)
-          throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected simple ${name}`, e.span);
+          throw new CheckError(
+            `Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected simple ${name}`,
+            e.span,
+          );
         if (p.qualifier === "const" && a.t.q > CONST)
-          throw new CheckError(`Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected const ${name}`, e.span);
+          throw new CheckError(
+            `Cannot call '${fn.name.name}' with argument '${p.name.name}'=${typeText(a.t)}: expected const ${name}`,
+            e.span,
+          );
         // an int quotient passed in keeps its fraction in the parameter (each call site has its instance)
-        const slot = this.newSlot(p.name.name, name === "int" && a.t.frac ? { name, q: a.t.q, frac: true } : { name, q: a.t.q });
+        const slot = this.newSlot(
+          p.name.name,
+          name === "int" && a.t.frac ? { name, q: a.t.q, frac: true } : { name, q: a.t.q },
+        );
         scope.vars.set(p.name.name, { slot, readonly: true });
         if (!p.type) this.undetermined.markSlot(slot);
         return slot;
@@ -856,7 +1117,11 @@ export class Checker {
     const args: Record<string, unknown> = {};
     e.args.forEach((a, i) => {
       const pname = cat.fn.params[placement.positions[i]!]!;
-      const v = constEval(a.value, (n) => this.constantValue(n) ?? this.globalConsts.get(n) ?? (catalogConstant(n) ? n : undefined), this.version);
+      const v = constEval(
+        a.value,
+        (n) => this.constantValue(n) ?? this.globalConsts.get(n) ?? (catalogConstant(n) ? n : undefined),
+        this.version,
+      );
       if (v === undefined) throw new CheckError(`Argument '${pname}' of '${kind}' must be a constant`, a.span);
       args[pname] = v;
     });

@@ -44,15 +44,20 @@ export function constEval(e: Expr, constants: (name: string) => unknown, version
       if (typeof l === "string" && typeof r === "string" && e.op === "+") return l + r;
       if (typeof l !== "number" || typeof r !== "number") return undefined;
       switch (e.op) {
-        case "+": return l + r;
-        case "-": return l - r;
-        case "*": return l * r;
+        case "+":
+          return l + r;
+        case "-":
+          return l - r;
+        case "*":
+          return l * r;
         case "/": {
           const q = l / r;
           return version < 6 && Number.isInteger(l) && Number.isInteger(r) ? Math.trunc(q) : q;
         }
-        case "%": return l % r;
-        default: return undefined;
+        case "%":
+          return l % r;
+        default:
+          return undefined;
       }
     }
     case "Tuple": {

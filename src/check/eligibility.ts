@@ -12,7 +12,8 @@ const ineligible = (what: string) => `${what} is not compile-eligible`;
 
 export function compileEligibility(p: ResolvedProgram): string | undefined {
   // the broker re-runs the script inside a bar after fills (src/strategy/README.md); the compiled loop cannot
-  if (p.declaration.kind === "strategy" && p.declaration.args.calc_on_order_fills === true) return "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
+  if (p.declaration.kind === "strategy" && p.declaration.args.calc_on_order_fills === true)
+    return "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
   return block(p.body);
 }
 
@@ -70,7 +71,7 @@ function expr(e: RExpr | null | undefined): string | undefined {
     case "hist":
       return history(e.v, e.n) ?? (e.n === null ? expr(e.off) : undefined);
     case "histExpr":
-      return expr(e.e) ?? (e.n === 0 ? undefined : history(e.v, e.n) ?? (e.n === null ? expr(e.off) : undefined));
+      return expr(e.e) ?? (e.n === 0 ? undefined : (history(e.v, e.n) ?? (e.n === null ? expr(e.off) : undefined)));
     case "colHist":
       return e.n === null ? expr(e.off) : undefined;
     case "unary":

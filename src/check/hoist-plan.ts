@@ -11,8 +11,25 @@ export type Call = Extract<RExpr, { k: "call" }>;
 
 /** Bar variables a pre-pass can evaluate from the columns alone (stateless getters of ctx fields). */
 const BAR_VARS = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
-const SOURCE_LENGTH = new Set(["ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.rsi", "ta.highest", "ta.lowest", "ta.highestbars", "ta.lowestbars", "ta.stdev", "ta.change"]);
-export const HILO_KIND: Record<string, number> = { "ta.highest": 0, "ta.lowest": 1, "ta.highestbars": 2, "ta.lowestbars": 3 };
+const SOURCE_LENGTH = new Set([
+  "ta.sma",
+  "ta.ema",
+  "ta.rma",
+  "ta.wma",
+  "ta.rsi",
+  "ta.highest",
+  "ta.lowest",
+  "ta.highestbars",
+  "ta.lowestbars",
+  "ta.stdev",
+  "ta.change",
+]);
+export const HILO_KIND: Record<string, number> = {
+  "ta.highest": 0,
+  "ta.lowest": 1,
+  "ta.highestbars": 2,
+  "ta.lowestbars": 3,
+};
 export const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
 const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3 };
 /** Comparisons a bool column may hold, as the bar loop evaluates them on numbers (na compares false). */
@@ -55,18 +72,28 @@ export class HoistPlan {
 
   constructor(prog: ResolvedProgram) {
     const writes = new Map<number, number>();
-    const wrote = (v: VarSlot | null | undefined) => { if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1); };
+    const wrote = (v: VarSlot | null | undefined) => {
+      if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1);
+    };
     walkWrites(prog.body, wrote);
-    const once = (v: VarSlot | null): v is VarSlot => !!v && writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
+    const once = (v: VarSlot | null): v is VarSlot =>
+      !!v && writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
     for (const s of prog.body.stmts) {
       if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.isHoistableCall(s.init)) {
         const call = s.init;
-        s.vs.forEach((v, index) => { if (once(v)) this.tupleVars.set(v.slot, { call, index }); });
+        s.vs.forEach((v, index) => {
+          if (once(v)) this.tupleVars.set(v.slot, { call, index });
+        });
         continue;
       }
       if (s.k !== "decl" || s.mode !== "plain" || !once(s.v)) continue;
       if (isNumType(s.init) && this.isPreKnown(s.init)) this.vars.set(s.v.slot, s.init);
-      else if (s.init.k === "call" && NUMBER_INPUTS.has(s.init.name) && s.init.args.every((x) => x === undefined || x.k === "const")) this.inputs.set(s.v.slot, s.init);
+      else if (
+        s.init.k === "call" &&
+        NUMBER_INPUTS.has(s.init.name) &&
+        s.init.args.every((x) => x === undefined || x.k === "const")
+      )
+        this.inputs.set(s.v.slot, s.init);
     }
   }
 
@@ -82,12 +109,27 @@ export class HoistPlan {
       case "unary":
         return e.op === "-" && isNumType(e.e) && this.isPreKnown(e.e);
       case "bin":
-        return ["+", "-", "*", "/"].includes(e.op) && !e.str && !e.intDiv && isNumType(e.l) && isNumType(e.r) && this.isPreKnown(e.l) && this.isPreKnown(e.r);
+        return (
+          ["+", "-", "*", "/"].includes(e.op) &&
+          !e.str &&
+          !e.intDiv &&
+          isNumType(e.l) &&
+          isNumType(e.r) &&
+          this.isPreKnown(e.l) &&
+          this.isPreKnown(e.r)
+        );
       case "call":
         return this.isHoistableCall(e) && isNumType(e);
       case "tern":
         // the branches are evaluated on some bars only: they may not hold a stateful call
-        return isNumType(e) && this.isPreKnownBool(e.c) && isNumType(e.a) && isNumType(e.b) && this.isStateless(e.a) && this.isStateless(e.b);
+        return (
+          isNumType(e) &&
+          this.isPreKnownBool(e.c) &&
+          isNumType(e.a) &&
+          isNumType(e.b) &&
+          this.isStateless(e.a) &&
+          this.isStateless(e.b)
+        );
       default:
         return false;
     }
@@ -97,17 +139,31 @@ export class HoistPlan {
   isPreKnownBool(e: RExpr): boolean {
     if (e.t.name !== "bool") return false;
     if (e.k === "call") return e.name in CROSS_KIND && this.isHoistableCall(e);
-    return e.k === "bin" && e.op in COMPARE && !e.str && isNumType(e.l) && isNumType(e.r) && this.isPreKnown(e.l) && this.isPreKnown(e.r);
+    return (
+      e.k === "bin" &&
+      e.op in COMPARE &&
+      !e.str &&
+      isNumType(e.l) &&
+      isNumType(e.r) &&
+      this.isPreKnown(e.l) &&
+      this.isPreKnown(e.r)
+    );
   }
 
   /** A pre-known numeric expression without a stateful call (its value on a bar does not depend on the bars it ran on). */
   private isStateless(e: RExpr): boolean {
     switch (e.k) {
-      case "const": case "load": return this.isPreKnown(e);
-      case "bvar": return BAR_VARS.has(e.def.name);
-      case "unary": return this.isPreKnown(e) && this.isStateless(e.e);
-      case "bin": return this.isPreKnown(e) && this.isStateless(e.l) && this.isStateless(e.r);
-      default: return false;
+      case "const":
+      case "load":
+        return this.isPreKnown(e);
+      case "bvar":
+        return BAR_VARS.has(e.def.name);
+      case "unary":
+        return this.isPreKnown(e) && this.isStateless(e.e);
+      case "bin":
+        return this.isPreKnown(e) && this.isStateless(e.l) && this.isStateless(e.r);
+      default:
+        return false;
     }
   }
 
@@ -130,11 +186,19 @@ export class HoistPlan {
       return a[2] === undefined;
     }
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
-    if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && a[2] !== undefined && ((a[2].k === "const" && typeof a[2].v === "number") || this.isInput(a[2]));
+    if (e.name === "ta.bb")
+      return (
+        a.length === 3 &&
+        this.source(a[0]) &&
+        this.len(a[1], 1) &&
+        a[2] !== undefined &&
+        ((a[2].k === "const" && typeof a[2].v === "number") || this.isInput(a[2]))
+      );
     if (e.name === "ta.macd") return a.length === 4 && this.source(a[0]) && [1, 2, 3].every((i) => this.len(a[i], 1));
     if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => this.source(a[i])) && this.len(a[3], 1);
     if (e.name === "ta.atr") return this.len(a[0], 1) && a.length === 1;
-    if (e.name === "ta.tr") return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
+    if (e.name === "ta.tr")
+      return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
     return false;
   }
 
@@ -163,16 +227,40 @@ export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => v
       return;
     }
     switch (e.k) {
-      case "unary": case "cast": visit(e.e); break;
-      case "bin": visit(e.l); visit(e.r); break;
-      case "and": case "or": visit(e.l); if (!e.lazy) visit(e.r); break;
-      case "tern": visit(e.c); break;
-      case "call": if (!REQUEST_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a); break;
-      case "tuple": for (const x of e.elems) visit(x); break;
-      case "if": visit(e.cond); break;
-      case "switch": if (e.subject) visit(e.subject); else if (e.cases[0]?.test) visit(e.cases[0].test); break;
-      case "histExpr": visit(e.e); break;
-      default: break;
+      case "unary":
+      case "cast":
+        visit(e.e);
+        break;
+      case "bin":
+        visit(e.l);
+        visit(e.r);
+        break;
+      case "and":
+      case "or":
+        visit(e.l);
+        if (!e.lazy) visit(e.r);
+        break;
+      case "tern":
+        visit(e.c);
+        break;
+      case "call":
+        if (!REQUEST_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a);
+        break;
+      case "tuple":
+        for (const x of e.elems) visit(x);
+        break;
+      case "if":
+        visit(e.cond);
+        break;
+      case "switch":
+        if (e.subject) visit(e.subject);
+        else if (e.cases[0]?.test) visit(e.cases[0].test);
+        break;
+      case "histExpr":
+        visit(e.e);
+        break;
+      default:
+        break;
     }
   };
   if (s.k === "decl" && s.mode === "plain") visit(s.init);
@@ -191,33 +279,103 @@ function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): 
   };
   const stmt = (s: RStmt) => {
     switch (s.k) {
-      case "decl": wrote(s.v); expr(s.init); break;
-      case "tdecl": s.vs.forEach(wrote); expr(s.init); break;
-      case "assign": wrote(s.v); expr(s.value); break;
-      case "fassign": expr(s.obj); expr(s.value); break;
-      case "expr": expr(s.e); break;
-      default: break;
+      case "decl":
+        wrote(s.v);
+        expr(s.init);
+        break;
+      case "tdecl":
+        s.vs.forEach(wrote);
+        expr(s.init);
+        break;
+      case "assign":
+        wrote(s.v);
+        expr(s.value);
+        break;
+      case "fassign":
+        expr(s.obj);
+        expr(s.value);
+        break;
+      case "expr":
+        expr(s.e);
+        break;
+      default:
+        break;
     }
   };
   const expr = (e: RExpr | null | undefined): void => {
     if (!e) return;
     switch (e.k) {
-      case "if": expr(e.cond); block(e.then); if (e.else) block(e.else); break;
-      case "switch": expr(e.subject); for (const c of e.cases) { expr(c.test); block(c.body); } break;
-      case "for": wrote(e.counter); expr(e.from); expr(e.to); expr(e.step); block(e.body); break;
-      case "forin": wrote(e.index); wrote(e.value); expr(e.iterable); block(e.body); break;
-      case "while": expr(e.cond); block(e.body); break;
-      case "ucall": e.args.forEach(expr); block(e.inst.body); break;
-      case "call": e.args.forEach(expr); break;
-      case "tuple": e.elems.forEach(expr); break;
-      case "unary": case "cast": expr(e.e); break;
-      case "bin": case "and": case "or": expr(e.l); expr(e.r); break;
-      case "tern": expr(e.c); expr(e.a); expr(e.b); break;
-      case "hist": case "colHist": expr(e.off); break;
-      case "histExpr": expr(e.e); expr(e.off); break;
-      case "field": case "copy": expr(e.obj); break;
-      case "new": e.fields.forEach(expr); break;
-      default: break;
+      case "if":
+        expr(e.cond);
+        block(e.then);
+        if (e.else) block(e.else);
+        break;
+      case "switch":
+        expr(e.subject);
+        for (const c of e.cases) {
+          expr(c.test);
+          block(c.body);
+        }
+        break;
+      case "for":
+        wrote(e.counter);
+        expr(e.from);
+        expr(e.to);
+        expr(e.step);
+        block(e.body);
+        break;
+      case "forin":
+        wrote(e.index);
+        wrote(e.value);
+        expr(e.iterable);
+        block(e.body);
+        break;
+      case "while":
+        expr(e.cond);
+        block(e.body);
+        break;
+      case "ucall":
+        e.args.forEach(expr);
+        block(e.inst.body);
+        break;
+      case "call":
+        e.args.forEach(expr);
+        break;
+      case "tuple":
+        e.elems.forEach(expr);
+        break;
+      case "unary":
+      case "cast":
+        expr(e.e);
+        break;
+      case "bin":
+      case "and":
+      case "or":
+        expr(e.l);
+        expr(e.r);
+        break;
+      case "tern":
+        expr(e.c);
+        expr(e.a);
+        expr(e.b);
+        break;
+      case "hist":
+      case "colHist":
+        expr(e.off);
+        break;
+      case "histExpr":
+        expr(e.e);
+        expr(e.off);
+        break;
+      case "field":
+      case "copy":
+        expr(e.obj);
+        break;
+      case "new":
+        e.fields.forEach(expr);
+        break;
+      default:
+        break;
     }
   };
   block(b);

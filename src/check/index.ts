@@ -32,7 +32,14 @@ export function check(ast: Program, registry: Registry, libraries: LibrarySource
     if (err instanceof CheckError) return { diagnostics: [err.toDiagnostic()] };
     // the parser bounds nesting (src/lang/parser.ts), but a host with a small stack may still overflow
     if (err instanceof RangeError && /call stack/i.test(err.message))
-      return { diagnostics: [new CheckError("The script is nested too deeply to check: split deep expressions into variables", ast.span).toDiagnostic()] };
+      return {
+        diagnostics: [
+          new CheckError(
+            "The script is nested too deeply to check: split deep expressions into variables",
+            ast.span,
+          ).toDiagnostic(),
+        ],
+      };
     throw err;
   }
 }

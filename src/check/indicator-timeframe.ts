@@ -24,7 +24,15 @@ const VALUE_ARGS: Record<string, { pos: number[]; names: string[] }> = {
   alertcondition: { pos: [0], names: ["condition"] },
 };
 
-const DRAWING_CALLS = new Set(["label.new", "line.new", "box.new", "table.new", "polyline.new", "linefill.new", "alert"]);
+const DRAWING_CALLS = new Set([
+  "label.new",
+  "line.new",
+  "box.new",
+  "table.new",
+  "polyline.new",
+  "linefill.new",
+  "alert",
+]);
 
 /** The declared `indicator(timeframe = ...)` when it is higher than the chart's timeframe, else null. */
 export function higherIndicatorTimeframe(prog: ResolvedProgram, chartTimeframe: string): string | null {
@@ -45,7 +53,10 @@ export function applyIndicatorTimeframe(program: A.Program, tf: string): A.Progr
   const gaps = gapsArg?.value.kind === "Bool" ? gapsArg.value.value : true;
   const drawing = findCall(program.body, (name) => DRAWING_CALLS.has(name));
   if (drawing)
-    throw new CheckError(`The 'timeframe' argument of indicator() cannot be used in a script that uses drawings or alert() ('${drawing.name}' here)`, drawing.span);
+    throw new CheckError(
+      `The 'timeframe' argument of indicator() cannot be used in a script that uses drawings or alert() ('${drawing.name}' here)`,
+      drawing.span,
+    );
   return { ...program, body: program.body.map((s) => wrapStatement(s, tf, gaps)) };
 }
 
@@ -116,15 +127,24 @@ function wrapOutputCall(c: A.Call, tf: string, gaps: boolean): A.Call {
 
 /** Literals and dotted constants (color.red, shape.circle) are the same on every timeframe. */
 function isConstant(e: A.Expr): boolean {
-  if (e.kind === "Number" || e.kind === "String" || e.kind === "Bool" || e.kind === "Na" || e.kind === "Color") return true;
-  return e.kind === "Member" && e.object.kind === "Ident" && ["color", "shape", "location", "size"].includes(e.object.name);
+  if (e.kind === "Number" || e.kind === "String" || e.kind === "Bool" || e.kind === "Na" || e.kind === "Color")
+    return true;
+  return (
+    e.kind === "Member" && e.object.kind === "Ident" && ["color", "shape", "location", "size"].includes(e.object.name)
+  );
 }
 
 function requested(value: A.Expr, tf: string, gaps: boolean): A.Call {
   const span = value.span;
   const id = (name: string): A.Ident => ({ kind: "Ident", name, span });
-  const member = (obj: string, prop: string): A.Member => ({ kind: "Member", object: id(obj), property: id(prop), span });
-  const arg = (v: A.Expr, name?: string): A.Arg => (name ? { kind: "Arg", name: id(name), value: v, span } : { kind: "Arg", value: v, span });
+  const member = (obj: string, prop: string): A.Member => ({
+    kind: "Member",
+    object: id(obj),
+    property: id(prop),
+    span,
+  });
+  const arg = (v: A.Expr, name?: string): A.Arg =>
+    name ? { kind: "Arg", name: id(name), value: v, span } : { kind: "Arg", value: v, span };
   return {
     kind: "Call",
     callee: member("request", "security"),

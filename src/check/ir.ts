@@ -38,12 +38,30 @@ export type RExpr =
    * `order` (only when it differs from 0..n-1): the indices of `args` in the order the source wrote
    * them, then the omitted ones. Pine evaluates arguments as written (side effects: `f(b = g(), a = h())`).
    */
-  | { k: "call"; name: string; def: BuiltinDef; args: (RExpr | undefined)[]; site: number; t: PType; line: number; order?: number[] }
+  | {
+      k: "call";
+      name: string;
+      def: BuiltinDef;
+      args: (RExpr | undefined)[];
+      site: number;
+      t: PType;
+      line: number;
+      order?: number[];
+    }
   | { k: "ucall"; inst: FuncInstance; args: RExpr[]; t: PType; order?: number[] }
   | { k: "tuple"; elems: RExpr[]; t: PType }
   | { k: "if"; cond: RExpr; then: RBlock; else: RBlock | null; t: PType }
   | { k: "switch"; subject: RExpr | null; cases: { test: RExpr | null; body: RBlock }[]; t: PType }
-  | { k: "for"; counter: VarSlot; from: RExpr; to: RExpr; step: RExpr | null; body: RBlock; reevalTo: boolean; t: PType }
+  | {
+      k: "for";
+      counter: VarSlot;
+      from: RExpr;
+      to: RExpr;
+      step: RExpr | null;
+      body: RBlock;
+      reevalTo: boolean;
+      t: PType;
+    }
   | { k: "forin"; index: VarSlot | null; value: VarSlot; iterable: RExpr; body: RBlock; t: PType }
   | { k: "while"; cond: RExpr; body: RBlock; t: PType }
   | { k: "field"; obj: RExpr; index: number; t: PType }

@@ -10,23 +10,37 @@ export const MAX_LIBRARIES = 32;
 
 export function resolveImport(imp: A.Import, libraries: LibrarySource[]): A.Stmt[] {
   const id = `${imp.namespace}/${imp.name}/${imp.version}`;
-  const lib = libraries.find((l) => l.namespace === imp.namespace && l.name === imp.name && Number(l.version) === imp.version);
+  const lib = libraries.find(
+    (l) => l.namespace === imp.namespace && l.name === imp.name && Number(l.version) === imp.version,
+  );
   if (!lib) throw new CheckError(`Cannot resolve import '${id}': no such library was provided`, imp.span);
   const parsed = parse(lib.source);
   const err = parsed.diagnostics.find((d) => d.severity === "error");
   if (err) throw new CheckError(`Library '${id}' does not parse: line ${err.line}: ${err.message}`, imp.span);
   const body = parsed.ast.body;
   const decl = body.find((s) => s.kind === "ExprStmt" && s.expr.kind === "Call" && s.expr.callee.kind === "Ident");
-  const declName = decl && decl.kind === "ExprStmt" && decl.expr.kind === "Call" && decl.expr.callee.kind === "Ident" ? decl.expr.callee.name : "";
-  if (declName !== "library") throw new CheckError(`Import '${id}' is not a library (it must declare library())`, imp.span);
+  const declName =
+    decl && decl.kind === "ExprStmt" && decl.expr.kind === "Call" && decl.expr.callee.kind === "Ident"
+      ? decl.expr.callee.name
+      : "";
+  if (declName !== "library")
+    throw new CheckError(`Import '${id}' is not a library (it must declare library())`, imp.span);
   const alias = imp.alias?.name ?? imp.name;
   const rename = new Map<string, string>();
   for (const s of body) {
-    if ((s.kind === "FuncDecl" && !s.isMethod) || s.kind === "TypeDecl" || s.kind === "EnumDecl" || s.kind === "VarDecl") {
+    if (
+      (s.kind === "FuncDecl" && !s.isMethod) ||
+      s.kind === "TypeDecl" ||
+      s.kind === "EnumDecl" ||
+      s.kind === "VarDecl"
+    ) {
       rename.set(s.name.name, `${alias}.${s.name.name}`);
     }
   }
-  const defs = body.filter((s) => s.kind === "FuncDecl" || s.kind === "TypeDecl" || s.kind === "EnumDecl" || (s.kind === "VarDecl" && s.exported));
+  const defs = body.filter(
+    (s) =>
+      s.kind === "FuncDecl" || s.kind === "TypeDecl" || s.kind === "EnumDecl" || (s.kind === "VarDecl" && s.exported),
+  );
   return defs.map((s) => renamed(s, rename) as A.Stmt);
 }
 

@@ -68,7 +68,10 @@ export function checkPlotCount(program: ResolvedProgram, ast: Program): void {
   if (over === null) return;
   const same = calls.filter((c) => c.line === over!.line && c.name === over!.name);
   const node = astCallsAt(ast, over.line, over.name)[same.indexOf(over)];
-  throw new CheckError(`Too many plots: the script uses ${total} plot counts, the maximum is ${MAX_PLOT_COUNT}`, node?.span ?? { start: 0, end: 0, line: over.line, column: 1, endLine: over.line, endColumn: 1 });
+  throw new CheckError(
+    `Too many plots: the script uses ${total} plot counts, the maximum is ${MAX_PLOT_COUNT}`,
+    node?.span ?? { start: 0, end: 0, line: over.line, column: 1, endLine: over.line, endColumn: 1 },
+  );
 }
 
 /** The plot-family calls in `e`, in the order the script evaluates them (arguments as written). */
@@ -92,7 +95,12 @@ function collect(e: RExpr, out: PlotCall[]): void {
 }
 
 function isExpr(v: unknown): v is RExpr {
-  return typeof v === "object" && v !== null && typeof (v as { k?: unknown }).k === "string" && typeof (v as { t?: unknown }).t === "object";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as { k?: unknown }).k === "string" &&
+    typeof (v as { t?: unknown }).t === "object"
+  );
 }
 
 /** The AST calls of `name` (a bare identifier callee) on `line`, in source order. */

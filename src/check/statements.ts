@@ -10,14 +10,30 @@ import { constEval } from "./consteval.js";
 import { resolveImport } from "./libraries.js";
 import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
-import { CONST, elemOf, genericHead, isNumeric, keyOf, SERIES, t, typeText, unify, VOID_T, type PType } from "./types.js";
+import {
+  CONST,
+  elemOf,
+  genericHead,
+  isNumeric,
+  keyOf,
+  SERIES,
+  t,
+  typeText,
+  unify,
+  VOID_T,
+  type PType,
+} from "./types.js";
 
 export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | null {
   const line = s.span.line;
   switch (s.kind) {
     case "ExprStmt": {
       const e = s.expr;
-      if (e.kind === "Call" && e.callee.kind === "Ident" && ["indicator", "strategy", "library"].includes(e.callee.name)) {
+      if (
+        e.kind === "Call" &&
+        e.callee.kind === "Ident" &&
+        ["indicator", "strategy", "library"].includes(e.callee.name)
+      ) {
         if (!scope.isGlobal) throw new CheckError(`'${e.callee.name}()' must be at global scope`, e.span);
         c.declare(e, e.callee.name as "indicator");
         return null;
@@ -29,7 +45,10 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
     case "TupleDecl": {
       const init = c.expr(s.init, scope);
       if (init.t.name !== "tuple" || !init.t.elems)
-        throw new CheckError(`Cannot destructure ${typeText(init.t)} into [${s.names.map((n) => n.name).join(", ")}]`, s.span);
+        throw new CheckError(
+          `Cannot destructure ${typeText(init.t)} into [${s.names.map((n) => n.name).join(", ")}]`,
+          s.span,
+        );
       if (init.t.elems.length !== s.names.length)
         throw new CheckError(`Tuple has ${init.t.elems.length} values, ${s.names.length} names given`, s.span);
       const vs = s.names.map((n, i) => {
@@ -49,23 +68,40 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
       if (!scope.isGlobal) throw new CheckError("Functions can only be declared at global scope", s.span);
       if (s.exported) {
         const untyped = s.params.find((p) => !p.type);
-        if (untyped) throw new CheckError(`Parameter '${untyped.name.name}' of exported function '${s.name.name}' needs a type: exported functions must have fully typed parameters`, untyped.span);
+        if (untyped)
+          throw new CheckError(
+            `Parameter '${untyped.name.name}' of exported function '${s.name.name}' needs a type: exported functions must have fully typed parameters`,
+            untyped.span,
+          );
         const konst = s.params.find((p) => p.qualifier === "const");
-        if (konst) throw new CheckError(`Parameter '${konst.name.name}' of exported function '${s.name.name}' cannot be const: only non-exported functions may have const parameters`, konst.span);
+        if (konst)
+          throw new CheckError(
+            `Parameter '${konst.name.name}' of exported function '${s.name.name}' cannot be const: only non-exported functions may have const parameters`,
+            konst.span,
+          );
       }
       const firstDefault = s.params.findIndex((p) => p.default);
       if (firstDefault >= 0) {
         const bad = s.params.slice(firstDefault).find((p) => !p.default);
-        if (bad) throw new CheckError(`Parameter '${bad.name.name}' of '${s.name.name}' needs a default value: parameters with defaults must come last`, bad.span);
+        if (bad)
+          throw new CheckError(
+            `Parameter '${bad.name.name}' of '${s.name.name}' needs a default value: parameters with defaults must come last`,
+            bad.span,
+          );
       }
       const table = s.isMethod ? c.methods : c.funcs;
       const list = table.get(s.name.name) ?? [];
-      if (list.some((f) => sameSignature(c, f, s))) throw new CheckError(`Function '${s.name.name}' is already declared with these parameters`, s.name.span);
+      if (list.some((f) => sameSignature(c, f, s)))
+        throw new CheckError(`Function '${s.name.name}' is already declared with these parameters`, s.name.span);
       list.push(s);
       table.set(s.name.name, list);
       if (s.isMethod) {
         if (!s.params.length) throw new CheckError("A method needs at least one parameter (its receiver)", s.span);
-        if (!s.params[0]!.type) throw new CheckError(`The first parameter of method '${s.name.name}' needs a type (the type the method extends)`, s.params[0]!.span);
+        if (!s.params[0]!.type)
+          throw new CheckError(
+            `The first parameter of method '${s.name.name}' needs a type (the type the method extends)`,
+            s.params[0]!.span,
+          );
         // a method is also callable as a plain function
         const fl = c.funcs.get(s.name.name) ?? [];
         fl.push(s);
@@ -76,7 +112,10 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
     case "TypeDecl": {
       if (!scope.isGlobal) throw new CheckError("Types can only be declared at global scope", s.span);
       if (c.udts.has(s.name.name)) throw new CheckError(`Type '${s.name.name}' is already declared`, s.name.span);
-      const info = { name: s.name.name, fields: [] as { name: string; type: PType; default: RExpr | null; varip?: boolean }[] };
+      const info = {
+        name: s.name.name,
+        fields: [] as { name: string; type: PType; default: RExpr | null; varip?: boolean }[],
+      };
       c.udts.set(s.name.name, info); // registered first: fields may be of the same type
       for (const f of s.fields) {
         const ty = c.typeFromRef(f.type);
@@ -85,7 +124,11 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
           def = c.expr(f.default, c.global);
           c.checkAssignable(def.t, ty, f.span, `field '${f.name.name}'`);
         }
-        info.fields.push(f.varip ? { name: f.name.name, type: t(ty, SERIES), default: def, varip: true } : { name: f.name.name, type: t(ty, SERIES), default: def });
+        info.fields.push(
+          f.varip
+            ? { name: f.name.name, type: t(ty, SERIES), default: def, varip: true }
+            : { name: f.name.name, type: t(ty, SERIES), default: def },
+        );
       }
       return null;
     }
@@ -131,7 +174,8 @@ function sameSignature(c: Checker, a: A.FuncDecl, b: A.FuncDecl): boolean {
 
 function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   redeclared(scope, s.name);
-  if (s.exported && c.declaration?.kind !== "library") throw new CheckError("Exported constants are only allowed in libraries", s.span);
+  if (s.exported && c.declaration?.kind !== "library")
+    throw new CheckError("Exported constants are only allowed in libraries", s.span);
   const declaredType = s.type ? c.typeFromRef(s.type) : undefined;
   const saved = c.declName;
   c.declName = s.name.name;
@@ -144,32 +188,53 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   if (init.t.name === "void" && (init.k === "if" || init.k === "switch")) {
     const types = init.k === "if" ? [init.then.t, init.else?.t] : init.cases.map((x) => x.body.t);
     const names = [...new Set(types.filter((x) => x && x.name !== "na").map((x) => typeText(x!)))].join(", ");
-    throw new CheckError(`The branches of this ${init.k} return incompatible types (${names}): every branch must give a compatible type to assign it to '${s.name.name}'`, s.init.span);
+    throw new CheckError(
+      `The branches of this ${init.k} return incompatible types (${names}): every branch must give a compatible type to assign it to '${s.name.name}'`,
+      s.init.span,
+    );
   }
-  if (init.t.name === "void") throw new CheckError(`Cannot assign the result of a void expression to '${s.name.name}'`, s.init.span);
-  if (init.t.name === "tuple") throw new CheckError(`Cannot assign a tuple to '${s.name.name}': use [a, b] = ...`, s.init.span);
+  if (init.t.name === "void")
+    throw new CheckError(`Cannot assign the result of a void expression to '${s.name.name}'`, s.init.span);
+  if (init.t.name === "tuple")
+    throw new CheckError(`Cannot assign a tuple to '${s.name.name}': use [a, b] = ...`, s.init.span);
   let name: string;
   if (declaredType) {
     c.checkAssignable(init.t, declaredType, s.init.span, `variable '${s.name.name}'`);
     name = declaredType;
     if (declaredType === "bool" && isNumeric(init.t.name)) init = toBool(init); // v5's implicit cast
   } else {
-    if (init.t.name === "na") throw new CheckError(`Cannot declare '${s.name.name}' with na without a type: write 'float ${s.name.name} = na'`, s.init.span);
+    if (init.t.name === "na")
+      throw new CheckError(
+        `Cannot declare '${s.name.name}' with na without a type: write 'float ${s.name.name} = na'`,
+        s.init.span,
+      );
     name = init.t.name;
   }
   if (s.exported && !["int", "float", "bool", "color", "string"].includes(name))
-    throw new CheckError(`Exported constant '${s.name.name}' must be int, float, bool, color or string, not ${name}`, s.span);
-  if (c.version >= 6 && name === "bool" && init.k === "const" && init.t.name === "na") init = { k: "const", v: false, t: t("bool", CONST) };
+    throw new CheckError(
+      `Exported constant '${s.name.name}' must be int, float, bool, color or string, not ${name}`,
+      s.span,
+    );
+  if (c.version >= 6 && name === "bool" && init.k === "const" && init.t.name === "na")
+    init = { k: "const", v: false, t: t("bool", CONST) };
   // a typed na holds its type's na (null for strings, objects, collections and drawings; NaN only for numbers)
   else if (init.k === "const" && init.t.name === "na") init = { k: "const", v: naValue(name), t: t(name, CONST) };
   let q = init.t.q;
   // `var`/`varip` alone does not make a variable series: a never-reassigned `var string grp = "Calc"`
   // keeps its literal's qualifier and is accepted as an input's `group` (common in public scripts)
   if (c.mutated.has(s.name.name)) q = SERIES;
-  if (s.qualifier === "const" && init.t.q > CONST) throw new CheckError(`Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`, s.init.span);
+  if (s.qualifier === "const" && init.t.q > CONST)
+    throw new CheckError(
+      `Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`,
+      s.init.span,
+    );
   // a `simple` keyword on a collection, drawing or object declaration (`simple string[] s =
   // array.new<string>(15)`) is accepted and has no effect: references are always series in TradingView
-  if (s.qualifier === "simple" && init.t.q > 2 && !isReferenceType(c, name)) throw new CheckError(`Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`, s.init.span);
+  if (s.qualifier === "simple" && init.t.q > 2 && !isReferenceType(c, name))
+    throw new CheckError(
+      `Variable '${s.name.name}' is declared simple but its value is ${typeText(init.t)}`,
+      s.init.span,
+    );
   if (s.qualifier === "series") q = SERIES;
   const slot = c.newSlot(s.name.name, name === "int" && init.t.frac ? { name, q, frac: true } : { name, q });
   scope.vars.set(s.name.name, { slot, readonly: false });
@@ -196,38 +261,67 @@ function assign(c: Checker, s: A.Assign, scope: Scope): RStmt {
   const line = s.span.line;
   if (s.target.kind === "Ident") {
     const found = scope.lookup(s.target.name);
-    if (!found) throw new CheckError(`Cannot use '${s.op}' on undeclared variable '${s.target.name}': declare it with '=' first`, s.target.span);
-    if (found.v.readonly) throw new CheckError(`Cannot assign to '${s.target.name}': function parameters and loop counters are read-only`, s.target.span);
-    if (Scope.crossesFunction(scope, found.scope)) throw new CheckError(`Cannot modify global variable '${s.target.name}' in a function`, s.target.span);
+    if (!found)
+      throw new CheckError(
+        `Cannot use '${s.op}' on undeclared variable '${s.target.name}': declare it with '=' first`,
+        s.target.span,
+      );
+    if (found.v.readonly)
+      throw new CheckError(
+        `Cannot assign to '${s.target.name}': function parameters and loop counters are read-only`,
+        s.target.span,
+      );
+    if (Scope.crossesFunction(scope, found.scope))
+      throw new CheckError(`Cannot modify global variable '${s.target.name}' in a function`, s.target.span);
     const v = found.v.slot;
     c.undetermined.follow(v, value);
     // an int variable assigned an int quotient may hold a fraction from here on (loads share this type)
     if (v.type.name === "int" && (value.t.frac || (s.op === "/=" && c.version >= 6))) v.type.frac = true;
-    return { k: "assign", v, op: s.op, value: checkOp(c, s, v.type.name, value), line, ...opFlags(c, s.op, v.type, value) };
+    return {
+      k: "assign",
+      v,
+      op: s.op,
+      value: checkOp(c, s, v.type.name, value),
+      line,
+      ...opFlags(c, s.op, v.type, value),
+    };
   }
   const obj = c.expr(s.target.object, scope);
   const udt = c.objectType(obj.t.name);
   if (!udt) throw new CheckError(`Cannot assign a field of ${typeText(obj.t)}`, s.target.span);
   const index = udt.fields.findIndex((f) => f.name === (s.target as A.Member).property.name);
-  if (index < 0) throw new CheckError(`Type '${udt.name}' has no field '${s.target.property.name}'`, s.target.property.span);
+  if (index < 0)
+    throw new CheckError(`Type '${udt.name}' has no field '${s.target.property.name}'`, s.target.property.span);
   const ft = udt.fields[index]!.type;
-  return { k: "fassign", obj, index, op: s.op, value: checkOp(c, s, ft.name, value), line, ...opFlags(c, s.op, ft, value) };
+  return {
+    k: "fassign",
+    obj,
+    index,
+    op: s.op,
+    value: checkOp(c, s, ft.name, value),
+    line,
+    ...opFlags(c, s.op, ft, value),
+  };
 }
 
 function checkOp(c: Checker, s: A.Assign, target: string, value: RExpr): RExpr {
   if (s.op === ":=") {
     c.checkAssignable(value.t, target, s.value.span, `'${targetName(s)}'`);
     if (target === "bool" && isNumeric(value.t.name)) return toBool(value); // v5's implicit cast
-    if (c.version >= 6 && target === "bool" && value.k === "const" && value.t.name === "na") return { k: "const", v: false, t: t("bool", CONST) };
+    if (c.version >= 6 && target === "bool" && value.k === "const" && value.t.name === "na")
+      return { k: "const", v: false, t: t("bool", CONST) };
     if (value.k === "const" && value.t.name === "na") return { k: "const", v: naValue(target), t: t(target, CONST) };
     return value;
   }
   if (s.op === "+=" && target === "string") {
-    if (value.t.name !== "string" && value.t.name !== "na") throw new CheckError(`Cannot add ${typeText(value.t)} to a string`, s.value.span);
+    if (value.t.name !== "string" && value.t.name !== "na")
+      throw new CheckError(`Cannot add ${typeText(value.t)} to a string`, s.value.span);
     return value;
   }
-  if (target !== "int" && target !== "float") throw new CheckError(`Cannot use '${s.op}' on a ${target} variable`, s.span);
-  if (value.t.name !== "int" && value.t.name !== "float" && value.t.name !== "na") throw new CheckError(`Cannot use '${s.op}' with ${typeText(value.t)}`, s.value.span);
+  if (target !== "int" && target !== "float")
+    throw new CheckError(`Cannot use '${s.op}' on a ${target} variable`, s.span);
+  if (value.t.name !== "int" && value.t.name !== "float" && value.t.name !== "na")
+    throw new CheckError(`Cannot use '${s.op}' with ${typeText(value.t)}`, s.value.span);
   if (target === "int" && (value.t.name === "float" || (s.op === "/=" && value.t.name !== "int")))
     throw new CheckError(`Cannot assign a float result to int variable '${targetName(s)}'`, s.span);
   return value;
@@ -252,7 +346,16 @@ export function checkBlock(c: Checker, b: A.Block, scope: Scope): RBlock {
     const r = checkStatement(c, s, scope);
     if (!r) continue;
     stmts.push(r);
-    ty = r.k === "expr" ? r.e.t : r.k === "decl" ? r.v.type : r.k === "assign" ? r.v.type : r.k === "tdecl" ? r.init.t : VOID_T;
+    ty =
+      r.k === "expr"
+        ? r.e.t
+        : r.k === "decl"
+          ? r.v.type
+          : r.k === "assign"
+            ? r.v.type
+            : r.k === "tdecl"
+              ? r.init.t
+              : VOID_T;
   }
   return { stmts, t: ty };
 }
@@ -314,22 +417,39 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
         let test: RExpr | null = null;
         if (cs.test) test = subject ? c.expr(cs.test, scope) : c.cond(cs.test, scope, "switch");
         if (test && subject && !unify(test.t.name, subject.t.name, c.version))
-          throw new CheckError(`Switch case of type ${typeText(test.t)} does not match ${typeText(subject.t)}`, cs.span);
+          throw new CheckError(
+            `Switch case of type ${typeText(test.t)} does not match ${typeText(subject.t)}`,
+            cs.span,
+          );
         return { test, body: checkBlock(c, cs.body, new Scope(scope)) };
       });
-      const condQ = cases.reduce<PType["q"]>((q, x) => (x.test && x.test.t.q > q ? x.test.t.q : q), subject?.t.q ?? CONST);
-      const ty = unifyBlocks(c, cases.map((x) => x.body.t), e.span, condQ);
+      const condQ = cases.reduce<PType["q"]>(
+        (q, x) => (x.test && x.test.t.q > q ? x.test.t.q : q),
+        subject?.t.q ?? CONST,
+      );
+      const ty = unifyBlocks(
+        c,
+        cases.map((x) => x.body.t),
+        e.span,
+        condQ,
+      );
       // no case matching and no default: a tuple of na, as for an if without else
-      if (ty.name === "tuple" && !cases.some((x) => x.test === null)) cases.push({ test: null, body: naTupleBlock(ty, e.span.line) });
+      if (ty.name === "tuple" && !cases.some((x) => x.test === null))
+        cases.push({ test: null, body: naTupleBlock(ty, e.span.line) });
       return { k: "switch", subject, cases, t: ty };
     }
     case "For": {
       const from = c.expr(e.from, scope);
       const to = c.expr(e.to, scope);
       const step = e.step ? c.expr(e.step, scope) : null;
-      for (const x of [from, to, step]) if (x && x.t.name !== "int" && x.t.name !== "float" && x.t.name !== "na") throw new CheckError(`Loop bounds must be numbers, got ${typeText(x.t)}`, e.span);
+      for (const x of [from, to, step])
+        if (x && x.t.name !== "int" && x.t.name !== "float" && x.t.name !== "na")
+          throw new CheckError(`Loop bounds must be numbers, got ${typeText(x.t)}`, e.span);
       const inner = new Scope(scope, false, true);
-      const counter = c.newSlot(e.counter.name, t(from.t.name === "float" || to.t.name === "float" ? "float" : "int", SERIES));
+      const counter = c.newSlot(
+        e.counter.name,
+        t(from.t.name === "float" || to.t.name === "float" ? "float" : "int", SERIES),
+      );
       inner.vars.set(e.counter.name, { slot: counter, readonly: true });
       for (const x of [from, to, step]) c.undetermined.follow(counter, x);
       const body = checkBlock(c, e.body, inner);

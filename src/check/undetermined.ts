@@ -42,7 +42,15 @@ export class Undetermined {
     if (o.k === "ucall" && this.insts.has(o.inst as FuncInstance)) return true;
     for (const [key, val] of Object.entries(node)) {
       // slots, instances, types and builtin definitions are not sub-expressions
-      if (key === "v" || key === "inst" || key === "t" || key === "def" || key === "counter" || key === "index" || key === "value") {
+      if (
+        key === "v" ||
+        key === "inst" ||
+        key === "t" ||
+        key === "def" ||
+        key === "counter" ||
+        key === "index" ||
+        key === "value"
+      ) {
         if (key === "value" && val && typeof val === "object" && "k" in val && this.walk(val)) return true;
         continue;
       }

@@ -10,6 +10,8 @@ export function readText(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new UsageError(`cannot read ${what} '${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read ${what} '${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }

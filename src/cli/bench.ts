@@ -64,14 +64,22 @@ export function generateBars(n: number, seed = 42): ColumnarBars & { volume: Flo
   return { time, open, high, low, close, volume };
 }
 
-type FloorColumns = { open: Float64Array; high: Float64Array; low: Float64Array; close: Float64Array; volume: Float64Array };
+type FloorColumns = {
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+};
 type Floors = Map<string, (d: FloorColumns) => unknown>;
 
 /** The hand-written floors of bench/floors.mjs by script name (none when the file is missing, e.g. in an installed package). */
 async function loadFloors(): Promise<Floors> {
   const file = join(BENCH_DIR, "floors.mjs");
   if (!existsSync(file)) return new Map();
-  const mod = (await import(pathToFileURL(file).href)) as { FLOORS: { script: string; run: (d: FloorColumns) => unknown }[] };
+  const mod = (await import(pathToFileURL(file).href)) as {
+    FLOORS: { script: string; run: (d: FloorColumns) => unknown }[];
+  };
   return new Map(mod.FLOORS.map((f) => [f.script, f.run]));
 }
 
@@ -99,7 +107,10 @@ function cpuNow(): number {
   return (u.user + u.system) / 1000;
 }
 
-async function timeIt(fn: () => Promise<unknown> | unknown, repeats: number): Promise<{ ms: number; cpuMs: number; bytes: number | null }> {
+async function timeIt(
+  fn: () => Promise<unknown> | unknown,
+  repeats: number,
+): Promise<{ ms: number; cpuMs: number; bytes: number | null }> {
   // warm-up: JIT tiers and kernel compilation (a short run needs a few passes before V8 optimises it;
   // the floors' plain loops only reach their steady speed on the third or so)
   for (let w = 0; w < (repeats >= 5 ? 3 : 1); w++) await fn();
@@ -131,16 +142,25 @@ function loadScripts(only: string[] | null): { name: string; source: string }[] 
   return only ? scripts.filter((s) => only.includes(s.name)) : scripts;
 }
 
-async function loadPinets(): Promise<null | ((bars: ColumnarBars & { volume: Float64Array }, source: string) => Promise<unknown>)> {
+async function loadPinets(): Promise<
+  null | ((bars: ColumnarBars & { volume: Float64Array }, source: string) => Promise<unknown>)
+> {
   try {
-    const mod = (await import("pinets")) as { PineTS: new (candles: unknown[]) => { run(src: string): Promise<unknown> } };
+    const mod = (await import("pinets")) as {
+      PineTS: new (candles: unknown[]) => { run(src: string): Promise<unknown> };
+    };
     return async (bars, source) => {
       const n = bars.close.length;
       const candles = new Array(n);
       for (let i = 0; i < n; i++) {
         candles[i] = {
-          open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i], volume: bars.volume[i],
-          openTime: bars.time[i], closeTime: bars.time[i] + 59_999,
+          open: bars.open[i],
+          high: bars.high[i],
+          low: bars.low[i],
+          close: bars.close[i],
+          volume: bars.volume[i],
+          openTime: bars.time[i],
+          closeTime: bars.time[i] + 59_999,
         };
       }
       return new mod.PineTS(candles).run(source);
@@ -158,7 +178,13 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
   for (const bars of opts.sizes) {
     const data = generateBars(bars);
     const inputBytes = bars * 6 * 8;
-    const columns: FloorColumns = { open: data.open as Float64Array, high: data.high as Float64Array, low: data.low as Float64Array, close: data.close as Float64Array, volume: data.volume };
+    const columns: FloorColumns = {
+      open: data.open as Float64Array,
+      high: data.high as Float64Array,
+      low: data.low as Float64Array,
+      close: data.close as Float64Array,
+      volume: data.volume,
+    };
     for (const script of scripts) {
       let floorMs: number | null = null;
       let floorCpu: number | null = null;
@@ -167,8 +193,19 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
         const t = await timeIt(() => floor(columns), repeatsFor(bars));
         floorMs = t.ms;
         floorCpu = t.cpuMs;
-        rows.push({ script: script.name, bars, engine: "floor (bench/floors.mjs)", ms: t.ms, cpuMs: t.cpuMs, ratio: 1, cpuRatio: 1, bytesPerBar: null });
-        log(`  floor        ${script.name.padEnd(12)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)} ms)`);
+        rows.push({
+          script: script.name,
+          bars,
+          engine: "floor (bench/floors.mjs)",
+          ms: t.ms,
+          cpuMs: t.cpuMs,
+          ratio: 1,
+          cpuRatio: 1,
+          bytesPerBar: null,
+        });
+        log(
+          `  floor        ${script.name.padEnd(12)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)} ms)`,
+        );
       }
       for (const mode of opts.modes) {
         const rt = new Runtime("BENCH:SYNTH", { timeframe: "1" });
@@ -182,17 +219,50 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
         const ratio = floorMs ? t.ms / floorMs : null;
         const cpuRatio = floorCpu ? t.cpuMs / floorCpu : null;
         const bytesPerBar = t.bytes === null ? null : Math.max(0, (t.bytes - inputBytes) / bars);
-        rows.push({ script: script.name, bars, engine: `resin ${mode}`, ms: t.ms, cpuMs: t.cpuMs, ratio, cpuRatio, bytesPerBar, note });
-        log(`  resin ${mode.padEnd(9)} ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)})${ratio ? `  ${ratio.toFixed(2)}x floor (cpu ${cpuRatio!.toFixed(2)}x)` : ""}${note ? `  (${note})` : ""}`);
+        rows.push({
+          script: script.name,
+          bars,
+          engine: `resin ${mode}`,
+          ms: t.ms,
+          cpuMs: t.cpuMs,
+          ratio,
+          cpuRatio,
+          bytesPerBar,
+          note,
+        });
+        log(
+          `  resin ${mode.padEnd(9)} ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)})${ratio ? `  ${ratio.toFixed(2)}x floor (cpu ${cpuRatio!.toFixed(2)}x)` : ""}${note ? `  (${note})` : ""}`,
+        );
       }
       if (pinets && script.name === "bench10" && bars <= opts.pinetsMaxBars) {
         try {
           const t = await timeIt(() => pinets(data, script.source), bars >= 100_000 ? 1 : 3);
           const ratio = floorMs ? t.ms / floorMs : null;
-          rows.push({ script: script.name, bars, engine: "pinets", ms: t.ms, cpuMs: t.cpuMs, ratio, cpuRatio: floorCpu ? t.cpuMs / floorCpu : null, bytesPerBar: null });
-          log(`  pinets       ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms${ratio ? `  ${ratio.toFixed(1)}x floor` : ""}`);
+          rows.push({
+            script: script.name,
+            bars,
+            engine: "pinets",
+            ms: t.ms,
+            cpuMs: t.cpuMs,
+            ratio,
+            cpuRatio: floorCpu ? t.cpuMs / floorCpu : null,
+            bytesPerBar: null,
+          });
+          log(
+            `  pinets       ${script.name.padEnd(9)} ${bars} bars  ${t.ms.toFixed(1)} ms${ratio ? `  ${ratio.toFixed(1)}x floor` : ""}`,
+          );
         } catch (err) {
-          rows.push({ script: script.name, bars, engine: "pinets", ms: NaN, cpuMs: NaN, ratio: null, cpuRatio: null, bytesPerBar: null, note: String(err).slice(0, 80) });
+          rows.push({
+            script: script.name,
+            bars,
+            engine: "pinets",
+            ms: NaN,
+            cpuMs: NaN,
+            ratio: null,
+            cpuRatio: null,
+            bytesPerBar: null,
+            note: String(err).slice(0, 80),
+          });
         }
       }
     }
@@ -201,7 +271,10 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
 }
 
 function formatTable(rows: Row[]): string {
-  const out = ["| script | bars | engine | ms | cpu ms | x floor | x floor (cpu) | bytes/bar | note |", "|---|---:|---|---:|---:|---:|---:|---:|---|"];
+  const out = [
+    "| script | bars | engine | ms | cpu ms | x floor | x floor (cpu) | bytes/bar | note |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---|",
+  ];
   const f = (x: number | null, d: number) => (x === null || !Number.isFinite(x) ? "" : x.toFixed(d));
   for (const r of rows) {
     out.push(
@@ -223,7 +296,10 @@ function parseArgs(argv: string[]): BenchOptions | string {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i] ?? "";
-    if (a === "--sizes") opts.sizes = next().split(",").map((s) => Number(s.replace(/k$/i, "000").replace(/m$/i, "000000")));
+    if (a === "--sizes")
+      opts.sizes = next()
+        .split(",")
+        .map((s) => Number(s.replace(/k$/i, "000").replace(/m$/i, "000000")));
     else if (a === "--quick") opts.sizes = [10_000, 100_000];
     else if (a === "--modes") opts.modes = next().split(",") as Mode[];
     else if (a === "--no-pinets") opts.pinets = false;
@@ -233,7 +309,8 @@ function parseArgs(argv: string[]): BenchOptions | string {
     else if (a === "--help" || a === "-h") return "help";
     else return `unknown option '${a}'`;
   }
-  if (opts.sizes.some((n) => !Number.isInteger(n) || n <= 0)) return "--sizes takes positive integers, e.g. 10000,100000";
+  if (opts.sizes.some((n) => !Number.isInteger(n) || n <= 0))
+    return "--sizes takes positive integers, e.g. 10000,100000";
   return opts;
 }
 
@@ -276,7 +353,8 @@ export async function command(argv: string[]): Promise<number> {
   if (opts.json) console.log(JSON.stringify({ rows, ...extras }, null, 2));
   else {
     console.log("\n" + formatTable(rows));
-    if (extras.kernels) console.log("\nkernels (ns/bar, WASM vs plain JS):\n" + JSON.stringify(extras.kernels, null, 1));
+    if (extras.kernels)
+      console.log("\nkernels (ns/bar, WASM vs plain JS):\n" + JSON.stringify(extras.kernels, null, 1));
   }
   return 0;
 }

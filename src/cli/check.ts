@@ -24,12 +24,16 @@ export async function execute(file: string, opts: CheckOptions): Promise<number>
   }
   const { ast, diagnostics } = checkSource(source);
   // Semantic checks (names, types, qualifiers) run on a tree without syntax errors.
-  if (!opts.syntaxOnly && !diagnostics.some((d) => d.severity === "error")) diagnostics.push(...(await semanticDiagnostics(ast)));
+  if (!opts.syntaxOnly && !diagnostics.some((d) => d.severity === "error"))
+    diagnostics.push(...(await semanticDiagnostics(ast)));
   if (json) console.log(JSON.stringify(diagnostics, null, 2));
   else if (diagnostics.length) console.log(formatDiagnostics(file, source, diagnostics));
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
-  if (!json) console.error(`${file}: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
+  if (!json)
+    console.error(
+      `${file}: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`,
+    );
   return errors > 0 ? 1 : 0;
 }
 
@@ -42,7 +46,8 @@ export function formatDiagnostics(file: string, source: string, diagnostics: Dia
     const text = lines[d.line - 1];
     if (text === undefined) continue;
     out.push(text);
-    const width = d.end_line === d.line ? Math.max(1, d.end_column - d.column) : Math.max(1, text.length - d.column + 1);
+    const width =
+      d.end_line === d.line ? Math.max(1, d.end_column - d.column) : Math.max(1, text.length - d.column + 1);
     // keep tabs so the caret lines up under the same column in a terminal
     const lead = text.slice(0, d.column - 1).replace(/[^\t]/g, " ");
     out.push(lead + "^".repeat(width));

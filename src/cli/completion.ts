@@ -86,7 +86,8 @@ compdef ${fn} ${bins}
     const lines = [`# ${name} fish completion: ${name} completion fish | source`];
     for (const bin of [name, ...aliases]) {
       for (const n of all) {
-        const cond = n.path === "" ? "__fish_use_subcommand" : `__fish_seen_subcommand_from ${n.path.split(" ").at(-1)}`;
+        const cond =
+          n.path === "" ? "__fish_use_subcommand" : `__fish_seen_subcommand_from ${n.path.split(" ").at(-1)}`;
         lines.push(`complete -c ${bin} -f -n "${cond}" -a "${n.words.filter((w) => !w.startsWith("-")).join(" ")}"`);
       }
     }

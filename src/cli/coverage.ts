@@ -14,8 +14,18 @@ const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."
 
 /** Names the checker (declarations, casts) or the parser (literals) resolves itself, not the registry. */
 const HANDLED_BY_CHECKER = new Set([
-  "indicator", "strategy", "library", "max_bars_back",
-  "bool", "color", "float", "int", "string", "na", "true", "false",
+  "indicator",
+  "strategy",
+  "library",
+  "max_bars_back",
+  "bool",
+  "color",
+  "float",
+  "int",
+  "string",
+  "na",
+  "true",
+  "false",
 ]);
 
 type Kind = "functions" | "variables" | "constants";
@@ -85,7 +95,10 @@ export function command(argv: string[]): Promise<number> {
 
 export async function execute(opts: { write: boolean }): Promise<number> {
   const c = coverage();
-  for (const r of c.rows) console.log(`${r.namespace.padEnd(20)} ${String(r.implemented).padStart(4)} / ${String(r.total).padEnd(4)}${r.missing.length ? "  missing: " + r.missing.slice(0, 8).join(", ") + (r.missing.length > 8 ? ", ..." : "") : ""}`);
+  for (const r of c.rows)
+    console.log(
+      `${r.namespace.padEnd(20)} ${String(r.implemented).padStart(4)} / ${String(r.total).padEnd(4)}${r.missing.length ? "  missing: " + r.missing.slice(0, 8).join(", ") + (r.missing.length > 8 ? ", ..." : "") : ""}`,
+    );
   console.log(`total ${c.implemented} / ${c.total}`);
   if (opts.write) writeFileSync(resolve(PACKAGE_ROOT, "docs", "coverage.md"), markdown(c));
   return 0;

@@ -65,7 +65,14 @@ export interface ServeOptions {
 export function intArg(flag: string, min: number | null): (v: string) => number {
   return (v) => {
     if (!/^-?\d+$/.test(v.trim()) || (min !== null && Number(v) < min)) {
-      const what = min === null ? "an integer" : min === 0 ? "a non-negative integer" : min === 1 ? "a positive integer" : `an integer >= ${min}`;
+      const what =
+        min === null
+          ? "an integer"
+          : min === 0
+            ? "a non-negative integer"
+            : min === 1
+              ? "a positive integer"
+              : `an integer >= ${min}`;
       throw new InvalidArgumentError(`${flag} must be ${what}, got '${v}'`);
     }
     return Number(v);
@@ -91,14 +98,16 @@ function jsonObjectArg(flag: string, example: string): (v: string) => Record<str
     } catch {
       throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '${example}'`);
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '${example}'`);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+      throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '${example}'`);
     return parsed as Record<string, unknown>;
   };
 }
 
 function portArg(v: string): number {
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError(`--port needs a number between 0 and 65535 (got ${v})`);
+  if (!/^\d+$/.test(v) || n > 65535)
+    throw new InvalidArgumentError(`--port needs a number between 0 and 65535 (got ${v})`);
   return n;
 }
 
@@ -113,14 +122,16 @@ function spaceArg(v: string): unknown {
 
 /** --time-unit: how the time column of --data (and --data-feed) files is read. */
 function timeUnitArg(v: string): TimeUnit {
-  if (v !== "auto" && v !== "s" && v !== "ms") throw new InvalidArgumentError(`--time-unit must be auto, s or ms, got '${v}'`);
+  if (v !== "auto" && v !== "s" && v !== "ms")
+    throw new InvalidArgumentError(`--time-unit must be auto, s or ms, got '${v}'`);
   return v;
 }
 const TIME_UNIT_HELP = "time column unit of the data files: s | ms | auto (auto refuses files that mix the two)";
 
 function fractionArg(v: string): number {
   const f = Number(v);
-  if (!Number.isFinite(f) || f <= 0 || f >= 1) throw new InvalidArgumentError(`--holdout-frac must be a number between 0 and 1, got '${v}'`);
+  if (!Number.isFinite(f) || f <= 0 || f >= 1)
+    throw new InvalidArgumentError(`--holdout-frac must be a number between 0 and 1, got '${v}'`);
   return f;
 }
 
@@ -131,24 +142,35 @@ export function buildProgram(exit: (code: number) => void): Command {
     .version(VERSION, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showHelpAfterError("(run with --help for usage)")
-    .configureOutput({ writeOut: (s) => console.log(s.replace(/\n$/, "")), writeErr: (s) => console.error(s.replace(/\n$/, "")) })
-    .addHelpText("after", `
+    .configureOutput({
+      writeOut: (s) => console.log(s.replace(/\n$/, "")),
+      writeErr: (s) => console.error(s.replace(/\n$/, "")),
+    })
+    .addHelpText(
+      "after",
+      `
 Examples:
   resin run examples/ema-cross.pine --data examples/data/daily.csv
   resin run script.pine --bars 200 --json | jq .series
   resin check script.pine
   resin optimize strategy.pine --trials 50 --seed 1
   resin serve --port 8787 --app
-  eval "$(resin completion bash)"`);
+  eval "$(resin completion bash)"`,
+    );
 
   program
     .command("run")
     .summary("run a script against bars and print plots (and trades)")
-    .description("Runs a script (service.md 5). Without --data it uses seeded random-walk bars. Prints the last value of each plot, the strategy summary for strategies, the mode and the time; --json prints the full result object on stdout and nothing else there.")
+    .description(
+      "Runs a script (service.md 5). Without --data it uses seeded random-walk bars. Prints the last value of each plot, the strategy summary for strategies, the mode and the time; --json prints the full result object on stdout and nothing else there.",
+    )
     .argument("<script>", "the .pine file")
     .option("--bars <N>", "seeded random-walk bars to generate when no --data is given", intArg("--bars", 0), 20)
     .option("--data <FILE>", "bars from a CSV or JSON file (time,open,high,low,close,volume)")
-    .option("--data-feed <FILE>", 'bars of other symbols/timeframes for request.* and the bar magnifier: a JSON object {"SYMBOL": bars, "SYMBOL|TF": bars, ...}, each bars value an array of {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}; time in unix seconds or ms. Example: {"BINANCE:ETHUSDT|60": [...]}')
+    .option(
+      "--data-feed <FILE>",
+      'bars of other symbols/timeframes for request.* and the bar magnifier: a JSON object {"SYMBOL": bars, "SYMBOL|TF": bars, ...}, each bars value an array of {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}; time in unix seconds or ms. Example: {"BINANCE:ETHUSDT|60": [...]}',
+    )
     .option("--time-unit <UNIT>", TIME_UNIT_HELP, timeUnitArg, "auto")
     .option("--syminfo <FILE>", "symbol description (JSON or TOML)")
     .option("--timeframe <TF>", 'chart timeframe ("1", "60", "D", ...); default: inferred from the bars')
@@ -156,31 +178,49 @@ Examples:
     .option("--inputs <JSON>", `input overrides, e.g. '{"Length": 20}'`, jsonObjectArg("--inputs", '{"Length": 20}'))
     .option("--symbol <S>", "symbol, e.g. BINANCE:BTCUSDT", "CHART")
     .option("--realtime-last-bar", "the last bar is a forming realtime bar (service.md 1.4)")
-    .option("--realtime-ticks <N>", "ticks per realtime bar (default 1; more than 1 implies --realtime-last-bar)", intArg("--realtime-ticks", 1))
+    .option(
+      "--realtime-ticks <N>",
+      "ticks per realtime bar (default 1; more than 1 implies --realtime-last-bar)",
+      intArg("--realtime-ticks", 1),
+    )
     .option("--realtime-bars <N>", "the last N bars are realtime bars", intArg("--realtime-bars", 1))
     .option("--realtime-from-bar <N>", "bars from index N on are realtime bars", intArg("--realtime-from-bar", 0))
-    .option("--backtest-start <WHEN>", "strategies: orders count from this bar on (bar:N, UNIX ms or an ISO date/time, UTC); earlier bars still warm up", backtestStartArg)
+    .option(
+      "--backtest-start <WHEN>",
+      "strategies: orders count from this bar on (bar:N, UNIX ms or an ISO date/time, UTC); earlier bars still warm up",
+      backtestStartArg,
+    )
     .option("--json", "print the full result object as JSON")
     .action(async (script: string, opts: RunOptions) => exit(await (await import("./run.js")).execute(script, opts)));
 
   program
     .command("check")
     .summary("parse and check a script, print diagnostics")
-    .description("Parses and checks the script, printing its diagnostics (file:line:col: severity: message). Exits 0 when there are no errors, 1 when there are, 2 on a usage error.")
+    .description(
+      "Parses and checks the script, printing its diagnostics (file:line:col: severity: message). Exits 0 when there are no errors, 1 when there are, 2 on a usage error.",
+    )
     .argument("<script>", "the .pine file")
     .option("--json", "print the diagnostics as a JSON array instead")
     .option("--syntax-only", "stop after parsing (skip name, type and qualifier checks)")
-    .action(async (script: string, opts: CheckOptions) => exit(await (await import("./check.js")).execute(script, opts)));
+    .action(async (script: string, opts: CheckOptions) =>
+      exit(await (await import("./check.js")).execute(script, opts)),
+    );
 
   program
     .command("optimize")
     .summary("search a strategy's inputs")
-    .description("Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on worker threads.")
+    .description(
+      "Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on worker threads.",
+    )
     .argument("<strategy>", "the strategy's .pine file")
     .option("--trials <N>", "trials to run (default 30, at most 200)", intArg("--trials", 1))
     .option("--sampler <S>", "auto | random | tpe | grid (default auto: random below 20 trials, else tpe)")
     .option("--objective <O>", "composite | net_pnl | profit_factor | calmar (default composite)")
-    .option("--space <JSON>", '{"params":[{"name":"Length","kind":"int","min":5,"max":50,"step":5}, ...]} (default: the strategy\'s int/float inputs with minval and maxval)', spaceArg)
+    .option(
+      "--space <JSON>",
+      '{"params":[{"name":"Length","kind":"int","min":5,"max":50,"step":5}, ...]} (default: the strategy\'s int/float inputs with minval and maxval)',
+      spaceArg,
+    )
     .option("--validation <M>", "holdout | walk-forward | in-sample", "holdout")
     .option("--bars <N>", "seeded random-walk bars when no --data is given", intArg("--bars", 0), 500)
     .option("--train-bars <N>", "walk-forward train window (default max(8, 2*bars/3))", intArg("--train-bars", 0))
@@ -192,11 +232,16 @@ Examples:
     .option("--data <FILE>", "bars from a CSV or JSON file")
     .option("--time-unit <UNIT>", TIME_UNIT_HELP, timeUnitArg, "auto")
     .option("--json", "print the full result as JSON on stdout")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 Examples:
   resin optimize strategy.pine --trials 50 --seed 1
-  resin optimize strategy.pine --validation walk-forward --bars 1000 --sampler tpe --json`)
-    .action(async (script: string, opts: OptimizeOptions) => exit(await (await import("./optimize.js")).execute(script, opts)));
+  resin optimize strategy.pine --validation walk-forward --bars 1000 --sampler tpe --json`,
+    )
+    .action(async (script: string, opts: OptimizeOptions) =>
+      exit(await (await import("./optimize.js")).execute(script, opts)),
+    );
 
   program
     .command("serve")
@@ -205,8 +250,13 @@ Examples:
     .addOption(new Option("-p, --port <N>", "port to listen on (0 picks a free port)").argParser(portArg).default(8787))
     .option("--host <ADDR>", "address to bind", "127.0.0.1")
     .option("--app", "also serve the built chart app (dist-web/) at /")
-    .option("--cors <ORIGINS>", 'origins allowed to call the API from a browser: "*" or a comma-separated list (default $SVC_CORS_ORIGINS, else none: same-origin only)')
-    .addHelpText("after", `
+    .option(
+      "--cors <ORIGINS>",
+      'origins allowed to call the API from a browser: "*" or a comma-separated list (default $SVC_CORS_ORIGINS, else none: same-origin only)',
+    )
+    .addHelpText(
+      "after",
+      `
 Environment:
   SVC_MAX_RUN_SECONDS=30     time budget of every run; timeout_seconds can only lower it
   SVC_POOL_THREADS           worker threads (default: cores, at most 8)
@@ -221,7 +271,8 @@ Environment:
 
 Examples:
   resin serve
-  resin serve --app --port 0`)
+  resin serve --app --port 0`,
+    )
     .action(async (opts: ServeOptions) => exit(await (await import("./serve.js")).execute(opts)));
 
   // resin bench keeps its own option parser (src/cli/bench.ts) and help: its arguments pass through.
@@ -245,10 +296,13 @@ Examples:
     .command("completion")
     .summary("print a shell completion script (bash, zsh, fish)")
     .argument("<shell>", "bash | zsh | fish")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 Examples:
   eval "$(resin completion bash)"
-  resin completion fish | source`)
+  resin completion fish | source`,
+    )
     .action((shell: string) => {
       const script = completionScript(shell, program);
       if (!script) {

@@ -10,7 +10,16 @@ import { renderTable } from "./table.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
 import { randomWalkBars } from "../runtime/synthetic.js";
-import { OptimizeError, prepareStudy, runStudy, spaceFromInputs, toBarArray, type OptimizeRequest, type OptimizeResult, type TrialRecord } from "../optimize/index.js";
+import {
+  OptimizeError,
+  prepareStudy,
+  runStudy,
+  spaceFromInputs,
+  toBarArray,
+  type OptimizeRequest,
+  type OptimizeResult,
+  type TrialRecord,
+} from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
 import { TRIAL_BROKER } from "../server/engine.js";
 
@@ -22,7 +31,10 @@ export function command(argv: string[]): Promise<number> {
 function loadBars(a: Args): Bar[] | string {
   if (!a.data) return randomWalkBars(a.bars);
   const text = readText(a.data, "data file");
-  const parsed = /\.json$/i.test(a.data) || /^\s*[[{]/.test(text) ? parseJsonBars(text, { timeUnit: a.timeUnit }) : parseCsvBars(text, { timeUnit: a.timeUnit });
+  const parsed =
+    /\.json$/i.test(a.data) || /^\s*[[{]/.test(text)
+      ? parseJsonBars(text, { timeUnit: a.timeUnit })
+      : parseCsvBars(text, { timeUnit: a.timeUnit });
   if (isBarDataError(parsed)) return `${a.data}: ${parsed.error}${parsed.line ? ` (line ${parsed.line})` : ""}`;
   return toBarArray(parsed as unknown as OhlcvInput);
 }
@@ -45,7 +57,9 @@ function fmt(x: number | null | undefined, digits = 4): string {
 }
 
 /** A progress bar on stderr (@clack/prompts, loaded only on a terminal). */
-async function progressOnTerminal(total: number): Promise<{ advance(msg: string): void; stop(msg: string): void } | null> {
+async function progressOnTerminal(
+  total: number,
+): Promise<{ advance(msg: string): void; stop(msg: string): void } | null> {
   if (!process.stderr.isTTY) return null;
   const { progress } = await import("@clack/prompts");
   const bar = progress({ max: total, output: process.stderr, style: "heavy" });
@@ -54,19 +68,46 @@ async function progressOnTerminal(total: number): Promise<{ advance(msg: string)
 }
 
 function printTable(res: OptimizeResult): void {
-  const ranked = res.trials.filter((t) => !t.error).sort((a, b) => (b.oos_score ?? -Infinity) - (a.oos_score ?? -Infinity) || (b.is_score ?? -Infinity) - (a.is_score ?? -Infinity));
-  const rows = ranked.slice(0, 10).map((t: TrialRecord) => [String(t.index), JSON.stringify(t.params), fmt(t.is_score), fmt(t.oos_score), String(t.is_stats?.trades ?? "-"), fmt(t.is_stats?.total_pnl)]);
+  const ranked = res.trials
+    .filter((t) => !t.error)
+    .sort(
+      (a, b) =>
+        (b.oos_score ?? -Infinity) - (a.oos_score ?? -Infinity) ||
+        (b.is_score ?? -Infinity) - (a.is_score ?? -Infinity),
+    );
+  const rows = ranked
+    .slice(0, 10)
+    .map((t: TrialRecord) => [
+      String(t.index),
+      JSON.stringify(t.params),
+      fmt(t.is_score),
+      fmt(t.oos_score),
+      String(t.is_stats?.trades ?? "-"),
+      fmt(t.is_stats?.total_pnl),
+    ]);
   const head = ["#", "params", "is_score", "oos_score", "trades", "is_pnl"];
   console.log(renderTable(head, rows, ["right", "left", "right", "right", "right", "right"]));
   const errors = res.trials.filter((t) => t.error).length;
   console.log("");
-  console.log(`sampler ${res.sampler}, objective ${res.objective}, validation ${res.validation.mode}, ${res.n_trials} trials (${errors} failed), ${res.engine_runs} engine runs, ${res.ms} ms`);
-  if (res.best_params) console.log(`best #${res.best_index}: ${JSON.stringify(res.best_params)}  is ${fmt(res.best_is_score)}  oos ${fmt(res.best_oos_score)}`);
+  console.log(
+    `sampler ${res.sampler}, objective ${res.objective}, validation ${res.validation.mode}, ${res.n_trials} trials (${errors} failed), ${res.engine_runs} engine runs, ${res.ms} ms`,
+  );
+  if (res.best_params)
+    console.log(
+      `best #${res.best_index}: ${JSON.stringify(res.best_params)}  is ${fmt(res.best_is_score)}  oos ${fmt(res.best_oos_score)}`,
+    );
   else console.log("best: none (no trial reached min_trades with a finite score)");
   if (res.warning) console.log(`warning: ${res.warning}`);
 }
 
-const USAGE_CODES = new Set(["INVALID_SPACE", "INVALID_VALIDATION", "INVALID_OBJECTIVE", "INVALID_SAMPLER", "GRID_TOO_LARGE", "TOO_MANY_RUNS"]);
+const USAGE_CODES = new Set([
+  "INVALID_SPACE",
+  "INVALID_VALIDATION",
+  "INVALID_OBJECTIVE",
+  "INVALID_SAMPLER",
+  "GRID_TOO_LARGE",
+  "TOO_MANY_RUNS",
+]);
 
 export async function execute(script: string, a: Args): Promise<number> {
   const engine = createNodeEngine();
@@ -85,7 +126,8 @@ export async function execute(script: string, a: Args): Promise<number> {
         return 1;
       }
       const params = spaceFromInputs(probe.inputs ?? []);
-      if (params.length === 0) throw new UsageError("the strategy has no int/float inputs with minval and maxval; pass --space");
+      if (params.length === 0)
+        throw new UsageError("the strategy has no int/float inputs with minval and maxval; pass --space");
       space = { params };
     }
     const req: OptimizeRequest = {
@@ -102,16 +144,27 @@ export async function execute(script: string, a: Args): Promise<number> {
     const study = prepareStudy(req);
     const bar = a.json ? null : await progressOnTerminal(study.nTrials);
     let best = "-";
-    const res = await runStudy(study, (inputs, slice) => engine.run({ script: source, data: slice, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto", inputs } }), {
-      concurrency: engine.concurrency,
-      onProgress: (p) => {
-        if (p.best_index !== null) {
-          const t = p.best_index === p.trial.index ? p.trial : undefined;
-          if (t) best = fmt(t.oos_score ?? t.is_score);
-        }
-        bar?.advance(`${p.completed}/${p.total} trials, best ${best}`);
+    const res = await runStudy(
+      study,
+      (inputs, slice) =>
+        engine.run({
+          script: source,
+          data: slice,
+          symbol: "CHART",
+          broker: TRIAL_BROKER,
+          options: { mode: "auto", inputs },
+        }),
+      {
+        concurrency: engine.concurrency,
+        onProgress: (p) => {
+          if (p.best_index !== null) {
+            const t = p.best_index === p.trial.index ? p.trial : undefined;
+            if (t) best = fmt(t.oos_score ?? t.is_score);
+          }
+          bar?.advance(`${p.completed}/${p.total} trials, best ${best}`);
+        },
       },
-    });
+    );
     bar?.stop(`${res.trials.length} trials, best ${best}`);
     if (a.json) console.log(JSON.stringify({ status: "success", ...res }));
     else printTable(res);

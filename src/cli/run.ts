@@ -14,20 +14,25 @@ import { randomWalkBars } from "../runtime/synthetic.js";
 import { formatStrategySummary } from "../strategy/index.js";
 
 /** A data-feed file as RunOptions.dataFeed, or the message of its first problem. */
-export function parseDataFeed(text: string, timeUnit: TimeUnit = "auto"): Record<string, OhlcvInput> | { error: string } {
+export function parseDataFeed(
+  text: string,
+  timeUnit: TimeUnit = "auto",
+): Record<string, OhlcvInput> | { error: string } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
     return { error: `not JSON: ${(e as Error).message}` };
   }
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return { error: 'expected a JSON object {"SYMBOL" or "SYMBOL|TF": bars, ...}' };
+  if (!doc || typeof doc !== "object" || Array.isArray(doc))
+    return { error: 'expected a JSON object {"SYMBOL" or "SYMBOL|TF": bars, ...}' };
   const feed: Record<string, OhlcvInput> = {};
   for (const [key, value] of Object.entries(doc as Record<string, unknown>)) {
     const bar = key.lastIndexOf("|");
     const symbol = bar < 0 ? key : key.slice(0, bar);
     if (symbol.trim() === "") return { error: `key "${key}": the symbol is empty` };
-    if (bar >= 0 && !parseTimeframe(key.slice(bar + 1))) return { error: `key "${key}": "${key.slice(bar + 1)}" is not a timeframe (e.g. "60", "1D")` };
+    if (bar >= 0 && !parseTimeframe(key.slice(bar + 1)))
+      return { error: `key "${key}": "${key.slice(bar + 1)}" is not a timeframe (e.g. "60", "1D")` };
     const cols = barsFromJson(value, { timeUnit });
     if (isBarDataError(cols)) return { error: `"${key}": ${cols.error}` };
     feed[key] = cols;
@@ -56,7 +61,9 @@ export async function execute(script: string, args: Args): Promise<number> {
     source = readText(script, "script");
     if (args.data) {
       const text = readText(args.data, "data file");
-      const cols = args.data.toLowerCase().endsWith(".json") ? parseJsonBars(text, { timeUnit: args.timeUnit }) : parseCsvBars(text, { timeUnit: args.timeUnit });
+      const cols = args.data.toLowerCase().endsWith(".json")
+        ? parseJsonBars(text, { timeUnit: args.timeUnit })
+        : parseCsvBars(text, { timeUnit: args.timeUnit });
       if (isBarDataError(cols)) {
         console.error(`resin run: ${args.data}${cols.line ? `:${cols.line}` : ""}: ${cols.error}`);
         return 1;
@@ -90,11 +97,24 @@ export async function execute(script: string, args: Args): Promise<number> {
   }
   const rt = new Runtime(args.symbol, { syminfo, timeframe });
   const t0 = performance.now();
-  const realtime = { realtimeLastBar: args.realtimeLastBar, realtimeTicks: args.realtimeTicks, realtimeBars: args.realtimeBars, realtimeFromBar: args.realtimeFromBar };
-  const result = await rt.run(source, data, { mode: args.mode, inputs: args.inputs, dataFeed, ...realtime, ...(args.backtestStart !== undefined ? { backtestStart: args.backtestStart } : {}) });
+  const realtime = {
+    realtimeLastBar: args.realtimeLastBar,
+    realtimeTicks: args.realtimeTicks,
+    realtimeBars: args.realtimeBars,
+    realtimeFromBar: args.realtimeFromBar,
+  };
+  const result = await rt.run(source, data, {
+    mode: args.mode,
+    inputs: args.inputs,
+    dataFeed,
+    ...realtime,
+    ...(args.backtestStart !== undefined ? { backtestStart: args.backtestStart } : {}),
+  });
   const ms = performance.now() - t0;
   if (args.json) {
-    process.stdout.write(JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n");
+    process.stdout.write(
+      JSON.stringify(result, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n",
+    );
     return result.error && !result.timed_out ? 1 : 0;
   }
   if (result.error) {
@@ -105,13 +125,19 @@ export async function execute(script: string, args: Args): Promise<number> {
   const { renderTable } = await import("./table.js");
   printTable(result, renderTable);
   if (result.strategy) console.log("\n" + formatStrategySummary(result.strategy));
-  console.log(`\n${result.script_type} '${result.script_name}': ${result.count} bars, mode ${result.mode}${result.auto_backend ? ` (auto -> ${result.auto_backend}${result.compile_fallback_reason ? `: ${result.compile_fallback_reason}` : ""})` : ""}, ${ms.toFixed(1)} ms${result.timed_out ? " (timed out)" : ""}`);
+  console.log(
+    `\n${result.script_type} '${result.script_name}': ${result.count} bars, mode ${result.mode}${result.auto_backend ? ` (auto -> ${result.auto_backend}${result.compile_fallback_reason ? `: ${result.compile_fallback_reason}` : ""})` : ""}, ${ms.toFixed(1)} ms${result.timed_out ? " (timed out)" : ""}`,
+  );
   return 0;
 }
 
 function printError(file: string, r: RunResult): void {
   const d = r.diagnostics?.[0];
-  const where = d ? `${file}:${d.line}:${d.column}: ` : r.error_bar !== undefined ? `${file}: bar ${r.error_bar}: ` : `${file}: `;
+  const where = d
+    ? `${file}:${d.line}:${d.column}: `
+    : r.error_bar !== undefined
+      ? `${file}: bar ${r.error_bar}: `
+      : `${file}: `;
   console.error(`${where}${r.error_kind} error: ${r.error}`);
 }
 

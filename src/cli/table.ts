@@ -7,10 +7,21 @@ import Table from "cli-table3";
 export type Align = "left" | "right";
 
 const BORDERLESS = {
-  top: "", "top-mid": "", "top-left": "", "top-right": "",
-  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-  left: "", "left-mid": "", mid: "", "mid-mid": "",
-  right: "", "right-mid": "", middle: "  ",
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
+  middle: "  ",
 };
 
 export function renderTable(head: string[], rows: string[][], align: Align[] = []): string {
@@ -22,5 +33,9 @@ export function renderTable(head: string[], rows: string[][], align: Align[] = [
   });
   table.push(...rows);
   // cli-table3 pads the last column too; trailing spaces help nobody.
-  return table.toString().split("\n").map((l) => l.trimEnd()).join("\n");
+  return table
+    .toString()
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join("\n");
 }

@@ -38,8 +38,24 @@ interface LoopCtx {
   lv: string | null;
 }
 
-const CTX_BAR_VARS: Record<string, string> = { open: "ctx.open", high: "ctx.high", low: "ctx.low", close: "ctx.close", volume: "ctx.volume", time: "ctx.time", bar_index: "ctx.barIndex" };
-const BAR_VARS: Record<string, string> = { open: "b_open", high: "b_high", low: "b_low", close: "b_close", volume: "b_volume", time: "b_time", bar_index: "b_bar" };
+const CTX_BAR_VARS: Record<string, string> = {
+  open: "ctx.open",
+  high: "ctx.high",
+  low: "ctx.low",
+  close: "ctx.close",
+  volume: "ctx.volume",
+  time: "ctx.time",
+  bar_index: "ctx.barIndex",
+};
+const BAR_VARS: Record<string, string> = {
+  open: "b_open",
+  high: "b_high",
+  low: "b_low",
+  close: "b_close",
+  volume: "b_volume",
+  time: "b_time",
+  bar_index: "b_bar",
+};
 
 export interface Generated {
   /** Body of `new Function("K", "R", text)`; returns the loop function. */
@@ -88,9 +104,18 @@ class Gen {
     exclude: Set<number>,
   ) {
     const varSlots = new Set<number>();
-    walkStmts(prog.body, (s) => { if (s.k === "decl" && s.mode !== "plain") varSlots.add(s.v.slot); });
+    walkStmts(prog.body, (s) => {
+      if (s.k === "decl" && s.mode !== "plain") varSlots.add(s.v.slot);
+    });
     for (const v of prog.slots) {
-      if (isNumericSlot(v) && v.hist < 0 && !varSlots.has(v.slot) && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot)) this.local.add(v.slot);
+      if (
+        isNumericSlot(v) &&
+        v.hist < 0 &&
+        !varSlots.has(v.slot) &&
+        !prog.varipSlots.includes(v.slot) &&
+        !exclude.has(v.slot)
+      )
+        this.local.add(v.slot);
     }
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
@@ -109,7 +134,13 @@ class Gen {
     for (const s of prog.body.stmts) {
       if (s.k === "decl" && s.mode === "plain" && plan.isPreKnown(s.init)) continue;
       if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.hoisted.has(s.init)) continue;
-      if (s.k === "expr" && s.e.k === "call" && s.e.name === "plot" && isPlainPlot(s.e) && plan.isPreKnown(s.e.args[0]!)) {
+      if (
+        s.k === "expr" &&
+        s.e.k === "call" &&
+        s.e.name === "plot" &&
+        isPlainPlot(s.e) &&
+        plan.isPreKnown(s.e.args[0]!)
+      ) {
         plots.push({ site: this.ref(`site${s.e.site}`, { k: "site", id: s.e.site }), value: s.e.args[0]! });
         continue;
       }
@@ -120,7 +151,9 @@ class Gen {
 
   run(): Generated {
     // `L` holds the line of the top-level statement running, for the position of a runtime error
-    const body = this.withTemps(() => this.prog.body.stmts.map((s) => `      L = ${s.line};\n${this.stmt(s, null, "      ")}`).join("\n"));
+    const body = this.withTemps(() =>
+      this.prog.body.stmts.map((s) => `      L = ${s.line};\n${this.stmt(s, null, "      ")}`).join("\n"),
+    );
     const rings: string[] = [];
     for (const v of this.prog.slots) {
       if (v.hist < 0 || v.fnLocal) continue;
@@ -164,15 +197,17 @@ class Gen {
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
-      bulk ? [
-        `  if (bulkTo > 0 && bar === 1) {`,
-        `    R.bulk(1, bulkTo);`,
-        `    bar = bulkTo;`,
-        `    const last = bar - 1;`,
-        `    ctx.barIndex = last; ctx.time = cT[last]; ctx.timeClose = closeTimes[last];`,
-        `    ctx.open = cO[last]; ctx.high = cH[last]; ctx.low = cL[last]; ctx.close = cC[last]; ctx.volume = cV[last];`,
-        `  }`,
-      ].join("\n") : "",
+      bulk
+        ? [
+            `  if (bulkTo > 0 && bar === 1) {`,
+            `    R.bulk(1, bulkTo);`,
+            `    bar = bulkTo;`,
+            `    const last = bar - 1;`,
+            `    ctx.barIndex = last; ctx.time = cT[last]; ctx.timeClose = closeTimes[last];`,
+            `    ctx.open = cO[last]; ctx.high = cH[last]; ctx.low = cL[last]; ctx.close = cC[last]; ctx.volume = cV[last];`,
+            `  }`,
+          ].join("\n")
+        : "",
       `  return bar;`,
       `};`,
     ].join("\n");
@@ -289,9 +324,15 @@ class Gen {
         // var / varip: initialised once, on the first bar that reaches it
         if (pre) {
           // the initialiser must only run on that first bar: keep it inside the guard
-          return `${ind}if (O[${s.once}] === 0) {\n${ind}  O[${s.once}] = 1;\n${pre.replace(/^/gm, "  ")}${ind}  ${this.writeStmt(s.v, init)}\n${ind}}` + (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "");
+          return (
+            `${ind}if (O[${s.once}] === 0) {\n${ind}  O[${s.once}] = 1;\n${pre.replace(/^/gm, "  ")}${ind}  ${this.writeStmt(s.v, init)}\n${ind}}` +
+            (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "")
+          );
         }
-        return `${ind}if (O[${s.once}] === 0) { O[${s.once}] = 1; ${this.writeStmt(s.v, init)} }` + (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "");
+        return (
+          `${ind}if (O[${s.once}] === 0) { O[${s.once}] = 1; ${this.writeStmt(s.v, init)} }` +
+          (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "")
+        );
       }
       case "tdecl": {
         const t = this.temp();
@@ -303,8 +344,11 @@ class Gen {
         } else init = this.expr(s.init);
         const lines = [pre + `${ind}${t} = ${init};`];
         // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
-        const item = (v: VarSlot, i: number) => (mayRunZeroTimes(s.init) ? `(${t} == null ? ${this.value(naOfType(v.type.name))} : ${t}[${i}])` : `${t}[${i}]`);
-        s.vs.forEach((v, i) => { if (v) lines.push(`${ind}${this.writeStmt(v, item(v, i))}`); });
+        const item = (v: VarSlot, i: number) =>
+          mayRunZeroTimes(s.init) ? `(${t} == null ? ${this.value(naOfType(v.type.name))} : ${t}[${i}])` : `${t}[${i}]`;
+        s.vs.forEach((v, i) => {
+          if (v) lines.push(`${ind}${this.writeStmt(v, item(v, i))}`);
+        });
         if (sink) lines.push(`${ind}${sink} = ${t};`);
         return lines.join("\n");
       }
@@ -320,38 +364,66 @@ class Gen {
         const cur = this.read(s.v);
         let x: string;
         switch (s.op) {
-          case ":=": x = value; break;
-          case "+=": x = s.str ? this.strConcat(cur, value) : `${cur} + ${value}`; break;
-          case "-=": x = `${cur} - ${value}`; break;
-          case "*=": x = `${cur} * ${value}`; break;
-          case "%=": x = `${cur} % ${value}`; break;
+          case ":=":
+            x = value;
+            break;
+          case "+=":
+            x = s.str ? this.strConcat(cur, value) : `${cur} + ${value}`;
+            break;
+          case "-=":
+            x = `${cur} - ${value}`;
+            break;
+          case "*=":
+            x = `${cur} * ${value}`;
+            break;
+          case "%=":
+            x = `${cur} % ${value}`;
+            break;
           case "/=": {
-            const a = this.temp(), b = this.temp();
-            x = s.intDiv ? `(${a} = ${cur}, ${b} = ${value}, ${b} === 0 ? NaN : Math.trunc(${a} / ${b}))` : `(${a} = ${cur}, ${b} = ${value}, ${b} === 0 ? NaN : ${a} / ${b})`;
+            const a = this.temp(),
+              b = this.temp();
+            x = s.intDiv
+              ? `(${a} = ${cur}, ${b} = ${value}, ${b} === 0 ? NaN : Math.trunc(${a} / ${b}))`
+              : `(${a} = ${cur}, ${b} = ${value}, ${b} === 0 ? NaN : ${a} / ${b})`;
             break;
           }
-          default: throw new NotCompilable(`assignment operator ${s.op}`);
+          default:
+            throw new NotCompilable(`assignment operator ${s.op}`);
         }
         return pre + (sink ? put(this.write(s.v, x)) : `${ind}${this.writeStmt(s.v, x)}`);
       }
       case "fassign": {
-        const o = this.temp(), v = this.temp();
+        const o = this.temp(),
+          v = this.temp();
         const obj = this.expr(s.obj);
         const value = this.expr(s.value);
         const f = `${o}.fields[${s.index}]`;
         let x: string;
         switch (s.op) {
-          case ":=": x = v; break;
-          case "+=": x = s.str ? this.strConcat(f, v) : `${f} + ${v}`; break;
-          case "-=": x = `${f} - ${v}`; break;
-          case "*=": x = `${f} * ${v}`; break;
-          case "%=": x = `${f} % ${v}`; break;
+          case ":=":
+            x = v;
+            break;
+          case "+=":
+            x = s.str ? this.strConcat(f, v) : `${f} + ${v}`;
+            break;
+          case "-=":
+            x = `${f} - ${v}`;
+            break;
+          case "*=":
+            x = `${f} * ${v}`;
+            break;
+          case "%=":
+            x = `${f} % ${v}`;
+            break;
           case "/=": {
             const b = this.temp();
-            x = s.intDiv ? `(${b} = ${v}, ${b} === 0 ? NaN : Math.trunc(${f} / ${b}))` : `(${b} = ${v}, ${b} === 0 ? NaN : ${f} / ${b})`;
+            x = s.intDiv
+              ? `(${b} = ${v}, ${b} === 0 ? NaN : Math.trunc(${f} / ${b}))`
+              : `(${b} = ${v}, ${b} === 0 ? NaN : ${f} / ${b})`;
             break;
           }
-          default: throw new NotCompilable(`assignment operator ${s.op}`);
+          default:
+            throw new NotCompilable(`assignment operator ${s.op}`);
         }
         const lines = [
           `${ind}${o} = ${obj};`,
@@ -372,7 +444,8 @@ class Gen {
 
   /** String `+`, na if either side is; past TradingView's 40,960 characters a runtime error (as the interpreter). */
   private strConcat(a: string, b: string): string {
-    const x = this.temp(), y = this.temp();
+    const x = this.temp(),
+      y = this.temp();
     const tooLong = `K${this.ref("strTooLong", { k: "value", v: stringTooLong })}`;
     return `(${x} = ${a}, ${y} = ${b}, ${x} === null || ${y} === null ? null : (${x} = ${x} + ${y}).length > ${MAX_STRING_LENGTH} ? ${tooLong}(ctx, ${x}.length) : ${x})`;
   }
@@ -389,7 +462,8 @@ class Gen {
       case "if": {
         const c = this.expr(e.cond);
         const then = this.block(e.then, sink, ind + "  ");
-        if (!e.else) return `${ind}if (${c}) {\n${then}\n${ind}}${sink ? ` else ${sink} = ${this.value(naOfType(e.t.name))};` : ""}`;
+        if (!e.else)
+          return `${ind}if (${c}) {\n${then}\n${ind}}${sink ? ` else ${sink} = ${this.value(naOfType(e.t.name))};` : ""}`;
         return `${ind}if (${c}) {\n${then}\n${ind}} else {\n${this.block(e.else, sink, ind + "  ")}\n${ind}}`;
       }
       case "switch": {
@@ -409,7 +483,9 @@ class Gen {
             return out.join("\n");
           }
           const v = this.temp();
-          const test = e.subject ? `(${v} = ${this.expr(c.test)}, ${v} === ${subj} && ${v} === ${v} && ${v} !== null)` : this.expr(c.test);
+          const test = e.subject
+            ? `(${v} = ${this.expr(c.test)}, ${v} === ${subj} && ${v} === ${v} && ${v} !== null)`
+            : this.expr(c.test);
           out.push(`${prefix}if (${test}) {\n${this.block(c.body, sink, ind + "  ")}\n${ind}} else {`);
           close += "}";
           prefix = ind;
@@ -421,7 +497,8 @@ class Gen {
       case "for":
         return this.forLoop(e, sink, ind);
       case "while": {
-        const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
+        const brk = `L${this.labelN++}`,
+          cont = `C${this.labelN++}`;
         const lv = sink ? this.temp() : null;
         const c = this.expr(e.cond);
         this.loops.push({ brk, cont, lv });
@@ -448,10 +525,16 @@ class Gen {
   }
 
   private forLoop(e: Extract<RExpr, { k: "for" }>, sink: Sink, ind: string): string {
-    const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
+    const brk = `L${this.labelN++}`,
+      cont = `C${this.labelN++}`;
     const lv = this.temp();
-    const a = this.temp(), b = this.temp(), s = this.temp(), up = this.temp(), i = this.temp();
-    const from = this.expr(e.from), to = this.expr(e.to);
+    const a = this.temp(),
+      b = this.temp(),
+      s = this.temp(),
+      up = this.temp(),
+      i = this.temp();
+    const from = this.expr(e.from),
+      to = this.expr(e.to);
     const step = e.step ? this.expr(e.step) : null;
     this.loops.push({ brk, cont, lv: sink ? lv : null });
     const body = this.block(e.body, sink ? lv : null, ind + "      ");
@@ -479,16 +562,28 @@ class Gen {
   }
 
   private forIn(e: Extract<RExpr, { k: "forin" }>, sink: Sink, ind: string): string {
-    const lv = this.temp(), coll = this.temp(), i = this.temp(), kv = this.temp();
+    const lv = this.temp(),
+      coll = this.temp(),
+      i = this.temp(),
+      kv = this.temp();
     const na = this.value(naOfType(e.t.name));
     const it = this.expr(e.iterable);
     const setIdx = (x: string) => (e.index ? `${this.writeStmt(e.index, x)} ` : "");
     const loop = (head: string, setup: string, check: string) => {
-      const brk = `L${this.labelN++}`, cont = `C${this.labelN++}`;
+      const brk = `L${this.labelN++}`,
+        cont = `C${this.labelN++}`;
       this.loops.push({ brk, cont, lv: sink ? lv : null });
       const body = this.block(e.body, sink ? lv : null, ind + "      ");
       this.loops.pop();
-      return [`${ind}    ${brk}: ${head} {`, `${ind}      ${setup}`, `${ind}      ${cont}: {`, body, `${ind}      }`, check ? `${ind}      ${check}` : "", `${ind}    }`].join("\n");
+      return [
+        `${ind}    ${brk}: ${head} {`,
+        `${ind}      ${setup}`,
+        `${ind}      ${cont}: {`,
+        body,
+        `${ind}      }`,
+        check ? `${ind}      ${check}` : "",
+        `${ind}    }`,
+      ].join("\n");
     };
     return [
       `${ind}${lv} = ${na};`,
@@ -496,11 +591,23 @@ class Gen {
       `${ind}if (${coll} !== null && ${coll} !== undefined) {`,
       `${ind}  B.enter();`,
       `${ind}  if (${coll} instanceof PineArray) {`,
-      loop(`for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`, `if (--B.left <= 0) B.check();`),
+      loop(
+        `for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`,
+        `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`,
+        `if (--B.left <= 0) B.check();`,
+      ),
       `${ind}  } else if (${coll} instanceof PineMatrix) {`,
-      loop(`for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`, `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`, `B.spend(1 + (${coll}.cols >> 3));`),
+      loop(
+        `for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`,
+        `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`,
+        `B.spend(1 + (${coll}.cols >> 3));`,
+      ),
       `${ind}  } else if (${coll} instanceof PineMap) {`,
-      loop(`for (${kv} of ${coll}.map)`, `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`, `if (--B.left <= 0) B.check();`),
+      loop(
+        `for (${kv} of ${coll}.map)`,
+        `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`,
+        `if (--B.left <= 0) B.check();`,
+      ),
       `${ind}  } else ctx.runtimeError("Cannot iterate over this value");`,
       `${ind}  B.exit();`,
       `${ind}}`,
@@ -559,9 +666,11 @@ class Gen {
       case "and":
       case "or": {
         const op = e.k === "and" ? "&&" : "||";
-        const l = this.expr(e.l), r = this.expr(e.r);
+        const l = this.expr(e.l),
+          r = this.expr(e.r);
         if (e.lazy) return `(${l} ${op} ${r})`;
-        const a = this.temp(), b = this.temp();
+        const a = this.temp(),
+          b = this.temp();
         return `(${a} = ${l}, ${b} = ${r}, ${a} ${op} ${b})`;
       }
       case "tern":
@@ -575,7 +684,11 @@ class Gen {
         const parts = e.elems.map((x, i) => `K${t}[${i}] = ${this.expr(x)}`);
         return `(${[...parts, `K${t}`].join(", ")})`;
       }
-      case "if": case "switch": case "for": case "while": case "forin":
+      case "if":
+      case "switch":
+      case "for":
+      case "while":
+      case "forin":
         return this.blockFunction(e);
       case "field": {
         const o = this.temp();
@@ -591,7 +704,8 @@ class Gen {
         const x = this.expr(e.e);
         const v = this.temp();
         if (e.to === "int") return `(${v} = ${x}, typeof ${v} === "number" ? Math.trunc(${v}) : ${v})`;
-        if (e.to === "bool" && e.e.t.name !== "bool") return `(${v} = ${x}, typeof ${v} === "number" ? ${v} === ${v} && ${v} !== 0 : !!${v})`;
+        if (e.to === "bool" && e.e.t.name !== "bool")
+          return `(${v} = ${x}, typeof ${v} === "number" ? ${v} === ${v} && ${v} !== 0 : !!${v})`;
         return x;
       }
     }
@@ -650,15 +764,18 @@ class Gen {
     let size = 1;
     while (size < v.histDepth + 1) size <<= 1;
     // the interpreter refuses such a program when building it: leave it to interpret
-    if (n !== null && n > size - 1) throw new NotCompilable(`a history reference deeper than its ring ('${v.name}[${n}]')`);
+    if (n !== null && n > size - 1)
+      throw new NotCompilable(`a history reference deeper than its ring ('${v.name}[${n}]')`);
     const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
     const R = `K${r}`;
     if (n !== null) return `(${n} <= ${R}.count ? ${R}.buf[(${R}.count - ${n}) & ${R}.mask] : ${R}.na)`;
     const k = this.temp();
     const name = JSON.stringify(v.name);
-    return `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${R}.na : ${k} === 0 ? ${current} : (` +
+    return (
+      `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${R}.na : ${k} === 0 ? ${current} : (` +
       `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${historyCap(size - 1)} ? ctx.runtimeError(historyOffsetMessage(${k}, ${historyCap(size - 1)})) : 0, ` +
-      `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${R}.na))`;
+      `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${R}.na))`
+    );
   }
 
   private binary(e: Extract<RExpr, { k: "bin" }>): string {
@@ -666,21 +783,32 @@ class Gen {
     if (e.str) return this.strConcat(this.expr(e.l), this.expr(e.r));
     if (e.op === "/") {
       // Left to right, and the dividend always runs: it may hold a stateful call (ta.roc(...) / x).
-      const a = this.temp(), d = this.temp();
+      const a = this.temp(),
+        d = this.temp();
       const quotient = e.intDiv ? `Math.trunc(${a} / ${d})` : `${a} / ${d}`;
       return `(${a} = ${this.expr(e.l)}, ${d} = ${this.expr(e.r)}, ${d} === 0 ? NaN : ${quotient})`;
     }
-    const l = this.expr(e.l), r = this.expr(e.r);
+    const l = this.expr(e.l),
+      r = this.expr(e.r);
     switch (e.op) {
-      case "+": case "-": case "*": case "%": case "<": case "<=": case ">": case ">=":
+      case "+":
+      case "-":
+      case "*":
+      case "%":
+      case "<":
+      case "<=":
+      case ">":
+      case ">=":
         return `(${l} ${e.op} ${r})`;
       case "==": {
         if (numeric) return `(${l} === ${r})`;
-        const a = this.temp(), b = this.temp();
+        const a = this.temp(),
+          b = this.temp();
         return `(${a} = ${l}, ${b} = ${r}, ${a} === ${b} && ${a} !== null)`;
       }
       case "!=": {
-        const a = this.temp(), b = this.temp();
+        const a = this.temp(),
+          b = this.temp();
         if (numeric) return `(${a} = ${l}, ${b} = ${r}, ${a} !== ${b} && ${a} === ${a} && ${b} === ${b})`;
         return `(${a} = ${l}, ${b} = ${r}, ${a} !== ${b} && ${a} !== null && ${b} !== null)`;
       }
@@ -739,30 +867,94 @@ export function isNumericSlot(s: VarSlot): boolean {
 function walkStmts(b: RBlock, f: (s: RStmt) => void): void {
   for (const s of b.stmts) {
     f(s);
-    const e = s.k === "decl" || s.k === "tdecl" ? s.init : s.k === "assign" ? s.value : s.k === "expr" ? s.e : s.k === "fassign" ? s.value : null;
+    const e =
+      s.k === "decl" || s.k === "tdecl"
+        ? s.init
+        : s.k === "assign"
+          ? s.value
+          : s.k === "expr"
+            ? s.e
+            : s.k === "fassign"
+              ? s.value
+              : null;
     if (e) walkExpr(e, f);
   }
 }
 
 function walkExpr(e: RExpr, f: (s: RStmt) => void): void {
-  const sub = (x: RExpr | null | undefined) => { if (x) walkExpr(x, f); };
+  const sub = (x: RExpr | null | undefined) => {
+    if (x) walkExpr(x, f);
+  };
   switch (e.k) {
-    case "if": sub(e.cond); walkStmts(e.then, f); if (e.else) walkStmts(e.else, f); break;
-    case "switch": sub(e.subject); for (const c of e.cases) { sub(c.test); walkStmts(c.body, f); } break;
-    case "for": sub(e.from); sub(e.to); sub(e.step); walkStmts(e.body, f); break;
-    case "forin": sub(e.iterable); walkStmts(e.body, f); break;
-    case "while": sub(e.cond); walkStmts(e.body, f); break;
-    case "ucall": e.args.forEach(sub); walkStmts(e.inst.body, f); break;
-    case "call": e.args.forEach(sub); break;
-    case "tuple": e.elems.forEach(sub); break;
-    case "unary": case "cast": sub(e.e); break;
-    case "bin": case "and": case "or": sub(e.l); sub(e.r); break;
-    case "tern": sub(e.c); sub(e.a); sub(e.b); break;
-    case "hist": sub(e.off); break;
-    case "colHist": sub(e.off); break;
-    case "histExpr": sub(e.e); sub(e.off); break;
-    case "field": case "copy": sub(e.obj); break;
-    case "new": e.fields.forEach(sub); break;
-    default: break;
+    case "if":
+      sub(e.cond);
+      walkStmts(e.then, f);
+      if (e.else) walkStmts(e.else, f);
+      break;
+    case "switch":
+      sub(e.subject);
+      for (const c of e.cases) {
+        sub(c.test);
+        walkStmts(c.body, f);
+      }
+      break;
+    case "for":
+      sub(e.from);
+      sub(e.to);
+      sub(e.step);
+      walkStmts(e.body, f);
+      break;
+    case "forin":
+      sub(e.iterable);
+      walkStmts(e.body, f);
+      break;
+    case "while":
+      sub(e.cond);
+      walkStmts(e.body, f);
+      break;
+    case "ucall":
+      e.args.forEach(sub);
+      walkStmts(e.inst.body, f);
+      break;
+    case "call":
+      e.args.forEach(sub);
+      break;
+    case "tuple":
+      e.elems.forEach(sub);
+      break;
+    case "unary":
+    case "cast":
+      sub(e.e);
+      break;
+    case "bin":
+    case "and":
+    case "or":
+      sub(e.l);
+      sub(e.r);
+      break;
+    case "tern":
+      sub(e.c);
+      sub(e.a);
+      sub(e.b);
+      break;
+    case "hist":
+      sub(e.off);
+      break;
+    case "colHist":
+      sub(e.off);
+      break;
+    case "histExpr":
+      sub(e.e);
+      sub(e.off);
+      break;
+    case "field":
+    case "copy":
+      sub(e.obj);
+      break;
+    case "new":
+      e.fields.forEach(sub);
+      break;
+    default:
+      break;
   }
 }

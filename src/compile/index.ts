@@ -60,7 +60,12 @@ const verdicts = new Map<string, string>();
 
 /** The cache key of service.md 1.1's compile cache: the source hash and the shape of the inputs. */
 export function cacheKey(sourceHash: string, inputs?: Record<string, unknown>): string {
-  const shape = inputs ? Object.keys(inputs).sort().map((k) => `${k}:${typeof inputs[k]}`).join(",") : "";
+  const shape = inputs
+    ? Object.keys(inputs)
+        .sort()
+        .map((k) => `${k}:${typeof inputs[k]}`)
+        .join(",")
+    : "";
   return `${sourceHash}|${shape}`;
 }
 
@@ -120,7 +125,13 @@ function generated(prog: ResolvedProgram, hoist: boolean): Generated {
  * Compiles `prog` for a run over `state` and `ctx`. Throws NotCompilable (with a human-readable
  * reason, cached per source hash) when a construct cannot be reproduced exactly.
  */
-export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: ExecContext, key: string, sourceHash: string): CompiledProgram {
+export function compileProgram(
+  prog: ResolvedProgram,
+  state: RunState,
+  ctx: ExecContext,
+  key: string,
+  sourceHash: string,
+): CompiledProgram {
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
@@ -146,7 +157,8 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
       run = (new Function(gen.text) as () => Run)();
     } catch (err) {
       // hosts that forbid code generation from strings (workerd, strict CSP): interpret instead
-      if (err instanceof EvalError) throw new NotCompilable("code generation from strings (new Function) is not allowed in this host");
+      if (err instanceof EvalError)
+        throw new NotCompilable("code generation from strings (new Function) is not allowed in this host");
       throw err;
     }
     entry = { text: gen.text, run };
@@ -163,12 +175,18 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
   try {
     K = gen.refs.map((r: Ref, i): unknown => {
       switch (r.k) {
-        case "value": return r.v;
-        case "site": return state.sites[r.id];
-        case "impl": return r.def.impl;
-        case "bvar": return r.def.get;
-        case "args": return r.numeric ? new Array<number>(r.n).fill(0.5) : new Array<unknown>(r.n);
-        case "tuple": return new Array<unknown>(r.n);
+        case "value":
+          return r.v;
+        case "site":
+          return state.sites[r.id];
+        case "impl":
+          return r.def.impl;
+        case "bvar":
+          return r.def.get;
+        case "args":
+          return r.numeric ? new Array<number>(r.n).fill(0.5) : new Array<unknown>(r.n);
+        case "tuple":
+          return new Array<unknown>(r.n);
         case "ring": {
           const ring = state.rings[r.hist];
           if (!ring) throw new Error(`internal: no history ring ${r.hist}`);
@@ -197,7 +215,10 @@ export function compileProgram(prog: ResolvedProgram, state: RunState, ctx: Exec
     throw err;
   }
   for (const [i, p] of columns) K[i] = Array.isArray(p) ? p.map((q) => arena!.view(q)) : arena!.view(p);
-  const bulk = gen.bulk && bulkColumns ? bulkCopy(gen.bulk.map((b, j) => ({ site: K[b.site] as PlotSite, values: arena!.view(bulkColumns![j]!) }))) : null;
+  const bulk =
+    gen.bulk && bulkColumns
+      ? bulkCopy(gen.bulk.map((b, j) => ({ site: K[b.site] as PlotSite, values: arena!.view(bulkColumns![j]!) })))
+      : null;
   const R: Record<string, unknown> = {
     ctx,
     nums: state.nums,

@@ -15,7 +15,14 @@ export interface BarScan {
  * sum tells whether all five values are finite (one compare instead of five branches: this pass
  * runs over every bar of every run).
  */
-export function scanBars(time: Float64Array, open: Float64Array, high: Float64Array, low: Float64Array, close: Float64Array, to: number): BarScan {
+export function scanBars(
+  time: Float64Array,
+  open: Float64Array,
+  high: Float64Array,
+  low: Float64Array,
+  close: Float64Array,
+  to: number,
+): BarScan {
   if (to <= 0) return { bad: -1, spacing: NaN };
   let prev = time[0]!;
   const h0 = high[0]!;
@@ -39,8 +46,12 @@ export function scanBars(time: Float64Array, open: Float64Array, high: Float64Ar
   return { bad: i < to ? i : -1, spacing: !uneven && i >= to ? d0 : NaN };
 }
 
-const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype) as object, Symbol.toStringTag)!.get!;
-const SharedBuffer: (new () => ArrayBufferLike) | undefined = typeof SharedArrayBuffer !== "undefined" ? SharedArrayBuffer : undefined;
+const typedArrayName = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Int8Array.prototype) as object,
+  Symbol.toStringTag,
+)!.get!;
+const SharedBuffer: (new () => ArrayBufferLike) | undefined =
+  typeof SharedArrayBuffer !== "undefined" ? SharedArrayBuffer : undefined;
 
 /**
  * The column itself when it is a real Float64Array over an ordinary (not shared) buffer, else null.

@@ -80,9 +80,14 @@ function emptyColumns(n: number): BarColumns {
 /** Checks bar i of filled columns (time order against bar i-1, finiteness, high >= low). */
 function checkBar(c: BarColumns, i: number, raw: (f: Field) => unknown): BarDataError | null {
   const t = c.time[i]!;
-  if (!Number.isFinite(t)) return { error: `bar ${i}: time is ${describe(raw("time"))} (expected a finite number of ms since the epoch)`, bar: i };
+  if (!Number.isFinite(t))
+    return {
+      error: `bar ${i}: time is ${describe(raw("time"))} (expected a finite number of ms since the epoch)`,
+      bar: i,
+    };
   for (const f of PRICE_FIELDS) {
-    if (!Number.isFinite(c[f][i]!)) return { error: `bar ${i}: ${f} is ${describe(raw(f))} (expected a finite number)`, bar: i };
+    if (!Number.isFinite(c[f][i]!))
+      return { error: `bar ${i}: ${f} is ${describe(raw(f))} (expected a finite number)`, bar: i };
   }
   if (i > 0 && !(t > c.time[i - 1]!)) {
     return { error: `bar ${i}: time ${t} does not increase (previous bar's time is ${c.time[i - 1]})`, bar: i };
@@ -93,9 +98,17 @@ function checkBar(c: BarColumns, i: number, raw: (f: Field) => unknown): BarData
 
 /** Validates and normalises OHLCV input into columns; returns a BarDataError for bad data. */
 export function normalizeBars(input: unknown): BarColumns | BarDataError {
-  const cols = Array.isArray(input) ? fromRows(input) : input && typeof input === "object" ? fromColumns(input as Record<string, unknown>) : null;
+  const cols = Array.isArray(input)
+    ? fromRows(input)
+    : input && typeof input === "object"
+      ? fromColumns(input as Record<string, unknown>)
+      : null;
   if (cols !== null) return isBarDataError(cols) ? cols : (secondsAsMs(cols) ?? cols);
-  return { error: "ohlcv must be an array of bars {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}", bar: -1 };
+  return {
+    error:
+      "ohlcv must be an array of bars {time, open, high, low, close, volume?} or columns {time: [], open: [], ...}",
+    bar: -1,
+  };
 }
 
 /**
@@ -107,7 +120,10 @@ function secondsAsMs(c: BarColumns): BarDataError | null {
   const t = c.time;
   const n = t.length;
   if (n === 0 || !(t[0]! >= 1e9) || !(t[n - 1]! < SECONDS_BELOW)) return null;
-  return { error: `bar 0: time ${t[0]} is ${new Date(t[0]!).toISOString()} as ms but ${new Date(t[0]! * 1000).toISOString()} as unix seconds: times are ms since the epoch (multiply unix seconds by 1000)`, bar: 0 };
+  return {
+    error: `bar 0: time ${t[0]} is ${new Date(t[0]!).toISOString()} as ms but ${new Date(t[0]! * 1000).toISOString()} as unix seconds: times are ms since the epoch (multiply unix seconds by 1000)`,
+    bar: 0,
+  };
 }
 
 /**
@@ -124,9 +140,18 @@ function fromRows(rows: unknown[]): BarColumns | BarDataError {
   let i = 0;
   for (; i < n; i++) {
     const r = rows[i];
-    if (!r || typeof r !== "object") return { error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`, bar: i };
+    if (!r || typeof r !== "object")
+      return {
+        error: `bar ${i}: expected an object {time, open, high, low, close, volume?}, got ${describe(r)}`,
+        bar: i,
+      };
     const o = r as Record<string, unknown>;
-    const tv = o.time, op = o.open, hi = o.high, lo = o.low, cl = o.close, vo = o.volume;
+    const tv = o.time,
+      op = o.open,
+      hi = o.high,
+      lo = o.low,
+      cl = o.close,
+      vo = o.volume;
     const t = typeof tv === "number" ? tv : timeValue(tv);
     const a = typeof op === "number" ? op : toNumber(op);
     const h = typeof hi === "number" ? hi : toNumber(hi);
@@ -159,7 +184,9 @@ function isColumn(v: unknown): v is ArrayLike<unknown> {
 
 /** A typed array of plain numbers (not BigInt64Array or DataView): copied with one `set`. */
 function isNumberArray(v: unknown): v is ArrayLike<number> & ArrayBufferView {
-  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+  return (
+    ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array)
+  );
 }
 
 /**
@@ -192,7 +219,14 @@ function copyNumbers(arr: unknown[], out: Float64Array, n: number): number {
   return i;
 }
 
-function convertValues(col: ArrayLike<unknown>, out: Float64Array, from: number, n: number, isTime: boolean, missingIsNaN: boolean): void {
+function convertValues(
+  col: ArrayLike<unknown>,
+  out: Float64Array,
+  from: number,
+  n: number,
+  isTime: boolean,
+  missingIsNaN: boolean,
+): void {
   for (let i = from; i < n; i++) {
     const v = col[i];
     if (typeof v === "number") out[i] = v;
@@ -206,18 +240,47 @@ function convertValues(col: ArrayLike<unknown>, out: Float64Array, from: number,
  * are. null when they are not all plain arrays or a value is not a number: the general path then
  * converts and checks them.
  */
-function fromNumberArrays(cols: Record<string, unknown>, n: number, volume: Float64Array): BarColumns | BarDataError | null {
-  const ta = cols.time, oa = cols.open, ha = cols.high, la = cols.low, ca = cols.close;
-  if (!Array.isArray(ta) || !Array.isArray(oa) || !Array.isArray(ha) || !Array.isArray(la) || !Array.isArray(ca)) return null;
-  const c: BarColumns = { length: n, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume, spacing: NaN };
+function fromNumberArrays(
+  cols: Record<string, unknown>,
+  n: number,
+  volume: Float64Array,
+): BarColumns | BarDataError | null {
+  const ta = cols.time,
+    oa = cols.open,
+    ha = cols.high,
+    la = cols.low,
+    ca = cols.close;
+  if (!Array.isArray(ta) || !Array.isArray(oa) || !Array.isArray(ha) || !Array.isArray(la) || !Array.isArray(ca))
+    return null;
+  const c: BarColumns = {
+    length: n,
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume,
+    spacing: NaN,
+  };
   const { time, open, high, low, close } = c;
   let prev = -Infinity;
   let d0 = NaN;
   let even = n > 1;
   let i = 0;
   for (; i < n; i++) {
-    const t: unknown = ta[i], a: unknown = oa[i], h: unknown = ha[i], l: unknown = la[i], x: unknown = ca[i];
-    if (typeof t !== "number" || typeof a !== "number" || typeof h !== "number" || typeof l !== "number" || typeof x !== "number") return null;
+    const t: unknown = ta[i],
+      a: unknown = oa[i],
+      h: unknown = ha[i],
+      l: unknown = la[i],
+      x: unknown = ca[i];
+    if (
+      typeof t !== "number" ||
+      typeof a !== "number" ||
+      typeof h !== "number" ||
+      typeof l !== "number" ||
+      typeof x !== "number"
+    )
+      return null;
     time[i] = t;
     open[i] = a;
     high[i] = h;
@@ -239,7 +302,8 @@ function fromNumberArrays(cols: Record<string, unknown>, n: number, volume: Floa
 
 function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
   for (const f of ["time", ...PRICE_FIELDS] as const) {
-    if (!isColumn(cols[f])) return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(cols[f])})`, bar: -1 };
+    if (!isColumn(cols[f]))
+      return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(cols[f])})`, bar: -1 };
   }
   const time = cols.time as ArrayLike<unknown>;
   const n = time.length;
@@ -247,7 +311,8 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     const col = cols[f];
     if (f === "volume" && (col === undefined || col === null)) continue;
     if (!isColumn(col)) return { error: `columnar ohlcv: "${f}" must be an array (got ${describe(col)})`, bar: -1 };
-    if (col.length !== n) return { error: `columnar ohlcv: "${f}" has ${col.length} values but "time" has ${n}`, bar: -1 };
+    if (col.length !== n)
+      return { error: `columnar ohlcv: "${f}" has ${col.length} values but "time" has ${n}`, bar: -1 };
   }
   const vol = cols.volume;
   const volume = isColumn(vol) ? column(vol, n, false, true) : new Float64Array(n).fill(NaN);
@@ -268,7 +333,9 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
     c.spacing = spacing;
     return c;
   }
-  return checkBar(c, bad, (f) => (f === "volume" ? (vol as ArrayLike<unknown> | undefined)?.[bad] : (cols[f] as ArrayLike<unknown>)[bad]))!;
+  return checkBar(c, bad, (f) =>
+    f === "volume" ? (vol as ArrayLike<unknown> | undefined)?.[bad] : (cols[f] as ArrayLike<unknown>)[bad],
+  )!;
 }
 
 /** A time value as ms: numbers as they are, Dates, and ISO-8601 strings. */
@@ -318,9 +385,23 @@ function mixedUnits(where: string, raw: unknown, firstWhere: string, firstRaw: u
 }
 
 const ALIASES: Record<string, Field> = {
-  time: "time", timestamp: "time", date: "time", datetime: "time", open_time: "time", t: "time",
-  open: "open", o: "open", high: "high", h: "high", low: "low", l: "low", close: "close", c: "close",
-  volume: "volume", vol: "volume", v: "volume",
+  time: "time",
+  timestamp: "time",
+  date: "time",
+  datetime: "time",
+  open_time: "time",
+  t: "time",
+  open: "open",
+  o: "open",
+  high: "high",
+  h: "high",
+  low: "low",
+  l: "low",
+  close: "close",
+  c: "close",
+  volume: "volume",
+  vol: "volume",
+  v: "volume",
 };
 
 /** One CSV line split at `sep`, with RFC 4180 quoting ("a,b" and doubled quotes). */
@@ -357,7 +438,8 @@ export function parseCsvBars(text: string, opts: LoadOptions = {}): BarColumns |
   const lines = text.split(/\r\n|\n|\r/);
   let h = 0;
   while (h < lines.length && lines[h]!.trim() === "") h++;
-  if (h >= lines.length) return { error: "CSV is empty: expected a header line such as time,open,high,low,close,volume", bar: -1, line: 1 };
+  if (h >= lines.length)
+    return { error: "CSV is empty: expected a header line such as time,open,high,low,close,volume", bar: -1, line: 1 };
   const headerLine = lines[h]!.replace(/^\uFEFF/, "");
   const sep = headerLine.includes("\t") ? "\t" : headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
   const header = splitCsvLine(headerLine, sep).map((s) => s.trim().toLowerCase());
@@ -380,7 +462,11 @@ export function parseCsvBars(text: string, opts: LoadOptions = {}): BarColumns |
     if (lines[i]!.trim() === "") continue;
     const row = splitCsvLine(lines[i]!, sep);
     if (row.length < header.length && row.length <= Math.max(...Object.values(index))) {
-      return { error: `CSV line ${i + 1}: expected ${header.length} fields, found ${row.length}`, bar: cells.length, line: i + 1 };
+      return {
+        error: `CSV line ${i + 1}: expected ${header.length} fields, found ${row.length}`,
+        bar: cells.length,
+        line: i + 1,
+      };
     }
     cells.push(row);
     rowsLines.push(i + 1);
@@ -395,14 +481,23 @@ export function parseCsvBars(text: string, opts: LoadOptions = {}): BarColumns |
     else {
       time[i] = parseDateString(raw);
       fromStrings[i] = true;
-      if (time[i] !== time[i]) return { error: `CSV line ${rowsLines[i]}: time "${raw}" is neither unix seconds/ms nor an ISO-8601 date`, bar: i, line: rowsLines[i]! };
+      if (time[i] !== time[i])
+        return {
+          error: `CSV line ${rowsLines[i]}: time "${raw}" is neither unix seconds/ms nor an ISO-8601 date`,
+          bar: i,
+          line: rowsLines[i]!,
+        };
     }
   }
   const raws = cells.map((r) => r[index.time!]!.trim());
   const mixed = timesToMs(time, fromStrings, opts.timeUnit ?? "auto");
   if (mixed >= 0) {
     const first = fromStrings.findIndex((str, i) => !str && Number.isFinite(time[i]!));
-    return { error: mixedUnits(`CSV line ${rowsLines[mixed]}`, raws[mixed], `line ${rowsLines[first]}`, raws[first]), bar: mixed, line: rowsLines[mixed]! };
+    return {
+      error: mixedUnits(`CSV line ${rowsLines[mixed]}`, raws[mixed], `line ${rowsLines[first]}`, raws[first]),
+      bar: mixed,
+      line: rowsLines[mixed]!,
+    };
   }
   let bad: BarDataError | null = null;
   const col = (f: Field): number[] => {
@@ -429,7 +524,11 @@ export function parseCsvBars(text: string, opts: LoadOptions = {}): BarColumns |
   if (isBarDataError(result) && result.bar >= 0) {
     const line = rowsLines[result.bar]!;
     const raw = cells[result.bar]!;
-    return { error: `CSV line ${line}: ${result.error.replace(/^bar \d+: /, "")} (row: ${raw.join(sep)})`, bar: result.bar, line };
+    return {
+      error: `CSV line ${line}: ${result.error.replace(/^bar \d+: /, "")} (row: ${raw.join(sep)})`,
+      bar: result.bar,
+      line,
+    };
   }
   return result;
 }
@@ -453,7 +552,8 @@ export function parseJsonBars(text: string, opts: LoadOptions = {}): BarColumns 
 export function barsFromJson(doc: unknown, opts: LoadOptions = {}): BarColumns | BarDataError {
   if (doc && typeof doc === "object" && !Array.isArray(doc)) {
     const o = doc as Record<string, unknown>;
-    for (const k of ["bars", "data", "ohlcv"]) if (o[k] !== undefined && !("time" in o)) return fromJsonValue(o[k], opts.timeUnit ?? "auto");
+    for (const k of ["bars", "data", "ohlcv"])
+      if (o[k] !== undefined && !("time" in o)) return fromJsonValue(o[k], opts.timeUnit ?? "auto");
   }
   return fromJsonValue(doc, opts.timeUnit ?? "auto");
 }
@@ -471,7 +571,12 @@ function fromJsonValue(doc: unknown, unit: TimeUnit): BarColumns | BarDataError 
     const times = input.map((r) => (r && typeof r === "object" ? (r as Record<string, unknown>).time : undefined));
     const scale = secondsScale(times, unit);
     if (typeof scale !== "number") return scale;
-    if (scale !== 1) input = input.map((r) => (r && typeof r === "object" ? { ...(r as object), time: scaleTime((r as Record<string, unknown>).time, scale) } : r));
+    if (scale !== 1)
+      input = input.map((r) =>
+        r && typeof r === "object"
+          ? { ...(r as object), time: scaleTime((r as Record<string, unknown>).time, scale) }
+          : r,
+      );
   } else if (input && typeof input === "object") {
     const cols = input as Record<string, unknown>;
     if (isColumn(cols.time)) {
@@ -492,7 +597,8 @@ function secondsScale(times: unknown[], unit: TimeUnit): number | BarDataError {
     const t = times[i];
     if (typeof t !== "number" || !Number.isFinite(t) || t === 0) continue;
     if (first < 0) first = i;
-    else if (Math.abs(t) < SECONDS_BELOW !== Math.abs(times[first] as number) < SECONDS_BELOW) return { error: mixedUnits(`bar ${i}`, t, `bar ${first}`, times[first]), bar: i };
+    else if (Math.abs(t) < SECONDS_BELOW !== Math.abs(times[first] as number) < SECONDS_BELOW)
+      return { error: mixedUnits(`bar ${i}`, t, `bar ${first}`, times[first]), bar: i };
   }
   return first >= 0 && Math.abs(times[first] as number) < SECONDS_BELOW ? 1000 : 1;
 }

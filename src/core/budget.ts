@@ -131,7 +131,10 @@ export class Budget {
   /** Ends the run when what it holds (usage() plus the reserved bytes) passes the memory budget. */
   checkMemory(): void {
     const used = (this.usage === null ? 0 : this.usage()) + this.memoryUsed;
-    if (used > this.memoryLimit) this.fail(`Memory limits exceeded: the run holds ${mib(used)} MiB, its memory budget is ${mib(this.memoryLimit)} MiB`);
+    if (used > this.memoryLimit)
+      this.fail(
+        `Memory limits exceeded: the run holds ${mib(used)} MiB, its memory budget is ${mib(this.memoryLimit)} MiB`,
+      );
   }
 
   /** Charges `bytes` of memory for `what`; past the budget the run ends with TradingView's error. */
@@ -139,7 +142,9 @@ export class Budget {
     this.memoryUsed += bytes;
     if (this.memoryUsed > this.memoryLimit) {
       this.memoryUsed -= bytes;
-      this.fail(`Memory limits exceeded: ${what} needs ${mib(bytes)} MiB, the run's memory budget is ${mib(this.memoryLimit)} MiB`);
+      this.fail(
+        `Memory limits exceeded: ${what} needs ${mib(bytes)} MiB, the run's memory budget is ${mib(this.memoryLimit)} MiB`,
+      );
     }
   }
 

@@ -49,24 +49,41 @@ export function deriveBars(spec: ChartTypeSpec, src: BarColumns, timeClose: Floa
       return heikinAshi(src, timeClose);
     case "renko": {
       const source = String(p.source ?? "close").toLowerCase();
-      if (source !== "close") throw new DerivedBarsError(`ticker.renko: source "${String(p.source)}" cannot be built from the chart's bars (only "Close")`);
+      if (source !== "close")
+        throw new DerivedBarsError(
+          `ticker.renko: source "${String(p.source)}" cannot be built from the chart's bars (only "Close")`,
+        );
       return renko(src, timeClose, boxSize("ticker.renko", p.style, p.param, src), p.request_wicks === true);
     }
     case "linebreak": {
       const n = Math.trunc(Number(p.number_of_lines));
-      if (!(n >= 1)) throw new DerivedBarsError(`ticker.linebreak: number_of_lines must be a positive int, got ${String(p.number_of_lines)}`);
+      if (!(n >= 1))
+        throw new DerivedBarsError(
+          `ticker.linebreak: number_of_lines must be a positive int, got ${String(p.number_of_lines)}`,
+        );
       return lineBreak(src, timeClose, n);
     }
     case "kagi": {
-      const amount = p.reversal !== undefined ? positive("ticker.kagi", "reversal", p.reversal) : boxSize("ticker.kagi", p.style, p.param, src);
+      const amount =
+        p.reversal !== undefined
+          ? positive("ticker.kagi", "reversal", p.reversal)
+          : boxSize("ticker.kagi", p.style, p.param, src);
       return kagi(src, timeClose, amount);
     }
     case "pointfigure": {
       const source = String(p.source ?? "").toLowerCase();
-      if (source !== "close" && source !== "hl") throw new DerivedBarsError(`ticker.pointfigure: source "${String(p.source)}" is not "hl" or "close"`);
+      if (source !== "close" && source !== "hl")
+        throw new DerivedBarsError(`ticker.pointfigure: source "${String(p.source)}" is not "hl" or "close"`);
       const reversal = Math.trunc(Number(p.reversal));
-      if (!(reversal >= 1)) throw new DerivedBarsError(`ticker.pointfigure: reversal must be a positive int, got ${String(p.reversal)}`);
-      return pointFigure(src, timeClose, boxSize("ticker.pointfigure", p.style, p.param, src), reversal, source === "hl");
+      if (!(reversal >= 1))
+        throw new DerivedBarsError(`ticker.pointfigure: reversal must be a positive int, got ${String(p.reversal)}`);
+      return pointFigure(
+        src,
+        timeClose,
+        boxSize("ticker.pointfigure", p.style, p.param, src),
+        reversal,
+        source === "hl",
+      );
     }
     default:
       throw new DerivedBarsError(`chart type "${spec.type}" cannot be built from the chart's bars`);
@@ -75,7 +92,8 @@ export function deriveBars(spec: ChartTypeSpec, src: BarColumns, timeClose: Floa
 
 function positive(fn: string, name: string, v: unknown): number {
   const x = Number(v);
-  if (!(x > 0) || !Number.isFinite(x)) throw new DerivedBarsError(`${fn}: ${name} must be a positive number, got ${String(v)}`);
+  if (!(x > 0) || !Number.isFinite(x))
+    throw new DerivedBarsError(`${fn}: ${name} must be a positive number, got ${String(v)}`);
   return x;
 }
 
@@ -86,7 +104,8 @@ function boxSize(fn: string, style: unknown, param: unknown, src: BarColumns): n
   if (s === "atr") {
     const len = Math.trunc(positive(fn, "param (ATR length)", param));
     const atr = lastAtr(src, len);
-    if (!(atr > 0)) throw new DerivedBarsError(`${fn}: ATR(${len}) is not available on ${src.time.length} bars to size the box`);
+    if (!(atr > 0))
+      throw new DerivedBarsError(`${fn}: ATR(${len}) is not available on ${src.time.length} bars to size the box`);
     return atr;
   }
   if (s === "percentage" && fn !== "ticker.renko") {
@@ -94,7 +113,9 @@ function boxSize(fn: string, style: unknown, param: unknown, src: BarColumns): n
     if (last === undefined || !(last > 0)) throw new DerivedBarsError(`${fn}: no last price to size a percentage box`);
     return (last * positive(fn, "param (percentage)", param)) / 100;
   }
-  throw new DerivedBarsError(`${fn}: style "${String(style)}" cannot be built from the chart's bars (${fn === "ticker.renko" ? '"Traditional" or "ATR"' : '"Traditional", "ATR" or "Percentage"'})`);
+  throw new DerivedBarsError(
+    `${fn}: style "${String(style)}" cannot be built from the chart's bars (${fn === "ticker.renko" ? '"Traditional" or "ATR"' : '"Traditional", "ATR" or "Percentage"'})`,
+  );
 }
 
 /** ta.atr(len) on the last bar: RMA of the true range seeded with the SMA of the first `len`. */
@@ -104,7 +125,14 @@ function lastAtr(b: BarColumns, len: number): number {
   let sum = 0;
   let atr = NaN;
   for (let i = 0; i < n; i++) {
-    const tr = i === 0 ? b.high[0]! - b.low[0]! : Math.max(b.high[i]! - b.low[i]!, Math.abs(b.high[i]! - b.close[i - 1]!), Math.abs(b.low[i]! - b.close[i - 1]!));
+    const tr =
+      i === 0
+        ? b.high[0]! - b.low[0]!
+        : Math.max(
+            b.high[i]! - b.low[i]!,
+            Math.abs(b.high[i]! - b.close[i - 1]!),
+            Math.abs(b.low[i]! - b.close[i - 1]!),
+          );
     if (i < len) {
       sum += tr;
       if (i === len - 1) atr = sum / len;
@@ -134,7 +162,15 @@ class Builder {
   done(): DerivedBars {
     const f = (a: number[]) => Float64Array.from(a);
     return {
-      bars: { length: this.time.length, time: f(this.time), open: f(this.open), high: f(this.high), low: f(this.low), close: f(this.close_), volume: f(this.volume) },
+      bars: {
+        length: this.time.length,
+        time: f(this.time),
+        open: f(this.open),
+        high: f(this.high),
+        low: f(this.low),
+        close: f(this.close_),
+        volume: f(this.volume),
+      },
       timeClose: f(this.timeClose),
     };
   }
@@ -142,7 +178,10 @@ class Builder {
 
 function heikinAshi(b: BarColumns, timeClose: Float64Array): DerivedBars {
   const n = b.time.length;
-  const open = new Float64Array(n), high = new Float64Array(n), low = new Float64Array(n), close = new Float64Array(n);
+  const open = new Float64Array(n),
+    high = new Float64Array(n),
+    low = new Float64Array(n),
+    close = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = (b.open[i]! + b.high[i]! + b.low[i]! + b.close[i]!) / 4;
     const o = i === 0 ? (b.open[0]! + b.close[0]!) / 2 : (open[i - 1]! + close[i - 1]!) / 2;
@@ -162,7 +201,9 @@ function renko(b: BarColumns, timeClose: Float64Array, box: number, wicks: boole
   let top = b.close[0]!;
   let bottom = top;
   let dir = 0;
-  let hi = -Infinity, lo = Infinity, vol = 0;
+  let hi = -Infinity,
+    lo = Infinity,
+    vol = 0;
   for (let i = 0; i < n; i++) {
     const c = b.close[i]!;
     hi = Math.max(hi, b.high[i]!);
@@ -170,14 +211,34 @@ function renko(b: BarColumns, timeClose: Float64Array, box: number, wicks: boole
     vol += b.volume[i]!;
     for (;;) {
       let o: number, cl: number;
-      if (c >= top + box && dir >= 0) { o = top; cl = top + box; dir = 1; }
-      else if (c <= bottom - box && dir <= 0) { o = bottom; cl = bottom - box; dir = -1; }
-      else if (dir === 1 && c <= bottom - box) { o = bottom; cl = bottom - box; dir = -1; }
-      else if (dir === -1 && c >= top + box) { o = top; cl = top + box; dir = 1; }
-      else break;
+      if (c >= top + box && dir >= 0) {
+        o = top;
+        cl = top + box;
+        dir = 1;
+      } else if (c <= bottom - box && dir <= 0) {
+        o = bottom;
+        cl = bottom - box;
+        dir = -1;
+      } else if (dir === 1 && c <= bottom - box) {
+        o = bottom;
+        cl = bottom - box;
+        dir = -1;
+      } else if (dir === -1 && c >= top + box) {
+        o = top;
+        cl = top + box;
+        dir = 1;
+      } else break;
       top = Math.max(o, cl);
       bottom = Math.min(o, cl);
-      out.push(b.time[i]!, timeClose[i]!, o, wicks ? Math.max(hi, top) : top, wicks ? Math.min(lo, bottom) : bottom, cl, vol);
+      out.push(
+        b.time[i]!,
+        timeClose[i]!,
+        o,
+        wicks ? Math.max(hi, top) : top,
+        wicks ? Math.min(lo, bottom) : bottom,
+        cl,
+        vol,
+      );
       hi = -Infinity;
       lo = Infinity;
       vol = 0;
@@ -201,15 +262,18 @@ function lineBreak(b: BarColumns, timeClose: Float64Array, lines: number): Deriv
       }
       continue;
     }
-    const lastO = out.open[k - 1]!, lastC = out.close_[k - 1]!;
+    const lastO = out.open[k - 1]!,
+      lastC = out.close_[k - 1]!;
     const up = lastC > lastO;
-    let hiN = -Infinity, loN = Infinity;
+    let hiN = -Infinity,
+      loN = Infinity;
     for (let j = Math.max(0, k - lines); j < k; j++) {
       hiN = Math.max(hiN, out.high[j]!);
       loN = Math.min(loN, out.low[j]!);
     }
     let o: number | null = null;
-    if (up ? c > lastC : c < lastC) o = lastC; // continuation
+    if (up ? c > lastC : c < lastC)
+      o = lastC; // continuation
     else if (up ? c < loN : c > hiN) o = lastO; // reversal beyond the last `lines` lines
     if (o === null) continue;
     out.push(b.time[i]!, timeClose[i]!, o, Math.max(o, c), Math.min(o, c), c, vol);
@@ -244,7 +308,16 @@ function kagi(b: BarColumns, timeClose: Float64Array, amount: number): DerivedBa
       dir = -dir;
     }
   }
-  if (dir !== 0) out.push(b.time[n - 1]!, timeClose[n - 1]!, start, Math.max(start, extreme), Math.min(start, extreme), extreme, vol);
+  if (dir !== 0)
+    out.push(
+      b.time[n - 1]!,
+      timeClose[n - 1]!,
+      start,
+      Math.max(start, extreme),
+      Math.min(start, extreme),
+      extreme,
+      vol,
+    );
   return out.done();
 }
 

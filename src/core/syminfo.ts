@@ -13,7 +13,8 @@ import type { SymInfo } from "./result.js";
 import { getZone } from "./tz.js";
 import { parseSession } from "./time-sessions.js";
 
-export type ResolvedSymInfo = Required<Pick<SymInfo, "mintick" | "pointvalue" | "timezone" | "currency" | "type">> & SymInfo;
+export type ResolvedSymInfo = Required<Pick<SymInfo, "mintick" | "pointvalue" | "timezone" | "currency" | "type">> &
+  SymInfo;
 
 export const DEFAULT_SYMINFO: Readonly<ResolvedSymInfo> = Object.freeze({
   prefix: "",
@@ -50,7 +51,8 @@ export function resolveSymInfo(symbol = "CHART", user?: SymInfo | null): Resolve
     out.ticker = sym;
   }
   if (user) {
-    for (const [k, v] of Object.entries(user)) if (v !== undefined && v !== null) (out as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(user))
+      if (v !== undefined && v !== null) (out as Record<string, unknown>)[k] = v;
   }
   const userTick = typeof user?.mintick === "number" && user.mintick > 0;
   const ps = typeof out.pricescale === "number" && out.pricescale > 0 ? out.pricescale : undefined;
@@ -74,14 +76,19 @@ export function resolveSymInfo(symbol = "CHART", user?: SymInfo | null): Resolve
 export function validateSymInfo(si: SymInfo): string | null {
   const problems: string[] = [];
   if (si.timezone !== undefined && (typeof si.timezone !== "string" || getZone(si.timezone) === null)) {
-    problems.push(`syminfo.timezone "${String(si.timezone)}" is not a time zone (use an IANA name such as "America/New_York" or "UTC+3")`);
+    problems.push(
+      `syminfo.timezone "${String(si.timezone)}" is not a time zone (use an IANA name such as "America/New_York" or "UTC+3")`,
+    );
   }
   if (si.session !== undefined && (typeof si.session !== "string" || parseSession(si.session) === null)) {
-    problems.push(`syminfo.session "${String(si.session)}" is not a session string (e.g. "0930-1600:23456", "1700-1700:23456", "24x7")`);
+    problems.push(
+      `syminfo.session "${String(si.session)}" is not a session string (e.g. "0930-1600:23456", "1700-1700:23456", "24x7")`,
+    );
   }
   for (const k of ["mintick", "pointvalue", "pricescale", "minmove"] as const) {
     const v = si[k];
-    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) problems.push(`syminfo.${k} must be a positive number (got ${String(v)})`);
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0))
+      problems.push(`syminfo.${k} must be a positive number (got ${String(v)})`);
   }
   return problems.length ? problems.join("; ") : null;
 }
@@ -104,13 +111,37 @@ const SYMBOL_RE = /^[\w.!&^-]+:[\w.!&^/-]+$/;
 export function symInfoFromObject(obj: Record<string, unknown>): LoadedSymInfo {
   const src = (obj.symbol && typeof obj.symbol === "object" ? obj.symbol : obj) as Record<string, unknown>;
   const si: SymInfo = {};
-  const str = (k: string): string | undefined => (typeof src[k] === "string" && src[k] !== "" ? (src[k] as string) : undefined);
-  const num = (k: string): number | undefined => (typeof src[k] === "number" && Number.isFinite(src[k]) ? (src[k] as number) : undefined);
-  for (const k of ["prefix", "ticker", "description", "currency", "basecurrency", "timezone", "volumetype", "country", "sector", "industry", "isin", "root"]) {
+  const str = (k: string): string | undefined =>
+    typeof src[k] === "string" && src[k] !== "" ? (src[k] as string) : undefined;
+  const num = (k: string): number | undefined =>
+    typeof src[k] === "number" && Number.isFinite(src[k]) ? (src[k] as number) : undefined;
+  for (const k of [
+    "prefix",
+    "ticker",
+    "description",
+    "currency",
+    "basecurrency",
+    "timezone",
+    "volumetype",
+    "country",
+    "sector",
+    "industry",
+    "isin",
+    "root",
+  ]) {
     const v = str(k);
     if (v !== undefined) si[k] = v;
   }
-  for (const k of ["mintick", "pricescale", "minmove", "pointvalue", "mincontract", "avg_spread", "taker_fee", "maker_fee"]) {
+  for (const k of [
+    "mintick",
+    "pricescale",
+    "minmove",
+    "pointvalue",
+    "mincontract",
+    "avg_spread",
+    "taker_fee",
+    "maker_fee",
+  ]) {
     const v = num(k);
     if (v !== undefined) si[k] = v;
   }
@@ -199,7 +230,8 @@ export function sessionFromHours(doc: Record<string, unknown>, sym?: Record<stri
 
   // Around the clock: every day open 00:00-00:00.
   const fullDays = new Set<number>();
-  for (const h of hours) if (clockMinutes(h.start, false) === 0 && clockMinutes(h.end, true) === 0) fullDays.add(fromPyDay(h.day));
+  for (const h of hours)
+    if (clockMinutes(h.start, false) === 0 && clockMinutes(h.end, true) === 0) fullDays.add(fromPyDay(h.day));
   if (fullDays.size === 7) return "24x7";
 
   const groups = new Map<string, Set<number>>();
@@ -210,7 +242,9 @@ export function sessionFromHours(doc: Record<string, unknown>, sym?: Record<stri
   };
 
   if (starts.length > 0 && ends.length > 0) {
-    const st: DayTime[] = starts.map((s) => ({ m: fromPyDay(s.day) * 1440 + clockMinutes(s.time, false) })).filter((x) => x.m === x.m);
+    const st: DayTime[] = starts
+      .map((s) => ({ m: fromPyDay(s.day) * 1440 + clockMinutes(s.time, false) }))
+      .filter((x) => x.m === x.m);
     const en: DayTime[] = ends
       .map((e) => {
         let mm = clockMinutes(e.time, true);
@@ -252,6 +286,12 @@ export function sessionFromHours(doc: Record<string, unknown>, sym?: Record<stri
   }
   if (groups.size === 0) return undefined;
   const parts: string[] = [];
-  for (const [range, days] of groups) parts.push(`${range}:${[...days].sort().map((d) => d + 1).join("")}`);
+  for (const [range, days] of groups)
+    parts.push(
+      `${range}:${[...days]
+        .sort()
+        .map((d) => d + 1)
+        .join("")}`,
+    );
   return parts.join("|");
 }

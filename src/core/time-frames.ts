@@ -112,8 +112,7 @@ export function timeframeFromSeconds(seconds: number, version = 6): string | nul
   else if (s < 60) {
     const step = SECOND_STEPS.find((x) => x >= s);
     tf = step !== undefined ? { unit: "S", mult: step } : { unit: "m", mult: 1 };
-  }
-  else if (s < 86_400) tf = { unit: "m", mult: Math.ceil(s / 60) };
+  } else if (s < 86_400) tf = { unit: "m", mult: Math.ceil(s / 60) };
   else tf = { unit: "D", mult: Math.ceil(s / 86_400) };
   if (tf.unit === "m" && tf.mult === 1440) tf = { unit: "D", mult: 1 };
   if (tf.unit === "D" && tf.mult > 365) tf = { unit: "M", mult: 12 };
@@ -377,19 +376,38 @@ function calcForKeyed(zone: Zone, session: Session, barMs: number): PeriodCalc {
  * Session-anchored ta.vwap and request.security use it; NaN for a tick timeframe. Strings are
  * accepted for tf/zone/session (a malformed one throws a RangeError: validate user input first).
  */
-export function periodStart(time: number, tf: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7, barMs = 0): number {
+export function periodStart(
+  time: number,
+  tf: TimeframeLike,
+  zone: ZoneLike = UTC,
+  session: SessionLike = SESSION_24X7,
+  barMs = 0,
+): number {
   return calcFor(asZone(zone), asSession(session), barMs).start(time, asTf(tf));
 }
 
 /** End (UTC ms, exclusive) of that period: what `time_close(tf)` returns. */
-export function periodEnd(time: number, tf: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7, barMs = 0): number {
+export function periodEnd(
+  time: number,
+  tf: TimeframeLike,
+  zone: ZoneLike = UTC,
+  session: SessionLike = SESSION_24X7,
+  barMs = 0,
+): number {
   const c = calcFor(asZone(zone), asSession(session), barMs);
   c.start(time, asTf(tf), true);
   return c.periodEnd;
 }
 
 /** timeframe.change between two bar open times: true when they fall in different `tf` periods. */
-export function timeframeChange(prevTime: number, time: number, tf: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7, barMs = 0): boolean {
+export function timeframeChange(
+  prevTime: number,
+  time: number,
+  tf: TimeframeLike,
+  zone: ZoneLike = UTC,
+  session: SessionLike = SESSION_24X7,
+  barMs = 0,
+): boolean {
   if (prevTime !== prevTime) return false;
   const c = calcFor(asZone(zone), asSession(session), barMs);
   const p = asTf(tf);
@@ -401,7 +419,13 @@ export function timeframeChange(prevTime: number, time: number, tf: TimeframeLik
  * Does the bar opening at `time` start a new trading-day session? True when its trading day
  * differs from the previous bar's; for the first bar (prevTime NaN), when a session opens inside it.
  */
-export function isSessionStart(prevTime: number, time: number, zoneLike: ZoneLike = UTC, sessionLike: SessionLike = SESSION_24X7, barMs = 0): boolean {
+export function isSessionStart(
+  prevTime: number,
+  time: number,
+  zoneLike: ZoneLike = UTC,
+  sessionLike: SessionLike = SESSION_24X7,
+  barMs = 0,
+): boolean {
   const zone = asZone(zoneLike);
   const session = asSession(sessionLike);
   const L = time + zone.offsetMs(time);
@@ -419,7 +443,12 @@ export function isSessionStart(prevTime: number, time: number, zoneLike: ZoneLik
  * timeframes, cut at the end of the session range the bar opens in; the end of the period (the
  * last trading day's session close) for D/W/M. NaN for ticks.
  */
-export function barTimeClose(time: number, chartTfLike: TimeframeLike, zone: ZoneLike = UTC, session: SessionLike = SESSION_24X7): number {
+export function barTimeClose(
+  time: number,
+  chartTfLike: TimeframeLike,
+  zone: ZoneLike = UTC,
+  session: SessionLike = SESSION_24X7,
+): number {
   const chartTf = asTf(chartTfLike);
   if (chartTf.unit === "T") return NaN;
   const z = asZone(zone);

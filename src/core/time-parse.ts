@@ -8,9 +8,30 @@
 import { getZone, UTC, zonedToUtc, type Zone } from "./tz.js";
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-  january: 1, february: 2, march: 3, april: 4, june: 6, july: 7, august: 8, september: 9, october: 10,
-  november: 11, december: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+  january: 1,
+  february: 2,
+  march: 3,
+  april: 4,
+  june: 6,
+  july: 7,
+  august: 8,
+  september: 9,
+  october: 10,
+  november: 11,
+  december: 12,
 };
 const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,?$/i;
 
@@ -19,7 +40,17 @@ const ISO_RE =
 const TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?$/;
 
 /** RFC 2822's obsolete US zone names (section 4.3), as hours from UTC. */
-const RFC2822_ZONES: Record<string, number> = { UT: 0, EST: -5, EDT: -4, CST: -6, CDT: -5, MST: -7, MDT: -6, PST: -8, PDT: -7 };
+const RFC2822_ZONES: Record<string, number> = {
+  UT: 0,
+  EST: -5,
+  EDT: -4,
+  CST: -6,
+  CDT: -5,
+  MST: -7,
+  MDT: -6,
+  PST: -8,
+  PDT: -7,
+};
 
 /**
  * RFC 2822 section 4.3's reading of a two- or three-digit year: 00-49 are 2000-2049, 50-99 and any
@@ -44,7 +75,9 @@ export function parseZoneToken(tok: string): Zone | null {
 }
 
 function valid(y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 24 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60 && y > 0;
+  return (
+    mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 24 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60 && y > 0
+  );
 }
 
 function fractionMs(f: string | undefined): number {
@@ -59,12 +92,20 @@ export function parseDateString(text: string, defaultZone: Zone = UTC): number {
     const [, Y, Mo, D, h, mi, sec, frac, rest] = iso;
     const zone = rest ? parseZoneToken(rest) : defaultZone;
     if (!zone) return NaN;
-    const y = +Y!, mo = +Mo!, d = +D!, hh = h ? +h : 0, mm = mi ? +mi : 0, ss = sec ? +sec : 0;
+    const y = +Y!,
+      mo = +Mo!,
+      d = +D!,
+      hh = h ? +h : 0,
+      mm = mi ? +mi : 0,
+      ss = sec ? +sec : 0;
     if (!valid(y, mo, d, hh, mm, ss)) return NaN;
     return zonedToUtc(zone, y, mo, d, hh, mm, ss, fractionMs(frac));
   }
   // RFC 2822-like: tokens in any of the orders "DD MMM YYYY" / "MMM DD YYYY" / "MMM DD, YYYY".
-  const toks = s.replace(/,/g, " ").split(/\s+/).filter((t) => t !== "");
+  const toks = s
+    .replace(/,/g, " ")
+    .split(/\s+/)
+    .filter((t) => t !== "");
   let i = 0;
   if (i < toks.length && WEEKDAY.test(toks[i]!)) i++;
   let day = NaN;
@@ -80,7 +121,10 @@ export function parseDateString(text: string, defaultZone: Zone = UTC): number {
     else return NaN;
   }
   if (day !== day || month !== month || year !== year) return NaN;
-  let hh = 0, mm = 0, ss = 0, ms = 0;
+  let hh = 0,
+    mm = 0,
+    ss = 0,
+    ms = 0;
   if (i < toks.length) {
     const tm = TIME_RE.exec(toks[i]!);
     if (tm) {

@@ -149,7 +149,14 @@ export function getZone(name: string | null | undefined): Zone | null {
 
 function resolveZone(name: string): Zone | null {
   const upper = name.toUpperCase();
-  if (upper === "UTC" || upper === "GMT" || upper === "Z" || upper === "ETC/UTC" || upper === "ETC/GMT" || upper === "UTC0") {
+  if (
+    upper === "UTC" ||
+    upper === "GMT" ||
+    upper === "Z" ||
+    upper === "ETC/UTC" ||
+    upper === "ETC/GMT" ||
+    upper === "UTC0"
+  ) {
     return new FixedZone("UTC", 0);
   }
   const m = FIXED_RE.exec(name);

@@ -13,7 +13,20 @@ import type { Env } from "../server/limits.js";
 import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
 import type { EdgeEnv } from "./bindings.js";
 import { runJobs } from "./cron.js";
-import { deleteScript, getJobs, getKillSwitch, getTradeLog, getScript, listScripts, mergeBars, putJobs, putKillSwitch, putScript, StoreError, type CronJob } from "./store.js";
+import {
+  deleteScript,
+  getJobs,
+  getKillSwitch,
+  getTradeLog,
+  getScript,
+  listScripts,
+  mergeBars,
+  putJobs,
+  putKillSwitch,
+  putScript,
+  StoreError,
+  type CronJob,
+} from "./store.js";
 
 const SCRIPT_SCHEMA: Schema = [
   { name: "source", type: "string", required: true },
@@ -53,10 +66,17 @@ const MAX_SYMBOL_CHARS = 128;
 /** A symbol/timeframe pair that storage keys can hold: a non-empty symbol and a timeframe resin parses ("1", "60", "1D", ...). */
 function checkSeries(symbol: string, timeframe: string, prefix = ""): void {
   if (symbol.trim() === "" || symbol.length > MAX_SYMBOL_CHARS) {
-    throw new ApiError(400, "INVALID_FIELD", `${prefix}symbol must be 1-${MAX_SYMBOL_CHARS} characters`, { field: `${prefix}symbol` });
+    throw new ApiError(400, "INVALID_FIELD", `${prefix}symbol must be 1-${MAX_SYMBOL_CHARS} characters`, {
+      field: `${prefix}symbol`,
+    });
   }
   if (!parseTimeframe(timeframe)) {
-    throw new ApiError(400, "INVALID_TIMEFRAME", `${prefix}timeframe '${timeframe}' is not a timeframe (e.g. "1", "60", "240", "1D", "1W", "1M")`, { field: `${prefix}timeframe` });
+    throw new ApiError(
+      400,
+      "INVALID_TIMEFRAME",
+      `${prefix}timeframe '${timeframe}' is not a timeframe (e.g. "1", "60", "240", "1D", "1W", "1M")`,
+      { field: `${prefix}timeframe` },
+    );
   }
 }
 
@@ -70,7 +90,10 @@ const encoder = new TextEncoder();
  * digests have equal length whatever the inputs, so neither path leaks the key's length.
  */
 async function keyMatches(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([crypto.subtle.digest("SHA-256", encoder.encode(given)), crypto.subtle.digest("SHA-256", encoder.encode(expected))]);
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest("SHA-256", encoder.encode(given)),
+    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
+  ]);
   const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (x: ArrayBuffer, y: ArrayBuffer) => boolean };
   if (typeof subtle.timingSafeEqual === "function") return subtle.timingSafeEqual(a, b);
   const x = new Uint8Array(a);
@@ -88,13 +111,17 @@ async function body(c: Context, schema: Schema, allowEmpty = false): Promise<Rec
 function validJob(raw: unknown, i: number): CronJob {
   try {
     const j = validateBody(raw, JOB_SCHEMA) as unknown as CronJob;
-    if (!ID_RE.test(j.id)) throw new ApiError(400, "INVALID_FIELD", "job id must be 1-64 of [A-Za-z0-9._-]", { field: "id" });
+    if (!ID_RE.test(j.id))
+      throw new ApiError(400, "INVALID_FIELD", "job id must be 1-64 of [A-Za-z0-9._-]", { field: "id" });
     checkSeries(j.symbol, j.timeframe);
     return j;
   } catch (e) {
     if (e instanceof ApiError) {
       const field = e.details.field ? `jobs[${i}].${String(e.details.field)}` : `jobs[${i}]`;
-      throw new ApiError(400, e.code === "INVALID_BODY" ? "INVALID_FIELD" : e.code, `jobs[${i}]: ${e.message}`, { ...e.details, field });
+      throw new ApiError(400, e.code === "INVALID_BODY" ? "INVALID_FIELD" : e.code, `jobs[${i}]: ${e.message}`, {
+        ...e.details,
+        field,
+      });
     }
     throw e;
   }
@@ -132,7 +159,8 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     return c.json({ status: "success", ...s });
   });
   app.delete("/scripts/:id", async (c) => {
-    if (!(await deleteScript(env, c.req.param("id")))) throw new ApiError(404, "NOT_FOUND", `no script '${c.req.param("id")}'`);
+    if (!(await deleteScript(env, c.req.param("id"))))
+      throw new ApiError(404, "NOT_FOUND", `no script '${c.req.param("id")}'`);
     return c.json({ status: "success", id: c.req.param("id"), deleted: true });
   });
 
@@ -142,9 +170,17 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     const bars = b.bars as unknown[];
     if (bars.length === 0) throw new ApiError(400, "NO_DATA", "bars is empty");
     const bad = firstBadBar(bars);
-    if (bad >= 0) throw new ApiError(400, "INVALID_FIELD", `bars[${bad}] is not a valid bar`, { field: "bars", index: bad });
+    if (bad >= 0)
+      throw new ApiError(400, "INVALID_FIELD", `bars[${bad}] is not a valid bar`, { field: "bars", index: bad });
     const merged = await mergeBars(env, b.symbol as string, b.timeframe as string, bars as Bar[]);
-    return c.json({ status: "success", symbol: b.symbol, timeframe: b.timeframe, received: bars.length, count: merged.length, last_time: merged[merged.length - 1]?.time ?? null });
+    return c.json({
+      status: "success",
+      symbol: b.symbol,
+      timeframe: b.timeframe,
+      received: bars.length,
+      count: merged.length,
+      last_time: merged[merged.length - 1]?.time ?? null,
+    });
   });
 
   app.get("/cron/jobs", async (c) => c.json({ status: "success", jobs: await getJobs(env) }));
@@ -184,7 +220,13 @@ export function edgeApp(env: EdgeEnv, engine: Engine = createInProcessEngine()):
     const plain: Env = {};
     for (const [k, v] of Object.entries(env)) if (typeof v === "string") plain[k] = v;
     // The chart app calls the edge worker from wherever it is served: any origin, with the API key as the gate.
-    app = createApp({ env: plain, engine, defaultMode: "interpret", corsOrigins: "*", extend: (a) => registerEdgeRoutes(a, env, engine) });
+    app = createApp({
+      env: plain,
+      engine,
+      defaultMode: "interpret",
+      corsOrigins: "*",
+      extend: (a) => registerEdgeRoutes(a, env, engine),
+    });
     cache.set(env, app);
   }
   return app;

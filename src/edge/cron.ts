@@ -5,7 +5,17 @@
 import type { StrategyEvent } from "../core/result.js";
 import type { Engine } from "../server/engine.js";
 import type { EdgeEnv } from "./bindings.js";
-import { appendTradeLog, getBars, getJobs, getJobState, getKillSwitch, getScript, putJobState, type CronJob, type ForwardedTrade } from "./store.js";
+import {
+  appendTradeLog,
+  getBars,
+  getJobs,
+  getJobState,
+  getKillSwitch,
+  getScript,
+  putJobState,
+  type CronJob,
+  type ForwardedTrade,
+} from "./store.js";
 
 export interface JobOutcome {
   job_id: string;
@@ -30,10 +40,27 @@ async function forward(env: EdgeEnv, job: CronJob, events: StrategyEvent[]): Pro
       const res = await service.fetch("https://trade-service/webhook", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ source: "resin", job_id: job.id, script_id: job.script_id, symbol: job.symbol, timeframe: job.timeframe, event }),
+        body: JSON.stringify({
+          source: "resin",
+          job_id: job.id,
+          script_id: job.script_id,
+          symbol: job.symbol,
+          timeframe: job.timeframe,
+          event,
+        }),
       });
       if (!res.ok) throw new Error(`trade service answered ${res.status}`);
-      sent.push({ at: Date.now(), job_id: job.id, symbol: job.symbol, timeframe: job.timeframe, kind: event.kind, id: event.id, direction: event.direction, qty: event.qty, bar_time: event.bar_time });
+      sent.push({
+        at: Date.now(),
+        job_id: job.id,
+        symbol: job.symbol,
+        timeframe: job.timeframe,
+        kind: event.kind,
+        id: event.id,
+        direction: event.direction,
+        qty: event.qty,
+        bar_time: event.bar_time,
+      });
     }
   } finally {
     // What did go out is logged even when a later event failed.
@@ -97,7 +124,11 @@ async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean
 }
 
 /** Runs the enabled jobs (or the one asked for, enabled or not). */
-export async function runJobs(env: EdgeEnv, engine: Engine, opts: { jobId?: string | null; force?: boolean } = {}): Promise<JobOutcome[]> {
+export async function runJobs(
+  env: EdgeEnv,
+  engine: Engine,
+  opts: { jobId?: string | null; force?: boolean } = {},
+): Promise<JobOutcome[]> {
   const jobs = await getJobs(env);
   const selected = opts.jobId ? jobs.filter((j) => j.id === opts.jobId) : jobs.filter((j) => j.enabled);
   const out: JobOutcome[] = [];

@@ -82,7 +82,14 @@ export async function putJobs(env: EdgeEnv, jobs: CronJob[]): Promise<void> {
 }
 
 export async function getJobState(env: EdgeEnv, id: string): Promise<JobState> {
-  return (await getJson<JobState>(kv(env), `cron:state:${id}`)) ?? { last_bar_time: null, last_run_at: null, last_error: null, forwarded: 0 };
+  return (
+    (await getJson<JobState>(kv(env), `cron:state:${id}`)) ?? {
+      last_bar_time: null,
+      last_run_at: null,
+      last_error: null,
+      forwarded: 0,
+    }
+  );
 }
 
 export async function putJobState(env: EdgeEnv, id: string, state: JobState): Promise<void> {
@@ -117,7 +124,11 @@ async function readBars(env: EdgeEnv, key: string): Promise<Bar[] | null> {
 export async function getBars(env: EdgeEnv, symbol: string, timeframe: string): Promise<Bar[]> {
   const key = barsKey(symbol, timeframe);
   const legacy = legacyBarsKey(symbol, timeframe);
-  return (await readBars(env, key)) ?? (legacy !== key && !timeframe.includes(":") ? await readBars(env, legacy) : null) ?? [];
+  return (
+    (await readBars(env, key)) ??
+    (legacy !== key && !timeframe.includes(":") ? await readBars(env, legacy) : null) ??
+    []
+  );
 }
 
 /** Merges bars by time (a newer copy of a bar replaces the stored one) and stores the series. */
@@ -137,7 +148,9 @@ export async function mergeBars(env: EdgeEnv, symbol: string, timeframe: string,
 
 /** The global kill switch: when on, no strategy event is forwarded to the trade service. */
 export async function getKillSwitch(env: EdgeEnv): Promise<{ on: boolean; updated_at: number | null }> {
-  return (await getJson<{ on: boolean; updated_at: number }>(kv(env), "ops:kill-switch")) ?? { on: false, updated_at: null };
+  return (
+    (await getJson<{ on: boolean; updated_at: number }>(kv(env), "ops:kill-switch")) ?? { on: false, updated_at: null }
+  );
 }
 
 export async function putKillSwitch(env: EdgeEnv, on: boolean): Promise<{ on: boolean; updated_at: number }> {

@@ -62,7 +62,11 @@ export class Compiler {
         const f = this.stmt(s, false);
         return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
       });
-      return seq(fns, body.stmts.map((s) => s.line), () => 0);
+      return seq(
+        fns,
+        body.stmts.map((s) => s.line),
+        () => 0,
+      );
     } catch (err) {
       this.release();
       throw err;
@@ -79,7 +83,8 @@ export class Compiler {
     const n = fns.length;
     if (n === 0) return () => NaN;
     if (n === 1 && !hasCtl(b)) {
-      const f = fns[0]!, line = lines[0]!;
+      const f = fns[0]!,
+        line = lines[0]!;
       return () => {
         try {
           return f();
@@ -120,7 +125,10 @@ export class Compiler {
         if (s.mode === "plain") {
           if (vals === this.nums) {
             const nums = this.nums;
-            if (!wantValue) return () => { nums[slot] = init(); };
+            if (!wantValue)
+              return () => {
+                nums[slot] = init();
+              };
             return () => (nums[slot] = init());
           }
           return () => (vals[slot] = init());
@@ -190,7 +198,11 @@ export class Compiler {
 
   /** v6 bools are never na: a declaration of bool type turns na into false. */
   private convert(f: Fn, e: RExpr, to: string): Fn {
-    if (to === "bool" && e.t.name !== "bool") return () => { const v = f(); return v === true; };
+    if (to === "bool" && e.t.name !== "bool")
+      return () => {
+        const v = f();
+        return v === true;
+      };
     return f;
   }
 
@@ -227,7 +239,11 @@ export class Compiler {
       case "colHist": {
         const col = ctx.columns[e.col];
         const n = e.n;
-        if (n !== null) return () => { const i = ctx.barIndex - n; return i >= 0 ? col[i] : NaN; };
+        if (n !== null)
+          return () => {
+            const i = ctx.barIndex - n;
+            return i >= 0 ? col[i] : NaN;
+          };
         const off = this.expr(e.off);
         return () => {
           const k = off() as number;
@@ -248,36 +264,55 @@ export class Compiler {
       case "bin":
         return this.binary(e);
       case "and": {
-        const l = this.expr(e.l), r = this.expr(e.r);
+        const l = this.expr(e.l),
+          r = this.expr(e.r);
         if (e.lazy) return () => l() && r();
-        return () => { const a = l(); const b = r(); return a && b; };
+        return () => {
+          const a = l();
+          const b = r();
+          return a && b;
+        };
       }
       case "or": {
-        const l = this.expr(e.l), r = this.expr(e.r);
+        const l = this.expr(e.l),
+          r = this.expr(e.r);
         if (e.lazy) return () => l() || r();
-        return () => { const a = l(); const b = r(); return a || b; };
+        return () => {
+          const a = l();
+          const b = r();
+          return a || b;
+        };
       }
       case "tern": {
         const c = this.expr(e.c);
-        const oa = this.operand(e.a), ob = this.operand(e.b);
+        const oa = this.operand(e.a),
+          ob = this.operand(e.b);
         if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
-          const N = this.nums, ai = oa.i, bi = ob.i;
+          const N = this.nums,
+            ai = oa.i,
+            bi = ob.i;
           return () => (c() ? N[ai] : N[bi]);
         }
         // numeric constants on both sides (`cond ? 1 : 0`), or one constant and one numeric slot
         if (oa.k === "C" && ob.k === "C") {
-          const ca = oa.c, cb = ob.c;
+          const ca = oa.c,
+            cb = ob.c;
           return () => (c() ? ca : cb);
         }
         if (oa.k === "C" && ob.k === "S" && isNum(e.b.t.name)) {
-          const N = this.nums, ca = oa.c, bi = ob.i;
+          const N = this.nums,
+            ca = oa.c,
+            bi = ob.i;
           return () => (c() ? ca : N[bi]);
         }
         if (oa.k === "S" && ob.k === "C" && isNum(e.a.t.name)) {
-          const N = this.nums, ai = oa.i, cb = ob.c;
+          const N = this.nums,
+            ai = oa.i,
+            cb = ob.c;
           return () => (c() ? N[ai] : cb);
         }
-        const a = oa.k === "F" ? oa.f : this.expr(e.a), b = ob.k === "F" ? ob.f : this.expr(e.b);
+        const a = oa.k === "F" ? oa.f : this.expr(e.a),
+          b = ob.k === "F" ? ob.f : this.expr(e.b);
         return () => (c() ? a() : b());
       }
       case "call":
@@ -290,17 +325,39 @@ export class Compiler {
         const n = params.length;
         if (e.order) {
           // named arguments written out of parameter order: evaluate them as written
-          const ord = e.order, tmp = new Array<unknown>(n);
+          const ord = e.order,
+            tmp = new Array<unknown>(n);
           return () => {
-            for (let k = 0; k < n; k++) { const i = ord[k]!; tmp[i] = args[i]!(); }
+            for (let k = 0; k < n; k++) {
+              const i = ord[k]!;
+              tmp[i] = args[i]!();
+            }
             for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
             return body();
           };
         }
-        if (n === 1) { const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!; return () => { s0[p0] = a0(); return body(); }; }
+        if (n === 1) {
+          const p0 = params[0]!,
+            a0 = args[0]!,
+            s0 = ps[0]!;
+          return () => {
+            s0[p0] = a0();
+            return body();
+          };
+        }
         if (n === 2) {
-          const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
-          return () => { const x = a0(); s1[p1] = a1(); s0[p0] = x; return body(); };
+          const p0 = params[0]!,
+            a0 = args[0]!,
+            p1 = params[1]!,
+            a1 = args[1]!,
+            s0 = ps[0]!,
+            s1 = ps[1]!;
+          return () => {
+            const x = a0();
+            s1[p1] = a1();
+            s0[p0] = x;
+            return body();
+          };
         }
         const tmp = new Array<unknown>(n);
         return () => {
@@ -366,7 +423,11 @@ export class Compiler {
       case "new": {
         const fields = e.fields.map((f) => this.expr(f));
         const name = e.typeName;
-        return () => new PineObject(name, fields.map((f) => f()));
+        return () =>
+          new PineObject(
+            name,
+            fields.map((f) => f()),
+          );
       }
       case "copy": {
         const obj = this.expr(e.obj);
@@ -390,7 +451,10 @@ export class Compiler {
     const N = this.nums;
     const from = this.slotOf(e);
     if (from !== undefined) {
-      if (!wantValue) return () => { N[slot] = N[from]; };
+      if (!wantValue)
+        return () => {
+          N[slot] = N[from];
+        };
       return () => (N[slot] = N[from]);
     }
     return null;
@@ -418,7 +482,8 @@ export class Compiler {
     const ids = this.hoisted.get(s.init);
     if (!ids || ids.length !== s.vs.length || !s.vs.every((v) => !v || isNumericSlot(v))) return null;
     const N = this.nums;
-    const from: number[] = [], to: number[] = [];
+    const from: number[] = [],
+      to: number[] = [];
     s.vs.forEach((v, j) => {
       if (v) {
         from.push(ids[j]!);
@@ -475,13 +540,20 @@ export class Compiler {
   private bvar(e: Extract<RExpr, { k: "bvar" }>): Fn {
     const ctx = this.ctx;
     switch (e.def.name) {
-      case "close": return () => ctx.close;
-      case "open": return () => ctx.open;
-      case "high": return () => ctx.high;
-      case "low": return () => ctx.low;
-      case "volume": return () => ctx.volume;
-      case "time": return () => ctx.time;
-      case "bar_index": return () => ctx.barIndex;
+      case "close":
+        return () => ctx.close;
+      case "open":
+        return () => ctx.open;
+      case "high":
+        return () => ctx.high;
+      case "low":
+        return () => ctx.low;
+      case "volume":
+        return () => ctx.volume;
+      case "time":
+        return () => ctx.time;
+      case "bar_index":
+        return () => ctx.barIndex;
     }
     const def = e.def;
     const site = this.st.sites[e.site]!;
@@ -524,37 +596,80 @@ export class Compiler {
     }
     const l = this.expr(e.l);
     const r = this.expr(e.r);
-    if (e.str) return () => { const a = l(), b = r(); return a === null || b === null ? null : concatChecked(a as string, b as string); };
+    if (e.str)
+      return () => {
+        const a = l(),
+          b = r();
+        return a === null || b === null ? null : concatChecked(a as string, b as string);
+      };
     const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
     switch (e.op) {
-      case "+": return () => l() + r();
-      case "-": return () => l() - r();
-      case "*": return () => l() * r();
+      case "+":
+        return () => l() + r();
+      case "-":
+        return () => l() - r();
+      case "*":
+        return () => l() * r();
       case "/":
-        if (e.intDiv) return () => { const a = l(), b = r(); return b === 0 ? NaN : Math.trunc(a / b); };
-        return () => { const a = l(), b = r(); return b === 0 ? NaN : a / b; };
-      case "%": return () => l() % r();
-      case "<": return () => l() < r();
-      case "<=": return () => l() <= r();
-      case ">": return () => l() > r();
-      case ">=": return () => l() >= r();
+        if (e.intDiv)
+          return () => {
+            const a = l(),
+              b = r();
+            return b === 0 ? NaN : Math.trunc(a / b);
+          };
+        return () => {
+          const a = l(),
+            b = r();
+          return b === 0 ? NaN : a / b;
+        };
+      case "%":
+        return () => l() % r();
+      case "<":
+        return () => l() < r();
+      case "<=":
+        return () => l() <= r();
+      case ">":
+        return () => l() > r();
+      case ">=":
+        return () => l() >= r();
       case "==":
         if (numeric) return () => l() === r();
-        return () => { const a = l(), b = r(); return a === b && a !== null; };
+        return () => {
+          const a = l(),
+            b = r();
+          return a === b && a !== null;
+        };
       case "!=":
-        if (numeric) return () => { const a = l(), b = r(); return a !== b && a === a && b === b; };
-        return () => { const a = l(), b = r(); return a !== b && a !== null && b !== null; };
+        if (numeric)
+          return () => {
+            const a = l(),
+              b = r();
+            return a !== b && a === a && b === b;
+          };
+        return () => {
+          const a = l(),
+            b = r();
+          return a !== b && a !== null && b !== null;
+        };
     }
     throw new Error(`internal: operator ${e.op}`);
   }
 
   private cast(to: string, x: Fn, from: string): Fn {
     switch (to) {
-      case "int": return () => { const v = x(); return typeof v === "number" ? Math.trunc(v) : v; };
+      case "int":
+        return () => {
+          const v = x();
+          return typeof v === "number" ? Math.trunc(v) : v;
+        };
       case "bool":
         if (from === "bool") return x;
-        return () => { const v = x(); return typeof v === "number" ? v === v && v !== 0 : !!v; };
-      default: return x;
+        return () => {
+          const v = x();
+          return typeof v === "number" ? v === v && v !== 0 : !!v;
+        };
+      default:
+        return x;
     }
   }
 
@@ -571,8 +686,10 @@ export class Compiler {
     // constants and omitted arguments are stored once (no builtin writes into its args); numeric
     // slot reads need no closure; the rest are evaluated per call in the order the source wrote
     // them (e.order: named arguments out of parameter order)
-    const slotAt: number[] = [], slotOf: number[] = [];
-    const fnAt: number[] = [], fns: Fn[] = [];
+    const slotAt: number[] = [],
+      slotOf: number[] = [];
+    const fnAt: number[] = [],
+      fns: Fn[] = [];
     const order: ("S" | "F")[] = [];
     for (const i of e.order ?? e.args.keys()) {
       const a = e.args[i];
@@ -593,38 +710,77 @@ export class Compiler {
     }
     const N = this.nums;
     const shape = order.join("");
-    if (e.name === "plot" && isPlainPlot(e) && (shape === "S" || shape === "F")) return this.plainPlot(impl, args, site, shape === "S" ? slotOf[0]! : -1, fns[0]);
+    if (e.name === "plot" && isPlainPlot(e) && (shape === "S" || shape === "F"))
+      return this.plainPlot(impl, args, site, shape === "S" ? slotOf[0]! : -1, fns[0]);
     switch (shape) {
       case "":
         return () => impl(ctx, args, site);
       case "S": {
-        const i0 = slotAt[0]!, s0 = slotOf[0]!;
-        return () => { args[i0] = N[s0]; return impl(ctx, args, site); };
+        const i0 = slotAt[0]!,
+          s0 = slotOf[0]!;
+        return () => {
+          args[i0] = N[s0];
+          return impl(ctx, args, site);
+        };
       }
       case "F": {
-        const i0 = fnAt[0]!, f0 = fns[0]!;
-        return () => { args[i0] = f0(); return impl(ctx, args, site); };
+        const i0 = fnAt[0]!,
+          f0 = fns[0]!;
+        return () => {
+          args[i0] = f0();
+          return impl(ctx, args, site);
+        };
       }
       case "SS": {
-        const i0 = slotAt[0]!, s0 = slotOf[0]!, i1 = slotAt[1]!, s1 = slotOf[1]!;
-        return () => { args[i0] = N[s0]; args[i1] = N[s1]; return impl(ctx, args, site); };
+        const i0 = slotAt[0]!,
+          s0 = slotOf[0]!,
+          i1 = slotAt[1]!,
+          s1 = slotOf[1]!;
+        return () => {
+          args[i0] = N[s0];
+          args[i1] = N[s1];
+          return impl(ctx, args, site);
+        };
       }
       case "FF": {
-        const i0 = fnAt[0]!, f0 = fns[0]!, i1 = fnAt[1]!, f1 = fns[1]!;
-        return () => { args[i0] = f0(); args[i1] = f1(); return impl(ctx, args, site); };
+        const i0 = fnAt[0]!,
+          f0 = fns[0]!,
+          i1 = fnAt[1]!,
+          f1 = fns[1]!;
+        return () => {
+          args[i0] = f0();
+          args[i1] = f1();
+          return impl(ctx, args, site);
+        };
       }
       case "SF": {
-        const i0 = slotAt[0]!, s0 = slotOf[0]!, i1 = fnAt[0]!, f1 = fns[0]!;
-        return () => { args[i0] = N[s0]; args[i1] = f1(); return impl(ctx, args, site); };
+        const i0 = slotAt[0]!,
+          s0 = slotOf[0]!,
+          i1 = fnAt[0]!,
+          f1 = fns[0]!;
+        return () => {
+          args[i0] = N[s0];
+          args[i1] = f1();
+          return impl(ctx, args, site);
+        };
       }
       case "FS": {
-        const i0 = fnAt[0]!, f0 = fns[0]!, i1 = slotAt[0]!, s1 = slotOf[0]!;
-        return () => { args[i0] = f0(); args[i1] = N[s1]; return impl(ctx, args, site); };
+        const i0 = fnAt[0]!,
+          f0 = fns[0]!,
+          i1 = slotAt[0]!,
+          s1 = slotOf[0]!;
+        return () => {
+          args[i0] = f0();
+          args[i1] = N[s1];
+          return impl(ctx, args, site);
+        };
       }
     }
     // three or more evaluated arguments: slot reads as closures, one loop
-    const at: number[] = [], get: Fn[] = [];
-    let si = 0, fi = 0;
+    const at: number[] = [],
+      get: Fn[] = [];
+    let si = 0,
+      fi = 0;
     for (const k of order) {
       if (k === "S") {
         const s = slotOf[si]!;
@@ -648,7 +804,8 @@ export class Compiler {
    * impl's hot path does (the compile backend does the same): no boxed double in the args array.
    */
   private plainPlot(impl: BuiltinImpl, args: unknown[], site: CallSite, slot: number, f: Fn | undefined): Fn {
-    const ctx = this.ctx, N = this.nums;
+    const ctx = this.ctx,
+      N = this.nums;
     if (slot >= 0) {
       return () => {
         const o = site.state as PlotOutput | undefined;
@@ -693,7 +850,8 @@ export class Compiler {
 
   private forLoop(e: Extract<RExpr, { k: "for" }>): Fn {
     const vals = this.store(e.counter) as any[];
-    const from = this.expr(e.from), to = this.expr(e.to);
+    const from = this.expr(e.from),
+      to = this.expr(e.to);
     const step = e.step ? this.expr(e.step) : null;
     const body = this.block(e.body);
     const slot = e.counter.slot;
@@ -807,11 +965,17 @@ export function naOfType(name: string): unknown {
  */
 export function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
   const x = e.args[0];
-  return !!x && (x.t.name === "int" || x.t.name === "float") && e.args.every((a, i) => i === 0 || a === undefined || a.k === "const");
+  return (
+    !!x &&
+    (x.t.name === "int" || x.t.name === "float") &&
+    e.args.every((a, i) => i === 0 || a === undefined || a.k === "const")
+  );
 }
 
 function hasCtl(b: RBlock): boolean {
-  return b.stmts.some((s) => s.k === "break" || s.k === "continue" || (s.k === "expr" && (s.e.k === "if" || s.e.k === "switch")));
+  return b.stmts.some(
+    (s) => s.k === "break" || s.k === "continue" || (s.k === "expr" && (s.e.k === "if" || s.e.k === "switch")),
+  );
 }
 
 /**
@@ -842,12 +1006,18 @@ function concatChecked(a: string, b: string): string {
 type Op = (a: any, b: any) => any;
 function combine(op: string, intDiv: boolean, str: boolean): Op | null {
   switch (op) {
-    case ":=": return null;
-    case "+=": return str ? (a, b) => (a === null || b === null ? null : concatChecked(a, b)) : (a, b) => a + b;
-    case "-=": return (a, b) => a - b;
-    case "*=": return (a, b) => a * b;
-    case "/=": return intDiv ? (a, b) => (b === 0 ? NaN : Math.trunc(a / b)) : (a, b) => (b === 0 ? NaN : a / b);
-    case "%=": return (a, b) => a % b;
+    case ":=":
+      return null;
+    case "+=":
+      return str ? (a, b) => (a === null || b === null ? null : concatChecked(a, b)) : (a, b) => a + b;
+    case "-=":
+      return (a, b) => a - b;
+    case "*=":
+      return (a, b) => a * b;
+    case "/=":
+      return intDiv ? (a, b) => (b === 0 ? NaN : Math.trunc(a / b)) : (a, b) => (b === 0 ? NaN : a / b);
+    case "%=":
+      return (a, b) => a % b;
   }
   return null;
 }

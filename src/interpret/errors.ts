@@ -30,12 +30,17 @@ export function atLine(err: unknown, line: number): unknown {
 export function scriptError(err: unknown): unknown {
   if (err instanceof PineRuntimeError) return err;
   if (typeof WebAssembly !== "undefined" && err instanceof WebAssembly.RuntimeError) {
-    const what = /unreachable/.test(err.message) ? "a ta.* kernel failed" : `a ta.* kernel ran out of memory (${err.message})`;
-    return new PineRuntimeError(`Memory limits exceeded: ${what}; lengths this large need more memory than a run may use`);
+    const what = /unreachable/.test(err.message)
+      ? "a ta.* kernel failed"
+      : `a ta.* kernel ran out of memory (${err.message})`;
+    return new PineRuntimeError(
+      `Memory limits exceeded: ${what}; lengths this large need more memory than a run may use`,
+    );
   }
   if (err instanceof RangeError) {
     if (/call stack/i.test(err.message)) return new PineRuntimeError(`${TOO_DEEP}: the engine's stack overflowed`);
-    if (/allocation|array length|buffer|memory/i.test(err.message)) return new PineRuntimeError(`Memory limits exceeded: ${err.message}`);
+    if (/allocation|array length|buffer|memory/i.test(err.message))
+      return new PineRuntimeError(`Memory limits exceeded: ${err.message}`);
   }
   return err;
 }

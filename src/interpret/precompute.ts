@@ -24,7 +24,13 @@ export class NotPrecomputable extends Error {
 }
 
 /** The OHLCV fields a pre-pass getter may read. */
-interface BarScratch { open: number; high: number; low: number; close: number; volume: number }
+interface BarScratch {
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
 
 /**
  * One run's precompute: columns of pre-known expressions in the arena (pointers), each computed
@@ -51,7 +57,9 @@ export class Precompute {
     const args = call.args.map((x) => (x === undefined ? undefined : (x as { v: unknown }).v));
     const v = inputValue(this.ctx, call.name, args, call.site);
     if (typeof v !== "number" || v !== v || (min !== null && (!Number.isInteger(v) || v < min))) {
-      throw new NotPrecomputable(`input '${(e as { v: { name: string } }).v.name}' = ${String(v)} is not a length the whole-series pass takes`);
+      throw new NotPrecomputable(
+        `input '${(e as { v: { name: string } }).v.name}' = ${String(v)} is not a length the whole-series pass takes`,
+      );
     }
     return v;
   }
@@ -60,11 +68,15 @@ export class Precompute {
   tuple(e: Call): number[] {
     const done = this.tuples.get(e);
     if (done) return done;
-    const a = this.a, args = e.args;
+    const a = this.a,
+      args = e.args;
     const len = (i: number) => this.number(args[i], 1);
     const src = this.column(args[0]!);
     let out: number[];
-    out = e.name === "ta.bb" ? pass.bb(a, src, len(1), this.number(args[2], null)) : pass.macd(a, src, len(1), len(2), len(3));
+    out =
+      e.name === "ta.bb"
+        ? pass.bb(a, src, len(1), this.number(args[2], null))
+        : pass.macd(a, src, len(1), len(2), len(3));
     this.tuples.set(e, out);
     return out;
   }
@@ -79,8 +91,8 @@ export class Precompute {
     else if (e.k === "load") {
       const t = this.plan.tupleVars.get(e.v.slot);
       out = t ? this.tuple(t.call)[t.index]! : this.column(this.plan.vars.get(e.v.slot)!);
-    }
-    else if (e.k === "bvar" && e.def.name === "ta.tr") out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
+    } else if (e.k === "bvar" && e.def.name === "ta.tr")
+      out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
     else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
     else out = this.elementwise(e);
     this.memo.set(e, out);
@@ -100,15 +112,21 @@ export class Precompute {
       }
       case "bin": {
         // left operand first, as the bar loop evaluates them
-        const l = this.column(e.l), r = this.column(e.r);
+        const l = this.column(e.l),
+          r = this.column(e.r);
         return pass.arith(this.a, l, r, ARITH[e.op]!);
       }
       case "tern": {
         // the condition first, then both branches (stateless: computing them on every bar changes nothing)
-        const c = this.bool(e.c), x = this.column(e.a), y = this.column(e.b);
+        const c = this.bool(e.c),
+          x = this.column(e.a),
+          y = this.column(e.b);
         const out = this.a.alloc();
         const f = this.a.f64();
-        const C = c >>> 3, X = x >>> 3, Y = y >>> 3, O = out >>> 3;
+        const C = c >>> 3,
+          X = x >>> 3,
+          Y = y >>> 3,
+          O = out >>> 3;
         for (let i = 0; i < this.a.n; i++) f[O + i] = f[C + i] === 1 ? f[X + i]! : f[Y + i]!;
         return out;
       }
@@ -120,7 +138,11 @@ export class Precompute {
         const out = this.a.alloc();
         const v = this.a.view(out);
         for (let i = 0; i < this.a.n; i++) {
-          bar.open = c.open[i]!; bar.high = c.high[i]!; bar.low = c.low[i]!; bar.close = c.close[i]!; bar.volume = c.volume[i]!;
+          bar.open = c.open[i]!;
+          bar.high = c.high[i]!;
+          bar.low = c.low[i]!;
+          bar.close = c.close[i]!;
+          bar.volume = c.volume[i]!;
           v[i] = get(bar as unknown as ExecContext, { state: undefined, id: -1 }) as number;
         }
         return out;
@@ -137,17 +159,22 @@ export class Precompute {
     if (done !== undefined) return done;
     if (e.k !== "bin") throw new Error(`internal: '${e.k}' is not a pre-known bool`);
     const cmp = COMPARE[e.op]!;
-    const l = this.column(e.l), r = this.column(e.r);
+    const l = this.column(e.l),
+      r = this.column(e.r);
     const out = this.a.alloc();
     const f = this.a.f64();
-    const L = l >>> 3, R = r >>> 3, O = out >>> 3;
+    const L = l >>> 3,
+      R = r >>> 3,
+      O = out >>> 3;
     for (let i = 0; i < this.a.n; i++) f[O + i] = cmp(f[L + i]!, f[R + i]!) ? 1 : 0;
     this.memo.set(e, out);
     return out;
   }
 
   private call(e: Call): number {
-    const a = this.a, args = e.args, c = this.ctx.columns;
+    const a = this.a,
+      args = e.args,
+      c = this.ctx.columns;
     const len = (i: number) => this.number(args[i], e.name === "ta.change" ? 0 : 1);
     if (e.name in HILO_KIND) {
       const kind = HILO_KIND[e.name]!;
@@ -156,21 +183,36 @@ export class Precompute {
     }
     if (e.name in CROSS_KIND) return pass.cross(a, this.column(args[0]!), this.column(args[1]!), CROSS_KIND[e.name]!);
     switch (e.name) {
-      case "ta.atr": return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
-      case "ta.tr": return pass.tr(a, a.input(c.high), a.input(c.low), a.input(c.close), args[0] !== undefined && (args[0] as { v: unknown }).v === true);
+      case "ta.atr":
+        return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
+      case "ta.tr":
+        return pass.tr(
+          a,
+          a.input(c.high),
+          a.input(c.low),
+          a.input(c.close),
+          args[0] !== undefined && (args[0] as { v: unknown }).v === true,
+        );
       case "ta.stoch":
         // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
         return pass.stoch(a, this.column(args[0]!), this.column(args[1]!), this.column(args[2]!), len(3));
     }
     const src = this.column(args[0]!);
     switch (e.name) {
-      case "ta.sma": return pass.sma(a, src, len(1));
-      case "ta.ema": return pass.ema(a, src, len(1));
-      case "ta.rma": return pass.rma(a, src, len(1));
-      case "ta.wma": return pass.wma(a, src, len(1));
-      case "ta.rsi": return pass.rsi(a, src, len(1));
-      case "ta.stdev": return pass.stdev(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
-      case "ta.change": return pass.change(a, src, args[1] === undefined ? 1 : len(1));
+      case "ta.sma":
+        return pass.sma(a, src, len(1));
+      case "ta.ema":
+        return pass.ema(a, src, len(1));
+      case "ta.rma":
+        return pass.rma(a, src, len(1));
+      case "ta.wma":
+        return pass.wma(a, src, len(1));
+      case "ta.rsi":
+        return pass.rsi(a, src, len(1));
+      case "ta.stdev":
+        return pass.stdev(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
+      case "ta.change":
+        return pass.change(a, src, args[1] === undefined ? 1 : len(1));
     }
     throw new Error(`internal: no series kernel for ${e.name}`);
   }

@@ -48,7 +48,11 @@ export class ObjectRollback {
     this.varipSlot = new Uint8Array(prog.slots.length);
     for (const s of prog.varipSlots) this.varipSlot[s] = 1;
     for (const [name, info] of prog.udts) {
-      if (info.fields.some((f) => f.varip)) this.varipFields.set(name, info.fields.map((f) => f.varip === true));
+      if (info.fields.some((f) => f.varip))
+        this.varipFields.set(
+          name,
+          info.fields.map((f) => f.varip === true),
+        );
     }
   }
 
@@ -184,5 +188,13 @@ function isPrimitiveRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function isValueType(name: string): boolean {
-  return name === "int" || name === "float" || name === "bool" || name === "color" || name === "string" || name === "na" || name === "const";
+  return (
+    name === "int" ||
+    name === "float" ||
+    name === "bool" ||
+    name === "color" ||
+    name === "string" ||
+    name === "na" ||
+    name === "const"
+  );
 }

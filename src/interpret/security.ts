@@ -18,7 +18,13 @@ import type { LogRecord } from "../core/result.js";
 import { resolveSymInfo } from "../core/syminfo.js";
 import { createBroker } from "../strategy/index.js";
 import { createContext } from "./context.js";
-import { contextBarFor, intrabarRange, lastAtOrBefore, requestContexts, type RequestedContext } from "../builtins/request/feed.js";
+import {
+  contextBarFor,
+  intrabarRange,
+  lastAtOrBefore,
+  requestContexts,
+  type RequestedContext,
+} from "../builtins/request/feed.js";
 import { BAR_UNITS, budgetOf, type Budget } from "../core/budget.js";
 import type { BarColumns } from "../core/bars.js";
 import { Compiler, naOfType, type Fn } from "./compiler.js";
@@ -40,7 +46,6 @@ interface Capture {
   /** Length of each capture column (the context's bar count). */
   length: number;
 }
-
 
 /** Compiles one request.security / request.security_lower_tf call site. */
 export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext, compile: (x: RExpr) => Fn): Fn {
@@ -64,12 +69,20 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
   const calcBars = optional(e.args[lowerTf ? 6 : 7], compile);
   const site = e.site;
   const span = { from: 0, to: 0 };
-  let lastKeySym: unknown = undefined, lastKeyTf: unknown = undefined, lastKeyCur: unknown = undefined;
+  let lastKeySym: unknown = undefined,
+    lastKeyTf: unknown = undefined,
+    lastKeyCur: unknown = undefined;
   let c: RequestedContext | null = null;
   return () => {
-    const s = sym ? sym() : null, t = tf ? tf() : null, cur = currency ? currency() : null;
+    const s = sym ? sym() : null,
+      t = tf ? tf() : null,
+      cur = currency ? currency() : null;
     if (c === null || s !== lastKeySym || t !== lastKeyTf || cur !== lastKeyCur) {
-      c = requestContexts(ctx).get(typeof s === "string" ? s : null, typeof t === "string" ? t : null, typeof cur === "string" ? cur : null);
+      c = requestContexts(ctx).get(
+        typeof s === "string" ? s : null,
+        typeof t === "string" ? t : null,
+        typeof cur === "string" ? cur : null,
+      );
       lastKeySym = s;
       lastKeyTf = t;
       lastKeyCur = cur;
@@ -83,12 +96,15 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
       }
     }
     // the chart's own context with fewer bars than the chart has: a secondary run over the last ones
-    if (c.source === "same" && count > 0 && c.captures === null && count < ctx.barCount) c = requestContexts(ctx).materialize(c);
+    if (c.source === "same" && count > 0 && c.captures === null && count < ctx.barCount)
+      c = requestContexts(ctx).materialize(c);
     if (c.source === "same" && !c.bars) return lowerTf ? asArrays(inner(), valueType) : inner();
     if (lowerTf) {
       if (!c.lower) {
         if (ignoreTf && ignoreTf() === true) return null;
-        return ctx.runtimeError(`request.security_lower_tf: timeframe '${c.timeframe}' is not lower than the chart's ('${ctx.timeframe}')`);
+        return ctx.runtimeError(
+          `request.security_lower_tf: timeframe '${c.timeframe}' is not lower than the chart's ('${ctx.timeframe}')`,
+        );
       }
       if (c.source === "none") return asArrays(undefined, valueType, true);
       const vals = values(c, prog, ctx, site, count);
@@ -106,7 +122,16 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
       return v === undefined ? na : fresh(v);
     }
     const prevTime = i > 0 ? ctx.columns.time[i - 1]! : NaN;
-    const k = contextBarFor(c, i, ctx.time, ctx.timeClose, prevTime, gaps ? gaps() === true : false, lookahead ? lookahead() === true : false, ctx.barCount - 1);
+    const k = contextBarFor(
+      c,
+      i,
+      ctx.time,
+      ctx.timeClose,
+      prevTime,
+      gaps ? gaps() === true : false,
+      lookahead ? lookahead() === true : false,
+      ctx.barCount - 1,
+    );
     if (k < 0) return na;
     const v = vals[k];
     return v === undefined ? na : fresh(v);
@@ -165,7 +190,13 @@ function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, si
  * plus the current tick (FormingRunner, one evaluation per tick shared by the context's sites); a
  * feed's bar is taken as the feed gives it (the forming bar as of the data).
  */
-function formingValue(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, vals: unknown[]): unknown {
+function formingValue(
+  c: RequestedContext,
+  prog: ResolvedProgram,
+  ctx: ExecContext,
+  site: number,
+  vals: unknown[],
+): unknown {
   const i = ctx.barIndex;
   if (!c.index) {
     const k = lastAtOrBefore(c.bars!.time, ctx.time);
@@ -200,13 +231,25 @@ class FormingRunner {
   /** Private copy of the context's bars (the secondary's columns are views of it). */
   private readonly cols: BarColumns;
 
-  constructor(private readonly prog: ResolvedProgram, main: ExecContext, private readonly c: RequestedContext) {
+  constructor(
+    private readonly prog: ResolvedProgram,
+    main: ExecContext,
+    private readonly c: RequestedContext,
+  ) {
     this.start = calcStart(c);
     const k = main.kernels as { module?: WebAssembly.Module | null } | null;
     const own = k && k.module ? createKernelsSync(k.module) : main.kernels;
     // private columns: the forming bar's entry is written before each evaluation
     const b = c.bars!;
-    this.cols = { length: b.time.length, time: b.time, open: b.open.slice(), high: b.high.slice(), low: b.low.slice(), close: b.close.slice(), volume: b.volume.slice() };
+    this.cols = {
+      length: b.time.length,
+      time: b.time,
+      open: b.open.slice(),
+      high: b.high.slice(),
+      low: b.low.slice(),
+      close: b.close.slice(),
+      volume: b.volume.slice(),
+    };
     this.sec = new Secondary(prog, main, c, this.cols, this.start, own);
     this.committed = this.start;
     this.objects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, this.sec.state) : null;
@@ -260,12 +303,18 @@ class FormingRunner {
 }
 
 /** Context bar k as the period's chart bars so far plus the current tick make it. */
-function formingBar(c: RequestedContext, ctx: ExecContext, k: number): { open: number; high: number; low: number; close: number; volume: number } {
+function formingBar(
+  c: RequestedContext,
+  ctx: ExecContext,
+  k: number,
+): { open: number; high: number; low: number; close: number; volume: number } {
   const cols = ctx.columns;
   const i = ctx.barIndex;
   let first = i;
   while (first > 0 && c.index![first - 1] === k) first--;
-  let high = ctx.high, low = ctx.low, volume = ctx.volume;
+  let high = ctx.high,
+    low = ctx.low,
+    volume = ctx.volume;
   for (let j = first; j < i; j++) {
     high = Math.max(high, cols.high[j]!);
     low = Math.min(low, cols.low[j]!);
@@ -273,14 +322,19 @@ function formingBar(c: RequestedContext, ctx: ExecContext, k: number): { open: n
   }
   // a currency-converted context: the chart's prices times that bar's rate
   const r = c.rates ? c.rates[k]! : 1;
-  return { open: (first === i ? ctx.open : cols.open[first]!) * r, high: high * r, low: low * r, close: ctx.close * r, volume };
+  return {
+    open: (first === i ? ctx.open : cols.open[first]!) * r,
+    high: high * r,
+    low: low * r,
+    close: ctx.close * r,
+    volume,
+  };
 }
 
 /** First context bar a calc_bars_count-limited secondary run evaluates (0: all). */
 function calcStart(c: RequestedContext): number {
   return c.calcBars > 0 && c.bars ? Math.max(0, c.bars.time.length - c.calcBars) : 0;
 }
-
 
 /** One secondary run: the program over a context's bars in its own state, ctx, inputs, plots and broker. */
 class Secondary {
@@ -299,16 +353,25 @@ class Secondary {
   private readonly context: RequestedContext;
   private noted = false;
 
-  constructor(prog: ResolvedProgram, main: ExecContext, c: RequestedContext, all: BarColumns, start: number, kernels: unknown) {
+  constructor(
+    prog: ResolvedProgram,
+    main: ExecContext,
+    c: RequestedContext,
+    all: BarColumns,
+    start: number,
+    kernels: unknown,
+  ) {
     this.bars = start > 0 ? sliceBars(all, start) : all;
     this.offset = start;
     this.context = c;
     const n = this.bars.time.length;
-    const syminfo = c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
+    const syminfo =
+      c.symbol === chartId(main) ? main.syminfo : resolveSymInfo(c.symbol, { timezone: main.syminfo.timezone });
     const logs: LogRecord[] = [];
     const sctx = createContext(prog.version, this.bars, syminfo, c.timeframe, logs);
     sctx.kernels = kernels;
-    for (const k of ["enumMembers", "scriptId", "declaration", "scriptType", "runId", "timeframe.main", "dataFeed"]) sctx.ext[k] = main.ext[k];
+    for (const k of ["enumMembers", "scriptId", "declaration", "scriptType", "runId", "timeframe.main", "dataFeed"])
+      sctx.ext[k] = main.ext[k];
     this.budget = sctx.ext.budget = budgetOf(main);
     sctx.ext.plots = new PlotStore(n, false);
     const mainInputs = main.ext.inputs as InputStore | undefined;
@@ -376,12 +439,21 @@ export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: Reques
   // calc_bars_count: the last bars of the context's data are the only ones evaluated
   const start = calcStart(c);
   const sec = new Secondary(prog, main, c, all, start, main.kernels);
-  for (let b = start; b < all.time.length; b++) sec.step(b, all.open[b]!, all.high[b]!, all.low[b]!, all.close[b]!, all.volume[b]!);
+  for (let b = start; b < all.time.length; b++)
+    sec.step(b, all.open[b]!, all.high[b]!, all.low[b]!, all.close[b]!, all.volume[b]!);
   return sec.captures;
 }
 
 function sliceBars(b: BarColumns, from: number): BarColumns {
-  return { length: b.time.length - from, time: b.time.subarray(from), open: b.open.subarray(from), high: b.high.subarray(from), low: b.low.subarray(from), close: b.close.subarray(from), volume: b.volume.subarray(from) };
+  return {
+    length: b.time.length - from,
+    time: b.time.subarray(from),
+    open: b.open.subarray(from),
+    high: b.high.subarray(from),
+    low: b.low.subarray(from),
+    close: b.close.subarray(from),
+    volume: b.volume.subarray(from),
+  };
 }
 
 function chartId(ctx: ExecContext): string {
@@ -396,7 +468,8 @@ function naValue(t: PType): unknown {
 
 /** security_lower_tf's result for one value (or none): one-element (or empty) arrays. */
 function asArrays(v: unknown, t: PType, empty = false): unknown {
-  if (t.name === "tuple" && t.elems) return t.elems.map((x, i) => new PineArray(x.name, empty ? [] : [(v as unknown[])[i]] as never[]));
+  if (t.name === "tuple" && t.elems)
+    return t.elems.map((x, i) => new PineArray(x.name, empty ? [] : ([(v as unknown[])[i]] as never[])));
   return new PineArray(t.name, empty ? [] : [v as never]);
 }
 
@@ -405,7 +478,8 @@ function intrabarArrays(vals: unknown[], from: number, to: number, t: PType): un
   if (t.name === "tuple" && t.elems) {
     return t.elems.map((x, e) => {
       const out: unknown[] = [];
-      for (let j = from; j < to; j++) out.push(j < vals.length && vals[j] !== undefined ? (vals[j] as unknown[])[e] : naOfType(x.name));
+      for (let j = from; j < to; j++)
+        out.push(j < vals.length && vals[j] !== undefined ? (vals[j] as unknown[])[e] : naOfType(x.name));
       return new PineArray(x.name, out as never[]);
     });
   }

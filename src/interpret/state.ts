@@ -80,7 +80,13 @@ export class RunState {
    * counts (function-local histories advance per call; global ones only at bar close).
    */
   snapshot(into?: StateSnapshot): StateSnapshot {
-    const s = into ?? { vals: new Array(this.vals.length), nums: new Float64Array(this.nums.length), once: new Uint8Array(this.once.length), states: new Array(this.sites.length), counts: new Float64Array(this.rings.length) };
+    const s = into ?? {
+      vals: new Array(this.vals.length),
+      nums: new Float64Array(this.nums.length),
+      once: new Uint8Array(this.once.length),
+      states: new Array(this.sites.length),
+      counts: new Float64Array(this.rings.length),
+    };
     for (let i = 0; i < this.rings.length; i++) s.counts[i] = this.rings[i]!.count;
     for (let i = 0; i < this.vals.length; i++) s.vals[i] = this.vals[i];
     s.nums.set(this.nums);

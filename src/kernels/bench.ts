@@ -118,7 +118,8 @@ function jsHighest(x: Float64Array, len: number, out: Float64Array): void {
 
 function jsTr(h: Float64Array, l: Float64Array, c: Float64Array, out: Float64Array): void {
   out[0] = NaN;
-  for (let i = 1; i < c.length; i++) out[i] = Math.max(Math.max(h[i] - l[i], Math.abs(h[i] - c[i - 1])), Math.abs(l[i] - c[i - 1]));
+  for (let i = 1; i < c.length; i++)
+    out[i] = Math.max(Math.max(h[i] - l[i], Math.abs(h[i] - c[i - 1])), Math.abs(l[i] - c[i - 1]));
 }
 
 function jsRsi(x: Float64Array, len: number, out: Float64Array): void {
@@ -167,14 +168,83 @@ export async function benchKernels(bars: number): Promise<KernelBench[]> {
   const x = k.x;
   let atrRma = 0;
   const rows: [string, () => void, () => void, () => void][] = [
-    ["sma", () => S.seriesSma(k, close, L), perBar(() => x.sum_new(L), (h, i) => x.sma_next(h, i, close[i], L)), () => jsSma(close, L, out)],
-    ["ema", () => S.seriesEma(k, close, L), perBar(() => x.ema_new(L, 0), (h, i) => x.ema_next(h, i, close[i])), () => jsEma(close, L, false, out)],
-    ["rma", () => S.seriesRma(k, close, L), perBar(() => x.ema_new(L, 1), (h, i) => x.ema_next(h, i, close[i])), () => jsEma(close, L, true, out)],
-    ["wma", () => S.seriesWma(k, close, L), perBar(() => x.wma_new(L), (h, i) => x.wma_next(h, i, close[i], L)), () => jsWma(close, L, out)],
-    ["stdev", () => S.seriesStdev(k, close, L), perBar(() => x.var_new(L), (h, i) => Math.sqrt(x.var_next(h, i, close[i], L, 1))), () => jsStdev(close, L, out)],
-    ["highest", () => S.seriesHighest(k, close, L), perBar(() => x.hilo_new(L, 0), (h, i) => x.hilo_next(h, i, close[i], L)), () => jsHighest(close, L, out)],
-    ["lowest", () => S.seriesLowest(k, close, L), perBar(() => x.hilo_new(L, 1), (h, i) => x.hilo_next(h, i, close[i], L)), () => jsHighest(close.map((v) => -v), L, out)],
-    ["tr", () => S.seriesTr(k, high, low, close), perBar(() => x.tr_new(), (h, i) => x.tr_next(h, i, high[i], low[i], close[i], 0)), () => jsTr(high, low, close, out)],
+    [
+      "sma",
+      () => S.seriesSma(k, close, L),
+      perBar(
+        () => x.sum_new(L),
+        (h, i) => x.sma_next(h, i, close[i], L),
+      ),
+      () => jsSma(close, L, out),
+    ],
+    [
+      "ema",
+      () => S.seriesEma(k, close, L),
+      perBar(
+        () => x.ema_new(L, 0),
+        (h, i) => x.ema_next(h, i, close[i]),
+      ),
+      () => jsEma(close, L, false, out),
+    ],
+    [
+      "rma",
+      () => S.seriesRma(k, close, L),
+      perBar(
+        () => x.ema_new(L, 1),
+        (h, i) => x.ema_next(h, i, close[i]),
+      ),
+      () => jsEma(close, L, true, out),
+    ],
+    [
+      "wma",
+      () => S.seriesWma(k, close, L),
+      perBar(
+        () => x.wma_new(L),
+        (h, i) => x.wma_next(h, i, close[i], L),
+      ),
+      () => jsWma(close, L, out),
+    ],
+    [
+      "stdev",
+      () => S.seriesStdev(k, close, L),
+      perBar(
+        () => x.var_new(L),
+        (h, i) => Math.sqrt(x.var_next(h, i, close[i], L, 1)),
+      ),
+      () => jsStdev(close, L, out),
+    ],
+    [
+      "highest",
+      () => S.seriesHighest(k, close, L),
+      perBar(
+        () => x.hilo_new(L, 0),
+        (h, i) => x.hilo_next(h, i, close[i], L),
+      ),
+      () => jsHighest(close, L, out),
+    ],
+    [
+      "lowest",
+      () => S.seriesLowest(k, close, L),
+      perBar(
+        () => x.hilo_new(L, 1),
+        (h, i) => x.hilo_next(h, i, close[i], L),
+      ),
+      () =>
+        jsHighest(
+          close.map((v) => -v),
+          L,
+          out,
+        ),
+    ],
+    [
+      "tr",
+      () => S.seriesTr(k, high, low, close),
+      perBar(
+        () => x.tr_new(),
+        (h, i) => x.tr_next(h, i, high[i], low[i], close[i], 0),
+      ),
+      () => jsTr(high, low, close, out),
+    ],
     [
       "atr",
       () => S.seriesAtr(k, high, low, close, 14),
@@ -191,8 +261,24 @@ export async function benchKernels(bars: number): Promise<KernelBench[]> {
         jsEma(out, 14, true, out);
       },
     ],
-    ["rsi", () => S.seriesRsi(k, close, 14), perBar(() => x.rsi_new(14), (h, i) => x.rsi_next(h, i, close[i])), () => jsRsi(close, 14, out)],
-    ["change", () => S.seriesChange(k, close, 1), perBar(() => x.lag_new(1), (h, i) => close[i] - x.lag_next(h, i, close[i], 1)), () => jsChange(close, 1, out)],
+    [
+      "rsi",
+      () => S.seriesRsi(k, close, 14),
+      perBar(
+        () => x.rsi_new(14),
+        (h, i) => x.rsi_next(h, i, close[i]),
+      ),
+      () => jsRsi(close, 14, out),
+    ],
+    [
+      "change",
+      () => S.seriesChange(k, close, 1),
+      perBar(
+        () => x.lag_new(1),
+        (h, i) => close[i] - x.lag_next(h, i, close[i], 1),
+      ),
+      () => jsChange(close, 1, out),
+    ],
   ];
   return rows.map(([kernel, series, bar, js]) => ({
     kernel,

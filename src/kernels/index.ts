@@ -50,7 +50,8 @@ async function compileFrom(
   if (source instanceof Uint8Array) return WebAssembly.compile(source.slice().buffer as ArrayBuffer);
   // URLs and strings before Response: in Node, merely reading the global `Response` loads undici
   // (about a tenth of a cold `resin run`), which a file URL never needs.
-  if (source instanceof URL || typeof source === "string") return compileFromUrl(source instanceof URL ? source : new URL(source, baseUrl()));
+  if (source instanceof URL || typeof source === "string")
+    return compileFromUrl(source instanceof URL ? source : new URL(source, baseUrl()));
   if (typeof Response !== "undefined" && source instanceof Response) {
     return WebAssembly.compile(await source.arrayBuffer());
   }
@@ -92,12 +93,16 @@ export function getKernelModule(): Promise<WebAssembly.Module> {
   try {
     url = defaultKernelUrl();
   } catch {
-    return Promise.reject(new Error("kernels.wasm is not loaded: call setKernelModule() or loadKernelModule() first in this host"));
+    return Promise.reject(
+      new Error("kernels.wasm is not loaded: call setKernelModule() or loadKernelModule() first in this host"),
+    );
   }
   const p = loadKernelModule(url);
   return p.catch((err: unknown) => {
     const why = err instanceof Error ? err.message : String(err);
-    throw new Error(`kernels.wasm could not be loaded from ${url.href} (${why}); the host can pass it with setKernelModule() or loadKernelModule()`);
+    throw new Error(
+      `kernels.wasm could not be loaded from ${url.href} (${why}); the host can pass it with setKernelModule() or loadKernelModule()`,
+    );
   });
 }
 

@@ -38,7 +38,8 @@ export class SeriesArena {
   alloc(): number {
     if (this.done) throw new Error("internal: series arena used after release");
     // a column above a nested arena's would be freed with it
-    if (this.owner && this.owner.open[this.owner.open.length - 1] !== this) throw new Error("internal: series arena used while a nested one is open");
+    if (this.owner && this.owner.open[this.owner.open.length - 1] !== this)
+      throw new Error("internal: series arena used while a nested one is open");
     return this.k.x.series_alloc(Math.max(this.n, 1) * 8);
   }
 
@@ -134,30 +135,42 @@ export const pass = {
   ema: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_ema(src, o, a.n, len, 0), len),
   rma: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_ema(src, o, a.n, len, 1), len),
   wma: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_wma(src, o, a.n, len), len),
-  stdev: (a: SeriesArena, src: number, len: number, biased: boolean): number => one(a, (o) => a.k.x.series_stdev(src, o, a.n, len, biased ? 1 : 0), len),
+  stdev: (a: SeriesArena, src: number, len: number, biased: boolean): number =>
+    one(a, (o) => a.k.x.series_stdev(src, o, a.n, len, biased ? 1 : 0), len),
   /** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars. */
-  hilo: (a: SeriesArena, src: number, len: number, kind: number): number => one(a, (o) => a.k.x.series_hilo(src, o, a.n, len, kind), len),
+  hilo: (a: SeriesArena, src: number, len: number, kind: number): number =>
+    one(a, (o) => a.k.x.series_hilo(src, o, a.n, len, kind), len),
   rsi: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_rsi(src, o, a.n, len), len),
-  change: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_change(src, o, a.n, len), len, 0),
-  tr: (a: SeriesArena, h: number, l: number, c: number, handleNa: boolean): number => one(a, (o) => a.k.x.series_tr(h, l, c, o, a.n, handleNa ? 1 : 0), 1),
-  atr: (a: SeriesArena, h: number, l: number, c: number, len: number): number => one(a, (o) => a.k.x.series_atr(h, l, c, o, a.n, len), len),
+  change: (a: SeriesArena, src: number, len: number): number =>
+    one(a, (o) => a.k.x.series_change(src, o, a.n, len), len, 0),
+  tr: (a: SeriesArena, h: number, l: number, c: number, handleNa: boolean): number =>
+    one(a, (o) => a.k.x.series_tr(h, l, c, o, a.n, handleNa ? 1 : 0), 1),
+  atr: (a: SeriesArena, h: number, l: number, c: number, len: number): number =>
+    one(a, (o) => a.k.x.series_atr(h, l, c, o, a.n, len), len),
   /** kind 0 cross, 1 crossover, 2 crossunder: 1/0 per bar. */
-  cross: (a: SeriesArena, x: number, y: number, kind: number): number => one(a, (o) => a.k.x.series_cross(x, y, o, a.n, kind), 1),
+  cross: (a: SeriesArena, x: number, y: number, kind: number): number =>
+    one(a, (o) => a.k.x.series_cross(x, y, o, a.n, kind), 1),
   /** [macd, signal, histogram] of ta.macd. */
   macd: (a: SeriesArena, src: number, fast: number, slow: number, sig: number): number[] => {
     for (const len of [fast, slow, sig]) checkLength(len);
-    const m = a.alloc(), sg = a.alloc(), hs = a.alloc();
+    const m = a.alloc(),
+      sg = a.alloc(),
+      hs = a.alloc();
     a.k.x.series_macd(src, m, sg, hs, a.n, fast, slow, sig);
     return [m, sg, hs];
   },
   /** ta.stoch(x, high, low, len). */
-  stoch: (a: SeriesArena, x: number, h: number, l: number, len: number): number => one(a, (o) => a.k.x.series_stoch(x, h, l, o, a.n, len), len),
+  stoch: (a: SeriesArena, x: number, h: number, l: number, len: number): number =>
+    one(a, (o) => a.k.x.series_stoch(x, h, l, o, a.n, len), len),
   /** Element-wise x op y: 0 +, 1 -, 2 *, 3 / (na for a zero divisor), 4 -x. */
-  arith: (a: SeriesArena, x: number, y: number, op: number): number => one(a, (o) => a.k.x.series_arith(x, y, o, a.n, op), 1),
+  arith: (a: SeriesArena, x: number, y: number, op: number): number =>
+    one(a, (o) => a.k.x.series_arith(x, y, o, a.n, op), 1),
   /** [basis, upper, lower] of ta.bb. */
   bb: (a: SeriesArena, src: number, len: number, mult: number): number[] => {
     checkLength(len);
-    const mid = a.alloc(), up = a.alloc(), lo = a.alloc();
+    const mid = a.alloc(),
+      up = a.alloc(),
+      lo = a.alloc();
     a.k.x.series_bb(src, mid, up, lo, a.n, len, mult);
     return [mid, up, lo];
   },
@@ -173,38 +186,78 @@ function one(a: SeriesArena, f: (out: number) => void, len: number, min = 1): nu
 // ---------------------------------------------------------------- Float64Array wrappers (tests, bench)
 
 /** Runs one pass in `k`'s own memory over JS columns and returns a copy of its output(s). */
-function run(k: Kernels, inputs: ArrayLike<number>[], f: (a: SeriesArena, ptrs: number[]) => number | number[]): Float64Array[] {
+function run(
+  k: Kernels,
+  inputs: ArrayLike<number>[],
+  f: (a: SeriesArena, ptrs: number[]) => number | number[],
+): Float64Array[] {
   const a = new SeriesArena(k, inputs[0]!.length);
   try {
-    const out = f(a, inputs.map((c) => a.input(c)));
+    const out = f(
+      a,
+      inputs.map((c) => a.input(c)),
+    );
     return (Array.isArray(out) ? out : [out]).map((p) => a.view(p).slice(0, a.n));
   } finally {
     a.release();
   }
 }
 
-const single = (k: Kernels, inputs: ArrayLike<number>[], f: (a: SeriesArena, ptrs: number[]) => number): Float64Array => run(k, inputs, f)[0]!;
+const single = (k: Kernels, inputs: ArrayLike<number>[], f: (a: SeriesArena, ptrs: number[]) => number): Float64Array =>
+  run(k, inputs, f)[0]!;
 
-export const seriesSma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.sma(a, p!, length));
-export const seriesEma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.ema(a, p!, length));
-export const seriesRma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.rma(a, p!, length));
-export const seriesWma = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.wma(a, p!, length));
-export const seriesStdev = (k: Kernels, input: ArrayLike<number>, length: number, biased = true) => single(k, [input], (a, [p]) => pass.stdev(a, p!, length, biased));
-export const seriesHighest = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 0));
-export const seriesLowest = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 1));
-export const seriesHighestBars = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 2));
-export const seriesLowestBars = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 3));
-export const seriesRsi = (k: Kernels, input: ArrayLike<number>, length: number) => single(k, [input], (a, [p]) => pass.rsi(a, p!, length));
-export const seriesChange = (k: Kernels, input: ArrayLike<number>, length = 1) => single(k, [input], (a, [p]) => pass.change(a, p!, length));
-export const seriesCross = (k: Kernels, x: ArrayLike<number>, y: ArrayLike<number>, kind: 0 | 1 | 2) => single(k, [x, y], (a, [p, q]) => pass.cross(a, p!, q!, kind));
-export const seriesMacd = (k: Kernels, input: ArrayLike<number>, fast: number, slow: number, sig: number) => run(k, [input], (a, [p]) => pass.macd(a, p!, fast, slow, sig));
-export const seriesStoch = (k: Kernels, x: ArrayLike<number>, h: ArrayLike<number>, l: ArrayLike<number>, length: number) => single(k, [x, h, l], (a, [p, q, r]) => pass.stoch(a, p!, q!, r!, length));
-export const seriesBb = (k: Kernels, input: ArrayLike<number>, length: number, mult: number) => run(k, [input], (a, [p]) => pass.bb(a, p!, length, mult));
+export const seriesSma = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.sma(a, p!, length));
+export const seriesEma = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.ema(a, p!, length));
+export const seriesRma = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.rma(a, p!, length));
+export const seriesWma = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.wma(a, p!, length));
+export const seriesStdev = (k: Kernels, input: ArrayLike<number>, length: number, biased = true) =>
+  single(k, [input], (a, [p]) => pass.stdev(a, p!, length, biased));
+export const seriesHighest = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 0));
+export const seriesLowest = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 1));
+export const seriesHighestBars = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 2));
+export const seriesLowestBars = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.hilo(a, p!, length, 3));
+export const seriesRsi = (k: Kernels, input: ArrayLike<number>, length: number) =>
+  single(k, [input], (a, [p]) => pass.rsi(a, p!, length));
+export const seriesChange = (k: Kernels, input: ArrayLike<number>, length = 1) =>
+  single(k, [input], (a, [p]) => pass.change(a, p!, length));
+export const seriesCross = (k: Kernels, x: ArrayLike<number>, y: ArrayLike<number>, kind: 0 | 1 | 2) =>
+  single(k, [x, y], (a, [p, q]) => pass.cross(a, p!, q!, kind));
+export const seriesMacd = (k: Kernels, input: ArrayLike<number>, fast: number, slow: number, sig: number) =>
+  run(k, [input], (a, [p]) => pass.macd(a, p!, fast, slow, sig));
+export const seriesStoch = (
+  k: Kernels,
+  x: ArrayLike<number>,
+  h: ArrayLike<number>,
+  l: ArrayLike<number>,
+  length: number,
+) => single(k, [x, h, l], (a, [p, q, r]) => pass.stoch(a, p!, q!, r!, length));
+export const seriesBb = (k: Kernels, input: ArrayLike<number>, length: number, mult: number) =>
+  run(k, [input], (a, [p]) => pass.bb(a, p!, length, mult));
 
-export function seriesTr(k: Kernels, high: ArrayLike<number>, low: ArrayLike<number>, close: ArrayLike<number>, handleNa = false): Float64Array {
+export function seriesTr(
+  k: Kernels,
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  handleNa = false,
+): Float64Array {
   return single(k, [high, low, close], (a, [h, l, c]) => pass.tr(a, h!, l!, c!, handleNa));
 }
 
-export function seriesAtr(k: Kernels, high: ArrayLike<number>, low: ArrayLike<number>, close: ArrayLike<number>, length: number): Float64Array {
+export function seriesAtr(
+  k: Kernels,
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  length: number,
+): Float64Array {
   return single(k, [high, low, close], (a, [h, l, c]) => pass.atr(a, h!, l!, c!, length));
 }

@@ -98,10 +98,7 @@ export interface Unary extends NodeBase {
   op: UnaryOp;
   operand: Expr;
 }
-export type BinaryOp =
-  | "+" | "-" | "*" | "/" | "%"
-  | "==" | "!=" | "<" | "<=" | ">" | ">="
-  | "and" | "or";
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "and" | "or";
 export interface Binary extends NodeBase {
   kind: "Binary";
   op: BinaryOp;
@@ -172,9 +169,25 @@ export interface While extends NodeBase {
 }
 
 export type Expr =
-  | NumberLit | StringLit | BoolLit | NaLit | ColorLit
-  | Ident | Member | Call | Index | Unary | Binary | Ternary | Tuple | Paren
-  | If | Switch | For | ForIn | While;
+  | NumberLit
+  | StringLit
+  | BoolLit
+  | NaLit
+  | ColorLit
+  | Ident
+  | Member
+  | Call
+  | Index
+  | Unary
+  | Binary
+  | Ternary
+  | Tuple
+  | Paren
+  | If
+  | Switch
+  | For
+  | ForIn
+  | While;
 
 // ---------------------------------------------------------------- statements
 
@@ -268,10 +281,7 @@ export interface Continue extends NodeBase {
   kind: "Continue";
 }
 
-export type Stmt =
-  | VarDecl | TupleDecl | Assign | ExprStmt
-  | FuncDecl | TypeDecl | EnumDecl | Import
-  | Break | Continue;
+export type Stmt = VarDecl | TupleDecl | Assign | ExprStmt | FuncDecl | TypeDecl | EnumDecl | Import | Break | Continue;
 
 export interface Program extends NodeBase {
   kind: "Program";
@@ -282,8 +292,7 @@ export interface Program extends NodeBase {
   doc: DocAnnotation[];
 }
 
-export type Node =
-  | Program | Stmt | Expr | Block | Arg | Param | FieldDecl | EnumMember | SwitchCase | TypeRef;
+export type Node = Program | Stmt | Expr | Block | Arg | Param | FieldDecl | EnumMember | SwitchCase | TypeRef;
 
 export type Severity = "error" | "warning" | "info";
 

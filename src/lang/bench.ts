@@ -11,13 +11,13 @@ export function generateScript(lines = 1000): string {
     const n = i++;
     out.push(
       `//@function helper ${n}`,
-      `f${n}(float src, simple int len = ${n % 20 + 2}) =>`,
+      `f${n}(float src, simple int len = ${(n % 20) + 2}) =>`,
       `    float acc = 0.0`,
       `    for j = 0 to len - 1`,
       `        acc += nz(src[j]) * (len - j)`,
       `    acc / (len * (len + 1) / 2)`,
       `var float s${n} = na`,
-      `v${n} = ta.ema(close, ${n % 30 + 5}) + f${n}(close, ${n % 10 + 3}) -`,
+      `v${n} = ta.ema(close, ${(n % 30) + 5}) + f${n}(close, ${(n % 10) + 3}) -`,
       `     ta.sma(high - low, 14) * 0.5e-1`,
       `if v${n} > open and not na(v${n}[1])`,
       `    s${n} := v${n} > v${n}[1] ? v${n} : math.max(s${n}, low)`,

@@ -29,7 +29,12 @@ export function parseSwitch(p: Parser): Switch {
   if (!p.atKind("Newline")) node.subject = parseExpression(p);
   p.blockDepth++;
   try {
-    node.cases = parseIndentedLines(p, "Expecting indented 'value => result' lines after 'switch'", parseSwitchCase, false);
+    node.cases = parseIndentedLines(
+      p,
+      "Expecting indented 'value => result' lines after 'switch'",
+      parseSwitchCase,
+      false,
+    );
   } finally {
     p.blockDepth--;
   }

@@ -2,11 +2,31 @@
 // with a block body), `type` with fields, `enum` with members, `import`, and `export` in front of
 // any of them (or of a `const` variable).
 
-import type { Block, EnumDecl, EnumMember, FieldDecl, FuncDecl, Import, Param, Qualifier, Stmt, TypeDecl, TypeRef } from "./ast.js";
+import type {
+  Block,
+  EnumDecl,
+  EnumMember,
+  FieldDecl,
+  FuncDecl,
+  Import,
+  Param,
+  Qualifier,
+  Stmt,
+  TypeDecl,
+  TypeRef,
+} from "./ast.js";
 import { Codes } from "./diagnostics.js";
 import { parseExpression, parseName } from "./expressions.js";
 import { ParseAbort, type Parser } from "./parser.js";
-import { atLineEnd, expectLineEnd, isFunctionHeader, parseBlock, parseStatement, parseVarDecl, skipUnexpectedIndent } from "./statements.js";
+import {
+  atLineEnd,
+  expectLineEnd,
+  isFunctionHeader,
+  parseBlock,
+  parseStatement,
+  parseVarDecl,
+  skipUnexpectedIndent,
+} from "./statements.js";
 import { QUALIFIERS, type Token } from "./tokens.js";
 import { parseTypeRef } from "./types.js";
 
@@ -34,7 +54,11 @@ export function parseImport(p: Parser): Import {
   const parts = raw.split("/");
   const version = Number(parts[2]);
   if (parts.length !== 3 || !parts[0] || !parts[1] || !/^\d+$/.test(parts[2] ?? ""))
-    p.fail(Codes.BadImport, "Invalid import: expecting 'import <user>/<library>/<version> [as <alias>]'", lastTok ? p.spanFrom(first) : p.tokenSpan(start));
+    p.fail(
+      Codes.BadImport,
+      "Invalid import: expecting 'import <user>/<library>/<version> [as <alias>]'",
+      lastTok ? p.spanFrom(first) : p.tokenSpan(start),
+    );
   const node: Import = { kind: "Import", namespace: parts[0]!, name: parts[1]!, version, span: p.spanFrom(start) };
   if (p.eatWord("as")) {
     node.alias = parseName(p, "an alias name after 'as'");
@@ -70,7 +94,8 @@ function parseParam(p: Parser): Param {
   let qualifier: Qualifier | undefined;
   if (QUALIFIERS.has(start.text) && start.kind === "Ident" && p.atName(1)) qualifier = p.next().text as Qualifier;
   let type: TypeRef | undefined;
-  if (p.atName() && (p.atName(1) || p.at("<", 1) || p.at(".", 1) || (p.at("[", 1) && p.at("]", 2)))) type = parseTypeRef(p);
+  if (p.atName() && (p.atName(1) || p.at("<", 1) || p.at(".", 1) || (p.at("[", 1) && p.at("]", 2))))
+    type = parseTypeRef(p);
   const name = parseName(p, "a parameter name");
   const param: Param = { kind: "Param", name, span: p.spanFrom(start) };
   if (qualifier) param.qualifier = qualifier;

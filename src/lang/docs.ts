@@ -40,11 +40,21 @@ export function readVersion(comments: Comment[], sink: DiagnosticSink): number {
     if (!m) continue;
     const v = Number(m[1]);
     if (v !== 5 && v !== 6)
-      sink.error(Codes.BadVersion, `Pine version ${v} is not supported: use //@version=5 or //@version=6`, commentSpan(c));
+      sink.error(
+        Codes.BadVersion,
+        `Pine version ${v} is not supported: use //@version=5 or //@version=6`,
+        commentSpan(c),
+      );
     return v;
   }
-  sink.warning(Codes.MissingVersion, "No //@version annotation: the script is read as //@version=6",
-    { start: 0, end: 0, line: 1, column: 1, endLine: 1, endColumn: 1 });
+  sink.warning(Codes.MissingVersion, "No //@version annotation: the script is read as //@version=6", {
+    start: 0,
+    end: 0,
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 1,
+  });
   return 6;
 }
 
@@ -65,7 +75,8 @@ export function attachDocs(program: Program, comments: Comment[]): void {
 type Documented = Extract<Stmt, { doc?: DocAnnotation[] }>;
 
 function attachTo(stmt: Stmt, ownLine: Map<number, Comment>): void {
-  if (stmt.kind !== "VarDecl" && stmt.kind !== "FuncDecl" && stmt.kind !== "TypeDecl" && stmt.kind !== "EnumDecl") return;
+  if (stmt.kind !== "VarDecl" && stmt.kind !== "FuncDecl" && stmt.kind !== "TypeDecl" && stmt.kind !== "EnumDecl")
+    return;
   const run: Comment[] = [];
   for (let line = stmt.span.line - 1; ownLine.has(line); line--) run.unshift(ownLine.get(line)!);
   const doc: DocAnnotation[] = [];

@@ -71,7 +71,11 @@ function parseBinaryLevel(p: Parser, ops: readonly string[], sub: (p: Parser) =>
     links++;
     const after = p.peek();
     if ((t.text === "<" || t.text === ">") && after.kind === "Punct" && after.text === t.text && after.start === t.end)
-      p.fail(Codes.BitwiseOp, `Pine has no bitwise operators ('${t.text}${t.text}')`, { ...p.tokenSpan(t), end: after.end, endColumn: after.endCol });
+      p.fail(Codes.BitwiseOp, `Pine has no bitwise operators ('${t.text}${t.text}')`, {
+        ...p.tokenSpan(t),
+        end: after.end,
+        endColumn: after.endCol,
+      });
     const right = sub(p);
     left = { kind: "Binary", op: t.text as BinaryOp, left, right, span: p.spanFromSpan(left.span) };
   }
@@ -157,7 +161,8 @@ function parsePostfixChain(p: Parser, link: () => void): Expr {
 /** `<float>(` after a callee: a generic call. Anything else leaves the cursor untouched so `<` is
  * read as a comparison. */
 function tryParseTypeArgs(p: Parser): TypeRef[] | null {
-  const save = p.pos, saveLast = p.last;
+  const save = p.pos,
+    saveLast = p.last;
   p.next();
   const args: TypeRef[] = [];
   let complete = false;
@@ -267,7 +272,15 @@ function parseWordPrimary(p: Parser, t: Token): Expr {
 function parseColor(p: Parser, t: Token): Expr {
   const hex = t.text.slice(1);
   const byte = (i: number) => parseInt(hex.slice(i, i + 2), 16);
-  return { kind: "Color", raw: t.text, r: byte(0), g: byte(2), b: byte(4), a: hex.length === 8 ? byte(6) : 255, span: p.tokenSpan(t) };
+  return {
+    kind: "Color",
+    raw: t.text,
+    r: byte(0),
+    g: byte(2),
+    b: byte(4),
+    a: hex.length === 8 ? byte(6) : 255,
+    span: p.tokenSpan(t),
+  };
 }
 
 function parseParen(p: Parser): Expr {

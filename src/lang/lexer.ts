@@ -29,7 +29,10 @@ export interface LexResult {
   comments: Comment[];
 }
 
-const CH_NL = 10, CH_CR = 13, CH_SPACE = 32, CH_TAB = 9;
+const CH_NL = 10,
+  CH_CR = 13,
+  CH_SPACE = 32,
+  CH_TAB = 9;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -63,7 +66,10 @@ class Lexer {
   readonly tokens: Token[] = [];
   readonly comments: Comment[] = [];
 
-  constructor(private readonly src: string, private readonly sink: DiagnosticSink) {}
+  constructor(
+    private readonly src: string,
+    private readonly sink: DiagnosticSink,
+  ) {}
 
   run(): LexResult {
     const src = this.src;
@@ -111,8 +117,9 @@ class Lexer {
       const c = src.charCodeAt(i);
       if (c === CH_SPACE) width++;
       else if (c === CH_TAB) width = (width & ~3) + 4;
-      else if (c === CH_CR || c === 0xfeff || c === 12) { /* ignored */ }
-      else break;
+      else if (c === CH_CR || c === 0xfeff || c === 12) {
+        /* ignored */
+      } else break;
       i++;
     }
     this.pos = i;
@@ -166,8 +173,11 @@ class Lexer {
       top = this.indents[this.indents.length - 1]!;
     }
     if (width !== top) {
-      this.sink.error(Codes.BadIndent, "Indentation does not match any enclosing block (use 4 spaces or a tab per level)",
-        this.span(this.lineStart, this.pos));
+      this.sink.error(
+        Codes.BadIndent,
+        "Indentation does not match any enclosing block (use 4 spaces or a tab per level)",
+        this.span(this.lineStart, this.pos),
+      );
       this.indents.push(width);
       this.emitLayout("Indent", this.pos);
       this.tokens[this.tokens.length - 1]!.reported = true;
@@ -219,7 +229,11 @@ class Lexer {
       i += 2;
       while (isHex(src.charCodeAt(i))) i++;
       this.pos = i;
-      this.sink.error(Codes.HexLiteral, "Hexadecimal literals are not supported in Pine; write the number in decimal", this.span(start, i));
+      this.sink.error(
+        Codes.HexLiteral,
+        "Hexadecimal literals are not supported in Pine; write the number in decimal",
+        this.span(start, i),
+      );
       this.emit("Error", start, i);
       return;
     }
@@ -266,7 +280,8 @@ class Lexer {
   private readString(quote: number): void {
     const src = this.src;
     const start = this.pos;
-    const startLine = this.line, startLineStart = this.lineStart;
+    const startLine = this.line,
+      startLineStart = this.lineStart;
     if (src.charCodeAt(start + 1) === quote && src.charCodeAt(start + 2) === quote) {
       this.readTripleQuoted(quote);
       return;
@@ -324,8 +339,14 @@ class Lexer {
   private unterminated(start: number, end: number, startLine: number, startLineStart: number): void {
     this.pos = end;
     const tok = this.emitFrom("Error", start, end, startLine, startLineStart);
-    this.sink.error(Codes.UnterminatedString, "Unterminated string: the closing quote is missing",
-      { start, end, line: tok.line, column: tok.col, endLine: tok.endLine, endColumn: tok.endCol });
+    this.sink.error(Codes.UnterminatedString, "Unterminated string: the closing quote is missing", {
+      start,
+      end,
+      line: tok.line,
+      column: tok.col,
+      endLine: tok.endLine,
+      endColumn: tok.endCol,
+    });
   }
 
   private readTripleQuoted(quote: number): void {
@@ -333,12 +354,19 @@ class Lexer {
     const q = String.fromCharCode(quote).repeat(3);
     const close = this.src.indexOf(q, start + 3);
     const end = close < 0 ? this.src.length : close + 3;
-    const startLine = this.line, startLineStart = this.lineStart;
+    const startLine = this.line,
+      startLineStart = this.lineStart;
     this.advanceLines(start, end);
     this.pos = end;
     const tok = this.emitFrom("Error", start, end, startLine, startLineStart);
-    this.sink.error(Codes.TripleQuote, "Triple-quoted strings are not supported in Pine; use \"...\" with \\n escapes",
-      { start, end: Math.min(end, start + 3), line: tok.line, column: tok.col, endLine: tok.line, endColumn: tok.col + 3 });
+    this.sink.error(Codes.TripleQuote, 'Triple-quoted strings are not supported in Pine; use "..." with \\n escapes', {
+      start,
+      end: Math.min(end, start + 3),
+      line: tok.line,
+      column: tok.col,
+      endLine: tok.line,
+      endColumn: tok.col + 3,
+    });
   }
 
   /** Keeps line bookkeeping right when a token or skipped region spans line breaks. */
@@ -358,7 +386,10 @@ class Lexer {
     while (isHex(src.charCodeAt(i))) i++;
     const n = i - start - 1;
     const startsLine = src.slice(this.lineStart, start).trim() === "";
-    if ((n === 0 && !isIdentPart(src.charCodeAt(i))) || (startsLine && (n === 0 || isIdentPart(src.charCodeAt(i)) || src.charCodeAt(i) === CH_SPACE))) {
+    if (
+      (n === 0 && !isIdentPart(src.charCodeAt(i))) ||
+      (startsLine && (n === 0 || isIdentPart(src.charCodeAt(i)) || src.charCodeAt(i) === CH_SPACE))
+    ) {
       let end = src.indexOf("\n", start);
       if (end < 0) end = src.length;
       this.sink.error(Codes.HashComment, "'#' does not start a comment in Pine; use //", this.span(start, start + 1));
@@ -368,7 +399,11 @@ class Lexer {
     if ((n !== 6 && n !== 8) || isIdentPart(src.charCodeAt(i))) {
       while (isIdentPart(src.charCodeAt(i))) i++;
       this.pos = i;
-      this.sink.error(Codes.BadColor, `Invalid color literal '${src.slice(start, i)}': expecting #RRGGBB or #RRGGBBAA`, this.span(start, i));
+      this.sink.error(
+        Codes.BadColor,
+        `Invalid color literal '${src.slice(start, i)}': expecting #RRGGBB or #RRGGBBAA`,
+        this.span(start, i),
+      );
       this.emit("Error", start, i);
       return;
     }
@@ -385,7 +420,11 @@ class Lexer {
     if (two === "/*") {
       const close = src.indexOf("*/", start + 2);
       const end = close < 0 ? src.length : close + 2;
-      this.sink.error(Codes.BlockComment, "Block comments /* */ are not supported in Pine; use // on each line", this.span(start, start + 2));
+      this.sink.error(
+        Codes.BlockComment,
+        "Block comments /* */ are not supported in Pine; use // on each line",
+        this.span(start, start + 2),
+      );
       this.advanceLines(start, end);
       this.pos = end;
       return;
@@ -393,7 +432,11 @@ class Lexer {
     // `<<` and `>>` are two tokens: `>>` closes nested type arguments; the parser rejects shifts.
     if (two === "&&" || two === "||") {
       this.pos = start + 2;
-      this.sink.error(Codes.CStyleLogic, `'${two}' is not a Pine operator; use '${two === "&&" ? "and" : "or"}'`, this.span(start, start + 2));
+      this.sink.error(
+        Codes.CStyleLogic,
+        `'${two}' is not a Pine operator; use '${two === "&&" ? "and" : "or"}'`,
+        this.span(start, start + 2),
+      );
       this.emit("Error", start, start + 2);
       return;
     }
@@ -411,14 +454,21 @@ class Lexer {
       return;
     }
     if (one === "&" || one === "|" || one === "^" || one === "~") {
-      this.sink.error(Codes.BitwiseOp, `Pine has no bitwise operators ('${one}'); use 'and', 'or', 'not' for logic`, this.span(start, start + 1));
+      this.sink.error(
+        Codes.BitwiseOp,
+        `Pine has no bitwise operators ('${one}'); use 'and', 'or', 'not' for logic`,
+        this.span(start, start + 1),
+      );
     } else if (one === "!") {
       this.sink.error(Codes.CStyleLogic, "'!' is not a Pine operator; use 'not'", this.span(start, start + 1));
     } else {
       const cp = src.codePointAt(start)!;
       const ch = String.fromCodePoint(cp);
       this.pos = start + ch.length;
-      const shown = cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0x200b ? `U+${cp.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
+      const shown =
+        cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0x200b
+          ? `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`
+          : `'${ch}'`;
       this.sink.error(Codes.UnexpectedChar, `Unexpected character ${shown}`, this.span(start, this.pos));
     }
     this.emit("Error", start, this.pos);
@@ -451,7 +501,18 @@ class Lexer {
   /** Layout tokens are zero-width, placed at `at`. */
   private emitLayout(kind: TokenKind, at: number): void {
     const { line, col } = this.locate(at);
-    this.tokens.push({ kind, text: "", value: undefined, isInt: false, start: at, end: at, line, col, endLine: line, endCol: col });
+    this.tokens.push({
+      kind,
+      text: "",
+      value: undefined,
+      isInt: false,
+      start: at,
+      end: at,
+      line,
+      col,
+      endLine: line,
+      endCol: col,
+    });
     if (kind === "Newline") this.pendingLine = false;
   }
 

@@ -60,7 +60,11 @@ export class Parser {
   enter(): void {
     if (++this.depth > MAX_DEPTH) {
       this.depth = 0;
-      this.fail(Codes.TooDeep, `Expression nested too deeply (more than ${MAX_DEPTH} levels)`, this.tokenSpan(this.peek()));
+      this.fail(
+        Codes.TooDeep,
+        `Expression nested too deeply (more than ${MAX_DEPTH} levels)`,
+        this.tokenSpan(this.peek()),
+      );
     }
   }
 
@@ -72,7 +76,11 @@ export class Parser {
   link(): void {
     if (++this.chain > MAX_CHAIN) {
       this.chain = 0;
-      this.fail(Codes.TooDeep, `Expression too long: more than ${MAX_CHAIN} chained operators or [] / . / () suffixes; split it into variables`, this.tokenSpan(this.peek()));
+      this.fail(
+        Codes.TooDeep,
+        `Expression too long: more than ${MAX_CHAIN} chained operators or [] / . / () suffixes; split it into variables`,
+        this.tokenSpan(this.peek()),
+      );
     }
   }
 
@@ -83,7 +91,12 @@ export class Parser {
 
   /** Reports (without abandoning the statement) a top-level-only declaration inside a block. */
   requireTopLevel(what: string, at: Token): void {
-    if (this.blockDepth > 0) this.error(Codes.NotTopLevel, `${what} can only be declared at the top level of a script, not inside a block`, this.tokenSpan(at));
+    if (this.blockDepth > 0)
+      this.error(
+        Codes.NotTopLevel,
+        `${what} can only be declared at the top level of a script, not inside a block`,
+        this.tokenSpan(at),
+      );
   }
 
   /** The previous token closed a block: an `if`/`switch`/loop expression just ended, and with it
@@ -164,13 +177,27 @@ export class Parser {
   /** The span from token `start` to the last consumed token. */
   spanFrom(start: Token): Span {
     const end = this.last.end >= start.start ? this.last : start;
-    return { start: start.start, end: end.end, line: start.line, column: start.col, endLine: end.endLine, endColumn: end.endCol };
+    return {
+      start: start.start,
+      end: end.end,
+      line: start.line,
+      column: start.col,
+      endLine: end.endLine,
+      endColumn: end.endCol,
+    };
   }
 
   /** The span from an existing span's start to the last consumed token. */
   spanFromSpan(s: Span): Span {
     const end = this.last;
-    return { start: s.start, end: end.end, line: s.line, column: s.column, endLine: end.endLine, endColumn: end.endCol };
+    return {
+      start: s.start,
+      end: end.end,
+      line: s.line,
+      column: s.column,
+      endLine: end.endLine,
+      endColumn: end.endCol,
+    };
   }
 
   /** After an error: skips to the end of the current logical line, including any block nested under

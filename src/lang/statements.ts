@@ -4,7 +4,19 @@
 // declarations.ts. Each logical line may hold several statements joined by `,`. A failed statement
 // is reported once and skipped (Parser.recover).
 
-import type { Assign, AssignOp, Block, DeclMode, Expr, Ident, Qualifier, Stmt, TupleDecl, TypeRef, VarDecl } from "./ast.js";
+import type {
+  Assign,
+  AssignOp,
+  Block,
+  DeclMode,
+  Expr,
+  Ident,
+  Qualifier,
+  Stmt,
+  TupleDecl,
+  TypeRef,
+  VarDecl,
+} from "./ast.js";
 import { parseEnumDecl, parseExport, parseFuncDecl, parseImport, parseTypeDecl } from "./declarations.js";
 import { Codes } from "./diagnostics.js";
 import { parseExpression, parseName } from "./expressions.js";
@@ -50,8 +62,11 @@ export function skipUnexpectedIndent(p: Parser): void {
   const indent = p.next();
   const t = p.peek();
   if (!indent.reported)
-    p.error(Codes.UnexpectedIndent, "Unexpected indentation: this line is indented but does not follow an if, for, while, switch, function or type header",
-      p.tokenSpan(t));
+    p.error(
+      Codes.UnexpectedIndent,
+      "Unexpected indentation: this line is indented but does not follow an if, for, while, switch, function or type header",
+      p.tokenSpan(t),
+    );
   let depth = 1;
   while (depth > 0 && !p.atKind("EOF")) {
     const k = p.next().kind;
@@ -124,9 +139,14 @@ export function parseStatement(p: Parser): Stmt {
           return parseVarDecl(p, "plain", t);
         break;
     }
-    if (t.text === "else") p.fail(Codes.Mismatched, "'else' without a matching 'if' above it at the same indentation", p.tokenSpan(t));
+    if (t.text === "else")
+      p.fail(Codes.Mismatched, "'else' without a matching 'if' above it at the same indentation", p.tokenSpan(t));
     if (RESERVED.has(t.text) && (p.at("=", 1) || p.at(":=", 1)))
-      p.fail(Codes.ReservedWord, `'${t.text}' is a reserved keyword and cannot be used as a variable name`, p.tokenSpan(t));
+      p.fail(
+        Codes.ReservedWord,
+        `'${t.text}' is a reserved keyword and cannot be used as a variable name`,
+        p.tokenSpan(t),
+      );
     if (p.at("(", 1) && isFunctionHeader(p)) return parseFuncDecl(p, t, false, false);
     if (p.at("=", 1) && p.atName()) return parseVarDecl(p, "plain", t);
     if (looksLikeTypedDecl(p, 0)) return parseVarDecl(p, "plain", t);
@@ -134,7 +154,12 @@ export function parseStatement(p: Parser): Stmt {
   if (t.kind === "Punct" && t.text === "[") {
     const op = tupleTargetOperator(p);
     if (op === "=") return parseTupleDecl(p);
-    if (op === ":=") p.fail(Codes.TupleReassign, "Tuples cannot be reassigned with ':='; declare new variables with '[a, b] = ...'", p.tokenSpan(t));
+    if (op === ":=")
+      p.fail(
+        Codes.TupleReassign,
+        "Tuples cannot be reassigned with ':='; declare new variables with '[a, b] = ...'",
+        p.tokenSpan(t),
+      );
   }
   const expr = parseExpression(p);
   const op = p.peek();
@@ -195,7 +220,11 @@ function parseTupleDecl(p: Parser): TupleDecl {
 function parseAssign(p: Parser, target: Expr): Assign {
   const op = p.next().text as AssignOp;
   if (target.kind !== "Ident" && target.kind !== "Member")
-    p.fail(Codes.BadAssignTarget, `Cannot assign to this expression with '${op}': expecting a variable or an object field`, target.span);
+    p.fail(
+      Codes.BadAssignTarget,
+      `Cannot assign to this expression with '${op}': expecting a variable or an object field`,
+      target.span,
+    );
   const value = parseExpression(p);
   return { kind: "Assign", op, target, value, span: p.spanFromSpan(target.span) };
 }
@@ -237,9 +266,18 @@ export function parseBlock(p: Parser): Block {
     p.blockDepth--;
   }
   if (p.atKind("Dedent")) p.next();
-  const first = body[0], lastStmt = body[body.length - 1];
-  const span = first && lastStmt
-    ? { start: first.span.start, end: lastStmt.span.end, line: first.span.line, column: first.span.column, endLine: lastStmt.span.endLine, endColumn: lastStmt.span.endColumn }
-    : p.tokenSpan(indent);
+  const first = body[0],
+    lastStmt = body[body.length - 1];
+  const span =
+    first && lastStmt
+      ? {
+          start: first.span.start,
+          end: lastStmt.span.end,
+          line: first.span.line,
+          column: first.span.column,
+          endLine: lastStmt.span.endLine,
+          endColumn: lastStmt.span.endColumn,
+        }
+      : p.tokenSpan(indent);
   return { kind: "Block", body, span };
 }

@@ -31,8 +31,22 @@ export interface Token {
 
 /** Words that can never name a variable or function. */
 export const RESERVED = new Set([
-  "and", "or", "not", "if", "else", "switch", "for", "while", "break", "continue",
-  "var", "varip", "import", "export", "true", "false",
+  "and",
+  "or",
+  "not",
+  "if",
+  "else",
+  "switch",
+  "for",
+  "while",
+  "break",
+  "continue",
+  "var",
+  "varip",
+  "import",
+  "export",
+  "true",
+  "false",
 ]);
 
 /** Words that are keywords only in some positions (`type Foo`, `method m()`, `for i = 0 to 9 by 2`). */
@@ -49,7 +63,29 @@ export const ASSIGN_OPS = new Set([":=", "+=", "-=", "*=", "/=", "%="]);
 
 /** Tokens after which a line break continues the statement instead of ending it. */
 export const TRAILING_CONTINUATION = new Set([
-  "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "?", ":", ",", "=", ":=",
-  "+=", "-=", "*=", "/=", "%=", "(", "[", ".",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "?",
+  ":",
+  ",",
+  "=",
+  ":=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "(",
+  "[",
+  ".",
 ]);
 export const TRAILING_CONTINUATION_WORDS = new Set(["and", "or", "not"]);

@@ -33,7 +33,8 @@ export function parseTypeRef(p: Parser): TypeRef {
 
 /** Tries to parse a type reference without reporting anything; restores the cursor on failure. */
 export function tryParseTypeRef(p: Parser): TypeRef | null {
-  const save = p.pos, saveLast = p.last;
+  const save = p.pos,
+    saveLast = p.last;
   const mark = p.sink.items.length;
   try {
     return parseTypeRef(p);

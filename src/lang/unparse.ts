@@ -9,11 +9,31 @@ import { printType } from "./types.js";
 const INDENT = "    ";
 
 // Binding strength of each expression form, loosest first (see expressions.ts).
-const P_TERNARY = 1, P_OR = 2, P_AND = 3, P_EQ = 5, P_REL = 6, P_ADD = 7, P_MUL = 8, P_UNARY = 9, P_POSTFIX = 10, P_ATOM = 11;
+const P_TERNARY = 1,
+  P_OR = 2,
+  P_AND = 3,
+  P_EQ = 5,
+  P_REL = 6,
+  P_ADD = 7,
+  P_MUL = 8,
+  P_UNARY = 9,
+  P_POSTFIX = 10,
+  P_ATOM = 11;
 
 const BINARY_PREC: Record<string, number> = {
-  or: P_OR, and: P_AND, "==": P_EQ, "!=": P_EQ, "<": P_REL, "<=": P_REL, ">": P_REL, ">=": P_REL,
-  "+": P_ADD, "-": P_ADD, "*": P_MUL, "/": P_MUL, "%": P_MUL,
+  or: P_OR,
+  and: P_AND,
+  "==": P_EQ,
+  "!=": P_EQ,
+  "<": P_REL,
+  "<=": P_REL,
+  ">": P_REL,
+  ">=": P_REL,
+  "+": P_ADD,
+  "-": P_ADD,
+  "*": P_MUL,
+  "/": P_MUL,
+  "%": P_MUL,
 };
 
 export function unparse(ast: Program): string {
@@ -52,7 +72,9 @@ function printStmt(s: Stmt, level: number, out: string[]): void {
       printDocs(s.doc, pad, out);
       out.push(`${pad}${s.exported ? "export " : ""}type ${s.name.name}`);
       for (const f of s.fields)
-        out.push(`${pad}${INDENT}${f.varip ? "varip " : ""}${printType(f.type)} ${f.name.name}${f.default ? " = " + expr(f.default, P_TERNARY, level + 1) : ""}`);
+        out.push(
+          `${pad}${INDENT}${f.varip ? "varip " : ""}${printType(f.type)} ${f.name.name}${f.default ? " = " + expr(f.default, P_TERNARY, level + 1) : ""}`,
+        );
       return;
     case "EnumDecl":
       printDocs(s.doc, pad, out);
@@ -122,7 +144,6 @@ function printParam(p: Param): string {
   if (p.default) s += " = " + expr(p.default, P_TERNARY, 0);
   return s;
 }
-
 
 function precOf(e: Expr): number {
   switch (e.kind) {
@@ -221,7 +242,14 @@ function ifText(e: If, level: number): string {
 
 /** Statements that fit on the line of a switch arm. */
 function isSimple(s: Stmt): boolean {
-  const e = s.kind === "ExprStmt" ? s.expr : s.kind === "VarDecl" || s.kind === "TupleDecl" ? s.init : s.kind === "Assign" ? s.value : null;
+  const e =
+    s.kind === "ExprStmt"
+      ? s.expr
+      : s.kind === "VarDecl" || s.kind === "TupleDecl"
+        ? s.init
+        : s.kind === "Assign"
+          ? s.value
+          : null;
   if (s.kind === "Break" || s.kind === "Continue") return true;
   return e !== null && !isControl(e);
 }

@@ -71,7 +71,10 @@ interface Outcome {
 }
 
 /** Builds the commander program over the tree; `run` executes a leaf's handler. */
-export function buildProgram(out: Pick<OutputOptions, "color">, run: (cmd: Cmd, path: string[], inv: Inv) => Promise<void>): Command {
+export function buildProgram(
+  out: Pick<OutputOptions, "color">,
+  run: (cmd: Cmd, path: string[], inv: Inv) => Promise<void>,
+): Command {
   const program = new Command("resinctl")
     .description("provision, deploy and monitor the edge workers that host resin's evaluate API")
     .usage("<command> [options]")
@@ -82,7 +85,9 @@ export function buildProgram(out: Pick<OutputOptions, "color">, run: (cmd: Cmd, 
     .helpOption("-h, --help", "this help")
     .version(VERSION, "-V, --version", "print the version")
     .configureHelp({ styleTitle: (s) => paint(out, "bold", s), sortSubcommands: false, showGlobalOptions: true })
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 Examples:
   resinctl onboard
   resinctl dev start
@@ -91,7 +96,8 @@ Examples:
 
 See also:
   resinctl doctor
-  resinctl completion bash`);
+  resinctl completion bash`,
+    );
 
   const add = (parent: Command, name: string, cmd: Cmd, path: string[]): void => {
     const sub = parent.command(name).summary(cmd.summary).description(cmd.summary);
@@ -99,7 +105,8 @@ See also:
     sub.configureHelp({ styleTitle: (s) => paint(out, "bold", s), showGlobalOptions: true });
     const helpAfter: string[] = [];
     if (cmd.examples?.length) helpAfter.push("", "Examples:", ...cmd.examples.map((e) => `  ${e}`));
-    if (cmd.seeAlso?.length) helpAfter.push("", "See also:", ...cmd.seeAlso.map((s) => `  ${s.startsWith("resinctl") ? s : `resinctl ${s}`}`));
+    if (cmd.seeAlso?.length)
+      helpAfter.push("", "See also:", ...cmd.seeAlso.map((s) => `  ${s.startsWith("resinctl") ? s : `resinctl ${s}`}`));
     if (helpAfter.length) sub.addHelpText("after", helpAfter.join("\n"));
     if (cmd.sub) {
       for (const [k, c] of Object.entries(cmd.sub)) add(sub, k, c, [...path, name]);
@@ -125,7 +132,11 @@ See also:
 }
 
 function allPaths(tree: Record<string, Cmd>, prefix: string[] = []): string[] {
-  return Object.entries(tree).flatMap(([k, c]) => [[...prefix, k].join(" "), ...(c.aliases ?? []).map((a) => [...prefix, a].join(" ")), ...(c.sub ? allPaths(c.sub, [...prefix, k]) : [])]);
+  return Object.entries(tree).flatMap(([k, c]) => [
+    [...prefix, k].join(" "),
+    ...(c.aliases ?? []).map((a) => [...prefix, a].join(" ")),
+    ...(c.sub ? allPaths(c.sub, [...prefix, k]) : []),
+  ]);
 }
 
 function lookup(entries: Record<string, Cmd>, word: string): [string, Cmd] | null {
@@ -141,13 +152,23 @@ function commandProblem(args: string[]): CtlError | null {
   for (const word of args) {
     if (!entries || word.startsWith("-")) break;
     const removed = REMOVED[[...path, word].join(" ")];
-    if (removed) return new CtlError("REMOVED", `'resinctl ${[...path, word].join(" ")}' was removed; use 'resinctl ${removed}'`, { exit: EXIT.USAGE, suggestions: [`resinctl ${removed}`] });
+    if (removed)
+      return new CtlError("REMOVED", `'resinctl ${[...path, word].join(" ")}' was removed; use 'resinctl ${removed}'`, {
+        exit: EXIT.USAGE,
+        suggestions: [`resinctl ${removed}`],
+      });
     const hit = lookup(entries, word);
     if (!hit) {
       const full = [...path, word].join(" ");
       const close = allPaths(TREE).filter((p) => p.split(" ").length === path.length + 1 && editDistance(p, full) <= 2);
-      const msg = close.length ? `unknown command '${full}'. did you mean '${close[0]}' ?` : `unknown command '${full}'`;
-      return new CtlError("UNKNOWN_COMMAND", msg, { exit: EXIT.USAGE, suggestions: close.map((c) => `resinctl ${c}`), hint: "resinctl --help lists the commands" });
+      const msg = close.length
+        ? `unknown command '${full}'. did you mean '${close[0]}' ?`
+        : `unknown command '${full}'`;
+      return new CtlError("UNKNOWN_COMMAND", msg, {
+        exit: EXIT.USAGE,
+        suggestions: close.map((c) => `resinctl ${c}`),
+        hint: "resinctl --help lists the commands",
+      });
     }
     path.push(hit[0]);
     entries = hit[1].sub;
@@ -161,15 +182,29 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const isTTY = io.isTTY ?? !!process.stdout.isTTY;
   const prompter = io.prompter ?? clackPrompter;
-  const flags: Flags = { json: argv.includes("--json"), quiet: argv.includes("--quiet"), yes: argv.includes("-y") || argv.includes("--yes"), help: argv.includes("--help") || argv.includes("-h") };
+  const flags: Flags = {
+    json: argv.includes("--json"),
+    quiet: argv.includes("--quiet"),
+    yes: argv.includes("-y") || argv.includes("--yes"),
+    help: argv.includes("--help") || argv.includes("-h"),
+  };
   const color = !flags.json && colorEnabled(argv, env, isTTY);
-  const out: OutputOptions = { json: flags.json, quiet: flags.quiet, color, rich: color && isTTY && !flags.quiet, write: stdout, writeErr: stderr };
+  const out: OutputOptions = {
+    json: flags.json,
+    quiet: flags.quiet,
+    color,
+    rich: color && isTTY && !flags.quiet,
+    write: stdout,
+    writeErr: stderr,
+  };
   const words = argv.filter((a) => !GLOBAL_FLAGS.has(a));
   const started = Date.now();
 
   const fail = (e: CtlError): number => {
     if (flags.json) {
-      stdout(`${JSON.stringify({ success: false, error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}), ...(e.suggestions ? { suggestions: e.suggestions } : {}) })}\n`);
+      stdout(
+        `${JSON.stringify({ success: false, error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}), ...(e.suggestions ? { suggestions: e.suggestions } : {}) })}\n`,
+      );
     } else stderr(`${errorCard(out, e)}\n`);
     return e.exitCode;
   };
@@ -181,7 +216,8 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
 
   const ws = resolveWorkspace(env, io.cwd ?? process.cwd());
   if (ws.root && io.chdir !== false) process.chdir(ws.root);
-  if (ws.root && env.SVC_CLI_SILENT !== "1" && !flags.quiet) stderr(`${paint(out, "gray", `workspace: ${ws.root} (${ws.source})`)}\n`);
+  if (ws.root && env.SVC_CLI_SILENT !== "1" && !flags.quiet)
+    stderr(`${paint(out, "gray", `workspace: ${ws.root} (${ws.source})`)}\n`);
   const ctx: Ctx = createCtx(ws, env, flags, out, io.fetch ?? fetch, io.runProcess);
 
   const outcome: Outcome = {};
@@ -199,7 +235,9 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
   if (words.length === 0) {
     const interactive = isTTY && !flags.help && !flags.json && !flags.quiet && !!prompter;
     if (!flags.help && ws.root && !hasConfig(ws.root)) {
-      stdout(`${paint(out, "bold", "Welcome to resinctl.")} No deployment config yet: \`resinctl onboard\` writes resinctl.toml and prepares local state.\n`);
+      stdout(
+        `${paint(out, "bold", "Welcome to resinctl.")} No deployment config yet: \`resinctl onboard\` writes resinctl.toml and prepares local state.\n`,
+      );
       if (interactive && (await prompter!.confirm("Run onboarding now?"))) return main(["onboard", ...argv], io);
       stdout("\n");
     } else if (interactive) {
@@ -217,7 +255,11 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
 
   let parseError = "";
   const quietly = (c: Command): void => {
-    c.exitOverride().configureOutput({ writeOut: (s) => stdout(s), writeErr: (s) => void (parseError += s), outputError: (s) => void (parseError += s) });
+    c.exitOverride().configureOutput({
+      writeOut: (s) => stdout(s),
+      writeErr: (s) => void (parseError += s),
+      outputError: (s) => void (parseError += s),
+    });
     for (const sub of c.commands) quietly(sub);
   };
   quietly(program);
@@ -231,7 +273,15 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
         stdout(parseError);
         return EXIT.USAGE;
       }
-      return fail(new CtlError("USAGE", e.message.replace(/^error: /, ""), { exit: EXIT.USAGE, hint: `resinctl ${words.filter((w) => !w.startsWith("-")).slice(0, 2).join(" ")} --help` }));
+      return fail(
+        new CtlError("USAGE", e.message.replace(/^error: /, ""), {
+          exit: EXIT.USAGE,
+          hint: `resinctl ${words
+            .filter((w) => !w.startsWith("-"))
+            .slice(0, 2)
+            .join(" ")} --help`,
+        }),
+      );
     }
     if (e instanceof CtlError) return fail(e);
     return fail(new CtlError("INTERNAL", e instanceof Error ? e.message : String(e), { exit: EXIT.ERROR }));
@@ -241,7 +291,9 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
   if (flags.json) stdout(`${JSON.stringify({ success: (result.exit ?? 0) === 0, ...(result.data ?? {}) })}\n`);
   else if (result.text !== undefined) stdout(`${result.text}\n`);
   if (out.rich && !flags.json && (result.exit ?? 0) === 0) {
-    stdout(`${paint(out, "gray", `done in ${formatDuration(Date.now() - started)}`)}${result.next ? paint(out, "cyan", `  -> next: ${result.next}`) : ""}\n`);
+    stdout(
+      `${paint(out, "gray", `done in ${formatDuration(Date.now() - started)}`)}${result.next ? paint(out, "cyan", `  -> next: ${result.next}`) : ""}\n`,
+    );
   }
   return result.exit ?? EXIT.OK;
 }

@@ -16,7 +16,12 @@ export function workerUrl(ctx: Ctx, worker = WORKER): string {
   return ctx.local().runningUrl(worker) ?? `http://127.0.0.1:${cfg?.port ?? 8788}/`;
 }
 
-async function call(ctx: Ctx, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  ctx: Ctx,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const base = workerUrl(ctx);
   const headers: Record<string, string> = { "content-type": "application/json" };
   let key: string | null = null;
@@ -28,7 +33,11 @@ async function call(ctx: Ctx, method: string, path: string, body?: unknown): Pro
   if (key) headers["x-api-key"] = key;
   let res: Response;
   try {
-    res = await ctx.fetch(new URL(path.replace(/^\//, ""), base), { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    res = await ctx.fetch(new URL(path.replace(/^\//, ""), base), {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
   } catch (e) {
     throw new CtlError("WORKER_UNREACHABLE", `cannot reach the edge worker at ${base}: ${(e as Error).message}`, {
       exit: EXIT.INFRA,
@@ -65,7 +74,14 @@ function syntheticBars(n: number): Record<string, number>[] {
   let open = 100;
   for (let i = 0; i < n; i++) {
     const close = i % 3 === 2 ? open - 0.5 : open + 1;
-    out.push({ time: 1_700_000_000_000 + i * 60_000, open, high: Math.max(open, close) + 0.8, low: Math.min(open, close) - 0.8, close, volume: 1000 + i });
+    out.push({
+      time: 1_700_000_000_000 + i * 60_000,
+      open,
+      high: Math.max(open, close) + 0.8,
+      low: Math.min(open, close) - 0.8,
+      close,
+      volume: 1000 + i,
+    });
     open = close;
   }
   return out;
@@ -88,11 +104,33 @@ export async function monitorTrades(ctx: Ctx, { args }: Inv): Promise<CmdResult>
   const raw = args[0] ?? "20";
   if (!/^\d+$/.test(raw)) throw usageError(`N must be a number (got '${raw}')`);
   const { json } = await call(ctx, "GET", `/trades?limit=${raw}`);
-  const trades = json.trades as { at: number; job_id: string; symbol: string; kind: string; id: string | null; direction: string | null; qty: number | null; bar_time: number }[];
+  const trades = json.trades as {
+    at: number;
+    job_id: string;
+    symbol: string;
+    kind: string;
+    id: string | null;
+    direction: string | null;
+    qty: number | null;
+    bar_time: number;
+  }[];
   return {
     data: { trades },
     text: trades.length
-      ? table(ctx.out, ["sent", "job", "symbol", "kind", "id", "dir", "qty", "bar"], trades.map((t) => [new Date(t.at).toISOString(), t.job_id, t.symbol, t.kind, t.id ?? "", t.direction ?? "", t.qty ?? 0, new Date(t.bar_time).toISOString()]))
+      ? table(
+          ctx.out,
+          ["sent", "job", "symbol", "kind", "id", "dir", "qty", "bar"],
+          trades.map((t) => [
+            new Date(t.at).toISOString(),
+            t.job_id,
+            t.symbol,
+            t.kind,
+            t.id ?? "",
+            t.direction ?? "",
+            t.qty ?? 0,
+            new Date(t.bar_time).toISOString(),
+          ]),
+        )
       : "no strategy events forwarded yet",
   };
 }
@@ -100,13 +138,22 @@ export async function monitorTrades(ctx: Ctx, { args }: Inv): Promise<CmdResult>
 export async function killSwitch(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
   const action = args[0] ?? "show";
   if (!["show", "on", "off"].includes(action)) throw usageError("kill-switch takes show, on or off");
-  const { json } = action === "show" ? await call(ctx, "GET", "/kill-switch") : await call(ctx, "PUT", "/kill-switch", { on: action === "on" });
-  return { data: { on: json.on, updated_at: json.updated_at }, text: `kill switch ${json.on ? paint(ctx.out, "red", "ON: trade signals halted") : paint(ctx.out, "green", "off")}` };
+  const { json } =
+    action === "show"
+      ? await call(ctx, "GET", "/kill-switch")
+      : await call(ctx, "PUT", "/kill-switch", { on: action === "on" });
+  return {
+    data: { on: json.on, updated_at: json.updated_at },
+    text: `kill switch ${json.on ? paint(ctx.out, "red", "ON: trade signals halted") : paint(ctx.out, "green", "off")}`,
+  };
 }
 
 export async function scriptHealth(ctx: Ctx): Promise<CmdResult> {
   const { json } = await call(ctx, "GET", "/health");
-  return { data: { url: workerUrl(ctx), health: json }, text: `${paint(ctx.out, "green", "ok")} ${json.service} ${json.version} at ${workerUrl(ctx)} (default mode ${json.default_mode})` };
+  return {
+    data: { url: workerUrl(ctx), health: json },
+    text: `${paint(ctx.out, "green", "ok")} ${json.service} ${json.version} at ${workerUrl(ctx)} (default mode ${json.default_mode})`,
+  };
 }
 
 export async function scriptRun(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
@@ -119,16 +166,34 @@ export async function scriptRun(ctx: Ctx, { args, opts }: Inv): Promise<CmdResul
       throw usageError("--inputs must be a JSON object");
     }
   }
-  const { json } = await call(ctx, "POST", "/run", { script: readFile(file, "script"), data: barsFrom(ctx, opts), ...(opts.mode ? { mode: opts.mode } : {}), inputs });
+  const { json } = await call(ctx, "POST", "/run", {
+    script: readFile(file, "script"),
+    data: barsFrom(ctx, opts),
+    ...(opts.mode ? { mode: opts.mode } : {}),
+    inputs,
+  });
   const series = (json.series ?? {}) as Record<string, unknown[]>;
   const rows = Object.entries(series).map(([k, v]) => [k, String(v[v.length - 1] ?? "na")]);
-  return { data: { result: json }, text: `${table(ctx.out, ["plot", "last"], rows)}\n${json.count} bars, mode ${json.mode}` };
+  return {
+    data: { result: json },
+    text: `${table(ctx.out, ["plot", "last"], rows)}\n${json.count} bars, mode ${json.mode}`,
+  };
 }
 
 export async function scriptsList(ctx: Ctx): Promise<CmdResult> {
   const { json } = await call(ctx, "GET", "/scripts");
   const scripts = json.scripts as { id: string; name: string; updated_at: number }[];
-  return { data: { scripts }, text: scripts.length ? table(ctx.out, ["id", "name", "updated"], scripts.map((s) => [s.id, s.name, new Date(s.updated_at).toISOString()])) : "no scripts", next: "resinctl script scripts deploy <file.pine>" };
+  return {
+    data: { scripts },
+    text: scripts.length
+      ? table(
+          ctx.out,
+          ["id", "name", "updated"],
+          scripts.map((s) => [s.id, s.name, new Date(s.updated_at).toISOString()]),
+        )
+      : "no scripts",
+    next: "resinctl script scripts deploy <file.pine>",
+  };
 }
 
 export async function scriptsGet(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
@@ -139,15 +204,26 @@ export async function scriptsGet(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
 
 export async function scriptsDeploy(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
   const file = args[0] as string;
-  const id = (opts.id as string | undefined) ?? basename(file).replace(/\.[^.]+$/, "").replace(/[^A-Za-z0-9._-]/g, "-");
-  const { json } = await call(ctx, "POST", "/scripts", { id, name: (opts.name as string | undefined) ?? id, source: readFile(file, "script") });
+  const id =
+    (opts.id as string | undefined) ??
+    basename(file)
+      .replace(/\.[^.]+$/, "")
+      .replace(/[^A-Za-z0-9._-]/g, "-");
+  const { json } = await call(ctx, "POST", "/scripts", {
+    id,
+    name: (opts.name as string | undefined) ?? id,
+    source: readFile(file, "script"),
+  });
   return { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" };
 }
 
 export async function scriptsDelete(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
   const id = args[0] as string;
   if (!ctx.flags.yes && process.stdin.isTTY && !ctx.flags.json) {
-    throw new CtlError("CONFIRM", `deleting script '${id}' needs confirmation`, { exit: EXIT.USAGE, hint: "pass --yes" });
+    throw new CtlError("CONFIRM", `deleting script '${id}' needs confirmation`, {
+      exit: EXIT.USAGE,
+      hint: "pass --yes",
+    });
   }
   await call(ctx, "DELETE", `/scripts/${encodeURIComponent(id)}`);
   return { data: { id, deleted: true }, text: `deleted script ${id}` };
@@ -165,26 +241,67 @@ export async function cronJobs(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
     await call(ctx, "PUT", "/cron/jobs", { jobs: Array.isArray(jobs) ? jobs : (jobs as { jobs?: unknown }).jobs });
   }
   const { json } = await call(ctx, "GET", "/cron/jobs");
-  const jobs = json.jobs as { id: string; script_id: string; symbol: string; timeframe: string; enabled: boolean; forward_events: boolean }[];
+  const jobs = json.jobs as {
+    id: string;
+    script_id: string;
+    symbol: string;
+    timeframe: string;
+    enabled: boolean;
+    forward_events: boolean;
+  }[];
   return {
     data: { jobs },
-    text: jobs.length ? table(ctx.out, ["job", "script", "symbol", "tf", "enabled", "forward"], jobs.map((j) => [j.id, j.script_id, j.symbol, j.timeframe, j.enabled ? "on" : "off", j.forward_events ? "yes" : "no"])) : "no cron jobs",
+    text: jobs.length
+      ? table(
+          ctx.out,
+          ["job", "script", "symbol", "tf", "enabled", "forward"],
+          jobs.map((j) => [
+            j.id,
+            j.script_id,
+            j.symbol,
+            j.timeframe,
+            j.enabled ? "on" : "off",
+            j.forward_events ? "yes" : "no",
+          ]),
+        )
+      : "no cron jobs",
   };
 }
 
 export async function cronRun(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
-  const { json } = await call(ctx, "POST", "/cron/run", { ...(opts.job ? { job_id: opts.job } : {}), force: !!opts.force });
-  const results = json.results as { job_id: string; status: string; events?: number; forwarded?: number; reason?: string }[];
+  const { json } = await call(ctx, "POST", "/cron/run", {
+    ...(opts.job ? { job_id: opts.job } : {}),
+    force: !!opts.force,
+  });
+  const results = json.results as {
+    job_id: string;
+    status: string;
+    events?: number;
+    forwarded?: number;
+    reason?: string;
+  }[];
   return {
     data: { results },
-    text: results.length ? table(ctx.out, ["job", "status", "events", "forwarded", "reason"], results.map((r) => [r.job_id, r.status, r.events ?? 0, r.forwarded ?? 0, r.reason ?? ""])) : "no enabled jobs",
+    text: results.length
+      ? table(
+          ctx.out,
+          ["job", "status", "events", "forwarded", "reason"],
+          results.map((r) => [r.job_id, r.status, r.events ?? 0, r.forwarded ?? 0, r.reason ?? ""]),
+        )
+      : "no enabled jobs",
   };
 }
 
 export async function ingest(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
   const symbol = opts.symbol as string | undefined;
   const timeframe = opts.timeframe as string | undefined;
-  if (!symbol || !timeframe) throw usageError("ingest needs --symbol and --timeframe", undefined, ["resinctl script ingest --symbol BTCUSDT --timeframe 60 --data bars.json"]);
+  if (!symbol || !timeframe)
+    throw usageError("ingest needs --symbol and --timeframe", undefined, [
+      "resinctl script ingest --symbol BTCUSDT --timeframe 60 --data bars.json",
+    ]);
   const { json } = await call(ctx, "POST", "/ingest", { symbol, timeframe, bars: barsFrom(ctx, opts) });
-  return { data: { ingest: json }, text: `${symbol} ${timeframe}: ${compactNumber(json.count as number)} bars stored (last ${new Date(json.last_time as number).toISOString()})` };
+  return {
+    data: { ingest: json },
+    text: `${symbol} ${timeframe}: ${compactNumber(json.count as number)} bars stored (last ${new Date(json.last_time as number).toISOString()})`,
+  };
 }

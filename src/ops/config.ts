@@ -41,7 +41,10 @@ export function loadConfig(root: string): CtlConfig {
   try {
     doc = parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   } catch (e) {
-    throw new CtlError("CONFIG_INVALID", `${file}: ${(e as Error).message}`, { exit: EXIT.ERROR, hint: "fix the TOML syntax or re-run `resinctl init`" });
+    throw new CtlError("CONFIG_INVALID", `${file}: ${(e as Error).message}`, {
+      exit: EXIT.ERROR,
+      hint: "fix the TOML syntax or re-run `resinctl init`",
+    });
   }
   const workers: Record<string, WorkerConfig> = {};
   for (const [name, w] of Object.entries((doc.workers ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -61,7 +64,10 @@ export function loadConfig(root: string): CtlConfig {
 }
 
 export function saveConfig(root: string, cfg: CtlConfig): void {
-  writeFileSync(configPath(root), `# resinctl deployment config\n${stringify(cfg as unknown as Record<string, unknown>)}\n`);
+  writeFileSync(
+    configPath(root),
+    `# resinctl deployment config\n${stringify(cfg as unknown as Record<string, unknown>)}\n`,
+  );
 }
 
 /** Sets a dotted key (provider, account_id, workers.<name>.<field>). */
@@ -69,7 +75,8 @@ export function setConfigValue(cfg: CtlConfig, key: string, raw: string): void {
   const value: unknown = /^-?\d+$/.test(raw) ? Number(raw) : raw === "true" ? true : raw === "false" ? false : raw;
   const parts = key.split(".");
   if (parts.length === 1 && (key === "provider" || key === "account_id")) {
-    if (key === "provider" && raw !== "local" && raw !== "cloudflare") throw new CtlError("USAGE", "provider must be local or cloudflare", { exit: EXIT.USAGE });
+    if (key === "provider" && raw !== "local" && raw !== "cloudflare")
+      throw new CtlError("USAGE", "provider must be local or cloudflare", { exit: EXIT.USAGE });
     (cfg as unknown as Record<string, unknown>)[key] = raw;
     return;
   }
@@ -78,5 +85,8 @@ export function setConfigValue(cfg: CtlConfig, key: string, raw: string): void {
     (w as unknown as Record<string, unknown>)[parts[2] as string] = value;
     return;
   }
-  throw new CtlError("USAGE", `unknown config key '${key}'`, { exit: EXIT.USAGE, hint: "keys: provider, account_id, workers.<name>.{kind,script,port,url,compatibility_date}" });
+  throw new CtlError("USAGE", `unknown config key '${key}'`, {
+    exit: EXIT.USAGE,
+    hint: "keys: provider, account_id, workers.<name>.{kind,script,port,url,compatibility_date}",
+  });
 }

@@ -48,7 +48,14 @@ export interface Ctx {
   secrets(): SecretStore;
 }
 
-export function createCtx(ws: Workspace, env: Record<string, string | undefined>, flags: Flags, out: OutputOptions, fetchImpl: typeof fetch, runProcess?: ProcessRunner): Ctx {
+export function createCtx(
+  ws: Workspace,
+  env: Record<string, string | undefined>,
+  flags: Flags,
+  out: OutputOptions,
+  fetchImpl: typeof fetch,
+  runProcess?: ProcessRunner,
+): Ctx {
   const root = (): string => {
     if (!ws.root) {
       throw new CtlError("NO_WORKSPACE", "no resin workspace found", {

@@ -55,7 +55,9 @@ export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edg
 }
 
 /** Miniflare/workerd options for the bundle (modules with the wasm rule). */
-export async function edgeModules(bundle: EdgeBundle): Promise<{ type: "ESModule" | "CompiledWasm"; path: string; contents: Uint8Array | string }[]> {
+export async function edgeModules(
+  bundle: EdgeBundle,
+): Promise<{ type: "ESModule" | "CompiledWasm"; path: string; contents: Uint8Array | string }[]> {
   return [
     { type: "ESModule", path: bundle.script, contents: await readFile(bundle.script, "utf8") },
     { type: "CompiledWasm", path: bundle.wasm, contents: await readFile(bundle.wasm) },

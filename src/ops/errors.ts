@@ -19,4 +19,8 @@ export class CtlError extends Error {
 }
 
 export const usageError = (message: string, hint?: string, suggestions?: string[]) =>
-  new CtlError("USAGE", message, { exit: EXIT.USAGE, ...(hint ? { hint } : {}), ...(suggestions ? { suggestions } : {}) });
+  new CtlError("USAGE", message, {
+    exit: EXIT.USAGE,
+    ...(hint ? { hint } : {}),
+    ...(suggestions ? { suggestions } : {}),
+  });

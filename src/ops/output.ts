@@ -61,18 +61,38 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
-const STATUS_COLORS: Record<string, Style> = { ok: "green", up: "green", running: "green", current: "green", active: "green", on: "red", error: "red", down: "red", failed: "red", off: "gray", skipped: "yellow", warning: "yellow", stopped: "gray" };
+const STATUS_COLORS: Record<string, Style> = {
+  ok: "green",
+  up: "green",
+  running: "green",
+  current: "green",
+  active: "green",
+  on: "red",
+  error: "red",
+  down: "red",
+  failed: "red",
+  off: "gray",
+  skipped: "yellow",
+  warning: "yellow",
+  stopped: "gray",
+};
 
 /** A table (cli-table3 via renderTable): zebra rows, numbers right-aligned and compact, status words coloured. */
 export function table(o: Pick<OutputOptions, "color">, head: string[], rows: (string | number)[][]): string {
   const numeric = head.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === "number"));
-  const cells = rows.map((r, k) => r.map((c) => {
-    const text = typeof c === "number" ? compactNumber(c) : c;
-    const st = STATUS_COLORS[text.toLowerCase()];
-    const shown = st ? paint(o, st, text) : text;
-    return k % 2 === 1 ? paint(o, "dim", shown) : shown;
-  }));
-  return renderTable(head.map((h) => paint(o, "bold", h)), cells, numeric.map((n) => (n ? "right" : "left")));
+  const cells = rows.map((r, k) =>
+    r.map((c) => {
+      const text = typeof c === "number" ? compactNumber(c) : c;
+      const st = STATUS_COLORS[text.toLowerCase()];
+      const shown = st ? paint(o, st, text) : text;
+      return k % 2 === 1 ? paint(o, "dim", shown) : shown;
+    }),
+  );
+  return renderTable(
+    head.map((h) => paint(o, "bold", h)),
+    cells,
+    numeric.map((n) => (n ? "right" : "left")),
+  );
 }
 
 export interface CardError {

@@ -14,10 +14,18 @@ export interface ProcessResult {
   error?: Error;
 }
 
-export type ProcessRunner = (cmd: string, args: string[], opts?: { input?: string; env?: Record<string, string | undefined> }) => ProcessResult;
+export type ProcessRunner = (
+  cmd: string,
+  args: string[],
+  opts?: { input?: string; env?: Record<string, string | undefined> },
+) => ProcessResult;
 
 export const defaultRunner: ProcessRunner = (cmd, args, opts = {}) => {
-  const r = spawnSync(cmd, args, { encoding: "utf8", ...(opts.input !== undefined ? { input: opts.input } : {}), ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
+  const r = spawnSync(cmd, args, {
+    encoding: "utf8",
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
+  });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", ...(r.error ? { error: r.error } : {}) };
 };
 
@@ -44,21 +52,41 @@ export class CloudflareProvider {
 
   private wrangler(args: string[], input?: string): string {
     this.requireWrangler();
-    const env = { CLOUDFLARE_ACCOUNT_ID: this.env.CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_API_TOKEN: this.env.CLOUDFLARE_API_TOKEN };
+    const env = {
+      CLOUDFLARE_ACCOUNT_ID: this.env.CLOUDFLARE_ACCOUNT_ID,
+      CLOUDFLARE_API_TOKEN: this.env.CLOUDFLARE_API_TOKEN,
+    };
     const r = this.run("wrangler", args, { ...(input !== undefined ? { input } : {}), env });
     if (r.error || r.status !== 0) {
       const detail = (r.stderr || r.stdout || r.error?.message || "").trim().split("\n").slice(-3).join(" ");
-      throw new CtlError("WRANGLER_FAILED", `wrangler ${args[0]} failed: ${detail}`, { exit: EXIT.FAILED, hint: "check CLOUDFLARE_API_TOKEN / CLOUDFLARE_ACCOUNT_ID and `wrangler whoami`" });
+      throw new CtlError("WRANGLER_FAILED", `wrangler ${args[0]} failed: ${detail}`, {
+        exit: EXIT.FAILED,
+        hint: "check CLOUDFLARE_API_TOKEN / CLOUDFLARE_ACCOUNT_ID and `wrangler whoami`",
+      });
     }
     return r.stdout;
   }
 
   /** Bundles the edge worker and deploys it with `wrangler deploy`; returns the version id wrangler printed. */
-  async deploy(worker: string, cfg: WorkerConfig, bundleDir?: string): Promise<{ worker: string; version_id: string | null; output: string }> {
+  async deploy(
+    worker: string,
+    cfg: WorkerConfig,
+    bundleDir?: string,
+  ): Promise<{ worker: string; version_id: string | null; output: string }> {
     this.requireWrangler();
-    if (cfg.kind !== "edge" && !cfg.script) throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`);
+    if (cfg.kind !== "edge" && !cfg.script)
+      throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`);
     const script = cfg.kind === "edge" ? (await buildEdgeWorker(bundleDir)).script : (cfg.script as string);
-    const out = this.wrangler(["deploy", script, "--name", worker, "--compatibility-date", cfg.compatibility_date, "--compatibility-flags", "nodejs_compat"]);
+    const out = this.wrangler([
+      "deploy",
+      script,
+      "--name",
+      worker,
+      "--compatibility-date",
+      cfg.compatibility_date,
+      "--compatibility-flags",
+      "nodejs_compat",
+    ]);
     const id = /Current Version ID:\s*([0-9a-f-]+)/i.exec(out)?.[1] ?? null;
     return { worker, version_id: id, output: out.trim() };
   }
@@ -69,7 +97,15 @@ export class CloudflareProvider {
   }
 
   rollback(worker: string, versionId?: string): string {
-    return this.wrangler(["rollback", ...(versionId ? [versionId] : []), "--name", worker, "--message", "resinctl rollback", "-y"]).trim();
+    return this.wrangler([
+      "rollback",
+      ...(versionId ? [versionId] : []),
+      "--name",
+      worker,
+      "--message",
+      "resinctl rollback",
+      "-y",
+    ]).trim();
   }
 
   history(worker: string): string {

@@ -3,7 +3,18 @@
 // with a `current` pointer; a running dev server watches the pointer and hot-reloads, so deploy
 // history and rollback are real.
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unwatchFile,
+  watchFile,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import type { MiniflareOptions } from "miniflare";
 import type { WorkerConfig } from "./config.js";
@@ -46,14 +57,18 @@ export class LocalProvider {
 
   currentVersion(worker: string): number | null {
     try {
-      return (JSON.parse(readFileSync(join(this.versionsDir(worker), "current.json"), "utf8")) as { version: number }).version;
+      return (JSON.parse(readFileSync(join(this.versionsDir(worker), "current.json"), "utf8")) as { version: number })
+        .version;
     } catch {
       return null;
     }
   }
 
   private setCurrent(worker: string, version: number): void {
-    writeFileSync(join(this.versionsDir(worker), "current.json"), `${JSON.stringify({ version, updated_at: new Date().toISOString() })}\n`);
+    writeFileSync(
+      join(this.versionsDir(worker), "current.json"),
+      `${JSON.stringify({ version, updated_at: new Date().toISOString() })}\n`,
+    );
   }
 
   history(worker: string): VersionInfo[] {
@@ -63,8 +78,18 @@ export class LocalProvider {
     return readdirSync(dir)
       .filter((d) => /^v\d+$/.test(d))
       .map((d) => {
-        const meta = JSON.parse(readFileSync(join(dir, d, "meta.json"), "utf8")) as { version: number; created_at: string; bytes: number };
-        return { worker, version: meta.version, created_at: meta.created_at, bytes: meta.bytes, current: meta.version === current };
+        const meta = JSON.parse(readFileSync(join(dir, d, "meta.json"), "utf8")) as {
+          version: number;
+          created_at: string;
+          bytes: number;
+        };
+        return {
+          worker,
+          version: meta.version,
+          created_at: meta.created_at,
+          bytes: meta.bytes,
+          current: meta.version === current,
+        };
       })
       .sort((a, b) => a.version - b.version);
   }
@@ -81,7 +106,10 @@ export class LocalProvider {
       if (cfg.kind === "edge") {
         bytes = (await buildEdgeWorker(target)).bytes;
       } else {
-        if (!cfg.script) throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, { hint: `resinctl config set workers.${worker}.script path/to/worker.js` });
+        if (!cfg.script)
+          throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, {
+            hint: `resinctl config set workers.${worker}.script path/to/worker.js`,
+          });
         const src = resolve(this.root, cfg.script);
         if (!existsSync(src)) throw new CtlError("NOT_FOUND", `worker script ${src} does not exist`);
         copyFileSync(src, join(target, "worker.js"));
@@ -92,7 +120,10 @@ export class LocalProvider {
       throw e;
     }
     const created_at = new Date().toISOString();
-    writeFileSync(join(target, "meta.json"), `${JSON.stringify({ version: next, created_at, bytes, kind: cfg.kind })}\n`);
+    writeFileSync(
+      join(target, "meta.json"),
+      `${JSON.stringify({ version: next, created_at, bytes, kind: cfg.kind })}\n`,
+    );
     this.setCurrent(worker, next);
     return { worker, version: next, created_at, bytes, current: true };
   }
@@ -100,21 +131,43 @@ export class LocalProvider {
   /** Makes `version` (default: the one before the current) current again. */
   rollback(worker: string, version?: number): VersionInfo {
     const versions = this.history(worker);
-    if (!versions.length) throw new CtlError("NOT_DEPLOYED", `worker '${worker}' has no deployed versions`, { hint: `resinctl deploy worker ${worker}` });
+    if (!versions.length)
+      throw new CtlError("NOT_DEPLOYED", `worker '${worker}' has no deployed versions`, {
+        hint: `resinctl deploy worker ${worker}`,
+      });
     const current = this.currentVersion(worker);
     const target = version ?? versions.filter((v) => current === null || v.version < current).pop()?.version;
-    if (target === undefined) throw new CtlError("NO_PREVIOUS_VERSION", `worker '${worker}' has no version before v${current}`, { exit: EXIT.FAILED });
+    if (target === undefined)
+      throw new CtlError("NO_PREVIOUS_VERSION", `worker '${worker}' has no version before v${current}`, {
+        exit: EXIT.FAILED,
+      });
     const info = versions.find((v) => v.version === target);
-    if (!info) throw new CtlError("NOT_FOUND", `worker '${worker}' has no version ${target}`, { suggestions: versions.map((v) => `resinctl deploy rollback ${worker} ${v.version}`) });
+    if (!info)
+      throw new CtlError("NOT_FOUND", `worker '${worker}' has no version ${target}`, {
+        suggestions: versions.map((v) => `resinctl deploy rollback ${worker} ${v.version}`),
+      });
     this.setCurrent(worker, target);
     return { ...info, current: true };
   }
 
-  private async miniflareOptions(worker: string, cfg: WorkerConfig, version: number, port: number, bindings: Record<string, string>): Promise<MiniflareOptions> {
+  private async miniflareOptions(
+    worker: string,
+    cfg: WorkerConfig,
+    version: number,
+    port: number,
+    bindings: Record<string, string>,
+  ): Promise<MiniflareOptions> {
     const dir = join(this.versionsDir(worker), `v${version}`);
     const script = join(dir, "worker.js");
-    const modules: { type: "ESModule" | "CompiledWasm"; path: string; contents: string | Uint8Array }[] = [{ type: "ESModule", path: script, contents: readFileSync(script, "utf8") }];
-    if (existsSync(join(dir, "kernels.wasm"))) modules.push({ type: "CompiledWasm", path: join(dir, "kernels.wasm"), contents: readFileSync(join(dir, "kernels.wasm")) });
+    const modules: { type: "ESModule" | "CompiledWasm"; path: string; contents: string | Uint8Array }[] = [
+      { type: "ESModule", path: script, contents: readFileSync(script, "utf8") },
+    ];
+    if (existsSync(join(dir, "kernels.wasm")))
+      modules.push({
+        type: "CompiledWasm",
+        path: join(dir, "kernels.wasm"),
+        contents: readFileSync(join(dir, "kernels.wasm")),
+      });
     return {
       name: worker,
       modules,
@@ -135,7 +188,11 @@ export class LocalProvider {
   }
 
   /** Runs the current version of a worker (deploying it first if it never was) and hot-reloads on deploy/rollback. */
-  async startDev(worker: string, cfg: WorkerConfig, opts: { port?: number; bindings?: Record<string, string>; onReload?: (v: number) => void } = {}): Promise<DevServer> {
+  async startDev(
+    worker: string,
+    cfg: WorkerConfig,
+    opts: { port?: number; bindings?: Record<string, string>; onReload?: (v: number) => void } = {},
+  ): Promise<DevServer> {
     let version = this.currentVersion(worker) ?? (await this.deploy(worker, cfg)).version;
     const { Miniflare } = await import("miniflare");
     const port = opts.port ?? cfg.port;
@@ -146,7 +203,11 @@ export class LocalProvider {
       url = await mf.ready;
     } catch (e) {
       await mf.dispose().catch(() => undefined);
-      throw new CtlError("INFRA_UNAVAILABLE", `cannot start workerd for '${worker}' on port ${port}: ${(e as Error).message}`, { exit: EXIT.INFRA });
+      throw new CtlError(
+        "INFRA_UNAVAILABLE",
+        `cannot start workerd for '${worker}' on port ${port}: ${(e as Error).message}`,
+        { exit: EXIT.INFRA },
+      );
     }
     const actualPort = Number(url.port);
     const pointer = join(this.versionsDir(worker), "current.json");
@@ -166,16 +227,21 @@ export class LocalProvider {
     };
     let reloading = Promise.resolve();
     watchFile(pointer, { interval: 200 }, () => {
-      reloading = reloading.then(async () => {
-        const v = this.currentVersion(worker);
-        if (v === null || v === version) return;
-        version = v;
-        await mf.setOptions(await this.miniflareOptions(worker, cfg, v, actualPort, bindings));
-        server.version = v;
-        server.reloads++;
-        writeFileSync(runFile, `${JSON.stringify({ pid: process.pid, url: url.href, port: actualPort, version: v })}\n`);
-        opts.onReload?.(v);
-      }).catch(() => undefined);
+      reloading = reloading
+        .then(async () => {
+          const v = this.currentVersion(worker);
+          if (v === null || v === version) return;
+          version = v;
+          await mf.setOptions(await this.miniflareOptions(worker, cfg, v, actualPort, bindings));
+          server.version = v;
+          server.reloads++;
+          writeFileSync(
+            runFile,
+            `${JSON.stringify({ pid: process.pid, url: url.href, port: actualPort, version: v })}\n`,
+          );
+          opts.onReload?.(v);
+        })
+        .catch(() => undefined);
     });
     return server;
   }
@@ -183,7 +249,10 @@ export class LocalProvider {
   /** The URL of a running dev server of this workspace, if its process is alive. */
   runningUrl(worker: string): string | null {
     try {
-      const run = JSON.parse(readFileSync(join(this.root, ".resin", "run", `${worker}.json`), "utf8")) as { pid: number; url: string };
+      const run = JSON.parse(readFileSync(join(this.root, ".resin", "run", `${worker}.json`), "utf8")) as {
+        pid: number;
+        url: string;
+      };
       process.kill(run.pid, 0);
       return run.url;
     } catch {

@@ -57,7 +57,11 @@ export class SecretStore {
     const cipher = createCipheriv("aes-256-gcm", this.key(), iv);
     const data = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
     const store = this.load();
-    (store[worker] ??= {})[name] = { iv: iv.toString("base64"), tag: cipher.getAuthTag().toString("base64"), data: data.toString("base64") };
+    (store[worker] ??= {})[name] = {
+      iv: iv.toString("base64"),
+      tag: cipher.getAuthTag().toString("base64"),
+      data: data.toString("base64"),
+    };
     this.save(store);
   }
 

@@ -54,7 +54,8 @@ export function remember(home: string, root: string): void {
 export function resolveWorkspace(env: Record<string, string | undefined>, cwd: string): Workspace {
   const home = ctlHome(env);
   const remembered = rememberedPath(home);
-  if (env.SVC_REPO && isAbsolute(env.SVC_REPO) && existsSync(env.SVC_REPO)) return { root: env.SVC_REPO, source: "env", remembered, home };
+  if (env.SVC_REPO && isAbsolute(env.SVC_REPO) && existsSync(env.SVC_REPO))
+    return { root: env.SVC_REPO, source: "env", remembered, home };
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (isWorkspace(dir)) return { root: dir, source: "cwd", remembered, home };
     if (dirname(dir) === dir) break;

@@ -49,11 +49,15 @@ export function parseSpace(raw: unknown): ParamSpec[] {
     if (seen.has(name)) invalid(`duplicate parameter name '${name}'`, name);
     seen.add(name);
     if (typeof kind !== "string" || !KINDS.includes(kind as ParamKind)) {
-      invalid(`parameter '${name}': unknown kind ${JSON.stringify(kind)} (expected int, float, bool or categorical)`, name);
+      invalid(
+        `parameter '${name}': unknown kind ${JSON.stringify(kind)} (expected int, float, bool or categorical)`,
+        name,
+      );
     }
     if (kind === "bool") return { name, kind: "bool" };
     if (kind === "categorical") {
-      if (!Array.isArray(choices) || choices.length === 0) invalid(`parameter '${name}': choices must be a non-empty array`, name);
+      if (!Array.isArray(choices) || choices.length === 0)
+        invalid(`parameter '${name}': choices must be a non-empty array`, name);
       for (const c of choices) {
         if (!(typeof c === "string" || typeof c === "boolean" || isFiniteNumber(c))) {
           invalid(`parameter '${name}': choices must be strings, numbers or booleans`, name);
@@ -61,7 +65,8 @@ export function parseSpace(raw: unknown): ParamSpec[] {
       }
       return { name, kind: "categorical", choices: [...(choices as ParamValue[])] };
     }
-    if (!isFiniteNumber(min) || !isFiniteNumber(max)) invalid(`parameter '${name}': min and max are required numbers`, name);
+    if (!isFiniteNumber(min) || !isFiniteNumber(max))
+      invalid(`parameter '${name}': min and max are required numbers`, name);
     if (min >= max) invalid(`parameter '${name}': min (${min}) must be below max (${max})`, name);
     if (step !== undefined && step !== null && (!isFiniteNumber(step) || step <= 0)) {
       invalid(`parameter '${name}': step must be a positive number`, name);
@@ -134,7 +139,9 @@ export function gridAxis(p: ParamSpec): ParamValue[] {
     const n = stepCount(p, step);
     if (n <= GRID_AXIS_CAP) return Array.from({ length: n }, (_, k) => snap(p, lo + k * step));
     // Too many cells: spread GRID_AXIS_CAP points over the step grid, ends included.
-    const pts = Array.from({ length: GRID_AXIS_CAP }, (_, j) => snap(p, lo + Math.round((j * (n - 1)) / (GRID_AXIS_CAP - 1)) * step));
+    const pts = Array.from({ length: GRID_AXIS_CAP }, (_, j) =>
+      snap(p, lo + Math.round((j * (n - 1)) / (GRID_AXIS_CAP - 1)) * step),
+    );
     return [...new Set(pts)];
   }
   return Array.from({ length: GRID_FLOAT_POINTS }, (_, j) => lo + ((hi - lo) * j) / (GRID_FLOAT_POINTS - 1));
@@ -142,7 +149,10 @@ export function gridAxis(p: ParamSpec): ParamValue[] {
 
 function capAxis<T>(values: T[]): T[] {
   if (values.length <= GRID_AXIS_CAP) return values;
-  return Array.from({ length: GRID_AXIS_CAP }, (_, j) => values[Math.round((j * (values.length - 1)) / (GRID_AXIS_CAP - 1))] as T);
+  return Array.from(
+    { length: GRID_AXIS_CAP },
+    (_, j) => values[Math.round((j * (values.length - 1)) / (GRID_AXIS_CAP - 1))] as T,
+  );
 }
 
 /** Number of grid cells (product of the axis sizes). */

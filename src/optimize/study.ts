@@ -6,10 +6,34 @@ import type { Bar, LibrarySource, Trade } from "../core/result.js";
 import { declarationKind, toBarArray } from "./bars.js";
 import { OptimizeAbortedError, OptimizeError } from "./errors.js";
 import { createRng } from "./prng.js";
-import { createSampler, resolveSampler, SAMPLERS, type Observation, type SamplerChoice, type SamplerName } from "./samplers.js";
+import {
+  createSampler,
+  resolveSampler,
+  SAMPLERS,
+  type Observation,
+  type SamplerChoice,
+  type SamplerName,
+} from "./samplers.js";
 import { gridSize, parseSpace, type ParamSpec, type Params } from "./space.js";
-import { computeStats, DEFAULT_INITIAL_CAPITAL, finiteOrNull, OBJECTIVES, score, statsToJson, type ObjectiveName, type TrialStats, type TrialStatsJson } from "./stats.js";
-import { IN_SAMPLE_WARNING, parseValidation, planValidation, type Plan, type Slice, type ValidationSpec } from "./validation.js";
+import {
+  computeStats,
+  DEFAULT_INITIAL_CAPITAL,
+  finiteOrNull,
+  OBJECTIVES,
+  score,
+  statsToJson,
+  type ObjectiveName,
+  type TrialStats,
+  type TrialStatsJson,
+} from "./stats.js";
+import {
+  IN_SAMPLE_WARNING,
+  parseValidation,
+  planValidation,
+  type Plan,
+  type Slice,
+  type ValidationSpec,
+} from "./validation.js";
 
 export const N_TRIALS_DEFAULT = 30;
 export const N_TRIALS_CAP = 200;
@@ -114,19 +138,25 @@ export interface PreparedStudy {
 
 /** Applies every check of service.md 2.3 after the schema, in order; throws OptimizeError. */
 export function prepareStudy(req: OptimizeRequest): PreparedStudy {
-  if (typeof req.script !== "string" || req.script.trim() === "") throw new OptimizeError("NO_SCRIPT", "script is empty");
+  if (typeof req.script !== "string" || req.script.trim() === "")
+    throw new OptimizeError("NO_SCRIPT", "script is empty");
   const bars = toBarArray(req.data);
   if (bars.length === 0) throw new OptimizeError("NO_DATA", "data has no bars");
   const decl = declarationKind(req.script);
   if (decl !== "strategy") {
-    throw new OptimizeError("NOT_A_STRATEGY", `optimize needs a strategy() script (found ${decl ? `${decl}()` : "no declaration"})`);
+    throw new OptimizeError(
+      "NOT_A_STRATEGY",
+      `optimize needs a strategy() script (found ${decl ? `${decl}()` : "no declaration"})`,
+    );
   }
   const space = parseSpace(req.space);
   const spec = parseValidation(req.validation);
   const plan = planValidation(spec, bars.length);
   const objective = req.objective ?? "composite";
   if (!OBJECTIVES.includes(objective as ObjectiveName)) {
-    throw new OptimizeError("INVALID_OBJECTIVE", `objective must be one of ${OBJECTIVES.join(", ")}`, { allowed: OBJECTIVES });
+    throw new OptimizeError("INVALID_OBJECTIVE", `objective must be one of ${OBJECTIVES.join(", ")}`, {
+      allowed: OBJECTIVES,
+    });
   }
   const samplerChoice = req.sampler ?? "auto";
   if (!SAMPLERS.includes(samplerChoice as SamplerChoice)) {
@@ -142,15 +172,22 @@ export function prepareStudy(req: OptimizeRequest): PreparedStudy {
   if (sampler === "grid") {
     const cells = gridSize(space);
     if (cells > GRID_CELLS_CAP) {
-      throw new OptimizeError("GRID_TOO_LARGE", `grid has ${cells} cells (max ${GRID_CELLS_CAP})`, { cells, max_cells: GRID_CELLS_CAP });
+      throw new OptimizeError("GRID_TOO_LARGE", `grid has ${cells} cells (max ${GRID_CELLS_CAP})`, {
+        cells,
+        max_cells: GRID_CELLS_CAP,
+      });
     }
   }
   const estimated = nTrials * plan.folds;
   if (estimated > ENGINE_RUNS_CAP) {
-    throw new OptimizeError("TOO_MANY_RUNS", `estimated engine runs ${estimated} (n_trials ${nTrials} x folds ${plan.folds}) exceed ${ENGINE_RUNS_CAP}`, {
-      estimated_runs: estimated,
-      max_runs: ENGINE_RUNS_CAP,
-    });
+    throw new OptimizeError(
+      "TOO_MANY_RUNS",
+      `estimated engine runs ${estimated} (n_trials ${nTrials} x folds ${plan.folds}) exceed ${ENGINE_RUNS_CAP}`,
+      {
+        estimated_runs: estimated,
+        max_runs: ENGINE_RUNS_CAP,
+      },
+    );
   }
   if (spec.mode === "in-sample") warnings.push(IN_SAMPLE_WARNING);
   return {
@@ -172,7 +209,11 @@ export function prepareStudy(req: OptimizeRequest): PreparedStudy {
 /** The strategy's initial capital as a run reports it (meta, then the stats), else TradingView's default. */
 export function initialCapitalOf(result: TrialOutcome): number {
   const meta = result.meta ?? {};
-  for (const v of [meta.initial_capital, (meta.strategy as Record<string, unknown> | undefined)?.initial_capital, (result.strategy?.stats as { initial_capital?: unknown } | undefined)?.initial_capital]) {
+  for (const v of [
+    meta.initial_capital,
+    (meta.strategy as Record<string, unknown> | undefined)?.initial_capital,
+    (result.strategy?.stats as { initial_capital?: unknown } | undefined)?.initial_capital,
+  ]) {
     if (typeof v === "number" && Number.isFinite(v) && v > 0) return v;
   }
   return DEFAULT_INITIAL_CAPITAL;
@@ -194,7 +235,12 @@ interface SliceOutcome {
 /** A run's outcome, or the message of what it threw. */
 type Attempt = { ok: true; result: TrialOutcome } | { ok: false; error: string };
 
-function attempt(runner: TrialRunner, study: PreparedStudy, inputs: Record<string, unknown>, slice: Slice): Promise<Attempt> {
+function attempt(
+  runner: TrialRunner,
+  study: PreparedStudy,
+  inputs: Record<string, unknown>,
+  slice: Slice,
+): Promise<Attempt> {
   return runner(inputs, study.bars.slice(slice.start, slice.end)).then(
     (result) => ({ ok: true, result }),
     (err: unknown) => ({ ok: false, error: err instanceof Error ? err.message : String(err) }),
@@ -206,7 +252,13 @@ function attempt(runner: TrialRunner, study: PreparedStudy, inputs: Record<strin
  * at once (a pool can run them side by side); runs past a failure are then wasted but not counted, so
  * the outcome, `runs` included, is the sequential one.
  */
-async function runSlices(study: PreparedStudy, runner: TrialRunner, inputs: Record<string, unknown>, slices: Slice[], speculate = false): Promise<SliceOutcome> {
+async function runSlices(
+  study: PreparedStudy,
+  runner: TrialRunner,
+  inputs: Record<string, unknown>,
+  slices: Slice[],
+  speculate = false,
+): Promise<SliceOutcome> {
   const started = speculate ? slices.map((slice) => attempt(runner, study, inputs, slice)) : [];
   const trades: Pick<Trade, "profit" | "exit_bar_index">[] = [];
   let capital = DEFAULT_INITIAL_CAPITAL;
@@ -252,7 +304,11 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 /** Runs a prepared study: trials in proposal order, scored, ranked. */
-export async function runStudy(study: PreparedStudy, runner: TrialRunner, options: StudyOptions = {}): Promise<OptimizeResult> {
+export async function runStudy(
+  study: PreparedStudy,
+  runner: TrialRunner,
+  options: StudyOptions = {},
+): Promise<OptimizeResult> {
   const started = Date.now();
   const rng = createRng(study.seed);
   const sampler = createSampler(study.sampler, study.space, rng, study.nTrials);
@@ -307,7 +363,12 @@ export async function runStudy(study: PreparedStudy, runner: TrialRunner, option
     scored.push(s);
     engineRuns += s.record.engine_runs;
     const best = pickBest(scored, oosNow);
-    options.onProgress?.({ completed: scored.length, total: study.nTrials, trial: s.record, best_index: best ? best.record.index : null });
+    options.onProgress?.({
+      completed: scored.length,
+      total: study.nTrials,
+      trial: s.record,
+      best_index: best ? best.record.index : null,
+    });
   };
   for (let index = 0; index < study.nTrials; index++) {
     throwIfAborted(options.signal);
@@ -350,6 +411,10 @@ export async function runStudy(study: PreparedStudy, runner: TrialRunner, option
 }
 
 /** Checks and runs an optimize request. */
-export async function optimize(req: OptimizeRequest, runner: TrialRunner, options: StudyOptions = {}): Promise<OptimizeResult> {
+export async function optimize(
+  req: OptimizeRequest,
+  runner: TrialRunner,
+  options: StudyOptions = {},
+): Promise<OptimizeResult> {
   return runStudy(prepareStudy(req), runner, options);
 }

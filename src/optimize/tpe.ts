@@ -31,7 +31,9 @@ function erf(x: number): number {
   const s = x < 0 ? -1 : 1;
   const a = Math.abs(x);
   const t = 1 / (1 + 0.3275911 * a);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-a * a);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-a * a);
   return s * y;
 }
 
@@ -115,7 +117,10 @@ export function createTpe(space: ParamSpec[], rng: Rng, nTrials: number): Sample
     propose(history) {
       if (history.length < startup) return randomParams(space, rng);
       // Best first; a stable sort keeps ties in trial order, so a seed reproduces the split.
-      const ranked = history.map((o, i) => ({ o, i })).sort((a, b) => b.o.score - a.o.score || a.i - b.i).map((x) => x.o);
+      const ranked = history
+        .map((o, i) => ({ o, i }))
+        .sort((a, b) => b.o.score - a.o.score || a.i - b.i)
+        .map((x) => x.o);
       const nGood = Math.max(1, Math.ceil(TPE_GAMMA * ranked.length));
       const good = ranked.slice(0, nGood);
       const bad = ranked.slice(nGood);
@@ -142,8 +147,16 @@ export function createTpe(space: ParamSpec[], rng: Rng, nTrials: number): Sample
         // The bandwidth floor shrinks as trials accumulate: without it the good kernels collapse
         // onto the first incumbent and the search stops exploring.
         const minSigma = Math.max(0.8 / Math.sqrt(ranked.length), 0.01, step > 0 ? step / range / 2 : 0);
-        const l = fitParzen(good.map((o) => toUnit(p, o.params[p.name] as number)), minSigma, prior);
-        const g = fitParzen(bad.map((o) => toUnit(p, o.params[p.name] as number)), minSigma, prior);
+        const l = fitParzen(
+          good.map((o) => toUnit(p, o.params[p.name] as number)),
+          minSigma,
+          prior,
+        );
+        const g = fitParzen(
+          bad.map((o) => toUnit(p, o.params[p.name] as number)),
+          minSigma,
+          prior,
+        );
         for (let c = 0; c < TPE_CANDIDATES; c++) {
           const v = fromUnit(p, parzenSample(l, rng));
           const u = toUnit(p, v);

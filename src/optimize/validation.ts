@@ -61,17 +61,25 @@ export function parseValidation(raw: unknown): ValidationSpec {
   }
   let frac: number | null = null;
   if (r.holdout_frac !== undefined && r.holdout_frac !== null) {
-    if (typeof r.holdout_frac !== "number" || !Number.isFinite(r.holdout_frac) || r.holdout_frac <= 0 || r.holdout_frac >= 1) {
+    if (
+      typeof r.holdout_frac !== "number" ||
+      !Number.isFinite(r.holdout_frac) ||
+      r.holdout_frac <= 0 ||
+      r.holdout_frac >= 1
+    ) {
       bad("validation.holdout_frac must be a number between 0 and 1");
     }
     frac = r.holdout_frac;
   }
   const known = new Set(["mode", "holdout_frac", "train_bars", "test_bars", "step_bars", "warmup_bars"]);
-  const unknown = Object.keys(r).filter((k) => !known.has(k)).sort();
+  const unknown = Object.keys(r)
+    .filter((k) => !known.has(k))
+    .sort();
   if (unknown.length) bad(`unknown validation fields: ${unknown.join(", ")}`);
   const spec: ValidationSpec = {
     mode: mode as ValidationMode,
-    holdout_frac: mode === "holdout" ? Math.min(HOLDOUT_FRAC_MAX, Math.max(HOLDOUT_FRAC_MIN, frac ?? HOLDOUT_FRAC_DEFAULT)) : null,
+    holdout_frac:
+      mode === "holdout" ? Math.min(HOLDOUT_FRAC_MAX, Math.max(HOLDOUT_FRAC_MIN, frac ?? HOLDOUT_FRAC_DEFAULT)) : null,
     train_bars: optionalCount(r, "train_bars", 1),
     test_bars: optionalCount(r, "test_bars", 1),
     step_bars: optionalCount(r, "step_bars", 1),
@@ -109,7 +117,12 @@ export function planValidation(spec: ValidationSpec, n: number): Plan {
     if (n < 4) bad(`holdout needs at least 4 bars (got ${n})`);
     const testBars = Math.min(n - 1, Math.max(1, Math.round(n * (spec.holdout_frac as number))));
     const split = n - testBars;
-    return { spec, train: { start: 0, end: split, scoreFrom: 0 }, tests: [testSlice(split, n, spec.warmup_bars)], folds: 1 };
+    return {
+      spec,
+      train: { start: 0, end: split, scoreFrom: 0 },
+      tests: [testSlice(split, n, spec.warmup_bars)],
+      folds: 1,
+    };
   }
   const train = spec.train_bars as number;
   const test = spec.test_bars as number;

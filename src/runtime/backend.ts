@@ -22,7 +22,13 @@ export interface CompiledRun {
  * Builds the compiled bar loop of a run; throws with a human-readable reason when the script cannot
  * be compiled (the run then interprets). `key` is the cache key (source hash + inputs shape).
  */
-export type CompileBackend = (prog: ResolvedProgram, state: RunState, ctx: ExecContext, key: string, sourceHash: string) => CompiledRun;
+export type CompileBackend = (
+  prog: ResolvedProgram,
+  state: RunState,
+  ctx: ExecContext,
+  key: string,
+  sourceHash: string,
+) => CompiledRun;
 
 let backend: CompileBackend | null = null;
 

@@ -12,7 +12,12 @@ import { getZone, UTC, type Zone } from "../core/tz.js";
  * sooner; the last of either one nominal bar (one second for ticks) after its open.
  * The zone and session are validated by the Runtime first; unreadable ones fall back to UTC / 24x7.
  */
-export function barCloseTimes(times: Float64Array, timeframe: string, timezone: string | undefined, session: string | undefined): Float64Array {
+export function barCloseTimes(
+  times: Float64Array,
+  timeframe: string,
+  timezone: string | undefined,
+  session: string | undefined,
+): Float64Array {
   const n = times.length;
   const out = new Float64Array(n);
   const tf = parseTimeframe(timeframe);

@@ -10,7 +10,12 @@ export function benchBars(n: number, seed = 42): ColumnarBars & { volume: Float6
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 4294967296;
   };
-  const time = new Float64Array(n), open = new Float64Array(n), high = new Float64Array(n), low = new Float64Array(n), close = new Float64Array(n), volume = new Float64Array(n);
+  const time = new Float64Array(n),
+    open = new Float64Array(n),
+    high = new Float64Array(n),
+    low = new Float64Array(n),
+    close = new Float64Array(n),
+    volume = new Float64Array(n);
   let p = 100;
   for (let i = 0; i < n; i++) {
     const op = p;

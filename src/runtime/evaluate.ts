@@ -68,7 +68,14 @@ export function emptyResult(source: string, mode: "interpret" | "compile" = "int
   };
 }
 
-function fail(r: RunResult, kind: ErrorKind, message: string, diagnostics?: Diagnostic[], bar?: number, barTime?: number): RunResult {
+function fail(
+  r: RunResult,
+  kind: ErrorKind,
+  message: string,
+  diagnostics?: Diagnostic[],
+  bar?: number,
+  barTime?: number,
+): RunResult {
   r.error = message;
   r.error_kind = kind;
   if (diagnostics) r.diagnostics = diagnostics;
@@ -177,10 +184,12 @@ function checkProgram(s: Started): Checked | RunResult {
 
   const tc = now();
   const libraries = Array.isArray(opts.libraries) ? opts.libraries : [];
-  if (libraries.length > MAX_LIBRARIES) return fail(result, "check", `Too many libraries: ${libraries.length} (at most ${MAX_LIBRARIES})`);
+  if (libraries.length > MAX_LIBRARIES)
+    return fail(result, "check", `Too many libraries: ${libraries.length} (at most ${MAX_LIBRARIES})`);
   const checked = checkSource(source, parsed, libraries);
   result.profile.phases.check_ms = now() - tc;
-  if (!checked.program) return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
+  if (!checked.program)
+    return fail(result, "check", checked.diagnostics[0]?.message ?? "check failed", checked.diagnostics);
   describeScript(result, checked.program);
   return { ...s, parsed, libraries, prog: checked.program };
 }
@@ -194,8 +203,16 @@ function loadData(c: Checked): Loaded | RunResult {
   // an unknown zone, a malformed session or timeframe is reported, never silently UTC / 24x7 / inferred
   const symProblem = rt.syminfo ? validateSymInfo(rt.syminfo) : null;
   if (symProblem) return fail(result, "data", symProblem);
-  if (rt.timeframe !== undefined && rt.timeframe !== null && (typeof rt.timeframe !== "string" || !parseTimeframe(rt.timeframe))) {
-    return fail(result, "data", `timeframe ${JSON.stringify(rt.timeframe) ?? String(rt.timeframe)} is not a timeframe (e.g. "1S", "15", "60", "1D", "1W", "1M")`);
+  if (
+    rt.timeframe !== undefined &&
+    rt.timeframe !== null &&
+    (typeof rt.timeframe !== "string" || !parseTimeframe(rt.timeframe))
+  ) {
+    return fail(
+      result,
+      "data",
+      `timeframe ${JSON.stringify(rt.timeframe) ?? String(rt.timeframe)} is not a timeframe (e.g. "1S", "15", "60", "1D", "1W", "1M")`,
+    );
   }
   const timeframe = rt.timeframe ?? barsTimeframe(cols);
   // indicator(timeframe = "D") above the chart's timeframe: the outputs come from that timeframe
@@ -203,7 +220,8 @@ function loadData(c: Checked): Loaded | RunResult {
   const ownTimeframe = higherIndicatorTimeframe(prog, timeframe);
   if (ownTimeframe !== null) {
     const again = checkAtTimeframe(parsed, libraries, ownTimeframe);
-    if (!again.program) return fail(result, "check", again.diagnostics[0]?.message ?? "check failed", again.diagnostics);
+    if (!again.program)
+      return fail(result, "check", again.diagnostics[0]?.message ?? "check failed", again.diagnostics);
     prog = again.program;
   }
   return { ...c, prog, cols, rt, timeframe };
@@ -218,7 +236,11 @@ function buildContext(l: Loaded): Prepared | RunResult {
   const closeTimes = barCloseTimes(cols.time, timeframe, ctx.syminfo.timezone, ctx.syminfo.session);
   ctx.ext.timeCloseColumn = closeTimes;
   const plots = new PlotStore(cols.time.length, result.overlay);
-  const inputs = new InputStore({ ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }, prog.inputVarNames, prog.inputSourceNames);
+  const inputs = new InputStore(
+    { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) },
+    prog.inputVarNames,
+    prog.inputSourceNames,
+  );
   ctx.kernels = input.kernels ?? null;
   ctx.ext.plots = plots;
   ctx.ext.inputs = inputs;
@@ -235,8 +257,19 @@ function buildContext(l: Loaded): Prepared | RunResult {
   const brokerArgs: Record<string, unknown> = { ...prog.declaration.args, ...(rt.broker ?? {}) };
   if (opts.backtestStart !== undefined) {
     const bs = opts.backtestStart as unknown;
-    const ok = typeof bs === "number" ? Number.isFinite(bs) : bs !== null && typeof bs === "object" && Number.isInteger((bs as { bar?: unknown }).bar) && (bs as { bar: number }).bar >= 0;
-    if (!ok) return fail(result, "data", `backtestStart ${JSON.stringify(bs)} is neither a time in ms nor { bar: index >= 0 }`);
+    const ok =
+      typeof bs === "number"
+        ? Number.isFinite(bs)
+        : bs !== null &&
+          typeof bs === "object" &&
+          Number.isInteger((bs as { bar?: unknown }).bar) &&
+          (bs as { bar: number }).bar >= 0;
+    if (!ok)
+      return fail(
+        result,
+        "data",
+        `backtestStart ${JSON.stringify(bs)} is neither a time in ms nor { bar: index >= 0 }`,
+      );
     brokerArgs.backtest_start = bs;
   }
   if (prog.declaration.kind === "strategy" && brokerArgs.use_bar_magnifier === true) {
@@ -269,7 +302,8 @@ function buildContext(l: Loaded): Prepared | RunResult {
  * when the interpreter runs it instead (a fallback always says why, in compile_fallback_reason).
  */
 function runCompiled(p: Prepared): RunResult | undefined {
-  const { input, opts, source, result, requested, prog, rt, ctx, cols, plots, inputs, broker, state, rtFrom, n, t0 } = p;
+  const { input, opts, source, result, requested, prog, rt, ctx, cols, plots, inputs, broker, state, rtFrom, n, t0 } =
+    p;
   const wantsCompile = requested === "compile" || requested === "auto";
   if (!wantsCompile) return undefined;
   const backend = compileBackend();
@@ -277,9 +311,10 @@ function runCompiled(p: Prepared): RunResult | undefined {
   const fillRuns = broker?.settings.calcOnOrderFills === true;
   let fallback: string | undefined = input.compileFailure;
   if (fallback === undefined) {
-    fallback = forcedInterpret(opts) ??
+    fallback =
+      forcedInterpret(opts) ??
       (rtFrom < n ? "realtime options require interpret" : undefined) ??
-      (prog.compileEligible ? undefined : prog.compileReason ?? "the script is not compile-eligible") ??
+      (prog.compileEligible ? undefined : (prog.compileReason ?? "the script is not compile-eligible")) ??
       (fillRuns ? "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only" : undefined) ??
       (backend ? undefined : "no compile backend is registered in this host");
   }
@@ -287,7 +322,13 @@ function runCompiled(p: Prepared): RunResult | undefined {
     let compiled: CompiledRun | null = null;
     try {
       const sourceHash = sha256Hex(source);
-      compiled = backend!(prog, state, ctx, cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }), sourceHash);
+      compiled = backend!(
+        prog,
+        state,
+        ctx,
+        cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }),
+        sourceHash,
+      );
     } catch (err) {
       fallback = err instanceof Error ? err.message : String(err);
     }
@@ -306,7 +347,10 @@ function runCompiled(p: Prepared): RunResult | undefined {
         } else {
           if (!(err instanceof PineRuntimeError)) {
             // compiled code failed: run the same script with the interpreter (service.md 1.1)
-            return evaluate({ ...input, compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}` });
+            return evaluate({
+              ...input,
+              compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}`,
+            });
           }
           bar = ctx.barIndex;
           ranCompiled(result, requested);
@@ -470,7 +514,8 @@ function forcedInterpret(o: RunOptions): string | undefined {
   if (o.inputs && Object.keys(o.inputs).length > 0) return "input.* overrides require interpret";
   if (o.profiler) return "the profiler requires interpret";
   if (o.libraries && o.libraries.length > 0) return "libraries require interpret";
-  if (o.realtimeLastBar || (o.realtimeTicks ?? 1) > 1 || (o.realtimeBars ?? 0) > 0 || o.realtimeFromBar !== undefined) return "realtime options require interpret";
+  if (o.realtimeLastBar || (o.realtimeTicks ?? 1) > 1 || (o.realtimeBars ?? 0) > 0 || o.realtimeFromBar !== undefined)
+    return "realtime options require interpret";
   return undefined;
 }
 
@@ -502,24 +547,52 @@ function memoryProbe(ctx: ReturnType<typeof createContext>): () => number {
 }
 
 function finishError(
-  result: RunResult, err: unknown, bar: number, barTime: number | undefined, plots: PlotStore, inputs: InputStore,
-  broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>, te: number, t0: number, source = "",
+  result: RunResult,
+  err: unknown,
+  bar: number,
+  barTime: number | undefined,
+  plots: PlotStore,
+  inputs: InputStore,
+  broker: ReturnType<typeof createBroker> | null,
+  ctx: ReturnType<typeof createContext>,
+  te: number,
+  t0: number,
+  source = "",
 ): RunResult {
   result.count = bar;
   finish(result, plots, inputs, bar, broker, ctx);
   result.profile.phases.eval_ms = now() - te;
   result.profile.total_ms = now() - t0;
   if (err instanceof InputOverrideError) return fail(result, "check", err.message);
-  const message = err instanceof PineRuntimeError ? err.message : err instanceof Error ? `${err.name === "Error" ? "" : err.name + ": "}${err.message}` : String(err);
+  const message =
+    err instanceof PineRuntimeError
+      ? err.message
+      : err instanceof Error
+        ? `${err.name === "Error" ? "" : err.name + ": "}${err.message}`
+        : String(err);
   const line = err instanceof PineRuntimeError ? err.line : undefined;
-  return fail(result, "runtime", message, line === undefined ? undefined : [statementDiagnostic(source, line, message, bar)], bar, barTime);
+  return fail(
+    result,
+    "runtime",
+    message,
+    line === undefined ? undefined : [statementDiagnostic(source, line, message, bar)],
+    bar,
+    barTime,
+  );
 }
 
 /** Where a runtime error happened: the innermost running statement's line, from its first character to the line's end. */
 function statementDiagnostic(source: string, line: number, message: string, bar: number): Diagnostic {
   const text = source.split(/\r\n|\r|\n/)[line - 1] ?? "";
   const column = text.length - text.trimStart().length + 1;
-  return { severity: "error", message: `${message} (bar ${bar})`, line, column, end_line: line, end_column: Math.max(column, text.trimEnd().length + 1) };
+  return {
+    severity: "error",
+    message: `${message} (bar ${bar})`,
+    line,
+    column,
+    end_line: line,
+    end_column: Math.max(column, text.trimEnd().length + 1),
+  };
 }
 
 function describeScript(r: RunResult, prog: ResolvedProgram): void {
@@ -530,7 +603,14 @@ function describeScript(r: RunResult, prog: ResolvedProgram): void {
   r.meta = { ...d.args };
 }
 
-function finish(r: RunResult, plots: PlotStore, inputs: InputStore, count: number, broker: ReturnType<typeof createBroker> | null, ctx: ReturnType<typeof createContext>): void {
+function finish(
+  r: RunResult,
+  plots: PlotStore,
+  inputs: InputStore,
+  count: number,
+  broker: ReturnType<typeof createBroker> | null,
+  ctx: ReturnType<typeof createContext>,
+): void {
   // keys, meta and which optional parts exist, without converting a single cell
   const shape = plots.toResult(0);
   const keys = Object.keys(shape.series);
@@ -590,7 +670,8 @@ function lazySeries(r: RunResult, plots: PlotStore, count: number, keys: string[
   const settle = (): Cells => {
     if (done) return done;
     done = plots.toResult(count).series;
-    for (const k of keys) Object.defineProperty(series, k, { value: done[k], writable: true, enumerable: true, configurable: true });
+    for (const k of keys)
+      Object.defineProperty(series, k, { value: done[k], writable: true, enumerable: true, configurable: true });
     Object.defineProperty(r, "plots", { value: done[keys[0]!], writable: true, enumerable: true, configurable: true });
     return done;
   };
@@ -622,7 +703,10 @@ function lazySeries(r: RunResult, plots: PlotStore, count: number, keys: string[
  * toResult() or the result arrays themselves.
  */
 function collectExt(r: RunResult, ctx: ReturnType<typeof createContext>): void {
-  const drawings = ctx.ext.drawings as { toResult?: () => Record<string, unknown>[] } | Record<string, unknown>[] | undefined;
+  const drawings = ctx.ext.drawings as
+    | { toResult?: () => Record<string, unknown>[] }
+    | Record<string, unknown>[]
+    | undefined;
   if (Array.isArray(drawings)) r.drawings = drawings;
   else if (drawings?.toResult) r.drawings = drawings.toResult();
   type AlertsOut = { alerts?: RunResult["alerts"]; alert_conditions?: RunResult["alert_conditions"] };

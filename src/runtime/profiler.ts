@@ -27,9 +27,11 @@ export class LineProfiler {
   lines(): { line: number; ms: number; execs: number; pct: number }[] {
     let total = 0;
     for (const v of this.ms.values()) total += v;
-    return [...this.ms.keys()].sort((a, b) => a - b).map((line) => {
-      const ms = this.ms.get(line)!;
-      return { line, ms, execs: this.execs.get(line)!, pct: total > 0 ? (ms / total) * 100 : 0 };
-    });
+    return [...this.ms.keys()]
+      .sort((a, b) => a - b)
+      .map((line) => {
+        const ms = this.ms.get(line)!;
+        return { line, ms, execs: this.execs.get(line)!, pct: total > 0 ? (ms / total) * 100 : 0 };
+      });
   }
 }

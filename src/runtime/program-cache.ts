@@ -42,7 +42,11 @@ export function parseSource(source: string): Parsed {
  * result is kept with the parse it came from (only complete parse + check pairs are cached, so a
  * cached AST is never checked twice).
  */
-export function checkSource(source: string, parsed: Parsed, libraries: NonNullable<Parameters<typeof check>[2]>): Checked {
+export function checkSource(
+  source: string,
+  parsed: Parsed,
+  libraries: NonNullable<Parameters<typeof check>[2]>,
+): Checked {
   if (libraries.length > 0) return check(parsed.ast, registry, libraries);
   const hit = entries.get(source);
   if (hit && hit.parsed === parsed) return hit.checked;
@@ -66,7 +70,11 @@ export function checkSource(source: string, parsed: Parsed, libraries: NonNullab
  * check() of the script with its outputs requested from a higher `indicator(timeframe = ...)` than the
  * chart's (src/check/indicator-timeframe.ts); not cached, the chart's timeframe decides it.
  */
-export function checkAtTimeframe(parsed: Parsed, libraries: NonNullable<Parameters<typeof check>[2]>, timeframe: string): Checked {
+export function checkAtTimeframe(
+  parsed: Parsed,
+  libraries: NonNullable<Parameters<typeof check>[2]>,
+  timeframe: string,
+): Checked {
   try {
     return check(applyIndicatorTimeframe(parsed.ast, timeframe), registry, libraries);
   } catch (err) {

@@ -4,9 +4,12 @@ import type { RunOptions } from "../core/result.js";
 
 /** Index of the first realtime bar (n when the whole run is historical). */
 export function realtimeStart(opts: RunOptions, n: number): number {
-  if (typeof opts.realtimeFromBar === "number" && Number.isFinite(opts.realtimeFromBar)) return Math.min(n, Math.max(0, Math.trunc(opts.realtimeFromBar)));
-  if (typeof opts.realtimeBars === "number" && opts.realtimeBars > 0) return Math.max(0, n - Math.trunc(opts.realtimeBars));
-  if (opts.realtimeLastBar || (typeof opts.realtimeTicks === "number" && opts.realtimeTicks > 1)) return Math.max(0, n - 1);
+  if (typeof opts.realtimeFromBar === "number" && Number.isFinite(opts.realtimeFromBar))
+    return Math.min(n, Math.max(0, Math.trunc(opts.realtimeFromBar)));
+  if (typeof opts.realtimeBars === "number" && opts.realtimeBars > 0)
+    return Math.max(0, n - Math.trunc(opts.realtimeBars));
+  if (opts.realtimeLastBar || (typeof opts.realtimeTicks === "number" && opts.realtimeTicks > 1))
+    return Math.max(0, n - 1);
   return n;
 }
 
@@ -26,7 +29,15 @@ export interface Tick {
 }
 
 /** Tick k of `ticks` on the bar's path; the last tick is the whole bar. */
-export function tickAt(k: number, ticks: number, open: number, high: number, low: number, close: number, out: Tick): Tick {
+export function tickAt(
+  k: number,
+  ticks: number,
+  open: number,
+  high: number,
+  low: number,
+  close: number,
+  out: Tick,
+): Tick {
   if (k >= ticks - 1) {
     out.high = high;
     out.low = low;

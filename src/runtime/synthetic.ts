@@ -44,7 +44,16 @@ export function seededRandom(seed: number): () => number {
 
 /** n bars of a seeded geometric random walk; each bar opens at the previous close. */
 export function randomWalkBars(n: number, options: RandomWalkOptions = {}): Bar[] {
-  const { seed = 1, start = 100, startTime = 1_700_000_000_000, stepMs = 60_000, volatility = 0.01, drift = 0, decimals = 2, volume = 1000 } = options;
+  const {
+    seed = 1,
+    start = 100,
+    startTime = 1_700_000_000_000,
+    stepMs = 60_000,
+    volatility = 0.01,
+    drift = 0,
+    decimals = 2,
+    volume = 1000,
+  } = options;
   const random = seededRandom(seed);
   // standard normal draws by Box-Muller (1 - u keeps log's argument above 0)
   const normal = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

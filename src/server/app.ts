@@ -58,7 +58,8 @@ export const DEFAULT_MAX_RUN_SECONDS = 30;
 
 function defaultClientKey(env: Env): (c: Context) => string {
   const hops = trustedProxyHops(env);
-  return (c) => c.req.header("cf-connecting-ip") ?? forwardedClient(c.req.header("x-forwarded-for"), hops) ?? "anonymous";
+  return (c) =>
+    c.req.header("cf-connecting-ip") ?? forwardedClient(c.req.header("x-forwarded-for"), hops) ?? "anonymous";
 }
 
 /** Builds the app. */
@@ -68,7 +69,9 @@ export function createApp(options: AppOptions = {}): Hono {
   const runner = env.SVC_RUNNER === "1" || env.SVC_RUNNER === "true";
   const ctx: RouteContext = {
     engine: options.engine ?? createInProcessEngine(),
-    defaultMode: MODES.includes(env.SVC_RUNTIME_MODE as Mode) ? (env.SVC_RUNTIME_MODE as Mode) : (options.defaultMode ?? "auto"),
+    defaultMode: MODES.includes(env.SVC_RUNTIME_MODE as Mode)
+      ? (env.SVC_RUNTIME_MODE as Mode)
+      : (options.defaultMode ?? "auto"),
     freeTier: tier.enabled ? new FreeTier(tier) : null,
     clientKey: options.clientKey ?? defaultClientKey(env),
     maxRunSeconds: envSeconds(env, "SVC_MAX_RUN_SECONDS", DEFAULT_MAX_RUN_SECONDS),
@@ -80,7 +83,15 @@ export function createApp(options: AppOptions = {}): Hono {
     app.use("*", async (c, next) => {
       const t0 = Date.now();
       await next();
-      log(JSON.stringify({ time: new Date().toISOString(), method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - t0 }));
+      log(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Date.now() - t0,
+        }),
+      );
     });
   }
   // Browsers may call the API from the origins the host allows (the edge worker: any, since the
@@ -88,11 +99,21 @@ export function createApp(options: AppOptions = {}): Hono {
   // being same-origin). Preflights are answered here, before any host gate.
   const origins = options.corsOrigins;
   if (origins === "*" || (origins && origins.length)) {
-    app.use("*", cors({ origin: origins === "*" ? "*" : [...origins], allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"], allowHeaders: ["content-type", "x-api-key"], maxAge: 600 }));
+    app.use(
+      "*",
+      cors({
+        origin: origins === "*" ? "*" : [...origins],
+        allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+        allowHeaders: ["content-type", "x-api-key"],
+        maxAge: 600,
+      }),
+    );
   }
   // Every body is capped before anything reads it (service.md 7: 413 BODY_TOO_LARGE).
   const tooLarge = (): never => {
-    throw new ApiError(413, "BODY_TOO_LARGE", `request body exceeds ${MAX_BODY_BYTES} bytes`, { max_bytes: MAX_BODY_BYTES });
+    throw new ApiError(413, "BODY_TOO_LARGE", `request body exceeds ${MAX_BODY_BYTES} bytes`, {
+      max_bytes: MAX_BODY_BYTES,
+    });
   };
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
   options.extend?.(app);
@@ -117,7 +138,11 @@ export function createApp(options: AppOptions = {}): Hono {
   app.notFound(async (c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length) {
-      return c.json(errorBody("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }), 405, { Allow: allowed.join(", ") });
+      return c.json(
+        errorBody("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }),
+        405,
+        { Allow: allowed.join(", ") },
+      );
     }
     if (options.fallback && (c.req.method === "GET" || c.req.method === "HEAD")) {
       const res = await options.fallback(c.req.raw);
@@ -138,7 +163,12 @@ const patternCache = new Map<string, RegExp>();
 function routeRegex(path: string): RegExp {
   let re = patternCache.get(path);
   if (!re) {
-    re = new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\/:[^/]+/g, "/[^/]+").replace(/\*/g, ".*")}/?$`);
+    re = new RegExp(
+      `^${path
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/\/:[^/]+/g, "/[^/]+")
+        .replace(/\*/g, ".*")}/?$`,
+    );
     patternCache.set(path, re);
   }
   return re;

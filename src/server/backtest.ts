@@ -80,8 +80,14 @@ export function quickBacktest(bars: readonly Bar[], p: QuickBacktestParams): Qui
     const pnl = gross - pos.entryFee - exitFee;
     cash += gross - exitFee;
     trades.push({
-      entry_time: pos.entryTime, entry_price: pos.entryPrice, exit_time: time, exit_price: fill, direction: pos.dir > 0 ? "long" : "short",
-      qty: pos.qty, pnl, pnl_pct: (pnl / (pos.entryPrice * pos.qty)) * 100,
+      entry_time: pos.entryTime,
+      entry_price: pos.entryPrice,
+      exit_time: time,
+      exit_price: fill,
+      direction: pos.dir > 0 ? "long" : "short",
+      qty: pos.qty,
+      pnl,
+      pnl_pct: (pnl / (pos.entryPrice * pos.qty)) * 100,
     });
     st.pos = null;
   };
@@ -106,7 +112,10 @@ export function quickBacktest(bars: readonly Bar[], p: QuickBacktestParams): Qui
       }
     }
     if (i > 0) {
-      const f0 = fast[i - 1] as number, s0 = slow[i - 1] as number, f1 = fast[i] as number, s1 = slow[i] as number;
+      const f0 = fast[i - 1] as number,
+        s0 = slow[i - 1] as number,
+        f1 = fast[i] as number,
+        s1 = slow[i] as number;
       if (f1 > s1 && f0 <= s0) pending = 1;
       else if (f1 < s1 && f0 >= s0) pending = p.allow_short ? -1 : 0;
     }
@@ -117,7 +126,12 @@ export function quickBacktest(bars: readonly Bar[], p: QuickBacktestParams): Qui
   return { trades, equity, summary: summarize(trades, equity, p.initial_capital, bars) };
 }
 
-function summarize(trades: QuickTrade[], equity: number[], capital: number, bars: readonly Bar[]): QuickBacktestResult["summary"] {
+function summarize(
+  trades: QuickTrade[],
+  equity: number[],
+  capital: number,
+  bars: readonly Bar[],
+): QuickBacktestResult["summary"] {
   const final = equity.length ? (equity[equity.length - 1] as number) : capital;
   let peak = capital;
   let maxDd = 0;
@@ -127,7 +141,9 @@ function summarize(trades: QuickTrade[], equity: number[], capital: number, bars
     maxDd = Math.max(maxDd, peak - e);
     if (peak > 0) maxDdPct = Math.max(maxDdPct, ((peak - e) / peak) * 100);
   }
-  let wins = 0, gp = 0, gl = 0;
+  let wins = 0,
+    gp = 0,
+    gl = 0;
   for (const t of trades) {
     if (t.pnl > 0) {
       wins++;
@@ -158,7 +174,10 @@ function sharpe(equity: number[], capital: number, bars: readonly Bar[]): number
   const mean = rets.reduce((a, b) => a + b, 0) / rets.length;
   const sd = Math.sqrt(rets.reduce((a, b) => a + (b - mean) ** 2, 0) / (rets.length - 1));
   if (!(sd > 0)) return null;
-  const gaps = bars.slice(1).map((b, i) => b.time - (bars[i] as Bar).time).sort((a, b) => a - b);
+  const gaps = bars
+    .slice(1)
+    .map((b, i) => b.time - (bars[i] as Bar).time)
+    .sort((a, b) => a - b);
   const spacing = gaps[Math.floor(gaps.length / 2)] ?? 86_400_000;
   const perYear = spacing > 0 ? (365 * 86_400_000) / spacing : 365;
   return (mean / sd) * Math.sqrt(perYear);
@@ -170,7 +189,11 @@ export function firstBadBar(data: readonly unknown[]): number {
   for (let i = 0; i < data.length; i++) {
     const b = data[i] as Record<string, unknown> | null;
     if (!b || typeof b !== "object") return i;
-    const t = b.time, o = b.open, h = b.high, l = b.low, c = b.close;
+    const t = b.time,
+      o = b.open,
+      h = b.high,
+      l = b.low,
+      c = b.close;
     if (![t, o, h, l, c].every((x) => typeof x === "number" && Number.isFinite(x))) return i;
     if ((t as number) <= prevTime || (h as number) < (l as number)) return i;
     prevTime = t as number;

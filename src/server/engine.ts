@@ -62,7 +62,9 @@ export interface Engine {
 export class RunDeadlineError extends Error {
   readonly seconds: number;
   constructor(seconds: number) {
-    super(`the run did not stop within ${seconds} s (its time budget plus a grace period); its worker thread was terminated and replaced`);
+    super(
+      `the run did not stop within ${seconds} s (its time budget plus a grace period); its worker thread was terminated and replaced`,
+    );
     this.name = "RunDeadlineError";
     this.seconds = seconds;
   }
@@ -72,7 +74,9 @@ export class RunDeadlineError extends Error {
 export class RunMemoryError extends Error {
   readonly limitMb: number | null;
   constructor(limitMb: number | null) {
-    super(`the run exceeded the memory limit of its worker thread${limitMb ? ` (${limitMb} MB of heap)` : ""}; the thread was replaced`);
+    super(
+      `the run exceeded the memory limit of its worker thread${limitMb ? ` (${limitMb} MB of heap)` : ""}; the thread was replaced`,
+    );
     this.name = "RunMemoryError";
     this.limitMb = limitMb;
   }

@@ -6,7 +6,13 @@ export class ApiError extends Error {
   readonly details: Record<string, unknown>;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -16,7 +22,11 @@ export class ApiError extends Error {
   }
 }
 
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}): Record<string, unknown> {
+export function errorBody(
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { status: "error", code, message, ...details };
 }
 

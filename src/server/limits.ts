@@ -40,7 +40,10 @@ export function trustedProxyHops(env: Env): number {
  */
 export function forwardedClient(header: string | undefined, hops: number): string | null {
   if (!header || hops <= 0) return null;
-  const parts = header.split(",").map((p) => p.trim()).filter(Boolean);
+  const parts = header
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   return parts.length ? (parts[Math.max(0, parts.length - hops)] as string) : null;
 }
 
@@ -84,8 +87,13 @@ export class FreeTier {
     }
     if (w.count >= this.config.rateLimit) {
       const retryAfter = Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
-      throw new ApiError(429, "RATE_LIMITED", `rate limit of ${this.config.rateLimit} requests per ${this.config.rateWindowSec} s exceeded`,
-        { retry_after: retryAfter, limit: this.config.rateLimit, window_sec: this.config.rateWindowSec }, { "Retry-After": String(retryAfter) });
+      throw new ApiError(
+        429,
+        "RATE_LIMITED",
+        `rate limit of ${this.config.rateLimit} requests per ${this.config.rateWindowSec} s exceeded`,
+        { retry_after: retryAfter, limit: this.config.rateLimit, window_sec: this.config.rateWindowSec },
+        { "Retry-After": String(retryAfter) },
+      );
     }
     w.count++;
   }
@@ -93,8 +101,13 @@ export class FreeTier {
   /** Takes a concurrency slot (release it when the request ends); throws 429 TOO_MANY_REQUESTS. */
   acquire(): () => void {
     if (this.inflight >= this.config.maxConcurrent) {
-      throw new ApiError(429, "TOO_MANY_REQUESTS", `at most ${this.config.maxConcurrent} requests may run at once`,
-        { max_concurrent: this.config.maxConcurrent, retry_after: 1 }, { "Retry-After": "1" });
+      throw new ApiError(
+        429,
+        "TOO_MANY_REQUESTS",
+        `at most ${this.config.maxConcurrent} requests may run at once`,
+        { max_concurrent: this.config.maxConcurrent, retry_after: 1 },
+        { "Retry-After": "1" },
+      );
     }
     this.inflight++;
     let released = false;
@@ -110,12 +123,19 @@ export class FreeTier {
   checkSize(scriptChars: readonly number[], bars: number): void {
     for (const n of scriptChars) {
       if (n > this.config.maxScriptChars) {
-        throw new ApiError(413, "SCRIPT_TOO_LARGE", `script (with its libraries) has ${n} characters (max ${this.config.maxScriptChars})`,
-          { max_chars: this.config.maxScriptChars, got_chars: n });
+        throw new ApiError(
+          413,
+          "SCRIPT_TOO_LARGE",
+          `script (with its libraries) has ${n} characters (max ${this.config.maxScriptChars})`,
+          { max_chars: this.config.maxScriptChars, got_chars: n },
+        );
       }
     }
     if (bars > this.config.maxBars) {
-      throw new ApiError(413, "TOO_MANY_BARS", `${bars} bars exceed the free tier's ${this.config.maxBars}`, { max_bars: this.config.maxBars, got_bars: bars });
+      throw new ApiError(413, "TOO_MANY_BARS", `${bars} bars exceed the free tier's ${this.config.maxBars}`, {
+        max_bars: this.config.maxBars,
+        got_bars: bars,
+      });
     }
   }
 

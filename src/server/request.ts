@@ -13,7 +13,12 @@ import { readJsonBody, validateBody, type Schema } from "./validate.js";
  * limit (checked first, before the body is read) and a concurrency slot (taken only after the body
  * is in and valid, so slow uploads hold none).
  */
-export async function guarded(ctx: RouteContext, c: Context, schema: Schema, handler: (body: Record<string, unknown>) => Promise<Response>): Promise<Response> {
+export async function guarded(
+  ctx: RouteContext,
+  c: Context,
+  schema: Schema,
+  handler: (body: Record<string, unknown>) => Promise<Response>,
+): Promise<Response> {
   ctx.freeTier?.checkRate(ctx.clientKey(c));
   const body = await readBody(c, schema);
   const release = ctx.freeTier?.acquire();
@@ -33,7 +38,8 @@ export function feedBars(feed: Record<string, unknown>): number {
   let n = 0;
   for (const v of Object.values(feed)) {
     if (Array.isArray(v)) n += v.length;
-    else if (v && typeof v === "object" && Array.isArray((v as { time?: unknown }).time)) n += ((v as { time: unknown[] }).time).length;
+    else if (v && typeof v === "object" && Array.isArray((v as { time?: unknown }).time))
+      n += (v as { time: unknown[] }).time.length;
   }
   return n;
 }
@@ -50,24 +56,42 @@ export function effectiveTimeout(requested: unknown, capSeconds: number): number
 
 /** The coded error of a run the engine gave up on (504 RUN_DEADLINE_EXCEEDED, 507 MEMORY_LIMIT, 499 CLIENT_CLOSED); other errors are bugs and pass through. */
 export function engineFailure(err: unknown): unknown {
-  if (err instanceof RunDeadlineError) return new ApiError(504, "RUN_DEADLINE_EXCEEDED", err.message, { deadline_seconds: err.seconds });
-  if (err instanceof RunMemoryError) return new ApiError(507, "MEMORY_LIMIT", err.message, err.limitMb ? { limit_mb: err.limitMb } : {});
+  if (err instanceof RunDeadlineError)
+    return new ApiError(504, "RUN_DEADLINE_EXCEEDED", err.message, { deadline_seconds: err.seconds });
+  if (err instanceof RunMemoryError)
+    return new ApiError(507, "MEMORY_LIMIT", err.message, err.limitMb ? { limit_mb: err.limitMb } : {});
   if (err instanceof RunCancelledError) return new ApiError(499, "CLIENT_CLOSED", err.message);
   return err;
 }
 
-const REALTIME_FIELDS: Record<string, "bool" | "int"> = { last_bar: "bool", ticks: "int", bars: "int", from_bar: "int" };
+const REALTIME_FIELDS: Record<string, "bool" | "int"> = {
+  last_bar: "bool",
+  ticks: "int",
+  bars: "int",
+  from_bar: "int",
+};
 
 function checkRealtime(raw: Record<string, unknown>): Partial<RunOptions> {
   const out: Partial<RunOptions> = {};
-  const unknown = Object.keys(raw).filter((k) => !(k in REALTIME_FIELDS)).sort();
+  const unknown = Object.keys(raw)
+    .filter((k) => !(k in REALTIME_FIELDS))
+    .sort();
   for (const [k, type] of Object.entries(REALTIME_FIELDS)) {
     const v = raw[k];
     if (v === undefined || v === null) continue;
     const ok = type === "bool" ? typeof v === "boolean" : typeof v === "number" && Number.isInteger(v);
-    if (!ok) throw new ApiError(400, "INVALID_FIELD", `field 'realtime.${k}' must be ${type === "bool" ? "a boolean" : "an integer"}`, { field: `realtime.${k}` });
+    if (!ok)
+      throw new ApiError(
+        400,
+        "INVALID_FIELD",
+        `field 'realtime.${k}' must be ${type === "bool" ? "a boolean" : "an integer"}`,
+        { field: `realtime.${k}` },
+      );
   }
-  if (unknown.length) throw new ApiError(400, "UNKNOWN_FIELDS", `unknown fields: ${unknown.map((k) => `realtime.${k}`).join(", ")}`, { fields: unknown.map((k) => `realtime.${k}`) });
+  if (unknown.length)
+    throw new ApiError(400, "UNKNOWN_FIELDS", `unknown fields: ${unknown.map((k) => `realtime.${k}`).join(", ")}`, {
+      fields: unknown.map((k) => `realtime.${k}`),
+    });
   if (typeof raw.last_bar === "boolean") out.realtimeLastBar = raw.last_bar;
   if (typeof raw.ticks === "number") out.realtimeTicks = raw.ticks;
   if (typeof raw.bars === "number") out.realtimeBars = raw.bars;
@@ -78,17 +102,29 @@ function checkRealtime(raw: Record<string, unknown>): Partial<RunOptions> {
 export function checkLibraries(libs: unknown[]): LibrarySource[] {
   libs.forEach((l, i) => {
     const x = l as Record<string, unknown> | null;
-    const ok = x !== null && typeof x === "object" && !Array.isArray(x) && typeof x.namespace === "string" && typeof x.name === "string"
-      && typeof x.source === "string" && typeof x.version === "number" && Number.isInteger(x.version);
+    const ok =
+      x !== null &&
+      typeof x === "object" &&
+      !Array.isArray(x) &&
+      typeof x.namespace === "string" &&
+      typeof x.name === "string" &&
+      typeof x.source === "string" &&
+      typeof x.version === "number" &&
+      Number.isInteger(x.version);
     if (!ok) {
-      throw new ApiError(400, "INVALID_FIELD", `libraries[${i}] must be {namespace, name, version (integer), source}`, { field: `libraries[${i}]` });
+      throw new ApiError(400, "INVALID_FIELD", `libraries[${i}] must be {namespace, name, version (integer), source}`, {
+        field: `libraries[${i}]`,
+      });
     }
   });
   return libs as LibrarySource[];
 }
 
 /** Builds a run job from validated /run-style fields (without script/inputs/mode, which vary per run). */
-export function baseJob(body: Record<string, unknown>, maxRunSeconds: number): Omit<RunJob, "script" | "options"> & { options: RunOptions } {
+export function baseJob(
+  body: Record<string, unknown>,
+  maxRunSeconds: number,
+): Omit<RunJob, "script" | "options"> & { options: RunOptions } {
   const options: RunOptions = {
     profiler: body.profiler as boolean,
     timeoutSeconds: effectiveTimeout(body.timeout_seconds, maxRunSeconds),

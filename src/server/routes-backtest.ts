@@ -15,13 +15,19 @@ export function registerBacktestRoute(app: Hono, _ctx: RouteContext): void {
     if (data.length === 0) throw new ApiError(400, "NO_DATA", "data has no bars");
     const bad = firstBadBar(data);
     if (bad >= 0) {
-      throw new ApiError(400, "INVALID_FIELD", `data[${bad}] is not a valid bar (finite time/open/high/low/close, increasing time, high >= low)`, { field: "data", index: bad });
+      throw new ApiError(
+        400,
+        "INVALID_FIELD",
+        `data[${bad}] is not a valid bar (finite time/open/high/low/close, increasing time, high >= low)`,
+        { field: "data", index: bad },
+      );
     }
     const fast = body.fast as number;
     const slow = body.slow as number;
     if (fast >= slow) throw new ApiError(400, "INVALID_FIELD", "fast must be shorter than slow", { field: "fast" });
     const capital = body.initial_capital as number;
-    if (!(capital > 0)) throw new ApiError(400, "INVALID_FIELD", "initial_capital must be positive", { field: "initial_capital" });
+    if (!(capital > 0))
+      throw new ApiError(400, "INVALID_FIELD", "initial_capital must be positive", { field: "initial_capital" });
     const result = quickBacktest(data as Bar[], {
       fast,
       slow,

@@ -4,7 +4,13 @@
 
 import type { Hono } from "hono";
 import type { Bar } from "../core/result.js";
-import { OptimizeAbortedError, OptimizeError, prepareStudy, runStudy, type OptimizeRequest } from "../optimize/index.js";
+import {
+  OptimizeAbortedError,
+  OptimizeError,
+  prepareStudy,
+  runStudy,
+  type OptimizeRequest,
+} from "../optimize/index.js";
 import type { RouteContext } from "./app.js";
 import { ApiError } from "./errors.js";
 import { TRIAL_BROKER } from "./engine.js";
@@ -15,7 +21,10 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
   app.post("/optimize", (c) =>
     guarded(ctx, c, OPTIMIZE_SCHEMA, async (body) => {
       const libraries = checkLibraries(body.libraries as unknown[]);
-      ctx.freeTier?.checkSize([(body.script as string).length + librarySourceChars(libraries)], (body.data as unknown[]).length);
+      ctx.freeTier?.checkSize(
+        [(body.script as string).length + librarySourceChars(libraries)],
+        (body.data as unknown[]).length,
+      );
       let study;
       try {
         study = prepareStudy(body as unknown as OptimizeRequest);
@@ -27,18 +36,34 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
       const signal = c.req.raw.signal;
       const runner = (inputs: Record<string, unknown>, bars: Bar[]) =>
         ctx.engine
-          .run({ script: study.script, data: bars, symbol, broker: TRIAL_BROKER, options: { mode: "auto", inputs, timeoutSeconds: ctx.maxRunSeconds, ...(libraries.length ? { libraries } : {}) } }, { signal })
+          .run(
+            {
+              script: study.script,
+              data: bars,
+              symbol,
+              broker: TRIAL_BROKER,
+              options: {
+                mode: "auto",
+                inputs,
+                timeoutSeconds: ctx.maxRunSeconds,
+                ...(libraries.length ? { libraries } : {}),
+              },
+            },
+            { signal },
+          )
           .catch((err: unknown) => {
             // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
             const coded = engineFailure(err);
-            if (coded instanceof ApiError && (coded.code === "RUN_DEADLINE_EXCEEDED" || coded.code === "MEMORY_LIMIT")) throw new Error(`${coded.code}: ${coded.message}`);
+            if (coded instanceof ApiError && (coded.code === "RUN_DEADLINE_EXCEEDED" || coded.code === "MEMORY_LIMIT"))
+              throw new Error(`${coded.code}: ${coded.message}`);
             throw coded;
           });
       let result;
       try {
         result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal });
       } catch (err) {
-        if (err instanceof OptimizeAbortedError) throw new ApiError(499, "CLIENT_CLOSED", "the study was cancelled (client disconnected)");
+        if (err instanceof OptimizeAbortedError)
+          throw new ApiError(499, "CLIENT_CLOSED", "the study was cancelled (client disconnected)");
         throw err;
       }
       return c.json({ status: "success", ...result }, 200);

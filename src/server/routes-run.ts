@@ -25,13 +25,18 @@ function checkItem(raw: unknown, index: number): BatchItem {
   const bad = (why: string): never => {
     throw new ApiError(400, "INVALID_RUN", `runs[${index}]: ${why}`, { index });
   };
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) bad("must be an object {id?, script, inputs?, mode?}");
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    bad("must be an object {id?, script, inputs?, mode?}");
   const r = raw as Record<string, unknown>;
-  const extra = Object.keys(r).filter((k) => !ITEM_KEYS.has(k)).sort();
+  const extra = Object.keys(r)
+    .filter((k) => !ITEM_KEYS.has(k))
+    .sort();
   if (extra.length) bad(`unknown fields: ${extra.join(", ")}`);
   if (typeof r.script !== "string") bad("script must be a string");
-  if (r.id !== undefined && r.id !== null && typeof r.id !== "string" && typeof r.id !== "number") bad("id must be a string or a number");
-  if (r.inputs !== undefined && r.inputs !== null && (typeof r.inputs !== "object" || Array.isArray(r.inputs))) bad("inputs must be an object");
+  if (r.id !== undefined && r.id !== null && typeof r.id !== "string" && typeof r.id !== "number")
+    bad("id must be a string or a number");
+  if (r.inputs !== undefined && r.inputs !== null && (typeof r.inputs !== "object" || Array.isArray(r.inputs)))
+    bad("inputs must be an object");
   if (r.mode !== undefined && r.mode !== null && typeof r.mode !== "string") bad("mode must be a string");
   return {
     id: (r.id as string | number | undefined | null) ?? index,
@@ -56,13 +61,19 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
       const script = body.script as string;
       const data = body.data as unknown[];
       const job = baseJob(body, ctx.maxRunSeconds);
-      ctx.freeTier?.checkSize(sized([script], job.options.libraries), data.length + feedBars(body.data_feed as Record<string, unknown>));
+      ctx.freeTier?.checkSize(
+        sized([script], job.options.libraries),
+        data.length + feedBars(body.data_feed as Record<string, unknown>),
+      );
       requireContent(script, data);
       const inputs = body.inputs as Record<string, unknown>;
       const mode = c.req.query("mode") || (body.mode as string);
       let result: RunResult;
       try {
-        result = await ctx.engine.run({ ...job, script, options: { ...job.options, mode, ...(Object.keys(inputs).length ? { inputs } : {}) } }, { signal: c.req.raw.signal });
+        result = await ctx.engine.run(
+          { ...job, script, options: { ...job.options, mode, ...(Object.keys(inputs).length ? { inputs } : {}) } },
+          { signal: c.req.raw.signal },
+        );
       } catch (err) {
         throw engineFailure(err);
       }
@@ -77,24 +88,44 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
       const data = body.data as unknown[];
       if (runs.length === 0) throw new ApiError(400, "NO_RUNS", "runs is empty");
       if (runs.length > MAX_BATCH_RUNS) {
-        throw new ApiError(400, "TOO_MANY_RUNS_IN_BATCH", `at most ${MAX_BATCH_RUNS} runs per batch (got ${runs.length})`, { max_runs: MAX_BATCH_RUNS, got_runs: runs.length });
+        throw new ApiError(
+          400,
+          "TOO_MANY_RUNS_IN_BATCH",
+          `at most ${MAX_BATCH_RUNS} runs per batch (got ${runs.length})`,
+          { max_runs: MAX_BATCH_RUNS, got_runs: runs.length },
+        );
       }
       const items = runs.map(checkItem);
       const job = baseJob(body, ctx.maxRunSeconds);
-      ctx.freeTier?.checkSize(sized(items.map((i) => i.script), job.options.libraries), data.length + feedBars(body.data_feed as Record<string, unknown>));
+      ctx.freeTier?.checkSize(
+        sized(
+          items.map((i) => i.script),
+          job.options.libraries,
+        ),
+        data.length + feedBars(body.data_feed as Record<string, unknown>),
+      );
       requireContent(null, data);
       const queryMode = c.req.query("mode");
       // The engine (a worker pool in Node) spreads these over its threads.
       const results = await Promise.all(
         items.map(async (item): Promise<Record<string, unknown>> => {
-          if (item.script.trim() === "") return { id: item.id, status: "error", code: "NO_SCRIPT", message: "script is empty" };
+          if (item.script.trim() === "")
+            return { id: item.id, status: "error", code: "NO_SCRIPT", message: "script is empty" };
           let result: RunResult;
           try {
             const mode = item.mode ?? (queryMode || (body.mode as string));
-            result = await ctx.engine.run({ ...job, script: item.script, options: { ...job.options, mode, ...(Object.keys(item.inputs).length ? { inputs: item.inputs } : {}) } }, { signal: c.req.raw.signal });
+            result = await ctx.engine.run(
+              {
+                ...job,
+                script: item.script,
+                options: { ...job.options, mode, ...(Object.keys(item.inputs).length ? { inputs: item.inputs } : {}) },
+              },
+              { signal: c.req.raw.signal },
+            );
           } catch (err) {
             const coded = engineFailure(err);
-            if (coded instanceof ApiError) return { id: item.id, status: "error", code: coded.code, message: coded.message, ...coded.details };
+            if (coded instanceof ApiError)
+              return { id: item.id, status: "error", code: coded.code, message: coded.message, ...coded.details };
             return { id: item.id, status: "error", code: "INTERNAL_ERROR", message: "internal error" };
           }
           if (isFailed(result)) return { id: item.id, ...scriptError(result) };

@@ -64,14 +64,17 @@ export function validateBody(body: unknown, schema: Schema): Record<string, unkn
     const v = raw[f.name];
     if (v === undefined || v === null) {
       if (f.required) throw new ApiError(400, "MISSING_FIELD", `missing required field '${f.name}'`, { field: f.name });
-      out[f.name] = typeof f.default === "function" ? (f.default as () => unknown)() : f.default ?? null;
+      out[f.name] = typeof f.default === "function" ? (f.default as () => unknown)() : (f.default ?? null);
       continue;
     }
-    if (!isType(v, f.type)) invalid(f.name, `field '${f.name}' must be ${article(TYPE_NAMES[f.type])}`, TYPE_NAMES[f.type]);
+    if (!isType(v, f.type))
+      invalid(f.name, `field '${f.name}' must be ${article(TYPE_NAMES[f.type])}`, TYPE_NAMES[f.type]);
     if (f.type === "int" || f.type === "number") {
       const n = v as number;
-      if (f.min !== undefined && n < f.min) invalid(f.name, `field '${f.name}' must be >= ${f.min}`, TYPE_NAMES[f.type]);
-      if (f.max !== undefined && n > f.max) invalid(f.name, `field '${f.name}' must be <= ${f.max}`, TYPE_NAMES[f.type]);
+      if (f.min !== undefined && n < f.min)
+        invalid(f.name, `field '${f.name}' must be >= ${f.min}`, TYPE_NAMES[f.type]);
+      if (f.max !== undefined && n > f.max)
+        invalid(f.name, `field '${f.name}' must be <= ${f.max}`, TYPE_NAMES[f.type]);
     }
     if (f.type === "array" && f.max !== undefined && (v as unknown[]).length > f.max) {
       invalid(f.name, `field '${f.name}' has more than ${f.max} items`, TYPE_NAMES[f.type]);
@@ -79,7 +82,9 @@ export function validateBody(body: unknown, schema: Schema): Record<string, unkn
     out[f.name] = v;
   }
   const known = new Set(schema.map((f) => f.name));
-  const unknown = Object.keys(raw).filter((k) => !known.has(k)).sort();
+  const unknown = Object.keys(raw)
+    .filter((k) => !known.has(k))
+    .sort();
   if (unknown.length) {
     throw new ApiError(400, "UNKNOWN_FIELDS", `unknown fields: ${unknown.join(", ")}`, { fields: unknown });
   }
@@ -105,7 +110,12 @@ function isJsonType(header: string | null): boolean {
  */
 export async function readJsonBody(req: Request): Promise<unknown> {
   if (!isJsonType(req.headers.get("content-type"))) {
-    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "the request body must be JSON with content-type application/json", { expected: "application/json" });
+    throw new ApiError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      "the request body must be JSON with content-type application/json",
+      { expected: "application/json" },
+    );
   }
   const text = await req.text();
   if (text.trim() === "") throw new ApiError(400, "INVALID_BODY", "request body is empty; expected a JSON object");

@@ -50,13 +50,15 @@ export class OrderBook {
 
   /** Whether a strategy.entry with id `id` is pending. */
   hasEntry(id: string): boolean {
-    for (let i = 0; i < this.orders.length; i++) if (this.orders[i].id === id && this.orders[i].kind === "entry") return true;
+    for (let i = 0; i < this.orders.length; i++)
+      if (this.orders[i].id === id && this.orders[i].kind === "entry") return true;
     return false;
   }
 
   /** Whether any strategy.entry or strategy.order is pending. */
   hasEntryOrOrder(): boolean {
-    for (let i = 0; i < this.orders.length; i++) if (this.orders[i].kind === "entry" || this.orders[i].kind === "order") return true;
+    for (let i = 0; i < this.orders.length; i++)
+      if (this.orders[i].kind === "entry" || this.orders[i].kind === "order") return true;
     return false;
   }
 

@@ -15,13 +15,32 @@ import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
 import { exitHasLevel, newExitOrder, newPendingOrder, writeExit, writeOrder } from "./orders.js";
-import { exitRemaining, finite, exitSlice, floorToStep, qtyStepFor, roundToTick, stopLossLevel, takeProfitLevel, trailActivation } from "./levels.js";
+import {
+  exitRemaining,
+  finite,
+  exitSlice,
+  floorToStep,
+  qtyStepFor,
+  roundToTick,
+  stopLossLevel,
+  takeProfitLevel,
+  trailActivation,
+} from "./levels.js";
 import { seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { RiskRules } from "./risk.js";
 import { normaliseSettings, type StrategySettings } from "./settings.js";
 import { restoreSnapshot, takeSnapshot, type BrokerSnapshot } from "./snapshot.js";
 import { buildResult, EquityTracker } from "./stats.js";
-import type { CloseRequest, EntryRequest, ExitOrder, ExitRequest, FillNote, OpenTrade, PendingOrder, Side } from "./types.js";
+import type {
+  CloseRequest,
+  EntryRequest,
+  ExitOrder,
+  ExitRequest,
+  FillNote,
+  OpenTrade,
+  PendingOrder,
+  Side,
+} from "./types.js";
 import { PathWalker } from "./walk.js";
 
 export type { BrokerSnapshot } from "./snapshot.js";
@@ -67,7 +86,8 @@ export class Broker {
   onFill: ((fill: FillNote, ctx: ExecContext) => void) | null = null;
 
   constructor(settings: Record<string, unknown> | StrategySettings, ctx: ExecContext) {
-    this.settings = "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings, ctx.version || 6);
+    this.settings =
+      "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings, ctx.version || 6);
     this.eventLog = new EventLog(this.settings.recordEvents);
     const si = ctx.syminfo;
     this.mintick = finite(si?.mintick) > 0 ? (si.mintick as number) : 0.01;
@@ -77,7 +97,10 @@ export class Broker {
     this.qtyStep = qtyStepFor(si as Record<string, unknown>);
     this.version = ctx.version || 6;
     // v5 stops with an error past the limit instead of trimming (see enforceTradeLimit)
-    this.ledger = new Ledger(this.pointValue, this.version >= 6 ? this.settings.tradeLimit : this.settings.tradeLimit + 1);
+    this.ledger = new Ledger(
+      this.pointValue,
+      this.version >= 6 ? this.settings.tradeLimit : this.settings.tradeLimit + 1,
+    );
     this.ctx = ctx;
     this.risk = new RiskRules(si?.timezone ?? "Etc/UTC");
     this.tracker = new EquityTracker(this.settings.initialCapital, ctx.barCount);
@@ -116,7 +139,8 @@ export class Broker {
     this.risk.onBar(ctx, this);
     this.book.dropBlockedEntries(this.ledger.side(), this.ledger.open.length, this.settings.pyramiding);
     // The Runtime may attach the magnifier's bars after creating the broker.
-    if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars) this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
+    if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars)
+      this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
     const mag = this.magnifier;
     if (mag) {
       const end = ctx.timeClose === ctx.timeClose && ctx.timeClose > ctx.time ? ctx.timeClose : Infinity;
@@ -145,7 +169,9 @@ export class Broker {
   private enforceTradeLimit(ctx: ExecContext): void {
     const limit = this.settings.tradeLimit;
     if (this.version < 6 && this.ledger.closed.total > limit) {
-      ctx.runtimeError(`The strategy closed more than ${limit} trades, the limit of Pine Script v5 strategies (v6 trims the oldest trades instead)`);
+      ctx.runtimeError(
+        `The strategy closed more than ${limit} trades, the limit of Pine Script v5 strategies (v6 trims the oldest trades instead)`,
+      );
     }
   }
 
@@ -213,7 +239,24 @@ export class Broker {
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
     const o = this.book.takeEntryLike(req.id) ?? newPendingOrder();
-    writeOrder(o, kind, req.id, side, qty, NaN, limit, stop, ocaName, req.ocaType ?? "none", comment, req.alertMessage ?? null, req.disableAlert === true, seq, ctx.barIndex, this.inRecalc || this.tickMode);
+    writeOrder(
+      o,
+      kind,
+      req.id,
+      side,
+      qty,
+      NaN,
+      limit,
+      stop,
+      ocaName,
+      req.ocaType ?? "none",
+      comment,
+      req.alertMessage ?? null,
+      req.disableAlert === true,
+      seq,
+      ctx.barIndex,
+      this.inRecalc || this.tickMode,
+    );
     if (kind === "entry" && this.ledger.side() === -side) o.reverse = this.heldAfterPendingCloses();
     this.book.orders.push(o);
   }
@@ -223,7 +266,17 @@ export class Broker {
     const seq = this.book.nextSeq();
     const dir = this.ledger.side();
     const fromEntry = req.fromEntry ? req.fromEntry : null;
-    this.eventLog.push(ctx, "exit", req.id, dir > 0 ? "short" : dir < 0 ? "long" : null, finite(req.qty), finite(req.limit), finite(req.stop), req.ocaName ?? null, req.comment ?? null);
+    this.eventLog.push(
+      ctx,
+      "exit",
+      req.id,
+      dir > 0 ? "short" : dir < 0 ? "long" : null,
+      finite(req.qty),
+      finite(req.limit),
+      finite(req.stop),
+      req.ocaName ?? null,
+      req.comment ?? null,
+    );
     if (!exitHasLevel(req)) return;
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
@@ -238,7 +291,12 @@ export class Broker {
     // An exit placed while its trades are open belongs to them: once they close it goes, even if they
     // close on the next bar's path before it was ever checked (a later entry with the same id does
     // not inherit it: TradingView books no zero-P&L trade at the old levels).
-    if (!e.armed) for (let i = 0; i < this.ledger.open.length; i++) if (exitCovers(e, this.ledger.open[i])) { e.armed = true; break; }
+    if (!e.armed)
+      for (let i = 0; i < this.ledger.open.length; i++)
+        if (exitCovers(e, this.ledger.open[i])) {
+          e.armed = true;
+          break;
+        }
     // A trailing exit sees the price it is placed at (the bar's close): placed past its activation,
     // it trails from that close, not from the next bar's open (PineForge trailing-activation path;
     // exits placed earlier saw this close at the end of the bar's path already).
@@ -260,11 +318,38 @@ export class Broker {
       if (held > 0) qty = this.roundQty((held * pct) / 100);
     }
     const comment = req.comment ?? null;
-    this.eventLog.push(ctx, all ? "close_all" : "close", all ? null : id, side > 0 ? "short" : side < 0 ? "long" : null, qty, NaN, NaN, null, comment);
+    this.eventLog.push(
+      ctx,
+      all ? "close_all" : "close",
+      all ? null : id,
+      side > 0 ? "short" : side < 0 ? "long" : null,
+      qty,
+      NaN,
+      NaN,
+      null,
+      comment,
+    );
     // a close of an entry that has not filled yet is ignored (TradingView does not hold it for the fill)
     if (all ? open.length === 0 && !this.book.hasEntryOrOrder() : !this.ledger.hasOpen(id)) return;
     // closes are not replaced: several on one bar stack
-    const o = writeOrder(newPendingOrder(), all ? "close_all" : "close", id, side > 0 ? -1 : 1, qty, pct, NaN, NaN, null, "none", comment, req.alertMessage ?? null, req.disableAlert === true, this.book.nextSeq(), ctx.barIndex, this.inRecalc || this.tickMode);
+    const o = writeOrder(
+      newPendingOrder(),
+      all ? "close_all" : "close",
+      id,
+      side > 0 ? -1 : 1,
+      qty,
+      pct,
+      NaN,
+      NaN,
+      null,
+      "none",
+      comment,
+      req.alertMessage ?? null,
+      req.disableAlert === true,
+      this.book.nextSeq(),
+      ctx.barIndex,
+      this.inRecalc || this.tickMode,
+    );
     if (req.immediately) {
       this.bar = ctx.barIndex;
       this.time = ctx.time;
@@ -292,7 +377,12 @@ export class Broker {
       if (o.kind !== "close") continue;
       let ofId = 0;
       for (let k = 0; k < open.length; k++) if (open[k].entryId === o.id) ofId += open[k].qty;
-      const closes = o.qty === o.qty ? Math.min(o.qty, ofId) : o.qtyPercent === o.qtyPercent ? this.roundQty((ofId * o.qtyPercent) / 100) : ofId;
+      const closes =
+        o.qty === o.qty
+          ? Math.min(o.qty, ofId)
+          : o.qtyPercent === o.qtyPercent
+            ? this.roundQty((ofId * o.qtyPercent) / 100)
+            : ofId;
       held -= closes;
     }
     return held > 1e-12 ? held : 0;
@@ -313,7 +403,14 @@ export class Broker {
     this.book.clear();
     if (this.ledger.open.length === 0) return;
     const side = this.ledger.side() as Side;
-    closeTrades(this, this.ledger.closeList(), Infinity, slipped(this, price, -side as Side), "Close position order", comment);
+    closeTrades(
+      this,
+      this.ledger.closeList(),
+      Infinity,
+      slipped(this, price, -side as Side),
+      "Close position order",
+      comment,
+    );
   }
 
   /** Quantity strategy.entry uses when none is given, for an order filled at `price`. */
@@ -363,7 +460,15 @@ export class Broker {
   // ------------------------------------------------------------------ fill reports
 
   /** Called by fills.ts for every order fill: alerts, and calc_on_order_fills bookkeeping. */
-  filled(id: string, side: Side, qty: number, price: number, comment: string | null, alertMessage: string | null, disableAlert: boolean): void {
+  filled(
+    id: string,
+    side: Side,
+    qty: number,
+    price: number,
+    comment: string | null,
+    alertMessage: string | null,
+    disableAlert: boolean,
+  ): void {
     this.fillsSinceRecalc++;
     const ctx = this.ctx;
     if (disableAlert || this.onFill === null || ctx === null) return;
@@ -371,7 +476,21 @@ export class Broker {
     if ((alertMessage === null || alertMessage === "") && typeof ctx.ext.strategyAlertMessage !== "string") return;
     const position = this.ledger.positionSize();
     const action = side > 0 ? "buy" : "sell";
-    this.onFill({ id, action, qty, price, comment, alertMessage, prevPosition: position - side * qty, position, bar: this.bar, time: this.time }, ctx);
+    this.onFill(
+      {
+        id,
+        action,
+        qty,
+        price,
+        comment,
+        alertMessage,
+        prevPosition: position - side * qty,
+        position,
+        bar: this.bar,
+        time: this.time,
+      },
+      ctx,
+    );
   }
 
   /**
@@ -409,7 +528,8 @@ export class Broker {
     if (!name) return;
     for (const x of this.book.exits) {
       if (x === e || x.ocaName !== name) continue;
-      for (const t of this.ledger.open) if (exitCovers(x, t)) t.exitFilled.set(x.id, (t.exitFilled.get(x.id) ?? 0) + filled);
+      for (const t of this.ledger.open)
+        if (exitCovers(x, t)) t.exitFilled.set(x.id, (t.exitFilled.get(x.id) ?? 0) + filled);
     }
     this.book.reduceGroup(name, filled);
   }

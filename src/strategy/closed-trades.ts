@@ -55,7 +55,9 @@ export class ClosedTrades {
 
   /** The kept trades, oldest first (a new array). */
   toArray(): Trade[] {
-    return this.ring.length < this.limit || this.head === 0 ? this.ring.slice() : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    return this.ring.length < this.limit || this.head === 0
+      ? this.ring.slice()
+      : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
   }
 
   /** Starts recording trimmed trades so rollback() can restore this point; returns it. */

@@ -12,13 +12,20 @@ const KINDS: readonly Kind[] = ["entry", "exit", "close", "close_all", "cancel",
 
 function kindCode(kind: Kind): number {
   switch (kind) {
-    case "entry": return 0;
-    case "exit": return 1;
-    case "close": return 2;
-    case "close_all": return 3;
-    case "cancel": return 4;
-    case "cancel_all": return 5;
-    default: return 6;
+    case "entry":
+      return 0;
+    case "exit":
+      return 1;
+    case "close":
+      return 2;
+    case "close_all":
+      return 3;
+    case "cancel":
+      return 4;
+    case "cancel_all":
+      return 5;
+    default:
+      return 6;
   }
 }
 
@@ -137,7 +144,8 @@ export class EventLog {
       id: s[j],
       direction: d > 0 ? "long" : d < 0 ? "short" : null,
       qty: qty === qty ? qty : null,
-      order_type: limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
+      order_type:
+        limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
       limit: limit === limit ? limit : null,
       stop: stop === stop ? stop : null,
       oca_name: s[j + 1],

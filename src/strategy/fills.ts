@@ -59,7 +59,8 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
   // One order pays one commission (cash_per_order), shared by its closing and opening legs.
   const fee = commission(b, closing + opening, price);
   const total = closing + opening;
-  if (closing > 0) closeTrades(b, ledger.closeList(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0, null);
+  if (closing > 0)
+    closeTrades(b, ledger.closeList(), closing, price, o.id, o.comment, total > 0 ? (fee * closing) / total : 0, null);
   if (opening > 0) {
     ledger.openTrade(o.id, o.comment, side, opening, price, total > 0 ? (fee * opening) / total : 0, b.bar, b.time);
     // a reversal is one filled order (max_intraday_filled_orders): its closing leg counted it
@@ -137,6 +138,15 @@ export function closeTrades(
     left -= q;
   }
   b.risk.onFill();
-  if (report) b.filled(report.kind === "close" || report.kind === "close_all" ? exitId : report.id, side, all, price, comment, report.alertMessage, report.disableAlert);
+  if (report)
+    b.filled(
+      report.kind === "close" || report.kind === "close_all" ? exitId : report.id,
+      side,
+      all,
+      price,
+      comment,
+      report.alertMessage,
+      report.disableAlert,
+    );
   return all;
 }

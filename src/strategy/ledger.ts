@@ -56,7 +56,9 @@ export class Ledger {
     const list = this.closing;
     list.length = 0;
     if (only !== null) list.push(only);
-    else for (let i = 0; i < this.open.length; i++) if (entryId === null || this.open[i].entryId === entryId) list.push(this.open[i]);
+    else
+      for (let i = 0; i < this.open.length; i++)
+        if (entryId === null || this.open[i].entryId === entryId) list.push(this.open[i]);
     return list;
   }
 

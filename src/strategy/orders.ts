@@ -132,14 +132,30 @@ function same(a: number, b: number): boolean {
  * bracket levels (`lv*`) are dropped only when a field they derive from changed, so an exit re-placed
  * with the same levels on every bar keeps them: levels are worked out once per change, not per bar.
  */
-export function writeExit(e: ExitOrder, req: ExitRequest, fromEntry: string | null, placedBar: number, bindSide: Side | 0, intrabar: boolean): void {
+export function writeExit(
+  e: ExitOrder,
+  req: ExitRequest,
+  fromEntry: string | null,
+  placedBar: number,
+  bindSide: Side | 0,
+  intrabar: boolean,
+): void {
   const profit = finite(req.profit);
   const limit = finite(req.limit);
   const loss = finite(req.loss);
   const stop = finite(req.stop);
   const trailPrice = finite(req.trailPrice);
   const trailPoints = finite(req.trailPoints);
-  if (!(same(e.profit, profit) && same(e.limit, limit) && same(e.loss, loss) && same(e.stop, stop) && same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
+  if (
+    !(
+      same(e.profit, profit) &&
+      same(e.limit, limit) &&
+      same(e.loss, loss) &&
+      same(e.stop, stop) &&
+      same(e.trailPrice, trailPrice) &&
+      same(e.trailPoints, trailPoints)
+    )
+  ) {
     e.profit = profit;
     e.limit = limit;
     e.loss = loss;
@@ -178,6 +194,13 @@ function exitAlerts(prev: ExitAlerts | null, req: ExitRequest): ExitAlerts | nul
   const profit = req.alertProfit ?? null;
   const loss = req.alertLoss ?? null;
   const trailing = req.alertTrailing ?? null;
-  if (prev !== null && prev.message === message && prev.profit === profit && prev.loss === loss && prev.trailing === trailing) return prev;
+  if (
+    prev !== null &&
+    prev.message === message &&
+    prev.profit === profit &&
+    prev.loss === loss &&
+    prev.trailing === trailing
+  )
+    return prev;
   return { message, profit, loss, trailing };
 }

@@ -57,7 +57,15 @@ export class RiskRules {
 
   private offsetAt(time: number): number {
     if (!this.fmt) {
-      const opts: Intl.DateTimeFormatOptions = { hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" };
+      const opts: Intl.DateTimeFormatOptions = {
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      };
       try {
         this.fmt = new Intl.DateTimeFormat("en-US", { ...opts, timeZone: this.timezone });
       } catch {
@@ -83,7 +91,11 @@ export class RiskRules {
     if (this.dayKey === this.dayKey) {
       if (eq < this.dayStartEquity) this.consLossDays++;
       else this.consLossDays = 0;
-      if (this.maxConsLossDays === this.maxConsLossDays && this.consLossDays >= this.maxConsLossDays && !this.haltedForever) {
+      if (
+        this.maxConsLossDays === this.maxConsLossDays &&
+        this.consLossDays >= this.maxConsLossDays &&
+        !this.haltedForever
+      ) {
         this.haltedForever = true;
         broker.liquidate(ctx.open, "Close Position (Max consecutive loss days)");
       }
@@ -117,7 +129,11 @@ export class RiskRules {
    */
   onFill(): void {
     this.dayFills++;
-    if (this.maxIntradayFilledOrders === this.maxIntradayFilledOrders && !this.haltedToday && this.dayFills >= this.maxIntradayFilledOrders) {
+    if (
+      this.maxIntradayFilledOrders === this.maxIntradayFilledOrders &&
+      !this.haltedToday &&
+      this.dayFills >= this.maxIntradayFilledOrders
+    ) {
       this.haltedToday = true;
       this.capPending = true;
     }
@@ -140,7 +156,11 @@ export class RiskRules {
   onClose(ctx: ExecContext, broker: Broker): void {
     if (!this.checksAtClose()) return;
     const eq = broker.equity(ctx.close);
-    if (this.maxIntradayLoss === this.maxIntradayLoss && !this.haltedToday && this.dayStartEquity === this.dayStartEquity) {
+    if (
+      this.maxIntradayLoss === this.maxIntradayLoss &&
+      !this.haltedToday &&
+      this.dayStartEquity === this.dayStartEquity
+    ) {
       const limit =
         this.maxIntradayLossType === "cash" ? this.maxIntradayLoss : (this.dayStartEquity * this.maxIntradayLoss) / 100;
       if (this.dayStartEquity - eq >= limit) {
@@ -162,7 +182,8 @@ export class RiskRules {
         this.haltedForever = true;
       }
     }
-    if (this.haltedForever && broker.ledger.open.length > 0) broker.liquidate(ctx.close, "Close Position (Max consecutive loss days)");
+    if (this.haltedForever && broker.ledger.open.length > 0)
+      broker.liquidate(ctx.close, "Close Position (Max consecutive loss days)");
   }
 
   /**

@@ -61,7 +61,8 @@ export class EquityTracker {
     }
     const dd = this.peakEquity - worst;
     if (dd > this.maxDrawdown) this.maxDrawdown = dd;
-    if (this.peakEquity > 0 && (dd / this.peakEquity) * 100 > this.maxDrawdownPercent) this.maxDrawdownPercent = (dd / this.peakEquity) * 100;
+    if (this.peakEquity > 0 && (dd / this.peakEquity) * 100 > this.maxDrawdownPercent)
+      this.maxDrawdownPercent = (dd / this.peakEquity) * 100;
     const ru = best - this.troughEquity;
     if (ru > this.maxRunup) this.maxRunup = ru;
     if (best > 0 && (ru / best) * 100 > this.maxRunupPercent) this.maxRunupPercent = (ru / best) * 100;
@@ -74,7 +75,12 @@ export class EquityTracker {
  * months. TradingView's Sharpe and Sortino ratios use monthly returns for a trading period of three
  * or more months, daily returns for three or more days.
  */
-export function periodReturns(equity: ArrayLike<number>, times: ArrayLike<number>, initial: number, count: number): { returns: number[]; perYear: number } {
+export function periodReturns(
+  equity: ArrayLike<number>,
+  times: ArrayLike<number>,
+  initial: number,
+  count: number,
+): { returns: number[]; perYear: number } {
   if (count === 0) return { returns: [], perYear: 12 };
   const months = monthKey(times[count - 1]) - monthKey(times[0]);
   const monthly = months >= 3;
@@ -110,7 +116,11 @@ function dayKey(t: number): number {
  * Sortino divides by the downside deviation (returns below the risk-free rate) instead. Fewer than
  * three periods give na, as in TradingView.
  */
-export function sharpeSortino(returns: readonly number[], riskFreeRate: number, perYear = 12): { sharpe: number | null; sortino: number | null } {
+export function sharpeSortino(
+  returns: readonly number[],
+  riskFreeRate: number,
+  perYear = 12,
+): { sharpe: number | null; sortino: number | null } {
   const n = returns.length;
   if (n < 3) return { sharpe: null, sortino: null };
   const rf = riskFreeRate / 100 / perYear;
@@ -175,7 +185,10 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     // "the average amount of money lost per losing trade" (reference, strategy.avg_losing_trade): a
     // positive amount, like gross_loss and the Pine variable.
     avg_losing_trade: ledger.lossTrades > 0 ? -lossSum / ledger.lossTrades : null,
-    ratio_avg_win_loss: ledger.winTrades > 0 && ledger.lossTrades > 0 && lossSum !== 0 ? winSum / ledger.winTrades / (-lossSum / ledger.lossTrades) : null,
+    ratio_avg_win_loss:
+      ledger.winTrades > 0 && ledger.lossTrades > 0 && lossSum !== 0
+        ? winSum / ledger.winTrades / (-lossSum / ledger.lossTrades)
+        : null,
     largest_winning_trade: ledger.largestWin,
     largest_losing_trade: ledger.largestLoss,
     avg_bars_in_trade: n > 0 ? ledger.barsInTrades / n : null,

@@ -261,8 +261,10 @@ export class PathWalker {
     const limitAdj = b.settings.backtestFillLimitsAssumption * mt;
     for (const o of b.book.orders) {
       if (o.market || (o.placedBar >= b.bar && !poc && !o.intrabar)) continue;
-      if (o.stop === o.stop && !o.stopTriggered) this.consider(ORDER, o, null, null, "sl", o.stop, o.side, from, to, up, atPoint, o.seq);
-      else if (o.limit === o.limit) this.consider(ORDER, o, null, null, "tp", o.limit - o.side * limitAdj, -o.side, from, to, up, atPoint, o.seq);
+      if (o.stop === o.stop && !o.stopTriggered)
+        this.consider(ORDER, o, null, null, "sl", o.stop, o.side, from, to, up, atPoint, o.seq);
+      else if (o.limit === o.limit)
+        this.consider(ORDER, o, null, null, "tp", o.limit - o.side * limitAdj, -o.side, from, to, up, atPoint, o.seq);
     }
     const exits = b.book.exits;
     const open = b.ledger.open;
@@ -319,7 +321,11 @@ export class PathWalker {
     if (!hit) return;
     const at = atPoint ? from : level;
     if (this.bKind !== NONE) {
-      const better = atPoint ? seq < this.bSeq : up ? at < this.bLevel || (at === this.bLevel && seq < this.bSeq) : at > this.bLevel || (at === this.bLevel && seq < this.bSeq);
+      const better = atPoint
+        ? seq < this.bSeq
+        : up
+          ? at < this.bLevel || (at === this.bLevel && seq < this.bSeq)
+          : at > this.bLevel || (at === this.bLevel && seq < this.bSeq);
       if (!better) return;
     }
     this.bKind = kind;

@@ -91,9 +91,20 @@ export class WorkerPool {
   }
 
   /** Runs `fn` on a worker that holds bars `barsKey` (sending them first if needed). */
-  exec<T>(barsKey: string | undefined, fn: (api: Comlink.Remote<RuntimeWorkerApi>) => Promise<T>, options: ExecOptions = {}): Promise<T> {
+  exec<T>(
+    barsKey: string | undefined,
+    fn: (api: Comlink.Remote<RuntimeWorkerApi>) => Promise<T>,
+    options: ExecOptions = {},
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ barsKey, fn, resolve, reject, pipeline: options.pipeline ?? false, deadlineMs: options.deadlineMs });
+      this.queue.push({
+        barsKey,
+        fn,
+        resolve,
+        reject,
+        pipeline: options.pipeline ?? false,
+        deadlineMs: options.deadlineMs,
+      });
       this.pump();
     });
   }
@@ -136,7 +147,13 @@ export class WorkerPool {
 
   private spawn(): Slot {
     const worker = this.factory();
-    const slot: Slot = { worker, api: Comlink.wrap<RuntimeWorkerApi>(worker), bars: new Map(), running: 0, rejects: new Set() };
+    const slot: Slot = {
+      worker,
+      api: Comlink.wrap<RuntimeWorkerApi>(worker),
+      bars: new Map(),
+      running: 0,
+      rejects: new Set(),
+    };
     worker.addEventListener("error", (e) => {
       // a worker that failed to load (bad bundle, wasm missing) fails its jobs instead of hanging them
       e.preventDefault();
@@ -174,7 +191,8 @@ export class WorkerPool {
     const settled = new Promise<never>((_, r) => (reject = r));
     slot.rejects.add(reject);
     const deadline = job.deadlineMs;
-    const timer = deadline === undefined ? undefined : setTimeout(() => this.kill(slot, new DeadlineError(deadline)), deadline);
+    const timer =
+      deadline === undefined ? undefined : setTimeout(() => this.kill(slot, new DeadlineError(deadline)), deadline);
     try {
       const work = (async () => {
         if (job.barsKey !== undefined) await this.barsOn(slot, job.barsKey);

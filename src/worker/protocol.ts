@@ -67,7 +67,14 @@ export function packBars(bars: readonly Bar[] | ColumnarBars | PackedBars): Pack
       for (let i = 0; i < n; i++) out[i] = a[i] == null ? NaN : a[i];
       return out;
     };
-    return { time: col(c.time), open: col(c.open), high: col(c.high), low: col(c.low), close: col(c.close), volume: col(c.volume) };
+    return {
+      time: col(c.time),
+      open: col(c.open),
+      high: col(c.high),
+      low: col(c.low),
+      close: col(c.close),
+      volume: col(c.volume),
+    };
   }
   const rows = bars as readonly Bar[];
   const n = rows.length;
@@ -110,9 +117,7 @@ export function barsBuffers(p: PackedBars): ArrayBuffer[] {
 /** Columnar bars for the Runtime; volume is left out when the data had none. */
 export function toColumnar(p: PackedBars): ColumnarBars {
   const hasVolume = p.volume.some((v) => v === v);
-  return hasVolume
-    ? p
-    : { time: p.time, open: p.open, high: p.high, low: p.low, close: p.close };
+  return hasVolume ? p : { time: p.time, open: p.open, high: p.high, low: p.low, close: p.close };
 }
 
 /**
@@ -135,7 +140,13 @@ export function packSeries(result: RunResult): { packed: PackedRunResult; transf
   if (plot_ohlc) {
     packed.plot_ohlc = {};
     for (const [title, o] of Object.entries(plot_ohlc)) {
-      packed.plot_ohlc[title] = { ...o, open: pack(o.open), high: pack(o.high), low: pack(o.low), close: pack(o.close) };
+      packed.plot_ohlc[title] = {
+        ...o,
+        open: pack(o.open),
+        high: pack(o.high),
+        low: pack(o.low),
+        close: pack(o.close),
+      };
     }
   }
   delete packed.plots; // the first series again; the page reads it from `series`
@@ -174,7 +185,6 @@ export function leanResult(result: RunResult): PackedRunResult {
     strategy: result.strategy ? { ...result.strategy, equity: [] } : undefined,
   };
 }
-
 
 /**
  * A trial's reply: only what the study reads (optimize/study.ts TrialOutcome), the closed trades as

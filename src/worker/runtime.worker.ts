@@ -11,7 +11,19 @@ import { registry } from "../builtins/index.js";
 import type { Diagnostic } from "../lang/ast.js";
 import { initKernels, workerKernels } from "./kernels.js";
 import type { RunResult } from "../core/result.js";
-import { cloneBars, leanResult, packSeries, toColumnar, trialOutcome, trialReply, type PackedBars, type PackedRunResult, type RunRequest, type TrialReply, type TrialRequest } from "./protocol.js";
+import {
+  cloneBars,
+  leanResult,
+  packSeries,
+  toColumnar,
+  trialOutcome,
+  trialReply,
+  type PackedBars,
+  type PackedRunResult,
+  type RunRequest,
+  type TrialReply,
+  type TrialRequest,
+} from "./protocol.js";
 import type { OptimizeResult } from "../optimize/index.js";
 import { runStudyInWorker, type StudyProgress, type StudyRequest } from "./study.js";
 
@@ -30,7 +42,11 @@ async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
   const runtime = req.runtime ?? {};
   // trials and lean runs return no events (protocol.ts leanResult), so the broker logs none
   const lean = trial || (req as RunRequest).lean === true;
-  const broker = trial ? { ...runtime.broker, trade_limit: Infinity, record_events: false } : lean ? { ...runtime.broker, record_events: false } : runtime.broker;
+  const broker = trial
+    ? { ...runtime.broker, trade_limit: Infinity, record_events: false }
+    : lean
+      ? { ...runtime.broker, record_events: false }
+      : runtime.broker;
   const rt = new Runtime(req.symbol ?? "CHART", broker === runtime.broker ? runtime : { ...runtime, broker });
   const kernels = workerKernels!;
   const result = rt.runSync(req.source, toColumnar(slice), req.options ?? {}, kernels.forRun());
@@ -86,7 +102,17 @@ const api = {
       return [...parsed.diagnostics, ...check(parsed.ast, registry).diagnostics];
     } catch (e) {
       // a checker fault must not take the editor down; say so where the user looks
-      return [...parsed.diagnostics, { severity: "warning", message: `checker failed: ${(e as Error).message}`, line: 1, column: 1, end_line: 1, end_column: 1 }];
+      return [
+        ...parsed.diagnostics,
+        {
+          severity: "warning",
+          message: `checker failed: ${(e as Error).message}`,
+          line: 1,
+          column: 1,
+          end_line: 1,
+          end_column: 1,
+        },
+      ];
     }
   },
   /** A whole optimize study inside this one worker, reporting each finished trial. */
@@ -98,7 +124,13 @@ const api = {
     // calls, so they are awaited (all at once, at the end) before the result goes back.
     const delivered: Promise<unknown>[] = [];
     const report = onProgress && ((p: StudyProgress) => void delivered.push(Promise.resolve(onProgress(p))));
-    const result = await runStudyInWorker(req, bars, (r) => evaluate(r, true).then((res) => trialOutcome(trialReply(res, 0).reply)), () => cancelled, report);
+    const result = await runStudyInWorker(
+      req,
+      bars,
+      (r) => evaluate(r, true).then((res) => trialOutcome(trialReply(res, 0).reply)),
+      () => cancelled,
+      report,
+    );
     await Promise.all(delivered);
     return result;
   },

@@ -2,7 +2,13 @@
 // runs the study itself and fans trials out over the pool; this is the single-worker path, used to
 // measure what the pool buys and where only one worker is wanted.
 
-import { optimize, type OptimizeRequest, type OptimizeResult, type TrialOutcome, type TrialRecord } from "../optimize/index.js";
+import {
+  optimize,
+  type OptimizeRequest,
+  type OptimizeResult,
+  type TrialOutcome,
+  type TrialRecord,
+} from "../optimize/index.js";
 import type { Bar } from "../core/result.js";
 import type { PackedBars, TrialRequest } from "./protocol.js";
 
@@ -41,7 +47,13 @@ export async function runStudyInWorker(
       }
     }
     const range: [number, number] = [from, from + slice.length];
-    return run({ source: req.script, barsKey, options: { inputs, mode: "auto" }, slice: range, symbol: req.symbol ?? undefined });
+    return run({
+      source: req.script,
+      barsKey,
+      options: { inputs, mode: "auto" },
+      slice: range,
+      symbol: req.symbol ?? undefined,
+    });
   };
   return optimize({ ...rest, data: bars }, runner, {
     signal: controller.signal,

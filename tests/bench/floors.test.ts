@@ -14,7 +14,14 @@ import { BENCH } from "../helpers/data.js";
 
 function columns(bars: Bar[]): ColumnarBars & Columns {
   const col = (k: "time" | "open" | "high" | "low" | "close" | "volume") => Float64Array.from(bars, (b) => b[k] ?? NaN);
-  return { time: col("time"), open: col("open"), high: col("high"), low: col("low"), close: col("close"), volume: col("volume") };
+  return {
+    time: col("time"),
+    open: col("open"),
+    high: col("high"),
+    low: col("low"),
+    close: col("close"),
+    volume: col("volume"),
+  };
 }
 
 const DATA: [string, ColumnarBars & Columns][] = [
@@ -49,8 +56,18 @@ describe("bench floors compute what resin computes", () => {
             expect(names).toHaveLength(plots.length);
             expect(plotDifference(names, plots, Object.values(res.series) as ArrayLike<unknown>[])).toBeNull();
           } else {
-            const want = (res.strategy?.trades ?? []).map((t) => ({ entryBar: t.entry_bar_index, entryPrice: t.entry_price, exitBar: t.exit_bar_index, exitPrice: t.exit_price }));
-            const open = (res.strategy?.open_trades ?? []).map((t) => ({ entryBar: t.entry_bar_index, entryPrice: t.entry_price, exitBar: null, exitPrice: null }));
+            const want = (res.strategy?.trades ?? []).map((t) => ({
+              entryBar: t.entry_bar_index,
+              entryPrice: t.entry_price,
+              exitBar: t.exit_bar_index,
+              exitPrice: t.exit_price,
+            }));
+            const open = (res.strategy?.open_trades ?? []).map((t) => ({
+              entryBar: t.entry_bar_index,
+              entryPrice: t.entry_price,
+              exitBar: null,
+              exitPrice: null,
+            }));
             const trades = out as FloorTrade[];
             expect(trades.length).toBeGreaterThan(20); // the bars give the strategy something to do
             expect(trades).toEqual([...want, ...open]);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  alertConditionsResult, alertsResult, beginTick, commitBar, createAlertStore, functions, resolvePlaceholders, resolveStrategyPlaceholders,
+  alertConditionsResult,
+  alertsResult,
+  beginTick,
+  commitBar,
+  createAlertStore,
+  functions,
+  resolvePlaceholders,
+  resolveStrategyPlaceholders,
   type AlertStore,
 } from "../../src/builtins/alert/index.js";
 import { PlotStore } from "../../src/builtins/plot/store.js";
@@ -14,7 +21,11 @@ const S = (id: number): CallSite => ({ id, state: undefined });
 
 describe("alert()", () => {
   it("the freq constants of the core module are the values alert() accepts", () => {
-    expect([core["alert.freq_once_per_bar"], core["alert.freq_once_per_bar_close"], core["alert.freq_all"]]).toEqual(["once_per_bar", "once_per_bar_close", "all"]);
+    expect([core["alert.freq_once_per_bar"], core["alert.freq_once_per_bar_close"], core["alert.freq_all"]]).toEqual([
+      "once_per_bar",
+      "once_per_bar_close",
+      "all",
+    ]);
   });
 
   it("records every call on historical bars, default freq once_per_bar, lazily creating the store", () => {
@@ -27,7 +38,13 @@ describe("alert()", () => {
     }
     const rec = alertsResult(ctx.ext.alerts as AlertStore);
     expect(rec.length).toBe(9);
-    expect(rec[0]).toEqual({ message: "bar 0", freq: "once_per_bar", bar_index: 0, time: ctx.columns.time[0], source: "alert" });
+    expect(rec[0]).toEqual({
+      message: "bar 0",
+      freq: "once_per_bar",
+      bar_index: 0,
+      time: ctx.columns.time[0],
+      source: "alert",
+    });
     expect(rec[4]).toMatchObject({ message: "again 1", freq: "all", bar_index: 1 });
   });
 
@@ -71,7 +88,12 @@ describe("alertcondition()", () => {
     }
     const store = ctx.ext.alerts as AlertStore;
     expect(alertConditionsResult(store)).toEqual([
-      { title: "Even", message: "even bar at {{close}}", fired_bars: [0, 2, 4], fired_times: [0, 2, 4].map((i) => ctx.columns.time[i]) },
+      {
+        title: "Even",
+        message: "even bar at {{close}}",
+        fired_bars: [0, 2, 4],
+        fired_times: [0, 2, 4].map((i) => ctx.columns.time[i]),
+      },
       { title: "Never", message: "never", fired_bars: [], fired_times: [] },
     ]);
     const rec = alertsResult(store);
@@ -97,7 +119,8 @@ describe("placeholders", () => {
     a.col.set([10, 20.5, 30]);
     b.col.set([1, NaN, 3]);
     ctx.ext.plots = plots;
-    const msg = "{{ticker}}@{{exchange}} {{interval}} o={{open}} h={{high}} l={{low}} c={{close}} v={{volume}} t={{time}} p0={{plot_0}} p1={{plot_1}} r={{plot(\"RSI\")}} {{nope}}";
+    const msg =
+      '{{ticker}}@{{exchange}} {{interval}} o={{open}} h={{high}} l={{low}} c={{close}} v={{volume}} t={{time}} p0={{plot_0}} p1={{plot_1}} r={{plot("RSI")}} {{nope}}';
     expect(resolvePlaceholders(msg, ctx, 1)).toBe(
       `BTCUSD@BINANCE 1 o=100.5 h=102 l=100 c=101 v=1000 t=${new Date(ctx.columns.time[1]!).toISOString().replace(".000Z", "Z")} p0=20.5 p1=NaN r=20.5 {{nope}}`,
     );
@@ -110,6 +133,8 @@ describe("placeholders", () => {
     );
     expect(out).toBe("buy 2 @ 101.25 id=L pos=2 mp=long {{close}}");
     const ctx = makeCtx(2);
-    expect(resolveStrategyPlaceholders("{{strategy.order.action}} {{close}}", { action: "sell" }, ctx, 1)).toBe("sell 101");
+    expect(resolveStrategyPlaceholders("{{strategy.order.action}} {{close}}", { action: "sell" }, ctx, 1)).toBe(
+      "sell 101",
+    );
   });
 });

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { runBoth, v6 } from "../helpers/run-both.js";
 
 async function logs(body: string): Promise<string[]> {
-  const r = await runBoth(v6(`if barstate.islast\n${body.split("\n").map((l) => "    " + l).join("\n")}`), undefined);
+  const r = await runBoth(
+    v6(
+      `if barstate.islast\n${body
+        .split("\n")
+        .map((l) => "    " + l)
+        .join("\n")}`,
+    ),
+    undefined,
+  );
   if (r.error) throw new Error(`${r.error_kind}: ${r.error}`);
   return r.logs.map((l) => l.message);
 }
@@ -24,9 +32,11 @@ log.info("{0} {1} {2}", array.join(a, ","), array.get(a, -1), s.size())`);
   });
 
   it("str.format, str.tostring and math.sum per call site", async () => {
-    const r = await runBoth(v6(`s = math.sum(bar_index, 3)
+    const r = await runBoth(
+      v6(`s = math.sum(bar_index, 3)
 if barstate.islast
-    log.info(str.format("{0,number,#.00} {1}", s, str.tostring(1/3)))`));
+    log.info(str.format("{0,number,#.00} {1}", s, str.tostring(1/3)))`),
+    );
     expect(r.error).toBeUndefined();
     expect(r.logs.map((l) => l.message)).toEqual(["54.00 0.3333333333"]);
   });

@@ -47,7 +47,9 @@ describe("array.* unit", () => {
     call("array.fill", b, 7, 4, 5);
     call("array.fill", b, 8, 1, NaN);
     expect(call("array.sum", b)).toBe(33);
-    expect(() => call("array.fill", callWith(ctx, "array.new_float", [0]), 1)).toThrow("Index 0 is out of bounds, array size is 0.");
+    expect(() => call("array.fill", callWith(ctx, "array.new_float", [0]), 1)).toThrow(
+      "Index 0 is out of bounds, array size is 0.",
+    );
   });
   it("slice is a view of its source", () => {
     const a = ints(1, 2, 3, 4);
@@ -62,7 +64,13 @@ describe("array.* unit", () => {
   });
   it("replaceRange matches splice", async () => {
     const { replaceRange } = await import("../../src/builtins/array/core.js");
-    for (const [start, del, items] of [[1, 2, [9]], [0, 0, [7, 8]], [3, 1, []], [2, 0, [5, 5, 5]], [0, 5, [1]]] as const) {
+    for (const [start, del, items] of [
+      [1, 2, [9]],
+      [0, 0, [7, 8]],
+      [3, 1, []],
+      [2, 0, [5, 5, 5]],
+      [0, 5, [1]],
+    ] as const) {
       const a = [0, 1, 2, 3, 4];
       const b = a.slice();
       replaceRange(a, start, del, items as readonly number[]);
@@ -99,7 +107,9 @@ describe("array.* unit", () => {
     expect(call("array.median", callWith(ctx, "array.new_float", [0]))).toBeNaN();
   });
   it("size limit", () => {
-    expect(() => callWith(ctx, "array.new_float", [100_001])).toThrow("Array size 100001 exceeds the maximum of 100000 elements.");
+    expect(() => callWith(ctx, "array.new_float", [100_001])).toThrow(
+      "Array size 100001 exceeds the maximum of 100000 elements.",
+    );
     const big = callWith(ctx, "array.new_float", [100_000, 0]);
     expect(() => call("array.push", big, 1)).toThrow(PineRuntimeError);
   });
@@ -135,7 +145,11 @@ describe("array Pine Logs ground truth (direct calls)", () => {
     call("array.set", ai, -2, 2);
     call("array.set", as, 0, "s0");
     call("array.set", as, -2, "s2");
-    const got = [f("ab: {0}", ab), f("ac[3]: {0}", call("array.get", ac, 3) === ORANGE), f("ac[0]: {0}", call("array.get", ac, 0) === GREEN)];
+    const got = [
+      f("ab: {0}", ab),
+      f("ac[3]: {0}", call("array.get", ac, 3) === ORANGE),
+      f("ac[0]: {0}", call("array.get", ac, 0) === GREEN),
+    ];
     got.push(f("af: {0}", af), f("ai: {0}", ai), f("as_: {0}", as));
     const a = ints(-1, -2, -3, -4, -5);
     got.push(f("a: {0}", a), f("array.size(a): {0}", call("array.size", a)));
@@ -178,8 +192,10 @@ describe("array Pine Logs ground truth (direct calls)", () => {
     log("array.median(a): {0}", call("array.median", a));
     log("array.mode(a): {0}", call("array.mode", a));
     log(`array.percentrank(a, ${v.prank}): {0}`, call("array.percentrank", a, v.prank));
-    for (const p of [0.5, 50, 70]) log(`array.percentile_linear_interpolation(a, ${p}): {0}`, call("array.percentile_linear_interpolation", a, p));
-    for (const p of [0.5, 50, 70]) log(`array.percentile_nearest_rank(a, ${p}): {0}`, call("array.percentile_nearest_rank", a, p));
+    for (const p of [0.5, 50, 70])
+      log(`array.percentile_linear_interpolation(a, ${p}): {0}`, call("array.percentile_linear_interpolation", a, p));
+    for (const p of [0.5, 50, 70])
+      log(`array.percentile_nearest_rank(a, ${p}): {0}`, call("array.percentile_nearest_rank", a, p));
     log("array.range(a): {0}", call("array.range", a));
     call("array.remove", a, 4);
     log("array.remove(a, 4): {0}", a);
@@ -199,7 +215,8 @@ describe("array Pine Logs ground truth (direct calls)", () => {
     log("array.sort_indices(c): {0}", call("array.sort_indices", c));
     log("array.sort_indices(c, order.descending): {0}", call("array.sort_indices", c, "descending"));
     log("array.standardize(a): {0}", call("array.standardize", a));
-    if (v.extraStandardize) log("array.standardize(a): {0}", call("array.standardize", floats(1.1, 2.2, 3.3, 4.4, 5.5)));
+    if (v.extraStandardize)
+      log("array.standardize(a): {0}", call("array.standardize", floats(1.1, 2.2, 3.3, 4.4, 5.5)));
     log("array.stdev(a): {0,number,#.#############}", call("array.stdev", a));
     log("array.stdev(a, biased=false): {0,number,#.#############}", call("array.stdev", a, false));
     log("array.sum(a): {0}", call("array.sum", a));
@@ -211,7 +228,15 @@ describe("array Pine Logs ground truth (direct calls)", () => {
   }
 
   it("array_test_002_array_functions", () => {
-    const got = functionsCase(ints, { a0: [-1, -2, -3, -4, -5], a1: [1, 2, 4, 5, 6], b: [7, 8, 9, 10], needle: 4, prank: 4, eleven: 11, extraStandardize: 1 });
+    const got = functionsCase(ints, {
+      a0: [-1, -2, -3, -4, -5],
+      a1: [1, 2, 4, 5, 6],
+      b: [7, 8, 9, 10],
+      needle: 4,
+      prank: 4,
+      eleven: 11,
+      extraStandardize: 1,
+    });
     expect(got).toEqual(expectedMessages("array_test_002_array_functions"));
   });
 
@@ -262,10 +287,18 @@ describe("array Pine Logs ground truth (direct calls)", () => {
     const out: string[] = [];
     const a = floats(10, NaN, 20, 30, NaN, 40);
     for (const p of [0, 25, 50, 60, 75, 100]) out.push(f(`pnr${p}: {0}`, call("array.percentile_nearest_rank", a, p)));
-    for (const [label, i] of [["prank0", 0], ["prank1na", 1], ["prank2", 2], ["prank5", 5]] as const) out.push(f(`${label}: {0}`, call("array.percentrank", a, i)));
-    for (const p of [0, 10, 25, 50, 75, 100]) out.push(f(`pli_na${p}: {0}`, call("array.percentile_linear_interpolation", a, p)));
+    for (const [label, i] of [
+      ["prank0", 0],
+      ["prank1na", 1],
+      ["prank2", 2],
+      ["prank5", 5],
+    ] as const)
+      out.push(f(`${label}: {0}`, call("array.percentrank", a, i)));
+    for (const p of [0, 10, 25, 50, 75, 100])
+      out.push(f(`pli_na${p}: {0}`, call("array.percentile_linear_interpolation", a, p)));
     const b = floats(0.0, 1.1, 2.2, 4.4, 5.5, 6.6, 7.7, 8.8, 9.9, 10.1);
-    for (const p of [10, 15, 25, 50, 75, 90]) out.push(f(`pli_c${p}: {0}`, call("array.percentile_linear_interpolation", b, p)));
+    for (const p of [10, 15, 25, 50, 75, 90])
+      out.push(f(`pli_c${p}: {0}`, call("array.percentile_linear_interpolation", b, p)));
     expect(out).toEqual(expectedMessages("array_test_006_array_na_percentile"));
   });
 
@@ -316,7 +349,14 @@ describe("array Pine Logs ground truth (direct calls)", () => {
     call("array.fill", a9, 5, 1, nai);
     out.push(f("fill_nato: {0}", j(a9)));
     const b1 = a();
-    out.push(f("percentrank: {0} max: {1} min: {2}", call("array.percentrank", b1, nai), call("array.max", b1, nai), call("array.min", b1, nai)));
+    out.push(
+      f(
+        "percentrank: {0} max: {1} min: {2}",
+        call("array.percentrank", b1, nai),
+        call("array.max", b1, nai),
+        call("array.min", b1, nai),
+      ),
+    );
     out.push("still_running: true");
     const e = () => callWith(ctx, "array.new_int", []);
     const e1 = e();

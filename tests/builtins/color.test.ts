@@ -25,7 +25,9 @@ describe("color.*", () => {
     expect(call("color.t", c)).toBe(50);
     expect(call("color.r", c)).toBe(242);
     const rgb = call("color.rgb", 255, 128.4, -3, 20);
-    expect([call("color.r", rgb), call("color.g", rgb), call("color.b", rgb), call("color.t", rgb)]).toEqual([255, 128, 0, 20]);
+    expect([call("color.r", rgb), call("color.g", rgb), call("color.b", rgb), call("color.t", rgb)]).toEqual([
+      255, 128, 0, 20,
+    ]);
     expect(call("color.new", NaN, 10)).toBeNaN();
     expect(call("color.r", NaN)).toBeNaN();
   });

@@ -28,7 +28,15 @@ export function makeCtx(bars = 10, ext: Record<string, unknown> = {}): ExecConte
       close,
       volume: close.map(() => 1000),
     },
-    syminfo: { mintick: 0.01, pointvalue: 1, timezone: "UTC", currency: "USD", type: "crypto", ticker: "BTCUSD", prefix: "BINANCE" },
+    syminfo: {
+      mintick: 0.01,
+      pointvalue: 1,
+      timezone: "UTC",
+      currency: "USD",
+      type: "crypto",
+      ticker: "BTCUSD",
+      prefix: "BINANCE",
+    },
     timeframe: "1",
     isRealtime: false,
     isNewTick: true,
@@ -69,7 +77,13 @@ export function call(ctx: ExecContext, name: string, ...args: unknown[]): any {
 }
 
 /** Calls with named arguments placed into the catalogue's parameter slots. */
-export function callNamed(ctx: ExecContext, name: string, params: string[], named: Record<string, unknown>, s: CallSite = site()): any {
+export function callNamed(
+  ctx: ExecContext,
+  name: string,
+  params: string[],
+  named: Record<string, unknown>,
+  s: CallSite = site(),
+): any {
   const def = functions[name] ?? alertFunctions[name];
   if (!def) throw new Error(`no builtin ${name}`);
   const args: unknown[] = [];

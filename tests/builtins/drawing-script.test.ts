@@ -13,14 +13,24 @@ const ofType = (r: RunResult, t: string) => r.drawings.filter((d) => d.type === 
 
 describe("drawings through the Runtime", () => {
   it("a line per bar with max_lines_count=5 leaves the last 5 lines", async () => {
-    const r = await ok(v6("line.new(bar_index - 1, low, bar_index, high)\nplot(array.size(line.all))", "indicator('t', max_lines_count = 5)"));
+    const r = await ok(
+      v6(
+        "line.new(bar_index - 1, low, bar_index, high)\nplot(array.size(line.all))",
+        "indicator('t', max_lines_count = 5)",
+      ),
+    );
     const lines = ofType(r, "line");
     expect(lines.map((l) => l.x2)).toEqual([15, 16, 17, 18, 19]);
     expect(r.plots.slice(0, 7)).toEqual([1, 2, 3, 4, 5, 5, 5]);
   });
 
   it("default limit is 50 labels; deleted objects leave the result", async () => {
-    const r = await ok(v6("l = label.new(bar_index, high, str.tostring(bar_index))\nif bar_index % 2 == 0\n    label.delete(l)\nplot(close)"), 120);
+    const r = await ok(
+      v6(
+        "l = label.new(bar_index, high, str.tostring(bar_index))\nif bar_index % 2 == 0\n    label.delete(l)\nplot(close)",
+      ),
+      120,
+    );
     const labels = ofType(r, "label");
     expect(labels.length).toBe(50);
     expect(labels.every((l) => Number(l.text) % 2 === 1)).toBe(true);
@@ -28,7 +38,11 @@ describe("drawings through the Runtime", () => {
   });
 
   it("a var line moved with methods; getters read back", async () => {
-    const r = await ok(v6("var line l = line.new(0, close, 1, close)\nl.set_x2(bar_index)\nl.set_y2(close)\nl.set_color(color.red)\nplot(l.get_x2())\nplot(l.get_price(bar_index))"));
+    const r = await ok(
+      v6(
+        "var line l = line.new(0, close, 1, close)\nl.set_x2(bar_index)\nl.set_y2(close)\nl.set_color(color.red)\nplot(l.get_x2())\nplot(l.get_price(bar_index))",
+      ),
+    );
     expect(ofType(r, "line")).toEqual([expect.objectContaining({ x1: 0, x2: 19, color: "#F23645" })]);
     expect(r.series[Object.keys(r.series)[0]!]!.slice(-1)).toEqual([19]);
     expect(r.series[Object.keys(r.series)[1]!]![19]).toBeCloseTo(Number(ofType(r, "line")[0]!.y2), 9);
@@ -53,14 +67,20 @@ describe("drawings through the Runtime", () => {
     const r = await ok(v6(src));
     expect(r.drawings.map((d) => d.type)).toEqual(["table", "box", "line", "line", "linefill", "polyline"]);
     const table = ofType(r, "table")[0] as any;
-    expect(table.cells.map((c: any) => [c.column, c.row, c.text, c.bgcolor])).toEqual([[0, 0, "a", null], [1, 1, "b", "#F23645"]]);
+    expect(table.cells.map((c: any) => [c.column, c.row, c.text, c.bgcolor])).toEqual([
+      [0, 0, "a", null],
+      [1, 1, "b", "#F23645"],
+    ]);
     const [l1, l2] = ofType(r, "line");
     expect(ofType(r, "linefill")[0]).toMatchObject({ line1: l1!.id, line2: l2!.id });
     expect((ofType(r, "polyline")[0] as any).points.length).toBe(20);
   });
 
   it("realtime ticks do not multiply drawings: each tick is rolled back", async () => {
-    const r = await ok(v6("label.new(bar_index, close, str.tostring(close))\nplot(close)"), 6, { realtimeLastBar: true, realtimeTicks: 4 });
+    const r = await ok(v6("label.new(bar_index, close, str.tostring(close))\nplot(close)"), 6, {
+      realtimeLastBar: true,
+      realtimeTicks: 4,
+    });
     const labels = ofType(r, "label");
     expect(labels.length).toBe(6);
     // the label of the realtime bar carries the last tick's (the bar's) close
@@ -74,10 +94,18 @@ describe("drawings through the Runtime", () => {
   });
 
   it("deleting while iterating label.all, and a rolling array of lines", async () => {
-    const a = await ok(v6("label.new(bar_index, high, 'a')\nif barstate.islast\n    for l in label.all\n        if l.get_x() < 18\n            l.delete()\nplot(array.size(label.all))"));
+    const a = await ok(
+      v6(
+        "label.new(bar_index, high, 'a')\nif barstate.islast\n    for l in label.all\n        if l.get_x() < 18\n            l.delete()\nplot(array.size(label.all))",
+      ),
+    );
     expect(ofType(a, "label").map((l) => l.x)).toEqual([18, 19]);
     expect(a.plots.slice(-2)).toEqual([19, 2]);
-    const b = await ok(v6("var lines = array.new<line>()\nlines.push(line.new(bar_index, low, bar_index, high))\nif lines.size() > 3\n    lines.shift().delete()\nplot(array.size(line.all))"));
+    const b = await ok(
+      v6(
+        "var lines = array.new<line>()\nlines.push(line.new(bar_index, low, bar_index, high))\nif lines.size() > 3\n    lines.shift().delete()\nplot(array.size(line.all))",
+      ),
+    );
     expect(ofType(b, "line").map((l) => l.x1)).toEqual([17, 18, 19]);
   });
 

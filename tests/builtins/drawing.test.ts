@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { catalogFunction } from "../../src/catalog/index.js";
 import { PineArray, packColor } from "../../src/core/values.js";
 import {
-  constants, createDrawingStore, drawingsResult, functions, Label, Line, restoreDrawings, snapshotDrawings, variables, type DrawingStore,
+  constants,
+  createDrawingStore,
+  drawingsResult,
+  functions,
+  Label,
+  Line,
+  restoreDrawings,
+  snapshotDrawings,
+  variables,
+  type DrawingStore,
 } from "../../src/builtins/drawing/index.js";
 import { atBar, call, callNamed, makeCtx, RuntimeErrorForTest, variable } from "./drawing-helpers.js";
 
@@ -17,7 +26,8 @@ describe("registry coverage", () => {
     const wanted = Object.keys(CATALOG.functions).filter((n) => ns.some((p) => n.startsWith(p)));
     expect(wanted.length).toBeGreaterThan(100);
     for (const n of wanted) expect(functions[n], n).toBeDefined();
-    for (const n of Object.keys(CATALOG.variables).filter((v) => v.endsWith(".all"))) expect(variables[n], n).toBeDefined();
+    for (const n of Object.keys(CATALOG.variables).filter((v) => v.endsWith(".all")))
+      expect(variables[n], n).toBeDefined();
     expect(constants["line.style_dashed"]).toBe("dashed");
     expect(constants["label.style_label_up"]).toBe("label_up");
     expect(Object.keys(constants).length).toBe(6 + 21);
@@ -43,7 +53,10 @@ describe("line", () => {
     const l = functions["line.new"]!.impl(ctx, a, { id: 0, state: undefined }) as Line;
     expect([l.x1, l.y1, l.x2, l.y2, l.color, l.width]).toEqual([1, 2, 3, 4, RED, 3]);
     // line.new(1, 2, 3, 4, xloc.bar_time, extend.right, red, "dashed")
-    const b = functions["line.new"]!.impl(ctx, [1, 2, 3, 4, "bar_time", "right", RED, "dashed"], { id: 1, state: undefined }) as Line;
+    const b = functions["line.new"]!.impl(ctx, [1, 2, 3, 4, "bar_time", "right", RED, "dashed"], {
+      id: 1,
+      state: undefined,
+    }) as Line;
     expect([b.xloc, b.extend, b.color, b.style]).toEqual(["bar_time", "right", RED, "dashed"]);
   });
 
@@ -53,7 +66,11 @@ describe("line", () => {
     const p2 = call(ctx, "chart.point.from_index", 4, 60);
     const l = callNamed(ctx, "line.new", params("line.new"), { first_point: p1, second_point: p2 }) as Line;
     expect([l.x1, l.y1, l.x2, l.y2]).toEqual([1, 50, 4, 60]);
-    const t = callNamed(ctx, "line.new", params("line.new"), { first_point: p1, second_point: p2, xloc: "bar_time" }) as Line;
+    const t = callNamed(ctx, "line.new", params("line.new"), {
+      first_point: p1,
+      second_point: p2,
+      xloc: "bar_time",
+    }) as Line;
     expect([t.x1, t.x2]).toEqual([1000, NaN]);
     call(ctx, "line.set_second_point", l, call(ctx, "chart.point.from_index", 7, 70));
     expect([call(ctx, "line.get_x2", l), call(ctx, "line.get_y2", l)]).toEqual([7, 70]);
@@ -69,10 +86,20 @@ describe("line", () => {
     call(ctx, "line.set_style", l, "dotted");
     call(ctx, "line.set_width", l, 4);
     call(ctx, "line.set_extend", l, "both");
-    expect([call(ctx, "line.get_x1", l), call(ctx, "line.get_y1", l), call(ctx, "line.get_x2", l), call(ctx, "line.get_y2", l)]).toEqual([1, 11, 3, 31]);
+    expect([
+      call(ctx, "line.get_x1", l),
+      call(ctx, "line.get_y1", l),
+      call(ctx, "line.get_x2", l),
+      call(ctx, "line.get_y2", l),
+    ]).toEqual([1, 11, 3, 31]);
     expect(call(ctx, "line.get_price", l, 2)).toBeCloseTo(21, 12);
     expect(call(ctx, "line.get_price", l, 5)).toBeCloseTo(51, 12);
-    expect(drawingsResult(store(ctx))[0]).toMatchObject({ color: "#FF0000", style: "dotted", width: 4, extend: "both" });
+    expect(drawingsResult(store(ctx))[0]).toMatchObject({
+      color: "#FF0000",
+      style: "dotted",
+      width: 4,
+      extend: "both",
+    });
     call(ctx, "line.set_xloc", l, 1000, 2000, "bar_time");
     expect(() => call(ctx, "line.get_price", l, 2)).toThrow(RuntimeErrorForTest);
   });
@@ -116,15 +143,20 @@ describe("line", () => {
     expect(createDrawingStore({ max_polylines_count: 9999 }).limits.polyline).toBe(100);
     // a lazily created store reads the declaration
     const ctx = makeCtx(5, { declaration: { max_boxes_count: 2 } });
-    for (let i = 0; i < 4; i++) callNamed(ctx, "box.new", params("box.new"), { left: i, top: 2, right: i + 1, bottom: 1 });
+    for (let i = 0; i < 4; i++)
+      callNamed(ctx, "box.new", params("box.new"), { left: i, top: 2, right: i + 1, bottom: 1 });
     expect((variable(ctx, "box.all") as PineArray).values.length).toBe(2);
   });
 
   it("refuses bar_index x further than 500 bars ahead and unknown xloc/extend", () => {
     const ctx = makeCtx();
-    expect(() => callNamed(ctx, "line.new", params("line.new"), { x1: 0, y1: 1, x2: 501, y2: 1 })).toThrow(/500 bars into the future/);
+    expect(() => callNamed(ctx, "line.new", params("line.new"), { x1: 0, y1: 1, x2: 501, y2: 1 })).toThrow(
+      /500 bars into the future/,
+    );
     expect(() => callNamed(ctx, "line.new", params("line.new"), { x1: 0, y1: 1, x2: 500, y2: 1 })).not.toThrow();
-    expect(() => callNamed(ctx, "line.new", params("line.new"), { x1: 0, y1: 1, x2: 1, y2: 1, extend: "sideways" })).toThrow(/extend/);
+    expect(() =>
+      callNamed(ctx, "line.new", params("line.new"), { x1: 0, y1: 1, x2: 1, y2: 1, extend: "sideways" }),
+    ).toThrow(/extend/);
   });
 });
 
@@ -134,7 +166,13 @@ describe("label", () => {
     const l = callNamed(ctx, "label.new", params("label.new"), { x: 3, y: 42, text: "hi" }) as Label;
     expect(l.style).toBe("label_down");
     expect(l.size).toBe("normal");
-    expect(drawingsResult(store(ctx))[0]).toMatchObject({ type: "label", text: "hi", color: "#2962FF", textcolor: "#FFFFFF", yloc: "price" });
+    expect(drawingsResult(store(ctx))[0]).toMatchObject({
+      type: "label",
+      text: "hi",
+      color: "#2962FF",
+      textcolor: "#FFFFFF",
+      yloc: "price",
+    });
     call(ctx, "label.set_xy", l, 4, 43);
     call(ctx, "label.set_text", l, "yo");
     call(ctx, "label.set_yloc", l, "abovebar");
@@ -145,10 +183,20 @@ describe("label", () => {
     call(ctx, "label.set_tooltip", l, "tip");
     call(ctx, "label.set_text_font_family", l, "monospace");
     call(ctx, "label.set_text_formatting", l, "bold" + "italic");
-    expect([call(ctx, "label.get_x", l), call(ctx, "label.get_y", l), call(ctx, "label.get_text", l)]).toEqual([4, 43, "yo"]);
+    expect([call(ctx, "label.get_x", l), call(ctx, "label.get_y", l), call(ctx, "label.get_text", l)]).toEqual([
+      4,
+      43,
+      "yo",
+    ]);
     expect(drawingsResult(store(ctx))[0]).toMatchObject({
-      yloc: "abovebar", style: "label_up", textcolor: "#FF0000", size: 20, textalign: "left", tooltip: "tip",
-      text_font_family: "monospace", text_formatting: "bold+italic",
+      yloc: "abovebar",
+      style: "label_up",
+      textcolor: "#FF0000",
+      size: 20,
+      textalign: "left",
+      tooltip: "tip",
+      text_font_family: "monospace",
+      text_formatting: "bold+italic",
     });
   });
 
@@ -176,15 +224,30 @@ describe("box", () => {
     const ctx = makeCtx();
     const b = callNamed(ctx, "box.new", params("box.new"), { left: 1, top: 20, right: 4, bottom: 10, text: "zone" });
     expect(drawingsResult(store(ctx))[0]).toMatchObject({
-      type: "box", left: 1, top: 20, right: 4, bottom: 10, border_color: "#2962FF", bgcolor: "#2962FF", text_color: "#363A45",
-      text_size: "auto", border_width: 1, border_style: "solid", text_wrap: "none",
+      type: "box",
+      left: 1,
+      top: 20,
+      right: 4,
+      bottom: 10,
+      border_color: "#2962FF",
+      bgcolor: "#2962FF",
+      text_color: "#363A45",
+      text_size: "auto",
+      border_width: 1,
+      border_style: "solid",
+      text_wrap: "none",
     });
     call(ctx, "box.set_lefttop", b, 2, 25);
     call(ctx, "box.set_rightbottom", b, 5, 5);
     call(ctx, "box.set_bgcolor", b, NaN);
     call(ctx, "box.set_border_style", b, "dashed");
     call(ctx, "box.set_text_halign", b, "left");
-    expect([call(ctx, "box.get_left", b), call(ctx, "box.get_top", b), call(ctx, "box.get_right", b), call(ctx, "box.get_bottom", b)]).toEqual([2, 25, 5, 5]);
+    expect([
+      call(ctx, "box.get_left", b),
+      call(ctx, "box.get_top", b),
+      call(ctx, "box.get_right", b),
+      call(ctx, "box.get_bottom", b),
+    ]).toEqual([2, 25, 5, 5]);
     call(ctx, "box.set_top_left_point", b, call(ctx, "chart.point.from_index", 0, 30));
     expect([call(ctx, "box.get_left", b), call(ctx, "box.get_top", b)]).toEqual([0, 30]);
     const c = call(ctx, "box.copy", b);
@@ -207,14 +270,32 @@ describe("table", () => {
     const ctx = makeCtx();
     const t = call(ctx, "table.new", "top_right", 3, 2, RED);
     callNamed(ctx, "table.cell", params("table.cell"), { table_id: t, column: 0, row: 0, text: "A" });
-    callNamed(ctx, "table.cell", params("table.cell"), { table_id: t, column: 2, row: 1, text: "B", bgcolor: RED, text_size: "small" });
+    callNamed(ctx, "table.cell", params("table.cell"), {
+      table_id: t,
+      column: 2,
+      row: 1,
+      text: "B",
+      bgcolor: RED,
+      text_size: "small",
+    });
     call(ctx, "table.cell_set_text", t, 1, 0, "C");
     call(ctx, "table.cell_set_bgcolor", t, 1, 0, RED);
     call(ctx, "table.merge_cells", t, 0, 1, 1, 1);
     call(ctx, "table.set_border_width", t, 2);
     let rec = drawingsResult(store(ctx))[0] as any;
-    expect(rec).toMatchObject({ type: "table", position: "top_right", columns: 3, rows: 2, bgcolor: "#FF0000", border_width: 2 });
-    expect(rec.cells.map((c: any) => [c.column, c.row, c.text])).toEqual([[0, 0, "A"], [1, 0, "C"], [2, 1, "B"]]);
+    expect(rec).toMatchObject({
+      type: "table",
+      position: "top_right",
+      columns: 3,
+      rows: 2,
+      bgcolor: "#FF0000",
+      border_width: 2,
+    });
+    expect(rec.cells.map((c: any) => [c.column, c.row, c.text])).toEqual([
+      [0, 0, "A"],
+      [1, 0, "C"],
+      [2, 1, "B"],
+    ]);
     expect(rec.cells[2]).toMatchObject({ bgcolor: "#FF0000", text_size: "small", text_color: "#363A45" });
     expect(rec.merged).toEqual([{ start_column: 0, start_row: 1, end_column: 1, end_row: 1 }]);
     call(ctx, "table.clear", t, 0, 0, 1, 0);
@@ -234,11 +315,23 @@ describe("polyline and linefill", () => {
     const ctx = makeCtx(5, { drawings: createDrawingStore({ max_polylines_count: 2 }) });
     const pts = [call(ctx, "chart.point.from_index", 0, 1), null, call(ctx, "chart.point.from_index", 2, 3)];
     const arr = new PineArray("chart.point", pts);
-    const p = callNamed(ctx, "polyline.new", params("polyline.new"), { points: arr, curved: true, closed: true, fill_color: RED });
+    const p = callNamed(ctx, "polyline.new", params("polyline.new"), {
+      points: arr,
+      curved: true,
+      closed: true,
+      fill_color: RED,
+    });
     (pts[0] as any).fields[2] = 100; // moving the point later does not move the polyline
     expect(drawingsResult(store(ctx))[0]).toMatchObject({
-      type: "polyline", curved: true, closed: true, fill_color: "#FF0000", line_color: "#2962FF",
-      points: [{ time: null, index: 0, price: 1 }, { time: null, index: 2, price: 3 }],
+      type: "polyline",
+      curved: true,
+      closed: true,
+      fill_color: "#FF0000",
+      line_color: "#2962FF",
+      points: [
+        { time: null, index: 0, price: 1 },
+        { time: null, index: 2, price: 3 },
+      ],
     });
     callNamed(ctx, "polyline.new", params("polyline.new"), { points: arr });
     callNamed(ctx, "polyline.new", params("polyline.new"), { points: arr });
@@ -257,7 +350,11 @@ describe("polyline and linefill", () => {
     expect(f.deleted).toBe(true);
     expect((variable(ctx, "linefill.all") as PineArray).values).toEqual([g]);
     call(ctx, "linefill.set_color", g, packColor(0, 255, 0));
-    expect(drawingsResult(store(ctx)).find((d) => d.type === "linefill")).toMatchObject({ line1: b.id, line2: a.id, color: "#00FF00" });
+    expect(drawingsResult(store(ctx)).find((d) => d.type === "linefill")).toMatchObject({
+      line1: b.id,
+      line2: a.id,
+      color: "#00FF00",
+    });
     call(ctx, "line.delete", a);
     expect(g.deleted).toBe(true);
     expect((variable(ctx, "linefill.all") as PineArray).values).toEqual([]);

@@ -79,8 +79,16 @@ describe("map Pine Logs ground truth (direct calls)", () => {
     call("map.put", other, "five", 5);
     call("map.put", other, "six", 6);
     call("map.put_all", m, other);
-    log("m after put_all contains 'five': {0} with value: {1}", call("map.contains", m, "five"), call("map.get", m, "five"));
-    log("m after put_all contains 'six': {0} with value: {1}", call("map.contains", m, "six"), call("map.get", m, "six"));
+    log(
+      "m after put_all contains 'five': {0} with value: {1}",
+      call("map.contains", m, "five"),
+      call("map.get", m, "five"),
+    );
+    log(
+      "m after put_all contains 'six': {0} with value: {1}",
+      call("map.contains", m, "six"),
+      call("map.get", m, "six"),
+    );
     log("m size after put_all: {0}", call("map.size", m));
     call("map.clear", m);
     log("m size after clear: {0}", call("map.size", m));
@@ -112,7 +120,8 @@ describe("map Pine Logs ground truth (direct calls)", () => {
     const colors: Record<string, number> = { red: 0xf23645ff, green: 0x4caf50ff, blue: 0x2962ffff };
     const mc = newMap("string", "color");
     for (const [k, v] of Object.entries(colors)) call("map.put", mc, k, v);
-    for (const k of Object.keys(colors)) log(`map_color_vals[${k}] == color.${k}: {0}`, call("map.get", mc, k) === colors[k]);
+    for (const k of Object.keys(colors))
+      log(`map_color_vals[${k}] == color.${k}: {0}`, call("map.get", mc, k) === colors[k]);
     const inner1 = newMap("string", "int");
     call("map.put", inner1, "a", 1);
     call("map.put", inner1, "b", 2);

@@ -42,7 +42,9 @@ describe("math.* unit", () => {
 
   it("round_to_mintick uses the symbol's mintick", () => {
     expect(roundToMintick(1.56789918, 1e-5)).toBeCloseTo(1.5679, 12);
-    const ctx = makeCtx({ syminfo: { mintick: 0.25, pointvalue: 1, timezone: "UTC", currency: "USD", type: "futures" } });
+    const ctx = makeCtx({
+      syminfo: { mintick: 0.25, pointvalue: 1, timezone: "UTC", currency: "USD", type: "futures" },
+    });
     expect(callWith(ctx, "math.round_to_mintick", [10.13])).toBe(10.25);
   });
 
@@ -179,10 +181,18 @@ describe("math Pine Logs ground truth (direct calls)", () => {
     const a3 = call("math.avg", 60.48816185259965, 66.50424923195895, 78.0) - 68.33080369485288;
     const b3 = call("math.avg", 22363.666666666668, 1.067091, 67091000.5) - 22371121.74458589;
     const a4 = call("math.avg", 22364.333333333332, 1.067093, 67093000.5, -9584.714285714286) - 16776445.296535155;
-    const a5 = call("math.avg", 11540.0, 1.03462, 34620000.5, -4945.714285714285, 18.351718397760905) - 6925322.834410538;
+    const a5 =
+      call("math.avg", 11540.0, 1.03462, 34620000.5, -4945.714285714285, 18.351718397760905) - 6925322.834410538;
     const a6 =
-      call("math.avg", 31676000000.5, -31675999999.5, 4525.142857142857, 3.156864602077217e-5, 0.00031676, -4525.142857141856) -
-      0.16672472160780671;
+      call(
+        "math.avg",
+        31676000000.5,
+        -31675999999.5,
+        4525.142857142857,
+        3.156864602077217e-5,
+        0.00031676,
+        -4525.142857141856,
+      ) - 0.16672472160780671;
     const got = [f("{0}|{1}|{2}|{3}|{4}|{5}", a2 * 1e15, a3 * 1e15, b3 * 1e15, a4 * 1e15, a5 * 1e15, a6 * 1e15)];
     expect(got).toEqual(expectedMessages("math_test_005_math_avg_exact"));
   });

@@ -24,7 +24,8 @@ async function run(b: Bar[], syminfo: SymInfo) {
   return r.series;
 }
 
-const idx = (col: (number | string | boolean | null)[]): number[] => col.map((x, i) => (x === 1 ? i : -1)).filter((i) => i >= 0);
+const idx = (col: (number | string | boolean | null)[]): number[] =>
+  col.map((x, i) => (x === 1 ? i : -1)).filter((i) => i >= 0);
 
 describe("session.*", () => {
   it("stock with pre/post-market hours: hourly bars 04:00..19:00 New York on two days", async () => {
@@ -56,12 +57,17 @@ describe("session.*", () => {
   });
   it("forex: the session turns at 17:00 New York", async () => {
     // Monday 2024-06-03 15:00 EDT = 19:00 UTC.
-    const s = await run(bars(Date.UTC(2024, 5, 3, 19), 6, 3_600_000), { timezone: "America/New_York", session: "1700-1700:23456" });
+    const s = await run(bars(Date.UTC(2024, 5, 3, 19), 6, 3_600_000), {
+      timezone: "America/New_York",
+      session: "1700-1700:23456",
+    });
     expect(idx(s.last!)).toEqual([1]);
     expect(idx(s.first!)).toEqual([2]);
   });
   it("a malformed symbol session is a data error naming the session, not a silent 24x7", async () => {
-    const r = await runBoth(v6(BODY), bars(Date.UTC(2024, 0, 1, 22), 4, 3_600_000), { runtime: { syminfo: { timezone: "UTC", session: "not a session" } } });
+    const r = await runBoth(v6(BODY), bars(Date.UTC(2024, 0, 1, 22), 4, 3_600_000), {
+      runtime: { syminfo: { timezone: "UTC", session: "not a session" } },
+    });
     expect(r.error_kind).toBe("data");
     expect(r.error).toMatch(/session/i);
   });
@@ -69,7 +75,10 @@ describe("session.*", () => {
 
 describe("session.* on daily bars", () => {
   it("every daily bar is a whole session", async () => {
-    const s = await run(bars(Date.UTC(2024, 0, 1, 5), 4, 86_400_000), { timezone: "America/New_York", session: "0930-1600:23456" });
+    const s = await run(bars(Date.UTC(2024, 0, 1, 5), 4, 86_400_000), {
+      timezone: "America/New_York",
+      session: "0930-1600:23456",
+    });
     expect(idx(s.first!)).toEqual([0, 1, 2, 3]);
     expect(idx(s.lastReg!)).toEqual([0, 1, 2, 3]);
     expect(idx(s.market!)).toEqual([0, 1, 2, 3]);

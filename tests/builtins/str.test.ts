@@ -115,21 +115,37 @@ describe("User Manual examples (Debugging > Strings)", () => {
   it("str.format mixes types; {n,time} prints UTC", () => {
     // The manual's comment shows one space, but a " #.###" style keeps its leading space in
     // TradingView's real output (logs/str_test_010: "1.34 !=  1.3"), so there are two.
-    expect(call("str.format", "{0}{1, number, #.###} ^ 2 > {2}: {3}", "Test: ", Math.E, 5, Math.E * Math.E > 5)).toBe("Test:  2.718 ^ 2 > 5: true");
+    expect(call("str.format", "{0}{1, number, #.###} ^ 2 > {2}: {3}", "Test: ", Math.E, 5, Math.E * Math.E > 5)).toBe(
+      "Test:  2.718 ^ 2 > 5: true",
+    );
     const t = 1279411200000;
     // As with number styles, the style text after the comma is kept verbatim (leading space included).
-    expect(call("str.format", "Year: {0, time, yyyy}, Month: {1, time, MM}, Day: {2, time, dd}, Time: {3, time, hh:mm:ss}", t, t, t, t)).toBe(
-      "Year:  2010, Month:  07, Day:  18, Time:  12:00:00",
-    );
+    expect(
+      call(
+        "str.format",
+        "Year: {0, time, yyyy}, Month: {1, time, MM}, Day: {2, time, dd}, Time: {3, time, hh:mm:ss}",
+        t,
+        t,
+        t,
+        t,
+      ),
+    ).toBe("Year:  2010, Month:  07, Day:  18, Time:  12:00:00");
     expect(call("str.format", "{0,time,yyyy-MM-dd}", t)).toBe("2010-07-18");
     expect(call("str.format_time", t, undefined, "UTC")).toBe("2010-07-18T00:00:00+0000");
     expect(call("str.format_time", t, "HH:mm:ss, yyyy-MM-dd", "America/New_York")).toBe("20:00:00, 2010-07-17");
   });
   it("color components (color.new(color.maroon, 17))", () => {
     const c = call("color.new", 0x880e4fff, 17);
-    expect(call("str.format", "color (r = {0}, g = {1}, b = {2}, t = {3})", call("color.r", c), call("color.g", c), call("color.b", c), call("color.t", c))).toBe(
-      "color (r = 136, g = 14, b = 79, t = 17)",
-    );
+    expect(
+      call(
+        "str.format",
+        "color (r = {0}, g = {1}, b = {2}, t = {3})",
+        call("color.r", c),
+        call("color.g", c),
+        call("color.b", c),
+        call("color.t", c),
+      ),
+    ).toBe("color (r = 136, g = 14, b = 79, t = 17)");
   });
 });
 
@@ -184,7 +200,9 @@ describe("str.* functions", () => {
 });
 
 describe("str Pine Logs ground truth (direct calls)", () => {
-  const ctx = makeCtx({ syminfo: { mintick: 1e-5, pointvalue: 1, timezone: "America/New_York", currency: "USD", type: "forex" } });
+  const ctx = makeCtx({
+    syminfo: { mintick: 1e-5, pointvalue: 1, timezone: "America/New_York", currency: "USD", type: "forex" },
+  });
   const call = caller(ctx);
   it("str_test_001_str", () => {
     const got = [
@@ -252,7 +270,7 @@ describe("HALF_UP fast path agrees with the exact BigInt rounding", () => {
   it("on random values and ties", async () => {
     const { roundedParts } = await import("../../src/builtins/str/decimal.js");
     let seed = 12345;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const values = [0.125, 2.5, 1.005, 1.25, 0.995, 1e20, 123456.785, 5e-324];
     for (let i = 0; i < 2000; i++) values.push((rnd() - 0.5) * Math.pow(10, Math.floor(rnd() * 16) - 6));
     for (const x of values) {
@@ -287,7 +305,13 @@ describe("HALF_UP fast path agrees with the exact BigInt rounding", () => {
 describe("User Manual: Strings > Modifying strings / Formatting strings", () => {
   const call = caller();
   it("empty targets replace zero-width boundaries", () => {
-    const fmt = call("str.replace", call("str.replace", call("str.replace_all", "012345", "", "}\n{"), "}\n", ""), "\n{", "", 5);
+    const fmt = call(
+      "str.replace",
+      call("str.replace", call("str.replace_all", "012345", "", "}\n{"), "}\n", ""),
+      "\n{",
+      "",
+      5,
+    );
     expect(fmt).toBe("{0}\n{1}\n{2}\n{3}\n{4}\n{5}");
     expect(call("str.replace", "Hello world!", "o", "0", 1)).toBe("Hello w0rld!");
     expect(call("str.replace", "Hello world!", "H ", "_", 1)).toBe("Hello world!");
@@ -303,6 +327,8 @@ describe("User Manual: Strings > Modifying strings / Formatting strings", () => 
     expect(call("str.format", "{0,number,#,###.###%}", v)).toBe("123,456.789%");
   });
   it("str.format dates are UTC", () => {
-    expect(call("str.format", "{0,date,yyyy-MM-dd}T{0,time,HH:mm:ssZ}", 1279411200000)).toBe("2010-07-18T00:00:00+0000");
+    expect(call("str.format", "{0,date,yyyy-MM-dd}T{0,time,HH:mm:ssZ}", 1279411200000)).toBe(
+      "2010-07-18T00:00:00+0000",
+    );
   });
 });

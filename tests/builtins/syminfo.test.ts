@@ -7,7 +7,13 @@ import type { Bar } from "../../src/core/result.js";
 import { makeCtx, site } from "../core/fixture.js";
 import { normalizeBars, isBarDataError } from "../../src/core/bars.js";
 
-const data: Bar[] = [0, 1, 2].map((i) => ({ time: Date.UTC(2024, 0, 1) + i * 86_400_000, open: 1, high: 2, low: 0.5, close: 1.5 }));
+const data: Bar[] = [0, 1, 2].map((i) => ({
+  time: Date.UTC(2024, 0, 1) + i * 86_400_000,
+  open: 1,
+  high: 2,
+  low: 0.5,
+  close: 1.5,
+}));
 
 async function strings(body: string, symbol = "CHART", syminfo = {}) {
   // Strings are plotted through their lengths and equality flags; log lines carry the values.
@@ -29,8 +35,17 @@ plot(na(syminfo.employees) ? 1 : 0, "emp")
 plot(na(syminfo.target_price_high) ? 1 : 0, "tph")`,
       "BINANCE:BTCUSDT",
     );
-    expect(r.logs.map((l) => l.message)).toEqual(["BINANCE:BTCUSDT|BINANCE|BTCUSDT|USD|crypto|UTC|regular|BTCUSDT|BTCUSDT"]);
-    expect([r.series.mintick![0], r.series.pv![0], r.series.ps![0], r.series.mm![0], r.series.emp![0], r.series.tph![0]]).toEqual([0.01, 1, 100, 1, 1, 1]);
+    expect(r.logs.map((l) => l.message)).toEqual([
+      "BINANCE:BTCUSDT|BINANCE|BTCUSDT|USD|crypto|UTC|regular|BTCUSDT|BTCUSDT",
+    ]);
+    expect([
+      r.series.mintick![0],
+      r.series.pv![0],
+      r.series.ps![0],
+      r.series.mm![0],
+      r.series.emp![0],
+      r.series.tph![0],
+    ]).toEqual([0.01, 1, 100, 1, 1, 1]);
   });
   it("user syminfo wins, and syminfo.prefix()/ticker() split ids", async () => {
     const r = await strings(
@@ -43,10 +58,16 @@ plot(syminfo.mintick, "mintick")`,
     expect(r.logs[0]!.message).toBe("USD|NASDAQ|AAPL|EUR");
     expect(r.series.mintick![0]).toBe(0.00001);
   });
-  it("derives a pair's base currency, \"\" for other instruments", async () => {
-    const pair = await strings(`if barstate.islast\n    log.info("[" + syminfo.basecurrency + "][" + syminfo.isin + "]")`, "BINANCE:BTCUSDT", { currency: "USDT" });
+  it('derives a pair\'s base currency, "" for other instruments', async () => {
+    const pair = await strings(
+      `if barstate.islast\n    log.info("[" + syminfo.basecurrency + "][" + syminfo.isin + "]")`,
+      "BINANCE:BTCUSDT",
+      { currency: "USDT" },
+    );
     expect(pair.logs[0]!.message).toBe("[BTC][]");
-    const stock = await strings(`if barstate.islast\n    log.info("[" + syminfo.basecurrency + "]")`, "NASDAQ:AAPL", { type: "stock" });
+    const stock = await strings(`if barstate.islast\n    log.info("[" + syminfo.basecurrency + "]")`, "NASDAQ:AAPL", {
+      type: "stock",
+    });
     expect(stock.logs[0]!.message).toBe("[]");
   });
   it("has all 40 variables of the reference", () => {

@@ -9,10 +9,18 @@ import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { caseBars, caseDir, caseSymInfo, cellMatches, makeCtx, readCsv, site } from "../core/fixture.js";
 
 type Col = (ctx: ExecContext, s: CallSite) => number;
-const fn = (name: string, ...args: unknown[]): Col => (ctx, s) => time.functions[name]!.impl(ctx, args, s);
-const fnT = (name: string, dt: number, tz?: string): Col => (ctx, s) =>
-  time.functions[name]!.impl(ctx, [ctx.time + dt, tz], s);
-const tvar = (name: string): Col => (ctx, s) => time.variables[name]!.get(ctx, s);
+const fn =
+  (name: string, ...args: unknown[]): Col =>
+  (ctx, s) =>
+    time.functions[name]!.impl(ctx, args, s);
+const fnT =
+  (name: string, dt: number, tz?: string): Col =>
+  (ctx, s) =>
+    time.functions[name]!.impl(ctx, [ctx.time + dt, tz], s);
+const tvar =
+  (name: string): Col =>
+  (ctx, s) =>
+    time.variables[name]!.get(ctx, s);
 const b = (v: boolean, enc: number): number => (v ? enc : 0);
 
 const FIVE = 5 * 60 * 1000;
@@ -50,7 +58,8 @@ const CASES: Record<string, { tf: string; cols: Record<string, Col> }> = {
       year_time_tz: fnT("year", FIVE, BUD),
       "timestamp datetime 1": fn("timestamp", 2016, 1, 19, 9, 30),
       "timestamp datetime 2": fn("timestamp", 2019, 6, 19, 9, 30, 15),
-      "timestamp datetime tz 1": (ctx, s) => time.functions.timestamp!.impl(ctx, [ctx.syminfo.timezone, 2016, 1, 19, 9, 30], s),
+      "timestamp datetime tz 1": (ctx, s) =>
+        time.functions.timestamp!.impl(ctx, [ctx.syminfo.timezone, 2016, 1, 19, 9, 30], s),
       "timestamp datetime tz 2": fn("timestamp", "GMT+6", 2016, 1, 19, 9, 30),
       "timestamp datetime tz 3": fn("timestamp", "GMT+3", 2019, 6, 19, 9, 30, 15),
       "timestamp datestr 1": fn("timestamp", "Feb 01 2020 22:10:05"),
@@ -71,13 +80,19 @@ const CASES: Record<string, { tf: string; cols: Record<string, Col> }> = {
           ["3W", 2.8],
           ["M", 3],
         ] as const
-      ).map(([tf, enc]) => [`tf_change_${tf}`, (ctx: ExecContext, s: CallSite) => b(timeframe.functions["timeframe.change"]!.impl(ctx, [tf], s), enc)]),
+      ).map(([tf, enc]) => [
+        `tf_change_${tf}`,
+        (ctx: ExecContext, s: CallSite) => b(timeframe.functions["timeframe.change"]!.impl(ctx, [tf], s), enc),
+      ]),
     ),
   },
   timeframe_in_seconds: {
     tf: "30",
     cols: Object.fromEntries(
-      ["1", "5", "240", "D", "4D", "W", "5W", "M", "2M"].map((tf) => [`in_seconds(${tf})`, (ctx: ExecContext, s: CallSite) => timeframe.functions["timeframe.in_seconds"]!.impl(ctx, [tf], s)]),
+      ["1", "5", "240", "D", "4D", "W", "5W", "M", "2M"].map((tf) => [
+        `in_seconds(${tf})`,
+        (ctx: ExecContext, s: CallSite) => timeframe.functions["timeframe.in_seconds"]!.impl(ctx, [tf], s),
+      ]),
     ),
   },
   session: {
@@ -142,7 +157,7 @@ describe("time conformance columns (builtins called directly)", () => {
 });
 
 describe("helpers for other modules", () => {
-  it("anchor TradingView's vwap export: session start and timeframe.change(\"240\"/\"360\")", async () => {
+  it('anchor TradingView\'s vwap export: session start and timeframe.change("240"/"360")', async () => {
     const { periodChanged, isNewSession } = await import("../../src/builtins/time/helpers.js");
     const bars = caseBars("vwap");
     const ctx = makeCtx(bars, caseSymInfo("vwap").syminfo, "15");

@@ -7,7 +7,14 @@ const NY_STOCK: SymInfo = { timezone: "America/New_York", session: "0930-1600:23
 const FX: SymInfo = { timezone: "America/New_York", session: "1700-1700:23456", type: "forex" };
 
 function hourly(startUtc: number, n: number, stepMs = 3_600_000): Bar[] {
-  return Array.from({ length: n }, (_, i) => ({ time: startUtc + i * stepMs, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
+  return Array.from({ length: n }, (_, i) => ({
+    time: startUtc + i * stepMs,
+    open: 1,
+    high: 2,
+    low: 0.5,
+    close: 1.5,
+    volume: 1,
+  }));
 }
 
 async function plots(body: string, bars: Bar[], syminfo: SymInfo, symbol = "CHART", version = 6) {
@@ -21,14 +28,22 @@ describe("time functions", () => {
   const bars = hourly(Date.UTC(2024, 5, 3, 13, 30), 10);
 
   it("time(tf, session, tz) is na outside the session and the period open inside it", async () => {
-    const s = await plots(`plot(time("60", "0930-1600", "America/New_York"), "in")\nplot(time("D"), "d")\nplot(time_close("D"), "dc")`, bars, NY_STOCK);
+    const s = await plots(
+      `plot(time("60", "0930-1600", "America/New_York"), "in")\nplot(time("D"), "d")\nplot(time_close("D"), "dc")`,
+      bars,
+      NY_STOCK,
+    );
     expect(s.in!.slice(0, 7)).toEqual(bars.slice(0, 7).map((b) => b.time));
     expect(s.in!.slice(7)).toEqual([null, null, null]);
     expect(s.d![0]).toBe(Date.UTC(2024, 5, 3, 13, 30));
     expect(s.dc![3]).toBe(Date.UTC(2024, 5, 3, 20));
   });
   it("bars_back looks back in the data, timeframe_bars_back shifts whole periods", async () => {
-    const s = await plots(`plot(time("", "", 1), "prev")\nplot(time("D", "", 0, 1), "prevDay")\nplot(time("D", "", -1), "next")`, bars, NY_STOCK);
+    const s = await plots(
+      `plot(time("", "", 1), "prev")\nplot(time("D", "", 0, 1), "prevDay")\nplot(time("D", "", -1), "next")`,
+      bars,
+      NY_STOCK,
+    );
     expect(s.prev![0]).toBeNull();
     expect(s.prev![3]).toBe(bars[2]!.time);
     expect(s.prevDay![2]).toBe(Date.UTC(2024, 4, 31, 13, 30)); // Friday before
@@ -44,7 +59,11 @@ describe("time functions", () => {
     expect(s.td![24]).toBe(Date.UTC(2024, 5, 4)); // Monday 17:00 NY opens Tuesday
   });
   it("civil fields in the exchange zone and in a given zone", async () => {
-    const s = await plots(`plot(hour, "h")\nplot(hour(time, "UTC"), "hu")\nplot(dayofweek, "dw")\nplot(weekofyear, "w")\nplot(dayofweek.monday, "mon")`, bars, NY_STOCK);
+    const s = await plots(
+      `plot(hour, "h")\nplot(hour(time, "UTC"), "hu")\nplot(dayofweek, "dw")\nplot(weekofyear, "w")\nplot(dayofweek.monday, "mon")`,
+      bars,
+      NY_STOCK,
+    );
     expect(s.h![0]).toBe(9);
     expect(s.hu![0]).toBe(13);
     expect(s.dw![0]).toBe(2);
@@ -79,7 +98,13 @@ describe("time functions", () => {
   it("time_close is the session's scheduled close: cut at 16:00, and 16:00 for a stock's daily bar", async () => {
     const s = await plots(`plot(time_close, "tc")`, bars, NY_STOCK);
     expect(s.tc![6]).toBe(Date.UTC(2024, 5, 3, 20)); // the 15:30 bar closes with the session at 16:00
-    const daily = [0, 1, 2].map((i) => ({ time: Date.UTC(2024, 5, 3 + i, 13, 30), open: 1, high: 2, low: 0.5, close: 1.5 }));
+    const daily = [0, 1, 2].map((i) => ({
+      time: Date.UTC(2024, 5, 3 + i, 13, 30),
+      open: 1,
+      high: 2,
+      low: 0.5,
+      close: 1.5,
+    }));
     const d = await plots(`plot(time_close, "tc")`, daily, NY_STOCK);
     expect(d.tc).toEqual([0, 1, 2].map((i) => Date.UTC(2024, 5, 3 + i, 20)));
   });

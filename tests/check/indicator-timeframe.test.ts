@@ -11,7 +11,8 @@ const opts = { runtime: { timeframe: "60" } };
 
 describe("indicator(timeframe = ...)", () => {
   it("a daily indicator on an hourly chart gives the daily values where each daily bar closes (gaps on by default)", async () => {
-    const body = "r = ta.rsi(close, 5)\nplot(r, 'rsi')\nplot(bar_index, 'bi')\nbgcolor(close > open ? color.green : na)\n";
+    const body =
+      "r = ta.rsi(close, 5)\nplot(r, 'rsi')\nplot(bar_index, 'bi')\nbgcolor(close > open ? color.green : na)\n";
     const mtf = await runBoth(`//@version=6\nindicator('t', timeframe = 'D')\n${body}`, hourly, opts);
     expect(mtf.error).toBeUndefined();
     const ref = await runBoth(
@@ -33,7 +34,11 @@ describe("indicator(timeframe = ...)", () => {
     }
   });
   it("timeframe_gaps = false repeats the last daily value on every chart bar", async () => {
-    const r = await runBoth("//@version=6\nindicator('t', timeframe = 'D', timeframe_gaps = false)\nplot(bar_index, 'bi')\n", hourly, opts);
+    const r = await runBoth(
+      "//@version=6\nindicator('t', timeframe = 'D', timeframe_gaps = false)\nplot(bar_index, 'bi')\n",
+      hourly,
+      opts,
+    );
     const bi = r.series["bi"]!;
     expect(bi.slice(24).every((v) => v !== null)).toBe(true);
     expect(bi[24 * 5 + 10]).toBe(4);
@@ -41,12 +46,20 @@ describe("indicator(timeframe = ...)", () => {
   it("the chart's own timeframe (or an empty one) leaves the script as it is, compiled", async () => {
     const plain = await runBoth("//@version=6\nindicator('t')\nplot(ta.sma(close, 5), 'm')\n", hourly, opts);
     for (const tf of ["60", ""]) {
-      const same = await runBoth(`//@version=6\nindicator('t', timeframe = '${tf}')\nplot(ta.sma(close, 5), 'm')\n`, hourly, opts);
+      const same = await runBoth(
+        `//@version=6\nindicator('t', timeframe = '${tf}')\nplot(ta.sma(close, 5), 'm')\n`,
+        hourly,
+        opts,
+      );
       expect(same.series).toEqual(plain.series);
     }
   });
   it("is refused with drawings or alert(), as the reference says", async () => {
-    const r = await runBoth("//@version=6\nindicator('t', timeframe = '240')\nplot(close)\nif barstate.islast\n    label.new(bar_index, close, 'x')\n", hourly, opts);
+    const r = await runBoth(
+      "//@version=6\nindicator('t', timeframe = '240')\nplot(close)\nif barstate.islast\n    label.new(bar_index, close, 'x')\n",
+      hourly,
+      opts,
+    );
     expect(r.error_kind).toBe("check");
     expect(r.error).toContain("cannot be used in a script that uses drawings or alert()");
     expect(r.diagnostics?.[0]).toMatchObject({ line: 5 });

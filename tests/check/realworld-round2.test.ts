@@ -7,13 +7,15 @@ const data = bars(5);
 
 describe("var keeps the qualifier of a never-reassigned initial value", () => {
   it("var string used as an input group (const string expected)", async () => {
-    const src = "//@version=5\nindicator('t')\nvar string grp = 'Calculation'\nlen = input.int(14, 'Length', group = grp)\nplot(len)\n";
+    const src =
+      "//@version=5\nindicator('t')\nvar string grp = 'Calculation'\nlen = input.int(14, 'Length', group = grp)\nplot(len)\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["plot_0"]).toEqual([14, 14, 14, 14, 14]);
   });
   it("a reassigned var is still series: group from it is rejected", async () => {
-    const src = "//@version=6\nindicator('t')\nvar string grp = 'A'\ngrp := 'B'\nlen = input.int(14, 'Length', group = grp)\nplot(len)\n";
+    const src =
+      "//@version=6\nindicator('t')\nvar string grp = 'A'\ngrp := 'B'\nlen = input.int(14, 'Length', group = grp)\nplot(len)\n";
     const r = await runBoth(src, data);
     expect(r.error_kind).toBe("check");
     expect(r.error).toContain("group");
@@ -57,7 +59,10 @@ describe("'input' parameters refuse series arguments; if/switch values keep thei
   };
   it("hline price and plot style from a series value are refused", async () => {
     await refused("//@version=6\nindicator('t')\nhline(ta.sma(close, 5))\n", "expected input");
-    await refused("//@version=6\nindicator('t')\nplot(close, style = close > open ? plot.style_line : plot.style_circles)\n", "expected input plot_style");
+    await refused(
+      "//@version=6\nindicator('t')\nplot(close, style = close > open ? plot.style_line : plot.style_circles)\n",
+      "expected input plot_style",
+    );
     await refused("//@version=6\nindicator('t')\nplot(close, linewidth = bar_index % 3 + 1)\n", "expected input int");
   });
   it("a switch over an input picks an input alert frequency; an if over an input bool an input plot style", async () => {

@@ -37,10 +37,13 @@ describe("tuples in ternaries", () => {
 
 describe("strategy.* calls in an indicator() script", () => {
   it("are a check error at the call, not a runtime error on the first bar that reaches them", async () => {
-    const src = "//@version=5\nindicator('t')\nx = ta.sma(close, 3)\nif close > x\n    strategy.entry('L', strategy.long)\nplot(x)\n";
+    const src =
+      "//@version=5\nindicator('t')\nx = ta.sma(close, 3)\nif close > x\n    strategy.entry('L', strategy.long)\nplot(x)\n";
     const r = await runBoth(src, data);
     expect(r.error_kind).toBe("check");
-    expect(r.error).toBe("'strategy.entry' can only be used in a strategy() script, and this script is declared with indicator()");
+    expect(r.error).toBe(
+      "'strategy.entry' can only be used in a strategy() script, and this script is declared with indicator()",
+    );
     expect(r.diagnostics?.[0]).toMatchObject({ line: 5, column: 5 });
   });
   it("v5 when= calls and calls inside a user function are caught too", async () => {
@@ -54,9 +57,15 @@ describe("strategy.* calls in an indicator() script", () => {
     }
   });
   it("a declaration after global constants still counts, and strategies keep their calls", async () => {
-    const ind = await runBoth("//@version=6\nconst string T = 'x'\nindicator(T)\nstrategy.entry('L', strategy.long)\nplot(close)\n", data);
+    const ind = await runBoth(
+      "//@version=6\nconst string T = 'x'\nindicator(T)\nstrategy.entry('L', strategy.long)\nplot(close)\n",
+      data,
+    );
     expect(ind.error_kind).toBe("check");
-    const strat = await runBoth("//@version=5\nstrategy('s')\nstrategy.entry('L', strategy.long, when = bar_index == 1)\nplot(close)\n", data);
+    const strat = await runBoth(
+      "//@version=5\nstrategy('s')\nstrategy.entry('L', strategy.long, when = bar_index == 1)\nplot(close)\n",
+      data,
+    );
     expect(strat.error).toBeUndefined();
     expect(strat.strategy?.open_trades.length).toBe(1);
   });
@@ -66,7 +75,8 @@ describe("tuple-valued if without else, switch without default", () => {
   // Both used to crash at runtime ("TypeError: Cannot read properties of null (reading '0')") on
   // the first bar where no block ran; like a scalar if/switch they give na there.
   it("if without else: na items on the bars where the block does not run", async () => {
-    const src = "//@version=5\nindicator('t')\n[c, d] = if close > open\n    [close, bar_index]\nplot(c, 'c')\nplot(d, 'd')\n";
+    const src =
+      "//@version=5\nindicator('t')\n[c, d] = if close > open\n    [close, bar_index]\nplot(c, 'c')\nplot(d, 'd')\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["c"]).toEqual(data.map((b) => (b.close > b.open ? b.close : null)));
@@ -87,7 +97,8 @@ describe("tuple-valued if without else, switch without default", () => {
   });
   // A loop that runs zero times yields na: the backends' tuple declaration gives each variable its na
   it("a tuple-valued while loop with zero iterations gives na items", async () => {
-    const src = "//@version=6\nindicator('t')\ni = 0\n[c, d] = while i < (close > open ? 1 : 0)\n    i += 1\n    [close, i]\nplot(c, 'c')\n";
+    const src =
+      "//@version=6\nindicator('t')\ni = 0\n[c, d] = while i < (close > open ? 1 : 0)\n    i += 1\n    [close, i]\nplot(c, 'c')\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["c"]).toEqual(data.map((b) => (b.close > b.open ? b.close : null)));

@@ -21,7 +21,8 @@ describe("matrix.mult result type", () => {
     expect(r.series["mm"]).toEqual(data.map(() => 9));
   });
   it("int matrix × int array keeps int elements", async () => {
-    const src = "//@version=6\nindicator('t')\nm = matrix.new<int>(1, 2, 2)\nv = m.mult(array.from(3, 4))\nint k = v.get(0)\nplot(k, 'k')\n";
+    const src =
+      "//@version=6\nindicator('t')\nm = matrix.new<int>(1, 2, 2)\nv = m.mult(array.from(3, 4))\nint k = v.get(0)\nplot(k, 'k')\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["k"]).toEqual(data.map(() => 14));
@@ -45,7 +46,9 @@ describe("history of builtin series read where the reference does not run on eve
     expect(r.series["b"]![last]).toBe(last - 2);
     expect(r.series["c"]![last]).toBe(data[last]!.time);
     const pp = data[last - 2]!;
-    expect(r.series["d"]![last]).toBe(Math.max(p.high - p.low, Math.abs(p.high - pp.close), Math.abs(p.low - pp.close)));
+    expect(r.series["d"]![last]).toBe(
+      Math.max(p.high - p.low, Math.abs(p.high - pp.close), Math.abs(p.low - pp.close)),
+    );
     expect(r.series["e"]![last]).toBe(0);
   });
   it("in a loop with a dynamic offset and in a ternary branch", async () => {
@@ -78,7 +81,8 @@ describe("user methods named like builtin methods", () => {
     expect(r.series["last2"]).toEqual(c.map((_, i) => c.slice(Math.max(0, i - 1), i + 1).reduce((x, y) => x + y, 0)));
   });
   it("a call fitting neither the user method nor the builtin still fails at check", async () => {
-    const src = "//@version=6\nindicator('t')\nmethod sum(array<float> a, int n) =>\n    a.get(0) * n\nxs = array.from(1.0)\nplot(xs.sum(1, 2, 3))\n";
+    const src =
+      "//@version=6\nindicator('t')\nmethod sum(array<float> a, int n) =>\n    a.get(0) * n\nxs = array.from(1.0)\nplot(xs.sum(1, 2, 3))\n";
     const r = await runBoth(src, data);
     expect(r.error_kind).toBe("check");
   });

@@ -27,7 +27,8 @@ describe("a variable named like a builtin namespace", () => {
     expect(r.drawings.filter((d) => d.type === "label").length).toBe(data.length);
   });
   it("a field of the variable's own type comes before the namespace member", async () => {
-    const src = "//@version=6\nindicator('t')\ntype Sz\n    float small = 7\nsize = Sz.new()\nplot(size.small, 's')\nplot(size.tiny == size.tiny ? 1 : 0, 'ns')\n";
+    const src =
+      "//@version=6\nindicator('t')\ntype Sz\n    float small = 7\nsize = Sz.new()\nplot(size.small, 's')\nplot(size.tiny == size.tiny ? 1 : 0, 'ns')\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["s"]).toEqual(data.map(() => 7));
@@ -129,7 +130,10 @@ describe("averaging reductions of int collections are int (the reference's overl
     expect(r.series["h"]!.slice(2)).toEqual(data.slice(2).map(() => 0));
   });
   it("of array<float> they stay float", async () => {
-    const r = await runBoth("//@version=6\nindicator('t')\na = array.from(1.0, 2.0)\nint avg = a.avg()\nplot(avg)\n", data);
+    const r = await runBoth(
+      "//@version=6\nindicator('t')\na = array.from(1.0, 2.0)\nint avg = a.avg()\nplot(avg)\n",
+      data,
+    );
     expect(r.error).toMatch(/float/);
   });
 });
@@ -185,7 +189,8 @@ describe("qualifier keywords on collection declarations", () => {
   // references (arrays, matrices, maps, drawings, objects) are series in TradingView; a `simple`
   // keyword on their declaration is accepted and changes nothing, `const` stays an error
   it("simple string[] s = array.new<string>(15) runs", async () => {
-    const src = "//@version=6\nindicator('t')\nsimple string[] s = array.new<string>(15)\nseries float[] f = array.new<float>(3, 1.0)\ns.set(0, 'a')\nplot(s.size() + f.sum(), 'n')\n";
+    const src =
+      "//@version=6\nindicator('t')\nsimple string[] s = array.new<string>(15)\nseries float[] f = array.new<float>(3, 1.0)\ns.set(0, 'a')\nplot(s.size() + f.sum(), 'n')\n";
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["n"]).toEqual(data.map(() => 18));
@@ -198,10 +203,30 @@ describe("qualifier keywords on collection declarations", () => {
 
 describe("runtime errors keep TradingView's message, the line and the bar", () => {
   const cases: [string, string, number, number][] = [
-    ["a = array.new<float>()\nif bar_index == 5\n    x = a.first()\nplot(close)", "Cannot call `first()` if array is empty.", 5, 5],
-    ["var a = array.new<float>()\na.push(close)\nv = a.get(bar_index + 1)\nplot(v)", "Index 1 is out of bounds, array size is 1.", 5, 0],
-    ["m = matrix.new<float>(2, 2, 0)\ng(i) => m.get(i, 0)\nplot(g(bar_index))", "Row index 2 is out of bounds, the matrix has 2 rows.", 4, 2],
-    ["var a = array.new<int>()\nif bar_index == 3\n    a.pop()\nplot(close)", "Cannot call `pop()` if array is empty.", 5, 3],
+    [
+      "a = array.new<float>()\nif bar_index == 5\n    x = a.first()\nplot(close)",
+      "Cannot call `first()` if array is empty.",
+      5,
+      5,
+    ],
+    [
+      "var a = array.new<float>()\na.push(close)\nv = a.get(bar_index + 1)\nplot(v)",
+      "Index 1 is out of bounds, array size is 1.",
+      5,
+      0,
+    ],
+    [
+      "m = matrix.new<float>(2, 2, 0)\ng(i) => m.get(i, 0)\nplot(g(bar_index))",
+      "Row index 2 is out of bounds, the matrix has 2 rows.",
+      4,
+      2,
+    ],
+    [
+      "var a = array.new<int>()\nif bar_index == 3\n    a.pop()\nplot(close)",
+      "Cannot call `pop()` if array is empty.",
+      5,
+      3,
+    ],
   ];
   for (const [body, message, line, bar] of cases) {
     it(message, async () => {
@@ -249,7 +274,8 @@ describe("request.security of derived chart types (src/core/derived-bars.ts)", (
     expect(Number.isInteger((r.series["rk"]![last] as number) - big[0]!.close)).toBe(true);
   });
   it("a derived type that cannot be built is a runtime error, not na", async () => {
-    const src = "//@version=6\nindicator('t')\nrk = request.security(ticker.renko(syminfo.tickerid, 'Traditional', 1, false, 'OHLC'), timeframe.period, close)\nplot(rk)\n";
+    const src =
+      "//@version=6\nindicator('t')\nrk = request.security(ticker.renko(syminfo.tickerid, 'Traditional', 1, false, 'OHLC'), timeframe.period, close)\nplot(rk)\n";
     const r = await runBoth(src, big);
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/ticker.renko: source "OHLC"/);

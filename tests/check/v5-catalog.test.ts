@@ -16,7 +16,10 @@ function callOf(src: string): Call {
 function text(call: Call, args: Arg[]): string {
   const stmt = program.body[1] as ExprStmt;
   const body = [program.body[0]!, { ...stmt, expr: { ...call, args } }];
-  return unparse({ ...program, body }).trim().split("\n").pop()!;
+  return unparse({ ...program, body })
+    .trim()
+    .split("\n")
+    .pop()!;
 }
 
 describe("catalogFunctionFor", () => {
@@ -53,7 +56,9 @@ describe("rewriteTransp", () => {
   });
   it("plotarrow wraps both colours; plot without a colour gets its default blue", () => {
     const a = callOf("plotarrow(x, colorup = color.teal, colordown = color.orange, transp = 30)");
-    expect(text(a, rewriteTransp("plotarrow", a.args))).toBe("plotarrow(x, colorup = color.new(color.teal, 30), colordown = color.new(color.orange, 30))");
+    expect(text(a, rewriteTransp("plotarrow", a.args))).toBe(
+      "plotarrow(x, colorup = color.new(color.teal, 30), colordown = color.new(color.orange, 30))",
+    );
     const b = callOf("plot(close, transp = 60)");
     expect(text(b, rewriteTransp("plot", b.args))).toBe("plot(close, color = color.new(#2962FF, 60))");
   });
@@ -85,20 +90,28 @@ describe("v4 names in v5/v6 scripts", () => {
   });
   it("transp in v6 and an unknown parameter in v5 are still refused", async () => {
     expect((await runBoth(v6("bgcolor(color.red, transp = 50)"))).error).toMatch(/'bgcolor' has no parameter 'transp'/);
-    expect((await runBoth(v5("hline(1, transp = 50)\nplot(close)"))).error).toMatch(/'hline' has no parameter 'transp'/);
+    expect((await runBoth(v5("hline(1, transp = 50)\nplot(close)"))).error).toMatch(
+      /'hline' has no parameter 'transp'/,
+    );
   });
 });
 
 describe("v4 input(type = ...) forms", () => {
   it("input(type = input.integer) names the v5 input function, at the type parameter", async () => {
-    const r = await runBoth(v5("len = input(title = 'Length', type = input.integer, defval = 14)\nplot(ta.sma(close, len))"));
+    const r = await runBoth(
+      v5("len = input(title = 'Length', type = input.integer, defval = 14)\nplot(ta.sma(close, len))"),
+    );
     expect(r.error).toBe("'input' has no parameter 'type' since Pine v5: 'type = input.integer' is input.int()");
     expect([r.diagnostics?.[0]?.line, r.diagnostics?.[0]?.column]).toEqual([3, 31]);
-    expect((await runBoth(v5("tf = input('D', type = input.resolution)\nplot(close)"))).error).toMatch(/'type = input\.resolution' is input\.timeframe\(\)/);
+    expect((await runBoth(v5("tf = input('D', type = input.resolution)\nplot(close)"))).error).toMatch(
+      /'type = input\.resolution' is input\.timeframe\(\)/,
+    );
   });
   it("a v4 input type constant used as a value names the v5 input function, at its position", async () => {
     const r = await runBoth(v5("t = input.integer\nplot(close)"));
-    expect(r.error).toBe("'input.integer' is Pine v4's input(type = ...) form: call input.int() in //@version=5 and //@version=6 scripts");
+    expect(r.error).toBe(
+      "'input.integer' is Pine v4's input(type = ...) form: call input.int() in //@version=5 and //@version=6 scripts",
+    );
     expect([r.diagnostics?.[0]?.line, r.diagnostics?.[0]?.column]).toEqual([3, 5]);
   });
 });
@@ -106,7 +119,9 @@ describe("v4 input(type = ...) forms", () => {
 describe("v4 arguments of the untyped input()", () => {
   it("minval, options and type name the typed input functions, at the parameter", async () => {
     const a = await runBoth(v5("len = input(14, minval = 1, title = 'Length')\nplot(ta.rsi(close, len))"));
-    expect(a.error).toBe("'input' has no parameter 'minval' since Pine v5: it is a parameter of the typed inputs (input.int(), input.float(), ...)");
+    expect(a.error).toBe(
+      "'input' has no parameter 'minval' since Pine v5: it is a parameter of the typed inputs (input.int(), input.float(), ...)",
+    );
     expect([a.diagnostics?.[0]?.line, a.diagnostics?.[0]?.column]).toEqual([3, 17]);
     const b = await runBoth(v5("ma = input('SMA', 'MA', options = ['SMA', 'EMA'])\nplot(close)"));
     expect(b.error).toMatch(/'input' has no parameter 'options' since Pine v5: .*input\.string\(\)/);
@@ -114,7 +129,11 @@ describe("v4 arguments of the untyped input()", () => {
     expect(c.error).toBe("'input' has no parameter 'type' since Pine v5: 'type = input.integer' is input.int()");
   });
   it("the v5 forms still run: untyped input with title/tooltip/group, and input.int with minval", async () => {
-    const r = await runBoth(v5("a = input(14, 'A', tooltip = 't', group = 'g')\nb = input.int(3, 'B', minval = 1, maxval = 10, step = 1)\nplot(a + b)"));
+    const r = await runBoth(
+      v5(
+        "a = input(14, 'A', tooltip = 't', group = 'g')\nb = input.int(3, 'B', minval = 1, maxval = 10, step = 1)\nplot(a + b)",
+      ),
+    );
     expect(r.error).toBeUndefined();
     expect(r.series.plot_0![0]).toBe(17);
   });

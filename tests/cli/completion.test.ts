@@ -13,10 +13,15 @@ function bashComplete(script: string, words: string[]): string[] {
 }
 
 describe("resin completion", () => {
-  const script = completionScript("bash", buildProgram(() => undefined))!;
+  const script = completionScript(
+    "bash",
+    buildProgram(() => undefined),
+  )!;
 
   it("bash completes subcommands and each command's options", () => {
-    expect(bashComplete(script, ["resin", ""])).toEqual(expect.arrayContaining(["run", "check", "optimize", "serve", "completion"]));
+    expect(bashComplete(script, ["resin", ""])).toEqual(
+      expect.arrayContaining(["run", "check", "optimize", "serve", "completion"]),
+    );
     expect(bashComplete(script, ["resin", "op"])).toEqual(["optimize"]);
     expect(bashComplete(script, ["resin", "run", "x.pine", "--da"])).toEqual(["--data", "--data-feed"]);
     expect(bashComplete(script, ["resin", "serve", "--p"])).toEqual(["--port"]);
@@ -25,7 +30,9 @@ describe("resin completion", () => {
   it("zsh and fish scripts name every command; other shells have none", () => {
     const program = buildProgram(() => undefined);
     expect(completionScript("zsh", program)).toMatch(/compdef _resin_complete resin/);
-    expect(completionScript("fish", program)).toMatch(/complete -c resin -f -n "__fish_use_subcommand" -a "run check optimize serve/);
+    expect(completionScript("fish", program)).toMatch(
+      /complete -c resin -f -n "__fish_use_subcommand" -a "run check optimize serve/,
+    );
     expect(completionScript("tcsh", program)).toBeNull();
   });
 });

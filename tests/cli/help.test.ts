@@ -17,7 +17,8 @@ describe("resin", () => {
   it("--help lists every command; each command has its own help; no arguments is a usage error", async () => {
     const c = capture();
     expect(await main(["--help"])).toBe(0);
-    for (const cmd of ["run", "check", "optimize", "serve", "bench", "coverage", "completion"]) expect(c.out()).toContain(cmd);
+    for (const cmd of ["run", "check", "optimize", "serve", "bench", "coverage", "completion"])
+      expect(c.out()).toContain(cmd);
     expect(c.out()).toContain("Examples:");
     expect(await main(["serve", "--help"])).toBe(0);
     expect(c.out()).toMatch(/Usage: resin serve \[options\][\s\S]*--cors <ORIGINS>[\s\S]*SVC_MAX_RUN_SECONDS/);

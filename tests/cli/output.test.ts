@@ -42,8 +42,14 @@ describe("resin run --json through a pipe", () => {
   it("a multi-megabyte result arrives whole and parses", async () => {
     const dir = mkdtempSync(join(tmpdir(), "resin-pipe-"));
     const script = join(dir, "wide.pine");
-    writeFileSync(script, '//@version=6\nindicator("wide")\nplot(close, "c")\nplot(open, "o")\nplot(high, "h")\nplot(low, "l")\n');
-    const { out, codes } = await pipe([join(ROOT, "bin", "resin.js"), "run", script, "--bars", "80000", "--json"], ["-e", SLOW_READER]);
+    writeFileSync(
+      script,
+      '//@version=6\nindicator("wide")\nplot(close, "c")\nplot(open, "o")\nplot(high, "h")\nplot(low, "l")\n',
+    );
+    const { out, codes } = await pipe(
+      [join(ROOT, "bin", "resin.js"), "run", script, "--bars", "80000", "--json"],
+      ["-e", SLOW_READER],
+    );
     expect(codes).toEqual([0, 0]);
     const summary = JSON.parse(out);
     expect(summary.bytes).toBeGreaterThan(2 * 1024 * 1024);

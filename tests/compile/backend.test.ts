@@ -13,7 +13,6 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 const data = syntheticBars(600);
 
-
 async function same(src: string, bars = data) {
   const p = await runPair(src, bars);
   expect(p.interpret.error).toBeUndefined();
@@ -26,20 +25,37 @@ afterEach(() => setCompileBackend(compileProgram));
 
 describe("whole-series precompute", () => {
   it("top-level ta calls on OHLCV series with constant lengths read a precomputed column", () => {
-    const text = generatedSource(program(v6("a = ta.sma(close, 20)\nb = ta.rsi(hl2, 14)\nc = ta.highest(10)\nd = ta.atr(14)\nplot(a + b + c + d)")));
+    const text = generatedSource(
+      program(
+        v6("a = ta.sma(close, 20)\nb = ta.rsi(hl2, 14)\nc = ta.highest(10)\nd = ta.atr(14)\nplot(a + b + c + d)"),
+      ),
+    );
     expect(text.match(/K\d+\[b_bar\]/g)?.length).toBe(4);
   });
   it("calls that do not run on every bar, or whose inputs are not known up front, stay per bar", () => {
-    const text = generatedSource(program(v6("x = 0.0\nif close > open\n    x := ta.sma(close, 20)\nlen = bar_index % 5 + 1\ny = ta.sma(close, len)\nz = close > open ? ta.ema(close, 9) : 0\nplot(x + y + z)")));
+    const text = generatedSource(
+      program(
+        v6(
+          "x = 0.0\nif close > open\n    x := ta.sma(close, 20)\nlen = bar_index % 5 + 1\ny = ta.sma(close, len)\nz = close > open ? ta.ema(close, 9) : 0\nplot(x + y + z)",
+        ),
+      ),
+    );
     expect(text).not.toMatch(/K\d+\[b_bar\]/);
   });
   it("precomputed and per-bar results are bit-identical (bench10 and friends, 5000 bars)", async () => {
     const src = readFileSync(BENCH10, "utf8");
     await same(src, syntheticBars(5000));
-    await same(v6("plot(ta.stdev(close - open, 10, false))\nplot(ta.change(hlc3, 3))\nplot(ta.wma(ohlc4, 7))\nplot(ta.rma(volume, 5))\nplot(ta.lowest(low * 2, 4))\nplot(ta.tr(true))\nplot(ta.tr)\nplot(ta.sma(ta.ema(close, 5), 3))\n[m, sg, hs] = ta.macd(hl2, 5, 13, 4)\nplot(m)\nplot(sg)\nplot(hs)\nplot(ta.stoch(close, high, low, 9))"), syntheticBars(3000));
+    await same(
+      v6(
+        "plot(ta.stdev(close - open, 10, false))\nplot(ta.change(hlc3, 3))\nplot(ta.wma(ohlc4, 7))\nplot(ta.rma(volume, 5))\nplot(ta.lowest(low * 2, 4))\nplot(ta.tr(true))\nplot(ta.tr)\nplot(ta.sma(ta.ema(close, 5), 3))\n[m, sg, hs] = ta.macd(hl2, 5, 13, 4)\nplot(m)\nplot(sg)\nplot(hs)\nplot(ta.stoch(close, high, low, 9))",
+      ),
+      syntheticBars(3000),
+    );
   });
   it("tuple results (ta.macd) and ta.stoch are precomputed too", () => {
-    const text = generatedSource(program(v6("[m, s, h] = ta.macd(close, 12, 26, 9)\nk = ta.stoch(close, high, low, 14)\nplot(m + s + h + k)")));
+    const text = generatedSource(
+      program(v6("[m, s, h] = ta.macd(close, 12, 26, 9)\nk = ta.stoch(close, high, low, 14)\nplot(m + s + h + k)")),
+    );
     expect(text.match(/K\d+\[\d\]\[b_bar\]/g)?.length).toBe(3);
     expect(text.match(/K\d+\[b_bar\]/g)?.length).toBe(1);
   });
@@ -47,22 +63,32 @@ describe("whole-series precompute", () => {
 
 describe("bench10's shape", () => {
   it("ta.bb, ta.crossover of once-assigned variables and every other ta call are precomputed", () => {
-    const text = generatedSource(program(v6("f = ta.sma(close, 20)\ns = ta.ema(close, 50)\n[m, u, l] = ta.bb(close, 20, 2)\nx = ta.crossover(f, s) ? 1 : 0\ny = ta.crossunder(f - s, 0)\nplot(x + u + (y ? 1 : 0))")));
+    const text = generatedSource(
+      program(
+        v6(
+          "f = ta.sma(close, 20)\ns = ta.ema(close, 50)\n[m, u, l] = ta.bb(close, 20, 2)\nx = ta.crossover(f, s) ? 1 : 0\ny = ta.crossunder(f - s, 0)\nplot(x + u + (y ? 1 : 0))",
+        ),
+      ),
+    );
     expect(text).toMatch(/\(K\d+\[b_bar\] === 1\)/);
     // no builtin called on every bar: the only calls left are the plot's first-bar registration
     expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)?.length).toBe(1);
   });
   it("a variable assigned again is not precomputed through its first value", () => {
-    const text = generatedSource(program(v6("f = ta.sma(close, 20)\nif close > open\n    f := 0\nplot(ta.crossover(f, close) ? 1 : 0)")));
+    const text = generatedSource(
+      program(v6("f = ta.sma(close, 20)\nif close > open\n    f := 0\nplot(ta.crossover(f, close) ? 1 : 0)")),
+    );
     expect(text).toMatch(/K\d+\(ctx, K\d+, K\d+\)\) \? \(1\)/);
   });
   it("plots written directly agree with the impl: constants, colours, series colours, plot ids for fill", async () => {
-    await same(v6(`a = plot(close, "c", color = color.red, linewidth = 2)
+    await same(
+      v6(`a = plot(close, "c", color = color.red, linewidth = 2)
 b = plot(open, color = close > open ? color.green : color.red)
 plot(bar_index % 3 == 0 ? na : high - low, "r", color.new(color.blue, 50))
 fill(a, b, color = color.new(color.gray, 80))
 plot(ta.rsi(close, 14))
-plotshape(close > open, "up")`));
+plotshape(close > open, "up")`),
+    );
   });
 });
 
@@ -85,7 +111,8 @@ describe("factory cache", () => {
 
 describe("parity on every construct", () => {
   it("loops with break/continue and their values, switch, while", async () => {
-    await same(v6(`s = 0.0
+    await same(
+      v6(`s = 0.0
 for i = 0 to 10
     if i % 3 == 0
         continue
@@ -113,10 +140,12 @@ plot(v)
 plot(w)
 plot(k)
 plot(m)
-plot(n == "a" ? 1 : n == "b" ? 2 : 0)`));
+plot(n == "a" ? 1 : n == "b" ? 2 : 0)`),
+    );
   });
   it("var, history with constant and dynamic offsets, -0, int division, string concat", async () => {
-    await same(v6(`var float acc = 0.0
+    await same(
+      v6(`var float acc = 0.0
 acc := acc + close
 d = bar_index % 4
 h = acc[d]
@@ -130,10 +159,12 @@ plot(q)
 plot(r)
 plot(close[2] - close[d])
 plot(str.length(s))
-plot((close + open)[3])`));
+plot((close + open)[3])`),
+    );
   });
   it("user functions with their own histories, called from two sites and inside a loop", async () => {
-    await same(v6(`f(x) =>
+    await same(
+      v6(`f(x) =>
     y = x * 2
     y - nz(y[1])
 g(a, b) =>
@@ -145,10 +176,12 @@ for i = 0 to 2
 plot(f(close))
 plot(f(open))
 plot(t)
-plot(g(close, 1))`));
+plot(g(close, 1))`),
+    );
   });
   it("arrays, maps, UDTs, for...in, tuples", async () => {
-    await same(v6(`type P
+    await same(
+      v6(`type P
     float x
     int n = 1
 var arr = array.new<float>()
@@ -171,11 +204,17 @@ for v in arr
 plot(s)
 plot(m.get("c"))
 plot(p.x + p.n)
-plot(a - b + hist)`));
+plot(a - b + hist)`),
+    );
   });
   it("strategies: orders, trades and equity are identical", async () => {
     const file = join(ROOT, "bench", "strategy.pine");
-    const src = existsSync(file) ? readFileSync(file, "utf8") : v6("if ta.crossover(ta.sma(close, 5), ta.sma(close, 20))\n    strategy.entry('L', strategy.long)\nif ta.crossunder(ta.sma(close, 5), ta.sma(close, 20))\n    strategy.close('L')", "strategy('s')");
+    const src = existsSync(file)
+      ? readFileSync(file, "utf8")
+      : v6(
+          "if ta.crossover(ta.sma(close, 5), ta.sma(close, 20))\n    strategy.entry('L', strategy.long)\nif ta.crossunder(ta.sma(close, 5), ta.sma(close, 20))\n    strategy.close('L')",
+          "strategy('s')",
+        );
     const p = await same(src, syntheticBars(3000));
     expect(p.interpret.strategy).toBeDefined();
   });

@@ -84,11 +84,17 @@ plot(close > open ? ta.ema(close, 8) : f)`);
   });
 
   it("plots with offsets and display arguments, and an indicator on another timeframe", async () => {
-    await agrees(v6(`f = ta.sma(close, 5)
+    await agrees(
+      v6(`f = ta.sma(close, 5)
 plot(f, offset = 3)
 plot(close > open ? 1 : 0, display = display.none)
-plot(f, "neg", offset = -2)`), randomWalkBars(600));
-    await agrees(v6(`f = ta.sma(close, 5)\nplot(f)`, `indicator("t", timeframe = "60", timeframe_gaps = true)`), randomWalkBars(600));
+plot(f, "neg", offset = -2)`),
+      randomWalkBars(600),
+    );
+    await agrees(
+      v6(`f = ta.sma(close, 5)\nplot(f)`, `indicator("t", timeframe = "60", timeframe_gaps = true)`),
+      randomWalkBars(600),
+    );
   });
 
   it("a run with a time budget gives the same values", async () => {

@@ -21,16 +21,24 @@ afterEach(() => setCompileBackend(compileProgram));
 
 describe("compile and auto fall back with the real reason", () => {
   it("compile mode runs interpret for an ineligible script and says why", async () => {
-    const r = await new Runtime().run(v6("plot(request.security(syminfo.tickerid, 'D', close))"), data, { mode: "compile" });
+    const r = await new Runtime().run(v6("plot(request.security(syminfo.tickerid, 'D', close))"), data, {
+      mode: "compile",
+    });
     expect(r.mode).toBe("interpret");
     expect(r.compile_fallback_reason).toBe("'request.security' is not compile-eligible");
     expect(r.auto_backend).toBeUndefined();
   });
   it("compile mode names interpret-only options", async () => {
     const rt = new Runtime();
-    expect((await rt.run(plain, data, { mode: "compile", inputs: { X: 5 } })).compile_fallback_reason).toBe("input.* overrides require interpret");
-    expect((await rt.run(plain, data, { mode: "compile", profiler: true })).compile_fallback_reason).toBe("the profiler requires interpret");
-    expect((await rt.run(plain, data, { mode: "compile", realtimeLastBar: true })).compile_fallback_reason).toBe("realtime options require interpret");
+    expect((await rt.run(plain, data, { mode: "compile", inputs: { X: 5 } })).compile_fallback_reason).toBe(
+      "input.* overrides require interpret",
+    );
+    expect((await rt.run(plain, data, { mode: "compile", profiler: true })).compile_fallback_reason).toBe(
+      "the profiler requires interpret",
+    );
+    expect((await rt.run(plain, data, { mode: "compile", realtimeLastBar: true })).compile_fallback_reason).toBe(
+      "realtime options require interpret",
+    );
     const c = await rt.run(plain, data, { mode: "compile" });
     expect(c.mode).toBe("compile");
     expect(c.compile_fallback_reason).toBeUndefined();
@@ -38,7 +46,13 @@ describe("compile and auto fall back with the real reason", () => {
   it("compiled code that throws is re-run by the interpreter in compile mode too", async () => {
     const failing: CompileBackend = (...a) => {
       const c = compileProgram(...a);
-      return { ...c, timedOut: false, loop: () => { throw new TypeError("boom"); } };
+      return {
+        ...c,
+        timedOut: false,
+        loop: () => {
+          throw new TypeError("boom");
+        },
+      };
     };
     setCompileBackend(failing);
     const r = await new Runtime().run(plain, data, { mode: "compile" });
@@ -111,9 +125,13 @@ describe("pre-loop fast paths agree with the general code", () => {
         for (const ses of ["24x7", "0930-1600", "0000-2359:23456", "1700-1600"]) {
           const step = tf.unit === "S" ? 45_000 : Number(tfName) * 60_000;
           // a regular run across several days, then gaps (weekend-like and odd offsets)
-          const times = Float64Array.from({ length: 900 }, (_, i) => 1_700_000_000_000 + i * step + (i > 600 ? 2 * day + 13_000 : 0));
+          const times = Float64Array.from(
+            { length: 900 },
+            (_, i) => 1_700_000_000_000 + i * step + (i > 600 ? 2 * day + 13_000 : 0),
+          );
           const got = barCloseTimes(times, tfName, zone, ses);
-          const z = getZone(zone)!, s = parseSession(ses)!;
+          const z = getZone(zone)!,
+            s = parseSession(ses)!;
           for (let i = 0; i < times.length; i++) {
             const want = barTimeClose(times[i]!, tf, z, s);
             if (!Object.is(got[i], want)) expect.fail(`${tfName} ${zone} ${ses} bar ${i}: ${got[i]} vs ${want}`);
@@ -123,7 +141,8 @@ describe("pre-loop fast paths agree with the general code", () => {
     }
   });
   it("timeframe inference: even spacing and mixed gaps", () => {
-    const at = (gaps: number[]) => Float64Array.from(gaps.reduce<number[]>((t, g) => [...t, t[t.length - 1]! + g], [0]));
+    const at = (gaps: number[]) =>
+      Float64Array.from(gaps.reduce<number[]>((t, g) => [...t, t[t.length - 1]! + g], [0]));
     expect(inferTimeframe(at(Array(50).fill(60_000)))).toBe("1");
     expect(inferTimeframe(at(Array(50).fill(86_400_000)))).toBe("D");
     expect(inferTimeframe(at([...Array(30).fill(300_000), 900_000, 300_000]))).toBe("5");

@@ -12,8 +12,12 @@ import { Runtime } from "../../src/runtime/index.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const files: [string, string][] = [
-  ...readdirSync(join(ROOT, "tests", "corpus")).filter((f) => f.endsWith(".pine")).map((f): [string, string] => [f, join(ROOT, "tests", "corpus", f)]),
-  ...readdirSync(join(ROOT, "bench")).filter((f) => f.endsWith(".pine")).map((f): [string, string] => [`bench/${f}`, join(ROOT, "bench", f)]),
+  ...readdirSync(join(ROOT, "tests", "corpus"))
+    .filter((f) => f.endsWith(".pine"))
+    .map((f): [string, string] => [f, join(ROOT, "tests", "corpus", f)]),
+  ...readdirSync(join(ROOT, "bench"))
+    .filter((f) => f.endsWith(".pine"))
+    .map((f): [string, string] => [`bench/${f}`, join(ROOT, "bench", f)]),
 ];
 
 const data = syntheticBars(400);

@@ -64,9 +64,14 @@ describe("input lengths", () => {
     expect(p.difference).toBeNull();
     await samePerBar(p.compile, SCRIPT, data, rt);
     // the values really changed the passes: constructor inputs equal run-time overrides (interpret)
-    const over = await new Runtime().run(SCRIPT, data, { mode: "interpret", inputs: { Length: 5, Fast: 3, Mult: 1.5, Back: 2 } });
+    const over = await new Runtime().run(SCRIPT, data, {
+      mode: "interpret",
+      inputs: { Length: 5, Fast: 3, Mult: 1.5, Back: 2 },
+    });
     expect(p.compile.series).toEqual(over.series);
-    expect(p.compile.series.plot_0).not.toEqual((await new Runtime().run(SCRIPT, data, { mode: "compile" })).series.plot_0);
+    expect(p.compile.series.plot_0).not.toEqual(
+      (await new Runtime().run(SCRIPT, data, { mode: "compile" })).series.plot_0,
+    );
   });
   it("a value the per-bar call refuses leaves the calls per bar: compile runs interpret and says why", async () => {
     const rt = new Runtime("CHART", { inputs: { Back: -1 } });
@@ -80,7 +85,9 @@ describe("input lengths", () => {
     expect(ok.mode).toBe("compile");
   });
   it("an input assigned again, or with a non-constant argument, is not a precompute length", () => {
-    const again = generatedSource(program(v6("len = input.int(14)\nif close > open\n    len := 3\nplot(ta.sma(close, len))")));
+    const again = generatedSource(
+      program(v6("len = input.int(14)\nif close > open\n    len := 3\nplot(ta.sma(close, len))")),
+    );
     expect(again).not.toMatch(/K\d+\[b_bar\]/);
   });
 });

@@ -11,10 +11,13 @@ import type { OhlcvInput, RunOptions, RunResult } from "../../src/core/result.js
 export function firstDifference(a: unknown, b: unknown, path = "$"): string | null {
   if (typeof a === "number" && typeof b === "number") return Object.is(a, b) ? null : `${path}: ${a} vs ${b}`;
   if (a === b) return null;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return `${path}: ${String(a)} vs ${String(b)}`;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object")
+    return `${path}: ${String(a)} vs ${String(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
-  const ka = Object.keys(a as object), kb = Object.keys(b as object);
-  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return `${path}: keys [${ka.join(",")}] vs [${kb.join(",")}]`;
+  const ka = Object.keys(a as object),
+    kb = Object.keys(b as object);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i]))
+    return `${path}: keys [${ka.join(",")}] vs [${kb.join(",")}]`;
   for (const k of ka) {
     const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
     if (d) return d;
@@ -34,7 +37,12 @@ export interface Pair {
   difference: string | null;
 }
 
-export async function runPair(source: string, data: OhlcvInput, opts: RunOptions = {}, rt = new Runtime()): Promise<Pair> {
+export async function runPair(
+  source: string,
+  data: OhlcvInput,
+  opts: RunOptions = {},
+  rt = new Runtime(),
+): Promise<Pair> {
   const interpret = await rt.run(source, data, { ...opts, mode: "interpret" });
   const compile = await rt.run(source, data, { ...opts, mode: "compile" });
   return { interpret, compile, difference: firstDifference(comparable(interpret), comparable(compile)) };

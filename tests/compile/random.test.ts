@@ -7,7 +7,23 @@ import fc from "fast-check";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { runPair } from "./parity.js";
 
-const atoms = ["close", "open", "high", "low", "volume", "bar_index", "0", "1", "-0.0", "2.5", "na", "hl2", "a", "b", "c"];
+const atoms = [
+  "close",
+  "open",
+  "high",
+  "low",
+  "volume",
+  "bar_index",
+  "0",
+  "1",
+  "-0.0",
+  "2.5",
+  "na",
+  "hl2",
+  "a",
+  "b",
+  "c",
+];
 const bin = ["+", "-", "*", "/", "%"];
 const cmp = [">", "<", ">=", "<=", "==", "!="];
 
@@ -17,9 +33,19 @@ const expr: fc.Memo<string> = fc.memo((depth) =>
     : fc.oneof(
         fc.constantFrom(...atoms),
         fc.tuple(expr(depth - 1), fc.constantFrom(...bin), expr(depth - 1)).map(([l, o, r]) => `(${l} ${o} ${r})`),
-        fc.tuple(expr(depth - 1), fc.constantFrom(...cmp), expr(depth - 1), expr(depth - 1), expr(depth - 1)).map(([l, o, r, x, y]) => `(${l} ${o} ${r} ? ${x} : ${y})`),
-        fc.tuple(fc.constantFrom("a", "b", "c", "close"), fc.integer({ min: 0, max: 4 })).map(([v, k]) => `nz(${v}[${k}])`),
-        fc.tuple(fc.constantFrom("ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.highest", "ta.lowest", "ta.rsi", "ta.change"), fc.constantFrom("close", "hl2", "(high - low)", "a"), fc.integer({ min: 1, max: 6 })).map(([f, s, n]) => `${f}(${s}, ${n})`),
+        fc
+          .tuple(expr(depth - 1), fc.constantFrom(...cmp), expr(depth - 1), expr(depth - 1), expr(depth - 1))
+          .map(([l, o, r, x, y]) => `(${l} ${o} ${r} ? ${x} : ${y})`),
+        fc
+          .tuple(fc.constantFrom("a", "b", "c", "close"), fc.integer({ min: 0, max: 4 }))
+          .map(([v, k]) => `nz(${v}[${k}])`),
+        fc
+          .tuple(
+            fc.constantFrom("ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.highest", "ta.lowest", "ta.rsi", "ta.change"),
+            fc.constantFrom("close", "hl2", "(high - low)", "a"),
+            fc.integer({ min: 1, max: 6 }),
+          )
+          .map(([f, s, n]) => `${f}(${s}, ${n})`),
         fc.tuple(expr(depth - 1), expr(depth - 1)).map(([x, y]) => `math.max(${x}, ${y})`),
         expr(depth - 1).map((x) => `f(${x})`),
         expr(depth - 1).map((x) => `int(${x})`),
@@ -28,15 +54,21 @@ const expr: fc.Memo<string> = fc.memo((depth) =>
 
 const statement = fc.oneof(
   fc.tuple(fc.constantFrom("a", "b", "c"), expr(3)).map(([v, e]) => `${v} := ${e}`),
-  fc.tuple(expr(2), fc.constantFrom("a", "b"), expr(3), expr(2)).map(([c, v, e, x]) => `if ${c} > 0\n    ${v} := ${e}\nelse\n    ${v} := ${x}`),
-  fc.tuple(fc.integer({ min: 0, max: 5 }), expr(2), fc.constantFrom("break", "continue")).map(([n, e, k]) => `for i = 0 to ${n}\n    if i * ${e} > 3\n        ${k}\n    c := c + i`),
+  fc
+    .tuple(expr(2), fc.constantFrom("a", "b"), expr(3), expr(2))
+    .map(([c, v, e, x]) => `if ${c} > 0\n    ${v} := ${e}\nelse\n    ${v} := ${x}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 5 }), expr(2), fc.constantFrom("break", "continue"))
+    .map(([n, e, k]) => `for i = 0 to ${n}\n    if i * ${e} > 3\n        ${k}\n    c := c + i`),
   fc.tuple(expr(3)).map(([e]) => `plot(${e})`),
 );
 
-const script = fc.array(statement, { minLength: 1, maxLength: 6 }).map(
-  (stmts) =>
-    `//@version=6\nindicator("r")\nf(x) =>\n    y = x * 2\n    y - nz(y[1])\nvar float a = 0.0\nfloat b = close\nfloat c = 0.0\n${stmts.join("\n")}\nplot(a)\nplot(b)\nplot(c)\n`,
-);
+const script = fc
+  .array(statement, { minLength: 1, maxLength: 6 })
+  .map(
+    (stmts) =>
+      `//@version=6\nindicator("r")\nf(x) =>\n    y = x * 2\n    y - nz(y[1])\nvar float a = 0.0\nfloat b = close\nfloat c = 0.0\n${stmts.join("\n")}\nplot(a)\nplot(b)\nplot(c)\n`,
+  );
 
 describe("random scripts", () => {
   it("interpret and compile agree bit for bit", async () => {
@@ -59,14 +91,28 @@ describe("random scripts", () => {
     const cond = fc.tuple(expr(2), fc.constantFrom(...cmp), expr(2)).map(([l, o, r]) => `${l} ${o} ${r}`);
     const stmt2 = fc.oneof(
       cond.map((c) => `flag := ${c}`),
-      fc.tuple(cond, fc.string({ maxLength: 3 })).map(([c, t]) => `s := ${c} ? s + ${JSON.stringify(t.replace(/[^a-z]/g, "x"))} : str.tostring(bar_index % 7)`),
+      fc
+        .tuple(cond, fc.string({ maxLength: 3 }))
+        .map(([c, t]) => `s := ${c} ? s + ${JSON.stringify(t.replace(/[^a-z]/g, "x"))} : str.tostring(bar_index % 7)`),
       fc.tuple(expr(2), expr(2)).map(([x, y]) => `k = switch bar_index % 3\n    0 => ${x}\n    1 => ${y}\nc := nz(k)`),
-      fc.integer({ min: 1, max: 6 }).map((n) => `w = 0\nwhile w < ${n}\n    w += 1\n    if w == 3\n        continue\n    arr.push(w * close)\nc := w`),
-      fc.constantFrom("if arr.size() > 4\n    arr.shift()", "c := arr.size() > 0 ? arr.avg() : na", "[m, sg, h] = ta.macd(close, 3, 6, 2)\nc := m - sg + h", "for [i, v] in arr\n    if v > 100\n        break\n    c := c + v * i"),
+      fc
+        .integer({ min: 1, max: 6 })
+        .map(
+          (n) => `w = 0\nwhile w < ${n}\n    w += 1\n    if w == 3\n        continue\n    arr.push(w * close)\nc := w`,
+        ),
+      fc.constantFrom(
+        "if arr.size() > 4\n    arr.shift()",
+        "c := arr.size() > 0 ? arr.avg() : na",
+        "[m, sg, h] = ta.macd(close, 3, 6, 2)\nc := m - sg + h",
+        "for [i, v] in arr\n    if v > 100\n        break\n    c := c + v * i",
+      ),
     );
-    const script2 = fc.array(stmt2, { minLength: 1, maxLength: 6 }).map(
-      (stmts) => `//@version=6\nindicator("r2")\nvar arr = array.new<float>()\nbool flag = false\nvar string s = ""\nfloat c = 0.0\nfloat a = 0.0\nfloat b = close\n${stmts.join("\n")}\nplot(c)\nplot(flag ? 1 : 0)\nplot(str.length(s))\nplot(arr.size())\n`,
-    );
+    const script2 = fc
+      .array(stmt2, { minLength: 1, maxLength: 6 })
+      .map(
+        (stmts) =>
+          `//@version=6\nindicator("r2")\nvar arr = array.new<float>()\nbool flag = false\nvar string s = ""\nfloat c = 0.0\nfloat a = 0.0\nfloat b = close\n${stmts.join("\n")}\nplot(c)\nplot(flag ? 1 : 0)\nplot(str.length(s))\nplot(arr.size())\n`,
+      );
     let compiled = 0;
     await fc.assert(
       fc.asyncProperty(script2, async (src) => {

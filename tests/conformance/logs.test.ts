@@ -39,10 +39,19 @@ interface LogCase {
 
 function loadLogCase(name: string): LogCase {
   const dir = join(LOGS, name);
-  const lines = readData(join(dir, "ohlcv.csv")).split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = readData(join(dir, "ohlcv.csv"))
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   const bars: Bar[] = lines.slice(1).map((l) => {
     const r = splitCsvLine(l);
-    return { time: Number(r[0]) * 1000, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]), close: Number(r[4]), volume: Number(r[5]) };
+    return {
+      time: Number(r[0]) * 1000,
+      open: Number(r[1]),
+      high: Number(r[2]),
+      low: Number(r[3]),
+      close: Number(r[4]),
+      volume: Number(r[5]),
+    };
   });
   const expected = (JSON.parse(readData(join(dir, "expected.json"))) as { message: string }[]).map((x) => x.message);
   return { name, script: readData(join(dir, "script.pine")), bars, expected };

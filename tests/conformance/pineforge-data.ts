@@ -40,7 +40,14 @@ export function pineforgeBars(): Bar[] {
   const lines = gz(new URL("ohlcv_ETH-USDT-USDT_15m_warmup6m.csv.gz", PINEFORGE)).trim().split(/\r?\n/);
   barsCache = lines.slice(1).map((l) => {
     const f = l.split(",");
-    return { time: Number(f[0]), open: Number(f[1]), high: Number(f[2]), low: Number(f[3]), close: Number(f[4]), volume: Number(f[5]) };
+    return {
+      time: Number(f[0]),
+      open: Number(f[1]),
+      high: Number(f[2]),
+      low: Number(f[3]),
+      close: Number(f[4]),
+      volume: Number(f[5]),
+    };
   });
   return barsCache;
 }
@@ -50,7 +57,14 @@ let fxCache: Bar[] | null = null;
 export function pineforgeFx(): Bar[] {
   if (fxCache) return fxCache;
   const rows = JSON.parse(readFileSync(new URL("fx-usdtusd-daily.json", PINEFORGE), "utf8")) as [string, number][];
-  fxCache = rows.map(([d, r]) => ({ time: Date.parse(`${d}T00:00:00Z`), open: r, high: r, low: r, close: r, volume: 0 }));
+  fxCache = rows.map(([d, r]) => ({
+    time: Date.parse(`${d}T00:00:00Z`),
+    open: r,
+    high: r,
+    low: r,
+    close: r,
+    volume: 0,
+  }));
   return fxCache;
 }
 
@@ -74,7 +88,11 @@ function tvTime(s: string): number {
 }
 
 export function parseTvTrades(csv: string): TvTrade[] {
-  const lines = csv.replace(/^\uFEFF/, "").trim().split(/\r?\n/).slice(1);
+  const lines = csv
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split(/\r?\n/)
+    .slice(1);
   const byNum = new Map<number, TvTrade>();
   for (const line of lines) {
     const f = line.split(",");
@@ -82,7 +100,19 @@ export function parseTvTrades(csv: string): TvTrade[] {
     const [io, dir] = f[1]!.split(" ");
     let t = byNum.get(num);
     if (!t) {
-      t = { num, direction: dir as "long" | "short", entryTime: NaN, entrySignal: "", entryPrice: NaN, exitTime: NaN, exitSignal: "", exitPrice: NaN, open: false, qty: Number(f[5]), profit: f[7]! };
+      t = {
+        num,
+        direction: dir as "long" | "short",
+        entryTime: NaN,
+        entrySignal: "",
+        entryPrice: NaN,
+        exitTime: NaN,
+        exitSignal: "",
+        exitPrice: NaN,
+        open: false,
+        qty: Number(f[5]),
+        profit: f[7]!,
+      };
       byNum.set(num, t);
     }
     if (io === "Entry") {
@@ -123,15 +153,20 @@ export function loadProbe(name: string): Probe {
   const script = gz(new URL("strategy.pine.gz", dir));
   const tradesUrl = new URL("tv_trades.csv.gz", dir);
   const trades = existsSync(tradesUrl) ? parseTvTrades(gz(tradesUrl)) : [];
-  const meta = existsSync(new URL("inputs.json", dir)) ? (JSON.parse(readFileSync(new URL("inputs.json", dir), "utf8")) as Record<string, unknown>) : {};
+  const meta = existsSync(new URL("inputs.json", dir))
+    ? (JSON.parse(readFileSync(new URL("inputs.json", dir), "utf8")) as Record<string, unknown>)
+    : {};
   const inputs: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) if (!k.startsWith("_") && !/^(tv_|ohlcv_|runtime_|expected_|notes)/.test(k)) inputs[k] = v;
+  for (const [k, v] of Object.entries(meta))
+    if (!k.startsWith("_") && !/^(tv_|ohlcv_|runtime_|expected_|notes)/.test(k)) inputs[k] = v;
   let feedStart = 0;
   if (typeof meta.ohlcv_start_ms === "number") feedStart = meta.ohlcv_start_ms;
   else if (typeof meta.ohlcv_csv === "string" && !/warmup/.test(meta.ohlcv_csv)) feedStart = WINDOW_START;
   let unavailable: string | null = null;
-  if (trades.length === 0) unavailable = `no TradingView export for the default inputs (${String(meta.tv_trades_csv ?? "none")})`;
-  else if (/use_bar_magnifier\s*=\s*true/.test(script) || /^(magnifier|ltf)-/.test(name)) unavailable = "needs the 1-minute feed, not in the set";
+  if (trades.length === 0)
+    unavailable = `no TradingView export for the default inputs (${String(meta.tv_trades_csv ?? "none")})`;
+  else if (/use_bar_magnifier\s*=\s*true/.test(script) || /^(magnifier|ltf)-/.test(name))
+    unavailable = "needs the 1-minute feed, not in the set";
   else if (/request\.security_lower_tf/.test(script)) unavailable = "request.security_lower_tf needs the 1-minute feed";
   return { name, category: name.split("-")[0]!, script, trades, inputs, feedStart, unavailable };
 }
@@ -167,8 +202,15 @@ const iso = (t: number | null) => (t === null || t !== t ? "open" : new Date(t).
  * export's cent, with a cent of slack for the reconstructed daily USD rate) agree. An open trade
  * must be open.
  */
-export function scoreProbe(result: StrategyResult | undefined, tv: TvTrade[], lastRow: number, maxReport = 4): ProbeScore {
-  const ours: Trade[] = (result ? [...result.trades, ...result.open_trades] : []).filter((t) => t.entry_time <= lastRow);
+export function scoreProbe(
+  result: StrategyResult | undefined,
+  tv: TvTrade[],
+  lastRow: number,
+  maxReport = 4,
+): ProbeScore {
+  const ours: Trade[] = (result ? [...result.trades, ...result.open_trades] : []).filter(
+    (t) => t.entry_time <= lastRow,
+  );
   const byKey = new Map<string, Trade[]>();
   for (const t of ours) {
     const k = `${t.entry_time}|${t.direction}|${t.entry_comment ?? t.entry_id}`;
@@ -192,13 +234,16 @@ export function scoreProbe(result: StrategyResult | undefined, tv: TvTrade[], la
         if (t.exit_time !== e.exitTime) bad.push(`exit_time ${iso(t.exit_time)} vs ${iso(e.exitTime)}`);
         const sig = t.exit_comment ?? t.exit_id ?? "";
         if (sig !== e.exitSignal) bad.push(`exit signal ${sig} vs ${e.exitSignal}`);
-        if (t.exit_price === null || Math.abs(t.exit_price - e.exitPrice) > 0.005) bad.push(`exit_price ${t.exit_price} vs ${e.exitPrice}`);
-        if (!(Math.abs(t.profit - Number(e.profit)) <= 0.015 + 1e-6 * Math.abs(t.profit))) bad.push(`profit ${t.profit.toFixed(4)} vs ${e.profit}`);
+        if (t.exit_price === null || Math.abs(t.exit_price - e.exitPrice) > 0.005)
+          bad.push(`exit_price ${t.exit_price} vs ${e.exitPrice}`);
+        if (!(Math.abs(t.profit - Number(e.profit)) <= 0.015 + 1e-6 * Math.abs(t.profit)))
+          bad.push(`profit ${t.profit.toFixed(4)} vs ${e.profit}`);
       }
     }
     if (bad.length === 0) matched++;
     else if (mismatches.length < maxReport) mismatches.push(`trade ${e.num}: ${bad.join("; ")}`);
   }
-  if (ours.length !== tv.length && mismatches.length < maxReport) mismatches.push(`${ours.length} trades vs TradingView's ${tv.length}`);
+  if (ours.length !== tv.length && mismatches.length < maxReport)
+    mismatches.push(`${ours.length} trades vs TradingView's ${tv.length}`);
   return { matched, total: tv.length, ours: ours.length, mismatches };
 }

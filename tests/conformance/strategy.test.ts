@@ -27,7 +27,9 @@ const scores: string[] = [];
 function check(name: string, data: CaseData, result: StrategyResult, label: string): void {
   const cmp = compareTrades(result, data.trades, data.settings.symbol.mintick as number);
   scores.push(`${label} ${name}: ${cmp.matched}/${cmp.total} trades matched`);
-  console.log(`[strategy conformance] ${label} ${name}: ${cmp.matched}/${cmp.total} trades matched${cmp.mismatches.length ? "\n  " + cmp.mismatches.join("\n  ") : ""}`);
+  console.log(
+    `[strategy conformance] ${label} ${name}: ${cmp.matched}/${cmp.total} trades matched${cmp.mismatches.length ? "\n  " + cmp.mismatches.join("\n  ") : ""}`,
+  );
   expect(cmp.mismatches, `${name}: ${cmp.matched}/${cmp.total}`).toEqual([]);
   expect(cmp.matched).toBe(cmp.total);
 }

@@ -9,7 +9,9 @@ import { CONFORMANCE } from "../helpers/conformance.js";
 import { taConformanceSuite } from "../helpers/ta-suite.js";
 
 const OWNED_ELSEWHERE = /^(base_|series_if_for$|session|timeframe_)/;
-const CASES = readdirSync(join(CONFORMANCE, "ta")).filter((n) => !OWNED_ELSEWHERE.test(n)).sort();
+const CASES = readdirSync(join(CONFORMANCE, "ta"))
+  .filter((n) => !OWNED_ELSEWHERE.test(n))
+  .sort();
 
 const KNOWN_FAILURES: Record<string, string> = {
   // Not reachable from the exported inputs: the moment form (E[xy]-E[x]E[y], which TradingView's own

@@ -4,7 +4,14 @@
 // barsTimeframe skip inferTimeframe's pass.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { barsTimeframe, inferTimeframe, isBarDataError, normalizeBars, type BarColumns, type BarDataError } from "../../src/core/bars.js";
+import {
+  barsTimeframe,
+  inferTimeframe,
+  isBarDataError,
+  normalizeBars,
+  type BarColumns,
+  type BarDataError,
+} from "../../src/core/bars.js";
 
 type Raw = unknown;
 interface RawBar {
@@ -38,11 +45,17 @@ function reference(bars: RawBar[]): BarDataError | null {
   for (let i = 0; i < bars.length; i++) {
     const b = bars[i]!;
     const t = num(b.time);
-    if (!Number.isFinite(t)) return { error: `bar ${i}: time is ${describeRaw(b.time)} (expected a finite number of ms since the epoch)`, bar: i };
+    if (!Number.isFinite(t))
+      return {
+        error: `bar ${i}: time is ${describeRaw(b.time)} (expected a finite number of ms since the epoch)`,
+        bar: i,
+      };
     for (const f of PRICES) {
-      if (!Number.isFinite(num(b[f]))) return { error: `bar ${i}: ${f} is ${describeRaw(b[f])} (expected a finite number)`, bar: i };
+      if (!Number.isFinite(num(b[f])))
+        return { error: `bar ${i}: ${f} is ${describeRaw(b[f])} (expected a finite number)`, bar: i };
     }
-    if (i > 0 && !(t > prev)) return { error: `bar ${i}: time ${t} does not increase (previous bar's time is ${prev})`, bar: i };
+    if (i > 0 && !(t > prev))
+      return { error: `bar ${i}: time ${t} does not increase (previous bar's time is ${prev})`, bar: i };
     if (num(b.high) < num(b.low)) return { error: `bar ${i}: high ${num(b.high)} is below low ${num(b.low)}`, bar: i };
     prev = t;
   }
@@ -50,11 +63,26 @@ function reference(bars: RawBar[]): BarDataError | null {
 }
 
 const column = (bars: RawBar[], f: keyof RawBar) => bars.map((b) => b[f]);
-const asColumns = (bars: RawBar[]) => ({ time: column(bars, "time"), open: column(bars, "open"), high: column(bars, "high"), low: column(bars, "low"), close: column(bars, "close"), volume: column(bars, "volume") });
-const allNumbers = (bars: RawBar[]) => bars.every((b) => ["time", ...PRICES, "volume"].every((f) => typeof b[f as keyof RawBar] === "number"));
+const asColumns = (bars: RawBar[]) => ({
+  time: column(bars, "time"),
+  open: column(bars, "open"),
+  high: column(bars, "high"),
+  low: column(bars, "low"),
+  close: column(bars, "close"),
+  volume: column(bars, "volume"),
+});
+const allNumbers = (bars: RawBar[]) =>
+  bars.every((b) => ["time", ...PRICES, "volume"].every((f) => typeof b[f as keyof RawBar] === "number"));
 const asFloat64 = (bars: RawBar[]) => {
   const c = asColumns(bars);
-  return { time: Float64Array.from(c.time as number[]), open: Float64Array.from(c.open as number[]), high: Float64Array.from(c.high as number[]), low: Float64Array.from(c.low as number[]), close: Float64Array.from(c.close as number[]), volume: Float64Array.from(c.volume as number[]) };
+  return {
+    time: Float64Array.from(c.time as number[]),
+    open: Float64Array.from(c.open as number[]),
+    high: Float64Array.from(c.high as number[]),
+    low: Float64Array.from(c.low as number[]),
+    close: Float64Array.from(c.close as number[]),
+    volume: Float64Array.from(c.volume as number[]),
+  };
 };
 
 /** Valid bars (increasing times, high >= low), mostly evenly spaced, then a few cells spoilt. */
@@ -78,8 +106,16 @@ const barsArb = fc
     let t = 1_700_000_000_000;
     for (let i = 0; i < n; i++) {
       t += step + jitter[i]! * 1000;
-      const a = prices[i * 4]!, b = prices[i * 4 + 1]!;
-      bars.push({ time: t, open: a, high: Math.max(a, b) + prices[i * 4 + 2]!, low: Math.min(a, b) - prices[i * 4 + 2]! / 200, close: b, volume: prices[i * 4 + 3]! });
+      const a = prices[i * 4]!,
+        b = prices[i * 4 + 1]!;
+      bars.push({
+        time: t,
+        open: a,
+        high: Math.max(a, b) + prices[i * 4 + 2]!,
+        low: Math.min(a, b) - prices[i * 4 + 2]! / 200,
+        close: b,
+        volume: prices[i * 4 + 3]!,
+      });
     }
     for (const s of spoil) if (s.bar < n) (bars[s.bar] as unknown as Record<string, Raw>)[s.field] = s.value;
     return bars;
@@ -100,7 +136,9 @@ function expectSame(got: BarColumns | BarDataError, want: BarDataError | null, b
   if (isBarDataError(got)) throw new Error(got.error);
   expect(got.length).toBe(bars.length);
   for (const f of ["time", ...PRICES] as const) expect(Array.from(got[f])).toEqual(bars.map((b) => num(b[f])));
-  expect(Array.from(got.volume)).toEqual(bars.map((b) => (b.volume === null || b.volume === undefined ? NaN : num(b.volume))));
+  expect(Array.from(got.volume)).toEqual(
+    bars.map((b) => (b.volume === null || b.volume === undefined ? NaN : num(b.volume))),
+  );
   expect(got.spacing).toEqual(spacingOf(got.time));
   expect(barsTimeframe(got)).toBe(inferTimeframe(got.time));
 }
@@ -145,13 +183,26 @@ describe("normalizeBars fast paths agree with the bar-by-bar rules", () => {
       }
     }
     // a row that is not an object, after a bad bar and before one
-    expect(normalizeBars([good(0), { ...good(1), open: NaN }, null])).toMatchObject({ bar: 1, error: expect.stringMatching(/open is NaN/) });
-    expect(normalizeBars([good(0), 7, { ...good(2), open: NaN }])).toMatchObject({ bar: 1, error: expect.stringMatching(/expected an object/) });
+    expect(normalizeBars([good(0), { ...good(1), open: NaN }, null])).toMatchObject({
+      bar: 1,
+      error: expect.stringMatching(/open is NaN/),
+    });
+    expect(normalizeBars([good(0), 7, { ...good(2), open: NaN }])).toMatchObject({
+      bar: 1,
+      error: expect.stringMatching(/expected an object/),
+    });
   });
 });
 
 describe("columns without a copy", () => {
-  const f64 = () => ({ time: Float64Array.of(1000, 2000, 3000), open: Float64Array.of(1, 2, 3), high: Float64Array.of(2, 3, 4), low: Float64Array.of(0, 1, 2), close: Float64Array.of(1, 2, 3), volume: Float64Array.of(5, 6, 7) });
+  const f64 = () => ({
+    time: Float64Array.of(1000, 2000, 3000),
+    open: Float64Array.of(1, 2, 3),
+    high: Float64Array.of(2, 3, 4),
+    low: Float64Array.of(0, 1, 2),
+    close: Float64Array.of(1, 2, 3),
+    volume: Float64Array.of(5, 6, 7),
+  });
   it("uses Float64Array columns as they are and copies every other kind", () => {
     const input = f64();
     const c = normalizeBars(input) as BarColumns;
@@ -198,7 +249,18 @@ describe("inferTimeframe counts runs of equal gaps", () => {
     return best;
   }
   it("names the gap a one-by-one count finds most common (gaps in runs, ties, bad gaps)", () => {
-    const gap = fc.constantFrom(60_000, 60_000, 300_000, 3_600_000, 86_400_000, 2 * 86_400_000, 0, -60_000, NaN, 30_000);
+    const gap = fc.constantFrom(
+      60_000,
+      60_000,
+      300_000,
+      3_600_000,
+      86_400_000,
+      2 * 86_400_000,
+      0,
+      -60_000,
+      NaN,
+      30_000,
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(gap, fc.integer({ min: 1, max: 6 })), { maxLength: 12 }), (runs) => {
         const t = [1_700_000_000_000];

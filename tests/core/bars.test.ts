@@ -1,9 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { inferTimeframe, isBarDataError, normalizeBars, parseCsvBars, parseJsonBars, type BarColumns } from "../../src/core/bars.js";
+import {
+  inferTimeframe,
+  isBarDataError,
+  normalizeBars,
+  parseCsvBars,
+  parseJsonBars,
+  type BarColumns,
+} from "../../src/core/bars.js";
 import { caseBars, caseDir, readText } from "./fixture.js";
 
-const bar = (time: number, o = 10, h = 11, l = 9, c = 10.5, v?: number) => ({ time, open: o, high: h, low: l, close: c, ...(v === undefined ? {} : { volume: v }) });
+const bar = (time: number, o = 10, h = 11, l = 9, c = 10.5, v?: number) => ({
+  time,
+  open: o,
+  high: h,
+  low: l,
+  close: c,
+  ...(v === undefined ? {} : { volume: v }),
+});
 
 function ok(x: ReturnType<typeof normalizeBars>): BarColumns {
   if (isBarDataError(x)) throw new Error(x.error);
@@ -20,7 +34,15 @@ describe("normalizeBars", () => {
     expect(c.volume[1]).toBeNaN();
   });
   it("accepts columns of arrays and typed arrays", () => {
-    const c = ok(normalizeBars({ time: new Float64Array([1, 2]), open: [1, 2], high: [2, 3], low: [0, 1], close: new Float32Array([1.5, 2.5]) }));
+    const c = ok(
+      normalizeBars({
+        time: new Float64Array([1, 2]),
+        open: [1, 2],
+        high: [2, 3],
+        low: [0, 1],
+        close: new Float32Array([1.5, 2.5]),
+      }),
+    );
     expect(Array.from(c.close)).toEqual([1.5, 2.5]);
     expect(Number.isNaN(c.volume[1])).toBe(true);
   });
@@ -34,7 +56,11 @@ describe("normalizeBars", () => {
       [[bar(1, 10, 9, 11)], 0, /high 9 is below low 11/],
       [[bar(1), { ...bar(2), time: "soon" }], 1, /time is "soon"/],
       [[bar(1), null], 1, /expected an object/],
-      [{ time: [1, 2], open: [1], high: [2, 2], low: [0, 0], close: [1, 1] }, -1, /"open" has 1 values but "time" has 2/],
+      [
+        { time: [1, 2], open: [1], high: [2, 2], low: [0, 0], close: [1, 1] },
+        -1,
+        /"open" has 1 values but "time" has 2/,
+      ],
       [{ time: [1, 2], open: [1, 1], high: [2, 2], low: [0, 0] }, -1, /"close" must be an array/],
       ["bars", -1, /must be an array of bars/],
     ];
@@ -50,9 +76,21 @@ describe("normalizeBars", () => {
   it("typed and plain columns keep every check and message on the fast path", () => {
     const f = (a: number[]) => Float64Array.from(a);
     const cases: [unknown, number, RegExp][] = [
-      [{ time: f([1, 2, 3]), open: f([1, NaN, 1]), high: f([2, 2, 2]), low: f([0, 0, 0]), close: f([1, 1, 1]) }, 1, /bar 1: open is NaN/],
-      [{ time: f([1, 3, 2]), open: f([1, 1, 1]), high: f([2, 2, 2]), low: f([0, 0, 0]), close: f([1, 1, 1]) }, 2, /time 2 does not increase/],
-      [{ time: new Int32Array([1, 2]), open: [1, 1], high: new Float32Array([2, 0]), low: [0, 1], close: [1, 1] }, 1, /high 0 is below low 1/],
+      [
+        { time: f([1, 2, 3]), open: f([1, NaN, 1]), high: f([2, 2, 2]), low: f([0, 0, 0]), close: f([1, 1, 1]) },
+        1,
+        /bar 1: open is NaN/,
+      ],
+      [
+        { time: f([1, 3, 2]), open: f([1, 1, 1]), high: f([2, 2, 2]), low: f([0, 0, 0]), close: f([1, 1, 1]) },
+        2,
+        /time 2 does not increase/,
+      ],
+      [
+        { time: new Int32Array([1, 2]), open: [1, 1], high: new Float32Array([2, 0]), low: [0, 1], close: [1, 1] },
+        1,
+        /high 0 is below low 1/,
+      ],
       [{ time: [1, 2], open: [1, "x"], high: [2, 2], low: [0, 0], close: [1, 1] }, 1, /open is "x"/],
       [{ time: [1, Infinity], open: [1, 1], high: [2, 2], low: [0, 0], close: [1, 1] }, 1, /time is Infinity/],
       [[bar(1), bar(2, 10, 9, 11), null], 1, /high 9 is below low 11/],
@@ -65,14 +103,28 @@ describe("normalizeBars", () => {
         expect(r.error).toMatch(msg);
       }
     }
-    const mixed = ok(normalizeBars({ time: ["1000", 2000], open: [1, "2"], high: new Float32Array([2, 3]), low: [0, 1], close: [1, 2], volume: [null, 5] }));
+    const mixed = ok(
+      normalizeBars({
+        time: ["1000", 2000],
+        open: [1, "2"],
+        high: new Float32Array([2, 3]),
+        low: [0, 1],
+        close: [1, 2],
+        volume: [null, 5],
+      }),
+    );
     expect(Array.from(mixed.time)).toEqual([1000, 2000]);
     expect(Array.from(mixed.open)).toEqual([1, 2]);
     expect(mixed.volume[0]).toBeNaN();
     expect(mixed.volume[1]).toBe(5);
   });
   it("reads ISO time strings and Dates", () => {
-    const c = ok(normalizeBars([{ ...bar(0), time: "2024-01-01T00:00:00Z" }, { ...bar(0), time: new Date(Date.UTC(2024, 0, 2)) }]));
+    const c = ok(
+      normalizeBars([
+        { ...bar(0), time: "2024-01-01T00:00:00Z" },
+        { ...bar(0), time: new Date(Date.UTC(2024, 0, 2)) },
+      ]),
+    );
     expect(Array.from(c.time)).toEqual([Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 2)]);
   });
 });
@@ -93,7 +145,11 @@ describe("parseCsvBars", () => {
     expect(Array.from(a.time)).toEqual([1700000000000, 1700000060000]);
     expect(Array.from(a.open)).toEqual([1.2, 1.3]);
     expect(a.volume[0]).toBeNaN();
-    const b = ok(parseCsvBars('date,open,high,low,close,volume\n"2024-01-01T00:00:00Z",1,2,0.5,1.5,10\n\n2024-01-02,1,2,0.5,1.5,\n'));
+    const b = ok(
+      parseCsvBars(
+        'date,open,high,low,close,volume\n"2024-01-01T00:00:00Z",1,2,0.5,1.5,10\n\n2024-01-02,1,2,0.5,1.5,\n',
+      ),
+    );
     expect(Array.from(b.time)).toEqual([Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 2)]);
     expect(b.volume[1]).toBeNaN();
     const t = ok(parseCsvBars("time\topen\thigh\tlow\tclose\n1700000000\t1\t2\t0\t1\n"));
@@ -125,7 +181,9 @@ describe("parseJsonBars", () => {
     const b = ok(parseJsonBars("[[1700000000000,1,2,0,1,5],[1700000060000,1,2,0,1]]"));
     expect(Array.from(b.time)).toEqual([1700000000000, 1700000060000]);
     expect(b.volume[1]).toBeNaN();
-    const c = ok(parseJsonBars(JSON.stringify({ bars: { time: [1700000000], open: [1], high: [2], low: [0], close: [1] } })));
+    const c = ok(
+      parseJsonBars(JSON.stringify({ bars: { time: [1700000000], open: [1], high: [2], low: [0], close: [1] } })),
+    );
     expect(c.time[0]).toBe(1700000000000);
     const d = ok(parseJsonBars(JSON.stringify({ data: [bar(1700000000000)] })));
     expect(d.length).toBe(1);
@@ -153,7 +211,9 @@ describe("inferTimeframe", () => {
   it("sees through weekend gaps", () => {
     expect(inferTimeframe(caseBars("timeframe_change").time)).toBe("5");
     expect(inferTimeframe(caseBars("session").time)).toBe("60");
-    const weekdays = Array.from({ length: 60 }, (_, i) => Date.UTC(2024, 0, 1 + i)).filter((t) => new Date(t).getUTCDay() % 6 !== 0);
+    const weekdays = Array.from({ length: 60 }, (_, i) => Date.UTC(2024, 0, 1 + i)).filter(
+      (t) => new Date(t).getUTCDay() % 6 !== 0,
+    );
     expect(inferTimeframe(weekdays)).toBe("D");
   });
 });

@@ -56,7 +56,11 @@ describe("Renko", () => {
   });
   it("wicks are the source extremes since the previous brick", () => {
     const { bars, timeClose } = fromCloses([100, 101.5]);
-    const d = deriveBars({ type: "renko", params: { style: "Traditional", param: 1, request_wicks: true } }, bars, timeClose);
+    const d = deriveBars(
+      { type: "renko", params: { style: "Traditional", param: 1, request_wicks: true } },
+      bars,
+      timeClose,
+    );
     expect(rows(d)).toEqual([[1, 100, 101.75, 99.75, 101]]);
   });
   it("ATR style sizes the box by ta.atr(param) on the last bar", () => {
@@ -92,7 +96,11 @@ describe("Kagi and Point & Figure on close", () => {
   });
   it("point & figure: X and O columns on the box grid, reversed after `reversal` boxes", () => {
     const { bars, timeClose } = fromCloses([100, 101.2, 103.4, 102, 100.1, 99.4]);
-    const d = deriveBars({ type: "pointfigure", params: { source: "close", style: "Traditional", param: 1, reversal: 3 } }, bars, timeClose);
+    const d = deriveBars(
+      { type: "pointfigure", params: { source: "close", style: "Traditional", param: 1, reversal: 3 } },
+      bars,
+      timeClose,
+    );
     expect(rows(d)).toEqual([
       // the X column 100-103 ends when 99.4 is 3 boxes below its top; the O column 102-100 is forming
       [5, 100, 103, 100, 103],
@@ -105,7 +113,11 @@ describe("Point & Figure on high/low and percentage boxes", () => {
   it("an X column extends with the highs and reverses on a low `reversal` boxes below its top", () => {
     // highs reach 103.25 on bar 2 (X to 103); bar 3's low 99.75 is 3 boxes below: the X column ends
     const { bars, timeClose } = fromCloses([100, 101.5, 103, 100]);
-    const d = deriveBars({ type: "pointfigure", params: { source: "hl", style: "Traditional", param: 1, reversal: 3 } }, bars, timeClose);
+    const d = deriveBars(
+      { type: "pointfigure", params: { source: "hl", style: "Traditional", param: 1, reversal: 3 } },
+      bars,
+      timeClose,
+    );
     expect(rows(d)).toEqual([
       [3, 100, 103, 100, 103],
       [3, 102, 102, 100, 100],

@@ -17,7 +17,9 @@ export function caseDir(name: string): string {
 
 /** CSV as header + rows of strings. */
 export function readCsv(path: string): { header: string[]; rows: string[][] } {
-  const lines = readData(path).split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = readData(path)
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   return { header: lines[0]!.split(","), rows: lines.slice(1).map((l) => l.split(",")) };
 }
 
@@ -61,7 +63,10 @@ export interface TestCtx extends ExecContext {
 }
 
 export function makeCtx(bars: BarColumns, syminfo: SymInfo = {}, timeframe = "D", version = 6): TestCtx {
-  const si = resolveSymInfo(typeof syminfo.prefix === "string" ? `${syminfo.prefix}:${syminfo.ticker ?? ""}` : "CHART", syminfo);
+  const si = resolveSymInfo(
+    typeof syminfo.prefix === "string" ? `${syminfo.prefix}:${syminfo.ticker ?? ""}` : "CHART",
+    syminfo,
+  );
   const zone = getZone(si.timezone)!;
   const session = parseSession(si.session ?? "24x7") ?? SESSION_24X7;
   const tf = parseTimeframe(timeframe)!;

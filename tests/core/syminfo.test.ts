@@ -13,7 +13,18 @@ function loadToml(caseName: string) {
 
 describe("resolveSymInfo", () => {
   it("applies service.md defaults", () => {
-    expect(resolveSymInfo()).toMatchObject({ ticker: "CHART", prefix: "", mintick: 0.01, pointvalue: 1, currency: "USD", timezone: "UTC", type: "crypto", session: "24x7", pricescale: 100, minmove: 1 });
+    expect(resolveSymInfo()).toMatchObject({
+      ticker: "CHART",
+      prefix: "",
+      mintick: 0.01,
+      pointvalue: 1,
+      currency: "USD",
+      timezone: "UTC",
+      type: "crypto",
+      session: "24x7",
+      pricescale: 100,
+      minmove: 1,
+    });
   });
   it("takes PREFIX:TICKER from the symbol and lets the user's fields win", () => {
     const s = resolveSymInfo("BINANCE:BTCUSDT", { currency: "USDT", ticker: undefined });
@@ -32,17 +43,34 @@ describe("resolveSymInfo", () => {
 describe("symbol files", () => {
   it("maps the forex opening hours to TradingView's 1700-1700 session", () => {
     const r = loadToml("timeframe_change");
-    expect(r.syminfo).toMatchObject({ prefix: "CAPITALCOM", ticker: "EURUSD", type: "forex", currency: "USD", basecurrency: "EUR", mintick: 0.00001, pricescale: 100000, timezone: "US/Eastern", volumetype: "base" });
+    expect(r.syminfo).toMatchObject({
+      prefix: "CAPITALCOM",
+      ticker: "EURUSD",
+      type: "forex",
+      currency: "USD",
+      basecurrency: "EUR",
+      mintick: 0.00001,
+      pricescale: 100000,
+      timezone: "US/Eastern",
+      volumetype: "base",
+    });
     expect(r.syminfo.session).toBe("1700-1700:23456");
     expect(r.timeframe).toBe("5");
   });
   it("maps a 24x7 symbol and a stock's regular hours", () => {
     expect(loadToml("session_24x7").syminfo.session).toBe("24x7");
     expect(loadToml("session_24x7").syminfo.mincontract).toBe(0.00001);
-    expect(loadToml("security_advance_decline_ratio").syminfo).toMatchObject({ ticker: "SPY", type: "fund", session: "0930-1600:23456", timezone: "America/New_York" });
+    expect(loadToml("security_advance_decline_ratio").syminfo).toMatchObject({
+      ticker: "SPY",
+      type: "fund",
+      session: "0930-1600:23456",
+      timezone: "America/New_York",
+    });
   });
   it("every symbol.toml in the conformance data loads into a valid session", () => {
-    const dirs = [join(CONFORMANCE, "ta"), join(CONFORMANCE, "strategy")].flatMap((d) => readdirSync(d).map((n) => join(d, n)));
+    const dirs = [join(CONFORMANCE, "ta"), join(CONFORMANCE, "strategy")].flatMap((d) =>
+      readdirSync(d).map((n) => join(d, n)),
+    );
     let n = 0;
     for (const d of dirs) {
       const f = join(d, "symbol.toml");
@@ -61,7 +89,14 @@ describe("symbol files", () => {
     const r = parseSymInfoJson(readText(join(CONFORMANCE, "strategy", "futures_pnl", "settings.json")));
     expect("error" in r).toBe(false);
     if (!("error" in r)) {
-      expect(r.syminfo).toMatchObject({ prefix: "NYMEX_MINI", ticker: "QM1!", type: "futures", mintick: 0.025, pointvalue: 500, timezone: "America/New_York" });
+      expect(r.syminfo).toMatchObject({
+        prefix: "NYMEX_MINI",
+        ticker: "QM1!",
+        type: "futures",
+        mintick: 0.025,
+        pointvalue: 500,
+        timezone: "America/New_York",
+      });
       expect(r.timeframe).toBe("60");
     }
     const b = parseSymInfoJson(readText(join(CONFORMANCE, "strategy", "barupdn", "settings.json")));
@@ -80,7 +115,11 @@ describe("symbol files", () => {
 describe("validateSymInfo", async () => {
   const { validateSymInfo } = await import("../../src/core/syminfo.js");
   it("accepts good descriptions and names each problem of bad ones", () => {
-    expect(validateSymInfo(resolveSymInfo("FX:EURUSD", { timezone: "America/New_York", session: "1700-1700:23456", mintick: 1e-5 }))).toBeNull();
+    expect(
+      validateSymInfo(
+        resolveSymInfo("FX:EURUSD", { timezone: "America/New_York", session: "1700-1700:23456", mintick: 1e-5 }),
+      ),
+    ).toBeNull();
     expect(validateSymInfo({})).toBeNull();
     const msg = validateSymInfo({ timezone: "Mars/Olympus", session: "9-5", mintick: 0 });
     expect(msg).toMatch(/Mars\/Olympus/);

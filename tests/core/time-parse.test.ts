@@ -27,7 +27,16 @@ describe("parseDateString", () => {
     expect(parseDateString("2024-01-02 09:30", getZone("America/New_York")!)).toBe(Date.UTC(2024, 0, 2, 14, 30));
   });
   it("gives NaN for what is not a date", () => {
-    for (const s of ["", "hello", "2020-13-01", "2020-02-30x", "32 Jan 2020", "Feb 2020", "2020-01-01T25:00", "01 Jan 2020 10:00 Mars/Base"]) {
+    for (const s of [
+      "",
+      "hello",
+      "2020-13-01",
+      "2020-02-30x",
+      "32 Jan 2020",
+      "Feb 2020",
+      "2020-01-01T25:00",
+      "01 Jan 2020 10:00 Mars/Base",
+    ]) {
       expect(parseDateString(s), s).toBeNaN();
     }
   });

@@ -11,7 +11,14 @@ const DAY = 86_400_000;
 function hourlyBars(n: number): BarColumns {
   const rows = Array.from({ length: n }, (_, i) => {
     const base = 100 + Math.sin(i / 3) * 10;
-    return { time: Date.UTC(2024, 0, 1, 5) + i * 3_600_000, open: base, high: base + 1 + (i % 5), low: base - 1 - (i % 3), close: base + 0.5, volume: i % 7 === 0 ? undefined : i };
+    return {
+      time: Date.UTC(2024, 0, 1, 5) + i * 3_600_000,
+      open: base,
+      high: base + 1 + (i % 5),
+      low: base - 1 - (i % 3),
+      close: base + 0.5,
+      volume: i % 7 === 0 ? undefined : i,
+    };
   });
   const c = normalizeBars(rows);
   if (isBarDataError(c)) throw new Error(c.error);
@@ -53,12 +60,19 @@ describe("resampleBars", () => {
     // The 4h bars of the same data: every one starts at 17, 21, 01, 05, 09 or 13 o'clock New York.
     const h4 = resampleBars(src, parseTimeframe("240")!, ny, parseSession("1700-1700:23456")!, 300_000);
     for (let k = 0; k < h4.bars.length; k++) {
-      const hour = Number(new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", hourCycle: "h23" }).format(h4.bars.time[k]!));
+      const hour = Number(
+        new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", hourCycle: "h23" }).format(
+          h4.bars.time[k]!,
+        ),
+      );
       expect([17, 21, 1, 5, 9, 13]).toContain(hour);
     }
   });
   it("all-na volume stays na", () => {
-    const c = normalizeBars([{ time: 0, open: 1, high: 2, low: 0, close: 1 }, { time: 3_600_000, open: 1, high: 3, low: 0, close: 2 }]);
+    const c = normalizeBars([
+      { time: 0, open: 1, high: 2, low: 0, close: 1 },
+      { time: 3_600_000, open: 1, high: 3, low: 0, close: 2 },
+    ]);
     if (isBarDataError(c)) throw new Error(c.error);
     const r = resampleBars(c, parseTimeframe("D")!, UTC, SESSION_24X7, 3_600_000);
     expect(r.bars.length).toBe(1);

@@ -4,7 +4,8 @@ import { daysFromCivil } from "../../src/core/tz.js";
 
 const DAY = 86_400_000;
 /** Local ms of a wall-clock time. */
-const L = (y: number, m: number, d: number, h = 0, mi = 0): number => daysFromCivil(y, m, d) * DAY + (h * 60 + mi) * 60_000;
+const L = (y: number, m: number, d: number, h = 0, mi = 0): number =>
+  daysFromCivil(y, m, d) * DAY + (h * 60 + mi) * 60_000;
 const dayOf = (y: number, m: number, d: number): number => daysFromCivil(y, m, d);
 
 describe("parseSession", () => {
@@ -13,7 +14,12 @@ describe("parseSession", () => {
     expect(s.ranges).toEqual([{ start: 570, end: 960, overnight: false, days: 0b0111110 }]);
     expect(SESSION_24X7.is24x7).toBe(true);
     expect(parseSession("24X7")!.is24x7).toBe(true);
-    expect(parseSession("0000-0000")!.ranges[0]).toMatchObject({ start: 0, end: 1440, overnight: false, days: 0b1111111 });
+    expect(parseSession("0000-0000")!.ranges[0]).toMatchObject({
+      start: 0,
+      end: 1440,
+      overnight: false,
+      days: 0b1111111,
+    });
     expect(parseSession("1700-1700:23456")!.ranges[0]!.overnight).toBe(true);
     expect(parseSession("1000-1100,1400-1500:23456")!.ranges).toHaveLength(2);
     expect(parseSession("1700-1700:2|1705-1700:3456")!.ranges).toHaveLength(2);

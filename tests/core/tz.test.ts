@@ -54,8 +54,15 @@ describe("getZone", () => {
 /** Civil fields straight from Intl: the independent oracle. */
 function intlFields(t: number, tz: string): Record<string, number> {
   const f = new Intl.DateTimeFormat("en-US", {
-    timeZone: tz, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric",
-    hour: "numeric", minute: "numeric", second: "numeric", weekday: "short",
+    timeZone: tz,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+    weekday: "short",
   });
   const out: Record<string, number> = {};
   for (const p of f.formatToParts(t)) {
@@ -66,15 +73,29 @@ function intlFields(t: number, tz: string): Record<string, number> {
 }
 
 describe("civil fields", () => {
-  const zones = ["UTC", "America/New_York", "Europe/Budapest", "Asia/Kathmandu", "Australia/Lord_Howe", "America/St_Johns", "Pacific/Chatham"];
+  const zones = [
+    "UTC",
+    "America/New_York",
+    "Europe/Budapest",
+    "Asia/Kathmandu",
+    "Australia/Lord_Howe",
+    "America/St_Johns",
+    "Pacific/Chatham",
+  ];
   it("match Intl for any instant 1971..2037 in zones with odd offsets and DST", () => {
     fc.assert(
       fc.property(fc.integer({ min: 31_536_000_000, max: 2_145_916_800_000 }), fc.constantFrom(...zones), (t, tz) => {
         const z = getZone(tz)!;
         const want = intlFields(t, tz);
-        expect([yearOf(t, z), monthOf(t, z), dayOfMonthOf(t, z), hourOf(t, z), minuteOf(t, z), secondOf(t, z), dayOfWeekOf(t, z)]).toEqual([
-          want.year, want.month, want.day, want.hour, want.minute, want.second, want.dow,
-        ]);
+        expect([
+          yearOf(t, z),
+          monthOf(t, z),
+          dayOfMonthOf(t, z),
+          hourOf(t, z),
+          minuteOf(t, z),
+          secondOf(t, z),
+          dayOfWeekOf(t, z),
+        ]).toEqual([want.year, want.month, want.day, want.hour, want.minute, want.second, want.dow]);
       }),
       { numRuns: 3000 },
     );
@@ -83,7 +104,9 @@ describe("civil fields", () => {
     fc.assert(
       fc.property(fc.integer({ min: -719_000, max: 2_900_000 }), (day) => {
         const ymd = civilFromDays(day);
-        const y = Math.floor(ymd / 10000), m = Math.floor(ymd / 100) % 100, d = ymd % 100;
+        const y = Math.floor(ymd / 10000),
+          m = Math.floor(ymd / 100) % 100,
+          d = ymd % 100;
         const date = new Date(day * 86_400_000);
         expect([y, m, d]).toEqual([date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()]);
         expect(daysFromCivil(y, m, d)).toBe(day);
@@ -127,11 +150,22 @@ describe("zonedToUtc", () => {
   it("inverts the civil fields for any instant in an IANA zone (outside overlaps)", () => {
     const z = getZone("Europe/Budapest")!;
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2_000_000_000 }).map((s) => s * 1000), (t) => {
-        const back = zonedToUtc(z, yearOf(t, z), monthOf(t, z), dayOfMonthOf(t, z), hourOf(t, z), minuteOf(t, z), secondOf(t, z));
-        // In a fall-back overlap the earlier instant is chosen: one hour earlier at most.
-        expect(back === t || back === t - H).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2_000_000_000 }).map((s) => s * 1000),
+        (t) => {
+          const back = zonedToUtc(
+            z,
+            yearOf(t, z),
+            monthOf(t, z),
+            dayOfMonthOf(t, z),
+            hourOf(t, z),
+            minuteOf(t, z),
+            secondOf(t, z),
+          );
+          // In a fall-back overlap the earlier instant is chosen: one hour earlier at most.
+          expect(back === t || back === t - H).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -27,18 +27,27 @@ describe("README commands", () => {
   beforeAll(() => ensureDist(), 120_000);
 
   it("has the commands this test expects (run, check, optimize)", () => {
-    for (const sub of ["run", "check", "optimize"]) expect(commands.some((c) => c.startsWith(`node bin/resin.js ${sub} `))).toBe(true);
+    for (const sub of ["run", "check", "optimize"])
+      expect(commands.some((c) => c.startsWith(`node bin/resin.js ${sub} `))).toBe(true);
   });
 
   it.each(commands)("%s", (cmd) => {
     const args = cmd.split(/\s+/).slice(1); // plain arguments only: no quotes in the README's commands
-    const stdout = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", timeout: 60_000, maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "pipe"] });
+    const stdout = execFileSync(process.execPath, args, {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+      maxBuffer: 64 << 20,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const script = readFileSync(join(ROOT, args[2]!), "utf8");
     const isStrategy = /^strategy\(/m.test(script);
     if (args[1] === "optimize") {
       expect(stdout).toMatch(/^best #\d+: /m); // "best: none" when no trial traded
     } else if (args[1] === "run" && isStrategy) {
-      const closed = args.includes("--json") ? (JSON.parse(stdout) as { strategy: { trades: unknown[] } }).strategy.trades.length : Number(/Closed trades\s+(\d+)/.exec(stdout)?.[1]);
+      const closed = args.includes("--json")
+        ? (JSON.parse(stdout) as { strategy: { trades: unknown[] } }).strategy.trades.length
+        : Number(/Closed trades\s+(\d+)/.exec(stdout)?.[1]);
       expect(closed).toBeGreaterThan(0);
     }
   });

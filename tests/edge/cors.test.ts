@@ -30,16 +30,30 @@ afterAll(async () => {
 async function post(path: string, body: unknown, key: string | null = KEY): Promise<Response> {
   const headers: Record<string, string> = { origin: ORIGIN, "content-type": "application/json" };
   if (key !== null) headers["x-api-key"] = key;
-  return mf.dispatchFetch(`http://edge.local${path}`, { method: "POST", headers, body: JSON.stringify(body) }) as unknown as Promise<Response>;
+  return mf.dispatchFetch(`http://edge.local${path}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  }) as unknown as Promise<Response>;
 }
 
-const bars = Array.from({ length: 5 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 10 + i, high: 11 + i, low: 9 + i, close: 10.5 + i }));
+const bars = Array.from({ length: 5 }, (_, i) => ({
+  time: 1_700_000_000_000 + i * 60_000,
+  open: 10 + i,
+  high: 11 + i,
+  low: 9 + i,
+  close: 10.5 + i,
+}));
 
 describe("edge worker CORS", () => {
   it("answers a preflight for /run with the methods and headers the app sends", async () => {
     const res = await mf.dispatchFetch("http://edge.local/run", {
       method: "OPTIONS",
-      headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" },
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,x-api-key",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -55,7 +69,13 @@ describe("edge worker CORS", () => {
       ["400", await post("/run", {})],
       ["422", await post("/run", { script: '//@version=6\nindicator("x")\nplot(close +)\n', data: bars })],
       ["404", await post("/nope", {})],
-      ["405", (await mf.dispatchFetch("http://edge.local/run", { method: "GET", headers: { origin: ORIGIN, "x-api-key": KEY } })) as unknown as Response],
+      [
+        "405",
+        (await mf.dispatchFetch("http://edge.local/run", {
+          method: "GET",
+          headers: { origin: ORIGIN, "x-api-key": KEY },
+        })) as unknown as Response,
+      ],
     ];
     for (const [status, res] of cases) {
       expect(String(res.status), status).toBe(status);

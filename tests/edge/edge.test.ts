@@ -44,7 +44,14 @@ function bars(from: number, n: number) {
     const i = from + k;
     const open = 100 + i;
     const close = i % 2 ? open + 1 : open - 1;
-    return { time: 1_700_000_000_000 + i * 60_000, open, high: Math.max(open, close) + 0.5, low: Math.min(open, close) - 0.5, close, volume: 10 };
+    return {
+      time: 1_700_000_000_000 + i * 60_000,
+      open,
+      high: Math.max(open, close) + 0.5,
+      low: Math.min(open, close) - 0.5,
+      close,
+      volume: 10,
+    };
   });
 }
 
@@ -71,7 +78,10 @@ async function call(path: string, init: RequestInit & { json?: unknown; key?: st
 
 async function received(): Promise<any[]> {
   // Typed loosely: the project has no @cloudflare/workers-types.
-  const kv = (await mf.getKVNamespace("RECORD", "trade")) as unknown as { list(o: { prefix: string }): Promise<{ keys: { name: string }[] }>; get(k: string): Promise<string | null> };
+  const kv = (await mf.getKVNamespace("RECORD", "trade")) as unknown as {
+    list(o: { prefix: string }): Promise<{ keys: { name: string }[] }>;
+    get(k: string): Promise<string | null>;
+  };
   const list = await kv.list({ prefix: "msg:" });
   return Promise.all(list.keys.map(async (k) => JSON.parse((await kv.get(k.name)) as string)));
 }
@@ -79,11 +89,28 @@ async function received(): Promise<any[]> {
 beforeAll(async () => {
   const bundle = await buildEdgeWorker();
   const modules = await edgeModules(bundle);
-  const common = { modules: modules as WorkerOptions["modules"], compatibilityDate: "2024-11-01", compatibilityFlags: ["nodejs_compat"], kvNamespaces: ["RESIN_KV"], r2Buckets: ["RESIN_BARS"] };
+  const common = {
+    modules: modules as WorkerOptions["modules"],
+    compatibilityDate: "2024-11-01",
+    compatibilityFlags: ["nodejs_compat"],
+    kvNamespaces: ["RESIN_KV"],
+    r2Buckets: ["RESIN_BARS"],
+  };
   mf = new Miniflare({
     workers: [
-      { name: "resin", ...common, bindings: { API_KEY: KEY }, serviceBindings: { TRADE_SERVICE: "trade" } } as WorkerOptions,
-      { name: "trade", modules: true, script: TRADE_SERVICE, compatibilityDate: "2024-11-01", kvNamespaces: ["RECORD"] },
+      {
+        name: "resin",
+        ...common,
+        bindings: { API_KEY: KEY },
+        serviceBindings: { TRADE_SERVICE: "trade" },
+      } as WorkerOptions,
+      {
+        name: "trade",
+        modules: true,
+        script: TRADE_SERVICE,
+        compatibilityDate: "2024-11-01",
+        kvNamespaces: ["RECORD"],
+      },
     ],
   });
   // A second deployment without API_KEY and without a trade service binding.
@@ -103,11 +130,20 @@ describe("edge worker under workerd", () => {
   });
 
   it("every other route needs X-API-Key when API_KEY is set", async () => {
-    expect((await call("/run", { json: { script: INDICATOR, data: bars(0, 5) }, key: null })).json).toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await call("/run", { json: { script: INDICATOR, data: bars(0, 5) }, key: null })).json).toMatchObject({
+      code: "UNAUTHORIZED",
+    });
     expect((await call("/scripts", { key: "wrong" })).status).toBe(401);
     expect((await call("/scripts")).status).toBe(200);
     // CORS preflights pass the gate (browsers send them without custom headers).
-    const pre = await mf.dispatchFetch("http://edge.local/run", { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
+    const pre = await mf.dispatchFetch("http://edge.local/run", {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,x-api-key",
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/x-api-key/i);
     // Without API_KEY the gate is open.
@@ -115,17 +151,25 @@ describe("edge worker under workerd", () => {
   });
 
   it("/run has the HTTP contract: validation codes, 422, success with the kernels loaded", async () => {
-    expect((await call("/run", { json: {} })).json).toMatchObject({ status: "error", code: "MISSING_FIELD", field: "script" });
+    expect((await call("/run", { json: {} })).json).toMatchObject({
+      status: "error",
+      code: "MISSING_FIELD",
+      field: "script",
+    });
     expect((await call("/run", { json: { script: INDICATOR, data: [] } })).json.code).toBe("NO_DATA");
     expect((await call("/nope")).status).toBe(404);
-    const bad = await call("/run", { json: { script: '//@version=6\nindicator("x")\nplot(close +)\n', data: bars(0, 5) } });
+    const bad = await call("/run", {
+      json: { script: '//@version=6\nindicator("x")\nplot(close +)\n', data: bars(0, 5) },
+    });
     expect(bad.status).toBe(422);
     expect(bad.json).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "parse" });
     const ok = await call("/run", { json: { script: INDICATOR, data: bars(0, 10) } });
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ status: "success", mode: "interpret", count: 10 });
     expect(ok.json.series.c).toEqual(bars(0, 10).map((b) => b.close));
-    const sma = await call("/run", { json: { script: '//@version=6\nindicator("x")\nplot(ta.sma(close, 2), "s")\n', data: bars(0, 4) } });
+    const sma = await call("/run", {
+      json: { script: '//@version=6\nindicator("x")\nplot(ta.sma(close, 2), "s")\n', data: bars(0, 4) },
+    });
     expect(sma.json.error ?? null).toBeNull();
     expect(sma.status).toBe(200);
     expect(sma.json.series.s[1]).toBeCloseTo((bars(0, 2)[0]!.close + bars(0, 2)[1]!.close) / 2, 9);
@@ -140,7 +184,10 @@ describe("edge worker under workerd", () => {
     expect((await call("/scripts/tmp", { method: "DELETE" })).json).toMatchObject({ deleted: true });
     expect((await call("/scripts/tmp")).status).toBe(404);
     expect((await call("/scripts/tmp", { method: "DELETE" })).status).toBe(404);
-    expect((await call("/scripts", { json: { name: "x" } })).json).toMatchObject({ code: "MISSING_FIELD", field: "source" });
+    expect((await call("/scripts", { json: { name: "x" } })).json).toMatchObject({
+      code: "MISSING_FIELD",
+      field: "source",
+    });
     expect((await call("/scripts", { method: "PATCH" })).status).toBe(405);
   });
 
@@ -149,8 +196,13 @@ describe("edge worker under workerd", () => {
     expect(first.json).toMatchObject({ status: "success", received: 6, count: 6, last_time: bars(5, 1)[0]!.time });
     const again = await call("/ingest", { json: { symbol: "TEST", timeframe: "1", bars: bars(4, 4) } });
     expect(again.json).toMatchObject({ count: 8, last_time: bars(7, 1)[0]!.time });
-    expect((await call("/ingest", { json: { symbol: "TEST", timeframe: "1", bars: [{ time: 1 }] } })).json).toMatchObject({ code: "INVALID_FIELD", field: "bars" });
-    expect((await call("/ingest", { json: { symbol: "TEST", bars: [] } })).json).toMatchObject({ code: "MISSING_FIELD", field: "timeframe" });
+    expect(
+      (await call("/ingest", { json: { symbol: "TEST", timeframe: "1", bars: [{ time: 1 }] } })).json,
+    ).toMatchObject({ code: "INVALID_FIELD", field: "bars" });
+    expect((await call("/ingest", { json: { symbol: "TEST", bars: [] } })).json).toMatchObject({
+      code: "MISSING_FIELD",
+      field: "timeframe",
+    });
   });
 
   it("ingest validates timeframes and keeps every symbol/timeframe series apart", async () => {
@@ -158,19 +210,37 @@ describe("edge worker under workerd", () => {
       const r = await call("/ingest", { json: { symbol: "A", timeframe: tf, bars: bars(0, 2) } });
       expect([r.status, r.json.code, r.json.field], tf).toEqual([400, "INVALID_TIMEFRAME", "timeframe"]);
     }
-    expect((await call("/ingest", { json: { symbol: " ", timeframe: "1", bars: bars(0, 2) } })).json).toMatchObject({ code: "INVALID_FIELD", field: "symbol" });
+    expect((await call("/ingest", { json: { symbol: " ", timeframe: "1", bars: bars(0, 2) } })).json).toMatchObject({
+      code: "INVALID_FIELD",
+      field: "symbol",
+    });
     // "A:B" + "1" and "A" + "1" (and "A:B" + "1D") are three series, never merged.
-    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1", bars: bars(0, 3) } })).json).toMatchObject({ count: 3 });
-    expect((await call("/ingest", { json: { symbol: "A", timeframe: "1", bars: bars(10, 2) } })).json).toMatchObject({ count: 2 });
-    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1D", bars: bars(20, 1) } })).json).toMatchObject({ count: 1 });
-    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1", bars: bars(3, 1) } })).json).toMatchObject({ count: 4 });
+    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1", bars: bars(0, 3) } })).json).toMatchObject({
+      count: 3,
+    });
+    expect((await call("/ingest", { json: { symbol: "A", timeframe: "1", bars: bars(10, 2) } })).json).toMatchObject({
+      count: 2,
+    });
+    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1D", bars: bars(20, 1) } })).json).toMatchObject(
+      { count: 1 },
+    );
+    expect((await call("/ingest", { json: { symbol: "A:B", timeframe: "1", bars: bars(3, 1) } })).json).toMatchObject({
+      count: 4,
+    });
     // Cron jobs name series the same way.
     const job = { id: "tf", script_id: "x", symbol: "A", timeframe: "banana" };
-    expect((await call("/cron/jobs", { method: "PUT", json: { jobs: [job] } })).json).toMatchObject({ code: "INVALID_TIMEFRAME", field: "jobs[0].timeframe" });
+    expect((await call("/cron/jobs", { method: "PUT", json: { jobs: [job] } })).json).toMatchObject({
+      code: "INVALID_TIMEFRAME",
+      field: "jobs[0].timeframe",
+    });
   });
 
   it("bodies must be JSON (415 otherwise)", async () => {
-    const res = await mf.dispatchFetch("http://edge.local/ingest", { method: "POST", headers: { "content-type": "text/plain", "x-api-key": KEY }, body: JSON.stringify({ symbol: "A", timeframe: "1", bars: bars(0, 2) }) });
+    const res = await mf.dispatchFetch("http://edge.local/ingest", {
+      method: "POST",
+      headers: { "content-type": "text/plain", "x-api-key": KEY },
+      body: JSON.stringify({ symbol: "A", timeframe: "1", bars: bars(0, 2) }),
+    });
     expect(res.status).toBe(415);
     expect(await res.json()).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
   });
@@ -188,7 +258,10 @@ describe("edge worker under workerd", () => {
     expect(put.status).toBe(200);
     expect(put.json.jobs[0]).toMatchObject({ enabled: true, forward_events: true, inputs: {} });
     expect((await call("/cron/jobs")).json.jobs).toHaveLength(3);
-    expect((await call("/cron/jobs", { method: "PUT", json: { jobs: [{ id: "x" }] } })).json).toMatchObject({ code: "MISSING_FIELD", field: "jobs[0].script_id" });
+    expect((await call("/cron/jobs", { method: "PUT", json: { jobs: [{ id: "x" }] } })).json).toMatchObject({
+      code: "MISSING_FIELD",
+      field: "jobs[0].script_id",
+    });
 
     const run1 = await call("/cron/run", { json: {} });
     expect(run1.status).toBe(200);
@@ -230,7 +303,11 @@ describe("edge worker under workerd", () => {
     expect((await call("/kill-switch", { method: "PUT", json: { on: true } })).json).toMatchObject({ on: true });
     await call("/ingest", { json: { symbol: "CRON", timeframe: "1", bars: bars(9, 1) } });
     const halted = await call("/cron/run", { json: { job_id: "live" } });
-    expect(halted.json.results[0]).toMatchObject({ status: "ran", forwarded: 0, reason: expect.stringMatching(/kill switch/) });
+    expect(halted.json.results[0]).toMatchObject({
+      status: "ran",
+      forwarded: 0,
+      reason: expect.stringMatching(/kill switch/),
+    });
     expect((await received()).length).toBe(after.length);
     expect((await call("/kill-switch", { method: "PUT", json: { on: false } })).json.on).toBe(false);
     expect((await call("/kill-switch")).json.on).toBe(false);
@@ -241,7 +318,10 @@ describe("edge worker under workerd", () => {
     await call("/scripts", { json: { id: "alerting", source: ALERTING } });
     await call("/ingest", { json: { symbol: "ALR", timeframe: "1", bars: bars(0, 5) } });
     const jobs = (await call("/cron/jobs")).json.jobs;
-    await call("/cron/jobs", { method: "PUT", json: { jobs: [...jobs, { id: "alerts", script_id: "alerting", symbol: "ALR", timeframe: "1" }] } });
+    await call("/cron/jobs", {
+      method: "PUT",
+      json: { jobs: [...jobs, { id: "alerts", script_id: "alerting", symbol: "ALR", timeframe: "1" }] },
+    });
     const run = await call("/cron/run", { json: { job_id: "alerts" } });
     expect(run.json.results[0].reason ?? null).toBeNull();
     expect(run.json.results[0]).toMatchObject({ status: "ran", events: 0, forwarded: 0 });
@@ -252,7 +332,11 @@ describe("edge worker under workerd", () => {
   it("without a TRADE_SERVICE binding jobs run and forward nothing", async () => {
     await call("/scripts", { json: { id: "s", source: STRATEGY }, key: null }, mfNoTrade);
     await call("/ingest", { json: { symbol: "N", timeframe: "1", bars: bars(0, 6) }, key: null }, mfNoTrade);
-    await call("/cron/jobs", { method: "PUT", json: { jobs: [{ id: "j", script_id: "s", symbol: "N", timeframe: "1" }] }, key: null }, mfNoTrade);
+    await call(
+      "/cron/jobs",
+      { method: "PUT", json: { jobs: [{ id: "j", script_id: "s", symbol: "N", timeframe: "1" }] }, key: null },
+      mfNoTrade,
+    );
     const run = await call("/cron/run", { json: { job_id: "j" }, key: null }, mfNoTrade);
     expect(run.json.results[0]).toMatchObject({ job_id: "j", status: "ran", forwarded: 0 });
   });

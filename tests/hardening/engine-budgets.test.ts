@@ -15,7 +15,9 @@ async function run(source: string, mode: (typeof MODES)[number], timeoutSeconds?
 describe("the run's deadline", () => {
   for (const mode of MODES) {
     it(`stops triple-nested loops on the first bar with the partial result (${mode})`, async () => {
-      const src = v6("x = 0\nfor i = 0 to 1000\n    for j = 0 to 1000\n        for k = 0 to 1000\n            x += 1\nplot(x)");
+      const src = v6(
+        "x = 0\nfor i = 0 to 1000\n    for j = 0 to 1000\n        for k = 0 to 1000\n            x += 1\nplot(x)",
+      );
       const r = await run(src, mode, 0.2);
       expect(r.error).toBeUndefined();
       expect(r.timed_out).toBe(true);
@@ -24,7 +26,9 @@ describe("the run's deadline", () => {
     });
 
     it(`stops a loop inside a user function called in a loop, mid-run (${mode})`, async () => {
-      const src = v6("f(n) =>\n    s = 0.0\n    for i = 0 to n\n        s += math.sqrt(i)\n    s\nt = 0.0\nfor r = 0 to 20\n    t += f(20000)\nplot(t)");
+      const src = v6(
+        "f(n) =>\n    s = 0.0\n    for i = 0 to n\n        s += math.sqrt(i)\n    s\nt = 0.0\nfor r = 0 to 20\n    t += f(20000)\nplot(t)",
+      );
       const r = await run(src, mode, 0.3, 5000);
       expect(r.error).toBeUndefined();
       expect(r.timed_out).toBe(true);
@@ -33,7 +37,9 @@ describe("the run's deadline", () => {
     });
 
     it(`stops matrix products in a loop (${mode})`, async () => {
-      const src = v6("m = matrix.new<float>(120, 120, 1.0)\nx = 0.0\nfor i = 0 to 100000\n    p = m.mult(m)\n    x += p.get(0, 0)\nplot(x)");
+      const src = v6(
+        "m = matrix.new<float>(120, 120, 1.0)\nx = 0.0\nfor i = 0 to 100000\n    p = m.mult(m)\n    x += p.get(0, 0)\nplot(x)",
+      );
       const r = await run(src, mode, 0.2);
       expect(r.error).toBeUndefined();
       expect(r.timed_out).toBe(true);
@@ -41,7 +47,9 @@ describe("the run's deadline", () => {
   }
 
   it("covers request.security's secondary runs", async () => {
-    const src = v6("f() =>\n    s = 0\n    for i = 0 to 1000000000\n        s += 1\n    s\nplot(request.security(syminfo.tickerid, '1D', f()))");
+    const src = v6(
+      "f() =>\n    s = 0\n    for i = 0 to 1000000000\n        s += 1\n    s\nplot(request.security(syminfo.tickerid, '1D', f()))",
+    );
     const r = await new Runtime().run(src, bars(50), { mode: "interpret", timeoutSeconds: 0.2 });
     expect(r.timed_out).toBe(true);
   });

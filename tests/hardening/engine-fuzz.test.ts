@@ -16,12 +16,64 @@ const PER_KIND = 150;
 /** Resident memory the process may reach while fuzzing (the vitest worker included). */
 const RSS_CEILING = 1536 * 2 ** 20;
 const KINDS = new Set(["parse", "check", "runtime", "data", "order", "mode", "compile"]);
-const RAW = /Maximum call stack|RuntimeError: |memory access out of bounds|unreachable|is not a function|Cannot read properties/;
+const RAW =
+  /Maximum call stack|RuntimeError: |memory access out of bounds|unreachable|is not a function|Cannot read properties/;
 
 const corpusDir = join(__dirname, "..", "corpus");
-const corpus = readdirSync(corpusDir).filter((f) => f.endsWith(".pine")).sort().map((f) => readFileSync(join(corpusDir, f), "utf8"));
+const corpus = readdirSync(corpusDir)
+  .filter((f) => f.endsWith(".pine"))
+  .sort()
+  .map((f) => readFileSync(join(corpusDir, f), "utf8"));
 
-const TOKENS = ["//@version=6\n", "indicator('f')\n", "strategy('s')\n", "plot(", ")", "(", "[", "]", "close", "x", "=", ":=", "+", "-", "*", "/", "%", "?", ":", "and", "or", "not", "if ", "for i = 0 to ", "while ", "=>", "\n", "\n    ", ",", "1", "1e9", "na", "true", "ta.sma(", "ta.pivothigh(", "array.new_float(", "matrix.new<float>(", ".push(", "[1]", "[5000]", "var ", "\"s\"", "=>\n    ", "switch ", "type T\n    float f\n", "T.new()", "request.security(syminfo.tickerid, 'D', "];
+const TOKENS = [
+  "//@version=6\n",
+  "indicator('f')\n",
+  "strategy('s')\n",
+  "plot(",
+  ")",
+  "(",
+  "[",
+  "]",
+  "close",
+  "x",
+  "=",
+  ":=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "?",
+  ":",
+  "and",
+  "or",
+  "not",
+  "if ",
+  "for i = 0 to ",
+  "while ",
+  "=>",
+  "\n",
+  "\n    ",
+  ",",
+  "1",
+  "1e9",
+  "na",
+  "true",
+  "ta.sma(",
+  "ta.pivothigh(",
+  "array.new_float(",
+  "matrix.new<float>(",
+  ".push(",
+  "[1]",
+  "[5000]",
+  "var ",
+  '"s"',
+  "=>\n    ",
+  "switch ",
+  "type T\n    float f\n",
+  "T.new()",
+  "request.security(syminfo.tickerid, 'D', ",
+];
 
 function randomBytes(rng: Rng): string {
   const n = rng.int(0, 400);
@@ -45,15 +97,25 @@ function mutate(rng: Rng): string {
     const i = rng.int(0, Math.max(0, lines.length - 1));
     const line = lines[i] ?? "";
     switch (rng.int(0, 5)) {
-      case 0: lines.splice(i, 1); break; // drop a line
-      case 1: lines.splice(i, 0, line); break; // duplicate it
-      case 2: { // cut it short
+      case 0:
+        lines.splice(i, 1);
+        break; // drop a line
+      case 1:
+        lines.splice(i, 0, line);
+        break; // duplicate it
+      case 2: {
+        // cut it short
         lines[i] = line.slice(0, rng.int(0, line.length));
         break;
       }
-      case 3: lines[i] = line.replace(/\d+/, () => String(rng.next() < 0.5 ? 0 : 10 ** rng.int(3, 10))); break; // extreme numbers
-      case 4: lines[i] = line + TOKENS[rng.int(0, TOKENS.length - 1)]; break; // a stray token
-      default: { // swap two lines
+      case 3:
+        lines[i] = line.replace(/\d+/, () => String(rng.next() < 0.5 ? 0 : 10 ** rng.int(3, 10)));
+        break; // extreme numbers
+      case 4:
+        lines[i] = line + TOKENS[rng.int(0, TOKENS.length - 1)];
+        break; // a stray token
+      default: {
+        // swap two lines
         const j = rng.int(0, lines.length - 1);
         [lines[i], lines[j]] = [lines[j] ?? "", line];
       }
@@ -87,7 +149,11 @@ async function runEach(source: string): Promise<void> {
 }
 
 describe(`fuzz (seed ${SEED}, ${PER_KIND} inputs per kind, both backends)`, () => {
-  for (const [name, make, seed] of [["random bytes", randomBytes, SEED], ["token soup", tokenSoup, SEED + 1], ["corpus mutations", mutate, SEED + 2]] as const) {
+  for (const [name, make, seed] of [
+    ["random bytes", randomBytes, SEED],
+    ["token soup", tokenSoup, SEED + 1],
+    ["corpus mutations", mutate, SEED + 2],
+  ] as const) {
     it(name, async () => {
       const rng = createRng(seed);
       for (let i = 0; i < PER_KIND; i++) await runEach(make(rng));

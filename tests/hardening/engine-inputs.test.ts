@@ -40,7 +40,9 @@ describe("history depth (TradingView's max_bars_back rules)", () => {
     expect(r.error_bar).toBe(1);
     expect(r.diagnostics?.[0]?.line).toBe(5);
     const c = await runBoth(v6("k = bar_index * 1000000000\nplot(close[k])"));
-    expect(c.error).toBe("The requested historical offset (1000000000) is beyond the historical buffer's limit (10000)");
+    expect(c.error).toBe(
+      "The requested historical offset (1000000000) is beyond the historical buffer's limit (10000)",
+    );
   });
 
   it("max_bars_back is respected and bounded", async () => {
@@ -48,9 +50,14 @@ describe("history depth (TradingView's max_bars_back rules)", () => {
     const r = await runBoth(v6("a = close\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"), bars(40));
     expect(r.error).toMatch(/offset \(16\) is beyond the historical buffer's limit \(15\)/);
     expect(r.error_bar).toBe(16);
-    const f = await runBoth(v6("a = close\nmax_bars_back(a, 20)\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"), bars(40));
+    const f = await runBoth(
+      v6("a = close\nmax_bars_back(a, 20)\nk = bar_index\nplot(a[k])", "indicator('t', max_bars_back = 10)"),
+      bars(40),
+    );
     expect(f.error_bar).toBe(32);
-    expect((await runBoth(v6("plot(close)", "indicator('t', max_bars_back = 6000)"))).error).toBe("max_bars_back (6000) is beyond the historical buffer's limit (5000)");
+    expect((await runBoth(v6("plot(close)", "indicator('t', max_bars_back = 6000)"))).error).toBe(
+      "max_bars_back (6000) is beyond the historical buffer's limit (5000)",
+    );
     expect((await runBoth(v6("a = close\nmax_bars_back(a, 5001)\nplot(a)"))).error_kind).toBe("check");
   });
 });
@@ -89,7 +96,9 @@ describe("kernel memory and traps", () => {
 describe("collections and the run's memory budget", () => {
   it("1,000 arrays of 100k elements end with the memory-limit error, not a process abort", async () => {
     // ten a bar (one bar's loop stays under TradingView's 500 ms); a 128 MiB budget stops it near bar 16
-    const src = v6("var keep = array.new<array<float>>()\nfor i = 0 to 9\n    keep.push(array.new_float(100000, i))\nplot(keep.size())");
+    const src = v6(
+      "var keep = array.new<array<float>>()\nfor i = 0 to 9\n    keep.push(array.new_float(100000, i))\nplot(keep.size())",
+    );
     for (const mode of MODES) {
       const r = await new Runtime().run(src, bars(100), { mode, memoryLimitBytes: 128 * 2 ** 20 });
       expect(r.error_kind).toBe("runtime");
@@ -104,7 +113,9 @@ describe("collections and the run's memory budget", () => {
     const a = await runBoth(v6("a = array.new_float(0)\nfor i = 0 to 100000\n    a.push(i)\nplot(a.size())"));
     expect(a.error).toMatch(/100000/);
     expect(a.diagnostics?.[0]?.line).toBe(5);
-    const m = await runBoth(v6("c = matrix.new<float>(100000, 1, 1)\nr = matrix.new<float>(1, 100000, 1)\np = c.mult(r)\nplot(p.rows())"));
+    const m = await runBoth(
+      v6("c = matrix.new<float>(100000, 1, 1)\nr = matrix.new<float>(1, 100000, 1)\np = c.mult(r)\nplot(p.rows())"),
+    );
     expect(m.error).toBe("The matrix cannot contain more than 100000 elements.");
     expect(m.diagnostics?.[0]?.line).toBe(5);
   });
@@ -130,7 +141,14 @@ describe("deep expressions", () => {
     const hist = await runBoth(v6(`a = close\nplot(a${"[1]".repeat(300)})`), bars(5));
     expect(hist.error).toBeUndefined();
     // plot( is one link and each comparison one more while it is parsed
-    const logic = await runBoth(v6(`plot(${Array(MAX_CHAIN - 1).fill("close > open").join(" and ")} ? 1 : 0)`), bars(5));
+    const logic = await runBoth(
+      v6(
+        `plot(${Array(MAX_CHAIN - 1)
+          .fill("close > open")
+          .join(" and ")} ? 1 : 0)`,
+      ),
+      bars(5),
+    );
     expect(logic.error).toBeUndefined();
   });
 

@@ -41,7 +41,9 @@ describe("Node host sockets", () => {
   it("a request body that stalls is cut off after the body timeout (408)", async () => {
     server = await start({ engine: fakeEngine(), env: { SVC_BODY_TIMEOUT_SECONDS: "1" } });
     const s = await open(server.url);
-    s.write("POST /run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"script\":");
+    s.write(
+      'POST /run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"script":',
+    );
     const answer = await closed(s, 15_000);
     expect(answer).not.toBe("still open");
     expect(answer).toMatch(/^HTTP\/1\.1 408/);

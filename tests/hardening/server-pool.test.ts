@@ -20,7 +20,11 @@ afterEach(() => {
 });
 
 function serve(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "resin.js"), "serve", "--port", "0"], { cwd: ROOT, env: { ...process.env, SVC_POOL_THREADS: "2", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(ROOT, "bin", "resin.js"), "serve", "--port", "0"], {
+    cwd: ROOT,
+    env: { ...process.env, SVC_POOL_THREADS: "2", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   procs.push(child);
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
@@ -38,25 +42,55 @@ async function listening(p: Proc): Promise<string> {
   throw new Error("server did not start");
 }
 
-const BARS = Array.from({ length: 20 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
+const BARS = Array.from({ length: 20 }, (_, i) => ({
+  time: 1_700_000_000_000 + i * 60_000,
+  open: 100 + i,
+  high: 102 + i,
+  low: 99 + i,
+  close: 101 + i,
+  volume: 1,
+}));
 const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
 // 10^9 iterations per bar: never finishes on its own.
-const RUNAWAY = '//@version=6\nindicator("r")\nx = 0\nfor i = 0 to 1000\n    for j = 0 to 1000\n        for k = 0 to 1000\n            x += 1\nplot(x)\n';
+const RUNAWAY =
+  '//@version=6\nindicator("r")\nx = 0\nfor i = 0 to 1000\n    for j = 0 to 1000\n        for k = 0 to 1000\n            x += 1\nplot(x)\n';
 
 // A long but legitimate run: ~50 ms of loop per bar (under the 500 ms per-bar loop limit) over 2,000
 // bars, about 100 s in all: it ends only by its budget, a cancel or a drain deadline.
-const LONG = '//@version=6\nindicator("long")\nvar float acc = 0.0\nfor i = 0 to 3000000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
-const MANY_BARS = Array.from({ length: 2000 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
+const LONG =
+  '//@version=6\nindicator("long")\nvar float acc = 0.0\nfor i = 0 to 3000000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
+const MANY_BARS = Array.from({ length: 2000 }, (_, i) => ({
+  time: 1_700_000_000_000 + i * 60_000,
+  open: 100 + i,
+  high: 102 + i,
+  low: 99 + i,
+  close: 101 + i,
+  volume: 1,
+}));
 
-function run(url: string, body: Record<string, unknown>, signal: AbortSignal = AbortSignal.timeout(60_000)): Promise<Response> {
-  return fetch(new URL("/run", url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data: BARS, mode: "interpret", ...body }), signal });
+function run(
+  url: string,
+  body: Record<string, unknown>,
+  signal: AbortSignal = AbortSignal.timeout(60_000),
+): Promise<Response> {
+  return fetch(new URL("/run", url), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ data: BARS, mode: "interpret", ...body }),
+    signal,
+  });
 }
 
-async function health(url: string): Promise<{ pool: { size: number; alive: number; busy: number; queued: number; terminated: number; cancelled: number } }> {
+async function health(url: string): Promise<{
+  pool: { size: number; alive: number; busy: number; queued: number; terminated: number; cancelled: number };
+}> {
   return (await fetch(new URL("/health", url), { signal: AbortSignal.timeout(5_000) })).json();
 }
 
-async function poolSettles(url: string, pred: (p: Awaited<ReturnType<typeof health>>["pool"]) => boolean): Promise<Awaited<ReturnType<typeof health>>["pool"]> {
+async function poolSettles(
+  url: string,
+  pred: (p: Awaited<ReturnType<typeof health>>["pool"]) => boolean,
+): Promise<Awaited<ReturnType<typeof health>>["pool"]> {
   let last = (await health(url)).pool;
   for (let i = 0; i < 200 && !pred(last); i++) {
     await new Promise((r) => setTimeout(r, 50));
@@ -71,14 +105,22 @@ describe("resin serve under runaway scripts", () => {
   it("two runaways with timeout_seconds 1 on a 2-thread pool: both end, a normal run right after answers, /health shows recovery", async () => {
     const p = serve({});
     const url = await listening(p);
-    const runaways = await Promise.all([run(url, { script: RUNAWAY, timeout_seconds: 1 }), run(url, { script: RUNAWAY, timeout_seconds: 1 })]);
+    const runaways = await Promise.all([
+      run(url, { script: RUNAWAY, timeout_seconds: 1 }),
+      run(url, { script: RUNAWAY, timeout_seconds: 1 }),
+    ]);
     for (const res of runaways) {
       const body = await res.json();
       // The engine stops it itself (TradingView's per-bar loop limit, a 422 runtime error, or the
       // run budget, a 200 partial result), or else the pool terminates its thread past the grace
       // period (504): never a hang, never a stuck thread.
       if (res.status === 200) expect(body).toMatchObject({ status: "success", timed_out: true });
-      else if (res.status === 422) expect(body).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "runtime", error: expect.stringMatching(/Loop is too long/) });
+      else if (res.status === 422)
+        expect(body).toMatchObject({
+          code: "SCRIPT_ERROR",
+          error_kind: "runtime",
+          error: expect.stringMatching(/Loop is too long/),
+        });
       else expect([res.status, body.code]).toEqual([504, "RUN_DEADLINE_EXCEEDED"]);
     }
     const normal = await run(url, { script: PLOT }, AbortSignal.timeout(15_000));
@@ -110,7 +152,10 @@ describe("resin serve under runaway scripts", () => {
     const stuck = run(url, { script: LONG, data: MANY_BARS }).catch((e: Error) => e);
     await poolSettles(url, (q) => q.busy === 1);
     p.child.kill("SIGTERM");
-    const code = await Promise.race([p.exited, new Promise<string>((r) => setTimeout(() => r("still running"), 20_000))]);
+    const code = await Promise.race([
+      p.exited,
+      new Promise<string>((r) => setTimeout(() => r("still running"), 20_000)),
+    ]);
     expect(code).toBe(1);
     await stuck;
   }, 60_000);

@@ -23,7 +23,10 @@ export interface TaCase {
 }
 
 function rows(text: string): string[][] {
-  return text.split(/\r?\n/).filter((l) => l.trim() !== "").map((l) => splitCsvLine(l));
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "")
+    .map((l) => splitCsvLine(l));
 }
 
 export function loadTaCase(name: string): TaCase {

@@ -41,7 +41,9 @@ export function taConformanceSuite(suite: string, cases: string[], opts: TaSuite
       for (const [name, s] of Object.entries(scores)) {
         m += s.matched;
         n += s.cells;
-        console.log(`conformance ${suite} ${name}: ${s.matched}/${s.cells} cells${s.firstMismatch ? ` (first mismatch: ${s.firstMismatch})` : ""}`);
+        console.log(
+          `conformance ${suite} ${name}: ${s.matched}/${s.cells} cells${s.firstMismatch ? ` (first mismatch: ${s.firstMismatch})` : ""}`,
+        );
       }
       console.log(`conformance ${suite} total: ${m}/${n} cells`);
     });

@@ -12,7 +12,11 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     for (const k of ["plot_0", "plot_1", "plot_2", "plot_3"]) expect(s[k]).toEqual(fill(null));
   });
   it("9.02 Comparisons with `na` give false", async () => {
-    expect(await first(v6("float x = na\nplot((x > 1 ? 1 : 0) + (x < 1 ? 10 : 0) + (x == x ? 100 : 0) + (x >= 1 ? 1000 : 0))"))).toEqual(fill(0));
+    expect(
+      await first(
+        v6("float x = na\nplot((x > 1 ? 1 : 0) + (x < 1 ? 10 : 0) + (x == x ? 100 : 0) + (x >= 1 ? 1000 : 0))"),
+      ),
+    ).toEqual(fill(0));
   });
   it("9.03 `x == na` is not a test (never true); use `na(x)`", async () => {
     const s = await plots(v6("x = bar_index % 2 == 0 ? close : na\nplot(x == na ? 1 : 0)\nplot(na(x) ? 1 : 0)"));
@@ -20,7 +24,11 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(s.plot_1).toEqual([0, 1, 0, 1, 0, 1]);
   });
   it("9.04 `nz(x, repl)` and `fixnan(x)` (float/int/color/string)", async () => {
-    const s = await plots(v6("x = bar_index % 2 == 0 ? close : na\nplot(nz(x))\nplot(nz(x, -1))\nplot(fixnan(x))\ns = nz(string(na), 'zz')\nc = nz(color(na), color.blue)\nplot(str.length(s) + color.b(c))\nint i = bar_index == 1 ? na : bar_index\nplot(fixnan(i))"));
+    const s = await plots(
+      v6(
+        "x = bar_index % 2 == 0 ? close : na\nplot(nz(x))\nplot(nz(x, -1))\nplot(fixnan(x))\ns = nz(string(na), 'zz')\nc = nz(color(na), color.blue)\nplot(str.length(s) + color.b(c))\nint i = bar_index == 1 ? na : bar_index\nplot(fixnan(i))",
+      ),
+    );
     expect(s.plot_0).toEqual(closes.map((c, i) => (i % 2 ? 0 : c)));
     expect(s.plot_1).toEqual(closes.map((c, i) => (i % 2 ? -1 : c)));
     expect(s.plot_2).toEqual(closes.map((c, i) => (i % 2 ? closes[i - 1] : c)));
@@ -64,7 +72,7 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(s.plot_3).toEqual(fill(1));
     expect(s.plot_4).toEqual(fill(null));
   });
-  it("9.09 [v6] `timeframe.period` always includes the multiplier (`\"1D\"`, not `\"D\"`); v5 gives \"D\"", async () => {
+  it('9.09 [v6] `timeframe.period` always includes the multiplier (`"1D"`, not `"D"`); v5 gives "D"', async () => {
     expect(await first(v6("plot(timeframe.period == '1D' ? 1 : 0)"), { runtime: { timeframe: "D" } })).toEqual(fill(1));
     expect(await first(v5("plot(timeframe.period == 'D' ? 1 : 0)"), { runtime: { timeframe: "D" } })).toEqual(fill(1));
   });
@@ -89,13 +97,26 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(r.series.plot_0).toEqual(closes);
   });
   it("9.12 [v6] Some default colours changed (e.g. `color.red` = #F23645)", async () => {
-    const s = await plots(v6("plot(color.r(color.red) * 1000000 + color.g(color.red) * 1000 + color.b(color.red))\nplot(color.r(color.teal) * 1000000 + color.g(color.teal) * 1000 + color.b(color.teal))"));
+    const s = await plots(
+      v6(
+        "plot(color.r(color.red) * 1000000 + color.g(color.red) * 1000 + color.b(color.red))\nplot(color.r(color.teal) * 1000000 + color.g(color.teal) * 1000 + color.b(color.teal))",
+      ),
+    );
     expect(s.plot_0).toEqual(fill(0xf2 * 1e6 + 0x36 * 1e3 + 0x45));
     expect(s.plot_1).toEqual(fill(0x08 * 1e6 + 0x99 * 1e3 + 0x81));
   });
   it("9.13 [v6] `when=` is removed from `strategy.*` (v5 still honours it)", async () => {
-    await checkError(v6("strategy.entry('L', strategy.long, when = bar_index == 1)\nplot(close)", "strategy('s')"), /The 'when' parameter was removed in v6/, 3, 36);
-    expect(await first(v5("strategy.entry('L', strategy.long, when = bar_index == 1)\nplot(strategy.position_size)", "strategy('s')"))).toEqual([0, 0, 1, 1, 1, 1]);
+    await checkError(
+      v6("strategy.entry('L', strategy.long, when = bar_index == 1)\nplot(close)", "strategy('s')"),
+      /The 'when' parameter was removed in v6/,
+      3,
+      36,
+    );
+    expect(
+      await first(
+        v5("strategy.entry('L', strategy.long, when = bar_index == 1)\nplot(strategy.position_size)", "strategy('s')"),
+      ),
+    ).toEqual([0, 0, 1, 1, 1, 1]);
   });
   it("9.14 [v6] Default `margin_long` and `margin_short` are 100: a position worth more than the equity is not opened (v5 default 0 opens it)", async () => {
     const body = "if bar_index == 0\n    strategy.entry('L', strategy.long)\nplot(strategy.position_size)";
@@ -141,7 +162,8 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(s.closed![last]).toBe(12_000);
     expect(s.first!.slice(9000, 9004)).toEqual([0, 0, 1, 2]);
     expect(s.first![last]).toBe(3000);
-    for (const i of [0, 5, 9001, 9002, 10_000, last]) expect(s.first![i], `bar ${i}`).toBe(Math.max(0, closedAt(i) - 9000));
+    for (const i of [0, 5, 9001, 9002, 10_000, last])
+      expect(s.first![i], `bar ${i}`).toBe(Math.max(0, closedAt(i) - 9000));
     expect(s["first entry bar"]![last]).toBe(3001);
     expect(s["first profit"]![last]).toBeCloseTo(profit(3000), 9);
     expect(s["first is long"]![last]).toBe(1);
@@ -166,7 +188,8 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(st.stats.percent_profitable).toBeCloseTo((wins / 12_000) * 100, 9);
   }, 120_000);
   it("9.15 in v5 the strategy stops with a runtime error when it closes more than 9000 trades", async () => {
-    const body = "if bar_index % 2 == 0\n    strategy.entry('L', strategy.long)\nelse\n    strategy.entry('S', strategy.short)\nplot(strategy.closedtrades)";
+    const body =
+      "if bar_index % 2 == 0\n    strategy.entry('L', strategy.long)\nelse\n    strategy.entry('S', strategy.short)\nplot(strategy.closedtrades)";
     const r = await runBoth(v5(body, "strategy('s')"), bars(9010));
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/more than 9000 trades/);
@@ -176,7 +199,8 @@ describe("language.md §9 na semantics and v6 value rules", () => {
   }, 120_000);
   it("9.16 [v6] `strategy.exit` evaluates absolute and relative pairs together and uses whichever level triggers first (v5: the absolute one wins)", async () => {
     // entry on bar 1 at its open 101 (mintick 0.01): profit = 100 ticks is 102, limit = 200 never trades
-    const body = "if bar_index == 0\n    strategy.entry('L', strategy.long)\nstrategy.exit('X', 'L', limit = 200, profit = 100)\nplot(strategy.position_size)\nplot(strategy.closedtrades > 0 ? strategy.closedtrades.exit_price(0) : na)";
+    const body =
+      "if bar_index == 0\n    strategy.entry('L', strategy.long)\nstrategy.exit('X', 'L', limit = 200, profit = 100)\nplot(strategy.position_size)\nplot(strategy.closedtrades > 0 ? strategy.closedtrades.exit_price(0) : na)";
     const s6 = await plots(v6(body, "strategy('s')"));
     expect(s6.plot_1).toEqual([null, 102, 102, 102, 102, 102]);
     const s5 = await plots(v5(body, "strategy('s')"));
@@ -184,14 +208,23 @@ describe("language.md §9 na semantics and v6 value rules", () => {
     expect(s5.plot_1).toEqual(fill(null));
   });
   it("9.17 [v6] All `request.*()` calls are dynamic by default: series symbol arguments, calls inside loops and conditionals", async () => {
-    const s = await plots(v6("sym = bar_index % 2 == 0 ? 'A' : 'B'\nplot(request.security(sym, timeframe.period, close))\nt = 0.0\nfor i = 0 to 1\n    t += request.security(i == 0 ? 'A' : 'B', timeframe.period, close)\nplot(t)\nu = 0.0\nif bar_index > 2\n    u := request.security('A', timeframe.period, close)\nplot(u)"), { dataFeed: feed });
+    const s = await plots(
+      v6(
+        "sym = bar_index % 2 == 0 ? 'A' : 'B'\nplot(request.security(sym, timeframe.period, close))\nt = 0.0\nfor i = 0 to 1\n    t += request.security(i == 0 ? 'A' : 'B', timeframe.period, close)\nplot(t)\nu = 0.0\nif bar_index > 2\n    u := request.security('A', timeframe.period, close)\nplot(u)",
+      ),
+      { dataFeed: feed },
+    );
     expect(s.plot_0).toEqual(closes.map((c, i) => (i % 2 ? 2000 : 1000 + c)));
     expect(s.plot_1).toEqual(closes.map((c) => 3000 + c));
     expect(s.plot_2).toEqual(closes.map((c, i) => (i > 2 ? 1000 + c : 0)));
   });
   it("9.17 a request.security call inside a library function", async () => {
-    const lib = "//@version=6\nlibrary('Req')\nexport other(string sym) => request.security(sym, timeframe.period, close)\n";
-    const r = await runBoth(v6("import user/Req/1 as rq\nplot(rq.other('A'))"), data, { dataFeed: feed, libraries: [{ namespace: "user", name: "Req", version: 1, source: lib }] });
+    const lib =
+      "//@version=6\nlibrary('Req')\nexport other(string sym) => request.security(sym, timeframe.period, close)\n";
+    const r = await runBoth(v6("import user/Req/1 as rq\nplot(rq.other('A'))"), data, {
+      dataFeed: feed,
+      libraries: [{ namespace: "user", name: "Req", version: 1, source: lib }],
+    });
     expect(r.error).toBeUndefined();
     expect(r.series.plot_0).toEqual(closes.map((c) => 1000 + c));
   });

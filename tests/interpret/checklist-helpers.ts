@@ -43,7 +43,13 @@ export async function parseError(src: string, re: RegExp, line: number, column?:
 }
 
 /** A runtime error: message and the bar it stopped on (plots hold the bars before it). */
-export async function runtimeError(src: string, re: RegExp, bar: number, opts: BothOptions = {}, d = data): Promise<RunResult> {
+export async function runtimeError(
+  src: string,
+  re: RegExp,
+  bar: number,
+  opts: BothOptions = {},
+  d = data,
+): Promise<RunResult> {
   const r = await runBoth(src, d, opts);
   expect(r.error_kind, r.error).toBe("runtime");
   expect(r.error).toMatch(re);
@@ -53,7 +59,15 @@ export async function runtimeError(src: string, re: RegExp, bar: number, opts: B
 }
 
 /** A runtime error with its position: the line and column of the top-level statement that raised it. */
-export async function runtimeErrorAt(src: string, re: RegExp, bar: number, line: number, column: number, opts: BothOptions = {}, d = data): Promise<RunResult> {
+export async function runtimeErrorAt(
+  src: string,
+  re: RegExp,
+  bar: number,
+  line: number,
+  column: number,
+  opts: BothOptions = {},
+  d = data,
+): Promise<RunResult> {
   const r = await runtimeError(src, re, bar, opts, d);
   expect(r.diagnostics?.[0]).toMatchObject({ severity: "error", line, column });
   expect(r.diagnostics?.[0]?.message).toContain(`(bar ${bar})`);

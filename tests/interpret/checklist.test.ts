@@ -19,7 +19,9 @@ describe("literals, comments, layout", () => {
     expect(await first(v6("s = 'a\\nb\\tc\\\\d\\'e\\T'\nplot(str.length(s))"))).toEqual(Array(N).fill(10)); // a \\n b \\t c \\ d ' e T
   });
   it("comments and //#region markers are ignored; wrapped lines continue", async () => {
-    expect(await first(v6("//#region calc\nx = 1 +\n  2 // trailing\n//#endregion\ny = math.max(x,\n     10)\nplot(y + x)"))).toEqual(Array(N).fill(13));
+    expect(
+      await first(v6("//#region calc\nx = 1 +\n  2 // trailing\n//#endregion\ny = math.max(x,\n     10)\nplot(y + x)")),
+    ).toEqual(Array(N).fill(13));
   });
   it("typed declarations with na and var float", async () => {
     expect(await first(v6("var float x = na\nif bar_index == 1\n    x := 5\nplot(x)"))).toEqual([null, 5, 5, 5]);
@@ -28,10 +30,18 @@ describe("literals, comments, layout", () => {
 
 describe("collections in loops and enums in maps", () => {
   it("for row in matrix and for [i, row] in matrix", async () => {
-    expect(await first(v6("m = matrix.new<float>(2, 2, 1.0)\nm.set(1, 1, 3)\nt = 0.0\nfor row in m\n    t += row.sum()\nfor [i, row] in m\n    t += i * 100\nplot(t)"))).toEqual(Array(N).fill(106));
+    expect(
+      await first(
+        v6(
+          "m = matrix.new<float>(2, 2, 1.0)\nm.set(1, 1, 3)\nt = 0.0\nfor row in m\n    t += row.sum()\nfor [i, row] in m\n    t += i * 100\nplot(t)",
+        ),
+      ),
+    ).toEqual(Array(N).fill(106));
   });
   it("enums as map keys and str.tostring(enum) gives the title", async () => {
-    const src = v6("enum Side\n    buy = 'Buy side'\n    sell\nm = map.new<Side, int>()\nm.put(Side.buy, 1)\nm.put(Side.sell, 2)\nplot(m.get(Side.sell) * 100 + str.length(str.tostring(Side.buy)))");
+    const src = v6(
+      "enum Side\n    buy = 'Buy side'\n    sell\nm = map.new<Side, int>()\nm.put(Side.buy, 1)\nm.put(Side.sell, 2)\nplot(m.get(Side.sell) * 100 + str.length(str.tostring(Side.buy)))",
+    );
     expect(await first(src)).toEqual(Array(N).fill(208));
   });
   it("an out-of-bounds array index is a runtime error with the bar", async () => {
@@ -43,7 +53,12 @@ describe("collections in loops and enums in maps", () => {
 
 describe("builtin constants", () => {
   it("display flags combine with arithmetic; style constants are assignable", async () => {
-    const r = await runBoth(v6("s = input.bool(true) ? plot.style_circles : plot.style_line\nplot(close, 'a', style = s, display = display.all - display.status_line)"), data);
+    const r = await runBoth(
+      v6(
+        "s = input.bool(true) ? plot.style_circles : plot.style_line\nplot(close, 'a', style = s, display = display.all - display.status_line)",
+      ),
+      data,
+    );
     expect(r.error).toBeUndefined();
     expect(r.plot_meta.a).toMatchObject({ style: "circles", display: "pane+data_window+price_scale+pine_screener" });
   });
@@ -51,7 +66,12 @@ describe("builtin constants", () => {
 
 describe("bar variables", () => {
   it("last_bar_time, time_close and barstate.islastconfirmedhistory", async () => {
-    const r = await runBoth(v6("plot(last_bar_time)\nplot(time_close - time)\nplot(barstate.islastconfirmedhistory ? 1 : 0)\nplot(barstate.isconfirmed and barstate.ishistory and barstate.isnew ? 1 : 0)"), data);
+    const r = await runBoth(
+      v6(
+        "plot(last_bar_time)\nplot(time_close - time)\nplot(barstate.islastconfirmedhistory ? 1 : 0)\nplot(barstate.isconfirmed and barstate.ishistory and barstate.isnew ? 1 : 0)",
+      ),
+      data,
+    );
     expect(r.series.plot_0).toEqual(Array(N).fill(data[N - 1]!.time));
     expect(r.series.plot_1).toEqual(Array(N).fill(60_000));
     expect(r.series.plot_2).toEqual([0, 0, 0, 1]);
@@ -80,10 +100,13 @@ describe("checklist coverage", () => {
     const here = dirname(fileURLToPath(import.meta.url));
     const spec = readFileSync(LANGUAGE_CHECKLIST, "utf8").split("\n");
     const items: string[] = [];
-    let section = 0, item = 0;
+    let section = 0,
+      item = 0;
     for (const line of spec) {
-      if (line.startsWith("## ")) { section++; item = 0; }
-      else if (line.startsWith("- [")) items.push(`${section}.${String(++item).padStart(2, "0")}`);
+      if (line.startsWith("## ")) {
+        section++;
+        item = 0;
+      } else if (line.startsWith("- [")) items.push(`${section}.${String(++item).padStart(2, "0")}`);
     }
     expect(items.length).toBeGreaterThan(150);
     const named = new Set<string>();

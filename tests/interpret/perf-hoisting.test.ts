@@ -29,7 +29,8 @@ async function samePerBar(body: string): Promise<void> {
   expect(perBar.error).toBeUndefined();
   expect(Object.keys(hoisted.series)).toEqual(Object.keys(perBar.series));
   for (const k of Object.keys(perBar.series)) {
-    const a = hoisted.series[k]!, b = perBar.series[k]!;
+    const a = hoisted.series[k]!,
+      b = perBar.series[k]!;
     expect(a.length).toBe(b.length);
     const diff = a.findIndex((x, i) => !Object.is(x, b[i]));
     expect(diff, `${k} first differs at bar ${diff}`).toBe(-1);
@@ -38,17 +39,20 @@ async function samePerBar(body: string): Promise<void> {
 
 describe("interpreter hoisting: candidates", () => {
   it("top-level calls evaluated on every bar, with constant lengths", () => {
-    expect(candidates("a = ta.sma(close, 5)\nb = ta.ema(hl2, 10) - ta.rma(close, 3)\nplot(a + b)")).toEqual(["ta.sma@3", "ta.ema@4", "ta.rma@4"]);
+    expect(candidates("a = ta.sma(close, 5)\nb = ta.ema(hl2, 10) - ta.rma(close, 3)\nplot(a + b)")).toEqual([
+      "ta.sma@3",
+      "ta.ema@4",
+      "ta.rma@4",
+    ]);
     // the condition of a ternary / if runs every bar; its branches do not
     expect(candidates("x = ta.rsi(close, 14) > 50 ? ta.sma(close, 5) : 0.0\nplot(x)")).toEqual(["ta.rsi@3"]);
     expect(candidates("y = 0.0\nif ta.atr(14) > 1\n    y := ta.sma(close, 5)\nplot(y)")).toEqual(["ta.atr@4"]);
     // tuples and crosses of once-assigned pre-known variables
-    expect(candidates("[m, s, h] = ta.macd(close, 12, 26, 9)\nf = ta.sma(close, 5)\ns2 = ta.ema(close, 9)\nc = ta.crossover(f, s2) ? 1 : 0\nplot(m + c)")).toEqual([
-      "ta.macd@3",
-      "ta.sma@4",
-      "ta.ema@5",
-      "ta.crossover@6",
-    ]);
+    expect(
+      candidates(
+        "[m, s, h] = ta.macd(close, 12, 26, 9)\nf = ta.sma(close, 5)\ns2 = ta.ema(close, 9)\nc = ta.crossover(f, s2) ? 1 : 0\nplot(m + c)",
+      ),
+    ).toEqual(["ta.macd@3", "ta.sma@4", "ta.ema@5", "ta.crossover@6"]);
   });
   it("never a var initialiser, a lazy right operand, a function body, a request's expression or a series length", () => {
     expect(candidates("var v = ta.sma(close, 5)\nplot(v)")).toEqual([]);
@@ -109,7 +113,9 @@ describe("interpreter hoisting: identical to the per-bar calls", () => {
   });
   it("na inputs and lengths longer than the bars", async () => {
     // close / (open - open): a pre-known source that is na on every bar (division by zero)
-    await samePerBar("plot(ta.sma(close, 500))\nplot(ta.ema(close, 400))\nx = ta.rsi(close, 2)\nplot(x)\nplot(ta.highest(high, 1))\nplot(ta.sma(close / (open - open), 3))\nplot(ta.ema(close / (open - open), 3))");
+    await samePerBar(
+      "plot(ta.sma(close, 500))\nplot(ta.ema(close, 400))\nx = ta.rsi(close, 2)\nplot(x)\nplot(ta.highest(high, 1))\nplot(ta.sma(close / (open - open), 3))\nplot(ta.ema(close / (open - open), 3))",
+    );
   });
   it("a strategy whose entries use hoisted indicators", async () => {
     const src = v6(
@@ -125,7 +131,12 @@ describe("interpreter hoisting: identical to the per-bar calls", () => {
     const src = v6("plot(ta.sma(close, 3))");
     const rt = new Runtime();
     const live = await rt.run(src, data.slice(0, 20), { mode: "interpret", realtimeBars: 2, realtimeTicks: 3 });
-    const perBar = await rt.run(src, data.slice(0, 20), { mode: "interpret", realtimeBars: 2, realtimeTicks: 3, profiler: true });
+    const perBar = await rt.run(src, data.slice(0, 20), {
+      mode: "interpret",
+      realtimeBars: 2,
+      realtimeTicks: 3,
+      profiler: true,
+    });
     expect(live.error).toBeUndefined();
     expect(live.series).toEqual(perBar.series);
   });

@@ -45,7 +45,9 @@ describe("v5 dialect: transp (deprecated in v5, removed in v6)", () => {
     // a bar whose value is na has no colour
     const fast = r.series["Fast"]!;
     expect(fast.slice(0, 2)).toEqual([null, null]);
-    expect(r.plot_colors!["Fast"]).toEqual(up.map((u, i) => (fast[i] === null ? null : u ? hex("#00E676") : hex("#FF5252"))));
+    expect(r.plot_colors!["Fast"]).toEqual(
+      up.map((u, i) => (fast[i] === null ? null : u ? hex("#00E676") : hex("#FF5252"))),
+    );
     expect(r.plot_meta["Slow"]!.color).toBe(hex("#FF9800", 30));
     const bg = Object.entries(r.plot_meta).find(([, m]) => m.kind === "bgcolor")![0];
     expect(r.series[bg]).toEqual(up.map((u) => (u ? hex("#4CAF50", 90) : hex("#FF5252", 90))));
@@ -53,21 +55,35 @@ describe("v5 dialect: transp (deprecated in v5, removed in v6)", () => {
     expect(r.plot_meta["Sell"]!.color).toBe(hex("#FF5252", 20));
   });
   it("fill and plotarrow take transp on their colours (plotarrow: colorup and colordown)", async () => {
-    const r = await ok(v5("p1 = plot(high, title='H')\np2 = plot(low, title='L')\nfill(p1, p2, color=color.teal, transp=70, title='Band')\nplotarrow(close - open, colorup=color.teal, colordown=color.orange, transp=30, title='Arrows')"));
+    const r = await ok(
+      v5(
+        "p1 = plot(high, title='H')\np2 = plot(low, title='L')\nfill(p1, p2, color=color.teal, transp=70, title='Band')\nplotarrow(close - open, colorup=color.teal, colordown=color.orange, transp=30, title='Arrows')",
+      ),
+    );
     expect(r.plot_meta["Band"]!.color).toBe(hex("#00897B", 70));
     expect(r.plot_meta["Arrows"]!.color).toBe(hex("#00897B", 30));
     expect((r.plot_meta["Arrows"] as Record<string, unknown>).colordown).toBe(hex("#FF9800", 30));
   });
   it("a positional colour takes transp too; transp without a colour makes plot's default blue transparent", async () => {
-    const r = await ok(v5("plot(close, 'A', color.red, transp=50)\nplot(close, 'B', transp=60)\nfill(plot(open), plot(close), color.yellow, transp=10)"));
+    const r = await ok(
+      v5(
+        "plot(close, 'A', color.red, transp=50)\nplot(close, 'B', transp=60)\nfill(plot(open), plot(close), color.yellow, transp=10)",
+      ),
+    );
     expect(r.plot_meta["A"]!.color).toBe(hex("#FF5252", 50));
     expect(r.plot_meta["B"]!.color).toBe(hex("#2962FF", 60));
     expect(Object.values(r.plot_meta).find((m) => m.kind === "fill")!.color).toBe(hex("#FFEB3B", 10));
   });
   it("transp from an input and a colour that already has transparency (transp replaces it, like color.new)", async () => {
-    const r = await ok(v5("t = input.int(40, 'Transparency')\nplot(close, color=color.new(color.blue, 90), transp=t, title='P')"));
+    const r = await ok(
+      v5("t = input.int(40, 'Transparency')\nplot(close, color=color.new(color.blue, 90), transp=t, title='P')"),
+    );
     expect(r.plot_meta["P"]!.color).toBe(hex("#2962FF", 40));
-    const r2 = await runBoth(v5("t = input.int(40, 'Transparency')\nplot(close, color=color.new(color.blue, 90), transp=t, title='P')"), data, { inputs: { Transparency: 75 } });
+    const r2 = await runBoth(
+      v5("t = input.int(40, 'Transparency')\nplot(close, color=color.new(color.blue, 90), transp=t, title='P')"),
+      data,
+      { inputs: { Transparency: 75 } },
+    );
     expect(r2.plot_meta["P"]!.color).toBe(hex("#2962FF", 75));
   });
   it("v6 still refuses transp (the parameter was removed)", async () => {
@@ -79,7 +95,11 @@ describe("v5 dialect: transp (deprecated in v5, removed in v6)", () => {
 
 describe("v5 dialect: plot-family offset accepts a series int", () => {
   it("plot, plotshape and bgcolor with a series offset run; the plotted values are the series itself", async () => {
-    const r = await ok(v5("shift = bar_index > 5 ? 2 : 0\nplot(close, offset=shift, title='C')\nplotshape(close > open, offset=shift, title='S')\nbgcolor(color.red, offset=shift)"));
+    const r = await ok(
+      v5(
+        "shift = bar_index > 5 ? 2 : 0\nplot(close, offset=shift, title='C')\nplotshape(close > open, offset=shift, title='S')\nbgcolor(color.red, offset=shift)",
+      ),
+    );
     expect(r.series["C"]).toEqual(data.map((b) => b.close));
     expect(r.series["S"]).toEqual(data.map((b) => (b.close > b.open ? true : null)));
   });
@@ -91,12 +111,27 @@ describe("v5 dialect: plot-family offset accepts a series int", () => {
 
 describe("v5 dialect: the v5 colour palette", () => {
   const rgb = (c: string) => `color.r(${c}) * 1000000 + color.g(${c}) * 1000 + color.b(${c})`;
-  const num = (h: string) => parseInt(h.slice(1, 3), 16) * 1e6 + parseInt(h.slice(3, 5), 16) * 1e3 + parseInt(h.slice(5, 7), 16);
+  const num = (h: string) =>
+    parseInt(h.slice(1, 3), 16) * 1e6 + parseInt(h.slice(3, 5), 16) * 1e3 + parseInt(h.slice(5, 7), 16);
   // every value from the v5 reference manual's "Is a named constant for #...... color." lines
   const v5Palette: Record<string, string> = {
-    aqua: "#00BCD4", black: "#363A45", blue: "#2962FF", fuchsia: "#E040FB", gray: "#787B86", green: "#4CAF50",
-    lime: "#00E676", maroon: "#880E4F", navy: "#311B92", olive: "#808000", orange: "#FF9800", purple: "#9C27B0",
-    red: "#FF5252", silver: "#B2B5BE", teal: "#00897B", white: "#FFFFFF", yellow: "#FFEB3B",
+    aqua: "#00BCD4",
+    black: "#363A45",
+    blue: "#2962FF",
+    fuchsia: "#E040FB",
+    gray: "#787B86",
+    green: "#4CAF50",
+    lime: "#00E676",
+    maroon: "#880E4F",
+    navy: "#311B92",
+    olive: "#808000",
+    orange: "#FF9800",
+    purple: "#9C27B0",
+    red: "#FF5252",
+    silver: "#B2B5BE",
+    teal: "#00897B",
+    white: "#FFFFFF",
+    yellow: "#FFEB3B",
   };
   it("all seventeen named colours have their v5 values", async () => {
     const names = Object.keys(v5Palette);
@@ -107,11 +142,23 @@ describe("v5 dialect: the v5 colour palette", () => {
     const body = ["red", "teal", "yellow"].map((n) => `plot(${rgb(`color.${n}`)}, title='${n}')`).join("\n");
     const a = await ok(v5(body));
     const b = await ok(v6(body));
-    expect([a.series.red![0], a.series.teal![0], a.series.yellow![0]]).toEqual([num("#FF5252"), num("#00897B"), num("#FFEB3B")]);
-    expect([b.series.red![0], b.series.teal![0], b.series.yellow![0]]).toEqual([num("#F23645"), num("#089981"), num("#FDD835")]);
+    expect([a.series.red![0], a.series.teal![0], a.series.yellow![0]]).toEqual([
+      num("#FF5252"),
+      num("#00897B"),
+      num("#FFEB3B"),
+    ]);
+    expect([b.series.red![0], b.series.teal![0], b.series.yellow![0]]).toEqual([
+      num("#F23645"),
+      num("#089981"),
+      num("#FDD835"),
+    ]);
   });
   it("v5 constants flow through variables, color.new with a series transparency, and input.color defaults", async () => {
-    const r = await ok(v5("c = input.color(color.red, 'Col')\nvar color k = color.teal\nplot(close, color=color.new(c, bar_index % 2 == 0 ? 0 : 50), title='P')\nplot(color.g(k), title='G')"));
+    const r = await ok(
+      v5(
+        "c = input.color(color.red, 'Col')\nvar color k = color.teal\nplot(close, color=color.new(c, bar_index % 2 == 0 ? 0 : 50), title='P')\nplot(color.g(k), title='G')",
+      ),
+    );
     expect(r.plot_colors!["P"]).toEqual(data.map((_, i) => hex("#FF5252", i % 2 === 0 ? 0 : 50)));
     expect(r.series["G"]).toEqual(fill(0x89));
   });
@@ -119,17 +166,26 @@ describe("v5 dialect: the v5 colour palette", () => {
 
 describe("v5 dialect: forms v5 scripts use that already matched v6", () => {
   it("untyped input() forms: int, float, bool, string and a source", async () => {
-    const r = await ok(v5("len = input(3, 'Length')\nm = input(1.5, title='Mult')\nb = input(true, 'On')\ns = input('abc', 'Text')\nsrc = input(close, 'Source')\nplot(ta.sma(src, len) * m, title='X')\nplot(b and s == 'abc' ? 1 : 0, title='Y')"));
-    const sma3 = data.map((_, i) => (i < 2 ? null : ((data[i]!.close + data[i - 1]!.close + data[i - 2]!.close) / 3) * 1.5));
+    const r = await ok(
+      v5(
+        "len = input(3, 'Length')\nm = input(1.5, title='Mult')\nb = input(true, 'On')\ns = input('abc', 'Text')\nsrc = input(close, 'Source')\nplot(ta.sma(src, len) * m, title='X')\nplot(b and s == 'abc' ? 1 : 0, title='Y')",
+      ),
+    );
+    const sma3 = data.map((_, i) =>
+      i < 2 ? null : ((data[i]!.close + data[i - 1]!.close + data[i - 2]!.close) / 3) * 1.5,
+    );
     r.series["X"]!.forEach((v, i) => {
-      if (sma3[i] === null) expect(v).toBeNull(); else expect(v).toBeCloseTo(sma3[i]!, 9);
+      if (sma3[i] === null) expect(v).toBeNull();
+      else expect(v).toBeCloseTo(sma3[i]!, 9);
     });
     expect(r.series["Y"]).toEqual(fill(1));
     expect(r.inputs.map((i) => i.title)).toEqual(["Length", "Mult", "On", "Text", "Source"]);
   });
   // values.ts represents bool as a JS boolean (no na), so v5's na bool reads as false: a contract change
   it.fails("a v5 bool can be na and its history before the first bar is na (bool has no na in values.ts: reads false)", async () => {
-    const r = await ok(v5("bool b = na\nc = close > open\nplot(na(b) ? 1 : 0, title='A')\nplot(na(c[1]) ? 1 : 0, title='B')"));
+    const r = await ok(
+      v5("bool b = na\nc = close > open\nplot(na(b) ? 1 : 0, title='A')\nplot(na(c[1]) ? 1 : 0, title='B')"),
+    );
     expect(r.series["A"]).toEqual(fill(1));
     expect(r.series["B"]).toEqual([1, ...Array(N - 1).fill(0)]);
   });

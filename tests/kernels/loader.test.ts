@@ -1,7 +1,14 @@
 // Loading kernels.wasm once, instantiating per run, snapshot/restore of kernel memory.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createKernels, createKernelsSync, defaultKernelUrl, getKernelModule, loadKernelModule, setKernelModule } from "../../src/kernels/index.js";
+import {
+  createKernels,
+  createKernelsSync,
+  defaultKernelUrl,
+  getKernelModule,
+  loadKernelModule,
+  setKernelModule,
+} from "../../src/kernels/index.js";
 
 describe("kernels loader", () => {
   it("compiles the module once and gives each run fresh memory", async () => {

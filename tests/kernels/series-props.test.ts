@@ -12,7 +12,8 @@ import { newRun, setBar, type Columns, type Sites } from "../ta/harness.js";
 function sameBits(got: ArrayLike<number>, want: ArrayLike<number>, what: string): void {
   expect(got.length, what).toBe(want.length);
   for (let i = 0; i < got.length; i++) {
-    const a = got[i]!, b = want[i]!;
+    const a = got[i]!,
+      b = want[i]!;
     if (!Object.is(a, b) && !(a !== a && b !== b)) expect.fail(`${what}: index ${i}: ${a} vs ${b}`);
   }
 }
@@ -23,7 +24,10 @@ const scalar: fc.Arbitrary<number> = fc.oneof(
   // decimal steps whose running and seed sums round (0.1 + 0.2 != 0.3)
   { weight: 4, arbitrary: fc.integer({ min: -300, max: 300 }).map((k) => k * 0.1 + 0.01) },
   { weight: 2, arbitrary: fc.constantFrom(0, -0, 1, -1) },
-  { weight: 1, arbitrary: fc.constantFrom(Infinity, -Infinity, 1e300, -1e300, 1e16, -1e16, 5e-324, 1e-11, -1e-11, 2 ** 53 + 2) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(Infinity, -Infinity, 1e300, -1e300, 1e16, -1e16, 5e-324, 1e-11, -1e-11, 2 ** 53 + 2),
+  },
   { weight: 1, arbitrary: fc.double({ noNaN: true }) },
 );
 
@@ -49,7 +53,10 @@ interface Input {
 
 /** Three columns of one size 0..300 (small sizes often) and a length 1..n+3 (short ones often). */
 const input: fc.Arbitrary<Input> = fc
-  .oneof({ weight: 1, arbitrary: fc.integer({ min: 0, max: 6 }) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 300 }) })
+  .oneof(
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 6 }) },
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 300 }) },
+  )
   .chain((n) =>
     fc.record({
       x: seriesOf(n),
@@ -62,7 +69,14 @@ const input: fc.Arbitrary<Input> = fc
 /** x as open/high, y as low, z as close (ta.atr reads the bar's high, low, close). */
 function bars(c: Input): Columns {
   const n = c.x.length;
-  return { time: Float64Array.from({ length: n }, (_, i) => 1_700_000_000_000 + i * 60_000), open: c.x, high: c.x, low: c.y, close: c.z, volume: new Float64Array(n) };
+  return {
+    time: Float64Array.from({ length: n }, (_, i) => 1_700_000_000_000 + i * 60_000),
+    open: c.x,
+    high: c.x,
+    low: c.y,
+    close: c.z,
+    volume: new Float64Array(n),
+  };
 }
 
 /** The state machines' outputs bar by bar (one call site per output group). */
@@ -89,19 +103,84 @@ interface Case {
 const b = (v: unknown): number => (v ? 1 : 0);
 
 const cases: Case[] = [
-  { name: "sma", outs: 1, got: (k, c) => [S.seriesSma(k, c.x, c.len)], want: (s, i, c) => s.f("a", "sma", c.x[i], c.len) },
-  { name: "ema", outs: 1, got: (k, c) => [S.seriesEma(k, c.x, c.len)], want: (s, i, c) => s.f("a", "ema", c.x[i], c.len) },
-  { name: "rma", outs: 1, got: (k, c) => [S.seriesRma(k, c.x, c.len)], want: (s, i, c) => s.f("a", "rma", c.x[i], c.len) },
-  { name: "wma", outs: 1, got: (k, c) => [S.seriesWma(k, c.x, c.len)], want: (s, i, c) => s.f("a", "wma", c.x[i], c.len) },
-  { name: "stdev", outs: 1, got: (k, c) => [S.seriesStdev(k, c.x, c.len)], want: (s, i, c) => s.f("a", "stdev", c.x[i], c.len) },
-  { name: "stdev (unbiased)", outs: 1, got: (k, c) => [S.seriesStdev(k, c.x, c.len, false)], want: (s, i, c) => s.f("a", "stdev", c.x[i], c.len, false) },
-  { name: "rsi", outs: 1, got: (k, c) => [S.seriesRsi(k, c.x, c.len)], want: (s, i, c) => s.f("a", "rsi", c.x[i], c.len) },
-  { name: "atr", outs: 1, got: (k, c) => [S.seriesAtr(k, c.x, c.y, c.z, c.len)], want: (s, _i, c) => s.f("a", "atr", c.len) },
-  { name: "highest", outs: 1, got: (k, c) => [S.seriesHighest(k, c.x, c.len)], want: (s, i, c) => s.f("a", "highest", c.x[i], c.len) },
-  { name: "lowest", outs: 1, got: (k, c) => [S.seriesLowest(k, c.x, c.len)], want: (s, i, c) => s.f("a", "lowest", c.x[i], c.len) },
-  { name: "highestbars", outs: 1, got: (k, c) => [S.seriesHighestBars(k, c.x, c.len)], want: (s, i, c) => s.f("a", "highestbars", c.x[i], c.len) },
-  { name: "lowestbars", outs: 1, got: (k, c) => [S.seriesLowestBars(k, c.x, c.len)], want: (s, i, c) => s.f("a", "lowestbars", c.x[i], c.len) },
-  { name: "stoch", outs: 1, got: (k, c) => [S.seriesStoch(k, c.z, c.x, c.y, c.len)], want: (s, i, c) => s.f("a", "stoch", c.z[i], c.x[i], c.y[i], c.len) },
+  {
+    name: "sma",
+    outs: 1,
+    got: (k, c) => [S.seriesSma(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "sma", c.x[i], c.len),
+  },
+  {
+    name: "ema",
+    outs: 1,
+    got: (k, c) => [S.seriesEma(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "ema", c.x[i], c.len),
+  },
+  {
+    name: "rma",
+    outs: 1,
+    got: (k, c) => [S.seriesRma(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "rma", c.x[i], c.len),
+  },
+  {
+    name: "wma",
+    outs: 1,
+    got: (k, c) => [S.seriesWma(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "wma", c.x[i], c.len),
+  },
+  {
+    name: "stdev",
+    outs: 1,
+    got: (k, c) => [S.seriesStdev(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "stdev", c.x[i], c.len),
+  },
+  {
+    name: "stdev (unbiased)",
+    outs: 1,
+    got: (k, c) => [S.seriesStdev(k, c.x, c.len, false)],
+    want: (s, i, c) => s.f("a", "stdev", c.x[i], c.len, false),
+  },
+  {
+    name: "rsi",
+    outs: 1,
+    got: (k, c) => [S.seriesRsi(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "rsi", c.x[i], c.len),
+  },
+  {
+    name: "atr",
+    outs: 1,
+    got: (k, c) => [S.seriesAtr(k, c.x, c.y, c.z, c.len)],
+    want: (s, _i, c) => s.f("a", "atr", c.len),
+  },
+  {
+    name: "highest",
+    outs: 1,
+    got: (k, c) => [S.seriesHighest(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "highest", c.x[i], c.len),
+  },
+  {
+    name: "lowest",
+    outs: 1,
+    got: (k, c) => [S.seriesLowest(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "lowest", c.x[i], c.len),
+  },
+  {
+    name: "highestbars",
+    outs: 1,
+    got: (k, c) => [S.seriesHighestBars(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "highestbars", c.x[i], c.len),
+  },
+  {
+    name: "lowestbars",
+    outs: 1,
+    got: (k, c) => [S.seriesLowestBars(k, c.x, c.len)],
+    want: (s, i, c) => s.f("a", "lowestbars", c.x[i], c.len),
+  },
+  {
+    name: "stoch",
+    outs: 1,
+    got: (k, c) => [S.seriesStoch(k, c.z, c.x, c.y, c.len)],
+    want: (s, i, c) => s.f("a", "stoch", c.z[i], c.x[i], c.y[i], c.len),
+  },
   {
     name: "macd",
     outs: 3,
@@ -114,11 +193,36 @@ const cases: Case[] = [
     got: (k, c) => S.seriesMacd(k, c.x, c.len + 2, Math.max(1, c.len - 1), c.len),
     want: (s, i, c) => s.f("a", "macd", c.x[i], c.len + 2, Math.max(1, c.len - 1), c.len),
   },
-  { name: "bb", outs: 3, got: (k, c) => S.seriesBb(k, c.x, c.len, 2), want: (s, i, c) => s.f("a", "bb", c.x[i], c.len, 2) },
-  { name: "bb (negative mult)", outs: 3, got: (k, c) => S.seriesBb(k, c.x, c.len, -0.5), want: (s, i, c) => s.f("a", "bb", c.x[i], c.len, -0.5) },
-  { name: "cross", outs: 1, got: (k, c) => [S.seriesCross(k, c.x, c.y, 0)], want: (s, i, c) => b(s.f("a", "cross", c.x[i], c.y[i])) },
-  { name: "crossover", outs: 1, got: (k, c) => [S.seriesCross(k, c.x, c.y, 1)], want: (s, i, c) => b(s.f("a", "crossover", c.x[i], c.y[i])) },
-  { name: "crossunder", outs: 1, got: (k, c) => [S.seriesCross(k, c.x, c.y, 2)], want: (s, i, c) => b(s.f("a", "crossunder", c.x[i], c.y[i])) },
+  {
+    name: "bb",
+    outs: 3,
+    got: (k, c) => S.seriesBb(k, c.x, c.len, 2),
+    want: (s, i, c) => s.f("a", "bb", c.x[i], c.len, 2),
+  },
+  {
+    name: "bb (negative mult)",
+    outs: 3,
+    got: (k, c) => S.seriesBb(k, c.x, c.len, -0.5),
+    want: (s, i, c) => s.f("a", "bb", c.x[i], c.len, -0.5),
+  },
+  {
+    name: "cross",
+    outs: 1,
+    got: (k, c) => [S.seriesCross(k, c.x, c.y, 0)],
+    want: (s, i, c) => b(s.f("a", "cross", c.x[i], c.y[i])),
+  },
+  {
+    name: "crossover",
+    outs: 1,
+    got: (k, c) => [S.seriesCross(k, c.x, c.y, 1)],
+    want: (s, i, c) => b(s.f("a", "crossover", c.x[i], c.y[i])),
+  },
+  {
+    name: "crossunder",
+    outs: 1,
+    got: (k, c) => [S.seriesCross(k, c.x, c.y, 2)],
+    want: (s, i, c) => b(s.f("a", "crossunder", c.x[i], c.y[i])),
+  },
 ];
 
 /** Variants of an input that reach the na-free paths (fused stoch, the block extremes from bar 0,
@@ -130,7 +234,8 @@ function variants(c: Input): Input[] {
   const near = { ...c, y: c.x.map((v, i) => (i % 3 === 0 ? v : v + (i % 2 ? 0.25 : -0.25))) };
   // mostly zeros of both signs: which of tied extremes is kept shows in the sign of a zero or an
   // infinity downstream (stoch's x - lowest and highest - lowest)
-  const zeros = (a: Float64Array, salt: number) => a.map((v, i) => (v !== v ? v : [0, -0, 1, 0.5, -0, 0][(i * 7 + salt + Math.abs(Math.round(v))) % 6]!));
+  const zeros = (a: Float64Array, salt: number) =>
+    a.map((v, i) => (v !== v ? v : [0, -0, 1, 0.5, -0, 0][(i * 7 + salt + Math.abs(Math.round(v))) % 6]!));
   const signed = { ...c, x: zeros(noNa.x, 1), y: zeros(noNa.y, 2), z: zeros(c.z, 3) };
   return [c, noNa, near, signed];
 }
@@ -144,7 +249,8 @@ describe("whole-series kernels, randomized against the state machines", () => {
           for (const c of variants(c0)) {
             const want = await perBar(c, cs.outs, (s, i) => cs.want(s, i, c));
             const got = cs.got(k, c);
-            for (let j = 0; j < cs.outs; j++) sameBits(got[j]!, want[j]!, `${cs.name} output ${j} (n ${c.x.length}, length ${c.len})`);
+            for (let j = 0; j < cs.outs; j++)
+              sameBits(got[j]!, want[j]!, `${cs.name} output ${j} (n ${c.x.length}, length ${c.len})`);
           }
         }),
         { numRuns: 60 },
@@ -182,7 +288,10 @@ describe("whole-series kernels, randomized against the state machines", () => {
 
   it("highest/lowest keep the oldest of values that tie, 0 and -0 included, with and without na", async () => {
     const k = await createKernels();
-    for (const x of [Float64Array.from([-0, 0, -1, 0, -0, -2, -0]), Float64Array.from([NaN, 0, -0, 0, NaN, -0, 0, 0])]) {
+    for (const x of [
+      Float64Array.from([-0, 0, -1, 0, -0, -2, -0]),
+      Float64Array.from([NaN, 0, -0, 0, NaN, -0, 0, 0]),
+    ]) {
       for (const len of [1, 2, 3, 4]) {
         const c: Input = { x, y: x, z: x, len };
         for (const name of ["highest", "lowest", "highestbars", "lowestbars"]) {

@@ -29,7 +29,8 @@ async function checkAll(b: ReturnType<typeof randomBars>, x: Float64Array, len: 
   bitEqual(S.seriesRma(k, x, len), await perBar(b, (s, i) => s.f("a", "rma", x[i], len)));
   bitEqual(S.seriesWma(k, x, len), await perBar(b, (s, i) => s.f("a", "wma", x[i], len)));
   bitEqual(S.seriesStdev(k, x, len), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len)));
-  if (len > 1) bitEqual(S.seriesStdev(k, x, len, false), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len, false)));
+  if (len > 1)
+    bitEqual(S.seriesStdev(k, x, len, false), await perBar(b, (s, i) => s.f("a", "stdev", x[i], len, false)));
   bitEqual(S.seriesHighest(k, x, len), await perBar(b, (s, i) => s.f("a", "highest", x[i], len)));
   bitEqual(S.seriesLowest(k, x, len), await perBar(b, (s, i) => s.f("a", "lowest", x[i], len)));
   bitEqual(S.seriesHighestBars(k, x, len), await perBar(b, (s, i) => s.f("a", "highestbars", x[i], len)));
@@ -37,12 +38,16 @@ async function checkAll(b: ReturnType<typeof randomBars>, x: Float64Array, len: 
   bitEqual(S.seriesRsi(k, x, len), await perBar(b, (s, i) => s.f("a", "rsi", x[i], len)));
   bitEqual(S.seriesChange(k, x, len), await perBar(b, (s, i) => s.f("a", "change", x[i], len)));
   bitEqual(S.seriesAtr(k, b.high, b.low, b.close, len), await perBar(b, (s) => s.f("a", "atr", len)));
-  for (const [f, sl, sg] of [[len, len + 5, Math.max(1, len >> 1)], [12, 26, 9]]) {
+  for (const [f, sl, sg] of [
+    [len, len + 5, Math.max(1, len >> 1)],
+    [12, 26, 9],
+  ]) {
     const want = await perBar3(b, (s, i) => s.f("a", "macd", x[i], f, sl, sg));
     const got = S.seriesMacd(k, x, f!, sl!, sg!);
     for (let j = 0; j < 3; j++) bitEqual(got[j]!, want[j]!);
   }
-  const h = Float64Array.from(x, (v, i) => v + Math.abs(b.high[i]! - b.close[i]!)), l = Float64Array.from(x, (v, i) => v - Math.abs(b.close[i]! - b.low[i]!));
+  const h = Float64Array.from(x, (v, i) => v + Math.abs(b.high[i]! - b.close[i]!)),
+    l = Float64Array.from(x, (v, i) => v - Math.abs(b.close[i]! - b.low[i]!));
   bitEqual(S.seriesStoch(k, x, h, l, len), await perBar(b, (s, i) => s.f("a", "stoch", x[i], h[i], l[i], len)));
   for (const mult of [2, 0.5, -1]) {
     const want = await perBar3(b, (s, i) => s.f("a", "bb", x[i], len, mult));
@@ -51,7 +56,10 @@ async function checkAll(b: ReturnType<typeof randomBars>, x: Float64Array, len: 
   }
 }
 
-async function perBar3(bars: ReturnType<typeof randomBars>, f: (s: Sites, i: number) => number[]): Promise<Float64Array[]> {
+async function perBar3(
+  bars: ReturnType<typeof randomBars>,
+  f: (s: Sites, i: number) => number[],
+): Promise<Float64Array[]> {
   const s = await newRun(bars);
   const out = [0, 1, 2].map(() => new Float64Array(bars.close.length));
   for (let i = 0; i < bars.close.length; i++) {
@@ -82,8 +90,16 @@ describe("whole-series kernels", () => {
   });
   it("cross, crossover and crossunder of two columns match ta.cross*, ties and na included", async () => {
     const k = await createKernels();
-    const y = withNa(Float64Array.from(b.close, (v, i) => (i % 7 === 0 ? x[i]! : v + Math.sin(i / 5))), 0.05, 21);
-    for (const [kind, name] of [[0, "cross"], [1, "crossover"], [2, "crossunder"]] as const) {
+    const y = withNa(
+      Float64Array.from(b.close, (v, i) => (i % 7 === 0 ? x[i]! : v + Math.sin(i / 5))),
+      0.05,
+      21,
+    );
+    for (const [kind, name] of [
+      [0, "cross"],
+      [1, "crossover"],
+      [2, "crossunder"],
+    ] as const) {
       bitEqual(S.seriesCross(k, x, y, kind), await perBar(b, (s, i) => (s.f("a", name, x[i], y[i]) ? 1 : 0)));
     }
   });
@@ -93,9 +109,16 @@ describe("whole-series kernels", () => {
     for (const handleNa of [false, true]) {
       const want = ref.tr(b.high, b.low, c, handleNa);
       bitEqual(S.seriesTr(k, b.high, b.low, c, handleNa), want);
-      for (const n of [0, 1, 2, 3]) bitEqual(S.seriesTr(k, b.high.subarray(0, n), b.low.subarray(0, n), c.subarray(0, n), handleNa), want.subarray(0, n));
+      for (const n of [0, 1, 2, 3])
+        bitEqual(
+          S.seriesTr(k, b.high.subarray(0, n), b.low.subarray(0, n), c.subarray(0, n), handleNa),
+          want.subarray(0, n),
+        );
     }
-    bitEqual(S.seriesChange(k, x, 0), x.map((v) => v - v));
+    bitEqual(
+      S.seriesChange(k, x, 0),
+      x.map((v) => v - v),
+    );
   });
   it("release their scratch memory", async () => {
     const k = await createKernels();

@@ -35,10 +35,16 @@ describe("resin check", () => {
     const f = script("bad.pine", '//@version=6\nindicator("bad")\nx = close & open\ny = (1 +\n');
     expect(await command([f])).toBe(1);
     const text = out.join("\n").split("\n");
-    expect(text[0]).toBe(`${f}:3:11: error: Pine has no bitwise operators ('&'); use 'and', 'or', 'not' for logic [P1008]`);
+    expect(text[0]).toBe(
+      `${f}:3:11: error: Pine has no bitwise operators ('&'); use 'and', 'or', 'not' for logic [P1008]`,
+    );
     expect(text[1]).toBe("x = close & open");
     expect(text[2]).toBe("          ^");
-    expect(text[3]).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4:9: error: Mismatched input end of line expecting an expression`));
+    expect(text[3]).toMatch(
+      new RegExp(
+        `^${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4:9: error: Mismatched input end of line expecting an expression`,
+      ),
+    );
     expect(err.join("\n")).toContain("2 errors");
   });
 
@@ -52,7 +58,15 @@ describe("resin check", () => {
     const f = script("json.pine", "//@version=6\nx = 0x10\n");
     expect(await command([f, "--json"])).toBe(1);
     expect(JSON.parse(out.join("\n"))).toEqual([
-      { severity: "error", message: expect.stringContaining("Hexadecimal"), line: 2, column: 5, end_line: 2, end_column: 9, code: "P1006" },
+      {
+        severity: "error",
+        message: expect.stringContaining("Hexadecimal"),
+        line: 2,
+        column: 5,
+        end_line: 2,
+        end_column: 9,
+        code: "P1006",
+      },
     ]);
   });
 

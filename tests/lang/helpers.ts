@@ -45,7 +45,8 @@ export function spanProblems(source: string, root: unknown): string[] {
   const lineStarts = [0];
   for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
   const position = (offset: number): [number, number] => {
-    let lo = 0, hi = lineStarts.length - 1;
+    let lo = 0,
+      hi = lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (lineStarts[mid]! <= offset) lo = mid;
@@ -68,9 +69,12 @@ export function spanProblems(source: string, root: unknown): string[] {
       const [line, column] = position(s.start);
       const [endLine, endColumn] = position(s.end);
       if (s.start > s.end || s.end > source.length) problems.push(`${path}: offsets ${s.start}..${s.end}`);
-      if (line !== s.line || column !== s.column) problems.push(`${path}: start ${s.line}:${s.column} but offset says ${line}:${column}`);
-      if (endLine !== s.endLine || endColumn !== s.endColumn) problems.push(`${path}: end ${s.endLine}:${s.endColumn} but offset says ${endLine}:${endColumn}`);
-      if (parent && (s.start < parent.start || s.end > parent.end)) problems.push(`${path}: ${s.start}..${s.end} outside parent ${parent.start}..${parent.end}`);
+      if (line !== s.line || column !== s.column)
+        problems.push(`${path}: start ${s.line}:${s.column} but offset says ${line}:${column}`);
+      if (endLine !== s.endLine || endColumn !== s.endColumn)
+        problems.push(`${path}: end ${s.endLine}:${s.endColumn} but offset says ${endLine}:${endColumn}`);
+      if (parent && (s.start < parent.start || s.end > parent.end))
+        problems.push(`${path}: ${s.start}..${s.end} outside parent ${parent.start}..${parent.end}`);
       here = s;
     }
     for (const [k, v] of Object.entries(node)) if (k !== "span" && k !== "doc") visit(v, here, `${path}.${k}`);

@@ -11,7 +11,13 @@ function lex(source: string) {
 
 /** Tokens as compact strings: text for real tokens, the kind for layout tokens. */
 function kinds(source: string): string[] {
-  return lex(source).tokens.map((t) => (t.kind === "Punct" || t.kind === "Ident" ? t.text : t.kind === "Number" || t.kind === "String" || t.kind === "Color" ? `${t.kind}:${t.text}` : t.kind));
+  return lex(source).tokens.map((t) =>
+    t.kind === "Punct" || t.kind === "Ident"
+      ? t.text
+      : t.kind === "Number" || t.kind === "String" || t.kind === "Color"
+        ? `${t.kind}:${t.text}`
+        : t.kind,
+  );
 }
 
 describe("literals", () => {
@@ -65,7 +71,31 @@ describe("literals", () => {
 
   it("two-character operators", () => {
     expect(kinds("a := b += c -= d *= e /= f %= g == h != i <= j >= k => l")).toEqual([
-      "a", ":=", "b", "+=", "c", "-=", "d", "*=", "e", "/=", "f", "%=", "g", "==", "h", "!=", "i", "<=", "j", ">=", "k", "=>", "l", "Newline", "EOF",
+      "a",
+      ":=",
+      "b",
+      "+=",
+      "c",
+      "-=",
+      "d",
+      "*=",
+      "e",
+      "/=",
+      "f",
+      "%=",
+      "g",
+      "==",
+      "h",
+      "!=",
+      "i",
+      "<=",
+      "j",
+      ">=",
+      "k",
+      "=>",
+      "l",
+      "Newline",
+      "EOF",
     ]);
   });
 });
@@ -73,36 +103,119 @@ describe("literals", () => {
 describe("layout", () => {
   it("emits Indent/Dedent for 4-space blocks", () => {
     expect(kinds("if a\n    b\n    if c\n        d\ne")).toEqual([
-      "if", "a", "Newline", "Indent", "b", "Newline", "if", "c", "Newline", "Indent", "d", "Newline", "Dedent", "Dedent", "e", "Newline", "EOF",
+      "if",
+      "a",
+      "Newline",
+      "Indent",
+      "b",
+      "Newline",
+      "if",
+      "c",
+      "Newline",
+      "Indent",
+      "d",
+      "Newline",
+      "Dedent",
+      "Dedent",
+      "e",
+      "Newline",
+      "EOF",
     ]);
   });
 
   it("a tab is one level", () => {
-    expect(kinds("if a\n\tb\nc")).toEqual(["if", "a", "Newline", "Indent", "b", "Newline", "Dedent", "c", "Newline", "EOF"]);
+    expect(kinds("if a\n\tb\nc")).toEqual([
+      "if",
+      "a",
+      "Newline",
+      "Indent",
+      "b",
+      "Newline",
+      "Dedent",
+      "c",
+      "Newline",
+      "EOF",
+    ]);
   });
 
   it("a line indented by a non-multiple of 4 continues the previous one", () => {
-    expect(kinds("x = a +\n  b\ny = 1")).toEqual(["x", "=", "a", "+", "b", "Newline", "y", "=", "Number:1", "Newline", "EOF"]);
+    expect(kinds("x = a +\n  b\ny = 1")).toEqual([
+      "x",
+      "=",
+      "a",
+      "+",
+      "b",
+      "Newline",
+      "y",
+      "=",
+      "Number:1",
+      "Newline",
+      "EOF",
+    ]);
     expect(kinds("x = a\n     + b")).toEqual(["x", "=", "a", "+", "b", "Newline", "EOF"]);
   });
 
   it("inside brackets every line continues, even at multiples of 4 or column 1", () => {
-    expect(kinds("f(a,\n    b,\nc)\nz")).toEqual(["f", "(", "a", ",", "b", ",", "c", ")", "Newline", "z", "Newline", "EOF"]);
+    expect(kinds("f(a,\n    b,\nc)\nz")).toEqual([
+      "f",
+      "(",
+      "a",
+      ",",
+      "b",
+      ",",
+      "c",
+      ")",
+      "Newline",
+      "z",
+      "Newline",
+      "EOF",
+    ]);
   });
 
   it("after a trailing operator a deeper multiple-of-4 line continues", () => {
     expect(kinds("x = a and\n    b\n")).toEqual(["x", "=", "a", "and", "b", "Newline", "EOF"]);
-    expect(kinds("if a or\n    b\n    c")).toEqual(["if", "a", "or", "b", "Newline", "Indent", "c", "Newline", "Dedent", "EOF"]);
+    expect(kinds("if a or\n    b\n    c")).toEqual([
+      "if",
+      "a",
+      "or",
+      "b",
+      "Newline",
+      "Indent",
+      "c",
+      "Newline",
+      "Dedent",
+      "EOF",
+    ]);
   });
 
   it("blank and comment-only lines do not affect blocks", () => {
     expect(kinds("if a\n\n        // deep comment\n    b\n// c\nd")).toEqual([
-      "if", "a", "Newline", "Indent", "b", "Newline", "Dedent", "d", "Newline", "EOF",
+      "if",
+      "a",
+      "Newline",
+      "Indent",
+      "b",
+      "Newline",
+      "Dedent",
+      "d",
+      "Newline",
+      "EOF",
     ]);
   });
 
   it("CRLF line endings", () => {
-    expect(kinds("if a\r\n    b\r\nc\r\n")).toEqual(["if", "a", "Newline", "Indent", "b", "Newline", "Dedent", "c", "Newline", "EOF"]);
+    expect(kinds("if a\r\n    b\r\nc\r\n")).toEqual([
+      "if",
+      "a",
+      "Newline",
+      "Indent",
+      "b",
+      "Newline",
+      "Dedent",
+      "c",
+      "Newline",
+      "EOF",
+    ]);
   });
 
   it("reports a dedent to an unknown level", () => {

@@ -124,11 +124,14 @@ describe("declarations and assignments", () => {
     ["float f = na", { kind: "VarDecl", mode: "plain", type: { name: "float" }, init: { kind: "Na" } }],
     ["var array<float> a = na", { kind: "VarDecl", mode: "var", type: { name: "array", args: [{ name: "float" }] } }],
     ["float[] b = array.new_float()", { kind: "VarDecl", type: { name: "float", legacyArray: true } }],
-    ["map<string, int> m = map.new<string, int>()", { type: { name: "map", args: [{ name: "string" }, { name: "int" }] } }],
+    [
+      "map<string, int> m = map.new<string, int>()",
+      { type: { name: "map", args: [{ name: "string" }, { name: "int" }] } },
+    ],
     ["chart.point p = chart.point.now()", { type: { name: "chart.point" } }],
     ["lib.Thing t = na", { type: { name: "lib.Thing" } }],
     ["simple int len = 14", { kind: "VarDecl", qualifier: "simple", type: { name: "int" } }],
-    ["const string S = \"a\"", { kind: "VarDecl", qualifier: "const" }],
+    ['const string S = "a"', { kind: "VarDecl", qualifier: "const" }],
     ["export const float X = 1.0", { kind: "VarDecl", exported: true, qualifier: "const" }],
     ["[a, _, c] = f()", { kind: "TupleDecl", names: [{ name: "a" }, { name: "_" }, { name: "c" }] }],
     ["x := 2", { kind: "Assign", op: ":=", target: { kind: "Ident" } }],
@@ -163,11 +166,18 @@ describe("control structures", () => {
     const e = exprOf('switch s\n    "a" => 1\n    "b" =>\n        y = 2\n        y * 2\n    => 0');
     if (e.kind !== "Switch") throw new Error("expected switch");
     expect(e.subject).toMatchObject({ kind: "Ident", name: "s" });
-    expect(e.cases.map((c) => [c.test?.kind ?? null, c.body.body.length])).toEqual([["String", 1], ["String", 2], [null, 1]]);
+    expect(e.cases.map((c) => [c.test?.kind ?? null, c.body.body.length])).toEqual([
+      ["String", 1],
+      ["String", 2],
+      [null, 1],
+    ]);
   });
 
   it("switch without subject", () => {
-    expect(exprOf("switch\n    a > b => 1\n    => 2")).toMatchObject({ kind: "Switch", cases: [{ test: { kind: "Binary" } }, { test: null }] });
+    expect(exprOf("switch\n    a > b => 1\n    => 2")).toMatchObject({
+      kind: "Switch",
+      cases: [{ test: { kind: "Binary" } }, { test: null }],
+    });
   });
 
   it.each<[string, object]>([
@@ -188,23 +198,32 @@ describe("control structures", () => {
   });
 
   it("tuple destructuring from an if expression", () => {
-    expect(firstStmt("[a, b] = if c\n    [1, 2]\nelse\n    [3, 4]")).toMatchObject({ kind: "TupleDecl", init: { kind: "If" } });
+    expect(firstStmt("[a, b] = if c\n    [1, 2]\nelse\n    [3, 4]")).toMatchObject({
+      kind: "TupleDecl",
+      init: { kind: "If" },
+    });
   });
 });
 
 describe("functions, methods, types, enums", () => {
   it("single-line function with defaults", () => {
     expect(firstStmt("f(x, len = 14) => x * len")).toMatchObject({
-      kind: "FuncDecl", singleLine: true, isMethod: false, exported: false,
+      kind: "FuncDecl",
+      singleLine: true,
+      isMethod: false,
+      exported: false,
       params: [{ name: { name: "x" } }, { name: { name: "len" }, default: { value: 14 } }],
       body: { body: [{ kind: "ExprStmt" }] },
     });
   });
 
   it("multi-line function with qualified and typed parameters", () => {
-    const f = firstStmt("f(series float src, simple int len, array<float> xs, float[] ys) =>\n    a = src\n    a + len");
+    const f = firstStmt(
+      "f(series float src, simple int len, array<float> xs, float[] ys) =>\n    a = src\n    a + len",
+    );
     expect(f).toMatchObject({
-      kind: "FuncDecl", singleLine: false,
+      kind: "FuncDecl",
+      singleLine: false,
       params: [
         { qualifier: "series", type: { name: "float" } },
         { qualifier: "simple", type: { name: "int" } },
@@ -216,14 +235,26 @@ describe("functions, methods, types, enums", () => {
   });
 
   it("methods and exports", () => {
-    expect(firstStmt("method m(T this, int n = 1) => this.v + n")).toMatchObject({ kind: "FuncDecl", isMethod: true, exported: false });
-    expect(firstStmt("export method m(T this) => this.v")).toMatchObject({ kind: "FuncDecl", isMethod: true, exported: true });
+    expect(firstStmt("method m(T this, int n = 1) => this.v + n")).toMatchObject({
+      kind: "FuncDecl",
+      isMethod: true,
+      exported: false,
+    });
+    expect(firstStmt("export method m(T this) => this.v")).toMatchObject({
+      kind: "FuncDecl",
+      isMethod: true,
+      exported: true,
+    });
     expect(firstStmt("export f(float x) => x")).toMatchObject({ kind: "FuncDecl", exported: true });
   });
 
   it("type with field defaults and varip fields", () => {
-    expect(firstStmt("export type P\n    float price = na\n    varip int n = 0\n    array<float> xs\n    P next")).toMatchObject({
-      kind: "TypeDecl", exported: true, name: { name: "P" },
+    expect(
+      firstStmt("export type P\n    float price = na\n    varip int n = 0\n    array<float> xs\n    P next"),
+    ).toMatchObject({
+      kind: "TypeDecl",
+      exported: true,
+      name: { name: "P" },
       fields: [
         { varip: false, type: { name: "float" }, name: { name: "price" }, default: { kind: "Na" } },
         { varip: true, name: { name: "n" } },
@@ -235,37 +266,47 @@ describe("functions, methods, types, enums", () => {
 
   it("enum with and without titles", () => {
     expect(firstStmt('enum E\n    a = "Alpha"\n    b')).toMatchObject({
-      kind: "EnumDecl", exported: false,
+      kind: "EnumDecl",
+      exported: false,
       members: [{ name: { name: "a" }, title: { value: "Alpha" } }, { name: { name: "b" } }],
     });
   });
 
   it("constructor calls with named arguments", () => {
-    expect(exprOf("P.new(price = 1, n = 2)")).toMatchObject({ kind: "Call", callee: { kind: "Member", property: { name: "new" } }, args: [{ name: { name: "price" } }, { name: { name: "n" } }] });
+    expect(exprOf("P.new(price = 1, n = 2)")).toMatchObject({
+      kind: "Call",
+      callee: { kind: "Member", property: { name: "new" } },
+      args: [{ name: { name: "price" } }, { name: { name: "n" } }],
+    });
   });
 });
 
 describe("doc annotations", () => {
   it("attaches //@ lines above declarations and keeps script-level ones on the program", () => {
-    const ast = program([
-      "//@description A library.",
-      "//@strategy_alert_message hi",
-      "",
-      "//@function Adds.",
-      "//@param a First.",
-      "//   more about a.",
-      "//@param b Second.",
-      "//@returns Sum.",
-      "add(a, b) => a + b",
-      "",
-      "//@variable Counter.",
-      "var n = 0",
-      "",
-      "// not attached: separated by a blank line",
-      "",
-      "k = 1",
-    ].join("\n"));
-    expect(ast.doc.map((d) => [d.tag, d.text])).toEqual([["description", "A library."], ["strategy_alert_message", "hi"]]);
+    const ast = program(
+      [
+        "//@description A library.",
+        "//@strategy_alert_message hi",
+        "",
+        "//@function Adds.",
+        "//@param a First.",
+        "//   more about a.",
+        "//@param b Second.",
+        "//@returns Sum.",
+        "add(a, b) => a + b",
+        "",
+        "//@variable Counter.",
+        "var n = 0",
+        "",
+        "// not attached: separated by a blank line",
+        "",
+        "k = 1",
+      ].join("\n"),
+    );
+    expect(ast.doc.map((d) => [d.tag, d.text])).toEqual([
+      ["description", "A library."],
+      ["strategy_alert_message", "hi"],
+    ]);
     const f = ast.body[0]!;
     expect(f.kind === "FuncDecl" && f.doc?.map((d) => [d.tag, d.name ?? null, d.text])).toEqual([
       ["function", null, "Adds."],
@@ -340,12 +381,19 @@ describe("unparse", () => {
     const r = parse("//@version=6\nx = a * b\n");
     const s = r.ast.body[0]!;
     if (s.kind !== "VarDecl" || s.init.kind !== "Binary") throw new Error("shape");
-    s.init.left = { kind: "Binary", op: "+", left: { kind: "Ident", name: "p", span: s.span }, right: { kind: "Ident", name: "q", span: s.span }, span: s.span };
+    s.init.left = {
+      kind: "Binary",
+      op: "+",
+      left: { kind: "Ident", name: "p", span: s.span },
+      right: { kind: "Ident", name: "q", span: s.span },
+      span: s.span,
+    };
     expect(unparse(r.ast)).toContain("x = (p + q) * b");
   });
 
   it("prints docs, exports, types and enums so they parse back the same", () => {
-    const src = '//@version=6\n//@description d\nlibrary("L")\n//@type T\nexport type T\n    varip int n = 0\nexport enum E\n    a = "A"\n    b\n//@function f\nexport method f(T this, simple int k = 2) =>\n    this.n += k\n    this\n';
+    const src =
+      '//@version=6\n//@description d\nlibrary("L")\n//@type T\nexport type T\n    varip int n = 0\nexport enum E\n    a = "A"\n    b\n//@function f\nexport method f(T this, simple int k = 2) =>\n    this.n += k\n    this\n';
     const first = parse(src);
     const second = parse(unparse(first.ast));
     expect(messages(second)).toEqual([]);

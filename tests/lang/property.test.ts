@@ -7,14 +7,117 @@ import { parse, unparse, type Diagnostic } from "../../src/lang/index.js";
 import { pineFiles, read, shape, spanProblems } from "./helpers.js";
 
 const VOCAB = [
-  "if", "else", "for", "to", "by", "in", "while", "switch", "var", "varip", "const", "simple", "series",
-  "type", "enum", "method", "import", "export", "as", "and", "or", "not", "true", "false", "na", "break",
-  "continue", "x", "y", "close", "ta.sma", "array.new", "float", "int", "array", "map", "_", "this",
-  "0", "1", "14", "1.5", ".5", "1e3", "2.", "0x1F", "1_0", "\"s\"", "'t'", "\"unterminated", "'''",
-  "#ff0000", "#12", "#", "(", ")", "[", "]", "<", ">", "<=", ">=", "==", "!=", "=", ":=", "+=", "-=",
-  "*=", "/=", "%=", "+", "-", "*", "/", "%", "?", ":", ",", ".", "=>", "&", "|", "^", "~", "!", "&&",
-  "<<", "/*", "*/", "@", "$", "\\", "//", "//@version=6", "//@function f", "\n", "\n", "\n", "\n",
-  "\n    ", "\n        ", "\n  ", "\n\t", "\r\n", " ", " ", "\t", "é", "日本", "\u0000",
+  "if",
+  "else",
+  "for",
+  "to",
+  "by",
+  "in",
+  "while",
+  "switch",
+  "var",
+  "varip",
+  "const",
+  "simple",
+  "series",
+  "type",
+  "enum",
+  "method",
+  "import",
+  "export",
+  "as",
+  "and",
+  "or",
+  "not",
+  "true",
+  "false",
+  "na",
+  "break",
+  "continue",
+  "x",
+  "y",
+  "close",
+  "ta.sma",
+  "array.new",
+  "float",
+  "int",
+  "array",
+  "map",
+  "_",
+  "this",
+  "0",
+  "1",
+  "14",
+  "1.5",
+  ".5",
+  "1e3",
+  "2.",
+  "0x1F",
+  "1_0",
+  '"s"',
+  "'t'",
+  '"unterminated',
+  "'''",
+  "#ff0000",
+  "#12",
+  "#",
+  "(",
+  ")",
+  "[",
+  "]",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "==",
+  "!=",
+  "=",
+  ":=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "?",
+  ":",
+  ",",
+  ".",
+  "=>",
+  "&",
+  "|",
+  "^",
+  "~",
+  "!",
+  "&&",
+  "<<",
+  "/*",
+  "*/",
+  "@",
+  "$",
+  "\\",
+  "//",
+  "//@version=6",
+  "//@function f",
+  "\n",
+  "\n",
+  "\n",
+  "\n",
+  "\n    ",
+  "\n        ",
+  "\n  ",
+  "\n\t",
+  "\r\n",
+  " ",
+  " ",
+  "\t",
+  "é",
+  "日本",
+  "\u0000",
 ];
 
 function checkDiagnostics(source: string, diagnostics: Diagnostic[]): void {
@@ -71,19 +174,35 @@ function applyEdit(src: string, e: Edit): string {
 }
 
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant("delete" as const), at: fc.double({ min: 0, max: 1, noNaN: true }), len: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.double({ min: 0, max: 1, noNaN: true }), text: fc.constantFrom(...VOCAB) }),
+  fc.record({
+    kind: fc.constant("delete" as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    len: fc.integer({ min: 1, max: 40 }),
+  }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    text: fc.constantFrom(...VOCAB),
+  }),
   fc.record({ kind: fc.constant("dupline" as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
-  fc.record({ kind: fc.constant("indent" as const), at: fc.double({ min: 0, max: 1, noNaN: true }), by: fc.constantFrom(" ", "  ", "    ", "\t", "       ") }),
+  fc.record({
+    kind: fc.constant("indent" as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    by: fc.constantFrom(" ", "  ", "    ", "\t", "       "),
+  }),
 );
 
 describe("parser properties", () => {
   it("random token sequences never throw and diagnostics stay inside the source", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...VOCAB), { maxLength: 80 }), fc.array(fc.constantFrom("", " ", "  "), { maxLength: 80 }), (toks, gaps) => {
-        const source = toks.map((t, i) => t + (gaps[i] ?? " ")).join("");
-        checkSource(source);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...VOCAB), { maxLength: 80 }),
+        fc.array(fc.constantFrom("", " ", "  "), { maxLength: 80 }),
+        (toks, gaps) => {
+          const source = toks.map((t, i) => t + (gaps[i] ?? " ")).join("");
+          checkSource(source);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -98,26 +217,34 @@ describe("parser properties", () => {
   it("random edits of corpus scripts never throw and diagnostics stay inside the source", () => {
     expect(scripts.length).toBeGreaterThan(0);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: scripts.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 6 }), (which, edits) => {
-        let source = scripts[which]!;
-        for (const e of edits) source = applyEdit(source, e);
-        checkSource(source);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: scripts.length - 1 }),
+        fc.array(editArb, { minLength: 1, maxLength: 6 }),
+        (which, edits) => {
+          let source = scripts[which]!;
+          for (const e of edits) source = applyEdit(source, e);
+          checkSource(source);
+        },
+      ),
       { numRuns: 600 },
     );
   });
 
   it("edited scripts that still parse cleanly also round-trip through unparse", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: scripts.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 3 }), (which, edits) => {
-        let source = scripts[which]!;
-        for (const e of edits) source = applyEdit(source, e);
-        const first = parse(source);
-        if (first.diagnostics.some((d) => d.severity === "error")) return;
-        const second = parse(unparse(first.ast));
-        expect(second.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-        expect(shape(second.ast)).toBe(shape(first.ast));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: scripts.length - 1 }),
+        fc.array(editArb, { minLength: 1, maxLength: 3 }),
+        (which, edits) => {
+          let source = scripts[which]!;
+          for (const e of edits) source = applyEdit(source, e);
+          const first = parse(source);
+          if (first.diagnostics.some((d) => d.severity === "error")) return;
+          const second = parse(unparse(first.ast));
+          expect(second.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+          expect(shape(second.ast)).toBe(shape(first.ast));
+        },
+      ),
       { numRuns: 800 },
     );
   });
@@ -131,7 +258,12 @@ describe("parser properties", () => {
 
 describe("nesting limits", () => {
   it("reports very deep nesting instead of overflowing the stack", () => {
-    for (const source of ["x = " + "(".repeat(20000) + "1", "x = " + "-".repeat(20000) + "1", "x = " + "not ".repeat(20000) + "a", "x = " + "f(".repeat(20000)]) {
+    for (const source of [
+      "x = " + "(".repeat(20000) + "1",
+      "x = " + "-".repeat(20000) + "1",
+      "x = " + "not ".repeat(20000) + "a",
+      "x = " + "f(".repeat(20000),
+    ]) {
       const r = parse(source);
       expect(r.diagnostics.some((d) => d.code === "P2013")).toBe(true);
       checkDiagnostics(source, r.diagnostics);

@@ -30,7 +30,18 @@ async function ctl(argv: string[], opts: { cwd: string; env?: Record<string, str
     isTTY: opts.isTTY ?? false,
     chdir: false,
   });
-  return { code, out, err, json: (() => { try { return JSON.parse(out); } catch { return null; } })() };
+  return {
+    code,
+    out,
+    err,
+    json: (() => {
+      try {
+        return JSON.parse(out);
+      } catch {
+        return null;
+      }
+    })(),
+  };
 }
 
 describe("global behaviour", () => {
@@ -50,21 +61,35 @@ describe("global behaviour", () => {
     const fresh = workspace();
     const asked: string[] = [];
     let out = "";
-    const code = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined,
+    const code = await main([], {
+      cwd: fresh.root,
+      env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" },
+      isTTY: true,
+      chdir: false,
+      stdout: (s) => void (out += s),
+      stderr: () => undefined,
       prompter: {
         confirm: async (q) => {
           asked.push(q);
           return true;
         },
         select: async () => null,
-      } });
+      },
+    });
     expect(code).toBe(0);
     expect(asked[0]).toMatch(/onboarding/);
     expect(existsSync(join(fresh.root, "resinctl.toml"))).toBe(true);
     // With a config: the menu runs the picked command (6 = doctor).
     out = "";
-    const menu = await main([], { cwd: fresh.root, env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" }, isTTY: true, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined,
-      prompter: { confirm: async () => false, select: async (_q, choices) => choices[5] ?? null } });
+    const menu = await main([], {
+      cwd: fresh.root,
+      env: { SVC_HOME: fresh.home, SVC_CLI_SILENT: "1" },
+      isTTY: true,
+      chdir: false,
+      stdout: (s) => void (out += s),
+      stderr: () => undefined,
+      prompter: { confirm: async () => false, select: async (_q, choices) => choices[5] ?? null },
+    });
     expect(menu).toBe(0);
     expect(out).toContain("Runtime root");
     const noTty = await ctl([], { cwd: fresh.root, env: { SVC_HOME: fresh.home } });
@@ -89,7 +114,13 @@ describe("global behaviour", () => {
     const d3 = await ctl(["doctor", "--json"], { cwd: tmpdir(), env });
     expect(d3.json).toMatchObject({ runtime_root: ws.root, source: "remembered", remembered: ws.root });
     // The workspace line goes to stderr unless SVC_CLI_SILENT=1.
-    const loud = await main(["doctor", "--json"], { cwd: ws.root, env: { SVC_HOME: ws.home }, stdout: () => undefined, stderr: (s) => expect(s).toContain(`workspace: ${ws.root}`), chdir: false });
+    const loud = await main(["doctor", "--json"], {
+      cwd: ws.root,
+      env: { SVC_HOME: ws.home },
+      stdout: () => undefined,
+      stderr: (s) => expect(s).toContain(`workspace: ${ws.root}`),
+      chdir: false,
+    });
     expect(loud).toBe(0);
   });
 
@@ -154,15 +185,27 @@ describe("global behaviour", () => {
       expect(r.out).toContain("deploy");
     }
     expect((await ctl(["completion", "tcsh"], { cwd: ws.root, env })).code).toBe(2);
-    expect([compactNumber(1234), compactNumber(3_400_000), compactNumber(5_600_000_000), compactNumber(12)]).toEqual(["1.2K", "3.4M", "5.6B", "12"]);
+    expect([compactNumber(1234), compactNumber(3_400_000), compactNumber(5_600_000_000), compactNumber(12)]).toEqual([
+      "1.2K",
+      "3.4M",
+      "5.6B",
+      "12",
+    ]);
     expect([formatBytes(1500), formatBytes(1536, true), formatBytes(12)]).toEqual(["1.5 kB", "1.5 KiB", "12 B"]);
-    expect([formatDuration(250), formatDuration(1500), formatDuration(125_000), formatDuration(3_720_000)]).toEqual(["250ms", "1.5s", "2m 05s", "1h 02m"]);
+    expect([formatDuration(250), formatDuration(1500), formatDuration(125_000), formatDuration(3_720_000)]).toEqual([
+      "250ms",
+      "1.5s",
+      "2m 05s",
+      "1h 02m",
+    ]);
     expect(editDistance("deplyo", "deploy")).toBe(2);
   });
 
   it("the cloudflare provider reports a missing wrangler (exit 3)", async () => {
     const r = await main(["check", "prerequisites", "--json"], {
-      cwd: ws.root, env: { ...env, SVC_CLI_SILENT: "1", SVC_PROVIDER: "cloudflare" }, chdir: false,
+      cwd: ws.root,
+      env: { ...env, SVC_CLI_SILENT: "1", SVC_PROVIDER: "cloudflare" },
+      chdir: false,
       stdout: (s) => {
         const j = JSON.parse(s);
         expect(j.checks.find((c: { name: string }) => c.name === "wrangler")).toMatchObject({ status: "failed" });
@@ -186,20 +229,42 @@ describe("cloudflare provider (injected wrangler)", () => {
     if (args[0] === "deploy") {
       return failDeploy
         ? { status: 1, stdout: "", stderr: "✘ [ERROR] Authentication error [code: 10000]" }
-        : { status: 0, stdout: "Uploaded resin (2.1 sec)\nDeployed resin triggers (0.3 sec)\nCurrent Version ID: 6a1f2e3d-0000-4bcd-8000-1234567890ab\n", stderr: "" };
+        : {
+            status: 0,
+            stdout:
+              "Uploaded resin (2.1 sec)\nDeployed resin triggers (0.3 sec)\nCurrent Version ID: 6a1f2e3d-0000-4bcd-8000-1234567890ab\n",
+            stderr: "",
+          };
     }
     return { status: 0, stdout: "Success!\n", stderr: "" };
   };
   async function cf(argv: string[]) {
     let out = "";
-    const code = await main(argv, { cwd: ws.root, env: { SVC_HOME: ws.home, SVC_CLI_SILENT: "1", SVC_PROVIDER: "cloudflare", CLOUDFLARE_API_TOKEN: "t", CLOUDFLARE_ACCOUNT_ID: "a" }, chdir: false, stdout: (s) => void (out += s), stderr: () => undefined, runProcess });
+    const code = await main(argv, {
+      cwd: ws.root,
+      env: {
+        SVC_HOME: ws.home,
+        SVC_CLI_SILENT: "1",
+        SVC_PROVIDER: "cloudflare",
+        CLOUDFLARE_API_TOKEN: "t",
+        CLOUDFLARE_ACCOUNT_ID: "a",
+      },
+      chdir: false,
+      stdout: (s) => void (out += s),
+      stderr: () => undefined,
+      runProcess,
+    });
     return { code, json: JSON.parse(out) };
   }
 
   it("deploys the bundle with wrangler deploy and reports the version id", async () => {
     const r = await cf(["deploy", "worker", "resin", "--json"]);
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ success: true, provider: "cloudflare", version_id: "6a1f2e3d-0000-4bcd-8000-1234567890ab" });
+    expect(r.json).toMatchObject({
+      success: true,
+      provider: "cloudflare",
+      version_id: "6a1f2e3d-0000-4bcd-8000-1234567890ab",
+    });
     const deploy = calls.find((c) => c.args[0] === "deploy")!;
     expect(deploy.args[1]).toBe(join(ws.root, ".resin", "build", "resin", "worker.js"));
     expect(deploy.args.slice(2, 4)).toEqual(["--name", "resin"]);
@@ -215,7 +280,11 @@ describe("cloudflare provider (injected wrangler)", () => {
     failDeploy = true;
     const bad = await cf(["deploy", "worker", "resin", "--json"]);
     expect(bad.code).toBe(4);
-    expect(bad.json).toMatchObject({ success: false, code: "WRANGLER_FAILED", error: expect.stringContaining("Authentication error") });
+    expect(bad.json).toMatchObject({
+      success: false,
+      code: "WRANGLER_FAILED",
+      error: expect.stringContaining("Authentication error"),
+    });
   }, 60_000);
 });
 
@@ -233,14 +302,18 @@ describe("local provider (workerd)", () => {
 
   /** Waits until the dev server runs the current version (a deploy hot-reloads it). */
   async function settled(): Promise<void> {
-    for (let i = 0; i < 100 && dev.version !== local.currentVersion("resin"); i++) await new Promise((res) => setTimeout(res, 100));
+    for (let i = 0; i < 100 && dev.version !== local.currentVersion("resin"); i++)
+      await new Promise((res) => setTimeout(res, 100));
   }
 
   it("deploys numbered versions with history and persisted state dirs", async () => {
     const second = await ctl(["deploy", "worker", "resin", "--json"], { cwd: ws.root, env });
     expect(second.json).toMatchObject({ success: true, worker: "resin", version: 2, hot_reload: true });
     const hist = await ctl(["deploy", "history", "resin", "--json"], { cwd: ws.root, env });
-    expect(hist.json.versions.map((v: { version: number; current: boolean }) => [v.version, v.current])).toEqual([[1, false], [2, true]]);
+    expect(hist.json.versions.map((v: { version: number; current: boolean }) => [v.version, v.current])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     for (const d of ["kv", "sql", "obj"]) expect(existsSync(join(ws.root, ".resin", "state", d))).toBe(true);
     const list = await ctl(["workers", "list", "--json"], { cwd: ws.root, env });
     expect(list.json.workers[0]).toMatchObject({ name: "resin", status: "running", version: 2 });
@@ -260,13 +333,26 @@ describe("local provider (workerd)", () => {
     const stored = await ctl(["script", "scripts", "deploy", file, "--json"], { cwd: ws.root, env });
     expect(stored.err).toBe("");
     expect(stored.json.script.id).toBe("s");
-    expect((await ctl(["script", "scripts", "list", "--json"], { cwd: ws.root, env })).json.scripts.map((s: { id: string }) => s.id)).toEqual(["s"]);
-    const ing = await ctl(["script", "ingest", "--symbol", "X", "--timeframe", "1", "--bars", "7", "--json"], { cwd: ws.root, env });
+    expect(
+      (await ctl(["script", "scripts", "list", "--json"], { cwd: ws.root, env })).json.scripts.map(
+        (s: { id: string }) => s.id,
+      ),
+    ).toEqual(["s"]);
+    const ing = await ctl(["script", "ingest", "--symbol", "X", "--timeframe", "1", "--bars", "7", "--json"], {
+      cwd: ws.root,
+      env,
+    });
     expect(ing.json.ingest).toMatchObject({ count: 7 });
-    expect((await ctl(["monitor", "kill-switch", "on", "--json"], { cwd: ws.root, env })).json).toMatchObject({ success: true, on: true });
+    expect((await ctl(["monitor", "kill-switch", "on", "--json"], { cwd: ws.root, env })).json).toMatchObject({
+      success: true,
+      on: true,
+    });
     expect((await ctl(["monitor", "kill-switch", "--json"], { cwd: ws.root, env })).json.on).toBe(true);
     expect((await ctl(["monitor", "kill-switch", "off", "--json"], { cwd: ws.root, env })).json.on).toBe(false);
-    expect((await ctl(["monitor", "trades", "5", "--json"], { cwd: ws.root, env })).json).toMatchObject({ success: true, trades: [] });
+    expect((await ctl(["monitor", "trades", "5", "--json"], { cwd: ws.root, env })).json).toMatchObject({
+      success: true,
+      trades: [],
+    });
     // KV state is persisted in the workspace.
     expect(existsSync(join(ws.root, ".resin", "state", "kv"))).toBe(true);
   });
@@ -278,7 +364,9 @@ describe("local provider (workerd)", () => {
     expect(dev.version).toBe(1);
     expect(dev.reloads).toBeGreaterThanOrEqual(2);
     expect((await ctl(["script", "health", "--json"], { cwd: ws.root, env })).json.health.status).toBe("ok");
-    expect((await ctl(["deploy", "rollback", "resin", "--json"], { cwd: ws.root, env })).json.code).toBe("NO_PREVIOUS_VERSION");
+    expect((await ctl(["deploy", "rollback", "resin", "--json"], { cwd: ws.root, env })).json.code).toBe(
+      "NO_PREVIOUS_VERSION",
+    );
     expect((await ctl(["deploy", "rollback", "resin", "v2"], { cwd: ws.root, env })).code).toBe(0);
   });
 });

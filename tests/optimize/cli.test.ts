@@ -13,7 +13,9 @@ const file = (name: string, text: string): string => {
   return p;
 };
 
-const STRATEGY = file("cross.pine", `//@version=6
+const STRATEGY = file(
+  "cross.pine",
+  `//@version=6
 strategy("Cross")
 fast = input.int(3, "Fast", minval=2, maxval=10)
 slow = input.int(12, "Slow", minval=8, maxval=30)
@@ -23,7 +25,8 @@ if ta.crossover(f, s)
     strategy.entry("L", strategy.long)
 if ta.crossunder(f, s)
     strategy.close("L")
-`);
+`,
+);
 const INDICATOR = file("ind.pine", '//@version=6\nindicator("x")\nplot(close, "c")\n');
 
 let out: string[];
@@ -43,7 +46,9 @@ describe("resin optimize", () => {
     expect(await command([STRATEGY, "--trials", "0"])).toBe(2);
     expect(await command([STRATEGY, "--bogus"])).toBe(2);
     expect(await command([STRATEGY, "--space", "{nope"])).toBe(2);
-    expect(await command([STRATEGY, "--sampler", "annealing", "--space", '[{"name":"Fast","kind":"int","min":2,"max":9}]'])).toBe(2);
+    expect(
+      await command([STRATEGY, "--sampler", "annealing", "--space", '[{"name":"Fast","kind":"int","min":2,"max":9}]']),
+    ).toBe(2);
     expect(err.join("\n")).toMatch(/INVALID_SAMPLER/);
     expect(await command([STRATEGY, "--space", '{"params":[]}'])).toBe(2);
     expect(await command(["--help"])).toBe(0);
@@ -79,7 +84,20 @@ describe("resin optimize", () => {
   });
 
   it("searches the inputs' default space with walk-forward windows derived from --bars", async () => {
-    const code = await command([STRATEGY, "--trials", "4", "--seed", "2", "--bars", "120", "--validation", "walk-forward", "--min-trades", "1", "--json"]);
+    const code = await command([
+      STRATEGY,
+      "--trials",
+      "4",
+      "--seed",
+      "2",
+      "--bars",
+      "120",
+      "--validation",
+      "walk-forward",
+      "--min-trades",
+      "1",
+      "--json",
+    ]);
     expect(err.join("\n")).toBe("");
     expect(code).toBe(0);
     const res = JSON.parse(out.join(""));

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createRng, gridAxis, gridSize, OptimizeError, parseSpace, sampleAxis, createGridSampler, spaceFromInputs } from "../../src/optimize/index.js";
+import {
+  createRng,
+  gridAxis,
+  gridSize,
+  OptimizeError,
+  parseSpace,
+  sampleAxis,
+  createGridSampler,
+  spaceFromInputs,
+} from "../../src/optimize/index.js";
 
 function code(fn: () => unknown): string | undefined {
   try {
@@ -17,7 +26,15 @@ describe("parseSpace", () => {
     ["missing bounds", { params: [{ name: "a", kind: "int", min: 1 }] }],
     ["min >= max", { params: [{ name: "a", kind: "float", min: 2, max: 2 }] }],
     ["empty choices", { params: [{ name: "a", kind: "categorical", choices: [] }] }],
-    ["duplicate names", { params: [{ name: "a", kind: "bool" }, { name: "a", kind: "bool" }] }],
+    [
+      "duplicate names",
+      {
+        params: [
+          { name: "a", kind: "bool" },
+          { name: "a", kind: "bool" },
+        ],
+      },
+    ],
     ["unknown kind", { params: [{ name: "a", kind: "decimal", min: 0, max: 1 }] }],
     ["negative step", { params: [{ name: "a", kind: "float", min: 0, max: 1, step: -1 }] }],
   ])("rejects %s with INVALID_SPACE", (_label, raw) => {
@@ -25,12 +42,14 @@ describe("parseSpace", () => {
   });
 
   it("accepts every kind", () => {
-    const s = parseSpace({ params: [
-      { name: "n", kind: "int", min: 2, max: 10, step: 2 },
-      { name: "f", kind: "float", min: 0, max: 1 },
-      { name: "b", kind: "bool" },
-      { name: "c", kind: "categorical", choices: ["EMA", "SMA"] },
-    ] });
+    const s = parseSpace({
+      params: [
+        { name: "n", kind: "int", min: 2, max: 10, step: 2 },
+        { name: "f", kind: "float", min: 0, max: 1 },
+        { name: "b", kind: "bool" },
+        { name: "c", kind: "categorical", choices: ["EMA", "SMA"] },
+      ],
+    });
     expect(s.map((p) => p.kind)).toEqual(["int", "float", "bool", "categorical"]);
   });
 });
@@ -48,11 +67,13 @@ describe("axes", () => {
   });
 
   it("grid axes: step grid, 8 points for a float without step, capped at 16", () => {
-    const s = parseSpace({ params: [
-      { name: "a", kind: "int", min: 2, max: 10, step: 2 },
-      { name: "b", kind: "float", min: 0, max: 1 },
-      { name: "c", kind: "int", min: 1, max: 100 },
-    ] });
+    const s = parseSpace({
+      params: [
+        { name: "a", kind: "int", min: 2, max: 10, step: 2 },
+        { name: "b", kind: "float", min: 0, max: 1 },
+        { name: "c", kind: "int", min: 1, max: 100 },
+      ],
+    });
     expect(gridAxis(s[0]!)).toEqual([2, 4, 6, 8, 10]);
     expect(gridAxis(s[1]!)).toHaveLength(8);
     expect(gridAxis(s[1]!)[0]).toBe(0);
@@ -65,15 +86,21 @@ describe("axes", () => {
   });
 
   it("grid walks the Cartesian product with the last axis fastest, then draws randomly", () => {
-    const s = parseSpace({ params: [
-      { name: "a", kind: "int", min: 1, max: 2 },
-      { name: "b", kind: "categorical", choices: ["x", "y", "z"] },
-    ] });
+    const s = parseSpace({
+      params: [
+        { name: "a", kind: "int", min: 1, max: 2 },
+        { name: "b", kind: "categorical", choices: ["x", "y", "z"] },
+      ],
+    });
     const g = createGridSampler(s, createRng(1));
     const seen = Array.from({ length: 6 }, () => g.propose([]));
     expect(seen).toEqual([
-      { a: 1, b: "x" }, { a: 1, b: "y" }, { a: 1, b: "z" },
-      { a: 2, b: "x" }, { a: 2, b: "y" }, { a: 2, b: "z" },
+      { a: 1, b: "x" },
+      { a: 1, b: "y" },
+      { a: 1, b: "z" },
+      { a: 2, b: "x" },
+      { a: 2, b: "y" },
+      { a: 2, b: "z" },
     ]);
     const after = g.propose([]);
     expect([1, 2]).toContain(after.a);

@@ -1,9 +1,25 @@
 import { describe, expect, it } from "vitest";
 import type { Bar } from "../../src/core/result.js";
-import { computeStats, optimize, OptimizeError, planValidation, parseValidation, prepareStudy, score, walkForwardStarts, type OptimizeRequest, type TrialRunner } from "../../src/optimize/index.js";
+import {
+  computeStats,
+  optimize,
+  OptimizeError,
+  planValidation,
+  parseValidation,
+  prepareStudy,
+  score,
+  walkForwardStarts,
+  type OptimizeRequest,
+  type TrialRunner,
+} from "../../src/optimize/index.js";
 import { fakeResult, STRATEGY, syntheticBars, trade } from "./helpers.js";
 
-const SPACE = { params: [{ name: "Length", kind: "int", min: 2, max: 50 }, { name: "Mult", kind: "float", min: 0, max: 1 }] };
+const SPACE = {
+  params: [
+    { name: "Length", kind: "int", min: 2, max: 50 },
+    { name: "Mult", kind: "float", min: 0, max: 1 },
+  ],
+};
 
 /** A runner whose trades depend smoothly on the params: profit peaks at Length 20, Mult 0.6. */
 const smoothRunner: TrialRunner = async (inputs, bars) => {
@@ -24,7 +40,7 @@ function codeOf(req: Partial<OptimizeRequest>): string | undefined {
 
 describe("request checks", () => {
   it("reports each error code, in the documented order", () => {
-    expect(codeOf({ script: "  " , data: [] })).toBe("NO_SCRIPT");
+    expect(codeOf({ script: "  ", data: [] })).toBe("NO_SCRIPT");
     expect(codeOf({ data: [], space: null })).toBe("NO_DATA");
     expect(codeOf({ script: '//@version=6\nindicator("x")\n', space: null })).toBe("NOT_A_STRATEGY");
     expect(codeOf({ space: { params: [] }, validation: { mode: "bogus" } })).toBe("INVALID_SPACE");
@@ -34,8 +50,20 @@ describe("request checks", () => {
     expect(codeOf({ data: syntheticBars(3) })).toBe("INVALID_VALIDATION");
     expect(codeOf({ objective: "nope", sampler: "nope" })).toBe("INVALID_OBJECTIVE");
     expect(codeOf({ sampler: "nope" })).toBe("INVALID_SAMPLER");
-    expect(codeOf({ sampler: "grid", space: { params: [{ name: "a", kind: "int", min: 1, max: 20 }, { name: "b", kind: "int", min: 1, max: 20 }] } })).toBe("GRID_TOO_LARGE");
-    expect(codeOf({ n_trials: 100, validation: { mode: "walk-forward", train_bars: 40, test_bars: 10 } })).toBe("TOO_MANY_RUNS");
+    expect(
+      codeOf({
+        sampler: "grid",
+        space: {
+          params: [
+            { name: "a", kind: "int", min: 1, max: 20 },
+            { name: "b", kind: "int", min: 1, max: 20 },
+          ],
+        },
+      }),
+    ).toBe("GRID_TOO_LARGE");
+    expect(codeOf({ n_trials: 100, validation: { mode: "walk-forward", train_bars: 40, test_bars: 10 } })).toBe(
+      "TOO_MANY_RUNS",
+    );
     expect(codeOf({})).toBeUndefined();
   });
 
@@ -44,7 +72,9 @@ describe("request checks", () => {
     expect(big.nTrials).toBe(200);
     expect(big.warnings.join()).toMatch(/capped at 200/);
     expect(big.sampler).toBe("tpe");
-    expect(prepareStudy({ script: STRATEGY, data: syntheticBars(50), space: SPACE, n_trials: 19 }).sampler).toBe("random");
+    expect(prepareStudy({ script: STRATEGY, data: syntheticBars(50), space: SPACE, n_trials: 19 }).sampler).toBe(
+      "random",
+    );
   });
 });
 
@@ -61,7 +91,10 @@ describe("validation slicing", () => {
     expect(walkForwardStarts(100, 40, 20, 20)).toEqual([40, 60, 80]);
     expect(walkForwardStarts(100, 40, 20, 15)).toEqual([40, 55, 70]);
     expect(walkForwardStarts(59, 40, 20, 20)).toEqual([]);
-    const p = planValidation(parseValidation({ mode: "walk-forward", train_bars: 40, test_bars: 20, warmup_bars: 5 }), 100);
+    const p = planValidation(
+      parseValidation({ mode: "walk-forward", train_bars: 40, test_bars: 20, warmup_bars: 5 }),
+      100,
+    );
     expect(p.folds).toBe(3);
     expect(p.spec.step_bars).toBe(20);
     expect(p.train).toEqual({ start: 0, end: 80, scoreFrom: 0 });
@@ -80,9 +113,24 @@ describe("validation slicing", () => {
       // One trade closing on every bar of the slice, profit 1 each.
       return fakeResult(slice.map((_, i) => trade(1, i)));
     };
-    const res = await optimize({ script: STRATEGY, data: bars, space: SPACE, n_trials: 1, min_trades: 0, seed: 1,
-      validation: { mode: "walk-forward", train_bars: 40, test_bars: 20, warmup_bars: 5 } }, runner);
-    expect(calls).toEqual([{ first: 0, len: 80 }, { first: 35, len: 25 }, { first: 55, len: 25 }, { first: 75, len: 25 }]);
+    const res = await optimize(
+      {
+        script: STRATEGY,
+        data: bars,
+        space: SPACE,
+        n_trials: 1,
+        min_trades: 0,
+        seed: 1,
+        validation: { mode: "walk-forward", train_bars: 40, test_bars: 20, warmup_bars: 5 },
+      },
+      runner,
+    );
+    expect(calls).toEqual([
+      { first: 0, len: 80 },
+      { first: 35, len: 25 },
+      { first: 55, len: 25 },
+      { first: 75, len: 25 },
+    ]);
     expect(res.trials[0]!.is_stats!.trades).toBe(80);
     expect(res.trials[0]!.oos_stats!.trades).toBe(60); // warmup trades excluded
     expect(res.trials[0]!.engine_runs).toBe(4);
@@ -115,8 +163,25 @@ describe("stats and objectives", () => {
 describe("study", () => {
   it("is deterministic for a seed, for every sampler", async () => {
     for (const sampler of ["random", "tpe", "grid"]) {
-      const req: OptimizeRequest = { script: STRATEGY, data: syntheticBars(60), space: SPACE, n_trials: 25, sampler, seed: 42, min_trades: 1,
-        ...(sampler === "grid" ? { space: { params: [{ name: "Length", kind: "int", min: 2, max: 50, step: 8 }, { name: "Mult", kind: "float", min: 0, max: 1, step: 0.25 }] } } : {}) };
+      const req: OptimizeRequest = {
+        script: STRATEGY,
+        data: syntheticBars(60),
+        space: SPACE,
+        n_trials: 25,
+        sampler,
+        seed: 42,
+        min_trades: 1,
+        ...(sampler === "grid"
+          ? {
+              space: {
+                params: [
+                  { name: "Length", kind: "int", min: 2, max: 50, step: 8 },
+                  { name: "Mult", kind: "float", min: 0, max: 1, step: 0.25 },
+                ],
+              },
+            }
+          : {}),
+      };
       const a = await optimize(req, smoothRunner);
       const a2 = await optimize(req, smoothRunner);
       // Parallel batches propose from the history at the batch start, so they reproduce too.
@@ -138,20 +203,48 @@ describe("study", () => {
       if (inputs.Length === 2) return fakeResult([], { error: "boom", error_kind: "runtime" });
       return smoothRunner(inputs, bars);
     };
-    const res = await optimize({ script: STRATEGY, data: syntheticBars(60), space: { params: [{ name: "Length", kind: "int", min: 2, max: 22, step: 10 }] },
-      sampler: "grid", n_trials: 3, seed: 1, min_trades: 1, fixed_inputs: { Mult: 0.6, Length: 999 } }, runner);
+    const res = await optimize(
+      {
+        script: STRATEGY,
+        data: syntheticBars(60),
+        space: { params: [{ name: "Length", kind: "int", min: 2, max: 22, step: 10 }] },
+        sampler: "grid",
+        n_trials: 3,
+        seed: 1,
+        min_trades: 1,
+        fixed_inputs: { Mult: 0.6, Length: 999 },
+      },
+      runner,
+    );
     expect(res.trials.map((t) => t.params.Length)).toEqual([2, 12, 22]);
     expect(res.trials[0]!.error).toMatch(/boom/);
     expect(res.trials[0]!.is_score).toBeNull();
     expect(res.best_params).toEqual({ Length: 22 });
     expect(res.best_oos_score).toBe(res.trials[2]!.oos_score);
     expect(call).toBe(1 + 2 + 2);
-    expect(res.validation).toEqual({ mode: "holdout", holdout_frac: 0.3, train_bars: null, test_bars: null, step_bars: null, warmup_bars: 0 });
+    expect(res.validation).toEqual({
+      mode: "holdout",
+      holdout_frac: 0.3,
+      train_bars: null,
+      test_bars: null,
+      step_bars: null,
+      warmup_bars: 0,
+    });
   });
 
   it("best_* are null when every score is -inf; in-sample warns", async () => {
-    const res = await optimize({ script: STRATEGY, data: syntheticBars(30), space: SPACE, n_trials: 4, seed: 3, min_trades: 10_000,
-      validation: { mode: "in-sample" } }, smoothRunner);
+    const res = await optimize(
+      {
+        script: STRATEGY,
+        data: syntheticBars(30),
+        space: SPACE,
+        n_trials: 4,
+        seed: 3,
+        min_trades: 10_000,
+        validation: { mode: "in-sample" },
+      },
+      smoothRunner,
+    );
     expect(res.best_index).toBeNull();
     expect(res.best_params).toBeNull();
     expect(res.warning).toBe("in-sample results overfit; prefer holdout");
@@ -161,13 +254,17 @@ describe("study", () => {
   it("reports progress per trial and stops on abort", async () => {
     const ctrl = new AbortController();
     const seen: number[] = [];
-    const p = optimize({ script: STRATEGY, data: syntheticBars(30), space: SPACE, n_trials: 50, seed: 3 }, smoothRunner, {
-      signal: ctrl.signal,
-      onProgress: (pr) => {
-        seen.push(pr.completed);
-        if (pr.completed === 5) ctrl.abort();
+    const p = optimize(
+      { script: STRATEGY, data: syntheticBars(30), space: SPACE, n_trials: 50, seed: 3 },
+      smoothRunner,
+      {
+        signal: ctrl.signal,
+        onProgress: (pr) => {
+          seen.push(pr.completed);
+          if (pr.completed === 5) ctrl.abort();
+        },
       },
-    });
+    );
     await expect(p).rejects.toMatchObject({ name: "AbortError" });
     expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
@@ -186,7 +283,16 @@ describe("TPE", () => {
     let randSum = 0;
     const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
     for (const seed of seeds) {
-      const base = { script: STRATEGY, data: syntheticBars(10), space, n_trials: 60, seed, min_trades: 1, objective: "net_pnl", validation: { mode: "in-sample" } };
+      const base = {
+        script: STRATEGY,
+        data: syntheticBars(10),
+        space,
+        n_trials: 60,
+        seed,
+        min_trades: 1,
+        objective: "net_pnl",
+        validation: { mode: "in-sample" },
+      };
       const tpe = await optimize({ ...base, sampler: "tpe" }, runner);
       const rnd = await optimize({ ...base, sampler: "random" }, runner);
       tpeSum += tpe.best_is_score!;

@@ -18,4 +18,3 @@ export const KNOWN_FAILURES: Record<string, KnownFailure> = {};
  * rollback of var arrays, maps, matrices and UDT objects between ticks (src/interpret/rollback.ts).
  */
 export const REALTIME_KNOWN_FAILURES: Record<string, KnownFailure> = {};
-

@@ -150,7 +150,9 @@ async function failsAsKnown(file: string, knownError: string): Promise<void> {
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     if (msg.includes(knownError)) throw err;
-    console.error(`${file}: fails differently than recorded.\n  recorded: ${knownError}\n  now:      ${msg.split("\n")[0]}`);
+    console.error(
+      `${file}: fails differently than recorded.\n  recorded: ${knownError}\n  now:      ${msg.split("\n")[0]}`,
+    );
     return;
   }
 }
@@ -172,7 +174,10 @@ async function checkRealtime(file: string): Promise<void> {
     const y = r.series[title];
     if (x === undefined || y === undefined) throw new Error(`realtime: no series "${title}"`);
     const i = x.findIndex((v, j) => !(Object.is(v, y[j]) || (v === null && y[j] === null)));
-    if (i >= 0) throw new Error(`realtime: series "${title}" differs from history at bar ${i}: ${String(x[i])} vs ${String(y[i])}`);
+    if (i >= 0)
+      throw new Error(
+        `realtime: series "${title}" differs from history at bar ${i}: ${String(x[i])} vs ${String(y[i])}`,
+      );
   }
 }
 
@@ -191,7 +196,9 @@ async function realtimeFailsAsKnown(file: string, knownError: string): Promise<v
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     if (msg.includes(knownError)) throw err;
-    console.error(`${file}: fails differently than recorded.\n  recorded: ${knownError}\n  now:      ${msg.split("\n")[0]}`);
+    console.error(
+      `${file}: fails differently than recorded.\n  recorded: ${knownError}\n  now:      ${msg.split("\n")[0]}`,
+    );
     return;
   }
 }

@@ -11,7 +11,14 @@ const T0 = Date.UTC(2024, 0, 1);
 const NA = null; // plots serialise na as null
 
 function series(n: number, stepMs: number, close: (i: number) => number, start = T0): Bar[] {
-  return Array.from({ length: n }, (_, i) => ({ time: start + i * stepMs, open: close(i), high: close(i) + 1, low: close(i) - 1, close: close(i), volume: 1 }));
+  return Array.from({ length: n }, (_, i) => ({
+    time: start + i * stepMs,
+    open: close(i),
+    high: close(i) + 1,
+    low: close(i) - 1,
+    close: close(i),
+    volume: 1,
+  }));
 }
 
 const chart = series(6, H, (i) => 10 + i); // 1h chart, closes 10..15
@@ -32,7 +39,9 @@ describe("foreign symbols", () => {
 
   it("with a dataFeed entry at the chart's timeframe: its values bar by bar", async () => {
     const msft = series(6, H, (i) => 100 + i);
-    const r = await run(`plot(request.security("NASDAQ:MSFT", "60", close * 2))`, { dataFeed: { "NASDAQ:MSFT|60": msft } });
+    const r = await run(`plot(request.security("NASDAQ:MSFT", "60", close * 2))`, {
+      dataFeed: { "NASDAQ:MSFT|60": msft },
+    });
     expect(r.plots).toEqual([200, 202, 204, 206, 208, 210]);
     expect(r.meta.requests).toEqual([{ symbol: "NASDAQ:MSFT", timeframe: "60", source: "dataFeed", bars: 6 }]);
   });
@@ -54,7 +63,9 @@ describe("foreign symbols", () => {
 
   it("a foreign symbol at a higher timeframe from its lower-timeframe feed (resampled)", async () => {
     const msft = series(6, H, (i) => 100 + i);
-    const r = await run(`plot(request.security("NASDAQ:MSFT", "120", close))`, { dataFeed: { "NASDAQ:MSFT|60": msft } });
+    const r = await run(`plot(request.security("NASDAQ:MSFT", "120", close))`, {
+      dataFeed: { "NASDAQ:MSFT|60": msft },
+    });
     // 2h closes: 101, 103, 105, delivered on the last 1h bar of each period
     expect(r.plots).toEqual([NA, 101, 101, 103, 103, 105]);
     expect((r.meta.requests as { source: string }[])[0]!.source).toBe("dataFeed");
@@ -65,9 +76,18 @@ describe("foreign symbols", () => {
     const day = (d: number) => Array.from({ length: 7 }, (_, k) => open0 + d * 86_400_000 + k * H);
     const times = [...day(0), ...day(1)];
     const hourlyNy = times.map((t, i) => ({ time: t, open: i, high: i + 1, low: i - 1, close: i, volume: 1 }));
-    const daily = [0, 1].map((d) => ({ time: open0 + d * 86_400_000, open: 1, high: 1, low: 1, close: 100 * (d + 1), volume: 1 }));
-    const r = await new Runtime("NYSE:XYZ", { timeframe: "60", syminfo: { timezone: "America/New_York", session: "0930-1600:23456" } })
-      .run(src(`plot(request.security("NYSE:ABC", "D", close))`), hourlyNy, { dataFeed: { "NYSE:ABC|1D": daily } });
+    const daily = [0, 1].map((d) => ({
+      time: open0 + d * 86_400_000,
+      open: 1,
+      high: 1,
+      low: 1,
+      close: 100 * (d + 1),
+      volume: 1,
+    }));
+    const r = await new Runtime("NYSE:XYZ", {
+      timeframe: "60",
+      syminfo: { timezone: "America/New_York", session: "0930-1600:23456" },
+    }).run(src(`plot(request.security("NYSE:ABC", "D", close))`), hourlyNy, { dataFeed: { "NYSE:ABC|1D": daily } });
     expect(r.error).toBeUndefined();
     expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA, 100, 100, 100, 100, 100, 100, 100, 200]);
   });
@@ -76,7 +96,9 @@ describe("foreign symbols", () => {
     const none = await run(`plot(request.security(syminfo.tickerid, "30", close))`);
     expect(none.plots).toEqual([NA, NA, NA, NA, NA, NA]);
     const m30 = series(12, 30 * M, (i) => 50 + i);
-    const r = await run(`plot(request.security(syminfo.tickerid, "30", close))`, { dataFeed: { "NASDAQ:AAPL|30": m30 } });
+    const r = await run(`plot(request.security(syminfo.tickerid, "30", close))`, {
+      dataFeed: { "NASDAQ:AAPL|30": m30 },
+    });
     expect(r.plots).toEqual([51, 53, 55, 57, 59, 61]);
   });
 
@@ -90,10 +112,13 @@ describe("request.security_lower_tf", () => {
   const m15 = series(24, 15 * M, (i) => i); // four 15m closes per chart bar
 
   it("gives the intrabar values of each chart bar as an array", async () => {
-    const r = await run(`a = request.security_lower_tf(syminfo.tickerid, "15", close)
+    const r = await run(
+      `a = request.security_lower_tf(syminfo.tickerid, "15", close)
 plot(array.size(a), "n")
 plot(array.sum(a), "sum")
-plot(array.first(a), "first")`, { dataFeed: { "NASDAQ:AAPL|15": m15 } });
+plot(array.first(a), "first")`,
+      { dataFeed: { "NASDAQ:AAPL|15": m15 } },
+    );
     expect(r.series.n).toEqual([4, 4, 4, 4, 4, 4]);
     // bar k holds closes 4k..4k+3: sum 16k + 6
     expect(r.series.sum).toEqual([6, 22, 38, 54, 70, 86]);
@@ -101,9 +126,12 @@ plot(array.first(a), "first")`, { dataFeed: { "NASDAQ:AAPL|15": m15 } });
   });
 
   it("tuples give one array per element", async () => {
-    const r = await run(`[h, c] = request.security_lower_tf(syminfo.tickerid, "15", [high, close])
+    const r = await run(
+      `[h, c] = request.security_lower_tf(syminfo.tickerid, "15", [high, close])
 plot(array.max(h), "maxh")
-plot(array.last(c), "lastc")`, { dataFeed: { "NASDAQ:AAPL|15": m15 } });
+plot(array.last(c), "lastc")`,
+      { dataFeed: { "NASDAQ:AAPL|15": m15 } },
+    );
     expect(r.series.maxh).toEqual([4, 8, 12, 16, 20, 24]);
     expect(r.series.lastc).toEqual([3, 7, 11, 15, 19, 23]);
   });
@@ -115,7 +143,9 @@ plot(array.last(c), "lastc")`, { dataFeed: { "NASDAQ:AAPL|15": m15 } });
 
   it("a chart bar without intrabars gets an empty array", async () => {
     const gap = m15.filter((_, i) => i < 4 || i >= 8);
-    const r = await run(`plot(array.size(request.security_lower_tf(syminfo.tickerid, "15", close)))`, { dataFeed: { "NASDAQ:AAPL|15": gap } });
+    const r = await run(`plot(array.size(request.security_lower_tf(syminfo.tickerid, "15", close)))`, {
+      dataFeed: { "NASDAQ:AAPL|15": gap },
+    });
     expect(r.plots).toEqual([4, 0, 4, 4, 4, 4]);
   });
 });
@@ -123,21 +153,32 @@ plot(array.last(c), "lastc")`, { dataFeed: { "NASDAQ:AAPL|15": m15 } });
 describe("other request.* from documented dataFeed keys", () => {
   it("currency_rate: 1 for the same currency, the FX feed's close otherwise, na without it", async () => {
     const fx = series(6, H, (i) => 1.1 + i / 100);
-    const r = await run(`plot(request.currency_rate("USD", "USD"), "same")
+    const r = await run(
+      `plot(request.currency_rate("USD", "USD"), "same")
 plot(request.currency_rate("EUR", "USD"), "fx")
-plot(request.currency_rate("GBP", "USD"), "none")`, { dataFeed: { "FX:EURUSD": fx } });
+plot(request.currency_rate("GBP", "USD"), "none")`,
+      { dataFeed: { "FX:EURUSD": fx } },
+    );
     expect(r.series.same).toEqual([1, 1, 1, 1, 1, 1]);
     expect(r.series.fx).toEqual(fx.map((b) => b.close));
     expect(r.series.none).toEqual([NA, NA, NA, NA, NA, NA]);
   });
 
   it("dividends from their key, gaps on only on the bar where a payment arrives", async () => {
-    const div = [{ time: T0 + 2 * H, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0 }, { time: T0 + 4 * H + 30 * M, open: 0.7, high: 0.7, low: 0.7, close: 0.7, volume: 0 }];
-    const r = await run(`plot(request.dividends("NASDAQ:AAPL", dividends.gross), "held")
-plot(request.dividends("NASDAQ:AAPL", dividends.gross, barmerge.gaps_on), "gaps")`, { dataFeed: { "DIVIDENDS:NASDAQ:AAPL:gross": div } });
+    const div = [
+      { time: T0 + 2 * H, open: 0.5, high: 0.5, low: 0.5, close: 0.5, volume: 0 },
+      { time: T0 + 4 * H + 30 * M, open: 0.7, high: 0.7, low: 0.7, close: 0.7, volume: 0 },
+    ];
+    const r = await run(
+      `plot(request.dividends("NASDAQ:AAPL", dividends.gross), "held")
+plot(request.dividends("NASDAQ:AAPL", dividends.gross, barmerge.gaps_on), "gaps")`,
+      { dataFeed: { "DIVIDENDS:NASDAQ:AAPL:gross": div } },
+    );
     expect(r.series.held).toEqual([NA, NA, 0.5, 0.5, 0.7, 0.7]);
     expect(r.series.gaps).toEqual([NA, NA, 0.5, NA, 0.7, NA]);
-    expect(r.meta.requests).toEqual([{ symbol: "DIVIDENDS:NASDAQ:AAPL:gross", timeframe: "", source: "dataFeed", bars: 2 }]);
+    expect(r.meta.requests).toEqual([
+      { symbol: "DIVIDENDS:NASDAQ:AAPL:gross", timeframe: "", source: "dataFeed", bars: 2 },
+    ]);
   });
 
   it("request.financial without data is na", async () => {

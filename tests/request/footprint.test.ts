@@ -9,7 +9,14 @@ import { runBoth, v6 } from "../helpers/run-both.js";
 const M = 60_000;
 const T0 = Date.UTC(2024, 0, 1);
 const NA = null;
-const chart: Bar[] = Array.from({ length: 3 }, (_, i) => ({ time: T0 + i * M, open: 10, high: 10.5, low: 9.9, close: 10.2, volume: 20 }));
+const chart: Bar[] = Array.from({ length: 3 }, (_, i) => ({
+  time: T0 + i * M,
+  open: 10,
+  high: 10.5,
+  low: 9.9,
+  close: 10.2,
+  volume: 20,
+}));
 const runtime = { timeframe: "1", syminfo: { mintick: 0.01 } as SymInfo };
 
 /** Prints as bar-shaped rows: [ms after T0, price, size]. */
@@ -21,8 +28,17 @@ function prints(rows: [number, number, number][]): Bar[] {
 // rows: [9.9,10.0) b0 s4 | [10.0,10.1) b5 s2 | [10.1,10.2) b0 s0 | [10.2,10.3) b4 s6
 // bar 1: one buy at 10.4 x2; bar 2: no print
 const feed = {
-  "TRADES:CHART:buy": prints([[1000, 10.01, 5], [2000, 10.25, 3], [2500, 10.27, 1], [M + 5000, 10.4, 2]]),
-  "TRADES:CHART:sell": prints([[1500, 9.95, 4], [1600, 10.05, 2], [3000, 10.26, 6]]),
+  "TRADES:CHART:buy": prints([
+    [1000, 10.01, 5],
+    [2000, 10.25, 3],
+    [2500, 10.27, 1],
+    [M + 5000, 10.4, 2],
+  ]),
+  "TRADES:CHART:sell": prints([
+    [1500, 9.95, 4],
+    [1600, 10.05, 2],
+    [3000, 10.26, 6],
+  ]),
 };
 
 const body = `fp = request.footprint(10, 70, 200)
@@ -77,23 +93,44 @@ describe("request.footprint", () => {
   });
 
   it("without trades in the feed: na on every bar and a meta note, never invented volume", async () => {
-    const r = await runBoth(v6(`fp = request.footprint(10)\nplot(na(fp) ? 0 : 1, "has")\nplot(fp.buy_volume(), "buy")\nplot(fp.poc().up_price(), "poc")`), chart, { runtime });
+    const r = await runBoth(
+      v6(
+        `fp = request.footprint(10)\nplot(na(fp) ? 0 : 1, "has")\nplot(fp.buy_volume(), "buy")\nplot(fp.poc().up_price(), "poc")`,
+      ),
+      chart,
+      { runtime },
+    );
     expect(r.error).toBeUndefined();
     expect(r.series.has).toEqual([0, 0, 0]);
     expect(r.series.buy).toEqual([NA, NA, NA]);
     expect(r.series.poc).toEqual([NA, NA, NA]);
-    expect((r.meta.requests as { source: string; note?: string }[])[0]).toMatchObject({ source: "none", note: expect.stringMatching(/TRADES/) });
+    expect((r.meta.requests as { source: string; note?: string }[])[0]).toMatchObject({
+      source: "none",
+      note: expect.stringMatching(/TRADES/),
+    });
   });
 
   it("bad arguments and a second call site are runtime errors", async () => {
     const zero = await runBoth(v6(`fp = request.footprint(0)\nplot(fp.delta())`), chart, { runtime, dataFeed: feed });
     expect(zero.error).toMatch(/ticks_per_row must be a positive integer/);
-    const two = await runBoth(v6(`a = request.footprint(10)\nb = request.footprint(20)\nplot(a.delta() + b.delta())`), chart, { runtime, dataFeed: feed });
+    const two = await runBoth(
+      v6(`a = request.footprint(10)\nb = request.footprint(20)\nplot(a.delta() + b.delta())`),
+      chart,
+      { runtime, dataFeed: feed },
+    );
     expect(two.error).toMatch(/more than one request.footprint/);
   });
 
   it("the checker types footprint and volume_row as builtins.json says", () => {
-    const ok = check(parse(v6(`fp = request.footprint(5)\nfloat d = fp.delta()\nvolume_row r = fp.poc()\nbool b = r.has_sell_imbalance()\narray<volume_row> rs = fp.rows()\nplot(d)`)).ast, registry, []);
+    const ok = check(
+      parse(
+        v6(
+          `fp = request.footprint(5)\nfloat d = fp.delta()\nvolume_row r = fp.poc()\nbool b = r.has_sell_imbalance()\narray<volume_row> rs = fp.rows()\nplot(d)`,
+        ),
+      ).ast,
+      registry,
+      [],
+    );
     expect(ok.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const bad = check(parse(v6(`fp = request.footprint(5)\nfloat x = fp.poc()\nplot(x)`)).ast, registry, []);
     expect(bad.program).toBeUndefined();
@@ -150,7 +187,11 @@ describe("ask and bid", () => {
   });
 
   it("on a 1T chart: na on historical ticks, the quote in force on realtime ones", async () => {
-    const r = await runBoth(src, chart, { runtime: { ...runtime, timeframe: "1T" }, dataFeed: quotes, realtimeBars: 2 });
+    const r = await runBoth(src, chart, {
+      runtime: { ...runtime, timeframe: "1T" },
+      dataFeed: quotes,
+      realtimeBars: 2,
+    });
     expect(r.error).toBeUndefined();
     expect(r.series.ask).toEqual([NA, 10.3, 10.3]);
     expect(r.series.bid).toEqual([NA, 10.1, 10.1]);

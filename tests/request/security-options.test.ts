@@ -12,7 +12,14 @@ const T0 = Date.UTC(2024, 0, 1);
 const NA = null;
 
 function hourly(n: number): Bar[] {
-  return Array.from({ length: n }, (_, i) => ({ time: T0 + i * H, open: 9.5 + i, high: 11 + i, low: 9 + i, close: 10 + i, volume: 100 + i }));
+  return Array.from({ length: n }, (_, i) => ({
+    time: T0 + i * H,
+    open: 9.5 + i,
+    high: 11 + i,
+    low: 9 + i,
+    close: 10 + i,
+    volume: 100 + i,
+  }));
 }
 
 /** A daily FX series with one rate from the day before the chart starts. */
@@ -31,11 +38,17 @@ async function run(body: string, options: RunOptions = {}, data: Bar[] = hourly(
 
 describe("calc_bars_count", () => {
   it("only the last N bars of the requested context are evaluated, bar_index starting at 0 there", async () => {
-    const all = await run(`plot(request.security(syminfo.tickerid, "240", bar_index, lookahead = barmerge.lookahead_on))`);
+    const all = await run(
+      `plot(request.security(syminfo.tickerid, "240", bar_index, lookahead = barmerge.lookahead_on))`,
+    );
     expect(all.plots).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
-    const r = await run(`plot(request.security(syminfo.tickerid, "240", bar_index, lookahead = barmerge.lookahead_on, calc_bars_count = 2))`);
+    const r = await run(
+      `plot(request.security(syminfo.tickerid, "240", bar_index, lookahead = barmerge.lookahead_on, calc_bars_count = 2))`,
+    );
     expect(r.plots).toEqual([NA, NA, NA, NA, 0, 0, 0, 0, 1, 1, 1, 1]);
-    expect(r.meta.requests).toEqual([{ symbol: "CHART", timeframe: "240", source: "resampled", bars: 3, calc_bars_count: 2 }]);
+    expect(r.meta.requests).toEqual([
+      { symbol: "CHART", timeframe: "240", source: "resampled", bars: 3, calc_bars_count: 2 },
+    ]);
   });
 
   it("on the chart's own context: a secondary run over the chart's last N bars", async () => {
@@ -49,23 +62,38 @@ describe("calc_bars_count", () => {
   });
 
   it("the first call of a context fixes the count for the others (the reference's remark)", async () => {
-    const r = await run(`a = request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on, calc_bars_count = 2)
+    const r =
+      await run(`a = request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on, calc_bars_count = 2)
 b = request.security(syminfo.tickerid, "240", open, lookahead = barmerge.lookahead_on, calc_bars_count = 3)
 plot(b, "b")`);
     expect(r.series.b).toEqual([NA, NA, NA, NA, 13.5, 13.5, 13.5, 13.5, 17.5, 17.5, 17.5, 17.5]);
   });
 
   it("request.security_lower_tf: intrabars before the window are left out of the arrays", async () => {
-    const m15 = Array.from({ length: 12 }, (_, i) => ({ time: T0 + i * 15 * 60_000, open: i, high: i + 1, low: i - 1, close: i, volume: 1 }));
-    const r = await run(`a = request.security_lower_tf("X:Y", "15", close, calc_bars_count = 6)
+    const m15 = Array.from({ length: 12 }, (_, i) => ({
+      time: T0 + i * 15 * 60_000,
+      open: i,
+      high: i + 1,
+      low: i - 1,
+      close: i,
+      volume: 1,
+    }));
+    const r = await run(
+      `a = request.security_lower_tf("X:Y", "15", close, calc_bars_count = 6)
 plot(a.size(), "n")
-plot(a.size() > 0 ? a.first() : na, "first")`, { dataFeed: { "X:Y|15": m15 } }, hourly(3));
+plot(a.size() > 0 ? a.first() : na, "first")`,
+      { dataFeed: { "X:Y|15": m15 } },
+      hourly(3),
+    );
     expect(r.series.n).toEqual([0, 2, 4]);
     expect(r.series.first).toEqual([NA, 6, 8]);
   });
 
   it("a count below 1 is a runtime error", async () => {
-    const r = await new Runtime("CHART", usd).run(src(`plot(request.security(syminfo.tickerid, "240", close, calc_bars_count = 0))`), hourly(12));
+    const r = await new Runtime("CHART", usd).run(
+      src(`plot(request.security(syminfo.tickerid, "240", close, calc_bars_count = 0))`),
+      hourly(12),
+    );
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/calc_bars_count must be at least 1/);
   });
@@ -73,15 +101,21 @@ plot(a.size() > 0 ? a.first() : na, "first")`, { dataFeed: { "X:Y|15": m15 } }, 
 
 describe("currency", () => {
   it("prices are converted with the feed's FX:<FROM><TO> rate; literals are not", async () => {
-    const r = await run(`plot(request.security(syminfo.tickerid, "", close, currency = currency.EUR), "c")
-plot(request.security(syminfo.tickerid, "", 200, currency = currency.EUR), "lit")`, { dataFeed: { "FX:USDEUR": fx(0.5) } });
+    const r = await run(
+      `plot(request.security(syminfo.tickerid, "", close, currency = currency.EUR), "c")
+plot(request.security(syminfo.tickerid, "", 200, currency = currency.EUR), "lit")`,
+      { dataFeed: { "FX:USDEUR": fx(0.5) } },
+    );
     expect(r.series.c).toEqual(hourly(12).map((b) => b.close * 0.5));
     expect(r.series.lit).toEqual(new Array(12).fill(200));
     expect(r.meta.requests).toEqual([{ symbol: "CHART", timeframe: "60", source: "same", bars: 12, currency: "EUR" }]);
   });
 
   it("the inverse pair FX:<TO><FROM> divides", async () => {
-    const r = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on, currency = "EUR"))`, { dataFeed: { "FX:EURUSD": fx(2) } });
+    const r = await run(
+      `plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on, currency = "EUR"))`,
+      { dataFeed: { "FX:EURUSD": fx(2) } },
+    );
     expect(r.plots).toEqual([6.5, 6.5, 6.5, 6.5, 8.5, 8.5, 8.5, 8.5, 10.5, 10.5, 10.5, 10.5]);
   });
 
@@ -99,7 +133,9 @@ plot(request.security(syminfo.tickerid, "", 200, currency = currency.EUR), "lit"
   });
 
   it("another symbol's currency is unknown: na with a note, never an unconverted value", async () => {
-    const r = await run(`plot(request.security("NASDAQ:MSFT", "60", close, currency = currency.EUR))`, { dataFeed: { "NASDAQ:MSFT|60": hourly(12), "FX:USDEUR": fx(0.5) } });
+    const r = await run(`plot(request.security("NASDAQ:MSFT", "60", close, currency = currency.EUR))`, {
+      dataFeed: { "NASDAQ:MSFT|60": hourly(12), "FX:USDEUR": fx(0.5) },
+    });
     expect(r.plots).toEqual(new Array(12).fill(NA));
     expect((r.meta.requests as { note?: string }[])[0]!.note).toMatch(/currency of 'NASDAQ:MSFT' is unknown/);
   });
@@ -143,7 +179,10 @@ plot(request.security(syminfo.tickerid, "240", count()), "n")`;
   });
 
   it("with calc_bars_count the forming bar's run starts at the same context bar", async () => {
-    const r = await run(`plot(request.security(syminfo.tickerid, "240", bar_index, calc_bars_count = 2))`, { realtimeBars: 2, realtimeTicks: 2 });
+    const r = await run(`plot(request.security(syminfo.tickerid, "240", bar_index, calc_bars_count = 2))`, {
+      realtimeBars: 2,
+      realtimeTicks: 2,
+    });
     expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA, NA, 0, 0, 0, 1, 1]);
   });
 
@@ -166,7 +205,9 @@ plot(e, "e")`;
   });
 
   it("lookahead has no effect on realtime values", async () => {
-    const r = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on))`, { realtimeBars: 2 });
+    const r = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on))`, {
+      realtimeBars: 2,
+    });
     // historical bars 8 and 9 still see the whole 4h bar (future leak); realtime ones the forming bar
     expect(r.plots).toEqual([13, 13, 13, 13, 17, 17, 17, 17, 21, 21, 20, 21]);
   });
@@ -174,14 +215,24 @@ plot(e, "e")`;
 
 describe("the run's timeout covers secondary runs", () => {
   it("a secondary run longer than the budget stops the run with timed_out at the bar that asked", async () => {
-    const feed = Array.from({ length: 5000 }, (_, i) => ({ time: T0 - 5000 * H + i * H, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
+    const feed = Array.from({ length: 5000 }, (_, i) => ({
+      time: T0 - 5000 * H + i * H,
+      open: 1,
+      high: 2,
+      low: 0.5,
+      close: 1.5,
+      volume: 1,
+    }));
     const body = `f() =>
     float s = 0
     for i = 0 to 3000
         s += math.sqrt(i + close)
     s
 plot(request.security("X:Y", "60", f()))`;
-    const r = await new Runtime("CHART", usd).run(src(body), hourly(12), { timeoutSeconds: 0.02, dataFeed: { "X:Y|60": feed } });
+    const r = await new Runtime("CHART", usd).run(src(body), hourly(12), {
+      timeoutSeconds: 0.02,
+      dataFeed: { "X:Y|60": feed },
+    });
     expect(r.error).toBeUndefined();
     expect(r.timed_out).toBe(true);
     expect(r.count).toBe(0);
@@ -190,7 +241,8 @@ plot(request.security("X:Y", "60", f()))`;
 
 describe("requested collections", () => {
   it("each chart bar receives its own copy: mutating it does not change the next bar's value", async () => {
-    const r = await run(`a = request.security(syminfo.tickerid, "240", array.from(close), lookahead = barmerge.lookahead_on)
+    const r =
+      await run(`a = request.security(syminfo.tickerid, "240", array.from(close), lookahead = barmerge.lookahead_on)
 a.push(0)
 plot(a.size(), "n")`);
     expect(r.series.n).toEqual(new Array(12).fill(2));

@@ -10,14 +10,26 @@ const T0 = Date.UTC(2024, 0, 1); // a Monday, 00:00 UTC
 
 /** n hourly bars from T0: close = 10 + i, open = close - 0.5, high = close + 1, low = close - 1. */
 function hourly(n: number, start = T0): Bar[] {
-  return Array.from({ length: n }, (_, i) => ({ time: start + i * H, open: 9.5 + i, high: 11 + i, low: 9 + i, close: 10 + i, volume: 100 + i }));
+  return Array.from({ length: n }, (_, i) => ({
+    time: start + i * H,
+    open: 9.5 + i,
+    high: 11 + i,
+    low: 9 + i,
+    close: 10 + i,
+    volume: 100 + i,
+  }));
 }
 
 // plots serialise na as null (service.md 1.2)
 const NA = null;
 const src = (body: string) => `//@version=6\nindicator("t")\n${body}\n`;
 
-async function run(body: string, data: Bar[] = hourly(12), options: RunOptions = {}, symbol = "CHART"): Promise<RunResult> {
+async function run(
+  body: string,
+  data: Bar[] = hourly(12),
+  options: RunOptions = {},
+  symbol = "CHART",
+): Promise<RunResult> {
   const r = await new Runtime(symbol, { timeframe: "60" }).run(src(body), data, options);
   if (r.error) throw new Error(`${r.error_kind}: ${r.error} ${JSON.stringify(r.diagnostics ?? [])}`);
   return r;
@@ -46,12 +58,15 @@ describe("higher timeframe of the chart's own bars", () => {
   });
 
   it("gaps on with lookahead on: on the first bar of each period", async () => {
-    const r = await run(`plot(request.security(syminfo.tickerid, "240", close, barmerge.gaps_on, barmerge.lookahead_on))`);
+    const r = await run(
+      `plot(request.security(syminfo.tickerid, "240", close, barmerge.gaps_on, barmerge.lookahead_on))`,
+    );
     expect(r.plots).toEqual([13, NA, NA, NA, 17, NA, NA, NA, 21, NA, NA, NA]);
   });
 
   it("4h OHLCV are the period's open, highest high, lowest low, close and summed volume", async () => {
-    const r = await run(`[o, h, l, c, v] = request.security(syminfo.tickerid, "240", [open, high, low, close, volume], lookahead = barmerge.lookahead_on)
+    const r =
+      await run(`[o, h, l, c, v] = request.security(syminfo.tickerid, "240", [open, high, low, close, volume], lookahead = barmerge.lookahead_on)
 plot(o, "o")
 plot(h, "h")
 plot(l, "l")
@@ -68,9 +83,12 @@ plot(v, "v")`);
 
   it("a script variable computed with ta.sma is evaluated on the 4h bars", async () => {
     // 4h closes 13, 17, 21, 25, 29, 33: sma(3) = na, na, 17, 21, 25, 29
-    const r = await run(`s = ta.sma(close, 3)
+    const r = await run(
+      `s = ta.sma(close, 3)
 plot(request.security(syminfo.tickerid, "240", s, lookahead = barmerge.lookahead_on), "htf")
-plot(s, "chart")`, hourly(24));
+plot(s, "chart")`,
+      hourly(24),
+    );
     const per = (k: number | null) => [k, k, k, k];
     expect(r.series.htf).toEqual([...per(NA), ...per(NA), ...per(17), ...per(21), ...per(25), ...per(29)]);
     // the chart's own s is still the 1h sma
@@ -79,8 +97,11 @@ plot(s, "chart")`, hourly(24));
 
   it("daily from 1h bars: the day's close lands on the day's last bar", async () => {
     const data = hourly(72); // three days, closes 10..81; day closes 33, 57, 81
-    const r = await run(`plot(request.security(syminfo.tickerid, "D", close), "off")
-plot(request.security(syminfo.tickerid, "D", close[1], lookahead = barmerge.lookahead_on), "prev")`, data);
+    const r = await run(
+      `plot(request.security(syminfo.tickerid, "D", close), "off")
+plot(request.security(syminfo.tickerid, "D", close[1], lookahead = barmerge.lookahead_on), "prev")`,
+      data,
+    );
     const off = r.series.off!;
     expect(off.slice(0, 23).every((x) => x === null)).toBe(true);
     expect(off[23]).toBe(33);
@@ -118,25 +139,34 @@ plot(request.security(syminfo.tickerid, "D", close[1], lookahead = barmerge.look
   });
 
   it("a timeframe switching per bar caches one context per distinct pair", async () => {
-    const r = await run(`tf = bar_index < 6 ? "120" : "240"\nplot(request.security(syminfo.tickerid, tf, close, lookahead = barmerge.lookahead_on))`);
+    const r = await run(
+      `tf = bar_index < 6 ? "120" : "240"\nplot(request.security(syminfo.tickerid, tf, close, lookahead = barmerge.lookahead_on))`,
+    );
     expect(r.plots).toEqual([11, 11, 13, 13, 15, 15, 17, 17, 21, 21, 21, 21]);
     expect((r.meta.requests as { timeframe: string }[]).map((x) => x.timeframe)).toEqual(["120", "240"]);
   });
 
   it("the secondary run's plots, logs and inputs do not leak into the result", async () => {
-    const r = await run(`x = input.int(3, "len")\nlog.info("hi")\nplot(request.security(syminfo.tickerid, "240", close), "a")`);
+    const r = await run(
+      `x = input.int(3, "len")\nlog.info("hi")\nplot(request.security(syminfo.tickerid, "240", close), "a")`,
+    );
     expect(Object.keys(r.series)).toEqual(["a"]);
     expect(r.logs.length).toBe(12);
     expect(r.inputs.length).toBe(1);
   });
 
   it("a request inside the requested context does not nest: it is that context's own value", async () => {
-    const r = await run(`inner = request.security(syminfo.tickerid, "120", close)\nplot(request.security(syminfo.tickerid, "240", inner, lookahead = barmerge.lookahead_on))`);
+    const r = await run(
+      `inner = request.security(syminfo.tickerid, "120", close)\nplot(request.security(syminfo.tickerid, "240", inner, lookahead = barmerge.lookahead_on))`,
+    );
     expect(r.plots).toEqual([13, 13, 13, 13, 17, 17, 17, 17, 21, 21, 21, 21]);
   });
 
   it("an invalid timeframe is a runtime error, not a crash", async () => {
-    const r = await new Runtime("CHART", { timeframe: "60" }).run(src(`plot(request.security(syminfo.tickerid, "xyz", close))`), hourly(5));
+    const r = await new Runtime("CHART", { timeframe: "60" }).run(
+      src(`plot(request.security(syminfo.tickerid, "xyz", close))`),
+      hourly(5),
+    );
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/Invalid timeframe 'xyz'/);
   });
@@ -219,13 +249,18 @@ describe("calendar timeframes on a daily exchange chart", () => {
 
 describe("request contexts", () => {
   it("two spellings of one context share it (one meta record)", async () => {
-    const r = await run(`plot(request.security(syminfo.tickerid, "240", close), "a")\nplot(request.security("", "4H", close), "b")`);
+    const r = await run(
+      `plot(request.security(syminfo.tickerid, "240", close), "a")\nplot(request.security("", "4H", close), "b")`,
+    );
     expect(r.series.a).toEqual(r.series.b);
     expect(r.meta.requests).toEqual([{ symbol: "CHART", timeframe: "240", source: "resampled", bars: 3 }]);
   });
 
   it("more than 40 distinct contexts is a runtime error, not a runaway", async () => {
-    const r = await new Runtime("CHART", { timeframe: "60" }).run(src(`plot(request.security("SYM" + str.tostring(bar_index), "60", close))`), hourly(60));
+    const r = await new Runtime("CHART", { timeframe: "60" }).run(
+      src(`plot(request.security("SYM" + str.tostring(bar_index), "60", close))`),
+      hourly(60),
+    );
     expect(r.error_kind).toBe("runtime");
     expect(r.error).toMatch(/at most 40 distinct/);
     expect(r.error_bar).toBe(40);

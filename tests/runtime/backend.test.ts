@@ -9,30 +9,32 @@ const data = bars(8);
 const src = v6("x = close * 2\nplot(x)");
 
 /** A stand-in "compiled" loop: the interpreter's closures driven bar by bar. */
-const standIn = (fail?: "compile" | "loop"): CompileBackend => (prog, state, ctx) => {
-  if (fail === "compile") throw new Error("loops over maps are not compile-eligible");
-  const main = new Compiler(prog, state, ctx).main();
-  return {
-    timedOut: false,
-    loop(from, to) {
-      for (let bar = from; bar < to; bar++) {
-        const c = ctx.columns;
-        ctx.barIndex = bar;
-        ctx.time = c.time[bar]!;
-        ctx.open = c.open[bar]!;
-        ctx.high = c.high[bar]!;
-        ctx.low = c.low[bar]!;
-        ctx.close = c.close[bar]!;
-        ctx.volume = c.volume[bar]!;
-        state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
-        if (fail === "loop" && bar === 3) throw new TypeError("boom");
-        main();
-        state.commit();
-      }
-      return to;
-    },
+const standIn =
+  (fail?: "compile" | "loop"): CompileBackend =>
+  (prog, state, ctx) => {
+    if (fail === "compile") throw new Error("loops over maps are not compile-eligible");
+    const main = new Compiler(prog, state, ctx).main();
+    return {
+      timedOut: false,
+      loop(from, to) {
+        for (let bar = from; bar < to; bar++) {
+          const c = ctx.columns;
+          ctx.barIndex = bar;
+          ctx.time = c.time[bar]!;
+          ctx.open = c.open[bar]!;
+          ctx.high = c.high[bar]!;
+          ctx.low = c.low[bar]!;
+          ctx.close = c.close[bar]!;
+          ctx.volume = c.volume[bar]!;
+          state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+          if (fail === "loop" && bar === 3) throw new TypeError("boom");
+          main();
+          state.commit();
+        }
+        return to;
+      },
+    };
   };
-};
 
 afterEach(() => setCompileBackend(null));
 

@@ -8,11 +8,16 @@ import { command } from "../../src/cli/run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "resin-rt-"));
 const script = join(dir, "rt.pine");
-writeFileSync(script, "//@version=6\nindicator('rt')\nvar int bars = 0\nvarip int ticks = 0\nvar a = array.new<float>()\nbars += 1\nticks += 1\na.push(close)\nplot(bars, 'bars')\nplot(ticks, 'ticks')\nplot(a.size(), 'n')\n");
+writeFileSync(
+  script,
+  "//@version=6\nindicator('rt')\nvar int bars = 0\nvarip int ticks = 0\nvar a = array.new<float>()\nbars += 1\nticks += 1\na.push(close)\nplot(bars, 'bars')\nplot(ticks, 'ticks')\nplot(a.size(), 'n')\n",
+);
 
 afterEach(() => vi.restoreAllMocks());
 
-async function runJson(args: string[]): Promise<{ code: number; r: { series: Record<string, number[]>; error?: string }; err: string[] }> {
+async function runJson(
+  args: string[],
+): Promise<{ code: number; r: { series: Record<string, number[]>; error?: string }; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
   vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));

@@ -8,13 +8,22 @@ import { randomWalkBars } from "../../src/runtime/synthetic.js";
 
 const dir = mkdtempSync(join(tmpdir(), "resin-run-"));
 const script = join(dir, "s.pine");
-writeFileSync(script, "//@version=6\nindicator('demo')\nlen = input.int(2, 'Length')\nplot(close, 'c')\nplot(close - close[len], 'mom')\n");
+writeFileSync(
+  script,
+  "//@version=6\nindicator('demo')\nlen = input.int(2, 'Length')\nplot(close, 'c')\nplot(close - close[len], 'mom')\n",
+);
 const strat = join(dir, "st.pine");
-writeFileSync(strat, "//@version=6\nstrategy('st')\nif bar_index % 4 == 0\n    strategy.entry('L', strategy.long)\nif bar_index % 4 == 2\n    strategy.close('L')\n");
+writeFileSync(
+  strat,
+  "//@version=6\nstrategy('st')\nif bar_index % 4 == 0\n    strategy.entry('L', strategy.long)\nif bar_index % 4 == 2\n    strategy.close('L')\n",
+);
 const bad = join(dir, "bad.pine");
 writeFileSync(bad, "//@version=6\nindicator('x')\nplot(nope)\n");
 const csv = join(dir, "bars.csv");
-writeFileSync(csv, "time,open,high,low,close,volume\n1700000000,1,2,0.5,1.5,10\n1700000060,1.5,2.5,1,2,11\n1700000120,2,3,1.5,2.5,12\n");
+writeFileSync(
+  csv,
+  "time,open,high,low,close,volume\n1700000000,1,2,0.5,1.5,10\n1700000060,1.5,2.5,1,2,11\n1700000120,2,3,1.5,2.5,12\n",
+);
 
 function capture() {
   const out: string[] = [];
@@ -83,13 +92,25 @@ describe("resin run", () => {
     const sec = join(dir, "sec.pine");
     writeFileSync(sec, '//@version=6\nindicator("sec")\nplot(request.security("X:OTHER", "1", close), "other")\n');
     const feed = join(dir, "feed.json");
-    const rows = [0, 60, 120].map((d, i) => ({ time: 1700000000 + d, open: 100, high: 400, low: 50, close: 100 * (i + 1) }));
+    const rows = [0, 60, 120].map((d, i) => ({
+      time: 1700000000 + d,
+      open: 100,
+      high: 400,
+      low: 50,
+      close: 100 * (i + 1),
+    }));
     writeFileSync(feed, JSON.stringify({ "X:OTHER|1": rows }));
     const { out } = capture();
     expect(await command([sec, "--data", csv, "--data-feed", feed, "--json"])).toBe(0);
     expect(JSON.parse(out.join("")).series.other).toEqual([100, 200, 300]);
     // the same bars as ms columns under the bare symbol
-    const cols = { time: rows.map((r) => r.time * 1000), open: rows.map((r) => r.open), high: rows.map((r) => r.high), low: rows.map((r) => r.low), close: rows.map((r) => r.close) };
+    const cols = {
+      time: rows.map((r) => r.time * 1000),
+      open: rows.map((r) => r.open),
+      high: rows.map((r) => r.high),
+      low: rows.map((r) => r.low),
+      close: rows.map((r) => r.close),
+    };
     writeFileSync(feed, JSON.stringify({ "X:OTHER": cols }));
     out.length = 0;
     expect(await command([sec, "--data", csv, "--data-feed", feed, "--json"])).toBe(0);
@@ -102,7 +123,10 @@ describe("resin run", () => {
       ["[1, 2]", /bad-feed\.json: expected a JSON object/],
       ["{", /bad-feed\.json: not JSON/],
       [JSON.stringify({ "X:Y|banana": [] }), /key "X:Y\|banana": "banana" is not a timeframe/],
-      [JSON.stringify({ "X:Y": [{ time: 1, open: 1, high: 0, low: 2, close: 1 }] }), /"X:Y": bar 0: high 0 is below low 2/],
+      [
+        JSON.stringify({ "X:Y": [{ time: 1, open: 1, high: 0, low: 2, close: 1 }] }),
+        /"X:Y": bar 0: high 0 is below low 2/,
+      ],
     ] as [string, RegExp][]) {
       writeFileSync(feed, doc);
       err.length = 0;

@@ -9,8 +9,24 @@ const data = bars(10);
 const plotClose = v6("plot(close)");
 
 const RESULT_KEYS = [
-  "mode", "count", "series", "plots", "plot_meta", "events", "drawings", "alerts", "alert_conditions", "inputs",
-  "logs", "profile", "overlay", "script_name", "script_type", "script_id", "run_id", "meta",
+  "mode",
+  "count",
+  "series",
+  "plots",
+  "plot_meta",
+  "events",
+  "drawings",
+  "alerts",
+  "alert_conditions",
+  "inputs",
+  "logs",
+  "profile",
+  "overlay",
+  "script_name",
+  "script_type",
+  "script_id",
+  "run_id",
+  "meta",
 ];
 
 describe("result shape", () => {
@@ -117,7 +133,9 @@ describe("errors never throw", () => {
 });
 
 describe("inputs", () => {
-  const src = v6("len = input.int(3, 'Length', minval = 1, maxval = 10)\nsrc = input.source(close, 'Source')\nmode = input.string('a', 'Mode', options = ['a', 'b'])\nflag = input.bool(false, 'Flag')\nc = input.color(#FF0000, 'Col')\nplot(len)\nplot(src)\nplot(mode == 'b' ? 1 : 0)\nplot(flag ? 1 : 0)");
+  const src = v6(
+    "len = input.int(3, 'Length', minval = 1, maxval = 10)\nsrc = input.source(close, 'Source')\nmode = input.string('a', 'Mode', options = ['a', 'b'])\nflag = input.bool(false, 'Flag')\nc = input.color(#FF0000, 'Col')\nplot(len)\nplot(src)\nplot(mode == 'b' ? 1 : 0)\nplot(flag ? 1 : 0)",
+  );
   it("are reported with their declaration", async () => {
     const r = await runBoth(src, data);
     expect(r.inputs.map((i) => [i.id, i.type, i.title, i.default, i.value])).toEqual([
@@ -186,11 +204,36 @@ describe("plot family", () => {
       "indicator('t', overlay = false)",
     );
     const r = await runBoth(src, bars(4));
-    expect(Object.keys(r.series)).toEqual(["c", "c_2", "up", "ch", "lvl", "plot_0", "plot_1", "arr", "cd", "br", "h", "f"]);
-    expect(r.plot_meta.c).toMatchObject({ kind: "plot", index: 0, color: "#F23645", linewidth: 2, style: "histogram", pane: "own" });
+    expect(Object.keys(r.series)).toEqual([
+      "c",
+      "c_2",
+      "up",
+      "ch",
+      "lvl",
+      "plot_0",
+      "plot_1",
+      "arr",
+      "cd",
+      "br",
+      "h",
+      "f",
+    ]);
+    expect(r.plot_meta.c).toMatchObject({
+      kind: "plot",
+      index: 0,
+      color: "#F23645",
+      linewidth: 2,
+      style: "histogram",
+      pane: "own",
+    });
     expect(r.series.up).toEqual([true, true, null, true]);
     expect(r.series.ch).toEqual([null, true, null, null]);
-    expect(r.plot_meta.up).toMatchObject({ kind: "plotshape", style: "triangleup", location: "belowbar", size: "small" });
+    expect(r.plot_meta.up).toMatchObject({
+      kind: "plotshape",
+      style: "triangleup",
+      location: "belowbar",
+      size: "small",
+    });
     expect(r.plot_meta.ch).toMatchObject({ kind: "plotchar", char: "*" });
     expect(r.series.lvl).toEqual([100, 100, 100, 100]);
     expect(r.plot_meta.lvl).toMatchObject({ kind: "hline", price: 100 });
@@ -203,7 +246,12 @@ describe("plot family", () => {
 
 describe("logs", () => {
   it("log.* lines with level, bar_index and time, formatted with arguments", async () => {
-    const r = await runBoth(v6("if bar_index < 2\n    log.info('bar {0}', bar_index)\nif bar_index == 2\n    log.warning('w')\n    log.error('e')\nplot(close)"), data);
+    const r = await runBoth(
+      v6(
+        "if bar_index < 2\n    log.info('bar {0}', bar_index)\nif bar_index == 2\n    log.warning('w')\n    log.error('e')\nplot(close)",
+      ),
+      data,
+    );
     expect(r.logs).toEqual([
       { level: "info", message: "bar 0", bar_index: 0, time: data[0]!.time },
       { level: "info", message: "bar 1", bar_index: 1, time: data[1]!.time },
@@ -214,7 +262,9 @@ describe("logs", () => {
 });
 
 describe("realtime ticks", () => {
-  const src = v6("var c = 0\nc += 1\nvarip v = 0\nv += 1\nplot(c)\nplot(v)\nplot(barstate.isrealtime ? 1 : 0)\nplot(close)\nplot(high - low)");
+  const src = v6(
+    "var c = 0\nc += 1\nvarip v = 0\nv += 1\nplot(c)\nplot(v)\nplot(barstate.isrealtime ? 1 : 0)\nplot(close)\nplot(high - low)",
+  );
   it("rolls var back before each tick, keeps varip, commits the last tick", async () => {
     const r = await runBoth(src, data, { realtimeLastBar: true, realtimeTicks: 3 });
     expect(r.error).toBeUndefined();
@@ -246,7 +296,8 @@ describe("auto fallback reasons", () => {
 
 describe("realtime ticks with a strategy", () => {
   it("only the last tick's orders count (the broker is rolled back between ticks)", async () => {
-    const src = "//@version=6\nstrategy('s')\nif bar_index % 2 == 1\n    strategy.entry('L', strategy.long)\nelse\n    strategy.close('L')\nplot(strategy.position_size)\n";
+    const src =
+      "//@version=6\nstrategy('s')\nif bar_index % 2 == 1\n    strategy.entry('L', strategy.long)\nelse\n    strategy.close('L')\nplot(strategy.position_size)\n";
     const hist = await runBoth(src, data);
     const rt = await runBoth(src, data, { realtimeBars: 3, realtimeTicks: 4 });
     expect(rt.error).toBeUndefined();
@@ -257,21 +308,37 @@ describe("realtime ticks with a strategy", () => {
 
 describe("drawings in the result", () => {
   it("objects alive at the end, limited by max_*_count, rolled back between realtime ticks", async () => {
-    const r = await runBoth(v6("if barstate.islast\n    label.new(bar_index, high, 'hi')\nline.new(bar_index - 1, low, bar_index, high)\nplot(close)", "indicator('d', max_lines_count = 3)"), data);
+    const r = await runBoth(
+      v6(
+        "if barstate.islast\n    label.new(bar_index, high, 'hi')\nline.new(bar_index - 1, low, bar_index, high)\nplot(close)",
+        "indicator('d', max_lines_count = 3)",
+      ),
+      data,
+    );
     expect(r.error).toBeUndefined();
     expect(r.drawings.filter((d) => d.type === "line").length).toBe(3);
     expect(r.drawings.filter((d) => d.type === "label").map((d) => d.text)).toEqual(["hi"]);
-    const rt = await runBoth(v6("label.new(bar_index, high, 'x')\nplot(close)"), bars(5), { realtimeLastBar: true, realtimeTicks: 3 });
+    const rt = await runBoth(v6("label.new(bar_index, high, 'x')\nplot(close)"), bars(5), {
+      realtimeLastBar: true,
+      realtimeTicks: 3,
+    });
     expect(rt.drawings.length).toBe(5);
   });
 });
 
 describe("alerts in the result", () => {
   it("alert() and alertcondition() records", async () => {
-    const r = await runBoth(v6("if bar_index == 2\n    alert('hello ' + str.tostring(bar_index), alert.freq_once_per_bar)\nalertcondition(bar_index % 4 == 0, 'Every 4', 'tick')\nplot(close)"), data);
+    const r = await runBoth(
+      v6(
+        "if bar_index == 2\n    alert('hello ' + str.tostring(bar_index), alert.freq_once_per_bar)\nalertcondition(bar_index % 4 == 0, 'Every 4', 'tick')\nplot(close)",
+      ),
+      data,
+    );
     expect(r.error).toBeUndefined();
     const a = r.alerts.filter((x) => x.source === "alert");
-    expect(a).toEqual([{ message: "hello 2", freq: "once_per_bar", bar_index: 2, time: data[2]!.time, source: "alert" }]);
+    expect(a).toEqual([
+      { message: "hello 2", freq: "once_per_bar", bar_index: 2, time: data[2]!.time, source: "alert" },
+    ]);
     expect(r.alert_conditions).toHaveLength(1);
     expect(r.alert_conditions[0]).toMatchObject({ title: "Every 4", fired_bars: [0, 4, 8] });
   });

@@ -23,7 +23,9 @@ const data = bars(4);
 
 describe("libraries", () => {
   it("functions, constants, types, enums and per-call-site state under the alias", async () => {
-    const src = v6("import user/MyLib/1 as ml\nml.Pt p = ml.Pt.new(1)\nplot(ml.f(close) + ml.K + p.x)\nplot(ml.g(1))\nplot(ml.E.b == ml.E.b ? 1 : 0)\nplot(ml.counter() * 10 + ml.counter())");
+    const src = v6(
+      "import user/MyLib/1 as ml\nml.Pt p = ml.Pt.new(1)\nplot(ml.f(close) + ml.K + p.x)\nplot(ml.g(1))\nplot(ml.E.b == ml.E.b ? 1 : 0)\nplot(ml.counter() * 10 + ml.counter())",
+    );
     const r = await runBoth(src, data, { libraries });
     expect(r.error, r.error).toBeUndefined();
     expect(r.series.plot_0).toEqual(data.map((b) => b.close * 2 + 3.5 + 1));

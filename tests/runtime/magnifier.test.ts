@@ -43,7 +43,9 @@ describe("bar magnifier", () => {
   });
   it("bad magnifier bars are a data error, not a throw", async () => {
     const rt = new Runtime("CHART", { timeframe: "1D" });
-    const r = await rt.run(script(true), daily, { dataFeed: { "CHART|60": [{ time: T0, open: 1, high: 0, low: 2, close: 1 }] } });
+    const r = await rt.run(script(true), daily, {
+      dataFeed: { "CHART|60": [{ time: T0, open: 1, high: 0, low: 2, close: 1 }] },
+    });
     expect(r.error_kind).toBe("data");
     expect(r.error).toMatch(/bar magnifier data: bar 0: high 0 is below low 2/);
   });

@@ -20,7 +20,8 @@ function fingerprint(root: unknown): string[] {
     if (seen !== undefined) return void out.push(`${path}=#${seen}`);
     ids.set(v, ids.size);
     if (depth > 400) throw new Error("too deep");
-    if (ArrayBuffer.isView(v)) return void out.push(`${path}=${Array.from(v as unknown as ArrayLike<number>).join(",")}`);
+    if (ArrayBuffer.isView(v))
+      return void out.push(`${path}=${Array.from(v as unknown as ArrayLike<number>).join(",")}`);
     if (v instanceof Map) {
       out.push(`${path}=Map(${v.size})`);
       let i = 0;
@@ -46,7 +47,11 @@ function fingerprint(root: unknown): string[] {
 
 const corpus = join(import.meta.dirname, "..", "corpus");
 const realworld = join(import.meta.dirname, "..", "realworld", "scripts");
-const pine = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".pine")).sort().map((f) => join(dir, f));
+const pine = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".pine"))
+    .sort()
+    .map((f) => join(dir, f));
 const scripts = [...pine(corpus), ...pine(realworld)];
 
 describe("program cache", () => {
@@ -58,7 +63,9 @@ describe("program cache", () => {
     const p2 = parseSource(src);
     expect(p2).toBe(p1);
     expect(checkSource(src, p2, [])).toBe(c1);
-    expect(checkSource(src, p2, [{ namespace: "x", name: "y", version: 1, source: "//@version=6\nlibrary(\"y\")\n" }])).not.toBe(c1);
+    expect(
+      checkSource(src, p2, [{ namespace: "x", name: "y", version: 1, source: '//@version=6\nlibrary("y")\n' }]),
+    ).not.toBe(c1);
   });
 
   it("no run changes a cached program (every corpus and real-world script, both modes and realtime ticks)", async () => {

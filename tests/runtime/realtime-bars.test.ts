@@ -4,7 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 
-const bars = Array.from({ length: 6 }, (_, i) => ({ time: 1_700_000_000_000 + i * 3_600_000, open: 10, high: 11, low: 9, close: 10.5, volume: 100 }));
+const bars = Array.from({ length: 6 }, (_, i) => ({
+  time: 1_700_000_000_000 + i * 3_600_000,
+  open: 10,
+  high: 11,
+  low: 9,
+  close: 10.5,
+  volume: 100,
+}));
 
 describe("realtime bars", () => {
   it("islast holds on every realtime bar; the first tick already has volume", async () => {

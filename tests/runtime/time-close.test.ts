@@ -23,7 +23,14 @@ describe("bar close times", () => {
     expect(ticks[0]).toBe(1500);
   });
   it("time_close in the script equals the close the runtime schedules", async () => {
-    const bars = dailyOpens.map((time, i) => ({ time, open: 10 + i, high: 11 + i, low: 9 + i, close: 10.5 + i, volume: 100 }));
+    const bars = dailyOpens.map((time, i) => ({
+      time,
+      open: 10 + i,
+      high: 11 + i,
+      low: 9 + i,
+      close: 10.5 + i,
+      volume: 100,
+    }));
     const src = `//@version=6
 indicator("tc")
 plot(time_close, "tc")
@@ -38,7 +45,8 @@ plot(time_close, "tc")
     const bars = dailyOpens.map((time) => ({ time, open: 10, high: 11, low: 9, close: 10, volume: 100 }));
     // regular-hours hourly bars inside the daily range, plus one 17:30 New York bar that spikes to 13
     const hourly: { time: number; open: number; high: number; low: number; close: number }[] = [];
-    for (const open of dailyOpens) for (let h = 0; h < 7; h++) hourly.push({ time: open + h * HOUR, open: 10, high: 10.5, low: 9.5, close: 10 });
+    for (const open of dailyOpens)
+      for (let h = 0; h < 7; h++) hourly.push({ time: open + h * HOUR, open: 10, high: 10.5, low: 9.5, close: 10 });
     hourly.push({ time: dailyOpens[1]! + 8 * HOUR, open: 10, high: 13, low: 10, close: 12 });
     hourly.sort((a, b) => a.time - b.time);
     const src = `//@version=6
@@ -47,7 +55,10 @@ if bar_index == 0
     strategy.entry("L", strategy.long, stop = 12)
 `;
     for (const mode of ["interpret", "compile"] as const) {
-      const r = await new Runtime("NYSE:X", { timeframe: "1D", syminfo: NY }).run(src, bars, { mode, dataFeed: { "NYSE:X|60": hourly } });
+      const r = await new Runtime("NYSE:X", { timeframe: "1D", syminfo: NY }).run(src, bars, {
+        mode,
+        dataFeed: { "NYSE:X|60": hourly },
+      });
       expect(r.error).toBeUndefined();
       expect(r.mode).toBe(mode);
       expect(r.strategy!.trades.length + r.strategy!.open_trades.length).toBe(0);

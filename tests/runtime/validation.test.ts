@@ -29,7 +29,12 @@ describe("runtime settings validation", () => {
     expect(r.count).toBe(0);
   });
   it("valid settings run", async () => {
-    for (const opts of [{ timeframe: "1D", syminfo: { timezone: "America/New_York", session: "0930-1600:23456" } }, { timeframe: "15" }, { timeframe: "1S" }, { syminfo: { timezone: "UTC+3" } }]) {
+    for (const opts of [
+      { timeframe: "1D", syminfo: { timezone: "America/New_York", session: "0930-1600:23456" } },
+      { timeframe: "15" },
+      { timeframe: "1S" },
+      { syminfo: { timezone: "UTC+3" } },
+    ]) {
       const r = await run(opts);
       expect(r.error, JSON.stringify(opts)).toBeUndefined();
       expect(r.count).toBe(5);

@@ -22,8 +22,14 @@ describe("routing", () => {
     const res = await fetch(new URL("/health", server.url));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      status: "ok", service: "resin", version: expect.any(String), modes: ["interpret", "compile", "auto"], default_mode: "auto",
-      features: { optimize: true, batch: true, free_tier_limits: false, runner: false }, kernels: "wasm", max_run_seconds: 30,
+      status: "ok",
+      service: "resin",
+      version: expect.any(String),
+      modes: ["interpret", "compile", "auto"],
+      default_mode: "auto",
+      features: { optimize: true, batch: true, free_tier_limits: false, runner: false },
+      kernels: "wasm",
+      max_run_seconds: 30,
     });
   });
 
@@ -32,7 +38,8 @@ describe("routing", () => {
     const capped = await start({ engine, env: { SVC_MAX_RUN_SECONDS: "5" } });
     try {
       expect((await (await fetch(new URL("/health", capped.url))).json()).max_run_seconds).toBe(5);
-      for (const t of [undefined, null, 0, -1, 2, 5, 60]) await post(capped.url, "/run", { script: OK, data: BARS, ...(t === undefined ? {} : { timeout_seconds: t }) });
+      for (const t of [undefined, null, 0, -1, 2, 5, 60])
+        await post(capped.url, "/run", { script: OK, data: BARS, ...(t === undefined ? {} : { timeout_seconds: t }) });
       expect(engine.jobs.map((j) => j.options.timeoutSeconds)).toEqual([5, 5, 5, 5, 2, 5, 5]);
     } finally {
       await capped.close();
@@ -52,7 +59,14 @@ describe("routing", () => {
   });
 
   it("sends no CORS headers by default: `resin serve` is same-origin, other pages cannot drive it", async () => {
-    const pre = await fetch(new URL("/run", server.url), { method: "OPTIONS", headers: { origin: "http://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    const pre = await fetch(new URL("/run", server.url), {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://evil.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
+    });
     expect(pre.headers.get("access-control-allow-origin")).toBeNull();
     const res = await fetch(new URL("/health", server.url), { headers: { origin: "http://evil.example" } });
     expect(res.status).toBe(200);
@@ -60,9 +74,19 @@ describe("routing", () => {
   });
 
   it("answers CORS preflights for the allowed origins only (SVC_CORS_ORIGINS)", async () => {
-    const allowed = await start({ engine: fakeEngine(), env: { SVC_CORS_ORIGINS: "http://localhost:5173, http://127.0.0.1:5173" } });
+    const allowed = await start({
+      engine: fakeEngine(),
+      env: { SVC_CORS_ORIGINS: "http://localhost:5173, http://127.0.0.1:5173" },
+    });
     try {
-      const pre = await fetch(new URL("/run", allowed.url), { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+      const pre = await fetch(new URL("/run", allowed.url), {
+        method: "OPTIONS",
+        headers: {
+          origin: "http://localhost:5173",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
       expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
@@ -75,14 +99,20 @@ describe("routing", () => {
 
   it("requires a JSON content type: text/plain bodies are never parsed (415)", async () => {
     const body = JSON.stringify({ script: OK, data: BARS });
-    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+    for (const type of [
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]) {
       const res = await post(server.url, "/run", body, { headers: { "content-type": type } });
       expect(res.status, type).toBe(415);
       expect(res.json).toMatchObject({ status: "error", code: "UNSUPPORTED_MEDIA_TYPE" });
     }
     const none = await fetch(new URL("/run", server.url), { method: "POST", body: new Blob([body]) });
     expect(none.status).toBe(415);
-    expect((await post(server.url, "/run", body, { headers: { "content-type": "application/json; charset=utf-8" } })).status).toBe(200);
+    expect(
+      (await post(server.url, "/run", body, { headers: { "content-type": "application/json; charset=utf-8" } })).status,
+    ).toBe(200);
   });
 
   it("a body over 5 MB -> 413 BODY_TOO_LARGE", async () => {
@@ -113,12 +143,48 @@ describe("shared validation", () => {
     ["fields in schema order", "/run", { data: "x" }, 400, { code: "MISSING_FIELD", field: "script" }],
     ["wrong type", "/run", { script: 1, data: [] }, 400, { code: "INVALID_FIELD", field: "script" }],
     ["null on a required field", "/run", { script: null, data: [] }, 400, { code: "MISSING_FIELD", field: "script" }],
-    ["bool is not an int", "/optimize", { script: STRAT, data: BARS, space: {}, n_trials: true }, 400, { code: "INVALID_FIELD", field: "n_trials" }],
-    ["a float is not an int", "/backtest/quick", { data: BARS, fast: 1.5 }, 400, { code: "INVALID_FIELD", field: "fast" }],
-    ["bool is not a number", "/run", { script: OK, data: BARS, timeout_seconds: true }, 400, { code: "INVALID_FIELD", field: "timeout_seconds" }],
-    ["unknown fields, sorted", "/run", { script: OK, data: BARS, zeta: 1, alpha: 2 }, 400, { code: "UNKNOWN_FIELDS", fields: ["alpha", "zeta"] }],
-    ["unknown fields after known ones", "/run", { zzz: 1, script: OK, data: 5 }, 400, { code: "INVALID_FIELD", field: "data" }],
-    ["libraries over 32", "/run", { script: OK, data: BARS, libraries: Array.from({ length: 33 }, () => ({})) }, 400, { code: "INVALID_FIELD", field: "libraries" }],
+    [
+      "bool is not an int",
+      "/optimize",
+      { script: STRAT, data: BARS, space: {}, n_trials: true },
+      400,
+      { code: "INVALID_FIELD", field: "n_trials" },
+    ],
+    [
+      "a float is not an int",
+      "/backtest/quick",
+      { data: BARS, fast: 1.5 },
+      400,
+      { code: "INVALID_FIELD", field: "fast" },
+    ],
+    [
+      "bool is not a number",
+      "/run",
+      { script: OK, data: BARS, timeout_seconds: true },
+      400,
+      { code: "INVALID_FIELD", field: "timeout_seconds" },
+    ],
+    [
+      "unknown fields, sorted",
+      "/run",
+      { script: OK, data: BARS, zeta: 1, alpha: 2 },
+      400,
+      { code: "UNKNOWN_FIELDS", fields: ["alpha", "zeta"] },
+    ],
+    [
+      "unknown fields after known ones",
+      "/run",
+      { zzz: 1, script: OK, data: 5 },
+      400,
+      { code: "INVALID_FIELD", field: "data" },
+    ],
+    [
+      "libraries over 32",
+      "/run",
+      { script: OK, data: BARS, libraries: Array.from({ length: 33 }, () => ({})) },
+      400,
+      { code: "INVALID_FIELD", field: "libraries" },
+    ],
     ["empty script", "/run", { script: "  ", data: BARS }, 400, { code: "NO_SCRIPT" }],
     ["empty data", "/run", { script: OK, data: [] }, 400, { code: "NO_DATA" }],
   ];
@@ -131,7 +197,15 @@ describe("shared validation", () => {
 
   it("an int is a valid float, and null on an optional field takes its default", async () => {
     const n = engine.jobs.length;
-    const res = await post(server.url, "/run", { script: OK, data: BARS, symbol: null, mode: null, inputs: null, timeout_seconds: 2, realtime: null });
+    const res = await post(server.url, "/run", {
+      script: OK,
+      data: BARS,
+      symbol: null,
+      mode: null,
+      inputs: null,
+      timeout_seconds: 2,
+      realtime: null,
+    });
     expect(res.status).toBe(200);
     const job = engine.jobs[n]!;
     expect(job.symbol).toBe("CHART");
@@ -144,20 +218,38 @@ describe("shared validation", () => {
 describe("POST /run", () => {
   it("200 success with the result; ?mode= overrides the body's mode", async () => {
     const n = engine.jobs.length;
-    const res = await post(server.url, "/run?mode=compile", { script: OK, data: BARS, mode: "interpret", inputs: { Length: 3 }, symbol: "BINANCE:BTCUSDT", realtime: { ticks: 4, last_bar: true } });
+    const res = await post(server.url, "/run?mode=compile", {
+      script: OK,
+      data: BARS,
+      mode: "interpret",
+      inputs: { Length: 3 },
+      symbol: "BINANCE:BTCUSDT",
+      realtime: { ticks: 4, last_bar: true },
+    });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe("success");
     expect(res.json.count).toBe(BARS.length);
     expect(res.json.series.plot_0).toHaveLength(BARS.length);
     const job = engine.jobs[n]!;
-    expect(job.options).toMatchObject({ mode: "compile", inputs: { Length: 3 }, realtimeTicks: 4, realtimeLastBar: true });
+    expect(job.options).toMatchObject({
+      mode: "compile",
+      inputs: { Length: 3 },
+      realtimeTicks: 4,
+      realtimeLastBar: true,
+    });
     expect(job.symbol).toBe("BINANCE:BTCUSDT");
   });
 
   it("422 SCRIPT_ERROR with error, error_kind, diagnostics, error_bar", async () => {
     const res = await post(server.url, "/run", { script: "FAIL", data: BARS });
     expect(res.status).toBe(422);
-    expect(res.json).toMatchObject({ status: "error", code: "SCRIPT_ERROR", error: "Undeclared identifier 'foo'", error_kind: "check", error_bar: null });
+    expect(res.json).toMatchObject({
+      status: "error",
+      code: "SCRIPT_ERROR",
+      error: "Undeclared identifier 'foo'",
+      error_kind: "check",
+      error_bar: null,
+    });
     expect(res.json.diagnostics[0]).toMatchObject({ line: 2, column: 1 });
   });
 
@@ -168,8 +260,14 @@ describe("POST /run", () => {
   });
 
   it("bad realtime fields are INVALID_FIELD / UNKNOWN_FIELDS", async () => {
-    expect((await post(server.url, "/run", { script: OK, data: BARS, realtime: { ticks: "x" } })).json).toMatchObject({ code: "INVALID_FIELD", field: "realtime.ticks" });
-    expect((await post(server.url, "/run", { script: OK, data: BARS, realtime: { tick: 2 } })).json).toMatchObject({ code: "UNKNOWN_FIELDS", fields: ["realtime.tick"] });
+    expect((await post(server.url, "/run", { script: OK, data: BARS, realtime: { ticks: "x" } })).json).toMatchObject({
+      code: "INVALID_FIELD",
+      field: "realtime.ticks",
+    });
+    expect((await post(server.url, "/run", { script: OK, data: BARS, realtime: { tick: 2 } })).json).toMatchObject({
+      code: "UNKNOWN_FIELDS",
+      fields: ["realtime.tick"],
+    });
   });
 });
 
@@ -180,23 +278,39 @@ describe("POST /run/batch", () => {
     const many = await post(server.url, "/run/batch", { runs: nine, data: BARS });
     expect(many.status).toBe(400);
     expect(many.json.code).toBe("TOO_MANY_RUNS_IN_BATCH");
-    expect((await post(server.url, "/run/batch", { runs: [{ script: OK }, { inputs: {} }], data: BARS })).json).toMatchObject({ code: "INVALID_RUN", index: 1 });
-    expect((await post(server.url, "/run/batch", { runs: [{ script: OK, extra: 1 }], data: BARS })).json.code).toBe("INVALID_RUN");
+    expect(
+      (await post(server.url, "/run/batch", { runs: [{ script: OK }, { inputs: {} }], data: BARS })).json,
+    ).toMatchObject({ code: "INVALID_RUN", index: 1 });
+    expect((await post(server.url, "/run/batch", { runs: [{ script: OK, extra: 1 }], data: BARS })).json.code).toBe(
+      "INVALID_RUN",
+    );
     expect((await post(server.url, "/run/batch", { runs: [5], data: BARS })).json.code).toBe("INVALID_RUN");
     expect((await post(server.url, "/run/batch", { runs: [{ script: OK }], data: [] })).json.code).toBe("NO_DATA");
-    expect((await post(server.url, "/run/batch", { runs: [{ script: OK }], data: BARS, inputs: {} })).json).toMatchObject({ code: "UNKNOWN_FIELDS", fields: ["inputs"] });
+    expect(
+      (await post(server.url, "/run/batch", { runs: [{ script: OK }], data: BARS, inputs: {} })).json,
+    ).toMatchObject({ code: "UNKNOWN_FIELDS", fields: ["inputs"] });
   });
 
   it("partial failures keep order and ids; runs go to the engine in parallel", async () => {
     engine.maxInflight = 0;
     const res = await post(server.url, "/run/batch", {
-      runs: [{ id: "a", script: `${OK}// SLOW 300` }, { script: "FAIL" }, { id: 7, script: `${OK}// SLOW 300`, inputs: { Length: 4 }, mode: "compile" }, { id: "e", script: "" }],
+      runs: [
+        { id: "a", script: `${OK}// SLOW 300` },
+        { script: "FAIL" },
+        { id: 7, script: `${OK}// SLOW 300`, inputs: { Length: 4 }, mode: "compile" },
+        { id: "e", script: "" },
+      ],
       data: BARS,
     });
     expect(engine.maxInflight).toBeGreaterThanOrEqual(2);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ status: "partial", ok: 2, count: 4 });
-    expect(res.json.results.map((r: { id: unknown; status: string }) => [r.id, r.status])).toEqual([["a", "success"], [1, "error"], [7, "success"], ["e", "error"]]);
+    expect(res.json.results.map((r: { id: unknown; status: string }) => [r.id, r.status])).toEqual([
+      ["a", "success"],
+      [1, "error"],
+      [7, "success"],
+      ["e", "error"],
+    ]);
     expect(res.json.results[1]).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "check" });
     expect(res.json.results[3].code).toBe("NO_SCRIPT");
     expect(res.json.results[2].mode).toBe("compile");
@@ -212,12 +326,33 @@ describe("POST /optimize", () => {
     ["NO_SCRIPT", { ...base, script: "", data: [] }, "NO_SCRIPT"],
     ["NO_DATA", { ...base, data: [], space: { params: [] } }, "NO_DATA"],
     ["NOT_A_STRATEGY", { ...base, script: OK, space: { params: [] } }, "NOT_A_STRATEGY"],
-    ["INVALID_SPACE", { ...base, space: { params: [{ name: "x", kind: "int", min: 3, max: 3 }] }, objective: "bad" }, "INVALID_SPACE"],
+    [
+      "INVALID_SPACE",
+      { ...base, space: { params: [{ name: "x", kind: "int", min: 3, max: 3 }] }, objective: "bad" },
+      "INVALID_SPACE",
+    ],
     ["INVALID_VALIDATION", { ...base, validation: { mode: "walk-forward" }, objective: "bad" }, "INVALID_VALIDATION"],
     ["INVALID_OBJECTIVE", { ...base, objective: "sharpe", sampler: "bad" }, "INVALID_OBJECTIVE"],
     ["INVALID_SAMPLER", { ...base, sampler: "annealing" }, "INVALID_SAMPLER"],
-    ["GRID_TOO_LARGE", { ...base, sampler: "grid", space: { params: [{ name: "a", kind: "int", min: 1, max: 16 }, { name: "b", kind: "int", min: 1, max: 16 }] } }, "GRID_TOO_LARGE"],
-    ["TOO_MANY_RUNS", { ...base, n_trials: 150, validation: { mode: "walk-forward", train_bars: 10, test_bars: 5 } }, "TOO_MANY_RUNS"],
+    [
+      "GRID_TOO_LARGE",
+      {
+        ...base,
+        sampler: "grid",
+        space: {
+          params: [
+            { name: "a", kind: "int", min: 1, max: 16 },
+            { name: "b", kind: "int", min: 1, max: 16 },
+          ],
+        },
+      },
+      "GRID_TOO_LARGE",
+    ],
+    [
+      "TOO_MANY_RUNS",
+      { ...base, n_trials: 150, validation: { mode: "walk-forward", train_bars: 10, test_bars: 5 } },
+      "TOO_MANY_RUNS",
+    ],
   ];
   it.each(codes)("%s", async (_label, body, code) => {
     const res = await post(server.url, "/optimize", body);
@@ -226,14 +361,47 @@ describe("POST /optimize", () => {
   });
 
   it("200 with trials, best, engine_runs; n_trials capped at 200 with a warning", async () => {
-    const res = await post(server.url, "/optimize", { ...base, n_trials: 250, sampler: "random", seed: 3, min_trades: 1, objective: "net_pnl", oos_every_trial: false, fixed_inputs: { Other: 1 } });
+    const res = await post(server.url, "/optimize", {
+      ...base,
+      n_trials: 250,
+      sampler: "random",
+      seed: 3,
+      min_trades: 1,
+      objective: "net_pnl",
+      oos_every_trial: false,
+      fixed_inputs: { Other: 1 },
+    });
     expect(res.status).toBe(200);
     const j = res.json;
-    expect(Object.keys(j)).toEqual(["status", "sampler", "objective", "validation", "n_trials", "trials", "best_index", "best_params", "best_is_score", "best_oos_score", "engine_runs", "ms", "warning"]);
+    expect(Object.keys(j)).toEqual([
+      "status",
+      "sampler",
+      "objective",
+      "validation",
+      "n_trials",
+      "trials",
+      "best_index",
+      "best_params",
+      "best_is_score",
+      "best_oos_score",
+      "engine_runs",
+      "ms",
+      "warning",
+    ]);
     expect(j).toMatchObject({ status: "success", sampler: "random", objective: "net_pnl", n_trials: 200 });
     expect(j.warning).toMatch(/capped at 200/);
     expect(j.trials).toHaveLength(200);
-    expect(Object.keys(j.trials[0])).toEqual(["index", "params", "is_score", "oos_score", "is_stats", "oos_stats", "error", "engine_runs", "ms"]);
+    expect(Object.keys(j.trials[0])).toEqual([
+      "index",
+      "params",
+      "is_score",
+      "oos_score",
+      "is_stats",
+      "oos_stats",
+      "error",
+      "engine_runs",
+      "ms",
+    ]);
     // The fake engine pays Length - 5 (+1 on odd bars) per trade: the best Length is the largest drawn.
     const bestLen = Math.max(...j.trials.map((t: { params: { Length: number } }) => t.params.Length));
     expect(j.best_params).toEqual({ Length: bestLen });
@@ -265,7 +433,8 @@ describe("POST /backtest/quick", () => {
     expect(trades[trades.length - 1].exit_time).toBe(wave[wave.length - 1]!.time);
     expect(trades[trades.length - 1].exit_price).toBe(wave[wave.length - 1]!.close);
     // Each entry follows a cross of the SMAs on the bar before it.
-    const sma = (i: number, n: number) => (i < n - 1 ? NaN : wave.slice(i - n + 1, i + 1).reduce((a, b) => a + b.close, 0) / n);
+    const sma = (i: number, n: number) =>
+      i < n - 1 ? NaN : wave.slice(i - n + 1, i + 1).reduce((a, b) => a + b.close, 0) / n;
     for (const t of trades) {
       const i = wave.findIndex((b) => b.time === t.entry_time) - 1;
       const up = sma(i, 3) > sma(i, 8) && sma(i - 1, 3) <= sma(i - 1, 8);
@@ -276,13 +445,27 @@ describe("POST /backtest/quick", () => {
     expect(summary.total_pnl).toBeCloseTo(pnl, 6);
     expect(summary.total_trades).toBe(trades.length);
     expect(equity[equity.length - 1]).toBeCloseTo(10000 + pnl, 6);
-    const longOnly = await post(server.url, "/backtest/quick", { data: wave, fast: 3, slow: 8, allow_short: false, commission_pct: 0.1, slippage: 0.05 });
+    const longOnly = await post(server.url, "/backtest/quick", {
+      data: wave,
+      fast: 3,
+      slow: 8,
+      allow_short: false,
+      commission_pct: 0.1,
+      slippage: 0.05,
+    });
     expect(longOnly.json.trades.every((t: { direction: string }) => t.direction === "long")).toBe(true);
   });
 
   it("rejects bad bars and fast >= slow", async () => {
-    expect((await post(server.url, "/backtest/quick", { data: [{ time: 1, open: 1 }] })).json).toMatchObject({ code: "INVALID_FIELD", field: "data", index: 0 });
-    expect((await post(server.url, "/backtest/quick", { data: wave, fast: 20, slow: 10 })).json).toMatchObject({ code: "INVALID_FIELD", field: "fast" });
+    expect((await post(server.url, "/backtest/quick", { data: [{ time: 1, open: 1 }] })).json).toMatchObject({
+      code: "INVALID_FIELD",
+      field: "data",
+      index: 0,
+    });
+    expect((await post(server.url, "/backtest/quick", { data: wave, fast: 20, slow: 10 })).json).toMatchObject({
+      code: "INVALID_FIELD",
+      field: "fast",
+    });
     expect((await post(server.url, "/backtest/quick", { data: [] })).json.code).toBe("NO_DATA");
   });
 });

@@ -18,11 +18,19 @@ function newest(dir: string): number {
 
 export function ensureDist(): void {
   const built = join(ROOT, "dist", "server", "node", "run-worker.js");
-  const srcTime = Math.max(newest(join(ROOT, "src", "server")), newest(join(ROOT, "src", "optimize")), statSync(join(ROOT, "src", "cli", "serve.ts")).mtimeMs);
+  const srcTime = Math.max(
+    newest(join(ROOT, "src", "server")),
+    newest(join(ROOT, "src", "optimize")),
+    statSync(join(ROOT, "src", "cli", "serve.ts")).mtimeMs,
+  );
   const runtime = join(ROOT, "dist", "runtime", "index.js");
   if (existsSync(built) && existsSync(runtime) && statSync(built).mtimeMs >= srcTime) return;
   try {
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "pipe" });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+      { cwd: ROOT, stdio: "pipe" },
+    );
   } catch {
     // Type errors elsewhere in the tree do not stop tsc from emitting; the tests below check the output.
   }

@@ -9,7 +9,12 @@ export async function start(opts: Partial<HostOptions> = {}): Promise<RunningSer
   return startServer({ port: 0, host: "127.0.0.1", env: {}, out: () => undefined, err: () => undefined, ...opts });
 }
 
-export async function post(base: string, path: string, body: unknown, init: RequestInit = {}): Promise<{ status: number; json: any; headers: Headers }> {
+export async function post(
+  base: string,
+  path: string,
+  body: unknown,
+  init: RequestInit = {},
+): Promise<{ status: number; json: any; headers: Headers }> {
   const res = await fetch(new URL(path, base), {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -29,7 +34,14 @@ export async function post(base: string, path: string, body: unknown, init: Requ
 export const BARS = Array.from({ length: 30 }, (_, i) => {
   const open = 100 + i;
   const close = open + (i % 3 === 2 ? -0.5 : 1);
-  return { time: 1_700_000_000_000 + i * 60_000, open, high: Math.max(open, close) + 0.8, low: Math.min(open, close) - 0.8, close, volume: 1000 + i };
+  return {
+    time: 1_700_000_000_000 + i * 60_000,
+    open,
+    high: Math.max(open, close) + 0.8,
+    low: Math.min(open, close) - 0.8,
+    close,
+    volume: 1000 + i,
+  };
 });
 
 /**
@@ -73,14 +85,23 @@ async function respond(job: RunJob): Promise<RunResult> {
   if (job.script.includes("CRASH")) throw new Error("engine bug with a secret stack");
   const bars = job.data as unknown[];
   if (job.script.includes("FAIL")) {
-    return fakeResult([], { error: "Undeclared identifier 'foo'", error_kind: "check", diagnostics: [{ severity: "error", message: "Undeclared identifier 'foo'", line: 2, column: 1, end_line: 2, end_column: 4 }] as never });
+    return fakeResult([], {
+      error: "Undeclared identifier 'foo'",
+      error_kind: "check",
+      diagnostics: [
+        { severity: "error", message: "Undeclared identifier 'foo'", line: 2, column: 1, end_line: 2, end_column: 4 },
+      ] as never,
+    });
   }
   const n = job.script.includes("TIMEOUT") ? Math.floor(bars.length / 2) : bars.length;
   const len = Number((job.options.inputs as Record<string, unknown> | undefined)?.Length ?? 10);
-  return fakeResult(Array.from({ length: n }, (_, i) => trade(len - 5 + (i % 2), i)), {
-    count: n,
-    mode: job.options.mode === "compile" ? "compile" : "interpret",
-    series: { plot_0: Array.from({ length: n }, (_, i) => i) },
-    ...(job.script.includes("TIMEOUT") ? { timed_out: true } : {}),
-  });
+  return fakeResult(
+    Array.from({ length: n }, (_, i) => trade(len - 5 + (i % 2), i)),
+    {
+      count: n,
+      mode: job.options.mode === "compile" ? "compile" : "interpret",
+      series: { plot_0: Array.from({ length: n }, (_, i) => i) },
+      ...(job.script.includes("TIMEOUT") ? { timed_out: true } : {}),
+    },
+  );
 }

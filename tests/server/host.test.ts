@@ -57,6 +57,8 @@ describe("resin serve --app", () => {
   });
 
   it("refuses to start when the chart app is not built", async () => {
-    await expect(start({ engine: fakeEngine(), app: true, webRoot: join(web, "missing") })).rejects.toThrow(/chart app not built/);
+    await expect(start({ engine: fakeEngine(), app: true, webRoot: join(web, "missing") })).rejects.toThrow(
+      /chart app not built/,
+    );
   });
 });

@@ -11,7 +11,14 @@ afterEach(async () => {
   server = null;
 });
 
-const FREE = { FREE_TIER_LIMITS: "1", FREE_MAX_BARS: "20", FREE_MAX_SCRIPT_CHARS: "100", FREE_MAX_CONCURRENT: "1", FREE_RATE_LIMIT: "4", FREE_RATE_WINDOW_SEC: "60" };
+const FREE = {
+  FREE_TIER_LIMITS: "1",
+  FREE_MAX_BARS: "20",
+  FREE_MAX_SCRIPT_CHARS: "100",
+  FREE_MAX_CONCURRENT: "1",
+  FREE_RATE_LIMIT: "4",
+  FREE_RATE_WINDOW_SEC: "60",
+};
 
 describe("free tier", () => {
   it("is off by default", async () => {
@@ -31,9 +38,20 @@ describe("free tier", () => {
     expect(bars.status).toBe(413);
     expect(bars.json).toMatchObject({ code: "TOO_MANY_BARS", max_bars: 20, got_bars: 30 });
     // The schema comes before the size checks.
-    expect((await post(server.url, "/run", { script: "x".repeat(101), data: BARS, extra: 1 })).json.code).toBe("UNKNOWN_FIELDS");
-    expect((await post(server.url, "/run/batch", { runs: [{ script: OK }, { script: "y".repeat(200) }], data: BARS.slice(0, 5) })).json.code).toBe("SCRIPT_TOO_LARGE");
-    expect((await post(server.url, "/optimize", { script: OK, data: BARS, space: {} })).json.code).toBe("TOO_MANY_BARS");
+    expect((await post(server.url, "/run", { script: "x".repeat(101), data: BARS, extra: 1 })).json.code).toBe(
+      "UNKNOWN_FIELDS",
+    );
+    expect(
+      (
+        await post(server.url, "/run/batch", {
+          runs: [{ script: OK }, { script: "y".repeat(200) }],
+          data: BARS.slice(0, 5),
+        })
+      ).json.code,
+    ).toBe("SCRIPT_TOO_LARGE");
+    expect((await post(server.url, "/optimize", { script: OK, data: BARS, space: {} })).json.code).toBe(
+      "TOO_MANY_BARS",
+    );
     expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 20) })).status).toBe(200);
     // /backtest/quick is not limited.
     expect((await post(server.url, "/backtest/quick", { data: BARS })).status).toBe(200);
@@ -41,7 +59,8 @@ describe("free tier", () => {
 
   it("rate limit first, with Retry-After, even before the body is read", async () => {
     server = await start({ engine: fakeEngine(), env: { ...FREE, SVC_TRUST_PROXY: "1" } });
-    for (let i = 0; i < 4; i++) expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
     const limited = await post(server.url, "/run", "{not json");
     expect(limited.status).toBe(429);
     expect(limited.json).toMatchObject({ status: "error", code: "RATE_LIMITED" });
@@ -49,7 +68,16 @@ describe("free tier", () => {
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
     // Other clients (here: told apart by a trusted proxy) have their own window; /health is never limited.
-    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, { headers: { "content-type": "application/json", "x-forwarded-for": "10.0.0.9" } })).status).toBe(200);
+    expect(
+      (
+        await post(
+          server.url,
+          "/run",
+          { script: OK, data: BARS.slice(0, 5) },
+          { headers: { "content-type": "application/json", "x-forwarded-for": "10.0.0.9" } },
+        )
+      ).status,
+    ).toBe(200);
     expect((await fetch(new URL("/health", server.url))).status).toBe(200);
   });
 
@@ -85,7 +113,12 @@ describe("free tier", () => {
         };
       },
     });
-    const slowUpload = fetch(new URL("/run", server.url), { method: "POST", headers: { "content-type": "application/json" }, body: stalled, duplex: "half" } as RequestInit);
+    const slowUpload = fetch(new URL("/run", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stalled,
+      duplex: "half",
+    } as RequestInit);
     await new Promise((r) => setTimeout(r, 200));
     expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) })).status).toBe(200);
     finish();
@@ -98,12 +131,26 @@ describe("free tier", () => {
     const withLib = await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5), libraries: [lib] });
     expect(withLib.status).toBe(413);
     expect(withLib.json).toMatchObject({ code: "SCRIPT_TOO_LARGE", got_chars: OK.length + 80 });
-    const feed = { "OTHER|1": BARS.slice(0, 10), "THIRD": { time: BARS.slice(0, 10).map((b) => b.time), open: [], high: [], low: [], close: [] } };
+    const feed = {
+      "OTHER|1": BARS.slice(0, 10),
+      THIRD: { time: BARS.slice(0, 10).map((b) => b.time), open: [], high: [], low: [], close: [] },
+    };
     const withFeed = await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5), data_feed: feed });
     expect(withFeed.status).toBe(413);
     expect(withFeed.json).toMatchObject({ code: "TOO_MANY_BARS", max_bars: 20, got_bars: 25 });
-    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5), data_feed: { "OTHER|1": BARS.slice(0, 10) } })).status).toBe(200);
-    expect((await post(server.url, "/optimize", { script: OK, data: BARS.slice(0, 5), space: {}, libraries: [lib] })).json.code).toBe("SCRIPT_TOO_LARGE");
+    expect(
+      (
+        await post(server.url, "/run", {
+          script: OK,
+          data: BARS.slice(0, 5),
+          data_feed: { "OTHER|1": BARS.slice(0, 10) },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await post(server.url, "/optimize", { script: OK, data: BARS.slice(0, 5), space: {}, libraries: [lib] })).json
+        .code,
+    ).toBe("SCRIPT_TOO_LARGE");
   });
 
   it("X-Forwarded-For counts only behind trusted proxies (SVC_TRUST_PROXY)", async () => {
@@ -116,8 +163,12 @@ describe("free tier", () => {
     await server.close();
     server = await start({ engine: fakeEngine(), env: { ...env, SVC_TRUST_PROXY: "1" } });
     // One trusted proxy: the client is the entry it appended (the last); what the client wrote before it is ignored.
-    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("1.1.1.1, 10.0.0.1"))).status).toBe(200);
-    expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("2.2.2.2, 10.0.0.1"))).status).toBe(429);
+    expect(
+      (await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("1.1.1.1, 10.0.0.1"))).status,
+    ).toBe(200);
+    expect(
+      (await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("2.2.2.2, 10.0.0.1"))).status,
+    ).toBe(429);
     expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 5) }, xff("10.0.0.2"))).status).toBe(200);
   });
 });

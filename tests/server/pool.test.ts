@@ -4,11 +4,22 @@
 // engine never returns.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { hardDeadlineSeconds, RunCancelledError, RunDeadlineError, RunMemoryError, type RunJob } from "../../src/server/engine.js";
+import {
+  hardDeadlineSeconds,
+  RunCancelledError,
+  RunDeadlineError,
+  RunMemoryError,
+  type RunJob,
+} from "../../src/server/engine.js";
 import { WorkerPool } from "../../src/server/node/pool.js";
 
 const ENTRY = new URL("./fixtures/spin-worker.mjs", import.meta.url);
-const job = (script: string, timeoutSeconds: number | null = null): RunJob => ({ script, data: [], symbol: "CHART", options: { timeoutSeconds } });
+const job = (script: string, timeoutSeconds: number | null = null): RunJob => ({
+  script,
+  data: [],
+  symbol: "CHART",
+  options: { timeoutSeconds },
+});
 
 let pool: WorkerPool | null = null;
 afterEach(async () => {
@@ -17,7 +28,8 @@ afterEach(async () => {
 });
 
 async function settle(p: WorkerPool): Promise<void> {
-  for (let i = 0; i < 200 && (p.stats().alive < p.concurrency || p.stats().busy > 0); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 200 && (p.stats().alive < p.concurrency || p.stats().busy > 0); i++)
+    await new Promise((r) => setTimeout(r, 25));
 }
 
 describe("WorkerPool", () => {
@@ -37,7 +49,15 @@ describe("WorkerPool", () => {
     for (const r of runaway) await expect(r).rejects.toBeInstanceOf(RunDeadlineError);
     await expect(queued).resolves.toMatchObject({ script: "after" });
     await settle(pool);
-    expect(pool.stats()).toMatchObject({ kind: "threads", size: 2, alive: 2, busy: 0, queued: 0, terminated: 2, cancelled: 0 });
+    expect(pool.stats()).toMatchObject({
+      kind: "threads",
+      size: 2,
+      alive: 2,
+      busy: 0,
+      queued: 0,
+      terminated: 2,
+      cancelled: 0,
+    });
     await expect(pool.run(job("again"))).resolves.toMatchObject({ script: "again" });
   }, 30_000);
 

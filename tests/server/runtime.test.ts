@@ -30,7 +30,11 @@ afterAll(() => server.close());
 
 describe("real runs", () => {
   it("/run evaluates an indicator", async () => {
-    const res = await post(server.url, "/run", { script: '//@version=6\nindicator("x")\nplot(ta.sma(close, 3), "sma")\n', data: BARS, mode: "interpret" });
+    const res = await post(server.url, "/run", {
+      script: '//@version=6\nindicator("x")\nplot(ta.sma(close, 3), "sma")\n',
+      data: BARS,
+      mode: "interpret",
+    });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe("success");
     expect(res.json.count).toBe(BARS.length);
@@ -45,7 +49,10 @@ describe("real runs", () => {
     expect(res.json).toMatchObject({ code: "SCRIPT_ERROR", error_kind: "parse" });
     expect(res.json.diagnostics.length).toBeGreaterThan(0);
     const bad = BARS.slice(0, 5).map((b, i) => (i === 3 ? { ...b, high: b.low - 1 } : b));
-    const data = await post(server.url, "/run", { script: '//@version=6\nindicator("x")\nplot(close, "c")\n', data: bad });
+    const data = await post(server.url, "/run", {
+      script: '//@version=6\nindicator("x")\nplot(close, "c")\n',
+      data: bad,
+    });
     expect(data.status).toBe(422);
     expect(data.json).toMatchObject({ error_kind: "data", error_bar: 3 });
   });
@@ -54,8 +61,16 @@ describe("real runs", () => {
     // 300k loop steps per bar (a few ms on an idle machine, far under Pine's 500 ms loop limit even
     // when loaded) over 1,000 bars: the run needs well past its 1 s budget, and the first bars finish
     // inside it.
-    const heavy = '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 300000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
-    const bars = Array.from({ length: 1000 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
+    const heavy =
+      '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 300000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
+    const bars = Array.from({ length: 1000 }, (_, i) => ({
+      time: 1_700_000_000_000 + i * 60_000,
+      open: 100 + i,
+      high: 102 + i,
+      low: 99 + i,
+      close: 101 + i,
+      volume: 1,
+    }));
     const res = await post(server.url, "/run", { script: heavy, data: bars, timeout_seconds: 1, mode: "interpret" });
     expect(res.status).toBe(200);
     expect(res.json.timed_out).toBe(true);
@@ -65,7 +80,10 @@ describe("real runs", () => {
 
   it("/run/batch with a real partial failure", async () => {
     const res = await post(server.url, "/run/batch", {
-      runs: [{ id: "ok", script: '//@version=6\nindicator("x")\nplot(close, "c")\n' }, { id: "bad", script: '//@version=6\nindicator("x")\nplot(nope, "c")\n' }],
+      runs: [
+        { id: "ok", script: '//@version=6\nindicator("x")\nplot(close, "c")\n' },
+        { id: "bad", script: '//@version=6\nindicator("x")\nplot(nope, "c")\n' },
+      ],
       data: BARS,
     });
     expect(res.status).toBe(200);
@@ -75,8 +93,19 @@ describe("real runs", () => {
 
   it("/optimize searches a real strategy's inputs", async () => {
     const res = await post(server.url, "/optimize", {
-      script: CROSS_STRATEGY, data: BARS, n_trials: 6, sampler: "random", seed: 5, min_trades: 1, objective: "net_pnl",
-      space: { params: [{ name: "Fast", kind: "int", min: 2, max: 8 }, { name: "Slow", kind: "int", min: 10, max: 30, step: 5 }] },
+      script: CROSS_STRATEGY,
+      data: BARS,
+      n_trials: 6,
+      sampler: "random",
+      seed: 5,
+      min_trades: 1,
+      objective: "net_pnl",
+      space: {
+        params: [
+          { name: "Fast", kind: "int", min: 2, max: 8 },
+          { name: "Slow", kind: "int", min: 10, max: 30, step: 5 },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json.trials).toHaveLength(6);
@@ -85,9 +114,15 @@ describe("real runs", () => {
     expect(res.json.engine_runs).toBe(12);
     if (res.json.best_params) {
       // The winner re-runs through /run with its params as inputs.
-      const rerun = await post(server.url, "/run", { script: CROSS_STRATEGY, data: BARS, inputs: res.json.best_params });
+      const rerun = await post(server.url, "/run", {
+        script: CROSS_STRATEGY,
+        data: BARS,
+        inputs: res.json.best_params,
+      });
       expect(rerun.status).toBe(200);
-      expect(rerun.json.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(res.json.best_params.Fast);
+      expect(rerun.json.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(
+        res.json.best_params.Fast,
+      );
     }
   });
 });

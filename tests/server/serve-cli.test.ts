@@ -21,7 +21,11 @@ afterEach(() => {
 });
 
 function serve(args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "resin.js"), "serve", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(ROOT, "bin", "resin.js"), "serve", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   procs.push(child);
   let out = "";
   let err = "";
@@ -45,9 +49,17 @@ function urlOf(p: Proc): string {
 }
 
 const JSON_TYPE = { "content-type": "application/json" };
-const BARS = Array.from({ length: 100 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 100 + i, high: 102 + i, low: 99 + i, close: 101 + i, volume: 1 }));
+const BARS = Array.from({ length: 100 }, (_, i) => ({
+  time: 1_700_000_000_000 + i * 60_000,
+  open: 100 + i,
+  high: 102 + i,
+  low: 99 + i,
+  close: 101 + i,
+  volume: 1,
+}));
 const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
-const HEAVY = '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 200000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
+const HEAVY =
+  '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 200000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
 
 beforeAll(() => ensureDist(), 180_000);
 
@@ -58,10 +70,23 @@ describe("resin serve", () => {
     const url = urlOf(p);
     expect(Number(new URL(url).port)).toBeGreaterThan(0);
     expect((await (await fetch(new URL("/health", url))).json()).status).toBe("ok");
-    const batch = await fetch(new URL("/run/batch", url), { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ runs: [{ id: "a", script: PLOT }, { id: "b", script: PLOT }], data: BARS }) });
+    const batch = await fetch(new URL("/run/batch", url), {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        runs: [
+          { id: "a", script: PLOT },
+          { id: "b", script: PLOT },
+        ],
+        data: BARS,
+      }),
+    });
     const body = await batch.json();
     expect(batch.status).toBe(200);
-    expect(body.results.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([["a", "success"], ["b", "success"]]);
+    expect(body.results.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      ["a", "success"],
+      ["b", "success"],
+    ]);
     expect(body.results[0].series.c).toEqual(BARS.map((b) => b.close));
     p.child.kill("SIGINT");
     expect(await p.exited).toBe(0);
@@ -102,7 +127,11 @@ describe("resin serve", () => {
     const p = serve(["--port", "0"], { SVC_RUNNER: "1" });
     await waitFor(() => /"event":"listening"/.test(p.out()));
     const url = urlOf(p);
-    const inflight = fetch(new URL("/run", url), { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ script: HEAVY, data: BARS, mode: "interpret" }) });
+    const inflight = fetch(new URL("/run", url), {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ script: HEAVY, data: BARS, mode: "interpret" }),
+    });
     // The heavy run takes seconds; SIGTERM lands while it is in flight.
     await new Promise((r) => setTimeout(r, 600));
     p.child.kill("SIGTERM");
@@ -110,7 +139,11 @@ describe("resin serve", () => {
     expect(res.status).toBe(200);
     expect((await res.json()).count).toBe(BARS.length);
     expect(await p.exited).toBe(0);
-    const lines = p.out().trim().split("\n").map((l) => JSON.parse(l));
+    const lines = p
+      .out()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.find((l) => l.event === "listening")).toMatchObject({ engine: "threads" });
     expect(lines.find((l) => l.event === "shutdown")).toMatchObject({ signal: "SIGTERM" });
     expect(lines.find((l) => l.path === "/run")).toMatchObject({ method: "POST", status: 200 });

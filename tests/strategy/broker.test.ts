@@ -10,7 +10,13 @@ import { createBroker, type Broker } from "../../src/strategy/index.js";
 type Row = [number, number, number, number];
 type Script = (i: number, b: Broker, ctx: Parameters<Parameters<typeof replay>[2]>[1]) => void;
 
-function run(rows: Row[], settings: Record<string, unknown>, script: Script, sym: Partial<SymInfo> = {}, ext: Record<string, unknown> = {}) {
+function run(
+  rows: Row[],
+  settings: Record<string, unknown>,
+  script: Script,
+  sym: Partial<SymInfo> = {},
+  ext: Record<string, unknown> = {},
+) {
   const ctx = makeCtx(columnsOf(rows), { type: "stock", ...sym }, { ext });
   const { result, broker } = replay(ctx, settings, (i, c, b) => script(i, b, c));
   return { result, broker, ctx };
@@ -19,10 +25,15 @@ function run(rows: Row[], settings: Record<string, unknown>, script: Script, sym
 /** Runs and records strategy.position_size as seen by the script on each bar (after that bar's fills). */
 function positionsOf(rows: Row[], settings: Record<string, unknown>, script: Script, sym: Partial<SymInfo> = {}) {
   const seen: number[] = [];
-  const out = run(rows, settings, (i, b, c) => {
-    seen.push(b.ledger.positionSize());
-    script(i, b, c);
-  }, sym);
+  const out = run(
+    rows,
+    settings,
+    (i, b, c) => {
+      seen.push(b.ledger.positionSize());
+      script(i, b, c);
+    },
+    sym,
+  );
   return { ...out, seen };
 }
 
@@ -65,7 +76,9 @@ describe("market orders", () => {
       },
     );
     const t = result.trades[0];
-    expect([t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price, t.profit]).toEqual([0, 100.5, 1, 101.5, 1]);
+    expect([t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price, t.profit]).toEqual([
+      0, 100.5, 1, 101.5, 1,
+    ]);
   });
 
   it("close(immediately = true) fills at the current close during the call", () => {
@@ -235,11 +248,15 @@ describe("cash_per_order on a reversal", () => {
   it("one reversing order pays one fee, split between the leg it closes and the leg it opens", () => {
     // Fee 10 per order. Long 1 at 100 (bar 1), reversed to short 1 at 110 (bar 2), closed at 120 (bar 3).
     // Long: +10 gross, fees 10 + 5 = 15 -> -5. Short: -10 gross, fees 5 + 10 = 15 -> -25. Three orders, 30.
-    const { result } = run([flat, [100, 100, 100, 100], [110, 110, 110, 110], [120, 120, 120, 120]], { commission_type: "cash_per_order", commission_value: 10 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-      if (i === 1) b.entry({ id: "S", direction: "short" }, ctx);
-      if (i === 2) b.close({}, ctx, true);
-    });
+    const { result } = run(
+      [flat, [100, 100, 100, 100], [110, 110, 110, 110], [120, 120, 120, 120]],
+      { commission_type: "cash_per_order", commission_value: 10 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+        if (i === 1) b.entry({ id: "S", direction: "short" }, ctx);
+        if (i === 2) b.close({}, ctx, true);
+      },
+    );
     expect(result.trades.map((t) => [t.commission, t.profit])).toEqual([
       [15, -5],
       [15, -25],
@@ -364,13 +381,17 @@ describe("strategy.exit", () => {
   it("a sized exit fires its slice once; an unsized sibling takes only the rest", () => {
     // Long 2 at 100, brackets re-issued every bar: TP 50% at 105, SL (no qty) at 95.
     // Rising: TP closes 1 at 105 once, however long price stays above 105.
-    const up = run([flat, flat, [101, 106, 100.5, 105], [106, 107, 105.5, 106], [106, 108, 105.5, 107]], {}, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
-      if (b.ledger.positionSize() > 0 || i === 0) {
-        b.exit({ id: "TP", fromEntry: "L", limit: 105, qtyPercent: 50 }, ctx);
-        b.exit({ id: "SL", fromEntry: "L", stop: 95 }, ctx);
-      }
-    });
+    const up = run(
+      [flat, flat, [101, 106, 100.5, 105], [106, 107, 105.5, 106], [106, 108, 105.5, 107]],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
+        if (b.ledger.positionSize() > 0 || i === 0) {
+          b.exit({ id: "TP", fromEntry: "L", limit: 105, qtyPercent: 50 }, ctx);
+          b.exit({ id: "SL", fromEntry: "L", stop: 95 }, ctx);
+        }
+      },
+    );
     expect(up.result.trades.map((t) => [t.exit_id, t.qty, t.exit_price])).toEqual([["TP", 1, 105]]);
     // Falling: SL closes 2 - 1 (reserved by TP) = 1 at 95; one contract stays open.
     const down = run([flat, flat, [99, 99.5, 94, 95], [95, 96, 94.5, 95.5]], {}, (i, b, ctx) => {
@@ -405,12 +426,21 @@ describe("strategy.exit, more", () => {
   it("a trailing stop rides the activation bar's path and fills on its pullback", () => {
     // Entry 50. trail_price 51, offset 20 ticks (0.20). Bar 2: open 50.3, low 50.2 first, then high 52
     // (activates at 51, peak 52, stop 51.80), then the close 51.1 falls through 51.80 -> exit 51.80.
-    const { result } = run([[50, 50, 50, 50], [50, 50.2, 49.9, 50.1], [50.3, 52, 50.2, 51.1], [51, 51, 51, 51]], {}, (i, b, ctx) => {
-      if (i === 0) {
-        b.entry({ id: "L", direction: "long" }, ctx);
-        b.exit({ id: "T", fromEntry: "L", trailPrice: 51, trailOffset: 20 }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [50, 50, 50, 50],
+        [50, 50.2, 49.9, 50.1],
+        [50.3, 52, 50.2, 51.1],
+        [51, 51, 51, 51],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) {
+          b.entry({ id: "L", direction: "long" }, ctx);
+          b.exit({ id: "T", fromEntry: "L", trailPrice: 51, trailOffset: 20 }, ctx);
+        }
+      },
+    );
     expect(result.trades[0].exit_bar_index).toBe(2);
     expect(result.trades[0].exit_price).toBeCloseTo(51.8, 10);
   });
@@ -418,12 +448,21 @@ describe("strategy.exit, more", () => {
   it("a zero-offset trailing stop fills at a gap open above its activation", () => {
     // Entry 50, trail_points 10 ticks (50.10), offset 0. Bar 1 stays below 50.10. Bar 2 opens at
     // 50.45, past the activation: the stop is born on the open and fills there.
-    const { result } = run([[50, 50, 50, 50], [50, 50.05, 50, 50.05], [50.45, 50.9, 50.45, 50.8], [51, 51, 51, 51]], {}, (i, b, ctx) => {
-      if (i === 0) {
-        b.entry({ id: "L", direction: "long" }, ctx);
-        b.exit({ id: "T", fromEntry: "L", trailPoints: 10, trailOffset: 0 }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [50, 50, 50, 50],
+        [50, 50.05, 50, 50.05],
+        [50.45, 50.9, 50.45, 50.8],
+        [51, 51, 51, 51],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) {
+          b.entry({ id: "L", direction: "long" }, ctx);
+          b.exit({ id: "T", fromEntry: "L", trailPoints: 10, trailOffset: 0 }, ctx);
+        }
+      },
+    );
     expect(result.trades[0].exit_bar_index).toBe(2);
     expect(result.trades[0].exit_price).toBe(50.45);
   });
@@ -431,12 +470,20 @@ describe("strategy.exit, more", () => {
   it("a trailing stop without trail_offset fires at its activation price (TradingView: offset 0)", () => {
     // Entry 50 at bar 1's open, trail_points 10 ticks: bar 1 climbs through 50.10 -> exit 50.10 on
     // the entry bar (PineForge bracket-trail-points-no-offset exports).
-    const { result } = run([[50, 50, 50, 50], [50, 50.4, 50, 50.4], [50.45, 50.9, 50.45, 50.8]], {}, (i, b, ctx) => {
-      if (i === 0) {
-        b.entry({ id: "L", direction: "long" }, ctx);
-        b.exit({ id: "T", fromEntry: "L", trailPoints: 10 }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [50, 50, 50, 50],
+        [50, 50.4, 50, 50.4],
+        [50.45, 50.9, 50.45, 50.8],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) {
+          b.entry({ id: "L", direction: "long" }, ctx);
+          b.exit({ id: "T", fromEntry: "L", trailPoints: 10 }, ctx);
+        }
+      },
+    );
     expect(result.trades[0].exit_bar_index).toBe(1);
     expect(result.trades[0].exit_price).toBe(50.1);
   });
@@ -444,25 +491,43 @@ describe("strategy.exit, more", () => {
   it("a take-profit reached on the way up beats the trailing stop's later pullback", () => {
     // Entry 50; limit 50.8; trail from 50.2 with offset 30 ticks. Bar 2: open 50, low 49.9, high 51.5,
     // close 50.6: the rising leg crosses 50.8 first -> exit 50.8 (not 51.5 - 0.3 = 51.2).
-    const { result } = run([[50, 50, 50, 50], [50, 50.1, 49.95, 50], [50, 51.5, 49.9, 50.6], [50, 50, 50, 50]], {}, (i, b, ctx) => {
-      if (i === 0) {
-        b.entry({ id: "L", direction: "long" }, ctx);
-        b.exit({ id: "X", fromEntry: "L", limit: 50.8, trailPrice: 50.2, trailOffset: 30 }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [50, 50, 50, 50],
+        [50, 50.1, 49.95, 50],
+        [50, 51.5, 49.9, 50.6],
+        [50, 50, 50, 50],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) {
+          b.entry({ id: "L", direction: "long" }, ctx);
+          b.exit({ id: "X", fromEntry: "L", limit: 50.8, trailPrice: 50.2, trailOffset: 30 }, ctx);
+        }
+      },
+    );
     expect(result.trades[0].exit_price).toBe(50.8);
   });
 
   it("two exits of one entry fill in the order the path reaches them", () => {
     // Long 2 at 60; exit A qty 1 stop 58, exit B qty 1 stop 55. Bar 2 opens 59 and falls to 54:
     // A (58) closes first, then B (55).
-    const { result } = run([[60, 60, 60, 60], [60, 60.5, 59.5, 60], [59, 59.5, 54, 56], [56, 56, 56, 56]], {}, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
-      if (i === 1) {
-        b.exit({ id: "A", fromEntry: "L", qty: 1, stop: 58 }, ctx);
-        b.exit({ id: "B", fromEntry: "L", qty: 1, stop: 55 }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [60, 60, 60, 60],
+        [60, 60.5, 59.5, 60],
+        [59, 59.5, 54, 56],
+        [56, 56, 56, 56],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long", qty: 2 }, ctx);
+        if (i === 1) {
+          b.exit({ id: "A", fromEntry: "L", qty: 1, stop: 58 }, ctx);
+          b.exit({ id: "B", fromEntry: "L", qty: 1, stop: 55 }, ctx);
+        }
+      },
+    );
     expect(result.trades.map((t) => [t.exit_id, t.exit_price, t.qty])).toEqual([
       ["A", 58, 1],
       ["B", 55, 1],
@@ -473,7 +538,14 @@ describe("strategy.exit, more", () => {
     // pyramiding 2: "L" fills at 70 (bar 1) and again at 71 (bar 3); exit stop 69 re-issued each bar.
     // Bar 4 falls to 68: both trades close at 69.
     const { result } = run(
-      [[70, 70, 70, 70], [70, 70.4, 70, 70.3], [70.3, 71, 70.2, 71], [71, 71.2, 70.8, 71], [71, 71.1, 68, 68.5], [68, 68, 68, 68]],
+      [
+        [70, 70, 70, 70],
+        [70, 70.4, 70, 70.3],
+        [70.3, 71, 70.2, 71],
+        [71, 71.2, 70.8, 71],
+        [71, 71.1, 68, 68.5],
+        [68, 68, 68, 68],
+      ],
       { pyramiding: 2 },
       (i, b, ctx) => {
         if (i === 0 || i === 2) b.entry({ id: "L", direction: "long" }, ctx);
@@ -504,7 +576,18 @@ describe("exit binding", () => {
     // on its own fill bar (low 98 < 99). Long L2 opens at bar 5; the short reversal fills at bar 7's
     // open 100 and survives that bar's 102 high (its bracket is issued at bar 7's close), then stops
     // at 101 on bar 8.
-    const rows: Row[] = [flat, flat, [100, 100, 98, 100], flat, flat, flat, flat, [100, 102, 100, 100], [100, 102, 100, 100], flat];
+    const rows: Row[] = [
+      flat,
+      flat,
+      [100, 100, 98, 100],
+      flat,
+      flat,
+      flat,
+      flat,
+      [100, 102, 100, 100],
+      [100, 102, 100, 100],
+      flat,
+    ];
     const { result } = run(rows, {}, (i, b, ctx) => {
       if (i === 1) b.entry({ id: "L1", direction: "long" }, ctx);
       if (i === 4) b.entry({ id: "L2", direction: "long" }, ctx);
@@ -553,35 +636,77 @@ describe("sizing", () => {
   it("percent_of_equity sizes on equity and the close of the order's bar, net of percent commission", () => {
     // 10% of 10,000 = 1,000 at close 100 -> 10 (qty step 0.1 for forex). With 0.1% commission:
     // 1000 / (100 x 1.001) = 9.99001 -> 9.9.
-    const plain = run([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 10000, default_qty_type: "percent_of_equity", default_qty_value: 10 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-    }, { type: "forex" });
+    const plain = run(
+      [
+        [100, 100, 100, 100],
+        [101, 101, 101, 101],
+      ],
+      { initial_capital: 10000, default_qty_type: "percent_of_equity", default_qty_value: 10 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+      { type: "forex" },
+    );
     expect(plain.result.open_trades[0].qty).toBe(10);
-    const comm = run([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 10000, default_qty_type: "strategy.percent_of_equity", default_qty_value: 10, commission_value: 0.1 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-    }, { type: "forex" });
+    const comm = run(
+      [
+        [100, 100, 100, 100],
+        [101, 101, 101, 101],
+      ],
+      {
+        initial_capital: 10000,
+        default_qty_type: "strategy.percent_of_equity",
+        default_qty_value: 10,
+        commission_value: 0.1,
+      },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+      { type: "forex" },
+    );
     expect(comm.result.open_trades[0].qty).toBe(9.9);
     // Crypto keeps six decimals: 1000 / 100.1 = 9.99000999 -> 9.990009.
-    const crypto = run([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 10000, default_qty_type: "percent_of_equity", default_qty_value: 10, commission_value: 0.1 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-    }, { type: "crypto" });
+    const crypto = run(
+      [
+        [100, 100, 100, 100],
+        [101, 101, 101, 101],
+      ],
+      { initial_capital: 10000, default_qty_type: "percent_of_equity", default_qty_value: 10, commission_value: 0.1 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+      { type: "crypto" },
+    );
     expect(crypto.result.open_trades[0].qty).toBe(9.990009);
   });
 
   it("cash sizes as value / close", () => {
     // 550 at close 100 -> 5.5.
-    const { result } = run([[100, 100, 100, 100], [101, 101, 101, 101]], { default_qty_type: "cash", default_qty_value: 550 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-    }, { type: "crypto" });
+    const { result } = run(
+      [
+        [100, 100, 100, 100],
+        [101, 101, 101, 101],
+      ],
+      { default_qty_type: "cash", default_qty_value: 550 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+      { type: "crypto" },
+    );
     expect(result.open_trades[0].qty).toBe(5.5);
   });
 
   it("futures P&L is multiplied by the point value", () => {
     // pointvalue 50: long 1 at 101, closed at 102 -> 50.
-    const { result } = run([flat, [101, 101, 101, 101], [102, 102, 102, 102]], {}, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-      if (i === 1) b.close({ id: "L" }, ctx);
-    }, { type: "futures", pointvalue: 50 });
+    const { result } = run(
+      [flat, [101, 101, 101, 101], [102, 102, 102, 102]],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+        if (i === 1) b.close({ id: "L" }, ctx);
+      },
+      { type: "futures", pointvalue: 50 },
+    );
     expect(result.trades[0].profit).toBe(50);
   });
 });
@@ -591,9 +716,13 @@ describe("margin", () => {
     // Capital 1000, margin_long 50%, long 15 at 100. Bar 2's low 60: equity = 1000 - 40 x 15 = 400,
     // required margin = 15 x 60 x 0.5 = 450, shortfall 50; each unit frees 60 x 0.5 = 30 -> 1.67 units,
     // truncated to the qty step (1 for a stock) = 1, times 4 = 4 units sold at 60.
-    const { result } = run([flat, [100, 100, 100, 100], [90, 90, 60, 70], [70, 70, 70, 70]], { initial_capital: 1000, margin_long: 50 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long", qty: 15 }, ctx);
-    });
+    const { result } = run(
+      [flat, [100, 100, 100, 100], [90, 90, 60, 70], [70, 70, 70, 70]],
+      { initial_capital: 1000, margin_long: 50 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long", qty: 15 }, ctx);
+      },
+    );
     expect(result.trades.map((t) => [t.qty, t.exit_price, t.exit_id])).toEqual([[4, 60, "Margin call"]]);
     expect(result.open_trades[0].qty).toBe(11);
     expect(result.stats.margin_calls).toBe(1);
@@ -614,7 +743,9 @@ describe("strategy.risk rules", () => {
       }
       if (i === 0 || i === 2 || i === 24) b.entry({ id: `L${i}`, direction: "long", qty: 10 }, ctx);
     });
-    expect(result.trades.map((t) => [t.entry_bar_index, t.exit_bar_index, t.exit_price, t.profit])).toEqual([[1, 1, 99.4, expect.closeTo(-6, 9)]]);
+    expect(result.trades.map((t) => [t.entry_bar_index, t.exit_bar_index, t.exit_price, t.profit])).toEqual([
+      [1, 1, 99.4, expect.closeTo(-6, 9)],
+    ]);
     expect(result.open_trades.map((t) => [t.entry_id, t.entry_bar_index])).toEqual([["L24", 25]]);
   });
 
@@ -661,9 +792,17 @@ describe("margin defaults", () => {
 describe("margin at the fill", () => {
   it("a fresh entry the equity cannot margin at its fill price is rejected", () => {
     // 100% of equity 1000 at close 10 -> 100 contracts; bar 1 opens at 10.01: 100 x 10.01 = 1001 > 1000.
-    const { result } = run([[10, 10, 10, 10], [10.01, 10.01, 9.9, 10], [10, 10, 10, 10]], { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 100 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-    });
+    const { result } = run(
+      [
+        [10, 10, 10, 10],
+        [10.01, 10.01, 9.9, 10],
+        [10, 10, 10, 10],
+      ],
+      { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 100 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+    );
     expect(result.trades.length + result.open_trades.length).toBe(0);
   });
 
@@ -672,7 +811,13 @@ describe("margin at the fill", () => {
     // reverses at bar 3's open 10.01: the short closes at 10.01 (-1), equity 999; the long of 100
     // needs 1001: shortfall 2, cover 2 / 10.01 = 0.1998 -> 0.1 (step 0.1 for forex) x 4 = 0.4 sold at 10.01.
     const { result } = run(
-      [[10, 10, 10, 10], [10, 10, 10, 10], [10, 10, 10, 10], [10.01, 10.01, 10.01, 10.01], [10.01, 10.01, 10.01, 10.01]],
+      [
+        [10, 10, 10, 10],
+        [10, 10, 10, 10],
+        [10, 10, 10, 10],
+        [10.01, 10.01, 10.01, 10.01],
+        [10.01, 10.01, 10.01, 10.01],
+      ],
       { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 100 },
       (i, b, ctx) => {
         if (i === 0) b.entry({ id: "S", direction: "short" }, ctx);
@@ -699,7 +844,17 @@ describe("results", () => {
       if (i === 3) b.close({ id: "S" }, ctx);
     });
     const e = broker.events[0];
-    expect([e.kind, e.id, e.direction, e.qty, e.order_type, e.comment, e.bar_index, e.script_id, e.run_id]).toEqual(["entry", "L", "long", 1, "market", "go", 0, "test-script", "test-run"]);
+    expect([e.kind, e.id, e.direction, e.qty, e.order_type, e.comment, e.bar_index, e.script_id, e.run_id]).toEqual([
+      "entry",
+      "L",
+      "long",
+      1,
+      "market",
+      "go",
+      0,
+      "test-script",
+      "test-run",
+    ]);
     expect(broker.events[2].order_type).toBe("limit");
     expect(broker.events[2].limit).toBe(102.5);
     expect(result.trades.map((t) => t.profit)).toEqual([1, -1]);
@@ -718,10 +873,18 @@ describe("results", () => {
     // Bar 1 low 99: equity 1000 - 1 - 0.1 = 998.9, drawdown from the 1000 peak = 1.1 (0.11%).
     // Bar 1 high 110: equity 1009.9, run-up from the 999.9 trough = 10, percent of the top 1009.9.
     // Closed at bar 2's open 105 (fee 0.105): profit 4.795, percent of the entry cost 100.1.
-    const { result, broker } = run([[100, 100, 100, 100], [100, 110, 99, 105], [105, 105, 105, 105]], { initial_capital: 1000, commission_value: 0.1 }, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-      if (i === 1) b.close({ id: "L" }, ctx);
-    });
+    const { result, broker } = run(
+      [
+        [100, 100, 100, 100],
+        [100, 110, 99, 105],
+        [105, 105, 105, 105],
+      ],
+      { initial_capital: 1000, commission_value: 0.1 },
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+        if (i === 1) b.close({ id: "L" }, ctx);
+      },
+    );
     expect(broker.tracker.maxDrawdown).toBeCloseTo(1.1, 10);
     expect(broker.tracker.maxDrawdownPercent).toBeCloseTo(0.11, 10);
     expect(broker.tracker.maxRunup).toBeCloseTo(10, 10);
@@ -763,20 +926,44 @@ describe("results", () => {
 describe("PineForge broker rules (TradingView exports)", () => {
   it("percent_of_equity with a cash-per-order commission sizes (equity x pct - fee) / price, floored to the step", () => {
     // equity 1000, 10% = 100, minus the 1.5 fee = 98.5 at the close 10 -> 9.85
-    const settings = { initial_capital: 1000, default_qty_type: "percent_of_equity", default_qty_value: 10, commission_type: "cash_per_order", commission_value: 1.5 };
-    const { result } = run([[10, 10, 10, 10], [10, 10, 10, 10], [10, 10, 10, 10]], settings, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
-    }, { type: "crypto", mincontract: 0.0001 } as Partial<SymInfo>);
+    const settings = {
+      initial_capital: 1000,
+      default_qty_type: "percent_of_equity",
+      default_qty_value: 10,
+      commission_type: "cash_per_order",
+      commission_value: 1.5,
+    };
+    const { result } = run(
+      [
+        [10, 10, 10, 10],
+        [10, 10, 10, 10],
+        [10, 10, 10, 10],
+      ],
+      settings,
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      },
+      { type: "crypto", mincontract: 0.0001 } as Partial<SymInfo>,
+    );
     expect(result.open_trades[0].qty).toBeCloseTo(9.85, 10);
   });
 
   it("strategy.close of an entry that has not filled yet is ignored", () => {
-    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
-      if (i === 0) {
-        b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
-        b.close({ id: "L" }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [10, 10, 10, 10],
+        [11, 11, 11, 11],
+        [12, 12, 12, 12],
+        [13, 13, 13, 13],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) {
+          b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+          b.close({ id: "L" }, ctx);
+        }
+      },
+    );
     expect(result.trades).toHaveLength(0);
     expect(result.open_trades).toHaveLength(1);
     expect(result.open_trades[0].entry_price).toBe(11);
@@ -786,39 +973,68 @@ describe("PineForge broker rules (TradingView exports)", () => {
     // short 1 from bar 1; bar 1 places a long stop entry already below the price (1 + 1 held = 2)
     // and then closes the short: at bar 2's open the market close flattens first and the stop opens
     // 2 long (PineForge order-deferred-flip: flips grow 1, 2, 3)
-    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "S", direction: "short", qty: 1 }, ctx);
-      if (i === 1) {
-        b.entry({ id: "L", direction: "long", qty: 1, stop: 5 }, ctx);
-        b.close({ id: "S" }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [10, 10, 10, 10],
+        [11, 11, 11, 11],
+        [12, 12, 12, 12],
+        [13, 13, 13, 13],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "S", direction: "short", qty: 1 }, ctx);
+        if (i === 1) {
+          b.entry({ id: "L", direction: "long", qty: 1, stop: 5 }, ctx);
+          b.close({ id: "S" }, ctx);
+        }
+      },
+    );
     expect(result.trades.map((t) => t.qty)).toEqual([1]);
     expect(result.open_trades[0].qty).toBe(2);
   });
 
   it("close-then-entry on one bar only opens the entry's qty", () => {
-    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13]], {}, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "S", direction: "short", qty: 1 }, ctx);
-      if (i === 1) {
-        b.close({ id: "S" }, ctx);
-        b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
-      }
-    });
+    const { result } = run(
+      [
+        [10, 10, 10, 10],
+        [11, 11, 11, 11],
+        [12, 12, 12, 12],
+        [13, 13, 13, 13],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "S", direction: "short", qty: 1 }, ctx);
+        if (i === 1) {
+          b.close({ id: "S" }, ctx);
+          b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+        }
+      },
+    );
     expect(result.open_trades[0].qty).toBe(1);
   });
 
   it("an exit goes with the trades it was placed for, even if they close before the path checks it", () => {
     // long from bar 1; bar 1 places exit X (stop 5) and closes L; L fills again at bar 3 and must not
     // be closed by the old exit at its entry price
-    const { result } = run([[10, 10, 10, 10], [11, 11, 11, 11], [12, 12, 12, 12], [13, 13, 13, 13], [14, 14, 4, 14], [15, 15, 15, 15]], {}, (i, b, ctx) => {
-      if (i === 0) b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
-      if (i === 1) {
-        b.exit({ id: "X", fromEntry: "L", limit: 11 }, ctx);
-        b.close({ id: "L" }, ctx);
-      }
-      if (i === 2) b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
-    });
+    const { result } = run(
+      [
+        [10, 10, 10, 10],
+        [11, 11, 11, 11],
+        [12, 12, 12, 12],
+        [13, 13, 13, 13],
+        [14, 14, 4, 14],
+        [15, 15, 15, 15],
+      ],
+      {},
+      (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+        if (i === 1) {
+          b.exit({ id: "X", fromEntry: "L", limit: 11 }, ctx);
+          b.close({ id: "L" }, ctx);
+        }
+        if (i === 2) b.entry({ id: "L", direction: "long", qty: 1 }, ctx);
+      },
+    );
     expect(result.trades).toHaveLength(1);
     expect(result.open_trades[0].entry_price).toBe(13);
   });

@@ -94,7 +94,12 @@ interface OpenRef {
  * Runs the reference broker. `actions(i, positionSize)` gives bar i's script actions, in script order,
  * with the position size the script sees after the bar's fills.
  */
-export function simulate(c: Columns, actions: (i: number, positionSize: number) => Action[], mintick: number, opts: SimOptions = {}): RefTrade[] {
+export function simulate(
+  c: Columns,
+  actions: (i: number, positionSize: number) => Action[],
+  mintick: number,
+  opts: SimOptions = {},
+): RefTrade[] {
   const size = opts.size ?? (() => 1);
   const capital = opts.capital ?? 1_000_000;
   const pyramiding = Math.max(1, opts.pyramiding ?? 1);
@@ -121,7 +126,15 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
       }
       const profit = (price - t.price) * pos * t.qty;
       closedProfit += profit;
-      trades.push({ dir: pos as 1 | -1, entryBar: t.bar, entryPrice: t.price, exitBar: bar, exitPrice: price, qty: t.qty, profit });
+      trades.push({
+        dir: pos as 1 | -1,
+        entryBar: t.bar,
+        entryPrice: t.price,
+        exitBar: bar,
+        exitPrice: price,
+        qty: t.qty,
+        profit,
+      });
     }
     open = keep;
     if (open.length === 0) pos = 0;
@@ -140,7 +153,15 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
       left -= q;
       const profit = (price - t.price) * dir * q;
       closedProfit += profit;
-      trades.push({ dir: dir as 1 | -1, entryBar: t.bar, entryPrice: t.price, exitBar: bar, exitPrice: price, qty: q, profit });
+      trades.push({
+        dir: dir as 1 | -1,
+        entryBar: t.bar,
+        entryPrice: t.price,
+        exitBar: bar,
+        exitPrice: price,
+        qty: q,
+        profit,
+      });
       if (t.qty - q > 1e-12) keep.push({ ...t, qty: t.qty - q });
     }
     open = keep;
@@ -182,15 +203,19 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     for (const o of pending) {
       if (o.placedBar >= i) continue;
       const stopLimit = o.stop === o.stop && o.limit === o.limit;
-      if (o.stop === o.stop && !o.triggered) out.push({ level: tk(o.stop), up: o.dir > 0, seq: o.seq, order: o, trigger: stopLimit });
-      else if (o.limit === o.limit) out.push({ level: tk(o.limit), up: o.dir < 0, seq: o.seq, order: o, trigger: false });
+      if (o.stop === o.stop && !o.triggered)
+        out.push({ level: tk(o.stop), up: o.dir > 0, seq: o.seq, order: o, trigger: stopLimit });
+      else if (o.limit === o.limit)
+        out.push({ level: tk(o.limit), up: o.dir < 0, seq: o.seq, order: o, trigger: false });
     }
     const x = exitOf();
     if (x) {
       const e = tk(open[0].price);
-      if (x.profit === x.profit) out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null, trigger: false });
+      if (x.profit === x.profit)
+        out.push({ level: e + pos * x.profit, up: pos > 0, seq: -1, order: null, trigger: false });
       if (x.loss === x.loss) out.push({ level: e - pos * x.loss, up: pos < 0, seq: -1, order: null, trigger: false });
-      if (trailActive && x.trailOffset !== undefined) out.push({ level: peak - pos * x.trailOffset, up: pos < 0, seq: -1, order: null, trigger: false });
+      if (trailActive && x.trailOffset !== undefined)
+        out.push({ level: peak - pos * x.trailOffset, up: pos < 0, seq: -1, order: null, trigger: false });
     }
     return out;
   };
@@ -220,7 +245,9 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
     const t0 = tk(to);
     for (;;) {
       const up = t0 > cur;
-      const hit = reachable(i).filter((r) => (up ? r.up && r.level > cur && r.level <= t0 : !r.up && r.level < cur && r.level >= t0));
+      const hit = reachable(i).filter((r) =>
+        up ? r.up && r.level > cur && r.level <= t0 : !r.up && r.level < cur && r.level >= t0,
+      );
       if (hit.length === 0) {
         track(to);
         return;
@@ -273,7 +300,17 @@ export function simulate(c: Columns, actions: (i: number, positionSize: number) 
         reverse = held;
         for (const c of closes) for (const t of open) if (t.id === c.id) reverse -= t.qty;
       }
-      pending.push({ id: a.id, dir: a.dir, stop, limit, triggered: false, seq: seq++, placedBar: i, qty: size(equity, cl), reverse: Math.max(0, reverse) });
+      pending.push({
+        id: a.id,
+        dir: a.dir,
+        stop,
+        limit,
+        triggered: false,
+        seq: seq++,
+        placedBar: i,
+        qty: size(equity, cl),
+        reverse: Math.max(0, reverse),
+      });
     }
     if (opts.processOrdersOnClose) {
       const market = pending.filter((x) => x.stop !== x.stop && x.limit !== x.limit);
@@ -292,7 +329,12 @@ export function trueRange(c: Columns, handleNa: boolean): Float64Array {
   const out = new Float64Array(c.time.length);
   for (let i = 0; i < out.length; i++) {
     if (i === 0) out[i] = handleNa ? c.high[i] - c.low[i] : NaN;
-    else out[i] = Math.max(c.high[i] - c.low[i], Math.abs(c.high[i] - c.close[i - 1]), Math.abs(c.low[i] - c.close[i - 1]));
+    else
+      out[i] = Math.max(
+        c.high[i] - c.low[i],
+        Math.abs(c.high[i] - c.close[i - 1]),
+        Math.abs(c.low[i] - c.close[i - 1]),
+      );
   }
   return out;
 }

@@ -20,14 +20,27 @@ describe("performance summary against TradingView's exported trades", () => {
       const data = loadCase(name);
       const s = REPLAYS[name](data).stats;
       const closed = data.trades.filter((t) => !t.open);
-      let gp = 0, gl = 0, tolP = 0, tolL = 0, wins = 0, losses = 0, unsure = 0;
+      let gp = 0,
+        gl = 0,
+        tolP = 0,
+        tolL = 0,
+        wins = 0,
+        losses = 0,
+        unsure = 0;
       for (const t of closed) {
         const p = Number(t.profit);
-        if (Math.abs(p) <= halfUnit(t.profit)) unsure++; // rounded to zero in the export: either side
+        if (Math.abs(p) <= halfUnit(t.profit))
+          unsure++; // rounded to zero in the export: either side
         else if (p > 0) wins++;
         else losses++;
-        if (p >= 0) { gp += p; tolP += halfUnit(t.profit); }
-        if (p <= 0) { gl -= p; tolL += halfUnit(t.profit); }
+        if (p >= 0) {
+          gp += p;
+          tolP += halfUnit(t.profit);
+        }
+        if (p <= 0) {
+          gl -= p;
+          tolL += halfUnit(t.profit);
+        }
       }
       expect(s.total_closed_trades).toBe(closed.length);
       expect(s.num_winning_trades).toBeGreaterThanOrEqual(wins);

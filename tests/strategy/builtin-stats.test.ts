@@ -7,7 +7,14 @@ import type { Bar, RunResult } from "../../src/core/result.js";
 import { runBoth } from "../helpers/run-both.js";
 
 const bars = (rows: number[][]): Bar[] =>
-  rows.map((r, i) => ({ time: Date.UTC(2024, 0, 1) + i * 3_600_000, open: r[0]!, high: r[1]!, low: r[2]!, close: r[3]!, volume: 10 }));
+  rows.map((r, i) => ({
+    time: Date.UTC(2024, 0, 1) + i * 3_600_000,
+    open: r[0]!,
+    high: r[1]!,
+    low: r[2]!,
+    close: r[3]!,
+    volume: 10,
+  }));
 const flat = (p: number) => [p, p, p, p];
 const runtime = { timeframe: "60", syminfo: { mintick: 0.01, pointvalue: 1, type: "stock", currency: "USD" } };
 
@@ -99,12 +106,15 @@ describe("max drawdown counts the intrabar equity, not only closed trades", () =
     // Long 1 @100 on bar 1 (no commission); bar 2 dips to 90 and closes at 105; the close placed on
     // bar 2 sells at bar 3's open 105: one winning trade (+5), yet the equity fell from 1000 to 990
     // inside bar 2: max drawdown 10 (closed trades alone would give 0).
-    const r = await run(`//@version=6
+    const r = await run(
+      `//@version=6
 strategy("dd", initial_capital = 1000)
 if bar_index == 0
     strategy.entry("L", strategy.long)
 if bar_index == 2
-    strategy.close("L")`, [flat(100), flat(100), [100, 106, 90, 105], flat(105), flat(105)]);
+    strategy.close("L")`,
+      [flat(100), flat(100), [100, 106, 90, 105], flat(105), flat(105)],
+    );
     const s = r.strategy!.stats;
     expect(r.strategy!.trades.map((t) => t.profit)).toEqual([5]);
     expect(s.max_drawdown).toBeCloseTo(10, 9);
@@ -127,11 +137,22 @@ describe("Sharpe and Sortino on monthly returns with risk_free_rate", () => {
     const start = Date.UTC(2024, 0, 1);
     const price = (t: number) => [100, 110, 105, 120][new Date(t).getUTCMonth()]!;
     for (let t = start; t < Date.UTC(2024, 4, 1); t += D) rows.push(flat(price(t)));
-    const data = rows.map((r, i) => ({ time: start + i * D, open: r[0]!, high: r[1]!, low: r[2]!, close: r[3]!, volume: 10 }));
-    const res = await runBoth(`//@version=6
+    const data = rows.map((r, i) => ({
+      time: start + i * D,
+      open: r[0]!,
+      high: r[1]!,
+      low: r[2]!,
+      close: r[3]!,
+      volume: 10,
+    }));
+    const res = await runBoth(
+      `//@version=6
 strategy("sr", initial_capital = 1000, risk_free_rate = 2)
 if bar_index == 0
-    strategy.entry("L", strategy.long)`, data, { runtime: { ...runtime, timeframe: "D" } });
+    strategy.entry("L", strategy.long)`,
+      data,
+      { runtime: { ...runtime, timeframe: "D" } },
+    );
     expect(res.error ?? null).toBeNull();
     const returns = [0, 10 / 1000, -5 / 1010, 15 / 1005];
     const rf = 0.02 / 12;

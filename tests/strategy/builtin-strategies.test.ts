@@ -17,7 +17,14 @@ const data = loadCase("channelbreakout");
 const c = data.cols;
 const mintick = data.settings.symbol.mintick as number;
 const n = c.time.length;
-const bars = Array.from({ length: n }, (_, i) => ({ time: c.time[i], open: c.open[i], high: c.high[i], low: c.low[i], close: c.close[i], volume: c.volume[i] }));
+const bars = Array.from({ length: n }, (_, i) => ({
+  time: c.time[i],
+  open: c.open[i],
+  high: c.high[i],
+  low: c.low[i],
+  close: c.close[i],
+  volume: c.volume[i],
+}));
 
 const L = (id: string, stop = NaN): Action => ({ kind: "entry", id, dir: 1, stop });
 const S = (id: string, stop = NaN): Action => ({ kind: "entry", id, dir: -1, stop });
@@ -98,7 +105,10 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
   movingavg2line_cross(c) {
     const fast = sma(c.close, 9);
     const slow = sma(c.close, 18);
-    return (i) => [...(crossover(fast, slow, i) ? [L("MA2CrossLE")] : []), ...(crossunder(fast, slow, i) ? [S("MA2CrossSE")] : [])];
+    return (i) => [
+      ...(crossover(fast, slow, i) ? [L("MA2CrossLE")] : []),
+      ...(crossunder(fast, slow, i) ? [S("MA2CrossSE")] : []),
+    ];
   },
   pivot_extension(c) {
     const ph = pivots(c.high, 4, 2, true);
@@ -202,13 +212,29 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
   probe_stop_brackets(c) {
     const hh = highest(c.high, 20);
     const ll = lowest(c.low, 20);
-    return (i) => [...(i >= 20 ? [L("BL", hh[i] + mintick), S("BS", ll[i] - mintick)] : []), XT("BL", 400, 200), XT("BS", 400, 200)];
+    return (i) => [
+      ...(i >= 20 ? [L("BL", hh[i] + mintick), S("BS", ll[i] - mintick)] : []),
+      XT("BL", 400, 200),
+      XT("BS", 400, 200),
+    ];
   },
   probe_trailing_exits(c) {
     const fast = sma(c.close, 9);
     const slow = sma(c.close, 18);
-    const trail = (from: string): Action => ({ kind: "exit", from, profit: NaN, loss: 200, trailPoints: 100, trailOffset: 50 });
-    return (i) => [...(crossover(fast, slow, i) ? [L("L")] : []), ...(crossunder(fast, slow, i) ? [S("S")] : []), trail("L"), trail("S")];
+    const trail = (from: string): Action => ({
+      kind: "exit",
+      from,
+      profit: NaN,
+      loss: 200,
+      trailPoints: 100,
+      trailOffset: 50,
+    });
+    return (i) => [
+      ...(crossover(fast, slow, i) ? [L("L")] : []),
+      ...(crossunder(fast, slow, i) ? [S("S")] : []),
+      trail("L"),
+      trail("S"),
+    ];
   },
   probe_pyramiding_close(c) {
     const ma = sma(c.close, 20);
@@ -237,8 +263,20 @@ const SIGNALS: Record<string, (c: Columns) => (i: number, positionSize: number) 
     const fast = sma(c.close, 9);
     const slow = sma(c.close, 18);
     return (i) => [
-      ...(crossover(fast, slow, i) ? [{ kind: "entry", id: "BL", dir: 1, stop: c.high[i] + 10 * mintick, limit: c.high[i] + 5 * mintick } as Action] : []),
-      ...(crossunder(fast, slow, i) ? [{ kind: "entry", id: "BS", dir: -1, stop: c.low[i] - 10 * mintick, limit: c.low[i] - 5 * mintick } as Action] : []),
+      ...(crossover(fast, slow, i)
+        ? [
+            {
+              kind: "entry",
+              id: "BL",
+              dir: 1,
+              stop: c.high[i] + 10 * mintick,
+              limit: c.high[i] + 5 * mintick,
+            } as Action,
+          ]
+        : []),
+      ...(crossunder(fast, slow, i)
+        ? [{ kind: "entry", id: "BS", dir: -1, stop: c.low[i] - 10 * mintick, limit: c.low[i] - 5 * mintick } as Action]
+        : []),
     ];
   },
   parabolic_sar(c) {
@@ -323,43 +361,72 @@ const SIZING: Record<string, (equity: number, close: number) => number> = {
 };
 
 /** Probes must really exercise what they probe: exit ids that some trades must close by. */
-const EXITS_SEEN: Record<string, string[]> = { probe_bracket_exits: ["XL", "XS"], probe_stop_brackets: ["XBL", "XBS"], probe_trailing_exits: ["TL", "TS"] };
+const EXITS_SEEN: Record<string, string[]> = {
+  probe_bracket_exits: ["XL", "XS"],
+  probe_stop_brackets: ["XBL", "XBS"],
+  probe_trailing_exits: ["TL", "TS"],
+};
 
 function describeTrade(t: RefTrade): string {
   return `${t.dir > 0 ? "long" : "short"} ${t.qty} ${t.entryBar}@${t.entryPrice.toFixed(5)} -> ${t.exitBar}@${t.exitPrice.toFixed(5)} P&L ${t.profit.toFixed(2)}`;
 }
 
 function fromResult(t: Trade): RefTrade {
-  return { dir: t.direction === "long" ? 1 : -1, entryBar: t.entry_bar_index, entryPrice: t.entry_price, exitBar: t.exit_bar_index ?? -1, exitPrice: t.exit_price ?? NaN, qty: t.qty, profit: t.profit };
+  return {
+    dir: t.direction === "long" ? 1 : -1,
+    entryBar: t.entry_bar_index,
+    entryPrice: t.entry_price,
+    exitBar: t.exit_bar_index ?? -1,
+    exitPrice: t.exit_price ?? NaN,
+    qty: t.qty,
+    profit: t.profit,
+  };
 }
 
 const same = (a: number, b: number): boolean => Math.abs(a - b) < mintick / 2;
-
 
 describe("TradingView's built-in strategies against an independent reference (EURUSD 1h)", () => {
   for (const name of Object.keys(SIGNALS)) {
     it(name, async () => {
       const script = readFileSync(new URL(`builtin-scripts/${name}.pine`, import.meta.url), "utf8");
-      const res = await runBoth(script, bars, { runtime: { timeframe: "60", syminfo: syminfoOf(data.settings.symbol) } });
+      const res = await runBoth(script, bars, {
+        runtime: { timeframe: "60", syminfo: syminfoOf(data.settings.symbol) },
+      });
       expect(res.error ?? null).toBeNull();
       const got = res.strategy!.trades.map(fromResult);
-      const all = simulate(c, SIGNALS[name](c), mintick, { size: SIZING[name], pyramiding: PYRAMIDING[name], processOrdersOnClose: name === "probe_orders_on_close" });
+      const all = simulate(c, SIGNALS[name](c), mintick, {
+        size: SIZING[name],
+        pyramiding: PYRAMIDING[name],
+        processOrdersOnClose: name === "probe_orders_on_close",
+      });
       // past 9000 closed trades the list keeps the newest 9000 (numbered from the run's first trade);
       // the statistics still cover every trade
       const want = all.slice(Math.max(0, all.length - TRADE_LIMIT));
       expect(res.strategy!.stats.total_closed_trades).toBe(all.length);
       if (got.length > 0) expect(res.strategy!.trades[0].trade_num).toBe(all.length - want.length + 1);
       const netProfit = all.reduce((sum, t) => sum + t.profit, 0);
-      expect(Math.abs(res.strategy!.stats.net_profit - netProfit)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(netProfit)));
+      expect(Math.abs(res.strategy!.stats.net_profit - netProfit)).toBeLessThanOrEqual(
+        1e-6 * Math.max(1, Math.abs(netProfit)),
+      );
       const k = Math.max(want.length, got.length);
       let matched = 0;
       const diffs: string[] = [];
       for (let j = 0; j < k; j++) {
         const a = got[j];
         const b = want[j];
-        const ok = a !== undefined && b !== undefined && a.dir === b.dir && a.entryBar === b.entryBar && a.exitBar === b.exitBar && same(a.entryPrice, b.entryPrice) && same(a.exitPrice, b.exitPrice) && Math.abs(a.qty - b.qty) < 1e-9 && Math.abs(a.profit - b.profit) <= 1e-6 * Math.max(1, Math.abs(b.profit));
+        const ok =
+          a !== undefined &&
+          b !== undefined &&
+          a.dir === b.dir &&
+          a.entryBar === b.entryBar &&
+          a.exitBar === b.exitBar &&
+          same(a.entryPrice, b.entryPrice) &&
+          same(a.exitPrice, b.exitPrice) &&
+          Math.abs(a.qty - b.qty) < 1e-9 &&
+          Math.abs(a.profit - b.profit) <= 1e-6 * Math.max(1, Math.abs(b.profit));
         if (ok) matched++;
-        else if (diffs.length < 5) diffs.push(`#${j + 1} resin ${a ? describeTrade(a) : "none"} / reference ${b ? describeTrade(b) : "none"}`);
+        else if (diffs.length < 5)
+          diffs.push(`#${j + 1} resin ${a ? describeTrade(a) : "none"} / reference ${b ? describeTrade(b) : "none"}`);
       }
       const line = `${name}: ${got.length} trades (reference ${want.length}), ${matched}/${k} matched`;
       console.log(`[builtin] ${line}${diffs.length ? "\n  " + diffs.join("\n  ") : ""}`);
@@ -372,7 +439,8 @@ describe("TradingView's built-in strategies against an independent reference (EU
         for (const t of got) perExit.set(t.exitBar, (perExit.get(t.exitBar) ?? 0) + 1);
         expect(Math.max(...perExit.values())).toBeGreaterThanOrEqual(PYRAMIDING[name]);
       }
-      for (const id of EXITS_SEEN[name] ?? []) expect(res.strategy!.trades.filter((t) => t.exit_id === id).length, id).toBeGreaterThan(20);
+      for (const id of EXITS_SEEN[name] ?? [])
+        expect(res.strategy!.trades.filter((t) => t.exit_id === id).length, id).toBeGreaterThan(20);
     }, 120_000);
   }
 });

@@ -47,7 +47,14 @@ describe("strategy.* builtins", () => {
     // strategy.entry("L", strategy.long, 2) on bar 0 fills at bar 1's open 101; the script on bar 1
     // sees position 2 at avg 101, open profit (close 103 - 101) x 2 = 4, equity 1000 + 4.
     // strategy.close("L", "done") on bar 1 fills at bar 2's open 104: closed profit 6.
-    const s = session([[100, 100, 100, 100], [101, 103, 101, 103], [104, 104, 104, 104]], { initial_capital: 1000 });
+    const s = session(
+      [
+        [100, 100, 100, 100],
+        [101, 103, 101, 103],
+        [104, 104, 104, 104],
+      ],
+      { initial_capital: 1000 },
+    );
     s.bar(0, () => call("strategy.entry", s.ctx, "L", constants["strategy.long"], 2));
     s.bar(1, () => {
       expect(read("strategy.position_size", s.ctx)).toBe(2);
@@ -77,7 +84,11 @@ describe("strategy.* builtins", () => {
   it("strategy.exit takes its named arguments at their parameter positions", () => {
     // exit(id, from_entry, qty, qty_percent, profit, limit, loss, stop, ...): loss = 100 ticks (1.00)
     // below the 101 entry -> stop 100; bar 2 falls to 99.5 -> exit at 100, profit -1.
-    const s = session([[100, 100, 100, 100], [101, 101.5, 100.5, 101], [101, 101, 99.5, 99.8]]);
+    const s = session([
+      [100, 100, 100, 100],
+      [101, 101.5, 100.5, 101],
+      [101, 101, 99.5, 99.8],
+    ]);
     s.bar(0, () => {
       call("strategy.entry", s.ctx, "L", "long");
       call("strategy.exit", s.ctx, "X", "L", undefined, undefined, undefined, undefined, 100);
@@ -89,7 +100,12 @@ describe("strategy.* builtins", () => {
 
   it("strategy.risk.allow_entry_in turns entries of the other side into exits", () => {
     // Only longs allowed: a short entry on bar 1 closes the long at bar 2's open and opens nothing.
-    const s = session([[100, 100, 100, 100], [101, 101, 101, 101], [102, 102, 102, 102], [103, 103, 103, 103]]);
+    const s = session([
+      [100, 100, 100, 100],
+      [101, 101, 101, 101],
+      [102, 102, 102, 102],
+      [103, 103, 103, 103],
+    ]);
     s.bar(0, () => {
       call("strategy.risk.allow_entry_in", s.ctx, constants["strategy.direction.long"]);
       call("strategy.entry", s.ctx, "L", "long");
@@ -102,7 +118,10 @@ describe("strategy.* builtins", () => {
 
   it("strategy.risk.max_position_size caps entries", () => {
     // max 3 contracts: an entry of 5 fills 3.
-    const s = session([[100, 100, 100, 100], [101, 101, 101, 101]]);
+    const s = session([
+      [100, 100, 100, 100],
+      [101, 101, 101, 101],
+    ]);
     s.bar(0, () => {
       call("strategy.risk.max_position_size", s.ctx, 3);
       call("strategy.entry", s.ctx, "L", "long", 5);
@@ -114,10 +133,22 @@ describe("strategy.* builtins", () => {
   it("margin_liquidation_price solves equity = margin, floored for longs and ceiled for shorts", () => {
     // Capital 1000, margin_long 25: long 2 at 101 -> P = (2 x 101 - 1000) / (2 x 0.75) = -532 (exact).
     // margin_short 30: short 3 at 101 -> P = (1000 + 303) / (3 x 1.3) = 334.1025... -> 334.11.
-    const long = session([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 1000, margin_long: 25 });
+    const long = session(
+      [
+        [100, 100, 100, 100],
+        [101, 101, 101, 101],
+      ],
+      { initial_capital: 1000, margin_long: 25 },
+    );
     long.bar(0, () => call("strategy.entry", long.ctx, "L", "long", 2));
     long.bar(1, () => expect(read("strategy.margin_liquidation_price", long.ctx)).toBeCloseTo(-532, 9));
-    const short = session([[100, 100, 100, 100], [101, 101, 101, 101]], { initial_capital: 1000, margin_short: 30 });
+    const short = session(
+      [
+        [100, 100, 100, 100],
+        [101, 101, 101, 101],
+      ],
+      { initial_capital: 1000, margin_short: 30 },
+    );
     short.bar(0, () => {
       expect(read("strategy.margin_liquidation_price", short.ctx)).toBeNaN();
       call("strategy.entry", short.ctx, "S", "short", 3);

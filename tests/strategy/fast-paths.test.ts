@@ -19,7 +19,7 @@ const call = (name: string, ctx: ExecContext, ...args: unknown[]) => functions[n
 /** A seeded random walk of bars on a 0.01 grid, with gaps and wide bars now and then. */
 function walkRows(n: number, seed: number): [number, number, number, number][] {
   let s = seed >>> 0;
-  const rnd = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rnd = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const tick = (x: number) => Math.round(x * 100) / 100;
   const rows: [number, number, number, number][] = [];
   let c = 100;
@@ -46,7 +46,7 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
   broker.walker.fastPath = fast;
   ctx.broker = broker;
   let s = (seed * 7919) >>> 0;
-  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const trail = seed % 3 === 0;
   let keep = NaN;
   for (let i = 0; i < rows.length; i++) {
@@ -73,14 +73,24 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
 
 function outcome(b: Broker) {
   const res = b.finish(null as unknown as ExecContext);
-  return { trades: res.trades, equity: res.equity, stats: res.stats, open: b.ledger.open.map((t) => ({ ...t, exitFilled: [...t.exitFilled], trail: [...t.trail] })) };
+  return {
+    trades: res.trades,
+    equity: res.equity,
+    stats: res.stats,
+    open: b.ledger.open.map((t) => ({ ...t, exitFilled: [...t.exitFilled], trail: [...t.trail] })),
+  };
 }
 
 describe("broker fast paths", () => {
   it("a bar whose range reaches no pending level books exactly what the full walk books", () => {
     let trades = 0;
     for (let seed = 1; seed <= 24; seed++) {
-      for (const settings of [{}, { process_orders_on_close: true }, { backtest_fill_limits_assumption: 2 }, { max_intraday_filled_orders: 3 }]) {
+      for (const settings of [
+        {},
+        { process_orders_on_close: true },
+        { backtest_fill_limits_assumption: 2 },
+        { max_intraday_filled_orders: 3 },
+      ]) {
         const fast = outcome(runFlow(seed, true, settings));
         const full = outcome(runFlow(seed, false, settings));
         expect(fast).toEqual(full);
@@ -107,7 +117,14 @@ describe("broker fast paths", () => {
   });
 
   it("record_events false logs no events and books the same trades in both modes", async () => {
-    const data: Bar[] = walkRows(300, 5).map(([open, high, low, close], i) => ({ time: Date.UTC(2024, 0, 1) + i * 3_600_000, open, high, low, close, volume: 1 }));
+    const data: Bar[] = walkRows(300, 5).map(([open, high, low, close], i) => ({
+      time: Date.UTC(2024, 0, 1) + i * 3_600_000,
+      open,
+      high,
+      low,
+      close,
+      volume: 1,
+    }));
     const src = v6(
       `f = ta.ema(close, 5)
 s = ta.ema(close, 13)

@@ -17,7 +17,11 @@ export interface Columns {
   volume: Float64Array;
 }
 
-export function columnsOf(rows: [number, number, number, number, number?][], t0 = Date.UTC(2024, 0, 1), stepMs = 3_600_000): Columns {
+export function columnsOf(
+  rows: [number, number, number, number, number?][],
+  t0 = Date.UTC(2024, 0, 1),
+  stepMs = 3_600_000,
+): Columns {
   const n = rows.length;
   const c: Columns = {
     time: new Float64Array(n),
@@ -38,7 +42,11 @@ export function columnsOf(rows: [number, number, number, number, number?][], t0 
   return c;
 }
 
-export function makeCtx(cols: Columns, syminfo: Partial<SymInfo> = {}, opts: { barMs?: number; version?: number; ext?: Record<string, unknown> } = {}): ExecContext {
+export function makeCtx(
+  cols: Columns,
+  syminfo: Partial<SymInfo> = {},
+  opts: { barMs?: number; version?: number; ext?: Record<string, unknown> } = {},
+): ExecContext {
   const si = { mintick: 0.01, pointvalue: 1, timezone: "Etc/UTC", currency: "USD", type: "crypto", ...syminfo };
   const ctx: ExecContext = {
     version: opts.version ?? 6,
@@ -65,7 +73,8 @@ export function makeCtx(cols: Columns, syminfo: Partial<SymInfo> = {}, opts: { b
       throw new Error(message);
     },
   };
-  (ctx as ExecContext & { barMs: number }).barMs = opts.barMs ?? (cols.time.length > 1 ? cols.time[1] - cols.time[0] : 3_600_000);
+  (ctx as ExecContext & { barMs: number }).barMs =
+    opts.barMs ?? (cols.time.length > 1 ? cols.time[1] - cols.time[0] : 3_600_000);
   return ctx;
 }
 
@@ -251,7 +260,12 @@ function signal(id: string | null, comment: string | null): string {
 }
 
 /** Compares every trade row: times, direction, signals, prices (to mintick), size, P&L, run-up, drawdown, cumulative P&L. */
-export function compareTrades(result: StrategyResult, expected: ExpectedTrade[], mintick: number, maxReport = 5): TradeComparison {
+export function compareTrades(
+  result: StrategyResult,
+  expected: ExpectedTrade[],
+  mintick: number,
+  maxReport = 5,
+): TradeComparison {
   const ours: Trade[] = [...result.trades, ...result.open_trades];
   const mismatches: string[] = [];
   let matched = 0;
@@ -262,16 +276,24 @@ export function compareTrades(result: StrategyResult, expected: ExpectedTrade[],
     if (!t) bad.push("missing");
     else {
       if (t.direction !== e.direction) bad.push(`direction ${t.direction}`);
-      if (t.entry_time !== e.entryTime) bad.push(`entry_time ${new Date(t.entry_time).toISOString()} vs ${new Date(e.entryTime).toISOString()}`);
-      if (signal(t.entry_id, t.entry_comment) !== e.entrySignal) bad.push(`entry signal ${signal(t.entry_id, t.entry_comment)} vs ${e.entrySignal}`);
-      if (Math.abs(t.entry_price - Number(e.entryPrice)) > mintick / 2) bad.push(`entry_price ${t.entry_price} vs ${e.entryPrice}`);
+      if (t.entry_time !== e.entryTime)
+        bad.push(`entry_time ${new Date(t.entry_time).toISOString()} vs ${new Date(e.entryTime).toISOString()}`);
+      if (signal(t.entry_id, t.entry_comment) !== e.entrySignal)
+        bad.push(`entry signal ${signal(t.entry_id, t.entry_comment)} vs ${e.entrySignal}`);
+      if (Math.abs(t.entry_price - Number(e.entryPrice)) > mintick / 2)
+        bad.push(`entry_price ${t.entry_price} vs ${e.entryPrice}`);
       if (Math.abs(t.qty - Number(e.qty)) > 1e-9 * Math.max(1, Math.abs(t.qty))) bad.push(`qty ${t.qty} vs ${e.qty}`);
       if (e.open) {
         if (t.exit_time !== null) bad.push(`closed at ${new Date(t.exit_time).toISOString()}, TradingView: open`);
       } else {
-        if (t.exit_time !== e.exitTime) bad.push(`exit_time ${t.exit_time === null ? "open" : new Date(t.exit_time).toISOString()} vs ${new Date(e.exitTime).toISOString()}`);
-        if (signal(t.exit_id, t.exit_comment) !== e.exitSignal) bad.push(`exit signal ${signal(t.exit_id, t.exit_comment)} vs ${e.exitSignal}`);
-        if (t.exit_price === null || Math.abs(t.exit_price - Number(e.exitPrice)) > mintick / 2) bad.push(`exit_price ${t.exit_price} vs ${e.exitPrice}`);
+        if (t.exit_time !== e.exitTime)
+          bad.push(
+            `exit_time ${t.exit_time === null ? "open" : new Date(t.exit_time).toISOString()} vs ${new Date(e.exitTime).toISOString()}`,
+          );
+        if (signal(t.exit_id, t.exit_comment) !== e.exitSignal)
+          bad.push(`exit signal ${signal(t.exit_id, t.exit_comment)} vs ${e.exitSignal}`);
+        if (t.exit_price === null || Math.abs(t.exit_price - Number(e.exitPrice)) > mintick / 2)
+          bad.push(`exit_price ${t.exit_price} vs ${e.exitPrice}`);
         if (!matchesExport(t.profit, e.profit)) bad.push(`profit ${t.profit} vs ${e.profit}`);
         if (!matchesExport(t.run_up, e.runUp)) bad.push(`run_up ${t.run_up} vs ${e.runUp}`);
         if (!matchesExport(t.drawdown, e.drawdown)) bad.push(`drawdown ${t.drawdown} vs ${e.drawdown}`);
@@ -281,6 +303,7 @@ export function compareTrades(result: StrategyResult, expected: ExpectedTrade[],
     if (bad.length === 0) matched++;
     else if (mismatches.length < maxReport) mismatches.push(`trade ${e.num}: ${bad.join("; ")}`);
   }
-  if (ours.length > expected.length && mismatches.length < maxReport) mismatches.push(`${ours.length - expected.length} extra trades`);
+  if (ours.length > expected.length && mismatches.length < maxReport)
+    mismatches.push(`${ours.length - expected.length} extra trades`);
   return { matched, total: expected.length, mismatches };
 }

@@ -18,7 +18,14 @@ describe("a re-placed strategy.exit", () => {
     // bar 1 on the script re-places B before A, moving both stops up one point a bar (96, 97, 98 on
     // bars 1-3). Bar 4 (low 97.5) reaches the 98 placed on bar 3: both stops sit there, and the tie
     // goes to A, placed first on bar 0 (a re-placed exit keeps its queue place).
-    const rows: Row[] = [flat, [100, 101, 99, 100], [100, 101, 99, 100], [100, 101, 99, 100], [99, 99.5, 97.5, 98], flat];
+    const rows: Row[] = [
+      flat,
+      [100, 101, 99, 100],
+      [100, 101, 99, 100],
+      [100, 101, 99, 100],
+      [99, 99.5, 97.5, 98],
+      flat,
+    ];
     const seen: ExitOrder[][] = [];
     const ctx = makeCtx(columnsOf(rows), { type: "stock" });
     const { result } = replay(ctx, {}, (i, c, b) => {
@@ -149,7 +156,12 @@ function reference(bars: Bar[], levels: (i: number, entryPrice: number) => [stop
 async function tradesOf(script: string, bars: Bar[]): Promise<RefTrade[]> {
   const res = await runBoth(script, bars, { runtime: { timeframe: "60", syminfo: { mintick: 0.01 } } });
   expect(res.error ?? null).toBeNull();
-  return res.strategy!.trades.map((t) => ({ entryBar: t.entry_bar_index, entryPrice: t.entry_price, exitBar: t.exit_bar_index!, exitPrice: t.exit_price! }));
+  return res.strategy!.trades.map((t) => ({
+    entryBar: t.entry_bar_index,
+    entryPrice: t.entry_price,
+    exitBar: t.exit_bar_index!,
+    exitPrice: t.exit_price!,
+  }));
 }
 
 describe("brackets re-placed on every bar (both backends, against the reference)", () => {
@@ -174,7 +186,10 @@ strategy.entry("L", strategy.long)
 strategy.exit("X", "L", loss = 300 + bar_index % 7 * 100, profit = 500 + bar_index % 5 * 100)
 `;
     // ticks of 0.01 from an integer entry price: whole hundredths, as the broker's tick grid gives them
-    const expected = reference(bars, (i, entry) => [(entry * 100 - (300 + (i % 7) * 100)) / 100, (entry * 100 + 500 + (i % 5) * 100) / 100]);
+    const expected = reference(bars, (i, entry) => [
+      (entry * 100 - (300 + (i % 7) * 100)) / 100,
+      (entry * 100 + 500 + (i % 5) * 100) / 100,
+    ]);
     expect(expected.length).toBeGreaterThan(30);
     expect(expected.some((t) => t.exitPrice === bars[t.exitBar].open)).toBe(true);
     expect(await tradesOf(script, bars)).toEqual(expected);

@@ -18,19 +18,45 @@ const price = fc.integer({ min: 9000, max: 11000 }).map((x) => x / 100);
 const maybe = (arb: fc.Arbitrary<number>) => fc.oneof(arb, fc.constant(NaN));
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ k: fc.constant("entry" as const), dir: fc.constantFrom("long" as const, "short" as const), qty: maybe(fc.integer({ min: 1, max: 5 })), limit: maybe(price), stop: maybe(price), id: fc.integer({ min: 0, max: 3 }) }),
-  fc.record({ k: fc.constant("order" as const), dir: fc.constantFrom("long" as const, "short" as const), qty: fc.integer({ min: 1, max: 5 }), id: fc.integer({ min: 0, max: 3 }) }),
-  fc.record({ k: fc.constant("exit" as const), id: fc.integer({ min: 0, max: 2 }), from: fc.integer({ min: -1, max: 3 }), profit: maybe(fc.integer({ min: 1, max: 300 })), loss: maybe(fc.integer({ min: 1, max: 300 })), trail: maybe(fc.integer({ min: 0, max: 200 })), pct: maybe(fc.integer({ min: 10, max: 100 })) }),
-  fc.record({ k: fc.constant("close" as const), id: fc.integer({ min: 0, max: 3 }), pct: maybe(fc.integer({ min: 10, max: 100 })) }),
+  fc.record({
+    k: fc.constant("entry" as const),
+    dir: fc.constantFrom("long" as const, "short" as const),
+    qty: maybe(fc.integer({ min: 1, max: 5 })),
+    limit: maybe(price),
+    stop: maybe(price),
+    id: fc.integer({ min: 0, max: 3 }),
+  }),
+  fc.record({
+    k: fc.constant("order" as const),
+    dir: fc.constantFrom("long" as const, "short" as const),
+    qty: fc.integer({ min: 1, max: 5 }),
+    id: fc.integer({ min: 0, max: 3 }),
+  }),
+  fc.record({
+    k: fc.constant("exit" as const),
+    id: fc.integer({ min: 0, max: 2 }),
+    from: fc.integer({ min: -1, max: 3 }),
+    profit: maybe(fc.integer({ min: 1, max: 300 })),
+    loss: maybe(fc.integer({ min: 1, max: 300 })),
+    trail: maybe(fc.integer({ min: 0, max: 200 })),
+    pct: maybe(fc.integer({ min: 10, max: 100 })),
+  }),
+  fc.record({
+    k: fc.constant("close" as const),
+    id: fc.integer({ min: 0, max: 3 }),
+    pct: maybe(fc.integer({ min: 10, max: 100 })),
+  }),
   fc.constant({ k: "close_all" as const }),
   fc.record({ k: fc.constant("cancel" as const), id: fc.integer({ min: 0, max: 3 }) }),
 );
 
-const bar = fc.tuple(price, fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 1000 })).map(([o, up, down, c]) => {
-  const high = o + up / 100;
-  const low = o - down / 100;
-  return [o, high, low, low + ((high - low) * c) / 1000] as [number, number, number, number];
-});
+const bar = fc
+  .tuple(price, fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 1000 }))
+  .map(([o, up, down, c]) => {
+    const high = o + up / 100;
+    const low = o - down / 100;
+    return [o, high, low, low + ((high - low) * c) / 1000] as [number, number, number, number];
+  });
 
 const settings = fc.record({
   pyramiding: fc.integer({ min: 0, max: 3 }),
@@ -50,38 +76,61 @@ describe("broker invariants", () => {
   it("books balance on random order flow", () => {
     let runsWithTrades = 0;
     fc.assert(
-      fc.property(fc.array(bar, { minLength: 2, maxLength: 40 }), fc.array(fc.array(op, { maxLength: 3 }), { maxLength: 40 }), settings, (rows, plan, set) => {
-        const ctx = makeCtx(columnsOf(rows), { type: "forex", mintick: 0.01 });
-        const { result, broker } = replay(ctx, set, (i, c, b) => {
-          for (const o of plan[i] ?? []) {
-            if (o.k === "entry") b.entry({ id: `E${o.id}`, direction: o.dir, qty: o.qty, limit: o.limit, stop: o.stop }, c);
-            else if (o.k === "order") b.entry({ id: `E${o.id}`, direction: o.dir, qty: o.qty }, c, "order");
-            else if (o.k === "exit")
-              b.exit({ id: `X${o.id}`, fromEntry: o.from < 0 ? null : `E${o.from}`, profit: o.profit, loss: o.loss, trailPoints: o.trail, trailOffset: o.trail === o.trail ? 5 : NaN, qtyPercent: o.pct }, c);
-            else if (o.k === "close") b.close({ id: `E${o.id}`, qtyPercent: o.pct }, c);
-            else if (o.k === "close_all") b.close({}, c, true);
-            else b.cancel(`E${o.id}`, c);
+      fc.property(
+        fc.array(bar, { minLength: 2, maxLength: 40 }),
+        fc.array(fc.array(op, { maxLength: 3 }), { maxLength: 40 }),
+        settings,
+        (rows, plan, set) => {
+          const ctx = makeCtx(columnsOf(rows), { type: "forex", mintick: 0.01 });
+          const { result, broker } = replay(ctx, set, (i, c, b) => {
+            for (const o of plan[i] ?? []) {
+              if (o.k === "entry")
+                b.entry({ id: `E${o.id}`, direction: o.dir, qty: o.qty, limit: o.limit, stop: o.stop }, c);
+              else if (o.k === "order") b.entry({ id: `E${o.id}`, direction: o.dir, qty: o.qty }, c, "order");
+              else if (o.k === "exit")
+                b.exit(
+                  {
+                    id: `X${o.id}`,
+                    fromEntry: o.from < 0 ? null : `E${o.from}`,
+                    profit: o.profit,
+                    loss: o.loss,
+                    trailPoints: o.trail,
+                    trailOffset: o.trail === o.trail ? 5 : NaN,
+                    qtyPercent: o.pct,
+                  },
+                  c,
+                );
+              else if (o.k === "close") b.close({ id: `E${o.id}`, qtyPercent: o.pct }, c);
+              else if (o.k === "close_all") b.close({}, c, true);
+              else b.cancel(`E${o.id}`, c);
+            }
+          });
+          if (result.trades.length > 0) runsWithTrades++;
+          const slip = set.slippage * 0.01 + 1e-9;
+          let net = 0;
+          for (const t of result.trades) {
+            expect(Number.isFinite(t.profit) && t.qty > 0).toBe(true);
+            net += t.profit;
+            for (const [p, bi] of [
+              [t.entry_price, t.entry_bar_index],
+              [t.exit_price as number, t.exit_bar_index as number],
+            ] as const) {
+              expect(p).toBeGreaterThanOrEqual(rows[bi][2] - slip);
+              expect(p).toBeLessThanOrEqual(rows[bi][1] + slip);
+            }
           }
-        });
-        if (result.trades.length > 0) runsWithTrades++;
-        const slip = set.slippage * 0.01 + 1e-9;
-        let net = 0;
-        for (const t of result.trades) {
-          expect(Number.isFinite(t.profit) && t.qty > 0).toBe(true);
-          net += t.profit;
-          for (const [p, bi] of [[t.entry_price, t.entry_bar_index], [t.exit_price as number, t.exit_bar_index as number]] as const) {
-            expect(p).toBeGreaterThanOrEqual(rows[bi][2] - slip);
-            expect(p).toBeLessThanOrEqual(rows[bi][1] + slip);
-          }
-        }
-        expect(net).toBeCloseTo(result.stats.net_profit, 6);
-        let pos = 0;
-        for (const t of result.open_trades) pos += (t.direction === "long" ? 1 : -1) * t.qty;
-        expect(pos).toBeCloseTo(broker.ledger.positionSize(), 9);
-        const last = rows[rows.length - 1][3];
-        expect(result.equity[result.equity.length - 1]).toBeCloseTo(set.initial_capital + result.stats.net_profit + broker.ledger.openProfit(last), 6);
-        expect(result.equity).toHaveLength(rows.length);
-      }),
+          expect(net).toBeCloseTo(result.stats.net_profit, 6);
+          let pos = 0;
+          for (const t of result.open_trades) pos += (t.direction === "long" ? 1 : -1) * t.qty;
+          expect(pos).toBeCloseTo(broker.ledger.positionSize(), 9);
+          const last = rows[rows.length - 1][3];
+          expect(result.equity[result.equity.length - 1]).toBeCloseTo(
+            set.initial_capital + result.stats.net_profit + broker.ledger.openProfit(last),
+            6,
+          );
+          expect(result.equity).toHaveLength(rows.length);
+        },
+      ),
       { numRuns: 300 },
     );
     // Many generated flows do close trades (the property is not vacuous).
@@ -92,9 +141,20 @@ describe("broker invariants", () => {
 describe("bad input", () => {
   it("na bars, nonsense settings and na arguments neither throw nor trade on garbage", () => {
     // Bar 1 is all na: nothing fills there; the market entry fills at bar 2's open instead.
-    const rows: [number, number, number, number][] = [[10, 10, 10, 10], [NaN, NaN, NaN, NaN], [11, 11, 11, 11], [12, 12, 12, 12]];
+    const rows: [number, number, number, number][] = [
+      [10, 10, 10, 10],
+      [NaN, NaN, NaN, NaN],
+      [11, 11, 11, 11],
+      [12, 12, 12, 12],
+    ];
     const ctx = makeCtx(columnsOf(rows), { type: "forex", mintick: 0.01 });
-    const weird = { initial_capital: "lots", pyramiding: -4, slippage: NaN, commission_type: 42, default_qty_type: "strategy.bogus" };
+    const weird = {
+      initial_capital: "lots",
+      pyramiding: -4,
+      slippage: NaN,
+      commission_type: 42,
+      default_qty_type: "strategy.bogus",
+    };
     const { result } = replay(ctx, weird, (i, c, b) => {
       if (i === 0) {
         b.entry({ id: "L", direction: "long" }, c);

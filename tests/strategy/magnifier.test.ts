@@ -6,7 +6,13 @@ const bars = (tag: number) => [{ time: tag, open: 1, high: 1, low: 1, close: 1 }
 
 describe("magnifierBarsFrom", () => {
   it("reads timeframes in TradingView notation", () => {
-    expect([timeframeSeconds("15"), timeframeSeconds("60"), timeframeSeconds("D"), timeframeSeconds("1W"), timeframeSeconds("30S")]).toEqual([900, 3600, 86400, 604800, 30]);
+    expect([
+      timeframeSeconds("15"),
+      timeframeSeconds("60"),
+      timeframeSeconds("D"),
+      timeframeSeconds("1W"),
+      timeframeSeconds("30S"),
+    ]).toEqual([900, 3600, 86400, 604800, 30]);
     expect(timeframeSeconds("bogus")).toBeNaN();
   });
 

@@ -9,7 +9,14 @@ import { runBoth } from "../helpers/run-both.js";
 const H = 3_600_000;
 const D = 86_400_000;
 const bars = (rows: number[][], step = H): Bar[] =>
-  rows.map((r, i) => ({ time: Date.UTC(2024, 0, 1) + i * step, open: r[0]!, high: r[1]!, low: r[2]!, close: r[3]!, volume: 10 }));
+  rows.map((r, i) => ({
+    time: Date.UTC(2024, 0, 1) + i * step,
+    open: r[0]!,
+    high: r[1]!,
+    low: r[2]!,
+    close: r[3]!,
+    volume: 10,
+  }));
 const flat = (p: number) => [p, p, p, p];
 
 describe("alerts from order fills", () => {
@@ -47,7 +54,10 @@ if bar_index == 1
     strategy.entry("B", strategy.long)
 `;
     const r = await runBoth(src, data);
-    expect(r.alerts.map((a) => [a.bar_index, a.message])).toEqual([[1, "buy A [first]"], [2, "buy B []"]]);
+    expect(r.alerts.map((a) => [a.bar_index, a.message])).toEqual([
+      [1, "buy A [first]"],
+      [2, "buy B []"],
+    ]);
   });
 
   it("orders without a message produce no alert records", async () => {
@@ -104,7 +114,10 @@ if bar_index == 0
   it("none: the same orders overfill into a short position", async () => {
     // Limit 2 sells 6 against the remaining long 3 (3 close, 3 open short), then Stop sells 6 more.
     const r = await runBoth(src("strategy.oca.none"), data);
-    expect(r.strategy!.open_trades.map((t) => [t.direction, t.qty])).toEqual([["short", 3], ["short", 6]]);
+    expect(r.strategy!.open_trades.map((t) => [t.direction, t.qty])).toEqual([
+      ["short", 3],
+      ["short", 6],
+    ]);
   });
 
   it("strategy.exit oca_name: a fill of one exit reduces the other exits of the group", async () => {
@@ -125,7 +138,10 @@ if strategy.position_size > 0
     expect(grouped.strategy!.trades.map((t) => [t.exit_id, t.exit_price, t.qty])).toEqual([["TP", 103, 1]]);
     expect(grouped.strategy!.open_trades.map((t) => t.qty)).toEqual([1]);
     const apart = await runBoth(s(""), d);
-    expect(apart.strategy!.trades.map((t) => [t.exit_id, t.exit_price, t.qty])).toEqual([["TP", 103, 1], ["SL", 97, 1]]);
+    expect(apart.strategy!.trades.map((t) => [t.exit_id, t.exit_price, t.qty])).toEqual([
+      ["TP", 103, 1],
+      ["SL", 97, 1],
+    ]);
   });
 });
 
@@ -176,8 +192,12 @@ strategy("m", margin_long = 25, initial_capital = 1000000)
 if bar_index == 0
     strategy.entry("L", strategy.long, 682438)
 `;
-    const r = await runBoth(src, bars([flat(4.43), [4.43, 4.5, 4.4, 4.45], [4.2, 4.25, 3.9, 4.0]]), { runtime: { syminfo: { type: "stock" } } });
-    expect(r.strategy!.trades.map((t) => [t.exit_bar_index, t.exit_id, t.qty, t.exit_price])).toEqual([[2, "Margin call", 111052, 3.9]]);
+    const r = await runBoth(src, bars([flat(4.43), [4.43, 4.5, 4.4, 4.45], [4.2, 4.25, 3.9, 4.0]]), {
+      runtime: { syminfo: { type: "stock" } },
+    });
+    expect(r.strategy!.trades.map((t) => [t.exit_bar_index, t.exit_id, t.qty, t.exit_price])).toEqual([
+      [2, "Margin call", 111052, 3.9],
+    ]);
     expect(r.strategy!.open_trades.map((t) => t.qty)).toEqual([682438 - 111052]);
   });
 });
@@ -195,7 +215,9 @@ if bar_index == 1
     strategy.entry("Short", strategy.short, qty = 10)
 `;
     const r = await runBoth(src, bars([flat(100), [101, 103, 101, 103], flat(104), flat(105)]));
-    expect(r.strategy!.trades.map((t) => [t.direction, t.entry_price, t.exit_price, t.exit_id])).toEqual([["long", 101, 104, "Short"]]);
+    expect(r.strategy!.trades.map((t) => [t.direction, t.entry_price, t.exit_price, t.exit_id])).toEqual([
+      ["long", 101, 104, "Short"],
+    ]);
     expect(r.strategy!.open_trades).toEqual([]);
   });
 
@@ -227,8 +249,13 @@ strategy("r", initial_capital = 1000)
 strategy.risk.max_cons_loss_days(2)
 strategy.entry("L", strategy.long)
 `;
-    const r = await runBoth(src, bars([flat(100), [100, 100, 98, 98], [98, 98, 96, 96], [96, 97, 95, 95], flat(97), flat(99)], D));
-    expect(r.strategy!.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price])).toEqual([[1, 100, 3, 96]]);
+    const r = await runBoth(
+      src,
+      bars([flat(100), [100, 100, 98, 98], [98, 98, 96, 96], [96, 97, 95, 95], flat(97), flat(99)], D),
+    );
+    expect(r.strategy!.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price])).toEqual([
+      [1, 100, 3, 96],
+    ]);
     expect(r.strategy!.open_trades).toEqual([]);
   });
 });

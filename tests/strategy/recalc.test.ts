@@ -12,11 +12,23 @@ import { runBoth } from "../helpers/run-both.js";
 
 const H = 3_600_000;
 const bars = (rows: number[][]): Bar[] =>
-  rows.map((r, i) => ({ time: Date.UTC(2024, 0, 1) + i * H, open: r[0]!, high: r[1]!, low: r[2]!, close: r[3]!, volume: 10 }));
+  rows.map((r, i) => ({
+    time: Date.UTC(2024, 0, 1) + i * H,
+    open: r[0]!,
+    high: r[1]!,
+    low: r[2]!,
+    close: r[3]!,
+    volume: 10,
+  }));
 
 // Bar 1 opens at 100, nearer its low (95, 5 away) than its high (110, 10 away): the assumed path
 // is 100 -> 95 -> 110 -> 105.
-const PATH = bars([[100, 100, 100, 100], [100, 110, 95, 105], [105, 105, 105, 105], [105, 106, 104, 105]]);
+const PATH = bars([
+  [100, 100, 100, 100],
+  [100, 110, 95, 105],
+  [105, 105, 105, 105],
+  [105, 106, 104, 105],
+]);
 
 const entries = (r: Awaited<ReturnType<typeof runBoth>>) =>
   [...(r.strategy?.trades ?? []), ...(r.strategy?.open_trades ?? [])].map((t) => [t.entry_bar_index, t.entry_price]);
@@ -37,13 +49,22 @@ if bar_index <= 1
   it("re-runs the script after each fill; market orders placed then fill at the next path point", async () => {
     const r = await runBoth(BUY_EVERY_FILL, PATH);
     expect(r.error).toBeUndefined();
-    expect(entries(r)).toEqual([[1, 100], [1, 95], [1, 110], [1, 105], [2, 105]]);
+    expect(entries(r)).toEqual([
+      [1, 100],
+      [1, 95],
+      [1, 110],
+      [1, 105],
+      [2, 105],
+    ]);
   });
 
   it("without it, the same script fills once per bar at the open", async () => {
     const r = await runBoth(BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false"), PATH);
     // bar 0's order fills at bar 1's open, bar 1's at bar 2's open
-    expect(entries(r)).toEqual([[1, 100], [2, 105]]);
+    expect(entries(r)).toEqual([
+      [1, 100],
+      [2, 105],
+    ]);
   });
 
   it("each extra execution sees the fill price as close, the bar so far as high/low, an unconfirmed bar, and is rolled back", async () => {
@@ -78,9 +99,15 @@ if strategy.position_size == 0 and bar_index == 0
 if strategy.position_size > 0
     strategy.exit("Exit", "Buy", limit = strategy.position_avg_price + 5)
 `;
-    const data = bars([[100, 100, 100, 100], [100, 110, 99, 108], [108, 112, 107, 110]]);
+    const data = bars([
+      [100, 100, 100, 100],
+      [100, 110, 99, 108],
+      [108, 112, 107, 110],
+    ]);
     const on = await runBoth(src(true), data);
-    expect(on.strategy!.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price, t.profit])).toEqual([[1, 100, 1, 105, 5]]);
+    expect(
+      on.strategy!.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price, t.profit]),
+    ).toEqual([[1, 100, 1, 105, 5]]);
     const off = await runBoth(src(false), data);
     // bar 2 opens at 108, already above the 105 limit: a gap fill at the open
     expect(off.strategy!.trades.map((t) => [t.entry_bar_index, t.exit_bar_index, t.exit_price])).toEqual([[1, 2, 108]]);
@@ -124,9 +151,17 @@ plot(a.size() + n, "size")
     expect(r.auto_backend).toBe("interpret");
     expect(r.compile_fallback_reason).toContain("calc_on_order_fills");
     const plain = BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false");
-    const viaOverride = await new Runtime("CHART", { broker: { calc_on_order_fills: true } }).run(plain, PATH, { mode: "auto" });
+    const viaOverride = await new Runtime("CHART", { broker: { calc_on_order_fills: true } }).run(plain, PATH, {
+      mode: "auto",
+    });
     expect(viaOverride.auto_backend).toBe("interpret");
-    expect(entries(viaOverride as never)).toEqual([[1, 100], [1, 95], [1, 110], [1, 105], [2, 105]]);
+    expect(entries(viaOverride as never)).toEqual([
+      [1, 100],
+      [1, 95],
+      [1, 110],
+      [1, 105],
+      [2, 105],
+    ]);
   });
 });
 
@@ -134,7 +169,12 @@ describe("calc_on_every_tick", () => {
   // Last bar realtime with 3 ticks. Bar 3: open 100, high 104, low 100, close 104; the tick path is
   // open 100 -> low 100 -> high 104 -> close 104 (the open is nearer the low), so tick 0 is at 100,
   // tick 1 halfway along the path at 102, tick 2 the whole bar (104).
-  const RT = bars([[100, 101, 99, 100], [100, 101, 99, 100], [100, 101, 99, 100], [100, 104, 100, 104]]);
+  const RT = bars([
+    [100, 101, 99, 100],
+    [100, 101, 99, 100],
+    [100, 101, 99, 100],
+    [100, 104, 100, 104],
+  ]);
   const src = (on: boolean) => `//@version=6
 strategy("rt", calc_on_every_tick = ${on})
 if barstate.isrealtime and strategy.position_size == 0
@@ -163,7 +203,12 @@ plot(execs, "execs")
     // 5 ticks on bar 3 (open 100, high 104, low 98, close 103): the open is nearer the low, so the
     // path is 100 -> 98 -> 104 -> 103 (length 9) and tick k sits k/4 along it: tick 1 at 98.25 after
     // touching 98. The buy limit at 99 placed on tick 0 fills at 99 on the way down to 98.
-    const data = bars([[100, 101, 99, 100], [100, 101, 99, 100], [100, 101, 99, 100], [100, 104, 98, 103]]);
+    const data = bars([
+      [100, 101, 99, 100],
+      [100, 101, 99, 100],
+      [100, 101, 99, 100],
+      [100, 104, 98, 103],
+    ]);
     const limitSrc = `//@version=6
 strategy("rt", calc_on_every_tick = true)
 if barstate.isrealtime and strategy.position_size == 0
@@ -181,7 +226,13 @@ if close > open
 if close < open
     strategy.close("L")
 `;
-    const data = bars([[100, 103, 99, 102], [102, 104, 100, 101], [101, 105, 100, 104], [104, 106, 103, 103], [103, 104, 101, 104]]);
+    const data = bars([
+      [100, 103, 99, 102],
+      [102, 104, 100, 101],
+      [101, 105, 100, 104],
+      [104, 106, 103, 103],
+      [103, 104, 101, 104],
+    ]);
     const on = await runBoth(hist.replace("CALC", "true"), data);
     const off = await runBoth(hist.replace("CALC", "false"), data);
     expect(on.strategy!.trades.length).toBeGreaterThan(0);
@@ -201,7 +252,13 @@ if bar_index % 2 == 0
 else
     strategy.close("L")
 `;
-    const data = bars([[100, 103, 99, 102], [102, 104, 100, 101], [101, 105, 100, 104], [104, 106, 103, 103], [103, 104, 101, 104]]);
+    const data = bars([
+      [100, 103, 99, 102],
+      [102, 104, 100, 101],
+      [101, 105, 100, 104],
+      [104, 106, 103, 103],
+      [103, 104, 101, 104],
+    ]);
     const on = await runBoth(s(true), data);
     const off = await runBoth(s(false), data);
     expect(on.error).toBeUndefined();

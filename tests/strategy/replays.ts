@@ -9,7 +9,12 @@ import { crossover, crossunder, ema, highest, lowest, rsi, sma, stdev } from "./
 
 type Replayer = (c: CaseData) => StrategyResult;
 
-function run(c: CaseData, script: Parameters<typeof replay>[2], opts: { barMs?: number; ext?: Record<string, unknown> } = {}, setup?: Parameters<typeof replay>[3]): StrategyResult {
+function run(
+  c: CaseData,
+  script: Parameters<typeof replay>[2],
+  opts: { barMs?: number; ext?: Record<string, unknown> } = {},
+  setup?: Parameters<typeof replay>[3],
+): StrategyResult {
   const ctx = makeCtx(c.cols, syminfoOf(c.settings.symbol), opts);
   return replay(ctx, c.settings.strategy, script, setup).result;
 }
@@ -41,10 +46,30 @@ export const REPLAYS: Record<string, Replayer> = {
     const lower = basis.map((v, i) => v - 2 * dev[i]);
     return run(c, (i, ctx, b) => {
       if (crossover(src, lower, i))
-        b.entry({ id: "BBandLE", direction: "long", stop: lower[i], ocaName: "BollingerBands", ocaType: "cancel", comment: "BBandLE" }, ctx);
+        b.entry(
+          {
+            id: "BBandLE",
+            direction: "long",
+            stop: lower[i],
+            ocaName: "BollingerBands",
+            ocaType: "cancel",
+            comment: "BBandLE",
+          },
+          ctx,
+        );
       else b.cancel("BBandLE", ctx);
       if (crossunder(src, upper, i))
-        b.entry({ id: "BBandSE", direction: "short", stop: upper[i], ocaName: "BollingerBands", ocaType: "cancel", comment: "BBandSE" }, ctx);
+        b.entry(
+          {
+            id: "BBandSE",
+            direction: "short",
+            stop: upper[i],
+            ocaName: "BollingerBands",
+            ocaType: "cancel",
+            comment: "BBandSE",
+          },
+          ctx,
+        );
       else b.cancel("BBandSE", ctx);
     });
   },

@@ -62,7 +62,15 @@ describe("ClosedTrades (the visible closed trades)", () => {
   });
 
   it("rollback drops the trades closed since mark() and puts back the ones they trimmed", () => {
-    for (const [before, after] of [[2, 1], [2, 3], [3, 9], [6, 2], [6, 5], [6, 13], [0, 10]] as const) {
+    for (const [before, after] of [
+      [2, 1],
+      [2, 3],
+      [3, 9],
+      [6, 2],
+      [6, 5],
+      [6, 13],
+      [0, 10],
+    ] as const) {
       const c = new ClosedTrades(4);
       pushAll(c, 0, before);
       const kept = nums(c);
@@ -86,7 +94,12 @@ const call = (name: string, ctx: ExecContext, ...args: unknown[]) => functions[n
 
 describe("the broker past its trade limit", () => {
   it("restore() after bars that trimmed trades gives back the list, the count and the statistics", () => {
-    const rows: [number, number, number, number][] = Array.from({ length: 20 }, (_, i) => [100 + i, 101 + i, 99 + i, 100.5 + i]);
+    const rows: [number, number, number, number][] = Array.from({ length: 20 }, (_, i) => [
+      100 + i,
+      101 + i,
+      99 + i,
+      100.5 + i,
+    ]);
     const ctx = makeCtx(columnsOf(rows), { type: "stock" });
     const broker = createBroker({ trade_limit: 3 }, ctx);
     ctx.broker = broker;
@@ -99,13 +112,23 @@ describe("the broker past its trade limit", () => {
     for (let i = 0; i < 8; i++) bar(i);
     const closed = broker.ledger.closed;
     expect([closed.total, closed.firstIndex]).toEqual([6, 3]);
-    const before = { rows: closed.toArray(), net: broker.ledger.netProfit, wins: broker.ledger.winTrades, pct: broker.ledger.sumPercent };
+    const before = {
+      rows: closed.toArray(),
+      net: broker.ledger.netProfit,
+      wins: broker.ledger.winTrades,
+      pct: broker.ledger.sumPercent,
+    };
     const snap = broker.snapshot();
     for (let i = 8; i < 15; i++) bar(i);
     expect(closed.total).toBe(13);
     broker.restore(snap);
     expect([closed.total, closed.firstIndex]).toEqual([6, 3]);
-    expect({ rows: closed.toArray(), net: broker.ledger.netProfit, wins: broker.ledger.winTrades, pct: broker.ledger.sumPercent }).toEqual(before);
+    expect({
+      rows: closed.toArray(),
+      net: broker.ledger.netProfit,
+      wins: broker.ledger.winTrades,
+      pct: broker.ledger.sumPercent,
+    }).toEqual(before);
   });
 });
 
@@ -163,7 +186,22 @@ describe("whole runs with a small trade limit", () => {
     expect(cut.strategy!.stats.total_closed_trades).toBe(total);
     expect(cut.strategy!.equity).toEqual(all.strategy!.equity);
     // every running figure is the same; only first_index and lookups below it differ
-    for (const key of ["closed", "net", "gp", "gl", "win", "loss", "even", "avg", "avg pct", "avg win pct", "avg loss pct", "dd", "equity", "last profit"]) {
+    for (const key of [
+      "closed",
+      "net",
+      "gp",
+      "gl",
+      "win",
+      "loss",
+      "even",
+      "avg",
+      "avg pct",
+      "avg win pct",
+      "avg loss pct",
+      "dd",
+      "equity",
+      "last profit",
+    ]) {
       expect(cut.series[key], key).toEqual(all.series[key]);
     }
     const closed = all.series.closed as number[];

@@ -184,7 +184,10 @@ plot(ta.ema(ta.ema(pc, 3), 2) / ta.ema(ta.ema(math.abs(pc), 3), 2), "tsi_ref")`,
     );
     same(p.mc, p.mc_ref);
     same(p.sg, p.sg_ref);
-    same(p.hs, p.mc.map((v, i) => v - p.sg[i]));
+    same(
+      p.hs,
+      p.mc.map((v, i) => v - p.sg[i]),
+    );
     same(p.tsi, p.tsi_ref);
     // tsi is a ratio in [-1, 1]: every change but one is up here
     expect(p.tsi[5]).toBeGreaterThan(0);
@@ -229,7 +232,8 @@ plot(ta.cog(close, 7), "cog7")`,
     );
     for (const k of ["sma", "ema", "rma", "wma", "vwma", "alma", "lr"]) same(p[k], C);
     same(p.sd, [0, 0, 0, 0, 0, 0]);
-    for (const k of ["sma7", "ema7", "wma7", "hma7", "lr7", "bbw7", "cog7"]) expect(p[k].every(Number.isNaN), k).toBe(true);
+    for (const k of ["sma7", "ema7", "wma7", "hma7", "lr7", "bbw7", "cog7"])
+      expect(p[k].every(Number.isNaN), k).toBe(true);
   });
 
   it("a series length changing every bar reads the window of the current length", async () => {
@@ -250,7 +254,9 @@ plot(ta.linreg(close, len, 0), "lr")`,
   });
 
   it("a length of 0 or na is TradingView's runtime error", async () => {
-    expect(await runError(`plot(ta.sma(close, bar_index == 3 ? 0 : 2))`, data)).toMatch(/'length' argument \(0\) in the 'sma' function. It must be > 0/);
+    expect(await runError(`plot(ta.sma(close, bar_index == 3 ? 0 : 2))`, data)).toMatch(
+      /'length' argument \(0\) in the 'sma' function. It must be > 0/,
+    );
     expect(await runError(`plot(ta.wma(close, bar_index == 1 ? int(na) : 2))`, data)).toMatch(/'length'.*'wma'/);
   });
 
@@ -277,7 +283,10 @@ plot(ta.ema(close * 3, 2), "loop_ref")`,
 describe("non-finite values", () => {
   it("a window sum recovers once an infinity has left the window", async () => {
     // 1 / (close - 4) is +infinity on bar 2 (close 4), finite elsewhere
-    const p = await plots(`x = ta.roc(close, 1) * 0 + (close == 4 ? 1e308 * 10 : close)\nplot(ta.sma(x, 2), "sma")`, data);
+    const p = await plots(
+      `x = ta.roc(close, 1) * 0 + (close == 4 ? 1e308 * 10 : close)\nplot(ta.sma(x, 2), "sma")`,
+      data,
+    );
     // bars 2 and 3 hold the infinity; from bar 4 on the window is finite again: (3 + 5)/2, (5 + 6)/2
     expect(p.sma[4]).toBe(4);
     expect(p.sma[5]).toBe(5.5);

@@ -22,7 +22,10 @@ function sameSeries(got: ArrayLike<number>, want: ArrayLike<number>, tol = 0): v
 }
 
 /** Runs `expr` at one call site over every bar and returns its numbers (bools as 1/0). */
-async function collect(bars: ReturnType<typeof randomBars>, expr: (s: Sites, i: number) => unknown): Promise<Float64Array> {
+async function collect(
+  bars: ReturnType<typeof randomBars>,
+  expr: (s: Sites, i: number) => unknown,
+): Promise<Float64Array> {
   const s = await newRun(bars);
   const out = new Float64Array(bars.close.length);
   for (let i = 0; i < out.length; i++) {
@@ -47,18 +50,26 @@ for (const [label, naRate] of [
         sameSeries(await collect(b, (s, i) => s.f("a", "rma", x[i], len)), ref.ema(x, len, true));
         sameSeries(await collect(b, (s, i) => s.f("a", "wma", x[i], len)), ref.wma(x, len));
         sameSeries(await collect(b, (s, i) => s.f("a", "variance", x[i], len)), ref.variance(x, len));
-        if (len > 1) sameSeries(await collect(b, (s, i) => s.f("a", "variance", x[i], len, false)), ref.variance(x, len, false));
+        if (len > 1)
+          sameSeries(await collect(b, (s, i) => s.f("a", "variance", x[i], len, false)), ref.variance(x, len, false));
         sameSeries(await collect(b, (s, i) => s.f("a", "stdev", x[i], len)), ref.variance(x, len).map(Math.sqrt));
         sameSeries(await collect(b, (s, i) => s.f("a", "dev", x[i], len)), ref.dev(x, len));
         sameSeries(await collect(b, (s, i) => s.f("a", "cog", x[i], len)), ref.cog(x, len));
         sameSeries(await collect(b, (s, i) => s.f("a", "linreg", x[i], len, 0)), ref.linreg(x, len, 0));
         sameSeries(await collect(b, (s, i) => s.f("a", "linreg", x[i], len, 2)), ref.linreg(x, len, 2));
         sameSeries(await collect(b, (s, i) => s.f("a", "alma", x[i], len, 0.85, 6)), ref.alma(x, len, 0.85, 6), 1e-12);
-        sameSeries(await collect(b, (s, i) => s.f("a", "alma", x[i], len, 0.85, 6, true)), ref.alma(x, len, 0.85, 6, true), 1e-12);
+        sameSeries(
+          await collect(b, (s, i) => s.f("a", "alma", x[i], len, 0.85, 6, true)),
+          ref.alma(x, len, 0.85, 6, true),
+          1e-12,
+        );
         const bb = await collect(b, (s, i) => s.f("a", "bb", x[i], len, 2)[1]);
         const m = ref.sma(x, len);
         const sd = ref.stdev2(x, len);
-        sameSeries(bb, m.map((v, i) => v + 2 * sd[i]));
+        sameSeries(
+          bb,
+          m.map((v, i) => v + 2 * sd[i]),
+        );
       });
       it(`windows and order statistics, length ${len}`, async () => {
         for (const kind of [0, 1, 2, 3]) {
@@ -69,8 +80,14 @@ for (const [label, naRate] of [
         sameSeries(await collect(b, (s, i) => s.f("a", "mode", x[i], len)), ref.mode(x, len));
         sameSeries(await collect(b, (s, i) => s.f("a", "range", x[i], len)), ref.range(x, len));
         for (const p of [0, 20, 50, 99, 100]) {
-          sameSeries(await collect(b, (s, i) => s.f("a", "percentile_nearest_rank", x[i], len, p)), ref.percentileNearestRank(x, len, p));
-          sameSeries(await collect(b, (s, i) => s.f("a", "percentile_linear_interpolation", x[i], len, p)), ref.percentileLinear(x, len, p));
+          sameSeries(
+            await collect(b, (s, i) => s.f("a", "percentile_nearest_rank", x[i], len, p)),
+            ref.percentileNearestRank(x, len, p),
+          );
+          sameSeries(
+            await collect(b, (s, i) => s.f("a", "percentile_linear_interpolation", x[i], len, p)),
+            ref.percentileLinear(x, len, p),
+          );
         }
         sameSeries(await collect(b, (s, i) => s.f("a", "percentrank", x[i], len)), ref.percentrank(x, len));
         if (len > 1) sameSeries(await collect(b, (s, i) => s.f("a", "rci", x[i], len)), ref.rci(x, len), 1e-12);
@@ -115,6 +132,7 @@ describe("bar-path indicators vs the reference manual's Pine versions", () => {
     sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i], 2)[1]), u);
     sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i], 2)[2]), l);
     sameSeries(await collect(b, (s, i) => s.f("a", "vwap", b.close[i], anchor[i])), v);
-    for (const kind of ["obv", "accdist", "pvt", "wad"] as const) sameSeries(await collect(b, (s) => s.v("a", kind)), refBars.cumulative(b, kind));
+    for (const kind of ["obv", "accdist", "pvt", "wad"] as const)
+      sameSeries(await collect(b, (s) => s.v("a", kind)), refBars.cumulative(b, kind));
   });
 });

@@ -16,12 +16,24 @@ const hlcc4 = (s: Sites) => (tv(s).high + tv(s).low + 2 * tv(s).close) / 4;
 function tfChange(s: Sites, tf: string, tz: string, session: string): boolean {
   const c = s.ctx;
   if (c.barIndex === 0) return false;
-  return timeframeChange(c.columns.time[c.barIndex - 1], c.time, parseTimeframe(tf)!, getZone(tz)!, parseSession(session)!, 0);
+  return timeframeChange(
+    c.columns.time[c.barIndex - 1],
+    c.time,
+    parseTimeframe(tf)!,
+    getZone(tz)!,
+    parseSession(session)!,
+    0,
+  );
 }
 
 const FX_SESSION = "1700-1700";
 
-type Case = { name: string; exprs: (s: Sites) => unknown[]; opts?: Parameters<typeof scoreCase>[2]; expectFail?: string };
+type Case = {
+  name: string;
+  exprs: (s: Sites) => unknown[];
+  opts?: Parameters<typeof scoreCase>[2];
+  expectFail?: string;
+};
 
 const CASES: Case[] = [
   {
@@ -29,10 +41,21 @@ const CASES: Case[] = [
     exprs: (s) => {
       const c = tv(s).close;
       return [
-        s.f("a", "sma", c, 10), s.f("b", "sma", hl2(s), 20), s.f("c", "sma", hlc3(s), 15), s.f("d", "ema", c, 20),
-        s.f("e", "ema", ohlc4(s), 10), s.f("f", "rma", hlcc4(s), 5), s.f("g", "rma", tv(s).high, 15),
-        s.f("h", "alma", c, 5, 0.85, 6), s.f("i", "alma", c, 10, 0.55, 12), s.f("j", "wma", c, 5), s.f("k", "wma", c, 20),
-        s.f("l", "hma", c, 9), s.f("m", "hma", c, 20), s.f("n", "swma", hlc3(s)), s.f("o", "vwma", c, 20),
+        s.f("a", "sma", c, 10),
+        s.f("b", "sma", hl2(s), 20),
+        s.f("c", "sma", hlc3(s), 15),
+        s.f("d", "ema", c, 20),
+        s.f("e", "ema", ohlc4(s), 10),
+        s.f("f", "rma", hlcc4(s), 5),
+        s.f("g", "rma", tv(s).high, 15),
+        s.f("h", "alma", c, 5, 0.85, 6),
+        s.f("i", "alma", c, 10, 0.55, 12),
+        s.f("j", "wma", c, 5),
+        s.f("k", "wma", c, 20),
+        s.f("l", "hma", c, 9),
+        s.f("m", "hma", c, 20),
+        s.f("n", "swma", hlc3(s)),
+        s.f("o", "vwma", c, 20),
       ];
     },
   },
@@ -43,7 +66,14 @@ const CASES: Case[] = [
       return [b, u, l, s.f("w", "bbw", tv(s).close, 20, 2.1)];
     },
   },
-  { name: "cci+cmo+cog", exprs: (s) => [s.f("a", "cmo", tv(s).close, 20), s.f("b", "cci", tv(s).close, 20), s.f("c", "cog", tv(s).close, 21)] },
+  {
+    name: "cci+cmo+cog",
+    exprs: (s) => [
+      s.f("a", "cmo", tv(s).close, 20),
+      s.f("b", "cci", tv(s).close, 20),
+      s.f("c", "cog", tv(s).close, 21),
+    ],
+  },
   {
     name: "correlation",
     exprs: (s) => [s.f("c", "correlation", s.f("a", "sma", tv(s).close, 20), s.f("b", "ema", tv(s).close, 10), 20)],
@@ -56,7 +86,11 @@ const CASES: Case[] = [
     exprs: (s) => {
       const e1 = s.f("e1", "ema", tv(s).close, 5);
       const e2 = s.f("e2", "ema", tv(s).close, 11);
-      return [s.f("x", "cross", e1, e2) ? 0.5 : 0, s.f("o", "crossover", e1, e2) ? 1 : 0, s.f("u", "crossunder", e1, e2) ? -1 : 0];
+      return [
+        s.f("x", "cross", e1, e2) ? 0.5 : 0,
+        s.f("o", "crossover", e1, e2) ? 1 : 0,
+        s.f("u", "crossunder", e1, e2) ? -1 : 0,
+      ];
     },
   },
   {
@@ -71,13 +105,22 @@ const CASES: Case[] = [
     exprs: (s) => {
       const c = tv(s).close;
       return [
-        s.f("a", "highest", 10), s.f("b", "highest", c, 10), s.f("c", "lowest", 10), s.f("d", "lowest", c, 10),
-        s.f("e", "highestbars", 10), s.f("f", "highestbars", c, 10), s.f("g", "lowestbars", 10), s.f("h", "lowestbars", c, 10),
+        s.f("a", "highest", 10),
+        s.f("b", "highest", c, 10),
+        s.f("c", "lowest", 10),
+        s.f("d", "lowest", c, 10),
+        s.f("e", "highestbars", 10),
+        s.f("f", "highestbars", c, 10),
+        s.f("g", "lowestbars", 10),
+        s.f("h", "lowestbars", c, 10),
       ];
     },
   },
   { name: "iii+nvi+obv", exprs: (s) => [s.v("a", "iii"), s.v("b", "nvi"), s.v("c", "obv")] },
-  { name: "accdist+pvi+pvt+wad+wvad", exprs: (s) => [s.v("a", "accdist"), s.v("b", "pvi"), s.v("c", "pvt"), s.v("d", "wad"), s.v("e", "wvad")] },
+  {
+    name: "accdist+pvi+pvt+wad+wvad",
+    exprs: (s) => [s.v("a", "accdist"), s.v("b", "pvi"), s.v("c", "pvt"), s.v("d", "wad"), s.v("e", "wvad")],
+  },
   {
     name: "kc",
     exprs: (s) => {
@@ -88,11 +131,20 @@ const CASES: Case[] = [
   { name: "macd", exprs: (s) => [...s.f("m", "macd", tv(s).close, 12, 26, 9)] },
   {
     name: "mfi+rsi+stoch",
-    exprs: (s) => [s.f("a", "mfi", tv(s).close, 14), s.f("b", "rsi", tv(s).close, 14), s.f("c", "stoch", tv(s).close, tv(s).high, tv(s).low, 20)],
+    exprs: (s) => [
+      s.f("a", "mfi", tv(s).close, 14),
+      s.f("b", "rsi", tv(s).close, 14),
+      s.f("c", "stoch", tv(s).close, tv(s).high, tv(s).low, 20),
+    ],
   },
   {
     name: "min+max+median+mode",
-    exprs: (s) => [s.f("a", "min", tv(s).close), s.f("b", "max", tv(s).close), s.f("c", "median", tv(s).close, 20), s.f("d", "mode", tv(s).close, 20)],
+    exprs: (s) => [
+      s.f("a", "min", tv(s).close),
+      s.f("b", "max", tv(s).close),
+      s.f("c", "median", tv(s).close, 20),
+      s.f("d", "mode", tv(s).close, 20),
+    ],
   },
   {
     name: "ppp",
@@ -118,7 +170,12 @@ const CASES: Case[] = [
       const i = tv(s).barIndex;
       const cond = i % 3 === 0;
       const src = i % 2 === 0 ? NaN : tv(s).close;
-      return [s.f("a", "valuewhen", cond, src, 0), s.f("b", "valuewhen", cond, src, 1), s.f("c", "valuewhen", cond, src, 2), s.f("d", "valuewhen", cond, tv(s).close, 0)];
+      return [
+        s.f("a", "valuewhen", cond, src, 0),
+        s.f("b", "valuewhen", cond, src, 1),
+        s.f("c", "valuewhen", cond, src, 2),
+        s.f("d", "valuewhen", cond, tv(s).close, 0),
+      ];
     },
   },
   {
@@ -177,7 +234,11 @@ describe("ta conformance, direct (builtins without the interpreter)", () => {
       const sc = await scoreCase(c.name, c.exprs, c.opts);
       scores.push(sc);
       const bad = sc.perColumn.filter((p) => p.matched !== p.cells);
-      if (bad.length) console.log(`${c.name}: ${sc.matched}/${sc.cells}\n` + bad.map((p) => `  ${p.header}: ${p.matched}/${p.cells} ${p.firstMismatch}`).join("\n"));
+      if (bad.length)
+        console.log(
+          `${c.name}: ${sc.matched}/${sc.cells}\n` +
+            bad.map((p) => `  ${p.header}: ${p.matched}/${p.cells} ${p.firstMismatch}`).join("\n"),
+        );
       expect(sc.matched).toBe(sc.cells);
     };
     if (c.expectFail) it.fails(`${c.name} (expected failure: ${c.expectFail})`, run);

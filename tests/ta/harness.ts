@@ -44,10 +44,21 @@ export function loadOhlcv(path: string): Columns {
   const { rows } = readCsv(path);
   const col = (i: number) => Float64Array.from(rows, (r) => r[i]);
   const time = Float64Array.from(rows, (r) => r[0] * 1000);
-  return { time, open: col(1), high: col(2), low: col(3), close: col(4), volume: rows[0].length > 5 ? col(5) : new Float64Array(rows.length) };
+  return {
+    time,
+    open: col(1),
+    high: col(2),
+    low: col(3),
+    close: col(4),
+    volume: rows[0].length > 5 ? col(5) : new Float64Array(rows.length),
+  };
 }
 
-export function makeCtx(kernels: Kernels, cols: Columns, opts: { timezone?: string; session?: string; timeframe?: string } = {}): ExecContext {
+export function makeCtx(
+  kernels: Kernels,
+  cols: Columns,
+  opts: { timezone?: string; session?: string; timeframe?: string } = {},
+): ExecContext {
   return {
     version: 6,
     barIndex: 0,
@@ -60,7 +71,14 @@ export function makeCtx(kernels: Kernels, cols: Columns, opts: { timezone?: stri
     close: NaN,
     volume: NaN,
     columns: cols,
-    syminfo: { mintick: 1e-5, pointvalue: 1, timezone: opts.timezone ?? "UTC", currency: "USD", type: "forex", session: opts.session ?? "24x7" },
+    syminfo: {
+      mintick: 1e-5,
+      pointvalue: 1,
+      timezone: opts.timezone ?? "UTC",
+      currency: "USD",
+      type: "forex",
+      session: opts.session ?? "24x7",
+    },
     timeframe: opts.timeframe ?? "60",
     isRealtime: false,
     isNewTick: false,
@@ -140,7 +158,9 @@ export async function scoreCase(
   const exp = readCsv(dir + "expected.csv");
   const s = await newRun(cols, opts);
   const ncol = exp.headers.length - 1;
-  const perColumn = exp.headers.slice(1).map((header) => ({ header, matched: 0, cells: 0 } as CaseScore["perColumn"][number]));
+  const perColumn = exp.headers
+    .slice(1)
+    .map((header) => ({ header, matched: 0, cells: 0 }) as CaseScore["perColumn"][number]);
   for (let i = 0; i < cols.close.length; i++) {
     setBar(s.ctx, i);
     const got = exprs(s);

@@ -25,9 +25,27 @@ describe("a call skipped on some bars", () => {
 
   it("wma and swma weigh the last bars", async () => {
     // bar 4: bars 2, 3 (repeats 4), 4 -> (4 + 2*4 + 3*5)/6; bar 5: 4, 5, 6; bar 7: 6, 6 (repeated), 7
-    same((await plots(body("ta.wma(close, 3)"), data)).v, [NA, NA, NA, NA, (4 + 8 + 15) / 6, (4 + 10 + 18) / 6, NA, (6 + 12 + 21) / 6]);
+    same((await plots(body("ta.wma(close, 3)"), data)).v, [
+      NA,
+      NA,
+      NA,
+      NA,
+      (4 + 8 + 15) / 6,
+      (4 + 10 + 18) / 6,
+      NA,
+      (6 + 12 + 21) / 6,
+    ]);
     // bar 4: bars 1..4 = 2, 4, 4, 5 (four bars although only three calls); bar 5: 4, 4, 5, 6
-    same((await plots(body("ta.swma(close)"), data)).v, [NA, NA, NA, NA, (5 + 2 * 4 + 2 * 4 + 2) / 6, (6 + 2 * 5 + 2 * 4 + 4) / 6, NA, (7 + 2 * 6 + 2 * 6 + 5) / 6]);
+    same((await plots(body("ta.swma(close)"), data)).v, [
+      NA,
+      NA,
+      NA,
+      NA,
+      (5 + 2 * 4 + 2 * 4 + 2) / 6,
+      (6 + 2 * 5 + 2 * 4 + 4) / 6,
+      NA,
+      (7 + 2 * 6 + 2 * 6 + 5) / 6,
+    ]);
   });
 
   it("percentrank compares with the previous bars", async () => {

@@ -22,10 +22,19 @@ const CASES = [
 
 function load(name: string): { script: string; bars: Bar[]; expected: string[] } {
   const dir = join(CONFORMANCE, "logs", name);
-  const lines = readData(join(dir, "ohlcv.csv")).split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = readData(join(dir, "ohlcv.csv"))
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   const bars: Bar[] = lines.slice(1).map((l) => {
     const r = splitCsvLine(l);
-    return { time: Number(r[0]) * 1000, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]), close: Number(r[4]), volume: Number(r[5]) };
+    return {
+      time: Number(r[0]) * 1000,
+      open: Number(r[1]),
+      high: Number(r[2]),
+      low: Number(r[3]),
+      close: Number(r[4]),
+      volume: Number(r[5]),
+    };
   });
   const expected = (JSON.parse(readData(join(dir, "expected.json"))) as { message: string }[]).map((x) => x.message);
   return { script: readData(join(dir, "script.pine")), bars, expected };
@@ -35,7 +44,9 @@ describe("ta Pine Logs probes", () => {
   for (const name of CASES) {
     it(name, async () => {
       const c = load(name);
-      const r = await runBoth(c.script, c.bars, { runtime: { syminfo: { mintick: 1e-5, timezone: "UTC", session: "24x7" } } });
+      const r = await runBoth(c.script, c.bars, {
+        runtime: { syminfo: { mintick: 1e-5, timezone: "UTC", session: "24x7" } },
+      });
       expect(r.error, `${r.error_kind}: ${r.error}`).toBeUndefined();
       // The numbers are what these probes pin; str.format's digit grouping is checked by
       // tests/conformance/logs.test.ts, so grouping commas are ignored here.

@@ -97,9 +97,9 @@ plot(adx, "adx")`,
       data,
     );
     // bar 2: highest high 5, lowest low 0: 100 (4 - 0)/5; bar 3: 5 and 1: 100 (3 - 1)/4
-    same(p.stoch, [NA, NA, 80, 50, 100 * (5 - 2) / (6 - 2), 100 * (6 - 2) / (7 - 2)]);
+    same(p.stoch, [NA, NA, 80, 50, (100 * (5 - 2)) / (6 - 2), (100 * (6 - 2)) / (7 - 2)]);
     // 100 (close - highest) / (highest - lowest)
-    same(p.wpr, [NA, NA, -20, -50, 100 * (5 - 6) / (6 - 2), 100 * (6 - 7) / (7 - 2)]);
+    same(p.wpr, [NA, NA, -20, -50, (100 * (5 - 6)) / (6 - 2), (100 * (6 - 7)) / (7 - 2)]);
     // max(high - low = 2, |high - close[1]|, |low - close[1]|) = max(2, |change| + 1)
     same(p.tr, [NA, 2, 3, 2, 3, 2]);
     same(p.trt, [2, 2, 3, 2, 3, 2]);

@@ -13,10 +13,23 @@ function script(s: Sites, i: number): unknown[] {
   const [bbm, bbu] = s.f("bb", "bb", c, 10, 2);
   const st = s.f("st", "supertrend", 3, 7);
   return [
-    s.f("sma", "sma", c, 7), s.f("ema", "ema", c, 9), s.f("wma", "wma", c, 5), s.f("hi", "highest", c, 6),
-    s.f("med", "median", c, 8), s.f("rsi", "rsi", c, 14), s.f("sar", "sar", 0.02, 0.02, 0.2), bbm, bbu, st[0], st[1],
-    s.f("x", "crossover", c, s.ctx.open), s.f("vw", "valuewhen", i % 3 === 0, c, 1), s.f("vs", "valuewhen", i % 3 === 0, "s" + i, 1),
-    s.v("obv", "obv"), s.f("pr", "percentrank", c, 10), s.f("dmi", "dmi", 5, 5)[2],
+    s.f("sma", "sma", c, 7),
+    s.f("ema", "ema", c, 9),
+    s.f("wma", "wma", c, 5),
+    s.f("hi", "highest", c, 6),
+    s.f("med", "median", c, 8),
+    s.f("rsi", "rsi", c, 14),
+    s.f("sar", "sar", 0.02, 0.02, 0.2),
+    bbm,
+    bbu,
+    st[0],
+    st[1],
+    s.f("x", "crossover", c, s.ctx.open),
+    s.f("vw", "valuewhen", i % 3 === 0, c, 1),
+    s.f("vs", "valuewhen", i % 3 === 0, "s" + i, 1),
+    s.v("obv", "obv"),
+    s.f("pr", "percentrank", c, 10),
+    s.f("dmi", "dmi", 5, 5)[2],
   ];
 }
 

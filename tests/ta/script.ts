@@ -10,7 +10,14 @@ const HOUR = 3_600_000;
 
 /** Bars from closes: open = close, high = close + 1, low = close - 1, volume given or 1. */
 export function fromCloses(closes: number[], volumes?: number[]): Bar[] {
-  return closes.map((c, i) => ({ time: T0 + i * HOUR, open: c, high: c + 1, low: c - 1, close: c, volume: volumes?.[i] ?? 1 }));
+  return closes.map((c, i) => ({
+    time: T0 + i * HOUR,
+    open: c,
+    high: c + 1,
+    low: c - 1,
+    close: c,
+    volume: volumes?.[i] ?? 1,
+  }));
 }
 
 /** Bars from [open, high, low, close, volume] rows. */

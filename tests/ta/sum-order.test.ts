@@ -155,7 +155,8 @@ describe("summation order of the window sums (ta.sma, math.sum)", () => {
       for (let i = 0; i < x.length; i++) {
         const want = k.sum_next(h, i, x[i], len);
         const got = sumStep(st, x[i], len);
-        if (!Object.is(got, want) && !(got !== got && want !== want)) expect.fail(`length ${len}, bar ${i}: ${got} vs ${want}`);
+        if (!Object.is(got, want) && !(got !== got && want !== want))
+          expect.fail(`length ${len}, bar ${i}: ${got} vs ${want}`);
       }
     }
     // a series length: re-summed whenever it changes
@@ -165,7 +166,8 @@ describe("summation order of the window sums (ta.sma, math.sum)", () => {
       const len = i < 100 ? 2 : i < 200 ? 1 + (i % 5) : 9;
       const want = k.sum_next(h, i, x[i], len);
       const got = sumStep(st, x[i], len);
-      if (!Object.is(got, want) && !(got !== got && want !== want)) expect.fail(`series length, bar ${i}: ${got} vs ${want}`);
+      if (!Object.is(got, want) && !(got !== got && want !== want))
+        expect.fail(`series length, bar ${i}: ${got} vs ${want}`);
     }
   });
 

@@ -81,7 +81,14 @@ describe("na inside ta windows: TradingView's values (BTCUSDT 1h)", () => {
         ...Object.entries(EXPR).map(([title, e]) => `plot(${e}, "${title}")`),
       ].join("\n"),
     );
-    const bars: Bar[] = fx.candles.map((c) => ({ time: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }));
+    const bars: Bar[] = fx.candles.map((c) => ({
+      time: c.openTime,
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volume: c.volume,
+    }));
     const r = await runBoth(script, bars);
     expect(r.error).toBeUndefined();
     const misses: string[] = [];
@@ -90,7 +97,8 @@ describe("na inside ta windows: TradingView's values (BTCUSDT 1h)", () => {
       const tol = CANCELLING.test(title) ? 1e-8 : 1e-9;
       want.forEach((w, i) => {
         const g = got[i];
-        const ok = w === null ? g === null : g !== null && Math.abs((g as number) - w) <= tol * Math.max(1, Math.abs(w));
+        const ok =
+          w === null ? g === null : g !== null && Math.abs((g as number) - w) <= tol * Math.max(1, Math.abs(w));
         if (!ok) misses.push(`${title} [${i}]: got ${g}, TradingView ${w}`);
       });
     }

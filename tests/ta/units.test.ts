@@ -21,7 +21,15 @@ describe("na handling", () => {
   it("sma/ema/rma skip na values: an na bar keeps the sma, ema/rma are na there", async () => {
     const x = [1, NaN, 3, NaN, NaN, 5, 7];
     expect(await run((s, i) => s.f("a", "sma", x[i], 2), 7)).toEqual([NaN, NaN, 2, 2, 2, 4, 6]);
-    expect(await run((s, i) => s.f("a", "ema", x[i], 2), 7)).toEqual([NaN, NaN, 2, NaN, NaN, 2 + (2 / 3) * 3, 4 + (2 / 3) * 3]);
+    expect(await run((s, i) => s.f("a", "ema", x[i], 2), 7)).toEqual([
+      NaN,
+      NaN,
+      2,
+      NaN,
+      NaN,
+      2 + (2 / 3) * 3,
+      4 + (2 / 3) * 3,
+    ]);
     expect(await run((s, i) => s.f("a", "rma", x[i], 2), 7)).toEqual([NaN, NaN, 2, NaN, NaN, 3.5, 5.25]);
   });
   it("wma carries the last value over na bars; change/mom/roc/swma/alma propagate na", async () => {
@@ -31,7 +39,15 @@ describe("na handling", () => {
     expect(await run((s, i) => s.f("a", "change", x[i]), 5)).toEqual([NaN, NaN, NaN, 1, NaN]);
     expect(await run((s, i) => s.f("a", "mom", x[i], 1), 5)).toEqual([NaN, NaN, NaN, 1, NaN]);
     expect(await run((s, i) => s.f("a", "roc", x[i], 1), 5)).toEqual([NaN, NaN, NaN, 100 / 3, NaN]);
-    expect((await run((s, i) => s.f("a", "swma", [1, 2, NaN, 4, 5, 6, 7][i]), 7)).map((v) => Number.isNaN(v))).toEqual([true, true, true, true, true, true, false]);
+    expect((await run((s, i) => s.f("a", "swma", [1, 2, NaN, 4, 5, 6, 7][i]), 7)).map((v) => Number.isNaN(v))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
   it("highest/lowest look only at the bars after the last na; an na bar is na (0 for *bars)", async () => {
     const x = [NaN, 2, NaN, 1, NaN, NaN];
@@ -43,7 +59,13 @@ describe("na handling", () => {
     expect(await run((s, i) => s.f("a", "max", x[i]), 5)).toEqual([NaN, 3, 3, 3, 5]);
     expect(await run((s, i) => s.f("a", "min", x[i]), 5)).toEqual([NaN, 3, 3, 1, 1]);
     expect(await run((s, i) => s.f("a", "cum", x[i]), 5)).toEqual([NaN, 3, NaN, 4, 9]);
-    expect(await run((s, i) => s.f("a", "barssince", [false, true, false, false, true][i]), 5)).toEqual([NaN, 0, 1, 2, 0]);
+    expect(await run((s, i) => s.f("a", "barssince", [false, true, false, false, true][i]), 5)).toEqual([
+      NaN,
+      0,
+      1,
+      2,
+      0,
+    ]);
   });
   it("crossings need both bars defined", async () => {
     const a = [NaN, 1, 3, 1];
@@ -55,13 +77,25 @@ describe("na handling", () => {
 describe("lengths", () => {
   it("length 1 is the value itself (or na-free stats)", async () => {
     const c = b.close;
-    const got = await run((s, i) => [s.f("a", "sma", c[i], 1), s.f("b", "ema", c[i], 1), s.f("c", "wma", c[i], 1), s.f("d", "highest", c[i], 1), s.f("e", "median", c[i], 1), s.f("f", "stdev", c[i], 1)]);
+    const got = await run((s, i) => [
+      s.f("a", "sma", c[i], 1),
+      s.f("b", "ema", c[i], 1),
+      s.f("c", "wma", c[i], 1),
+      s.f("d", "highest", c[i], 1),
+      s.f("e", "median", c[i], 1),
+      s.f("f", "stdev", c[i], 1),
+    ]);
     got.forEach((r, i) => {
       expect(r).toEqual([c[i], c[i], c[i], c[i], c[i], 0]);
     });
   });
   it("a window longer than the data gives na on every bar", async () => {
-    const got = await run((s, i) => [s.f("a", "sma", b.close[i], 100), s.f("b", "highest", 100), s.f("c", "percentrank", b.close[i], 100), s.f("d", "median", b.close[i], 100)]);
+    const got = await run((s, i) => [
+      s.f("a", "sma", b.close[i], 100),
+      s.f("b", "highest", 100),
+      s.f("c", "percentrank", b.close[i], 100),
+      s.f("d", "median", b.close[i], 100),
+    ]);
     for (const r of got) expect(r).toEqual([NaN, NaN, NaN, NaN]);
   });
   it("series lengths may change from bar to bar (window of the current length)", async () => {
@@ -87,11 +121,15 @@ describe("lengths", () => {
     });
   });
   it("invalid lengths raise TradingView's runtime error", async () => {
-    await expect(run((s, i) => s.f("a", "sma", b.close[i], 0), 1)).rejects.toThrow(/'length' argument \(0\) in the 'sma' function. It must be > 0/);
+    await expect(run((s, i) => s.f("a", "sma", b.close[i], 0), 1)).rejects.toThrow(
+      /'length' argument \(0\) in the 'sma' function. It must be > 0/,
+    );
     await expect(run((s, i) => s.f("a", "ema", b.close[i], -3), 1)).rejects.toThrow(/must be > 0/);
     await expect(run((s, i) => s.f("a", "highest", b.close[i], NaN), 1)).rejects.toThrow(/'highest'/);
     await expect(run((s) => s.f("a", "valuewhen", true, 1, -1), 1)).rejects.toThrow(/occurrence/);
-    await expect(run((s, i) => s.f("a", "percentile_nearest_rank", b.close[i], 5, 101), 1)).rejects.toThrow(/percentage/);
+    await expect(run((s, i) => s.f("a", "percentile_nearest_rank", b.close[i], 5, 101), 1)).rejects.toThrow(
+      /percentage/,
+    );
   });
 });
 
@@ -111,7 +149,10 @@ describe("call sites", () => {
       for (let k = 1; k <= 3; k++) v = s.f("a", "ema", b.close[i] * k, 5);
       return v;
     });
-    const want = ref.ema(b.close.map((c) => c * 3), 5);
+    const want = ref.ema(
+      b.close.map((c) => c * 3),
+      5,
+    );
     got.forEach((v, i) => {
       expect(v).toBe(want[i]);
     });
@@ -135,7 +176,12 @@ describe("call sites", () => {
 
 describe("forms and overloads", () => {
   it("one-argument highest/lowest/pivots read high/low", async () => {
-    const got = await run((s) => [s.f("a", "highest", 3), s.f("b", "lowest", 3), s.f("c", "pivothigh", 2, 1), s.f("d", "pivotlow", 2, 1)]);
+    const got = await run((s) => [
+      s.f("a", "highest", 3),
+      s.f("b", "lowest", 3),
+      s.f("c", "pivothigh", 2, 1),
+      s.f("d", "pivotlow", 2, 1),
+    ]);
     const hh = ref.hilo(b.high, 3, 0);
     const ll = ref.hilo(b.low, 3, 1);
     const ph = ref.pivot(b.high, 2, 1, true);
@@ -154,7 +200,13 @@ describe("forms and overloads", () => {
     const cond = [true, false, true, true, false];
     const str = ["a", "b", "c", "d", "e"];
     expect(await run((s, i) => s.f("a", "valuewhen", cond[i], str[i], 1), 5)).toEqual([null, null, "a", "c", "c"]);
-    expect(await run((s, i) => s.f("a", "valuewhen", cond[i], i % 2 === 0, 0), 5)).toEqual([true, true, true, false, false]);
+    expect(await run((s, i) => s.f("a", "valuewhen", cond[i], i % 2 === 0, 0), 5)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(await run((s, i) => s.f("a", "valuewhen", cond[i], i * 10, 0), 5)).toEqual([0, 0, 20, 30, 30]);
   });
   it("pivot_point_levels returns a new 11-level array per call", async () => {

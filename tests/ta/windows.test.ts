@@ -133,7 +133,10 @@ plot(f(-close), "b")`,
     same(p.med, [3, 2, 3, 2, 3.5, 5, 1, 2.5]);
     // percentrank needs `len` previous values: none on bars 0-2 for lengths 1, 2, 3 until bar 3
     same(p.prank, [NA, NA, NA, 0, 100, 100, 0, 50]);
-    same(p.b, p.a.map((v) => -v));
+    same(
+      p.b,
+      p.a.map((v) => -v),
+    );
   });
 });
 

@@ -34,11 +34,21 @@ a = array.new<float>(2)
 plot(x + array.get(a, bar_index))
 `;
 
-const comparable = (r: RunResult) => ({ ...r, run_id: "", profile: null, events: r.events.map((e) => ({ ...e, run_id: "" })) });
+const comparable = (r: RunResult) => ({
+  ...r,
+  run_id: "",
+  profile: null,
+  events: r.events.map((e) => ({ ...e, run_id: "" })),
+});
 
 describe("ReusedKernels", () => {
   it("runs one instance after another with the results of fresh instances", async () => {
-    const data = bars(300).map((b, i) => ({ ...b, close: b.close + 8 * Math.sin(i / 6), high: b.high + 9, low: b.low - 9 }));
+    const data = bars(300).map((b, i) => ({
+      ...b,
+      close: b.close + 8 * Math.sin(i / 6),
+      high: b.high + 9,
+      low: b.low - 9,
+    }));
     const rt = new Runtime();
     const reused = new ReusedKernels(await getKernelModule());
     const cases: [string, Record<string, unknown>, string][] = [

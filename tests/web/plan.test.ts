@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { bareName, markerPosition, markerShape, markerSize, planPlots } from "../../web/src/chart/plan.js";
 import { anyColor, cssColor } from "../../web/src/chart/colors.js";
 
-const result = (plot_meta: Record<string, any>, overlay = true, series: Record<string, any[]> = {}) => ({ plot_meta, overlay, series });
+const result = (plot_meta: Record<string, any>, overlay = true, series: Record<string, any[]> = {}) => ({
+  plot_meta,
+  overlay,
+  series,
+});
 
 describe("planPlots", () => {
   it("maps plot styles to series types", () => {
@@ -82,7 +86,15 @@ describe("planPlots", () => {
         false,
       ),
     );
-    expect(plans[0]).toEqual({ type: "ohlc", title: "c", pane: 1, candles: true, color: "#00FF00", wickColor: "#808080", borderColor: "#00FF00" });
+    expect(plans[0]).toEqual({
+      type: "ohlc",
+      title: "c",
+      pane: 1,
+      candles: true,
+      color: "#00FF00",
+      wickColor: "#808080",
+      borderColor: "#00FF00",
+    });
     expect(plans[1]).toMatchObject({ type: "ohlc", candles: false, pane: 0, color: "#FF0000", wickColor: "#FF0000" });
   });
 
@@ -100,7 +112,13 @@ describe("marker and colour helpers", () => {
     expect(markerShape("diamond")).toBe("square");
     expect(markerPosition("top", "circle")).toBe("aboveBar");
     expect(markerPosition("", "arrowUp")).toBe("belowBar");
-    expect([markerSize("size.tiny"), markerSize("auto"), markerSize(undefined), markerSize("normal"), markerSize("size.huge")]).toEqual([0.5, 1, 1, 1.5, 3]);
+    expect([
+      markerSize("size.tiny"),
+      markerSize("auto"),
+      markerSize(undefined),
+      markerSize("normal"),
+      markerSize("size.huge"),
+    ]).toEqual([0.5, 1, 1, 1.5, 3]);
   });
 
   it("converts result colours to CSS", () => {

@@ -15,7 +15,12 @@ plot(close, "p")
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(Object.keys(r.plot_ohlc!)).toEqual(["c", "b"]);
-    expect(r.plot_ohlc!.c).toEqual({ open: data.map((b) => b.open), high: data.map((b) => b.high), low: data.map((b) => b.low), close: data.map((b) => b.close) });
+    expect(r.plot_ohlc!.c).toEqual({
+      open: data.map((b) => b.open),
+      high: data.map((b) => b.high),
+      low: data.map((b) => b.low),
+      close: data.map((b) => b.close),
+    });
     expect(r.plot_ohlc!.b!.open).toEqual(data.map((b) => b.open + 1));
     expect(r.plot_ohlc!.b!.close).toEqual(data.map((b, i) => (i === 2 ? null : b.close + 1)));
     expect(r.series.c).toEqual(data.map((b) => b.close));
@@ -59,13 +64,18 @@ plotchar(true, "ch", "x", color = bar_index < 3 ? na : color.teal)
     expect(Object.keys(r.plot_colors!).sort()).toEqual(["ch", "dir", "s"]);
     expect(r.plot_colors!.dir).toEqual(data.map((b) => (b.close > b.open ? "#4CAF50" : "#F23645")));
     // shapes: a colour only where the shape is drawn
-    expect(r.plot_colors!.s).toEqual(data.map((b, i) => (b.close > b.open ? (i % 2 === 0 ? "#FF9800" : "#9C27B0") : null)));
+    expect(r.plot_colors!.s).toEqual(
+      data.map((b, i) => (b.close > b.open ? (i % 2 === 0 ? "#FF9800" : "#9C27B0") : null)),
+    );
     // na colour (hidden point) is null
     expect(r.plot_colors!.ch).toEqual(data.map((_, i) => (i < 3 ? null : "#089981")));
   });
 
   it("a colour that first changes late still reports the earlier bars' colour", async () => {
-    const r = await runBoth(`//@version=6\nindicator("x")\nplot(close, "p", bar_index >= 4 ? color.red : color.blue)\n`, bars(6));
+    const r = await runBoth(
+      `//@version=6\nindicator("x")\nplot(close, "p", bar_index >= 4 ? color.red : color.blue)\n`,
+      bars(6),
+    );
     expect(r.plot_colors!.p).toEqual(["#2962FF", "#2962FF", "#2962FF", "#2962FF", "#F23645", "#F23645"]);
   });
 });

@@ -12,7 +12,6 @@ import { CancelledError, PIPELINE_DEPTH, WorkerPool } from "../../src/worker/poo
 import { packBars, trialOutcome, trialReply, type PackedBars } from "../../src/worker/protocol.js";
 import type { Bar } from "../../src/core/result.js";
 
-
 /** Stand-in workers that record how many calls each holds at once and how often it got bars. */
 function fakeWorkers(delayMs: number) {
   const stats: { maxHeld: number; held: number; barsSent: number; ran: string[] }[] = [];
@@ -51,7 +50,8 @@ const bars = packBars([
   { time: 2, open: 1, high: 2, low: 0, close: 1 },
 ]);
 
-const run = (pool: WorkerPool, source: string, pipeline: boolean) => pool.exec("k", (api) => (api as any).run({ barsKey: "k", source }) as Promise<string>, { pipeline });
+const run = (pool: WorkerPool, source: string, pipeline: boolean) =>
+  pool.exec("k", (api) => (api as any).run({ barsKey: "k", source }) as Promise<string>, { pipeline });
 
 describe("pipelined jobs", () => {
   it("a busy worker holds up to PIPELINE_DEPTH pipelined jobs; plain jobs wait for an idle one", async () => {
@@ -109,27 +109,53 @@ if ta.crossunder(fast, slow)
 if fastLen == 13
     runtime.error("thirteen")
 `;
-  const sample = JSON.parse(readFileSync(new URL("../../web/public/samples/btc-like-1d.json", import.meta.url), "utf8")) as Record<string, number[]>;
-  const data: Bar[] = sample.time!.slice(0, 600).map((time, i) => ({ time, open: sample.open![i]!, high: sample.high![i]!, low: sample.low![i]!, close: sample.close![i]!, volume: sample.volume![i]! }));
+  const sample = JSON.parse(
+    readFileSync(new URL("../../web/public/samples/btc-like-1d.json", import.meta.url), "utf8"),
+  ) as Record<string, number[]>;
+  const data: Bar[] = sample.time!.slice(0, 600).map((time, i) => ({
+    time,
+    open: sample.open![i]!,
+    high: sample.high![i]!,
+    low: sample.low![i]!,
+    close: sample.close![i]!,
+    volume: sample.volume![i]!,
+  }));
 
   it("a study fed compact replies gives the result of one fed full run results", async () => {
     const full: TrialRunner = (inputs, slice) => new Runtime("CHART").run(script, slice, { inputs, mode: "interpret" });
     let bytes = 0;
     const compact: TrialRunner = async (inputs, slice) => {
-      const { reply, transfer } = trialReply(await full(inputs, slice) as never, 1);
+      const { reply, transfer } = trialReply((await full(inputs, slice)) as never, 1);
       bytes += transfer.reduce((a, b) => a + b.byteLength, 0);
       return trialOutcome(reply);
     };
-    for (const validation of [{ mode: "holdout" }, { mode: "walk-forward", train_bars: 300, test_bars: 100, step_bars: 100 }]) {
+    for (const validation of [
+      { mode: "holdout" },
+      { mode: "walk-forward", train_bars: 300, test_bars: 100, step_bars: 100 },
+    ]) {
       const req: OptimizeRequest = {
-        script, data, validation, n_trials: 12, sampler: "grid", seed: 3, min_trades: 1,
-        space: { params: [{ name: "Fast length", kind: "int", min: 5, max: 15, step: 4 }, { name: "Slow length", kind: "int", min: 20, max: 40, step: 10 }] },
+        script,
+        data,
+        validation,
+        n_trials: 12,
+        sampler: "grid",
+        seed: 3,
+        min_trades: 1,
+        space: {
+          params: [
+            { name: "Fast length", kind: "int", min: 5, max: 15, step: 4 },
+            { name: "Slow length", kind: "int", min: 20, max: 40, step: 10 },
+          ],
+        },
       };
       const a = await optimize(req, full);
       const b = await optimize(req, compact, { concurrency: 3 });
       const strip = (r: typeof a) => ({ ...r, ms: 0, trials: r.trials.map((t) => ({ ...t, ms: 0 })) });
       expect(strip(b)).toEqual(strip(a));
-      expect(a.trials.some((t) => t.error?.includes("thirteen")), JSON.stringify(a.trials.map((t) => [t.params, t.error, t.is_stats?.trades]))).toBe(true);
+      expect(
+        a.trials.some((t) => t.error?.includes("thirteen")),
+        JSON.stringify(a.trials.map((t) => [t.params, t.error, t.is_stats?.trades])),
+      ).toBe(true);
       expect(a.trials.filter((t) => !t.error).every((t) => (t.is_stats?.trades ?? 0) > 0)).toBe(true);
     }
     expect(bytes).toBeGreaterThan(0);

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { CancelledError, DeadlineError, WorkerPool } from "../../src/worker/pool.js";
 import { packBars, type PackedBars } from "../../src/worker/protocol.js";
 
-
 /** A stand-in worker: a MessageChannel whose far end exposes a tiny api like the runtime worker's. */
 function fakeWorkerFactory(log: string[], delayMs = 20) {
   let made = 0;
@@ -43,7 +42,9 @@ describe("WorkerPool", () => {
     const f = fakeWorkerFactory(log);
     const pool = new WorkerPool(f.factory, 2);
     pool.setBars("k", bars);
-    const results = await Promise.all([1, 2, 3, 4, 5].map((i) => pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: `s${i}` }))));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: `s${i}` }))),
+    );
     expect(results.map((r: any) => r.count)).toEqual([2, 2, 2, 2, 2]);
     expect(f.made()).toBe(2);
     expect(new Set(results.map((r: any) => r.worker))).toEqual(new Set([0, 1]));
@@ -87,7 +88,9 @@ describe("WorkerPool", () => {
     expect(err).toBeInstanceOf(DeadlineError);
     expect(err.code).toBe("RUN_DEADLINE_EXCEEDED");
     expect(pool.busyCount).toBe(0);
-    const after = await pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: "after" }), { deadlineMs: 5_000 });
+    const after = await pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: "after" }), {
+      deadlineMs: 5_000,
+    });
     expect((after as any).worker).toBe(1); // the replacement, which got the bars again
     expect((after as any).count).toBe(2);
     expect(f.made()).toBe(2);
@@ -98,7 +101,8 @@ describe("WorkerPool", () => {
     const f = fakeWorkerFactory([], 10);
     const pool = new WorkerPool(f.factory, 1);
     pool.setBars("k", bars);
-    for (let i = 0; i < 3; i++) await pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: `s${i}` }), { deadlineMs: 2_000 });
+    for (let i = 0; i < 3; i++)
+      await pool.exec("k", (api) => (api as any).run({ barsKey: "k", source: `s${i}` }), { deadlineMs: 2_000 });
     await new Promise((r) => setTimeout(r, 50));
     expect(f.made()).toBe(1);
     pool.terminate();

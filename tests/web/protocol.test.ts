@@ -43,7 +43,9 @@ describe("worker protocol", () => {
   it("packs plot_ohlc price columns for transfer and keeps their colour arrays", () => {
     const { packed, transfer } = packSeries({
       series: { c: [2, null] },
-      plot_ohlc: { c: { open: [1, null], high: [3, null], low: [0.5, null], close: [2, null], wickcolor: ["#FF0000", null] } },
+      plot_ohlc: {
+        c: { open: [1, null], high: [3, null], low: [0.5, null], close: [2, null], wickcolor: ["#FF0000", null] },
+      },
     } as never);
     const o = packed.plot_ohlc!.c!;
     for (const k of ["open", "high", "low", "close"] as const) expect(o[k]).toBeInstanceOf(Float64Array);
@@ -53,7 +55,12 @@ describe("worker protocol", () => {
   });
 
   it("lean results drop what trials do not need", () => {
-    const lean = leanResult({ series: { a: [1] }, drawings: [{}], events: [{}], strategy: { trades: [1], open_trades: [], stats: {}, equity: [1, 2] } } as never);
+    const lean = leanResult({
+      series: { a: [1] },
+      drawings: [{}],
+      events: [{}],
+      strategy: { trades: [1], open_trades: [], stats: {}, equity: [1, 2] },
+    } as never);
     expect(lean.series).toEqual({});
     expect(lean.plot_ohlc).toBeUndefined();
     expect(lean.drawings).toEqual([]);

@@ -48,7 +48,15 @@ const HOUR = 3_600_000;
 
 // Daily crypto-like (trades every day), 2,000 bars from 2020-06-01.
 const dailyTimes = Array.from({ length: 2000 }, (_, i) => Date.UTC(2020, 5, 1) + i * DAY);
-const btc = walk({ seed: 20200601, times: dailyTimes, start: 9450, vol: 0.034, drift: 0.0009, decimals: 2, volumeBase: 32_000 });
+const btc = walk({
+  seed: 20200601,
+  times: dailyTimes,
+  start: 9450,
+  vol: 0.034,
+  drift: 0.0009,
+  decimals: 2,
+  volumeBase: 32_000,
+});
 
 // Hourly FX-like: no bars from Friday 21:00 to Sunday 21:00 UTC, 3,000 bars from 2024-01-01 22:00.
 const fxTimes = [];
@@ -75,6 +83,9 @@ const columnar = (bars) => ({
 });
 writeFileSync(join(out, "btc-like-1d.json"), JSON.stringify(columnar(btc)));
 writeFileSync(join(out, "eth-like-15m.json"), JSON.stringify(columnar(eth)));
-const csv = ["time,open,high,low,close,volume", ...fx.map((b) => `${new Date(b.time).toISOString()},${b.open},${b.high},${b.low},${b.close},${b.volume}`)];
+const csv = [
+  "time,open,high,low,close,volume",
+  ...fx.map((b) => `${new Date(b.time).toISOString()},${b.open},${b.high},${b.low},${b.close},${b.volume}`),
+];
 writeFileSync(join(out, "eurusd-like-1h.csv"), csv.join("\n") + "\n");
 console.log(`wrote ${btc.length} + ${fx.length} + ${eth.length} bars to ${out}`);

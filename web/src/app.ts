@@ -68,7 +68,10 @@ export class App {
     this.report = new ReportPanel($("report-panel"));
     this.optimize = new OptimizePanel(
       $("optimize-panel"),
-      () => (this.data ? { engine: this.engine(), script: this.source(), data: this.data, symbol: this.symbol, fixedInputs: {} } : null),
+      () =>
+        this.data
+          ? { engine: this.engine(), script: this.source(), data: this.data, symbol: this.symbol, fixedInputs: {} }
+          : null,
       (params) => {
         this.state.inputs = { ...this.state.inputs, ...params };
         this.persist();
@@ -100,7 +103,11 @@ export class App {
 
   engine(): Engine {
     const s = this.state;
-    return this.engines.get(s.engine, { httpUrl: s.httpUrl || location.origin, edgeUrl: s.edgeUrl, edgeKey: s.edgeKey });
+    return this.engines.get(s.engine, {
+      httpUrl: s.httpUrl || location.origin,
+      edgeUrl: s.edgeUrl,
+      edgeKey: s.edgeKey,
+    });
   }
 
   source(): string {
@@ -137,7 +144,10 @@ export class App {
 
   private wireControls(): void {
     const example = $<HTMLSelectElement>("example");
-    example.append(h("option", { value: "" }, "— pick an example —"), ...EXAMPLES.map((e) => h("option", { value: e.id }, e.name)));
+    example.append(
+      h("option", { value: "" }, "— pick an example —"),
+      ...EXAMPLES.map((e) => h("option", { value: e.id }, e.name)),
+    );
     example.addEventListener("change", () => {
       const ex = EXAMPLES.find((e) => e.id === example.value);
       example.value = "";
@@ -151,7 +161,10 @@ export class App {
     });
 
     const data = $<HTMLSelectElement>("data");
-    data.append(...SAMPLES.map((s) => h("option", { value: s.id }, s.name)), h("option", { value: "upload", disabled: true }, "Uploaded file"));
+    data.append(
+      ...SAMPLES.map((s) => h("option", { value: s.id }, s.name)),
+      h("option", { value: "upload", disabled: true }, "Uploaded file"),
+    );
     data.addEventListener("change", () => void this.selectData(data.value).then(() => this.run()));
 
     $<HTMLInputElement>("upload").addEventListener("change", (e) => {
@@ -162,8 +175,16 @@ export class App {
     });
 
     const engine = $<HTMLSelectElement>("engine");
-    const labels: Record<EngineId, string> = { browser: "In-browser (worker)", http: "HTTP server", edge: "Edge worker" };
-    engine.append(...(Object.keys(labels) as EngineId[]).map((id) => h("option", { value: id, selected: id === this.state.engine }, labels[id])));
+    const labels: Record<EngineId, string> = {
+      browser: "In-browser (worker)",
+      http: "HTTP server",
+      edge: "Edge worker",
+    };
+    engine.append(
+      ...(Object.keys(labels) as EngineId[]).map((id) =>
+        h("option", { value: id, selected: id === this.state.engine }, labels[id]),
+      ),
+    );
     engine.addEventListener("change", () => {
       this.state.engine = engine.value as EngineId;
       this.flushState();
@@ -259,7 +280,9 @@ export class App {
       const stored = saveUpload(file.name, bars);
       this.useData(file.name, bars, "upload", "CHART");
       $<HTMLSelectElement>("data").value = "upload";
-      this.setStatus(`${file.name}: ${bars.time.length} bars loaded${stored ? "" : " (too large to keep across reloads)"}`);
+      this.setStatus(
+        `${file.name}: ${bars.time.length} bars loaded${stored ? "" : " (too large to keep across reloads)"}`,
+      );
       await this.run();
       return true;
     } catch (e) {
@@ -280,7 +303,13 @@ export class App {
     stop.hidden = false;
     let result: PackedRunResult;
     try {
-      result = await engine.run({ source, data: this.data, symbol: this.symbol, inputs: this.state.inputs, profiler: this.state.profiler });
+      result = await engine.run({
+        source,
+        data: this.data,
+        symbol: this.symbol,
+        inputs: this.state.inputs,
+        profiler: this.state.profiler,
+      });
     } catch (e) {
       if (seq === this.runSeq) {
         stop.hidden = true;
@@ -308,7 +337,9 @@ export class App {
       this.showTab("right", "logs");
     } else {
       const mode = result.auto_backend ? `auto → ${result.auto_backend}` : result.mode;
-      this.setStatus(`${result.script_name || "script"}: ${Math.round(totalMs)} ms, ${result.count} bars, ${mode} on ${engine.label}${result.timed_out ? " — timed out" : ""}`);
+      this.setStatus(
+        `${result.script_name || "script"}: ${Math.round(totalMs)} ms, ${result.count} bars, ${mode} on ${engine.label}${result.timed_out ? " — timed out" : ""}`,
+      );
     }
     return result;
   }
@@ -352,10 +383,12 @@ export class App {
       if (!LEGEND_KINDS.has(m.kind) || m.display === "none") continue;
       const perBar = result.plot_colors?.[title];
       let color: unknown = m.color;
-      if (perBar) for (let i = perBar.length - 1; i >= 0; i--) if (perBar[i]) {
-        color = perBar[i];
-        break;
-      }
+      if (perBar)
+        for (let i = perBar.length - 1; i >= 0; i--)
+          if (perBar[i]) {
+            color = perBar[i];
+            break;
+          }
       const sw = h("span", { class: "swatch" });
       sw.style.background = cssColor(color, "#2962ff");
       legend.append(h("span", { class: "item" }, sw, title));
@@ -368,13 +401,23 @@ export class App {
     const errors = diags.filter((d) => d.severity === "error").length;
     $("problem-count").textContent = errors ? String(errors) : "";
     if (!diags.length) host.append(h("p", { class: "muted" }, "No problems."));
-    for (const d of diags) host.append(h("div", { class: `problem ${d.severity}`, onclick: () => this.gotoLine(d.line, d.column) }, `${d.line}:${d.column} ${d.severity}: ${d.message}`));
+    for (const d of diags)
+      host.append(
+        h(
+          "div",
+          { class: `problem ${d.severity}`, onclick: () => this.gotoLine(d.line, d.column) },
+          `${d.line}:${d.column} ${d.severity}: ${d.message}`,
+        ),
+      );
   }
 
   gotoLine(line: number, column = 1): void {
     const doc = this.editor.state.doc;
     const l = doc.line(Math.min(Math.max(1, line), doc.lines));
-    this.editor.dispatch({ selection: EditorSelection.cursor(Math.min(l.to, l.from + column - 1)), scrollIntoView: true });
+    this.editor.dispatch({
+      selection: EditorSelection.cursor(Math.min(l.to, l.from + column - 1)),
+      scrollIntoView: true,
+    });
     this.editor.focus();
   }
 

@@ -43,7 +43,8 @@ const hook = {
    * (a loaded machine, or a scheduler that gives the browser one share however many threads it runs).
    */
   benchParallelism: async (k = 2) => {
-    const code = "onmessage = () => { const t0 = performance.now(); let x = 0; for (let i = 0; i < 3e7; i++) x = (x + i * 1.000001) % 1e9; postMessage([performance.now() - t0, x]); };";
+    const code =
+      "onmessage = () => { const t0 = performance.now(); let x = 0; for (let i = 0; i < 3e7; i++) x = (x + i * 1.000001) % 1e9; postMessage([performance.now() - t0, x]); };";
     const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
     const spin = async (n: number): Promise<number> => {
       const ws = Array.from({ length: n }, () => new Worker(url));
@@ -87,7 +88,13 @@ const hook = {
     workers: number,
     nTrials: number,
     path: "auto" | "pool" = "auto",
-    opts: { pipeline?: boolean; sampler?: string; validation?: { mode: string }; keep?: boolean; warmUp?: "runs" | "none" | "prepare" } = {},
+    opts: {
+      pipeline?: boolean;
+      sampler?: string;
+      validation?: { mode: string };
+      keep?: boolean;
+      warmUp?: "runs" | "none" | "prepare";
+    } = {},
   ) => {
     const data = app.data;
     if (!data) throw new Error("no data");
@@ -100,18 +107,36 @@ const hook = {
     const warmUp = opts.warmUp ?? "runs";
     if (warmUp === "prepare") await engine.prepareOptimize({ script: app.source(), data, symbol: "CHART" });
     for (let k = 0; warmUp === "runs" && k < 3; k++) {
-      await Promise.all(Array.from({ length: workers }, () => engine.run({ source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" })));
+      await Promise.all(
+        Array.from({ length: workers }, () =>
+          engine.run({ source: app.source(), data, symbol: "CHART", inputs: {}, profiler: false, mode: "interpret" }),
+        ),
+      );
     }
     const trace = (engine.trace = new TrialTrace());
     const t0 = performance.now();
-    const req = { script: app.source(), data, space: { params: space }, n_trials: nTrials, sampler: opts.sampler ?? "random", objective: "net_pnl", validation: opts.validation ?? { mode: "in-sample" }, min_trades: 0, seed: 1, symbol: "CHART", fixed_inputs: {} };
+    const req = {
+      script: app.source(),
+      data,
+      space: { params: space },
+      n_trials: nTrials,
+      sampler: opts.sampler ?? "random",
+      objective: "net_pnl",
+      validation: opts.validation ?? { mode: "in-sample" },
+      min_trades: 0,
+      seed: 1,
+      symbol: "CHART",
+      fixed_inputs: {},
+    };
     let progressCalls = 0;
     const onProgress = () => void progressCalls++;
     // one worker: the study runs inside it; a pool: the page runs the study and fans trials out
     const inWorker = workers === 1 && path === "auto";
     // pipeline false: no more trials in flight than workers, so none waits queued inside a worker
     const concurrency = opts.pipeline === false ? workers : workers * PIPELINE_DEPTH;
-    const res = inWorker ? await engine.optimizeInOneWorker(req, onProgress) : await engine.optimize(req, onProgress, concurrency);
+    const res = inWorker
+      ? await engine.optimizeInOneWorker(req, onProgress)
+      : await engine.optimize(req, onProgress, concurrency);
     const secs = (performance.now() - t0) / 1000;
     engine.trace = null;
     if (!opts.keep) engine.pool.terminate();

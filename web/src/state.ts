@@ -66,7 +66,12 @@ export function saveState(state: AppState): void {
 }
 
 export function saveUpload(name: string, bars: PackedBars): boolean {
-  const json = JSON.stringify({ name, columns: Object.fromEntries(Object.entries(bars).map(([k, v]) => [k, Array.from(v as Float64Array, (x) => (x === x ? x : null))])) });
+  const json = JSON.stringify({
+    name,
+    columns: Object.fromEntries(
+      Object.entries(bars).map(([k, v]) => [k, Array.from(v as Float64Array, (x) => (x === x ? x : null))]),
+    ),
+  });
   if (json.length > MAX_STORED_CHARS) return false;
   try {
     localStorage.setItem(DATA_KEY, json);
@@ -82,7 +87,17 @@ export function loadUpload(): { name: string; bars: PackedBars } | null {
     if (!raw) return null;
     const { name, columns } = JSON.parse(raw) as { name: string; columns: Record<string, (number | null)[]> };
     const col = (k: string) => Float64Array.from(columns[k] ?? [], (x) => (x === null ? NaN : x));
-    return { name, bars: { time: col("time"), open: col("open"), high: col("high"), low: col("low"), close: col("close"), volume: col("volume") } };
+    return {
+      name,
+      bars: {
+        time: col("time"),
+        open: col("open"),
+        high: col("high"),
+        low: col("low"),
+        close: col("close"),
+        volume: col("volume"),
+      },
+    };
   } catch {
     return null;
   }

@@ -7,7 +7,14 @@ import type { BuiltinTable } from "../types.js";
 import { alertStoreOf, evalCondition, fireAlert, type AlertFreq } from "./store.js";
 
 export {
-  alertConditionsResult, alertsResult, alertStoreOf, beginTick, commitBar, createAlertStore, type AlertCondition, type AlertStore,
+  alertConditionsResult,
+  alertsResult,
+  alertStoreOf,
+  beginTick,
+  commitBar,
+  createAlertStore,
+  type AlertCondition,
+  type AlertStore,
 } from "./store.js";
 export { isoTime, resolvePlaceholders, resolveStrategyPlaceholders, type StrategyAlertValues } from "./placeholders.js";
 
@@ -18,7 +25,10 @@ export const functions: BuiltinTable = {
     name: "alert",
     impl: (ctx, a, site) => {
       const freq = (a[1] === undefined || a[1] === null ? "once_per_bar" : String(a[1])) as AlertFreq;
-      if (!FREQS.has(freq)) ctx.runtimeError(`alert(): invalid freq '${freq}': use alert.freq_once_per_bar, alert.freq_once_per_bar_close or alert.freq_all`);
+      if (!FREQS.has(freq))
+        ctx.runtimeError(
+          `alert(): invalid freq '${freq}': use alert.freq_once_per_bar, alert.freq_once_per_bar_close or alert.freq_all`,
+        );
       const message = a[0] === undefined || a[0] === null ? "" : String(a[0]);
       fireAlert(alertStoreOf(ctx), ctx, site.id, message, freq);
       return undefined;

@@ -83,7 +83,12 @@ const PLOT_BY_TITLE = /^plot\(\s*"([^"]*)"\s*\)$/;
  * store in ctx.ext.plots, syminfo) and, when given, a strategy order's values. Unknown placeholders
  * are left as written, like TradingView does.
  */
-export function resolvePlaceholders(template: string, ctx: ExecContext | null, bar: number, strategy?: StrategyAlertValues): string {
+export function resolvePlaceholders(
+  template: string,
+  ctx: ExecContext | null,
+  bar: number,
+  strategy?: StrategyAlertValues,
+): string {
   if (template.indexOf("{{") < 0) return template;
   return template.replace(PLACEHOLDER, (whole, name: string) => {
     if (strategy && name.startsWith("strategy.")) return strategyValue(name, strategy) ?? whole;
@@ -116,12 +121,21 @@ export function resolvePlaceholders(template: string, ctx: ExecContext | null, b
     const m = /^plot_(\d+)$/.exec(name);
     if (m) return plotValue(plotOutputs(ctx)[Number(m[1])], bar);
     const t = PLOT_BY_TITLE.exec(name);
-    if (t) return plotValue(plotOutputs(ctx).find((p) => p.meta.title === t[1] || p.key === t[1]), bar);
+    if (t)
+      return plotValue(
+        plotOutputs(ctx).find((p) => p.meta.title === t[1] || p.key === t[1]),
+        bar,
+      );
     return whole;
   });
 }
 
 /** Strategy alert_message placeholders only (for the strategy engine at fill time). */
-export function resolveStrategyPlaceholders(template: string, values: StrategyAlertValues, ctx: ExecContext | null = null, bar = -1): string {
+export function resolveStrategyPlaceholders(
+  template: string,
+  values: StrategyAlertValues,
+  ctx: ExecContext | null = null,
+  bar = -1,
+): string {
   return resolvePlaceholders(template, ctx, bar, values);
 }

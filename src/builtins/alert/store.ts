@@ -97,7 +97,14 @@ export function fireAlert(store: AlertStore, ctx: ExecContext, site: number, mes
 }
 
 /** alertcondition(): declared on first execution; fires at most once per bar while its condition is true. */
-export function evalCondition(store: AlertStore, ctx: ExecContext, site: number, condition: boolean, title: string, message: string): void {
+export function evalCondition(
+  store: AlertStore,
+  ctx: ExecContext,
+  site: number,
+  condition: boolean,
+  title: string,
+  message: string,
+): void {
   let c = store.bySite.get(site);
   if (!c) {
     c = { site, title, message, fired_bars: [], fired_times: [] };
@@ -109,7 +116,14 @@ export function evalCondition(store: AlertStore, ctx: ExecContext, site: number,
   if (n > 0 && c.fired_bars[n - 1] === ctx.barIndex) return; // a later tick of the same bar
   c.fired_bars.push(ctx.barIndex);
   c.fired_times.push(ctx.time);
-  const record: AlertRecord = { message, freq: "once_per_bar", bar_index: ctx.barIndex, time: ctx.time, source: "alertcondition", title };
+  const record: AlertRecord = {
+    message,
+    freq: "once_per_bar",
+    bar_index: ctx.barIndex,
+    time: ctx.time,
+    source: "alertcondition",
+    title,
+  };
   store.alerts.push(record);
   if (message.indexOf("{{") >= 0) store.pending.push({ record, template: message });
 }
@@ -127,5 +141,10 @@ export function alertsResult(store: AlertStore): AlertRecord[] {
  * fired_times (their bar open times)}.
  */
 export function alertConditionsResult(store: AlertStore): Record<string, unknown>[] {
-  return store.conditions.map((c) => ({ title: c.title, message: c.message, fired_bars: c.fired_bars.slice(), fired_times: c.fired_times.slice() }));
+  return store.conditions.map((c) => ({
+    title: c.title,
+    message: c.message,
+    fired_bars: c.fired_bars.slice(),
+    fired_times: c.fired_times.slice(),
+  }));
 }

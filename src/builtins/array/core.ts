@@ -64,7 +64,9 @@ export function mutate<T, R>(a: PineArray<T>, fn: (v: T[]) => R): R {
 }
 
 export function size(a: PineArray): number {
-  return a instanceof PineArraySlice ? Math.max(0, Math.min(a.length, a.root.values.length - a.offset)) : a.values.length;
+  return a instanceof PineArraySlice
+    ? Math.max(0, Math.min(a.length, a.root.values.length - a.offset))
+    : a.values.length;
 }
 
 export function outOfBounds(raise: Raise, index: number, n: number): never {

@@ -8,7 +8,15 @@
 import { PineArray, type PineValue } from "../../core/values.js";
 import { elementText } from "../str/format.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../str/limit.js";
-import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
+import type {
+  BuiltinDef,
+  BuiltinImpl,
+  BuiltinTable,
+  CallSite,
+  ConstantTable,
+  ExecContext,
+  VariableTable,
+} from "../types.js";
 import {
   inferType,
   items,
@@ -218,7 +226,8 @@ export const functions: BuiltinTable = {
     const x = arr(ctx, a[0], "array.insert");
     const n = size(x);
     let i: number;
-    if (isNaNum(a[1])) i = n; // na index appends (logs/array_test_008)
+    if (isNaNum(a[1]))
+      i = n; // na index appends (logs/array_test_008)
     else {
       i = Math.trunc(a[1] as number);
       if (i < 0 && ctx.version >= 6) i += n;
@@ -265,15 +274,23 @@ export const functions: BuiltinTable = {
     const x = arr(ctx, a[0], "array.copy");
     return new PineArray(x.elemType, items(x).slice());
   }),
-  "array.join": def("array.join", (ctx, a) => joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]), ctx)),
-  "array.includes": def("array.includes", (ctx, a) => items(arr(ctx, a[0], "array.includes")).some((v) => looseEquals(v, a[1]))),
-  "array.indexof": def("array.indexof", (ctx, a) => items(arr(ctx, a[0], "array.indexof")).findIndex((v) => looseEquals(v, a[1]))),
+  "array.join": def("array.join", (ctx, a) =>
+    joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]), ctx),
+  ),
+  "array.includes": def("array.includes", (ctx, a) =>
+    items(arr(ctx, a[0], "array.includes")).some((v) => looseEquals(v, a[1])),
+  ),
+  "array.indexof": def("array.indexof", (ctx, a) =>
+    items(arr(ctx, a[0], "array.indexof")).findIndex((v) => looseEquals(v, a[1])),
+  ),
   "array.lastindexof": def("array.lastindexof", (ctx, a) => {
     const vals = items(arr(ctx, a[0], "array.lastindexof"));
     for (let i = vals.length - 1; i >= 0; i--) if (looseEquals(vals[i], a[1])) return i;
     return -1;
   }),
-  "array.binary_search": def("array.binary_search", (ctx, a) => binarySearch(numbers(ctx, a[0], "array.binary_search"), a[1], "exact")),
+  "array.binary_search": def("array.binary_search", (ctx, a) =>
+    binarySearch(numbers(ctx, a[0], "array.binary_search"), a[1], "exact"),
+  ),
   "array.binary_search_leftmost": def("array.binary_search_leftmost", (ctx, a) =>
     binarySearch(numbers(ctx, a[0], "array.binary_search_leftmost"), a[1], "left"),
   ),
@@ -299,7 +316,10 @@ export const functions: BuiltinTable = {
   "array.some": def("array.some", (ctx, a) => items(arr(ctx, a[0], "array.some")).some((v) => v === true)),
   "array.abs": def("array.abs", (ctx, a) => {
     const x = arr(ctx, a[0], "array.abs");
-    return new PineArray<number>(numericOut(x.elemType), (items(x) as number[]).map((v) => Math.abs(v)));
+    return new PineArray<number>(
+      numericOut(x.elemType),
+      (items(x) as number[]).map((v) => Math.abs(v)),
+    );
   }),
   "array.sum": def("array.sum", (ctx, a) => st.sum(numbers(ctx, a[0], "array.sum"))),
   "array.avg": def("array.avg", (ctx, a) => st.avg(numbers(ctx, a[0], "array.avg"))),
@@ -308,12 +328,17 @@ export const functions: BuiltinTable = {
   "array.range": def("array.range", (ctx, a) => st.range(numbers(ctx, a[0], "array.range"))),
   "array.max": def("array.max", (ctx, a) => nthImpl(ctx, a, true)),
   "array.min": def("array.min", (ctx, a) => nthImpl(ctx, a, false)),
-  "array.variance": def("array.variance", (ctx, a) => st.variance(numbers(ctx, a[0], "array.variance"), a[1] !== false)),
+  "array.variance": def("array.variance", (ctx, a) =>
+    st.variance(numbers(ctx, a[0], "array.variance"), a[1] !== false),
+  ),
   "array.stdev": def("array.stdev", (ctx, a) => st.stdev(numbers(ctx, a[0], "array.stdev"), a[1] !== false)),
   "array.covariance": def("array.covariance", (ctx, a) =>
     st.covariance(numbers(ctx, a[0], "array.covariance"), numbers(ctx, a[1], "array.covariance"), a[2] !== false),
   ),
-  "array.standardize": def("array.standardize", (ctx, a) => new PineArray<number>("float", st.standardize(numbers(ctx, a[0], "array.standardize")))),
+  "array.standardize": def(
+    "array.standardize",
+    (ctx, a) => new PineArray<number>("float", st.standardize(numbers(ctx, a[0], "array.standardize"))),
+  ),
   "array.percentile_nearest_rank": def("array.percentile_nearest_rank", (ctx, a) => {
     const vals = numbers(ctx, a[0], "array.percentile_nearest_rank");
     st.checkPercentage(raiser(ctx), a[1], "array.percentile_nearest_rank");

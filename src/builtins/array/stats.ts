@@ -180,7 +180,9 @@ function sortedNaLast(values: readonly number[]): { sorted: number[]; hasNa: boo
 
 export function checkPercentage(raise: Raise, p: number, fn: string): void {
   if (!(p >= 0 && p <= 100)) {
-    raise(`Invalid value of the 'percentage' argument (${p}) in the '${fn}' function. It must be in the range [0..100].`);
+    raise(
+      `Invalid value of the 'percentage' argument (${p}) in the '${fn}' function. It must be in the range [0..100].`,
+    );
   }
 }
 

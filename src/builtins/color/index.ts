@@ -62,7 +62,13 @@ export function colorRgb(r: number, g: number, b: number, transp = 0): number {
 }
 
 /** Linear blend of two colours by the position of value between bottom and top (clamped). */
-export function fromGradient(value: number, bottom: number, top: number, bottomColor: number, topColor: number): number {
+export function fromGradient(
+  value: number,
+  bottom: number,
+  top: number,
+  bottomColor: number,
+  topColor: number,
+): number {
   if (value !== value || bottom !== bottom || top !== top) return NaN;
   if (bottomColor !== bottomColor || topColor !== topColor) return NaN;
   let f = top === bottom ? (value >= top ? 1 : 0) : (value - bottom) / (top - bottom);

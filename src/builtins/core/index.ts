@@ -64,15 +64,41 @@ export const functions: BuiltinTable = {
 
 /** Namespaces whose constants this module defines (the rest belong to their own modules). */
 const OWNED = new Set([
-  "plot", "shape", "location", "size", "display", "format", "position", "scale", "hline", "barmerge", "order",
-  "xloc", "yloc", "extend", "text", "font", "alert", "adjustment", "backadjustment", "settlement_as_close",
-  "splits", "dividends", "earnings", "currency",
+  "plot",
+  "shape",
+  "location",
+  "size",
+  "display",
+  "format",
+  "position",
+  "scale",
+  "hline",
+  "barmerge",
+  "order",
+  "xloc",
+  "yloc",
+  "extend",
+  "text",
+  "font",
+  "alert",
+  "adjustment",
+  "backadjustment",
+  "settlement_as_close",
+  "splits",
+  "dividends",
+  "earnings",
+  "currency",
 ]);
 
 /** display.* are bit flags so that `display.all - display.status_line` works as in Pine. */
 const DISPLAY: Record<string, number> = {
-  "display.none": 0, "display.pane": 1, "display.data_window": 2, "display.status_line": 4,
-  "display.price_scale": 8, "display.pine_screener": 16, "display.all": 31,
+  "display.none": 0,
+  "display.pane": 1,
+  "display.data_window": 2,
+  "display.status_line": 4,
+  "display.price_scale": 8,
+  "display.pine_screener": 16,
+  "display.all": 31,
 };
 
 function constantValue(name: string): unknown {

@@ -36,7 +36,10 @@ export function textSize(v: unknown, def: string | number): string | number {
 
 function oneOf(ctx: ExecContext, v: unknown, def: string, allowed: Set<string>, what: string): string {
   const s = str(v, def);
-  if (!allowed.has(s)) ctx.runtimeError(`Invalid ${what} value '${s}': expected one of ${[...allowed].map((x) => `${what}.${x}`).join(", ")}`);
+  if (!allowed.has(s))
+    ctx.runtimeError(
+      `Invalid ${what} value '${s}': expected one of ${[...allowed].map((x) => `${what}.${x}`).join(", ")}`,
+    );
   return s;
 }
 
@@ -69,7 +72,15 @@ export const corners = { x1: NaN, y1: NaN, x2: NaN, y2: NaN };
  * Resolves the two overloads of line.new/box.new: two chart.points (`p1`/`p2` given) or four
  * coordinates. A point that is na gives na coordinates. The result is in `corners`.
  */
-export function twoPoints(p1: unknown, p2: unknown, x1: unknown, y1: unknown, x2: unknown, y2: unknown, xloc: string): void {
+export function twoPoints(
+  p1: unknown,
+  p2: unknown,
+  x1: unknown,
+  y1: unknown,
+  x2: unknown,
+  y2: unknown,
+  xloc: string,
+): void {
   if (p1 !== undefined || p2 !== undefined) {
     corners.x1 = isPoint(p1) ? pointX(p1, xloc) : NaN;
     corners.y1 = isPoint(p1) ? pointPrice(p1) : NaN;
@@ -85,7 +96,9 @@ export function twoPoints(p1: unknown, p2: unknown, x1: unknown, y1: unknown, x2
 
 export function checkX(ctx: ExecContext, x: number, xloc: string): number {
   if (xloc === "bar_index" && x === x && x > ctx.barIndex + MAX_FUTURE_BARS)
-    ctx.runtimeError(`Objects positioned using xloc.bar_index cannot be drawn further than ${MAX_FUTURE_BARS} bars into the future`);
+    ctx.runtimeError(
+      `Objects positioned using xloc.bar_index cannot be drawn further than ${MAX_FUTURE_BARS} bars into the future`,
+    );
   return x;
 }
 
@@ -141,7 +154,8 @@ export function fitsParam(param: string, v: unknown): boolean {
     case "text_size":
       return typeof v === "string" || typeof v === "number";
     default:
-      if (/color/.test(param) || /^(x|y|x1|y1|x2|y2|left|top|right|bottom|width|border_width)$/.test(param)) return typeof v === "number";
+      if (/color/.test(param) || /^(x|y|x1|y1|x2|y2|left|top|right|bottom|width|border_width)$/.test(param))
+        return typeof v === "number";
       return typeof v === "string" || v === null;
   }
 }

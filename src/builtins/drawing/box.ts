@@ -2,7 +2,23 @@
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { catalogFunction } from "../../catalog/index.js";
 import { Box, isPoint } from "./objects.js";
-import { checkX, corners, decodeOverload, extendArg, fitsParam, formatting, int, num, pointPrice, pointX, str, bool, textSize, twoPoints, xlocArg } from "./args.js";
+import {
+  checkX,
+  corners,
+  decodeOverload,
+  extendArg,
+  fitsParam,
+  formatting,
+  int,
+  num,
+  pointPrice,
+  pointX,
+  str,
+  bool,
+  textSize,
+  twoPoints,
+  xlocArg,
+} from "./args.js";
 import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 

@@ -16,7 +16,15 @@ import { storeOf } from "./store.js";
 import { tableFunctions } from "./table.js";
 
 export { drawingsResult } from "./result.js";
-export { createDrawingStore, restoreDrawings, snapshotDrawings, storeOf as drawingStoreOf, type DrawingLimits, type DrawingSnapshot, type DrawingStore } from "./store.js";
+export {
+  createDrawingStore,
+  restoreDrawings,
+  snapshotDrawings,
+  storeOf as drawingStoreOf,
+  type DrawingLimits,
+  type DrawingSnapshot,
+  type DrawingStore,
+} from "./store.js";
 export { Box, Label, Line, Linefill, Polyline, Table, isPoint, newPoint, POINT_TYPE } from "./objects.js";
 
 export const functions: BuiltinTable = {
@@ -47,5 +55,6 @@ export const variables: VariableTable = {
 /** line.style_solid -> "solid", label.style_label_down -> "label_down" (the values the objects keep). */
 export const constants: ConstantTable = {};
 for (const name of Object.keys(CATALOG.constants)) {
-  if (name.startsWith("line.style_") || name.startsWith("label.style_")) constants[name] = name.slice(name.indexOf(".style_") + 7);
+  if (name.startsWith("line.style_") || name.startsWith("label.style_"))
+    constants[name] = name.slice(name.indexOf(".style_") + 7);
 }

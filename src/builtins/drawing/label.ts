@@ -2,7 +2,21 @@
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { catalogFunction } from "../../catalog/index.js";
 import { isPoint, Label } from "./objects.js";
-import { checkX, decodeOverload, fitsParam, formatting, int, num, pointPrice, pointX, str, bool, textSize, xlocArg, ylocArg } from "./args.js";
+import {
+  checkX,
+  decodeOverload,
+  fitsParam,
+  formatting,
+  int,
+  num,
+  pointPrice,
+  pointX,
+  str,
+  bool,
+  textSize,
+  xlocArg,
+  ylocArg,
+} from "./args.js";
 import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 
@@ -68,6 +82,9 @@ export const labelFunctions: BuiltinTable = {
   "label.set_size": A.setter("label.set_size", (_c, l, a) => (l.size = textSize(a[1], "normal"))),
   "label.set_textalign": A.setter("label.set_textalign", (_c, l, a) => (l.textalign = str(a[1], "center"))),
   "label.set_tooltip": A.setter("label.set_tooltip", (_c, l, a) => (l.tooltip = str(a[1], ""))),
-  "label.set_text_font_family": A.setter("label.set_text_font_family", (_c, l, a) => (l.fontFamily = str(a[1], "default"))),
+  "label.set_text_font_family": A.setter(
+    "label.set_text_font_family",
+    (_c, l, a) => (l.fontFamily = str(a[1], "default")),
+  ),
   "label.set_text_formatting": A.setter("label.set_text_formatting", (_c, l, a) => (l.formatting = formatting(a[1]))),
 };

@@ -2,7 +2,21 @@
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { catalogFunction } from "../../catalog/index.js";
 import { isPoint, Line } from "./objects.js";
-import { checkX, corners, decodeOverload, extendArg, fitsParam, int, num, pointPrice, pointX, str, bool, twoPoints, xlocArg } from "./args.js";
+import {
+  checkX,
+  corners,
+  decodeOverload,
+  extendArg,
+  fitsParam,
+  int,
+  num,
+  pointPrice,
+  pointX,
+  str,
+  bool,
+  twoPoints,
+  xlocArg,
+} from "./args.js";
 import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 
@@ -49,7 +63,8 @@ function setPoint(ctx: ExecContext, l: Line, p: unknown, first: boolean): void {
 
 /** Price of the line (extended both ways) at bar index x: only for xloc.bar_index lines. */
 function priceAt(ctx: ExecContext, l: Line, x: number): number {
-  if (l.xloc !== "bar_index") ctx.runtimeError("line.get_price() can only be used with lines created using xloc.bar_index");
+  if (l.xloc !== "bar_index")
+    ctx.runtimeError("line.get_price() can only be used with lines created using xloc.bar_index");
   if (x !== x || l.x1 !== l.x1 || l.x2 !== l.x2) return NaN;
   if (l.x2 === l.x1) return l.y1;
   return l.y1 + ((x - l.x1) * (l.y2 - l.y1)) / (l.x2 - l.x1);
@@ -63,7 +78,10 @@ export const lineFunctions: BuiltinTable = {
   "line.get_y1": getter("line.get_y1", (l) => l.y1),
   "line.get_x2": getter("line.get_x2", (l) => l.x2),
   "line.get_y2": getter("line.get_y2", (l) => l.y2),
-  "line.get_price": { name: "line.get_price", impl: (ctx, a) => (any(a[0]) === null ? NaN : priceAt(ctx, any(a[0])!, num(a[1], NaN))) },
+  "line.get_price": {
+    name: "line.get_price",
+    impl: (ctx, a) => (any(a[0]) === null ? NaN : priceAt(ctx, any(a[0])!, num(a[1], NaN))),
+  },
   "line.set_x1": setter("line.set_x1", (ctx, l, a) => (l.x1 = checkX(ctx, int(a[1], NaN), l.xloc))),
   "line.set_y1": setter("line.set_y1", (_c, l, a) => (l.y1 = num(a[1], NaN))),
   "line.set_x2": setter("line.set_x2", (ctx, l, a) => (l.x2 = checkX(ctx, int(a[1], NaN), l.xloc))),

@@ -108,8 +108,17 @@ export interface TableCell {
 
 export function newCell(): TableCell {
   return {
-    text: "", width: 0, height: 0, textColor: BLACK, textHalign: "center", textValign: "center",
-    textSize: "normal", bgcolor: NaN, tooltip: "", fontFamily: "default", formatting: "none",
+    text: "",
+    width: 0,
+    height: 0,
+    textColor: BLACK,
+    textHalign: "center",
+    textValign: "center",
+    textSize: "normal",
+    bgcolor: NaN,
+    tooltip: "",
+    fontFamily: "default",
+    formatting: "none",
   };
 }
 

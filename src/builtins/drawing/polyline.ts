@@ -16,11 +16,20 @@ function newPolyline(ctx: ExecContext, a: unknown[]): Polyline | null {
   const arr = a[0];
   if (!(arr instanceof PineArray)) return null;
   const values = arr.values as unknown[];
-  if (values.length > MAX_POLYLINE_POINTS) ctx.runtimeError(`polyline.new(): too many points (${values.length}); a polyline has at most ${MAX_POLYLINE_POINTS}`);
+  if (values.length > MAX_POLYLINE_POINTS)
+    ctx.runtimeError(
+      `polyline.new(): too many points (${values.length}); a polyline has at most ${MAX_POLYLINE_POINTS}`,
+    );
   const store = storeOf(ctx);
   const p = new Polyline(allocId(store));
   // the polyline copies the points' coordinates; na elements are skipped
-  for (const v of values) if (isPoint(v)) p.points.push({ time: v.fields[P_TIME] as number, index: v.fields[P_INDEX] as number, price: v.fields[P_PRICE] as number });
+  for (const v of values)
+    if (isPoint(v))
+      p.points.push({
+        time: v.fields[P_TIME] as number,
+        index: v.fields[P_INDEX] as number,
+        price: v.fields[P_PRICE] as number,
+      });
   p.curved = bool(a[1], false);
   p.closed = bool(a[2], false);
   p.xloc = xlocArg(ctx, a[3]);

@@ -7,7 +7,15 @@ import { accessors } from "./access.js";
 
 const A = accessors(Table);
 export const POSITIONS = new Set([
-  "top_left", "top_center", "top_right", "middle_left", "middle_center", "middle_right", "bottom_left", "bottom_center", "bottom_right",
+  "top_left",
+  "top_center",
+  "top_right",
+  "middle_left",
+  "middle_center",
+  "middle_right",
+  "bottom_left",
+  "bottom_center",
+  "bottom_right",
 ]);
 
 /** resin's bound on a table's size (cells are allocated up front). */
@@ -22,8 +30,10 @@ function position(ctx: ExecContext, v: unknown): string {
 function newTable(ctx: ExecContext, a: unknown[]): Table {
   const columns = int(a[1], NaN);
   const rows = int(a[2], NaN);
-  if (!(columns >= 1) || !(rows >= 1)) ctx.runtimeError(`table.new() needs at least 1 column and 1 row (got columns=${columns}, rows=${rows})`);
-  if (columns * rows > MAX_TABLE_CELLS) ctx.runtimeError(`table.new(): ${columns} x ${rows} cells is more than the ${MAX_TABLE_CELLS} a table may hold`);
+  if (!(columns >= 1) || !(rows >= 1))
+    ctx.runtimeError(`table.new() needs at least 1 column and 1 row (got columns=${columns}, rows=${rows})`);
+  if (columns * rows > MAX_TABLE_CELLS)
+    ctx.runtimeError(`table.new(): ${columns} x ${rows} cells is more than the ${MAX_TABLE_CELLS} a table may hold`);
   const store = storeOf(ctx);
   const t = new Table(allocId(store));
   t.position = position(ctx, a[0]);
@@ -75,7 +85,13 @@ function setCell(ctx: ExecContext, t: Table, a: unknown[]): void {
 }
 
 /** Normalised rectangle of a cell range, validated against the table. */
-function range(ctx: ExecContext, t: Table, a: unknown[], fn: string, endOptional: boolean): { c0: number; r0: number; c1: number; r1: number } {
+function range(
+  ctx: ExecContext,
+  t: Table,
+  a: unknown[],
+  fn: string,
+  endOptional: boolean,
+): { c0: number; r0: number; c1: number; r1: number } {
   const c0 = int(a[1], NaN);
   const r0 = int(a[2], NaN);
   const c1 = endOptional && (a[3] === undefined || a[3] !== a[3]) ? c0 : int(a[3], NaN);
@@ -85,7 +101,10 @@ function range(ctx: ExecContext, t: Table, a: unknown[], fn: string, endOptional
   return { c0: Math.min(c0, c1), r0: Math.min(r0, r1), c1: Math.max(c0, c1), r1: Math.max(r0, r1) };
 }
 
-function overlaps(a: { c0: number; r0: number; c1: number; r1: number }, b: { c0: number; r0: number; c1: number; r1: number }): boolean {
+function overlaps(
+  a: { c0: number; r0: number; c1: number; r1: number },
+  b: { c0: number; r0: number; c1: number; r1: number },
+): boolean {
   return a.c0 <= b.c1 && b.c0 <= a.c1 && a.r0 <= b.r1 && b.r0 <= a.r1;
 }
 
@@ -102,11 +121,18 @@ export const tableFunctions: BuiltinTable = {
   "table.cell_set_text_size": cellSetter("table.cell_set_text_size", (c, v) => (c.textSize = textSize(v, "normal"))),
   "table.cell_set_bgcolor": cellSetter("table.cell_set_bgcolor", (c, v) => (c.bgcolor = num(v, NaN))),
   "table.cell_set_tooltip": cellSetter("table.cell_set_tooltip", (c, v) => (c.tooltip = str(v, ""))),
-  "table.cell_set_text_font_family": cellSetter("table.cell_set_text_font_family", (c, v) => (c.fontFamily = str(v, "default"))),
-  "table.cell_set_text_formatting": cellSetter("table.cell_set_text_formatting", (c, v) => (c.formatting = formatting(v))),
+  "table.cell_set_text_font_family": cellSetter(
+    "table.cell_set_text_font_family",
+    (c, v) => (c.fontFamily = str(v, "default")),
+  ),
+  "table.cell_set_text_formatting": cellSetter(
+    "table.cell_set_text_formatting",
+    (c, v) => (c.formatting = formatting(v)),
+  ),
   "table.clear": A.setter("table.clear", (ctx, t, a) => {
     const r = range(ctx, t, a, "table.clear", true);
-    for (let row = r.r0; row <= r.r1; row++) for (let col = r.c0; col <= r.c1; col++) t.cells[row * t.columns + col] = null;
+    for (let row = r.r0; row <= r.r1; row++)
+      for (let col = r.c0; col <= r.c1; col++) t.cells[row * t.columns + col] = null;
     t.merges = t.merges.filter((m) => !overlaps(m, r));
   }),
   "table.merge_cells": A.setter("table.merge_cells", (ctx, t, a) => {

@@ -72,8 +72,14 @@ export interface BarTrades {
  * (a row's buy volume above `imbalancePercent` % of the sell volume of the row below; its sell volume
  * above that share of the buy volume of the row above). Null when the bar has no trade.
  */
-export function buildFootprint(t: BarTrades, rowSize: number, vaPercent: number, imbalancePercent: number): Footprint | null | string {
-  let lo = Infinity, hi = -Infinity;
+export function buildFootprint(
+  t: BarTrades,
+  rowSize: number,
+  vaPercent: number,
+  imbalancePercent: number,
+): Footprint | null | string {
+  let lo = Infinity,
+    hi = -Infinity;
   const scan = (p: ArrayLike<number>) => {
     for (let i = 0; i < p.length; i++) {
       const r = rowOf(p[i]!, rowSize);
@@ -85,10 +91,13 @@ export function buildFootprint(t: BarTrades, rowSize: number, vaPercent: number,
   scan(t.sellPrice);
   if (lo > hi) return null;
   const count = hi - lo + 1;
-  if (count > MAX_ROWS) return `the bar's trades span ${count} rows of ${rowSize} (more than ${MAX_ROWS}): use a larger ticks_per_row`;
+  if (count > MAX_ROWS)
+    return `the bar's trades span ${count} rows of ${rowSize} (more than ${MAX_ROWS}): use a larger ticks_per_row`;
   const rows: VolumeRow[] = new Array(count);
-  for (let r = 0; r < count; r++) rows[r] = new VolumeRow(roundPrice((lo + r) * rowSize), roundPrice((lo + r + 1) * rowSize), 0, 0);
-  let buy = 0, sell = 0;
+  for (let r = 0; r < count; r++)
+    rows[r] = new VolumeRow(roundPrice((lo + r) * rowSize), roundPrice((lo + r + 1) * rowSize), 0, 0);
+  let buy = 0,
+    sell = 0;
   for (let i = 0; i < t.buyPrice.length; i++) {
     const v = t.buySize[i]!;
     if (!(v > 0)) continue;
@@ -105,7 +114,9 @@ export function buildFootprint(t: BarTrades, rowSize: number, vaPercent: number,
   for (let r = 1; r < count; r++) if (rows[r]!.totalVolume > rows[poc]!.totalVolume) poc = r;
   // value area: grow from the POC towards the heavier side
   const target = ((buy + sell) * Math.min(100, Math.max(0, vaPercent === vaPercent ? vaPercent : 0))) / 100;
-  let down = poc, up = poc, inside = rows[poc]!.totalVolume;
+  let down = poc,
+    up = poc,
+    inside = rows[poc]!.totalVolume;
   while (inside < target && (down > 0 || up < count - 1)) {
     const above = up < count - 1 ? rows[up + 1]!.totalVolume : -1;
     const below = down > 0 ? rows[down - 1]!.totalVolume : -1;

@@ -31,7 +31,20 @@ const SOURCES: Record<string, (c: ExecContext) => number> = {
   hlcc4: (c) => (c.high + c.low + 2 * c.close) / 4,
 };
 
-type Kind = "int" | "float" | "bool" | "string" | "color" | "source" | "symbol" | "timeframe" | "session" | "time" | "price" | "text_area" | "enum";
+type Kind =
+  | "int"
+  | "float"
+  | "bool"
+  | "string"
+  | "color"
+  | "source"
+  | "symbol"
+  | "timeframe"
+  | "session"
+  | "time"
+  | "price"
+  | "text_area"
+  | "enum";
 
 function parseColor(x: unknown): number | undefined {
   if (typeof x === "number") return x;
@@ -104,7 +117,13 @@ interface Declared {
  * against the options, or the default), without recording anything: the impl records it, and
  * whole-series precompute peeks at it (inputValue) before the bar loop.
  */
-function declare(p: Record<string, number>, fixedKind: Kind | null, ctx: ExecContext, a: unknown[], site: CallSite): Declared {
+function declare(
+  p: Record<string, number>,
+  fixedKind: Kind | null,
+  ctx: ExecContext,
+  a: unknown[],
+  site: CallSite,
+): Declared {
   const s = store(ctx);
   const def = a[p.defval!];
   const kind: Kind = fixedKind ?? inferKind(def, s.sourceNames.get(site.id));
@@ -112,10 +131,18 @@ function declare(p: Record<string, number>, fixedKind: Kind | null, ctx: ExecCon
   let defval: unknown = def;
   if (kind === "source") defval = s.sourceNames.get(site.id) ?? "close";
   const opt = (name: string) => (p[name] === undefined ? undefined : a[p[name]!]);
-  const min = opt("minval"), max = opt("maxval"), step = opt("step");
+  const min = opt("minval"),
+    max = opt("maxval"),
+    step = opt("step");
   // a default outside minval/maxval is clamped, as the settings dialog shows it (service.md 1.3)
   if (kind === "int" || kind === "float") defval = clamp(defval, min, max);
-  const rec: InputRecord = { id: `in_${s.records.length}`, type: kind, title, default: reported(kind, defval), value: undefined };
+  const rec: InputRecord = {
+    id: `in_${s.records.length}`,
+    type: kind,
+    title,
+    default: reported(kind, defval),
+    value: undefined,
+  };
   if (typeof min === "number") rec.min = min;
   if (typeof max === "number") rec.max = max;
   if (typeof step === "number") rec.step = step;
@@ -128,7 +155,9 @@ function declare(p: Record<string, number>, fixedKind: Kind | null, ctx: ExecCon
   }
   if (typeof opt("confirm") === "boolean") rec.confirm = opt("confirm") as boolean;
   if (Array.isArray(options) && options.length && !options.some((o) => o === defval)) {
-    throw new InputOverrideError(`Input '${title || s.varNames.get(site.id) || rec.id}': the default ${JSON.stringify(reported(kind, defval))} is not one of its options ${JSON.stringify(rec.options)}`);
+    throw new InputOverrideError(
+      `Input '${title || s.varNames.get(site.id) || rec.id}': the default ${JSON.stringify(reported(kind, defval))} is not one of its options ${JSON.stringify(rec.options)}`,
+    );
   }
   let value = defval;
   const ov = s.override(title, site.id);
@@ -143,7 +172,9 @@ function declare(p: Record<string, number>, fixedKind: Kind | null, ctx: ExecCon
       value = m;
     }
     if (Array.isArray(options) && options.length && !options.some((o) => o === value)) {
-      throw new InputOverrideError(`Input '${title}' must be one of ${JSON.stringify(rec.options)}, got ${JSON.stringify(ov.value)}`);
+      throw new InputOverrideError(
+        `Input '${title}' must be one of ${JSON.stringify(rec.options)}, got ${JSON.stringify(ov.value)}`,
+      );
     }
   }
   rec.value = reported(kind, value);
@@ -204,9 +235,19 @@ function inferKind(def: unknown, sourceName: string | undefined): Kind {
 }
 
 const KINDS: [string, Kind | null][] = [
-  ["input", null], ["input.int", "int"], ["input.float", "float"], ["input.bool", "bool"], ["input.string", "string"],
-  ["input.color", "color"], ["input.source", "source"], ["input.symbol", "symbol"], ["input.timeframe", "timeframe"],
-  ["input.session", "session"], ["input.time", "time"], ["input.price", "price"], ["input.text_area", "text_area"],
+  ["input", null],
+  ["input.int", "int"],
+  ["input.float", "float"],
+  ["input.bool", "bool"],
+  ["input.string", "string"],
+  ["input.color", "color"],
+  ["input.source", "source"],
+  ["input.symbol", "symbol"],
+  ["input.timeframe", "timeframe"],
+  ["input.session", "session"],
+  ["input.time", "time"],
+  ["input.price", "price"],
+  ["input.text_area", "text_area"],
   ["input.enum", "enum"],
 ];
 

@@ -23,9 +23,11 @@ function format(ctx: ExecContext, args: unknown[], site: CallSite): string {
 
 // Pine Logs shows messages right-trimmed: str.repeat("Hello ", 3) is logged as "Hello Hello Hello"
 // (conformance logs/str_test_001_str).
-const logger = (level: "info" | "warning" | "error"): BuiltinImpl => (ctx, args, site) => {
-  ctx.log(level, format(ctx, args, site).trimEnd());
-};
+const logger =
+  (level: "info" | "warning" | "error"): BuiltinImpl =>
+  (ctx, args, site) => {
+    ctx.log(level, format(ctx, args, site).trimEnd());
+  };
 
 export const functions: BuiltinTable = {
   "log.info": { name: "log.info", impl: logger("info") },

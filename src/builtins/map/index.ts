@@ -4,7 +4,15 @@
 
 import { PineArray, PineMap, type PineValue } from "../../core/values.js";
 import { inferType, naOf } from "../array/core.js";
-import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
+import type {
+  BuiltinDef,
+  BuiltinImpl,
+  BuiltinTable,
+  CallSite,
+  ConstantTable,
+  ExecContext,
+  VariableTable,
+} from "../types.js";
 
 /** TradingView's limit on the number of key-value pairs in a map. */
 export const MAX_MAP_SIZE = 50_000;

@@ -98,7 +98,8 @@ export const functions: BuiltinTable = {
       const seed = a[2] as number | undefined;
       // Without a seed TradingView is not reproducible; here each call site gets a fixed seed of its
       // own so that a run (and the interpret and compile backends) always give the same numbers.
-      if (site.state === undefined) site.state = seedRandom(seed == null || seed !== seed ? UNSEEDED_BASE + site.id : seed);
+      if (site.state === undefined)
+        site.state = seedRandom(seed == null || seed !== seed ? UNSEEDED_BASE + site.id : seed);
       return min + (max - min) * nextDouble(site.state as RandomState);
     },
   },

@@ -37,7 +37,16 @@ export function createSumState(capacity: number): SumState {
   const len = Math.max(1, capacity);
   // at least 512 values from the start, as the kernels' windowed states (assembly/avg.ts HISTORY)
   const buf = new Float64Array(ringSize(Math.max(len + 1, 512)));
-  return { buf, head: 0, count: 0, sum: 0, len, keepAll: false, bar: -1, saved: { buf, head: 0, count: 0, sum: 0, len, keepAll: false, slot: 0 } };
+  return {
+    buf,
+    head: 0,
+    count: 0,
+    sum: 0,
+    len,
+    keepAll: false,
+    bar: -1,
+    saved: { buf, head: 0, count: 0, sum: 0, len, keepAll: false, slot: 0 },
+  };
 }
 
 /** Saves the state at the start of a new bar, or restores it when `bar` is the last call's bar. */

@@ -312,7 +312,8 @@ export function hqr2(nn: number, H: number[][], V: number[][], d: number[], e: n
             y = H[i + 1]![i]!;
             let vr = (d[i]! - p) * (d[i]! - p) + e[i]! * e[i]! - q * q;
             const vi = (d[i]! - p) * 2 * q;
-            if (vr === 0 && vi === 0) vr = eps * norm * (Math.abs(w) + Math.abs(q) + Math.abs(x) + Math.abs(y) + Math.abs(z));
+            if (vr === 0 && vi === 0)
+              vr = eps * norm * (Math.abs(w) + Math.abs(q) + Math.abs(x) + Math.abs(y) + Math.abs(z));
             const [cr, ci] = cdiv(x * r - z * ra + q * sa, x * s - z * sa - q * ra, vr, vi);
             H[i]![n - 1] = cr;
             H[i]![n] = ci;

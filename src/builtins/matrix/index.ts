@@ -5,7 +5,15 @@
 import { PineArray, PineMatrix, type PineValue } from "../../core/values.js";
 import { naOf, replaceRange } from "../array/core.js";
 import * as st from "../array/stats.js";
-import type { BuiltinDef, BuiltinImpl, BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
+import type {
+  BuiltinDef,
+  BuiltinImpl,
+  BuiltinTable,
+  CallSite,
+  ConstantTable,
+  ExecContext,
+  VariableTable,
+} from "../types.js";
 import { eigen } from "./eigen.js";
 import { determinant, inverse, kron, multiply, power, pseudoInverse, rank, type Dense } from "./linalg.js";
 import { budgetOf } from "../../core/budget.js";
@@ -34,13 +42,16 @@ function checkRow(ctx: ExecContext, m: Mat, r: number): number {
 
 function checkCol(ctx: ExecContext, m: Mat, c: number): number {
   const j = Math.trunc(c);
-  if (!(j >= 0 && j < m.cols)) ctx.runtimeError(`Column index ${c} is out of bounds, the matrix has ${m.cols} columns.`);
+  if (!(j >= 0 && j < m.cols))
+    ctx.runtimeError(`Column index ${c} is out of bounds, the matrix has ${m.cols} columns.`);
   return j;
 }
 
 function checkSize(ctx: ExecContext, rows: number, cols: number): void {
-  if (!(rows >= 0 && cols >= 0)) ctx.runtimeError(`Invalid matrix size ${rows}x${cols}: rows and columns must be >= 0.`);
-  if (rows * cols > MAX_MATRIX_ELEMENTS) ctx.runtimeError(`The matrix cannot contain more than ${MAX_MATRIX_ELEMENTS} elements.`);
+  if (!(rows >= 0 && cols >= 0))
+    ctx.runtimeError(`Invalid matrix size ${rows}x${cols}: rows and columns must be >= 0.`);
+  if (rows * cols > MAX_MATRIX_ELEMENTS)
+    ctx.runtimeError(`The matrix cannot contain more than ${MAX_MATRIX_ELEMENTS} elements.`);
   // building it counts against the run's time budget (src/core/budget.ts): a loop of them stays interruptible
   budgetOf(ctx).spend((rows * cols) >> 3);
 }
@@ -51,7 +62,8 @@ function spendProduct(ctx: ExecContext, rows: number, inner: number, cols: numbe
 }
 
 function requireSquare(ctx: ExecContext, m: Mat, fn: string): void {
-  if (m.rows !== m.cols) ctx.runtimeError(`The '${fn}' function requires a square matrix; the matrix is ${m.rows}x${m.cols}.`);
+  if (m.rows !== m.cols)
+    ctx.runtimeError(`The '${fn}' function requires a square matrix; the matrix is ${m.rows}x${m.cols}.`);
 }
 
 function toDense(m: Mat): Dense {
@@ -73,7 +85,10 @@ const numType = (a: string, b?: string): string => (a === "int" && (b === undefi
 function elementwise(ctx: ExecContext, a: unknown, b: unknown, fn: string, op: (x: number, y: number) => number): Mat {
   const m = mat(ctx, a, fn);
   if (b instanceof PineMatrix) {
-    if (b.rows !== m.rows || b.cols !== m.cols) ctx.runtimeError(`The '${fn}' function requires matrices of the same size (${m.rows}x${m.cols} and ${b.rows}x${b.cols}).`);
+    if (b.rows !== m.rows || b.cols !== m.cols)
+      ctx.runtimeError(
+        `The '${fn}' function requires matrices of the same size (${m.rows}x${m.cols} and ${b.rows}x${b.cols}).`,
+      );
     const data = (m.data as number[]).map((x, i) => op(x, (b.data as number[])[i]!));
     return new PineMatrix<number>(numType(m.elemType, b.elemType), m.rows, m.cols, data);
   }
@@ -83,7 +98,8 @@ function elementwise(ctx: ExecContext, a: unknown, b: unknown, fn: string, op: (
 }
 
 function every(m: Mat, test: (v: number, r: number, c: number) => boolean): boolean {
-  for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) if (!test(m.data[r * m.cols + c] as number, r, c)) return false;
+  for (let r = 0; r < m.rows; r++)
+    for (let c = 0; c < m.cols; c++) if (!test(m.data[r * m.cols + c] as number, r, c)) return false;
   return true;
 }
 
@@ -97,12 +113,16 @@ function reduce(name: string, fn: (values: number[]) => number): BuiltinDef {
 
 function addRow(ctx: ExecContext, m: Mat, rowArg: unknown, values: unknown): void {
   const at = isNaNum(rowArg) ? m.rows : Math.trunc(rowArg as number);
-  if (!(at >= 0 && at <= m.rows)) ctx.runtimeError(`Row index ${rowArg} is out of bounds, the matrix has ${m.rows} rows.`);
+  if (!(at >= 0 && at <= m.rows))
+    ctx.runtimeError(`Row index ${rowArg} is out of bounds, the matrix has ${m.rows} rows.`);
   let row: PineValue[];
   if (values instanceof PineArray) {
     row = values.values.slice();
     if (m.rows === 0 && m.cols === 0) m.cols = row.length;
-    else if (row.length !== m.cols) ctx.runtimeError(`The array size (${row.length}) does not match the number of columns in the matrix (${m.cols}).`);
+    else if (row.length !== m.cols)
+      ctx.runtimeError(
+        `The array size (${row.length}) does not match the number of columns in the matrix (${m.cols}).`,
+      );
   } else row = new Array(m.cols).fill(naOf(m.elemType, ctx.version));
   checkSize(ctx, m.rows + 1, m.cols);
   replaceRange(m.data, at * m.cols, 0, row);
@@ -111,12 +131,14 @@ function addRow(ctx: ExecContext, m: Mat, rowArg: unknown, values: unknown): voi
 
 function addCol(ctx: ExecContext, m: Mat, colArg: unknown, values: unknown): void {
   const at = isNaNum(colArg) ? m.cols : Math.trunc(colArg as number);
-  if (!(at >= 0 && at <= m.cols)) ctx.runtimeError(`Column index ${colArg} is out of bounds, the matrix has ${m.cols} columns.`);
+  if (!(at >= 0 && at <= m.cols))
+    ctx.runtimeError(`Column index ${colArg} is out of bounds, the matrix has ${m.cols} columns.`);
   let col: PineValue[];
   if (values instanceof PineArray) {
     col = values.values.slice();
     if (m.rows === 0 && m.cols === 0) m.rows = col.length;
-    else if (col.length !== m.rows) ctx.runtimeError(`The array size (${col.length}) does not match the number of rows in the matrix (${m.rows}).`);
+    else if (col.length !== m.rows)
+      ctx.runtimeError(`The array size (${col.length}) does not match the number of rows in the matrix (${m.rows}).`);
   } else col = new Array(m.rows).fill(naOf(m.elemType, ctx.version));
   checkSize(ctx, m.rows, m.cols + 1);
   const next: PineValue[] = [];
@@ -136,7 +158,9 @@ export const functions: BuiltinTable = {
     const rows = isNaNum(a[0]) ? 0 : Math.trunc(a[0]);
     const cols = isNaNum(a[1]) ? 0 : Math.trunc(a[1]);
     checkSize(ctx, rows, cols);
-    const t = (site as CallSite & { typeArgs?: string[] }).typeArgs?.[0] ?? (typeof a[2] === "number" || a[2] === undefined ? "float" : typeof a[2] === "boolean" ? "bool" : "string");
+    const t =
+      (site as CallSite & { typeArgs?: string[] }).typeArgs?.[0] ??
+      (typeof a[2] === "number" || a[2] === undefined ? "float" : typeof a[2] === "boolean" ? "bool" : "string");
     const init = a[2] === undefined ? naOf(t, ctx.version) : a[2];
     return new PineMatrix<PineValue>(t, rows, cols, new Array(rows * cols).fill(init));
   }),
@@ -214,7 +238,8 @@ export const functions: BuiltinTable = {
     const r1 = isNaNum(a[3]) ? m.rows : Math.trunc(a[3]);
     const c0 = isNaNum(a[4]) ? 0 : Math.trunc(a[4]);
     const c1 = isNaNum(a[5]) ? m.cols : Math.trunc(a[5]);
-    if (r0 < 0 || r1 > m.rows || c0 < 0 || c1 > m.cols) ctx.runtimeError(`The fill range is out of bounds of the ${m.rows}x${m.cols} matrix.`);
+    if (r0 < 0 || r1 > m.rows || c0 < 0 || c1 > m.cols)
+      ctx.runtimeError(`The fill range is out of bounds of the ${m.rows}x${m.cols} matrix.`);
     for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) m.data[r * m.cols + c] = a[1];
   }),
   "matrix.copy": def("matrix.copy", (ctx, a) => {
@@ -228,7 +253,9 @@ export const functions: BuiltinTable = {
     const c0 = isNaNum(a[3]) ? 0 : Math.trunc(a[3]);
     const c1 = isNaNum(a[4]) ? m.cols : Math.trunc(a[4]);
     if (r0 < 0 || r1 > m.rows || c0 < 0 || c1 > m.cols || r0 > r1 || c0 > c1) {
-      ctx.runtimeError(`The submatrix range rows ${r0}..${r1}, columns ${c0}..${c1} is out of bounds of the ${m.rows}x${m.cols} matrix.`);
+      ctx.runtimeError(
+        `The submatrix range rows ${r0}..${r1}, columns ${c0}..${c1} is out of bounds of the ${m.rows}x${m.cols} matrix.`,
+      );
     }
     const out: PineValue[] = [];
     for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) out.push(m.data[r * m.cols + c]);
@@ -239,7 +266,9 @@ export const functions: BuiltinTable = {
     const rows = Math.trunc(a[1]);
     const cols = Math.trunc(a[2]);
     if (!(rows * cols === m.rows * m.cols)) {
-      ctx.runtimeError(`Cannot reshape a ${m.rows}x${m.cols} matrix to ${rows}x${cols}: the number of elements must stay ${m.rows * m.cols}.`);
+      ctx.runtimeError(
+        `Cannot reshape a ${m.rows}x${m.cols} matrix to ${rows}x${cols}: the number of elements must stay ${m.rows * m.cols}.`,
+      );
     }
     m.rows = rows;
     m.cols = cols;
@@ -257,7 +286,8 @@ export const functions: BuiltinTable = {
     const m = mat(ctx, a[0], "matrix.concat");
     const other = mat(ctx, a[1], "matrix.concat");
     if (m.rows * m.cols === 0) m.cols = other.cols;
-    else if (other.cols !== m.cols) ctx.runtimeError(`Cannot concatenate matrices with different numbers of columns (${m.cols} and ${other.cols}).`);
+    else if (other.cols !== m.cols)
+      ctx.runtimeError(`Cannot concatenate matrices with different numbers of columns (${m.cols} and ${other.cols}).`);
     checkSize(ctx, m.rows + other.rows, m.cols);
     for (const v of other.data) m.data.push(v);
     m.rows += other.rows;
@@ -268,12 +298,23 @@ export const functions: BuiltinTable = {
     if (m.rows === 0) return;
     const c = checkCol(ctx, m, isNaNum(a[1]) ? 0 : a[1]);
     const desc = a[2] === "descending";
-    const rows = toRows(m as Mat).map((row, i) => ({ row: m.data.slice(i * m.cols, (i + 1) * m.cols), key: row[c]!, i }));
+    const rows = toRows(m as Mat).map((row, i) => ({
+      row: m.data.slice(i * m.cols, (i + 1) * m.cols),
+      key: row[c]!,
+      i,
+    }));
     rows.sort((x, y) => {
       const xn = isNaNum(x.key);
       const yn = isNaNum(y.key);
       if (xn || yn) return xn === yn ? x.i - y.i : xn ? 1 : -1;
-      const d = typeof x.key === "string" ? (x.key < y.key ? -1 : x.key > y.key ? 1 : 0) : (x.key as number) - (y.key as number);
+      const d =
+        typeof x.key === "string"
+          ? x.key < y.key
+            ? -1
+            : x.key > y.key
+              ? 1
+              : 0
+          : (x.key as number) - (y.key as number);
       return (desc ? -d : d) || x.i - y.i;
     });
     m.data = rows.flatMap((x) => x.row);
@@ -284,14 +325,18 @@ export const functions: BuiltinTable = {
     const m = mat(ctx, a[0], "matrix.mult");
     const b = a[1];
     if (b instanceof PineMatrix) {
-      if (m.cols !== b.rows) ctx.runtimeError(`The number of columns of the first matrix (${m.cols}) must equal the number of rows of the second (${b.rows}).`);
+      if (m.cols !== b.rows)
+        ctx.runtimeError(
+          `The number of columns of the first matrix (${m.cols}) must equal the number of rows of the second (${b.rows}).`,
+        );
       checkSize(ctx, m.rows, b.cols);
       spendProduct(ctx, m.rows, m.cols, b.cols);
       return fromDense(multiply(toDense(m), toDense(b as Mat)), numType(m.elemType, b.elemType));
     }
     if (b instanceof PineArray) {
       const v = b.values as number[];
-      if (v.length !== m.cols) ctx.runtimeError(`The array size (${v.length}) must equal the number of columns of the matrix (${m.cols}).`);
+      if (v.length !== m.cols)
+        ctx.runtimeError(`The array size (${v.length}) must equal the number of columns of the matrix (${m.cols}).`);
       const out = multiply(toDense(m), { rows: v.length, cols: 1, data: v });
       return new PineArray<number>(numType(m.elemType, b.elemType), out.data);
     }
@@ -301,7 +346,8 @@ export const functions: BuiltinTable = {
     const m = mat(ctx, a[0], "matrix.pow");
     requireSquare(ctx, m, "matrix.pow");
     const p = Math.trunc(a[1]);
-    if (!(p >= 0)) ctx.runtimeError(`Invalid value of the 'power' argument (${a[1]}) in 'matrix.pow'. It must be >= 0.`);
+    if (!(p >= 0))
+      ctx.runtimeError(`Invalid value of the 'power' argument (${a[1]}) in 'matrix.pow'. It must be >= 0.`);
     spendProduct(ctx, m.rows, m.rows, m.rows * Math.max(1, Math.ceil(Math.log2(p + 1))));
     return fromDense(power(toDense(m), p), numType(m.elemType));
   }),
@@ -358,8 +404,14 @@ export const functions: BuiltinTable = {
   "matrix.is_square": predicate("matrix.is_square", (m) => m.rows === m.cols),
   "matrix.is_zero": predicate("matrix.is_zero", (m) => every(m, (v) => v === 0)),
   "matrix.is_binary": predicate("matrix.is_binary", (m) => every(m, (v) => v === 0 || v === 1)),
-  "matrix.is_identity": predicate("matrix.is_identity", (m) => m.rows === m.cols && every(m, (v, r, c) => v === (r === c ? 1 : 0))),
-  "matrix.is_diagonal": predicate("matrix.is_diagonal", (m) => m.rows === m.cols && every(m, (v, r, c) => r === c || v === 0)),
+  "matrix.is_identity": predicate(
+    "matrix.is_identity",
+    (m) => m.rows === m.cols && every(m, (v, r, c) => v === (r === c ? 1 : 0)),
+  ),
+  "matrix.is_diagonal": predicate(
+    "matrix.is_diagonal",
+    (m) => m.rows === m.cols && every(m, (v, r, c) => r === c || v === 0),
+  ),
   "matrix.is_antidiagonal": predicate(
     "matrix.is_antidiagonal",
     (m) => m.rows === m.cols && every(m, (v, r, c) => r + c === m.cols - 1 || v === 0),
@@ -389,4 +441,3 @@ export const functions: BuiltinTable = {
 
 export const variables: VariableTable = {};
 export const constants: ConstantTable = {};
-

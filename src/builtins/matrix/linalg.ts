@@ -116,10 +116,12 @@ export function inverse(a: Dense): Dense | null {
   const x = dense(n, n);
   for (let i = 0; i < n; i++) x.data[i * n + piv[i]!] = 1;
   for (let k = 0; k < n; k++)
-    for (let i = k + 1; i < n; i++) for (let j = 0; j < n; j++) x.data[i * n + j] = x.data[i * n + j]! - x.data[k * n + j]! * lu[i * n + k]!;
+    for (let i = k + 1; i < n; i++)
+      for (let j = 0; j < n; j++) x.data[i * n + j] = x.data[i * n + j]! - x.data[k * n + j]! * lu[i * n + k]!;
   for (let k = n - 1; k >= 0; k--) {
     for (let j = 0; j < n; j++) x.data[k * n + j] = x.data[k * n + j]! / lu[k * n + k]!;
-    for (let i = 0; i < k; i++) for (let j = 0; j < n; j++) x.data[i * n + j] = x.data[i * n + j]! - x.data[k * n + j]! * lu[i * n + k]!;
+    for (let i = 0; i < k; i++)
+      for (let j = 0; j < n; j++) x.data[i * n + j] = x.data[i * n + j]! - x.data[k * n + j]! * lu[i * n + k]!;
   }
   return x;
 }

@@ -104,11 +104,19 @@ function output(
 }
 
 /** plotcandle/plotbar: the close in the output's column, open/high/low and the colours beside it. */
-function ohlcOutput(name: "plotcandle" | "plotbar", meta: (a: unknown[], p: Record<string, number>, ctx: ExecContext) => Record<string, unknown>): BuiltinImpl {
+function ohlcOutput(
+  name: "plotcandle" | "plotbar",
+  meta: (a: unknown[], p: Record<string, number>, ctx: ExecContext) => Record<string, unknown>,
+): BuiltinImpl {
   const p = params(name);
-  const po = p.open!, ph = p.high!, pl = p.low!, pcl = p.close!, pc = p.color!;
+  const po = p.open!,
+    ph = p.high!,
+    pl = p.low!,
+    pcl = p.close!,
+    pc = p.color!;
   // plotbar has no wick or border
-  const pw = p.wickcolor ?? -1, pb = p.bordercolor ?? -1;
+  const pw = p.wickcolor ?? -1,
+    pb = p.bordercolor ?? -1;
   return (ctx, a, site: CallSite) => {
     let o = site.state as PlotOutput | undefined;
     if (o === undefined) {
@@ -139,48 +147,74 @@ const colorCell = (x: unknown): number => (typeof x === "number" ? x : NaN);
 export const functions: BuiltinTable = {
   plot: {
     name: "plot",
-    impl: output("plot", "number", (a, p, ctx) => ({
-      color: color(a[p.color!]) ?? "#2962FF",
-      linewidth: num(a[p.linewidth!]) ?? 1,
-      style: str(a[p.style!]) ?? "line",
-      linestyle: str(a[p.linestyle!]),
-      display: displayName(a[p.display!]),
-      offset: num(a[p.offset!]),
-      pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => value(a[p.series!]), undefined, "color"),
+    impl: output(
+      "plot",
+      "number",
+      (a, p, ctx) => ({
+        color: color(a[p.color!]) ?? "#2962FF",
+        linewidth: num(a[p.linewidth!]) ?? 1,
+        style: str(a[p.style!]) ?? "line",
+        linestyle: str(a[p.linestyle!]),
+        display: displayName(a[p.display!]),
+        offset: num(a[p.offset!]),
+        pane: pane(ctx, a[p.force_overlay!]),
+      }),
+      (a, p) => value(a[p.series!]),
+      undefined,
+      "color",
+    ),
   },
   plotshape: {
     name: "plotshape",
-    impl: output("plotshape", "flag", (a, p, ctx) => ({
-      color: color(a[p.color!]) ?? "#2962FF",
-      style: str(a[p.style!]) ?? "xcross",
-      location: str(a[p.location!]) ?? "abovebar",
-      text: str(a[p.text!]),
-      size: str(a[p.size!]) ?? "auto",
-      display: displayName(a[p.display!]),
-      pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => flag(a[p.series!]), undefined, "color"),
+    impl: output(
+      "plotshape",
+      "flag",
+      (a, p, ctx) => ({
+        color: color(a[p.color!]) ?? "#2962FF",
+        style: str(a[p.style!]) ?? "xcross",
+        location: str(a[p.location!]) ?? "abovebar",
+        text: str(a[p.text!]),
+        size: str(a[p.size!]) ?? "auto",
+        display: displayName(a[p.display!]),
+        pane: pane(ctx, a[p.force_overlay!]),
+      }),
+      (a, p) => flag(a[p.series!]),
+      undefined,
+      "color",
+    ),
   },
   plotchar: {
     name: "plotchar",
-    impl: output("plotchar", "flag", (a, p, ctx) => ({
-      color: color(a[p.color!]) ?? "#2962FF",
-      char: str(a[p.char!]) ?? "★",
-      location: str(a[p.location!]) ?? "abovebar",
-      text: str(a[p.text!]),
-      size: str(a[p.size!]) ?? "auto",
-      display: displayName(a[p.display!]),
-      pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => flag(a[p.series!]), undefined, "color"),
+    impl: output(
+      "plotchar",
+      "flag",
+      (a, p, ctx) => ({
+        color: color(a[p.color!]) ?? "#2962FF",
+        char: str(a[p.char!]) ?? "★",
+        location: str(a[p.location!]) ?? "abovebar",
+        text: str(a[p.text!]),
+        size: str(a[p.size!]) ?? "auto",
+        display: displayName(a[p.display!]),
+        pane: pane(ctx, a[p.force_overlay!]),
+      }),
+      (a, p) => flag(a[p.series!]),
+      undefined,
+      "color",
+    ),
   },
   plotarrow: {
     name: "plotarrow",
-    impl: output("plotarrow", "number", (a, p, ctx) => ({
-      color: color(a[p.colorup!]) ?? "#4CAF50",
-      colordown: color(a[p.colordown!]) ?? "#FF5252",
-      display: displayName(a[p.display!]),
-      pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => value(a[p.series!])),
+    impl: output(
+      "plotarrow",
+      "number",
+      (a, p, ctx) => ({
+        color: color(a[p.colorup!]) ?? "#4CAF50",
+        colordown: color(a[p.colordown!]) ?? "#FF5252",
+        display: displayName(a[p.display!]),
+        pane: pane(ctx, a[p.force_overlay!]),
+      }),
+      (a, p) => value(a[p.series!]),
+    ),
   },
   plotbar: {
     name: "plotbar",
@@ -202,14 +236,19 @@ export const functions: BuiltinTable = {
   },
   hline: {
     name: "hline",
-    impl: output("hline", "number", (a, p, ctx) => ({
-      color: color(a[p.color!]) ?? "#787B86",
-      price: num(a[p.price!]),
-      linestyle: str(a[p.linestyle!]) ?? "dashed",
-      linewidth: num(a[p.linewidth!]) ?? 1,
-      display: displayName(a[p.display!]),
-      pane: pane(ctx, undefined),
-    }), (a, p) => value(a[p.price!])),
+    impl: output(
+      "hline",
+      "number",
+      (a, p, ctx) => ({
+        color: color(a[p.color!]) ?? "#787B86",
+        price: num(a[p.price!]),
+        linestyle: str(a[p.linestyle!]) ?? "dashed",
+        linewidth: num(a[p.linewidth!]) ?? 1,
+        display: displayName(a[p.display!]),
+        pane: pane(ctx, undefined),
+      }),
+      (a, p) => value(a[p.price!]),
+    ),
   },
   fill: {
     name: "fill",
@@ -221,13 +260,18 @@ export const functions: BuiltinTable = {
           const s = store(ctx);
           const ref = (x: unknown) => (typeof x === "number" ? s.outputs[x]?.key : undefined);
           const title = a[p.title!];
-          o = s.register("fill", typeof title === "string" ? title : null, "color", clean({
-            color: color(a[p.color!]),
-            plot1: ref(a[p.plot1!] ?? a[p.hline1!]),
-            plot2: ref(a[p.plot2!] ?? a[p.hline2!]),
-            display: displayName(a[p.display!]),
-            pane: pane(ctx, undefined),
-          }) as never);
+          o = s.register(
+            "fill",
+            typeof title === "string" ? title : null,
+            "color",
+            clean({
+              color: color(a[p.color!]),
+              plot1: ref(a[p.plot1!] ?? a[p.hline1!]),
+              plot2: ref(a[p.plot2!] ?? a[p.hline2!]),
+              display: displayName(a[p.display!]),
+              pane: pane(ctx, undefined),
+            }) as never,
+          );
           site.state = o;
         }
         o.col[ctx.barIndex] = colorCell(a[p.color!]);
@@ -237,18 +281,30 @@ export const functions: BuiltinTable = {
   },
   bgcolor: {
     name: "bgcolor",
-    impl: output("bgcolor", "color", (a, p, ctx) => ({
-      color: color(a[p.color!]),
-      display: displayName(a[p.display!]),
-      pane: pane(ctx, a[p.force_overlay!]),
-    }), (a, p) => colorCell(a[p.color!]), () => undefined),
+    impl: output(
+      "bgcolor",
+      "color",
+      (a, p, ctx) => ({
+        color: color(a[p.color!]),
+        display: displayName(a[p.display!]),
+        pane: pane(ctx, a[p.force_overlay!]),
+      }),
+      (a, p) => colorCell(a[p.color!]),
+      () => undefined,
+    ),
   },
   barcolor: {
     name: "barcolor",
-    impl: output("barcolor", "color", (a, p, ctx) => ({
-      color: color(a[p.color!]),
-      display: displayName(a[p.display!]),
-      pane: pane(ctx, undefined),
-    }), (a, p) => colorCell(a[p.color!]), () => undefined),
+    impl: output(
+      "barcolor",
+      "color",
+      (a, p, ctx) => ({
+        color: color(a[p.color!]),
+        display: displayName(a[p.display!]),
+        pane: pane(ctx, undefined),
+      }),
+      (a, p) => colorCell(a[p.color!]),
+      () => undefined,
+    ),
   },
 };

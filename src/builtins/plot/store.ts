@@ -62,7 +62,12 @@ export class PlotStore {
     readonly overlay: boolean,
   ) {}
 
-  register(kind: string, title: string | null | undefined, cells: CellKind, meta: Omit<PlotMeta, "title" | "kind" | "index">): PlotOutput {
+  register(
+    kind: string,
+    title: string | null | undefined,
+    cells: CellKind,
+    meta: Omit<PlotMeta, "title" | "kind" | "index">,
+  ): PlotOutput {
     let key: string;
     if (title === null || title === undefined || title === "") key = `plot_${this.untitled++}`;
     else {
@@ -127,7 +132,12 @@ export class PlotStore {
       plot_meta[o.key] = o.meta;
       if (o.color?.col) (plot_colors ??= {})[o.key] = colorCells(o.color.col, col, count, names);
       if (o.ohlc) {
-        const entry: PlotOhlc = { open: numbers(o.ohlc.open, count), high: numbers(o.ohlc.high, count), low: numbers(o.ohlc.low, count), close: numbers(col, count) };
+        const entry: PlotOhlc = {
+          open: numbers(o.ohlc.open, count),
+          high: numbers(o.ohlc.high, count),
+          low: numbers(o.ohlc.low, count),
+          close: numbers(col, count),
+        };
         if (o.ohlc.wick.col) entry.wickcolor = colorCells(o.ohlc.wick.col, col, count, names);
         if (o.ohlc.border.col) entry.bordercolor = colorCells(o.ohlc.border.col, col, count, names);
         (plot_ohlc ??= {})[o.key] = entry;
@@ -150,7 +160,12 @@ function numbers(col: Float64Array, count: number): (number | null)[] {
 }
 
 /** Colour strings per bar; null where the colour is na or the output has no value on that bar. */
-function colorCells(colors: Float64Array, values: Float64Array, count: number, names: Map<number, string | null>): (string | null)[] {
+function colorCells(
+  colors: Float64Array,
+  values: Float64Array,
+  count: number,
+  names: Map<number, string | null>,
+): (string | null)[] {
   const out = new Array<string | null>(count);
   for (let i = 0; i < count; i++) {
     const v = values[i]!;

@@ -19,7 +19,9 @@ function next(ctx: ExecContext, prefix: string, field: string): Next | null {
   const id = `${prefix}:${field}`;
   if (cache.has(id)) return cache.get(id)!;
   const rc = requestContexts(ctx);
-  const names = [chartSymbol(ctx), String(ctx.syminfo.ticker ?? "")].filter((s, i, a) => s !== "" && a.indexOf(s) === i);
+  const names = [chartSymbol(ctx), String(ctx.syminfo.ticker ?? "")].filter(
+    (s, i, a) => s !== "" && a.indexOf(s) === i,
+  );
   let bars: BarColumns | null = null;
   let key = `${prefix}:${names[0] ?? ""}:${field}`;
   for (const name of names) {
@@ -37,13 +39,25 @@ function next(ctx: ExecContext, prefix: string, field: string): Next | null {
     const j = lastAtOrBefore(bars.time, end - 1e-9) + 1;
     if (j < bars.time.length) out = { time: bars.time[j]!, value: bars.close[j]! };
   }
-  if (!rc.records.some((r) => r.symbol === key)) rc.records.push({ symbol: key, timeframe: "", source: bars ? "dataFeed" : "none", bars: bars ? bars.time.length : 0 });
+  if (!rc.records.some((r) => r.symbol === key))
+    rc.records.push({
+      symbol: key,
+      timeframe: "",
+      source: bars ? "dataFeed" : "none",
+      bars: bars ? bars.time.length : 0,
+    });
   cache.set(id, out);
   return out;
 }
 
 function v(name: string, prefix: string, field: string, pick: (n: Next) => number): BuiltinVariable {
-  return { name, get: (ctx) => { const r = next(ctx, prefix, field); return r ? pick(r) : NaN; } };
+  return {
+    name,
+    get: (ctx) => {
+      const r = next(ctx, prefix, field);
+      return r ? pick(r) : NaN;
+    },
+  };
 }
 
 export const futureVariables: VariableTable = {

@@ -14,7 +14,14 @@ import { chartSymbol } from "../ticker/index.js";
 import { parseTickerId } from "../ticker/ids.js";
 import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../../core/bars.js";
 import type { OhlcvInput } from "../../core/result.js";
-import { formatTimeframe, nominalMs, parseTimeframe, PeriodCalc, timeframeSeconds, type Timeframe } from "../../core/time-frames.js";
+import {
+  formatTimeframe,
+  nominalMs,
+  parseTimeframe,
+  PeriodCalc,
+  timeframeSeconds,
+  type Timeframe,
+} from "../../core/time-frames.js";
 import { resampleBars } from "../../core/time-resample.js";
 import { deriveBars, DerivedBarsError } from "../../core/derived-bars.js";
 import { parseSession, SESSION_24X7 } from "../../core/time-sessions.js";
@@ -80,7 +87,10 @@ export class RequestContexts {
   readonly records: RequestRecord[] = [];
   private readonly chartTf: Timeframe;
 
-  constructor(private readonly ctx: ExecContext, private readonly dataFeed: Record<string, OhlcvInput> | undefined) {
+  constructor(
+    private readonly ctx: ExecContext,
+    private readonly dataFeed: Record<string, OhlcvInput> | undefined,
+  ) {
     this.chartTf = parseTimeframe(ctx.timeframe) ?? { unit: "D", mult: 1 };
   }
 
@@ -96,17 +106,25 @@ export class RequestContexts {
       let note: string | undefined;
       if (currency !== null && currency !== "") ({ c: fresh, note } = this.convert(fresh, currency));
       // tick bars cannot be built from time bars: only the chart's own ticks or a dataFeed entry at that timeframe
-      if (!note && fresh.source === "none" && fresh.tf.unit === "T") note = `no '${fresh.timeframe}' tick data: give it in dataFeed as '${fresh.symbol}|${fresh.timeframe}', na`;
+      if (!note && fresh.source === "none" && fresh.tf.unit === "T")
+        note = `no '${fresh.timeframe}' tick data: give it in dataFeed as '${fresh.symbol}|${fresh.timeframe}', na`;
       // two spellings of one context ("" and syminfo.tickerid, "D" and "1D") share one secondary run
       const resolved = `${fresh.symbol}|${fresh.timeframe}|${currency ?? ""}`;
       c = this.byResolved.get(resolved);
       if (!c) {
         if (this.byResolved.size >= MAX_CONTEXTS) {
-          return this.ctx.runtimeError(`Too many request contexts: a script may request at most ${MAX_CONTEXTS} distinct symbol/timeframe pairs (requested '${fresh.symbol}' at '${fresh.timeframe}')`);
+          return this.ctx.runtimeError(
+            `Too many request contexts: a script may request at most ${MAX_CONTEXTS} distinct symbol/timeframe pairs (requested '${fresh.symbol}' at '${fresh.timeframe}')`,
+          );
         }
         c = fresh;
         this.byResolved.set(resolved, c);
-        const record: RequestRecord = { symbol: c.symbol, timeframe: c.timeframe, source: c.source, bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0 };
+        const record: RequestRecord = {
+          symbol: c.symbol,
+          timeframe: c.timeframe,
+          source: c.source,
+          bars: c.bars ? c.bars.time.length : c.source === "same" ? this.ctx.barCount : 0,
+        };
         if (currency) record.currency = currency;
         if (note) record.note = note;
         c.record = record;
@@ -129,16 +147,28 @@ export class RequestContexts {
     if (c.source === "none") return { c };
     const from = c.symbol === chartSymbol(this.ctx) ? String(this.ctx.syminfo.currency ?? "") : "";
     if (from === to) return { c };
-    const none = (note: string) => ({ c: { ...c, source: "none" as const, bars: null, timeClose: null, index: null, lastSource: null }, note });
+    const none = (note: string) => ({
+      c: { ...c, source: "none" as const, bars: null, timeClose: null, index: null, lastSource: null },
+      note,
+    });
     if (from === "") return none(`the currency of '${c.symbol}' is unknown: cannot convert to ${to}, na`);
     const direct = this.feedByKey(`FX:${from}${to}`);
     const inverse = direct ? null : this.feedByKey(`FX:${to}${from}`);
-    if (!direct && !inverse) return none(`no dataFeed rate "FX:${from}${to}" (or "FX:${to}${from}"): cannot convert to ${to}, na`);
+    if (!direct && !inverse)
+      return none(`no dataFeed rate "FX:${from}${to}" (or "FX:${to}${from}"): cannot convert to ${to}, na`);
     const bars = c.bars ?? chartColumns(this.ctx);
     const closes = c.timeClose ?? (this.ctx.ext.timeCloseColumn as Float64Array);
     const fx = (direct ?? inverse)!;
     const n = bars.time.length;
-    const out: BarColumns = { length: n, time: bars.time, open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: bars.volume };
+    const out: BarColumns = {
+      length: n,
+      time: bars.time,
+      open: new Float64Array(n),
+      high: new Float64Array(n),
+      low: new Float64Array(n),
+      close: new Float64Array(n),
+      volume: bars.volume,
+    };
     const rates = new Float64Array(n);
     for (let k = 0; k < n; k++) {
       const j = lastAtOrBefore(fx.time, closes[k]! - 1);
@@ -166,7 +196,14 @@ export class RequestContexts {
     if (!m) {
       const n = this.ctx.barCount;
       // one context bar per chart bar: realtime ticks re-evaluate the forming bar (src/interpret/security.ts)
-      m = { ...c, bars: chartColumns(this.ctx), timeClose: this.ctx.ext.timeCloseColumn as Float64Array, captures: null, index: identity(n), lastSource: identity(n) };
+      m = {
+        ...c,
+        bars: chartColumns(this.ctx),
+        timeClose: this.ctx.ext.timeCloseColumn as Float64Array,
+        captures: null,
+        index: identity(n),
+        lastSource: identity(n),
+      };
       this.byResolved.set(key, m);
     }
     return m;
@@ -185,9 +222,26 @@ export class RequestContexts {
     const timeframe = formatTimeframe(tf, ctx.version);
     const chartSec = timeframeSeconds(this.chartTf);
     const sec = timeframeSeconds(tf);
-    const base: RequestedContext = { symbol, timeframe, tf, source: "none", bars: null, timeClose: null, index: null, lastSource: null, lower: sec < chartSec, captures: null, calcBars: 0, record: null, forming: null };
+    const base: RequestedContext = {
+      symbol,
+      timeframe,
+      tf,
+      source: "none",
+      bars: null,
+      timeClose: null,
+      index: null,
+      lastSource: null,
+      lower: sec < chartSec,
+      captures: null,
+      calcBars: 0,
+      record: null,
+      forming: null,
+    };
     // ticks have no duration (their seconds are NaN): a tick timeframe matches only itself
-    const sameTf = tf.unit === "T" || this.chartTf.unit === "T" ? tf.unit === this.chartTf.unit && tf.mult === this.chartTf.mult : sec === chartSec;
+    const sameTf =
+      tf.unit === "T" || this.chartTf.unit === "T"
+        ? tf.unit === this.chartTf.unit && tf.mult === this.chartTf.mult
+        : sec === chartSec;
     if (isChart && sameTf) return { ...base, source: "same" };
     if (id.type !== undefined) return this.derived(base, id.type, id.params, id.symbol, tf, sameTf, chart);
     // a ticker with modifiers (heikinashi, session, adjustment) is other data: only its own key
@@ -196,7 +250,14 @@ export class RequestContexts {
     // a time-based timeframe over a tick chart is resampled from the ticks like any higher timeframe
     if (isChart && (sec > chartSec || (this.chartTf.unit === "T" && tf.unit !== "T"))) {
       const r = this.resample(chartColumns(ctx), tf, nominalMs(this.chartTf));
-      return { ...base, source: "resampled", bars: r.bars, timeClose: r.timeClose, index: r.index, lastSource: r.lastSource };
+      return {
+        ...base,
+        source: "resampled",
+        bars: r.bars,
+        timeClose: r.timeClose,
+        index: r.index,
+        lastSource: r.lastSource,
+      };
     }
     return base;
   }
@@ -206,7 +267,15 @@ export class RequestContexts {
    * at the requested timeframe (src/core/derived-bars.ts), the chart's or a feed's; a dataFeed entry
    * under the full ticker id still wins. A type that cannot be built is a runtime error, not na.
    */
-  private derived(base: RequestedContext, type: string, params: Record<string, unknown> | undefined, symbol: string, tf: Timeframe, sameTf: boolean, chart: string): RequestedContext {
+  private derived(
+    base: RequestedContext,
+    type: string,
+    params: Record<string, unknown> | undefined,
+    symbol: string,
+    tf: Timeframe,
+    sameTf: boolean,
+    chart: string,
+  ): RequestedContext {
     const ctx = this.ctx;
     const fed = this.fromFeed([base.symbol], tf);
     if (fed) return { ...base, source: "dataFeed", bars: fed.bars, timeClose: fed.timeClose };
@@ -243,7 +312,8 @@ export class RequestContexts {
       const ktf = parseTimeframe(bar < 0 ? inferTimeframe(bars.time) : key.slice(bar + 1));
       if (!ktf) continue;
       const sec = timeframeSeconds(ktf);
-      if (sec === want || (tf.unit === "T" && ktf.unit === "T" && ktf.mult === tf.mult)) return { bars, timeClose: this.closeTimes(bars.time, ktf) };
+      if (sec === want || (tf.unit === "T" && ktf.unit === "T" && ktf.mult === tf.mult))
+        return { bars, timeClose: this.closeTimes(bars.time, ktf) };
       if (sec < want && want % sec === 0 && (!lowerBest || sec > lowerBest.sec)) lowerBest = { bars, sec, tf: ktf };
     }
     if (!lowerBest) return null;
@@ -314,7 +384,8 @@ export function requestContexts(ctx: ExecContext): RequestContexts {
 /** Same symbol when equal, or equal tickers where one side has no exchange prefix. */
 export function sameSymbol(a: string, b: string): boolean {
   if (a === b) return true;
-  const ia = a.indexOf(":"), ib = b.indexOf(":");
+  const ia = a.indexOf(":"),
+    ib = b.indexOf(":");
   if (ia >= 0 && ib >= 0) return false;
   return a.slice(ia + 1) === b.slice(ib + 1);
 }
@@ -327,12 +398,21 @@ function identity(n: number): Int32Array {
 
 function chartColumns(ctx: ExecContext): BarColumns {
   const c = ctx.columns;
-  return { length: c.time.length, time: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume };
+  return {
+    length: c.time.length,
+    time: c.time,
+    open: c.open,
+    high: c.high,
+    low: c.low,
+    close: c.close,
+    volume: c.volume,
+  };
 }
 
 /** Index of the last element <= x in a sorted array (-1 when none). */
 export function lastAtOrBefore(a: Float64Array, x: number): number {
-  let lo = 0, hi = a.length;
+  let lo = 0,
+    hi = a.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (a[mid]! <= x) lo = mid + 1;
@@ -349,7 +429,16 @@ export function lastAtOrBefore(a: Float64Array, x: number): number {
  * - lookahead on: the context bar holding the chart bar (lower timeframes ignore lookahead);
  * - gaps on: only on the chart bar where that value first arrives, -1 elsewhere.
  */
-export function contextBarFor(c: RequestedContext, i: number, time: number, timeClose: number, prevTime: number, gaps: boolean, lookahead: boolean, lastChartBar: number): number {
+export function contextBarFor(
+  c: RequestedContext,
+  i: number,
+  time: number,
+  timeClose: number,
+  prevTime: number,
+  gaps: boolean,
+  lookahead: boolean,
+  lastChartBar: number,
+): number {
   if (c.index && c.lastSource) {
     const k = c.index[i]!;
     if (lookahead) {
@@ -372,7 +461,12 @@ export function contextBarFor(c: RequestedContext, i: number, time: number, time
 }
 
 /** Context bars [from, to) that open inside the chart bar [time, timeClose): the intrabars. */
-export function intrabarRange(c: RequestedContext, time: number, timeClose: number, out: { from: number; to: number }): void {
+export function intrabarRange(
+  c: RequestedContext,
+  time: number,
+  timeClose: number,
+  out: { from: number; to: number },
+): void {
   const t = c.bars!.time;
   out.from = lastAtOrBefore(t, time - 1) + 1;
   out.to = lastAtOrBefore(t, timeClose - 1) + 1;

@@ -20,7 +20,9 @@ function trades(ctx: ExecContext): { buy: BarColumns | null; sell: BarColumns | 
   const cached = ctx.ext.footprintTrades as { buy: BarColumns | null; sell: BarColumns | null } | null | undefined;
   if (cached !== undefined) return cached;
   const rc = requestContexts(ctx);
-  const names = [chartSymbol(ctx), String(ctx.syminfo.ticker ?? "")].filter((s, i, a) => s !== "" && a.indexOf(s) === i);
+  const names = [chartSymbol(ctx), String(ctx.syminfo.ticker ?? "")].filter(
+    (s, i, a) => s !== "" && a.indexOf(s) === i,
+  );
   let out: { buy: BarColumns | null; sell: BarColumns | null } | null = null;
   for (const name of names) {
     const buy = rc.feedByKey(`TRADES:${name}:buy`);
@@ -30,7 +32,13 @@ function trades(ctx: ExecContext): { buy: BarColumns | null; sell: BarColumns | 
       break;
     }
   }
-  rc.records.push({ symbol: `TRADES:${names[0] ?? ""}`, timeframe: "", source: out ? "dataFeed" : "none", bars: out ? (out.buy?.time.length ?? 0) + (out.sell?.time.length ?? 0) : 0, ...(out ? {} : { note: "request.footprint: no TRADES:<symbol>:buy/sell prints in dataFeed, na" }) });
+  rc.records.push({
+    symbol: `TRADES:${names[0] ?? ""}`,
+    timeframe: "",
+    source: out ? "dataFeed" : "none",
+    bars: out ? (out.buy?.time.length ?? 0) + (out.sell?.time.length ?? 0) : 0,
+    ...(out ? {} : { note: "request.footprint: no TRADES:<symbol>:buy/sell prints in dataFeed, na" }),
+  });
   ctx.ext.footprintTrades = out;
   return out;
 }
@@ -47,12 +55,17 @@ export function requestFootprint(ctx: ExecContext, a: unknown[], site: CallSite)
   // "A single script cannot include more than one request.footprint() call" (Reference Manual)
   const owner = ctx.ext.footprintSite as number | undefined;
   if (owner === undefined) ctx.ext.footprintSite = site.id;
-  else if (owner !== site.id) return ctx.runtimeError("A single script cannot include more than one request.footprint() call");
+  else if (owner !== site.id)
+    return ctx.runtimeError("A single script cannot include more than one request.footprint() call");
   const ticks = a[0];
-  if (typeof ticks !== "number" || ticks !== ticks || ticks < 1) return ctx.runtimeError(`request.footprint: ticks_per_row must be a positive integer, got ${ticks === null || ticks !== ticks ? "na" : String(ticks)}`);
+  if (typeof ticks !== "number" || ticks !== ticks || ticks < 1)
+    return ctx.runtimeError(
+      `request.footprint: ticks_per_row must be a positive integer, got ${ticks === null || ticks !== ticks ? "na" : String(ticks)}`,
+    );
   const va = typeof a[1] === "number" ? a[1] : 70;
   const imbalance = typeof a[2] === "number" ? a[2] : 300;
-  if (va < 0 || imbalance < 0) return ctx.runtimeError("request.footprint: va_percent and imbalance_percent cannot be negative");
+  if (va < 0 || imbalance < 0)
+    return ctx.runtimeError("request.footprint: va_percent and imbalance_percent cannot be negative");
   let st = site.state as SiteState | undefined;
   if (st && st.bar === ctx.barIndex) return st.value;
   const t = trades(ctx);
@@ -60,7 +73,12 @@ export function requestFootprint(ctx: ExecContext, a: unknown[], site: CallSite)
   if (t) {
     const buy = inBar(ctx, t.buy);
     const sell = inBar(ctx, t.sell);
-    const built = buildFootprint({ buyPrice: buy.price, buySize: buy.size, sellPrice: sell.price, sellSize: sell.size }, Math.trunc(ticks) * ctx.syminfo.mintick, va, imbalance);
+    const built = buildFootprint(
+      { buyPrice: buy.price, buySize: buy.size, sellPrice: sell.price, sellSize: sell.size },
+      Math.trunc(ticks) * ctx.syminfo.mintick,
+      va,
+      imbalance,
+    );
     if (typeof built === "string") return ctx.runtimeError(`request.footprint: ${built}`);
     value = built;
   }

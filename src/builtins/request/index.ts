@@ -62,39 +62,81 @@ function recordMissing(ctx: ExecContext, site: CallSite, key: string): void {
   const rc = requestContexts(ctx);
   if (!rc.records.some((r) => r.symbol === key)) {
     const has = rc.feedByKey(key) !== null;
-    rc.records.push({ symbol: key, timeframe: "", source: has ? "dataFeed" : "none", bars: has ? rc.feedByKey(key)!.time.length : 0 });
+    rc.records.push({
+      symbol: key,
+      timeframe: "",
+      source: has ? "dataFeed" : "none",
+      bars: has ? rc.feedByKey(key)!.time.length : 0,
+    });
   }
 }
 
 function keyed(name: string, key: (a: any[]) => string | null, gapsIndex: number): BuiltinDef {
-  return def(name, (ctx, a, site) => {
-    const k = key(a);
-    if (k === null) return NaN;
-    recordMissing(ctx, site, k);
-    return feedValue(ctx, k, a[gapsIndex]);
-  }, true);
+  return def(
+    name,
+    (ctx, a, site) => {
+      const k = key(a);
+      if (k === null) return NaN;
+      recordMissing(ctx, site, k);
+      return feedValue(ctx, k, a[gapsIndex]);
+    },
+    true,
+  );
 }
 
 export const functions: BuiltinTable = {
   "request.security": def("request.security", (ctx, a) => securityFallback(ctx, a), true),
-  "request.security_lower_tf": def("request.security_lower_tf", (ctx, a) => {
-    const c = requestContexts(ctx).get(str(a[0]), str(a[1]));
-    return c.source === "same" ? a[2] : null;
-  }, true),
-  "request.currency_rate": def("request.currency_rate", (ctx, a, site) => {
-    const from = str(a[0]), to = str(a[1]);
-    if (from === null || to === null) return NaN;
-    if (from === to) return 1;
-    const k = `FX:${from}${to}`;
-    recordMissing(ctx, site, k);
-    return feedValue(ctx, k, false);
-  }, true),
-  "request.dividends": keyed("request.dividends", (a) => (str(a[0]) === null ? null : `DIVIDENDS:${a[0]}:${str(a[1]) ?? "gross"}`), 2),
-  "request.earnings": keyed("request.earnings", (a) => (str(a[0]) === null ? null : `EARNINGS:${a[0]}:${str(a[1]) ?? "actual"}`), 2),
-  "request.splits": keyed("request.splits", (a) => (str(a[0]) === null || str(a[1]) === null ? null : `SPLITS:${a[0]}:${a[1]}`), 2),
-  "request.financial": keyed("request.financial", (a) => (str(a[0]) === null || str(a[1]) === null ? null : `FINANCIAL:${a[0]}:${a[1]}:${str(a[2]) ?? ""}`), 3),
-  "request.economic": keyed("request.economic", (a) => (str(a[0]) === null || str(a[1]) === null ? null : `ECONOMIC:${a[0]}:${a[1]}`), 2),
-  "request.quandl": keyed("request.quandl", (a) => (str(a[0]) === null ? null : `QUANDL:${a[0]}:${typeof a[2] === "number" ? a[2] : 0}`), 1),
+  "request.security_lower_tf": def(
+    "request.security_lower_tf",
+    (ctx, a) => {
+      const c = requestContexts(ctx).get(str(a[0]), str(a[1]));
+      return c.source === "same" ? a[2] : null;
+    },
+    true,
+  ),
+  "request.currency_rate": def(
+    "request.currency_rate",
+    (ctx, a, site) => {
+      const from = str(a[0]),
+        to = str(a[1]);
+      if (from === null || to === null) return NaN;
+      if (from === to) return 1;
+      const k = `FX:${from}${to}`;
+      recordMissing(ctx, site, k);
+      return feedValue(ctx, k, false);
+    },
+    true,
+  ),
+  "request.dividends": keyed(
+    "request.dividends",
+    (a) => (str(a[0]) === null ? null : `DIVIDENDS:${a[0]}:${str(a[1]) ?? "gross"}`),
+    2,
+  ),
+  "request.earnings": keyed(
+    "request.earnings",
+    (a) => (str(a[0]) === null ? null : `EARNINGS:${a[0]}:${str(a[1]) ?? "actual"}`),
+    2,
+  ),
+  "request.splits": keyed(
+    "request.splits",
+    (a) => (str(a[0]) === null || str(a[1]) === null ? null : `SPLITS:${a[0]}:${a[1]}`),
+    2,
+  ),
+  "request.financial": keyed(
+    "request.financial",
+    (a) => (str(a[0]) === null || str(a[1]) === null ? null : `FINANCIAL:${a[0]}:${a[1]}:${str(a[2]) ?? ""}`),
+    3,
+  ),
+  "request.economic": keyed(
+    "request.economic",
+    (a) => (str(a[0]) === null || str(a[1]) === null ? null : `ECONOMIC:${a[0]}:${a[1]}`),
+    2,
+  ),
+  "request.quandl": keyed(
+    "request.quandl",
+    (a) => (str(a[0]) === null ? null : `QUANDL:${a[0]}:${typeof a[2] === "number" ? a[2] : 0}`),
+    1,
+  ),
   "request.seed": def("request.seed", (_ctx, a) => naLike(a[2])),
   "request.footprint": def("request.footprint", requestFootprint, true),
 };

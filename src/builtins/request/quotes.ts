@@ -22,12 +22,21 @@ function quote(ctx: ExecContext, side: "ASK" | "BID"): number {
     }
   }
   // meta.requests says once per run which quotes were used (or missing)
-  if (!rc.records.some((r) => r.symbol === key)) rc.records.push({ symbol: key, timeframe: "", source: found ? "dataFeed" : "none", bars: found ? found.time.length : 0 });
+  if (!rc.records.some((r) => r.symbol === key))
+    rc.records.push({
+      symbol: key,
+      timeframe: "",
+      source: found ? "dataFeed" : "none",
+      bars: found ? found.time.length : 0,
+    });
   if (!found) return NaN;
   const j = lastAtOrBefore(found.time, ctx.time);
   return j < 0 ? NaN : found.close[j]!;
 }
 
-const v = (name: "ask" | "bid"): BuiltinVariable => ({ name, get: (ctx) => quote(ctx, name === "ask" ? "ASK" : "BID") });
+const v = (name: "ask" | "bid"): BuiltinVariable => ({
+  name,
+  get: (ctx) => quote(ctx, name === "ask" ? "ASK" : "BID"),
+});
 
 export const quoteVariables: VariableTable = { ask: v("ask"), bid: v("bid") };

@@ -42,8 +42,19 @@ function barState(ctx: ExecContext): SessionBarState {
   if (st && st.bar === ctx.barIndex && st.time === ctx.time && st.env === env) return st;
   if (!st) {
     st = {
-      bar: -1, time: NaN, env: null, pre: null, post: null, extended: null,
-      isFirst: false, isFirstRegular: false, isLast: false, isLastRegular: false, isMarket: false, isPre: false, isPost: false,
+      bar: -1,
+      time: NaN,
+      env: null,
+      pre: null,
+      post: null,
+      extended: null,
+      isFirst: false,
+      isFirstRegular: false,
+      isLast: false,
+      isLastRegular: false,
+      isMarket: false,
+      isPre: false,
+      isPost: false,
     };
     ctx.ext[KEY] = st;
   }
@@ -51,9 +62,10 @@ function barState(ctx: ExecContext): SessionBarState {
     st.env = env;
     st.pre = extra(ctx, "session_premarket");
     st.post = extra(ctx, "session_postmarket");
-    st.extended = st.pre || st.post
-      ? parseSession([st.pre?.text, env.session.text, st.post?.text].filter((x) => x).join("|"))
-      : null;
+    st.extended =
+      st.pre || st.post
+        ? parseSession([st.pre?.text, env.session.text, st.post?.text].filter((x) => x).join("|"))
+        : null;
   }
   st.bar = ctx.barIndex;
   st.time = ctx.time;

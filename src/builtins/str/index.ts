@@ -173,7 +173,10 @@ export const functions: BuiltinTable = {
       const src = s(a[0]);
       if (src == null) return null;
       const n = Math.trunc(a[1] as number);
-      if (!(n >= 0)) ctx.runtimeError(`Invalid value of the 'repeat' argument (${a[1]}) in the 'str.repeat' function. It must be >= 0.`);
+      if (!(n >= 0))
+        ctx.runtimeError(
+          `Invalid value of the 'repeat' argument (${a[1]}) in the 'str.repeat' function. It must be >= 0.`,
+        );
       const sep = s(a[2]) ?? "";
       // the length is known before the string is built (a huge count must not allocate first)
       const length = n === 0 ? 0 : n * src.length + (n - 1) * sep.length;
@@ -226,7 +229,9 @@ export const functions: BuiltinTable = {
       const begin = Math.trunc(a[1] as number);
       const end = a[2] == null || a[2] !== a[2] ? src.length : Math.trunc(a[2] as number);
       if (!(begin >= 0 && begin <= src.length) || !(end >= begin && end <= src.length)) {
-        ctx.runtimeError(`The 'begin_pos' (${a[1]}) and 'end_pos' (${a[2] ?? src.length}) arguments of 'str.substring' are out of range for a string of length ${src.length}.`);
+        ctx.runtimeError(
+          `The 'begin_pos' (${a[1]}) and 'end_pos' (${a[2] ?? src.length}) arguments of 'str.substring' are out of range for a string of length ${src.length}.`,
+        );
       }
       return src.slice(begin, end);
     },
@@ -238,7 +243,8 @@ export const functions: BuiltinTable = {
   "str.tostring": {
     name: "str.tostring",
     // an array, matrix or long string argument can print past the maximum length
-    impl: (ctx, a) => checkedString(ctx, valueToString(a[0], a[1] == null ? null : String(a[1]), ctx.syminfo?.mintick ?? 0.01)),
+    impl: (ctx, a) =>
+      checkedString(ctx, valueToString(a[0], a[1] == null ? null : String(a[1]), ctx.syminfo?.mintick ?? 0.01)),
   },
   "str.trim": {
     name: "str.trim",

@@ -140,7 +140,8 @@ export function formatWithPattern(x: number, p: NumberPattern): string {
       mant = v / Math.pow(10, e);
       parts = roundedParts(mant, p.maxFrac, p.rounding);
     }
-    body = fracJoin(parts.int, parts.frac, p) + "E" + (e < 0 ? "-" : "") + String(Math.abs(e)).padStart(p.expDigits, "0");
+    body =
+      fracJoin(parts.int, parts.frac, p) + "E" + (e < 0 ? "-" : "") + String(Math.abs(e)).padStart(p.expDigits, "0");
   } else {
     const parts = roundedParts(v, p.maxFrac, p.rounding);
     let intDigits = parts.int.replace(/^0+/, "");

@@ -4,7 +4,20 @@ import { civilFromDays, getZone, UTC, type Zone } from "../../core/tz.js";
 
 export const DEFAULT_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ssZ";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const DAY_MS = 86_400_000;
 

@@ -84,7 +84,8 @@ export function valueToString(v: unknown, format?: string | null, mintick = 0.01
     let out = "[";
     for (let r = 0; r < v.rows; r++) {
       out += (r > 0 ? ", " : "") + "[";
-      for (let c = 0; c < v.cols; c++) out += (c > 0 ? ", " : "") + valueToString(v.data[r * v.cols + c], format, mintick);
+      for (let c = 0; c < v.cols; c++)
+        out += (c > 0 ? ", " : "") + valueToString(v.data[r * v.cols + c], format, mintick);
       out += "]";
     }
     return out + "]";

@@ -15,7 +15,12 @@ type OpenField = (t: OpenTrade, b: Broker, ctx: ExecContext) => unknown;
  * their index from the start of the run; those trimmed past the trade limit (below
  * strategy.closedtrades.first_index) read as `na`, as the v6 migration guide says.
  */
-function lookup<T>(full: string, find: (b: Broker, i: number) => T | undefined, get: (t: T, b: Broker, ctx: ExecContext) => unknown, na: unknown): [string, BuiltinTable[string]] {
+function lookup<T>(
+  full: string,
+  find: (b: Broker, i: number) => T | undefined,
+  get: (t: T, b: Broker, ctx: ExecContext) => unknown,
+  na: unknown,
+): [string, BuiltinTable[string]] {
   return [
     full,
     {
@@ -30,8 +35,10 @@ function lookup<T>(full: string, find: (b: Broker, i: number) => T | undefined, 
   ];
 }
 
-const closed = (name: string, get: ClosedField, na: unknown = NaN) => lookup<Trade>(`strategy.closedtrades.${name}`, (b, i) => b.ledger.closed.get(i), get, na);
-const open = (name: string, get: OpenField, na: unknown = NaN) => lookup<OpenTrade>(`strategy.opentrades.${name}`, (b, i) => b.ledger.open[i], get, na);
+const closed = (name: string, get: ClosedField, na: unknown = NaN) =>
+  lookup<Trade>(`strategy.closedtrades.${name}`, (b, i) => b.ledger.closed.get(i), get, na);
+const open = (name: string, get: OpenField, na: unknown = NaN) =>
+  lookup<OpenTrade>(`strategy.opentrades.${name}`, (b, i) => b.ledger.open[i], get, na);
 
 const sign = (t: Trade) => (t.direction === "long" ? 1 : -1);
 

@@ -46,29 +46,45 @@ const list: VariableTable[string][] = [
   v("strategy.position_entry_name", (b) => b.ledger.open[0]?.entryId ?? null, null),
   v("strategy.equity", (b, ctx) => b.equity(ctx.close)),
   v("strategy.initial_capital", (b) => b.settings.initialCapital),
-  v("strategy.account_currency", (b, ctx) => (b.settings.currency === "NONE" ? ctx.syminfo.currency : b.settings.currency), null),
+  v(
+    "strategy.account_currency",
+    (b, ctx) => (b.settings.currency === "NONE" ? ctx.syminfo.currency : b.settings.currency),
+    null,
+  ),
   v("strategy.netprofit", (b) => b.ledger.netProfit, 0),
   v("strategy.netprofit_percent", (b) => (b.ledger.netProfit / b.settings.initialCapital) * 100, 0),
   v("strategy.openprofit", (b, ctx) => b.ledger.openProfit(ctx.close), 0),
-  v("strategy.openprofit_percent", (b, ctx) => (b.ledger.openProfit(ctx.close) / (b.settings.initialCapital + b.ledger.netProfit)) * 100, 0),
+  v(
+    "strategy.openprofit_percent",
+    (b, ctx) => (b.ledger.openProfit(ctx.close) / (b.settings.initialCapital + b.ledger.netProfit)) * 100,
+    0,
+  ),
   v("strategy.grossprofit", (b) => b.ledger.grossProfit, 0),
   v("strategy.grossprofit_percent", (b) => (b.ledger.grossProfit / b.settings.initialCapital) * 100, 0),
   // The entry commissions of open trades already count as a loss (TradingView's grossloss_percent
   // and avg_losing_trade show them before the trade closes).
   v("strategy.grossloss", (b) => b.ledger.grossLoss + b.ledger.openCommission(), 0),
-  v("strategy.grossloss_percent", (b) => ((b.ledger.grossLoss + b.ledger.openCommission()) / b.settings.initialCapital) * 100, 0),
+  v(
+    "strategy.grossloss_percent",
+    (b) => ((b.ledger.grossLoss + b.ledger.openCommission()) / b.settings.initialCapital) * 100,
+    0,
+  ),
   // every trade closed since the first bar ("for the whole trading range"), trimmed ones included
   v("strategy.closedtrades", (b) => b.ledger.closed.total, 0),
   // 0 until more trades than the limit have closed, then the index of the oldest one still listed
   v("strategy.closedtrades.first_index", (b) => b.ledger.closed.firstIndex, 0),
   v("strategy.opentrades", (b) => b.ledger.open.length, 0),
   // The entry value of the open trades, whatever the margin (na only when neither side uses margin).
-  v("strategy.opentrades.capital_held", (b) => {
-    if (!(b.settings.marginLong > 0) && !(b.settings.marginShort > 0)) return NaN;
-    let held = 0;
-    for (const t of b.ledger.open) held += t.qty * t.entryPrice * b.pointValue;
-    return held;
-  }, 0),
+  v(
+    "strategy.opentrades.capital_held",
+    (b) => {
+      if (!(b.settings.marginLong > 0) && !(b.settings.marginShort > 0)) return NaN;
+      let held = 0;
+      for (const t of b.ledger.open) held += t.qty * t.entryPrice * b.pointValue;
+      return held;
+    },
+    0,
+  ),
   v("strategy.wintrades", (b) => b.ledger.winTrades, 0),
   v("strategy.losstrades", (b) => b.ledger.lossTrades, 0),
   v("strategy.eventrades", (b) => b.ledger.evenTrades, 0),
@@ -76,7 +92,9 @@ const list: VariableTable[string][] = [
   v("strategy.avg_trade_percent", (b) => mean(b.ledger.sumPercent, b.ledger.closed.total)),
   v("strategy.avg_winning_trade", (b) => (b.ledger.winTrades > 0 ? b.ledger.grossProfit / b.ledger.winTrades : NaN)),
   v("strategy.avg_winning_trade_percent", (b) => mean(b.ledger.sumPercentWin, b.ledger.winTrades)),
-  v("strategy.avg_losing_trade", (b) => (b.ledger.lossTrades > 0 ? (b.ledger.grossLoss + b.ledger.openCommission()) / b.ledger.lossTrades : NaN)),
+  v("strategy.avg_losing_trade", (b) =>
+    b.ledger.lossTrades > 0 ? (b.ledger.grossLoss + b.ledger.openCommission()) / b.ledger.lossTrades : NaN,
+  ),
   v("strategy.avg_losing_trade_percent", (b) => mean(b.ledger.sumPercentLoss, b.ledger.lossTrades)),
   v("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),
   v("strategy.max_drawdown_percent", (b) => b.tracker.maxDrawdownPercent, 0),

@@ -48,7 +48,12 @@ function baseCurrency(ctx: ExecContext): string {
   const type = String(si.type ?? "");
   const ticker = String(si.ticker ?? "");
   const quote = String(si.currency ?? "");
-  if ((type === "crypto" || type === "forex") && quote !== "" && ticker.length > quote.length && ticker.endsWith(quote)) {
+  if (
+    (type === "crypto" || type === "forex") &&
+    quote !== "" &&
+    ticker.length > quote.length &&
+    ticker.endsWith(quote)
+  ) {
     return ticker.slice(0, ticker.length - quote.length);
   }
   return "";
@@ -81,7 +86,10 @@ const vars: VariableTable[string][] = [
   f("root", "string", (ctx) => ctx.syminfo.ticker ?? null),
   f("sector", "string", naStr),
   // syminfo.session holds the session string in SymInfo; the Pine variable is the session type.
-  { name: "syminfo.session", get: (ctx) => (typeof ctx.syminfo.session_type === "string" ? ctx.syminfo.session_type : "regular") },
+  {
+    name: "syminfo.session",
+    get: (ctx) => (typeof ctx.syminfo.session_type === "string" ? ctx.syminfo.session_type : "regular"),
+  },
   f("shareholders", "number", naNum),
   f("shares_outstanding_float", "number", naNum),
   f("shares_outstanding_total", "number", naNum),

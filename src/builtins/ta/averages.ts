@@ -33,7 +33,8 @@ function hma(ctx: ExecContext, args: any[], site: CallSite): number {
   const len = intArg(ctx, args[1], "hma");
   const half = Math.floor(len / 2);
   const sq = Math.floor(Math.sqrt(len));
-  if (half < 1) ctx.runtimeError(`Invalid value of the 'length' argument (${len}) in the 'hma' function. It must be > 1.`);
+  if (half < 1)
+    ctx.runtimeError(`Invalid value of the 'length' argument (${len}) in the 'hma' function. It must be > 1.`);
   const s = (site.state ??= { a: k.wma_new(half), b: k.wma_new(len), c: k.wma_new(sq) }) as S;
   const bar = ctx.barIndex;
   const x = num(args[0]);
@@ -192,7 +193,13 @@ function tsi(ctx: ExecContext, args: any[], site: CallSite): number {
   if (s === undefined) {
     const sh = intArg(ctx, args[1], "tsi", "short_length");
     const lo = intArg(ctx, args[2], "tsi", "long_length");
-    s = site.state = { p: k.lag_new(1), a1: k.ema_new(lo, 0), a2: k.ema_new(sh, 0), b1: k.ema_new(lo, 0), b2: k.ema_new(sh, 0) };
+    s = site.state = {
+      p: k.lag_new(1),
+      a1: k.ema_new(lo, 0),
+      a2: k.ema_new(sh, 0),
+      b1: k.ema_new(lo, 0),
+      b2: k.ema_new(sh, 0),
+    };
   }
   const bar = ctx.barIndex;
   const x = num(args[0]);
@@ -210,7 +217,13 @@ function tsi(ctx: ExecContext, args: any[], site: CallSite): number {
 function correlation(ctx: ExecContext, args: any[], site: CallSite): number {
   const k = kx(ctx);
   const len = intArg(ctx, args[2], "correlation");
-  const s = (site.state ??= { x: k.sum_new(len), y: k.sum_new(len), xy: k.sum_new(len), vx: k.var_new(len), vy: k.var_new(len) }) as S;
+  const s = (site.state ??= {
+    x: k.sum_new(len),
+    y: k.sum_new(len),
+    xy: k.sum_new(len),
+    vx: k.var_new(len),
+    vy: k.var_new(len),
+  }) as S;
   const bar = ctx.barIndex;
   const a = num(args[0]);
   const b = num(args[1]);

@@ -9,7 +9,9 @@ import { budgetOf } from "../../core/budget.js";
 export function kx(ctx: ExecContext): KernelExports {
   const k = ctx.kernels as Kernels | null | undefined;
   if (!k || !k.x) {
-    ctx.runtimeError("ta.* functions need the WebAssembly kernels (kernels.wasm), which could not be loaded in this host");
+    ctx.runtimeError(
+      "ta.* functions need the WebAssembly kernels (kernels.wasm), which could not be loaded in this host",
+    );
   }
   return k.x;
 }
@@ -52,7 +54,9 @@ function checkLengthMemory(ctx: ExecContext, n: number, fn: string, name: string
   const b = budgetOf(ctx);
   const bytes = n * BYTES_PER_LENGTH;
   if (bytes > b.memoryLimit - b.memoryUsed || n >= 2 ** 31 / 8)
-    ctx.runtimeError(`Memory limits exceeded: the '${name}' argument (${n}) of '${fn}' needs about ${Math.round(bytes / 2 ** 20)} MiB of window memory, more than the run's memory budget`);
+    ctx.runtimeError(
+      `Memory limits exceeded: the '${name}' argument (${n}) of '${fn}' needs about ${Math.round(bytes / 2 ** 20)} MiB of window memory, more than the run's memory budget`,
+    );
 }
 
 export function truthy(v: unknown): boolean {

@@ -131,8 +131,15 @@ function dmi(ctx: ExecContext, args: any[], site: CallSite): any[] {
     const n = intArg(ctx, args[0], "dmi", "diLength");
     const m = intArg(ctx, args[1], "dmi", "adxSmoothing");
     s = site.state = {
-      ph: k.lag_new(1), pl: k.lag_new(1), t: k.tr_new(), rt: k.ema_new(n, 1), rp: k.ema_new(n, 1), rm: k.ema_new(n, 1),
-      fp: k.lag_new(1), fm: k.lag_new(1), adx: k.ema_new(m, 1),
+      ph: k.lag_new(1),
+      pl: k.lag_new(1),
+      t: k.tr_new(),
+      rt: k.ema_new(n, 1),
+      rp: k.ema_new(n, 1),
+      rm: k.ema_new(n, 1),
+      fp: k.lag_new(1),
+      fm: k.lag_new(1),
+      adx: k.ema_new(m, 1),
     };
   }
   const bar = ctx.barIndex;
@@ -167,7 +174,10 @@ function sar(ctx: ExecContext, args: any[], site: CallSite): number {
 function supertrend(ctx: ExecContext, args: any[], site: CallSite): any[] {
   const kk = kernels(ctx);
   const k = kk.x;
-  const s = (site.state ??= { h: k.st_new(intArg(ctx, args[1], "supertrend", "atrPeriod")), factor: num(args[0]) }) as { h: number; factor: number };
+  const s = (site.state ??= { h: k.st_new(intArg(ctx, args[1], "supertrend", "atrPeriod")), factor: num(args[0]) }) as {
+    h: number;
+    factor: number;
+  };
   const out = tuple(site, 2);
   out[0] = k.st_next(s.h, ctx.barIndex, ctx.high, ctx.low, ctx.close, s.factor);
   out[1] = kk.out(0);

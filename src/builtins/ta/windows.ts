@@ -19,7 +19,6 @@ function hilo(kind: 0 | 1 | 2 | 3, fn: string) {
   };
 }
 
-
 function extreme(kind: 0 | 1) {
   return (ctx: ExecContext, args: any[], site: CallSite): number => {
     const k = kx(ctx);
@@ -45,9 +44,14 @@ function percentile(fn: string, linear: boolean) {
     const k = kx(ctx);
     const len = intArg(ctx, args[1], fn);
     const p = num(args[2]);
-    if (!(p >= 0 && p <= 100)) ctx.runtimeError(`Invalid value of the 'percentage' argument (${args[2]}) in the '${fn}' function. It must be between 0 and 100.`);
+    if (!(p >= 0 && p <= 100))
+      ctx.runtimeError(
+        `Invalid value of the 'percentage' argument (${args[2]}) in the '${fn}' function. It must be between 0 and 100.`,
+      );
     const h = (site.state ??= k.order_new(len, 0)) as number;
-    return linear ? k.pli_next(h, ctx.barIndex, num(args[0]), len, p) : k.pnr_next(h, ctx.barIndex, num(args[0]), len, p);
+    return linear
+      ? k.pli_next(h, ctx.barIndex, num(args[0]), len, p)
+      : k.pnr_next(h, ctx.barIndex, num(args[0]), len, p);
   };
 }
 
@@ -86,39 +90,76 @@ function levels(type: string, o: number, h: number, l: number, c: number, curOpe
   switch (type) {
     case "Traditional": {
       const p = (h + l + c) / 3;
-      out[0] = p; out[1] = p * 2 - l; out[2] = p * 2 - h; out[3] = p + r; out[4] = p - r;
-      out[5] = p * 2 + (h - 2 * l); out[6] = p * 2 - (2 * h - l); out[7] = p * 3 + (h - 3 * l);
-      out[8] = p * 3 - (3 * h - l); out[9] = p * 4 + (h - 4 * l); out[10] = p * 4 - (4 * h - l);
+      out[0] = p;
+      out[1] = p * 2 - l;
+      out[2] = p * 2 - h;
+      out[3] = p + r;
+      out[4] = p - r;
+      out[5] = p * 2 + (h - 2 * l);
+      out[6] = p * 2 - (2 * h - l);
+      out[7] = p * 3 + (h - 3 * l);
+      out[8] = p * 3 - (3 * h - l);
+      out[9] = p * 4 + (h - 4 * l);
+      out[10] = p * 4 - (4 * h - l);
       break;
     }
     case "Fibonacci": {
       const p = (h + l + c) / 3;
-      out[0] = p; out[1] = p + 0.382 * r; out[2] = p - 0.382 * r; out[3] = p + 0.618 * r;
-      out[4] = p - 0.618 * r; out[5] = p + r; out[6] = p - r;
+      out[0] = p;
+      out[1] = p + 0.382 * r;
+      out[2] = p - 0.382 * r;
+      out[3] = p + 0.618 * r;
+      out[4] = p - 0.618 * r;
+      out[5] = p + r;
+      out[6] = p - r;
       break;
     }
     case "Woodie": {
       const p = (h + l + 2 * curOpen) / 4;
-      out[0] = p; out[1] = 2 * p - l; out[2] = 2 * p - h; out[3] = p + r; out[4] = p - r;
-      out[5] = h + 2 * (p - l); out[6] = l - 2 * (h - p); out[7] = out[5] + r; out[8] = out[6] - r;
+      out[0] = p;
+      out[1] = 2 * p - l;
+      out[2] = 2 * p - h;
+      out[3] = p + r;
+      out[4] = p - r;
+      out[5] = h + 2 * (p - l);
+      out[6] = l - 2 * (h - p);
+      out[7] = out[5] + r;
+      out[8] = out[6] - r;
       break;
     }
     case "Classic": {
       const p = (h + l + c) / 3;
-      out[0] = p; out[1] = 2 * p - l; out[2] = 2 * p - h; out[3] = p + r; out[4] = p - r;
-      out[5] = p + 2 * r; out[6] = p - 2 * r; out[7] = p + 3 * r; out[8] = p - 3 * r;
+      out[0] = p;
+      out[1] = 2 * p - l;
+      out[2] = 2 * p - h;
+      out[3] = p + r;
+      out[4] = p - r;
+      out[5] = p + 2 * r;
+      out[6] = p - 2 * r;
+      out[7] = p + 3 * r;
+      out[8] = p - 3 * r;
       break;
     }
     case "DM": {
       const x = c < o ? h + 2 * l + c : c > o ? 2 * h + l + c : h + l + 2 * c;
-      out[0] = x / 4; out[1] = x / 2 - l; out[2] = x / 2 - h;
+      out[0] = x / 4;
+      out[1] = x / 2 - l;
+      out[2] = x / 2 - h;
       break;
     }
     case "Camarilla": {
       const p = (h + l + c) / 3;
-      out[0] = p; out[1] = c + (r * 1.1) / 12; out[2] = c - (r * 1.1) / 12; out[3] = c + (r * 1.1) / 6;
-      out[4] = c - (r * 1.1) / 6; out[5] = c + (r * 1.1) / 4; out[6] = c - (r * 1.1) / 4;
-      out[7] = c + (r * 1.1) / 2; out[8] = c - (r * 1.1) / 2; out[9] = (h / l) * c; out[10] = c - (out[9] - c);
+      out[0] = p;
+      out[1] = c + (r * 1.1) / 12;
+      out[2] = c - (r * 1.1) / 12;
+      out[3] = c + (r * 1.1) / 6;
+      out[4] = c - (r * 1.1) / 6;
+      out[5] = c + (r * 1.1) / 4;
+      out[6] = c - (r * 1.1) / 4;
+      out[7] = c + (r * 1.1) / 2;
+      out[8] = c - (r * 1.1) / 2;
+      out[9] = (h / l) * c;
+      out[10] = c - (out[9] - c);
       break;
     }
   }
@@ -128,9 +169,11 @@ function pivotPointLevels(ctx: ExecContext, args: any[], site: CallSite): PineAr
   const kk = kernels(ctx);
   const k = kk.x;
   const type = String(args[0]);
-  if (!TYPES.includes(type)) ctx.runtimeError(`Invalid value of the 'type' argument ("${type}") in the 'pivot_point_levels' function.`);
+  if (!TYPES.includes(type))
+    ctx.runtimeError(`Invalid value of the 'type' argument ("${type}") in the 'pivot_point_levels' function.`);
   const developing = truthy(args[2]);
-  if (developing && type === "Woodie") ctx.runtimeError("The 'developing' parameter cannot be true when 'type' is \"Woodie\".");
+  if (developing && type === "Woodie")
+    ctx.runtimeError("The 'developing' parameter cannot be true when 'type' is \"Woodie\".");
   const h = (site.state ??= k.ppl_new()) as number;
   const seen = k.ppl_next(h, ctx.barIndex, ctx.open, ctx.high, ctx.low, ctx.close, truthy(args[1]) ? 1 : 0);
   // A new array per call: arrays are references a script may keep or modify.
@@ -156,7 +199,11 @@ export const windows: BuiltinTable = {
     impl: percentile("percentile_linear_interpolation", true),
     stateful: true,
   },
-  "ta.percentile_nearest_rank": { name: "ta.percentile_nearest_rank", impl: percentile("percentile_nearest_rank", false), stateful: true },
+  "ta.percentile_nearest_rank": {
+    name: "ta.percentile_nearest_rank",
+    impl: percentile("percentile_nearest_rank", false),
+    stateful: true,
+  },
   "ta.percentrank": { name: "ta.percentrank", impl: percentrank, stateful: true },
   "ta.pivothigh": { name: "ta.pivothigh", impl: pivot(0, "pivothigh"), stateful: true },
   "ta.pivotlow": { name: "ta.pivotlow", impl: pivot(1, "pivotlow"), stateful: true },

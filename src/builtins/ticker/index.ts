@@ -94,7 +94,10 @@ export const functions: BuiltinTable = {
     // (symbol, reversal) or (symbol, param, style): the second form has a string third argument.
     impl: (ctx, args) =>
       typeof args[2] === "string" || typeof args[3] === "string"
-        ? chartType(ctx, args, "ticker.kagi", "kagi", { param: typeof args[2] === "string" ? args[1] : args[2], style: typeof args[2] === "string" ? args[2] : args[3] })
+        ? chartType(ctx, args, "ticker.kagi", "kagi", {
+            param: typeof args[2] === "string" ? args[1] : args[2],
+            style: typeof args[2] === "string" ? args[2] : args[3],
+          })
         : chartType(ctx, args, "ticker.kagi", "kagi", { reversal: args[1] }),
   },
   "ticker.pointfigure": {

@@ -60,7 +60,10 @@ export function timeEnv(ctx: ExecContext): TimeEnv {
 export function zoneArg(ctx: ExecContext, tz: unknown): Zone {
   if (tz === undefined || tz === null || tz === "") return timeEnv(ctx).zone;
   const z = getZone(String(tz));
-  if (!z) ctx.runtimeError(`Invalid timezone "${String(tz)}": use an IANA name such as "America/New_York" or an offset such as "UTC+3" / "GMT-05:30"`);
+  if (!z)
+    ctx.runtimeError(
+      `Invalid timezone "${String(tz)}": use an IANA name such as "America/New_York" or an offset such as "UTC+3" / "GMT-05:30"`,
+    );
   return z;
 }
 

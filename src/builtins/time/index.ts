@@ -80,7 +80,10 @@ function timestamp(ctx: ExecContext, args: any[], site: CallSite): number {
     const st = site.state as { text: string; value: number } | undefined;
     if (st && st.text === a0) return st.value;
     const t = parseDateString(a0);
-    if (t !== t) ctx.runtimeError(`timestamp(): cannot parse the date string "${a0}" (expected e.g. "2020-02-20T15:30:00+02:00" or "20 Feb 2020 15:30 +0200")`);
+    if (t !== t)
+      ctx.runtimeError(
+        `timestamp(): cannot parse the date string "${a0}" (expected e.g. "2020-02-20T15:30:00+02:00" or "20 Feb 2020 15:30 +0200")`,
+      );
     site.state = { text: a0, value: t };
     return t;
   }
@@ -153,7 +156,11 @@ function timeNow(ctx: ExecContext): number {
 export const functions: BuiltinTable = {
   timestamp: { name: "timestamp", impl: timestamp, stateful: true },
   time: { name: "time", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, false), stateful: true },
-  time_close: { name: "time_close", impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, true), stateful: true },
+  time_close: {
+    name: "time_close",
+    impl: (ctx, args, site: CallSite) => periodTime(ctx, args, site, true),
+    stateful: true,
+  },
 };
 
 export const variables: VariableTable = {

@@ -50,7 +50,8 @@ export function periodTime(ctx: ExecContext, args: any[], site: CallSite, close:
   let filter: Session | null = null;
   if (typeof sessText === "string" && sessText !== "") {
     filter = parseSession(sessText);
-    if (!filter) ctx.runtimeError(`Invalid session "${sessText}": expected e.g. "0930-1600", "0930-1600:23456" or "24x7"`);
+    if (!filter)
+      ctx.runtimeError(`Invalid session "${sessText}": expected e.g. "0930-1600", "0930-1600:23456" or "24x7"`);
   }
   const session = filter ?? env.session;
 

@@ -2,7 +2,13 @@
 // stateful timeframe.change (did the bar enter a new period of the given timeframe?).
 
 import type { BuiltinTable, CallSite, ConstantTable, ExecContext, VariableTable } from "../types.js";
-import { formatTimeframe, parseTimeframe, timeframeFromSeconds, timeframeSeconds, type Timeframe } from "../../core/time-frames.js";
+import {
+  formatTimeframe,
+  parseTimeframe,
+  timeframeFromSeconds,
+  timeframeSeconds,
+  type Timeframe,
+} from "../../core/time-frames.js";
 import { timeEnv, timeframeArg } from "../time/env.js";
 
 interface ChangeState {
@@ -78,7 +84,8 @@ export const variables: VariableTable = {
   "timeframe.period": v("timeframe.period", (ctx) => formatTimeframe(chartTf(ctx), ctx.version)),
   // The script's main timeframe: the chart's, or indicator(timeframe=) when the runtime sets it.
   "timeframe.main_period": v("timeframe.main_period", (ctx) => {
-    const main = typeof ctx.ext["timeframe.main"] === "string" ? parseTimeframe(ctx.ext["timeframe.main"] as string) : null;
+    const main =
+      typeof ctx.ext["timeframe.main"] === "string" ? parseTimeframe(ctx.ext["timeframe.main"] as string) : null;
     return formatTimeframe(main ?? chartTf(ctx), ctx.version);
   }),
   "timeframe.multiplier": v("timeframe.multiplier", (ctx) => chartTf(ctx).mult),

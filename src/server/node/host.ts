@@ -60,20 +60,35 @@ export function defaultWebRoot(): string {
 export class HostError extends Error {}
 
 /** Defaults of the connection settings (each overridable from the environment). */
-export const HOST_DEFAULTS = { bodyTimeoutSeconds: 30, maxConnections: 256, drainSeconds: 30, workerHeapMb: 1024 } as const;
+export const HOST_DEFAULTS = {
+  bodyTimeoutSeconds: 30,
+  maxConnections: 256,
+  drainSeconds: 30,
+  workerHeapMb: 1024,
+} as const;
 
 /** SVC_CORS_ORIGINS: "*" or a comma-separated list of origins; unset means none. */
 export function corsOriginsFromEnv(env: Env): "*" | string[] {
   const v = (env.SVC_CORS_ORIGINS ?? "").trim();
   if (v === "*") return "*";
-  return v.split(",").map((o) => o.trim()).filter(Boolean);
+  return v
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
 }
 
 const CHECK_SCRIPT = '//@version=6\nindicator("startup check")\nplot(close, "close")\n';
 
 /** The runtime must evaluate a trivial script before a hosted runner accepts traffic. */
 async function startupCheck(engine: Engine): Promise<void> {
-  const data = [0, 1, 2].map((i) => ({ time: 1_700_000_000_000 + i * 60_000, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
+  const data = [0, 1, 2].map((i) => ({
+    time: 1_700_000_000_000 + i * 60_000,
+    open: 1,
+    high: 2,
+    low: 0.5,
+    close: 1.5,
+    volume: 1,
+  }));
   let error: string | undefined;
   try {
     const r = await engine.run({ script: CHECK_SCRIPT, data, symbol: "CHART", options: { mode: "interpret" } });
@@ -102,7 +117,11 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
   }
   const threads = Math.floor(envSeconds(env, "SVC_POOL_THREADS", 0));
   const heapMb = Math.floor(envSeconds(env, "SVC_WORKER_HEAP_MB", HOST_DEFAULTS.workerHeapMb));
-  const engine = opts.engine ?? (threads > 0 ? createNodeEngine(threads, { maxHeapMb: heapMb }) : createNodeEngine(undefined, { maxHeapMb: heapMb }));
+  const engine =
+    opts.engine ??
+    (threads > 0
+      ? createNodeEngine(threads, { maxHeapMb: heapMb })
+      : createNodeEngine(undefined, { maxHeapMb: heapMb }));
   const runner = env.SVC_RUNNER === "1" || env.SVC_RUNNER === "true";
   if (opts.startupCheck) await startupCheck(engine);
   const hops = trustedProxyHops(env);
@@ -118,7 +137,12 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
       const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
       return forwardedClient(c.req.header("x-forwarded-for"), hops) ?? incoming?.socket?.remoteAddress ?? "local";
     },
-    onInternalError: (e) => err(runner ? JSON.stringify({ level: "error", message: e instanceof Error ? e.message : String(e) }) : `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    onInternalError: (e) =>
+      err(
+        runner
+          ? JSON.stringify({ level: "error", message: e instanceof Error ? e.message : String(e) })
+          : `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      ),
   });
 
   let inflight = 0;
@@ -128,10 +152,17 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
   const server = createAdaptorServer({
     // Slow bodies and headers are cut off (Node answers 408), not held for Node's default 300 s.
     // Node enforces both on a timer (connectionsCheckingInterval, 30 s by default): check often enough for the limit to mean something.
-    serverOptions: { requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 20_000), connectionsCheckingInterval: Math.min(1000, bodyTimeoutMs / 2) },
+    serverOptions: {
+      requestTimeout: bodyTimeoutMs,
+      headersTimeout: Math.min(bodyTimeoutMs, 20_000),
+      connectionsCheckingInterval: Math.min(1000, bodyTimeoutMs / 2),
+    },
     fetch: async (req: Request, nodeEnv: unknown) => {
       if (draining) {
-        return new Response(JSON.stringify(errorBody("SHUTTING_DOWN", "the server is shutting down")), { status: 503, headers: { "content-type": "application/json; charset=utf-8", connection: "close", "retry-after": "1" } });
+        return new Response(JSON.stringify(errorBody("SHUTTING_DOWN", "the server is shutting down")), {
+          status: 503,
+          headers: { "content-type": "application/json; charset=utf-8", connection: "close", "retry-after": "1" },
+        });
       }
       inflight++;
       try {
@@ -147,7 +178,8 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void => {
       server.off("listening", onListening);
-      if (e.code === "EADDRINUSE") reject(new HostError(`port ${opts.port} on ${opts.host} is already in use (try --port 0 for a free one)`));
+      if (e.code === "EADDRINUSE")
+        reject(new HostError(`port ${opts.port} on ${opts.host} is already in use (try --port 0 for a free one)`));
       else if (e.code === "EACCES") reject(new HostError(`no permission to listen on ${opts.host}:${opts.port}`));
       else reject(new HostError(`cannot listen on ${opts.host}:${opts.port}: ${e.message}`));
     };
@@ -182,7 +214,8 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
         http.closeIdleConnections();
         let timer: NodeJS.Timeout | undefined;
         const expired = new Promise<false>((r) => (timer = setTimeout(() => r(false), deadlineMs)));
-        const finished = inflight > 0 ? new Promise<true>((r) => (drained = () => r(true))) : Promise.resolve(true as const);
+        const finished =
+          inflight > 0 ? new Promise<true>((r) => (drained = () => r(true))) : Promise.resolve(true as const);
         const inTime = await Promise.race([finished, expired]);
         clearTimeout(timer);
         // Past the deadline, the pool is stopped first (its threads are terminated, their

@@ -19,7 +19,17 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Tinypool from "tinypool";
 import type { RunResult } from "../../core/result.js";
-import { createInProcessEngine, hardDeadlineSeconds, RunCancelledError, RunDeadlineError, RunMemoryError, type Engine, type EngineStats, type RunControl, type RunJob } from "../engine.js";
+import {
+  createInProcessEngine,
+  hardDeadlineSeconds,
+  RunCancelledError,
+  RunDeadlineError,
+  RunMemoryError,
+  type Engine,
+  type EngineStats,
+  type RunControl,
+  type RunJob,
+} from "../engine.js";
 
 export interface PoolOptions {
   size: number;
@@ -56,10 +66,13 @@ export class WorkerPool implements Engine {
     const abort = new AbortController();
     const deadline = hardDeadlineSeconds(job);
     let reason: "deadline" | "cancel" | null = null;
-    const timer = deadline === null ? null : setTimeout(() => {
-      reason = "deadline";
-      abort.abort();
-    }, deadline * 1000);
+    const timer =
+      deadline === null
+        ? null
+        : setTimeout(() => {
+            reason = "deadline";
+            abort.abort();
+          }, deadline * 1000);
     const onCancel = (): void => {
       reason ??= "cancel";
       abort.abort();
@@ -78,7 +91,8 @@ export class WorkerPool implements Engine {
         throw new RunCancelledError();
       }
       // A thread past its heap cap dies (tinypool replaces it); the run gets a coded error, the process lives on.
-      if ((err as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY") throw new RunMemoryError(this.maxHeapMb);
+      if ((err as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY")
+        throw new RunMemoryError(this.maxHeapMb);
       throw err instanceof Error ? err : new Error(String(err));
     } finally {
       this.active--;
@@ -115,7 +129,10 @@ export function workerEntry(): URL | null {
 }
 
 /** A worker-thread pool when the built entry exists, else in-process evaluation. */
-export function createNodeEngine(size = Math.min(availableParallelism(), 8), options: Omit<PoolOptions, "size"> = {}): Engine & { kind: "threads" | "in-process" } {
+export function createNodeEngine(
+  size = Math.min(availableParallelism(), 8),
+  options: Omit<PoolOptions, "size"> = {},
+): Engine & { kind: "threads" | "in-process" } {
   const entry = workerEntry();
   if (entry) return Object.assign(new WorkerPool(entry, { size, ...options }), { kind: "threads" as const });
   const inProcess = createInProcessEngine();
@@ -131,6 +148,14 @@ export function createNodeEngine(size = Math.min(availableParallelism(), 8), opt
         active--;
       }
     },
-    stats: () => ({ kind: "in-process", size: 1, alive: 1, busy: Math.min(1, active), queued: Math.max(0, active - 1), terminated: 0, cancelled: 0 }),
+    stats: () => ({
+      kind: "in-process",
+      size: 1,
+      alive: 1,
+      busy: Math.min(1, active),
+      queued: Math.max(0, active - 1),
+      terminated: 0,
+      cancelled: 0,
+    }),
   };
 }

@@ -14,8 +14,18 @@ const SPEC = BUILTINS_JSON;
 const NS = /^(math|str|array|matrix|map|color)\./;
 
 it("implements every libs builtin of builtins.json", () => {
-  const spec = JSON.parse(readFileSync(SPEC, "utf8")) as { functions: Record<string, unknown>; constants: Record<string, unknown> };
-  const fns: Record<string, { name: string }> = { ...math.functions, ...str.functions, ...array.functions, ...matrix.functions, ...map.functions, ...color.functions };
+  const spec = JSON.parse(readFileSync(SPEC, "utf8")) as {
+    functions: Record<string, unknown>;
+    constants: Record<string, unknown>;
+  };
+  const fns: Record<string, { name: string }> = {
+    ...math.functions,
+    ...str.functions,
+    ...array.functions,
+    ...matrix.functions,
+    ...map.functions,
+    ...color.functions,
+  };
   const consts: Record<string, unknown> = { ...math.constants, ...color.constants };
   const missing = [
     ...Object.keys(spec.functions).filter((n) => NS.test(n) && !(n in fns)),

@@ -143,7 +143,12 @@ export function tsi(x: Series, short: number, long: number): Float64Array {
 }
 
 /** Anchored vwap with bands (the reference's computeVWAP); na until the first anchor. */
-export function vwap(src: Series, vol: Series, anchor: ArrayLike<boolean>, mult: number): [Float64Array, Float64Array, Float64Array] {
+export function vwap(
+  src: Series,
+  vol: Series,
+  anchor: ArrayLike<boolean>,
+  mult: number,
+): [Float64Array, Float64Array, Float64Array] {
   const n = src.length;
   const v = new Float64Array(n).fill(NaN);
   const up = new Float64Array(n).fill(NaN);

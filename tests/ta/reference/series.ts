@@ -17,7 +17,8 @@ function lastBars(x: Series, i: number, len: number): number[] | null {
   return Array.from({ length: len }, (_, k) => x[i - len + 1 + k]);
 }
 
-const map = (x: Series, f: (i: number) => number): Float64Array => Float64Array.from({ length: x.length }, (_, i) => f(i));
+const map = (x: Series, f: (i: number) => number): Float64Array =>
+  Float64Array.from({ length: x.length }, (_, i) => f(i));
 
 /**
  * Window sums the way TradingView keeps them (assembly/avg.ts): one running sum over the non-na values
@@ -206,7 +207,9 @@ export function rsi(x: Series, len: number): Float64Array {
   const d = map(x, (i) => (i > 0 ? Math.max(x[i - 1] - x[i], 0) : NaN));
   const ru = ema(u, len, true);
   const rd = ema(d, len, true);
-  return map(x, (i) => (ru[i] !== ru[i] || rd[i] !== rd[i] ? NaN : rd[i] === 0 ? 100 : ru[i] === 0 ? 0 : 100 - 100 / (1 + ru[i] / rd[i])));
+  return map(x, (i) =>
+    ru[i] !== ru[i] || rd[i] !== rd[i] ? NaN : rd[i] === 0 ? 100 : ru[i] === 0 ? 0 : 100 - 100 / (1 + ru[i] / rd[i]),
+  );
 }
 
 /** Sorted non-na values of the last `len` bars, plus whether any was na. */
@@ -349,7 +352,10 @@ export function linreg(x: Series, len: number, offset: number): Float64Array {
   return map(x, (i) => {
     const w = lastBars(x, i, len);
     if (!w) return NaN;
-    let sx = 0, sy = 0, sxx = 0, sxy = 0;
+    let sx = 0,
+      sy = 0,
+      sxx = 0,
+      sxy = 0;
     for (let j = 0; j < len; j++) {
       sx += j;
       sy += w[j];

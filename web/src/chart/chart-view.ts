@@ -84,7 +84,12 @@ export class ChartView {
   ) {
     this.chart = createChart(container, {
       autoSize: true,
-      layout: { background: { color: "#ffffff" }, textColor: "#131722", fontSize: 11, panes: { separatorColor: "#d1d4dc" } },
+      layout: {
+        background: { color: "#ffffff" },
+        textColor: "#131722",
+        fontSize: 11,
+        panes: { separatorColor: "#d1d4dc" },
+      },
       grid: { vertLines: { color: "#f0f3fa" }, horzLines: { color: "#f0f3fa" } },
       timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 },
       crosshair: { mode: 0 },
@@ -124,7 +129,13 @@ export class ChartView {
     const n = bars.time.length;
     this.candleData = new Array(n - this.start);
     for (let i = this.start; i < n; i++) {
-      this.candleData[i - this.start] = { time: this.times[i], open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i] };
+      this.candleData[i - this.start] = {
+        time: this.times[i],
+        open: bars.open[i],
+        high: bars.high[i],
+        low: bars.low[i],
+        close: bars.close[i],
+      };
     }
   }
 
@@ -220,7 +231,12 @@ export class ChartView {
   }
 
   private attachLayer(series: ISeriesApi<SeriesType>, z: "bottom" | "top", painter: (g: PaneGeometry) => void): void {
-    const layer = new CanvasLayer(painter, z, () => this.times.length, () => this.start);
+    const layer = new CanvasLayer(
+      painter,
+      z,
+      () => this.times.length,
+      () => this.start,
+    );
     series.attachPrimitive(layer);
     this.layers.push({ series, layer });
   }
@@ -228,7 +244,9 @@ export class ChartView {
   private coloredCandles(col: SeriesColumn | undefined): CandlestickData<Time>[] {
     return this.candleData.map((c, i) => {
       const color = col ? anyColor(col[i + this.start]) : null;
-      return color ? { ...(c as CandlestickData<Time>), color, wickColor: color, borderColor: color } : (c as CandlestickData<Time>);
+      return color
+        ? { ...(c as CandlestickData<Time>), color, wickColor: color, borderColor: color }
+        : (c as CandlestickData<Time>);
     });
   }
 
@@ -246,9 +264,21 @@ export class ChartView {
     col: SeriesColumn | undefined,
     colors?: readonly (string | null)[],
     opts: { area?: boolean; offset?: number; bridge?: boolean } = {},
-  ): (WhitespaceData<Time> & { value?: number; color?: string; lineColor?: string; topColor?: string; bottomColor?: string })[] {
+  ): (WhitespaceData<Time> & {
+    value?: number;
+    color?: string;
+    lineColor?: string;
+    topColor?: string;
+    bottomColor?: string;
+  })[] {
     const offset = opts.offset ?? 0;
-    const out: (WhitespaceData<Time> & { value?: number; color?: string; lineColor?: string; topColor?: string; bottomColor?: string })[] = [];
+    const out: (WhitespaceData<Time> & {
+      value?: number;
+      color?: string;
+      lineColor?: string;
+      topColor?: string;
+      bottomColor?: string;
+    })[] = [];
     for (let i = this.start; i < this.times.length; i++) {
       const src = i - offset;
       const v = col && src >= 0 && src < col.length ? col[src] : null;
@@ -263,7 +293,13 @@ export class ChartView {
       const c = colors[src] ? cssColor(colors[src]) : TRANSPARENT;
       out.push(
         opts.area
-          ? { time: this.times[i], value: v, lineColor: c, topColor: withAlpha(c, 0.35), bottomColor: withAlpha(c, 0.02) }
+          ? {
+              time: this.times[i],
+              value: v,
+              lineColor: c,
+              topColor: withAlpha(c, 0.35),
+              bottomColor: withAlpha(c, 0.02),
+            }
           : { time: this.times[i], value: v, color: c },
       );
     }
@@ -302,7 +338,13 @@ export class ChartView {
       case "area": {
         const s = this.chart.addSeries(
           AreaSeries,
-          { ...common, lineColor: plan.color, topColor: withAlpha(plan.color, 0.35), bottomColor: withAlpha(plan.color, 0.02), lineWidth: 1 },
+          {
+            ...common,
+            lineColor: plan.color,
+            topColor: withAlpha(plan.color, 0.35),
+            bottomColor: withAlpha(plan.color, 0.02),
+            lineWidth: 1,
+          },
           plan.pane,
         );
         s.setData(this.lineData(col, colors, { area: true, offset: plan.offset, bridge: plan.bridge }));
@@ -313,7 +355,13 @@ export class ChartView {
         // an invisible carrier series keeps the level inside the autoscaled range
         const s = this.chart.addSeries(
           LineSeries,
-          { lineVisible: false, priceLineVisible: false, lastValueVisible: false, crosshairMarkerVisible: false, color: plan.color },
+          {
+            lineVisible: false,
+            priceLineVisible: false,
+            lastValueVisible: false,
+            crosshairMarkerVisible: false,
+            color: plan.color,
+          },
           plan.pane,
         );
         s.setData(this.times.slice(this.start).map((time) => ({ time, value: plan.price })));
@@ -344,10 +392,23 @@ export class ChartView {
         const s = plan.candles
           ? this.chart.addSeries(
               CandlestickSeries,
-              { ...common, upColor: plan.color, downColor: plan.color, wickUpColor: plan.wickColor, wickDownColor: plan.wickColor, borderVisible: true, borderUpColor: plan.borderColor, borderDownColor: plan.borderColor },
+              {
+                ...common,
+                upColor: plan.color,
+                downColor: plan.color,
+                wickUpColor: plan.wickColor,
+                wickDownColor: plan.wickColor,
+                borderVisible: true,
+                borderUpColor: plan.borderColor,
+                borderDownColor: plan.borderColor,
+              },
               plan.pane,
             )
-          : this.chart.addSeries(BarSeries, { ...common, upColor: plan.color, downColor: plan.color, openVisible: true, thinBars: false }, plan.pane);
+          : this.chart.addSeries(
+              BarSeries,
+              { ...common, upColor: plan.color, downColor: plan.color, openVisible: true, thinBars: false },
+              plan.pane,
+            );
         s.setData(data);
         this.add(plan, s);
         break;
@@ -369,7 +430,16 @@ export class ChartView {
       let g = groups.get(key);
       if (!g) {
         const color = kind === "exit" ? "#9c27b0" : long ? "#2962ff" : "#e91e63";
-        g = { marker: { time: this.times[bar], position: up ? "belowBar" : "aboveBar", shape: up ? "arrowUp" : "arrowDown", color, text: "" }, ids: [] };
+        g = {
+          marker: {
+            time: this.times[bar],
+            position: up ? "belowBar" : "aboveBar",
+            shape: up ? "arrowUp" : "arrowDown",
+            color,
+            text: "",
+          },
+          ids: [],
+        };
         groups.set(key, g);
       }
       g.ids.push(id);
@@ -389,9 +459,24 @@ export class ChartView {
   }
 
   /** Read-only view of what is drawn, for the e2e test hook. */
-  snapshot(): { candles: number; candleColors: number; windowStart: number; series: SeriesSnapshot[]; markers: number; markerColors: number; panes: number; backgroundRects: number; drawings: Record<string, number> } {
+  snapshot(): {
+    candles: number;
+    candleColors: number;
+    windowStart: number;
+    series: SeriesSnapshot[];
+    markers: number;
+    markerColors: number;
+    panes: number;
+    backgroundRects: number;
+    drawings: Record<string, number>;
+  } {
     const series = this.drawn.map((d) => {
-      const data = d.series.data() as readonly (WhitespaceData<Time> & { value?: number; close?: number; color?: string; lineColor?: string })[];
+      const data = d.series.data() as readonly (WhitespaceData<Time> & {
+        value?: number;
+        close?: number;
+        color?: string;
+        lineColor?: string;
+      })[];
       let points = 0;
       let last: number | null = null;
       const colors = new Set<string>();
@@ -408,8 +493,20 @@ export class ChartView {
       }
       return { title: d.title, type: d.type, pane: d.pane, points, last, colors: colors.size, sum };
     });
-    const candleColors = new Set((this.candles.data() as readonly { color?: string }[]).map((c) => c.color).filter(Boolean)).size;
-    return { candles: this.candles.data().length, candleColors, markerColors: this.markerColors, windowStart: this.start, series, markers: this.markerCount, panes: this.chart.panes().length, backgroundRects: this.bgRects, drawings: { ...this.drawnKinds, ...(this.tableCount ? { table: this.tableCount } : {}) } };
+    const candleColors = new Set(
+      (this.candles.data() as readonly { color?: string }[]).map((c) => c.color).filter(Boolean),
+    ).size;
+    return {
+      candles: this.candles.data().length,
+      candleColors,
+      markerColors: this.markerColors,
+      windowStart: this.start,
+      series,
+      markers: this.markerCount,
+      panes: this.chart.panes().length,
+      backgroundRects: this.bgRects,
+      drawings: { ...this.drawnKinds, ...(this.tableCount ? { table: this.tableCount } : {}) },
+    };
   }
 }
 
@@ -426,7 +523,13 @@ function withAlpha(color: string, a: number): string {
   return color;
 }
 
-function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesColumn, times: Time[], start: number, colors?: readonly (string | null)[]): SeriesMarker<Time>[] {
+function shapeMarkers(
+  plan: Extract<PlotPlan, { type: "markers" }>,
+  col: SeriesColumn,
+  times: Time[],
+  start: number,
+  colors?: readonly (string | null)[],
+): SeriesMarker<Time>[] {
   const out: SeriesMarker<Time>[] = [];
   const n = Math.min(col.length, times.length);
   for (let i = start; i < n; i++) {
@@ -434,7 +537,12 @@ function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesC
     if (plan.arrow) {
       if (typeof v !== "number" || v !== v || v === 0) continue;
       const up = v > 0;
-      out.push({ time: times[i], position: up ? "belowBar" : "aboveBar", shape: up ? "arrowUp" : "arrowDown", color: up ? plan.color : plan.colorDown });
+      out.push({
+        time: times[i],
+        position: up ? "belowBar" : "aboveBar",
+        shape: up ? "arrowUp" : "arrowDown",
+        color: up ? plan.color : plan.colorDown,
+      });
       continue;
     }
     const hit = v === true || (typeof v === "number" && v === v);
@@ -443,8 +551,17 @@ function shapeMarkers(plan: Extract<PlotPlan, { type: "markers" }>, col: SeriesC
     const color = colors ? (colors[i] ? cssColor(colors[i]) : null) : plan.color;
     if (color === null) continue;
     if (plan.position === "inBar" && typeof v === "number") {
-      out.push({ time: times[i], position: "atPriceMiddle", price: v, shape: plan.shape, color, text: plan.text, size: plan.size });
-    } else out.push({ time: times[i], position: plan.position, shape: plan.shape, color, text: plan.text, size: plan.size });
+      out.push({
+        time: times[i],
+        position: "atPriceMiddle",
+        price: v,
+        shape: plan.shape,
+        color,
+        text: plan.text,
+        size: plan.size,
+      });
+    } else
+      out.push({ time: times[i], position: plan.position, shape: plan.shape, color, text: plan.text, size: plan.size });
   }
   return out;
 }
@@ -463,7 +580,10 @@ function ohlcData(
   };
   const out: (CandlestickData<Time> | WhitespaceData<Time>)[] = new Array(times.length - start);
   for (let i = start; i < times.length; i++) {
-    const open = num(o.open, i), high = num(o.high, i), low = num(o.low, i), close = num(o.close, i);
+    const open = num(o.open, i),
+      high = num(o.high, i),
+      low = num(o.low, i),
+      close = num(o.close, i);
     const time = times[i];
     if (open !== open || high !== high || low !== low || close !== close) {
       out[i - start] = { time };
@@ -517,9 +637,16 @@ function paintBackground(g: PaneGeometry, cols: (SeriesColumn | undefined)[]): n
   return rects;
 }
 
-function paintFills(g: PaneGeometry, fills: Extract<PlotPlan, { type: "fill" }>[], result: PackedRunResult, plans: PlotPlan[]): void {
+function paintFills(
+  g: PaneGeometry,
+  fills: Extract<PlotPlan, { type: "fill" }>[],
+  result: PackedRunResult,
+  plans: PlotPlan[],
+): void {
   const valuesOf = (title: string): ((i: number) => number) => {
-    const hl = plans.find((p) => p.type === "hline" && p.title === title) as Extract<PlotPlan, { type: "hline" }> | undefined;
+    const hl = plans.find((p) => p.type === "hline" && p.title === title) as
+      | Extract<PlotPlan, { type: "hline" }>
+      | undefined;
     if (hl) return () => hl.price;
     const col = result.series[title];
     return (i) => {
@@ -534,10 +661,17 @@ function paintFills(g: PaneGeometry, fills: Extract<PlotPlan, { type: "fill" }>[
     const base = cssColor(f.color);
     // one quad per bar pair, so gaps (na) break the band like TradingView does
     for (let i = Math.max(1, g.visible.from); i <= g.visible.to; i++) {
-      const a0 = a(i - 1), a1 = a(i), b0 = b(i - 1), b1 = b(i);
+      const a0 = a(i - 1),
+        a1 = a(i),
+        b0 = b(i - 1),
+        b1 = b(i);
       if (a0 !== a0 || a1 !== a1 || b0 !== b0 || b1 !== b1) continue;
-      const x0 = g.x(i - 1), x1 = g.x(i);
-      const ya0 = g.y(a0), ya1 = g.y(a1), yb0 = g.y(b0), yb1 = g.y(b1);
+      const x0 = g.x(i - 1),
+        x1 = g.x(i);
+      const ya0 = g.y(a0),
+        ya1 = g.y(a1),
+        yb0 = g.y(b0),
+        yb1 = g.y(b1);
       if (x0 === null || x1 === null || ya0 === null || ya1 === null || yb0 === null || yb1 === null) continue;
       const perBar = col ? anyColor(col[i]) : null;
       g.ctx.fillStyle = perBar ?? base;

@@ -24,4 +24,15 @@ export function anyColor(c: unknown): string | null {
 }
 
 /** Series colours for plots that come without one, in TradingView's default order. */
-export const PALETTE = ["#2962ff", "#ff6d00", "#00897b", "#d81b60", "#6d4c41", "#8e24aa", "#43a047", "#f4511e", "#3949ab", "#00acc1"];
+export const PALETTE = [
+  "#2962ff",
+  "#ff6d00",
+  "#00897b",
+  "#d81b60",
+  "#6d4c41",
+  "#8e24aa",
+  "#43a047",
+  "#f4511e",
+  "#3949ab",
+  "#00acc1",
+];

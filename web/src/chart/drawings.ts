@@ -46,7 +46,11 @@ function dash(ctx: CanvasRenderingContext2D, style: string, width: number): void
 }
 
 /** Paints every drawing in view; returns how many of each kind were painted. */
-export function paintDrawings(g: PaneGeometry, drawings: readonly Rec[], xOf: (x: number, xloc: string) => number): Record<string, number> {
+export function paintDrawings(
+  g: PaneGeometry,
+  drawings: readonly Rec[],
+  xOf: (x: number, xloc: string) => number,
+): Record<string, number> {
   const { ctx } = g;
   const painted: Record<string, number> = {};
   const count = (kind: string, ok: boolean) => {
@@ -71,7 +75,8 @@ export function paintDrawings(g: PaneGeometry, drawings: readonly Rec[], xOf: (x
     ctx.fillStyle = anyColor(d.color) ?? "rgba(41, 98, 255, 0.15)";
     ctx.beginPath();
     pts.forEach(([x, y], k) => {
-      if (k) ctx.lineTo(x!, y!); else ctx.moveTo(x!, y!);
+      if (k) ctx.lineTo(x!, y!);
+      else ctx.moveTo(x!, y!);
     });
     ctx.closePath();
     ctx.fill();
@@ -263,7 +268,10 @@ export function renderTables(host: HTMLElement, drawings: readonly Rec[]): numbe
     const span = new Map<string, { rows: number; cols: number }>();
     const covered = new Set<string>();
     for (const m of Array.isArray(d.merged) ? (d.merged as Rec[]) : []) {
-      const c0 = num(m, "start_column"), r0 = num(m, "start_row"), c1 = num(m, "end_column"), r1 = num(m, "end_row");
+      const c0 = num(m, "start_column"),
+        r0 = num(m, "start_row"),
+        c1 = num(m, "end_column"),
+        r1 = num(m, "end_row");
       span.set(`${r0},${c0}`, { rows: r1 - r0 + 1, cols: c1 - c0 + 1 });
       for (let r = r0; r <= r1; r++) for (let k = c0; k <= c1; k++) if (r !== r0 || k !== c0) covered.add(`${r},${k}`);
     }

@@ -8,15 +8,46 @@ import { PALETTE, cssColor } from "./colors.js";
 export type Pane = 0 | 1;
 
 export type PlotPlan =
-  | { type: "line"; title: string; pane: Pane; color: string; width: number; step: boolean; dashed: boolean; points: boolean; lineVisible: boolean; bridge: boolean; offset: number }
+  | {
+      type: "line";
+      title: string;
+      pane: Pane;
+      color: string;
+      width: number;
+      step: boolean;
+      dashed: boolean;
+      points: boolean;
+      lineVisible: boolean;
+      bridge: boolean;
+      offset: number;
+    }
   | { type: "histogram"; title: string; pane: Pane; color: string; offset: number }
   | { type: "area"; title: string; pane: Pane; color: string; width: number; bridge: boolean; offset: number }
-  | { type: "markers"; title: string; pane: Pane; color: string; colorDown: string; shape: MarkerShape; position: MarkerPosition; text: string; arrow: boolean; size: number }
+  | {
+      type: "markers";
+      title: string;
+      pane: Pane;
+      color: string;
+      colorDown: string;
+      shape: MarkerShape;
+      position: MarkerPosition;
+      text: string;
+      arrow: boolean;
+      size: number;
+    }
   | { type: "hline"; title: string; pane: Pane; price: number; color: string; dashed: boolean; width: number }
   | { type: "fill"; title: string; pane: Pane; plot1: string; plot2: string; color: string }
   | { type: "bgcolor"; title: string; pane: Pane }
   | { type: "barcolor"; title: string }
-  | { type: "ohlc"; title: string; pane: Pane; candles: boolean; color: string; wickColor: string; borderColor: string };
+  | {
+      type: "ohlc";
+      title: string;
+      pane: Pane;
+      candles: boolean;
+      color: string;
+      wickColor: string;
+      borderColor: string;
+    };
 
 export type MarkerShape = "circle" | "square" | "arrowUp" | "arrowDown";
 export type MarkerPosition = "aboveBar" | "belowBar" | "inBar";
@@ -91,7 +122,16 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         // na values, the *br styles break there (TradingView's "with breaks")
         const offset = typeof meta.offset === "number" ? Math.trunc(meta.offset) : 0;
         if (style === "histogram" || style === "columns") plans.push({ type: "histogram", title, pane, color, offset });
-        else if (style === "area" || style === "areabr") plans.push({ type: "area", title, pane, color, width: meta.linewidth ?? 1, bridge: style === "area", offset });
+        else if (style === "area" || style === "areabr")
+          plans.push({
+            type: "area",
+            title,
+            pane,
+            color,
+            width: meta.linewidth ?? 1,
+            bridge: style === "area",
+            offset,
+          });
         else {
           const points = style === "circles" || style === "cross";
           plans.push({
@@ -115,21 +155,59 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
         const shape = kind === "plotchar" ? "circle" : markerShape(style || "xcross");
         const loc = bareName(meta.location);
         const text = kind === "plotchar" ? String(meta.char ?? meta.text ?? "★") : String(meta.text ?? "");
-        plans.push({ type: "markers", title, pane, color, colorDown: color, shape, position: markerPosition(loc, shape), text, arrow: false, size: markerSize(meta.size) });
+        plans.push({
+          type: "markers",
+          title,
+          pane,
+          color,
+          colorDown: color,
+          shape,
+          position: markerPosition(loc, shape),
+          text,
+          arrow: false,
+          size: markerSize(meta.size),
+        });
         break;
       }
       case "plotarrow":
-        plans.push({ type: "markers", title, pane, color: cssColor(meta.color, "#4caf50"), colorDown: cssColor(meta.colordown, "#ff5252"), shape: "arrowUp", position: "belowBar", text: "", arrow: true, size: 1 });
+        plans.push({
+          type: "markers",
+          title,
+          pane,
+          color: cssColor(meta.color, "#4caf50"),
+          colorDown: cssColor(meta.colordown, "#ff5252"),
+          shape: "arrowUp",
+          position: "belowBar",
+          text: "",
+          arrow: true,
+          size: 1,
+        });
         break;
       case "hline": {
         const price = typeof meta.price === "number" ? meta.price : firstNumber(result.series[key]);
         if (price === null) break;
         const ls = bareName(meta.linestyle);
-        plans.push({ type: "hline", title, pane, price, color: cssColor(meta.color, "#787b86"), dashed: ls !== "solid", width: meta.linewidth ?? 1 });
+        plans.push({
+          type: "hline",
+          title,
+          pane,
+          price,
+          color: cssColor(meta.color, "#787b86"),
+          dashed: ls !== "solid",
+          width: meta.linewidth ?? 1,
+        });
         break;
       }
       case "fill":
-        if (meta.plot1 && meta.plot2) plans.push({ type: "fill", title, pane, plot1: meta.plot1, plot2: meta.plot2, color: cssColor(meta.color, "rgba(41, 98, 255, 0.1)") });
+        if (meta.plot1 && meta.plot2)
+          plans.push({
+            type: "fill",
+            title,
+            pane,
+            plot1: meta.plot1,
+            plot2: meta.plot2,
+            color: cssColor(meta.color, "rgba(41, 98, 255, 0.1)"),
+          });
         break;
       case "bgcolor":
         plans.push({ type: "bgcolor", title, pane });
@@ -140,10 +218,31 @@ export function planPlots(result: Pick<PackedRunResult, "plot_meta" | "overlay" 
       case "plotcandle":
       case "plotbar":
         // wick and border default to the body colour
-        plans.push({ type: "ohlc", title, pane, candles: kind === "plotcandle", color, wickColor: cssColor(meta.wickcolor, color), borderColor: cssColor(meta.bordercolor, color) });
+        plans.push({
+          type: "ohlc",
+          title,
+          pane,
+          candles: kind === "plotcandle",
+          color,
+          wickColor: cssColor(meta.wickcolor, color),
+          borderColor: cssColor(meta.bordercolor, color),
+        });
         break;
       default:
-        if (result.series[key]) plans.push({ type: "line", title, pane, color, width: 1, step: false, dashed: false, points: false, lineVisible: true, bridge: false, offset: 0 });
+        if (result.series[key])
+          plans.push({
+            type: "line",
+            title,
+            pane,
+            color,
+            width: 1,
+            step: false,
+            dashed: false,
+            points: false,
+            lineVisible: true,
+            bridge: false,
+            offset: 0,
+          });
     }
   }
   return plans;

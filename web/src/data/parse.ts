@@ -2,7 +2,13 @@
 // parsing and validation are the runtime's own (src/core/bars.ts), so an upload is rejected for
 // exactly what a run would reject, with the same message naming the line or bar.
 
-import { isBarDataError, parseCsvBars, parseJsonBars, type BarColumns, type BarDataError } from "../../../src/core/bars.js";
+import {
+  isBarDataError,
+  parseCsvBars,
+  parseJsonBars,
+  type BarColumns,
+  type BarDataError,
+} from "../../../src/core/bars.js";
 import type { PackedBars } from "../../../src/worker/protocol.js";
 
 export class DataError extends Error {

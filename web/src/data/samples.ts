@@ -12,7 +12,12 @@ export interface SampleInfo {
 
 export const SAMPLES: readonly SampleInfo[] = [
   { id: "btc-1d", name: "BTC-like daily (2,000 bars)", file: "samples/btc-like-1d.json", symbol: "SAMPLE:BTCUSD" },
-  { id: "eurusd-1h", name: "EURUSD-like 1h (3,000 bars, CSV)", file: "samples/eurusd-like-1h.csv", symbol: "SAMPLE:EURUSD" },
+  {
+    id: "eurusd-1h",
+    name: "EURUSD-like 1h (3,000 bars, CSV)",
+    file: "samples/eurusd-like-1h.csv",
+    symbol: "SAMPLE:EURUSD",
+  },
   { id: "eth-15m", name: "ETH-like 15m (4,000 bars)", file: "samples/eth-like-15m.json", symbol: "SAMPLE:ETHUSD" },
 ];
 

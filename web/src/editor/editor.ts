@@ -65,7 +65,16 @@ export function createEditor(o: EditorOptions): EditorView {
       try {
         diags = await o.diagnose(source);
       } catch (e) {
-        diags = [{ severity: "error", message: `parser crashed: ${(e as Error).message}`, line: 1, column: 1, end_line: 1, end_column: 1 }];
+        diags = [
+          {
+            severity: "error",
+            message: `parser crashed: ${(e as Error).message}`,
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 1,
+          },
+        ];
       }
       o.onDiagnostics?.(diags);
       return toCmDiagnostics(view.state.doc, diags);
@@ -95,7 +104,10 @@ export function createEditor(o: EditorOptions): EditorView {
       EditorView.updateListener.of((u) => {
         if (u.docChanged) o.onChange(u.state.doc.toString());
       }),
-      EditorView.theme({ "&": { height: "100%", fontSize: "13px" }, ".cm-scroller": { fontFamily: "ui-monospace, Menlo, Consolas, monospace" } }),
+      EditorView.theme({
+        "&": { height: "100%", fontSize: "13px" },
+        ".cm-scroller": { fontFamily: "ui-monospace, Menlo, Consolas, monospace" },
+      }),
     ],
   });
 }

@@ -17,7 +17,10 @@ export const GRACE_SECONDS = 5;
 const RUN_DEADLINE_MS = (RUN_BUDGET_SECONDS + GRACE_SECONDS) * 1000;
 
 export function createRuntimeWorker(): Worker {
-  return new Worker(new URL("../../../src/worker/runtime.worker.ts", import.meta.url), { type: "module", name: "resin-runtime" });
+  return new Worker(new URL("../../../src/worker/runtime.worker.ts", import.meta.url), {
+    type: "module",
+    name: "resin-runtime",
+  });
 }
 
 export class BrowserEngine implements Engine {
@@ -51,7 +54,12 @@ export class BrowserEngine implements Engine {
           barsKey: req.data.key,
           symbol: req.symbol,
           // "auto" like the HTTP API's default: compiled when eligible, interpret otherwise
-          options: { inputs: req.inputs, profiler: req.profiler, mode: req.mode ?? "auto", timeoutSeconds: RUN_BUDGET_SECONDS },
+          options: {
+            inputs: req.inputs,
+            profiler: req.profiler,
+            mode: req.mode ?? "auto",
+            timeoutSeconds: RUN_BUDGET_SECONDS,
+          },
         }),
       { deadlineMs: RUN_DEADLINE_MS },
     );
@@ -62,7 +70,11 @@ export class BrowserEngine implements Engine {
    * are pipelined (each worker holds the next one while it runs the current one), so the study keeps
    * size x PIPELINE_DEPTH runs in flight; its result does not depend on that (study.ts).
    */
-  optimize(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void, concurrency = this.pool.size * PIPELINE_DEPTH): Promise<OptimizeResult> {
+  optimize(
+    req: OptimizeRequest,
+    onProgress: (p: OptimizeProgress) => void,
+    concurrency = this.pool.size * PIPELINE_DEPTH,
+  ): Promise<OptimizeResult> {
     this.register(req);
     const signal = this.abort.signal;
     return clientSideOptimize(
@@ -73,7 +85,13 @@ export class BrowserEngine implements Engine {
           req.data.key,
           async (api) => {
             const sent = performance.now();
-            const reply = await api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs, mode: "auto" }, slice: [from, to] });
+            const reply = await api.trial({
+              source: req.script,
+              barsKey: req.data.key,
+              symbol: req.symbol,
+              options: { inputs, mode: "auto" },
+              slice: [from, to],
+            });
             if (this.trace) this.trace.add(queued, sent, reply);
             return trialOutcome(reply);
           },
@@ -101,7 +119,15 @@ export class BrowserEngine implements Engine {
     const n = req.data.bars.time.length;
     const slice: [number, number] = [Math.max(0, n - 2000), n];
     const trial = () =>
-      this.pool.exec(req.data.key, (api) => api.trial({ source: req.script, barsKey: req.data.key, symbol: req.symbol, options: { inputs: {}, mode: "auto" }, slice }));
+      this.pool.exec(req.data.key, (api) =>
+        api.trial({
+          source: req.script,
+          barsKey: req.data.key,
+          symbol: req.symbol,
+          options: { inputs: {}, mode: "auto" },
+          slice,
+        }),
+      );
     // `size` jobs queued at once land on `size` different workers
     const round = () => Promise.all(Array.from({ length: this.pool.size }, trial));
     const done = round()
@@ -121,7 +147,12 @@ export class BrowserEngine implements Engine {
   optimizeInOneWorker(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void): Promise<OptimizeResult> {
     this.register(req);
     const { data, ...rest } = req;
-    return this.pool.exec(data.key, (api) => api.optimize({ ...rest, barsKey: data.key }, Comlink.proxy((p: StudyProgress) => onProgress({ done: p.done, total: p.total, trial: p.trial }))));
+    return this.pool.exec(data.key, (api) =>
+      api.optimize(
+        { ...rest, barsKey: data.key },
+        Comlink.proxy((p: StudyProgress) => onProgress({ done: p.done, total: p.total, trial: p.trial })),
+      ),
+    );
   }
 
   cancel(): void {
@@ -153,8 +184,22 @@ export class TrialTrace {
   }
 
   /** Averages per trial. */
-  summary(): { jobs: number; queueMs: number; roundTripMs: number; workerMs: number; idleMs: number; replyBytes: number } {
+  summary(): {
+    jobs: number;
+    queueMs: number;
+    roundTripMs: number;
+    workerMs: number;
+    idleMs: number;
+    replyBytes: number;
+  } {
     const n = Math.max(1, this.jobs);
-    return { jobs: this.jobs, queueMs: this.queueMs / n, roundTripMs: this.roundTripMs / n, workerMs: this.workerMs / n, idleMs: this.idleMs / n, replyBytes: this.replyBytes / n };
+    return {
+      jobs: this.jobs,
+      queueMs: this.queueMs / n,
+      roundTripMs: this.roundTripMs / n,
+      workerMs: this.workerMs / n,
+      idleMs: this.idleMs / n,
+      replyBytes: this.replyBytes / n,
+    };
   }
 }

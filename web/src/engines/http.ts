@@ -17,7 +17,13 @@ import {
 export function barsToRows(p: PackedBars, from = 0, to = p.time.length): Record<string, number>[] {
   const rows: Record<string, number>[] = new Array(to - from);
   for (let i = from; i < to; i++) {
-    const row: Record<string, number> = { time: p.time[i], open: p.open[i], high: p.high[i], low: p.low[i], close: p.close[i] };
+    const row: Record<string, number> = {
+      time: p.time[i],
+      open: p.open[i],
+      high: p.high[i],
+      low: p.low[i],
+      close: p.close[i],
+    };
     if (p.volume[i] === p.volume[i]) row.volume = p.volume[i];
     rows[i - from] = row;
   }
@@ -32,7 +38,12 @@ export interface HttpTarget {
 /** The servers' request body limit (service.md 2): checked here to say what to do instead. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-async function postJson(target: HttpTarget, path: string, body: unknown, signal: AbortSignal): Promise<{ status: number; json: any }> {
+async function postJson(
+  target: HttpTarget,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<{ status: number; json: any }> {
   const text = JSON.stringify(body);
   if (text.length > MAX_BODY_BYTES) {
     throw new EngineError(
@@ -59,7 +70,13 @@ async function postJson(target: HttpTarget, path: string, body: unknown, signal:
 }
 
 /** POST /run; a script error (422) comes back as a result with `error` set, like the library. */
-export async function postRun(target: HttpTarget, req: EngineRunRequest, signal: AbortSignal, from?: number, to?: number): Promise<PackedRunResult> {
+export async function postRun(
+  target: HttpTarget,
+  req: EngineRunRequest,
+  signal: AbortSignal,
+  from?: number,
+  to?: number,
+): Promise<PackedRunResult> {
   const body: Record<string, unknown> = {
     script: req.source,
     data: barsToRows(req.data.bars, from, to),
@@ -104,7 +121,12 @@ export class HttpEngine implements Engine {
   async optimize(req: OptimizeRequest, onProgress: (p: OptimizeProgress) => void): Promise<OptimizeResult> {
     onProgress({ done: 0, total: req.n_trials });
     const { data, ...rest } = req;
-    const { status, json } = await postJson(this.target, "/optimize", { ...rest, data: barsToRows(data.bars) }, this.controller.signal);
+    const { status, json } = await postJson(
+      this.target,
+      "/optimize",
+      { ...rest, data: barsToRows(data.bars) },
+      this.controller.signal,
+    );
     if (status !== 200 || json.status !== "success") {
       throw new EngineError(`${json.code ?? "HTTP " + status}: ${json.message ?? "optimize failed"}`, json.code);
     }
@@ -128,7 +150,14 @@ export class EdgeEngine extends HttpEngine {
     const signal = this.loopAbort.signal;
     return clientSideOptimize(
       req,
-      (inputs, from, to) => postRun(this.target, { source: req.script, data: req.data, symbol: req.symbol, inputs, profiler: false, mode: "interpret" }, signal, from, to),
+      (inputs, from, to) =>
+        postRun(
+          this.target,
+          { source: req.script, data: req.data, symbol: req.symbol, inputs, profiler: false, mode: "interpret" },
+          signal,
+          from,
+          to,
+        ),
       { concurrency: 4, signal },
       onProgress,
     );

@@ -20,7 +20,10 @@ export class Engines {
     const key = `${id}|${url}|${id === "edge" ? s.edgeKey : ""}`;
     let e = this.remote.get(key);
     if (!e) {
-      e = id === "http" ? new HttpEngine({ baseUrl: url }) : new EdgeEngine({ baseUrl: url, apiKey: s.edgeKey || undefined });
+      e =
+        id === "http"
+          ? new HttpEngine({ baseUrl: url })
+          : new EdgeEngine({ baseUrl: url, apiKey: s.edgeKey || undefined });
       this.remote.set(key, e);
     }
     return e;

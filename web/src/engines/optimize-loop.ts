@@ -1,7 +1,12 @@
 // The client-side optimize loop (in-browser and edge engines): the shared study of src/optimize with
 // its trial runner mapped onto bar slices that the engine runs (a worker pool job, an edge /run).
 
-import { optimize, OptimizeError, type OptimizeProgress as StudyProgress, type TrialOutcome } from "../../../src/optimize/index.js";
+import {
+  optimize,
+  OptimizeError,
+  type OptimizeProgress as StudyProgress,
+  type TrialOutcome,
+} from "../../../src/optimize/index.js";
 import type { Bar } from "../../../src/core/result.js";
 import { EngineError, type OptimizeProgress, type OptimizeRequest, type OptimizeResult } from "./types.js";
 

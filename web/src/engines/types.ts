@@ -38,7 +38,14 @@ export interface OptimizeRequest {
   n_trials: number;
   sampler: string;
   objective: string;
-  validation: { mode: string; holdout_frac?: number; train_bars?: number; test_bars?: number; step_bars?: number; warmup_bars?: number };
+  validation: {
+    mode: string;
+    holdout_frac?: number;
+    train_bars?: number;
+    test_bars?: number;
+    step_bars?: number;
+    warmup_bars?: number;
+  };
   min_trades: number;
   seed?: number;
   symbol: string;

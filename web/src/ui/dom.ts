@@ -3,15 +3,21 @@
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 type Child = Node | string | number | null | undefined | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v as EventListener);
-    else if (k in el && k !== "list" && k !== "type" && typeof v !== "function") (el as unknown as Record<string, unknown>)[k] = v;
+    else if (k in el && k !== "list" && k !== "type" && typeof v !== "function")
+      (el as unknown as Record<string, unknown>)[k] = v;
     else el.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === "number" ? String(c) : c);
+  for (const c of children)
+    if (c !== null && c !== undefined && c !== false) el.append(typeof c === "number" ? String(c) : c);
   return el;
 }
 
@@ -20,7 +26,10 @@ export function fmt(v: unknown, digits = 2): string {
   if (v === null || v === undefined) return "—";
   if (typeof v === "number") {
     if (!Number.isFinite(v)) return v !== v ? "—" : v > 0 ? "∞" : "-∞";
-    return v.toLocaleString("en-US", { minimumFractionDigits: Number.isInteger(v) ? 0 : digits, maximumFractionDigits: digits });
+    return v.toLocaleString("en-US", {
+      minimumFractionDigits: Number.isInteger(v) ? 0 : digits,
+      maximumFractionDigits: digits,
+    });
   }
   return String(v);
 }

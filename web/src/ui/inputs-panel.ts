@@ -12,7 +12,12 @@ function colorHex(v: unknown): string {
   return "#2962ff";
 }
 
-export function renderInputs(host: HTMLElement, inputs: readonly InputRecord[], onChange: (title: string, value: unknown) => void, onReset: () => void): void {
+export function renderInputs(
+  host: HTMLElement,
+  inputs: readonly InputRecord[],
+  onChange: (title: string, value: unknown) => void,
+  onReset: () => void,
+): void {
   host.replaceChildren();
   if (inputs.length === 0) {
     host.append(h("p", { class: "muted" }, "This script declares no inputs."));
@@ -27,7 +32,12 @@ export function renderInputs(host: HTMLElement, inputs: readonly InputRecord[], 
     }
     const id = `input-${inp.id}`;
     const control = inputControl(inp, id, (v) => onChange(inp.title, v));
-    const row = h("div", { class: "input-row", "data-title": inp.title, title: inp.tooltip ?? "" }, h("label", { for: id }, inp.title), control);
+    const row = h(
+      "div",
+      { class: "input-row", "data-title": inp.title, title: inp.tooltip ?? "" },
+      h("label", { for: id }, inp.title),
+      control,
+    );
     form.append(row);
   }
   form.append(h("button", { type: "button", class: "link", onclick: () => onReset() }, "Reset to defaults"));
@@ -72,7 +82,12 @@ function inputControl(inp: InputRecord, id: string, set: (v: unknown) => void): 
       return el;
     }
     default: {
-      const el = h("input", { id, type: "text", value: value == null ? "" : String(value), onchange: () => set(el.value) });
+      const el = h("input", {
+        id,
+        type: "text",
+        value: value == null ? "" : String(value),
+        onchange: () => set(el.value),
+      });
       return el;
     }
   }

@@ -38,9 +38,17 @@ export class OptimizePanel {
     minTrades: h("input", { type: "number", min: 0, value: "5", name: "min_trades" }),
     seed: h("input", { type: "number", value: "42", name: "seed" }),
   };
-  private readonly runButton = h("button", { class: "primary", "data-testid": "opt-run", onclick: () => void this.start() }, "Optimize");
+  private readonly runButton = h(
+    "button",
+    { class: "primary", "data-testid": "opt-run", onclick: () => void this.start() },
+    "Optimize",
+  );
   private readonly cancelButton = h("button", { disabled: true, onclick: () => this.cancel() }, "Cancel");
-  private readonly applyButton = h("button", { disabled: true, "data-testid": "opt-apply", onclick: () => this.applyBest() }, "Apply best");
+  private readonly applyButton = h(
+    "button",
+    { disabled: true, "data-testid": "opt-apply", onclick: () => this.applyBest() },
+    "Apply best",
+  );
 
   constructor(
     host: HTMLElement,
@@ -62,7 +70,15 @@ export class OptimizePanel {
         labelled("Min trades", f.minTrades),
         labelled("Seed", f.seed),
       ),
-      h("div", { class: "opt-actions" }, this.runButton, this.cancelButton, this.applyButton, this.progress, this.status),
+      h(
+        "div",
+        { class: "opt-actions" },
+        this.runButton,
+        this.cancelButton,
+        this.applyButton,
+        this.progress,
+        this.status,
+      ),
       this.table,
     );
     this.renderSpace();
@@ -82,23 +98,46 @@ export class OptimizePanel {
   /** The panel was opened: the engine may get ready for a study of the current strategy meanwhile. */
   shown(): void {
     const c = this.ctx();
-    if (c && this.isStrategy && !this.running) c.engine.prepareOptimize?.({ script: c.script, data: c.data, symbol: c.symbol });
+    if (c && this.isStrategy && !this.running)
+      c.engine.prepareOptimize?.({ script: c.script, data: c.data, symbol: c.symbol });
   }
 
   private renderSpace(): void {
     this.spaceHost.replaceChildren();
     if (!this.params.length) {
-      this.spaceHost.append(h("p", { class: "muted" }, "Run a strategy whose int/float inputs have minval and maxval to fill the space."));
+      this.spaceHost.append(
+        h("p", { class: "muted" }, "Run a strategy whose int/float inputs have minval and maxval to fill the space."),
+      );
       return;
     }
-    const t = h("table", { class: "grid" }, h("tr", {}, ...["Use", "Input", "Kind", "Min", "Max", "Step"].map((c) => h("th", {}, c))));
+    const t = h(
+      "table",
+      { class: "grid" },
+      h("tr", {}, ...["Use", "Input", "Kind", "Min", "Max", "Step"].map((c) => h("th", {}, c))),
+    );
     for (const p of this.params) {
       const num = (key: "min" | "max" | "step") => {
-        const el = h("input", { type: "number", value: p[key] === undefined ? "" : String(p[key]), step: "any", onchange: () => (p[key] = el.value === "" ? undefined : Number(el.value)) });
+        const el = h("input", {
+          type: "number",
+          value: p[key] === undefined ? "" : String(p[key]),
+          step: "any",
+          onchange: () => (p[key] = el.value === "" ? undefined : Number(el.value)),
+        });
         return el;
       };
       const use = h("input", { type: "checkbox", checked: p.enabled, onchange: () => (p.enabled = use.checked) });
-      t.append(h("tr", {}, h("td", {}, use), h("td", {}, p.name), h("td", {}, p.kind), h("td", {}, num("min")), h("td", {}, num("max")), h("td", {}, num("step"))));
+      t.append(
+        h(
+          "tr",
+          {},
+          h("td", {}, use),
+          h("td", {}, p.name),
+          h("td", {}, p.kind),
+          h("td", {}, num("min")),
+          h("td", {}, num("max")),
+          h("td", {}, num("step")),
+        ),
+      );
     }
     this.spaceHost.append(t);
   }
@@ -111,7 +150,12 @@ export class OptimizePanel {
       mode === "holdout"
         ? { mode, holdout_frac: Number(f.holdout.value) }
         : mode === "walk-forward"
-          ? { mode, train_bars: Math.max(8, Math.floor((2 * n) / 3)), test_bars: Math.max(4, Math.floor(n / 6)), step_bars: Math.max(4, Math.floor(n / 6)) }
+          ? {
+              mode,
+              train_bars: Math.max(8, Math.floor((2 * n) / 3)),
+              test_bars: Math.max(4, Math.floor(n / 6)),
+              step_bars: Math.max(4, Math.floor(n / 6)),
+            }
           : { mode };
     return {
       script: c.script,
@@ -197,7 +241,16 @@ export class OptimizePanel {
   }
 
   private sortValue(t: TrialRecord, key: SortKey): number {
-    const v = key === "index" ? t.index : key === "is_score" ? t.is_score : key === "oos_score" ? t.oos_score : key === "trades" ? t.is_stats?.trades : t.is_stats?.total_pnl;
+    const v =
+      key === "index"
+        ? t.index
+        : key === "is_score"
+          ? t.is_score
+          : key === "oos_score"
+            ? t.oos_score
+            : key === "trades"
+              ? t.is_stats?.trades
+              : t.is_stats?.total_pnl;
     return typeof v === "number" ? v : -Infinity;
   }
 
@@ -219,9 +272,25 @@ export class OptimizePanel {
           : {},
         label,
       );
-    const t = h("table", { class: "grid", "data-testid": "trials" }, h("tr", {}, head("#", "index"), ...names.map((n) => head(n)), head("IS score", "is_score"), head("OOS score", "oos_score"), head("Trades", "trades"), head("IS P&L", "pnl"), head("Error")));
+    const t = h(
+      "table",
+      { class: "grid", "data-testid": "trials" },
+      h(
+        "tr",
+        {},
+        head("#", "index"),
+        ...names.map((n) => head(n)),
+        head("IS score", "is_score"),
+        head("OOS score", "oos_score"),
+        head("Trades", "trades"),
+        head("IS P&L", "pnl"),
+        head("Error"),
+      ),
+    );
     const { key, desc } = this.sort;
-    const rows = [...this.trials].sort((a, b) => (desc ? -1 : 1) * (this.sortValue(a, key) - this.sortValue(b, key)) || a.index - b.index);
+    const rows = [...this.trials].sort(
+      (a, b) => (desc ? -1 : 1) * (this.sortValue(a, key) - this.sortValue(b, key)) || a.index - b.index,
+    );
     for (const tr of rows) {
       const best = this.result?.best_index === tr.index;
       t.append(

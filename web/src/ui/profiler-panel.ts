@@ -3,7 +3,12 @@
 import type { PackedRunResult } from "../../../src/worker/protocol.js";
 import { fmt, h } from "./dom.js";
 
-export function renderProfile(host: HTMLElement, result: PackedRunResult, source: string, onLine: (line: number) => void): void {
+export function renderProfile(
+  host: HTMLElement,
+  result: PackedRunResult,
+  source: string,
+  onLine: (line: number) => void,
+): void {
   host.replaceChildren();
   const p = result.profile;
   if (!p) {
@@ -11,7 +16,11 @@ export function renderProfile(host: HTMLElement, result: PackedRunResult, source
     return;
   }
   host.append(
-    h("p", {}, `${fmt(p.total_ms, 1)} ms total over ${fmt(p.bars, 0)} bars (${p.mode}): parse ${fmt(p.phases?.parse_ms, 1)} ms, check ${fmt(p.phases?.check_ms, 1)} ms, eval ${fmt(p.phases?.eval_ms, 1)} ms.`),
+    h(
+      "p",
+      {},
+      `${fmt(p.total_ms, 1)} ms total over ${fmt(p.bars, 0)} bars (${p.mode}): parse ${fmt(p.phases?.parse_ms, 1)} ms, check ${fmt(p.phases?.check_ms, 1)} ms, eval ${fmt(p.phases?.eval_ms, 1)} ms.`,
+    ),
   );
   const lines = [...(p.lines ?? [])].sort((a, b) => b.ms - a.ms);
   if (!lines.length) {
@@ -19,7 +28,11 @@ export function renderProfile(host: HTMLElement, result: PackedRunResult, source
     return;
   }
   const src = source.split("\n");
-  const t = h("table", { class: "grid profile" }, h("tr", {}, h("th", {}, "Line"), h("th", {}, "ms"), h("th", {}, "Runs"), h("th", {}, "%"), h("th", {}, "Source")));
+  const t = h(
+    "table",
+    { class: "grid profile" },
+    h("tr", {}, h("th", {}, "Line"), h("th", {}, "ms"), h("th", {}, "Runs"), h("th", {}, "%"), h("th", {}, "Source")),
+  );
   for (const l of lines) {
     const bar = h("div", { class: "pct-bar" });
     bar.style.width = `${Math.min(100, l.pct)}%`;

@@ -38,13 +38,28 @@ export class ReportPanel {
       host.append(h("p", { class: "muted" }, "No equity curve in the result."));
       return;
     }
-    const chart = createChart(host, { autoSize: true, layout: { fontSize: 10, attributionLogo: false }, timeScale: { timeVisible: true }, grid: { vertLines: { visible: false } } });
-    const s = chart.addSeries(AreaSeries, { lineColor: "#2962ff", topColor: "rgba(41,98,255,0.3)", bottomColor: "rgba(41,98,255,0.02)", lineWidth: 2, priceLineVisible: false });
+    const chart = createChart(host, {
+      autoSize: true,
+      layout: { fontSize: 10, attributionLogo: false },
+      timeScale: { timeVisible: true },
+      grid: { vertLines: { visible: false } },
+    });
+    const s = chart.addSeries(AreaSeries, {
+      lineColor: "#2962ff",
+      topColor: "rgba(41,98,255,0.3)",
+      bottomColor: "rgba(41,98,255,0.02)",
+      lineWidth: 2,
+      priceLineVisible: false,
+    });
     const n = Math.min(eq.length, times.length);
     const data = [];
     for (let i = 0; i < n; i++) {
       const v = eq[i];
-      data.push(typeof v === "number" && v === v ? { time: (times[i] / 1000) as Time, value: v } : { time: (times[i] / 1000) as Time });
+      data.push(
+        typeof v === "number" && v === v
+          ? { time: (times[i] / 1000) as Time, value: v }
+          : { time: (times[i] / 1000) as Time },
+      );
     }
     s.setData(data);
     chart.timeScale().fitContent();
@@ -60,7 +75,11 @@ function statsGrid(st: StrategyResult): HTMLElement {
     ["Closed trades", fmt(s.total_closed_trades, 0)],
     ["Percent profitable", pct(s.percent_profitable)],
     ["Profit factor", fmt(s.profit_factor, 3)],
-    ["Max drawdown", fmt(s.max_drawdown), s.max_drawdown_percent !== undefined ? pct(s.max_drawdown_percent) : undefined],
+    [
+      "Max drawdown",
+      fmt(s.max_drawdown),
+      s.max_drawdown_percent !== undefined ? pct(s.max_drawdown_percent) : undefined,
+    ],
     ["Avg trade", fmt(s.avg_trade)],
     ["Gross profit", fmt(s.gross_profit)],
     ["Gross loss", fmt(s.gross_loss)],
@@ -72,7 +91,15 @@ function statsGrid(st: StrategyResult): HTMLElement {
   const grid = h("div", { class: "stats", "data-testid": "stats" });
   for (const [label, value, sub] of items) {
     const neg = value.startsWith("-");
-    grid.append(h("div", { class: "stat" }, h("span", { class: "label" }, label), h("span", { class: neg ? "value neg" : "value" }, value), sub ? h("span", { class: "sub" }, sub) : null));
+    grid.append(
+      h(
+        "div",
+        { class: "stat" },
+        h("span", { class: "label" }, label),
+        h("span", { class: neg ? "value neg" : "value" }, value),
+        sub ? h("span", { class: "sub" }, sub) : null,
+      ),
+    );
   }
   return grid;
 }
@@ -81,7 +108,26 @@ function tradesTable(st: StrategyResult): HTMLElement {
   const t = h(
     "table",
     { class: "grid trades", "data-testid": "trades" },
-    h("tr", {}, ...["#", "Type", "Entry", "Entry time", "Entry price", "Exit", "Exit time", "Exit price", "Qty", "Profit", "Profit %", "Cum. profit", "Run-up", "Drawdown"].map((c) => h("th", {}, c))),
+    h(
+      "tr",
+      {},
+      ...[
+        "#",
+        "Type",
+        "Entry",
+        "Entry time",
+        "Entry price",
+        "Exit",
+        "Exit time",
+        "Exit price",
+        "Qty",
+        "Profit",
+        "Profit %",
+        "Cum. profit",
+        "Run-up",
+        "Drawdown",
+      ].map((c) => h("th", {}, c)),
+    ),
   );
   const rows = [...st.trades, ...st.open_trades];
   for (const tr of rows.slice(-MAX_TRADE_ROWS).reverse()) {

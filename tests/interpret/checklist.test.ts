@@ -111,7 +111,7 @@ describe("checklist coverage", () => {
     expect(items.length).toBeGreaterThan(150);
     const named = new Set<string>();
     for (const f of readdirSync(here).filter((n) => /^checklist-.*\.test\.ts$/.test(n))) {
-      for (const m of readFileSync(join(here, f), "utf8").matchAll(/\bit\(\s*"(\d+\.\d\d) /g)) named.add(m[1]!);
+      for (const m of readFileSync(join(here, f), "utf8").matchAll(/\bit\(\s*["'`](\d+\.\d\d) /g)) named.add(m[1]!);
     }
     expect(items.filter((i) => !named.has(i))).toEqual([]);
   });

@@ -33,7 +33,7 @@ export const BENCH = join(ROOT, "bench");
 export const BENCH10 = join(BENCH, "bench10.pine");
 
 /** The language checklist (section.item numbering of tests/interpret/checklist-*.test.ts). */
-export const LANGUAGE_CHECKLIST = join(ROOT, "tests", "interpret", "language.md");
+export const LANGUAGE_CHECKLIST = join(ROOT, "docs", "spec", "language.md");
 
 /** A path inside TRADINGVIEW, e.g. tradingview("strategy", "macd", "trades.csv"). */
 export function tradingview(...parts: string[]): string {

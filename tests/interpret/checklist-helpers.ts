@@ -1,4 +1,4 @@
-// Shared helpers of the checklist-*.test.ts files (one file per section of tests/interpret/language.md, a copy of the project's language spec).
+// Shared helpers of the checklist-*.test.ts files (one file per section of docs/spec/language.md, the language spec).
 // Every script goes through run-both (interpret and compile must agree); test names start with the
 // item number (section.item) and quote the item, so checklist-index.md can be checked against them.
 import { expect } from "vitest";

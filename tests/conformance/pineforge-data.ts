@@ -10,8 +10,7 @@
 
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { gunzipSync } from "node:zlib";
-import { PINEFORGE as PINEFORGE_DIR } from "../helpers/data.js";
+import { dataExists, PINEFORGE as PINEFORGE_DIR, readData } from "../helpers/data.js";
 import type { Bar, StrategyResult, SymInfo, Trade } from "../../src/core/result.js";
 
 export const PINEFORGE = pathToFileURL(`${PINEFORGE_DIR}/`);
@@ -29,15 +28,11 @@ export const PINEFORGE_SYMINFO: SymInfo = {
   session: "24x7",
 } as SymInfo;
 
-function gz(url: URL): string {
-  return gunzipSync(readFileSync(url)).toString("utf8");
-}
-
 let barsCache: Bar[] | null = null;
 /** The 15m feed with six months of warm-up (shared by every probe). */
 export function pineforgeBars(): Bar[] {
   if (barsCache) return barsCache;
-  const lines = gz(new URL("ohlcv_ETH-USDT-USDT_15m_warmup6m.csv.gz", PINEFORGE)).trim().split(/\r?\n/);
+  const lines = readData(new URL("ohlcv_ETH-USDT-USDT_15m_warmup6m.csv", PINEFORGE)).trim().split(/\r?\n/);
   barsCache = lines.slice(1).map((l) => {
     const f = l.split(",");
     return {
@@ -150,9 +145,9 @@ export function probeNames(): string[] {
 
 export function loadProbe(name: string): Probe {
   const dir = new URL(`validation/${name}/`, PINEFORGE);
-  const script = gz(new URL("strategy.pine.gz", dir));
-  const tradesUrl = new URL("tv_trades.csv.gz", dir);
-  const trades = existsSync(tradesUrl) ? parseTvTrades(gz(tradesUrl)) : [];
+  const script = readData(new URL("strategy.pine", dir));
+  const tradesUrl = new URL("tv_trades.csv", dir);
+  const trades = dataExists(tradesUrl) ? parseTvTrades(readData(tradesUrl)) : [];
   const meta = existsSync(new URL("inputs.json", dir))
     ? (JSON.parse(readFileSync(new URL("inputs.json", dir), "utf8")) as Record<string, unknown>)
     : {};

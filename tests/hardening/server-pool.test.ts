@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureDist, ROOT } from "../server/dist.js";
+import { rampBars } from "../helpers/ramp-bars.js";
 
 interface Proc {
   child: ChildProcess;
@@ -42,14 +43,7 @@ async function listening(p: Proc): Promise<string> {
   throw new Error("server did not start");
 }
 
-const BARS = Array.from({ length: 20 }, (_, i) => ({
-  time: 1_700_000_000_000 + i * 60_000,
-  open: 100 + i,
-  high: 102 + i,
-  low: 99 + i,
-  close: 101 + i,
-  volume: 1,
-}));
+const BARS = rampBars(20);
 const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
 // 10^9 iterations per bar: never finishes on its own.
 const RUNAWAY =
@@ -59,14 +53,7 @@ const RUNAWAY =
 // bars, about 100 s in all: it ends only by its budget, a cancel or a drain deadline.
 const LONG =
   '//@version=6\nindicator("long")\nvar float acc = 0.0\nfor i = 0 to 3000000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
-const MANY_BARS = Array.from({ length: 2000 }, (_, i) => ({
-  time: 1_700_000_000_000 + i * 60_000,
-  open: 100 + i,
-  high: 102 + i,
-  low: 99 + i,
-  close: 101 + i,
-  volume: 1,
-}));
+const MANY_BARS = rampBars(2000);
 
 function run(
   url: string,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server/node/host.js";
 import { post, start } from "./helpers.js";
+import { rampBars } from "../helpers/ramp-bars.js";
 
 const BARS = Array.from({ length: 300 }, (_, i) => {
   const c = 100 + 10 * Math.sin(i / 7) + i * 0.02;
@@ -63,14 +64,7 @@ describe("real runs", () => {
     // inside it.
     const heavy =
       '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 300000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
-    const bars = Array.from({ length: 1000 }, (_, i) => ({
-      time: 1_700_000_000_000 + i * 60_000,
-      open: 100 + i,
-      high: 102 + i,
-      low: 99 + i,
-      close: 101 + i,
-      volume: 1,
-    }));
+    const bars = rampBars(1000);
     const res = await post(server.url, "/run", { script: heavy, data: bars, timeout_seconds: 1, mode: "interpret" });
     expect(res.status).toBe(200);
     expect(res.json.timed_out).toBe(true);

@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureDist, ROOT } from "./dist.js";
+import { rampBars } from "../helpers/ramp-bars.js";
 
 interface Proc {
   child: ChildProcess;
@@ -49,14 +50,7 @@ function urlOf(p: Proc): string {
 }
 
 const JSON_TYPE = { "content-type": "application/json" };
-const BARS = Array.from({ length: 100 }, (_, i) => ({
-  time: 1_700_000_000_000 + i * 60_000,
-  open: 100 + i,
-  high: 102 + i,
-  low: 99 + i,
-  close: 101 + i,
-  volume: 1,
-}));
+const BARS = rampBars(100);
 const PLOT = '//@version=6\nindicator("x")\nplot(close, "c")\n';
 const HEAVY =
   '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 200000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';

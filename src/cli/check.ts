@@ -6,12 +6,7 @@
 import { readFile } from "node:fs/promises";
 import type { Diagnostic, Program } from "../lang/ast.js";
 import { checkSource } from "../lang/index.js";
-import { runSubcommand, type CheckOptions } from "./index.js";
-
-/** `resin check` with its own arguments (parsed by the program in index.ts). */
-export function command(argv: string[]): Promise<number> {
-  return runSubcommand("check", argv);
-}
+import type { CheckOptions } from "./options.js";
 
 export async function execute(file: string, opts: CheckOptions): Promise<number> {
   const json = !!opts.json;

@@ -8,7 +8,6 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATALOG } from "../catalog/index.js";
 import { registry } from "../builtins/index.js";
-import { runSubcommand } from "./index.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -86,11 +85,6 @@ function markdown(c: ReturnType<typeof coverage>): string {
   ];
   for (const r of c.rows) lines.push(`| ${r.namespace} | ${r.implemented} | ${r.total} | ${r.missing.join(", ")} |`);
   return lines.join("\n") + "\n";
-}
-
-/** `resin coverage` with its own arguments (parsed by the program in index.ts). */
-export function command(argv: string[]): Promise<number> {
-  return runSubcommand("coverage", argv);
 }
 
 export async function execute(opts: { write: boolean }): Promise<number> {

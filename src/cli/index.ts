@@ -8,58 +8,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { VERSION } from "../core/version.js";
 import { completionScript, SHELLS } from "./completion.js";
+
+import type { CheckOptions, OptimizeOptions, RunOptions, ServeOptions } from "./options.js";
 import type { TimeUnit } from "../core/bars.js";
-
-export type CommandFn = (argv: string[]) => Promise<number>;
-
-/** Options of `resin run`, as commander parses them. */
-export interface RunOptions {
-  bars: number;
-  data?: string;
-  dataFeed?: string;
-  syminfo?: string;
-  timeframe?: string;
-  mode?: string;
-  inputs?: Record<string, unknown>;
-  symbol: string;
-  json?: boolean;
-  realtimeLastBar?: boolean;
-  realtimeTicks?: number;
-  realtimeBars?: number;
-  realtimeFromBar?: number;
-  backtestStart?: number | { bar: number };
-  timeUnit: TimeUnit;
-}
-
-export interface OptimizeOptions {
-  trials?: number;
-  sampler?: string;
-  objective?: string;
-  space?: unknown;
-  validation: string;
-  bars: number;
-  trainBars?: number;
-  testBars?: number;
-  stepBars?: number;
-  holdoutFrac?: number;
-  minTrades?: number;
-  seed?: number;
-  data?: string;
-  timeUnit: TimeUnit;
-  json?: boolean;
-}
-
-export interface CheckOptions {
-  json?: boolean;
-  syntaxOnly?: boolean;
-}
-
-export interface ServeOptions {
-  port: number;
-  host: string;
-  app?: boolean;
-  cors?: string;
-}
 
 /** An integer option parser: `min` is the smallest allowed value; the message names the flag. */
 export function intArg(flag: string, min: number | null): (v: string) => number {
@@ -337,7 +288,7 @@ export async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-/** The entry of one subcommand with its own arguments (what the per-command modules' `command(argv)` do). */
+/** The entry of one subcommand with its own arguments (`resin <name> ...argv`). */
 export function runSubcommand(name: string, argv: string[]): Promise<number> {
   return main([name, ...argv]);
 }

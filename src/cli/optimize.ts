@@ -5,7 +5,7 @@
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 
 import { UsageError, readText } from "./args.js";
-import { runSubcommand, type OptimizeOptions as Args } from "./index.js";
+import type { OptimizeOptions as Args } from "./options.js";
 import { renderTable } from "./table.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
@@ -22,11 +22,6 @@ import {
 } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
 import { TRIAL_BROKER } from "../server/engine.js";
-
-/** `resin optimize` with its own arguments (parsed by the program in index.ts). */
-export function command(argv: string[]): Promise<number> {
-  return runSubcommand("optimize", argv);
-}
 
 function loadBars(a: Args): Bar[] | string {
   if (!a.data) return randomWalkBars(a.bars);

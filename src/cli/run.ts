@@ -4,7 +4,7 @@
 // prints the full result object on stdout and nothing else there.
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 import { UsageError, readText } from "./args.js";
-import { runSubcommand, type RunOptions as Args } from "./index.js";
+import type { RunOptions as Args } from "./options.js";
 import type { OhlcvInput, RunResult, SymInfo } from "../core/result.js";
 import { barsFromJson, isBarDataError, parseCsvBars, parseJsonBars, type TimeUnit } from "../core/bars.js";
 import { parseTimeframe } from "../core/time-frames.js";
@@ -44,11 +44,6 @@ function fmt(v: unknown): string {
   if (v === null || v === undefined) return "na";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(10)));
   return String(v);
-}
-
-/** `resin run` with its own arguments (parsed by the program in index.ts). */
-export function command(argv: string[]): Promise<number> {
-  return runSubcommand("run", argv);
 }
 
 export async function execute(script: string, args: Args): Promise<number> {

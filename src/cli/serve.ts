@@ -4,12 +4,7 @@
 // sources there is no worker build and runs are evaluated in-process.
 
 import { HostError, startServer } from "../server/node/host.js";
-import { runSubcommand, type ServeOptions } from "./index.js";
-
-/** `resin serve` with its own arguments (parsed by the program in index.ts). */
-export function command(argv: string[]): Promise<number> {
-  return runSubcommand("serve", argv);
-}
+import type { ServeOptions } from "./options.js";
 
 export async function execute(args: ServeOptions): Promise<number> {
   const runner = process.env.SVC_RUNNER === "1" || process.env.SVC_RUNNER === "true";

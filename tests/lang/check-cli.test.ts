@@ -3,8 +3,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { command, formatDiagnostics } from "../../src/cli/check.js";
+import { formatDiagnostics } from "../../src/cli/check.js";
+import { runSubcommand } from "../../src/cli/index.js";
 import { checkSource } from "../../src/lang/index.js";
+
+const command = (argv: string[]) => runSubcommand("check", argv);
 
 const dir = mkdtempSync(join(tmpdir(), "resin-check-"));
 function script(name: string, text: string): string {

@@ -4,7 +4,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { command } from "../../src/cli/optimize.js";
+import { runSubcommand } from "../../src/cli/index.js";
+
+const command = (argv: string[]) => runSubcommand("optimize", argv);
 
 const dir = mkdtempSync(join(tmpdir(), "resin-opt-"));
 const file = (name: string, text: string): string => {

@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { command } from "../../src/cli/run.js";
+import { runSubcommand } from "../../src/cli/index.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
+
+const command = (argv: string[]) => runSubcommand("run", argv);
 
 const dir = mkdtempSync(join(tmpdir(), "resin-run-"));
 const script = join(dir, "s.pine");

@@ -57,6 +57,12 @@ export function tupleSize(e: Call): number {
   return TUPLE_SIZE[e.name] ?? 0;
 }
 
+/** An upper bound of the slots `e` needs if hoisted (sizes the numeric store before any plan exists). */
+export function hoistSlotCount(e: RExpr): number {
+  if (e.k === "call") return e.name.startsWith("ta.") ? Math.max(1, tupleSize(e)) : 0;
+  return e.k === "bvar" && e.def.name === "ta.tr" ? 1 : 0;
+}
+
 /**
  * What a program may precompute: decides which expressions are known for every bar before the
  * loop. Knows the program's top-level numeric variables that are assigned exactly once, by a plain

@@ -15,12 +15,6 @@ import type { RunState } from "./state.js";
 /** An expression whose per-bar value(s) sit in numeric slots (one, or one per tuple element). */
 export type HoistedSlots = Map<RExpr, number[]>;
 
-/** An upper bound of the slots `e` needs if hoisted (sizes the numeric store before any plan exists). */
-export function hoistSlotCount(e: RExpr): number {
-  if (e.k === "call") return e.name.startsWith("ta.") ? Math.max(1, tupleSize(e)) : 0;
-  return e.k === "bvar" && e.def.name === "ta.tr" ? 1 : 0;
-}
-
 /** Hoistable calls at positions evaluated on every bar of the main body, in source order. */
 export function hoistCandidates(prog: ResolvedProgram, plan: HoistPlan): RExpr[] {
   const out: RExpr[] = [];

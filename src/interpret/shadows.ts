@@ -4,7 +4,7 @@
 // fused operators then treat it as a plain slot operand. Hoisted whole-series columns (hoisting.ts)
 // use the same mechanism with offset 0.
 import type { RBlock, RExpr, RStmt, ResolvedProgram } from "../check/ir.js";
-import { hoistSlotCount } from "./hoisting.js";
+import { hoistSlotCount } from "../check/hoist-plan.js";
 
 /** An upper bound of the shadow slots a program can use (constant-offset history reads, hoistable calls). */
 export function countShadowCandidates(p: ResolvedProgram): number {

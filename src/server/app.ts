@@ -11,6 +11,7 @@ import { createInProcessEngine, type Engine } from "./engine.js";
 import { ApiError, errorBody, errorResponse } from "./errors.js";
 import { envSeconds, forwardedClient, FreeTier, freeTierConfig, trustedProxyHops, type Env } from "./limits.js";
 import { MAX_BODY_BYTES } from "./validate.js";
+import type { RouteContext } from "./route-context.js";
 import { registerRunRoutes } from "./routes-run.js";
 import { registerOptimizeRoute } from "./routes-optimize.js";
 import { registerBacktestRoute } from "./routes-backtest.js";
@@ -41,16 +42,6 @@ export interface AppOptions {
   onInternalError?: (err: unknown) => void;
   /** Lets a host add routes (the edge worker's registry, ingest, cron) and middleware before the API routes. */
   extend?: (app: Hono) => void;
-}
-
-/** What the route modules share. */
-export interface RouteContext {
-  engine: Engine;
-  defaultMode: Mode;
-  freeTier: FreeTier | null;
-  clientKey: (c: Context) => string;
-  /** The host's cap on a run's time budget (SVC_MAX_RUN_SECONDS, default 30): `timeout_seconds` can only lower it. */
-  maxRunSeconds: number;
 }
 
 /** The default run cap of the hosts (service notes in docs/compatibility.md). */

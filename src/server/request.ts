@@ -3,7 +3,7 @@
 
 import type { Context } from "hono";
 import type { LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
-import type { RouteContext } from "./app.js";
+import type { RouteContext } from "./route-context.js";
 import { RunCancelledError, RunDeadlineError, RunMemoryError, type RunJob } from "./engine.js";
 import { ApiError } from "./errors.js";
 import { readJsonBody, validateBody, type Schema } from "./validate.js";

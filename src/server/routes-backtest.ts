@@ -2,7 +2,7 @@
 
 import type { Hono } from "hono";
 import type { Bar } from "../core/result.js";
-import type { RouteContext } from "./app.js";
+import type { RouteContext } from "./route-context.js";
 import { firstBadBar, quickBacktest } from "./backtest.js";
 import { ApiError } from "./errors.js";
 import { readBody } from "./request.js";

@@ -11,7 +11,7 @@ import {
   runStudy,
   type OptimizeRequest,
 } from "../optimize/index.js";
-import type { RouteContext } from "./app.js";
+import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
 import { TRIAL_BROKER } from "./engine.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";

@@ -2,7 +2,7 @@
 
 import type { Hono } from "hono";
 import type { LibrarySource, RunResult } from "../core/result.js";
-import type { RouteContext } from "./app.js";
+import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
 import { baseJob, engineFailure, feedBars, guarded, isFailed, librarySourceChars, scriptError } from "./request.js";
 import { batchSchema, MAX_BATCH_RUNS, runSchema } from "./schemas.js";

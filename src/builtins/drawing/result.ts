@@ -1,8 +1,7 @@
 // The `drawings` array of the run result: every object alive at the end, in creation order, as
 // JSON-friendly records (colours "#RRGGBB[AA]" or null, na numbers null, linefills name their lines).
 import { colorToString } from "../../core/values.js";
-import { Box, Label, Line, Linefill, Polyline, Table, type AnyDrawing } from "./objects.js";
-import type { DrawingStore } from "./store.js";
+import { Box, Label, Line, type Linefill, Polyline, Table, type AnyDrawing, type DrawingKind } from "./objects.js";
 
 const n = (x: number): number | null => (x === x ? x : null);
 const c = (x: number): string | null => colorToString(x);
@@ -125,7 +124,8 @@ function record(o: AnyDrawing): Record<string, unknown> {
   return { type: "linefill", id: f.id, line1: f.line1.id, line2: f.line2.id, color: c(f.color) };
 }
 
-export function drawingsResult(store: DrawingStore): Record<string, unknown>[] {
+/** The live drawings of a store (its `alive` lists), oldest first, as result records. */
+export function drawingsResult(store: { alive: Record<DrawingKind, AnyDrawing[]> }): Record<string, unknown>[] {
   const all: AnyDrawing[] = [];
   for (const list of Object.values(store.alive)) all.push(...list);
   all.sort((a, b) => a.id - b.id);

@@ -1,7 +1,7 @@
 // The per-run drawing store: alive objects of each kind in creation order, the id counter and the
 // max_*_count limits. Plain data, so a realtime tick can be rolled back with snapshot/restore.
 import type { ExecContext } from "../types.js";
-import { Linefill, Table, type AnyDrawing, type DrawingKind, type Line } from "./objects.js";
+import { type Linefill, Table, type AnyDrawing, type DrawingKind, type Line } from "./objects.js";
 import { drawingsResult } from "./result.js";
 
 export interface DrawingLimits {

@@ -1,0 +1,16 @@
+// What the route modules share (the engine, the default mode, the free tier, the client key, the run cap):
+// built by createApp in app.ts and handed to each route module, which therefore never imports app.ts.
+import type { Context } from "hono";
+import type { Mode } from "../core/result.js";
+import type { Engine } from "./engine.js";
+import type { FreeTier } from "./limits.js";
+
+/** What the route modules share. */
+export interface RouteContext {
+  engine: Engine;
+  defaultMode: Mode;
+  freeTier: FreeTier | null;
+  clientKey: (c: Context) => string;
+  /** The host's cap on a run's time budget (SVC_MAX_RUN_SECONDS, default 30): `timeout_seconds` can only lower it. */
+  maxRunSeconds: number;
+}

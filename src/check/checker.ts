@@ -45,7 +45,8 @@ import {
   type PType,
   type Qual,
 } from "./types.js";
-import { checkStatement } from "./statements.js";
+import { checkBlock, checkControl, checkStatement } from "./statements.js";
+import { naValue, toBool } from "./ir-values.js";
 
 export interface Registry {
   functions: Record<string, BuiltinDef>;
@@ -1201,16 +1202,6 @@ function constType(v: unknown): PType {
 }
 
 /** A number read as a bool (v5's implicit cast: na and 0 are false). */
-export function toBool(r: RExpr): RExpr {
-  return { k: "cast", to: "bool", e: r, t: { name: "bool", q: r.t.q } };
-}
-
-export function naValue(name: string): unknown {
-  if (name === "int" || name === "float" || name === "color") return NaN;
-  if (name === "bool") return false;
-  return null;
-}
-
 function collectMutations(node: unknown, out: Set<string>): void {
   if (!node || typeof node !== "object") return;
   if (Array.isArray(node)) {
@@ -1227,9 +1218,6 @@ function collectMutations(node: unknown, out: Set<string>): void {
     if (v && typeof v === "object") collectMutations(v, out);
   }
 }
-
-// late imports (statement and control-flow checking live in their own modules)
-import { checkBlock, checkControl } from "./statements.js";
 
 /** The evaluation order of a call's arguments when the source wrote them out of parameter order, else undefined. */
 function writtenOrder(written: number[], n: number): number[] | undefined {

@@ -4,7 +4,7 @@
 import type * as A from "../lang/ast.js";
 import { EnumValue } from "../core/values.js";
 import type { Checker } from "./checker.js";
-import { naValue, toBool } from "./checker.js";
+import { naValue, toBool } from "./ir-values.js";
 import { CheckError } from "./errors.js";
 import { constEval } from "./consteval.js";
 import { resolveImport } from "./libraries.js";

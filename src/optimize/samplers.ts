@@ -4,27 +4,10 @@
 
 import type { Rng } from "./prng.js";
 import { gridAxis, randomParams, type ParamSpec, type ParamValue, type Params } from "./space.js";
+import type { Observation, Sampler, SamplerChoice, SamplerName } from "./sampler.js";
 import { createTpe } from "./tpe.js";
 
-export type SamplerName = "random" | "grid" | "tpe";
-export type SamplerChoice = SamplerName | "auto";
-export const SAMPLERS: readonly SamplerChoice[] = ["auto", "random", "tpe", "grid"];
-
-/** A scored trial as the samplers see it: its params and its in-sample score (-Infinity when none). */
-export interface Observation {
-  params: Params;
-  score: number;
-}
-
-export interface Sampler {
-  readonly name: SamplerName;
-  propose(history: readonly Observation[]): Params;
-  /**
-   * True when the proposal for trial `index` does not read the outcomes of trials 0..index-1 (it may
-   * then be made, with a shorter history, before they finish: the study runs such trials side by side).
-   */
-  ignoresHistory?(index: number): boolean;
-}
+export { SAMPLERS, type Observation, type Sampler, type SamplerChoice, type SamplerName } from "./sampler.js";
 
 /** `auto` is random below 20 trials, else TPE (service.md 3). */
 export function resolveSampler(choice: SamplerChoice, nTrials: number): SamplerName {

@@ -6,7 +6,7 @@
 // categorical and bool axes use smoothed frequency counts.
 
 import type { Rng } from "./prng.js";
-import type { Observation, Sampler } from "./samplers.js";
+import type { Observation, Sampler } from "./sampler.js";
 import { randomParams, snap, type ParamSpec, type ParamValue, type Params } from "./space.js";
 
 export const TPE_GAMMA = 0.25;

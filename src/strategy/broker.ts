@@ -7,7 +7,7 @@
 // path), the script's strategy.* calls (entry/order/exit/close/cancel...), onBarClose after it
 // (process_orders_on_close fills, risk rules, equity), finish at the end (the StrategyResult).
 
-import type { BrokerHost as ExecContext } from "./host.js";
+import type { BrokerHost } from "./host.js";
 import type { StrategyEvent, StrategyResult } from "../core/result.js";
 import { exitCovers, OrderBook } from "./book.js";
 import { EventLog } from "./events.js";
@@ -74,7 +74,7 @@ export class Broker {
   private lastClose = NaN;
   private magnifier: MagnifierFeed | null = null;
   private magCursor = 0;
-  private ctx: ExecContext | null = null;
+  private ctx: BrokerHost | null = null;
   /** True while a calc_on_order_fills execution runs: the orders it places are live inside the bar. */
   private inRecalc = false;
   /** A realtime bar of a calc_on_every_tick strategy is in progress: orders fill tick by tick. */
@@ -83,9 +83,9 @@ export class Broker {
   private recalcBar = -1;
   private recalcsThisBar = 0;
   /** Receives every order fill (the strategy builtins turn them into alerts). */
-  onFill: ((fill: FillNote, ctx: ExecContext) => void) | null = null;
+  onFill: ((fill: FillNote, ctx: BrokerHost) => void) | null = null;
 
-  constructor(settings: Record<string, unknown> | StrategySettings, ctx: ExecContext) {
+  constructor(settings: Record<string, unknown> | StrategySettings, ctx: BrokerHost) {
     this.settings =
       "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings, ctx.version || 6);
     this.eventLog = new EventLog(this.settings.recordEvents);
@@ -125,7 +125,7 @@ export class Broker {
 
   // ------------------------------------------------------------------ lifecycle
 
-  onBarOpen(ctx: ExecContext): void {
+  onBarOpen(ctx: BrokerHost): void {
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.ctx = ctx;
@@ -166,7 +166,7 @@ export class Broker {
    * with a runtime error (migration guide, "Excess orders are trimmed": v5 "raises a runtime error and
    * halts any further calculations").
    */
-  private enforceTradeLimit(ctx: ExecContext): void {
+  private enforceTradeLimit(ctx: BrokerHost): void {
     const limit = this.settings.tradeLimit;
     if (this.version < 6 && this.ledger.closed.total > limit) {
       ctx.runtimeError(
@@ -182,7 +182,7 @@ export class Broker {
    * ticks are live, market ones filling at this tick's price. Nothing here is rolled back: fills
    * are events, like TradingView's realtime fills.
    */
-  onTick(ctx: ExecContext): void {
+  onTick(ctx: BrokerHost): void {
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.ctx = ctx;
@@ -196,7 +196,7 @@ export class Broker {
     this.tickMode = true;
   }
 
-  onBarClose(ctx: ExecContext): void {
+  onBarClose(ctx: BrokerHost): void {
     this.tickMode = false;
     this.bar = ctx.barIndex;
     this.time = ctx.time;
@@ -212,18 +212,18 @@ export class Broker {
   }
 
   /** The StrategyResult; open trades are valued at the close of the last bar that ran. */
-  finish(_ctx: ExecContext): StrategyResult {
+  finish(_ctx: BrokerHost): StrategyResult {
     return buildResult(this, this.lastClose);
   }
 
   // ------------------------------------------------------------------ order API (strategy.*)
 
   /** Whether the bar is before the backtest start, where order calls are not placed (settings.backtestStart*). */
-  private beforeStart(ctx: ExecContext): boolean {
+  private beforeStart(ctx: BrokerHost): boolean {
     return ctx.time < this.settings.backtestStartTime || ctx.barIndex < this.settings.backtestStartBar;
   }
 
-  entry(req: EntryRequest, ctx: ExecContext, kind: "entry" | "order" = "entry"): void {
+  entry(req: EntryRequest, ctx: BrokerHost, kind: "entry" | "order" = "entry"): void {
     if (this.beforeStart(ctx)) return;
     const side: Side = req.direction === "short" ? -1 : 1;
     // Without an explicit qty the default size is worked out now, from the equity and price at this
@@ -261,7 +261,7 @@ export class Broker {
     this.book.orders.push(o);
   }
 
-  exit(req: ExitRequest, ctx: ExecContext): void {
+  exit(req: ExitRequest, ctx: BrokerHost): void {
     if (this.beforeStart(ctx)) return;
     const seq = this.book.nextSeq();
     const dir = this.ledger.side();
@@ -303,7 +303,7 @@ export class Broker {
     if (e.trailOffset === e.trailOffset && e.armed) this.walker.updateTrails(ctx.close);
   }
 
-  close(req: CloseRequest, ctx: ExecContext, all = false): void {
+  close(req: CloseRequest, ctx: BrokerHost, all = false): void {
     if (this.beforeStart(ctx)) return;
     const id = all ? "" : (req.id ?? "");
     const side = this.ledger.side();
@@ -388,12 +388,12 @@ export class Broker {
     return held > 1e-12 ? held : 0;
   }
 
-  cancel(id: string, ctx: ExecContext): void {
+  cancel(id: string, ctx: BrokerHost): void {
     this.eventLog.push(ctx, "cancel", id, null, NaN, NaN, NaN, null, null);
     this.book.cancel(id);
   }
 
-  cancelAll(ctx: ExecContext): void {
+  cancelAll(ctx: BrokerHost): void {
     this.eventLog.push(ctx, "cancel_all", null, null, NaN, NaN, NaN, null, null);
     this.book.cancelAll();
   }
@@ -580,7 +580,7 @@ export class Broker {
     return commission(this, qty, price);
   }
 
-  private afterPath(ctx: ExecContext): void {
+  private afterPath(ctx: BrokerHost): void {
     this.book.pruneExits(this.ledger.open);
     this.risk.checkMargin(RiskRules.worstPrice(ctx, this.ledger.side()), this);
     this.enforceTradeLimit(ctx);

@@ -5,7 +5,7 @@
 // "FX:<FROM><TO>" whose bar opened last before the chart bar closes. Without that entry values stay
 // in the symbol's currency and the run says so once.
 
-import type { BrokerHost as ExecContext } from "./host.js";
+import type { BrokerHost } from "./host.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 
 export class CurrencyRate {
@@ -17,7 +17,7 @@ export class CurrencyRate {
   readonly from: string;
   readonly to: string;
 
-  constructor(account: string, ctx: ExecContext) {
+  constructor(account: string, ctx: BrokerHost) {
     const symbol = typeof ctx.syminfo?.currency === "string" ? ctx.syminfo.currency : "";
     this.from = symbol;
     this.to = account === "NONE" || account === "" ? symbol : account;

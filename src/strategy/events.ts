@@ -3,7 +3,7 @@
 // while it runs (no object per call: retained objects are what the garbage collector pays for) and
 // builds the contract's records when they are read, normally once, at the end of the run.
 
-import type { BrokerHost as ExecContext } from "./host.js";
+import type { BrokerHost } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
 
 type Kind = StrategyEvent["kind"];
@@ -66,7 +66,7 @@ export class EventLog {
 
   /** script_id / run_id come from ctx.ext.scriptId / ctx.ext.runId, which the Runtime sets. */
   push(
-    ctx: ExecContext,
+    ctx: BrokerHost,
     kind: Kind,
     id: string | null,
     direction: "long" | "short" | null,

@@ -15,7 +15,7 @@
 //     "<SYMBOL>|<lower timeframe>"), before createBroker; the broker walks the sub-bars whose time lies
 //     in [ctx.time, ctx.timeClose). Without them the chart bar's own path is used.
 
-import type { BrokerHost as ExecContext } from "./host.js";
+import type { BrokerHost } from "./host.js";
 import { Broker } from "./broker.js";
 
 export { Broker, type BrokerSnapshot } from "./broker.js";
@@ -25,6 +25,6 @@ export { formatStrategySummary } from "./summary.js";
 export { magnifierBarsFrom, timeframeSeconds } from "./magnifier.js";
 export type { EntryRequest, ExitRequest, CloseRequest } from "./types.js";
 
-export function createBroker(settings: Record<string, unknown>, ctx: ExecContext): Broker {
+export function createBroker(settings: Record<string, unknown>, ctx: BrokerHost): Broker {
   return new Broker(settings ?? {}, ctx);
 }

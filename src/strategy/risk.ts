@@ -1,7 +1,7 @@
 // strategy.risk.* rules and margin calls: the parts of the emulator that act on the account rather
 // than on individual orders.
 
-import type { BrokerHost as ExecContext } from "./host.js";
+import type { BrokerHost } from "./host.js";
 import type { Broker } from "./broker.js";
 import type { Side } from "./types.js";
 
@@ -83,7 +83,7 @@ export class RiskRules {
    * ends the max_cons_loss_days streak stops the strategy at once: pending orders are cancelled and
    * the position is closed at this bar's open.
    */
-  onBar(ctx: ExecContext, broker: Broker): void {
+  onBar(ctx: BrokerHost, broker: Broker): void {
     if (!this.usesDays()) return;
     const key = this.dayOf(ctx.time);
     if (key === this.dayKey) return;
@@ -153,7 +153,7 @@ export class RiskRules {
   }
 
   /** End of a bar: checks the account rules; a breached rule closes the position at the close. */
-  onClose(ctx: ExecContext, broker: Broker): void {
+  onClose(ctx: BrokerHost, broker: Broker): void {
     if (!this.checksAtClose()) return;
     const eq = broker.equity(ctx.close);
     if (
@@ -213,7 +213,7 @@ export class RiskRules {
   }
 
   /** The worst price of the bar for the open position (low for longs, high for shorts). */
-  static worstPrice(ctx: ExecContext, side: number): number {
+  static worstPrice(ctx: BrokerHost, side: number): number {
     return side > 0 ? ctx.low : ctx.high;
   }
 }

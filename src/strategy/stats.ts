@@ -1,6 +1,6 @@
 // Equity curve, drawdown / run-up and the Strategy Tester's performance summary.
 
-import type { BrokerHost as ExecContext } from "./host.js";
+import type { BrokerHost } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import type { Broker } from "./broker.js";
 
@@ -45,7 +45,7 @@ export class EquityTracker {
     this.count++;
   }
 
-  onBar(broker: Broker, ctx: ExecContext): void {
+  onBar(broker: Broker, ctx: BrokerHost): void {
     const ledger = broker.ledger;
     const booked = broker.settings.initialCapital + ledger.netProfit - ledger.openCommission();
     if (booked > this.peakEquity) this.peakEquity = booked;

@@ -90,3 +90,15 @@ export function setConfigValue(cfg: CtlConfig, key: string, raw: string): void {
     hint: "keys: provider, account_id, workers.<name>.{kind,script,port,url,compatibility_date}",
   });
 }
+
+/** The named worker's config, or a usage error listing the configured ones. */
+export function requireWorker(cfg: CtlConfig, name: string): WorkerConfig {
+  const w = Object.hasOwn(cfg.workers, name) ? cfg.workers[name] : undefined;
+  if (!w) {
+    throw new CtlError("UNKNOWN_WORKER", `no worker named '${name}' in the config`, {
+      exit: EXIT.USAGE,
+      suggestions: Object.keys(cfg.workers).map((n) => `resinctl deploy worker ${n}`),
+    });
+  }
+  return w;
+}

@@ -11,10 +11,10 @@ import { cssColor } from "./chart/colors.js";
 import { contentKey, parseDataFile } from "./data/parse.js";
 import { SAMPLES, loadSample } from "./data/samples.js";
 import { Engines } from "./engines/index.js";
-import type { DataSet, Engine, EngineId } from "./engines/types.js";
+import type { DataSet, Engine, EngineError, EngineId } from "./engines/types.js";
 import { DEFAULT_SCRIPT, EXAMPLES } from "./examples.js";
 import { loadState, loadUpload, saveState, saveUpload, type AppState } from "./state.js";
-import { h } from "./ui/dom.js";
+import { fmtTime, h } from "./ui/dom.js";
 import { renderInputs } from "./ui/inputs-panel.js";
 import { renderLogs } from "./ui/logs-panel.js";
 import { OptimizePanel } from "./ui/optimize-panel.js";
@@ -52,6 +52,9 @@ export class App {
   private runSeq = 0;
   private saveTimer = 0;
   private symbol = "CHART";
+  /** Problems from the editor (kept while a run's own error is shown next to them) and from the last run. */
+  private editorProblems: readonly Diagnostic[] = [];
+  private runProblems: Diagnostic[] = [];
 
   constructor() {
     this.state = loadState({
@@ -190,6 +193,8 @@ export class App {
       this.flushState();
       void this.run();
     });
+    void this.probeEdge();
+    $("edge-url").addEventListener("change", () => void this.probeEdge());
     const bindText = (id: string, key: "httpUrl" | "edgeUrl" | "edgeKey") => {
       const el = $<HTMLInputElement>(id);
       el.value = this.state[key];
@@ -313,7 +318,10 @@ export class App {
     } catch (e) {
       if (seq === this.runSeq) {
         stop.hidden = true;
-        const msg = (e as Error).message;
+        let msg = (e as Error).message;
+        if (engine.id === "edge" && (e as EngineError).code === "NETWORK") msg = edgeHelp(this.state.edgeUrl, msg);
+        // the chart, legend and report no longer show the previous script's output
+        this.clearResult(msg === "cancelled" ? "Stopped: no result." : "The run failed: no result.");
         this.setStatus(msg === "cancelled" ? "run stopped" : msg, msg !== "cancelled");
         this.runCount++; // a failed run is a finished run too (tests and the status wait on it)
       }
@@ -333,8 +341,9 @@ export class App {
     this.lastTiming = { totalMs, engineMs, chartMs, bars: this.data.bars.time.length };
     this.runCount++;
     if (result.error) {
-      this.setStatus(`${result.error_kind ?? "error"} error: ${result.error}`, true);
+      this.setStatus(errorText(result), true);
       this.showTab("right", "logs");
+      this.showTab("left", "problems");
     } else {
       const mode = result.auto_backend ? `auto → ${result.auto_backend}` : result.mode;
       this.setStatus(
@@ -372,7 +381,33 @@ export class App {
     document.querySelector(".pane-right")?.classList.toggle("no-report", !strategy);
     if (strategy) this.showTab("right", "report");
     else if (this.activeTab("right") === "report") this.showTab("right", "logs");
-    if (result.diagnostics?.length) this.showProblems(result.diagnostics);
+    this.runProblems = runProblems(result);
+    this.showProblems(this.editorProblems);
+  }
+
+  /** Empties the chart, legend and report (a stopped or failed run leaves nothing stale behind). */
+  private clearResult(note: string): void {
+    this.result = null;
+    this.chart.clearResult();
+    $("legend").replaceChildren();
+    this.report.clear(note);
+    this.runProblems = [];
+    this.showProblems(this.editorProblems);
+  }
+
+  /** Marks the Edge worker option with whether anything answers at its URL (its /health). */
+  private async probeEdge(): Promise<void> {
+    const opt = $<HTMLSelectElement>("engine").querySelector<HTMLOptionElement>('option[value="edge"]');
+    if (!opt) return;
+    const url = this.state.edgeUrl.replace(/\/$/, "");
+    let up = false;
+    try {
+      up = (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).ok;
+    } catch {
+      up = false;
+    }
+    opt.textContent = up ? "Edge worker" : "Edge worker (not running: see ⚙)";
+    opt.title = up ? url : edgeHelp(url, "no answer");
   }
 
   /** Script name plus one swatch per drawn plot; a colour that changes by bar shows its last value. */
@@ -395,7 +430,10 @@ export class App {
     }
   }
 
-  private showProblems(diags: readonly Diagnostic[]): void {
+  /** The editor's diagnostics (parser, checker) plus the last run's error with its line and bar. */
+  private showProblems(editorDiags: readonly Diagnostic[]): void {
+    this.editorProblems = editorDiags;
+    const diags = [...this.runProblems, ...editorDiags];
     const host = $("problems-panel");
     host.replaceChildren();
     const errors = diags.filter((d) => d.severity === "error").length;
@@ -405,8 +443,12 @@ export class App {
       host.append(
         h(
           "div",
-          { class: `problem ${d.severity}`, onclick: () => this.gotoLine(d.line, d.column) },
-          `${d.line}:${d.column} ${d.severity}: ${d.message}`,
+          {
+            class: `problem ${d.severity}`,
+            "data-testid": "problem",
+            onclick: () => (d.line > 0 ? this.gotoLine(d.line, d.column) : undefined),
+          },
+          d.line > 0 ? `${d.line}:${d.column} ${d.severity}: ${d.message}` : `${d.severity}: ${d.message}`,
         ),
       );
   }
@@ -430,4 +472,39 @@ export class App {
   get optimizePanel(): OptimizePanel {
     return this.optimize;
   }
+}
+
+/** A run error as the banner says it: kind, message, and where (line, bar and its time) when known. */
+export function errorText(result: PackedRunResult): string {
+  const where: string[] = [];
+  const line = result.diagnostics?.find((d) => d.severity === "error")?.line;
+  if (line) where.push(`line ${line}`);
+  if (typeof result.error_bar === "number" && result.error_kind === "runtime") {
+    const t = result.error_bar_time;
+    where.push(`bar ${result.error_bar}${typeof t === "number" ? ` (${fmtTime(t)})` : ""}`);
+  }
+  return `${result.error_kind ?? "error"} error${where.length ? ` at ${where.join(", ")}` : ""}: ${result.error}`;
+}
+
+/**
+ * The run's error as Problems rows: its diagnostics (a runtime error names its statement's line),
+ * or one row without a line when the error carries none, so Problems never says "No problems" then.
+ */
+function runProblems(result: PackedRunResult): Diagnostic[] {
+  if (!result.error) return [];
+  const bar =
+    typeof result.error_bar === "number" && result.error_kind === "runtime" ? ` (bar ${result.error_bar})` : "";
+  const diags = (result.diagnostics ?? []).map((d) => ({
+    ...d,
+    message: d.message.includes("bar ") ? d.message : `${d.message}${bar}`,
+  }));
+  if (diags.some((d) => d.severity === "error")) return diags;
+  return [
+    ...diags,
+    { severity: "error", line: 0, column: 0, end_line: 0, end_column: 0, message: `${result.error}${bar}` },
+  ];
+}
+
+function edgeHelp(url: string, why: string): string {
+  return `No edge worker answers at ${url || "the configured URL"} (${why}). Start one locally with \`npx resinctl dev worker resin\` (it listens on http://127.0.0.1:8788), or set a deployed worker's URL and key under ⚙; the In-browser engine needs nothing.`;
 }

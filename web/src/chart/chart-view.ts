@@ -65,6 +65,8 @@ export class ChartView {
   private layers: { series: ISeriesApi<SeriesType>; layer: CanvasLayer }[] = [];
   private markerCount = 0;
   private markerColors = 0;
+  private orderMarkers = 0;
+  private duplicateOrderMarkers = 0;
   /** Tables rendered as HTML in the last render (painted drawings are counted by paintDrawings). */
   private tableCount = 0;
   private candleData: (CandlestickData<Time> | WhitespaceData<Time>)[] = [];
@@ -165,6 +167,8 @@ export class ChartView {
     this.drawn = [];
     this.markerCount = 0;
     this.markerColors = 0;
+    this.orderMarkers = 0;
+    this.duplicateOrderMarkers = 0;
     this.tableCount = 0;
     this.bgRects = 0;
     this.drawnKinds = {};
@@ -189,7 +193,12 @@ export class ChartView {
     }
 
     for (const plan of plans) this.drawPlan(plan, result, markers);
-    markers[0].push(...this.strategyMarkers(result));
+    const orders = this.strategyMarkers(result);
+    markers[0].push(...orders);
+    // two order markers at one bar and side with the same text would be one label printed twice
+    const seen = new Set(orders.map((m) => `${m.time}|${m.position}|${m.text}`));
+    this.duplicateOrderMarkers = orders.length - seen.size;
+    this.orderMarkers = orders.length;
 
     const colorsSeen = new Set<string>();
     const paneSeries = (pane: Pane): ISeriesApi<SeriesType> | null =>
@@ -418,31 +427,41 @@ export class ChartView {
     }
   }
 
-  /** Entry and exit markers from the trade list; several fills on one bar share one marker. */
+  /**
+   * Entry and exit markers from the trade list: one marker per bar and order direction. A reversal
+   * (the long's exit and the short's entry are one sell order) and several fills on one bar (pyramiding,
+   * a margin call on the entry bar) share that marker, which names each signal once.
+   */
   private strategyMarkers(result: PackedRunResult): SeriesMarker<Time>[] {
     const st = result.strategy;
     if (!st) return [];
-    const groups = new Map<string, { marker: SeriesMarker<Time>; ids: string[] }>();
+    const groups = new Map<string, { marker: SeriesMarker<Time>; ids: string[]; entries: number }>();
     const add = (bar: number | null, kind: "entry" | "exit", long: boolean, id: string) => {
       if (bar === null || bar < this.start || bar >= this.times.length) return;
+      // a buy order (long entry, short exit) points up, a sell order down
       const up = kind === "entry" ? long : !long;
-      const key = `${bar}|${kind}|${up}`;
+      const key = `${bar}|${up}`;
       let g = groups.get(key);
       if (!g) {
-        const color = kind === "exit" ? "#9c27b0" : long ? "#2962ff" : "#e91e63";
         g = {
           marker: {
             time: this.times[bar],
             position: up ? "belowBar" : "aboveBar",
             shape: up ? "arrowUp" : "arrowDown",
-            color,
+            color: "#9c27b0",
             text: "",
           },
           ids: [],
+          entries: 0,
         };
         groups.set(key, g);
       }
-      g.ids.push(id);
+      // an entry colours the marker by its direction; exits alone stay purple
+      if (kind === "entry") {
+        g.marker.color = long ? "#2962ff" : "#e91e63";
+        g.entries++;
+      }
+      if (!g.ids.includes(id)) g.ids.push(id);
     };
     for (const t of [...(st.trades ?? []), ...(st.open_trades ?? [])]) {
       const long = t.direction === "long";
@@ -450,9 +469,9 @@ export class ChartView {
       if (t.exit_price !== null) add(t.exit_bar_index, "exit", long, t.exit_id ?? "close");
     }
     const out: SeriesMarker<Time>[] = [];
-    for (const { marker, ids } of groups.values()) {
-      const unique = [...new Set(ids)];
-      marker.text = unique.join(", ") + (ids.length > 1 ? ` ×${ids.length}` : "");
+    for (const { marker, ids, entries } of groups.values()) {
+      // pyramided entries of one id on one bar: the id once, with the count
+      marker.text = ids.join(", ") + (entries > ids.length ? ` ×${entries}` : "");
       out.push(marker);
     }
     return out;
@@ -466,6 +485,9 @@ export class ChartView {
     series: SeriesSnapshot[];
     markers: number;
     markerColors: number;
+    /** Strategy order markers, and those repeating another's bar, side and text (should be 0). */
+    orderMarkers: number;
+    duplicateOrderMarkers: number;
     panes: number;
     backgroundRects: number;
     drawings: Record<string, number>;
@@ -500,6 +522,8 @@ export class ChartView {
       candles: this.candles.data().length,
       candleColors,
       markerColors: this.markerColors,
+      orderMarkers: this.orderMarkers,
+      duplicateOrderMarkers: this.duplicateOrderMarkers,
       windowStart: this.start,
       series,
       markers: this.markerCount,

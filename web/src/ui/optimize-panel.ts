@@ -3,6 +3,7 @@
 
 import type { InputRecord } from "../../../src/core/result.js";
 import { spaceFromInputs } from "../../../src/optimize/inputs-space.js";
+import { N_TRIALS_CAP } from "../../../src/optimize/study.js";
 import type { DataSet, Engine, OptimizeRequest, OptimizeResult, ParamSpec, TrialRecord } from "../engines/types.js";
 import { fmt, fmtParam, h } from "./dom.js";
 
@@ -19,10 +20,13 @@ type SortKey = "index" | "is_score" | "oos_score" | "trades" | "pnl";
 export class OptimizePanel {
   private params: (ParamSpec & { enabled: boolean })[] = [];
   private signature = "";
-  private result: OptimizeResult | null = null;
+  /** The study's best (a cancelled study's: the best finished trial). */
+  private result: Pick<OptimizeResult, "best_index" | "best_params"> | null = null;
   private trials: TrialRecord[] = [];
   private sort: { key: SortKey; desc: boolean } = { key: "index", desc: false };
   private running = false;
+  /** Cancel was pressed during the current study (whatever error the engine then rejects with). */
+  private cancelled = false;
   private isStrategy = false;
   private renderPending = false;
   private readonly spaceHost = h("div", { class: "space" });
@@ -30,7 +34,7 @@ export class OptimizePanel {
   private readonly status = h("span", { class: "muted", "data-testid": "opt-status" });
   private readonly table = h("div", { class: "trials" });
   private readonly fields = {
-    nTrials: h("input", { type: "number", min: 1, max: 200, value: "20", name: "n_trials" }),
+    nTrials: h("input", { type: "number", min: 1, max: N_TRIALS_CAP, value: "20", name: "n_trials" }),
     sampler: select("sampler", ["auto", "random", "tpe", "grid"]),
     objective: select("objective", ["composite", "net_pnl", "profit_factor", "calmar"]),
     validation: select("validation", ["holdout", "walk-forward", "in-sample"]),
@@ -62,7 +66,7 @@ export class OptimizePanel {
       h(
         "div",
         { class: "opt-settings" },
-        labelled("Trials", f.nTrials),
+        labelled(`Trials (≤ ${N_TRIALS_CAP})`, f.nTrials),
         labelled("Sampler", f.sampler),
         labelled("Objective", f.objective),
         labelled("Validation", f.validation),
@@ -88,11 +92,32 @@ export class OptimizePanel {
   setInputs(inputs: readonly InputRecord[], isStrategy: boolean): void {
     this.isStrategy = isStrategy;
     const space = isStrategy ? spaceFromInputs(inputs) : [];
-    const sig = JSON.stringify(space);
+    // numeric inputs without minval/maxval are listed too, unticked, for the user to bound
+    const named = new Set(space.map((p) => p.name));
+    const unbounded = isStrategy
+      ? inputs.filter((i) => (i.type === "int" || i.type === "float") && !named.has(i.title))
+      : [];
+    const sig = JSON.stringify([space, unbounded.map((i) => i.title)]);
     if (sig === this.signature) return;
     this.signature = sig;
-    this.params = space.map((p) => ({ ...p, enabled: true }));
+    this.params = [
+      ...space.map((p) => ({ ...p, enabled: true })),
+      ...unbounded.map((i) => ({ name: i.title, kind: i.type as "int" | "float", enabled: false })),
+    ];
     this.renderSpace();
+  }
+
+  /** Why the space cannot be searched as set (null when it can): said in words, not INVALID_SPACE. */
+  private spaceProblem(): string | null {
+    const used = this.params.filter((p) => p.enabled);
+    const unbounded = used.filter((p) => typeof p.min !== "number" || typeof p.max !== "number" || !(p.min < p.max));
+    if (unbounded.length)
+      return `Give ${unbounded.map((p) => `"${p.name}"`).join(", ")} a min below its max (or untick it): the optimizer searches between the bounds. Declaring them in the script, input.int(10, "Length", minval = 2, maxval = 50), fills them in.`;
+    if (!used.length)
+      return this.params.length
+        ? "Tick at least one input and give it a min and a max."
+        : "This strategy has no int/float inputs to search: declare some with input.int / input.float (with minval and maxval).";
+    return null;
   }
 
   /** The panel was opened: the engine may get ready for a study of the current strategy meanwhile. */
@@ -106,7 +131,13 @@ export class OptimizePanel {
     this.spaceHost.replaceChildren();
     if (!this.params.length) {
       this.spaceHost.append(
-        h("p", { class: "muted" }, "Run a strategy whose int/float inputs have minval and maxval to fill the space."),
+        h(
+          "p",
+          { class: "muted", "data-testid": "opt-guidance" },
+          this.isStrategy
+            ? "This strategy has no int/float inputs to search: declare some with input.int / input.float, ideally with minval and maxval."
+            : "Run a strategy to optimize its inputs.",
+        ),
       );
       return;
     }
@@ -140,6 +171,14 @@ export class OptimizePanel {
       );
     }
     this.spaceHost.append(t);
+    if (this.params.some((p) => !p.enabled && p.min === undefined))
+      this.spaceHost.append(
+        h(
+          "p",
+          { class: "muted", "data-testid": "opt-guidance" },
+          "Inputs declared without minval/maxval are unticked: give them a min and a max to search them.",
+        ),
+      );
   }
 
   private request(c: OptimizeContext): OptimizeRequest {
@@ -175,8 +214,18 @@ export class OptimizePanel {
   async start(): Promise<OptimizeResult | null> {
     const c = this.ctx();
     if (!c || this.running) return null;
+    const problem = this.spaceProblem();
+    if (problem) {
+      this.status.textContent = problem;
+      this.status.classList.add("error");
+      return null;
+    }
+    const asked = Number(this.fields.nTrials.value);
+    if (asked > N_TRIALS_CAP) this.fields.nTrials.value = String(N_TRIALS_CAP);
+    const capped = asked > N_TRIALS_CAP ? ` (${asked} asked: a study runs at most ${N_TRIALS_CAP})` : "";
     const req = this.request(c);
     this.running = true;
+    this.cancelled = false;
     this.runButton.disabled = true;
     this.cancelButton.disabled = false;
     this.applyButton.disabled = true;
@@ -204,12 +253,23 @@ export class OptimizePanel {
       this.status.textContent =
         `${res.trials.length} trials in ${fmt(secs, 2)} s (${fmt(res.trials.length / secs, 1)}/s), sampler ${res.sampler}` +
         (res.best_index !== null ? `, best #${res.best_index}` : ", no trial scored (too few trades?)") +
-        (res.warning ? ` — ${res.warning}` : "");
+        (res.warning ? ` — ${res.warning}` : "") +
+        capped;
       this.applyButton.disabled = !res.best_params;
       this.renderTrials();
       return res;
     } catch (e) {
-      this.status.textContent = (e as Error).message;
+      const msg = (e as Error).message;
+      if (this.cancelled) {
+        // the finished trials stay, and Apply best takes the best of them
+        const best = bestFinished(this.trials);
+        this.result = best ? { best_index: best.index, best_params: best.params } : null;
+        this.status.textContent = `cancelled after ${this.trials.length} trials${best ? `: best so far #${best.index} (in-sample score)` : ""}${capped}`;
+        this.applyButton.disabled = !best;
+        this.renderTrials();
+        return null;
+      }
+      this.status.textContent = msg.startsWith("INVALID_SPACE") ? `${this.spaceProblem() ?? msg}` : msg;
       this.status.classList.add("error");
       return null;
     } finally {
@@ -220,6 +280,7 @@ export class OptimizePanel {
   }
 
   cancel(): void {
+    this.cancelled = true;
     this.ctx()?.engine.cancel();
   }
 
@@ -309,6 +370,14 @@ export class OptimizePanel {
     }
     this.table.append(t);
   }
+}
+
+/** The finished trial with the highest in-sample score (no error), as a cancelled study's best so far. */
+export function bestFinished(trials: readonly TrialRecord[]): TrialRecord | null {
+  let best: TrialRecord | null = null;
+  for (const t of trials)
+    if (!t.error && typeof t.is_score === "number" && (!best || t.is_score > (best.is_score as number))) best = t;
+  return best;
 }
 
 function select(name: string, options: string[]): HTMLSelectElement {

@@ -13,6 +13,13 @@ export class ReportPanel {
 
   constructor(private readonly host: HTMLElement) {}
 
+  /** No result to show (a stopped or failed run): the previous report goes. */
+  clear(note: string): void {
+    this.equityChart?.remove();
+    this.equityChart = null;
+    this.host.replaceChildren(h("p", { class: "muted" }, note));
+  }
+
   render(result: PackedRunResult, barTimes: Float64Array): void {
     this.equityChart?.remove();
     this.equityChart = null;

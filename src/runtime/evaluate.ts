@@ -9,7 +9,6 @@ import { Compiler, type Fn } from "../interpret/compiler.js";
 import { PineRuntimeError, scriptError } from "../interpret/errors.js";
 import { RunState } from "../interpret/state.js";
 import { PlotStore } from "../builtins/plot/store.js";
-import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
 import { InputOverrideError, InputStore } from "../builtins/input/store.js";
 import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { MODES } from "../core/result.js";
@@ -25,9 +24,8 @@ import { LineProfiler } from "./profiler.js";
 import { barCloseTimes } from "./bar-close.js";
 import { compileBackend, type CompiledRun } from "./backend.js";
 import { cacheKey } from "../compile/index.js";
-import { realtimeStart, tickAt, tickCount, type Tick } from "./realtime.js";
-import type { StateSnapshot } from "../interpret/state.js";
-import { ObjectRollback } from "../interpret/rollback.js";
+import { realtimeStart, tickCount } from "./realtime.js";
+import { FormingBar, installFillRecalc } from "./rerun.js";
 import { Budget, RunTimeout } from "../core/budget.js";
 import type { Kernels } from "../kernels/index.js";
 
@@ -372,62 +370,18 @@ function runCompiled(p: Prepared): RunResult | undefined {
   return undefined;
 }
 
-/** The interpret backend: closures built once, then the bar loop with realtime ticks and fill re-runs. */
+/** The interpret backend: closures built once, then the bar loop (realtime ticks and fill re-runs in rerun.ts). */
 function runInterpreted(p: Prepared): RunResult {
   const { opts, source, result, prog, ctx, cols, closeTimes, plots, inputs, broker, state, budget, rtFrom, n, t0 } = p;
   const profiler = opts.profiler ? new LineProfiler() : null;
-  // whole-series precompute of ta.* calls: only when every bar is history and runs the script once
-  const hoist = rtFrom >= n && broker?.settings.calcOnOrderFills !== true;
-  let compiler: Compiler;
-  let main: Fn;
-  try {
-    compiler = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
-    main = compiler.main();
-  } catch (err) {
-    // building the closures recursed past the host's stack (the parser bounds nesting; a small stack may not suffice)
-    const e = scriptError(err);
-    if (!(e instanceof PineRuntimeError)) throw err;
-    return finishError(result, e, 0, cols.time[0], plots, inputs, broker, ctx, now(), t0, source);
-  }
+  const built = buildInterpreter(p, profiler);
+  if (!("main" in built)) return built;
+  const { compiler, main } = built;
+  if (broker?.settings.calcOnOrderFills) installFillRecalc(prog, state, ctx, main);
+  const forming = rtFrom < n ? new FormingBar(prog, state, ctx, broker, tickCount(opts)) : null;
 
-  // bar loop
   const te = now();
   let bar = 0;
-  const ticks = tickCount(opts);
-  const kernels = ctx.kernels as { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
-  let snap: StateSnapshot | undefined;
-  // arrays, maps, matrices and UDT objects mutated in place by a tick (src/interpret/rollback.ts)
-  const objects = ticks > 1 && rtFrom < n && ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
-  const tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
-  if (broker?.settings.calcOnOrderFills) {
-    // calc_on_order_fills: the broker runs the script again after fills inside a bar, with the bar so
-    // far as its high/low/close; each such execution is rolled back like a realtime tick (src/strategy)
-    let fsnap: StateSnapshot | undefined;
-    const fobjects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
-    ctx.ext.fillRecalc = (high: number, low: number, close: number): void => {
-      const [h, l, c, confirmed] = [ctx.high, ctx.low, ctx.close, ctx.isConfirmed];
-      fsnap = state.snapshot(fsnap);
-      if (fobjects) fobjects.save();
-      const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
-      const dstore = drawingStoreOf(ctx);
-      const dsnap = snapshotDrawings(dstore);
-      [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [high, low, close, false];
-      state.setBar(ctx.open, high, low, close, ctx.volume, ctx.time, ctx.barIndex);
-      try {
-        main();
-      } finally {
-        state.restore(fsnap, prog.varipSlots, prog.varipOnce);
-        if (fobjects) fobjects.restore();
-        if (ksnap !== undefined) kernels!.restore!(ksnap);
-        restoreDrawings(dstore, dsnap);
-        [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [h, l, c, confirmed];
-        state.setBar(ctx.open, h, l, c, ctx.volume, ctx.time, ctx.barIndex);
-      }
-    };
-  }
-  // realtime strategies run once per bar, on its closing tick, unless calc_on_every_tick (then the
-  // broker fills tick by tick and is not rolled back)
-  const everyTick = broker !== null && broker.settings.calcOnEveryTick;
   try {
     for (; bar < n; bar++) {
       if (budget.bar()) {
@@ -446,40 +400,7 @@ function runInterpreted(p: Prepared): RunResult {
         state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
         if (broker) broker.onBarOpen(ctx);
         main();
-      } else {
-        // a forming bar: every tick re-runs the script from the state of the previous bar's close
-        const { high, low, close, volume } = { high: ctx.high, low: ctx.low, close: ctx.close, volume: ctx.volume };
-        snap = state.snapshot(snap);
-        if (objects) objects.save();
-        const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
-        ctx.isRealtime = true;
-        if (everyTick) [ctx.high, ctx.low, ctx.close] = [ctx.open, ctx.open, ctx.open];
-        if (broker) broker.onBarOpen(ctx);
-        if (everyTick) broker!.beginTicks();
-        const bsnap = broker && ticks > 1 && !everyTick ? broker.snapshot() : undefined;
-        const dstore = ticks > 1 ? drawingStoreOf(ctx) : undefined;
-        const dsnap = dstore ? snapshotDrawings(dstore) : undefined;
-        for (let k = 0; k < ticks; k++) {
-          if (broker && !everyTick && k < ticks - 1) continue;
-          if (k > 0) {
-            state.restore(snap, prog.varipSlots, prog.varipOnce);
-            if (objects) objects.restore();
-            if (ksnap !== undefined) kernels!.restore!(ksnap);
-            if (bsnap !== undefined) broker!.restore(bsnap);
-            if (dsnap !== undefined) restoreDrawings(dstore!, dsnap);
-          }
-          tickAt(k, ticks, ctx.open, high, low, close, tick);
-          ctx.high = tick.high;
-          ctx.low = tick.low;
-          ctx.close = tick.close;
-          ctx.volume = volume * tick.volumeFrac;
-          ctx.isNewTick = k === 0;
-          ctx.isConfirmed = k === ticks - 1;
-          state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
-          if (everyTick) broker!.onTick(ctx);
-          main();
-        }
-      }
+      } else forming!.run(bar, main);
       if (broker) broker.onBarClose(ctx);
       state.commit();
     }
@@ -497,6 +418,22 @@ function runInterpreted(p: Prepared): RunResult {
   result.profile.total_ms = now() - t0;
   if (profiler) result.profile.lines = profiler.lines();
   return result;
+}
+
+/** The program's closures, or the error result when building them failed. */
+function buildInterpreter(p: Prepared, profiler: LineProfiler | null): { compiler: Compiler; main: Fn } | RunResult {
+  const { source, result, prog, ctx, cols, plots, inputs, broker, state, rtFrom, n, t0 } = p;
+  // whole-series precompute of ta.* calls: only when every bar is history and runs the script once
+  const hoist = rtFrom >= n && broker?.settings.calcOnOrderFills !== true;
+  try {
+    const compiler = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
+    return { compiler, main: compiler.main() };
+  } catch (err) {
+    // building the closures recursed past the host's stack (the parser bounds nesting; a small stack may not suffice)
+    const e = scriptError(err);
+    if (!(e instanceof PineRuntimeError)) throw err;
+    return finishError(result, e, 0, cols.time[0], plots, inputs, broker, ctx, now(), t0, source);
+  }
 }
 
 /** The result of a run the compiled loop executed. */

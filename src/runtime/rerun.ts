@@ -1,0 +1,108 @@
+// Re-running the script inside one bar, for the interpret backend: a forming (realtime) bar's ticks,
+// each from the state of the previous bar's close (service.md 1.4), and calc_on_order_fills' extra
+// executions after fills inside a bar. Both roll back what an execution changed: the numeric and object
+// slots (RunState), collections and UDT objects mutated in place (src/interpret/rollback.ts), the WASM
+// kernels' memory, the drawing store and, for ticks of a strategy that does not calc on every tick, the
+// broker. Split from evaluate.ts so the bar loop there reads as the loop.
+import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
+import type { ExecContext } from "../builtins/types.js";
+import type { ResolvedProgram } from "../check/ir.js";
+import type { Fn } from "../interpret/compiler.js";
+import { ObjectRollback } from "../interpret/rollback.js";
+import type { RunState, StateSnapshot } from "../interpret/state.js";
+import type { Broker } from "../strategy/broker.js";
+import { tickAt, type Tick } from "./realtime.js";
+
+type SnapshotKernels = { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
+
+/**
+ * calc_on_order_fills: the broker runs the script again after fills inside a bar, with the bar so far as
+ * its high/low/close (ctx.ext.fillRecalc); each such execution is rolled back like a realtime tick.
+ */
+export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: ExecContext, main: Fn): void {
+  const kernels = ctx.kernels as SnapshotKernels;
+  let fsnap: StateSnapshot | undefined;
+  const fobjects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
+  ctx.ext.fillRecalc = (high: number, low: number, close: number): void => {
+    const [h, l, c, confirmed] = [ctx.high, ctx.low, ctx.close, ctx.isConfirmed];
+    fsnap = state.snapshot(fsnap);
+    if (fobjects) fobjects.save();
+    const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+    const dstore = drawingStoreOf(ctx);
+    const dsnap = snapshotDrawings(dstore);
+    [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [high, low, close, false];
+    state.setBar(ctx.open, high, low, close, ctx.volume, ctx.time, ctx.barIndex);
+    try {
+      main();
+    } finally {
+      state.restore(fsnap, prog.varipSlots, prog.varipOnce);
+      if (fobjects) fobjects.restore();
+      if (ksnap !== undefined) kernels!.restore!(ksnap);
+      restoreDrawings(dstore, dsnap);
+      [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [h, l, c, confirmed];
+      state.setBar(ctx.open, h, l, c, ctx.volume, ctx.time, ctx.barIndex);
+    }
+  };
+}
+
+/**
+ * A forming bar: `ticks` executions along the bar's path (src/runtime/realtime.ts), each rolled back
+ * before the next, the last one on the whole bar. A strategy runs once, on the closing tick, unless
+ * calc_on_every_tick (then the broker fills tick by tick and is not rolled back).
+ */
+export class FormingBar {
+  private readonly kernels: SnapshotKernels;
+  private readonly everyTick: boolean;
+  /** Arrays, maps, matrices and UDT objects a tick mutates in place. */
+  private readonly objects: ObjectRollback | null;
+  private readonly tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
+  private snap: StateSnapshot | undefined;
+
+  constructor(
+    private readonly prog: ResolvedProgram,
+    private readonly state: RunState,
+    private readonly ctx: ExecContext,
+    private readonly broker: Broker | null,
+    private readonly ticks: number,
+  ) {
+    this.kernels = ctx.kernels as SnapshotKernels;
+    this.everyTick = broker !== null && broker.settings.calcOnEveryTick;
+    this.objects = ticks > 1 && ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
+  }
+
+  /** Runs bar `bar` (its prices already in ctx) tick by tick; the caller closes the bar afterwards. */
+  run(bar: number, main: Fn): void {
+    const { ctx, state, prog, broker, ticks, everyTick, objects, kernels, tick } = this;
+    const { high, low, close, volume } = { high: ctx.high, low: ctx.low, close: ctx.close, volume: ctx.volume };
+    const snap = (this.snap = state.snapshot(this.snap));
+    if (objects) objects.save();
+    const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+    ctx.isRealtime = true;
+    if (everyTick) [ctx.high, ctx.low, ctx.close] = [ctx.open, ctx.open, ctx.open];
+    if (broker) broker.onBarOpen(ctx);
+    if (everyTick) broker!.beginTicks();
+    const bsnap = broker && ticks > 1 && !everyTick ? broker.snapshot() : undefined;
+    const dstore = ticks > 1 ? drawingStoreOf(ctx) : undefined;
+    const dsnap = dstore ? snapshotDrawings(dstore) : undefined;
+    for (let k = 0; k < ticks; k++) {
+      if (broker && !everyTick && k < ticks - 1) continue;
+      if (k > 0) {
+        state.restore(snap, prog.varipSlots, prog.varipOnce);
+        if (objects) objects.restore();
+        if (ksnap !== undefined) kernels!.restore!(ksnap);
+        if (bsnap !== undefined) broker!.restore(bsnap);
+        if (dsnap !== undefined) restoreDrawings(dstore!, dsnap);
+      }
+      tickAt(k, ticks, ctx.open, high, low, close, tick);
+      ctx.high = tick.high;
+      ctx.low = tick.low;
+      ctx.close = tick.close;
+      ctx.volume = volume * tick.volumeFrac;
+      ctx.isNewTick = k === 0;
+      ctx.isConfirmed = k === ticks - 1;
+      state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+      if (everyTick) broker!.onTick(ctx);
+      main();
+    }
+  }
+}

@@ -16,12 +16,12 @@ import {
   v4ValueHint,
   v5Constant,
 } from "../catalog/v5.js";
-import { EnumValue, packColor } from "../core/values.js";
+import { type EnumValue, packColor } from "../core/values.js";
 import { checkQualifier, FRACTIONAL_REDUCTIONS, placeArgs, resultType } from "./builtin-calls.js";
 import { argError, builtinArgError, needsBoolCast, shownType, valueFits, type ArgSite } from "./arg-types.js";
 import { Undetermined } from "./undetermined.js";
 import { constEval, dottedName } from "./consteval.js";
-import { CheckError } from "./errors.js";
+import { CheckError, declaredNames, Poisoned } from "./errors.js";
 import { COLUMN_HISTORY_LIMIT, HISTORY_LIMIT, historyOffsetMessage, maxBarsBackMessage } from "./history-limits.js";
 import type { Declaration, FuncInstance, RBlock, RExpr, RStmt, ResolvedProgram, UdtInfo, VarSlot } from "./ir.js";
 import { Scope } from "./scope.js";
@@ -164,6 +164,16 @@ export class Checker {
 
   /** Statements brought in by imports (library constants), run before the script's own. */
   readonly prelude: RStmt[] = [];
+  /**
+   * The type of each declared name, by the source offset of the name (variables, parameters, loop
+   * variables; a function's name gets its result): what an editor's hover and inlay hints show. A
+   * function instantiated at several call sites keeps its first instance's types.
+   */
+  readonly declaredTypes = new Map<number, PType>();
+  /** Every independent error found so far (the checker recovers per statement, `recover`). */
+  readonly errors: CheckError[] = [];
+  /** Names whose declaring statement failed: a use of one is not reported again (`Poisoned`). */
+  private readonly poisoned = new Set<string>();
   /** Hidden global slots recording builtin variables read with [] (builtinHistory). */
   private readonly builtinHist = new Map<string, VarSlot>();
 
@@ -185,12 +195,18 @@ export class Checker {
     this.declaredKind = declarationKind(this.program);
     const stmts: RStmt[] = [];
     for (const s of this.program.body) {
-      const r = checkStatement(this, s, this.global);
+      const r = this.recover(s, () => checkStatement(this, s, this.global))?.value;
       stmts.push(...this.prelude.splice(0));
       if (r) stmts.push(r);
     }
-    if (!this.declaration)
-      throw new CheckError("Script must have one indicator(), strategy() or library() declaration", this.program.span);
+    // reported only on an otherwise clean script: after errors it may well be one of them (a failed
+    // `study()`, a declaration call with a bad argument)
+    if (!this.declaration && !this.errors.length)
+      this.errors.push(
+        new CheckError("Script must have one indicator(), strategy() or library() declaration", this.program.span),
+      );
+    const declaration = this.declaration;
+    if (this.errors.length || !declaration) throw this.errors[0]!;
     const body: RBlock = { stmts, t: VOID_T };
     return {
       version: this.version,
@@ -199,7 +215,7 @@ export class Checker {
       siteCount: this.siteCount,
       siteTypeArgs: this.siteTypeArgs,
       onceCount: this.onceCount,
-      declaration: this.declaration,
+      declaration,
       inputVarNames: this.inputVarNames,
       inputSourceNames: this.inputSourceNames,
       enums: new Map([...this.enums].map(([k, v]) => [k, [...v.members.values()]])),
@@ -212,11 +228,50 @@ export class Checker {
     };
   }
 
+  // ------------------------------------------------------------------ recovery
+
+  /**
+   * Checks one statement; a check error in it is recorded in `errors` and the statement dropped, so
+   * checking goes on with the next one and every independent error is reported in one pass. The names
+   * the failed statement declares are poisoned: later uses of them fail silently instead of cascading
+   * ("Undeclared identifier" after a bad declaration).
+   */
+  recover<T>(s: A.Stmt, checkIt: () => T): { value: T } | undefined {
+    const r = this.attempt(checkIt);
+    if (!r) for (const n of declaredNames(s)) this.poisoned.add(n);
+    return r;
+  }
+
+  /** Runs one independent part of a check; its error is recorded and `undefined` returned. */
+  attempt<T>(checkIt: () => T): { value: T } | undefined {
+    try {
+      return { value: checkIt() };
+    } catch (err) {
+      if (!(err instanceof CheckError) && !(err instanceof Poisoned)) throw err;
+      if (err instanceof CheckError && !this.errors.some((x) => sameError(x, err))) this.errors.push(err);
+      return undefined;
+    }
+  }
+
+  /** A name (or the root of a dotted one, a library alias) whose declaration failed. */
+  isPoisoned(name: string): boolean {
+    if (this.poisoned.size === 0) return false;
+    const dot = name.indexOf(".");
+    return this.poisoned.has(name) || (dot > 0 && this.poisoned.has(name.slice(0, dot)));
+  }
+
+  /** Throws `Poisoned` instead of a follow-up error about a name whose declaration already failed. */
+  private unlessPoisoned(name: string): void {
+    if (this.isPoisoned(name)) throw new Poisoned();
+  }
+
   // ------------------------------------------------------------------ slots
 
-  newSlot(name: string, type: PType): VarSlot {
+  /** A new variable; `at` is the span of the name that declares it (recorded for editor tools). */
+  newSlot(name: string, type: PType, at?: A.Span): VarSlot {
     const v: VarSlot = { name, slot: this.slots.length, type, histDepth: 0, hist: -1 };
     this.slots.push(v);
+    if (at && !this.declaredTypes.has(at.start)) this.declaredTypes.set(at.start, type);
     const locals = this.localStack[this.localStack.length - 1];
     if (locals) {
       v.fnLocal = true;
@@ -258,6 +313,7 @@ export class Checker {
       return n;
     if (this.udts.has(n) || this.enums.has(n)) return n;
     if (n === "array" || n === "matrix" || n === "map") return n;
+    this.unlessPoisoned(n);
     throw new CheckError(`Unknown type '${n}'`, ref.span);
   }
 
@@ -383,6 +439,7 @@ export class Checker {
     if (en) return { k: "const", v: en, t: t(en.enumName, CONST) };
     if (catalogVariable(name) || catalogConstant(name))
       throw new CheckError(`Builtin '${name}' is not implemented yet`, node.span);
+    this.unlessPoisoned(name);
     throw new CheckError(v4ValueHint(name) ?? `Undeclared identifier '${name}'`, node.span);
   }
 
@@ -571,20 +628,18 @@ export class Checker {
     const ln = l.t.name;
     const rn = r.t.name;
     {
-      {
-        if (!isNumOrNa(ln) || !isNumOrNa(rn))
-          throw new CheckError(`Cannot apply '${e.op}' to ${typeText(l.t)} and ${typeText(r.t)}`, e.span);
-        const bothInt = (ln === "int" || ln === "na") && (rn === "int" || rn === "na") && !(ln === "na" && rn === "na");
-        if (e.op === "/") {
-          // the quotient of two ints is typed int in both versions; v5 truncates it when both are const,
-          // otherwise it keeps its fraction (the v6 migration guide's "Fractional division of constants")
-          if (ln !== "int" || rn !== "int") return { k: "bin", op: "/", l, r, t: { name: "float", q } };
-          const intDiv = this.version < 6 && l.t.q === CONST && r.t.q === CONST;
-          return { k: "bin", op: "/", l, r, intDiv, t: intDiv ? { name: "int", q } : { name: "int", q, frac: true } };
-        }
-        if (bothInt && (l.t.frac || r.t.frac)) return { k: "bin", op: e.op, l, r, t: { name: "int", q, frac: true } };
-        return { k: "bin", op: e.op, l, r, t: { name: bothInt ? "int" : "float", q } };
+      if (!isNumOrNa(ln) || !isNumOrNa(rn))
+        throw new CheckError(`Cannot apply '${e.op}' to ${typeText(l.t)} and ${typeText(r.t)}`, e.span);
+      const bothInt = (ln === "int" || ln === "na") && (rn === "int" || rn === "na") && !(ln === "na" && rn === "na");
+      if (e.op === "/") {
+        // the quotient of two ints is typed int in both versions; v5 truncates it when both are const,
+        // otherwise it keeps its fraction (the v6 migration guide's "Fractional division of constants")
+        if (ln !== "int" || rn !== "int") return { k: "bin", op: "/", l, r, t: { name: "float", q } };
+        const intDiv = this.version < 6 && l.t.q === CONST && r.t.q === CONST;
+        return { k: "bin", op: "/", l, r, intDiv, t: intDiv ? { name: "int", q } : { name: "int", q, frac: true } };
       }
+      if (bothInt && (l.t.frac || r.t.frac)) return { k: "bin", op: e.op, l, r, t: { name: "int", q, frac: true } };
+      return { k: "bin", op: e.op, l, r, t: { name: bothInt ? "int" : "float", q } };
     }
   }
 
@@ -630,8 +685,10 @@ export class Checker {
       if (!onBuiltinVar && (this.registry.functions[dn] || catalogFunction(dn) || isNamespace(objName)))
         return this.builtinCall(dn, e.args, null, typeArgs, scope, e);
       // otherwise `close.m()`: a user method called on a builtin value
-      if (!onBuiltinVar && !this.methods.has(prop))
+      if (!onBuiltinVar && !this.methods.has(prop)) {
+        this.unlessPoisoned(dn);
         throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
+      }
     }
     // method call on a value
     const recv = this.expr(callee.object, scope);
@@ -657,6 +714,7 @@ export class Checker {
     if (fitting.length) return this.userCall(prop, fitting, e.args, recv, scope, e);
     if (this.udts.has(recv.t.name) && prop === "copy") return { k: "copy", obj: recv, t: recv.t };
     if (ns) return this.builtinCall(`${ns}.${prop}`, e.args, recv, typeArgs, scope, e);
+    this.unlessPoisoned(prop);
     throw new CheckError(`Could not find method '${prop}' for ${typeText(recv.t)}`, callee.property.span);
   }
 
@@ -705,8 +763,10 @@ export class Checker {
   ): RExpr {
     const cat = catalogFunctionFor(name, this.version);
     const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
-    if (!cat && !def)
+    if (!cat && !def) {
+      this.unlessPoisoned(name);
       throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
+    }
     // v5's deprecated transp: the colour arguments become color.new(c, transp) (src/catalog/v5.ts)
     if (this.version < 6 && takesTransp(name)) args = rewriteTransp(name, args);
     // (the call without its `when`, below, comes back here: its arguments are already v6's)
@@ -1092,6 +1152,7 @@ export class Checker {
         const slot = this.newSlot(
           p.name.name,
           name === "int" && a.t.frac ? { name, q: a.t.q, frac: true } : { name, q: a.t.q },
+          p.name.span,
         );
         scope.vars.set(p.name.name, { slot, readonly: true });
         if (!p.type) this.undetermined.markSlot(slot);
@@ -1102,6 +1163,7 @@ export class Checker {
       const body = checkBlock(this, fn.body, scope);
       this.declName = saved;
       const inst = { name: fn.name.name, params, body, locals };
+      if (!this.declaredTypes.has(fn.name.span.start)) this.declaredTypes.set(fn.name.span.start, body.t);
       if (fn.params.some((p) => !p.type)) this.undetermined.markInstance(inst);
       return inst;
     } finally {
@@ -1136,6 +1198,11 @@ export class Checker {
 }
 
 /** Kind of the top-level indicator()/strategy()/library() statement, if there is one. */
+/** The same message at the same place: a function body's error seen again from its next call site. */
+function sameError(a: CheckError, b: CheckError): boolean {
+  return a.message === b.message && a.span?.start === b.span?.start && a.span?.end === b.span?.end;
+}
+
 function declarationKind(program: A.Program): Declaration["kind"] | null {
   for (const s of program.body) {
     if (s.kind !== "ExprStmt" || s.expr.kind !== "Call" || s.expr.callee.kind !== "Ident") continue;

@@ -1,4 +1,4 @@
-// The checker's entry: Program -> ResolvedProgram (or the first check error as a diagnostic).
+// The checker's entry: Program -> ResolvedProgram, or every independent check error as diagnostics.
 import type { Diagnostic, Program } from "../lang/ast.js";
 import { Checker, type Registry } from "./checker.js";
 import type { LibrarySource } from "../core/result.js";
@@ -6,6 +6,7 @@ import { CheckError } from "./errors.js";
 import type { ResolvedProgram } from "./ir.js";
 import { compileEligibility } from "./eligibility.js";
 import { checkPlotCount } from "./plot-count.js";
+import type { PType } from "./types.js";
 
 export { CheckError } from "./errors.js";
 export { DEFAULT_MAX_BARS_BACK, type Registry } from "./checker.js";
@@ -15,11 +16,18 @@ export * from "./types.js";
 export interface CheckResult {
   program?: ResolvedProgram;
   diagnostics: Diagnostic[];
+  /** The inferred type of each declared name, by its source offset (see `Checker.declaredTypes`). */
+  declaredTypes?: Map<number, PType>;
 }
 
+/**
+ * Checks a parsed program. The checker recovers per statement, so a script with several independent
+ * errors gets all of them (in source order); the program is given only when there is none.
+ */
 export function check(ast: Program, registry: Registry, libraries: LibrarySource[] = []): CheckResult {
+  const checker = new Checker(ast, registry, libraries);
   try {
-    const program = new Checker(ast, registry, libraries).run();
+    const program = checker.run();
     checkPlotCount(program, ast);
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
@@ -27,9 +35,14 @@ export function check(ast: Program, registry: Registry, libraries: LibrarySource
     const reason = program.compileReason ?? compileEligibility(program);
     program.compileEligible = reason === undefined;
     program.compileReason = reason;
-    return { program, diagnostics: [] };
+    return { program, diagnostics: [], declaredTypes: checker.declaredTypes };
   } catch (err) {
-    if (err instanceof CheckError) return { diagnostics: [err.toDiagnostic()] };
+    if (err instanceof CheckError) {
+      const all = checker.errors.length ? checker.errors : [err];
+      const diagnostics = all.map((x) => x.toDiagnostic());
+      diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+      return { diagnostics, declaredTypes: checker.declaredTypes };
+    }
     // the parser bounds nesting (src/lang/parser.ts), but a host with a small stack may still overflow
     if (err instanceof RangeError && /call stack/i.test(err.message))
       return {
@@ -39,6 +52,7 @@ export function check(ast: Program, registry: Registry, libraries: LibrarySource
             ast.span,
           ).toDiagnostic(),
         ],
+        declaredTypes: checker.declaredTypes,
       };
     throw err;
   }

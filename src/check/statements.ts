@@ -5,7 +5,7 @@ import type * as A from "../lang/ast.js";
 import { EnumValue } from "../core/values.js";
 import type { Checker } from "./checker.js";
 import { naValue, toBool } from "./ir-values.js";
-import { CheckError } from "./errors.js";
+import { CheckError, Poisoned } from "./errors.js";
 import { constEval } from "./consteval.js";
 import { resolveImport } from "./libraries.js";
 import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
@@ -55,7 +55,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
         if (n.name === "_") return null;
         redeclared(scope, n);
         const et = init.t.elems![i]!;
-        const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q: SERIES });
+        const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q: SERIES }, n.span);
         scope.vars.set(n.name, { slot, readonly: false });
         c.undetermined.follow(slot, init);
         return slot;
@@ -236,7 +236,11 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
       s.init.span,
     );
   if (s.qualifier === "series") q = SERIES;
-  const slot = c.newSlot(s.name.name, name === "int" && init.t.frac ? { name, q, frac: true } : { name, q });
+  const slot = c.newSlot(
+    s.name.name,
+    name === "int" && init.t.frac ? { name, q, frac: true } : { name, q },
+    s.name.span,
+  );
   scope.vars.set(s.name.name, { slot, readonly: false });
   c.undetermined.follow(slot, init);
   if (scope.isGlobal && q === CONST) {
@@ -342,8 +346,11 @@ function targetName(s: A.Assign): string {
 export function checkBlock(c: Checker, b: A.Block, scope: Scope): RBlock {
   const stmts: RStmt[] = [];
   let ty: PType = VOID_T;
+  let failed = false;
   for (const s of b.body) {
-    const r = checkStatement(c, s, scope);
+    const checked = c.recover(s, () => checkStatement(c, s, scope));
+    if (!checked) failed = true;
+    const r = checked?.value;
     if (!r) continue;
     stmts.push(r);
     ty =
@@ -357,6 +364,9 @@ export function checkBlock(c: Checker, b: A.Block, scope: Scope): RBlock {
               ? r.init.t
               : VOID_T;
   }
+  // a block with an error has no trustworthy value or type: what contains it fails silently (its own
+  // errors are already recorded)
+  if (failed) throw new Poisoned();
   return { stmts, t: ty };
 }
 
@@ -397,15 +407,19 @@ function naTupleBlock(ty: PType, line: number): RBlock {
 export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | A.While, scope: Scope): RExpr {
   switch (e.kind) {
     case "If": {
-      const cond = c.cond(e.cond, scope, "if");
-      const then = checkBlock(c, e.then, new Scope(scope));
-      let els: RBlock | null = null;
-      if (e.else) {
-        if (e.else.kind === "If") {
-          const inner = checkControl(c, e.else, scope);
-          els = { stmts: [{ k: "expr", e: inner, line: e.else.span.line }], t: inner.t };
-        } else els = checkBlock(c, e.else, new Scope(scope));
-      }
+      // the condition and each branch are independent: all are checked before an error in one stops the if
+      const condOk = c.attempt(() => c.cond(e.cond, scope, "if"));
+      const thenOk = c.attempt(() => checkBlock(c, e.then, new Scope(scope)));
+      const elseOk = c.attempt((): RBlock | null => {
+        if (!e.else) return null;
+        if (e.else.kind !== "If") return checkBlock(c, e.else, new Scope(scope));
+        const inner = checkControl(c, e.else, scope);
+        return { stmts: [{ k: "expr", e: inner, line: e.else.span.line }], t: inner.t };
+      });
+      if (!condOk || !thenOk || !elseOk) throw new Poisoned();
+      const cond = condOk.value;
+      const then = thenOk.value;
+      let els = elseOk.value;
       const ty = unifyBlocks(c, els ? [then.t, els.t] : [then.t], e.span, cond.t.q);
       // a tuple-valued if without else gives a tuple of na on the bars where it does not run
       if (!els && ty.name === "tuple") els = naTupleBlock(ty, e.span.line);
@@ -413,16 +427,21 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
     }
     case "Switch": {
       const subject = e.subject ? c.expr(e.subject, scope) : null;
-      const cases = e.cases.map((cs) => {
-        let test: RExpr | null = null;
-        if (cs.test) test = subject ? c.expr(cs.test, scope) : c.cond(cs.test, scope, "switch");
-        if (test && subject && !unify(test.t.name, subject.t.name, c.version))
-          throw new CheckError(
-            `Switch case of type ${typeText(test.t)} does not match ${typeText(subject.t)}`,
-            cs.span,
-          );
-        return { test, body: checkBlock(c, cs.body, new Scope(scope)) };
-      });
+      const checked = e.cases.map((cs) =>
+        c.attempt(() => {
+          let test: RExpr | null = null;
+          if (cs.test) test = subject ? c.expr(cs.test, scope) : c.cond(cs.test, scope, "switch");
+          if (test && subject && !unify(test.t.name, subject.t.name, c.version))
+            throw new CheckError(
+              `Switch case of type ${typeText(test.t)} does not match ${typeText(subject.t)}`,
+              cs.span,
+            );
+          return { test, body: checkBlock(c, cs.body, new Scope(scope)) };
+        }),
+      );
+      // every case is checked before an error in one stops the switch
+      if (checked.some((x) => !x)) throw new Poisoned();
+      const cases = checked.map((x) => x!.value);
       const condQ = cases.reduce<PType["q"]>(
         (q, x) => (x.test && x.test.t.q > q ? x.test.t.q : q),
         subject?.t.q ?? CONST,
@@ -449,6 +468,7 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
       const counter = c.newSlot(
         e.counter.name,
         t(from.t.name === "float" || to.t.name === "float" ? "float" : "int", SERIES),
+        e.counter.span,
       );
       inner.vars.set(e.counter.name, { slot: counter, readonly: true });
       for (const x of [from, to, step]) c.undetermined.follow(counter, x);
@@ -470,10 +490,10 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
       } else throw new CheckError(`Cannot iterate over ${typeText(it.t)}`, e.iterable.span);
       let index: VarSlot | null = null;
       if (e.index) {
-        index = c.newSlot(e.index.name, t(idxT, SERIES));
+        index = c.newSlot(e.index.name, t(idxT, SERIES), e.index.span);
         inner.vars.set(e.index.name, { slot: index, readonly: true });
       }
-      const value = c.newSlot(e.value.name, t(valT, SERIES));
+      const value = c.newSlot(e.value.name, t(valT, SERIES), e.value.span);
       inner.vars.set(e.value.name, { slot: value, readonly: true });
       c.undetermined.follow(value, it);
       if (index) c.undetermined.follow(index, it);

@@ -26,8 +26,13 @@ export const LOOP_LIMIT_MS = 500;
 export const STRIDE = 4096;
 /** Work units one bar counts for in the bar loops: with nothing else charged, a clock read every 32 bars (service.md 1.4). */
 export const BAR_UNITS = STRIDE / 32;
-/** Clock reads between two memory probes (a power of two; a probe costs microseconds). */
-const PROBE_EVERY = 64;
+/**
+ * Milliseconds between two memory probes: a probe (the host's heap reading) costs tens of
+ * microseconds, so probing by time keeps it under a percent of any run, however often the clock is
+ * read. A host whose clock stands still is probed every PROBE_FROZEN-th clock read instead.
+ */
+const PROBE_MS = 10;
+const PROBE_FROZEN = 1024;
 /** Units a loop may run without the clock moving before it is stopped (frozen-clock hosts). */
 const FROZEN_CLOCK_UNITS = 1 << 27;
 /** The default memory budget of a run (bytes): history rings, kernel memory and collections. */
@@ -71,6 +76,7 @@ export class Budget {
   private lastClock = -1;
   private frozenUnits = 0;
   private clockReads = 0;
+  private lastProbe = -Infinity;
 
   constructor(private readonly now: () => number = clock) {}
 
@@ -99,8 +105,17 @@ export class Budget {
     this.left -= BAR_UNITS;
     if (this.left > 0) return false;
     this.left = STRIDE;
-    if (this.usage !== null && (++this.clockReads & (PROBE_EVERY - 1)) === 0) this.checkMemory();
-    return this.now() > this.deadline;
+    const t = this.now();
+    if (this.usage !== null) this.probe(t);
+    return t > this.deadline;
+  }
+
+  /** Probes the memory held when PROBE_MS passed since the last probe (see PROBE_MS). */
+  private probe(t: number): void {
+    if (t - this.lastProbe >= PROBE_MS || (++this.clockReads & (PROBE_FROZEN - 1)) === 0) {
+      this.lastProbe = t;
+      this.checkMemory();
+    }
   }
 
   /** The countdown reached zero: read the clock and enforce the deadline and the loop limit. */
@@ -109,7 +124,7 @@ export class Budget {
     this.left = STRIDE;
     const t = this.now();
     if (t > this.deadline) throw new RunTimeout();
-    if (this.usage !== null && (++this.clockReads & (PROBE_EVERY - 1)) === 0) this.checkMemory();
+    if (this.usage !== null) this.probe(t);
     if (this.depth <= 0) return;
     if (this.timedGeneration !== this.generation) {
       this.timedGeneration = this.generation;

@@ -51,6 +51,37 @@ export interface PlotOutput {
 /** A colour argument as a packed number (na and omitted are NaN). */
 export const packedColor = (x: unknown): number => (typeof x === "number" ? x : NaN);
 
+/**
+ * Plot columns of finished runs, kept for the next run with the same bar count (a script run again
+ * and again over the same bars, an optimize study, a bench, gets its columns back instead of
+ * allocating and zeroing new ones and leaving the old ones to the garbage collector). A column comes
+ * back when its output object is collected: every reader of a column (the plot builtins, the
+ * result's lazy series, alert placeholders) reaches it through that object, so nothing can still
+ * read it then. Bounded in bytes; where FinalizationRegistry is missing, columns are simply new.
+ */
+const spareColumns = new Map<number, Float64Array[]>();
+let spareBytes = 0;
+const MAX_SPARE_BYTES = 64 * 1024 * 1024;
+const reclaim =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry<Float64Array>((col) => {
+        // (a column whose buffer was transferred away has length 0)
+        if (col.length === 0 || spareBytes + col.byteLength > MAX_SPARE_BYTES) return;
+        let list = spareColumns.get(col.length);
+        if (!list) spareColumns.set(col.length, (list = []));
+        list.push(col);
+        spareBytes += col.byteLength;
+      })
+    : null;
+
+/** A column of `n` NaN cells: a spare one of that length when there is one. */
+function takeColumn(n: number): Float64Array {
+  const col = spareColumns.get(n)?.pop();
+  if (col === undefined) return new Float64Array(n).fill(NaN);
+  spareBytes -= col.byteLength;
+  return col.fill(NaN);
+}
+
 export class PlotStore {
   readonly outputs: PlotOutput[] = [];
   private readonly used = new Set<string>();
@@ -75,14 +106,16 @@ export class PlotStore {
       for (let n = 2; this.used.has(key); n++) key = `${title}_${n}`;
     }
     this.used.add(key);
+    const col = takeColumn(this.barCount);
     const out: PlotOutput = {
       key,
       cells,
-      col: this.column(),
+      col,
       meta: { title: key, kind, index: this.outputs.length, ...meta },
       color: null,
       ohlc: null,
     };
+    reclaim?.register(out, col);
     this.outputs.push(out);
     return out;
   }

@@ -82,6 +82,13 @@ export interface BuiltinDef {
   impl: BuiltinImpl;
   /** Keeps per-call-site state (ta.*, math.random with seed, ...). */
   stateful?: boolean;
+  /**
+   * The same (stateless) builtin taking its arguments positionally, `(ctx, arg0, arg1, ...)`, an
+   * omitted one as `undefined`. The compile backend calls it where given: no argument array, so a
+   * number passed next to an object is never boxed on the heap. It behaves exactly as `impl`, which
+   * is written in terms of it.
+   */
+  direct?: (ctx: ExecContext, ...args: any[]) => any;
   /** Number of history bars the builtin needs of each series argument, when it reads `args` history itself. */
   returnsTuple?: number;
 }

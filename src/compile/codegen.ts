@@ -23,6 +23,7 @@ export type Ref =
   | { k: "value"; v: unknown }
   | { k: "site"; id: number }
   | { k: "impl"; def: { impl: unknown } }
+  | { k: "direct"; def: { direct?: unknown } }
   | { k: "bvar"; def: { get: unknown } }
   | { k: "args"; n: number; numeric: boolean }
   | { k: "tuple"; n: number }
@@ -819,6 +820,80 @@ class Gen {
   private call(e: Extract<RExpr, { k: "call" }>): string {
     // the interpreter evaluates these in the requested context (a secondary run of the program)
     if (SECURITY_CALLS.has(e.name)) throw new NotCompilable(`'${e.name}'`);
+    const inline = this.inlineCall(e);
+    if (inline !== null) return inline;
+    if (e.def.direct && !e.def.stateful && e.order === undefined) {
+      // positional arguments, no argument array (BuiltinDef.direct)
+      const d = this.ref(`direct:${e.def.name}`, { k: "direct", def: e.def });
+      return `K${d}(ctx${e.args.map((a) => `, ${a ? this.expr(a) : "undefined"}`).join("")})`;
+    }
+    const general = this.generalCall(e);
+    if (isInputCall(e.name) && e.args.every((a) => a === undefined || constantArg(a))) {
+      // an input's value is fixed by its first call (the impl keeps it in site.state and returns it
+      // from then on, as below); its arguments are constants, so skipping them changes nothing
+      const site = this.ref(`site${e.site}`, { k: "site", id: e.site });
+      const st = this.temp();
+      const known =
+        e.name === "input" || e.name === "input.source"
+          ? `(${st}.source ? ${st}.source(ctx) : ${st}.value)`
+          : `${st}.value`;
+      return `((${st} = K${site}.state) !== undefined ? ${known} : ${general})`;
+    }
+    return general;
+  }
+
+  /**
+   * Pure numeric builtins written out as JavaScript (every argument an int or float, in parameter
+   * order): the same operations their impls do on the same numbers, without a call or an argument
+   * array. Null for any other call.
+   */
+  private inlineCall(e: Extract<RExpr, { k: "call" }>): string | null {
+    if (e.order !== undefined || e.args.length === 0) return null;
+    if (!e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))) return null;
+    const args = e.args as RExpr[];
+    const n = args.length;
+    const unary = INLINE_UNARY[e.name];
+    if (unary && n === 1) return `${unary}(${this.expr(args[0]!)})`;
+    switch (e.name) {
+      case "na": {
+        if (n !== 1) return null;
+        const t = this.temp();
+        return `(${t} = ${this.expr(args[0]!)}, ${t} !== ${t})`;
+      }
+      case "nz": {
+        const t = this.temp();
+        if (n === 1) return `(${t} = ${this.expr(args[0]!)}, ${t} === ${t} ? ${t} : 0)`;
+        if (n !== 2) return null;
+        const r = this.temp();
+        return `(${t} = ${this.expr(args[0]!)}, ${r} = ${this.expr(args[1]!)}, ${t} === ${t} ? ${t} : ${r})`;
+      }
+      case "math.sign": {
+        if (n !== 1) return null;
+        const t = this.temp();
+        return `(${t} = ${this.expr(args[0]!)}, ${t} !== ${t} ? NaN : ${t} > 0 ? 1 : ${t} < 0 ? -1 : 0)`;
+      }
+      case "math.pow":
+        return n === 2 ? `Math.pow(${this.expr(args[0]!)}, ${this.expr(args[1]!)})` : null;
+      case "math.max":
+      case "math.min": {
+        // the impl: na if any argument is; else the first extreme in argument order (ties keep the earlier)
+        const cmp = e.name === "math.max" ? ">" : "<";
+        const r = this.temp();
+        const parts = [`${r} = ${this.expr(args[0]!)}`];
+        for (let i = 1; i < n; i++) {
+          const v = this.temp();
+          parts.push(`${v} = ${this.expr(args[i]!)}`);
+          parts.push(`${r} = ${r} !== ${r} || ${v} !== ${v} ? NaN : ${v} ${cmp} ${r} ? ${v} : ${r}`);
+        }
+        return `(${parts.join(", ")}, ${r})`;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** A builtin call through its impl, with this site's argument array. */
+  private generalCall(e: Extract<RExpr, { k: "call" }>): string {
     const impl = this.ref(`impl:${e.def.name}:${this.refs.length}`, { k: "impl", def: e.def });
     const site = this.ref(`site${e.site}`, { k: "site", id: e.site });
     const n = e.args.length;
@@ -849,6 +924,35 @@ class Gen {
 }
 
 // ------------------------------------------------------------------ shared helpers
+
+/** One-argument math builtins whose impl is exactly this JavaScript function of a number. */
+const INLINE_UNARY: Record<string, string> = {
+  "math.abs": "Math.abs",
+  "math.acos": "Math.acos",
+  "math.asin": "Math.asin",
+  "math.atan": "Math.atan",
+  "math.ceil": "Math.ceil",
+  "math.cos": "Math.cos",
+  "math.exp": "Math.exp",
+  "math.floor": "Math.floor",
+  "math.log": "Math.log",
+  "math.log10": "Math.log10",
+  "math.sin": "Math.sin",
+  "math.sqrt": "Math.sqrt",
+  "math.tan": "Math.tan",
+};
+
+function isInputCall(name: string): boolean {
+  return name === "input" || name.startsWith("input.");
+}
+
+/** An argument whose evaluation has no effect and does not depend on the bar: a constant. */
+function constantArg(e: RExpr): boolean {
+  if (e.k === "const") return true;
+  if (e.k === "unary" || e.k === "cast") return constantArg(e.e);
+  if (e.k === "bin") return constantArg(e.l) && constantArg(e.r);
+  return false;
+}
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";

@@ -181,6 +181,8 @@ export function compileProgram(
           return state.sites[r.id];
         case "impl":
           return r.def.impl;
+        case "direct":
+          return r.def.direct;
         case "bvar":
           return r.def.get;
         case "args":

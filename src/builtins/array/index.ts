@@ -52,6 +52,11 @@ function def(name: string, impl: BuiltinImpl): BuiltinDef {
   return { name, impl };
 }
 
+/** A stateless builtin written with positional arguments (BuiltinDef.direct); its impl unpacks the argument array. */
+function direct(name: string, fn: (ctx: ExecContext, a0: any, a1: any, a2: any) => any): BuiltinDef {
+  return { name, direct: fn, impl: (ctx, a) => fn(ctx, a[0], a[1], a[2]) };
+}
+
 function typeArg(site: CallSite, k = 0): string | undefined {
   return (site as SiteWithTypes).typeArgs?.[k];
 }
@@ -179,46 +184,47 @@ export const functions: BuiltinTable = {
     const vals = a.slice(0, n);
     return new PineArray<PineValue>(typeArg(site) ?? inferType(vals), vals);
   }),
-  "array.size": def("array.size", (ctx, a) => size(arr(ctx, a[0], "array.size"))),
-  "array.get": def("array.get", (ctx, a) => {
-    const x = arr(ctx, a[0], "array.get");
+  "array.size": direct("array.size", (ctx, a0) => size(arr(ctx, a0, "array.size"))),
+  "array.get": direct("array.get", (ctx, a0, a1) => {
+    const x = arr(ctx, a0, "array.get");
     const vals = items(x);
-    const i = index(ctx, a[1], vals.length);
+    const i = index(ctx, a1, vals.length);
     return i < 0 ? naOf(x.elemType, ctx.version) : vals[i];
   }),
-  "array.set": def("array.set", (ctx, a) => {
-    const x = arr(ctx, a[0], "array.set");
-    const i = index(ctx, a[1], size(x));
-    if (i >= 0) mutate(x, (v) => (v[i] = a[2]));
+  "array.set": direct("array.set", (ctx, a0, a1, a2) => {
+    const x = arr(ctx, a0, "array.set");
+    const i = index(ctx, a1, size(x));
+    if (i >= 0) mutate(x, (v) => (v[i] = a2));
   }),
-  "array.push": def("array.push", (ctx, a) => {
-    const x = arr(ctx, a[0], "array.push");
-    mutate(x, (v) => v.push(a[1]));
+  "array.push": direct("array.push", (ctx, a0, a1) => {
+    const x = arr(ctx, a0, "array.push");
+    if (x instanceof PineArraySlice) mutate(x, (v) => v.push(a1));
+    else x.values.push(a1);
     if (x.values.length > MAX_ARRAY_SIZE) checkGrowth(ctx, x);
   }),
-  "array.unshift": def("array.unshift", (ctx, a) => {
-    const x = arr(ctx, a[0], "array.unshift");
-    mutate(x, (v) => v.unshift(a[1]));
+  "array.unshift": direct("array.unshift", (ctx, a0, a1) => {
+    const x = arr(ctx, a0, "array.unshift");
+    mutate(x, (v) => v.unshift(a1));
     if (x.values.length > MAX_ARRAY_SIZE) checkGrowth(ctx, x);
     checkGrowth(ctx, x);
   }),
-  "array.pop": def("array.pop", (ctx, a) => {
-    const x = arr(ctx, a[0], "array.pop");
+  "array.pop": direct("array.pop", (ctx, a0) => {
+    const x = arr(ctx, a0, "array.pop");
     if (size(x) === 0) emptyError(ctx, "pop");
     return mutate(x, (v) => v.pop());
   }),
-  "array.shift": def("array.shift", (ctx, a) => {
-    const x = arr(ctx, a[0], "array.shift");
+  "array.shift": direct("array.shift", (ctx, a0) => {
+    const x = arr(ctx, a0, "array.shift");
     if (size(x) === 0) emptyError(ctx, "shift");
-    return mutate(x, (v) => v.shift());
+    return x instanceof PineArraySlice ? mutate(x, (v) => v.shift()) : x.values.shift();
   }),
-  "array.first": def("array.first", (ctx, a) => {
-    const vals = items(arr(ctx, a[0], "array.first"));
+  "array.first": direct("array.first", (ctx, a0) => {
+    const vals = items(arr(ctx, a0, "array.first"));
     if (vals.length === 0) emptyError(ctx, "first");
     return vals[0];
   }),
-  "array.last": def("array.last", (ctx, a) => {
-    const vals = items(arr(ctx, a[0], "array.last"));
+  "array.last": direct("array.last", (ctx, a0) => {
+    const vals = items(arr(ctx, a0, "array.last"));
     if (vals.length === 0) emptyError(ctx, "last");
     return vals[vals.length - 1];
   }),
@@ -321,8 +327,8 @@ export const functions: BuiltinTable = {
       (items(x) as number[]).map((v) => Math.abs(v)),
     );
   }),
-  "array.sum": def("array.sum", (ctx, a) => st.sum(numbers(ctx, a[0], "array.sum"))),
-  "array.avg": def("array.avg", (ctx, a) => st.avg(numbers(ctx, a[0], "array.avg"))),
+  "array.sum": direct("array.sum", (ctx, a0) => st.sum(numbers(ctx, a0, "array.sum"))),
+  "array.avg": direct("array.avg", (ctx, a0) => st.avg(numbers(ctx, a0, "array.avg"))),
   "array.median": def("array.median", (ctx, a) => st.median(numbers(ctx, a[0], "array.median"))),
   "array.mode": def("array.mode", (ctx, a) => st.mode(numbers(ctx, a[0], "array.mode"))),
   "array.range": def("array.range", (ctx, a) => st.range(numbers(ctx, a[0], "array.range"))),

@@ -1,0 +1,128 @@
+// The generator's shortcuts for common builtins (issue 18 part 2): pure numeric builtins written out
+// as JavaScript (na, nz, math.*), builtins with a positional form called without an argument array
+// (array.*), and input.* read from the call site after the first bar. Each must give exactly what
+// the interpreter's call through the impl gives, na, -0 and errors included.
+import { describe, expect, it } from "vitest";
+import { generatedSource } from "../../src/compile/index.js";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { program, runPair } from "./parity.js";
+
+const v6 = (body: string) => `//@version=6\nindicator("t")\n${body}\n`;
+const data = syntheticBars(300);
+
+async function same(src: string) {
+  const p = await runPair(src, data);
+  expect(p.interpret.error_kind).not.toBe("check");
+  expect(p.compile.mode).toBe("compile");
+  expect(p.difference).toBeNull();
+  return p;
+}
+
+describe("pure numeric builtins inline", () => {
+  it("are written as JavaScript, not called through an argument array", () => {
+    const text = generatedSource(
+      program(v6("x = bar_index % 3 == 0 ? na : close - open\nplot(math.abs(x) + nz(x) + math.max(x, 0, -1))")),
+    );
+    expect(text).toContain("Math.abs(");
+    // the one call through an impl left is plot's first-bar registration
+    expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)).toHaveLength(1);
+  });
+  it("na, nz, math.max/min with na, -0 and ties agree with the impl", async () => {
+    await same(
+      v6(
+        [
+          "x = bar_index % 3 == 0 ? na : bar_index % 3 == 1 ? -0.0 : close - open",
+          "y = bar_index % 5 == 0 ? 0.0 : bar_index % 5 == 1 ? na : open - close",
+          "plot(na(x) ? 1 : 0)",
+          "plot(nz(x))",
+          "plot(nz(x, y))",
+          "plot(1 / math.max(x, y))",
+          "plot(1 / math.min(x, y))",
+          "plot(1 / math.max(y, x, -0.0))",
+          "plot(1 / math.min(0.0, x, y))",
+          "plot(math.max(x, 1))",
+          "plot(math.min(2, 3))",
+        ].join("\n"),
+      ),
+    );
+  });
+  it("math.* unary functions, sign and pow agree on na, -0 and negative numbers", async () => {
+    const fns = ["abs", "acos", "asin", "atan", "ceil", "cos", "exp", "floor", "log", "log10", "sin", "sqrt", "tan"];
+    await same(
+      v6(
+        [
+          "x = bar_index % 4 == 0 ? na : bar_index % 4 == 1 ? -0.0 : (close - open) / 3",
+          ...fns.map((f) => `plot(math.${f}(x), "${f}")`),
+          'plot(1 / math.sign(x), "sign")',
+          'plot(math.pow(x, 2), "pow")',
+          'plot(math.pow(2, x), "pow2")',
+        ].join("\n"),
+      ),
+    );
+  });
+});
+
+describe("array builtins called positionally", () => {
+  it("array.push/get/size call the builtin's direct form with the values themselves", () => {
+    const text = generatedSource(
+      program(v6("var a = array.new_float()\na.push(close)\nplot(a.size() > 0 ? a.get(0) + a.avg() : na)")),
+    );
+    expect(text).toMatch(/K\d+\(ctx, V\[\d+\], b_close\)/);
+  });
+  it("a window kept with push/shift/get/set/first/last/sum/avg agrees with interpret", async () => {
+    await same(
+      v6(
+        [
+          "var a = array.new_float()",
+          "var b = array.new_int(3, 1)",
+          "a.push(bar_index % 7 == 0 ? na : close - open)",
+          "if a.size() > 5",
+          "    a.shift()",
+          "if a.size() > 2",
+          "    a.set(1, a.get(0) * 2)",
+          "    a.set(-1, high)",
+          "b.unshift(bar_index)",
+          "if b.size() > 4",
+          "    b.pop()",
+          "plot(a.avg())",
+          "plot(a.sum())",
+          "plot(a.first() - a.last())",
+          "plot(b.get(-1))",
+          "plot(b.size())",
+        ].join("\n"),
+      ),
+    );
+  });
+  it("errors keep the interpreter's message and line: shift of an empty array, an na array", async () => {
+    const empty = await runPair(v6("var a = array.new_float()\nif bar_index == 10\n    a.shift()\nplot(close)"), data);
+    expect(empty.compile.mode).toBe("compile");
+    expect(empty.interpret.error).toMatch(/Cannot call `shift\(\)` if array is empty/);
+    expect(empty.difference).toBeNull();
+    const na = await runPair(v6("array<float> a = na\nif bar_index == 4\n    a.push(1)\nplot(close)"), data);
+    expect(na.interpret.error).toMatch(/array that is na/);
+    expect(na.difference).toBeNull();
+  });
+});
+
+describe("input.* after the first bar", () => {
+  it("reads the value the call site keeps instead of calling again", () => {
+    const text = generatedSource(program(v6('len = input.int(14, "Length", minval = 1)\nplot(ta.sma(close, len))')));
+    expect(text).toMatch(/\(\$\d+ = K\d+\.state\) !== undefined \? \$\d+\.value :/);
+  });
+  it("source inputs still read the source on every bar; every input kind agrees with interpret", async () => {
+    await same(
+      v6(
+        [
+          'len = input.int(5, "Length", minval = 1, maxval = 50)',
+          'mult = input.float(1.5, "Mult", step = 0.5)',
+          'on = input.bool(true, "On")',
+          'src = input.source(hl2, "Source")',
+          'src2 = input(close, "Source 2")',
+          'mode = input.string("a", "Mode", options = ["a", "b"])',
+          "plot(on ? ta.sma(src, len) * mult : na)",
+          'plot(mode == "a" ? src2 : src)',
+        ].join("\n"),
+      ),
+    );
+  });
+});

@@ -253,6 +253,7 @@ function buildContext(l: Loaded): Prepared | RunResult {
   ctx.ext["timeframe.main"] = timeframe;
   ctx.ext.dataFeed = opts.dataFeed; // request.* (src/builtins/request/feed.ts)
   const brokerArgs: Record<string, unknown> = { ...prog.declaration.args, ...(rt.broker ?? {}) };
+  if (prog.declaration.kind === "strategy") recordOverrides(result, prog.declaration.args, rt.broker);
   if (opts.backtestStart !== undefined) {
     const bs = opts.backtestStart as unknown;
     const ok =
@@ -530,6 +531,25 @@ function statementDiagnostic(source: string, line: number, message: string, bar:
     end_line: line,
     end_column: Math.max(column, text.trimEnd().length + 1),
   };
+}
+
+/** Host settings that are not strategy() properties (RuntimeOptions.broker also carries them). */
+const HOST_BROKER_KEYS = new Set(["trade_limit", "record_events", "backtest_start"]);
+
+/**
+ * `meta.strategy_overrides`: the strategy() properties the host overrode for this run (a Properties
+ * tab), each with the script's own value and the one used, so a result says what it was run with.
+ */
+function recordOverrides(
+  r: RunResult,
+  declared: Record<string, unknown>,
+  broker: Record<string, unknown> | undefined,
+): void {
+  if (!broker) return;
+  const applied: Record<string, { script: unknown; used: unknown }> = {};
+  for (const [k, v] of Object.entries(broker))
+    if (!HOST_BROKER_KEYS.has(k) && v !== undefined) applied[k] = { script: declared[k] ?? null, used: v };
+  if (Object.keys(applied).length) r.meta.strategy_overrides = applied;
 }
 
 function describeScript(r: RunResult, prog: ResolvedProgram): void {

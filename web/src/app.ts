@@ -19,7 +19,7 @@ import { renderInputs } from "./ui/inputs-panel.js";
 import { renderLogs } from "./ui/logs-panel.js";
 import { OptimizePanel } from "./ui/optimize-panel.js";
 import { renderProfile } from "./ui/profiler-panel.js";
-import { ReportPanel } from "./ui/report-panel.js";
+import { ReportPanel, type ReportSymbol } from "./ui/report-panel.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -371,7 +371,7 @@ export class App {
         void this.run();
       },
     );
-    this.report.render(result, this.data!.bars.time);
+    this.report.render(result, this.data!.bars, this.reportSymbol());
     renderLogs($("logs-panel"), result);
     renderProfile($("profile-panel"), result, source, (line) => this.gotoLine(line));
     this.optimize.setInputs(result.inputs ?? [], result.script_type === "strategy");
@@ -467,6 +467,15 @@ export class App {
   async setInput(title: string, value: unknown): Promise<PackedRunResult | null> {
     this.state.inputs = { ...this.state.inputs, [title]: value };
     return this.run();
+  }
+
+  /** The symbol as the report formats it (currency, time zone, price decimals from mintick). */
+  reportSymbol(): ReportSymbol {
+    return { currency: "USD", timezone: "Etc/UTC", priceDecimals: 2 };
+  }
+
+  get reportPanel(): ReportPanel {
+    return this.report;
   }
 
   get optimizePanel(): OptimizePanel {

@@ -16,6 +16,9 @@ const hook = {
   /** Everything drawn on the price chart: per series type, pane, point count and last value. */
   seriesData: () => app.chart.snapshot(),
   lastTiming: () => app.lastTiming,
+  /** The report's overview chart extent (time axis from the first bar) and its CSV export. */
+  reportExtent: () => app.reportPanel.overviewExtent(),
+  tradesCsv: () => app.reportPanel.tradesCsv(),
   runCount: () => app.runCount,
   result: () => {
     const r = app.result;
@@ -27,6 +30,9 @@ const hook = {
       count: r.count,
       inputs: r.inputs,
       trades: r.strategy?.trades.length ?? null,
+      open_trades: r.strategy?.open_trades.length ?? null,
+      /** The engine's statistics, to compare the report's tiles and tables with. */
+      stats: r.strategy?.stats ?? null,
       plot_titles: Object.keys(r.plot_meta ?? {}),
     };
   },

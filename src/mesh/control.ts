@@ -1,0 +1,111 @@
+// MeshControl, the Durable Object that is the mesh's one place of truth for the kill switch and the
+// rate limiter. There is one instance (named "global"); every order path calls its /gate immediately
+// before sending an order to a broker, so turning the switch on stops orders from the next gate call
+// on, everywhere (a KV flag read per job could lag by a job's length plus KV's propagation delay).
+//
+// The switch's state persists in the object's storage; the buckets live in memory (an evicted
+// object restarts them full, which only ever allows a burst of one window).
+
+import type { DurableObjectNamespaceLike, FetcherLike, MeshEnv } from "./bindings.js";
+import { numberVar } from "./bindings.js";
+import { TokenBuckets } from "./rate-limit.js";
+
+export interface KillSwitchState {
+  on: boolean;
+  updated_at: number | null;
+  /** When it was last turned on: signals queued before it are cancelled, even after it is off again. */
+  last_on_at: number | null;
+}
+
+export interface GateRequest {
+  principal: string;
+  symbol: string;
+  queued_at: number | null;
+}
+
+export type GateAnswer =
+  | { allow: true }
+  | { allow: false; code: "KILL_SWITCH_ON" | "CANCELLED_BY_KILL_SWITCH"; message: string }
+  | { allow: false; code: "RATE_LIMITED"; message: string; retry_after_ms: number };
+
+interface DurableObjectStateLike {
+  storage: { get<T>(key: string): Promise<T | undefined>; put(key: string, value: unknown): Promise<void> };
+  blockConcurrencyWhile<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+const OFF: KillSwitchState = { on: false, updated_at: null, last_on_at: null };
+
+export class MeshControl {
+  private kill: KillSwitchState = OFF;
+  private readonly perKey: TokenBuckets;
+  private readonly perSymbol: TokenBuckets;
+
+  constructor(
+    private readonly state: DurableObjectStateLike,
+    env: MeshEnv,
+  ) {
+    this.perKey = new TokenBuckets(numberVar(env, "RATE_PER_KEY_PER_MIN", 120) || 1);
+    this.perSymbol = new TokenBuckets(numberVar(env, "RATE_PER_SYMBOL_PER_MIN", 60) || 1);
+    void state.blockConcurrencyWhile(async () => {
+      this.kill = (await state.storage.get<KillSwitchState>("kill-switch")) ?? OFF;
+    });
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    if (path === "/gate" && request.method === "POST") return Response.json(this.gate(await request.json()));
+    if (path === "/kill-switch" && request.method === "GET") return Response.json(this.kill);
+    if (path === "/kill-switch" && request.method === "PUT") {
+      const { on } = (await request.json()) as { on: boolean };
+      const now = Date.now();
+      this.kill = { on, updated_at: now, last_on_at: on ? now : this.kill.last_on_at };
+      await this.state.storage.put("kill-switch", this.kill);
+      return Response.json(this.kill);
+    }
+    return new Response("not found", { status: 404 });
+  }
+
+  private gate(g: GateRequest): GateAnswer {
+    if (this.kill.on) return { allow: false, code: "KILL_SWITCH_ON", message: "kill switch is on: orders halted" };
+    if (g.queued_at !== null && this.kill.last_on_at !== null && g.queued_at <= this.kill.last_on_at)
+      return {
+        allow: false,
+        code: "CANCELLED_BY_KILL_SWITCH",
+        message: "queued before the kill switch was last turned on: cancelled",
+      };
+    const now = Date.now();
+    const keyBucket = `key:${g.principal}`;
+    const symbolBucket = `symbol:${g.symbol}`;
+    const wait = Math.max(this.perKey.waitMs(keyBucket, now), this.perSymbol.waitMs(symbolBucket, now));
+    if (wait > 0)
+      return {
+        allow: false,
+        code: "RATE_LIMITED",
+        message: `rate limit for ${g.principal} / ${g.symbol} reached`,
+        retry_after_ms: wait,
+      };
+    this.perKey.take(keyBucket, now);
+    this.perSymbol.take(symbolBucket, now);
+    return { allow: true };
+  }
+}
+
+/** The one MeshControl instance, from the worker's side. */
+export function controlStub(env: MeshEnv): FetcherLike | null {
+  const ns = env.MESH_CONTROL as DurableObjectNamespaceLike | undefined;
+  return ns ? ns.get(ns.idFromName("global")) : null;
+}
+
+async function call<T>(stub: FetcherLike, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await stub.fetch(`https://mesh-control${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+  });
+  if (!res.ok) throw new Error(`mesh control ${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+export const gate = (stub: FetcherLike, g: GateRequest) => call<GateAnswer>(stub, "POST", "/gate", g);
+export const readKillSwitch = (stub: FetcherLike) => call<KillSwitchState>(stub, "GET", "/kill-switch");
+export const writeKillSwitch = (stub: FetcherLike, on: boolean) =>
+  call<KillSwitchState>(stub, "PUT", "/kill-switch", { on });

@@ -1,0 +1,211 @@
+// The outbox: deferred deliveries (orders to the trade service, alert messages to their destinations)
+// written to D1 in the same transaction that marks a bar processed, then drained by a retrying
+// sender (outbox-sender.ts). Each row has an idempotency key (UNIQUE: writing the same firing twice
+// is a no-op) and belongs to a stream (job + channel) whose rows are delivered in order: only the
+// oldest undelivered row of a stream is eligible, so a failed entry is never overtaken by its exit.
+//
+// Row states: pending -> sending (claimed, with a lease) -> delivered | cancelled | rejected | dead;
+// a failed attempt returns the row to pending with a backoff, and after MAX attempts it is dead
+// (the dead-letter list `resinctl monitor queue-depth` shows). A sender that crashes mid-send leaves
+// a `sending` row whose lease expires, and the next drain claims it again (the receiver's
+// idempotency key makes that second delivery harmless).
+
+import { type D1Like, type D1Statement, ensureSchema } from "./d1.js";
+
+export type Channel = "order" | "alert";
+export type OutboxStatus = "pending" | "sending" | "delivered" | "cancelled" | "rejected" | "dead";
+
+export interface OutboxRow {
+  id: number;
+  key: string;
+  channel: Channel;
+  stream: string;
+  bar_time: number;
+  payload: string;
+  status: OutboxStatus;
+  attempts: number;
+  next_at: number;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface NewOutboxRow {
+  key: string;
+  channel: Channel;
+  /** Rows of one stream are delivered in insertion order (e.g. "job:<id>"). */
+  stream: string;
+  bar_time: number;
+  payload: unknown;
+}
+
+export interface RetryPolicy {
+  /** First retry delay; doubles per attempt up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Attempts before a row is dead-lettered. */
+  maxAttempts: number;
+  /** How long a claimed row is held before another sender may take it over. */
+  leaseMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 2_000, maxDelayMs: 300_000, maxAttempts: 8, leaseMs: 30_000 };
+
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,
+    channel TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    bar_time INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    delivered_at INTEGER
+  )`,
+  "CREATE INDEX IF NOT EXISTS outbox_open ON outbox(status, stream, id)",
+];
+
+export const ensureOutbox = (db: D1Like) => ensureSchema(db, "outbox", DDL);
+
+/** The delay before retry number `attempts` (1-based): base * 2^(attempts-1), capped. */
+export function backoffMs(policy: RetryPolicy, attempts: number): number {
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Insert statements (for a caller's batch): a key already present is left as it is. */
+export function enqueueStatements(db: D1Like, rows: NewOutboxRow[], now: number): D1Statement[] {
+  return rows.map((r) =>
+    db
+      .prepare(
+        "INSERT INTO outbox (key, channel, stream, bar_time, payload, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
+      )
+      .bind(r.key, r.channel, r.stream, r.bar_time, JSON.stringify(r.payload), now, now),
+  );
+}
+
+/**
+ * The rows a sender may take now: the head (oldest open row) of each stream, if it is due (pending
+ * and past its backoff, or sending with an expired lease).
+ */
+export async function dueHeads(db: D1Like, now: number, limit: number, channel?: Channel): Promise<OutboxRow[]> {
+  const sql = `SELECT o.* FROM outbox o
+    WHERE o.status IN ('pending', 'sending') ${channel ? "AND o.channel = ?3" : ""}
+      AND o.id = (SELECT MIN(h.id) FROM outbox h WHERE h.stream = o.stream AND h.status IN ('pending', 'sending'))
+      AND ((o.status = 'pending' AND o.next_at <= ?1) OR (o.status = 'sending' AND o.lease_until <= ?1))
+    ORDER BY o.id LIMIT ?2`;
+  const stmt = db.prepare(sql);
+  const bound = channel ? stmt.bind(now, limit, channel) : stmt.bind(now, limit);
+  return (await bound.all<OutboxRow>()).results;
+}
+
+/** Compare-and-set claim: true when this sender now holds the row (no other sender does). */
+export async function claim(db: D1Like, row: OutboxRow, now: number, policy: RetryPolicy): Promise<boolean> {
+  const res = await db
+    .prepare(
+      `UPDATE outbox SET status = 'sending', lease_until = ?1, attempts = attempts + 1
+       WHERE id = ?2 AND ((status = 'pending' AND next_at <= ?3) OR (status = 'sending' AND lease_until <= ?3))`,
+    )
+    .bind(now + policy.leaseMs, row.id, now)
+    .run();
+  return (res.meta.changes ?? 0) === 1;
+}
+
+/** Final states of a claimed row. */
+export async function settle(
+  db: D1Like,
+  id: number,
+  status: "delivered" | "cancelled" | "rejected" | "dead",
+  now: number,
+  error: string | null = null,
+): Promise<void> {
+  await db
+    .prepare("UPDATE outbox SET status = ?1, delivered_at = ?2, last_error = ?3, lease_until = 0 WHERE id = ?4")
+    .bind(status, status === "delivered" ? now : null, error, id)
+    .run();
+}
+
+/** A failed attempt: back to pending after the backoff, or dead once the attempts are spent. */
+export async function retryLater(
+  db: D1Like,
+  row: { id: number; attempts: number },
+  now: number,
+  policy: RetryPolicy,
+  error: string,
+  retryAfterMs?: number,
+): Promise<"pending" | "dead"> {
+  if (row.attempts >= policy.maxAttempts) {
+    await settle(db, row.id, "dead", now, error);
+    return "dead";
+  }
+  const delay = Math.max(retryAfterMs ?? 0, backoffMs(policy, row.attempts));
+  await db
+    .prepare("UPDATE outbox SET status = 'pending', next_at = ?1, last_error = ?2, lease_until = 0 WHERE id = ?3")
+    .bind(now + delay, error, row.id)
+    .run();
+  return "pending";
+}
+
+/** Cancels every open row of a channel (the kill switch cancels queued orders). Returns how many. */
+export async function cancelOpen(db: D1Like, channel: Channel, reason: string): Promise<number> {
+  const res = await db
+    .prepare(
+      "UPDATE outbox SET status = 'cancelled', last_error = ?1, lease_until = 0 WHERE channel = ?2 AND status IN ('pending', 'sending')",
+    )
+    .bind(reason, channel)
+    .run();
+  return res.meta.changes ?? 0;
+}
+
+export interface StreamCounts {
+  open: number;
+  delivered: number;
+  failed_attempts: number;
+}
+
+/** Open (pending or sending) and delivered rows of one stream and channel, for a job's result. */
+export async function streamCounts(db: D1Like, stream: string, channel: Channel): Promise<StreamCounts> {
+  const row = await db
+    .prepare(
+      `SELECT
+        SUM(CASE WHEN status IN ('pending', 'sending') THEN 1 ELSE 0 END) AS open,
+        SUM(CASE WHEN status = 'delivered' THEN 1 ELSE 0 END) AS delivered,
+        SUM(CASE WHEN status IN ('pending', 'sending') AND last_error IS NOT NULL THEN 1 ELSE 0 END) AS failed_attempts
+       FROM outbox WHERE stream = ?1 AND channel = ?2`,
+    )
+    .bind(stream, channel)
+    .first<StreamCounts>();
+  return { open: row?.open ?? 0, delivered: row?.delivered ?? 0, failed_attempts: row?.failed_attempts ?? 0 };
+}
+
+export interface QueueDepth {
+  channel: Channel;
+  status: OutboxStatus;
+  count: number;
+  oldest_at: number | null;
+}
+
+/** Row counts by channel and state (`resinctl monitor queue-depth`). */
+export async function queueDepth(db: D1Like): Promise<QueueDepth[]> {
+  return (
+    await db
+      .prepare(
+        "SELECT channel, status, COUNT(*) AS count, MIN(created_at) AS oldest_at FROM outbox GROUP BY channel, status ORDER BY channel, status",
+      )
+      .all<QueueDepth>()
+  ).results;
+}
+
+/** The newest dead-lettered rows (payload included, so an operator can replay one by hand). */
+export async function deadLetters(db: D1Like, limit: number): Promise<OutboxRow[]> {
+  return (
+    await db
+      .prepare("SELECT * FROM outbox WHERE status = 'dead' ORDER BY id DESC LIMIT ?1")
+      .bind(limit)
+      .all<OutboxRow>()
+  ).results;
+}

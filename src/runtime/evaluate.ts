@@ -449,7 +449,8 @@ function ranCompiled(result: RunResult, requested: string): void {
 
 /** Options only the interpret backend honours (service.md 1.1), as a fallback reason. */
 function forcedInterpret(o: RunOptions): string | undefined {
-  if (o.inputs && Object.keys(o.inputs).length > 0) return "input.* overrides require interpret";
+  // (input overrides are not among them: the input builtins apply them in either backend, and the
+  // compiled program is cached by the inputs' shape, their values read when the run starts)
   if (o.profiler) return "the profiler requires interpret";
   if (o.libraries && o.libraries.length > 0) return "libraries require interpret";
   if (o.realtimeLastBar || (o.realtimeTicks ?? 1) > 1 || (o.realtimeBars ?? 0) > 0 || o.realtimeFromBar !== undefined)

@@ -284,11 +284,13 @@ describe("realtime ticks", () => {
 });
 
 describe("auto fallback reasons", () => {
-  it("names the interpret-only option", async () => {
+  it("names the interpret-only option; input overrides are not one", async () => {
     const rt = new Runtime();
     const a = await rt.run(v6("x = input.int(1, 'X')\nplot(x)"), data, { mode: "auto", inputs: { X: 2 } });
-    expect(a.mode).toBe("interpret");
-    expect(a.compile_fallback_reason).toBe("input.* overrides require interpret");
+    expect(a.mode).toBe("compile");
+    expect(a.auto_backend).toBe("compile");
+    expect(a.compile_fallback_reason).toBeUndefined();
+    expect(a.series.plot_0![0]).toBe(2);
     const b = await rt.run(plotClose, data, { mode: "auto", realtimeLastBar: true });
     expect(b.compile_fallback_reason).toBe("realtime options require interpret");
   });

@@ -6,23 +6,19 @@
 // --json error body, which commander's own suggestion text cannot give), exit codes and the
 // rich-terminal footer.
 
+import { resolve } from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { VERSION } from "../core/version.js";
 import { completionScript } from "../cli/completion.js";
-import { createCtx, type CmdResult, type Ctx, type Flags, type Inv } from "./context.js";
+import { createCtx, type CmdResult, type Ctx, type Flags, type Inv, type Prompter, type Session } from "./context.js";
+
+export type { Prompter } from "./context.js";
 import { CtlError, EXIT } from "./errors.js";
 import { hasConfig } from "./config.js";
 import { colorEnabled, editDistance, errorCard, formatDuration, paint, type OutputOptions } from "./output.js";
 import type { ProcessRunner } from "./provider-cloudflare.js";
 import { REMOVED, TREE, type Cmd } from "./tree.js";
-import { resolveWorkspace } from "./workspace.js";
-
-/** Questions on the terminal (onboarding and the menu); the default is @clack/prompts, tests inject answers. */
-export interface Prompter {
-  confirm(message: string): Promise<boolean>;
-  /** The chosen value, or null when the user cancels. */
-  select(message: string, choices: readonly string[]): Promise<string | null>;
-}
+import { remember, resolveWorkspace, type Workspace } from "./workspace.js";
 
 export interface CliIO {
   env?: Record<string, string | undefined>;
@@ -36,6 +32,8 @@ export interface CliIO {
   chdir?: boolean;
   /** Asks questions on a TTY; defaults to @clack/prompts. */
   prompter?: Prompter;
+  /** What is piped on stdin (tests); null = stdin is a terminal. Default: process.stdin. */
+  stdin?: string | null;
 }
 
 /** The interactive menu shown on a TTY when resinctl runs without a command. */
@@ -53,7 +51,24 @@ export const clackPrompter: Prompter = {
     const answer = await select({ message, options: choices.map((c) => ({ value: c, label: c })) });
     return isCancel(answer) ? null : (answer as string);
   },
+  async text(message, initial) {
+    const { text, isCancel } = await import("@clack/prompts");
+    const answer = await text({ message, ...(initial !== undefined ? { initialValue: initial } : {}) });
+    return isCancel(answer) ? null : String(answer);
+  },
+  async password(message) {
+    const { password, isCancel } = await import("@clack/prompts");
+    const answer = await password({ message });
+    return isCancel(answer) ? null : String(answer);
+  },
 };
+
+async function processStdin(): Promise<string | null> {
+  if (process.stdin.isTTY) return null;
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 function nonNegativeInt(flag: string): (v: string) => number {
   return (v) => {
@@ -214,11 +229,41 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
     return EXIT.OK;
   }
 
-  const ws = resolveWorkspace(env, io.cwd ?? process.cwd());
+  const cwd = resolve(io.cwd ?? process.cwd());
+  let ws: Workspace;
+  try {
+    ws = resolveWorkspace(env, cwd);
+  } catch (e) {
+    if (e instanceof CtlError) return fail(e);
+    throw e;
+  }
+  // onboard and init create a workspace: with none found, the caller's directory becomes one.
+  const first = words[0] ? lookup(TREE, words[0])?.[0] : undefined;
+  if (!ws.root && (first === "onboard" || first === "init")) ws = { ...ws, root: cwd, source: "new" };
   if (ws.root && io.chdir !== false) process.chdir(ws.root);
   if (ws.root && env.SVC_CLI_SILENT !== "1" && !flags.quiet)
     stderr(`${paint(out, "gray", `workspace: ${ws.root} (${ws.source})`)}\n`);
-  const ctx: Ctx = createCtx(ws, env, flags, out, io.fetch ?? fetch, io.runProcess);
+  const session: Session = {
+    cwd,
+    isTTY,
+    readStdin: async () => (io.stdin !== undefined ? io.stdin : processStdin()),
+    ...(prompter ? { prompter } : {}),
+  };
+  const ctx: Ctx = createCtx(ws, session, env, flags, out, io.fetch ?? fetch, io.runProcess);
+
+  /** Help text as the output mode wants it: plain, or inside the JSON body (stdout holds JSON only). */
+  const emitHelp = (help: string, exit: number): number => {
+    if (flags.json) {
+      stdout(
+        `${JSON.stringify(
+          exit === EXIT.OK
+            ? { success: true, help: help.trimEnd() }
+            : { success: false, code: "USAGE", error: "a subcommand is required", help: help.trimEnd() },
+        )}\n`,
+      );
+    } else stdout(`${help.trimEnd()}\n`);
+    return exit;
+  };
 
   const outcome: Outcome = {};
   const program = buildProgram(out, async (cmd, path, inv) => {
@@ -233,30 +278,35 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
 
   // No command: onboarding without a config, else a menu (TTY) or the help.
   if (words.length === 0) {
-    const interactive = isTTY && !flags.help && !flags.json && !flags.quiet && !!prompter;
+    const interactive = isTTY && !flags.help && !flags.json && !flags.quiet;
+    let welcome = "";
     if (!flags.help && ws.root && !hasConfig(ws.root)) {
-      stdout(
-        `${paint(out, "bold", "Welcome to resinctl.")} No deployment config yet: \`resinctl onboard\` writes resinctl.toml and prepares local state.\n`,
-      );
-      if (interactive && (await prompter!.confirm("Run onboarding now?"))) return main(["onboard", ...argv], io);
-      stdout("\n");
+      welcome = "No deployment config yet: `resinctl onboard` writes resinctl.toml and prepares local state.";
+      if (!flags.json) stdout(`${paint(out, "bold", "Welcome to resinctl.")} ${welcome}\n`);
+      if (interactive && (await prompter.confirm("Run onboarding now?"))) return main(["onboard", ...argv], io);
+      if (!flags.json) stdout("\n");
     } else if (interactive) {
-      const chosen = await prompter!.select("resinctl: what do you want to do?", MENU);
+      const chosen = await prompter.select("resinctl: what do you want to do?", MENU);
       return chosen ? main([...chosen.split(" "), ...argv], io) : EXIT.OK;
     }
     let help = "";
     program.configureOutput({ writeOut: (t) => void (help += t) }).outputHelp();
-    stdout(`${help.trimEnd()}\n`);
-    return flags.help ? EXIT.OK : ws.root && !hasConfig(ws.root) ? EXIT.OK : isTTY ? EXIT.OK : EXIT.USAGE;
+    const exit = flags.help || welcome || isTTY ? EXIT.OK : EXIT.USAGE;
+    if (flags.json && welcome) {
+      stdout(`${JSON.stringify({ success: true, onboarding: true, message: welcome, help: help.trimEnd() })}\n`);
+      return exit;
+    }
+    return emitHelp(help, exit);
   }
 
   const problem = commandProblem(words);
   if (problem) return fail(problem);
 
   let parseError = "";
+  let helpOut = "";
   const quietly = (c: Command): void => {
     c.exitOverride().configureOutput({
-      writeOut: (s) => stdout(s),
+      writeOut: (s) => void (helpOut += s),
       writeErr: (s) => void (parseError += s),
       outputError: (s) => void (parseError += s),
     });
@@ -267,12 +317,10 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.exitCode === 0) return EXIT.OK;
+      if (e.exitCode === 0) return helpOut ? emitHelp(helpOut, EXIT.OK) : EXIT.OK;
       // A group without its subcommand shows that group's help (commander wrote it to the error stream).
-      if (e.code === "commander.help" || e.code === "commander.helpDisplayed") {
-        stdout(parseError);
-        return EXIT.USAGE;
-      }
+      if (e.code === "commander.help" || e.code === "commander.helpDisplayed")
+        return emitHelp(parseError || helpOut, EXIT.USAGE);
       return fail(
         new CtlError("USAGE", e.message.replace(/^error: /, ""), {
           exit: EXIT.USAGE,
@@ -286,14 +334,19 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
     if (e instanceof CtlError) return fail(e);
     return fail(new CtlError("INTERNAL", e instanceof Error ? e.message : String(e), { exit: EXIT.ERROR }));
   }
+  if (helpOut) return emitHelp(helpOut, EXIT.OK);
   const result = outcome.result;
   if (!result) return EXIT.OK;
-  if (flags.json) stdout(`${JSON.stringify({ success: (result.exit ?? 0) === 0, ...(result.data ?? {}) })}\n`);
+  const exit = result.exit ?? EXIT.OK;
+  // A workspace found from the cwd (or just created) is remembered for use from anywhere else.
+  if (exit === EXIT.OK && ws.root && (ws.source === "cwd" || ws.source === "new") && ws.remembered !== ws.root)
+    remember(ws.home, ws.root);
+  if (flags.json) stdout(`${JSON.stringify({ success: exit === 0, ...(result.data ?? {}) })}\n`);
   else if (result.text !== undefined) stdout(`${result.text}\n`);
-  if (out.rich && !flags.json && (result.exit ?? 0) === 0) {
+  if (out.rich && !flags.json && exit === 0) {
     stdout(
       `${paint(out, "gray", `done in ${formatDuration(Date.now() - started)}`)}${result.next ? paint(out, "cyan", `  -> next: ${result.next}`) : ""}\n`,
     );
   }
-  return result.exit ?? EXIT.OK;
+  return exit;
 }

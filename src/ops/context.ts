@@ -1,5 +1,6 @@
 // What every resinctl command handler gets: workspace, flags, output, provider and stores.
 
+import { resolve } from "node:path";
 import { CtlError, EXIT } from "./errors.js";
 import { loadConfig, type CtlConfig } from "./config.js";
 import type { OutputOptions } from "./output.js";
@@ -32,8 +33,33 @@ export interface CmdResult {
   exit?: number;
 }
 
+/** Questions on the terminal (onboarding, init's wizard, the menu, secret values); the default is
+ * @clack/prompts, tests inject answers. */
+export interface Prompter {
+  confirm(message: string): Promise<boolean>;
+  /** The chosen value, or null when the user cancels. */
+  select(message: string, choices: readonly string[]): Promise<string | null>;
+  /** Free text (null on cancel). */
+  text(message: string, initial?: string): Promise<string | null>;
+  /** Masked input (null on cancel). */
+  password(message: string): Promise<string | null>;
+}
+
+/** What the invocation brings besides argv: the caller's directory, stdin, a terminal. */
+export interface Session {
+  /** The directory resinctl was started in (relative paths resolve against it, not the workspace). */
+  cwd: string;
+  isTTY: boolean;
+  /** All of stdin, or null when stdin is a terminal (nothing piped). */
+  readStdin(): Promise<string | null>;
+  prompter?: Prompter;
+}
+
 export interface Ctx {
   ws: Workspace;
+  session: Session;
+  /** `path` resolved against the caller's cwd. */
+  resolvePath(path: string): string;
   env: Record<string, string | undefined>;
   flags: Flags;
   out: OutputOptions;
@@ -50,6 +76,7 @@ export interface Ctx {
 
 export function createCtx(
   ws: Workspace,
+  session: Session,
   env: Record<string, string | undefined>,
   flags: Flags,
   out: OutputOptions,
@@ -68,6 +95,8 @@ export function createCtx(
   };
   return {
     ws,
+    session,
+    resolvePath: (p) => resolve(session.cwd, p),
     env,
     flags,
     out,
@@ -84,6 +113,6 @@ export function createCtx(
     },
     local: () => new LocalProvider(root()),
     cloudflare: () => new CloudflareProvider(runProcess, env),
-    secrets: () => new SecretStore(root(), env),
+    secrets: () => new SecretStore(root(), env, ws.home),
   };
 }

@@ -1,14 +1,22 @@
 // The local provider: workers under Miniflare/workerd on 127.0.0.1, state persisted in the
 // workspace (.resin/state/{kv,sql,obj,queues}), numbered deploy versions in .resin/versions/<worker>
 // with a `current` pointer; a running dev server watches the pointer and hot-reloads, so deploy
-// history and rollback are real.
+// history and rollback are real. It also watches the secrets file (a `secrets set` reaches the
+// running worker without a restart), captures each worker's console output as JSON lines in
+// .resin/logs/<worker>.log, and fires the cron triggers on their schedule (croner).
+//
+// The stores a worker binds are the defaults below plus what `infra` created (.resin/infra.json);
+// a worker's `services` (config) bind other workers by name, forwarded to their running dev
+// server, so adding a worker beside the evaluate worker is a config entry, not code.
 
 import {
+  appendFileSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   unwatchFile,
@@ -16,8 +24,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { Cron } from "croner";
 import type { MiniflareOptions } from "miniflare";
-import type { WorkerConfig } from "./config.js";
+import { checkWorkerName, type WorkerConfig } from "./config.js";
 import { buildEdgeWorker } from "./edge-build.js";
 import { CtlError, EXIT } from "./errors.js";
 
@@ -33,10 +44,43 @@ export interface DevServer {
   worker: string;
   url: string;
   version: number;
-  /** Resolves after each hot reload (tests wait on it). */
+  /** Counts hot reloads (code or secrets; tests wait on it). */
   reloads: number;
+  /** Cron triggers fired so far. */
+  cronRuns: number;
   stop(): Promise<void>;
 }
+
+export const STORE_KINDS = ["kv", "sql", "obj", "queues", "vectorize", "analytics"] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+export type StoreRegistry = Record<StoreKind, string[]>;
+
+/** The stores every local worker binds, by kind: binding names (the edge worker's bindings.ts). */
+export const DEFAULT_STORES: StoreRegistry = {
+  kv: ["RESIN_KV"],
+  sql: ["RESIN_DB"],
+  obj: ["RESIN_BARS"],
+  queues: [],
+  vectorize: [],
+  analytics: [],
+};
+
+/** A store name as its binding name: "trade-cache" -> TRADE_CACHE. */
+export function bindingName(store: string): string {
+  return store.toUpperCase().replace(/[^A-Z0-9]/g, "_");
+}
+
+export const STORE_NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
+
+export interface LogLine {
+  at: string;
+  worker: string;
+  stream: "stdout" | "stderr" | "system";
+  msg: string;
+}
+
+/** A script that only exposes its bindings: store access from the CLI without a running worker. */
+const STORE_ONLY_SCRIPT = "export default { fetch() { return new Response(null, { status: 204 }); } };";
 
 export class LocalProvider {
   readonly root: string;
@@ -46,12 +90,132 @@ export class LocalProvider {
   }
 
   stateDir(kind: "kv" | "sql" | "obj" | "queues"): string {
+    mkdirSync(join(this.root, ".resin"), { recursive: true, mode: 0o700 });
     const dir = join(this.root, ".resin", "state", kind);
     mkdirSync(dir, { recursive: true });
     return dir;
   }
 
+  private infraFile(): string {
+    return join(this.root, ".resin", "infra.json");
+  }
+
+  /** The stores `infra` created (beyond the defaults). */
+  registry(): StoreRegistry {
+    const out: StoreRegistry = { kv: [], sql: [], obj: [], queues: [], vectorize: [], analytics: [] };
+    let doc: Partial<StoreRegistry> = {};
+    try {
+      doc = JSON.parse(readFileSync(this.infraFile(), "utf8")) as Partial<StoreRegistry>;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT")
+        throw new CtlError("STATE_CORRUPT", `${this.infraFile()}: ${(e as Error).message}`, { exit: EXIT.ERROR });
+    }
+    for (const k of STORE_KINDS)
+      if (Array.isArray(doc[k])) out[k] = (doc[k] as string[]).filter((n) => STORE_NAME_RE.test(n));
+    return out;
+  }
+
+  saveRegistry(reg: StoreRegistry): void {
+    mkdirSync(join(this.root, ".resin"), { recursive: true, mode: 0o700 });
+    const tmp = `${this.infraFile()}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(reg, null, 2)}\n`);
+    renameSync(tmp, this.infraFile());
+  }
+
+  /** Binding names per kind: the defaults plus the registry's stores. */
+  bindings(): StoreRegistry {
+    const reg = this.registry();
+    const out = structuredClone(DEFAULT_STORES);
+    for (const k of STORE_KINDS)
+      for (const n of reg[k]) if (!out[k].includes(bindingName(n))) out[k].push(bindingName(n));
+    return out;
+  }
+
+  private storeOptions(): Partial<MiniflareOptions> {
+    const b = this.bindings();
+    return {
+      kvNamespaces: b.kv,
+      r2Buckets: b.obj,
+      d1Databases: b.sql,
+      ...(b.queues.length ? { queueProducers: b.queues } : {}),
+      kvPersist: this.stateDir("kv"),
+      r2Persist: this.stateDir("obj"),
+      d1Persist: this.stateDir("sql"),
+    } as Partial<MiniflareOptions>;
+  }
+
+  /** Runs `fn` with the persisted stores opened by a short-lived workerd (no worker needs to run). */
+  async withStores<T>(fn: (mf: import("miniflare").Miniflare) => Promise<T>): Promise<T> {
+    const { Miniflare } = await import("miniflare");
+    const mf = new Miniflare({
+      name: "resinctl-stores",
+      modules: true,
+      script: STORE_ONLY_SCRIPT,
+      host: "127.0.0.1",
+      port: 0,
+      compatibilityDate: "2024-11-01",
+      ...this.storeOptions(),
+    } as MiniflareOptions);
+    try {
+      await mf.ready;
+    } catch (e) {
+      await mf.dispose().catch(() => undefined);
+      throw new CtlError("INFRA_UNAVAILABLE", `cannot start workerd for the local stores: ${(e as Error).message}`, {
+        exit: EXIT.INFRA,
+      });
+    }
+    try {
+      return await fn(mf);
+    } finally {
+      await mf.dispose();
+    }
+  }
+
+  logFile(worker: string): string {
+    return join(this.root, ".resin", "logs", `${worker}.log`);
+  }
+
+  /** Appends one captured line to the worker's log (JSON lines). */
+  appendLog(worker: string, stream: LogLine["stream"], msg: string): void {
+    mkdirSync(join(this.root, ".resin", "logs"), { recursive: true });
+    const line: LogLine = { at: new Date().toISOString(), worker, stream, msg };
+    appendFileSync(this.logFile(worker), `${JSON.stringify(line)}\n`);
+  }
+
+  /** The captured log lines of a worker (oldest first). */
+  readLogs(worker: string): LogLine[] {
+    let text: string;
+    try {
+      text = readFileSync(this.logFile(worker), "utf8");
+    } catch {
+      return [];
+    }
+    const out: LogLine[] = [];
+    for (const l of text.split("\n")) {
+      if (!l) continue;
+      try {
+        out.push(JSON.parse(l) as LogLine);
+      } catch {
+        // A line cut by a crash mid-write is skipped; the rest of the log stays readable.
+      }
+    }
+    return out;
+  }
+
+  /** Workers with a captured log. */
+  loggedWorkers(): string[] {
+    try {
+      return readdirSync(join(this.root, ".resin", "logs"))
+        .filter((f) => f.endsWith(".log"))
+        .map((f) => f.slice(0, -4))
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+
   private versionsDir(worker: string): string {
+    checkWorkerName(worker);
     return join(this.root, ".resin", "versions", worker);
   }
 
@@ -108,10 +272,12 @@ export class LocalProvider {
       } else {
         if (!cfg.script)
           throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, {
+            exit: EXIT.FAILED,
             hint: `resinctl config set workers.${worker}.script path/to/worker.js`,
           });
         const src = resolve(this.root, cfg.script);
-        if (!existsSync(src)) throw new CtlError("NOT_FOUND", `worker script ${src} does not exist`);
+        if (!existsSync(src))
+          throw new CtlError("NOT_FOUND", `worker script ${src} does not exist`, { exit: EXIT.FAILED });
         copyFileSync(src, join(target, "worker.js"));
         bytes = statSync(src).size;
       }
@@ -133,6 +299,7 @@ export class LocalProvider {
     const versions = this.history(worker);
     if (!versions.length)
       throw new CtlError("NOT_DEPLOYED", `worker '${worker}' has no deployed versions`, {
+        exit: EXIT.FAILED,
         hint: `resinctl deploy worker ${worker}`,
       });
     const current = this.currentVersion(worker);
@@ -144,6 +311,7 @@ export class LocalProvider {
     const info = versions.find((v) => v.version === target);
     if (!info)
       throw new CtlError("NOT_FOUND", `worker '${worker}' has no version ${target}`, {
+        exit: EXIT.FAILED,
         suggestions: versions.map((v) => `resinctl deploy rollback ${worker} ${v.version}`),
       });
     this.setCurrent(worker, target);
@@ -168,6 +336,16 @@ export class LocalProvider {
         path: join(dir, "kernels.wasm"),
         contents: readFileSync(join(dir, "kernels.wasm")),
       });
+    // Another worker bound by name reaches that worker's running dev server.
+    const serviceBindings: Record<string, (req: Request) => Promise<Response>> = {};
+    for (const [binding, target] of Object.entries(cfg.services ?? {})) {
+      serviceBindings[binding] = async (req) => {
+        const base = this.runningUrl(target);
+        if (!base) return new Response(`service '${target}' is not running`, { status: 503 });
+        const url = new URL(req.url);
+        return fetch(new URL(url.pathname + url.search, base), req as unknown as RequestInit);
+      };
+    }
     return {
       name: worker,
       modules,
@@ -177,26 +355,43 @@ export class LocalProvider {
       compatibilityFlags: ["nodejs_compat"],
       host: "127.0.0.1",
       port,
-      kvNamespaces: ["RESIN_KV"],
-      r2Buckets: ["RESIN_BARS"],
-      d1Databases: ["RESIN_DB"],
-      kvPersist: this.stateDir("kv"),
-      r2Persist: this.stateDir("obj"),
-      d1Persist: this.stateDir("sql"),
+      ...this.storeOptions(),
+      ...(Object.keys(serviceBindings).length ? { serviceBindings } : {}),
       bindings,
+      handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+        for (const [stream, name] of [
+          [stdout, "stdout"],
+          [stderr, "stderr"],
+        ] as const) {
+          createInterface({ input: stream }).on("line", (line) => {
+            if (line.trim()) this.appendLog(worker, name, line);
+          });
+        }
+      },
     } as MiniflareOptions;
   }
 
-  /** Runs the current version of a worker (deploying it first if it never was) and hot-reloads on deploy/rollback. */
+  /** Runs the current version of a worker (deploying it first if it never was) and hot-reloads on
+   * deploy/rollback and on secret changes; fires `crons` on their schedule. */
   async startDev(
     worker: string,
     cfg: WorkerConfig,
-    opts: { port?: number; bindings?: Record<string, string>; onReload?: (v: number) => void } = {},
+    opts: {
+      port?: number;
+      /** The worker's secrets now (called again when `watch` files change). */
+      bindings?: () => Record<string, string>;
+      /** Files whose change reloads the bindings (the secrets store). */
+      watch?: string[];
+      crons?: string[];
+      onReload?: (v: number) => void;
+      onCron?: (cron: string, outcome: string) => void;
+    } = {},
   ): Promise<DevServer> {
     let version = this.currentVersion(worker) ?? (await this.deploy(worker, cfg)).version;
     const { Miniflare } = await import("miniflare");
     const port = opts.port ?? cfg.port;
-    const bindings = opts.bindings ?? {};
+    const readBindings = opts.bindings ?? (() => ({}));
+    let bindings = readBindings();
     const mf = new Miniflare(await this.miniflareOptions(worker, cfg, version, port, bindings));
     let url: URL;
     try {
@@ -211,39 +406,99 @@ export class LocalProvider {
     }
     const actualPort = Number(url.port);
     const pointer = join(this.versionsDir(worker), "current.json");
-    const runFile = join(this.root, ".resin", "run", `${worker}.json`);
-    mkdirSync(join(this.root, ".resin", "run"), { recursive: true });
-    writeFileSync(runFile, `${JSON.stringify({ pid: process.pid, url: url.href, port: actualPort, version })}\n`);
+    const writeRun = (): void =>
+      this.writeRun(worker, { url: url.href, port: actualPort, version, runtime: "workerd", crons: opts.crons ?? [] });
+    writeRun();
+    this.appendLog(worker, "system", `started v${version} on ${url.href}`);
+    const jobs: Cron[] = [];
+    const watched = [pointer, ...(opts.watch ?? [])];
     const server: DevServer = {
       worker,
       url: url.href,
       version,
       reloads: 0,
+      cronRuns: 0,
       stop: async () => {
-        unwatchFile(pointer);
-        rmSync(runFile, { force: true });
+        for (const j of jobs) j.stop();
+        for (const f of watched) unwatchFile(f);
+        this.clearRun(worker);
+        this.appendLog(worker, "system", "stopped");
         await mf.dispose();
       },
     };
     let reloading = Promise.resolve();
-    watchFile(pointer, { interval: 200 }, () => {
+    const reload = (why: "code" | "secrets"): void => {
       reloading = reloading
         .then(async () => {
           const v = this.currentVersion(worker);
-          if (v === null || v === version) return;
-          version = v;
-          await mf.setOptions(await this.miniflareOptions(worker, cfg, v, actualPort, bindings));
-          server.version = v;
+          if (why === "code" && (v === null || v === version)) return;
+          if (why === "secrets") {
+            const next = readBindings();
+            if (JSON.stringify(next) === JSON.stringify(bindings)) return;
+            bindings = next;
+          }
+          if (v !== null) version = v;
+          await mf.setOptions(await this.miniflareOptions(worker, cfg, version, actualPort, bindings));
+          server.version = version;
           server.reloads++;
-          writeFileSync(
-            runFile,
-            `${JSON.stringify({ pid: process.pid, url: url.href, port: actualPort, version: v })}\n`,
-          );
-          opts.onReload?.(v);
+          writeRun();
+          this.appendLog(worker, "system", why === "code" ? `reloaded v${version}` : "secrets reloaded");
+          if (why === "code") opts.onReload?.(version);
         })
-        .catch(() => undefined);
-    });
+        .catch((e) => this.appendLog(worker, "system", `reload failed: ${(e as Error).message}`));
+    };
+    watchFile(pointer, { interval: 200 }, () => reload("code"));
+    for (const f of opts.watch ?? []) watchFile(f, { interval: 200 }, () => reload("secrets"));
+    for (const expr of opts.crons ?? []) {
+      jobs.push(
+        new Cron(expr, { protect: true }, async () => {
+          try {
+            const w = await mf.getWorker();
+            const fire = (
+              w as unknown as { scheduled(o: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }
+            ).scheduled;
+            const r = await fire.call(w, { cron: expr, scheduledTime: new Date() });
+            server.cronRuns++;
+            this.appendLog(worker, "system", `cron ${expr}: ${r.outcome}`);
+            opts.onCron?.(expr, r.outcome);
+          } catch (e) {
+            this.appendLog(worker, "system", `cron ${expr} failed: ${(e as Error).message}`);
+            opts.onCron?.(expr, "exception");
+          }
+        }),
+      );
+    }
     return server;
+  }
+
+  private runFile(worker: string): string {
+    return join(this.root, ".resin", "run", `${worker}.json`);
+  }
+
+  /** Records a running dev server (read by runningUrl, workers list, check health). */
+  writeRun(
+    worker: string,
+    info: { url: string; port: number; version: number; runtime: string; crons: string[] },
+  ): void {
+    mkdirSync(join(this.root, ".resin", "run"), { recursive: true });
+    writeFileSync(this.runFile(worker), `${JSON.stringify({ pid: process.pid, ...info })}\n`);
+  }
+
+  clearRun(worker: string): void {
+    rmSync(this.runFile(worker), { force: true });
+  }
+
+  /** The run record of a live dev server, or null. */
+  running(
+    worker: string,
+  ): { pid: number; url: string; port: number; version: number; runtime: string; crons: string[] } | null {
+    try {
+      const run = JSON.parse(readFileSync(this.runFile(worker), "utf8"));
+      process.kill(run.pid, 0);
+      return run;
+    } catch {
+      return null;
+    }
   }
 
   /** The URL of a running dev server of this workspace, if its process is alive. */

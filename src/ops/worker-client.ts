@@ -89,7 +89,7 @@ export function syntheticBars(n: number): Record<string, number>[] {
 
 export function barsFrom(ctx: Ctx, opts: Inv["opts"]): unknown[] {
   if (!opts.data) return syntheticBars((opts.bars as number | undefined) ?? 20);
-  const text = readInputFile(String(opts.data), "data file");
+  const text = readInputFile(ctx.resolvePath(String(opts.data)), "data file");
   try {
     const doc = JSON.parse(text) as unknown;
     const bars = Array.isArray(doc) ? doc : (doc as { bars?: unknown[] }).bars;

@@ -6,9 +6,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { CtlError, EXIT } from "./errors.js";
 
 export const CONFIG_FILE = "resinctl.toml";
-export type WorkspaceSource = "env" | "cwd" | "remembered" | "global" | "none";
+export type WorkspaceSource = "env" | "cwd" | "remembered" | "global" | "new" | "none";
 
 export interface Workspace {
   root: string | null;
@@ -25,8 +26,13 @@ export function isWorkspace(dir: string): boolean {
   const pkg = join(dir, "package.json");
   if (!existsSync(pkg)) return false;
   try {
-    const name = (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name;
-    if (name !== "resin") return false;
+    const doc = JSON.parse(readFileSync(pkg, "utf8")) as {
+      name?: string;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    // The resin checkout itself, or a deployment project that depends on resin (made by onboard).
+    if (doc.name !== "resin" && !doc.dependencies?.resin && !doc.devDependencies?.resin) return false;
   } catch {
     return false;
   }
@@ -54,8 +60,22 @@ export function remember(home: string, root: string): void {
 export function resolveWorkspace(env: Record<string, string | undefined>, cwd: string): Workspace {
   const home = ctlHome(env);
   const remembered = rememberedPath(home);
-  if (env.SVC_REPO && isAbsolute(env.SVC_REPO) && existsSync(env.SVC_REPO))
-    return { root: env.SVC_REPO, source: "env", remembered, home };
+  if (env.SVC_REPO !== undefined && env.SVC_REPO !== "") {
+    const repo = env.SVC_REPO;
+    const bad = !isAbsolute(repo)
+      ? "is not an absolute path"
+      : !existsSync(repo)
+        ? "does not exist"
+        : !isWorkspace(repo)
+          ? "is not a resin workspace (package.json plus resinctl.toml, its .example, workers/ or .gitmodules)"
+          : null;
+    if (bad)
+      throw new CtlError("WORKSPACE_INVALID", `SVC_REPO '${repo}' ${bad}`, {
+        exit: EXIT.USAGE,
+        hint: "set SVC_REPO to the absolute path of a workspace, or unset it to search from the current directory",
+      });
+    return { root: resolve(repo), source: "env", remembered, home };
+  }
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (isWorkspace(dir)) return { root: dir, source: "cwd", remembered, home };
     if (dirname(dir) === dir) break;

@@ -1,7 +1,7 @@
 // resinctl: global behaviour (workspace resolution, flags, errors, help, completion) and the
 // local provider for real (esbuild bundle, numbered versions, workerd dev server, hot reload).
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,10 @@ function workspace(): { root: string; home: string } {
   return { root, home: join(base, "home") };
 }
 
-async function ctl(argv: string[], opts: { cwd: string; env?: Record<string, string>; isTTY?: boolean }) {
+async function ctl(
+  argv: string[],
+  opts: { cwd: string; env?: Record<string, string>; isTTY?: boolean; stdin?: string | null },
+) {
   let out = "";
   let err = "";
   const code = await main(argv, {
@@ -29,6 +32,7 @@ async function ctl(argv: string[], opts: { cwd: string; env?: Record<string, str
     stderr: (s) => void (err += s),
     isTTY: opts.isTTY ?? false,
     chdir: false,
+    stdin: opts.stdin ?? null,
   });
   return {
     code,
@@ -73,7 +77,10 @@ describe("global behaviour", () => {
           asked.push(q);
           return true;
         },
-        select: async () => null,
+        // init's wizard: the first choice (local provider, minimal preset).
+        select: async (_q, choices) => choices[0] ?? null,
+        text: async () => null,
+        password: async () => null,
       },
     });
     expect(code).toBe(0);
@@ -88,7 +95,12 @@ describe("global behaviour", () => {
       chdir: false,
       stdout: (s) => void (out += s),
       stderr: () => undefined,
-      prompter: { confirm: async () => false, select: async (_q, choices) => choices[5] ?? null },
+      prompter: {
+        confirm: async () => false,
+        select: async (_q, choices) => choices[5] ?? null,
+        text: async () => null,
+        password: async () => null,
+      },
     });
     expect(menu).toBe(0);
     expect(out).toContain("Runtime root");
@@ -103,9 +115,9 @@ describe("global behaviour", () => {
     expect(d1.json).toMatchObject({ runtime_root: ws.root, source: "cwd" });
     const d2 = await ctl(["doctor", "--json"], { cwd: tmpdir(), env: { ...env, SVC_REPO: other.root } });
     expect(d2.json).toMatchObject({ runtime_root: other.root, source: "env" });
-    const none = await ctl(["doctor", "--json"], { cwd: tmpdir(), env });
+    const none = await ctl(["doctor", "--json"], { cwd: tmpdir(), env: { SVC_HOME: join(ws.home, "elsewhere") } });
     expect(none.json).toMatchObject({ source: "none", runtime_root: "none" });
-    // init remembers the workspace (dir 0700, file 0600); from elsewhere it is found again.
+    // A command run inside the workspace remembers it (dir 0700, file 0600); from elsewhere it is found again.
     expect((await ctl(["init"], { cwd: ws.root, env })).code).toBe(0);
     const file = join(ws.home, "config", "monorepo.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -134,9 +146,6 @@ describe("global behaviour", () => {
     const removed = await ctl(["monitor", "status", "--json"], { cwd: ws.root, env });
     expect(removed.code).toBe(2);
     expect(removed.json).toMatchObject({ success: false, code: "REMOVED", suggestions: ["resinctl check health"] });
-    const todo = await ctl(["db", "query", "select 1", "--json"], { cwd: ws.root, env });
-    expect(todo.code).toBe(4);
-    expect(todo.json).toMatchObject({ success: false, code: "NOT_IMPLEMENTED" });
     const again = await ctl(["init", "--json"], { cwd: ws.root, env });
     expect(again.code).toBe(2);
     expect(again.json).toMatchObject({ success: false, code: "CONFIG_EXISTS", hint: expect.stringContaining("--yes") });
@@ -163,7 +172,9 @@ describe("global behaviour", () => {
     expect(show.json.config.workers.resin.port).toBe(8799);
     expect((await ctl(["config", "set", "provider", "mars"], { cwd: ws.root, env })).code).toBe(2);
     const secret = "sk_live_0123456789abcdef";
-    expect((await ctl(["secrets", "set", "resin", "API_KEY", "--value", secret], { cwd: ws.root, env })).code).toBe(0);
+    expect((await ctl(["secrets", "set", "resin", "API_KEY"], { cwd: ws.root, env, stdin: `${secret}\n` })).code).toBe(
+      0,
+    );
     const list = await ctl(["secrets", "list"], { cwd: ws.root, env });
     expect(list.out).toContain("API_KEY");
     expect(list.out).not.toContain(secret);
@@ -171,7 +182,9 @@ describe("global behaviour", () => {
     const stored = readFileSync(join(ws.root, ".resin", "secrets.json"), "utf8");
     expect(stored).not.toContain(secret);
     expect(statSync(join(ws.root, ".resin", "secrets.json")).mode & 0o777).toBe(0o600);
-    expect(statSync(join(ws.root, ".resin", "secret.key")).mode & 0o777).toBe(0o600);
+    const keyDir = join(ws.home, "keys");
+    expect(statSync(keyDir).mode & 0o777).toBe(0o700);
+    for (const f of readdirSync(keyDir)) expect(statSync(join(keyDir, f)).mode & 0o777).toBe(0o600);
     expect((await ctl(["secrets", "delete", "resin", "API_KEY"], { cwd: ws.root, env })).code).toBe(0);
     expect((await ctl(["secrets", "delete", "resin", "API_KEY"], { cwd: ws.root, env })).code).toBe(4);
     const keys = await ctl(["keys", "generate", "--json"], { cwd: ws.root, env });
@@ -238,7 +251,7 @@ describe("cloudflare provider (injected wrangler)", () => {
     }
     return { status: 0, stdout: "Success!\n", stderr: "" };
   };
-  async function cf(argv: string[]) {
+  async function cf(argv: string[], stdin: string | null = null) {
     let out = "";
     const code = await main(argv, {
       cwd: ws.root,
@@ -253,6 +266,7 @@ describe("cloudflare provider (injected wrangler)", () => {
       stdout: (s) => void (out += s),
       stderr: () => undefined,
       runProcess,
+      stdin,
     });
     return { code, json: JSON.parse(out) };
   }
@@ -272,7 +286,7 @@ describe("cloudflare provider (injected wrangler)", () => {
   }, 60_000);
 
   it("pushes secrets on stdin, never on the command line; wrangler failures exit 4", async () => {
-    const r = await cf(["secrets", "set", "resin", "API_KEY", "--value", "super-secret-value", "--json"]);
+    const r = await cf(["secrets", "set", "resin", "API_KEY", "--json"], "super-secret-value");
     expect(r.json).toMatchObject({ success: true, pushed: true });
     const put = calls.find((c) => c.args[0] === "secret")!;
     expect(put.args).toEqual(["secret", "put", "API_KEY", "--name", "resin"]);

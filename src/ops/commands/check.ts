@@ -71,7 +71,8 @@ export async function checkHealth(ctx: Ctx): Promise<CmdResult> {
       rows.push({ worker: name, status: "down", url, detail: (e as Error).message });
     }
   }
-  const bad = rows.some((r) => r.status === "down" || r.status === "error");
+  // Nothing running is infrastructure unavailable too (exit 3), not a healthy answer.
+  const bad = rows.some((r) => r.status !== "ok");
   return {
     data: { workers: rows },
     text: table(

@@ -1,6 +1,7 @@
 // `resinctl config ...`: show and change the deployment config, its environment files, KV
 // configuration entries and the transport.
 
+import { relative } from "node:path";
 import { group, leaf, notImplemented, type Cmd } from "../command.js";
 import { configPath, hasConfig, loadConfig, saveConfig, setConfigValue } from "../config.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
@@ -20,7 +21,9 @@ export async function configShow(ctx: Ctx): Promise<CmdResult> {
 }
 
 export async function configSet(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
-  const [key, value] = args as [string, string];
+  const [key, raw] = args as [string, string];
+  // A worker's script path is given from the caller's directory and stored relative to the workspace.
+  const value = /^workers\.[^.]+\.script$/.test(key) ? relative(ctx.root(), ctx.resolvePath(raw)) : raw;
   const cfg = loadConfig(ctx.root());
   setConfigValue(cfg, key, value);
   saveConfig(ctx.root(), cfg);

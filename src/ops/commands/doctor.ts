@@ -1,7 +1,6 @@
 // `resinctl doctor`: how the workspace was resolved, and the security hygiene of the secrets.
 
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { statSync } from "node:fs";
 import { leaf, type Cmd } from "../command.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT } from "../errors.js";
@@ -34,14 +33,12 @@ export async function doctor(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
   };
   const issues: string[] = [];
   if (ws.root) {
-    const key = join(ws.root, ".resin", "secret.key");
-    const sec = join(ws.root, ".resin", "secrets.json");
-    for (const f of [key, sec]) {
+    const store = ctx.secrets();
+    for (const [f, want] of store.hygiene()) {
       const m = mode(f);
-      if (m && m !== "600") issues.push(`${f} has mode ${m}; expected 600`);
+      if (m && m !== want.toString(8)) issues.push(`${f} has mode ${m}; expected ${want.toString(8)}`);
     }
-    if (!ctx.env.SVC_SECRET_KEY && !existsSync(key)) facts.secret_key = "none yet (created on the first `secrets set`)";
-    else facts.secret_key = ctx.env.SVC_SECRET_KEY ? "SVC_SECRET_KEY" : key;
+    facts.secret_key = store.keySource();
   }
   facts.security = issues.length ? issues : "ok";
   const lines = [

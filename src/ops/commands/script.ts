@@ -26,7 +26,7 @@ export async function scriptRun(ctx: Ctx, { args, opts }: Inv): Promise<CmdResul
     }
   }
   const { json } = await callWorker(ctx, "POST", "/run", {
-    script: readInputFile(file, "script"),
+    script: readInputFile(ctx.resolvePath(file), "script"),
     data: barsFrom(ctx, opts),
     ...(opts.mode ? { mode: opts.mode } : {}),
     inputs,
@@ -71,7 +71,7 @@ export async function scriptsDeploy(ctx: Ctx, { args, opts }: Inv): Promise<CmdR
   const { json } = await callWorker(ctx, "POST", "/scripts", {
     id,
     name: (opts.name as string | undefined) ?? id,
-    source: readInputFile(file, "script"),
+    source: readInputFile(ctx.resolvePath(file), "script"),
   });
   return { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" };
 }
@@ -92,7 +92,7 @@ export async function cronJobs(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
   if (opts.set) {
     let jobs: unknown;
     try {
-      jobs = JSON.parse(readInputFile(String(opts.set), "jobs file"));
+      jobs = JSON.parse(readInputFile(ctx.resolvePath(String(opts.set)), "jobs file"));
     } catch (e) {
       if (e instanceof CtlError) throw e;
       throw usageError("--set must name a JSON file with an array of jobs");
@@ -150,6 +150,8 @@ export async function cronRun(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
           results.map((r) => [r.job_id, r.status, r.events ?? 0, r.forwarded ?? 0, r.reason ?? ""]),
         )
       : "no enabled jobs",
+    // A job that failed makes the command fail (exit 4); skipped jobs are fine.
+    ...(results.some((r) => r.status === "error") ? { exit: EXIT.FAILED } : {}),
   };
 }
 

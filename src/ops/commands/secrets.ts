@@ -23,23 +23,29 @@ export async function secretsList(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
   };
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks)
-    .toString("utf8")
-    .replace(/\r?\n$/, "");
+/** The secret's value: piped on stdin, or asked with a masked prompt on a terminal; never from argv. */
+async function readValue(ctx: Ctx, worker: string, name: string): Promise<string> {
+  const piped = await ctx.session.readStdin();
+  let value: string | null = piped === null ? null : piped.replace(/\r?\n$/, "");
+  if (value === null && ctx.session.isTTY && ctx.session.prompter && !ctx.flags.json)
+    value = await ctx.session.prompter.password(`value of ${worker}/${name}`);
+  if (!value)
+    throw usageError("no value: pipe it on stdin (never on the command line)", undefined, [
+      `printf %s "$VALUE" | resinctl secrets set ${worker} ${name}`,
+    ]);
+  return value;
 }
 
-export async function secretsSet(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
+export async function secretsSet(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
   const [worker, name] = args as [string, string];
-  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw usageError(`secret names are UPPER_SNAKE_CASE (got '${name}')`);
-  const value = (opts.value as string | undefined) ?? (process.stdin.isTTY ? null : await readStdin());
-  if (!value) throw usageError("no value: pass --value or pipe it on stdin");
-  ctx.secrets().set(worker, name, value);
-  // With the cloudflare provider the secret also goes to the deployed worker (value on stdin).
-  const pushed = ctx.providerName() === "cloudflare" && worker !== "_internal";
-  if (pushed) ctx.cloudflare().putSecret(worker, name, value);
+  const store = ctx.secrets();
+  store.list(); // a wrong key or damaged store fails before anything is pushed
+  const value = await readValue(ctx, worker, name);
+  // Transactional with the cloudflare provider: pushed to the deployed worker first, stored only
+  // when the push succeeded, so the two never disagree.
+  const pushed = ctx.providerName() === "cloudflare" && !worker.startsWith("_");
+  if (pushed) await ctx.cloudflare().putSecret(worker, name, value);
+  store.set(worker, name, value);
   return {
     data: { worker, name, pushed },
     text: `set ${worker}/${name} (${mask(value)})${pushed ? " and pushed to Cloudflare" : ""}`,
@@ -56,10 +62,9 @@ export async function secretsDelete(ctx: Ctx, { args }: Inv): Promise<CmdResult>
 export const commands: Record<string, Cmd> = {
   secrets: group("worker secrets (encrypted at rest)", {
     list: leaf("list secrets (values masked)", secretsList, { args: "[worker]" }),
-    set: leaf("set a secret (value from --value or stdin)", secretsSet, {
+    set: leaf("set a secret (value piped on stdin, or a masked prompt)", secretsSet, {
       args: "<worker> <NAME>",
-      options: [["--value <V>", "the value (else read from stdin)"]],
-      examples: ["echo s3cret | resinctl secrets set resin API_KEY"],
+      examples: ['printf %s "$KEY" | resinctl secrets set resin API_KEY'],
     }),
     delete: leaf("delete a secret", secretsDelete, { args: "<worker> <NAME>" }),
     sync: notImplemented("secrets sync", "push secrets to the provider"),

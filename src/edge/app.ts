@@ -13,16 +13,15 @@ import type { Env } from "../server/limits.js";
 import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
 import type { EdgeEnv } from "./bindings.js";
 import { runJobs } from "./cron.js";
+import { cancelOpen, deadLetters, ensureOutbox, queueDepth } from "../mesh/outbox.js";
+import { ensureJobLedger } from "./job-ledger.js";
 import {
   deleteScript,
   getJobs,
-  getKillSwitch,
-  getTradeLog,
   getScript,
   listScripts,
   mergeBars,
   putJobs,
-  putKillSwitch,
   putScript,
   StoreError,
   type CronJob,
@@ -49,6 +48,7 @@ const JOB_SCHEMA: Schema = [
   { name: "timeframe", type: "string", required: true },
   { name: "enabled", type: "bool", default: true },
   { name: "forward_events", type: "bool", default: true },
+  { name: "test", type: "bool", default: false },
   { name: "inputs", type: "object", default: () => ({}) },
 ];
 
@@ -127,6 +127,17 @@ function validJob(raw: unknown, i: number): CronJob {
   }
 }
 
+/** Forwards an operator call to the trade service binding with the internal key. */
+async function relay(_c: Context, env: EdgeEnv, method: string, path: string, json?: unknown): Promise<Response> {
+  if (!env.TRADE_SERVICE) throw new ApiError(503, "NO_TRADE_SERVICE", "TRADE_SERVICE binding is not configured");
+  const res = await env.TRADE_SERVICE.fetch(`https://trade-service${path}`, {
+    method,
+    headers: { "content-type": "application/json", "x-internal-key": String(env.INTERNAL_KEY_BINDING ?? "") },
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  });
+  return new Response(res.body, { status: res.status, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
 function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
   app.use("*", async (c, next) => {
     if (env.API_KEY && c.req.path !== "/health") {
@@ -195,14 +206,34 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     await putJobs(env, jobs);
     return c.json({ status: "success", jobs });
   });
+  // The trade log and the kill switch live in the trade service (src/mesh); these routes relay to it
+  // through the binding. `resinctl monitor kill-switch` also reaches the trade service directly,
+  // so the switch works while this worker is down.
   app.get("/trades", async (c) => {
-    const limit = Math.min(200, Math.max(1, Number(c.req.query("limit") ?? 20) || 20));
-    return c.json({ status: "success", trades: (await getTradeLog(env)).slice(0, limit) });
+    const limit = Math.min(1000, Math.max(1, Number(c.req.query("limit") ?? 20) || 20));
+    return relay(c, env, "GET", `/trades?limit=${limit}`);
   });
-  app.get("/kill-switch", async (c) => c.json({ status: "success", ...(await getKillSwitch(env)) }));
+  app.get("/kill-switch", async (c) => relay(c, env, "GET", "/kill-switch"));
   app.put("/kill-switch", async (c) => {
     const b = await body(c, KILL_SWITCH_SCHEMA);
-    return c.json({ status: "success", ...(await putKillSwitch(env, b.on as boolean)) });
+    const res = await relay(c, env, "PUT", "/kill-switch", { on: b.on });
+    // Turning it on cancels the orders queued here too (the gateway would refuse them anyway).
+    if (res.status === 200 && b.on === true && env.RESIN_DB) {
+      await ensureOutbox(env.RESIN_DB);
+      const cancelled = await cancelOpen(env.RESIN_DB, "order", "kill switch turned on");
+      return c.json({ ...((await res.json()) as Record<string, unknown>), cancelled_queued: cancelled });
+    }
+    return res;
+  });
+  app.get("/outbox", async (c) => {
+    if (!env.RESIN_DB) throw new ApiError(503, "STORAGE_UNAVAILABLE", "RESIN_DB (D1) binding is not configured");
+    await ensureJobLedger(env.RESIN_DB);
+    const limit = Math.min(200, Math.max(1, Number(c.req.query("dead") ?? 20) || 20));
+    return c.json({
+      status: "success",
+      depth: await queueDepth(env.RESIN_DB),
+      dead_letters: await deadLetters(env.RESIN_DB, limit),
+    });
   });
   app.post("/cron/run", async (c) => {
     const b = await body(c, CRON_RUN_SCHEMA, true);

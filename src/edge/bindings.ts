@@ -1,6 +1,8 @@
 // The bindings the edge worker reads (wrangler.toml / Miniflare options). Only the Workers APIs
 // it uses are typed here, so the project needs no @cloudflare/workers-types.
 
+import type { D1Like } from "../mesh/d1.js";
+
 export interface KVLike {
   get(key: string, type: "text"): Promise<string | null>;
   put(key: string, value: string): Promise<void>;
@@ -28,8 +30,15 @@ export interface EdgeEnv {
   RESIN_KV?: KVLike;
   /** Ingested bars (falls back to RESIN_KV when absent). */
   RESIN_BARS?: R2Like;
-  /** The trade service that receives strategy events (POST /webhook). */
+  /** Job state, per-job locks and the outbox of orders and alert deliveries (D1). */
+  RESIN_DB?: D1Like;
+  /** The trade service (src/mesh) that receives strategy events (POST /signal). */
   TRADE_SERVICE?: FetcherLike;
+  /** Sent as X-Internal-Key to the trade service. */
+  INTERNAL_KEY_BINDING?: string;
+  /** Outbox retry policy: first retry delay (ms, doubling), attempts before dead-lettering. */
+  OUTBOX_RETRY_BASE_MS?: string;
+  OUTBOX_MAX_ATTEMPTS?: string;
   /** "false" disables event forwarding for every job. */
   FORWARD_EVENTS?: string;
   FREE_TIER_LIMITS?: string;

@@ -1,21 +1,15 @@
 // Bar-close jobs: each enabled job re-runs its stored script over its symbol/timeframe's stored
-// bars when a newer closed bar exists, and forwards the strategy events of the new bars to the
-// trade service. Alerts are never forwarded: they are not orders.
+// bars when a newer closed bar exists. Under the job's lock (job-ledger.ts), the strategy events of
+// the new bars go to the outbox in the same transaction that marks the bar processed; then the
+// outbox is drained (outbox-drain.ts) with retries and backoff, so a trade service that fails or is
+// down loses nothing, and concurrent runs deliver each order once. Alerts are never orders.
 
-import type { StrategyEvent } from "../core/result.js";
 import type { Engine } from "../server/engine.js";
 import type { EdgeEnv } from "./bindings.js";
-import {
-  appendTradeLog,
-  getBars,
-  getJobs,
-  getJobState,
-  getKillSwitch,
-  getScript,
-  putJobState,
-  type CronJob,
-  type ForwardedTrade,
-} from "./store.js";
+import { acquireJobLock, commitRun, ensureJobLedger, readJobState, releaseJobLock } from "./job-ledger.js";
+import { drainEdgeOutbox, streamReport } from "./outbox-drain.js";
+import { orderRows, orderStream } from "./orders.js";
+import { type CronJob, getBars, getJobs, getJobState, getScript, putJobState } from "./store.js";
 
 export interface JobOutcome {
   job_id: string;
@@ -23,8 +17,16 @@ export interface JobOutcome {
   reason?: string;
   bars?: number;
   last_bar_time?: number;
+  /** Strategy events of the new bars. */
   events?: number;
+  /** Orders this run wrote to the outbox. */
+  queued?: number;
+  /** This job's orders the trade service accepted during this invocation (this run's or earlier ones'). */
   forwarded?: number;
+  /** Failed delivery attempts of this job's orders during this invocation. */
+  failed?: number;
+  /** This job's orders still waiting in the outbox (retried with backoff). */
+  pending?: number;
   alerts?: number;
 }
 
@@ -32,45 +34,10 @@ export function forwardingEnabled(env: EdgeEnv, job: CronJob): boolean {
   return !!env.TRADE_SERVICE && job.forward_events !== false && String(env.FORWARD_EVENTS ?? "true") !== "false";
 }
 
-async function forward(env: EdgeEnv, job: CronJob, events: StrategyEvent[]): Promise<number> {
-  const service = env.TRADE_SERVICE as NonNullable<EdgeEnv["TRADE_SERVICE"]>;
-  const sent: ForwardedTrade[] = [];
-  try {
-    for (const event of events) {
-      const res = await service.fetch("https://trade-service/webhook", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          source: "resin",
-          job_id: job.id,
-          script_id: job.script_id,
-          symbol: job.symbol,
-          timeframe: job.timeframe,
-          event,
-        }),
-      });
-      if (!res.ok) throw new Error(`trade service answered ${res.status}`);
-      sent.push({
-        at: Date.now(),
-        job_id: job.id,
-        symbol: job.symbol,
-        timeframe: job.timeframe,
-        kind: event.kind,
-        id: event.id,
-        direction: event.direction,
-        qty: event.qty,
-        bar_time: event.bar_time,
-      });
-    }
-  } finally {
-    // What did go out is logged even when a later event failed.
-    await appendTradeLog(env, sent);
-  }
-  return sent.length;
-}
-
-async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean): Promise<JobOutcome> {
-  const state = await getJobState(env, job.id);
+async function runLocked(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean): Promise<JobOutcome> {
+  const db = env.RESIN_DB;
+  // D1 holds the state once a job has run with it; earlier state (KV) is read once so nothing replays.
+  const state = (db ? await readJobState(db, job.id) : null) ?? (await getJobState(env, job.id));
   const script = await getScript(env, job.script_id);
   if (!script) return { job_id: job.id, status: "error", reason: `script '${job.script_id}' not found` };
   const bars = await getBars(env, job.symbol, job.timeframe);
@@ -86,44 +53,53 @@ async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean
     timeframe: job.timeframe,
     options: { mode: "interpret", ...(Object.keys(job.inputs).length ? { inputs: job.inputs } : {}) },
   });
-  state.last_run_at = Date.now();
+  const now = Date.now();
+  state.last_run_at = now;
   if (result.error && !result.timed_out) {
     state.last_error = `${result.error_kind ?? "error"}: ${result.error}`;
-    await putJobState(env, job.id, state);
+    if (db) await commitRun(db, job.id, state, [], now);
+    else await putJobState(env, job.id, state);
     return { job_id: job.id, status: "error", reason: state.last_error };
   }
   // Only events of bars the job has not processed yet; the first run takes the last bar only,
   // so history is never replayed to the trade service.
   const since = state.last_bar_time ?? lastTime - 1;
-  const fresh = (result.events ?? []).filter((e) => e.bar_time > since);
-  let forwarded = 0;
-  let forwardError: string | null = null;
-  // The kill switch is read on every run, so it halts forwarding from the next bar-close job on.
-  const halted = fresh.length > 0 && forwardingEnabled(env, job) && (await getKillSwitch(env)).on;
-  if (fresh.length && forwardingEnabled(env, job) && !halted) {
-    try {
-      forwarded = await forward(env, job, fresh);
-    } catch (e) {
-      forwardError = e instanceof Error ? e.message : String(e);
-    }
-  }
+  const events = result.events ?? [];
+  const fresh = events.filter((e) => e.bar_time > since).length;
+  const forwarding = forwardingEnabled(env, job);
+  const rows = forwarding && db ? orderRows(job, script.id, events, since) : [];
   state.last_bar_time = lastTime;
-  state.last_error = forwardError;
-  state.forwarded += forwarded;
-  await putJobState(env, job.id, state);
+  state.last_error = null;
+  if (db) await commitRun(db, job.id, state, rows, now);
+  else await putJobState(env, job.id, state);
   return {
     job_id: job.id,
-    status: forwardError ? "error" : "ran",
-    ...(forwardError ? { reason: forwardError } : halted ? { reason: "kill switch on: events not forwarded" } : {}),
+    status: "ran",
+    ...(forwarding && !db && fresh ? { reason: "RESIN_DB (D1) binding is required to forward events" } : {}),
     bars: bars.length,
     last_bar_time: lastTime,
-    events: fresh.length,
-    forwarded,
+    events: fresh,
+    queued: rows.length,
+    forwarded: 0,
     alerts: result.alerts?.length ?? 0,
   };
 }
 
-/** Runs the enabled jobs (or the one asked for, enabled or not). */
+async function runJob(env: EdgeEnv, engine: Engine, job: CronJob, force: boolean): Promise<JobOutcome> {
+  const db = env.RESIN_DB;
+  if (!db) return runLocked(env, engine, job, force);
+  await ensureJobLedger(db);
+  const holder = crypto.randomUUID();
+  if (!(await acquireJobLock(db, job.id, holder, Date.now())))
+    return { job_id: job.id, status: "skipped", reason: "another run holds this job's lock" };
+  try {
+    return await runLocked(env, engine, job, force);
+  } finally {
+    await releaseJobLock(db, job.id, holder);
+  }
+}
+
+/** Runs the enabled jobs (or the one asked for, enabled or not), then drains the outbox. */
 export async function runJobs(
   env: EdgeEnv,
   engine: Engine,
@@ -137,6 +113,22 @@ export async function runJobs(
       out.push(await runJob(env, engine, job, !!opts.force));
     } catch (e) {
       out.push({ job_id: job.id, status: "error", reason: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  const db = env.RESIN_DB;
+  if (!db) return out;
+  // Every due row, not only this run's: earlier failures are retried here once their backoff is over.
+  const report = await drainEdgeOutbox(env, db);
+  for (const o of out) {
+    const job = selected.find((j) => j.id === o.job_id);
+    if (!job || !forwardingEnabled(env, job)) continue;
+    const s = await streamReport(db, report, orderStream(job.id), "order");
+    o.forwarded = s.delivered;
+    o.failed = s.failed;
+    o.pending = s.pending;
+    if (s.failed > 0 && o.status === "ran") {
+      o.status = "error";
+      o.reason = `${s.errors[0]}; ${s.pending} order(s) waiting in the outbox for retry`;
     }
   }
   return out;

@@ -19,6 +19,8 @@ export interface CronJob {
   enabled: boolean;
   /** false keeps strategy events to itself (no TRADE_SERVICE call). */
   forward_events: boolean;
+  /** true: the trade service places this job's orders with the testnet credentials (`_TESTNET_` secrets). */
+  test?: boolean;
   inputs: Record<string, unknown>;
 }
 
@@ -144,42 +146,4 @@ export async function mergeBars(env: EdgeEnv, symbol: string, timeframe: string,
   await store.put(key, text);
   if (legacy !== key && !timeframe.includes(":")) await store.delete(legacy);
   return merged;
-}
-
-/** The global kill switch: when on, no strategy event is forwarded to the trade service. */
-export async function getKillSwitch(env: EdgeEnv): Promise<{ on: boolean; updated_at: number | null }> {
-  return (
-    (await getJson<{ on: boolean; updated_at: number }>(kv(env), "ops:kill-switch")) ?? { on: false, updated_at: null }
-  );
-}
-
-export async function putKillSwitch(env: EdgeEnv, on: boolean): Promise<{ on: boolean; updated_at: number }> {
-  const v = { on, updated_at: Date.now() };
-  await kv(env).put("ops:kill-switch", JSON.stringify(v));
-  return v;
-}
-
-export interface ForwardedTrade {
-  at: number;
-  job_id: string;
-  symbol: string;
-  timeframe: string;
-  kind: string;
-  id: string | null;
-  direction: string | null;
-  qty: number | null;
-  bar_time: number;
-}
-
-/** Most recent forwarded strategy events, newest first (kept for `resinctl monitor trades`). */
-export const TRADE_LOG_CAP = 200;
-
-export async function getTradeLog(env: EdgeEnv): Promise<ForwardedTrade[]> {
-  return (await getJson<ForwardedTrade[]>(kv(env), "ops:trades")) ?? [];
-}
-
-export async function appendTradeLog(env: EdgeEnv, entries: ForwardedTrade[]): Promise<void> {
-  if (!entries.length) return;
-  const log = [...entries.reverse(), ...(await getTradeLog(env))].slice(0, TRADE_LOG_CAP);
-  await kv(env).put("ops:trades", JSON.stringify(log));
 }

@@ -66,7 +66,10 @@ async function edge(path: string, json?: unknown, method?: string) {
 }
 
 async function trade(path: string, json?: unknown, method?: string) {
-  const worker = await mf.getWorker("trade");
+  // Typed loosely: the project has no @cloudflare/workers-types.
+  const worker = (await mf.getWorker("trade")) as unknown as {
+    fetch(url: string, init: RequestInit): Promise<Response>;
+  };
   const res = await worker.fetch(`http://trade.local${path}`, {
     method: method ?? (json === undefined ? "GET" : "POST"),
     headers: { "content-type": "application/json", "x-internal-key": INTERNAL_KEY },

@@ -10,6 +10,7 @@ import { VERSION } from "../core/version.js";
 import { completionScript, SHELLS } from "./completion.js";
 
 import type { CheckOptions, OptimizeOptions, RunOptions, ServeOptions } from "./options.js";
+import type { GenerateOptions } from "./generate.js";
 import type { TimeUnit } from "../core/bars.js";
 
 /** An integer option parser: `min` is the smallest allowed value; the message names the flag. */
@@ -242,6 +243,28 @@ Examples:
     .description("Prints builtins implemented per namespace and writes docs/coverage.md.")
     .option("--no-write", "print only, do not write docs/coverage.md")
     .action(async (opts: { write: boolean }) => exit(await (await import("./coverage.js")).execute(opts)));
+
+  program
+    .command("generate")
+    .summary("write a verified script from a description")
+    .description(
+      "Writes a Pine v6 script from a plain-language description and verifies it: it must check clean, run the same in interpret and compile mode on sample bars, and show what was asked (strategy, stop/limit exits, session filter, plot titles, alerts). The offline backend needs no network; the llm backend uses an OpenAI-compatible endpoint from RESIN_LLM_BASE_URL, RESIN_LLM_MODEL and RESIN_LLM_API_KEY (the default when configured).",
+    )
+    .argument("<text>", 'the description, e.g. "ema 20/50 crossover, long only, 2% stop, 4% tp"')
+    .option("--backend <B>", "offline | llm (default: llm when configured, else offline)")
+    .option("--out <FILE>", "write the script to this file instead of stdout")
+    .option("--rounds <N>", "attempts including repairs (default 3, at most 5)", intArg("--rounds", 1))
+    .option("--json", "print the whole answer (script, verified checks, what was not understood) as JSON")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  resin generate "rsi<30 buy, >70 sell" > rsi.pine
+  resin generate "EMA 20/50 crossover, long only, 2% stop, 4% take profit, 9:30-16:00 New York" --out ema.pine`,
+    )
+    .action(async (text: string, opts: GenerateOptions) =>
+      exit(await (await import("./generate.js")).execute(text, opts)),
+    );
 
   program
     .command("completion")

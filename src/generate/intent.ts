@@ -1,0 +1,204 @@
+// The intent model: what a trader asked for, independent of how the script is written. The offline
+// grammar (understand.ts) reads it from text, the offline emitter (emit.ts) writes Pine from it, and
+// the verifier (verify.ts) checks any backend's script against it (a strategy when one was asked,
+// the stop/limit exits, the session filter, the plots by name).
+
+export type PriceField = "close" | "open" | "high" | "low" | "hl2" | "hlc3" | "ohlc4";
+export type MovingAverage = "sma" | "ema" | "wma" | "rma" | "hma" | "vwma";
+export type Oscillator = "rsi" | "cci" | "mfi" | "wpr" | "roc" | "mom";
+
+/** A series the rules compare: a price, an indicator line, or a constant level. */
+export type SeriesRef =
+  | { kind: "price"; field: PriceField }
+  | { kind: "ma"; fn: MovingAverage; length: number; source: PriceField }
+  | { kind: "osc"; fn: Oscillator; length: number; source: PriceField }
+  | { kind: "macd"; line: "macd" | "signal" | "hist"; fast: number; slow: number; signal: number }
+  | { kind: "stoch"; line: "k" | "d"; length: number; smoothK: number; smoothD: number }
+  | { kind: "band"; band: "bb" | "kc"; line: "upper" | "basis" | "lower"; length: number; mult: number }
+  /** The highest high / lowest low of the `length` bars before this one (a breakout level). */
+  | { kind: "channel"; line: "upper" | "lower"; length: number }
+  | { kind: "adx"; line: "adx" | "plus" | "minus"; length: number }
+  | { kind: "vwap" }
+  | { kind: "value"; value: number };
+
+export type Comparison = ">" | "<";
+
+export type Condition =
+  | { kind: "cross"; direction: "above" | "below"; a: SeriesRef; b: SeriesRef }
+  | { kind: "compare"; op: Comparison; a: SeriesRef; b: SeriesRef }
+  /** Bollinger Bands inside Keltner Channels on the previous bar, then the close leaves the bands. */
+  | { kind: "squeeze"; direction: "up" | "down"; length: number; bbMult: number; kcMult: number }
+  | { kind: "supertrend"; direction: "up" | "down"; factor: number; atrLength: number };
+
+/** A stop, target or trailing distance from the entry price. */
+export interface Distance {
+  unit: "percent" | "atr" | "points";
+  value: number;
+  /** ATR length when unit is "atr". */
+  atrLength?: number;
+}
+
+export interface SessionFilter {
+  /** "HHMM-HHMM" (TradingView session string without days). */
+  hours: string;
+  /** IANA zone, or null for the exchange's (syminfo.timezone). */
+  timezone: string | null;
+  /** TradingView day digits, e.g. "23456" for Monday to Friday; null for every day. */
+  days: string | null;
+}
+
+export interface DateRange {
+  /** ISO dates (YYYY-MM-DD), inclusive start, exclusive end. */
+  from: string | null;
+  to: string | null;
+}
+
+export type Sizing =
+  | { kind: "percent_of_equity"; value: number }
+  | { kind: "fixed"; value: number }
+  | { kind: "cash"; value: number }
+  /** Risk this percent of equity between entry and stop (needs a stop). */
+  | { kind: "risk"; value: number };
+
+export type Direction = "long" | "short" | "both";
+
+export interface Intent {
+  script: "strategy" | "indicator";
+  title: string;
+  direction: Direction;
+  /** Entry conditions per side, all required (filters come on top). */
+  longEntry: Condition[];
+  shortEntry: Condition[];
+  /** Signal exits per side, all required (besides the stop/target/trail). */
+  longExit: Condition[];
+  shortExit: Condition[];
+  /** Conditions every long entry must also meet; shorts get their mirror images. */
+  filters: Condition[];
+  stop: Distance | null;
+  target: Distance | null;
+  trail: Distance | null;
+  session: SessionFilter | null;
+  dateRange: DateRange | null;
+  sizing: Sizing | null;
+  alerts: boolean;
+  /** Plot titles the request named explicitly ("plot the 20 ema as Fast"): series -> title. */
+  namedPlots: { series: SeriesRef; title: string }[];
+  /** Standalone series the request asked to show without a rule ("show rsi 14"). */
+  shown: SeriesRef[];
+  /** What was read, one line each, for the answer ("stop: 2% below the entry"). */
+  understood: string[];
+  /** Words corrected on the way ("stratgy" -> "strategy"). */
+  corrections: string[];
+  /** Fragments the grammar could not read: reported, never guessed at. */
+  unrecognized: string[];
+}
+
+export function emptyIntent(): Intent {
+  return {
+    script: "indicator",
+    title: "",
+    direction: "long",
+    longEntry: [],
+    shortEntry: [],
+    longExit: [],
+    shortExit: [],
+    filters: [],
+    stop: null,
+    target: null,
+    trail: null,
+    session: null,
+    dateRange: null,
+    sizing: null,
+    alerts: false,
+    namedPlots: [],
+    shown: [],
+    understood: [],
+    corrections: [],
+    unrecognized: [],
+  };
+}
+
+/** The expected properties a script must show for an intent (what the verifier checks). */
+export interface Expectations {
+  strategy: boolean;
+  stop: boolean;
+  target: boolean;
+  trail: boolean;
+  session: boolean;
+  /** The requested date range (sample bars are placed inside it), or null. */
+  dateRange: DateRange | null;
+  alerts: boolean;
+  plotTitles: string[];
+}
+
+export function expectationsOf(intent: Intent): Expectations {
+  return {
+    strategy: intent.script === "strategy",
+    stop: intent.stop !== null,
+    target: intent.target !== null,
+    trail: intent.trail !== null,
+    session: intent.session !== null,
+    dateRange: intent.dateRange,
+    alerts: intent.alerts,
+    plotTitles: intent.namedPlots.map((p) => p.title),
+  };
+}
+
+/** The mirror image of a series comparison level for the other side (RSI 30 <-> 70, CCI -100 <-> 100). */
+function mirrorLevel(s: SeriesRef, level: number): number {
+  if (s.kind === "osc" && (s.fn === "rsi" || s.fn === "mfi")) return 100 - level;
+  if (s.kind === "stoch") return 100 - level;
+  if (s.kind === "osc" && s.fn === "wpr") return -100 - level;
+  return -level;
+}
+
+function mirrorSeries(s: SeriesRef): SeriesRef {
+  if (s.kind === "band" && s.line !== "basis") return { ...s, line: s.line === "upper" ? "lower" : "upper" };
+  if (s.kind === "channel") return { ...s, line: s.line === "upper" ? "lower" : "upper" };
+  if (s.kind === "adx" && s.line !== "adx") return { ...s, line: s.line === "plus" ? "minus" : "plus" };
+  return s;
+}
+
+/**
+ * The opposite signal (for the other side's entry or a signal exit): crosses swap direction, levels
+ * reflect around an oscillator's midpoint, bands and channels swap upper and lower. Null when a
+ * condition has no meaningful opposite (an ADX strength filter).
+ */
+export function mirror(c: Condition): Condition | null {
+  switch (c.kind) {
+    case "cross":
+      return {
+        ...c,
+        direction: c.direction === "above" ? "below" : "above",
+        a: mirrorSeries(c.a),
+        b: c.b.kind === "value" ? { kind: "value", value: mirrorLevel(c.a, c.b.value) } : mirrorSeries(c.b),
+      };
+    case "compare":
+      if (c.a.kind === "adx" && c.a.line === "adx") return null;
+      return {
+        ...c,
+        op: c.op === ">" ? "<" : ">",
+        a: mirrorSeries(c.a),
+        b: c.b.kind === "value" ? { kind: "value", value: mirrorLevel(c.a, c.b.value) } : mirrorSeries(c.b),
+      };
+    case "squeeze":
+    case "supertrend":
+      return { ...c, direction: c.direction === "up" ? "down" : "up" };
+  }
+}
+
+/** Is this condition an event (fires on one bar) rather than a state (true for a stretch of bars)? */
+export function isEvent(c: Condition): boolean {
+  return c.kind !== "compare";
+}
+
+/** Every condition mirrored, or null when one of them has no opposite. */
+export function mirrorAll(cs: Condition[]): Condition[] | null {
+  const out: Condition[] = [];
+  for (const c of cs) {
+    const m = mirror(c);
+    if (!m) return null;
+    out.push(m);
+  }
+  return out;
+}

@@ -1,0 +1,1517 @@
+// The offline intent grammar: request text -> Intent. The text is lexed (lexicon.ts), cut into
+// clauses at punctuation, and each clause goes through passes that consume the tokens they read:
+// script kind and title, direction, exits (stop / target / trailing / risk-reward), session hours
+// and time zone, date range, position sizing, alerts, plot names, and last the rules (series,
+// comparison or cross, action). Whatever no pass consumed and is not a filler word is reported in
+// `unrecognized`: the grammar never guesses at words it does not know. Defaults it does apply (an
+// indicator length nobody gave) are said in `understood`.
+
+import {
+  type Comparison,
+  type Condition,
+  type Distance,
+  emptyIntent,
+  type Intent,
+  isEvent,
+  type MovingAverage,
+  mirror,
+  mirrorAll,
+  type Oscillator,
+  type PriceField,
+  type SeriesRef,
+} from "./intent.js";
+import { conditionLabel, distanceLabel, seriesLabel } from "./describe.js";
+import { isStopword, lex, type Token } from "./lexicon.js";
+
+/** One clause's tokens and which of them a pass has read. */
+class Clause {
+  readonly used: boolean[];
+  constructor(readonly toks: Token[]) {
+    this.used = toks.map(() => false);
+  }
+  word(i: number): string | undefined {
+    const t = this.toks[i];
+    return t && t.kind === "word" && !this.used[i] ? t.text : undefined;
+  }
+  is(i: number, ...words: string[]): boolean {
+    const w = this.word(i);
+    return w !== undefined && words.includes(w);
+  }
+  num(i: number): number | undefined {
+    const t = this.toks[i];
+    return t && t.kind === "num" && !this.used[i] ? t.value : undefined;
+  }
+  op(i: number, ...ops: string[]): boolean {
+    const t = this.toks[i];
+    return !!t && t.kind === "op" && !this.used[i] && ops.includes(t.text);
+  }
+  use(...idx: number[]): void {
+    for (const i of idx) if (i >= 0 && i < this.toks.length) this.used[i] = true;
+  }
+  has(...words: string[]): boolean {
+    return this.toks.some((t, i) => t.kind === "word" && !this.used[i] && words.includes(t.text));
+  }
+  /** Index of the first free word among `words` at or after `from`, else -1. */
+  find(words: string[], from = 0): number {
+    for (let i = from; i < this.toks.length; i++) if (this.is(i, ...words)) return i;
+    return -1;
+  }
+}
+
+// ---------------------------------------------------------------- vocabularies
+
+const MA_WORDS: Record<string, MovingAverage> = {
+  sma: "sma",
+  ema: "ema",
+  wma: "wma",
+  rma: "rma",
+  smma: "rma",
+  hma: "hma",
+  hull: "hma",
+  vwma: "vwma",
+  ma: "sma",
+  mas: "sma",
+};
+const OSC_WORDS: Record<string, { fn: Oscillator; length: number }> = {
+  rsi: { fn: "rsi", length: 14 },
+  cci: { fn: "cci", length: 20 },
+  mfi: { fn: "mfi", length: 14 },
+  wpr: { fn: "wpr", length: 14 },
+  roc: { fn: "roc", length: 9 },
+  momentum: { fn: "mom", length: 10 },
+  mom: { fn: "mom", length: 10 },
+};
+const PRICE_WORDS: Record<string, PriceField> = {
+  price: "close",
+  close: "close",
+  closes: "close",
+  closing: "close",
+  open: "open",
+  high: "high",
+  low: "low",
+  hl2: "hl2",
+  hlc3: "hlc3",
+  ohlc4: "ohlc4",
+};
+/** Levels "oversold" / "overbought" mean per oscillator. */
+const OVERSOLD: Record<string, number> = { rsi: 30, mfi: 20, cci: -100, wpr: -80, stoch: 20 };
+
+const TIMEZONES: [string[], string][] = [
+  [["new", "york"], "America/New_York"],
+  [["nyc"], "America/New_York"],
+  [["ny"], "America/New_York"],
+  [["est"], "America/New_York"],
+  [["edt"], "America/New_York"],
+  [["et"], "America/New_York"],
+  [["eastern"], "America/New_York"],
+  [["london"], "Europe/London"],
+  [["uk"], "Europe/London"],
+  [["chicago"], "America/Chicago"],
+  [["cst"], "America/Chicago"],
+  [["ct"], "America/Chicago"],
+  [["central"], "America/Chicago"],
+  [["tokyo"], "Asia/Tokyo"],
+  [["jst"], "Asia/Tokyo"],
+  [["sydney"], "Australia/Sydney"],
+  [["frankfurt"], "Europe/Berlin"],
+  [["berlin"], "Europe/Berlin"],
+  [["cet"], "Europe/Berlin"],
+  [["hong", "kong"], "Asia/Hong_Kong"],
+  [["singapore"], "Asia/Singapore"],
+  [["utc"], "UTC"],
+  [["gmt"], "UTC"],
+];
+
+/** Named sessions: hours in the market's own zone. */
+const NAMED_SESSIONS: [string[], string, string][] = [
+  [["new", "york", "session"], "0930-1600", "America/New_York"],
+  [["ny", "session"], "0930-1600", "America/New_York"],
+  [["us", "session"], "0930-1600", "America/New_York"],
+  [["american", "session"], "0930-1600", "America/New_York"],
+  [["rth"], "0930-1600", "America/New_York"],
+  [["regular", "trading", "hours"], "0930-1600", "America/New_York"],
+  [["london", "session"], "0800-1630", "Europe/London"],
+  [["european", "session"], "0800-1630", "Europe/London"],
+  [["europe", "session"], "0800-1630", "Europe/London"],
+  [["asian", "session"], "0900-1500", "Asia/Tokyo"],
+  [["asia", "session"], "0900-1500", "Asia/Tokyo"],
+  [["tokyo", "session"], "0900-1500", "Asia/Tokyo"],
+  [["sydney", "session"], "1000-1600", "Australia/Sydney"],
+];
+
+/** Words that carry no meaning of their own here; left over, they are not reported. */
+const FILLER = new Set(
+  `when if while then only trade trading with using use based make create write give can you script system bot
+   strategy indicator study backtest signal signals line lines period periods length bar bars candle candles
+   is are on at so go get out enter entry entries position positions rule rules setup simple basic classic
+   price level levels value values default fast slow crossing cross crosses crossover`.split(/\s+/),
+);
+
+// ---------------------------------------------------------------- helpers
+
+function findSeq(cl: Clause, seq: string[]): number {
+  outer: for (let i = 0; i + seq.length <= cl.toks.length; i++) {
+    for (let k = 0; k < seq.length; k++) if (!cl.is(i + k, seq[k]!)) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+function useSeq(cl: Clause, at: number, n: number): void {
+  for (let k = 0; k < n; k++) cl.use(at + k);
+}
+
+/** A quantity with its unit right after `i`: "2 %", "1.5 atr", "2 x atr", "50 points", "3 r". */
+function quantityAt(cl: Clause, i: number): { d: Distance | "r"; value: number; end: number } | null {
+  const v = cl.num(i);
+  if (v === undefined || v <= 0) return null;
+  let j = i + 1;
+  if (cl.op(j, "%") || cl.is(j, "percent", "pct")) return { d: { unit: "percent", value: v }, value: v, end: j };
+  if (cl.is(j, "x") && cl.is(j + 1, "atr", "atrs")) j++;
+  if (cl.is(j, "atr", "atrs")) {
+    const len = cl.num(j + 1);
+    const atrLength = len !== undefined && Number.isInteger(len) && len > 1 ? len : 14;
+    return { d: { unit: "atr", value: v, atrLength }, value: v, end: len === atrLength ? j + 1 : j };
+  }
+  if (cl.is(j, "points", "pts", "usd")) return { d: { unit: "points", value: v }, value: v, end: j };
+  if (cl.is(j, "r")) return { d: "r", value: v, end: j };
+  return null;
+}
+
+/** "atr 2" / "atr x 2" after an exit keyword: the multiplier comes after the word. */
+function atrFirstAt(cl: Clause, i: number): { d: Distance; end: number } | null {
+  if (!cl.is(i, "atr", "atrs")) return null;
+  let j = i + 1;
+  if (cl.is(j, "x")) j++;
+  const v = cl.num(j);
+  if (v === undefined || v <= 0 || v > 20) return null;
+  return { d: { unit: "atr", value: v, atrLength: 14 }, end: j };
+}
+
+// ---------------------------------------------------------------- passes
+
+function readTitleAndKind(cl: Clause, intent: Intent, kind: { strategy: boolean; indicator: boolean }): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    if (cl.is(i, "called", "named", "title") && cl.toks[i + 1]?.kind === "quote" && !cl.used[i + 1]) {
+      // "plot ema as 'Fast'" names a plot, not the script: only a quote right after the script word
+      const prev = cl.word(i - 1);
+      if (i === 0 || prev === "strategy" || prev === "indicator" || prev === "script" || prev === "study") {
+        intent.title = cl.toks[i + 1]!.text;
+        cl.use(i, i + 1);
+      }
+    }
+  }
+  for (let i = 0; i < cl.toks.length; i++) {
+    if (cl.is(i, "strategy", "backtest", "system", "bot")) {
+      kind.strategy = true;
+      cl.use(i);
+    } else if (cl.is(i, "indicator", "study")) {
+      kind.indicator = true;
+      cl.use(i);
+    }
+  }
+}
+
+function readDirection(cl: Clause, intent: Intent, said: { direction?: Intent["direction"] }): void {
+  const set = (d: Intent["direction"], at: number, n: number, text: string): void => {
+    said.direction = d;
+    useSeq(cl, at, n);
+    intent.understood.push(`direction: ${text}`);
+  };
+  const patterns: [string[], Intent["direction"], string][] = [
+    [["long", "only"], "long", "long only"],
+    [["only", "long"], "long", "long only"],
+    [["short", "only"], "short", "short only"],
+    [["only", "short"], "short", "short only"],
+    [["long", "and", "short"], "both", "long and short"],
+    [["short", "and", "long"], "both", "long and short"],
+    [["long", "short"], "both", "long and short"],
+    [["long", "/", "short"], "both", "long and short"],
+    [["both", "sides"], "both", "long and short"],
+    [["both", "side"], "both", "long and short"],
+    [["both", "directions"], "both", "long and short"],
+    [["both", "direction"], "both", "long and short"],
+    [["both", "ways"], "both", "long and short"],
+    [["always", "in"], "both", "long and short (always in the market)"],
+    [["reversal"], "both", "long and short (reversing)"],
+    [["reverse"], "both", "long and short (reversing)"],
+    [["stop", "and", "reverse"], "both", "long and short (stop and reverse)"],
+  ];
+  for (const [seq, d, text] of patterns) {
+    // "/" is an op token: match it by hand
+    const at = seq.includes("/") ? findSlash(cl) : findSeq(cl, seq);
+    if (at >= 0) {
+      set(d, at, seq.length, text);
+      return;
+    }
+  }
+  const both = cl.find(["both"]);
+  if (both >= 0 && !cl.has("bands", "band")) set("both", both, 1, "long and short");
+}
+
+function findSlash(cl: Clause): number {
+  for (let i = 0; i + 2 < cl.toks.length; i++)
+    if (cl.is(i, "long") && cl.op(i + 1, "/") && cl.is(i + 2, "short")) return i;
+  return -1;
+}
+
+interface ExitWords {
+  words: string[][];
+  slot: "stop" | "target" | "trail";
+}
+const EXIT_WORDS: ExitWords[] = [
+  {
+    slot: "trail",
+    words: [
+      ["trailing", "stop", "loss"],
+      ["trailing", "stop"],
+      ["trailing", "sl"],
+      ["trail", "stop"],
+      ["trailstop"],
+      ["trailing"],
+      ["trail"],
+    ],
+  },
+  {
+    slot: "stop",
+    words: [["stop", "loss"], ["stoploss"], ["sl"], ["stop"]],
+  },
+  {
+    slot: "target",
+    words: [["take", "profit"], ["profit", "target"], ["tp"], ["target"], ["targets"], ["profit"]],
+  },
+];
+
+function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | null): { value: number } | null {
+  let r = pendingR;
+  for (const { slot, words } of EXIT_WORDS) {
+    for (const seq of words) {
+      const at = findSeq(cl, seq);
+      if (at < 0) continue;
+      const after = at + seq.length;
+      // "2% stop", "stop 2%", "stop loss of 2%", "stop at 1.5 atr", "1.5 atr stop", "stop 2 atr"
+      let q: ReturnType<typeof quantityAt> = null;
+      let qAt = -1;
+      for (const j of [after, after + 1, at - 2, at - 3, at - 4]) {
+        if (j < 0 || j === at) continue;
+        if (j === after + 1 && !cl.is(after, "of", "at", "=", "is", "loss", "with", "to")) continue;
+        q = quantityAt(cl, j);
+        if (q && (j > at || q.end === at - 1)) {
+          qAt = j;
+          break;
+        }
+        q = null;
+      }
+      const atrFirst = q ? null : (atrFirstAt(cl, after) ?? atrFirstAt(cl, after + 1));
+      if (q && q.d === "r") {
+        if (slot !== "target") continue;
+        r = { value: q.value };
+        useSeq(cl, at, seq.length);
+        cl.use(...range(qAt, q.end));
+        continue;
+      }
+      const d = q ? (q.d as Distance) : atrFirst?.d;
+      if (!d) {
+        // an exit word with a number but no unit: say so rather than pick percent or points
+        const bare = cl.num(after) ?? cl.num(at - 1);
+        if (bare !== undefined && slot !== "target") {
+          intent.unrecognized.push(`${seq.join(" ")} ${bare}: no unit (write ${bare}% or ${bare} atr)`);
+          useSeq(cl, at, seq.length);
+          cl.use(cl.num(after) !== undefined ? after : at - 1);
+        }
+        continue;
+      }
+      if (intent[slot]) continue;
+      intent[slot] = d;
+      useSeq(cl, at, seq.length);
+      if (q) cl.use(...range(qAt, q.end));
+      if (atrFirst) cl.use(...range(after, atrFirst.end), after);
+      const what = slot === "stop" ? "stop loss" : slot === "target" ? "take profit" : "trailing stop";
+      intent.understood.push(`${what}: ${distanceLabel(d)} from the entry`);
+    }
+  }
+  // "risk reward 1:2", "rr 2", "2r target", "1:3"
+  const ratio = findRatio(cl);
+  if (ratio !== null) r = { value: ratio };
+  return r;
+}
+
+function range(a: number, b: number): number[] {
+  const out: number[] = [];
+  for (let i = Math.min(a, b); i <= Math.max(a, b); i++) out.push(i);
+  return out;
+}
+
+function findRatio(cl: Clause): number | null {
+  for (let i = 0; i < cl.toks.length; i++) {
+    // "1 ratio 2" came from "1:2"
+    if (cl.is(i, "ratio") && cl.num(i - 1) !== undefined && cl.num(i + 1) !== undefined) {
+      const a = cl.num(i - 1)!;
+      const b = cl.num(i + 1)!;
+      cl.use(i - 1, i, i + 1);
+      const rw = findSeq(cl, ["risk", "reward"]);
+      if (rw >= 0) useSeq(cl, rw, 2);
+      const rr = cl.find(["rr"]);
+      if (rr >= 0) cl.use(rr);
+      return a > 0 ? b / a : null;
+    }
+    if (cl.is(i, "rr") && cl.num(i + 1) !== undefined) {
+      const v = cl.num(i + 1)!;
+      cl.use(i, i + 1);
+      return v;
+    }
+  }
+  return null;
+}
+
+function readSession(cl: Clause, intent: Intent): void {
+  let hours: string | null = null;
+  let tz: string | null = null;
+  let named = false;
+  for (const [seq, h, zone] of NAMED_SESSIONS) {
+    const at = findSeq(cl, seq);
+    if (at >= 0) {
+      hours = h;
+      tz = zone;
+      named = true;
+      useSeq(cl, at, seq.length);
+      break;
+    }
+  }
+  for (let i = 0; i < cl.toks.length; i++) {
+    const t = cl.toks[i]!;
+    if (t.kind === "hours" && !cl.used[i]) {
+      hours = t.detail!;
+      cl.use(i);
+    }
+  }
+  if (!hours && !intent.session) return;
+  for (const [seq, zone] of TIMEZONES) {
+    const at = findSeq(cl, seq);
+    if (at >= 0) {
+      if (!named) tz = zone;
+      useSeq(cl, at, seq.length);
+      const tzWord = cl.find(["time", "timezone", "zone"]);
+      if (tzWord >= 0) cl.use(tzWord);
+      break;
+    }
+  }
+  const ex = cl.find(["exchange"]);
+  if (ex >= 0) {
+    cl.use(ex);
+    const t = cl.find(["time", "timezone"]);
+    if (t >= 0) cl.use(t);
+  }
+  let days: string | null = null;
+  const wd = cl.find(["weekdays", "weekday"]);
+  const monFri = findMonFri(cl);
+  if (wd >= 0 || monFri) {
+    days = "23456";
+    if (wd >= 0) cl.use(wd);
+  }
+  for (const w of ["session", "sessions", "hours", "between", "during", "in"]) {
+    const at = cl.find([w]);
+    if (at >= 0 && w !== "in") cl.use(at);
+  }
+  if (hours) {
+    intent.session = { hours, timezone: tz, days };
+    intent.understood.push(
+      `session: trade only ${hours}${days ? " Monday to Friday" : ""} (${tz ?? "the exchange's time zone"})`,
+    );
+  } else if (intent.session && (tz || days)) {
+    // a zone in a later clause ("..., new york time") completes the hours given before
+    if (tz) intent.session.timezone = tz;
+    if (days) intent.session.days = days;
+  }
+}
+
+function findMonFri(cl: Clause): boolean {
+  for (let i = 0; i + 2 < cl.toks.length; i++) {
+    if (
+      cl.is(i, "mon", "monday") &&
+      (cl.is(i + 1, "to", "through") || cl.op(i + 1, "-", "/")) &&
+      cl.is(i + 2, "fri", "friday")
+    ) {
+      cl.use(i, i + 1, i + 2);
+      return true;
+    }
+  }
+  return false;
+}
+
+function readDates(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    const t = cl.toks[i]!;
+    if (t.kind !== "dates" || cl.used[i]) continue;
+    const [from, to] = t.detail!.split("|");
+    intent.dateRange = { from: from || null, to: to || null };
+    cl.use(i);
+    const w = cl.find(["backtest", "trade", "trading", "test", "only", "period", "range", "dates", "date"]);
+    if (w >= 0) cl.use(w);
+    intent.understood.push(
+      `date range: ${from ? `from ${from}` : ""}${from && to ? " " : ""}${to ? `until ${to}` : ""}`,
+    );
+  }
+}
+
+function readSizing(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    const v = cl.num(i);
+    if (v === undefined || v <= 0) continue;
+    // "risk 1% per trade"
+    if (cl.is(i - 1, "risk", "risking") && cl.op(i + 1, "%")) {
+      intent.sizing = { kind: "risk", value: v };
+      cl.use(i - 1, i, i + 1);
+      const per = findSeq(cl, ["per", "trade"]);
+      if (per >= 0) useSeq(cl, per, 2);
+      const eq = cl.find(["equity", "account", "capital"]);
+      if (eq >= 0) cl.use(eq);
+      intent.understood.push(`position size: risk ${v}% of equity between entry and stop`);
+      return;
+    }
+    // "10% of equity", "10% equity", "use 10 % of capital"
+    if (
+      cl.op(i + 1, "%") &&
+      (cl.is(i + 2, "equity", "capital", "account") ||
+        (cl.is(i + 2, "of") && cl.is(i + 3, "equity", "capital", "account")))
+    ) {
+      intent.sizing = { kind: "percent_of_equity", value: v };
+      cl.use(...range(i, cl.is(i + 2, "of") ? i + 3 : i + 2));
+      intent.understood.push(`position size: ${v}% of equity`);
+      return;
+    }
+    // "2 contracts", "100 shares", "1 lot"
+    if (cl.is(i + 1, "contracts", "contract", "shares", "share", "lots", "lot", "units", "unit")) {
+      intent.sizing = { kind: "fixed", value: v };
+      cl.use(i, i + 1);
+      intent.understood.push(`position size: ${v} ${cl.toks[i + 1]!.text}`);
+      return;
+    }
+    // "$1000 per trade" (lexed as usd 1000)
+    if (cl.is(i - 1, "usd") || cl.is(i + 1, "usd")) {
+      intent.sizing = { kind: "cash", value: v };
+      cl.use(i, cl.is(i - 1, "usd") ? i - 1 : i + 1);
+      const per = findSeq(cl, ["per", "trade"]);
+      if (per >= 0) useSeq(cl, per, 2);
+      intent.understood.push(`position size: ${v} in cash per trade`);
+      return;
+    }
+  }
+  for (const seq of [["position", "size"], ["size"], ["qty"], ["quantity"]]) {
+    const at = findSeq(cl, seq);
+    if (at >= 0 && intent.sizing) useSeq(cl, at, seq.length);
+  }
+}
+
+function readAlerts(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    if (cl.is(i, "alert", "alerts", "notify", "notification", "notifications", "webhook")) {
+      cl.use(i);
+      if (!intent.alerts) intent.understood.push("alerts: on every entry and exit signal");
+      intent.alerts = true;
+      const me = cl.find(["me"]);
+      if (me >= 0) cl.use(me);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- rules
+
+type Item =
+  | { kind: "series"; at: number; s: SeriesRef[]; family?: "bb" | "kc" | "channel" }
+  | {
+      kind: "op";
+      at: number;
+      op: "above" | "below" | "gt" | "lt" | "breakout" | "breakdown" | "squeeze" | "bounce" | "oversold" | "overbought";
+    }
+  | { kind: "cross"; at: number; direction: "above" | "below" | null }
+  | { kind: "supertrend"; at: number; factor: number; atrLength: number }
+  | { kind: "action"; at: number; action: "buy" | "sell" | "short" | "exit" | "cover" }
+  | { kind: "value"; at: number; value: number }
+  | { kind: "show"; at: number }
+  | { kind: "name"; at: number; title: string };
+
+interface BandContext {
+  band: "bb" | "kc";
+  length: number;
+  mult: number;
+}
+
+/** Numbers right after `i` (skipping "length", "period", "of"...), up to `max`. */
+function numbersAfter(cl: Clause, i: number, max: number): { values: number[]; end: number } {
+  const values: number[] = [];
+  let j = i + 1;
+  let end = i;
+  while (values.length < max) {
+    if (cl.is(j, "length", "period", "periods", "len", "with")) {
+      j++;
+      continue;
+    }
+    const v = cl.num(j);
+    if (v === undefined) break;
+    // "20 % stop" belongs to the exits, "2 x atr" too
+    if (cl.op(j + 1, "%") || cl.is(j + 1, "atr", "x", "r", "contracts", "shares")) break;
+    values.push(v);
+    end = j;
+    j++;
+    if (cl.op(j, "/") || cl.is(j, "and") || cl.op(j, ",")) {
+      if (cl.num(j + 1) !== undefined && values.length < max) j++;
+    }
+  }
+  return { values, end };
+}
+
+/** A number (with "day"/"bar"/"period") right before `i`: "20 ema", "20 day sma", "9 and 21 ema". */
+function numbersBefore(cl: Clause, i: number): { values: number[]; start: number } {
+  let j = i - 1;
+  if (cl.is(j, "day", "bar", "period", "candle", "days", "bars")) j--;
+  const b = cl.num(j);
+  if (b === undefined) return { values: [], start: i };
+  if ((cl.op(j - 1, "/") || cl.is(j - 1, "and")) && cl.num(j - 2) !== undefined) {
+    return { values: [cl.num(j - 2)!, b], start: j - 2 };
+  }
+  return { values: [b], start: j };
+}
+
+function maWordAt(cl: Clause, i: number): { fn: MovingAverage; end: number } | null {
+  if (
+    cl.is(i, "exponential", "simple", "weighted", "hull") &&
+    cl.is(i + 1, "moving") &&
+    cl.is(i + 2, "average", "averages")
+  ) {
+    const fn = { exponential: "ema", simple: "sma", weighted: "wma", hull: "hma" }[cl.word(i)!] as MovingAverage;
+    return { fn, end: i + 2 };
+  }
+  if (cl.is(i, "moving") && cl.is(i + 1, "average", "averages")) return { fn: "sma", end: i + 1 };
+  const w = cl.word(i);
+  if (w && MA_WORDS[w]) {
+    if (w === "hull" && cl.is(i + 1, "ma")) return { fn: "hma", end: i + 1 };
+    return { fn: MA_WORDS[w]!, end: i };
+  }
+  return null;
+}
+
+function sourceAfter(cl: Clause, i: number): { field: PriceField; end: number } | null {
+  if (cl.is(i + 1, "of", "on") && cl.word(i + 2) && PRICE_WORDS[cl.word(i + 2)!] && cl.word(i + 2) !== "price")
+    return { field: PRICE_WORDS[cl.word(i + 2)!]!, end: i + 2 };
+  return null;
+}
+
+class RuleReader {
+  readonly defaults: string[] = [];
+  band: BandContext | null = null;
+  macd: { fast: number; slow: number; signal: number } | null = null;
+  stoch: { length: number } | null = null;
+
+  constructor(readonly intent: Intent) {}
+
+  items(cl: Clause): Item[] {
+    const out: Item[] = [];
+    for (let i = 0; i < cl.toks.length; i++) {
+      if (cl.used[i]) continue;
+      const item = this.itemAt(cl, i);
+      if (item) {
+        out.push(item.item);
+        cl.use(...range(item.start, item.end));
+        i = item.end;
+      }
+    }
+    return out;
+  }
+
+  private defaulted(what: string): void {
+    this.defaults.push(what);
+  }
+
+  private itemAt(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
+    const t = cl.toks[i]!;
+    if (t.kind === "quote") {
+      if (cl.is(i - 1, "as", "named", "called", "title"))
+        return { item: { kind: "name", at: i, title: t.text }, start: i - 1, end: i };
+      return null;
+    }
+    if (t.kind === "op") {
+      if (t.text === "<" || t.text === "<=") return { item: { kind: "op", at: i, op: "lt" }, start: i, end: i };
+      if (t.text === ">" || t.text === ">=") return { item: { kind: "op", at: i, op: "gt" }, start: i, end: i };
+      return null;
+    }
+    if (t.kind === "num") {
+      // "20 ema" / "9/21 ema": the number belongs to the series that follows
+      let j = i + 1;
+      while (
+        cl.op(j, "/") ||
+        cl.is(j, "and") ||
+        cl.num(j) !== undefined ||
+        cl.is(j, "day", "bar", "period", "candle", "days", "bars")
+      )
+        j++;
+      if (j > i + 1 || cl.word(j)) {
+        const s = this.seriesAt(cl, j);
+        if (s && s.start <= i) return { item: s.item, start: s.start, end: s.end };
+      }
+      if (
+        cl.is(i + 1, "day", "bar", "period", "candle", "days", "bars", "week") &&
+        cl.is(i + 2, "high", "low", "highs", "lows")
+      ) {
+        return this.channelItem(cl, i, i + 2, t.value!);
+      }
+      return { item: { kind: "value", at: i, value: t.value! }, start: i, end: i };
+    }
+    if (t.kind !== "word") return null;
+    const w = t.text;
+    const s = this.seriesAt(cl, i);
+    if (s) return s;
+    switch (w) {
+      case "crossover":
+      case "cross":
+      case "crosses":
+      case "crossed":
+      case "crossing": {
+        if (cl.is(i + 1, "above", "over", "up"))
+          return { item: { kind: "cross", at: i, direction: "above" }, start: i, end: i + 1 };
+        if (cl.is(i + 1, "below", "under", "down"))
+          return { item: { kind: "cross", at: i, direction: "below" }, start: i, end: i + 1 };
+        return { item: { kind: "cross", at: i, direction: null }, start: i, end: i };
+      }
+      case "crossunder":
+        return { item: { kind: "cross", at: i, direction: "below" }, start: i, end: i };
+      case "golden":
+      case "death":
+        if (cl.is(i + 1, "cross")) {
+          const pair: SeriesRef[] = [
+            { kind: "ma", fn: "sma", length: 50, source: "close" },
+            { kind: "ma", fn: "sma", length: 200, source: "close" },
+          ];
+          return {
+            item: { kind: "series", at: i, s: pair },
+            start: i,
+            end: i,
+          };
+        }
+        return null;
+      case "break":
+      case "breaks":
+      case "broke":
+      case "moves":
+      case "rises":
+      case "drops":
+      case "falls":
+      case "closes":
+      case "close": {
+        if (cl.is(i + 1, "out") && cl.is(i + 2, "above", "of"))
+          return { item: { kind: "cross", at: i, direction: "above" }, start: i, end: i + 2 };
+        const up = cl.is(i + 1, "above", "over", "up");
+        const down = cl.is(i + 1, "below", "under", "down");
+        if (w === "close" && !up && !down) return this.exitAction(cl, i);
+        if (!up && !down) return null;
+        const crossing = w !== "closes" && w !== "close";
+        if (crossing)
+          return { item: { kind: "cross", at: i, direction: up ? "above" : "below" }, start: i, end: i + 1 };
+        return { item: { kind: "op", at: i, op: up ? "above" : "below" }, start: i, end: i + 1 };
+      }
+      case "above":
+      case "over":
+      case "exceeds":
+        return { item: { kind: "op", at: i, op: "above" }, start: i, end: i };
+      case "below":
+      case "under":
+        return { item: { kind: "op", at: i, op: "below" }, start: i, end: i };
+      case "greater":
+      case "higher":
+        return { item: { kind: "op", at: i, op: "gt" }, start: i, end: cl.is(i + 1, "than") ? i + 1 : i };
+      case "less":
+      case "lower":
+        if (cl.is(i + 1, "than")) return { item: { kind: "op", at: i, op: "lt" }, start: i, end: i + 1 };
+        return null;
+      case "breakout":
+      case "breakouts":
+        return { item: { kind: "op", at: i, op: "breakout" }, start: i, end: i };
+      case "breakdown":
+        return { item: { kind: "op", at: i, op: "breakdown" }, start: i, end: i };
+      case "squeeze":
+        return { item: { kind: "op", at: i, op: "squeeze" }, start: i, end: cl.is(i + 1, "breakout") ? i + 1 : i };
+      case "bounce":
+      case "bounces":
+        return { item: { kind: "op", at: i, op: "bounce" }, start: i, end: cl.is(i + 1, "off", "from") ? i + 1 : i };
+      case "oversold":
+        return { item: { kind: "op", at: i, op: "oversold" }, start: i, end: i };
+      case "overbought":
+        return { item: { kind: "op", at: i, op: "overbought" }, start: i, end: i };
+      case "buy":
+      case "long":
+      case "longs":
+        return {
+          item: { kind: "action", at: i, action: "buy" },
+          start: cl.is(i - 1, "go", "enter") ? i - 1 : i,
+          end: i,
+        };
+      case "short":
+      case "shorts":
+        return {
+          item: { kind: "action", at: i, action: "short" },
+          start: cl.is(i - 1, "go", "enter", "sell") ? i - 1 : i,
+          end: i,
+        };
+      case "sell":
+        if (cl.is(i + 1, "short")) return { item: { kind: "action", at: i, action: "short" }, start: i, end: i + 1 };
+        return { item: { kind: "action", at: i, action: "sell" }, start: i, end: i };
+      case "exit":
+      case "exits":
+      case "get":
+        return this.exitAction(cl, i);
+      case "cover":
+        return { item: { kind: "action", at: i, action: "cover" }, start: i, end: i };
+      case "plot":
+      case "plots":
+      case "show":
+      case "display":
+      case "draw":
+        return { item: { kind: "show", at: i }, start: i, end: i };
+      default:
+        return null;
+    }
+  }
+
+  /** "exit", "exit short", "close long", "get out". */
+  private exitAction(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
+    if (cl.is(i + 1, "short", "shorts"))
+      return { item: { kind: "action", at: i, action: "cover" }, start: i, end: i + 1 };
+    if (cl.is(i + 1, "long", "longs")) return { item: { kind: "action", at: i, action: "exit" }, start: i, end: i + 1 };
+    if (cl.word(i) === "get" && !cl.is(i + 1, "out")) return null;
+    return { item: { kind: "action", at: i, action: "exit" }, start: i, end: cl.is(i + 1, "out") ? i + 1 : i };
+  }
+
+  private channelItem(
+    cl: Clause,
+    start: number,
+    end: number,
+    length: number,
+  ): { item: Item; start: number; end: number } {
+    const hi = cl.is(end, "high", "highs", "highest");
+    const line = hi ? "upper" : "lower";
+    return { item: { kind: "series", at: start, s: [{ kind: "channel", line, length }] }, start, end };
+  }
+
+  /** A series starting at word `i` (numbers before it included): indicator, band line, price. */
+  private seriesAt(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
+    const w = cl.word(i);
+    if (!w) return null;
+    const ma = maWordAt(cl, i);
+    if (ma) {
+      const before = numbersBefore(cl, i);
+      const after = numbersAfter(cl, ma.end, 2);
+      const lengths = (before.values.length ? before.values : after.values).filter(
+        (v) => Number.isInteger(v) && v >= 1,
+      );
+      const end = before.values.length ? ma.end : Math.max(ma.end, after.end);
+      const src = sourceAfter(cl, end);
+      const source = src?.field ?? "close";
+      if (lengths.length === 0) {
+        lengths.push(20);
+        this.defaulted(`${ma.fn.toUpperCase()} length 20 (none given)`);
+      }
+      const s: SeriesRef[] = lengths
+        .slice(0, 2)
+        .sort((a, b) => a - b)
+        .map((length) => ({ kind: "ma", fn: ma.fn, length, source }));
+      // "ema 20 and ema 50" keeps two series; "ema 20/50" is a pair
+      return {
+        item: { kind: "series", at: i, s },
+        start: before.values.length ? before.start : i,
+        end: src?.end ?? end,
+      };
+    }
+    const osc = OSC_WORDS[w];
+    if (osc) {
+      const before = numbersBefore(cl, i);
+      const after = numbersAfter(cl, i, 1);
+      // "rsi 14 < 30": a first number right after is the length only when another value follows the comparison
+      let length = before.values[0] ?? osc.length;
+      let end = i;
+      if (
+        !before.values.length &&
+        after.values.length &&
+        Number.isInteger(after.values[0]) &&
+        after.values[0]! > 1 &&
+        after.values[0]! <= 200 &&
+        !this.isLevelPosition(cl, after.end)
+      ) {
+        length = after.values[0]!;
+        end = after.end;
+      } else if (!before.values.length) this.defaulted(`${w.toUpperCase()} length ${osc.length}`);
+      const src = sourceAfter(cl, end);
+      return {
+        item: { kind: "series", at: i, s: [{ kind: "osc", fn: osc.fn, length, source: src?.field ?? "close" }] },
+        start: before.values.length ? before.start : i,
+        end: src?.end ?? end,
+      };
+    }
+    if (w === "macd") {
+      const after = numbersAfter(cl, i, 3);
+      const [fast, slow, signal] = after.values.length === 3 ? after.values : [12, 26, 9];
+      this.macd = { fast: fast!, slow: slow!, signal: signal! };
+      if (after.values.length !== 3) this.defaulted("MACD 12, 26, 9");
+      let end = after.values.length === 3 ? after.end : i;
+      let line: "macd" | "signal" | "hist" = "macd";
+      if (cl.is(end + 1, "histogram", "hist")) {
+        line = "hist";
+        end++;
+      } else if (cl.is(end + 1, "line")) end++;
+      else if (cl.is(end + 1, "signal") && !this.crossNear(cl, i)) {
+        line = "signal";
+        end++;
+      }
+      return { item: { kind: "series", at: i, s: [{ kind: "macd", line, ...this.macd }] }, start: i, end };
+    }
+    if ((w === "signal" || w === "histogram" || w === "hist") && this.macd) {
+      const line = w === "signal" ? "signal" : "hist";
+      return {
+        item: { kind: "series", at: i, s: [{ kind: "macd", line, ...this.macd }] },
+        start: i,
+        end: cl.is(i + 1, "line") ? i + 1 : i,
+      };
+    }
+    if (w === "stoch" || w === "stochastic") {
+      const after = numbersAfter(cl, i, 1);
+      const length =
+        after.values.length && Number.isInteger(after.values[0]) && !this.isLevelPosition(cl, after.end)
+          ? after.values[0]!
+          : 14;
+      this.stoch = { length };
+      let end = length === after.values[0] ? after.end : i;
+      let line: "k" | "d" = "k";
+      if (cl.is(end + 1, "k")) end++;
+      else if (cl.is(end + 1, "d")) {
+        line = "d";
+        end++;
+      }
+      return {
+        item: { kind: "series", at: i, s: [{ kind: "stoch", line, length, smoothK: 3, smoothD: 3 }] },
+        start: i,
+        end,
+      };
+    }
+    if ((w === "k" || w === "d") && this.stoch) {
+      return {
+        item: {
+          kind: "series",
+          at: i,
+          s: [{ kind: "stoch", line: w, length: this.stoch.length, smoothK: 3, smoothD: 3 }],
+        },
+        start: i,
+        end: i,
+      };
+    }
+    const bandWord = w === "bb" || w === "bollinger" ? "bb" : w === "keltner" || w === "kc" ? "kc" : null;
+    if (bandWord) {
+      let end = i;
+      if (cl.is(end + 1, "band", "bands", "channel", "channels")) end++;
+      const after = numbersAfter(cl, end, 2);
+      const length =
+        after.values[0] && Number.isInteger(after.values[0]) && !this.isLevelPosition(cl, after.end)
+          ? after.values[0]
+          : 20;
+      const mult = after.values[1] ?? (bandWord === "bb" ? 2 : 1.5);
+      if (after.values[0] === length) end = after.end;
+      this.band = { band: bandWord, length, mult };
+      let start = i;
+      let line = this.lineWord(cl, i - 1);
+      if (line) start = i - 1;
+      else {
+        line = this.lineWord(cl, end + 1);
+        if (line) {
+          end++;
+          if (cl.is(end + 1, "band", "line")) end++;
+        }
+      }
+      if (!line) return { item: { kind: "series", at: i, s: [], family: bandWord }, start, end };
+      return { item: { kind: "series", at: i, s: [{ kind: "band", band: bandWord, line, length, mult }] }, start, end };
+    }
+    if (w === "donchian" || w === "dc") {
+      let end = i;
+      if (cl.is(end + 1, "channel", "channels")) end++;
+      const after = numbersAfter(cl, end, 1);
+      const length = after.values[0] && Number.isInteger(after.values[0]) ? after.values[0] : 20;
+      if (after.values.length) end = after.end;
+      const line = this.lineWord(cl, i - 1) ?? this.lineWord(cl, end + 1);
+      if (!line)
+        return {
+          item: { kind: "series", at: i, s: [{ kind: "channel", line: "upper", length }], family: "channel" },
+          start: i,
+          end,
+        };
+      const start = this.lineWord(cl, i - 1) ? i - 1 : i;
+      if (start === i) end++;
+      return {
+        item: { kind: "series", at: i, s: [{ kind: "channel", line: line === "basis" ? "upper" : line, length }] },
+        start,
+        end,
+      };
+    }
+    if (
+      (w === "upper" || w === "lower" || w === "middle" || w === "mid" || w === "basis") &&
+      cl.is(i + 1, "band", "bands", "bb", "line")
+    ) {
+      const ctx = this.band ?? { band: "bb" as const, length: 20, mult: 2 };
+      return {
+        item: { kind: "series", at: i, s: [{ kind: "band", line: this.lineWord(cl, i)!, ...ctx }] },
+        start: i,
+        end: i + 1,
+      };
+    }
+    if (w === "highest" || w === "lowest") {
+      // "highest high of 20 bars", "highest 20"
+      let j = i + 1;
+      if (cl.is(j, "high", "low")) j++;
+      if (cl.is(j, "of", "in")) j++;
+      if (cl.is(j, "last")) j++;
+      const n = cl.num(j);
+      if (n !== undefined && Number.isInteger(n)) {
+        const end = cl.is(j + 1, "bars", "bar", "days", "candles", "periods") ? j + 1 : j;
+        return {
+          item: {
+            kind: "series",
+            at: i,
+            s: [{ kind: "channel", line: w === "highest" ? "upper" : "lower", length: n }],
+          },
+          start: i,
+          end,
+        };
+      }
+    }
+    if (w === "adx" || w === "dmi") {
+      const after = numbersAfter(cl, i, 1);
+      const length =
+        after.values[0] && Number.isInteger(after.values[0]) && !this.isLevelPosition(cl, after.end)
+          ? after.values[0]
+          : 14;
+      const end = length === after.values[0] ? after.end : i;
+      if (w === "dmi")
+        return {
+          item: {
+            kind: "series",
+            at: i,
+            s: [
+              { kind: "adx", line: "plus", length },
+              { kind: "adx", line: "minus", length },
+            ],
+          },
+          start: i,
+          end,
+        };
+      return { item: { kind: "series", at: i, s: [{ kind: "adx", line: "adx", length }] }, start: i, end };
+    }
+    if ((w === "plus" || w === "minus") && cl.is(i + 1, "di")) {
+      return { item: { kind: "series", at: i, s: [{ kind: "adx", line: w, length: 14 }] }, start: i, end: i + 1 };
+    }
+    if (w === "vwap") return { item: { kind: "series", at: i, s: [{ kind: "vwap" }] }, start: i, end: i };
+    if (w === "supertrend") {
+      const after = numbersAfter(cl, i, 2);
+      const xs = after.values;
+      let factor = 3;
+      let atrLength = 10;
+      if (xs.length === 2) {
+        factor = Math.min(xs[0]!, xs[1]!);
+        atrLength = Math.round(Math.max(xs[0]!, xs[1]!));
+      } else if (xs.length === 1) {
+        if (Number.isInteger(xs[0]) && xs[0]! > 5) atrLength = xs[0]!;
+        else factor = xs[0]!;
+      } else this.defaulted("Supertrend factor 3, ATR length 10");
+      return { item: { kind: "supertrend", at: i, factor, atrLength }, start: i, end: xs.length ? after.end : i };
+    }
+    const price = PRICE_WORDS[w];
+    const closeVerb =
+      w === "close" &&
+      cl.is(
+        i + 1,
+        "above",
+        "below",
+        "over",
+        "under",
+        "long",
+        "longs",
+        "short",
+        "shorts",
+        "position",
+        "positions",
+        "all",
+        "trade",
+        "out",
+      );
+    if (price && !closeVerb && w !== "closes") {
+      // "high"/"low" after a number is a channel ("20 day high"), handled by the number
+      let end = i;
+      if (w === "price" && cl.is(i + 1, "close")) end++;
+      return { item: { kind: "series", at: i, s: [{ kind: "price", field: price }] }, start: i, end };
+    }
+    return null;
+  }
+
+  /** "upper"/"lower"/"middle" at `i`. */
+  private lineWord(cl: Clause, i: number): "upper" | "lower" | "basis" | null {
+    if (cl.is(i, "upper")) return "upper";
+    if (cl.is(i, "lower")) return "lower";
+    if (cl.is(i, "middle", "mid", "basis")) return "basis";
+    return null;
+  }
+
+  /** A number at `i` is a comparison level rather than a length when a comparison comes right before it. */
+  private isLevelPosition(cl: Clause, i: number): boolean {
+    return cl.op(i - 1, "<", ">", "<=", ">=") || cl.is(i - 1, "above", "below", "over", "under");
+  }
+
+  private crossNear(cl: Clause, i: number): boolean {
+    return cl.is(i + 1, "cross", "crosses", "crossover", "crossing", "crossunder");
+  }
+}
+
+interface RawRule {
+  cond: Condition;
+  action: "buy" | "sell" | "short" | "exit" | "cover" | null;
+  filterWord: boolean;
+}
+
+/** Turns one clause's items into conditions. `subject` carries the last left-hand series across clauses ("rsi<30 buy, >70 sell"). */
+function assemble(
+  items: Item[],
+  reader: RuleReader,
+  state: { subject: SeriesRef | null },
+  intent: Intent,
+): Condition[] {
+  const conds: Condition[] = [];
+  const usedItems = new Set<number>();
+  const seriesBefore = (k: number): SeriesRef[] | null => {
+    for (let j = k - 1; j >= 0; j--) {
+      const it = items[j]!;
+      if (it.kind === "series" && !usedItems.has(j)) {
+        usedItems.add(j);
+        return it.s.length ? it.s : familyDefault(it.family, "upper", reader);
+      }
+      if (it.kind === "cross" || it.kind === "op") break;
+    }
+    return null;
+  };
+  const familyOf = (k: number, dir: -1 | 1): Item | null => {
+    for (let j = k + dir; j >= 0 && j < items.length; j += dir) {
+      const it = items[j]!;
+      if (it.kind === "series" && !usedItems.has(j)) return it;
+      if (it.kind === "cross" || it.kind === "op") return null;
+    }
+    return null;
+  };
+  const seriesAfter = (k: number, line: "upper" | "lower"): SeriesRef | null => {
+    for (let j = k + 1; j < items.length; j++) {
+      const it = items[j]!;
+      if ((it.kind === "series" || it.kind === "value") && !usedItems.has(j)) {
+        usedItems.add(j);
+        if (it.kind === "value") return { kind: "value", value: it.value };
+        const s = it.s.length ? it.s : familyDefault(it.family, line, reader);
+        return s[0] ?? null;
+      }
+      if (it.kind === "cross" || it.kind === "op") return null;
+    }
+    return null;
+  };
+  const close: SeriesRef = { kind: "price", field: "close" };
+
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.kind === "supertrend") {
+      usedItems.add(k);
+      const bear = items.some((x) => x.kind === "action" && (x.action === "short" || x.action === "sell"));
+      conds.push({
+        kind: "supertrend",
+        direction: bear && !items.some((x) => x.kind === "action" && x.action === "buy") ? "down" : "up",
+        factor: it.factor,
+        atrLength: it.atrLength,
+      });
+      continue;
+    }
+    if (it.kind === "cross") {
+      usedItems.add(k);
+      const fam = familyOf(k, 1) ?? familyOf(k, -1);
+      const leftItem = familyOf(k, -1);
+      let left = seriesBefore(k);
+      const dir = it.direction ?? "above";
+      // a pair ("ema 20/50 crossover"): the shorter crosses the longer
+      if (left && left.length === 2) {
+        const [a, b] = left;
+        conds.push({ kind: "cross", direction: dir, a: a!, b: b! });
+        state.subject = a!;
+        continue;
+      }
+      const leftFamily = leftItem?.kind === "series" && leftItem.s.length === 0 && leftItem.family;
+      let right = seriesAfter(k, dir === "above" ? "upper" : "lower");
+      if (left && !right) {
+        // "macd cross" -> signal, "stoch cross" -> %D, "+di cross" -> -DI
+        const l = left[0]!;
+        if (l.kind === "macd" && l.line === "macd") right = { ...l, line: "signal" };
+        else if (l.kind === "stoch" && l.line === "k") right = { ...l, line: "d" };
+        else if (l.kind === "adx" && l.line === "plus") right = { ...l, line: "minus" };
+        else if (leftFamily) {
+          right = familyDefault(leftFamily, dir === "above" ? "upper" : "lower", reader)[0]!;
+          left = [close];
+        }
+      }
+      if (!left) left = state.subject && right?.kind === "value" ? [state.subject] : [close];
+      if (!right && fam?.kind === "series" && fam.s.length === 0)
+        right = familyDefault(fam.family, dir === "above" ? "upper" : "lower", reader)[0]!;
+      if (!right) {
+        intent.unrecognized.push(`a cross of ${seriesLabel(left[0]!)} with nothing named to cross`);
+        continue;
+      }
+      conds.push({ kind: "cross", direction: dir, a: left[0]!, b: right });
+      state.subject = left[0]!;
+      continue;
+    }
+    if (it.kind !== "op") continue;
+    usedItems.add(k);
+    switch (it.op) {
+      case "above":
+      case "below":
+      case "gt":
+      case "lt": {
+        const op: Comparison = it.op === "above" || it.op === "gt" ? ">" : "<";
+        const right = seriesAfter(k, op === ">" ? "upper" : "lower");
+        let left = seriesBefore(k)?.[0] ?? null;
+        if (!right) {
+          intent.unrecognized.push(`'${it.op === "gt" ? ">" : it.op === "lt" ? "<" : it.op}' with nothing after it`);
+          continue;
+        }
+        if (!left) left = right.kind === "value" && state.subject ? state.subject : close;
+        conds.push({ kind: "compare", op, a: left, b: right });
+        state.subject = left;
+        break;
+      }
+      case "breakout":
+      case "breakdown": {
+        const up = it.op === "breakout";
+        const fam = familyOf(k, -1) ?? familyOf(k, 1);
+        let level: SeriesRef;
+        if (fam?.kind === "series" && fam.s.length === 0)
+          level = familyDefault(fam.family, up ? "upper" : "lower", reader)[0]!;
+        else if (fam?.kind === "series" && (fam.s[0]!.kind === "channel" || fam.s[0]!.kind === "band")) {
+          const s = fam.s[0]!;
+          level = s.kind === "channel" ? { ...s, line: up ? "upper" : "lower" } : s;
+        } else {
+          level = { kind: "channel", line: up ? "upper" : "lower", length: 20 };
+          if (!fam) reader.defaults.push("breakout of the 20-bar high/low (no length given)");
+        }
+        if (fam) usedItems.add(items.indexOf(fam));
+        conds.push({ kind: "cross", direction: up ? "above" : "below", a: close, b: level });
+        break;
+      }
+      case "squeeze": {
+        const ctx = reader.band ?? { band: "bb", length: 20, mult: 2 };
+        const fam = familyOf(k, -1) ?? familyOf(k, 1);
+        if (fam) usedItems.add(items.indexOf(fam));
+        const bear = items.some((x) => x.kind === "action" && (x.action === "short" || x.action === "sell"));
+        conds.push({
+          kind: "squeeze",
+          direction: bear ? "down" : "up",
+          length: ctx.length,
+          bbMult: ctx.band === "bb" ? ctx.mult : 2,
+          kcMult: 1.5,
+        });
+        break;
+      }
+      case "bounce": {
+        const level = seriesAfter(k, "lower") ?? seriesBefore(k)?.[0] ?? null;
+        if (!level) {
+          intent.unrecognized.push("a bounce off nothing named");
+          continue;
+        }
+        const fromAbove = level.kind === "band" && level.line === "upper";
+        conds.push({ kind: "cross", direction: fromAbove ? "below" : "above", a: close, b: level });
+        break;
+      }
+      case "oversold":
+      case "overbought": {
+        const s = seriesBefore(k)?.[0] ??
+          seriesAfter(k, "lower") ??
+          state.subject ?? { kind: "osc", fn: "rsi", length: 14, source: "close" };
+        const key = s.kind === "osc" ? s.fn : s.kind === "stoch" ? "stoch" : null;
+        const lo = key ? OVERSOLD[key] : undefined;
+        if (lo === undefined) {
+          intent.unrecognized.push(`${it.op} for ${seriesLabel(s)} (no standard level)`);
+          continue;
+        }
+        const level =
+          it.op === "oversold"
+            ? lo
+            : (mirror({ kind: "compare", op: "<", a: s, b: { kind: "value", value: lo } }) as { b: { value: number } })
+                .b.value;
+        conds.push({ kind: "compare", op: it.op === "oversold" ? "<" : ">", a: s, b: { kind: "value", value: level } });
+        state.subject = s;
+        break;
+      }
+    }
+  }
+  // a moving-average pair with no operator: a crossover ("ema 20/50 strategy")
+  if (conds.length === 0) {
+    for (let k = 0; k < items.length; k++) {
+      const it = items[k]!;
+      if (
+        it.kind === "series" &&
+        it.s.length === 2 &&
+        it.s[0]!.kind === "ma" &&
+        !usedItems.has(k) &&
+        !items.some((x) => x.kind === "show")
+      ) {
+        usedItems.add(k);
+        conds.push({ kind: "cross", direction: "above", a: it.s[0]!, b: it.s[1]! });
+        reader.defaults.push(`${seriesLabel(it.s[0]!)} / ${seriesLabel(it.s[1]!)} read as a crossover`);
+      }
+    }
+  }
+  // series left without a rule: shown when asked ("plot rsi"), named when a title follows
+  const show = items.some((x) => x.kind === "show");
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.kind === "name") {
+      const prev = items
+        .slice(0, k)
+        .reverse()
+        .find((x) => x.kind === "series" && x.s.length > 0) as Extract<Item, { kind: "series" }> | undefined;
+      if (prev) intent.namedPlots.push({ series: prev.s[prev.s.length - 1]!, title: it.title });
+      else intent.unrecognized.push(`the title '${it.title}' (no series before it to name)`);
+      continue;
+    }
+    if (it.kind !== "series" || usedItems.has(k)) continue;
+    const ss = it.s.length
+      ? it.s
+      : familyDefault(it.family, "upper", reader).concat(familyDefault(it.family, "lower", reader));
+    if (show || conds.length === 0) intent.shown.push(...ss);
+    else if (!it.s.length || it.s[0]!.kind !== "price") intent.shown.push(...ss);
+  }
+  for (const it of items) if (it.kind === "value" && !conds.length && !show) intent.unrecognized.push(String(it.value));
+  return conds;
+}
+
+function familyDefault(
+  family: "bb" | "kc" | "channel" | undefined,
+  line: "upper" | "lower",
+  reader: RuleReader,
+): SeriesRef[] {
+  if (family === "channel") return [{ kind: "channel", line, length: 20 }];
+  const ctx = reader.band ?? { band: family === "kc" ? ("kc" as const) : ("bb" as const), length: 20, mult: 2 };
+  return [{ kind: "band", band: ctx.band, line, length: ctx.length, mult: ctx.mult }];
+}
+
+// ---------------------------------------------------------------- the whole request
+
+/** Clauses: split at punctuation, and at "and" between two parts that each carry an action. */
+function clausesOf(tokens: Token[]): Token[][] {
+  const out: Token[][] = [[]];
+  for (const t of tokens) {
+    if (t.kind === "sep") out.push([]);
+    else out[out.length - 1]!.push(t);
+  }
+  const ACTIONS = new Set(["buy", "sell", "short", "long", "exit", "cover"]);
+  const split: Token[][] = [];
+  for (const c of out) {
+    let start = 0;
+    let seenAction = false;
+    for (let i = 0; i < c.length; i++) {
+      const t = c[i]!;
+      const between = (a: Token | undefined, words: string[]): boolean => a?.kind === "word" && words.includes(a.text);
+      // "long and short" is a direction, not two rules
+      const direction =
+        between(c[i - 1], ["long", "longs", "short", "shorts"]) &&
+        between(c[i + 1], ["long", "longs", "short", "shorts"]);
+      if (
+        t.kind === "word" &&
+        t.text === "and" &&
+        seenAction &&
+        !direction &&
+        c.slice(i + 1).some((x) => x.kind === "word" && ACTIONS.has(x.text))
+      ) {
+        split.push(c.slice(start, i));
+        start = i + 1;
+        seenAction = false;
+      } else if (t.kind === "word" && ACTIONS.has(t.text)) seenAction = true;
+    }
+    split.push(c.slice(start));
+  }
+  return split.filter((c) => c.length > 0);
+}
+
+/** Reads a request. Never throws: an empty or unreadable request gives an intent with no rules. */
+export function understand(text: string): Intent {
+  const intent = emptyIntent();
+  const { tokens, corrections } = lex(text);
+  intent.corrections = corrections;
+  const clauses = clausesOf(tokens).map((t) => new Clause(t));
+  const kind = { strategy: false, indicator: false };
+  const said: { direction?: Intent["direction"] } = {};
+  let rr: { value: number } | null = null;
+  for (const cl of clauses) {
+    readTitleAndKind(cl, intent, kind);
+    readDates(cl, intent);
+    readSession(cl, intent);
+    readSizing(cl, intent);
+    rr = readExits(cl, intent, rr);
+    readDirection(cl, intent, said);
+    readAlerts(cl, intent);
+  }
+  if (rr && !intent.target) {
+    if (intent.stop) {
+      intent.target = { ...intent.stop, value: round(intent.stop.value * rr.value) };
+      intent.understood.push(`take profit: ${rr.value}R = ${distanceLabel(intent.target)} from the entry`);
+    } else intent.unrecognized.push(`a ${rr.value}R target without a stop to measure R from`);
+  }
+
+  const reader = new RuleReader(intent);
+  const rules: RawRule[] = [];
+  const state = { subject: null as SeriesRef | null };
+  for (const cl of clauses) {
+    const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
+    const items = reader.items(cl);
+    const conds = assemble(items, reader, state, intent);
+    const action =
+      (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
+    if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);
+    for (const cond of conds) rules.push({ cond, action, filterWord });
+    for (const w of ["only", "filter", "trend", "when", "if", "while"]) {
+      const at = cl.find([w]);
+      if (at >= 0 && conds.length) cl.use(at);
+    }
+  }
+  resolveRoles(intent, rules, said.direction, kind);
+  for (const d of reader.defaults) intent.understood.push(`default: ${d}`);
+  for (const cl of clauses) reportLeftovers(cl, intent);
+  if (!intent.title) intent.title = titleOf(intent);
+  return intent;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+function clauseText(cl: Clause): string {
+  return cl.toks.map((t) => t.text).join(" ");
+}
+
+function resolveRoles(
+  intent: Intent,
+  rules: RawRule[],
+  said: Intent["direction"] | undefined,
+  kind: { strategy: boolean; indicator: boolean },
+): void {
+  const hasEvent = rules.some((r) => isEvent(r.cond));
+  const wantsShort = rules.some((r) => r.action === "short");
+  const wantsLong = rules.some((r) => r.action === "buy");
+  const direction: Intent["direction"] = said ?? (wantsShort && wantsLong ? "both" : wantsShort ? "short" : "long");
+  intent.direction = direction;
+  for (const r of rules) {
+    // a state with no action next to an event rule is a filter ("... above the 200 ema")
+    if (
+      !r.action &&
+      !isEvent(r.cond) &&
+      (hasEvent || r.filterWord) &&
+      rules.some((x) => x !== r && (isEvent(x.cond) || x.action))
+    ) {
+      intent.filters.push(direction === "short" ? (mirror(r.cond) ?? r.cond) : r.cond);
+      continue;
+    }
+    const a = r.action;
+    if (direction === "short") {
+      if (a === "short" || a === "sell" || a === null) intent.shortEntry.push(r.cond);
+      else intent.shortExit.push(r.cond);
+    } else if (direction === "long") {
+      if (a === "buy" || a === null) intent.longEntry.push(r.cond);
+      else if (a === "short")
+        intent.unrecognized.push(`a short rule (${conditionLabel(r.cond)}) in a long-only request`);
+      else if (a === "cover")
+        intent.unrecognized.push(`a rule to cover shorts (${conditionLabel(r.cond)}) in a long-only request`);
+      else intent.longExit.push(r.cond);
+    } else {
+      if (a === "buy" || a === null) intent.longEntry.push(r.cond);
+      else if (a === "short" || a === "sell") intent.shortEntry.push(r.cond);
+      else if (a === "cover") intent.shortExit.push(r.cond);
+      else intent.longExit.push(r.cond);
+    }
+  }
+  // the other side's signal is the mirror image where the request gave one side only
+  const exitsGiven = intent.stop || intent.target || intent.trail;
+  if (direction === "both") {
+    if (!intent.shortEntry.length && intent.longEntry.length) intent.shortEntry = mirrorAll(intent.longEntry) ?? [];
+    if (!intent.longEntry.length && intent.shortEntry.length) intent.longEntry = mirrorAll(intent.shortEntry) ?? [];
+  } else if (direction === "long" && !intent.longExit.length && !exitsGiven && intent.longEntry.length) {
+    const m = mirrorAll(intent.longEntry);
+    if (m) {
+      intent.longExit = m;
+      intent.understood.push("exit: the opposite signal (no stop or target given)");
+    }
+  } else if (direction === "short" && !intent.shortExit.length && !exitsGiven && intent.shortEntry.length) {
+    const m = mirrorAll(intent.shortEntry);
+    if (m) {
+      intent.shortExit = m;
+      intent.understood.push("exit: the opposite signal (no stop or target given)");
+    }
+  }
+  const trades = intent.longEntry.length + intent.shortEntry.length > 0;
+  const tradeWords =
+    intent.stop || intent.target || intent.trail || intent.sizing || said || rules.some((r) => r.action);
+  intent.script = kind.strategy || (!kind.indicator && (tradeWords || trades)) ? "strategy" : "indicator";
+  if (intent.script === "strategy" && !trades)
+    intent.unrecognized.push("no entry rule: say when to buy or sell (e.g. 'buy when rsi < 30')");
+  if (intent.script === "strategy" && !intent.sizing)
+    intent.understood.push("default: 10% of equity per trade (no size given)");
+  if (intent.script === "strategy")
+    intent.understood.unshift(`script: strategy, ${direction === "both" ? "long and short" : `${direction} only`}`);
+  else intent.understood.unshift("script: indicator");
+  for (const c of intent.longEntry) intent.understood.push(`long entry: ${conditionLabel(c)}`);
+  for (const c of intent.shortEntry) intent.understood.push(`short entry: ${conditionLabel(c)}`);
+  for (const c of intent.longExit) intent.understood.push(`long exit: ${conditionLabel(c)}`);
+  for (const c of intent.shortExit) intent.understood.push(`short exit: ${conditionLabel(c)}`);
+  for (const c of intent.filters) intent.understood.push(`filter: ${conditionLabel(c)}`);
+  for (const p of intent.namedPlots) intent.understood.push(`plot: ${seriesLabel(p.series)} titled "${p.title}"`);
+  if (intent.sizing?.kind === "risk" && !intent.stop) {
+    intent.unrecognized.push(`risk ${intent.sizing.value}% per trade without a stop to size from`);
+    intent.sizing = null;
+  }
+}
+
+function reportLeftovers(cl: Clause, intent: Intent): void {
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.length) intent.unrecognized.push(run.join(" "));
+    run = [];
+  };
+  for (let i = 0; i < cl.toks.length; i++) {
+    const t = cl.toks[i]!;
+    if (cl.used[i]) {
+      flush();
+      continue;
+    }
+    const meaningless =
+      (t.kind === "word" && (isStopword(t.text) || FILLER.has(t.text))) || (t.kind === "op" && t.text !== "%");
+    if (meaningless) {
+      flush();
+      continue;
+    }
+    if (t.kind === "num" && intent.unrecognized.includes(t.text)) continue;
+    run.push(t.kind === "hours" || t.kind === "dates" ? t.text : t.text);
+  }
+  flush();
+}
+
+function titleOf(intent: Intent): string {
+  const first = intent.longEntry[0] ?? intent.shortEntry[0];
+  let name: string;
+  if (!first) name = intent.shown.length ? intent.shown.map(seriesLabel).join(" + ") : "Generated";
+  else if (first.kind === "cross" && first.a.kind === "ma" && first.b.kind === "ma")
+    name = `${first.a.fn === first.b.fn ? first.a.fn.toUpperCase() : `${first.a.fn.toUpperCase()}/${first.b.fn.toUpperCase()}`} ${first.a.length}/${first.b.length} Cross`;
+  else if (first.kind === "squeeze") name = "BB Squeeze Breakout";
+  else if (first.kind === "cross" && first.a.kind === "macd") name = "MACD Cross";
+  else if (first.kind === "cross" && first.a.kind === "stoch") name = "Stochastic Cross";
+  else if (first.kind === "supertrend") name = "Supertrend Flip";
+  else if (first.kind === "cross" && first.b.kind === "channel") name = `${first.b.length}-Bar Breakout`;
+  else if ((first.kind === "compare" || first.kind === "cross") && first.a.kind === "osc" && first.b.kind === "value")
+    name = `${first.a.fn.toUpperCase()} ${first.b.value}`;
+  else name = conditionLabel(first);
+  return intent.script === "strategy" ? `${name} Strategy` : name;
+}
+
+export { conditionLabel, seriesLabel };

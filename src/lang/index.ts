@@ -13,7 +13,8 @@ export * from "./ast.js";
 export { Codes, DiagnosticSink } from "./diagnostics.js";
 export { tokenize, type Comment, type LexResult } from "./lexer.js";
 export type { Token, TokenKind } from "./tokens.js";
-export { unparse } from "./unparse.js";
+export { unparse, type UnparseOptions } from "./unparse.js";
+export { format } from "./format.js";
 
 export function parse(source: string): ParseResult {
   const sink = new DiagnosticSink();

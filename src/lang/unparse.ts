@@ -1,9 +1,14 @@
 // Prints an AST back as normalised Pine: 4-space indentation, one statement a line, single spaces
-// around binary operators, `name = value` arguments. Comments other than doc annotations are not
-// kept. For any tree produced by `parse`, `parse(unparse(ast))` gives the same tree (spans aside);
-// hand-built trees get the parentheses their shape needs.
+// around binary operators, `name = value` arguments. Without `comments` only doc annotations are
+// kept; given the lexer's comments (the formatter's mode, `format`), every comment is printed where it
+// was (own-line comments above the statement they preceded, end-of-line ones after it) and blank lines
+// between groups of statements stay (runs of them become one). For any tree produced by `parse`,
+// `parse(unparse(ast))` gives the same tree (spans aside); hand-built trees get the parentheses their
+// shape needs.
 
 import type { Block, DocAnnotation, Expr, If, Param, Program, Stmt } from "./ast.js";
+import { CommentFeed } from "./comment-feed.js";
+import type { Comment } from "./lexer.js";
 import { printType } from "./types.js";
 
 const INDENT = "    ";
@@ -36,11 +41,33 @@ const BINARY_PREC: Record<string, number> = {
   "%": P_MUL,
 };
 
-export function unparse(ast: Program): string {
+export interface UnparseOptions {
+  /** The source's comments (`tokenize(source).comments`): print them all, keep blank-line groups. */
+  comments?: readonly Comment[];
+}
+
+/** The comments being placed by the current `unparse` call (printing is synchronous, never re-entered). */
+let feed: CommentFeed | null = null;
+
+export function unparse(ast: Program, options: UnparseOptions = {}): string {
+  if (options.comments) return unparseWithComments(ast, options.comments);
   const out: string[] = [`//@version=${ast.version}`];
   for (const d of ast.doc) out.push(docLine(d));
   out.push("");
   for (const s of ast.body) printStmt(s, 0, out);
+  return out.join("\n") + "\n";
+}
+
+/** The formatter's print: the comments themselves carry `//@version` and the doc annotations. */
+function unparseWithComments(ast: Program, comments: readonly Comment[]): string {
+  const out: string[] = [];
+  feed = new CommentFeed(comments, ast);
+  try {
+    for (const s of ast.body) printStmt(s, 0, out);
+    feed.rest(out);
+  } finally {
+    feed = null;
+  }
   return out.join("\n") + "\n";
 }
 
@@ -52,10 +79,52 @@ function docLine(d: DocAnnotation): string {
 }
 
 function printDocs(doc: DocAnnotation[] | undefined, pad: string, out: string[]): void {
-  if (doc) for (const d of doc) out.push(pad + docLine(d));
+  // with comments, the annotation lines are printed as the comments they are
+  if (doc && !feed) for (const d of doc) out.push(pad + docLine(d));
 }
 
 function printStmt(s: Stmt, level: number, out: string[]): void {
+  if (!feed) return printStmtText(s, level, out);
+  const pad = INDENT.repeat(level);
+  const f = feed;
+  f.before(s.span.line, pad, out);
+  const nested = hasBlock(s);
+  const { lead, trail } = f.around(s.span.line, nested ? s.span.line : s.span.endLine);
+  for (const c of lead) out.push(pad + c);
+  f.printed(s.span.line); // the first line, before any block inside it
+  const mine: string[] = [];
+  printStmtText(s, level, mine);
+  if (trail && mine.length) {
+    const first = mine[0]!;
+    const nl = first.indexOf("\n");
+    mine[0] = nl < 0 ? `${first} ${trail}` : `${first.slice(0, nl)} ${trail}${first.slice(nl)}`;
+  }
+  out.push(...mine);
+  f.printed(s.span.endLine);
+  if (nested) f.blockTail(level + 1, out);
+}
+
+/** Statements whose printed form holds blocks of statements (their comments are placed inside). */
+function hasBlock(s: Stmt): boolean {
+  switch (s.kind) {
+    case "FuncDecl":
+      return !s.singleLine;
+    case "TypeDecl":
+    case "EnumDecl":
+      return true;
+    case "VarDecl":
+    case "TupleDecl":
+      return isControl(s.init);
+    case "Assign":
+      return isControl(s.value);
+    case "ExprStmt":
+      return isControl(s.expr);
+    default:
+      return false;
+  }
+}
+
+function printStmtText(s: Stmt, level: number, out: string[]): void {
   const pad = INDENT.repeat(level);
   switch (s.kind) {
     case "FuncDecl": {
@@ -72,19 +141,36 @@ function printStmt(s: Stmt, level: number, out: string[]): void {
       printDocs(s.doc, pad, out);
       out.push(`${pad}${s.exported ? "export " : ""}type ${s.name.name}`);
       for (const f of s.fields)
-        out.push(
-          `${pad}${INDENT}${f.varip ? "varip " : ""}${printType(f.type)} ${f.name.name}${f.default ? " = " + expr(f.default, P_TERNARY, level + 1) : ""}`,
+        memberLine(
+          f.span,
+          `${pad}${INDENT}`,
+          `${f.varip ? "varip " : ""}${printType(f.type)} ${f.name.name}${f.default ? " = " + expr(f.default, P_TERNARY, level + 1) : ""}`,
+          out,
         );
       return;
     case "EnumDecl":
       printDocs(s.doc, pad, out);
       out.push(`${pad}${s.exported ? "export " : ""}enum ${s.name.name}`);
-      for (const m of s.members) out.push(`${pad}${INDENT}${m.name.name}${m.title ? " = " + m.title.raw : ""}`);
+      for (const m of s.members)
+        memberLine(m.span, `${pad}${INDENT}`, `${m.name.name}${m.title ? " = " + m.title.raw : ""}`, out);
       return;
     default:
       if (s.kind === "VarDecl") printDocs(s.doc, pad, out);
       out.push(pad + stmtText(s, level));
   }
+}
+
+/** A field of a type or a member of an enum, with its comments when they are kept. */
+function memberLine(span: Stmt["span"], pad: string, text: string, out: string[]): void {
+  if (!feed) {
+    out.push(pad + text);
+    return;
+  }
+  feed.before(span.line, pad, out);
+  const { lead, trail } = feed.around(span.line, span.endLine);
+  for (const c of lead) out.push(pad + c);
+  out.push(pad + text + (trail ? ` ${trail}` : ""));
+  feed.printed(span.endLine);
 }
 
 /** A statement that starts on the current line (control structures continue on following lines). */
@@ -126,6 +212,7 @@ function inlineBody(b: Block, level: number): string {
 
 function printBlock(b: Block, level: number, out: string[]): void {
   for (const s of b.body) printStmt(s, level, out);
+  feed?.blockTail(level, out);
 }
 
 /** Block text starting with a line break, for control structures printed inside an expression. */

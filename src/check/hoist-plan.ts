@@ -6,6 +6,7 @@
 // the same calls and agree bit for bit.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
+import { eachChild, eachStmtChild } from "./walk.js";
 
 export type Call = Extract<RExpr, { k: "call" }>;
 
@@ -275,114 +276,25 @@ export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => v
   else if (s.k === "expr") visit(s.e);
 }
 
-/** Every variable write of a block, nested blocks and user-function bodies included. */
+/** Every variable write of a block, nested blocks and user-function bodies included (each body once). */
 function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): void {
   const seen = new Set<RBlock>();
-  const block = (x: RBlock) => {
+  const block = (x: RBlock): undefined => {
     if (seen.has(x)) return;
     seen.add(x);
-    for (const s of x.stmts) stmt(s);
-  };
-  const stmt = (s: RStmt) => {
-    switch (s.k) {
-      case "decl":
-        wrote(s.v);
-        expr(s.init);
-        break;
-      case "tdecl":
-        s.vs.forEach(wrote);
-        expr(s.init);
-        break;
-      case "assign":
-        wrote(s.v);
-        expr(s.value);
-        break;
-      case "fassign":
-        expr(s.obj);
-        expr(s.value);
-        break;
-      case "expr":
-        expr(s.e);
-        break;
-      default:
-        break;
+    for (const s of x.stmts) {
+      if (s.k === "decl" || s.k === "assign") wrote(s.v);
+      else if (s.k === "tdecl") s.vs.forEach(wrote);
+      eachStmtChild(s, expr);
     }
   };
-  const expr = (e: RExpr | null | undefined): void => {
-    if (!e) return;
-    switch (e.k) {
-      case "if":
-        expr(e.cond);
-        block(e.then);
-        if (e.else) block(e.else);
-        break;
-      case "switch":
-        expr(e.subject);
-        for (const c of e.cases) {
-          expr(c.test);
-          block(c.body);
-        }
-        break;
-      case "for":
-        wrote(e.counter);
-        expr(e.from);
-        expr(e.to);
-        expr(e.step);
-        block(e.body);
-        break;
-      case "forin":
-        wrote(e.index);
-        wrote(e.value);
-        expr(e.iterable);
-        block(e.body);
-        break;
-      case "while":
-        expr(e.cond);
-        block(e.body);
-        break;
-      case "ucall":
-        e.args.forEach(expr);
-        block(e.inst.body);
-        break;
-      case "call":
-        e.args.forEach(expr);
-        break;
-      case "tuple":
-        e.elems.forEach(expr);
-        break;
-      case "unary":
-      case "cast":
-        expr(e.e);
-        break;
-      case "bin":
-      case "and":
-      case "or":
-        expr(e.l);
-        expr(e.r);
-        break;
-      case "tern":
-        expr(e.c);
-        expr(e.a);
-        expr(e.b);
-        break;
-      case "hist":
-      case "colHist":
-        expr(e.off);
-        break;
-      case "histExpr":
-        expr(e.e);
-        expr(e.off);
-        break;
-      case "field":
-      case "copy":
-        expr(e.obj);
-        break;
-      case "new":
-        e.fields.forEach(expr);
-        break;
-      default:
-        break;
+  const expr = (e: RExpr): undefined => {
+    if (e.k === "for") wrote(e.counter);
+    else if (e.k === "forin") {
+      wrote(e.index);
+      wrote(e.value);
     }
+    eachChild(e, expr, block);
   };
   block(b);
 }

@@ -10,6 +10,7 @@
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { eachChild, eachStmtChild } from "../check/walk.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
@@ -104,10 +105,7 @@ class Gen {
     hoist: boolean,
     exclude: Set<number>,
   ) {
-    const varSlots = new Set<number>();
-    walkStmts(prog.body, (s) => {
-      if (s.k === "decl" && s.mode !== "plain") varSlots.add(s.v.slot);
-    });
+    const varSlots = persistentDeclSlots(prog.body);
     for (const v of prog.slots) {
       if (
         isNumericSlot(v) &&
@@ -967,98 +965,16 @@ export function isNumericSlot(s: VarSlot): boolean {
   return n === "int" || n === "float" || n === "color";
 }
 
-/** Every statement of a block and of the blocks nested in its expressions (function bodies included). */
-function walkStmts(b: RBlock, f: (s: RStmt) => void): void {
-  for (const s of b.stmts) {
-    f(s);
-    const e =
-      s.k === "decl" || s.k === "tdecl"
-        ? s.init
-        : s.k === "assign"
-          ? s.value
-          : s.k === "expr"
-            ? s.e
-            : s.k === "fassign"
-              ? s.value
-              : null;
-    if (e) walkExpr(e, f);
-  }
-}
-
-function walkExpr(e: RExpr, f: (s: RStmt) => void): void {
-  const sub = (x: RExpr | null | undefined) => {
-    if (x) walkExpr(x, f);
+/** Slots of `var`/`varip` declarations anywhere in a block (nested blocks and function bodies included). */
+function persistentDeclSlots(body: RBlock): Set<number> {
+  const slots = new Set<number>();
+  const block = (b: RBlock): undefined => {
+    for (const s of b.stmts) {
+      if (s.k === "decl" && s.mode !== "plain") slots.add(s.v.slot);
+      eachStmtChild(s, expr);
+    }
   };
-  switch (e.k) {
-    case "if":
-      sub(e.cond);
-      walkStmts(e.then, f);
-      if (e.else) walkStmts(e.else, f);
-      break;
-    case "switch":
-      sub(e.subject);
-      for (const c of e.cases) {
-        sub(c.test);
-        walkStmts(c.body, f);
-      }
-      break;
-    case "for":
-      sub(e.from);
-      sub(e.to);
-      sub(e.step);
-      walkStmts(e.body, f);
-      break;
-    case "forin":
-      sub(e.iterable);
-      walkStmts(e.body, f);
-      break;
-    case "while":
-      sub(e.cond);
-      walkStmts(e.body, f);
-      break;
-    case "ucall":
-      e.args.forEach(sub);
-      walkStmts(e.inst.body, f);
-      break;
-    case "call":
-      e.args.forEach(sub);
-      break;
-    case "tuple":
-      e.elems.forEach(sub);
-      break;
-    case "unary":
-    case "cast":
-      sub(e.e);
-      break;
-    case "bin":
-    case "and":
-    case "or":
-      sub(e.l);
-      sub(e.r);
-      break;
-    case "tern":
-      sub(e.c);
-      sub(e.a);
-      sub(e.b);
-      break;
-    case "hist":
-      sub(e.off);
-      break;
-    case "colHist":
-      sub(e.off);
-      break;
-    case "histExpr":
-      sub(e.e);
-      sub(e.off);
-      break;
-    case "field":
-    case "copy":
-      sub(e.obj);
-      break;
-    case "new":
-      e.fields.forEach(sub);
-      break;
-    default:
-      break;
-  }
+  const expr = (e: RExpr): undefined => eachChild(e, expr, block);
+  block(body);
+  return slots;
 }

@@ -10,13 +10,24 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const src = process.argv[2] ?? resolve(root, "scripts/builtins.json");
 const spec = JSON.parse(readFileSync(src, "utf8"));
 
+/**
+ * Where builtins.json disagrees with TradingView's reference manual, the reference wins (each entry says
+ * where it documents the difference; docs/compatibility.md lists them). Parameters the reference gives a
+ * default for are optional.
+ */
+const OPTIONAL_CORRECTIONS = {
+  // reference: "min (series int/float) ... The default is 0. max (series int/float) ... The default is 1."
+  "math.random": ["min", "max"],
+};
+
 const functions = {};
 for (const [name, f] of Object.entries(spec.functions).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const optional = [...new Set([...(OPTIONAL_CORRECTIONS[name] ?? []), ...f.optional_params])];
   functions[name] = {
     params: f.params,
     lists: f.param_lists,
     types: f.param_types,
-    optional: f.optional_params,
+    optional: f.params.filter((p) => optional.includes(p)),
     returns: f.returns,
   };
 }

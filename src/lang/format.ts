@@ -1,7 +1,7 @@
 // The formatter: a script printed by `unparse` with every comment and blank-line group kept. A script
 // with syntax errors is not formatted (its tree is missing the statements the parser dropped).
 
-import { parse } from "./index.js";
+import { parse } from "./parse.js";
 import { tokenize } from "./lexer.js";
 import { DiagnosticSink } from "./diagnostics.js";
 import { unparse } from "./unparse.js";

@@ -10,8 +10,9 @@ import { CtlError, EXIT } from "./errors.js";
 import { CONFIG_FILE } from "./workspace.js";
 
 export interface WorkerConfig {
-  /** "edge" = the resin edge worker bundled from src/edge; otherwise a prebuilt ES module script. */
-  kind: "edge" | "script";
+  /** "edge" = the resin edge worker bundled from src/edge; "mesh" = the trade service bundled from
+   * src/mesh; otherwise a prebuilt ES module script. */
+  kind: "edge" | "mesh" | "script";
   script?: string;
   port: number;
   compatibility_date: string;
@@ -40,7 +41,10 @@ export const DEFAULT_CRONS = ["* * * * *"];
 
 export const DEFAULT_CONFIG: CtlConfig = {
   provider: "local",
-  workers: { resin: { kind: "edge", port: 8788, compatibility_date: "2024-11-01" } },
+  workers: {
+    resin: { kind: "edge", port: 8788, compatibility_date: "2024-11-01", services: { TRADE_SERVICE: "trade" } },
+    trade: { kind: "mesh", port: 8789, compatibility_date: "2024-11-01" },
+  },
 };
 
 /** Worker names: they become directory and binding names, so no path separators or dots. */
@@ -90,7 +94,7 @@ export function loadConfig(root: string): CtlConfig {
         },
       );
     workers[name] = {
-      kind: w.kind === "script" ? "script" : "edge",
+      kind: w.kind === "script" ? "script" : w.kind === "mesh" ? "mesh" : "edge",
       port: typeof w.port === "number" ? w.port : 8788,
       compatibility_date: typeof w.compatibility_date === "string" ? w.compatibility_date : "2024-11-01",
       ...(typeof w.script === "string" ? { script: w.script } : {}),
@@ -178,7 +182,7 @@ export function setConfigValue(cfg: CtlConfig, key: string, raw: string): void {
       if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw usage("port must be 0-65535");
       w.port = Number(raw);
     } else if (field === "kind") {
-      if (raw !== "edge" && raw !== "script") throw usage("kind must be edge or script");
+      if (raw !== "edge" && raw !== "mesh" && raw !== "script") throw usage("kind must be edge, mesh or script");
       w.kind = raw;
     } else if (field === "compatibility_date") {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw usage("compatibility_date is YYYY-MM-DD");

@@ -54,6 +54,33 @@ export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edg
   return { dir, script, wasm, bytes };
 }
 
+/**
+ * Bundles the trade service (src/mesh/worker.ts) the same way: one ES module (it needs no kernels),
+ * whose exports include the MeshControl Durable Object class.
+ */
+export async function buildMeshWorker(outDir = join(packageRoot(), "build", "mesh")): Promise<EdgeBundle> {
+  const root = packageRoot();
+  const fromSource = join(root, "src", "mesh", "worker.ts");
+  const entry = existsSync(fromSource) ? fromSource : join(root, "dist", "mesh", "worker.js");
+  const { build } = await import("esbuild");
+  const dir = resolve(outDir);
+  await mkdir(dir, { recursive: true });
+  const script = join(dir, "worker.js");
+  await build({
+    entryPoints: [entry],
+    outfile: script,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "import"],
+    external: ["node:*"],
+    logLevel: "silent",
+  });
+  return { dir, script, wasm: "", bytes: (await stat(script)).size };
+}
+
 /** Miniflare/workerd options for the bundle (modules with the wasm rule). */
 export async function edgeModules(
   bundle: EdgeBundle,

@@ -4,7 +4,7 @@
 
 import { spawnSync } from "node:child_process";
 import type { WorkerConfig } from "./config.js";
-import { buildEdgeWorker } from "./edge-build.js";
+import { buildEdgeWorker, buildMeshWorker } from "./edge-build.js";
 import { CtlError, EXIT } from "./errors.js";
 
 export interface ProcessResult {
@@ -74,9 +74,15 @@ export class CloudflareProvider {
     bundleDir?: string,
   ): Promise<{ worker: string; version_id: string | null; output: string }> {
     this.requireWrangler();
-    if (cfg.kind !== "edge" && !cfg.script)
+    if (cfg.kind === "script" && !cfg.script)
       throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`);
-    const script = cfg.kind === "edge" ? (await buildEdgeWorker(bundleDir)).script : (cfg.script as string);
+    // The trade service's D1 (MESH_DB) and Durable Object (MESH_CONTROL) bindings come from its wrangler config.
+    const script =
+      cfg.kind === "edge"
+        ? (await buildEdgeWorker(bundleDir)).script
+        : cfg.kind === "mesh"
+          ? (await buildMeshWorker(bundleDir)).script
+          : (cfg.script as string);
     const out = this.wrangler([
       "deploy",
       script,

@@ -23,13 +23,14 @@ import {
   watchFile,
   writeFileSync,
 } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Cron } from "croner";
 import type { MiniflareOptions } from "miniflare";
 import { checkWorkerName, type WorkerConfig } from "./config.js";
-import { buildEdgeWorker } from "./edge-build.js";
+import { buildEdgeWorker, buildMeshWorker } from "./edge-build.js";
 import { CtlError, EXIT } from "./errors.js";
 
 export interface VersionInfo {
@@ -269,6 +270,8 @@ export class LocalProvider {
     try {
       if (cfg.kind === "edge") {
         bytes = (await buildEdgeWorker(target)).bytes;
+      } else if (cfg.kind === "mesh") {
+        bytes = (await buildMeshWorker(target)).bytes;
       } else {
         if (!cfg.script)
           throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, {
@@ -318,6 +321,18 @@ export class LocalProvider {
     return { ...info, current: true };
   }
 
+  /**
+   * The workspace's internal key (X-Internal-Key between the evaluate worker, the trade service and
+   * resinctl), created once with mode 0600 under .resin/state. A secret INTERNAL_KEY_BINDING overrides it.
+   */
+  internalKey(): string {
+    const file = join(this.stateDir("kv"), "..", "internal-key");
+    if (existsSync(file)) return readFileSync(file, "utf8").trim();
+    const key = randomBytes(24).toString("hex");
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+    return key;
+  }
+
   private async miniflareOptions(
     worker: string,
     cfg: WorkerConfig,
@@ -346,6 +361,19 @@ export class LocalProvider {
         return fetch(new URL(url.pathname + url.search, base), req as unknown as RequestInit);
       };
     }
+    const store = this.storeOptions() as { d1Databases: string[] };
+    // The trade service's own stores: its ledger (D1) and the MeshControl Durable Object (kill switch, rate limits).
+    const mesh =
+      cfg.kind === "mesh"
+        ? {
+            d1Databases: [...store.d1Databases, "MESH_DB"],
+            durableObjects: { MESH_CONTROL: "MeshControl" },
+            durableObjectsPersist: join(this.stateDir("obj"), "..", "do"),
+          }
+        : {};
+    // The evaluate worker and the trade service share one internal key; a workspace key unless a secret sets it.
+    const internal =
+      cfg.kind === "edge" || cfg.kind === "mesh" ? { INTERNAL_KEY_BINDING: this.internalKey(), ...bindings } : bindings;
     return {
       name: worker,
       modules,
@@ -355,9 +383,10 @@ export class LocalProvider {
       compatibilityFlags: ["nodejs_compat"],
       host: "127.0.0.1",
       port,
-      ...this.storeOptions(),
+      ...store,
+      ...mesh,
       ...(Object.keys(serviceBindings).length ? { serviceBindings } : {}),
-      bindings,
+      bindings: internal,
       handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
         for (const [stream, name] of [
           [stdout, "stdout"],

@@ -16,17 +16,25 @@ export function workerUrl(ctx: Ctx, worker = WORKER): string {
   return ctx.local().runningUrl(worker) ?? `http://127.0.0.1:${cfg?.port ?? 8788}/`;
 }
 
+/** Another worker of the workspace (the trade service): its config url, running dev server or port. */
+function serviceUrl(ctx: Ctx, worker: string): string {
+  const cfg = ctx.config().workers[worker];
+  if (cfg?.url) return cfg.url.endsWith("/") ? cfg.url : `${cfg.url}/`;
+  return ctx.local().runningUrl(worker) ?? `http://127.0.0.1:${cfg?.port ?? 8789}/`;
+}
+
 export async function callWorker(
   ctx: Ctx,
   method: string,
   path: string,
   body?: unknown,
+  target: { worker: string; headers: Record<string, string> } = { worker: WORKER, headers: {} },
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const base = workerUrl(ctx);
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const base = target.worker === WORKER ? workerUrl(ctx) : serviceUrl(ctx, target.worker);
+  const headers: Record<string, string> = { "content-type": "application/json", ...target.headers };
   let key: string | null = null;
   try {
-    key = ctx.secrets().get(WORKER, "API_KEY");
+    key = target.worker === WORKER ? ctx.secrets().get(WORKER, "API_KEY") : null;
   } catch {
     key = null;
   }
@@ -39,11 +47,15 @@ export async function callWorker(
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (e) {
-    throw new CtlError("WORKER_UNREACHABLE", `cannot reach the edge worker at ${base}: ${(e as Error).message}`, {
-      exit: EXIT.INFRA,
-      hint: "start it with `resinctl dev start` (local provider) or set workers.resin.url",
-      suggestions: ["resinctl dev start", "resinctl workers list"],
-    });
+    throw new CtlError(
+      "WORKER_UNREACHABLE",
+      `cannot reach worker '${target.worker}' at ${base}: ${(e as Error).message}`,
+      {
+        exit: EXIT.INFRA,
+        hint: `start it with \`resinctl dev start\` (local provider) or set workers.${target.worker}.url`,
+        suggestions: ["resinctl dev start", "resinctl workers list"],
+      },
+    );
   }
   const text = await res.text();
   let json: Record<string, unknown>;

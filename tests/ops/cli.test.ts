@@ -307,12 +307,18 @@ describe("local provider (workerd)", () => {
   const env = { SVC_HOME: ws.home };
   const local = new LocalProvider(ws.root);
   let dev: DevServer;
+  let trade: DevServer;
 
   beforeAll(async () => {
     expect((await ctl(["deploy", "worker", "resin"], { cwd: ws.root, env })).code).toBe(0);
     dev = await local.startDev("resin", DEFAULT_CONFIG.workers.resin!, { port: 0 });
+    // The trade service beside it (the kill switch and the trade log live there).
+    trade = await local.startDev("trade", DEFAULT_CONFIG.workers.trade!, { port: 0 });
   }, 120_000);
-  afterAll(() => dev?.stop());
+  afterAll(async () => {
+    await dev?.stop();
+    await trade?.stop();
+  });
 
   /** Waits until the dev server runs the current version (a deploy hot-reloads it). */
   async function settled(): Promise<void> {
@@ -367,8 +373,49 @@ describe("local provider (workerd)", () => {
       success: true,
       trades: [],
     });
+    expect((await ctl(["monitor", "queue-depth", "--json"], { cwd: ws.root, env })).json).toMatchObject({
+      success: true,
+      depth: [],
+      dead_letters: [],
+    });
     // KV state is persisted in the workspace.
     expect(existsSync(join(ws.root, ".resin", "state", "kv"))).toBe(true);
+  });
+
+  it("the mesh runs offline: a bar-close job's orders reach the trade service through the binding", async () => {
+    const edge = async (path: string, json?: unknown, method?: string) =>
+      (
+        await fetch(new URL(path, dev.url), {
+          method: method ?? (json === undefined ? "GET" : "POST"),
+          headers: { "content-type": "application/json" },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+        })
+      ).json() as Promise<any>;
+    const strategy = '//@version=6\nstrategy("m")\nstrategy.order("a", strategy.long, 1)\n';
+    await edge("/scripts", { id: "m", source: strategy });
+    const bars = Array.from({ length: 4 }, (_, i) => ({
+      time: 1_700_000_000_000 + i * 60_000,
+      open: 10 + i,
+      high: 11 + i,
+      low: 9 + i,
+      close: 10.5 + i,
+      volume: 1,
+    }));
+    await edge("/ingest", { symbol: "MESH", timeframe: "1", bars });
+    await edge("/cron/jobs", { jobs: [{ id: "m", script_id: "m", symbol: "MESH", timeframe: "1" }] }, "PUT");
+    const run = await edge("/cron/run", { job_id: "m" });
+    expect(run.results[0]).toMatchObject({ status: "ran", queued: 1, forwarded: 1, pending: 0 });
+    const trades = await ctl(["monitor", "trades", "5", "--json"], { cwd: ws.root, env });
+    expect(trades.json.trades).toHaveLength(1);
+    expect(trades.json.trades[0]).toMatchObject({
+      status: "placed",
+      symbol: "MESH",
+      side: "buy",
+      qty: 1,
+      source: "resin",
+    });
+    const depth = await ctl(["monitor", "queue-depth", "--json"], { cwd: ws.root, env });
+    expect(depth.json.depth).toEqual([expect.objectContaining({ channel: "order", status: "delivered", count: 1 })]);
   });
 
   it("rollback switches the running worker (hot reload)", async () => {

@@ -19,7 +19,7 @@ export interface Token {
 /** Every word the grammar reads (typo correction targets only these). */
 export const VOCABULARY = new Set(
   `strategy backtest indicator study script system bot
-   long longs short shorts only both sides side direction directions reverse reversal
+   strat long short only both sides side direction directions reverse reversal
    buy sell enter entry entries exit exits close closes closing cover go get out take
    stop loss stoploss sl tp profit target targets limit trailing trail trailstop atr atrs percent pct points pts ticks
    risk reward rr ratio
@@ -201,15 +201,41 @@ export function editDistance(a: string, b: string, max: number): number {
   return rows[a.length]![b.length]!;
 }
 
-/** The unique vocabulary word nearest to `w` (1 edit up to 6 letters, 2 beyond), else null. */
+const SHORT_TARGETS = new Set([
+  "buy",
+  "ema",
+  "sma",
+  "wma",
+  "hma",
+  "rma",
+  "rsi",
+  "cci",
+  "mfi",
+  "wpr",
+  "roc",
+  "atr",
+  "adx",
+  "dmi",
+]);
+
+/** Short typos no edit distance can tell from other short words. */
+const SHORT_TYPOS: Record<string, string> = { sel: "sell", lng: "long", shrt: "short", byu: "buy", biy: "buy" };
+
+/**
+ * The unique vocabulary word nearest to `w` (1 edit up to 6 letters, 2 beyond), else null. Of the
+ * three-letter words only indicator and action names are targets, from four-letter words with the
+ * same first letter ("emaa", "buuy"), so "moon" does not become "mon".
+ */
 export function correct(w: string): string | null {
+  const short = SHORT_TYPOS[w];
+  if (short) return short;
   if (w.length < 4) return null;
   const max = w.length > 6 ? 2 : 1;
   let best: string | null = null;
   let bestD = max + 1;
   let tie = false;
   for (const v of VOCABULARY) {
-    if (v.length < 4) continue;
+    if (v.length < 3 || (v.length === 3 && !(w.length === 4 && w[0] === v[0] && SHORT_TARGETS.has(v)))) continue;
     const d = editDistance(w, v, max);
     if (d < bestD) {
       best = v;

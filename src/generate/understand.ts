@@ -143,7 +143,7 @@ const NAMED_SESSIONS: [string[], string, string][] = [
 const FILLER = new Set(
   `when if while then only trade trading with using use based make create write give can you script system bot
    strategy indicator study backtest signal signals line lines period periods length bar bars candle candles
-   is are on at so go get out enter entry entries position positions rule rules setup simple basic classic
+   is are on at so go get out enter entry entries position positions rule rules setup simple basic classic send
    price level levels value values default fast slow crossing cross crosses crossover`.split(/\s+/),
 );
 
@@ -202,7 +202,7 @@ function readTitleAndKind(cl: Clause, intent: Intent, kind: { strategy: boolean;
     }
   }
   for (let i = 0; i < cl.toks.length; i++) {
-    if (cl.is(i, "strategy", "backtest", "system", "bot")) {
+    if (cl.is(i, "strategy", "strat", "backtest", "system", "bot")) {
       kind.strategy = true;
       cl.use(i);
     } else if (cl.is(i, "indicator", "study")) {
@@ -282,53 +282,68 @@ const EXIT_WORDS: ExitWords[] = [
   },
 ];
 
+/** Exit keywords in the clause, in text order (longest phrase first at each position). */
+function exitMentions(cl: Clause): { at: number; seq: string[]; slot: ExitWords["slot"] }[] {
+  const out: { at: number; seq: string[]; slot: ExitWords["slot"] }[] = [];
+  for (let i = 0; i < cl.toks.length; i++) {
+    let best: { at: number; seq: string[]; slot: ExitWords["slot"] } | null = null;
+    for (const { slot, words } of EXIT_WORDS)
+      for (const seq of words) {
+        let ok = true;
+        for (let k = 0; k < seq.length && ok; k++) ok = cl.is(i + k, seq[k]!);
+        if (ok && (!best || seq.length > best.seq.length)) best = { at: i, seq, slot };
+      }
+    if (best) {
+      out.push(best);
+      i += best.seq.length - 1;
+    }
+  }
+  return out;
+}
+
 function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | null): { value: number } | null {
   let r = pendingR;
-  for (const { slot, words } of EXIT_WORDS) {
-    for (const seq of words) {
-      const at = findSeq(cl, seq);
-      if (at < 0) continue;
-      const after = at + seq.length;
-      // "2% stop", "stop 2%", "stop loss of 2%", "stop at 1.5 atr", "1.5 atr stop", "stop 2 atr"
-      let q: ReturnType<typeof quantityAt> = null;
-      let qAt = -1;
-      for (const j of [after, after + 1, at - 2, at - 3, at - 4]) {
-        if (j < 0 || j === at) continue;
-        if (j === after + 1 && !cl.is(after, "of", "at", "=", "is", "loss", "with", "to")) continue;
-        q = quantityAt(cl, j);
-        if (q && (j > at || q.end === at - 1)) {
-          qAt = j;
-          break;
-        }
-        q = null;
+  for (const { at, seq, slot } of exitMentions(cl)) {
+    const after = at + seq.length;
+    // "2% stop" (a quantity right before wins: "1% sl 2% tp"), else "stop 2%", "stop loss of 2%", "stop at 1.5 atr"
+    let q: ReturnType<typeof quantityAt> = null;
+    let qAt = -1;
+    for (const j of [at - 2, at - 3, at - 4, after, after + 1]) {
+      if (j < 0) continue;
+      if (j === after + 1 && !cl.is(after, "of", "at", "=", "is", "loss", "with", "to")) continue;
+      q = quantityAt(cl, j);
+      if (q && (j >= after || q.end === at - 1)) {
+        qAt = j;
+        break;
       }
-      const atrFirst = q ? null : (atrFirstAt(cl, after) ?? atrFirstAt(cl, after + 1));
-      if (q && q.d === "r") {
-        if (slot !== "target") continue;
-        r = { value: q.value };
-        useSeq(cl, at, seq.length);
-        cl.use(...range(qAt, q.end));
-        continue;
-      }
-      const d = q ? (q.d as Distance) : atrFirst?.d;
-      if (!d) {
-        // an exit word with a number but no unit: say so rather than pick percent or points
-        const bare = cl.num(after) ?? cl.num(at - 1);
-        if (bare !== undefined && slot !== "target") {
-          intent.unrecognized.push(`${seq.join(" ")} ${bare}: no unit (write ${bare}% or ${bare} atr)`);
-          useSeq(cl, at, seq.length);
-          cl.use(cl.num(after) !== undefined ? after : at - 1);
-        }
-        continue;
-      }
-      if (intent[slot]) continue;
-      intent[slot] = d;
-      useSeq(cl, at, seq.length);
-      if (q) cl.use(...range(qAt, q.end));
-      if (atrFirst) cl.use(...range(after, atrFirst.end), after);
-      const what = slot === "stop" ? "stop loss" : slot === "target" ? "take profit" : "trailing stop";
-      intent.understood.push(`${what}: ${distanceLabel(d)} from the entry`);
+      q = null;
     }
+    const atrFirst = q ? null : (atrFirstAt(cl, after) ?? atrFirstAt(cl, after + 1));
+    if (q && q.d === "r") {
+      if (slot !== "target") continue;
+      r = { value: q.value };
+      useSeq(cl, at, seq.length);
+      cl.use(...range(qAt, q.end));
+      continue;
+    }
+    const d = q ? (q.d as Distance) : atrFirst?.d;
+    if (!d) {
+      // an exit word with a number but no unit: say so rather than pick percent or points
+      const bare = cl.num(after) ?? cl.num(at - 1);
+      if (bare !== undefined && slot !== "target") {
+        intent.unrecognized.push(`${seq.join(" ")} ${bare}: no unit (write ${bare}% or ${bare} atr)`);
+        useSeq(cl, at, seq.length);
+        cl.use(cl.num(after) !== undefined ? after : at - 1);
+      }
+      continue;
+    }
+    if (intent[slot]) continue;
+    intent[slot] = d;
+    useSeq(cl, at, seq.length);
+    if (q) cl.use(...range(qAt, q.end));
+    if (atrFirst) cl.use(...range(after, atrFirst.end), after);
+    const what = slot === "stop" ? "stop loss" : slot === "target" ? "take profit" : "trailing stop";
+    intent.understood.push(`${what}: ${distanceLabel(d)} from the entry`);
   }
   // "risk reward 1:2", "rr 2", "2r target", "1:3"
   const ratio = findRatio(cl);
@@ -518,7 +533,16 @@ function readAlerts(cl: Clause, intent: Intent): void {
 // ---------------------------------------------------------------- rules
 
 type Item =
-  | { kind: "series"; at: number; s: SeriesRef[]; family?: "bb" | "kc" | "channel" }
+  | {
+      kind: "series";
+      at: number;
+      s: SeriesRef[];
+      family?: "bb" | "kc" | "channel";
+      /** Oscillator entry / exit levels given with it ("rsi 30 70"). */
+      levels?: [number, number];
+      /** A cross word sat between the average and its lengths ("ema cross 12 26"). */
+      crossed?: boolean;
+    }
   | {
       kind: "op";
       at: number;
@@ -530,6 +554,21 @@ type Item =
   | { kind: "value"; at: number; value: number }
   | { kind: "show"; at: number }
   | { kind: "name"; at: number; title: string };
+
+/** Levels on either side of an oscillator's midpoint: "30 70" for RSI, "-100 100" for CCI; a length may come first. */
+function levelPair(
+  fn: Oscillator,
+  xs: number[],
+): { length: number | null; lo: number; hi: number; count: number } | null {
+  if (fn !== "rsi" && fn !== "mfi" && fn !== "cci" && fn !== "wpr") return null;
+  const mid = fn === "cci" ? 0 : fn === "wpr" ? -50 : 50;
+  const around = (a: number | undefined, b: number | undefined): boolean =>
+    a !== undefined && b !== undefined && a < mid && b > mid;
+  if (xs.length >= 3 && Number.isInteger(xs[0]) && xs[0]! > 1 && around(xs[1], xs[2]))
+    return { length: xs[0]!, lo: xs[1]!, hi: xs[2]!, count: 3 };
+  if (around(xs[0], xs[1])) return { length: null, lo: xs[0]!, hi: xs[1]!, count: 2 };
+  return null;
+}
 
 interface BandContext {
   band: "bb" | "kc";
@@ -799,7 +838,14 @@ class RuleReader {
     const ma = maWordAt(cl, i);
     if (ma) {
       const before = numbersBefore(cl, i);
-      const after = numbersAfter(cl, ma.end, 2);
+      let after = numbersAfter(cl, ma.end, 2);
+      // "ema cross 12 26", "moving average crossover 10/40"
+      const crossed =
+        !before.values.length &&
+        !after.values.length &&
+        cl.is(ma.end + 1, "cross", "crossover", "crosses", "crossing") &&
+        numbersAfter(cl, ma.end + 1, 2).values.length === 2;
+      if (crossed) after = numbersAfter(cl, ma.end + 1, 2);
       const lengths = (before.values.length ? before.values : after.values).filter(
         (v) => Number.isInteger(v) && v >= 1,
       );
@@ -816,13 +862,29 @@ class RuleReader {
         .map((length) => ({ kind: "ma", fn: ma.fn, length, source }));
       // "ema 20 and ema 50" keeps two series; "ema 20/50" is a pair
       return {
-        item: { kind: "series", at: i, s },
+        item: { kind: "series", at: i, s, ...(crossed ? { crossed } : {}) },
         start: before.values.length ? before.start : i,
         end: src?.end ?? end,
       };
     }
     const osc = OSC_WORDS[w];
     if (osc) {
+      // "rsi 30 70", "rsi 14 30/70": entry and exit levels
+      const lv = levelPair(osc.fn, numbersAfter(cl, i, 3).values);
+      if (lv && !this.isLevelPosition(cl, i + 1)) {
+        const length = lv.length ?? osc.length;
+        if (lv.length === null) this.defaulted(`${w.toUpperCase()} length ${osc.length}`);
+        return {
+          item: {
+            kind: "series",
+            at: i,
+            s: [{ kind: "osc", fn: osc.fn, length, source: "close" }],
+            levels: [lv.lo, lv.hi],
+          },
+          start: i,
+          end: numbersAfter(cl, i, lv.count).end,
+        };
+      }
       const before = numbersBefore(cl, i);
       const after = numbersAfter(cl, i, 1);
       // "rsi 14 < 30": a first number right after is the length only when another value follows the comparison
@@ -1017,7 +1079,26 @@ class RuleReader {
         if (Number.isInteger(xs[0]) && xs[0]! > 5) atrLength = xs[0]!;
         else factor = xs[0]!;
       } else this.defaulted("Supertrend factor 3, ATR length 10");
-      return { item: { kind: "supertrend", at: i, factor, atrLength }, start: i, end: xs.length ? after.end : i };
+      let end = xs.length ? after.end : i;
+      // "supertrend flip", "supertrend turns green"
+      while (
+        cl.is(
+          end + 1,
+          "flip",
+          "flips",
+          "turns",
+          "change",
+          "changes",
+          "green",
+          "bullish",
+          "up",
+          "red",
+          "bearish",
+          "down",
+        )
+      )
+        end++;
+      return { item: { kind: "supertrend", at: i, factor, atrLength }, start: i, end };
     }
     const price = PRICE_WORDS[w];
     const closeVerb =
@@ -1072,12 +1153,16 @@ interface RawRule {
 }
 
 /** Turns one clause's items into conditions. `subject` carries the last left-hand series across clauses ("rsi<30 buy, >70 sell"). */
-function assemble(
-  items: Item[],
-  reader: RuleReader,
-  state: { subject: SeriesRef | null },
-  intent: Intent,
-): Condition[] {
+interface RuleState {
+  /** The last left-hand series ("rsi<30 buy, >70 sell"). */
+  subject: SeriesRef | null;
+  /** The last cross ("..., sell when it crosses below"). */
+  lastCross: { a: SeriesRef; b: SeriesRef } | null;
+  /** Rules read from oscillator levels ("rsi 30 70"), each with its own action. */
+  levelRules: { cond: Condition; action: "buy" | "sell" }[];
+}
+
+function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: Intent): Condition[] {
   const conds: Condition[] = [];
   const usedItems = new Set<number>();
   const seriesBefore = (k: number): SeriesRef[] | null => {
@@ -1137,11 +1222,30 @@ function assemble(
       if (left && left.length === 2) {
         const [a, b] = left;
         conds.push({ kind: "cross", direction: dir, a: a!, b: b! });
+        state.lastCross = { a: a!, b: b! };
         state.subject = a!;
         continue;
       }
       const leftFamily = leftItem?.kind === "series" && leftItem.s.length === 0 && leftItem.family;
       let right = seriesAfter(k, dir === "above" ? "upper" : "lower");
+      // "fast ema 5 slow ema 13 crossover": two single averages before the cross
+      if (left?.length === 1 && left[0]!.kind === "ma" && !right) {
+        const other = seriesBefore(k);
+        if (other?.length === 1 && other[0]!.kind === "ma") {
+          const [a, b] = [other[0]!, left[0]!].sort(
+            (x, y) => (x as { length: number }).length - (y as { length: number }).length,
+          );
+          conds.push({ kind: "cross", direction: dir, a: a!, b: b! });
+          state.lastCross = { a: a!, b: b! };
+          state.subject = a!;
+          continue;
+        }
+      }
+      // "..., sell when it crosses below": the previous cross, the other way
+      if (!right && (!left || (state.subject && left[0] === state.subject)) && state.lastCross) {
+        conds.push({ kind: "cross", direction: dir, ...state.lastCross });
+        continue;
+      }
       if (left && !right) {
         // "macd cross" -> signal, "stoch cross" -> %D, "+di cross" -> -DI
         const l = left[0]!;
@@ -1161,6 +1265,7 @@ function assemble(
         continue;
       }
       conds.push({ kind: "cross", direction: dir, a: left[0]!, b: right });
+      state.lastCross = { a: left[0]!, b: right };
       state.subject = left[0]!;
       continue;
     }
@@ -1260,9 +1365,27 @@ function assemble(
       ) {
         usedItems.add(k);
         conds.push({ kind: "cross", direction: "above", a: it.s[0]!, b: it.s[1]! });
-        reader.defaults.push(`${seriesLabel(it.s[0]!)} / ${seriesLabel(it.s[1]!)} read as a crossover`);
+        state.lastCross = { a: it.s[0]!, b: it.s[1]! };
+        if (!it.crossed)
+          reader.defaults.push(`${seriesLabel(it.s[0]!)} / ${seriesLabel(it.s[1]!)} read as a crossover`);
       }
     }
+  }
+  // "rsi 30 70": buy below the low level, sell above the high one
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.kind !== "series" || !it.levels || usedItems.has(k)) continue;
+    usedItems.add(k);
+    const s = it.s[0]!;
+    state.levelRules.push({
+      cond: { kind: "compare", op: "<", a: s, b: { kind: "value", value: it.levels[0] } },
+      action: "buy",
+    });
+    state.levelRules.push({
+      cond: { kind: "compare", op: ">", a: s, b: { kind: "value", value: it.levels[1] } },
+      action: "sell",
+    });
+    state.subject = s;
   }
   // series left without a rule: shown when asked ("plot rsi"), named when a title follows
   const show = items.some((x) => x.kind === "show");
@@ -1300,36 +1423,66 @@ function familyDefault(
 
 // ---------------------------------------------------------------- the whole request
 
-/** Clauses: split at punctuation, and at "and" between two parts that each carry an action. */
+const ACTIONS = new Set(["buy", "sell", "short", "long", "exit", "cover"]);
+const SIDES = new Set(["long", "short"]);
+
+/** Positions of action words that are rules' actions, not direction phrases ("long only", "long and short"). */
+function actionPositions(c: Token[]): number[] {
+  const w = (i: number): string | undefined => (c[i]?.kind === "word" ? c[i]!.text : undefined);
+  const out: number[] = [];
+  for (let i = 0; i < c.length; i++) {
+    const t = w(i);
+    if (!t || !ACTIONS.has(t)) continue;
+    if (SIDES.has(t) && (w(i + 1) === "only" || w(i - 1) === "only")) continue;
+    if (
+      SIDES.has(t) &&
+      ((w(i + 1) === "and" && SIDES.has(w(i + 2) ?? "")) || (w(i - 1) === "and" && SIDES.has(w(i - 2) ?? "")))
+    )
+      continue;
+    if (
+      SIDES.has(t) &&
+      (SIDES.has(w(i + 1) ?? "") || SIDES.has(w(i - 1) ?? "") || c[i + 1]?.text === "/" || c[i - 1]?.text === "/")
+    )
+      continue;
+    out.push(i);
+  }
+  return out;
+}
+
+/**
+ * Clauses: split at punctuation, and where one clause holds two rules: "buy when rsi < 30 sell when
+ * rsi > 70" (action first: split before each later action) or "mfi below 20 buy above 80 sell"
+ * (action last: split after each action but the last).
+ */
 function clausesOf(tokens: Token[]): Token[][] {
   const out: Token[][] = [[]];
   for (const t of tokens) {
     if (t.kind === "sep") out.push([]);
     else out[out.length - 1]!.push(t);
   }
-  const ACTIONS = new Set(["buy", "sell", "short", "long", "exit", "cover"]);
+  const LEAD = new Set(["and", "then", "go", "enter"]);
   const split: Token[][] = [];
   for (const c of out) {
+    const acts = actionPositions(c);
+    if (acts.length < 2) {
+      split.push(c);
+      continue;
+    }
+    let first = 0;
+    while (first < c.length && c[first]!.kind === "word" && LEAD.has(c[first]!.text)) first++;
+    const actionFirst = acts[0] === first;
+    const cuts: number[] = [];
+    if (actionFirst) {
+      for (const a of acts.slice(1)) {
+        let cut = a;
+        while (cut > 0 && c[cut - 1]!.kind === "word" && LEAD.has(c[cut - 1]!.text)) cut--;
+        cuts.push(cut);
+      }
+    } else for (const a of acts.slice(0, -1)) cuts.push(a + 1);
     let start = 0;
-    let seenAction = false;
-    for (let i = 0; i < c.length; i++) {
-      const t = c[i]!;
-      const between = (a: Token | undefined, words: string[]): boolean => a?.kind === "word" && words.includes(a.text);
-      // "long and short" is a direction, not two rules
-      const direction =
-        between(c[i - 1], ["long", "longs", "short", "shorts"]) &&
-        between(c[i + 1], ["long", "longs", "short", "shorts"]);
-      if (
-        t.kind === "word" &&
-        t.text === "and" &&
-        seenAction &&
-        !direction &&
-        c.slice(i + 1).some((x) => x.kind === "word" && ACTIONS.has(x.text))
-      ) {
-        split.push(c.slice(start, i));
-        start = i + 1;
-        seenAction = false;
-      } else if (t.kind === "word" && ACTIONS.has(t.text)) seenAction = true;
+    for (const cut of cuts) {
+      split.push(c.slice(start, cut));
+      start = cut;
     }
     split.push(c.slice(start));
   }
@@ -1363,7 +1516,7 @@ export function understand(text: string): Intent {
 
   const reader = new RuleReader(intent);
   const rules: RawRule[] = [];
-  const state = { subject: null as SeriesRef | null };
+  const state: RuleState = { subject: null, lastCross: null, levelRules: [] };
   for (const cl of clauses) {
     const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
     const items = reader.items(cl);
@@ -1372,6 +1525,7 @@ export function understand(text: string): Intent {
       (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
     if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);
     for (const cond of conds) rules.push({ cond, action, filterWord });
+    for (const lr of state.levelRules.splice(0)) rules.push({ cond: lr.cond, action: lr.action, filterWord: false });
     for (const w of ["only", "filter", "trend", "when", "if", "while"]) {
       const at = cl.find([w]);
       if (at >= 0 && conds.length) cl.use(at);

@@ -1,0 +1,252 @@
+// The request table: descriptions phrased the way traders write them (typos and shorthand included),
+// each with the properties its script must have, every one checked by running the generated script
+// in both modes: trades exist on the sample bars and go the requested ways, stops / targets / trailing
+// stops fire at the stated distance on constructed bars, the session and date filters block entries
+// outside them, alerts fire, plots carry the requested titles, and what was not understood is said.
+import { describe, expect, it } from "vitest";
+import type { Bar, Trade } from "../../src/core/result.js";
+import { generate } from "../../src/generate/index.js";
+import { sampleBars } from "../../src/generate/sample-bars.js";
+import { runBoth } from "../helpers/run-both.js";
+import { allTrades, atrSeries, checkExitDistance, inSession } from "./helpers.js";
+
+type Dist = { unit: "percent" | "atr"; value: number; atrLength?: number };
+
+interface Want {
+  /** Default "strategy". */
+  kind?: "strategy" | "indicator";
+  /** Directions that must trade on the sample bars (and no other). */
+  sides?: ("long" | "short")[];
+  stop?: Dist;
+  target?: Dist;
+  trail?: Dist;
+  session?: { hours: string; tz: string };
+  dates?: { from: string | null; to: string | null };
+  alerts?: boolean;
+  plots?: string[];
+  /** Something the answer must report as not understood. */
+  notUnderstood?: RegExp;
+  /** Source the script must contain (the rule the request named). */
+  has?: RegExp[];
+}
+
+const pct = (value: number): Dist => ({ unit: "percent", value });
+const atr = (value: number, atrLength = 14): Dist => ({ unit: "atr", value, atrLength });
+const NY = "America/New_York";
+const LONG: ("long" | "short")[] = ["long"];
+const SHORT: ("long" | "short")[] = ["short"];
+const BOTH: ("long" | "short")[] = ["long", "short"];
+
+const TABLE: [string, Want][] = [
+  // the issue's own examples
+  [
+    "EMA 20/50 crossover strategy, long only, 2% stop loss, 4% take profit, only trade 9:30–16:00 New York",
+    {
+      sides: LONG,
+      stop: pct(2),
+      target: pct(4),
+      session: { hours: "0930-1600", tz: NY },
+      has: [/ta\.crossover\(ema20, ema50\)/],
+    },
+  ],
+  ["rsi<30 buy, >70 sell", { sides: LONG, has: [/ta\.rsi\(close, rsiLength\)/, /rsiValue < 30/, /rsiValue > 70/] }],
+  ["bb squeeze breakout w/ 1.5 atr stop", { sides: LONG, stop: atr(1.5), has: [/ta\.bb\(/, /ta\.kc\(/] }],
+  ["ema20/50 x-over", { sides: LONG, has: [/ta\.crossover\(ema20, ema50\)/, /ta\.crossunder\(ema20, ema50\)/] }],
+  // moving averages
+  ["sma 10/30 cross long and short", { sides: BOTH, has: [/ta\.sma/] }],
+  ["golden cross strat, long only", { sides: LONG, has: [/sma50/, /sma200/] }],
+  [
+    "9 and 21 ema crossover both directions 1% sl 2% tp",
+    { sides: BOTH, stop: pct(1), target: pct(2), has: [/ema9/, /ema21/] },
+  ],
+  [
+    "buy when price crosses above the 50 sma, sell when it crosses below",
+    { sides: LONG, has: [/ta\.crossover\(close, sma50\)/, /ta\.crossunder\(close, sma50\)/] },
+  ],
+  ["hull ma 16/48 cross, longs only, trailing stop 2%", { sides: LONG, trail: pct(2), has: [/ta\.hma/] }],
+  ["wma 5/20 crosover w/ 2 atr stop and 3 atr target", { sides: LONG, stop: atr(2), target: atr(3), has: [/ta\.wma/] }],
+  ["ema 8 / 21 xover strategy short only", { sides: SHORT, has: [/ta\.crossunder\(ema8, ema21\)/] }],
+  ["vwma 10 30 cross, alerts on", { sides: LONG, alerts: true, has: [/ta\.vwma/] }],
+  ["ema cross 12 26 with 3% stoploss", { sides: LONG, stop: pct(3), has: [/ema12/, /ema26/] }],
+  ["moving average crossover 10/40 long short", { sides: BOTH, has: [/ta\.sma/] }],
+  ["ema20/50 cross, only long above 200 ema", { sides: LONG, has: [/close > ema200/] }],
+  ["fast ema 5 slow ema 13 crossover, tp 1.5%, sl 0.75%", { sides: LONG, stop: pct(0.75), target: pct(1.5) }],
+  // RSI and oscillators
+  ["rsi 14 below 30 go long, above 70 go short", { sides: BOTH, has: [/rsiValue < 30/, /rsiValue > 70/] }],
+  ["RSI oversold buy, overbought sell, 2% stop", { sides: LONG, stop: pct(2) }],
+  [
+    "buy when rsi crosses above 30, exit when rsi crosses below 70",
+    { sides: LONG, has: [/ta\.crossover\(rsiValue, 30\)/, /ta\.crossunder\(rsiValue, 70\)/] },
+  ],
+  [
+    "rsi(7) < 20 long, tp 3% sl 1.5%",
+    { sides: LONG, stop: pct(1.5), target: pct(3), has: [/input\.int\(7, "RSI length"/] },
+  ],
+  ["short when rsi > 80, cover when rsi < 50", { sides: SHORT, has: [/rsiValue > 80/, /rsiValue < 50/] }],
+  ["cci < -100 buy, cci > 100 sell", { sides: LONG, has: [/ta\.cci/] }],
+  ["stoch k crosses d below 20 buy", { sides: LONG, has: [/ta\.stoch/] }],
+  ["stochastic cross strategy long and short", { sides: BOTH, has: [/ta\.crossover\(stochK, stochD\)/] }],
+  ["mfi below 20 buy above 80 sell", { sides: LONG, has: [/ta\.mfi\(hlc3/] }],
+  ["williams %r < -80 long, > -20 exit", { sides: LONG, has: [/ta\.wpr/] }],
+  ["rsi2 < 10 buy w/ 5% trailing", { sides: LONG, trail: pct(5), has: [/input\.int\(2, "RSI length"/] }],
+  ["rsi < 30 and price above 200 sma buy", { sides: LONG, has: [/rsiValue < 30 and close > sma200/] }],
+  // MACD
+  ["macd cross long and short with 3% trailing stop, alerts", { sides: BOTH, trail: pct(3), alerts: true }],
+  ["macd crosses signal line buy, crosses under sell", { sides: LONG, has: [/ta\.macd/] }],
+  ["macd histogram > 0 long only, sl 2%", { sides: LONG, stop: pct(2), has: [/histLine > 0/] }],
+  ["MACD 8 21 5 crossover strategy", { sides: LONG, has: [/input\.int\(8, "MACD fast length"/] }],
+  // bands, channels, breakouts
+  [
+    "buy when price closes below lower bollinger band, sell when it closes above upper band",
+    { sides: LONG, has: [/close < bbLower/, /close > bbUpper/] },
+  ],
+  [
+    "bollinger band bounce off lower band, 2% sl 3% tp",
+    { sides: LONG, stop: pct(2), target: pct(3), has: [/ta\.crossover\(close, bbLower\)/] },
+  ],
+  [
+    "20 day high breakout, 2 atr stop",
+    { sides: LONG, stop: atr(2), has: [/ta\.highest\(high, channel20Length\)\[1\]/] },
+  ],
+  ["donchian breakout 55, long and short", { sides: BOTH, has: [/ta\.highest/, /ta\.lowest/] }],
+  ["breakout of the 20 bar high w/ 1.5 atr trailing stop", { sides: LONG, trail: atr(1.5) }],
+  [
+    "keltner channel breakout long only 2% stop 6% target",
+    { sides: LONG, stop: pct(2), target: pct(6), has: [/ta\.kc/] },
+  ],
+  ["bb squeeze breakout long short", { sides: BOTH, has: [/squeezeOn\[1\]/] }],
+  ["price crosses above vwap buy, below vwap sell", { sides: LONG, has: [/ta\.vwap/] }],
+  ["supertrend flip strategy long and short", { sides: BOTH, has: [/ta\.supertrend/] }],
+  ["supertrend 10 3 buy only, 2% sl", { sides: LONG, stop: pct(2) }],
+  ["+di crosses above -di buy when adx > 20", { sides: LONG, has: [/ta\.dmi/, /adx > 20/] }],
+  // sessions, time zones and dates
+  [
+    "ema 9/21 cross, long only, trade london session only",
+    { sides: LONG, session: { hours: "0800-1630", tz: "Europe/London" } },
+  ],
+  ["rsi<30 buy >70 sell only between 8am and 11am est", { sides: LONG, session: { hours: "0800-1100", tz: NY } }],
+  [
+    "sma 10/30 cross, 1% stop, session 0930-1600 new york time",
+    { sides: LONG, stop: pct(1), session: { hours: "0930-1600", tz: NY } },
+  ],
+  ["macd cross both sides, asian session", { sides: BOTH, session: { hours: "0900-1500", tz: "Asia/Tokyo" } }],
+  ["ema 5/20 cross only trade 14:00-20:00 utc", { sides: LONG, session: { hours: "1400-2000", tz: "UTC" } }],
+  ["stoch cross buy, trade 9:30am to 4pm ny, weekdays", { sides: LONG, session: { hours: "0930-1600", tz: NY } }],
+  [
+    "ema 20/50 cross backtest 2024-01-10 to 2024-02-20",
+    { sides: LONG, dates: { from: "2024-01-10", to: "2024-02-20" } },
+  ],
+  ["rsi < 30 buy, > 70 sell, since 2023-06-01", { sides: LONG, dates: { from: "2023-06-01", to: null } }],
+  // sizing, alerts, plots
+  ["ema 10/30 cross, risk 1% per trade, 2% stop", { sides: LONG, stop: pct(2), has: [/riskQty/] }],
+  ["sma 20/50 cross, 25% of equity per trade", { sides: LONG, has: [/default_qty_value = 25/] }],
+  ["rsi 30 70 strategy with 2 contracts", { sides: LONG, has: [/strategy\.fixed/] }],
+  ["ema 12/26 cross, 1:2 risk reward, 1% stop", { sides: LONG, stop: pct(1), target: pct(2) }],
+  ["sma 10/50 cross, notify me on entries", { sides: LONG, alerts: true }],
+  ["rsi < 25 buy and send alerts", { sides: LONG, alerts: true }],
+  ["ema 20/50 cross, plot the 20 ema as 'Fast' and the 50 ema as 'Slow'", { sides: LONG, plots: ["Fast", "Slow"] }],
+  ["plot rsi 14 named 'Momentum'", { kind: "indicator", plots: ["Momentum"] }],
+  ["show ema 21 and ema 55", { kind: "indicator", plots: ["EMA 21", "EMA 55"] }],
+  ["indicator: rsi crosses above 30 with alerts", { kind: "indicator", alerts: true, plots: ["RSI 14"] }],
+  ["bollinger bands 20 2 indicator", { kind: "indicator", plots: ["BB Upper", "BB Lower"] }],
+  // typos and things not understood
+  ["emaa 20/50 crosover stratgey, lnog only, 2% stpo", { sides: LONG, stop: pct(2) }],
+  ["rsi<30 buuy, >70 sel, 1% stoplos", { sides: LONG, stop: pct(1) }],
+  ["ema 20/50 cross, skip fomc days", { sides: LONG, notUnderstood: /fomc/ }],
+  ["rsi < 30 buy, stop 2", { sides: LONG, notUnderstood: /stop 2: no unit/ }],
+  ["sma 50/200 cross with ichimoku cloud filter", { sides: LONG, notUnderstood: /ichimoku/ }],
+];
+
+/** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
+async function levelOf(kind: "stop" | "target" | "trail", d: Dist, t: Trade, bars: Bar[]): Promise<number> {
+  const long = t.direction === "long";
+  const f = t.entry_bar_index;
+  let dist: number;
+  if (d.unit === "percent")
+    dist = kind === "trail" ? (bars[f]!.close * d.value) / 100 : (t.entry_price * d.value) / 100;
+  else dist = d.value * ((await atrSeries(bars, d.atrLength ?? 14))[f - 1] as number);
+  if (kind === "trail") {
+    const open = long ? Math.max(bars[f]!.close, t.entry_price) : Math.min(bars[f]!.close, t.entry_price);
+    return long ? open - dist : open + dist;
+  }
+  const away = kind === "target" ? 1 : -1;
+  return long ? t.entry_price + away * dist : t.entry_price - away * dist;
+}
+
+async function exitChecked(
+  script: string,
+  sample: Bar[],
+  run: Awaited<ReturnType<typeof runBoth>>,
+  kind: "stop" | "target" | "trail",
+  d: Dist,
+): Promise<number> {
+  // levelOf is async (the ATR comes from a run): compute the levels first, then check
+  const levels = new Map<number, number>();
+  for (const t of allTrades(run).slice(0, 8))
+    levels.set(t.entry_bar_index, await levelOf(kind, d, t, sample.slice(0, t.entry_bar_index + 1)));
+  return checkExitDistance(script, sample, run, kind, (t) => levels.get(t.entry_bar_index)!);
+}
+
+describe("resin generate: the request table", () => {
+  it("has at least 60 requests", () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(60);
+  });
+
+  for (const [text, want] of TABLE) {
+    it(text, async () => {
+      const answer = await generate(text);
+      const script = answer.script;
+      expect(answer.verified.every((c) => c.ok)).toBe(true);
+      for (const re of want.has ?? []) expect(script).toMatch(re);
+      if (want.notUnderstood) expect(answer.not_understood.join(" | ")).toMatch(want.notUnderstood);
+      else expect(answer.not_understood, "nothing left unread").toEqual([]);
+
+      // with a date range, the sample starts two weeks before it so the filter has bars to block
+      const from = want.dates?.from ? Date.parse(`${want.dates.from}T00:00:00Z`) : null;
+      const sample = from
+        ? sampleBars({ from: new Date(from - 14 * 86_400_000).toISOString().slice(0, 10), to: null })
+        : sampleBars(null);
+      const r = await runBoth(script, sample);
+      expect(r.error).toBeUndefined();
+      const kind = want.kind ?? "strategy";
+      expect(r.script_type).toBe(kind);
+      const trades = allTrades(r);
+      if (kind === "strategy") {
+        expect(trades.length, "trades on the sample bars").toBeGreaterThan(0);
+        if (want.sides) expect([...new Set(trades.map((t) => t.direction))].sort()).toEqual([...want.sides].sort());
+      }
+      for (const slot of ["stop", "target", "trail"] as const) {
+        const d = want[slot];
+        if (d)
+          expect(await exitChecked(script, sample, r, slot, d), `${slot} checked on constructed bars`).toBeGreaterThan(
+            0,
+          );
+      }
+      if (want.session) {
+        // every entry's signal bar (the bar before the fill) is in the session, and the sample has bars outside it
+        const { hours, tz } = want.session;
+        expect(sample.some((b) => !inSession(b.time, hours, tz))).toBe(true);
+        for (const t of trades)
+          expect(inSession(sample[t.entry_bar_index - 1]!.time, hours, tz), `entry at bar ${t.entry_bar_index}`).toBe(
+            true,
+          );
+      }
+      if (want.dates) {
+        const to = want.dates.to ? Date.parse(`${want.dates.to}T00:00:00Z`) : Infinity;
+        for (const t of trades) {
+          const signal = sample[t.entry_bar_index - 1]!.time;
+          expect(
+            signal >= (from ?? -Infinity) && signal < to,
+            `entry at bar ${t.entry_bar_index} inside the dates`,
+          ).toBe(true);
+        }
+      }
+      if (want.alerts) {
+        if (kind === "strategy") expect(r.alerts.length).toBeGreaterThan(0);
+        else expect(r.alert_conditions.length + r.alerts.length).toBeGreaterThan(0);
+      }
+      const titles = Object.values(r.plot_meta).map((m) => m.title);
+      for (const p of want.plots ?? []) expect(titles).toContain(p);
+    });
+  }
+});

@@ -157,7 +157,7 @@ function findSeq(cl: Clause, seq: string[]): number {
   return -1;
 }
 
-function useSeq(cl: Clause, at: number, n: number): void {
+function consumeSeq(cl: Clause, at: number, n: number): void {
   for (let k = 0; k < n; k++) cl.use(at + k);
 }
 
@@ -215,7 +215,7 @@ function readTitleAndKind(cl: Clause, intent: Intent, kind: { strategy: boolean;
 function readDirection(cl: Clause, intent: Intent, said: { direction?: Intent["direction"] }): void {
   const set = (d: Intent["direction"], at: number, n: number, text: string): void => {
     said.direction = d;
-    useSeq(cl, at, n);
+    consumeSeq(cl, at, n);
     intent.understood.push(`direction: ${text}`);
   };
   const patterns: [string[], Intent["direction"], string][] = [
@@ -322,7 +322,7 @@ function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | nul
     if (q && q.d === "r") {
       if (slot !== "target") continue;
       r = { value: q.value };
-      useSeq(cl, at, seq.length);
+      consumeSeq(cl, at, seq.length);
       cl.use(...range(qAt, q.end));
       continue;
     }
@@ -332,14 +332,14 @@ function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | nul
       const bare = cl.num(after) ?? cl.num(at - 1);
       if (bare !== undefined && slot !== "target") {
         intent.unrecognized.push(`${seq.join(" ")} ${bare}: no unit (write ${bare}% or ${bare} atr)`);
-        useSeq(cl, at, seq.length);
+        consumeSeq(cl, at, seq.length);
         cl.use(cl.num(after) !== undefined ? after : at - 1);
       }
       continue;
     }
     if (intent[slot]) continue;
     intent[slot] = d;
-    useSeq(cl, at, seq.length);
+    consumeSeq(cl, at, seq.length);
     if (q) cl.use(...range(qAt, q.end));
     if (atrFirst) cl.use(...range(after, atrFirst.end), after);
     const what = slot === "stop" ? "stop loss" : slot === "target" ? "take profit" : "trailing stop";
@@ -365,7 +365,7 @@ function findRatio(cl: Clause): number | null {
       const b = cl.num(i + 1)!;
       cl.use(i - 1, i, i + 1);
       const rw = findSeq(cl, ["risk", "reward"]);
-      if (rw >= 0) useSeq(cl, rw, 2);
+      if (rw >= 0) consumeSeq(cl, rw, 2);
       const rr = cl.find(["rr"]);
       if (rr >= 0) cl.use(rr);
       return a > 0 ? b / a : null;
@@ -389,7 +389,7 @@ function readSession(cl: Clause, intent: Intent): void {
       hours = h;
       tz = zone;
       named = true;
-      useSeq(cl, at, seq.length);
+      consumeSeq(cl, at, seq.length);
       break;
     }
   }
@@ -405,7 +405,7 @@ function readSession(cl: Clause, intent: Intent): void {
     const at = findSeq(cl, seq);
     if (at >= 0) {
       if (!named) tz = zone;
-      useSeq(cl, at, seq.length);
+      consumeSeq(cl, at, seq.length);
       const tzWord = cl.find(["time", "timezone", "zone"]);
       if (tzWord >= 0) cl.use(tzWord);
       break;
@@ -478,7 +478,7 @@ function readSizing(cl: Clause, intent: Intent): void {
       intent.sizing = { kind: "risk", value: v };
       cl.use(i - 1, i, i + 1);
       const per = findSeq(cl, ["per", "trade"]);
-      if (per >= 0) useSeq(cl, per, 2);
+      if (per >= 0) consumeSeq(cl, per, 2);
       const eq = cl.find(["equity", "account", "capital"]);
       if (eq >= 0) cl.use(eq);
       intent.understood.push(`position size: risk ${v}% of equity between entry and stop`);
@@ -507,14 +507,14 @@ function readSizing(cl: Clause, intent: Intent): void {
       intent.sizing = { kind: "cash", value: v };
       cl.use(i, cl.is(i - 1, "usd") ? i - 1 : i + 1);
       const per = findSeq(cl, ["per", "trade"]);
-      if (per >= 0) useSeq(cl, per, 2);
+      if (per >= 0) consumeSeq(cl, per, 2);
       intent.understood.push(`position size: ${v} in cash per trade`);
       return;
     }
   }
   for (const seq of [["position", "size"], ["size"], ["qty"], ["quantity"]]) {
     const at = findSeq(cl, seq);
-    if (at >= 0 && intent.sizing) useSeq(cl, at, seq.length);
+    if (at >= 0 && intent.sizing) consumeSeq(cl, at, seq.length);
   }
 }
 

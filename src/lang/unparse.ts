@@ -84,7 +84,10 @@ function printDocs(doc: DocAnnotation[] | undefined, pad: string, out: string[])
 }
 
 function printStmt(s: Stmt, level: number, out: string[]): void {
-  if (!feed) return printStmtText(s, level, out);
+  if (!feed) {
+    printStmtText(s, level, out);
+    return;
+  }
   const pad = INDENT.repeat(level);
   const f = feed;
   f.before(s.span.line, pad, out);

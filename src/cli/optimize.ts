@@ -21,7 +21,7 @@ import {
   type TrialRecord,
 } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
-import { TRIAL_BROKER } from "../server/engine.js";
+import { studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
 
 function loadBars(a: Args): Bar[] | string {
   if (!a.data) return randomWalkBars(a.bars);
@@ -141,14 +141,12 @@ export async function execute(script: string, a: Args): Promise<number> {
     let best = "-";
     const res = await runStudy(
       study,
-      (inputs, slice) =>
-        engine.run({
-          script: source,
-          data: slice,
-          symbol: "CHART",
-          broker: TRIAL_BROKER,
-          options: { mode: "auto", inputs },
-        }),
+      studyTrialRunner(engine, study, {
+        script: source,
+        symbol: "CHART",
+        broker: TRIAL_BROKER,
+        options: { mode: "auto" },
+      }),
       {
         concurrency: engine.concurrency,
         onProgress: (p) => {

@@ -73,8 +73,16 @@ export interface TrialOutcome {
   };
 }
 
-/** Runs the strategy once with these input overrides over these bars. */
-export type TrialRunner = (inputs: Record<string, unknown>, bars: Bar[]) => Promise<TrialOutcome>;
+/**
+ * Runs the strategy once with these input overrides over these bars: `bars` is the study's bars
+ * [range[0], range[1]) (the study always passes the range), so a host that holds the study's bars
+ * already (a worker's shared columns) can run the range without the rows.
+ */
+export type TrialRunner = (
+  inputs: Record<string, unknown>,
+  bars: Bar[],
+  range?: readonly [number, number],
+) => Promise<TrialOutcome>;
 
 export interface TrialRecord {
   index: number;
@@ -241,7 +249,7 @@ function attempt(
   inputs: Record<string, unknown>,
   slice: Slice,
 ): Promise<Attempt> {
-  return runner(inputs, study.bars.slice(slice.start, slice.end)).then(
+  return runner(inputs, study.bars.slice(slice.start, slice.end), [slice.start, slice.end]).then(
     (result) => ({ ok: true, result }),
     (err: unknown) => ({ ok: false, error: err instanceof Error ? err.message : String(err) }),
   );

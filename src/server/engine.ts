@@ -2,7 +2,18 @@
 // and only sees this interface; Node plugs in a worker-thread pool (node/pool.ts), workerd and tests
 // use the in-process engine below.
 
-import type { LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
+import type { Bar, LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
+import type { PreparedStudy, TrialOutcome, TrialRunner } from "../optimize/index.js";
+import { isBarDataError, normalizeBars } from "../core/bars.js";
+import {
+  shareBars,
+  sliceBars,
+  toColumnar,
+  trialOutcome,
+  trialReply,
+  type PackedBars,
+  type TrialReply,
+} from "../worker/protocol.js";
 
 /** One evaluation: the Runtime's constructor arguments plus run(source, ohlcv, options). */
 export interface RunJob {
@@ -22,6 +33,16 @@ export interface RunJob {
  * (the study never reads result.events).
  */
 export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity, record_events: false };
+
+/**
+ * An optimize trial: a run over bars [slice[0], slice[1]) of the study's bars, which travel as
+ * shared columns (protocol.ts shareBars: a thread reads the study's one copy, none is made per
+ * trial), answered with only what the study scores (protocol.ts TrialReply).
+ */
+export interface TrialJob extends Omit<RunJob, "data"> {
+  bars: PackedBars;
+  slice: readonly [number, number];
+}
 
 /** How a caller controls one job: a signal that cancels it (the client went away). */
 export interface RunControl {
@@ -52,6 +73,8 @@ export interface Engine {
    * aborted it, and otherwise only on bugs.
    */
   run(job: RunJob, control?: RunControl): Promise<RunResult>;
+  /** An optimize trial (see TrialJob); rejects as run() does. Engines without it run trials through run(). */
+  trial?(job: TrialJob, control?: RunControl): Promise<TrialReply>;
   /** How many jobs it runs at once (batch and optimize fan out this wide). */
   readonly concurrency: number;
   stats?(): EngineStats;
@@ -95,7 +118,7 @@ export class RunCancelledError extends Error {
  * period in which the engine's own countdown should have stopped it with `timed_out`. Null when
  * the job has no budget (the library default: the CLI's own runs).
  */
-export function hardDeadlineSeconds(job: RunJob): number | null {
+export function hardDeadlineSeconds(job: Pick<RunJob, "options">): number | null {
   const t = job.options.timeoutSeconds;
   if (typeof t !== "number" || !(t > 0)) return null;
   return t + Math.min(10, 1 + t / 4);
@@ -112,7 +135,49 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
   return rt.run(job.script, job.data as never, job.options);
 }
 
+/** Runs one optimize trial over its slice of the shared bars (views, no copy) and keeps only the scored part. */
+export async function evaluateTrial(job: TrialJob): Promise<TrialReply> {
+  const t0 = performance.now();
+  const { bars, slice, ...rest } = job;
+  const result = await evaluateJob({ ...rest, data: toColumnar(sliceBars(bars, slice[0], slice[1])) });
+  return trialReply(result, performance.now() - t0).reply;
+}
+
 /** Evaluates jobs on the calling thread (workerd, tests, or Node when no worker build exists). */
 export function createInProcessEngine(run: (job: RunJob) => Promise<RunResult> = evaluateJob): Engine {
-  return { run: (job) => run(job), concurrency: 1 };
+  return {
+    run: (job) => run(job),
+    // trials through evaluateTrial only where runs are the library's own (a test's stand-in run stays in charge)
+    ...(run === evaluateJob ? { trial: (job: TrialJob) => evaluateTrial(job) } : {}),
+    concurrency: 1,
+  };
+}
+
+/**
+ * The study's trial runner on an engine (the CLI's and /optimize's): with engine.trial, the study's
+ * bars are packed into shared columns once and every trial names its range of them and gets back
+ * only the scored trades; otherwise each trial is a whole run of its bar rows. `job` is everything
+ * but the bars and the inputs.
+ */
+export function studyTrialRunner(
+  engine: Engine,
+  study: PreparedStudy,
+  job: Omit<RunJob, "data">,
+  control?: RunControl,
+): TrialRunner {
+  const withInputs = (inputs: Record<string, unknown>): Omit<RunJob, "data"> => ({
+    ...job,
+    options: { ...job.options, inputs },
+  });
+  const byRows: TrialRunner = (inputs, bars: Bar[]) => engine.run({ ...withInputs(inputs), data: bars }, control);
+  if (!engine.trial) return byRows;
+  // the rows as the Runtime reads them (bad data keeps the row path: each trial reports it as a run does)
+  const cols = normalizeBars(study.bars);
+  if (isBarDataError(cols)) return byRows;
+  const trial = engine.trial.bind(engine);
+  const shared = shareBars(cols);
+  return async (inputs, bars, range): Promise<TrialOutcome> =>
+    range
+      ? trialOutcome(await trial({ ...withInputs(inputs), bars: shared, slice: range }, control))
+      : byRows(inputs, bars);
 }

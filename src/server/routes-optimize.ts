@@ -3,17 +3,17 @@
 // run cap, and are cancelled when the client disconnects.
 
 import type { Hono } from "hono";
-import type { Bar } from "../core/result.js";
 import {
   OptimizeAbortedError,
   OptimizeError,
   prepareStudy,
   runStudy,
   type OptimizeRequest,
+  type TrialRunner,
 } from "../optimize/index.js";
 import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
-import { TRIAL_BROKER } from "./engine.js";
+import { studyTrialRunner, TRIAL_BROKER } from "./engine.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
 
@@ -34,30 +34,29 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
       }
       const symbol = body.symbol as string;
       const signal = c.req.raw.signal;
-      const runner = (inputs: Record<string, unknown>, bars: Bar[]) =>
-        ctx.engine
-          .run(
-            {
-              script: study.script,
-              data: bars,
-              symbol,
-              broker: TRIAL_BROKER,
-              options: {
-                mode: "auto",
-                inputs,
-                timeoutSeconds: ctx.maxRunSeconds,
-                ...(libraries.length ? { libraries } : {}),
-              },
-            },
-            { signal },
-          )
-          .catch((err: unknown) => {
-            // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
-            const coded = engineFailure(err);
-            if (coded instanceof ApiError && (coded.code === "RUN_DEADLINE_EXCEEDED" || coded.code === "MEMORY_LIMIT"))
-              throw new Error(`${coded.code}: ${coded.message}`);
-            throw coded;
-          });
+      const trial = studyTrialRunner(
+        ctx.engine,
+        study,
+        {
+          script: study.script,
+          symbol,
+          broker: TRIAL_BROKER,
+          options: {
+            mode: "auto",
+            timeoutSeconds: ctx.maxRunSeconds,
+            ...(libraries.length ? { libraries } : {}),
+          },
+        },
+        { signal },
+      );
+      const runner: TrialRunner = (inputs, bars, range) =>
+        trial(inputs, bars, range).catch((err: unknown) => {
+          // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
+          const coded = engineFailure(err);
+          if (coded instanceof ApiError && (coded.code === "RUN_DEADLINE_EXCEEDED" || coded.code === "MEMORY_LIMIT"))
+            throw new Error(`${coded.code}: ${coded.message}`);
+          throw coded;
+        });
       let result;
       try {
         result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal });

@@ -110,6 +110,45 @@ export function cloneBars(p: PackedBars, from = 0, to = p.time.length): PackedBa
   };
 }
 
+/**
+ * Bars [from, to) as views of the same columns (no copy): a run never writes into its input
+ * columns, so every trial and fold of a study reads the one set a worker holds.
+ */
+export function sliceBars(p: PackedBars, from = 0, to = p.time.length): PackedBars {
+  if (from === 0 && to === p.time.length) return p;
+  return {
+    time: p.time.subarray(from, to),
+    open: p.open.subarray(from, to),
+    high: p.high.subarray(from, to),
+    low: p.low.subarray(from, to),
+    close: p.close.subarray(from, to),
+    volume: p.volume.subarray(from, to),
+  };
+}
+
+/**
+ * The columns copied into SharedArrayBuffers where the host has them (Node's worker threads, an
+ * isolated page): a message carrying them then shares the memory instead of copying it, so every
+ * trial of a study can name the study's bars at no cost. Plain copies elsewhere.
+ */
+export function shareBars(p: PackedBars): PackedBars {
+  const n = p.time.length;
+  const col = (a: Float64Array): Float64Array => {
+    if (typeof SharedArrayBuffer !== "function") return a.slice();
+    const out = new Float64Array(new SharedArrayBuffer(n * 8));
+    out.set(a);
+    return out;
+  };
+  return {
+    time: col(p.time),
+    open: col(p.open),
+    high: col(p.high),
+    low: col(p.low),
+    close: col(p.close),
+    volume: col(p.volume),
+  };
+}
+
 export function barsBuffers(p: PackedBars): ArrayBuffer[] {
   return BAR_FIELDS.map((f) => p[f].buffer as ArrayBuffer);
 }

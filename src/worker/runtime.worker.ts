@@ -12,9 +12,9 @@ import type { Diagnostic } from "../lang/ast.js";
 import { initKernels, workerKernels } from "./kernels.js";
 import type { RunResult } from "../core/result.js";
 import {
-  cloneBars,
   leanResult,
   packSeries,
+  sliceBars,
   toColumnar,
   trialOutcome,
   trialReply,
@@ -38,7 +38,8 @@ async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
   await initKernels();
   const bars = barSets.get(req.barsKey);
   if (!bars) throw new Error(`no bars stored under "${req.barsKey}"`);
-  const slice = req.slice ? cloneBars(bars, req.slice[0], req.slice[1]) : bars;
+  // (views, not copies: every trial and fold reads the one set this worker holds)
+  const slice = req.slice ? sliceBars(bars, req.slice[0], req.slice[1]) : bars;
   const runtime = req.runtime ?? {};
   // trials and lean runs return no events (protocol.ts leanResult), so the broker logs none
   const lean = trial || (req as RunRequest).lean === true;

@@ -29,7 +29,9 @@ import {
   type EngineStats,
   type RunControl,
   type RunJob,
+  type TrialJob,
 } from "../engine.js";
+import type { TrialReply } from "../../worker/protocol.js";
 
 export interface PoolOptions {
   size: number;
@@ -60,7 +62,17 @@ export class WorkerPool implements Engine {
     });
   }
 
-  async run(job: RunJob, control: RunControl = {}): Promise<RunResult> {
+  run(job: RunJob, control: RunControl = {}): Promise<RunResult> {
+    return this.dispatch(job, "default", control) as Promise<RunResult>;
+  }
+
+  /** An optimize trial (run-worker.ts `trial`): the bars' shared columns cross without a copy, the reply is the scored trades. */
+  trial(job: TrialJob, control: RunControl = {}): Promise<TrialReply> {
+    return this.dispatch(job, "trial", control) as Promise<TrialReply>;
+  }
+
+  /** Runs `job` through the worker entry's export `name`, under the job's hard deadline and the caller's signal. */
+  private async dispatch(job: RunJob | TrialJob, name: string, control: RunControl): Promise<unknown> {
     if (this.closed) throw new Error("worker pool is closed");
     if (control.signal?.aborted) throw new RunCancelledError();
     const abort = new AbortController();
@@ -80,7 +92,7 @@ export class WorkerPool implements Engine {
     control.signal?.addEventListener("abort", onCancel, { once: true });
     this.active++;
     try {
-      return (await this.pool.run(job, { signal: abort.signal })) as RunResult;
+      return await this.pool.run(job, { name, signal: abort.signal });
     } catch (err) {
       if (reason === "deadline") {
         this.terminated++;
@@ -137,17 +149,19 @@ export function createNodeEngine(
   if (entry) return Object.assign(new WorkerPool(entry, { size, ...options }), { kind: "threads" as const });
   const inProcess = createInProcessEngine();
   let active = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+    }
+  };
   return {
     kind: "in-process" as const,
     concurrency: inProcess.concurrency,
-    async run(job) {
-      active++;
-      try {
-        return await inProcess.run(job);
-      } finally {
-        active--;
-      }
-    },
+    run: (job) => counted(() => inProcess.run(job)),
+    trial: (job) => counted(() => inProcess.trial!(job)),
     stats: () => ({
       kind: "in-process",
       size: 1,

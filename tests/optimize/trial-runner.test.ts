@@ -1,0 +1,104 @@
+// Optimize trials at the cost of a run (issue 18 part 4): with an engine that has `trial`, the study's
+// bars are packed once into shared columns, each trial names its range of them and only the scored
+// trades come back. The study must come out exactly as with whole runs of bar rows, in-process and
+// on the built worker-thread pool (where the columns cross threads as SharedArrayBuffers).
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { prepareStudy, runStudy, type OptimizeResult, type OptimizeRequest } from "../../src/optimize/index.js";
+import {
+  createInProcessEngine,
+  evaluateJob,
+  studyTrialRunner,
+  TRIAL_BROKER,
+  type Engine,
+} from "../../src/server/engine.js";
+import { randomWalkBars } from "../../src/runtime/synthetic.js";
+import { ensureDist } from "../server/dist.js";
+
+const STRATEGY = `//@version=6
+strategy("Cross")
+fast = input.int(3, "Fast", minval=2, maxval=10)
+slow = input.int(12, "Slow", minval=8, maxval=30)
+f = ta.sma(close, fast)
+s = ta.sma(close, slow)
+if ta.crossover(f, s)
+    strategy.entry("L", strategy.long)
+if ta.crossunder(f, s)
+    strategy.close("L")
+`;
+
+const SPACE = {
+  params: [
+    { name: "Fast", kind: "int", min: 2, max: 10, step: 1 },
+    { name: "Slow", kind: "int", min: 8, max: 30, step: 2 },
+  ],
+};
+
+/** The study's result without its timings. */
+function untimed(r: OptimizeResult): unknown {
+  return { ...r, ms: 0, trials: r.trials.map((t) => ({ ...t, ms: 0 })) };
+}
+
+async function study(engine: Engine, validation: unknown): Promise<OptimizeResult> {
+  const req: OptimizeRequest = {
+    script: STRATEGY,
+    data: randomWalkBars(1500),
+    space: SPACE,
+    n_trials: 12,
+    sampler: "random",
+    seed: 7,
+    min_trades: 1,
+    validation,
+  };
+  const s = prepareStudy(req);
+  const runner = studyTrialRunner(engine, s, {
+    script: STRATEGY,
+    symbol: "CHART",
+    broker: TRIAL_BROKER,
+    options: { mode: "auto" },
+  });
+  return runStudy(s, runner, { concurrency: engine.concurrency });
+}
+
+const VALIDATIONS = [
+  { mode: "holdout", holdout_frac: 0.3 },
+  { mode: "walk-forward", train_bars: 600, test_bars: 300, step_bars: 300 },
+];
+
+describe("trials through engine.trial", () => {
+  it("give the study of whole runs of bar rows, for holdout and walk-forward slices", async () => {
+    const withTrial = createInProcessEngine();
+    expect(withTrial.trial).toBeDefined();
+    // the same runs without the trial path (a stand-in run function turns it off)
+    const rowsOnly = createInProcessEngine((job) => evaluateJob(job));
+    expect(rowsOnly.trial).toBeUndefined();
+    for (const v of VALIDATIONS) {
+      const a = await study(withTrial, v);
+      const b = await study(rowsOnly, v);
+      expect(a.trials.filter((t) => t.error)).toEqual([]);
+      expect(a.best_params).not.toBeNull();
+      expect(untimed(a)).toEqual(untimed(b));
+    }
+  }, 120_000);
+
+  it("on the built worker-thread pool too (shared columns across threads)", async () => {
+    ensureDist();
+    const root = join(import.meta.dirname, "..", "..");
+    const { createNodeEngine } = (await import(
+      pathToFileURL(join(root, "dist", "server", "node", "pool.js")).href
+    )) as typeof import("../../src/server/node/pool.js");
+    const pool = createNodeEngine(2);
+    try {
+      expect(pool.kind).toBe("threads");
+      const a = await study(pool, VALIDATIONS[1]);
+      const b = await study(
+        createInProcessEngine((job) => evaluateJob(job)),
+        VALIDATIONS[1],
+      );
+      expect(untimed(a)).toEqual(untimed(b));
+    } finally {
+      await pool.close?.();
+    }
+  }, 120_000);
+});

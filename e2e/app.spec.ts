@@ -191,8 +191,10 @@ describe("chart app", () => {
     expect(result!.trades!).toBeGreaterThan(5);
     const snap = await series(page);
     expect(snap.markers).toBeGreaterThan(5); // fills on one bar share a marker
-    expect(await page.locator('[data-testid="trades"] tr').count()).toBeGreaterThan(5);
     expect(await page.locator('[data-testid="stats"] .stat').count()).toBeGreaterThan(5);
+    await page.click('[data-testid="report-tabs"] button[data-tab="list"]');
+    expect(await page.locator('[data-testid="trades"] .trow.trade').count()).toBeGreaterThan(5);
+    await page.click('[data-testid="report-tabs"] button[data-tab="overview"]');
     await screenshot(page, "04-strategy-report");
   });
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, acceptDownloads: true });
   page = await context.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(server.url + "/");
+  await page.goto(`${server.url}/`);
   await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
   await waitForRuns(page, 1);
   await page.selectOption("#data", "btc-1d");

@@ -7,24 +7,23 @@ import type { Diagnostic } from "../../src/lang/ast.js";
 import { diagnose } from "./editor/diagnose.js";
 import type { PackedRunResult } from "../../src/worker/protocol.js";
 import { ChartView } from "./chart/chart-view.js";
-import { cssColor } from "./chart/colors.js";
 import { contentKey, parseDataFile } from "./data/parse.js";
 import { SAMPLES, loadSample } from "./data/samples.js";
+import { type ChartSymbol, guessSymbol, priceDecimals, toSymInfo } from "./data/symbol.js";
 import { Engines } from "./engines/index.js";
 import type { DataSet, Engine, EngineError, EngineId } from "./engines/types.js";
 import { DEFAULT_SCRIPT, EXAMPLES } from "./examples.js";
 import { loadState, loadUpload, saveState, saveUpload, type AppState } from "./state.js";
 import { fmtTime, h } from "./ui/dom.js";
 import { renderInputs } from "./ui/inputs-panel.js";
+import { Legend } from "./ui/legend.js";
 import { renderLogs } from "./ui/logs-panel.js";
 import { OptimizePanel } from "./ui/optimize-panel.js";
 import { renderProfile } from "./ui/profiler-panel.js";
 import { ReportPanel, type ReportSymbol } from "./ui/report-panel.js";
+import { editSymbol } from "./ui/symbol-dialog.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
-/** Plot kinds named in the chart legend (shapes, fills and colours have no line to name). */
-const LEGEND_KINDS = new Set(["plot", "plotcandle", "plotbar"]);
 
 export interface RunTiming {
   /** Click (or keypress) to plots drawn, ms. */
@@ -52,6 +51,16 @@ export class App {
   private runSeq = 0;
   private saveTimer = 0;
   private symbol = "CHART";
+  /** The data's symbol description (guessed, or edited in the symbol dialog). */
+  private sym: ChartSymbol = {
+    ticker: "CHART",
+    timezone: "Etc/UTC",
+    session: "24x7",
+    mintick: 0.01,
+    currency: "USD",
+    type: "crypto",
+  };
+  private legend: Legend;
   /** Problems from the editor (kept while a run's own error is shown next to them) and from the last run. */
   private editorProblems: readonly Diagnostic[] = [];
   private runProblems: Diagnostic[] = [];
@@ -66,8 +75,11 @@ export class App {
       edgeKey: "",
       inputs: {},
       profiler: false,
+      symbols: {},
     });
     this.chart = new ChartView($("chart"), $("tables"));
+    this.legend = new Legend($("legend"));
+    this.chart.onHover((bar) => this.legend.show(bar));
     this.report = new ReportPanel($("report-panel"));
     this.optimize = new OptimizePanel(
       $("optimize-panel"),
@@ -215,6 +227,7 @@ export class App {
       void this.run();
     });
     $("run").addEventListener("click", () => void this.run());
+    $("symbol-info").addEventListener("click", () => void this.editSymbol());
     $("notice-close").addEventListener("click", () => ($("notice").hidden = true));
     $("stop").addEventListener("click", () => {
       // terminates the busy workers (or aborts the request); the run then reports the cancellation
@@ -265,7 +278,8 @@ export class App {
   /** Makes `bars` the current data set (validated already) and redraws the candles. */
   useData(name: string, bars: DataSet["bars"], dataId: string, symbol: string): void {
     this.data = { key: contentKey(bars), name, bars };
-    this.symbol = symbol;
+    this.sym = this.state.symbols[dataId] ?? guessSymbol(symbol, bars);
+    this.symbol = this.sym.ticker;
     this.state.dataId = dataId;
     const select = $<HTMLSelectElement>("data");
     let opt = select.querySelector<HTMLOptionElement>(`option[value="${dataId}"]`);
@@ -276,6 +290,7 @@ export class App {
     }
     select.value = dataId;
     this.chart.setBars(bars);
+    this.chart.setTick(this.sym.mintick, priceDecimals(this.sym.mintick));
     this.persist();
   }
 
@@ -286,7 +301,7 @@ export class App {
       this.useData(file.name, bars, "upload", "CHART");
       $<HTMLSelectElement>("data").value = "upload";
       this.setStatus(
-        `${file.name}: ${bars.time.length} bars loaded${stored ? "" : " (too large to keep across reloads)"}`,
+        `${file.name}: ${bars.time.length} bars loaded${stored ? "" : " (too large to keep across reloads)"}; tick ${this.sym.mintick}, ${this.sym.timezone} (Symbol… to change)`,
       );
       await this.run();
       return true;
@@ -314,6 +329,7 @@ export class App {
         symbol: this.symbol,
         inputs: this.state.inputs,
         profiler: this.state.profiler,
+        syminfo: toSymInfo(this.sym),
       });
     } catch (e) {
       if (seq === this.runSeq) {
@@ -389,7 +405,7 @@ export class App {
   private clearResult(note: string): void {
     this.result = null;
     this.chart.clearResult();
-    $("legend").replaceChildren();
+    this.legend.clear();
     this.report.clear(note);
     this.runProblems = [];
     this.showProblems(this.editorProblems);
@@ -410,24 +426,20 @@ export class App {
     opt.title = up ? url : edgeHelp(url, "no answer");
   }
 
-  /** Script name plus one swatch per drawn plot; a colour that changes by bar shows its last value. */
   private renderLegend(result: PackedRunResult): void {
-    const legend = $("legend");
-    legend.replaceChildren(h("span", { class: "item" }, h("b", {}, result.script_name || "")));
-    for (const [title, m] of Object.entries(result.plot_meta ?? {})) {
-      if (!LEGEND_KINDS.has(m.kind) || m.display === "none") continue;
-      const perBar = result.plot_colors?.[title];
-      let color: unknown = m.color;
-      if (perBar)
-        for (let i = perBar.length - 1; i >= 0; i--)
-          if (perBar[i]) {
-            color = perBar[i];
-            break;
-          }
-      const sw = h("span", { class: "swatch" });
-      sw.style.background = cssColor(color, "#2962ff");
-      legend.append(h("span", { class: "item" }, sw, title));
-    }
+    this.legend.render(result, this.data!.bars, this.sym.ticker, priceDecimals(this.sym.mintick));
+  }
+
+  /** Opens the symbol dialog; an edit is kept for this data set and the script runs again with it. */
+  async editSymbol(): Promise<void> {
+    const next = await editSymbol(this.sym);
+    if (!next || !this.data) return;
+    this.sym = next;
+    this.symbol = next.ticker;
+    this.state.symbols = { ...this.state.symbols, [this.state.dataId]: next };
+    this.flushState();
+    this.chart.setTick(next.mintick, priceDecimals(next.mintick));
+    await this.run();
   }
 
   /** The editor's diagnostics (parser, checker) plus the last run's error with its line and bar. */
@@ -471,7 +483,7 @@ export class App {
 
   /** The symbol as the report formats it (currency, time zone, price decimals from mintick). */
   reportSymbol(): ReportSymbol {
-    return { currency: "USD", timezone: "Etc/UTC", priceDecimals: 2 };
+    return { currency: this.sym.currency, timezone: this.sym.timezone, priceDecimals: priceDecimals(this.sym.mintick) };
   }
 
   get reportPanel(): ReportPanel {

@@ -3,6 +3,7 @@
 
 import "./styles.css";
 import { App } from "./app.js";
+import { crosshairTime } from "./chart/chart-view.js";
 import { BrowserEngine, TrialTrace } from "./engines/browser.js";
 import { PIPELINE_DEPTH } from "../../src/worker/pool.js";
 import { contentKey } from "./data/parse.js";
@@ -16,6 +17,14 @@ const hook = {
   /** Everything drawn on the price chart: per series type, pane, point count and last value. */
   seriesData: () => app.chart.snapshot(),
   lastTiming: () => app.lastTiming,
+  /** x of a bar in the chart's box (to hover it), and the crosshair's time label for a bar. */
+  barX: (bar: number) => app.chart.barX(bar),
+  crosshairLabel: (bar: number) => crosshairTime(((app.data?.bars.time[bar] ?? 0) / 1000) as never),
+  /** A plot's value at a bar, as the result has it (null for na). */
+  plotValue: (title: string, bar: number) => {
+    const v = app.result?.series[title]?.[bar];
+    return typeof v === "number" && v === v ? v : null;
+  },
   /** The report's overview chart extent (time axis from the first bar) and its CSV export. */
   reportExtent: () => app.reportPanel.overviewExtent(),
   tradesCsv: () => app.reportPanel.tradesCsv(),

@@ -2,6 +2,7 @@
 // them) plus engine settings and input overrides (in localStorage). Uploaded data is kept in
 // localStorage when it fits.
 
+import type { ChartSymbol } from "./data/symbol.js";
 import type { EngineId } from "./engines/types.js";
 import type { PackedBars } from "../../src/worker/protocol.js";
 
@@ -15,6 +16,8 @@ export interface AppState {
   edgeKey: string;
   inputs: Record<string, unknown>;
   profiler: boolean;
+  /** Symbol descriptions edited in the symbol dialog, by data id. */
+  symbols: Record<string, ChartSymbol>;
 }
 
 const KEY = "resin.app.v1";

@@ -10,6 +10,7 @@ import {
   LineSeries,
   LineStyle,
   LineType,
+  TickMarkType,
   createChart,
   createSeriesMarkers,
   type CandlestickData,
@@ -65,6 +66,11 @@ export class ChartView {
   private layers: { series: ISeriesApi<SeriesType>; layer: CanvasLayer }[] = [];
   private markerCount = 0;
   private markerColors = 0;
+  private priceFormat: { type: "price"; precision: number; minMove: number } = {
+    type: "price",
+    precision: 2,
+    minMove: 0.01,
+  };
   private orderMarkers = 0;
   private duplicateOrderMarkers = 0;
   /** Tables rendered as HTML in the last render (painted drawings are counted by paintDrawings). */
@@ -93,8 +99,10 @@ export class ChartView {
         panes: { separatorColor: "#d1d4dc" },
       },
       grid: { vertLines: { color: "#f0f3fa" }, horzLines: { color: "#f0f3fa" } },
-      timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6 },
+      timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6, tickMarkFormatter: tickMark },
       crosshair: { mode: 0 },
+      // the crosshair's time label names the day and the year, as TradingView's does
+      localization: { timeFormatter: crosshairTime },
     });
     this.candles = this.chart.addSeries(CandlestickSeries, {
       upColor: UP,
@@ -139,6 +147,27 @@ export class ChartView {
         close: bars.close[i],
       };
     }
+  }
+
+  /** Price format of the candles and overlay plots: the symbol's tick size. */
+  setTick(mintick: number, decimals: number): void {
+    this.priceFormat = { type: "price", precision: decimals, minMove: mintick };
+    this.candles.applyOptions({ priceFormat: this.priceFormat });
+    for (const d of this.drawn) if (d.pane === 0) d.series.applyOptions({ priceFormat: this.priceFormat });
+  }
+
+  /** Calls `cb` with the bar index under the crosshair (null when the pointer leaves the chart). */
+  onHover(cb: (bar: number | null) => void): void {
+    this.chart.subscribeCrosshairMove((p) => {
+      const n = this.times.length;
+      if (p.logical === undefined || p.logical === null || !n) return cb(null);
+      cb(Math.max(0, Math.min(n - 1, this.start + Math.round(p.logical))));
+    });
+  }
+
+  /** x of bar `bar` in the chart's box (for tests that hover a bar), null when it is not in view. */
+  barX(bar: number): number | null {
+    return this.chart.timeScale().logicalToCoordinate((bar - this.start) as never);
   }
 
   /** New data: candles replace the old ones and the view shows the latest bars. */
@@ -318,7 +347,13 @@ export class ChartView {
   private drawPlan(plan: PlotPlan, result: PackedRunResult, markers: Record<Pane, SeriesMarker<Time>[]>): void {
     const col = result.series[plan.title];
     const colors = result.plot_colors?.[plan.title];
-    const common = { title: plan.title, priceLineVisible: false, lastValueVisible: true };
+    const common = {
+      title: plan.title,
+      priceLineVisible: false,
+      lastValueVisible: true,
+      // overlay plots are prices: they show the symbol's tick; pane plots keep their own scale's format
+      ...("pane" in plan && plan.pane === 0 ? { priceFormat: this.priceFormat } : {}),
+    };
     switch (plan.type) {
       case "line": {
         const s = this.chart.addSeries(
@@ -480,6 +515,8 @@ export class ChartView {
   /** Read-only view of what is drawn, for the e2e test hook. */
   snapshot(): {
     candles: number;
+    /** Decimals of the price axis (the symbol's tick). */
+    pricePrecision: number;
     candleColors: number;
     windowStart: number;
     series: SeriesSnapshot[];
@@ -520,6 +557,7 @@ export class ChartView {
     ).size;
     return {
       candles: this.candles.data().length,
+      pricePrecision: this.priceFormat.precision,
       candleColors,
       markerColors: this.markerColors,
       orderMarkers: this.orderMarkers,
@@ -532,6 +570,32 @@ export class ChartView {
       drawings: { ...this.drawnKinds, ...(this.tableCount ? { table: this.tableCount } : {}) },
     };
   }
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+/** Time-axis labels (UTC): the year at year ticks, month ticks with a short year, days with the month. */
+function tickMark(time: Time, type: TickMarkType): string {
+  const d = new Date((time as number) * 1000);
+  const mon = MONTHS[d.getUTCMonth()];
+  switch (type) {
+    case TickMarkType.Year:
+      return String(d.getUTCFullYear());
+    case TickMarkType.Month:
+      return `${mon} '${String(d.getUTCFullYear()).slice(2)}`;
+    case TickMarkType.DayOfMonth:
+      return `${d.getUTCDate()} ${mon}`;
+    default:
+      return `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+  }
+}
+
+/** The crosshair's time: "Tue 04 Mar 2025 14:00" (UTC). */
+export function crosshairTime(time: Time): string {
+  const d = new Date((time as number) * 1000);
+  const hm = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+  return `${DAYS[d.getUTCDay()]} ${String(d.getUTCDate()).padStart(2, "0")} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${hm}`;
 }
 
 /** `color` with its opacity scaled by `a` (for area fills under the line). */

@@ -53,6 +53,7 @@ export class BrowserEngine implements Engine {
           source: req.source,
           barsKey: req.data.key,
           symbol: req.symbol,
+          runtime: { syminfo: req.syminfo, broker: req.strategy },
           // "auto" like the HTTP API's default: compiled when eligible, interpret otherwise
           options: {
             inputs: req.inputs,

@@ -85,6 +85,7 @@ export async function postRun(
     profiler: req.profiler,
   };
   if (req.mode) body.mode = req.mode;
+  if (req.syminfo) body.syminfo = req.syminfo;
   const { status, json } = await postJson(target, "/run", body, signal);
   if (status === 200 && json.status === "success") {
     const { status: _s, ...result } = json;

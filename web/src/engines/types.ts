@@ -1,6 +1,7 @@
 // One interface for every place a script can run. The app talks only to `Engine`; switching between
 // the in-browser worker pool, the HTTP server and the edge worker changes nothing else.
 
+import type { SymInfo } from "../../../src/core/result.js";
 import type { PackedBars, PackedRunResult } from "../../../src/worker/protocol.js";
 
 export type EngineId = "browser" | "http" | "edge";
@@ -19,6 +20,10 @@ export interface EngineRunRequest {
   inputs: Record<string, unknown>;
   profiler: boolean;
   mode?: string;
+  /** The symbol's description (tick size, time zone, session, currency, type). */
+  syminfo?: SymInfo;
+  /** strategy() properties overridden for this run (the Properties tab), by parameter name. */
+  strategy?: Record<string, unknown>;
 }
 
 export interface ParamSpec {

@@ -16,6 +16,7 @@ import { DEFAULT_SCRIPT, EXAMPLES } from "./examples.js";
 import { loadState, loadUpload, saveState, saveUpload, type AppState } from "./state.js";
 import { fmtTime, h } from "./ui/dom.js";
 import { renderInputs } from "./ui/inputs-panel.js";
+import { renderProperties } from "./ui/properties-panel.js";
 import { Legend } from "./ui/legend.js";
 import { renderLogs } from "./ui/logs-panel.js";
 import { OptimizePanel } from "./ui/optimize-panel.js";
@@ -76,6 +77,7 @@ export class App {
       inputs: {},
       profiler: false,
       symbols: {},
+      properties: {},
     });
     this.chart = new ChartView($("chart"), $("tables"));
     this.legend = new Legend($("legend"));
@@ -193,7 +195,7 @@ export class App {
     const labels: Record<EngineId, string> = {
       browser: "In-browser (worker)",
       http: "HTTP server",
-      edge: "Edge worker",
+      edge: "Edge worker (set its URL in ⚙)",
     };
     engine.append(
       ...(Object.keys(labels) as EngineId[]).map((id) =>
@@ -205,7 +207,9 @@ export class App {
       this.flushState();
       void this.run();
     });
-    void this.probeEdge();
+    // probed when asked for (a probe of nothing logs a network error in the console): at start only
+    // when the edge is the chosen engine, and whenever its URL changes
+    if (this.state.engine === "edge") void this.probeEdge();
     $("edge-url").addEventListener("change", () => void this.probeEdge());
     const bindText = (id: string, key: "httpUrl" | "edgeUrl" | "edgeKey") => {
       const el = $<HTMLInputElement>(id);
@@ -330,6 +334,7 @@ export class App {
         inputs: this.state.inputs,
         profiler: this.state.profiler,
         syminfo: toSymInfo(this.sym),
+        strategy: this.properties(source),
       });
     } catch (e) {
       if (seq === this.runSeq) {
@@ -388,6 +393,17 @@ export class App {
       },
     );
     this.report.render(result, this.data!.bars, this.reportSymbol());
+    renderProperties(
+      $("properties-panel"),
+      result,
+      this.properties(source) ?? {},
+      this.engine().id === "browser",
+      (next) => {
+        this.state.properties = { ...this.state.properties, [scriptKey(source)]: next };
+        this.flushState();
+        void this.run();
+      },
+    );
     renderLogs($("logs-panel"), result);
     renderProfile($("profile-panel"), result, source, (line) => this.gotoLine(line));
     this.optimize.setInputs(result.inputs ?? [], result.script_type === "strategy");
@@ -481,6 +497,12 @@ export class App {
     return this.run();
   }
 
+  /** The Properties overrides kept for this script (by its strategy() title), undefined when none. */
+  properties(source: string): Record<string, unknown> | undefined {
+    const o = this.state.properties[scriptKey(source)];
+    return o && Object.keys(o).length ? o : undefined;
+  }
+
   /** The symbol as the report formats it (currency, time zone, price decimals from mintick). */
   reportSymbol(): ReportSymbol {
     return { currency: this.sym.currency, timezone: this.sym.timezone, priceDecimals: priceDecimals(this.sym.mintick) };
@@ -528,4 +550,9 @@ function runProblems(result: PackedRunResult): Diagnostic[] {
 
 function edgeHelp(url: string, why: string): string {
   return `No edge worker answers at ${url || "the configured URL"} (${why}). Start one locally with \`npx resinctl dev worker resin\` (it listens on http://127.0.0.1:8788), or set a deployed worker's URL and key under ⚙; the In-browser engine needs nothing.`;
+}
+
+/** What Properties are remembered by: the script's declared title (the first string of its declaration). */
+export function scriptKey(source: string): string {
+  return /^\s*(?:strategy|indicator)\s*\(\s*(?:title\s*=\s*)?"([^"]*)"/m.exec(source)?.[1] ?? "script";
 }

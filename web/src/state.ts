@@ -18,6 +18,8 @@ export interface AppState {
   profiler: boolean;
   /** Symbol descriptions edited in the symbol dialog, by data id. */
   symbols: Record<string, ChartSymbol>;
+  /** Properties overrides (strategy() settings) by script title. */
+  properties: Record<string, Record<string, unknown>>;
 }
 
 const KEY = "resin.app.v1";

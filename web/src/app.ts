@@ -22,6 +22,7 @@ import { renderLogs } from "./ui/logs-panel.js";
 import { OptimizePanel } from "./ui/optimize-panel.js";
 import { renderProfile } from "./ui/profiler-panel.js";
 import { ReportPanel, type ReportSymbol } from "./ui/report-panel.js";
+import { ComparePanel, isComparable } from "./ui/compare-panel.js";
 import { editSymbol } from "./ui/symbol-dialog.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -62,6 +63,7 @@ export class App {
     type: "crypto",
   };
   private legend: Legend;
+  private compare: ComparePanel;
   /** Problems from the editor (kept while a run's own error is shown next to them) and from the last run. */
   private editorProblems: readonly Diagnostic[] = [];
   private runProblems: Diagnostic[] = [];
@@ -82,6 +84,13 @@ export class App {
     this.chart = new ChartView($("chart"), $("tables"));
     this.legend = new Legend($("legend"));
     this.chart.onHover((bar) => this.legend.show(bar));
+    this.compare = new ComparePanel($("compare-panel"), () => ({
+      result: this.result,
+      barTimes: this.data?.bars.time ?? null,
+      mintick: this.sym.mintick,
+      timezone: this.sym.timezone,
+      highlight: (bar) => this.chart.highlightBar(bar),
+    }));
     this.report = new ReportPanel($("report-panel"));
     this.optimize = new OptimizePanel(
       $("optimize-panel"),
@@ -232,6 +241,13 @@ export class App {
     });
     $("run").addEventListener("click", () => void this.run());
     $("symbol-info").addEventListener("click", () => void this.editSymbol());
+    // a dropped file: TradingView's exports are compared, anything else is loaded as data
+    window.addEventListener("dragover", (e) => e.preventDefault());
+    window.addEventListener("drop", (e) => {
+      e.preventDefault();
+      const file = e.dataTransfer?.files[0];
+      if (file) void this.dropFile(file);
+    });
     $("notice-close").addEventListener("click", () => ($("notice").hidden = true));
     $("stop").addEventListener("click", () => {
       // terminates the busy workers (or aborts the request); the run then reports the cancellation
@@ -405,6 +421,7 @@ export class App {
       },
     );
     renderLogs($("logs-panel"), result);
+    this.compare.rerun();
     renderProfile($("profile-panel"), result, source, (line) => this.gotoLine(line));
     this.optimize.setInputs(result.inputs ?? [], result.script_type === "strategy");
     this.renderLegend(result);
@@ -431,7 +448,8 @@ export class App {
   private async probeEdge(): Promise<void> {
     const opt = $<HTMLSelectElement>("engine").querySelector<HTMLOptionElement>('option[value="edge"]');
     if (!opt) return;
-    const url = this.state.edgeUrl.replace(/\/$/, "");
+    // the field's value: this listener may run before the one that stores it in the state
+    const url = ($<HTMLInputElement>("edge-url").value.trim() || this.state.edgeUrl).replace(/\/$/, "");
     let up = false;
     try {
       up = (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).ok;
@@ -444,6 +462,15 @@ export class App {
 
   private renderLegend(result: PackedRunResult): void {
     this.legend.render(result, this.data!.bars, this.sym.ticker, priceDecimals(this.sym.mintick));
+  }
+
+  /** A file dropped on the app (or picked): compared with the run when it is a TradingView export, else loaded. */
+  async dropFile(file: File): Promise<void> {
+    const text = await file.text();
+    if (isComparable(text, this.result)) {
+      this.showTab("right", "compare");
+      this.compare.compare(file.name, text);
+    } else await this.upload(file);
   }
 
   /** Opens the symbol dialog; an edit is kept for this data set and the script runs again with it. */

@@ -25,6 +25,12 @@ const hook = {
     const v = app.result?.series[title]?.[bar];
     return typeof v === "number" && v === v ? v : null;
   },
+  /** The exit bar of trade `num` (null when open or not listed). */
+  tradeExitBar: (num: number) => {
+    const st = app.result?.strategy;
+    const t = st ? [...st.trades, ...st.open_trades].find((x) => x.trade_num === num) : undefined;
+    return t?.exit_bar_index ?? null;
+  },
   /** The report's overview chart extent (time axis from the first bar) and its CSV export. */
   reportExtent: () => app.reportPanel.overviewExtent(),
   tradesCsv: () => app.reportPanel.tradesCsv(),

@@ -72,6 +72,8 @@ export class ChartView {
     minMove: 0.01,
   };
   private orderMarkers = 0;
+  /** A bar to point out (Compare's first difference), drawn with the next renders. */
+  private highlight: { bar: number; text: string } | null = null;
   private duplicateOrderMarkers = 0;
   /** Tables rendered as HTML in the last render (painted drawings are counted by paintDrawings). */
   private tableCount = 0;
@@ -165,6 +167,22 @@ export class ChartView {
     });
   }
 
+  /**
+   * Shows bar `bar`: older bars are loaded when it is before the window, the view centres on it, the
+   * crosshair sits on its close and a marker names it (kept until the next data set).
+   */
+  highlightBar(bar: number, text = "first difference"): void {
+    if (!this.bars || bar < 0 || bar >= this.times.length) return;
+    while (bar < this.start) this.extend();
+    this.highlight = { bar, text };
+    if (this.result) this.render(this.result);
+    const logical = bar - this.start;
+    this.chart.timeScale().setVisibleLogicalRange({ from: logical - 80, to: logical + 40 });
+    // after the new range is laid out, or the crosshair lands where the bar was before the scroll
+    const bars = this.bars;
+    requestAnimationFrame(() => this.chart.setCrosshairPosition(bars.close[bar], this.times[bar], this.candles));
+  }
+
   /** x of bar `bar` in the chart's box (for tests that hover a bar), null when it is not in view. */
   barX(bar: number): number | null {
     return this.chart.timeScale().logicalToCoordinate((bar - this.start) as never);
@@ -173,6 +191,7 @@ export class ChartView {
   /** New data: candles replace the old ones and the view shows the latest bars. */
   setBars(bars: PackedBars): void {
     this.clearResult();
+    this.highlight = null;
     this.result = null;
     this.bars = bars;
     const n = bars.time.length;
@@ -224,6 +243,15 @@ export class ChartView {
     for (const plan of plans) this.drawPlan(plan, result, markers);
     const orders = this.strategyMarkers(result);
     markers[0].push(...orders);
+    const hl = this.highlight;
+    if (hl && hl.bar >= this.start && hl.bar < this.times.length)
+      markers[0].push({
+        time: this.times[hl.bar],
+        position: "aboveBar",
+        shape: "square",
+        color: "#ff6d00",
+        text: hl.text,
+      });
     // two order markers at one bar and side with the same text would be one label printed twice
     const seen = new Set(orders.map((m) => `${m.time}|${m.position}|${m.text}`));
     this.duplicateOrderMarkers = orders.length - seen.size;
@@ -517,6 +545,7 @@ export class ChartView {
     candles: number;
     /** Decimals of the price axis (the symbol's tick). */
     pricePrecision: number;
+    highlightedBar: number | null;
     candleColors: number;
     windowStart: number;
     series: SeriesSnapshot[];
@@ -558,6 +587,7 @@ export class ChartView {
     return {
       candles: this.candles.data().length,
       pricePrecision: this.priceFormat.precision,
+      highlightedBar: this.highlight?.bar ?? null,
       candleColors,
       markerColors: this.markerColors,
       orderMarkers: this.orderMarkers,

@@ -256,6 +256,7 @@ export function edgeApp(env: EdgeEnv, engine: Engine = createInProcessEngine()):
       engine,
       defaultMode: "interpret",
       corsOrigins: "*",
+      generate: false,
       extend: (a) => registerEdgeRoutes(a, env, engine),
     });
     cache.set(env, app);

@@ -15,6 +15,7 @@ import type { RouteContext } from "./route-context.js";
 import { registerRunRoutes } from "./routes-run.js";
 import { registerOptimizeRoute } from "./routes-optimize.js";
 import { registerBacktestRoute } from "./routes-backtest.js";
+import { registerGenerateRoute } from "./routes-generate.js";
 
 export interface AppOptions {
   /** Evaluates runs; defaults to the in-process Runtime. */
@@ -40,6 +41,8 @@ export interface AppOptions {
   requestLog?: (line: string) => void;
   /** Reports unexpected errors (they reach clients as INTERNAL_ERROR without details). */
   onInternalError?: (err: unknown) => void;
+  /** POST /generate (src/generate); default on. The edge evaluate worker leaves it to its own worker (src/edge/generate-worker.ts). */
+  generate?: boolean;
   /** Lets a host add routes (the edge worker's registry, ingest, cron) and middleware before the API routes. */
   extend?: (app: Hono) => void;
 }
@@ -125,6 +128,7 @@ export function createApp(options: AppOptions = {}): Hono {
   registerRunRoutes(app, ctx);
   registerOptimizeRoute(app, ctx);
   registerBacktestRoute(app, ctx);
+  if (options.generate ?? true) registerGenerateRoute(app, ctx, env);
 
   app.notFound(async (c) => {
     const allowed = allowedMethods(app, c.req.path);

@@ -13,7 +13,9 @@ import type { Env } from "../server/limits.js";
 import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
 import type { EdgeEnv } from "./bindings.js";
 import { runJobs } from "./cron.js";
-import { cancelOpen, deadLetters, ensureOutbox, queueDepth } from "../mesh/outbox.js";
+import { historyByKeyPrefix, cancelOpen, deadLetters, ensureOutbox, queueDepth } from "../mesh/outbox.js";
+import { getDestinations, publicDestination, putDestinations, validDestinations } from "./alert-destinations.js";
+import { alertKeyPrefix } from "./alerts.js";
 import { ensureJobLedger } from "./job-ledger.js";
 import {
   deleteScript,
@@ -56,6 +58,8 @@ const CRON_RUN_SCHEMA: Schema = [
   { name: "job_id", type: "string", default: null },
   { name: "force", type: "bool", default: false },
 ];
+
+const ALERTS_SCHEMA: Schema = [{ name: "destinations", type: "array", required: true }];
 
 const KILL_SWITCH_SCHEMA: Schema = [{ name: "on", type: "bool", required: true }];
 
@@ -173,6 +177,32 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     if (!(await deleteScript(env, c.req.param("id"))))
       throw new ApiError(404, "NOT_FOUND", `no script '${c.req.param("id")}'`);
     return c.json({ status: "success", id: c.req.param("id"), deleted: true });
+  });
+
+  // Alert destinations of a registered script, and its delivery history (the newest outbox rows).
+  app.get("/scripts/:id/alerts", async (c) => {
+    const id = c.req.param("id");
+    if (!(await getScript(env, id))) throw new ApiError(404, "NOT_FOUND", `no script '${id}'`);
+    const limit = Math.min(200, Math.max(1, Number(c.req.query("limit") ?? 50) || 50));
+    let deliveries: unknown[] = [];
+    if (env.RESIN_DB) {
+      await ensureJobLedger(env.RESIN_DB);
+      deliveries = await historyByKeyPrefix(env.RESIN_DB, alertKeyPrefix(id), limit);
+    }
+    return c.json({
+      status: "success",
+      script_id: id,
+      destinations: (await getDestinations(env, id)).map(publicDestination),
+      deliveries,
+    });
+  });
+  app.put("/scripts/:id/alerts", async (c) => {
+    const id = c.req.param("id");
+    if (!(await getScript(env, id))) throw new ApiError(404, "NOT_FOUND", `no script '${id}'`);
+    const b = await body(c, ALERTS_SCHEMA);
+    const dests = validDestinations(env, b.destinations as unknown[]);
+    await putDestinations(env, id, dests);
+    return c.json({ status: "success", script_id: id, destinations: dests.map(publicDestination) });
   });
 
   app.post("/ingest", async (c) => {

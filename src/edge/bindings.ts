@@ -39,6 +39,13 @@ export interface EdgeEnv {
   /** Outbox retry policy: first retry delay (ms, doubling), attempts before dead-lettering. */
   OUTBOX_RETRY_BASE_MS?: string;
   OUTBOX_MAX_ATTEMPTS?: string;
+  /** Hosts alert deliveries may reach although private or loopback (comma-separated host or host:port). */
+  OUTBOUND_ALLOW_HOSTS?: string;
+  /** Chat ids alert chat destinations may name (comma-separated). */
+  CHAT_ALLOWLIST?: string;
+  /** The chat bot's token (Telegram sendMessage) and API base (default https://api.telegram.org). */
+  TELEGRAM_BOT_TOKEN?: string;
+  TELEGRAM_API_BASE?: string;
   /** "false" disables event forwarding for every job. */
   FORWARD_EVENTS?: string;
   FREE_TIER_LIMITS?: string;

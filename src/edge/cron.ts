@@ -1,12 +1,15 @@
 // Bar-close jobs: each enabled job re-runs its stored script over its symbol/timeframe's stored
-// bars when a newer closed bar exists. Under the job's lock (job-ledger.ts), the strategy events of
-// the new bars go to the outbox in the same transaction that marks the bar processed; then the
-// outbox is drained (outbox-drain.ts) with retries and backoff, so a trade service that fails or is
-// down loses nothing, and concurrent runs deliver each order once. Alerts are never orders.
+// bars when a newer closed bar exists. Under the job's lock (job-ledger.ts), the strategy events and
+// the alert firings of the new bars go to the outbox in the same transaction that marks the bar
+// processed; then the outbox is drained (outbox-drain.ts) with retries and backoff, so a trade
+// service or alert receiver that fails or is down loses nothing, and concurrent runs deliver each
+// order and alert once. Alerts are never orders: they go only to the script's alert destinations.
 
 import type { Engine } from "../server/engine.js";
 import type { EdgeEnv } from "./bindings.js";
 import { acquireJobLock, commitRun, ensureJobLedger, readJobState, releaseJobLock } from "./job-ledger.js";
+import { getDestinations } from "./alert-destinations.js";
+import { alertRows, alertStream } from "./alerts.js";
 import { drainEdgeOutbox, streamReport } from "./outbox-drain.js";
 import { orderRows, orderStream } from "./orders.js";
 import { type CronJob, getBars, getJobs, getJobState, getScript, putJobState } from "./store.js";
@@ -27,7 +30,12 @@ export interface JobOutcome {
   failed?: number;
   /** This job's orders still waiting in the outbox (retried with backoff). */
   pending?: number;
+  /** Alert firings of the new bars. */
   alerts?: number;
+  /** Alert deliveries (firing x destination) this run wrote to the outbox, delivered in this invocation, still waiting. */
+  alerts_queued?: number;
+  alerts_delivered?: number;
+  alerts_pending?: number;
 }
 
 export function forwardingEnabled(env: EdgeEnv, job: CronJob): boolean {
@@ -67,7 +75,11 @@ async function runLocked(env: EdgeEnv, engine: Engine, job: CronJob, force: bool
   const events = result.events ?? [];
   const fresh = events.filter((e) => e.bar_time > since).length;
   const forwarding = forwardingEnabled(env, job);
-  const rows = forwarding && db ? orderRows(job, script.id, events, since) : [];
+  const orders = forwarding && db ? orderRows(job, script.id, events, since) : [];
+  // Alerts are their own channel, never orders: they go only to the script's own destinations.
+  const alerts = result.alerts ?? [];
+  const alertQueue = db ? alertRows(job, script.id, alerts, since, await getDestinations(env, script.id)) : [];
+  const rows = [...orders, ...alertQueue];
   state.last_bar_time = lastTime;
   state.last_error = null;
   if (db) await commitRun(db, job.id, state, rows, now);
@@ -79,9 +91,10 @@ async function runLocked(env: EdgeEnv, engine: Engine, job: CronJob, force: bool
     bars: bars.length,
     last_bar_time: lastTime,
     events: fresh,
-    queued: rows.length,
+    queued: orders.length,
     forwarded: 0,
-    alerts: result.alerts?.length ?? 0,
+    alerts: alerts.filter((a) => a.time > since).length,
+    alerts_queued: alertQueue.length,
   };
 }
 
@@ -121,7 +134,14 @@ export async function runJobs(
   const report = await drainEdgeOutbox(env, db);
   for (const o of out) {
     const job = selected.find((j) => j.id === o.job_id);
-    if (!job || !forwardingEnabled(env, job)) continue;
+    if (!job) continue;
+    const dests = await getDestinations(env, job.script_id);
+    if (dests.length) {
+      const perDest = await Promise.all(dests.map((d) => streamReport(db, report, alertStream(job.id, d.id), "alert")));
+      o.alerts_delivered = perDest.reduce((n, s) => n + s.delivered, 0);
+      o.alerts_pending = perDest.reduce((n, s) => n + s.pending, 0);
+    }
+    if (!forwardingEnabled(env, job)) continue;
     const s = await streamReport(db, report, orderStream(job.id), "order");
     o.forwarded = s.delivered;
     o.failed = s.failed;

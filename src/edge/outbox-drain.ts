@@ -1,10 +1,11 @@
 // The edge worker's outbox sender: the retry policy from the worker's vars, and delivery by
-// channel (orders to the trade service; alert messages to their destinations).
+// channel (orders to the trade service, orders.ts; alert messages to their destinations, alerts.ts).
 
 import type { D1Like } from "../mesh/d1.js";
 import { type Channel, DEFAULT_RETRY, type RetryPolicy, streamCounts } from "../mesh/outbox.js";
 import { type DeliveryOutcome, type DrainReport, drainOutbox } from "../mesh/outbox-sender.js";
 import type { EdgeEnv } from "./bindings.js";
+import { deliverAlert } from "./alerts.js";
 import { deliverOrder } from "./orders.js";
 
 /** How long one invocation spends draining (a cron invocation or a /cron/run request). */
@@ -29,6 +30,7 @@ export function drainEdgeOutbox(env: EdgeEnv, db: D1Like): Promise<DrainReport> 
     db,
     (row) => {
       if (row.channel === "order") return deliverOrder(env, row);
+      if (row.channel === "alert") return deliverAlert(env, row);
       return Promise.resolve<DeliveryOutcome>({ kind: "dead", reason: `no delivery for channel '${row.channel}'` });
     },
     { policy: retryPolicy(env), budgetMs: DRAIN_BUDGET_MS },

@@ -209,3 +209,20 @@ export async function deadLetters(db: D1Like, limit: number): Promise<OutboxRow[
       .all<OutboxRow>()
   ).results;
 }
+
+/** The newest rows whose key starts with `prefix` (substr, not LIKE: ids may hold LIKE's wildcards), payload left out. */
+export async function historyByKeyPrefix(
+  db: D1Like,
+  prefix: string,
+  limit: number,
+): Promise<Omit<OutboxRow, "payload">[]> {
+  return (
+    await db
+      .prepare(
+        `SELECT id, key, channel, stream, bar_time, status, attempts, next_at, last_error, created_at, delivered_at
+         FROM outbox WHERE substr(key, 1, ?1) = ?2 ORDER BY id DESC LIMIT ?3`,
+      )
+      .bind(prefix.length, prefix, limit)
+      .all<Omit<OutboxRow, "payload">>()
+  ).results;
+}

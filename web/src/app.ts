@@ -24,6 +24,7 @@ import { renderProfile } from "./ui/profiler-panel.js";
 import { ReportPanel, type ReportSymbol } from "./ui/report-panel.js";
 import { ComparePanel, isComparable } from "./ui/compare-panel.js";
 import { editSymbol } from "./ui/symbol-dialog.js";
+import { DescribePanel } from "./ui/describe-panel.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -122,6 +123,13 @@ export class App {
       onDiagnostics: (d) => this.showProblems(d),
     });
     this.wireControls();
+    new DescribePanel($("editor"), {
+      serverUrl: () => (this.state.engine === "http" ? this.state.httpUrl || location.origin : null),
+      apply: (script) => {
+        this.setSource(script);
+        void this.run();
+      },
+    });
     window.addEventListener("pagehide", () => this.flushState());
     await this.selectData(this.state.dataId);
     await this.run();

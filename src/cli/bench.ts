@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Runtime } from "../runtime/index.js";
 import type { ColumnarBars, Mode } from "../core/result.js";
+import type { OptimizeRow } from "./bench-optimize.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BENCH_DIR = join(PACKAGE_ROOT, "bench");
@@ -21,6 +22,9 @@ interface BenchOptions {
   pinetsMaxBars: number;
   json: boolean;
   scripts: string[] | null;
+  /** The optimize rows (bench-optimize.ts): a study on each Node host, over optimizeBars bars. */
+  optimize: boolean;
+  optimizeBars: number;
 }
 
 interface Row {
@@ -284,6 +288,18 @@ function formatTable(rows: Row[]): string {
   return out.join("\n");
 }
 
+function formatOptimize(rows: OptimizeRow[]): string {
+  const out = [
+    "| optimize (ema_atr_stop) | bars | trials | ms | trials/s | a trial, x a plain run |",
+    "|---|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of rows)
+    out.push(
+      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.ms.toFixed(0)} | ${r.trialsPerSecond.toFixed(1)} | ${r.trialCost.toFixed(2)} |`,
+    );
+  return out.join("\n");
+}
+
 function parseArgs(argv: string[]): BenchOptions | string {
   const opts: BenchOptions = {
     sizes: [10_000, 100_000, 1_000_000],
@@ -292,6 +308,8 @@ function parseArgs(argv: string[]): BenchOptions | string {
     pinetsMaxBars: 100_000,
     json: false,
     scripts: null,
+    optimize: true,
+    optimizeBars: 20_000,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -306,21 +324,27 @@ function parseArgs(argv: string[]): BenchOptions | string {
     else if (a === "--pinets-max") opts.pinetsMaxBars = Number(next());
     else if (a === "--scripts") opts.scripts = next().split(",");
     else if (a === "--json") opts.json = true;
+    else if (a === "--no-optimize") opts.optimize = false;
+    else if (a === "--optimize-bars") opts.optimizeBars = Number(next());
     else if (a === "--help" || a === "-h") return "help";
     else return `unknown option '${a}'`;
   }
   if (opts.sizes.some((n) => !Number.isInteger(n) || n <= 0))
     return "--sizes takes positive integers, e.g. 10000,100000";
+  if (!Number.isInteger(opts.optimizeBars) || opts.optimizeBars < 100) return "--optimize-bars takes an integer >= 100";
   return opts;
 }
 
 const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
                    [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
+                   [--no-optimize] [--optimize-bars N]
 
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
 floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
 prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
-for memory). On a shared machine the CPU-time ratio is the steadier one.`;
+for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time one
+study of ema_atr_stop (16 trials, default 20,000 bars) in-process and on 1 and 2 worker threads:
+trials a second and a trial's engine time as a multiple of a plain run.`;
 
 export async function command(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
@@ -344,6 +368,14 @@ export async function command(argv: string[]): Promise<number> {
     log(`  parse benchmark unavailable: ${String(err)}`);
   }
   const rows = await runBench(opts, log);
+  if (opts.optimize) {
+    try {
+      const { benchOptimize } = await import("./bench-optimize.js");
+      extras.optimize = await benchOptimize(BENCH_DIR, generateBars(opts.optimizeBars), log);
+    } catch (err) {
+      log(`  optimize benchmark unavailable: ${String(err)}`);
+    }
+  }
   try {
     const { benchKernels } = await import("../kernels/bench.js");
     extras.kernels = await benchKernels(100_000);
@@ -353,6 +385,7 @@ export async function command(argv: string[]): Promise<number> {
   if (opts.json) console.log(JSON.stringify({ rows, ...extras }, null, 2));
   else {
     console.log("\n" + formatTable(rows));
+    if (extras.optimize) console.log(`\n${formatOptimize(extras.optimize as OptimizeRow[])}`);
     if (extras.kernels)
       console.log("\nkernels (ns/bar, WASM vs plain JS):\n" + JSON.stringify(extras.kernels, null, 1));
   }

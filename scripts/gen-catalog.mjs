@@ -29,6 +29,8 @@ for (const [name, f] of Object.entries(spec.functions).sort(([a], [b]) => (a < b
     types: f.param_types,
     optional: f.params.filter((p) => optional.includes(p)),
     returns: f.returns,
+    // reference prose, when builtins.json has it (today it holds names and signatures only)
+    ...(f.description ? { description: f.description } : {}),
   };
 }
 const variables = {};

@@ -10,6 +10,8 @@ export interface CatalogFunction {
   optional: string[];
   /** Possible return types, e.g. ["series float"], ["simple bool", "series bool"]. */
   returns: string[];
+  /** The reference manual's description, where builtins.json has one (shown by editors' hover). */
+  description?: string;
 }
 
 export interface CatalogData {

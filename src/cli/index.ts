@@ -267,6 +267,18 @@ Examples:
     );
 
   program
+    .command("lsp")
+    .summary("run the Pine language server over stdio (for editors)")
+    .description(
+      "Speaks the Language Server Protocol on stdin/stdout: diagnostics, completion, hover, signature help, definitions, references, rename, symbols, formatting, semantic tokens, folding and inlay hints for .pine files. Editors start it themselves (editors/vscode does); it runs until the editor closes the connection.",
+    )
+    .option("--stdio", "talk over stdin/stdout (the default and only transport; accepted for editor clients)")
+    .action(async () => {
+      await (await import("../lsp/node/server.js")).runServer();
+      exit(0);
+    });
+
+  program
     .command("completion")
     .summary("print a shell completion script (bash, zsh, fish)")
     .argument("<shell>", "bash | zsh | fish")

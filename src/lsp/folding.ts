@@ -15,7 +15,10 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
     out.push(kind ? { startLine: start, endLine: end, kind } : { startLine: start, endLine: end });
   };
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const x of node) visit(x);
+      return;
+    }
     if (node === null || typeof node !== "object") return;
     const n = node as { kind?: string; span?: { line: number; endLine: number } };
     if (n.kind && n.kind !== "Program" && n.kind !== "Block" && n.span && n.span.endLine > n.span.line)

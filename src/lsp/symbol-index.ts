@@ -311,28 +311,36 @@ export class SymbolIndex {
   private expr(e: A.Expr, scope: Scope): void {
     switch (e.kind) {
       case "Ident":
-        return this.ident(e, scope);
+        this.ident(e, scope);
+        return;
       case "Member":
-        return this.member(e, scope);
+        this.member(e, scope);
+        return;
       case "Call":
-        return this.call(e, scope);
+        this.call(e, scope);
+        return;
       case "Index":
         this.expr(e.object, scope);
-        return this.expr(e.index, scope);
+        this.expr(e.index, scope);
+        return;
       case "Unary":
-        return this.expr(e.operand, scope);
+        this.expr(e.operand, scope);
+        return;
       case "Binary":
         this.expr(e.left, scope);
-        return this.expr(e.right, scope);
+        this.expr(e.right, scope);
+        return;
       case "Ternary":
         this.expr(e.cond, scope);
         this.expr(e.then, scope);
-        return this.expr(e.else, scope);
+        this.expr(e.else, scope);
+        return;
       case "Tuple":
         for (const x of e.elements) this.expr(x, scope);
         return;
       case "Paren":
-        return this.expr(e.expr, scope);
+        this.expr(e.expr, scope);
+        return;
       case "If":
         this.expr(e.cond, scope);
         this.block(e.then, new Scope(scope, e.then.span.end), undefined);
@@ -355,18 +363,21 @@ export class SymbolIndex {
           e.counter.name,
           this.declare(e.counter, "variable", e.counter, e.counter.span, [e.counter.span.end, e.span.end]),
         );
-        return this.block(e.body, inner, undefined);
+        this.block(e.body, inner, undefined);
+        return;
       }
       case "ForIn": {
         this.expr(e.iterable, scope);
         const inner = new Scope(scope, e.span.end);
         for (const n of e.index ? [e.index, e.value] : [e.value])
           inner.vars.set(n.name, this.declare(n, "variable", n, n.span, [n.span.end, e.span.end]));
-        return this.block(e.body, inner, undefined);
+        this.block(e.body, inner, undefined);
+        return;
       }
       case "While":
         this.expr(e.cond, scope);
-        return this.block(e.body, new Scope(scope, e.span.end), undefined);
+        this.block(e.body, new Scope(scope, e.span.end), undefined);
+        return;
       default:
         return;
     }
@@ -374,14 +385,32 @@ export class SymbolIndex {
 
   private ident(e: A.Ident, scope: Scope): void {
     const v = scope.lookup(e.name);
-    if (v) return this.use(e.span, v);
+    if (v) {
+      this.use(e.span, v);
+      return;
+    }
     const fn = this.functions.get(e.name)?.[0];
-    if (fn) return this.use(e.span, fn);
+    if (fn) {
+      this.use(e.span, fn);
+      return;
+    }
     const ty = this.types.get(e.name) ?? this.enums.get(e.name) ?? this.libraries.get(e.name);
-    if (ty) return this.use(e.span, ty);
-    if (catalogVariable(e.name) !== undefined) return this.builtin(e.span, e.name, "variable");
-    if (catalogConstant(e.name) !== undefined) return this.builtin(e.span, e.name, "constant");
-    if (isNamespace(e.name)) return this.builtin(e.span, e.name, "namespace");
+    if (ty) {
+      this.use(e.span, ty);
+      return;
+    }
+    if (catalogVariable(e.name) !== undefined) {
+      this.builtin(e.span, e.name, "variable");
+      return;
+    }
+    if (catalogConstant(e.name) !== undefined) {
+      this.builtin(e.span, e.name, "constant");
+      return;
+    }
+    if (isNamespace(e.name)) {
+      this.builtin(e.span, e.name, "namespace");
+      return;
+    }
   }
 
   /** `a.b` not called: a field, an enum member, a builtin variable or constant (`color.red`). */

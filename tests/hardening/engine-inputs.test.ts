@@ -95,17 +95,19 @@ describe("kernel memory and traps", () => {
 
 describe("collections and the run's memory budget", () => {
   it("1,000 arrays of 100k elements end with the memory-limit error, not a process abort", async () => {
-    // ten a bar (one bar's loop stays under TradingView's 500 ms); a 128 MiB budget stops it near bar 16
-    const src = v6(
-      "var keep = array.new<array<float>>()\nfor i = 0 to 9\n    keep.push(array.new_float(100000, i))\nplot(keep.size())",
-    );
+    // ten a bar, written out rather than in a loop: on a loaded machine a loop of ten 100k fills can pass
+    // TradingView's 500 ms loop limit first, and that error is not the one under test; a 128 MiB budget
+    // stops the run near bar 16
+    const push = "keep.push(array.new_float(100000, bar_index))\n".repeat(10);
+    const src = v6(`var keep = array.new<array<float>>()\n${push}plot(keep.size())`);
     for (const mode of MODES) {
       const r = await new Runtime().run(src, bars(100), { mode, memoryLimitBytes: 128 * 2 ** 20 });
       expect(r.error_kind).toBe("runtime");
       expect(r.error).toMatch(/^Memory limits exceeded: the run holds \d+ MiB, its memory budget is 128 MiB/);
       expect(r.error_bar).toBeGreaterThan(5);
       expect(r.error_bar).toBeLessThan(100);
-      expect(r.diagnostics?.[0]?.line).toBeGreaterThanOrEqual(5);
+      expect(r.diagnostics?.[0]?.line).toBeGreaterThanOrEqual(4);
+      expect(r.diagnostics?.[0]?.line).toBeLessThanOrEqual(13);
     }
   });
 

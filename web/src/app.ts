@@ -35,6 +35,8 @@ export interface RunTiming {
   engineMs: number;
   /** Building the chart series from the result, ms (the rest is panels and painting). */
   chartMs: number;
+  /** Inputs, report, logs, profiler, legend and the other panels, ms. */
+  panelsMs: number;
   bars: number;
 }
 
@@ -379,11 +381,13 @@ export class App {
     const tChart = performance.now();
     this.chart.render(result);
     const chartMs = performance.now() - tChart;
+    const tPanels = performance.now();
     this.renderPanels(result, source);
+    const panelsMs = performance.now() - tPanels;
     // wait for the frame that paints the new series
     await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
     const totalMs = performance.now() - t0;
-    this.lastTiming = { totalMs, engineMs, chartMs, bars: this.data.bars.time.length };
+    this.lastTiming = { totalMs, engineMs, chartMs, panelsMs, bars: this.data.bars.time.length };
     this.runCount++;
     if (result.error) {
       this.setStatus(errorText(result), true);

@@ -46,6 +46,7 @@ const hook = {
       inputs: r.inputs,
       trades: r.strategy?.trades.length ?? null,
       open_trades: r.strategy?.open_trades.length ?? null,
+      events: r.events?.length ?? 0,
       /** The engine's statistics, to compare the report's tiles and tables with. */
       stats: r.strategy?.stats ?? null,
       plot_titles: Object.keys(r.plot_meta ?? {}),

@@ -53,7 +53,9 @@ export class BrowserEngine implements Engine {
           source: req.source,
           barsKey: req.data.key,
           symbol: req.symbol,
-          runtime: { syminfo: req.syminfo, broker: req.strategy },
+          // the page shows no order events: the broker logs none (at 100k bars a strategy's event
+          // list cost seconds of structured-clone decoding on the page thread)
+          runtime: { syminfo: req.syminfo, broker: { ...req.strategy, record_events: false } },
           // "auto" like the HTTP API's default: compiled when eligible, interpret otherwise
           options: {
             inputs: req.inputs,

@@ -46,7 +46,7 @@ export interface ReportSymbol {
 /** Height of one line of the list of trades (each trade is two: exit above entry, as TradingView). */
 const LINE_PX = 20;
 /** Most points drawn per overview curve: longer runs are bucketed (drawdown keeps each bucket's low). */
-const MAX_CURVE_POINTS = 4000;
+const MAX_CURVE_POINTS = 2000;
 
 export class ReportPanel {
   private chart: IChartApi | null = null;
@@ -195,7 +195,11 @@ export class ReportPanel {
     );
     const chartHost = h("div", { class: "equity", "data-testid": "equity" });
     this.body.append(grid, legend, chartHost);
-    this.drawCurves(chartHost, st);
+    // its own task: the tiles paint first, and a large run's chart work does not lengthen the run's task
+    const result = this.result;
+    setTimeout(() => {
+      if (this.result === result && this.tab === "overview" && chartHost.isConnected) this.drawCurves(chartHost, st);
+    }, 0);
   }
 
   private drawCurves(host: HTMLElement, st: StrategyResult): void {

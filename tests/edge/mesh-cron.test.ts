@@ -1,7 +1,8 @@
 // The evaluate worker and the trade service together under Miniflare (workerd, real D1, KV, R2 and
 // the Durable Object): the faults an operator met before the outbox, replayed. Between them sits a
 // "front" worker that records every call the evaluate worker makes (in its own D1, so concurrent
-// calls are all counted) and fails the calls a test asks it to, then forwards to the real trade service.
+// calls are all counted) and fails the calls a test asks it to (faults row n: that call; -1: every
+// call; -2: every call waits `status` ms first), then forwards to the real trade service.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
@@ -18,6 +19,8 @@ export default {
       await env.DB.prepare("CREATE TABLE IF NOT EXISTS faults (n INTEGER PRIMARY KEY, status INTEGER)").run();
       const key = JSON.parse(body).key;
       const row = await env.DB.prepare("INSERT INTO calls (key) VALUES (?) RETURNING n").bind(key).first();
+      const slow = await env.DB.prepare("SELECT status FROM faults WHERE n = -2").first();
+      if (slow) await new Promise((r) => setTimeout(r, slow.status));
       const fault = await env.DB.prepare("SELECT status FROM faults WHERE n = ? OR n = -1 ORDER BY n DESC LIMIT 1").bind(row.n).first();
       if (fault) {
         await env.DB.prepare("UPDATE calls SET status = ? WHERE n = ?").bind(fault.status, row.n).run();
@@ -220,6 +223,37 @@ describe("evaluate worker -> outbox -> trade service", () => {
       .prepare("SELECT status FROM outbox WHERE stream = 'order:k'")
       .all();
     expect((await rows).results.map((r: any) => r.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+  }, 60_000);
+
+  it("the kill switch turned on mid-batch stops the batch at the next order (the 26-of-28 fault)", async () => {
+    await edge("/ingest", { symbol: "MB", timeframe: "1", bars: bars(0, 3) });
+    await setJob("mb", "MB");
+    await front.prepare("INSERT INTO faults (n, status) VALUES (-1, 503)").run();
+    await edge("/cron/run", { job_id: "mb" });
+    // Ten new bars at once: 30 orders queued while the trade service is unreachable.
+    await edge("/ingest", { symbol: "MB", timeframe: "1", bars: bars(3, 10) });
+    const queued = (await edge("/cron/run", { job_id: "mb" })).json.results[0];
+    expect(queued.queued).toBe(30);
+    await front.prepare("DELETE FROM faults WHERE n = -1").run();
+    // The trade service is back (100 ms a call): a drain starts, and the switch goes on while it runs.
+    await front.prepare("INSERT INTO faults (n, status) VALUES (-2, 100)").run();
+    const drain = edge("/cron/run", { job_id: "mb" });
+    while ((await placed("mb")) < 5) await new Promise((r) => setTimeout(r, 20));
+    const on = (await trade("/kill-switch", { on: true }, "PUT")).json;
+    await drain;
+    await front.prepare("DELETE FROM faults WHERE n = -2").run();
+    const after = await n(
+      mesh,
+      "SELECT COUNT(*) AS n FROM orders WHERE key LIKE 'ev:mb:%' AND status = 'placed' AND placed_at > ?1",
+      on.updated_at,
+    );
+    const total = await placed("mb");
+    const halted = await n(mesh, "SELECT COUNT(*) AS n FROM orders WHERE key LIKE 'ev:mb:%' AND status = 'halted'");
+    console.log(`mid-batch kill switch: ${total} of 33 orders placed, ${after} after 'on' (the one in flight at most)`);
+    expect(total).toBeLessThan(33);
+    expect(after).toBeLessThanOrEqual(1);
+    expect(halted).toBeGreaterThan(0);
+    await trade("/kill-switch", { on: false }, "PUT");
   }, 60_000);
 
   it("the evaluate worker's PUT /kill-switch relays to the trade service and cancels its own queue at once", async () => {

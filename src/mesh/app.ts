@@ -1,6 +1,6 @@
 // The trade service's HTTP app (Hono, host-neutral; worker.ts is the workerd entry). Routes:
 //   GET  /health                       open
-//   POST /signal                       the evaluate worker (X-Internal-Key) or a TradingView-style
+//   POST /signal (alias /webhook)      the evaluate worker (X-Internal-Key) or a TradingView-style
 //                                      webhook ({"webhook", "secret", ...} in the body)
 //   POST /webhook/:id                  the same webhook with the id in the path (TradingView's URL field)
 //   POST /chat/:bot                    the chat-bot route (chat.ts)
@@ -76,7 +76,7 @@ export function meshApp(env: MeshEnv): Hono {
 
   app.get("/health", (c) => c.json({ status: "ok", service: "resin-trade", broker: String(env.BROKER ?? "paper") }));
 
-  app.post("/signal", async (c) => {
+  const signal = async (c: Context) => {
     if (c.req.header("x-internal-key") !== undefined) {
       await requireInternalKey(env, c.req.raw);
       return place(c, env, internalSignal(await readJsonBody(c.req.raw)));
@@ -84,7 +84,10 @@ export function meshApp(env: MeshEnv): Hono {
     const s = webhookSignal(await anyJson(c.req.raw));
     await requireWebhookSecret(env, s.webhook, s.secret);
     return place(c, env, s);
-  });
+  };
+  app.post("/signal", signal);
+  // service.md 4 names the trade service's route POST /webhook: the same route.
+  app.post("/webhook", signal);
   app.post("/webhook/:id", async (c) => {
     const body = await anyJson(c.req.raw);
     const withId =

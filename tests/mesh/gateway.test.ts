@@ -106,6 +106,9 @@ describe("trade service: auth and validation", () => {
       code: "MISSING_FIELD",
       field: "secret",
     });
+    // POST /webhook (service.md 4's name for the route) is the same route.
+    const viaAlias = await callJson(mf, "/webhook", { json: { ...body, secret: "nope" }, internal: false });
+    expect([viaAlias.status, viaAlias.json.code]).toEqual([401, "UNAUTHORIZED"]);
     const ok = await callJson(mf, "/signal", { json: body, internal: false });
     expect(ok.status).toBe(200);
     expect(ok.json.order).toMatchObject({

@@ -23,7 +23,7 @@ function sh(cmd: string, args: string[], cwd: string): string {
   return execFileSync(cmd, args, {
     cwd,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 240_000,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
@@ -69,7 +69,7 @@ beforeAll(() => {
   );
   sh(npm, ["ci", "--offline", "--omit=dev", "--no-audit", "--no-fund"], app);
   writeFileSync(join(app, "t.pine"), '//@version=6\nindicator("t")\nplot(ta.sma(close, 3), "s")\n');
-}, 120_000);
+}, 300_000); // pack + an offline install of every runtime dependency: minutes on a loaded 2-core machine
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,5 +1,6 @@
 // The script editor: CodeMirror 6 with Pine highlighting, parser diagnostics as you type (debounced
-// by the linter), Ctrl/Cmd+Enter to run, and a change callback for saving the script.
+// by the linter), completion, hover, signature help, go to definition and format (intelligence.ts, the
+// services of `resin lsp` in a worker), Ctrl/Cmd+Enter to run, and a change callback for saving the script.
 
 import {
   EditorView,
@@ -17,6 +18,7 @@ import { linter, lintGutter, type Diagnostic as CmDiagnostic } from "@codemirror
 import { tags as t } from "@lezer/highlight";
 import type { Text } from "@codemirror/state";
 import type { Diagnostic } from "../../../src/lang/ast.js";
+import { pineIntelligence } from "./intelligence.js";
 import { pineLanguage } from "./pine-language.js";
 
 const pineHighlight = HighlightStyle.define([
@@ -101,6 +103,7 @@ export function createEditor(o: EditorOptions): EditorView {
       syntaxHighlighting(pineHighlight),
       pineLinter,
       lintGutter(),
+      pineIntelligence(),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) o.onChange(u.state.doc.toString());
       }),
@@ -115,3 +118,5 @@ export function createEditor(o: EditorOptions): EditorView {
 export function setEditorText(view: EditorView, text: string): void {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
 }
+
+export { formatEditor } from "./intelligence.js";

@@ -459,7 +459,9 @@ export function emit(intent: Intent): string {
             ? bin("*", stopIn, b.atr(stop.atrLength ?? 14))
             : stopIn;
       const v = b.name("riskQty");
-      b.signals.push(decl(v, bin("/", bin("*", dotted("strategy.equity"), bin("/", riskIn, num(100, true))), dist)));
+      // never more than the equity buys outright (a tight stop would otherwise ask for an order margin rejects)
+      const byRisk = bin("/", bin("*", dotted("strategy.equity"), bin("/", riskIn, num(100, true))), dist);
+      b.signals.push(decl(v, call("math.min", [byRisk, bin("/", dotted("strategy.equity"), ident("close"))])));
       riskQty = () => ident(v);
     }
     const sides: ["long" | "short", Expr | undefined, Expr | undefined][] = [

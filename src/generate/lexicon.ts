@@ -156,7 +156,13 @@ function spellOut(text: string, slots: Slots): string {
     .replace(/≥/g, ">=");
   s = s.replace(/\bw\/o\b/g, " without ").replace(/\bw\//g, " with ");
   s = s.replace(/\b(?:x|cross)[- ]?over\b/g, " crossover ").replace(/\b(?:x|cross)[- ]?under\b/g, " crossunder ");
-  s = s.replace(/%\s*r\b/g, " wpr ").replace(/\bwilliams\s+wpr\b/g, " wpr ");
+  s = s
+    .replace(/\bwilliams\s*%?\s*r\b/g, " wpr ")
+    .replace(/%\s*r\b/g, " wpr ")
+    .replace(/\bwilliams\s+wpr\b/g, " wpr ");
+  s = s.replace(/\bzero\b/g, " 0 ");
+  // commas inside parentheses separate arguments, not clauses: "supertrend(10, 3)"
+  s = s.replace(/\(([^()]*)\)/g, (m) => m.replace(/,/g, " "));
   s = s.replace(/\+\s*di\b|\bdi\s*\+/g, " plus di ").replace(/-\s*di\b|\bdi\s*-(?!\d)/g, " minus di ");
   s = s.replace(/\b(hl2|hlc3|ohlc4)\b/g, (w) => slots.mark({ kind: "word", text: w }));
   s = dateRanges(s, slots);

@@ -245,8 +245,10 @@ function readDirection(cl: Clause, intent: Intent, said: { direction?: Intent["d
       return;
     }
   }
+  // "trade both" / "both" alone as the whole clause; "both are below 20" is not a direction
   const both = cl.find(["both"]);
-  if (both >= 0 && !cl.has("bands", "band")) set("both", both, 1, "long and short");
+  if (both >= 0 && (cl.is(both - 1, "trade", "trading") || cl.toks.length === 1))
+    set("both", both, 1, "long and short");
 }
 
 function findSlash(cl: Clause): number {
@@ -364,11 +366,14 @@ function findRatio(cl: Clause): number | null {
       const a = cl.num(i - 1)!;
       const b = cl.num(i + 1)!;
       cl.use(i - 1, i, i + 1);
-      const rw = findSeq(cl, ["risk", "reward"]);
-      if (rw >= 0) consumeSeq(cl, rw, 2);
+      for (const w of ["risk", "reward", "to"]) {
+        const at = cl.find([w]);
+        if (at >= 0) cl.use(at);
+      }
       const rr = cl.find(["rr"]);
       if (rr >= 0) cl.use(rr);
-      return a > 0 ? b / a : null;
+      // a target nearer than the stop is rarely meant: "1:2" and "2:1 reward to risk" both read as 2R
+      return a > 0 && b > 0 ? Math.max(a, b) / Math.min(a, b) : null;
     }
     if (cl.is(i, "rr") && cl.num(i + 1) !== undefined) {
       const v = cl.num(i + 1)!;
@@ -546,10 +551,21 @@ type Item =
   | {
       kind: "op";
       at: number;
-      op: "above" | "below" | "gt" | "lt" | "breakout" | "breakdown" | "squeeze" | "bounce" | "oversold" | "overbought";
+      op:
+        | "above"
+        | "below"
+        | "gt"
+        | "lt"
+        | "breakout"
+        | "breakdown"
+        | "break"
+        | "squeeze"
+        | "bounce"
+        | "oversold"
+        | "overbought";
     }
-  | { kind: "cross"; at: number; direction: "above" | "below" | null }
-  | { kind: "supertrend"; at: number; factor: number; atrLength: number }
+  | { kind: "cross"; at: number; direction: "above" | "below" | null; pair?: SeriesRef[] }
+  | { kind: "supertrend"; at: number; factor: number; atrLength: number; down: boolean }
   | { kind: "action"; at: number; action: "buy" | "sell" | "short" | "exit" | "cover" }
   | { kind: "value"; at: number; value: number }
   | { kind: "show"; at: number }
@@ -721,11 +737,9 @@ class RuleReader {
             { kind: "ma", fn: "sma", length: 50, source: "close" },
             { kind: "ma", fn: "sma", length: 200, source: "close" },
           ];
-          return {
-            item: { kind: "series", at: i, s: pair },
-            start: i,
-            end: i,
-          };
+          // "death cross": the same pair crossing down; the word "cross" is read with it
+          if (w === "death") return { item: { kind: "cross", at: i, direction: "below", pair }, start: i, end: i + 1 };
+          return { item: { kind: "series", at: i, s: pair }, start: i, end: i };
         }
         return null;
       case "break":
@@ -742,6 +756,9 @@ class RuleReader {
         const up = cl.is(i + 1, "above", "over", "up");
         const down = cl.is(i + 1, "below", "under", "down");
         if (w === "close" && !up && !down) return this.exitAction(cl, i);
+        // "a break of the 10-bar low": the direction is the level's
+        if (!up && !down && (w === "break" || w === "breaks" || w === "broke"))
+          return { item: { kind: "op", at: i, op: "break" }, start: i, end: cl.is(i + 1, "of") ? i + 1 : i };
         if (!up && !down) return null;
         const crossing = w !== "closes" && w !== "close";
         if (crossing)
@@ -1012,13 +1029,13 @@ class RuleReader {
     }
     if (
       (w === "upper" || w === "lower" || w === "middle" || w === "mid" || w === "basis") &&
-      cl.is(i + 1, "band", "bands", "bb", "line")
+      (cl.is(i + 1, "band", "bands", "bb", "line") || (this.band && !cl.word(i + 1)))
     ) {
       const ctx = this.band ?? { band: "bb" as const, length: 20, mult: 2 };
       return {
         item: { kind: "series", at: i, s: [{ kind: "band", line: this.lineWord(cl, i)!, ...ctx }] },
         start: i,
-        end: i + 1,
+        end: cl.is(i + 1, "band", "bands", "bb", "line") ? i + 1 : i,
       };
     }
     if (w === "highest" || w === "lowest") {
@@ -1098,7 +1115,9 @@ class RuleReader {
         )
       )
         end++;
-      return { item: { kind: "supertrend", at: i, factor, atrLength }, start: i, end };
+      let down = false;
+      for (let j = i + 1; j <= end; j++) if (cl.is(j, "red", "bearish", "down")) down = true;
+      return { item: { kind: "supertrend", at: i, factor, atrLength, down }, start: i, end };
     }
     const price = PRICE_WORDS[w];
     const closeVerb =
@@ -1153,18 +1172,36 @@ interface RawRule {
 }
 
 /** Turns one clause's items into conditions. `subject` carries the last left-hand series across clauses ("rsi<30 buy, >70 sell"). */
+/** Conditions whose direction the request did not say ("ema 9/21 cross"): a short-only script takes their mirror. */
+const implicitDirection = new WeakSet<Condition>();
+
+function implicit<T extends Condition>(c: T): T {
+  implicitDirection.add(c);
+  return c;
+}
+
 interface RuleState {
   /** The last left-hand series ("rsi<30 buy, >70 sell"). */
   subject: SeriesRef | null;
   /** The last cross ("..., sell when it crosses below"). */
   lastCross: { a: SeriesRef; b: SeriesRef } | null;
+  /** The last oscillator mentioned, for "oversold 30" in a later clause. */
+  oscillator?: SeriesRef;
   /** Rules read from oscillator levels ("rsi 30 70"), each with its own action. */
   levelRules: { cond: Condition; action: "buy" | "sell" }[];
 }
 
-function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: Intent): Condition[] {
+function assemble(
+  items: Item[],
+  reader: RuleReader,
+  state: RuleState,
+  intent: Intent,
+  filterWord: boolean,
+): Condition[] {
   const conds: Condition[] = [];
   const usedItems = new Set<number>();
+  for (const it of items)
+    if (it.kind === "series" && (it.s[0]?.kind === "osc" || it.s[0]?.kind === "stoch")) state.oscillator = it.s[0];
   const seriesBefore = (k: number): SeriesRef[] | null => {
     for (let j = k - 1; j >= 0; j--) {
       const it = items[j]!;
@@ -1204,12 +1241,22 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
     if (it.kind === "supertrend") {
       usedItems.add(k);
       const bear = items.some((x) => x.kind === "action" && (x.action === "short" || x.action === "sell"));
-      conds.push({
+      const down = it.down || (bear && !items.some((x) => x.kind === "action" && x.action === "buy"));
+      const c: Condition = {
         kind: "supertrend",
-        direction: bear && !items.some((x) => x.kind === "action" && x.action === "buy") ? "down" : "up",
+        direction: down ? "down" : "up",
         factor: it.factor,
         atrLength: it.atrLength,
-      });
+      };
+      conds.push(bear || it.down ? c : implicit(c));
+      continue;
+    }
+    if (it.kind === "cross" && it.pair) {
+      // a death cross: the golden pair crossing down, a sell unless the clause says otherwise
+      usedItems.add(k);
+      const cond: Condition = { kind: "cross", direction: "below", a: it.pair[0]!, b: it.pair[1]! };
+      if (items.some((x) => x.kind === "action")) conds.push(cond);
+      else state.levelRules.push({ cond, action: "sell" });
       continue;
     }
     if (it.kind === "cross") {
@@ -1218,16 +1265,32 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
       const leftItem = familyOf(k, -1);
       let left = seriesBefore(k);
       const dir = it.direction ?? "above";
+      const mark = <T extends Condition>(c: T): T => (it.direction === null ? implicit(c) : c);
       // a pair ("ema 20/50 crossover"): the shorter crosses the longer
       if (left && left.length === 2) {
         const [a, b] = left;
-        conds.push({ kind: "cross", direction: dir, a: a!, b: b! });
+        conds.push(mark({ kind: "cross", direction: dir, a: a!, b: b! }));
         state.lastCross = { a: a!, b: b! };
         state.subject = a!;
         continue;
       }
       const leftFamily = leftItem?.kind === "series" && leftItem.s.length === 0 && leftItem.family;
       let right = seriesAfter(k, dir === "above" ? "upper" : "lower");
+      // "macd crossover ... with a 200 ema filter": a MACD or %K line crosses its own signal line
+      const partnerOf = (l: SeriesRef | undefined): SeriesRef | null =>
+        l?.kind === "macd" && l.line === "macd"
+          ? { ...l, line: "signal" }
+          : l?.kind === "stoch" && l.line === "k"
+            ? { ...l, line: "d" }
+            : null;
+      const partner = partnerOf(left?.[0]);
+      if (partner && right && right.kind !== partner.kind && right.kind !== "value") {
+        for (let j = k + 1; j < items.length; j++) {
+          const x = items[j]!;
+          if (x.kind === "series" && x.s[0] === right) usedItems.delete(j);
+        }
+        right = partner;
+      }
       // "fast ema 5 slow ema 13 crossover": two single averages before the cross
       if (left?.length === 1 && left[0]!.kind === "ma" && !right) {
         const other = seriesBefore(k);
@@ -1235,7 +1298,7 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
           const [a, b] = [other[0]!, left[0]!].sort(
             (x, y) => (x as { length: number }).length - (y as { length: number }).length,
           );
-          conds.push({ kind: "cross", direction: dir, a: a!, b: b! });
+          conds.push(mark({ kind: "cross", direction: dir, a: a!, b: b! }));
           state.lastCross = { a: a!, b: b! };
           state.subject = a!;
           continue;
@@ -1252,7 +1315,11 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
         if (l.kind === "macd" && l.line === "macd") right = { ...l, line: "signal" };
         else if (l.kind === "stoch" && l.line === "k") right = { ...l, line: "d" };
         else if (l.kind === "adx" && l.line === "plus") right = { ...l, line: "minus" };
-        else if (leftFamily) {
+        // "vwap crossover", "ema 200 cross": the price crosses the line
+        else if (l.kind === "ma" || l.kind === "vwap" || l.kind === "band" || l.kind === "channel") {
+          right = l;
+          left = [close];
+        } else if (leftFamily) {
           right = familyDefault(leftFamily, dir === "above" ? "upper" : "lower", reader)[0]!;
           left = [close];
         }
@@ -1264,7 +1331,7 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
         intent.unrecognized.push(`a cross of ${seriesLabel(left[0]!)} with nothing named to cross`);
         continue;
       }
-      conds.push({ kind: "cross", direction: dir, a: left[0]!, b: right });
+      conds.push(mark({ kind: "cross", direction: dir, a: left[0]!, b: right }));
       state.lastCross = { a: left[0]!, b: right };
       state.subject = left[0]!;
       continue;
@@ -1306,18 +1373,30 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
         conds.push({ kind: "cross", direction: up ? "above" : "below", a: close, b: level });
         break;
       }
+      case "break": {
+        const fam = familyOf(k, 1) ?? familyOf(k, -1);
+        const s = fam?.kind === "series" ? fam.s[0] : undefined;
+        if (!s || (s.kind !== "channel" && s.kind !== "band")) {
+          intent.unrecognized.push("a break of nothing named (say 'the 20-bar high')");
+          continue;
+        }
+        usedItems.add(items.indexOf(fam!));
+        conds.push({ kind: "cross", direction: s.line === "lower" ? "below" : "above", a: close, b: s });
+        break;
+      }
       case "squeeze": {
         const ctx = reader.band ?? { band: "bb", length: 20, mult: 2 };
         const fam = familyOf(k, -1) ?? familyOf(k, 1);
         if (fam) usedItems.add(items.indexOf(fam));
         const bear = items.some((x) => x.kind === "action" && (x.action === "short" || x.action === "sell"));
-        conds.push({
+        const c: Condition = {
           kind: "squeeze",
           direction: bear ? "down" : "up",
           length: ctx.length,
           bbMult: ctx.band === "bb" ? ctx.mult : 2,
           kcMult: 1.5,
-        });
+        };
+        conds.push(bear ? c : implicit(c));
         break;
       }
       case "bounce": {
@@ -1332,24 +1411,68 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
       }
       case "oversold":
       case "overbought": {
-        const s = seriesBefore(k)?.[0] ??
-          seriesAfter(k, "lower") ??
-          state.subject ?? { kind: "osc", fn: "rsi", length: 14, source: "close" };
+        const before = seriesBefore(k)?.[0];
+        const isOsc = (x: SeriesRef | null | undefined): x is SeriesRef => x?.kind === "osc" || x?.kind === "stoch";
+        const s: SeriesRef = isOsc(before)
+          ? before
+          : isOsc(state.subject)
+            ? state.subject
+            : (state.oscillator ?? { kind: "osc", fn: "rsi", length: 14, source: "close" });
         const key = s.kind === "osc" ? s.fn : s.kind === "stoch" ? "stoch" : null;
         const lo = key ? OVERSOLD[key] : undefined;
         if (lo === undefined) {
           intent.unrecognized.push(`${it.op} for ${seriesLabel(s)} (no standard level)`);
           continue;
         }
+        // "oversold 30", "overbought at 70": the level given right after
+        const given = items[k + 1]?.kind === "value" ? (items[k + 1] as { value: number }).value : undefined;
+        if (given !== undefined) usedItems.add(k + 1);
         const level =
-          it.op === "oversold"
+          given ??
+          (it.op === "oversold"
             ? lo
             : (mirror({ kind: "compare", op: "<", a: s, b: { kind: "value", value: lo } }) as { b: { value: number } })
-                .b.value;
-        conds.push({ kind: "compare", op: it.op === "oversold" ? "<" : ">", a: s, b: { kind: "value", value: level } });
+                .b.value);
+        const cond: Condition = {
+          kind: "compare",
+          op: it.op === "oversold" ? "<" : ">",
+          a: s,
+          b: { kind: "value", value: level },
+        };
+        // with no action in the clause, oversold is a buy and overbought a sell
+        if (items.some((x) => x.kind === "action")) conds.push(cond);
+        else state.levelRules.push({ cond, action: it.op === "oversold" ? "buy" : "sell" });
         state.subject = s;
         break;
       }
+    }
+  }
+  // "buy at the lower band", "exit on the 10-day low", "cover at the middle band": the close reaching the line
+  const action = (items.find((x) => x.kind === "action") as { action: string } | undefined)?.action;
+  if (conds.length === 0 && action) {
+    const lines = items.filter(
+      (x, k): x is Extract<Item, { kind: "series" }> =>
+        x.kind === "series" &&
+        !usedItems.has(k) &&
+        x.s.length === 1 &&
+        (x.s[0]!.kind === "band" || x.s[0]!.kind === "channel"),
+    );
+    if (lines.length === 1) {
+      const s = lines[0]!.s[0] as Extract<SeriesRef, { kind: "band" | "channel" }>;
+      usedItems.add(items.indexOf(lines[0]!));
+      const op: Comparison =
+        s.line === "upper" ? ">" : s.line === "lower" ? "<" : action === "sell" || action === "exit" ? ">" : "<";
+      conds.push({ kind: "compare", op, a: close, b: s });
+    }
+  }
+  // "with a 200 ema trend filter": the close on the right side of a lone average
+  if (!action && filterWord) {
+    const k = items.findIndex(
+      (x, j) => x.kind === "series" && !usedItems.has(j) && x.s.length === 1 && x.s[0]!.kind === "ma",
+    );
+    if (k >= 0) {
+      usedItems.add(k);
+      conds.push({ kind: "compare", op: ">", a: close, b: (items[k] as { s: SeriesRef[] }).s[0]! });
     }
   }
   // a moving-average pair with no operator: a crossover ("ema 20/50 strategy")
@@ -1364,7 +1487,7 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
         !items.some((x) => x.kind === "show")
       ) {
         usedItems.add(k);
-        conds.push({ kind: "cross", direction: "above", a: it.s[0]!, b: it.s[1]! });
+        conds.push(implicit({ kind: "cross", direction: "above", a: it.s[0]!, b: it.s[1]! }));
         state.lastCross = { a: it.s[0]!, b: it.s[1]! };
         if (!it.crossed)
           reader.defaults.push(`${seriesLabel(it.s[0]!)} / ${seriesLabel(it.s[1]!)} read as a crossover`);
@@ -1407,7 +1530,9 @@ function assemble(items: Item[], reader: RuleReader, state: RuleState, intent: I
     if (show || conds.length === 0) intent.shown.push(...ss);
     else if (!it.s.length || it.s[0]!.kind !== "price") intent.shown.push(...ss);
   }
-  for (const it of items) if (it.kind === "value" && !conds.length && !show) intent.unrecognized.push(String(it.value));
+  items.forEach((it, k) => {
+    if (it.kind === "value" && !usedItems.has(k) && !conds.length && !show) intent.unrecognized.push(String(it.value));
+  });
   return conds;
 }
 
@@ -1470,7 +1595,10 @@ function clausesOf(tokens: Token[]): Token[][] {
     }
     let first = 0;
     while (first < c.length && c[first]!.kind === "word" && LEAD.has(c[first]!.text)) first++;
-    const actionFirst = acts[0] === first;
+    // "buy when ...", "write a strategy that buys when ...": an action followed by its condition
+    const actionFirst =
+      acts[0] === first ||
+      (c[acts[0]! + 1]?.kind === "word" && ["when", "if", "on", "once", "at", "as"].includes(c[acts[0]! + 1]!.text));
     const cuts: number[] = [];
     if (actionFirst) {
       for (const a of acts.slice(1)) {
@@ -1520,7 +1648,7 @@ export function understand(text: string): Intent {
   for (const cl of clauses) {
     const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
     const items = reader.items(cl);
-    const conds = assemble(items, reader, state, intent);
+    const conds = assemble(items, reader, state, intent, filterWord);
     const action =
       (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
     if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);
@@ -1570,7 +1698,8 @@ function resolveRoles(
     }
     const a = r.action;
     if (direction === "short") {
-      if (a === "short" || a === "sell" || a === null) intent.shortEntry.push(r.cond);
+      if (a === null && implicitDirection.has(r.cond)) intent.shortEntry.push(mirror(r.cond) ?? r.cond);
+      else if (a === "short" || a === "sell" || a === null) intent.shortEntry.push(r.cond);
       else intent.shortExit.push(r.cond);
     } else if (direction === "long") {
       if (a === "buy" || a === null) intent.longEntry.push(r.cond);
@@ -1586,6 +1715,12 @@ function resolveRoles(
       else intent.longExit.push(r.cond);
     }
   }
+  const unique = (cs: Condition[]): Condition[] =>
+    cs.filter((c, i) => cs.findIndex((d) => JSON.stringify(d) === JSON.stringify(c)) === i);
+  intent.longEntry = unique(intent.longEntry);
+  intent.shortEntry = unique(intent.shortEntry);
+  intent.longExit = unique(intent.longExit);
+  intent.shortExit = unique(intent.shortExit);
   // the other side's signal is the mirror image where the request gave one side only
   const exitsGiven = intent.stop || intent.target || intent.trail;
   if (direction === "both") {

@@ -3,7 +3,7 @@
 // verifies a script with the offline grammar, codes bad requests like /run, and serves nothing else.
 import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Miniflare, type WorkerOptions } from "miniflare";
+import { Miniflare, type MiniflareOptions } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/ops/edge-build.js";
 
@@ -42,10 +42,10 @@ beforeAll(async () => {
     modules: [
       { type: "ESModule", path: script, contents: await readFile(script, "utf8") },
       { type: "CompiledWasm", path: wasm, contents: await readFile(wasm) },
-    ] as WorkerOptions["modules"],
+    ],
     compatibilityDate: "2024-11-01",
     compatibilityFlags: ["nodejs_compat"],
-  });
+  } as MiniflareOptions);
 }, 120_000);
 
 afterAll(async () => {

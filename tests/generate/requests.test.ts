@@ -65,7 +65,7 @@ const TABLE: [string, Want][] = [
   ],
   ["hull ma 16/48 cross, longs only, trailing stop 2%", { sides: LONG, trail: pct(2), has: [/ta\.hma/] }],
   ["wma 5/20 crosover w/ 2 atr stop and 3 atr target", { sides: LONG, stop: atr(2), target: atr(3), has: [/ta\.wma/] }],
-  ["ema 8 / 21 xover strategy short only", { sides: SHORT, has: [/ta\.crossunder\(ema8, ema21\)/] }],
+  ["ema 8 / 21 xover strategy short only", { sides: SHORT, has: [/shortCondition = ta\.crossunder\(ema8, ema21\)/] }],
   ["vwma 10 30 cross, alerts on", { sides: LONG, alerts: true, has: [/ta\.vwma/] }],
   ["ema cross 12 26 with 3% stoploss", { sides: LONG, stop: pct(3), has: [/ema12/, /ema26/] }],
   ["moving average crossover 10/40 long short", { sides: BOTH, has: [/ta\.sma/] }],
@@ -149,6 +149,44 @@ const TABLE: [string, Want][] = [
   ["show ema 21 and ema 55", { kind: "indicator", plots: ["EMA 21", "EMA 55"] }],
   ["indicator: rsi crosses above 30 with alerts", { kind: "indicator", alerts: true, plots: ["RSI 14"] }],
   ["bollinger bands 20 2 indicator", { kind: "indicator", plots: ["BB Upper", "BB Lower"] }],
+  // more phrasings
+  [
+    "hma 9/21 cross short only, tp 3% sl 1.5%",
+    { sides: SHORT, stop: pct(1.5), target: pct(3), has: [/shortCondition = ta\.crossunder\(hma9, hma21\)/] },
+  ],
+  [
+    "golden cross / death cross, long only",
+    { sides: LONG, has: [/longExitCondition = ta\.crossunder\(sma50, sma200\)/] },
+  ],
+  [
+    "simple rsi strategy, oversold 25 overbought 75, long only",
+    { sides: LONG, has: [/rsiValue < 25/, /rsiValue > 75/] },
+  ],
+  [
+    "MACD crossover strategy with 200 EMA trend filter, both sides, 2:1 reward to risk with 1 ATR stop",
+    { sides: BOTH, stop: atr(1), target: atr(2), has: [/ta\.crossover\(macdLine, signalLine\) and close > ema200/] },
+  ],
+  [
+    "Enter long on a break of the 10-bar high, exit on a break of the 10-bar low",
+    { sides: LONG, has: [/ta\.crossunder\(close, lowest10\)/] },
+  ],
+  [
+    "short when price breaks below the lower bollinger band, cover at the middle band",
+    { sides: SHORT, has: [/shortExitCondition = close < bbBasis/] },
+  ],
+  [
+    "write a strategy that buys when cci crosses above -100 and sells when cci crosses below 100",
+    { sides: LONG, has: [/ta\.crossover\(cciValue, -100\)/] },
+  ],
+  ["supertrend (10, 3) long and short w/ alerts", { sides: BOTH, alerts: true }],
+  [
+    "vwap crossover long and short with 0.5% stop and 1% target between 9:30 and 16:00 ET",
+    { sides: BOTH, stop: pct(0.5), target: pct(1), session: { hours: "0930-1600", tz: NY } },
+  ],
+  [
+    "donchian channel 20 breakout, risk 2% per trade with a 2 atr stop",
+    { sides: LONG, stop: atr(2), has: [/riskQty = math\.min/] },
+  ],
   // typos and things not understood
   ["emaa 20/50 crosover stratgey, lnog only, 2% stpo", { sides: LONG, stop: pct(2) }],
   ["rsi<30 buuy, >70 sel, 1% stoplos", { sides: LONG, stop: pct(1) }],

@@ -55,6 +55,8 @@ export interface OptimizeRequest {
   seed?: number;
   symbol: string;
   fixed_inputs: Record<string, unknown>;
+  /** Score every trial out of sample too (else only the best is). */
+  oos_every_trial?: boolean;
 }
 
 /** Trial and study results have the shapes of the shared optimize module (also the /optimize body). */

@@ -6,6 +6,7 @@ import { spaceFromInputs } from "../../../src/optimize/inputs-space.js";
 import { N_TRIALS_CAP } from "../../../src/optimize/study.js";
 import type { DataSet, Engine, OptimizeRequest, OptimizeResult, ParamSpec, TrialRecord } from "../engines/types.js";
 import { fmt, fmtParam, h } from "./dom.js";
+import { heatmap, isOosScatter } from "./optimize-charts.js";
 
 export interface OptimizeContext {
   engine: Engine;
@@ -41,7 +42,12 @@ export class OptimizePanel {
     holdout: h("input", { type: "number", min: 0.05, max: 0.8, step: 0.05, value: "0.3", name: "holdout_frac" }),
     minTrades: h("input", { type: "number", min: 0, value: "5", name: "min_trades" }),
     seed: h("input", { type: "number", value: "42", name: "seed" }),
+    oosEvery: h("input", { type: "checkbox", checked: true, name: "oos_every_trial" }),
   };
+  /** The heatmap's two inputs and the charts' host (drawn when a study ends or is cancelled). */
+  private readonly heatX = h("select", { name: "heat_x", onchange: () => this.renderCharts() });
+  private readonly heatY = h("select", { name: "heat_y", onchange: () => this.renderCharts() });
+  private readonly charts = h("div", { class: "opt-charts", "data-testid": "opt-charts" });
   private readonly runButton = h(
     "button",
     { class: "primary", "data-testid": "opt-run", onclick: () => void this.start() },
@@ -73,6 +79,7 @@ export class OptimizePanel {
         labelled("Holdout fraction", f.holdout),
         labelled("Min trades", f.minTrades),
         labelled("Seed", f.seed),
+        labelled("OOS every trial", f.oosEvery),
       ),
       h(
         "div",
@@ -83,6 +90,7 @@ export class OptimizePanel {
         this.progress,
         this.status,
       ),
+      this.charts,
       this.table,
     );
     this.renderSpace();
@@ -206,6 +214,8 @@ export class OptimizePanel {
       validation,
       min_trades: Number(f.minTrades.value),
       seed: f.seed.value === "" ? undefined : Number(f.seed.value),
+      // every trial scored out of sample too, for the IS vs OOS scatter (the best one always is)
+      oos_every_trial: f.oosEvery.checked && mode !== "in-sample",
       symbol: c.symbol,
       fixed_inputs: c.fixedInputs,
     };
@@ -235,6 +245,7 @@ export class OptimizePanel {
     this.progress.value = 0;
     this.status.textContent = `running on ${c.engine.label}…`;
     this.status.classList.remove("error");
+    this.charts.replaceChildren();
     this.renderTrials();
     const t0 = performance.now();
     try {
@@ -257,6 +268,7 @@ export class OptimizePanel {
         capped;
       this.applyButton.disabled = !res.best_params;
       this.renderTrials();
+      this.renderCharts();
       return res;
     } catch (e) {
       const msg = (e as Error).message;
@@ -267,6 +279,7 @@ export class OptimizePanel {
         this.status.textContent = `cancelled after ${this.trials.length} trials${best ? `: best so far #${best.index} (in-sample score)` : ""}${capped}`;
         this.applyButton.disabled = !best;
         this.renderTrials();
+        this.renderCharts();
         return null;
       }
       this.status.textContent = msg.startsWith("INVALID_SPACE") ? `${this.spaceProblem() ?? msg}` : msg;
@@ -295,6 +308,29 @@ export class OptimizePanel {
       this.renderPending = false;
       this.renderTrials();
     });
+  }
+
+  /** Heatmap over two chosen inputs and the IS vs OOS scatter of the finished trials. */
+  private renderCharts(): void {
+    this.charts.replaceChildren();
+    const trials = this.trials;
+    if (!trials.length) return;
+    const names = Object.keys(trials[0].params);
+    const pick = (sel: HTMLSelectElement, dflt: string) => {
+      const keep = names.includes(sel.value) ? sel.value : dflt;
+      sel.replaceChildren(...names.map((n) => h("option", { value: n, selected: n === keep }, n)));
+      return keep;
+    };
+    if (names.length >= 2) {
+      const x = pick(this.heatX, names[0]);
+      const y = pick(this.heatY, names.find((n) => n !== x) ?? names[1]);
+      this.charts.append(
+        h("div", { class: "opt-chart-head" }, labelled("Heatmap X", this.heatX), labelled("Y", this.heatY)),
+        heatmap(trials, x, y),
+      );
+    }
+    const scatter = isOosScatter(trials, this.result?.best_index ?? null);
+    if (scatter) this.charts.append(scatter);
   }
 
   private applyBest(): void {

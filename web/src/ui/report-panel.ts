@@ -189,12 +189,13 @@ export class ReportPanel {
     const legend = h(
       "div",
       { class: "curve-legend" },
-      h("span", { class: "key equity" }, "Equity"),
-      h("span", { class: "key drawdown" }, "Drawdown"),
-      h("span", { class: "key buyhold" }, "Buy & hold"),
+      h("span", { class: "key key-equity" }, "Equity"),
+      h("span", { class: "key key-drawdown" }, "Drawdown"),
+      h("span", { class: "key key-buyhold" }, "Buy & hold"),
     );
     const chartHost = h("div", { class: "equity", "data-testid": "equity" });
-    this.body.append(grid, legend, chartHost);
+    // tiles on the left, the curves beside them: both fit the report's height at 1366x768
+    this.body.append(h("div", { class: "overview" }, grid, h("div", { class: "overview-curves" }, legend, chartHost)));
     // its own task: the tiles paint first, and a large run's chart work does not lengthen the run's task
     const result = this.result;
     setTimeout(() => {

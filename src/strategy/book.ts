@@ -2,7 +2,7 @@
 // rules, OCA groups and the pruning of exits whose trades are gone. It knows nothing of prices; the
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
-import type { ExitOrder, OpenTrade, PendingOrder, Side } from "./types.js";
+import type { ExitOrder, OpenTrade, PendingOrder } from "./types.js";
 
 export class OrderBook {
   orders: PendingOrder[] = [];
@@ -150,22 +150,6 @@ export class OrderBook {
     for (let i = 0; i < orders.length; i++) {
       const x = orders[i];
       if (!(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12)) orders[w++] = x;
-    }
-    if (w !== orders.length) orders.length = w;
-  }
-
-  /**
-   * At the start of a bar, entries in the direction of the position that pyramiding does not allow
-   * are dropped: they cannot fill on this bar even if the position reverses later in it (the
-   * channel-breakout export shows a stop entry skipped after a reversal on the same bar).
-   */
-  dropBlockedEntries(side: Side | 0, openCount: number, pyramiding: number): void {
-    if (side === 0 || openCount < Math.max(1, pyramiding)) return;
-    const orders = this.orders;
-    let w = 0;
-    for (let i = 0; i < orders.length; i++) {
-      const o = orders[i];
-      if (!(o.kind === "entry" && o.side === side)) orders[w++] = o;
     }
     if (w !== orders.length) orders.length = w;
   }

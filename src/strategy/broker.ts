@@ -137,7 +137,6 @@ export class Broker {
       this.ledger.pointValue = this.pointValue;
     }
     this.risk.onBar(ctx, this);
-    this.book.dropBlockedEntries(this.ledger.side(), this.ledger.open.length, this.settings.pyramiding);
     // The Runtime may attach the magnifier's bars after creating the broker.
     if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars)
       this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
@@ -236,6 +235,7 @@ export class Broker {
     const comment = req.comment ?? null;
     this.eventLog.push(ctx, kind, req.id, req.direction, qty, limit, stop, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
+    if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
     const o = this.book.takeEntryLike(req.id) ?? newPendingOrder();
@@ -257,8 +257,25 @@ export class Broker {
       ctx.barIndex,
       this.inRecalc || this.tickMode,
     );
-    if (kind === "entry" && this.ledger.side() === -side) o.reverse = this.heldAfterPendingCloses();
+    if (kind === "entry") {
+      // the position this entry will meet: the one held, as the market orders placed before it on
+      // this bar leave it
+      const projected = this.positionAfterPendingMarket();
+      if (projected * side < 0) o.reverse = Math.abs(projected);
+    }
     this.book.orders.push(o);
+  }
+
+  /**
+   * Pyramiding is checked when strategy.entry is called, against the trades open then: with as many
+   * open entries on `side` as pyramiding allows (one for 0 or 1) the call places nothing (an order of
+   * that id already pending stays as it is). An entry placed while flat or against the position is
+   * not checked again at its fill, so it can fill on top of a same-side position opened meanwhile
+   * (PineForge order-dual-stop-both-touch-priority trade 35, order-opposite-entry-close-same-pass
+   * trade 12).
+   */
+  private pyramidingFull(side: Side): boolean {
+    return this.ledger.side() === side && this.ledger.open.length >= Math.max(1, this.settings.pyramiding);
   }
 
   exit(req: ExitRequest, ctx: BrokerHost): void {
@@ -350,6 +367,9 @@ export class Broker {
       ctx.barIndex,
       this.inRecalc || this.tickMode,
     );
+    // it closes the trades open now, not those opened between now and its fill (a market entry placed
+    // before it on this bar fills first at the next open and stays open)
+    if (open.length > 0) o.openedBefore = this.ledger.nextTradeSeq;
     if (req.immediately) {
       this.bar = ctx.barIndex;
       this.time = ctx.time;
@@ -363,29 +383,38 @@ export class Broker {
   }
 
   /**
-   * The position a reversing entry placed now closes on top of its qty: what is held, less what the
-   * strategy.close / close_all orders already placed will close (close-then-entry on one bar only
-   * opens; entry-then-close flattens and opens the full reversal size).
+   * The signed position a reversing entry placed now closes on top of its qty: what is held, as the
+   * market orders already placed (this bar's; they fill at the next open, before it) will leave it.
+   * strategy.close / close_all orders reduce it (close-then-entry on one bar only opens;
+   * entry-then-close flattens and opens the full reversal size), and so do market entries: an entry
+   * placed while flat right after a market entry the other way is a reversal of that position
+   * (PineForge pyramid-deferred-flip-close-all trade 1514). Pending stop and limit orders do not count.
    */
-  private heldAfterPendingCloses(): number {
+  private positionAfterPendingMarket(): number {
     const open = this.ledger.open;
-    let held = Math.abs(this.ledger.positionSize());
+    let pos = this.ledger.positionSize();
     const orders = this.book.orders;
-    for (let i = 0; i < orders.length && held > 0; i++) {
+    for (let i = 0; i < orders.length; i++) {
       const o = orders[i];
-      if (o.kind === "close_all") return 0;
-      if (o.kind !== "close") continue;
-      let ofId = 0;
-      for (let k = 0; k < open.length; k++) if (open[k].entryId === o.id) ofId += open[k].qty;
-      const closes =
-        o.qty === o.qty
-          ? Math.min(o.qty, ofId)
-          : o.qtyPercent === o.qtyPercent
-            ? this.roundQty((ofId * o.qtyPercent) / 100)
-            : ofId;
-      held -= closes;
+      if (o.kind === "close_all") pos = 0;
+      else if (o.kind === "close") {
+        if (pos === 0) continue;
+        let ofId = 0;
+        for (let k = 0; k < open.length; k++) if (open[k].entryId === o.id) ofId += open[k].qty;
+        const closes =
+          o.qty === o.qty
+            ? Math.min(o.qty, ofId)
+            : o.qtyPercent === o.qtyPercent
+              ? this.roundQty((ofId * o.qtyPercent) / 100)
+              : ofId;
+        const left = Math.max(0, Math.abs(pos) - closes);
+        pos = pos > 0 ? left : -left;
+      } else if (o.market && o.qty === o.qty) {
+        if (o.kind === "entry" && pos * o.side < 0) pos = o.side * Math.max(0, o.qty + o.reverse - Math.abs(pos));
+        else pos += o.side * o.qty;
+      }
     }
-    return held > 1e-12 ? held : 0;
+    return Math.abs(pos) > 1e-12 ? pos : 0;
   }
 
   cancel(id: string, ctx: BrokerHost): void {

@@ -48,7 +48,6 @@ export function fillOrder(b: Broker, o: PendingOrder, price: number): void {
       if (closing > 0) closeTrades(b, ledger.closeList(), Infinity, price, o.id, o.comment, NaN, o);
       return;
     }
-    if (pos === side && ledger.open.length >= Math.max(1, b.settings.pyramiding)) return;
   }
   // strategy.risk.max_position_size "affects strategy.entry()" (reference): strategy.order is not capped
   if (o.kind === "entry") qty = b.risk.capQty(qty, side, closing > 0 ? 0 : ledger.positionSize());
@@ -80,7 +79,9 @@ function affordable(b: Broker, side: Side, qty: number, price: number): boolean 
 }
 
 export function fillClose(b: Broker, o: PendingOrder, price: number): void {
-  const matching = b.ledger.closeList(o.kind === "close_all" ? null : o.id);
+  // only the trades open when the close was placed (entry-then-close_all on one bar: the entry fills
+  // first at the next open, reversing or adding, and what it opened stays open)
+  const matching = b.ledger.closeList(o.kind === "close_all" ? null : o.id, null, o.openedBefore);
   if (matching.length === 0) return;
   let total = 0;
   for (const t of matching) total += t.qty;

@@ -52,14 +52,21 @@ export class Ledger {
    * The open trades (of entry `entryId` when given), or just `only`, copied into one reused list: a
    * fill walks it while closePart removes closed trades from `open`. Valid until the next call.
    */
-  closeList(entryId: string | null = null, only: OpenTrade | null = null): OpenTrade[] {
+  closeList(entryId: string | null = null, only: OpenTrade | null = null, openedBefore = Infinity): OpenTrade[] {
     const list = this.closing;
     list.length = 0;
     if (only !== null) list.push(only);
     else
-      for (let i = 0; i < this.open.length; i++)
-        if (entryId === null || this.open[i].entryId === entryId) list.push(this.open[i]);
+      for (let i = 0; i < this.open.length; i++) {
+        const t = this.open[i];
+        if ((entryId === null || t.entryId === entryId) && t.seq < openedBefore) list.push(t);
+      }
     return list;
+  }
+
+  /** The seq the next trade opened will get: trades with a lower seq are open or closed already. */
+  get nextTradeSeq(): number {
+    return this.seq;
   }
 
   /** Whether a trade entered by order `entryId` is open. */

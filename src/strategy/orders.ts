@@ -14,6 +14,7 @@ export function newPendingOrder(): PendingOrder {
     side: 1,
     qty: NaN,
     reverse: 0,
+    openedBefore: Infinity,
     qtyPercent: NaN,
     limit: NaN,
     stop: NaN,
@@ -54,6 +55,7 @@ export function writeOrder(
   o.side = side;
   o.qty = qty;
   o.reverse = 0;
+  o.openedBefore = Infinity;
   o.qtyPercent = qtyPercent;
   o.limit = limit;
   o.stop = stop;

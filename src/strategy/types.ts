@@ -66,6 +66,11 @@ export interface PendingOrder {
    * closes on top of its own qty (TradingView sizes the reversal at placement, not at the fill).
    */
   reverse: number;
+  /**
+   * close / close_all: it closes only trades opened before it was placed (OpenTrade.seq below this);
+   * Infinity when placed while flat (it then closes what the pending entries open).
+   */
+  openedBefore: number;
   /** close: percent of the matching position (when qty is NaN). */
   qtyPercent: number;
   limit: number;

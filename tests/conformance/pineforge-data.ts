@@ -5,8 +5,9 @@
 //  - export times are UTC+8 (the exporter's chart zone), the strategies run in UTC;
 //  - money is converted USDT -> USD at the daily rate of fx-usdtusd-daily.json (the FX:USDTUSD feed);
 //  - mintick 0.01, quantity step 0.0001, crypto, pointvalue 1;
-//  - the warm-up feed runs from its first bar, orders count from the bar before TradingView's first
-//    entry (RunOptions.backtestStart).
+//  - the run starts where TradingView's chart history began (historyStart below), with no warm-up and
+//    no backtest start: the script and its orders start on that bar, as on TradingView (one session
+//    whose start is not settled keeps the warm-up feed and counts orders from its first entry).
 
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -130,14 +131,40 @@ export interface Probe {
   script: string;
   trades: TvTrade[];
   inputs: Record<string, unknown>;
-  /** The first bar the probe's feed keeps (inputs.json's ohlcv_start_ms / ohlcv_csv), else 0. */
-  feedStart: number;
+  /** The first bar of TradingView's chart (historyStart), where the run starts; null: not known. */
+  feedStart: number | null;
   /** Why the probe cannot run on this data, or null. */
   unavailable: string | null;
 }
 
-/** The window-only feed's first bar (data/ohlcv_ETH-USDT-USDT_15m.csv: the warm-up feed from here). */
-const WINDOW_START = 1745182800000;
+/**
+ * Where TradingView's chart history began, per export session (measured on the visible exports, not
+ * given by them). A session is known by the chart's last bar (the open trade's row) or, without an
+ * open trade, by the day of TradingView's first entry:
+ *  - charts ending 2026-04-01 00:00 or 2026-05-01 00:00, or first trading before 2025-04-05: history
+ *    from 2025-03-31 00:00 UTC (inputs.json's ohlcv_start_ms says so for the probes that name it);
+ *  - ending 2026-04-05 20:45, or first trading 2025-04-05 .. 2025-04-19: from 2025-04-05 00:00 UTC;
+ *  - ending 2026-04-20 20:45, or first trading from 2025-04-20: not settled (no start tried matches
+ *    exactly); run on the warm-up feed with orders counted from the bar before the first entry.
+ * The run starts there with no warm-up and no backtest start, as TradingView's does: every probe of
+ * the first two sessions then matches its first trades, where the warm-up feed with orders counted
+ * from TradingView's first entry missed 53 trades in 26 probes. inputs.json's `ohlcv_csv` (the
+ * window-only feed from 2025-04-20 21:00) is not TradingView's history: those trades start earlier.
+ */
+const MAR31 = Date.UTC(2025, 2, 31);
+const APR5 = Date.UTC(2025, 3, 5);
+const APR20 = Date.UTC(2025, 3, 20);
+const ENDS_APR5 = Date.UTC(2026, 3, 5, 20, 45);
+const ENDS_APR20 = Date.UTC(2026, 3, 20, 20, 45);
+
+/** The history start (ms), or null when the probe's session start is not known. */
+function historyStart(trades: TvTrade[], meta: Record<string, unknown>): number | null {
+  if (typeof meta.ohlcv_start_ms === "number") return meta.ohlcv_start_ms;
+  const open = trades.find((t) => t.open);
+  if (open) return open.exitTime === ENDS_APR5 ? APR5 : open.exitTime === ENDS_APR20 ? null : MAR31;
+  const first = Math.min(...trades.map((t) => t.entryTime));
+  return first >= APR20 ? null : first >= APR5 ? APR5 : MAR31;
+}
 
 export function probeNames(): string[] {
   return readdirSync(new URL("validation/", PINEFORGE)).sort();
@@ -154,9 +181,7 @@ export function loadProbe(name: string): Probe {
   const inputs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(meta))
     if (!k.startsWith("_") && !/^(tv_|ohlcv_|runtime_|expected_|notes)/.test(k)) inputs[k] = v;
-  let feedStart = 0;
-  if (typeof meta.ohlcv_start_ms === "number") feedStart = meta.ohlcv_start_ms;
-  else if (typeof meta.ohlcv_csv === "string" && !/warmup/.test(meta.ohlcv_csv)) feedStart = WINDOW_START;
+  const feedStart = trades.length > 0 ? historyStart(trades, meta) : null;
   let unavailable: string | null = null;
   if (trades.length === 0)
     unavailable = `no TradingView export for the default inputs (${String(meta.tv_trades_csv ?? "none")})`;
@@ -167,18 +192,20 @@ export function loadProbe(name: string): Probe {
 }
 
 /**
- * Bars of the probe's feed and the backtest start (the bar before TradingView's first entry). The
- * export's chart ended where its open trade's row is dated (that bar is the last); without an open
- * trade the end is unknown, and only trades entered up to the export's last row are scored.
+ * Bars of TradingView's chart: from its history start to where the export's open trade's row is
+ * dated (that bar is the last); without an open trade the end is unknown, and only trades entered up
+ * to the export's last row are scored. Where the history start is not known, the whole warm-up feed
+ * with a backtest start at the bar before TradingView's first entry.
  */
-export function probeRun(p: Probe): { bars: Bar[]; backtestStart: number; lastRow: number } {
+export function probeRun(p: Probe): { bars: Bar[]; backtestStart: number | undefined; lastRow: number } {
   const all = pineforgeBars();
   const open = p.trades.find((t) => t.open);
   const end = open ? open.exitTime : Infinity;
-  const bars = all.filter((b) => b.time >= p.feedStart && b.time <= end);
+  const start = p.feedStart ?? 0;
+  const bars = all.filter((b) => b.time >= start && b.time <= end);
   const first = Math.min(...p.trades.map((t) => t.entryTime));
   const lastRow = Math.max(...p.trades.map((t) => (t.exitTime === t.exitTime ? t.exitTime : t.entryTime)));
-  return { bars, backtestStart: first - BAR_MS, lastRow };
+  return { bars, backtestStart: p.feedStart === null ? first - BAR_MS : undefined, lastRow };
 }
 
 export interface ProbeScore {

@@ -282,6 +282,34 @@ describe("position rules", () => {
     expect(one.result.open_trades.map((t) => t.entry_id)).toEqual(["A"]);
   });
 
+  it("pyramiding is checked when an entry is placed, not when it fills", () => {
+    // Bar 0 (flat): buy stops A at 103 and B at 102. Bar 2 reaches both: B fills at 102, then A at 103
+    // on top of it (both were placed while flat), so two trades are open with pyramiding 0.
+    const rows: Row[] = [flat, flat, [101, 104, 100.5, 103.5], flat];
+    const both = run(rows, {}, (i, b, ctx) => {
+      if (i === 0) {
+        b.entry({ id: "A", direction: "long", stop: 103 }, ctx);
+        b.entry({ id: "B", direction: "long", stop: 102 }, ctx);
+      }
+    });
+    expect(both.result.open_trades.map((t) => [t.entry_id, t.entry_price])).toEqual([
+      ["B", 102],
+      ["A", 103],
+    ]);
+    // Placed while long at the limit, the call places nothing: C never fills, and A (pending from
+    // the flat bar) is not replaced by its blocked re-placement at 110.
+    const blocked = run(rows, {}, (i, b, ctx) => {
+      if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+      if (i === 0) b.entry({ id: "A", direction: "long", stop: 103 }, ctx);
+      if (i === 1) b.entry({ id: "C", direction: "long", stop: 102 }, ctx);
+      if (i === 1) b.entry({ id: "A", direction: "long", stop: 110 }, ctx);
+    });
+    expect(blocked.result.open_trades.map((t) => [t.entry_id, t.entry_price])).toEqual([
+      ["L", 100],
+      ["A", 103],
+    ]);
+  });
+
   it("an entry in the opposite direction closes the position and reverses", () => {
     // Long 2 at 101 (bar 1 open); short entry qty 1 on bar 1 fills at 102: the long closes (+2),
     // a short of 1 opens at 102.

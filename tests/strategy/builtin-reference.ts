@@ -11,10 +11,12 @@
 //   reversal on the way) fills at that price;
 // - an entry against the position closes it and opens the other side (a reversal); its quantity is
 //   1, or `size(equity, close)` of the bar that places it (equity = capital + closed profit + open
-//   profit at that close; no commission), plus the opposite position held when it is placed (less
-//   what strategy.close calls placed before it will close): at the fill it closes what it meets of
-//   the opposite position, oldest first, and opens the rest;
-//   an entry in the position's direction is dropped at the start of the bar (pyramiding 0);
+//   profit at that close; no commission), plus the opposite position it will meet: the one held as
+//   the market orders and strategy.close calls placed before it on that bar leave it. At the fill it
+//   closes what it meets of the opposite position, oldest first, and opens the rest;
+// - strategy.close(id) closes the trades of `id` opened before it was placed;
+//   an entry call in the position's direction with `pyramiding` trades open places nothing (an order
+//   already pending keeps), and a pending entry is not checked again when it fills;
 // - an entry with the id of a pending order replaces it; strategy.cancel removes it;
 // - a stop-limit is a stop until the price reaches its stop, then a limit (nothing fills at the
 //   trigger unless the limit is already reachable there);
@@ -83,8 +85,17 @@ export interface SimOptions {
   processOrdersOnClose?: boolean;
 }
 
+/** A strategy.close(id) call: it closes the trades of `id` opened before it (n < before). */
+interface CloseRef {
+  id: string;
+  seq: number;
+  before: number;
+}
+
 interface OpenRef {
   id: string;
+  /** Opening order: a close binds to the trades opened before it was placed. */
+  n: number;
   bar: number;
   price: number;
   qty: number;
@@ -108,7 +119,8 @@ export function simulate(
   let open: OpenRef[] = [];
   let closedProfit = 0;
   let pending: RefOrder[] = [];
-  let closes: { id: string; seq: number }[] = [];
+  let closes: CloseRef[] = [];
+  let opened = 0;
   const exits = new Map<string, { profit: number; loss: number; trailPoints?: number; trailOffset?: number }>();
   let trailActive = false;
   let peak = 0; // ticks: the best price since the trailing stop activated
@@ -170,7 +182,7 @@ export function simulate(
   const fill = (o: RefOrder, price: number, bar: number): void => {
     pending = pending.filter((x) => x !== o);
     if (o.dir === pos) {
-      if (open.length < pyramiding) open.push({ id: o.id, bar, price, qty: o.qty });
+      open.push({ id: o.id, n: opened++, bar, price, qty: o.qty });
       return;
     }
     let total = o.qty + o.reverse;
@@ -182,7 +194,7 @@ export function simulate(
     }
     if (total <= 1e-12) return;
     pos = o.dir;
-    open = [{ id: o.id, bar, price, qty: total }];
+    open = [{ id: o.id, n: opened++, bar, price, qty: total }];
     trailActive = false;
   };
   // Exits (only modelled for one open trade at a time): the trade they cover, if any.
@@ -219,10 +231,10 @@ export function simulate(
     }
     return out;
   };
-  const fillMarket = (queue: (RefOrder | { id: string; seq: number })[], price: number, i: number): void => {
+  const fillMarket = (queue: (RefOrder | CloseRef)[], price: number, i: number): void => {
     for (const m of queue) {
       if ("dir" in m) fill(m, price, i);
-      else closeWhere((t) => t.id === m.id, price, i);
+      else closeWhere((t) => t.id === m.id && t.n < m.before, price, i);
     }
   };
   const take = (r: Reachable, price: number, i: number): void => {
@@ -261,12 +273,10 @@ export function simulate(
 
   for (let i = 0; i < c.time.length; i++) {
     const [o, h, l, cl] = [c.open[i], c.high[i], c.low[i], c.close[i]];
-    // entries pyramiding does not allow are dropped at the start of the bar
-    if (pos !== 0 && open.length >= pyramiding) pending = pending.filter((x) => x.dir !== pos);
     track(o);
     // market orders (entries and strategy.close calls) at the open, in placement order
     const market = pending.filter((x) => x.placedBar < i && x.stop !== x.stop && x.limit !== x.limit);
-    const queue: (RefOrder | { id: string; seq: number })[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
+    const queue: (RefOrder | CloseRef)[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
     closes = [];
     fillMarket(queue, o, i);
     fillPastAt(o, i);
@@ -288,18 +298,33 @@ export function simulate(
         continue;
       }
       if (a.kind === "close") {
-        closes.push({ id: a.id, seq: seq++ });
+        closes.push({ id: a.id, seq: seq++, before: open.length > 0 ? opened : Infinity });
         continue;
       }
+      // pyramiding is checked when the entry is placed
+      if (a.kind === "entry" && a.dir === (pos as number) && open.length >= pyramiding) continue;
       pending = pending.filter((x) => x.id !== a.id);
       if (a.kind !== "entry") continue;
       const stop = a.stop === a.stop ? onTick(a.stop, a.dir, mintick) : NaN;
       const limit = a.limit !== undefined && a.limit === a.limit ? onTick(a.limit, -a.dir as 1 | -1, mintick) : NaN;
-      let reverse = 0;
-      if (pos === -a.dir) {
-        reverse = held;
-        for (const c of closes) for (const t of open) if (t.id === c.id) reverse -= t.qty;
+      // the position this entry will meet: the one held, as this bar's market orders and closes
+      // (placed before it, filling first at the next open) leave it
+      let projected = pos * held;
+      const before = [...pending.filter((x) => x.stop !== x.stop && x.limit !== x.limit), ...closes];
+      for (const m of before.sort((x, y) => x.seq - y.seq)) {
+        if ("dir" in m) {
+          const opposite = projected * m.dir < 0;
+          projected = opposite
+            ? m.dir * Math.max(0, m.qty + m.reverse - Math.abs(projected))
+            : projected + m.dir * m.qty;
+        } else {
+          let ofId = 0;
+          for (const t of open) if (t.id === m.id && t.n < m.before) ofId += t.qty;
+          const left = Math.max(0, Math.abs(projected) - ofId);
+          projected = projected > 0 ? left : -left;
+        }
       }
+      const reverse = projected * a.dir < 0 ? Math.abs(projected) : 0;
       pending.push({
         id: a.id,
         dir: a.dir,
@@ -314,7 +339,7 @@ export function simulate(
     }
     if (opts.processOrdersOnClose) {
       const market = pending.filter((x) => x.stop !== x.stop && x.limit !== x.limit);
-      const queue: (RefOrder | { id: string; seq: number })[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
+      const queue: (RefOrder | CloseRef)[] = [...market, ...closes].sort((a, b) => a.seq - b.seq);
       closes = [];
       fillMarket(queue, cl, i);
     }

@@ -79,8 +79,9 @@ describe("a re-placed strategy.exit", () => {
 describe("a re-placed strategy.entry", () => {
   it("reuses its record, takes a new queue place and the new price", () => {
     // Buy stops A and B at 102 placed on bar 0; A is re-placed on bar 1 at the same price, so it now
-    // comes after B. Bar 2 reaches 102: B fills first, and A finds the position at the pyramiding
-    // limit. Meanwhile C, re-placed every bar with a falling stop (110, 109), is one record.
+    // comes after B. Bar 2 reaches 102: B fills first, then A (pyramiding is checked when an entry is
+    // placed, and both were placed while flat). Meanwhile C, re-placed every bar with a falling stop
+    // (90, 89), is one record.
     const rows: Row[] = [flat, flat, [100, 103, 99.5, 102.5], flat];
     const seen: PendingOrder[] = [];
     const ctx = makeCtx(columnsOf(rows), { type: "stock" });
@@ -95,7 +96,7 @@ describe("a re-placed strategy.entry", () => {
         seen.push(b.pendingOrders.find((o) => o.id === "C")!);
       }
     });
-    expect(result.open_trades.map((t) => t.entry_id)).toEqual(["B"]);
+    expect(result.open_trades.map((t) => t.entry_id)).toEqual(["B", "A"]);
     expect(seen[1]).toBe(seen[0]);
     expect(seen[1].stop).toBe(89);
   });

@@ -216,6 +216,18 @@ describe("slippage and commission", () => {
     expect(l.result.open_trades[0].entry_price).toBe(99);
   });
 
+  it("slippage applies to an exit's stop leg, not to its take-profit limit (reference: market/stop orders)", () => {
+    // Long at 100.02 (market, 2 ticks); bar 2 reaches the take-profit 101 -> exactly 101; another run
+    // reaches the stop-loss 99 -> 98.98.
+    const exitAt = (bar: Row) =>
+      run([flat, [100, 100.1, 99.9, 100], bar], { slippage: 2 }, (i, b, ctx) => {
+        if (i === 0) b.entry({ id: "L", direction: "long" }, ctx);
+        if (i === 1) b.exit({ id: "X", fromEntry: "L", limit: 101, stop: 99 }, ctx);
+      }).result.trades[0];
+    expect(exitAt([100, 101.5, 99.95, 101]).exit_price).toBe(101);
+    expect(exitAt([100, 100.05, 98.5, 98.8]).exit_price).toBeCloseTo(98.98, 10);
+  });
+
   const roundTrip = (settings: Record<string, unknown>, qty = 1) =>
     run([flat, [100, 101, 99, 100], [102, 103, 101, 102]], settings, (i, b, ctx) => {
       if (i === 0) b.entry({ id: "L", direction: "long", qty }, ctx);

@@ -35,7 +35,7 @@ export function analyze(text: string): Analysis {
     const checked = safeCheck(parsed);
     if (checked.declaredTypes) declaredTypes = checked.declaredTypes;
   }
-  const index = new SymbolIndex(parsed.ast, (offset) => declaredTypes.get(offset));
+  const index = new SymbolIndex(parsed.ast, (offset) => declaredTypes.get(offset), text);
   return { text, lines: new LineIndex(text), parsed, diagnostics, declaredTypes, index };
 }
 

@@ -114,6 +114,8 @@ export class SymbolIndex {
   constructor(
     readonly ast: A.Program,
     private readonly typeAt: (offset: number) => PType | undefined = () => undefined,
+    /** The source, to place names the AST keeps only as text (an import's library name). */
+    private readonly text = "",
   ) {
     const global = new Scope(null, ast.span.end);
     for (const s of ast.body) this.hoist(s);
@@ -222,13 +224,30 @@ export class SymbolIndex {
         return;
       }
       case "Import": {
-        const alias = s.alias ?? { kind: "Ident" as const, name: s.name, span: s.span };
+        const alias = s.alias ?? this.importName(s);
         this.libraries.set(alias.name, this.declare(alias, "library", s, s.span, all));
         return;
       }
       default:
         return;
     }
+  }
+
+  /** `import user/Lib/3` without `as`: the library name `Lib` is the alias. */
+  private importName(s: A.Import): A.Ident {
+    const at = this.text.indexOf(`/${s.name}/`, s.span.start);
+    if (at < 0 || at >= s.span.end) return { kind: "Ident", name: s.name, span: s.span };
+    const start = at + 1;
+    const column = s.span.column + (start - s.span.start);
+    const span = {
+      start,
+      end: start + s.name.length,
+      line: s.span.line,
+      column,
+      endLine: s.span.line,
+      endColumn: column + s.name.length,
+    };
+    return { kind: "Ident", name: s.name, span };
   }
 
   // ------------------------------------------------------------------ statements

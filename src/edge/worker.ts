@@ -13,8 +13,20 @@ setKernelModule(kernels as WebAssembly.Module);
 const engine = createInProcessEngine();
 
 export default {
-  fetch(request: Request, env: EdgeEnv, ctx: ExecutionContextLike): Promise<Response> | Response {
-    return edgeApp(env, engine).fetch(request, env, ctx as never);
+  async fetch(request: Request, env: EdgeEnv, ctx: ExecutionContextLike): Promise<Response> {
+    const started = Date.now();
+    const res = await edgeApp(env, engine).fetch(request, env, ctx as never);
+    // One structured line per request: resinctl captures the console per worker (logs, trace, analytics).
+    console.log(
+      JSON.stringify({
+        trace: "request",
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: res.status,
+        ms: Date.now() - started,
+      }),
+    );
+    return res;
   },
   scheduled(_event: unknown, env: EdgeEnv, ctx: ExecutionContextLike): void {
     ctx.waitUntil(runJobs(env, engine));

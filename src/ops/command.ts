@@ -24,6 +24,8 @@ export interface Cmd {
   anyArgs?: boolean;
   /** Runs without a workspace (help-like commands). */
   noWorkspace?: boolean;
+  /** Declared by the spec but not implemented in this build (answers NOT_IMPLEMENTED). */
+  missing?: boolean;
 }
 
 export const leaf = (summary: string, run: Handler, extra: Partial<Cmd> = {}): Cmd => ({ summary, run, ...extra });
@@ -38,6 +40,7 @@ export const group = (summary: string, sub: Record<string, Cmd>, extra: Partial<
 export const notImplemented = (path: string, summary: string): Cmd => ({
   summary: `${summary} (not implemented)`,
   anyArgs: true,
+  missing: true,
   run: async () => {
     throw new CtlError("NOT_IMPLEMENTED", `'resinctl ${path}' is not implemented in this build`, {
       exit: EXIT.FAILED,

@@ -112,7 +112,14 @@ export function createCtx(
       return env.CLOUDFLARE_API_TOKEN && env.CLOUDFLARE_ACCOUNT_ID ? "cloudflare" : "local";
     },
     local: () => new LocalProvider(root()),
-    cloudflare: () => new CloudflareProvider(runProcess, env),
+    cloudflare: () =>
+      new CloudflareProvider({
+        ...(runProcess ? { run: runProcess } : {}),
+        env,
+        fetch: fetchImpl,
+        ...(ws.root ? { config: loadConfig(ws.root), root: ws.root } : {}),
+        token: () => (ws.root ? new SecretStore(ws.root, env, ws.home).get("_provider", "CLOUDFLARE_API_TOKEN") : null),
+      }),
     secrets: () => new SecretStore(root(), env, ws.home),
   };
 }

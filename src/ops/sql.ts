@@ -14,7 +14,7 @@ export const DB_BINDING = "RESIN_DB";
 const TRACKING =
   "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE NOT NULL, applied_at TEXT NOT NULL)";
 
-/** resin's own schema: latency probes kept for `perf fastpath report`, and an audit of operations. */
+/** resin's own schema: the latency probes `perf fastpath run` keeps for `perf fastpath report`. */
 const BUILTIN: Record<string, string> = {
   "0001_resin.sql": `-- resin: tables resinctl keeps in the SQL store
 CREATE TABLE IF NOT EXISTS perf_probes (
@@ -25,11 +25,6 @@ CREATE TABLE IF NOT EXISTS perf_probes (
   ms REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS perf_probes_run ON perf_probes (run_id);
-CREATE TABLE IF NOT EXISTS audit_log (
-  at TEXT NOT NULL,
-  command TEXT NOT NULL,
-  detail TEXT
-);
 `,
 };
 
@@ -153,4 +148,22 @@ export async function userTables(db: D1Like): Promise<string[]> {
     )
     .all();
   return results.map((r) => String(r.name));
+}
+
+/** Pending migrations applied through a query function (the D1 REST API): each file's statements, then its record. */
+export async function applyPendingWith(
+  query: (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>,
+  root: string,
+): Promise<string[]> {
+  await query(TRACKING);
+  const done = new Set((await query("SELECT name FROM d1_migrations ORDER BY id")).map((r) => String(r.name)));
+  const applied: string[] = [];
+  for (const name of migrationFiles(root)) {
+    if (done.has(name)) continue;
+    const sql = readFileSync(join(root, MIGRATIONS_DIR, name), "utf8");
+    await query(statements(sql).join(";\n"));
+    await query("INSERT INTO d1_migrations (name, applied_at) VALUES (?, ?)", [name, new Date().toISOString()]);
+    applied.push(name);
+  }
+  return applied;
 }

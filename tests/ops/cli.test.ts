@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/ops/cli.js";
 import { compactNumber, editDistance, formatBytes, formatDuration } from "../../src/ops/output.js";
@@ -234,6 +235,7 @@ describe("cloudflare provider (injected wrangler)", () => {
   const ws = workspace();
   const calls: { args: string[]; input?: string }[] = [];
   let failDeploy = false;
+  let failSecret = false;
   // Replays wrangler's answers; records every invocation.
   const runProcess = (cmd: string, args: string[], opts: { input?: string } = {}) => {
     expect(cmd).toBe("wrangler");
@@ -249,8 +251,27 @@ describe("cloudflare provider (injected wrangler)", () => {
             stderr: "",
           };
     }
+    if (args[0] === "secret" && failSecret)
+      return { status: 1, stdout: "", stderr: "✘ [ERROR] A request to the Cloudflare API failed" };
     return { status: 0, stdout: "Success!\n", stderr: "" };
   };
+  // Recorded Cloudflare REST answers: no stores yet, then each created.
+  const api: { method: string; url: string; body?: unknown }[] = [];
+  const recorded = (async (url: string | URL, init?: RequestInit) => {
+    const u = String(url);
+    const method = init?.method ?? "GET";
+    api.push({ method, url: u, ...(init?.body ? { body: JSON.parse(String(init.body)) } : {}) });
+    expect(u.startsWith("https://api.cloudflare.com/client/v4/accounts/a/")).toBe(true);
+    expect((init?.headers as Record<string, string>).authorization).toBe("Bearer t");
+    const ok = (result: unknown) => new Response(JSON.stringify({ success: true, errors: [], result }));
+    if (method === "GET") return ok(u.endsWith("/r2/buckets") ? { buckets: [] } : []);
+    if (u.endsWith("/storage/kv/namespaces")) return ok({ id: "kv-0001", title: "resin-kv" });
+    if (u.endsWith("/d1/database")) return ok({ uuid: "d1-0001", name: "resin-db" });
+    if (u.endsWith("/r2/buckets")) return ok({ name: "resin-bars" });
+    return new Response(JSON.stringify({ success: false, errors: [{ code: 7003, message: "No route" }] }), {
+      status: 404,
+    });
+  }) as typeof fetch;
   async function cf(argv: string[], stdin: string | null = null) {
     let out = "";
     const code = await main(argv, {
@@ -267,6 +288,7 @@ describe("cloudflare provider (injected wrangler)", () => {
       stderr: () => undefined,
       runProcess,
       stdin,
+      fetch: recorded,
     });
     return { code, json: JSON.parse(out) };
   }
@@ -280,15 +302,42 @@ describe("cloudflare provider (injected wrangler)", () => {
       version_id: "6a1f2e3d-0000-4bcd-8000-1234567890ab",
     });
     const deploy = calls.find((c) => c.args[0] === "deploy")!;
-    expect(deploy.args[1]).toBe(join(ws.root, ".resin", "build", "resin", "worker.js"));
-    expect(deploy.args.slice(2, 4)).toEqual(["--name", "resin"]);
+    const toml = join(ws.root, ".resin", "build", "resin", "wrangler.toml");
+    expect(deploy.args).toEqual(["deploy", "--config", toml]);
     expect(existsSync(join(ws.root, ".resin", "build", "resin", "kernels.wasm"))).toBe(true);
+    // The stores were provisioned through the REST API, then bound in the generated wrangler.toml.
+    expect(api.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
+      { title: "resin-kv" },
+      { name: "resin-db" },
+      { name: "resin-bars" },
+    ]);
+    const doc = parseToml(readFileSync(toml, "utf8")) as Record<string, any>;
+    expect(doc).toMatchObject({
+      name: "resin",
+      main: "worker.js",
+      account_id: "a",
+      compatibility_date: "2024-11-01",
+      compatibility_flags: ["nodejs_compat"],
+      kv_namespaces: [{ binding: "RESIN_KV", id: "kv-0001" }],
+      r2_buckets: [{ binding: "RESIN_BARS", bucket_name: "resin-bars" }],
+      d1_databases: [{ binding: "RESIN_DB", database_name: "resin-db", database_id: "d1-0001" }],
+      triggers: { crons: ["* * * * *"] },
+      rules: [{ type: "CompiledWasm", globs: ["**/*.wasm"] }],
+    });
   }, 60_000);
 
   it("pushes secrets on stdin, never on the command line; wrangler failures exit 4", async () => {
     const r = await cf(["secrets", "set", "resin", "API_KEY", "--json"], "super-secret-value");
     expect(r.json).toMatchObject({ success: true, pushed: true });
     const put = calls.find((c) => c.args[0] === "secret")!;
+    // Transactional: a push that fails leaves the local store unchanged.
+    failSecret = true;
+    const failed = await cf(["secrets", "set", "resin", "OTHER_KEY", "--json"], "v-123456");
+    expect(failed.code).toBe(4);
+    expect((await cf(["secrets", "list", "--json"])).json.secrets.map((x: { name: string }) => x.name)).toEqual([
+      "API_KEY",
+    ]);
+    failSecret = false;
     expect(put.args).toEqual(["secret", "put", "API_KEY", "--name", "resin"]);
     expect(put.input).toBe("super-secret-value");
     failDeploy = true;

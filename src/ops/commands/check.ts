@@ -1,10 +1,11 @@
 // `resinctl check ...`: prerequisites, setup, the workers' health, fixes.
 
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { group, leaf, notImplemented, type Cmd } from "../command.js";
+import { group, leaf, type Cmd } from "../command.js";
+import { repairDb, repairInfra, repairSecrets, repairWorker, runChecks } from "./repair.js";
 import { configPath, hasConfig } from "../config.js";
-import type { CmdResult, Ctx } from "../context.js";
+import type { CmdResult, Ctx, Inv } from "../context.js";
 import { packageRoot } from "../edge-build.js";
 import { EXIT } from "../errors.js";
 import { table } from "../output.js";
@@ -103,6 +104,96 @@ export async function checkSetup(ctx: Ctx): Promise<CmdResult> {
   };
 }
 
+const FIXES: Record<string, (ctx: Ctx) => Promise<string>> = {
+  state: repairInfra,
+  secrets: repairSecrets,
+  db: repairDb,
+  deployments: async (ctx) => {
+    const out: string[] = [];
+    for (const w of Object.keys(ctx.config().workers)) out.push(await repairWorker(ctx, w));
+    return out.join("; ");
+  },
+};
+
+async function checkFix(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const steps = await runChecks(ctx);
+  const todo = steps.filter((s) => s.status !== "ok");
+  const rows: { step: string; problem: string; action: string; status: string }[] = [];
+  for (const s of todo) {
+    const fix = FIXES[s.step];
+    if (!fix) rows.push({ step: s.step, problem: s.detail, action: s.fix ?? "", status: "manual" });
+    else if (opts.dryRun) rows.push({ step: s.step, problem: s.detail, action: s.fix ?? "", status: "would fix" });
+    else {
+      try {
+        rows.push({ step: s.step, problem: s.detail, action: await fix(ctx), status: "fixed" });
+      } catch (e) {
+        rows.push({ step: s.step, problem: s.detail, action: (e as Error).message, status: "failed" });
+      }
+    }
+  }
+  const bad = rows.some((r) => r.status === "failed" || r.status === "manual");
+  return {
+    data: { dry_run: !!opts.dryRun, fixes: rows },
+    text: rows.length
+      ? table(
+          ctx.out,
+          ["step", "problem", "action", "status"],
+          rows.map((r) => [r.step, r.problem, r.action, r.status]),
+        )
+      : "nothing to fix",
+    ...(bad ? { exit: EXIT.FAILED } : {}),
+  };
+}
+
+/** True when `path` matches a .gitignore line (plain names and dir/ patterns; what resinctl writes). */
+function ignored(lines: string[], path: string): boolean {
+  const p = path.replace(/\/+$/, "");
+  return lines.some((l) => {
+    const pat = l.trim().replace(/^\//, "").replace(/\/+$/, "");
+    if (!pat || l.startsWith("#") || l.startsWith("!")) return false;
+    if (pat.includes("*"))
+      return new RegExp(`^${pat.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}(/|$)`).test(p);
+    return p === pat || p.startsWith(`${pat}/`);
+  });
+}
+
+async function submoduleGitignore(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const root = ctx.root();
+  const gi = join(root, ".gitignore");
+  const lines = existsSync(gi) ? readFileSync(gi, "utf8").split(/\r?\n/) : [];
+  const modules = existsSync(join(root, ".gitmodules"))
+    ? [...readFileSync(join(root, ".gitmodules"), "utf8").matchAll(/^\s*path\s*=\s*(.+)$/gm)].map((m) =>
+        (m[1] as string).trim(),
+      )
+    : [];
+  const problems: { path: string; problem: string }[] = [];
+  for (const m of modules)
+    if (ignored(lines, m)) problems.push({ path: m, problem: "submodule is ignored by .gitignore" });
+  const mustIgnore = [".resin/", ".dev.vars", ".dev.vars.*"];
+  const missing = mustIgnore.filter((p) => !lines.some((l) => l.trim() === p || l.trim() === `/${p}`));
+  for (const p of missing) problems.push({ path: p, problem: "holds local state or secrets; not ignored" });
+  let fixed = false;
+  if (opts.fix && missing.length) {
+    appendFileSync(
+      gi,
+      `${lines.length && lines[lines.length - 1] !== "" ? "\n" : ""}# resinctl: local state and secrets\n${missing.join("\n")}\n`,
+    );
+    fixed = true;
+  }
+  const left = fixed ? problems.filter((p) => !missing.includes(p.path)) : problems;
+  return {
+    data: { submodules: modules, problems: left, fixed: fixed ? missing : [] },
+    text: left.length
+      ? table(
+          ctx.out,
+          ["path", "problem"],
+          left.map((p) => [p.path, p.problem]),
+        )
+      : `ok (${modules.length} submodules${fixed ? `; added ${missing.join(", ")} to .gitignore` : ""})`,
+    ...(left.length ? { exit: EXIT.FAILED, next: "resinctl check sg --fix" } : {}),
+  };
+}
+
 export const commands: Record<string, Cmd> = {
   check: group("verify the installation", {
     prerequisites: leaf("node, workerd, esbuild, kernels.wasm (and wrangler for cloudflare)", checkPrerequisites),
@@ -110,7 +201,10 @@ export const commands: Record<string, Cmd> = {
     health: leaf("probe every worker's /health", checkHealth, {
       options: [["--fix", "repair what can be repaired"]],
     }),
-    fix: notImplemented("check fix", "repair what check found"),
-    "submodule-gitignore": notImplemented("check submodule-gitignore", "check submodule ignores"),
+    fix: leaf("run the fixes the checks call for", checkFix, { options: [["--dry-run", "only list them"]] }),
+    "submodule-gitignore": leaf("the worker submodules are not ignored and .resin/ is", submoduleGitignore, {
+      aliases: ["sg"],
+      options: [["--fix", "append the missing .gitignore lines"]],
+    }),
   }),
 };

@@ -2,10 +2,12 @@
 // wrangler on the cloudflare provider.
 
 import { join } from "node:path";
-import { group, leaf, notImplemented, type Cmd } from "../command.js";
+import { group, leaf, type Cmd } from "../command.js";
+import { applyKvManifest } from "./config.js";
+import { dashboardDeploy } from "./dashboard.js";
 import { requireWorker } from "../config.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
-import { usageError } from "../errors.js";
+import { CtlError, EXIT, usageError } from "../errors.js";
 import { formatBytes, paint, table } from "../output.js";
 
 async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown>> {
@@ -13,7 +15,14 @@ async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown
     const r = await ctx
       .cloudflare()
       .deploy(name, requireWorker(ctx.config(), name), join(ctx.root(), ".resin", "build", name));
-    return { worker: name, provider: "cloudflare", version_id: r.version_id, bytes: 0, hot_reload: false };
+    return {
+      worker: name,
+      provider: "cloudflare",
+      version_id: r.version_id,
+      config: r.config,
+      bytes: 0,
+      hot_reload: false,
+    };
   }
   const v = await ctx.local().deploy(name, requireWorker(ctx.config(), name));
   const running = ctx.local().runningUrl(name);
@@ -104,6 +113,56 @@ export async function deployRollback(ctx: Ctx, { args }: Inv): Promise<CmdResult
   };
 }
 
+async function telegramWebhook(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const worker = String(opts.worker ?? "telegram");
+  const cfg = ctx.config().workers[worker];
+  const url =
+    (opts.url as string | undefined) ?? (cfg && Object.hasOwn(ctx.config().workers, worker) ? cfg.url : undefined);
+  if (!url || !/^https:\/\//.test(url))
+    throw new CtlError("NO_PUBLIC_URL", `the ${worker} worker needs a public https URL for Telegram`, {
+      exit: EXIT.FAILED,
+      hint: `--url https://... or resinctl config set workers.${worker}.url https://... (a tunnel works locally: resinctl tunnel check)`,
+    });
+  const token = ctx.secrets().get(worker, "TELEGRAM_BOT_TOKEN");
+  if (!token)
+    throw new CtlError("MISSING_SECRET", `no ${worker}/TELEGRAM_BOT_TOKEN`, {
+      exit: EXIT.FAILED,
+      suggestions: [`resinctl secrets set ${worker} TELEGRAM_BOT_TOKEN`],
+    });
+  const secret = ctx.secrets().get(worker, "WEBHOOK_SECRET");
+  const hook = new URL("webhook", url.endsWith("/") ? url : `${url}/`).href;
+  const res = await ctx.fetch(`https://api.telegram.org/bot${token}/setWebhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url: hook, ...(secret ? { secret_token: secret } : {}) }),
+  });
+  const doc = (await res.json().catch(() => ({}))) as { ok?: boolean; description?: string };
+  if (!res.ok || !doc.ok)
+    throw new CtlError("TELEGRAM_FAILED", `setWebhook: ${doc.description ?? `HTTP ${res.status}`}`, {
+      exit: EXIT.FAILED,
+    });
+  return { data: { worker, webhook: hook, secret_token: !!secret }, text: `Telegram now calls ${hook}` };
+}
+
+async function updateInternalUrls(ctx: Ctx): Promise<CmdResult> {
+  const cfg = ctx.config();
+  const local = ctx.local();
+  const urls: Record<string, string | null> = {};
+  for (const [name, w] of Object.entries(cfg.workers)) urls[name] = w.url ?? local.runningUrl(name);
+  await local.withStores(async (mf) => {
+    const kv = (await mf.getKVNamespace("RESIN_KV")) as unknown as { put(k: string, v: string): Promise<void> };
+    await kv.put("config:internal_urls", JSON.stringify(urls));
+  });
+  return {
+    data: { internal_urls: urls },
+    text: table(
+      ctx.out,
+      ["worker", "url"],
+      Object.entries(urls).map(([k, v]) => [k, v ?? "(not running)"]),
+    ),
+  };
+}
+
 export const commands: Record<string, Cmd> = {
   deploy: group("deploy workers (numbered versions, hot reload, rollback)", {
     all: leaf("deploy every worker", async (ctx) => deployWorkers(ctx), {
@@ -116,9 +175,21 @@ export const commands: Record<string, Cmd> = {
       args: "<worker> [version]",
       examples: ["resinctl deploy rollback resin", "resinctl deploy rollback resin 2"],
     }),
-    dashboard: notImplemented("deploy dashboard", "deploy the dashboard"),
-    "telegram-webhook": notImplemented("deploy telegram-webhook", "register the chat-bot webhook"),
-    "update-internal-urls": notImplemented("deploy update-internal-urls", "rewrite internal worker URLs"),
-    "kv-config": notImplemented("deploy kv-config", "push KV configuration"),
+    dashboard: leaf("deploy the dashboard (same as dashboard deploy)", dashboardDeploy, {
+      options: [["--rebuild", "rebuild the page first"]],
+    }),
+    "telegram-webhook": leaf("register the chat-bot worker's URL with Telegram (setWebhook)", telegramWebhook, {
+      options: [
+        ["--worker <NAME>", "the chat-bot worker (default telegram)"],
+        ["--url <URL>", "its public URL (default: the worker's configured url)"],
+      ],
+    }),
+    "update-internal-urls": leaf(
+      "record every worker's URL in KV (config:internal_urls) for the others",
+      updateInternalUrls,
+    ),
+    "kv-config": leaf("apply kv-config.json to the KV store", async (ctx, { args }) => applyKvManifest(ctx, args[0]), {
+      args: "[file]",
+    }),
   }),
 };

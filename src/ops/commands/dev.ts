@@ -1,7 +1,8 @@
 // `resinctl dev ...`: workers in the foreground under workerd (or natively in Node) until
 // SIGINT/SIGTERM or --for seconds; each gets its secrets live and the bar-close cron on schedule.
 
-import { group, leaf, notImplemented, type Cmd } from "../command.js";
+import { group, leaf, type Cmd } from "../command.js";
+import { DEV_OPTIONS, dashboardDev } from "./dashboard.js";
 import { DEFAULT_CRONS, requireWorker, type WorkerConfig } from "../config.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT } from "../errors.js";
@@ -120,6 +121,6 @@ export const commands: Record<string, Cmd> = {
         ["--for <S>", "stop by itself after S seconds", "int"],
       ],
     }),
-    dashboard: notImplemented("dev dashboard", "serve the dashboard locally"),
+    dashboard: leaf("serve the dashboard locally (same as dashboard dev)", dashboardDev, { options: DEV_OPTIONS }),
   }),
 };

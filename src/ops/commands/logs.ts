@@ -1,10 +1,17 @@
-// `resinctl logs ...`: the workers' captured console output.
+// `resinctl logs ...`: the workers' captured console output (see logview.ts).
 
-import { group, notImplemented, type Cmd } from "../command.js";
+import { group, leaf, type Cmd } from "../command.js";
+import { LOG_OPTIONS, showLogs } from "../logview.js";
 
 export const commands: Record<string, Cmd> = {
-  logs: group("logs", {
-    worker: notImplemented("logs worker", "a worker's logs"),
-    all: notImplemented("logs all", "all logs"),
+  logs: group("the workers' captured console output", {
+    worker: leaf("a worker's log", async (ctx, { args, opts }) => showLogs(ctx, args[0] as string, opts), {
+      args: "<name>",
+      options: LOG_OPTIONS,
+      examples: ["resinctl logs worker resin --lines 20", "resinctl logs worker resin --follow"],
+    }),
+    all: leaf("every worker's log, merged by time", async (ctx, { opts }) => showLogs(ctx, null, opts), {
+      options: LOG_OPTIONS,
+    }),
   }),
 };

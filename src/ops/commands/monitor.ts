@@ -1,7 +1,13 @@
 // `resinctl monitor ...`: the trade service's order log and kill switch (called on the trade service
-// itself, with the internal key), the evaluate worker's outbox depth, logs, backups and analytics.
+// itself, with the internal key), the evaluate worker's outbox depth, logs, backups (a gzipped tar
+// of the workspace's state, restorable) and analytics (from the workers' structured request lines).
 
-import { group, leaf, notImplemented, type Cmd } from "../command.js";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { group, leaf, type Cmd } from "../command.js";
+import { confirm } from "../interaction.js";
+import { LOG_OPTIONS, linesOf, showLogs } from "../logview.js";
+import { formatBytes } from "../output.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT, usageError } from "../errors.js";
 import { paint, table } from "../output.js";
@@ -100,13 +106,129 @@ export async function queueDepth(ctx: Ctx): Promise<CmdResult> {
   return { data: { depth, dead_letters: dead }, text };
 }
 
+/** What a backup holds: the state, versions, store registry, sealed secrets (the key is kept apart), config and migrations. */
+const BACKUP_PATHS = [
+  ".resin/state",
+  ".resin/versions",
+  ".resin/infra.json",
+  ".resin/secrets.json",
+  "resinctl.toml",
+  "migrations",
+];
+
+async function backup(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const root = ctx.root();
+  const tar = await import("tar");
+  if (opts.restore) {
+    const file = ctx.resolvePath(String(opts.restore));
+    if (!existsSync(file)) throw new CtlError("NOT_FOUND", `no backup ${file}`, { exit: EXIT.FAILED });
+    const running = Object.keys(ctx.config().workers).filter((w) => ctx.local().runningUrl(w));
+    if (running.length)
+      throw new CtlError("WORKERS_RUNNING", `stop the running workers first (${running.join(", ")})`, {
+        exit: EXIT.FAILED,
+      });
+    await confirm(ctx, `replace the workspace state with ${file}`);
+    const entries: string[] = [];
+    await tar.t({ file, onReadEntry: (e) => void entries.push(e.path) });
+    const outside = entries.find((p) => !BACKUP_PATHS.some((b) => p === b || p.startsWith(`${b}/`)));
+    if (outside)
+      throw new CtlError("BACKUP_INVALID", `${file} holds '${outside}', which is not workspace state`, {
+        exit: EXIT.FAILED,
+      });
+    await tar.x({ file, cwd: root, strict: true });
+    return {
+      data: { restored: file, entries: entries.length },
+      text: `restored ${entries.length} entries from ${file}`,
+    };
+  }
+  const dir = join(root, ".resin", "backups");
+  mkdirSync(dir, { recursive: true });
+  const file = opts.output
+    ? ctx.resolvePath(String(opts.output))
+    : join(dir, `backup-${new Date().toISOString().replace(/[:.]/g, "-")}.tgz`);
+  const present = BACKUP_PATHS.filter((p) => existsSync(join(root, p)));
+  await tar.c({ gzip: true, file, cwd: root, portable: true }, present);
+  const { statSync } = await import("node:fs");
+  const bytes = statSync(file).size;
+  return {
+    data: { file, bytes, paths: present, backups: readdirSync(dir).filter((f) => f.endsWith(".tgz")).length },
+    text: `wrote ${relative(ctx.session.cwd, file) || file} (${formatBytes(bytes)}: ${present.join(", ")})`,
+    next: `resinctl monitor backup --restore ${file}`,
+  };
+}
+
+interface RequestTrace {
+  trace: "request";
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+}
+
+async function analytics(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const workers = Object.keys(ctx.config().workers);
+  const lines = linesOf(ctx, workers, opts.since as string | undefined);
+  const byRoute = new Map<string, { count: number; errors: number; ms: number[] }>();
+  let cron = 0;
+  for (const l of lines) {
+    if (l.stream === "system" && l.msg.startsWith("cron ")) cron++;
+    if (!l.msg.startsWith("{")) continue;
+    let t: RequestTrace;
+    try {
+      t = JSON.parse(l.msg) as RequestTrace;
+    } catch {
+      continue;
+    }
+    if (t.trace !== "request") continue;
+    const key = `${l.worker} ${t.method} ${t.path.replace(/\/[^/]+$/, (m) => (/\d|[A-Za-z0-9_-]{12,}/.test(m) && t.path.split("/").length > 2 ? "/:id" : m))}`;
+    const e = byRoute.get(key) ?? { count: 0, errors: 0, ms: [] };
+    e.count++;
+    if (t.status >= 400) e.errors++;
+    e.ms.push(t.ms);
+    byRoute.set(key, e);
+  }
+  const routes = [...byRoute.entries()].map(([route, e]) => {
+    const ms = [...e.ms].sort((a, b) => a - b);
+    return { route, requests: e.count, errors: e.errors, p50_ms: quantile(ms, 0.5), p95_ms: quantile(ms, 0.95) };
+  });
+  return {
+    data: { routes, cron_runs: cron, lines: lines.length },
+    text: routes.length
+      ? `${table(
+          ctx.out,
+          ["route", "requests", "errors", "p50 ms", "p95 ms"],
+          routes.map((r) => [r.route, r.requests, r.errors, r.p50_ms, r.p95_ms]),
+        )}\ncron runs: ${cron}`
+      : `no requests captured yet (cron runs: ${cron})`,
+  };
+}
+
 export const commands: Record<string, Cmd> = {
   monitor: group("monitoring", {
     trades: leaf("the trade service's last N orders (placed, refused, halted)", monitorTrades, { args: "[N]" }),
-    logs: notImplemented("monitor logs", "logs"),
+    logs: leaf(
+      "the workers' captured output (one worker or all)",
+      async (ctx, { args, opts }) => showLogs(ctx, args[0] ?? null, opts),
+      {
+        args: "[worker]",
+        options: LOG_OPTIONS,
+      },
+    ),
     "queue-depth": leaf("the evaluate worker's outbox (orders, alerts) by state, and its dead letters", queueDepth),
-    backup: notImplemented("monitor backup", "backup"),
+    backup: leaf("a restorable archive of the workspace state (--restore FILE restores it)", backup, {
+      options: [
+        ["--output <FILE>", "where to write the archive (default .resin/backups/)"],
+        ["--restore <FILE>", "restore this archive (workers stopped; confirms)"],
+      ],
+    }),
     "kill-switch": leaf("show or set the global trade-signal kill switch", killSwitch, { args: "[action]" }),
-    analytics: notImplemented("monitor analytics", "analytics"),
+    analytics: leaf("requests, errors and latency per route, cron runs", analytics, {
+      options: [["--since <ISO>", "only since this time"]],
+    }),
   }),
 };

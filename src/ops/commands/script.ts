@@ -1,7 +1,8 @@
 // `resinctl script ...`: the edge worker's API (health, run, scripts registry, cron, ingest) over HTTP.
 
-import { basename } from "node:path";
-import { group, leaf, notImplemented, type Cmd } from "../command.js";
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { group, leaf, type Cmd } from "../command.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT, usageError } from "../errors.js";
 import { compactNumber, paint, table } from "../output.js";
@@ -169,6 +170,50 @@ export async function ingest(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
   };
 }
 
+async function feedRefresh(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const { url, symbol, timeframe } = opts as { url?: string; symbol?: string; timeframe?: string };
+  if (!url || !symbol || !timeframe) throw usageError("feed refresh needs --url, --symbol and --timeframe");
+  let bars: unknown;
+  try {
+    const res = await ctx.fetch(url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const doc = (await res.json()) as unknown;
+    bars = Array.isArray(doc) ? doc : (doc as { bars?: unknown }).bars;
+    if (!Array.isArray(bars)) throw new Error("expected a JSON array of bars");
+  } catch (e) {
+    throw new CtlError("FEED_FAILED", `${url}: ${(e as Error).message}`, { exit: EXIT.FAILED });
+  }
+  const { json } = await callWorker(ctx, "POST", "/ingest", { symbol, timeframe, bars });
+  return { data: { feed: url, ingest: json }, text: `${symbol} ${timeframe}: ${json.count} bars stored from ${url}` };
+}
+
+async function syncVendor(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
+  const dir = args[0] ? ctx.resolvePath(args[0]) : join(ctx.root(), "scripts");
+  if (!existsSync(dir)) throw usageError(`no directory ${dir}`);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".pine"))
+    .sort();
+  const stored: string[] = [];
+  for (const f of files) {
+    const id = f.replace(/\.pine$/, "").replace(/[^A-Za-z0-9._-]/g, "-");
+    await callWorker(ctx, "POST", "/scripts", { id, name: id, source: readInputFile(join(dir, f), "script") });
+    stored.push(id);
+  }
+  const pruned: string[] = [];
+  if (opts.prune) {
+    const { json } = await callWorker(ctx, "GET", "/scripts");
+    for (const s of json.scripts as { id: string }[])
+      if (!stored.includes(s.id)) {
+        await callWorker(ctx, "DELETE", `/scripts/${encodeURIComponent(s.id)}`);
+        pruned.push(s.id);
+      }
+  }
+  return {
+    data: { dir, stored, pruned },
+    text: `stored ${stored.length} scripts from ${dir}${pruned.length ? `; deleted ${pruned.join(", ")}` : ""}`,
+  };
+}
+
 export const commands: Record<string, Cmd> = {
   script: group("the edge worker's evaluate API", {
     health: leaf("GET /health of the edge worker", scriptHealth),
@@ -212,8 +257,19 @@ export const commands: Record<string, Cmd> = {
         ["--bars <N>", "synthetic bars (default 20)", "int"],
       ],
     }),
-    feed: group("feeds", { refresh: notImplemented("script feed refresh", "refresh feeds") }),
-    "sync-vendor": notImplemented("script sync-vendor", "sync vendored scripts"),
+    feed: group("bar feeds", {
+      refresh: leaf("fetch bars from a feed URL (JSON array) and ingest them", feedRefresh, {
+        options: [
+          ["--url <URL>", "the feed (a JSON array of bars, or {bars: [...]})"],
+          ["--symbol <S>", "symbol"],
+          ["--timeframe <TF>", "timeframe"],
+        ],
+      }),
+    }),
+    "sync-vendor": leaf("store every .pine file of a directory (default scripts/) in the registry", syncVendor, {
+      args: "[dir]",
+      options: [["--prune", "also delete stored scripts that are not in the directory"]],
+    }),
     deploy: leaf("bundle and deploy the edge worker", async (ctx) => deployWorker(ctx, { args: ["resin"], opts: {} })),
   }),
 };

@@ -1,6 +1,7 @@
 // `resinctl workers ...`: the configured workers, their versions and status.
 
-import { group, leaf, notImplemented, type Cmd } from "../command.js";
+import { group, leaf, type Cmd } from "../command.js";
+import { LOG_OPTIONS, showLogs } from "../logview.js";
 import type { CmdResult, Ctx } from "../context.js";
 import { table } from "../output.js";
 import { devWorker } from "./dev.js";
@@ -44,6 +45,13 @@ export const commands: Record<string, Cmd> = {
       args: "<name>",
       options: [["--port <N>", "port (0 picks a free one)", "int"]],
     }),
-    logs: notImplemented("workers logs", "tail a worker's logs"),
+    logs: leaf(
+      "a worker's captured log (same as logs worker)",
+      async (ctx, { args, opts }) => showLogs(ctx, args[0] as string, opts),
+      {
+        args: "<name>",
+        options: LOG_OPTIONS,
+      },
+    ),
   }),
 };

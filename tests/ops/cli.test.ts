@@ -262,7 +262,7 @@ describe("cloudflare provider (injected wrangler)", () => {
     const method = init?.method ?? "GET";
     api.push({ method, url: u, ...(init?.body ? { body: JSON.parse(String(init.body)) } : {}) });
     expect(u.startsWith("https://api.cloudflare.com/client/v4/accounts/a/")).toBe(true);
-    expect((init?.headers as Record<string, string>).authorization).toBe("Bearer t");
+    expect((init?.headers ?? {}) as Record<string, string>).toMatchObject({ authorization: "Bearer t" });
     const ok = (result: unknown) => new Response(JSON.stringify({ success: true, errors: [], result }));
     if (method === "GET") return ok(u.endsWith("/r2/buckets") ? { buckets: [] } : []);
     if (u.endsWith("/storage/kv/namespaces")) return ok({ id: "kv-0001", title: "resin-kv" });

@@ -1,11 +1,9 @@
 // Every leaf of docs/spec/ops-cli.md's command table exists in resinctl's tree, and none answers
 // NOT_IMPLEMENTED. Leaves still missing are listed by an expected failure (honest, not hidden).
 
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/ops/cli.js";
 import type { Cmd } from "../../src/ops/command.js";
 import { TREE } from "../../src/ops/tree.js";
 
@@ -73,29 +71,7 @@ describe("spec coverage", () => {
 
   const missing = tree.filter((l) => l.cmd.missing).map((l) => l.path);
 
-  it("the leaves still missing answer NOT_IMPLEMENTED with exit 4 (and are only these)", async () => {
-    expect(missing).toEqual(["monitor queue-depth"]);
-    const base = mkdtempSync(join(tmpdir(), "resinctl-cov-"));
-    mkdirSync(join(base, "ws"));
-    writeFileSync(join(base, "ws", "package.json"), JSON.stringify({ name: "resin" }));
-    writeFileSync(join(base, "ws", "resinctl.toml.example"), "");
-    for (const path of missing) {
-      let out = "";
-      const code = await main([...path.split(" "), "--json"], {
-        cwd: join(base, "ws"),
-        env: { SVC_HOME: join(base, "home"), SVC_CLI_SILENT: "1" },
-        stdout: (s) => void (out += s),
-        stderr: () => undefined,
-        chdir: false,
-        stdin: null,
-      });
-      expect(code).toBe(4);
-      expect(JSON.parse(out)).toMatchObject({ code: "NOT_IMPLEMENTED" });
-    }
-  });
-
-  // monitor queue-depth belongs to the trade mesh (src/mesh), which measures its queue.
-  it.fails(`no leaf answers NOT_IMPLEMENTED (still missing: ${missing.join(", ") || "none"})`, () => {
+  it("no leaf answers NOT_IMPLEMENTED", () => {
     expect(missing).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ export function workerSchema(worker: string, kind?: string): Record<string, unkn
     additionalProperties: false,
     required: ["kind"],
     properties: {
-      kind: { enum: ["edge", "script"], ...(kind ? { default: kind } : {}) },
+      kind: { enum: ["edge", "mesh", "script"], ...(kind ? { default: kind } : {}) },
       script: {
         type: "string",
         minLength: 1,
@@ -27,7 +27,7 @@ export function workerSchema(worker: string, kind?: string): Record<string, unkn
       },
       port: { type: "integer", minimum: 0, maximum: 65535 },
       compatibility_date: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
-      url: { type: "string", format: "uri", pattern: "^https?://" },
+      url: { type: "string", pattern: "^https?://" },
       services: {
         type: "object",
         propertyNames: { pattern: "^[A-Z][A-Z0-9_]*$" },

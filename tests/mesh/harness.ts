@@ -1,45 +1,31 @@
-// Shared by the mesh tests: the trade-service bundle (esbuild, as src/ops/edge-build.ts bundles the
-// edge worker), Miniflare options for it (real D1 and Durable Object), a JSON caller, and a mock
+// Shared by the mesh tests: the trade-service bundle (src/ops/edge-build.ts's buildMeshWorker, as
+// `resinctl deploy` makes it), Miniflare options for it (real D1 and Durable Object), a JSON caller, and a mock
 // exchange on 127.0.0.1 that records every request.
 
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createHmac } from "node:crypto";
 import type { Miniflare, WorkerOptions } from "miniflare";
-import { readFile, mkdir } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildMeshWorker } from "../../src/ops/edge-build.js";
 
 export const INTERNAL_KEY = "internal-key-abc";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 let bundled: Promise<{ script: string; contents: string }> | null = null;
 
-/** Bundles src/mesh/worker.ts once per test file. */
-export function buildMeshWorker(): Promise<{ script: string; contents: string }> {
+/** Bundles src/mesh/worker.ts once per test file (its own directory per process: files run in parallel). */
+export function bundleMesh(): Promise<{ script: string; contents: string }> {
   bundled ??= (async () => {
-    const { build } = await import("esbuild");
-    const dir = join(ROOT, "build", "mesh-test");
-    await mkdir(dir, { recursive: true });
-    const script = join(dir, `worker-${process.pid}.js`);
-    await build({
-      entryPoints: [join(ROOT, "src", "mesh", "worker.ts")],
-      outfile: script,
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      target: "es2022",
-      mainFields: ["module", "main"],
-      conditions: ["workerd", "worker", "import"],
-      external: ["node:*"],
-      logLevel: "silent",
-    });
-    return { script, contents: await readFile(script, "utf8") };
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const bundle = await buildMeshWorker(join(root, "build", `mesh-test-${process.pid}`));
+    return { script: bundle.script, contents: await readFile(bundle.script, "utf8") };
   })();
   return bundled;
 }
 
 export async function meshWorker(bindings: Record<string, string> = {}, name = "trade"): Promise<WorkerOptions> {
-  const bundle = await buildMeshWorker();
+  const bundle = await bundleMesh();
   return {
     name,
     modules: [{ type: "ESModule", path: bundle.script, contents: bundle.contents }],

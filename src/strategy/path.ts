@@ -3,14 +3,16 @@
 //
 // TradingView: "If the opening price of a bar is closer to the high than to the low, the broker
 // emulator assumes that intrabar price moved open -> high -> low -> close; otherwise open -> low ->
-// high -> close." A bar whose open is exactly midway goes low first (the channel-breakout export
-// shows it). Distances are compared in whole ticks so float noise cannot decide a tie.
+// high -> close." The distances are compared as TradingView computes them, in raw floats: a bar whose
+// open is midway in ticks can still be nearer the high by float noise (PineForge
+// udt-method-extra-primitive-args trade 554: 2426.43 - 2425.21 < 2425.21 - 2423.99 goes high first),
+// and a bar whose two distances are the same float goes low first (channel-breakout trade 2565).
 
 import type { Bar, ColumnarBars } from "../core/result.js";
 
 /** True when the path visits the high before the low. */
-export function highFirst(open: number, high: number, low: number, mintick: number): boolean {
-  return Math.round((high - open) / mintick) < Math.round((open - low) / mintick);
+export function highFirst(open: number, high: number, low: number, _mintick: number): boolean {
+  return high - open < open - low;
 }
 
 /**

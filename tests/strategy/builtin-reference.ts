@@ -280,7 +280,8 @@ export function simulate(
     closes = [];
     fillMarket(queue, o, i);
     fillPastAt(o, i);
-    const highFirst = Math.round((h - o) / mintick) < Math.round((o - l) / mintick);
+    // the nearer extreme first, distances compared as raw floats (a float-equal tie goes low first)
+    const highFirst = h - o < o - l;
     const [first, second] = highFirst ? [h, l] : [l, h];
     move(o, first, i);
     move(first, second, i);

@@ -5,6 +5,14 @@
 //
 // The switch's state persists in the object's storage; the buckets live in memory (an evicted
 // object restarts them full, which only ever allows a burst of one window).
+//
+// It also serialises orders per symbol (/lock, /unlock): the gateway sizes an order from the ledger's
+// position and checks the position cap, then places and commits; two orders of one symbol doing that
+// side by side would both read the position before either committed (two reversals doubling, two buys
+// passing a cap only one fits). A lock is held from the position read to the commit; a waiter queues
+// (bounded) instead of failing, and a holder that never unlocks (a crashed attempt) loses it after its
+// lease. Locks live in memory: an evicted object forgets them, which can only let one order of a symbol
+// overlap a crashed holder's.
 
 import type { DurableObjectNamespaceLike, FetcherLike, MeshEnv } from "./bindings.js";
 import { numberVar } from "./bindings.js";
@@ -35,8 +43,25 @@ interface DurableObjectStateLike {
 
 const OFF: KillSwitchState = { on: false, updated_at: null, last_on_at: null };
 
+/** A symbol's lock: who holds it until when, and who waits for it (FIFO). */
+interface SymbolLock {
+  holder: string;
+  until: number;
+  waiters: { holder: string; leaseMs: number; grant: () => void }[];
+}
+
+export interface LockRequest {
+  /** The symbol's lock name (symbol and venue: testnet and live positions are separate). */
+  name: string;
+  holder: string;
+  leaseMs: number;
+  /** How long to wait for the lock before answering busy. */
+  waitMs: number;
+}
+
 export class MeshControl {
   private kill: KillSwitchState = OFF;
+  private readonly locks = new Map<string, SymbolLock>();
   private readonly perKey: TokenBuckets;
   private readonly perSymbol: TokenBuckets;
 
@@ -54,6 +79,12 @@ export class MeshControl {
   async fetch(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
     if (path === "/gate" && request.method === "POST") return Response.json(this.gate(await request.json()));
+    if (path === "/lock" && request.method === "POST") return Response.json(await this.lock(await request.json()));
+    if (path === "/unlock" && request.method === "POST") {
+      const { name, holder } = (await request.json()) as { name: string; holder: string };
+      this.unlock(name, holder);
+      return Response.json({ ok: true });
+    }
     if (path === "/kill-switch" && request.method === "GET") return Response.json(this.kill);
     if (path === "/kill-switch" && request.method === "PUT") {
       const { on } = (await request.json()) as { on: boolean };
@@ -63,6 +94,39 @@ export class MeshControl {
       return Response.json(this.kill);
     }
     return new Response("not found", { status: 404 });
+  }
+
+  private lock(r: LockRequest): Promise<{ ok: boolean }> {
+    const now = Date.now();
+    const held = this.locks.get(r.name);
+    if (!held || held.until <= now || held.holder === r.holder) {
+      // free, expired (its holder crashed or hung: waiters keep their places behind the new holder) or re-entered
+      this.locks.set(r.name, { holder: r.holder, until: now + r.leaseMs, waiters: held?.waiters ?? [] });
+      return Promise.resolve({ ok: true });
+    }
+    return new Promise((resolve) => {
+      const waiter = { holder: r.holder, leaseMs: r.leaseMs, grant: () => resolve({ ok: true }) };
+      held.waiters.push(waiter);
+      setTimeout(() => {
+        const i = held.waiters.indexOf(waiter);
+        if (i < 0) return; // granted meanwhile
+        held.waiters.splice(i, 1);
+        resolve({ ok: false });
+      }, r.waitMs);
+    });
+  }
+
+  private unlock(name: string, holder: string): void {
+    const held = this.locks.get(name);
+    if (!held || held.holder !== holder) return;
+    const next = held.waiters.shift();
+    if (!next) {
+      this.locks.delete(name);
+      return;
+    }
+    held.holder = next.holder;
+    held.until = Date.now() + next.leaseMs;
+    next.grant();
   }
 
   private gate(g: GateRequest): GateAnswer {
@@ -106,6 +170,9 @@ async function call<T>(stub: FetcherLike, method: string, path: string, body?: u
 }
 
 export const gate = (stub: FetcherLike, g: GateRequest) => call<GateAnswer>(stub, "POST", "/gate", g);
+export const lockSymbol = (stub: FetcherLike, r: LockRequest) => call<{ ok: boolean }>(stub, "POST", "/lock", r);
+export const unlockSymbol = (stub: FetcherLike, name: string, holder: string) =>
+  call<{ ok: boolean }>(stub, "POST", "/unlock", { name, holder });
 export const readKillSwitch = (stub: FetcherLike) => call<KillSwitchState>(stub, "GET", "/kill-switch");
 export const writeKillSwitch = (stub: FetcherLike, on: boolean) =>
   call<KillSwitchState>(stub, "PUT", "/kill-switch", { on });

@@ -16,11 +16,14 @@
 import { ApiError } from "../server/errors.js";
 import { type MeshEnv, numberVar } from "./bindings.js";
 import { type Broker, BrokerError, type BrokerFill, clientOrderId, type Side } from "./broker.js";
-import { controlStub, gate } from "./control.js";
+import { controlStub, gate, lockSymbol, unlockSymbol } from "./control.js";
 import type { D1Like } from "./d1.js";
 import { checkSize, limitsFor } from "./guards.js";
 import { ensureLedger, getOrder, netPosition, type OrderRow } from "./ledger.js";
 import type { OrderIntent } from "./signal.js";
+
+/** How long an order waits for another order of its symbol to finish before answering SYMBOL_BUSY. */
+const SYMBOL_WAIT_MS = 10_000;
 
 export interface GatewayDeps {
   db: D1Like;
@@ -161,64 +164,90 @@ export async function placeOnce(deps: GatewayDeps, intent: OrderIntent): Promise
   const release = () =>
     db.prepare("UPDATE orders SET lease_until = 0 WHERE key = ?1 AND status = 'reserved'").bind(intent.key).run();
 
-  // Phase 2: place (a takeover first asks the broker whether its predecessor already did).
-  let fill: BrokerFill | null = null;
-  try {
-    if (held.attempts > 1) fill = await broker.lookup(cid, intent.symbol, intent.test);
-    if (!fill) {
-      const position = await netPosition(db, intent.symbol, intent.test);
-      const sized = sizeOrder(intent.action, intent.qty, position);
-      if (!sized) return await finish("rejected", "NOTHING_TO_CLOSE", `no open ${intent.symbol} position to close`);
-      const refusal = checkSize(
-        limitsFor(env, intent.symbol),
-        sized.qty,
-        position,
-        sized.side === "buy" ? sized.qty : -sized.qty,
-      );
-      if (refusal) return await finish("rejected", refusal.code, refusal.message);
-      const control = controlStub(env);
-      if (!control)
-        throw new ApiError(503, "CONTROL_UNAVAILABLE", "MESH_CONTROL (Durable Object) binding is not configured");
-      // The kill switch and rate limits, read immediately before the order is sent.
-      const verdict = await gate(control, {
-        principal: intent.principal,
-        symbol: intent.symbol,
-        queued_at: intent.queued_at,
-      });
-      if (!verdict.allow) {
-        if (verdict.code === "RATE_LIMITED") {
-          await release();
-          throw new ApiError(429, "RATE_LIMITED", verdict.message, { retry_after_ms: verdict.retry_after_ms });
-        }
-        return await finish("halted", verdict.code, verdict.message);
-      }
-      fill = await broker.place({
-        clientOrderId: cid,
-        symbol: intent.symbol,
-        side: sized.side,
-        qty: sized.qty,
-        priceHint: intent.price,
-        test: intent.test,
-      });
-    }
-  } catch (e) {
-    if (e instanceof BrokerError) {
-      if (!e.retryable) return await finish("rejected", e.code, e.message);
-      await release();
-      throw new ApiError(e.code === "BROKER_NOT_CONFIGURED" ? 503 : 502, e.code, e.message, { retryable: true });
-    }
-    if (!(e instanceof ApiError)) await release();
-    throw e;
+  const control = controlStub(env);
+  if (!control) {
+    await release();
+    throw new ApiError(503, "CONTROL_UNAVAILABLE", "MESH_CONTROL (Durable Object) binding is not configured");
   }
+  // One order of a symbol at a time from the position read to the commit (control.ts): sizing and the
+  // position cap read the ledger, which must not change under them.
+  const lockName = `${intent.symbol}|${intent.test ? "test" : "live"}`;
+  const locked = await lockSymbol(control, {
+    name: lockName,
+    holder: intent.key,
+    leaseMs: lease,
+    waitMs: SYMBOL_WAIT_MS,
+  });
+  if (!locked.ok) {
+    await release();
+    throw new ApiError(
+      409,
+      "SYMBOL_BUSY",
+      `orders of ${intent.symbol} are queued past ${SYMBOL_WAIT_MS} ms; retry later`,
+      {
+        retryable: true,
+      },
+    );
+  }
+  try {
+    // Phase 2: place (a takeover first asks the broker whether its predecessor already did).
+    let fill: BrokerFill | null = null;
+    try {
+      if (held.attempts > 1) fill = await broker.lookup(cid, intent.symbol, intent.test);
+      if (!fill) {
+        const position = await netPosition(db, intent.symbol, intent.test);
+        const sized = sizeOrder(intent.action, intent.qty, position);
+        if (!sized) return await finish("rejected", "NOTHING_TO_CLOSE", `no open ${intent.symbol} position to close`);
+        const refusal = checkSize(
+          limitsFor(env, intent.symbol),
+          sized.qty,
+          position,
+          sized.side === "buy" ? sized.qty : -sized.qty,
+        );
+        if (refusal) return await finish("rejected", refusal.code, refusal.message);
+        // The kill switch and rate limits, read immediately before the order is sent.
+        const verdict = await gate(control, {
+          principal: intent.principal,
+          symbol: intent.symbol,
+          queued_at: intent.queued_at,
+        });
+        if (!verdict.allow) {
+          if (verdict.code === "RATE_LIMITED") {
+            await release();
+            throw new ApiError(429, "RATE_LIMITED", verdict.message, { retry_after_ms: verdict.retry_after_ms });
+          }
+          return await finish("halted", verdict.code, verdict.message);
+        }
+        fill = await broker.place({
+          clientOrderId: cid,
+          symbol: intent.symbol,
+          side: sized.side,
+          qty: sized.qty,
+          priceHint: intent.price,
+          test: intent.test,
+        });
+      }
+    } catch (e) {
+      if (e instanceof BrokerError) {
+        if (!e.retryable) return await finish("rejected", e.code, e.message);
+        await release();
+        throw new ApiError(e.code === "BROKER_NOT_CONFIGURED" ? 503 : 502, e.code, e.message, { retryable: true });
+      }
+      if (!(e instanceof ApiError)) await release();
+      throw e;
+    }
 
-  // Phase 3: commit (a concurrent takeover may have committed the same fill first: the row is read back).
-  const signed = fill.side === "buy" ? fill.qty : -fill.qty;
-  const committed = await db
-    .prepare(
-      `UPDATE orders SET status = 'placed', side = ?1, qty = ?2, signed_qty = ?3, price = ?4, fee = ?5,
-        broker_order_id = ?6, placed_at = ?7, lease_until = 0 WHERE key = ?8 AND status = 'reserved' RETURNING *`,
-    )
-    .bind(fill.side, fill.qty, signed, fill.price, fill.fee, fill.brokerOrderId, now(), intent.key)
-    .first<OrderRow>();
-  return { order: publicOrder(committed ?? ((await getOrder(db, intent.key)) as OrderRow)), duplicate: false };
+    // Phase 3: commit (a concurrent takeover may have committed the same fill first: the row is read back).
+    const signed = fill.side === "buy" ? fill.qty : -fill.qty;
+    const committed = await db
+      .prepare(
+        `UPDATE orders SET status = 'placed', side = ?1, qty = ?2, signed_qty = ?3, price = ?4, fee = ?5,
+          broker_order_id = ?6, placed_at = ?7, lease_until = 0 WHERE key = ?8 AND status = 'reserved' RETURNING *`,
+      )
+      .bind(fill.side, fill.qty, signed, fill.price, fill.fee, fill.brokerOrderId, now(), intent.key)
+      .first<OrderRow>();
+    return { order: publicOrder(committed ?? ((await getOrder(db, intent.key)) as OrderRow)), duplicate: false };
+  } finally {
+    await unlockSymbol(control, lockName, intent.key).catch(() => undefined);
+  }
 }

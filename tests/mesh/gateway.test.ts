@@ -34,7 +34,10 @@ beforeAll(async () => {
         WEBHOOK_TV1_SECRET: "tv-secret",
         PAPER_SLIPPAGE_BPS: "10",
         PAPER_FEE_RATE: "0.001",
-        MESH_LIMITS: JSON.stringify({ CAPPED: { max_order: 2, max_position: 3 } }),
+        MESH_LIMITS: JSON.stringify({
+          CAPPED: { max_order: 2, max_position: 3 },
+          RACE: { max_order: 1, max_position: 3 },
+        }),
         CHAT_ALLOWLIST: "111, 222",
         TELEGRAM_WEBHOOK_SECRET: "tg-secret",
         RATE_PER_KEY_PER_MIN: "100000",
@@ -249,6 +252,18 @@ describe("trade service: paper ledger and guards", () => {
     const log = (await callJson(mf, "/trades?limit=5", { internal: true })).json.trades;
     expect(log[0]).toMatchObject({ key: "cap-4", status: "placed" });
     expect(log.find((t: any) => t.key === "cap-1")).toMatchObject({ status: "rejected", code: "ORDER_TOO_LARGE" });
+  });
+
+  it("orders of one symbol are sized and capped one at a time: 8 concurrent buys under a cap of 3 place 3", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => callJson(mf, "/signal", { json: signal(`race-${i}`, { symbol: "RACE" }) })),
+    );
+    const codes = answers.map((a) => (a.status === 200 ? "placed" : a.json.code)).sort();
+    expect(codes).toEqual([...Array(5).fill("POSITION_LIMIT"), ...Array(3).fill("placed")]);
+    const pos = (await callJson(mf, "/positions", { internal: true })).json.positions.find(
+      (p: any) => p.symbol === "RACE",
+    );
+    expect(pos).toMatchObject({ qty: 3, orders: 3 });
   });
 });
 

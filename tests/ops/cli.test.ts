@@ -407,6 +407,25 @@ describe("local provider (workerd)", () => {
         (s: { id: string }) => s.id,
       ),
     ).toEqual(["s"]);
+    // alert destinations registered with the script (issue 25); the worker's outbound guard refuses private hosts
+    const alerted = await ctl(
+      ["script", "scripts", "deploy", file, "--id", "s2", "--alert-webhook", "https://hooks.example.com/a", "--json"],
+      { cwd: ws.root, env },
+    );
+    expect(alerted.json.alerts).toEqual([
+      { id: "webhook1", type: "webhook", url: "https://hooks.example.com/a", signed: false },
+    ]);
+    const refused = await ctl(
+      ["script", "scripts", "deploy", file, "--id", "s3", "--alert-webhook", "http://10.0.0.1/a", "--json"],
+      {
+        cwd: ws.root,
+        env,
+      },
+    );
+    expect(refused.code).not.toBe(0);
+    expect(JSON.stringify(refused.json)).toContain("URL_REFUSED");
+    for (const id of ["s2", "s3"])
+      await ctl(["script", "scripts", "delete", id, "--yes", "--json"], { cwd: ws.root, env });
     const ing = await ctl(["script", "ingest", "--symbol", "X", "--timeframe", "1", "--bars", "7", "--json"], {
       cwd: ws.root,
       env,

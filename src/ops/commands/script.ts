@@ -74,7 +74,30 @@ export async function scriptsDeploy(ctx: Ctx, { args, opts }: Inv): Promise<CmdR
     name: (opts.name as string | undefined) ?? id,
     source: readInputFile(ctx.resolvePath(file), "script"),
   });
-  return { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" };
+  const destinations = alertDestinations(opts, ctx.env.RESIN_ALERT_SECRET || undefined);
+  if (destinations.length === 0)
+    return { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" };
+  const alerts = await callWorker(ctx, "PUT", `/scripts/${encodeURIComponent(String(json.id))}/alerts`, {
+    destinations,
+  });
+  return {
+    data: { script: json, alerts: alerts.json.destinations },
+    text: `stored script ${json.id} with ${destinations.length} alert destination(s)`,
+    next: "resinctl script cron jobs",
+  };
+}
+
+/**
+ * The alert destinations `scripts deploy` registers (issue 25): each --alert-webhook URL (signed with
+ * RESIN_ALERT_SECRET when that is set: a secret never goes on the command line) and each --alert-chat id
+ * (checked against the worker's CHAT_ALLOWLIST). The worker validates them (the outbound guard included).
+ */
+function alertDestinations(opts: Record<string, unknown>, secret: string | undefined): Record<string, unknown>[] {
+  const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+  return [
+    ...list(opts.alertWebhook).map((url, i) => ({ id: `webhook${i + 1}`, type: "webhook", url, secret })),
+    ...list(opts.alertChat).map((chat_id, i) => ({ id: `chat${i + 1}`, type: "chat", chat_id })),
+  ];
 }
 
 export async function scriptsDelete(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
@@ -234,6 +257,8 @@ export const commands: Record<string, Cmd> = {
         options: [
           ["--id <ID>", "script id (default: the file name)"],
           ["--name <N>", "display name"],
+          ["--alert-webhook <URL...>", "deliver its alerts to these URLs (signed when RESIN_ALERT_SECRET is set)"],
+          ["--alert-chat <ID...>", "deliver its alerts to these chats (on the worker's CHAT_ALLOWLIST)"],
         ],
       }),
       delete: leaf("delete a stored script", scriptsDelete, { args: "<id>" }),

@@ -237,9 +237,11 @@ export async function main(argv: string[], io: CliIO = {}): Promise<number> {
     if (e instanceof CtlError) return fail(e);
     throw e;
   }
-  // onboard and init create a workspace: with none found, the caller's directory becomes one.
+  // onboard and init create a workspace: unless the caller is inside one (or SVC_REPO names one), the
+  // caller's directory becomes one, even when another workspace is remembered from an earlier onboarding.
   const first = words[0] ? lookup(TREE, words[0])?.[0] : undefined;
-  if (!ws.root && (first === "onboard" || first === "init")) ws = { ...ws, root: cwd, source: "new" };
+  if ((first === "onboard" || first === "init") && ws.source !== "cwd" && ws.source !== "env")
+    ws = { ...ws, root: cwd, source: "new" };
   if (ws.root && io.chdir !== false) process.chdir(ws.root);
   if (ws.root && env.SVC_CLI_SILENT !== "1" && !flags.quiet)
     stderr(`${paint(out, "gray", `workspace: ${ws.root} (${ws.source})`)}\n`);

@@ -57,6 +57,11 @@ describe("onboarding and workspace resolution", () => {
     // Found again from a subdirectory and, remembered, from anywhere.
     const d = await ctl(["doctor", "--json"], { cwd: tmpdir(), env: { SVC_HOME: home } });
     expect(d.json).toMatchObject({ runtime_root: root, source: "remembered" });
+    // A second empty directory onboards into itself, not into the remembered workspace.
+    const other = mkdtempSync(join(tmpdir(), "resinctl-edges-second-"));
+    const second = await ctl(["onboard", "--json"], { cwd: other, env: { SVC_HOME: home } });
+    expect(second.code, second.out + second.err).toBe(0);
+    expect(existsSync(join(other, "resinctl.toml"))).toBe(true);
     const keys = await ctl(["secrets", "list", "--json"], { cwd: join(root), env: { SVC_HOME: home } });
     expect(keys.json?.secrets).toEqual([
       { worker: "_internal", name: "INTERNAL_KEY_BINDING" },

@@ -3,7 +3,6 @@
 // or Ctrl-C. Without a TTY (or with --once) it renders one frame and exits, so it also works in
 // scripts and tests.
 
-import { PassThrough } from "node:stream";
 import { leaf, type Cmd } from "../command.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { callWorker } from "../worker-client.js";
@@ -68,23 +67,10 @@ async function view(s: Snapshot) {
   );
 }
 
-/** One frame as text (ink rendering into a stream that is not a terminal). */
+/** One frame as text: ink renders the view to a string (no live terminal, so CI and pipes get it too). */
 export async function renderFrame(s: Snapshot): Promise<string> {
-  const { render } = await import("ink");
-  const stream = new PassThrough() as PassThrough & { columns: number; rows: number };
-  stream.columns = 100;
-  stream.rows = 40;
-  let frame = "";
-  stream.on("data", (d: Buffer) => void (frame = d.toString("utf8")));
-  const app = render(await view(s), {
-    stdout: stream as unknown as NodeJS.WriteStream,
-    debug: true,
-    patchConsole: false,
-    exitOnCtrlC: false,
-  });
-  app.unmount();
-  await app.waitUntilExit();
-  return frame.trimEnd();
+  const { renderToString } = await import("ink");
+  return renderToString(await view(s), { columns: 100 }).trimEnd();
 }
 
 async function tui(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {

@@ -10,7 +10,7 @@
 import type { AlertRecord } from "../core/result.js";
 import type { NewOutboxRow, OutboxRow } from "../mesh/outbox.js";
 import type { DeliveryOutcome } from "../mesh/outbox-sender.js";
-import { allowedHosts, guardedPost, OutboundRefused } from "../mesh/outbound.js";
+import { allowedHosts, guardedPost, OutboundRefused, outboundTimeout } from "../mesh/outbound.js";
 import { type AlertDestination, chatAllowed, getDestinations } from "./alert-destinations.js";
 import type { EdgeEnv } from "./bindings.js";
 import type { CronJob } from "./store.js";
@@ -114,12 +114,14 @@ export async function deliverAlert(env: EdgeEnv, row: OutboxRow): Promise<Delive
   const dest = (await getDestinations(env, p.script_id)).find((d) => d.id === p.dest_id);
   if (!dest) return { kind: "cancelled", reason: `destination '${p.dest_id}' was removed` };
   const allow = allowedHosts(env.OUTBOUND_ALLOW_HOSTS);
+  const post = (url: string, body: string, headers: Record<string, string>) =>
+    guardedPost(url, body, headers, allow, undefined, outboundTimeout(env.OUTBOUND_TIMEOUT_MS));
   try {
     if (dest.type === "webhook") {
       const { body, contentType } = alertBody(p.message);
       const headers: Record<string, string> = { "content-type": contentType, "x-resin-delivery": row.key };
       if (dest.secret) Object.assign(headers, await signatureHeaders(dest.secret, body, Date.now()));
-      const res = await guardedPost(dest.url, body, headers, allow);
+      const res = await post(dest.url, body, headers);
       return httpOutcome(res.status, res.text);
     }
     if (!chatAllowed(env, dest.chat_id))
@@ -130,15 +132,16 @@ export async function deliverAlert(env: EdgeEnv, row: OutboxRow): Promise<Delive
       typeof env.TELEGRAM_API_BASE === "string" && env.TELEGRAM_API_BASE
         ? env.TELEGRAM_API_BASE
         : "https://api.telegram.org";
-    const res = await guardedPost(
+    const res = await post(
       `${base.replace(/\/$/, "")}/bot${token}/sendMessage`,
       JSON.stringify({ chat_id: dest.chat_id, text: p.message }),
       { "content-type": "application/json" },
-      allow,
     );
     return httpOutcome(res.status, "");
   } catch (e) {
     if (e instanceof OutboundRefused) return { kind: "dead", reason: `${e.code}: ${e.message}` };
+    if (e instanceof Error && e.name === "TimeoutError")
+      return { kind: "retry", reason: `no answer within ${outboundTimeout(env.OUTBOUND_TIMEOUT_MS)} ms` };
     return { kind: "retry", reason: e instanceof Error ? e.message : String(e) };
   }
 }

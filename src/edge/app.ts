@@ -13,7 +13,16 @@ import type { Env } from "../server/limits.js";
 import { readJsonBody, validateBody, type Schema } from "../server/validate.js";
 import type { EdgeEnv } from "./bindings.js";
 import { runJobs } from "./cron.js";
-import { historyByKeyPrefix, cancelOpen, deadLetters, ensureOutbox, queueDepth } from "../mesh/outbox.js";
+import {
+  acknowledgeDead,
+  cancelOpen,
+  deadLetters,
+  deliveriesByKeyPrefix,
+  ensureOutbox,
+  historyByKeyPrefix,
+  type OutboxStatus,
+  queueDepth,
+} from "../mesh/outbox.js";
 import { getDestinations, publicDestination, putDestinations, validDestinations } from "./alert-destinations.js";
 import { alertKeyPrefix } from "./alerts.js";
 import { ensureJobLedger } from "./job-ledger.js";
@@ -60,6 +69,21 @@ const CRON_RUN_SCHEMA: Schema = [
 ];
 
 const ALERTS_SCHEMA: Schema = [{ name: "destinations", type: "array", required: true }];
+
+const ACK_SCHEMA: Schema = [
+  { name: "keys", type: "array", default: null },
+  { name: "all", type: "bool", default: false },
+];
+
+const DELIVERY_STATUSES: readonly OutboxStatus[] = [
+  "pending",
+  "sending",
+  "delivered",
+  "cancelled",
+  "rejected",
+  "dead",
+  "acknowledged",
+];
 
 const KILL_SWITCH_SCHEMA: Schema = [{ name: "on", type: "bool", required: true }];
 
@@ -196,6 +220,24 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
       deliveries,
     });
   });
+  // What each alert delivery sent and what became of it, newest first (the app's delivery history).
+  app.get("/scripts/:id/alerts/deliveries", async (c) => {
+    const id = c.req.param("id");
+    if (!(await getScript(env, id))) throw new ApiError(404, "NOT_FOUND", `no script '${id}'`);
+    const limit = Math.min(200, Math.max(1, Number(c.req.query("limit") ?? 50) || 50));
+    const status = c.req.query("status");
+    if (status !== undefined && !DELIVERY_STATUSES.includes(status as OutboxStatus))
+      throw new ApiError(400, "INVALID_FIELD", `status must be one of ${DELIVERY_STATUSES.join(", ")}`, {
+        field: "status",
+      });
+    if (!env.RESIN_DB) throw new ApiError(503, "STORAGE_UNAVAILABLE", "RESIN_DB (D1) binding is not configured");
+    await ensureJobLedger(env.RESIN_DB);
+    return c.json({
+      status: "success",
+      script_id: id,
+      deliveries: await deliveriesByKeyPrefix(env.RESIN_DB, alertKeyPrefix(id), limit, status as OutboxStatus),
+    });
+  });
   app.put("/scripts/:id/alerts", async (c) => {
     const id = c.req.param("id");
     if (!(await getScript(env, id))) throw new ApiError(404, "NOT_FOUND", `no script '${id}'`);
@@ -264,6 +306,19 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
       depth: await queueDepth(env.RESIN_DB),
       dead_letters: await deadLetters(env.RESIN_DB, limit),
     });
+  });
+  // Acknowledging dead letters takes them off the dead-letter list (kept as history until pruned).
+  app.post("/outbox/ack", async (c) => {
+    if (!env.RESIN_DB) throw new ApiError(503, "STORAGE_UNAVAILABLE", "RESIN_DB (D1) binding is not configured");
+    const b = await body(c, ACK_SCHEMA);
+    const keys = b.keys as unknown[] | null;
+    if (!b.all && !keys)
+      throw new ApiError(400, "MISSING_FIELD", "give keys (an array) or all: true", { field: "keys" });
+    if (keys && (keys.length > 500 || keys.some((k) => typeof k !== "string")))
+      throw new ApiError(400, "INVALID_FIELD", "keys must be at most 500 strings", { field: "keys" });
+    await ensureJobLedger(env.RESIN_DB);
+    const n = await acknowledgeDead(env.RESIN_DB, b.all ? "all" : (keys as string[]), Date.now());
+    return c.json({ status: "success", acknowledged: n });
   });
   app.post("/cron/run", async (c) => {
     const b = await body(c, CRON_RUN_SCHEMA, true);

@@ -39,6 +39,13 @@ export interface EdgeEnv {
   /** Outbox retry policy: first retry delay (ms, doubling), attempts before dead-lettering. */
   OUTBOX_RETRY_BASE_MS?: string;
   OUTBOX_MAX_ATTEMPTS?: string;
+  /** Outbox retention: settled rows kept this many hours (default 168), dead letters (default 720), row caps. */
+  OUTBOX_RETAIN_HOURS?: string;
+  OUTBOX_DEAD_RETAIN_HOURS?: string;
+  OUTBOX_MAX_ROWS?: string;
+  OUTBOX_MAX_DEAD?: string;
+  /** Time cap of one alert delivery, redirects and reading the answer included (ms, default 10000, at most 30000). */
+  OUTBOUND_TIMEOUT_MS?: string;
   /** Hosts alert deliveries may reach although private or loopback (comma-separated host or host:port). */
   OUTBOUND_ALLOW_HOSTS?: string;
   /** Chat ids alert chat destinations may name (comma-separated). */

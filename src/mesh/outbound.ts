@@ -109,24 +109,35 @@ export interface OutboundResult {
   text: string;
 }
 
-/** POSTs `body` to a checked URL, following redirects only to URLs that pass the guard too. */
+/** The time cap of one delivery from the worker's OUTBOUND_TIMEOUT_MS var (1 ms to 30 s), else the default. */
+export function outboundTimeout(raw: unknown): number {
+  const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
+  return Number.isFinite(n) && n >= 1 ? Math.min(30_000, n) : OUTBOUND_TIMEOUT_MS;
+}
+
+/**
+ * POSTs `body` to a checked URL, following redirects only to URLs that pass the guard too. One
+ * deadline covers the whole call (every hop and the read of the answer), so redirects cannot stretch it.
+ */
 export async function guardedPost(
   raw: string,
   body: string,
   headers: Record<string, string>,
   allow: Set<string>,
   fetcher: typeof fetch = (input, init) => fetch(input, init),
+  timeoutMs: number = OUTBOUND_TIMEOUT_MS,
 ): Promise<OutboundResult> {
   if (new TextEncoder().encode(body).length > MAX_OUTBOUND_BODY)
     throw new OutboundRefused(`body is larger than ${MAX_OUTBOUND_BODY} bytes`, "BODY_TOO_LARGE");
   let url = checkOutboundUrl(raw, allow);
+  const signal = AbortSignal.timeout(timeoutMs);
   for (let hop = 0; ; hop++) {
     const res = await fetcher(url.href, {
       method: "POST",
       headers,
       body,
       redirect: "manual",
-      signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS),
+      signal,
     });
     const location = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && location) {

@@ -35,6 +35,13 @@ export interface DrainOptions {
   budgetMs?: number;
   maxRows?: number;
   now?: () => number;
+  /** Told of every attempt's result (the edge worker turns dead letters and retries into trace events). */
+  onAttempt?: (
+    row: OutboxRow,
+    attempts: number,
+    result: "delivered" | "cancelled" | "rejected" | "dead" | "retry",
+    reason: string | null,
+  ) => void;
 }
 
 export async function drainOutbox(db: D1Like, deliver: Deliver, opts: DrainOptions): Promise<DrainReport> {
@@ -63,6 +70,7 @@ export async function drainOutbox(db: D1Like, deliver: Deliver, opts: DrainOptio
       } catch (e) {
         outcome = { kind: "retry", reason: e instanceof Error ? e.message : String(e) };
       }
+      let result: "delivered" | "cancelled" | "rejected" | "dead" | "retry" = outcome.kind;
       switch (outcome.kind) {
         case "delivered":
           await settle(db, row.id, "delivered", now());
@@ -89,14 +97,17 @@ export async function drainOutbox(db: D1Like, deliver: Deliver, opts: DrainOptio
             outcome.reason,
             outcome.retryAfterMs,
           );
-          if (state === "dead") report.dead++;
-          else report.failed++;
+          if (state === "dead") {
+            report.dead++;
+            result = "dead";
+          } else report.failed++;
           stream.failed++;
           stream.errors.push(outcome.reason);
           stalled.add(row.stream);
           break;
         }
       }
+      opts.onAttempt?.(row, attempts, result, outcome.kind === "delivered" ? null : outcome.reason);
     }
     if (!progressed) break;
   }

@@ -6,14 +6,17 @@
 //
 // Row states: pending -> sending (claimed, with a lease) -> delivered | cancelled | rejected | dead;
 // a failed attempt returns the row to pending with a backoff, and after MAX attempts it is dead
-// (the dead-letter list `resinctl monitor queue-depth` shows). A sender that crashes mid-send leaves
+// (the dead-letter list `resinctl monitor queue-depth` shows) until an operator acknowledges it
+// (dead -> acknowledged). Settled rows are pruned (pruneOutbox): delivered, cancelled, rejected and
+// acknowledged ones after a retention period, dead letters after a longer one, each kind capped in
+// count; a pruned row's bar is already marked processed (job_state), so pruning never re-queues it. A sender that crashes mid-send leaves
 // a `sending` row whose lease expires, and the next drain claims it again (the receiver's
 // idempotency key makes that second delivery harmless).
 
 import { type D1Like, type D1Statement, ensureSchema } from "./d1.js";
 
 export type Channel = "order" | "alert";
-export type OutboxStatus = "pending" | "sending" | "delivered" | "cancelled" | "rejected" | "dead";
+export type OutboxStatus = "pending" | "sending" | "delivered" | "cancelled" | "rejected" | "dead" | "acknowledged";
 
 export interface OutboxRow {
   id: number;
@@ -225,4 +228,101 @@ export async function historyByKeyPrefix(
       .bind(prefix.length, prefix, limit)
       .all<Omit<OutboxRow, "payload">>()
   ).results;
+}
+
+export interface DeliveryRow {
+  key: string;
+  dest_id: string | null;
+  bar_time: number;
+  status: OutboxStatus;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+  title: string | null;
+  message: string | null;
+}
+
+/**
+ * The newest rows of a key prefix with what was sent (the payload's message, title and destination,
+ * read with SQLite's json_extract so the rest of the payload stays in the database).
+ */
+export async function deliveriesByKeyPrefix(
+  db: D1Like,
+  prefix: string,
+  limit: number,
+  status?: OutboxStatus,
+): Promise<DeliveryRow[]> {
+  return (
+    await db
+      .prepare(
+        `SELECT key, json_extract(payload, '$.dest_id') AS dest_id, bar_time, status, attempts, last_error, created_at,
+           delivered_at, json_extract(payload, '$.title') AS title, json_extract(payload, '$.message') AS message
+         FROM outbox WHERE substr(key, 1, ?1) = ?2 ${status ? "AND status = ?4" : ""} ORDER BY id DESC LIMIT ?3`,
+      )
+      .bind(prefix.length, prefix, limit, ...(status ? [status] : []))
+      .all<DeliveryRow>()
+  ).results;
+}
+
+/** Marks dead letters as seen (all of them, or those keys): they leave the dead-letter list. */
+export async function acknowledgeDead(db: D1Like, keys: string[] | "all", now: number): Promise<number> {
+  if (keys === "all") {
+    const res = await db
+      .prepare("UPDATE outbox SET status = 'acknowledged', delivered_at = ?1 WHERE status = 'dead'")
+      .bind(now)
+      .run();
+    return res.meta.changes ?? 0;
+  }
+  if (keys.length === 0) return 0;
+  const results = await db.batch(
+    keys.map((k) =>
+      db
+        .prepare("UPDATE outbox SET status = 'acknowledged', delivered_at = ?1 WHERE status = 'dead' AND key = ?2")
+        .bind(now, k),
+    ),
+  );
+  return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+}
+
+export interface Retention {
+  /** Delivered, cancelled, rejected and acknowledged rows are kept this long after they settled (ms). */
+  settledMs: number;
+  /** Dead letters not acknowledged are kept this long after they were queued (ms). */
+  deadMs: number;
+  /** At most this many settled (non-dead) rows and this many dead letters are kept, the newest. */
+  maxSettled: number;
+  maxDead: number;
+}
+
+/** 7 days of history, 30 days of dead letters, 10,000 and 1,000 rows at most. */
+export const DEFAULT_RETENTION: Retention = {
+  settledMs: 7 * 86_400_000,
+  deadMs: 30 * 86_400_000,
+  maxSettled: 10_000,
+  maxDead: 1_000,
+};
+
+const SETTLED = "('delivered', 'cancelled', 'rejected', 'acknowledged')";
+
+/** Deletes what the retention no longer keeps; open rows (pending, sending) are never pruned. Returns how many. */
+export async function pruneOutbox(db: D1Like, now: number, r: Retention): Promise<{ settled: number; dead: number }> {
+  const [byAge, byCount, deadByAge, deadByCount] = await db.batch([
+    db
+      .prepare(`DELETE FROM outbox WHERE status IN ${SETTLED} AND COALESCE(delivered_at, created_at) < ?1`)
+      .bind(now - r.settledMs),
+    db
+      .prepare(
+        `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status IN ${SETTLED} ORDER BY id DESC LIMIT -1 OFFSET ?1)`,
+      )
+      .bind(r.maxSettled),
+    db.prepare("DELETE FROM outbox WHERE status = 'dead' AND created_at < ?1").bind(now - r.deadMs),
+    db
+      .prepare(
+        "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'dead' ORDER BY id DESC LIMIT -1 OFFSET ?1)",
+      )
+      .bind(r.maxDead),
+  ]);
+  const n = (x: { meta: { changes?: number } } | undefined) => x?.meta.changes ?? 0;
+  return { settled: n(byAge) + n(byCount), dead: n(deadByAge) + n(deadByCount) };
 }

@@ -1,13 +1,25 @@
 // Alert delivery from the evaluate worker under Miniflare (workerd, real D1/KV/R2) to a local
 // receiver on 127.0.0.1 (allowed explicitly through OUTBOUND_ALLOW_HOSTS): exactly once across
 // concurrent cron runs, retried after 500s without losing a bar, HMAC signatures, TradingView's body
-// convention with placeholders filled, the outbound guard, the chat allowlist.
+// convention with placeholders filled, the outbound guard, the chat allowlist; the response time and
+// size caps, dead letters in the trace events and their acknowledgement, the delivery history, and
+// the outbox's retention (on a D1 database of its own).
 
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
 import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
+import { retention } from "../../src/edge/outbox-drain.js";
+import type { D1Like } from "../../src/mesh/d1.js";
+import {
+  DEFAULT_RETENTION,
+  acknowledgeDead,
+  enqueueStatements,
+  ensureOutbox,
+  pruneOutbox,
+  settle,
+} from "../../src/mesh/outbox.js";
 
 interface Received {
   path: string;
@@ -20,6 +32,13 @@ let failNext = 0;
 let server: Server;
 let base: string;
 let mf: Miniflare;
+/** The worker's console lines (its trace events among them). */
+const consoleLines: string[] = [];
+const traces = (kind: string) =>
+  consoleLines
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((t) => t.trace === kind);
 
 // An alertcondition with placeholders (filled by the run) and an alert() whose message is JSON.
 const ALERTING = `//@version=6
@@ -77,6 +96,23 @@ beforeAll(async () => {
         res.writeHead(307, { location: "/after-redirect" });
         return res.end();
       }
+      if (path === "/hang") {
+        // Never answers (until the test server closes): the worker's time cap must end the attempt.
+        received.push({ path, headers: req.headers, body });
+        return;
+      }
+      if (path === "/endless") {
+        // An answer that never ends: the worker reads only its first 64 KiB, then settles.
+        received.push({ path, headers: req.headers, body });
+        res.writeHead(200, { "content-type": "text/plain" });
+        const chunk = "x".repeat(16_384);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) {}
+          if (!res.destroyed) res.once("drain", pump);
+        };
+        pump();
+        return;
+      }
       received.push({ path, headers: req.headers, body });
       if (failNext > 0) {
         failNext--;
@@ -97,8 +133,18 @@ beforeAll(async () => {
     compatibilityFlags: ["nodejs_compat"],
     kvNamespaces: ["RESIN_KV"],
     r2Buckets: ["RESIN_BARS"],
-    d1Databases: ["RESIN_DB"],
+    d1Databases: ["RESIN_DB", "PRUNE_DB"],
+    handleRuntimeStdio: (stdout: NodeJS.ReadableStream) => {
+      let buf = "";
+      stdout.on("data", (c: Buffer) => {
+        buf += c.toString();
+        const lines = buf.split("\n");
+        buf = lines.pop() ?? "";
+        consoleLines.push(...lines);
+      });
+    },
     bindings: {
+      OUTBOUND_TIMEOUT_MS: "1500",
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
       OUTBOX_RETRY_BASE_MS: "0",
       CHAT_ALLOWLIST: "42",
@@ -110,6 +156,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mf?.dispose();
+  server?.closeAllConnections();
   await new Promise<void>((r) => server?.close(() => r()));
 });
 
@@ -219,6 +266,70 @@ describe("alert delivery on bar-close jobs", () => {
     expect(dead[0].last_error).toMatch(/REDIRECT_REFUSED/);
   }, 60_000);
 
+  it("dead letters are trace events; acknowledging takes them off the dead-letter list", async () => {
+    const dead = (await edge("/outbox")).json.dead_letters.filter((d: any) => d.stream === "alert:redir:bad");
+    const keys = dead.map((d: any) => d.key).sort();
+    expect(keys).toHaveLength(2);
+    const events = traces("outbox.dead").filter((t) => t.stream === "alert:redir:bad");
+    expect(events.map((t) => t.key).sort()).toEqual(keys);
+    expect(events[0]).toMatchObject({
+      channel: "alert",
+      attempts: 1,
+      error: expect.stringMatching(/REDIRECT_REFUSED/),
+    });
+    const ack = await edge("/outbox/ack", { keys: [keys[0], "no-such-key"] });
+    expect(ack.json).toEqual({ status: "success", acknowledged: 1 });
+    const after = (await edge("/outbox")).json;
+    expect(after.dead_letters.map((d: any) => d.key)).not.toContain(keys[0]);
+    expect(after.dead_letters.map((d: any) => d.key)).toContain(keys[1]);
+    expect(after.depth).toContainEqual(expect.objectContaining({ channel: "alert", status: "acknowledged", count: 1 }));
+    const history = (await edge("/scripts/redir/alerts/deliveries?status=acknowledged")).json.deliveries;
+    expect(history).toEqual([expect.objectContaining({ key: keys[0], dest_id: "bad", status: "acknowledged" })]);
+    expect((await edge("/outbox/ack", {})).json.code).toBe("MISSING_FIELD");
+    expect((await edge("/scripts/redir/alerts/deliveries?status=lost")).status).toBe(400);
+  }, 60_000);
+
+  it("the delivery history says what was sent, to which destination, and what became of it", async () => {
+    const res = await edge("/scripts/once/alerts/deliveries?limit=3");
+    expect(res.status).toBe(200);
+    expect(res.json.deliveries).toHaveLength(3);
+    expect(res.json.deliveries[0]).toMatchObject({
+      dest_id: "d0",
+      status: "delivered",
+      attempts: 1,
+      last_error: null,
+      bar_time: 1_700_000_000_000 + 4 * 60_000,
+    });
+    expect(res.json.deliveries.map((d: any) => d.message)).toContain("up ONCE close=105");
+    expect(res.json.deliveries.find((d: any) => d.message === "up ONCE close=105").title).toBe("up");
+    expect((await edge("/scripts/nobody/alerts/deliveries")).status).toBe(404);
+  }, 60_000);
+
+  it("a receiver that never answers is cut off by the time cap and retried; an endless answer is read only to its cap", async () => {
+    await register("slow", "SLOW", [
+      { id: "hang", type: "webhook", url: `${base}/hang` },
+      { id: "endless", type: "webhook", url: `${base}/endless` },
+    ]);
+    const t0 = Date.now();
+    const run = (await edge("/cron/run", { job_id: "slow" })).json.results[0];
+    // Both firings reach /endless (the answer's first 64 KiB, then delivered); /hang's first one times out.
+    expect(at("/endless")).toHaveLength(2);
+    expect(at("/hang")).toHaveLength(1);
+    expect(run).toMatchObject({ alerts_queued: 4, alerts_delivered: 2, alerts_pending: 2 });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    const hung = (await edge("/scripts/slow/alerts/deliveries")).json.deliveries.filter(
+      (d: any) => d.dest_id === "hang" && d.last_error,
+    );
+    expect(hung[0].last_error).toBe("no answer within 1500 ms");
+    expect(traces("outbox.retry").some((t) => t.stream === "alert:slow:hang")).toBe(true);
+    // Nothing else is left hanging: drop the destination so the next drains cancel its rows.
+    await edge(
+      "/scripts/slow/alerts",
+      { destinations: [{ id: "endless", type: "webhook", url: `${base}/endless` }] },
+      "PUT",
+    );
+  }, 60_000);
+
   it("chat destinations deliver through the bot API to the allowlisted chat", async () => {
     await register("tg", "TG", [{ type: "chat", chat_id: "42" }]);
     await edge("/cron/run", { job_id: "tg" });
@@ -228,4 +339,67 @@ describe("alert delivery on bar-close jobs", () => {
       { chat_id: "42", text: '{"px": 104}' },
     ]);
   }, 60_000);
+});
+
+describe("outbox retention", () => {
+  async function db(): Promise<D1Like> {
+    const d = (await mf.getD1Database("PRUNE_DB")) as unknown as D1Like;
+    await ensureOutbox(d);
+    return d;
+  }
+  const row = (key: string) => ({ key, channel: "alert" as const, stream: `s:${key}`, bar_time: 1, payload: {} });
+  const keys = async (d: D1Like) =>
+    (await d.prepare("SELECT key, status FROM outbox ORDER BY id").all<{ key: string; status: string }>()).results;
+  const HOUR = 3_600_000;
+
+  it("prunes settled rows after their period, dead letters after the longer one, never open rows", async () => {
+    const d = await db();
+    await d.batch(enqueueStatements(d, ["done", "dead", "acked", "open"].map(row), 0));
+    const ids = new Map(
+      (await d.prepare("SELECT id, key FROM outbox").all<{ id: number; key: string }>()).results.map((r) => [
+        r.key,
+        r.id,
+      ]),
+    );
+    await settle(d, ids.get("done")!, "delivered", 10 * HOUR);
+    await settle(d, ids.get("dead")!, "dead", 10 * HOUR, "boom");
+    await settle(d, ids.get("acked")!, "dead", 10 * HOUR, "boom");
+    expect(await acknowledgeDead(d, ["acked"], 20 * HOUR)).toBe(1);
+    const r = { ...DEFAULT_RETENTION, settledMs: 24 * HOUR, deadMs: 72 * HOUR };
+    // A day after delivery: the delivered row goes, the one acknowledged later stays.
+    expect(await pruneOutbox(d, 34 * HOUR + 1, r)).toEqual({ settled: 1, dead: 0 });
+    expect((await keys(d)).map((k) => k.key)).toEqual(["dead", "acked", "open"]);
+    expect(await pruneOutbox(d, 44 * HOUR + 1, r)).toEqual({ settled: 1, dead: 0 });
+    // The dead letter stays until 72 hours after it was queued; the open row whatever its age.
+    expect(await pruneOutbox(d, 71 * HOUR, r)).toEqual({ settled: 0, dead: 0 });
+    expect(await pruneOutbox(d, 1000 * HOUR, r)).toEqual({ settled: 0, dead: 1 });
+    expect(await keys(d)).toEqual([{ key: "open", status: "pending" }]);
+    await d.prepare("DELETE FROM outbox").run();
+  });
+
+  it("keeps at most maxSettled settled rows and maxDead dead letters, the newest", async () => {
+    const d = await db();
+    const names = Array.from({ length: 12 }, (_, i) => `k${String(i).padStart(2, "0")}`);
+    await d.batch(enqueueStatements(d, names.map(row), 0));
+    const ids = (await d.prepare("SELECT id FROM outbox ORDER BY id").all<{ id: number }>()).results.map((r) => r.id);
+    for (const [i, id] of ids.entries()) await settle(d, id, i % 2 ? "dead" : "delivered", 1);
+    expect(await pruneOutbox(d, 2, { ...DEFAULT_RETENTION, maxSettled: 2, maxDead: 3 })).toEqual({
+      settled: 4,
+      dead: 3,
+    });
+    expect((await keys(d)).map((k) => k.key)).toEqual(["k07", "k08", "k09", "k10", "k11"]);
+    await d.prepare("DELETE FROM outbox").run();
+  });
+
+  it("reads its periods and caps from the worker's vars, defaults otherwise", () => {
+    expect(retention({})).toEqual(DEFAULT_RETENTION);
+    expect(
+      retention({
+        OUTBOX_RETAIN_HOURS: "0.5",
+        OUTBOX_DEAD_RETAIN_HOURS: "48",
+        OUTBOX_MAX_ROWS: "100",
+        OUTBOX_MAX_DEAD: "x",
+      }),
+    ).toEqual({ settledMs: 1_800_000, deadMs: 172_800_000, maxSettled: 100, maxDead: DEFAULT_RETENTION.maxDead });
+  });
 });

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/ops/cli.js";
 import { compactNumber, editDistance, formatBytes, formatDuration } from "../../src/ops/output.js";
@@ -360,7 +361,11 @@ describe("local provider (workerd)", () => {
 
   beforeAll(async () => {
     expect((await ctl(["deploy", "worker", "resin"], { cwd: ws.root, env })).code).toBe(0);
-    dev = await local.startDev("resin", DEFAULT_CONFIG.workers.resin!, { port: 0 });
+    // 127.0.0.1 allowed for alert webhooks: the dead-letter test's receiver listens there.
+    dev = await local.startDev("resin", DEFAULT_CONFIG.workers.resin!, {
+      port: 0,
+      bindings: () => ({ OUTBOUND_ALLOW_HOSTS: "127.0.0.1" }),
+    });
     // The trade service beside it (the kill switch and the trade log live there).
     trade = await local.startDev("trade", DEFAULT_CONFIG.workers.trade!, { port: 0 });
   }, 120_000);
@@ -484,6 +489,72 @@ describe("local provider (workerd)", () => {
     });
     const depth = await ctl(["monitor", "queue-depth", "--json"], { cwd: ws.root, env });
     expect(depth.json.depth).toEqual([expect.objectContaining({ channel: "order", status: "delivered", count: 1 })]);
+  });
+
+  it("alert dead letters show in monitor queue-depth and in the trace events; --ack takes them off", async () => {
+    let hits = 0;
+    const gone = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        hits++;
+        res.writeHead(410);
+        res.end("gone");
+      });
+    });
+    await new Promise<void>((r) => gone.listen(0, "127.0.0.1", () => r()));
+    try {
+      const port = (gone.address() as { port: number }).port;
+      const file = join(ws.root, "alerting.pine");
+      writeFileSync(file, '//@version=6\nindicator("alerting")\nalert("hi {{ticker}}")\nplot(close)\n');
+      const deployed = await ctl(
+        ["script", "scripts", "deploy", file, "--alert-webhook", `http://127.0.0.1:${port}/hook`, "--json"],
+        { cwd: ws.root, env },
+      );
+      expect(deployed.json.alerts).toHaveLength(1);
+      const edge = async (path: string, json: unknown, method = "POST") =>
+        (
+          await fetch(new URL(path, dev.url), {
+            method,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(json),
+          })
+        ).json() as Promise<any>;
+      const bars = Array.from({ length: 3 }, (_, i) => ({
+        time: 1_700_000_000_000 + i * 60_000,
+        open: 10,
+        high: 11,
+        low: 9,
+        close: 10.5,
+        volume: 1,
+      }));
+      await edge("/ingest", { symbol: "DEAD", timeframe: "1", bars });
+      await edge("/cron/jobs", { jobs: [{ id: "al", script_id: "alerting", symbol: "DEAD", timeframe: "1" }] }, "PUT");
+      expect((await edge("/cron/run", { job_id: "al" })).results[0]).toMatchObject({ status: "ran", alerts_queued: 1 });
+      expect(hits).toBe(1);
+      const depth = (await ctl(["monitor", "queue-depth", "--json"], { cwd: ws.root, env })).json;
+      expect(depth.depth).toContainEqual(expect.objectContaining({ channel: "alert", status: "dead", count: 1 }));
+      expect(depth.dead_letters).toEqual([
+        expect.objectContaining({ channel: "alert", attempts: 1, last_error: "destination answered 410: gone" }),
+      ]);
+      const key = depth.dead_letters[0].key as string;
+      expect(key).toMatch(/^al:alerting:al:/);
+      // The worker's console is captured asynchronously: wait for the event to reach the log.
+      let events: { kind: string; fields: Record<string, unknown> }[] = [];
+      for (let i = 0; i < 50 && events.length === 0; i++) {
+        events = (await ctl(["trace", "events", "--kind", "outbox.dead", "--json"], { cwd: ws.root, env })).json.events;
+        if (events.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(events).toEqual([
+        expect.objectContaining({ kind: "outbox.dead", fields: expect.objectContaining({ key, channel: "alert" }) }),
+      ]);
+      const acked = (await ctl(["monitor", "queue-depth", "--ack", "all", "--json"], { cwd: ws.root, env })).json;
+      expect(acked).toMatchObject({ success: true, acknowledged: 1, dead_letters: [] });
+      expect(acked.depth).toContainEqual(
+        expect.objectContaining({ channel: "alert", status: "acknowledged", count: 1 }),
+      );
+    } finally {
+      await new Promise<void>((r) => gone.close(() => r()));
+    }
   });
 
   it("rollback switches the running worker (hot reload)", async () => {

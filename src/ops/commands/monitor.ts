@@ -84,13 +84,23 @@ export async function killSwitch(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
   };
 }
 
-/** The evaluate worker's outbox: rows by channel and state, and the newest dead letters. */
-export async function queueDepth(ctx: Ctx): Promise<CmdResult> {
+/**
+ * The evaluate worker's outbox: rows by channel and state, and the newest dead letters; `--ack KEY`
+ * (repeatable, or `all`) acknowledges dead letters first, which takes them off the list.
+ */
+export async function queueDepth(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  const ack = ([] as unknown[]).concat(opts.ack ?? []).map(String);
+  let acknowledged: number | undefined;
+  if (ack.length) {
+    const { json } = await callWorker(ctx, "POST", "/outbox/ack", ack.includes("all") ? { all: true } : { keys: ack });
+    acknowledged = json.acknowledged as number;
+  }
   const { json } = await callWorker(ctx, "GET", "/outbox");
   const depth = json.depth as { channel: string; status: string; count: number; oldest_at: number | null }[];
   const dead = json.dead_letters as { key: string; channel: string; attempts: number; last_error: string | null }[];
   const rows = depth.map((d) => [d.channel, d.status, d.count, d.oldest_at ? new Date(d.oldest_at).toISOString() : ""]);
   const text = [
+    ...(acknowledged === undefined ? [] : [`acknowledged ${acknowledged} dead letter(s)`]),
     depth.length ? table(ctx.out, ["channel", "status", "count", "oldest"], rows) : "outbox is empty",
     ...(dead.length
       ? [
@@ -103,7 +113,7 @@ export async function queueDepth(ctx: Ctx): Promise<CmdResult> {
         ]
       : []),
   ].join("\n");
-  return { data: { depth, dead_letters: dead }, text };
+  return { data: { depth, dead_letters: dead, ...(acknowledged === undefined ? {} : { acknowledged }) }, text };
 }
 
 /** What a backup holds: the state, versions, store registry, sealed secrets (the key is kept apart), config and migrations. */
@@ -219,7 +229,9 @@ export const commands: Record<string, Cmd> = {
         options: LOG_OPTIONS,
       },
     ),
-    "queue-depth": leaf("the evaluate worker's outbox (orders, alerts) by state, and its dead letters", queueDepth),
+    "queue-depth": leaf("the evaluate worker's outbox (orders, alerts) by state, and its dead letters", queueDepth, {
+      options: [["--ack <KEY...>", "acknowledge these dead letters (or 'all'): they leave the list"]],
+    }),
     backup: leaf("a restorable archive of the workspace state (--restore FILE restores it)", backup, {
       options: [
         ["--output <FILE>", "where to write the archive (default .resin/backups/)"],

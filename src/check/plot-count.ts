@@ -16,6 +16,7 @@ import { catalogFunction } from "../catalog/index.js";
 import { CheckError } from "./errors.js";
 import type { RExpr, ResolvedProgram } from "./ir.js";
 import { SERIES } from "./types.js";
+import { eachChild } from "./walk.js";
 
 export const MAX_PLOT_COUNT = 64;
 
@@ -86,20 +87,10 @@ function collect(e: RExpr, out: PlotCall[]): void {
     return;
   }
   // plot* calls are global-scope only: they can sit in any expression but never in a block
-  for (const key of Object.keys(e) as (keyof RExpr)[]) {
-    const v = (e as Record<string, unknown>)[key];
-    if (Array.isArray(v)) {
-      for (const x of v) if (isExpr(x)) collect(x, out);
-    } else if (isExpr(v)) collect(v, out);
-  }
-}
-
-function isExpr(v: unknown): v is RExpr {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    typeof (v as { k?: unknown }).k === "string" &&
-    typeof (v as { t?: unknown }).t === "object"
+  eachChild(
+    e,
+    (x) => void collect(x, out),
+    () => undefined,
   );
 }
 

@@ -14,7 +14,8 @@ import { Engines } from "./engines/index.js";
 import type { DataSet, Engine, EngineError, EngineId } from "./engines/types.js";
 import { DEFAULT_SCRIPT, EXAMPLES } from "./examples.js";
 import { loadState, loadUpload, saveState, saveUpload, type AppState } from "./state.js";
-import { fmtTime, h } from "./ui/dom.js";
+import { h } from "./ui/dom.js";
+import { errorText } from "./ui/run-error.js";
 import { renderInputs } from "./ui/inputs-panel.js";
 import { renderProperties } from "./ui/properties-panel.js";
 import { Legend } from "./ui/legend.js";
@@ -554,18 +555,6 @@ export class App {
   get optimizePanel(): OptimizePanel {
     return this.optimize;
   }
-}
-
-/** A run error as the banner says it: kind, message, and where (line, bar and its time) when known. */
-export function errorText(result: PackedRunResult): string {
-  const where: string[] = [];
-  const line = result.diagnostics?.find((d) => d.severity === "error")?.line;
-  if (line) where.push(`line ${line}`);
-  if (typeof result.error_bar === "number" && result.error_kind === "runtime") {
-    const t = result.error_bar_time;
-    where.push(`bar ${result.error_bar}${typeof t === "number" ? ` (${fmtTime(t)})` : ""}`);
-  }
-  return `${result.error_kind ?? "error"} error${where.length ? ` at ${where.join(", ")}` : ""}: ${result.error}`;
 }
 
 /**

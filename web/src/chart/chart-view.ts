@@ -151,6 +151,22 @@ export class ChartView {
     }
   }
 
+  /** Light (the app's) or dark colours for the chart's background, text and grid (embedders pick). */
+  setTheme(theme: "light" | "dark"): void {
+    const dark = theme === "dark";
+    this.chart.applyOptions({
+      layout: {
+        background: { color: dark ? "#131722" : "#ffffff" },
+        textColor: dark ? "#d1d4dc" : "#131722",
+        panes: { separatorColor: dark ? "#2a2e39" : "#d1d4dc" },
+      },
+      grid: {
+        vertLines: { color: dark ? "#1e222d" : "#f0f3fa" },
+        horzLines: { color: dark ? "#1e222d" : "#f0f3fa" },
+      },
+    });
+  }
+
   /** Price format of the candles and overlay plots: the symbol's tick size. */
   setTick(mintick: number, decimals: number): void {
     this.priceFormat = { type: "price", precision: decimals, minMove: mintick };

@@ -7,7 +7,8 @@
 // reuses from run to run) is cached per (source hash, inputs shape); a run passes it the refs (call
 // sites, rings, per-site argument arrays, precomputed columns) of its own state, which is a cheap
 // walk, after checking that the generated text is unchanged. A deterministic "not compilable"
-// verdict is cached per source hash too.
+// verdict is cached per source hash too. Hosts without `new Function` (workerd) run the factories
+// the deploy compiled ahead of time (aot.ts, emit-module.ts) instead.
 
 import type { ExecContext } from "../builtins/types.js";
 import type { ResolvedProgram } from "../check/ir.js";
@@ -21,6 +22,7 @@ import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js"
 import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
+import { NO_AOT_MODULE, precompiledFactory } from "./aot.js";
 
 export { NotCompilable } from "./codegen.js";
 
@@ -153,12 +155,13 @@ export function compileProgram(
   const cached = !!entry && entry.text === gen.text;
   if (!cached) {
     let run: Run;
+    // a module the deploy compiled ahead of time (aot.ts: matched by the text's hash), else eval
+    const factory = precompiledFactory(gen, gen.text);
     try {
-      run = (new Function(gen.text) as () => Run)();
+      run = ((factory as (() => Run) | undefined) ?? (new Function(gen.text) as () => Run))();
     } catch (err) {
       // hosts that forbid code generation from strings (workerd, strict CSP): interpret instead
-      if (err instanceof EvalError)
-        throw new NotCompilable("code generation from strings (new Function) is not allowed in this host");
+      if (err instanceof EvalError) throw new NotCompilable(NO_AOT_MODULE);
       throw err;
     }
     entry = { text: gen.text, run };

@@ -18,6 +18,9 @@ export interface JobOutcome {
   job_id: string;
   status: "ran" | "skipped" | "error";
   reason?: string;
+  /** The backend that ran the script ("compile": the deploy's ahead-of-time compiled loop), and why not compile. */
+  mode?: string;
+  compile_fallback_reason?: string;
   bars?: number;
   last_bar_time?: number;
   /** Strategy events of the new bars. */
@@ -59,15 +62,21 @@ async function runLocked(env: EdgeEnv, engine: Engine, job: CronJob, force: bool
     data: bars,
     symbol: job.symbol,
     timeframe: job.timeframe,
-    options: { mode: "interpret", ...(Object.keys(job.inputs).length ? { inputs: job.inputs } : {}) },
+    // auto: a script the deploy compiled ahead of time runs its compiled loop (src/compile/aot.ts);
+    // any other interprets and says why
+    options: { mode: "auto", ...(Object.keys(job.inputs).length ? { inputs: job.inputs } : {}) },
   });
+  const backend = {
+    mode: result.mode,
+    ...(result.compile_fallback_reason ? { compile_fallback_reason: result.compile_fallback_reason } : {}),
+  };
   const now = Date.now();
   state.last_run_at = now;
   if (result.error && !result.timed_out) {
     state.last_error = `${result.error_kind ?? "error"}: ${result.error}`;
     if (db) await commitRun(db, job.id, state, [], now);
     else await putJobState(env, job.id, state);
-    return { job_id: job.id, status: "error", reason: state.last_error };
+    return { job_id: job.id, status: "error", reason: state.last_error, ...backend };
   }
   // Only events of bars the job has not processed yet; the first run takes the last bar only,
   // so history is never replayed to the trade service.
@@ -87,6 +96,7 @@ async function runLocked(env: EdgeEnv, engine: Engine, job: CronJob, force: bool
   return {
     job_id: job.id,
     status: "ran",
+    ...backend,
     ...(forwarding && !db && fresh ? { reason: "RESIN_DB (D1) binding is required to forward events" } : {}),
     bars: bars.length,
     last_bar_time: lastTime,

@@ -1,15 +1,20 @@
 // The workerd entry (Cloudflare Worker): kernels.wasm arrives as a compiled WebAssembly.Module
-// (module import, bundled by src/ops/edge-build.ts), then every request goes to the edge app and
-// every cron trigger runs the bar-close jobs.
+// (module import, bundled by src/ops/edge-build.ts), the deploy's ahead-of-time compiled scripts
+// are installed (workerd forbids `new Function`: src/compile/aot.ts), then every request goes to
+// the edge app and every cron trigger runs the bar-close jobs.
 
 // @ts-expect-error -- resolved by the edge bundler to the CompiledWasm module "./kernels.wasm".
 import kernels from "resin:kernels.wasm";
+// @ts-expect-error -- resolved by the edge bundler to the deploy's compiled scripts (src/ops/edge-aot.ts).
+import compiledScripts from "resin:compiled-scripts";
+import { type CompiledModule, installCompiled } from "../compile/aot.js";
 import { setKernelModule } from "../kernels/index.js";
 import { createInProcessEngine } from "../server/engine.js";
 import { edgeApp, runJobs } from "./app.js";
 import type { EdgeEnv, ExecutionContextLike } from "./bindings.js";
 
 setKernelModule(kernels as WebAssembly.Module);
+installCompiled(compiledScripts as CompiledModule[]);
 const engine = createInProcessEngine();
 
 export default {

@@ -1,16 +1,27 @@
 // Bundles the edge worker (src/edge/worker.ts) for workerd with esbuild: one ES module plus
-// kernels.wasm next to it, imported as a CompiledWasm module (a WebAssembly.Module binding).
+// kernels.wasm next to it, imported as a CompiledWasm module (a WebAssembly.Module binding), and
+// the registered scripts' ahead-of-time compiled bar loops bundled in (edge-aot.ts).
 
 import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type AotReport, type AotScript, emitAotModules } from "./edge-aot.js";
 
 export interface EdgeBundle {
   dir: string;
   script: string;
   wasm: string;
   bytes: number;
+  /** The scripts compiled ahead of time into this bundle (edge worker only). */
+  aot?: AotReport;
+}
+
+export interface EdgeBuildOptions {
+  /** Registered scripts whose compiled bar loops the worker runs (workerd has no `new Function`). */
+  scripts?: readonly AotScript[];
+  /** The deploy's label, written into the compiled modules (default: the build time). */
+  deploy?: string;
 }
 
 /** The package root (this file sits at <root>/{src,dist}/ops/). */
@@ -18,7 +29,10 @@ export function packageRoot(): string {
   return fileURLToPath(new URL("../../", import.meta.url));
 }
 
-export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edge")): Promise<EdgeBundle> {
+export async function buildEdgeWorker(
+  outDir = join(packageRoot(), "build", "edge"),
+  opts: EdgeBuildOptions = {},
+): Promise<EdgeBundle> {
   const root = packageRoot();
   const fromSource = join(root, "src", "edge", "worker.ts");
   const entry = existsSync(fromSource) ? fromSource : join(root, "dist", "edge", "worker.js");
@@ -28,6 +42,7 @@ export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edg
   const dir = resolve(outDir);
   await mkdir(dir, { recursive: true });
   const script = join(dir, "worker.js");
+  const aot = await emitAotModules(dir, opts.scripts ?? [], opts.deploy ?? new Date().toISOString());
   await build({
     entryPoints: [entry],
     outfile: script,
@@ -44,6 +59,7 @@ export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edg
         name: "resin-kernels",
         setup(b) {
           b.onResolve({ filter: /^resin:kernels\.wasm$/ }, () => ({ path: "./kernels.wasm", external: true }));
+          b.onResolve({ filter: /^resin:compiled-scripts$/ }, () => ({ path: aot.index }));
         },
       },
     ],
@@ -51,7 +67,7 @@ export async function buildEdgeWorker(outDir = join(packageRoot(), "build", "edg
   const wasm = join(dir, "kernels.wasm");
   await copyFile(wasmSource, wasm);
   const bytes = (await stat(script)).size + (await stat(wasm)).size;
-  return { dir, script, wasm, bytes };
+  return { dir, script, wasm, bytes, aot };
 }
 
 /**

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { DEFAULT_CRONS, type CtlConfig, type WorkerConfig } from "./config.js";
-import { buildEdgeWorker, buildMeshWorker } from "./edge-build.js";
+import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
 import { CtlError, EXIT } from "./errors.js";
 import type { StoreKind } from "./provider-local.js";
 import { applyPendingWith, migrationFiles } from "./sql.js";
@@ -292,12 +292,13 @@ export class CloudflareProvider {
     worker: string,
     cfg: WorkerConfig,
     bundleDir: string,
+    aot: EdgeBuildOptions = {},
   ): Promise<{ worker: string; version_id: string | null; output: string; config: string }> {
     this.requireWrangler();
     if (cfg.kind === "script" && !cfg.script)
       throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, { exit: EXIT.FAILED });
     mkdirSync(bundleDir, { recursive: true });
-    if (cfg.kind === "edge") await buildEdgeWorker(bundleDir);
+    if (cfg.kind === "edge") await buildEdgeWorker(bundleDir, aot);
     else if (cfg.kind === "mesh") await buildMeshWorker(bundleDir);
     else writeFileSync(join(bundleDir, "worker.js"), readFileSync(join(this.root ?? ".", cfg.script as string)));
     const stores = cfg.kind === "edge" ? (this.recordedStores() ?? (await this.provision())) : [];

@@ -30,7 +30,8 @@ import type { Readable } from "node:stream";
 import { Cron } from "croner";
 import type { MiniflareOptions } from "miniflare";
 import { checkWorkerName, type WorkerConfig } from "./config.js";
-import { buildEdgeWorker, buildMeshWorker } from "./edge-build.js";
+import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
+import type { AotReport } from "./edge-aot.js";
 import { CtlError, EXIT } from "./errors.js";
 
 export interface VersionInfo {
@@ -259,17 +260,27 @@ export class LocalProvider {
       .sort((a, b) => a.version - b.version);
   }
 
-  /** Bundles the worker and stores it as the next version, which becomes current. */
-  async deploy(worker: string, cfg: WorkerConfig): Promise<VersionInfo> {
+  /**
+   * Bundles the worker and stores it as the next version, which becomes current; an edge worker's
+   * bundle carries `aot.scripts` compiled ahead of time (src/ops/edge-aot.ts).
+   */
+  async deploy(
+    worker: string,
+    cfg: WorkerConfig,
+    aot: EdgeBuildOptions = {},
+  ): Promise<VersionInfo & { aot?: AotReport }> {
     const dir = this.versionsDir(worker);
     mkdirSync(dir, { recursive: true });
     const next = Math.max(0, ...this.history(worker).map((v) => v.version)) + 1;
     const target = join(dir, `v${next}`);
     mkdirSync(target, { recursive: true });
     let bytes = 0;
+    let report: AotReport | undefined;
     try {
       if (cfg.kind === "edge") {
-        bytes = (await buildEdgeWorker(target)).bytes;
+        const b = await buildEdgeWorker(target, { deploy: `${worker} v${next}`, ...aot });
+        bytes = b.bytes;
+        report = b.aot;
       } else if (cfg.kind === "mesh") {
         bytes = (await buildMeshWorker(target)).bytes;
       } else {
@@ -291,10 +302,10 @@ export class LocalProvider {
     const created_at = new Date().toISOString();
     writeFileSync(
       join(target, "meta.json"),
-      `${JSON.stringify({ version: next, created_at, bytes, kind: cfg.kind })}\n`,
+      `${JSON.stringify({ version: next, created_at, bytes, kind: cfg.kind, ...(report ? { aot: aotSummary(report) } : {}) })}\n`,
     );
     this.setCurrent(worker, next);
-    return { worker, version: next, created_at, bytes, current: true };
+    return { worker, version: next, created_at, bytes, current: true, ...(report ? { aot: report } : {}) };
   }
 
   /** Makes `version` (default: the one before the current) current again. */
@@ -543,4 +554,12 @@ export class LocalProvider {
       return null;
     }
   }
+}
+
+/** What a version's meta.json records of its compiled scripts: ids and module hashes, skipped ones with why. */
+function aotSummary(r: AotReport): Record<string, unknown> {
+  return {
+    compiled: r.compiled.map((c) => ({ id: c.id, source_hash: c.source_hash, hashes: c.modules.map((m) => m.hash) })),
+    skipped: r.skipped,
+  };
 }

@@ -569,4 +569,37 @@ describe("local provider (workerd)", () => {
     );
     expect((await ctl(["deploy", "rollback", "resin", "v2"], { cwd: ws.root, env })).code).toBe(0);
   });
+
+  it("scripts deploy --aot redeploys the worker with the registered scripts compiled ahead of time (issue 24)", async () => {
+    const file = join(ws.root, "aot1.pine");
+    writeFileSync(
+      file,
+      '//@version=6\nindicator("aot")\nlen = input.int(5)\nplot(ta.sma(close, len) + ta.rsi(close, 7), "v")\n',
+    );
+    const stored = await ctl(["script", "scripts", "deploy", file, "--aot", "--json"], { cwd: ws.root, env });
+    expect(stored.code).toBe(0);
+    expect(stored.json.script.id).toBe("aot1");
+    expect(stored.json.deploy).toMatchObject({ worker: "resin", hot_reload: true });
+    expect(stored.json.deploy.aot.compiled).toContain("aot1");
+    const meta = JSON.parse(
+      readFileSync(join(ws.root, ".resin", "versions", "resin", `v${stored.json.deploy.version}`, "meta.json"), "utf8"),
+    );
+    expect(meta.aot.compiled.map((c: { id: string }) => c.id)).toContain("aot1");
+    await settled();
+    const run = await ctl(
+      ["script", "run", file, "--mode", "compile", "--inputs", '{"len": 9}', "--bars", "40", "--json"],
+      {
+        cwd: ws.root,
+        env,
+      },
+    );
+    expect(run.json.result).toMatchObject({ status: "success", mode: "compile", count: 40 });
+    // registered without --aot: stored, but this deploy has no loop for it, so it interprets and says why
+    const late = join(ws.root, "late.pine");
+    writeFileSync(late, '//@version=6\nindicator("late")\nplot(ta.ema(close, 3) * 2, "v")\n');
+    expect((await ctl(["script", "scripts", "deploy", late, "--json"], { cwd: ws.root, env })).code).toBe(0);
+    const lateRun = await ctl(["script", "run", late, "--mode", "compile", "--json"], { cwd: ws.root, env });
+    expect(lateRun.json.result.mode).toBe("interpret");
+    expect(lateRun.json.result.compile_fallback_reason).toContain("no ahead-of-time compiled module");
+  }, 120_000);
 });

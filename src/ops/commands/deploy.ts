@@ -9,12 +9,34 @@ import { requireWorker } from "../config.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT, usageError } from "../errors.js";
 import { formatBytes, paint, table } from "../output.js";
+import type { AotReport, AotScript } from "../edge-aot.js";
+import { registeredScripts } from "../registered-scripts.js";
 
-async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown>> {
+/**
+ * The scripts an edge worker's bundle compiles ahead of time (issue 24): every registered one, unless
+ * --no-aot. workerd has no `new Function`, so only these run compiled there.
+ */
+async function aotScripts(ctx: Ctx, name: string, aot: unknown): Promise<{ scripts?: AotScript[]; note?: string }> {
+  if (aot === false || requireWorker(ctx.config(), name).kind !== "edge") return {};
+  return registeredScripts(ctx);
+}
+
+/** A deploy's compiled scripts as the command reports them. */
+function aotData(r: AotReport | undefined, note: string | undefined): Record<string, unknown> {
+  if (!r) return {};
+  return {
+    aot: { compiled: r.compiled.map((c) => c.id), skipped: r.skipped, ...(note ? { note } : {}) },
+  };
+}
+
+async function deployOne(ctx: Ctx, name: string, opts: Inv["opts"] = {}): Promise<Record<string, unknown>> {
+  const { scripts, note } = await aotScripts(ctx, name, opts.aot);
   if (ctx.providerName() === "cloudflare") {
     const r = await ctx
       .cloudflare()
-      .deploy(name, requireWorker(ctx.config(), name), join(ctx.root(), ".resin", "build", name));
+      .deploy(name, requireWorker(ctx.config(), name), join(ctx.root(), ".resin", "build", name), {
+        ...(scripts ? { scripts } : {}),
+      });
     return {
       worker: name,
       provider: "cloudflare",
@@ -24,7 +46,7 @@ async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown
       hot_reload: false,
     };
   }
-  const v = await ctx.local().deploy(name, requireWorker(ctx.config(), name));
+  const v = await ctx.local().deploy(name, requireWorker(ctx.config(), name), scripts ? { scripts } : {});
   const running = ctx.local().runningUrl(name);
   return {
     worker: name,
@@ -33,18 +55,21 @@ async function deployOne(ctx: Ctx, name: string): Promise<Record<string, unknown
     created_at: v.created_at,
     hot_reload: running !== null,
     ...(running ? { url: running } : {}),
+    ...aotData(v.aot, note),
   };
 }
 
-export async function deployWorker(ctx: Ctx, { args }: Inv): Promise<CmdResult> {
+export async function deployWorker(ctx: Ctx, { args, opts }: Inv): Promise<CmdResult> {
   const name = args[0] as string;
-  const r = await deployOne(ctx, name);
+  const r = await deployOne(ctx, name, opts);
+  const aot = r.aot as { compiled: string[]; skipped: unknown[] } | undefined;
+  const compiled = aot ? `; ${aot.compiled.length} script(s) compiled ahead of time` : "";
   return {
     data: r,
     text:
       r.provider === "cloudflare"
-        ? `deployed ${paint(ctx.out, "bold", name)} to Cloudflare (version ${r.version_id ?? "unknown"})`
-        : `deployed ${paint(ctx.out, "bold", name)} v${r.version} (${formatBytes(r.bytes as number)})${r.hot_reload ? `, hot-reloading ${r.url}` : ""}`,
+        ? `deployed ${paint(ctx.out, "bold", name)} to Cloudflare (version ${r.version_id ?? "unknown"})${compiled}`
+        : `deployed ${paint(ctx.out, "bold", name)} v${r.version} (${formatBytes(r.bytes as number)})${compiled}${r.hot_reload ? `, hot-reloading ${r.url}` : ""}`,
     next: r.hot_reload ? "resinctl script health" : `resinctl dev worker ${name}`,
   };
 }
@@ -169,7 +194,11 @@ export const commands: Record<string, Cmd> = {
       options: [["--auto", "no questions (the default here)"]],
     }),
     workers: leaf("deploy every worker", async (ctx) => deployWorkers(ctx)),
-    worker: leaf("deploy one worker", deployWorker, { args: "<name>", examples: ["resinctl deploy worker resin"] }),
+    worker: leaf("deploy one worker", deployWorker, {
+      args: "<name>",
+      options: [["--no-aot", "do not compile the registered scripts ahead of time (an edge worker's default)"]],
+      examples: ["resinctl deploy worker resin"],
+    }),
     history: leaf("list a worker's versions", deployHistory, { args: "<worker>" }),
     rollback: leaf("make an earlier version current", deployRollback, {
       args: "<worker> [version]",

@@ -75,15 +75,26 @@ export async function scriptsDeploy(ctx: Ctx, { args, opts }: Inv): Promise<CmdR
     source: readInputFile(ctx.resolvePath(file), "script"),
   });
   const destinations = alertDestinations(opts, ctx.env.RESIN_ALERT_SECRET || undefined);
-  if (destinations.length === 0)
-    return { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" };
-  const alerts = await callWorker(ctx, "PUT", `/scripts/${encodeURIComponent(String(json.id))}/alerts`, {
-    destinations,
-  });
+  const stored =
+    destinations.length === 0
+      ? { data: { script: json }, text: `stored script ${json.id}`, next: "resinctl script cron jobs" }
+      : {
+          data: {
+            script: json,
+            alerts: (
+              await callWorker(ctx, "PUT", `/scripts/${encodeURIComponent(String(json.id))}/alerts`, { destinations })
+            ).json.destinations,
+          },
+          text: `stored script ${json.id} with ${destinations.length} alert destination(s)`,
+          next: "resinctl script cron jobs",
+        };
+  if (!opts.aot) return stored;
+  // workerd cannot eval: the script runs compiled only once a deploy bundles its loop (src/ops/edge-aot.ts)
+  const deployed = await deployWorker(ctx, { args: ["resin"], opts: {} });
   return {
-    data: { script: json, alerts: alerts.json.destinations },
-    text: `stored script ${json.id} with ${destinations.length} alert destination(s)`,
-    next: "resinctl script cron jobs",
+    ...stored,
+    data: { ...stored.data, deploy: deployed.data },
+    text: `${stored.text}\n${deployed.text}`,
   };
 }
 
@@ -259,6 +270,7 @@ export const commands: Record<string, Cmd> = {
           ["--name <N>", "display name"],
           ["--alert-webhook <URL...>", "deliver its alerts to these URLs (signed when RESIN_ALERT_SECRET is set)"],
           ["--alert-chat <ID...>", "deliver its alerts to these chats (on the worker's CHAT_ALLOWLIST)"],
+          ["--aot", "then redeploy the edge worker with the registered scripts compiled ahead of time"],
         ],
       }),
       delete: leaf("delete a stored script", scriptsDelete, { args: "<id>" }),

@@ -1,0 +1,62 @@
+// The compile backend's generated bar loop as an ES module (issue 24): what a deploy bundles into a
+// worker whose host forbids `new Function` (workerd). The module's `factory` has the generated text
+// as its body, word for word, so calling it gives the function `new Function(text)()` would give
+// (the text starts with "use strict", and a module is strict anyway); aot.ts installs it under the
+// text's hash.
+//
+// Both variants are emitted, hoisted (whole-series WASM passes before the loop, the usual case where
+// kernels.wasm is loaded) and plain, when their texts differ: the host picks the one its own
+// generator asks for. The inputs' values and shape do not enter the generated text (every
+// run-specific value reaches the loop through `K`/`R`), so one module serves every input set.
+
+import type { ResolvedProgram } from "../check/ir.js";
+import { sha256Hex } from "../core/sha256.js";
+import { generate, NotCompilable } from "./codegen.js";
+
+export interface EmittedModule {
+  /** SHA-256 (hex) of the generated text: the key aot.ts installs the factory under. */
+  hash: string;
+  hoist: boolean;
+  /** The ES module's source. */
+  code: string;
+}
+
+export interface EmitMeta {
+  /** The registered script's id. */
+  script: string;
+  /** SHA-256 of the script's source. */
+  sourceHash: string;
+  /** The deploy's label (version, time): written into the module for diagnostics. */
+  deploy: string;
+}
+
+/**
+ * The modules of one checked program, or a NotCompilable with the generator's reason (the script
+ * then interprets on the host, as it would in Node).
+ */
+export function emitCompiledModules(prog: ResolvedProgram, meta: EmitMeta): EmittedModule[] {
+  if (!prog.compileEligible) throw new NotCompilable(prog.compileReason ?? "the script is not compile-eligible");
+  const out: EmittedModule[] = [];
+  for (const hoist of [true, false]) {
+    const { text } = generate(prog, hoist);
+    const hash = sha256Hex(text);
+    if (out.some((m) => m.hash === hash)) continue;
+    out.push({ hash, hoist, code: moduleCode(text, hash, hoist, meta) });
+  }
+  return out;
+}
+
+function moduleCode(text: string, hash: string, hoist: boolean, meta: EmitMeta): string {
+  return [
+    `// resin: the compiled bar loop of script ${JSON.stringify(meta.script)} (generated; do not edit).`,
+    `export const hash = ${JSON.stringify(hash)};`,
+    `export const script = ${JSON.stringify(meta.script)};`,
+    `export const sourceHash = ${JSON.stringify(meta.sourceHash)};`,
+    `export const hoist = ${hoist};`,
+    `export const deploy = ${JSON.stringify(meta.deploy)};`,
+    "export function factory() {",
+    text,
+    "}",
+    "",
+  ].join("\n");
+}

@@ -26,6 +26,7 @@ import {
 import { getDestinations, publicDestination, putDestinations, validDestinations } from "./alert-destinations.js";
 import { alertKeyPrefix } from "./alerts.js";
 import { ensureJobLedger } from "./job-ledger.js";
+import { registerStudyRoutes } from "./studies.js";
 import {
   deleteScript,
   getJobs,
@@ -320,6 +321,7 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     const n = await acknowledgeDead(env.RESIN_DB, b.all ? "all" : (keys as string[]), Date.now());
     return c.json({ status: "success", acknowledged: n });
   });
+  registerStudyRoutes(app, env, engine);
   app.post("/cron/run", async (c) => {
     const b = await body(c, CRON_RUN_SCHEMA, true);
     const results = await runJobs(env, engine, { jobId: b.job_id as string | null, force: b.force as boolean });

@@ -56,6 +56,11 @@ export interface EdgeEnv {
   /** "false" disables event forwarding for every job. */
   FORWARD_EVENTS?: string;
   FREE_TIER_LIMITS?: string;
+  /** Fanned-out studies (studies.ts): one StudyCoordinator Durable Object per study, and this worker itself. */
+  STUDIES?: unknown;
+  EVALUATE?: FetcherLike;
+  /** "free" or "paid" (default): the Workers plan whose limits a fanned-out study is checked against. */
+  WORKERS_PLAN?: string;
   [key: string]: unknown;
 }
 

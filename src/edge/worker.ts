@@ -13,6 +13,9 @@ import { createInProcessEngine } from "../server/engine.js";
 import { edgeApp, runJobs } from "./app.js";
 import type { EdgeEnv, ExecutionContextLike } from "./bindings.js";
 
+// workerd finds Durable Object classes among the entry module's exports.
+export { StudyCoordinator } from "./study-coordinator.js";
+
 setKernelModule(kernels as WebAssembly.Module);
 installCompiled(compiledScripts as CompiledModule[]);
 const engine = createInProcessEngine();

@@ -10,7 +10,8 @@ export type OptimizeErrorCode =
   | "INVALID_OBJECTIVE"
   | "INVALID_SAMPLER"
   | "GRID_TOO_LARGE"
-  | "TOO_MANY_RUNS";
+  | "TOO_MANY_RUNS"
+  | "INVALID_PARALLELISM";
 
 export class OptimizeError extends Error {
   readonly code: OptimizeErrorCode;

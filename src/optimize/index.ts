@@ -9,3 +9,6 @@ export * from "./validation.js";
 export * from "./bars.js";
 export * from "./study.js";
 export * from "./inputs-space.js";
+export * from "./study-types.js";
+export * from "./trial-eval.js";
+export * from "./driver.js";

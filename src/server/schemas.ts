@@ -61,6 +61,7 @@ export const OPTIMIZE_SCHEMA: Schema = [
   { name: "oos_every_trial", type: "bool", default: true },
   { name: "fixed_inputs", type: "object", default: obj },
   { name: "libraries", type: "array", default: arr, max: MAX_LIBRARIES },
+  { name: "parallelism", type: "int", default: 1, min: 1 },
 ];
 
 export const BACKTEST_SCHEMA: Schema = [

@@ -387,8 +387,15 @@ describe("POST /optimize", () => {
       "engine_runs",
       "ms",
       "warning",
+      "parallelism",
     ]);
-    expect(j).toMatchObject({ status: "success", sampler: "random", objective: "net_pnl", n_trials: 200 });
+    expect(j).toMatchObject({
+      status: "success",
+      sampler: "random",
+      objective: "net_pnl",
+      n_trials: 200,
+      parallelism: 1,
+    });
     expect(j.warning).toMatch(/capped at 200/);
     expect(j.trials).toHaveLength(200);
     expect(Object.keys(j.trials[0])).toEqual([

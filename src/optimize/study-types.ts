@@ -1,0 +1,122 @@
+// The optimize module's shared types: the request, a trial's outcome and record, the result, and a
+// checked study. Their own module so the trial evaluator, the study driver and the study's checks
+// (study.ts) stand on them instead of on each other.
+
+import type { Bar, LibrarySource, Trade } from "../core/result.js";
+import type { SamplerName } from "./sampler.js";
+import type { ParamSpec, Params } from "./space.js";
+import type { ObjectiveName, TrialStatsJson } from "./stats.js";
+import type { Plan, ValidationSpec } from "./validation.js";
+
+/** The /optimize body (service.md 2.3); optional fields take their documented defaults. */
+export interface OptimizeRequest {
+  script: string;
+  data: unknown;
+  space: unknown;
+  n_trials?: number | null;
+  sampler?: string | null;
+  objective?: string | null;
+  validation?: unknown;
+  min_trades?: number | null;
+  seed?: number | null;
+  symbol?: string | null;
+  oos_every_trial?: boolean | null;
+  fixed_inputs?: Record<string, unknown> | null;
+  libraries?: LibrarySource[] | null;
+  /**
+   * Generation size (default 1): a proposal that reads earlier outcomes (TPE past its start-up) sees
+   * the trials of the generations before its own, never those of its own generation, so the study's
+   * result depends on the seed and this number only, not on how many trials run at once or where.
+   */
+  parallelism?: number | null;
+}
+
+/**
+ * What the study reads from one run: a RunResult has this shape, and so does the compact reply a
+ * browser worker sends back for a trial (only the closed trades' profit and exit bar travel).
+ */
+export interface TrialOutcome {
+  error?: string | null;
+  error_kind?: string;
+  timed_out?: boolean;
+  meta?: Record<string, unknown>;
+  strategy?: {
+    trades: readonly Pick<Trade, "profit" | "exit_bar_index">[];
+    stats?: object;
+  };
+}
+
+/**
+ * Runs the strategy once with these input overrides over these bars: `bars` is the study's bars
+ * [range[0], range[1]) (the study always passes the range), so a host that holds the study's bars
+ * already (a worker's shared columns) can run the range without the rows.
+ */
+export type TrialRunner = (
+  inputs: Record<string, unknown>,
+  bars: Bar[],
+  range?: readonly [number, number],
+) => Promise<TrialOutcome>;
+
+export interface TrialRecord {
+  index: number;
+  params: Params;
+  is_score: number | null;
+  oos_score: number | null;
+  is_stats: TrialStatsJson | null;
+  oos_stats: TrialStatsJson | null;
+  error: string | null;
+  engine_runs: number;
+  ms: number;
+}
+
+export interface OptimizeResult {
+  sampler: SamplerName;
+  objective: ObjectiveName;
+  validation: ValidationSpec;
+  n_trials: number;
+  trials: TrialRecord[];
+  best_index: number | null;
+  best_params: Params | null;
+  best_is_score: number | null;
+  best_oos_score: number | null;
+  engine_runs: number;
+  ms: number;
+  warning: string | null;
+  /** The generation size the proposals were drawn with (1: each trial sees every earlier one). */
+  parallelism: number;
+}
+
+export interface OptimizeProgress {
+  completed: number;
+  total: number;
+  trial: TrialRecord;
+  best_index: number | null;
+}
+
+export interface StudyOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: OptimizeProgress) => void;
+  /**
+   * Trials run at once (a worker pool's size, or more to keep its queues fed). The result is the
+   * sequential one for any value: only proposals that ignore earlier outcomes are made ahead.
+   */
+  concurrency?: number;
+}
+
+/** A checked request, ready to run. */
+export interface PreparedStudy {
+  script: string;
+  bars: Bar[];
+  space: ParamSpec[];
+  nTrials: number;
+  sampler: SamplerName;
+  objective: ObjectiveName;
+  plan: Plan;
+  minTrades: number;
+  seed: number | null;
+  oosEveryTrial: boolean;
+  fixedInputs: Record<string, unknown>;
+  /** Generation size (OptimizeRequest.parallelism), at least 1. */
+  parallelism: number;
+  warnings: string[];
+}

@@ -115,7 +115,14 @@ export interface EdgeServer {
  * The edge worker in real workerd (Miniflare 3) on a local port: the same esbuild bundle and
  * CompiledWasm kernels as tests/edge, no API key, so the app can call it like a deployed worker.
  */
-export async function startEdge(): Promise<EdgeServer> {
+export async function startEdge(
+  opts: {
+    /** Worker vars (e.g. OUTBOUND_ALLOW_HOSTS for a receiver on 127.0.0.1). */
+    bindings?: Record<string, string>;
+    /** Bind RESIN_DB (D1): job state, locks and the outbox of alert deliveries. */
+    d1?: boolean;
+  } = {},
+): Promise<EdgeServer> {
   const { Miniflare } = await import("miniflare");
   const { buildEdgeWorker, edgeModules } = await import("../src/ops/edge-build.js");
   const bundle = await buildEdgeWorker();
@@ -126,6 +133,8 @@ export async function startEdge(): Promise<EdgeServer> {
     compatibilityFlags: ["nodejs_compat"],
     kvNamespaces: ["RESIN_KV"],
     r2Buckets: ["RESIN_BARS"],
+    ...(opts.d1 ? { d1Databases: ["RESIN_DB"] } : {}),
+    ...(opts.bindings ? { bindings: opts.bindings } : {}),
     host: "127.0.0.1",
     port: 0,
   });

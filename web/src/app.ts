@@ -25,6 +25,7 @@ import { renderProfile } from "./ui/profiler-panel.js";
 import { ReportPanel, type ReportSymbol } from "./ui/report-panel.js";
 import { ComparePanel, isComparable } from "./ui/compare-panel.js";
 import { editSymbol } from "./ui/symbol-dialog.js";
+import { openAlertDialog } from "./ui/alert-dialog.js";
 import { DescribePanel } from "./ui/describe-panel.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -252,6 +253,7 @@ export class App {
     });
     $("run").addEventListener("click", () => void this.run());
     $("symbol-info").addEventListener("click", () => void this.editSymbol());
+    $("create-alert").addEventListener("click", () => void this.createAlert());
     // a dropped file: TradingView's exports are compared, anything else is loaded as data
     window.addEventListener("dragover", (e) => e.preventDefault());
     window.addEventListener("drop", (e) => {
@@ -496,6 +498,21 @@ export class App {
     this.flushState();
     this.chart.setTick(next.mintick, priceDecimals(next.mintick));
     await this.run();
+  }
+
+  /** "Create alert": registers the script with the edge worker of ⚙ (or explains how to get one). */
+  createAlert(): Promise<void> {
+    const r = this.result;
+    return openAlertDialog({
+      target: { baseUrl: this.state.edgeUrl, apiKey: this.state.edgeKey || undefined },
+      source: this.source(),
+      title: scriptKey(this.source()),
+      scriptType: r?.script_type ?? null,
+      firings: r?.alerts?.length ?? 0,
+      conditions: r?.alert_conditions?.length ?? 0,
+      symbol: this.sym.ticker,
+      bars: this.data?.bars ?? null,
+    });
   }
 
   /** The editor's diagnostics (parser, checker) plus the last run's error with its line and bar. */

@@ -27,6 +27,8 @@ import { ComparePanel, isComparable } from "./ui/compare-panel.js";
 import { editSymbol } from "./ui/symbol-dialog.js";
 import { openAlertDialog } from "./ui/alert-dialog.js";
 import { DescribePanel } from "./ui/describe-panel.js";
+import { Replay } from "./ui/replay.js";
+import { sliceBars } from "../../src/worker/protocol.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -69,6 +71,8 @@ export class App {
   };
   private legend: Legend;
   private compare: ComparePanel;
+  /** Bar replay: while it is on, runs cover the bars revealed so far (ui/replay.ts). */
+  readonly replay: Replay;
   /** Problems from the editor (kept while a run's own error is shown next to them) and from the last run. */
   private editorProblems: readonly Diagnostic[] = [];
   private runProblems: Diagnostic[] = [];
@@ -97,6 +101,11 @@ export class App {
       highlight: (bar) => this.chart.highlightBar(bar),
     }));
     this.report = new ReportPanel($("report-panel"));
+    this.replay = new Replay($("replay-bar"), $<HTMLButtonElement>("replay"), {
+      times: () => this.data?.bars.time ?? null,
+      run: () => this.run(),
+      onChartClick: (cb) => this.chart.onClick(cb),
+    });
     this.optimize = new OptimizePanel(
       $("optimize-panel"),
       () =>
@@ -311,6 +320,7 @@ export class App {
   /** Makes `bars` the current data set (validated already) and redraws the candles. */
   useData(name: string, bars: DataSet["bars"], dataId: string, symbol: string): void {
     this.data = { key: contentKey(bars), name, bars };
+    this.replay.reset();
     this.sym = this.state.symbols[dataId] ?? guessSymbol(symbol, bars);
     this.symbol = this.sym.ticker;
     this.state.dataId = dataId;
@@ -351,6 +361,9 @@ export class App {
     const t0 = performance.now();
     const engine = this.engine();
     const source = this.source();
+    // bar replay: the bars revealed so far, the replayed ones realtime
+    const win = this.replay.window();
+    const bars = win ? sliceBars(this.data.bars, 0, win.to) : this.data.bars;
     this.setStatus(`running on ${engine.label}…`);
     const stop = $("stop");
     stop.hidden = false;
@@ -364,6 +377,7 @@ export class App {
         profiler: this.state.profiler,
         syminfo: toSymInfo(this.sym),
         strategy: this.properties(source),
+        ...(win && { slice: [0, win.to] as [number, number], realtime: { fromBar: win.from, ticks: win.ticks } }),
       });
     } catch (e) {
       if (seq === this.runSeq) {
@@ -382,10 +396,11 @@ export class App {
     const engineMs = performance.now() - t0;
     this.result = result;
     const tChart = performance.now();
+    if (this.chart.barCount !== bars.time.length) this.chart.setBars(bars, true);
     this.chart.render(result);
     const chartMs = performance.now() - tChart;
     const tPanels = performance.now();
-    this.renderPanels(result, source);
+    this.renderPanels(result, source, bars);
     const panelsMs = performance.now() - tPanels;
     // wait for the frame that paints the new series
     await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
@@ -405,7 +420,7 @@ export class App {
     return result;
   }
 
-  private renderPanels(result: PackedRunResult, source: string): void {
+  private renderPanels(result: PackedRunResult, source: string, bars: DataSet["bars"]): void {
     const titles = new Set((result.inputs ?? []).map((i) => i.title));
     // overrides of inputs the script no longer declares are dropped
     for (const k of Object.keys(this.state.inputs)) if (!titles.has(k)) delete this.state.inputs[k];
@@ -423,7 +438,7 @@ export class App {
         void this.run();
       },
     );
-    this.report.render(result, this.data!.bars, this.reportSymbol());
+    this.report.render(result, bars, this.reportSymbol());
     renderProperties(
       $("properties-panel"),
       result,
@@ -439,7 +454,7 @@ export class App {
     this.compare.rerun();
     renderProfile($("profile-panel"), result, source, (line) => this.gotoLine(line));
     this.optimize.setInputs(result.inputs ?? [], result.script_type === "strategy");
-    this.renderLegend(result);
+    this.renderLegend(result, bars);
     const strategy = result.script_type === "strategy";
     // an indicator has no report: the chart takes the room, and the tab shows what the run said
     document.querySelector(".pane-right")?.classList.toggle("no-report", !strategy);
@@ -475,8 +490,8 @@ export class App {
     opt.title = up ? url : edgeHelp(url, "no answer");
   }
 
-  private renderLegend(result: PackedRunResult): void {
-    this.legend.render(result, this.data!.bars, this.sym.ticker, priceDecimals(this.sym.mintick));
+  private renderLegend(result: PackedRunResult, bars: DataSet["bars"]): void {
+    this.legend.render(result, bars, this.sym.ticker, priceDecimals(this.sym.mintick));
   }
 
   /** A file dropped on the app (or picked): compared with the run when it is a TradingView export, else loaded. */

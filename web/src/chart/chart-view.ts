@@ -183,6 +183,15 @@ export class ChartView {
     });
   }
 
+  /** Calls `cb` with the bar index clicked on the chart. */
+  onClick(cb: (bar: number) => void): void {
+    this.chart.subscribeClick((p) => {
+      const n = this.times.length;
+      if (p.logical === undefined || p.logical === null || !n) return;
+      cb(Math.max(0, Math.min(n - 1, this.start + Math.round(p.logical))));
+    });
+  }
+
   /**
    * Shows bar `bar`: older bars are loaded when it is before the window, the view centres on it, the
    * crosshair sits on its close and a marker names it (kept until the next data set).
@@ -199,15 +208,25 @@ export class ChartView {
     requestAnimationFrame(() => this.chart.setCrosshairPosition(bars.close[bar], this.times[bar], this.candles));
   }
 
+  /** Bars the chart holds (bar replay compares it with the bars a run covered). */
+  get barCount(): number {
+    return this.times.length;
+  }
+
   /** x of bar `bar` in the chart's box (for tests that hover a bar), null when it is not in view. */
   barX(bar: number): number | null {
     return this.chart.timeScale().logicalToCoordinate((bar - this.start) as never);
   }
 
-  /** New data: candles replace the old ones and the view shows the latest bars. */
-  setBars(bars: PackedBars): void {
+  /**
+   * New data: candles replace the old ones and the view shows the latest bars. `grow` (bar replay: the
+   * same data with more bars) keeps the view where it was, following the last bar when it was in view.
+   */
+  setBars(bars: PackedBars, grow = false): void {
+    const range = grow ? this.chart.timeScale().getVisibleLogicalRange() : null;
+    const before = { start: this.start, n: this.times.length };
     this.clearResult();
-    this.highlight = null;
+    if (!grow) this.highlight = null;
     this.result = null;
     this.bars = bars;
     const n = bars.time.length;
@@ -218,7 +237,12 @@ export class ChartView {
     this.candles.setData(this.candleData);
     this.candlesColored = false;
     const shown = n - this.start;
-    this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, shown - 300), to: shown + 5 });
+    if (range) {
+      // the same bars stay in view; when the last bar was in view the window slides with the new ones
+      const follow = range.to >= before.n - before.start - 1 ? n - before.n : 0;
+      const shift = before.start - this.start + follow;
+      this.chart.timeScale().setVisibleLogicalRange({ from: range.from + shift, to: range.to + shift });
+    } else this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, shown - 300), to: shown + 5 });
   }
 
   /** Removes every plot, marker, layer and table of the previous run. */

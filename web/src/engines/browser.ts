@@ -53,6 +53,7 @@ export class BrowserEngine implements Engine {
           source: req.source,
           barsKey: req.data.key,
           symbol: req.symbol,
+          slice: req.slice,
           // the page shows no order events: the broker logs none (at 100k bars a strategy's event
           // list cost seconds of structured-clone decoding on the page thread)
           runtime: { syminfo: req.syminfo, broker: { ...req.strategy, record_events: false } },
@@ -62,6 +63,7 @@ export class BrowserEngine implements Engine {
             profiler: req.profiler,
             mode: req.mode ?? "auto",
             timeoutSeconds: RUN_BUDGET_SECONDS,
+            ...(req.realtime && { realtimeFromBar: req.realtime.fromBar, realtimeTicks: req.realtime.ticks }),
           },
         }),
       { deadlineMs: RUN_DEADLINE_MS },

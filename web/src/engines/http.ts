@@ -74,8 +74,8 @@ export async function postRun(
   target: HttpTarget,
   req: EngineRunRequest,
   signal: AbortSignal,
-  from?: number,
-  to?: number,
+  from = req.slice?.[0],
+  to = req.slice?.[1],
 ): Promise<PackedRunResult> {
   const body: Record<string, unknown> = {
     script: req.source,
@@ -86,6 +86,7 @@ export async function postRun(
   };
   if (req.mode) body.mode = req.mode;
   if (req.syminfo) body.syminfo = req.syminfo;
+  if (req.realtime) body.realtime = { from_bar: req.realtime.fromBar, ticks: req.realtime.ticks };
   const { status, json } = await postJson(target, "/run", body, signal);
   if (status === 200 && json.status === "success") {
     const { status: _s, ...result } = json;

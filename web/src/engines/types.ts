@@ -24,6 +24,13 @@ export interface EngineRunRequest {
   syminfo?: SymInfo;
   /** strategy() properties overridden for this run (the Properties tab), by parameter name. */
   strategy?: Record<string, unknown>;
+  /** Run bars [from, to) of the data set only (bar replay: the bars revealed so far). */
+  slice?: [number, number];
+  /**
+   * Realtime evaluation (service.md 1.4, the runtime's realtimeFromBar/realtimeTicks): bars from
+   * `fromBar` (within the slice) on are realtime, each walked through `ticks` ticks.
+   */
+  realtime?: { fromBar: number; ticks: number };
 }
 
 export interface ParamSpec {

@@ -165,7 +165,7 @@ Examples:
       "Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on worker threads.",
     )
     .argument("<strategy>", "the strategy's .pine file")
-    .option("--trials <N>", "trials to run (default 30, at most 200)", intArg("--trials", 1))
+    .option("--trials <N>", "trials to run (default 30, at most 200; 10,000 with --remote)", intArg("--trials", 1))
     .option("--sampler <S>", "auto | random | tpe | grid (default auto: random below 20 trials, else tpe)")
     .option("--objective <O>", "composite | net_pnl | profit_factor | calmar (default composite)")
     .option(
@@ -184,11 +184,27 @@ Examples:
     .option("--data <FILE>", "bars from a CSV or JSON file")
     .option("--time-unit <UNIT>", TIME_UNIT_HELP, timeUnitArg, "auto")
     .option("--json", "print the full result as JSON on stdout")
+    .option(
+      "--parallelism <N>",
+      "TPE generation size: proposals read only earlier generations (default 1; the result depends on it, not on where trials run)",
+      intArg("--parallelism", 1),
+    )
+    .option(
+      "--remote <URL>",
+      "run the study on an edge worker (POST /studies), fanned out over its invocations; API key from RESIN_API_KEY",
+    )
+    .option("--concurrency <N>", "with --remote: batches in flight (default 8, at most 32)", intArg("--concurrency", 1))
+    .option(
+      "--batch-size <N>",
+      "with --remote: trials per invocation (default from the sampler)",
+      intArg("--batch-size", 1),
+    )
     .addHelpText(
       "after",
       `
 Examples:
   resin optimize strategy.pine --trials 50 --seed 1
+  RESIN_API_KEY=... resin optimize strategy.pine --trials 2000 --seed 1 --remote https://resin.example.workers.dev
   resin optimize strategy.pine --validation walk-forward --bars 1000 --sampler tpe --json`,
     )
     .action(async (script: string, opts: OptimizeOptions) =>

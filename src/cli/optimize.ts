@@ -7,10 +7,12 @@
 import { UsageError, readText } from "./args.js";
 import type { OptimizeOptions as Args } from "./options.js";
 import { renderTable } from "./table.js";
+import { RemoteStudyError } from "./optimize-remote.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
 import { randomWalkBars } from "../runtime/synthetic.js";
 import {
+  N_TRIALS_DEFAULT,
   OptimizeError,
   prepareStudy,
   runStudy,
@@ -54,12 +56,12 @@ function fmt(x: number | null | undefined, digits = 4): string {
 /** A progress bar on stderr (@clack/prompts, loaded only on a terminal). */
 async function progressOnTerminal(
   total: number,
-): Promise<{ advance(msg: string): void; stop(msg: string): void } | null> {
+): Promise<{ advance(msg: string, step?: number): void; stop(msg: string): void } | null> {
   if (!process.stderr.isTTY) return null;
   const { progress } = await import("@clack/prompts");
   const bar = progress({ max: total, output: process.stderr, style: "heavy" });
   bar.start(`0/${total} trials`);
-  return { advance: (msg) => bar.advance(1, msg), stop: (msg) => bar.stop(msg) };
+  return { advance: (msg, step = 1) => bar.advance(step, msg), stop: (msg) => bar.stop(msg) };
 }
 
 function printTable(res: OptimizeResult): void {
@@ -102,7 +104,47 @@ const USAGE_CODES = new Set([
   "INVALID_SAMPLER",
   "GRID_TOO_LARGE",
   "TOO_MANY_RUNS",
+  "INVALID_PARALLELISM",
+  // refused by a --remote worker: the study does not fit its plan's limits, or the URL is wrong
+  "TOO_MANY_SUBREQUESTS",
+  "BATCH_CPU_EXCEEDED",
+  "INVALID_URL",
 ]);
+
+/** Prints a result; exit 1 when every trial failed. */
+function report(a: Args, res: OptimizeResult): number {
+  if (a.json) console.log(JSON.stringify({ status: "success", ...res }));
+  else printTable(res);
+  const failed = res.trials.filter((t) => t.error);
+  if (failed.length === res.trials.length) {
+    console.error(`resin optimize: every trial failed: ${failed[0]?.error}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The study on an edge worker (--remote): fanned out there, progress polled here. */
+async function remote(a: Args, req: OptimizeRequest): Promise<number> {
+  const { runRemoteStudy } = await import("./optimize-remote.js");
+  // the worker may cap n_trials: the bar's length is what was asked
+  const bar = a.json ? null : await progressOnTerminal(req.n_trials ?? N_TRIALS_DEFAULT);
+  let done = 0;
+  const res = await runRemoteStudy(
+    a.remote as string,
+    req,
+    {
+      ...(a.concurrency !== undefined ? { concurrency: a.concurrency } : {}),
+      ...(a.batchSize !== undefined ? { batchSize: a.batchSize } : {}),
+      ...(a.parallelism !== undefined ? { parallelism: a.parallelism } : {}),
+    },
+    (p) => {
+      if (p.completed > done) bar?.advance(`${p.completed}/${p.total} trials (remote)`, p.completed - done);
+      done = p.completed;
+    },
+  );
+  bar?.stop(`${res.trials.length} trials (remote)`);
+  return report(a, res);
+}
 
 export async function execute(script: string, a: Args): Promise<number> {
   const engine = createNodeEngine();
@@ -135,7 +177,9 @@ export async function execute(script: string, a: Args): Promise<number> {
       ...(a.objective !== undefined ? { objective: a.objective } : {}),
       ...(a.minTrades !== undefined ? { min_trades: a.minTrades } : {}),
       ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      ...(a.parallelism !== undefined ? { parallelism: a.parallelism } : {}),
     };
+    if (a.remote) return await remote(a, req);
     const study = prepareStudy(req);
     const bar = a.json ? null : await progressOnTerminal(study.nTrials);
     let best = "-";
@@ -159,20 +203,13 @@ export async function execute(script: string, a: Args): Promise<number> {
       },
     );
     bar?.stop(`${res.trials.length} trials, best ${best}`);
-    if (a.json) console.log(JSON.stringify({ status: "success", ...res }));
-    else printTable(res);
-    const failed = res.trials.filter((t) => t.error);
-    if (failed.length === res.trials.length) {
-      console.error(`resin optimize: every trial failed: ${failed[0]?.error}`);
-      return 1;
-    }
-    return 0;
+    return report(a, res);
   } catch (e) {
     if (e instanceof UsageError) {
       console.error(`resin optimize: ${e.message}`);
       return 2;
     }
-    if (e instanceof OptimizeError) {
+    if (e instanceof OptimizeError || e instanceof RemoteStudyError) {
       console.error(`resin optimize: [${e.code}] ${e.message}`);
       return USAGE_CODES.has(e.code) ? 2 : 1;
     }

@@ -38,6 +38,12 @@ export interface OptimizeOptions {
   data?: string;
   timeUnit: TimeUnit;
   json?: boolean;
+  /** TPE's generation size (service.md 3); a --remote study's default is the worker's. */
+  parallelism?: number;
+  /** An edge worker's URL: the study runs there, fanned out (service.md 4). */
+  remote?: string;
+  concurrency?: number;
+  batchSize?: number;
 }
 
 export interface CheckOptions {

@@ -28,6 +28,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Cron } from "croner";
+import { fanoutMiniflare } from "./fanout-bindings.js";
 import type { MiniflareOptions } from "miniflare";
 import { checkWorkerName, type WorkerConfig } from "./config.js";
 import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
@@ -363,7 +364,7 @@ export class LocalProvider {
         contents: readFileSync(join(dir, "kernels.wasm")),
       });
     // Another worker bound by name reaches that worker's running dev server.
-    const serviceBindings: Record<string, (req: Request) => Promise<Response>> = {};
+    const serviceBindings: Record<string, string | ((req: Request) => Promise<Response>)> = {};
     for (const [binding, target] of Object.entries(cfg.services ?? {})) {
       serviceBindings[binding] = async (req) => {
         const base = this.runningUrl(target);
@@ -382,6 +383,9 @@ export class LocalProvider {
             durableObjectsPersist: join(this.stateDir("obj"), "..", "do"),
           }
         : {};
+    // The evaluate worker's fanned-out studies: their coordinator object and the worker bound to itself.
+    const fanout = cfg.kind === "edge" ? fanoutMiniflare(worker, join(this.stateDir("obj"), "..", "do")) : null;
+    if (fanout) Object.assign(serviceBindings, fanout.serviceBindings);
     // The evaluate worker and the trade service share one internal key; a workspace key unless a secret sets it.
     const internal =
       cfg.kind === "edge" || cfg.kind === "mesh" ? { INTERNAL_KEY_BINDING: this.internalKey(), ...bindings } : bindings;
@@ -396,6 +400,7 @@ export class LocalProvider {
       port,
       ...store,
       ...mesh,
+      ...(fanout ? { durableObjects: fanout.durableObjects, durableObjectsPersist: fanout.durableObjectsPersist } : {}),
       ...(Object.keys(serviceBindings).length ? { serviceBindings } : {}),
       bindings: internal,
       handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runSubcommand } from "../../src/cli/index.js";
 import { main } from "../../src/ops/cli.js";
 import { compactNumber, editDistance, formatBytes, formatDuration } from "../../src/ops/output.js";
 import { LocalProvider, type DevServer } from "../../src/ops/provider-local.js";
@@ -324,6 +325,13 @@ describe("cloudflare provider (injected wrangler)", () => {
       d1_databases: [{ binding: "RESIN_DB", database_name: "resin-db", database_id: "d1-0001" }],
       triggers: { crons: ["* * * * *"] },
       rules: [{ type: "CompiledWasm", globs: ["**/*.wasm"] }],
+      // fanned-out studies: the coordinator object (SQLite-backed) and the worker bound to itself
+      durable_objects: { bindings: [{ name: "STUDIES", class_name: "StudyCoordinator" }] },
+      migrations: [{ tag: "studies-v1", new_sqlite_classes: ["StudyCoordinator"] }],
+      services: [
+        { binding: "EVALUATE", service: "resin" },
+        { binding: "TRADE_SERVICE", service: "trade" },
+      ],
     });
   }, 60_000);
 
@@ -601,5 +609,39 @@ describe("local provider (workerd)", () => {
     const lateRun = await ctl(["script", "run", late, "--mode", "compile", "--json"], { cwd: ws.root, env });
     expect(lateRun.json.result.mode).toBe("interpret");
     expect(lateRun.json.result.compile_fallback_reason).toContain("no ahead-of-time compiled module");
+  }, 120_000);
+
+  it("resin optimize --remote fans the study out on the dev worker (issue 24): the local result for the same seed", async () => {
+    await settled();
+    const file = join(ws.root, "cross.pine");
+    writeFileSync(
+      file,
+      `//@version=6
+strategy("Cross")
+fast = input.int(3, "Fast", minval=2, maxval=10)
+slow = input.int(12, "Slow", minval=8, maxval=30)
+if ta.crossover(ta.sma(close, fast), ta.sma(close, slow))
+    strategy.entry("L", strategy.long)
+if ta.crossunder(ta.sma(close, fast), ta.sma(close, slow))
+    strategy.close("L")
+`,
+    );
+    const args = [file, "--trials", "40", "--seed", "4", "--sampler", "tpe", "--parallelism", "8", "--bars", "150"];
+    const resin = async (argv: string[]): Promise<{ code: number; json: any }> => {
+      const out: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
+      try {
+        const code = await runSubcommand("optimize", [...argv, "--json"]);
+        return { code, json: JSON.parse(out.join("\n")) };
+      } finally {
+        log.mockRestore();
+      }
+    };
+    const here = await resin(args);
+    const there = await resin([...args, "--remote", dev.url, "--concurrency", "4", "--batch-size", "2"]);
+    expect([here.code, there.code]).toEqual([0, 0]);
+    const strip = (r: any) => ({ ...r, ms: 0, trials: r.trials.map((t: any) => ({ ...t, ms: 0 })) });
+    expect(there.json.trials).toHaveLength(40);
+    expect(strip(there.json)).toEqual(strip(here.json));
   }, 120_000);
 });

@@ -57,6 +57,14 @@ describe("resin optimize", () => {
     expect(out.join("\n")).toMatch(/Usage: resin optimize/);
   });
 
+  it("--remote: a URL that is not http(s) exits 2, an unreachable worker exits 1, both with their codes", async () => {
+    expect(await command([STRATEGY, "--bars", "60", "--remote", "ftp://example.test"])).toBe(2);
+    expect(err.join("\n")).toMatch(/INVALID_URL/);
+    expect(await command([STRATEGY, "--bars", "60", "--remote", "http://127.0.0.1:9"])).toBe(1);
+    expect(err.join("\n")).toMatch(/REMOTE_UNREACHABLE/);
+    expect(await command([STRATEGY, "--parallelism", "0"])).toBe(2);
+  });
+
   it("an unreadable file exits 2, an indicator exits 1", async () => {
     expect(await command([join(dir, "missing.pine"), "--space", '[{"name":"a","kind":"bool"}]'])).toBe(2);
     expect(await command([INDICATOR, "--space", '[{"name":"a","kind":"bool"}]'])).toBe(1);

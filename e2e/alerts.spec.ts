@@ -197,6 +197,9 @@ describe("Create alert", () => {
     expect(await page.textContent("[data-testid=alert-save]")).toBe("Update alert");
     expect(await page.inputValue("[data-testid=alert-webhook]")).toBe(hookUrl);
     await expect.poll(() => page.locator("[data-testid=alert-delivery]").count()).toBe(2);
+    // Updating with the secret field left empty keeps signing with the stored secret.
+    await page.click("[data-testid=alert-save]");
+    await expect.poll(() => page.textContent("[data-testid=alert-status]")).toMatch(/Registered 'Alert-demo'/);
     await page.click("[data-testid=alert-run]");
     await expect
       .poll(() => page.textContent("[data-testid=alert-status]"))
@@ -213,6 +216,12 @@ describe("Create alert", () => {
     const delivered = received.filter((r) => r.ok).map((r) => r.body);
     expect(delivered).toHaveLength(4);
     expect(delivered.filter((b) => b === '{"close": 1.5}')).toHaveLength(1);
+    for (const r of received) {
+      const ts = r.headers["x-resin-timestamp"] as string;
+      expect(r.headers["x-resin-signature"]).toBe(
+        `sha256=${createHmac("sha256", "e2e-secret-1").update(`${ts}.${r.body}`).digest("hex")}`,
+      );
+    }
     await closeDialog(page);
     expect(pageErrors).toEqual([]);
   });

@@ -32,8 +32,12 @@ export function chatAllowed(env: EdgeEnv, chatId: string): boolean {
 const invalid = (i: number, field: string, code: string, message: string): ApiError =>
   new ApiError(400, code, `destinations[${i}]: ${message}`, { field: `destinations[${i}].${field}` });
 
-/** Validates a destinations list (coded 400s naming the field); ids default to d0, d1, ... */
-export function validDestinations(env: EdgeEnv, raw: unknown[]): AlertDestination[] {
+/**
+ * Validates a destinations list (coded 400s naming the field); ids default to d0, d1, ... A webhook
+ * with `keep_secret: true` and no secret keeps the stored secret of the destination with its id and
+ * URL (`stored`), so a client that never saw the secret (the API does not echo it) can update the rest.
+ */
+export function validDestinations(env: EdgeEnv, raw: unknown[], stored: AlertDestination[] = []): AlertDestination[] {
   if (raw.length > MAX_DESTINATIONS)
     throw new ApiError(400, "INVALID_FIELD", `at most ${MAX_DESTINATIONS} destinations`, { field: "destinations" });
   const allow = allowedHosts(env.OUTBOUND_ALLOW_HOSTS);
@@ -57,7 +61,15 @@ export function validDestinations(env: EdgeEnv, raw: unknown[]): AlertDestinatio
       }
       if (o.secret !== undefined && o.secret !== null && (typeof o.secret !== "string" || o.secret.length < 8))
         throw invalid(i, "secret", "INVALID_FIELD", "secret must be a string of at least 8 characters");
-      return { id, type: "webhook", url: o.url, secret: (o.secret as string | undefined) ?? null };
+      if (o.keep_secret !== undefined && typeof o.keep_secret !== "boolean")
+        throw invalid(i, "keep_secret", "INVALID_FIELD", "keep_secret must be true or false");
+      let secret = (o.secret as string | undefined | null) ?? null;
+      if (secret === null && o.keep_secret === true) {
+        const prev = stored.find((p) => p.id === id);
+        // A changed URL drops the secret: it was shared with the receiver at the old URL.
+        if (prev?.type === "webhook" && prev.url === o.url) secret = prev.secret;
+      }
+      return { id, type: "webhook", url: o.url, secret };
     }
     if (o.type === "chat") {
       const chat = typeof o.chat_id === "number" ? String(o.chat_id) : o.chat_id;

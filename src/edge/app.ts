@@ -243,7 +243,7 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     const id = c.req.param("id");
     if (!(await getScript(env, id))) throw new ApiError(404, "NOT_FOUND", `no script '${id}'`);
     const b = await body(c, ALERTS_SCHEMA);
-    const dests = validDestinations(env, b.destinations as unknown[]);
+    const dests = validDestinations(env, b.destinations as unknown[], await getDestinations(env, id));
     await putDestinations(env, id, dests);
     return c.json({ status: "success", script_id: id, destinations: dests.map(publicDestination) });
   });

@@ -32,6 +32,7 @@ let failNext = 0;
 let server: Server;
 let base: string;
 let mf: Miniflare;
+let bundle: Awaited<ReturnType<typeof buildEdgeWorker>>;
 /** The worker's console lines (its trace events among them). */
 const consoleLines: string[] = [];
 const traces = (kind: string) =>
@@ -125,7 +126,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const bundle = await buildEdgeWorker();
+  bundle = await buildEdgeWorker();
   mf = new Miniflare({
     name: "resin",
     modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
@@ -193,6 +194,20 @@ describe("alert destinations", () => {
       { id: "d0", type: "webhook", url: `${base}/hook`, signed: false },
       { id: "pub", type: "webhook", url: "https://example.com/hook", signed: true },
     ]);
+  });
+
+  it("keep_secret keeps the stored secret of the same id and URL (the API never shows it)", async () => {
+    await edge("/scripts", { id: "keep", source: ALERTING });
+    const put = (d: Record<string, unknown>) =>
+      edge("/scripts/keep/alerts", { destinations: [{ id: "w", type: "webhook", ...d }] }, "PUT");
+    expect((await put({ url: `${base}/k`, secret: "first-secret" })).json.destinations[0].signed).toBe(true);
+    expect((await put({ url: `${base}/k`, keep_secret: true })).json.destinations[0].signed).toBe(true);
+    // A new URL drops it (the secret was shared with the old receiver); without keep_secret it is dropped too.
+    expect((await put({ url: `${base}/k2`, keep_secret: true })).json.destinations[0].signed).toBe(false);
+    await put({ url: `${base}/k`, secret: "first-secret" });
+    expect((await put({ url: `${base}/k` })).json.destinations[0].signed).toBe(false);
+    const bad = await put({ url: `${base}/k`, keep_secret: "yes" });
+    expect([bad.status, bad.json.code, bad.json.field]).toEqual([400, "INVALID_FIELD", "destinations[0].keep_secret"]);
   });
 
   it("chat destinations must be on CHAT_ALLOWLIST", async () => {
@@ -390,6 +405,45 @@ describe("outbox retention", () => {
     expect((await keys(d)).map((k) => k.key)).toEqual(["k07", "k08", "k09", "k10", "k11"]);
     await d.prepare("DELETE FROM outbox").run();
   });
+
+  it("the worker prunes after every drain (OUTBOX_MAX_ROWS 1: one delivered row is kept) and traces it", async () => {
+    const lines: string[] = [];
+    const small = new Miniflare({
+      name: "resin",
+      modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
+      compatibilityDate: "2024-11-01",
+      compatibilityFlags: ["nodejs_compat"],
+      kvNamespaces: ["RESIN_KV"],
+      r2Buckets: ["RESIN_BARS"],
+      d1Databases: ["RESIN_DB"],
+      handleRuntimeStdio: (stdout: NodeJS.ReadableStream) => {
+        stdout.on("data", (c: Buffer) => lines.push(...c.toString().split("\n")));
+      },
+      bindings: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", OUTBOX_MAX_ROWS: "1" },
+    } as WorkerOptions);
+    try {
+      const call = async (path: string, json?: unknown, method?: string) =>
+        (await (
+          await small.dispatchFetch(`http://edge.local${path}`, {
+            method: method ?? (json === undefined ? "GET" : "POST"),
+            headers: { "content-type": "application/json" },
+            ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+          })
+        ).json()) as any;
+      await call("/scripts", { id: "p", source: ALERTING });
+      await call("/scripts/p/alerts", { destinations: [{ type: "webhook", url: `${base}/pruned` }] }, "PUT");
+      await call("/ingest", { symbol: "PRUNE", timeframe: "1", bars: bars(0, 4) });
+      await call("/cron/jobs", { jobs: [{ id: "p", script_id: "p", symbol: "PRUNE", timeframe: "1" }] }, "PUT");
+      expect((await call("/cron/run", { job_id: "p" })).results[0]).toMatchObject({ alerts_delivered: 2 });
+      expect(at("/pruned")).toHaveLength(2);
+      const left = (await call("/scripts/p/alerts/deliveries")).deliveries;
+      expect(left).toEqual([expect.objectContaining({ status: "delivered", message: '{"px": 104}' })]);
+      const pruned = lines.filter((l) => l.startsWith('{"trace":"outbox.pruned"'));
+      expect(pruned.map((l) => JSON.parse(l))).toEqual([{ trace: "outbox.pruned", settled: 1, dead: 0 }]);
+    } finally {
+      await small.dispose();
+    }
+  }, 60_000);
 
   it("reads its periods and caps from the worker's vars, defaults otherwise", () => {
     expect(retention({})).toEqual(DEFAULT_RETENTION);

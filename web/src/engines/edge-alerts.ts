@@ -7,7 +7,7 @@ import { barsToRows, type HttpTarget } from "./http.js";
 import { EngineError } from "./types.js";
 
 export type AlertDestinationInput =
-  | { id?: string; type: "webhook"; url: string; secret?: string }
+  | { id?: string; type: "webhook"; url: string; secret?: string; keep_secret?: boolean }
   | { id?: string; type: "chat"; chat_id: string };
 
 /** A destination as the worker shows it (a webhook's secret is never echoed, only whether it signs). */

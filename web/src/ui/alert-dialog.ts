@@ -155,7 +155,9 @@ function form(
     type: "password",
     autocomplete: "off",
     placeholder:
-      hook?.type === "webhook" && hook.signed ? "signed: type it again to keep signing" : "optional, 8+ characters",
+      hook?.type === "webhook" && hook.signed
+        ? "signed: leave empty to keep the secret, or type a new one"
+        : "optional, 8+ characters",
   });
   const chatId = input("chat", chat?.type === "chat" ? chat.chat_id : "", { placeholder: "optional Telegram chat id" });
   const bars = ctx.bars?.time.length ?? 0;
@@ -223,7 +225,14 @@ function form(
     e.preventDefault();
     const dests: AlertDestinationInput[] = [];
     const url = webhook.value.trim();
-    if (url) dests.push({ id: WEBHOOK_ID, type: "webhook", url, ...(secret.value ? { secret: secret.value } : {}) });
+    // An empty secret keeps the stored one (same URL): the worker never shows it, so it cannot be refilled here.
+    if (url)
+      dests.push({
+        id: WEBHOOK_ID,
+        type: "webhook",
+        url,
+        ...(secret.value ? { secret: secret.value } : { keep_secret: true }),
+      });
     const c = chatId.value.trim();
     if (c) dests.push({ id: CHAT_ID, type: "chat", chat_id: c });
     if (!dests.length) return say("Give a webhook URL or a chat id: the alert needs somewhere to go.", true);

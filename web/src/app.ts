@@ -399,6 +399,10 @@ export class App {
     if (this.chart.barCount !== bars.time.length) this.chart.setBars(bars, true);
     this.chart.render(result);
     const chartMs = performance.now() - tChart;
+    // the panels in a task of their own: the result's decoding and the chart already share one, and
+    // at 100k bars the three together passed 200 ms on a loaded machine (e2e/responsive.spec.ts)
+    await new Promise((r) => setTimeout(r, 0));
+    if (seq !== this.runSeq) return null;
     const tPanels = performance.now();
     this.renderPanels(result, source, bars);
     const panelsMs = performance.now() - tPanels;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
 import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
 import { retention } from "../../src/edge/outbox-drain.js";
+import { INTERNAL_KEY, meshWorker } from "../mesh/harness.js";
 import type { D1Like } from "../../src/mesh/d1.js";
 import {
   DEFAULT_RETENTION,
@@ -353,6 +354,71 @@ describe("alert delivery on bar-close jobs", () => {
       { chat_id: "42", text: "up TG close=104" },
       { chat_id: "42", text: '{"px": 104}' },
     ]);
+  }, 60_000);
+});
+
+describe("alerts reach the trade mesh only through a webhook pointed at its gateway", () => {
+  // TradingView's way: the alertcondition's message is the gateway's webhook body (secret inside),
+  // with {{time}} as its key so a repeated delivery is the same order.
+  const GATED = `//@version=6
+indicator("gated")
+alertcondition(close > open, "buy", '{"secret": "tv-secret-123", "action": "buy", "symbol": "{{ticker}}", "qty": 1, "price": {{close}}, "key": "{{time}}"}')
+plot(close)
+`;
+  let mesh: Miniflare;
+  let meshUrl: string;
+
+  beforeAll(async () => {
+    mesh = new Miniflare({
+      ...(await meshWorker({ WEBHOOK_TV_SECRET: "tv-secret-123" })),
+      host: "127.0.0.1",
+      port: 0,
+    } as unknown as WorkerOptions);
+    meshUrl = (await mesh.ready).toString().replace(/\/$/, "");
+  }, 120_000);
+  afterAll(async () => {
+    await mesh?.dispose();
+  });
+
+  const trades = async () =>
+    (
+      (await (await fetch(`${meshUrl}/trades?limit=50`, { headers: { "x-internal-key": INTERNAL_KEY } })).json()) as {
+        trades: { key: string; status: string; symbol: string; side: string; qty: number; source: string }[];
+      }
+    ).trades;
+
+  it("one order per firing, once across concurrent runs; a new bar is a new order", async () => {
+    await edge("/scripts", { id: "gated", source: GATED });
+    const put = await edge(
+      "/scripts/gated/alerts",
+      { destinations: [{ type: "webhook", url: `${meshUrl}/webhook/tv` }] },
+      "PUT",
+    );
+    expect(put.status).toBe(200);
+    await edge("/ingest", { symbol: "GATE", timeframe: "1", bars: bars(0, 4) });
+    const jobs = ((await edge("/cron/jobs")).json.jobs as { id: string }[]).filter((j) => j.id !== "gated");
+    await edge(
+      "/cron/jobs",
+      { jobs: [...jobs, { id: "gated", script_id: "gated", symbol: "GATE", timeframe: "1" }] },
+      "PUT",
+    );
+    await Promise.all([1, 2, 3].map(() => edge("/cron/run", { job_id: "gated" })));
+    let placed = await trades();
+    expect(placed).toHaveLength(1);
+    expect(placed[0]).toMatchObject({
+      key: "wh:tv:2023-11-14T22:16:20Z",
+      status: "placed",
+      symbol: "GATE",
+      side: "buy",
+      qty: 1,
+      source: "webhook",
+    });
+    await edge("/ingest", { symbol: "GATE", timeframe: "1", bars: bars(4, 1) });
+    await Promise.all([edge("/cron/run", { job_id: "gated" }), edge("/cron/run", {})]);
+    placed = await trades();
+    expect(placed.map((t) => t.key).sort()).toEqual(["wh:tv:2023-11-14T22:16:20Z", "wh:tv:2023-11-14T22:17:20Z"]);
+    // Every other alert of this file went to its own receivers: the gateway saw only these two.
+    expect(placed.every((t) => t.symbol === "GATE")).toBe(true);
   }, 60_000);
 });
 

@@ -30,6 +30,8 @@ export interface CompiledModule {
 }
 
 const installed = new Map<string, CompiledModule>();
+/** The sources the installed modules were built from (two scripts may share one loop text). */
+const sources = new Set<string>();
 const hashOf = new WeakMap<object, string>();
 
 /** Installs precompiled modules (the worker entry calls it once, with every module of its bundle). */
@@ -38,15 +40,22 @@ export function installCompiled(modules: readonly CompiledModule[]): void {
     if (typeof m?.hash !== "string" || typeof m.factory !== "function")
       throw new Error("internal: an ahead-of-time compiled module without hash/factory");
     installed.set(m.hash, m);
+    if (typeof m.sourceHash === "string") sources.add(m.sourceHash);
   }
 }
 
 /** Forgets every installed module (tests). */
 export function clearCompiled(): void {
   installed.clear();
+  sources.clear();
 }
 
-/** The installed modules (diagnostics: /health, tests). */
+/** Whether a module of this deploy was built from the source with this SHA-256 (the registry's `aot` flag). */
+export function compiledFromSource(sourceHash: string): boolean {
+  return sources.has(sourceHash);
+}
+
+/** The installed modules (diagnostics, tests). */
 export function compiledModules(): CompiledModule[] {
   return [...installed.values()];
 }

@@ -3,7 +3,9 @@
 // (worker.ts) only adds the kernels module and the fetch/scheduled handlers.
 
 import type { Context, Hono } from "hono";
+import { compiledFromSource } from "../compile/aot.js";
 import type { Bar } from "../core/result.js";
+import { sha256Hex } from "../core/sha256.js";
 import { parseTimeframe } from "../core/time-frames.js";
 import { createApp } from "../server/app.js";
 import { firstBadBar } from "../server/backtest.js";
@@ -183,7 +185,13 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
     }
   });
 
-  app.get("/scripts", async (c) => c.json({ status: "success", scripts: await listScripts(env) }));
+  // aot: this deploy carries the script's compiled loop (src/compile/aot.ts); otherwise it interprets on workerd
+  app.get("/scripts", async (c) =>
+    c.json({
+      status: "success",
+      scripts: (await listScripts(env)).map((s) => ({ ...s, aot: compiledFromSource(s.source_hash) })),
+    }),
+  );
   app.post("/scripts", async (c) => {
     const b = await body(c, SCRIPT_SCHEMA);
     const source = b.source as string;
@@ -196,7 +204,7 @@ function registerEdgeRoutes(app: Hono, env: EdgeEnv, engine: Engine): void {
   app.get("/scripts/:id", async (c) => {
     const s = await getScript(env, c.req.param("id"));
     if (!s) throw new ApiError(404, "NOT_FOUND", `no script '${c.req.param("id")}'`);
-    return c.json({ status: "success", ...s });
+    return c.json({ status: "success", ...s, aot: compiledFromSource(sha256Hex(s.source)) });
   });
   app.delete("/scripts/:id", async (c) => {
     if (!(await deleteScript(env, c.req.param("id"))))

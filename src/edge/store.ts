@@ -1,6 +1,7 @@
 // Edge storage: the scripts registry and cron jobs in KV, ingested bars in R2 (or KV).
 
 import type { Bar } from "../core/result.js";
+import { sha256Hex } from "../core/sha256.js";
 import type { EdgeEnv, KVLike } from "./bindings.js";
 
 export interface StoredScript {
@@ -44,15 +45,25 @@ async function getJson<T>(store: KVLike, key: string): Promise<T | null> {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-export async function listScripts(env: EdgeEnv): Promise<Omit<StoredScript, "source">[]> {
+/** A registry entry without its source; `source_hash` (SHA-256) says which source it is. */
+export type ListedScript = Omit<StoredScript, "source"> & { source_hash: string };
+
+export async function listScripts(env: EdgeEnv): Promise<ListedScript[]> {
   const store = kv(env);
-  const out: Omit<StoredScript, "source">[] = [];
+  const out: ListedScript[] = [];
   let cursor: string | undefined;
   do {
     const page = await store.list({ prefix: "script:", ...(cursor ? { cursor } : {}) });
     for (const k of page.keys) {
       const s = await getJson<StoredScript>(store, k.name);
-      if (s) out.push({ id: s.id, name: s.name, created_at: s.created_at, updated_at: s.updated_at });
+      if (s)
+        out.push({
+          id: s.id,
+          name: s.name,
+          created_at: s.created_at,
+          updated_at: s.updated_at,
+          source_hash: sha256Hex(s.source),
+        });
     }
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);

@@ -32,7 +32,6 @@ export async function emitAotModules(dir: string, scripts: readonly AotScript[],
   await mkdir(out, { recursive: true });
   const report: AotReport = { deploy, compiled: [], skipped: [], index: join(out, "index.mjs") };
   const imports: string[] = [];
-  const seen = new Set<string>();
   for (const s of [...scripts].sort((a, b) => a.id.localeCompare(b.id))) {
     const reason = emitted(s, deploy);
     if (typeof reason === "string") {
@@ -41,13 +40,11 @@ export async function emitAotModules(dir: string, scripts: readonly AotScript[],
     }
     const modules = [];
     for (const m of reason) {
-      // two scripts with the same loop text share one module (the key is the text's hash)
-      const file = `${m.hash.slice(0, 24)}.mjs`;
-      if (!seen.has(m.hash)) {
-        seen.add(m.hash);
-        await writeFile(join(out, file), m.code);
-        imports.push(file);
-      }
+      // one file per script and variant, even when two scripts share a loop text: each module names
+      // its script and source (the registry's `aot` flag), the worker keys the factories by text
+      const file = `${s.id.replace(/[^A-Za-z0-9._-]/g, "_")}-${m.hoist ? "h" : "p"}-${m.hash.slice(0, 16)}.mjs`;
+      await writeFile(join(out, file), m.code);
+      imports.push(file);
       modules.push({ hash: m.hash, hoist: m.hoist, file: `compiled/${file}` });
     }
     report.compiled.push({ id: s.id, source_hash: sha256Hex(s.source), modules });

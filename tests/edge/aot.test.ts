@@ -179,6 +179,11 @@ describe("ahead-of-time compiled scripts on workerd", () => {
         { id: "j2", script_id: "late", ...job },
       ],
     });
+    // the registry says which scripts this deploy carries compiled
+    const listed = (await (await mf.dispatchFetch("http://edge.local/scripts")).json()) as any;
+    const aot = Object.fromEntries(listed.scripts.map((s: any) => [s.id, s.aot]));
+    expect(aot).toEqual({ bollinger: true, late: false });
+    expect(((await (await mf.dispatchFetch("http://edge.local/scripts/late")).json()) as any).aot).toBe(false);
     const out = await call("POST", "/cron/run", { force: true });
     const byId = Object.fromEntries(out.results.map((r: any) => [r.job_id, r]));
     expect(byId.j1).toMatchObject({ status: "ran", mode: "compile" });

@@ -609,6 +609,9 @@ describe("local provider (workerd)", () => {
     const lateRun = await ctl(["script", "run", late, "--mode", "compile", "--json"], { cwd: ws.root, env });
     expect(lateRun.json.result.mode).toBe("interpret");
     expect(lateRun.json.result.compile_fallback_reason).toContain("no ahead-of-time compiled module");
+    const list = await ctl(["script", "scripts", "list", "--json"], { cwd: ws.root, env });
+    const aot = Object.fromEntries(list.json.scripts.map((s: { id: string; aot: boolean }) => [s.id, s.aot]));
+    expect(aot).toMatchObject({ aot1: true, late: false });
   }, 120_000);
 
   it("resin optimize --remote fans the study out on the dev worker (issue 24): the local result for the same seed", async () => {

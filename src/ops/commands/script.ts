@@ -42,14 +42,15 @@ export async function scriptRun(ctx: Ctx, { args, opts }: Inv): Promise<CmdResul
 
 export async function scriptsList(ctx: Ctx): Promise<CmdResult> {
   const { json } = await callWorker(ctx, "GET", "/scripts");
-  const scripts = json.scripts as { id: string; name: string; updated_at: number }[];
+  const scripts = json.scripts as { id: string; name: string; updated_at: number; aot?: boolean }[];
   return {
     data: { scripts },
     text: scripts.length
       ? table(
           ctx.out,
-          ["id", "name", "updated"],
-          scripts.map((s) => [s.id, s.name, new Date(s.updated_at).toISOString()]),
+          ["id", "name", "updated", "compiled"],
+          // compiled: the running deploy carries its loop (workerd cannot compile it at run time)
+          scripts.map((s) => [s.id, s.name, new Date(s.updated_at).toISOString(), s.aot ? "yes" : "no (interprets)"]),
         )
       : "no scripts",
     next: "resinctl script scripts deploy <file.pine>",
@@ -88,7 +89,7 @@ export async function scriptsDeploy(ctx: Ctx, { args, opts }: Inv): Promise<CmdR
           text: `stored script ${json.id} with ${destinations.length} alert destination(s)`,
           next: "resinctl script cron jobs",
         };
-  if (!opts.aot) return stored;
+  if (!opts.aot) return { ...stored, next: "resinctl deploy worker resin (runs it compiled on workerd)" };
   // workerd cannot eval: the script runs compiled only once a deploy bundles its loop (src/ops/edge-aot.ts)
   const deployed = await deployWorker(ctx, { args: ["resin"], opts: {} });
   return {

@@ -589,7 +589,8 @@ function finish(
   if (broker) {
     try {
       r.strategy = broker.finish(ctx);
-      lazyEvents(r, broker);
+      // the event log alone, not the broker: a kept result does not keep the run's equity columns
+      lazyEvents(r, broker.eventLog);
     } catch (err) {
       if (!r.error) fail(r, "order", err instanceof Error ? err.message : String(err));
     }
@@ -601,7 +602,7 @@ function finish(
  * `events` built from the broker's event log on first read (an optimize trial never reads them);
  * then a plain data property, so JSON.stringify, structured clone and spreads see an ordinary array.
  */
-function lazyEvents(r: RunResult, broker: { readonly events: RunResult["events"] }): void {
+function lazyEvents(r: RunResult, log: { toArray(): RunResult["events"] }): void {
   const settle = (v: RunResult["events"]) => {
     Object.defineProperty(r, "events", { value: v, writable: true, enumerable: true, configurable: true });
     return v;
@@ -609,7 +610,7 @@ function lazyEvents(r: RunResult, broker: { readonly events: RunResult["events"]
   Object.defineProperty(r, "events", {
     enumerable: true,
     configurable: true,
-    get: () => settle(broker.events),
+    get: () => settle(log.toArray()),
     set: (v: RunResult["events"]) => void settle(v),
   });
 }

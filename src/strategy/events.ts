@@ -1,7 +1,12 @@
 // StrategyEvent records: every order call the script makes (result.events). A strategy placing its
-// brackets on every bar makes hundreds of thousands of them, so the broker logs them in flat columns
-// while it runs (no object per call: retained objects are what the garbage collector pays for) and
-// builds the contract's records when they are read, normally once, at the end of the run.
+// brackets on every bar makes hundreds of thousands of them, so the broker logs them lean while it
+// runs and builds the contract's records when they are read, normally once, after the run:
+// - per event 33 bytes in typed-array chunks: kind and direction, qty / limit / stop, the index of
+//   its bar row and of its string tuple;
+// - bar rows (bar_index, time, open, high, low, close) shared by the consecutive events of one bar;
+// - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
+//   (an exit re-placed on every bar logs no new strings).
+// No object per call: retained objects are what the garbage collector pays for.
 
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
@@ -29,38 +34,41 @@ function kindCode(kind: Kind): number {
   }
 }
 
-/** Numbers per event: qty, limit, stop, bar_index, bar_time, open, high, low, close. */
-const NUMS = 9;
-/** Strings per event: id, oca_name, comment (script_id / run_id: the log's table of them, see `tags`). */
-const STRS = 3;
-/** Events per chunk: the log grows by chunks, never copying what it holds. */
+/** Numbers per event: qty, limit, stop. */
+const NUMS = 3;
+/** Numbers per bar row: bar_index, bar_time, open, high, low, close. */
+const ROW = 6;
+/** Strings per tuple: id, oca_name, comment, script_id, run_id. */
+const TUPLE = 5;
+/** Events (and bar rows) per chunk: the log grows by chunks, never copying what it holds. */
 const CHUNK_BITS = 10;
 const CHUNK = 1 << CHUNK_BITS;
 const IN_CHUNK = CHUNK - 1;
 
 class Chunk {
-  readonly kinds = new Uint8Array(CHUNK);
-  /** 1 long, -1 short, 0 null. */
-  readonly dirs = new Int8Array(CHUNK);
+  /** kind * 3 + direction (0 null, 1 long, 2 short). */
+  readonly meta = new Uint8Array(CHUNK);
   readonly nums = new Float64Array(CHUNK * NUMS);
-  readonly strs: (string | null)[] = new Array<string | null>(CHUNK * STRS).fill(null);
-  /** Index of the event's (script_id, run_id) pair in the log's table: one pair for a whole run. */
-  readonly tags = new Int32Array(CHUNK);
+  /** The event's bar row (the log's `rows`). */
+  readonly rows = new Int32Array(CHUNK);
+  /** The event's string tuple (the log's `tuples`). */
+  readonly tuples = new Int32Array(CHUNK);
 }
 
 /**
- * Chunks of event logs nobody can read any more, for the next runs' logs: a run re-placing an exit on
- * every bar fills a 110 KB chunk every 1024 bars, and allocating them (zeroed typed arrays, a slot
- * array) was a tenth of such a run, plus the collector's work. A log's chunks come back when the log
+ * Chunks of event logs nobody can read any more, for the next runs' logs (allocating zeroed typed
+ * arrays was a tenth of a run re-placing an exit on every bar). A log's chunks come back when the log
  * is collected (only the log reaches them); a reused chunk needs no clearing, since push writes every
  * field of an event before count covers it. Bounded; without FinalizationRegistry chunks are new.
  */
 const spareChunks: Chunk[] = [];
+const spareRows: Float64Array[] = [];
 const MAX_SPARE_CHUNKS = 64;
 const reclaim =
   typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<Chunk[]>((chunks) => {
-        for (const c of chunks) if (spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(c);
+    ? new FinalizationRegistry<{ chunks: Chunk[]; rows: Float64Array[] }>((held) => {
+        for (const c of held.chunks) if (spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(c);
+        for (const r of held.rows) if (spareRows.length < MAX_SPARE_CHUNKS) spareRows.push(r);
       })
     : null;
 
@@ -68,19 +76,33 @@ function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
 
+/** Where a log stood (a broker snapshot), to take it back there with rollback. */
+export interface EventMark {
+  count: number;
+  rows: number;
+  tuples: number;
+}
+
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
   count = 0;
+  private rowCount = 0;
+  private tupleCount = 0;
+  /** The tuple of the last push (-1: none). */
+  private prevTuple = -1;
 
   /** `recording` false: push logs nothing (a run whose events nobody reads; settings.recordEvents). */
   constructor(private readonly recording = true) {
-    if (recording) reclaim?.register(this, this.chunks);
+    if (recording) reclaim?.register(this, { chunks: this.chunks, rows: this.rowChunks });
   }
   private readonly chunks: Chunk[] = [];
+  private readonly rowChunks: Float64Array[] = [];
+  /** The string tuples, TUPLE slots each. */
+  private readonly tupleSlots: (string | null)[] = [];
+  /** The last tuple logged per order id (the tuple a re-placed order most likely repeats). */
+  private readonly lastTuple = new Map<string | null, number>();
   /** The records built so far (a prefix of the log), handed out by toArray(). */
   private readonly built: StrategyEvent[] = [];
-  /** The (script_id, run_id) pairs events were logged under, interleaved; the last one is the current. */
-  private readonly tagTable: string[] = [];
 
   /** script_id / run_id come from ctx.ext.scriptId / ctx.ext.runId, which the Runtime sets. */
   push(
@@ -99,43 +121,101 @@ export class EventLog {
     const at = i & IN_CHUNK;
     if (at === 0 && i >> CHUNK_BITS === this.chunks.length) this.chunks.push(spareChunks.pop() ?? new Chunk());
     const c = this.chunks[i >> CHUNK_BITS];
-    c.kinds[at] = kindCode(kind);
-    c.dirs[at] = direction === "long" ? 1 : direction === "short" ? -1 : 0;
+    c.meta[at] = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
     const n = c.nums;
     const k = at * NUMS;
     n[k] = qty;
     n[k + 1] = limit;
     n[k + 2] = stop;
-    n[k + 3] = ctx.barIndex;
-    n[k + 4] = ctx.time;
-    n[k + 5] = ctx.open;
-    n[k + 6] = ctx.high;
-    n[k + 7] = ctx.low;
-    n[k + 8] = ctx.close;
-    const s = c.strs;
-    const j = at * STRS;
+    c.rows[at] = this.rowOf(ctx);
     const ext = ctx.ext;
-    s[j] = id;
-    s[j + 1] = oca;
-    s[j + 2] = comment;
-    c.tags[at] = this.tagOf((ext ? str(ext.scriptId) : null) ?? "", (ext ? str(ext.runId) : null) ?? "");
+    c.tuples[at] = this.tupleOf(
+      id,
+      oca,
+      comment,
+      (ext ? str(ext.scriptId) : null) ?? "",
+      (ext ? str(ext.runId) : null) ?? "",
+    );
     this.count = i + 1;
   }
 
-  /** The table index of a (script_id, run_id) pair, added when it differs from the last one. */
-  private tagOf(scriptId: string, runId: string): number {
-    const t = this.tagTable;
-    const n = t.length;
-    if (n !== 0 && t[n - 2] === scriptId && t[n - 1] === runId) return (n >> 1) - 1;
-    t.push(scriptId, runId);
-    return n >> 1;
+  /** The bar row of the host's bar as it is now: the last row when it is the same (Object.is on every field). */
+  private rowOf(ctx: BrokerHost): number {
+    const r = this.rowCount;
+    if (r !== 0) {
+      const last = r - 1;
+      const rows = this.rowChunks[last >> CHUNK_BITS];
+      const k = (last & IN_CHUNK) * ROW;
+      if (
+        Object.is(rows[k], ctx.barIndex) &&
+        Object.is(rows[k + 1], ctx.time) &&
+        Object.is(rows[k + 2], ctx.open) &&
+        Object.is(rows[k + 3], ctx.high) &&
+        Object.is(rows[k + 4], ctx.low) &&
+        Object.is(rows[k + 5], ctx.close)
+      )
+        return last;
+    }
+    const at = r & IN_CHUNK;
+    if (at === 0 && r >> CHUNK_BITS === this.rowChunks.length)
+      this.rowChunks.push(spareRows.pop() ?? new Float64Array(CHUNK * ROW));
+    const rows = this.rowChunks[r >> CHUNK_BITS];
+    const k = at * ROW;
+    rows[k] = ctx.barIndex;
+    rows[k + 1] = ctx.time;
+    rows[k + 2] = ctx.open;
+    rows[k + 3] = ctx.high;
+    rows[k + 4] = ctx.low;
+    rows[k + 5] = ctx.close;
+    this.rowCount = r + 1;
+    return r;
   }
 
-  /** Drops the events after the first `n` (a realtime tick rolled back; their slots are written again). */
-  truncate(n: number): void {
-    if (n >= this.count) return;
-    this.count = n;
-    if (this.built.length > n) this.built.length = n;
+  /** The index of the string tuple: the one last logged for this id when it is the same, else a new one. */
+  private tupleOf(
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+    scriptId: string,
+    runId: string,
+  ): number {
+    const s = this.tupleSlots;
+    // the previous event's tuple first (one order re-placed on every bar), then this id's last one
+    let known: number | undefined = this.prevTuple;
+    for (let pass = 0; pass < 2; pass++) {
+      if (known !== undefined && known >= 0 && known < this.tupleCount) {
+        const j = known * TUPLE;
+        if (s[j] === id && s[j + 1] === oca && s[j + 2] === comment && s[j + 3] === scriptId && s[j + 4] === runId)
+          return (this.prevTuple = known);
+      }
+      known = this.lastTuple.get(id);
+    }
+    const t = this.tupleCount;
+    const j = t * TUPLE;
+    s[j] = id;
+    s[j + 1] = oca;
+    s[j + 2] = comment;
+    s[j + 3] = scriptId;
+    s[j + 4] = runId;
+    this.tupleCount = t + 1;
+    this.lastTuple.set(id, t);
+    return (this.prevTuple = t);
+  }
+
+  /** Where the log stands now (see rollback). */
+  mark(): EventMark {
+    return { count: this.count, rows: this.rowCount, tuples: this.tupleCount };
+  }
+
+  /** Drops what was logged after `m` (a realtime tick rolled back; the slots are written again). */
+  rollback(m: EventMark): void {
+    if (m.count >= this.count) return;
+    this.count = m.count;
+    this.rowCount = m.rows;
+    // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
+    this.tupleCount = m.tuples;
+    this.tupleSlots.length = m.tuples * TUPLE;
+    if (this.built.length > m.count) this.built.length = m.count;
   }
 
   /** Every logged event as the contract's records (the same array on every call, extended as the log grows). */
@@ -149,18 +229,21 @@ export class EventLog {
     const c = this.chunks[i >> CHUNK_BITS];
     const at = i & IN_CHUNK;
     const n = c.nums;
-    const s = c.strs;
     const k = at * NUMS;
-    const j = at * STRS;
     const qty = n[k];
     const limit = n[k + 1];
     const stop = n[k + 2];
-    const d = c.dirs[at];
-    const tag = c.tags[at] << 1;
+    const meta = c.meta[at];
+    const d = meta % 3;
+    const row = c.rows[at];
+    const rows = this.rowChunks[row >> CHUNK_BITS];
+    const r = (row & IN_CHUNK) * ROW;
+    const s = this.tupleSlots;
+    const j = c.tuples[at] * TUPLE;
     return {
-      kind: KINDS[c.kinds[at]],
+      kind: KINDS[(meta - d) / 3],
       id: s[j],
-      direction: d > 0 ? "long" : d < 0 ? "short" : null,
+      direction: d === 1 ? "long" : d === 2 ? "short" : null,
       qty: qty === qty ? qty : null,
       order_type:
         limit === limit && stop === stop ? "stop_limit" : limit === limit ? "limit" : stop === stop ? "stop" : "market",
@@ -168,11 +251,11 @@ export class EventLog {
       stop: stop === stop ? stop : null,
       oca_name: s[j + 1],
       comment: s[j + 2],
-      bar_index: n[k + 3],
-      bar_time: n[k + 4],
-      ohlc: [n[k + 5], n[k + 6], n[k + 7], n[k + 8]],
-      script_id: this.tagTable[tag],
-      run_id: this.tagTable[tag + 1],
+      bar_index: rows[r],
+      bar_time: rows[r + 1],
+      ohlc: [rows[r + 2], rows[r + 3], rows[r + 4], rows[r + 5]],
+      script_id: s[j + 3] as string,
+      run_id: s[j + 4] as string,
     };
   }
 }

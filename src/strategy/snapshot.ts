@@ -3,6 +3,7 @@
 // confirmed bar, only when realtime ticks are simulated; history runs never call it.
 
 import type { Broker } from "./broker.js";
+import type { EventMark } from "./events.js";
 import type { ExitOrder, OpenTrade, PendingOrder } from "./types.js";
 
 type Scalars = Record<string, number | string | boolean>;
@@ -13,7 +14,7 @@ export interface BrokerSnapshot {
   open: OpenTrade[];
   /** The closed-trade count at the snapshot (the ledger's rollback mark). */
   closed: number;
-  events: number;
+  events: EventMark;
   equity: number;
   self: Scalars;
   ledger: Scalars;
@@ -28,7 +29,7 @@ export function takeSnapshot(b: Broker): BrokerSnapshot {
     exits: b.book.exits.map((e) => ({ ...e })),
     open: b.ledger.open.map(cloneTrade),
     closed: b.ledger.closed.mark(),
-    events: b.eventLog.count,
+    events: b.eventLog.mark(),
     equity: b.tracker.count,
     self: scalarsOf(b),
     ledger: scalarsOf(b.ledger),
@@ -44,7 +45,7 @@ export function restoreSnapshot(b: Broker, s: BrokerSnapshot): void {
   b.ledger.open.length = 0;
   for (const t of s.open) b.ledger.open.push(cloneTrade(t));
   b.ledger.closed.rollback(s.closed);
-  b.eventLog.truncate(s.events);
+  b.eventLog.rollback(s.events);
   restoreScalars(b, s.self);
   restoreScalars(b.ledger, s.ledger);
   restoreScalars(b.risk, s.risk);

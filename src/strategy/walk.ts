@@ -34,6 +34,9 @@ export class PathWalker {
   private bSeq = 0;
   /** Off: every bar takes the full walk (tests check the fast path against it). */
   fastPath = true;
+  /** levelsReach's extremes: the lowest level filled by a rising price, the highest filled by a falling one. */
+  private upMin = Infinity;
+  private downMax = -Infinity;
 
   /** calc_on_order_fills: run the script after fills; calc_on_every_tick too: track the bar's range so far. */
   private readonly recalc: boolean;
@@ -58,23 +61,36 @@ export class PathWalker {
     this.updateTrails(o);
     if (first) this.fillMarketOrders(o, false);
     else this.fillIntrabarMarket(o);
-    this.fillTriggeredAt(o);
+    // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
+    // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
+    const fast = this.fastPath && !this.recalc;
+    let quiet = fast && this.levelsReach();
+    if (!(quiet && o < this.upMin && o > this.downMax)) {
+      this.fillTriggeredAt(o);
+      // fills at the open change the trades and so the exit levels that apply
+      quiet = fast && this.levelsReach();
+    }
     this.capCheck(o);
     if (first) b.risk.checkMargin(o, b);
     if (this.recalc) b.afterFills(o);
     const hf = highFirst(o, h, l, b.mintick);
-    if (this.fastPath && !this.recalc && !b.risk.capPending && this.outOfReach(o, h, l, c)) {
-      // Nothing pending can fill between the open and the close: the three segments would only move
-      // the price (moveTo with no fill: the range so far and the trades' best/worst prices).
-      if (hf) {
-        this.pass(h);
-        this.pass(l);
-      } else {
-        this.pass(l);
-        this.pass(h);
+    // (a liquidation at the open only removes levels: the extremes still cover what is left)
+    if (quiet && !b.risk.capPending && h === h && l === l && c === c) {
+      const lo = Math.min(o, h, l, c);
+      const hi = Math.max(o, h, l, c);
+      if (hi < this.upMin && lo > this.downMax) {
+        // Nothing pending can fill between the open and the close: the three segments would only
+        // move the price (moveTo with no fill: the range so far and the trades' best/worst prices).
+        if (hf) {
+          this.pass(h);
+          this.pass(l);
+        } else {
+          this.pass(l);
+          this.pass(h);
+        }
+        this.pass(c);
+        return;
       }
-      this.pass(c);
-      return;
     }
     if (hf) {
       this.moveTo(h, true);
@@ -197,45 +213,65 @@ export class PathWalker {
   }
 
   /**
-   * Whether no price order and no exit level lies inside the bar's range [min, max] of (o, h, l, c),
-   * the span the path's segments cover, so that moveTo would find nothing to fill on any of them
-   * (scan's hit test needs a level between a segment's ends). Conservative where that is cheaper:
-   * every non-market order counts with both its levels, exits count without their remaining
-   * quantity; trailing exits (their level moves along the path) always take the walk.
+   * The per-side extremes of every level that may fill: `upMin`, the lowest level that fills when
+   * the price rises to it (buy stops, sell limits, a short's stop-loss, a long's take-profit), and
+   * `downMax`, the highest that fills when the price falls to it. Nothing fills at a point p when
+   * downMax < p < upMin (scan's test at a point), nor on a path inside [lo, hi] when downMax < lo and
+   * hi < upMin (a segment's test needs a level between its ends). A superset of what scan
+   * considers: every non-market order with both its levels, exits without their remaining
+   * quantity. False when a trailing exit is pending (its level moves along the path): no summary.
    */
-  private outOfReach(o: number, h: number, l: number, c: number): boolean {
-    if (h !== h || l !== l || c !== c) return false;
-    const lo = Math.min(o, h, l, c);
-    const hi = Math.max(o, h, l, c);
+  private levelsReach(): boolean {
     const b = this.b;
-    const orders = b.book.orders;
     const limitAdj = b.settings.backtestFillLimitsAssumption * b.mintick;
+    let up = Infinity;
+    let down = -Infinity;
+    const orders = b.book.orders;
     for (let i = 0; i < orders.length; i++) {
       const x = orders[i];
       if (x.market) continue;
-      if (x.stop >= lo && x.stop <= hi) return false;
-      const lp = x.limit - x.side * limitAdj;
-      if (lp >= lo && lp <= hi) return false;
+      // a stop fills on the order's side (a buy stop when the price rises), a limit on the other
+      const st = x.stop;
+      if (st === st) {
+        if (x.side > 0) {
+          if (st < up) up = st;
+        } else if (st > down) down = st;
+      }
+      if (x.limit === x.limit) {
+        const lp = x.limit - x.side * limitAdj;
+        if (x.side > 0) {
+          if (lp > down) down = lp;
+        } else if (lp < up) up = lp;
+      }
     }
     const exits = b.book.exits;
     const open = b.ledger.open;
-    if (exits.length === 0 || open.length === 0) return true;
-    for (let i = 0; i < exits.length; i++) {
-      const e = exits[i];
-      if (e.trailOffset === e.trailOffset) return false;
-      for (let j = 0; j < open.length; j++) {
-        const t = open[j];
-        if (!exitCovers(e, t)) continue;
-        const tp = b.takeProfitLevel(e, t) + t.side * limitAdj;
-        if (tp >= lo && tp <= hi) return false;
-        const sl = b.stopLossLevel(e, t);
-        if (sl >= lo && sl <= hi) return false;
+    if (exits.length !== 0 && open.length !== 0) {
+      for (let i = 0; i < exits.length; i++) {
+        const e = exits[i];
+        if (e.trailOffset === e.trailOffset) return false;
+        for (let j = 0; j < open.length; j++) {
+          const t = open[j];
+          if (!exitCovers(e, t)) continue;
+          const tp = b.takeProfitLevel(e, t) + t.side * limitAdj;
+          const sl = b.stopLossLevel(e, t);
+          // a long's take-profit fills on the way up and its stop-loss on the way down; a short's the other way
+          if (t.side > 0) {
+            if (tp < up) up = tp;
+            if (sl > down) down = sl;
+          } else {
+            if (tp > down) down = tp;
+            if (sl < up) up = sl;
+          }
+        }
       }
     }
+    this.upMin = up;
+    this.downMax = down;
     return true;
   }
 
-  /** moveTo(p) when nothing fills on the way (see outOfReach). */
+  /** moveTo(p) when nothing fills on the way (see levelsReach). */
   private pass(p: number): void {
     this.cur = p;
     this.reach(p);

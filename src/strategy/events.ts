@@ -41,18 +41,26 @@ const ROW = 6;
 /** Strings per tuple: id, oca_name, comment, script_id, run_id. */
 const TUPLE = 5;
 /** Events (and bar rows) per chunk: the log grows by chunks, never copying what it holds. */
-const CHUNK_BITS = 10;
+const CHUNK_BITS = 11;
 const CHUNK = 1 << CHUNK_BITS;
 const IN_CHUNK = CHUNK - 1;
 
 class Chunk {
-  /** kind * 3 + direction (0 null, 1 long, 2 short). */
-  readonly meta = new Uint8Array(CHUNK);
-  readonly nums = new Float64Array(CHUNK * NUMS);
+  readonly nums: Float64Array;
   /** The event's bar row (the log's `rows`). */
-  readonly rows = new Int32Array(CHUNK);
+  readonly rows: Int32Array;
   /** The event's string tuple (the log's `tuples`). */
-  readonly tuples = new Int32Array(CHUNK);
+  readonly tuples: Int32Array;
+  /** kind * 3 + direction (0 null, 1 long, 2 short). */
+  readonly meta: Uint8Array;
+  constructor() {
+    // one buffer per chunk (an ArrayBuffer is costly to allocate), 8-byte fields first
+    const buf = new ArrayBuffer(CHUNK * (NUMS * 8 + 4 + 4 + 1));
+    this.nums = new Float64Array(buf, 0, CHUNK * NUMS);
+    this.rows = new Int32Array(buf, CHUNK * NUMS * 8, CHUNK);
+    this.tuples = new Int32Array(buf, CHUNK * (NUMS * 8 + 4), CHUNK);
+    this.meta = new Uint8Array(buf, CHUNK * (NUMS * 8 + 8), CHUNK);
+  }
 }
 
 /**
@@ -71,6 +79,11 @@ const reclaim =
         for (const r of held.rows) if (spareRows.length < MAX_SPARE_CHUNKS) spareRows.push(r);
       })
     : null;
+
+/** Object.is for numbers (-0 is not 0, NaN is NaN), without the call. */
+function same(a: number, b: number): boolean {
+  return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
+}
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
@@ -147,12 +160,12 @@ export class EventLog {
       const rows = this.rowChunks[last >> CHUNK_BITS];
       const k = (last & IN_CHUNK) * ROW;
       if (
-        Object.is(rows[k], ctx.barIndex) &&
-        Object.is(rows[k + 1], ctx.time) &&
-        Object.is(rows[k + 2], ctx.open) &&
-        Object.is(rows[k + 3], ctx.high) &&
-        Object.is(rows[k + 4], ctx.low) &&
-        Object.is(rows[k + 5], ctx.close)
+        rows[k] === ctx.barIndex &&
+        same(rows[k + 1], ctx.time) &&
+        same(rows[k + 2], ctx.open) &&
+        same(rows[k + 3], ctx.high) &&
+        same(rows[k + 4], ctx.low) &&
+        same(rows[k + 5], ctx.close)
       )
         return last;
     }

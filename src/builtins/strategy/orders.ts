@@ -70,50 +70,88 @@ const closeReq: Required<CloseRequest> = {
   disableAlert: false,
 };
 
-/** strategy.entry and strategy.order share their parameter list. */
+/**
+ * strategy.entry and strategy.order share their parameter list. Positional (BuiltinDef.direct): the
+ * compiled loop passes the values without an argument array; the impl unpacks the interpreter's.
+ */
 function placeOrder(kind: "entry" | "order") {
   const fn = `strategy.${kind}`;
-  return (ctx: ExecContext, a: unknown[]): void => {
+  return (
+    ctx: ExecContext,
+    id: unknown,
+    dir: unknown,
+    qty: unknown,
+    limit: unknown,
+    stop: unknown,
+    ocaName: unknown,
+    ocaTypeArg: unknown,
+    comment: unknown,
+    alertMessage: unknown,
+    disableAlert: unknown,
+  ): void => {
     const b = brokerOf(ctx);
     const r = entryReq;
-    r.id = orderId(ctx, a[0], fn);
-    r.direction = direction(ctx, a[1]);
-    r.qty = num(a[2]);
-    r.limit = num(a[3]);
-    r.stop = num(a[4]);
-    r.ocaName = strOrNull(a[5]);
-    r.ocaType = ocaType(a[6]);
-    r.comment = strOrNull(a[7]);
-    r.alertMessage = strOrNull(a[8]);
-    r.disableAlert = a[9] === true;
+    r.id = orderId(ctx, id, fn);
+    r.direction = direction(ctx, dir);
+    r.qty = num(qty);
+    r.limit = num(limit);
+    r.stop = num(stop);
+    r.ocaName = strOrNull(ocaName);
+    r.ocaType = ocaType(ocaTypeArg);
+    r.comment = strOrNull(comment);
+    r.alertMessage = strOrNull(alertMessage);
+    r.disableAlert = disableAlert === true;
     b.entry(r, ctx, kind);
   };
 }
 
-function placeExit(ctx: ExecContext, a: unknown[]): void {
+function placeExit(
+  ctx: ExecContext,
+  id: unknown,
+  fromEntry: unknown,
+  qty: unknown,
+  qtyPercent: unknown,
+  profit: unknown,
+  limit: unknown,
+  loss: unknown,
+  stop: unknown,
+  trailPrice: unknown,
+  trailPoints: unknown,
+  trailOffset: unknown,
+  ocaName: unknown,
+  comment: unknown,
+  commentProfit: unknown,
+  commentLoss: unknown,
+  commentTrailing: unknown,
+  alertMessage: unknown,
+  alertProfit: unknown,
+  alertLoss: unknown,
+  alertTrailing: unknown,
+  disableAlert: unknown,
+): void {
   const b = brokerOf(ctx);
   const r = exitReq;
-  r.id = orderId(ctx, a[0], "strategy.exit");
-  r.fromEntry = strOrNull(a[1]);
-  r.qty = num(a[2]);
-  r.qtyPercent = num(a[3]);
-  r.profit = num(a[4]);
-  r.limit = num(a[5]);
-  r.loss = num(a[6]);
-  r.stop = num(a[7]);
-  r.trailPrice = num(a[8]);
-  r.trailPoints = num(a[9]);
-  r.trailOffset = num(a[10]);
-  r.ocaName = strOrNull(a[11]);
-  r.comment = strOrNull(a[12]);
-  r.commentProfit = strOrNull(a[13]);
-  r.commentLoss = strOrNull(a[14]);
-  r.commentTrailing = strOrNull(a[15]);
-  r.alertMessage = strOrNull(a[16]);
-  r.alertProfit = strOrNull(a[17]);
-  r.alertLoss = strOrNull(a[18]);
-  r.alertTrailing = strOrNull(a[19]);
-  r.disableAlert = a[20] === true;
+  r.id = orderId(ctx, id, "strategy.exit");
+  r.fromEntry = strOrNull(fromEntry);
+  r.qty = num(qty);
+  r.qtyPercent = num(qtyPercent);
+  r.profit = num(profit);
+  r.limit = num(limit);
+  r.loss = num(loss);
+  r.stop = num(stop);
+  r.trailPrice = num(trailPrice);
+  r.trailPoints = num(trailPoints);
+  r.trailOffset = num(trailOffset);
+  r.ocaName = strOrNull(ocaName);
+  r.comment = strOrNull(comment);
+  r.commentProfit = strOrNull(commentProfit);
+  r.commentLoss = strOrNull(commentLoss);
+  r.commentTrailing = strOrNull(commentTrailing);
+  r.alertMessage = strOrNull(alertMessage);
+  r.alertProfit = strOrNull(alertProfit);
+  r.alertLoss = strOrNull(alertLoss);
+  r.alertTrailing = strOrNull(alertTrailing);
+  r.disableAlert = disableAlert === true;
   b.exit(r, ctx);
 }
 
@@ -141,14 +179,51 @@ function placeClose(ctx: ExecContext, a: unknown[], all: boolean): void {
   b.close(r, ctx, all);
 }
 
+function orderDef(kind: "entry" | "order"): BuiltinTable[string] {
+  const place = placeOrder(kind);
+  return {
+    name: `strategy.${kind}`,
+    direct: place,
+    impl: (ctx, a) => place(ctx, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]),
+  };
+}
+
 function riskType(v: unknown): "percent_of_equity" | "cash" {
   return constName(v) === "cash" ? "cash" : "percent_of_equity";
 }
 
 export const orderFunctions: BuiltinTable = {
-  "strategy.entry": { name: "strategy.entry", impl: placeOrder("entry") },
-  "strategy.order": { name: "strategy.order", impl: placeOrder("order") },
-  "strategy.exit": { name: "strategy.exit", impl: (ctx, a) => placeExit(ctx, a) },
+  "strategy.entry": orderDef("entry"),
+  "strategy.order": orderDef("order"),
+  "strategy.exit": {
+    name: "strategy.exit",
+    direct: placeExit,
+    impl: (ctx, a) =>
+      placeExit(
+        ctx,
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        a[5],
+        a[6],
+        a[7],
+        a[8],
+        a[9],
+        a[10],
+        a[11],
+        a[12],
+        a[13],
+        a[14],
+        a[15],
+        a[16],
+        a[17],
+        a[18],
+        a[19],
+        a[20],
+      ),
+  },
   "strategy.close": { name: "strategy.close", impl: (ctx, a) => placeClose(ctx, a, false) },
   "strategy.close_all": { name: "strategy.close_all", impl: (ctx, a) => placeClose(ctx, a, true) },
   "strategy.cancel": {

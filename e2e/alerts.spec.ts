@@ -131,6 +131,7 @@ describe("Create alert", () => {
     await page.fill("[data-testid=alert-secret]", "e2e-secret-1");
     await page.click("[data-testid=alert-save]");
     await expect.poll(() => page.textContent("[data-testid=alert-status]")).toContain("CHAT_NOT_ALLOWED");
+    expect(await page.textContent("[data-testid=alert-status]")).toContain("resinctl secrets set resin CHAT_ALLOWLIST");
     await page.fill("[data-testid=alert-chat]", "");
     await page.click("[data-testid=alert-save]");
     await expect

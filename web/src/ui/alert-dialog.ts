@@ -35,6 +35,13 @@ export interface AlertDialogContext {
   bars: PackedBars | null;
 }
 
+/** What to do about the worker's coded refusals, for a worker run with resinctl. */
+const HINTS: Record<string, string> = {
+  URL_REFUSED: " — to allow a host on this machine: npx resinctl secrets set resin OUTBOUND_ALLOW_HOSTS",
+  CHAT_NOT_ALLOWED: " — add the chat: npx resinctl secrets set resin CHAT_ALLOWLIST",
+  UNAUTHORIZED: " — set the worker's API key under ⚙ (Edge API key)",
+};
+
 const WEBHOOK_ID = "webhook";
 const CHAT_ID = "chat";
 
@@ -106,9 +113,9 @@ function noEdge(url: string, retry: () => void, close: () => void): HTMLElement 
         {},
         "locally: run ",
         code("npx resinctl dev start"),
-        " in your workspace (the evaluate worker listens on http://127.0.0.1:8788, the trade service beside it); a webhook on this machine also needs the worker's ",
-        code("OUTBOUND_ALLOW_HOSTS"),
-        " to name its host;",
+        " in your workspace (the evaluate worker listens on http://127.0.0.1:8788, the trade service beside it); a webhook on this machine also needs its host allowed: ",
+        code("npx resinctl secrets set resin OUTBOUND_ALLOW_HOSTS"),
+        " (e.g. 127.0.0.1);",
       ),
       h(
         "li",
@@ -121,7 +128,7 @@ function noEdge(url: string, retry: () => void, close: () => void): HTMLElement 
     h(
       "p",
       { class: "muted" },
-      "Chat destinations need the worker's TELEGRAM_BOT_TOKEN and the chat on its CHAT_ALLOWLIST.",
+      "Chat destinations need the bot's token and the chat on the worker's allowlist: resinctl secrets set resin TELEGRAM_BOT_TOKEN (the chat bot's, as deploy telegram-webhook uses) and CHAT_ALLOWLIST.",
     ),
     h(
       "div",
@@ -185,7 +192,7 @@ function form(
     "Run job now",
   );
   const say = (text: string, error = false) => {
-    status.textContent = text;
+    status.textContent = error ? `${text}${HINTS[/^[A-Z_]+/.exec(text)?.[0] ?? ""] ?? ""}` : text;
     status.classList.toggle("error", error);
   };
   const target = ctx.target;

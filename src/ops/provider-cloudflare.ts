@@ -13,6 +13,7 @@ import { fanoutWrangler } from "./fanout-bindings.js";
 import { stringify } from "smol-toml";
 import { DEFAULT_CRONS, type CtlConfig, type WorkerConfig } from "./config.js";
 import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
+import type { AotReport } from "./edge-aot.js";
 import { CtlError, EXIT } from "./errors.js";
 import type { StoreKind } from "./provider-local.js";
 import { applyPendingWith, migrationFiles } from "./sql.js";
@@ -303,12 +304,13 @@ export class CloudflareProvider {
     cfg: WorkerConfig,
     bundleDir: string,
     aot: EdgeBuildOptions = {},
-  ): Promise<{ worker: string; version_id: string | null; output: string; config: string }> {
+  ): Promise<{ worker: string; version_id: string | null; output: string; config: string; aot?: AotReport }> {
     this.requireWrangler();
     if (cfg.kind === "script" && !cfg.script)
       throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, { exit: EXIT.FAILED });
     mkdirSync(bundleDir, { recursive: true });
-    if (cfg.kind === "edge") await buildEdgeWorker(bundleDir, aot);
+    let report: AotReport | undefined;
+    if (cfg.kind === "edge") report = (await buildEdgeWorker(bundleDir, aot)).aot;
     else if (cfg.kind === "mesh") await buildMeshWorker(bundleDir);
     else writeFileSync(join(bundleDir, "worker.js"), readFileSync(join(this.root ?? ".", cfg.script as string)));
     const stores = cfg.kind === "edge" ? (this.recordedStores() ?? (await this.provision())) : [];
@@ -317,7 +319,7 @@ export class CloudflareProvider {
     writeFileSync(configFile, this.wranglerToml(worker, cfg, stores, migrations));
     const out = this.wrangler(["deploy", "--config", configFile], undefined, bundleDir);
     const id = /Current Version ID:\s*([0-9a-f-]+)/i.exec(out)?.[1] ?? null;
-    return { worker, version_id: id, output: out.trim(), config: configFile };
+    return { worker, version_id: id, output: out.trim(), config: configFile, ...(report ? { aot: report } : {}) };
   }
 
   /** `wrangler secret put NAME --name worker`, the value on stdin (never on the command line). */

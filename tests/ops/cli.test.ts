@@ -257,11 +257,20 @@ describe("cloudflare provider (injected wrangler)", () => {
       return { status: 1, stdout: "", stderr: "✘ [ERROR] A request to the Cloudflare API failed" };
     return { status: 0, stdout: "Success!\n", stderr: "" };
   };
+  const WORKER_URL = "https://resin.example.workers.dev/";
   // Recorded Cloudflare REST answers: no stores yet, then each created.
   const api: { method: string; url: string; body?: unknown }[] = [];
   const recorded = (async (url: string | URL, init?: RequestInit) => {
     const u = String(url);
     const method = init?.method ?? "GET";
+    // the deployed worker's scripts registry (read by a deploy to compile them ahead of time)
+    if (u.startsWith(WORKER_URL)) {
+      const path = u.slice(WORKER_URL.length);
+      if (path === "scripts") return new Response(JSON.stringify({ status: "success", scripts: [{ id: "w1" }] }));
+      if (path === "scripts/w1")
+        return new Response(JSON.stringify({ status: "success", id: "w1", source: 'indicator("w")\nplot(close)\n' }));
+      return new Response("{}", { status: 404 });
+    }
     api.push({ method, url: u, ...(init?.body ? { body: JSON.parse(String(init.body)) } : {}) });
     expect(u.startsWith("https://api.cloudflare.com/client/v4/accounts/a/")).toBe(true);
     expect((init?.headers ?? {}) as Record<string, string>).toMatchObject({ authorization: "Bearer t" });
@@ -274,11 +283,12 @@ describe("cloudflare provider (injected wrangler)", () => {
       status: 404,
     });
   }) as typeof fetch;
-  async function cf(argv: string[], stdin: string | null = null) {
+  async function cf(argv: string[], stdin: string | null = null, extraEnv: Record<string, string> = {}) {
     let out = "";
     const code = await main(argv, {
       cwd: ws.root,
       env: {
+        ...extraEnv,
         SVC_HOME: ws.home,
         SVC_CLI_SILENT: "1",
         SVC_PROVIDER: "cloudflare",
@@ -333,6 +343,18 @@ describe("cloudflare provider (injected wrangler)", () => {
         { binding: "TRADE_SERVICE", service: "trade" },
       ],
     });
+  }, 60_000);
+
+  it("compiles the deployed worker's registered scripts ahead of time when it knows the worker's url (issue 24)", async () => {
+    const blind = await cf(["deploy", "worker", "resin", "--json"]);
+    expect(blind.json.aot).toMatchObject({ compiled: [], note: expect.stringContaining("url is not set") });
+    const r = await cf(["deploy", "worker", "resin", "--json"], null, { SVC_WORKER_URL: WORKER_URL });
+    expect(r.code).toBe(0);
+    expect(r.json.aot).toEqual({ compiled: ["w1"], skipped: [] });
+    const dir = join(ws.root, ".resin", "build", "resin", "compiled");
+    expect(readdirSync(dir).filter((f) => f.startsWith("w1-")).length).toBeGreaterThan(0);
+    // bundled into the script wrangler uploads
+    expect(readFileSync(join(ws.root, ".resin", "build", "resin", "worker.js"), "utf8")).toContain('script = "w1"');
   }, 60_000);
 
   it("pushes secrets on stdin, never on the command line; wrangler failures exit 4", async () => {

@@ -44,6 +44,7 @@ async function deployOne(ctx: Ctx, name: string, opts: Inv["opts"] = {}): Promis
       config: r.config,
       bytes: 0,
       hot_reload: false,
+      ...aotData(r.aot, note),
     };
   }
   const v = await ctx.local().deploy(name, requireWorker(ctx.config(), name), scripts ? { scripts } : {});

@@ -99,6 +99,9 @@ describe("data window and symbol (issue 19, item 3)", () => {
     );
     expect(last).toMatchObject({ tick: 0.25, eur: 1, tz: 1, fut: 1 });
     expect((await page.evaluate(() => window.__resin.seriesData())).pricePrecision).toBe(2);
+    // the time axis and crosshair in the symbol's zone, as TradingView shows exchange time: the first
+    // bar, 2024-01-01 00:00 UTC, is 19:00 the day before in New York
+    expect(await page.evaluate(() => window.__resin.crosshairLabel(0))).toBe("Sun 31 Dec 2023 19:00");
     // kept for this data set across a reload
     await page.reload();
     await page.waitForFunction(() => window.__resin?.ready === true && window.__resin.runCount() >= 1, null, {

@@ -41,7 +41,7 @@ const PAGE = (importMap: string) => `<!doctype html>
 </head>
 <body>
 <h1>My dashboard</h1>
-<resin-chart id="ok" data="/bars.csv" theme="dark">
+<resin-chart id="ok" data="/bars.csv" theme="dark" timezone="America/New_York">
 <script type="text/x-pine">
 ${STRATEGY}</script>
 </resin-chart>
@@ -214,11 +214,17 @@ describe("resin/web embedded in a page of its own (issue 19, item 7)", () => {
     await page.evaluate(() => {
       const el = document.querySelector("#bad")!;
       el.setAttribute("theme", "dark");
-      el.setAttribute("script", '//@version=6\nindicator("fixed")\nplot(ta.rsi(close, 14), "RSI")');
+      el.setAttribute("timezone", "Asia/Tokyo");
+      el.setAttribute(
+        "script",
+        '//@version=6\nindicator("fixed")\nplot(ta.rsi(close, 14), "RSI")\nplot(syminfo.timezone == "Asia/Tokyo" ? 1 : 0, "tokyo")',
+      );
     });
     await page.waitForFunction((n) => (window as any).seen.results.length > n, before, { timeout: 60_000 });
     const last = await page.evaluate(() => (window as any).seen.results.at(-1));
-    expect(last).toMatchObject({ id: "bad", bars: 600, plots: ["RSI"], trades: null });
+    expect(last).toMatchObject({ id: "bad", bars: 600, plots: ["RSI", "tokyo"], trades: null });
+    // the timezone attribute is the script's syminfo.timezone
+    expect(await page.evaluate(() => (document.querySelector("#bad") as any).result.series.tokyo.at(-1))).toBe(1);
     expect(
       await page.evaluate(
         () => (document.querySelector("#bad")!.shadowRoot!.querySelector(".error") as HTMLElement).hidden,

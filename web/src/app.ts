@@ -332,6 +332,7 @@ export class App {
       opt.textContent = `Uploaded: ${name} (${bars.time.length} bars)`;
     }
     select.value = dataId;
+    this.chart.setTimezone(this.sym.timezone, false);
     this.chart.setBars(bars);
     this.chart.setTick(this.sym.mintick, priceDecimals(this.sym.mintick));
     this.persist();
@@ -516,6 +517,7 @@ export class App {
     this.state.symbols = { ...this.state.symbols, [this.state.dataId]: next };
     this.flushState();
     this.chart.setTick(next.mintick, priceDecimals(next.mintick));
+    this.chart.setTimezone(next.timezone);
     await this.run();
   }
 

@@ -19,7 +19,7 @@ const hook = {
   lastTiming: () => app.lastTiming,
   /** x of a bar in the chart's box (to hover it), and the crosshair's time label for a bar. */
   barX: (bar: number) => app.chart.barX(bar),
-  crosshairLabel: (bar: number) => crosshairTime(((app.data?.bars.time[bar] ?? 0) / 1000) as never),
+  crosshairLabel: (bar: number) => crosshairTime(app.chart.chartTime(bar) ?? (0 as never)),
   /** A plot's value at a bar, as the result has it (null for na). */
   plotValue: (title: string, bar: number) => {
     const v = app.result?.series[title]?.[bar];

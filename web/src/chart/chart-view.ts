@@ -27,6 +27,7 @@ import { CanvasLayer, type PaneGeometry } from "./canvas-layer.js";
 import { anyColor, cssColor } from "./colors.js";
 import { makeXResolver, paintDrawings, renderTables } from "./drawings.js";
 import { planPlots, type Pane, type PlotPlan } from "./plan.js";
+import { chartTimes } from "./timezone.js";
 
 export interface SeriesSnapshot {
   title: string;
@@ -87,6 +88,7 @@ export class ChartView {
   private bgRects = 0;
   /** Drawings painted in the last paint, by kind (read by the test hook). */
   private drawnKinds: Record<string, number> = {};
+  private timezone = "Etc/UTC";
 
   constructor(
     container: HTMLElement,
@@ -151,6 +153,19 @@ export class ChartView {
     }
   }
 
+  /**
+   * The zone the time axis and crosshair show (the symbol's exchange time zone, as TradingView does).
+   * With `redraw` the current bars and result are drawn again in it.
+   */
+  setTimezone(tz: string, redraw = true): void {
+    if (tz === this.timezone) return;
+    this.timezone = tz;
+    const result = this.result;
+    if (!redraw || !this.bars) return;
+    this.setBars(this.bars, true);
+    if (result) this.render(result);
+  }
+
   /** Light (the app's) or dark colours for the chart's background, text and grid (embedders pick). */
   setTheme(theme: "light" | "dark"): void {
     const dark = theme === "dark";
@@ -208,6 +223,11 @@ export class ChartView {
     requestAnimationFrame(() => this.chart.setCrosshairPosition(bars.close[bar], this.times[bar], this.candles));
   }
 
+  /** Bar `bar`'s time as the chart shows it (seconds, in the symbol's zone), null outside the data. */
+  chartTime(bar: number): Time | null {
+    return this.times[bar] ?? null;
+  }
+
   /** Bars the chart holds (bar replay compares it with the bars a run covered). */
   get barCount(): number {
     return this.times.length;
@@ -230,8 +250,7 @@ export class ChartView {
     this.result = null;
     this.bars = bars;
     const n = bars.time.length;
-    this.times = new Array(n);
-    for (let i = 0; i < n; i++) this.times[i] = (bars.time[i] / 1000) as Time;
+    this.times = chartTimes(bars.time, this.timezone) as Time[];
     this.start = Math.max(0, n - CHART_WINDOW);
     this.buildCandles();
     this.candles.setData(this.candleData);
@@ -661,7 +680,7 @@ function tickMark(time: Time, type: TickMarkType): string {
   }
 }
 
-/** The crosshair's time: "Tue 04 Mar 2025 14:00" (UTC). */
+/** The crosshair's time: "Tue 04 Mar 2025 14:00" (of a chart time: already in the symbol's zone). */
 export function crosshairTime(time: Time): string {
   const d = new Date((time as number) * 1000);
   const hm = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;

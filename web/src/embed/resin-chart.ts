@@ -3,7 +3,8 @@
 // worker pool, so a page gets the app's chart without the app.
 //
 // Attributes: `script` (Pine source; or an inline <script type="text/x-pine"> child), `data` (URL of a
-// CSV/JSON bar file; or the `data` property with bars), `theme` ("light" | "dark"), `symbol`.
+// CSV/JSON bar file; or the `data` property with bars), `theme` ("light" | "dark"), `symbol`,
+// `timezone` (the exchange's IANA zone: the time axis shows it, the script sees it as syminfo.timezone).
 // Events (bubbling, composed): `resin-result` {result} after each drawn run, `resin-error` {message,
 // code?, result?} when data cannot be loaded, the engine fails, or the script reports an error.
 
@@ -29,7 +30,7 @@ ${tablesCss}`;
 let sharedEngine: ResinEngine | null = null;
 
 export class ResinChartElement extends HTMLElement {
-  static observedAttributes = ["script", "data", "theme", "symbol"];
+  static observedAttributes = ["script", "data", "theme", "symbol", "timezone"];
 
   #chart: ChartView | null = null;
   #errorBox: HTMLElement | null = null;
@@ -145,6 +146,8 @@ export class ResinChartElement extends HTMLElement {
       const packed = this.#packed(bars);
       // the tick size is guessed from the prices, as the app does for uploaded data
       const sym = guessSymbol(this.getAttribute("symbol") || "CHART", packed);
+      sym.timezone = this.getAttribute("timezone") || sym.timezone;
+      chart.setTimezone(sym.timezone, this.#shown === packed);
       if (this.#shown !== packed) {
         chart.setBars(packed);
         this.#shown = packed;

@@ -163,6 +163,46 @@ describe("resin/web embedded in a page of its own (issue 19, item 7)", () => {
     expect(resolved).toMatch(/node_modules\/resin\/dist-embed\/resin-web\.js$/);
   });
 
+  it("a TypeScript page type-checks against the packed declarations (bundler resolution through exports)", async () => {
+    const dir = join(tmp, "site");
+    writeFileSync(
+      join(dir, "consumer.ts"),
+      `import { createEngine, type PackedRunResult, type ResinChartElement } from "resin/web";
+const engine = createEngine({ workers: 2 });
+const run: Promise<PackedRunResult> = engine.run('//@version=6\\nindicator("x")\\nplot(close)', [
+  { time: 0, open: 1, high: 1, low: 1, close: 1 },
+]);
+const chart: ResinChartElement = document.createElement("resin-chart");
+chart.script = "//@version=6";
+export const column: Promise<Float64Array | readonly unknown[] | undefined> = run.then((r) => r.series.x);
+// @ts-expect-error the engine is typed (an any would make this line an unused expect-error)
+export const wrong: number = engine;
+`,
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "ESNext",
+          moduleResolution: "bundler",
+          lib: ["ES2022", "DOM"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const out = await run(process.execPath, [tsc, "-p", dir]).then(
+      () => "",
+      (e: { stdout?: string }) => e.stdout ?? String(e),
+    );
+    expect(out).toBe("");
+  });
+
   it("<resin-chart> draws the script's chart and fires resin-result; a broken script fires resin-error", async () => {
     await page.waitForFunction(
       () => (window as any).seen.results.length >= 1 && (window as any).seen.errors.length >= 1,

@@ -84,6 +84,54 @@ async function register(script: string, symbol: string, destinations: unknown[])
 
 const at = (path: string) => received.filter((r) => r.path === path);
 
+/** A worker of its own (fresh KV/D1) with extra vars, its console lines kept: for policies the shared one does not have. */
+async function ownWorker(vars: Record<string, string>) {
+  const lines: string[] = [];
+  const w = new Miniflare({
+    name: "resin",
+    modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
+    compatibilityDate: "2024-11-01",
+    compatibilityFlags: ["nodejs_compat"],
+    kvNamespaces: ["RESIN_KV"],
+    r2Buckets: ["RESIN_BARS"],
+    d1Databases: ["RESIN_DB"],
+    handleRuntimeStdio: (stdout: NodeJS.ReadableStream) => {
+      let buf = "";
+      stdout.on("data", (c: Buffer) => {
+        buf += c.toString();
+        const parts = buf.split("\n");
+        buf = parts.pop() ?? "";
+        lines.push(...parts);
+      });
+    },
+    bindings: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", ...vars },
+  } as WorkerOptions);
+  const call = async (path: string, json?: unknown, method?: string) =>
+    (await (
+      await w.dispatchFetch(`http://edge.local${path}`, {
+        method: method ?? (json === undefined ? "GET" : "POST"),
+        headers: { "content-type": "application/json" },
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      })
+    ).json()) as any;
+  return {
+    call,
+    /** The alerting script as job `id` on `symbol`'s 4 bars, with one webhook. */
+    register: async (id: string, symbol: string, url: string) => {
+      await call("/scripts", { id, source: ALERTING });
+      await call(`/scripts/${id}/alerts`, { destinations: [{ type: "webhook", url }] }, "PUT");
+      await call("/ingest", { symbol, timeframe: "1", bars: bars(0, 4) });
+      await call("/cron/jobs", { jobs: [{ id, script_id: id, symbol, timeframe: "1" }] }, "PUT");
+    },
+    traces: (kind: string) =>
+      lines
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((t) => t.trace === kind),
+    dispose: () => w.dispose(),
+  };
+}
+
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = "";
@@ -116,6 +164,10 @@ beforeAll(async () => {
         return;
       }
       received.push({ path, headers: req.headers, body });
+      if (path === "/always500") {
+        res.writeHead(500);
+        return res.end("always");
+      }
       if (failNext > 0) {
         failNext--;
         res.writeHead(500);
@@ -268,6 +320,44 @@ describe("alert delivery on bar-close jobs", () => {
     expect(third).toMatchObject({ alerts_pending: 0 });
     const bodies = at("/retry").map((r) => r.body);
     expect(bodies).toEqual(["up RETRY close=104", "up RETRY close=104", "up RETRY close=104", '{"px": 104}']);
+  }, 60_000);
+
+  it("a destination that keeps failing is dead-lettered after OUTBOX_MAX_ATTEMPTS, each attempt traced", async () => {
+    const w = await ownWorker({ OUTBOX_MAX_ATTEMPTS: "2", OUTBOX_RETRY_BASE_MS: "0" });
+    try {
+      await w.register("x", "EXHAUST", `${base}/always500`);
+      expect((await w.call("/cron/run", { job_id: "x" })).results[0]).toMatchObject({ alerts_pending: 2 });
+      await w.call("/cron/run", { job_id: "x" });
+      // The stream's head: two attempts, then dead; the row behind it waits its turn (the next drain).
+      const dead = (await w.call("/outbox")).dead_letters;
+      expect(dead).toEqual([
+        expect.objectContaining({ channel: "alert", attempts: 2, last_error: "destination answered 500: always" }),
+      ]);
+      expect(w.traces("outbox.retry").map((t) => [t.key, t.attempts])).toEqual([[dead[0].key, 1]]);
+      expect(w.traces("outbox.dead").map((t) => [t.key, t.attempts])).toEqual([[dead[0].key, 2]]);
+      expect(at("/always500")).toHaveLength(2);
+    } finally {
+      await w.dispose();
+    }
+  }, 60_000);
+
+  it("a strategy's order-fill alerts (alert_message) are delivered like alert() firings", async () => {
+    const strategy = `//@version=6
+strategy("fills", pyramiding=100)
+strategy.order("o", strategy.long, 1, alert_message="go long {{ticker}} at {{strategy.order.price}}")
+`;
+    await edge("/scripts", { id: "fills", source: strategy });
+    await edge("/scripts/fills/alerts", { destinations: [{ type: "webhook", url: `${base}/fills` }] }, "PUT");
+    await edge("/ingest", { symbol: "FILLS", timeframe: "1", bars: bars(0, 4) });
+    const jobs = ((await edge("/cron/jobs")).json.jobs as { id: string }[]).filter((j) => j.id !== "fills");
+    await edge(
+      "/cron/jobs",
+      { jobs: [...jobs, { id: "fills", script_id: "fills", symbol: "FILLS", timeframe: "1", forward_events: false }] },
+      "PUT",
+    );
+    expect((await edge("/cron/run", { job_id: "fills" })).json.results[0]).toMatchObject({ alerts_delivered: 1 });
+    // The last bar's fill: the order placed on the bar before fills at this bar's open (103).
+    expect(at("/fills").map((r) => r.body)).toEqual(["go long FILLS at 103"]);
   }, 60_000);
 
   it("a redirect to a refused address is not followed; an allowed redirect is", async () => {
@@ -473,41 +563,16 @@ describe("outbox retention", () => {
   });
 
   it("the worker prunes after every drain (OUTBOX_MAX_ROWS 1: one delivered row is kept) and traces it", async () => {
-    const lines: string[] = [];
-    const small = new Miniflare({
-      name: "resin",
-      modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
-      compatibilityDate: "2024-11-01",
-      compatibilityFlags: ["nodejs_compat"],
-      kvNamespaces: ["RESIN_KV"],
-      r2Buckets: ["RESIN_BARS"],
-      d1Databases: ["RESIN_DB"],
-      handleRuntimeStdio: (stdout: NodeJS.ReadableStream) => {
-        stdout.on("data", (c: Buffer) => lines.push(...c.toString().split("\n")));
-      },
-      bindings: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", OUTBOX_MAX_ROWS: "1" },
-    } as WorkerOptions);
+    const w = await ownWorker({ OUTBOX_MAX_ROWS: "1" });
     try {
-      const call = async (path: string, json?: unknown, method?: string) =>
-        (await (
-          await small.dispatchFetch(`http://edge.local${path}`, {
-            method: method ?? (json === undefined ? "GET" : "POST"),
-            headers: { "content-type": "application/json" },
-            ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-          })
-        ).json()) as any;
-      await call("/scripts", { id: "p", source: ALERTING });
-      await call("/scripts/p/alerts", { destinations: [{ type: "webhook", url: `${base}/pruned` }] }, "PUT");
-      await call("/ingest", { symbol: "PRUNE", timeframe: "1", bars: bars(0, 4) });
-      await call("/cron/jobs", { jobs: [{ id: "p", script_id: "p", symbol: "PRUNE", timeframe: "1" }] }, "PUT");
-      expect((await call("/cron/run", { job_id: "p" })).results[0]).toMatchObject({ alerts_delivered: 2 });
+      await w.register("p", "PRUNE", `${base}/pruned`);
+      expect((await w.call("/cron/run", { job_id: "p" })).results[0]).toMatchObject({ alerts_delivered: 2 });
       expect(at("/pruned")).toHaveLength(2);
-      const left = (await call("/scripts/p/alerts/deliveries")).deliveries;
+      const left = (await w.call("/scripts/p/alerts/deliveries")).deliveries;
       expect(left).toEqual([expect.objectContaining({ status: "delivered", message: '{"px": 104}' })]);
-      const pruned = lines.filter((l) => l.startsWith('{"trace":"outbox.pruned"'));
-      expect(pruned.map((l) => JSON.parse(l))).toEqual([{ trace: "outbox.pruned", settled: 1, dead: 0 }]);
+      expect(w.traces("outbox.pruned")).toEqual([{ trace: "outbox.pruned", settled: 1, dead: 0 }]);
     } finally {
-      await small.dispose();
+      await w.dispose();
     }
   }, 60_000);
 

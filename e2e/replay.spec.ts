@@ -92,6 +92,12 @@ describe("bar replay (issue 19, item 5)", () => {
     await andRun(page, () => page.selectOption('select[name="replay-ticks"]', "10"));
     expect(await value(page, "ticks", start + 3)).toBe(start + 1 + 3 * 10);
     expect(await page.textContent('[data-testid="replay-position"]')).toMatch(/3 replayed/);
+    // the HTTP engine gets the same window (the bars so far, realtime from the chosen bar) and agrees
+    await andRun(page, () => page.selectOption("#engine", "http"));
+    expect(await count(page)).toBe(start + 4);
+    expect(await value(page, "ticks", start + 3)).toBe(start + 1 + 3 * 10);
+    expect(await value(page, "rt", start + 1)).toBe(1);
+    await andRun(page, () => page.selectOption("#engine", "browser"));
     await screenshot(page, "replay-1366x768");
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.waitForTimeout(300);

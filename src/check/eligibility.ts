@@ -1,13 +1,11 @@
 // Compile eligibility, decided once per script: exactly the constructs the compile backend's code
 // generator (src/compile/codegen.ts) refuses, with the same wording, so that `auto` reports the
 // precise reason before trying and `compile` falls back without generating anything. Everything
-// else (UDTs, enums, varip, collections, drawings, strategies, user functions, loops) compiles.
+// else (UDTs, enums, varip, collections, drawings, strategies, user functions, loops, request.security
+// and security_lower_tf, whose secondary runs are interpreted) compiles.
 // tests/compile/eligibility.test.ts keeps this and the generator in step.
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
-
-/** Calls evaluated in another context by the interpreter (src/interpret/security.ts). */
-export const COMPILE_SECURITY_CALLS: ReadonlySet<string> = new Set(["request.security", "request.security_lower_tf"]);
 
 const ineligible = (what: string) => `${what} is not compile-eligible`;
 
@@ -38,9 +36,6 @@ function history(v: VarSlot, n: number | null): string | undefined {
 /** The first construct the generator refuses in `e` or below it (walk.ts gives the children). */
 function expr(e: RExpr): string | undefined {
   switch (e.k) {
-    case "call":
-      if (COMPILE_SECURITY_CALLS.has(e.name)) return ineligible(`'${e.name}'`);
-      break;
     case "hist": {
       const r = history(e.v, e.n);
       if (r) return r;

@@ -29,7 +29,8 @@ export type Ref =
   | { k: "args"; n: number; numeric: boolean }
   | { k: "tuple"; n: number }
   | { k: "ring"; hist: number }
-  | { k: "hoist"; call: RExpr; plan: HoistPlan };
+  | { k: "hoist"; call: RExpr; plan: HoistPlan }
+  | { k: "security"; call: Extract<RExpr, { k: "call" }> };
 
 type Sink = null | string;
 
@@ -816,8 +817,7 @@ class Gen {
   }
 
   private call(e: Extract<RExpr, { k: "call" }>): string {
-    // the interpreter evaluates these in the requested context (a secondary run of the program)
-    if (SECURITY_CALLS.has(e.name)) throw new NotCompilable(`'${e.name}'`);
+    if (SECURITY_CALLS.has(e.name)) return this.security(e);
     const inline = this.inlineCall(e);
     if (inline !== null) return inline;
     if (e.def.direct && !e.def.stateful && e.order === undefined) {
@@ -891,6 +891,27 @@ class Gen {
   }
 
   /** A builtin call through its impl, with this site's argument array. */
+  /**
+   * request.security / security_lower_tf: the interpreter's site (src/interpret/security.ts
+   * securitySite, a ref made per run) takes the arguments, runs the secondary run of the program in
+   * the requested context (always interpreted) and maps its values onto this bar. Arguments it reads
+   * only sometimes, or whose evaluation may have effects (stateful calls, errors), are passed as
+   * functions evaluated where the interpreter evaluates them: the expression only in the chart's own
+   * context. Constant arguments are passed as values.
+   */
+  private security(e: Extract<RExpr, { k: "call" }>): string {
+    if (!e.args[2]) throw new NotCompilable(`'${e.name}' without its expression`);
+    const r = this.ref(`security${e.site}:${this.refs.length}`, { k: "security", call: e });
+    // SecurityCall's order: symbol, timeframe, expression, gaps, lookahead, ignore_invalid_timeframe, currency, calc_bars_count
+    const order = e.name === "request.security_lower_tf" ? [0, 1, 2, -1, -1, 5, 4, 6] : [0, 1, 2, 3, 4, -1, 6, 7];
+    const parts = order.map((i, j) => {
+      const a = i >= 0 ? e.args[i] : undefined;
+      if (!a) return "undefined";
+      return j !== 2 && constantArg(a) ? this.expr(a) : `() => (${this.expr(a)})`;
+    });
+    return `K${r}(${parts.join(", ")})`;
+  }
+
   private generalCall(e: Extract<RExpr, { k: "call" }>): string {
     const impl = this.ref(`impl:${e.def.name}:${this.refs.length}`, { k: "impl", def: e.def });
     const site = this.ref(`site${e.site}`, { k: "site", id: e.site });

@@ -23,6 +23,7 @@ import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 import { NO_AOT_MODULE, precompiledFactory } from "./aot.js";
+import { securitySite } from "../interpret/security.js";
 
 export { NotCompilable } from "./codegen.js";
 
@@ -197,6 +198,10 @@ export function compileProgram(
           if (!ring) throw new Error(`internal: no history ring ${r.hist}`);
           return ring;
         }
+        case "security":
+          // (a secondary run's context records its sites instead: those runs are interpreted)
+          if (ctx.ext.securityCapture) throw new NotCompilable("a request inside a secondary run");
+          return securitySite(r.call, prog, ctx);
         case "hoist":
           hoisted++;
           arena ??= seriesArena(k!, ctx.columns.close.length);

@@ -53,30 +53,59 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
   const exprArg = e.args[2];
   if (!exprArg) return () => ctx.runtimeError(`${e.name}: missing 'expression' argument`);
   const inner = compile(exprArg);
-  const valueType = exprArg.t;
   const capture = ctx.ext.securityCapture as Capture | undefined;
-  if (capture) return secondarySite(e.site, inner, lowerTf, valueType, capture, ctx);
-
-  const sym = optional(e.args[0], compile);
-  const tf = optional(e.args[1], compile);
-  const na = naValue(valueType);
+  if (capture) return secondarySite(e.site, inner, lowerTf, exprArg.t, capture, ctx);
+  const site = securitySite(e, prog, ctx);
+  const arg = (i: number) => (e.args[i] ? compile(e.args[i]) : undefined);
   // parameter order: security(symbol, timeframe, expression, gaps, lookahead, ignore_invalid_symbol, currency, calc_bars_count)
   //                  security_lower_tf(symbol, timeframe, expression, ignore_invalid_symbol, currency, ignore_invalid_timeframe, calc_bars_count)
-  const gaps = lowerTf ? null : optional(e.args[3], compile);
-  const lookahead = lowerTf ? null : optional(e.args[4], compile);
-  const ignoreTf = lowerTf ? optional(e.args[5], compile) : null;
-  const currency = optional(e.args[lowerTf ? 4 : 6], compile);
-  const calcBars = optional(e.args[lowerTf ? 6 : 7], compile);
+  const sym = arg(0);
+  const tf = arg(1);
+  const gaps = lowerTf ? undefined : arg(3);
+  const lookahead = lowerTf ? undefined : arg(4);
+  const ignoreTf = lowerTf ? arg(5) : undefined;
+  const currency = arg(lowerTf ? 4 : 6);
+  const calcBars = arg(lowerTf ? 6 : 7);
+  return () => site(sym, tf, inner, gaps, lookahead, ignoreTf, currency, calcBars);
+}
+
+/**
+ * A main-run request site: called on each bar with its arguments, each a value or a function giving
+ * it (undefined when not given), read as the interpreter reads them: symbol, timeframe and currency on
+ * every call, calc_bars_count next, the rest only where they matter, the expression only when it is
+ * evaluated in the chart's own context (otherwise the secondary run's captured values are returned).
+ * The compile backend calls it too (a ref of the generated code), passing functions for the
+ * arguments whose evaluation may have effects, so both backends evaluate the same arguments.
+ */
+export type SecurityCall = (
+  sym: unknown,
+  tf: unknown,
+  inner: unknown,
+  gaps: unknown,
+  lookahead: unknown,
+  ignoreTf: unknown,
+  currency: unknown,
+  calcBars: unknown,
+) => unknown;
+
+/** An argument: its value, or the function giving it (Pine values are never functions). */
+function get(a: unknown): unknown {
+  return typeof a === "function" ? (a as Fn)() : a;
+}
+
+/** The state of one main-run request site (see SecurityCall). */
+export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext): SecurityCall {
+  const lowerTf = e.name === "request.security_lower_tf";
+  const valueType = e.args[2]!.t;
+  const na = naValue(valueType);
   const site = e.site;
   const span = { from: 0, to: 0 };
-  let lastKeySym: unknown = undefined,
-    lastKeyTf: unknown = undefined,
-    lastKeyCur: unknown = undefined;
+  let lastKeySym: unknown, lastKeyTf: unknown, lastKeyCur: unknown;
   let c: RequestedContext | null = null;
-  return () => {
-    const s = sym ? sym() : null,
-      t = tf ? tf() : null,
-      cur = currency ? currency() : null;
+  return (sym, tf, inner, gaps, lookahead, ignoreTf, currency, calcBars) => {
+    const s = sym !== undefined ? get(sym) : null,
+      t = tf !== undefined ? get(tf) : null,
+      cur = currency !== undefined ? get(currency) : null;
     if (c === null || s !== lastKeySym || t !== lastKeyTf || cur !== lastKeyCur) {
       c = requestContexts(ctx).get(
         typeof s === "string" ? s : null,
@@ -88,8 +117,8 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
       lastKeyCur = cur;
     }
     let count = 0;
-    if (calcBars) {
-      const v = calcBars();
+    if (calcBars !== undefined) {
+      const v = get(calcBars);
       if (typeof v === "number" && v === v) {
         if (v < 1) return ctx.runtimeError(`${e.name}: calc_bars_count must be at least 1, got ${v}`);
         count = Math.trunc(v);
@@ -98,10 +127,10 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
     // the chart's own context with fewer bars than the chart has: a secondary run over the last ones
     if (c.source === "same" && count > 0 && c.captures === null && count < ctx.barCount)
       c = requestContexts(ctx).materialize(c);
-    if (c.source === "same" && !c.bars) return lowerTf ? asArrays(inner(), valueType) : inner();
+    if (c.source === "same" && !c.bars) return lowerTf ? asArrays(get(inner), valueType) : get(inner);
     if (lowerTf) {
       if (!c.lower) {
-        if (ignoreTf && ignoreTf() === true) return null;
+        if (ignoreTf !== undefined && get(ignoreTf) === true) return null;
         return ctx.runtimeError(
           `request.security_lower_tf: timeframe '${c.timeframe}' is not lower than the chart's ('${ctx.timeframe}')`,
         );
@@ -128,8 +157,8 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
       ctx.time,
       ctx.timeClose,
       prevTime,
-      gaps ? gaps() === true : false,
-      lookahead ? lookahead() === true : false,
+      gaps !== undefined ? get(gaps) === true : false,
+      lookahead !== undefined ? get(lookahead) === true : false,
       ctx.barCount - 1,
     );
     if (k < 0) return na;
@@ -152,10 +181,6 @@ function fresh(v: unknown): unknown {
   if (v instanceof PineMap) return new PineMap(v.keyType, v.valueType, new Map(v.map));
   if (v instanceof PineObject) return new PineObject(v.typeName, v.fields.slice());
   return v;
-}
-
-function optional(a: RExpr | undefined, compile: (x: RExpr) => Fn): Fn | null {
-  return a ? compile(a) : null;
 }
 
 /** A request site inside a secondary run: its own context's value, recorded per bar. */

@@ -116,9 +116,9 @@ describe("ahead-of-time compiled modules", () => {
   });
 
   it("a script the checker rules out has no module, with the reason", () => {
-    const src = '//@version=6\nindicator("r")\nplot(request.security(syminfo.tickerid, "D", close))\n';
+    const src = '//@version=6\nstrategy("r", calc_on_order_fills = true)\nstrategy.entry("L", strategy.long)\n';
     expect(() => emitCompiledModules(program(src), { script: "r", sourceHash: "h", deploy: "t" })).toThrow(
-      new NotCompilable("'request.security' is not compile-eligible"),
+      new NotCompilable("strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only"),
     );
   });
 });

@@ -229,14 +229,14 @@ plot(a - b + hist)`),
 
 describe("fallbacks", () => {
   it("a script the generator refuses runs interpret; auto names the reason", async () => {
-    const src = v6(`x = request.security(syminfo.tickerid, "D", close)\nplot(x)`);
+    const src = `//@version=6\nstrategy("s", calc_on_order_fills = true)\nstrategy.entry("L", strategy.long)\nplot(close)\n`;
     const rt = new Runtime();
     const c = await rt.run(src, data, { mode: "compile" });
     expect(c.mode).toBe("interpret");
     const a = await rt.run(src, data, { mode: "auto" });
     expect(a.mode).toBe("interpret");
     expect(a.auto_backend).toBe("interpret");
-    expect(a.compile_fallback_reason).toMatch(/request\.security.*not compile-eligible/);
+    expect(a.compile_fallback_reason).toMatch(/calc_on_order_fills.*interpret only/);
   });
   it("auto compiles an eligible script", async () => {
     const a = await new Runtime().run(v6("plot(ta.ema(close, 10))"), data, { mode: "auto" });

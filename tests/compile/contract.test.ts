@@ -15,17 +15,20 @@ import { seriesArena } from "../../src/kernels/series.js";
 
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 const data = syntheticBars(300);
+/** A declaration the compile backend cannot run (the broker re-runs the script inside a bar). */
+const FILLS = "strategy('s', calc_on_order_fills = true)";
+const FILLS_REASON = "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
 const plain = v6("x = input.int(3, 'X')\nplot(ta.sma(close, x))\nplot(close * 2, 'double')");
 
 afterEach(() => setCompileBackend(compileProgram));
 
 describe("compile and auto fall back with the real reason", () => {
   it("compile mode runs interpret for an ineligible script and says why", async () => {
-    const r = await new Runtime().run(v6("plot(request.security(syminfo.tickerid, 'D', close))"), data, {
+    const r = await new Runtime().run(v6("strategy.entry('L', strategy.long)", FILLS), data, {
       mode: "compile",
     });
     expect(r.mode).toBe("interpret");
-    expect(r.compile_fallback_reason).toBe("'request.security' is not compile-eligible");
+    expect(r.compile_fallback_reason).toBe(FILLS_REASON);
     expect(r.auto_backend).toBeUndefined();
   });
   it("compile mode names interpret-only options", async () => {
@@ -73,11 +76,11 @@ describe("compile and auto fall back with the real reason", () => {
       await rt.run("//@version=6\nindicator('t')\nplot(", data, { mode: "auto" }),
       await rt.run(v6("plot(nosuchthing)"), data, { mode: "auto" }),
       await rt.run(plain, [{ time: 1, open: 1, high: 0, low: 2, close: 1 }], { mode: "auto" }),
-      await rt.run(v6("plot(request.security(syminfo.tickerid, 'D', close))"), data, { mode: "auto" }),
+      await rt.run(v6("strategy.entry('L', strategy.long)", FILLS), data, { mode: "auto" }),
     ];
     for (const r of runs) expect(r.compile_fallback_reason ?? "").not.toMatch(/not available yet/);
     expect(runs[0]!.auto_backend).toBe("compile");
-    expect(runs[4]!.compile_fallback_reason).toBe("'request.security' is not compile-eligible");
+    expect(runs[4]!.compile_fallback_reason).toBe(FILLS_REASON);
   });
   it("the cache key carries the inputs' shape", async () => {
     expect(cacheKey("h", { b: 1, a: "x" })).toBe("h|a:string,b:number");

@@ -44,3 +44,19 @@ export async function series(source: string, data?: Bar[], opts?: BothOptions): 
 
 export const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 export const v5 = (body: string, decl = "indicator('t')") => `//@version=5\n${decl}\n${body}\n`;
+
+/**
+ * `rt.run` in interpret mode and in compile mode, requiring identical results and that compile mode
+ * really compiled (unless an option only the interpreter honours was given, which the fallback
+ * reason names); returns the interpret result.
+ */
+export async function runModes(rt: Runtime, source: string, data: Bar[], options: RunOptions = {}): Promise<RunResult> {
+  const a = await rt.run(source, data, { ...options, mode: "interpret" });
+  const b = await rt.run(source, data, { ...options, mode: "compile" });
+  if (b.mode !== "compile")
+    expect(b.compile_fallback_reason ?? "", "compile mode fell back").toMatch(
+      /realtime options|profiler|libraries|calc_on_order_fills/,
+    );
+  expect(comparable(b)).toEqual(comparable(a));
+  return a;
+}

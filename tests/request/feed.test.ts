@@ -2,6 +2,7 @@
 // otherwise (service.md 1.1: resin never invents bars), and result.meta.requests says which.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
+import { runModes } from "../helpers/run-both.js";
 import type { Bar, RunOptions, RunResult } from "../../src/core/result.js";
 import { loadTaCase } from "../helpers/conformance.js";
 
@@ -25,7 +26,7 @@ const chart = series(6, H, (i) => 10 + i); // 1h chart, closes 10..15
 const src = (body: string) => `//@version=6\nindicator("t")\n${body}\n`;
 
 async function run(body: string, options: RunOptions = {}, data: Bar[] = chart): Promise<RunResult> {
-  const r = await new Runtime("NASDAQ:AAPL", { timeframe: "60" }).run(src(body), data, options);
+  const r = await runModes(new Runtime("NASDAQ:AAPL", { timeframe: "60" }), src(body), data, options);
   if (r.error) throw new Error(`${r.error_kind}: ${r.error} ${JSON.stringify(r.diagnostics ?? [])}`);
   return r;
 }
@@ -84,10 +85,15 @@ describe("foreign symbols", () => {
       close: 100 * (d + 1),
       volume: 1,
     }));
-    const r = await new Runtime("NYSE:XYZ", {
-      timeframe: "60",
-      syminfo: { timezone: "America/New_York", session: "0930-1600:23456" },
-    }).run(src(`plot(request.security("NYSE:ABC", "D", close))`), hourlyNy, { dataFeed: { "NYSE:ABC|1D": daily } });
+    const r = await runModes(
+      new Runtime("NYSE:XYZ", {
+        timeframe: "60",
+        syminfo: { timezone: "America/New_York", session: "0930-1600:23456" },
+      }),
+      src(`plot(request.security("NYSE:ABC", "D", close))`),
+      hourlyNy,
+      { dataFeed: { "NYSE:ABC|1D": daily } },
+    );
     expect(r.error).toBeUndefined();
     expect(r.plots).toEqual([NA, NA, NA, NA, NA, NA, 100, 100, 100, 100, 100, 100, 100, 200]);
   });
@@ -190,7 +196,7 @@ plot(request.dividends("NASDAQ:AAPL", dividends.gross, barmerge.gaps_on), "gaps"
 describe("conformance case security_advance_decline_ratio", () => {
   it("without the USI:ADVN.NY / USI:DECL.NY bars it yields na on every bar, never invented values", async () => {
     const c = loadTaCase("security_advance_decline_ratio");
-    const r = await new Runtime("BATS:SPY", { syminfo: c.syminfo, timeframe: "1D" }).run(c.script, c.bars);
+    const r = await runModes(new Runtime("BATS:SPY", { syminfo: c.syminfo, timeframe: "1D" }), c.script, c.bars);
     expect(r.error).toBeUndefined();
     expect(r.count).toBe(c.bars.length);
     expect(r.plots.every((x) => x === null)).toBe(true);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/index.js";
 import type { Bar, RunOptions, RunResult, SymInfo } from "../../src/index.js";
-import { runBoth } from "../helpers/run-both.js";
+import { runBoth, runModes } from "../helpers/run-both.js";
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -90,7 +90,8 @@ plot(a.size() > 0 ? a.first() : na, "first")`,
   });
 
   it("a count below 1 is a runtime error", async () => {
-    const r = await new Runtime("CHART", usd).run(
+    const r = await runModes(
+      new Runtime("CHART", usd),
       src(`plot(request.security(syminfo.tickerid, "240", close, calc_bars_count = 0))`),
       hourly(12),
     );
@@ -229,7 +230,7 @@ describe("the run's timeout covers secondary runs", () => {
         s += math.sqrt(i + close)
     s
 plot(request.security("X:Y", "60", f()))`;
-    const r = await new Runtime("CHART", usd).run(src(body), hourly(12), {
+    const r = await runModes(new Runtime("CHART", usd), src(body), hourly(12), {
       timeoutSeconds: 0.02,
       dataFeed: { "X:Y|60": feed },
     });

@@ -2,6 +2,7 @@
 // rules of TradingView's "Other timeframes and data" page, hand-computed on 1h bars -> 4h / 1D.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
+import { runModes } from "../helpers/run-both.js";
 import type { Bar, RunOptions, RunResult } from "../../src/core/result.js";
 import { loadTaCase } from "../helpers/conformance.js";
 
@@ -30,7 +31,7 @@ async function run(
   options: RunOptions = {},
   symbol = "CHART",
 ): Promise<RunResult> {
-  const r = await new Runtime(symbol, { timeframe: "60" }).run(src(body), data, options);
+  const r = await runModes(new Runtime(symbol, { timeframe: "60" }), src(body), data, options);
   if (r.error) throw new Error(`${r.error_kind}: ${r.error} ${JSON.stringify(r.diagnostics ?? [])}`);
   return r;
 }
@@ -163,7 +164,8 @@ plot(request.security(syminfo.tickerid, "D", close[1], lookahead = barmerge.look
   });
 
   it("an invalid timeframe is a runtime error, not a crash", async () => {
-    const r = await new Runtime("CHART", { timeframe: "60" }).run(
+    const r = await runModes(
+      new Runtime("CHART", { timeframe: "60" }),
       src(`plot(request.security(syminfo.tickerid, "xyz", close))`),
       hourly(5),
     );
@@ -205,8 +207,8 @@ strategy("s")
 ${b}
 `;
     const rt = new Runtime("CHART", { timeframe: "60" });
-    const a = await rt.run(strat(body), hourly(12));
-    const b = await rt.run(strat(body.replace(/h = request[^\n]*\n/, "h = close\n")), hourly(12));
+    const a = await runModes(rt, strat(body), hourly(12));
+    const b = await runModes(rt, strat(body.replace(/h = request[^\n]*\n/, "h = close\n")), hourly(12));
     expect(a.error).toBeUndefined();
     expect(a.plots).toEqual([NA, NA, NA, 13, 13, 13, 13, 17, 17, 17, 17, 21]);
     expect(a.strategy).toEqual(b.strategy);
@@ -219,7 +221,7 @@ describe("calendar timeframes on a daily exchange chart", () => {
   it("weekly close of SPY daily bars (America/New_York session) lands on each week's last trading day", async () => {
     const c = loadTaCase("security_advance_decline_ratio"); // only its SPY chart bars are used here
     const script = `//@version=6\nindicator("w")\nplot(request.security(syminfo.tickerid, "W", close), "off")\nplot(request.security(syminfo.tickerid, "W", close[1], lookahead = barmerge.lookahead_on), "prev")`;
-    const r = await new Runtime("BATS:SPY", { syminfo: c.syminfo, timeframe: "1D" }).run(script, c.bars);
+    const r = await runModes(new Runtime("BATS:SPY", { syminfo: c.syminfo, timeframe: "1D" }), script, c.bars);
     expect(r.error).toBeUndefined();
     // independent grouping: bars open at 09:30 New York, so the UTC calendar day is the trading day
     const week = (t: number) => Math.floor((Math.floor(t / 86_400_000) + 3) / 7); // weeks starting Monday
@@ -257,7 +259,8 @@ describe("request contexts", () => {
   });
 
   it("more than 40 distinct contexts is a runtime error, not a runaway", async () => {
-    const r = await new Runtime("CHART", { timeframe: "60" }).run(
+    const r = await runModes(
+      new Runtime("CHART", { timeframe: "60" }),
       src(`plot(request.security("SYM" + str.tostring(bar_index), "60", close))`),
       hourly(60),
     );

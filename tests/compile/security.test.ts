@@ -1,0 +1,122 @@
+// request.security / request.security_lower_tf in the compile backend (issue 18 part 5): the
+// generated loop calls the interpreter's request site (its secondary runs stay interpreted), passing
+// the arguments the interpreter reads only sometimes as functions. Each script here must give
+// exactly the interpreter's result, and compile mode must really compile: stateful calls inside the
+// requested expression (which run only when the context is the chart's own), requests in user
+// functions and loops, tuples, intrabar arrays, calc_bars_count, errors and strategies.
+import { describe, expect, it } from "vitest";
+import { Runtime } from "../../src/runtime/index.js";
+import { generatedSource } from "../../src/compile/index.js";
+import type { Bar } from "../../src/core/result.js";
+import { runModes } from "../helpers/run-both.js";
+import { program } from "./parity.js";
+
+const M = 60_000;
+const T0 = Date.UTC(2024, 0, 1);
+
+/** n bars of `stepMs` with a wavy close, so crossings and extremes happen. */
+function bars(n: number, stepMs: number, phase = 0): Bar[] {
+  return Array.from({ length: n }, (_, i) => {
+    const c = 100 + 10 * Math.sin((i + phase) / 7) + (i % 5) * 0.25;
+    return { time: T0 + i * stepMs, open: c - 0.5, high: c + 1.25, low: c - 1.5, close: c, volume: 100 + i };
+  });
+}
+
+const chart = bars(240, 60 * M);
+const feed = {
+  "NASDAQ:AAPL|15": bars(240 * 4, 15 * M, 3),
+  "NYSE:ABC|1D": bars(12, 24 * 60 * M, 5),
+  "NYSE:ABC|60": bars(240, 60 * M, 9),
+};
+const v6 = (body: string, decl = 'indicator("t")') => `//@version=6\n${decl}\n${body}\n`;
+
+async function same(src: string): Promise<void> {
+  const r = await runModes(new Runtime("NASDAQ:AAPL", { timeframe: "60" }), src, chart, { dataFeed: feed });
+  expect(r.error ?? null, r.error).toBeNull();
+}
+
+describe("request.security compiles and agrees with the interpreter", () => {
+  it("higher timeframes of the chart, gaps and lookahead, stateful expressions", async () => {
+    await same(
+      v6(`a = request.security(syminfo.tickerid, "240", ta.sma(close, 3))
+b = request.security(syminfo.tickerid, "D", ta.ema(close, 5), lookahead = barmerge.lookahead_on)
+c = request.security(syminfo.tickerid, "240", close[1], gaps = barmerge.gaps_on)
+plot(a)
+plot(b)
+plot(c)`),
+    );
+  });
+  it("the chart's own context: the expression's calls run in the main run, once per bar", async () => {
+    await same(
+      v6(`f() => ta.rsi(close, 4) + ta.cum(1)
+x = request.security(syminfo.tickerid, timeframe.period, f())
+plot(x)
+plot(ta.cum(1))`),
+    );
+  });
+  it("another symbol from the data feed, tuples, a missing one", async () => {
+    await same(
+      v6(`[o, c] = request.security("NYSE:ABC", "D", [open, ta.highest(close, 2)])
+h = request.security("NYSE:ABC", "60", ta.change(close))
+z = request.security("NYSE:NONE", "D", close)
+plot(o)
+plot(c)
+plot(h)
+plot(z)`),
+    );
+  });
+  it("lower timeframes as arrays, in a user function and a loop", async () => {
+    await same(
+      v6(`intrabar(src) => request.security_lower_tf(syminfo.tickerid, "15", src)
+a = intrabar(close)
+[h, l] = request.security_lower_tf(syminfo.tickerid, "15", [high, low])
+s = 0.0
+for i = 0 to 1
+    s += array.size(a) > i ? array.get(a, i) : 0
+plot(array.size(a))
+plot(array.sum(a))
+plot(array.max(h) - array.min(l))
+plot(s)`),
+    );
+  });
+  it("a symbol and timeframe chosen per bar, calc_bars_count", async () => {
+    await same(
+      v6(`tf = bar_index % 2 == 0 ? "240" : "D"
+x = request.security(syminfo.tickerid, tf, close)
+y = request.security("NYSE:ABC", "60", close, calc_bars_count = 50)
+plot(x)
+plot(y)`),
+    );
+  });
+  it("an error in the request's arguments stops both runs on the same bar", async () => {
+    const r = await runModes(
+      new Runtime("NASDAQ:AAPL", { timeframe: "60" }),
+      v6(`plot(close)
+plot(request.security("NYSE:ABC", "60", close, calc_bars_count = 0))`),
+      chart,
+      { dataFeed: feed },
+    );
+    expect(r.error).toMatch(/calc_bars_count/);
+  });
+  it("a strategy trading on a higher timeframe's signal", async () => {
+    await same(
+      v6(
+        `fast = request.security(syminfo.tickerid, "240", ta.ema(close, 3))
+slow = request.security(syminfo.tickerid, "240", ta.ema(close, 8))
+if ta.crossover(fast, slow)
+    strategy.entry("L", strategy.long)
+if ta.crossunder(fast, slow)
+    strategy.close("L")
+strategy.exit("X", "L", stop = close * 0.97)`,
+        'strategy("s")',
+      ),
+    );
+  });
+  it("the expression is passed as a function, constants as values", () => {
+    const text = generatedSource(program(v6(`plot(request.security(syminfo.tickerid, "240", ta.sma(close, 3)))`)));
+    // symbol (syminfo.tickerid, read through its getter), timeframe, expression, then the absent ones
+    expect(text).toMatch(
+      /K\d+\(\(\) => \(K\d+\(ctx, K\d+\)\), "240", \(\) => \(\(K\d+\[0\] = b_close, [\s\S]*\), undefined, undefined/,
+    );
+  });
+});

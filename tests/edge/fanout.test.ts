@@ -188,6 +188,22 @@ describe("fanned-out studies", () => {
     expect(stored.objects.map((o) => o.key)).toEqual([`studies/bars/${a.json.bars_id}.json`]);
   }, 180_000);
 
+  it("walk-forward with only the winner scored out of sample (its own batch): the local result", async () => {
+    const validation = { mode: "walk-forward", train_bars: 60, test_bars: 20, warmup_bars: 30 };
+    const body = { n_trials: 60, seed: 2, sampler: "tpe", validation, oos_every_trial: false, min_trades: 1 };
+    const started = await call(direct, "/studies", {
+      json: { script: STRATEGY, data: BARS, space: SPACE, ...body, concurrency: 4, parallelism: 6, batch_size: 3 },
+    });
+    expect(started.status).toBe(202);
+    const done = await settle(direct, started.json.id);
+    expect(done.state).toBe("done");
+    // batches of up to 3 (one cut short where a proposal waits for its generation's predecessors), and one for the winner
+    expect(done.batches).toMatchObject({ dispatched: 22, succeeded: 22, retried: 0 });
+    const mine = await local({ ...body, parallelism: 6 });
+    expect(mine.best_oos_score).not.toBeNull();
+    expect(comparable(done.result)).toEqual(comparable(mine));
+  }, 120_000);
+
   it("a failing batch and a batch past its deadline are retried; the result is unchanged", async () => {
     await proxy("/__mode", { fail: [40], hang: [80], hangMs: 8000, delay: 0 });
     const started = await call(proxied, "/studies", {

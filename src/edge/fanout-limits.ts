@@ -68,7 +68,8 @@ export interface FanoutShape {
   maxRetries: number;
   /** Whether every trial runs its out-of-sample slices (else only the winner does, in one more batch). */
   oosEveryTrial: boolean;
-  plan: Plan;
+  /** One validation plan per data set (a trial runs on every set). */
+  plans: Plan[];
   usPerBar: number;
 }
 
@@ -84,9 +85,12 @@ export interface FanoutEstimate {
 
 export function estimateFanout(s: FanoutShape): FanoutEstimate {
   const len = (x: { start: number; end: number }): number => x.end - x.start;
-  const oosBars = s.plan.tests.reduce((n, t) => n + len(t), 0);
-  const barsPerTrial = len(s.plan.train) + (s.oosEveryTrial ? oosBars : 0);
-  const batches = Math.ceil(s.nTrials / s.batchSize) + (s.oosEveryTrial || s.plan.tests.length === 0 ? 0 : 1);
+  const barsPerTrial = s.plans.reduce(
+    (n, p) => n + len(p.train) + (s.oosEveryTrial ? p.tests.reduce((m, t) => m + len(t), 0) : 0),
+    0,
+  );
+  const withOos = s.plans.some((p) => p.tests.length > 0);
+  const batches = Math.ceil(s.nTrials / s.batchSize) + (s.oosEveryTrial || !withOos ? 0 : 1);
   return {
     batches,
     max_subrequests: batches * (1 + s.maxRetries),

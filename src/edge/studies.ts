@@ -6,7 +6,13 @@
 
 import type { Context, Hono } from "hono";
 import type { DurableObjectNamespaceLike } from "../mesh/bindings.js";
-import { OptimizeError, prepareStudy, type OptimizeRequest, type PreparedStudy } from "../optimize/index.js";
+import {
+  DATASETS_MAX,
+  OptimizeError,
+  prepareStudy,
+  type OptimizeRequest,
+  type PreparedStudy,
+} from "../optimize/index.js";
 import type { Bar } from "../core/result.js";
 import type { Engine } from "../server/engine.js";
 import { ApiError } from "../server/errors.js";
@@ -37,6 +43,9 @@ const STUDY_SCHEMA: Schema = [
         : f,
   ),
   { name: "bars_id", type: "string", default: null },
+  // several data sets (symbols, timeframes): each {data | bars_id, symbol?, timeframe?}; scores aggregated
+  { name: "datasets", type: "array", default: null, min: 1, max: DATASETS_MAX },
+  { name: "aggregate", type: "string", default: null },
   { name: "batch_size", type: "int", default: null, min: 1, max: FANOUT_BATCH_SIZE_MAX },
   { name: "concurrency", type: "int", default: 8, min: 1, max: FANOUT_CONCURRENCY_MAX },
   { name: "max_retries", type: "int", default: 2, min: 0, max: FANOUT_RETRIES_MAX },
@@ -64,10 +73,14 @@ async function sha256Hex(text: string): Promise<string> {
 const barsKeyOf = (id: string): string => `studies/bars/${id}.json`;
 
 /** The study's bars: stored under their content id (once: the same bars are never written twice). */
-async function storeBars(bucket: R2Like, b: Record<string, unknown>): Promise<{ id: string; bars: Bar[] }> {
-  if (b.data !== null) {
+async function storeBars(
+  bucket: R2Like,
+  b: Record<string, unknown>,
+  field = "data",
+): Promise<{ id: string; bars: Bar[] }> {
+  if (b.data !== null && b.data !== undefined) {
     if (!Array.isArray(b.data))
-      throw new ApiError(400, "INVALID_FIELD", "data must be an array of bars", { field: "data" });
+      throw new ApiError(400, "INVALID_FIELD", `${field} must be an array of bars`, { field });
     const text = JSON.stringify(b.data);
     const id = await sha256Hex(text);
     const head = (bucket as R2Like & { head?(key: string): Promise<unknown> }).head;
@@ -75,11 +88,40 @@ async function storeBars(bucket: R2Like, b: Record<string, unknown>): Promise<{ 
     if (!exists) await bucket.put(barsKeyOf(id), text);
     return { id, bars: b.data as Bar[] };
   }
-  const id = b.bars_id as string | null;
-  if (id === null) throw new ApiError(400, "MISSING_FIELD", "data or bars_id is required", { field: "data" });
-  if (!BARS_ID_RE.test(id))
+  const id = (b.bars_id as string | null | undefined) ?? null;
+  if (id === null) throw new ApiError(400, "MISSING_FIELD", `${field} or bars_id is required`, { field });
+  if (typeof id !== "string" || !BARS_ID_RE.test(id))
     throw new ApiError(400, "INVALID_FIELD", "bars_id is a 64-hex content id", { field: "bars_id" });
   return { id, bars: await readJsonObject<Bar[]>(bucket, barsKeyOf(id)) };
+}
+
+interface StoredSet {
+  id: string;
+  bars: Bar[];
+  symbol: string | null;
+  timeframe: string | null;
+}
+
+/** The request's data sets (`datasets`, else `data`/`bars_id` as the one set), each stored once. */
+async function storeDataSets(bucket: R2Like, b: Record<string, unknown>): Promise<StoredSet[]> {
+  if (b.datasets === null) return [{ ...(await storeBars(bucket, b)), symbol: null, timeframe: null }];
+  if (b.data !== null || b.bars_id !== null)
+    throw new ApiError(400, "INVALID_DATASETS", "give data (or bars_id) or datasets, not both");
+  return Promise.all(
+    (b.datasets as unknown[]).map(async (raw, i) => {
+      const d = raw as Record<string, unknown> | null;
+      const str = (v: unknown) => v === undefined || v === null || typeof v === "string";
+      if (d === null || typeof d !== "object" || Array.isArray(d) || !str(d.symbol) || !str(d.timeframe))
+        throw new ApiError(400, "INVALID_DATASETS", `datasets[${i}] must be {data | bars_id, symbol?, timeframe?}`, {
+          dataset: i,
+        });
+      return {
+        ...(await storeBars(bucket, d, `datasets[${i}].data`)),
+        symbol: (d.symbol as string | null | undefined) ?? null,
+        timeframe: (d.timeframe as string | null | undefined) ?? null,
+      };
+    }),
+  );
 }
 
 /** The fan-out settings a study runs with, its defaults resolved (service.md 4 documents them). */
@@ -129,10 +171,19 @@ export function registerStudyRoutes(app: Hono, env: EdgeEnv, engine: Engine): vo
       plan: _p,
       ...rest
     } = b;
-    const { id: barsId, bars } = await storeBars(bucket, b);
+    const sets = await storeDataSets(bucket, b);
     let study: PreparedStudy;
     try {
-      study = prepareStudy({ ...rest, data: bars } as OptimizeRequest, FANOUT_CAPS);
+      study = prepareStudy(
+        b.datasets !== null
+          ? ({
+              ...rest,
+              data: null,
+              datasets: sets.map((x) => ({ data: x.bars, symbol: x.symbol, timeframe: x.timeframe })),
+            } as OptimizeRequest)
+          : ({ ...rest, data: sets[0]!.bars } as OptimizeRequest),
+        FANOUT_CAPS,
+      );
     } catch (e) {
       if (e instanceof OptimizeError) throw new ApiError(400, e.code, e.message, e.details);
       throw e;
@@ -145,7 +196,7 @@ export function registerStudyRoutes(app: Hono, env: EdgeEnv, engine: Engine): vo
       batchSize: f.batchSize,
       maxRetries: f.maxRetries,
       oosEveryTrial: study.oosEveryTrial,
-      plan: study.plan,
+      plans: study.sets.map((x) => x.plan),
       usPerBar,
     });
     const refusal = fanoutRefusal(estimate, limits, f.batchSize, usPerBar);
@@ -153,10 +204,14 @@ export function registerStudyRoutes(app: Hono, env: EdgeEnv, engine: Engine): vo
 
     const id = crypto.randomUUID();
     const specKey = `studies/${id}/spec.json`;
-    const { data: _data, ...request } = rest;
+    const { data: _data, datasets: _sets, ...request } = rest;
+    const barsId = sets[0]!.id;
     const spec: StudySpec = {
-      request: { ...(request as Omit<OptimizeRequest, "data">), parallelism: f.parallelism },
+      request: { ...(request as StudySpec["request"]), parallelism: f.parallelism },
       bars_key: barsKeyOf(barsId),
+      ...(b.datasets !== null
+        ? { datasets: sets.map((x) => ({ bars_key: barsKeyOf(x.id), symbol: x.symbol, timeframe: x.timeframe })) }
+        : {}),
       symbol: b.symbol as string,
       libraries,
       run_seconds: Math.max(1, Math.ceil((b.batch_deadline_ms as number) / 1000)),
@@ -187,6 +242,7 @@ export function registerStudyRoutes(app: Hono, env: EdgeEnv, engine: Engine): vo
         status: "success",
         ...started,
         bars_id: barsId,
+        ...(b.datasets !== null ? { bars_ids: sets.map((x) => x.id) } : {}),
         sampler: study.sampler,
         warning: study.warnings.length ? study.warnings.join("; ") : null,
         limits: { ...limits, us_per_bar: usPerBar },

@@ -17,11 +17,17 @@
 // trial is stored as it settles; an alarm that dies is retried by the platform and resumes: the
 // driver replays the stored trials' proposals (the Rng advances the same) without re-running them.
 
-import { driveStudy, OptimizeAbortedError, prepareStudy, type OptimizeRequest } from "../optimize/index.js";
-import type { Bar } from "../core/result.js";
+import { driveStudy, OptimizeAbortedError } from "../optimize/index.js";
 import type { EdgeEnv, FetcherLike } from "./bindings.js";
-import { FANOUT_CAPS } from "./fanout-limits.js";
-import { fromWire, readJsonObject, studiesBucket, toWire, type StudySpec, type WireScored } from "./trial-batch.js";
+import {
+  fromWire,
+  loadStudy,
+  readJsonObject,
+  studiesBucket,
+  toWire,
+  type StudySpec,
+  type WireScored,
+} from "./trial-batch.js";
 
 interface StorageLike {
   get<T>(key: string): Promise<T | undefined>;
@@ -140,8 +146,7 @@ export class StudyCoordinator {
     try {
       const bucket = studiesBucket(this.env);
       const spec = await readJsonObject<StudySpec>(bucket, meta.spec_key);
-      const bars = await readJsonObject<Bar[]>(bucket, spec.bars_key);
-      const study = prepareStudy({ ...spec.request, data: bars } as OptimizeRequest, FANOUT_CAPS);
+      const study = await loadStudy(bucket, spec);
       const prior = [...(await this.storage.list<WireScored>({ prefix: "t:" })).values()].map(fromWire);
       this.completed = prior.length;
       const evaluate = this.env.EVALUATE as FetcherLike | undefined;

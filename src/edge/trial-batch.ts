@@ -27,8 +27,11 @@ import { FANOUT_CAPS } from "./fanout-limits.js";
 
 /** What a study stores at `studies/<id>/spec.json`: the request without its bars, which are at `bars_key`. */
 export interface StudySpec {
-  request: Omit<OptimizeRequest, "data">;
+  request: Omit<OptimizeRequest, "data" | "datasets">;
+  /** The bars of a one-set study (the first set's in a study of several). */
   bars_key: string;
+  /** A study of several data sets: each set's bars and what it runs as. */
+  datasets?: { bars_key: string; symbol: string | null; timeframe: string | null }[];
   symbol: string;
   libraries: LibrarySource[];
   /** Timeout of one engine run, seconds. */
@@ -74,7 +77,25 @@ export async function readJsonObject<T>(bucket: R2Like, key: string): Promise<T>
 
 interface Loaded {
   study: PreparedStudy;
-  runner: TrialRunner;
+  runner: TrialRunner[];
+}
+
+/** A stored study checked again from its spec and bars (the coordinator and each batch do this). */
+export async function loadStudy(bucket: R2Like, spec: StudySpec): Promise<PreparedStudy> {
+  const req: OptimizeRequest = spec.datasets
+    ? {
+        ...spec.request,
+        data: null,
+        datasets: await Promise.all(
+          spec.datasets.map(async (d) => ({
+            data: await readJsonObject<Bar[]>(bucket, d.bars_key),
+            symbol: d.symbol,
+            timeframe: d.timeframe,
+          })),
+        ),
+      }
+    : ({ ...spec.request, data: await readJsonObject<Bar[]>(bucket, spec.bars_key) } as OptimizeRequest);
+  return prepareStudy(req, FANOUT_CAPS);
 }
 
 // Per isolate: the last few studies' checked spec, bars (as shared columns) and runner.
@@ -87,18 +108,25 @@ function load(env: EdgeEnv, engine: Engine, specKey: string): Promise<Loaded> {
     hit = (async () => {
       const bucket = studiesBucket(env);
       const spec = await readJsonObject<StudySpec>(bucket, specKey);
-      const bars = await readJsonObject<Bar[]>(bucket, spec.bars_key);
-      const study = prepareStudy({ ...spec.request, data: bars } as OptimizeRequest, FANOUT_CAPS);
-      const runner = studyTrialRunner(engine, study, {
-        script: study.script,
-        symbol: spec.symbol,
-        broker: TRIAL_BROKER,
-        options: {
-          mode: "auto",
-          timeoutSeconds: spec.run_seconds,
-          ...(spec.libraries.length ? { libraries: spec.libraries } : {}),
-        },
-      });
+      const study = await loadStudy(bucket, spec);
+      // one runner per data set: each packs its set's bars once and runs as that set's symbol/timeframe
+      const runner = study.sets.map((set) =>
+        studyTrialRunner(
+          engine,
+          { ...study, bars: set.bars },
+          {
+            script: study.script,
+            symbol: set.symbol ?? spec.symbol,
+            ...(set.timeframe ? { timeframe: set.timeframe } : {}),
+            broker: TRIAL_BROKER,
+            options: {
+              mode: "auto",
+              timeoutSeconds: spec.run_seconds,
+              ...(spec.libraries.length ? { libraries: spec.libraries } : {}),
+            },
+          },
+        ),
+      );
       return { study, runner };
     })();
     loaded.set(specKey, hit);

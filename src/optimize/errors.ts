@@ -11,7 +11,8 @@ export type OptimizeErrorCode =
   | "INVALID_SAMPLER"
   | "GRID_TOO_LARGE"
   | "TOO_MANY_RUNS"
-  | "INVALID_PARALLELISM";
+  | "INVALID_PARALLELISM"
+  | "INVALID_DATASETS";
 
 export class OptimizeError extends Error {
   readonly code: OptimizeErrorCode;

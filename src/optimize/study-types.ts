@@ -29,6 +29,40 @@ export interface OptimizeRequest {
    * result depends on the seed and this number only, not on how many trials run at once or where.
    */
   parallelism?: number | null;
+  /**
+   * Several data sets (symbols, timeframes) instead of `data`: every trial runs on each, and its score
+   * is their scores' `aggregate` ("mean", the default, or "min", the worst set's).
+   */
+  datasets?: DataSetRequest[] | null;
+  aggregate?: string | null;
+}
+
+export interface DataSetRequest {
+  data: unknown;
+  symbol?: string | null;
+  timeframe?: string | null;
+}
+
+export type Aggregate = "mean" | "min";
+export const AGGREGATES: readonly Aggregate[] = ["mean", "min"];
+export const DATASETS_MAX = 16;
+
+/** One data set of a study: its bars and validation slices, and what to run them as. */
+export interface DataSet {
+  bars: Bar[];
+  plan: Plan;
+  symbol: string | null;
+  timeframe: string | null;
+}
+
+/** A trial's scores on one data set of a several-set study. */
+export interface SetScore {
+  symbol: string | null;
+  timeframe: string | null;
+  is_score: number | null;
+  oos_score: number | null;
+  is_stats: TrialStatsJson | null;
+  oos_stats: TrialStatsJson | null;
 }
 
 /**
@@ -67,6 +101,8 @@ export interface TrialRecord {
   error: string | null;
   engine_runs: number;
   ms: number;
+  /** Per data set, in a study of several (the top-level scores are their aggregate; stats are per set only). */
+  sets?: SetScore[];
 }
 
 export interface OptimizeResult {
@@ -118,5 +154,8 @@ export interface PreparedStudy {
   fixedInputs: Record<string, unknown>;
   /** Generation size (OptimizeRequest.parallelism), at least 1. */
   parallelism: number;
+  /** The data sets: one (bars and plan above) unless the request gave `datasets`. */
+  sets: DataSet[];
+  aggregate: Aggregate;
   warnings: string[];
 }

@@ -8,9 +8,19 @@ import { OptimizeError } from "./errors.js";
 import { resolveSampler, SAMPLERS, type SamplerChoice } from "./samplers.js";
 import { gridSize, parseSpace } from "./space.js";
 import { OBJECTIVES, type ObjectiveName } from "./stats.js";
-import type { OptimizeRequest, OptimizeResult, PreparedStudy, StudyOptions, TrialRunner } from "./study-types.js";
-import { evaluateTrial, scoreWinnerOos } from "./trial-eval.js";
-import { IN_SAMPLE_WARNING, parseValidation, planValidation } from "./validation.js";
+import {
+  AGGREGATES,
+  DATASETS_MAX,
+  type Aggregate,
+  type DataSet,
+  type DataSetRequest,
+  type OptimizeRequest,
+  type OptimizeResult,
+  type PreparedStudy,
+  type StudyOptions,
+} from "./study-types.js";
+import { evaluateTrial, scoreWinnerOos, type TrialRunners } from "./trial-eval.js";
+import { IN_SAMPLE_WARNING, parseValidation, planValidation, type Plan } from "./validation.js";
 
 export type {
   OptimizeProgress,
@@ -41,12 +51,37 @@ export interface StudyCaps {
 
 export const SINGLE_HOST_CAPS: StudyCaps = { nTrials: N_TRIALS_CAP, engineRuns: ENGINE_RUNS_CAP };
 
+/** The request's data sets: `datasets`, else `data` as the one set. */
+function dataSetsOf(req: OptimizeRequest): DataSetRequest[] {
+  if (req.datasets === undefined || req.datasets === null) return [{ data: req.data }];
+  const list = req.datasets as unknown;
+  if (!Array.isArray(list) || list.length === 0 || list.length > DATASETS_MAX)
+    throw new OptimizeError("INVALID_DATASETS", `datasets must be an array of 1 to ${DATASETS_MAX} data sets`);
+  if (req.data !== undefined && req.data !== null)
+    throw new OptimizeError("INVALID_DATASETS", "give data or datasets, not both");
+  return list.map((d, i) => {
+    const x = d as Record<string, unknown> | null;
+    const str = (v: unknown) => v === undefined || v === null || typeof v === "string";
+    if (x === null || typeof x !== "object" || Array.isArray(x) || !str(x.symbol) || !str(x.timeframe))
+      throw new OptimizeError("INVALID_DATASETS", `datasets[${i}] must be {data, symbol?, timeframe?}`, { dataset: i });
+    return x as unknown as DataSetRequest;
+  });
+}
+
 /** Applies every check of service.md 2.3 after the schema, in order; throws OptimizeError. */
 export function prepareStudy(req: OptimizeRequest, caps: StudyCaps = SINGLE_HOST_CAPS): PreparedStudy {
   if (typeof req.script !== "string" || req.script.trim() === "")
     throw new OptimizeError("NO_SCRIPT", "script is empty");
-  const bars = toBarArray(req.data);
-  if (bars.length === 0) throw new OptimizeError("NO_DATA", "data has no bars");
+  const raw = dataSetsOf(req);
+  const barsOf = raw.map((d, i) => {
+    const bars = toBarArray(d.data);
+    if (bars.length === 0)
+      throw new OptimizeError("NO_DATA", raw.length > 1 ? `datasets[${i}] has no bars` : "data has no bars", {
+        ...(raw.length > 1 ? { dataset: i } : {}),
+      });
+    return bars;
+  });
+  const bars = barsOf[0]!;
   const decl = declarationKind(req.script);
   if (decl !== "strategy") {
     throw new OptimizeError(
@@ -56,7 +91,23 @@ export function prepareStudy(req: OptimizeRequest, caps: StudyCaps = SINGLE_HOST
   }
   const space = parseSpace(req.space);
   const spec = parseValidation(req.validation);
-  const plan = planValidation(spec, bars.length);
+  const sets: DataSet[] = raw.map((d, i) => {
+    let setPlan: Plan;
+    try {
+      setPlan = planValidation(spec, barsOf[i]!.length);
+    } catch (e) {
+      if (e instanceof OptimizeError && raw.length > 1)
+        throw new OptimizeError(e.code, `datasets[${i}]: ${e.message}`, { ...e.details, dataset: i });
+      throw e;
+    }
+    return { bars: barsOf[i]!, plan: setPlan, symbol: d.symbol ?? null, timeframe: d.timeframe ?? null };
+  });
+  const plan = sets[0]!.plan;
+  const aggregate = req.aggregate ?? "mean";
+  if (!AGGREGATES.includes(aggregate as Aggregate))
+    throw new OptimizeError("INVALID_DATASETS", `aggregate must be one of ${AGGREGATES.join(", ")}`, {
+      allowed: AGGREGATES,
+    });
   const objective = req.objective ?? "composite";
   if (!OBJECTIVES.includes(objective as ObjectiveName)) {
     throw new OptimizeError("INVALID_OBJECTIVE", `objective must be one of ${OBJECTIVES.join(", ")}`, {
@@ -83,11 +134,12 @@ export function prepareStudy(req: OptimizeRequest, caps: StudyCaps = SINGLE_HOST
       });
     }
   }
-  const estimated = nTrials * plan.folds;
+  const folds = sets.reduce((n, x) => n + x.plan.folds, 0);
+  const estimated = nTrials * folds;
   if (estimated > caps.engineRuns) {
     throw new OptimizeError(
       "TOO_MANY_RUNS",
-      `estimated engine runs ${estimated} (n_trials ${nTrials} x folds ${plan.folds}) exceed ${caps.engineRuns}`,
+      `estimated engine runs ${estimated} (n_trials ${nTrials} x folds ${folds}${sets.length > 1 ? ` over ${sets.length} data sets` : ""}) exceed ${caps.engineRuns}`,
       {
         estimated_runs: estimated,
         max_runs: caps.engineRuns,
@@ -112,14 +164,19 @@ export function prepareStudy(req: OptimizeRequest, caps: StudyCaps = SINGLE_HOST
     oosEveryTrial: req.oos_every_trial ?? true,
     fixedInputs: req.fixed_inputs ?? {},
     parallelism,
+    sets,
+    aggregate: aggregate as Aggregate,
     warnings,
   };
 }
 
-/** Runs a prepared study in process: trials in proposal order, scored, ranked. */
+/**
+ * Runs a prepared study in process: trials in proposal order, scored, ranked. A study of several data
+ * sets takes one runner per set (in the study's order) or one runner for all.
+ */
 export async function runStudy(
   study: PreparedStudy,
-  runner: TrialRunner,
+  runner: TrialRunners,
   options: StudyOptions = {},
 ): Promise<OptimizeResult> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
@@ -140,7 +197,7 @@ export async function runStudy(
 /** Checks and runs an optimize request. */
 export async function optimize(
   req: OptimizeRequest,
-  runner: TrialRunner,
+  runner: TrialRunners,
   options: StudyOptions = {},
 ): Promise<OptimizeResult> {
   return runStudy(prepareStudy(req), runner, options);

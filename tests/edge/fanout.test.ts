@@ -204,6 +204,40 @@ describe("fanned-out studies", () => {
     expect(comparable(done.result)).toEqual(comparable(mine));
   }, 120_000);
 
+  it("two data sets (symbols, timeframes), scores aggregated: the local study with a runner per set", async () => {
+    const other = randomWalkBars(200).slice(60);
+    const datasets = [
+      { data: BARS, symbol: "AAA", timeframe: "60" },
+      { data: other, symbol: "BBB", timeframe: "D" },
+    ];
+    const body = { n_trials: 80, seed: 8, sampler: "tpe", min_trades: 1, aggregate: "min", parallelism: 8 };
+    const started = await call(direct, "/studies", {
+      json: { script: STRATEGY, space: SPACE, datasets, ...body, concurrency: 4 },
+    });
+    expect(started.status).toBe(202);
+    expect(started.json.bars_ids).toHaveLength(2);
+    const done = await settle(direct, started.json.id);
+    expect(done.state).toBe("done");
+    const study = prepareStudy({ script: STRATEGY, data: null, space: SPACE, datasets, ...body }, FANOUT_CAPS);
+    const engine = createInProcessEngine();
+    const runners = study.sets.map((set) =>
+      studyTrialRunner(
+        engine,
+        { ...study, bars: set.bars },
+        {
+          script: STRATEGY,
+          symbol: set.symbol as string,
+          timeframe: set.timeframe,
+          broker: TRIAL_BROKER,
+          options: { mode: "auto" },
+        },
+      ),
+    );
+    const mine = await runStudy(study, runners, { concurrency: 4 });
+    expect(mine.trials[20]!.sets).toHaveLength(2);
+    expect(comparable(done.result)).toEqual(comparable(mine));
+  }, 120_000);
+
   it("a failing batch and a batch past its deadline are retried; the result is unchanged", async () => {
     await proxy("/__mode", { fail: [40], hang: [80], hangMs: 8000, delay: 0 });
     const started = await call(proxied, "/studies", {

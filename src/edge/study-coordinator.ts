@@ -66,6 +66,11 @@ interface Counters {
   max_in_flight: number;
 }
 
+interface Progress {
+  completed: number;
+  best_index: number | null;
+}
+
 const trialKey = (index: number): string => `t:${String(index).padStart(6, "0")}`;
 
 export class StudyCoordinator {
@@ -114,12 +119,14 @@ export class StudyCoordinator {
   }
 
   private async status(meta: StudyMeta, withTrials = false): Promise<Record<string, unknown>> {
+    // in memory while this instance runs the study; else what it last stored (an evicted object, a finished study)
+    const stored = this.running ? null : await this.storage.get<Progress>("progress");
     const out: Record<string, unknown> = {
       id: meta.id,
       state: meta.status,
-      completed: this.running ? this.completed : (await this.storage.list({ prefix: "t:" })).size,
+      completed: stored?.completed ?? this.completed,
       total: meta.total,
-      best_index: this.bestIndex,
+      best_index: stored ? stored.best_index : this.bestIndex,
       batch_size: meta.batch_size,
       concurrency: meta.concurrency,
       parallelism: meta.parallelism,
@@ -179,6 +186,8 @@ export class StudyCoordinator {
             const w = replies.get(p.trial.index);
             replies.delete(p.trial.index);
             if (w) writes.push(this.storage.put(trialKey(p.trial.index), w));
+            // one small record a poll reads instead of listing every trial (puts to one key coalesce)
+            writes.push(this.storage.put("progress", { completed: p.completed, best_index: p.best_index }));
           },
         },
       );

@@ -32,9 +32,10 @@ export const PLAN_LIMITS: Record<WorkersPlan, PlanLimits> = {
 export const PAID_CPU_MS_MAX = 300_000;
 
 /**
- * Estimated CPU per bar of one engine run on workerd, in microseconds: interpret (workerd forbids
- * `new Function`) of a strategy of a few dozen lines runs at 1-5 us a bar (docs/benchmarks.md); 10 is
- * the conservative default the check uses. FANOUT_US_PER_BAR overrides it for heavier scripts.
+ * Estimated CPU per bar of one engine run on workerd, in microseconds: a middle figure, not a bound.
+ * Interpret (workerd forbids `new Function`; only scripts compiled ahead of time run compiled) measured
+ * 1.3-13.6 us a bar on the bench scripts, 7.6 on the strategy one (docs/benchmarks.md "Edge worker").
+ * FANOUT_US_PER_BAR overrides it for a heavier script.
  */
 export const US_PER_BAR_DEFAULT = 10;
 

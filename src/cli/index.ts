@@ -181,7 +181,12 @@ Examples:
     .option("--holdout-frac <F>", "holdout test fraction (default 0.3, clamped to 0.05..0.8)", fractionArg)
     .option("--min-trades <N>", "fewer closed trades score -inf (default 5)", intArg("--min-trades", 0))
     .option("--seed <N>", "makes the search reproducible", intArg("--seed", null))
-    .option("--data <FILE>", "bars from a CSV or JSON file")
+    .option(
+      "--data <FILE>",
+      "bars from a CSV or JSON file; repeat it for a study over several data sets, each trial scored on all (--aggregate)",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
+    .option("--aggregate <A>", "several --data: a trial's score is the sets' mean (default) or min")
     .option("--time-unit <UNIT>", TIME_UNIT_HELP, timeUnitArg, "auto")
     .option("--json", "print the full result as JSON on stdout")
     .option(

@@ -25,15 +25,26 @@ import {
 import { createNodeEngine } from "../server/node/pool.js";
 import { studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
 
-function loadBars(a: Args): Bar[] | string {
-  if (!a.data) return randomWalkBars(a.bars);
-  const text = readText(a.data, "data file");
+function loadFile(a: Args, file: string): Bar[] | string {
+  const text = readText(file, "data file");
   const parsed =
-    /\.json$/i.test(a.data) || /^\s*[[{]/.test(text)
+    /\.json$/i.test(file) || /^\s*[[{]/.test(text)
       ? parseJsonBars(text, { timeUnit: a.timeUnit })
       : parseCsvBars(text, { timeUnit: a.timeUnit });
-  if (isBarDataError(parsed)) return `${a.data}: ${parsed.error}${parsed.line ? ` (line ${parsed.line})` : ""}`;
+  if (isBarDataError(parsed)) return `${file}: ${parsed.error}${parsed.line ? ` (line ${parsed.line})` : ""}`;
   return toBarArray(parsed as unknown as OhlcvInput);
+}
+
+/** The study's data sets: each --data file, else seeded random-walk bars. */
+function loadBars(a: Args): Bar[][] | string {
+  if (!a.data?.length) return [randomWalkBars(a.bars)];
+  const sets: Bar[][] = [];
+  for (const file of a.data) {
+    const bars = loadFile(a, file);
+    if (typeof bars === "string") return bars;
+    sets.push(bars);
+  }
+  return sets;
 }
 
 /** The validation object for the request: walk-forward windows derive from the bar count. */
@@ -89,6 +100,8 @@ function printTable(res: OptimizeResult): void {
   console.log(
     `sampler ${res.sampler}, objective ${res.objective}, validation ${res.validation.mode}, ${res.n_trials} trials (${errors} failed), ${res.engine_runs} engine runs, ${res.ms} ms`,
   );
+  const sets = res.trials.find((t) => t.sets)?.sets?.length;
+  if (sets) console.log(`${sets} data sets: scores are their aggregate; per-set stats in --json (trials[].sets)`);
   if (res.best_params)
     console.log(
       `best #${res.best_index}: ${JSON.stringify(res.best_params)}  is ${fmt(res.best_is_score)}  oos ${fmt(res.best_oos_score)}`,
@@ -105,6 +118,7 @@ const USAGE_CODES = new Set([
   "GRID_TOO_LARGE",
   "TOO_MANY_RUNS",
   "INVALID_PARALLELISM",
+  "INVALID_DATASETS",
   // refused by a --remote worker: the study does not fit its plan's limits, or the URL is wrong
   "TOO_MANY_SUBREQUESTS",
   "BATCH_CPU_EXCEEDED",
@@ -150,11 +164,12 @@ export async function execute(script: string, a: Args): Promise<number> {
   const engine = createNodeEngine();
   try {
     const source = readText(script, "script");
-    const bars = loadBars(a);
-    if (typeof bars === "string") {
-      console.error(`resin optimize: ${bars}`);
+    const sets = loadBars(a);
+    if (typeof sets === "string") {
+      console.error(`resin optimize: ${sets}`);
       return 1;
     }
+    const bars = sets[0]!;
     let space = a.space;
     if (space === undefined) {
       const probe = await engine.run({ script: source, data: bars, symbol: "CHART", options: { mode: "interpret" } });
@@ -167,11 +182,15 @@ export async function execute(script: string, a: Args): Promise<number> {
         throw new UsageError("the strategy has no int/float inputs with minval and maxval; pass --space");
       space = { params };
     }
+    const several = sets.length > 1;
     const req: OptimizeRequest = {
       script: source,
-      data: bars,
+      // several --data files: a study over several data sets (their symbol is the chart's, CHART)
+      ...(several ? { data: null, datasets: sets.map((data) => ({ data })) } : { data: bars }),
+      ...(a.aggregate !== undefined ? { aggregate: a.aggregate } : {}),
       space,
-      validation: validationOf(a, bars.length),
+      // walk-forward windows derive from the shortest set, so they fit every set
+      validation: validationOf(a, Math.min(...sets.map((x) => x.length))),
       ...(a.trials !== undefined ? { n_trials: a.trials } : {}),
       ...(a.sampler !== undefined ? { sampler: a.sampler } : {}),
       ...(a.objective !== undefined ? { objective: a.objective } : {}),
@@ -185,12 +204,14 @@ export async function execute(script: string, a: Args): Promise<number> {
     let best = "-";
     const res = await runStudy(
       study,
-      studyTrialRunner(engine, study, {
-        script: source,
-        symbol: "CHART",
-        broker: TRIAL_BROKER,
-        options: { mode: "auto" },
-      }),
+      // one runner per data set (each packs its own bars once)
+      study.sets.map((set) =>
+        studyTrialRunner(
+          engine,
+          { ...study, bars: set.bars },
+          { script: source, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto" } },
+        ),
+      ),
       {
         concurrency: engine.concurrency,
         onProgress: (p) => {

@@ -35,7 +35,9 @@ export interface OptimizeOptions {
   holdoutFrac?: number;
   minTrades?: number;
   seed?: number;
-  data?: string;
+  /** Data files: one, or several for a study over several data sets. */
+  data?: string[];
+  aggregate?: string;
   timeUnit: TimeUnit;
   json?: boolean;
   /** TPE's generation size (service.md 3); a --remote study's default is the worker's. */

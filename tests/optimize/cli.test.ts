@@ -57,6 +57,30 @@ describe("resin optimize", () => {
     expect(out.join("\n")).toMatch(/Usage: resin optimize/);
   });
 
+  it("repeated --data: a study over several data sets, each trial scored on every set", async () => {
+    const csv = (n: number, drift: number) =>
+      [
+        "time,open,high,low,close,volume",
+        ...Array.from({ length: n }, (_, i) => {
+          const c = 100 + Math.sin(i / 4) * 5 + i * drift;
+          return `${1_700_000_000_000 + i * 3_600_000},${c - 0.3},${c + 1},${c - 1},${c},100`;
+        }),
+      ].join("\n");
+    const a = file("a.csv", csv(120, 0.05));
+    const b = file("b.csv", csv(160, -0.02));
+    const args = [STRATEGY, "--data", a, "--data", b, "--trials", "8", "--seed", "2", "--min-trades", "0"];
+    expect(await command([...args, "--aggregate", "min", "--json"])).toBe(0);
+    const res = JSON.parse(out.join("\n"));
+    expect(res.trials).toHaveLength(8);
+    for (const t of res.trials.filter((x: { error: string | null }) => !x.error)) {
+      expect(t.sets).toHaveLength(2);
+      expect(t.is_score).toBe(Math.min(t.sets[0].is_score, t.sets[1].is_score));
+    }
+    out.length = 0;
+    expect(await command([...args, "--aggregate", "median"])).toBe(2);
+    expect(err.join("\n")).toMatch(/INVALID_DATASETS/);
+  });
+
   it("--remote: a URL that is not http(s) exits 2, an unreachable worker exits 1, both with their codes", async () => {
     expect(await command([STRATEGY, "--bars", "60", "--remote", "ftp://example.test"])).toBe(2);
     expect(err.join("\n")).toMatch(/INVALID_URL/);

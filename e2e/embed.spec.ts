@@ -272,6 +272,38 @@ export const wrong: number = engine;
     ).toBe(true);
   });
 
+  it("a page bundled by Vite (production build) from the installed package draws the chart too", async () => {
+    const dir = join(tmp, "site", "bundled");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "index.html"),
+      `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<resin-chart id="c" data="/bars.csv" style="height: 300px" script='//@version=6
+indicator("bundled")
+plot(ta.sma(close, 20), "SMA")'></resin-chart>
+<script type="module" src="./main.js"></script>`,
+    );
+    writeFileSync(
+      join(dir, "main.js"),
+      `import "resin/web";
+window.seen = [];
+const c = document.getElementById("c");
+c.addEventListener("resin-result", (e) => seen.push(e.detail.result.count));
+c.addEventListener("resin-error", (e) => seen.push(e.detail.message));
+`,
+    );
+    const { build } = await import("vite");
+    await build({ root: dir, base: "./", logLevel: "warn", configFile: false, build: { outDir: join(dir, "dist") } });
+    const p = await page.context().newPage();
+    const errors: string[] = [];
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(`${site.url}/bundled/dist/`);
+    await p.waitForFunction(() => (window as any).seen.length > 0, null, { timeout: 60_000 });
+    expect(await p.evaluate(() => (window as any).seen)).toEqual([600]);
+    expect(errors).toEqual([]);
+    await p.close();
+  });
+
   it("createEngine() runs and optimizes in workers; plot columns arrive as transferred Float64Arrays", async () => {
     const r = await page.evaluate(() => (window as any).engineCheck());
     expect(r).toEqual({ error: null, fastIsColumn: true, fastLen: 600, trades: expect.any(Number), trials: 3 });

@@ -820,8 +820,9 @@ class Gen {
     if (SECURITY_CALLS.has(e.name)) return this.security(e);
     const inline = this.inlineCall(e);
     if (inline !== null) return inline;
-    if (e.def.direct && !e.def.stateful && e.order === undefined) {
-      // positional arguments, no argument array (BuiltinDef.direct)
+    if (e.def.direct && !e.def.stateful && givenInOrder(e)) {
+      // positional arguments, no argument array (BuiltinDef.direct); JavaScript evaluates them left
+      // to right, which is the written order when the given ones were written in parameter order
       const d = this.ref(`direct:${e.def.name}`, { k: "direct", def: e.def });
       return `K${d}(ctx${e.args.map((a) => `, ${a ? this.expr(a) : "undefined"}`).join("")})`;
     }
@@ -966,6 +967,21 @@ function isInputCall(name: string): boolean {
 }
 
 /** An argument whose evaluation has no effect and does not depend on the bar: a constant. */
+/**
+ * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
+ * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).
+ */
+function givenInOrder(e: Extract<RExpr, { k: "call" }>): boolean {
+  if (e.order === undefined) return true;
+  let last = -1;
+  for (const i of e.order) {
+    if (e.args[i] === undefined) continue;
+    if (i < last) return false;
+    last = i;
+  }
+  return true;
+}
+
 function constantArg(e: RExpr): boolean {
   if (e.k === "const") return true;
   if (e.k === "unary" || e.k === "cast") return constantArg(e.e);

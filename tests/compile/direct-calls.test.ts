@@ -104,6 +104,36 @@ describe("array builtins called positionally", () => {
   });
 });
 
+describe("order builtins called positionally", () => {
+  const strat = (body: string) => `//@version=6\nstrategy("s")\n${body}\n`;
+  it("strategy.exit with named arguments in parameter order passes its values, no argument array", () => {
+    const text = generatedSource(program(strat('strategy.exit("XL", "L", limit = close + 2, stop = close - 1)')));
+    // id, from_entry, qty, qty_percent, profit, limit, loss, stop
+    expect(text).toContain(
+      '(ctx, "XL", "L", undefined, undefined, undefined, (b_close + (2)), undefined, (b_close - (1)))',
+    );
+  });
+  it("named arguments written out of parameter order keep the argument array (evaluated as written)", () => {
+    const text = generatedSource(program(strat('strategy.exit("XL", stop = close - 1, from_entry = "L")')));
+    expect(text).toMatch(/K\d+\[7\] = \(b_close - \(1\)\), K\d+\[1\] = "L"/);
+  });
+  it("entries, exits and closes agree with interpret, brackets re-placed on every bar", async () => {
+    await same(
+      strat(
+        [
+          "if ta.crossover(ta.ema(close, 5), ta.ema(close, 13))",
+          '    strategy.entry("L", strategy.long, comment = "in")',
+          "if ta.crossunder(ta.ema(close, 5), ta.ema(close, 13))",
+          '    strategy.entry("S", strategy.short, qty = 2)',
+          'strategy.exit("XL", "L", stop = low - 1, limit = high + 2, comment_loss = "sl")',
+          'strategy.exit("XS", "S", profit = 150, loss = 100)',
+          'if bar_index % 40 == 0\n    strategy.close("S", comment = "t")',
+        ].join("\n"),
+      ),
+    );
+  });
+});
+
 describe("input.* after the first bar", () => {
   it("reads the value the call site keeps instead of calling again", () => {
     const text = generatedSource(program(v6('len = input.int(14, "Length", minval = 1)\nplot(ta.sma(close, len))')));

@@ -141,3 +141,21 @@ export async function startEdge(
   const url = (await mf.ready).toString().replace(/\/$/, "");
   return { url, stop: () => mf.dispose() };
 }
+
+/**
+ * The app in a new page of `browser` at `viewport`, once it is ready and has drawn its first chart;
+ * page errors go to `errors` when given.
+ */
+export async function openApp(
+  server: Server,
+  browser: Browser,
+  viewport = { width: 1366, height: 768 },
+  errors?: string[],
+): Promise<Page> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  if (errors) page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${server.url}/`);
+  await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
+  await waitForRuns(page, 1);
+  return page;
+}

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { assertBuilt, launchBrowser, screenshot, startServer, waitForRuns, type Server } from "./harness.js";
+import { assertBuilt, launchBrowser, openApp, screenshot, startServer, waitForRuns, type Server } from "./harness.js";
 
 let server: Server;
 let browser: Browser;
@@ -44,11 +44,7 @@ async function clickBar(p: Page, bar: number): Promise<void> {
 beforeAll(async () => {
   assertBuilt();
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(`${server.url}/`);
-  await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
-  await waitForRuns(page, 1);
+  page = await openApp(server, browser, undefined, pageErrors);
 });
 
 afterAll(async () => {

@@ -272,6 +272,21 @@ export const wrong: number = engine;
     ).toBe(true);
   });
 
+  it("the data property takes bars as rows; the chart runs again on them", async () => {
+    const before = await page.evaluate(() => (window as any).seen.results.length);
+    await page.evaluate(() => {
+      const rows = Array.from({ length: 120 }, (_, i) => {
+        const c = 100 + Math.sin(i / 7) * 5;
+        return { time: Date.UTC(2024, 0, 1) + i * 86_400_000, open: c, high: c + 1, low: c - 1, close: c };
+      });
+      (document.querySelector("#bad") as any).data = rows;
+    });
+    await page.waitForFunction((n) => (window as any).seen.results.length > n, before, { timeout: 60_000 });
+    expect(await page.evaluate(() => (window as any).seen.results.at(-1))).toMatchObject({ id: "bad", bars: 120 });
+    const column = await page.evaluate(() => (document.querySelector("#bad") as any).result.series.RSI.length);
+    expect(column).toBe(120);
+  });
+
   it("a page bundled by Vite (production build) from the installed package draws the chart too", async () => {
     const dir = join(tmp, "site", "bundled");
     mkdirSync(dir, { recursive: true });

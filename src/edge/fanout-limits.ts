@@ -21,11 +21,13 @@ export interface PlanLimits {
   cpu_ms: number;
   /** Connections an invocation may have waiting for headers at once; more wait their turn. */
   connections: number;
+  /** CPU time of one Durable Object request or alarm, in ms (the coordinator: the sampler's proposals). */
+  coordinator_cpu_ms: number;
 }
 
 export const PLAN_LIMITS: Record<WorkersPlan, PlanLimits> = {
-  free: { plan: "free", subrequests: 50, cpu_ms: 10, connections: 6 },
-  paid: { plan: "paid", subrequests: 10_000, cpu_ms: 30_000, connections: 6 },
+  free: { plan: "free", subrequests: 50, cpu_ms: 10, connections: 6, coordinator_cpu_ms: 30_000 },
+  paid: { plan: "paid", subrequests: 10_000, cpu_ms: 30_000, connections: 6, coordinator_cpu_ms: 30_000 },
 };
 
 /** The largest CPU limit Paid can be configured to (`limits.cpu_ms` in wrangler.toml). */
@@ -38,6 +40,14 @@ export const PAID_CPU_MS_MAX = 300_000;
  * FANOUT_US_PER_BAR overrides it for a heavier script.
  */
 export const US_PER_BAR_DEFAULT = 10;
+
+/**
+ * TPE's proposals cost the coordinator CPU quadratic in the trials: each reads every earlier trial's
+ * value on every axis for each of its 24 candidates. Measured in Node (V8, as workerd): 2.9 us x n^2
+ * for n trials over two numeric axes (500 trials 1.0 s, 2,000 11 s, 4,000 47 s); 2 us x n^2 per axis is
+ * the estimate. Random and grid proposals are negligible.
+ */
+export const TPE_US_PER_TRIAL2_AXIS = 2;
 
 /** A fanned-out study's own caps (the single-host ones are service.md 7's 200 trials / 400 runs). */
 export const FANOUT_CAPS = { nTrials: 10_000, engineRuns: 40_000 };
@@ -55,11 +65,13 @@ export function planLimits(env: Record<string, unknown>, asked: string | null): 
   };
   const cpu = num("FANOUT_CPU_MS");
   const sub = num("FANOUT_MAX_SUBREQUESTS");
+  const coord = num("FANOUT_COORDINATOR_CPU_MS");
   return {
     ...base,
     // a deployment may declare a raised CPU limit (Paid only) or a lower one, never past the plan's ceiling
     cpu_ms: cpu === null ? base.cpu_ms : Math.min(cpu, base.plan === "paid" ? PAID_CPU_MS_MAX : base.cpu_ms),
     subrequests: sub === null ? base.subrequests : Math.min(sub, base.subrequests),
+    coordinator_cpu_ms: coord === null ? base.coordinator_cpu_ms : Math.min(coord, PAID_CPU_MS_MAX),
   };
 }
 
@@ -72,6 +84,8 @@ export interface FanoutShape {
   /** One validation plan per data set (a trial runs on every set). */
   plans: Plan[];
   usPerBar: number;
+  /** TPE: the axes its proposals read (0 for random and grid, whose proposals cost next to nothing). */
+  tpeAxes: number;
 }
 
 export interface FanoutEstimate {
@@ -82,6 +96,8 @@ export interface FanoutEstimate {
   batch_cpu_ms: number;
   /** Bars one trial runs (its in-sample slice and, when scored every trial, its out-of-sample slices). */
   bars_per_trial: number;
+  /** Estimated CPU of the coordinator's proposals (one alarm), in ms. */
+  coordinator_cpu_ms: number;
 }
 
 export function estimateFanout(s: FanoutShape): FanoutEstimate {
@@ -97,6 +113,7 @@ export function estimateFanout(s: FanoutShape): FanoutEstimate {
     max_subrequests: batches * (1 + s.maxRetries),
     batch_cpu_ms: Math.ceil((Math.min(s.batchSize, s.nTrials) * barsPerTrial * s.usPerBar) / 1000),
     bars_per_trial: barsPerTrial,
+    coordinator_cpu_ms: Math.ceil((TPE_US_PER_TRIAL2_AXIS * s.nTrials * s.nTrials * s.tpeAxes) / 1000),
   };
 }
 
@@ -125,6 +142,17 @@ export function fanoutRefusal(
         max_cpu_ms: limits.cpu_ms,
         us_per_bar: usPerBar,
         batch_size_that_fits: fit,
+      },
+    };
+  }
+  if (est.coordinator_cpu_ms > limits.coordinator_cpu_ms) {
+    return {
+      code: "COORDINATOR_CPU_EXCEEDED",
+      message: `TPE's proposals for this many trials are estimated at ${est.coordinator_cpu_ms} ms of CPU in the coordinator; a Durable Object alarm allows ${limits.coordinator_cpu_ms} ms (fewer trials, the random sampler, or FANOUT_COORDINATOR_CPU_MS up to ${PAID_CPU_MS_MAX} on a raised limit)`,
+      details: {
+        plan: limits.plan,
+        estimated_cpu_ms: est.coordinator_cpu_ms,
+        max_cpu_ms: limits.coordinator_cpu_ms,
       },
     };
   }

@@ -198,6 +198,7 @@ export function registerStudyRoutes(app: Hono, env: EdgeEnv, engine: Engine): vo
       oosEveryTrial: study.oosEveryTrial,
       plans: study.sets.map((x) => x.plan),
       usPerBar,
+      tpeAxes: study.sampler === "tpe" ? study.space.length : 0,
     });
     const refusal = fanoutRefusal(estimate, limits, f.batchSize, usPerBar);
     if (refusal) throw new ApiError(400, refusal.code, refusal.message, refusal.details);

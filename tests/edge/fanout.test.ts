@@ -325,6 +325,10 @@ describe("fanned-out studies", () => {
     });
     expect(many.status).toBe(400);
     expect(many.json).toMatchObject({ code: "TOO_MANY_SUBREQUESTS", estimated: 30_000, max: 10_000 });
+    // TPE's proposals grow with the square of the trials, all in the coordinator's one alarm
+    const tpe = await call(direct, "/studies", { json: { ...body, sampler: "tpe", n_trials: 5000 } });
+    expect(tpe.status).toBe(400);
+    expect(tpe.json).toMatchObject({ code: "COORDINATOR_CPU_EXCEEDED", estimated_cpu_ms: 100_000, max_cpu_ms: 30_000 });
     const runs = await call(direct, "/studies", {
       json: { ...body, n_trials: 10_000, validation: { mode: "walk-forward", train_bars: 40, test_bars: 10 } },
     });

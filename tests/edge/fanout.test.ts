@@ -77,8 +77,14 @@ beforeAll(async () => {
   const root = fileURLToPath(new URL("../../", import.meta.url));
   const bundle = await buildEdgeWorker(join(root, "build", `edge-fanout-${process.pid}`));
   const modules = (await edgeModules(bundle)) as WorkerOptions["modules"];
-  direct = new Miniflare({ workers: [edgeWorker(modules, "edge")] });
+  // the worker's one log line per request (hundreds of batches) is not wanted here; workerd's errors are
+  const handleRuntimeStdio = (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => {
+    out.resume();
+    err.pipe(process.stderr);
+  };
+  direct = new Miniflare({ workers: [edgeWorker(modules, "edge")], handleRuntimeStdio } as never);
   proxied = new Miniflare({
+    handleRuntimeStdio,
     workers: [
       edgeWorker(modules, "proxy"),
       {

@@ -10,7 +10,6 @@
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
-import { eachChild, eachStmtChild } from "../check/walk.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
@@ -92,7 +91,7 @@ class Gen {
   private labelN = 0;
   private fnN = 0;
   private loops: LoopCtx[] = [];
-  /** Numeric slots without history and never `var`: plain JS variables. */
+  /** Numeric slots without history (plain or `var`, not varip): plain JS variables. */
   private readonly local = new Set<number>();
   private readonly hoisted = new Set<RExpr>();
   private readonly plan: HoistPlan | null;
@@ -106,15 +105,11 @@ class Gen {
     hoist: boolean,
     exclude: Set<number>,
   ) {
-    const varSlots = persistentDeclSlots(prog.body);
+    // `var` slots of the main body too: the loop function runs every bar of a run in one call, so a
+    // local declared before the loop keeps its value from bar to bar as the state array does (no
+    // realtime rollback reaches compiled code); varip ones and those nested functions touch stay
     for (const v of prog.slots) {
-      if (
-        isNumericSlot(v) &&
-        v.hist < 0 &&
-        !varSlots.has(v.slot) &&
-        !prog.varipSlots.includes(v.slot) &&
-        !exclude.has(v.slot)
-      )
+      if (isNumericSlot(v) && v.hist < 0 && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
         this.local.add(v.slot);
     }
     this.plan = hoist ? new HoistPlan(prog) : null;
@@ -1000,18 +995,4 @@ function isNum(n: string): boolean {
 export function isNumericSlot(s: VarSlot): boolean {
   const n = s.type.name;
   return n === "int" || n === "float" || n === "color";
-}
-
-/** Slots of `var`/`varip` declarations anywhere in a block (nested blocks and function bodies included). */
-function persistentDeclSlots(body: RBlock): Set<number> {
-  const slots = new Set<number>();
-  const block = (b: RBlock): undefined => {
-    for (const s of b.stmts) {
-      if (s.k === "decl" && s.mode !== "plain") slots.add(s.v.slot);
-      eachStmtChild(s, expr);
-    }
-  };
-  const expr = (e: RExpr): undefined => eachChild(e, expr, block);
-  block(body);
-  return slots;
 }

@@ -134,6 +134,52 @@ describe("order builtins called positionally", () => {
   });
 });
 
+describe("var numbers as locals of the loop function (issue 18 part 3)", () => {
+  it("a var float/int without history is a JavaScript local, not a state-array slot", () => {
+    const text = generatedSource(
+      program(v6("var float peak = na\nvar int n = 0\nn += 1\npeak := math.max(nz(peak), high)\nplot(peak + n)")),
+    );
+    expect(text).not.toMatch(/N\[\d+\]/);
+    expect(text).toMatch(/if \(O\[\d+\] === 0\) \{ O\[\d+\] = 1; s\d+ = \+\(NaN\); \}|s\d+ = \+\(NaN\)/);
+  });
+  it("agree with interpret: var in blocks and loops, na starts, int coercion, history and function use", async () => {
+    await same(
+      v6(
+        [
+          "var float peak = na",
+          "var int streak = 0",
+          "var float acc = 0.5",
+          "var float seen = na",
+          "f(x) =>",
+          "    var float inner = 0.0",
+          "    inner += x",
+          "    inner",
+          "if close > open",
+          "    streak += 1",
+          "    var float firstUp = close",
+          "    acc += firstUp / 1000",
+          "else",
+          "    streak := 0",
+          "for i = 0 to 2",
+          "    var int loops = 0",
+          "    loops += i",
+          "    acc += loops * 1e-6",
+          "peak := na(peak) or high > peak ? high : peak",
+          "var float hist = 0.0",
+          "hist := hist + close - open",
+          "seen := bar_index % 4 == 0 ? na : -0.0",
+          "plot(peak)",
+          "plot(streak / 3)",
+          "plot(acc)",
+          "plot(hist[2])",
+          "plot(f(close))",
+          "plot(1 / seen)",
+        ].join("\n"),
+      ),
+    );
+  });
+});
+
 describe("input.* after the first bar", () => {
   it("reads the value the call site keeps instead of calling again", () => {
     const text = generatedSource(program(v6('len = input.int(14, "Length", minval = 1)\nplot(ta.sma(close, len))')));

@@ -1,6 +1,7 @@
 // The bindings the edge worker reads (wrangler.toml / Miniflare options). Only the Workers APIs
 // it uses are typed here, so the project needs no @cloudflare/workers-types.
 
+import type { DurableObjectNamespaceLike } from "../mesh/bindings.js";
 import type { D1Like } from "../mesh/d1.js";
 
 export interface KVLike {
@@ -57,7 +58,7 @@ export interface EdgeEnv {
   FORWARD_EVENTS?: string;
   FREE_TIER_LIMITS?: string;
   /** Fanned-out studies (studies.ts): one StudyCoordinator Durable Object per study, and this worker itself. */
-  STUDIES?: unknown;
+  STUDIES?: DurableObjectNamespaceLike;
   EVALUATE?: FetcherLike;
   /** "free" or "paid" (default): the Workers plan whose limits a fanned-out study is checked against. */
   WORKERS_PLAN?: string;

@@ -9,7 +9,6 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fanoutWrangler } from "./fanout-bindings.js";
 import { stringify } from "smol-toml";
 import { DEFAULT_CRONS, type CtlConfig, type WorkerConfig } from "./config.js";
 import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
@@ -17,6 +16,7 @@ import type { AotReport } from "./edge-aot.js";
 import { CtlError, EXIT } from "./errors.js";
 import type { StoreKind } from "./provider-local.js";
 import { applyPendingWith, migrationFiles } from "./sql.js";
+import { allStores, workerBindings, wranglerBindings } from "./worker-bindings.js";
 
 export interface ProcessResult {
   status: number | null;
@@ -44,12 +44,8 @@ export const defaultRunner: ProcessRunner = (cmd, args, opts = {}) => {
 
 export const API_BASE = "https://api.cloudflare.com/client/v4";
 
-/** The stores the edge worker binds, as named on Cloudflare. */
-export const CF_STORES: { kind: StoreKind; binding: string; name: string }[] = [
-  { kind: "kv", binding: "RESIN_KV", name: "resin-kv" },
-  { kind: "sql", binding: "RESIN_DB", name: "resin-db" },
-  { kind: "obj", binding: "RESIN_BARS", name: "resin-bars" },
-];
+/** The stores the workers bind, as named on Cloudflare (worker-bindings.ts). */
+export const CF_STORES: { kind: StoreKind; binding: string; name: string }[] = allStores();
 
 export interface RemoteStore {
   name: string;
@@ -188,7 +184,7 @@ export class CloudflareProvider {
     await this.api("DELETE", `${this.pathOf(kind)}/${encodeURIComponent(kind === "obj" ? name : found.id)}`);
   }
 
-  /** Creates the stores the edge worker binds when missing; records their ids for wrangler.toml. */
+  /** Creates the stores the workers bind when missing; records their ids for wrangler.toml. */
   async provision(): Promise<{ kind: StoreKind; name: string; id: string; status: string }[]> {
     const out: { kind: StoreKind; name: string; id: string; status: string }[] = [];
     for (const s of CF_STORES) {
@@ -223,7 +219,6 @@ export class CloudflareProvider {
     stores: { kind: StoreKind; name: string; id: string }[],
     migrationsDir?: string,
   ): string {
-    const idOf = (kind: StoreKind) => stores.find((s) => s.kind === kind);
     const doc: Record<string, unknown> = {
       name: worker,
       main: "worker.js",
@@ -232,32 +227,15 @@ export class CloudflareProvider {
       compatibility_flags: ["nodejs_compat"],
       workers_dev: true,
     };
-    if (cfg.kind === "edge") {
+    if (cfg.kind === "edge" || cfg.kind === "mesh") {
       // The bundle is already built (edge-build.ts): wrangler uploads it as is, kernels.wasm as a CompiledWasm module.
       doc.no_bundle = true;
       doc.find_additional_modules = true;
       doc.rules = [{ type: "CompiledWasm", globs: ["**/*.wasm"], fallthrough: false }];
-      const kv = idOf("kv");
-      const sql = idOf("sql");
-      const obj = idOf("obj");
-      if (kv) doc.kv_namespaces = [{ binding: "RESIN_KV", id: kv.id }];
-      if (obj) doc.r2_buckets = [{ binding: "RESIN_BARS", bucket_name: obj.name }];
-      if (sql)
-        doc.d1_databases = [
-          {
-            binding: "RESIN_DB",
-            database_name: sql.name,
-            database_id: sql.id,
-            ...(migrationsDir ? { migrations_dir: migrationsDir } : {}),
-          },
-        ];
-      doc.triggers = { crons: this.config?.crons ?? DEFAULT_CRONS };
-      // fanned-out studies: their coordinator object and the worker bound to itself
-      const fanout = fanoutWrangler(worker);
-      doc.durable_objects = fanout.durable_objects;
-      doc.migrations = fanout.migrations;
-      doc.services = fanout.services;
     }
+    // Stores, Durable Objects (+ their SQLite migrations) and self bindings: the description both providers share.
+    Object.assign(doc, wranglerBindings(worker, cfg.kind, stores, migrationsDir).doc);
+    if (workerBindings(cfg.kind).crons) doc.triggers = { crons: this.config?.crons ?? DEFAULT_CRONS };
     const queues = stores.filter((s) => s.kind === "queues");
     if (queues.length)
       doc.queues = {
@@ -313,7 +291,11 @@ export class CloudflareProvider {
     if (cfg.kind === "edge") report = (await buildEdgeWorker(bundleDir, aot)).aot;
     else if (cfg.kind === "mesh") await buildMeshWorker(bundleDir);
     else writeFileSync(join(bundleDir, "worker.js"), readFileSync(join(this.root ?? ".", cfg.script as string)));
-    const stores = cfg.kind === "edge" ? (this.recordedStores() ?? (await this.provision())) : [];
+    // The stores this worker binds, provisioned first when the recorded ids lack one (e.g. the trade
+    // service's database in a workspace provisioned before it was described).
+    const recorded = this.recordedStores() ?? [];
+    const needed = wranglerBindings(worker, cfg.kind, recorded).missing;
+    const stores = needed.length ? await this.provision() : recorded;
     const migrations = this.root && migrationFiles(this.root).length ? join(this.root, "migrations") : undefined;
     const configFile = join(bundleDir, "wrangler.toml");
     writeFileSync(configFile, this.wranglerToml(worker, cfg, stores, migrations));
@@ -344,7 +326,7 @@ export class CloudflareProvider {
   }
 
   private async databaseId(): Promise<string> {
-    const rec = this.recordedStores()?.find((s) => s.kind === "sql");
+    const rec = this.recordedStores()?.find((s) => s.kind === "sql" && s.name === "resin-db");
     if (rec) return rec.id;
     const found = (await this.listStores("sql")).find((s) => s.name === "resin-db");
     if (!found)

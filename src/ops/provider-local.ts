@@ -28,12 +28,12 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Cron } from "croner";
-import { fanoutMiniflare } from "./fanout-bindings.js";
 import type { MiniflareOptions } from "miniflare";
 import { checkWorkerName, type WorkerConfig } from "./config.js";
 import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
 import type { AotReport } from "./edge-aot.js";
 import { CtlError, EXIT } from "./errors.js";
+import { miniflareBindings, workerBindings } from "./worker-bindings.js";
 
 export interface VersionInfo {
   worker: string;
@@ -58,11 +58,11 @@ export const STORE_KINDS = ["kv", "sql", "obj", "queues", "vectorize", "analytic
 export type StoreKind = (typeof STORE_KINDS)[number];
 export type StoreRegistry = Record<StoreKind, string[]>;
 
-/** The stores every local worker binds, by kind: binding names (the edge worker's bindings.ts). */
+/** The stores the CLI opens by default (db, infra, backups): the edge worker's (worker-bindings.ts). */
 export const DEFAULT_STORES: StoreRegistry = {
-  kv: ["RESIN_KV"],
-  sql: ["RESIN_DB"],
-  obj: ["RESIN_BARS"],
+  kv: workerBindings("edge").kv.map((s) => s.binding),
+  sql: workerBindings("edge").d1.map((s) => s.binding),
+  obj: workerBindings("edge").r2.map((s) => s.binding),
   queues: [],
   vectorize: [],
   analytics: [],
@@ -373,22 +373,33 @@ export class LocalProvider {
         return fetch(new URL(url.pathname + url.search, base), req as unknown as RequestInit);
       };
     }
-    const store = this.storeOptions() as { d1Databases: string[] };
-    // The trade service's own stores: its ledger (D1) and the MeshControl Durable Object (kill switch, rate limits).
-    const mesh =
-      cfg.kind === "mesh"
-        ? {
-            d1Databases: [...store.d1Databases, "MESH_DB"],
-            durableObjects: { MESH_CONTROL: "MeshControl" },
-            durableObjectsPersist: join(this.stateDir("obj"), "..", "do"),
-          }
-        : {};
-    // The evaluate worker's fanned-out studies: their coordinator object and the worker bound to itself.
-    const fanout = cfg.kind === "edge" ? fanoutMiniflare(worker, join(this.stateDir("obj"), "..", "do")) : null;
-    if (fanout) Object.assign(serviceBindings, fanout.serviceBindings);
+    // The worker's own bindings (worker-bindings.ts, shared with the cloudflare provider) plus the
+    // stores `infra` created; the stores persist under .resin/state, Durable Objects under .resin/state/do.
+    const reg = this.registry();
+    const own = miniflareBindings(
+      worker,
+      cfg.kind,
+      { kv: reg.kv.map(bindingName), sql: reg.sql.map(bindingName), obj: reg.obj.map(bindingName) },
+      join(this.stateDir("obj"), "..", "do"),
+    );
+    Object.assign(serviceBindings, own.serviceBindings);
+    const queues = this.bindings().queues;
+    const store = {
+      kvNamespaces: own.kvNamespaces,
+      r2Buckets: own.r2Buckets,
+      d1Databases: own.d1Databases,
+      ...(queues.length ? { queueProducers: queues } : {}),
+      kvPersist: this.stateDir("kv"),
+      r2Persist: this.stateDir("obj"),
+      d1Persist: this.stateDir("sql"),
+      ...(own.durableObjects
+        ? { durableObjects: own.durableObjects, durableObjectsPersist: own.durableObjectsPersist }
+        : {}),
+    };
     // The evaluate worker and the trade service share one internal key; a workspace key unless a secret sets it.
-    const internal =
-      cfg.kind === "edge" || cfg.kind === "mesh" ? { INTERNAL_KEY_BINDING: this.internalKey(), ...bindings } : bindings;
+    const internal = workerBindings(cfg.kind).secrets.includes("INTERNAL_KEY_BINDING")
+      ? { INTERNAL_KEY_BINDING: this.internalKey(), ...bindings }
+      : bindings;
     return {
       name: worker,
       modules,
@@ -399,8 +410,6 @@ export class LocalProvider {
       host: "127.0.0.1",
       port,
       ...store,
-      ...mesh,
-      ...(fanout ? { durableObjects: fanout.durableObjects, durableObjectsPersist: fanout.durableObjectsPersist } : {}),
       ...(Object.keys(serviceBindings).length ? { serviceBindings } : {}),
       bindings: internal,
       handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {

@@ -322,6 +322,8 @@ describe("cloudflare provider (injected wrangler)", () => {
       { title: "resin-kv" },
       { name: "resin-db" },
       { name: "resin-bars" },
+      // the trade service's database (worker-bindings.ts), provisioned with the rest
+      { name: "resin-mesh-db" },
     ]);
     const doc = parseToml(readFileSync(toml, "utf8")) as Record<string, any>;
     expect(doc).toMatchObject({

@@ -21,9 +21,10 @@ describe("Describe box", () => {
     expect(ok.ok).toBe(true);
     expect(ok.notes.join(" ")).toMatch(/not understood: .*fomc/);
     const bad = await requestScript("draw me a cat", null);
-    expect(bad).toMatchObject({ ok: false });
+    expect(bad).toMatchObject({ ok: false, code: "NOT_UNDERSTOOD" });
     const badServer = await requestScript("draw me a cat", "http://resin.local", viaApp);
     expect(badServer.ok).toBe(false);
+    expect(badServer).toMatchObject({ ok: false, code: "NOT_UNDERSTOOD" });
     if (!badServer.ok) expect(badServer.message).toMatch(/could not find a rule/);
   });
 

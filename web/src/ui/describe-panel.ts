@@ -9,10 +9,11 @@ import { h } from "./dom.js";
 
 export type DescribeOutcome =
   | { ok: true; script: string; verified: string[]; notes: string[] }
-  | { ok: false; message: string; notes: string[] };
+  | { ok: false; message: string; notes: string[]; code?: string };
 
 interface AnswerJson {
   status?: string;
+  code?: string;
   script?: string;
   message?: string;
   verified?: { name: string }[];
@@ -24,7 +25,12 @@ function outcomeOf(a: AnswerJson): DescribeOutcome {
   const notes = [...(a.corrections ?? []), ...(a.not_understood ?? []).map((n) => `not understood: ${n}`)];
   if (a.status === "success" && typeof a.script === "string")
     return { ok: true, script: a.script, verified: (a.verified ?? []).map((c) => c.name), notes };
-  return { ok: false, message: a.message ?? "no script came back", notes };
+  return {
+    ok: false,
+    message: a.message ?? "no script came back",
+    notes,
+    ...(typeof a.code === "string" ? { code: a.code } : {}),
+  };
 }
 
 /** Asks `serverUrl`'s POST /generate, or the in-page generator when `serverUrl` is null. */
@@ -58,7 +64,8 @@ export async function requestScript(
   try {
     return outcomeOf({ status: "success", ...(await generate(text)) });
   } catch (err) {
-    if (err instanceof GenerateError) return outcomeOf({ status: "error", message: err.message, ...err.details });
+    if (err instanceof GenerateError)
+      return outcomeOf({ status: "error", code: err.code, message: err.message, ...err.details });
     throw err;
   }
 }
@@ -89,7 +96,14 @@ export class DescribePanel {
     });
     this.button = h(
       "button",
-      { type: "button", class: "primary", "data-testid": "describe-go", onclick: () => void this.submit() },
+      {
+        type: "button",
+        class: "primary",
+        "data-testid": "describe-go",
+        // a long report beside it must not squeeze the label onto two lines
+        style: "flex-shrink: 0; white-space: nowrap;",
+        onclick: () => void this.submit(),
+      },
       "Write script",
     );
     this.report = h("div", {
@@ -128,7 +142,7 @@ export class DescribePanel {
       const out = await requestScript(text, this.host.serverUrl());
       const lines: (string | HTMLElement)[] = out.ok
         ? [`verified: ${out.verified.join(", ")}`]
-        : [h("span", { class: "error" }, out.message)];
+        : [h("span", { class: "error", "data-code": out.code ?? "" }, out.code ? `[${out.code}] ` : "", out.message)];
       for (const n of out.notes) lines.push(h("div", {}, n));
       this.report.replaceChildren(...lines);
       if (out.ok) this.host.apply(out.script);

@@ -15,7 +15,7 @@ interface Out {
   code: number;
   out: string;
   err: string;
-  // biome-ignore lint/suspicious/noExplicitAny: command payloads are checked field by field below
+  // command payloads, checked field by field below
   json: any;
 }
 

@@ -555,6 +555,23 @@ export class LocalProvider {
     }
   }
 
+  /** The run record of a dev server whose process is gone (it crashed or was killed), or null. */
+  deadRun(worker: string): { pid: number; url: string; port: number } | null {
+    let run: { pid: number; url: string; port: number };
+    try {
+      run = JSON.parse(readFileSync(this.runFile(worker), "utf8"));
+    } catch {
+      return null;
+    }
+    try {
+      process.kill(run.pid, 0);
+      return null;
+    } catch (e) {
+      // EPERM: alive under another user, not dead
+      return (e as NodeJS.ErrnoException).code === "ESRCH" ? run : null;
+    }
+  }
+
   /** The URL of a running dev server of this workspace, if its process is alive. */
   runningUrl(worker: string): string | null {
     try {

@@ -9,6 +9,7 @@ import type { CmdResult, Ctx, Inv } from "../context.js";
 import { packageRoot } from "../edge-build.js";
 import { EXIT } from "../errors.js";
 import { table } from "../output.js";
+import { restartDetached } from "../dev-restart.js";
 
 export async function checkPrerequisites(ctx: Ctx): Promise<CmdResult> {
   const root = packageRoot();
@@ -50,13 +51,18 @@ export async function checkPrerequisites(ctx: Ctx): Promise<CmdResult> {
   };
 }
 
-export async function checkHealth(ctx: Ctx): Promise<CmdResult> {
+async function probe(ctx: Ctx): Promise<{ worker: string; status: string; url: string; detail: string }[]> {
   const cfg = ctx.config();
   const rows: { worker: string; status: string; url: string; detail: string }[] = [];
   for (const [name, w] of Object.entries(cfg.workers)) {
     const url = w.url ?? ctx.local().runningUrl(name);
     if (!url) {
-      rows.push({ worker: name, status: "stopped", url: "", detail: "not running (resinctl dev start)" });
+      const dead = ctx.providerName() === "local" && ctx.local().deadRun(name);
+      rows.push(
+        dead
+          ? { worker: name, status: "dead", url: dead.url, detail: `dev server (pid ${dead.pid}) is gone` }
+          : { worker: name, status: "stopped", url: "", detail: "not running (resinctl dev start)" },
+      );
       continue;
     }
     try {
@@ -72,16 +78,108 @@ export async function checkHealth(ctx: Ctx): Promise<CmdResult> {
       rows.push({ worker: name, status: "down", url, detail: (e as Error).message });
     }
   }
+  return rows;
+}
+
+interface Fix {
+  what: string;
+  detail: string;
+}
+
+/**
+ * What `check health --fix` repairs on the local provider: the workspace first (state directories and
+ * stores, secrets' modes and internal key, pending SQL migrations, broken current versions: the
+ * `repair` fixes, which a running worker picks up by hot reload), then every dev worker whose process
+ * died, restarted detached on its port. Workers never started and what needs an operator are reported.
+ */
+async function healthFixes(
+  ctx: Ctx,
+  rows: Awaited<ReturnType<typeof probe>>,
+): Promise<{ fixed: Fix[]; unfixed: Fix[] }> {
+  const fixed: Fix[] = [];
+  const unfixed: Fix[] = [];
+  if (ctx.providerName() !== "local") {
+    unfixed.push({
+      what: "cloudflare",
+      detail:
+        "--fix repairs the local provider's workspace; on Cloudflare redeploy (resinctl deploy worker <name>) or migrate (resinctl db migrate)",
+    });
+    return { fixed, unfixed };
+  }
+  for (const s of await runChecks(ctx)) {
+    if (s.status === "ok") continue;
+    const fix = FIXES[s.step];
+    if (!fix) {
+      unfixed.push({ what: s.step, detail: `${s.detail} (${s.fix ?? "manual"})` });
+      continue;
+    }
+    try {
+      fixed.push({ what: s.step, detail: `${s.detail}: ${await fix(ctx)}` });
+    } catch (e) {
+      unfixed.push({ what: s.step, detail: `${s.detail}: ${(e as Error).message}` });
+    }
+  }
+  const cfg = ctx.config();
+  for (const r of rows) {
+    const w = cfg.workers[r.worker];
+    if (r.status === "dead" && w) {
+      const dead = ctx.local().deadRun(r.worker);
+      try {
+        const { pid, url } = await restartDetached(ctx.local(), r.worker, dead?.port ?? w.port, ctx.env);
+        fixed.push({ what: `worker ${r.worker}`, detail: `restarted (pid ${pid}) on ${url}` });
+      } catch (e) {
+        unfixed.push({ what: `worker ${r.worker}`, detail: (e as Error).message });
+      }
+    } else if (r.status === "stopped") {
+      unfixed.push({ what: `worker ${r.worker}`, detail: "never started here: resinctl dev start" });
+    } else if (r.status !== "ok" && !w?.url) {
+      // alive but failing: a broken version was redeployed above (hot reload); anything else needs a look
+      unfixed.push({
+        what: `worker ${r.worker}`,
+        detail: `${r.status}: ${r.detail} (resinctl logs worker ${r.worker})`,
+      });
+    } else if (r.status !== "ok") {
+      unfixed.push({ what: `worker ${r.worker}`, detail: `${r.status} at its configured url ${r.url}` });
+    }
+  }
+  return { fixed, unfixed };
+}
+
+export async function checkHealth(ctx: Ctx, { opts }: Inv): Promise<CmdResult> {
+  let rows = await probe(ctx);
+  let fixes: { fixed: Fix[]; unfixed: Fix[] } | null = null;
+  if (opts.fix) {
+    fixes = await healthFixes(ctx, rows);
+    // probed again: what the fixes changed, and what they did not
+    if (fixes.fixed.length) rows = await probe(ctx);
+  }
   // Nothing running is infrastructure unavailable too (exit 3), not a healthy answer.
   const bad = rows.some((r) => r.status !== "ok");
-  return {
-    data: { workers: rows },
-    text: table(
+  const lines = [
+    table(
       ctx.out,
       ["worker", "status", "url", "detail"],
       rows.map((r) => [r.worker, r.status, r.url, r.detail]),
     ),
-    ...(bad ? { exit: EXIT.INFRA } : {}),
+  ];
+  if (fixes) {
+    lines.push(
+      fixes.fixed.length || fixes.unfixed.length
+        ? table(
+            ctx.out,
+            ["fix", "status", "detail"],
+            [
+              ...fixes.fixed.map((f) => [f.what, "fixed", f.detail]),
+              ...fixes.unfixed.map((f) => [f.what, "not fixed", f.detail]),
+            ],
+          )
+        : "nothing to fix",
+    );
+  }
+  return {
+    data: { workers: rows, ...(fixes ? { fixed: fixes.fixed, unfixed: fixes.unfixed } : {}) },
+    text: lines.join("\n"),
+    ...(bad || fixes?.unfixed.length ? { exit: EXIT.INFRA } : {}),
   };
 }
 
@@ -199,7 +297,12 @@ export const commands: Record<string, Cmd> = {
     prerequisites: leaf("node, workerd, esbuild, kernels.wasm (and wrangler for cloudflare)", checkPrerequisites),
     setup: leaf("config, state and keys", checkSetup),
     health: leaf("probe every worker's /health", checkHealth, {
-      options: [["--fix", "repair what can be repaired"]],
+      options: [
+        [
+          "--fix",
+          "repair the workspace (stores, secrets, migrations, broken versions), restart dead dev workers; reports what it fixed and what not",
+        ],
+      ],
     }),
     fix: leaf("run the fixes the checks call for", checkFix, { options: [["--dry-run", "only list them"]] }),
     "submodule-gitignore": leaf("the worker submodules are not ignored and .resin/ is", submoduleGitignore, {

@@ -19,7 +19,7 @@ import {
   migrationFiles,
 } from "../sql.js";
 import { randomBytes } from "node:crypto";
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
 
 export interface Step {
   step: string;
@@ -56,7 +56,7 @@ export async function runChecks(ctx: Ctx): Promise<Step[]> {
       return null;
     }),
     await wrap("state", "resinctl repair infra", () => {
-      const missing = ["kv", "sql", "obj", "queues"].filter((k) => !existsSync(join(root, ".resin", "state", k)));
+      const missing = ["kv", "sql", "obj", "queues", "do"].filter((k) => !existsSync(join(root, ".resin", "state", k)));
       return missing.length ? `missing .resin/state/${missing.join(", ")}` : null;
     }),
     await wrap("secrets", "resinctl repair secrets", () => {
@@ -113,6 +113,8 @@ export async function repairWorker(ctx: Ctx, name: string, force = false): Promi
 export async function repairInfra(ctx: Ctx): Promise<string> {
   const local = ctx.local();
   for (const k of ["kv", "sql", "obj", "queues"] as const) local.stateDir(k);
+  // the Durable Objects' storage (studies, the trade service's kill switch and rate limits)
+  mkdirSync(join(local.root, ".resin", "state", "do"), { recursive: true });
   await local.withStores(async () => undefined);
   return "state directories and stores present";
 }

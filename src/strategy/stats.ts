@@ -45,20 +45,44 @@ export class EquityTracker {
     this.count++;
   }
 
+  /**
+   * One pass over the open trades values the equity at the close, low and high together (each sum
+   * runs in trade order with openProfit's expression, so the figures are Broker.equity's bit for bit);
+   * flat, there is nothing to sum.
+   */
   onBar(broker: Broker, ctx: BrokerHost): void {
     const ledger = broker.ledger;
-    const booked = broker.settings.initialCapital + ledger.netProfit - ledger.openCommission();
-    if (booked > this.peakEquity) this.peakEquity = booked;
-    if (booked < this.troughEquity) this.troughEquity = booked;
-    const eqClose = broker.equity(ctx.close);
+    const open = ledger.open;
+    const base = broker.settings.initialCapital + ledger.netProfit;
+    const close = ctx.close;
+    let booked = base;
+    let eqClose = base + 0;
     let worst = eqClose;
     let best = eqClose;
-    if (ledger.side() !== 0) {
-      const a = broker.equity(ctx.low);
-      const b = broker.equity(ctx.high);
+    if (open.length !== 0) {
+      const low = ctx.low;
+      const high = ctx.high;
+      const pv = ledger.pointValue;
+      let comm = 0;
+      let opC = 0;
+      let opL = 0;
+      let opH = 0;
+      for (let i = 0; i < open.length; i++) {
+        const t = open[i];
+        comm += t.commission;
+        opC += (close - t.entryPrice) * t.side * t.qty * pv - t.commission;
+        opL += (low - t.entryPrice) * t.side * t.qty * pv - t.commission;
+        opH += (high - t.entryPrice) * t.side * t.qty * pv - t.commission;
+      }
+      booked = base - comm;
+      eqClose = base + (close === close ? opC : 0);
+      const a = base + (low === low ? opL : 0);
+      const b = base + (high === high ? opH : 0);
       worst = Math.min(a, b);
       best = Math.max(a, b);
     }
+    if (booked > this.peakEquity) this.peakEquity = booked;
+    if (booked < this.troughEquity) this.troughEquity = booked;
     const dd = this.peakEquity - worst;
     if (dd > this.maxDrawdown) this.maxDrawdown = dd;
     if (this.peakEquity > 0 && (dd / this.peakEquity) * 100 > this.maxDrawdownPercent)

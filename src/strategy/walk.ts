@@ -51,6 +51,26 @@ export class PathWalker {
   walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
     if (o !== o) return;
     const b = this.b;
+    // Flat with no order pending (exits wait for trades, which there are none): nothing can fill, no
+    // trade to mark, no margin to check; the walk would only move the price to the close.
+    if (
+      first &&
+      this.fastPath &&
+      !this.recalc &&
+      b.ledger.open.length === 0 &&
+      b.book.orders.length === 0 &&
+      !b.risk.capPending &&
+      h === h &&
+      l === l &&
+      c === c
+    ) {
+      this.cur = c;
+      if (this.trackRange) {
+        this.high = Math.max(o, h, l, c);
+        this.low = Math.min(o, h, l, c);
+      }
+      return;
+    }
     // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
     // for the others the bar's high and low bracket it anyway.
     this.cur = o;

@@ -20,6 +20,7 @@ import { placeOnce, publicOrder } from "./gateway.js";
 import { ensureLedger, getOrder, positions, putQuote, recentOrders } from "./ledger.js";
 import { PaperBroker } from "./paper-broker.js";
 import { internalSignal, type OrderIntent, webhookSignal } from "./signal.js";
+import { dedupWindowMs, derivedWebhookKey } from "./webhook-key.js";
 
 const QUOTE_SCHEMA: Schema = [
   { name: "symbol", type: "string", required: true },
@@ -60,6 +61,21 @@ async function place(c: Context, env: MeshEnv, intent: OrderIntent): Promise<Res
   return c.json({ status: "success", duplicate: out.duplicate, order: out.order });
 }
 
+/** A webhook's intent with its idempotency key: the given one, or derived (webhook-key.ts). */
+async function keyed(env: MeshEnv, s: ReturnType<typeof webhookSignal>): Promise<OrderIntent> {
+  const { derive, webhook: _w, secret: _s, ...intent } = s;
+  if (!derive) return intent;
+  const now = Date.now();
+  const { key, previous } = await derivedWebhookKey(derive, now, dedupWindowMs(env));
+  if (previous) {
+    // a retry just past a bucket boundary: the order of the previous bucket, if younger than the window
+    await ensureLedger(db(env));
+    const prev = await getOrder(db(env), previous.key);
+    if (prev && prev.created_at >= previous.since) return { ...intent, key: previous.key };
+  }
+  return { ...intent, key };
+}
+
 function control(env: MeshEnv) {
   const stub = controlStub(env);
   if (!stub) throw new ApiError(503, "CONTROL_UNAVAILABLE", "MESH_CONTROL (Durable Object) binding is not configured");
@@ -83,7 +99,7 @@ export function meshApp(env: MeshEnv): Hono {
     }
     const s = webhookSignal(await anyJson(c.req.raw));
     await requireWebhookSecret(env, s.webhook, s.secret);
-    return place(c, env, s);
+    return place(c, env, await keyed(env, s));
   };
   app.post("/signal", signal);
   // service.md 4 names the trade service's route POST /webhook: the same route.
@@ -94,7 +110,7 @@ export function meshApp(env: MeshEnv): Hono {
       body && typeof body === "object" && !Array.isArray(body) ? { ...body, webhook: c.req.param("id") } : body;
     const s = webhookSignal(withId);
     await requireWebhookSecret(env, s.webhook, s.secret);
-    return place(c, env, s);
+    return place(c, env, await keyed(env, s));
   });
 
   app.post("/chat/:bot", async (c) => {

@@ -34,6 +34,8 @@ export interface MeshEnv {
   CHAT_ALLOWLIST?: string;
   /** Telegram's X-Telegram-Bot-Api-Secret-Token for the chat-bot route. */
   TELEGRAM_WEBHOOK_SECRET?: SecretBinding;
+  /** Keyless webhooks without a `time`: identical deliveries within this many seconds are one order (default 60). */
+  WEBHOOK_DEDUP_WINDOW_S?: string;
   /** How long a reservation is held before a retry may take it over (ms, default 30000). */
   RESERVE_LEASE_MS?: string;
   [key: string]: unknown;

@@ -5,6 +5,7 @@
 import type { StrategyEvent } from "../core/result.js";
 import { ApiError } from "../server/errors.js";
 import { type Schema, validateBody } from "../server/validate.js";
+import type { WebhookFields } from "./webhook-key.js";
 
 /**
  * buy/sell move the position by qty; long/short are strategy entries (an entry against an open
@@ -58,6 +59,8 @@ const WEBHOOK_SCHEMA: Schema = [
   { name: "test", type: "bool", default: false },
   { name: "key", type: "string", default: null },
   { name: "comment", type: "string", default: null },
+  // TradingView's {{time}} (or {{timenow}}): keys a keyless alert (webhook-key.ts)
+  { name: "time", type: "string", default: null },
 ];
 
 function checkCommon(symbol: string, action: string, qty: number | null, key: string | null): Action {
@@ -90,27 +93,42 @@ export function internalSignal(body: unknown): OrderIntent {
   };
 }
 
-/** Validates a webhook body (the secret is checked by the caller, auth.ts). */
-export function webhookSignal(body: unknown): OrderIntent & { webhook: string; secret: string } {
-  const b = validateBody(body, WEBHOOK_SCHEMA);
+/**
+ * Validates a webhook body (the secret is checked by the caller, auth.ts). Without a `key` the intent's
+ * key is empty and `derive` holds what webhook-key.ts derives it from.
+ */
+export function webhookSignal(
+  body: unknown,
+): OrderIntent & { webhook: string; secret: string; derive: WebhookFields | null } {
+  // a numeric time (epoch ms from a sender other than TradingView) keys the same as its digits
+  const raw =
+    body && typeof body === "object" && typeof (body as { time?: unknown }).time === "number"
+      ? { ...body, time: String((body as { time: number }).time) }
+      : body;
+  const b = validateBody(raw, WEBHOOK_SCHEMA);
   const given = b.key as string | null;
   const action = checkCommon(b.symbol as string, b.action as string, b.qty as number | null, given);
   const webhook = b.webhook as string;
-  return {
-    webhook,
-    secret: b.secret as string,
-    // Without a key every delivery is a new order (TradingView alerts carry no id of their own; put
-    // {{timenow}} or {{time}} in a "key" field to make its retries idempotent).
-    key: `wh:${webhook}:${given ?? crypto.randomUUID()}`,
-    source: "webhook",
-    principal: `webhook:${webhook}`,
+  const time = b.time as string | null;
+  if (time !== null && (time.length === 0 || time.length > 64))
+    throw new ApiError(400, "INVALID_FIELD", "time must be 1-64 characters", { field: "time" });
+  const intent = {
     symbol: b.symbol as string,
     action,
     qty: b.qty as number | null,
     price: b.price as number | null,
     test: b.test as boolean,
+  };
+  return {
+    webhook,
+    secret: b.secret as string,
+    key: given === null ? "" : `wh:${webhook}:${given}`,
+    derive: given === null ? { webhook, ...intent, comment: b.comment as string | null, time } : null,
+    source: "webhook",
+    principal: `webhook:${webhook}`,
+    ...intent,
     queued_at: null,
-    meta: b.comment ? { comment: b.comment } : {},
+    meta: { ...(b.comment ? { comment: b.comment } : {}), ...(time !== null ? { time } : {}) },
   };
 }
 

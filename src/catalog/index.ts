@@ -12,12 +12,19 @@ for (const name of Object.keys(CATALOG.functions)) {
   if (lt > 0) GENERIC[name.slice(0, lt)] = name;
 }
 
+/** Found entries, one object per catalogue name (the checker asks at every call site; read-only). */
+const FOUND = new Map<string, Readonly<{ key: string; fn: CatalogFunction }>>();
+
 /** The catalogue entry of a function called as `name` (`array.new` finds `array.new<type>`). */
-export function catalogFunction(name: string): { key: string; fn: CatalogFunction } | undefined {
+export function catalogFunction(name: string): Readonly<{ key: string; fn: CatalogFunction }> | undefined {
+  const hit = FOUND.get(name);
+  if (hit) return hit;
   const fn = CATALOG.functions[name];
-  if (fn) return { key: name, fn };
-  const g = GENERIC[name];
-  return g ? { key: g, fn: CATALOG.functions[g]! } : undefined;
+  const g = fn ? undefined : GENERIC[name];
+  const found = fn ? { key: name, fn } : g ? { key: g, fn: CATALOG.functions[g]! } : undefined;
+  // only names in the catalogue are kept, so the map stays bounded whatever scripts call
+  if (found) FOUND.set(name, found);
+  return found;
 }
 
 export function catalogVariable(name: string): string | undefined {

@@ -6,6 +6,7 @@ import type { CatalogFunction } from "../catalog/index.js";
 import { CheckError } from "./errors.js";
 import { builtinAccept, mismatch, paramDoc } from "./arg-types.js";
 import {
+  copyType,
   elemOf,
   genericHead,
   keyOf,
@@ -41,8 +42,13 @@ export function placeArgs(
 ): ArgPlacement {
   const firstType = argTypes?.[0]?.name;
   const variadic = fn.params.includes("...");
-  const positional = args.filter((a) => !a.name).length;
-  const named = args.filter((a) => a.name).map((a) => a.name!.name);
+  // counted without per-call arrays: this runs at every builtin call site
+  let positional = 0;
+  const named: string[] = [];
+  for (const a of args) {
+    if (a.name) named.push(a.name.name);
+    else positional++;
+  }
   for (let i = 0; i < args.length; i++) {
     if (args[i]!.name && i < positional)
       throw new CheckError(`Positional arguments of '${name}' must come before named ones`, args[i]!.span);
@@ -99,15 +105,14 @@ export function placeArgs(
     chosen = fn.lists[0] ?? fn.params;
   }
   const positions: number[] = [];
-  const seen = new Set<number>();
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const p = a.name ? indexOfParam(name, fn.params, a) : fn.params.indexOf(chosen[i]!);
-    if (seen.has(p)) {
+    // (a call has a handful of arguments: a scan of the placed ones, no Set)
+    if (positions.includes(p)) {
       if (version >= 6 || a.name)
         throw new CheckError(`Argument '${fn.params[p]}' of '${name}' is given more than once`, a.span);
     }
-    seen.add(p);
     positions.push(p);
   }
   // The catalogue's optional lists are incomplete (plot's title is optional in Pine but not listed),
@@ -224,22 +229,24 @@ export function resultType(
   argTypes: (PType | undefined)[],
   typeArgs: string[],
 ): PType {
-  const given = argTypes.filter((x): x is PType => !!x);
-  const maxArgQ = given.reduce<Qual>((q, a) => (a.q > q ? a.q : q), 0 as Qual);
   const first = argTypes[0];
-  const rets = fn.returns.map(parseTypeText);
+  const rets = returnTypes(fn);
   if (rets.length === 0) return t("void");
-  if (rets.length === 1 && rets[0]!.name === "tuple") return rets[0]!;
+  if (rets.length === 1 && rets[0]!.name === "tuple") return copyType(rets[0]!);
   const tuple = rets.find((r) => r.name === "tuple");
   if (tuple) {
     // ta.vwap: the tuple form is the overload with the extra parameter (stdev_mult)
     const base = new Set(fn.lists[0] ?? []);
     const extended = argTypes.some((a, i) => a !== undefined && !base.has(fn.params[i]!));
-    if (extended) return tuple;
-    return rets.find((r) => r.name !== "tuple")!;
+    if (extended) return copyType(tuple);
+    return copyType(rets.find((r) => r.name !== "tuple")!);
   }
   const generic = genericResult(name, rets[0]!.name, first, argTypes, typeArgs);
   if (generic) return { name: generic, q: rets.length === 1 ? rets[0]!.q : SERIES };
+  // one documented return (most builtins): its type, without the overload search below
+  if (rets.length === 1) return { name: rets[0]!.name, q: rets[0]!.q };
+  const given = argTypes.filter((x): x is PType => !!x);
+  const maxArgQ = given.reduce<Qual>((q, a) => (a.q > q ? a.q : q), 0 as Qual);
   // choose a base: the followed argument's base when a return type has it, else float, else the first
   const bases = [...new Set(rets.map((r) => r.name))];
   let base = bases[0]!;
@@ -264,6 +271,17 @@ export function resultType(
     q = (geq[0] ?? Math.max(...quals)) as Qual;
   }
   return { name: base, q };
+}
+
+/** Each catalogue function's parsed return types (read-only: results are copied out of it). */
+const RETURNS = new WeakMap<CatalogFunction, PType[]>();
+function returnTypes(fn: CatalogFunction): PType[] {
+  let rets = RETURNS.get(fn);
+  if (!rets) {
+    rets = fn.returns.map(parseTypeText);
+    RETURNS.set(fn, rets);
+  }
+  return rets;
 }
 
 /** Builtins whose result type follows an argument other than the first (its parameter index). */

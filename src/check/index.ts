@@ -24,11 +24,27 @@ export interface CheckResult {
  * Checks a parsed program. The checker recovers per statement, so a script with several independent
  * errors gets all of them (in source order); the program is given only when there is none.
  */
-export function check(ast: Program, registry: Registry, libraries: LibrarySource[] = []): CheckResult {
+export interface CheckOptions {
+  /**
+   * Only the diagnostics (and declared types) are wanted, not a program to run (an editor checking on
+   * each change): skips the passes after checking that report nothing (history-ring numbering,
+   * compile eligibility), and returns no program.
+   */
+  diagnosticsOnly?: boolean;
+}
+
+export function check(
+  ast: Program,
+  registry: Registry,
+  libraries: LibrarySource[] = [],
+  options: CheckOptions = {},
+): CheckResult {
   const checker = new Checker(ast, registry, libraries);
   try {
     const program = checker.run();
     checkPlotCount(program, ast);
+    // (no half-finished program handed out: its history rings are not numbered yet)
+    if (options.diagnosticsOnly) return { diagnostics: [], declaredTypes: checker.declaredTypes };
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;

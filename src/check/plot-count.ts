@@ -78,11 +78,12 @@ export function checkPlotCount(program: ResolvedProgram, ast: Program): void {
 /** The plot-family calls in `e`, in the order the script evaluates them (arguments as written). */
 function collect(e: RExpr, out: PlotCall[]): void {
   if (e.k === "call") {
-    const order = e.order ?? e.args.map((_, i) => i);
-    for (const i of order) {
-      const a = e.args[i];
-      if (a !== undefined) collect(a, out);
-    }
+    if (e.order)
+      for (const i of e.order) {
+        const a = e.args[i];
+        if (a !== undefined) collect(a, out);
+      }
+    else for (const a of e.args) if (a !== undefined) collect(a, out);
     if (COUNTS[e.name]) out.push(e);
     return;
   }

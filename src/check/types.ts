@@ -50,11 +50,32 @@ export function maxQ(a: Qual, b: Qual): Qual {
   return a > b ? a : b;
 }
 
-/** Parses "series int", "simple float", "array<float>", "[series float, series float]". */
+/** Parsed catalogue type texts (only catalogue texts are parsed, so it stays bounded): the checker reads
+ *  the same few hundred texts at every call site. */
+const PARSED = new Map<string, PType>();
+
+/**
+ * Parses "series int", "simple float", "array<float>", "[series float, series float]". Each call gets
+ * its own object (callers refine a variable's type in place, `frac`), copied from a cached parse.
+ */
 export function parseTypeText(s: string): PType {
+  let ty = PARSED.get(s);
+  if (!ty) {
+    ty = parseTypeTextUncached(s);
+    PARSED.set(s, ty);
+  }
+  return copyType(ty);
+}
+
+/** A type's own copy (tuple elements included). */
+export function copyType(ty: PType): PType {
+  return ty.elems ? { name: ty.name, q: ty.q, elems: ty.elems.map(copyType) } : { name: ty.name, q: ty.q };
+}
+
+function parseTypeTextUncached(s: string): PType {
   s = s.trim();
   if (s.startsWith("[")) {
-    const elems = splitTop(s.slice(1, -1)).map(parseTypeText);
+    const elems = splitTop(s.slice(1, -1)).map(parseTypeTextUncached);
     return { name: "tuple", q: SERIES, elems };
   }
   const m = /^(const|input|simple|series)\s+(.*)$/.exec(s);

@@ -36,11 +36,17 @@ export class Undetermined {
 
   private walk(node: unknown): boolean {
     if (!node || typeof node !== "object") return false;
-    if (Array.isArray(node)) return node.some((x) => this.walk(x));
+    if (Array.isArray(node)) {
+      for (const x of node) if (this.walk(x)) return true;
+      return false;
+    }
     const o = node as { k?: string; v?: unknown; inst?: unknown };
     if ((o.k === "load" || o.k === "hist") && this.slots.has(o.v as VarSlot)) return true;
     if (o.k === "ucall" && this.insts.has(o.inst as FuncInstance)) return true;
-    for (const [key, val] of Object.entries(node)) {
+    // for..in, not Object.entries: no per-node arrays (this walk runs on every declaration's value)
+    const rec = node as Record<string, unknown>;
+    for (const key in rec) {
+      const val = rec[key];
       // slots, instances, types and builtin definitions are not sub-expressions
       if (
         key === "v" ||

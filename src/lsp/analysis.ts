@@ -1,6 +1,6 @@
 // One analysed version of a document: parse, check, the symbol index, the line index. Everything a
 // request needs is computed once per text and shared by every feature (completion while typing asks
-// many times for the same version).
+// many times for the same version); the two indexes only when a request first needs them.
 
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-types";
 import { registry } from "../builtins/index.js";
@@ -13,12 +13,12 @@ import { SymbolIndex } from "./symbol-index.js";
 
 export interface Analysis {
   text: string;
-  lines: LineIndex;
+  readonly lines: LineIndex;
   parsed: ParseResult;
   /** What `resin check` reports: the syntax diagnostics, then (when there is no syntax error) the checker's. */
   diagnostics: Diagnostic[];
   declaredTypes: Map<number, PType>;
-  index: SymbolIndex;
+  readonly index: SymbolIndex;
 }
 
 export function analyze(text: string): Analysis {
@@ -35,13 +35,31 @@ export function analyze(text: string): Analysis {
     const checked = safeCheck(parsed);
     if (checked.declaredTypes) declaredTypes = checked.declaredTypes;
   }
-  const index = new SymbolIndex(parsed.ast, (offset) => declaredTypes.get(offset), text);
-  return { text, lines: new LineIndex(text), parsed, diagnostics, declaredTypes, index };
+  const types = declaredTypes;
+  // built on the first request that needs them, not on each change: publishing diagnostics after a
+  // keystroke needs neither the symbol index (a walk of the whole tree) nor the line index
+  let index: SymbolIndex | undefined;
+  let lines: LineIndex | undefined;
+  return {
+    text,
+    parsed,
+    diagnostics,
+    declaredTypes,
+    get index() {
+      index ??= new SymbolIndex(parsed.ast, (offset) => types.get(offset), text);
+      return index;
+    },
+    get lines() {
+      lines ??= new LineIndex(text);
+      return lines;
+    },
+  };
 }
 
 function safeCheck(parsed: ParseResult): ReturnType<typeof check> {
   try {
-    return check(parsed.ast, registry);
+    // the editor runs nothing: no compile-eligibility pass on each keystroke
+    return check(parsed.ast, registry, [], { diagnosticsOnly: true });
   } catch (e) {
     // a checker fault is a warning, as in `resin check`: the syntax verdict still stands
     const message = `semantic checks could not run: ${e instanceof Error ? e.message : String(e)}`;

@@ -11,8 +11,9 @@ import { CONFIG_FILE } from "./workspace.js";
 
 export interface WorkerConfig {
   /** "edge" = the resin edge worker bundled from src/edge; "mesh" = the trade service bundled from
-   * src/mesh; otherwise a prebuilt ES module script. */
-  kind: "edge" | "mesh" | "script";
+   * src/mesh; "generate" = the script-writing worker (src/edge/generate-worker.ts, issue 23);
+   * otherwise a prebuilt ES module script. */
+  kind: "edge" | "mesh" | "generate" | "script";
   script?: string;
   port: number;
   compatibility_date: string;
@@ -44,8 +45,11 @@ export const DEFAULT_CONFIG: CtlConfig = {
   workers: {
     resin: { kind: "edge", port: 8788, compatibility_date: "2024-11-01", services: { TRADE_SERVICE: "trade" } },
     trade: { kind: "mesh", port: 8789, compatibility_date: "2024-11-01" },
+    generate: { kind: "generate", port: 8790, compatibility_date: "2024-11-01" },
   },
 };
+
+export const WORKER_KINDS: readonly WorkerConfig["kind"][] = ["edge", "mesh", "generate", "script"];
 
 /** Worker names: they become directory and binding names, so no path separators or dots. */
 export const WORKER_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -94,7 +98,7 @@ export function loadConfig(root: string): CtlConfig {
         },
       );
     workers[name] = {
-      kind: w.kind === "script" ? "script" : w.kind === "mesh" ? "mesh" : "edge",
+      kind: WORKER_KINDS.includes(w.kind as WorkerConfig["kind"]) ? (w.kind as WorkerConfig["kind"]) : "edge",
       port: typeof w.port === "number" ? w.port : 8788,
       compatibility_date: typeof w.compatibility_date === "string" ? w.compatibility_date : "2024-11-01",
       ...(typeof w.script === "string" ? { script: w.script } : {}),
@@ -182,8 +186,9 @@ export function setConfigValue(cfg: CtlConfig, key: string, raw: string): void {
       if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw usage("port must be 0-65535");
       w.port = Number(raw);
     } else if (field === "kind") {
-      if (raw !== "edge" && raw !== "mesh" && raw !== "script") throw usage("kind must be edge, mesh or script");
-      w.kind = raw;
+      if (!WORKER_KINDS.includes(raw as WorkerConfig["kind"]))
+        throw usage(`kind must be one of ${WORKER_KINDS.join(", ")}`);
+      w.kind = raw as WorkerConfig["kind"];
     } else if (field === "compatibility_date") {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw usage("compatibility_date is YYYY-MM-DD");
       w.compatibility_date = raw;

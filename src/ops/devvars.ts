@@ -25,6 +25,13 @@ export function declaredVars(worker: string): DeclaredVar[] {
       { name: "FORWARD_EVENTS", description: '"false" stops forwarding strategy events' },
       ...SYSTEM,
     ];
+  if (worker === "generate")
+    return [
+      { name: "RESIN_LLM_BASE_URL", description: "OpenAI-compatible endpoint (unset: the offline grammar)" },
+      { name: "RESIN_LLM_MODEL", description: "the model the endpoint serves" },
+      { name: "RESIN_LLM_API_KEY", description: "the endpoint's API key" },
+      ...SYSTEM,
+    ];
   return [...SYSTEM];
 }
 

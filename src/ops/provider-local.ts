@@ -30,7 +30,7 @@ import type { Readable } from "node:stream";
 import { Cron } from "croner";
 import type { MiniflareOptions } from "miniflare";
 import { checkWorkerName, type WorkerConfig } from "./config.js";
-import { buildEdgeWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
+import { buildEdgeWorker, buildGenerateWorker, buildMeshWorker, type EdgeBuildOptions } from "./edge-build.js";
 import type { AotReport } from "./edge-aot.js";
 import { CtlError, EXIT } from "./errors.js";
 import { miniflareBindings, workerBindings } from "./worker-bindings.js";
@@ -284,6 +284,8 @@ export class LocalProvider {
         report = b.aot;
       } else if (cfg.kind === "mesh") {
         bytes = (await buildMeshWorker(target)).bytes;
+      } else if (cfg.kind === "generate") {
+        bytes = (await buildGenerateWorker(target)).bytes;
       } else {
         if (!cfg.script)
           throw new CtlError("CONFIG_INVALID", `worker '${worker}' has no script path`, {

@@ -67,12 +67,22 @@ const MESH: WorkerBindings = {
 };
 
 /**
+ * The script-writing worker (src/edge/generate-worker.ts): no stores; the model endpoint comes from its
+ * secrets (without them it writes with the offline grammar).
+ */
+const GENERATE: WorkerBindings = {
+  ...NONE,
+  optionalSecrets: ["RESIN_LLM_BASE_URL", "RESIN_LLM_MODEL", "RESIN_LLM_API_KEY"],
+};
+
+/**
  * A worker kind's bindings. A plain script gets the edge worker's stores (what the local provider has
  * always given it), without the edge bundle's objects, self binding or crons.
  */
 export function workerBindings(kind: WorkerConfig["kind"]): WorkerBindings {
   if (kind === "edge") return EDGE;
   if (kind === "mesh") return MESH;
+  if (kind === "generate") return GENERATE;
   return { ...NONE, kv: EDGE.kv, d1: EDGE.d1, r2: EDGE.r2 };
 }
 

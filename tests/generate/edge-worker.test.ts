@@ -1,43 +1,18 @@
 // The script-writing edge worker (src/edge/generate-worker.ts) for real under Miniflare (workerd):
-// bundled like the evaluate worker (esbuild, kernels.wasm as a CompiledWasm module), it writes and
+// bundled as resinctl deploys it (src/ops/edge-build.ts: esbuild, kernels.wasm as a CompiledWasm module), it writes and
 // verifies a script with the offline grammar, codes bad requests like /run, and serves nothing else.
-import { copyFile, mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Miniflare, type MiniflareOptions } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/ops/edge-build.js";
+import { buildGenerateWorker, packageRoot } from "../../src/ops/edge-build.js";
 
 let mf: Miniflare;
 
 beforeAll(async () => {
-  const root = packageRoot();
-  // under the package (miniflare resolves module paths from its working directory)
-  const dir = join(root, "build", "generate-worker");
-  await mkdir(dir, { recursive: true });
-  const script = join(dir, "worker.js");
-  const wasm = join(dir, "kernels.wasm");
-  const { build } = await import("esbuild");
-  await build({
-    entryPoints: [join(root, "src", "edge", "generate-worker.ts")],
-    outfile: script,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
-    external: ["node:*"],
-    logLevel: "silent",
-    plugins: [
-      {
-        name: "resin-kernels",
-        setup(b) {
-          b.onResolve({ filter: /^resin:kernels\.wasm$/ }, () => ({ path: "./kernels.wasm", external: true }));
-        },
-      },
-    ],
-  });
-  await copyFile(join(root, "build", "kernels.wasm"), wasm);
+  // the bundle `resinctl deploy worker generate` deploys, under the package (miniflare resolves
+  // module paths from its working directory)
+  const { script, wasm } = await buildGenerateWorker(join(packageRoot(), "build", "generate-worker"));
   mf = new Miniflare({
     modules: [
       { type: "ESModule", path: script, contents: await readFile(script, "utf8") },

@@ -97,6 +97,8 @@ describe("check health --fix (local provider)", () => {
     expect(before.json.workers).toEqual([
       expect.objectContaining({ worker: "resin", status: "dead" }),
       expect.objectContaining({ worker: "trade", status: "stopped" }),
+      // the script-writing worker (issue 23), configured by default, never started here
+      expect.objectContaining({ worker: "generate", status: "stopped" }),
     ]);
     expect(before.json.fixed).toBeUndefined();
 
@@ -116,7 +118,10 @@ describe("check health --fix (local provider)", () => {
     expect(restarted!.pid).not.toBe(dev.pid);
     expect(fixed.json.workers[0]).toMatchObject({ worker: "resin", status: "ok" });
     // a worker nobody started is reported, not started: still exit 3
-    expect(fixed.json.unfixed).toEqual([{ what: "worker trade", detail: expect.stringContaining("dev start") }]);
+    expect(fixed.json.unfixed).toEqual([
+      { what: "worker trade", detail: expect.stringContaining("dev start") },
+      { what: "worker generate", detail: expect.stringContaining("dev start") },
+    ]);
     expect(fixed.code).toBe(3);
 
     // the repairs hold: nothing left for the workspace checks, the trade service's version is whole again

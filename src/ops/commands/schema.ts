@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { group, leaf, type Cmd } from "../command.js";
-import { configPath, PRESETS, TRANSPORTS, WORKER_NAME_RE } from "../config.js";
+import { configPath, PRESETS, TRANSPORTS, WORKER_KINDS, WORKER_NAME_RE } from "../config.js";
 import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT } from "../errors.js";
 import { table } from "../output.js";
@@ -19,7 +19,7 @@ export function workerSchema(worker: string, kind?: string): Record<string, unkn
     additionalProperties: false,
     required: ["kind"],
     properties: {
-      kind: { enum: ["edge", "mesh", "script"], ...(kind ? { default: kind } : {}) },
+      kind: { enum: [...WORKER_KINDS], ...(kind ? { default: kind } : {}) },
       script: {
         type: "string",
         minLength: 1,

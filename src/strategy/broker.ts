@@ -31,15 +31,18 @@ import { RiskRules } from "./risk.js";
 import { normaliseSettings, type StrategySettings } from "./settings.js";
 import { restoreSnapshot, takeSnapshot, type BrokerSnapshot } from "./snapshot.js";
 import { buildResult, EquityTracker } from "./stats.js";
-import type {
-  CloseRequest,
-  EntryRequest,
-  ExitOrder,
-  ExitRequest,
-  FillNote,
-  OpenTrade,
-  PendingOrder,
-  Side,
+import {
+  type CloseRequest,
+  type EntryRequest,
+  type ExitOrder,
+  type ExitRequest,
+  type FillNote,
+  LV_ACT,
+  LV_SL,
+  LV_TP,
+  type OpenTrade,
+  type PendingOrder,
+  type Side,
 } from "./types.js";
 import { PathWalker } from "./walk.js";
 
@@ -567,16 +570,19 @@ export class Broker {
 
   takeProfitLevel(e: ExitOrder, t: OpenTrade): number {
     if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    else if (e.lvStale !== 0) this.staleLevels(e, t);
     return e.lvTp;
   }
 
   stopLossLevel(e: ExitOrder, t: OpenTrade): number {
     if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    else if (e.lvStale !== 0) this.staleLevels(e, t);
     return e.lvSl;
   }
 
   trailActivation(e: ExitOrder, t: OpenTrade): number {
     if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    else if (e.lvStale !== 0) this.staleLevels(e, t);
     return e.lvAct;
   }
 
@@ -587,6 +593,16 @@ export class Broker {
     e.lvAct = trailActivation(e, t, this.mintick, this.version);
     e.lvPrice = t.entryPrice;
     e.lvSide = t.side;
+    e.lvStale = 0;
+  }
+
+  /** Works out again the levels of `e` whose arguments changed since levelsFor (same trade key). */
+  private staleLevels(e: ExitOrder, t: OpenTrade): void {
+    const stale = e.lvStale;
+    if (stale & LV_TP) e.lvTp = takeProfitLevel(e, t, this.mintick, this.version);
+    if (stale & LV_SL) e.lvSl = stopLossLevel(e, t, this.mintick, this.version);
+    if (stale & LV_ACT) e.lvAct = trailActivation(e, t, this.mintick, this.version);
+    e.lvStale = 0;
   }
 
   /** What exit `e` may still close of trade `t` (a no-qty exit takes what its sized siblings leave). */

@@ -3,7 +3,17 @@
 // that re-issues its brackets on every bar allocates nothing here; every record is built with all its
 // fields in one order, so the path walk sees one object shape.
 
-import type { ExitAlerts, ExitOrder, ExitRequest, OcaType, PendingOrder, Side } from "./types.js";
+import {
+  type ExitAlerts,
+  type ExitOrder,
+  type ExitRequest,
+  LV_ACT,
+  LV_SL,
+  LV_TP,
+  type OcaType,
+  type PendingOrder,
+  type Side,
+} from "./types.js";
 import { finite } from "./levels.js";
 
 /** A blank pending order; the caller writes every field with writeOrder. */
@@ -103,6 +113,7 @@ export function newExitOrder(): ExitOrder {
     lvTp: NaN,
     lvSl: NaN,
     lvAct: NaN,
+    lvStale: 0,
   };
 }
 
@@ -131,8 +142,9 @@ function same(a: number, b: number): boolean {
 /**
  * Writes a strategy.exit request into exit `e` (new or re-placed): everything but its queue place
  * (`seq`) and whether it has found its trades (`armed`), which a re-placed exit keeps. The cached
- * bracket levels (`lv*`) are dropped only when a field they derive from changed, so an exit re-placed
- * with the same levels on every bar keeps them: levels are worked out once per change, not per bar.
+ * bracket levels (`lv*`) are marked stale one by one, when a field they derive from changed, so an
+ * exit re-placed with the same levels on every bar keeps them and a moved stop recomputes only the
+ * stop: levels are worked out once per change, not per bar.
  */
 export function writeExit(
   e: ExitOrder,
@@ -148,25 +160,25 @@ export function writeExit(
   const stop = finite(req.stop);
   const trailPrice = finite(req.trailPrice);
   const trailPoints = finite(req.trailPoints);
-  if (
-    !(
-      same(e.profit, profit) &&
-      same(e.limit, limit) &&
-      same(e.loss, loss) &&
-      same(e.stop, stop) &&
-      same(e.trailPrice, trailPrice) &&
-      same(e.trailPoints, trailPoints)
-    )
-  ) {
+  // only the levels whose arguments changed are worked out again (an ATR stop moved every bar
+  // leaves the take-profit and the trail activation as they were)
+  let stale = 0;
+  if (!(same(e.profit, profit) && same(e.limit, limit))) {
     e.profit = profit;
     e.limit = limit;
+    stale |= LV_TP;
+  }
+  if (!(same(e.loss, loss) && same(e.stop, stop))) {
     e.loss = loss;
     e.stop = stop;
+    stale |= LV_SL;
+  }
+  if (!(same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
     e.trailPrice = trailPrice;
     e.trailPoints = trailPoints;
-    e.lvPrice = NaN;
-    e.lvSide = 0;
+    stale |= LV_ACT;
   }
+  if (stale !== 0) e.lvStale |= stale;
   e.id = req.id;
   e.fromEntry = fromEntry;
   e.qty = finite(req.qty);

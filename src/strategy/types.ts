@@ -127,14 +127,21 @@ export interface ExitOrder {
   /**
    * The bracket levels (levels.ts) last worked out, for a trade entered at `lvPrice` on `lvSide`:
    * they depend only on those and the exit's own fields, so the path walk reads them instead of
-   * rounding them again at every point. lvPrice NaN: none yet (re-placing the exit with other levels resets it).
+   * rounding them again at every point. lvPrice NaN: none yet. Re-placing the exit with other levels
+   * marks only the levels whose arguments changed stale (`lvStale`: LV_TP | LV_SL | LV_ACT).
    */
   lvPrice: number;
   lvSide: Side | 0;
   lvTp: number;
   lvSl: number;
   lvAct: number;
+  lvStale: number;
 }
+
+/** ExitOrder.lvStale bits: the take-profit, stop-loss and trail-activation levels to work out again. */
+export const LV_TP = 1;
+export const LV_SL = 2;
+export const LV_ACT = 4;
 
 export interface ExitAlerts {
   message: string | null;

@@ -9,6 +9,7 @@ import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, writeExit } from "../../src/strategy/orders.js";
+import { LV_ACT, LV_SL, LV_TP } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 import type { Bar } from "../../src/core/result.js";
@@ -100,20 +101,73 @@ describe("broker fast paths", () => {
     expect(trades).toBeGreaterThan(1000);
   });
 
-  it("an exit re-placed with the same levels keeps its cached levels; other levels drop them", () => {
+  it("an exit re-placed with the same levels keeps its cached levels; a changed level marks only itself stale", () => {
     const e = newExitOrder();
     const req = { id: "X", fromEntry: "L", stop: 99.5, limit: 101.25 };
     writeExit(e, req, "L", 1, 0, false);
+    expect(e.lvStale).toBe(LV_TP | LV_SL);
+    // as Broker.levelsFor leaves it
     e.lvPrice = 100;
     e.lvSide = 1;
     e.lvSl = 99.5;
+    e.lvStale = 0;
     writeExit(e, { ...req, comment: "again" }, "L", 2, 0, false);
     expect(e.lvPrice).toBe(100);
+    expect(e.lvStale).toBe(0);
     expect(e.comment).toBe("again");
     expect(e.placedBar).toBe(2);
     writeExit(e, { ...req, stop: 99.4 }, "L", 3, 0, false);
-    expect(e.lvPrice).toBeNaN();
+    expect(e.lvPrice).toBe(100);
+    expect(e.lvStale).toBe(LV_SL);
     expect(e.stop).toBe(99.4);
+    writeExit(e, { ...req, stop: 99.4, trailPoints: 50, trailOffset: 10 }, "L", 4, 0, false);
+    expect(e.lvStale).toBe(LV_SL | LV_ACT);
+  });
+
+  it("the broker works out again only the stale levels, equal to levels worked out from scratch", () => {
+    const ctx = makeCtx(columnsOf(walkRows(3, 1)), { type: "stock" });
+    const broker = createBroker({}, ctx);
+    const trade = {
+      entryId: "L",
+      entryComment: null,
+      entryBar: 0,
+      entryTime: 0,
+      entryPrice: 100.003,
+      side: 1 as const,
+      qty: 1,
+      initialQty: 1,
+      commission: 0,
+      bestPrice: 100,
+      worstPrice: 100,
+      exitFilled: new Map(),
+      trail: new Map(),
+      seq: 0,
+    };
+    const e = newExitOrder();
+    const req = { id: "X", fromEntry: "L", profit: 120, stop: 99.517, trailPrice: 101.004, trailOffset: 5 };
+    writeExit(e, req, "L", 0, 0, false);
+    expect(broker.takeProfitLevel(e, trade)).toBe(101.21);
+    expect(broker.stopLossLevel(e, trade)).toBe(99.51);
+    expect(e.lvStale).toBe(0);
+    // the stop moves: the take-profit and activation stay as they were, the stop is rounded again
+    const tp = e.lvTp;
+    const act = e.lvAct;
+    e.lvTp = -1;
+    e.lvAct = -2;
+    writeExit(e, { ...req, stop: 98.123 }, "L", 1, 0, false);
+    expect(broker.stopLossLevel(e, trade)).toBe(98.12);
+    expect(e.lvTp).toBe(-1);
+    expect(e.lvAct).toBe(-2);
+    e.lvTp = tp;
+    e.lvAct = act;
+    const fresh = newExitOrder();
+    writeExit(fresh, { ...req, stop: 98.123 }, "L", 1, 0, false);
+    for (const [a, b] of [
+      [broker.takeProfitLevel(e, trade), broker.takeProfitLevel(fresh, trade)],
+      [broker.stopLossLevel(e, trade), broker.stopLossLevel(fresh, trade)],
+      [broker.trailActivation(e, trade), broker.trailActivation(fresh, trade)],
+    ])
+      expect(Object.is(a, b)).toBe(true);
   });
 
   it("record_events false logs no events and books the same trades in both modes", async () => {

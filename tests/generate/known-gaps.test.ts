@@ -2,7 +2,7 @@
 // expected failures, each with its reason, to turn into request-table rows once the grammar reads
 // them. Each is checked by running the script, like the table.
 import { describe, expect, it } from "vitest";
-import { generate } from "../../src/generate/index.js";
+import { GenerateError, generate } from "../../src/generate/index.js";
 import { sampleBars } from "../../src/generate/sample-bars.js";
 import { runBoth } from "../helpers/run-both.js";
 
@@ -17,8 +17,17 @@ describe("resin generate: known gaps of the offline grammar", () => {
   });
 
   // Two alert clauses are joined with "and" into one condition per alert (crosses below 30 AND above
-  // 70 on the same bar), which never holds, so the alerts never fire; the verifier's "alerts" check
-  // only looks for an alert() call.
+  // 70 on the same bar), which never holds, so the alerts never fire. The verifier now requires an
+  // alert to fire on the sample bars, so the request is refused instead of answered with that script.
+  it("refuses the never-firing script with UNVERIFIED rather than returning it", async () => {
+    const err = await generate("rsi indicator: alert when rsi crosses below 30, alert when rsi crosses above 70").catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(GenerateError);
+    expect((err as GenerateError).code).toBe("UNVERIFIED");
+    expect((err as GenerateError).message).toMatch(/no alert fired on the sample bars/);
+  });
+
   it.fails("two alert clauses on one oscillator fire on the sample bars", async () => {
     const a = await generate("rsi indicator: alert when rsi crosses below 30, alert when rsi crosses above 70");
     const r = await runBoth(a.script, sampleBars(null));

@@ -3,8 +3,11 @@
 // before sending an order to a broker, so turning the switch on stops orders from the next gate call
 // on, everywhere (a KV flag read per job could lag by a job's length plus KV's propagation delay).
 //
-// The switch's state persists in the object's storage; the buckets live in memory (an evicted
-// object restarts them full, which only ever allows a burst of one window).
+// The switch's state persists in the object's storage, and so do the rate buckets (each one the gate
+// changes is written, one missing from memory is read back), so an evicted object does not restart
+// them full. Storage operations hold the object's input gate, so a gate's read-modify-write of its two
+// buckets is not interleaved with another gate. Refilled buckets are deleted from storage now and then
+// (bounded work per sweep).
 //
 // It also serialises orders per symbol (/lock, /unlock): the gateway sizes an order from the ledger's
 // position and checks the position cap, then places and commits; two orders of one symbol doing that
@@ -16,7 +19,7 @@
 
 import type { DurableObjectNamespaceLike, FetcherLike, MeshEnv } from "./bindings.js";
 import { numberVar } from "./bindings.js";
-import { TokenBuckets } from "./rate-limit.js";
+import { type Bucket, TokenBuckets } from "./rate-limit.js";
 
 export interface KillSwitchState {
   on: boolean;
@@ -37,9 +40,22 @@ export type GateAnswer =
   | { allow: false; code: "RATE_LIMITED"; message: string; retry_after_ms: number };
 
 interface DurableObjectStateLike {
-  storage: { get<T>(key: string): Promise<T | undefined>; put(key: string, value: unknown): Promise<void> };
+  storage: {
+    get<T>(key: string): Promise<T | undefined>;
+    get<T>(keys: string[]): Promise<Map<string, T>>;
+    put(key: string, value: unknown): Promise<void>;
+    put(entries: Record<string, unknown>, opts?: { allowUnconfirmed?: boolean }): Promise<void>;
+    list<T>(opts: { prefix: string; limit: number; startAfter?: string }): Promise<Map<string, T>>;
+    delete(keys: string[]): Promise<number>;
+  };
   blockConcurrencyWhile<T>(fn: () => Promise<T>): Promise<T>;
 }
+
+/** Storage key prefix of the rate buckets ("rl:key:<principal>", "rl:symbol:<symbol>"). */
+const BUCKET_PREFIX = "rl:";
+/** Gates between sweeps of refilled buckets out of storage, and buckets looked at per sweep. */
+const SWEEP_EVERY = 256;
+const SWEEP_BATCH = 512;
 
 const OFF: KillSwitchState = { on: false, updated_at: null, last_on_at: null };
 
@@ -64,6 +80,9 @@ export class MeshControl {
   private readonly locks = new Map<string, SymbolLock>();
   private readonly perKey: TokenBuckets;
   private readonly perSymbol: TokenBuckets;
+  private gates = 0;
+  /** Where the next sweep of stored buckets starts (it walks the keys round-robin). */
+  private sweepAfter: string | undefined;
 
   constructor(
     private readonly state: DurableObjectStateLike,
@@ -78,7 +97,7 @@ export class MeshControl {
 
   async fetch(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
-    if (path === "/gate" && request.method === "POST") return Response.json(this.gate(await request.json()));
+    if (path === "/gate" && request.method === "POST") return Response.json(await this.gate(await request.json()));
     if (path === "/lock" && request.method === "POST") return Response.json(await this.lock(await request.json()));
     if (path === "/unlock" && request.method === "POST") {
       const { name, holder } = (await request.json()) as { name: string; holder: string };
@@ -129,7 +148,7 @@ export class MeshControl {
     next.grant();
   }
 
-  private gate(g: GateRequest): GateAnswer {
+  private async gate(g: GateRequest): Promise<GateAnswer> {
     if (this.kill.on) return { allow: false, code: "KILL_SWITCH_ON", message: "kill switch is on: orders halted" };
     if (g.queued_at !== null && this.kill.last_on_at !== null && g.queued_at <= this.kill.last_on_at)
       return {
@@ -137,9 +156,13 @@ export class MeshControl {
         code: "CANCELLED_BY_KILL_SWITCH",
         message: "queued before the kill switch was last turned on: cancelled",
       };
-    const now = Date.now();
     const keyBucket = `key:${g.principal}`;
     const symbolBucket = `symbol:${g.symbol}`;
+    await this.loadBuckets([
+      [this.perKey, keyBucket],
+      [this.perSymbol, symbolBucket],
+    ]);
+    const now = Date.now();
     const wait = Math.max(this.perKey.waitMs(keyBucket, now), this.perSymbol.waitMs(symbolBucket, now));
     if (wait > 0)
       return {
@@ -148,9 +171,47 @@ export class MeshControl {
         message: `rate limit for ${g.principal} / ${g.symbol} reached`,
         retry_after_ms: wait,
       };
-    this.perKey.take(keyBucket, now);
-    this.perSymbol.take(symbolBucket, now);
+    // The memory buckets are the truth while the object lives; storage is for its successor, so the
+    // answer does not wait for the write to be confirmed (a crash in between forgets one token's use).
+    await this.state.storage.put(
+      {
+        [BUCKET_PREFIX + keyBucket]: this.perKey.take(keyBucket, now),
+        [BUCKET_PREFIX + symbolBucket]: this.perSymbol.take(symbolBucket, now),
+      },
+      { allowUnconfirmed: true },
+    );
+    if (++this.gates % SWEEP_EVERY === 0) await this.sweep(now);
     return { allow: true };
+  }
+
+  /** Reads back the buckets this instance does not hold (it was evicted, or never saw them). */
+  private async loadBuckets(wanted: [TokenBuckets, string][]): Promise<void> {
+    const missing = wanted.filter(([tb, k]) => !tb.has(k));
+    if (!missing.length) return;
+    const stored = await this.state.storage.get<Bucket>(missing.map(([, k]) => BUCKET_PREFIX + k));
+    for (const [tb, k] of missing) {
+      const b = stored.get(BUCKET_PREFIX + k);
+      if (b) tb.restore(k, b);
+    }
+  }
+
+  /** Deletes stored buckets that have refilled (a fresh bucket is the same), a batch at a time. */
+  private async sweep(now: number): Promise<void> {
+    const page = await this.state.storage.list<Bucket>({
+      prefix: BUCKET_PREFIX,
+      limit: SWEEP_BATCH,
+      ...(this.sweepAfter ? { startAfter: this.sweepAfter } : {}),
+    });
+    const done: string[] = [];
+    let last: string | undefined;
+    for (const [k, b] of page) {
+      last = k;
+      const tb = k.startsWith(`${BUCKET_PREFIX}key:`) ? this.perKey : this.perSymbol;
+      if (tb.full(b, now)) done.push(k);
+    }
+    this.sweepAfter = page.size < SWEEP_BATCH ? undefined : last;
+    // delete() takes at most 128 keys per call
+    for (let i = 0; i < done.length; i += 128) await this.state.storage.delete(done.slice(i, i + 128));
   }
 }
 

@@ -546,8 +546,8 @@ export function emit(intent: Intent): string {
     seen.add(p.title);
     plotStmts.push(exprStmt(call("plot", [p.expr, str(p.title)], { color: dotted(colors[ci++ % colors.length]!) })));
   }
-  // oscillator levels the rules compare with
-  const levels = new Set<number>();
+  // oscillator levels the rules compare with, and those the request asked to draw
+  const levels = new Set<number>(intent.levels);
   for (const c of [
     ...intent.longEntry,
     ...intent.shortEntry,

@@ -85,6 +85,8 @@ export interface Intent {
   namedPlots: { series: SeriesRef; title: string }[];
   /** Standalone series the request asked to show without a rule ("show rsi 14"). */
   shown: SeriesRef[];
+  /** Horizontal levels the request asked to draw without a rule ("rsi indicator with 30/70 levels"). */
+  levels: number[];
   /** What was read, one line each, for the answer ("stop: 2% below the entry"). */
   understood: string[];
   /** Words corrected on the way ("stratgy" -> "strategy"). */
@@ -112,6 +114,7 @@ export function emptyIntent(): Intent {
     alerts: false,
     namedPlots: [],
     shown: [],
+    levels: [],
     understood: [],
     corrections: [],
     unrecognized: [],

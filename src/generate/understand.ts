@@ -1197,6 +1197,8 @@ function assemble(
   state: RuleState,
   intent: Intent,
   filterWord: boolean,
+  /** The clause says "level(s)"/"line(s)": numbers left over next to an oscillator are levels to draw. */
+  levelWord = false,
 ): Condition[] {
   const conds: Condition[] = [];
   const usedItems = new Set<number>();
@@ -1530,8 +1532,15 @@ function assemble(
     if (show || conds.length === 0) intent.shown.push(...ss);
     else if (!it.s.length || it.s[0]!.kind !== "price") intent.shown.push(...ss);
   }
+  const oscillatorHere = items.some((x) => x.kind === "series" && (x.s[0]?.kind === "osc" || x.s[0]?.kind === "stoch"));
   items.forEach((it, k) => {
-    if (it.kind === "value" && !usedItems.has(k) && !conds.length && !show) intent.unrecognized.push(String(it.value));
+    if (it.kind !== "value" || usedItems.has(k) || conds.length) return;
+    if (levelWord && oscillatorHere) {
+      if (!intent.levels.includes(it.value)) {
+        intent.levels.push(it.value);
+        intent.understood.push(`level ${it.value} drawn`);
+      }
+    } else if (!show) intent.unrecognized.push(String(it.value));
   });
   return conds;
 }
@@ -1648,7 +1657,7 @@ export function understand(text: string): Intent {
   for (const cl of clauses) {
     const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
     const items = reader.items(cl);
-    const conds = assemble(items, reader, state, intent, filterWord);
+    const conds = assemble(items, reader, state, intent, filterWord, cl.has("level", "levels", "line", "lines"));
     const action =
       (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
     if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);

@@ -7,15 +7,6 @@ import { sampleBars } from "../../src/generate/sample-bars.js";
 import { runBoth } from "../helpers/run-both.js";
 
 describe("resin generate: known gaps of the offline grammar", () => {
-  // Levels are drawn only when a rule compares with them; "with 30/70 levels" on an indicator with no
-  // rule leaves 30 and 70 in not_understood and draws no hline.
-  it.fails("an RSI indicator with levels draws the levels", async () => {
-    const a = await generate("rsi 14 indicator with 30/70 levels");
-    expect(a.not_understood).toEqual([]);
-    expect(a.script).toMatch(/hline\(30, /);
-    expect(a.script).toMatch(/hline\(70, /);
-  });
-
   // Two alert clauses are joined with "and" into one condition per alert (crosses below 30 AND above
   // 70 on the same bar), which never holds, so the alerts never fire. The verifier now requires an
   // alert to fire on the sample bars, so the request is refused instead of answered with that script.

@@ -148,6 +148,8 @@ const TABLE: [string, Want][] = [
   ["plot rsi 14 named 'Momentum'", { kind: "indicator", plots: ["Momentum"] }],
   ["show ema 21 and ema 55", { kind: "indicator", plots: ["EMA 21", "EMA 55"] }],
   ["indicator: rsi crosses above 30 with alerts", { kind: "indicator", alerts: true, plots: ["RSI 14"] }],
+  ["rsi 14 indicator with 30/70 levels", { kind: "indicator", plots: ["RSI 14"], has: [/hline\(30, /, /hline\(70, /] }],
+  ["stoch 14 with 20 and 80 lines", { kind: "indicator", has: [/hline\(20, /, /hline\(80, /] }],
   ["bollinger bands 20 2 indicator", { kind: "indicator", plots: ["BB Upper", "BB Lower"] }],
   // more phrasings
   [

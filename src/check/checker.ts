@@ -174,6 +174,8 @@ export class Checker {
   readonly errors: CheckError[] = [];
   /** Names whose declaring statement failed: a use of one is not reported again (`Poisoned`). */
   private readonly poisoned = new Set<string>();
+  /** Unknown names already reported in the part being checked (`unknownName`, `attempt`). */
+  private unknownHere: Set<string> | null = null;
   /** Hidden global slots recording builtin variables read with [] (builtinHistory). */
   private readonly builtinHist = new Map<string, VarSlot>();
 
@@ -242,15 +244,71 @@ export class Checker {
     return r;
   }
 
+  /**
+   * An unknown name's error, once per expression: the other sub-expressions are checked after an error
+   * (`exprs`), and `x = foo + foo * 2` is one mistake, not two. Each independently checked part
+   * (`attempt`: a statement, an if branch, a switch case) reports the name again, as before.
+   */
+  private unknownName(name: string, err: CheckError): never {
+    if (this.unknownHere?.has(name)) throw new Poisoned();
+    (this.unknownHere ??= new Set()).add(name);
+    throw err;
+  }
+
   /** Runs one independent part of a check; its error is recorded and `undefined` returned. */
   attempt<T>(checkIt: () => T): { value: T } | undefined {
+    const saved = this.unknownHere;
+    this.unknownHere = null;
     try {
       return { value: checkIt() };
     } catch (err) {
-      if (!(err instanceof CheckError) && !(err instanceof Poisoned)) throw err;
-      if (err instanceof CheckError && !this.errors.some((x) => sameError(x, err))) this.errors.push(err);
+      this.record(err);
       return undefined;
+    } finally {
+      this.unknownHere = saved;
     }
+  }
+
+  /** Records a check error (once: a function body's error comes back from each call site); rethrows anything else. */
+  private record(err: unknown): void {
+    if (!(err instanceof CheckError) && !(err instanceof Poisoned)) throw err;
+    if (err instanceof CheckError && !this.errors.some((x) => sameError(x, err))) this.errors.push(err);
+  }
+
+  /**
+   * Checks sibling sub-expressions that do not depend on each other (a call's arguments, an operator's
+   * operands, a tuple's elements): each one's error is recorded, so `ta.sma(foo, 1) + bar` reports
+   * both names, and then the whole expression fails as `Poisoned`, without a follow-up error about it.
+   */
+  /** `exprs` for parts checked by other means (conditions): each part's result, or `Poisoned` after all ran. */
+  siblings<T extends unknown[]>(...parts: { [K in keyof T]: () => T[K] }): T {
+    const out = new Array(parts.length) as T;
+    let failed = false;
+    for (let i = 0; i < parts.length; i++) {
+      try {
+        out[i] = parts[i]!();
+      } catch (err) {
+        this.record(err);
+        failed = true;
+      }
+    }
+    if (failed) throw new Poisoned();
+    return out;
+  }
+
+  exprs(es: readonly A.Expr[], scope: Scope): RExpr[] {
+    const out: RExpr[] = new Array(es.length);
+    let failed = false;
+    for (let i = 0; i < es.length; i++) {
+      try {
+        out[i] = this.expr(es[i]!, scope);
+      } catch (err) {
+        this.record(err);
+        failed = true;
+      }
+    }
+    if (failed) throw new Poisoned();
+    return out;
   }
 
   /** A name (or the root of a dotted one, a library alias) whose declaration failed. */
@@ -374,9 +432,11 @@ export class Checker {
             "A ternary cannot return a tuple: use an if or switch block instead ([a, b] = if cond ... [x, y] else ... [z, w])",
             tup.span,
           );
-        const c = this.cond(e.cond, scope, "?:");
-        const a = this.expr(e.then, scope);
-        const b = this.expr(e.else, scope);
+        const [c, a, b] = this.siblings(
+          () => this.cond(e.cond, scope, "?:"),
+          () => this.expr(e.then, scope),
+          () => this.expr(e.else, scope),
+        );
         const name = unify(a.t.name, b.t.name, this.version);
         if (!name)
           throw new CheckError(
@@ -392,7 +452,7 @@ export class Checker {
         return { k: "tern", c, a: typed(a), b: typed(b), t: { name, q: maxQ(c.t.q, maxQ(a.t.q, b.t.q)), ...frac } };
       }
       case "Tuple": {
-        const elems = e.elements.map((x) => this.expr(x, scope));
+        const elems = this.exprs(e.elements, scope);
         return { k: "tuple", elems, t: { name: "tuple", q: SERIES, elems: elems.map((x) => x.t) } };
       }
       case "If":
@@ -443,7 +503,7 @@ export class Checker {
     if (catalogVariable(name) || catalogConstant(name))
       throw new CheckError(`Builtin '${name}' is not implemented yet`, node.span);
     this.unlessPoisoned(name);
-    throw new CheckError(v4ValueHint(name) ?? `Undeclared identifier '${name}'`, node.span);
+    this.unknownName(name, new CheckError(v4ValueHint(name) ?? `Undeclared identifier '${name}'`, node.span));
   }
 
   private member(e: A.Member, scope: Scope): RExpr {
@@ -458,7 +518,11 @@ export class Checker {
     // members reachable: `size.small` is the constant, `size` alone the variable; a field of the
     // variable's own type comes first
     if (dn !== undefined && this.isBuiltinValue(dn)) return this.named(dn, e);
-    if (udt) throw new CheckError(`Type '${udt.name}' has no field '${e.property.name}'`, e.property.span);
+    if (udt)
+      this.unknownName(
+        `${udt.name}.${e.property.name}`,
+        new CheckError(`Type '${udt.name}' has no field '${e.property.name}'`, e.property.span),
+      );
     throw new CheckError(`Cannot access field '${e.property.name}' of ${typeText(obj.t)}`, e.property.span);
   }
 
@@ -593,12 +657,26 @@ export class Checker {
 
   private binary(e: A.Binary, scope: Scope): RExpr {
     if (e.op === "and" || e.op === "or") {
-      const l = this.cond(e.left, scope, e.op);
-      const r = this.cond(e.right, scope, e.op);
+      const [l, r] = this.siblings(
+        () => this.cond(e.left, scope, e.op),
+        () => this.cond(e.right, scope, e.op),
+      );
       return { k: e.op, l, r, lazy: this.version >= 6, t: { name: "bool", q: maxQ(l.t.q, r.t.q) } };
     }
-    const l = this.expr(e.left, scope);
-    const r = this.expr(e.right, scope);
+    // both operands are checked even when the left one fails (see `exprs`), without a per-operator array
+    let l: RExpr | undefined;
+    let r: RExpr | undefined;
+    try {
+      l = this.expr(e.left, scope);
+    } catch (err) {
+      this.record(err);
+    }
+    try {
+      r = this.expr(e.right, scope);
+    } catch (err) {
+      this.record(err);
+    }
+    if (!l || !r) throw new Poisoned();
     const q = maxQ(l.t.q, r.t.q);
     const ln = l.t.name;
     const rn = r.t.name;
@@ -690,7 +768,7 @@ export class Checker {
       // otherwise `close.m()`: a user method called on a builtin value
       if (!onBuiltinVar && !this.methods.has(prop)) {
         this.unlessPoisoned(dn);
-        throw new CheckError(`Could not find function or function reference '${dn}'`, callee.span);
+        this.unknownName(dn, new CheckError(`Could not find function or function reference '${dn}'`, callee.span));
       }
     }
     // method call on a value
@@ -768,7 +846,10 @@ export class Checker {
     const def = this.registry.functions[name] ?? (cat ? this.registry.functions[cat.key] : undefined);
     if (!cat && !def) {
       this.unlessPoisoned(name);
-      throw new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span);
+      this.unknownName(
+        name,
+        new CheckError(v4Hint(name) ?? `Could not find function or function reference '${name}'`, e.callee.span),
+      );
     }
     // v5's deprecated transp: the colour arguments become color.new(c, transp) (src/catalog/v5.ts)
     if (this.version < 6 && takesTransp(name)) args = rewriteTransp(name, args);
@@ -824,7 +905,8 @@ export class Checker {
       returns: ["series float"],
     };
     // arguments are checked in source order before placement: the first one's type picks the overload
-    const checked = allArgs.map((a, i) => (recv && i === 0 ? recv : this.expr(a.value, scope)));
+    const checked = this.exprs(argValues(args), scope);
+    if (recv) checked.unshift(recv);
     let placement;
     try {
       placement = placeArgs(
@@ -1026,8 +1108,11 @@ export class Checker {
       const node = (e.callee as A.Member).object;
       rargs.push({ r: recv, site: { node, span: node.span } });
     }
-    for (const a of args)
-      rargs.push({ name: a.name?.name, r: this.expr(a.value, scope), site: { node: a.value, span: a.span } });
+    const values = this.exprs(argValues(args), scope);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      rargs.push({ name: a.name?.name, r: values[i]!, site: { node: a.value, span: a.span } });
+    }
     const fn = this.pickOverload(name, overloads, rargs, e);
     const ordered: (RExpr | undefined)[] = new Array(fn.params.length).fill(undefined);
     const sites: ArgSite[] = new Array(fn.params.length);
@@ -1222,6 +1307,12 @@ function arityFits(f: A.FuncDecl, args: A.Arg[]): boolean {
   const named = new Set(args.filter((a) => a.name).map((a) => a.name!.name));
   if (![...named].every((n) => f.params.some((p) => p.name.name === n))) return false;
   return f.params.every((p, i) => i < positional || named.has(p.name.name) || p.default !== undefined);
+}
+
+function argValues(args: readonly A.Arg[]): A.Expr[] {
+  const out: A.Expr[] = new Array(args.length);
+  for (let i = 0; i < args.length; i++) out[i] = args[i]!.value;
+  return out;
 }
 
 function isNumOrNa(n: string): boolean {

@@ -87,6 +87,60 @@ describe("checker recovery", () => {
     ]);
   });
 
+  it("reports each independent error inside one expression: call arguments, operands, branches, tuple elements", () => {
+    const src = [
+      "//@version=6",
+      'indicator("t")',
+      "a = ta.sma(foo, 10) + ta.ema(bar, 5)",
+      "plot(nope1, color = nope2)",
+      "b = close > 1 ? miss1 : miss2",
+      "c = f2(close) * zz2",
+      "[d, e] = [qq1, qq2]",
+      'g = math.max(close + "x", ww)',
+      "h = not u1 and u2",
+      "k = userF(v1, v2)",
+      "userF(x, y) => x + y",
+    ].join("\n");
+    expect(errors(src)).toEqual([
+      "3:12 Undeclared identifier 'foo'",
+      "3:30 Undeclared identifier 'bar'",
+      "4:6 Undeclared identifier 'nope1'",
+      "4:21 Undeclared identifier 'nope2'",
+      "5:17 Undeclared identifier 'miss1'",
+      "5:25 Undeclared identifier 'miss2'",
+      "6:5 Could not find function or function reference 'f2'",
+      "6:17 Undeclared identifier 'zz2'",
+      "7:11 Undeclared identifier 'qq1'",
+      "7:16 Undeclared identifier 'qq2'",
+      "8:14 Cannot add series float and const string",
+      "8:27 Undeclared identifier 'ww'",
+      "9:9 Undeclared identifier 'u1'",
+      "9:16 Undeclared identifier 'u2'",
+      "10:5 Could not find function or function reference 'userF'",
+    ]);
+  });
+
+  it("reports the same unknown name once per expression, and no follow-up error about the expression", () => {
+    const src = [
+      "//@version=6",
+      'indicator("t")',
+      "type P",
+      "    float hi",
+      "p = P.new(1.0)",
+      "x = foo + foo * ta.sma(foo, 3)",
+      "y = p.lo - p.lo + nope(1) + nope(2)",
+      "z = x + y",
+      "plot(foo)",
+    ].join("\n");
+    expect(errors(src)).toEqual([
+      "6:5 Undeclared identifier 'foo'",
+      "7:7 Type 'P' has no field 'lo'",
+      "7:19 Could not find function or function reference 'nope'",
+      // another statement: reported again (each statement is checked on its own)
+      "9:6 Undeclared identifier 'foo'",
+    ]);
+  });
+
   it("gives the program only when there is no error", () => {
     const ok = check(parse('//@version=6\nindicator("t")\nplot(close)').ast, registry);
     expect(ok.diagnostics).toEqual([]);

@@ -55,7 +55,7 @@ export function formatDiagnostics(file: string, source: string, diagnostics: Dia
 async function semanticDiagnostics(ast: Program): Promise<Diagnostic[]> {
   try {
     const [{ check }, { registry }] = await Promise.all([import("../check/index.js"), import("../builtins/index.js")]);
-    return check(ast, registry).diagnostics;
+    return check(ast, registry, [], { diagnosticsOnly: true }).diagnostics;
   } catch (e) {
     const message = `semantic checks could not run: ${e instanceof Error ? e.message : String(e)}`;
     return [{ severity: "warning", message, line: 1, column: 1, end_line: 1, end_column: 1 }];

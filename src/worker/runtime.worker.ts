@@ -100,7 +100,7 @@ const api = {
     const parsed = parse(source);
     if (parsed.diagnostics.some((d) => d.severity === "error")) return parsed.diagnostics;
     try {
-      return [...parsed.diagnostics, ...check(parsed.ast, registry).diagnostics];
+      return [...parsed.diagnostics, ...check(parsed.ast, registry, [], { diagnosticsOnly: true }).diagnostics];
     } catch (e) {
       // a checker fault must not take the editor down; say so where the user looks
       return [

@@ -245,32 +245,50 @@ export function resultType(
   if (generic) return { name: generic, q: rets.length === 1 ? rets[0]!.q : SERIES };
   // one documented return (most builtins): its type, without the overload search below
   if (rets.length === 1) return { name: rets[0]!.name, q: rets[0]!.q };
-  const given = argTypes.filter((x): x is PType => !!x);
-  const maxArgQ = given.reduce<Qual>((q, a) => (a.q > q ? a.q : q), 0 as Qual);
+  // several documented returns (math.max, array.max...): one pass over the arguments and the returns,
+  // no intermediate arrays (this runs at every such call site)
+  let maxArgQ: Qual = 0;
+  let numericArg = false;
+  let floatArg = false;
+  for (const a of argTypes) {
+    if (!a) continue;
+    if (a.q > maxArgQ) maxArgQ = a.q;
+    if (a.name === "int" || a.name === "float" || a.name === "na") numericArg = true;
+    if (a.name === "float") floatArg = true;
+  }
   // choose a base: the followed argument's base when a return type has it, else float, else the first
-  const bases = [...new Set(rets.map((r) => r.name))];
-  let base = bases[0]!;
-  if (bases.length > 1) {
-    const numericArgs = given.filter((a) => a.name === "int" || a.name === "float" || a.name === "na");
+  let base = rets[0]!.name;
+  if (rets.some((r) => r.name !== base)) {
     const src = argTypes[RESULT_FOLLOWS[name] ?? 0];
     const srcBase =
       src && ELEMENT_TYPED.has(name)
-        ? genericHead(first?.name ?? "") === "array" && bases.some((b) => b.startsWith("array<"))
+        ? genericHead(first?.name ?? "") === "array" && rets.some((r) => r.name.startsWith("array<"))
           ? `array<${elemOf(src.name)}>`
           : elemOf(src.name)
         : src?.name;
-    if (srcBase && bases.includes(srcBase)) base = srcBase;
-    else if (numericArgs.length && bases.includes("float")) base = "float";
-    if (base === "int" && given.some((a) => a.name === "float")) base = bases.includes("float") ? "float" : base;
+    if (srcBase && hasReturn(rets, srcBase)) base = srcBase;
+    else if (numericArg && hasReturn(rets, "float")) base = "float";
+    if (base === "int" && floatArg) base = hasReturn(rets, "float") ? "float" : base;
   }
-  const quals = rets.filter((r) => r.name === base).map((r) => r.q);
-  let q: Qual;
-  if (quals.length === 1) q = quals[0]!;
-  else {
-    const geq = quals.filter((x) => x >= maxArgQ).sort();
-    q = (geq[0] ?? Math.max(...quals)) as Qual;
+  // the qualifier: the base's only one, else the least one at or above the arguments', else the greatest
+  let count = 0;
+  let only: Qual = 0;
+  let leastAbove = -1;
+  let greatest = -1;
+  for (const r of rets) {
+    if (r.name !== base) continue;
+    count++;
+    only = r.q;
+    if (r.q >= maxArgQ && (leastAbove < 0 || r.q < leastAbove)) leastAbove = r.q;
+    if (r.q > greatest) greatest = r.q;
   }
+  const q = (count === 1 ? only : leastAbove >= 0 ? leastAbove : greatest) as Qual;
   return { name: base, q };
+}
+
+function hasReturn(rets: readonly PType[], name: string): boolean {
+  for (const r of rets) if (r.name === name) return true;
+  return false;
 }
 
 /** Each catalogue function's parsed return types (read-only: results are copied out of it). */

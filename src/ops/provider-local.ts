@@ -54,6 +54,10 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** The directories under .resin/state a workspace needs (what `repair check` looks for). */
+export const STATE_KINDS = ["kv", "sql", "obj", "queues", "do"] as const;
+export type StateKind = (typeof STATE_KINDS)[number];
+
 export const STORE_KINDS = ["kv", "sql", "obj", "queues", "vectorize", "analytics"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 export type StoreRegistry = Record<StoreKind, string[]>;
@@ -92,7 +96,8 @@ export class LocalProvider {
     this.root = root;
   }
 
-  stateDir(kind: "kv" | "sql" | "obj" | "queues"): string {
+  /** A persisted state directory (created when missing); `do` holds the Durable Objects' storage. */
+  stateDir(kind: StateKind): string {
     mkdirSync(join(this.root, ".resin"), { recursive: true, mode: 0o700 });
     const dir = join(this.root, ".resin", "state", kind);
     mkdirSync(dir, { recursive: true });
@@ -382,7 +387,7 @@ export class LocalProvider {
       worker,
       cfg.kind,
       { kv: reg.kv.map(bindingName), sql: reg.sql.map(bindingName), obj: reg.obj.map(bindingName) },
-      join(this.stateDir("obj"), "..", "do"),
+      this.stateDir("do"),
     );
     Object.assign(serviceBindings, own.serviceBindings);
     const queues = this.bindings().queues;

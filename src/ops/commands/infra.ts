@@ -8,7 +8,14 @@ import type { CmdResult, Ctx, Inv } from "../context.js";
 import { CtlError, EXIT, usageError } from "../errors.js";
 import { confirm } from "../interaction.js";
 import { table } from "../output.js";
-import { bindingName, DEFAULT_STORES, STORE_KINDS, STORE_NAME_RE, type StoreKind } from "../provider-local.js";
+import {
+  bindingName,
+  DEFAULT_STORES,
+  STATE_KINDS,
+  STORE_KINDS,
+  STORE_NAME_RE,
+  type StoreKind,
+} from "../provider-local.js";
 
 const LABEL: Record<StoreKind, string> = {
   kv: "KV namespace",
@@ -166,7 +173,7 @@ async function provision(ctx: Ctx): Promise<CmdResult> {
     };
   }
   const local = ctx.local();
-  for (const k of ["kv", "sql", "obj", "queues"] as const) local.stateDir(k);
+  for (const k of STATE_KINDS) local.stateDir(k);
   const b = local.bindings();
   // Opening the stores once creates their persisted files.
   await local.withStores(async (mf) => {

@@ -18,8 +18,9 @@ import {
   ensureMigrations,
   migrationFiles,
 } from "../sql.js";
+import { STATE_KINDS } from "../provider-local.js";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 
 export interface Step {
   step: string;
@@ -56,7 +57,7 @@ export async function runChecks(ctx: Ctx): Promise<Step[]> {
       return null;
     }),
     await wrap("state", "resinctl repair infra", () => {
-      const missing = ["kv", "sql", "obj", "queues", "do"].filter((k) => !existsSync(join(root, ".resin", "state", k)));
+      const missing = STATE_KINDS.filter((k) => !existsSync(join(root, ".resin", "state", k)));
       return missing.length ? `missing .resin/state/${missing.join(", ")}` : null;
     }),
     await wrap("secrets", "resinctl repair secrets", () => {
@@ -112,9 +113,8 @@ export async function repairWorker(ctx: Ctx, name: string, force = false): Promi
 
 export async function repairInfra(ctx: Ctx): Promise<string> {
   const local = ctx.local();
-  for (const k of ["kv", "sql", "obj", "queues"] as const) local.stateDir(k);
-  // the Durable Objects' storage (studies, the trade service's kill switch and rate limits)
-  mkdirSync(join(local.root, ".resin", "state", "do"), { recursive: true });
+  // the Durable Objects' storage (studies, the trade service's kill switch and rate limits) among them
+  for (const k of STATE_KINDS) local.stateDir(k);
   await local.withStores(async () => undefined);
   return "state directories and stores present";
 }

@@ -199,8 +199,20 @@ export class RiskRules {
     if (side === 0 || !(price > 0)) return;
     const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
     if (!(margin > 0)) return;
-    const size = Math.abs(broker.ledger.positionSize());
-    const equity = broker.equity(price);
+    // the position and the equity at `price` in one pass (positionSize's and openProfit's sums, in
+    // the same order: Broker.equity(price) bit for bit); this runs twice a bar while a position is open
+    const ledger = broker.ledger;
+    const open = ledger.open;
+    const pv = ledger.pointValue;
+    let pos = 0;
+    let op = 0;
+    for (let i = 0; i < open.length; i++) {
+      const t = open[i];
+      pos += t.side * t.qty;
+      op += (price - t.entryPrice) * t.side * t.qty * pv - t.commission;
+    }
+    const size = Math.abs(pos);
+    const equity = broker.settings.initialCapital + ledger.netProfit + op;
     const perUnit = price * broker.pointValue * margin;
     const required = size * perUnit;
     if (equity >= required - 1e-9 * required) return;

@@ -28,7 +28,7 @@ export function seriesLabel(s: SeriesRef): string {
     case "macd":
       return s.line === "macd" ? `MACD(${s.fast}, ${s.slow}, ${s.signal})` : `MACD ${s.line}`;
     case "stoch":
-      return `Stoch %${s.line.toUpperCase()}(${s.length})`;
+      return `Stoch${s.rsiLength !== undefined ? " RSI" : ""} %${s.line.toUpperCase()}(${s.length})`;
     case "band":
       return `${s.band === "bb" ? "BB" : "KC"}(${s.length}, ${s.mult}) ${s.line}`;
     case "channel":

@@ -7,6 +7,7 @@
 import type { Expr, Stmt } from "../lang/ast.js";
 import { unparse } from "../lang/unparse.js";
 import type { Condition, Distance, Intent, SeriesRef } from "./intent.js";
+import { conditionLabel } from "./describe.js";
 import { mirror } from "./intent.js";
 import {
   and,
@@ -151,21 +152,21 @@ class ScriptBuilder {
         return e;
       }
       case "stoch": {
-        const key = JSON.stringify({ k: "stoch", l: s.length });
+        const key = JSON.stringify({ k: "stoch", l: s.length, r: s.rsiLength });
         let lines = this.vars.get(key) as unknown as Record<string, Expr> | undefined;
         if (!lines) {
           const len = this.intInput("stochLength", s.length, "Stochastic length");
-          const k = this.name("stochK");
-          const d = this.name("stochD");
-          this.indicators.push(
-            decl(
-              k,
-              call("ta.sma", [
-                call("ta.stoch", [ident("close"), ident("high"), ident("low"), len]),
-                num(s.smoothK, true),
-              ]),
-            ),
-          );
+          // Stochastic RSI: the RSI's own high, low and close over the window
+          let src: [Expr, Expr, Expr] = [ident("close"), ident("high"), ident("low")];
+          if (s.rsiLength !== undefined) {
+            const rsiLen = this.intInput("rsiLength", s.rsiLength, "RSI length");
+            const r = this.name("rsiValue");
+            this.indicators.push(decl(r, call("ta.rsi", [ident("close"), rsiLen])));
+            src = [ident(r), ident(r), ident(r)];
+          }
+          const k = this.name(s.rsiLength !== undefined ? "stochRsiK" : "stochK");
+          const d = this.name(s.rsiLength !== undefined ? "stochRsiD" : "stochD");
+          this.indicators.push(decl(k, call("ta.sma", [call("ta.stoch", [...src, len]), num(s.smoothK, true)])));
           this.indicators.push(decl(d, call("ta.sma", [ident(k), num(s.smoothD, true)])));
           lines = { k: ident(k), d: ident(d) };
           this.vars.set(key, lines as unknown as Expr);
@@ -525,6 +526,18 @@ export function emit(intent: Intent): string {
     }
   }
 
+  // alerts asked for apart from any trade: one alertcondition (and alert()) each, so alternatives
+  // ("crosses below 30 or above 70") fire on either
+  intent.alertRules.forEach((c, i) => {
+    const v = b.name(intent.alertRules.length > 1 ? `alert${i + 1}Condition` : "alertCondition");
+    b.signals.push(decl(v, b.condition(c)));
+    const label = conditionLabel(c);
+    b.plots.push(
+      exprStmt(call("alertcondition", [ident(v)], { title: str(label), message: str(`${label} on {{ticker}}`) })),
+    );
+    b.orders.push(ifStmt(ident(v), [alertCall(label)]));
+  });
+
   // shown series (and plots the request named) are declared even without a rule
   for (const s of intent.shown) b.series(s);
   for (const p of intent.namedPlots) b.series(p.series);
@@ -554,6 +567,7 @@ export function emit(intent: Intent): string {
     ...intent.longExit,
     ...intent.shortExit,
     ...intent.filters,
+    ...intent.alertRules,
   ])
     if ((c.kind === "compare" || c.kind === "cross") && c.b.kind === "value" && !onPriceScale(c.a))
       levels.add(c.b.value);

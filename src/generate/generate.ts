@@ -70,7 +70,7 @@ export function readRequest(text: string): Intent {
 /** Nothing to build: no rule and nothing to show. */
 function buildsNothing(intent: Intent): boolean {
   const rules = intent.longEntry.length + intent.shortEntry.length;
-  return rules === 0 && intent.shown.length === 0 && intent.namedPlots.length === 0;
+  return rules === 0 && intent.shown.length === 0 && intent.namedPlots.length === 0 && intent.alertRules.length === 0;
 }
 
 export async function generate(text: string, options: GenerateOptions = {}): Promise<GenerateAnswer> {

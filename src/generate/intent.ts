@@ -13,7 +13,15 @@ export type SeriesRef =
   | { kind: "ma"; fn: MovingAverage; length: number; source: PriceField }
   | { kind: "osc"; fn: Oscillator; length: number; source: PriceField }
   | { kind: "macd"; line: "macd" | "signal" | "hist"; fast: number; slow: number; signal: number }
-  | { kind: "stoch"; line: "k" | "d"; length: number; smoothK: number; smoothD: number }
+  | {
+      kind: "stoch";
+      line: "k" | "d";
+      length: number;
+      smoothK: number;
+      smoothD: number;
+      /** Stochastic RSI: the stochastic of an RSI of this length instead of price. */
+      rsiLength?: number;
+    }
   | { kind: "band"; band: "bb" | "kc"; line: "upper" | "basis" | "lower"; length: number; mult: number }
   /** The highest high / lowest low of the `length` bars before this one (a breakout level). */
   | { kind: "channel"; line: "upper" | "lower"; length: number }
@@ -81,6 +89,12 @@ export interface Intent {
   dateRange: DateRange | null;
   sizing: Sizing | null;
   alerts: boolean;
+  /**
+   * Conditions the request asked to be alerted on, apart from any trade ("alert when rsi crosses
+   * below 30 or above 70"): one alert each, so two of them fire on either (a disjunction), never a
+   * trade rule.
+   */
+  alertRules: Condition[];
   /** Plot titles the request named explicitly ("plot the 20 ema as Fast"): series -> title. */
   namedPlots: { series: SeriesRef; title: string }[];
   /** Standalone series the request asked to show without a rule ("show rsi 14"). */
@@ -112,6 +126,7 @@ export function emptyIntent(): Intent {
     dateRange: null,
     sizing: null,
     alerts: false,
+    alertRules: [],
     namedPlots: [],
     shown: [],
     levels: [],

@@ -51,6 +51,10 @@ class Clause {
   has(...words: string[]): boolean {
     return this.toks.some((t, i) => t.kind === "word" && !this.used[i] && words.includes(t.text));
   }
+  /** Whether the clause says any of `words`, read by a pass already or not. */
+  says(...words: string[]): boolean {
+    return this.toks.some((t) => t.kind === "word" && words.includes(t.text));
+  }
   /** Index of the first free word among `words` at or after `from`, else -1. */
   find(words: string[], from = 0): number {
     for (let i = from; i < this.toks.length; i++) if (this.is(i, ...words)) return i;
@@ -525,7 +529,7 @@ function readSizing(cl: Clause, intent: Intent): void {
 
 function readAlerts(cl: Clause, intent: Intent): void {
   for (let i = 0; i < cl.toks.length; i++) {
-    if (cl.is(i, "alert", "alerts", "notify", "notification", "notifications", "webhook")) {
+    if (cl.is(i, ...ALERT_WORDS)) {
       cl.use(i);
       if (!intent.alerts) intent.understood.push("alerts: on every entry and exit signal");
       intent.alerts = true;
@@ -656,7 +660,11 @@ class RuleReader {
   readonly defaults: string[] = [];
   band: BandContext | null = null;
   macd: { fast: number; slow: number; signal: number } | null = null;
-  stoch: { length: number } | null = null;
+  stoch: { length: number; rsiLength?: number } | null = null;
+  /** The RSI a Stochastic RSI is taken of, as a series field. */
+  stochOf(): { rsiLength?: number } {
+    return this.stoch?.rsiLength ? { rsiLength: this.stoch.rsiLength } : {};
+  }
 
   constructor(readonly intent: Intent) {}
 
@@ -951,13 +959,17 @@ class RuleReader {
       };
     }
     if (w === "stoch" || w === "stochastic") {
-      const after = numbersAfter(cl, i, 1);
+      // "stoch rsi": one oscillator, the stochastic of the RSI (not an RSI beside a price stochastic)
+      const ofRsi = cl.is(i + 1, "rsi");
+      const at = ofRsi ? i + 1 : i;
+      const after = numbersAfter(cl, at, 1);
       const length =
         after.values.length && Number.isInteger(after.values[0]) && !this.isLevelPosition(cl, after.end)
           ? after.values[0]!
           : 14;
-      this.stoch = { length };
-      let end = length === after.values[0] ? after.end : i;
+      this.stoch = { length, ...(ofRsi ? { rsiLength: 14 } : {}) };
+      if (ofRsi) this.defaults.push("Stoch RSI: RSI length 14, %K and %D smoothed over 3");
+      let end = length === after.values[0] ? after.end : at;
       let line: "k" | "d" = "k";
       if (cl.is(end + 1, "k")) end++;
       else if (cl.is(end + 1, "d")) {
@@ -965,7 +977,11 @@ class RuleReader {
         end++;
       }
       return {
-        item: { kind: "series", at: i, s: [{ kind: "stoch", line, length, smoothK: 3, smoothD: 3 }] },
+        item: {
+          kind: "series",
+          at: i,
+          s: [{ kind: "stoch", line, length, smoothK: 3, smoothD: 3, ...this.stochOf() }],
+        },
         start: i,
         end,
       };
@@ -975,7 +991,7 @@ class RuleReader {
         item: {
           kind: "series",
           at: i,
-          s: [{ kind: "stoch", line: w, length: this.stoch.length, smoothK: 3, smoothD: 3 }],
+          s: [{ kind: "stoch", line: w, length: this.stoch.length, smoothK: 3, smoothD: 3, ...this.stochOf() }],
         },
         start: i,
         end: i,
@@ -1661,8 +1677,24 @@ export function understand(text: string): Intent {
     const action =
       (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
     if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);
-    for (const cond of conds) rules.push({ cond, action, filterWord });
-    for (const lr of state.levelRules.splice(0)) rules.push({ cond: lr.cond, action: lr.action, filterWord: false });
+    const levelRules = state.levelRules.splice(0);
+    if (cl.says("or")) distributeCross(conds);
+    // Trade rules need trade wording (buy/sell/long/short/enter/exit). A clause without it that asks
+    // for an alert ("alert when rsi crosses below 30 or above 70") gives one alert per condition, so
+    // its conditions are alternatives; one that asks for levels or lines ("plot rsi with overbought
+    // 70 and oversold 30 lines") draws its oscillator levels.
+    const tradeWording = action !== null || cl.says(...TRADE_WORDS);
+    if (!tradeWording && cl.says(...ALERT_WORDS)) {
+      for (const cond of [...conds, ...levelRules.map((r) => r.cond)]) addAlertRule(intent, cond);
+    } else if (!tradeWording && cl.says("level", "levels", "line", "lines")) {
+      for (const cond of [...conds, ...levelRules.map((r) => r.cond)]) {
+        if (cond.kind === "compare" && cond.b.kind === "value" && isOscillator(cond.a)) addLevel(intent, cond);
+        else rules.push({ cond, action, filterWord });
+      }
+    } else {
+      for (const cond of conds) rules.push({ cond, action, filterWord });
+      for (const lr of levelRules) rules.push({ cond: lr.cond, action: lr.action, filterWord: false });
+    }
     for (const w of ["only", "filter", "trend", "when", "if", "while"]) {
       const at = cl.find([w]);
       if (at >= 0 && conds.length) cl.use(at);
@@ -1673,6 +1705,64 @@ export function understand(text: string): Intent {
   for (const cl of clauses) reportLeftovers(cl, intent);
   if (!intent.title) intent.title = titleOf(intent);
   return intent;
+}
+
+/**
+ * "crosses below 30 or above 70": the verb carries over the "or", so a bare comparison of the series
+ * that just crossed is a cross too (read alone it would be a state, "rsi > 70").
+ */
+function distributeCross(conds: Condition[]): void {
+  let last: Extract<Condition, { kind: "cross" }> | null = null;
+  for (let i = 0; i < conds.length; i++) {
+    const c = conds[i]!;
+    if (c.kind === "cross") last = c;
+    else if (last && c.kind === "compare" && JSON.stringify(c.a) === JSON.stringify(last.a))
+      conds[i] = { kind: "cross", direction: c.op === ">" ? "above" : "below", a: c.a, b: c.b };
+  }
+}
+
+/** Words that make a clause's conditions trade rules rather than alerts or levels to draw. */
+const TRADE_WORDS = [
+  "buy",
+  "sell",
+  "long",
+  "longs",
+  "short",
+  "shorts",
+  "enter",
+  "entry",
+  "exit",
+  "cover",
+  "trade",
+  "strategy",
+];
+
+const ALERT_WORDS = ["alert", "alerts", "notify", "notification", "notifications", "webhook"];
+
+function isOscillator(s: SeriesRef): boolean {
+  return s.kind === "osc" || s.kind === "stoch";
+}
+
+function addAlertRule(intent: Intent, cond: Condition): void {
+  const key = JSON.stringify(cond);
+  if (intent.alertRules.some((c) => JSON.stringify(c) === key)) return;
+  intent.alertRules.push(cond);
+  intent.understood.push(`alert: ${conditionLabel(cond)}`);
+  // the oscillator alerted on is drawn, so the alert can be seen
+  const a = cond.kind === "cross" || cond.kind === "compare" ? cond.a : null;
+  if (a && isOscillator(a) && !intent.shown.some((s) => JSON.stringify(s) === JSON.stringify(a))) intent.shown.push(a);
+}
+
+/** An oscillator level named without a trade ("overbought 70", "30/70 levels"): drawn, the oscillator shown. */
+function addLevel(intent: Intent, cond: Extract<Condition, { kind: "compare" }>): void {
+  if (cond.b.kind !== "value") return;
+  const value = cond.b.value;
+  if (!intent.levels.includes(value)) {
+    intent.levels.push(value);
+    intent.understood.push(`level ${value} drawn`);
+  }
+  const key = JSON.stringify(cond.a);
+  if (!intent.shown.some((s) => JSON.stringify(s) === key)) intent.shown.push(cond.a);
 }
 
 function round(x: number): number {

@@ -151,6 +151,53 @@ const TABLE: [string, Want][] = [
   ["rsi 14 indicator with 30/70 levels", { kind: "indicator", plots: ["RSI 14"], has: [/hline\(30, /, /hline\(70, /] }],
   ["stoch 14 with 20 and 80 lines", { kind: "indicator", has: [/hline\(20, /, /hline\(80, /] }],
   ["bollinger bands 20 2 indicator", { kind: "indicator", plots: ["BB Upper", "BB Lower"] }],
+  // levels and alerts without trade wording are an indicator: lines drawn, one alert per condition
+  [
+    "plot rsi 14 with overbought 70 and oversold 30 lines",
+    { kind: "indicator", plots: ["RSI 14"], has: [/hline\(30, /, /hline\(70, /] },
+  ],
+  ["show mfi with 20/80 levels", { kind: "indicator", has: [/ta\.mfi/, /hline\(20, /, /hline\(80, /] }],
+  [
+    "rsi 14 with 30/70 levels, alert when rsi crosses below 30",
+    { kind: "indicator", alerts: true, has: [/hline\(70, /, /alertcondition\(alertCondition,/] },
+  ],
+  [
+    "alert when rsi crosses below 30 or above 70",
+    {
+      kind: "indicator",
+      alerts: true,
+      has: [/alert1Condition = ta\.crossunder\(rsiValue, 30\)/, /alert2Condition = ta\.crossover\(rsiValue, 70\)/],
+    },
+  ],
+  [
+    "rsi 14 30/70 indicator with alerts",
+    { kind: "indicator", alerts: true, plots: ["RSI 14"], has: [/hline\(30, /, /hline\(70, /, /alertcondition\(/] },
+  ],
+  [
+    "notify me when mfi crosses above 80 or below 20",
+    { kind: "indicator", alerts: true, has: [/ta\.crossover\(mfiValue, 80\)/, /ta\.crossunder\(mfiValue, 20\)/] },
+  ],
+  [
+    "rsi indicator: alert when rsi crosses below 30, alert when rsi crosses above 70",
+    { kind: "indicator", alerts: true, has: [/alertcondition\(alert1Condition,/, /alertcondition\(alert2Condition,/] },
+  ],
+  [
+    "cci 20, alert me if cci crosses above 100; alert me if it crosses below -100",
+    { kind: "indicator", alerts: true, has: [/ta\.crossover\(cciValue, 100\)/, /ta\.crossunder\(cciValue, -100\)/] },
+  ],
+  // Stochastic RSI is one oscillator: the stochastic of the RSI
+  [
+    "stoch rsi < 20 buy >80 sell",
+    { sides: LONG, has: [/ta\.stoch\(rsiValue, rsiValue, rsiValue, stochLength\)/, /stochRsiK < 20/] },
+  ],
+  [
+    "stochastic rsi k crosses d, long and short",
+    { sides: BOTH, has: [/ta\.stoch\(rsiValue, rsiValue, rsiValue/, /ta\.crossover\(stochRsiK, stochRsiD\)/] },
+  ],
+  [
+    "buy when stoch rsi crosses above 20, sell when it crosses below 80",
+    { sides: LONG, has: [/ta\.crossover\(stochRsiK, 20\)/, /ta\.crossunder\(stochRsiK, 80\)/] },
+  ],
   // more phrasings
   [
     "hma 9/21 cross short only, tp 3% sl 1.5%",

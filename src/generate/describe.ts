@@ -32,7 +32,7 @@ export function seriesLabel(s: SeriesRef): string {
     case "band":
       return `${s.band === "bb" ? "BB" : "KC"}(${s.length}, ${s.mult}) ${s.line}`;
     case "channel":
-      return `${s.length}-bar ${s.line === "upper" ? "high" : "low"}`;
+      return `${s.length}-${s.timeframe === "D" ? "day" : s.timeframe === "W" ? "week" : "bar"} ${s.line === "upper" ? "high" : "low"}`;
     case "adx":
       return s.line === "adx" ? `ADX(${s.length})` : `${s.line === "plus" ? "+DI" : "-DI"}(${s.length})`;
     case "vwap":

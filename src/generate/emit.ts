@@ -182,13 +182,20 @@ class ScriptBuilder {
         return e;
       }
       case "channel": {
-        const len = this.intInput(`channel${s.length}Length`, s.length, `Breakout lookback ${s.length}`);
+        const unit = s.timeframe === "D" ? "day" : s.timeframe === "W" ? "week" : "bar";
+        const len = this.intInput(`channel${s.length}Length`, s.length, `Breakout lookback ${s.length} (${unit}s)`);
         const upper = s.line === "upper";
-        const v = this.name(upper ? `highest${s.length}` : `lowest${s.length}`);
+        const v = this.name(`${upper ? "highest" : "lowest"}${s.length}${s.timeframe ? cap(unit) : ""}`);
         // the level of the bars before this one, so a close beyond it is a breakout
-        const init = history(call(upper ? "ta.highest" : "ta.lowest", [ident(upper ? "high" : "low"), len]), 1);
+        let init = history(call(upper ? "ta.highest" : "ta.lowest", [ident(upper ? "high" : "low"), len]), 1);
+        // a window in days/weeks is taken on that timeframe: the completed days before today (offset 1
+        // with lookahead on, the non-repainting form), so an intraday chart gets 20 days, not 20 bars
+        if (s.timeframe)
+          init = call("request.security", [dotted("syminfo.tickerid"), str(s.timeframe), init], {
+            lookahead: dotted("barmerge.lookahead_on"),
+          });
         this.indicators.push(decl(v, init));
-        this.plot(s, ident(v), `${s.length}-bar ${upper ? "high" : "low"}`);
+        this.plot(s, ident(v), `${s.length}-${unit} ${upper ? "high" : "low"}`);
         return ident(v);
       }
       case "adx": {

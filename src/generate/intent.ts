@@ -24,7 +24,8 @@ export type SeriesRef =
     }
   | { kind: "band"; band: "bb" | "kc"; line: "upper" | "basis" | "lower"; length: number; mult: number }
   /** The highest high / lowest low of the `length` bars before this one (a breakout level). */
-  | { kind: "channel"; line: "upper" | "lower"; length: number }
+  /** The highest high / lowest low of `length` bars, or of `length` days / weeks when `timeframe` is set. */
+  | { kind: "channel"; line: "upper" | "lower"; length: number; timeframe?: "D" | "W" }
   | { kind: "adx"; line: "adx" | "plus" | "minus"; length: number }
   | { kind: "vwap" }
   | { kind: "value"; value: number };
@@ -136,6 +137,21 @@ export function emptyIntent(): Intent {
   };
 }
 
+/** Whether a series of the intent has a window in days or weeks ("20 day high"). */
+function hasCalendarWindow(intent: Intent): boolean {
+  const conds = [
+    ...intent.longEntry,
+    ...intent.shortEntry,
+    ...intent.longExit,
+    ...intent.shortExit,
+    ...intent.filters,
+    ...intent.alertRules,
+  ];
+  const series = conds.flatMap((c) => (c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : []));
+  series.push(...intent.shown, ...intent.namedPlots.map((p) => p.series));
+  return series.some((s) => s.kind === "channel" && s.timeframe !== undefined);
+}
+
 /** The expected properties a script must show for an intent (what the verifier checks). */
 export interface Expectations {
   strategy: boolean;
@@ -147,6 +163,8 @@ export interface Expectations {
   dateRange: DateRange | null;
   alerts: boolean;
   plotTitles: string[];
+  /** The sample bars' interval: daily when a window is in days/weeks and no session filter needs intraday bars. */
+  sampleTimeframe: "15" | "D";
 }
 
 export function expectationsOf(intent: Intent): Expectations {
@@ -159,6 +177,7 @@ export function expectationsOf(intent: Intent): Expectations {
     dateRange: intent.dateRange,
     alerts: intent.alerts,
     plotTitles: intent.namedPlots.map((p) => p.title),
+    sampleTimeframe: !intent.session && hasCalendarWindow(intent) ? "D" : "15",
   };
 }
 

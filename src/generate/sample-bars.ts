@@ -1,6 +1,8 @@
 // The bars a generated script is verified on: a seeded random walk of 15-minute bars around the
 // clock (so a session filter has bars in and out of its hours, and rules that need swings get
-// them), placed inside the requested date range so a date filter does not reject every bar.
+// them), placed inside the requested date range so a date filter does not reject every bar. A script
+// whose windows are in days or weeks ("20 day high") is verified on daily bars instead: 4000 quarter
+// hours are only 41 days, too few for a 20-day window to be broken reliably.
 
 import type { Bar } from "../core/result.js";
 import { randomWalkBars } from "../runtime/synthetic.js";
@@ -8,6 +10,9 @@ import type { DateRange } from "./intent.js";
 
 export const SAMPLE_BAR_COUNT = 4000;
 const STEP_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
+/** The sample's bar interval: quarter hours, or days for scripts with calendar windows. */
+export type SampleTimeframe = "15" | "D";
 /** 2024-01-01T00:00Z: the sample's start when the request names no dates. */
 const DEFAULT_START = Date.UTC(2024, 0, 1);
 
@@ -18,12 +23,16 @@ function startOf(range: DateRange | null): number {
   return DEFAULT_START;
 }
 
-export function sampleBars(range: DateRange | null = null, seed = 7): Bar[] {
-  const start = startOf(range);
+export function sampleBars(range: DateRange | null = null, seed = 7, timeframe: SampleTimeframe = "15"): Bar[] {
+  const daily = timeframe === "D";
+  const start =
+    daily && !range?.from && range?.to
+      ? Date.parse(`${range.to}T00:00:00Z`) - (SAMPLE_BAR_COUNT + 14) * DAY_MS
+      : startOf(range);
   return randomWalkBars(SAMPLE_BAR_COUNT, {
     seed,
     startTime: Number.isFinite(start) ? start : DEFAULT_START,
-    stepMs: STEP_MS,
-    volatility: 0.004,
+    stepMs: daily ? DAY_MS : STEP_MS,
+    volatility: daily ? 0.02 : 0.004,
   });
 }

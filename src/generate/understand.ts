@@ -527,6 +527,57 @@ function readSizing(cl: Clause, intent: Intent): void {
   }
 }
 
+const TIMEFRAME_UNITS: [string[], string, string][] = [
+  [["m", "min", "mins", "minute", "minutes"], "minute", ""],
+  [["h", "hr", "hrs", "hour", "hours"], "hour", "60"],
+  [["d", "day", "days"], "day", "D"],
+  [["w", "wk", "week", "weeks"], "week", "W"],
+];
+
+/**
+ * "sell 15m", "on the 1h chart", "4h timeframe", "on 15 min bars": the chart timeframe the request
+ * has in mind. A script runs on its chart's timeframe, so this is said back (open it on that chart),
+ * never reported as not understood nor read as a number of the rules ("macd cross 4h" is no level 4).
+ * "20 day high" stays a window: a day or week count is a timeframe only before "chart"/"timeframe"/"tf"/"bars".
+ */
+function readTimeframe(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    const n = cl.num(i);
+    if (n === undefined || !Number.isInteger(n) || n <= 0) continue;
+    const unit = TIMEFRAME_UNITS.find(([words]) => cl.is(i + 1, ...words));
+    if (!unit) continue;
+    const tail = cl.is(i + 2, ...TIMEFRAME_TAIL);
+    if ((unit[1] === "day" || unit[1] === "week") && !tail) continue;
+    cl.use(i, i + 1);
+    if (tail) cl.use(i + 2);
+    if (cl.is(i - 1, "the") && cl.is(i - 2, "on")) cl.use(i - 2, i - 1);
+    else if (cl.is(i - 1, "on")) cl.use(i - 1);
+    const tv = unit[1] === "minute" ? String(n) : unit[1] === "hour" ? String(n * 60) : `${n === 1 ? "" : n}${unit[2]}`;
+    sayTimeframe(intent, `${n} ${unit[1]}${n === 1 ? "" : "s"}`, tv);
+  }
+  // "on the daily chart", "hourly timeframe"
+  for (let i = 0; i < cl.toks.length; i++) {
+    const named = NAMED_TIMEFRAMES[cl.word(i) ?? ""];
+    if (!named || !cl.is(i + 1, ...TIMEFRAME_TAIL)) continue;
+    cl.use(i, i + 1);
+    if (cl.is(i - 1, "the") && cl.is(i - 2, "on")) cl.use(i - 2, i - 1);
+    else if (cl.is(i - 1, "on")) cl.use(i - 1);
+    sayTimeframe(intent, named[0], named[1]);
+  }
+}
+
+const TIMEFRAME_TAIL = ["chart", "charts", "timeframe", "tf", "bars", "candles"];
+const NAMED_TIMEFRAMES: Record<string, [string, string]> = {
+  hourly: ["1 hour", "60"],
+  daily: ["1 day", "D"],
+  weekly: ["1 week", "W"],
+  monthly: ["1 month", "M"],
+};
+
+function sayTimeframe(intent: Intent, label: string, tv: string): void {
+  intent.understood.push(`timeframe: ${label} (a script runs on its chart's timeframe: open it on a "${tv}" chart)`);
+}
+
 function readAlerts(cl: Clause, intent: Intent): void {
   for (let i = 0; i < cl.toks.length; i++) {
     if (cl.is(i, ...ALERT_WORDS)) {
@@ -618,6 +669,14 @@ function numbersAfter(cl: Clause, i: number, max: number): { values: number[]; e
     }
   }
   return { values, end };
+}
+
+/**
+ * "20 day high", "highest high of 10 weeks": a length in calendar units, honoured on any chart (the
+ * window is taken on that timeframe), never silently read as bars.
+ */
+function calendarUnit(cl: Clause, i: number): "D" | "W" | undefined {
+  return cl.is(i, "day", "days") ? "D" : cl.is(i, "week", "weeks") ? "W" : undefined;
 }
 
 /** A number (with "day"/"bar"/"period") right before `i`: "20 ema", "20 day sma", "9 and 21 ema". */
@@ -853,7 +912,12 @@ class RuleReader {
   ): { item: Item; start: number; end: number } {
     const hi = cl.is(end, "high", "highs", "highest");
     const line = hi ? "upper" : "lower";
-    return { item: { kind: "series", at: start, s: [{ kind: "channel", line, length }] }, start, end };
+    const timeframe = calendarUnit(cl, start + 1);
+    return {
+      item: { kind: "series", at: start, s: [{ kind: "channel", line, length, ...(timeframe ? { timeframe } : {}) }] },
+      start,
+      end,
+    };
   }
 
   /** A series starting at word `i` (numbers before it included): indicator, band line, price. */
@@ -1062,12 +1126,20 @@ class RuleReader {
       if (cl.is(j, "last")) j++;
       const n = cl.num(j);
       if (n !== undefined && Number.isInteger(n)) {
-        const end = cl.is(j + 1, "bars", "bar", "days", "candles", "periods") ? j + 1 : j;
+        const end = cl.is(j + 1, "bars", "bar", "days", "day", "weeks", "week", "candles", "periods") ? j + 1 : j;
+        const timeframe = calendarUnit(cl, j + 1);
         return {
           item: {
             kind: "series",
             at: i,
-            s: [{ kind: "channel", line: w === "highest" ? "upper" : "lower", length: n }],
+            s: [
+              {
+                kind: "channel",
+                line: w === "highest" ? "upper" : "lower",
+                length: n,
+                ...(timeframe ? { timeframe } : {}),
+              },
+            ],
           },
           start: i,
           end,
@@ -1656,6 +1728,7 @@ export function understand(text: string): Intent {
     readDates(cl, intent);
     readSession(cl, intent);
     readSizing(cl, intent);
+    readTimeframe(cl, intent);
     rr = readExits(cl, intent, rr);
     readDirection(cl, intent, said);
     readAlerts(cl, intent);
@@ -1895,7 +1968,8 @@ function titleOf(intent: Intent): string {
   else if (first.kind === "cross" && first.a.kind === "macd") name = "MACD Cross";
   else if (first.kind === "cross" && first.a.kind === "stoch") name = "Stochastic Cross";
   else if (first.kind === "supertrend") name = "Supertrend Flip";
-  else if (first.kind === "cross" && first.b.kind === "channel") name = `${first.b.length}-Bar Breakout`;
+  else if (first.kind === "cross" && first.b.kind === "channel")
+    name = `${first.b.length}-${first.b.timeframe === "D" ? "Day" : first.b.timeframe === "W" ? "Week" : "Bar"} Breakout`;
   else if ((first.kind === "compare" || first.kind === "cross") && first.a.kind === "osc" && first.b.kind === "value")
     name = `${first.a.fn.toUpperCase()} ${first.b.value}`;
   else name = conditionLabel(first);

@@ -124,7 +124,7 @@ export async function verify(script: string, expect: Expectations, options: Veri
   )
     return done(checked.diagnostics);
 
-  const bars = options.bars ?? sampleBars(expect.dateRange);
+  const bars = options.bars ?? sampleBars(expect.dateRange, undefined, expect.sampleTimeframe);
   const rt = new Runtime("SAMPLE");
   const a = await rt.run(script, bars, { mode: "interpret" });
   const b = await rt.run(script, bars, { mode: "compile" });

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { Bar, Trade } from "../../src/core/result.js";
 import { generate } from "../../src/generate/index.js";
+import { expectationsOf } from "../../src/generate/intent.js";
+import { understand } from "../../src/generate/understand.js";
 import { sampleBars } from "../../src/generate/sample-bars.js";
 import { runBoth } from "../helpers/run-both.js";
 import { allTrades, atrSeries, checkExitDistance, inSession } from "./helpers.js";
@@ -28,6 +30,8 @@ interface Want {
   notUnderstood?: RegExp;
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
+  /** Source the script must not contain (a misreading). */
+  hasNot?: RegExp[];
 }
 
 const pct = (value: number): Dist => ({ unit: "percent", value });
@@ -71,6 +75,10 @@ const TABLE: [string, Want][] = [
   ["moving average crossover 10/40 long short", { sides: BOTH, has: [/ta\.sma/] }],
   ["ema20/50 cross, only long above 200 ema", { sides: LONG, has: [/close > ema200/] }],
   ["fast ema 5 slow ema 13 crossover, tp 1.5%, sl 0.75%", { sides: LONG, stop: pct(0.75), target: pct(1.5) }],
+  // a chart timeframe named in the request is said back, not left unread nor taken as a rule's number
+  ["rsi<30 buy >70 sell 15m", { sides: LONG, has: [/rsiValue < 30/, /rsiValue > 70/] }],
+  ["ema 9/21 cross on the 1h chart", { sides: LONG, has: [/ta\.crossover\(ema9, ema21\)/] }],
+  ["macd cross 4h timeframe, long only", { sides: LONG, has: [/ta\.macd/], hasNot: [/, 4\)/] }],
   // RSI and oscillators
   ["rsi 14 below 30 go long, above 70 go short", { sides: BOTH, has: [/rsiValue < 30/, /rsiValue > 70/] }],
   ["RSI oversold buy, overbought sell, 2% stop", { sides: LONG, stop: pct(2) }],
@@ -106,7 +114,19 @@ const TABLE: [string, Want][] = [
   ],
   [
     "20 day high breakout, 2 atr stop",
-    { sides: LONG, stop: atr(2), has: [/ta\.highest\(high, channel20Length\)\[1\]/] },
+    {
+      sides: LONG,
+      stop: atr(2),
+      has: [/request\.security\(syminfo\.tickerid, "D", ta\.highest\(high, channel20Length\)\[1\], lookahead/],
+    },
+  ],
+  [
+    "buy a break of the 10 day high, exit on the 10 day low",
+    { sides: LONG, has: [/request\.security\(syminfo\.tickerid, "D", ta\.lowest\(low, channel10Length\)\[1\]/] },
+  ],
+  [
+    "short when price breaks below the 4 week low, 3% stop",
+    { sides: SHORT, stop: pct(3), has: [/request\.security\(syminfo\.tickerid, "W", ta\.lowest/] },
   ],
   ["donchian breakout 55, long and short", { sides: BOTH, has: [/ta\.highest/, /ta\.lowest/] }],
   ["breakout of the 20 bar high w/ 1.5 atr trailing stop", { sides: LONG, trail: atr(1.5) }],
@@ -285,14 +305,17 @@ describe("resin generate: the request table", () => {
       const script = answer.script;
       expect(answer.verified.every((c) => c.ok)).toBe(true);
       for (const re of want.has ?? []) expect(script).toMatch(re);
+      for (const re of want.hasNot ?? []) expect(script).not.toMatch(re);
       if (want.notUnderstood) expect(answer.not_understood.join(" | ")).toMatch(want.notUnderstood);
       else expect(answer.not_understood, "nothing left unread").toEqual([]);
 
       // with a date range, the sample starts two weeks before it so the filter has bars to block
       const from = want.dates?.from ? Date.parse(`${want.dates.from}T00:00:00Z`) : null;
+      // windows in days are verified on daily bars, like the verifier does
+      const tf = expectationsOf(understand(text)).sampleTimeframe;
       const sample = from
-        ? sampleBars({ from: new Date(from - 14 * 86_400_000).toISOString().slice(0, 10), to: null })
-        : sampleBars(null);
+        ? sampleBars({ from: new Date(from - 14 * 86_400_000).toISOString().slice(0, 10), to: null }, undefined, tf)
+        : sampleBars(null, undefined, tf);
       const r = await runBoth(script, sample);
       expect(r.error).toBeUndefined();
       const kind = want.kind ?? "strategy";

@@ -1,8 +1,11 @@
 // StrategyEvent records: every order call the script makes (result.events). A strategy placing its
 // brackets on every bar makes hundreds of thousands of them, so the broker logs them lean while it
 // runs and builds the contract's records when they are read, normally once, after the run:
-// - per event 33 bytes in typed-array chunks: kind and direction, qty / limit / stop, the index of
-//   its bar row and of its string tuple;
+// - per event 37 bytes in typed-array chunks (a slot): kind and direction, qty / limit / stop, the
+//   index of its bar row and of its string tuple, and a repeat count;
+// - an event that repeats the last slot on the next bar row (an order re-placed with the same
+//   arguments on the next bar) takes no slot: the slot's repeat count grows, and its k-th repeat is
+//   read back as the same record on the slot's row + k;
 // - bar rows (bar_index, time, open, high, low, close) shared by the consecutive events of one bar;
 // - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
 //   (an exit re-placed on every bar logs no new strings).
@@ -51,15 +54,18 @@ class Chunk {
   readonly rows: Int32Array;
   /** The event's string tuple (the log's `tuples`). */
   readonly tuples: Int32Array;
+  /** Events after the slot's own that repeat it, each on the next bar row. */
+  readonly reps: Int32Array;
   /** kind * 3 + direction (0 null, 1 long, 2 short). */
   readonly meta: Uint8Array;
   constructor() {
     // one buffer per chunk (an ArrayBuffer is costly to allocate), 8-byte fields first
-    const buf = new ArrayBuffer(CHUNK * (NUMS * 8 + 4 + 4 + 1));
+    const buf = new ArrayBuffer(CHUNK * (NUMS * 8 + 4 + 4 + 4 + 1));
     this.nums = new Float64Array(buf, 0, CHUNK * NUMS);
     this.rows = new Int32Array(buf, CHUNK * NUMS * 8, CHUNK);
     this.tuples = new Int32Array(buf, CHUNK * (NUMS * 8 + 4), CHUNK);
-    this.meta = new Uint8Array(buf, CHUNK * (NUMS * 8 + 8), CHUNK);
+    this.reps = new Int32Array(buf, CHUNK * (NUMS * 8 + 8), CHUNK);
+    this.meta = new Uint8Array(buf, CHUNK * (NUMS * 8 + 12), CHUNK);
   }
 }
 
@@ -67,7 +73,7 @@ class Chunk {
  * Chunks of event logs nobody can read any more, for the next runs' logs (allocating zeroed typed
  * arrays was a tenth of a run re-placing an exit on every bar). A log's chunks come back when the log
  * is collected (only the log reaches them); a reused chunk needs no clearing, since push writes every
- * field of an event before count covers it. Bounded; without FinalizationRegistry chunks are new.
+ * field of a slot before the slot count covers it. Bounded; without FinalizationRegistry chunks are new.
  */
 const spareChunks: Chunk[] = [];
 const spareRows: Float64Array[] = [];
@@ -94,11 +100,19 @@ export interface EventMark {
   count: number;
   rows: number;
   tuples: number;
+  slots: number;
+  /** The last slot's repeat count then. */
+  lastReps: number;
 }
 
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
   count = 0;
+  /** Slots written (count minus the repeats). */
+  private slots = 0;
+  /** Where toArray resumes: the slot and repeat of event built.length (a repeat past the slot's count means the next slot, or a repeat pushed later). */
+  private readSlot = 0;
+  private readRep = 0;
   private rowCount = 0;
   private tupleCount = 0;
   /** The tuple of the last push (-1: none). */
@@ -130,26 +144,51 @@ export class EventLog {
     comment: string | null,
   ): void {
     if (!this.recording) return;
-    const i = this.count;
-    const at = i & IN_CHUNK;
-    if (at === 0 && i >> CHUNK_BITS === this.chunks.length) this.chunks.push(spareChunks.pop() ?? new Chunk());
-    const c = this.chunks[i >> CHUNK_BITS];
-    c.meta[at] = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
-    const n = c.nums;
-    const k = at * NUMS;
-    n[k] = qty;
-    n[k + 1] = limit;
-    n[k + 2] = stop;
-    c.rows[at] = this.rowOf(ctx);
+    const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
+    const row = this.rowOf(ctx);
     const ext = ctx.ext;
-    c.tuples[at] = this.tupleOf(
+    const tuple = this.tupleOf(
       id,
       oca,
       comment,
       (ext ? str(ext.scriptId) : null) ?? "",
       (ext ? str(ext.runId) : null) ?? "",
     );
-    this.count = i + 1;
+    const i = this.slots;
+    if (i !== 0) {
+      // the last slot again on the next bar row: one more repeat, nothing written
+      const last = i - 1;
+      const lc = this.chunks[last >> CHUNK_BITS];
+      const la = last & IN_CHUNK;
+      const ln = lc.nums;
+      const lk = la * NUMS;
+      if (
+        lc.meta[la] === meta &&
+        lc.tuples[la] === tuple &&
+        row === lc.rows[la] + lc.reps[la] + 1 &&
+        same(ln[lk], qty) &&
+        same(ln[lk + 1], limit) &&
+        same(ln[lk + 2], stop)
+      ) {
+        lc.reps[la]++;
+        this.count++;
+        return;
+      }
+    }
+    const at = i & IN_CHUNK;
+    if (at === 0 && i >> CHUNK_BITS === this.chunks.length) this.chunks.push(spareChunks.pop() ?? new Chunk());
+    const c = this.chunks[i >> CHUNK_BITS];
+    c.meta[at] = meta;
+    const n = c.nums;
+    const k = at * NUMS;
+    n[k] = qty;
+    n[k + 1] = limit;
+    n[k + 2] = stop;
+    c.rows[at] = row;
+    c.tuples[at] = tuple;
+    c.reps[at] = 0;
+    this.slots = i + 1;
+    this.count++;
   }
 
   /** The bar row of the host's bar as it is now: the last row when it is the same (Object.is on every field). */
@@ -217,30 +256,53 @@ export class EventLog {
 
   /** Where the log stands now (see rollback). */
   mark(): EventMark {
-    return { count: this.count, rows: this.rowCount, tuples: this.tupleCount };
+    const s = this.slots;
+    const lastReps = s === 0 ? 0 : this.chunks[(s - 1) >> CHUNK_BITS].reps[(s - 1) & IN_CHUNK];
+    return { count: this.count, rows: this.rowCount, tuples: this.tupleCount, slots: s, lastReps };
   }
 
   /** Drops what was logged after `m` (a realtime tick rolled back; the slots are written again). */
   rollback(m: EventMark): void {
     if (m.count >= this.count) return;
     this.count = m.count;
+    this.slots = m.slots;
+    if (m.slots !== 0) this.chunks[(m.slots - 1) >> CHUNK_BITS].reps[(m.slots - 1) & IN_CHUNK] = m.lastReps;
     this.rowCount = m.rows;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
     this.tupleSlots.length = m.tuples * TUPLE;
-    if (this.built.length > m.count) this.built.length = m.count;
+    if (this.built.length > m.count) {
+      this.built.length = m.count;
+      // event m.count is the last slot's next repeat (or the next slot's first event)
+      this.readSlot = m.slots === 0 ? 0 : m.slots - 1;
+      this.readRep = m.slots === 0 ? 0 : m.lastReps + 1;
+    }
   }
 
   /** Every logged event as the contract's records (the same array on every call, extended as the log grows). */
   toArray(): StrategyEvent[] {
     const out = this.built;
-    for (let i = out.length; i < this.count; i++) out.push(this.record(i));
+    let slot = this.readSlot;
+    let rep = this.readRep;
+    for (let i = out.length; i < this.count; i++) {
+      // event i exists, so past this slot's repeats there is a next slot
+      while (rep > this.chunks[slot >> CHUNK_BITS].reps[slot & IN_CHUNK]) {
+        slot++;
+        rep = 0;
+      }
+      out.push(this.record(slot, rep));
+      rep++;
+    }
+    // left past the slot's last repeat, not on the next slot: a repeat pushed later extends this slot
+    this.readSlot = slot;
+    this.readRep = rep;
     return out;
   }
 
-  private record(i: number): StrategyEvent {
-    const c = this.chunks[i >> CHUNK_BITS];
-    const at = i & IN_CHUNK;
+  /** The record of a slot's `rep`-th repeat (0: the slot's own event), on the slot's row + rep. */
+  private record(slot: number, rep: number): StrategyEvent {
+    const c = this.chunks[slot >> CHUNK_BITS];
+    const at = slot & IN_CHUNK;
     const n = c.nums;
     const k = at * NUMS;
     const qty = n[k];
@@ -248,7 +310,7 @@ export class EventLog {
     const stop = n[k + 2];
     const meta = c.meta[at];
     const d = meta % 3;
-    const row = c.rows[at];
+    const row = c.rows[at] + rep;
     const rows = this.rowChunks[row >> CHUNK_BITS];
     const r = (row & IN_CHUNK) * ROW;
     const s = this.tupleSlots;

@@ -107,4 +107,69 @@ describe("the lean event log", () => {
     fill(fresh, 0, 1600);
     expect(log.toArray()).toEqual(fresh.toArray());
   });
+  it("orders re-placed with the same arguments on the next bars (repeats) read back as one record per call, reads and rollbacks between them included", () => {
+    // a seeded sequence of calls, checked against the records built straight from the arguments
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const log = new EventLog();
+    let expected: unknown[] = [];
+    const stops = [NaN, 5, -0, 0, 5.5];
+    let bar = 0;
+    let close = 10;
+    let reads = 0;
+    for (let step = 0; step < 6000; step++) {
+      const r = rnd(100);
+      if (r < 55) {
+        // next bar (sometimes the same bar again, sometimes a skipped bar)
+        bar += rnd(10) === 0 ? 0 : rnd(10) === 0 ? 2 : 1;
+        close = rnd(4) === 0 ? close : 10 + rnd(5);
+      }
+      const h = host(bar, close);
+      const stop = stops[rnd(8) < 6 ? 1 : rnd(stops.length)];
+      const kind = rnd(10) < 8 ? "exit" : "entry";
+      const comment = rnd(20) === 0 ? "c" : null;
+      log.push(h, kind, "X", "short", NaN, NaN, stop, null, comment);
+      expected.push({
+        kind,
+        id: "X",
+        direction: "short",
+        qty: null,
+        order_type: stop === stop ? "stop" : "market",
+        limit: null,
+        stop: stop === stop ? stop : null,
+        oca_name: null,
+        comment,
+        bar_index: bar,
+        bar_time: 1000 * bar,
+        ohlc: [1, 2, bar === 3 ? -0 : 0.5, close],
+        script_id: "s",
+        run_id: "r",
+      });
+      if (rnd(50) === 0) {
+        expect(log.toArray()).toEqual(expected);
+        reads++;
+      }
+      if (rnd(40) === 0) {
+        // a tick: events after a mark, maybe read, rolled back
+        const mark = log.mark();
+        const kept = expected.length;
+        for (let k = rnd(4); k >= 0; k--)
+          log.push(host(bar + (k & 1), 99), "exit", "X", "short", NaN, NaN, 5, null, null);
+        if (rnd(2) === 0) log.toArray();
+        log.rollback(mark);
+        expected = expected.slice(0, kept);
+      }
+    }
+    const ev = log.toArray();
+    expect(reads).toBeGreaterThan(10);
+    // many calls were repeats (the log's private slot count: the path under test was taken)
+    expect((log as unknown as { slots: number }).slots).toBeLessThan(ev.length * 0.85);
+    expect(ev).toHaveLength(expected.length);
+    expect(ev).toEqual(expected);
+    for (let i = 0; i < ev.length; i++)
+      expect(Object.is(ev[i].stop, (expected[i] as { stop: unknown }).stop), `stop ${i}`).toBe(true);
+  });
 });

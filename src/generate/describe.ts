@@ -52,6 +52,8 @@ export function conditionLabel(c: Condition): string {
       return `BB(${c.length}, ${c.bbMult}) squeeze inside KC(${c.length}, ${c.kcMult}) breaks ${c.direction}`;
     case "supertrend":
       return `Supertrend(${c.factor}, ${c.atrLength}) turns ${c.direction}`;
+    case "any":
+      return `(${c.of.map(conditionLabel).join(" or ")})`;
   }
 }
 

@@ -8,7 +8,7 @@ import type { Expr, Stmt } from "../lang/ast.js";
 import { unparse } from "../lang/unparse.js";
 import type { Condition, Distance, Intent, SeriesRef } from "./intent.js";
 import { conditionLabel } from "./describe.js";
-import { mirror } from "./intent.js";
+import { leaves, mirror } from "./intent.js";
 import {
   and,
   assign,
@@ -257,6 +257,9 @@ class ScriptBuilder {
         return call(c.direction === "above" ? "ta.crossover" : "ta.crossunder", [this.series(c.a), this.series(c.b)]);
       case "compare":
         return bin(c.op, this.series(c.a), this.series(c.b));
+      case "any":
+        // alternatives: parenthesised, since the signal joins them with its other conditions by "and"
+        return paren(c.of.map((x) => this.condition(x)).reduce((x, y) => bin("or", x, y)));
       case "squeeze": {
         const bb = this.bandLines("bb", c.length, c.bbMult);
         const kc = this.bandLines("kc", c.length, c.kcMult);
@@ -568,14 +571,14 @@ export function emit(intent: Intent): string {
   }
   // oscillator levels the rules compare with, and those the request asked to draw
   const levels = new Set<number>(intent.levels);
-  for (const c of [
+  for (const c of leaves([
     ...intent.longEntry,
     ...intent.shortEntry,
     ...intent.longExit,
     ...intent.shortExit,
     ...intent.filters,
     ...intent.alertRules,
-  ])
+  ]))
     if ((c.kind === "compare" || c.kind === "cross") && c.b.kind === "value" && !onPriceScale(c.a))
       levels.add(c.b.value);
   for (const l of [...levels].sort((x, y) => x - y))

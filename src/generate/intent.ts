@@ -23,8 +23,10 @@ export type SeriesRef =
       rsiLength?: number;
     }
   | { kind: "band"; band: "bb" | "kc"; line: "upper" | "basis" | "lower"; length: number; mult: number }
-  /** The highest high / lowest low of the `length` bars before this one (a breakout level). */
-  /** The highest high / lowest low of `length` bars, or of `length` days / weeks when `timeframe` is set. */
+  /**
+   * The highest high / lowest low of the `length` bars before this one (a breakout level), or of the
+   * `length` days / weeks before this bar's when `timeframe` is set.
+   */
   | { kind: "channel"; line: "upper" | "lower"; length: number; timeframe?: "D" | "W" }
   | { kind: "adx"; line: "adx" | "plus" | "minus"; length: number }
   | { kind: "vwap" }
@@ -37,7 +39,9 @@ export type Condition =
   | { kind: "compare"; op: Comparison; a: SeriesRef; b: SeriesRef }
   /** Bollinger Bands inside Keltner Channels on the previous bar, then the close leaves the bands. */
   | { kind: "squeeze"; direction: "up" | "down"; length: number; bbMult: number; kcMult: number }
-  | { kind: "supertrend"; direction: "up" | "down"; factor: number; atrLength: number };
+  | { kind: "supertrend"; direction: "up" | "down"; factor: number; atrLength: number }
+  /** Alternatives joined with "or" in one rule ("buy when rsi < 30 or close < lower band"). */
+  | { kind: "any"; of: Condition[] };
 
 /** A stop, target or trailing distance from the entry price. */
 export interface Distance {
@@ -147,7 +151,7 @@ function hasCalendarWindow(intent: Intent): boolean {
     ...intent.filters,
     ...intent.alertRules,
   ];
-  const series = conds.flatMap((c) => (c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : []));
+  const series = leaves(conds).flatMap((c) => (c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : []));
   series.push(...intent.shown, ...intent.namedPlots.map((p) => p.series));
   return series.some((s) => s.kind === "channel" && s.timeframe !== undefined);
 }
@@ -221,12 +225,21 @@ export function mirror(c: Condition): Condition | null {
     case "squeeze":
     case "supertrend":
       return { ...c, direction: c.direction === "up" ? "down" : "up" };
+    case "any": {
+      const of = mirrorAll(c.of);
+      return of ? { kind: "any", of } : null;
+    }
   }
+}
+
+/** The plain conditions inside a list, alternatives ("any") opened up. */
+export function leaves(cs: Condition[]): Condition[] {
+  return cs.flatMap((c) => (c.kind === "any" ? leaves(c.of) : [c]));
 }
 
 /** Is this condition an event (fires on one bar) rather than a state (true for a stretch of bars)? */
 export function isEvent(c: Condition): boolean {
-  return c.kind !== "compare";
+  return c.kind === "any" ? c.of.some(isEvent) : c.kind !== "compare";
 }
 
 /** Every condition mirrored, or null when one of them has no opposite. */

@@ -13,6 +13,7 @@ import {
   emptyIntent,
   type Intent,
   isEvent,
+  leaves,
   type MovingAverage,
   mirror,
   mirrorAll,
@@ -1765,6 +1766,12 @@ export function understand(text: string): Intent {
         else rules.push({ cond, action, filterWord });
       }
     } else {
+      // "buy when rsi < 30 or close < lower band": one rule with alternatives, not all of them required
+      if (cl.says("or") && conds.length > 1) {
+        if (cl.says("and"))
+          intent.unrecognized.push(`'and' with 'or' in one rule ("${clauseText(cl)}"): say the alternatives apart`);
+        else conds.splice(0, conds.length, { kind: "any", of: [...conds] });
+      }
       for (const cond of conds) rules.push({ cond, action, filterWord });
       for (const lr of levelRules) rules.push({ cond: lr.cond, action: lr.action, filterWord: false });
     }
@@ -1959,7 +1966,8 @@ function reportLeftovers(cl: Clause, intent: Intent): void {
 }
 
 function titleOf(intent: Intent): string {
-  const first = intent.longEntry[0] ?? intent.shortEntry[0];
+  // alternatives are named after the first one
+  const first = leaves([intent.longEntry[0] ?? intent.shortEntry[0]].filter((c) => c !== undefined))[0];
   let name: string;
   if (!first) name = intent.shown.length ? intent.shown.map(seriesLabel).join(" + ") : "Generated";
   else if (first.kind === "cross" && first.a.kind === "ma" && first.b.kind === "ma")

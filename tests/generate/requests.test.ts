@@ -79,6 +79,15 @@ const TABLE: [string, Want][] = [
   ["rsi<30 buy >70 sell 15m", { sides: LONG, has: [/rsiValue < 30/, /rsiValue > 70/] }],
   ["ema 9/21 cross on the 1h chart", { sides: LONG, has: [/ta\.crossover\(ema9, ema21\)/] }],
   ["macd cross 4h timeframe, long only", { sides: LONG, has: [/ta\.macd/], hasNot: [/, 4\)/] }],
+  // "or" between a rule's conditions: alternatives, either one enters
+  [
+    "buy when rsi < 30 or close crosses below the lower band, sell when rsi > 70",
+    { sides: LONG, has: [/longCondition = \(rsiValue < 30 or ta\.crossunder\(close, bbLower\)\)/] },
+  ],
+  [
+    "go long if price crosses above the 50 ema or macd crosses above signal, 2% stop",
+    { sides: LONG, stop: pct(2), has: [/\(ta\.crossover\(close, ema50\) or ta\.crossover\(macdLine, signalLine\)\)/] },
+  ],
   // RSI and oscillators
   ["rsi 14 below 30 go long, above 70 go short", { sides: BOTH, has: [/rsiValue < 30/, /rsiValue > 70/] }],
   ["RSI oversold buy, overbought sell, 2% stop", { sides: LONG, stop: pct(2) }],

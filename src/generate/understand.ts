@@ -579,6 +579,22 @@ function sayTimeframe(intent: Intent, label: string, tv: string): void {
   intent.understood.push(`timeframe: ${label} (a script runs on its chart's timeframe: open it on a "${tv}" chart)`);
 }
 
+/**
+ * "50 day sma": an average's length in days is taken as bars of the chart (days on a daily chart).
+ * Said back, never silent, since on an intraday chart it is not 50 days. Consumes nothing.
+ */
+function noteDayLengths(cl: Clause, intent: Intent): void {
+  for (let i = 0; i + 2 < cl.toks.length; i++) {
+    const n = cl.num(i);
+    if (n === undefined || !cl.is(i + 1, "day", "days")) continue;
+    const w = cl.word(i + 2) ?? "";
+    if (!(w in MA_WORDS) && !(w in OSC_WORDS) && w !== "moving") continue;
+    intent.understood.push(
+      `length: '${n} day' is ${n} bars of the chart (${n} days on a daily chart, not on an intraday one)`,
+    );
+  }
+}
+
 function readAlerts(cl: Clause, intent: Intent): void {
   for (let i = 0; i < cl.toks.length; i++) {
     if (cl.is(i, ...ALERT_WORDS)) {
@@ -1730,6 +1746,7 @@ export function understand(text: string): Intent {
     readSession(cl, intent);
     readSizing(cl, intent);
     readTimeframe(cl, intent);
+    noteDayLengths(cl, intent);
     rr = readExits(cl, intent, rr);
     readDirection(cl, intent, said);
     readAlerts(cl, intent);

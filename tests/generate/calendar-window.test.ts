@@ -2,6 +2,7 @@
 // high of the 20 completed days before the bar's day (request.security on "D"), not of 20 bars.
 import { describe, expect, it } from "vitest";
 import { generate } from "../../src/generate/index.js";
+import { understand } from "../../src/generate/understand.js";
 import { sampleBars } from "../../src/generate/sample-bars.js";
 import { runBoth } from "../helpers/run-both.js";
 
@@ -34,5 +35,16 @@ describe("resin generate: windows in days on intraday bars", () => {
       checked++;
     });
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("an average's length in days is said to be bars of the chart, never silently", async () => {
+    const a = await generate("buy when price crosses above the 50 day sma, sell when it crosses below");
+    expect(a.script).toMatch(/ta\.sma\(close, sma50Length\)/);
+    expect(understand("50 day ema / 200 day ema cross").understood).toEqual(
+      expect.arrayContaining([
+        "length: '50 day' is 50 bars of the chart (50 days on a daily chart, not on an intraday one)",
+        "length: '200 day' is 200 bars of the chart (200 days on a daily chart, not on an intraday one)",
+      ]),
+    );
   });
 });

@@ -22,7 +22,9 @@ Rules:
 - A date range is a filter on time with timestamp().
 - Alerts with alert(message, alert.freq_once_per_bar_close) where the signal fires.
 - Give every plot() the title the request asks for.
-- Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no request.security.`;
+- A length in days or weeks on an intraday chart ("20 day high") reads completed higher-timeframe bars:
+  request.security(syminfo.tickerid, "D", ta.highest(high, 20)[1], lookahead = barmerge.lookahead_on), never lookahead on the current bar.
+- Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no other symbols.`;
 
 /** Builtin names an intent needs. */
 function seriesNames(s: SeriesRef): string[] {

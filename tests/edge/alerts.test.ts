@@ -9,7 +9,8 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
-import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
+import { collectLines, evaluateWorker } from "./worker-options.js";
+import { buildEdgeWorker } from "../../src/ops/edge-build.js";
 import { retention } from "../../src/edge/outbox-drain.js";
 import { INTERNAL_KEY, meshWorker } from "../mesh/harness.js";
 import type { D1Like } from "../../src/mesh/d1.js";
@@ -88,22 +89,9 @@ const at = (path: string) => received.filter((r) => r.path === path);
 async function ownWorker(vars: Record<string, string>) {
   const lines: string[] = [];
   const w = new Miniflare({
-    name: "resin",
-    modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
-    compatibilityDate: "2024-11-01",
-    compatibilityFlags: ["nodejs_compat"],
-    kvNamespaces: ["RESIN_KV"],
-    r2Buckets: ["RESIN_BARS"],
+    ...(await evaluateWorker(bundle)),
     d1Databases: ["RESIN_DB"],
-    handleRuntimeStdio: (stdout: NodeJS.ReadableStream) => {
-      let buf = "";
-      stdout.on("data", (c: Buffer) => {
-        buf += c.toString();
-        const parts = buf.split("\n");
-        buf = parts.pop() ?? "";
-        lines.push(...parts);
-      });
-    },
+    handleRuntimeStdio: collectLines(lines),
     bindings: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", ...vars },
   } as WorkerOptions);
   const call = async (path: string, json?: unknown, method?: string) =>
@@ -181,22 +169,9 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   bundle = await buildEdgeWorker();
   mf = new Miniflare({
-    name: "resin",
-    modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
-    compatibilityDate: "2024-11-01",
-    compatibilityFlags: ["nodejs_compat"],
-    kvNamespaces: ["RESIN_KV"],
-    r2Buckets: ["RESIN_BARS"],
+    ...(await evaluateWorker(bundle)),
     d1Databases: ["RESIN_DB", "PRUNE_DB"],
-    handleRuntimeStdio: (stdout: NodeJS.ReadableStream) => {
-      let buf = "";
-      stdout.on("data", (c: Buffer) => {
-        buf += c.toString();
-        const lines = buf.split("\n");
-        buf = lines.pop() ?? "";
-        consoleLines.push(...lines);
-      });
-    },
+    handleRuntimeStdio: collectLines(consoleLines),
     bindings: {
       OUTBOUND_TIMEOUT_MS: "1500",
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",

@@ -9,8 +9,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Miniflare, type WorkerOptions } from "miniflare";
-import { buildEdgeWorker, edgeModules, type EdgeBundle } from "../../src/ops/edge-build.js";
+import { Miniflare } from "miniflare";
+import { evaluateWorker } from "./worker-options.js";
+import { buildEdgeWorker, type EdgeBundle } from "../../src/ops/edge-build.js";
 import { createApp } from "../../src/server/app.js";
 import { createInProcessEngine } from "../../src/server/engine.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
@@ -86,12 +87,7 @@ beforeAll(async () => {
     deploy: "test",
   });
   mf = new Miniflare({
-    name: "resin",
-    modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
-    compatibilityDate: "2024-11-01",
-    compatibilityFlags: ["nodejs_compat"],
-    kvNamespaces: ["RESIN_KV"],
-    r2Buckets: ["RESIN_BARS"],
+    ...(await evaluateWorker(bundle)),
     d1Databases: ["RESIN_DB"],
   } as never);
 }, 120_000);

@@ -4,7 +4,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
-import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
+import { evaluateWorker } from "./worker-options.js";
+import { buildEdgeWorker } from "../../src/ops/edge-build.js";
 
 const ORIGIN = "http://127.0.0.1:5173";
 const KEY = "cors-key";
@@ -13,12 +14,7 @@ let mf: Miniflare;
 beforeAll(async () => {
   const bundle = await buildEdgeWorker();
   mf = new Miniflare({
-    name: "resin",
-    modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
-    compatibilityDate: "2024-11-01",
-    compatibilityFlags: ["nodejs_compat"],
-    kvNamespaces: ["RESIN_KV"],
-    r2Buckets: ["RESIN_BARS"],
+    ...(await evaluateWorker(bundle)),
     bindings: { API_KEY: KEY },
   } as WorkerOptions);
 }, 120_000);

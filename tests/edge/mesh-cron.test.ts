@@ -6,7 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
-import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
+import { evaluateWorker } from "./worker-options.js";
+import { buildEdgeWorker } from "../../src/ops/edge-build.js";
 import { INTERNAL_KEY, meshWorker } from "../mesh/harness.js";
 
 const FRONT = `
@@ -105,12 +106,7 @@ beforeAll(async () => {
   mf = new Miniflare({
     workers: [
       {
-        name: "resin",
-        modules: (await edgeModules(bundle)) as WorkerOptions["modules"],
-        compatibilityDate: "2024-11-01",
-        compatibilityFlags: ["nodejs_compat"],
-        kvNamespaces: ["RESIN_KV"],
-        r2Buckets: ["RESIN_BARS"],
+        ...(await evaluateWorker(bundle)),
         d1Databases: ["RESIN_DB"],
         bindings: { INTERNAL_KEY_BINDING: INTERNAL_KEY, OUTBOX_RETRY_BASE_MS: "0", OUTBOX_MAX_ATTEMPTS: "3" },
         serviceBindings: { TRADE_SERVICE: "front" },

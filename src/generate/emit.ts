@@ -8,7 +8,7 @@ import type { Expr, Stmt } from "../lang/ast.js";
 import { unparse } from "../lang/unparse.js";
 import type { Condition, Distance, Intent, SeriesRef } from "./intent.js";
 import { conditionLabel } from "./describe.js";
-import { leaves, mirror } from "./intent.js";
+import { mirror, ruleLeaves } from "./intent.js";
 import {
   and,
   assign,
@@ -571,14 +571,7 @@ export function emit(intent: Intent): string {
   }
   // oscillator levels the rules compare with, and those the request asked to draw
   const levels = new Set<number>(intent.levels);
-  for (const c of leaves([
-    ...intent.longEntry,
-    ...intent.shortEntry,
-    ...intent.longExit,
-    ...intent.shortExit,
-    ...intent.filters,
-    ...intent.alertRules,
-  ]))
+  for (const c of ruleLeaves(intent))
     if ((c.kind === "compare" || c.kind === "cross") && c.b.kind === "value" && !onPriceScale(c.a))
       levels.add(c.b.value);
   for (const l of [...levels].sort((x, y) => x - y))

@@ -143,15 +143,7 @@ export function emptyIntent(): Intent {
 
 /** Whether a series of the intent has a window in days or weeks ("20 day high"). */
 function hasCalendarWindow(intent: Intent): boolean {
-  const conds = [
-    ...intent.longEntry,
-    ...intent.shortEntry,
-    ...intent.longExit,
-    ...intent.shortExit,
-    ...intent.filters,
-    ...intent.alertRules,
-  ];
-  const series = leaves(conds).flatMap((c) => (c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : []));
+  const series = ruleLeaves(intent).flatMap((c) => (c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : []));
   series.push(...intent.shown, ...intent.namedPlots.map((p) => p.series));
   return series.some((s) => s.kind === "channel" && s.timeframe !== undefined);
 }
@@ -235,6 +227,18 @@ export function mirror(c: Condition): Condition | null {
 /** The plain conditions inside a list, alternatives ("any") opened up. */
 export function leaves(cs: Condition[]): Condition[] {
   return cs.flatMap((c) => (c.kind === "any" ? leaves(c.of) : [c]));
+}
+
+/** The plain conditions of every rule of the intent: entries, exits, filters and alerts. */
+export function ruleLeaves(intent: Intent): Condition[] {
+  return leaves([
+    ...intent.longEntry,
+    ...intent.shortEntry,
+    ...intent.longExit,
+    ...intent.shortExit,
+    ...intent.filters,
+    ...intent.alertRules,
+  ]);
 }
 
 /** Is this condition an event (fires on one bar) rather than a state (true for a stretch of bars)? */

@@ -6,7 +6,7 @@
 import { CATALOG } from "../catalog/index.js";
 import type { ProposalRequest } from "./backend.js";
 import type { Intent, SeriesRef } from "./intent.js";
-import { leaves } from "./intent.js";
+import { ruleLeaves } from "./intent.js";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -52,14 +52,7 @@ function seriesNames(s: SeriesRef): string[] {
 export function builtinsFor(text: string, intent: Intent, previous?: string): string[] {
   const names = new Set<string>();
   const series: SeriesRef[] = [...intent.shown, ...intent.namedPlots.map((p) => p.series)];
-  for (const c of leaves([
-    ...intent.longEntry,
-    ...intent.shortEntry,
-    ...intent.longExit,
-    ...intent.shortExit,
-    ...intent.filters,
-    ...intent.alertRules,
-  ])) {
+  for (const c of ruleLeaves(intent)) {
     if (c.kind === "cross" || c.kind === "compare") series.push(c.a, c.b);
     if (c.kind === "cross") names.add(c.direction === "above" ? "ta.crossover" : "ta.crossunder");
     if (c.kind === "squeeze") names.add("ta.bb").add("ta.kc");

@@ -2,6 +2,7 @@
 // worker there, register a script with its alert destinations, give its bar-close job bars and a
 // schedule, run the job now, read the delivery history. Errors carry the worker's code and message.
 
+import type { DeliveryRow } from "../../../src/mesh/outbox.js";
 import type { PackedBars } from "../../../src/worker/protocol.js";
 import { barsToRows, type HttpTarget } from "./http.js";
 import { EngineError } from "./types.js";
@@ -15,18 +16,8 @@ export type AlertDestinationView =
   | { id: string; type: "webhook"; url: string; signed: boolean }
   | { id: string; type: "chat"; chat_id: string };
 
-export interface DeliveryView {
-  key: string;
-  dest_id: string | null;
-  bar_time: number;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: number;
-  delivered_at: number | null;
-  title: string | null;
-  message: string | null;
-}
+/** A delivery-history row as GET /scripts/:id/alerts/deliveries sends it (the outbox's own row type). */
+export type DeliveryView = DeliveryRow;
 
 export interface JobOutcomeView {
   job_id: string;

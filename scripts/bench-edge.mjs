@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Miniflare } from "miniflare";
-import { generateBars } from "../dist/cli/bench.js";
+import { generateBarRows } from "../dist/cli/bench.js";
 import { buildEdgeWorker, edgeModules, packageRoot } from "../dist/ops/edge-build.js";
 import { Runtime } from "../dist/runtime/index.js";
 
@@ -23,18 +23,6 @@ const NAMES = (process.argv[4] ?? "ema_atr_stop,swing_state,strategy,loops,bench
 const root = packageRoot();
 const load = () => execFileSync("uptime", { encoding: "utf8" }).trim();
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-
-function bars(n) {
-  const c = generateBars(n);
-  return Array.from({ length: n }, (_, i) => ({
-    time: c.time[i],
-    open: c.open[i],
-    high: c.high[i],
-    low: c.low[i],
-    close: c.close[i],
-    volume: c.volume[i],
-  }));
-}
 
 const scripts = NAMES.map((id) => ({ id, source: readFileSync(join(root, "bench", `${id}.pine`), "utf8") }));
 const loadBefore = load();
@@ -52,7 +40,7 @@ const mf = new Miniflare({
     err.pipe(process.stderr);
   },
 });
-const data = JSON.stringify(bars(BARS));
+const data = JSON.stringify(generateBarRows(BARS));
 
 /** The same figure in this Node process (the Runtime, in-process), for comparison. */
 const nodeBars = JSON.parse(data);

@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { Miniflare } from "miniflare";
-import { generateBars } from "../dist/cli/bench.js";
+import { generateBarRows } from "../dist/cli/bench.js";
 import { buildEdgeWorker, edgeModules, packageRoot } from "../dist/ops/edge-build.js";
 import { prepareStudy, runStudy } from "../dist/optimize/index.js";
 import { createInProcessEngine, studyTrialRunner, TRIAL_BROKER } from "../dist/server/engine.js";
@@ -45,19 +45,7 @@ const load = () => execFileSync("uptime", { encoding: "utf8" }).trim();
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const fmt = (x) => x.toFixed(1);
 
-function bars(n) {
-  const c = generateBars(n);
-  return Array.from({ length: n }, (_, i) => ({
-    time: c.time[i],
-    open: c.open[i],
-    high: c.high[i],
-    low: c.low[i],
-    close: c.close[i],
-    volume: c.volume[i],
-  }));
-}
-
-const data = bars(BARS);
+const data = generateBarRows(BARS);
 const request = { script: STRATEGY, data, space: SPACE, n_trials: TRIALS, sampler: "random", seed: 1 };
 const loadBefore = load();
 const bundle = await buildEdgeWorker(join(root, "build", "edge-bench-fanout"));

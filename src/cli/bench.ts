@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Runtime } from "../runtime/index.js";
-import type { ColumnarBars, Mode } from "../core/result.js";
+import type { Bar, ColumnarBars, Mode } from "../core/result.js";
 import type { OptimizeRow } from "./bench-optimize.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -66,6 +66,19 @@ export function generateBars(n: number, seed = 42): ColumnarBars & { volume: Flo
     time[i] = 1_600_000_000_000 + i * 60_000;
   }
   return { time, open, high, low, close, volume };
+}
+
+/** The same bars as row objects, for hosts that take JSON rows (an edge worker's /run, /studies). */
+export function generateBarRows(n: number, seed = 42): Bar[] {
+  const c = generateBars(n, seed);
+  return Array.from({ length: n }, (_, i) => ({
+    time: c.time[i]!,
+    open: c.open[i]!,
+    high: c.high[i]!,
+    low: c.low[i]!,
+    close: c.close[i]!,
+    volume: c.volume[i]!,
+  }));
 }
 
 type FloorColumns = {

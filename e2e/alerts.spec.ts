@@ -17,6 +17,7 @@ import {
   startEdge,
   startServer,
   waitForRuns,
+  openApp,
 } from "./harness.js";
 
 let server: Server;
@@ -78,12 +79,7 @@ beforeAll(async () => {
     startEdge({ d1: true, bindings: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", OUTBOX_RETRY_BASE_MS: "0" } }),
     launchBrowser(),
   ]);
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  page = await context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(`${server.url}/`);
-  await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
-  await waitForRuns(page, 1);
+  page = await openApp(server, browser, undefined, pageErrors);
   const n = await page.evaluate(() => window.__resin.runCount());
   await page.evaluate((s) => window.__resin.setSource(s), SCRIPT);
   await page.click("#run");

@@ -9,7 +9,16 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { ROOT, assertBuilt, launchBrowser, screenshot, startServer, waitForRuns, type Server } from "./harness.js";
+import {
+  ROOT,
+  assertBuilt,
+  launchBrowser,
+  screenshot,
+  startServer,
+  waitForRuns,
+  type Server,
+  openApp,
+} from "./harness.js";
 
 let server: Server;
 let browser: Browser;
@@ -78,12 +87,7 @@ function to2025(csv: string, timezone: string): string {
 beforeAll(async () => {
   assertBuilt();
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  page = await context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(`${server.url}/`);
-  await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
-  await waitForRuns(page, 1);
+  page = await openApp(server, browser, undefined, pageErrors);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { assertBuilt, launchBrowser, screenshot, startServer, waitForRuns, type Server } from "./harness.js";
+import { assertBuilt, launchBrowser, screenshot, startServer, waitForRuns, type Server, openApp } from "./harness.js";
 
 let server: Server;
 let browser: Browser;
@@ -14,12 +14,7 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   assertBuilt();
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  page = await context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(`${server.url}/`);
-  await page.waitForFunction(() => window.__resin?.ready === true, null, { timeout: 60_000 });
-  await waitForRuns(page, 1);
+  page = await openApp(server, browser, { width: 1920, height: 1080 }, pageErrors);
   const n = await page.evaluate(() => window.__resin.runCount());
   await page.selectOption("#example", "ma-cross");
   await waitForRuns(page, n + 1);

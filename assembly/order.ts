@@ -206,23 +206,42 @@ export function range_next(h: usize, bar: i32, x: f64, len: i32): f64 {
 
 const MIN_POSITIVE: f64 = 5e-324;
 
-/** Rank correlation index: Spearman correlation of price ranks against time ranks, x100. */
+/**
+ * Rank correlation index: Spearman correlation of price ranks against time ranks, x100. Tied prices
+ * share their average rank, and a window with ties is scored as the Pearson correlation of the ranks
+ * (the tie-correct Spearman form): TradingView's RCI(14) trade list on ETHUSDT 15m crosses zero where
+ * this form does and the 1 - 6*sum(d^2)/(n(n^2-1)) shortcut does not (PineForge probe
+ * ta-rci-14-zero-cross-01). Without ties the two forms are equal; the shortcut is kept there because it
+ * is exact in floating point. A window of one repeated price has no rank variance: na.
+ */
 export function rci_next(h: usize, bar: i32, x: f64, len: i32): f64 {
   if (len < 1) return NaN;
   if (orderUpdate(h, bar, x, len) < len) return NaN;
   if (load<i32>(h, S0 + 16) > 0) return NaN;
   const m = load<i32>(h, S0 + 8);
   if (m < 2) return NaN;
+  const n = <f64>m;
+  const mean = (n + 1.0) / 2.0;
   let d2 = 0.0;
+  let sxy = 0.0;
+  let sxx = 0.0;
+  let syy = 0.0;
+  let ties = false;
   for (let i = 0; i < len; i++) {
     const v = ringGet(h, i);
     const lo = bound(h, v, false);
     const hi = bound(h, v, true);
+    if (hi > lo) ties = true;
     // descending price rank (highest = 1), ties share their average rank
     const pr = <f64>(m - hi) + <f64>(hi - lo + 1) / 2.0;
-    const d = pr - <f64>(i + 1);
+    const tr = <f64>(i + 1);
+    const d = pr - tr;
     d2 += d * d;
+    sxy += (pr - mean) * (tr - mean);
+    sxx += (pr - mean) * (pr - mean);
+    syy += (tr - mean) * (tr - mean);
   }
-  const n = <f64>m;
-  return (1.0 - (6.0 * d2) / (n * (n * n - 1.0))) * 100.0;
+  if (!ties) return (1.0 - (6.0 * d2) / (n * (n * n - 1.0))) * 100.0;
+  if (sxx == 0) return NaN;
+  return (sxy / Math.sqrt(sxx * syy)) * 100.0;
 }

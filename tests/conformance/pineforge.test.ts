@@ -23,8 +23,6 @@ import {
 const EXPECTED_FAILURES: Record<string, string> = {
   "ta-pivot-atr-stop-target-01":
     "stop/target exits a few ticks off on 40 of 1618 trades (levels from ta.pivothigh/low and ATR placed on the pivot's confirmation bar): not diagnosed yet",
-  "ta-rci-14-zero-cross-01":
-    "ta.rci: one crossing (2026-01-10 16:30 UTC, a window holding two equal closes) is 0.11 with average ranks for ties, TradingView stays <= 0; first-rank, last-rank and time-ordered tie rules each break more crossings than they fix, so average ranks stay",
 };
 
 const results = new Map<string, Promise<{ interpret: RunResult; compile: RunResult }>>();

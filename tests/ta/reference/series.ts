@@ -293,14 +293,27 @@ export function rci(x: Series, len: number): Float64Array {
     const w = lastBars(x, i, len);
     if (!w || w.some((v) => v !== v)) return NaN;
     const newestFirst = w.slice().reverse();
-    let d2 = 0;
-    newestFirst.forEach((v, t) => {
+    const ranks = newestFirst.map((v) => {
       const greater = newestFirst.filter((u) => u > v).length;
       const equal = newestFirst.filter((u) => u === v).length;
-      const rank = greater + (equal + 1) / 2;
-      d2 += (rank - (t + 1)) ** 2;
+      return greater + (equal + 1) / 2;
     });
-    return (1 - (6 * d2) / (len * (len * len - 1))) * 100;
+    const tied = new Set(newestFirst).size < len;
+    if (!tied) {
+      const d2 = ranks.reduce((s, r, t) => s + (r - (t + 1)) ** 2, 0);
+      return (1 - (6 * d2) / (len * (len * len - 1))) * 100;
+    }
+    // ties: Pearson correlation of the (average) price ranks with the time ranks
+    const mean = (len + 1) / 2;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    ranks.forEach((r, t) => {
+      sxy += (r - mean) * (t + 1 - mean);
+      sxx += (r - mean) ** 2;
+      syy += (t + 1 - mean) ** 2;
+    });
+    return sxx === 0 ? NaN : (sxy / Math.sqrt(sxx * syy)) * 100;
   });
 }
 

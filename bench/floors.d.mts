@@ -14,6 +14,7 @@ export interface FloorTrade {
 }
 export function bench10Floor(d: Columns): Float64Array[];
 export function swingStateFloor(d: Columns, len?: number, emaLen?: number): Float64Array[];
+export function loopsFloor(d: Columns, len?: number): Float64Array[];
 export function emaAtrStopFloor(
   d: Columns,
   mintick?: number,

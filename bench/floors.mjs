@@ -321,9 +321,60 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
   return trades;
 }
 
+/**
+ * loops.pine: wavg(close, 20) (a weighted window, newest weight 20, as a loop over the history), the
+ * 20-bar high-low range as a loop from the current close, the count of up bars among the last 10, and
+ * an exponential accumulator of close - close[1] (na from bar 0 on, as in Pine: close[1] is na there).
+ * Returns the four plot columns in plot order.
+ */
+export function loopsFloor(d, len = 20) {
+  const { open, high, low, close } = d;
+  const n = close.length;
+  const oWavg = new Float64Array(n),
+    oRange = new Float64Array(n),
+    oUps = new Float64Array(n),
+    oAcc = new Float64Array(n);
+  let den = 0;
+  for (let i = 0; i < len; i++) den += len - i;
+  let acc = 0;
+  for (let b = 0; b < n; b++) {
+    // wavg: terms summed newest first; a history value before bar 0 is na and makes the sum na
+    let wavg = NaN;
+    if (b >= len - 1) {
+      let num = 0;
+      for (let i = 0; i < len; i++) num += close[b - i] * (len - i);
+      wavg = num / den;
+    }
+    // the range: math.max/min from the current close over high/low of the 19 bars before, na if any is
+    let range = NaN;
+    if (b >= len - 1) {
+      let mx = close[b],
+        mn = mx;
+      for (let i = 1; i < len; i++) {
+        const h = high[b - i],
+          l = low[b - i];
+        if (h > mx) mx = h;
+        if (l < mn) mn = l;
+      }
+      range = mx - mn;
+    }
+    // up bars among the last 10 (a bar before bar 0 compares na: not up)
+    let ups = 0;
+    const back = Math.min(b, 9);
+    for (let i = 0; i <= back; i++) if (close[b - i] > open[b - i]) ups++;
+    acc = 0.9 * acc + 0.1 * (close[b] - (b > 0 ? close[b - 1] : NaN));
+    oWavg[b] = wavg;
+    oRange[b] = range;
+    oUps[b] = ups;
+    oAcc[b] = acc;
+  }
+  return [oWavg, oRange, oUps, oAcc];
+}
+
 /** Each floor with the bench script it stands for (bench/<script>.pine). */
 export const FLOORS = [
   { script: "bench10", kind: "plots", run: (d) => bench10Floor(d) },
   { script: "ema_atr_stop", kind: "trades", run: (d) => emaAtrStopFloor(d) },
   { script: "swing_state", kind: "plots", run: (d) => swingStateFloor(d) },
+  { script: "loops", kind: "plots", run: (d) => loopsFloor(d) },
 ];

@@ -32,6 +32,17 @@ export class PineArraySlice<T = PineValue> extends PineArray<T> {
   }
 }
 
+/**
+ * `n` copies of `x` in a packed array. `new Array(n).fill(x)` gives a holey one for good, and V8
+ * boxes every number it reads from a holey double array (a heap number per element that
+ * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
+ */
+export function packedArray<T>(n: number, x: T): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(x);
+  return out;
+}
+
 /** In-place `arr.splice(start, deleteCount, ...items)` without spreading (arrays reach 100000 items). */
 export function replaceRange<T>(arr: T[], start: number, deleteCount: number, items: readonly T[]): void {
   const oldLen = arr.length;

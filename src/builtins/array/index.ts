@@ -24,6 +24,7 @@ import {
   mutate,
   naOf,
   outOfBounds,
+  packedArray,
   PineArraySlice,
   resolveIndex,
   size,
@@ -81,7 +82,7 @@ function newArray(ctx: ExecContext, elemType: string, sizeArg: unknown, init: un
   // building it counts against the run's time budget (src/core/budget.ts): a loop of them stays interruptible
   budgetOf(ctx).spend(n >> 3);
   const fill = init === undefined ? naOf(elemType, ctx.version) : init;
-  return new PineArray<PineValue>(elemType, new Array(n).fill(fill));
+  return new PineArray<PineValue>(elemType, packedArray(n, fill));
 }
 
 function newTyped(elemType: string): BuiltinDef {
@@ -181,7 +182,9 @@ export const functions: BuiltinTable = {
   "array.from": def("array.from", (_c, a, site) => {
     let n = a.length;
     while (n > 0 && a[n - 1] === undefined) n--;
-    const vals = a.slice(0, n);
+    // copied element by element: a slice of the (holey) argument array would stay holey (packedArray)
+    const vals: PineValue[] = [];
+    for (let i = 0; i < n; i++) vals.push(a[i] as PineValue);
     return new PineArray<PineValue>(typeArg(site) ?? inferType(vals), vals);
   }),
   "array.size": direct("array.size", (ctx, a0) => size(arr(ctx, a0, "array.size"))),

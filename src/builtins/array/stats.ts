@@ -8,14 +8,18 @@ import type { Raise } from "./core.js";
 /** Real (non-na) numbers of the array, in order. */
 export function realValues(values: readonly number[]): number[] {
   const out: number[] = [];
-  for (const v of values) if (v === v && v != null) out.push(v);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === v && v != null) out.push(v);
+  }
   return out;
 }
 
 export function sum(values: readonly number[]): number {
   let s = 0;
   let n = 0;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     if (v === v && v != null) {
       s += v;
       n++;
@@ -27,7 +31,8 @@ export function sum(values: readonly number[]): number {
 export function avg(values: readonly number[]): number {
   let s = 0;
   let n = 0;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     if (v === v && v != null) {
       s += v;
       n++;
@@ -40,7 +45,8 @@ export function variance(values: readonly number[], biased = true): number {
   // Two passes over the real values, no allocation (this runs per bar in many scripts).
   let s = 0;
   let n = 0;
-  for (const x of values) {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
     if (x === x && x != null) {
       s += x;
       n++;
@@ -49,7 +55,8 @@ export function variance(values: readonly number[], biased = true): number {
   if (n === 0) return NaN;
   const mean = s / n;
   let ss = 0;
-  for (const x of values) {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
     if (x === x && x != null) {
       const d = x - mean;
       ss += d * d;
@@ -99,7 +106,8 @@ export function standardize(values: readonly number[]): number[] {
   let s = 0;
   let sq = 0;
   let n = 0;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     if (v === v && v != null) {
       s += v;
       sq += v * v;
@@ -148,7 +156,8 @@ export function nth(values: readonly number[], n: number, largest: boolean): num
   if (n === 0) {
     // The common case (array.max(a), array.min(a)): one pass, no copy.
     let best = NaN;
-    for (const x of values) {
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i]!;
       if (x !== x || x == null) continue;
       if (best !== best || (largest ? x > best : x < best)) best = x;
     }
@@ -163,7 +172,8 @@ export function range(values: readonly number[]): number {
   if (xs.length === 0) return NaN;
   let lo = xs[0]!;
   let hi = xs[0]!;
-  for (const x of xs) {
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
     if (x < lo) lo = x;
     if (x > hi) hi = x;
   }
@@ -218,6 +228,9 @@ export function percentRank(values: readonly number[], index: number): number {
   const v = values[index]!;
   if (v !== v || v == null) return NaN;
   let count = 0;
-  for (const x of values) if (x === x && x != null && x <= v) count++;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (x === x && x != null && x <= v) count++;
+  }
   return ((count - 1) / (values.length - 1)) * 100;
 }

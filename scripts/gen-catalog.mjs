@@ -20,13 +20,23 @@ const OPTIONAL_CORRECTIONS = {
   "math.random": ["min", "max"],
 };
 
+/**
+ * Parameter types the reference widens in prose where builtins.json lists only the first overload's type.
+ */
+const TYPE_CORRECTIONS = {
+  // reference Remarks: "This function also works with arrays of int and float types, in which case zero
+  // values are considered false, and all others true."
+  "array.every": { id: "array<bool/int/float>" },
+  "array.some": { id: "array<bool/int/float>" },
+};
+
 const functions = {};
 for (const [name, f] of Object.entries(spec.functions).sort(([a], [b]) => (a < b ? -1 : 1))) {
   const optional = [...new Set([...(OPTIONAL_CORRECTIONS[name] ?? []), ...f.optional_params])];
   functions[name] = {
     params: f.params,
     lists: f.param_lists,
-    types: f.param_types,
+    types: { ...f.param_types, ...(TYPE_CORRECTIONS[name] ?? {}) },
     optional: f.params.filter((p) => optional.includes(p)),
     returns: f.returns,
     // reference prose, when builtins.json has it (today it holds names and signatures only)

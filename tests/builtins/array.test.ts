@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatMessage } from "../../src/builtins/str/format.js";
-import { PineArray } from "../../src/core/values.js";
+import type { PineArray } from "../../src/core/values.js";
 import { callWith, expectedMessages, makeCtx, PineRuntimeError, site } from "./math-helpers/ctx.js";
 
 const f = (p: string, ...a: unknown[]) => formatMessage(p, a as never[]);
@@ -125,6 +125,11 @@ describe("array.* unit", () => {
     expect(s.values).toEqual(["c", "b", "a"]);
     expect(call("array.every", from("bool", true, true))).toBe(true);
     expect(call("array.some", from("bool", false, false))).toBe(false);
+    // reference remark: int and float arrays work too, zero is false and every other value true
+    expect(call("array.every", floats(1, -2.5))).toBe(true);
+    expect(call("array.every", floats(1, 0))).toBe(false);
+    expect(call("array.some", from("int", 0, 0, 3))).toBe(true);
+    expect(call("array.some", floats(0, Number.NaN))).toBe(false);
     expect(call("array.join", floats(1, 2.5), "|")).toBe("1.0|2.5");
   });
 });

@@ -33,6 +33,15 @@ import {
 import * as st from "./stats.js";
 import { budgetOf } from "../../core/budget.js";
 
+/**
+ * Element truth for array.every/some: bools as they are; int and float elements (the reference's remark)
+ * are false when zero and true otherwise, na is false as in bool(na).
+ */
+function truthy(v: unknown): boolean {
+  if (typeof v === "boolean") return v;
+  return typeof v === "number" && !Number.isNaN(v) && v !== 0;
+}
+
 export { PineArraySlice } from "./core.js";
 
 type Arr = PineArray<any>;
@@ -321,8 +330,8 @@ export const functions: BuiltinTable = {
     budgetOf(ctx).spend(x.values.length * 2);
     return new PineArray<number>("int", sortIndices(items(x), isDescending(a[1])));
   }),
-  "array.every": def("array.every", (ctx, a) => items(arr(ctx, a[0], "array.every")).every((v) => v === true)),
-  "array.some": def("array.some", (ctx, a) => items(arr(ctx, a[0], "array.some")).some((v) => v === true)),
+  "array.every": def("array.every", (ctx, a) => items(arr(ctx, a[0], "array.every")).every(truthy)),
+  "array.some": def("array.some", (ctx, a) => items(arr(ctx, a[0], "array.some")).some(truthy)),
   "array.abs": def("array.abs", (ctx, a) => {
     const x = arr(ctx, a[0], "array.abs");
     return new PineArray<number>(

@@ -74,11 +74,13 @@ export interface Generated {
 export function generate(prog: ResolvedProgram, hoist: boolean): Generated {
   // Numeric variables become locals of the loop function (doubles in registers, never boxed); one
   // that a nested function (user function, expression block) touches stays in the state array, so
-  // a first pass finds those.
-  const first = new Gen(prog, hoist, new Set());
+  // a first pass finds those. Likewise the plain numeric variables of a user function's instance
+  // become locals of the function generated for it, unless another function touches them.
+  const first = new Gen(prog, hoist, new Set(), new Set());
   const out = first.run();
-  if (first.nestedUse.size === 0) return out;
-  return new Gen(prog, hoist, first.nestedUse).run();
+  const fnLocals = first.ownFnLocals();
+  if (first.nestedUse.size === 0 && fnLocals.size === 0) return out;
+  return new Gen(prog, hoist, first.nestedUse, fnLocals).run();
 }
 
 class Gen {
@@ -99,17 +101,27 @@ class Gen {
   private nested = 0;
   /** Local-candidate slots read or written inside nested functions. */
   readonly nestedUse = new Set<number>();
+  /**
+   * Plain numeric variables of user-function instances (no history, not varip): the one function
+   * that touches each (null: more than one), and those some `var` declaration keeps from call to call.
+   */
+  private readonly fnOwner = new Map<number, string | null>();
+  private readonly fnPersistent = new Set<number>();
+  /** The function being generated ("" for the loop function) and the fn locals it declares. */
+  private fn: { name: string; decl: Set<number> } = { name: "", decl: new Set() };
 
   constructor(
     private readonly prog: ResolvedProgram,
     hoist: boolean,
     exclude: Set<number>,
+    /** Function-instance slots a first pass found touched by one function only: its JS locals. */
+    private readonly fnLocals: Set<number>,
   ) {
     // `var` slots of the main body too: the loop function runs every bar of a run in one call, so a
     // local declared before the loop keeps its value from bar to bar as the state array does (no
     // realtime rollback reaches compiled code); varip ones and those nested functions touch stay
     for (const v of prog.slots) {
-      if (isNumericSlot(v) && v.hist < 0 && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
+      if (isNumericSlot(v) && v.hist < 0 && !v.fnLocal && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
         this.local.add(v.slot);
     }
     this.plan = hoist ? new HoistPlan(prog) : null;
@@ -251,28 +263,50 @@ class Gen {
     return decl + text;
   }
 
-  private read(v: VarSlot): string {
+  /** The slots of user-function instances that only their own function touches (after a pass). */
+  ownFnLocals(): Set<number> {
+    const out = new Set<number>();
+    for (const [slot, owner] of this.fnOwner) if (owner !== null && !this.fnPersistent.has(slot)) out.add(slot);
+    return out;
+  }
+
+  /** The JS local holding v (`s<slot>`), or null when v lives in the state arrays. */
+  private localName(v: VarSlot): string | null {
     if (this.local.has(v.slot)) {
       if (this.nested > 0) this.nestedUse.add(v.slot);
       return `s${v.slot}`;
     }
+    if (!v.fnLocal || v.hist >= 0 || !isNumericSlot(v) || this.prog.varipSlots.includes(v.slot)) return null;
+    const owner = this.fnOwner.get(v.slot);
+    if (owner === undefined) this.fnOwner.set(v.slot, this.fn.name);
+    else if (owner !== this.fn.name) this.fnOwner.set(v.slot, null);
+    if (!this.fnLocals.has(v.slot)) return null;
+    // a fresh `let` in its function: a plain variable of a function is assigned before it is read
+    // in every call, so nothing carries over from the previous call (`var` ones are not here)
+    this.fn.decl.add(v.slot);
+    return `s${v.slot}`;
+  }
+
+  private read(v: VarSlot): string {
+    const l = this.localName(v);
+    if (l !== null) return l;
     return isNumericSlot(v) ? `N[${v.slot}]` : `V[${v.slot}]`;
   }
 
   /** An expression storing `x` into v, yielding x itself (as `N[i] = x` does). */
   private write(v: VarSlot, x: string): string {
-    if (this.local.has(v.slot)) {
-      if (this.nested > 0) this.nestedUse.add(v.slot);
+    const l = this.localName(v);
+    if (l !== null) {
       const t = this.temp();
-      return `(${t} = ${x}, s${v.slot} = +${t}, ${t})`;
+      return `(${t} = ${x}, ${l} = +${t}, ${t})`;
     }
     return `(${this.read(v)} = ${x})`;
   }
 
   /** A statement storing x (value unused). */
   private writeStmt(v: VarSlot, x: string): string {
-    if (this.local.has(v.slot) && this.nested > 0) this.nestedUse.add(v.slot);
-    if (this.local.has(v.slot)) return `s${v.slot} = +(${x});`;
+    const l = this.localName(v);
+    if (l !== null) return `${l} = +(${x});`;
     return `${this.read(v)} = ${x};`;
   }
 
@@ -315,6 +349,7 @@ class Gen {
           init = t;
         } else init = this.expr(s.init);
         init = this.convert(init, s.init, s.v.type.name);
+        if (s.mode !== "plain") this.fnPersistent.add(s.v.slot);
         if (s.mode === "plain") return pre + (sink ? put(this.write(s.v, init)) : `${ind}${this.writeStmt(s.v, init)}`);
         // var / varip: initialised once, on the first bar that reaches it
         if (pre) {
@@ -710,6 +745,8 @@ class Gen {
   private blockFunction(e: RExpr): string {
     const name = `x${this.fnN++}`;
     const savedLoops = this.loops;
+    const savedFn = this.fn;
+    this.fn = { name, decl: new Set() };
     this.loops = [];
     this.nested++;
     const body = this.withTemps(() => {
@@ -718,14 +755,24 @@ class Gen {
     }, "  ");
     this.nested--;
     this.loops = savedLoops;
-    this.fns.push(`function ${name}() {\n${body}\n}`);
+    const decl = this.fnLocalDecl();
+    this.fn = savedFn;
+    this.fns.push(`function ${name}() {\n${decl}${body}\n}`);
     return `${name}()`;
+  }
+
+  /** The `let` of the function-instance locals the function being generated touched. */
+  private fnLocalDecl(): string {
+    const d = [...this.fn.decl];
+    return d.length ? `  let ${d.map((s) => `s${s} = NaN`).join(", ")};\n` : "";
   }
 
   private ucall(e: Extract<RExpr, { k: "ucall" }>): string {
     const name = `u${this.fnN++}`;
     const inst = e.inst;
     const savedLoops = this.loops;
+    const savedFn = this.fn;
+    this.fn = { name, decl: new Set() };
     this.loops = [];
     const params = inst.params.map((_, i) => `p${i}`);
     this.nested++;
@@ -744,7 +791,9 @@ class Gen {
     }, "  ");
     this.nested--;
     this.loops = savedLoops;
-    this.fns.push(`function ${name}(${params.join(", ")}) {\n${body}\n}`);
+    const decl = this.fnLocalDecl();
+    this.fn = savedFn;
+    this.fns.push(`function ${name}(${params.join(", ")}) {\n${decl}${body}\n}`);
     if (!e.order) return `${name}(${e.args.map((a) => this.expr(a)).join(", ")})`;
     // named arguments written out of parameter order: evaluate them as written into temporaries
     const tmps = e.args.map(() => this.temp());
@@ -763,13 +812,16 @@ class Gen {
       throw new NotCompilable(`a history reference deeper than its ring ('${v.name}[${n}]')`);
     const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
     const R = `K${r}`;
-    if (n !== null) return `(${n} <= ${R}.count ? ${R}.buf[(${R}.count - ${n}) & ${R}.mask] : ${R}.na)`;
+    // a numeric ring's na is NaN: written as such, the read stays a raw double (a ternary between a
+    // Float64Array element and the ring's untyped `na` field boxes the element on every read)
+    const na = isNumericSlot(v) ? "NaN" : `${R}.na`;
+    if (n !== null) return `(${n} <= ${R}.count ? ${R}.buf[(${R}.count - ${n}) & ${R}.mask] : ${na})`;
     const k = this.temp();
     const name = JSON.stringify(v.name);
     return (
-      `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${R}.na : ${k} === 0 ? ${current} : (` +
+      `(${k} = ${this.expr(offE)}, ${k} !== ${k} ? ${na} : ${k} === 0 ? ${current} : (` +
       `${k} < 0 ? ctx.runtimeError("Negative history offset " + ${k} + " for '" + ${name} + "'") : ${k} > ${historyCap(size - 1)} ? ctx.runtimeError(historyOffsetMessage(${k}, ${historyCap(size - 1)})) : 0, ` +
-      `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${R}.na))`
+      `${k} <= ${R}.count ? ${R}.buf[(${R}.count - ${k}) & ${R}.mask] : ${na}))`
     );
   }
 

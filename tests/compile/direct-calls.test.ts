@@ -180,6 +180,66 @@ describe("var numbers as locals of the loop function (issue 18 part 3)", () => {
   });
 });
 
+describe("plain numbers of a user function as locals of its generated function", () => {
+  it("a function's plain float/int variables and loop counter are `let`s of the function, not state slots", () => {
+    const text = generatedSource(
+      program(
+        v6(
+          [
+            "wavg(src, n) =>",
+            "    float num = 0.0",
+            "    float den = 0.0",
+            "    for i = 0 to n - 1",
+            "        w = n - i",
+            "        num += src[i] * w",
+            "        den += w",
+            "    num / den",
+            "plot(wavg(close, 5))",
+          ].join("\n"),
+        ),
+      ),
+    );
+    const fn = text.match(/function u\d+\(p0, p1\) \{\n {2}let (s\d+ = NaN(, )?)+;/);
+    expect(fn).not.toBeNull();
+    // only the parameter with history (src[i] reads its ring) stays in the state array
+    expect(text.match(/N\[\d+\]/g)?.every((m) => m === text.match(/N\[\d+\]/)![0])).toBe(true);
+    // a numeric ring's na is NaN itself (a raw double read), not the ring's field
+    expect(text).not.toContain(".na)");
+  });
+  it("agree with interpret: var in functions, two call sites, nested blocks, named arguments, na and -0", async () => {
+    await same(
+      v6(
+        [
+          "f(x, n) =>",
+          "    var float total = 0.0",
+          "    float s = 0.0",
+          "    int k = 0",
+          "    for i = 0 to n - 1",
+          "        s += nz(x[i]) * (i + 1)",
+          "        k += 1",
+          "    total += s",
+          "    y = s > 0 ? (x > 0 ? s : -0.0) : na",
+          "    z = if k > 2",
+          "        s / k",
+          "    else",
+          "        na",
+          "    [total / 1000, nz(y) + nz(z)]",
+          "g(a, b) =>",
+          "    m = a - b",
+          "    m * m",
+          "[t1, v1] = f(close - open, 4)",
+          "[t2, v2] = f(high - low, 3)",
+          "plot(t1)",
+          "plot(v1)",
+          "plot(t2 + v2)",
+          "plot(g(b = open, a = close))",
+          "plot(1 / g(close, close))",
+        ].join("\n"),
+      ),
+    );
+  });
+});
+
 describe("input.* after the first bar", () => {
   it("reads the value the call site keeps instead of calling again", () => {
     const text = generatedSource(program(v6('len = input.int(14, "Length", minval = 1)\nplot(ta.sma(close, len))')));

@@ -139,12 +139,20 @@ export class Broker {
       this.pointValue = this.symbolPointValue * this.currency.rate;
       this.ledger.pointValue = this.pointValue;
     }
-    this.risk.onBar(ctx, this);
+    if (this.risk.usesDays()) this.risk.onBar(ctx, this);
     // The Runtime may attach the magnifier's bars after creating the broker.
     if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars)
       this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
     const mag = this.magnifier;
-    if (mag) {
+    if (mag === null) {
+      // Flat with no order pending (walker.flatBar): the path and the margin check have nothing to
+      // do; exits of trades a margin call closed after the last prune still go.
+      if (this.walker.flatBar(ctx.open, ctx.high, ctx.low, ctx.close)) {
+        if (this.book.exits.length !== 0) this.book.pruneExits(this.ledger.open);
+        this.enforceTradeLimit(ctx);
+        return;
+      }
+    } else {
       const end = ctx.timeClose === ctx.timeClose && ctx.timeClose > ctx.time ? ctx.timeClose : Infinity;
       let i = seekTime(mag, ctx.time, this.magCursor);
       if (i < mag.length && mag.time[i] < end) {

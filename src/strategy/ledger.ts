@@ -147,6 +147,21 @@ export class Ledger {
     for (const t of this.open) this.touchTrade(t, price);
   }
 
+  /** touch() with every price of [lo, hi] (lo <= hi): the trades' best and worst prices see its ends. */
+  touchRange(lo: number, hi: number): void {
+    const open = this.open;
+    for (let i = 0; i < open.length; i++) {
+      const t = open[i];
+      if (t.side > 0) {
+        if (hi > t.bestPrice) t.bestPrice = hi;
+        if (lo < t.worstPrice) t.worstPrice = lo;
+      } else {
+        if (lo < t.bestPrice) t.bestPrice = lo;
+        if (hi > t.worstPrice) t.worstPrice = hi;
+      }
+    }
+  }
+
   private touchTrade(t: OpenTrade, price: number): void {
     if (t.side > 0) {
       if (price > t.bestPrice) t.bestPrice = price;

@@ -35,7 +35,8 @@ export class RiskRules {
 
   constructor(private readonly timezone: string) {}
 
-  private usesDays(): boolean {
+  /** Whether a rule counts trading days (onBar has work to do). */
+  usesDays(): boolean {
     return (
       this.maxIntradayLoss === this.maxIntradayLoss ||
       this.maxConsLossDays === this.maxConsLossDays ||

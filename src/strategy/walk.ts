@@ -51,26 +51,7 @@ export class PathWalker {
   walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
     if (o !== o) return;
     const b = this.b;
-    // Flat with no order pending (exits wait for trades, which there are none): nothing can fill, no
-    // trade to mark, no margin to check; the walk would only move the price to the close.
-    if (
-      first &&
-      this.fastPath &&
-      !this.recalc &&
-      b.ledger.open.length === 0 &&
-      b.book.orders.length === 0 &&
-      !b.risk.capPending &&
-      h === h &&
-      l === l &&
-      c === c
-    ) {
-      this.cur = c;
-      if (this.trackRange) {
-        this.high = Math.max(o, h, l, c);
-        this.low = Math.min(o, h, l, c);
-      }
-      return;
-    }
+    if (first && this.flatBar(o, h, l, c)) return;
     // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
     // for the others the bar's high and low bracket it anyway.
     this.cur = o;
@@ -100,15 +81,14 @@ export class PathWalker {
       const hi = Math.max(o, h, l, c);
       if (hi < this.upMin && lo > this.downMax) {
         // Nothing pending can fill between the open and the close: the three segments would only
-        // move the price (moveTo with no fill: the range so far and the trades' best/worst prices).
-        if (hf) {
-          this.pass(h);
-          this.pass(l);
-        } else {
-          this.pass(l);
-          this.pass(h);
-        }
-        this.pass(c);
+        // move the price (moveTo with no fill: the range so far and the trades' best/worst prices,
+        // both extremes of what the segments reach, in whatever order).
+        this.cur = c;
+        const pLo = Math.min(h, l, c);
+        const pHi = Math.max(h, l, c);
+        this.reach(pLo);
+        this.reach(pHi);
+        b.ledger.touchRange(pLo, pHi);
         return;
       }
     }
@@ -120,6 +100,33 @@ export class PathWalker {
       this.moveTo(h, true);
     }
     this.moveTo(c, false);
+  }
+
+  /**
+   * A chart bar's path (from its opening point) while flat with no order pending (exits wait for
+   * trades, of which there are none): nothing can fill, no trade to mark, no margin to check; the
+   * walk would only move the price to the close, which this does. False (nothing done) otherwise.
+   */
+  flatBar(o: number, h: number, l: number, c: number): boolean {
+    const b = this.b;
+    if (
+      !this.fastPath ||
+      this.recalc ||
+      b.ledger.open.length !== 0 ||
+      b.book.orders.length !== 0 ||
+      b.risk.capPending ||
+      o !== o ||
+      h !== h ||
+      l !== l ||
+      c !== c
+    )
+      return false;
+    this.cur = c;
+    if (this.trackRange) {
+      this.high = Math.max(o, h, l, c);
+      this.low = Math.min(o, h, l, c);
+    }
+    return true;
   }
 
   /**
@@ -289,13 +296,6 @@ export class PathWalker {
     this.upMin = up;
     this.downMax = down;
     return true;
-  }
-
-  /** moveTo(p) when nothing fills on the way (see levelsReach). */
-  private pass(p: number): void {
-    this.cur = p;
-    this.reach(p);
-    this.b.ledger.touch(p);
   }
 
   private reach(p: number): void {

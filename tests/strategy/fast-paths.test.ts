@@ -85,20 +85,31 @@ function outcome(b: Broker) {
 describe("broker fast paths", () => {
   it("a bar whose range reaches no pending level books exactly what the full walk books", () => {
     let trades = 0;
+    let marginCalls = 0;
     for (let seed = 1; seed <= 24; seed++) {
       for (const settings of [
         {},
         { process_orders_on_close: true },
         { backtest_fill_limits_assumption: 2 },
         { max_intraday_filled_orders: 3 },
+        // small capital on margin: margin calls at the open and at the bar's worst price
+        {
+          initial_capital: 300,
+          margin_long: 50,
+          margin_short: 50,
+          default_qty_type: "percent_of_equity",
+          default_qty_value: 150,
+        },
       ]) {
         const fast = outcome(runFlow(seed, true, settings));
         const full = outcome(runFlow(seed, false, settings));
         expect(fast).toEqual(full);
         trades += fast.trades.length;
+        marginCalls += fast.stats.margin_calls as number;
       }
     }
     expect(trades).toBeGreaterThan(1000);
+    expect(marginCalls).toBeGreaterThan(0);
   });
 
   it("an exit re-placed with the same levels keeps its cached levels; a changed level marks only itself stale", () => {

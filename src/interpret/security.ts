@@ -403,7 +403,10 @@ class Secondary {
     sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
     sctx.ext.lastHistoryBar = n - 1;
     sctx.ext.securityCapture = { captures: this.captures, offset: start, length: all.time.length } satisfies Capture;
-    this.broker = prog.declaration.kind === "strategy" ? createBroker({ ...prog.declaration.args }, sctx) : null;
+    this.broker =
+      prog.declaration.kind === "strategy"
+        ? createBroker({ ...prog.declaration.args, record_events: false }, sctx)
+        : null;
     sctx.broker = this.broker;
     this.ctx = sctx;
     this.state = new RunState(prog);

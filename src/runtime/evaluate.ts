@@ -645,7 +645,9 @@ function finish(
  * `events` built from the broker's event log on first read (an optimize trial never reads them);
  * then a plain data property, so JSON.stringify, structured clone and spreads see an ordinary array.
  */
-function lazyEvents(r: RunResult, log: { toArray(): RunResult["events"] }): void {
+function lazyEvents(r: RunResult, log: { toArray(): RunResult["events"]; seal(): void }): void {
+  // the run is over: its log's columns may serve the next run (the log keeps a copy of what it needs)
+  log.seal();
   const settle = (v: RunResult["events"]) => {
     Object.defineProperty(r, "events", { value: v, writable: true, enumerable: true, configurable: true });
     return v;

@@ -1,15 +1,16 @@
 // StrategyEvent records: every order call the script makes (result.events). A strategy placing its
 // brackets on every bar makes hundreds of thousands of them, so the broker logs them lean while it
 // runs and builds the contract's records when they are read, normally once, after the run:
-// - per event 37 bytes in typed-array chunks (a slot): kind and direction, qty / limit / stop, the
-//   index of its bar row and of its string tuple, and a repeat count;
+// - per event 37 bytes in the columns of an EventStore (a slot): kind and direction, qty / limit /
+//   stop, the index of its bar row and of its string tuple, and a repeat count;
 // - an event that repeats the last slot on the next bar row (an order re-placed with the same
 //   arguments on the next bar) takes no slot: the slot's repeat count grows, and its k-th repeat is
 //   read back as the same record on the slot's row + k;
 // - bar rows (bar_index, time, open, high, low, close) shared by the consecutive events of one bar;
 // - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
 //   (an exit re-placed on every bar logs no new strings).
-// No object per call: retained objects are what the garbage collector pays for.
+// No object per call, and no fresh memory per run: a finished run's store serves the next run (see
+// leaseStore), so back-to-back runs of a script write their events into memory already in use.
 
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
@@ -43,48 +44,130 @@ const NUMS = 3;
 const ROW = 6;
 /** Strings per tuple: id, oca_name, comment, script_id, run_id. */
 const TUPLE = 5;
-/** Events (and bar rows) per chunk: the log grows by chunks, never copying what it holds. */
-const CHUNK_BITS = 11;
-const CHUNK = 1 << CHUNK_BITS;
-const IN_CHUNK = CHUNK - 1;
+/** Slots and bar rows of a new store; the columns double when full. */
+const FIRST_CAPACITY = 1024;
 
-class Chunk {
-  readonly nums: Float64Array;
-  /** The event's bar row (the log's `rows`). */
-  readonly rows: Int32Array;
-  /** The event's string tuple (the log's `tuples`). */
-  readonly tuples: Int32Array;
+/**
+ * The columns of one log: slots (an event and its repeats) and bar rows, each growing by doubling.
+ * A store outlives its log's run: the pool hands it to the next run once the log is sealed (its run
+ * finished), after the old log has kept what it still needs (EventLog.detach).
+ */
+export class EventStore {
+  slotCapacity: number;
+  rowCapacity: number;
+  nums: Float64Array;
+  /** The slot's bar row (an index into `rows`). */
+  slotRow: Int32Array;
+  /** The slot's string tuple. */
+  slotTuple: Int32Array;
   /** Events after the slot's own that repeat it, each on the next bar row. */
-  readonly reps: Int32Array;
+  reps: Int32Array;
   /** kind * 3 + direction (0 null, 1 long, 2 short). */
-  readonly meta: Uint8Array;
-  constructor() {
-    // one buffer per chunk (an ArrayBuffer is costly to allocate), 8-byte fields first
-    const buf = new ArrayBuffer(CHUNK * (NUMS * 8 + 4 + 4 + 4 + 1));
-    this.nums = new Float64Array(buf, 0, CHUNK * NUMS);
-    this.rows = new Int32Array(buf, CHUNK * NUMS * 8, CHUNK);
-    this.tuples = new Int32Array(buf, CHUNK * (NUMS * 8 + 4), CHUNK);
-    this.reps = new Int32Array(buf, CHUNK * (NUMS * 8 + 8), CHUNK);
-    this.meta = new Uint8Array(buf, CHUNK * (NUMS * 8 + 12), CHUNK);
+  meta: Uint8Array;
+  rows: Float64Array;
+  /** The log writing into (or reading from) this store, while it may still need it. */
+  holder: WeakRef<EventLog> | null = null;
+  /** When the store was last leased (the pool steals the least recently leased). */
+  leased = 0;
+
+  constructor(slots = FIRST_CAPACITY, rows = FIRST_CAPACITY) {
+    this.slotCapacity = slots;
+    this.rowCapacity = rows;
+    this.nums = new Float64Array(slots * NUMS);
+    this.slotRow = new Int32Array(slots);
+    this.slotTuple = new Int32Array(slots);
+    this.reps = new Int32Array(slots);
+    this.meta = new Uint8Array(slots);
+    this.rows = new Float64Array(rows * ROW);
+  }
+
+  /** Room for slot `i` (the columns double, keeping what they hold). */
+  growSlots(i: number): void {
+    let cap = this.slotCapacity * 2 || FIRST_CAPACITY;
+    while (cap <= i) cap *= 2;
+    this.nums = grow(this.nums, cap * NUMS);
+    this.slotRow = grow(this.slotRow, cap);
+    this.slotTuple = grow(this.slotTuple, cap);
+    this.reps = grow(this.reps, cap);
+    this.meta = grow(this.meta, cap);
+    this.slotCapacity = cap;
+  }
+
+  /** Room for bar row `r`. */
+  growRows(r: number): void {
+    let cap = this.rowCapacity * 2 || FIRST_CAPACITY;
+    while (cap <= r) cap *= 2;
+    this.rows = grow(this.rows, cap * ROW);
+    this.rowCapacity = cap;
+  }
+
+  /** A store of exactly the first `slots` slots and `rows` rows (what a detached log keeps). */
+  copy(slots: number, rows: number): EventStore {
+    const c = new EventStore(0, 0);
+    c.slotCapacity = slots;
+    c.rowCapacity = rows;
+    c.nums = this.nums.slice(0, slots * NUMS);
+    c.slotRow = this.slotRow.slice(0, slots);
+    c.slotTuple = this.slotTuple.slice(0, slots);
+    c.reps = this.reps.slice(0, slots);
+    c.meta = this.meta.slice(0, slots);
+    c.rows = this.rows.slice(0, rows * ROW);
+    return c;
   }
 }
 
+function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: number): T {
+  const b = new (a.constructor as new (n: number) => T)(length);
+  b.set(a);
+  return b;
+}
+
 /**
- * Chunks of event logs nobody can read any more, for the next runs' logs (allocating zeroed typed
- * arrays was a tenth of a run re-placing an exit on every bar). A log's chunks come back when the log
- * is collected (only the log reaches them); a reused chunk needs no clearing, since push writes every
- * field of a slot before the slot count covers it. Bounded; without FinalizationRegistry chunks are new.
+ * Stores of sealed logs, for the next runs (fresh typed-array memory per run was a third of a run
+ * re-placing an exit on every bar: page faults, external-memory GC pressure). A store goes to a new
+ * log when its holder is gone (collected) or sealed; a sealed holder first keeps an exact copy of
+ * what it holds unless its records are all built already. Without WeakRef stores are not pooled.
  */
-const spareChunks: Chunk[] = [];
-const spareRows: Float64Array[] = [];
-const MAX_SPARE_CHUNKS = 64;
-const reclaim =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<{ chunks: Chunk[]; rows: Float64Array[] }>((held) => {
-        for (const c of held.chunks) if (spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(c);
-        for (const r of held.rows) if (spareRows.length < MAX_SPARE_CHUNKS) spareRows.push(r);
-      })
-    : null;
+const pool: EventStore[] = [];
+/** Stores kept for reuse: two serve runs alternating between two scripts or modes. */
+const POOL_SIZE = 2;
+/** A store that grew past this many slots + rows (a 250k-bar run with an event per bar, ~22 MB) is not kept. */
+const POOL_MAX_ENTRIES = 1 << 19;
+let leases = 0;
+
+function leaseStore(log: EventLog): EventStore {
+  if (typeof WeakRef !== "function") return new EventStore();
+  // a store whose log is gone (collected, or detached) first, then a new one while the pool has
+  // room, then the least recently leased store of a sealed log, which keeps a copy of what it needs
+  let store: EventStore | null = null;
+  let steal: EventStore | null = null;
+  for (let i = 0; i < pool.length; i++) {
+    const s = pool[i];
+    const h = s.holder === null ? undefined : s.holder.deref();
+    if (h === undefined || h.store !== s) {
+      store = s;
+      break;
+    }
+    if (h.sealed && (steal === null || s.leased < steal.leased)) steal = s;
+  }
+  if (store === null) {
+    if (pool.length < POOL_SIZE) pool.push((store = new EventStore()));
+    else if (steal !== null) {
+      steal.holder?.deref()?.detach();
+      store = steal;
+    } else return new EventStore();
+  }
+  store.holder = new WeakRef(log);
+  store.leased = ++leases;
+  return store;
+}
+
+/** Takes a store that grew past the pool's bound out of the pool. */
+function release(s: EventStore): void {
+  if (s.slotCapacity + s.rowCapacity <= POOL_MAX_ENTRIES) return;
+  const i = pool.indexOf(s);
+  if (i >= 0) pool.splice(i, 1);
+}
 
 /** Object.is for numbers (-0 is not 0, NaN is NaN), without the call. */
 function same(a: number, b: number): boolean {
@@ -105,6 +188,9 @@ export interface EventMark {
   lastReps: number;
 }
 
+/** The store of a log that logs nothing. */
+const NO_STORE = new EventStore(0, 0);
+
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
   count = 0;
@@ -117,13 +203,13 @@ export class EventLog {
   private tupleCount = 0;
   /** The tuple of the last push (-1: none). */
   private prevTuple = -1;
+  /** The columns (leased on the first push: a run that logs nothing takes no store). */
+  store: EventStore = NO_STORE;
+  /** The run is over: no more pushes, and the store may go to another log (which detaches this one). */
+  sealed = false;
 
   /** `recording` false: push logs nothing (a run whose events nobody reads; settings.recordEvents). */
-  constructor(private readonly recording = true) {
-    if (recording) reclaim?.register(this, { chunks: this.chunks, rows: this.rowChunks });
-  }
-  private readonly chunks: Chunk[] = [];
-  private readonly rowChunks: Float64Array[] = [];
+  constructor(private readonly recording = true) {}
   /** The string tuples, TUPLE slots each. */
   private readonly tupleSlots: (string | null)[] = [];
   /** The last tuple logged per order id (the tuple a re-placed order most likely repeats). */
@@ -144,8 +230,10 @@ export class EventLog {
     comment: string | null,
   ): void {
     if (!this.recording) return;
+    let st = this.store;
+    if (st === NO_STORE) st = this.store = leaseStore(this);
     const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
-    const row = this.rowOf(ctx);
+    const row = this.rowOf(ctx, st);
     const ext = ctx.ext;
     const tuple = this.tupleOf(
       id,
@@ -158,46 +246,41 @@ export class EventLog {
     if (i !== 0) {
       // the last slot again on the next bar row: one more repeat, nothing written
       const last = i - 1;
-      const lc = this.chunks[last >> CHUNK_BITS];
-      const la = last & IN_CHUNK;
-      const ln = lc.nums;
-      const lk = la * NUMS;
+      const ln = st.nums;
+      const lk = last * NUMS;
       if (
-        lc.meta[la] === meta &&
-        lc.tuples[la] === tuple &&
-        row === lc.rows[la] + lc.reps[la] + 1 &&
+        st.meta[last] === meta &&
+        st.slotTuple[last] === tuple &&
+        row === st.slotRow[last] + st.reps[last] + 1 &&
         same(ln[lk], qty) &&
         same(ln[lk + 1], limit) &&
         same(ln[lk + 2], stop)
       ) {
-        lc.reps[la]++;
+        st.reps[last]++;
         this.count++;
         return;
       }
     }
-    const at = i & IN_CHUNK;
-    if (at === 0 && i >> CHUNK_BITS === this.chunks.length) this.chunks.push(spareChunks.pop() ?? new Chunk());
-    const c = this.chunks[i >> CHUNK_BITS];
-    c.meta[at] = meta;
-    const n = c.nums;
-    const k = at * NUMS;
+    if (i >= st.slotCapacity) st.growSlots(i);
+    st.meta[i] = meta;
+    const n = st.nums;
+    const k = i * NUMS;
     n[k] = qty;
     n[k + 1] = limit;
     n[k + 2] = stop;
-    c.rows[at] = row;
-    c.tuples[at] = tuple;
-    c.reps[at] = 0;
+    st.slotRow[i] = row;
+    st.slotTuple[i] = tuple;
+    st.reps[i] = 0;
     this.slots = i + 1;
     this.count++;
   }
 
   /** The bar row of the host's bar as it is now: the last row when it is the same (Object.is on every field). */
-  private rowOf(ctx: BrokerHost): number {
+  private rowOf(ctx: BrokerHost, st: EventStore): number {
     const r = this.rowCount;
     if (r !== 0) {
-      const last = r - 1;
-      const rows = this.rowChunks[last >> CHUNK_BITS];
-      const k = (last & IN_CHUNK) * ROW;
+      const rows = st.rows;
+      const k = (r - 1) * ROW;
       if (
         rows[k] === ctx.barIndex &&
         same(rows[k + 1], ctx.time) &&
@@ -206,13 +289,11 @@ export class EventLog {
         same(rows[k + 4], ctx.low) &&
         same(rows[k + 5], ctx.close)
       )
-        return last;
+        return r - 1;
     }
-    const at = r & IN_CHUNK;
-    if (at === 0 && r >> CHUNK_BITS === this.rowChunks.length)
-      this.rowChunks.push(spareRows.pop() ?? new Float64Array(CHUNK * ROW));
-    const rows = this.rowChunks[r >> CHUNK_BITS];
-    const k = at * ROW;
+    if (r >= st.rowCapacity) st.growRows(r);
+    const rows = st.rows;
+    const k = r * ROW;
     rows[k] = ctx.barIndex;
     rows[k + 1] = ctx.time;
     rows[k + 2] = ctx.open;
@@ -257,7 +338,7 @@ export class EventLog {
   /** Where the log stands now (see rollback). */
   mark(): EventMark {
     const s = this.slots;
-    const lastReps = s === 0 ? 0 : this.chunks[(s - 1) >> CHUNK_BITS].reps[(s - 1) & IN_CHUNK];
+    const lastReps = s === 0 ? 0 : this.store.reps[s - 1];
     return { count: this.count, rows: this.rowCount, tuples: this.tupleCount, slots: s, lastReps };
   }
 
@@ -266,7 +347,7 @@ export class EventLog {
     if (m.count >= this.count) return;
     this.count = m.count;
     this.slots = m.slots;
-    if (m.slots !== 0) this.chunks[(m.slots - 1) >> CHUNK_BITS].reps[(m.slots - 1) & IN_CHUNK] = m.lastReps;
+    if (m.slots !== 0) this.store.reps[m.slots - 1] = m.lastReps;
     this.rowCount = m.rows;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
@@ -279,14 +360,40 @@ export class EventLog {
     }
   }
 
+  /**
+   * The run is over (the Runtime's finish): nothing more is pushed, so the store may serve another
+   * run's log from now on, which detaches this one first.
+   */
+  seal(): void {
+    this.sealed = true;
+    if (this.store !== NO_STORE) release(this.store);
+  }
+
+  /**
+   * Gives up the store to another log: keeps an exact copy of what the records not built yet still
+   * read (nothing when every record is built: toArray then only hands out the built array).
+   */
+  detach(): void {
+    const st = this.store;
+    if (st === NO_STORE) return;
+    this.store = this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.rowCount);
+    if (this.store === NO_STORE) {
+      // every record is built and the run is over: nothing reads the columns again
+      this.slots = 0;
+      this.rowCount = 0;
+    }
+  }
+
   /** Every logged event as the contract's records (the same array on every call, extended as the log grows). */
   toArray(): StrategyEvent[] {
     const out = this.built;
+    if (out.length === this.count) return out;
+    const reps = this.store.reps;
     let slot = this.readSlot;
     let rep = this.readRep;
     for (let i = out.length; i < this.count; i++) {
       // event i exists, so past this slot's repeats there is a next slot
-      while (rep > this.chunks[slot >> CHUNK_BITS].reps[slot & IN_CHUNK]) {
+      while (rep > reps[slot]) {
         slot++;
         rep = 0;
       }
@@ -301,20 +408,18 @@ export class EventLog {
 
   /** The record of a slot's `rep`-th repeat (0: the slot's own event), on the slot's row + rep. */
   private record(slot: number, rep: number): StrategyEvent {
-    const c = this.chunks[slot >> CHUNK_BITS];
-    const at = slot & IN_CHUNK;
-    const n = c.nums;
-    const k = at * NUMS;
+    const st = this.store;
+    const n = st.nums;
+    const k = slot * NUMS;
     const qty = n[k];
     const limit = n[k + 1];
     const stop = n[k + 2];
-    const meta = c.meta[at];
+    const meta = st.meta[slot];
     const d = meta % 3;
-    const row = c.rows[at] + rep;
-    const rows = this.rowChunks[row >> CHUNK_BITS];
-    const r = (row & IN_CHUNK) * ROW;
+    const rows = st.rows;
+    const r = (st.slotRow[slot] + rep) * ROW;
     const s = this.tupleSlots;
-    const j = c.tuples[at] * TUPLE;
+    const j = st.slotTuple[slot] * TUPLE;
     return {
       kind: KINDS[(meta - d) / 3],
       id: s[j],

@@ -1,13 +1,14 @@
-// Reused memory between runs (issue 18): event-log chunks and plot columns of collected runs serve
-// the next runs. A run that reuses them must give exactly the events and plots of a first run, even
-// when the earlier run wrote more events and other values into the same memory. The lean log itself:
-// shared bar rows and string tuples give back every record as pushed, rollbacks included.
+// Reused memory between runs (issue 18): the event store of a finished run and the plot columns of
+// collected runs serve the next runs. A run that reuses them must give exactly the events and plots
+// of a first run, even when the earlier run wrote more events and other values into the same memory,
+// and the earlier run's result must still read its own events. The lean log itself: shared bar rows
+// and string tuples give back every record as pushed, rollbacks included.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-import { EventLog } from "../../src/strategy/events.js";
+import { EventLog, EventStore } from "../../src/strategy/events.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -47,6 +48,130 @@ describe("memory reused between runs", () => {
       for (const k of ["series", "strategy"]) expect(again[k], `${mode} ${k}`).toEqual(base[k]);
     }
   }, 60_000);
+});
+
+describe("the event store reused across runs", () => {
+  const script = (every: number, stop: string) => `//@version=6
+strategy("s")
+if bar_index % ${every} == 0
+    strategy.entry("L", strategy.long, comment = "e" + str.tostring(bar_index % 4))
+if bar_index % ${every} == 2
+    strategy.close("L")
+strategy.exit("X", "L", stop = ${stop})
+`;
+  const strip = (r: { events: { run_id?: string }[] }) => r.events.map(({ run_id: _r, ...e }) => e);
+  /** Every number of two event lists the same under Object.is (toEqual alone does not tell -0 from 0). */
+  function sameBits(a: unknown[], b: unknown[]): void {
+    expect(a).toEqual(b);
+    const flat = (x: unknown): unknown[] =>
+      Array.isArray(x) ? x.flatMap(flat) : x && typeof x === "object" ? Object.values(x).flatMap(flat) : [x];
+    const fa = flat(a);
+    const fb = flat(b);
+    expect(fa.length).toBe(fb.length);
+    for (let i = 0; i < fa.length; i++) if (!Object.is(fa[i], fb[i])) expect.fail(`value ${i}: ${fa[i]} vs ${fb[i]}`);
+  }
+
+  it("a result read after later runs of the same Runtime still has its own events, and theirs have none of it", async () => {
+    const bars = syntheticBars(2500);
+    // reference events, each from a Runtime of its own, read at once
+    const ref = async (src: string, mode: "interpret" | "compile") =>
+      strip(await new Runtime().run(src, bars, { mode }));
+    const long = script(5, "close * 0.99");
+    const short = script(9, "close - 1");
+    const want = { long: await ref(long, "compile"), short: await ref(short, "compile") };
+    expect(want.long.length).toBeGreaterThan(2500);
+    expect(want.short.length).toBeGreaterThan(2500);
+    for (const mode of ["interpret", "compile"] as const) {
+      const rt = new Runtime();
+      // several runs, none read until all are done: each later run takes over an earlier run's store
+      const results = [];
+      for (const src of [long, short, short, long, short]) results.push(await rt.run(src, bars, { mode }));
+      for (const [i, r] of results.entries()) sameBits(strip(r), i === 0 || i === 3 ? want.long : want.short);
+      // a result read before the next run (its records built: its store goes on without a copy)
+      const a = await rt.run(short, bars, { mode });
+      sameBits(strip(a), want.short);
+      const b = await rt.run(long, bars, { mode });
+      sameBits(strip(b), want.long);
+      sameBits(strip(a), want.short);
+    }
+    // interpret and compile give the same events bit for bit through reused stores
+    sameBits(await ref(short, "interpret"), want.short);
+  }, 60_000);
+
+  it("a sealed log's store serves the next log; the sealed one keeps an exact copy of what it had", () => {
+    type Host = Parameters<EventLog["push"]>[0];
+    const host = (bar: number, close: number): Host =>
+      ({
+        barIndex: bar,
+        time: bar,
+        open: 1,
+        high: 2,
+        low: 0,
+        close,
+        ext: { scriptId: "s", runId: "r" },
+      }) as unknown as Host;
+    const first = new EventLog();
+    for (let bar = 0; bar < 3000; bar++)
+      first.push(host(bar, bar), "exit", "X", "short", NaN, NaN, bar - 1, null, null);
+    first.seal();
+    const store = first.store;
+    // grown past its first capacity by doubling
+    expect(store.slotCapacity).toBeGreaterThanOrEqual(3000);
+    const second = new EventLog();
+    second.push(host(0, 7), "entry", "L", "long", 1, NaN, NaN, null, null);
+    // the pool handed the first log's store over (the other pool place may be taken by other tests'
+    // logs; push until it is this store or a third log shows the pool never gives it)
+    const third = new EventLog();
+    third.push(host(0, 8), "entry", "L", "long", 1, NaN, NaN, null, null);
+    expect([second.store, third.store]).toContain(store);
+    expect(first.store).not.toBe(store);
+    const ev = first.toArray();
+    expect(ev).toHaveLength(3000);
+    expect(ev[2999]).toMatchObject({ kind: "exit", stop: 2998, bar_index: 2999, ohlc: [1, 2, 0, 2999] });
+    expect(second.toArray()).toEqual([expect.objectContaining({ kind: "entry", ohlc: [1, 2, 0, 7] })]);
+    expect(third.toArray()).toHaveLength(1);
+    // logs read in full give their stores up without a copy and still read the same
+    second.seal();
+    third.seal();
+    const fourth = new EventLog();
+    const fifth = new EventLog();
+    fourth.push(host(1, 9), "cancel", "L", null, NaN, NaN, NaN, null, null);
+    fifth.push(host(1, 9), "cancel", "L", null, NaN, NaN, NaN, null, null);
+    expect([fourth.store, fifth.store]).toContain(store);
+    expect(second.toArray()).toEqual([expect.objectContaining({ kind: "entry", ohlc: [1, 2, 0, 7] })]);
+    expect(third.toArray()).toEqual([expect.objectContaining({ kind: "entry", ohlc: [1, 2, 0, 8] })]);
+    expect(fourth.toArray()).toEqual([expect.objectContaining({ kind: "cancel", bar_index: 1 })]);
+  });
+
+  it("a store grows by doubling and keeps what it holds; its exact copy holds the same", () => {
+    const s = new EventStore(2, 2);
+    for (let i = 0; i < 40; i++) {
+      if (i >= s.slotCapacity) s.growSlots(i);
+      if (i >= s.rowCapacity) s.growRows(i);
+      s.nums[3 * i + 2] = i / 3;
+      s.slotRow[i] = i;
+      s.slotTuple[i] = 100 - i;
+      s.reps[i] = i * 2;
+      s.meta[i] = i % 21;
+      s.rows[6 * i + 5] = 100 - i;
+    }
+    expect(s.slotCapacity).toBe(64);
+    expect(s.rowCapacity).toBe(64);
+    const c = s.copy(40, 40);
+    for (const x of [s, c])
+      for (let i = 0; i < 40; i++) {
+        expect([x.nums[3 * i + 2], x.slotRow[i], x.slotTuple[i], x.reps[i], x.meta[i], x.rows[6 * i + 5]]).toEqual([
+          i / 3,
+          i,
+          100 - i,
+          i * 2,
+          i % 21,
+          100 - i,
+        ]);
+      }
+    expect(c.slotCapacity).toBe(40);
+    expect(c.nums.length).toBe(120);
+  });
 });
 
 describe("the lean event log", () => {

@@ -11,7 +11,7 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
-import { isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
+import { givenInOrder, isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
 
@@ -1014,21 +1014,6 @@ function isInputCall(name: string): boolean {
 }
 
 /** An argument whose evaluation has no effect and does not depend on the bar: a constant. */
-/**
- * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
- * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).
- */
-function givenInOrder(e: Extract<RExpr, { k: "call" }>): boolean {
-  if (e.order === undefined) return true;
-  let last = -1;
-  for (const i of e.order) {
-    if (e.args[i] === undefined) continue;
-    if (i < last) return false;
-    last = i;
-  }
-  return true;
-}
-
 function constantArg(e: RExpr): boolean {
   if (e.k === "const") return true;
   if (e.k === "unary" || e.k === "cast") return constantArg(e.e);

@@ -79,7 +79,6 @@ export class Compiler {
   block(b: RBlock): Fn {
     const fns = b.stmts.map((s, i) => this.stmt(s, i === b.stmts.length - 1));
     const lines = b.stmts.map((s) => s.line);
-    const self = this;
     const n = fns.length;
     if (n === 0) return () => NaN;
     if (n === 1 && !hasCtl(b)) {
@@ -99,7 +98,7 @@ export class Compiler {
       try {
         for (; i < n; i++) {
           v = fns[i]!();
-          if (self.ctl !== 0) return v;
+          if (this.ctl !== 0) return v;
         }
       } catch (err) {
         throw atLine(err, lines[i]!);
@@ -135,6 +134,14 @@ export class Compiler {
         }
         const once = this.st.once;
         const id = s.once;
+        // (a numeric value returned from a statement nobody reads would be boxed on every bar)
+        if (!wantValue)
+          return () => {
+            if (once[id] === 0) {
+              once[id] = 1;
+              vals[slot] = init();
+            }
+          };
         return () => {
           if (once[id] === 0) {
             once[id] = 1;
@@ -393,16 +400,15 @@ export class Compiler {
       case "while": {
         const cond = this.expr(e.cond);
         const body = this.block(e.body);
-        const self = this;
         const B = this.budget;
         return () => {
           let v: any = naOfType(e.t.name);
           B.enter();
           while (cond()) {
             v = body();
-            if (self.ctl !== 0) {
-              const c = self.ctl;
-              self.ctl = 0;
+            if (this.ctl !== 0) {
+              const c = this.ctl;
+              this.ctl = 0;
               if (c === 1) break;
             }
             if (--B.left <= 0) B.check();
@@ -677,6 +683,8 @@ export class Compiler {
     const ctx = this.ctx;
     // request.security: the expression is evaluated in the requested context (security.ts)
     if (SECURITY_CALLS.has(e.name)) return compileSecurity(e, this.prog, ctx, (x) => this.expr(x));
+    const direct = this.directCall(e);
+    if (direct) return direct;
     const impl = e.def.impl;
     const site = this.st.sites[e.site]!;
     const n = e.args.length;
@@ -799,6 +807,45 @@ export class Compiler {
   }
 
   /**
+   * A builtin with a positional form (BuiltinDef.direct, e.g. array.push/size/avg): called with its
+   * arguments, evaluated in the written order, which is parameter order here (givenInOrder). No
+   * argument array, so a double passed next to an array is not boxed on its way in (the compile
+   * backend calls the same function the same way). Null when the call does not qualify.
+   */
+  private directCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    const d = e.def.direct;
+    if (!d || e.def.stateful || !givenInOrder(e) || e.args.length > 3) return null;
+    const ctx = this.ctx;
+    const get = e.args.map((a): Fn => {
+      if (a === undefined) return () => undefined;
+      if (a.k === "const") {
+        const v = a.v;
+        return () => v;
+      }
+      return this.expr(a);
+    });
+    switch (get.length) {
+      case 0:
+        return () => d(ctx);
+      case 1: {
+        const g0 = get[0]!;
+        return () => d(ctx, g0());
+      }
+      case 2: {
+        const g0 = get[0]!,
+          g1 = get[1]!;
+        return () => d(ctx, g0(), g1());
+      }
+      default: {
+        const g0 = get[0]!,
+          g1 = get[1]!,
+          g2 = get[2]!;
+        return () => d(ctx, g0(), g1(), g2());
+      }
+    }
+  }
+
+  /**
    * plot(number, constants...): once the first call registered the output (and its constant colour,
    * which then never changes), a bar's call only writes the value into the output's column, as the
    * impl's hot path does (the compile backend does the same): no boxed double in the args array.
@@ -856,7 +903,6 @@ export class Compiler {
     const body = this.block(e.body);
     const slot = e.counter.slot;
     const reeval = e.reevalTo;
-    const self = this;
     const B = this.budget;
     const na = naOfType(e.t.name);
     return () => {
@@ -871,9 +917,9 @@ export class Compiler {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         vals[slot] = i;
         v = body();
-        if (self.ctl !== 0) {
-          const c = self.ctl;
-          self.ctl = 0;
+        if (this.ctl !== 0) {
+          const c = this.ctl;
+          this.ctl = 0;
           if (c === 1) break;
         }
         if (--B.left <= 0) B.check();
@@ -894,12 +940,11 @@ export class Compiler {
     const body = this.block(e.body);
     const vs = e.value.slot;
     const is = e.index ? e.index.slot : -1;
-    const self = this;
     const na = naOfType(e.t.name);
     const ctx = this.ctx;
     const run = (v: any): number => {
-      const c = self.ctl;
-      self.ctl = 0;
+      const c = this.ctl;
+      this.ctl = 0;
       return c;
     };
     const B = this.budget;
@@ -913,7 +958,7 @@ export class Compiler {
           if (is >= 0) iv[is] = i;
           vv[vs] = coll.values[i];
           v = body();
-          if (self.ctl !== 0 && run(v) === 1) break;
+          if (this.ctl !== 0 && run(v) === 1) break;
           if (--B.left <= 0) B.check();
         }
       } else if (coll instanceof PineMatrix) {
@@ -921,7 +966,7 @@ export class Compiler {
           if (is >= 0) iv[is] = r;
           vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           v = body();
-          if (self.ctl !== 0 && run(v) === 1) break;
+          if (this.ctl !== 0 && run(v) === 1) break;
           B.spend(1 + (coll.cols >> 3));
         }
       } else if (coll instanceof PineMap) {
@@ -929,7 +974,7 @@ export class Compiler {
           if (is >= 0) iv[is] = k;
           vv[vs] = x;
           v = body();
-          if (self.ctl !== 0 && run(v) === 1) break;
+          if (this.ctl !== 0 && run(v) === 1) break;
           if (--B.left <= 0) B.check();
         }
       } else {
@@ -949,6 +994,21 @@ function isNum(n: string): boolean {
 }
 
 /** A loop, the one tuple-valued expression that may yield no tuple at all (when its body never runs). */
+/**
+ * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
+ * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).
+ */
+export function givenInOrder(e: Extract<RExpr, { k: "call" }>): boolean {
+  if (e.order === undefined) return true;
+  let last = -1;
+  for (const i of e.order) {
+    if (e.args[i] === undefined) continue;
+    if (i < last) return false;
+    last = i;
+  }
+  return true;
+}
+
 export function mayRunZeroTimes(e: RExpr): boolean {
   return e.k === "while" || e.k === "for" || e.k === "forin";
 }

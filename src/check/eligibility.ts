@@ -1,8 +1,8 @@
 // Compile eligibility, decided once per script: exactly the constructs the compile backend's code
 // generator (src/compile/codegen.ts) refuses, with the same wording, so that `auto` reports the
 // precise reason before trying and `compile` falls back without generating anything. Everything
-// else (UDTs, enums, varip, collections, drawings, strategies, user functions, loops, request.security
-// and security_lower_tf, whose secondary runs are interpreted) compiles.
+// else (UDTs, enums, varip, collections, drawings, strategies, calc_on_order_fills, user functions,
+// loops, request.security and security_lower_tf, whose secondary runs are interpreted) compiles.
 // tests/compile/eligibility.test.ts keeps this and the generator in step.
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
@@ -10,9 +10,6 @@ import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
 const ineligible = (what: string) => `${what} is not compile-eligible`;
 
 export function compileEligibility(p: ResolvedProgram): string | undefined {
-  // the broker re-runs the script inside a bar after fills (src/strategy/README.md); the compiled loop cannot
-  if (p.declaration.kind === "strategy" && p.declaration.args.calc_on_order_fills === true)
-    return "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
   return block(p.body);
 }
 

@@ -71,16 +71,24 @@ export interface Generated {
   bulk: { site: number; value: RExpr }[] | null;
 }
 
-export function generate(prog: ResolvedProgram, hoist: boolean): Generated {
+/**
+ * `fills`: the variant for calc_on_order_fills, whose broker runs the script again inside a bar (from
+ * broker.onBarOpen, through ctx.ext.fillRecalc) and rolls that execution back through the RunState.
+ * Its bar body is a function the loop calls and `R.rerun` calls with the bar so far; every variable
+ * lives in the state arrays (a JS local would escape the rollback) and nothing is hoisted (a
+ * whole-series pass sees only the bars' final closes), as in the interpreter.
+ */
+export function generate(prog: ResolvedProgram, hoist: boolean, fills = false): Generated {
   // Numeric variables become locals of the loop function (doubles in registers, never boxed); one
   // that a nested function (user function, expression block) touches stays in the state array, so
   // a first pass finds those. Likewise the plain numeric variables of a user function's instance
-  // become locals of the function generated for it, unless another function touches them.
-  const first = new Gen(prog, hoist, new Set(), new Set());
+  // become locals of the function generated for it, unless another function touches them (a fresh
+  // `let` per call: safe in the fills variant too, nothing of theirs outlives an execution).
+  const first = new Gen(prog, hoist && !fills, new Set(), new Set(), fills);
   const out = first.run();
   const fnLocals = first.ownFnLocals();
   if (first.nestedUse.size === 0 && fnLocals.size === 0) return out;
-  return new Gen(prog, hoist, first.nestedUse, fnLocals).run();
+  return new Gen(prog, hoist && !fills, first.nestedUse, fnLocals, fills).run();
 }
 
 class Gen {
@@ -116,11 +124,14 @@ class Gen {
     exclude: Set<number>,
     /** Function-instance slots a first pass found touched by one function only: its JS locals. */
     private readonly fnLocals: Set<number>,
+    private readonly fills: boolean,
   ) {
     // `var` slots of the main body too: the loop function runs every bar of a run in one call, so a
     // local declared before the loop keeps its value from bar to bar as the state array does (no
-    // realtime rollback reaches compiled code); varip ones and those nested functions touch stay
+    // realtime rollback reaches compiled code; the fills variant, whose re-runs are rolled back
+    // through the state arrays, keeps none); varip ones and those nested functions touch stay
     for (const v of prog.slots) {
+      if (fills) break;
       if (isNumericSlot(v) && v.hist < 0 && !v.fnLocal && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
         this.local.add(v.slot);
     }
@@ -185,6 +196,7 @@ class Gen {
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
+      ...(this.fills ? fillsStep(body) : []),
       `  const n = cT.length;`,
       `  let bar = from;`,
       // a column-plot program: the first bar through the loop (it registers the plots), the rest in bulk
@@ -198,9 +210,7 @@ class Gen {
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
       `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
       `    if (broker !== null) broker.onBarOpen(ctx);`,
-      `    try {`,
-      body,
-      `    } catch (e) { throw atLine(e, L); }`,
+      ...(this.fills ? [`    step();`] : [`    try {`, body, `    } catch (e) { throw atLine(e, L); }`]),
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
@@ -991,6 +1001,26 @@ class Gen {
 }
 
 // ------------------------------------------------------------------ shared helpers
+
+/**
+ * The fills variant's bar body as `step`, and `R.rerun`: one more execution of this bar with the bar
+ * so far as its high/low/close (the Runtime's fill re-run has put them in ctx and rolls the state back
+ * afterwards; the loop's own copies are restored here).
+ */
+function fillsStep(body: string): string[] {
+  return [
+    `  const step = () => {`,
+    `    try {`,
+    body,
+    `    } catch (e) { throw atLine(e, L); }`,
+    `  };`,
+    `  R.rerun = () => {`,
+    `    const h = b_high, l = b_low, c = b_close;`,
+    `    b_high = ctx.high; b_low = ctx.low; b_close = ctx.close;`,
+    `    try { step(); } finally { b_high = h; b_low = l; b_close = c; }`,
+    `  };`,
+  ];
+}
 
 /** One-argument math builtins whose impl is exactly this JavaScript function of a number. */
 const INLINE_UNARY: Record<string, string> = {

@@ -5,8 +5,9 @@
 // text's hash.
 //
 // Both variants are emitted, hoisted (whole-series WASM passes before the loop, the usual case where
-// kernels.wasm is loaded) and plain, when their texts differ: the host picks the one its own
-// generator asks for. The inputs' values and shape do not enter the generated text (every
+// kernels.wasm is loaded) and plain, when their texts differ, and for a strategy declared with
+// calc_on_order_fills = true the fills variant (a re-runnable bar body) as well: the host picks the
+// one its own generator asks for. The inputs' values and shape do not enter the generated text (every
 // run-specific value reaches the loop through `K`/`R`), so one module serves every input set.
 
 import type { ResolvedProgram } from "../check/ir.js";
@@ -17,6 +18,8 @@ export interface EmittedModule {
   /** SHA-256 (hex) of the generated text: the key aot.ts installs the factory under. */
   hash: string;
   hoist: boolean;
+  /** The calc_on_order_fills variant (codegen.ts `generate`). */
+  fills: boolean;
   /** The ES module's source. */
   code: string;
 }
@@ -37,11 +40,18 @@ export interface EmitMeta {
 export function emitCompiledModules(prog: ResolvedProgram, meta: EmitMeta): EmittedModule[] {
   if (!prog.compileEligible) throw new NotCompilable(prog.compileReason ?? "the script is not compile-eligible");
   const out: EmittedModule[] = [];
-  for (const hoist of [true, false]) {
-    const { text } = generate(prog, hoist);
+  const declaredFills = prog.declaration.kind === "strategy" && prog.declaration.args.calc_on_order_fills === true;
+  const variants: [boolean, boolean][] = [
+    [true, false],
+    [false, false],
+  ];
+  // (a run can turn the setting off through its broker options: the other variants stay)
+  if (declaredFills) variants.push([false, true]);
+  for (const [hoist, fills] of variants) {
+    const { text } = generate(prog, hoist, fills);
     const hash = sha256Hex(text);
     if (out.some((m) => m.hash === hash)) continue;
-    out.push({ hash, hoist, code: moduleCode(text, hash, hoist, meta) });
+    out.push({ hash, hoist, fills, code: moduleCode(text, hash, hoist, meta) });
   }
   return out;
 }

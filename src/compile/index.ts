@@ -38,6 +38,8 @@ export interface CompiledProgram {
   hoisted: number;
   /** True when the generated function came from the cache (no `new Function`). */
   cached: boolean;
+  /** One more execution of the current bar's body (the fills variant only; see codegen.ts `generate`). */
+  rerun(): void;
   /** Releases the precomputed columns (their memory is reused by the next run). */
   release(): void;
 }
@@ -115,18 +117,19 @@ function rememberFactory(key: string, entry: CacheEntry): void {
  * program of an unchanged source (src/runtime/program-cache.ts), and the generated text and refs
  * depend on nothing else.
  */
-const generatedFor = new WeakMap<ResolvedProgram, { hoist?: Generated; plain?: Generated }>();
+const generatedFor = new WeakMap<ResolvedProgram, { hoist?: Generated; plain?: Generated; fills?: Generated }>();
 
-function generated(prog: ResolvedProgram, hoist: boolean): Generated {
+function generated(prog: ResolvedProgram, hoist: boolean, fills: boolean): Generated {
   let entry = generatedFor.get(prog);
   if (!entry) generatedFor.set(prog, (entry = {}));
-  const k = hoist ? "hoist" : "plain";
-  return (entry[k] ??= generate(prog, hoist));
+  const k = fills ? "fills" : hoist ? "hoist" : "plain";
+  return (entry[k] ??= generate(prog, hoist, fills));
 }
 
 /**
  * Compiles `prog` for a run over `state` and `ctx`. Throws NotCompilable (with a human-readable
- * reason, cached per source hash) when a construct cannot be reproduced exactly.
+ * reason, cached per source hash) when a construct cannot be reproduced exactly. `fills`: the run's
+ * broker calcs on order fills, so the program must run its bar body again inside a bar (`rerun`).
  */
 export function compileProgram(
   prog: ResolvedProgram,
@@ -134,15 +137,17 @@ export function compileProgram(
   ctx: ExecContext,
   key: string,
   sourceHash: string,
+  fills = false,
 ): CompiledProgram {
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
   // (k.module first: reading k.x would instantiate a lazy instance the passes do not use)
-  const hoist = !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
+  // (no whole-series passes when the script runs again inside bars: the interpreter makes none either)
+  const hoist = !fills && !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
   let gen: Generated;
   try {
-    gen = generated(prog, hoist);
+    gen = generated(prog, hoist, fills);
   } catch (err) {
     if (err instanceof NotCompilable) {
       const reason = `${err.message} is not compile-eligible`;
@@ -151,7 +156,7 @@ export function compileProgram(
     }
     throw err;
   }
-  const fullKey = `${key}|${hoist ? "h" : "-"}`;
+  const fullKey = `${key}|${fills ? "f" : hoist ? "h" : "-"}`;
   let entry = factories.get(fullKey);
   const cached = !!entry && entry.text === gen.text;
   if (!cached) {
@@ -254,6 +259,8 @@ export function compileProgram(
   const loop: BarLoop = (from, to, broker) => run(K, R, from, to, broker);
   return {
     loop,
+    // (R.rerun is made by the loop function when it starts: a fill re-run happens inside the loop)
+    rerun: () => (R.rerun as () => void)(),
     get timedOut() {
       return R.timedOut === true;
     },
@@ -279,6 +286,6 @@ function bulkCopy(plots: { site: PlotSite; values: Float64Array }[]): (from: num
 }
 
 /** The generated source of a program (debugging, tests). */
-export function generatedSource(prog: ResolvedProgram, hoist = true): string {
-  return generate(prog, hoist).text;
+export function generatedSource(prog: ResolvedProgram, hoist = true, fills = false): string {
+  return generate(prog, hoist, fills).text;
 }

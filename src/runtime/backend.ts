@@ -14,13 +14,19 @@ export interface CompiledRun {
   loop: (from: number, to: number, broker: unknown) => number;
   /** True when the loop stopped between bars because the time budget ran out. */
   readonly timedOut: boolean;
+  /**
+   * With `fills`: runs the current bar's script body once more, from inside the loop (the broker's
+   * calc_on_order_fills re-run; the caller snapshots and rolls back the state around it).
+   */
+  rerun?(): void;
   /** Gives back what the loop read (precomputed columns); called once the loop is done. */
   release?(): void;
 }
 
 /**
  * Builds the compiled bar loop of a run; throws with a human-readable reason when the script cannot
- * be compiled (the run then interprets). `key` is the cache key (source hash + inputs shape).
+ * be compiled (the run then interprets). `key` is the cache key (source hash + inputs shape); `fills`
+ * asks for a loop whose bar body the broker can run again inside a bar (calc_on_order_fills).
  */
 export type CompileBackend = (
   prog: ResolvedProgram,
@@ -28,6 +34,7 @@ export type CompileBackend = (
   ctx: ExecContext,
   key: string,
   sourceHash: string,
+  fills?: boolean,
 ) => CompiledRun;
 
 let backend: CompileBackend | null = null;

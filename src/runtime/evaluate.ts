@@ -318,7 +318,8 @@ function runCompiled(p: Prepared): RunResult | undefined {
   const wantsCompile = requested === "compile" || requested === "auto";
   if (!wantsCompile) return undefined;
   const backend = compileBackend();
-  // calc_on_order_fills (also when set through RuntimeOptions.broker) re-runs the script inside a bar: interpret only
+  // calc_on_order_fills (also when set through RuntimeOptions.broker): the broker runs the script again
+  // inside bars, so the loop is generated with a re-runnable bar body (rerun.ts rolls it back)
   const fillRuns = broker?.settings.calcOnOrderFills === true;
   let fallback: string | undefined = input.compileFailure;
   if (fallback === undefined) {
@@ -326,7 +327,6 @@ function runCompiled(p: Prepared): RunResult | undefined {
       forcedInterpret(opts) ??
       (rtFrom < n ? "realtime options require interpret" : undefined) ??
       (prog.compileEligible ? undefined : (prog.compileReason ?? "the script is not compile-eligible")) ??
-      (fillRuns ? "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only" : undefined) ??
       (backend ? undefined : "no compile backend is registered in this host");
   }
   if (fallback === undefined) {
@@ -339,11 +339,18 @@ function runCompiled(p: Prepared): RunResult | undefined {
         ctx,
         cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }),
         sourceHash,
+        fillRuns,
       );
+      if (fillRuns && !compiled.rerun) {
+        compiled.release?.();
+        compiled = null;
+        fallback = "this host's compile backend cannot re-run a bar (calc_on_order_fills)";
+      }
     } catch (err) {
       fallback = err instanceof Error ? err.message : String(err);
     }
     if (compiled) {
+      if (fillRuns) installFillRecalc(prog, state, ctx, compiled.rerun!);
       const te = now();
       let bar = 0;
       let timedOut = false;

@@ -1,6 +1,7 @@
-// Re-running the script inside one bar, for the interpret backend: a forming (realtime) bar's ticks,
+// Re-running the script inside one bar: a forming (realtime) bar's ticks (interpret backend),
 // each from the state of the previous bar's close (service.md 1.4), and calc_on_order_fills' extra
-// executions after fills inside a bar. Both roll back what an execution changed: the numeric and object
+// executions after fills inside a bar (either backend: `main` is the interpreter's program or the
+// compiled loop's re-runnable bar body). Both roll back what an execution changed: the numeric and object
 // slots (RunState), collections and UDT objects mutated in place (src/interpret/rollback.ts), the WASM
 // kernels' memory, the drawing store and, for ticks of a strategy that does not calc on every tick, the
 // broker. Split from evaluate.ts so the bar loop there reads as the loop.

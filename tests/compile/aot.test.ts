@@ -116,9 +116,39 @@ describe("ahead-of-time compiled modules", () => {
   });
 
   it("a script the checker rules out has no module, with the reason", () => {
-    const src = '//@version=6\nstrategy("r", calc_on_order_fills = true)\nstrategy.entry("L", strategy.long)\n';
-    expect(() => emitCompiledModules(program(src), { script: "r", sourceHash: "h", deploy: "t" })).toThrow(
-      new NotCompilable("strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only"),
+    const src = '//@version=6\nindicator("r")\nplot(close)\n';
+    const p = { ...program(src), compileEligible: false, compileReason: "a construct is not compile-eligible" };
+    expect(() => emitCompiledModules(p, { script: "r", sourceHash: "h", deploy: "t" })).toThrow(
+      new NotCompilable("a construct is not compile-eligible"),
     );
+  });
+  it("a calc_on_order_fills strategy gets its fills variant too, which a run of it uses", async () => {
+    const src =
+      '//@version=6\nstrategy("r", calc_on_order_fills = true, pyramiding = 5)\nif bar_index % 3 == 0\n    strategy.entry("L", strategy.long)\nvar n = 0\nn += 1\nplot(n)\n';
+    const mods = emitCompiledModules(program(src), { script: "r", sourceHash: "h", deploy: "t" });
+    expect(mods.filter((m) => m.fills)).toHaveLength(1);
+    expect(mods.filter((m) => !m.fills).length).toBeGreaterThan(0);
+    const used: boolean[] = [];
+    const counted: CompiledModule[] = [];
+    for (const m of mods) {
+      const mod = await imported(m.code);
+      counted.push({
+        hash: mod.hash,
+        factory: () => {
+          used.push(m.fills);
+          return mod.factory();
+        },
+      });
+    }
+    installCompiled(counted);
+    clearCompileCache();
+    const rt = new Runtime("CHART", {});
+    const data = bars(60);
+    const compiled = await rt.run(src, data, { mode: "compile" });
+    expect(compiled.mode).toBe("compile");
+    expect(used).toEqual([true]);
+    const interpreted = await rt.run(src, data, { mode: "interpret" });
+    expect(comparable(compiled as never)).toBe(comparable(interpreted as never));
+    expect(compiled.strategy?.open_trades.length).toBeGreaterThan(0);
   });
 });

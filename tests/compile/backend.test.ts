@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
-import { compileProgram, generatedSource } from "../../src/compile/index.js";
+import { compileProgram, generatedSource, NotCompilable } from "../../src/compile/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { program, runPair } from "./parity.js";
 import { BENCH10 } from "../helpers/data.js";
@@ -228,15 +228,21 @@ plot(a - b + hist)`),
 });
 
 describe("fallbacks", () => {
-  it("a script the generator refuses runs interpret; auto names the reason", async () => {
+  it("a script the backend refuses runs interpret; auto names the reason", async () => {
     const src = `//@version=6\nstrategy("s", calc_on_order_fills = true)\nstrategy.entry("L", strategy.long)\nplot(close)\n`;
+    setCompileBackend(() => {
+      throw new NotCompilable("a construct is not compile-eligible");
+    });
     const rt = new Runtime();
     const c = await rt.run(src, data, { mode: "compile" });
     expect(c.mode).toBe("interpret");
     const a = await rt.run(src, data, { mode: "auto" });
     expect(a.mode).toBe("interpret");
     expect(a.auto_backend).toBe("interpret");
-    expect(a.compile_fallback_reason).toMatch(/calc_on_order_fills.*interpret only/);
+    expect(a.compile_fallback_reason).toBe("a construct is not compile-eligible");
+    setCompileBackend(compileProgram);
+    // (calc_on_order_fills itself compiles since issue 18 part 5: tests/compile/fills.test.ts)
+    expect((await rt.run(src, data, { mode: "auto" })).auto_backend).toBe("compile");
   });
   it("auto compiles an eligible script", async () => {
     const a = await new Runtime().run(v6("plot(ta.ema(close, 10))"), data, { mode: "auto" });

@@ -3,7 +3,7 @@
 // timeframe inference, the series arena) against their general versions.
 import { afterEach, describe, expect, it } from "vitest";
 import { Runtime, setCompileBackend, type CompileBackend } from "../../src/runtime/index.js";
-import { cacheKey, compileProgram } from "../../src/compile/index.js";
+import { cacheKey, compileProgram, NotCompilable } from "../../src/compile/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { barCloseTimes } from "../../src/runtime/bar-close.js";
 import { barTimeClose, parseTimeframe } from "../../src/core/time-frames.js";
@@ -15,21 +15,30 @@ import { seriesArena } from "../../src/kernels/series.js";
 
 const v6 = (body: string, decl = "indicator('t')") => `//@version=6\n${decl}\n${body}\n`;
 const data = syntheticBars(300);
-/** A declaration the compile backend cannot run (the broker re-runs the script inside a bar). */
+/** A declaration whose broker re-runs the script inside a bar (compiles since issue 18 part 5). */
 const FILLS = "strategy('s', calc_on_order_fills = true)";
-const FILLS_REASON = "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only";
+/** What a backend says of a script it refuses (no script of the language is refused today). */
+const REFUSED = "a construct is not compile-eligible";
+const refusing: CompileBackend = () => {
+  throw new NotCompilable(REFUSED);
+};
 const plain = v6("x = input.int(3, 'X')\nplot(ta.sma(close, x))\nplot(close * 2, 'double')");
 
 afterEach(() => setCompileBackend(compileProgram));
 
 describe("compile and auto fall back with the real reason", () => {
-  it("compile mode runs interpret for an ineligible script and says why", async () => {
+  it("compile mode runs interpret for a script the backend refuses and says why", async () => {
+    setCompileBackend(refusing);
     const r = await new Runtime().run(v6("strategy.entry('L', strategy.long)", FILLS), data, {
       mode: "compile",
     });
     expect(r.mode).toBe("interpret");
-    expect(r.compile_fallback_reason).toBe(FILLS_REASON);
+    expect(r.compile_fallback_reason).toBe(REFUSED);
     expect(r.auto_backend).toBeUndefined();
+    setCompileBackend(compileProgram);
+    const c = await new Runtime().run(v6("strategy.entry('L', strategy.long)", FILLS), data, { mode: "compile" });
+    expect(c.mode).toBe("compile");
+    expect(c.compile_fallback_reason).toBeUndefined();
   });
   it("compile mode names interpret-only options", async () => {
     const rt = new Runtime();
@@ -80,7 +89,8 @@ describe("compile and auto fall back with the real reason", () => {
     ];
     for (const r of runs) expect(r.compile_fallback_reason ?? "").not.toMatch(/not available yet/);
     expect(runs[0]!.auto_backend).toBe("compile");
-    expect(runs[4]!.compile_fallback_reason).toBe(FILLS_REASON);
+    expect(runs[4]!.auto_backend).toBe("compile");
+    expect(runs[4]!.compile_fallback_reason).toBeUndefined();
   });
   it("the cache key carries the inputs' shape", async () => {
     expect(cacheKey("h", { b: 1, a: "x" })).toBe("h|a:string,b:number");

@@ -41,15 +41,13 @@ describe("compile eligibility matches the code generator", () => {
         if (!p || p.compileReason === "import statements are not compile-eligible") continue;
         checked++;
         const own = compileEligibility(p);
-        // (a declaration the generator does not look at: the Runtime refuses it before generating)
-        if (own?.startsWith("strategy(calc_on_order_fills")) continue;
         expect(own, f).toBe(generatorVerdict(p));
         if (own) ineligible++;
       }
     }
     expect(checked).toBeGreaterThan(100);
-    // since request.security compiles (issue 18 part 5) the corpus holds no construct the generator
-    // refuses (calc_on_order_fills, which the Runtime refuses before generating, is checked below)
+    // since request.security and calc_on_order_fills compile (issue 18 part 5) the corpus holds no
+    // construct the generator refuses
     expect(ineligible).toBe(0);
   });
   it("on constructs the old checker refused and the generator handles", () => {
@@ -76,11 +74,9 @@ describe("compile eligibility matches the code generator", () => {
     expect(q.compileEligible).toBe(true);
     expect(generatorVerdict(q)).toBeUndefined();
   });
-  it("calc_on_order_fills strategies stay interpret-only, with the reason", () => {
+  it("calc_on_order_fills strategies are eligible and generate (issue 18 part 5)", () => {
     const p = program(v6("strategy.entry('L', strategy.long)", "strategy('s', calc_on_order_fills = true)"))!;
-    expect(p.compileEligible).toBe(false);
-    expect(p.compileReason).toBe(
-      "strategy(calc_on_order_fills = true) re-runs the script inside a bar: interpret only",
-    );
+    expect(p.compileEligible).toBe(true);
+    expect(generatorVerdict(p)).toBeUndefined();
   });
 });

@@ -54,9 +54,7 @@ export async function runModes(rt: Runtime, source: string, data: Bar[], options
   const a = await rt.run(source, data, { ...options, mode: "interpret" });
   const b = await rt.run(source, data, { ...options, mode: "compile" });
   if (b.mode !== "compile")
-    expect(b.compile_fallback_reason ?? "", "compile mode fell back").toMatch(
-      /realtime options|profiler|libraries|calc_on_order_fills/,
-    );
+    expect(b.compile_fallback_reason ?? "", "compile mode fell back").toMatch(/realtime options|profiler|libraries/);
   expect(comparable(b)).toEqual(comparable(a));
   return a;
 }

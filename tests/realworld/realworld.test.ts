@@ -1,8 +1,8 @@
 // Real-world corpus: every tests/realworld/scripts/*.pine runs through the public Runtime on
 // deterministic random-walk bars, in interpret and in compile mode. A script must run without
 // error, produce series for its plots and give identical series, trades, equity, alerts and
-// drawing count in both modes; the compile run must really compile unless the script uses
-// calc_on_order_fills (not compile-eligible). Header comments add expectations:
+// drawing count in both modes; the compile run must really compile (calc_on_order_fills scripts
+// too, since issue 18 part 5). Header comments add expectations:
 //   // qa-numeric: A; B   plots A and B hold numbers on every bar after warm-up
 //   // qa-some: A         sparse signal A fires at least once
 //   // qa-drawings: N     at least N drawings (lines, labels, boxes, tables, ...)
@@ -97,10 +97,10 @@ async function check(file: string): Promise<void> {
   if (a.error !== undefined) throw new Error(`interpret: ${failText(a)}`);
   const b = await rt.run(src, BARS, { mode: "compile" });
   if (b.error !== undefined) throw new Error(`compile: ${failText(b)}`);
-  // mode "compile" runs interpret for ineligible scripts (service.md 1.1); only calc_on_order_fills
-  // (re-runs inside a bar) is ineligible today (request.* compiles since issue 18 part 5), anything
-  // else would make the comparison below compare interpret with itself
-  if (b.mode !== "compile" && !/calc_on_order_fills\s*=\s*true/.test(src)) {
+  // mode "compile" runs interpret for ineligible scripts (service.md 1.1); none is today (request.*
+  // and calc_on_order_fills compile since issue 18 part 5), and a fallback would make the comparison
+  // below compare interpret with itself
+  if (b.mode !== "compile") {
     const auto = await rt.run(src, BARS, { mode: "auto" });
     throw new Error(`compile mode ran ${b.mode}: ${auto.compile_fallback_reason ?? "no reason given"}`);
   }

@@ -3,12 +3,13 @@
 // by hand from TradingView's user manual ("Strategies" > "Altering calculation behavior") and the
 // execution model page ("strategies ... execute only once per bar at each closing tick";
 // "rollback ... can also happen on historical bars for strategies that recalculate after an order
-// fills"). Every script runs through both modes (run-both); calc_on_order_fills runs interpret in both.
+// fills"). Every script runs through both modes (run-both); calc_on_order_fills compiles (issue 18
+// part 5: tests/compile/fills.test.ts).
 
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import type { Bar } from "../../src/core/result.js";
-import { runBoth } from "../helpers/run-both.js";
+import { runBoth, runModes } from "../helpers/run-both.js";
 
 const H = 3_600_000;
 const bars = (rows: number[][]): Bar[] =>
@@ -30,6 +31,9 @@ const PATH = bars([
   [105, 106, 104, 105],
 ]);
 
+/** Both modes, identical results, and compile mode really compiled (calc_on_order_fills compiles). */
+const fills = (src: string, data: Bar[]) => runModes(new Runtime("CHART", {}), src, data);
+
 const entries = (r: Awaited<ReturnType<typeof runBoth>>) =>
   [...(r.strategy?.trades ?? []), ...(r.strategy?.open_trades ?? [])].map((t) => [t.entry_bar_index, t.entry_price]);
 
@@ -47,7 +51,7 @@ if bar_index <= 1
 `;
 
   it("re-runs the script after each fill; market orders placed then fill at the next path point", async () => {
-    const r = await runBoth(BUY_EVERY_FILL, PATH);
+    const r = await fills(BUY_EVERY_FILL, PATH);
     expect(r.error).toBeUndefined();
     expect(entries(r)).toEqual([
       [1, 100],
@@ -59,7 +63,7 @@ if bar_index <= 1
   });
 
   it("without it, the same script fills once per bar at the open", async () => {
-    const r = await runBoth(BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false"), PATH);
+    const r = await fills(BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false"), PATH);
     // bar 0's order fills at bar 1's open, bar 1's at bar 2's open
     expect(entries(r)).toEqual([
       [1, 100],
@@ -77,7 +81,7 @@ plot(runs, "runs")
 if not barstate.isconfirmed
     log.info("close={0} high={1} low={2}", close, high, low)
 `;
-    const r = await runBoth(src, PATH);
+    const r = await fills(src, PATH);
     expect(r.logs.map((l) => [l.bar_index, l.message])).toEqual([
       [1, "close=100 high=100 low=100"],
       [1, "close=95 high=100 low=95"],
@@ -104,11 +108,11 @@ if strategy.position_size > 0
       [100, 110, 99, 108],
       [108, 112, 107, 110],
     ]);
-    const on = await runBoth(src(true), data);
+    const on = await fills(src(true), data);
     expect(
       on.strategy!.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price, t.profit]),
     ).toEqual([[1, 100, 1, 105, 5]]);
-    const off = await runBoth(src(false), data);
+    const off = await fills(src(false), data);
     // bar 2 opens at 108, already above the 105 limit: a gap fill at the open
     expect(off.strategy!.trades.map((t) => [t.entry_bar_index, t.exit_bar_index, t.exit_price])).toEqual([[1, 2, 108]]);
   });
@@ -138,23 +142,23 @@ plot(a.size() + n, "size")
     const rows: number[][] = [];
     for (let i = 0; i < 24; i++) rows.push([100 + (i % 5), 103 + (i % 7), 97 - (i % 3), 100 + ((i * 3) % 5)]);
     const data = bars(rows);
-    const on = await runBoth(src(true), data);
-    const off = await runBoth(src(false), data);
+    const on = await fills(src(true), data);
+    const off = await fills(src(false), data);
     expect(on.error).toBeUndefined();
     expect(on.strategy!.trades.length).toBeGreaterThan(5);
     expect(on.series).toEqual(off.series);
   });
 
-  it("is compile-ineligible with its reason, also when set through RuntimeOptions.broker", async () => {
+  it("compiles, also when set through RuntimeOptions.broker", async () => {
     const rt = new Runtime("CHART", {});
     const r = await rt.run(BUY_EVERY_FILL, PATH, { mode: "auto" });
-    expect(r.auto_backend).toBe("interpret");
-    expect(r.compile_fallback_reason).toContain("calc_on_order_fills");
+    expect(r.auto_backend).toBe("compile");
+    expect(r.compile_fallback_reason).toBeUndefined();
     const plain = BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false");
     const viaOverride = await new Runtime("CHART", { broker: { calc_on_order_fills: true } }).run(plain, PATH, {
       mode: "auto",
     });
-    expect(viaOverride.auto_backend).toBe("interpret");
+    expect(viaOverride.auto_backend).toBe("compile");
     expect(entries(viaOverride as never)).toEqual([
       [1, 100],
       [1, 95],

@@ -23,6 +23,9 @@ export function seriesLabel(s: SeriesRef): string {
     case "price":
       return s.field;
     case "ma":
+      if (s.timeframe)
+        return `${UPPER[s.fn]}(${s.length} ${s.timeframe === "D" ? "days" : "weeks"}${s.source === "close" ? "" : `, ${s.source}`})`;
+      return `${UPPER[s.fn]}(${s.length}${s.source === "close" ? "" : `, ${s.source}`})`;
     case "osc":
       return `${UPPER[s.fn]}(${s.length}${s.source === "close" ? "" : `, ${s.source}`})`;
     case "macd":
@@ -52,8 +55,12 @@ export function conditionLabel(c: Condition): string {
       return `BB(${c.length}, ${c.bbMult}) squeeze inside KC(${c.length}, ${c.kcMult}) breaks ${c.direction}`;
     case "supertrend":
       return `Supertrend(${c.factor}, ${c.atrLength}) turns ${c.direction}`;
+    case "slope":
+      return `${seriesLabel(c.a)} ${c.direction === "up" ? "rising" : "falling"}`;
     case "any":
       return `(${c.of.map(conditionLabel).join(" or ")})`;
+    case "all":
+      return `(${c.of.map(conditionLabel).join(" and ")})`;
   }
 }
 

@@ -27,6 +27,7 @@ import {
   not,
   num,
   str,
+  ternary,
   tupleDecl,
 } from "./pine-ast.js";
 
@@ -115,6 +116,7 @@ class ScriptBuilder {
     switch (s.kind) {
       case "ma": {
         const up = s.fn.toUpperCase();
+        if (s.timeframe) return this.calendarAverage(s, s.timeframe);
         const len = this.intInput(`${s.fn}${s.length}Length`, s.length, `${up} ${s.length} length`);
         const v = this.name(`${s.fn}${s.length}`);
         this.indicators.push(decl(v, call(`ta.${s.fn}`, [this.source(s.source), len])));
@@ -221,6 +223,37 @@ class ScriptBuilder {
     }
   }
 
+  /**
+   * "50 day sma": on an intraday chart, the average of the `length` completed days before the bar's
+   * day (request.security with the value one day back and lookahead on: the non-repainting form, the
+   * line steps once a day); on a chart of that timeframe or above, the chart's own bars.
+   */
+  private calendarAverage(s: Extract<SeriesRef, { kind: "ma" }>, tf: "D" | "W"): Expr {
+    const up = s.fn.toUpperCase();
+    const unit = tf === "D" ? "day" : "week";
+    const len = this.intInput(`${s.fn}${s.length}${cap(unit)}Length`, s.length, `${up} ${s.length} length (${unit}s)`);
+    const src = this.source(s.source);
+    const onChart = this.name(`${s.fn}${s.length}OnChart`);
+    this.indicators.push(decl(onChart, call(`ta.${s.fn}`, [src, len])));
+    const higher = this.name(`${s.fn}${s.length}${tf === "D" ? "Daily" : "Weekly"}`);
+    this.indicators.push(
+      decl(
+        higher,
+        call("request.security", [dotted("syminfo.tickerid"), str(tf), history(call(`ta.${s.fn}`, [src, len]), 1)], {
+          lookahead: dotted("barmerge.lookahead_on"),
+        }),
+      ),
+    );
+    const below =
+      tf === "D"
+        ? dotted("timeframe.isintraday")
+        : bin("or", dotted("timeframe.isintraday"), dotted("timeframe.isdaily"));
+    const v = this.name(`${s.fn}${s.length}${cap(unit)}`);
+    this.indicators.push(decl(v, ternary(below, ident(higher), ident(onChart))));
+    this.plot(s, ident(v), `${up} ${s.length} ${unit}s`);
+    return ident(v);
+  }
+
   bandLines(band: "bb" | "kc", length: number, mult: number): Record<"upper" | "basis" | "lower", Expr> {
     const key = JSON.stringify({ k: band, length, mult });
     const hit = this.vars.get(key) as unknown as Record<"upper" | "basis" | "lower", Expr> | undefined;
@@ -260,6 +293,13 @@ class ScriptBuilder {
       case "any":
         // alternatives: parenthesised, since the signal joins them with its other conditions by "and"
         return paren(c.of.map((x) => this.condition(x)).reduce((x, y) => bin("or", x, y)));
+      case "all":
+        // an "and" group inside alternatives: "and" binds tighter than "or" in Pine, the parentheses say so
+        return paren(and(...c.of.map((x) => this.condition(x)))!);
+      case "slope": {
+        const e = this.series(c.a);
+        return bin(c.direction === "up" ? ">" : "<", e, history(e, 1));
+      }
       case "squeeze": {
         const bb = this.bandLines("bb", c.length, c.bbMult);
         const kc = this.bandLines("kc", c.length, c.kcMult);
@@ -428,7 +468,7 @@ export function emit(intent: Intent): string {
     exprStmt(call("alert", [str(message), dotted("alert.freq_once_per_bar_close")]));
 
   if (strategy) {
-    // ATR distances are measured when the entry signal fires from flat, so the stop does not move
+    // ATR distances are measured when the entry signal opens the position, so the stop does not move
     const atrLen = [intent.stop, intent.target, intent.trail].find((d) => d?.unit === "atr")?.atrLength;
     let entryAtr: Expr | undefined;
     const getAtr = (): Expr => {
@@ -439,30 +479,32 @@ export function emit(intent: Intent): string {
       const atr = b.atr(atrLen);
       const v = b.name("entryAtr");
       b.signals.push(decl(v, na, "var", "float"));
-      const fired = [longEntry, shortEntry].filter((x): x is Expr => x !== undefined);
-      if (fired.length) {
-        const anyEntry = fired.reduce((x, y) => bin("or", x, y));
-        b.signals.push(
-          ifStmt(
-            and(
-              bin("==", dotted("strategy.position_size"), num(0, true)),
-              anyEntry.kind === "Binary" ? paren(anyEntry) : anyEntry,
-            )!,
-            [assign(v, atr)],
-          ),
-        );
+      // a signal that opens a position (from flat, or reversing the other side) takes the ATR of its
+      // bar; one that adds to the open position (pyramiding) keeps the first entry's
+      const opens: Expr[] = [];
+      if (longEntry) opens.push(and(longEntry, bin("<=", dotted("strategy.position_size"), num(0, true)))!);
+      if (shortEntry) opens.push(and(shortEntry, bin(">=", dotted("strategy.position_size"), num(0, true)))!);
+      if (opens.length) {
+        const cond = opens.length === 1 ? opens[0]! : opens.map((x) => paren(x)).reduce((x, y) => bin("or", x, y));
+        b.signals.push(ifStmt(cond, [assign(v, atr)]));
       }
       entryAtr = ident(v);
     }
     let riskQty: ((side: "long" | "short") => Expr) | undefined;
-    if (intent.sizing?.kind === "risk" && intent.stop) {
-      const stop = intent.stop;
+    // the risk is measured to the stop, or to a trailing stop's first level when there is no fixed stop
+    const riskStop = intent.stop
+      ? { slot: "stop" as const, d: intent.stop }
+      : intent.trail
+        ? { slot: "trail" as const, d: intent.trail }
+        : null;
+    if (intent.sizing?.kind === "risk" && riskStop) {
+      const stop = riskStop.d;
       const riskIn = b.floatInput("riskPercent", intent.sizing.value, "Risk per trade %", {
         minval: 0.1,
         maxval: 100,
         step: 0.1,
       });
-      const stopIn = distanceInput(b, "stop", stop);
+      const stopIn = distanceInput(b, riskStop.slot, stop);
       const dist: Expr =
         stop.unit === "percent"
           ? bin("*", ident("close"), bin("/", stopIn, num(100, true)))
@@ -507,6 +549,17 @@ export function emit(intent: Intent): string {
         if (intent.alerts) body2.push(alertCall(`${id} exit`));
         b.orders.push(ifStmt(exit, body2));
       }
+    }
+    if (intent.maxBars !== null && (longEntry || shortEntry)) {
+      // "exit after 10 bars": the close order goes in on the bar before, so it fills at the open 10 bars after the entry's
+      const n = b.intInput("maxBarsInTrade", intent.maxBars, "Exit after bars");
+      const held = bin("-", ident("bar_index"), call("strategy.opentrades.entry_bar_index", [num(0, true)]));
+      b.orders.push(
+        ifStmt(
+          and(bin("!=", dotted("strategy.position_size"), num(0, true)), bin(">=", held, bin("-", n, num(1, true))))!,
+          [exprStmt(call("strategy.close_all", [], { comment: str("Time exit") }))],
+        ),
+      );
     }
   } else {
     for (const [id, e] of [
@@ -580,7 +633,12 @@ export function emit(intent: Intent): string {
 
   const declArgs: Record<string, Expr | undefined> = { overlay: bool(overlay) };
   const header = strategy
-    ? call("strategy", [str(intent.title)], { ...declArgs, ...sizingArgs(intent), initial_capital: num(10000, true) })
+    ? call("strategy", [str(intent.title)], {
+        ...declArgs,
+        ...sizingArgs(intent),
+        initial_capital: num(10000, true),
+        pyramiding: intent.pyramiding !== null ? num(intent.pyramiding, true) : undefined,
+      })
     : call("indicator", [str(intent.title)], declArgs);
 
   const sections: Section[] = [

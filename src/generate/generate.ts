@@ -84,6 +84,15 @@ export async function generate(text: string, options: GenerateOptions = {}): Pro
       { not_understood: intent.unrecognized },
     );
   }
+  // nor write a script that leaves part of the request out ("no trades on fomc days" dropped is a
+  // different strategy): the words it could not place are named, nothing is returned
+  if (backend.name === "offline" && intent.unrecognized.length) {
+    throw new GenerateError(
+      "NOT_UNDERSTOOD",
+      `not understood: ${intent.unrecognized.join("; ")} (nothing was written: a script without it would not be the one asked for; rephrase or leave it out)`,
+      { not_understood: intent.unrecognized },
+    );
+  }
   const expect: Expectations = expectationsOf(intent);
   const maxRounds = Math.max(1, Math.min(MAX_ROUNDS_LIMIT, options.maxRounds ?? DEFAULT_MAX_ROUNDS));
   const attempts: Attempt[] = [];

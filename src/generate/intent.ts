@@ -10,7 +10,11 @@ export type Oscillator = "rsi" | "cci" | "mfi" | "wpr" | "roc" | "mom";
 /** A series the rules compare: a price, an indicator line, or a constant level. */
 export type SeriesRef =
   | { kind: "price"; field: PriceField }
-  | { kind: "ma"; fn: MovingAverage; length: number; source: PriceField }
+  /**
+   * A moving average of `length` bars, or of `length` completed days / weeks when `timeframe` is set
+   * ("50 day sma" on an intraday chart).
+   */
+  | { kind: "ma"; fn: MovingAverage; length: number; source: PriceField; timeframe?: "D" | "W" }
   | { kind: "osc"; fn: Oscillator; length: number; source: PriceField }
   | { kind: "macd"; line: "macd" | "signal" | "hist"; fast: number; slow: number; signal: number }
   | {
@@ -40,8 +44,12 @@ export type Condition =
   /** Bollinger Bands inside Keltner Channels on the previous bar, then the close leaves the bands. */
   | { kind: "squeeze"; direction: "up" | "down"; length: number; bbMult: number; kcMult: number }
   | { kind: "supertrend"; direction: "up" | "down"; factor: number; atrLength: number }
+  /** The series rising (above its value one bar back) or falling ("hma slope up", "ema 50 rising"). */
+  | { kind: "slope"; direction: "up" | "down"; a: SeriesRef }
   /** Alternatives joined with "or" in one rule ("buy when rsi < 30 or close < lower band"). */
-  | { kind: "any"; of: Condition[] };
+  | { kind: "any"; of: Condition[] }
+  /** Conditions joined with "and" inside one alternative ("a and b or c" is "(a and b) or c", as in Pine). */
+  | { kind: "all"; of: Condition[] };
 
 /** A stop, target or trailing distance from the entry price. */
 export interface Distance {
@@ -93,6 +101,10 @@ export interface Intent {
   session: SessionFilter | null;
   dateRange: DateRange | null;
   sizing: Sizing | null;
+  /** strategy(pyramiding = n): entries in the same direction allowed on top of an open position. */
+  pyramiding: number | null;
+  /** Close a position this many bars after its entry ("exit after 10 bars"). */
+  maxBars: number | null;
   alerts: boolean;
   /**
    * Conditions the request asked to be alerted on, apart from any trade ("alert when rsi crosses
@@ -130,6 +142,8 @@ export function emptyIntent(): Intent {
     session: null,
     dateRange: null,
     sizing: null,
+    pyramiding: null,
+    maxBars: null,
     alerts: false,
     alertRules: [],
     namedPlots: [],
@@ -143,9 +157,11 @@ export function emptyIntent(): Intent {
 
 /** Whether a series of the intent has a window in days or weeks ("20 day high"). */
 function hasCalendarWindow(intent: Intent): boolean {
-  const series = ruleLeaves(intent).flatMap((c) => (c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : []));
+  const series = ruleLeaves(intent).flatMap((c) =>
+    c.kind === "cross" || c.kind === "compare" ? [c.a, c.b] : c.kind === "slope" ? [c.a] : [],
+  );
   series.push(...intent.shown, ...intent.namedPlots.map((p) => p.series));
-  return series.some((s) => s.kind === "channel" && s.timeframe !== undefined);
+  return series.some((s) => (s.kind === "channel" || s.kind === "ma") && s.timeframe !== undefined);
 }
 
 /** The expected properties a script must show for an intent (what the verifier checks). */
@@ -161,6 +177,10 @@ export interface Expectations {
   plotTitles: string[];
   /** The sample bars' interval: daily when a window is in days/weeks and no session filter needs intraday bars. */
   sampleTimeframe: "15" | "D";
+  /** strategy(pyramiding = n) asked for. */
+  pyramiding: number | null;
+  /** No trade held longer than this many bars. */
+  maxBars: number | null;
 }
 
 export function expectationsOf(intent: Intent): Expectations {
@@ -174,6 +194,8 @@ export function expectationsOf(intent: Intent): Expectations {
     alerts: intent.alerts,
     plotTitles: intent.namedPlots.map((p) => p.title),
     sampleTimeframe: !intent.session && hasCalendarWindow(intent) ? "D" : "15",
+    pyramiding: intent.pyramiding,
+    maxBars: intent.maxBars,
   };
 }
 
@@ -217,16 +239,19 @@ export function mirror(c: Condition): Condition | null {
     case "squeeze":
     case "supertrend":
       return { ...c, direction: c.direction === "up" ? "down" : "up" };
-    case "any": {
+    case "slope":
+      return { ...c, direction: c.direction === "up" ? "down" : "up", a: mirrorSeries(c.a) };
+    case "any":
+    case "all": {
       const of = mirrorAll(c.of);
-      return of ? { kind: "any", of } : null;
+      return of ? { kind: c.kind, of } : null;
     }
   }
 }
 
-/** The plain conditions inside a list, alternatives ("any") opened up. */
+/** The plain conditions inside a list, alternatives ("any") and their "and" groups ("all") opened up. */
 export function leaves(cs: Condition[]): Condition[] {
-  return cs.flatMap((c) => (c.kind === "any" ? leaves(c.of) : [c]));
+  return cs.flatMap((c) => (c.kind === "any" || c.kind === "all" ? leaves(c.of) : [c]));
 }
 
 /** The plain conditions of every rule of the intent: entries, exits, filters and alerts. */
@@ -243,7 +268,7 @@ export function ruleLeaves(intent: Intent): Condition[] {
 
 /** Is this condition an event (fires on one bar) rather than a state (true for a stretch of bars)? */
 export function isEvent(c: Condition): boolean {
-  return c.kind === "any" ? c.of.some(isEvent) : c.kind !== "compare";
+  return c.kind === "any" || c.kind === "all" ? c.of.some(isEvent) : c.kind !== "compare" && c.kind !== "slope";
 }
 
 /** Every condition mirrored, or null when one of them has no opposite. */

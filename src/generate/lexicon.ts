@@ -43,7 +43,9 @@ export const VOCABULARY = new Set(
    filter trend when if while and or with then of on the a an at is are x by for in my me i want
    length period periods bar bars day days daily candle candles week weeks
    make create write give please can you using use based
-   fast slow default`
+   fast slow default
+   pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
+   weekend weekends mean reversion sun tues thur thurs sat`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -155,6 +157,8 @@ function spellOut(text: string, slots: Slots): string {
     .replace(/≤/g, "<=")
     .replace(/≥/g, ">=");
   s = s.replace(/\bw\/o\b/g, " without ").replace(/\bw\//g, " with ");
+  // "L/S", "l&s": both sides
+  s = s.replace(/\bl\s*[/&]\s*s\b/g, " long short ");
   s = s.replace(/\b(?:x|cross)[- ]?over\b/g, " crossover ").replace(/\b(?:x|cross)[- ]?under\b/g, " crossunder ");
   s = s
     .replace(/\bwilliams\s*%?\s*r\b/g, " wpr ")
@@ -175,6 +179,10 @@ function spellOut(text: string, slots: Slots): string {
   s = s.replace(/(\d)\s*%/g, "$1 % ");
   s = s.replace(/\$\s*(\d)/g, " usd $1");
   s = s.replace(/(<=|>=|<|>|\/|=)/g, " $1 ");
+  // a lone "x" is a cross ("macd x signal", "ema9/21 x"), except as a multiplier before atr ("1.5x atr")
+  s = s.replace(/(^|\s)x(?=[\s,;.!?]|$)(?!\s*atrs?\b)/g, "$1cross");
+  // "vwap reclaim": the price crosses back above the line; "loses vwap": below
+  s = s.replace(/\breclaim(?:s|ed|ing)?\b/g, " crosses above ").replace(/\b(?:loses|lost)\b/g, " crosses below ");
   // "20-day" -> 20 day; "20-50" (after dates and sessions took theirs) -> a pair like 20/50
   s = s.replace(/([a-z0-9])-(?=[a-z])/g, "$1 ").replace(/(\d)\s*-\s*(?=\d)/g, "$1 / ");
   s = s.replace(/&/g, " and ");

@@ -24,6 +24,13 @@ Rules:
 - Give every plot() the title the request asks for.
 - A length in days or weeks on an intraday chart ("20 day high") reads completed higher-timeframe bars:
   request.security(syminfo.tickerid, "D", ta.highest(high, 20)[1], lookahead = barmerge.lookahead_on), never lookahead on the current bar.
+  An average in days ("50 day sma") likewise: timeframe.isintraday ? request.security(syminfo.tickerid, "D", ta.sma(close, 50)[1],
+  lookahead = barmerge.lookahead_on) : ta.sma(close, 50), each call on its own line (not inside the ternary).
+- "a and b or c" means (a and b) or c, as in Pine ("and" binds tighter than "or"); write the parentheses.
+- Days ruled out ("no trades fridays") are a session filter on days: time(timeframe.period, "0000-0000:123457") (1 = Sunday ... 7 = Saturday).
+- "exit after N bars": strategy.close_all() once bar_index - strategy.opentrades.entry_bar_index(0) >= N - 1, so the trade closes N bars after its entry.
+- "pyramiding N": strategy(..., pyramiding = N).
+- "slope up"/"rising": the series above its value one bar back (x > x[1]).
 - Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no other symbols.`;
 
 /** Builtin names an intent needs. */
@@ -54,6 +61,7 @@ export function builtinsFor(text: string, intent: Intent, previous?: string): st
   const series: SeriesRef[] = [...intent.shown, ...intent.namedPlots.map((p) => p.series)];
   for (const c of ruleLeaves(intent)) {
     if (c.kind === "cross" || c.kind === "compare") series.push(c.a, c.b);
+    if (c.kind === "slope") series.push(c.a);
     if (c.kind === "cross") names.add(c.direction === "above" ? "ta.crossover" : "ta.crossunder");
     if (c.kind === "squeeze") names.add("ta.bb").add("ta.kc");
     if (c.kind === "supertrend") names.add("ta.supertrend");
@@ -64,6 +72,8 @@ export function builtinsFor(text: string, intent: Intent, previous?: string): st
   if (intent.stop || intent.target || intent.trail) names.add("strategy.exit");
   if ([intent.stop, intent.target, intent.trail].some((d) => d?.unit === "atr")) names.add("ta.atr");
   if (intent.session) names.add("time").add("input.session");
+  if (series.some((s) => (s.kind === "ma" || s.kind === "channel") && s.timeframe)) names.add("request.security");
+  if (intent.maxBars !== null) names.add("strategy.close_all").add("strategy.opentrades.entry_bar_index");
   if (intent.dateRange) names.add("timestamp");
   if (intent.alerts) names.add("alert");
   names.add("plot");

@@ -149,7 +149,7 @@ const FILLER = new Set(
   `when if while then only trade trading with using use based make create write give can you script system bot
    strategy indicator study backtest signal signals line lines period periods length bar bars candle candles
    is are on at so go get out enter entry entries position positions rule rules setup simple basic classic send
-   price level levels value values default fast slow crossing cross crosses crossover`.split(/\s+/),
+   price level levels value values default fast slow crossing cross crosses crossover dip dips algo`.split(/\s+/),
 );
 
 // ---------------------------------------------------------------- helpers
@@ -410,7 +410,9 @@ function readSession(cl: Clause, intent: Intent): void {
       cl.use(i);
     }
   }
-  if (!hours && !intent.session) return;
+  const excluded = excludedDays(cl);
+  const wdAt = cl.find(["weekdays", "weekday"]);
+  if (!hours && !intent.session && !excluded && wdAt < 0 && !hasMonFri(cl)) return;
   for (const [seq, zone] of TIMEZONES) {
     const at = findSeq(cl, seq);
     if (at >= 0) {
@@ -434,30 +436,118 @@ function readSession(cl: Clause, intent: Intent): void {
     days = "23456";
     if (wd >= 0) cl.use(wd);
   }
+  if (excluded) {
+    const from = days ?? intent.session?.days ?? "1234567";
+    days = [...from].filter((d) => !excluded.includes(d)).join("");
+  }
   for (const w of ["session", "sessions", "hours", "between", "during", "in"]) {
     const at = cl.find([w]);
     if (at >= 0 && w !== "in") cl.use(at);
   }
   if (hours) {
-    intent.session = { hours, timezone: tz, days };
-    intent.understood.push(
-      `session: trade only ${hours}${days ? " Monday to Friday" : ""} (${tz ?? "the exchange's time zone"})`,
-    );
+    // days excluded in an earlier clause ("no trades fridays, session 0930-1600") stay excluded
+    intent.session = { hours, timezone: tz, days: days ?? intent.session?.days ?? null };
   } else if (intent.session && (tz || days)) {
     // a zone in a later clause ("..., new york time") completes the hours given before
     if (tz) intent.session.timezone = tz;
     if (days) intent.session.days = days;
+  } else if (days) {
+    // days without hours ("no trades on fridays", "weekdays only"): the whole day on those days
+    intent.session = { hours: ALL_DAY, timezone: tz, days };
+  } else return;
+  saySession(intent);
+}
+
+/** A session of whole days (TradingView's "0000-0000"), for a filter on days alone. */
+const ALL_DAY = "0000-0000";
+
+/** TradingView day digits: 1 Sunday ... 7 Saturday. */
+const DAY_DIGITS: Record<string, string> = {
+  sunday: "1",
+  sun: "1",
+  monday: "2",
+  mon: "2",
+  tuesday: "3",
+  tue: "3",
+  tues: "3",
+  wednesday: "4",
+  wed: "4",
+  thursday: "5",
+  thu: "5",
+  thur: "5",
+  thurs: "5",
+  friday: "6",
+  fri: "6",
+  saturday: "7",
+  sat: "7",
+  weekend: "17",
+  weekends: "17",
+};
+const DAY_NAMES = ["", "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** The session said back once, however many clauses made it ("session: ..." replaced). */
+function saySession(intent: Intent): void {
+  const s = intent.session!;
+  const out = [..."1234567"].filter((d) => !s.days?.includes(d));
+  const days =
+    s.days === null || s.days === "1234567"
+      ? ""
+      : s.days === "23456"
+        ? " Monday to Friday"
+        : out.length <= 3
+          ? `, every day except ${out.map((d) => DAY_NAMES[Number(d)]).join(" and ")}`
+          : ` on ${[...s.days].map((d) => DAY_NAMES[Number(d)]).join(", ")}`;
+  const hours = s.hours === ALL_DAY ? "all day" : s.hours;
+  intent.understood = intent.understood.filter((u) => !u.startsWith("session: "));
+  intent.understood.push(`session: trade only ${hours}${days} (${s.timezone ?? "the exchange's time zone"})`);
+}
+
+/**
+ * Days a clause rules out: "no trades fridays", "skip mondays and fridays", "no trading on friday",
+ * "except fridays", "no weekend trades". Null when it names none; the words are consumed.
+ */
+function excludedDays(cl: Clause): string | null {
+  let out = "";
+  for (let i = 0; i < cl.toks.length; i++) {
+    if (!cl.is(i, "no", "skip", "except", "excluding", "avoid", "not", "never", "without")) continue;
+    const idx = [i];
+    let days = "";
+    for (let j = i + 1; j < cl.toks.length; j++) {
+      const w = cl.word(j);
+      if (w && DAY_DIGITS[w]) {
+        days += DAY_DIGITS[w];
+        idx.push(j);
+      } else if (w && ["trade", "trades", "trading", "entries", "entry", "on", "and", "or", "the"].includes(w))
+        idx.push(j);
+      else if (cl.op(j, "/")) idx.push(j);
+      else break;
+    }
+    if (!days) continue;
+    cl.use(...idx);
+    out += days;
   }
+  return out || null;
+}
+
+function hasMonFri(cl: Clause): boolean {
+  for (let i = 0; i + 1 < cl.toks.length; i++)
+    if (cl.is(i, "mon", "monday") && (cl.is(i + 1, "fri", "friday") || cl.is(i + 2, "fri", "friday"))) return true;
+  return false;
 }
 
 function findMonFri(cl: Clause): boolean {
-  for (let i = 0; i + 2 < cl.toks.length; i++) {
+  for (let i = 0; i + 1 < cl.toks.length; i++) {
     if (
       cl.is(i, "mon", "monday") &&
       (cl.is(i + 1, "to", "through") || cl.op(i + 1, "-", "/")) &&
       cl.is(i + 2, "fri", "friday")
     ) {
       cl.use(i, i + 1, i + 2);
+      return true;
+    }
+    // "mon-fri" lexes as two words
+    if (cl.is(i, "mon", "monday") && cl.is(i + 1, "fri", "friday")) {
+      cl.use(i, i + 1);
       return true;
     }
   }
@@ -476,6 +566,56 @@ function readDates(cl: Clause, intent: Intent): void {
     intent.understood.push(
       `date range: ${from ? `from ${from}` : ""}${from && to ? " " : ""}${to ? `until ${to}` : ""}`,
     );
+  }
+}
+
+/** "pyramiding 3", "pyramid up to 3", "pyramiding = 2": entries on top of an open position. */
+function readPyramiding(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    if (!cl.is(i, "pyramiding", "pyramid")) continue;
+    if (cl.is(i - 1, "no")) {
+      cl.use(i - 1, i);
+      intent.understood.push("pyramiding: none (one entry per position, the default)");
+      continue;
+    }
+    let j = i + 1;
+    while (cl.is(j, "of", "up", "to", "max", "maximum") || cl.op(j, "=")) j++;
+    const n = cl.num(j);
+    if (n === undefined || !Number.isInteger(n) || n < 0 || n > 100) continue;
+    intent.pyramiding = n;
+    cl.use(...range(i, cl.is(j + 1, "entries", "entry", "times") ? j + 1 : j));
+    intent.understood.push(`pyramiding: up to ${n} entries in the same direction`);
+  }
+}
+
+/**
+ * "exit after 10 bars", "hold for 5 bars", "max 20 bars in trade", "time stop 10 bars", "10 bar time
+ * exit": close the position that many bars after its entry. Read before the exits, so the "stop" of
+ * "time stop" is not a stop loss.
+ */
+function readMaxBars(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    const n = cl.num(i);
+    if (n === undefined || !Number.isInteger(n) || n < 1 || !cl.is(i + 1, "bars", "bar", "candles", "candle")) continue;
+    let lead = i - 1;
+    if (cl.is(lead, "for", "of")) lead--;
+    let start = -1;
+    let end = i + 1;
+    if (cl.is(lead, "after", "hold", "holding", "max", "maximum")) start = lead;
+    else if (cl.is(lead, "stop", "exit") && cl.is(lead - 1, "time")) start = lead - 1;
+    if (cl.is(i + 2, "time") && cl.is(i + 3, "stop", "exit")) {
+      end = i + 3;
+      if (start < 0) start = i;
+    }
+    if (start < 0) continue;
+    // the verb before: "exit after", "close after", "get out after"
+    if (cl.is(start - 1, "exit", "close", "out")) start--;
+    if (cl.is(start, "out") && cl.is(start - 1, "get")) start--;
+    if (cl.is(end + 1, "in") && cl.is(end + 2, "trade", "position")) end += 2;
+    else if (cl.is(end + 1, "in") && cl.is(end + 2, "the") && cl.is(end + 3, "trade", "position")) end += 3;
+    cl.use(...range(start, end));
+    intent.maxBars = n;
+    intent.understood.push(`time exit: close the position ${n} bar${n === 1 ? "" : "s"} after its entry`);
   }
 }
 
@@ -580,15 +720,16 @@ function sayTimeframe(intent: Intent, label: string, tv: string): void {
 }
 
 /**
- * "50 day sma": an average's length in days is taken as bars of the chart (days on a daily chart).
- * Said back, never silent, since on an intraday chart it is not 50 days. Consumes nothing.
+ * "14 day rsi": an oscillator's length in days is taken as bars of the chart (days on a daily chart).
+ * Said back, never silent, since on an intraday chart it is not 14 days. Consumes nothing. (An
+ * average's length in days is taken on the daily timeframe: "50 day sma".)
  */
 function noteDayLengths(cl: Clause, intent: Intent): void {
   for (let i = 0; i + 2 < cl.toks.length; i++) {
     const n = cl.num(i);
     if (n === undefined || !cl.is(i + 1, "day", "days")) continue;
     const w = cl.word(i + 2) ?? "";
-    if (!(w in MA_WORDS) && !(w in OSC_WORDS) && w !== "moving") continue;
+    if (!(w in OSC_WORDS)) continue;
     intent.understood.push(
       `length: '${n} day' is ${n} bars of the chart (${n} days on a daily chart, not on an intraday one)`,
     );
@@ -634,7 +775,9 @@ type Item =
         | "squeeze"
         | "bounce"
         | "oversold"
-        | "overbought";
+        | "overbought"
+        | "rising"
+        | "falling";
     }
   | { kind: "cross"; at: number; direction: "above" | "below" | null; pair?: SeriesRef[] }
   | { kind: "supertrend"; at: number; factor: number; atrLength: number; down: boolean }
@@ -699,7 +842,7 @@ function calendarUnit(cl: Clause, i: number): "D" | "W" | undefined {
 /** A number (with "day"/"bar"/"period") right before `i`: "20 ema", "20 day sma", "9 and 21 ema". */
 function numbersBefore(cl: Clause, i: number): { values: number[]; start: number } {
   let j = i - 1;
-  if (cl.is(j, "day", "bar", "period", "candle", "days", "bars")) j--;
+  if (cl.is(j, "day", "bar", "period", "candle", "days", "bars", "week", "weeks")) j--;
   const b = cl.num(j);
   if (b === undefined) return { values: [], start: i };
   if ((cl.op(j - 1, "/") || cl.is(j - 1, "and")) && cl.num(j - 2) !== undefined) {
@@ -863,11 +1006,20 @@ class RuleReader {
       case "lower":
         if (cl.is(i + 1, "than")) return { item: { kind: "op", at: i, op: "lt" }, start: i, end: i + 1 };
         return null;
+      // "breakout above the 55 day high": the level is the one after the word
       case "breakout":
       case "breakouts":
-        return { item: { kind: "op", at: i, op: "breakout" }, start: i, end: i };
+        return {
+          item: { kind: "op", at: i, op: "breakout" },
+          start: i,
+          end: cl.is(i + 1, "above", "over", "of") ? i + 1 : i,
+        };
       case "breakdown":
-        return { item: { kind: "op", at: i, op: "breakdown" }, start: i, end: i };
+        return {
+          item: { kind: "op", at: i, op: "breakdown" },
+          start: i,
+          end: cl.is(i + 1, "below", "under", "of") ? i + 1 : i,
+        };
       case "squeeze":
         return { item: { kind: "op", at: i, op: "squeeze" }, start: i, end: cl.is(i + 1, "breakout") ? i + 1 : i };
       case "bounce":
@@ -875,6 +1027,29 @@ class RuleReader {
         return { item: { kind: "op", at: i, op: "bounce" }, start: i, end: cl.is(i + 1, "off", "from") ? i + 1 : i };
       case "oversold":
         return { item: { kind: "op", at: i, op: "oversold" }, start: i, end: i };
+      // "ema 50 rising", "hma slope up", "sloping down"
+      case "rising":
+      case "falling":
+        return { item: { kind: "op", at: i, op: w }, start: i, end: i };
+      case "slope":
+      case "slopes":
+      case "sloping": {
+        const up = cl.is(i + 1, "up", "upward", "upwards", "positive");
+        const down = cl.is(i + 1, "down", "downward", "downwards", "negative");
+        if (!up && !down) return null;
+        return { item: { kind: "op", at: i, op: up ? "rising" : "falling" }, start: i, end: i + 1 };
+      }
+      // "tp at the middle band", "take profit at the 20 day high": a signal exit at a line
+      case "tp":
+      case "target":
+      case "targets":
+        if (cl.is(i + 1, "at", "on", "when"))
+          return { item: { kind: "action", at: i, action: "exit" }, start: i, end: i };
+        return null;
+      case "take":
+        if (cl.is(i + 1, "profit") && cl.is(i + 2, "at", "on", "when"))
+          return { item: { kind: "action", at: i, action: "exit" }, start: i, end: i + 1 };
+        return null;
       case "overbought":
         return { item: { kind: "op", at: i, op: "overbought" }, start: i, end: i };
       case "buy":
@@ -958,6 +1133,13 @@ class RuleReader {
       const end = before.values.length ? ma.end : Math.max(ma.end, after.end);
       const src = sourceAfter(cl, end);
       const source = src?.field ?? "close";
+      // "50 day sma", "sma 50 days": completed days (weeks) on any chart, not 50 bars of an intraday one
+      const timeframe = before.values.length
+        ? calendarUnit(cl, i - 1)
+        : after.values.length
+          ? calendarUnit(cl, after.end + 1)
+          : undefined;
+      const unitEnd = !before.values.length && timeframe ? after.end + 1 : end;
       if (lengths.length === 0) {
         lengths.push(20);
         this.defaulted(`${ma.fn.toUpperCase()} length 20 (none given)`);
@@ -965,12 +1147,12 @@ class RuleReader {
       const s: SeriesRef[] = lengths
         .slice(0, 2)
         .sort((a, b) => a - b)
-        .map((length) => ({ kind: "ma", fn: ma.fn, length, source }));
+        .map((length) => ({ kind: "ma", fn: ma.fn, length, source, ...(timeframe ? { timeframe } : {}) }));
       // "ema 20 and ema 50" keeps two series; "ema 20/50" is a pair
       return {
         item: { kind: "series", at: i, s, ...(crossed ? { crossed } : {}) },
         start: before.values.length ? before.start : i,
-        end: src?.end ?? end,
+        end: src?.end ?? unitEnd,
       };
     }
     const osc = OSC_WORDS[w];
@@ -1453,6 +1635,11 @@ function assemble(
         const op: Comparison = it.op === "above" || it.op === "gt" ? ">" : "<";
         const right = seriesAfter(k, op === ">" ? "upper" : "lower");
         let left = seriesBefore(k)?.[0] ?? null;
+        // "buy when close crosses the 50 ema, sell when below": the pair of the last cross
+        if (!right && !left && state.lastCross) {
+          conds.push({ kind: "compare", op, a: state.lastCross.a, b: state.lastCross.b });
+          continue;
+        }
         if (!right) {
           intent.unrecognized.push(`'${it.op === "gt" ? ">" : it.op === "lt" ? "<" : it.op}' with nothing after it`);
           continue;
@@ -1514,6 +1701,17 @@ function assemble(
         }
         const fromAbove = level.kind === "band" && level.line === "upper";
         conds.push({ kind: "cross", direction: fromAbove ? "below" : "above", a: close, b: level });
+        break;
+      }
+      case "rising":
+      case "falling": {
+        const s = seriesBefore(k)?.[0] ?? seriesAfter(k, "upper");
+        if (!s || s.kind === "value") {
+          intent.unrecognized.push(`'${it.op}' of nothing named`);
+          continue;
+        }
+        conds.push({ kind: "slope", direction: it.op === "rising" ? "up" : "down", a: s });
+        state.subject = s;
         break;
       }
       case "oversold":
@@ -1728,7 +1926,16 @@ function clausesOf(tokens: Token[]): Token[][] {
     }
     split.push(c.slice(start));
   }
-  return split.filter((c) => c.length > 0);
+  // "rsi < 30 and close > sma 200, or macd crosses up": a clause opening with "or" is an alternative
+  // of the rule before it, not a rule of its own
+  const merged: Token[][] = [];
+  for (const c of split) {
+    if (!c.length) continue;
+    const prev = merged[merged.length - 1];
+    if (prev && c[0]!.kind === "word" && c[0]!.text === "or") prev.push(...c);
+    else merged.push(c);
+  }
+  return merged;
 }
 
 /** Reads a request. Never throws: an empty or unreadable request gives an intent with no rules. */
@@ -1744,6 +1951,8 @@ export function understand(text: string): Intent {
     readTitleAndKind(cl, intent, kind);
     readDates(cl, intent);
     readSession(cl, intent);
+    readPyramiding(cl, intent);
+    readMaxBars(cl, intent);
     readSizing(cl, intent);
     readTimeframe(cl, intent);
     noteDayLengths(cl, intent);
@@ -1764,12 +1973,24 @@ export function understand(text: string): Intent {
   for (const cl of clauses) {
     const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
     const items = reader.items(cl);
-    const conds = assemble(items, reader, state, intent, filterWord, cl.has("level", "levels", "line", "lines"));
+    // "a and b or c": the conditions between two "or"s are one alternative (Pine's precedence: "and"
+    // binds tighter than "or"); the clause's action applies to every alternative
+    const groups = orGroups(cl, items);
+    const groupConds = groups.map((g) =>
+      assemble(g, reader, state, intent, filterWord, cl.has("level", "levels", "line", "lines")),
+    );
+    const conds = groupConds.flat();
     const action =
       (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
     if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);
     const levelRules = state.levelRules.splice(0);
     if (cl.says("or")) distributeCross(conds);
+    // the groups again, with the crosses "or" carried over
+    let at = 0;
+    const alternatives = groupConds
+      .map((g) => conds.slice(at, (at += g.length)))
+      .filter((g) => g.length > 0)
+      .map((g): Condition => (g.length === 1 ? g[0]! : { kind: "all", of: g }));
     // Trade rules need trade wording (buy/sell/long/short/enter/exit). A clause without it that asks
     // for an alert ("alert when rsi crosses below 30 or above 70") gives one alert per condition, so
     // its conditions are alternatives; one that asks for levels or lines ("plot rsi with overbought
@@ -1784,10 +2005,11 @@ export function understand(text: string): Intent {
       }
     } else {
       // "buy when rsi < 30 or close < lower band": one rule with alternatives, not all of them required
-      if (cl.says("or") && conds.length > 1) {
-        if (cl.says("and"))
-          intent.unrecognized.push(`'and' with 'or' in one rule ("${clauseText(cl)}"): say the alternatives apart`);
-        else conds.splice(0, conds.length, { kind: "any", of: [...conds] });
+      if (alternatives.length > 1) {
+        const any: Condition = { kind: "any", of: alternatives };
+        if (alternatives.some((a) => a.kind === "all"))
+          intent.understood.push(`precedence: 'and' binds tighter than 'or' (as in Pine): ${conditionLabel(any)}`);
+        conds.splice(0, conds.length, any);
       }
       for (const cond of conds) rules.push({ cond, action, filterWord });
       for (const lr of levelRules) rules.push({ cond: lr.cond, action: lr.action, filterWord: false });
@@ -1802,6 +2024,25 @@ export function understand(text: string): Intent {
   for (const cl of clauses) reportLeftovers(cl, intent);
   if (!intent.title) intent.title = titleOf(intent);
   return intent;
+}
+
+/**
+ * The clause's items cut at each "or" (alternatives); action items go with every group, since "rsi
+ * oversold or macd cross, buy" buys on either. One group when the clause has no "or".
+ */
+function orGroups(cl: Clause, items: Item[]): Item[][] {
+  const ors: number[] = [];
+  cl.toks.forEach((t, i) => {
+    if (t.kind === "word" && t.text === "or" && !cl.used[i]) ors.push(i);
+  });
+  if (!ors.length) return [items];
+  const groups: Item[][] = ors.map(() => []).concat([[]]);
+  const actions = items.filter((x) => x.kind === "action");
+  for (const it of items) {
+    if (it.kind === "action") continue;
+    groups[ors.filter((o) => o < it.at).length]!.push(it);
+  }
+  return groups.filter((g) => g.length > 0).map((g) => [...g, ...actions].sort((a, b) => a.at - b.at));
 }
 
 /**
@@ -1918,7 +2159,7 @@ function resolveRoles(
   intent.longExit = unique(intent.longExit);
   intent.shortExit = unique(intent.shortExit);
   // the other side's signal is the mirror image where the request gave one side only
-  const exitsGiven = intent.stop || intent.target || intent.trail;
+  const exitsGiven = intent.stop || intent.target || intent.trail || intent.maxBars !== null;
   if (direction === "both") {
     if (!intent.shortEntry.length && intent.longEntry.length) intent.shortEntry = mirrorAll(intent.longEntry) ?? [];
     if (!intent.longEntry.length && intent.shortEntry.length) intent.longEntry = mirrorAll(intent.shortEntry) ?? [];
@@ -1952,7 +2193,9 @@ function resolveRoles(
   for (const c of intent.shortExit) intent.understood.push(`short exit: ${conditionLabel(c)}`);
   for (const c of intent.filters) intent.understood.push(`filter: ${conditionLabel(c)}`);
   for (const p of intent.namedPlots) intent.understood.push(`plot: ${seriesLabel(p.series)} titled "${p.title}"`);
-  if (intent.sizing?.kind === "risk" && !intent.stop) {
+  if (intent.sizing?.kind === "risk" && !intent.stop && intent.trail)
+    intent.understood.push("position size: the risk is measured to the trailing stop's first level");
+  else if (intent.sizing?.kind === "risk" && !intent.stop) {
     intent.unrecognized.push(`risk ${intent.sizing.value}% per trade without a stop to size from`);
     intent.sizing = null;
   }

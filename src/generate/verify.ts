@@ -161,6 +161,22 @@ export async function verify(script: string, expect: Expectations, options: Veri
     );
     pass("trades", trades > 0, trades > 0 ? `${trades} trade(s) on the sample bars` : "no trades on the sample bars");
   }
+  if (expect.pyramiding !== null) {
+    const ok = some((c) => c.name === "strategy" && hasArg(c.call, "pyramiding"));
+    pass("pyramiding", ok, ok ? "strategy(pyramiding = ...) declared" : "no pyramiding argument in strategy()");
+  }
+  if (expect.maxBars !== null) {
+    // a time exit shows in the run: no closed trade lasted longer than asked
+    const n = expect.maxBars;
+    const long = (a.strategy?.trades ?? []).filter((t) => (t.exit_bar_index ?? 0) - t.entry_bar_index > n);
+    pass(
+      "time exit",
+      long.length === 0,
+      long.length === 0
+        ? `no trade held longer than ${n} bars`
+        : `${long.length} trade(s) held longer than ${n} bars (first entered at bar ${long[0]!.entry_bar_index})`,
+    );
+  }
   const exits = all.filter((c) => c.name === "strategy.exit").map((c) => c.call);
   if (expect.stop)
     pass(

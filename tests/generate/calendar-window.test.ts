@@ -37,13 +37,48 @@ describe("resin generate: windows in days on intraday bars", () => {
     expect(checked).toBeGreaterThan(1000);
   });
 
-  it("an average's length in days is said to be bars of the chart, never silently", async () => {
-    const a = await generate("buy when price crosses above the 50 day sma, sell when it crosses below");
-    expect(a.script).toMatch(/ta\.sma\(close, sma50Length\)/);
-    expect(understand("50 day ema / 200 day ema cross").understood).toEqual(
+  it("'20 day sma' is the average of the previous 20 daily closes on 15-minute bars", async () => {
+    const a = await generate("buy when price crosses above the 20 day sma, sell when it crosses below");
+    expect(a.script).toMatch(
+      /request\.security\(syminfo\.tickerid, "D", ta\.sma\(close, sma20DayLength\)\[1\], lookahead = barmerge\.lookahead_on\)/,
+    );
+    const bars = sampleBars(null);
+    const r = await runBoth(a.script, bars);
+    expect(r.error).toBeUndefined();
+    const line = r.series["SMA 20 days"] as (number | null)[];
+    // daily closes by UTC day: the last bar's close of each day
+    const dayClose = new Map<number, number>();
+    for (const b of bars) dayClose.set(Math.floor(b.time / DAY), b.close);
+    const firstDay = Math.floor(bars[0]!.time / DAY);
+    let checked = 0;
+    bars.forEach((b, i) => {
+      const d = Math.floor(b.time / DAY);
+      if (d - firstDay < 20) {
+        expect(line[i], `bar ${i}: fewer than 20 completed days`).toBeNull();
+        return;
+      }
+      let sum = 0;
+      for (let k = d - 20; k < d; k++) sum += dayClose.get(k)!;
+      expect(line[i], `bar ${i}`).toBeCloseTo(sum / 20, 9);
+      checked++;
+    });
+    expect(checked).toBeGreaterThan(0);
+    // the crossings of that line are the entries: at least one trade on the intraday bars
+    expect(r.strategy!.trades.length + r.strategy!.open_trades.length).toBeGreaterThan(0);
+  });
+
+  it("on a daily chart the same script uses the chart's own bars (no day of lag)", async () => {
+    const a = await generate("20 day sma cross 50 day sma, long only");
+    const bars = sampleBars(null, undefined, "D");
+    const r = await runBoth(a.script, bars);
+    const own = await runBoth("//@version=6\nindicator('x')\nplot(ta.sma(close, 50), 'own')\n", bars);
+    expect(r.series["SMA 50 days"]).toEqual(own.series.own);
+  });
+
+  it("an oscillator's length in days is said to be bars of the chart, never silently", () => {
+    expect(understand("14 day rsi < 30 buy").understood).toEqual(
       expect.arrayContaining([
-        "length: '50 day' is 50 bars of the chart (50 days on a daily chart, not on an intraday one)",
-        "length: '200 day' is 200 bars of the chart (200 days on a daily chart, not on an intraday one)",
+        "length: '14 day' is 14 bars of the chart (14 days on a daily chart, not on an intraday one)",
       ]),
     );
   });

@@ -1,6 +1,6 @@
 // `resin generate`: the script on stdout and the verification report on stderr, --out, --json (the
 // answer or the coded error, nothing else on stdout), exit codes 0 / 1 (nothing verified) / 2 (usage).
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -31,12 +31,15 @@ describe("resin generate", () => {
     );
   });
 
-  it("writes --out and says what it could not read", async () => {
+  it("writes --out; a request with words it cannot place writes nothing and names them", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "resin-gen-")), "s.pine");
-    expect(await runSubcommand("generate", ["ema 9/21 cross, skip fomc days", "--out", file])).toBe(0);
+    expect(await runSubcommand("generate", ["ema 9/21 cross, 1% stop", "--out", file])).toBe(0);
     expect(readFileSync(file, "utf8")).toMatch(/ta\.crossover\(ema9, ema21\)/);
     expect(out.join("\n")).toMatch(/wrote .*s\.pine/);
-    expect(out.join("\n")).toMatch(/not understood: .*fomc/);
+    const other = join(mkdtempSync(join(tmpdir(), "resin-gen-")), "t.pine");
+    expect(await runSubcommand("generate", ["ema 9/21 cross, skip fomc days", "--out", other])).toBe(1);
+    expect(existsSync(other)).toBe(false);
+    expect(err.join("\n")).toMatch(/not understood: .*fomc/);
   });
 
   it("--json prints the answer, or the coded error with exit 1", async () => {

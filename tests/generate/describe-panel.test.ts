@@ -17,9 +17,13 @@ describe("Describe box", () => {
   });
 
   it("writes it in the page without a server, and reports what it could not read", async () => {
-    const ok = await requestScript("rsi<30 buy, >70 sell, skip fomc days", null);
+    const ok = await requestScript("rsi<30 buy, >70 sell, stoplos 2%", null);
     expect(ok.ok).toBe(true);
-    expect(ok.notes.join(" ")).toMatch(/not understood: .*fomc/);
+    expect(ok.notes.join(" ")).toMatch(/read 'stoplos' as 'stoploss'/);
+    // words it cannot place: no script, the words named
+    const partial = await requestScript("rsi<30 buy, >70 sell, skip fomc days", null);
+    expect(partial).toMatchObject({ ok: false, code: "NOT_UNDERSTOOD" });
+    expect(partial.notes.join(" ")).toMatch(/not understood: .*fomc/);
     const bad = await requestScript("draw me a cat", null);
     expect(bad).toMatchObject({ ok: false, code: "NOT_UNDERSTOOD" });
     const badServer = await requestScript("draw me a cat", "http://resin.local", viaApp);

@@ -8,6 +8,8 @@ import { BackendError, generate, GenerateError, LlmBackend, llmConfigFromEnv } f
 import { runBoth } from "../helpers/run-both.js";
 import { sampleBars } from "../../src/generate/sample-bars.js";
 import { type FakeLlm, startFakeLlm } from "./fake-llm.js";
+import { buildMessages } from "../../src/generate/prompt.js";
+import { understand } from "../../src/generate/understand.js";
 
 const FIXTURE = JSON.parse(readFileSync(new URL("./fixtures/llm-repair.json", import.meta.url), "utf8")) as {
   request: string;
@@ -62,6 +64,16 @@ describe("LLM backend", () => {
     expect(second!.body.messages[2]!.content).toContain("plot(slowest");
     expect(second!.body.messages[3]!.content).toMatch(/slowest/);
     expect(third!.body.messages[3]!.content).toMatch(/stop exit/);
+  });
+
+  it("the prompt states the grammar's rules: days on the daily timeframe, and before or, time exits", () => {
+    const text = "50 day sma cross 200 day sma or rsi < 30 and close > vwap buy, exit after 10 bars";
+    const [system] = buildMessages({ text, intent: understand(text), round: 1, previous: null });
+    expect(system!.content).toMatch(/"a and b or c" means \(a and b\) or c/);
+    expect(system!.content).toMatch(/An average in days \("50 day sma"\)/);
+    expect(system!.content).toMatch(/^request\.security\(/m);
+    expect(system!.content).toMatch(/^strategy\.close_all\(/m);
+    expect(system!.content).toMatch(/^strategy\.opentrades\.entry_bar_index\(/m);
   });
 
   it("gives up with UNVERIFIED and every round's feedback when the rounds run out", async () => {

@@ -5,7 +5,7 @@
 // outside them, alerts fire, plots carry the requested titles, and what was not understood is said.
 import { describe, expect, it } from "vitest";
 import type { Bar, Trade } from "../../src/core/result.js";
-import { generate } from "../../src/generate/index.js";
+import { GenerateError, generate } from "../../src/generate/index.js";
 import { expectationsOf } from "../../src/generate/intent.js";
 import { understand } from "../../src/generate/understand.js";
 import { sampleBars } from "../../src/generate/sample-bars.js";
@@ -22,12 +22,20 @@ interface Want {
   stop?: Dist;
   target?: Dist;
   trail?: Dist;
-  session?: { hours: string; tz: string };
+  /** Entries only inside the hours ("0000-0000": all day) on the TradingView day digits given (1 Sunday ... 7 Saturday). */
+  session?: { hours: string; tz: string; days?: string };
+  /** Same-direction entries stack up to this many (and do stack on the sample bars). */
+  pyramiding?: number;
+  /** Trades close by the time exit this many bars after the entry, none later. */
+  maxBars?: number;
   dates?: { from: string | null; to: string | null };
   alerts?: boolean;
   plots?: string[];
-  /** Something the answer must report as not understood. */
-  notUnderstood?: RegExp;
+  /**
+   * Words the grammar cannot place: the request is refused (NOT_UNDERSTOOD) naming them, never
+   * answered with a script that leaves them out.
+   */
+  refused?: RegExp;
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
   /** Source the script must not contain (a misreading). */
@@ -40,6 +48,12 @@ const NY = "America/New_York";
 const LONG: ("long" | "short")[] = ["long"];
 const SHORT: ("long" | "short")[] = ["short"];
 const BOTH: ("long" | "short")[] = ["long", "short"];
+
+/** TradingView's day digit (1 Sunday ... 7 Saturday) of a UTC ms time in a zone. */
+function dayDigit(timeMs: number, tz: string): string {
+  const wd = new Intl.DateTimeFormat("en-US", { timeZone: tz, weekday: "short" }).format(new Date(timeMs));
+  return String(["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(wd) + 1);
+}
 
 const TABLE: [string, Want][] = [
   // the issue's own examples
@@ -268,9 +282,127 @@ const TABLE: [string, Want][] = [
   // typos and things not understood
   ["emaa 20/50 crosover stratgey, lnog only, 2% stpo", { sides: LONG, stop: pct(2) }],
   ["rsi<30 buuy, >70 sel, 1% stoplos", { sides: LONG, stop: pct(1) }],
-  ["ema 20/50 cross, skip fomc days", { sides: LONG, notUnderstood: /fomc/ }],
-  ["rsi < 30 buy, stop 2", { sides: LONG, notUnderstood: /stop 2: no unit/ }],
-  ["sma 50/200 cross with ichimoku cloud filter", { sides: LONG, notUnderstood: /ichimoku/ }],
+  ["ema 20/50 cross, skip fomc days", { refused: /fomc/ }],
+  ["rsi < 30 buy, stop 2", { refused: /stop 2: no unit/ }],
+  ["sma 50/200 cross with ichimoku cloud filter", { refused: /ichimoku/ }],
+  // a second round of phrasings written the way traders type (issue 23's robustness pass): shorthand,
+  // typos, "x" for a cross, L/S, days excluded, time exits, pyramiding, "and" inside "or"
+  [
+    "rsi(14) < 30 buy, rsi(14) > 70 sell, sl 2%",
+    { sides: LONG, stop: pct(2), has: [/rsiValue < 30/, /rsiValue > 70/] },
+  ],
+  [
+    "close > 200sma and rsi < 40 go long, tp 3%, sl 1.5%",
+    { sides: LONG, stop: pct(1.5), target: pct(3), has: [/close > sma200 and rsiValue < 40/] },
+  ],
+  [
+    "ema9/21 crosover stratgy L/S, sl 1.5x atr, tp 3x atr",
+    { sides: BOTH, stop: atr(1.5), target: atr(3), has: [/ta\.crossover\(ema9, ema21\)/] },
+  ],
+  [
+    "macd x signal long only, trail 2 atr",
+    { sides: LONG, trail: atr(2), has: [/ta\.crossover\(macdLine, signalLine\)/] },
+  ],
+  ["vwap reclaim long, stoploss 1%", { sides: LONG, stop: pct(1), has: [/ta\.crossover\(close, vwapValue\)/] }],
+  [
+    "supertrend flip L/S, session 0930-1600 NY",
+    { sides: BOTH, session: { hours: "0930-1600", tz: NY }, has: [/ta\.supertrend/] },
+  ],
+  [
+    "donchian 20 breakout, trail 2 atr, pyramiding 3",
+    { sides: LONG, trail: atr(2), pyramiding: 3, has: [/pyramiding = 3/] },
+  ],
+  [
+    "ema 20/50 cross, no trades fridays",
+    { sides: LONG, session: { hours: "0000-0000", tz: "UTC", days: "123457" }, has: [/"0000-0000"/, /":123457"/] },
+  ],
+  ["sma 10/30 cross, risk 1% per trade, sl 2 atr", { sides: LONG, stop: atr(2), has: [/riskQty/] }],
+  ["rsi 2 < 10 buy, exit after 10 bars", { sides: LONG, maxBars: 10, hasNot: [/rsiValue > 90/] }],
+  [
+    "rsi < 30 and close > sma 200 or macd crosses above signal buy, sl 2%",
+    {
+      sides: LONG,
+      stop: pct(2),
+      has: [/longCondition = \(\(rsiValue < 30 and close > sma200\) or ta\.crossover\(macdLine, signalLine\)\)/],
+    },
+  ],
+  [
+    "ema 9 above ema 21 and rsi > 50 buy or macd x signal buy, 2% stop",
+    {
+      sides: LONG,
+      stop: pct(2),
+      has: [/longCondition = \(\(ema9 > ema21 and rsiValue > 50\) or ta\.crossover\(macdLine, signalLine\)\)/],
+    },
+  ],
+  ["buy the dip: rsi below 25, take profit 5%, stop loss 2.5%", { sides: LONG, stop: pct(2.5), target: pct(5) }],
+  [
+    "macd histogram crosses above zero go long, crosses below zero go short",
+    { sides: BOTH, has: [/ta\.crossover\(histLine, 0\)/] },
+  ],
+  ["stoch 14 k x d under 20 buy, over 80 sell", { sides: LONG, has: [/ta\.crossover\(stochK, stochD\)/] }],
+  [
+    "close above upper bb short, close below lower bb long",
+    { sides: BOTH, has: [/close < bbLower/, /close > bbUpper/] },
+  ],
+  ["keltner breakout 1.5x atr stop 3x atr target", { sides: LONG, stop: atr(1.5), target: atr(3), has: [/ta\.kc/] }],
+  [
+    "price > vwap and ema 9 > ema 21 buy, tp 1%, sl 0.5%, rth only",
+    { sides: LONG, stop: pct(0.5), target: pct(1), session: { hours: "0930-1600", tz: NY } },
+  ],
+  ["golden cross buy, death cross sell, 10% trailing stop", { sides: LONG, trail: pct(10) }],
+  [
+    "cci(20) crosses above -100 long, crosses below 100 short",
+    { sides: BOTH, has: [/ta\.crossover\(cciValue, -100\)/] },
+  ],
+  ["adx > 25 and +di > -di buy, 2 atr sl", { sides: LONG, stop: atr(2), has: [/adx > 25 and diPlus > diMinus/] }],
+  ["hma 55 slope up buy", { sides: LONG, has: [/hma55 > hma55\[1\]/, /hma55 < hma55\[1\]/] }],
+  ["mfi < 20 long, mfi > 80 exit, 5 contracts", { sides: LONG, has: [/strategy\.fixed/, /mfiValue > 80/] }],
+  ["williams %r oversold buy overbought sell", { sides: LONG, has: [/wprValue < -80/, /wprValue > -20/] }],
+  ["200 ema filter, rsi 30/70 strat, long only", { sides: LONG, has: [/rsiValue < 30 and close > ema200/] }],
+  ["short only: rsi > 75 short, rsi < 50 cover, sl 3%", { sides: SHORT, stop: pct(3) }],
+  [
+    "ema 50 cross above ema 200 long, trail 3%, risk 2% per trade",
+    { sides: LONG, trail: pct(3), has: [/riskQty/, /trailPercent/] },
+  ],
+  [
+    "breakout above 55 day high, exit on 20 day low",
+    { sides: LONG, has: [/ta\.crossover\(close, highest55Day\)/, /close < lowest20Day/] },
+  ],
+  [
+    "rsi under 30 buy, over 70 sell, mon-fri 0800-1200 london",
+    { sides: LONG, session: { hours: "0800-1200", tz: "Europe/London", days: "23456" } },
+  ],
+  ["ema 8/21 crosover, tp 2 % , stoplos 1 %, long & short", { sides: BOTH, stop: pct(1), target: pct(2) }],
+  [
+    "sma 5 crosses sma 20 buy sma 5 crosses under sma 20 sell 1h chart",
+    { sides: LONG, has: [/ta\.crossunder\(sma5, sma20\)/] },
+  ],
+  ["macd 12/26/9 cross, 1.5 atr stop, 3 atr tp, both sides", { sides: BOTH, stop: atr(1.5), target: atr(3) }],
+  [
+    "vwap cross, 0.3% sl, 0.6% tp, 9:30-11:30 et",
+    { sides: LONG, stop: pct(0.3), target: pct(0.6), session: { hours: "0930-1130", tz: NY } },
+  ],
+  ["supertrend(10,3) buy, 2x atr trailing stop", { sides: LONG, trail: atr(2) }],
+  [
+    "rsi 14 crosses above 50 long, crosses below 50 short, 1:3 rr w/ 1% stop",
+    { sides: BOTH, stop: pct(1), target: pct(3) },
+  ],
+  ["4 week high breakout, 2 atr stop, long only", { sides: LONG, stop: atr(2), has: [/"W", ta\.highest/] }],
+  [
+    "20 day sma cross 50 day sma, long only",
+    { sides: LONG, has: [/request\.security\(syminfo\.tickerid, "D", ta\.sma\(close, sma50DayLength\)\[1\]/] },
+  ],
+  [
+    "buy when close crosses 50 day ema, sell when below, 1% stop",
+    { sides: LONG, stop: pct(1), has: [/ta\.crossover\(close, ema50Day\)/, /close < ema50Day/] },
+  ],
+  ["stratgy: ema 10/20 x, tp 1.5%, sl 1%", { sides: LONG, stop: pct(1), target: pct(1.5) }],
+  [
+    "long when ema 12 crosses over ema 26, short when it crosses under, tp 2% sl 1%",
+    { sides: BOTH, stop: pct(1), target: pct(2) },
+  ],
+  ["20 ema / 50 ema cross long only w/ 2% tp and 1% sl", { sides: LONG, stop: pct(1), target: pct(2) }],
+  ["bollinger 20 2.5 mean reversion long, tp at middle band", { refused: /mean reversion/ }],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
@@ -310,13 +442,23 @@ describe("resin generate: the request table", () => {
 
   for (const [text, want] of TABLE) {
     it(text, async () => {
+      if (want.refused) {
+        const err = await generate(text).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(GenerateError);
+        expect((err as GenerateError).code).toBe("NOT_UNDERSTOOD");
+        expect((err as GenerateError).details.not_understood?.join(" | ")).toMatch(want.refused);
+        expect((err as GenerateError).message).toMatch(want.refused);
+        return;
+      }
       const answer = await generate(text);
       const script = answer.script;
       expect(answer.verified.every((c) => c.ok)).toBe(true);
       for (const re of want.has ?? []) expect(script).toMatch(re);
       for (const re of want.hasNot ?? []) expect(script).not.toMatch(re);
-      if (want.notUnderstood) expect(answer.not_understood.join(" | ")).toMatch(want.notUnderstood);
-      else expect(answer.not_understood, "nothing left unread").toEqual([]);
+      expect(answer.not_understood, "nothing left unread").toEqual([]);
 
       // with a date range, the sample starts two weeks before it so the filter has bars to block
       const from = want.dates?.from ? Date.parse(`${want.dates.from}T00:00:00Z`) : null;
@@ -343,12 +485,34 @@ describe("resin generate: the request table", () => {
       }
       if (want.session) {
         // every entry's signal bar (the bar before the fill) is in the session, and the sample has bars outside it
-        const { hours, tz } = want.session;
-        expect(sample.some((b) => !inSession(b.time, hours, tz))).toBe(true);
+        const { hours, tz, days } = want.session;
+        const open = (t: number): boolean =>
+          (hours === "0000-0000" || inSession(t, hours, tz)) && (!days || days.includes(dayDigit(t, tz)));
+        expect(sample.some((b) => !open(b.time))).toBe(true);
         for (const t of trades)
-          expect(inSession(sample[t.entry_bar_index - 1]!.time, hours, tz), `entry at bar ${t.entry_bar_index}`).toBe(
-            true,
-          );
+          expect(open(sample[t.entry_bar_index - 1]!.time), `entry at bar ${t.entry_bar_index}`).toBe(true);
+      }
+      if (want.pyramiding) {
+        // the most same-direction trades open at once: more than one (entries did stack), at most the limit
+        let most = 0;
+        for (const t of trades) {
+          const open = trades.filter(
+            (u) =>
+              u.direction === t.direction &&
+              u.entry_bar_index <= t.entry_bar_index &&
+              (u.exit_bar_index === null || u.exit_bar_index > t.entry_bar_index),
+          ).length;
+          most = Math.max(most, open);
+        }
+        expect(most, "open entries at once").toBeGreaterThan(1);
+        expect(most, "open entries at once").toBeLessThanOrEqual(want.pyramiding);
+      }
+      if (want.maxBars) {
+        const closed = r.strategy!.trades;
+        for (const t of closed) expect(t.exit_bar_index! - t.entry_bar_index).toBeLessThanOrEqual(want.maxBars);
+        const timed = closed.filter((t) => t.exit_comment === "Time exit");
+        expect(timed.length, "trades closed by the time exit").toBeGreaterThan(0);
+        for (const t of timed) expect(t.exit_bar_index! - t.entry_bar_index).toBe(want.maxBars);
       }
       if (want.dates) {
         const to = want.dates.to ? Date.parse(`${want.dates.to}T00:00:00Z`) : Infinity;

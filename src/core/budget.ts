@@ -27,11 +27,15 @@ export const STRIDE = 4096;
 /** Work units one bar counts for in the bar loops: with nothing else charged, a clock read every 32 bars (service.md 1.4). */
 export const BAR_UNITS = STRIDE / 32;
 /**
- * Milliseconds between two memory probes: a probe (the host's heap reading) costs tens of
- * microseconds, so probing by time keeps it under a percent of any run, however often the clock is
- * read. A host whose clock stands still is probed every PROBE_FROZEN-th clock read instead.
+ * Milliseconds between two memory probes, at least: a probe (the host's heap reading) costs tens to
+ * hundreds of microseconds (Node's reads /proc and the heap's statistics; more on a loaded machine),
+ * so the gap also grows to PROBE_COST_RATIO times what the last probe took, which keeps probing
+ * under a percent of any run however often the clock is read. The first probe comes PROBE_MS after
+ * the budget was made (the run reads its heap baseline then). A host whose clock stands still is
+ * probed every PROBE_FROZEN-th clock read instead.
  */
 const PROBE_MS = 10;
+const PROBE_COST_RATIO = 100;
 const PROBE_FROZEN = 1024;
 /** Units a loop may run without the clock moving before it is stopped (frozen-clock hosts). */
 const FROZEN_CLOCK_UNITS = 1 << 27;
@@ -76,9 +80,12 @@ export class Budget {
   private lastClock = -1;
   private frozenUnits = 0;
   private clockReads = 0;
-  private lastProbe = -Infinity;
+  private lastProbe: number;
+  private probeGap = PROBE_MS;
 
-  constructor(private readonly now: () => number = clock) {}
+  constructor(private readonly now: () => number = clock) {
+    this.lastProbe = now();
+  }
 
   /** A loop starts (pair with exit(); an error leaving the loop ends the run or is handled by resetDepth). */
   enter(): void {
@@ -110,11 +117,13 @@ export class Budget {
     return t > this.deadline;
   }
 
-  /** Probes the memory held when PROBE_MS passed since the last probe (see PROBE_MS). */
+  /** Probes the memory held when the probe gap passed since the last probe (see PROBE_MS). */
   private probe(t: number): void {
-    if (t - this.lastProbe >= PROBE_MS || (++this.clockReads & (PROBE_FROZEN - 1)) === 0) {
-      this.lastProbe = t;
+    if (t - this.lastProbe >= this.probeGap || (++this.clockReads & (PROBE_FROZEN - 1)) === 0) {
       this.checkMemory();
+      const done = this.now();
+      this.lastProbe = done;
+      this.probeGap = Math.max(PROBE_MS, (done - t) * PROBE_COST_RATIO);
     }
   }
 

@@ -13,6 +13,7 @@ import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { givenInOrder, isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
+import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -881,6 +882,8 @@ class Gen {
       // positional arguments, no argument array (BuiltinDef.direct); JavaScript evaluates them left
       // to right, which is the written order when the given ones were written in parameter order
       const d = this.ref(`direct:${e.def.name}`, { k: "direct", def: e.def });
+      const array = this.arrayFastPath(e, `K${d}`);
+      if (array !== null) return array;
       return `K${d}(ctx${e.args.map((a) => `, ${a ? this.expr(a) : "undefined"}`).join("")})`;
     }
     const general = this.generalCall(e);
@@ -942,6 +945,39 @@ class Gen {
           parts.push(`${r} = ${r} !== ${r} || ${v} !== ${v} ? NaN : ${v} ${cmp} ${r} ? ${v} : ${r}`);
         }
         return `(${parts.join(", ")}, ${r})`;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * array.size/push/pop/shift on a plain array (not a slice, not na) written out: the element
+   * operation itself, where V8 keeps a double element a raw double (a call to the builtin boxes the
+   * pushed or returned number). Every other case (na, a slice, an empty array, growth past the size
+   * limit) calls the builtin, which raises the same errors as in the interpreter. The arguments are
+   * evaluated first, left to right, as for the call.
+   */
+  private arrayFastPath(e: Extract<RExpr, { k: "call" }>, fn: string): string | null {
+    const n = e.args.length;
+    if (!e.args.every((x) => x !== undefined)) return null;
+    const args = e.args as RExpr[];
+    const a = this.temp();
+    const plain = `${a} !== null && ${a}.constructor === PineArray`;
+    switch (e.name) {
+      case "array.size":
+        if (n !== 1) return null;
+        return `(${a} = ${this.expr(args[0]!)}, ${plain} ? ${a}.values.length : ${fn}(ctx, ${a}))`;
+      case "array.pop":
+      case "array.shift": {
+        if (n !== 1) return null;
+        const op = e.name === "array.pop" ? "pop" : "shift";
+        return `(${a} = ${this.expr(args[0]!)}, ${plain} && ${a}.values.length > 0 ? ${a}.values.${op}() : ${fn}(ctx, ${a}))`;
+      }
+      case "array.push": {
+        if (n !== 2) return null;
+        const v = this.temp();
+        return `(${a} = ${this.expr(args[0]!)}, ${v} = ${this.expr(args[1]!)}, ${plain} && ${a}.values.length < ${MAX_ARRAY_SIZE} ? void ${a}.values.push(${v}) : ${fn}(ctx, ${a}, ${v}))`;
       }
       default:
         return null;

@@ -63,11 +63,39 @@ describe("pure numeric builtins inline", () => {
 });
 
 describe("array builtins called positionally", () => {
-  it("array.push/get/size call the builtin's direct form with the values themselves", () => {
+  it("array.get/avg call the builtin's direct form with the values themselves; push/size are written out", () => {
     const text = generatedSource(
       program(v6("var a = array.new_float()\na.push(close)\nplot(a.size() > 0 ? a.get(0) + a.avg() : na)")),
     );
-    expect(text).toMatch(/K\d+\(ctx, V\[\d+\], b_close\)/);
+    // get and avg: the builtin's direct form with the values themselves
+    expect(text).toMatch(/K\d+\(ctx, V\[\d+\], \(0\)\)/);
+    expect(text).toMatch(/K\d+\(ctx, V\[\d+\]\)/);
+    // push and size on a plain array are the element operations themselves, the builtin the fallback
+    expect(text).toMatch(
+      /\$\d+\.constructor === PineArray && \$\d+\.values\.length < 100000 \? void \$\d+\.values\.push\(\$\d+\) : K\d+\(ctx, \$\d+, \$\d+\)/,
+    );
+    expect(text).toMatch(/\$\d+\.constructor === PineArray \? \$\d+\.values\.length : K\d+\(ctx, \$\d+\)/);
+  });
+  it("push/pop/shift/size on slices (views of their source) and on plain arrays agree with interpret", async () => {
+    await same(
+      v6(
+        [
+          "var a = array.new_float()",
+          "a.push(close)",
+          "if a.size() > 8",
+          "    a.shift()",
+          "s = a.size() > 4 ? a.slice(1, 4) : a",
+          "s.push(open)",
+          "x = s.size() > 3 ? s.pop() : na",
+          "y = s.size() > 2 ? s.shift() : -0.0",
+          "plot(a.size())",
+          "plot(s.size())",
+          "plot(x)",
+          "plot(1 / y)",
+          "plot(a.avg())",
+        ].join("\n"),
+      ),
+    );
   });
   it("a window kept with push/shift/get/set/first/last/sum/avg agrees with interpret", async () => {
     await same(

@@ -203,6 +203,17 @@ export class EventLog {
   private tupleCount = 0;
   /** The tuple of the last push (-1: none). */
   private prevTuple = -1;
+  /**
+   * The last push's strings as given (script_id / run_id as read from ctx.ext): a push with the same
+   * ones takes prevTuple without comparing the tuple's strings. `prevValid` false after a rollback,
+   * which may have dropped that tuple.
+   */
+  private prevValid = false;
+  private prevId: string | null = null;
+  private prevOca: string | null = null;
+  private prevComment: string | null = null;
+  private prevScript: unknown = undefined;
+  private prevRun: unknown = undefined;
   /** The columns (leased on the first push: a run that logs nothing takes no store). */
   store: EventStore = NO_STORE;
   /** The run is over: no more pushes, and the store may go to another log (which detaches this one). */
@@ -235,26 +246,41 @@ export class EventLog {
     const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
     const row = this.rowOf(ctx, st);
     const ext = ctx.ext;
-    const tuple = this.tupleOf(
-      id,
-      oca,
-      comment,
-      (ext ? str(ext.scriptId) : null) ?? "",
-      (ext ? str(ext.runId) : null) ?? "",
-    );
+    const scriptId = ext ? ext.scriptId : undefined;
+    const runId = ext ? ext.runId : undefined;
+    let tuple = this.prevTuple;
+    if (
+      !(
+        this.prevValid &&
+        id === this.prevId &&
+        oca === this.prevOca &&
+        comment === this.prevComment &&
+        scriptId === this.prevScript &&
+        runId === this.prevRun
+      )
+    ) {
+      tuple = this.tupleOf(id, oca, comment, str(scriptId) ?? "", str(runId) ?? "");
+      this.prevValid = true;
+      this.prevId = id;
+      this.prevOca = oca;
+      this.prevComment = comment;
+      this.prevScript = scriptId;
+      this.prevRun = runId;
+    }
     const i = this.slots;
     if (i !== 0) {
-      // the last slot again on the next bar row: one more repeat, nothing written
+      // the last slot again on the next bar row: one more repeat, nothing written (the stop first:
+      // an exit re-placed on every bar most often differs there)
       const last = i - 1;
       const ln = st.nums;
       const lk = last * NUMS;
       if (
+        same(ln[lk + 2], stop) &&
+        row === st.slotRow[last] + st.reps[last] + 1 &&
         st.meta[last] === meta &&
         st.slotTuple[last] === tuple &&
-        row === st.slotRow[last] + st.reps[last] + 1 &&
         same(ln[lk], qty) &&
-        same(ln[lk + 1], limit) &&
-        same(ln[lk + 2], stop)
+        same(ln[lk + 1], limit)
       ) {
         st.reps[last]++;
         this.count++;
@@ -352,6 +378,7 @@ export class EventLog {
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
     this.tupleSlots.length = m.tuples * TUPLE;
+    this.prevValid = false;
     if (this.built.length > m.count) {
       this.built.length = m.count;
       // event m.count is the last slot's next repeat (or the next slot's first event)

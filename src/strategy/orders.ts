@@ -119,7 +119,7 @@ export function newExitOrder(): ExitOrder {
 
 /** A finite number (an argument that is given and not na). */
 function given(v: unknown): boolean {
-  return finite(v) === finite(v);
+  return typeof v === "number" && Number.isFinite(v);
 }
 
 /** Whether a strategy.exit request has any level: one with none (levels from an na price while flat) is a no-op. */

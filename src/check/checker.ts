@@ -54,6 +54,18 @@ export interface Registry {
   constants: Record<string, unknown>;
 }
 
+/**
+ * The one qualifier every item of a returned tuple shares (User Manual, "Functions that return multiple
+ * results": "functions cannot return multiple results with different type qualifiers ... If the tuple does
+ * not rely on a 'series' value, all the items in the tuple typically inherit the 'simple' qualifier.
+ * Otherwise, all items inherit the 'series' qualifier"): the strongest item's, at least simple.
+ */
+export function tupleQual(items: Qual[]): Qual {
+  let q: Qual = SIMPLE;
+  for (const x of items) if (x > q) q = x;
+  return q;
+}
+
 export const DEFAULT_MAX_BARS_BACK = 5000;
 const SOURCE_NAMES = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
 /** Documented parameter types that take only builtin "unique" constants (plot.style_*, shape.*, ...). */
@@ -453,7 +465,11 @@ export class Checker {
       }
       case "Tuple": {
         const elems = this.exprs(e.elements, scope);
-        return { k: "tuple", elems, t: { name: "tuple", q: SERIES, elems: elems.map((x) => x.t) } };
+        return {
+          k: "tuple",
+          elems,
+          t: { name: "tuple", q: tupleQual(elems.map((x) => x.t.q)), elems: elems.map((x) => x.t) },
+        };
       }
       case "If":
       case "Switch":

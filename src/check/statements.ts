@@ -17,6 +17,7 @@ import {
   isNumeric,
   keyOf,
   SERIES,
+  SIMPLE,
   t,
   typeText,
   unify,
@@ -55,7 +56,10 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
         if (n.name === "_") return null;
         redeclared(scope, n);
         const et = init.t.elems![i]!;
-        const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q: SERIES }, n.span);
+        // every item shares the tuple's qualifier (simple when nothing in it is series); a variable
+        // reassigned later is series like any other
+        const q = c.mutated.has(n.name) ? SERIES : init.t.q < SIMPLE ? SIMPLE : init.t.q;
+        const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q }, n.span);
         scope.vars.set(n.name, { slot, readonly: false });
         c.undetermined.follow(slot, init);
         return slot;
@@ -383,6 +387,7 @@ function unifyBlocks(c: Checker, types: PType[], span: A.Span, condQ: PType["q"]
     if (ty.name === "tuple") {
       elems = ty.elems;
       name = "tuple";
+      if (ty.q > q) q = ty.q;
       continue;
     }
     const u = unify(name, ty.name, c.version);
@@ -391,7 +396,8 @@ function unifyBlocks(c: Checker, types: PType[], span: A.Span, condQ: PType["q"]
     if (ty.q > q) q = ty.q;
   }
   void span;
-  return name === "tuple" ? { name, q: SERIES, elems } : { name, q };
+  // a tuple's items share one qualifier: the strongest of the branches and conditions, at least simple
+  return name === "tuple" ? { name, q: q < SIMPLE ? SIMPLE : q, elems } : { name, q };
 }
 
 /** Block whose value is a tuple of na of the given tuple type's element types. */
@@ -509,7 +515,7 @@ export function checkControl(c: Checker, e: A.If | A.Switch | A.For | A.ForIn | 
 }
 
 function loopType(b: RBlock): PType {
-  return b.t.name === "tuple" ? b.t : { name: b.t.name, q: SERIES };
+  return b.t.name === "tuple" ? { ...b.t, q: SERIES } : { name: b.t.name, q: SERIES };
 }
 
 export { naValue };

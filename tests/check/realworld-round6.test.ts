@@ -26,3 +26,36 @@ describe("array.every / array.some on numeric arrays", () => {
     expect(r.error).toMatch(/array\.every/);
   });
 });
+
+describe("the items of a tuple share one qualifier", () => {
+  // User Manual, User-defined functions ("Functions that return multiple results"): "functions cannot
+  // return multiple results with different type qualifiers ... If the tuple does not rely on a 'series'
+  // value, all the items in the tuple typically inherit the 'simple' qualifier. Otherwise, all items
+  // inherit the 'series' qualifier." resin made every destructured item series, so lengths taken from
+  // a preset tuple were refused by ta.ema (simple int in v5 and v6).
+  it("a tuple of input-derived values from a function, switch or if is simple", async () => {
+    const src =
+      "//@version=5\nindicator('t')\nlen = input.int(3)\npreset = input.string('A', options = ['A', 'B'])\n" +
+      "lens() => [len, len * 2]\n[a, b] = lens()\n" +
+      "[f, s] = switch preset\n    'A' => [2, 4]\n    => [5, 8]\n" +
+      "[c, d] = if timeframe.isintraday\n    [len, len + 1]\nelse\n    [len + 2, len + 3]\n" +
+      "plot(nz(ta.ema(close, a) - ta.ema(close, 3)), 'a')\nplot(nz(ta.ema(close, b) - ta.ema(close, 6)), 'b')\n" +
+      "plot(nz(ta.ema(close, f) - ta.ema(close, 2)), 'f')\nplot(nz(ta.ema(close, d) - ta.ema(close, 4)), 'd')\n";
+    const r = await runBoth(src, data, { runtime: { timeframe: "60" } });
+    expect(r.error).toBeUndefined();
+    for (const k of ["a", "b", "f", "d"]) expect(r.series[k]).toEqual(data.map(() => 0));
+  });
+  it("stays series when an item, a condition or a reassignment is series", async () => {
+    const cases = [
+      "f() => [len, close]\n[x, y] = f()\n",
+      "[x, y] = if close > open\n    [len, 1]\nelse\n    [2, len]\n",
+      "[x, y] = ta.macd(close, 12, 26, 9)\n",
+      "f() => [len, 2]\n[x, y] = f()\nif close > open\n    x := 3\n",
+    ];
+    for (const body of cases) {
+      const src = `//@version=6\nindicator('t')\nlen = input.int(3)\n${body.replace("[x, y] = ta.macd", "[x, y, _] = ta.macd")}plot(ta.ema(close, int(x)))\n`;
+      const r = await runBoth(src, data);
+      expect(r.error, body).toMatch(/length.*series/);
+    }
+  });
+});

@@ -13,8 +13,11 @@ import type { Broker } from "./broker.js";
  * it fell from, the top it reached) and keep their own maxima.
  */
 export class EquityTracker {
-  /** Equity at each bar's close and the bar's time; `count` entries are used (preallocated, grown by doubling). */
-  equity: Float64Array;
+  /**
+   * Equity at each bar's close (a plain array: result.equity is handed out as it is, no copy) and the
+   * bar's time; `count` entries are used (preallocated to the run's bar count, grown as needed).
+   */
+  equity: number[];
   times: Float64Array;
   count = 0;
   peakEquity: number;
@@ -23,26 +26,37 @@ export class EquityTracker {
   maxDrawdownPercent = 0;
   maxRunup = 0;
   maxRunupPercent = 0;
+  /** The equity array takeEquity handed out: a later bar writes to a copy, never into a result. */
+  private handedOut: number[] | null = null;
 
   constructor(initial: number, capacity = 1024) {
     this.peakEquity = initial;
     this.troughEquity = initial;
-    this.equity = new Float64Array(Math.max(16, capacity));
-    this.times = new Float64Array(Math.max(16, capacity));
+    // (a bad or huge bar count starts small and grows)
+    const cap = capacity >= 16 && capacity <= 2 ** 26 ? Math.floor(capacity) : 16;
+    this.equity = new Array<number>(cap);
+    this.times = new Float64Array(cap);
   }
 
   private push(eq: number, time: number): void {
-    if (this.count === this.equity.length) {
-      const e = new Float64Array(this.count * 2);
-      e.set(this.equity);
-      this.equity = e;
-      const t = new Float64Array(this.count * 2);
+    const n = this.count;
+    if (n === this.times.length) {
+      const t = new Float64Array(n * 2);
       t.set(this.times);
       this.times = t;
     }
-    this.equity[this.count] = eq;
-    this.times[this.count] = time;
-    this.count++;
+    if (this.equity === this.handedOut) this.equity = this.equity.slice(0, n);
+    this.equity[n] = eq;
+    this.times[n] = time;
+    this.count = n + 1;
+  }
+
+  /** The equity curve so far (count entries), for the result; the tracker stops writing into it. */
+  takeEquity(): number[] {
+    const e = this.equity;
+    if (e.length !== this.count) e.length = this.count;
+    this.handedOut = e;
+    return e;
   }
 
   /**
@@ -226,8 +240,5 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     margin_calls: broker.risk.marginCalls,
     initial_capital: initial,
   };
-  // a plain loop: Array.from over the typed array would box every value through its iterator
-  const equity = new Array<number>(tracker.count);
-  for (let i = 0; i < tracker.count; i++) equity[i] = tracker.equity[i];
-  return { trades, open_trades: open, stats, equity };
+  return { trades, open_trades: open, stats, equity: tracker.takeEquity() };
 }

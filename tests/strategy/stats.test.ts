@@ -1,6 +1,8 @@
 // Performance-summary arithmetic: period returns and the Sharpe / Sortino ratios.
 import { describe, expect, it } from "vitest";
-import { periodReturns, sharpeSortino } from "../../src/strategy/stats.js";
+import { EquityTracker, periodReturns, sharpeSortino } from "../../src/strategy/stats.js";
+import type { Broker } from "../../src/strategy/broker.js";
+import type { BrokerHost } from "../../src/strategy/host.js";
 
 describe("sharpeSortino", () => {
   it("uses the sample standard deviation of period returns (TradingView: 1%, 0, 0 -> 0.577)", () => {
@@ -30,5 +32,34 @@ describe("periodReturns", () => {
     const short = periodReturns([100, 101, 99.99], [t(0, 1), t(0, 2), t(0, 3)], 100, 3);
     expect(short.perYear).toBe(365);
     expect(short.returns.map((r) => Number(r.toFixed(10)))).toEqual([0, 0.01, -0.01]);
+  });
+});
+
+describe("EquityTracker.takeEquity", () => {
+  // a flat account: each bar's equity is the initial capital plus the net profit booked so far
+  const account = (netProfit: number) =>
+    ({ ledger: { open: [], netProfit, pointValue: 1 }, settings: { initialCapital: 1000 } }) as unknown as Broker;
+  const bar = (time: number) => ({ close: 1, low: 1, high: 1, time }) as BrokerHost;
+
+  it("hands out the curve itself, cut to the bars run, and writes later bars to a copy", () => {
+    const tracker = new EquityTracker(1000, 100);
+    for (let i = 0; i < 5; i++) tracker.onBar(account(i), bar(i * 60_000));
+    const first = tracker.takeEquity();
+    expect(first).toEqual([1000, 1001, 1002, 1003, 1004]);
+    // a bar after the hand-out (finish called, the run goes on) leaves the first result as it was
+    tracker.onBar(account(5), bar(5 * 60_000));
+    expect(first).toEqual([1000, 1001, 1002, 1003, 1004]);
+    expect(tracker.takeEquity()).toEqual([1000, 1001, 1002, 1003, 1004, 1005]);
+  });
+
+  it("grows past its first capacity and starts small on a bad bar count", () => {
+    for (const capacity of [16, Number.NaN, -5, 2 ** 40]) {
+      const tracker = new EquityTracker(1000, capacity);
+      for (let i = 0; i < 40; i++) tracker.onBar(account(i), bar(i));
+      const equity = tracker.takeEquity();
+      expect(equity.length).toBe(40);
+      expect(equity[39]).toBe(1039);
+      expect(tracker.times[39]).toBe(39);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { atLine, PineRuntimeError } from "./errors.js";
 import { budgetOf, type Budget } from "../core/budget.js";
 import { COLUMN_HISTORY_LIMIT, historyCap, historyOffsetMessage } from "../check/history-limits.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
+import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
@@ -824,6 +825,8 @@ export class Compiler {
       }
       return this.expr(a);
     });
+    const array = arrayFastPath(e.name, get, d, ctx);
+    if (array) return array;
     switch (get.length) {
       case 0:
         return () => d(ctx);
@@ -994,6 +997,51 @@ function isNum(n: string): boolean {
 }
 
 /** A loop, the one tuple-valued expression that may yield no tuple at all (when its body never runs). */
+/**
+ * array.size/push/pop/shift on a plain array (not na, not a slice, not empty for pop/shift, below
+ * the size limit for push): the element operation itself, as the compile backend writes it; every
+ * other case calls the builtin (its errors). push returns nothing rather than a boxed value.
+ */
+function arrayFastPath(
+  name: string,
+  get: Fn[],
+  d: (ctx: ExecContext, ...a: any[]) => any,
+  ctx: ExecContext,
+): Fn | null {
+  const g0 = get[0]!;
+  switch (name) {
+    case "array.size":
+      if (get.length !== 1) return null;
+      return () => {
+        const a = g0();
+        return a !== null && a.constructor === PineArray ? (a as PineArray).values.length : d(ctx, a);
+      };
+    case "array.pop":
+    case "array.shift": {
+      if (get.length !== 1) return null;
+      const shift = name === "array.shift";
+      return () => {
+        const a = g0();
+        if (a === null || a.constructor !== PineArray || (a as PineArray).values.length === 0) return d(ctx, a);
+        return shift ? (a as PineArray).values.shift() : (a as PineArray).values.pop();
+      };
+    }
+    case "array.push": {
+      if (get.length !== 2) return null;
+      const g1 = get[1]!;
+      return () => {
+        const a = g0();
+        const v = g1();
+        if (a !== null && a.constructor === PineArray && (a as PineArray).values.length < MAX_ARRAY_SIZE)
+          (a as PineArray).values.push(v);
+        else d(ctx, a, v);
+      };
+    }
+    default:
+      return null;
+  }
+}
+
 /**
  * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
  * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).

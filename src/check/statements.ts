@@ -16,6 +16,7 @@ import {
   genericHead,
   isNumeric,
   keyOf,
+  maxQ,
   SERIES,
   SIMPLE,
   t,
@@ -58,7 +59,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
         const et = init.t.elems![i]!;
         // every item shares the tuple's qualifier (simple when nothing in it is series); a variable
         // reassigned later is series like any other
-        const q = c.mutated.has(n.name) ? SERIES : init.t.q < SIMPLE ? SIMPLE : init.t.q;
+        const q = c.mutated.has(n.name) ? SERIES : maxQ(init.t.q, SIMPLE);
         const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q }, n.span);
         scope.vars.set(n.name, { slot, readonly: false });
         c.undetermined.follow(slot, init);
@@ -397,7 +398,7 @@ function unifyBlocks(c: Checker, types: PType[], span: A.Span, condQ: PType["q"]
   }
   void span;
   // a tuple's items share one qualifier: the strongest of the branches and conditions, at least simple
-  return name === "tuple" ? { name, q: q < SIMPLE ? SIMPLE : q, elems } : { name, q };
+  return name === "tuple" ? { name, q: maxQ(q, SIMPLE), elems } : { name, q };
 }
 
 /** Block whose value is a tuple of na of the given tuple type's element types. */

@@ -45,7 +45,7 @@ export const VOCABULARY = new Set(
    make create write give please can you using use based
    fast slow default
    pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
-   weekend weekends mean reversion sun tues thur thurs sat`
+   weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -157,6 +157,14 @@ function spellOut(text: string, slots: Slots): string {
     .replace(/≤/g, "<=")
     .replace(/≥/g, ">=");
   s = s.replace(/\bw\/o\b/g, " without ").replace(/\bw\//g, " with ");
+  // arrows between a condition and its action ("ema 12 crosses ema 26 -> buy") separate nothing
+  s = s.replace(/->|=>|→/g, " ");
+  // "takeprofit", "take-profit"; "vice versa" is the opposite rule
+  s = s.replace(/\btake-?profit\b/g, " take profit ").replace(/\bvice[- ]versa\b/g, " opposite ");
+  // "turns positive" / "goes negative": crosses zero
+  s = s.replace(/\b(?:turns?|turning|goes|flips?)\s+(positive|negative)\b/g, (_w, sign) =>
+    sign === "positive" ? " crosses above 0 " : " crosses below 0 ",
+  );
   // "L/S", "l&s": both sides
   s = s.replace(/\bl\s*[/&]\s*s\b/g, " long short ");
   s = s.replace(/\b(?:x|cross)[- ]?over\b/g, " crossover ").replace(/\b(?:x|cross)[- ]?under\b/g, " crossunder ");

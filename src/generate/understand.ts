@@ -317,7 +317,8 @@ function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | nul
     let qAt = -1;
     for (const j of [at - 2, at - 3, at - 4, after, after + 1]) {
       if (j < 0) continue;
-      if (j === after + 1 && !cl.is(after, "of", "at", "=", "is", "loss", "with", "to")) continue;
+      if (j === after + 1 && !cl.is(after, "of", "at", "=", "is", "loss", "with", "to", "below", "above", "under"))
+        continue;
       q = quantityAt(cl, j);
       if (q && (j >= after || q.end === at - 1)) {
         qAt = j;
@@ -347,7 +348,8 @@ function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | nul
     if (intent[slot]) continue;
     intent[slot] = d;
     consumeSeq(cl, at, seq.length);
-    if (q) cl.use(...range(qAt, q.end));
+    // "stop below 1 atr": the word between the exit and its distance is read with them
+    if (q) cl.use(...range(qAt === after + 1 ? after : qAt, q.end));
     if (atrFirst) cl.use(...range(after, atrFirst.end), after);
     const what = slot === "stop" ? "stop loss" : slot === "target" ? "take profit" : "trailing stop";
     intent.understood.push(`${what}: ${distanceLabel(d)} from the entry`);
@@ -580,10 +582,13 @@ function readPyramiding(cl: Clause, intent: Intent): void {
     }
     let j = i + 1;
     while (cl.is(j, "of", "up", "to", "max", "maximum") || cl.op(j, "=")) j++;
-    const n = cl.num(j);
+    // "max 2 pyramiding", "3x pyramiding": the number before
+    const before = cl.num(j) === undefined && cl.num(i - 1) !== undefined;
+    const n = before ? cl.num(i - 1) : cl.num(j);
     if (n === undefined || !Number.isInteger(n) || n < 0 || n > 100) continue;
     intent.pyramiding = n;
-    cl.use(...range(i, cl.is(j + 1, "entries", "entry", "times") ? j + 1 : j));
+    if (before) cl.use(i - 1, i, ...(cl.is(i - 2, "max", "maximum") ? [i - 2] : []));
+    else cl.use(...range(i, cl.is(j + 1, "entries", "entry", "times") ? j + 1 : j));
     intent.understood.push(`pyramiding: up to ${n} entries in the same direction`);
   }
 }
@@ -623,10 +628,11 @@ function readSizing(cl: Clause, intent: Intent): void {
   for (let i = 0; i < cl.toks.length; i++) {
     const v = cl.num(i);
     if (v === undefined || v <= 0) continue;
-    // "risk 1% per trade"
-    if (cl.is(i - 1, "risk", "risking") && cl.op(i + 1, "%")) {
+    // "risk 1% per trade", "2% risk per trade"
+    const riskAfter = cl.op(i + 1, "%") && cl.is(i + 2, "risk");
+    if ((cl.is(i - 1, "risk", "risking") && cl.op(i + 1, "%")) || riskAfter) {
       intent.sizing = { kind: "risk", value: v };
-      cl.use(i - 1, i, i + 1);
+      cl.use(riskAfter ? i + 2 : i - 1, i, i + 1);
       const per = findSeq(cl, ["per", "trade"]);
       if (per >= 0) consumeSeq(cl, per, 2);
       const eq = cl.find(["equity", "account", "capital"]);
@@ -777,7 +783,9 @@ type Item =
         | "oversold"
         | "overbought"
         | "rising"
-        | "falling";
+        | "falling"
+        | "reversion"
+        | "opposite";
     }
   | { kind: "cross"; at: number; direction: "above" | "below" | null; pair?: SeriesRef[] }
   | { kind: "supertrend"; at: number; factor: number; atrLength: number; down: boolean }
@@ -1027,6 +1035,15 @@ class RuleReader {
         return { item: { kind: "op", at: i, op: "bounce" }, start: i, end: cl.is(i + 1, "off", "from") ? i + 1 : i };
       case "oversold":
         return { item: { kind: "op", at: i, op: "oversold" }, start: i, end: i };
+      // "bollinger mean reversion": buy below the lower band (sell above the upper one)
+      case "mean":
+        if (cl.is(i + 1, "reversion")) return { item: { kind: "op", at: i, op: "reversion" }, start: i, end: i + 1 };
+        return null;
+      case "reversion":
+        return { item: { kind: "op", at: i, op: "reversion" }, start: i, end: i };
+      // "ema 12 crosses ema 26 buy, opposite sell": the rule before, mirrored
+      case "opposite":
+        return { item: { kind: "op", at: i, op: "opposite" }, start: i, end: i };
       // "ema 50 rising", "hma slope up", "sloping down"
       case "rising":
       case "falling":
@@ -1476,6 +1493,8 @@ interface RuleState {
   oscillator?: SeriesRef;
   /** Rules read from oscillator levels ("rsi 30 70"), each with its own action. */
   levelRules: { cond: Condition; action: "buy" | "sell" }[];
+  /** The conditions of the last clause that had any ("..., opposite -> sell"). */
+  lastConds: Condition[];
 }
 
 function assemble(
@@ -1703,9 +1722,38 @@ function assemble(
         conds.push({ kind: "cross", direction: fromAbove ? "below" : "above", a: close, b: level });
         break;
       }
+      case "reversion": {
+        const fam = familyOf(k, -1) ?? familyOf(k, 1);
+        const band =
+          fam?.kind === "series" && (fam.family === "bb" || fam.family === "kc" || fam.s[0]?.kind === "band")
+            ? fam
+            : null;
+        if (!band) {
+          intent.unrecognized.push(
+            "mean reversion to nothing named (say 'bollinger mean reversion' or 'buy below the lower band')",
+          );
+          continue;
+        }
+        usedItems.add(items.indexOf(band));
+        const bear = items.some((x) => x.kind === "action" && (x.action === "short" || x.action === "sell"));
+        const line = familyDefault(band.family ?? "bb", bear ? "upper" : "lower", reader)[0]!;
+        const c: Condition = { kind: "compare", op: bear ? ">" : "<", a: close, b: line };
+        conds.push(bear ? c : implicit(c));
+        break;
+      }
+      case "opposite": {
+        const m = state.lastConds.length ? mirrorAll(state.lastConds) : null;
+        if (!m) {
+          intent.unrecognized.push("'opposite' of no rule before it");
+          continue;
+        }
+        conds.push(...m);
+        break;
+      }
       case "rising":
       case "falling": {
-        const s = seriesBefore(k)?.[0] ?? seriesAfter(k, "upper");
+        // "hull 20 rising buy, falling sell": the series of the rule before
+        const s = seriesBefore(k)?.[0] ?? seriesAfter(k, "upper") ?? state.subject;
         if (!s || s.kind === "value") {
           intent.unrecognized.push(`'${it.op}' of nothing named`);
           continue;
@@ -1969,7 +2017,7 @@ export function understand(text: string): Intent {
 
   const reader = new RuleReader(intent);
   const rules: RawRule[] = [];
-  const state: RuleState = { subject: null, lastCross: null, levelRules: [] };
+  const state: RuleState = { subject: null, lastCross: null, levelRules: [], lastConds: [] };
   for (const cl of clauses) {
     const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
     const items = reader.items(cl);
@@ -2013,6 +2061,7 @@ export function understand(text: string): Intent {
       }
       for (const cond of conds) rules.push({ cond, action, filterWord });
       for (const lr of levelRules) rules.push({ cond: lr.cond, action: lr.action, filterWord: false });
+      if (conds.length) state.lastConds = [...conds];
     }
     for (const w of ["only", "filter", "trend", "when", "if", "while"]) {
       const at = cl.find([w]);
@@ -2152,8 +2201,9 @@ function resolveRoles(
       else intent.longExit.push(r.cond);
     }
   }
+  // the same condition said twice ("bollinger mean reversion, buy below the lower band") is one
   const unique = (cs: Condition[]): Condition[] =>
-    cs.filter((c, i) => cs.findIndex((d) => JSON.stringify(d) === JSON.stringify(c)) === i);
+    cs.filter((c, i) => cs.findIndex((d) => canonical(d) === canonical(c)) === i);
   intent.longEntry = unique(intent.longEntry);
   intent.shortEntry = unique(intent.shortEntry);
   intent.longExit = unique(intent.longExit);
@@ -2199,6 +2249,17 @@ function resolveRoles(
     intent.unrecognized.push(`risk ${intent.sizing.value}% per trade without a stop to size from`);
     intent.sizing = null;
   }
+}
+
+/** A condition as text with its keys sorted, so two spellings of one condition compare equal. */
+function canonical(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(canonical).join(",")}]`;
+  if (x && typeof x === "object")
+    return `{${Object.keys(x)
+      .sort()
+      .map((k) => `${k}:${canonical((x as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(x);
 }
 
 function reportLeftovers(cl: Clause, intent: Intent): void {

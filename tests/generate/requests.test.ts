@@ -402,7 +402,119 @@ const TABLE: [string, Want][] = [
     { sides: BOTH, stop: pct(1), target: pct(2) },
   ],
   ["20 ema / 50 ema cross long only w/ 2% tp and 1% sl", { sides: LONG, stop: pct(1), target: pct(2) }],
-  ["bollinger 20 2.5 mean reversion long, tp at middle band", { refused: /mean reversion/ }],
+  [
+    "bollinger 20 2.5 mean reversion long, tp at middle band",
+    {
+      sides: LONG,
+      has: [
+        /longCondition = close < bbLower/,
+        /longExitCondition = close > bbBasis/,
+        /ta\.bb\(close, bbLength, bbMult\)/,
+      ],
+    },
+  ],
+  ["bb mean reversion short only, 1% sl", { sides: SHORT, stop: pct(1), has: [/shortCondition = close > bbUpper/] }],
+  ["rsi mean reversion", { refused: /mean reversion to nothing named/ }],
+  ["ema 21 pullback long, stop below 1 atr", { refused: /pullback/ }],
+  [
+    "long when rsi crosses up 30, short when it crosses down 70, sl 2%, tp 4%",
+    {
+      sides: BOTH,
+      stop: pct(2),
+      target: pct(4),
+      has: [/ta\.crossover\(rsiValue, 30\)/, /ta\.crossunder\(rsiValue, 70\)/],
+    },
+  ],
+  [
+    "buy if 9ema > 21ema and close above vwap, sell if 9ema < 21ema",
+    { sides: LONG, has: [/ema9 > ema21 and close > vwapValue/, /longExitCondition = ema9 < ema21/] },
+  ],
+  [
+    "enter long when price closes above 20 ema and macd > 0, exit when price closes below 20 ema",
+    { sides: LONG, has: [/close > ema20 and macdLine > 0/, /longExitCondition = close < ema20/] },
+  ],
+  [
+    "short when rsi > 70 and price below 200 ema, cover when rsi < 30, sl 1.5%",
+    { sides: SHORT, stop: pct(1.5), has: [/shortCondition = rsiValue > 70 and close < ema200/] },
+  ],
+  [
+    "sma cross 10 and 50, long only, stoploss 3 percent, takeprofit 6 percent",
+    { sides: LONG, stop: pct(3), target: pct(6), has: [/ta\.crossover\(sma10, sma50\)/] },
+  ],
+  [
+    "EMA(12) crosses EMA(26) -> buy; opposite -> sell",
+    {
+      sides: LONG,
+      has: [/longCondition = ta\.crossover\(ema12, ema26\)/, /longExitCondition = ta\.crossunder\(ema12, ema26\)/],
+    },
+  ],
+  [
+    "rsi14 < 30 = buy, rsi14 > 70 = sell, trade 10:00-15:00 ET only",
+    { sides: LONG, session: { hours: "1000-1500", tz: NY }, has: [/rsiValue < 30/] },
+  ],
+  [
+    "bollinger mean reversion, buy below lower band, sell above upper band",
+    { sides: LONG, has: [/longCondition = close < bbLower\n/, /longExitCondition = close > bbUpper/] },
+  ],
+  [
+    "macd cross w/ 200ema filter, 2R target, 1 ATR stop, L/S",
+    { sides: BOTH, stop: atr(1), target: atr(2), has: [/ta\.crossover\(macdLine, signalLine\) and close > ema200/] },
+  ],
+  [
+    "adx above 20 and ema 10/30 crossover, tp 2%, sl 1%",
+    { sides: LONG, stop: pct(1), target: pct(2), has: [/ta\.crossover\(ema10, ema30\) and adx > 20/] },
+  ],
+  [
+    "go short on death cross, cover on golden cross",
+    {
+      sides: SHORT,
+      has: [/shortCondition = ta\.crossunder\(sma50, sma200\)/, /shortExitCondition = ta\.crossover\(sma50, sma200\)/],
+    },
+  ],
+  [
+    "breakout strategy: buy 20 bar high, sell 10 bar low, 2% risk per trade, 2 atr stop",
+    { sides: LONG, stop: atr(2), has: [/riskQty/, /ta\.crossover\(close, highest20\)/] },
+  ],
+  [
+    "stoch rsi oversold buy, overbought sell, only mondays to fridays",
+    { sides: LONG, session: { hours: "0000-0000", tz: "UTC", days: "23456" }, has: [/stochRsiK < 20/] },
+  ],
+  [
+    "rsi(2) below 5 buy, exit when close above 5 sma",
+    { sides: LONG, has: [/rsiValue < 5/, /longExitCondition = close > sma5/] },
+  ],
+  [
+    "hull 20 rising buy, falling sell",
+    { sides: LONG, has: [/hma20 > hma20\[1\]/, /longExitCondition = hma20 < hma20\[1\]/] },
+  ],
+  [
+    "ema9 crossover ema21 strategy with 1% trailing stop, session 0930-1100 new york, no trades on monday",
+    { sides: LONG, trail: pct(1), session: { hours: "0930-1100", tz: NY, days: "134567" } },
+  ],
+  ["supertrend buy signal, exit after 20 bars or 3% stop", { sides: LONG, stop: pct(3), maxBars: 20 }],
+  [
+    "price crosses above upper keltner channel go long, tp 2x atr, sl 1x atr",
+    { sides: LONG, stop: atr(1), target: atr(2), has: [/ta\.crossover\(close, kcUpper\)/] },
+  ],
+  ["vwap bounce long only, 0.5% sl", { sides: LONG, stop: pct(0.5), has: [/ta\.crossover\(close, vwapValue\)/] }],
+  [
+    "long only: ema 50 > ema 200 and rsi crosses above 40, trailing stop 3 atr, max 2 pyramiding",
+    {
+      sides: LONG,
+      trail: atr(3),
+      pyramiding: 2,
+      has: [/pyramiding = 2/, /ta\.crossover\(rsiValue, 40\) and ema50 > ema200/],
+    },
+  ],
+  [
+    "close above 50 day high buy, close below 20 day low exit",
+    { sides: LONG, has: [/close > highest50Day/, /close < lowest20Day/] },
+  ],
+  ["cci 14 < -150 buy, cci 14 > 150 sell, both ways", { sides: BOTH, has: [/cciValue < -150/, /cciValue > 150/] }],
+  [
+    "macd hist turns positive buy, turns negative sell",
+    { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },
+  ],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */

@@ -59,3 +59,29 @@ describe("the items of a tuple share one qualifier", () => {
     }
   });
 });
+
+describe("declaration arguments from const expressions", () => {
+  // indicator()/strategy() arguments must be const; a const ternary, comparison, `and`/`or` or
+  // math.min/max of constants is const in TradingView (their reference returns list "const"), but
+  // resin's declaration evaluator knew only literals, constants and arithmetic and refused them.
+  it("accepts ternaries, comparisons, and/or and math.min/max of constants", async () => {
+    const src =
+      "//@version=6\nconst bool DARK = true\nconst string T = DARK ? 'Dark' : 'Light'\n" +
+      "indicator('Theme ' + T, overlay = not DARK, precision = DARK ? 2 : 4, max_bars_back = math.max(100, 200), " +
+      "format = DARK and 1 < 2 ? format.price : format.volume)\nplot(close[DARK ? 1 : 2], 'p')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.meta).toMatchObject({
+      title: "Theme Dark",
+      overlay: false,
+      precision: 2,
+      max_bars_back: 200,
+      format: "price",
+    });
+    expect(r.series["p"]).toEqual(data.map((_, i) => (i >= 1 ? data[i - 1]!.close : null)));
+  });
+  it("still refuses an input in a declaration", async () => {
+    const r = await runBoth("//@version=6\nindicator('t', overlay = input.bool(true))\nplot(close)\n", data);
+    expect(r.error).toMatch(/overlay.*constant/);
+  });
+});

@@ -38,7 +38,9 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
   const slots: HoistedSlots = new Map();
   const none: Hoisted = { slots, release: () => {} };
   const k = ctx.kernels as Kernels | null;
-  if (!k || !k.x) return none;
+  // (k.module first: reading k.x would instantiate the run's own lazy instance, which the passes,
+  // run in the shared series instance, do not use; as compileProgram checks)
+  if (!k || !(k.module || k.x)) return none;
   const plan = new HoistPlan(prog);
   const found = hoistCandidates(prog, plan);
   if (!found.length) return none;

@@ -23,7 +23,7 @@ import {
   type TrialRecord,
 } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
-import { studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
+import { studyFullRunner, studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
 
 function loadFile(a: Args, file: string): Bar[] | string {
   const text = readText(file, "data file");
@@ -107,6 +107,13 @@ function printTable(res: OptimizeResult): void {
       `best #${res.best_index}: ${JSON.stringify(res.best_params)}  is ${fmt(res.best_is_score)}  oos ${fmt(res.best_oos_score)}`,
     );
   else console.log("best: none (no trial reached min_trades with a finite score)");
+  const full = res.best_result;
+  if (full?.strategy) {
+    const s = full.strategy.stats;
+    console.log(
+      `best re-run on all ${full.count} bars: ${full.strategy.trades.length} closed trades, ${full.strategy.open_trades.length} open, net profit ${fmt(s.net_profit)}, max drawdown ${fmt(s.max_drawdown)}${full.error ? `, error: ${full.error}` : ""}`,
+    );
+  }
   if (res.warning) console.log(`warning: ${res.warning}`);
 }
 
@@ -214,6 +221,8 @@ export async function execute(script: string, a: Args): Promise<number> {
       ),
       {
         concurrency: engine.concurrency,
+        // the winner again, in full, over the (first) data set's whole bars: best_result
+        fullRun: studyFullRunner(engine, { script: source, symbol: "CHART", options: { mode: "auto" } }),
         onProgress: (p) => {
           if (p.best_index !== null) {
             const t = p.best_index === p.trial.index ? p.trial : undefined;

@@ -14,7 +14,7 @@ import { createRng } from "./prng.js";
 import { createSampler, type Observation } from "./samplers.js";
 import type { Params } from "./space.js";
 import { OptimizeAbortedError } from "./errors.js";
-import type { OptimizeProgress, OptimizeResult, PreparedStudy } from "./study-types.js";
+import type { BestResult, FullRunner, OptimizeProgress, OptimizeResult, PreparedStudy } from "./study-types.js";
 import type { ScoredTrial } from "./trial-eval.js";
 
 /** A trial the sampler proposed, not yet evaluated. */
@@ -42,6 +42,8 @@ export interface DriveOptions {
    * their proposals are replayed (the Rng advances the same) and must match; they are not re-run.
    */
   prior?: readonly ScoredTrial[];
+  /** Re-runs the winner in full for the result's `best_result` (see OptimizeResult). */
+  fullRun?: FullRunner;
 }
 
 /** How many of the trials before `index` its proposal reads: those of the earlier generations. */
@@ -172,6 +174,23 @@ export async function driveStudy(
     best = updated.record.error ? null : updated;
   }
 
+  const warnings = [...study.warnings];
+  let bestResult: BestResult | null | undefined;
+  if (options.fullRun) {
+    bestResult = null;
+    if (best) {
+      try {
+        const { events: _events, ...full } = await options.fullRun(
+          { ...study.fixedInputs, ...best.record.params },
+          study.bars,
+        );
+        bestResult = full;
+      } catch (err) {
+        warnings.push(`the winner's full run failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
   return {
     sampler: study.sampler,
     objective: study.objective,
@@ -184,7 +203,8 @@ export async function driveStudy(
     best_oos_score: best ? best.record.oos_score : null,
     engine_runs: engineRuns,
     ms: Date.now() - started,
-    warning: study.warnings.length ? study.warnings.join("; ") : null,
+    warning: warnings.length ? warnings.join("; ") : null,
     parallelism: study.parallelism,
+    ...(bestResult !== undefined ? { best_result: bestResult } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // checked study. Their own module so the trial evaluator, the study driver and the study's checks
 // (study.ts) stand on them instead of on each other.
 
-import type { Bar, LibrarySource, Trade } from "../core/result.js";
+import type { Bar, LibrarySource, RunResult, Trade } from "../core/result.js";
 import type { SamplerName } from "./sampler.js";
 import type { ParamSpec, Params } from "./space.js";
 import type { ObjectiveName, TrialStatsJson } from "./stats.js";
@@ -91,6 +91,15 @@ export type TrialRunner = (
   range?: readonly [number, number],
 ) => Promise<TrialOutcome>;
 
+/**
+ * Runs the strategy once in full, as /run does (every result field, the host's usual broker settings):
+ * the study's winner over its whole data set, with its inputs (fixed_inputs and the best params).
+ */
+export type FullRunner = (inputs: Record<string, unknown>, bars: Bar[]) => Promise<RunResult>;
+
+/** The winner's full run as an optimize answer carries it: the run's result without the event array. */
+export type BestResult = Omit<RunResult, "events">;
+
 export interface TrialRecord {
   index: number;
   params: Params;
@@ -120,6 +129,13 @@ export interface OptimizeResult {
   warning: string | null;
   /** The generation size the proposals were drawn with (1: each trial sees every earlier one). */
   parallelism: number;
+  /**
+   * The winner re-run in full (trials are lean: they keep only what scoring reads) over the whole bars
+   * of the study's data set (the first one of several), with `inputs` = fixed_inputs + best_params:
+   * what /run with those inputs answers, without `events`. Null without a winner or when that run
+   * failed to run (the warning says why); absent when the host gave no full runner.
+   */
+  best_result?: BestResult | null;
 }
 
 export interface OptimizeProgress {
@@ -137,6 +153,8 @@ export interface StudyOptions {
    * sequential one for any value: only proposals that ignore earlier outcomes are made ahead.
    */
   concurrency?: number;
+  /** Re-runs the winner in full for `best_result` (see OptimizeResult). */
+  fullRun?: FullRunner;
 }
 
 /** A checked request, ready to run. */

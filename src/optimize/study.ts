@@ -191,6 +191,7 @@ export async function runStudy(
     batchSize: 1,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.fullRun ? { fullRun: options.fullRun } : {}),
   });
 }
 

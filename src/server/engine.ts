@@ -3,7 +3,7 @@
 // use the in-process engine below.
 
 import type { Bar, LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
-import type { PreparedStudy, TrialOutcome, TrialRunner } from "../optimize/index.js";
+import type { FullRunner, PreparedStudy, TrialOutcome, TrialRunner } from "../optimize/index.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
   shareBars,
@@ -151,6 +151,20 @@ export function createInProcessEngine(run: (job: RunJob) => Promise<RunResult> =
     ...(run === evaluateJob ? { trial: (job: TrialJob) => evaluateTrial(job) } : {}),
     concurrency: 1,
   };
+}
+
+/**
+ * The study winner's full run on an engine (the CLI's and /optimize's `best_result`): the trials'
+ * job with the run's usual broker (TradingView's trade limit applies as in /run) and without the
+ * order-event log, which the answer leaves out anyway.
+ */
+export function studyFullRunner(
+  engine: Engine,
+  job: Omit<RunJob, "data" | "broker">,
+  control?: RunControl,
+): FullRunner {
+  return (inputs, bars) =>
+    engine.run({ ...job, broker: { record_events: false }, options: { ...job.options, inputs }, data: bars }, control);
 }
 
 /**

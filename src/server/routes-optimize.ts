@@ -1,6 +1,7 @@
 // POST /optimize (service.md 2.3): schema, free-tier sizes, then the optimize module's checks and
 // study; trials run through the engine (spread over the worker pool in Node), each under the host's
-// run cap, and are cancelled when the client disconnects.
+// run cap, and are cancelled when the client disconnects. Trials are lean; the winner is re-run in
+// full for the answer's best_result (what /run with its inputs answers, without events).
 
 import type { Hono } from "hono";
 import {
@@ -13,7 +14,7 @@ import {
 } from "../optimize/index.js";
 import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
-import { studyTrialRunner, TRIAL_BROKER } from "./engine.js";
+import { studyFullRunner, studyTrialRunner, TRIAL_BROKER } from "./engine.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
 
@@ -34,21 +35,17 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
       }
       const symbol = body.symbol as string;
       const signal = c.req.raw.signal;
-      const trial = studyTrialRunner(
-        ctx.engine,
-        study,
-        {
-          script: study.script,
-          symbol,
-          broker: TRIAL_BROKER,
-          options: {
-            mode: "auto",
-            timeoutSeconds: ctx.maxRunSeconds,
-            ...(libraries.length ? { libraries } : {}),
-          },
+      const job = {
+        script: study.script,
+        symbol,
+        options: {
+          mode: "auto" as const,
+          timeoutSeconds: ctx.maxRunSeconds,
+          ...(libraries.length ? { libraries } : {}),
         },
-        { signal },
-      );
+      };
+      const trial = studyTrialRunner(ctx.engine, study, { ...job, broker: TRIAL_BROKER }, { signal });
+      const fullRun = studyFullRunner(ctx.engine, job, { signal });
       const runner: TrialRunner = (inputs, bars, range) =>
         trial(inputs, bars, range).catch((err: unknown) => {
           // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
@@ -59,7 +56,7 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
         });
       let result;
       try {
-        result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal });
+        result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal, fullRun });
       } catch (err) {
         if (err instanceof OptimizeAbortedError)
           throw new ApiError(499, "CLIENT_CLOSED", "the study was cancelled (client disconnected)");

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runSubcommand } from "../../src/cli/index.js";
+import { Runtime } from "../../src/runtime/index.js";
+import { randomWalkBars } from "../../src/runtime/synthetic.js";
 
 const command = (argv: string[]) => runSubcommand("optimize", argv);
 
@@ -139,5 +141,29 @@ describe("resin optimize", () => {
     expect(res.trials).toHaveLength(4);
     expect(Object.keys(res.trials[0].params).sort()).toEqual(["Fast", "Slow"]);
     expect(res.engine_runs).toBe(4 * (2 + 1));
+  });
+
+  it("--json carries the winner re-run in full over all the bars: what a run with its inputs gives", async () => {
+    const args = [STRATEGY, "--trials", "5", "--seed", "3", "--bars", "300", "--min-trades", "1", "--json"];
+    expect(await command(args)).toBe(0);
+    const res = JSON.parse(out.join(""));
+    expect(res.best_params).not.toBeNull();
+    const full = res.best_result;
+    expect(full.count).toBe(300);
+    expect(full.events).toBeUndefined();
+    expect(full.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(res.best_params.Fast);
+    // the run `resin run --inputs` (the library Runtime) makes with the winner's inputs
+    const direct = await new Runtime("CHART", {}).run(
+      `//@version=6\nstrategy("Cross")\nfast = input.int(3, "Fast", minval=2, maxval=10)\nslow = input.int(12, "Slow", minval=8, maxval=30)\nf = ta.sma(close, fast)\ns = ta.sma(close, slow)\nif ta.crossover(f, s)\n    strategy.entry("L", strategy.long)\nif ta.crossunder(f, s)\n    strategy.close("L")\n`,
+      randomWalkBars(300),
+      { mode: "auto", inputs: res.best_params },
+    );
+    expect(full.strategy.trades.length).toBeGreaterThan(0);
+    expect(full.strategy).toEqual(JSON.parse(JSON.stringify(direct.strategy)));
+    // the trial's in-sample stats are a slice of the same run: its trades are among the full run's
+    expect(res.trials[res.best_index].is_stats.trades).toBeLessThanOrEqual(full.strategy.trades.length);
+    out.length = 0;
+    expect(await command(args.slice(0, -1))).toBe(0);
+    expect(out.join("\n")).toMatch(/best re-run on all 300 bars: \d+ closed trades, \d+ open, net profit /);
   });
 });

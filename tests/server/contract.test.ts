@@ -388,6 +388,7 @@ describe("POST /optimize", () => {
       "ms",
       "warning",
       "parallelism",
+      "best_result",
     ]);
     expect(j).toMatchObject({
       status: "success",
@@ -413,9 +414,15 @@ describe("POST /optimize", () => {
     const bestLen = Math.max(...j.trials.map((t: { params: { Length: number } }) => t.params.Length));
     expect(j.best_params).toEqual({ Length: bestLen });
     expect(j.best_oos_score).not.toBeNull();
+    // (the winner's full run is not a trial's engine run)
     expect(j.engine_runs).toBe(201);
+    // then the winner once more, in full: every bar, the usual broker without the event log
     const last = engine.jobs[engine.jobs.length - 1]!;
     expect(last.options).toMatchObject({ mode: "auto", inputs: { Other: 1, Length: bestLen } });
+    expect(last.data).toHaveLength(base.data.length);
+    expect(last.broker).toEqual({ record_events: false });
+    expect(j.best_result.strategy.trades).toHaveLength(base.data.length);
+    expect(j.best_result.events).toBeUndefined();
   });
 });
 

@@ -106,17 +106,23 @@ describe("real runs", () => {
     expect(res.json.trials.every((t: { error: string | null }) => t.error === null)).toBe(true);
     expect(res.json.trials.some((t: { is_stats: { trades: number } }) => t.is_stats.trades > 0)).toBe(true);
     expect(res.json.engine_runs).toBe(12);
-    if (res.json.best_params) {
-      // The winner re-runs through /run with its params as inputs.
-      const rerun = await post(server.url, "/run", {
-        script: CROSS_STRATEGY,
-        data: BARS,
-        inputs: res.json.best_params,
-      });
-      expect(rerun.status).toBe(200);
-      expect(rerun.json.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(
-        res.json.best_params.Fast,
-      );
-    }
+    expect(res.json.best_params).not.toBeNull();
+    // The winner re-runs through /run with its params as inputs, and the answer already carries that
+    // run (best_result: the study's whole bars, every field but the event array).
+    const rerun = await post(server.url, "/run", {
+      script: CROSS_STRATEGY,
+      data: BARS,
+      inputs: res.json.best_params,
+      mode: "auto",
+    });
+    expect(rerun.status).toBe(200);
+    expect(rerun.json.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(res.json.best_params.Fast);
+    const full = res.json.best_result;
+    expect(full.events).toBeUndefined();
+    expect(full.count).toBe(BARS.length);
+    expect(full.strategy.trades.length).toBeGreaterThan(0);
+    const { status: _s, run_id: _r, profile: _p, events: _e, ...fromRun } = rerun.json;
+    const { run_id: _r2, profile: _p2, ...fromStudy } = full;
+    expect(fromStudy).toEqual(fromRun);
   });
 });

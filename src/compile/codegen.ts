@@ -483,12 +483,15 @@ class Gen {
     }
   }
 
-  /** String `+`, na if either side is; past TradingView's 40,960 characters a runtime error (as the interpreter). */
+  /**
+   * String `+`: an na side adds nothing, na only when both are (as the interpreter); past TradingView's
+   * 40,960 characters a runtime error.
+   */
   private strConcat(a: string, b: string): string {
     const x = this.temp(),
       y = this.temp();
     const tooLong = `K${this.ref("strTooLong", { k: "value", v: stringTooLong })}`;
-    return `(${x} = ${a}, ${y} = ${b}, ${x} === null || ${y} === null ? null : (${x} = ${x} + ${y}).length > ${MAX_STRING_LENGTH} ? ${tooLong}(ctx, ${x}.length) : ${x})`;
+    return `(${x} = ${a}, ${y} = ${b}, ${x} === null ? ${y} : ${y} === null ? ${x} : (${x} = ${x} + ${y}).length > ${MAX_STRING_LENGTH} ? ${tooLong}(ctx, ${x}.length) : ${x})`;
   }
 
   /** v6 bools are never na: a bool variable turns any non-bool value into `=== true`. */

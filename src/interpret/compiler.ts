@@ -607,7 +607,7 @@ export class Compiler {
       return () => {
         const a = l(),
           b = r();
-        return a === null || b === null ? null : concatChecked(a as string, b as string);
+        return concatNa(a as string | null, b as string | null);
       };
     const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
     switch (e.op) {
@@ -1104,6 +1104,16 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
   };
 }
 
+/**
+ * String `+` with na: an na side adds nothing ("string literal"[20] + ", more text" is ", more text", the v6
+ * migration guide's v5 example); na only when both sides are.
+ */
+function concatNa(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return concatChecked(a, b);
+}
+
 /** String `+`: TradingView's 40,960-character limit is a runtime error (a length compare only). */
 function concatChecked(a: string, b: string): string {
   const s = a + b;
@@ -1117,7 +1127,7 @@ function combine(op: string, intDiv: boolean, str: boolean): Op | null {
     case ":=":
       return null;
     case "+=":
-      return str ? (a, b) => (a === null || b === null ? null : concatChecked(a, b)) : (a, b) => a + b;
+      return str ? (a, b) => concatNa(a, b) : (a, b) => a + b;
     case "-=":
       return (a, b) => a - b;
     case "*=":

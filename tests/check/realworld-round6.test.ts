@@ -85,3 +85,28 @@ describe("declaration arguments from const expressions", () => {
     expect(r.error).toMatch(/overlay.*constant/);
   });
 });
+
+describe("string + na", () => {
+  // The v6 migration guide's v5 example: `labelText = "string literal"[20]` is na on the last bar and
+  // "Label output will only show ', more text' in v5, since labelText is na": an na side of a string `+`
+  // adds nothing. resin made the whole result na (a label's text vanished when one part was na).
+  it("an na side adds nothing, in + and +=; na + na stays na", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nstring s = na\nstring country = bar_index % 2 == 0 ? na : 'US'\n" +
+      "a = 'x' + s\nb = s + 'y'\nc = 'Country: ' + country\nstring d = 'p'\nd += s\nd += 'q'\ne = s + s\n" +
+      "plot(str.length(a), 'a')\nplot(str.length(b), 'b')\nplot(str.length(c), 'c')\nplot(str.length(d), 'd')\nplot(na(e) ? 1 : 0, 'e')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["a"]).toEqual(data.map(() => 1));
+    expect(r.series["b"]).toEqual(data.map(() => 1));
+    expect(r.series["c"]).toEqual(data.map((_, i) => (i % 2 === 0 ? 9 : 11)));
+    expect(r.series["d"]).toEqual(data.map(() => 2));
+    expect(r.series["e"]).toEqual(data.map(() => 1));
+  });
+  it("v5: the history of a string literal is na before the script's start and concatenates as nothing", async () => {
+    const src = "//@version=5\nindicator('t')\nlbl = 'abc'[3] + ', tail'\nplot(str.length(lbl), 'n')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["n"]).toEqual(data.map((_, i) => (i < 3 ? 6 : 9)));
+  });
+});

@@ -182,6 +182,10 @@ export class Compiler {
           if (fused) return fused;
         }
         if (!op) return () => (vals[slot] = value());
+        if (vals === (this.nums as unknown) && !s.str && (s.op === "+=" || s.op === "-=" || s.op === "*=")) {
+          const arith = this.compoundStore(s.op, slot, s.value, value, wantValue);
+          if (arith) return arith;
+        }
         return () => (vals[slot] = op(vals[slot], value()));
       }
       case "fassign": {
@@ -252,6 +256,18 @@ export class Compiler {
             const i = ctx.barIndex - n;
             return i >= 0 ? col[i] : NaN;
           };
+        const offSlot = this.slotOf(e.off);
+        if (offSlot !== undefined) {
+          // `high[i]` with a numeric variable as the offset (a loop counter): read it here, no closure
+          const N = this.nums;
+          return () => {
+            const k = N[offSlot]!;
+            if (k !== k) return NaN;
+            if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
+            const i = ctx.barIndex - k;
+            return i >= 0 && i <= ctx.barIndex ? col[i] : NaN;
+          };
+        }
         const off = this.expr(e.off);
         return () => {
           const k = off() as number;
@@ -453,6 +469,46 @@ export class Compiler {
     return (wantValue ? fusedStore : fusedStoreVoid)(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
   }
 
+  /**
+   * `x += y` (-=, *=) on a numeric variable as one closure, without the shared operator function
+   * (a call site every compound assignment of the program goes through); a numeric variable operand
+   * is read in place. Same reads in the same order: x, then y.
+   */
+  private compoundStore(op: string, slot: number, valueE: RExpr, value: Fn, wantValue: boolean): Fn | null {
+    const N = this.nums;
+    const from = this.slotOf(valueE);
+    if (from !== undefined) {
+      if (wantValue) return null;
+      if (op === "+=")
+        return () => {
+          N[slot] = N[slot]! + N[from]!;
+        };
+      if (op === "-=")
+        return () => {
+          N[slot] = N[slot]! - N[from]!;
+        };
+      return () => {
+        N[slot] = N[slot]! * N[from]!;
+      };
+    }
+    if (wantValue) {
+      if (op === "+=") return () => (N[slot] = N[slot]! + (value() as number));
+      if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
+      return () => (N[slot] = N[slot]! * (value() as number));
+    }
+    if (op === "+=")
+      return () => {
+        N[slot] = N[slot]! + (value() as number);
+      };
+    if (op === "-=")
+      return () => {
+        N[slot] = N[slot]! - (value() as number);
+      };
+    return () => {
+      N[slot] = N[slot]! * (value() as number);
+    };
+  }
+
   /** `N[slot] = <slot or constant>` as one closure (e.g. a declaration of a hoisted ta.* call). */
   private copyStore(e: RExpr, slot: number, wantValue: boolean): Fn | null {
     const N = this.nums;
@@ -531,9 +587,22 @@ export class Compiler {
       if (n > mask) throw new Error(`internal: history ring of '${v.name}' too short`);
       return () => (n <= ring.count ? buf[(ring.count - n) & mask] : na);
     }
-    const off = this.expr(offE);
     const ctx = this.ctx;
     const cap = historyCap(mask);
+    const offSlot = this.slotOf(offE);
+    if (offSlot !== undefined) {
+      // `src[i]` with a numeric variable as the offset (a loop counter): read it here, no closure
+      const N = this.nums;
+      return () => {
+        const k = N[offSlot]!;
+        if (k !== k) return na;
+        if (k === 0) return current();
+        if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${v.name}'`);
+        if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
+        return k <= ring.count ? buf[(ring.count - k) & mask] : na;
+      };
+    }
+    const off = this.expr(offE);
     return () => {
       const k = off() as number;
       if (k !== k) return na;
@@ -684,6 +753,8 @@ export class Compiler {
     const ctx = this.ctx;
     // request.security: the expression is evaluated in the requested context (security.ts)
     if (SECURITY_CALLS.has(e.name)) return compileSecurity(e, this.prog, ctx, (x) => this.expr(x));
+    const extreme = this.extremeCall(e);
+    if (extreme) return extreme;
     const direct = this.directCall(e);
     if (direct) return direct;
     const impl = e.def.impl;
@@ -804,6 +875,29 @@ export class Compiler {
     return () => {
       for (let j = 0; j < m; j++) args[at[j]!] = get[j]!();
       return impl(ctx, args, site);
+    };
+  }
+
+  /**
+   * math.max/math.min of two numbers (the compile backend inlines them the same way): na if either
+   * is, else the greater (smaller) one, ties keeping the first; no argument array. A numeric
+   * variable operand is read in place.
+   */
+  private extremeCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    if ((e.name !== "math.max" && e.name !== "math.min") || e.order !== undefined || e.args.length !== 2) return null;
+    const [a, b] = e.args;
+    if (!a || !b || !isIntOrFloat(a) || !isIntOrFloat(b)) return null;
+    const N = this.nums;
+    const sa = this.slotOf(a);
+    const fa = sa === undefined ? this.expr(a) : null;
+    const sb = this.slotOf(b);
+    const fb = sb === undefined ? this.expr(b) : null;
+    const max = e.name === "math.max";
+    return () => {
+      const r = fa === null ? N[sa!]! : (fa() as number);
+      const v = fb === null ? N[sb!]! : (fb() as number);
+      if (r !== r || v !== v) return NaN;
+      return (max ? v > r : v < r) ? v : r;
     };
   }
 
@@ -1046,6 +1140,10 @@ function arrayFastPath(
  * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
  * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).
  */
+function isIntOrFloat(e: RExpr): boolean {
+  return e.t.name === "int" || e.t.name === "float";
+}
+
 export function givenInOrder(e: Extract<RExpr, { k: "call" }>): boolean {
   if (e.order === undefined) return true;
   let last = -1;

@@ -517,7 +517,7 @@ type HostProcess = {
  * The JavaScript heap's used bytes, or null where the host cannot tell. v8.getHeapStatistics()
  * reads the same figure as process.memoryUsage().heapUsed (V8's used_heap_size) without the resident
  * set size memoryUsage also reads from the OS: about 2 µs a probe instead of tens to hundreds of µs
- * in a large process. Hosts without node:v8 (older Node, Deno, Bun) keep memoryUsage.
+ * in a large process. Hosts without process.getBuiltinModule or a working node:v8 keep memoryUsage.
  */
 function heapUsedReader(): (() => number) | null {
   const proc = (globalThis as { process?: HostProcess }).process;
@@ -527,7 +527,8 @@ function heapUsedReader(): (() => number) | null {
       | { getHeapStatistics?: () => { used_heap_size: number } }
       | undefined;
     const stats = v8?.getHeapStatistics;
-    if (typeof stats === "function" && typeof stats().used_heap_size === "number") return () => stats().used_heap_size;
+    // (a stub node:v8 reporting 0 would leave the heap uncounted: memoryUsage then)
+    if (typeof stats === "function" && stats().used_heap_size > 0) return () => stats().used_heap_size;
   } catch {
     // a host whose getBuiltinModule throws: the fallback below
   }

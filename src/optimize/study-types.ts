@@ -91,14 +91,18 @@ export type TrialRunner = (
   range?: readonly [number, number],
 ) => Promise<TrialOutcome>;
 
+/** The winner's full run as an optimize answer carries it: the run's result without the event array. */
+export type BestResult = Omit<RunResult, "events">;
+
 /**
  * Runs the strategy once in full, as /run does (every result field, the host's usual broker settings):
  * the study's winner over its whole data set, with its inputs (fixed_inputs and the best params).
+ * Its events, if any, are dropped.
  */
-export type FullRunner = (inputs: Record<string, unknown>, bars: Bar[]) => Promise<RunResult>;
-
-/** The winner's full run as an optimize answer carries it: the run's result without the event array. */
-export type BestResult = Omit<RunResult, "events">;
+export type FullRunner = (
+  inputs: Record<string, unknown>,
+  bars: Bar[],
+) => Promise<BestResult & { events?: RunResult["events"] }>;
 
 export interface TrialRecord {
   index: number;

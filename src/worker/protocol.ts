@@ -209,6 +209,37 @@ function numericColumn(cells: readonly unknown[]): Float64Array | null {
   return out;
 }
 
+/**
+ * The inverse of packSeries, for a result that leaves the page (an optimize answer's best_result):
+ * packed columns back to arrays, NaN as null (na, as a JSON result has it), and `plots` as the first
+ * series again.
+ */
+export function unpackSeries(packed: PackedRunResult): Omit<RunResult, "events"> & { events?: RunResult["events"] } {
+  const unpack = (col: SeriesColumn): (number | string | boolean | null)[] =>
+    col instanceof Float64Array ? Array.from(col, (v) => (v === v ? v : null)) : [...col];
+  const { plot_ohlc, worker_ms: _w, plots: _p, ...rest } = packed;
+  const series: Record<string, (number | string | boolean | null)[]> = {};
+  for (const [title, col] of Object.entries(packed.series)) series[title] = unpack(col);
+  const first = Object.keys(series)[0];
+  const out: Omit<RunResult, "events"> & { events?: RunResult["events"] } = {
+    ...rest,
+    series,
+    plots: first !== undefined ? series[first]! : [],
+  };
+  if (plot_ohlc) {
+    out.plot_ohlc = {};
+    for (const [title, o] of Object.entries(plot_ohlc))
+      out.plot_ohlc[title] = {
+        ...o,
+        open: unpack(o.open),
+        high: unpack(o.high),
+        low: unpack(o.low),
+        close: unpack(o.close),
+      } as NonNullable<RunResult["plot_ohlc"]>[string];
+  }
+  return out;
+}
+
 /** Drops what an optimize trial does not need so the reply stays small. */
 export function leanResult(result: RunResult): PackedRunResult {
   return {

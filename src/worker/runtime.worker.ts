@@ -131,6 +131,7 @@ const api = {
       (r) => evaluate(r, true).then((res) => trialOutcome(trialReply(res, 0).reply)),
       () => cancelled,
       report,
+      (r) => evaluate(r),
     );
     await Promise.all(delivered);
     return result;

@@ -9,7 +9,7 @@ import {
   type TrialOutcome,
   type TrialRecord,
 } from "../optimize/index.js";
-import type { Bar } from "../core/result.js";
+import type { Bar, RunResult } from "../core/result.js";
 import type { PackedBars, TrialRequest } from "./protocol.js";
 
 export interface StudyRequest extends Omit<OptimizeRequest, "data"> {
@@ -30,6 +30,8 @@ export async function runStudyInWorker(
   run: (r: TrialRequest) => Promise<TrialOutcome>,
   isCancelled: () => boolean,
   onProgress?: (p: StudyProgress) => void,
+  /** A whole run (every result field): the winner over the whole set, for best_result. */
+  runFull?: (r: TrialRequest) => Promise<RunResult>,
 ): Promise<OptimizeResult> {
   const { barsKey, ...rest } = req;
   const times = bars.time;
@@ -57,6 +59,18 @@ export async function runStudyInWorker(
   };
   return optimize({ ...rest, data: bars }, runner, {
     signal: controller.signal,
+    ...(runFull
+      ? {
+          fullRun: (inputs: Record<string, unknown>) =>
+            runFull({
+              source: req.script,
+              barsKey,
+              options: { inputs, mode: "auto" },
+              symbol: req.symbol ?? undefined,
+              runtime: { broker: { record_events: false } },
+            }),
+        }
+      : {}),
     onProgress: (p) => onProgress?.({ done: p.completed, total: p.total, trial: p.trial }),
   });
 }

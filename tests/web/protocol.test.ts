@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cloneBars, leanResult, packBars, packSeries, toColumnar } from "../../src/worker/protocol.js";
+import { cloneBars, leanResult, packBars, packSeries, toColumnar, unpackSeries } from "../../src/worker/protocol.js";
 import { indexOfTime } from "../../web/src/engines/optimize-loop.js";
 import { barsToRows } from "../../web/src/engines/http.js";
 import { makeXResolver } from "../../web/src/chart/drawings.js";
@@ -52,6 +52,17 @@ describe("worker protocol", () => {
     expect(Array.from(o.high as Float64Array)).toEqual([3, NaN]);
     expect(o.wickcolor).toEqual(["#FF0000", null]);
     expect(transfer).toHaveLength(5); // series c + four price columns
+  });
+
+  it("unpacks a packed result back to its JSON form (na as null, plots as the first series)", () => {
+    const result = {
+      series: { a: [1, null, 3], bg: ["#FF0000", null, null], empty: [null, null, null] },
+      plots: [1, null, 3],
+      plot_ohlc: { c: { open: [1, null, 2], high: [3, null, 4], low: [0.5, null, 1], close: [2, null, 3] } },
+      events: [],
+    };
+    const { packed } = packSeries(result as never);
+    expect(JSON.parse(JSON.stringify(unpackSeries(packed)))).toEqual(result);
   });
 
   it("lean results drop what trials do not need", () => {

@@ -2,7 +2,7 @@
 
 import * as Comlink from "comlink";
 import { PIPELINE_DEPTH, WorkerPool, defaultPoolSize } from "../../../src/worker/pool.js";
-import { trialOutcome, type PackedRunResult, type TrialReply } from "../../../src/worker/protocol.js";
+import { trialOutcome, unpackSeries, type PackedRunResult, type TrialReply } from "../../../src/worker/protocol.js";
 import type { StudyProgress } from "../../../src/worker/study.js";
 import { clientSideOptimize } from "./optimize-loop.js";
 import type { Engine, EngineRunRequest, OptimizeProgress, OptimizeRequest, OptimizeResult } from "./types.js";
@@ -104,7 +104,22 @@ export class BrowserEngine implements Engine {
           { pipeline: true, deadlineMs: PIPELINE_DEPTH * RUN_DEADLINE_MS },
         );
       },
-      { concurrency, signal },
+      {
+        concurrency,
+        signal,
+        // the winner over the whole data set, as the chart runs it: the answer's best_result
+        fullRun: async (inputs) =>
+          unpackSeries(
+            await this.run({
+              source: req.script,
+              data: req.data,
+              symbol: req.symbol,
+              inputs,
+              profiler: false,
+              mode: "auto",
+            }),
+          ),
+      },
       onProgress,
     );
   }

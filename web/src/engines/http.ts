@@ -1,7 +1,7 @@
 // The HTTP engine: the resin server's /run and /optimize (service.md 2.1, 2.3). The edge engine
 // reuses `postRun` against the edge worker's /run.
 
-import type { PackedRunResult } from "../../../src/worker/protocol.js";
+import { unpackSeries, type PackedRunResult } from "../../../src/worker/protocol.js";
 import type { PackedBars } from "../../../src/worker/protocol.js";
 import { clientSideOptimize } from "./optimize-loop.js";
 import {
@@ -160,7 +160,19 @@ export class EdgeEngine extends HttpEngine {
           from,
           to,
         ),
-      { concurrency: 4, signal },
+      {
+        concurrency: 4,
+        signal,
+        // the winner over the whole data set through the edge's /run: the answer's best_result
+        fullRun: async (inputs) =>
+          unpackSeries(
+            await postRun(
+              this.target,
+              { source: req.script, data: req.data, symbol: req.symbol, inputs, profiler: false, mode: "interpret" },
+              signal,
+            ),
+          ),
+      },
       onProgress,
     );
   }

@@ -4,6 +4,7 @@
 import {
   optimize,
   OptimizeError,
+  type FullRunner,
   type OptimizeProgress as StudyProgress,
   type TrialOutcome,
 } from "../../../src/optimize/index.js";
@@ -25,10 +26,18 @@ export function indexOfTime(times: Float64Array, t: number): number {
   return lo;
 }
 
+/**
+ * The study on the page. `opts.fullRun` runs the winner once more over the whole data set (the
+ * answer's best_result, as /optimize and `resin optimize` carry it).
+ */
 export async function clientSideOptimize(
   req: OptimizeRequest,
   runSlice: SliceRunner,
-  opts: { concurrency: number; signal: AbortSignal },
+  opts: {
+    concurrency: number;
+    signal: AbortSignal;
+    fullRun?: (inputs: Record<string, unknown>) => ReturnType<FullRunner>;
+  },
   onProgress: (p: OptimizeProgress) => void,
 ): Promise<OptimizeResult> {
   const times = req.data.bars.time;
@@ -40,9 +49,11 @@ export async function clientSideOptimize(
   };
   const { data, ...rest } = req;
   try {
+    const fullRun = opts.fullRun;
     const result = await optimize({ ...rest, data: data.bars }, runner, {
       signal: opts.signal,
       concurrency: opts.concurrency,
+      ...(fullRun ? { fullRun: (inputs: Record<string, unknown>) => fullRun(inputs) } : {}),
       onProgress: (p: StudyProgress) => onProgress({ done: p.completed, total: p.total, trial: p.trial }),
     });
     return result as unknown as OptimizeResult;

@@ -550,6 +550,14 @@ export function emit(intent: Intent): string {
         b.orders.push(ifStmt(exit, body2));
       }
     }
+    if (intent.flatAtDayEnd && (longEntry || shortEntry)) {
+      // flat by the end of the day: the session's last bar closes everything at its own close
+      b.orders.push(
+        ifStmt(dotted("session.islastbar"), [
+          exprStmt(call("strategy.close_all", [], { comment: str("End of day"), immediately: bool(true) })),
+        ]),
+      );
+    }
     if (intent.maxBars !== null && (longEntry || shortEntry)) {
       // "exit after 10 bars": the close order goes in on the bar before, so it fills at the open 10 bars after the entry's
       const n = b.intInput("maxBarsInTrade", intent.maxBars, "Exit after bars");

@@ -105,6 +105,8 @@ export interface Intent {
   pyramiding: number | null;
   /** Close a position this many bars after its entry ("exit after 10 bars"). */
   maxBars: number | null;
+  /** Flat at the end of each day ("flat by eod", "no overnight positions"): closed on the session's last bar. */
+  flatAtDayEnd: boolean;
   alerts: boolean;
   /**
    * Conditions the request asked to be alerted on, apart from any trade ("alert when rsi crosses
@@ -144,6 +146,7 @@ export function emptyIntent(): Intent {
     sizing: null,
     pyramiding: null,
     maxBars: null,
+    flatAtDayEnd: false,
     alerts: false,
     alertRules: [],
     namedPlots: [],
@@ -181,6 +184,8 @@ export interface Expectations {
   pyramiding: number | null;
   /** No trade held longer than this many bars. */
   maxBars: number | null;
+  /** No trade held overnight (entry and exit on the same day of the sample bars, which are UTC). */
+  flatAtDayEnd: boolean;
 }
 
 export function expectationsOf(intent: Intent): Expectations {
@@ -196,6 +201,7 @@ export function expectationsOf(intent: Intent): Expectations {
     sampleTimeframe: !intent.session && hasCalendarWindow(intent) ? "D" : "15",
     pyramiding: intent.pyramiding,
     maxBars: intent.maxBars,
+    flatAtDayEnd: intent.flatAtDayEnd,
   };
 }
 

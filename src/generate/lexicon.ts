@@ -45,7 +45,8 @@ export const VOCABULARY = new Set(
    make create write give please can you using use based
    fast slow default
    pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
-   weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite`
+   weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite back
+   eod flat overnight intraday`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -165,6 +166,12 @@ function spellOut(text: string, slots: Slots): string {
   s = s.replace(/\b(?:turns?|turning|goes|flips?)\s+(positive|negative)\b/g, (_w, sign) =>
     sign === "positive" ? " crosses above 0 " : " crosses below 0 ",
   );
+  // "end of day", "end-of-day", "session end", "end of session", "market close": one word
+  s = s
+    .replace(/\bend[- ]of[- ](?:the[- ])?(?:day|session|trading day)\b/g, " eod ")
+    .replace(/\b(?:session|market|day)\s+(?:end|close)\b/g, " eod ");
+  // "crosses back below": the direction is what counts
+  s = s.replace(/\bback\s+(?=(?:above|below|over|under|up|down|into|inside)\b)/g, "");
   // "L/S", "l&s": both sides
   s = s.replace(/\bl\s*[/&]\s*s\b/g, " long short ");
   s = s.replace(/\b(?:x|cross)[- ]?over\b/g, " crossover ").replace(/\b(?:x|cross)[- ]?under\b/g, " crossunder ");
@@ -241,7 +248,15 @@ const SHORT_TARGETS = new Set([
 ]);
 
 /** Short typos no edit distance can tell from other short words. */
-const SHORT_TYPOS: Record<string, string> = { sel: "sell", lng: "long", shrt: "short", byu: "buy", biy: "buy" };
+const SHORT_TYPOS: Record<string, string> = {
+  sel: "sell",
+  lng: "long",
+  shrt: "short",
+  byu: "buy",
+  biy: "buy",
+  los: "loss",
+  tgt: "target",
+};
 
 /**
  * The unique vocabulary word nearest to `w` (1 edit up to 6 letters, 2 beyond), else null. Of the

@@ -30,6 +30,7 @@ Rules:
 - Days ruled out ("no trades fridays") are a session filter on days: time(timeframe.period, "0000-0000:123457") (1 = Sunday ... 7 = Saturday).
 - "exit after N bars": strategy.close_all() once bar_index - strategy.opentrades.entry_bar_index(0) >= N - 1, so the trade closes N bars after its entry.
 - "pyramiding N": strategy(..., pyramiding = N).
+- "flat by end of day" / "no overnight positions": if session.islastbar, strategy.close_all(immediately = true).
 - "slope up"/"rising": the series above its value one bar back (x > x[1]).
 - Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no other symbols.`;
 
@@ -74,6 +75,7 @@ export function builtinsFor(text: string, intent: Intent, previous?: string): st
   if (intent.session) names.add("time").add("input.session");
   if (series.some((s) => (s.kind === "ma" || s.kind === "channel") && s.timeframe)) names.add("request.security");
   if (intent.maxBars !== null) names.add("strategy.close_all").add("strategy.opentrades.entry_bar_index");
+  if (intent.flatAtDayEnd) names.add("strategy.close_all");
   if (intent.dateRange) names.add("timestamp");
   if (intent.alerts) names.add("alert");
   names.add("plot");

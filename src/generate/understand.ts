@@ -149,7 +149,7 @@ const FILLER = new Set(
   `when if while then only trade trading with using use based make create write give can you script system bot
    strategy indicator study backtest signal signals line lines period periods length bar bars candle candles
    is are on at so go get out enter entry entries position positions rule rules setup simple basic classic send
-   price level levels value values default fast slow crossing cross crosses crossover dip dips algo`.split(/\s+/),
+   price level levels value values default fast slow crossing cross crosses crossover dip dips algo back`.split(/\s+/),
 );
 
 // ---------------------------------------------------------------- helpers
@@ -624,6 +624,56 @@ function readMaxBars(cl: Clause, intent: Intent): void {
   }
 }
 
+/**
+ * "flat by eod", "close all positions at the end of the day", "exit at market close", "no overnight
+ * positions", "no overnight holds": every position is closed on the last bar of the day.
+ */
+function readDayEnd(cl: Clause, intent: Intent): void {
+  const said = (): void => {
+    if (!intent.flatAtDayEnd)
+      intent.understood.push("flat at the end of the day: positions close on the day's last bar");
+    intent.flatAtDayEnd = true;
+  };
+  for (let i = 0; i < cl.toks.length; i++) {
+    if (cl.is(i, "eod")) {
+      let start = i;
+      while (
+        cl.is(
+          start - 1,
+          "flat",
+          "by",
+          "at",
+          "before",
+          "close",
+          "exit",
+          "all",
+          "position",
+          "positions",
+          "trades",
+          "trade",
+          "out",
+          "on",
+          "the",
+          "get",
+          "go",
+          "every",
+        )
+      )
+        start--;
+      // a bare "eod" needs a word saying what to do there ("flat", "close", "exit", "out")
+      const verb = range(start, i - 1).some((j) => cl.is(j, "flat", "close", "exit", "out"));
+      if (!verb) continue;
+      cl.use(...range(start, i));
+      said();
+    } else if (cl.is(i, "overnight") && cl.is(i - 1, "no", "never")) {
+      let end = i;
+      while (cl.is(end + 1, "position", "positions", "holds", "hold", "holding", "trades", "trade")) end++;
+      cl.use(...range(i - 1, end));
+      said();
+    }
+  }
+}
+
 function readSizing(cl: Clause, intent: Intent): void {
   for (let i = 0; i < cl.toks.length; i++) {
     const v = cl.num(i);
@@ -884,7 +934,7 @@ function sourceAfter(cl: Clause, i: number): { field: PriceField; end: number } 
 }
 
 class RuleReader {
-  readonly defaults: string[] = [];
+  defaults: string[] = [];
   band: BandContext | null = null;
   macd: { fast: number; slow: number; signal: number } | null = null;
   stoch: { length: number; rsiLength?: number } | null = null;
@@ -1147,6 +1197,11 @@ class RuleReader {
       const lengths = (before.values.length ? before.values : after.values).filter(
         (v) => Number.isInteger(v) && v >= 1,
       );
+      // "3 ema crossover" counts averages more often than it gives a length of 3: asked, not guessed
+      if (before.values.length === 1 && before.values[0]! <= 3)
+        this.intent.unrecognized.push(
+          `'${before.values[0]} ${cl.word(i) ?? ma.fn}': ${before.values[0]} averages or a length of ${before.values[0]}? give the lengths (e.g. '${ma.fn} 5/10/20')`,
+        );
       const end = before.values.length ? ma.end : Math.max(ma.end, after.end);
       const src = sourceAfter(cl, end);
       const source = src?.field ?? "close";
@@ -1308,7 +1363,10 @@ class RuleReader {
       const after = numbersAfter(cl, end, 1);
       const length = after.values[0] && Number.isInteger(after.values[0]) ? after.values[0] : 20;
       if (after.values.length) end = after.end;
-      const line = this.lineWord(cl, i - 1) ?? this.lineWord(cl, end + 1);
+      // "donchian 20 low": high and low name the channel's lines too
+      const hiLo = (j: number): "upper" | "lower" | null =>
+        cl.is(j, "high", "highs") ? "upper" : cl.is(j, "low", "lows") ? "lower" : null;
+      const line = this.lineWord(cl, i - 1) ?? this.lineWord(cl, end + 1) ?? hiLo(end + 1);
       if (!line)
         return {
           item: { kind: "series", at: i, s: [{ kind: "channel", line: "upper", length }], family: "channel" },
@@ -1632,6 +1690,31 @@ function assemble(
           left = [close];
         }
       }
+      // "the 50 crosses above the 200": two bare lengths are simple moving averages (said back)
+      const bare =
+        k > 0 && items[k - 1]!.kind === "value" && !usedItems.has(k - 1) ? (items[k - 1] as { value: number }) : null;
+      const isLength = (v: number): boolean => Number.isInteger(v) && v >= 2 && v <= 1000;
+      if (
+        !left &&
+        bare &&
+        right?.kind === "value" &&
+        isLength(bare.value) &&
+        isLength(right.value) &&
+        !(state.subject && isOscillator(state.subject))
+      ) {
+        usedItems.add(k - 1);
+        const a: SeriesRef = { kind: "ma", fn: "sma", length: Math.min(bare.value, right.value), source: "close" };
+        const b: SeriesRef = { kind: "ma", fn: "sma", length: Math.max(bare.value, right.value), source: "close" };
+        reader.defaults.push(
+          `'the ${bare.value} crosses the ${right.value}' read as SMA(${bare.value}) and SMA(${right.value})`,
+        );
+        const first = bare.value < right.value ? a : b;
+        const second = first === a ? b : a;
+        conds.push(mark({ kind: "cross", direction: dir, a: first, b: second }));
+        state.lastCross = { a: first, b: second };
+        state.subject = first;
+        continue;
+      }
       if (!left) left = state.subject && right?.kind === "value" ? [state.subject] : [close];
       if (!right && fam?.kind === "series" && fam.s.length === 0)
         right = familyDefault(fam.family, dir === "above" ? "upper" : "lower", reader)[0]!;
@@ -1683,6 +1766,19 @@ function assemble(
           if (!fam) reader.defaults.push("breakout of the 20-bar high/low (no length given)");
         }
         if (fam) usedItems.add(items.indexOf(fam));
+        // "donchian breakout 55", "breakout 20": the window's length right after the word
+        const next = items[k + 1];
+        if (
+          level.kind === "channel" &&
+          next?.kind === "value" &&
+          !usedItems.has(k + 1) &&
+          Number.isInteger(next.value) &&
+          next.value >= 2
+        ) {
+          usedItems.add(k + 1);
+          level = { ...level, length: next.value };
+          reader.defaults = reader.defaults.filter((d) => !d.startsWith("breakout of the 20-bar"));
+        }
         conds.push({ kind: "cross", direction: up ? "above" : "below", a: close, b: level });
         break;
       }
@@ -1885,7 +1981,12 @@ function assemble(
   }
   const oscillatorHere = items.some((x) => x.kind === "series" && (x.s[0]?.kind === "osc" || x.s[0]?.kind === "stoch"));
   items.forEach((it, k) => {
-    if (it.kind !== "value" || usedItems.has(k) || conds.length) return;
+    if (it.kind !== "value" || usedItems.has(k)) return;
+    // a number next to the rules that none of them uses is not dropped silently
+    if (conds.length) {
+      intent.unrecognized.push(`${it.value} (a number no rule uses)`);
+      return;
+    }
     if (levelWord && oscillatorHere) {
       if (!intent.levels.includes(it.value)) {
         intent.levels.push(it.value);
@@ -1910,6 +2011,8 @@ function familyDefault(
 
 const ACTIONS = new Set(["buy", "sell", "short", "long", "exit", "cover"]);
 const SIDES = new Set(["long", "short"]);
+/** Direction words that say nothing of a rule's condition ("long only donchian 55 breakout"). */
+const SIDE_WORDS = new Set(["long", "short", "only", "both", "longs", "shorts"]);
 
 /** Positions of action words that are rules' actions, not direction phrases ("long only", "long and short"). */
 function actionPositions(c: Token[]): number[] {
@@ -1950,6 +2053,23 @@ function clausesOf(tokens: Token[]): Token[][] {
   for (const c of out) {
     const acts = actionPositions(c);
     if (acts.length < 2) {
+      // "donchian 55 breakout exit donchian 20 low": a closing action between two conditions starts
+      // the second rule (the first one, with no action, is the entry)
+      const a = acts[0];
+      const word = (t: Token | undefined): string | undefined => (t?.kind === "word" ? t.text : undefined);
+      const ruleWord = (t: Token): boolean =>
+        t.kind === "num" ||
+        (t.kind === "word" && !isStopword(t.text) && !FILLER.has(t.text) && !SIDE_WORDS.has(t.text));
+      if (
+        a !== undefined &&
+        ["exit", "cover", "sell"].includes(word(c[a])!) &&
+        c.slice(0, a).some(ruleWord) &&
+        c.slice(a + 1).some(ruleWord) &&
+        !["long", "longs", "short", "shorts"].includes(word(c[a + 1]) ?? "")
+      ) {
+        split.push(c.slice(0, a), c.slice(a));
+        continue;
+      }
       split.push(c);
       continue;
     }
@@ -2001,6 +2121,7 @@ export function understand(text: string): Intent {
     readSession(cl, intent);
     readPyramiding(cl, intent);
     readMaxBars(cl, intent);
+    readDayEnd(cl, intent);
     readSizing(cl, intent);
     readTimeframe(cl, intent);
     noteDayLengths(cl, intent);

@@ -177,6 +177,20 @@ export async function verify(script: string, expect: Expectations, options: Veri
         : `${long.length} trade(s) held longer than ${n} bars (first entered at bar ${long[0]!.entry_bar_index})`,
     );
   }
+  if (expect.flatAtDayEnd) {
+    // nothing held overnight: each closed trade exits on its entry's day (the sample bars' days are UTC)
+    const day = (t: number): number => Math.floor(t / 86_400_000);
+    const held = (a.strategy?.trades ?? []).filter(
+      (t) => t.exit_time !== null && day(t.exit_time) !== day(t.entry_time),
+    );
+    pass(
+      "flat at day end",
+      held.length === 0,
+      held.length === 0
+        ? "no trade held overnight"
+        : `${held.length} trade(s) held overnight (first entered at bar ${held[0]!.entry_bar_index})`,
+    );
+  }
   const exits = all.filter((c) => c.name === "strategy.exit").map((c) => c.call);
   if (expect.stop)
     pass(

@@ -28,6 +28,8 @@ interface Want {
   pyramiding?: number;
   /** Trades close by the time exit this many bars after the entry, none later. */
   maxBars?: number;
+  /** Nothing held overnight: trades close on the day's last bar at its close. */
+  flatAtDayEnd?: boolean;
   dates?: { from: string | null; to: string | null };
   alerts?: boolean;
   plots?: string[];
@@ -151,7 +153,7 @@ const TABLE: [string, Want][] = [
     "short when price breaks below the 4 week low, 3% stop",
     { sides: SHORT, stop: pct(3), has: [/request\.security\(syminfo\.tickerid, "W", ta\.lowest/] },
   ],
-  ["donchian breakout 55, long and short", { sides: BOTH, has: [/ta\.highest/, /ta\.lowest/] }],
+  ["donchian breakout 55, long and short", { sides: BOTH, has: [/highest55 = ta\.highest/, /lowest55 = ta\.lowest/] }],
   ["breakout of the 20 bar high w/ 1.5 atr trailing stop", { sides: LONG, trail: atr(1.5) }],
   [
     "keltner channel breakout long only 2% stop 6% target",
@@ -511,6 +513,61 @@ const TABLE: [string, Want][] = [
     { sides: LONG, has: [/close > highest50Day/, /close < lowest20Day/] },
   ],
   ["cci 14 < -150 buy, cci 14 > 150 sell, both ways", { sides: BOTH, has: [/cciValue < -150/, /cciValue > 150/] }],
+  // a third round: bare lengths, end of day, closing actions between two rules, counts of averages
+  [
+    "buy when the 50 crosses above the 200, sell when it crosses back below",
+    {
+      sides: LONG,
+      has: [/longCondition = ta\.crossover\(sma50, sma200\)/, /longExitCondition = ta\.crossunder\(sma50, sma200\)/],
+    },
+  ],
+  [
+    "long only donchian 55 breakout exit donchian 20 low",
+    { sides: LONG, has: [/ta\.crossover\(close, highest55\)/, /longExitCondition = close < lowest20/] },
+  ],
+  [
+    "bolinger band breakout strategey with stop los 2%",
+    { sides: LONG, stop: pct(2), has: [/ta\.crossover\(close, bbUpper\)/] },
+  ],
+  ["flat by end of day, ema 9/21 cross, 5m chart", { sides: LONG, flatAtDayEnd: true, has: [/session\.islastbar/] }],
+  ["rsi < 30 buy, > 70 sell, no overnight positions", { sides: LONG, flatAtDayEnd: true }],
+  ["ema 9/21 cross, close all positions at market close, 1% stop", { sides: LONG, stop: pct(1), flatAtDayEnd: true }],
+  ["3 ema crossover, 1.5 atr trailing", { refused: /'3 ema': 3 averages or a length of 3\?/ }],
+  ["ema 20 50 200 stack long", { refused: /stack/ }],
+  ["rsi divergence buy", { refused: /divergence/ }],
+  [
+    "long when close > ema(200) & rsi(2) < 10, exit when rsi(2) > 70",
+    { sides: LONG, has: [/longCondition = close > ema200 and rsiValue < 10/, /rsiValue > 70/] },
+  ],
+  [
+    "macd crossover buy, sell on macd crossunder, 2 percent stop loss",
+    { sides: LONG, stop: pct(2), has: [/ta\.crossunder\(macdLine, signalLine\)/] },
+  ],
+  [
+    "short when price closes below the 20 bar low, stop at 2 atr, target 4 atr",
+    { sides: SHORT, stop: atr(2), target: atr(4), has: [/close < lowest20/] },
+  ],
+  [
+    "buy on the close above the upper bollinger band, exit on close below middle band",
+    { sides: LONG, has: [/close > bbUpper/, /longExitCondition = close < bbBasis/] },
+  ],
+  ["dmi crossover strategy long short", { sides: BOTH, has: [/ta\.crossover\(diPlus, diMinus\)/] }],
+  [
+    "sma 200 filter long only, buy when stoch %k crosses above %d below 20",
+    { sides: LONG, has: [/ta\.crossover\(stochK, stochD\) and stochK < 20 and close > sma200/] },
+  ],
+  [
+    "trade only between 2am and 5am london, ema 5/13 cross",
+    { sides: LONG, session: { hours: "0200-0500", tz: "Europe/London" } },
+  ],
+  ["ema 10/20 cross, tp 1r sl 1%", { sides: LONG, stop: pct(1), target: pct(1) }],
+  ["rsi < 30 buy 100 shares, rsi > 70 sell", { sides: LONG, has: [/default_qty_value = 100/] }],
+  [
+    "vwap crossover, risk 0.5% per trade, 1 atr stop, 2 atr target, ny session",
+    { sides: LONG, stop: atr(1), target: atr(2), session: { hours: "0930-1600", tz: NY }, has: [/riskQty/] },
+  ],
+  ["short the rsi > 80, cover rsi < 60, 2 atr stop, only short", { sides: SHORT, stop: atr(2) }],
+  ["buy when close crosses above 10 day high, trailing stop 2.5 atr(20)", { sides: LONG, trail: atr(2.5, 20) }],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },
@@ -618,6 +675,19 @@ describe("resin generate: the request table", () => {
         }
         expect(most, "open entries at once").toBeGreaterThan(1);
         expect(most, "open entries at once").toBeLessThanOrEqual(want.pyramiding);
+      }
+      if (want.flatAtDayEnd) {
+        const day = (t: number): number => Math.floor(t / 86_400_000);
+        const closed = r.strategy!.trades;
+        for (const t of closed)
+          expect(day(t.exit_time!), `trade entered at bar ${t.entry_bar_index}`).toBe(day(t.entry_time));
+        const eod = closed.filter((t) => t.exit_comment === "End of day");
+        expect(eod.length, "trades closed at the end of the day").toBeGreaterThan(0);
+        for (const t of eod) {
+          const x = t.exit_bar_index!;
+          expect(day(sample[x + 1]?.time ?? Infinity), "the exit bar is the day's last").not.toBe(day(sample[x]!.time));
+          expect(t.exit_price).toBe(sample[x]!.close);
+        }
       }
       if (want.maxBars) {
         const closed = r.strategy!.trades;

@@ -11,7 +11,14 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
-import { givenInOrder, isPlainPlot, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
+import {
+  constantArg,
+  givenInOrder,
+  isInputCall,
+  isPlainPlot,
+  mayRunZeroTimes,
+  naOfType,
+} from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
@@ -1077,18 +1084,6 @@ const INLINE_UNARY: Record<string, string> = {
   "math.sqrt": "Math.sqrt",
   "math.tan": "Math.tan",
 };
-
-function isInputCall(name: string): boolean {
-  return name === "input" || name.startsWith("input.");
-}
-
-/** An argument whose evaluation has no effect and does not depend on the bar: a constant. */
-function constantArg(e: RExpr): boolean {
-  if (e.k === "const") return true;
-  if (e.k === "unary" || e.k === "cast") return constantArg(e.e);
-  if (e.k === "bin") return constantArg(e.l) && constantArg(e.r);
-  return false;
-}
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";

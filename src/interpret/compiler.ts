@@ -757,6 +757,29 @@ export class Compiler {
     if (extreme) return extreme;
     const direct = this.directCall(e);
     if (direct) return direct;
+    const general = this.generalCall(e);
+    if (isInputCall(e.name) && e.args.every((a) => a === undefined || constantArg(a))) {
+      // an input's value is fixed by its first call (the impl keeps it in site.state and returns it
+      // from then on, a source input reading its source each bar); its arguments are constants, so
+      // skipping them changes nothing (the compile backend does the same)
+      const site = this.st.sites[e.site]!;
+      type InputState = { value: unknown; source?: (c: ExecContext) => unknown };
+      if (e.name === "input" || e.name === "input.source")
+        return () => {
+          const st = site.state as InputState | undefined;
+          return st !== undefined ? (st.source ? st.source(ctx) : st.value) : general();
+        };
+      return () => {
+        const st = site.state as InputState | undefined;
+        return st !== undefined ? st.value : general();
+      };
+    }
+    return general;
+  }
+
+  /** A builtin call through its impl, with this site's argument array. */
+  private generalCall(e: Extract<RExpr, { k: "call" }>): Fn {
+    const ctx = this.ctx;
     const impl = e.def.impl;
     const site = this.st.sites[e.site]!;
     const n = e.args.length;
@@ -1136,14 +1159,26 @@ function arrayFastPath(
   }
 }
 
-/**
- * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
- * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).
- */
 function isIntOrFloat(e: RExpr): boolean {
   return e.t.name === "int" || e.t.name === "float";
 }
 
+export function isInputCall(name: string): boolean {
+  return name === "input" || name.startsWith("input.");
+}
+
+/** An argument whose evaluation has no effect and does not depend on the bar: a constant. */
+export function constantArg(e: RExpr): boolean {
+  if (e.k === "const") return true;
+  if (e.k === "unary" || e.k === "cast") return constantArg(e.e);
+  if (e.k === "bin") return constantArg(e.l) && constantArg(e.r);
+  return false;
+}
+
+/**
+ * Whether a call's given arguments were written in parameter order (`strategy.exit("X", "L", stop =
+ * s)` skips some but keeps the order; e.order lists the given ones as written, then the others).
+ */
 export function givenInOrder(e: Extract<RExpr, { k: "call" }>): boolean {
   if (e.order === undefined) return true;
   let last = -1;

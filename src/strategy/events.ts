@@ -5,7 +5,8 @@
 //   stop, the index of its bar row and of its string tuple, and a repeat count;
 // - an event that repeats the last slot on the next bar row (an order re-placed with the same
 //   arguments on the next bar) takes no slot: the slot's repeat count grows, and its k-th repeat is
-//   read back as the same record on the slot's row + k;
+//   read back as the same record on the slot's row + k; when only the stop moved (an exit whose stop
+//   trails the price) the repeat adds its stop, 8 bytes, to the slot's run of stops;
 // - bar rows (bar_index, time, open, high, low, close) shared by the consecutive events of one bar;
 // - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
 //   (an exit re-placed on every bar logs no new strings).
@@ -62,9 +63,14 @@ export class EventStore {
   slotTuple: Int32Array;
   /** Events after the slot's own that repeat it, each on the next bar row. */
   reps: Int32Array;
+  /** Where the slot's run of stops starts in `stops` (its own event's first), or -1: every repeat has the slot's stop. */
+  stopRun: Int32Array;
   /** kind * 3 + direction (0 null, 1 long, 2 short). */
   meta: Uint8Array;
   rows: Float64Array;
+  /** Runs of stops: slot s's event k has stop stops[stopRun[s] + k]. */
+  stops: Float64Array;
+  stopCapacity: number;
   /** The log writing into (or reading from) this store, while it may still need it. */
   holder: WeakRef<EventLog> | null = null;
   /** When the store was last leased (the pool steals the least recently leased). */
@@ -77,8 +83,11 @@ export class EventStore {
     this.slotRow = new Int32Array(slots);
     this.slotTuple = new Int32Array(slots);
     this.reps = new Int32Array(slots);
+    this.stopRun = new Int32Array(slots);
     this.meta = new Uint8Array(slots);
     this.rows = new Float64Array(rows * ROW);
+    this.stopCapacity = rows;
+    this.stops = new Float64Array(rows);
   }
 
   /** Room for slot `i` (the columns double, keeping what they hold). */
@@ -89,8 +98,17 @@ export class EventStore {
     this.slotRow = grow(this.slotRow, cap);
     this.slotTuple = grow(this.slotTuple, cap);
     this.reps = grow(this.reps, cap);
+    this.stopRun = grow(this.stopRun, cap);
     this.meta = grow(this.meta, cap);
     this.slotCapacity = cap;
+  }
+
+  /** Room for stop `j` of the runs. */
+  growStops(j: number): void {
+    let cap = this.stopCapacity * 2 || FIRST_CAPACITY;
+    while (cap <= j) cap *= 2;
+    this.stops = grow(this.stops, cap);
+    this.stopCapacity = cap;
   }
 
   /** Room for bar row `r`. */
@@ -101,11 +119,14 @@ export class EventStore {
     this.rowCapacity = cap;
   }
 
-  /** A store of exactly the first `slots` slots and `rows` rows (what a detached log keeps). */
-  copy(slots: number, rows: number): EventStore {
+  /** A store of exactly the first `slots` slots, `rows` rows and `stops` stops (what a detached log keeps). */
+  copy(slots: number, rows: number, stops: number): EventStore {
     const c = new EventStore(0, 0);
     c.slotCapacity = slots;
     c.rowCapacity = rows;
+    c.stopCapacity = stops;
+    c.stopRun = this.stopRun.slice(0, slots);
+    c.stops = this.stops.slice(0, stops);
     c.nums = this.nums.slice(0, slots * NUMS);
     c.slotRow = this.slotRow.slice(0, slots);
     c.slotTuple = this.slotTuple.slice(0, slots);
@@ -131,7 +152,7 @@ function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: nu
 const pool: EventStore[] = [];
 /** Stores kept for reuse: two serve runs alternating between two scripts or modes. */
 const POOL_SIZE = 2;
-/** A store that grew past this many slots + rows (a 250k-bar run with an event per bar, ~22 MB) is not kept. */
+/** A store that grew past this many slots + rows + stops (a 200k-bar run with an event per bar, ~12 MB) is not kept. */
 const POOL_MAX_ENTRIES = 1 << 19;
 let leases = 0;
 
@@ -164,7 +185,7 @@ function leaseStore(log: EventLog): EventStore {
 
 /** Takes a store that grew past the pool's bound out of the pool. */
 function release(s: EventStore): void {
-  if (s.slotCapacity + s.rowCapacity <= POOL_MAX_ENTRIES) return;
+  if (s.slotCapacity + s.rowCapacity + s.stopCapacity <= POOL_MAX_ENTRIES) return;
   const i = pool.indexOf(s);
   if (i >= 0) pool.splice(i, 1);
 }
@@ -186,6 +207,9 @@ export interface EventMark {
   slots: number;
   /** The last slot's repeat count then. */
   lastReps: number;
+  /** The last slot's run of stops then (-1: none), and the stops in runs. */
+  lastRun: number;
+  stops: number;
 }
 
 /** The store of a log that logs nothing. */
@@ -201,6 +225,8 @@ export class EventLog {
   private readRep = 0;
   private rowCount = 0;
   private tupleCount = 0;
+  /** Stops written to runs of stops. */
+  private stopCount = 0;
   /** The tuple of the last push (-1: none). */
   private prevTuple = -1;
   /**
@@ -269,22 +295,47 @@ export class EventLog {
     }
     const i = this.slots;
     if (i !== 0) {
-      // the last slot again on the next bar row: one more repeat, nothing written (the stop first:
-      // an exit re-placed on every bar most often differs there)
+      // the last slot again on the next bar row: one more repeat, nothing written but, when only the
+      // stop moved, the stop (the slot's run of stops)
       const last = i - 1;
       const ln = st.nums;
       const lk = last * NUMS;
       if (
-        same(ln[lk + 2], stop) &&
         row === st.slotRow[last] + st.reps[last] + 1 &&
         st.meta[last] === meta &&
         st.slotTuple[last] === tuple &&
         same(ln[lk], qty) &&
         same(ln[lk + 1], limit)
       ) {
-        st.reps[last]++;
-        this.count++;
-        return;
+        const run = st.stopRun[last];
+        if (run < 0) {
+          if (same(ln[lk + 2], stop)) {
+            st.reps[last]++;
+            this.count++;
+            return;
+          }
+          if (st.reps[last] === 0) {
+            // the slot's own event and this one start its run of stops
+            const j = this.stopCount;
+            if (j + 1 >= st.stopCapacity) st.growStops(j + 1);
+            st.stops[j] = ln[lk + 2];
+            st.stops[j + 1] = stop;
+            st.stopRun[last] = j;
+            this.stopCount = j + 2;
+            st.reps[last] = 1;
+            this.count++;
+            return;
+          }
+        } else {
+          // the last slot's run is the last run: its stops end at stopCount
+          const j = this.stopCount;
+          if (j >= st.stopCapacity) st.growStops(j);
+          st.stops[j] = stop;
+          this.stopCount = j + 1;
+          st.reps[last]++;
+          this.count++;
+          return;
+        }
       }
     }
     if (i >= st.slotCapacity) st.growSlots(i);
@@ -297,6 +348,7 @@ export class EventLog {
     st.slotRow[i] = row;
     st.slotTuple[i] = tuple;
     st.reps[i] = 0;
+    st.stopRun[i] = -1;
     this.slots = i + 1;
     this.count++;
   }
@@ -364,8 +416,18 @@ export class EventLog {
   /** Where the log stands now (see rollback). */
   mark(): EventMark {
     const s = this.slots;
-    const lastReps = s === 0 ? 0 : this.store.reps[s - 1];
-    return { count: this.count, rows: this.rowCount, tuples: this.tupleCount, slots: s, lastReps };
+    const st = this.store;
+    const lastReps = s === 0 ? 0 : st.reps[s - 1];
+    const lastRun = s === 0 ? -1 : st.stopRun[s - 1];
+    return {
+      count: this.count,
+      rows: this.rowCount,
+      tuples: this.tupleCount,
+      slots: s,
+      lastReps,
+      lastRun,
+      stops: this.stopCount,
+    };
   }
 
   /** Drops what was logged after `m` (a realtime tick rolled back; the slots are written again). */
@@ -373,7 +435,11 @@ export class EventLog {
     if (m.count >= this.count) return;
     this.count = m.count;
     this.slots = m.slots;
-    if (m.slots !== 0) this.store.reps[m.slots - 1] = m.lastReps;
+    if (m.slots !== 0) {
+      this.store.reps[m.slots - 1] = m.lastReps;
+      this.store.stopRun[m.slots - 1] = m.lastRun;
+    }
+    this.stopCount = m.stops;
     this.rowCount = m.rows;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
@@ -403,11 +469,12 @@ export class EventLog {
   detach(): void {
     const st = this.store;
     if (st === NO_STORE) return;
-    this.store = this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.rowCount);
+    this.store = this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.rowCount, this.stopCount);
     if (this.store === NO_STORE) {
       // every record is built and the run is over: nothing reads the columns again
       this.slots = 0;
       this.rowCount = 0;
+      this.stopCount = 0;
     }
   }
 
@@ -440,7 +507,8 @@ export class EventLog {
     const k = slot * NUMS;
     const qty = n[k];
     const limit = n[k + 1];
-    const stop = n[k + 2];
+    const run = st.stopRun[slot];
+    const stop = run < 0 ? n[k + 2] : st.stops[run + rep];
     const meta = st.meta[slot];
     const d = meta % 3;
     const rows = st.rows;

@@ -154,10 +154,12 @@ strategy.exit("X", "L", stop = ${stop})
       s.reps[i] = i * 2;
       s.meta[i] = i % 21;
       s.rows[6 * i + 5] = 100 - i;
+      if (i >= s.stopCapacity) s.growStops(i);
+      s.stops[i] = i / 7;
     }
     expect(s.slotCapacity).toBe(64);
     expect(s.rowCapacity).toBe(64);
-    const c = s.copy(40, 40);
+    const c = s.copy(40, 40, 40);
     for (const x of [s, c])
       for (let i = 0; i < 40; i++) {
         expect([x.nums[3 * i + 2], x.slotRow[i], x.slotTuple[i], x.reps[i], x.meta[i], x.rows[6 * i + 5]]).toEqual([
@@ -169,6 +171,7 @@ strategy.exit("X", "L", stop = ${stop})
           100 - i,
         ]);
       }
+    for (const x of [s, c]) for (let i = 0; i < 40; i++) expect(x.stops[i]).toBe(i / 7);
     expect(c.slotCapacity).toBe(40);
     expect(c.nums.length).toBe(120);
   });
@@ -232,69 +235,91 @@ describe("the lean event log", () => {
     fill(fresh, 0, 1600);
     expect(log.toArray()).toEqual(fresh.toArray());
   });
-  it("orders re-placed with the same arguments on the next bars (repeats) read back as one record per call, reads and rollbacks between them included", () => {
-    // a seeded sequence of calls, checked against the records built straight from the arguments
+  // two seeded call sequences: the original LCG, whose low bits rarely move only the stop, and a
+  // xorshift one that often does (runs of stops)
+  const lcg = () => {
     let seed = 7;
-    const rnd = (n: number) => {
+    return (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
-    const log = new EventLog();
-    let expected: unknown[] = [];
-    const stops = [NaN, 5, -0, 0, 5.5];
-    let bar = 0;
-    let close = 10;
-    let reads = 0;
-    for (let step = 0; step < 6000; step++) {
-      const r = rnd(100);
-      if (r < 55) {
-        // next bar (sometimes the same bar again, sometimes a skipped bar)
-        bar += rnd(10) === 0 ? 0 : rnd(10) === 0 ? 2 : 1;
-        close = rnd(4) === 0 ? close : 10 + rnd(5);
+  };
+  const xorshift = () => {
+    let x = 2463534242;
+    return (n: number) => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) % n;
+    };
+  };
+  it.each([
+    ["lcg", lcg, 0],
+    ["xorshift", xorshift, 100],
+  ] as const)(
+    "orders re-placed with the same arguments, or only the stop moved, on the next bars (repeats) read back as one record per call, reads and rollbacks between them included (%s)",
+    (_name, gen, minStops) => {
+      // a seeded sequence of calls, checked against the records built straight from the arguments
+      const rnd = gen();
+      const log = new EventLog();
+      let expected: unknown[] = [];
+      const stops = [NaN, 5, -0, 0, 5.5];
+      let bar = 0;
+      let close = 10;
+      let reads = 0;
+      for (let step = 0; step < 6000; step++) {
+        const r = rnd(100);
+        if (r < 55) {
+          // next bar (sometimes the same bar again, sometimes a skipped bar)
+          bar += rnd(10) === 0 ? 0 : rnd(10) === 0 ? 2 : 1;
+          close = rnd(4) === 0 ? close : 10 + rnd(5);
+        }
+        const h = host(bar, close);
+        const stop = stops[rnd(8) < 6 ? 1 : rnd(stops.length)];
+        const kind = rnd(10) < 8 ? "exit" : "entry";
+        const comment = rnd(20) === 0 ? "c" : null;
+        log.push(h, kind, "X", "short", NaN, NaN, stop, null, comment);
+        expected.push({
+          kind,
+          id: "X",
+          direction: "short",
+          qty: null,
+          order_type: stop === stop ? "stop" : "market",
+          limit: null,
+          stop: stop === stop ? stop : null,
+          oca_name: null,
+          comment,
+          bar_index: bar,
+          bar_time: 1000 * bar,
+          ohlc: [1, 2, bar === 3 ? -0 : 0.5, close],
+          script_id: "s",
+          run_id: "r",
+        });
+        if (rnd(50) === 0) {
+          expect(log.toArray()).toEqual(expected);
+          reads++;
+        }
+        if (rnd(40) === 0) {
+          // a tick: events after a mark, maybe read, rolled back
+          const mark = log.mark();
+          const kept = expected.length;
+          for (let k = rnd(4); k >= 0; k--)
+            log.push(host(bar + (k & 1), 99), "exit", "X", "short", NaN, NaN, 5, null, null);
+          if (rnd(2) === 0) log.toArray();
+          log.rollback(mark);
+          expected = expected.slice(0, kept);
+        }
       }
-      const h = host(bar, close);
-      const stop = stops[rnd(8) < 6 ? 1 : rnd(stops.length)];
-      const kind = rnd(10) < 8 ? "exit" : "entry";
-      const comment = rnd(20) === 0 ? "c" : null;
-      log.push(h, kind, "X", "short", NaN, NaN, stop, null, comment);
-      expected.push({
-        kind,
-        id: "X",
-        direction: "short",
-        qty: null,
-        order_type: stop === stop ? "stop" : "market",
-        limit: null,
-        stop: stop === stop ? stop : null,
-        oca_name: null,
-        comment,
-        bar_index: bar,
-        bar_time: 1000 * bar,
-        ohlc: [1, 2, bar === 3 ? -0 : 0.5, close],
-        script_id: "s",
-        run_id: "r",
-      });
-      if (rnd(50) === 0) {
-        expect(log.toArray()).toEqual(expected);
-        reads++;
-      }
-      if (rnd(40) === 0) {
-        // a tick: events after a mark, maybe read, rolled back
-        const mark = log.mark();
-        const kept = expected.length;
-        for (let k = rnd(4); k >= 0; k--)
-          log.push(host(bar + (k & 1), 99), "exit", "X", "short", NaN, NaN, 5, null, null);
-        if (rnd(2) === 0) log.toArray();
-        log.rollback(mark);
-        expected = expected.slice(0, kept);
-      }
-    }
-    const ev = log.toArray();
-    expect(reads).toBeGreaterThan(10);
-    // many calls were repeats (the log's private slot count: the path under test was taken)
-    expect((log as unknown as { slots: number }).slots).toBeLessThan(ev.length * 0.85);
-    expect(ev).toHaveLength(expected.length);
-    expect(ev).toEqual(expected);
-    for (let i = 0; i < ev.length; i++)
-      expect(Object.is(ev[i].stop, (expected[i] as { stop: unknown }).stop), `stop ${i}`).toBe(true);
-  });
+      const ev = log.toArray();
+      expect(reads).toBeGreaterThan(10);
+      // many calls were repeats (the log's private slot count: the path under test was taken)
+      expect((log as unknown as { slots: number }).slots).toBeLessThan(ev.length * 0.85);
+      // and repeats whose stop moved went to runs of stops
+      expect((log as unknown as { stopCount: number }).stopCount).toBeGreaterThanOrEqual(minStops);
+      expect(ev).toHaveLength(expected.length);
+      expect(ev).toEqual(expected);
+      for (let i = 0; i < ev.length; i++)
+        expect(Object.is(ev[i].stop, (expected[i] as { stop: unknown }).stop), `stop ${i}`).toBe(true);
+    },
+  );
 });

@@ -25,6 +25,12 @@ export interface ArgPlacement {
   positions: number[];
   /** The overload's parameter list that was chosen. */
   list: string[];
+  /**
+   * v5 only: indexes of named arguments repeating a parameter already given. TradingView v5 compiles
+   * such a call with a warning and uses the first value (v6 migration guide, "Cannot repeat parameters");
+   * their positions are -1.
+   */
+  repeated?: number[];
 }
 
 /**
@@ -105,13 +111,19 @@ export function placeArgs(
     chosen = fn.lists[0] ?? fn.params;
   }
   const positions: number[] = [];
+  let repeated: number[] | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const p = a.name ? indexOfParam(name, fn.params, a) : fn.params.indexOf(chosen[i]!);
     // (a call has a handful of arguments: a scan of the placed ones, no Set)
     if (positions.includes(p)) {
-      if (version >= 6 || a.name)
-        throw new CheckError(`Argument '${fn.params[p]}' of '${name}' is given more than once`, a.span);
+      if (version >= 6) throw new CheckError(`Argument '${fn.params[p]}' of '${name}' is given more than once`, a.span);
+      if (a.name) {
+        // v5: a warning, and the first value is the one used
+        (repeated ??= []).push(i);
+        positions.push(-1);
+        continue;
+      }
     }
     positions.push(p);
   }
@@ -121,7 +133,7 @@ export function placeArgs(
   if (args.length === 0 && first && first !== "..." && !fn.optional.includes(first) && !ARITY_OVERLOADED.has(name)) {
     throw new CheckError(`Missing required argument '${first}' of '${name}'`, undefined);
   }
-  return { positions, list: chosen };
+  return repeated ? { positions, list: chosen, repeated } : { positions, list: chosen };
 }
 
 /** Do the arguments' types fit the documented types of this overload's parameters? */

@@ -5,7 +5,13 @@
 import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../catalog/contract.js";
-import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
+import {
+  catalogFunction,
+  catalogConstant,
+  catalogVariable,
+  isNamespace,
+  type CatalogFunction,
+} from "../catalog/index.js";
 import {
   catalogFunctionFor,
   nameV5When,
@@ -184,6 +190,8 @@ export class Checker {
   readonly declaredTypes = new Map<number, PType>();
   /** Every independent error found so far (the checker recovers per statement, `recover`). */
   readonly errors: CheckError[] = [];
+  /** Warnings of a script that checks (v5's repeated arguments); shown by `check`'s diagnostics-only mode. */
+  readonly warnings: A.Diagnostic[] = [];
   /** Names whose declaring statement failed: a use of one is not reported again (`Poisoned`). */
   private readonly poisoned = new Set<string>();
   /** Unknown names already reported in the part being checked (`unknownName`, `attempt`). */
@@ -947,8 +955,10 @@ export class Checker {
       isEnum: this.isEnum,
     };
     let typeChecked = true;
+    if (placement.repeated) this.warnRepeated(name, fn, allArgs, placement.repeated);
     for (let i = 0; i < allArgs.length; i++) {
       const p = placement.positions[i]!;
+      if (p < 0) continue; // a v5 repeated argument: the first value is used
       const r = checked[i]!;
       rargs[p] = r;
       argTypes[p] = r.t;
@@ -1038,6 +1048,21 @@ export class Checker {
     return order
       ? { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line, order }
       : { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line };
+  }
+
+  /** v5 accepts a repeated named argument with a warning and uses the first value (v6 refuses it). */
+  private warnRepeated(name: string, fn: CatalogFunction, args: A.Arg[], repeated: number[]): void {
+    for (const i of repeated) {
+      const a = args[i]!;
+      this.warnings.push({
+        severity: "warning",
+        message: `Argument '${a.name?.name ?? fn.params[i]}' of '${name}' is given more than once: the first value is used (an error in v6)`,
+        line: a.span.line,
+        column: a.span.column,
+        end_line: a.span.endLine ?? a.span.line,
+        end_column: a.span.endColumn ?? a.span.column,
+      });
+    }
   }
 
   private specialResult(name: string, args: (RExpr | undefined)[], ty: PType, e: A.Call): PType {
@@ -1282,7 +1307,9 @@ export class Checker {
     const cat = catalogFunction(kind)!;
     const placement = placeArgs(kind, cat.fn, e.args, this.version);
     const args: Record<string, unknown> = {};
+    if (placement.repeated) this.warnRepeated(kind, cat.fn, e.args, placement.repeated);
     e.args.forEach((a, i) => {
+      if (placement.positions[i]! < 0) return; // a v5 repeated argument: the first value is used
       const pname = cat.fn.params[placement.positions[i]!]!;
       const v = constEval(
         a.value,

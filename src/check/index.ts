@@ -44,7 +44,9 @@ export function check(
     const program = checker.run();
     checkPlotCount(program, ast);
     // (no half-finished program handed out: its history rings are not numbered yet)
-    if (options.diagnosticsOnly) return { diagnostics: [], declaredTypes: checker.declaredTypes };
+    // warnings only where diagnostics are all that is wanted (an editor, `resin check`): a run's and the
+    // generator's callers read any diagnostic as a failure
+    if (options.diagnosticsOnly) return { diagnostics: [...checker.warnings], declaredTypes: checker.declaredTypes };
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;

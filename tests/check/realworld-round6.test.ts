@@ -1,6 +1,9 @@
 // Rules settled by the sixth real-world round (issue 17 part 2, tests/realworld/scripts/r6_*): scripts
 // TradingView accepts that resin refused or ran wrong. Every case runs in both modes (runBoth).
 import { describe, expect, it } from "vitest";
+import { registry } from "../../src/builtins/index.js";
+import { check } from "../../src/check/index.js";
+import { parse } from "../../src/lang/index.js";
 import { bars, runBoth } from "../helpers/run-both.js";
 
 const data = bars(8);
@@ -108,5 +111,29 @@ describe("string + na", () => {
     const r = await runBoth(src, data);
     expect(r.error).toBeUndefined();
     expect(r.series["n"]).toEqual(data.map((_, i) => (i < 3 ? 6 : 9)));
+  });
+});
+
+describe("v5 repeated arguments", () => {
+  // v6 migration guide, "Cannot repeat parameters": "In v5, you can specify the same parameter in a function
+  // more than once. However, doing so raises a compiler warning, and only the first value will be used."
+  // resin refused every repeat; v5 scripts with a doubled `color =` or `title =` ran on TradingView.
+  it("v5: the first value is used, in builtin calls and the declaration", async () => {
+    const src =
+      "//@version=5\nindicator('t', overlay = true, overlay = false)\n" +
+      "plot(close, 'c', color = color.blue, linewidth = 2, color = color.red, linewidth = 3)\n" +
+      "plot(ta.sma(close, length = 2, length = 3), 's')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.meta).toMatchObject({ overlay: true });
+    expect(r.plot_meta?.["c"]).toMatchObject({ color: "#2962FF", linewidth: 2 });
+    expect(r.series["s"]![1]).toBe((data[0]!.close + data[1]!.close) / 2);
+  });
+  it("v5: `resin check` reports the repeat as a warning; v6 refuses it", async () => {
+    const v5 = parse("//@version=5\nindicator('t')\nplot(close, color = color.blue, color = color.red)\n");
+    const d = check(v5.ast, registry, [], { diagnosticsOnly: true }).diagnostics;
+    expect(d).toEqual([expect.objectContaining({ severity: "warning", line: 3, column: 33 })]);
+    const r = await runBoth("//@version=6\nindicator('t')\nplot(close, color = color.blue, color = color.red)\n", data);
+    expect(r.error).toMatch(/given more than once/);
   });
 });

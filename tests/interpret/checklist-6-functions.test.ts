@@ -193,8 +193,11 @@ describe("language.md §6 functions and methods", () => {
     expect(bad.error_kind).toBe("check");
     expect(bad.error).toMatch(/Nope/);
   });
-  it("6.07 in v5 a duplicated argument is refused as well", async () => {
+  it("6.07 in v5 a duplicated argument of a builtin compiles and the first value is used", async () => {
+    // v6 migration guide, "Cannot repeat parameters": in v5 it "raises a compiler warning, and only the
+    // first value will be used" (`resin check` shows the warning)
     const r = await runBoth(v5("plot(close, title = 'a', title = 'b')"), data);
-    expect(r.error_kind).toBe("check");
+    expect(r.error).toBeUndefined();
+    expect(Object.keys(r.series)).toEqual(["a"]);
   });
 });

@@ -96,7 +96,7 @@ strategy.exit("X", "L", stop = ${stop})
     }
     // interpret and compile give the same events bit for bit through reused stores
     sameBits(await ref(short, "interpret"), want.short);
-  }, 60_000);
+  }, 180_000);
 
   it("a sealed log's store serves the next log; the sealed one keeps an exact copy of what it had", () => {
     type Host = Parameters<EventLog["push"]>[0];

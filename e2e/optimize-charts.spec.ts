@@ -34,6 +34,8 @@ describe("optimize heatmap and IS vs OOS scatter (issue 19, item 6)", () => {
     await expect
       .poll(() => page.textContent('[data-testid="opt-status"]'), { timeout: 180_000, interval: 500 })
       .toMatch(/30 trials in/);
+    // the in-browser engine re-ran the winner over the whole chart (the answer's best_result)
+    expect(await page.textContent('[data-testid="opt-status"]')).toMatch(/best #\d+ \(\d+ trades on all \d+ bars\)/);
     const trials = await page.$$eval('[data-testid="trials"] tr', (rows) =>
       rows.slice(1).map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent ?? "")),
     );

@@ -264,6 +264,10 @@ export class OptimizePanel {
       this.status.textContent =
         `${res.trials.length} trials in ${fmt(secs, 2)} s (${fmt(res.trials.length / secs, 1)}/s), sampler ${res.sampler}` +
         (res.best_index !== null ? `, best #${res.best_index}` : ", no trial scored (too few trades?)") +
+        // the winner re-run over all the bars (the engine's best_result): what Apply best will show
+        (res.best_result?.strategy
+          ? ` (${res.best_result.strategy.trades.length} trades on all ${res.best_result.count} bars)`
+          : "") +
         (res.warning ? ` — ${res.warning}` : "") +
         capped;
       this.applyButton.disabled = !res.best_params;

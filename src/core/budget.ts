@@ -54,6 +54,11 @@ export class RunTimeout extends Error {
   }
 }
 
+/** What a run holds in memory beyond its reserved bytes (Budget.usage). */
+export interface MemoryUsage {
+  read(): number;
+}
+
 export class Budget {
   /** Units left before the next clock read (decremented inline by generated code: `if (--B.left <= 0) B.check()`). */
   left = STRIDE;
@@ -66,9 +71,11 @@ export class Budget {
   memoryUsed = 0;
   /**
    * Bytes the run holds beyond what reserve() counts (the JavaScript heap's growth since the run began,
-   * kernel memory), read at every PROBE_EVERY-th clock read; null where the host cannot tell.
+   * kernel memory), read by the memory probes; null where the host cannot tell. An object with a
+   * method rather than a closure: the bar loops inline the probe, and a closure made per run would be
+   * a new call target for their optimised code on every run (a deopt each time).
    */
-  usage: (() => number) | null = null;
+  usage: MemoryUsage | null = null;
   /** Raises a script runtime error (the Runtime sets ctx.runtimeError, so errors get the statement's line). */
   fail: (message: string) => never = (message) => {
     throw new Error(message);
@@ -154,7 +161,7 @@ export class Budget {
 
   /** Ends the run when what it holds (usage() plus the reserved bytes) passes the memory budget. */
   checkMemory(): void {
-    const used = (this.usage === null ? 0 : this.usage()) + this.memoryUsed;
+    const used = (this.usage === null ? 0 : this.usage.read()) + this.memoryUsed;
     if (used > this.memoryLimit)
       this.fail(
         `Memory limits exceeded: the run holds ${mib(used)} MiB, its memory budget is ${mib(this.memoryLimit)} MiB`,

@@ -26,7 +26,7 @@ import { compileBackend, type CompiledRun } from "./backend.js";
 import { cacheKey } from "../compile/index.js";
 import { realtimeStart, tickCount } from "./realtime.js";
 import { FormingBar, installFillRecalc } from "./rerun.js";
-import { Budget, RunTimeout } from "../core/budget.js";
+import { Budget, type MemoryUsage, RunTimeout } from "../core/budget.js";
 import type { Kernels } from "../kernels/index.js";
 
 const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
@@ -494,15 +494,26 @@ function runBudget(opts: RunOptions, t0: number, ctx: ReturnType<typeof createCo
  * the host tells: Node, Deno, Bun) plus the kernel instance's memory. Without a heap reading only the
  * kernel memory counts.
  */
-function memoryProbe(ctx: ReturnType<typeof createContext>): () => number {
+function memoryProbe(ctx: ReturnType<typeof createContext>): MemoryUsage {
   if (heapUsed === undefined) heapUsed = heapUsedReader();
-  const heap = heapUsed;
-  const base = heap ? heap() : 0;
-  return () => {
-    const k = ctx.kernels as Kernels | null;
+  return new RunMemory(ctx, heapUsed);
+}
+
+/** A run's memory reading (Budget.usage): one class for every run, so its read() is one call target. */
+class RunMemory implements MemoryUsage {
+  private readonly base: number;
+  constructor(
+    private readonly ctx: ReturnType<typeof createContext>,
+    private readonly heap: (() => number) | null,
+  ) {
+    this.base = heap ? heap() : 0;
+  }
+
+  read(): number {
+    const k = this.ctx.kernels as Kernels | null;
     const kernelBytes = k && k.instantiated ? k.x.memory.buffer.byteLength : 0;
-    return (heap ? Math.max(0, heap() - base) : 0) + kernelBytes;
-  };
+    return (this.heap ? Math.max(0, this.heap() - this.base) : 0) + kernelBytes;
+  }
 }
 
 /** The host's heap reading (heapUsedReader), looked up by the first run. */

@@ -46,7 +46,7 @@ export const VOCABULARY = new Set(
    fast slow default
    pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
    weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite back
-   eod flat overnight intraday`
+   eod flat overnight intraday times`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -55,7 +55,7 @@ export const VOCABULARY = new Set(
 const STOPWORDS = new Set(
   `a an the it its this that these those of on in at to for with and or is are be been was were when then than if
    i me my we our you your please pls can could would should will just also some any each every per
-   do does using use based into onto off via like want need`.split(/\s+/),
+   do does using use based into onto off via like want need but u ur`.split(/\s+/),
 );
 
 export function isStopword(w: string): boolean {
@@ -170,6 +170,25 @@ function spellOut(text: string, slots: Slots): string {
   s = s
     .replace(/\bend[- ]of[- ](?:the[- ])?(?:day|session|trading day)\b/g, " eod ")
     .replace(/\b(?:session|market|day)\s+(?:end|close)\b/g, " eod ");
+  // "long entry rsi<35, long exit rsi>65, short exit ...": the side's own action words
+  s = s
+    .replace(/\blong\s+(?:entry|entries)\b/g, " buy ")
+    .replace(/\blong\s+exits?\b/g, " exit long ")
+    .replace(/\bshort\s+(?:entry|entries)\b/g, " short ")
+    .replace(/\bshort\s+exits?\b/g, " cover ");
+  // "yesterday's high", "previous day's low", "pdh": the completed day before, a one-day window
+  s = s
+    .replace(/\b(?:yesterday|previous day|prior day|prev day|last day)(?:'?s)?\s+(high|low)\b/g, " 1 day $1 ")
+    .replace(/\b(?:last|previous|prior) week(?:'?s)?\s+(high|low)\b/g, " 1 week $1 ")
+    .replace(/\bpdh\b/g, " 1 day high ")
+    .replace(/\bpdl\b/g, " 1 day low ");
+  // "macd crosses signal from below zero": the crossing series was below the level
+  s = s.replace(/\bfrom\s+(below|above|under|over)\b/g, " and $1 ");
+  // "stop 2x", "target 3x": a multiple (of the ATR the clause names), not a cross
+  s = s.replace(
+    /\b(stop|sl|tp|target|trail|trailing|profit|loss|stoploss)\s+(\d+(?:\.\d+)?)\s*x\b(?!\s*atr)/g,
+    " $1 $2 times ",
+  );
   // "crosses back below": the direction is what counts
   s = s.replace(/\bback\s+(?=(?:above|below|over|under|up|down|into|inside)\b)/g, "");
   // "L/S", "l&s": both sides

@@ -180,6 +180,9 @@ function quantityAt(cl: Clause, i: number): { d: Distance | "r"; value: number; 
   }
   if (cl.is(j, "points", "pts", "usd")) return { d: { unit: "points", value: v }, value: v, end: j };
   if (cl.is(j, "r")) return { d: "r", value: v, end: j };
+  // "atr stop 2x, target 3x": a multiple of the ATR the clause names
+  if (cl.is(j, "times") && cl.says("atr", "atrs"))
+    return { d: { unit: "atr", value: v, atrLength: 14 }, value: v, end: j };
   return null;
 }
 
@@ -350,6 +353,8 @@ function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | nul
     consumeSeq(cl, at, seq.length);
     // "stop below 1 atr": the word between the exit and its distance is read with them
     if (q) cl.use(...range(qAt === after + 1 ? after : qAt, q.end));
+    // "atr stop 2x": the unit said before the exit word
+    if (q && d.unit === "atr" && cl.is(at - 1, "atr")) cl.use(at - 1);
     if (atrFirst) cl.use(...range(after, atrFirst.end), after);
     const what = slot === "stop" ? "stop loss" : slot === "target" ? "take profit" : "trailing stop";
     intent.understood.push(`${what}: ${distanceLabel(d)} from the entry`);
@@ -938,6 +943,8 @@ class RuleReader {
   band: BandContext | null = null;
   macd: { fast: number; slow: number; signal: number } | null = null;
   stoch: { length: number; rsiLength?: number } | null = null;
+  /** The Supertrend named before, for "exit when it turns red". */
+  supertrend: { factor: number; atrLength: number } | null = null;
   /** The RSI a Stochastic RSI is taken of, as a series field. */
   stochOf(): { rsiLength?: number } {
     return this.stoch?.rsiLength ? { rsiLength: this.stoch.rsiLength } : {};
@@ -1466,6 +1473,8 @@ class RuleReader {
           "flip",
           "flips",
           "turns",
+          "turning",
+          "turned",
           "change",
           "changes",
           "green",
@@ -1479,7 +1488,17 @@ class RuleReader {
         end++;
       let down = false;
       for (let j = i + 1; j <= end; j++) if (cl.is(j, "red", "bearish", "down")) down = true;
+      this.supertrend = { factor, atrLength };
       return { item: { kind: "supertrend", at: i, factor, atrLength, down }, start: i, end };
+    }
+    // "..., exit when it turns red": the Supertrend named before
+    if (
+      this.supertrend &&
+      (w === "turns" || w === "turning" || w === "turned" || w === "flips") &&
+      cl.is(i + 1, "red", "green", "bullish", "bearish")
+    ) {
+      const down = cl.is(i + 1, "red", "bearish");
+      return { item: { kind: "supertrend", at: i, ...this.supertrend, down }, start: i, end: i + 1 };
     }
     const price = PRICE_WORDS[w];
     const closeVerb =
@@ -1715,7 +1734,10 @@ function assemble(
         state.subject = first;
         continue;
       }
-      if (!left) left = state.subject && right?.kind === "value" ? [state.subject] : [close];
+      // a level with nothing named before it belongs to the rule's series, else to the oscillator the
+      // request named ("rsi 14 strategy, buy under 30"), else to the price
+      const levelOwner = state.subject ?? state.oscillator ?? null;
+      if (!left) left = levelOwner && right?.kind === "value" ? [levelOwner] : [close];
       if (!right && fam?.kind === "series" && fam.s.length === 0)
         right = familyDefault(fam.family, dir === "above" ? "upper" : "lower", reader)[0]!;
       if (!right) {
@@ -1746,7 +1768,8 @@ function assemble(
           intent.unrecognized.push(`'${it.op === "gt" ? ">" : it.op === "lt" ? "<" : it.op}' with nothing after it`);
           continue;
         }
-        if (!left) left = right.kind === "value" && state.subject ? state.subject : close;
+        const owner = state.subject ?? state.oscillator ?? null;
+        if (!left) left = right.kind === "value" && owner ? owner : close;
         conds.push({ kind: "compare", op, a: left, b: right });
         state.subject = left;
         break;
@@ -1914,6 +1937,17 @@ function assemble(
       conds.push({ kind: "compare", op, a: close, b: s });
     }
   }
+  // "shorts when rsi goes above 75 and covers at 50", "buy at 30": the oscillator reaching a level,
+  // from above for buy/cover, from below for sell/short/exit
+  const owner = state.subject ?? state.oscillator;
+  if (conds.length === 0 && action && owner && isOscillator(owner)) {
+    const k = items.findIndex((x, j) => x.kind === "value" && !usedItems.has(j));
+    if (k >= 0) {
+      usedItems.add(k);
+      const op: Comparison = action === "buy" || action === "cover" ? "<" : ">";
+      conds.push({ kind: "compare", op, a: owner, b: { kind: "value", value: (items[k] as { value: number }).value } });
+    }
+  }
   // "with a 200 ema trend filter": the close on the right side of a lone average
   if (!action && filterWord) {
     const k = items.findIndex(
@@ -2022,6 +2056,8 @@ function actionPositions(c: Token[]): number[] {
     const t = w(i);
     if (!t || !ACTIONS.has(t)) continue;
     if (SIDES.has(t) && (w(i + 1) === "only" || w(i - 1) === "only")) continue;
+    // "exit long", "close short": the side of the exit, not a rule of its own
+    if (SIDES.has(t) && (w(i - 1) === "exit" || w(i - 1) === "close")) continue;
     if (
       SIDES.has(t) &&
       ((w(i + 1) === "and" && SIDES.has(w(i + 2) ?? "")) || (w(i - 1) === "and" && SIDES.has(w(i - 2) ?? "")))

@@ -568,6 +568,87 @@ const TABLE: [string, Want][] = [
   ],
   ["short the rsi > 80, cover rsi < 60, 2 atr stop, only short", { sides: SHORT, stop: atr(2) }],
   ["buy when close crosses above 10 day high, trailing stop 2.5 atr(20)", { sides: LONG, trail: atr(2.5, 20) }],
+  // a fourth round: sentences, "covers at 50", "atr stop 2x", "from below zero", "long entry/exit",
+  // "yesterday's high", "it turns red", a level whose series was named in another clause
+  [
+    "Create a long-only strategy: enter when the 8 EMA crosses above the 34 EMA, exit when it crosses below. Use a 1.5% stop.",
+    {
+      sides: LONG,
+      stop: pct(1.5),
+      has: [/ta\.crossover\(ema8, ema34\)/, /longExitCondition = ta\.crossunder\(ema8, ema34\)/],
+    },
+  ],
+  [
+    "can u make me a strat that shorts when rsi goes above 75 and covers at 50",
+    { sides: SHORT, has: [/shortCondition = rsiValue > 75/, /shortExitCondition = rsiValue < 50/] },
+  ],
+  ["EMA crossover 9/21 with ATR stop 2x and target 3x", { sides: LONG, stop: atr(2), target: atr(3) }],
+  [
+    "buy signal: macd line crosses signal line from below zero",
+    { sides: LONG, has: [/longCondition = ta\.crossover\(macdLine, signalLine\) and macdLine < 0/] },
+  ],
+  [
+    "long entry rsi<35, long exit rsi>65, short entry rsi>65, short exit rsi<35",
+    {
+      sides: BOTH,
+      has: [
+        /longCondition = rsiValue < 35/,
+        /shortCondition = rsiValue > 65/,
+        /longExitCondition = rsiValue > 65/,
+        /shortExitCondition = rsiValue < 35/,
+      ],
+    },
+  ],
+  [
+    "buy 1 contract when close breaks above yesterday's high",
+    { sides: LONG, has: [/request\.security\(syminfo\.tickerid, "D", ta\.highest\(high, channel1Length\)\[1\]/] },
+  ],
+  [
+    "rsi 14 strategy, buy under 30 sell over 70, stop 1.5 atr, take profit 3 atr, london session",
+    {
+      sides: LONG,
+      stop: atr(1.5),
+      target: atr(3),
+      session: { hours: "0800-1630", tz: "Europe/London" },
+      has: [/rsiValue < 30/],
+      hasNot: [/close < 30/],
+    },
+  ],
+  [
+    "golden cross with 5% stop and 15% target, long only, from 2020 to 2023",
+    { sides: LONG, stop: pct(5), target: pct(15), dates: { from: "2020-01-01", to: "2024-01-01" } },
+  ],
+  [
+    "SMA 20/50 cross strategy trading only on weekdays between 9:30 and 15:30 EST",
+    { sides: LONG, session: { hours: "0930-1530", tz: NY, days: "23456" } },
+  ],
+  [
+    "go long on supertrend (7, 2) turning green, exit when it turns red",
+    {
+      sides: LONG,
+      has: [
+        /ta\.supertrend\(supertrendFactor, supertrendAtrLength\)/,
+        /input\.float\(2\.0, "Supertrend factor"/,
+        /longExitCondition = supertrendDirection > 0/,
+      ],
+    },
+  ],
+  [
+    "ema 9/21 cross but only long when price above vwap",
+    { sides: LONG, has: [/ta\.crossover\(ema9, ema21\) and close > vwapValue/] },
+  ],
+  [
+    "kc squeeze breakout short only, 2 atr sl",
+    { sides: SHORT, stop: atr(2), has: [/squeezeOn\[1\] and close < bbLower/] },
+  ],
+  [
+    "long when macd > signal and adx > 25, exit when macd < signal",
+    {
+      sides: LONG,
+      has: [/longCondition = macdLine > signalLine and adx > 25/, /longExitCondition = macdLine < signalLine/],
+    },
+  ],
+  ["ema 5/8/13 ribbon", { refused: /ribbon/ }],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },

@@ -59,7 +59,7 @@ export function checkStatement(c: Checker, s: A.Stmt, scope: Scope): RStmt | nul
         const et = init.t.elems![i]!;
         // every item shares the tuple's qualifier (simple when nothing in it is series); a variable
         // reassigned later is series like any other
-        const q = c.mutated.has(n.name) ? SERIES : maxQ(init.t.q, SIMPLE);
+        const q = c.mutated.has(n.name) ? mutatedQual(c, maxQ(init.t.q, SIMPLE)) : maxQ(init.t.q, SIMPLE);
         const slot = c.newSlot(n.name, { name: et.name === "na" ? "float" : et.name, q }, n.span);
         scope.vars.set(n.name, { slot, readonly: false });
         c.undetermined.follow(slot, init);
@@ -227,7 +227,7 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
   let q = init.t.q;
   // `var`/`varip` alone does not make a variable series: a never-reassigned `var string grp = "Calc"`
   // keeps its literal's qualifier and is accepted as an input's `group` (common in public scripts)
-  if (c.mutated.has(s.name.name)) q = SERIES;
+  if (c.mutated.has(s.name.name)) q = mutatedQual(c, q);
   if (s.qualifier === "const" && init.t.q > CONST)
     throw new CheckError(
       `Variable '${s.name.name}' is declared const but its value is ${typeText(init.t)}`,
@@ -258,6 +258,17 @@ function varDecl(c: Checker, s: A.VarDecl, scope: Scope): RStmt {
     c.varipOnce.push(once);
   }
   return { k: "decl", v: slot, mode: s.mode, init, once, line: s.span.line };
+}
+
+/**
+ * The qualifier of a variable reassigned somewhere (`:=`, `+=`...). v6: series (migration guide, "Mutable
+ * variables are always 'series'"). v5 kept the declaration's qualifier, "erroneously qualified as const"
+ * (same section: `var seriesLen = 0`, `seriesLen += 1`, then `ta.ema(close, seriesLen)` compiles in v5), so
+ * v5 scripts passing such a variable where simple is wanted run on TradingView; resin gives it simple
+ * (accepted where simple is, but not folded or truncated like a true constant) unless its value is series.
+ */
+function mutatedQual(c: Checker, declared: PType["q"]): PType["q"] {
+  return c.version >= 6 || declared === SERIES ? SERIES : SIMPLE;
 }
 
 /** Collections, drawings and objects: types whose values are references (ids), never simple or const. */

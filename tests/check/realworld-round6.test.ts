@@ -137,3 +137,28 @@ describe("v5 repeated arguments", () => {
     expect(r.error).toMatch(/given more than once/);
   });
 });
+
+describe("v5 mutable variables keep a non-series qualifier", () => {
+  // v6 migration guide, "Mutable variables are always 'series'": "In Pine v5, some mutable variables are
+  // qualified as 'series' values but are erroneously qualified as 'const'": `var seriesLen = 0`,
+  // `seriesLen += 1`, `ta.ema(close, seriesLen)` compiles in v5 and "only its first recorded value 1 is used".
+  it("v5: a reassigned variable declared from a non-series value is accepted as a simple length", async () => {
+    const src =
+      "//@version=5\nindicator('t')\nvar seriesLen = 0\nseriesLen += 1\nlen = input.int(3)\nif timeframe.isintraday\n    len := 4\n" +
+      "plot(ta.ema(close, seriesLen) - close, 'e')\nplot(nz(ta.ema(close, len) - ta.ema(close, 3)), 'l')\n";
+    const r = await runBoth(src, data, { runtime: { timeframe: "D" } });
+    expect(r.error).toBeUndefined();
+    // the first length (1) is the one used: the EMA is the close itself
+    expect(r.series["e"]).toEqual(data.map(() => 0));
+    expect(r.series["l"]).toEqual(data.map(() => 0));
+  });
+  it("v6 (and a series value in v5) stays series", async () => {
+    for (const src of [
+      "//@version=6\nindicator('t')\nvar n = 0\nn += 1\nplot(ta.ema(close, n))\n",
+      "//@version=5\nindicator('t')\nn = bar_index\nn := n + 1\nplot(ta.ema(close, n))\n",
+    ]) {
+      const r = await runBoth(src, data);
+      expect(r.error, src).toMatch(/length.*series/);
+    }
+  });
+});

@@ -249,6 +249,12 @@ export function compileProgram(
     timedOut: false,
     bulk,
   };
+  // the last run's refs kept (as the Runtime keeps its context and state, src/runtime/evaluate.ts
+  // lastRun): the generated loop's optimised code depends on the hidden classes of these objects,
+  // and when every run's are gone a full GC takes those classes and the code with them; measured
+  // with a gc() before every run, swing_state's compile runs settle in 4 runs instead of ~10
+  lastRefs[0] = K;
+  lastRefs[1] = R;
   const run = entry!.run;
   if (!cached) {
     // V8 gives a function its feedback only after a few calls: run the prologue alone (an empty bar
@@ -269,6 +275,9 @@ export function compileProgram(
     release: () => (arena as SeriesArena | null)?.release(),
   };
 }
+
+/** The refs (K) and run objects (R) of the latest compiled run, until the next one replaces them. */
+const lastRefs: unknown[] = [null, null];
 
 /** A plot call site once its first call registered the output: its column of values. */
 interface PlotSite {

@@ -695,9 +695,12 @@ class Gen {
         const col = { open: "cO", high: "cH", low: "cL", close: "cC", volume: "cV", time: "cT" }[e.col];
         const i = this.temp();
         const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
+        // offset 0: the bar as the script sees it now, as the interpreter reads it (a fill re-run's bar so far)
+        const cur = (this.nested > 0 ? CTX_BAR_VARS : BAR_VARS)[e.col]!;
+        if (e.n === 0) return cur;
         if (e.n !== null) return `(${i} = ${B} - ${e.n}, ${i} >= 0 ? ${col}[${i}] : NaN)`;
         const k = this.temp();
-        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : ${k} > ${COLUMN_HISTORY_LIMIT} ? ctx.runtimeError(historyOffsetMessage(${k}, ${COLUMN_HISTORY_LIMIT})) : (${i} = ${B} - ${k}, ${i} >= 0 && ${i} <= ${B} ? ${col}[${i}] : NaN))`;
+        return `(${k} = ${this.expr(e.off)}, ${k} !== ${k} ? NaN : ${k} > ${COLUMN_HISTORY_LIMIT} ? ctx.runtimeError(historyOffsetMessage(${k}, ${COLUMN_HISTORY_LIMIT})) : (${i} = ${B} - ${k}, ${i} >= 0 && ${i} < ${B} ? ${col}[${i}] : ${i} === ${B} ? ${cur} : NaN))`;
       }
       case "bvar": {
         const local = BAR_VARS[e.def.name];

@@ -251,6 +251,10 @@ export class Compiler {
       case "colHist": {
         const col = ctx.columns[e.col];
         const n = e.n;
+        // offset 0 is the bar as the script sees it now (ctx), not the column: inside a bar (a
+        // realtime tick, a calc_on_order_fills re-run) the column holds the bar's final values
+        const name = e.col;
+        if (n === 0) return () => ctx[name];
         if (n !== null)
           return () => {
             const i = ctx.barIndex - n;
@@ -265,7 +269,7 @@ export class Compiler {
             if (k !== k) return NaN;
             if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
             const i = ctx.barIndex - k;
-            return i >= 0 && i <= ctx.barIndex ? col[i] : NaN;
+            return i >= 0 && i < ctx.barIndex ? col[i] : i === ctx.barIndex ? ctx[name] : NaN;
           };
         }
         const off = this.expr(e.off);
@@ -274,7 +278,7 @@ export class Compiler {
           if (k !== k) return NaN;
           if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
           const i = ctx.barIndex - k;
-          return i >= 0 && i <= ctx.barIndex ? col[i] : NaN;
+          return i >= 0 && i < ctx.barIndex ? col[i] : i === ctx.barIndex ? ctx[name] : NaN;
         };
       }
       case "bvar":

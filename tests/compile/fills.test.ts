@@ -92,6 +92,44 @@ plot(execs, "execs")
     expect(r.series.execs).toEqual([1, 5, 7, 8]);
   });
 
+  it("close[0] and a dynamic close[k] at offset 0 are the bar so far, as close is (not the bar's final close)", async () => {
+    const src = `${BUY}k = bar_index % 1
+f() => high[k]
+if not barstate.isconfirmed
+    log.info("{0} {1} {2} {3} {4}", close, close[0], close[k], high[k], f())
+`;
+    const r = await both(src, PATH);
+    expect(r.logs.map((l) => [l.bar_index, l.message])).toEqual([
+      [1, "100 100 100 100 100"],
+      [1, "95 95 95 100 100"],
+      [1, "110 110 110 110 110"],
+      [2, "105 105 105 105 105"],
+    ]);
+    // a realtime tick likewise (realtime runs interpret in both modes; varip counts every tick)
+    const rt = await runModes(
+      new Runtime("CHART", {}),
+      `//@version=6
+indicator("t")
+k = bar_index % 1
+varip int ticks = 0
+varip int off = 0
+if barstate.isrealtime
+    ticks += 1
+    if close[0] != close or close[k] != close or high[k] != high
+        off += 1
+plot(ticks, "ticks")
+plot(off, "off")
+`,
+      bars([
+        [100, 100, 100, 100],
+        [100, 110, 95, 105],
+      ]),
+      { realtimeLastBar: true, realtimeTicks: 4 },
+    );
+    expect(rt.series.ticks!.at(-1)).toBe(4);
+    expect(rt.series.off!.at(-1)).toBe(0);
+  });
+
   it("user-function state, ta.* calls, arrays and varip collections", async () => {
     // ta.* calls run per bar (no whole-series pass when the script runs again inside bars), a user
     // function's var counter and an array pushed to in every execution are rolled back; a varip

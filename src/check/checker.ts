@@ -1051,12 +1051,12 @@ export class Checker {
   }
 
   /** v5 accepts a repeated named argument with a warning and uses the first value (v6 refuses it). */
-  private warnRepeated(name: string, fn: CatalogFunction, args: A.Arg[], repeated: number[]): void {
+  private warnRepeated(name: string, fn: CatalogFunction | null, args: A.Arg[], repeated: number[]): void {
     for (const i of repeated) {
       const a = args[i]!;
       this.warnings.push({
         severity: "warning",
-        message: `Argument '${a.name?.name ?? fn.params[i]}' of '${name}' is given more than once: the first value is used (an error in v6)`,
+        message: `Argument '${a.name?.name ?? fn?.params[i]}' of '${name}' is given more than once: the first value is used (an error in v6)`,
         line: a.span.line,
         column: a.span.column,
         end_line: a.span.endLine ?? a.span.line,
@@ -1137,13 +1137,21 @@ export class Checker {
 
   userCall(name: string, overloads: A.FuncDecl[], args: A.Arg[], recv: RExpr | null, scope: Scope, e: A.Call): RExpr {
     const seen = new Set<string>();
+    const repeated: number[] = [];
     args.forEach((a, i) => {
       if (!a.name && i > 0 && args[i - 1]!.name)
         throw new CheckError(`Positional arguments of '${name}' must come before named ones`, a.span);
-      if (a.name && seen.has(a.name.name))
-        throw new CheckError(`Argument '${a.name.name}' of '${name}' is given more than once`, a.span);
+      if (a.name && seen.has(a.name.name)) {
+        if (this.version >= 6)
+          throw new CheckError(`Argument '${a.name.name}' of '${name}' is given more than once`, a.span);
+        repeated.push(i); // v5: a warning, and the first value is the one used
+      }
       if (a.name) seen.add(a.name.name);
     });
+    if (repeated.length) {
+      this.warnRepeated(name, null, args, repeated);
+      args = args.filter((_, i) => !repeated.includes(i));
+    }
     const rargs: { name?: string; r: RExpr; site: ArgSite }[] = [];
     if (recv) {
       const node = (e.callee as A.Member).object;

@@ -129,6 +129,14 @@ describe("v5 repeated arguments", () => {
     expect(r.plot_meta?.["c"]).toMatchObject({ color: "#2962FF", linewidth: 2 });
     expect(r.series["s"]![1]).toBe((data[0]!.close + data[1]!.close) / 2);
   });
+  it("v5: the same for a user-defined function's named argument", async () => {
+    const r = await runBoth(
+      "//@version=5\nindicator('t')\nf(a, b) => a * 10 + b\nplot(f(1, b = 2, b = 3), 'f')\n",
+      data,
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.series["f"]).toEqual(data.map(() => 12));
+  });
   it("v5: `resin check` reports the repeat as a warning; v6 refuses it", async () => {
     const v5 = parse("//@version=5\nindicator('t')\nplot(close, color = color.blue, color = color.red)\n");
     const d = check(v5.ast, registry, [], { diagnosticsOnly: true }).diagnostics;

@@ -37,8 +37,15 @@ export class PineArraySlice<T = PineValue> extends PineArray<T> {
  * boxes every number it reads from a holey double array (a heap number per element that
  * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
  */
-export function packedArray<T>(n: number, x: T): T[] {
+export function packedArray<T>(n: number, x: T, numeric = false): T[] {
   const out: T[] = [];
+  if (numeric) {
+    // double elements from the start, even while empty (a kind never goes back): an empty array
+    // starts as small-integer elements and turns double at its first fractional push, so each run's
+    // new array would meet the compiled loop's code with another hidden class (a deopt per run)
+    out.push(0.5 as T);
+    out.pop();
+  }
   for (let i = 0; i < n; i++) out.push(x);
   return out;
 }

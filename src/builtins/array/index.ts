@@ -91,7 +91,8 @@ function newArray(ctx: ExecContext, elemType: string, sizeArg: unknown, init: un
   // building it counts against the run's time budget (src/core/budget.ts): a loop of them stays interruptible
   budgetOf(ctx).spend(n >> 3);
   const fill = init === undefined ? naOf(elemType, ctx.version) : init;
-  return new PineArray<PineValue>(elemType, packedArray(n, fill));
+  const numeric = elemType === "float" || elemType === "int" || elemType === "color";
+  return new PineArray<PineValue>(elemType, packedArray(n, fill, numeric));
 }
 
 function newTyped(elemType: string): BuiltinDef {

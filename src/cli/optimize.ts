@@ -21,9 +21,10 @@ import {
   type OptimizeRequest,
   type OptimizeResult,
   type TrialRecord,
+  winnerFullResult,
 } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
-import { studyFullRunner, studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
+import { studyFullRunner, studyTrialRunner, TRIAL_BROKER, type Engine } from "../server/engine.js";
 
 function loadFile(a: Args, file: string): Bar[] | string {
   const text = readText(file, "data file");
@@ -145,7 +146,7 @@ function report(a: Args, res: OptimizeResult): number {
 }
 
 /** The study on an edge worker (--remote): fanned out there, progress polled here. */
-async function remote(a: Args, req: OptimizeRequest): Promise<number> {
+async function remote(a: Args, req: OptimizeRequest, engine: Engine): Promise<number> {
   const { runRemoteStudy } = await import("./optimize-remote.js");
   // the worker may cap n_trials: the bar's length is what was asked
   const bar = a.json ? null : await progressOnTerminal(req.n_trials ?? N_TRIALS_DEFAULT);
@@ -164,7 +165,12 @@ async function remote(a: Args, req: OptimizeRequest): Promise<number> {
     },
   );
   bar?.stop(`${res.trials.length} trials (remote)`);
-  return report(a, res);
+  // the worker answers lean trials only: the winner's full result is run here, as a local study does
+  const study = prepareStudy(req);
+  const warnings = res.warning ? [res.warning] : [];
+  const fullRun = studyFullRunner(engine, { script: req.script, symbol: "CHART", options: { mode: "auto" } });
+  const best_result = await winnerFullResult(study, res.best_params, fullRun, warnings);
+  return report(a, { ...res, best_result, warning: warnings.length ? warnings.join("; ") : null });
 }
 
 export async function execute(script: string, a: Args): Promise<number> {
@@ -205,7 +211,7 @@ export async function execute(script: string, a: Args): Promise<number> {
       ...(a.seed !== undefined ? { seed: a.seed } : {}),
       ...(a.parallelism !== undefined ? { parallelism: a.parallelism } : {}),
     };
-    if (a.remote) return await remote(a, req);
+    if (a.remote) return await remote(a, req, engine);
     const study = prepareStudy(req);
     const bar = a.json ? null : await progressOnTerminal(study.nTrials);
     let best = "-";

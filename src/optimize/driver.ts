@@ -175,21 +175,9 @@ export async function driveStudy(
   }
 
   const warnings = [...study.warnings];
-  let bestResult: BestResult | null | undefined;
-  if (options.fullRun) {
-    bestResult = null;
-    if (best) {
-      try {
-        const { events: _events, ...full } = await options.fullRun(
-          { ...study.fixedInputs, ...best.record.params },
-          study.bars,
-        );
-        bestResult = full;
-      } catch (err) {
-        warnings.push(`the winner's full run failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-  }
+  const bestResult = options.fullRun
+    ? await winnerFullResult(study, best ? best.record.params : null, options.fullRun, warnings)
+    : undefined;
 
   return {
     sampler: study.sampler,
@@ -207,4 +195,25 @@ export async function driveStudy(
     parallelism: study.parallelism,
     ...(bestResult !== undefined ? { best_result: bestResult } : {}),
   };
+}
+
+/**
+ * The winner run once more, in full (no event log), over the study's (first) data set's whole bars:
+ * the answer's `best_result`. null without a winner or when that run throws (said in `warnings`).
+ * Shared by the in-process driver and the CLI's --remote path, whose worker answers lean trials only.
+ */
+export async function winnerFullResult(
+  study: Pick<PreparedStudy, "fixedInputs" | "bars">,
+  bestParams: Params | null,
+  fullRun: FullRunner,
+  warnings: string[],
+): Promise<BestResult | null> {
+  if (!bestParams) return null;
+  try {
+    const { events: _events, ...full } = await fullRun({ ...study.fixedInputs, ...bestParams }, study.bars);
+    return full;
+  } catch (err) {
+    warnings.push(`the winner's full run failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
 }

@@ -42,7 +42,8 @@ export interface GenerateAnswer {
   corrections: string[];
   not_understood: string[];
   attempts: Attempt[];
-  run: { bars: number; trades: number; alerts: number; plots: string[] };
+  /** The sample run: `sample_seed` is the random walk verified on (null when the caller gave the bars). */
+  run: { bars: number; trades: number; alerts: number; plots: string[]; sample_seed: number | null };
 }
 
 export type GenerateErrorCode = "EMPTY_REQUEST" | "REQUEST_TOO_LONG" | "NOT_UNDERSTOOD" | "UNVERIFIED";

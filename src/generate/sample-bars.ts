@@ -23,7 +23,19 @@ function startOf(range: DateRange | null): number {
   return DEFAULT_START;
 }
 
-export function sampleBars(range: DateRange | null = null, seed = 7, timeframe: SampleTimeframe = "15"): Bar[] {
+/** The random walk a script is verified on first. */
+export const DEFAULT_SAMPLE_SEED = 7;
+/**
+ * Other walks tried when a strategy has no trade on the first: rare entries ("rsi crosses above 30 and
+ * close > ema 50") may not happen on one walk of 4,000 bars; a script that cannot trade trades on none.
+ */
+export const OTHER_SAMPLE_SEEDS = [1, 2, 3, 4, 5, 6];
+
+export function sampleBars(
+  range: DateRange | null = null,
+  seed = DEFAULT_SAMPLE_SEED,
+  timeframe: SampleTimeframe = "15",
+): Bar[] {
   const daily = timeframe === "D";
   const start =
     daily && !range?.from && range?.to

@@ -12,7 +12,7 @@ import { registry } from "../builtins/index.js";
 import type { Bar, RunResult } from "../core/result.js";
 import { Runtime } from "../runtime/index.js";
 import type { Expectations } from "./intent.js";
-import { sampleBars } from "./sample-bars.js";
+import { DEFAULT_SAMPLE_SEED, OTHER_SAMPLE_SEEDS, sampleBars } from "./sample-bars.js";
 
 export interface CheckOutcome {
   name: string;
@@ -27,7 +27,7 @@ export interface Verification {
   /** Parse and check errors (1-based lines and columns), empty when the script checks clean. */
   diagnostics: Diagnostic[];
   /** What the run on the sample bars gave (absent when the script did not get that far). */
-  run?: { bars: number; trades: number; alerts: number; plots: string[] };
+  run?: { bars: number; trades: number; alerts: number; plots: string[]; sample_seed: number | null };
 }
 
 /** Fields that legitimately differ between two runs of the same script (ids, timings, the backend used). */
@@ -124,9 +124,22 @@ export async function verify(script: string, expect: Expectations, options: Veri
   )
     return done(checked.diagnostics);
 
-  const bars = options.bars ?? sampleBars(expect.dateRange, undefined, expect.sampleTimeframe);
+  let seed: number | null = options.bars ? null : DEFAULT_SAMPLE_SEED;
+  let bars = options.bars ?? sampleBars(expect.dateRange, DEFAULT_SAMPLE_SEED, expect.sampleTimeframe);
   const rt = new Runtime("SAMPLE");
-  const a = await rt.run(script, bars, { mode: "interpret" });
+  let a = await rt.run(script, bars, { mode: "interpret" });
+  const tradesOf = (r: RunResult): number => (r.strategy?.trades.length ?? 0) + (r.strategy?.open_trades.length ?? 0);
+  // a strategy whose entries are rare may not trade on one walk: the next walks are tried before the
+  // trades check says it never trades (all further checks run on the walk that traded)
+  if (expect.strategy && !options.bars && !a.error && tradesOf(a) === 0) {
+    for (const other of OTHER_SAMPLE_SEEDS) {
+      const otherBars = sampleBars(expect.dateRange, other, expect.sampleTimeframe);
+      const r = await rt.run(script, otherBars, { mode: "interpret" });
+      if (r.error || tradesOf(r) === 0) continue;
+      [seed, bars, a] = [other, otherBars, r];
+      break;
+    }
+  }
   const b = await rt.run(script, bars, { mode: "compile" });
   if (
     !pass(
@@ -159,7 +172,13 @@ export async function verify(script: string, expect: Expectations, options: Veri
         ? "declared with strategy()"
         : `declared as ${a.script_type}, a strategy was asked for`,
     );
-    pass("trades", trades > 0, trades > 0 ? `${trades} trade(s) on the sample bars` : "no trades on the sample bars");
+    pass(
+      "trades",
+      trades > 0,
+      trades > 0
+        ? `${trades} trade(s) on the sample bars${seed !== null && seed !== DEFAULT_SAMPLE_SEED ? ` (walk ${seed}: none on the first)` : ""}`
+        : `no trades on the sample bars (${seed === null ? "the bars given" : `${1 + OTHER_SAMPLE_SEEDS.length} random walks`})`,
+    );
   }
   if (expect.pyramiding !== null) {
     const ok = some((c) => c.name === "strategy" && hasArg(c.call, "pyramiding"));
@@ -246,7 +265,7 @@ export async function verify(script: string, expect: Expectations, options: Veri
         ? "plotted with the requested title"
         : `no plot titled "${t}" (plots: ${titles.join(", ") || "none"})`,
     );
-  return done([], { bars: bars.length, trades, alerts: a.alerts.length, plots: titles });
+  return done([], { bars: bars.length, trades, alerts: a.alerts.length, plots: titles, sample_seed: seed });
 }
 
 /** Diagnostics and failed checks as lines for the next round's prompt. */

@@ -649,6 +649,11 @@ const TABLE: [string, Want][] = [
     },
   ],
   ["ema 5/8/13 ribbon", { refused: /ribbon/ }],
+  // rare entries: no trade on the first random walk, verified on the next one that trades
+  [
+    "i want a strategy that goes long when price is above the 20-day moving average and rsi is under 40",
+    { sides: LONG, has: [/close > sma20Day and rsiValue < 40/] },
+  ],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },
@@ -715,8 +720,12 @@ describe("resin generate: the request table", () => {
       // windows in days are verified on daily bars, like the verifier does
       const tf = expectationsOf(understand(text)).sampleTimeframe;
       const sample = from
-        ? sampleBars({ from: new Date(from - 14 * 86_400_000).toISOString().slice(0, 10), to: null }, undefined, tf)
-        : sampleBars(null, undefined, tf);
+        ? sampleBars(
+            { from: new Date(from - 14 * 86_400_000).toISOString().slice(0, 10), to: null },
+            answer.run.sample_seed ?? undefined,
+            tf,
+          )
+        : sampleBars(null, answer.run.sample_seed ?? undefined, tf);
       const r = await runBoth(script, sample);
       expect(r.error).toBeUndefined();
       const kind = want.kind ?? "strategy";

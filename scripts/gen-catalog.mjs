@@ -30,12 +30,34 @@ const TYPE_CORRECTIONS = {
   "array.some": { id: "array<bool/int/float>" },
 };
 
+/**
+ * Overloads the reference lists that builtins.json lacks, appended to the function's parameter lists.
+ */
+const LIST_CORRECTIONS = {
+  // reference: "fill(hline1, hline2, top_value, bottom_value, top_color, bottom_color, title, display, fillgaps,
+  // editable) → void" (the gradient fill between two hlines; the User Manual's FAQ fills hline() ids this way)
+  fill: [
+    [
+      "hline1",
+      "hline2",
+      "top_value",
+      "bottom_value",
+      "top_color",
+      "bottom_color",
+      "title",
+      "display",
+      "fillgaps",
+      "editable",
+    ],
+  ],
+};
+
 const functions = {};
 for (const [name, f] of Object.entries(spec.functions).sort(([a], [b]) => (a < b ? -1 : 1))) {
   const optional = [...new Set([...(OPTIONAL_CORRECTIONS[name] ?? []), ...f.optional_params])];
   functions[name] = {
     params: f.params,
-    lists: f.param_lists,
+    lists: [...f.param_lists, ...(LIST_CORRECTIONS[name] ?? [])],
     types: { ...f.param_types, ...(TYPE_CORRECTIONS[name] ?? {}) },
     optional: f.params.filter((p) => optional.includes(p)),
     returns: f.returns,

@@ -170,3 +170,19 @@ describe("v5 mutable variables keep a non-series qualifier", () => {
     }
   });
 });
+
+describe("fill() between hlines with a gradient", () => {
+  // reference: "fill(hline1, hline2, top_value, bottom_value, top_color, bottom_color, title, display, fillgaps,
+  // editable) → void"; builtins.json lists the gradient overload for plots only, so resin read `30` as the
+  // `color` of the hline overload and refused the User Manual FAQ's own `fill(h2, h1, 30, 5, ...)`.
+  it("accepts the hline gradient overload, positional and named", async () => {
+    const src =
+      "//@version=6\nindicator('t')\nh1 = hline(30, color = color(na)), h2 = hline(-30)\n" +
+      "fill(h2, h1, 30, 5, color.new(color.red, 80), color(na))\n" +
+      "fill(h1, h2, top_value = 0, bottom_value = -30, top_color = color(na), bottom_color = color.green, title = 'g')\n" +
+      "plot(close, 'c')\n";
+    const r = await runBoth(src, data);
+    expect(r.error).toBeUndefined();
+    expect(r.series["c"]).toEqual(data.map((b) => b.close));
+  });
+});

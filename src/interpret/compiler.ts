@@ -405,9 +405,17 @@ export class Compiler {
         };
       }
       case "if": {
-        const c = this.expr(e.cond);
         const then = this.block(e.then);
         const na = naOfType(e.t.name);
+        if (e.cond.k === "load" && e.cond.v.type.name === "bool" && !this.hoisted.has(e.cond)) {
+          // `if up` on a bool variable: its slot read in place, no closure call
+          const slot = e.cond.v.slot;
+          const cv = this.store(e.cond.v);
+          if (!e.else) return () => (cv[slot] ? then() : na);
+          const els = this.block(e.else);
+          return () => (cv[slot] ? then() : els());
+        }
+        const c = this.expr(e.cond);
         if (!e.else) return () => (c() ? then() : na);
         const els = this.block(e.else);
         return () => (c() ? then() : els());
@@ -480,6 +488,21 @@ export class Compiler {
    */
   private compoundStore(op: string, slot: number, valueE: RExpr, value: Fn, wantValue: boolean): Fn | null {
     const N = this.nums;
+    if (valueE.k === "const" && typeof valueE.v === "number" && !wantValue) {
+      // `streak += 1`: the constant in place
+      const c = valueE.v;
+      if (op === "+=")
+        return () => {
+          N[slot] = N[slot]! + c;
+        };
+      if (op === "-=")
+        return () => {
+          N[slot] = N[slot]! - c;
+        };
+      return () => {
+        N[slot] = N[slot]! * c;
+      };
+    }
     const from = this.slotOf(valueE);
     if (from !== undefined) {
       if (wantValue) return null;

@@ -194,8 +194,12 @@ describe("str.* functions", () => {
     expect(call("str.upper", null)).toBeNull();
     expect(call("str.split", "a,b", ",").values).toEqual(["a", "b"]);
   });
-  it("substring out of range is a runtime error", () => {
-    expect(() => call("str.substring", "abc", 2, 9)).toThrow(PineRuntimeError);
+  it("substring: an end past the length takes the rest, a bad begin is a runtime error", () => {
+    // an end past the string's length takes the rest (User Manual, Strings); a bad begin or end < begin throw
+    expect(call("str.substring", "abc", 2, 9)).toBe("c");
+    expect(call("str.substring", "abc", Number.NaN, 2)).toBe("ab");
+    expect(() => call("str.substring", "abc", 4, 9)).toThrow(PineRuntimeError);
+    expect(() => call("str.substring", "abc", 2, 1)).toThrow(PineRuntimeError);
   });
 });
 
@@ -272,7 +276,7 @@ describe("HALF_UP fast path agrees with the exact BigInt rounding", () => {
     let seed = 12345;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const values = [0.125, 2.5, 1.005, 1.25, 0.995, 1e20, 123456.785, 5e-324];
-    for (let i = 0; i < 2000; i++) values.push((rnd() - 0.5) * Math.pow(10, Math.floor(rnd() * 16) - 6));
+    for (let i = 0; i < 2000; i++) values.push((rnd() - 0.5) * 10 ** (Math.floor(rnd() * 16) - 6));
     for (const x of values) {
       for (const d of [0, 1, 2, 3, 5, 10]) {
         // digits the shortest form already has are printed as they are (Java starts from

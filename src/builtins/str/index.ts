@@ -226,9 +226,12 @@ export const functions: BuiltinTable = {
     impl: (ctx, a) => {
       const src = s(a[0]);
       if (src == null) return null;
-      const begin = Math.trunc(a[1] as number);
-      const end = a[2] == null || a[2] !== a[2] ? src.length : Math.trunc(a[2] as number);
-      if (!(begin >= 0 && begin <= src.length) || !(end >= begin && end <= src.length)) {
+      // User Manual (Strings, "Locating and retrieving substrings"): an na begin_pos is 0; an end_pos
+      // that is na or "represents a position outside the string's length" takes every character from
+      // begin_pos onward; an invalid begin_pos or an end_pos below begin_pos is a runtime error
+      const begin = a[1] == null || a[1] !== a[1] ? 0 : Math.trunc(a[1] as number);
+      const end = a[2] == null || a[2] !== a[2] ? src.length : Math.min(Math.trunc(a[2] as number), src.length);
+      if (!(begin >= 0 && begin <= src.length) || !(end >= begin)) {
         ctx.runtimeError(
           `The 'begin_pos' (${a[1]}) and 'end_pos' (${a[2] ?? src.length}) arguments of 'str.substring' are out of range for a string of length ${src.length}.`,
         );

@@ -197,6 +197,9 @@ describe("str.* functions", () => {
   it("substring: an end past the length takes the rest, a bad begin is a runtime error", () => {
     // an end past the string's length takes the rest (User Manual, Strings); a bad begin or end < begin throw
     expect(call("str.substring", "abc", 2, 9)).toBe("c");
+    // str.pos of an na or empty substring is 0 (User Manual, Strings)
+    expect(call("str.pos", "abc", null)).toBe(0);
+    expect(call("str.pos", "abc", "")).toBe(0);
     expect(call("str.substring", "abc", Number.NaN, 2)).toBe("ab");
     expect(() => call("str.substring", "abc", 4, 9)).toThrow(PineRuntimeError);
     expect(() => call("str.substring", "abc", 2, 1)).toThrow(PineRuntimeError);

@@ -162,7 +162,9 @@ export const functions: BuiltinTable = {
     impl: (_c, a) => {
       const src = s(a[0]);
       const sub = s(a[1]);
-      if (src == null || sub == null) return NaN;
+      if (src == null) return NaN;
+      // User Manual (Strings): "If the argument is na or an empty 'string' value, the function returns 0"
+      if (sub == null) return 0;
       const at = src.indexOf(sub);
       return at < 0 ? NaN : at;
     },

@@ -46,7 +46,7 @@ export const VOCABULARY = new Set(
    fast slow default
    pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
    weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite back
-   eod flat overnight intraday times`
+   eod flat overnight intraday times scalp scalping swing`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -223,7 +223,7 @@ function spellOut(text: string, slots: Slots): string {
   // sentence punctuation separates clauses; a dot between digits is a decimal point
   s = s
     .replace(/(\d)\.(\d)/g, "$1§dot$2")
-    .replace(/[,;!?\n]|\.(?!\d)|\s-\s|\s+then\s+/g, " | ")
+    .replace(/[,;!?\n]|\.(?!\d)|:(?=\s)|\s-\s|\s+then\s+/g, " | ")
     .replace(/§dot/g, ".");
   s = s.replace(/[()[\]{}:*'"`]/g, " ");
   return s;
@@ -274,6 +274,7 @@ const SHORT_TYPOS: Record<string, string> = {
   byu: "buy",
   biy: "buy",
   los: "loss",
+  lon: "long",
   tgt: "target",
 };
 
@@ -287,19 +288,20 @@ export function correct(w: string): string | null {
   if (short) return short;
   if (w.length < 4) return null;
   const max = w.length > 6 ? 2 : 1;
-  let best: string | null = null;
   let bestD = max + 1;
-  let tie = false;
+  let nearest: string[] = [];
   for (const v of VOCABULARY) {
     if (v.length < 3 || (v.length === 3 && !(w.length === 4 && w[0] === v[0] && SHORT_TARGETS.has(v)))) continue;
     const d = editDistance(w, v, max);
     if (d < bestD) {
-      best = v;
+      nearest = [v];
       bestD = d;
-      tie = false;
-    } else if (d === bestD) tie = true;
+    } else if (d === bestD) nearest.push(v);
   }
-  return best && !tie ? best : null;
+  if (nearest.length === 1) return nearest[0]!;
+  // a tie is broken by the first letter, which typos rarely change ("emma": ema, not smma)
+  const sameStart = nearest.filter((v) => v[0] === w[0]);
+  return sameStart.length === 1 ? sameStart[0]! : null;
 }
 
 /** A plural or -ing form the vocabulary holds in its base form ("crossovers" -> crossover). */

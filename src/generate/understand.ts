@@ -149,7 +149,8 @@ const FILLER = new Set(
   `when if while then only trade trading with using use based make create write give can you script system bot
    strategy indicator study backtest signal signals line lines period periods length bar bars candle candles
    is are on at so go get out enter entry entries position positions rule rules setup simple basic classic send
-   price level levels value values default fast slow crossing cross crosses crossover dip dips algo back`.split(/\s+/),
+   price level levels value values default fast slow crossing cross crosses crossover dip dips algo back
+   scalp scalping swing`.split(/\s+/),
 );
 
 // ---------------------------------------------------------------- helpers
@@ -2175,9 +2176,21 @@ export function understand(text: string): Intent {
   const reader = new RuleReader(intent);
   const rules: RawRule[] = [];
   const state: RuleState = { subject: null, lastCross: null, levelRules: [], lastConds: [] };
-  for (const cl of clauses) {
+  // "buy the dip: rsi below 25": an action alone in its clause is the action of the next clause's
+  // conditions (when that clause names none of its own)
+  let pending: { action: Extract<Item, { kind: "action" }>; text: string } | null = null;
+  const reportPending = (): void => {
+    if (pending) intent.unrecognized.push(`'${pending.action.action}' without a condition in "${pending.text}"`);
+    pending = null;
+  };
+  clauses.forEach((cl, ci) => {
     const filterWord = cl.has("only", "filter", "trend", "while") || cl.has("if");
     const items = reader.items(cl);
+    const carried = pending !== null && !items.some((x) => x.kind === "action");
+    if (carried) items.unshift({ ...pending!.action, at: -1 });
+    const carriedFrom = carried ? pending!.text : null;
+    if (!carried) reportPending();
+    pending = null;
     // "a and b or c": the conditions between two "or"s are one alternative (Pine's precedence: "and"
     // binds tighter than "or"); the clause's action applies to every alternative
     const groups = orGroups(cl, items);
@@ -2187,7 +2200,12 @@ export function understand(text: string): Intent {
     const conds = groupConds.flat();
     const action =
       (items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }> | undefined)?.action ?? null;
-    if (!conds.length && action) intent.unrecognized.push(`'${action}' without a condition in "${clauseText(cl)}"`);
+    if (!conds.length && action) {
+      const own = items.find((x) => x.kind === "action") as Extract<Item, { kind: "action" }>;
+      if (!carried && ci + 1 < clauses.length && items.every((x) => x.kind === "action"))
+        pending = { action: own, text: clauseText(cl) };
+      else intent.unrecognized.push(`'${action}' without a condition in "${carriedFrom ?? clauseText(cl)}"`);
+    }
     const levelRules = state.levelRules.splice(0);
     if (cl.says("or")) distributeCross(conds);
     // the groups again, with the crosses "or" carried over
@@ -2224,7 +2242,8 @@ export function understand(text: string): Intent {
       const at = cl.find([w]);
       if (at >= 0 && conds.length) cl.use(at);
     }
-  }
+  });
+  reportPending();
   resolveRoles(intent, rules, said.direction, kind);
   for (const d of reader.defaults) intent.understood.push(`default: ${d}`);
   for (const cl of clauses) reportLeftovers(cl, intent);

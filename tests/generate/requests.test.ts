@@ -654,6 +654,51 @@ const TABLE: [string, Want][] = [
     "i want a strategy that goes long when price is above the 20-day moving average and rsi is under 40",
     { sides: LONG, has: [/close > sma20Day and rsiValue < 40/] },
   ],
+  // a fifth round: typos tied between two words, a colon between a label and its rule
+  [
+    "emma 12/26 corss, lon only, stpo 2 %, tarket 5 %",
+    { sides: LONG, stop: pct(2), target: pct(5), has: [/ta\.crossover\(ema12, ema26\)/] },
+  ],
+  ["buy when rsi(14) dips below 30 and then crosses back above it", { refused: /a cross of close with nothing named/ }],
+  [
+    "smma 21/55 crossover both sides w/ 3% trail",
+    { sides: BOTH, trail: pct(3), has: [/ta\.rma\(close, rma21Length\)/] },
+  ],
+  [
+    "vwap + ema 9 scalp: long above vwap when ema 9 crosses up, 0.25% tp, 0.15% sl",
+    {
+      sides: LONG,
+      stop: pct(0.15),
+      target: pct(0.25),
+      has: [/longCondition = close > vwapValue and ta\.crossover\(close, ema9\)/],
+    },
+  ],
+  ["$500 per trade, sma 10/20 cross", { sides: LONG, has: [/strategy\.cash/, /default_qty_value = 500/] }],
+  [
+    "ema 13/48 cross, since jan 2024, 2 atr stop",
+    { sides: LONG, stop: atr(2), dates: { from: "2024-01-01", to: null } },
+  ],
+  ["tp 4% sl 2% rsi < 25 buy", { sides: LONG, stop: pct(2), target: pct(4) }],
+  [
+    "short when bb upper band is crossed down, cover at lower band",
+    {
+      sides: SHORT,
+      has: [/shortCondition = ta\.crossunder\(close, bbUpper\)/, /shortExitCondition = close < bbLower/],
+    },
+  ],
+  ["williams r < -90 long, trail 2%", { sides: LONG, trail: pct(2), has: [/wprValue < -90/] }],
+  [
+    "risk 1.5% of equity per trade with 2 atr stop on ema 21/50 cross",
+    { sides: LONG, stop: atr(2), has: [/riskQty/, /input\.float\(1\.5, "Risk per trade %"/] },
+  ],
+  [
+    "buy breakout of 30 day high, sell breakdown of 15 day low, long only",
+    { sides: LONG, has: [/ta\.crossover\(close, highest30Day\)/, /ta\.crossunder\(close, lowest15Day\)/] },
+  ],
+  [
+    "mfi(10) crosses above 20 buy, crosses below 80 sell",
+    { sides: LONG, has: [/ta\.crossover\(mfiValue, 20\)/, /ta\.crossunder\(mfiValue, 80\)/] },
+  ],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },

@@ -15,7 +15,9 @@ const files = ["examples", "bench", "tests"].flatMap((d) => pineFiles(join(root,
 
 function cliDiagnostics(src: string) {
   const { ast, diagnostics } = checkSource(src);
-  if (!diagnostics.some((d) => d.severity === "error")) diagnostics.push(...check(ast, registry).diagnostics);
+  // as `resin check` calls it (src/cli/check.ts): diagnostics only, so v5 warnings are included
+  if (!diagnostics.some((d) => d.severity === "error"))
+    diagnostics.push(...check(ast, registry, [], { diagnosticsOnly: true }).diagnostics);
   return diagnostics.map((d) => `${d.line}:${d.column}-${d.end_line}:${d.end_column} ${d.message}`);
 }
 

@@ -178,8 +178,11 @@ export interface Expectations {
   dateRange: DateRange | null;
   alerts: boolean;
   plotTitles: string[];
-  /** The sample bars' interval: daily when a window is in days/weeks and no session filter needs intraday bars. */
-  sampleTimeframe: "15" | "D";
+  /**
+   * The sample bars' interval: with a window in days/weeks, daily (a filter on days alone works on
+   * them too) or hourly when a session's hours need intraday bars; else quarter hours.
+   */
+  sampleTimeframe: "15" | "60" | "D";
   /** strategy(pyramiding = n) asked for. */
   pyramiding: number | null;
   /** No trade held longer than this many bars. */
@@ -198,7 +201,11 @@ export function expectationsOf(intent: Intent): Expectations {
     dateRange: intent.dateRange,
     alerts: intent.alerts,
     plotTitles: intent.namedPlots.map((p) => p.title),
-    sampleTimeframe: !intent.session && hasCalendarWindow(intent) ? "D" : "15",
+    sampleTimeframe: !hasCalendarWindow(intent)
+      ? "15"
+      : !intent.session || intent.session.hours === "0000-0000"
+        ? "D"
+        : "60",
     pyramiding: intent.pyramiding,
     maxBars: intent.maxBars,
     flatAtDayEnd: intent.flatAtDayEnd,

@@ -2,7 +2,8 @@
 // clock (so a session filter has bars in and out of its hours, and rules that need swings get
 // them), placed inside the requested date range so a date filter does not reject every bar. A script
 // whose windows are in days or weeks ("20 day high") is verified on daily bars instead: 4000 quarter
-// hours are only 41 days, too few for a 20-day window to be broken reliably.
+// hours are only 41 days, too few for a 20-day window to be broken reliably; with a session filter
+// that needs hours of the day it is verified on hourly bars (4000 hours: 166 days).
 
 import type { Bar } from "../core/result.js";
 import { randomWalkBars } from "../runtime/synthetic.js";
@@ -10,9 +11,10 @@ import type { DateRange } from "./intent.js";
 
 export const SAMPLE_BAR_COUNT = 4000;
 const STEP_MS = 15 * 60_000;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-/** The sample's bar interval: quarter hours, or days for scripts with calendar windows. */
-export type SampleTimeframe = "15" | "D";
+/** The sample's bar interval: quarter hours, or days / hours for scripts with calendar windows. */
+export type SampleTimeframe = "15" | "60" | "D";
 /** 2024-01-01T00:00Z: the sample's start when the request names no dates. */
 const DEFAULT_START = Date.UTC(2024, 0, 1);
 
@@ -44,7 +46,7 @@ export function sampleBars(
   return randomWalkBars(SAMPLE_BAR_COUNT, {
     seed,
     startTime: Number.isFinite(start) ? start : DEFAULT_START,
-    stepMs: daily ? DAY_MS : STEP_MS,
-    volatility: daily ? 0.02 : 0.004,
+    stepMs: daily ? DAY_MS : timeframe === "60" ? HOUR_MS : STEP_MS,
+    volatility: daily ? 0.02 : timeframe === "60" ? 0.008 : 0.004,
   });
 }

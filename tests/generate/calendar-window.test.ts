@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { generate } from "../../src/generate/index.js";
 import { understand } from "../../src/generate/understand.js";
+import { expectationsOf } from "../../src/generate/intent.js";
 import { sampleBars } from "../../src/generate/sample-bars.js";
 import { runBoth } from "../helpers/run-both.js";
 
@@ -73,6 +74,14 @@ describe("resin generate: windows in days on intraday bars", () => {
     const r = await runBoth(a.script, bars);
     const own = await runBoth("//@version=6\nindicator('x')\nplot(ta.sma(close, 50), 'own')\n", bars);
     expect(r.series["SMA 50 days"]).toEqual(own.series.own);
+  });
+
+  it("is verified on daily bars, or hourly ones when a session's hours need intraday bars", () => {
+    const tf = (text: string) => expectationsOf(understand(text)).sampleTimeframe;
+    expect(tf("20 day high breakout")).toBe("D");
+    expect(tf("20 day high breakout, no trades fridays")).toBe("D");
+    expect(tf("20 day high breakout, session 0930-1600 ny")).toBe("60");
+    expect(tf("ema 9/21 cross, session 0930-1600 ny")).toBe("15");
   });
 
   it("an oscillator's length in days is said to be bars of the chart, never silently", () => {

@@ -699,6 +699,19 @@ const TABLE: [string, Want][] = [
     "mfi(10) crosses above 20 buy, crosses below 80 sell",
     { sides: LONG, has: [/ta\.crossover\(mfiValue, 20\)/, /ta\.crossunder\(mfiValue, 80\)/] },
   ],
+  // windows in days with a session filter: hourly sample bars (166 days), daily ones for days alone
+  [
+    "20 day sma cross 50 day sma, long only, exit after 10 bars, no trades fridays",
+    { sides: LONG, maxBars: 10, session: { hours: "0000-0000", tz: "UTC", days: "123457" }, has: [/sma50Day/] },
+  ],
+  [
+    "50 day high breakout, session 0930-1600 ny, 2% stop",
+    { sides: LONG, stop: pct(2), session: { hours: "0930-1600", tz: NY }, has: [/"D", ta\.highest/] },
+  ],
+  [
+    "buy when close crosses above the 50 day ema, trade 10:00-15:00 et, 1.5% stop",
+    { sides: LONG, stop: pct(1.5), session: { hours: "1000-1500", tz: NY }, has: [/ta\.crossover\(close, ema50Day\)/] },
+  ],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },

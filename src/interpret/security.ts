@@ -410,7 +410,25 @@ class Secondary {
     sctx.broker = this.broker;
     this.ctx = sctx;
     this.state = new RunState(prog);
-    this.run = new Compiler(prog, this.state, sctx).main();
+    // TradingView evaluates only what the requested expression needs in the other context; resin runs the
+    // whole script there, so a top-level statement the expression does not need may fail (a
+    // runtime.error guard on the chart's timeframe, a.get(1) on a security_lower_tf array). Such a
+    // statement is skipped and noted, and the bar goes on with the next one: the request sites after it
+    // still record their values.
+    const budget = this.budget;
+    this.run = new Compiler(prog, this.state, sctx, {
+      wrapTop: (f) => () => {
+        const depth = budget.depth;
+        try {
+          return f();
+        } catch (err) {
+          if (!(err instanceof PineRuntimeError)) throw err;
+          budget.depth = depth; // loops the error left are closed
+          this.noteError(sctx.barIndex, err.message);
+          return undefined;
+        }
+      },
+    }).main();
     this.timeClose = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
   }
 

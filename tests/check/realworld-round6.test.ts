@@ -186,3 +186,23 @@ describe("fill() between hlines with a gradient", () => {
     expect(r.series["c"]).toEqual(data.map((b) => b.close));
   });
 });
+
+describe("request.security: a failing statement the expression does not need", () => {
+  // resin runs the whole script in the requested context; a runtime.error guard on the chart's timeframe
+  // (the User Manual's repainting example: `if timeframe.in_seconds() > timeframe.in_seconds(tf)`) fired
+  // there and the rest of every context bar was skipped, so a request site after it recorded nothing: the
+  // requested series was na on every bar. Only the failing top-level statement is skipped now.
+  it("skips the failing top-level statement and records the request sites after it", async () => {
+    const src =
+      "//@version=6\nindicator('t', overlay = true)\nstring tf = input.timeframe('240')\n" +
+      "if timeframe.in_seconds() > timeframe.in_seconds(tf)\n    runtime.error('chart timeframe above ' + tf)\n" +
+      "nr(sym, tf_, x) => request.security(sym, tf_, x[1], lookahead = barmerge.lookahead_on)\n" +
+      "plot(nr(syminfo.tickerid, 'D', high), 'pdh')\n";
+    const hourly = bars(60).map((b, i) => ({ ...b, time: Date.UTC(2024, 0, 1) + i * 3_600_000 }));
+    const r = await runBoth(src, hourly, { runtime: { timeframe: "60" } });
+    expect(r.error).toBeUndefined();
+    // from the second day on, the previous day's high
+    const day0High = Math.max(...hourly.slice(0, 24).map((b) => b.high));
+    expect(r.series["pdh"]![30]).toBe(day0High);
+  });
+});

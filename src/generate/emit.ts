@@ -154,7 +154,7 @@ class ScriptBuilder {
         return e;
       }
       case "stoch": {
-        const key = JSON.stringify({ k: "stoch", l: s.length, r: s.rsiLength });
+        const key = JSON.stringify({ k: "stoch", l: s.length, r: s.rsiLength, sk: s.smoothK, sd: s.smoothD });
         let lines = this.vars.get(key) as unknown as Record<string, Expr> | undefined;
         if (!lines) {
           const len = this.intInput("stochLength", s.length, "Stochastic length");

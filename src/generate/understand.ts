@@ -393,6 +393,12 @@ function findRatio(cl: Clause): number | null {
       cl.use(i, i + 1);
       return v;
     }
+    // "1.5 rr", "2 rr target"
+    if (cl.is(i, "rr") && cl.num(i - 1) !== undefined) {
+      const v = cl.num(i - 1)!;
+      cl.use(i - 1, i);
+      return v;
+    }
   }
   return null;
 }
@@ -420,7 +426,7 @@ function readSession(cl: Clause, intent: Intent): void {
   }
   const excluded = excludedDays(cl);
   const wdAt = cl.find(["weekdays", "weekday"]);
-  if (!hours && !intent.session && !excluded && wdAt < 0 && !hasMonFri(cl)) return;
+  if (!hours && !intent.session && !excluded && wdAt < 0 && !hasDayRange(cl)) return;
   for (const [seq, zone] of TIMEZONES) {
     const at = findSeq(cl, seq);
     if (at >= 0) {
@@ -439,11 +445,11 @@ function readSession(cl: Clause, intent: Intent): void {
   }
   let days: string | null = null;
   const wd = cl.find(["weekdays", "weekday"]);
-  const monFri = findMonFri(cl);
-  if (wd >= 0 || monFri) {
+  const dayRange = findDayRange(cl);
+  if (wd >= 0) {
     days = "23456";
-    if (wd >= 0) cl.use(wd);
-  }
+    cl.use(wd);
+  } else if (dayRange) days = dayRange;
   if (excluded) {
     const from = days ?? intent.session?.days ?? "1234567";
     days = [...from].filter((d) => !excluded.includes(d)).join("");
@@ -537,29 +543,32 @@ function excludedDays(cl: Clause): string | null {
   return out || null;
 }
 
-function hasMonFri(cl: Clause): boolean {
-  for (let i = 0; i + 1 < cl.toks.length; i++)
-    if (cl.is(i, "mon", "monday") && (cl.is(i + 1, "fri", "friday") || cl.is(i + 2, "fri", "friday"))) return true;
-  return false;
+/** A day range at `i`: "mon-fri", "tue to thu", "monday through friday" (digits inclusive), else null. */
+function dayRangeAt(cl: Clause, i: number): { days: string; end: number } | null {
+  const a = DAY_DIGITS[cl.word(i) ?? ""];
+  if (!a || a.length !== 1) return null;
+  const sep = cl.is(i + 1, "to", "through", "thru") || cl.op(i + 1, "-", "/");
+  const bAt = sep ? i + 2 : i + 1;
+  const b = DAY_DIGITS[cl.word(bAt) ?? ""];
+  if (!b || b.length !== 1 || b <= a) return null;
+  let days = "";
+  for (let d = Number(a); d <= Number(b); d++) days += String(d);
+  return { days, end: bAt };
 }
 
-function findMonFri(cl: Clause): boolean {
-  for (let i = 0; i + 1 < cl.toks.length; i++) {
-    if (
-      cl.is(i, "mon", "monday") &&
-      (cl.is(i + 1, "to", "through") || cl.op(i + 1, "-", "/")) &&
-      cl.is(i + 2, "fri", "friday")
-    ) {
-      cl.use(i, i + 1, i + 2);
-      return true;
-    }
-    // "mon-fri" lexes as two words
-    if (cl.is(i, "mon", "monday") && cl.is(i + 1, "fri", "friday")) {
-      cl.use(i, i + 1);
-      return true;
-    }
+function hasDayRange(cl: Clause): boolean {
+  return cl.toks.some((_t, i) => dayRangeAt(cl, i) !== null);
+}
+
+/** The first day range in the clause, consumed ("only trade tue-thu"). */
+function findDayRange(cl: Clause): string | null {
+  for (let i = 0; i < cl.toks.length; i++) {
+    const r = dayRangeAt(cl, i);
+    if (!r) continue;
+    cl.use(...range(i, r.end));
+    return r.days;
   }
-  return false;
+  return null;
 }
 
 function readDates(cl: Clause, intent: Intent): void {
@@ -943,7 +952,7 @@ class RuleReader {
   defaults: string[] = [];
   band: BandContext | null = null;
   macd: { fast: number; slow: number; signal: number } | null = null;
-  stoch: { length: number; rsiLength?: number } | null = null;
+  stoch: { length: number; smoothK: number; smoothD: number; rsiLength?: number } | null = null;
   /** The Supertrend named before, for "exit when it turns red". */
   supertrend: { factor: number; atrLength: number } | null = null;
   /** The RSI a Stochastic RSI is taken of, as a series field. */
@@ -1015,6 +1024,9 @@ class RuleReader {
       case "crosses":
       case "crossed":
       case "crossing": {
+        // "stochastic crossover below 20": a crossover (upward) made below the level, not a cross down
+        if (w === "crossover" && cl.is(i + 1, "below", "under") && cl.num(i + 2) !== undefined)
+          return { item: { kind: "cross", at: i, direction: "above" }, start: i, end: i };
         if (cl.is(i + 1, "above", "over", "up"))
           return { item: { kind: "cross", at: i, direction: "above" }, start: i, end: i + 1 };
         if (cl.is(i + 1, "below", "under", "down"))
@@ -1305,12 +1317,22 @@ class RuleReader {
       // "stoch rsi": one oscillator, the stochastic of the RSI (not an RSI beside a price stochastic)
       const ofRsi = cl.is(i + 1, "rsi");
       const at = ofRsi ? i + 1 : i;
-      const after = numbersAfter(cl, at, 1);
+      // "stochastic 5 3 3": length, %K smoothing, %D smoothing
+      const three = ofRsi ? null : numbersAfter(cl, at, 3);
+      // smoothing is a few bars: "stoch 14 with 20 and 80 lines" gives levels, not smoothing
+      const smooth =
+        three &&
+        three.values.length === 3 &&
+        three.values.every((v) => Number.isInteger(v) && v >= 1) &&
+        three.values[1]! <= 10 &&
+        three.values[2]! <= 10;
+      const after = smooth ? three! : numbersAfter(cl, at, 1);
       const length =
         after.values.length && Number.isInteger(after.values[0]) && !this.isLevelPosition(cl, after.end)
           ? after.values[0]!
           : 14;
-      this.stoch = { length, ...(ofRsi ? { rsiLength: 14 } : {}) };
+      const [smoothK, smoothD] = smooth ? [after.values[1]!, after.values[2]!] : [3, 3];
+      this.stoch = { length, smoothK, smoothD, ...(ofRsi ? { rsiLength: 14 } : {}) };
       if (ofRsi) this.defaults.push("Stoch RSI: RSI length 14, %K and %D smoothed over 3");
       let end = length === after.values[0] ? after.end : at;
       let line: "k" | "d" = "k";
@@ -1323,7 +1345,7 @@ class RuleReader {
         item: {
           kind: "series",
           at: i,
-          s: [{ kind: "stoch", line, length, smoothK: 3, smoothD: 3, ...this.stochOf() }],
+          s: [{ kind: "stoch", line, length, smoothK, smoothD, ...this.stochOf() }],
         },
         start: i,
         end,
@@ -1334,7 +1356,16 @@ class RuleReader {
         item: {
           kind: "series",
           at: i,
-          s: [{ kind: "stoch", line: w, length: this.stoch.length, smoothK: 3, smoothD: 3, ...this.stochOf() }],
+          s: [
+            {
+              kind: "stoch",
+              line: w,
+              length: this.stoch.length,
+              smoothK: this.stoch.smoothK,
+              smoothD: this.stoch.smoothD,
+              ...this.stochOf(),
+            },
+          ],
         },
         start: i,
         end: i,

@@ -712,6 +712,35 @@ const TABLE: [string, Want][] = [
     "buy when close crosses above the 50 day ema, trade 10:00-15:00 et, 1.5% stop",
     { sides: LONG, stop: pct(1.5), session: { hours: "1000-1500", tz: NY }, has: [/ta\.crossover\(close, ema50Day\)/] },
   ],
+  // a sixth round: stochastic smoothing, day ranges, "1.5 rr", "max 5 bars"
+  [
+    "stochastic 5 3 3 crossover below 20 long, above 80 short",
+    {
+      sides: BOTH,
+      has: [/input\.int\(5, "Stochastic length"/, /longCondition = ta\.crossover\(stochK, stochD\) and stochK < 20/],
+    },
+  ],
+  [
+    "price above 200 day ma and rsi(2) < 5 buy, exit when close > 5 day ma",
+    { sides: LONG, has: [/close > sma200Day and rsiValue < 5/, /longExitCondition = close > sma5Day/] },
+  ],
+  [
+    "ema 50 slope down and rsi > 60 short, cover rsi < 40",
+    {
+      sides: SHORT,
+      has: [/shortCondition = ema50 < ema50\[1\] and rsiValue > 60/, /shortExitCondition = rsiValue < 40/],
+    },
+  ],
+  ["rsi 7 < 20 buy w/ tp 2% & sl 1%, max 5 bars", { sides: LONG, stop: pct(1), target: pct(2), maxBars: 5 }],
+  [
+    "on 4h: macd cross up buy, cross down sell, trailing 2 atr",
+    { sides: LONG, trail: atr(2), has: [/ta\.crossunder\(macdLine, signalLine\)/] },
+  ],
+  ["sma 9/18 crossover, only trade tue-thu", { sides: LONG, session: { hours: "0000-0000", tz: "UTC", days: "345" } }],
+  ["ema 21 cross with 1% stop and 1.5 rr", { sides: LONG, stop: pct(1), target: pct(1.5) }],
+  ["heikin ashi green candle buy", { refused: /heikin ashi/ }],
+  ["long if close > open and volume > 20 sma of volume", { refused: /volume/ }],
+  ["break of 15m opening range high long", { refused: /range/ }],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },

@@ -546,11 +546,11 @@ function excludedDays(cl: Clause): string | null {
 /** A day range at `i`: "mon-fri", "tue to thu", "monday through friday" (digits inclusive), else null. */
 function dayRangeAt(cl: Clause, i: number): { days: string; end: number } | null {
   const a = DAY_DIGITS[cl.word(i) ?? ""];
-  if (!a || a.length !== 1) return null;
+  if (a?.length !== 1) return null;
   const sep = cl.is(i + 1, "to", "through", "thru") || cl.op(i + 1, "-", "/");
   const bAt = sep ? i + 2 : i + 1;
   const b = DAY_DIGITS[cl.word(bAt) ?? ""];
-  if (!b || b.length !== 1 || b <= a) return null;
+  if (b?.length !== 1 || b <= a) return null;
   let days = "";
   for (let d = Number(a); d <= Number(b); d++) days += String(d);
   return { days, end: bAt };

@@ -20,6 +20,7 @@ import { createBroker } from "../strategy/index.js";
 import { createContext } from "./context.js";
 import {
   contextBarFor,
+  firstIntrabarFor,
   intrabarRange,
   lastAtOrBefore,
   requestContexts,
@@ -151,16 +152,13 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
       return v === undefined ? na : fresh(v);
     }
     const prevTime = i > 0 ? ctx.columns.time[i - 1]! : NaN;
-    const k = contextBarFor(
-      c,
-      i,
-      ctx.time,
-      ctx.timeClose,
-      prevTime,
-      gaps !== undefined ? get(gaps) === true : false,
-      lookahead !== undefined ? get(lookahead) === true : false,
-      ctx.barCount - 1,
-    );
+    const g = gaps !== undefined ? get(gaps) === true : false;
+    const la = lookahead !== undefined ? get(lookahead) === true : false;
+    // a lower timeframe with lookahead on: the first intrabar historically, the last one in realtime
+    const k =
+      c.lower && la && !ctx.isRealtime
+        ? firstIntrabarFor(c, ctx.columns.time, i, ctx.timeClose, g)
+        : contextBarFor(c, i, ctx.time, ctx.timeClose, prevTime, g, la, ctx.barCount - 1);
     if (k < 0) return na;
     const v = vals[k];
     return v === undefined ? na : fresh(v);
@@ -263,7 +261,7 @@ class FormingRunner {
   ) {
     this.start = calcStart(c);
     const k = main.kernels as { module?: WebAssembly.Module | null } | null;
-    const own = k && k.module ? createKernelsSync(k.module) : main.kernels;
+    const own = k?.module ? createKernelsSync(k.module) : main.kernels;
     // private columns: the forming bar's entry is written before each evaluation
     const b = c.bars!;
     this.cols = {

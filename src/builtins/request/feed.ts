@@ -108,6 +108,11 @@ export class RequestContexts {
       // tick bars cannot be built from time bars: only the chart's own ticks or a dataFeed entry at that timeframe
       if (!note && fresh.source === "none" && fresh.tf.unit === "T")
         note = `no '${fresh.timeframe}' tick data: give it in dataFeed as '${fresh.symbol}|${fresh.timeframe}', na`;
+      // intrabars cannot be built from the chart's bars either: a lower timeframe needs its own feed entry,
+      // and saying so beats na on every bar (request.security) or empty arrays (security_lower_tf)
+      else if (!note && fresh.source === "none" && fresh.lower) {
+        note = `no '${fresh.timeframe}' bars of '${fresh.symbol}' (lower than the chart's '${this.ctx.timeframe}'; intrabars are not built from chart bars): give them in dataFeed as '${fresh.symbol}|${fresh.timeframe}'; request.security gives na, request.security_lower_tf empty arrays`;
+      }
       // two spellings of one context ("" and syminfo.tickerid, "D" and "1D") share one secondary run
       const resolved = `${fresh.symbol}|${fresh.timeframe}|${currency ?? ""}`;
       c = this.byResolved.get(resolved);
@@ -129,6 +134,8 @@ export class RequestContexts {
         if (note) record.note = note;
         c.record = record;
         this.records.push(record);
+        // once per context, in the run's log too: a lower timeframe without data is a setup mistake
+        if (note && c.source === "none" && c.lower) this.ctx.log("warning", note);
       }
       this.byKey.set(key, c);
     }
@@ -365,7 +372,7 @@ export class RequestContexts {
 
   /** A feed entry by exact key (for request.currency_rate, request.financial, ...). */
   feedByKey(key: string): BarColumns | null {
-    if (!this.dataFeed || !Object.prototype.hasOwnProperty.call(this.dataFeed, key)) return null;
+    if (!this.dataFeed || !Object.hasOwn(this.dataFeed, key)) return null;
     return this.feedBars(key);
   }
 }
@@ -426,7 +433,7 @@ export function lastAtOrBefore(a: Float64Array, x: number): number {
  * bar's open and close, `prevTime` the previous chart bar's open (NaN on the first bar).
  * - lookahead off: the last context bar that has closed by the chart bar's close (a resampled
  *   period is complete at its last chart bar; the data's last, unfinished period is not delivered);
- * - lookahead on: the context bar holding the chart bar (lower timeframes ignore lookahead);
+ * - lookahead on: the context bar holding the chart bar (a lower timeframe: firstIntrabarFor);
  * - gaps on: only on the chart bar where that value first arrives, -1 elsewhere.
  */
 export function contextBarFor(
@@ -458,6 +465,33 @@ export function contextBarFor(
   const j = lastAtOrBefore(c.timeClose!, timeClose);
   if (gaps && j >= 0 && c.timeClose![j]! <= time) return -1;
   return j;
+}
+
+/**
+ * A lower timeframe with lookahead on (historical bars): the reference returns the chart bar's *first*
+ * intrabar (the FAQ "Other data and timeframes", lower timeframes; lookahead off gives the last one,
+ * as contextBarFor does). A chart bar without intrabars: -1 with gaps on, else the value the last
+ * chart bar with intrabars showed (its first one), as gaps off carries a value forward.
+ * `chartTime` is the chart's bar open times, `i` the chart bar.
+ */
+export function firstIntrabarFor(
+  c: RequestedContext,
+  chartTime: Float64Array,
+  i: number,
+  timeClose: number,
+  gaps: boolean,
+): number {
+  const t = c.bars!.time;
+  const time = chartTime[i]!;
+  const j = lastAtOrBefore(t, time - 1) + 1;
+  if (j < t.length && t[j]! < timeClose) return j;
+  if (gaps) return -1;
+  // the last intrabar before this chart bar, and the chart bar holding it (none before the chart: na)
+  const k = j - 1;
+  if (k < 0) return -1;
+  const h = lastAtOrBefore(chartTime, t[k]!);
+  if (h < 0) return -1;
+  return lastAtOrBefore(t, chartTime[h]! - 1) + 1;
 }
 
 /** Context bars [from, to) that open inside the chart bar [time, timeClose): the intrabars. */

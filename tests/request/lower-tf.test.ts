@@ -75,6 +75,15 @@ plot(request.security(syminfo.tickerid, "5", close, barmerge.gaps_on, barmerge.l
     expect(r.series.gaps).toEqual([1, 4, NA, 7, 8]);
   });
 
+  it("lookahead on, realtime bars: the last intrabar (the FAQ: first historically, last in realtime)", async () => {
+    const r = await run(`plot(request.security(syminfo.tickerid, "5", close, lookahead = barmerge.lookahead_on))`, {
+      ...feed,
+      realtimeBars: 2,
+    });
+    // bars 3 and 4 are realtime: their last intrabars close at 7 and 10 (historically 7 and 8)
+    expect(r.plots).toEqual([1, 4, 4, 7, 10]);
+  });
+
   it("a lower feed entry that divides the timeframe is resampled to it (1m -> 5m on a 15m chart)", async () => {
     const m1 = Array.from({ length: 45 }, (_, i) => bar(i, i));
     const r = await run(

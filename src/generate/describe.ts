@@ -57,6 +57,8 @@ export function conditionLabel(c: Condition): string {
       return `Supertrend(${c.factor}, ${c.atrLength}) turns ${c.direction}`;
     case "slope":
       return `${seriesLabel(c.a)} ${c.direction === "up" ? "rising" : "falling"}`;
+    case "volume":
+      return `volume ${c.op} ${c.mult === 1 ? "" : `${c.mult} x `}its ${c.length}-bar average`;
     case "any":
       return `(${c.of.map(conditionLabel).join(" or ")})`;
     case "all":

@@ -300,6 +300,21 @@ class ScriptBuilder {
         const e = this.series(c.a);
         return bin(c.direction === "up" ? ">" : "<", e, history(e, 1));
       }
+      case "volume": {
+        // one average per length; the multiple is an input so a trader can tune the spike size
+        const key = `volumeAvg:${c.length}`;
+        let avg = this.vars.get(key);
+        if (!avg) {
+          const len = this.intInput("volumeLength", c.length, "Volume average length");
+          const v = this.name("volumeAvg");
+          this.indicators.push(decl(v, call("ta.sma", [ident("volume"), len])));
+          avg = ident(v);
+          this.vars.set(key, avg);
+        }
+        if (c.mult === 1) return bin(c.op, ident("volume"), avg);
+        const m = this.floatInput("volumeMult", c.mult, "Volume multiple of its average", { minval: 0.1, step: 0.1 });
+        return bin(c.op, ident("volume"), bin("*", m, avg));
+      }
       case "squeeze": {
         const bb = this.bandLines("bb", c.length, c.bbMult);
         const kc = this.bandLines("kc", c.length, c.kcMult);

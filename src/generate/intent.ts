@@ -46,6 +46,11 @@ export type Condition =
   | { kind: "supertrend"; direction: "up" | "down"; factor: number; atrLength: number }
   /** The series rising (above its value one bar back) or falling ("hma slope up", "ema 50 rising"). */
   | { kind: "slope"; direction: "up" | "down"; a: SeriesRef }
+  /**
+   * The bar's volume above (or below) `mult` times its `length`-bar simple average ("volume spike > 2x
+   * 20-bar average", "above average volume"). Side-neutral: no mirror image.
+   */
+  | { kind: "volume"; op: Comparison; mult: number; length: number }
   /** Alternatives joined with "or" in one rule ("buy when rsi < 30 or close < lower band"). */
   | { kind: "any"; of: Condition[] }
   /** Conditions joined with "and" inside one alternative ("a and b or c" is "(a and b) or c", as in Pine). */
@@ -254,6 +259,9 @@ export function mirror(c: Condition): Condition | null {
       return { ...c, direction: c.direction === "up" ? "down" : "up" };
     case "slope":
       return { ...c, direction: c.direction === "up" ? "down" : "up", a: mirrorSeries(c.a) };
+    case "volume":
+      // no opposite: low volume is not a sell signal (as a filter it stays itself, see resolveRoles)
+      return null;
     case "any":
     case "all": {
       const of = mirrorAll(c.of);
@@ -281,7 +289,9 @@ export function ruleLeaves(intent: Intent): Condition[] {
 
 /** Is this condition an event (fires on one bar) rather than a state (true for a stretch of bars)? */
 export function isEvent(c: Condition): boolean {
-  return c.kind === "any" || c.kind === "all" ? c.of.some(isEvent) : c.kind !== "compare" && c.kind !== "slope";
+  return c.kind === "any" || c.kind === "all"
+    ? c.of.some(isEvent)
+    : c.kind !== "compare" && c.kind !== "slope" && c.kind !== "volume";
 }
 
 /** Every condition mirrored, or null when one of them has no opposite. */

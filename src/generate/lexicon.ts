@@ -46,7 +46,8 @@ export const VOCABULARY = new Set(
    fast slow default
    pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
    weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite back
-   eod flat overnight intraday times scalp scalping swing`
+   eod flat overnight intraday times scalp scalping swing
+   volume vol spike spikes surge relative rvol avg heavy`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -32,6 +32,7 @@ Rules:
 - "pyramiding N": strategy(..., pyramiding = N).
 - "flat by end of day" / "no overnight positions": if session.islastbar, strategy.close_all(immediately = true).
 - "slope up"/"rising": the series above its value one bar back (x > x[1]).
+- "volume spike > 2x 20-bar average" / "above average volume": volume > 2 * ta.sma(volume, 20) (volume > ta.sma(volume, 20)), a filter ANDed into the entries.
 - Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no other symbols.`;
 
 /** Builtin names an intent needs. */
@@ -66,6 +67,7 @@ export function builtinsFor(text: string, intent: Intent, previous?: string): st
     if (c.kind === "cross") names.add(c.direction === "above" ? "ta.crossover" : "ta.crossunder");
     if (c.kind === "squeeze") names.add("ta.bb").add("ta.kc");
     if (c.kind === "supertrend") names.add("ta.supertrend");
+    if (c.kind === "volume") names.add("ta.sma").add("volume");
   }
   for (const s of series) for (const n of seriesNames(s)) names.add(n);
   if (intent.script === "strategy") names.add("strategy").add("strategy.entry").add("strategy.close");

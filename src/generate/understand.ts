@@ -854,6 +854,7 @@ type Item =
     }
   | { kind: "cross"; at: number; direction: "above" | "below" | null; pair?: SeriesRef[] }
   | { kind: "supertrend"; at: number; factor: number; atrLength: number; down: boolean }
+  | { kind: "volume"; at: number; op: Comparison; mult: number; length: number }
   | { kind: "action"; at: number; action: "buy" | "sell" | "short" | "exit" | "cover" }
   | { kind: "value"; at: number; value: number }
   | { kind: "show"; at: number }
@@ -1016,6 +1017,8 @@ class RuleReader {
     }
     if (t.kind !== "word") return null;
     const w = t.text;
+    const vol = this.volumeAt(cl, i);
+    if (vol) return vol;
     const s = this.seriesAt(cl, i);
     if (s) return s;
     switch (w) {
@@ -1175,6 +1178,102 @@ class RuleReader {
   }
 
   /** "exit", "exit short", "close long", "get out". */
+  /**
+   * Volume against its average: "volume spike > 2x 20-bar average", "vol > 1.5x its 20 sma", "above
+   * average volume", "high volume", "relative volume > 2" / "rvol > 2". Lengths and multiples nobody
+   * gave are said back (20 bars; 2x for a spike, 1.5x for "high", 1x for "above average").
+   */
+  private volumeAt(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
+    let j = i;
+    let op: Comparison | null = null;
+    let mult: number | null = null;
+    let length: number | null = null;
+    let avgSaid = false;
+    let relative = false;
+    let adjective: "high" | "low" | null = null;
+    if (cl.is(i, "above", "below") && cl.is(i + 1, "average", "avg") && cl.is(i + 2, "volume", "vol")) {
+      op = cl.is(i, "above") ? ">" : "<";
+      mult = 1;
+      avgSaid = true;
+      j = i + 2;
+    } else if (cl.is(i, "high", "heavy", "big", "strong", "low", "light") && cl.is(i + 1, "volume", "vol")) {
+      adjective = cl.is(i, "low", "light") ? "low" : "high";
+      j = i + 1;
+    } else if (cl.is(i, "relative") && cl.is(i + 1, "volume", "vol")) {
+      relative = true;
+      j = i + 1;
+    } else if (cl.is(i, "rvol")) relative = true;
+    else if (!cl.is(i, "volume", "vol")) return null;
+    let end = j;
+    let spike = false;
+    if (cl.is(end + 1, "spike", "spikes", "surge", "surges")) {
+      spike = true;
+      end++;
+    }
+    // the comparison: ">", "above", "over", "greater/higher/more than", "exceeds", "<", "below", "under"
+    let k = end + 1;
+    if (cl.is(k, "is")) k++;
+    let opHere: Comparison | null = null;
+    if (cl.op(k, ">")) opHere = ">";
+    else if (cl.op(k, "<")) opHere = "<";
+    else if (cl.is(k, "above", "over", "exceeds")) opHere = ">";
+    else if (cl.is(k, "below", "under")) opHere = "<";
+    else if (cl.is(k, "greater", "higher", "more") && cl.is(k + 1, "than")) {
+      opHere = ">";
+      k++;
+    } else if (cl.is(k, "less", "lower") && cl.is(k + 1, "than")) {
+      opHere = "<";
+      k++;
+    }
+    if (opHere && op === null) {
+      // the multiple ("2x", "1.5 times"), the length ("20-bar", "its 20 sma"), the average word
+      let m = k + 1;
+      const n = cl.num(m);
+      if (n !== undefined && (cl.is(m + 1, "cross", "x", "times") || relative)) {
+        mult = n;
+        m += relative && !cl.is(m + 1, "cross", "x", "times") ? 1 : 2;
+      }
+      if (cl.is(m, "the", "its", "of")) m++;
+      if (cl.is(m, "the", "its")) m++;
+      const len = cl.num(m);
+      if (len !== undefined && Number.isInteger(len) && len > 1 && !relative) {
+        const unit = cl.is(m + 1, "bar", "bars", "period", "periods", "candle", "candles") ? 1 : 0;
+        if (cl.is(m + 1 + unit, "average", "avg", "ma", "sma", "mean")) {
+          length = len;
+          m += 1 + unit;
+        }
+      }
+      if (cl.is(m, "average", "avg", "ma", "sma", "mean")) {
+        avgSaid = true;
+        // "average volume", "sma of volume"
+        if (cl.is(m + 1, "of") && cl.is(m + 2, "volume", "vol")) m++;
+        if (cl.is(m + 1, "volume", "vol")) m++;
+        m++;
+      }
+      if (avgSaid || (relative && mult !== null)) {
+        op = opHere;
+        end = m - 1;
+        if (mult === null) mult = 1;
+      }
+    }
+    if (op === null) {
+      if (spike) {
+        op = ">";
+        mult = 2;
+        this.defaulted("volume spike: volume above 2 x its average");
+      } else if (adjective) {
+        op = adjective === "high" ? ">" : "<";
+        mult = adjective === "high" ? 1.5 : 1;
+        this.defaulted(`${adjective} volume: volume ${op} ${mult === 1 ? "" : `${mult} x `}its average`);
+      } else return null;
+    }
+    if (length === null) {
+      length = 20;
+      this.defaulted("volume average: 20 bars");
+    }
+    return { item: { kind: "volume", at: i, op, mult: mult ?? 1, length }, start: i, end };
+  }
+
   private exitAction(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
     if (cl.is(i + 1, "short", "shorts"))
       return { item: { kind: "action", at: i, action: "cover" }, start: i, end: i + 1 };
@@ -1666,6 +1765,11 @@ function assemble(
         atrLength: it.atrLength,
       };
       conds.push(bear || it.down ? c : implicit(c));
+      continue;
+    }
+    if (it.kind === "volume") {
+      usedItems.add(k);
+      conds.push({ kind: "volume", op: it.op, mult: it.mult, length: it.length });
       continue;
     }
     if (it.kind === "cross" && it.pair) {
@@ -2379,6 +2483,18 @@ function resolveRoles(
   const direction: Intent["direction"] = said ?? (wantsShort && wantsLong ? "both" : wantsShort ? "short" : "long");
   intent.direction = direction;
   for (const r of rules) {
+    // volume confirms another rule's entries ("ema cross, volume > 2x average"): a filter, so the
+    // opposite-signal exit is not made to wait for a volume spike too
+    if (
+      r.cond.kind === "volume" &&
+      r.action !== "sell" &&
+      r.action !== "exit" &&
+      r.action !== "cover" &&
+      rules.some((x) => x.cond.kind !== "volume")
+    ) {
+      intent.filters.push(r.cond);
+      continue;
+    }
     // a state with no action next to an event rule is a filter ("... above the 200 ema")
     if (
       !r.action &&
@@ -2433,6 +2549,11 @@ function resolveRoles(
       intent.understood.push("exit: the opposite signal (no stop or target given)");
     }
   }
+  const entries = [...intent.longEntry, ...intent.shortEntry];
+  if (entries.length && leaves(entries).every((c) => c.kind === "volume") && !rules.some((r) => r.action))
+    intent.unrecognized.push(
+      `${conditionLabel(entries[0]!)} alone says no direction: pair it with an entry ("ema 9/21 cross with volume > 2x average")`,
+    );
   const trades = intent.longEntry.length + intent.shortEntry.length > 0;
   const tradeWords =
     intent.stop || intent.target || intent.trail || intent.sizing || said || rules.some((r) => r.action);

@@ -38,6 +38,8 @@ interface Want {
    * answered with a script that leaves them out.
    */
   refused?: RegExp;
+  /** Every entry's signal bar has volume above `mult` times its `length`-bar simple average. */
+  volume?: { mult: number; length: number };
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
   /** Source the script must not contain (a misreading). */
@@ -739,12 +741,37 @@ const TABLE: [string, Want][] = [
   ["sma 9/18 crossover, only trade tue-thu", { sides: LONG, session: { hours: "0000-0000", tz: "UTC", days: "345" } }],
   ["ema 21 cross with 1% stop and 1.5 rr", { sides: LONG, stop: pct(1), target: pct(1.5) }],
   ["heikin ashi green candle buy", { refused: /heikin ashi/ }],
-  ["long if close > open and volume > 20 sma of volume", { refused: /volume/ }],
+  [
+    "long if close > open and volume > 20 sma of volume",
+    { sides: LONG, volume: { mult: 1, length: 20 }, has: [/close > open and volume > volumeAvg/] },
+  ],
   ["break of 15m opening range high long", { refused: /range/ }],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },
   ],
+  // volume against its average: a filter on the entries, never a direction of its own
+  [
+    "ema 20/50 cross, volume above average",
+    { sides: LONG, volume: { mult: 1, length: 20 }, has: [/volumeAvg = ta\.sma\(volume, volumeLength\)/] },
+  ],
+  [
+    "buy when rsi < 30 and volume > 1.5x 20 bar average",
+    { sides: LONG, volume: { mult: 1.5, length: 20 }, has: [/rsiValue < 30 and volume > volumeMult \* volumeAvg/] },
+  ],
+  [
+    "ema 9/21 crossover with volume spike filter, 2% stop",
+    { sides: LONG, stop: pct(2), volume: { mult: 2, length: 20 } },
+  ],
+  ["breakout of 20 bar high on high volume", { sides: LONG, volume: { mult: 1.5, length: 20 } }],
+  ["rvol > 2 and price crosses above vwap buy", { sides: LONG, volume: { mult: 2, length: 20 } }],
+  [
+    "only trade when volume above average, ema 20/50 cross long and short",
+    { sides: BOTH, volume: { mult: 1, length: 20 } },
+  ],
+  ["sma 10/30 cross, vol > 1.5x its 50 sma", { sides: LONG, volume: { mult: 1.5, length: 50 } }],
+  ["volume spike > 2x 20-bar average", { refused: /alone says no direction/ }],
+  ["alert when volume > 2x average", { kind: "indicator", alerts: true, has: [/volume > volumeMult \* volumeAvg/] }],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
@@ -837,6 +864,17 @@ describe("resin generate: the request table", () => {
         expect(sample.some((b) => !open(b.time))).toBe(true);
         for (const t of trades)
           expect(open(sample[t.entry_bar_index - 1]!.time), `entry at bar ${t.entry_bar_index}`).toBe(true);
+      }
+      if (want.volume) {
+        // the signal bar (the bar before the fill) has volume above the multiple of its average
+        const { mult, length } = want.volume;
+        for (const t of trades) {
+          const k = t.entry_bar_index - 1;
+          const win = sample.slice(k - length + 1, k + 1);
+          expect(win.length, `a full window before bar ${k}`).toBe(length);
+          const avg = win.reduce((a, b) => a + (b.volume ?? 0), 0) / length;
+          expect(sample[k]!.volume, `volume at the signal bar ${k}`).toBeGreaterThan(mult * avg);
+        }
       }
       if (want.pyramiding) {
         // the most same-direction trades open at once: more than one (entries did stack), at most the limit

@@ -40,6 +40,8 @@ export function seriesLabel(s: SeriesRef): string {
       return s.line === "adx" ? `ADX(${s.length})` : `${s.line === "plus" ? "+DI" : "-DI"}(${s.length})`;
     case "vwap":
       return "VWAP";
+    case "orb":
+      return `${s.minutes}-minute opening range ${s.line === "upper" ? "high" : "low"}`;
     case "value":
       return String(s.value);
   }

@@ -38,7 +38,14 @@ interface Section {
 
 /** Which series sit on the price scale (overlay) and which in their own pane. */
 function onPriceScale(s: SeriesRef): boolean {
-  return s.kind === "price" || s.kind === "ma" || s.kind === "band" || s.kind === "channel" || s.kind === "vwap";
+  return (
+    s.kind === "price" ||
+    s.kind === "ma" ||
+    s.kind === "band" ||
+    s.kind === "channel" ||
+    s.kind === "vwap" ||
+    s.kind === "orb"
+  );
 }
 
 function cap(s: string): string {
@@ -112,8 +119,56 @@ class ScriptBuilder {
     return e;
   }
 
+  /** The session filter's variable, when the request gives one (the opening range starts at its open). */
+  sessionVar: Expr | undefined;
+
+  /**
+   * The opening range: var high / low set on the day's first bar (the session's first bar when there is
+   * a session) and widened while the bar opens within the first `minutes`. During the range the close
+   * cannot cross it (close <= high <= range high), so a breakout fires only after the range is set.
+   */
+  private openingRange(s: Extract<SeriesRef, { kind: "orb" }>): Expr {
+    const key = `orb:${s.minutes}`;
+    let lines = this.vars.get(`${key}:upper`);
+    if (!lines) {
+      const minutes = this.intInput("orMinutes", s.minutes, "Opening range (minutes)");
+      const out = this.sessionVar ? this.filters : this.indicators;
+      const start = this.name("orNewDay");
+      out.push(
+        decl(
+          start,
+          this.sessionVar
+            ? and(this.sessionVar, not(history(this.sessionVar, 1)))!
+            : call("timeframe.change", [str("D")]),
+        ),
+      );
+      const [t0, hi, lo] = [this.name("orStart"), this.name("orHigh"), this.name("orLow")];
+      out.push(decl(t0, na, "var", "int"), decl(hi, na, "var", "float"), decl(lo, na, "var", "float"));
+      out.push(
+        ifStmt(
+          ident(start),
+          [assign(t0, ident("time")), assign(hi, ident("high")), assign(lo, ident("low"))],
+          [
+            ifStmt(bin("<", ident("time"), bin("+", ident(t0), bin("*", minutes, num(60_000, true)))), [
+              assign(hi, call("math.max", [ident(hi), ident("high")])),
+              assign(lo, call("math.min", [ident(lo), ident("low")])),
+            ]),
+          ],
+        ),
+      );
+      this.vars.set(`${key}:upper`, ident(hi));
+      this.vars.set(`${key}:lower`, ident(lo));
+      this.plotted.push({ s: { ...s, line: "upper" }, expr: ident(hi), title: "Opening range high" });
+      this.plotted.push({ s: { ...s, line: "lower" }, expr: ident(lo), title: "Opening range low" });
+      lines = ident(hi);
+    }
+    return this.vars.get(`${key}:${s.line}`)!;
+  }
+
   private declare(s: Exclude<SeriesRef, { kind: "value" | "price" }>): Expr {
     switch (s.kind) {
+      case "orb":
+        return this.openingRange(s);
       case "ma": {
         const up = s.fn.toUpperCase();
         if (s.timeframe) return this.calendarAverage(s, s.timeframe);
@@ -433,6 +488,7 @@ export function emit(intent: Intent): string {
     const v = b.name("inSession");
     b.filters.push(decl(v, not(call("na", [call("time", args)]))));
     sessionOk = ident(v);
+    b.sessionVar = sessionOk;
   }
   let datesOk: Expr | undefined;
   if (intent.dateRange) {

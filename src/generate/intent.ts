@@ -34,6 +34,11 @@ export type SeriesRef =
   | { kind: "channel"; line: "upper" | "lower"; length: number; timeframe?: "D" | "W" }
   | { kind: "adx"; line: "adx" | "plus" | "minus"; length: number }
   | { kind: "vwap" }
+  /**
+   * The opening range: the high / low of the first `minutes` of the day (from the session's open when
+   * the request gives a session), reset each day ("15 min opening range breakout", "ORB").
+   */
+  | { kind: "orb"; line: "upper" | "lower"; minutes: number }
   | { kind: "value"; value: number };
 
 export type Comparison = ">" | "<";
@@ -227,7 +232,7 @@ function mirrorLevel(s: SeriesRef, level: number): number {
 
 function mirrorSeries(s: SeriesRef): SeriesRef {
   if (s.kind === "band" && s.line !== "basis") return { ...s, line: s.line === "upper" ? "lower" : "upper" };
-  if (s.kind === "channel") return { ...s, line: s.line === "upper" ? "lower" : "upper" };
+  if (s.kind === "channel" || s.kind === "orb") return { ...s, line: s.line === "upper" ? "lower" : "upper" };
   if (s.kind === "adx" && s.line !== "adx") return { ...s, line: s.line === "plus" ? "minus" : "plus" };
   return s;
 }

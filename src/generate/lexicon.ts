@@ -47,7 +47,8 @@ export const VOCABULARY = new Set(
    pyramiding pyramid hold holding max maximum rising falling slope slopes sloping no skip except excluding avoid never
    weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite back
    eod flat overnight intraday times scalp scalping swing
-   volume vol spike spikes surge relative rvol avg heavy`
+   volume vol spike spikes surge relative rvol avg heavy
+   orb opening range minute minutes min mins`
     .split(/\s+/)
     .filter(Boolean),
 );

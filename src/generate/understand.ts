@@ -778,6 +778,44 @@ function readTimeframe(cl: Clause, intent: Intent): void {
   }
 }
 
+/** Minutes of the opening range each "orb" / "open(ing) range" token names, read before the chart timeframe. */
+const orbMinutes = new WeakMap<Token, number>();
+
+/**
+ * "15 min opening range breakout", "ORB 30 minutes", "5m orb": the minutes next to the opening range
+ * are its length, not the chart's timeframe; consumed here (before readTimeframe) and kept on the
+ * token. 15 when none are given (said back).
+ */
+function readOpeningRange(cl: Clause, intent: Intent): void {
+  const minuteWords = ["m", "min", "mins", "minute", "minutes"];
+  for (let i = 0; i < cl.toks.length; i++) {
+    const orb = cl.is(i, "orb");
+    if (!orb && !(cl.is(i, "open", "opening") && cl.is(i + 1, "range"))) continue;
+    const last = orb ? i : i + 1;
+    let minutes: number | undefined;
+    const before = cl.num(i - 2);
+    if (before !== undefined && cl.is(i - 1, ...minuteWords)) {
+      minutes = before;
+      cl.use(i - 2, i - 1);
+    } else {
+      const after = cl.num(last + 1);
+      if (after !== undefined && Number.isInteger(after) && after > 0 && after <= 240) {
+        minutes = after;
+        cl.use(last + 1);
+        if (cl.is(last + 2, ...minuteWords)) cl.use(last + 2);
+      }
+    }
+    if (minutes === undefined || !Number.isInteger(minutes) || minutes <= 0) {
+      minutes = 15;
+      intent.understood.push("default: opening range of the first 15 minutes");
+    }
+    orbMinutes.set(cl.toks[i]!, minutes);
+    intent.understood.push(
+      `opening range: the first ${minutes} minutes of each day, or of the session when one is given (open it on a chart of ${minutes} minutes or less)`,
+    );
+  }
+}
+
 const TIMEFRAME_TAIL = ["chart", "charts", "timeframe", "tf", "bars", "candles"];
 const NAMED_TIMEFRAMES: Record<string, [string, string]> = {
   hourly: ["1 hour", "60"],
@@ -826,7 +864,9 @@ type Item =
       kind: "series";
       at: number;
       s: SeriesRef[];
-      family?: "bb" | "kc" | "channel";
+      family?: "bb" | "kc" | "channel" | "orb";
+      /** The opening range's minutes, for a family "orb" with no line named. */
+      orbMinutes?: number;
       /** Oscillator entry / exit levels given with it ("rsi 30 70"). */
       levels?: [number, number];
       /** A cross word sat between the average and its lengths ("ema cross 12 26"). */
@@ -970,6 +1010,7 @@ class RuleReader {
       const item = this.itemAt(cl, i);
       if (item) {
         out.push(item.item);
+        if (item.extra) out.push(item.extra);
         cl.use(...range(item.start, item.end));
         i = item.end;
       }
@@ -981,7 +1022,7 @@ class RuleReader {
     this.defaults.push(what);
   }
 
-  private itemAt(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
+  private itemAt(cl: Clause, i: number): { item: Item; start: number; end: number; extra?: Item } | null {
     const t = cl.toks[i]!;
     if (t.kind === "quote") {
       if (cl.is(i - 1, "as", "named", "called", "title"))
@@ -1019,6 +1060,8 @@ class RuleReader {
     const w = t.text;
     const vol = this.volumeAt(cl, i);
     if (vol) return vol;
+    const orb = this.openingRangeAt(cl, i);
+    if (orb) return orb;
     const s = this.seriesAt(cl, i);
     if (s) return s;
     switch (w) {
@@ -1272,6 +1315,33 @@ class RuleReader {
       this.defaulted("volume average: 20 bars");
     }
     return { item: { kind: "volume", at: i, op, mult: mult ?? 1, length }, start: i, end };
+  }
+
+  /**
+   * The opening range ("opening range high", "orb low"); "ORB" and "opening range breakout" say the
+   * breakout too (an op after the series: up through the high, or down through the low when the
+   * clause shorts).
+   */
+  private openingRangeAt(cl: Clause, i: number): { item: Item; start: number; end: number; extra?: Item } | null {
+    const minutes = orbMinutes.get(cl.toks[i]!);
+    if (minutes === undefined || cl.used[i]) return null;
+    let end = cl.is(i, "orb") ? i : i + 1;
+    const said = cl.is(end + 1, "high", "highs", "low", "lows")
+      ? cl.is(end + 1, "low", "lows")
+        ? "lower"
+        : "upper"
+      : null;
+    if (said) end++;
+    const breakout = cl.is(i, "orb") && !cl.is(end + 1, "breakout", "breakouts", "breakdown");
+    const item: Item = {
+      kind: "series",
+      at: i,
+      s: said ? [{ kind: "orb", line: said, minutes }] : [],
+      family: "orb",
+      orbMinutes: minutes,
+    };
+    if (said) return { item, start: i, end };
+    return { item, start: i, end, ...(breakout ? { extra: { kind: "op", at: i, op: "breakout" } } : {}) };
   }
 
   private exitAction(cl: Clause, i: number): { item: Item; start: number; end: number } | null {
@@ -1916,10 +1986,13 @@ function assemble(
         const fam = familyOf(k, -1) ?? familyOf(k, 1);
         let level: SeriesRef;
         if (fam?.kind === "series" && fam.s.length === 0)
-          level = familyDefault(fam.family, up ? "upper" : "lower", reader)[0]!;
-        else if (fam?.kind === "series" && (fam.s[0]!.kind === "channel" || fam.s[0]!.kind === "band")) {
+          level = familyDefault(fam.family, up ? "upper" : "lower", reader, fam.orbMinutes)[0]!;
+        else if (
+          fam?.kind === "series" &&
+          (fam.s[0]!.kind === "channel" || fam.s[0]!.kind === "band" || fam.s[0]!.kind === "orb")
+        ) {
           const s = fam.s[0]!;
-          level = s.kind === "channel" ? { ...s, line: up ? "upper" : "lower" } : s;
+          level = s.kind === "channel" || s.kind === "orb" ? { ...s, line: up ? "upper" : "lower" } : s;
         } else {
           level = { kind: "channel", line: up ? "upper" : "lower", length: 20 };
           if (!fam) reader.defaults.push("breakout of the 20-bar high/low (no length given)");
@@ -1943,8 +2016,12 @@ function assemble(
       }
       case "break": {
         const fam = familyOf(k, 1) ?? familyOf(k, -1);
-        const s = fam?.kind === "series" ? fam.s[0] : undefined;
-        if (!s || (s.kind !== "channel" && s.kind !== "band")) {
+        const s =
+          fam?.kind === "series"
+            ? (fam.s[0] ??
+              (fam.family === "orb" ? familyDefault("orb", "upper", reader, fam.orbMinutes)[0] : undefined))
+            : undefined;
+        if (!s || (s.kind !== "channel" && s.kind !== "band" && s.kind !== "orb")) {
           intent.unrecognized.push("a break of nothing named (say 'the 20-bar high')");
           continue;
         }
@@ -2168,11 +2245,13 @@ function assemble(
 }
 
 function familyDefault(
-  family: "bb" | "kc" | "channel" | undefined,
+  family: "bb" | "kc" | "channel" | "orb" | undefined,
   line: "upper" | "lower",
   reader: RuleReader,
+  orbMinutes = 15,
 ): SeriesRef[] {
   if (family === "channel") return [{ kind: "channel", line, length: 20 }];
+  if (family === "orb") return [{ kind: "orb", line, minutes: orbMinutes }];
   const ctx = reader.band ?? { band: family === "kc" ? ("kc" as const) : ("bb" as const), length: 20, mult: 2 };
   return [{ kind: "band", band: ctx.band, line, length: ctx.length, mult: ctx.mult }];
 }
@@ -2295,6 +2374,7 @@ export function understand(text: string): Intent {
     readMaxBars(cl, intent);
     readDayEnd(cl, intent);
     readSizing(cl, intent);
+    readOpeningRange(cl, intent);
     readTimeframe(cl, intent);
     noteDayLengths(cl, intent);
     rr = readExits(cl, intent, rr);
@@ -2625,6 +2705,7 @@ function titleOf(intent: Intent): string {
   else if (first.kind === "cross" && first.a.kind === "macd") name = "MACD Cross";
   else if (first.kind === "cross" && first.a.kind === "stoch") name = "Stochastic Cross";
   else if (first.kind === "supertrend") name = "Supertrend Flip";
+  else if (first.kind === "cross" && first.b.kind === "orb") name = `${first.b.minutes}-Minute Opening Range Breakout`;
   else if (first.kind === "cross" && first.b.kind === "channel")
     name = `${first.b.length}-${first.b.timeframe === "D" ? "Day" : first.b.timeframe === "W" ? "Week" : "Bar"} Breakout`;
   else if ((first.kind === "compare" || first.kind === "cross") && first.a.kind === "osc" && first.b.kind === "value")

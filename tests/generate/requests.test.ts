@@ -40,6 +40,12 @@ interface Want {
   refused?: RegExp;
   /** Every entry's signal bar has volume above `mult` times its `length`-bar simple average. */
   volume?: { mult: number; length: number };
+  /**
+   * Opening range breakout over the first `minutes` of each (UTC) day of the sample: every long entry's
+   * signal bar opens after the range and closes above its high (shorts below its low), the bar
+   * before it not.
+   */
+  orb?: { minutes: number };
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
   /** Source the script must not contain (a misreading). */
@@ -745,7 +751,7 @@ const TABLE: [string, Want][] = [
     "long if close > open and volume > 20 sma of volume",
     { sides: LONG, volume: { mult: 1, length: 20 }, has: [/close > open and volume > volumeAvg/] },
   ],
-  ["break of 15m opening range high long", { refused: /range/ }],
+  ["break of 15m opening range high long", { sides: LONG, orb: { minutes: 15 } }],
   [
     "macd hist turns positive buy, turns negative sell",
     { sides: LONG, has: [/ta\.crossover\(histLine, 0\)/, /ta\.crossunder\(histLine, 0\)/] },
@@ -772,6 +778,22 @@ const TABLE: [string, Want][] = [
   ["sma 10/30 cross, vol > 1.5x its 50 sma", { sides: LONG, volume: { mult: 1.5, length: 50 } }],
   ["volume spike > 2x 20-bar average", { refused: /alone says no direction/ }],
   ["alert when volume > 2x average", { kind: "indicator", alerts: true, has: [/volume > volumeMult \* volumeAvg/] }],
+  // the opening range: the first minutes of each day (of the session when one is given)
+  [
+    "15 min opening range breakout",
+    { sides: LONG, orb: { minutes: 15 }, has: [/ta\.crossover\(close, orHigh\)/, /ta\.crossunder\(close, orLow\)/] },
+  ],
+  ["ORB long and short", { sides: BOTH, orb: { minutes: 15 }, plots: ["Opening range high", "Opening range low"] }],
+  ["orb 30 minutes, 2% tp 1% sl", { sides: LONG, stop: pct(1), target: pct(2), orb: { minutes: 30 } }],
+  [
+    "30 minute opening range breakout with 1% stop, 9:30-16:00 ny",
+    {
+      sides: LONG,
+      stop: pct(1),
+      session: { hours: "0930-1600", tz: NY },
+      has: [/orNewDay = inSession and not inSession\[1\]/],
+    },
+  ],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
@@ -874,6 +896,33 @@ describe("resin generate: the request table", () => {
           expect(win.length, `a full window before bar ${k}`).toBe(length);
           const avg = win.reduce((a, b) => a + (b.volume ?? 0), 0) / length;
           expect(sample[k]!.volume, `volume at the signal bar ${k}`).toBeGreaterThan(mult * avg);
+        }
+      }
+      if (want.orb) {
+        const ms = want.orb.minutes * 60_000;
+        const day = (t: number): number => Math.floor(t / 86_400_000);
+        const rangeOf = (k: number): { hi: number; lo: number; end: number } => {
+          let s = k;
+          while (s > 0 && day(sample[s - 1]!.time) === day(sample[k]!.time)) s--;
+          const end = sample[s]!.time + ms;
+          const inRange = sample.slice(s, k + 1).filter((b) => b.time < end);
+          return {
+            hi: Math.max(...inRange.map((b) => b.high)),
+            lo: Math.min(...inRange.map((b) => b.low)),
+            end,
+          };
+        };
+        for (const t of trades) {
+          const k = t.entry_bar_index - 1;
+          const r = rangeOf(k);
+          expect(sample[k]!.time, `signal bar ${k} after the range`).toBeGreaterThanOrEqual(r.end);
+          if (t.direction === "long") {
+            expect(sample[k]!.close, `bar ${k} closes above the range high`).toBeGreaterThan(r.hi);
+            expect(sample[k - 1]!.close, `bar ${k - 1} not above it yet`).toBeLessThanOrEqual(r.hi);
+          } else {
+            expect(sample[k]!.close, `bar ${k} closes below the range low`).toBeLessThan(r.lo);
+            expect(sample[k - 1]!.close, `bar ${k - 1} not below it yet`).toBeGreaterThanOrEqual(r.lo);
+          }
         }
       }
       if (want.pyramiding) {

@@ -108,11 +108,92 @@ export class Compiler {
     };
   }
 
+  /**
+   * A block whose value nobody reads (the body of a statement-level loop or if): every statement is
+   * compiled without a value. Same control flow and error lines as block().
+   */
+  private voidBlock(b: RBlock): () => void {
+    const fns = b.stmts.map((s) => this.stmt(s, false));
+    const lines = b.stmts.map((s) => s.line);
+    const n = fns.length;
+    if (n === 0) return () => {};
+    if (n === 1) {
+      const f = fns[0]!,
+        line = lines[0]!;
+      return () => {
+        try {
+          f();
+        } catch (err) {
+          throw atLine(err, line);
+        }
+      };
+    }
+    if (!hasCtl(b)) {
+      return () => {
+        let i = 0;
+        try {
+          for (; i < n; i++) fns[i]!();
+        } catch (err) {
+          throw atLine(err, lines[i]!);
+        }
+      };
+    }
+    return () => {
+      let i = 0;
+      try {
+        for (; i < n; i++) {
+          fns[i]!();
+          if (this.ctl !== 0) return;
+        }
+      } catch (err) {
+        throw atLine(err, lines[i]!);
+      }
+    };
+  }
+
+  /** A statement-level if (its value unread): branches run as void blocks. */
+  private ifVoid(e: Extract<RExpr, { k: "if" }>): () => void {
+    const then = this.voidBlock(e.then);
+    const els = e.else ? this.voidBlock(e.else) : null;
+    if (e.cond.k === "load" && e.cond.v.type.name === "bool" && !this.hoisted.has(e.cond)) {
+      const slot = e.cond.v.slot;
+      const cv = this.store(e.cond.v);
+      if (els === null)
+        return () => {
+          if (cv[slot]) then();
+        };
+      return () => {
+        if (cv[slot]) then();
+        else els();
+      };
+    }
+    const c = this.cond(e.cond);
+    if (els === null)
+      return () => {
+        if (c()) then();
+      };
+    return () => {
+      if (c()) then();
+      else els();
+    };
+  }
+
+  /**
+   * A condition as a closure returning a boolean. A numeric comparison whose operands are variables,
+   * constants or `col[i]` reads is evaluated in one closure, no sub-closure call per operand.
+   */
+  private cond(e: RExpr): Fn {
+    return this.expr(e);
+  }
+
   /** `wantValue` false: the statement's value is never read (no need to return, or box, it). */
   stmt(s: RStmt, wantValue = true): Fn {
     const vals = this.vals;
     switch (s.k) {
       case "expr":
+        // a loop or an if whose value nobody reads: its body's last statement need not return (box) one
+        if (!wantValue && s.e.k === "for" && !this.hoisted.has(s.e)) return this.forLoopVoid(s.e);
+        if (!wantValue && s.e.k === "if" && !this.hoisted.has(s.e)) return this.ifVoid(s.e);
         return this.expr(s.e);
       case "decl": {
         const slot = s.v.slot;
@@ -1077,6 +1158,45 @@ export class Compiler {
       }
       B.exit();
       return v;
+    };
+  }
+
+  /**
+   * A statement-level `for` (its value unread): the body runs as a void block, no value kept per
+   * iteration. Same bounds, order, control flow and budget accounting as forLoop().
+   */
+  private forLoopVoid(e: Extract<RExpr, { k: "for" }>): () => void {
+    const vals = this.store(e.counter) as any[];
+    const from = this.expr(e.from),
+      to = this.expr(e.to);
+    const step = e.step ? this.expr(e.step) : null;
+    const body = this.voidBlock(e.body);
+    const slot = e.counter.slot;
+    const reeval = e.reevalTo;
+    const B = this.budget;
+    return () => {
+      const a = from() as number;
+      let b = to() as number;
+      if (a !== a || b !== b) return;
+      const s = step ? Math.abs(step() as number) : 1;
+      if (!(s > 0)) return;
+      const up = a <= b;
+      B.enter();
+      for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
+        vals[slot] = i;
+        body();
+        if (this.ctl !== 0) {
+          const c = this.ctl;
+          this.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+        if (reeval) {
+          b = to() as number;
+          if (b !== b) break;
+        }
+      }
+      B.exit();
     };
   }
 

@@ -167,7 +167,7 @@ export class Compiler {
         else els();
       };
     }
-    const c = this.cond(e.cond);
+    const c = this.expr(e.cond);
     if (els === null)
       return () => {
         if (c()) then();
@@ -176,14 +176,6 @@ export class Compiler {
       if (c()) then();
       else els();
     };
-  }
-
-  /**
-   * A condition as a closure returning a boolean. A numeric comparison whose operands are variables,
-   * constants or `col[i]` reads is evaluated in one closure, no sub-closure call per operand.
-   */
-  private cond(e: RExpr): Fn {
-    return this.expr(e);
   }
 
   /** `wantValue` false: the statement's value is never read (no need to return, or box, it). */
@@ -256,8 +248,18 @@ export class Compiler {
       case "assign": {
         const slot = s.v.slot;
         const vals = this.store(s.v) as any[];
-        const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
         const op = combine(s.op, !!s.intDiv, !!s.str);
+        if (
+          !op &&
+          !wantValue &&
+          vals === (this.nums as unknown) &&
+          s.value.k === "call" &&
+          !this.hoisted.has(s.value)
+        ) {
+          const extreme = this.extremeCall(s.value, slot);
+          if (extreme) return extreme;
+        }
+        const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
         if (!op && vals === (this.nums as unknown)) {
           const fused = this.fusedStore(s.value, slot, wantValue) ?? this.copyStore(s.value, slot, wantValue);
           if (fused) return fused;
@@ -752,6 +754,14 @@ export class Compiler {
     return { k: "F", i: 0, c: 0, f: this.expr(e) };
   }
 
+  /** `col[i]` with a numeric variable as the offset (a loop counter): the column, its name and the offset's slot. */
+  private columnAtSlot(e: RExpr): { col: Float64Array; name: ColumnName; off: number } | null {
+    if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
+    const off = this.slotOf(e.off);
+    if (off === undefined) return null;
+    return { col: this.ctx.columns[e.col] as Float64Array, name: e.col as ColumnName, off };
+  }
+
   /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */
   private slotOf(e: RExpr): number | undefined {
     const hoisted = this.hoisted.get(e);
@@ -1012,18 +1022,50 @@ export class Compiler {
   /**
    * math.max/math.min of two numbers (the compile backend inlines them the same way): na if either
    * is, else the greater (smaller) one, ties keeping the first; no argument array. A numeric
-   * variable operand is read in place.
+   * variable operand is read in place. `store` >= 0: the statement `N[store] := math.max(...)`, the
+   * result written into that numeric slot by the same closure (no double returned, so none boxed).
    */
-  private extremeCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+  private extremeCall(e: Extract<RExpr, { k: "call" }>, store = -1): Fn | null {
     if ((e.name !== "math.max" && e.name !== "math.min") || e.order !== undefined || e.args.length !== 2) return null;
     const [a, b] = e.args;
     if (!a || !b || !isIntOrFloat(a) || !isIntOrFloat(b)) return null;
     const N = this.nums;
+    const max = e.name === "math.max";
     const sa = this.slotOf(a);
+    const colB = sa !== undefined ? this.columnAtSlot(b) : null;
+    if (sa !== undefined && colB !== null) {
+      // `mx := math.max(mx, high[i])` in a loop: the variable and the column read in place, one closure
+      const ctx = this.ctx;
+      const { col, name, off } = colB;
+      const read = (): number => {
+        const k = N[off]!;
+        if (k !== k) return NaN;
+        if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
+        const i = ctx.barIndex - k;
+        return i >= 0 && i < ctx.barIndex ? col[i]! : i === ctx.barIndex ? (ctx[name] as number) : NaN;
+      };
+      if (store >= 0)
+        return () => {
+          const r = N[sa]!;
+          const v = read();
+          N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
+        };
+      return () => {
+        const r = N[sa]!;
+        const v = read();
+        if (r !== r || v !== v) return NaN;
+        return (max ? v > r : v < r) ? v : r;
+      };
+    }
     const fa = sa === undefined ? this.expr(a) : null;
     const sb = this.slotOf(b);
     const fb = sb === undefined ? this.expr(b) : null;
-    const max = e.name === "math.max";
+    if (store >= 0)
+      return () => {
+        const r = fa === null ? N[sa!]! : (fa() as number);
+        const v = fb === null ? N[sb!]! : (fb() as number);
+        N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
+      };
     return () => {
       const r = fa === null ? N[sa!]! : (fa() as number);
       const v = fb === null ? N[sb!]! : (fb() as number);
@@ -1383,6 +1425,8 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
     return done();
   };
 }
+
+type ColumnName = "open" | "high" | "low" | "close" | "volume" | "time";
 
 /**
  * String `+` with na: an na side adds nothing ("string literal"[20] + ", more text" is ", more text", the v6

@@ -890,7 +890,9 @@ type Item =
         | "rising"
         | "falling"
         | "reversion"
-        | "opposite";
+        | "opposite"
+        /** "stacked" / "aligned": averages in order, read with the comparison chain they follow. */
+        | "stacked";
     }
   | { kind: "cross"; at: number; direction: "above" | "below" | null; pair?: SeriesRef[] }
   | { kind: "supertrend"; at: number; factor: number; atrLength: number; down: boolean }
@@ -899,6 +901,9 @@ type Item =
   | { kind: "value"; at: number; value: number }
   | { kind: "show"; at: number }
   | { kind: "name"; at: number; title: string };
+
+/** The last token of each item, so a comparison chain can tell "b > c" from "b and close above c". */
+const itemEnd = new WeakMap<Item, number>();
 
 /** Levels on either side of an oscillator's midpoint: "30 70" for RSI, "-100 100" for CCI; a length may come first. */
 function levelPair(
@@ -1010,6 +1015,7 @@ class RuleReader {
       const item = this.itemAt(cl, i);
       if (item) {
         out.push(item.item);
+        itemEnd.set(item.item, item.end);
         if (item.extra) out.push(item.extra);
         cl.use(...range(item.start, item.end));
         i = item.end;
@@ -1157,6 +1163,9 @@ class RuleReader {
         return null;
       case "reversion":
         return { item: { kind: "op", at: i, op: "reversion" }, start: i, end: i };
+      case "stacked":
+      case "stack":
+        return { item: { kind: "op", at: i, op: "stacked" }, start: i, end: cl.is(i + 1, "bullish", "up") ? i + 1 : i };
       // "ema 12 crosses ema 26 buy, opposite sell": the rule before, mirrored
       case "opposite":
         return { item: { kind: "op", at: i, op: "opposite" }, start: i, end: i };
@@ -1821,6 +1830,9 @@ function assemble(
     return null;
   };
   const close: SeriesRef = { kind: "price", field: "close" };
+  /** The right side of the last comparison and its item, for a chain ("a > b > c"). */
+  let chain: { at: number; s: SeriesRef } | null = null;
+  const stackedWord = items.some((x) => x.kind === "op" && x.op === "stacked");
 
   for (let k = 0; k < items.length; k++) {
     const it = items[k]!;
@@ -1963,8 +1975,29 @@ function assemble(
       case "gt":
       case "lt": {
         const op: Comparison = it.op === "above" || it.op === "gt" ? ">" : "<";
-        const right = seriesAfter(k, op === ">" ? "upper" : "lower");
+        const rightAt = k + 1;
+        let right = seriesAfter(k, op === ">" ? "upper" : "lower");
         let left = seriesBefore(k)?.[0] ?? null;
+        // a chain ("ema 8 > ema 21 > ema 55", "ema 8 > 21 > 55 stacked"): the last comparison's right
+        // side is this one's left; bare lengths in a chain of averages are averages of the same kind
+        const chained =
+          !left &&
+          chain !== null &&
+          chain.at === k - 1 &&
+          chain.s.kind !== "value" &&
+          itemEnd.get(items[k - 1]!) === it.at - 1;
+        if (chained) left = chain!.s;
+        const next = items[k + 2];
+        const chainGoesOn = next?.kind === "op" && ["gt", "lt", "above", "below"].includes(next.op);
+        if (
+          left?.kind === "ma" &&
+          right?.kind === "value" &&
+          Number.isInteger(right.value) &&
+          right.value >= 2 &&
+          (chained || chainGoesOn || stackedWord)
+        )
+          right = { ...left, length: right.value };
+        chain = right ? { at: rightAt, s: right } : null;
         // "buy when close crosses the 50 ema, sell when below": the pair of the last cross
         if (!right && !left && state.lastCross) {
           conds.push({ kind: "compare", op, a: state.lastCross.a, b: state.lastCross.b });
@@ -1980,6 +2013,11 @@ function assemble(
         state.subject = left;
         break;
       }
+      case "stacked":
+        // the chain said it ("ema 8 > 21 > 55 stacked"); alone it names no order
+        if (!conds.some((c) => c.kind === "compare" && c.a.kind === "ma" && c.b.kind === "ma"))
+          intent.unrecognized.push("'stacked' without the averages in order (say 'ema 8 > 21 > 55 stacked')");
+        break;
       case "breakout":
       case "breakdown": {
         const up = it.op === "breakout";

@@ -794,6 +794,18 @@ const TABLE: [string, Want][] = [
       has: [/orNewDay = inSession and not inSession\[1\]/],
     },
   ],
+  // comparison chains: each side's right is the next one's left; bare lengths in a chain of averages
+  ["ema 8 > 21 > 55 stacked", { sides: LONG, has: [/longCondition = ema8 > ema21 and ema21 > ema55/] }],
+  ["ema 8 > ema 21 > ema 55", { sides: LONG, has: [/longCondition = ema8 > ema21 and ema21 > ema55/] }],
+  [
+    "buy when ema 8 > ema 21 > ema 50 and rsi crosses above 50, 2% stop",
+    {
+      sides: LONG,
+      stop: pct(2),
+      has: [/longCondition = ema8 > ema21 and ema21 > ema50 and ta\.crossover\(rsiValue, 50\)/],
+    },
+  ],
+  ["emas stacked, buy when rsi < 30", { refused: /'stacked' without the averages in order/ }],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */

@@ -571,6 +571,28 @@ export class Compiler {
    */
   private compoundStore(op: string, slot: number, valueE: RExpr, value: Fn, wantValue: boolean): Fn | null {
     const N = this.nums;
+    if (op === "+=" && !wantValue && valueE.k === "bin" && valueE.op === "*" && this.fusable(valueE)) {
+      const h = this.ringAtSlot(valueE.l);
+      const w = this.slotOf(valueE.r);
+      if (h !== null && w !== undefined) {
+        // `num += src[i] * w` in a weighted-sum loop: one closure (x read first, as in the general path)
+        const { ring, buf, mask, cap, off, na, current, name } = h;
+        const ctx = this.ctx;
+        return () => {
+          const x = N[slot]!;
+          const k = N[off]!;
+          let y: number;
+          if (k !== k) y = na;
+          else if (k === 0) y = current() as number;
+          else {
+            if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${name}'`);
+            if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
+            y = k <= ring.count ? buf[(ring.count - k) & mask]! : na;
+          }
+          N[slot] = x + y * N[w]!;
+        };
+      }
+    }
     if (valueE.k === "const" && typeof valueE.v === "number" && !wantValue) {
       // `streak += 1`: the constant in place
       const c = valueE.v;
@@ -760,6 +782,25 @@ export class Compiler {
     const off = this.slotOf(e.off);
     if (off === undefined) return null;
     return { col: this.ctx.columns[e.col] as Float64Array, name: e.col as ColumnName, off };
+  }
+
+  /** `v[i]` on a numeric variable's history ring with a numeric variable as the offset (a loop counter), as hist() reads it. */
+  private ringAtSlot(e: RExpr) {
+    if (e.k !== "hist" || e.n !== null || this.hoisted.has(e)) return null;
+    const ring = this.st.rings[e.v.hist];
+    if (!ring || !(ring.buf instanceof Float64Array) || typeof ring.na !== "number") return null;
+    const off = this.slotOf(e.off);
+    if (off === undefined) return null;
+    return {
+      ring,
+      buf: ring.buf,
+      mask: ring.mask,
+      cap: historyCap(ring.mask),
+      off,
+      na: ring.na,
+      current: this.expr({ k: "load", v: e.v, t: e.t }),
+      name: e.v.name,
+    };
   }
 
   /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */

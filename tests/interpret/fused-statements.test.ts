@@ -69,6 +69,45 @@ plot(x, "x")`),
       bars(20),
     );
   });
+  it("`x += v[i] * w` on a numeric history at the loop counter, in a function and at the top level", async () => {
+    const r = await runBoth(
+      v6(`wavg(src, n) =>
+    float num = 0.0
+    float den = 0.0
+    for i = 0 to n - 1
+        w = n - i
+        num += src[i] * w
+        den += w
+    num / den
+float d = bar_index % 4 == 0 ? na : close - open
+float acc = 0.0
+float wt = 1.5
+for i = 0 to 6
+    acc += d[i] * wt
+int k = na
+float viaNa = 0.0
+viaNa += d[k] * wt
+plot(wavg(close, 5), "wavg")
+plot(wavg(d, 3), "wavgNa")
+plot(acc, "acc")
+plot(viaNa, "viaNa")`),
+      bars(40),
+    );
+    expect(r.series.wavg!.slice(10).every((v) => typeof v === "number")).toBe(true);
+    expect(r.series.acc!.every((v) => v === null)).toBe(true);
+  });
+  it("a negative history offset fails the same way in both", async () => {
+    const r = await runBoth(
+      v6(`float d = close
+float acc = 0.0
+float wt = 2.0
+for i = 0 to -1
+    acc += d[i] * wt
+plot(acc)`),
+      bars(5),
+    );
+    expect(r.error).toBeDefined();
+  });
   it("an offset past the history limit fails the same way in both", async () => {
     const r = await runBoth(
       v6(`float mx = close

@@ -423,7 +423,7 @@ function exitLevels(
   intent: Intent,
   side: "long" | "short",
   entryAtr: () => Expr,
-): { stop?: Expr; limit?: Expr; trail?: Record<string, Expr> } {
+): { stop?: Expr; limit?: Expr; trail?: Record<string, Expr>; partial?: { qty: Expr; limit: Expr } } {
   const sign = side === "long" ? -1 : 1;
   const avg = dotted("strategy.position_avg_price");
   const level = (d: Distance, input: Expr, away: 1 | -1): Expr => {
@@ -434,7 +434,16 @@ function exitLevels(
     const dist = d.unit === "atr" ? bin("*", input, entryAtr()) : input;
     return bin(away > 0 ? "+" : "-", avg, dist);
   };
-  const out: { stop?: Expr; limit?: Expr; trail?: Record<string, Expr> } = {};
+  const out: { stop?: Expr; limit?: Expr; trail?: Record<string, Expr>; partial?: { qty: Expr; limit: Expr } } = {};
+  if (intent.partialTarget) {
+    const p = intent.partialTarget;
+    const qty = b.floatInput("firstTargetQty", p.qtyPercent, "First target: % of the position", {
+      minval: 1,
+      maxval: 99,
+      step: 1,
+    });
+    out.partial = { qty, limit: level(p.target, distanceInput(b, "firstTarget", p.target), -sign as 1 | -1) };
+  }
   if (intent.stop) out.stop = level(intent.stop, distanceInput(b, "stop", intent.stop), sign as 1 | -1);
   if (intent.target) out.limit = level(intent.target, distanceInput(b, "target", intent.target), -sign as 1 | -1);
   if (intent.trail) {
@@ -452,8 +461,15 @@ function exitLevels(
   return out;
 }
 
-function distanceInput(b: ScriptBuilder, slot: "stop" | "target" | "trail", d: Distance): Expr {
-  const what = slot === "stop" ? "Stop loss" : slot === "target" ? "Take profit" : "Trailing stop";
+function distanceInput(b: ScriptBuilder, slot: "stop" | "target" | "trail" | "firstTarget", d: Distance): Expr {
+  const what =
+    slot === "stop"
+      ? "Stop loss"
+      : slot === "target"
+        ? "Take profit"
+        : slot === "firstTarget"
+          ? "First target"
+          : "Trailing stop";
   if (d.unit === "percent")
     return b.floatInput(`${slot}Percent`, d.value, `${what} %`, { minval: 0.1, maxval: 100, step: 0.1 });
   if (d.unit === "atr") return b.floatInput(`${slot}Atr`, d.value, `${what} (x ATR)`, { minval: 0.1, step: 0.1 });
@@ -600,11 +616,25 @@ export function emit(intent: Intent): string {
       ];
       if (intent.alerts) body.push(alertCall(`${id} entry`));
       b.orders.push(ifStmt(entry, body));
-      if (intent.stop || intent.target || intent.trail) {
+      if (intent.stop || intent.target || intent.trail || intent.partialTarget) {
         const lv = exitLevels(b, intent, side, getAtr);
         const inPos = bin(side === "long" ? ">" : "<", dotted("strategy.position_size"), num(0, true));
+        // scaling out: the first exit takes its share of the position at the first target (with the
+        // stop for that share); the second exit below covers the rest
+        const partial = lv.partial
+          ? [
+              exprStmt(
+                call("strategy.exit", [str(`${id} first target`), str(id)], {
+                  qty_percent: lv.partial.qty,
+                  stop: lv.stop,
+                  limit: lv.partial.limit,
+                }),
+              ),
+            ]
+          : [];
         b.orders.push(
           ifStmt(inPos, [
+            ...partial,
             exprStmt(
               call("strategy.exit", [str(`${id} exit`), str(id)], {
                 stop: lv.stop,

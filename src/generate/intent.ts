@@ -108,6 +108,11 @@ export interface Intent {
   stop: Distance | null;
   target: Distance | null;
   trail: Distance | null;
+  /**
+   * A first target for part of the position ("take half at 2%, rest at 4%"): `qtyPercent` of it exits
+   * at `target`; the rest at `target` above (or the other exits).
+   */
+  partialTarget: { qtyPercent: number; target: Distance } | null;
   session: SessionFilter | null;
   dateRange: DateRange | null;
   sizing: Sizing | null;
@@ -151,6 +156,7 @@ export function emptyIntent(): Intent {
     stop: null,
     target: null,
     trail: null,
+    partialTarget: null,
     session: null,
     dateRange: null,
     sizing: null,

@@ -48,7 +48,8 @@ export const VOCABULARY = new Set(
    weekend weekends mean reversion sun tues thur thurs sat ways positive negative opposite back
    eod flat overnight intraday times scalp scalping swing
    volume vol spike spikes surge relative rvol avg heavy
-   orb opening range minute minutes min mins stacked stack`
+   orb opening range minute minutes min mins stacked stack
+   half rest remainder remaining scale book`
     .split(/\s+/)
     .filter(Boolean),
 );

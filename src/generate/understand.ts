@@ -366,6 +366,58 @@ function readExits(cl: Clause, intent: Intent, pendingR: { value: number } | nul
   return r;
 }
 
+/**
+ * Scaling out: "take half at 2%, rest at 4%", "sell 50% at 1.5 atr and the rest at 3 atr", "close
+ * half at 2%, remainder at 4%". The first part becomes `partialTarget`, the rest's distance the
+ * target; the rest may sit in the next clause. Read before the exits so "take" is not a take profit.
+ */
+function readPartialTargets(clauses: Clause[], intent: Intent): void {
+  for (let ci = 0; ci < clauses.length; ci++) {
+    const cl = clauses[ci]!;
+    for (let i = 0; i < cl.toks.length; i++) {
+      if (!cl.is(i, "take", "sell", "close", "exit", "scale", "book")) continue;
+      let j = i + 1;
+      if (cl.is(i, "scale") && cl.is(j, "out")) j++;
+      let qty: number | null = null;
+      if (cl.is(j, "half")) qty = 50;
+      else if (cl.num(j) !== undefined && cl.op(j + 1, "%") && cl.is(j + 2, "at", "@")) {
+        qty = cl.num(j)!;
+        j++;
+      }
+      if (qty === null || qty <= 0 || qty >= 100) continue;
+      if (!cl.is(j + 1, "at", "@")) continue;
+      const first = quantityAt(cl, j + 2);
+      if (!first || first.d === "r") continue;
+      cl.use(...range(i, first.end));
+      intent.partialTarget = { qtyPercent: qty, target: first.d };
+      intent.understood.push(`first target: ${qty}% of the position at ${distanceLabel(first.d)} from the entry`);
+      // "rest at 4%", "the remainder at 4%", "other half at 4%": here or in the next clause
+      for (const c of [cl, clauses[ci + 1]].filter((x): x is Clause => x !== undefined)) {
+        for (let k = 0; k < c.toks.length; k++) {
+          if (!c.is(k, "rest", "remainder", "remaining", "half")) continue;
+          let m = k + 1;
+          if (c.is(k, "remaining") && c.is(m, "half", "position")) m++;
+          if (!c.is(m, "at", "@")) continue;
+          const second = quantityAt(c, m + 1);
+          if (!second || second.d === "r") continue;
+          const from = c.is(k - 1, "the", "other")
+            ? c.is(k - 2, "and")
+              ? k - 2
+              : k - 1
+            : c.is(k - 1, "and")
+              ? k - 1
+              : k;
+          c.use(...range(from, second.end));
+          intent.target = second.d;
+          intent.understood.push(`take profit: the rest of the position at ${distanceLabel(second.d)} from the entry`);
+          return;
+        }
+      }
+      return;
+    }
+  }
+}
+
 function range(a: number, b: number): number[] {
   const out: number[] = [];
   for (let i = Math.min(a, b); i <= Math.max(a, b); i++) out.push(i);
@@ -2404,6 +2456,7 @@ export function understand(text: string): Intent {
   const kind = { strategy: false, indicator: false };
   const said: { direction?: Intent["direction"] } = {};
   let rr: { value: number } | null = null;
+  readPartialTargets(clauses, intent);
   for (const cl of clauses) {
     readTitleAndKind(cl, intent, kind);
     readDates(cl, intent);
@@ -2674,7 +2727,13 @@ function resolveRoles(
     );
   const trades = intent.longEntry.length + intent.shortEntry.length > 0;
   const tradeWords =
-    intent.stop || intent.target || intent.trail || intent.sizing || said || rules.some((r) => r.action);
+    intent.stop ||
+    intent.target ||
+    intent.trail ||
+    intent.partialTarget ||
+    intent.sizing ||
+    said ||
+    rules.some((r) => r.action);
   intent.script = kind.strategy || (!kind.indicator && (tradeWords || trades)) ? "strategy" : "indicator";
   if (intent.script === "strategy" && !trades)
     intent.unrecognized.push("no entry rule: say when to buy or sell (e.g. 'buy when rsi < 30')");

@@ -46,6 +46,12 @@ interface Want {
    * before it not.
    */
   orb?: { minutes: number };
+  /**
+   * Scaling out (percent distances): on a constructed bar that runs through both targets, the trade
+   * splits into `qtyPercent`% closed at the first target and the rest at the second, both from the
+   * entry price.
+   */
+  partial?: { qtyPercent: number; first: number; rest: number };
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
   /** Source the script must not contain (a misreading). */
@@ -806,6 +812,19 @@ const TABLE: [string, Want][] = [
     },
   ],
   ["emas stacked, buy when rsi < 30", { refused: /'stacked' without the averages in order/ }],
+  // scaling out: part of the position at a first target, the rest at the second
+  [
+    "ema 9/21 cross, take half at 2%, rest at 4%, 1% stop",
+    { sides: LONG, stop: pct(1), partial: { qtyPercent: 50, first: 2, rest: 4 } },
+  ],
+  [
+    "rsi < 30 buy, sell 50% at 1.5 atr and the rest at 3 atr, 1 atr stop",
+    { sides: LONG, stop: atr(1), has: [/qty_percent = firstTargetQty/, /firstTargetAtr/, /targetAtr/] },
+  ],
+  [
+    "sma 10/30 cross long and short, close 30% at 1%, remainder at 3%",
+    { sides: BOTH, partial: { qtyPercent: 30, first: 1, rest: 3 } },
+  ],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
@@ -936,6 +955,42 @@ describe("resin generate: the request table", () => {
             expect(sample[k - 1]!.close, `bar ${k - 1} not below it yet`).toBeGreaterThanOrEqual(r.lo);
           }
         }
+      }
+      if (want.partial) {
+        const { qtyPercent, first, rest } = want.partial;
+        let checked = 0;
+        for (const t of trades.slice(0, 8)) {
+          const f = t.entry_bar_index;
+          if (f < 2 || f + 1 >= sample.length) continue;
+          const bars = sample.slice(0, f + 1);
+          const c = bars[f]!.close;
+          const long = t.direction === "long";
+          const at = (p: number): number => t.entry_price * (long ? 1 + p / 100 : 1 - p / 100);
+          if (long ? !(at(first) > c) : !(at(first) < c)) continue;
+          const far = long ? at(rest) + 0.03 * c : at(rest) - 0.03 * c;
+          const next: Bar = {
+            time: bars[f]!.time + (bars[f]!.time - bars[f - 1]!.time),
+            open: c,
+            high: long ? far : c,
+            low: long ? c : far,
+            close: far,
+            volume: 1000,
+          };
+          const run = await runBoth(script, [...bars, next]);
+          const parts = allTrades(run).filter((x) => x.entry_bar_index === f && x.direction === t.direction);
+          // a reversal on the new bar would close at its open: then this trade says nothing
+          if (parts.some((x) => x.exit_price === c)) continue;
+          expect(parts.length, `trade filled at bar ${f} closes in two parts`).toBe(2);
+          const [p1, p2] = parts.sort((x, y) => (long ? x.exit_price! - y.exit_price! : y.exit_price! - x.exit_price!));
+          expect(p1!.exit_bar_index).toBe(f + 1);
+          expect(p2!.exit_bar_index).toBe(f + 1);
+          expect(Math.abs(p1!.exit_price! - at(first)), "first target").toBeLessThanOrEqual(2 * 0.01 + 1e-9);
+          expect(Math.abs(p2!.exit_price! - at(rest)), "the rest's target").toBeLessThanOrEqual(2 * 0.01 + 1e-9);
+          const share = (100 * p1!.qty) / (p1!.qty + p2!.qty);
+          expect(Math.abs(share - qtyPercent), `first part ${share}% of the position`).toBeLessThanOrEqual(1);
+          if (++checked >= 2) break;
+        }
+        expect(checked, "scale-outs checked on constructed bars").toBeGreaterThan(0);
       }
       if (want.pyramiding) {
         // the most same-direction trades open at once: more than one (entries did stack), at most the limit

@@ -417,13 +417,17 @@ class ScriptBuilder {
   }
 }
 
+interface ExitLevels {
+  stop?: Expr;
+  limit?: Expr;
+  trail?: Record<string, Expr>;
+  partial?: { qty: Expr; limit: Expr };
+  /** Statements the exit needs first (the breakeven flag). */
+  setup?: Stmt[];
+}
+
 /** The exit prices of a side: stop and target levels from the average entry price. */
-function exitLevels(
-  b: ScriptBuilder,
-  intent: Intent,
-  side: "long" | "short",
-  entryAtr: () => Expr,
-): { stop?: Expr; limit?: Expr; trail?: Record<string, Expr>; partial?: { qty: Expr; limit: Expr } } {
+function exitLevels(b: ScriptBuilder, intent: Intent, side: "long" | "short", entryAtr: () => Expr): ExitLevels {
   const sign = side === "long" ? -1 : 1;
   const avg = dotted("strategy.position_avg_price");
   const level = (d: Distance, input: Expr, away: 1 | -1): Expr => {
@@ -434,7 +438,7 @@ function exitLevels(
     const dist = d.unit === "atr" ? bin("*", input, entryAtr()) : input;
     return bin(away > 0 ? "+" : "-", avg, dist);
   };
-  const out: { stop?: Expr; limit?: Expr; trail?: Record<string, Expr>; partial?: { qty: Expr; limit: Expr } } = {};
+  const out: ExitLevels = {};
   if (intent.partialTarget) {
     const p = intent.partialTarget;
     const qty = b.floatInput("firstTargetQty", p.qtyPercent, "First target: % of the position", {
@@ -445,6 +449,24 @@ function exitLevels(
     out.partial = { qty, limit: level(p.target, distanceInput(b, "firstTarget", p.target), -sign as 1 | -1) };
   }
   if (intent.stop) out.stop = level(intent.stop, distanceInput(b, "stop", intent.stop), sign as 1 | -1);
+  if (intent.breakeven) {
+    // the stop moves to the entry price once the bar's best price has reached the trigger; the flag
+    // resets when the side is flat, and the exit re-issued on the next bar carries the new stop
+    const be = intent.breakeven;
+    let trigger: Expr;
+    if (be.unit === "r") {
+      const r = b.floatInput("breakevenR", be.value, "Breakeven after (x R)", { minval: 0.1, step: 0.1 });
+      trigger = bin(side === "long" ? "+" : "-", avg, bin("*", r, call("math.abs", [bin("-", avg, out.stop ?? avg)])));
+    } else trigger = level(be, distanceInput(b, "breakeven", be), -sign as 1 | -1);
+    const flag = b.name(`${side}AtBreakeven`);
+    const flat = bin(side === "long" ? "<=" : ">=", dotted("strategy.position_size"), num(0, true));
+    const reached = bin(side === "long" ? ">=" : "<=", ident(side === "long" ? "high" : "low"), trigger);
+    out.setup = [
+      decl(flag, bool(false), "var"),
+      ifStmt(flat, [assign(flag, bool(false))], [ifStmt(reached, [assign(flag, bool(true))])]),
+    ];
+    out.stop = ternary(ident(flag), avg, out.stop ?? na);
+  }
   if (intent.target) out.limit = level(intent.target, distanceInput(b, "target", intent.target), -sign as 1 | -1);
   if (intent.trail) {
     const d = intent.trail;
@@ -461,7 +483,11 @@ function exitLevels(
   return out;
 }
 
-function distanceInput(b: ScriptBuilder, slot: "stop" | "target" | "trail" | "firstTarget", d: Distance): Expr {
+function distanceInput(
+  b: ScriptBuilder,
+  slot: "stop" | "target" | "trail" | "firstTarget" | "breakeven",
+  d: Distance,
+): Expr {
   const what =
     slot === "stop"
       ? "Stop loss"
@@ -469,7 +495,9 @@ function distanceInput(b: ScriptBuilder, slot: "stop" | "target" | "trail" | "fi
         ? "Take profit"
         : slot === "firstTarget"
           ? "First target"
-          : "Trailing stop";
+          : slot === "breakeven"
+            ? "Breakeven after"
+            : "Trailing stop";
   if (d.unit === "percent")
     return b.floatInput(`${slot}Percent`, d.value, `${what} %`, { minval: 0.1, maxval: 100, step: 0.1 });
   if (d.unit === "atr") return b.floatInput(`${slot}Atr`, d.value, `${what} (x ATR)`, { minval: 0.1, step: 0.1 });
@@ -616,8 +644,9 @@ export function emit(intent: Intent): string {
       ];
       if (intent.alerts) body.push(alertCall(`${id} entry`));
       b.orders.push(ifStmt(entry, body));
-      if (intent.stop || intent.target || intent.trail || intent.partialTarget) {
+      if (intent.stop || intent.target || intent.trail || intent.partialTarget || intent.breakeven) {
         const lv = exitLevels(b, intent, side, getAtr);
+        if (lv.setup) b.orders.push(...lv.setup);
         const inPos = bin(side === "long" ? ">" : "<", dotted("strategy.position_size"), num(0, true));
         // scaling out: the first exit takes its share of the position at the first target (with the
         // stop for that share); the second exit below covers the rest

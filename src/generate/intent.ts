@@ -113,6 +113,11 @@ export interface Intent {
    * at `target`; the rest at `target` above (or the other exits).
    */
   partialTarget: { qtyPercent: number; target: Distance } | null;
+  /**
+   * Move the stop to the entry price once the price has gone this far in the trade's favour ("move
+   * stop to breakeven after 1%"); `r` is a multiple of the stop's distance ("after 1R").
+   */
+  breakeven: Distance | { unit: "r"; value: number } | null;
   session: SessionFilter | null;
   dateRange: DateRange | null;
   sizing: Sizing | null;
@@ -157,6 +162,7 @@ export function emptyIntent(): Intent {
     target: null,
     trail: null,
     partialTarget: null,
+    breakeven: null,
     session: null,
     dateRange: null,
     sizing: null,

@@ -49,7 +49,7 @@ export const VOCABULARY = new Set(
    eod flat overnight intraday times scalp scalping swing
    volume vol spike spikes surge relative rvol avg heavy
    orb opening range minute minutes min mins stacked stack
-   half rest remainder remaining scale book`
+   half rest remainder remaining scale book breakeven even`
     .split(/\s+/)
     .filter(Boolean),
 );

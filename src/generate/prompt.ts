@@ -34,6 +34,7 @@ Rules:
 - "slope up"/"rising": the series above its value one bar back (x > x[1]).
 - "15 min opening range breakout" / "ORB": var orHigh/orLow reset to the bar's high/low when timeframe.change("D") (or at the session's open when a session is given), widened with math.max/math.min while time < the day's start + 15 * 60000; enter on ta.crossover(close, orHigh), short on ta.crossunder(close, orLow).
 - "take half at 2%, rest at 4%": two strategy.exit calls from the same entry, the first with qty_percent = 50 and limit at +2% (and the stop), the second with limit at +4% (and the stop) for the rest.
+- "move stop to breakeven after 1%" (or "after 1R", R = the stop's distance): a var bool set once high reaches strategy.position_avg_price * 1.01 while in the position (reset when flat); the exit's stop is position_avg_price when it is set.
 - "ema 8 > 21 > 55 stacked": each pair in order, ema8 > ema21 and ema21 > ema55.
 - "volume spike > 2x 20-bar average" / "above average volume": volume > 2 * ta.sma(volume, 20) (volume > ta.sma(volume, 20)), a filter ANDed into the entries.
 - Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no other symbols.`;
@@ -77,7 +78,8 @@ export function builtinsFor(text: string, intent: Intent, previous?: string): st
   for (const s of series) for (const n of seriesNames(s)) names.add(n);
   if (intent.script === "strategy") names.add("strategy").add("strategy.entry").add("strategy.close");
   else names.add("indicator").add("plotshape").add("alertcondition");
-  if (intent.stop || intent.target || intent.trail || intent.partialTarget) names.add("strategy.exit");
+  if (intent.stop || intent.target || intent.trail || intent.partialTarget || intent.breakeven)
+    names.add("strategy.exit");
   if ([intent.stop, intent.target, intent.trail].some((d) => d?.unit === "atr")) names.add("ta.atr");
   if (intent.session) names.add("time").add("input.session");
   if (series.some((s) => (s.kind === "ma" || s.kind === "channel") && s.timeframe)) names.add("request.security");

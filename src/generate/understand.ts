@@ -418,6 +418,33 @@ function readPartialTargets(clauses: Clause[], intent: Intent): void {
   }
 }
 
+/**
+ * "move stop to breakeven after 1R", "breakeven after 1%", "move sl to break even at 1.5%": the stop
+ * goes to the entry price once the trade has gained that much. Read before the exits so "stop to"
+ * is not a stop distance.
+ */
+function readBreakeven(cl: Clause, intent: Intent): void {
+  for (let i = 0; i < cl.toks.length; i++) {
+    const two = cl.is(i, "break") && cl.is(i + 1, "even");
+    if (!cl.is(i, "breakeven", "entry") && !two) continue;
+    const end = two ? i + 1 : i;
+    // "move stop to" / "stop to" / "sl to" before it (needed for "entry")
+    let start = i;
+    if (cl.is(start - 1, "to")) start--;
+    if (cl.is(start - 1, "stop", "sl", "stoploss")) start--;
+    if (cl.is(start - 1, "moves", "move", "trail")) start--;
+    if (cl.is(i, "entry") && start > i - 2) continue;
+    if (!cl.is(end + 1, "after", "at", "once", "when", "@")) continue;
+    const q = quantityAt(cl, end + 2);
+    if (!q) continue;
+    cl.use(...range(start, q.end));
+    intent.breakeven = q.d === "r" ? { unit: "r", value: q.value } : q.d;
+    const how = q.d === "r" ? `${q.value}R (${q.value} x the stop's distance)` : distanceLabel(q.d);
+    intent.understood.push(`breakeven: the stop moves to the entry price once the trade is ${how} in profit`);
+    return;
+  }
+}
+
 function range(a: number, b: number): number[] {
   const out: number[] = [];
   for (let i = Math.min(a, b); i <= Math.max(a, b); i++) out.push(i);
@@ -2457,6 +2484,7 @@ export function understand(text: string): Intent {
   const said: { direction?: Intent["direction"] } = {};
   let rr: { value: number } | null = null;
   readPartialTargets(clauses, intent);
+  for (const cl of clauses) readBreakeven(cl, intent);
   for (const cl of clauses) {
     readTitleAndKind(cl, intent, kind);
     readDates(cl, intent);
@@ -2471,6 +2499,10 @@ export function understand(text: string): Intent {
     rr = readExits(cl, intent, rr);
     readDirection(cl, intent, said);
     readAlerts(cl, intent);
+  }
+  if (intent.breakeven?.unit === "r" && !intent.stop) {
+    intent.unrecognized.push(`breakeven after ${intent.breakeven.value}R without a stop to measure R from`);
+    intent.breakeven = null;
   }
   if (rr && !intent.target) {
     if (intent.stop) {

@@ -52,6 +52,12 @@ interface Want {
    * entry price.
    */
   partial?: { qtyPercent: number; first: number; rest: number };
+  /**
+   * Breakeven once the trade is `triggerPercent`% in profit: on constructed bars (one reaching the
+   * trigger without a target, then one falling through the original stop) the trade closes at its
+   * entry price, not at the stop.
+   */
+  breakeven?: { triggerPercent: number };
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
   /** Source the script must not contain (a misreading). */
@@ -825,6 +831,20 @@ const TABLE: [string, Want][] = [
     "sma 10/30 cross long and short, close 30% at 1%, remainder at 3%",
     { sides: BOTH, partial: { qtyPercent: 30, first: 1, rest: 3 } },
   ],
+  // breakeven: the stop moves to the entry price once the trade is that far in profit
+  [
+    "ema 9/21 cross, 2% stop, move stop to breakeven after 1R",
+    { sides: LONG, stop: pct(2), breakeven: { triggerPercent: 2 } },
+  ],
+  [
+    "rsi < 30 buy, breakeven after 1%, 2% stop, 4% tp",
+    { sides: LONG, stop: pct(2), target: pct(4), breakeven: { triggerPercent: 1 } },
+  ],
+  [
+    "macd cross long and short, 1.5% sl, move sl to break even at 1%",
+    { sides: BOTH, stop: pct(1.5), breakeven: { triggerPercent: 1 } },
+  ],
+  ["ema 9/21 cross, move stop to breakeven after 1R", { refused: /breakeven after 1R without a stop/ }],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
@@ -991,6 +1011,50 @@ describe("resin generate: the request table", () => {
           if (++checked >= 2) break;
         }
         expect(checked, "scale-outs checked on constructed bars").toBeGreaterThan(0);
+      }
+      if (want.breakeven) {
+        const trig = want.breakeven.triggerPercent / 100;
+        let checked = 0;
+        for (const t of trades.slice(0, 10)) {
+          const f = t.entry_bar_index;
+          if (f < 2 || f + 1 >= sample.length) continue;
+          const bars = sample.slice(0, f + 1);
+          const long = t.direction === "long";
+          const e = t.entry_price;
+          const step = bars[f]!.time - bars[f - 1]!.time;
+          const c = bars[f]!.close;
+          // bar A: from the last close up to just past the trigger, closing a little in profit
+          const peak = long ? e * (1 + trig * 1.1) : e * (1 - trig * 1.1);
+          const closeA = long ? e * (1 + trig * 0.3) : e * (1 - trig * 0.3);
+          if (long ? !(c < peak && c > e * (1 - trig)) : !(c > peak && c < e * (1 + trig))) continue;
+          const a: Bar = {
+            time: bars[f]!.time + step,
+            open: c,
+            high: long ? peak : Math.max(c, closeA),
+            low: long ? Math.min(c, closeA) : peak,
+            close: closeA,
+            volume: 1000,
+          };
+          // bar B: falls far through the original stop
+          const far = long ? e * 0.9 : e * 1.1;
+          const bb: Bar = {
+            time: a.time + step,
+            open: closeA,
+            high: long ? closeA : far,
+            low: long ? far : closeA,
+            close: far,
+            volume: 1000,
+          };
+          const run = await runBoth(script, [...bars, a, bb]);
+          const same = allTrades(run).find((x) => x.entry_bar_index === f && x.direction === t.direction);
+          // an exit on bar A or at bar B's open (a signal) says nothing about the moved stop
+          if (!same || same.exit_bar_index !== f + 2 || same.exit_price === closeA) continue;
+          expect(Math.abs(same.exit_price! - e), `trade filled at bar ${f} stopped at its entry`).toBeLessThanOrEqual(
+            2 * 0.01 + 1e-9,
+          );
+          if (++checked >= 2) break;
+        }
+        expect(checked, "breakeven stops checked on constructed bars").toBeGreaterThan(0);
       }
       if (want.pyramiding) {
         // the most same-direction trades open at once: more than one (entries did stack), at most the limit

@@ -59,6 +59,8 @@ export function conditionLabel(c: Condition): string {
       return `Supertrend(${c.factor}, ${c.atrLength}) turns ${c.direction}`;
     case "slope":
       return `${seriesLabel(c.a)} ${c.direction === "up" ? "rising" : "falling"}`;
+    case "heikin":
+      return `Heikin Ashi candle ${c.turn ? "turns" : "is"} ${c.color}`;
     case "volume":
       return `volume ${c.op} ${c.mult === 1 ? "" : `${c.mult} x `}its ${c.length}-bar average`;
     case "any":

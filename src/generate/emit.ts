@@ -28,6 +28,7 @@ import {
   num,
   str,
   ternary,
+  tuple,
   tupleDecl,
 } from "./pine-ast.js";
 
@@ -354,6 +355,32 @@ class ScriptBuilder {
       case "slope": {
         const e = this.series(c.a);
         return bin(c.direction === "up" ? ">" : "<", e, history(e, 1));
+      }
+      case "heikin": {
+        // the chart symbol's Heikin Ashi candles on the chart's timeframe
+        let ha = this.vars.get("heikin");
+        if (!ha) {
+          const names = [this.name("haOpen"), this.name("haClose")];
+          this.indicators.push(
+            tupleDecl(
+              names,
+              call("request.security", [
+                call("ticker.heikinashi", [dotted("syminfo.tickerid")]),
+                dotted("timeframe.period"),
+                tuple([ident("open"), ident("close")]),
+              ]),
+            ),
+          );
+          ha = ident(names[0]!);
+          this.vars.set("heikin", ha);
+          this.vars.set("heikinClose", ident(names[1]!));
+        }
+        const o = ha;
+        const cl = this.vars.get("heikinClose")!;
+        const green = c.color === "green";
+        const now = bin(green ? ">" : "<", cl, o);
+        if (!c.turn) return now;
+        return and(now, bin(green ? "<=" : ">=", history(cl, 1), history(o, 1)))!;
       }
       case "volume": {
         // one average per length; the multiple is an input so a trader can tune the spike size

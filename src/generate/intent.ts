@@ -56,6 +56,11 @@ export type Condition =
    * 20-bar average", "above average volume"). Side-neutral: no mirror image.
    */
   | { kind: "volume"; op: Comparison; mult: number; length: number }
+  /**
+   * Heikin Ashi candles of the chart's symbol and timeframe: green (close above open) or red, or the
+   * bar they turn ("heikin ashi candles turn green").
+   */
+  | { kind: "heikin"; color: "green" | "red"; turn: boolean }
   /** Alternatives joined with "or" in one rule ("buy when rsi < 30 or close < lower band"). */
   | { kind: "any"; of: Condition[] }
   /** Conditions joined with "and" inside one alternative ("a and b or c" is "(a and b) or c", as in Pine). */
@@ -276,6 +281,8 @@ export function mirror(c: Condition): Condition | null {
       return { ...c, direction: c.direction === "up" ? "down" : "up" };
     case "slope":
       return { ...c, direction: c.direction === "up" ? "down" : "up", a: mirrorSeries(c.a) };
+    case "heikin":
+      return { ...c, color: c.color === "green" ? "red" : "green" };
     case "volume":
       // no opposite: low volume is not a sell signal (as a filter it stays itself, see resolveRoles)
       return null;
@@ -308,7 +315,7 @@ export function ruleLeaves(intent: Intent): Condition[] {
 export function isEvent(c: Condition): boolean {
   return c.kind === "any" || c.kind === "all"
     ? c.of.some(isEvent)
-    : c.kind !== "compare" && c.kind !== "slope" && c.kind !== "volume";
+    : c.kind !== "compare" && c.kind !== "slope" && c.kind !== "volume" && !(c.kind === "heikin" && !c.turn);
 }
 
 /** Every condition mirrored, or null when one of them has no opposite. */

@@ -49,7 +49,8 @@ export const VOCABULARY = new Set(
    eod flat overnight intraday times scalp scalping swing
    volume vol spike spikes surge relative rvol avg heavy
    orb opening range minute minutes min mins stacked stack
-   half rest remainder remaining scale book breakeven even`
+   half rest remainder remaining scale book breakeven even
+   heikin ashi candle candles`
     .split(/\s+/)
     .filter(Boolean),
 );

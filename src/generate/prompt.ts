@@ -35,6 +35,7 @@ Rules:
 - "15 min opening range breakout" / "ORB": var orHigh/orLow reset to the bar's high/low when timeframe.change("D") (or at the session's open when a session is given), widened with math.max/math.min while time < the day's start + 15 * 60000; enter on ta.crossover(close, orHigh), short on ta.crossunder(close, orLow).
 - "take half at 2%, rest at 4%": two strategy.exit calls from the same entry, the first with qty_percent = 50 and limit at +2% (and the stop), the second with limit at +4% (and the stop) for the rest.
 - "move stop to breakeven after 1%" (or "after 1R", R = the stop's distance): a var bool set once high reaches strategy.position_avg_price * 1.01 while in the position (reset when flat); the exit's stop is position_avg_price when it is set.
+- "heikin ashi candles turn green": [haOpen, haClose] = request.security(ticker.heikinashi(syminfo.tickerid), timeframe.period, [open, close]); green is haClose > haOpen, turning green adds haClose[1] <= haOpen[1].
 - "ema 8 > 21 > 55 stacked": each pair in order, ema8 > ema21 and ema21 > ema55.
 - "volume spike > 2x 20-bar average" / "above average volume": volume > 2 * ta.sma(volume, 20) (volume > ta.sma(volume, 20)), a filter ANDed into the entries.
 - Use only the builtins listed below or ones you are sure exist in Pine v6; no libraries, no other symbols.`;
@@ -73,6 +74,7 @@ export function builtinsFor(text: string, intent: Intent, previous?: string): st
     if (c.kind === "cross") names.add(c.direction === "above" ? "ta.crossover" : "ta.crossunder");
     if (c.kind === "squeeze") names.add("ta.bb").add("ta.kc");
     if (c.kind === "supertrend") names.add("ta.supertrend");
+    if (c.kind === "heikin") names.add("request.security").add("ticker.heikinashi");
     if (c.kind === "volume") names.add("ta.sma").add("volume");
   }
   for (const s of series) for (const n of seriesNames(s)) names.add(n);

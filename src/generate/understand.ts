@@ -976,6 +976,7 @@ type Item =
   | { kind: "cross"; at: number; direction: "above" | "below" | null; pair?: SeriesRef[] }
   | { kind: "supertrend"; at: number; factor: number; atrLength: number; down: boolean }
   | { kind: "volume"; at: number; op: Comparison; mult: number; length: number }
+  | { kind: "heikin"; at: number; color: "green" | "red" | null; turn: boolean }
   | { kind: "action"; at: number; action: "buy" | "sell" | "short" | "exit" | "cover" }
   | { kind: "value"; at: number; value: number }
   | { kind: "show"; at: number }
@@ -1080,6 +1081,8 @@ class RuleReader {
   stoch: { length: number; smoothK: number; smoothD: number; rsiLength?: number } | null = null;
   /** The Supertrend named before, for "exit when it turns red". */
   supertrend: { factor: number; atrLength: number } | null = null;
+  /** Heikin Ashi candles were named, for "..., turn red sell". */
+  heikin = false;
   /** The RSI a Stochastic RSI is taken of, as a series field. */
   stochOf(): { rsiLength?: number } {
     return this.stoch?.rsiLength ? { rsiLength: this.stoch.rsiLength } : {};
@@ -1147,6 +1150,32 @@ class RuleReader {
     if (vol) return vol;
     const orb = this.openingRangeAt(cl, i);
     if (orb) return orb;
+    // "heikin ashi candles turn green", "heikin ashi green candle", "ha turns red"
+    if (w === "heikin" && cl.is(i + 1, "ashi")) {
+      let end = i + 1;
+      let color: "green" | "red" | null = null;
+      let turn = false;
+      for (let j = i + 2; j <= i + 5; j++) {
+        if (cl.is(j, "candle", "candles", "bar", "bars", "is", "are")) end = j;
+        else if (cl.is(j, "turns", "turn", "turning", "turned", "flips", "flip", "change", "changes")) {
+          turn = true;
+          end = j;
+        } else if (cl.is(j, "green", "bullish", "red", "bearish")) {
+          color = cl.is(j, "green", "bullish") ? "green" : "red";
+          end = j;
+          if (cl.is(j + 1, "candle", "candles")) end = j + 1;
+          break;
+        } else break;
+      }
+      this.heikin = true;
+      return { item: { kind: "heikin", at: i, color, turn }, start: i, end };
+    }
+    // "..., turn red sell": the Heikin Ashi candles named before
+    if (this.heikin && (w === "turns" || w === "turn" || w === "turning") && cl.is(i + 1, "red", "green")) {
+      const color = cl.is(i + 1, "green") ? "green" : "red";
+      const end = cl.is(i + 2, "candle", "candles") ? i + 2 : i + 1;
+      return { item: { kind: "heikin", at: i, color, turn: true }, start: i, end };
+    }
     const s = this.seriesAt(cl, i);
     if (s) return s;
     switch (w) {
@@ -1926,6 +1955,17 @@ function assemble(
         atrLength: it.atrLength,
       };
       conds.push(bear || it.down ? c : implicit(c));
+      continue;
+    }
+    if (it.kind === "heikin") {
+      usedItems.add(k);
+      const bear = items.some((x) => x.kind === "action" && (x.action === "short" || x.action === "sell"));
+      if (it.color === null) {
+        intent.unrecognized.push("Heikin Ashi with no colour (say 'heikin ashi turns green')");
+        continue;
+      }
+      const c: Condition = { kind: "heikin", color: it.color, turn: it.turn };
+      conds.push(it.color === "green" && !bear ? implicit(c) : c);
       continue;
     }
     if (it.kind === "volume") {
@@ -2834,6 +2874,7 @@ function titleOf(intent: Intent): string {
   else if (first.kind === "cross" && first.a.kind === "macd") name = "MACD Cross";
   else if (first.kind === "cross" && first.a.kind === "stoch") name = "Stochastic Cross";
   else if (first.kind === "supertrend") name = "Supertrend Flip";
+  else if (first.kind === "heikin") name = "Heikin Ashi";
   else if (first.kind === "cross" && first.b.kind === "orb") name = `${first.b.minutes}-Minute Opening Range Breakout`;
   else if (first.kind === "cross" && first.b.kind === "channel")
     name = `${first.b.length}-${first.b.timeframe === "D" ? "Day" : first.b.timeframe === "W" ? "Week" : "Bar"} Breakout`;

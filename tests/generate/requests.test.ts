@@ -58,6 +58,11 @@ interface Want {
    * entry price, not at the stop.
    */
   breakeven?: { triggerPercent: number };
+  /**
+   * Heikin Ashi entries: each long entry's signal bar has a green Heikin Ashi candle (shorts red),
+   * computed here from the sample bars; with `turn`, the candle before it is not.
+   */
+  heikin?: { turn: boolean };
   /** Source the script must contain (the rule the request named). */
   has?: RegExp[];
   /** Source the script must not contain (a misreading). */
@@ -758,7 +763,7 @@ const TABLE: [string, Want][] = [
   ],
   ["sma 9/18 crossover, only trade tue-thu", { sides: LONG, session: { hours: "0000-0000", tz: "UTC", days: "345" } }],
   ["ema 21 cross with 1% stop and 1.5 rr", { sides: LONG, stop: pct(1), target: pct(1.5) }],
-  ["heikin ashi green candle buy", { refused: /heikin ashi/ }],
+  ["heikin ashi green candle buy", { sides: LONG, heikin: { turn: false } }],
   [
     "long if close > open and volume > 20 sma of volume",
     { sides: LONG, volume: { mult: 1, length: 20 }, has: [/close > open and volume > volumeAvg/] },
@@ -845,6 +850,13 @@ const TABLE: [string, Want][] = [
     { sides: BOTH, stop: pct(1.5), breakeven: { triggerPercent: 1 } },
   ],
   ["ema 9/21 cross, move stop to breakeven after 1R", { refused: /breakeven after 1R without a stop/ }],
+  // Heikin Ashi candles of the chart's symbol (ticker.heikinashi through request.security)
+  ["heikin ashi candles turn green buy, turn red sell", { sides: LONG, heikin: { turn: true } }],
+  [
+    "heikin ashi turns green long, turns red short, 1.5% stop",
+    { sides: BOTH, stop: pct(1.5), heikin: { turn: true }, has: [/ticker\.heikinashi\(syminfo\.tickerid\)/] },
+  ],
+  ["ema 20/50 cross, only when heikin ashi candles are green, 2% stop", { sides: LONG, stop: pct(2) }],
 ];
 
 /** The expected exit price of a trade for a distance (ATR read at the signal bar, as the script does). */
@@ -1055,6 +1067,23 @@ describe("resin generate: the request table", () => {
           if (++checked >= 2) break;
         }
         expect(checked, "breakeven stops checked on constructed bars").toBeGreaterThan(0);
+      }
+      if (want.heikin) {
+        // Heikin Ashi: close = ohlc4, open = the previous candle's (open + close) / 2
+        const haO: number[] = [];
+        const haC: number[] = [];
+        sample.forEach((b, i) => {
+          haC.push((b.open + b.high + b.low + b.close) / 4);
+          haO.push(i === 0 ? (b.open + b.close) / 2 : (haO[i - 1]! + haC[i - 1]!) / 2);
+        });
+        for (const t of trades) {
+          const k = t.entry_bar_index - 1;
+          const green = (i: number): boolean => haC[i]! > haO[i]!;
+          const red = (i: number): boolean => haC[i]! < haO[i]!;
+          const want1 = t.direction === "long" ? green : red;
+          expect(want1(k), `Heikin Ashi colour at the signal bar ${k}`).toBe(true);
+          if (want.heikin.turn) expect(want1(k - 1), `the candle before bar ${k}`).toBe(false);
+        }
       }
       if (want.pyramiding) {
         // the most same-direction trades open at once: more than one (entries did stack), at most the limit

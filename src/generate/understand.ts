@@ -2524,7 +2524,12 @@ export function understand(text: string): Intent {
   const said: { direction?: Intent["direction"] } = {};
   let rr: { value: number } | null = null;
   readPartialTargets(clauses, intent);
-  for (const cl of clauses) readBreakeven(cl, intent);
+  for (const cl of clauses) {
+    readBreakeven(cl, intent);
+    // "only take trades when ...", "take longs above the 200 ema": "take" says trade, not a take profit
+    for (let i = 0; i < cl.toks.length; i++)
+      if (cl.is(i, "take") && cl.is(i + 1, "trade", "trades", "longs", "shorts", "entries", "positions")) cl.use(i);
+  }
   for (const cl of clauses) {
     readTitleAndKind(cl, intent, kind);
     readDates(cl, intent);

@@ -792,6 +792,7 @@ const TABLE: [string, Want][] = [
     "only trade when volume above average, ema 20/50 cross long and short",
     { sides: BOTH, volume: { mult: 1, length: 20 } },
   ],
+  ["macd cross long only, only take trades on above average volume", { sides: LONG, volume: { mult: 1, length: 20 } }],
   ["sma 10/30 cross, vol > 1.5x its 50 sma", { sides: LONG, volume: { mult: 1.5, length: 50 } }],
   ["volume spike > 2x 20-bar average", { refused: /alone says no direction/ }],
   ["alert when volume > 2x average", { kind: "indicator", alerts: true, has: [/volume > volumeMult \* volumeAvg/] }],

@@ -14,25 +14,10 @@ import type { Bar, RunResult } from "../../src/core/result.js";
 import { emitCompiledModules } from "../../src/compile/emit-module.js";
 import { generatedSource } from "../../src/compile/index.js";
 import { runModes } from "../helpers/run-both.js";
+import { FILL_PATH, hourlyBars } from "../helpers/hourly-bars.js";
 import { PINEFORGE, readData, ROOT, TRADINGVIEW } from "../helpers/data.js";
 import { firstDifference, comparable, program } from "./parity.js";
 
-const H = 3_600_000;
-const bars = (rows: number[][]): Bar[] =>
-  rows.map((r, i) => ({
-    time: Date.UTC(2024, 0, 1) + i * H,
-    open: r[0]!,
-    high: r[1]!,
-    low: r[2]!,
-    close: r[3]!,
-    volume: 10,
-  }));
-const PATH = bars([
-  [100, 100, 100, 100],
-  [100, 110, 95, 105],
-  [105, 105, 105, 105],
-  [105, 106, 104, 105],
-]);
 /** A market entry on bars 0 and 1 and on every extra execution of bar 1 (the manual's example). */
 const BUY = `//@version=6
 strategy("s", calc_on_order_fills = true, pyramiding = 100)
@@ -48,12 +33,12 @@ async function both(src: string, data: Bar[], rt = new Runtime("CHART", {})): Pr
 describe("calc_on_order_fills compiles", () => {
   it("auto and compile mode compile it, also when set through RuntimeOptions.broker", async () => {
     const rt = new Runtime("CHART", {});
-    const a = await rt.run(BUY, PATH, { mode: "auto" });
+    const a = await rt.run(BUY, FILL_PATH, { mode: "auto" });
     expect(a.auto_backend).toBe("compile");
     expect(a.compile_fallback_reason).toBeUndefined();
     const plain = BUY.replace("calc_on_order_fills = true", "calc_on_order_fills = false");
     const viaOverride = new Runtime("CHART", { broker: { calc_on_order_fills: true } });
-    const o = await viaOverride.run(plain, PATH, { mode: "auto" });
+    const o = await viaOverride.run(plain, FILL_PATH, { mode: "auto" });
     expect(o.auto_backend).toBe("compile");
     expect(o.strategy!.open_trades.map((t) => [t.entry_bar_index, t.entry_price])).toEqual([
       [1, 100],
@@ -62,7 +47,7 @@ describe("calc_on_order_fills compiles", () => {
       [1, 105],
       [2, 105],
     ]);
-    const i = await viaOverride.run(plain, PATH, { mode: "interpret" });
+    const i = await viaOverride.run(plain, FILL_PATH, { mode: "interpret" });
     expect(firstDifference(comparable(i), comparable(o))).toBeNull();
   });
 
@@ -81,7 +66,7 @@ if not barstate.isconfirmed
 plot(total, "total")
 plot(execs, "execs")
 `;
-    const r = await both(src, PATH);
+    const r = await both(src, FILL_PATH);
     expect(r.logs.map((l) => [l.bar_index, l.message])).toEqual([
       [1, "total=200 prev=100 execs=2 pos=1"],
       [1, "total=195 prev=100 execs=3 pos=2"],
@@ -98,7 +83,7 @@ f() => high[k]
 if not barstate.isconfirmed
     log.info("{0} {1} {2} {3} {4}", close, close[0], close[k], high[k], f())
 `;
-    const r = await both(src, PATH);
+    const r = await both(src, FILL_PATH);
     expect(r.logs.map((l) => [l.bar_index, l.message])).toEqual([
       [1, "100 100 100 100 100"],
       [1, "95 95 95 100 100"],
@@ -120,7 +105,7 @@ if barstate.isrealtime
 plot(ticks, "ticks")
 plot(off, "off")
 `,
-      bars([
+      hourlyBars([
         [100, 100, 100, 100],
         [100, 110, 95, 105],
       ]),
@@ -152,7 +137,7 @@ plot(a.sum(), "sum")
 plot(seen.size(), "seen")
 plot(seen.sum(), "seensum")
 `;
-    const r = await both(src, PATH);
+    const r = await both(src, FILL_PATH);
     expect(r.series.n).toEqual([1, 2, 3, 4]);
     expect(r.series.size).toEqual([1, 2, 3, 4]);
     expect(r.series.sum).toEqual([100, 205, 310, 415]);
@@ -180,7 +165,7 @@ if not barstate.isconfirmed and bar_index == 3
 if barstate.isconfirmed
     strategy.cancel("Ghost")
 `;
-    const data = bars([
+    const data = hourlyBars([
       [100, 100, 100, 100],
       [100, 110, 99, 108],
       [108, 112, 107, 110],
@@ -201,11 +186,11 @@ var int runs = 0
 runs += 1
 plot(runs, "runs")
 `;
-    const on = await both(src(true), PATH);
-    const off = await both(src(false), PATH);
+    const on = await both(src(true), FILL_PATH);
+    const off = await both(src(false), FILL_PATH);
     expect(on.strategy).toEqual(off.strategy);
     expect(on.series.runs).toEqual([1, 2, 3, 4]);
-    const rt = await new Runtime("CHART", {}).run(src(true), PATH, { mode: "compile", realtimeLastBar: true });
+    const rt = await new Runtime("CHART", {}).run(src(true), FILL_PATH, { mode: "compile", realtimeLastBar: true });
     expect(rt.mode).toBe("interpret");
     expect(rt.compile_fallback_reason).toBe("realtime options require interpret");
   });
@@ -215,7 +200,7 @@ plot(runs, "runs")
 if not barstate.isconfirmed and close < 100
     runtime.error("dipped")
 `;
-    const r = await both(src, PATH);
+    const r = await both(src, FILL_PATH);
     expect(r.error_kind).toBe("runtime");
     expect(r.error_bar).toBe(1);
     expect(r.error).toContain("dipped");

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runSubcommand } from "../../src/cli/index.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
+import { CROSS_STRATEGY } from "./cross-strategy.js";
 
 const command = (argv: string[]) => runSubcommand("optimize", argv);
 
@@ -17,20 +18,7 @@ const file = (name: string, text: string): string => {
   return p;
 };
 
-const STRATEGY = file(
-  "cross.pine",
-  `//@version=6
-strategy("Cross")
-fast = input.int(3, "Fast", minval=2, maxval=10)
-slow = input.int(12, "Slow", minval=8, maxval=30)
-f = ta.sma(close, fast)
-s = ta.sma(close, slow)
-if ta.crossover(f, s)
-    strategy.entry("L", strategy.long)
-if ta.crossunder(f, s)
-    strategy.close("L")
-`,
-);
+const STRATEGY = file("cross.pine", CROSS_STRATEGY);
 const INDICATOR = file("ind.pine", '//@version=6\nindicator("x")\nplot(close, "c")\n');
 
 let out: string[];
@@ -153,11 +141,10 @@ describe("resin optimize", () => {
     expect(full.events).toBeUndefined();
     expect(full.inputs.find((i: { title: string }) => i.title === "Fast").value).toBe(res.best_params.Fast);
     // the run `resin run --inputs` (the library Runtime) makes with the winner's inputs
-    const direct = await new Runtime("CHART", {}).run(
-      `//@version=6\nstrategy("Cross")\nfast = input.int(3, "Fast", minval=2, maxval=10)\nslow = input.int(12, "Slow", minval=8, maxval=30)\nf = ta.sma(close, fast)\ns = ta.sma(close, slow)\nif ta.crossover(f, s)\n    strategy.entry("L", strategy.long)\nif ta.crossunder(f, s)\n    strategy.close("L")\n`,
-      randomWalkBars(300),
-      { mode: "auto", inputs: res.best_params },
-    );
+    const direct = await new Runtime("CHART", {}).run(CROSS_STRATEGY, randomWalkBars(300), {
+      mode: "auto",
+      inputs: res.best_params,
+    });
     expect(full.strategy.trades.length).toBeGreaterThan(0);
     expect(full.strategy).toEqual(JSON.parse(JSON.stringify(direct.strategy)));
     // the trial's in-sample stats are a slice of the same run: its trades are among the full run's

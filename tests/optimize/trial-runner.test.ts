@@ -15,18 +15,9 @@ import {
 } from "../../src/server/engine.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
 import { ensureDist } from "../server/dist.js";
+import { CROSS_STRATEGY } from "./cross-strategy.js";
 
-const STRATEGY = `//@version=6
-strategy("Cross")
-fast = input.int(3, "Fast", minval=2, maxval=10)
-slow = input.int(12, "Slow", minval=8, maxval=30)
-f = ta.sma(close, fast)
-s = ta.sma(close, slow)
-if ta.crossover(f, s)
-    strategy.entry("L", strategy.long)
-if ta.crossunder(f, s)
-    strategy.close("L")
-`;
+const STRATEGY = CROSS_STRATEGY;
 
 const SPACE = {
   params: [

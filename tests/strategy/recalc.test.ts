@@ -10,26 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import type { Bar } from "../../src/core/result.js";
 import { runBoth, runModes } from "../helpers/run-both.js";
-
-const H = 3_600_000;
-const bars = (rows: number[][]): Bar[] =>
-  rows.map((r, i) => ({
-    time: Date.UTC(2024, 0, 1) + i * H,
-    open: r[0]!,
-    high: r[1]!,
-    low: r[2]!,
-    close: r[3]!,
-    volume: 10,
-  }));
-
-// Bar 1 opens at 100, nearer its low (95, 5 away) than its high (110, 10 away): the assumed path
-// is 100 -> 95 -> 110 -> 105.
-const PATH = bars([
-  [100, 100, 100, 100],
-  [100, 110, 95, 105],
-  [105, 105, 105, 105],
-  [105, 106, 104, 105],
-]);
+import { FILL_PATH, hourlyBars } from "../helpers/hourly-bars.js";
 
 /** Both modes, identical results, and compile mode really compiled (calc_on_order_fills compiles). */
 const fills = (src: string, data: Bar[]) => runModes(new Runtime("CHART", {}), src, data);
@@ -51,7 +32,7 @@ if bar_index <= 1
 `;
 
   it("re-runs the script after each fill; market orders placed then fill at the next path point", async () => {
-    const r = await fills(BUY_EVERY_FILL, PATH);
+    const r = await fills(BUY_EVERY_FILL, FILL_PATH);
     expect(r.error).toBeUndefined();
     expect(entries(r)).toEqual([
       [1, 100],
@@ -63,7 +44,10 @@ if bar_index <= 1
   });
 
   it("without it, the same script fills once per bar at the open", async () => {
-    const r = await fills(BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false"), PATH);
+    const r = await fills(
+      BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false"),
+      FILL_PATH,
+    );
     // bar 0's order fills at bar 1's open, bar 1's at bar 2's open
     expect(entries(r)).toEqual([
       [1, 100],
@@ -81,7 +65,7 @@ plot(runs, "runs")
 if not barstate.isconfirmed
     log.info("close={0} high={1} low={2}", close, high, low)
 `;
-    const r = await fills(src, PATH);
+    const r = await fills(src, FILL_PATH);
     expect(r.logs.map((l) => [l.bar_index, l.message])).toEqual([
       [1, "close=100 high=100 low=100"],
       [1, "close=95 high=100 low=95"],
@@ -103,7 +87,7 @@ if strategy.position_size == 0 and bar_index == 0
 if strategy.position_size > 0
     strategy.exit("Exit", "Buy", limit = strategy.position_avg_price + 5)
 `;
-    const data = bars([
+    const data = hourlyBars([
       [100, 100, 100, 100],
       [100, 110, 99, 108],
       [108, 112, 107, 110],
@@ -141,7 +125,7 @@ plot(a.size() + n, "size")
 `;
     const rows: number[][] = [];
     for (let i = 0; i < 24; i++) rows.push([100 + (i % 5), 103 + (i % 7), 97 - (i % 3), 100 + ((i * 3) % 5)]);
-    const data = bars(rows);
+    const data = hourlyBars(rows);
     const on = await fills(src(true), data);
     const off = await fills(src(false), data);
     expect(on.error).toBeUndefined();
@@ -151,11 +135,11 @@ plot(a.size() + n, "size")
 
   it("compiles, also when set through RuntimeOptions.broker", async () => {
     const rt = new Runtime("CHART", {});
-    const r = await rt.run(BUY_EVERY_FILL, PATH, { mode: "auto" });
+    const r = await rt.run(BUY_EVERY_FILL, FILL_PATH, { mode: "auto" });
     expect(r.auto_backend).toBe("compile");
     expect(r.compile_fallback_reason).toBeUndefined();
     const plain = BUY_EVERY_FILL.replace("calc_on_order_fills = true", "calc_on_order_fills = false");
-    const viaOverride = await new Runtime("CHART", { broker: { calc_on_order_fills: true } }).run(plain, PATH, {
+    const viaOverride = await new Runtime("CHART", { broker: { calc_on_order_fills: true } }).run(plain, FILL_PATH, {
       mode: "auto",
     });
     expect(viaOverride.auto_backend).toBe("compile");
@@ -173,7 +157,7 @@ describe("calc_on_every_tick", () => {
   // Last bar realtime with 3 ticks. Bar 3: open 100, high 104, low 100, close 104; the tick path is
   // open 100 -> low 100 -> high 104 -> close 104 (the open is nearer the low), so tick 0 is at 100,
   // tick 1 halfway along the path at 102, tick 2 the whole bar (104).
-  const RT = bars([
+  const RT = hourlyBars([
     [100, 101, 99, 100],
     [100, 101, 99, 100],
     [100, 101, 99, 100],
@@ -207,7 +191,7 @@ plot(execs, "execs")
     // 5 ticks on bar 3 (open 100, high 104, low 98, close 103): the open is nearer the low, so the
     // path is 100 -> 98 -> 104 -> 103 (length 9) and tick k sits k/4 along it: tick 1 at 98.25 after
     // touching 98. The buy limit at 99 placed on tick 0 fills at 99 on the way down to 98.
-    const data = bars([
+    const data = hourlyBars([
       [100, 101, 99, 100],
       [100, 101, 99, 100],
       [100, 101, 99, 100],
@@ -230,7 +214,7 @@ if close > open
 if close < open
     strategy.close("L")
 `;
-    const data = bars([
+    const data = hourlyBars([
       [100, 103, 99, 102],
       [102, 104, 100, 101],
       [101, 105, 100, 104],
@@ -256,7 +240,7 @@ if bar_index % 2 == 0
 else
     strategy.close("L")
 `;
-    const data = bars([
+    const data = hourlyBars([
       [100, 103, 99, 102],
       [102, 104, 100, 101],
       [101, 105, 100, 104],

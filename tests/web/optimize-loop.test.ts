@@ -9,19 +9,9 @@ import { randomWalkBars } from "../../src/runtime/synthetic.js";
 import { packBars, packSeries, sliceBars, toColumnar, unpackSeries } from "../../src/worker/protocol.js";
 import { runStudyInWorker } from "../../src/worker/study.js";
 import { clientSideOptimize } from "../../web/src/engines/optimize-loop.js";
+import { CROSS_STRATEGY } from "../optimize/cross-strategy.js";
 
-const SCRIPT = `//@version=6
-strategy("Cross")
-fast = input.int(3, "Fast", minval=2, maxval=10)
-slow = input.int(12, "Slow", minval=8, maxval=30)
-f = ta.sma(close, fast)
-s = ta.sma(close, slow)
-if ta.crossover(f, s)
-    strategy.entry("L", strategy.long)
-if ta.crossunder(f, s)
-    strategy.close("L")
-plot(f, "fast")
-`;
+const SCRIPT = `${CROSS_STRATEGY}plot(f, "fast")\n`;
 
 describe("client-side optimize", () => {
   it("carries the winner's full run over the whole data set (best_result)", async () => {

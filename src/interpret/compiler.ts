@@ -344,32 +344,8 @@ export class Compiler {
             return i >= 0 ? col[i] : NaN;
           };
         const offSlot = this.slotOf(e.off);
-        if (offSlot !== undefined) {
-          // `high[i]` with a numeric variable as the offset (a loop counter): read it here, no closure
-          // (offset 0 reads the bar by property name, written out: `ctx[name]` in this closure, shared
-          // by every column's reads, goes megamorphic; `close[i] > open[i]` in a loop 52 -> 44 ms/100k bars.
-          // A helper function doing the same did not get the gain.)
-          const N = this.nums;
-          return () => {
-            const k = N[offSlot]!;
-            if (k !== k) return NaN;
-            if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
-            const i = ctx.barIndex - k;
-            return i >= 0 && i < ctx.barIndex
-              ? col[i]
-              : i === ctx.barIndex
-                ? name === "close"
-                  ? ctx.close
-                  : name === "open"
-                    ? ctx.open
-                    : name === "high"
-                      ? ctx.high
-                      : name === "low"
-                        ? ctx.low
-                        : ctx[name]
-                : NaN;
-          };
-        }
+        if (offSlot !== undefined)
+          return columnAtSlotReader(ctx, this.nums, col as Float64Array, name as ColumnName, offSlot);
         const off = this.expr(e.off);
         return () => {
           const k = off() as number;
@@ -803,12 +779,12 @@ export class Compiler {
     return { k: "F", i: 0, c: 0, f: this.expr(e) };
   }
 
-  /** `col[i]` with a numeric variable as the offset (a loop counter): the column, its name and the offset's slot. */
-  private columnAtSlot(e: RExpr): { col: Float64Array; name: ColumnName; off: number } | null {
+  /** `col[i]` with a numeric variable as the offset (a loop counter): its reader (columnAtSlotReader), else null. */
+  private columnAtSlot(e: RExpr): (() => number) | null {
     if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
     const off = this.slotOf(e.off);
     if (off === undefined) return null;
-    return { col: this.ctx.columns[e.col] as Float64Array, name: e.col as ColumnName, off };
+    return columnAtSlotReader(this.ctx, this.nums, this.ctx.columns[e.col] as Float64Array, e.col as ColumnName, off);
   }
 
   /** `v[i]` on a numeric variable's history ring with a numeric variable as the offset (a loop counter), as hist() reads it. */
@@ -1100,30 +1076,9 @@ export class Compiler {
     const N = this.nums;
     const max = e.name === "math.max";
     const sa = this.slotOf(a);
-    const colB = sa !== undefined ? this.columnAtSlot(b) : null;
-    if (sa !== undefined && colB !== null) {
+    const read = sa !== undefined ? this.columnAtSlot(b) : null;
+    if (sa !== undefined && read !== null) {
       // `mx := math.max(mx, high[i])` in a loop: the variable and the column read in place, one closure
-      const ctx = this.ctx;
-      const { col, name, off } = colB;
-      const read = (): number => {
-        const k = N[off]!;
-        if (k !== k) return NaN;
-        if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
-        const i = ctx.barIndex - k;
-        return i >= 0 && i < ctx.barIndex
-          ? col[i]!
-          : i === ctx.barIndex
-            ? ((name === "close"
-                ? ctx.close
-                : name === "open"
-                  ? ctx.open
-                  : name === "high"
-                    ? ctx.high
-                    : name === "low"
-                      ? ctx.low
-                      : ctx[name]) as number)
-            : NaN;
-      };
       if (store >= 0)
         return () => {
           const r = N[sa]!;
@@ -1507,6 +1462,41 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
 }
 
 type ColumnName = "open" | "high" | "low" | "close" | "volume" | "time";
+
+/**
+ * `col[k]` with the offset k in the numeric slot `off` (a loop counter): na for an na offset, the
+ * history limit checked, offset 0 the bar as the script sees it now. The OHLC properties are read by
+ * name, written out: `ctx[name]` in this closure, shared by every column's reads, goes megamorphic
+ * (`close[i] > open[i]` in a loop 52 -> 44 ms/100k bars; the same read through a helper function did
+ * not get the gain).
+ */
+function columnAtSlotReader(
+  ctx: ExecContext,
+  N: Float64Array,
+  col: Float64Array,
+  name: ColumnName,
+  off: number,
+): () => number {
+  return () => {
+    const k = N[off]!;
+    if (k !== k) return NaN;
+    if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
+    const i = ctx.barIndex - k;
+    return i >= 0 && i < ctx.barIndex
+      ? col[i]!
+      : i === ctx.barIndex
+        ? ((name === "close"
+            ? ctx.close
+            : name === "open"
+              ? ctx.open
+              : name === "high"
+                ? ctx.high
+                : name === "low"
+                  ? ctx.low
+                  : ctx[name]) as number)
+        : NaN;
+  };
+}
 
 /**
  * String `+` with na: an na side adds nothing ("string literal"[20] + ", more text" is ", more text", the v6

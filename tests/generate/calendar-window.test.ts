@@ -9,6 +9,29 @@ import { runBoth } from "../helpers/run-both.js";
 
 const DAY = 86_400_000;
 
+/**
+ * Walks the intraday bars: while fewer than 20 UTC days have completed the line must be na; after that
+ * `check(i, d)` compares bar i (of UTC day d) with the 20 days before d. Returns how many it compared.
+ */
+function afterTwentyDays(
+  bars: { time: number }[],
+  line: (number | null)[],
+  check: (i: number, d: number) => void,
+): number {
+  const firstDay = Math.floor(bars[0]!.time / DAY);
+  let checked = 0;
+  bars.forEach((b, i) => {
+    const d = Math.floor(b.time / DAY);
+    if (d - firstDay < 20) {
+      expect(line[i], `bar ${i}: fewer than 20 completed days`).toBeNull();
+      return;
+    }
+    check(i, d);
+    checked++;
+  });
+  return checked;
+}
+
 describe("resin generate: windows in days on intraday bars", () => {
   it("'20 day high' is the high of the previous 20 days on 15-minute bars", async () => {
     const a = await generate("20 day high breakout, 2 atr stop");
@@ -22,18 +45,10 @@ describe("resin generate: windows in days on intraday bars", () => {
       const d = Math.floor(b.time / DAY);
       dayHigh.set(d, Math.max(dayHigh.get(d) ?? -Infinity, b.high));
     }
-    const firstDay = Math.floor(bars[0]!.time / DAY);
-    let checked = 0;
-    bars.forEach((b, i) => {
-      const d = Math.floor(b.time / DAY);
-      if (d - firstDay < 20) {
-        expect(line[i], `bar ${i}: fewer than 20 completed days`).toBeNull();
-        return;
-      }
+    const checked = afterTwentyDays(bars, line, (i, d) => {
       let want = -Infinity;
       for (let k = d - 20; k < d; k++) want = Math.max(want, dayHigh.get(k)!);
       expect(line[i], `bar ${i}`).toBe(want);
-      checked++;
     });
     expect(checked).toBeGreaterThan(1000);
   });
@@ -50,18 +65,10 @@ describe("resin generate: windows in days on intraday bars", () => {
     // daily closes by UTC day: the last bar's close of each day
     const dayClose = new Map<number, number>();
     for (const b of bars) dayClose.set(Math.floor(b.time / DAY), b.close);
-    const firstDay = Math.floor(bars[0]!.time / DAY);
-    let checked = 0;
-    bars.forEach((b, i) => {
-      const d = Math.floor(b.time / DAY);
-      if (d - firstDay < 20) {
-        expect(line[i], `bar ${i}: fewer than 20 completed days`).toBeNull();
-        return;
-      }
+    const checked = afterTwentyDays(bars, line, (i, d) => {
       let sum = 0;
       for (let k = d - 20; k < d; k++) sum += dayClose.get(k)!;
       expect(line[i], `bar ${i}`).toBeCloseTo(sum / 20, 9);
-      checked++;
     });
     expect(checked).toBeGreaterThan(0);
     // the crossings of that line are the entries: at least one trade on the intraday bars

@@ -5,7 +5,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { clearCompiled, installCompiled, type CompiledModule } from "../../src/compile/aot.js";
-import { emitCompiledModules } from "../../src/compile/emit-module.js";
+import { emitCompiledModules, type EmittedModule } from "../../src/compile/emit-module.js";
 import { clearCompileCache, NotCompilable } from "../../src/compile/index.js";
 import { check } from "../../src/check/index.js";
 import { parse } from "../../src/lang/index.js";
@@ -39,6 +39,22 @@ async function imported(code: string): Promise<CompiledModule> {
   return (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as CompiledModule;
 }
 
+/** Installs the emitted modules, each factory reporting its module to `onCall` when the backend uses it. */
+async function installCounting(mods: EmittedModule[], onCall: (m: EmittedModule) => void): Promise<void> {
+  const counted: CompiledModule[] = [];
+  for (const m of mods) {
+    const mod = await imported(m.code);
+    counted.push({
+      hash: mod.hash,
+      factory: () => {
+        onCall(m);
+        return mod.factory();
+      },
+    });
+  }
+  installCompiled(counted);
+}
+
 function comparable(r: Record<string, unknown>): string {
   const { run_id: _r, profile: _p, mode: _m, auto_backend: _a, compile_fallback_reason: _c, ...rest } = r;
   return JSON.stringify({ ...rest, events: (rest.events as { run_id?: string }[]).map(({ run_id: _x, ...e }) => e) });
@@ -65,18 +81,7 @@ describe("ahead-of-time compiled modules", () => {
   it("the backend runs an installed module's factory instead of new Function; results equal interpret", async () => {
     const mods = emitCompiledModules(program(SOURCE), { script: "aot", sourceHash: "h", deploy: "t" });
     let calls = 0;
-    const counted: CompiledModule[] = [];
-    for (const m of mods) {
-      const mod = await imported(m.code);
-      counted.push({
-        hash: mod.hash,
-        factory: () => {
-          calls++;
-          return mod.factory();
-        },
-      });
-    }
-    installCompiled(counted);
+    await installCounting(mods, () => calls++);
     clearCompileCache();
     const rt = new Runtime("CHART", {});
     const data = loadTaCase("macd").bars; // real EURUSD bars: the strategy trades on them
@@ -129,18 +134,7 @@ describe("ahead-of-time compiled modules", () => {
     expect(mods.filter((m) => m.fills)).toHaveLength(1);
     expect(mods.filter((m) => !m.fills).length).toBeGreaterThan(0);
     const used: boolean[] = [];
-    const counted: CompiledModule[] = [];
-    for (const m of mods) {
-      const mod = await imported(m.code);
-      counted.push({
-        hash: mod.hash,
-        factory: () => {
-          used.push(m.fills);
-          return mod.factory();
-        },
-      });
-    }
-    installCompiled(counted);
+    await installCounting(mods, (m) => used.push(m.fills));
     clearCompileCache();
     const rt = new Runtime("CHART", {});
     const data = bars(60);

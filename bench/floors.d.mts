@@ -7,10 +7,13 @@ export interface Columns {
   volume?: ArrayLike<number>;
 }
 export interface FloorTrade {
+  direction: "long" | "short";
   entryBar: number;
   entryPrice: number;
   exitBar: number | null;
   exitPrice: number | null;
+  /** The id of the order that closed the trade (a strategy.exit's, an entry's that reversed it, or strategy.close's). */
+  exitId: string | null;
 }
 export function bench10Floor(d: Columns): Float64Array[];
 export function swingStateFloor(d: Columns, len?: number, emaLen?: number): Float64Array[];
@@ -22,6 +25,15 @@ export function emaAtrStopFloor(
   slowLen?: number,
   atrLen?: number,
   mult?: number,
+): FloorTrade[];
+export function emaCrossBracketFloor(
+  d: Columns,
+  mintick?: number,
+  fastLen?: number,
+  slowLen?: number,
+  atrLen?: number,
+  stopMult?: number,
+  takeMult?: number,
 ): FloorTrade[];
 export interface Floor {
   script: string;

@@ -268,7 +268,14 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
     // the broker at this bar's open: market orders first, then the stop, at the open or on the path
     const o = open[i];
     if (exit && inTrade) {
-      trades.push({ entryBar, entryPrice, exitBar: i, exitPrice: o });
+      trades.push({
+        direction: "long",
+        entryBar,
+        entryPrice,
+        exitBar: i,
+        exitPrice: o,
+        exitId: "Close entry(s) order L",
+      });
       inTrade = false;
     }
     if (enter && !inTrade) {
@@ -278,10 +285,10 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
     }
     if (inTrade && stop === stop) {
       if (o <= stop) {
-        trades.push({ entryBar, entryPrice, exitBar: i, exitPrice: o });
+        trades.push({ direction: "long", entryBar, entryPrice, exitBar: i, exitPrice: o, exitId: "XL" });
         inTrade = false;
       } else if (low[i] <= stop) {
-        trades.push({ entryBar, entryPrice, exitBar: i, exitPrice: stop });
+        trades.push({ direction: "long", entryBar, entryPrice, exitBar: i, exitPrice: stop, exitId: "XL" });
         inTrade = false;
       }
     }
@@ -317,7 +324,172 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
     const raw = x - mult * atr;
     stop = raw === raw ? Math.floor(raw / mintick + 1e-7) / ticksPerUnit : NaN;
   }
-  if (inTrade) trades.push({ entryBar, entryPrice, exitBar: null, exitPrice: null });
+  if (inTrade) trades.push({ direction: "long", entryBar, entryPrice, exitBar: null, exitPrice: null, exitId: null });
+  return trades;
+}
+
+/**
+ * ema_cross_bracket.pine with qty 1 and the tick `mintick`: long on crossover(ema 12, ema 26), short
+ * on crossunder (market orders filling at the next open; one against the open trade closes it and
+ * opens the other side at the same price), and for each side an exit re-placed every bar with a stop
+ * 1.5 atr 14 and a take-profit 2 atr 14 from the close of the bar that signalled the side's last
+ * entry. Levels sit on the tick grid rounded against the trader (a long's stop down and take-profit
+ * up, a short's the other way). At a bar's open: the market order, then a level the open is already
+ * through fills at the open; then the path, open -> high -> low -> close when the open is nearer the
+ * high (raw floats, a tie goes low first), else open -> low -> high -> close, fills the first level
+ * a segment reaches, at the level. Returns the closed and open trades with their direction and the
+ * id of the order that closed them.
+ */
+export function emaCrossBracketFloor(
+  d,
+  mintick = 0.01,
+  fastLen = 12,
+  slowLen = 26,
+  atrLen = 14,
+  stopMult = 1.5,
+  takeMult = 2,
+) {
+  const { open, high, low, close } = d;
+  const n = close.length;
+  const ticksPerUnit = Math.round(1 / mintick);
+  const down = (p) => Math.floor(p / mintick + 1e-7) / ticksPerUnit;
+  const up = (p) => Math.ceil(p / mintick - 1e-7) / ticksPerUnit;
+  const trades = [];
+  const seedF = [0, 0],
+    seedS = [0, 0],
+    seedTr = [0, 0];
+  let fast = NaN,
+    slow = NaN,
+    atr = NaN;
+  const af = 2 / (fastLen + 1),
+    as = 2 / (slowLen + 1);
+  let pf = NaN,
+    ps = NaN;
+  // the close of the bar that signalled each side's last entry (Pine `var`s, na until then)
+  let longRef = NaN,
+    shortRef = NaN;
+  // orders placed on the previous bar: the entry's side (0: none) and each side's exit levels (NaN: none)
+  let pending = 0;
+  let longStop = NaN,
+    longTake = NaN,
+    shortStop = NaN,
+    shortTake = NaN;
+  // the open trade: side 0 when flat
+  let side = 0,
+    entryBar = -1,
+    entryPrice = NaN;
+  for (let i = 0; i < n; i++) {
+    const o = open[i];
+    // the market entry at the open: it closes a trade the other way first, at the same price
+    if (pending !== 0) {
+      if (side === -pending) {
+        trades.push({
+          direction: side > 0 ? "long" : "short",
+          entryBar,
+          entryPrice,
+          exitBar: i,
+          exitPrice: o,
+          exitId: pending > 0 ? "L" : "S",
+        });
+        side = 0;
+      }
+      if (side === 0) {
+        side = pending;
+        entryBar = i;
+        entryPrice = o;
+      }
+    }
+    if (side !== 0) {
+      // the open trade's bracket: a take-profit reached when the price moves its way, a stop the other
+      const long = side > 0;
+      const take = long ? longTake : shortTake;
+      const stop = long ? longStop : shortStop;
+      const h = high[i],
+        l = low[i];
+      let exitPrice = NaN;
+      if (long ? o >= take : o <= take) exitPrice = o;
+      else if (long ? o <= stop : o >= stop) exitPrice = o;
+      else {
+        // the level above (reached rising) and below (reached falling) the open
+        const above = long ? take : stop;
+        const below = long ? stop : take;
+        if (h - o < o - l) {
+          // open -> high -> low (-> close: back up from the low, but the high was reached already)
+          if (above <= h) exitPrice = above;
+          else if (below >= l) exitPrice = below;
+        } else if (below >= l) exitPrice = below;
+        else if (above <= h) exitPrice = above;
+      }
+      if (exitPrice === exitPrice) {
+        trades.push({
+          direction: long ? "long" : "short",
+          entryBar,
+          entryPrice,
+          exitBar: i,
+          exitPrice,
+          exitId: long ? "XL" : "XS",
+        });
+        side = 0;
+      }
+    }
+    // the script at this bar's close
+    const x = close[i];
+    if (i < fastLen) {
+      seedAdd(seedF, x);
+      if (i === fastLen - 1) fast = (seedF[0] + seedF[1]) / fastLen;
+    } else fast = fast + af * (x - fast);
+    if (i < slowLen) {
+      seedAdd(seedS, x);
+      if (i === slowLen - 1) slow = (seedS[0] + seedS[1]) / slowLen;
+    } else slow = slow + as * (x - slow);
+    const h = high[i],
+      l = low[i];
+    const tr = i === 0 ? h - l : Math.max(Math.max(h - l, Math.abs(h - close[i - 1])), Math.abs(l - close[i - 1]));
+    if (i < atrLen) {
+      seedAdd(seedTr, tr);
+      if (i === atrLen - 1) atr = (seedTr[0] + seedTr[1]) / atrLen;
+    } else atr = ((atrLen - 1) * atr + tr) / atrLen;
+    let over = false,
+      under = false;
+    if (fast === fast && slow === slow) {
+      over = fast > slow && pf <= ps;
+      under = fast < slow && pf >= ps;
+      pf = fast;
+      ps = slow;
+    }
+    // an entry on the side already held is not placed (pyramiding 1); the reference moves anyway
+    pending = 0;
+    if (over) {
+      longRef = x;
+      if (side <= 0) pending = 1;
+    }
+    if (under) {
+      shortRef = x;
+      if (side >= 0) pending = -1;
+    }
+    // an exit with both levels na is not placed and leaves the pending one as it was
+    const ls = longRef - stopMult * atr,
+      lt = longRef + takeMult * atr;
+    if (ls === ls || lt === lt) {
+      longStop = down(ls);
+      longTake = up(lt);
+    }
+    const ss = shortRef + stopMult * atr,
+      st = shortRef - takeMult * atr;
+    if (ss === ss || st === st) {
+      shortStop = up(ss);
+      shortTake = down(st);
+    }
+  }
+  if (side !== 0)
+    trades.push({
+      direction: side > 0 ? "long" : "short",
+      entryBar,
+      entryPrice,
+      exitBar: null,
+      exitPrice: null,
+      exitId: null,
+    });
   return trades;
 }
 
@@ -375,6 +547,7 @@ export function loopsFloor(d, len = 20) {
 export const FLOORS = [
   { script: "bench10", kind: "plots", run: (d) => bench10Floor(d) },
   { script: "ema_atr_stop", kind: "trades", run: (d) => emaAtrStopFloor(d) },
+  { script: "ema_cross_bracket", kind: "trades", run: (d) => emaCrossBracketFloor(d) },
   { script: "swing_state", kind: "plots", run: (d) => swingStateFloor(d) },
   { script: "loops", kind: "plots", run: (d) => loopsFloor(d) },
 ];

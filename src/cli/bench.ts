@@ -1,9 +1,9 @@
 // resin bench: the benchmark suite. Everything runs in this one process so the ratios compare like
 // with like: resin (interpret and compile) on the scripts in bench/ (bench10.pine first), the
-// hand-written floors of bench/floors.mjs (bench10, ema_atr_stop, swing_state, loops: each checked by
-// tests/bench/floors.test.ts to compute exactly what resin computes), and the npm package `pinets`
-// (a devDependency, where installed) on the same Pine source. It reports ratios to the floors (and
-// per-bar memory), never pass/fail: speed targets live here, not in unit tests.
+// hand-written floors of bench/floors.mjs (bench10, ema_atr_stop, ema_cross_bracket, swing_state,
+// loops: each checked by tests/bench/floors.test.ts to compute exactly what resin computes), and the
+// npm package `pinets` (a devDependency, where installed) on the same Pine source. It reports ratios
+// to the floors (and per-bar memory), never pass/fail: speed targets live here, not in unit tests.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FLOORS, type Columns, type FloorTrade } from "../../bench/floors.mjs";
 import { generateBars } from "../../src/cli/bench.js";
-import type { Bar, ColumnarBars, Mode } from "../../src/core/result.js";
+import type { Bar, ColumnarBars, Mode, Trade } from "../../src/core/result.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
 import { BENCH } from "../helpers/data.js";
@@ -57,16 +57,20 @@ describe("bench floors compute what resin computes", () => {
             expect(plotDifference(names, plots, Object.values(res.series) as ArrayLike<unknown>[])).toBeNull();
           } else {
             const want = (res.strategy?.trades ?? []).map((t) => ({
+              direction: t.direction,
               entryBar: t.entry_bar_index,
               entryPrice: t.entry_price,
               exitBar: t.exit_bar_index,
               exitPrice: t.exit_price,
+              exitId: t.exit_id,
             }));
             const open = (res.strategy?.open_trades ?? []).map((t) => ({
+              direction: t.direction,
               entryBar: t.entry_bar_index,
               entryPrice: t.entry_price,
               exitBar: null,
               exitPrice: null,
+              exitId: null,
             }));
             const trades = out as FloorTrade[];
             expect(trades.length).toBeGreaterThan(20); // the bars give the strategy something to do
@@ -75,5 +79,100 @@ describe("bench floors compute what resin computes", () => {
         });
       }
     }
+  }
+});
+
+/**
+ * The bars made rougher for the bracket's rules: each open moved up to 1.5% off the previous close
+ * (gaps through the exit levels), one bar in ten with wicks up to 4% (a bar reaching both levels, so
+ * the path order decides), high/low widened to hold the open; `grid`: every price rounded to the
+ * 0.01 tick (exact touches) and half the wide bars as far from the open to the high as to the low.
+ */
+function roughened(d: ColumnarBars & Columns, seed: number, grid: boolean): ColumnarBars & Columns {
+  let s = seed >>> 0;
+  const r = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+  const tick = (x: number) => (grid ? Math.round(x * 100) / 100 : x);
+  const n = d.close.length;
+  const open = new Float64Array(n);
+  const high = new Float64Array(n);
+  const low = new Float64Array(n);
+  const close = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = tick(d.close[i]!);
+    const o = i === 0 ? tick(d.open[0]!) : tick(close[i - 1]! * (1 + (r() - 0.5) * 0.03));
+    const spike = r() < 0.1 ? 0.04 : 0.005;
+    close[i] = c;
+    open[i] = o;
+    high[i] = tick(Math.max(d.high[i]!, o, c) * (1 + r() * spike));
+    low[i] = tick(Math.min(d.low[i]!, o, c) * (1 - r() * spike));
+    if (grid && spike > 0.005 && r() < 0.5) {
+      // as many ticks to the high as to the low (the float distances may still differ)
+      const w = Math.max(high[i]! - o, o - low[i]!);
+      high[i] = tick(o + w);
+      low[i] = tick(o - w);
+    }
+  }
+  return { ...d, open, high, low, close };
+}
+
+describe("the bracket strategy's floor at other sizes and seeds", () => {
+  const floor = FLOORS.find((f) => f.script === "ema_cross_bracket")!;
+  const source = readFileSync(join(BENCH, "ema_cross_bracket.pine"), "utf8");
+  // the bench's bars at the size `resin bench` reports, other seeds, prices on the tick grid (levels
+  // touched exactly), and rough bars (gaps through the levels, bars reaching both)
+  const cases: [string, ColumnarBars & Columns][] = [
+    ["bench bars, 100k", generateBars(100_000)],
+    ["bench bars, seed 1, 20k", generateBars(20_000, 1)],
+    ["random walk on the tick grid, seed 3, 20k", columns(randomWalkBars(20_000, { seed: 3 }))],
+    ["rough bench bars, seed 5, 20k", roughened(generateBars(20_000, 5), 9, false)],
+    ["rough bars on the tick grid, seed 6, 20k", roughened(generateBars(20_000, 6), 11, true)],
+  ];
+  for (const [name, data] of cases) {
+    const trades = floor.run(data) as FloorTrade[];
+    for (const mode of ["interpret", "compile"] as Mode[]) {
+      it(`${name} [${mode}]`, { timeout: 120_000 }, async () => {
+        const res = await new Runtime("BENCH:SYNTH", { timeframe: "1" }).run(source, data, { mode });
+        expect(res.error ?? null).toBeNull();
+        expect(res.mode).toBe(mode);
+        const cell = (t: Trade, open: boolean): FloorTrade => ({
+          direction: t.direction,
+          entryBar: t.entry_bar_index,
+          entryPrice: t.entry_price,
+          exitBar: open ? null : t.exit_bar_index,
+          exitPrice: open ? null : t.exit_price,
+          exitId: open ? null : t.exit_id,
+        });
+        const want = [
+          ...(res.strategy?.trades ?? []).map((t) => cell(t, false)),
+          ...(res.strategy?.open_trades ?? []).map((t) => cell(t, true)),
+        ];
+        expect(trades.length).toBe(want.length);
+        // the first differing trade, not a diff of thousands
+        const i = trades.findIndex((t, k) => JSON.stringify(t) !== JSON.stringify(want[k]));
+        expect(i < 0 ? null : { trade: i, floor: trades[i], resin: want[i] }).toBeNull();
+      });
+    }
+    it(`${name}: both sides close on both legs, by reversals and inside bars`, () => {
+      const by = (id: string, where: "path" | "open") =>
+        trades.filter(
+          (t) => t.exitId === id && t.exitBar !== null && (t.exitPrice === data.open[t.exitBar]) === (where === "open"),
+        );
+      // a take-profit leg closes a trade in profit, a stop leg at a loss
+      for (const id of ["XL", "XS"]) {
+        const path = by(id, "path");
+        const win = (t: FloorTrade) => (t.direction === "long" ? 1 : -1) * (t.exitPrice! - t.entryPrice) > 0;
+        expect(path.filter(win).length).toBeGreaterThan(10);
+        expect(path.filter((t) => !win(t)).length).toBeGreaterThan(10);
+      }
+      expect(by("L", "open").length).toBeGreaterThan(10);
+      expect(by("S", "open").length).toBeGreaterThan(10);
+      if (name.startsWith("rough")) {
+        expect(by("XL", "open").length).toBeGreaterThan(10);
+        expect(by("XS", "open").length).toBeGreaterThan(10);
+      }
+    });
   }
 });

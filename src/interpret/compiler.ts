@@ -153,6 +153,8 @@ export class Compiler {
 
   /** A statement-level if (its value unread): branches run as void blocks. */
   private ifVoid(e: Extract<RExpr, { k: "if" }>): () => void {
+    const flat = this.ifFlat(e);
+    if (flat) return flat;
     const then = this.voidBlock(e.then);
     const els = e.else ? this.voidBlock(e.else) : null;
     if (e.cond.k === "load" && e.cond.v.type.name === "bool" && !this.hoisted.has(e.cond)) {
@@ -175,6 +177,80 @@ export class Compiler {
     return () => {
       if (c()) then();
       else els();
+    };
+  }
+
+  /**
+   * A statement-level if whose branches are one statement each (or no else): the branch statement
+   * is called by the if itself, not through a block closure, a lone `break`/`continue` branch sets
+   * the loop's flag in place, and a numeric comparison condition (`close[i] > open[i]`) compares its
+   * operands here rather than in a closure returning the bool. Same evaluation order, na rules and
+   * error lines as ifVoid's general form (an error leaving a branch statement gets its line).
+   */
+  private ifFlat(e: Extract<RExpr, { k: "if" }>): (() => void) | null {
+    const one = (b: RBlock | null): boolean => b === null || b.stmts.length === 1;
+    if (!one(e.then) || !one(e.else) || this.hoisted.has(e.cond)) return null;
+    const branch = (b: RBlock | null) => {
+      if (b === null) return { k: 0, f: noop, line: 0 };
+      const s = b.stmts[0]!;
+      if (s.k === "break" || s.k === "continue") return { k: s.k === "break" ? 1 : 2, f: noop, line: s.line };
+      return { k: 3, f: this.stmt(s, false), line: s.line };
+    };
+    // the condition: 0 a bool variable's slot, 1 a numeric comparison's operands, 2 its closure
+    let ck = 2,
+      cs = 0,
+      cv: unknown[] | Float64Array = this.nums,
+      op = 0,
+      l: Fn = noop,
+      r: Fn = noop,
+      c: Fn = noop;
+    const cond = e.cond;
+    if (cond.k === "load" && cond.v.type.name === "bool") {
+      ck = 0;
+      cs = cond.v.slot;
+      cv = this.store(cond.v);
+    } else if (cond.k === "bin" && this.fusable(cond) && COMPARE_OPS.includes(cond.op)) {
+      ck = 1;
+      op = COMPARE_OPS.indexOf(cond.op);
+      l = this.expr(cond.l);
+      r = this.expr(cond.r);
+    } else c = this.expr(cond);
+    const t = branch(e.then),
+      el = branch(e.else);
+    const tk = t.k,
+      tf = t.f,
+      ek = el.k,
+      ef = el.f;
+    return () => {
+      let yes: boolean;
+      if (ck === 0) yes = !!cv[cs];
+      else if (ck === 1) {
+        const x = l() as number,
+          y = r() as number;
+        yes =
+          op === 0
+            ? x < y
+            : op === 1
+              ? x <= y
+              : op === 2
+                ? x > y
+                : op === 3
+                  ? x >= y
+                  : op === 4
+                    ? x === y
+                    : x !== y && x === x && y === y;
+      } else yes = !!c();
+      const k = yes ? tk : ek;
+      if (k === 0) return;
+      if (k !== 3) {
+        this.ctl = k;
+        return;
+      }
+      try {
+        (yes ? tf : ef)();
+      } catch (err) {
+        throw atLine(err, yes ? t.line : el.line);
+      }
     };
   }
 
@@ -1243,6 +1319,7 @@ export class Compiler {
    * iteration. Same bounds, order, control flow and budget accounting as forLoop().
    */
   private forLoopVoid(e: Extract<RExpr, { k: "for" }>): () => void {
+    if (isNumericSlot(e.counter)) return this.forLoopFlat(e);
     const vals = this.store(e.counter) as any[];
     const from = this.expr(e.from),
       to = this.expr(e.to);
@@ -1275,6 +1352,107 @@ export class Compiler {
       }
       B.exit();
     };
+  }
+
+  /**
+   * A statement-level `for` on a numeric counter with its body flattened into the loop: the body's
+   * statements (up to four written out, more through an array) are called from the loop itself, not
+   * through a block closure, and bounds that are a constant, a numeric slot or a slot plus/minus a
+   * constant (`n - 1`, re-evaluated every iteration in v6) are read in place, not through a closure
+   * returning a double (boxed on every call). One try around the whole loop gives an error leaving
+   * statement j its line (j is -1 outside the body: bounds and budget errors keep the loop's own
+   * line, as in forLoopVoid). Same order of evaluation, control flow and budget ticks as forLoop().
+   */
+  private forLoopFlat(e: Extract<RExpr, { k: "for" }>): () => void {
+    const N = this.nums;
+    const fk = this.bound(e.from),
+      tk = this.bound(e.to);
+    const fK = fk.k,
+      fS = fk.s,
+      fC = fk.c,
+      fF = fk.f;
+    const tK = tk.k,
+      tS = tk.s,
+      tC = tk.c,
+      tF = tk.f;
+    const step = e.step ? this.expr(e.step) : null;
+    const fns = e.body.stmts.map((s) => this.stmt(s, false));
+    const lines = e.body.stmts.map((s) => s.line);
+    const n = fns.length;
+    const slot = e.counter.slot;
+    const reeval = e.reevalTo;
+    const B = this.budget;
+    const f0 = fns[0] ?? noop,
+      f1 = fns[1] ?? noop,
+      f2 = fns[2] ?? noop,
+      f3 = fns[3] ?? noop;
+    return () => {
+      const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
+      let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
+      if (a !== a || b !== b) return;
+      const s = step ? Math.abs(step() as number) : 1;
+      if (!(s > 0)) return;
+      const up = a <= b;
+      B.enter();
+      let j = -1;
+      try {
+        for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
+          N[slot] = i;
+          if (n > 4) {
+            for (j = 0; j < n; j++) {
+              fns[j]!();
+              if (this.ctl !== 0) break;
+            }
+          } else {
+            j = 0;
+            f0();
+            if (n > 1 && this.ctl === 0) {
+              j = 1;
+              f1();
+              if (n > 2 && this.ctl === 0) {
+                j = 2;
+                f2();
+                if (n > 3 && this.ctl === 0) {
+                  j = 3;
+                  f3();
+                }
+              }
+            }
+          }
+          j = -1;
+          if (this.ctl !== 0) {
+            const c = this.ctl;
+            this.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+          if (reeval) {
+            b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
+            if (b !== b) break;
+          }
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+      B.exit();
+    };
+  }
+
+  /**
+   * A numeric loop bound read without a closure where it is a constant (k 0), a numeric slot (1) or
+   * a slot plus (2) or minus (3) a constant: the same value the fused operator computes; else its
+   * closure (4).
+   */
+  private bound(e: RExpr): { k: number; s: number; c: number; f: Fn } {
+    if (this.fusable(e) && (e.op === "+" || e.op === "-") && !this.hoisted.has(e)) {
+      const l = this.slotOf(e.l);
+      if (l !== undefined && e.r.k === "const" && typeof e.r.v === "number")
+        return { k: e.op === "+" ? 2 : 3, s: l, c: e.r.v, f: noop };
+    }
+    const o = this.operand(e);
+    if (o.k === "C") return { k: 0, s: 0, c: o.c, f: noop };
+    if (o.k === "S") return { k: 1, s: o.i, c: 0, f: noop };
+    return { k: 4, s: 0, c: 0, f: o.f };
   }
 
   private forIn(e: Extract<RExpr, { k: "forin" }>): Fn {
@@ -1332,6 +1510,9 @@ export class Compiler {
 }
 
 const noop: Fn = () => NaN;
+
+/** The comparison operators ifFlat compares in place, by index. */
+const COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="];
 
 function isNum(n: string): boolean {
   return n === "int" || n === "float" || n === "na";

@@ -240,6 +240,11 @@ export interface RunResult {
   plot_ohlc?: Record<string, PlotOhlc>;
   /** Per-bar colours of plots whose colour argument varies across bars (null: na colour or no value). */
   plot_colors?: Record<string, (string | null)[]>;
+  /**
+   * Built on first read. A bar's time and prices come from the run's input columns then (a
+   * Float64Array input is the caller's own array, not copied): reading after writing into those
+   * arrays throws an error rather than giving the new values (src/strategy/events.ts).
+   */
   events: StrategyEvent[];
   strategy?: StrategyResult;
   drawings: Record<string, unknown>[];

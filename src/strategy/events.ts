@@ -7,7 +7,10 @@
 //   arguments on the next bar) takes no slot: the slot's repeat count grows, and its k-th repeat is
 //   read back as the same record on the slot's row + k; when only the stop moved (an exit whose stop
 //   trails the price) the repeat adds its stop, 8 bytes, to the slot's run of stops;
-// - bar rows (bar_index, time, open, high, low, close) shared by the consecutive events of one bar;
+// - bar rows shared by the consecutive events of one bar: 4 bytes when the bar is the input's as it
+//   is (the row names the bar; its time and prices are read from the run's input columns when the
+//   records are built), else the bar_index, time and prices written out (a calc_on_order_fills
+//   execution or a realtime tick sees the bar so far);
 // - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
 //   (an exit re-placed on every bar logs no new strings).
 // No object per call, and no fresh memory per run: a finished run's store serves the next run (see
@@ -47,6 +50,8 @@ const ROW = 6;
 const TUPLE = 5;
 /** Slots and bar rows of a new store; the columns double when full. */
 const FIRST_CAPACITY = 1024;
+/** Written-out bar rows of a new store (most rows are input bars). */
+const FIRST_XROWS = 64;
 
 /**
  * The columns of one log: slots (an event and its repeats) and bar rows, each growing by doubling.
@@ -67,7 +72,11 @@ export class EventStore {
   stopRun: Int32Array;
   /** kind * 3 + direction (0 null, 1 long, 2 short). */
   meta: Uint8Array;
-  rows: Float64Array;
+  /** Per bar row: the input bar it is (>= 0), or -1 - x for written-out row x of `xrows`. */
+  rowSrc: Int32Array;
+  /** Written-out bar rows: bar_index, time, open, high, low, close. */
+  xrows: Float64Array;
+  xrowCapacity: number;
   /** Runs of stops: slot s's event k has stop stops[stopRun[s] + k]. */
   stops: Float64Array;
   stopCapacity: number;
@@ -85,7 +94,9 @@ export class EventStore {
     this.reps = new Int32Array(slots);
     this.stopRun = new Int32Array(slots);
     this.meta = new Uint8Array(slots);
-    this.rows = new Float64Array(rows * ROW);
+    this.rowSrc = new Int32Array(rows);
+    this.xrowCapacity = rows === 0 ? 0 : FIRST_XROWS;
+    this.xrows = new Float64Array(this.xrowCapacity * ROW);
     this.stopCapacity = rows;
     this.stops = new Float64Array(rows);
   }
@@ -115,16 +126,25 @@ export class EventStore {
   growRows(r: number): void {
     let cap = this.rowCapacity * 2 || FIRST_CAPACITY;
     while (cap <= r) cap *= 2;
-    this.rows = grow(this.rows, cap * ROW);
+    this.rowSrc = grow(this.rowSrc, cap);
     this.rowCapacity = cap;
   }
 
-  /** A store of exactly the first `slots` slots, `rows` rows and `stops` stops (what a detached log keeps). */
-  copy(slots: number, rows: number, stops: number): EventStore {
+  /** Room for written-out row `x`. */
+  growXrows(x: number): void {
+    let cap = this.xrowCapacity * 2 || FIRST_XROWS;
+    while (cap <= x) cap *= 2;
+    this.xrows = grow(this.xrows, cap * ROW);
+    this.xrowCapacity = cap;
+  }
+
+  /** A store of exactly the first `slots` slots, `rows` rows, `stops` stops and `xrows` written-out rows (what a detached log keeps). */
+  copy(slots: number, rows: number, stops: number, xrows: number): EventStore {
     const c = new EventStore(0, 0);
     c.slotCapacity = slots;
     c.rowCapacity = rows;
     c.stopCapacity = stops;
+    c.xrowCapacity = xrows;
     c.stopRun = this.stopRun.slice(0, slots);
     c.stops = this.stops.slice(0, stops);
     c.nums = this.nums.slice(0, slots * NUMS);
@@ -132,7 +152,8 @@ export class EventStore {
     c.slotTuple = this.slotTuple.slice(0, slots);
     c.reps = this.reps.slice(0, slots);
     c.meta = this.meta.slice(0, slots);
-    c.rows = this.rows.slice(0, rows * ROW);
+    c.rowSrc = this.rowSrc.slice(0, rows);
+    c.xrows = this.xrows.slice(0, xrows * ROW);
     return c;
   }
 }
@@ -195,6 +216,51 @@ function same(a: number, b: number): boolean {
   return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
 }
 
+/** The input columns a log's rows may name. */
+interface InputColumns {
+  time: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+}
+
+const HASH_SEED = 0x2545f491;
+const hashScratch = new Float64Array(5);
+const hashWords = new Int32Array(hashScratch.buffer);
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+/**
+ * A checksum of a row's time and prices (their bits, each word rotated by its own amount so that
+ * values trading places change it) into the running one, rotated by the bar index and the running
+ * one by the row (rows trading places, a bar's row twice, change it too). Xor and rotations only: no
+ * multiply chain on the hot path.
+ */
+function mixRow(hash: number, bar: number, t: number, o: number, h: number, l: number, c: number): number {
+  const s = hashScratch;
+  const w = hashWords;
+  s[0] = t;
+  s[1] = o;
+  s[2] = h;
+  s[3] = l;
+  s[4] = c;
+  const x =
+    w[0] ^
+    rotl(w[1], 3) ^
+    rotl(w[2], 6) ^
+    rotl(w[3], 9) ^
+    rotl(w[4], 12) ^
+    rotl(w[5], 15) ^
+    rotl(w[6], 18) ^
+    rotl(w[7], 21) ^
+    rotl(w[8], 24) ^
+    rotl(w[9], 27);
+  return rotl(hash, 5) ^ rotl(x, (bar & 31) | 1);
+}
+
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
@@ -210,6 +276,8 @@ export interface EventMark {
   /** The last slot's run of stops then (-1: none), and the stops in runs. */
   lastRun: number;
   stops: number;
+  xrows: number;
+  hash: number;
 }
 
 /** The store of a log that logs nothing. */
@@ -224,6 +292,13 @@ export class EventLog {
   private readSlot = 0;
   private readRep = 0;
   private rowCount = 0;
+  /** Written-out bar rows (see rowOf). */
+  private xrowCount = 0;
+  /** The run's input columns, which rows naming an input bar read (null: every row written out). */
+  private cols: InputColumns | null = null;
+  private colLength = 0;
+  /** A hash of what the rows naming input bars saw, checked when records are built (checkInput). */
+  private hash = HASH_SEED;
   private tupleCount = 0;
   /** Stops written to runs of stops. */
   private stopCount = 0;
@@ -268,7 +343,10 @@ export class EventLog {
   ): void {
     if (!this.recording) return;
     let st = this.store;
-    if (st === NO_STORE) st = this.store = leaseStore(this);
+    if (st === NO_STORE) {
+      st = this.store = leaseStore(this);
+      if (this.rowCount === 0) this.useColumns(ctx);
+    }
     const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
     const row = this.rowOf(ctx, st);
     const ext = ctx.ext;
@@ -353,33 +431,108 @@ export class EventLog {
     this.count++;
   }
 
-  /** The bar row of the host's bar as it is now: the last row when it is the same (Object.is on every field). */
+  /** The host's input columns when it has them (whole Float64Array columns of one length). */
+  private useColumns(ctx: BrokerHost): void {
+    const c = (ctx as { columns?: Partial<InputColumns> }).columns;
+    if (
+      c &&
+      c.time instanceof Float64Array &&
+      c.open instanceof Float64Array &&
+      c.high instanceof Float64Array &&
+      c.low instanceof Float64Array &&
+      c.close instanceof Float64Array
+    ) {
+      const n = c.time.length;
+      if (c.open.length === n && c.high.length === n && c.low.length === n && c.close.length === n) {
+        this.cols = c as InputColumns;
+        this.colLength = n;
+      }
+    }
+  }
+
+  /**
+   * The bar row of the host's bar as it is now: the last row when it is the same. A bar equal to the
+   * input's bar at its index (Object.is on time and prices) is a row naming that bar; any other (a
+   * bar so far, a host without columns) is written out.
+   */
   private rowOf(ctx: BrokerHost, st: EventStore): number {
     const r = this.rowCount;
-    if (r !== 0) {
-      const rows = st.rows;
-      const k = (r - 1) * ROW;
-      if (
-        rows[k] === ctx.barIndex &&
-        same(rows[k + 1], ctx.time) &&
-        same(rows[k + 2], ctx.open) &&
-        same(rows[k + 3], ctx.high) &&
-        same(rows[k + 4], ctx.low) &&
-        same(rows[k + 5], ctx.close)
-      )
-        return r - 1;
+    const b = ctx.barIndex;
+    const t = ctx.time;
+    const o = ctx.open;
+    const h = ctx.high;
+    const l = ctx.low;
+    const c = ctx.close;
+    const cols = this.cols;
+    if (
+      cols !== null &&
+      b >= 0 &&
+      b < this.colLength &&
+      same(cols.open[b], o) &&
+      same(cols.close[b], c) &&
+      same(cols.high[b], h) &&
+      same(cols.low[b], l) &&
+      same(cols.time[b], t)
+    ) {
+      if (r !== 0 && st.rowSrc[r - 1] === b) return r - 1;
+      if (r >= st.rowCapacity) st.growRows(r);
+      st.rowSrc[r] = b;
+      // (the column's bits, as checkInput reads them: Object.is does not tell NaN payloads apart)
+      this.hash = mixRow(this.hash, b, cols.time[b], cols.open[b], cols.high[b], cols.low[b], cols.close[b]);
+      this.rowCount = r + 1;
+      return r;
     }
+    if (r !== 0) {
+      const src = st.rowSrc[r - 1];
+      if (src < 0) {
+        const xr = st.xrows;
+        const k = (-1 - src) * ROW;
+        if (
+          xr[k] === b &&
+          same(xr[k + 1], t) &&
+          same(xr[k + 2], o) &&
+          same(xr[k + 3], h) &&
+          same(xr[k + 4], l) &&
+          same(xr[k + 5], c)
+        )
+          return r - 1;
+      }
+    }
+    const x = this.xrowCount;
+    if (x >= st.xrowCapacity) st.growXrows(x);
+    const xr = st.xrows;
+    const k = x * ROW;
+    xr[k] = b;
+    xr[k + 1] = t;
+    xr[k + 2] = o;
+    xr[k + 3] = h;
+    xr[k + 4] = l;
+    xr[k + 5] = c;
+    this.xrowCount = x + 1;
     if (r >= st.rowCapacity) st.growRows(r);
-    const rows = st.rows;
-    const k = r * ROW;
-    rows[k] = ctx.barIndex;
-    rows[k + 1] = ctx.time;
-    rows[k + 2] = ctx.open;
-    rows[k + 3] = ctx.high;
-    rows[k + 4] = ctx.low;
-    rows[k + 5] = ctx.close;
+    st.rowSrc[r] = -1 - x;
     this.rowCount = r + 1;
     return r;
+  }
+
+  /**
+   * Throws when the input columns no longer hold what the rows naming their bars saw (the caller
+   * wrote into its input arrays after the run, before reading the events): records built from them
+   * would be wrong, silently.
+   */
+  private checkInput(): void {
+    const cols = this.cols;
+    if (cols === null) return;
+    const src = this.store.rowSrc;
+    let hash = HASH_SEED;
+    for (let r = 0; r < this.rowCount; r++) {
+      const b = src[r];
+      if (b >= 0) hash = mixRow(hash, b, cols.time[b], cols.open[b], cols.high[b], cols.low[b], cols.close[b]);
+    }
+    if (hash !== this.hash)
+      throw new Error(
+        "result.events: the run's input bars were modified after the run; the events read the bars' time and prices from them, so read result.events before writing into the input arrays",
+      );
   }
 
   /** The index of the string tuple: the one last logged for this id when it is the same, else a new one. */
@@ -427,6 +580,8 @@ export class EventLog {
       lastReps,
       lastRun,
       stops: this.stopCount,
+      xrows: this.xrowCount,
+      hash: this.hash,
     };
   }
 
@@ -441,6 +596,8 @@ export class EventLog {
     }
     this.stopCount = m.stops;
     this.rowCount = m.rows;
+    this.xrowCount = m.xrows;
+    this.hash = m.hash;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
     this.tupleSlots.length = m.tuples * TUPLE;
@@ -469,12 +626,15 @@ export class EventLog {
   detach(): void {
     const st = this.store;
     if (st === NO_STORE) return;
-    this.store = this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.rowCount, this.stopCount);
+    this.store =
+      this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.rowCount, this.stopCount, this.xrowCount);
     if (this.store === NO_STORE) {
       // every record is built and the run is over: nothing reads the columns again
       this.slots = 0;
       this.rowCount = 0;
       this.stopCount = 0;
+      this.xrowCount = 0;
+      this.cols = null;
     }
   }
 
@@ -482,6 +642,7 @@ export class EventLog {
   toArray(): StrategyEvent[] {
     const out = this.built;
     if (out.length === this.count) return out;
+    this.checkInput();
     const reps = this.store.reps;
     let slot = this.readSlot;
     let rep = this.readRep;
@@ -511,8 +672,26 @@ export class EventLog {
     const stop = run < 0 ? n[k + 2] : st.stops[run + rep];
     const meta = st.meta[slot];
     const d = meta % 3;
-    const rows = st.rows;
-    const r = (st.slotRow[slot] + rep) * ROW;
+    const src = st.rowSrc[st.slotRow[slot] + rep];
+    let barIndex: number, time: number, o: number, h: number, l: number, c: number;
+    if (src >= 0) {
+      const cols = this.cols as InputColumns;
+      barIndex = src;
+      time = cols.time[src];
+      o = cols.open[src];
+      h = cols.high[src];
+      l = cols.low[src];
+      c = cols.close[src];
+    } else {
+      const xr = st.xrows;
+      const k = (-1 - src) * ROW;
+      barIndex = xr[k];
+      time = xr[k + 1];
+      o = xr[k + 2];
+      h = xr[k + 3];
+      l = xr[k + 4];
+      c = xr[k + 5];
+    }
     const s = this.tupleSlots;
     const j = st.slotTuple[slot] * TUPLE;
     return {
@@ -526,9 +705,9 @@ export class EventLog {
       stop: stop === stop ? stop : null,
       oca_name: s[j + 1],
       comment: s[j + 2],
-      bar_index: rows[r],
-      bar_time: rows[r + 1],
-      ohlc: [rows[r + 2], rows[r + 3], rows[r + 4], rows[r + 5]],
+      bar_index: barIndex,
+      bar_time: time,
+      ohlc: [o, h, l, c],
       script_id: s[j + 3] as string,
       run_id: s[j + 4] as string,
     };

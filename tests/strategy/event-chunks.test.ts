@@ -98,6 +98,32 @@ strategy.exit("X", "L", stop = ${stop})
     sameBits(await ref(short, "interpret"), want.short);
   }, 180_000);
 
+  it("rows name the input's bars: a run's events read them from the input columns, and writing into those before reading the events is a clear error, not wrong records", async () => {
+    const rows = syntheticBars(800);
+    const columns = {
+      time: Float64Array.from(rows, (b) => b.time),
+      open: Float64Array.from(rows, (b) => b.open),
+      high: Float64Array.from(rows, (b) => b.high),
+      low: Float64Array.from(rows, (b) => b.low),
+      close: Float64Array.from(rows, (b) => b.close),
+      volume: Float64Array.from(rows, (b) => b.volume ?? 0),
+    };
+    const src = script(5, "close * 0.99");
+    for (const mode of ["interpret", "compile"] as const) {
+      const want = strip(await new Runtime().run(src, rows, { mode }));
+      // read at once: the same records as from bar rows; later writes into the input change nothing
+      const read = await new Runtime().run(src, columns, { mode });
+      sameBits(strip(read), want);
+      const unread = await new Runtime().run(src, columns, { mode });
+      const kept = columns.high[400];
+      columns.high[400] = kept + 1;
+      expect(strip(read)[0]).toEqual(want[0]);
+      expect(() => unread.events).toThrow(/input bars were modified after the run/);
+      columns.high[400] = kept;
+      sameBits(strip(unread), want);
+    }
+  }, 60_000);
+
   it("a sealed log's store serves the next log; the sealed one keeps an exact copy of what it had", () => {
     type Host = Parameters<EventLog["push"]>[0];
     const host = (bar: number, close: number): Host =>
@@ -153,23 +179,26 @@ strategy.exit("X", "L", stop = ${stop})
       s.slotTuple[i] = 100 - i;
       s.reps[i] = i * 2;
       s.meta[i] = i % 21;
-      s.rows[6 * i + 5] = 100 - i;
+      s.rowSrc[i] = i - 20;
+      if (i >= s.xrowCapacity) s.growXrows(i);
+      s.xrows[6 * i + 5] = 100 - i;
       if (i >= s.stopCapacity) s.growStops(i);
       s.stops[i] = i / 7;
     }
     expect(s.slotCapacity).toBe(64);
     expect(s.rowCapacity).toBe(64);
-    const c = s.copy(40, 40, 40);
+    const c = s.copy(40, 40, 40, 40);
     for (const x of [s, c])
       for (let i = 0; i < 40; i++) {
-        expect([x.nums[3 * i + 2], x.slotRow[i], x.slotTuple[i], x.reps[i], x.meta[i], x.rows[6 * i + 5]]).toEqual([
-          i / 3,
-          i,
-          100 - i,
-          i * 2,
-          i % 21,
-          100 - i,
-        ]);
+        expect([
+          x.nums[3 * i + 2],
+          x.slotRow[i],
+          x.slotTuple[i],
+          x.reps[i],
+          x.meta[i],
+          x.rowSrc[i],
+          x.xrows[6 * i + 5],
+        ]).toEqual([i / 3, i, 100 - i, i * 2, i % 21, i - 20, 100 - i]);
       }
     for (const x of [s, c]) for (let i = 0; i < 40; i++) expect(x.stops[i]).toBe(i / 7);
     expect(c.slotCapacity).toBe(40);
@@ -179,7 +208,7 @@ strategy.exit("X", "L", stop = ${stop})
 
 describe("the lean event log", () => {
   type Host = Parameters<EventLog["push"]>[0];
-  const host = (bar: number, close: number, runId = "r"): Host =>
+  const hostOf = (bar: number, close: number, runId = "r"): Host =>
     ({
       barIndex: bar,
       time: 1000 * bar,
@@ -189,6 +218,7 @@ describe("the lean event log", () => {
       close,
       ext: { scriptId: "s", runId },
     }) as unknown as Host;
+  const host = hostOf;
   /** The same calls into a log: re-placed exits, a changing comment, bars with events and ticks. */
   function fill(log: EventLog, from: number, to: number, tickClose = NaN): void {
     for (let bar = from; bar < to; bar++) {
@@ -253,14 +283,33 @@ describe("the lean event log", () => {
       return (x >>> 0) % n;
     };
   };
+  /**
+   * Input columns for the hosts below: bars whose close is 10 + bar % 5 are the input's (their rows
+   * name the bar), the others (and bar 3, whose low is -0 on the host, 0 in the column) are written out.
+   */
+  const inputColumns = (n: number) => {
+    const col = (f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
+    return {
+      time: col((i) => 1000 * i),
+      open: col(() => 1),
+      high: col(() => 2),
+      low: col((i) => (i === 3 ? 0 : 0.5)),
+      close: col((i) => 10 + (i % 5)),
+      volume: col(() => 0),
+    };
+  };
   it.each([
-    ["lcg", lcg, 0],
-    ["xorshift", xorshift, 100],
+    ["lcg", lcg, 0, false],
+    ["xorshift", xorshift, 100, false],
+    ["lcg, input columns", lcg, 0, true],
+    ["xorshift, input columns", xorshift, 100, true],
   ] as const)(
     "orders re-placed with the same arguments, or only the stop moved, on the next bars (repeats) read back as one record per call, reads and rollbacks between them included (%s)",
-    (_name, gen, minStops) => {
+    (_name, gen, minStops, withColumns) => {
       // a seeded sequence of calls, checked against the records built straight from the arguments
       const rnd = gen();
+      const columns = withColumns ? inputColumns(5000) : undefined;
+      const host = (bar: number, close: number): Host => ({ ...hostOf(bar, close), columns }) as unknown as Host;
       const log = new EventLog();
       let expected: unknown[] = [];
       const stops = [NaN, 5, -0, 0, 5.5];
@@ -312,6 +361,12 @@ describe("the lean event log", () => {
       }
       const ev = log.toArray();
       expect(reads).toBeGreaterThan(10);
+      if (withColumns) {
+        // both kinds of rows were taken: rows naming input bars and written-out ones
+        const inner = log as unknown as { rowCount: number; xrowCount: number };
+        expect(inner.xrowCount).toBeGreaterThan(20);
+        expect(inner.rowCount - inner.xrowCount).toBeGreaterThan(20);
+      }
       // many calls were repeats (the log's private slot count: the path under test was taken)
       expect((log as unknown as { slots: number }).slots).toBeLessThan(ev.length * 0.85);
       // and repeats whose stop moved went to runs of stops

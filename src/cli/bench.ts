@@ -303,12 +303,14 @@ function formatTable(rows: Row[]): string {
 
 function formatOptimize(rows: OptimizeRow[]): string {
   const out = [
-    "| optimize (ema_atr_stop) | bars | trials | ms | trials/s | a trial, x a plain run |",
+    "| optimize (ema_atr_stop) | bars | trials | rounds | trials/s (min-max) | a trial, x a plain run's CPU (min-max) |",
     "|---|---:|---:|---:|---:|---:|",
   ];
+  const f = (s: OptimizeRow["trialCost"], d: number) =>
+    `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
   for (const r of rows)
     out.push(
-      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.ms.toFixed(0)} | ${r.trialsPerSecond.toFixed(1)} | ${r.trialCost.toFixed(2)} |`,
+      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.rounds} | ${f(r.trialsPerSecond, 1)} | ${f(r.trialCost, 2)} |`,
     );
   return out.join("\n");
 }
@@ -355,9 +357,10 @@ const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--mod
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
 floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
 prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
-for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time one
-study of ema_atr_stop (16 trials, default 20,000 bars) in-process and on 1 and 2 worker threads:
-trials a second and a trial's engine time as a multiple of a plain run.`;
+for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time
+studies of ema_atr_stop (32 trials, default 20,000 bars) on each Node host (in-process, warm worker
+threads, HTTP /optimize, a cold pool as resin optimize has), 5 interleaved rounds: trials a second
+and a trial's CPU time as a multiple of a plain run's.`;
 
 export async function command(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);

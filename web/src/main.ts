@@ -9,6 +9,7 @@ import { PIPELINE_DEPTH } from "../../src/worker/pool.js";
 import { contentKey } from "./data/parse.js";
 import { generateBars } from "./data/samples.js";
 import { spaceFromInputs } from "../../src/optimize/inputs-space.js";
+import type { ParamSpec } from "./engines/types.js";
 
 const app = new App();
 const keptEngines: Record<number, BrowserEngine> = {};
@@ -102,6 +103,35 @@ const hook = {
     return { wallMs, perSecond: n / (wallMs / 1000), workerMsAvg: inWorker.reduce((a, b) => a + b, 0) / n };
   },
   /**
+   * The same runs as a study's trials, as plain runs one after another on one warm worker of the kept
+   * engine of `workers` (a lean run with a trial's broker settings: every trade kept, no event log):
+   * what a trial would cost without a study around it, for the browser row of the optimize benchmark
+   * (scripts/bench-browser-optimize.mjs measures the browser's CPU around both).
+   */
+  benchPlainRuns: async (workers: number, params: Record<string, unknown>[]) => {
+    const data = app.data;
+    if (!data) throw new Error("no data");
+    const engine = (keptEngines[workers] ??= new BrowserEngine(workers));
+    engine.register({ data });
+    const source = app.source();
+    let workerMs = 0;
+    for (const inputs of params) {
+      const r = await engine.pool.exec(data.key, (api) =>
+        api.run({
+          source,
+          barsKey: data.key,
+          symbol: "CHART",
+          lean: true,
+          runtime: { broker: { trade_limit: Infinity, record_events: false } },
+          options: { inputs, mode: "auto" },
+        }),
+      );
+      if (r.error) throw new Error(r.error);
+      workerMs += r.worker_ms ?? 0;
+    }
+    return { runs: params.length, workerMsAvg: workerMs / Math.max(1, params.length) };
+  },
+  /**
    * Optimize throughput with a dedicated browser engine of `workers` workers; returns trials/s.
    * One worker runs the study inside the worker unless `path` is "pool" (page loop, one-worker pool).
    * `trace` averages where a page-loop trial's time goes (queue, round trip, the worker's own time).
@@ -116,13 +146,15 @@ const hook = {
       validation?: { mode: string };
       keep?: boolean;
       warmUp?: "runs" | "none" | "prepare";
+      /** The space's params (default: the script's inputs that declare minval and maxval). */
+      space?: ParamSpec[];
     } = {},
   ) => {
     const data = app.data;
     if (!data) throw new Error("no data");
     // keep: the workers stay up for the next call with the same size (warm, like the app's own)
     const engine = opts.keep ? (keptEngines[workers] ??= new BrowserEngine(workers)) : new BrowserEngine(workers);
-    const space = spaceFromInputs(app.result?.inputs ?? []);
+    const space = opts.space ?? spaceFromInputs(app.result?.inputs ?? []);
     // warm-up: start every worker, hand it the bars and let its JIT settle (three runs each; the app's
     // own workers stay alive between studies), so the figure is trials, not worker start-up
     // (warmUp "none": the figure includes starting the workers; "prepare": what opening the Optimize tab does)
@@ -173,6 +205,8 @@ const hook = {
       bestParams: res.best_params,
       /** Every trial's params and scores, to compare studies run on different paths. */
       digest: JSON.stringify(res.trials.map((t) => [t.index, t.params, t.is_score, t.oos_score, t.error])),
+      /** Every trial's params, in index order (benchPlainRuns runs them again as plain runs). */
+      params: res.trials.map((t) => t.params),
       trace: trace.summary(),
     };
   },

@@ -38,7 +38,8 @@ export class BrowserEngine implements Engine {
     this.pool = new WorkerPool(createRuntimeWorker, poolSize);
   }
 
-  private register(req: { data: EngineRunRequest["data"] }): void {
+  /** Hands a data set to the pool once (its workers get it on their first job that needs it). */
+  register(req: { data: EngineRunRequest["data"] }): void {
     if (this.knownBars.has(req.data.key)) return;
     this.pool.setBars(req.data.key, req.data.bars);
     this.knownBars.add(req.data.key);

@@ -21,7 +21,8 @@ import {
   type OptimizeRequest,
   type OptimizeResult,
   type TrialRecord,
-  winnerFullResult,
+  setLabel,
+  winnerFullResults,
 } from "../optimize/index.js";
 import { createNodeEngine } from "../server/node/pool.js";
 import { studyFullRunner, studyTrialRunner, TRIAL_BROKER, type Engine } from "../server/engine.js";
@@ -108,13 +109,17 @@ function printTable(res: OptimizeResult): void {
       `best #${res.best_index}: ${JSON.stringify(res.best_params)}  is ${fmt(res.best_is_score)}  oos ${fmt(res.best_oos_score)}`,
     );
   else console.log("best: none (no trial reached min_trades with a finite score)");
-  const full = res.best_result;
-  if (full?.strategy) {
+  // the winner's full run on each data set (one line per set in a study of several)
+  const fulls = res.best_results ?? [{ symbol: null, timeframe: null, result: res.best_result ?? null }];
+  fulls.forEach((f, k) => {
+    const full = f.result;
+    if (!full?.strategy) return;
     const s = full.strategy.stats;
+    const on = res.best_results ? `${setLabel(f, k)} (all ${full.count} bars)` : `all ${full.count} bars`;
     console.log(
-      `best re-run on all ${full.count} bars: ${full.strategy.trades.length} closed trades, ${full.strategy.open_trades.length} open, net profit ${fmt(s.net_profit)}, max drawdown ${fmt(s.max_drawdown)}${full.error ? `, error: ${full.error}` : ""}`,
+      `best re-run on ${on}: ${full.strategy.trades.length} closed trades, ${full.strategy.open_trades.length} open, net profit ${fmt(s.net_profit)}, max drawdown ${fmt(s.max_drawdown)}${full.error ? `, error: ${full.error}` : ""}`,
     );
-  }
+  });
   if (res.warning) console.log(`warning: ${res.warning}`);
 }
 
@@ -165,12 +170,13 @@ async function remote(a: Args, req: OptimizeRequest, engine: Engine): Promise<nu
     },
   );
   bar?.stop(`${res.trials.length} trials (remote)`);
-  // the worker answers lean trials only: the winner's full result is run here, as a local study does
+  // the worker answers lean trials only: the winner's full results (on every data set) are run here,
+  // as a local study does
   const study = prepareStudy(req);
   const warnings = res.warning ? [res.warning] : [];
   const fullRun = studyFullRunner(engine, { script: req.script, symbol: "CHART", options: { mode: "auto" } });
-  const best_result = await winnerFullResult(study, res.best_params, fullRun, warnings);
-  return report(a, { ...res, best_result, warning: warnings.length ? warnings.join("; ") : null });
+  const full = await winnerFullResults(study, res.best_params, fullRun, warnings);
+  return report(a, { ...res, ...full, warning: warnings.length ? warnings.join("; ") : null });
 }
 
 export async function execute(script: string, a: Args): Promise<number> {
@@ -227,7 +233,7 @@ export async function execute(script: string, a: Args): Promise<number> {
       ),
       {
         concurrency: engine.concurrency,
-        // the winner again, in full, over the (first) data set's whole bars: best_result
+        // the winner again, in full, over each data set's whole bars: best_result (and best_results)
         fullRun: studyFullRunner(engine, { script: source, symbol: "CHART", options: { mode: "auto" } }),
         onProgress: (p) => {
           if (p.best_index !== null) {

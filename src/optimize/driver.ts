@@ -14,8 +14,15 @@ import { createRng } from "./prng.js";
 import { createSampler, type Observation } from "./samplers.js";
 import type { Params } from "./space.js";
 import { OptimizeAbortedError } from "./errors.js";
-import type { BestResult, FullRunner, OptimizeProgress, OptimizeResult, PreparedStudy } from "./study-types.js";
-import type { ScoredTrial } from "./trial-eval.js";
+import type {
+  DataSetRef,
+  FullRunner,
+  OptimizeProgress,
+  OptimizeResult,
+  PreparedStudy,
+  SetBestResult,
+} from "./study-types.js";
+import { setLabel, type ScoredTrial } from "./trial-eval.js";
 
 /** A trial the sampler proposed, not yet evaluated. */
 export interface ProposedTrial {
@@ -175,8 +182,8 @@ export async function driveStudy(
   }
 
   const warnings = [...study.warnings];
-  const bestResult = options.fullRun
-    ? await winnerFullResult(study, best ? best.record.params : null, options.fullRun, warnings)
+  const full = options.fullRun
+    ? await winnerFullResults(study, best ? best.record.params : null, options.fullRun, warnings)
     : undefined;
 
   return {
@@ -193,27 +200,47 @@ export async function driveStudy(
     ms: Date.now() - started,
     warning: warnings.length ? warnings.join("; ") : null,
     parallelism: study.parallelism,
-    ...(bestResult !== undefined ? { best_result: bestResult } : {}),
+    ...full,
   };
 }
 
 /**
- * The winner run once more, in full (no event log), over the study's (first) data set's whole bars:
- * the answer's `best_result`. null without a winner or when that run throws (said in `warnings`).
- * Shared by the in-process driver and the CLI's --remote path, whose worker answers lean trials only.
+ * The winner run once more, in full (no event log), over the whole bars of every data set of the
+ * study: the answer's `best_result` (the first set's run) and, for a study of several sets,
+ * `best_results` (one per set, in the study's order). A run that throws is null there (said in
+ * `warnings`); without a winner both are null. Shared by the in-process driver and the CLI's --remote
+ * path, whose worker answers lean trials only.
  */
-export async function winnerFullResult(
-  study: Pick<PreparedStudy, "fixedInputs" | "bars">,
+export async function winnerFullResults(
+  study: Pick<PreparedStudy, "fixedInputs" | "bars" | "sets">,
   bestParams: Params | null,
   fullRun: FullRunner,
   warnings: string[],
-): Promise<BestResult | null> {
-  if (!bestParams) return null;
-  try {
-    const { events: _events, ...full } = await fullRun({ ...study.fixedInputs, ...bestParams }, study.bars);
-    return full;
-  } catch (err) {
-    warnings.push(`the winner's full run failed: ${err instanceof Error ? err.message : String(err)}`);
-    return null;
-  }
+): Promise<Pick<OptimizeResult, "best_result" | "best_results">> {
+  const several = study.sets.length > 1;
+  if (!bestParams) return several ? { best_result: null, best_results: null } : { best_result: null };
+  const inputs = { ...study.fixedInputs, ...bestParams };
+  const sets = study.sets.length ? study.sets : [{ bars: study.bars, symbol: null, timeframe: null }];
+  // (the sets' runs start together: a pool runs them side by side; their warnings keep the sets' order)
+  const runs = await Promise.all(
+    sets.map(async (set, index): Promise<SetBestResult & { error?: string }> => {
+      const ref: DataSetRef = { index, symbol: set.symbol, timeframe: set.timeframe };
+      try {
+        const { events: _events, ...result } = await fullRun(inputs, set.bars, ref);
+        return { symbol: set.symbol, timeframe: set.timeframe, result };
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        return {
+          symbol: set.symbol,
+          timeframe: set.timeframe,
+          result: null,
+          error: several ? `${setLabel(set, index)}: ${why}` : why,
+        };
+      }
+    }),
+  );
+  for (const r of runs) if (r.error !== undefined) warnings.push(`the winner's full run failed: ${r.error}`);
+  const best_result = runs[0]!.result;
+  if (!several) return { best_result };
+  return { best_result, best_results: runs.map(({ error: _e, ...r }) => r) };
 }

@@ -94,15 +94,32 @@ export type TrialRunner = (
 /** The winner's full run as an optimize answer carries it: the run's result without the event array. */
 export type BestResult = Omit<RunResult, "events">;
 
+/** Which data set of a study a full run is for (its position in the study's order, and its labels). */
+export interface DataSetRef {
+  index: number;
+  symbol: string | null;
+  timeframe: string | null;
+}
+
 /**
  * Runs the strategy once in full, as /run does (every result field, the host's usual broker settings):
- * the study's winner over its whole data set, with its inputs (fixed_inputs and the best params).
+ * the study's winner over the whole bars of one of its data sets (`set`: which one, so a host that runs
+ * each set as its own symbol and timeframe can), with its inputs (fixed_inputs and the best params).
  * Its events, if any, are dropped.
  */
 export type FullRunner = (
   inputs: Record<string, unknown>,
   bars: Bar[],
+  set: DataSetRef,
 ) => Promise<BestResult & { events?: RunResult["events"] }>;
+
+/** The winner's full run on one data set of a study of several (OptimizeResult.best_results). */
+export interface SetBestResult {
+  symbol: string | null;
+  timeframe: string | null;
+  /** The run over this set's whole bars; null when it failed to run (the warning says why). */
+  result: BestResult | null;
+}
 
 export interface TrialRecord {
   index: number;
@@ -135,11 +152,18 @@ export interface OptimizeResult {
   parallelism: number;
   /**
    * The winner re-run in full (trials are lean: they keep only what scoring reads) over the whole bars
-   * of the study's data set (the first one of several), with `inputs` = fixed_inputs + best_params:
-   * what /run with those inputs answers, without `events`. Null without a winner or when that run
-   * failed to run (the warning says why); absent when the host gave no full runner.
+   * of the study's data set (in a study of several, the first one: best_results[0].result), with
+   * `inputs` = fixed_inputs + best_params: what /run with those inputs answers, without `events`. Null
+   * without a winner or when that run failed to run (the warning says why); absent when the host gave
+   * no full runner.
    */
   best_result?: BestResult | null;
+  /**
+   * A study of several data sets only: the winner's full run on every set it was scored on, in the
+   * study's order (as trials[].sets). Null without a winner; absent for a study of one data set and
+   * when the host gave no full runner.
+   */
+  best_results?: SetBestResult[] | null;
 }
 
 export interface OptimizeProgress {

@@ -134,7 +134,8 @@ async function runSet(
 const scoreOf = (study: PreparedStudy, o: SliceOutcome): number =>
   o.stats ? score(study.objective, o.stats, study.minTrades) : -Infinity;
 
-const setLabel = (set: DataSet, k: number): string =>
+/** How messages name data set `k` of a study: its symbol and timeframe, else its position. */
+export const setLabel = (set: Pick<DataSet, "symbol" | "timeframe">, k: number): string =>
   [set.symbol, set.timeframe].filter((x) => x !== null).join(" ") || `data set ${k}`;
 
 /**

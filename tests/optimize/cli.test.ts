@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runSubcommand } from "../../src/cli/index.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
+import { parseCsvBars } from "../../src/core/bars.js";
+import { toBarArray } from "../../src/optimize/index.js";
 import { CROSS_STRATEGY } from "./cross-strategy.js";
 
 const command = (argv: string[]) => runSubcommand("optimize", argv);
@@ -66,6 +68,25 @@ describe("resin optimize", () => {
       expect(t.sets).toHaveLength(2);
       expect(t.is_score).toBe(Math.min(t.sets[0].is_score, t.sets[1].is_score));
     }
+    // the winner re-run in full on each file's bars: what `resin run --data <file> --inputs` gives
+    expect(res.best_params).not.toBeNull();
+    expect(res.best_results).toHaveLength(2);
+    expect(res.best_result).toEqual(res.best_results[0].result);
+    for (const [k, text] of [csv(120, 0.05), csv(160, -0.02)].entries()) {
+      const full = res.best_results[k].result;
+      const direct = await new Runtime("CHART", {}).run(CROSS_STRATEGY, toBarArray(parseCsvBars(text)), {
+        mode: "auto",
+        inputs: res.best_params,
+      });
+      expect(full.count).toBe(k ? 160 : 120);
+      expect(full.events).toBeUndefined();
+      expect(full.strategy).toEqual(JSON.parse(JSON.stringify(direct.strategy)));
+    }
+    out.length = 0;
+    expect(await command(args)).toBe(0);
+    expect(out.join("\n")).toMatch(
+      /best re-run on data set 0 \(all 120 bars\): .*\n.*best re-run on data set 1 \(all 160 bars\): /,
+    );
     out.length = 0;
     expect(await command([...args, "--aggregate", "median"])).toBe(2);
     expect(err.join("\n")).toMatch(/INVALID_DATASETS/);

@@ -14,6 +14,10 @@ import {
   type OptimizeResult,
   type TrialRunner,
 } from "../../src/optimize/index.js";
+import { Runtime } from "../../src/runtime/index.js";
+import { randomWalkBars } from "../../src/runtime/synthetic.js";
+import { createInProcessEngine, studyFullRunner, studyTrialRunner, TRIAL_BROKER } from "../../src/server/engine.js";
+import { CROSS_STRATEGY } from "./cross-strategy.js";
 import { fakeResult, STRATEGY, syntheticBars, trade } from "./helpers.js";
 
 const SPACE = { params: [{ name: "Length", kind: "int", min: 2, max: 50 }] };
@@ -87,6 +91,89 @@ describe("several data sets", () => {
       expect(strip(got)).toEqual(reference);
       expect(reference.best_index).not.toBeNull();
     }
+  });
+
+  it("the winner's full run covers every data set (best_results): each a plain run of that set with the winning inputs, in both modes", async () => {
+    const engine = createInProcessEngine();
+    const sets = [randomWalkBars(300, { seed: 5 }), randomWalkBars(220, { seed: 9 })];
+    for (const mode of ["interpret", "compile"] as const) {
+      const study = prepareStudy({
+        script: CROSS_STRATEGY,
+        data: null,
+        datasets: [
+          { data: sets[0], symbol: "AAA", timeframe: "60" },
+          { data: sets[1], symbol: "BBB", timeframe: "D" },
+        ],
+        space: { params: [{ name: "Fast", kind: "int", min: 2, max: 10 }] },
+        n_trials: 6,
+        seed: 1,
+        sampler: "random",
+        min_trades: 1,
+      });
+      const job = (symbol: string) => ({ script: CROSS_STRATEGY, symbol, options: { mode } });
+      const seen: string[] = [];
+      const res = await runStudy(
+        study,
+        study.sets.map((set) =>
+          studyTrialRunner(engine, { ...study, bars: set.bars }, { ...job(set.symbol!), broker: TRIAL_BROKER }),
+        ),
+        {
+          // each set's winner run as that set's symbol, as its trials ran
+          fullRun: (inputs, bars, set) => {
+            seen.push(`${set.index} ${set.symbol} ${set.timeframe}`);
+            return studyFullRunner(engine, job(set.symbol!))(inputs, bars, set);
+          },
+        },
+      );
+      expect(res.best_params, mode).not.toBeNull();
+      expect(seen.sort()).toEqual(["0 AAA 60", "1 BBB D"]);
+      expect(res.best_results!.map((b) => [b.symbol, b.timeframe])).toEqual([
+        ["AAA", "60"],
+        ["BBB", "D"],
+      ]);
+      // best_result stays the first set's run (what a client of one data set reads)
+      expect(res.best_result).toBe(res.best_results![0]!.result);
+      for (let k = 0; k < 2; k++) {
+        const full = res.best_results![k]!.result!;
+        const direct = await new Runtime(k ? "BBB" : "AAA", { broker: { record_events: false } }).run(
+          CROSS_STRATEGY,
+          sets[k]!,
+          { mode, inputs: res.best_params! },
+        );
+        expect(full.mode, mode).toBe(mode);
+        expect(full.count).toBe(sets[k]!.length);
+        expect(full).not.toHaveProperty("events");
+        expect(full.strategy!.trades.length).toBeGreaterThan(0);
+        expect(full.strategy).toEqual(direct.strategy);
+        expect(full.series).toEqual(direct.series);
+      }
+    }
+  });
+
+  it("a set whose full run fails is null in best_results, with a warning naming it; the others stand", async () => {
+    const res = await runStudy(prepareStudy(request({ n_trials: 8 })), RUNNERS, {
+      fullRun: async (inputs, bars, set) => {
+        if (set.index === 1) throw new Error("no engine for BBB");
+        return {
+          ...fakeResult([trade(1, 0)]),
+          count: bars.length,
+          inputs: [{ title: "Length", value: inputs.Length }],
+        } as never;
+      },
+    });
+    expect(res.best_results!.map((b) => b.result === null)).toEqual([false, true]);
+    expect(res.best_result).toBe(res.best_results![0]!.result);
+    expect(res.warning).toContain("the winner's full run failed: BBB D: no engine for BBB");
+    // one data set: best_result only, as before
+    const one = await runStudy(
+      prepareStudy({ ...request({ n_trials: 4 }), datasets: null, data: syntheticBars(80) }),
+      RUNNERS[0]!,
+      {
+        fullRun: async (_inputs, bars) => ({ ...fakeResult([]), count: bars.length }) as never,
+      },
+    );
+    expect(one.best_result).not.toBeUndefined();
+    expect(one).not.toHaveProperty("best_results");
   });
 
   it("checks: data and datasets together, an empty set, a window that does not fit one set, the runs cap over every set", () => {

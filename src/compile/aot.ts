@@ -79,3 +79,12 @@ export const NO_AOT_MODULE =
   "code generation from strings (new Function) is not allowed in this host, and no ahead-of-time compiled " +
   "module in this deploy matches the script (a script registered or changed after the deploy interprets " +
   "until the worker is deployed again: resinctl deploy worker <name>, or resinctl script scripts deploy --aot)";
+
+/**
+ * The same for a run that needs the re-runnable loop (realtime ticks, calc_on_order_fills): a deploy
+ * emits that variant only for strategies declaring calc_on_order_fills = true (emit-module.ts).
+ */
+export const NO_AOT_RERUN_MODULE =
+  "code generation from strings (new Function) is not allowed in this host, and no ahead-of-time compiled " +
+  "module in this deploy matches the script's re-runnable loop, which realtime options and calc_on_order_fills " +
+  "need (a deploy emits it only for strategies declared with calc_on_order_fills = true)";

@@ -80,23 +80,24 @@ export interface Generated {
 }
 
 /**
- * `fills`: the variant for calc_on_order_fills, whose broker runs the script again inside a bar (from
- * broker.onBarOpen, through ctx.ext.fillRecalc) and rolls that execution back through the RunState.
- * Its bar body is a function the loop calls and `R.rerun` calls with the bar so far; every variable
- * lives in the state arrays (a JS local would escape the rollback) and nothing is hoisted (a
- * whole-series pass sees only the bars' final closes), as in the interpreter.
+ * `rerun`: the re-runnable variant, for runs that execute a bar's script more than once: the broker's
+ * calc_on_order_fills re-runs (from broker.onBarOpen, through ctx.ext.fillRecalc) and a realtime
+ * bar's ticks (src/runtime/rerun.ts FormingBar), each rolled back through the RunState. Its bar body
+ * is a function the loop calls and `R.rerun` calls with the bar in ctx; every variable lives in the
+ * state arrays (a JS local would escape the rollback) and nothing is hoisted (a whole-series pass sees
+ * only the bars' final closes), as in the interpreter.
  */
-export function generate(prog: ResolvedProgram, hoist: boolean, fills = false): Generated {
+export function generate(prog: ResolvedProgram, hoist: boolean, rerun = false): Generated {
   // Numeric variables become locals of the loop function (doubles in registers, never boxed); one
   // that a nested function (user function, expression block) touches stays in the state array, so
   // a first pass finds those. Likewise the plain numeric variables of a user function's instance
   // become locals of the function generated for it, unless another function touches them (a fresh
-  // `let` per call: safe in the fills variant too, nothing of theirs outlives an execution).
-  const first = new Gen(prog, hoist && !fills, new Set(), new Set(), fills);
+  // `let` per call: safe in the re-runnable variant too, nothing of theirs outlives an execution).
+  const first = new Gen(prog, hoist && !rerun, new Set(), new Set(), rerun);
   const out = first.run();
   const fnLocals = first.ownFnLocals();
   if (first.nestedUse.size === 0 && fnLocals.size === 0) return out;
-  return new Gen(prog, hoist && !fills, first.nestedUse, fnLocals, fills).run();
+  return new Gen(prog, hoist && !rerun, first.nestedUse, fnLocals, rerun).run();
 }
 
 class Gen {
@@ -132,14 +133,14 @@ class Gen {
     exclude: Set<number>,
     /** Function-instance slots a first pass found touched by one function only: its JS locals. */
     private readonly fnLocals: Set<number>,
-    private readonly fills: boolean,
+    private readonly rerun: boolean,
   ) {
     // `var` slots of the main body too: the loop function runs every bar of a run in one call, so a
-    // local declared before the loop keeps its value from bar to bar as the state array does (no
-    // realtime rollback reaches compiled code; the fills variant, whose re-runs are rolled back
-    // through the state arrays, keeps none); varip ones and those nested functions touch stay
+    // local declared before the loop keeps its value from bar to bar as the state array does (the
+    // re-runnable variant, whose extra executions are rolled back through the state arrays, keeps
+    // none); varip ones and those nested functions touch stay
     for (const v of prog.slots) {
-      if (fills) break;
+      if (rerun) break;
       if (isNumericSlot(v) && v.hist < 0 && !v.fnLocal && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
         this.local.add(v.slot);
     }
@@ -204,7 +205,7 @@ class Gen {
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
-      ...(this.fills ? fillsStep(body) : []),
+      ...(this.rerun ? rerunStep(body) : []),
       `  const n = cT.length;`,
       `  let bar = from;`,
       // a column-plot program: the first bar through the loop (it registers the plots), the rest in bulk
@@ -218,7 +219,7 @@ class Gen {
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
       `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
       `    if (broker !== null) broker.onBarOpen(ctx);`,
-      ...(this.fills ? [`    step();`] : [`    try {`, body, `    } catch (e) { throw atLine(e, L); }`]),
+      ...(this.rerun ? [`    step();`] : [`    try {`, body, `    } catch (e) { throw atLine(e, L); }`]),
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
@@ -1052,11 +1053,12 @@ class Gen {
 // ------------------------------------------------------------------ shared helpers
 
 /**
- * The fills variant's bar body as `step`, and `R.rerun`: one more execution of this bar with the bar
- * so far as its high/low/close (the Runtime's fill re-run has put them in ctx and rolls the state back
- * afterwards; the loop's own copies are restored here).
+ * The re-runnable variant's bar body as `step`, and `R.rerun`: one more execution of the bar whose
+ * values the Runtime put in ctx (a fill re-run: the bar so far as its high/low/close; a realtime tick:
+ * the tick's prices and volume on a bar the Runtime opened) and whose state it rolls back afterwards.
+ * The loop's own copies of the bar are restored here, for a re-run from inside the loop.
  */
-function fillsStep(body: string): string[] {
+function rerunStep(body: string): string[] {
   return [
     `  const step = () => {`,
     `    try {`,
@@ -1064,9 +1066,9 @@ function fillsStep(body: string): string[] {
     `    } catch (e) { throw atLine(e, L); }`,
     `  };`,
     `  R.rerun = () => {`,
-    `    const h = b_high, l = b_low, c = b_close;`,
-    `    b_high = ctx.high; b_low = ctx.low; b_close = ctx.close;`,
-    `    try { step(); } finally { b_high = h; b_low = l; b_close = c; }`,
+    `    const bi = b_bar, t = b_time, o = b_open, h = b_high, l = b_low, c = b_close, v = b_volume;`,
+    `    b_bar = ctx.barIndex; b_time = ctx.time; b_open = ctx.open; b_high = ctx.high; b_low = ctx.low; b_close = ctx.close; b_volume = ctx.volume;`,
+    `    try { step(); } finally { b_bar = bi; b_time = t; b_open = o; b_high = h; b_low = l; b_close = c; b_volume = v; }`,
     `  };`,
   ];
 }

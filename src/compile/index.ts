@@ -22,7 +22,7 @@ import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js"
 import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
-import { NO_AOT_MODULE, precompiledFactory } from "./aot.js";
+import { NO_AOT_MODULE, NO_AOT_RERUN_MODULE, precompiledFactory } from "./aot.js";
 import { securitySite } from "../interpret/security.js";
 
 export { NotCompilable } from "./codegen.js";
@@ -38,7 +38,7 @@ export interface CompiledProgram {
   hoisted: number;
   /** True when the generated function came from the cache (no `new Function`). */
   cached: boolean;
-  /** One more execution of the current bar's body (the fills variant only; see codegen.ts `generate`). */
+  /** One more execution of the bar in ctx (the re-runnable variant only; see codegen.ts `generate`). */
   rerun(): void;
   /** Releases the precomputed columns (their memory is reused by the next run). */
   release(): void;
@@ -117,19 +117,20 @@ function rememberFactory(key: string, entry: CacheEntry): void {
  * program of an unchanged source (src/runtime/program-cache.ts), and the generated text and refs
  * depend on nothing else.
  */
-const generatedFor = new WeakMap<ResolvedProgram, { hoist?: Generated; plain?: Generated; fills?: Generated }>();
+const generatedFor = new WeakMap<ResolvedProgram, { hoist?: Generated; plain?: Generated; rerun?: Generated }>();
 
-function generated(prog: ResolvedProgram, hoist: boolean, fills: boolean): Generated {
+function generated(prog: ResolvedProgram, hoist: boolean, rerun: boolean): Generated {
   let entry = generatedFor.get(prog);
   if (!entry) generatedFor.set(prog, (entry = {}));
-  const k = fills ? "fills" : hoist ? "hoist" : "plain";
-  return (entry[k] ??= generate(prog, hoist, fills));
+  const k = rerun ? "rerun" : hoist ? "hoist" : "plain";
+  return (entry[k] ??= generate(prog, hoist, rerun));
 }
 
 /**
  * Compiles `prog` for a run over `state` and `ctx`. Throws NotCompilable (with a human-readable
- * reason, cached per source hash) when a construct cannot be reproduced exactly. `fills`: the run's
- * broker calcs on order fills, so the program must run its bar body again inside a bar (`rerun`).
+ * reason, cached per source hash) when a construct cannot be reproduced exactly. `rerun`: the run
+ * executes a bar's body more than once (its broker calcs on order fills, or realtime bars replay
+ * ticks), so the program must be able to run the bar in ctx again (`rerun()`).
  */
 export function compileProgram(
   prog: ResolvedProgram,
@@ -137,17 +138,17 @@ export function compileProgram(
   ctx: ExecContext,
   key: string,
   sourceHash: string,
-  fills = false,
+  rerun = false,
 ): CompiledProgram {
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
   // (k.module first: reading k.x would instantiate a lazy instance the passes do not use)
   // (no whole-series passes when the script runs again inside bars: the interpreter makes none either)
-  const hoist = !fills && !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
+  const hoist = !rerun && !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
   let gen: Generated;
   try {
-    gen = generated(prog, hoist, fills);
+    gen = generated(prog, hoist, rerun);
   } catch (err) {
     if (err instanceof NotCompilable) {
       const reason = `${err.message} is not compile-eligible`;
@@ -156,7 +157,7 @@ export function compileProgram(
     }
     throw err;
   }
-  const fullKey = `${key}|${fills ? "f" : hoist ? "h" : "-"}`;
+  const fullKey = `${key}|${rerun ? "r" : hoist ? "h" : "-"}`;
   let entry = factories.get(fullKey);
   const cached = !!entry && entry.text === gen.text;
   if (!cached) {
@@ -167,7 +168,7 @@ export function compileProgram(
       run = ((factory as (() => Run) | undefined) ?? (new Function(gen.text) as () => Run))();
     } catch (err) {
       // hosts that forbid code generation from strings (workerd, strict CSP): interpret instead
-      if (err instanceof EvalError) throw new NotCompilable(NO_AOT_MODULE);
+      if (err instanceof EvalError) throw new NotCompilable(rerun ? NO_AOT_RERUN_MODULE : NO_AOT_MODULE);
       throw err;
     }
     entry = { text: gen.text, run };
@@ -265,7 +266,8 @@ export function compileProgram(
   const loop: BarLoop = (from, to, broker) => run(K, R, from, to, broker);
   return {
     loop,
-    // (R.rerun is made by the loop function when it starts: a fill re-run happens inside the loop)
+    // (R.rerun is made by the loop function when it starts: a fill re-run happens inside the loop, a
+    // realtime bar's ticks after it, with the closure of the loop's last call)
     rerun: () => (R.rerun as () => void)(),
     get timedOut() {
       return R.timedOut === true;
@@ -295,6 +297,6 @@ function bulkCopy(plots: { site: PlotSite; values: Float64Array }[]): (from: num
 }
 
 /** The generated source of a program (debugging, tests). */
-export function generatedSource(prog: ResolvedProgram, hoist = true, fills = false): string {
-  return generate(prog, hoist, fills).text;
+export function generatedSource(prog: ResolvedProgram, hoist = true, rerun = false): string {
+  return generate(prog, hoist, rerun).text;
 }

@@ -15,8 +15,9 @@ export interface CompiledRun {
   /** True when the loop stopped between bars because the time budget ran out. */
   readonly timedOut: boolean;
   /**
-   * With `fills`: runs the current bar's script body once more, from inside the loop (the broker's
-   * calc_on_order_fills re-run; the caller snapshots and rolls back the state around it).
+   * With `rerun`: runs the script body once more on the bar in ctx: from inside the loop (the broker's
+   * calc_on_order_fills re-run) or after it (a realtime bar's ticks, the Runtime opening and closing
+   * the bar); the caller snapshots and rolls back the state around it.
    */
   rerun?(): void;
   /** Gives back what the loop read (precomputed columns); called once the loop is done. */
@@ -25,8 +26,8 @@ export interface CompiledRun {
 
 /**
  * Builds the compiled bar loop of a run; throws with a human-readable reason when the script cannot
- * be compiled (the run then interprets). `key` is the cache key (source hash + inputs shape); `fills`
- * asks for a loop whose bar body the broker can run again inside a bar (calc_on_order_fills).
+ * be compiled (the run then interprets). `key` is the cache key (source hash + inputs shape); `rerun`
+ * asks for a loop whose bar body can run again on one bar (calc_on_order_fills, realtime ticks).
  */
 export type CompileBackend = (
   prog: ResolvedProgram,
@@ -34,7 +35,7 @@ export type CompileBackend = (
   ctx: ExecContext,
   key: string,
   sourceHash: string,
-  fills?: boolean,
+  rerun?: boolean,
 ) => CompiledRun;
 
 let backend: CompileBackend | null = null;

@@ -318,14 +318,16 @@ function runCompiled(p: Prepared): RunResult | undefined {
   const wantsCompile = requested === "compile" || requested === "auto";
   if (!wantsCompile) return undefined;
   const backend = compileBackend();
-  // calc_on_order_fills (also when set through RuntimeOptions.broker): the broker runs the script again
-  // inside bars, so the loop is generated with a re-runnable bar body (rerun.ts rolls it back)
+  // calc_on_order_fills (also when set through RuntimeOptions.broker) runs the script again inside
+  // bars, realtime bars run it once per tick: then the loop is generated with a re-runnable bar body
+  // (rerun.ts rolls each extra execution back, as it does the interpreter's)
   const fillRuns = broker?.settings.calcOnOrderFills === true;
+  const realtime = rtFrom < n;
+  const rerun = fillRuns || realtime;
   let fallback: string | undefined = input.compileFailure;
   if (fallback === undefined) {
     fallback =
       forcedInterpret(opts) ??
-      (rtFrom < n ? "realtime options require interpret" : undefined) ??
       (prog.compileEligible ? undefined : (prog.compileReason ?? "the script is not compile-eligible")) ??
       (backend ? undefined : "no compile backend is registered in this host");
   }
@@ -339,12 +341,12 @@ function runCompiled(p: Prepared): RunResult | undefined {
         ctx,
         cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }),
         sourceHash,
-        fillRuns,
+        rerun,
       );
-      if (fillRuns && !compiled.rerun) {
+      if (rerun && !compiled.rerun) {
         compiled.release?.();
         compiled = null;
-        fallback = "this host's compile backend cannot re-run a bar (calc_on_order_fills)";
+        fallback = `this host's compile backend cannot re-run a bar (${fillRuns ? "calc_on_order_fills" : "realtime ticks"})`;
       }
     } catch (err) {
       fallback = err instanceof Error ? err.message : String(err);
@@ -355,8 +357,23 @@ function runCompiled(p: Prepared): RunResult | undefined {
       let bar = 0;
       let timedOut = false;
       try {
-        bar = compiled.loop(0, n, broker);
+        bar = compiled.loop(0, rtFrom, broker);
         timedOut = compiled.timedOut;
+        if (realtime && !timedOut) {
+          // the realtime bars: opened and closed here, each tick one execution of the compiled body
+          const forming = new FormingBar(prog, state, ctx, broker, tickCount(opts));
+          const main = compiled.rerun!;
+          for (; bar < n; bar++) {
+            if (p.budget.bar()) {
+              timedOut = true;
+              break;
+            }
+            openBar(p, bar);
+            forming.run(bar, main);
+            if (broker) broker.onBarClose(ctx);
+            state.commit();
+          }
+        }
       } catch (err) {
         if (err instanceof RunTimeout) {
           // the deadline passed inside a bar: the bars before it are the partial result
@@ -392,7 +409,7 @@ function runCompiled(p: Prepared): RunResult | undefined {
 
 /** The interpret backend: closures built once, then the bar loop (realtime ticks and fill re-runs in rerun.ts). */
 function runInterpreted(p: Prepared): RunResult {
-  const { opts, source, result, prog, ctx, cols, closeTimes, plots, inputs, broker, state, budget, rtFrom, n, t0 } = p;
+  const { opts, source, result, prog, ctx, cols, plots, inputs, broker, state, budget, rtFrom, n, t0 } = p;
   const profiler = opts.profiler ? new LineProfiler() : null;
   const built = buildInterpreter(p, profiler);
   if (!("main" in built)) return built;
@@ -408,14 +425,7 @@ function runInterpreted(p: Prepared): RunResult {
         result.timed_out = true;
         break;
       }
-      ctx.barIndex = bar;
-      ctx.time = cols.time[bar]!;
-      ctx.timeClose = closeTimes[bar]!;
-      ctx.open = cols.open[bar]!;
-      ctx.high = cols.high[bar]!;
-      ctx.low = cols.low[bar]!;
-      ctx.close = cols.close[bar]!;
-      ctx.volume = cols.volume[bar]!;
+      openBar(p, bar);
       if (bar < rtFrom) {
         state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
         if (broker) broker.onBarOpen(ctx);
@@ -438,6 +448,19 @@ function runInterpreted(p: Prepared): RunResult {
   result.profile.total_ms = now() - t0;
   if (profiler) result.profile.lines = profiler.lines();
   return result;
+}
+
+/** Puts bar `bar` into the context (its prices, times and index), as both bar loops do. */
+function openBar(p: Prepared, bar: number): void {
+  const { ctx, cols, closeTimes } = p;
+  ctx.barIndex = bar;
+  ctx.time = cols.time[bar]!;
+  ctx.timeClose = closeTimes[bar]!;
+  ctx.open = cols.open[bar]!;
+  ctx.high = cols.high[bar]!;
+  ctx.low = cols.low[bar]!;
+  ctx.close = cols.close[bar]!;
+  ctx.volume = cols.volume[bar]!;
 }
 
 /** The program's closures, or the error result when building them failed. */
@@ -469,11 +492,10 @@ function ranCompiled(result: RunResult, requested: string): void {
 /** Options only the interpret backend honours (service.md 1.1), as a fallback reason. */
 function forcedInterpret(o: RunOptions): string | undefined {
   // (input overrides are not among them: the input builtins apply them in either backend, and the
-  // compiled program is cached by the inputs' shape, their values read when the run starts)
+  // compiled program is cached by the inputs' shape, their values read when the run starts; nor are
+  // realtime options: the re-runnable compiled body runs a realtime bar's ticks, runCompiled)
   if (o.profiler) return "the profiler requires interpret";
   if (o.libraries && o.libraries.length > 0) return "libraries require interpret";
-  if (o.realtimeLastBar || (o.realtimeTicks ?? 1) > 1 || (o.realtimeBars ?? 0) > 0 || o.realtimeFromBar !== undefined)
-    return "realtime options require interpret";
   return undefined;
 }
 

@@ -48,12 +48,43 @@ describe("compile and auto fall back with the real reason", () => {
     expect((await rt.run(plain, data, { mode: "compile", profiler: true })).compile_fallback_reason).toBe(
       "the profiler requires interpret",
     );
-    expect((await rt.run(plain, data, { mode: "compile", realtimeLastBar: true })).compile_fallback_reason).toBe(
-      "realtime options require interpret",
+    const lib = {
+      namespace: "user",
+      name: "L",
+      version: 1,
+      source: '//@version=6\nlibrary("L")\nexport f(float a) => a',
+    };
+    expect((await rt.run(plain, data, { mode: "compile", libraries: [lib] })).compile_fallback_reason).toBe(
+      "libraries require interpret",
     );
     const c = await rt.run(plain, data, { mode: "compile" });
     expect(c.mode).toBe("compile");
     expect(c.compile_fallback_reason).toBeUndefined();
+  });
+  it("realtime options compile (issue 18); a backend that cannot re-run a bar says so", async () => {
+    const rt = new Runtime();
+    for (const opts of [
+      { realtimeLastBar: true },
+      { realtimeTicks: 3 },
+      { realtimeBars: 4, realtimeTicks: 2 },
+      { realtimeFromBar: 290 },
+    ]) {
+      const r = await rt.run(plain, data, { mode: "auto", ...opts });
+      expect(r.mode, JSON.stringify(opts)).toBe("compile");
+      expect(r.auto_backend).toBe("compile");
+      expect(r.compile_fallback_reason).toBeUndefined();
+    }
+    // a host backend without the re-runnable variant (CompiledRun.rerun is optional)
+    const noRerun: CompileBackend = (...a) => {
+      const { rerun: _r, ...c } = compileProgram(...a);
+      return c;
+    };
+    setCompileBackend(noRerun);
+    const r = await rt.run(plain, data, { mode: "auto", realtimeTicks: 3 });
+    expect(r.mode).toBe("interpret");
+    expect(r.compile_fallback_reason).toBe("this host's compile backend cannot re-run a bar (realtime ticks)");
+    const f = await rt.run(v6("strategy.entry('L', strategy.long)", FILLS), data, { mode: "auto" });
+    expect(f.compile_fallback_reason).toBe("this host's compile backend cannot re-run a bar (calc_on_order_fills)");
   });
   it("compiled code that throws is re-run by the interpreter in compile mode too", async () => {
     const failing: CompileBackend = (...a) => {

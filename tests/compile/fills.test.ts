@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
-import type { Bar, RunResult } from "../../src/core/result.js";
+import type { Bar, RunOptions, RunResult } from "../../src/core/result.js";
 import { emitCompiledModules } from "../../src/compile/emit-module.js";
 import { generatedSource } from "../../src/compile/index.js";
 import { runModes } from "../helpers/run-both.js";
@@ -25,8 +25,13 @@ if bar_index <= 1
     strategy.entry("Buy", strategy.long)
 `;
 
-async function both(src: string, data: Bar[], rt = new Runtime("CHART", {})): Promise<RunResult> {
-  const r = await runModes(rt, src, data);
+async function both(
+  src: string,
+  data: Bar[],
+  rt = new Runtime("CHART", {}),
+  opts: RunOptions = {},
+): Promise<RunResult> {
+  const r = await runModes(rt, src, data, opts);
   return r;
 }
 
@@ -180,7 +185,7 @@ if barstate.isconfirmed
     ]);
   });
 
-  it("calc_on_every_tick changes nothing on historical bars; realtime bars interpret", async () => {
+  it("calc_on_every_tick changes nothing on historical bars; realtime bars compile too", async () => {
     const src = (tick: boolean) => `${BUY.replace("pyramiding = 100", `pyramiding = 100, calc_on_every_tick = ${tick}`)}
 var int runs = 0
 runs += 1
@@ -190,9 +195,12 @@ plot(runs, "runs")
     const off = await both(src(false), FILL_PATH);
     expect(on.strategy).toEqual(off.strategy);
     expect(on.series.runs).toEqual([1, 2, 3, 4]);
-    const rt = await new Runtime("CHART", {}).run(src(true), FILL_PATH, { mode: "compile", realtimeLastBar: true });
-    expect(rt.mode).toBe("interpret");
-    expect(rt.compile_fallback_reason).toBe("realtime options require interpret");
+    // realtime + calc_on_order_fills + calc_on_every_tick: the broker fills tick by tick and re-runs
+    // the compiled body after fills inside each tick (tests/compile/realtime.test.ts has more)
+    for (const opts of [{ realtimeLastBar: true }, { realtimeBars: 2, realtimeTicks: 4 }]) {
+      const rt = await both(src(true), FILL_PATH, new Runtime("CHART", {}), opts);
+      expect(rt.error).toBeUndefined();
+    }
   });
 
   it("a runtime error in an extra execution stops both backends on the same bar and line", async () => {

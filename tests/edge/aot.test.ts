@@ -15,7 +15,7 @@ import { buildEdgeWorker, type EdgeBundle } from "../../src/ops/edge-build.js";
 import { createApp } from "../../src/server/app.js";
 import { createInProcessEngine } from "../../src/server/engine.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-import { NO_AOT_MODULE } from "../../src/compile/aot.js";
+import { NO_AOT_MODULE, NO_AOT_RERUN_MODULE } from "../../src/compile/aot.js";
 import { loadTaCase } from "../helpers/conformance.js";
 import { ROOT } from "../helpers/data.js";
 
@@ -136,6 +136,16 @@ describe("ahead-of-time compiled scripts on workerd", () => {
       mode: "interpret",
       auto_backend: "interpret",
       compile_fallback_reason: NO_AOT_MODULE,
+    });
+  });
+
+  it("a realtime run of a registered indicator interprets and says why (no re-runnable module emitted)", async () => {
+    const r = await edgeRun({ ...body(CASES[0]!, "auto"), realtime: { bars: 2, ticks: 3 } });
+    expect(r.error ?? null).toBeNull();
+    expect(r).toMatchObject({
+      mode: "interpret",
+      auto_backend: "interpret",
+      compile_fallback_reason: NO_AOT_RERUN_MODULE,
     });
   });
 

@@ -9,8 +9,8 @@
 //   // qa-trades: N       at least N trades (closed + open)
 //   // qa-alerts: N       at least N fired alert() calls
 // so silently empty output is caught. A second pass replays the last 3 bars as realtime bars
-// (4 ticks each) and requires no error; `// qa-realtime-same: A` also requires plot A to commit
-// the same values as the historical run. Scripts that fail today are listed in KNOWN_FAILURES and
+// (4 ticks each) in both modes and requires no error and the same outputs; `// qa-realtime-same: A`
+// also requires plot A to commit the same values as the historical run. Scripts that fail today are listed in KNOWN_FAILURES and
 // run as it.fails, so a fix shows up as an unexpected pass and the table gets updated.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -156,13 +156,28 @@ async function failsAsKnown(file: string, knownError: string): Promise<void> {
   }
 }
 
-/** The last 3 bars replayed as realtime bars of 4 ticks each (service.md 1.4): must not error. */
+/**
+ * The last 3 bars replayed as realtime bars of 4 ticks each (service.md 1.4): must not error, and
+ * compile mode (its re-runnable bar body runs each tick, issue 18) must compile and agree with interpret.
+ */
 async function checkRealtime(file: string): Promise<void> {
   const src = readFileSync(join(scriptDir, file), "utf8");
   const rt = new Runtime("CHART", { timeframe: "60" });
   const r = await rt.run(src, BARS, { mode: "interpret", realtimeBars: 3, realtimeTicks: 4 });
   if (r.error !== undefined) throw new Error(`realtime: ${failText(r)}`);
   expect(r.count).toBe(BARS.length);
+  const c = await rt.run(src, BARS, { mode: "compile", realtimeBars: 3, realtimeTicks: 4 });
+  if (c.error !== undefined) throw new Error(`realtime compile: ${failText(c)}`);
+  if (c.mode !== "compile") throw new Error(`realtime compile mode ran ${c.mode}: ${c.compile_fallback_reason}`);
+  const diff = sameSeries(r.series, c.series);
+  if (diff !== null) throw new Error(`realtime: interpret != compile: ${diff}`);
+  if (r.strategy || c.strategy) {
+    expect(c.strategy?.trades).toEqual(r.strategy?.trades);
+    expect(c.strategy?.open_trades).toEqual(r.strategy?.open_trades);
+    expect(c.strategy?.equity).toEqual(r.strategy?.equity);
+  }
+  expect(c.drawings.length).toBe(r.drawings.length);
+  expect(c.alerts).toEqual(r.alerts);
   // `// qa-realtime-same: A`: plot A commits the same values as the historical run (non-varip
   // state, var collections and objects included, is rolled back before every tick)
   const titles = namedList(src, "realtime-same");

@@ -291,8 +291,13 @@ describe("auto fallback reasons", () => {
     expect(a.auto_backend).toBe("compile");
     expect(a.compile_fallback_reason).toBeUndefined();
     expect(a.series.plot_0![0]).toBe(2);
+    // (nor realtime options, since issue 18: the compiled bar body runs each tick)
     const b = await rt.run(plotClose, data, { mode: "auto", realtimeLastBar: true });
-    expect(b.compile_fallback_reason).toBe("realtime options require interpret");
+    expect(b.auto_backend).toBe("compile");
+    expect(b.compile_fallback_reason).toBeUndefined();
+    expect((await rt.run(plotClose, data, { mode: "auto", profiler: true })).compile_fallback_reason).toBe(
+      "the profiler requires interpret",
+    );
   });
 });
 

@@ -2,15 +2,16 @@
 // brackets on every bar makes hundreds of thousands of them, so the broker logs them lean while it
 // runs and builds the contract's records when they are read, normally once, after the run:
 // - per event 37 bytes in the columns of an EventStore (a slot): kind and direction, qty / limit /
-//   stop, the index of its bar row and of its string tuple, and a repeat count;
-// - an event that repeats the last slot on the next bar row (an order re-placed with the same
+//   stop, its bar and the index of its string tuple, and a repeat count;
+// - the bar: when it is the input's bar as it is (Object.is on time and prices), its index, whose time
+//   and prices are read from the run's input columns when the records are built; else (a
+//   calc_on_order_fills execution or a realtime tick sees the bar so far) a written-out row of
+//   bar_index, time and prices, shared by the consecutive events that see the same;
+// - an event that repeats the last slot on the next input bar (an order re-placed with the same
 //   arguments on the next bar) takes no slot: the slot's repeat count grows, and its k-th repeat is
-//   read back as the same record on the slot's row + k; when only the stop moved (an exit whose stop
-//   trails the price) the repeat adds its stop, 8 bytes, to the slot's run of stops;
-// - bar rows shared by the consecutive events of one bar: 4 bytes when the bar is the input's as it
-//   is (the row names the bar; its time and prices are read from the run's input columns when the
-//   records are built), else the bar_index, time and prices written out (a calc_on_order_fills
-//   execution or a realtime tick sees the bar so far);
+//   read back as the same record on the slot's bar + k (written-out rows: the next row); when only
+//   the stop moved (an exit whose stop trails the price) the repeat adds its stop, 8 bytes, to the
+//   slot's run of stops, and nothing else;
 // - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
 //   (an exit re-placed on every bar logs no new strings).
 // No object per call, and no fresh memory per run: a finished run's store serves the next run (see
@@ -48,32 +49,30 @@ const NUMS = 3;
 const ROW = 6;
 /** Strings per tuple: id, oca_name, comment, script_id, run_id. */
 const TUPLE = 5;
-/** Slots and bar rows of a new store; the columns double when full. */
+/** Slots and stops of a new store; the columns double when full. */
 const FIRST_CAPACITY = 1024;
-/** Written-out bar rows of a new store (most rows are input bars). */
+/** Written-out bar rows of a new store (most events are on input bars). */
 const FIRST_XROWS = 64;
 
 /**
- * The columns of one log: slots (an event and its repeats) and bar rows, each growing by doubling.
- * A store outlives its log's run: the pool hands it to the next run once the log is sealed (its run
- * finished), after the old log has kept what it still needs (EventLog.detach).
+ * The columns of one log: slots (an event and its repeats), runs of stops and written-out bar rows,
+ * each growing by doubling. A store outlives its log's run: the pool hands it to the next run once
+ * the log is sealed (its run finished), after the old log has kept what it still needs
+ * (EventLog.detach).
  */
 export class EventStore {
   slotCapacity: number;
-  rowCapacity: number;
   nums: Float64Array;
-  /** The slot's bar row (an index into `rows`). */
+  /** The slot's bar: the input bar it is (>= 0), or -1 - x for written-out row x of `xrows`. */
   slotRow: Int32Array;
   /** The slot's string tuple. */
   slotTuple: Int32Array;
-  /** Events after the slot's own that repeat it, each on the next bar row. */
+  /** Events after the slot's own that repeat it, each on the next input bar (the next written-out row). */
   reps: Int32Array;
   /** Where the slot's run of stops starts in `stops` (its own event's first), or -1: every repeat has the slot's stop. */
   stopRun: Int32Array;
   /** kind * 3 + direction (0 null, 1 long, 2 short). */
   meta: Uint8Array;
-  /** Per bar row: the input bar it is (>= 0), or -1 - x for written-out row x of `xrows`. */
-  rowSrc: Int32Array;
   /** Written-out bar rows: bar_index, time, open, high, low, close. */
   xrows: Float64Array;
   xrowCapacity: number;
@@ -85,20 +84,18 @@ export class EventStore {
   /** When the store was last leased (the pool steals the least recently leased). */
   leased = 0;
 
-  constructor(slots = FIRST_CAPACITY, rows = FIRST_CAPACITY) {
+  constructor(slots = FIRST_CAPACITY, stops = FIRST_CAPACITY, xrows = FIRST_XROWS) {
     this.slotCapacity = slots;
-    this.rowCapacity = rows;
     this.nums = new Float64Array(slots * NUMS);
     this.slotRow = new Int32Array(slots);
     this.slotTuple = new Int32Array(slots);
     this.reps = new Int32Array(slots);
     this.stopRun = new Int32Array(slots);
     this.meta = new Uint8Array(slots);
-    this.rowSrc = new Int32Array(rows);
-    this.xrowCapacity = rows === 0 ? 0 : FIRST_XROWS;
-    this.xrows = new Float64Array(this.xrowCapacity * ROW);
-    this.stopCapacity = rows;
-    this.stops = new Float64Array(rows);
+    this.xrowCapacity = xrows;
+    this.xrows = new Float64Array(xrows * ROW);
+    this.stopCapacity = stops;
+    this.stops = new Float64Array(stops);
   }
 
   /** Room for slot `i` (the columns double, keeping what they hold). */
@@ -122,14 +119,6 @@ export class EventStore {
     this.stopCapacity = cap;
   }
 
-  /** Room for bar row `r`. */
-  growRows(r: number): void {
-    let cap = this.rowCapacity * 2 || FIRST_CAPACITY;
-    while (cap <= r) cap *= 2;
-    this.rowSrc = grow(this.rowSrc, cap);
-    this.rowCapacity = cap;
-  }
-
   /** Room for written-out row `x`. */
   growXrows(x: number): void {
     let cap = this.xrowCapacity * 2 || FIRST_XROWS;
@@ -138,11 +127,10 @@ export class EventStore {
     this.xrowCapacity = cap;
   }
 
-  /** A store of exactly the first `slots` slots, `rows` rows, `stops` stops and `xrows` written-out rows (what a detached log keeps). */
-  copy(slots: number, rows: number, stops: number, xrows: number): EventStore {
-    const c = new EventStore(0, 0);
+  /** A store of exactly the first `slots` slots, `stops` stops and `xrows` written-out rows (what a detached log keeps). */
+  copy(slots: number, stops: number, xrows: number): EventStore {
+    const c = new EventStore(0, 0, 0);
     c.slotCapacity = slots;
-    c.rowCapacity = rows;
     c.stopCapacity = stops;
     c.xrowCapacity = xrows;
     c.stopRun = this.stopRun.slice(0, slots);
@@ -152,7 +140,6 @@ export class EventStore {
     c.slotTuple = this.slotTuple.slice(0, slots);
     c.reps = this.reps.slice(0, slots);
     c.meta = this.meta.slice(0, slots);
-    c.rowSrc = this.rowSrc.slice(0, rows);
     c.xrows = this.xrows.slice(0, xrows * ROW);
     return c;
   }
@@ -173,7 +160,7 @@ function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: nu
 const pool: EventStore[] = [];
 /** Stores kept for reuse: two serve runs alternating between two scripts or modes. */
 const POOL_SIZE = 2;
-/** A store that grew past this many slots + rows + stops (a 200k-bar run with an event per bar, ~12 MB) is not kept. */
+/** A store that grew past this many slots + stops + written-out rows (~12 MB at most) is not kept. */
 const POOL_MAX_ENTRIES = 1 << 19;
 let leases = 0;
 
@@ -206,7 +193,7 @@ function leaseStore(log: EventLog): EventStore {
 
 /** Takes a store that grew past the pool's bound out of the pool. */
 function release(s: EventStore): void {
-  if (s.slotCapacity + s.rowCapacity + s.stopCapacity <= POOL_MAX_ENTRIES) return;
+  if (s.slotCapacity + s.stopCapacity + s.xrowCapacity <= POOL_MAX_ENTRIES) return;
   const i = pool.indexOf(s);
   if (i >= 0) pool.splice(i, 1);
 }
@@ -225,40 +212,29 @@ interface InputColumns {
   close: Float64Array;
 }
 
-const HASH_SEED = 0x2545f491;
-const hashScratch = new Float64Array(5);
-const hashWords = new Int32Array(hashScratch.buffer);
-
-function rotl(x: number, k: number): number {
-  return (x << k) | (x >>> (32 - k));
-}
-
 /**
- * A checksum of a row's time and prices (their bits, each word rotated by its own amount so that
- * values trading places change it) into the running one, rotated by the bar index and the running
- * one by the row (rows trading places, a bar's row twice, change it too). Xor and rotations only: no
- * multiply chain on the hot path.
+ * A checksum of the input columns' bits over bars [from, to): Fletcher sums of their 32-bit words
+ * (each word weighted by its place: values trading places change it), two lanes. Taken when the run
+ * is over and again before records are built from the columns (EventLog.checkInput); ~0.5 ns a word.
  */
-function mixRow(hash: number, bar: number, t: number, o: number, h: number, l: number, c: number): number {
-  const s = hashScratch;
-  const w = hashWords;
-  s[0] = t;
-  s[1] = o;
-  s[2] = h;
-  s[3] = l;
-  s[4] = c;
-  const x =
-    w[0] ^
-    rotl(w[1], 3) ^
-    rotl(w[2], 6) ^
-    rotl(w[3], 9) ^
-    rotl(w[4], 12) ^
-    rotl(w[5], 15) ^
-    rotl(w[6], 18) ^
-    rotl(w[7], 21) ^
-    rotl(w[8], 24) ^
-    rotl(w[9], 27);
-  return rotl(hash, 5) ^ rotl(x, (bar & 31) | 1);
+function columnsChecksum(cols: InputColumns, from: number, to: number): number {
+  let a = 1;
+  let b = 0;
+  let a2 = 7;
+  let b2 = 3;
+  const all = [cols.time, cols.open, cols.high, cols.low, cols.close];
+  for (let c = 0; c < all.length; c++) {
+    const col = all[c];
+    const w = new Int32Array(col.buffer, col.byteOffset + from * 8, (to - from) * 2);
+    // (a double is two words: the lanes take its low and high word)
+    for (let i = 0; i < w.length; i += 2) {
+      a = (a + w[i]) | 0;
+      b = (b + a) | 0;
+      a2 = (a2 + w[i + 1]) | 0;
+      b2 = (b2 + a2) | 0;
+    }
+  }
+  return a ^ Math.imul(b, 31) ^ Math.imul(a2, 17) ^ Math.imul(b2, 13);
 }
 
 function str(v: unknown): string | null {
@@ -268,7 +244,6 @@ function str(v: unknown): string | null {
 /** Where a log stood (a broker snapshot), to take it back there with rollback. */
 export interface EventMark {
   count: number;
-  rows: number;
   tuples: number;
   slots: number;
   /** The last slot's repeat count then. */
@@ -277,11 +252,10 @@ export interface EventMark {
   lastRun: number;
   stops: number;
   xrows: number;
-  hash: number;
 }
 
 /** The store of a log that logs nothing. */
-const NO_STORE = new EventStore(0, 0);
+const NO_STORE = new EventStore(0, 0, 0);
 
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
@@ -291,14 +265,16 @@ export class EventLog {
   /** Where toArray resumes: the slot and repeat of event built.length (a repeat past the slot's count means the next slot, or a repeat pushed later). */
   private readSlot = 0;
   private readRep = 0;
-  private rowCount = 0;
-  /** Written-out bar rows (see rowOf). */
+  /** Written-out bar rows (see barOf). */
   private xrowCount = 0;
   /** The run's input columns, which rows naming an input bar read (null: every row written out). */
   private cols: InputColumns | null = null;
   private colLength = 0;
-  /** A hash of what the rows naming input bars saw, checked when records are built (checkInput). */
-  private hash = HASH_SEED;
+  /** The input bars events were logged on lie in [lowBar, highBar]. */
+  private lowBar = Infinity;
+  private highBar = -1;
+  /** The input columns' checksum over those bars when the run was over (NaN: not sealed yet). */
+  private checksum = NaN;
   private tupleCount = 0;
   /** Stops written to runs of stops. */
   private stopCount = 0;
@@ -345,10 +321,10 @@ export class EventLog {
     let st = this.store;
     if (st === NO_STORE) {
       st = this.store = leaseStore(this);
-      if (this.rowCount === 0) this.useColumns(ctx);
+      if (this.count === 0) this.useColumns(ctx);
     }
     const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
-    const row = this.rowOf(ctx, st);
+    const bar = this.barOf(ctx, st);
     const ext = ctx.ext;
     const scriptId = ext ? ext.scriptId : undefined;
     const runId = ext ? ext.runId : undefined;
@@ -373,13 +349,15 @@ export class EventLog {
     }
     const i = this.slots;
     if (i !== 0) {
-      // the last slot again on the next bar row: one more repeat, nothing written but, when only the
-      // stop moved, the stop (the slot's run of stops)
+      // the last slot again on the next bar (the next input bar, or the next written-out row): one
+      // more repeat, nothing written but, when only the stop moved, the stop (the slot's run of stops)
       const last = i - 1;
       const ln = st.nums;
       const lk = last * NUMS;
+      const from = st.slotRow[last];
+      const next = st.reps[last] + 1;
       if (
-        row === st.slotRow[last] + st.reps[last] + 1 &&
+        (from >= 0 ? bar === from + next : bar === from - next) &&
         st.meta[last] === meta &&
         st.slotTuple[last] === tuple &&
         same(ln[lk], qty) &&
@@ -388,11 +366,11 @@ export class EventLog {
         const run = st.stopRun[last];
         if (run < 0) {
           if (same(ln[lk + 2], stop)) {
-            st.reps[last]++;
+            st.reps[last] = next;
             this.count++;
             return;
           }
-          if (st.reps[last] === 0) {
+          if (next === 1) {
             // the slot's own event and this one start its run of stops
             const j = this.stopCount;
             if (j + 1 >= st.stopCapacity) st.growStops(j + 1);
@@ -410,7 +388,7 @@ export class EventLog {
           if (j >= st.stopCapacity) st.growStops(j);
           st.stops[j] = stop;
           this.stopCount = j + 1;
-          st.reps[last]++;
+          st.reps[last] = next;
           this.count++;
           return;
         }
@@ -423,7 +401,7 @@ export class EventLog {
     n[k] = qty;
     n[k + 1] = limit;
     n[k + 2] = stop;
-    st.slotRow[i] = row;
+    st.slotRow[i] = bar;
     st.slotTuple[i] = tuple;
     st.reps[i] = 0;
     st.stopRun[i] = -1;
@@ -451,12 +429,10 @@ export class EventLog {
   }
 
   /**
-   * The bar row of the host's bar as it is now: the last row when it is the same. A bar equal to the
-   * input's bar at its index (Object.is on time and prices) is a row naming that bar; any other (a
-   * bar so far, a host without columns) is written out.
+   * The host's bar as it is now: its index when it is the input's bar at that index (Object.is on
+   * time and prices), else -1 - x for written-out row x (the last one when it is the same).
    */
-  private rowOf(ctx: BrokerHost, st: EventStore): number {
-    const r = this.rowCount;
+  private barOf(ctx: BrokerHost, st: EventStore): number {
     const b = ctx.barIndex;
     const t = ctx.time;
     const o = ctx.open;
@@ -474,31 +450,24 @@ export class EventLog {
       same(cols.low[b], l) &&
       same(cols.time[b], t)
     ) {
-      if (r !== 0 && st.rowSrc[r - 1] === b) return r - 1;
-      if (r >= st.rowCapacity) st.growRows(r);
-      st.rowSrc[r] = b;
-      // (the column's bits, as checkInput reads them: Object.is does not tell NaN payloads apart)
-      this.hash = mixRow(this.hash, b, cols.time[b], cols.open[b], cols.high[b], cols.low[b], cols.close[b]);
-      this.rowCount = r + 1;
-      return r;
-    }
-    if (r !== 0) {
-      const src = st.rowSrc[r - 1];
-      if (src < 0) {
-        const xr = st.xrows;
-        const k = (-1 - src) * ROW;
-        if (
-          xr[k] === b &&
-          same(xr[k + 1], t) &&
-          same(xr[k + 2], o) &&
-          same(xr[k + 3], h) &&
-          same(xr[k + 4], l) &&
-          same(xr[k + 5], c)
-        )
-          return r - 1;
-      }
+      if (b > this.highBar) this.highBar = b;
+      if (b < this.lowBar) this.lowBar = b;
+      return b;
     }
     const x = this.xrowCount;
+    if (x !== 0) {
+      const xr = st.xrows;
+      const k = (x - 1) * ROW;
+      if (
+        xr[k] === b &&
+        same(xr[k + 1], t) &&
+        same(xr[k + 2], o) &&
+        same(xr[k + 3], h) &&
+        same(xr[k + 4], l) &&
+        same(xr[k + 5], c)
+      )
+        return -x;
+    }
     if (x >= st.xrowCapacity) st.growXrows(x);
     const xr = st.xrows;
     const k = x * ROW;
@@ -509,27 +478,18 @@ export class EventLog {
     xr[k + 4] = l;
     xr[k + 5] = c;
     this.xrowCount = x + 1;
-    if (r >= st.rowCapacity) st.growRows(r);
-    st.rowSrc[r] = -1 - x;
-    this.rowCount = r + 1;
-    return r;
+    return -1 - x;
   }
 
   /**
-   * Throws when the input columns no longer hold what the rows naming their bars saw (the caller
+   * Throws when the input columns no longer hold what they held when the run was over (the caller
    * wrote into its input arrays after the run, before reading the events): records built from them
-   * would be wrong, silently.
+   * would be wrong, silently. Before the end of the run nobody else holds the log.
    */
   private checkInput(): void {
     const cols = this.cols;
-    if (cols === null) return;
-    const src = this.store.rowSrc;
-    let hash = HASH_SEED;
-    for (let r = 0; r < this.rowCount; r++) {
-      const b = src[r];
-      if (b >= 0) hash = mixRow(hash, b, cols.time[b], cols.open[b], cols.high[b], cols.low[b], cols.close[b]);
-    }
-    if (hash !== this.hash)
+    if (cols === null || this.checksum !== this.checksum || this.highBar < this.lowBar) return;
+    if (columnsChecksum(cols, this.lowBar, this.highBar + 1) !== this.checksum)
       throw new Error(
         "result.events: the run's input bars were modified after the run; the events read the bars' time and prices from them, so read result.events before writing into the input arrays",
       );
@@ -574,14 +534,12 @@ export class EventLog {
     const lastRun = s === 0 ? -1 : st.stopRun[s - 1];
     return {
       count: this.count,
-      rows: this.rowCount,
       tuples: this.tupleCount,
       slots: s,
       lastReps,
       lastRun,
       stops: this.stopCount,
       xrows: this.xrowCount,
-      hash: this.hash,
     };
   }
 
@@ -595,9 +553,8 @@ export class EventLog {
       this.store.stopRun[m.slots - 1] = m.lastRun;
     }
     this.stopCount = m.stops;
-    this.rowCount = m.rows;
+    // (lowBar / highBar keep the bars of dropped events: the checksum covers a little more)
     this.xrowCount = m.xrows;
-    this.hash = m.hash;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
     this.tupleSlots.length = m.tuples * TUPLE;
@@ -616,6 +573,8 @@ export class EventLog {
    */
   seal(): void {
     this.sealed = true;
+    if (this.cols !== null && this.highBar >= this.lowBar)
+      this.checksum = columnsChecksum(this.cols, this.lowBar, this.highBar + 1);
     if (this.store !== NO_STORE) release(this.store);
   }
 
@@ -626,12 +585,10 @@ export class EventLog {
   detach(): void {
     const st = this.store;
     if (st === NO_STORE) return;
-    this.store =
-      this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.rowCount, this.stopCount, this.xrowCount);
+    this.store = this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.stopCount, this.xrowCount);
     if (this.store === NO_STORE) {
       // every record is built and the run is over: nothing reads the columns again
       this.slots = 0;
-      this.rowCount = 0;
       this.stopCount = 0;
       this.xrowCount = 0;
       this.cols = null;
@@ -672,7 +629,8 @@ export class EventLog {
     const stop = run < 0 ? n[k + 2] : st.stops[run + rep];
     const meta = st.meta[slot];
     const d = meta % 3;
-    const src = st.rowSrc[st.slotRow[slot] + rep];
+    const from = st.slotRow[slot];
+    const src = from >= 0 ? from + rep : from - rep;
     let barIndex: number, time: number, o: number, h: number, l: number, c: number;
     if (src >= 0) {
       const cols = this.cols as InputColumns;

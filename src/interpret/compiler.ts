@@ -18,6 +18,15 @@ import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
 
 export type Fn = () => any;
 
+/**
+ * The latest program's closures, kept until the next one replaces them (as the Runtime keeps the
+ * latest run's context and state). Optimised code that inlined a run's closures embeds them weakly:
+ * when every run's closures are gone, a full GC throws that code away and the next run starts over
+ * in V8's lower tiers (swing_state interpreted at 100k bars: 63 -> 44 ms CPU median with a gc()
+ * before each run). The memory is that one program's closure tree.
+ */
+const kept: { main: Fn | null } = { main: null };
+
 export interface CompileHooks {
   /** Wraps each top-level statement (the profiler's per-line timing). */
   wrapTop?: (fn: Fn, line: number) => Fn;
@@ -63,11 +72,14 @@ export class Compiler {
         const f = this.stmt(s, false);
         return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
       });
-      return seq(
+      const run = seq(
         fns,
         body.stmts.map((s) => s.line),
         () => 0,
       );
+      // (a request.security secondary run's closures live as long as the main run's)
+      if (!this.ctx.ext.securityCapture) kept.main = run;
+      return run;
     } catch (err) {
       this.release();
       throw err;
@@ -863,6 +875,18 @@ export class Compiler {
     return columnAtSlotReader(this.ctx, this.nums, this.ctx.columns[e.col] as Float64Array, e.col as ColumnName, off);
   }
 
+  /**
+   * `col[i]` at a numeric slot offset, as parts: the column, the offset's slot and the slot mirroring
+   * the column's value on the bar as the script sees it now (RunState.setBar keeps it in step with ctx).
+   */
+  private columnAtSlotParts(e: RExpr): { col: Float64Array; off: number; cur: number } | null {
+    if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
+    const off = this.slotOf(e.off);
+    const k = (BAR_FIELDS as readonly string[]).indexOf(e.col);
+    if (off === undefined || k < 0) return null;
+    return { col: this.ctx.columns[e.col] as Float64Array, off, cur: this.st.barBase + k };
+  }
+
   /** `v[i]` on a numeric variable's history ring with a numeric variable as the offset (a loop counter), as hist() reads it. */
   private ringAtSlot(e: RExpr) {
     if (e.k !== "hist" || e.n !== null || this.hoisted.has(e)) return null;
@@ -1155,12 +1179,27 @@ export class Compiler {
     const read = sa !== undefined ? this.columnAtSlot(b) : null;
     if (sa !== undefined && read !== null) {
       // `mx := math.max(mx, high[i])` in a loop: the variable and the column read in place, one closure
-      if (store >= 0)
+      const at = this.columnAtSlotParts(b);
+      if (store >= 0 && at !== null) {
+        // the column read written out here (as columnAtSlotReader reads it; the bar itself from its
+        // mirrored slot): one closure with no call inside, the loop's hottest statement in loops.pine
+        const ctx = this.ctx;
+        const { col, off, cur } = at;
+        const limit = COLUMN_HISTORY_LIMIT;
         return () => {
           const r = N[sa]!;
-          const v = read();
+          const k = N[off]!;
+          let v: number;
+          if (k !== k) v = NaN;
+          else {
+            if (k > limit) ctx.runtimeError(historyOffsetMessage(k, limit));
+            const bi = ctx.barIndex;
+            const i = bi - k;
+            v = i >= 0 && i < bi ? col[i]! : i === bi ? N[cur]! : NaN;
+          }
           N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
         };
+      }
       return () => {
         const r = N[sa]!;
         const v = read();

@@ -155,6 +155,39 @@ plot(s)`);
   });
 });
 
+describe("the fused math.max/min statement reads the bar as the script sees it", () => {
+  it("on realtime ticks, offset 0 is the tick's value, as the value form reads it", async () => {
+    const src = v6(`float mx = low
+float mn = high
+float mx2 = low
+float mn2 = high
+for i = 0 to 3
+    mx := math.max(mx, high[i])
+    mn := math.min(mn, low[i])
+    mx2 := math.max(mx2, high[i]) + 0
+    mn2 := math.min(mn2, low[i]) + 0
+// varip counters see every tick, not only the bar's last one
+varip int ticks = 0
+varip int off = 0
+if barstate.isrealtime
+    ticks += 1
+    if mx != mx2 or mn != mn2
+        off += 1
+plot(ticks, "ticks")
+plot(off, "off")
+`);
+    // the last bar's high and low are reached on later ticks and are the window's extremes
+    const data = bars(12);
+    const last = data.at(-1)!;
+    last.high = Math.max(...data.map((b) => b.high)) + 5;
+    last.low = Math.min(...data.map((b) => b.low)) - 5;
+    const r = await new Runtime().run(src, data, { mode: "interpret", realtimeLastBar: true, realtimeTicks: 4 });
+    expect(r.error).toBeUndefined();
+    expect(r.series.ticks!.at(-1)).toBe(4);
+    expect(r.series.off!.at(-1)).toBe(0);
+  });
+});
+
 describe("flat ifs agree with the compile backend", () => {
   it("comparisons of numbers with na operands, bool variables and other conditions", async () => {
     const ops = ["<", "<=", ">", ">=", "==", "!="];

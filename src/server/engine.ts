@@ -14,6 +14,7 @@ import {
   type PackedBars,
   type TrialReply,
 } from "../worker/protocol.js";
+import { newTrialBarsKey, ownTrialBars } from "./trial-bars.js";
 
 /** One evaluation: the Runtime's constructor arguments plus run(source, ohlcv, options). */
 export interface RunJob {
@@ -36,11 +37,13 @@ export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity, re
 
 /**
  * An optimize trial: a run over bars [slice[0], slice[1]) of the study's bars, which travel as
- * shared columns (protocol.ts shareBars: a thread reads the study's one copy, none is made per
- * trial), answered with only what the study scores (protocol.ts TrialReply).
+ * shared columns (protocol.ts shareBars: no copy per message; each thread copies them into its own
+ * memory once per study, trial-bars.ts), answered with only what the study scores (protocol.ts TrialReply).
  */
 export interface TrialJob extends Omit<RunJob, "data"> {
   bars: PackedBars;
+  /** Names `bars` (one study's set): the thread copies them into its own memory once per key (trial-bars.ts). */
+  barsKey: string;
   slice: readonly [number, number];
 }
 
@@ -138,8 +141,9 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
 /** Runs one optimize trial over its slice of the shared bars (views, no copy) and keeps only the scored part. */
 export async function evaluateTrial(job: TrialJob): Promise<TrialReply> {
   const t0 = performance.now();
-  const { bars, slice, ...rest } = job;
-  const result = await evaluateJob({ ...rest, data: toColumnar(sliceBars(bars, slice[0], slice[1])) });
+  const { bars, barsKey, slice, ...rest } = job;
+  const own = ownTrialBars(barsKey, bars);
+  const result = await evaluateJob({ ...rest, data: toColumnar(sliceBars(own, slice[0], slice[1])) });
   return trialReply(result, performance.now() - t0).reply;
 }
 
@@ -190,8 +194,9 @@ export function studyTrialRunner(
   if (isBarDataError(cols)) return byRows;
   const trial = engine.trial.bind(engine);
   const shared = shareBars(cols);
+  const barsKey = newTrialBarsKey();
   return async (inputs, bars, range): Promise<TrialOutcome> =>
     range
-      ? trialOutcome(await trial({ ...withInputs(inputs), bars: shared, slice: range }, control))
+      ? trialOutcome(await trial({ ...withInputs(inputs), bars: shared, barsKey, slice: range }, control))
       : byRows(inputs, bars);
 }

@@ -31,10 +31,10 @@ function untimed(r: OptimizeResult): unknown {
   return { ...r, ms: 0, trials: r.trials.map((t) => ({ ...t, ms: 0 })) };
 }
 
-async function study(engine: Engine, validation: unknown): Promise<OptimizeResult> {
+async function study(engine: Engine, validation: unknown, seed = 1): Promise<OptimizeResult> {
   const req: OptimizeRequest = {
     script: STRATEGY,
-    data: randomWalkBars(1500),
+    data: randomWalkBars(1500, { seed }),
     space: SPACE,
     n_trials: 12,
     sampler: "random",
@@ -70,6 +70,9 @@ describe("trials through engine.trial", () => {
       expect(a.trials.filter((t) => t.error)).toEqual([]);
       expect(a.best_params).not.toBeNull();
       expect(untimed(a)).toEqual(untimed(b));
+      // again on the same engine (its held bars) and over other bars: still the whole-run studies
+      expect(untimed(await study(withTrial, v))).toEqual(untimed(b));
+      expect(untimed(await study(withTrial, v, 3))).toEqual(untimed(await study(rowsOnly, v, 3)));
     }
   }, 120_000);
 
@@ -82,12 +85,16 @@ describe("trials through engine.trial", () => {
     const pool = createNodeEngine(2);
     try {
       expect(pool.kind).toBe("threads");
+      const rowsOnly = createInProcessEngine((job) => evaluateJob(job));
       const a = await study(pool, VALIDATIONS[1]);
-      const b = await study(
-        createInProcessEngine((job) => evaluateJob(job)),
-        VALIDATIONS[1],
-      );
+      const b = await study(rowsOnly, VALIDATIONS[1]);
       expect(untimed(a)).toEqual(untimed(b));
+      // the threads keep each study's bars (trial-bars.ts): later studies on the kept pool, over other
+      // bars and then the first ones again, still give exactly the whole-run studies
+      const other = await study(pool, VALIDATIONS[0], 2);
+      expect(untimed(other)).toEqual(untimed(await study(rowsOnly, VALIDATIONS[0], 2)));
+      expect(untimed(other)).not.toEqual(untimed(await study(rowsOnly, VALIDATIONS[0], 1)));
+      expect(untimed(await study(pool, VALIDATIONS[1]))).toEqual(untimed(b));
     } finally {
       await pool.close?.();
     }

@@ -1,0 +1,71 @@
+// The bar sets optimize trials read, held by the thread that runs them (or the process, in-process).
+// A study's bars travel to the worker threads as shared columns (SharedArrayBuffer: no copy per
+// message), but the Runtime copies shared columns before a run (core/bar-scan.ts ownFloat64: another
+// thread could write them mid-run), which cost every trial a copy of the whole set and the garbage it
+// leaves. A study never writes its shared columns, so a thread copies them into its own memory once
+// per set (by the key the study gave them) and every later trial and fold reads views of that copy.
+// Bounded: at most MAX_SETS sets and MAX_BYTES (a set larger than that is kept alone), least recently
+// used dropped first, and everything dropped once no trial has come for IDLE_MS (a server's idle
+// threads do not keep a finished study's bars).
+
+import { cloneBars, type PackedBars } from "../worker/protocol.js";
+
+export const MAX_SETS = 16;
+export const MAX_BYTES = 32 * 1024 * 1024;
+export const IDLE_MS = 30_000;
+
+const held = new Map<string, PackedBars>();
+let heldBytes = 0;
+let idle: ReturnType<typeof setTimeout> | null = null;
+
+const bytesOf = (p: PackedBars): number => p.time.length * 6 * 8;
+
+function drop(key: string): void {
+  const p = held.get(key);
+  if (!p) return;
+  held.delete(key);
+  heldBytes -= bytesOf(p);
+}
+
+/** Forgets every held set (tests; the idle timer). */
+export function dropTrialBars(): void {
+  for (const key of [...held.keys()]) drop(key);
+}
+
+/** How many sets are held now (tests). */
+export function heldTrialBars(): number {
+  return held.size;
+}
+
+/**
+ * The set named `key` in this thread's own memory: copied from `shared` on first use, the same
+ * columns for every later trial with that key.
+ */
+export function ownTrialBars(key: string, shared: PackedBars): PackedBars {
+  if (idle !== null) clearTimeout(idle);
+  idle = setTimeout(dropTrialBars, IDLE_MS);
+  (idle as { unref?: () => void }).unref?.();
+  let own = held.get(key);
+  if (own) {
+    // most recently used last
+    held.delete(key);
+    held.set(key, own);
+    return own;
+  }
+  own = cloneBars(shared);
+  held.set(key, own);
+  heldBytes += bytesOf(own);
+  for (const k of held.keys()) {
+    if (held.size <= 1 || (held.size <= MAX_SETS && heldBytes <= MAX_BYTES)) break;
+    drop(k);
+  }
+  return own;
+}
+
+let sequence = 0;
+
+/** A key no other bar set of this process has (the threads' held sets are per process). */
+export function newTrialBarsKey(): string {
+  sequence++;
+  return `${Date.now().toString(36)}.${sequence}.${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,68 @@
+// The bar sets a thread holds for optimize trials (src/server/trial-bars.ts): one copy per key in the
+// thread's own (not shared) memory, the same columns for every later trial with that key, bounded in
+// count and bytes, least recently used dropped first.
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  dropTrialBars,
+  heldTrialBars,
+  MAX_BYTES,
+  MAX_SETS,
+  newTrialBarsKey,
+  ownTrialBars,
+} from "../../src/server/trial-bars.js";
+import { packBars, shareBars } from "../../src/worker/protocol.js";
+import { randomWalkBars } from "../../src/runtime/synthetic.js";
+
+afterEach(() => dropTrialBars());
+
+const shared = (n: number, seed = 1) => shareBars(packBars(randomWalkBars(n, { seed })));
+
+describe("trial bars held per thread", () => {
+  it("copies a shared set once into ordinary memory and serves that copy for the key", () => {
+    const s = shared(300);
+    expect(s.close.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const key = newTrialBarsKey();
+    const own = ownTrialBars(key, s);
+    expect(own.close.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    expect(Array.from(own.close)).toEqual(Array.from(s.close));
+    expect(Array.from(own.volume)).toEqual(Array.from(s.volume));
+    expect(ownTrialBars(key, s)).toBe(own);
+    // another key is another set, even over the same columns
+    const again = ownTrialBars(newTrialBarsKey(), s);
+    expect(again).not.toBe(own);
+    expect(heldTrialBars()).toBe(2);
+  });
+
+  it("keys are unique", () => {
+    const keys = new Set(Array.from({ length: 1000 }, newTrialBarsKey));
+    expect(keys.size).toBe(1000);
+  });
+
+  it("holds at most MAX_SETS sets, dropping the least recently used", () => {
+    const keys = Array.from({ length: MAX_SETS + 3 }, newTrialBarsKey);
+    const sets = keys.map((_, i) => shared(50, i + 1));
+    const first = ownTrialBars(keys[0]!, sets[0]!);
+    for (let i = 1; i < keys.length; i++) {
+      ownTrialBars(keys[i]!, sets[i]!);
+      if (i < MAX_SETS) expect(ownTrialBars(keys[0]!, sets[0]!)).toBe(first); // keep the first one in use
+    }
+    expect(heldTrialBars()).toBe(MAX_SETS);
+    expect(ownTrialBars(keys[0]!, sets[0]!)).toBe(first);
+    // the second key was the least recently used: it is copied afresh
+    const second = ownTrialBars(keys[1]!, sets[1]!);
+    expect(Array.from(second.close)).toEqual(Array.from(sets[1]!.close));
+    expect(heldTrialBars()).toBe(MAX_SETS);
+  });
+
+  it("holds at most MAX_BYTES, but always the set in use", () => {
+    const big = Math.ceil(MAX_BYTES / 48 / 2) + 10; // two of these pass the cap
+    const a = newTrialBarsKey();
+    const b = newTrialBarsKey();
+    ownTrialBars(a, shared(big, 1));
+    ownTrialBars(b, shared(big, 2));
+    expect(heldTrialBars()).toBe(1);
+    const huge = newTrialBarsKey();
+    ownTrialBars(huge, shared(2 * big, 3));
+    expect(heldTrialBars()).toBe(1);
+  });
+});

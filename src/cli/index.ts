@@ -198,6 +198,11 @@ Examples:
       "--remote <URL>",
       "run the study on an edge worker (POST /studies), fanned out over its invocations; API key from RESIN_API_KEY",
     )
+    .option(
+      "--workers <N>",
+      "worker threads for the trials (default: one, and the cores (at most 8) once the study is long enough to pay for their start-up)",
+      intArg("--workers", 1),
+    )
     .option("--concurrency <N>", "with --remote: batches in flight (default 8, at most 32)", intArg("--concurrency", 1))
     .option(
       "--batch-size <N>",

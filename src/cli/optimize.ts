@@ -6,7 +6,9 @@
 
 import { UsageError, readText } from "./args.js";
 import type { OptimizeOptions as Args } from "./options.js";
+import { availableParallelism } from "node:os";
 import { renderTable } from "./table.js";
+import { ThreadGate } from "./optimize-threads.js";
 import { RemoteStudyError } from "./optimize-remote.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
@@ -20,7 +22,10 @@ import {
   toBarArray,
   type OptimizeRequest,
   type OptimizeResult,
+  type PreparedStudy,
+  type StudyOptions,
   type TrialRecord,
+  type TrialRunner,
   setLabel,
   winnerFullResults,
 } from "../optimize/index.js";
@@ -179,8 +184,49 @@ async function remote(a: Args, req: OptimizeRequest, engine: Engine): Promise<nu
   return report(a, { ...res, ...full, warning: warnings.length ? warnings.join("; ") : null });
 }
 
+/**
+ * The engine of one `resin optimize`: `workers` threads, or the cores (at most 8) of which one starts
+ * now (it loads the engine while the script and data are read) and the others only when the study is
+ * long enough to pay for their start-up (optimize-threads.ts).
+ */
+export function studyEngine(workers?: number): Engine & { close?(): Promise<void> } {
+  return createNodeEngine(workers ?? Math.min(availableParallelism(), 8), { minThreads: workers ?? 1 });
+}
+
+/**
+ * A checked study on the CLI's engine: one trial runner per data set (each packs its own bars once),
+ * trials let onto threads by a ThreadGate (all `workers` at once when given), and the winner re-run in
+ * full over each data set's whole bars (best_result, best_results).
+ */
+export function localStudy(
+  engine: Engine,
+  study: PreparedStudy,
+  source: string,
+  options: { workers?: number; onProgress?: StudyOptions["onProgress"] } = {},
+): Promise<OptimizeResult> {
+  const folds = study.sets.reduce((n, x) => n + x.plan.folds, 0);
+  const gate = new ThreadGate(engine.concurrency, study.nTrials * folds, options.workers !== undefined);
+  const fullRun = studyFullRunner(engine, { script: source, symbol: "CHART", options: { mode: "auto" } });
+  return runStudy(
+    study,
+    study.sets.map((set): TrialRunner => {
+      const trial = studyTrialRunner(
+        engine,
+        { ...study, bars: set.bars },
+        { script: source, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto" } },
+      );
+      return (inputs, bars, range) => gate.run(() => trial(inputs, bars, range));
+    }),
+    {
+      concurrency: engine.concurrency,
+      fullRun: (inputs, bars, set) => gate.run(() => fullRun(inputs, bars, set)),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    },
+  );
+}
+
 export async function execute(script: string, a: Args): Promise<number> {
-  const engine = createNodeEngine();
+  const engine = studyEngine(a.workers);
   try {
     const source = readText(script, "script");
     const sets = loadBars(a);
@@ -221,29 +267,16 @@ export async function execute(script: string, a: Args): Promise<number> {
     const study = prepareStudy(req);
     const bar = a.json ? null : await progressOnTerminal(study.nTrials);
     let best = "-";
-    const res = await runStudy(
-      study,
-      // one runner per data set (each packs its own bars once)
-      study.sets.map((set) =>
-        studyTrialRunner(
-          engine,
-          { ...study, bars: set.bars },
-          { script: source, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto" } },
-        ),
-      ),
-      {
-        concurrency: engine.concurrency,
-        // the winner again, in full, over each data set's whole bars: best_result (and best_results)
-        fullRun: studyFullRunner(engine, { script: source, symbol: "CHART", options: { mode: "auto" } }),
-        onProgress: (p) => {
-          if (p.best_index !== null) {
-            const t = p.best_index === p.trial.index ? p.trial : undefined;
-            if (t) best = fmt(t.oos_score ?? t.is_score);
-          }
-          bar?.advance(`${p.completed}/${p.total} trials, best ${best}`);
-        },
+    const res = await localStudy(engine, study, source, {
+      ...(a.workers !== undefined ? { workers: a.workers } : {}),
+      onProgress: (p) => {
+        if (p.best_index !== null) {
+          const t = p.best_index === p.trial.index ? p.trial : undefined;
+          if (t) best = fmt(t.oos_score ?? t.is_score);
+        }
+        bar?.advance(`${p.completed}/${p.total} trials, best ${best}`);
       },
-    );
+    });
     bar?.stop(`${res.trials.length} trials, best ${best}`);
     return report(a, res);
   } catch (e) {

@@ -46,6 +46,8 @@ export interface OptimizeOptions {
   remote?: string;
   concurrency?: number;
   batchSize?: number;
+  /** Worker threads for the trials, all from the start (default: optimize-threads.ts decides). */
+  workers?: number;
 }
 
 export interface CheckOptions {

@@ -100,6 +100,23 @@ describe("resin optimize", () => {
     expect(await command([STRATEGY, "--parallelism", "0"])).toBe(2);
   });
 
+  it("--workers fixes the threads; the result is the default's", async () => {
+    const args = [STRATEGY, "--trials", "6", "--seed", "5", "--bars", "200", "--min-trades", "1", "--json"];
+    const study = async (extra: string[]) => {
+      out.length = 0;
+      expect(await command([...args, ...extra])).toBe(0);
+      const r = JSON.parse(out.join(""));
+      return {
+        ...r,
+        ms: 0,
+        trials: r.trials.map((t: object) => ({ ...t, ms: 0 })),
+        best_result: { ...r.best_result, run_id: 0, profile: 0 },
+      };
+    };
+    expect(await study(["--workers", "2"])).toEqual(await study([]));
+    expect(await command([STRATEGY, "--workers", "0"])).toBe(2);
+  });
+
   it("an unreadable file exits 2, an indicator exits 1", async () => {
     expect(await command([join(dir, "missing.pine"), "--space", '[{"name":"a","kind":"bool"}]'])).toBe(2);
     expect(await command([INDICATOR, "--space", '[{"name":"a","kind":"bool"}]'])).toBe(1);

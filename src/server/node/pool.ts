@@ -35,6 +35,11 @@ import type { TrialReply } from "../../worker/protocol.js";
 
 export interface PoolOptions {
   size: number;
+  /**
+   * Threads started with the pool (default: all `size`); the others start when jobs wait for one
+   * (`resin optimize` starts one and lets more jobs in only when the study is long enough).
+   */
+  minThreads?: number;
   /** V8 heap cap of each thread, MB (a run past it ends its thread, not the process). */
   maxHeapMb?: number;
 }
@@ -54,9 +59,10 @@ export class WorkerPool implements Engine {
     this.maxHeapMb = options.maxHeapMb ?? null;
     this.pool = new Tinypool({
       filename: fileURLToPath(entry),
-      // A fixed-size pool: a terminated thread is replaced at once, so queued jobs never wait for
-      // a thread that nobody starts.
-      minThreads: this.concurrency,
+      // A fixed-size pool unless told otherwise: a terminated thread is replaced at once, so queued
+      // jobs never wait for a thread that nobody starts (tinypool also starts one for a waiting job
+      // while under maxThreads).
+      minThreads: Math.max(1, Math.min(this.concurrency, options.minThreads ?? this.concurrency)),
       maxThreads: this.concurrency,
       ...(options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } } : {}),
     });

@@ -3,6 +3,9 @@
 // is the scored trades only). Loaded from the built dist/ (dist/server/node/run-worker.js).
 
 import { evaluateJob, evaluateTrial, type RunJob, type TrialJob } from "../engine.js";
+// the engine loads when the thread starts, not with its first job (engine.ts imports it lazily for
+// hosts that may never run one): a pool started ahead of a study loads it while the caller prepares
+import "../../runtime/index.js";
 
 export default function run(job: RunJob): Promise<unknown> {
   return evaluateJob(job);

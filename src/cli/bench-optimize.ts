@@ -5,19 +5,25 @@
 //   studies as `resin serve` keeps it;
 // - HTTP x2: POST /optimize over real HTTP on 127.0.0.1 to a server in this process (JSON both ways,
 //   the winner's full run for best_result included);
-// - CLI x1 / x2, cold: a fresh pool per study, as `resin optimize` makes one per process (the threads'
-//   start-up, module loading and JIT warm-up included).
-// Hosts are interleaved round by round; each figure is the median of the timed rounds (min-max). A
-// trial's cost is the process's CPU time per trial (worker threads included: process.cpuUsage counts
-// every thread) over the CPU time of a plain run, which other processes on the machine do not skew;
-// trials/s is wall time and does. The browser pool needs a browser: scripts/bench-browser-optimize.mjs.
+// - CLI, cold: `resin optimize`'s own engine and study (optimize.ts) made afresh for every study, as
+//   one process makes it (the threads' start-up, module loading and JIT warm-up included), with
+//   --workers 1, --workers 2 and the default (one thread, more once the study is long enough).
+// Each host runs in its own child process (another host's idle threads and their collections would
+// count against it otherwise): a warm-up round, then rounds of a study and the same trials' inputs as
+// plain runs right after it; each figure is the median of the rounds (min-max). A trial's cost is the
+// process's CPU time per trial (worker threads included: process.cpuUsage counts every thread) over
+// the CPU time of a plain run, which other processes on the machine do not skew; trials/s is wall
+// time and does. The browser pool needs a browser: scripts/bench-browser-optimize.mjs.
 
-import { readFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { prepareStudy, runStudy, toBarArray, type OptimizeRequest } from "../optimize/index.js";
 import { Runtime } from "../runtime/index.js";
 import { createInProcessEngine, type Engine, studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
 import { createNodeEngine } from "../server/node/pool.js";
+import { localStudy, studyEngine } from "./optimize.js";
 import type { Bar, ColumnarBars } from "../core/result.js";
 
 /** A median with its spread. */
@@ -97,14 +103,20 @@ function warmHost(name: string, engine: Engine & { close?(): Promise<void> }, so
   return { name, study: engineStudy(engine, source, rows, n), close: async () => engine.close?.() } satisfies Host;
 }
 
-/** A fresh pool for every study, closed after it: what one `resin optimize` process pays. */
-function coldHost(name: string, threads: number, source: string, rows: Bar[], n: number): Host {
+/**
+ * `resin optimize` as one process runs it: a fresh engine for every study, closed after it
+ * (optimize.ts studyEngine and localStudy: `workers` threads from the start, or undefined for the
+ * default that starts one and lets the others in once the study is long enough).
+ */
+function cliHost(name: string, workers: number | undefined, source: string, rows: Bar[], n: number): Host {
   return {
     name,
     study: async (seed) => {
-      const engine = createNodeEngine(threads);
+      const engine = studyEngine(workers);
       try {
-        return await engineStudy(engine, source, rows, n)(seed);
+        const study = prepareStudy(studyRequest(source, rows, n, seed));
+        const res = await localStudy(engine, study, source, workers !== undefined ? { workers } : {});
+        return res.trials.map((t) => t.params);
       } finally {
         await engine.close?.();
       }
@@ -140,79 +152,148 @@ async function httpHost(name: string, threads: number, source: string, rows: Bar
   };
 }
 
-export async function benchOptimize(
-  benchDir: string,
+/** The hosts by name, as a child process builds one (runHost). */
+export const HOSTS = [
+  "in-process",
+  "threads x1 warm",
+  "threads x2 warm",
+  "HTTP /optimize x2",
+  "CLI --workers 1",
+  "CLI --workers 2",
+  "CLI default",
+] as const;
+export type HostName = (typeof HOSTS)[number];
+
+async function makeHost(name: HostName, source: string, rows: Bar[], n: number): Promise<Host> {
+  switch (name) {
+    case "in-process":
+      return warmHost(name, createInProcessEngine(), source, rows, n);
+    case "threads x1 warm":
+      return warmHost(name, createNodeEngine(1), source, rows, n);
+    case "threads x2 warm":
+      return warmHost(name, createNodeEngine(2), source, rows, n);
+    case "HTTP /optimize x2":
+      return httpHost(name, 2, source, rows, n);
+    case "CLI --workers 1":
+      return cliHost(name, 1, source, rows, n);
+    case "CLI --workers 2":
+      return cliHost(name, 2, source, rows, n);
+    case "CLI default":
+      return cliHost(name, undefined, source, rows, n);
+  }
+}
+
+/** One host's rounds, in the process that calls it. */
+export interface HostRounds {
+  trials: number;
+  /** Per timed round: a trial's CPU over a plain run's, the study's wall ms, a plain run's CPU ms. */
+  cost: number[];
+  wall: number[];
+  plain: number[];
+}
+
+/**
+ * One host's studies in this process: a warm-up round, then `rounds` rounds of a study and the same
+ * trials' inputs as plain runs right after it (what one trial would cost without a study around it).
+ */
+export async function runHost(
+  name: HostName,
+  source: string,
   data: ColumnarBars,
-  log: (line: string) => void,
-  nTrials = 32,
-  rounds = 5,
-): Promise<OptimizeRow[]> {
-  const source = readFileSync(join(benchDir, "ema_atr_stop.pine"), "utf8");
+  nTrials: number,
+  rounds: number,
+): Promise<HostRounds> {
   const rows = toBarArray(data);
-  const bars = rows.length;
-  // the plain runs: the same script, bar columns, broker settings and each trial's inputs, in this process
+  // the plain runs: the same script, bar columns, broker settings and each trial's inputs
   const rt = new Runtime("CHART", { broker: TRIAL_BROKER });
   const plainRuns = async (params: Params): Promise<number> => {
     const c0 = cpuMs();
     for (const inputs of params) await rt.run(source, data, { mode: "auto", inputs });
     return (cpuMs() - c0) / params.length;
   };
-  const hosts: Host[] = [
-    warmHost("in-process", createInProcessEngine(), source, rows, nTrials),
-    warmHost("threads x1 warm", createNodeEngine(1), source, rows, nTrials),
-    warmHost("threads x2 warm", createNodeEngine(2), source, rows, nTrials),
-    await httpHost("HTTP /optimize x2", 2, source, rows, nTrials),
-    coldHost("CLI x1 cold pool", 1, source, rows, nTrials),
-    coldHost("CLI x2 cold pool", 2, source, rows, nTrials),
-  ];
-  const plain: number[] = [];
-  const cost = hosts.map(() => [] as number[]);
-  const wall = hosts.map(() => [] as number[]);
-  const trials = hosts.map(() => 0);
+  const host = await makeHost(name, source, rows, nTrials);
+  const out: HostRounds = { trials: 0, cost: [], wall: [], plain: [] };
   try {
-    // round 0 warms every host (threads start, kernels load, code is compiled and optimised)
+    // round 0 warms the host (threads start, kernels load, code is compiled and optimised)
     for (let r = 0; r <= rounds; r++) {
-      const costs: number[] = [];
-      let params: Params = [];
-      for (let h = 0; h < hosts.length; h++) {
-        const t0 = performance.now();
-        const c0 = cpuMs();
-        params = await hosts[h]!.study(r + 1);
-        costs.push(cpuMs() - c0);
-        wall[h]!.push(performance.now() - t0);
-        trials[h] = params.length;
-      }
-      // the same trials as plain runs: what one trial would cost without a study around it
+      const t0 = performance.now();
+      const c0 = cpuMs();
+      const params = await host.study(r + 1);
+      const cpu = cpuMs() - c0;
+      const wall = performance.now() - t0;
       const plainMs = await plainRuns(params);
-      if (r === 0) {
-        for (const w of wall) w.pop();
-        continue;
-      }
-      plain.push(plainMs);
-      for (let h = 0; h < hosts.length; h++) cost[h]!.push(costs[h]! / trials[h]! / plainMs);
+      if (r === 0) continue;
+      out.trials = params.length;
+      out.cost.push(cpu / params.length / plainMs);
+      out.wall.push(wall);
+      out.plain.push(plainMs);
     }
   } finally {
-    for (const h of hosts) await h.close();
+    await host.close();
   }
-  const p = spread(plain);
-  log(
-    `  optimize     plain run of ema_atr_stop (the trials' inputs), ${bars} bars: ${p.median.toFixed(1)} ms CPU (${p.min.toFixed(1)}-${p.max.toFixed(1)}), ${rounds} rounds`,
-  );
-  const out: OptimizeRow[] = hosts.map((h, i) => ({
-    host: h.name,
-    bars,
-    trials: trials[i]!,
-    rounds,
-    ms: spread(wall[i]!),
-    trialsPerSecond: spread(wall[i]!.map((ms) => (trials[i]! * 1000) / ms)),
-    trialCost: spread(cost[i]!),
-  }));
-  for (const row of out) {
+  return out;
+}
+
+/**
+ * Every host, each in its own child process (bench-optimize-host.ts) so that one host's idle threads
+ * and their garbage collections are not counted against another's; in this process when there is no
+ * built entry (sources under a test runner).
+ */
+export async function benchOptimize(
+  benchDir: string,
+  barCount: number,
+  /** bench.ts generateBars (passed in: this module is loaded by bench.ts, not the other way round) */
+  generateBars: (n: number) => ColumnarBars,
+  log: (line: string) => void,
+  nTrials = 32,
+  rounds = 5,
+): Promise<OptimizeRow[]> {
+  const entry = new URL("./bench-optimize-host.js", import.meta.url);
+  const built = import.meta.url.endsWith(".js") && existsSync(fileURLToPath(entry));
+  const out: OptimizeRow[] = [];
+  const plain: number[] = [];
+  for (const name of HOSTS) {
+    const r: HostRounds = built
+      ? await inChild(entry, [name, benchDir, String(barCount), String(nTrials), String(rounds)])
+      : await runHost(
+          name,
+          readFileSync(join(benchDir, "ema_atr_stop.pine"), "utf8"),
+          generateBars(barCount),
+          nTrials,
+          rounds,
+        );
+    plain.push(...r.plain);
+    const row: OptimizeRow = {
+      host: name,
+      bars: barCount,
+      trials: r.trials,
+      rounds,
+      ms: spread(r.wall),
+      trialsPerSecond: spread(r.wall.map((ms) => (r.trials * 1000) / ms)),
+      trialCost: spread(r.cost),
+    };
+    out.push(row);
     const t = row.trialsPerSecond;
     const c = row.trialCost;
     log(
-      `  optimize     ${row.host.padEnd(18)} ${row.trials} trials: ${t.median.toFixed(1)} trials/s (${t.min.toFixed(1)}-${t.max.toFixed(1)}), a trial ${c.median.toFixed(2)}x (${c.min.toFixed(2)}-${c.max.toFixed(2)}) a plain run's CPU`,
+      `  optimize     ${name.padEnd(17)} ${row.trials} trials: ${t.median.toFixed(1)} trials/s (${t.min.toFixed(1)}-${t.max.toFixed(1)}), a trial ${c.median.toFixed(2)}x (${c.min.toFixed(2)}-${c.max.toFixed(2)}) a plain run's CPU`,
     );
   }
+  const p = spread(plain);
+  log(
+    `  optimize     plain run of ema_atr_stop (the trials' inputs), ${barCount} bars: ${p.median.toFixed(1)} ms CPU (${p.min.toFixed(1)}-${p.max.toFixed(1)})`,
+  );
   return out;
+}
+
+function inChild(entry: URL, args: string[]): Promise<HostRounds> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(entry), args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    let got: HostRounds | null = null;
+    child.on("message", (m) => void (got = m as HostRounds));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      got ? resolve(got) : reject(new Error(`optimize bench host ${args[0]} exited with ${code}`)),
+    );
+  });
 }

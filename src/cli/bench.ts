@@ -25,6 +25,7 @@ interface BenchOptions {
   /** The optimize rows (bench-optimize.ts): a study on each Node host, over optimizeBars bars. */
   optimize: boolean;
   optimizeBars: number;
+  optimizeTrials: number;
 }
 
 interface Row {
@@ -325,6 +326,7 @@ function parseArgs(argv: string[]): BenchOptions | string {
     scripts: null,
     optimize: true,
     optimizeBars: 20_000,
+    optimizeTrials: 32,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -341,24 +343,27 @@ function parseArgs(argv: string[]): BenchOptions | string {
     else if (a === "--json") opts.json = true;
     else if (a === "--no-optimize") opts.optimize = false;
     else if (a === "--optimize-bars") opts.optimizeBars = Number(next());
+    else if (a === "--optimize-trials") opts.optimizeTrials = Number(next());
     else if (a === "--help" || a === "-h") return "help";
     else return `unknown option '${a}'`;
   }
   if (opts.sizes.some((n) => !Number.isInteger(n) || n <= 0))
     return "--sizes takes positive integers, e.g. 10000,100000";
   if (!Number.isInteger(opts.optimizeBars) || opts.optimizeBars < 100) return "--optimize-bars takes an integer >= 100";
+  if (!Number.isInteger(opts.optimizeTrials) || opts.optimizeTrials < 1 || opts.optimizeTrials > 200)
+    return "--optimize-trials takes an integer from 1 to 200";
   return opts;
 }
 
 const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
                    [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
-                   [--no-optimize] [--optimize-bars N]
+                   [--no-optimize] [--optimize-bars N] [--optimize-trials N]
 
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
 floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
 prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
 for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time
-studies of ema_atr_stop (32 trials, default 20,000 bars) on each Node host (in-process, warm worker
+studies of ema_atr_stop (default 32 trials over 20,000 bars) on each Node host (in-process, warm worker
 threads, HTTP /optimize, a cold pool as resin optimize has), 5 interleaved rounds: trials a second
 and a trial's CPU time as a multiple of a plain run's.`;
 
@@ -387,7 +392,7 @@ export async function command(argv: string[]): Promise<number> {
   if (opts.optimize) {
     try {
       const { benchOptimize } = await import("./bench-optimize.js");
-      extras.optimize = await benchOptimize(BENCH_DIR, generateBars(opts.optimizeBars), log);
+      extras.optimize = await benchOptimize(BENCH_DIR, opts.optimizeBars, generateBars, log, opts.optimizeTrials);
     } catch (err) {
       log(`  optimize benchmark unavailable: ${String(err)}`);
     }

@@ -900,6 +900,31 @@ class Gen {
       if (array !== null) return array;
       return `K${d}(ctx${e.args.map((a) => `, ${a ? this.expr(a) : "undefined"}`).join("")})`;
     }
+    if (
+      e.def.direct &&
+      !e.def.stateful &&
+      e.order !== undefined &&
+      e.name.startsWith("strategy.") &&
+      e.args.every((a, i) => a === undefined || e.order!.includes(i))
+    ) {
+      // strategy.* with named arguments out of parameter order (`stop = s, limit = l`, placed on
+      // every bar): the given ones evaluated into temps in the written order, as the argument
+      // array is filled, then passed positionally (no argument array to fill and decode)
+      const d = this.ref(`direct:${e.def.name}`, { k: "direct", def: e.def });
+      const slots = e.args.map(() => "undefined");
+      const pre: string[] = [];
+      for (const i of e.order) {
+        const a = e.args[i];
+        if (a === undefined) continue;
+        if (a.k === "const") slots[i] = this.expr(a);
+        else {
+          const t = this.temp();
+          pre.push(`${t} = ${this.expr(a)}`);
+          slots[i] = t;
+        }
+      }
+      return `(${pre.join(", ")}${pre.length ? ", " : ""}K${d}(ctx${slots.map((x) => `, ${x}`).join("")}))`;
+    }
     const general = this.generalCall(e);
     if (isInputCall(e.name) && e.args.every((a) => a === undefined || constantArg(a))) {
       // an input's value is fixed by its first call (the impl keeps it in site.state and returns it

@@ -141,9 +141,36 @@ describe("order builtins called positionally", () => {
       '(ctx, "XL", "L", undefined, undefined, undefined, (b_close + (2)), undefined, (b_close - (1)))',
     );
   });
-  it("named arguments written out of parameter order keep the argument array (evaluated as written)", () => {
-    const text = generatedSource(program(strat('strategy.exit("XL", stop = close - 1, from_entry = "L")')));
-    expect(text).toMatch(/K\d+\[7\] = \(b_close - \(1\)\), K\d+\[1\] = "L"/);
+  it("named arguments written out of parameter order are evaluated as written into temps, then passed positionally", () => {
+    const text = generatedSource(
+      program(strat('strategy.exit("XL", stop = close - 1, from_entry = "L", limit = close + 2)')),
+    );
+    expect(text).toMatch(
+      /\((\$\d+) = \(b_close - \(1\)\), (\$\d+) = \(b_close \+ \(2\)\), K\d+\(ctx, "XL", "L", undefined, undefined, undefined, \2, undefined, \1\)\)/,
+    );
+  });
+  it("out-of-order named arguments with side effects run in the written order, as in interpret", async () => {
+    const p = await same(
+      strat(
+        [
+          "var log = array.new_float()",
+          "f(x) =>",
+          "    array.push(log, x)",
+          "    x",
+          "if bar_index % 7 == 0",
+          '    strategy.entry("L", strategy.long)',
+          'strategy.exit("XL", comment = "x", limit = f(high + 1), from_entry = "L", stop = f(low - 1))',
+          "n = array.size(log)",
+          // the last value pushed is the stop's (written last), the one before the limit's
+          "plot(n >= 2 ? array.get(log, n - 1) - low : na)",
+          "plot(n >= 2 ? array.get(log, n - 2) - high : na)",
+        ].join("\n"),
+      ),
+    );
+    const cols = Object.values(p.interpret.series) as (number | null)[][];
+    expect(cols[0][50]).toBeCloseTo(-1, 9);
+    expect(cols[1][50]).toBeCloseTo(1, 9);
+    expect(p.interpret.events.filter((e) => e.kind === "exit").length).toBeGreaterThan(200);
   });
   it("entries, exits and closes agree with interpret, brackets re-placed on every bar", async () => {
     await same(

@@ -28,6 +28,14 @@ export class EquityTracker {
   maxRunupPercent = 0;
   /** The equity array takeEquity handed out: a later bar writes to a copy, never into a result. */
   private handedOut: number[] | null = null;
+  /**
+   * The booked equity of the last bar when it was flat (NaN otherwise): a flat bar at the same
+   * equity moves no peak, trough or excursion (all three valuations are that equity), so only its
+   * equity is recorded. A number field, so broker snapshots take and restore it with the rest.
+   */
+  private flatBase = NaN;
+  /** Off: every bar takes the full valuation (tests check the flat-bar shortcut against it). */
+  fastPath = true;
 
   constructor(initial: number, capacity = 1024) {
     this.peakEquity = initial;
@@ -69,6 +77,13 @@ export class EquityTracker {
     const open = ledger.open;
     const base = broker.settings.initialCapital + ledger.netProfit;
     const close = ctx.close;
+    if (open.length === 0) {
+      if (base === this.flatBase && this.fastPath) {
+        this.push(base + 0, ctx.time);
+        return;
+      }
+      this.flatBase = base;
+    } else this.flatBase = NaN;
     let booked = base;
     let eqClose = base + 0;
     let worst = eqClose;

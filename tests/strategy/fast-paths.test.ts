@@ -1,5 +1,5 @@
 // The broker's fast paths (src/strategy/README.md, "Hot path"): a bar whose range reaches no pending
-// level skips the path walk, an exit re-placed with the same levels keeps its cached levels, and a
+// level skips the path walk, a flat bar at an unchanged equity skips the drawdown / run-up valuation, an exit re-placed with the same levels keeps its cached levels, and a
 // run that records no events (record_events: false, optimize trials and lean runs) books the same
 // trades. Each is checked against the slow path on the same bars and orders.
 
@@ -45,6 +45,7 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
   const ctx = makeCtx(columnsOf(rows), { type: "stock" });
   const broker = createBroker({ pyramiding: 2, ...settings }, ctx);
   broker.walker.fastPath = fast;
+  broker.tracker.fastPath = fast;
   ctx.broker = broker;
   let s = (seed * 7919) >>> 0;
   const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
@@ -83,9 +84,12 @@ function outcome(b: Broker) {
 }
 
 describe("broker fast paths", () => {
-  it("a bar whose range reaches no pending level books exactly what the full walk books", () => {
+  it("a bar whose range reaches no pending level books exactly what the full walk books; so does a flat bar at an unchanged equity", () => {
     let trades = 0;
     let marginCalls = 0;
+    // bars with the equity of the bar before (flat ones, the tracker's shortcut; an open position's
+    // equity moves with the close)
+    let unchanged = 0;
     for (let seed = 1; seed <= 24; seed++) {
       for (const settings of [
         {},
@@ -106,10 +110,12 @@ describe("broker fast paths", () => {
         expect(fast).toEqual(full);
         trades += fast.trades.length;
         marginCalls += fast.stats.margin_calls as number;
+        for (let i = 1; i < fast.equity.length; i++) if (fast.equity[i] === fast.equity[i - 1]) unchanged++;
       }
     }
     expect(trades).toBeGreaterThan(1000);
     expect(marginCalls).toBeGreaterThan(0);
+    expect(unchanged).toBeGreaterThan(1000);
   });
 
   it("an exit re-placed with the same levels keeps its cached levels; a changed level marks only itself stale", () => {

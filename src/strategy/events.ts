@@ -237,6 +237,14 @@ function columnsChecksum(cols: InputColumns, from: number, to: number): number {
   return a ^ Math.imul(b, 31) ^ Math.imul(a2, 17) ^ Math.imul(b2, 13);
 }
 
+/**
+ * Object.is for an input column's value and the host's, but NaN never equal (normalizeBars lets no
+ * NaN into the columns; a host bar that is NaN is written out, which is always right).
+ */
+function eq(col: number, v: number): boolean {
+  return col === v && (col !== 0 || 1 / col === 1 / v);
+}
+
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
@@ -434,26 +442,32 @@ export class EventLog {
    */
   private barOf(ctx: BrokerHost, st: EventStore): number {
     const b = ctx.barIndex;
-    const t = ctx.time;
-    const o = ctx.open;
-    const h = ctx.high;
-    const l = ctx.low;
-    const c = ctx.close;
     const cols = this.cols;
     if (
       cols !== null &&
       b >= 0 &&
       b < this.colLength &&
-      same(cols.open[b], o) &&
-      same(cols.close[b], c) &&
-      same(cols.high[b], h) &&
-      same(cols.low[b], l) &&
-      same(cols.time[b], t)
+      eq(cols.open[b], ctx.open) &&
+      eq(cols.close[b], ctx.close) &&
+      eq(cols.high[b], ctx.high) &&
+      eq(cols.low[b], ctx.low) &&
+      eq(cols.time[b], ctx.time)
     ) {
       if (b > this.highBar) this.highBar = b;
       if (b < this.lowBar) this.lowBar = b;
       return b;
     }
+    return this.writtenOut(ctx, st);
+  }
+
+  /** -1 - x for written-out row x of the host's bar (the last row when it is the same). */
+  private writtenOut(ctx: BrokerHost, st: EventStore): number {
+    const b = ctx.barIndex;
+    const t = ctx.time;
+    const o = ctx.open;
+    const h = ctx.high;
+    const l = ctx.low;
+    const c = ctx.close;
     const x = this.xrowCount;
     if (x !== 0) {
       const xr = st.xrows;

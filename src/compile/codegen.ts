@@ -82,10 +82,10 @@ export interface Generated {
 /**
  * `rerun`: the re-runnable variant, for runs that execute a bar's script more than once: the broker's
  * calc_on_order_fills re-runs (from broker.onBarOpen, through ctx.ext.fillRecalc) and a realtime
- * bar's ticks (src/runtime/rerun.ts FormingBar), each rolled back through the RunState. Its bar body
- * is a function the loop calls and `R.rerun` calls with the bar in ctx; every variable lives in the
- * state arrays (a JS local would escape the rollback) and nothing is hoisted (a whole-series pass sees
- * only the bars' final closes), as in the interpreter.
+ * bar's ticks (src/runtime/rerun.ts FormingBar), each rolled back through the RunState. `R.rerun` runs
+ * a copy of the bar body on the bar in ctx (rerunTick); the loop's JS locals reach it through the
+ * state array. Nothing is hoisted (a whole-series pass sees only the bars' final closes and leaves the
+ * call sites without the state a later execution continues from), as in the interpreter.
  */
 export function generate(prog: ResolvedProgram, hoist: boolean, rerun = false): Generated {
   // Numeric variables become locals of the loop function (doubles in registers, never boxed); one
@@ -137,10 +137,9 @@ class Gen {
   ) {
     // `var` slots of the main body too: the loop function runs every bar of a run in one call, so a
     // local declared before the loop keeps its value from bar to bar as the state array does (the
-    // re-runnable variant, whose extra executions are rolled back through the state arrays, keeps
-    // none); varip ones and those nested functions touch stay
+    // re-runnable variant hands them to its extra executions through the state array: rerunTick);
+    // varip ones and those nested functions touch stay
     for (const v of prog.slots) {
-      if (rerun) break;
       if (isNumericSlot(v) && v.hist < 0 && !v.fnLocal && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
         this.local.add(v.slot);
     }
@@ -188,6 +187,10 @@ class Gen {
       rings.push(`      K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
     }
     const locals = [...this.local].map((s) => `s${s} = NaN`);
+    // the re-runnable variant: the loop's locals stored into the state array, where an extra
+    // execution (and the rollback around it) finds them: before the broker's bar open, which may
+    // re-run the bar after fills, and when the loop returns, before a realtime bar's ticks
+    const spill = this.rerun ? [...this.local].map((s) => `N[${s}] = s${s};`).join(" ") : "";
     const bulk = this.columnPlots();
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
     // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
@@ -205,7 +208,7 @@ class Gen {
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
-      ...(this.rerun ? rerunStep(body) : []),
+      ...(this.rerun ? rerunTick(body, [...this.local]) : []),
       `  const n = cT.length;`,
       `  let bar = from;`,
       // a column-plot program: the first bar through the loop (it registers the plots), the rest in bulk
@@ -218,8 +221,12 @@ class Gen {
       `    ctx.timeClose = closeTimes[bar];`,
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
       `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
-      `    if (broker !== null) broker.onBarOpen(ctx);`,
-      ...(this.rerun ? [`    step();`] : [`    try {`, body, `    } catch (e) { throw atLine(e, L); }`]),
+      spill
+        ? `    if (broker !== null) { ${spill} broker.onBarOpen(ctx); }`
+        : `    if (broker !== null) broker.onBarOpen(ctx);`,
+      `    try {`,
+      body,
+      `    } catch (e) { throw atLine(e, L); }`,
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
@@ -234,6 +241,7 @@ class Gen {
             `  }`,
           ].join("\n")
         : "",
+      spill ? `  ${spill}` : "",
       `  return bar;`,
       `};`,
     ].join("\n");
@@ -1078,22 +1086,23 @@ class Gen {
 // ------------------------------------------------------------------ shared helpers
 
 /**
- * The re-runnable variant's bar body as `step`, and `R.rerun`: one more execution of the bar whose
- * values the Runtime put in ctx (a fill re-run: the bar so far as its high/low/close; a realtime tick:
- * the tick's prices and volume on a bar the Runtime opened) and whose state it rolls back afterwards.
- * The loop's own copies of the bar are restored here, for a re-run from inside the loop.
+ * The re-runnable variant's `R.rerun`: one more execution of the bar whose values the Runtime put in
+ * ctx (a fill re-run: the bar so far as its high/low/close; a realtime tick: the tick's prices and
+ * volume on a bar the Runtime opened), whose state it rolls back afterwards. A second copy of the bar
+ * body with its own bar values, line and locals: the locals start from the state array (the loop
+ * stored its own there) and go back to it, so the rollback covers them, and the loop's own locals
+ * are never captured by a closure (they stay in registers).
  */
-function rerunStep(body: string): string[] {
+function rerunTick(body: string, locals: number[]): string[] {
   return [
-    `  const step = () => {`,
+    `  R.rerun = () => {`,
+    `    let L = 0;`,
+    `    let b_bar = ctx.barIndex, b_time = ctx.time, b_open = ctx.open, b_high = ctx.high, b_low = ctx.low, b_close = ctx.close, b_volume = ctx.volume;`,
+    locals.length ? `    let ${locals.map((s) => `s${s} = N[${s}]`).join(", ")};` : "",
     `    try {`,
     body,
     `    } catch (e) { throw atLine(e, L); }`,
-    `  };`,
-    `  R.rerun = () => {`,
-    `    const bi = b_bar, t = b_time, o = b_open, h = b_high, l = b_low, c = b_close, v = b_volume;`,
-    `    b_bar = ctx.barIndex; b_time = ctx.time; b_open = ctx.open; b_high = ctx.high; b_low = ctx.low; b_close = ctx.close; b_volume = ctx.volume;`,
-    `    try { step(); } finally { b_bar = bi; b_time = t; b_open = o; b_high = h; b_low = l; b_close = c; b_volume = v; }`,
+    locals.length ? `    ${locals.map((s) => `N[${s}] = s${s};`).join(" ")}` : "",
     `  };`,
   ];
 }

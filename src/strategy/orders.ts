@@ -179,19 +179,27 @@ export function writeExit(
     stale |= LV_ACT;
   }
   if (stale !== 0) e.lvStale |= stale;
-  e.id = req.id;
-  e.fromEntry = fromEntry;
+  // (a re-placed exit mostly brings the strings it had: a compare costs less than storing the same
+  // reference again, a store with the GC's write barrier)
+  if (e.id !== req.id) e.id = req.id;
+  if (e.fromEntry !== fromEntry) e.fromEntry = fromEntry;
   e.qty = finite(req.qty);
   e.qtyPercent = finite(req.qtyPercent);
   // an activation level without trail_offset trails at offset 0: the stop sits on the activation
   // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
   e.trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
-  e.ocaName = req.ocaName ?? null;
-  e.comment = req.comment ?? null;
-  e.commentProfit = req.commentProfit ?? null;
-  e.commentLoss = req.commentLoss ?? null;
-  e.commentTrailing = req.commentTrailing ?? null;
-  e.alerts = exitAlerts(e.alerts, req);
+  const ocaName = req.ocaName ?? null;
+  if (e.ocaName !== ocaName) e.ocaName = ocaName;
+  const comment = req.comment ?? null;
+  if (e.comment !== comment) e.comment = comment;
+  const commentProfit = req.commentProfit ?? null;
+  if (e.commentProfit !== commentProfit) e.commentProfit = commentProfit;
+  const commentLoss = req.commentLoss ?? null;
+  if (e.commentLoss !== commentLoss) e.commentLoss = commentLoss;
+  const commentTrailing = req.commentTrailing ?? null;
+  if (e.commentTrailing !== commentTrailing) e.commentTrailing = commentTrailing;
+  const alerts = exitAlerts(e.alerts, req);
+  if (e.alerts !== alerts) e.alerts = alerts;
   e.disableAlert = req.disableAlert === true;
   e.placedBar = placedBar;
   e.bindSide = bindSide;

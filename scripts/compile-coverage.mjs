@@ -5,8 +5,11 @@
 // realtime bars of 4 ticks), and the results are grouped by mode and compile_fallback_reason (names
 // in quotes folded, so one construct is one row). Not a test and not timed: a table to re-run.
 // Needs dist/ (npm run build:lib).
-// Usage: node scripts/compile-coverage.mjs [--scripts] (also list the scripts of each fallback row)
-import { readdirSync, readFileSync } from "node:fs";
+// Usage: node scripts/compile-coverage.mjs [--scripts] [--all]
+//   --scripts  also list the scripts of each row that is not "compile"
+//   --all      also the conformance scripts, the built-in strategies, bench/ and, when ../shared is
+//              there, its PineForge strategies (on the same bars: only the backend is of interest)
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
@@ -14,6 +17,7 @@ import { Runtime } from "../dist/runtime/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const listScripts = process.argv.includes("--scripts");
+const all = process.argv.includes("--all");
 
 // the real-world test's own bars (tests/realworld/bars.ts), so the table describes what that test runs
 const barsTs = readFileSync(join(root, "tests/realworld/bars.ts"), "utf8");
@@ -24,7 +28,26 @@ const BARS = randomWalkBars(1500, 42);
 const CORPORA = [
   ["tests/realworld/scripts", "real-world"],
   ["tests/corpus", "tests/corpus"],
-];
+  ...(all
+    ? [
+        ["tests/conformance", "tests/conformance"],
+        ["tests/strategy/builtin-scripts", "built-in strategies"],
+        ["bench", "bench"],
+        ["../shared/conformance/pineforge", "../shared PineForge"],
+      ]
+    : []),
+].filter(([dir]) => existsSync(join(root, dir)));
+
+/** The .pine files under dir (nested folders too), as paths relative to it. */
+function pineFiles(dir, prefix = "") {
+  const out = [];
+  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...pineFiles(dir, rel));
+    else if (e.name.endsWith(".pine")) out.push(rel);
+  }
+  return out.sort();
+}
 const PASSES = [
   ["history", {}],
   ["realtime (3 bars x 4 ticks)", { realtimeBars: 3, realtimeTicks: 4 }],
@@ -40,9 +63,7 @@ function fold(reason) {
 
 const rt = new Runtime("CHART", { timeframe: "60" });
 for (const [dir, name] of CORPORA) {
-  const files = readdirSync(join(root, dir))
-    .filter((f) => f.endsWith(".pine"))
-    .sort();
+  const files = pineFiles(join(root, dir));
   for (const [pass, opts] of PASSES) {
     const rows = new Map();
     let compiled = 0;

@@ -5,8 +5,6 @@
 // varip stays, orders placed in the extra execution stay. Every script here must give exactly the
 // interpreter's result and compile mode must really compile. Expected values are worked out by hand
 // on the path of tests/strategy/recalc.test.ts (bar 1: 100 -> 95 -> 110 -> 105).
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
@@ -15,7 +13,7 @@ import { emitCompiledModules } from "../../src/compile/emit-module.js";
 import { generatedSource } from "../../src/compile/index.js";
 import { runModes } from "../helpers/run-both.js";
 import { FILL_PATH, hourlyBars } from "../helpers/hourly-bars.js";
-import { PINEFORGE, readData, ROOT, TRADINGVIEW } from "../helpers/data.js";
+import { repositoryStrategies } from "../helpers/strategies.js";
 import { firstDifference, comparable, program } from "./parity.js";
 
 /** A market entry on bars 0 and 1 and on every extra execution of bar 1 (the manual's example). */
@@ -224,32 +222,11 @@ if not barstate.isconfirmed and close < 100
   });
 });
 
-/** Every strategy in the repository's test and bench sets. */
-function strategies(): [string, string][] {
-  const out: [string, string][] = [];
-  const add = (name: string, src: string) => {
-    if (/^\s*strategy\s*\(/m.test(src)) out.push([name, src]);
-  };
-  const dir = (d: string) =>
-    readdirSync(d)
-      .filter((f) => f.endsWith(".pine"))
-      .sort()
-      .map((f) => [f, readFileSync(join(d, f), "utf8")] as const);
-  for (const [f, s] of dir(join(ROOT, "tests", "strategy", "builtin-scripts"))) add(`builtin/${f}`, s);
-  for (const [f, s] of dir(join(ROOT, "tests", "realworld", "scripts"))) add(`realworld/${f}`, s);
-  for (const [f, s] of dir(join(ROOT, "bench"))) add(`bench/${f}`, s);
-  const tv = join(TRADINGVIEW, "strategy");
-  for (const c of readdirSync(tv).sort()) add(`tradingview/${c}`, readData(join(tv, c, "script.pine")));
-  const pf = join(PINEFORGE, "validation");
-  for (const c of readdirSync(pf).sort()) add(`pineforge/${c}`, readData(join(pf, c, "strategy.pine")));
-  return out;
-}
-
 describe("every strategy of the test sets, with calc_on_order_fills on, gives the same result in both modes", () => {
   const data = randomWalkBars(300, { seed: 11 });
   const rt = new Runtime("CHART", { timeframe: "60", broker: { calc_on_order_fills: true } });
   const plain = new Runtime("CHART", { timeframe: "60" });
-  const all = strategies();
+  const all = repositoryStrategies();
   let changed = 0;
   let ran = 0;
   it("has the strategies", () => expect(all.length).toBeGreaterThan(150));

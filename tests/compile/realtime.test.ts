@@ -4,13 +4,17 @@
 // the interpreter's own code (src/runtime/rerun.ts FormingBar). Every case runs in both modes under
 // every realtime option and requires the same result to the last field (plots, logs, events, trades,
 // alerts, drawings) and a run that really compiled (tests/helpers/run-both.ts runModes); a few values
-// are worked out by hand so that agreeing on a wrong answer fails too.
+// are worked out by hand so that agreeing on a wrong answer fails too. A sweep runs every strategy
+// of the repository's test sets on realtime bars with calc_on_every_tick and calc_on_order_fills on.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import type { Bar, RunOptions, RunResult } from "../../src/core/result.js";
 import { runModes } from "../helpers/run-both.js";
 import { FILL_PATH } from "../helpers/hourly-bars.js";
+import { repositoryStrategies } from "../helpers/strategies.js";
+import { randomWalkBars } from "../../src/runtime/synthetic.js";
+import { comparable, firstDifference } from "./parity.js";
 
 const N = 60;
 const data: Bar[] = syntheticBars(N);
@@ -235,5 +239,35 @@ plot(h, "h")`);
     const r = await runModes(new Runtime("CHART", {}), src, data, { realtimeFromBar: 0, realtimeTicks: 3 });
     expect(Object.keys(r.series)).toEqual(["c"]);
     expect(r.series.c![0]).toBe(data[0]!.close);
+  });
+});
+
+describe("every strategy of the test sets on realtime bars, ticks filled and re-run after fills, gives the same result in both modes", () => {
+  const bars = randomWalkBars(300, { seed: 12 });
+  // calc_on_every_tick: the broker fills tick by tick; calc_on_order_fills: the compiled body runs
+  // again after fills, inside ticks too
+  const rt = new Runtime("CHART", {
+    timeframe: "60",
+    broker: { calc_on_order_fills: true, calc_on_every_tick: true },
+  });
+  const opts: RunOptions = { realtimeBars: 5, realtimeTicks: 3 };
+  const all = repositoryStrategies();
+  let ran = 0;
+  let changed = 0;
+  it("has the strategies", () => expect(all.length).toBeGreaterThan(150));
+  for (const [name, src] of all) {
+    it(name, async () => {
+      const i = await rt.run(src, bars, { ...opts, mode: "interpret" });
+      const c = await rt.run(src, bars, { ...opts, mode: "compile" });
+      expect(c.mode, c.compile_fallback_reason).toBe("compile");
+      expect(firstDifference(comparable(i), comparable(c))).toBeNull();
+      if (!i.error) ran++;
+      const history = await rt.run(src, bars, { mode: "interpret" });
+      if (firstDifference(comparable(history).strategy, comparable(i).strategy) !== null) changed++;
+    });
+  }
+  it("most run, and the ticks change the trades of many (orders fill inside the realtime bars)", () => {
+    expect(ran).toBeGreaterThan(all.length * 0.8);
+    expect(changed).toBeGreaterThan(20);
   });
 });

@@ -137,7 +137,19 @@ export function periodReturns(
   if (count === 0) return { returns: [], perYear: 12 };
   const months = monthKey(times[count - 1]) - monthKey(times[0]);
   const monthly = months >= 3;
-  const key = monthly ? monthKey : dayKey;
+  // a bar's month is worked out (a Date) only when its UTC day differs from the bar before's: a
+  // month changes only with the day
+  let lastDay = NaN;
+  let lastMonth = NaN;
+  const monthOf = (t: number): number => {
+    const d = dayKey(t);
+    if (d !== lastDay) {
+      lastDay = d;
+      lastMonth = monthKey(t);
+    }
+    return lastMonth;
+  };
+  const key = monthly ? monthOf : dayKey;
   const returns: number[] = [];
   let start = initial;
   let period = key(times[0]);

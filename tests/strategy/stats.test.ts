@@ -33,6 +33,28 @@ describe("periodReturns", () => {
     expect(short.perYear).toBe(365);
     expect(short.returns.map((r) => Number(r.toFixed(10)))).toEqual([0, 0.01, -0.01]);
   });
+  it("monthly returns of hourly bars over two years (months read once a day) are a month-by-month split", () => {
+    // hourly bars with gaps (weekends, an odd offset), across month and year ends
+    const times: number[] = [];
+    for (let t = Date.UTC(2022, 10, 28, 3); t < Date.UTC(2024, 11, 3); t += 3_600_000)
+      if (new Date(t).getUTCDay() !== 6) times.push(t + (times.length % 7) * 60_000);
+    const equity = times.map((_, i) => 1000 + Math.sin(i / 50) * 100 + i / 100);
+    const { returns, perYear } = periodReturns(equity, times, 1000, times.length);
+    expect(perYear).toBe(12);
+    // the reference: each calendar month's last equity against the month before's
+    const month = (t: number) => new Date(t).getUTCFullYear() * 12 + new Date(t).getUTCMonth();
+    const want: number[] = [];
+    let start = 1000;
+    for (let i = 0; i < times.length; i++) {
+      const last = i === times.length - 1 || month(times[i + 1]) !== month(times[i]);
+      if (last) {
+        want.push((equity[i] - start) / start);
+        start = equity[i];
+      }
+    }
+    expect(want.length).toBe(26);
+    expect(returns).toEqual(want);
+  });
 });
 
 describe("EquityTracker.takeEquity", () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { generatedSource } from "../../src/compile/index.js";
-import type { Bar } from "../../src/core/result.js";
+import type { Bar, RunResult } from "../../src/core/result.js";
 import { runModes } from "../helpers/run-both.js";
 import { program } from "./parity.js";
 
@@ -30,9 +30,10 @@ const feed = {
 };
 const v6 = (body: string, decl = 'indicator("t")') => `//@version=6\n${decl}\n${body}\n`;
 
-async function same(src: string): Promise<void> {
+async function same(src: string): Promise<RunResult> {
   const r = await runModes(new Runtime("NASDAQ:AAPL", { timeframe: "60" }), src, chart, { dataFeed: feed });
   expect(r.error ?? null, r.error).toBeNull();
+  return r;
 }
 
 describe("request.security compiles and agrees with the interpreter", () => {
@@ -87,6 +88,17 @@ y = request.security("NYSE:ABC", "60", close, calc_bars_count = 50)
 plot(x)
 plot(y)`),
     );
+  });
+  it("a request inside a requested expression (the inner one runs in the interpreted secondary run)", async () => {
+    const r = await same(
+      v6(`inner() => request.security("NYSE:ABC", "1D", close)
+float x = request.security("NYSE:ABC", "60", inner() + ta.sma(close, 3))
+float y = request.security(syminfo.tickerid, "120", request.security(syminfo.tickerid, "240", high))
+plot(x, "x")
+plot(y, "y")`),
+    );
+    for (const k of ["x", "y"])
+      expect(r.series[k]!.filter((v) => typeof v === "number").length, k).toBeGreaterThan(100);
   });
   it("an error in the request's arguments stops both runs on the same bar", async () => {
     const r = await runModes(

@@ -274,6 +274,8 @@ export class Compiler {
         // a loop or an if whose value nobody reads: its body's last statement need not return (box) one
         if (!wantValue && s.e.k === "for" && !this.hoisted.has(s.e)) return this.forLoopVoid(s.e);
         if (!wantValue && s.e.k === "if" && !this.hoisted.has(s.e)) return this.ifVoid(s.e);
+        if (!wantValue && s.e.k === "forin" && !this.hoisted.has(s.e)) return this.forInVoid(s.e);
+        if (!wantValue && s.e.k === "while" && !this.hoisted.has(s.e)) return this.whileVoid(s.e);
         return this.expr(s.e);
       case "decl": {
         const slot = s.v.slot;
@@ -1492,6 +1494,167 @@ export class Compiler {
     if (o.k === "C") return { k: 0, s: 0, c: o.c, f: noop };
     if (o.k === "S") return { k: 1, s: o.i, c: 0, f: noop };
     return { k: 4, s: 0, c: 0, f: o.f };
+  }
+
+  /**
+   * A statement-level `for x in coll` (its value unread): over an array, the body's statements are
+   * called from the loop itself as in forLoopFlat (up to four written out); a matrix's rows and a
+   * map's entries run the same statements through one void body closure. Same order, control flow,
+   * budget ticks and errors as forIn().
+   */
+  private forInVoid(e: Extract<RExpr, { k: "forin" }>): () => void {
+    const vv = this.store(e.value) as any[];
+    const iv = (e.index ? this.store(e.index) : this.vals) as any[];
+    const it = this.expr(e.iterable);
+    const fns = e.body.stmts.map((s) => this.stmt(s, false));
+    const lines = e.body.stmts.map((s) => s.line);
+    const n = fns.length;
+    const vs = e.value.slot;
+    const is = e.index ? e.index.slot : -1;
+    const ctx = this.ctx;
+    const B = this.budget;
+    const f0 = fns[0] ?? noop,
+      f1 = fns[1] ?? noop,
+      f2 = fns[2] ?? noop,
+      f3 = fns[3] ?? noop;
+    const body = this.flatBody(fns, lines);
+    /** After the body: the loop's flag, consumed; true when it was a break. */
+    const broke = (): boolean => {
+      const c = this.ctl;
+      this.ctl = 0;
+      return c === 1;
+    };
+    return () => {
+      const coll = it();
+      if (coll === null || coll === undefined) return;
+      B.enter();
+      if (coll instanceof PineArray) {
+        let j = -1;
+        try {
+          for (let i = 0; i < coll.values.length; i++) {
+            if (is >= 0) iv[is] = i;
+            vv[vs] = coll.values[i];
+            if (n > 4) {
+              for (j = 0; j < n; j++) {
+                fns[j]!();
+                if (this.ctl !== 0) break;
+              }
+            } else {
+              j = 0;
+              f0();
+              if (n > 1 && this.ctl === 0) {
+                j = 1;
+                f1();
+                if (n > 2 && this.ctl === 0) {
+                  j = 2;
+                  f2();
+                  if (n > 3 && this.ctl === 0) {
+                    j = 3;
+                    f3();
+                  }
+                }
+              }
+            }
+            j = -1;
+            if (this.ctl !== 0 && broke()) break;
+            if (--B.left <= 0) B.check();
+          }
+        } catch (err) {
+          throw j < 0 ? err : atLine(err, lines[j]!);
+        }
+      } else if (coll instanceof PineMatrix) {
+        for (let r = 0; r < coll.rows; r++) {
+          if (is >= 0) iv[is] = r;
+          vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+          body();
+          if (this.ctl !== 0 && broke()) break;
+          B.spend(1 + (coll.cols >> 3));
+        }
+      } else if (coll instanceof PineMap) {
+        for (const [k, x] of coll.map) {
+          if (is >= 0) iv[is] = k;
+          vv[vs] = x;
+          body();
+          if (this.ctl !== 0 && broke()) break;
+          if (--B.left <= 0) B.check();
+        }
+      } else {
+        B.exit();
+        ctx.runtimeError("Cannot iterate over this value");
+      }
+      B.exit();
+    };
+  }
+
+  /**
+   * A statement-level `while` (its value unread): the body's statements called from the loop itself,
+   * as in forLoopFlat. Same order, control flow, budget ticks and errors as the expression form.
+   */
+  private whileVoid(e: Extract<RExpr, { k: "while" }>): () => void {
+    const cond = this.expr(e.cond);
+    const fns = e.body.stmts.map((s) => this.stmt(s, false));
+    const lines = e.body.stmts.map((s) => s.line);
+    const n = fns.length;
+    const B = this.budget;
+    const f0 = fns[0] ?? noop,
+      f1 = fns[1] ?? noop,
+      f2 = fns[2] ?? noop,
+      f3 = fns[3] ?? noop;
+    return () => {
+      B.enter();
+      let j = -1;
+      try {
+        while (cond()) {
+          if (n > 4) {
+            for (j = 0; j < n; j++) {
+              fns[j]!();
+              if (this.ctl !== 0) break;
+            }
+          } else {
+            j = 0;
+            f0();
+            if (n > 1 && this.ctl === 0) {
+              j = 1;
+              f1();
+              if (n > 2 && this.ctl === 0) {
+                j = 2;
+                f2();
+                if (n > 3 && this.ctl === 0) {
+                  j = 3;
+                  f3();
+                }
+              }
+            }
+          }
+          j = -1;
+          if (this.ctl !== 0) {
+            const c = this.ctl;
+            this.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+      B.exit();
+    };
+  }
+
+  /** Already compiled body statements as one void block (voidBlock's control flow and error lines). */
+  private flatBody(fns: Fn[], lines: number[]): () => void {
+    const n = fns.length;
+    return () => {
+      let i = 0;
+      try {
+        for (; i < n; i++) {
+          fns[i]!();
+          if (this.ctl !== 0) return;
+        }
+      } catch (err) {
+        throw atLine(err, lines[i]!);
+      }
+    };
   }
 
   private forIn(e: Extract<RExpr, { k: "forin" }>): Fn {

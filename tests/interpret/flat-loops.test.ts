@@ -260,8 +260,145 @@ plot(s)`),
   });
 });
 
+describe("flat for-in and while loops agree with the compile backend", () => {
+  it("for-in over arrays (value and index forms), maps and matrices, break and continue", async () => {
+    const r = await runBoth(
+      v6(`a = array.from(3.0, 1.0, na, 4.0, 1.0, 5.0, 9.0)
+float s = 0.0
+int cnt = 0
+for x in a
+    if na(x)
+        continue
+    s += x
+    cnt += 1
+    if x > 4
+        break
+float w = 0.0
+for [i, x] in a
+    w += i
+    w += nz(x)
+    w += 1
+    w += 1
+    w += 1
+    if i == 4
+        break
+m = map.new<string, float>()
+m.put("a", 1.0)
+m.put("b", 2.0)
+m.put("c", 3.0)
+float ms = 0.0
+for [k, v] in m
+    if k == "b"
+        continue
+    ms += v
+mx = matrix.new<float>(3, 2, 1.5)
+float rows = 0.0
+for row in mx
+    rows += row.sum()
+    if rows > 5
+        break
+float[] none = na
+for x in none
+    s += 1000
+plot(s, "s")
+plot(cnt, "cnt")
+plot(w, "w")
+plot(ms, "ms")
+plot(rows, "rows")`),
+      bars(4),
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.series.s![0]).toBe(3 + 1 + 4 + 1 + 5);
+    expect(r.series.cnt![0]).toBe(5);
+    expect(r.series.ms![0]).toBe(4);
+    expect(r.series.rows![0]).toBe(6);
+  });
+
+  it("while loops with one to six statements, break and continue", async () => {
+    const r = await runBoth(
+      v6(`int i = 0
+int s = 0
+while i < 10
+    i += 1
+    if i % 3 == 0
+        continue
+    s += i
+    if s > 20
+        break
+int j = 0
+int t = 0
+while j < 5
+    j += 1
+    t += 1
+    t += 1
+    t += 1
+    t += 1
+    t += 1
+int k = 0
+while k < 3
+    k += 1
+plot(s, "s")
+plot(t, "t")
+plot(k, "k")`),
+      bars(3),
+    );
+    expect(r.series.s![0]).toBe(1 + 2 + 4 + 5 + 7 + 8);
+    expect(r.series.t![0]).toBe(25);
+    expect(r.series.k![0]).toBe(3);
+  });
+
+  it("errors in for-in and while bodies get the statement's line", async () => {
+    const line = async (src: string) => {
+      const r = await runBoth(src, bars(3));
+      expect(r.error_kind).toBe("runtime");
+      return r.diagnostics?.[0]?.line;
+    };
+    expect(
+      await line(
+        v6(`a = array.from(1.0, 2.0)
+b = array.new_float(0)
+float s = 0.0
+for x in a
+    s += x
+    s += b.get(0)
+plot(s)`),
+      ),
+    ).toBe(8);
+    expect(
+      await line(
+        v6(`b = array.new_float(0)
+int i = 0
+float s = 0.0
+while i < 3
+    i += 1
+    s += 1
+    s += 2
+    s += 3
+    s += 4
+    s += b.get(i)
+plot(s)`),
+      ),
+    ).toBe(12);
+  });
+});
+
 describe("the loop limit still stops flat loops at any nesting", () => {
   for (const mode of ["interpret", "compile"] as const) {
+    it(`a while inside a for-in inside a for (${mode})`, async () => {
+      const src = v6(`a = array.from(1.0, 2.0, 3.0)
+float y = 0.0
+for k = 0 to 1000000
+    for x in a
+        int i = 0
+        while i < 1000
+            i += 1
+            y += x
+plot(y)`);
+      const r = await new Runtime().run(src, bars(5), { mode });
+      expect(r.error).toBe("Loop is too long (> 500 ms)");
+      expect(r.mode).toBe(mode);
+    }, 30_000);
+
     it(`nested flat loops in a function in an if (${mode})`, async () => {
       const src = v6(`f(n) =>
     float x = 0.0

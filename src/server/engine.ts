@@ -167,8 +167,29 @@ export function studyFullRunner(
   job: Omit<RunJob, "data" | "broker">,
   control?: RunControl,
 ): FullRunner {
-  return (inputs, bars) =>
-    engine.run({ ...job, broker: { record_events: false }, options: { ...job.options, inputs }, data: bars }, control);
+  return (inputs, bars) => {
+    // the study's shared columns, not its rows: a thread gets them without a copy of 20k objects
+    const shared = sharedColumns(bars);
+    const data = shared ? toColumnar(shared) : bars;
+    return engine.run({ ...job, broker: { record_events: false }, options: { ...job.options, inputs }, data }, control);
+  };
+}
+
+const sharedOf = new WeakMap<readonly Bar[], PackedBars | null>();
+
+/**
+ * A study's bar rows as the Runtime reads them, in shared columns (protocol.ts shareBars), made once
+ * per rows array for the study's trials and its winner's full run; null for bad data, which keeps the
+ * row path (each run reports it as a run does).
+ */
+function sharedColumns(rows: readonly Bar[]): PackedBars | null {
+  let shared = sharedOf.get(rows);
+  if (shared === undefined) {
+    const cols = normalizeBars(rows);
+    shared = isBarDataError(cols) ? null : shareBars(cols);
+    sharedOf.set(rows, shared);
+  }
+  return shared;
 }
 
 /**
@@ -190,10 +211,9 @@ export function studyTrialRunner(
   const byRows: TrialRunner = (inputs, bars: Bar[]) => engine.run({ ...withInputs(inputs), data: bars }, control);
   if (!engine.trial) return byRows;
   // the rows as the Runtime reads them (bad data keeps the row path: each trial reports it as a run does)
-  const cols = normalizeBars(study.bars);
-  if (isBarDataError(cols)) return byRows;
+  const shared = sharedColumns(study.bars);
+  if (!shared) return byRows;
   const trial = engine.trial.bind(engine);
-  const shared = shareBars(cols);
   const barsKey = newTrialBarsKey();
   return async (inputs, bars, range): Promise<TrialOutcome> =>
     range

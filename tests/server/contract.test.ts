@@ -419,7 +419,11 @@ describe("POST /optimize", () => {
     // then the winner once more, in full: every bar, the usual broker without the event log
     const last = engine.jobs[engine.jobs.length - 1]!;
     expect(last.options).toMatchObject({ mode: "auto", inputs: { Other: 1, Length: bestLen } });
-    expect(last.data).toHaveLength(base.data.length);
+    // (as the study's shared columns, not its rows: the same bars without copying 20k objects to a thread)
+    expect((last.data as { time: ArrayLike<number> }).time).toHaveLength(base.data.length);
+    expect(Array.from((last.data as { close: ArrayLike<number> }).close)).toEqual(
+      base.data.map((b: { close: number }) => b.close),
+    );
     expect(last.broker).toEqual({ record_events: false });
     expect(j.best_result.strategy.trades).toHaveLength(base.data.length);
     expect(j.best_result.events).toBeUndefined();

@@ -83,7 +83,8 @@ async function respond(job: RunJob): Promise<RunResult> {
   const slow = /SLOW (\d+)/.exec(job.script);
   if (slow) await new Promise((r) => setTimeout(r, Number(slow[1])));
   if (job.script.includes("CRASH")) throw new Error("engine bug with a secret stack");
-  const bars = job.data as unknown[];
+  // rows or columns, as the Runtime takes them (a study's full run passes its shared columns)
+  const bars = Array.isArray(job.data) ? job.data : Array.from((job.data as { time: ArrayLike<number> }).time);
   if (job.script.includes("FAIL")) {
     return fakeResult([], {
       error: "Undeclared identifier 'foo'",

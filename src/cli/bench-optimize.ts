@@ -3,8 +3,8 @@
 // - in-process (workerd, tests): the study's runner on the calling thread;
 // - threads x1 / x2, warm: the worker-thread pool behind `resin optimize` and `/optimize`, kept across
 //   studies as `resin serve` keeps it;
-// - HTTP x2: POST /optimize over real HTTP on 127.0.0.1 to a server in this process (JSON both ways,
-//   the winner's full run for best_result included);
+// - HTTP x2: POST /optimize over real HTTP on 127.0.0.1 to a server in this process (the server's
+//   JSON both ways and the winner's full run for best_result included, the client's JSON not);
 // - CLI, cold: `resin optimize`'s own engine and study (optimize.ts) made afresh for every study, as
 //   one process makes it (the threads' start-up, module loading and JIT warm-up included), with
 //   --workers 1, --workers 2 and the default (one thread, more once the study is long enough).
@@ -65,7 +65,11 @@ function cpuMs(): number {
 
 /** A study's trials' params, in index order (every host draws the same ones for the same seed). */
 type Params = Record<string, unknown>[];
-type Study = (seed: number) => Promise<Params>;
+/**
+ * A study's trials' params, and the CPU ms its client spent in this process that the host did not
+ * (the HTTP host's client writing the request's JSON and reading the answer's).
+ */
+type Study = (seed: number) => Promise<{ params: Params; clientMs?: number }>;
 
 interface Host {
   name: string;
@@ -95,7 +99,7 @@ function engineStudy(engine: Engine, source: string, rows: Bar[], nTrials: numbe
     const res = await runStudy(s, studyTrialRunner(engine, s, { ...job, broker: TRIAL_BROKER }), {
       concurrency: engine.concurrency,
     });
-    return res.trials.map((t) => t.params);
+    return { params: res.trials.map((t) => t.params) };
   };
 }
 
@@ -116,7 +120,7 @@ function cliHost(name: string, workers: number | undefined, source: string, rows
       try {
         const study = prepareStudy(studyRequest(source, rows, n, seed));
         const res = await localStudy(engine, study, source, workers !== undefined ? { workers } : {});
-        return res.trials.map((t) => t.params);
+        return { params: res.trials.map((t) => t.params) };
       } finally {
         await engine.close?.();
       }
@@ -139,14 +143,23 @@ async function httpHost(name: string, threads: number, source: string, rows: Bar
   return {
     name,
     study: async (seed) => {
-      const res = await fetch(new URL("/optimize", server.url), {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(studyRequest(source, rows, n, seed)),
-      });
-      const json = (await res.json()) as { status: string; trials?: { params: Params[0] }[]; message?: string };
+      let c0 = cpuMs();
+      const body = JSON.stringify(studyRequest(source, rows, n, seed));
+      let clientMs = cpuMs() - c0;
+      const post = () =>
+        fetch(new URL("/optimize", server.url), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
+      // (once more on a reset: a kept-alive socket the server closed while it sat idle between rounds)
+      const res = await post().catch(post);
+      const text = await res.text();
+      c0 = cpuMs();
+      const json = JSON.parse(text) as { status: string; trials?: { params: Params[0] }[]; message?: string };
+      clientMs += cpuMs() - c0;
       if (json.status !== "success") throw new Error(`/optimize: ${json.message ?? res.status}`);
-      return json.trials!.map((t) => t.params);
+      return { params: json.trials!.map((t) => t.params), clientMs };
     },
     close: async () => void (await server.close(5)),
   };
@@ -218,8 +231,8 @@ export async function runHost(
     for (let r = 0; r <= rounds; r++) {
       const t0 = performance.now();
       const c0 = cpuMs();
-      const params = await host.study(r + 1);
-      const cpu = cpuMs() - c0;
+      const { params, clientMs = 0 } = await host.study(r + 1);
+      const cpu = cpuMs() - c0 - clientMs;
       const wall = performance.now() - t0;
       const plainMs = await plainRuns(params);
       if (r === 0) continue;
@@ -247,12 +260,13 @@ export async function benchOptimize(
   log: (line: string) => void,
   nTrials = 32,
   rounds = 5,
+  hosts: readonly HostName[] = HOSTS,
 ): Promise<OptimizeRow[]> {
   const entry = new URL("./bench-optimize-host.js", import.meta.url);
   const built = import.meta.url.endsWith(".js") && existsSync(fileURLToPath(entry));
   const out: OptimizeRow[] = [];
   const plain: number[] = [];
-  for (const name of HOSTS) {
+  for (const name of hosts) {
     const r: HostRounds = built
       ? await inChild(entry, [name, benchDir, String(barCount), String(nTrials), String(rounds)])
       : await runHost(
@@ -288,7 +302,11 @@ export async function benchOptimize(
 
 function inChild(entry: URL, args: string[]): Promise<HostRounds> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(entry), args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(fileURLToPath(entry), args, {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // the parent's Node flags (--expose-gc) but not one that only applies to its own entry
+      execArgv: process.execArgv.filter((a) => !a.startsWith("--input-type")),
+    });
     let got: HostRounds | null = null;
     child.on("message", (m) => void (got = m as HostRounds));
     child.on("error", reject);

@@ -26,6 +26,8 @@ interface BenchOptions {
   optimize: boolean;
   optimizeBars: number;
   optimizeTrials: number;
+  /** Optimize hosts to time (bench-optimize.ts HOSTS; default all). */
+  optimizeHosts: string[] | null;
 }
 
 interface Row {
@@ -327,6 +329,7 @@ function parseArgs(argv: string[]): BenchOptions | string {
     optimize: true,
     optimizeBars: 20_000,
     optimizeTrials: 32,
+    optimizeHosts: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -344,6 +347,7 @@ function parseArgs(argv: string[]): BenchOptions | string {
     else if (a === "--no-optimize") opts.optimize = false;
     else if (a === "--optimize-bars") opts.optimizeBars = Number(next());
     else if (a === "--optimize-trials") opts.optimizeTrials = Number(next());
+    else if (a === "--optimize-hosts") opts.optimizeHosts = next().split(",");
     else if (a === "--help" || a === "-h") return "help";
     else return `unknown option '${a}'`;
   }
@@ -358,6 +362,7 @@ function parseArgs(argv: string[]): BenchOptions | string {
 const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
                    [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
                    [--no-optimize] [--optimize-bars N] [--optimize-trials N]
+                   [--optimize-hosts "in-process,CLI default"]
 
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
 floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
@@ -391,8 +396,19 @@ export async function command(argv: string[]): Promise<number> {
   const rows = await runBench(opts, log);
   if (opts.optimize) {
     try {
-      const { benchOptimize } = await import("./bench-optimize.js");
-      extras.optimize = await benchOptimize(BENCH_DIR, opts.optimizeBars, generateBars, log, opts.optimizeTrials);
+      const { benchOptimize, HOSTS } = await import("./bench-optimize.js");
+      const hosts = opts.optimizeHosts ?? [...HOSTS];
+      const unknown = hosts.filter((h) => !(HOSTS as readonly string[]).includes(h));
+      if (unknown.length) throw new Error(`unknown optimize hosts ${unknown.join(", ")} (known: ${HOSTS.join(", ")})`);
+      extras.optimize = await benchOptimize(
+        BENCH_DIR,
+        opts.optimizeBars,
+        generateBars,
+        log,
+        opts.optimizeTrials,
+        5,
+        hosts as (typeof HOSTS)[number][],
+      );
     } catch (err) {
       log(`  optimize benchmark unavailable: ${String(err)}`);
     }

@@ -449,7 +449,13 @@ export class App {
       result,
       this.properties(source) ?? {},
       this.engine().id === "browser",
-      (next) => {
+      (change) => {
+        // applied to the overrides kept now, not to the ones this render showed (see renderProperties)
+        const next = change === null ? {} : { ...(this.properties(source) ?? {}) };
+        if (change !== null) {
+          if (change.value === undefined) delete next[change.name];
+          else next[change.name] = change.value;
+        }
         this.state.properties = { ...this.state.properties, [scriptKey(source)]: next };
         this.flushState();
         void this.run();

@@ -110,27 +110,24 @@ export function scriptValue(result: PackedRunResult, p: Property): unknown {
 }
 
 /**
- * Renders the tab. `overrides` are the current ones; `onChange` gets the new set (a field set back
- * to empty, or to the script's value, drops its override).
+ * Renders the tab. `overrides` are the current ones, for display; `onChange` gets the change of one
+ * field (undefined: drop its override, as a field set back to empty or to the script's value does) or,
+ * on reset, null. The owner applies it to its own current overrides: a second edit made before the
+ * first one's run re-renders the tab must not start again from this render's set.
  */
 export function renderProperties(
   host: HTMLElement,
   result: PackedRunResult,
   overrides: Record<string, unknown>,
   engineTakesThem: boolean,
-  onChange: (next: Record<string, unknown>) => void,
+  onChange: (change: { name: string; value: unknown } | null) => void,
 ): void {
   host.replaceChildren();
   if (result.script_type !== "strategy") {
     host.append(h("p", { class: "muted" }, "Properties are the settings of a strategy() backtest."));
     return;
   }
-  const set = (name: string, v: unknown, own: unknown) => {
-    const next = { ...overrides };
-    if (v === undefined || v === own) delete next[name];
-    else next[name] = v;
-    onChange(next);
-  };
+  const set = (name: string, v: unknown, own: unknown) => onChange({ name, value: v === own ? undefined : v });
   const form = h("form", { class: "inputs", onsubmit: (e: Event) => e.preventDefault() });
   let group = "";
   for (const p of PROPERTIES) {
@@ -195,6 +192,6 @@ export function renderProperties(
   host.append(
     h("p", { class: "muted", "data-testid": "properties-applied" }, note),
     form,
-    h("button", { type: "button", class: "link", onclick: () => onChange({}) }, "Reset to the script's settings"),
+    h("button", { type: "button", class: "link", onclick: () => onChange(null) }, "Reset to the script's settings"),
   );
 }

@@ -192,7 +192,11 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
     const st = site.state as { value: unknown; source?: (c: ExecContext) => number } | undefined;
     if (st !== undefined) return st.source ? st.source(ctx) : st.value;
     const { rec, kind, value } = declare(p, fixedKind, ctx, a, site);
-    store(ctx).records.push(rec);
+    const s = store(ctx);
+    if (!s.declared.has(site.id)) {
+      s.declared.add(site.id);
+      s.records.push(rec);
+    }
     if (kind === "source") {
       const src = SOURCES[value as string] ?? SOURCES.close!;
       site.state = { value, source: src };

@@ -12,6 +12,11 @@ export class InputOverrideError extends Error {
 
 export class InputStore {
   readonly records: InputRecord[] = [];
+  /**
+   * Call sites whose declaration is recorded: an input is declared once per run, also when a
+   * realtime tick's rollback (src/runtime/rerun.ts) took the site's state back to before its first call.
+   */
+  readonly declared = new Set<number>();
   constructor(
     /** Overrides keyed by input title or by the declared variable name. */
     readonly overrides: Record<string, unknown> = {},

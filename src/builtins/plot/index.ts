@@ -68,9 +68,18 @@ function output(
   const p = params(name);
   const pc = colorParam === undefined ? -1 : p[colorParam]!;
   const register = (ctx: ExecContext, a: unknown[], site: CallSite): PlotOutput => {
-    const title = a[p.title!];
     const s = store(ctx);
-    const o = s.register(name, typeof title === "string" ? title : null, cells, clean(meta(a, p, ctx)) as never);
+    // (registered before a realtime tick's rollback: the same output)
+    const known = s.ofSite(site.id);
+    if (known) return (site.state = known);
+    const title = a[p.title!];
+    const o = s.register(
+      name,
+      typeof title === "string" ? title : null,
+      cells,
+      clean(meta(a, p, ctx)) as never,
+      site.id,
+    );
     if (pc >= 0) s.trackColor(o, a[pc]);
     site.state = o;
     return o;
@@ -120,11 +129,21 @@ function ohlcOutput(
   return (ctx, a, site: CallSite) => {
     let o = site.state as PlotOutput | undefined;
     if (o === undefined) {
-      const title = a[p.title!];
       const s = store(ctx);
-      o = s.register(name, typeof title === "string" ? title : null, "number", clean(meta(a, p, ctx)) as never);
-      s.trackColor(o, a[pc]);
-      s.trackOhlc(o, pw >= 0 ? a[pw] : undefined, pb >= 0 ? a[pb] : undefined);
+      // (registered before a realtime tick's rollback: the same output)
+      o = s.ofSite(site.id);
+      if (o === undefined) {
+        const title = a[p.title!];
+        o = s.register(
+          name,
+          typeof title === "string" ? title : null,
+          "number",
+          clean(meta(a, p, ctx)) as never,
+          site.id,
+        );
+        s.trackColor(o, a[pc]);
+        s.trackOhlc(o, pw >= 0 ? a[pw] : undefined, pb >= 0 ? a[pb] : undefined);
+      }
       site.state = o;
     }
     const bar = ctx.barIndex;
@@ -260,18 +279,22 @@ export const functions: BuiltinTable = {
           const s = store(ctx);
           const ref = (x: unknown) => (typeof x === "number" ? s.outputs[x]?.key : undefined);
           const title = a[p.title!];
-          o = s.register(
-            "fill",
-            typeof title === "string" ? title : null,
-            "color",
-            clean({
-              color: color(a[p.color!]),
-              plot1: ref(a[p.plot1!] ?? a[p.hline1!]),
-              plot2: ref(a[p.plot2!] ?? a[p.hline2!]),
-              display: displayName(a[p.display!]),
-              pane: pane(ctx, undefined),
-            }) as never,
-          );
+          // (registered before a realtime tick's rollback: the same output)
+          o =
+            s.ofSite(site.id) ??
+            s.register(
+              "fill",
+              typeof title === "string" ? title : null,
+              "color",
+              clean({
+                color: color(a[p.color!]),
+                plot1: ref(a[p.plot1!] ?? a[p.hline1!]),
+                plot2: ref(a[p.plot2!] ?? a[p.hline2!]),
+                display: displayName(a[p.display!]),
+                pane: pane(ctx, undefined),
+              }) as never,
+              site.id,
+            );
           site.state = o;
         }
         o.col[ctx.barIndex] = colorCell(a[p.color!]);

@@ -86,6 +86,12 @@ export class PlotStore {
   readonly outputs: PlotOutput[] = [];
   private readonly used = new Set<string>();
   private untitled = 0;
+  /**
+   * Outputs by the call site that registered them. A plot is a declaration of the script: a site
+   * registers once per run, also when a realtime tick's rollback (src/runtime/rerun.ts) took the
+   * site's state back to before its first call (the first bar itself realtime, several ticks).
+   */
+  private readonly bySite = new Map<number, PlotOutput>();
 
   constructor(
     readonly barCount: number,
@@ -93,11 +99,17 @@ export class PlotStore {
     readonly overlay: boolean,
   ) {}
 
+  /** The output call site `site` registered earlier in this run, if any. */
+  ofSite(site: number): PlotOutput | undefined {
+    return this.bySite.get(site);
+  }
+
   register(
     kind: string,
     title: string | null | undefined,
     cells: CellKind,
     meta: Omit<PlotMeta, "title" | "kind" | "index">,
+    site?: number,
   ): PlotOutput {
     let key: string;
     if (title === null || title === undefined || title === "") key = `plot_${this.untitled++}`;
@@ -117,6 +129,7 @@ export class PlotStore {
     };
     reclaim?.register(out, col);
     this.outputs.push(out);
+    if (site !== undefined) this.bySite.set(site, out);
     return out;
   }
 

@@ -286,19 +286,29 @@ export class EventLog {
   private tupleCount = 0;
   /** Stops written to runs of stops. */
   private stopCount = 0;
-  /** The tuple of the last push (-1: none). */
+  /** The tuple tupleOf last found or made (-1: none): its first candidate. */
   private prevTuple = -1;
   /**
-   * The last push's strings as given (script_id / run_id as read from ctx.ext): a push with the same
-   * ones takes prevTuple without comparing the tuple's strings. `prevValid` false after a rollback,
-   * which may have dropped that tuple.
+   * The strings (script_id / run_id as read from ctx.ext) and tuples of the last two distinct pushes:
+   * a push with the same strings as either takes its tuple without comparing the tuple's strings (an
+   * exit re-placed on every bar hits one; a bracket's two exits alternating hit both). `recentValid`
+   * false after a rollback, which may have dropped those tuples.
    */
-  private prevValid = false;
-  private prevId: string | null = null;
-  private prevOca: string | null = null;
-  private prevComment: string | null = null;
-  private prevScript: unknown = undefined;
-  private prevRun: unknown = undefined;
+  private recentValid = false;
+  /** The entry the last push matched or filled (the other one is replaced on a miss). */
+  private recentLast = 0;
+  private r0Id: string | null = null;
+  private r0Oca: string | null = null;
+  private r0Comment: string | null = null;
+  private r0Script: unknown = undefined;
+  private r0Run: unknown = undefined;
+  private r0Tuple = -1;
+  private r1Id: string | null = null;
+  private r1Oca: string | null = null;
+  private r1Comment: string | null = null;
+  private r1Script: unknown = undefined;
+  private r1Run: unknown = undefined;
+  private r1Tuple = -1;
   /** The columns (leased on the first push: a run that logs nothing takes no store). */
   store: EventStore = NO_STORE;
   /** The run is over: no more pushes, and the store may go to another log (which detaches this one). */
@@ -336,25 +346,28 @@ export class EventLog {
     const ext = ctx.ext;
     const scriptId = ext ? ext.scriptId : undefined;
     const runId = ext ? ext.runId : undefined;
-    let tuple = this.prevTuple;
+    let tuple: number;
     if (
-      !(
-        this.prevValid &&
-        id === this.prevId &&
-        oca === this.prevOca &&
-        comment === this.prevComment &&
-        scriptId === this.prevScript &&
-        runId === this.prevRun
-      )
+      this.recentValid &&
+      id === this.r0Id &&
+      oca === this.r0Oca &&
+      comment === this.r0Comment &&
+      scriptId === this.r0Script &&
+      runId === this.r0Run
     ) {
-      tuple = this.tupleOf(id, oca, comment, str(scriptId) ?? "", str(runId) ?? "");
-      this.prevValid = true;
-      this.prevId = id;
-      this.prevOca = oca;
-      this.prevComment = comment;
-      this.prevScript = scriptId;
-      this.prevRun = runId;
-    }
+      tuple = this.r0Tuple;
+      this.recentLast = 0;
+    } else if (
+      this.recentValid &&
+      id === this.r1Id &&
+      oca === this.r1Oca &&
+      comment === this.r1Comment &&
+      scriptId === this.r1Script &&
+      runId === this.r1Run
+    ) {
+      tuple = this.r1Tuple;
+      this.recentLast = 1;
+    } else tuple = this.recentMiss(id, oca, comment, scriptId, runId);
     const i = this.slots;
     if (i !== 0) {
       // the last slot again on the next bar (the next input bar, or the next written-out row): one
@@ -415,6 +428,37 @@ export class EventLog {
     st.stopRun[i] = -1;
     this.slots = i + 1;
     this.count++;
+  }
+
+  /** The tuple of a push matching neither recent entry; it replaces the entry not used last. */
+  private recentMiss(
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+    scriptId: unknown,
+    runId: unknown,
+  ): number {
+    const tuple = this.tupleOf(id, oca, comment, str(scriptId) ?? "", str(runId) ?? "");
+    const into = this.recentValid ? 1 - this.recentLast : 0;
+    if (into === 0 || !this.recentValid) {
+      this.r0Id = id;
+      this.r0Oca = oca;
+      this.r0Comment = comment;
+      this.r0Script = scriptId;
+      this.r0Run = runId;
+      this.r0Tuple = tuple;
+    }
+    if (into === 1 || !this.recentValid) {
+      this.r1Id = id;
+      this.r1Oca = oca;
+      this.r1Comment = comment;
+      this.r1Script = scriptId;
+      this.r1Run = runId;
+      this.r1Tuple = tuple;
+    }
+    this.recentValid = true;
+    this.recentLast = into;
+    return tuple;
   }
 
   /** The host's input columns when it has them (whole Float64Array columns of one length). */
@@ -572,7 +616,7 @@ export class EventLog {
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
     this.tupleSlots.length = m.tuples * TUPLE;
-    this.prevValid = false;
+    this.recentValid = false;
     if (this.built.length > m.count) {
       this.built.length = m.count;
       // event m.count is the last slot's next repeat (or the next slot's first event)

@@ -64,6 +64,9 @@ export class WorkerPool implements Engine {
       // while under maxThreads).
       minThreads: Math.max(1, Math.min(this.concurrency, options.minThreads ?? this.concurrency)),
       maxThreads: this.concurrency,
+      // a thread started past minThreads stays once started (tinypool's default, 0, ends it as soon as
+      // it is idle, and the next job then pays a cold thread's start-up and JIT warm-up again)
+      idleTimeout: 2 ** 31 - 1,
       ...(options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } } : {}),
     });
   }

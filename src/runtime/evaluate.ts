@@ -494,8 +494,9 @@ function forcedInterpret(o: RunOptions): string | undefined {
   // (input overrides are not among them: the input builtins apply them in either backend, and the
   // compiled program is cached by the inputs' shape, their values read when the run starts; nor are
   // realtime options: the re-runnable compiled body runs a realtime bar's ticks, runCompiled)
+  // (nor `libraries` alone: a script that imports one is refused by the checker, "import statements
+  // are not compile-eligible", and one that imports none compiles whatever libraries a host passes)
   if (o.profiler) return "the profiler requires interpret";
-  if (o.libraries && o.libraries.length > 0) return "libraries require interpret";
   return undefined;
 }
 

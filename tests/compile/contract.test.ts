@@ -40,7 +40,7 @@ describe("compile and auto fall back with the real reason", () => {
     expect(c.mode).toBe("compile");
     expect(c.compile_fallback_reason).toBeUndefined();
   });
-  it("compile mode names interpret-only options", async () => {
+  it("compile mode names interpret-only options and imports", async () => {
     const rt = new Runtime();
     const withInputs = await rt.run(plain, data, { mode: "compile", inputs: { X: 5 } });
     expect(withInputs.mode).toBe("compile");
@@ -54,9 +54,18 @@ describe("compile and auto fall back with the real reason", () => {
       version: 1,
       source: '//@version=6\nlibrary("L")\nexport f(float a) => a',
     };
-    expect((await rt.run(plain, data, { mode: "compile", libraries: [lib] })).compile_fallback_reason).toBe(
-      "libraries require interpret",
-    );
+    // libraries alone force nothing: a script that imports none compiles, one that imports one is
+    // refused by the checker with its reason
+    const noImport = await rt.run(plain, data, { mode: "compile", libraries: [lib] });
+    expect(noImport.mode).toBe("compile");
+    expect(noImport.compile_fallback_reason).toBeUndefined();
+    const imports = await rt.run(v6("import user/L/1 as l\nplot(l.f(close))"), data, {
+      mode: "auto",
+      libraries: [lib],
+    });
+    expect(imports.error).toBeUndefined();
+    expect(imports.mode).toBe("interpret");
+    expect(imports.compile_fallback_reason).toBe("import statements are not compile-eligible");
     const c = await rt.run(plain, data, { mode: "compile" });
     expect(c.mode).toBe("compile");
     expect(c.compile_fallback_reason).toBeUndefined();

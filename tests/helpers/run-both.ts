@@ -1,7 +1,7 @@
 // Runs a script through the public Runtime in interpret mode and in compile mode and requires
 // identical results (numbers bit-identical, same events, logs, inputs, errors). A script the compile
 // backend refuses runs interpret in "compile" mode too (result.mode says so); options that only the
-// interpreter honours (the profiler, libraries) do the same. Every script test goes
+// interpreter honours (the profiler) and imported libraries do the same. Every script test goes
 // through here.
 import { expect } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
@@ -54,7 +54,7 @@ export async function runModes(rt: Runtime, source: string, data: Bar[], options
   const a = await rt.run(source, data, { ...options, mode: "interpret" });
   const b = await rt.run(source, data, { ...options, mode: "compile" });
   if (b.mode !== "compile")
-    expect(b.compile_fallback_reason ?? "", "compile mode fell back").toMatch(/profiler|libraries/);
+    expect(b.compile_fallback_reason ?? "", "compile mode fell back").toMatch(/profiler|import statements/);
   expect(comparable(b)).toEqual(comparable(a));
   return a;
 }

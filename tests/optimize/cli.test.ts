@@ -1,6 +1,8 @@
 // `resin optimize` in-process: usage errors (exit 2), script errors (exit 1), a real search (exit 0).
 
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -90,6 +92,57 @@ describe("resin optimize", () => {
     out.length = 0;
     expect(await command([...args, "--aggregate", "median"])).toBe(2);
     expect(err.join("\n")).toMatch(/INVALID_DATASETS/);
+  });
+
+  it("--remote over several data sets: the winner is re-run locally on every set, as a local study does", async () => {
+    const csv = (n: number, phase: number) =>
+      [
+        "time,open,high,low,close,volume",
+        ...Array.from({ length: n }, (_, i) => {
+          const c = 100 + Math.sin(i / 5 + phase) * 6;
+          return `${1_700_000_000_000 + i * 3_600_000},${c - 0.3},${c + 1},${c - 1},${c},100`;
+        }),
+      ].join("\n");
+    const args = [
+      STRATEGY,
+      ...["--data", file("r1.csv", csv(140, 0)), "--data", file("r2.csv", csv(100, 2))],
+      ...["--trials", "6", "--seed", "4", "--min-trades", "0", "--json"],
+    ];
+    expect(await command(args)).toBe(0);
+    const local = JSON.parse(out.join(""));
+    expect(local.best_results).toHaveLength(2);
+    // a stand-in edge worker on 127.0.0.1 that answers /studies with the same study's lean result
+    const { best_result: _r, best_results: _rs, ...lean } = local;
+    const server = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.method === "POST" && req.url === "/studies") {
+        req.resume();
+        req.on("end", () => res.end(JSON.stringify({ status: "success", id: "s1" })));
+      } else
+        res.end(
+          JSON.stringify({
+            status: "success",
+            state: "done",
+            completed: 6,
+            total: 6,
+            best_index: lean.best_index,
+            result: lean,
+          }),
+        );
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      out.length = 0;
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      expect(await command([...args, "--remote", url])).toBe(0);
+      const remote = JSON.parse(out.join(""));
+      const ids = (r: { result: object | null }) => ({ ...r, result: { ...r.result, run_id: 0, profile: 0 } });
+      expect(remote.best_results.map(ids)).toEqual(local.best_results.map(ids));
+      expect(remote.best_result.strategy).toEqual(local.best_result.strategy);
+      expect(remote.best_results[1].result.count).toBe(100);
+    } finally {
+      server.close();
+    }
   });
 
   it("--remote: a URL that is not http(s) exits 2, an unreachable worker exits 1, both with their codes", async () => {

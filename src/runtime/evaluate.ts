@@ -368,7 +368,7 @@ function runCompiled(p: Prepared): RunResult | undefined {
               timedOut = true;
               break;
             }
-            openBar(p, bar);
+            openBar(ctx, p.closeTimes, bar);
             forming.run(bar, main);
             if (broker) broker.onBarClose(ctx);
             state.commit();
@@ -420,21 +420,11 @@ function runInterpreted(p: Prepared): RunResult {
   const te = now();
   let bar = 0;
   try {
-    for (; bar < n; bar++) {
-      if (budget.bar()) {
-        result.timed_out = true;
-        break;
-      }
-      openBar(p, bar);
-      if (bar < rtFrom) {
-        state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
-        if (broker) broker.onBarOpen(ctx);
-        main();
-      } else forming!.run(bar, main);
-      if (broker) broker.onBarClose(ctx);
-      state.commit();
-    }
+    bar = barLoop(ctx, p.closeTimes, state, broker, budget, main, forming, rtFrom, n);
+    // the loop stops early only when the deadline passed
+    if (bar < n) result.timed_out = true;
   } catch (err) {
+    bar = loopBar;
     // a secondary run out of budget stops the run at this bar, as the loop's own check does
     if (err instanceof RunTimeout) result.timed_out = true;
     else return finishError(result, scriptError(err), bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
@@ -450,9 +440,57 @@ function runInterpreted(p: Prepared): RunResult {
   return result;
 }
 
-/** Puts bar `bar` into the context (its prices, times and index), as both bar loops do. */
-function openBar(p: Prepared, bar: number): void {
-  const { ctx, cols, closeTimes } = p;
+/** The bar barLoop was on when it stopped (read when it threw; a module variable has no hidden class). */
+let loopBar = 0;
+
+/**
+ * The interpreter's bar loop, in a function of its own that takes only objects whose hidden classes
+ * outlive a run (the context, kept by lastRun, and what it holds) and does nothing after the loop:
+ * it returns the bar it stopped at (n, or less when the deadline passed). V8
+ * optimises it on the fly (OSR, with the script's closures inlined) and keeps that code from run to
+ * run. Inside runInterpreted it depended on the run's own records (the Prepared spread, the result
+ * and what finish() builds): their hidden classes die with the run, a full GC clears the feedback
+ * that named them, and the code was thrown away after every run's loop and compiled again in the
+ * next (20-35 ms of compiler thread per compile at swing_state's size, once or twice a run).
+ */
+function barLoop(
+  ctx: ExecContext,
+  closeTimes: Float64Array,
+  state: RunState,
+  broker: Broker | null,
+  budget: Budget,
+  main: Fn,
+  forming: FormingBar | null,
+  rtFrom: number,
+  n: number,
+): number {
+  let bar = 0;
+  try {
+    for (; bar < n; bar++) {
+      if (budget.bar()) break;
+      openBar(ctx, closeTimes, bar);
+      if (bar < rtFrom) {
+        state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+        if (broker) broker.onBarOpen(ctx);
+        main();
+      } else forming!.run(bar, main);
+      if (broker) broker.onBarClose(ctx);
+      state.commit();
+    }
+  } finally {
+    loopBar = bar;
+  }
+  return bar;
+}
+
+/**
+ * Puts bar `bar` into the context (its prices, times and index), as both bar loops do. It takes the
+ * context (its columns are the run's bar columns), not the run's Prepared record or BarColumns: an
+ * object made per run has a hidden class that dies with it (then a full GC throws this function's
+ * optimised code away).
+ */
+function openBar(ctx: ExecContext, closeTimes: Float64Array, bar: number): void {
+  const cols = ctx.columns;
   ctx.barIndex = bar;
   ctx.time = cols.time[bar]!;
   ctx.timeClose = closeTimes[bar]!;

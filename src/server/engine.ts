@@ -80,6 +80,11 @@ export interface Engine {
   trial?(job: TrialJob, control?: RunControl): Promise<TrialReply>;
   /** How many jobs it runs at once (batch and optimize fan out this wide). */
   readonly concurrency: number;
+  /**
+   * Its jobs cross to other threads: a study's bars go to it as shared columns (no copy per message).
+   * An engine on the calling thread gets ordinary columns, which its runs read as they are.
+   */
+  readonly crossesThreads?: boolean;
   stats?(): EngineStats;
   close?(): Promise<void>;
 }
@@ -168,28 +173,30 @@ export function studyFullRunner(
   control?: RunControl,
 ): FullRunner {
   return (inputs, bars) => {
-    // the study's shared columns, not its rows: a thread gets them without a copy of 20k objects
-    const shared = sharedColumns(bars);
-    const data = shared ? toColumnar(shared) : bars;
+    // the study's columns, not its rows: a thread gets them without a copy of 20k objects
+    const cols = studyColumns(bars, engine.crossesThreads === true);
+    const data = cols ? toColumnar(cols) : bars;
     return engine.run({ ...job, broker: { record_events: false }, options: { ...job.options, inputs }, data }, control);
   };
 }
 
-const sharedOf = new WeakMap<readonly Bar[], PackedBars | null>();
+const columnsOf = new WeakMap<readonly Bar[], { plain: PackedBars | null; shared?: PackedBars | null }>();
 
 /**
- * A study's bar rows as the Runtime reads them, in shared columns (protocol.ts shareBars), made once
- * per rows array for the study's trials and its winner's full run; null for bad data, which keeps the
- * row path (each run reports it as a run does).
+ * A study's bar rows as the Runtime reads them, made once per rows array for the study's trials and
+ * its winner's full run: ordinary columns, or (`shared`, for an engine whose jobs cross threads) a
+ * copy in shared memory (protocol.ts shareBars). null for bad data, which keeps the row path (each
+ * run reports it as a run does).
  */
-function sharedColumns(rows: readonly Bar[]): PackedBars | null {
-  let shared = sharedOf.get(rows);
-  if (shared === undefined) {
+function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null {
+  let entry = columnsOf.get(rows);
+  if (!entry) {
     const cols = normalizeBars(rows);
-    shared = isBarDataError(cols) ? null : shareBars(cols);
-    sharedOf.set(rows, shared);
+    entry = { plain: isBarDataError(cols) ? null : cols };
+    columnsOf.set(rows, entry);
   }
-  return shared;
+  if (!shared || !entry.plain) return entry.plain;
+  return (entry.shared ??= shareBars(entry.plain));
 }
 
 /**
@@ -211,7 +218,7 @@ export function studyTrialRunner(
   const byRows: TrialRunner = (inputs, bars: Bar[]) => engine.run({ ...withInputs(inputs), data: bars }, control);
   if (!engine.trial) return byRows;
   // the rows as the Runtime reads them (bad data keeps the row path: each trial reports it as a run does)
-  const shared = sharedColumns(study.bars);
+  const shared = studyColumns(study.bars, engine.crossesThreads === true);
   if (!shared) return byRows;
   const trial = engine.trial.bind(engine);
   const barsKey = newTrialBarsKey();

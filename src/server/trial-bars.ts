@@ -6,7 +6,8 @@
 // per set (by the key the study gave them) and every later trial and fold reads views of that copy.
 // Bounded: at most MAX_SETS sets and MAX_BYTES (a set larger than that is kept alone), least recently
 // used dropped first, and everything dropped once no trial has come for IDLE_MS (a server's idle
-// threads do not keep a finished study's bars).
+// threads do not keep a finished study's bars). Columns that are not shared (an engine on the calling
+// thread: tests, workerd) are read as they are and nothing is held.
 
 import { cloneBars, type PackedBars } from "../worker/protocol.js";
 
@@ -42,6 +43,8 @@ export function heldTrialBars(): number {
  * columns for every later trial with that key.
  */
 export function ownTrialBars(key: string, shared: PackedBars): PackedBars {
+  // ordinary columns (an engine on the calling thread) are read as they are: nothing to hold
+  if (!isShared(shared.time)) return shared;
   if (idle !== null) clearTimeout(idle);
   idle = setTimeout(dropTrialBars, IDLE_MS);
   (idle as { unref?: () => void }).unref?.();
@@ -61,6 +64,9 @@ export function ownTrialBars(key: string, shared: PackedBars): PackedBars {
   }
   return own;
 }
+
+const isShared = (a: Float64Array): boolean =>
+  typeof SharedArrayBuffer !== "undefined" && a.buffer instanceof SharedArrayBuffer;
 
 let sequence = 0;
 

@@ -33,6 +33,12 @@ describe("trial bars held per thread", () => {
     expect(heldTrialBars()).toBe(2);
   });
 
+  it("ordinary (not shared) columns are read as they are: nothing is copied or held", () => {
+    const plain = packBars(randomWalkBars(200));
+    expect(ownTrialBars(newTrialBarsKey(), plain)).toBe(plain);
+    expect(heldTrialBars()).toBe(0);
+  });
+
   it("keys are unique", () => {
     const keys = new Set(Array.from({ length: 1000 }, newTrialBarsKey));
     expect(keys.size).toBe(1000);

@@ -47,6 +47,7 @@ export interface PoolOptions {
 export class WorkerPool implements Engine {
   readonly concurrency: number;
   readonly kind = "threads";
+  readonly crossesThreads = true;
   private readonly pool: Tinypool;
   private readonly maxHeapMb: number | null;
   private active = 0;

@@ -105,6 +105,8 @@ class Gen {
   private readonly refIndex = new Map<string, number>();
   /** Nested functions (user-function instances, expression-position blocks), defined once. */
   private readonly fns: string[] = [];
+  /** Their names, in the order defined. */
+  private readonly fnNames: string[] = [];
   private temps: string[] = [];
   private tempN = 0;
   private labelN = 0;
@@ -205,6 +207,10 @@ class Gen {
       `const closeTimes = ctx.ext.timeCloseColumn;`,
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
       ...this.fns,
+      // the nested functions are new closures on every call: kept on R (which the backend keeps until
+      // the next run) so their optimised code, which V8 holds only while a closure using it lives,
+      // outlives a full GC between runs instead of being compiled again on every run
+      this.fnNames.length ? `R.fns = [${this.fnNames.join(", ")}];` : "",
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
@@ -777,6 +783,7 @@ class Gen {
   /** An if/switch/loop used inside a larger expression: a nested function defined once. */
   private blockFunction(e: RExpr): string {
     const name = `x${this.fnN++}`;
+    this.fnNames.push(name);
     const savedLoops = this.loops;
     const savedFn = this.fn;
     this.fn = { name, decl: new Set() };
@@ -802,6 +809,7 @@ class Gen {
 
   private ucall(e: Extract<RExpr, { k: "ucall" }>): string {
     const name = `u${this.fnN++}`;
+    this.fnNames.push(name);
     const inst = e.inst;
     const savedLoops = this.loops;
     const savedFn = this.fn;

@@ -249,6 +249,8 @@ export function compileProgram(
     PineObject,
     timedOut: false,
     bulk,
+    // the generated run's nested functions of its latest call (kept with R: see the generator)
+    fns: null,
   };
   // the last run's refs kept (as the Runtime keeps its context and state, src/runtime/evaluate.ts
   // lastRun): the generated loop's optimised code depends on the hidden classes of these objects,

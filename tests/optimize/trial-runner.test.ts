@@ -2,6 +2,9 @@
 // bars are packed once into shared columns, each trial names its range of them and only the scored
 // trades come back. The study must come out exactly as with whole runs of bar rows, in-process and
 // on the built worker-thread pool (where the columns cross threads as SharedArrayBuffers).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -56,6 +59,34 @@ const VALIDATIONS = [
   { mode: "holdout", holdout_frac: 0.3 },
   { mode: "walk-forward", train_bars: 600, test_bars: 300, step_bars: 300 },
 ];
+
+describe("resin optimize on real worker threads (bin/resin.js from the built dist/)", () => {
+  it("the default (one thread, a second once the study is long enough), --workers 1 and --workers 2 give one result", async () => {
+    ensureDist();
+    const root = join(import.meta.dirname, "..", "..");
+    const dir = mkdtempSync(join(tmpdir(), "resin-threads-"));
+    const script = join(dir, "cross.pine");
+    writeFileSync(script, STRATEGY);
+    const run = (extra: string[]): Record<string, unknown> => {
+      const out = execFileSync(
+        process.execPath,
+        [
+          join(root, "bin", "resin.js"),
+          "optimize",
+          script,
+          ...["--bars", "3000", "--trials", "60", "--seed", "3", "--min-trades", "1", "--json", ...extra],
+        ],
+        { cwd: root, encoding: "utf8", timeout: 120_000 },
+      );
+      const r = JSON.parse(out);
+      return { ...(untimed(r) as Record<string, unknown>), best_result: { ...r.best_result, run_id: 0, profile: 0 } };
+    };
+    const byDefault = run([]);
+    expect(byDefault.trials).toHaveLength(60);
+    expect(run(["--workers", "1"])).toEqual(byDefault);
+    expect(run(["--workers", "2"])).toEqual(byDefault);
+  }, 240_000);
+});
 
 describe("trials through engine.trial", () => {
   it("give the study of whole runs of bar rows, for holdout and walk-forward slices", async () => {

@@ -1,11 +1,12 @@
-// Hand-made hourly bars for broker tests: rows of [open, high, low, close], volume 10, from 2024-01-01 UTC.
+// Hand-made bars for broker tests: rows of [open, high, low, close], volume 10, from 2024-01-01 UTC, an hour
+// apart unless a step (ms) is given.
 import type { Bar } from "../../src/core/result.js";
 
 const H = 3_600_000;
 
-export const hourlyBars = (rows: number[][]): Bar[] =>
+export const hourlyBars = (rows: number[][], step = H): Bar[] =>
   rows.map((r, i) => ({
-    time: Date.UTC(2024, 0, 1) + i * H,
+    time: Date.UTC(2024, 0, 1) + i * step,
     open: r[0]!,
     high: r[1]!,
     low: r[2]!,

@@ -126,8 +126,13 @@ async function check(file: string): Promise<void> {
   if (got < trades) throw new Error(`${got} trades, expected at least ${trades}`);
   const alerts = minCount(src, "alerts");
   if (a.alerts.length < alerts) throw new Error(`${a.alerts.length} alerts fired, expected at least ${alerts}`);
+  expectModesAgree(a, b, "interpret != compile");
+}
+
+/** Interpret's run `a` and compile's `b` agree: every series, trade, open trade, equity point and alert. */
+function expectModesAgree(a: RunResult, b: RunResult, what: string): void {
   const diff = sameSeries(a.series, b.series);
-  if (diff !== null) throw new Error(`interpret != compile: ${diff}`);
+  if (diff !== null) throw new Error(`${what}: ${diff}`);
   if (a.strategy || b.strategy) {
     // the whole list of trades, open trades and the equity curve must agree, not just totals
     expect(b.strategy?.trades).toEqual(a.strategy?.trades);
@@ -169,15 +174,7 @@ async function checkRealtime(file: string): Promise<void> {
   const c = await rt.run(src, BARS, { mode: "compile", realtimeBars: 3, realtimeTicks: 4 });
   if (c.error !== undefined) throw new Error(`realtime compile: ${failText(c)}`);
   if (c.mode !== "compile") throw new Error(`realtime compile mode ran ${c.mode}: ${c.compile_fallback_reason}`);
-  const diff = sameSeries(r.series, c.series);
-  if (diff !== null) throw new Error(`realtime: interpret != compile: ${diff}`);
-  if (r.strategy || c.strategy) {
-    expect(c.strategy?.trades).toEqual(r.strategy?.trades);
-    expect(c.strategy?.open_trades).toEqual(r.strategy?.open_trades);
-    expect(c.strategy?.equity).toEqual(r.strategy?.equity);
-  }
-  expect(c.drawings.length).toBe(r.drawings.length);
-  expect(c.alerts).toEqual(r.alerts);
+  expectModesAgree(r, c, "realtime: interpret != compile");
   // `// qa-realtime-same: A`: plot A commits the same values as the historical run (non-varip
   // state, var collections and objects included, is rolled back before every tick)
   const titles = namedList(src, "realtime-same");

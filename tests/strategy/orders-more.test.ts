@@ -3,24 +3,14 @@
 // worked out by hand in its comment from TradingView's reference and user manual ("Strategies").
 
 import { describe, expect, it } from "vitest";
-import type { Bar } from "../../src/core/result.js";
+import { hourlyBars } from "../helpers/hourly-bars.js";
 import { runBoth } from "../helpers/run-both.js";
 
-const H = 3_600_000;
 const D = 86_400_000;
-const bars = (rows: number[][], step = H): Bar[] =>
-  rows.map((r, i) => ({
-    time: Date.UTC(2024, 0, 1) + i * step,
-    open: r[0]!,
-    high: r[1]!,
-    low: r[2]!,
-    close: r[3]!,
-    volume: 10,
-  }));
 const flat = (p: number) => [p, p, p, p];
 
 describe("alerts from order fills", () => {
-  const data = bars([flat(100), [101, 103, 101, 103], [104, 104, 104, 104], [105, 105, 105, 105]]);
+  const data = hourlyBars([flat(100), [101, 103, 101, 103], [104, 104, 104, 104], [105, 105, 105, 105]]);
 
   it("an order's alert_message fires at its fill with the fill's placeholders; disable_alert silences it", async () => {
     // Entry L (2 contracts) fills at bar 1's open 101: buy 2 @ 101, position 2. {{close}} is bar 1's
@@ -100,7 +90,7 @@ if bar_index == 0
     strategy.order("Limit 1", strategy.short, limit = 101, qty = 3, oca_name = "Bracket", oca_type = ${oca})
     strategy.order("Limit 2", strategy.short, limit = 102, qty = 6, oca_name = "Bracket", oca_type = ${oca})
 `;
-  const data = bars([flat(100), [100, 101.5, 99.8, 101], [101, 102.5, 100.9, 102], [102, 102, 90, 91], flat(91)]);
+  const data = hourlyBars([flat(100), [100, 101.5, 99.8, 101], [101, 102.5, 100.9, 102], [102, 102, 90, 91], flat(91)]);
 
   it("reduce: each fill shrinks the group's other orders by the filled quantity, closing fills included", async () => {
     const r = await runBoth(src("strategy.oca.reduce"), data);
@@ -133,7 +123,13 @@ if strategy.position_size > 0
     strategy.exit("TP", "L", qty = 1, limit = 103${name})
     strategy.exit("SL", "L", qty = 1, stop = 97${name})
 `;
-    const d = bars([flat(100), [100, 100.5, 99.5, 100], [101, 104, 100.5, 103.5], [103, 103.5, 95, 96], flat(96)]);
+    const d = hourlyBars([
+      flat(100),
+      [100, 100.5, 99.5, 100],
+      [101, 104, 100.5, 103.5],
+      [103, 103.5, 95, 96],
+      flat(96),
+    ]);
     const grouped = await runBoth(s(`, oca_name = "g"`), d);
     expect(grouped.strategy!.trades.map((t) => [t.exit_id, t.exit_price, t.qty])).toEqual([["TP", 103, 1]]);
     expect(grouped.strategy!.open_trades.map((t) => t.qty)).toEqual([1]);
@@ -160,8 +156,8 @@ plot(strategy.convert_to_symbol(100), "sym")
 plot(strategy.netprofit, "np")
 plot(request.currency_rate(syminfo.currency, strategy.account_currency), "rate")
 `;
-  const data = bars([flat(100), flat(100), flat(110), flat(110), flat(110)]);
-  const fx = { "FX:USDEUR": bars([flat(0.5), flat(0.5), flat(0.5), flat(0.5), flat(0.5)]) };
+  const data = hourlyBars([flat(100), flat(100), flat(110), flat(110), flat(110)]);
+  const fx = { "FX:USDEUR": hourlyBars([flat(0.5), flat(0.5), flat(0.5), flat(0.5), flat(0.5)]) };
 
   it("profits, equity and the conversion helpers use the FX:<FROM><TO> rate", async () => {
     const r = await runBoth(src, data, { dataFeed: fx });
@@ -192,7 +188,7 @@ strategy("m", margin_long = 25, initial_capital = 1000000)
 if bar_index == 0
     strategy.entry("L", strategy.long, 682438)
 `;
-    const r = await runBoth(src, bars([flat(4.43), [4.43, 4.5, 4.4, 4.45], [4.2, 4.25, 3.9, 4.0]]), {
+    const r = await runBoth(src, hourlyBars([flat(4.43), [4.43, 4.5, 4.4, 4.45], [4.2, 4.25, 3.9, 4.0]]), {
       runtime: { syminfo: { type: "stock" } },
     });
     expect(r.strategy!.trades.map((t) => [t.exit_bar_index, t.exit_id, t.qty, t.exit_price])).toEqual([
@@ -214,7 +210,7 @@ if bar_index == 0
 if bar_index == 1
     strategy.entry("Short", strategy.short, qty = 10)
 `;
-    const r = await runBoth(src, bars([flat(100), [101, 103, 101, 103], flat(104), flat(105)]));
+    const r = await runBoth(src, hourlyBars([flat(100), [101, 103, 101, 103], flat(104), flat(105)]));
     expect(r.strategy!.trades.map((t) => [t.direction, t.entry_price, t.exit_price, t.exit_id])).toEqual([
       ["long", 101, 104, "Short"],
     ]);
@@ -235,7 +231,7 @@ if bar_index == 2
     strategy.order("order", strategy.long, 5)
 plot(strategy.position_size, "pos")
 `;
-    const r = await runBoth(src, bars([flat(100), flat(100), flat(100), flat(100), flat(100)]));
+    const r = await runBoth(src, hourlyBars([flat(100), flat(100), flat(100), flat(100), flat(100)]));
     // bar 1: 10 (capped from 100); bar 2: "more" finds no room; bar 3: +5 from strategy.order
     expect(r.series.pos).toEqual([0, 10, 10, 15, 15]);
   });
@@ -251,7 +247,7 @@ strategy.entry("L", strategy.long)
 `;
     const r = await runBoth(
       src,
-      bars([flat(100), [100, 100, 98, 98], [98, 98, 96, 96], [96, 97, 95, 95], flat(97), flat(99)], D),
+      hourlyBars([flat(100), [100, 100, 98, 98], [98, 98, 96, 96], [96, 97, 95, 95], flat(97), flat(99)], D),
     );
     expect(r.strategy!.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price])).toEqual([
       [1, 100, 3, 96],

@@ -955,7 +955,7 @@ export class Checker {
       isEnum: this.isEnum,
     };
     let typeChecked = true;
-    if (placement.repeated) this.warnRepeated(name, fn, allArgs, placement.repeated);
+    if (placement.repeated) this.warnRepeated(name, allArgs, placement.repeated);
     for (let i = 0; i < allArgs.length; i++) {
       const p = placement.positions[i]!;
       if (p < 0) continue; // a v5 repeated argument: the first value is used
@@ -1051,12 +1051,12 @@ export class Checker {
   }
 
   /** v5 accepts a repeated named argument with a warning and uses the first value (v6 refuses it). */
-  private warnRepeated(name: string, fn: CatalogFunction | null, args: A.Arg[], repeated: number[]): void {
+  private warnRepeated(name: string, args: A.Arg[], repeated: number[]): void {
     for (const i of repeated) {
       const a = args[i]!;
       this.warnings.push({
         severity: "warning",
-        message: `Argument '${a.name?.name ?? fn?.params[i]}' of '${name}' is given more than once: the first value is used (an error in v6)`,
+        message: `Argument '${a.name!.name}' of '${name}' is given more than once: the first value is used (an error in v6)`,
         line: a.span.line,
         column: a.span.column,
         end_line: a.span.endLine ?? a.span.line,
@@ -1149,7 +1149,7 @@ export class Checker {
       if (a.name) seen.add(a.name.name);
     });
     if (repeated.length) {
-      this.warnRepeated(name, null, args, repeated);
+      this.warnRepeated(name, args, repeated);
       args = args.filter((_, i) => !repeated.includes(i));
     }
     const rargs: { name?: string; r: RExpr; site: ArgSite }[] = [];
@@ -1315,7 +1315,7 @@ export class Checker {
     const cat = catalogFunction(kind)!;
     const placement = placeArgs(kind, cat.fn, e.args, this.version);
     const args: Record<string, unknown> = {};
-    if (placement.repeated) this.warnRepeated(kind, cat.fn, e.args, placement.repeated);
+    if (placement.repeated) this.warnRepeated(kind, e.args, placement.repeated);
     e.args.forEach((a, i) => {
       if (placement.positions[i]! < 0) return; // a v5 repeated argument: the first value is used
       const pname = cat.fn.params[placement.positions[i]!]!;

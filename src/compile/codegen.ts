@@ -920,10 +920,9 @@ class Gen {
       e.def.direct &&
       !e.def.stateful &&
       e.order !== undefined &&
-      e.name.startsWith("strategy.") &&
       e.args.every((a, i) => a === undefined || e.order!.includes(i))
     ) {
-      // strategy.* with named arguments out of parameter order (`stop = s, limit = l`, placed on
+      // named arguments out of parameter order (strategy.exit's `stop = s, limit = l`, placed on
       // every bar): the given ones evaluated into temps in the written order, as the argument
       // array is filled, then passed positionally (no argument array to fill and decode)
       const d = this.ref(`direct:${e.def.name}`, { k: "direct", def: e.def });

@@ -150,17 +150,7 @@ export class Compiler {
         }
       };
     }
-    return () => {
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          fns[i]!();
-          if (this.ctl !== 0) return;
-        }
-      } catch (err) {
-        throw atLine(err, lines[i]!);
-      }
-    };
+    return this.flatBody(fns, lines);
   }
 
   /** A statement-level if (its value unread): branches run as void blocks. */
@@ -1641,7 +1631,7 @@ export class Compiler {
     };
   }
 
-  /** Already compiled body statements as one void block (voidBlock's control flow and error lines). */
+  /** Already compiled body statements as one void block: stops at a break/continue, error lines per statement. */
   private flatBody(fns: Fn[], lines: number[]): () => void {
     const n = fns.length;
     return () => {

@@ -212,7 +212,7 @@ export async function driveStudy(
  * path, whose worker answers lean trials only.
  */
 export async function winnerFullResults(
-  study: Pick<PreparedStudy, "fixedInputs" | "bars" | "sets">,
+  study: Pick<PreparedStudy, "fixedInputs" | "sets">,
   bestParams: Params | null,
   fullRun: FullRunner,
   warnings: string[],
@@ -220,7 +220,7 @@ export async function winnerFullResults(
   const several = study.sets.length > 1;
   if (!bestParams) return several ? { best_result: null, best_results: null } : { best_result: null };
   const inputs = { ...study.fixedInputs, ...bestParams };
-  const sets = study.sets.length ? study.sets : [{ bars: study.bars, symbol: null, timeframe: null }];
+  const sets = study.sets;
   // (the sets' runs start together: a pool runs them side by side; their warnings keep the sets' order)
   const runs = await Promise.all(
     sets.map(async (set, index): Promise<SetBestResult & { error?: string }> => {

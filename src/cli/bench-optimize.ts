@@ -23,7 +23,8 @@ import { prepareStudy, runStudy, toBarArray, type OptimizeRequest } from "../opt
 import { Runtime } from "../runtime/index.js";
 import { createInProcessEngine, type Engine, studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
 import { createNodeEngine } from "../server/node/pool.js";
-import { localStudy, studyEngine } from "./optimize.js";
+import { localStudy } from "./optimize.js";
+import { studyEngine } from "./optimize-engine.js";
 import type { Bar, ColumnarBars } from "../core/result.js";
 
 /** A median with its spread. */

@@ -200,7 +200,7 @@ Examples:
     )
     .option(
       "--workers <N>",
-      "worker threads for the trials (default: one, and the cores (at most 8) once the study is long enough to pay for their start-up)",
+      "threads for the trials, this one included, all from the start (default: this one, and one per other core (at most 8 in all) once the study is long enough to pay for their start-up)",
       intArg("--workers", 1),
     )
     .option("--concurrency <N>", "with --remote: batches in flight (default 8, at most 32)", intArg("--concurrency", 1))

@@ -1,14 +1,15 @@
 // resin optimize <strategy> (options declared in index.ts, which loads this module only for `optimize`).
 // Searches a strategy's inputs with the shared optimize module (service.md 3 and 5). The space
-// defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on worker
-// threads when the built worker entry exists (dist/), else in-process.
+// defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on this
+// thread, and on worker threads too once the study is long enough to pay for their start-up
+// (optimize-threads.ts; --workers fixes the number).
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 
 import { UsageError, readText } from "./args.js";
 import type { OptimizeOptions as Args } from "./options.js";
-import { availableParallelism } from "node:os";
 import { renderTable } from "./table.js";
-import { ThreadGate } from "./optimize-threads.js";
+import { ThreadGate, type Place } from "./optimize-threads.js";
+import { type StudyEngine, studyEngine } from "./optimize-engine.js";
 import { RemoteStudyError } from "./optimize-remote.js";
 import type { Bar, OhlcvInput } from "../core/result.js";
 import { isBarDataError, parseCsvBars, parseJsonBars } from "../core/bars.js";
@@ -26,10 +27,10 @@ import {
   type StudyOptions,
   type TrialRecord,
   type TrialRunner,
+  type FullRunner,
   setLabel,
   winnerFullResults,
 } from "../optimize/index.js";
-import { createNodeEngine } from "../server/node/pool.js";
 import { studyFullRunner, studyTrialRunner, TRIAL_BROKER, type Engine } from "../server/engine.js";
 
 function loadFile(a: Args, file: string): Bar[] | string {
@@ -185,41 +186,45 @@ async function remote(a: Args, req: OptimizeRequest, engine: Engine): Promise<nu
 }
 
 /**
- * The engine of one `resin optimize`: `workers` threads, or the cores (at most 8) of which one starts
- * now (it loads the engine while the script and data are read) and the others only when the study is
- * long enough to pay for their start-up (optimize-threads.ts).
- */
-export function studyEngine(workers?: number): Engine & { close?(): Promise<void> } {
-  return createNodeEngine(workers ?? Math.min(availableParallelism(), 8), { minThreads: workers ?? 1 });
-}
-
-/**
- * A checked study on the CLI's engine: one trial runner per data set (each packs its own bars once),
- * trials let onto threads by a ThreadGate (all `workers` at once when given), and the winner re-run in
- * full over each data set's whole bars (best_result, best_results).
+ * A checked study on the CLI's engine: one trial runner per data set and place (each packs its own
+ * bars once: ordinary columns here, shared ones for the threads), each run placed by a ThreadGate
+ * (optimize-threads.ts: here, and on threads once they pay or from the start with --workers), and the
+ * winner re-run in full over each data set's whole bars (best_result, best_results).
  */
 export function localStudy(
-  engine: Engine,
+  engine: StudyEngine,
   study: PreparedStudy,
   source: string,
-  options: { workers?: number; onProgress?: StudyOptions["onProgress"] } = {},
+  options: {
+    workers?: number;
+    onProgress?: StudyOptions["onProgress"];
+    /** Work ahead from which threads are let in (optimize-threads.ts GROW_AFTER_MS; tests lower it). */
+    growAfterMs?: number;
+  } = {},
 ): Promise<OptimizeResult> {
   const folds = study.sets.reduce((n, x) => n + x.plan.folds, 0);
-  const gate = new ThreadGate(engine.concurrency, study.nTrials * folds, options.workers !== undefined);
-  const fullRun = studyFullRunner(engine, { script: source, symbol: "CHART", options: { mode: "auto" } });
+  const gate = new ThreadGate(engine.threads, study.nTrials * folds, {
+    fixed: options.workers !== undefined,
+    ...(options.growAfterMs !== undefined ? { growAfterMs: options.growAfterMs } : {}),
+    startThreads: () => engine.startThreads(),
+  });
+  const job = { script: source, symbol: "CHART", options: { mode: "auto" as const } };
+  const on = (place: Place): Engine => (place === "here" ? engine : engine.onThreads);
+  const fullRuns = { here: studyFullRunner(engine, job), thread: null as FullRunner | null };
   return runStudy(
     study,
     study.sets.map((set): TrialRunner => {
-      const trial = studyTrialRunner(
-        engine,
-        { ...study, bars: set.bars },
-        { script: source, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto" } },
-      );
-      return (inputs, bars, range) => gate.run(() => trial(inputs, bars, range));
+      const trial = (place: Place) =>
+        studyTrialRunner(on(place), { ...study, bars: set.bars }, { ...job, broker: TRIAL_BROKER });
+      const runners: Record<Place, TrialRunner | null> = { here: null, thread: null };
+      return (inputs, bars, range) => gate.run((place) => (runners[place] ??= trial(place))(inputs, bars, range));
     }),
     {
-      concurrency: engine.concurrency,
-      fullRun: (inputs, bars, set) => gate.run(() => fullRun(inputs, bars, set)),
+      // the gate holds runs back; the study proposes further ahead (its result does not depend on it)
+      // so that runs finishing here need not wait for an earlier one on a thread to be read
+      concurrency: gate.maxInFlight + 8,
+      fullRun: (inputs, bars, set) =>
+        gate.run((place) => (fullRuns[place] ??= studyFullRunner(on(place), job))(inputs, bars, set)),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
   );

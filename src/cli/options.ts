@@ -46,7 +46,7 @@ export interface OptimizeOptions {
   remote?: string;
   concurrency?: number;
   batchSize?: number;
-  /** Worker threads for the trials, all from the start (default: optimize-threads.ts decides). */
+  /** Threads for the trials, the CLI's own included, all from the start (default: optimize-threads.ts decides). */
   workers?: number;
 }
 

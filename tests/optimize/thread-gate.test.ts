@@ -1,51 +1,102 @@
-// How many threads `resin optimize` keeps busy (src/cli/optimize-threads.ts): one, until the work
-// still ahead pays for another thread's start-up; all of them when --workers fixes the number.
+// Where `resin optimize` runs each run (src/cli/optimize-threads.ts): here, with no thread, until the
+// work still ahead pays for the threads' start-up; here and on every thread from the start when
+// --workers fixes the number; a thread takes runs only once it is up, two at a time.
 import { describe, expect, it } from "vitest";
-import { ThreadGate } from "../../src/cli/optimize-threads.js";
+import { RUNS_PER_THREAD, ThreadGate, type Place } from "../../src/cli/optimize-threads.js";
 
-/** Runs `total` jobs of `ms` each through the gate, `offered` at a time; the most that ran at once. */
-async function widest(gate: ThreadGate, total: number, offered: number, ms: number): Promise<number> {
-  let running = 0;
-  let most = 0;
+interface Seen {
+  /** The most runs at once here and on threads. */
+  here: number;
+  thread: number;
+  /** Runs per place. */
+  count: Record<Place, number>;
+}
+
+/** Runs `total` jobs of `ms` each through the gate, `offered` at a time. */
+async function through(gate: ThreadGate, total: number, offered: number, ms: number): Promise<Seen> {
+  const running: Record<Place, number> = { here: 0, thread: 0 };
+  const seen: Seen = { here: 0, thread: 0, count: { here: 0, thread: 0 } };
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < total) {
       next++;
-      await gate.run(async () => {
-        running++;
-        most = Math.max(most, running);
+      await gate.run(async (place) => {
+        running[place]++;
+        seen.count[place]++;
+        seen[place] = Math.max(seen[place], running[place]);
         await new Promise((r) => setTimeout(r, ms));
-        running--;
+        running[place]--;
       });
     }
   };
   await Promise.all(Array.from({ length: offered }, lane));
-  return most;
+  return seen;
 }
 
 describe("ThreadGate", () => {
-  it("--workers: every thread from the start", async () => {
-    const gate = new ThreadGate(3, 12, true);
-    expect(gate.width).toBe(3);
-    expect(await widest(gate, 12, 4, 2)).toBe(3);
+  it("--workers: threads from the start, once they are up, two runs each, and this thread beside them", async () => {
+    let started = 0;
+    let up!: () => void;
+    const gate = new ThreadGate(3, 60, {
+      fixed: true,
+      startThreads: () => {
+        started++;
+        return new Promise<void>((r) => (up = r));
+      },
+    });
+    expect(started).toBe(1);
+    // not up yet: runs stay here, one at a time
+    expect(gate.threadsOpen).toBe(0);
+    const before = await through(gate, 4, 8, 1);
+    expect(before).toEqual({ here: 1, thread: 0, count: { here: 4, thread: 0 } });
+    up();
+    await Promise.resolve();
+    expect(gate.threadsOpen).toBe(3);
+    const after = await through(gate, 60, 12, 2);
+    expect(after.thread).toBe(3 * RUNS_PER_THREAD);
+    expect(after.here).toBe(1);
+    expect(after.count.here).toBeGreaterThan(0);
+    expect(started).toBe(1);
+    expect(gate.maxInFlight).toBe(1 + 3 * RUNS_PER_THREAD);
   });
 
-  it("a short study stays on one thread", async () => {
-    const gate = new ThreadGate(2, 30, false, 60_000);
-    expect(await widest(gate, 30, 2, 1)).toBe(1);
-    expect(gate.width).toBe(1);
+  it("a short study starts no thread", async () => {
+    let started = 0;
+    const gate = new ThreadGate(2, 30, { growAfterMs: 60_000, startThreads: async () => void started++ });
+    const seen = await through(gate, 30, 5, 1);
+    expect(seen.count).toEqual({ here: 30, thread: 0 });
+    expect(seen.here).toBe(1);
+    expect(started).toBe(0);
+    expect(gate.threadsOpen).toBe(0);
   });
 
-  it("a long study lets the other threads in once its first runs are done", async () => {
+  it("a long study lets the threads in once its first runs here are done", async () => {
     // 40 runs of at least 5 ms: after 10, the 30 left are worth 150 ms or more, past the 50 ms asked
-    const gate = new ThreadGate(2, 40, false, 50);
-    expect(await widest(gate, 40, 2, 5)).toBe(2);
-    expect(gate.width).toBe(2);
+    let started = 0;
+    const gate = new ThreadGate(2, 40, { growAfterMs: 50, startThreads: async () => void started++ });
+    const seen = await through(gate, 40, 6, 5);
+    expect(started).toBe(1);
+    expect(gate.threadsOpen).toBe(2);
+    expect(seen.count.here).toBeGreaterThanOrEqual(10);
+    expect(seen.count.thread).toBeGreaterThan(0);
+    expect(seen.thread).toBeLessThanOrEqual(2 * RUNS_PER_THREAD);
   });
 
-  it("a failing run frees its thread", async () => {
-    const gate = new ThreadGate(1, 3, true);
+  it("no threads (--workers 1): every run here", async () => {
+    let started = 0;
+    const gate = new ThreadGate(0, 40, { fixed: true, growAfterMs: 1, startThreads: async () => void started++ });
+    expect((await through(gate, 40, 4, 1)).count).toEqual({ here: 40, thread: 0 });
+    expect(started).toBe(0);
+  });
+
+  it("threads that fail to start leave the study here", async () => {
+    const gate = new ThreadGate(2, 10, { fixed: true, startThreads: () => Promise.reject(new Error("no worker")) });
+    expect((await through(gate, 10, 4, 1)).count).toEqual({ here: 10, thread: 0 });
+  });
+
+  it("a failing run frees its place", async () => {
+    const gate = new ThreadGate(0, 3, { fixed: true });
     await expect(gate.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(await gate.run(async () => 7)).toBe(7);
+    expect(await gate.run(async (place) => place)).toBe("here");
   });
 });

@@ -88,6 +88,51 @@ describe("resin optimize on real worker threads (bin/resin.js from the built dis
   }, 240_000);
 });
 
+describe("resin optimize's engine (built): this thread and worker threads side by side", () => {
+  it("a study whose threads start midway gives the study of this thread alone, over several sets and folds", async () => {
+    ensureDist();
+    const root = join(import.meta.dirname, "..", "..");
+    const dist = (p: string) => pathToFileURL(join(root, "dist", p)).href;
+    const { studyEngine } = (await import(
+      dist("cli/optimize-engine.js")
+    )) as typeof import("../../src/cli/optimize-engine.js");
+    const { localStudy } = (await import(dist("cli/optimize.js"))) as typeof import("../../src/cli/optimize.js");
+    const { prepareStudy: prepare } = (await import(
+      dist("optimize/index.js")
+    )) as typeof import("../../src/optimize/index.js");
+    const req: OptimizeRequest = {
+      script: STRATEGY,
+      data: null,
+      datasets: [{ data: randomWalkBars(1500, { seed: 1 }) }, { data: randomWalkBars(1200, { seed: 2 }) }],
+      space: SPACE,
+      n_trials: 40,
+      sampler: "random",
+      seed: 11,
+      min_trades: 1,
+      validation: VALIDATIONS[1],
+    };
+    const solo = studyEngine(1);
+    const mixed = studyEngine(3);
+    try {
+      const alone = await localStudy(solo, prepare(req), STRATEGY, { workers: 1 });
+      expect(solo.threadsStarted).toBe(false);
+      // the default's rule with no wait: threads let in after the first runs here
+      const side = await localStudy(mixed, prepare(req), STRATEGY, { growAfterMs: 0 });
+      expect(mixed.threadsStarted).toBe(true);
+      expect(alone.trials.filter((t) => t.error)).toEqual([]);
+      const clean = (r: OptimizeResult) => ({
+        ...(untimed(r) as object),
+        best_results: r.best_results?.map((x) => ({ ...x, result: { ...x.result, run_id: 0, profile: 0 } })),
+        best_result: { ...r.best_result, run_id: 0, profile: 0 },
+      });
+      expect(clean(side)).toEqual(clean(alone));
+    } finally {
+      await solo.close();
+      await mixed.close();
+    }
+  }, 120_000);
+});
+
 describe("trials through engine.trial", () => {
   it("give the study of whole runs of bar rows, for holdout and walk-forward slices", async () => {
     const withTrial = createInProcessEngine();

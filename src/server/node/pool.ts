@@ -42,6 +42,12 @@ export interface PoolOptions {
   minThreads?: number;
   /** V8 heap cap of each thread, MB (a run past it ends its thread, not the process). */
   maxHeapMb?: number;
+  /**
+   * Jobs a thread is handed at once (default 1). `resin optimize` hands two, so the next trial
+   * already waits in the thread while the CLI's own thread is busy with a trial of its own; a
+   * job's deadline then includes the one ahead of it (the CLI's runs have none).
+   */
+  jobsPerThread?: number;
 }
 
 export class WorkerPool implements Engine {
@@ -68,6 +74,7 @@ export class WorkerPool implements Engine {
       // a thread started past minThreads stays once started (tinypool's default, 0, ends it as soon as
       // it is idle, and the next job then pays a cold thread's start-up and JIT warm-up again)
       idleTimeout: 2 ** 31 - 1,
+      ...(options.jobsPerThread ? { concurrentTasksPerWorker: options.jobsPerThread } : {}),
       ...(options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } } : {}),
     });
   }
@@ -79,6 +86,12 @@ export class WorkerPool implements Engine {
   /** An optimize trial (run-worker.ts `trial`): the bars' shared columns cross without a copy, the reply is the scored trades. */
   trial(job: TrialJob, control: RunControl = {}): Promise<TrialReply> {
     return this.dispatch(job, "trial", control) as Promise<TrialReply>;
+  }
+
+  /** Resolves once a thread is up (its engine loaded: run-worker.ts `warm`). */
+  async warm(): Promise<void> {
+    if (this.closed) throw new Error("worker pool is closed");
+    await this.pool.run(null, { name: "warm" });
   }
 
   /** Runs `job` through the worker entry's export `name`, under the job's hard deadline and the caller's signal. */

@@ -1,6 +1,6 @@
 // Worker-thread entry of the Node pool (pool.ts, through tinypool): evaluates one run job per call
 // (the default export) or one optimize trial (`trial`: its bars arrive as shared columns, its reply
-// is the scored trades only). Loaded from the built dist/ (dist/server/node/run-worker.js).
+// is the scored trades only); `warm` answers once the thread is up (the engine below is loaded). Loaded from the built dist/ (dist/server/node/run-worker.js).
 
 import { evaluateJob, evaluateTrial, type RunJob, type TrialJob } from "../engine.js";
 // the engine loads when the thread starts, not with its first job (engine.ts imports it lazily for
@@ -13,4 +13,8 @@ export default function run(job: RunJob): Promise<unknown> {
 
 export function trial(job: TrialJob): Promise<unknown> {
   return evaluateTrial(job);
+}
+
+export function warm(): null {
+  return null;
 }

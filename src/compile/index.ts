@@ -16,6 +16,7 @@ import type { Kernels } from "../kernels/index.js";
 import { PineArray, PineMap, PineMatrix, PineObject } from "../core/values.js";
 import { atLine } from "../interpret/errors.js";
 import { budgetOf } from "../core/budget.js";
+import { objectSlots } from "../core/shapes.js";
 import { historyOffsetMessage } from "../check/history-limits.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
@@ -196,9 +197,10 @@ export function compileProgram(
         case "bvar":
           return r.def.get;
         case "args":
-          return r.numeric ? new Array<number>(r.n).fill(0.5) : new Array<unknown>(r.n);
+          // (in the elements kind they will hold, so the loop's code fits every run's arrays: core/shapes.ts)
+          return r.numeric ? new Array<number>(r.n).fill(0.5) : objectSlots(r.n);
         case "tuple":
-          return new Array<unknown>(r.n);
+          return objectSlots(r.n);
         case "ring": {
           const ring = state.rings[r.hist];
           if (!ring) throw new Error(`internal: no history ring ${r.hist}`);

@@ -83,15 +83,19 @@ export class Budget {
   /** Counts outermost loop entries: the loop limit measures one of them at a time. */
   private generation = 0;
   private timedGeneration = -1;
-  private loopStart = 0;
-  private lastClock = -1;
+  // Clock readings start as doubles (NaN: not read yet; both are set before they are read): a field
+  // first holding a small integer changes representation at its first fraction, and V8 then drops
+  // the optimised code that inlined the bar loop's budget check (the next run deoptimises).
+  private loopStart = Number.NaN;
+  private lastClock = Number.NaN;
   private frozenUnits = 0;
   private clockReads = 0;
-  private lastProbe: number;
-  private probeGap = PROBE_MS;
+  private lastProbe = Number.NaN;
+  private probeGap = Number.NaN;
 
   constructor(private readonly now: () => number = clock) {
     this.lastProbe = now();
+    this.probeGap = PROBE_MS;
   }
 
   /** A loop starts (pair with exit(); an error leaving the loop ends the run or is handled by resetDepth). */

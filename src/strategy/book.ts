@@ -2,11 +2,13 @@
 // rules, OCA groups and the pruning of exits whose trades are gone. It knows nothing of prices; the
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
+import { objectArray } from "../core/shapes.js";
 import type { ExitOrder, OpenTrade, PendingOrder } from "./types.js";
 
 export class OrderBook {
-  orders: PendingOrder[] = [];
-  exits: ExitOrder[] = [];
+  // (created in the object elements kind: see core/shapes.ts)
+  orders: PendingOrder[] = objectArray();
+  exits: ExitOrder[] = objectArray();
   /** Creation counter: orders triggered at the same price fill in this order. */
   seq = 0;
 

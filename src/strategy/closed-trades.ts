@@ -5,6 +5,7 @@
 // buffer, so memory stays at the limit however long the run, and pushing past it costs no copy.
 
 import type { Trade } from "../core/result.js";
+import { objectArray } from "../core/shapes.js";
 
 /** TradingView's trade limit outside Deep Backtesting (user manual, Limitations). */
 export const TRADE_LIMIT = 9000;
@@ -12,7 +13,7 @@ export const TRADE_LIMIT = 9000;
 export class ClosedTrades {
   /** Trades closed since the start of the run, trimmed ones included (strategy.closedtrades). */
   total = 0;
-  private ring: Trade[] = [];
+  private ring: Trade[] = objectArray(); // (object elements kind from the start: core/shapes.ts)
   /** Ring slot of the oldest kept trade once the ring is full. */
   private head = 0;
   /**

@@ -19,6 +19,7 @@
 
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
+import { objectArray } from "../core/shapes.js";
 
 type Kind = StrategyEvent["kind"];
 
@@ -317,7 +318,7 @@ export class EventLog {
   /** `recording` false: push logs nothing (a run whose events nobody reads; settings.recordEvents). */
   constructor(private readonly recording = true) {}
   /** The string tuples, TUPLE slots each. */
-  private readonly tupleSlots: (string | null)[] = [];
+  private readonly tupleSlots: (string | null)[] = objectArray(); // (object elements kind: core/shapes.ts)
   /** The last tuple logged per order id (the tuple a re-placed order most likely repeats). */
   private readonly lastTuple = new Map<string | null, number>();
   /** The records built so far (a prefix of the log), handed out by toArray(). */

@@ -2,11 +2,13 @@
 // variables read. It knows nothing of orders; the broker decides what fills, the ledger books it.
 
 import type { Trade } from "../core/result.js";
+import { objectArray } from "../core/shapes.js";
 import { ClosedTrades, TRADE_LIMIT } from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
 export class Ledger {
-  readonly open: OpenTrade[] = [];
+  // (arrays created in the object elements kind: see core/shapes.ts)
+  readonly open: OpenTrade[] = objectArray();
   /** The visible closed trades (the oldest are trimmed past the limit); the totals below cover all. */
   readonly closed: ClosedTrades;
   netProfit = 0;
@@ -29,7 +31,7 @@ export class Ledger {
   /** Fill price of the first entry of the run (buy & hold); NaN before it. */
   firstEntryPrice = NaN;
   private seq = 0;
-  private readonly closing: OpenTrade[] = [];
+  private readonly closing: OpenTrade[] = objectArray();
 
   /**
    * Account currency per point (the broker updates it when the account currency is converted);

@@ -3,6 +3,7 @@
 import type { BrokerHost } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import type { Broker } from "./broker.js";
+import { doubleHoles } from "../core/shapes.js";
 
 /**
  * Per-bar equity and the running max drawdown / run-up, as TradingView measures them (checked
@@ -42,7 +43,8 @@ export class EquityTracker {
     this.troughEquity = initial;
     // (a bad or huge bar count starts small and grows)
     const cap = capacity >= 16 && capacity <= 2 ** 26 ? Math.floor(capacity) : 16;
-    this.equity = new Array<number>(cap);
+    // doubles from the start: the first equity stored would otherwise convert the whole store (core/shapes.ts)
+    this.equity = doubleHoles(cap);
     this.times = new Float64Array(cap);
   }
 

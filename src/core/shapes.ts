@@ -1,0 +1,25 @@
+// Values built in the shape they keep: V8 specialises optimised code on the maps (hidden classes) it
+// saw, and an array created empty starts in the small-integer elements kind, changing kind (and map)
+// at its first push of an object or a double. Code optimised on one run's arrays, already changed,
+// then meets the next run's fresh ones and deoptimises ("wrong map"); so arrays a run creates for
+// objects or doubles are created in that kind from the start (issue 18, warm-up).
+
+/** An empty array in the elements kind of object values (also strings and null). */
+export function objectArray<T>(): T[] {
+  const a = [null] as unknown as T[];
+  a.length = 0;
+  return a;
+}
+
+/** `n` (at least 1) holes in the elements kind of double values. */
+export function doubleHoles(n: number): number[] {
+  const a = new Array<number>(n);
+  // one double stored makes the whole backing store doubles; the slot is written again before use
+  a[0] = Number.NaN;
+  return a;
+}
+
+/** `n` slots holding undefined, in the elements kind of object values (reads as `new Array(n)` does). */
+export function objectSlots(n: number): unknown[] {
+  return new Array<unknown>(n).fill(undefined);
+}

@@ -101,6 +101,12 @@ export interface BuiltinVariable {
   get: (ctx: ExecContext, site: CallSite) => any;
   /** Keeps per-site state (ta.obv, ta.accdist, ta.vwap, ...). */
   stateful?: boolean;
+  /**
+   * A strategy.* figure: `get` is `ctx.broker ? read(ctx.broker, ctx) : flat`. Generated code calls
+   * `read` itself (one call target per variable; `get`'s inner call is shared by every variable and
+   * megamorphic). (`any`: the broker's type belongs to src/strategy, above the catalog.)
+   */
+  broker?: { read: (broker: any, ctx: ExecContext) => unknown; flat: unknown };
 }
 
 export type VariableTable = Record<string, BuiltinVariable>;

@@ -105,6 +105,8 @@ class Gen {
   private readonly refIndex = new Map<string, number>();
   /** Nested functions (user-function instances, expression-position blocks), defined once. */
   private readonly fns: string[] = [];
+  /** Run-level locals caching the loop function's value inputs (`I<n>`, see call()). */
+  private readonly inputCache: string[] = [];
   /** Their names, in the order defined. */
   private readonly fnNames: string[] = [];
   private temps: string[] = [];
@@ -192,6 +194,8 @@ class Gen {
     // the re-runnable variant: the loop's locals stored into the state array, where an extra
     // execution (and the rollback around it) finds them: before the broker's bar open, which may
     // re-run the bar after fills, and when the loop returns, before a realtime bar's ticks
+    // (a fill re-run happens inside the broker's bar open, so the loop stores its locals before every
+    // one when the run calcs on order fills; a realtime-only run re-runs only after the loop returned)
     const spill = this.rerun ? [...this.local].map((s) => `N[${s}] = s${s};`).join(" ") : "";
     const bulk = this.columnPlots();
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
@@ -214,7 +218,10 @@ class Gen {
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
+      this.inputCache.length ? `  let ${this.inputCache.join(", ")};` : "",
       ...(this.rerun ? rerunTick(body, [...this.local]) : []),
+      // fill re-runs installed for this run (src/runtime/rerun.ts installFillRecalc, before the loop)
+      spill ? `  const fills = ctx.ext.fillRecalc !== undefined;` : "",
       `  const n = cT.length;`,
       `  let bar = from;`,
       // a column-plot program: the first bar through the loop (it registers the plots), the rest in bulk
@@ -228,7 +235,7 @@ class Gen {
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
       `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
       spill
-        ? `    if (broker !== null) { ${spill} broker.onBarOpen(ctx); }`
+        ? `    if (broker !== null) { if (fills) { ${spill} } broker.onBarOpen(ctx); }`
         : `    if (broker !== null) broker.onBarOpen(ctx);`,
       `    try {`,
       body,
@@ -720,6 +727,14 @@ class Gen {
       case "bvar": {
         const local = BAR_VARS[e.def.name];
         if (local) return this.nested > 0 ? CTX_BAR_VARS[e.def.name]! : local;
+        const onBroker = e.def.broker;
+        if (onBroker && !e.def.stateful) {
+          // a strategy.* figure read straight from the broker (what `get` does, without its shared,
+          // megamorphic inner call)
+          const g = this.ref(`bvr:${e.def.name}`, { k: "value", v: onBroker.read });
+          const b = this.temp();
+          return `((${b} = ctx.broker) ? K${g}(${b}, ctx) : ${this.value(onBroker.flat)})`;
+        }
         const d = this.ref(`bv${e.site}`, { k: "bvar", def: e.def });
         const s = this.ref(`site${e.site}`, { k: "site", id: e.site });
         return `K${d}(ctx, K${s})`;
@@ -946,11 +961,16 @@ class Gen {
       // from then on, as below); its arguments are constants, so skipping them changes nothing
       const site = this.ref(`site${e.site}`, { k: "site", id: e.site });
       const st = this.temp();
-      const known =
-        e.name === "input" || e.name === "input.source"
-          ? `(${st}.source ? ${st}.source(ctx) : ${st}.value)`
-          : `${st}.value`;
-      return `((${st} = K${site}.state) !== undefined ? ${known} : ${general})`;
+      const source = e.name === "input" || e.name === "input.source";
+      const known = source ? `(${st}.source ? ${st}.source(ctx) : ${st}.value)` : `${st}.value`;
+      const read = `((${st} = K${site}.state) !== undefined ? ${known} : ${general})`;
+      // a value input in the loop function: once known, kept in a local of the run for every later
+      // bar (a site lookup per bar was 4 loads and a branch; the re-runnable variant's bar body is
+      // also a closure, which would capture the local, so it keeps the lookup)
+      if (source || this.nested > 0 || this.rerun) return read;
+      const c = `I${this.inputCache.length}`;
+      this.inputCache.push(c);
+      return `(${c} !== undefined ? ${c} : ((${st} = K${site}.state) !== undefined ? (${c} = ${known}) : ${general}))`;
     }
     return general;
   }

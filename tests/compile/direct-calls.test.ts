@@ -296,9 +296,18 @@ describe("plain numbers of a user function as locals of its generated function",
 });
 
 describe("input.* after the first bar", () => {
-  it("reads the value the call site keeps instead of calling again", () => {
+  it("reads the value the call site keeps instead of calling again, then keeps it in a local of the run", () => {
     const text = generatedSource(program(v6('len = input.int(14, "Length", minval = 1)\nplot(ta.sma(close, len))')));
-    expect(text).toMatch(/\(\$\d+ = K\d+\.state\) !== undefined \? \$\d+\.value :/);
+    expect(text).toMatch(/I0 !== undefined \? I0 : \(\(\$\d+ = K\d+\.state\) !== undefined \? \(I0 = \$\d+\.value\) :/);
+    expect(text).toContain("let I0;");
+    // the re-runnable variant's bar body is a closure too: it reads the site
+    const rerun = generatedSource(
+      program(v6('len = input.int(14, "Length", minval = 1)\nplot(ta.sma(close, len))')),
+      false,
+      true,
+    );
+    expect(rerun).not.toContain("I0");
+    expect(rerun).toMatch(/\(\$\d+ = K\d+\.state\) !== undefined \? \$\d+\.value :/);
   });
   it("source inputs still read the source on every bar; every input kind agrees with interpret", async () => {
     await same(
@@ -312,6 +321,31 @@ describe("input.* after the first bar", () => {
           'mode = input.string("a", "Mode", options = ["a", "b"])',
           "plot(on ? ta.sma(src, len) * mult : na)",
           'plot(mode == "a" ? src2 : src)',
+        ].join("\n"),
+      ),
+    );
+  });
+});
+
+describe("strategy.* figures", () => {
+  const strat = (body: string) => `//@version=6\nstrategy("s", pyramiding = 2)\n${body}\n`;
+  it("are read from the broker by each figure's own reader, not through the shared getter", () => {
+    const text = generatedSource(program(strat("plot(strategy.position_size + strategy.opentrades)")));
+    expect(text.match(/= ctx\.broker\) \? K\d+\(\$\d+, ctx\) : \(0\)/g)).toHaveLength(2);
+  });
+  it("agree with interpret, flat, in a trade and after trades closed", async () => {
+    await same(
+      strat(
+        [
+          "if bar_index % 20 == 3 and strategy.position_size == 0",
+          '    strategy.entry("L", strategy.long)',
+          "if strategy.opentrades > 0 and bar_index % 20 == 11",
+          '    strategy.close("L")',
+          "plot(strategy.equity)",
+          "plot(strategy.netprofit + strategy.openprofit)",
+          "plot(strategy.position_avg_price)",
+          "plot(strategy.closedtrades)",
+          'plot(strategy.position_entry_name == "L" ? 1 : 0)',
         ].join("\n"),
       ),
     );

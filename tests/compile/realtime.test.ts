@@ -14,7 +14,8 @@ import { runModes } from "../helpers/run-both.js";
 import { FILL_PATH } from "../helpers/hourly-bars.js";
 import { repositoryStrategies } from "../helpers/strategies.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
-import { comparable, firstDifference } from "./parity.js";
+import { comparable, firstDifference, program } from "./parity.js";
+import { generatedSource } from "../../src/compile/index.js";
 
 const N = 60;
 const data: Bar[] = syntheticBars(N);
@@ -282,5 +283,14 @@ describe("every strategy of the test sets on realtime bars, ticks filled and re-
   it("most run, and the ticks change the trades of many (orders fill inside the realtime bars)", () => {
     expect(ran).toBeGreaterThan(all.length * 0.8);
     expect(changed).toBeGreaterThan(20);
+  });
+});
+
+describe("the re-runnable loop's locals", () => {
+  it("go to the state array before every bar open only when fill re-runs are installed, else when the loop returns", () => {
+    const text = generatedSource(program('//@version=6\nstrategy("s")\nx = close * 2\nplot(x)\n'), false, true);
+    expect(text).toContain("const fills = ctx.ext.fillRecalc !== undefined;");
+    expect(text).toMatch(/if \(broker !== null\) \{ if \(fills\) \{ N\[\d+\] = s\d+; \} broker\.onBarOpen\(ctx\); \}/);
+    expect(text).toMatch(/\n {2}N\[\d+\] = s\d+;\n {2}return bar;/);
   });
 });

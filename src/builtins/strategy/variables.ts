@@ -15,6 +15,7 @@ function v(name: string, get: Getter, flat: unknown = NaN): VariableTable[string
       const b = maybeBroker(ctx);
       return b ? get(b, ctx) : flat;
     },
+    broker: { read: get, flat },
   };
 }
 

@@ -4,10 +4,12 @@
 // - threads x1 / x2, warm: the worker-thread pool behind `resin optimize` and `/optimize`, kept across
 //   studies as `resin serve` keeps it;
 // - HTTP x2: POST /optimize over real HTTP on 127.0.0.1 to a server in this process (the server's
-//   JSON both ways and the winner's full run for best_result included, the client's JSON not);
+//   JSON both ways and the winner's full run for best_result included), from a client in a process of
+//   its own; the bars as rows, and as columns;
 // - CLI, cold: `resin optimize`'s own engine and study (optimize.ts) made afresh for every study, as
 //   one process makes it (the threads' start-up, module loading and JIT warm-up included), with
-//   --workers 1, --workers 2 and the default (one thread, more once the study is long enough).
+//   --workers 1 (no thread), --workers 2 (this thread and one more) and the default (this thread,
+//   the others once the study is long enough).
 // Each host runs in its own child process (another host's idle threads and their collections would
 // count against it otherwise): a warm-up round, then rounds of a study and the same trials' inputs as
 // plain runs right after it; each figure is the median of the rounds (min-max). A trial's cost is the
@@ -130,8 +132,20 @@ function cliHost(name: string, workers: number | undefined, source: string, rows
   };
 }
 
-/** POST /optimize to a server on 127.0.0.1 in this process, on a pool of `threads`. */
-async function httpHost(name: string, threads: number, source: string, rows: Bar[], n: number): Promise<Host> {
+/**
+ * POST /optimize to a server on 127.0.0.1 in this process, on a pool of `threads`, with the bars as
+ * rows or (`columnar`) as columns. The client is a process of its own (bench-optimize-client.ts)
+ * when the built one exists, so this process's CPU time is the server's; from sources it is this
+ * process, and only its JSON is left out of the count (clientMs).
+ */
+async function httpHost(
+  name: string,
+  threads: number,
+  source: string,
+  rows: Bar[],
+  n: number,
+  columnar: boolean,
+): Promise<Host> {
   const { startServer } = await import("../server/node/host.js");
   const server = await startServer({
     port: 0,
@@ -141,18 +155,36 @@ async function httpHost(name: string, threads: number, source: string, rows: Bar
     out: () => {},
     err: () => {},
   });
+  const url = new URL("/optimize", server.url).href;
+  const entry = new URL("./bench-optimize-client.js", import.meta.url);
+  if (import.meta.url.endsWith(".js") && existsSync(fileURLToPath(entry))) {
+    const client = fork(fileURLToPath(entry), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    return {
+      name,
+      study: (seed) =>
+        new Promise((resolve, reject) => {
+          const { data: _rows, ...body } = studyRequest(source, rows, n, seed);
+          client.once("message", (m) => {
+            const r = m as { params?: Params; error?: string };
+            if (r.params) resolve({ params: r.params });
+            else reject(new Error(r.error ?? "bench client failed"));
+          });
+          client.send({ url, body, bars: rows.length, columnar });
+        }),
+      close: async () => {
+        client.disconnect();
+        await server.close(5);
+      },
+    };
+  }
+  const data = columnar ? columnsOf(rows) : rows;
   return {
     name,
     study: async (seed) => {
       let c0 = cpuMs();
-      const body = JSON.stringify(studyRequest(source, rows, n, seed));
+      const body = JSON.stringify({ ...studyRequest(source, rows, n, seed), data });
       let clientMs = cpuMs() - c0;
-      const post = () =>
-        fetch(new URL("/optimize", server.url), {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
+      const post = () => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
       // (once more on a reset: a kept-alive socket the server closed while it sat idle between rounds)
       const res = await post().catch(post);
       const text = await res.text();
@@ -166,12 +198,20 @@ async function httpHost(name: string, threads: number, source: string, rows: Bar
   };
 }
 
+/** Rows as plain columns {time: [], open: [], ...} (a columnar /optimize body). */
+function columnsOf(rows: Bar[]): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const k of ["time", "open", "high", "low", "close", "volume"] as const) out[k] = rows.map((b) => b[k] as number);
+  return out;
+}
+
 /** The hosts by name, as a child process builds one (runHost). */
 export const HOSTS = [
   "in-process",
   "threads x1 warm",
   "threads x2 warm",
   "HTTP /optimize x2",
+  "HTTP /optimize x2 columns",
   "CLI --workers 1",
   "CLI --workers 2",
   "CLI default",
@@ -187,7 +227,9 @@ async function makeHost(name: HostName, source: string, rows: Bar[], n: number):
     case "threads x2 warm":
       return warmHost(name, createNodeEngine(2), source, rows, n);
     case "HTTP /optimize x2":
-      return httpHost(name, 2, source, rows, n);
+      return httpHost(name, 2, source, rows, n, false);
+    case "HTTP /optimize x2 columns":
+      return httpHost(name, 2, source, rows, n, true);
     case "CLI --workers 1":
       return cliHost(name, 1, source, rows, n);
     case "CLI --workers 2":

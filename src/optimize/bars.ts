@@ -1,6 +1,15 @@
-// Bars as the optimizer slices them: always an array of bar objects (columnar input is converted once).
+// Bars as the optimizer slices them: always an array of bar objects (columnar input is converted once,
+// and the rows remember the columns they came from: a host packs those for its runs, cheaper than
+// packing the rows again).
 
 import type { Bar, OhlcvInput } from "../core/result.js";
+
+const columnsOfRows = new WeakMap<readonly Bar[], OhlcvInput>();
+
+/** The columns `rows` were made from by toBarArray, if they were. */
+export function sourceColumns(rows: readonly Bar[]): OhlcvInput | undefined {
+  return columnsOfRows.get(rows);
+}
 
 export function toBarArray(data: OhlcvInput | unknown): Bar[] {
   if (Array.isArray(data)) return data as Bar[];
@@ -20,6 +29,7 @@ export function toBarArray(data: OhlcvInput | unknown): Bar[] {
     if (c.volume) bar.volume = c.volume[i] as number;
     out[i] = bar;
   }
+  columnsOfRows.set(out, data as OhlcvInput);
   return out;
 }
 

@@ -4,6 +4,8 @@
 
 import type { Bar, LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
 import type { FullRunner, PreparedStudy, TrialOutcome, TrialRunner } from "../optimize/index.js";
+// (bars.js itself, not the index: the worker threads load this module)
+import { sourceColumns } from "../optimize/bars.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
   shareBars,
@@ -191,7 +193,8 @@ const columnsOf = new WeakMap<readonly Bar[], { plain: PackedBars | null; shared
 function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null {
   let entry = columnsOf.get(rows);
   if (!entry) {
-    const cols = normalizeBars(rows);
+    // rows the study made from columns (a columnar /optimize body) pack from those columns
+    const cols = normalizeBars(sourceColumns(rows) ?? rows);
     entry = { plain: isBarDataError(cols) ? null : cols };
     columnsOf.set(rows, entry);
   }

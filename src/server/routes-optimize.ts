@@ -17,15 +17,13 @@ import { ApiError } from "./errors.js";
 import { studyFullRunner, studyTrialRunner, TRIAL_BROKER } from "./engine.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
+import { barCount } from "./validate.js";
 
 export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
   app.post("/optimize", (c) =>
     guarded(ctx, c, OPTIMIZE_SCHEMA, async (body) => {
       const libraries = checkLibraries(body.libraries as unknown[]);
-      ctx.freeTier?.checkSize(
-        [(body.script as string).length + librarySourceChars(libraries)],
-        (body.data as unknown[]).length,
-      );
+      ctx.freeTier?.checkSize([(body.script as string).length + librarySourceChars(libraries)], barCount(body.data));
       let study;
       try {
         study = prepareStudy(body as unknown as OptimizeRequest);

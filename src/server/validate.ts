@@ -5,7 +5,7 @@
 
 import { ApiError } from "./errors.js";
 
-export type FieldType = "string" | "int" | "number" | "bool" | "array" | "object";
+export type FieldType = "string" | "int" | "number" | "bool" | "array" | "object" | "bars";
 
 export interface FieldSpec {
   name: string;
@@ -30,7 +30,53 @@ const TYPE_NAMES: Record<FieldType, string> = {
   bool: "boolean",
   array: "array",
   object: "object",
+  bars: "array of bars or columns {time, open, high, low, close, volume?}",
 };
+
+/** The columns of a columnar `bars` field: the required ones, then volume. */
+const BAR_COLUMNS = ["time", "open", "high", "low", "close"] as const;
+
+/**
+ * A `bars` field given as columns (service.md 1: "Also accepted: columnar {time:[], open:[], ...}"):
+ * an object of the five price columns and an optional volume column, arrays of one length. Their
+ * values are checked as a run checks bars (a data error names the first bad bar), not here.
+ */
+function checkBarColumns(field: string, v: Record<string, unknown>): void {
+  const unknown = Object.keys(v)
+    .filter((k) => k !== "volume" && !(BAR_COLUMNS as readonly string[]).includes(k))
+    .sort();
+  if (unknown.length)
+    throw new ApiError(400, "INVALID_FIELD", `field '${field}' has unknown columns: ${unknown.join(", ")}`, {
+      field,
+      expected: TYPE_NAMES.bars,
+      columns: unknown,
+    });
+  const n = Array.isArray(v.time) ? v.time.length : -1;
+  for (const column of [...BAR_COLUMNS, "volume"]) {
+    const col = v[column];
+    if (column === "volume" && (col === undefined || col === null)) continue;
+    if (!Array.isArray(col))
+      throw new ApiError(400, "INVALID_FIELD", `field '${field}' column '${column}' must be an array`, {
+        field,
+        expected: TYPE_NAMES.bars,
+        column,
+      });
+    if (col.length !== n)
+      throw new ApiError(
+        400,
+        "INVALID_FIELD",
+        `field '${field}' column '${column}' has ${col.length} values where 'time' has ${n}`,
+        { field, expected: TYPE_NAMES.bars, column },
+      );
+  }
+}
+
+/** How many bars a `bars` field holds (rows or columns). */
+export function barCount(v: unknown): number {
+  if (Array.isArray(v)) return v.length;
+  const time = (v as { time?: unknown } | null)?.time;
+  return Array.isArray(time) ? time.length : 0;
+}
 
 function isType(v: unknown, type: FieldType): boolean {
   switch (type) {
@@ -46,6 +92,8 @@ function isType(v: unknown, type: FieldType): boolean {
       return Array.isArray(v);
     case "object":
       return v !== null && typeof v === "object" && !Array.isArray(v);
+    case "bars":
+      return v !== null && typeof v === "object";
   }
 }
 
@@ -69,6 +117,7 @@ export function validateBody(body: unknown, schema: Schema): Record<string, unkn
     }
     if (!isType(v, f.type))
       invalid(f.name, `field '${f.name}' must be ${article(TYPE_NAMES[f.type])}`, TYPE_NAMES[f.type]);
+    if (f.type === "bars" && !Array.isArray(v)) checkBarColumns(f.name, v as Record<string, unknown>);
     if (f.type === "int" || f.type === "number") {
       const n = v as number;
       if (f.min !== undefined && n < f.min)
@@ -76,7 +125,7 @@ export function validateBody(body: unknown, schema: Schema): Record<string, unkn
       if (f.max !== undefined && n > f.max)
         invalid(f.name, `field '${f.name}' must be <= ${f.max}`, TYPE_NAMES[f.type]);
     }
-    if (f.type === "array" && f.max !== undefined && (v as unknown[]).length > f.max) {
+    if ((f.type === "array" || f.type === "bars") && f.max !== undefined && barCount(v) > f.max) {
       invalid(f.name, `field '${f.name}' has more than ${f.max} items`, TYPE_NAMES[f.type]);
     }
     out[f.name] = v;

@@ -354,6 +354,30 @@ describe("POST /optimize", () => {
       "TOO_MANY_RUNS",
     ],
   ];
+  const col = (n: number) => Array.from({ length: n }, (_, i) => 100 + i);
+  const columns = { time: BARS.map((b) => b.time), open: col(30), high: col(30), low: col(30), close: col(30) };
+  const badData: [string, unknown, Record<string, unknown>][] = [
+    ["a string", "bars", { field: "data" }],
+    ["a column missing", { ...columns, close: undefined }, { field: "data", column: "close" }],
+    ["a column that is not an array", { ...columns, open: 5 }, { field: "data", column: "open" }],
+    ["columns of different lengths", { ...columns, low: col(29) }, { field: "data", column: "low" }],
+    ["a volume column of another length", { ...columns, volume: col(3) }, { field: "data", column: "volume" }],
+    ["unknown columns", { ...columns, vwap: col(30), adj: col(30) }, { field: "data", columns: ["adj", "vwap"] }],
+  ];
+  it.each(badData)("columnar data: %s is INVALID_FIELD naming the field and column", async (_label, data, details) => {
+    const res = await post(server.url, "/optimize", { ...base, data });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ status: "error", code: "INVALID_FIELD", ...details });
+  });
+
+  it("columnar data: empty columns are NO_DATA, and a full set runs the study", async () => {
+    const empty = { time: [], open: [], high: [], low: [], close: [] };
+    expect((await post(server.url, "/optimize", { ...base, data: empty })).json).toMatchObject({ code: "NO_DATA" });
+    const res = await post(server.url, "/optimize", { ...base, data: columns, n_trials: 3, min_trades: 0 });
+    expect(res.status).toBe(200);
+    expect(res.json.trials).toHaveLength(3);
+  });
+
   it.each(codes)("%s", async (_label, body, code) => {
     const res = await post(server.url, "/optimize", body);
     expect(res.status).toBe(400);

@@ -125,4 +125,47 @@ describe("real runs", () => {
     const { run_id: _r2, profile: _p2, ...fromStudy } = full;
     expect(fromStudy).toEqual(fromRun);
   });
+
+  it("/optimize with columnar data answers exactly as with the same bars as rows", async () => {
+    const body = {
+      script: CROSS_STRATEGY,
+      n_trials: 8,
+      sampler: "random",
+      seed: 9,
+      min_trades: 1,
+      validation: { mode: "walk-forward", train_bars: 120, test_bars: 60 },
+      space: {
+        params: [
+          { name: "Fast", kind: "int", min: 2, max: 8 },
+          { name: "Slow", kind: "int", min: 10, max: 30, step: 5 },
+        ],
+      },
+    };
+    const columns = {
+      time: BARS.map((b) => b.time),
+      open: BARS.map((b) => b.open),
+      high: BARS.map((b) => b.high),
+      low: BARS.map((b) => b.low),
+      close: BARS.map((b) => b.close),
+      volume: BARS.map((b) => b.volume),
+    };
+    const untimed = (j: any) => ({
+      ...j,
+      ms: 0,
+      trials: j.trials.map((t: object) => ({ ...t, ms: 0 })),
+      best_result: { ...j.best_result, run_id: 0, profile: 0 },
+    });
+    const rows = await post(server.url, "/optimize", { ...body, data: BARS });
+    const cols = await post(server.url, "/optimize", { ...body, data: columns });
+    expect(rows.status).toBe(200);
+    expect(rows.json.best_params).not.toBeNull();
+    expect(untimed(cols.json)).toEqual(untimed(rows.json));
+    // without volume: as rows without it (volume is na, not invented)
+    const { volume: _v, ...noVolume } = columns;
+    const rowsNoVolume = BARS.map(({ volume: _x, ...b }) => b);
+    const a = await post(server.url, "/optimize", { ...body, data: noVolume });
+    const b = await post(server.url, "/optimize", { ...body, data: rowsNoVolume });
+    expect(a.status).toBe(200);
+    expect(untimed(a.json)).toEqual(untimed(b.json));
+  });
 });

@@ -15,7 +15,7 @@
 // plain runs right after it; each figure is the median of the rounds (min-max). A trial's cost is the
 // process's CPU time per trial (worker threads included: process.cpuUsage counts every thread) over
 // the CPU time of a plain run, which other processes on the machine do not skew; trials/s is wall
-// time and does. The browser pool needs a browser: scripts/bench-browser-optimize.mjs.
+// time and does. The browser pool needs a browser: `npm run bench:browser-optimize` (e2e/bench/optimize-cost.bench.ts).
 
 import { fork } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

@@ -106,7 +106,7 @@ const hook = {
    * The same runs as a study's trials, as plain runs one after another on one warm worker of the kept
    * engine of `workers` (a lean run with a trial's broker settings: every trade kept, no event log):
    * what a trial would cost without a study around it, for the browser row of the optimize benchmark
-   * (scripts/bench-browser-optimize.mjs measures the browser's CPU around both).
+   * (e2e/bench/optimize-cost.bench.ts measures the browser's CPU around both).
    */
   benchPlainRuns: async (workers: number, params: Record<string, unknown>[]) => {
     const data = app.data;

@@ -16,6 +16,7 @@ import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import type { Broker } from "../strategy/broker.js";
 import type { ExecContext } from "../builtins/types.js";
+import { fillReporter } from "../builtins/strategy/common.js";
 import { createContext } from "../interpret/context.js";
 import { barsTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../core/bars.js";
 import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
@@ -289,6 +290,9 @@ function buildContext(l: Loaded): Prepared | RunResult {
     if (subCols) ctx.ext.magnifierBars = subCols;
   }
   const broker = prog.declaration.kind === "strategy" ? createBroker(brokerArgs, ctx) : null;
+  // (set here rather than by the first strategy.* call: a branch taken once a run has no type
+  // feedback in the builtins' optimised code, which then deoptimises on every new run's first call)
+  if (broker !== null) broker.onFill = fillReporter;
   ctx.broker = broker;
 
   const state = new RunState(prog);

@@ -499,7 +499,9 @@ export class EventLog {
       eq(cols.time[b], ctx.time)
     ) {
       if (b > this.highBar) this.highBar = b;
-      if (b < this.lowBar) this.lowBar = b;
+      // (a store every time: the branch would be taken once a run, on its first event, where code
+      // optimised in an earlier run has no feedback for the store and deoptimises)
+      this.lowBar = Math.min(b, this.lowBar);
       return b;
     }
     return this.writtenOut(ctx, st);

@@ -135,12 +135,15 @@ export class Ledger {
       seq: this.seq++,
     };
     this.open.push(t);
-    if (this.firstEntryPrice !== this.firstEntryPrice) this.firstEntryPrice = price;
+    // (stores on every open: branches taken once or twice a run, on its first trades, have no type
+    // feedback in code optimised in an earlier run, which then deoptimises there)
+    const first = this.firstEntryPrice;
+    this.firstEntryPrice = first === first ? first : price;
     this.commissionPaid += commission;
     const size = Math.abs(this.positionSize());
-    if (size > this.maxContractsAll) this.maxContractsAll = size;
-    if (side > 0 && size > this.maxContractsLong) this.maxContractsLong = size;
-    if (side < 0 && size > this.maxContractsShort) this.maxContractsShort = size;
+    this.maxContractsAll = above(size, this.maxContractsAll);
+    if (side > 0) this.maxContractsLong = above(size, this.maxContractsLong);
+    else this.maxContractsShort = above(size, this.maxContractsShort);
     return t;
   }
 
@@ -295,4 +298,10 @@ export class Ledger {
       commission: t.commission,
     };
   }
+}
+
+/** `x` when it is above `max`, else `max` (not Math.max: a NaN `x` leaves `max` as it is). */
+function above(x: number, max: number): number {
+  // biome-ignore lint/complexity/useMathMinMax: NaN keeps the running maximum, as the comparison did
+  return x > max ? x : max;
 }

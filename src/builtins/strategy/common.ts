@@ -1,16 +1,25 @@
 // Helpers shared by the strategy.* builtins: reaching the broker and reading argument values.
 
 import type { Broker } from "../../strategy/broker.js";
+import type { BrokerHost } from "../../strategy/host.js";
+import type { FillNote } from "../../strategy/types.js";
 import type { ExecContext } from "../types.js";
 import { reportFill } from "./alerts.js";
+
+/**
+ * Broker.onFill of every run: one function, not a closure per run (Broker.filled's call site then
+ * sees one target in every run). The broker hands back the host it is driven with, which is always
+ * the run's ExecContext.
+ */
+export const fillReporter = (fill: FillNote, host: BrokerHost): void => reportFill(fill, host as ExecContext);
 
 /** The run's broker; strategy.* calls outside a strategy are a runtime error. */
 export function brokerOf(ctx: ExecContext): Broker {
   const b = ctx.broker as Broker | null;
   if (!b) ctx.runtimeError("strategy.* functions can only be used in a strategy() script");
   // orders reach the broker only through these builtins, so every fill finds the alert reporter set
-  // (the broker hands back the host it is driven with, which is always the run's ExecContext)
-  if (b.onFill === null) b.onFill = (fill, host) => reportFill(fill, host as ExecContext);
+  // (the Runtime sets it when it creates the broker; brokers made elsewhere get it here)
+  if (b.onFill === null) b.onFill = fillReporter;
   return b;
 }
 

@@ -116,6 +116,8 @@ class Gen {
   private loops: LoopCtx[] = [];
   /** Numeric slots without history (plain or `var`, not varip): plain JS variables. */
   private readonly local = new Set<number>();
+  /** The bool ones among them (kept as they are: no `+`; their state array is `V`). */
+  private readonly boolLocal = new Set<number>();
   private readonly hoisted = new Set<RExpr>();
   private readonly plan: HoistPlan | null;
   /** Depth of nested functions being generated (0: the loop function itself). */
@@ -143,9 +145,15 @@ class Gen {
     // local declared before the loop keeps its value from bar to bar as the state array does (the
     // re-runnable variant hands them to its extra executions through the state array: rerunTick);
     // varip ones and those nested functions touch stay
+    // bool ones too (a JS boolean in a local instead of a store into the untyped state array; no `+`
+    // on their stores, and the re-runnable variant hands them over through that array)
     for (const v of prog.slots) {
-      if (isNumericSlot(v) && v.hist < 0 && !v.fnLocal && !prog.varipSlots.includes(v.slot) && !exclude.has(v.slot))
+      if (v.hist >= 0 || v.fnLocal || prog.varipSlots.includes(v.slot) || exclude.has(v.slot)) continue;
+      if (isNumericSlot(v)) this.local.add(v.slot);
+      else if (v.type.name === "bool") {
         this.local.add(v.slot);
+        this.boolLocal.add(v.slot);
+      }
     }
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
@@ -190,13 +198,15 @@ class Gen {
       const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
       rings.push(`      K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
     }
-    const locals = [...this.local].map((s) => `s${s} = NaN`);
+    // (a bool local starts from the state's own na of its slot, which a re-run would read)
+    const locals = [...this.local].map((s) => (this.boolLocal.has(s) ? `s${s} = V[${s}]` : `s${s} = NaN`));
+    const home = (s: number) => `${this.boolLocal.has(s) ? "V" : "N"}[${s}]`;
     // the re-runnable variant: the loop's locals stored into the state array, where an extra
     // execution (and the rollback around it) finds them: before the broker's bar open, which may
     // re-run the bar after fills, and when the loop returns, before a realtime bar's ticks
     // (a fill re-run happens inside the broker's bar open, so the loop stores its locals before every
     // one when the run calcs on order fills; a realtime-only run re-runs only after the loop returned)
-    const spill = this.rerun ? [...this.local].map((s) => `N[${s}] = s${s};`).join(" ") : "";
+    const spill = this.rerun ? [...this.local].map((s) => `${home(s)} = s${s};`).join(" ") : "";
     const bulk = this.columnPlots();
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
     // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
@@ -219,7 +229,7 @@ class Gen {
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
       this.inputCache.length ? `  let ${this.inputCache.join(", ")};` : "",
-      ...(this.rerun ? rerunTick(body, [...this.local]) : []),
+      ...(this.rerun ? rerunTick(body, [...this.local], home) : []),
       // fill re-runs installed for this run (src/runtime/rerun.ts installFillRecalc, before the loop)
       spill ? `  const fills = ctx.ext.fillRecalc !== undefined;` : "",
       `  const n = cT.length;`,
@@ -337,6 +347,7 @@ class Gen {
   private write(v: VarSlot, x: string): string {
     const l = this.localName(v);
     if (l !== null) {
+      if (this.boolLocal.has(v.slot)) return `(${l} = ${x})`;
       const t = this.temp();
       return `(${t} = ${x}, ${l} = +${t}, ${t})`;
     }
@@ -346,7 +357,7 @@ class Gen {
   /** A statement storing x (value unused). */
   private writeStmt(v: VarSlot, x: string): string {
     const l = this.localName(v);
-    if (l !== null) return `${l} = +(${x});`;
+    if (l !== null) return this.boolLocal.has(v.slot) ? `${l} = ${x};` : `${l} = +(${x});`;
     return `${this.read(v)} = ${x};`;
   }
 
@@ -1120,16 +1131,16 @@ class Gen {
  * stored its own there) and go back to it, so the rollback covers them, and the loop's own locals
  * are never captured by a closure (they stay in registers).
  */
-function rerunTick(body: string, locals: number[]): string[] {
+function rerunTick(body: string, locals: number[], home: (slot: number) => string): string[] {
   return [
     `  R.rerun = () => {`,
     `    let L = 0;`,
     `    let b_bar = ctx.barIndex, b_time = ctx.time, b_open = ctx.open, b_high = ctx.high, b_low = ctx.low, b_close = ctx.close, b_volume = ctx.volume;`,
-    locals.length ? `    let ${locals.map((s) => `s${s} = N[${s}]`).join(", ")};` : "",
+    locals.length ? `    let ${locals.map((s) => `s${s} = ${home(s)}`).join(", ")};` : "",
     `    try {`,
     body,
     `    } catch (e) { throw atLine(e, L); }`,
-    locals.length ? `    ${locals.map((s) => `N[${s}] = s${s};`).join(" ")}` : "",
+    locals.length ? `    ${locals.map((s) => `${home(s)} = s${s};`).join(" ")}` : "",
     `  };`,
   ];
 }

@@ -1,0 +1,58 @@
+// The loop function's JS locals (codegen.ts): numeric and bool variables without history that no
+// nested function touches live in locals of the generated function, not in the state arrays. Bool
+// ones keep their value as it is (no `+`), start from the state's na of their slot and, in the
+// re-runnable variant, go through the untyped array `V`. Each case must agree with the interpreter.
+import { describe, expect, it } from "vitest";
+import { generatedSource } from "../../src/compile/index.js";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { program, runPair } from "./parity.js";
+
+const data = syntheticBars(200);
+
+async function same(src: string, opts = {}) {
+  const p = await runPair(src, data, opts);
+  expect(p.interpret.error_kind).not.toBe("check");
+  expect(p.compile.mode).toBe("compile");
+  expect(p.difference).toBeNull();
+}
+
+const BOOLS = [
+  "up = close > open",
+  "var bool seen = false",
+  "if up and not seen",
+  "    seen := true",
+  "flip = bar_index % 3 == 0 ? up : not up",
+  "both = up and flip",
+  'plot(both ? 1 : seen ? 2 : 0, "b")',
+].join("\n");
+
+describe("bool variables as locals", () => {
+  it("are JS locals of the loop, stored without a numeric conversion", () => {
+    const text = generatedSource(program(`//@version=6\nindicator("t")\n${BOOLS}\n`));
+    expect(text).toMatch(/\n {2}let s\d+ = V\[\d+\]/);
+    expect(text).toMatch(/\n {6}s\d+ = \(b_close > b_open\);/);
+    expect(text).not.toMatch(/V\[\d+\] = /);
+  });
+  it("agree with interpret: plain, var, ternary, and/or", async () => {
+    await same(`//@version=6\nindicator("t")\n${BOOLS}\n`);
+  });
+  it("agree with interpret in v5, where a bool can be na", async () => {
+    await same(
+      `//@version=5\nindicator("t")\nb = bar_index % 4 == 0 ? na : close > open\nvar bool k = na\nk := bar_index % 5 == 0 ? b : k\nplot(na(b) ? -1 : b ? 1 : 0)\nplot(na(k) ? -1 : k ? 1 : 0)\n`,
+    );
+  });
+  it("a bool a nested function touches stays in the state array", async () => {
+    const src = `//@version=6\nindicator("t")\nup = close > open\nf() => up and close > close[1]\nplot(f() ? 1 : 0)\n`;
+    expect(generatedSource(program(src))).toMatch(/V\[\d+\] = \(b_close > b_open\)/);
+    await same(src);
+  });
+  it("go through the state array in the re-runnable variant (realtime ticks, fill re-runs)", async () => {
+    const text = generatedSource(program(`//@version=6\nindicator("t")\n${BOOLS}\n`), false, true);
+    expect(text).toMatch(/\n {4}let s\d+ = V\[\d+\]/);
+    expect(text).toMatch(/ V\[\d+\] = s\d+;/);
+    await same(`//@version=6\nindicator("t")\n${BOOLS}\n`, { realtimeBars: 3, realtimeTicks: 4 });
+    await same(
+      `//@version=6\nstrategy("s", calc_on_order_fills = true)\n${BOOLS}\nif both and strategy.position_size == 0\n    strategy.entry("L", strategy.long)\nif seen and not up\n    strategy.close("L")\n`,
+    );
+  });
+});

@@ -105,8 +105,13 @@ class Gen {
   private readonly refIndex = new Map<string, number>();
   /** Nested functions (user-function instances, expression-position blocks), defined once. */
   private readonly fns: string[] = [];
-  /** Run-level locals caching the loop function's value inputs (`I<n>`, see call()). */
-  private readonly inputCache: string[] = [];
+  /**
+   * Run-level locals caching what a call site settles on its first call, in the loop function of
+   * the plain variant: value inputs (`I<n>`, see call()) and plot columns (`P<n>`, generalCall()).
+   */
+  private readonly runCache: string[] = [];
+  /** Once-flags of `var` declarations in the plain variant's loop function (`o<i>`, see stmt()). */
+  private readonly runFlags = new Set<string>();
   /** Their names, in the order defined. */
   private readonly fnNames: string[] = [];
   private temps: string[] = [];
@@ -228,7 +233,8 @@ class Gen {
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
-      this.inputCache.length ? `  let ${this.inputCache.join(", ")};` : "",
+      this.runCache.length ? `  let ${this.runCache.join(", ")};` : "",
+      this.runFlags.size ? `  let ${[...this.runFlags].map((o) => `${o} = 0`).join(", ")};` : "",
       ...(this.rerun ? rerunTick(body, [...this.local], home) : []),
       // fill re-runs installed for this run (src/runtime/rerun.ts installFillRecalc, before the loop)
       spill ? `  const fills = ctx.ext.fillRecalc !== undefined;` : "",
@@ -311,6 +317,13 @@ class Gen {
     const decl = this.temps.length ? `${indent}let ${this.temps.join(", ")};\n` : "";
     this.temps = saved;
     return decl + text;
+  }
+
+  /** The run-level local standing for once-flag `i` (declared with the run's caches, starting at 0). */
+  private runFlag(i: number): string {
+    const name = `o${i}`;
+    this.runFlags.add(name);
+    return name;
   }
 
   /** The slots of user-function instances that only their own function touches (after a pass). */
@@ -402,16 +415,18 @@ class Gen {
         init = this.convert(init, s.init, s.v.type.name);
         if (s.mode !== "plain") this.fnPersistent.add(s.v.slot);
         if (s.mode === "plain") return pre + (sink ? put(this.write(s.v, init)) : `${ind}${this.writeStmt(s.v, init)}`);
-        // var / varip: initialised once, on the first bar that reaches it
+        // var / varip: initialised once, on the first bar that reaches it (the flag a local of the run
+        // in the plain variant's loop function, where nothing else reads it: no re-run rolls it back)
+        const once = this.nested > 0 || this.rerun ? `O[${s.once}]` : this.runFlag(s.once);
         if (pre) {
           // the initialiser must only run on that first bar: keep it inside the guard
           return (
-            `${ind}if (O[${s.once}] === 0) {\n${ind}  O[${s.once}] = 1;\n${pre.replace(/^/gm, "  ")}${ind}  ${this.writeStmt(s.v, init)}\n${ind}}` +
+            `${ind}if (${once} === 0) {\n${ind}  ${once} = 1;\n${pre.replace(/^/gm, "  ")}${ind}  ${this.writeStmt(s.v, init)}\n${ind}}` +
             (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "")
           );
         }
         return (
-          `${ind}if (O[${s.once}] === 0) { O[${s.once}] = 1; ${this.writeStmt(s.v, init)} }` +
+          `${ind}if (${once} === 0) { ${once} = 1; ${this.writeStmt(s.v, init)} }` +
           (sink ? `\n${ind}${sink} = ${this.read(s.v)};` : "")
         );
       }
@@ -979,8 +994,8 @@ class Gen {
       // bar (a site lookup per bar was 4 loads and a branch; the re-runnable variant's bar body is
       // also a closure, which would capture the local, so it keeps the lookup)
       if (source || this.nested > 0 || this.rerun) return read;
-      const c = `I${this.inputCache.length}`;
-      this.inputCache.push(c);
+      const c = `I${this.runCache.length}`;
+      this.runCache.push(c);
       return `(${c} !== undefined ? ${c} : ((${st} = K${site}.state) !== undefined ? (${c} = ${known}) : ${general}))`;
     }
     return general;
@@ -1117,7 +1132,14 @@ class Gen {
     // be boxed on every bar).
     const o = this.temp();
     const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
-    return `(${x} = ${this.expr(e.args[0]!)}, (${o} = K${site}.state) !== undefined ? (${o}.col[${B}] = ${x}, ${o}.meta.index) : (${parts.join(", ")}))`;
+    if (this.nested > 0 || this.rerun)
+      return `(${x} = ${this.expr(e.args[0]!)}, (${o} = K${site}.state) !== undefined ? (${o}.col[${B}] = ${x}, ${o}.meta.index) : (${parts.join(", ")}))`;
+    // in the loop function: the column and the plot's index kept in locals of the run once known (a
+    // plot's column is made once per run), as inputs are (see call())
+    const c = `P${this.runCache.length}`;
+    const ix = `${c}i`;
+    this.runCache.push(c, ix);
+    return `(${x} = ${this.expr(e.args[0]!)}, ${c} !== undefined ? (${c}[${B}] = ${x}, ${ix}) : (${o} = K${site}.state) !== undefined ? (${c} = ${o}.col, ${ix} = ${o}.meta.index, ${c}[${B}] = ${x}, ${ix}) : (${parts.join(", ")}))`;
   }
 }
 

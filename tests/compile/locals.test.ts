@@ -56,3 +56,22 @@ describe("bool variables as locals", () => {
     );
   });
 });
+
+describe("what a call site or a var declaration settles once per run", () => {
+  const src = `//@version=6\nindicator("t")\nvar float acc = 0\nvar a = array.new<float>()\nacc += close - open\na.push(acc)\nplot(acc, "acc")\nplot(a.size(), "n")\n`;
+  it("a plot's column and index, and a var's once-flag, are locals of the run in the plain variant", () => {
+    const text = generatedSource(program(src));
+    expect(text).toMatch(/P\d+ !== undefined \? \(P\d+\[b_bar\] = \$\d+, P\d+i\)/);
+    expect(text).toMatch(/if \(o\d+ === 0\) \{ o\d+ = 1;/);
+    expect(text).not.toMatch(/O\[\d+\]/);
+  });
+  it("the re-runnable variant keeps reading the site and the state's flags (a re-run rolls them back)", () => {
+    const text = generatedSource(program(src), false, true);
+    expect(text).not.toMatch(/P\d+ !== undefined/);
+    expect(text).toMatch(/if \(O\[\d+\] === 0\) \{ O\[\d+\] = 1;/);
+  });
+  it("agree with interpret, also with realtime ticks", async () => {
+    await same(src);
+    await same(src, { realtimeBars: 2, realtimeTicks: 3 });
+  });
+});

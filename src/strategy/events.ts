@@ -1,17 +1,19 @@
 // StrategyEvent records: every order call the script makes (result.events). A strategy placing its
 // brackets on every bar makes hundreds of thousands of them, so the broker logs them lean while it
 // runs and builds the contract's records when they are read, normally once, after the run:
-// - per event 37 bytes in the columns of an EventStore (a slot): kind and direction, qty / limit /
-//   stop, its bar and the index of its string tuple, and a repeat count;
+// - calls are kept in groups: the calls one bar makes (a slot each: kind and direction, qty / limit /
+//   stop, the index of its string tuple), and the rows that repeat them on the next bars. A bar
+//   whose calls are the group's again, in the same order, with the same kinds, strings and qty (an
+//   exit re-placed on every bar; a bracket's two exits), adds a row and writes no slot; a row may
+//   stop part way (a prefix of the group's calls). The numbers that moved on the group's first
+//   repeat (a stop trailing the price, a take-profit too) go to the group's runs, in call order, and
+//   must move on every later row (a number fixed on the first repeat that changes later ends the
+//   group); a row costs the numbers that move, 8 bytes each, and nothing else;
 // - the bar: when it is the input's bar as it is (Object.is on time and prices), its index, whose time
 //   and prices are read from the run's input columns when the records are built; else (a
 //   calc_on_order_fills execution or a realtime tick sees the bar so far) a written-out row of
-//   bar_index, time and prices, shared by the consecutive events that see the same;
-// - an event that repeats the last slot on the next input bar (an order re-placed with the same
-//   arguments on the next bar) takes no slot: the slot's repeat count grows, and its k-th repeat is
-//   read back as the same record on the slot's bar + k (written-out rows: the next row); when only
-//   the stop moved (an exit whose stop trails the price) the repeat adds its stop, 8 bytes, to the
-//   slot's run of stops, and nothing else;
+//   bar_index, time and prices, shared by the consecutive events that see the same. A group's rows
+//   are on consecutive bars (the next input bar, or the next written-out row);
 // - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
 //   (an exit re-placed on every bar logs no new strings).
 // No object per call, and no fresh memory per run: a finished run's store serves the next run (see
@@ -44,59 +46,76 @@ function kindCode(kind: Kind): number {
   }
 }
 
-/** Numbers per event: qty, limit, stop. */
+/** Numbers per slot: qty, limit, stop. */
 const NUMS = 3;
 /** Numbers per bar row: bar_index, bar_time, open, high, low, close. */
 const ROW = 6;
 /** Strings per tuple: id, oca_name, comment, script_id, run_id. */
 const TUPLE = 5;
-/** Slots and stops of a new store; the columns double when full. */
+/** meta: kind * 3 + direction in the low 5 bits; these bits say which numbers run (move row by row). */
+const META = 31;
+const RUN_LIMIT = 32;
+const RUN_STOP = 64;
+/** Slots, groups and run numbers of a new store; the columns double when full. */
 const FIRST_CAPACITY = 1024;
 /** Written-out bar rows of a new store (most events are on input bars). */
 const FIRST_XROWS = 64;
 
 /**
- * The columns of one log: slots (an event and its repeats), runs of stops and written-out bar rows,
- * each growing by doubling. A store outlives its log's run: the pool hands it to the next run once
- * the log is sealed (its run finished), after the old log has kept what it still needs
- * (EventLog.detach).
+ * The columns of one log: slots (a call of a group's first row), groups (their slots, bar and rows),
+ * the runs of moving numbers and written-out bar rows, each growing by doubling. A store outlives its
+ * log's run: the pool hands it to the next run once the log is sealed (its run finished), after the
+ * old log has kept what it still needs (EventLog.detach).
  */
 export class EventStore {
   slotCapacity: number;
+  /** The slot's qty, limit and stop (its first row's). */
   nums: Float64Array;
-  /** The slot's bar: the input bar it is (>= 0), or -1 - x for written-out row x of `xrows`. */
-  slotRow: Int32Array;
   /** The slot's string tuple. */
   slotTuple: Int32Array;
-  /** Events after the slot's own that repeat it, each on the next input bar (the next written-out row). */
-  reps: Int32Array;
-  /** Where the slot's run of stops starts in `stops` (its own event's first), or -1: every repeat has the slot's stop. */
-  stopRun: Int32Array;
-  /** kind * 3 + direction (0 null, 1 long, 2 short). */
+  /** kind * 3 + direction, and which of limit / stop run (RUN_LIMIT, RUN_STOP). */
   meta: Uint8Array;
+  /** Where the slot's numbers lie in each row of its group's runs (past the group's first row). */
+  runOff: Int32Array;
+  groupCapacity: number;
+  /** The group's first slot; its slots run to the next group's first (the log's slot count for the last). */
+  gFirst: Int32Array;
+  /** The group's first bar: the input bar it is (>= 0), or -1 - x for written-out row x of `xrows`. */
+  gBar: Int32Array;
+  /** Whole rows (the first included), and the calls of the row after them that came (a prefix). */
+  gRows: Int32Array;
+  gPart: Int32Array;
+  /** Where the group's runs start in `runs`, and the numbers per row after the first. */
+  gRunBase: Int32Array;
+  gRunWidth: Int32Array;
   /** Written-out bar rows: bar_index, time, open, high, low, close. */
   xrows: Float64Array;
   xrowCapacity: number;
-  /** Runs of stops: slot s's event k has stop stops[stopRun[s] + k]. */
-  stops: Float64Array;
-  stopCapacity: number;
+  /** The moving numbers of every group's rows after its first, in call order. */
+  runs: Float64Array;
+  runCapacity: number;
   /** The log writing into (or reading from) this store, while it may still need it. */
   holder: WeakRef<EventLog> | null = null;
   /** When the store was last leased (the pool steals the least recently leased). */
   leased = 0;
 
-  constructor(slots = FIRST_CAPACITY, stops = FIRST_CAPACITY, xrows = FIRST_XROWS) {
+  constructor(slots = FIRST_CAPACITY, runs = FIRST_CAPACITY, xrows = FIRST_XROWS, groups = slots) {
     this.slotCapacity = slots;
     this.nums = new Float64Array(slots * NUMS);
-    this.slotRow = new Int32Array(slots);
     this.slotTuple = new Int32Array(slots);
-    this.reps = new Int32Array(slots);
-    this.stopRun = new Int32Array(slots);
     this.meta = new Uint8Array(slots);
+    this.runOff = new Int32Array(slots);
+    this.groupCapacity = groups;
+    this.gFirst = new Int32Array(groups);
+    this.gBar = new Int32Array(groups);
+    this.gRows = new Int32Array(groups);
+    this.gPart = new Int32Array(groups);
+    this.gRunBase = new Int32Array(groups);
+    this.gRunWidth = new Int32Array(groups);
     this.xrowCapacity = xrows;
     this.xrows = new Float64Array(xrows * ROW);
-    this.stopCapacity = stops;
-    this.stops = new Float64Array(stops);
+    this.runCapacity = runs;
+    this.runs = new Float64Array(runs);
   }
 
   /** Room for slot `i` (the columns double, keeping what they hold). */
@@ -104,20 +123,31 @@ export class EventStore {
     let cap = this.slotCapacity * 2 || FIRST_CAPACITY;
     while (cap <= i) cap *= 2;
     this.nums = grow(this.nums, cap * NUMS);
-    this.slotRow = grow(this.slotRow, cap);
     this.slotTuple = grow(this.slotTuple, cap);
-    this.reps = grow(this.reps, cap);
-    this.stopRun = grow(this.stopRun, cap);
     this.meta = grow(this.meta, cap);
+    this.runOff = grow(this.runOff, cap);
     this.slotCapacity = cap;
   }
 
-  /** Room for stop `j` of the runs. */
-  growStops(j: number): void {
-    let cap = this.stopCapacity * 2 || FIRST_CAPACITY;
+  /** Room for group `g`. */
+  growGroups(g: number): void {
+    let cap = this.groupCapacity * 2 || FIRST_CAPACITY;
+    while (cap <= g) cap *= 2;
+    this.gFirst = grow(this.gFirst, cap);
+    this.gBar = grow(this.gBar, cap);
+    this.gRows = grow(this.gRows, cap);
+    this.gPart = grow(this.gPart, cap);
+    this.gRunBase = grow(this.gRunBase, cap);
+    this.gRunWidth = grow(this.gRunWidth, cap);
+    this.groupCapacity = cap;
+  }
+
+  /** Room for run number `j`. */
+  growRuns(j: number): void {
+    let cap = this.runCapacity * 2 || FIRST_CAPACITY;
     while (cap <= j) cap *= 2;
-    this.stops = grow(this.stops, cap);
-    this.stopCapacity = cap;
+    this.runs = grow(this.runs, cap);
+    this.runCapacity = cap;
   }
 
   /** Room for written-out row `x`. */
@@ -128,19 +158,24 @@ export class EventStore {
     this.xrowCapacity = cap;
   }
 
-  /** A store of exactly the first `slots` slots, `stops` stops and `xrows` written-out rows (what a detached log keeps). */
-  copy(slots: number, stops: number, xrows: number): EventStore {
-    const c = new EventStore(0, 0, 0);
+  /** A store of exactly the first `slots` slots, `groups` groups, `runs` run numbers and `xrows` written-out rows (what a detached log keeps). */
+  copy(slots: number, groups: number, runs: number, xrows: number): EventStore {
+    const c = new EventStore(0, 0, 0, 0);
     c.slotCapacity = slots;
-    c.stopCapacity = stops;
+    c.groupCapacity = groups;
+    c.runCapacity = runs;
     c.xrowCapacity = xrows;
-    c.stopRun = this.stopRun.slice(0, slots);
-    c.stops = this.stops.slice(0, stops);
     c.nums = this.nums.slice(0, slots * NUMS);
-    c.slotRow = this.slotRow.slice(0, slots);
     c.slotTuple = this.slotTuple.slice(0, slots);
-    c.reps = this.reps.slice(0, slots);
     c.meta = this.meta.slice(0, slots);
+    c.runOff = this.runOff.slice(0, slots);
+    c.gFirst = this.gFirst.slice(0, groups);
+    c.gBar = this.gBar.slice(0, groups);
+    c.gRows = this.gRows.slice(0, groups);
+    c.gPart = this.gPart.slice(0, groups);
+    c.gRunBase = this.gRunBase.slice(0, groups);
+    c.gRunWidth = this.gRunWidth.slice(0, groups);
+    c.runs = this.runs.slice(0, runs);
     c.xrows = this.xrows.slice(0, xrows * ROW);
     return c;
   }
@@ -161,8 +196,8 @@ function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: nu
 const pool: EventStore[] = [];
 /** Stores kept for reuse: two serve runs alternating between two scripts or modes. */
 const POOL_SIZE = 2;
-/** A store that grew past this many slots + stops + written-out rows (~12 MB at most) is not kept. */
-const POOL_MAX_ENTRIES = 1 << 19;
+/** A store that grew past this many bytes is not kept (a 100k-bar bracket's runs take 4 MB). */
+const POOL_MAX_BYTES = 16 << 20;
 let leases = 0;
 
 function leaseStore(log: EventLog): EventStore {
@@ -194,7 +229,8 @@ function leaseStore(log: EventLog): EventStore {
 
 /** Takes a store that grew past the pool's bound out of the pool. */
 function release(s: EventStore): void {
-  if (s.slotCapacity + s.stopCapacity + s.xrowCapacity <= POOL_MAX_ENTRIES) return;
+  const bytes = s.slotCapacity * 33 + s.groupCapacity * 24 + s.runCapacity * 8 + s.xrowCapacity * ROW * 8;
+  if (bytes <= POOL_MAX_BYTES) return;
   const i = pool.indexOf(s);
   if (i >= 0) pool.splice(i, 1);
 }
@@ -246,34 +282,40 @@ function eq(col: number, v: number): boolean {
   return col === v && (col !== 0 || 1 / col === 1 / v);
 }
 
-function str(v: unknown): string | null {
-  return typeof v === "string" ? v : null;
-}
-
 /** Where a log stood (a broker snapshot), to take it back there with rollback. */
 export interface EventMark {
   count: number;
   tuples: number;
   slots: number;
-  /** The last slot's repeat count then. */
-  lastReps: number;
-  /** The last slot's run of stops then (-1: none), and the stops in runs. */
-  lastRun: number;
-  stops: number;
+  groups: number;
+  /** The last group's rows, calls of its partial row, runs' start and width then. */
+  rows: number;
+  part: number;
+  runBase: number;
+  runWidth: number;
+  runs: number;
   xrows: number;
 }
 
 /** The store of a log that logs nothing. */
-const NO_STORE = new EventStore(0, 0, 0);
+const NO_STORE = new EventStore(0, 0, 0, 0);
 
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
   count = 0;
-  /** Slots written (count minus the repeats). */
+  /** Slots and groups written. */
   private slots = 0;
-  /** Where toArray resumes: the slot and repeat of event built.length (a repeat past the slot's count means the next slot, or a repeat pushed later). */
-  private readSlot = 0;
-  private readRep = 0;
+  private groups = 0;
+  /** The last group (the one a call may repeat or extend): its first slot, first bar, rows, partial row, runs. */
+  private gFirst = 0;
+  private gBar = 0;
+  private gRows = 0;
+  private gPart = 0;
+  private gRunBase = 0;
+  private gRunWidth = 0;
+  /** Where toArray resumes: event `readAt` of group `readGroup` (past its end: the next group). */
+  private readGroup = 0;
+  private readAt = 0;
   /** Written-out bar rows (see barOf). */
   private xrowCount = 0;
   /** The run's input columns, which rows naming an input bar read (null: every row written out). */
@@ -285,31 +327,8 @@ export class EventLog {
   /** The input columns' checksum over those bars when the run was over (NaN: not sealed yet). */
   private checksum = NaN;
   private tupleCount = 0;
-  /** Stops written to runs of stops. */
-  private stopCount = 0;
-  /** The tuple tupleOf last found or made (-1: none): its first candidate. */
-  private prevTuple = -1;
-  /**
-   * The strings (script_id / run_id as read from ctx.ext) and tuples of the last two distinct pushes:
-   * a push with the same strings as either takes its tuple without comparing the tuple's strings (an
-   * exit re-placed on every bar hits one; a bracket's two exits alternating hit both). `recentValid`
-   * false after a rollback, which may have dropped those tuples.
-   */
-  private recentValid = false;
-  /** The entry the last push matched or filled (the other one is replaced on a miss). */
-  private recentLast = 0;
-  private r0Id: string | null = null;
-  private r0Oca: string | null = null;
-  private r0Comment: string | null = null;
-  private r0Script: unknown = undefined;
-  private r0Run: unknown = undefined;
-  private r0Tuple = -1;
-  private r1Id: string | null = null;
-  private r1Oca: string | null = null;
-  private r1Comment: string | null = null;
-  private r1Script: unknown = undefined;
-  private r1Run: unknown = undefined;
-  private r1Tuple = -1;
+  /** Numbers written to the groups' runs. */
+  private runCount = 0;
   /** The columns (leased on the first push: a run that logs nothing takes no store). */
   store: EventStore = NO_STORE;
   /** The run is over: no more pushes, and the store may go to another log (which detaches this one). */
@@ -319,7 +338,7 @@ export class EventLog {
   constructor(private readonly recording = true) {}
   /** The string tuples, TUPLE slots each. */
   private readonly tupleSlots: (string | null)[] = objectArray(); // (object elements kind: core/shapes.ts)
-  /** The last tuple logged per order id (the tuple a re-placed order most likely repeats). */
+  /** The last tuple logged per order id, for a call that repeats no slot (a new group's). */
   private readonly lastTuple = new Map<string | null, number>();
   /** The records built so far (a prefix of the log), handed out by toArray(). */
   private readonly built: StrategyEvent[] = [];
@@ -345,77 +364,83 @@ export class EventLog {
     const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
     const bar = this.barOf(ctx, st);
     const ext = ctx.ext;
-    const scriptId = ext ? ext.scriptId : undefined;
-    const runId = ext ? ext.runId : undefined;
-    let tuple: number;
-    if (
-      this.recentValid &&
-      id === this.r0Id &&
-      oca === this.r0Oca &&
-      comment === this.r0Comment &&
-      scriptId === this.r0Script &&
-      runId === this.r0Run
-    ) {
-      tuple = this.r0Tuple;
-      this.recentLast = 0;
-    } else if (
-      this.recentValid &&
-      id === this.r1Id &&
-      oca === this.r1Oca &&
-      comment === this.r1Comment &&
-      scriptId === this.r1Script &&
-      runId === this.r1Run
-    ) {
-      tuple = this.r1Tuple;
-      this.recentLast = 1;
-    } else tuple = this.recentMiss(id, oca, comment, scriptId, runId);
-    const i = this.slots;
-    if (i !== 0) {
-      // the last slot again on the next bar (the next input bar, or the next written-out row): one
-      // more repeat, nothing written but, when only the stop moved, the stop (the slot's run of stops)
-      const last = i - 1;
-      const ln = st.nums;
-      const lk = last * NUMS;
-      const from = st.slotRow[last];
-      const next = st.reps[last] + 1;
-      if (
-        (from >= 0 ? bar === from + next : bar === from - next) &&
-        st.meta[last] === meta &&
-        st.slotTuple[last] === tuple &&
-        same(ln[lk], qty) &&
-        same(ln[lk + 1], limit)
-      ) {
-        const run = st.stopRun[last];
-        if (run < 0) {
-          if (same(ln[lk + 2], stop)) {
-            st.reps[last] = next;
-            this.count++;
+    const sid = ext ? ext.scriptId : undefined;
+    const rid = ext ? ext.runId : undefined;
+    const scriptId = typeof sid === "string" ? sid : "";
+    const runId = typeof rid === "string" ? rid : "";
+    if (this.groups !== 0) {
+      const rows = this.gRows;
+      const part = this.gPart;
+      const from = this.gBar;
+      if (from >= 0 ? bar === from + rows : bar === from - rows) {
+        // the last group's next call (slot gFirst + part) on the row's bar: a repeat when it is the same call
+        const s = this.gFirst + part;
+        const m = st.meta[s];
+        const k = s * NUMS;
+        const n = st.nums;
+        const t = st.slotTuple[s] * TUPLE;
+        const ts = this.tupleSlots;
+        if (
+          (m & META) === meta &&
+          ts[t] === id &&
+          ts[t + 1] === oca &&
+          ts[t + 2] === comment &&
+          ts[t + 3] === scriptId &&
+          ts[t + 4] === runId &&
+          same(n[k], qty)
+        ) {
+          if (rows === 1) {
+            // the group's first repeat: the numbers that moved run from here on
+            if (part === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
+            const runsLimit = !same(n[k + 1], limit);
+            const runsStop = !same(n[k + 2], stop);
+            st.meta[s] = meta | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
+            st.runOff[s] = this.runCount - this.gRunBase;
+            this.addRuns(st, runsLimit, limit, runsStop, stop);
+            this.repeated(st, part, rows);
             return;
           }
-          if (next === 1) {
-            // the slot's own event and this one start its run of stops
-            const j = this.stopCount;
-            if (j + 1 >= st.stopCapacity) st.growStops(j + 1);
-            st.stops[j] = ln[lk + 2];
-            st.stops[j + 1] = stop;
-            st.stopRun[last] = j;
-            this.stopCount = j + 2;
-            st.reps[last] = 1;
-            this.count++;
+          const runsLimit = (m & RUN_LIMIT) !== 0;
+          const runsStop = (m & RUN_STOP) !== 0;
+          if ((runsLimit || same(n[k + 1], limit)) && (runsStop || same(n[k + 2], stop))) {
+            this.addRuns(st, runsLimit, limit, runsStop, stop);
+            this.repeated(st, part, rows);
             return;
           }
-        } else {
-          // the last slot's run is the last run: its stops end at stopCount
-          const j = this.stopCount;
-          if (j >= st.stopCapacity) st.growStops(j);
-          st.stops[j] = stop;
-          this.stopCount = j + 1;
-          st.reps[last] = next;
-          this.count++;
-          return;
         }
+      } else if (rows === 1 && part === 0 && bar === from) {
+        // another call of the group's first bar (no repeat yet): the group grows by a slot
+        this.addSlot(st, meta, id, oca, comment, scriptId, runId, qty, limit, stop);
+        return;
       }
     }
+    // a new group, this call its first slot
+    const g = this.groups;
+    if (g >= st.groupCapacity) st.growGroups(g);
+    st.gFirst[g] = this.gFirst = this.slots;
+    st.gBar[g] = this.gBar = bar;
+    st.gRows[g] = this.gRows = 1;
+    st.gPart[g] = this.gPart = 0;
+    st.gRunBase[g] = this.gRunBase = 0;
+    st.gRunWidth[g] = this.gRunWidth = 0;
+    this.groups = g + 1;
+    this.addSlot(st, meta, id, oca, comment, scriptId, runId, qty, limit, stop);
+  }
+
+  /** A call of the last group's first row, written as a new slot. */
+  private addSlot(
+    st: EventStore,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+    scriptId: string,
+    runId: string,
+    qty: number,
+    limit: number,
+    stop: number,
+  ): void {
+    const i = this.slots;
     if (i >= st.slotCapacity) st.growSlots(i);
     st.meta[i] = meta;
     const n = st.nums;
@@ -423,43 +448,35 @@ export class EventLog {
     n[k] = qty;
     n[k + 1] = limit;
     n[k + 2] = stop;
-    st.slotRow[i] = bar;
-    st.slotTuple[i] = tuple;
-    st.reps[i] = 0;
-    st.stopRun[i] = -1;
+    st.slotTuple[i] = this.tupleOf(id, oca, comment, scriptId, runId);
+    st.runOff[i] = 0;
     this.slots = i + 1;
     this.count++;
   }
 
-  /** The tuple of a push matching neither recent entry; it replaces the entry not used last. */
-  private recentMiss(
-    id: string | null,
-    oca: string | null,
-    comment: string | null,
-    scriptId: unknown,
-    runId: unknown,
-  ): number {
-    const tuple = this.tupleOf(id, oca, comment, str(scriptId) ?? "", str(runId) ?? "");
-    const into = this.recentValid ? 1 - this.recentLast : 0;
-    if (into === 0 || !this.recentValid) {
-      this.r0Id = id;
-      this.r0Oca = oca;
-      this.r0Comment = comment;
-      this.r0Script = scriptId;
-      this.r0Run = runId;
-      this.r0Tuple = tuple;
+  /** The moving numbers of a repeat, appended to the runs (limit before stop). */
+  private addRuns(st: EventStore, runsLimit: boolean, limit: number, runsStop: boolean, stop: number): void {
+    if (!(runsLimit || runsStop)) return;
+    let j = this.runCount;
+    if (j + 1 >= st.runCapacity) st.growRuns(j + 1);
+    const r = st.runs;
+    if (runsLimit) r[j++] = limit;
+    if (runsStop) r[j++] = stop;
+    this.runCount = j;
+  }
+
+  /** The last group's call `part` of row `rows` came: the row goes on, or ends and the next starts. */
+  private repeated(st: EventStore, part: number, rows: number): void {
+    const g = this.groups - 1;
+    let p = part + 1;
+    if (p === this.slots - this.gFirst) {
+      p = 0;
+      // the first repeat is whole: every later row has its width
+      if (rows === 1) this.gRunWidth = st.gRunWidth[g] = this.runCount - this.gRunBase;
+      st.gRows[g] = this.gRows = rows + 1;
     }
-    if (into === 1 || !this.recentValid) {
-      this.r1Id = id;
-      this.r1Oca = oca;
-      this.r1Comment = comment;
-      this.r1Script = scriptId;
-      this.r1Run = runId;
-      this.r1Tuple = tuple;
-    }
-    this.recentValid = true;
-    this.recentLast = into;
-    return tuple;
+    st.gPart[g] = this.gPart = p;
+    this.count++;
   }
 
   /** The host's input columns when it has them (whole Float64Array columns of one length). */
@@ -565,15 +582,11 @@ export class EventLog {
     runId: string,
   ): number {
     const s = this.tupleSlots;
-    // the previous event's tuple first (one order re-placed on every bar), then this id's last one
-    let known: number | undefined = this.prevTuple;
-    for (let pass = 0; pass < 2; pass++) {
-      if (known !== undefined && known >= 0 && known < this.tupleCount) {
-        const j = known * TUPLE;
-        if (s[j] === id && s[j + 1] === oca && s[j + 2] === comment && s[j + 3] === scriptId && s[j + 4] === runId)
-          return (this.prevTuple = known);
-      }
-      known = this.lastTuple.get(id);
+    const known = this.lastTuple.get(id);
+    if (known !== undefined && known < this.tupleCount) {
+      const j = known * TUPLE;
+      if (s[j] === id && s[j + 1] === oca && s[j + 2] === comment && s[j + 3] === scriptId && s[j + 4] === runId)
+        return known;
     }
     const t = this.tupleCount;
     const j = t * TUPLE;
@@ -584,22 +597,21 @@ export class EventLog {
     s[j + 4] = runId;
     this.tupleCount = t + 1;
     this.lastTuple.set(id, t);
-    return (this.prevTuple = t);
+    return t;
   }
 
   /** Where the log stands now (see rollback). */
   mark(): EventMark {
-    const s = this.slots;
-    const st = this.store;
-    const lastReps = s === 0 ? 0 : st.reps[s - 1];
-    const lastRun = s === 0 ? -1 : st.stopRun[s - 1];
     return {
       count: this.count,
       tuples: this.tupleCount,
-      slots: s,
-      lastReps,
-      lastRun,
-      stops: this.stopCount,
+      slots: this.slots,
+      groups: this.groups,
+      rows: this.gRows,
+      part: this.gPart,
+      runBase: this.gRunBase,
+      runWidth: this.gRunWidth,
+      runs: this.runCount,
       xrows: this.xrowCount,
     };
   }
@@ -609,22 +621,30 @@ export class EventLog {
     if (m.count >= this.count) return;
     this.count = m.count;
     this.slots = m.slots;
-    if (m.slots !== 0) {
-      this.store.reps[m.slots - 1] = m.lastReps;
-      this.store.stopRun[m.slots - 1] = m.lastRun;
+    this.groups = m.groups;
+    this.runCount = m.runs;
+    const st = this.store;
+    if (m.groups !== 0) {
+      // the last group then is the last group again, with its rows then (its slots' run bits and
+      // offsets past that point are written again by the calls that repeat them)
+      const g = m.groups - 1;
+      this.gFirst = st.gFirst[g];
+      this.gBar = st.gBar[g];
+      st.gRows[g] = this.gRows = m.rows;
+      st.gPart[g] = this.gPart = m.part;
+      st.gRunBase[g] = this.gRunBase = m.runBase;
+      st.gRunWidth[g] = this.gRunWidth = m.runWidth;
     }
-    this.stopCount = m.stops;
     // (lowBar / highBar keep the bars of dropped events: the checksum covers a little more)
     this.xrowCount = m.xrows;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
     this.tupleSlots.length = m.tuples * TUPLE;
-    this.recentValid = false;
     if (this.built.length > m.count) {
       this.built.length = m.count;
-      // event m.count is the last slot's next repeat (or the next slot's first event)
-      this.readSlot = m.slots === 0 ? 0 : m.slots - 1;
-      this.readRep = m.slots === 0 ? 0 : m.lastReps + 1;
+      // event m.count is the last group's next call then (or the next group's first)
+      this.readGroup = m.groups === 0 ? 0 : m.groups - 1;
+      this.readAt = m.groups === 0 ? 0 : m.rows * (m.slots - this.gFirst) + m.part;
     }
   }
 
@@ -646,11 +666,13 @@ export class EventLog {
   detach(): void {
     const st = this.store;
     if (st === NO_STORE) return;
-    this.store = this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.stopCount, this.xrowCount);
+    this.store =
+      this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.groups, this.runCount, this.xrowCount);
     if (this.store === NO_STORE) {
       // every record is built and the run is over: nothing reads the columns again
       this.slots = 0;
-      this.stopCount = 0;
+      this.groups = 0;
+      this.runCount = 0;
       this.xrowCount = 0;
       this.cols = null;
     }
@@ -661,37 +683,51 @@ export class EventLog {
     const out = this.built;
     if (out.length === this.count) return out;
     this.checkInput();
-    const reps = this.store.reps;
-    let slot = this.readSlot;
-    let rep = this.readRep;
+    const st = this.store;
+    let g = this.readGroup;
+    let at = this.readAt;
+    let size = this.groupSize(st, g);
+    let events = st.gRows[g] * size + st.gPart[g];
     for (let i = out.length; i < this.count; i++) {
-      // event i exists, so past this slot's repeats there is a next slot
-      while (rep > reps[slot]) {
-        slot++;
-        rep = 0;
+      // event i exists, so past this group's calls there is a next group
+      while (at >= events) {
+        g++;
+        at = 0;
+        size = this.groupSize(st, g);
+        events = st.gRows[g] * size + st.gPart[g];
       }
-      out.push(this.record(slot, rep));
-      rep++;
+      const row = (at / size) | 0;
+      out.push(this.record(st, g, st.gFirst[g] + (at - row * size), row));
+      at++;
     }
-    // left past the slot's last repeat, not on the next slot: a repeat pushed later extends this slot
-    this.readSlot = slot;
-    this.readRep = rep;
+    // left past the group's last call, not on the next group: calls pushed later extend this group
+    this.readGroup = g;
+    this.readAt = at;
     return out;
   }
 
-  /** The record of a slot's `rep`-th repeat (0: the slot's own event), on the slot's row + rep. */
-  private record(slot: number, rep: number): StrategyEvent {
-    const st = this.store;
+  /** Slots of group `g`. */
+  private groupSize(st: EventStore, g: number): number {
+    return (g + 1 < this.groups ? st.gFirst[g + 1] : this.slots) - st.gFirst[g];
+  }
+
+  /** The record of slot `slot`'s call on row `row` of group `g` (row 0: the slot's own numbers). */
+  private record(st: EventStore, g: number, slot: number, row: number): StrategyEvent {
     const n = st.nums;
     const k = slot * NUMS;
     const qty = n[k];
-    const limit = n[k + 1];
-    const run = st.stopRun[slot];
-    const stop = run < 0 ? n[k + 2] : st.stops[run + rep];
-    const meta = st.meta[slot];
+    const m = st.meta[slot];
+    let limit = n[k + 1];
+    let stop = n[k + 2];
+    if (row > 0 && (m & (RUN_LIMIT | RUN_STOP)) !== 0) {
+      let j = st.gRunBase[g] + (row - 1) * st.gRunWidth[g] + st.runOff[slot];
+      if ((m & RUN_LIMIT) !== 0) limit = st.runs[j++];
+      if ((m & RUN_STOP) !== 0) stop = st.runs[j];
+    }
+    const meta = m & META;
     const d = meta % 3;
-    const from = st.slotRow[slot];
-    const src = from >= 0 ? from + rep : from - rep;
+    const from = st.gBar[g];
+    const src = from >= 0 ? from + row : from - row;
     let barIndex: number, time: number, o: number, h: number, l: number, c: number;
     if (src >= 0) {
       const cols = this.cols as InputColumns;
@@ -703,13 +739,13 @@ export class EventLog {
       c = cols.close[src];
     } else {
       const xr = st.xrows;
-      const k = (-1 - src) * ROW;
-      barIndex = xr[k];
-      time = xr[k + 1];
-      o = xr[k + 2];
-      h = xr[k + 3];
-      l = xr[k + 4];
-      c = xr[k + 5];
+      const x = (-1 - src) * ROW;
+      barIndex = xr[x];
+      time = xr[x + 1];
+      o = xr[x + 2];
+      h = xr[x + 3];
+      l = xr[x + 4];
+      c = xr[x + 5];
     }
     const s = this.tupleSlots;
     const j = st.slotTuple[slot] * TUPLE;

@@ -264,8 +264,12 @@ export function compileProgram(
   if (!cached) {
     // V8 gives a function its feedback only after a few calls: run the prologue alone (an empty bar
     // range) until it has some, or the optimised code made while the first run's loop is hot would
-    // lack it and deoptimise on entry of the next run, whose loop then starts over unoptimised
-    for (let i = 0; i < 12; i++) run(K, R, 0, 0, null);
+    // lack it and deoptimise on entry of the next run, whose loop then starts over unoptimised. How
+    // many calls that takes grows with the function (12 were too few for every bench script:
+    // 'Insufficient type feedback' at the prologue's first load on run 1 or 2, then the loop
+    // compiled again, whole and on-stack; a call per 32 characters of text was enough for all)
+    const calls = Math.min(4096, Math.max(12, Math.ceil(gen.text.length / 32)));
+    for (let i = 0; i < calls; i++) run(K, R, 0, 0, null);
   }
   const loop: BarLoop = (from, to, broker) => run(K, R, from, to, broker);
   return {

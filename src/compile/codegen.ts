@@ -119,10 +119,10 @@ class Gen {
   private labelN = 0;
   private fnN = 0;
   private loops: LoopCtx[] = [];
-  /** Numeric slots without history (plain or `var`, not varip): plain JS variables. */
+  /** Slots without history (plain or `var`, not varip) no nested function touches: plain JS variables. */
   private readonly local = new Set<number>();
-  /** The bool ones among them (kept as they are: no `+`; their state array is `V`). */
-  private readonly boolLocal = new Set<number>();
+  /** The non-numeric ones among them (kept as they are: no `+`; their state array is `V`). */
+  private readonly valueLocal = new Set<number>();
   private readonly hoisted = new Set<RExpr>();
   private readonly plan: HoistPlan | null;
   /** Depth of nested functions being generated (0: the loop function itself). */
@@ -150,15 +150,13 @@ class Gen {
     // local declared before the loop keeps its value from bar to bar as the state array does (the
     // re-runnable variant hands them to its extra executions through the state array: rerunTick);
     // varip ones and those nested functions touch stay
-    // bool ones too (a JS boolean in a local instead of a store into the untyped state array; no `+`
-    // on their stores, and the re-runnable variant hands them over through that array)
+    // non-numeric ones too (bools, strings, collections, objects: a local instead of a store into the
+    // untyped state array; no `+` on their stores, and the re-runnable variant hands them over through
+    // that array, where the rollback of objects mutated in place finds them)
     for (const v of prog.slots) {
       if (v.hist >= 0 || v.fnLocal || prog.varipSlots.includes(v.slot) || exclude.has(v.slot)) continue;
-      if (isNumericSlot(v)) this.local.add(v.slot);
-      else if (v.type.name === "bool") {
-        this.local.add(v.slot);
-        this.boolLocal.add(v.slot);
-      }
+      this.local.add(v.slot);
+      if (!isNumericSlot(v)) this.valueLocal.add(v.slot);
     }
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
@@ -203,9 +201,9 @@ class Gen {
       const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
       rings.push(`      K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
     }
-    // (a bool local starts from the state's own na of its slot, which a re-run would read)
-    const locals = [...this.local].map((s) => (this.boolLocal.has(s) ? `s${s} = V[${s}]` : `s${s} = NaN`));
-    const home = (s: number) => `${this.boolLocal.has(s) ? "V" : "N"}[${s}]`;
+    // (a non-numeric local starts from the state's own na of its slot, which a re-run would read)
+    const locals = [...this.local].map((s) => (this.valueLocal.has(s) ? `s${s} = V[${s}]` : `s${s} = NaN`));
+    const home = (s: number) => `${this.valueLocal.has(s) ? "V" : "N"}[${s}]`;
     // the re-runnable variant: the loop's locals stored into the state array, where an extra
     // execution (and the rollback around it) finds them: before the broker's bar open, which may
     // re-run the bar after fills, and when the loop returns, before a realtime bar's ticks
@@ -360,7 +358,7 @@ class Gen {
   private write(v: VarSlot, x: string): string {
     const l = this.localName(v);
     if (l !== null) {
-      if (this.boolLocal.has(v.slot)) return `(${l} = ${x})`;
+      if (this.valueLocal.has(v.slot)) return `(${l} = ${x})`;
       const t = this.temp();
       return `(${t} = ${x}, ${l} = +${t}, ${t})`;
     }
@@ -370,7 +368,7 @@ class Gen {
   /** A statement storing x (value unused). */
   private writeStmt(v: VarSlot, x: string): string {
     const l = this.localName(v);
-    if (l !== null) return this.boolLocal.has(v.slot) ? `${l} = ${x};` : `${l} = +(${x});`;
+    if (l !== null) return this.valueLocal.has(v.slot) ? `${l} = ${x};` : `${l} = +(${x});`;
     return `${this.read(v)} = ${x};`;
   }
 

@@ -1,7 +1,8 @@
-// The loop function's JS locals (codegen.ts): numeric and bool variables without history that no
-// nested function touches live in locals of the generated function, not in the state arrays. Bool
-// ones keep their value as it is (no `+`), start from the state's na of their slot and, in the
-// re-runnable variant, go through the untyped array `V`. Each case must agree with the interpreter.
+// The loop function's JS locals (codegen.ts): variables without history that no nested function
+// touches live in locals of the generated function, not in the state arrays. Non-numeric ones (bools,
+// strings, collections, objects) keep their value as it is (no `+`), start from the state's na of
+// their slot and, in the re-runnable variant, go through the untyped array `V` (where the rollback of
+// objects mutated in place finds them). Each case must agree with the interpreter.
 import { describe, expect, it } from "vitest";
 import { generatedSource } from "../../src/compile/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
@@ -73,5 +74,34 @@ describe("what a call site or a var declaration settles once per run", () => {
   it("agree with interpret, also with realtime ticks", async () => {
     await same(src);
     await same(src, { realtimeBars: 2, realtimeTicks: 3 });
+  });
+});
+
+describe("strings, collections and objects as locals", () => {
+  const src = [
+    "//@version=6",
+    'indicator("t")',
+    "type P",
+    "    float v",
+    "    int n = 0",
+    "var p = P.new(0.0)",
+    "var m = map.new<string, float>()",
+    'var s = ""',
+    'tag = close > open ? "up" : "down"',
+    "s := str.length(s) > 20 ? tag : s + tag",
+    "p.v += close - open",
+    "p.n += 1",
+    "m.put(tag, nz(m.get(tag)) + 1)",
+    "a = array.from(p.v, m.size(), str.length(s))",
+    "plot(a.sum())",
+    'plot(nz(m.get("up")) - nz(m.get("down")))',
+  ].join("\n");
+  it("are JS locals of the loop", () => {
+    const text = generatedSource(program(`${src}\n`));
+    expect(text).not.toMatch(/V\[\d+\] = /);
+  });
+  it("agree with interpret, also with realtime ticks (objects mutated in place roll back)", async () => {
+    await same(`${src}\n`);
+    await same(`${src}\n`, { realtimeBars: 3, realtimeTicks: 4 });
   });
 });

@@ -14,7 +14,7 @@ import { EventLog } from "./events.js";
 import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
-import { exitHasLevel, newExitOrder, newPendingOrder, writeExit, writeOrder } from "./orders.js";
+import { exitHasLevel, newExitOrder, newPendingOrder, relevelExit, writeExit, writeOrder } from "./orders.js";
 import {
   exitRemaining,
   finite,
@@ -309,13 +309,17 @@ export class Broker {
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
     let e = this.book.findExit(req.id, fromEntry);
+    // without from_entry an exit binds to the position open now (0 when flat)
+    const bindSide = fromEntry === null ? dir : 0;
+    const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {
       e = newExitOrder();
       e.seq = seq;
       this.book.exits.push(e);
-    }
-    // without from_entry an exit binds to the position open now (0 when flat)
-    writeExit(e, req, fromEntry, ctx.barIndex, fromEntry === null ? dir : 0, this.inRecalc || this.tickMode);
+      writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
+    } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
+      // (re-placed with only its limit / stop moved, relevelExit stored just those)
+      writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
     // An exit placed while its trades are open belongs to them: once they close it goes, even if they
     // close on the next bar's path before it was ever checked (a later entry with the same id does
     // not inherit it: TradingView books no zero-P&L trade at the old levels).

@@ -207,6 +207,64 @@ export function writeExit(
 }
 
 /**
+ * A re-placed exit whose call differs from the one that wrote it at most in its limit and stop (the
+ * common case: a bracket or an ATR stop re-placed on every bar): compares first and stores only what
+ * moved, with the stale marks writeExit would set, and true. False (nothing written) when anything
+ * else differs: the caller then writes the exit with writeExit. The result is writeExit's field for
+ * field (tests/strategy/fast-paths.test.ts).
+ */
+export function relevelExit(
+  e: ExitOrder,
+  req: ExitRequest,
+  placedBar: number,
+  bindSide: Side | 0,
+  intrabar: boolean,
+): boolean {
+  if (
+    e.bindSide !== bindSide ||
+    e.intrabar !== intrabar ||
+    e.alerts !== null ||
+    e.disableAlert !== (req.disableAlert === true) ||
+    req.alertMessage ||
+    req.alertProfit ||
+    req.alertLoss ||
+    req.alertTrailing ||
+    e.ocaName !== (req.ocaName ?? null) ||
+    e.comment !== (req.comment ?? null) ||
+    e.commentProfit !== (req.commentProfit ?? null) ||
+    e.commentLoss !== (req.commentLoss ?? null) ||
+    e.commentTrailing !== (req.commentTrailing ?? null)
+  )
+    return false;
+  const trailPrice = finite(req.trailPrice);
+  const trailPoints = finite(req.trailPoints);
+  if (
+    !(
+      same(e.profit, finite(req.profit)) &&
+      same(e.loss, finite(req.loss)) &&
+      same(e.trailPrice, trailPrice) &&
+      same(e.trailPoints, trailPoints) &&
+      same(e.qty, finite(req.qty)) &&
+      same(e.qtyPercent, finite(req.qtyPercent)) &&
+      same(e.trailOffset, trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN)
+    )
+  )
+    return false;
+  const limit = finite(req.limit);
+  const stop = finite(req.stop);
+  if (!same(e.limit, limit)) {
+    e.limit = limit;
+    e.lvStale |= LV_TP;
+  }
+  if (!same(e.stop, stop)) {
+    e.stop = stop;
+    e.lvStale |= LV_SL;
+  }
+  e.placedBar = placedBar;
+  return true;
+}
+
+/**
  * The exit's alert texts; null when the call gave none (the common case). An unchanged set keeps its
  * object: never mutated, since broker snapshots share it.
  */

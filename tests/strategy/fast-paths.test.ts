@@ -8,7 +8,8 @@ import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
-import { newExitOrder, writeExit } from "../../src/strategy/orders.js";
+import { newExitOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
+import type { ExitRequest } from "../../src/strategy/types.js";
 import { LV_ACT, LV_SL, LV_TP } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
@@ -139,6 +140,65 @@ describe("broker fast paths", () => {
     expect(e.stop).toBe(99.4);
     writeExit(e, { ...req, stop: 99.4, trailPoints: 50, trailOffset: 10 }, "L", 4, 0, false);
     expect(e.lvStale).toBe(LV_SL | LV_ACT);
+  });
+
+  it("an exit re-placed with only its limit / stop moved (relevelExit) ends field for field as writeExit leaves it, on random re-placements", () => {
+    let s = 12345;
+    const rnd = (n: number) => {
+      s = (s * 1103515245 + 12345) >>> 0;
+      return (s >>> 8) % n;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
+    const nums = [NaN, undefined, 0, -0, 1.5, 99.51, 101.25, Infinity] as const;
+    const strs = [null, undefined, "a", "b"] as const;
+    let fast = 0;
+    for (let round = 0; round < 40; round++) {
+      const slow = newExitOrder();
+      const quick = newExitOrder();
+      let req: Record<string, unknown> = { id: "X", fromEntry: "L", stop: 99.5, limit: 101.25 };
+      for (let step = 0; step < 200; step++) {
+        // mostly the limit / stop move; now and then any other argument, the binding or the bar kind
+        const next: Record<string, unknown> = { ...req };
+        if (rnd(3) !== 0) next.stop = pick(nums);
+        if (rnd(3) !== 0) next.limit = pick(nums);
+        if (rnd(12) === 0)
+          next[pick(["qty", "qtyPercent", "profit", "loss", "trailPrice", "trailPoints", "trailOffset"] as const)] =
+            pick(nums);
+        if (rnd(15) === 0)
+          next[
+            pick([
+              "ocaName",
+              "comment",
+              "commentProfit",
+              "commentLoss",
+              "commentTrailing",
+              "alertMessage",
+              "alertProfit",
+              "alertLoss",
+              "alertTrailing",
+            ] as const)
+          ] = pick(strs);
+        if (rnd(20) === 0) next.disableAlert = rnd(2) === 0;
+        req = next;
+        const bind = rnd(10) === 0 ? pick([-1, 0, 1] as const) : 0;
+        const intrabar = rnd(10) === 0;
+        const r = req as unknown as ExitRequest;
+        writeExit(slow, r, "L", step, bind, intrabar);
+        if (step !== 0 && relevelExit(quick, r, step, bind, intrabar)) fast++;
+        else writeExit(quick, r, "L", step, bind, intrabar);
+        for (const k of Object.keys(slow) as (keyof typeof slow)[])
+          expect(
+            Object.is(quick[k], slow[k]) || (k === "alerts" && JSON.stringify(quick[k]) === JSON.stringify(slow[k])),
+            `${k} at step ${step}`,
+          ).toBe(true);
+        // as the broker's level cache would: levels worked out, nothing stale
+        slow.lvStale = 0;
+        quick.lvStale = 0;
+      }
+    }
+    // most re-placements took the fast path, and enough did not
+    expect(fast).toBeGreaterThan(1000);
+    expect(fast).toBeLessThan(7900);
   });
 
   it("the broker works out again only the stale levels, equal to levels worked out from scratch", () => {

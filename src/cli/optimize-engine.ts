@@ -6,12 +6,14 @@
 import { availableParallelism } from "node:os";
 import { createInProcessEngine, type Engine } from "../server/engine.js";
 import { createNodeEngine, WorkerPool } from "../server/node/pool.js";
-import { RUNS_PER_THREAD } from "./optimize-threads.js";
+import { RUNS_PER_THREAD, type Place } from "./optimize-threads.js";
 
 export class StudyEngine implements Engine {
   private readonly here = createInProcessEngine();
   private pool: (Engine & { close?(): Promise<void> }) | null = null;
   readonly concurrency = 1;
+  /** Runs of studies placed here and on threads so far (localStudy counts them; tests read them). */
+  readonly runs: Record<Place, number> = { here: 0, thread: 0 };
 
   /** `threads`: worker threads at most besides this one. */
   constructor(readonly threads: number) {}

@@ -73,10 +73,11 @@ export class ThreadGate {
   /** Runs `work` where there is room for it: here, or on a thread once they are up. */
   async run<T>(work: (place: Place) => Promise<T>): Promise<T> {
     const place = this.take() ?? (await new Promise<Place>((resolve) => this.waiting.push(resolve)));
-    // a run here blocks this thread: first let the threads' replies in (they are macrotasks, and the
-    // study's own promise chain would otherwise go from one run here to the next without reading
-    // them, leaving the threads without work)
-    if (place === "here" && this.open > 0) await new Promise((resolve) => setImmediate(resolve));
+    // a run here blocks this thread: once threads are started, first let their messages in (they are
+    // macrotasks, and the study's own promise chain would otherwise go from one run here to the next
+    // without reading them: the threads' "up" would wait for the study's end, their replies would
+    // leave them without work)
+    if (place === "here" && this.started) await new Promise((resolve) => setImmediate(resolve));
     const t0 = performance.now();
     try {
       return await work(place);

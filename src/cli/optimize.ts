@@ -210,6 +210,12 @@ export function localStudy(
   });
   const job = { script: source, symbol: "CHART", options: { mode: "auto" as const } };
   const on = (place: Place): Engine => (place === "here" ? engine : engine.onThreads);
+  /** `work` through the gate, counted where it ran. */
+  const placed = <T>(work: (place: Place) => Promise<T>): Promise<T> =>
+    gate.run((place) => {
+      engine.runs[place]++;
+      return work(place);
+    });
   const fullRuns = { here: studyFullRunner(engine, job), thread: null as FullRunner | null };
   return runStudy(
     study,
@@ -217,14 +223,14 @@ export function localStudy(
       const trial = (place: Place) =>
         studyTrialRunner(on(place), { ...study, bars: set.bars }, { ...job, broker: TRIAL_BROKER });
       const runners: Record<Place, TrialRunner | null> = { here: null, thread: null };
-      return (inputs, bars, range) => gate.run((place) => (runners[place] ??= trial(place))(inputs, bars, range));
+      return (inputs, bars, range) => placed((place) => (runners[place] ??= trial(place))(inputs, bars, range));
     }),
     {
       // the gate holds runs back; the study proposes further ahead (its result does not depend on it)
       // so that runs finishing here need not wait for an earlier one on a thread to be read
       concurrency: gate.maxInFlight + 8,
       fullRun: (inputs, bars, set) =>
-        gate.run((place) => (fullRuns[place] ??= studyFullRunner(on(place), job))(inputs, bars, set)),
+        placed((place) => (fullRuns[place] ??= studyFullRunner(on(place), job))(inputs, bars, set)),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
   );

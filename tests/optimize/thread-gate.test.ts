@@ -82,6 +82,29 @@ describe("ThreadGate", () => {
     expect(seen.thread).toBeLessThanOrEqual(2 * RUNS_PER_THREAD);
   });
 
+  it("threads that come up while synchronous runs here keep this thread busy still get runs", async () => {
+    // the threads' "up" is a macrotask; runs here block this thread and follow each other through
+    // promises only, so without a turn of the event loop between them it would be read at the end
+    const gate = new ThreadGate(1, 200, {
+      growAfterMs: 0,
+      startThreads: () => new Promise<void>((r) => setTimeout(r, 5)),
+    });
+    const count: Record<Place, number> = { here: 0, thread: 0 };
+    const runs = Array.from({ length: 200 }, () =>
+      gate.run(async (place) => {
+        count[place]++;
+        if (place === "thread") return new Promise((r) => setTimeout(r, 1));
+        const t0 = performance.now();
+        while (performance.now() - t0 < 1) {
+          // a run here: this thread is busy
+        }
+      }),
+    );
+    await Promise.all(runs);
+    expect(count.here + count.thread).toBe(200);
+    expect(count.thread).toBeGreaterThan(0);
+  });
+
   it("no threads (--workers 1): every run here", async () => {
     let started = 0;
     const gate = new ThreadGate(0, 40, { fixed: true, growAfterMs: 1, startThreads: async () => void started++ });

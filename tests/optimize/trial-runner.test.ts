@@ -116,9 +116,13 @@ describe("resin optimize's engine (built): this thread and worker threads side b
     try {
       const alone = await localStudy(solo, prepare(req), STRATEGY, { workers: 1 });
       expect(solo.threadsStarted).toBe(false);
-      // the default's rule with no wait: threads let in after the first runs here
+      expect(solo.runs.thread).toBe(0);
+      // the default's rule with no wait: threads let in after the first runs here (started ahead
+      // here, so that they are up before this short study ends and take some of its runs)
+      await mixed.startThreads();
       const side = await localStudy(mixed, prepare(req), STRATEGY, { growAfterMs: 0 });
-      expect(mixed.threadsStarted).toBe(true);
+      expect(mixed.runs.here).toBeGreaterThanOrEqual(10);
+      expect(mixed.runs.thread).toBeGreaterThan(0);
       expect(alone.trials.filter((t) => t.error)).toEqual([]);
       const clean = (r: OptimizeResult) => ({
         ...(untimed(r) as object),

@@ -15,6 +15,15 @@ import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
+import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
+import { blockAssigns, blockMayCtl } from "./writes.js";
+import {
+  countedIfLoop,
+  extremeWindowLoop,
+  type CountBranch,
+  type ExtremeStmt,
+  type KernelOperand,
+} from "./loop-kernels.js";
 
 export type Fn = () => any;
 
@@ -38,7 +47,11 @@ export interface CompileHooks {
 }
 
 export class Compiler {
-  private ctl = 0;
+  /** Break/continue raised in a loop body: 0 none, 1 break, 2 continue (the loop consumes it). */
+  ctl = 0;
+  /** The next copy of each statement-level driver to hand out (drivers.generated.ts). */
+  private forCopy = 0;
+  private ifCopy = 0;
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -72,13 +85,13 @@ export class Compiler {
         const f = this.stmt(s, false);
         return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
       });
-      const run = seq(
-        fns,
-        body.stmts.map((s) => s.line),
-        () => 0,
-      );
+      const lines = body.stmts.map((s) => s.line);
+      // a request.security secondary run's statements through the shared loop: the written-out calls
+      // of seqFlat are for the chart's program (drivers.generated.ts: why)
+      if (this.ctx.ext.securityCapture) return seq(fns, lines, () => 0);
+      const run = seqFlat(fns, lines);
       // (a request.security secondary run's closures live as long as the main run's)
-      if (!this.ctx.ext.securityCapture) kept.main = run;
+      kept.main = run;
       return run;
     } catch (err) {
       this.release();
@@ -219,41 +232,24 @@ export class Compiler {
     } else c = this.expr(cond);
     const t = branch(e.then),
       el = branch(e.else);
-    const tk = t.k,
-      tf = t.f,
-      ek = el.k,
-      ef = el.f;
-    return () => {
-      let yes: boolean;
-      if (ck === 0) yes = !!cv[cs];
-      else if (ck === 1) {
-        const x = l() as number,
-          y = r() as number;
-        yes =
-          op === 0
-            ? x < y
-            : op === 1
-              ? x <= y
-              : op === 2
-                ? x > y
-                : op === 3
-                  ? x >= y
-                  : op === 4
-                    ? x === y
-                    : x !== y && x === x && y === y;
-      } else yes = !!c();
-      const k = yes ? tk : ek;
-      if (k === 0) return;
-      if (k !== 3) {
-        this.ctl = k;
-        return;
-      }
-      try {
-        (yes ? tf : ef)();
-      } catch (err) {
-        throw atLine(err, yes ? t.line : el.line);
-      }
-    };
+    // a copy of the driver per if of the program, in turn (drivers.generated.ts: why)
+    const drive = ifFlat[this.ifCopy++ % DRIVER_COPIES]!;
+    return drive({
+      flow: this,
+      ck,
+      cs,
+      cv,
+      op,
+      l,
+      r,
+      c,
+      tk: t.k,
+      tf: t.f,
+      tline: t.line,
+      ek: el.k,
+      ef: el.f,
+      eline: el.line,
+    });
   }
 
   /** `wantValue` false: the statement's value is never read (no need to return, or box, it). */
@@ -1395,78 +1391,109 @@ export class Compiler {
    * line, as in forLoopVoid). Same order of evaluation, control flow and budget ticks as forLoop().
    */
   private forLoopFlat(e: Extract<RExpr, { k: "for" }>): () => void {
-    const N = this.nums;
     const fk = this.bound(e.from),
       tk = this.bound(e.to);
-    const fK = fk.k,
-      fS = fk.s,
-      fC = fk.c,
-      fF = fk.f;
-    const tK = tk.k,
-      tS = tk.s,
-      tC = tk.c,
-      tF = tk.f;
     const step = e.step ? this.expr(e.step) : null;
-    const fns = e.body.stmts.map((s) => this.stmt(s, false));
     const lines = e.body.stmts.map((s) => s.line);
-    const n = fns.length;
-    const slot = e.counter.slot;
-    const reeval = e.reevalTo;
-    const B = this.budget;
-    const f0 = fns[0] ?? noop,
-      f1 = fns[1] ?? noop,
-      f2 = fns[2] ?? noop,
-      f3 = fns[3] ?? noop;
-    return () => {
-      const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
-      let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
-      if (a !== a || b !== b) return;
-      const s = step ? Math.abs(step() as number) : 1;
-      if (!(s > 0)) return;
-      const up = a <= b;
-      B.enter();
-      let j = -1;
-      try {
-        for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
-          N[slot] = i;
-          if (n > 4) {
-            for (j = 0; j < n; j++) {
-              fns[j]!();
-              if (this.ctl !== 0) break;
-            }
-          } else {
-            j = 0;
-            f0();
-            if (n > 1 && this.ctl === 0) {
-              j = 1;
-              f1();
-              if (n > 2 && this.ctl === 0) {
-                j = 2;
-                f2();
-                if (n > 3 && this.ctl === 0) {
-                  j = 3;
-                  f3();
-                }
-              }
-            }
-          }
-          j = -1;
-          if (this.ctl !== 0) {
-            const c = this.ctl;
-            this.ctl = 0;
-            if (c === 1) break;
-          }
-          if (--B.left <= 0) B.check();
-          if (reeval) {
-            b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
-            if (b !== b) break;
-          }
-        }
-      } catch (err) {
-        throw j < 0 ? err : atLine(err, lines[j]!);
-      }
-      B.exit();
+    // read again after each iteration (v6) only when the body may change it: a constant, or a
+    // variable the body never assigns, keeps its value (a shadow or bar slot is fixed in a bar)
+    const reeval = !!e.reevalTo && tk.k !== 0 && (tk.k === 4 || (tk.v !== null && blockAssigns(e.body, tk.v)));
+    const frame = {
+      N: this.nums,
+      slot: e.counter.slot,
+      fK: fk.k,
+      fS: fk.s,
+      fC: fk.c,
+      fF: fk.f,
+      tK: tk.k,
+      tS: tk.s,
+      tC: tk.c,
+      tF: tk.f,
+      step,
+      reeval,
+      B: this.budget,
+      lines,
     };
+    const extremes = this.extremeWindow(e);
+    if (extremes) return extremeWindowLoop(frame, this.ctx, extremes);
+    const counted = this.countedIf(e);
+    if (counted) return countedIfLoop(frame, this.ctx, counted.l, counted.r, counted.op, counted.yes, counted.no);
+    const fns = e.body.stmts.map((s) => this.stmt(s, false));
+    // a copy of the driver per loop of the program, in turn (drivers.generated.ts: why)
+    const drive = forFlat[this.forCopy++ % DRIVER_COPIES]!;
+    return drive({ ...frame, flow: this, fns, ctl: blockMayCtl(e.body) });
+  }
+
+  /**
+   * A loop body that is one statement-level `if` comparing two kernel operands (kernelOperand), each
+   * branch absent, a break, a continue or `x += <constant>` / `x -= <constant>` on a numeric variable
+   * (`if close[i] > open[i] \n ups += 1`): its parts for countedIfLoop, else null.
+   */
+  private countedIf(e: Extract<RExpr, { k: "for" }>) {
+    if (e.body.stmts.length !== 1) return null;
+    const st = e.body.stmts[0]!;
+    if (st.k !== "expr" || st.e.k !== "if" || this.hoisted.has(st.e)) return null;
+    const { cond, then, else: els } = st.e;
+    if (cond.k !== "bin" || !this.fusable(cond) || !COMPARE_OPS.includes(cond.op) || this.hoisted.has(cond))
+      return null;
+    const l = this.kernelOperand(cond.l, e.counter),
+      r = this.kernelOperand(cond.r, e.counter);
+    const yes = this.countBranch(then, e.counter),
+      no = this.countBranch(els, e.counter);
+    if (!l || !r || !yes || !no) return null;
+    return { l, r, op: COMPARE_OPS.indexOf(cond.op), yes, no };
+  }
+
+  /** A numeric constant (k 0), a numeric slot (1) or a bar column at the loop counter (2), else null. */
+  private kernelOperand(e: RExpr, counter: VarSlot): KernelOperand | null {
+    const none = new Float64Array(0);
+    if (e.k === "const" && typeof e.v === "number") return { k: 0, c: e.v, s: 0, col: none };
+    if (e.k === "colHist" && e.n === null && !this.hoisted.has(e)) {
+      const off = e.off;
+      if (off.k !== "load" || off.v.slot !== counter.slot || !isNumericSlot(off.v) || this.hoisted.has(off))
+        return null;
+      const at = this.columnAtSlotParts(e);
+      return at === null ? null : { k: 2, c: 0, s: at.cur, col: at.col };
+    }
+    const s = this.slotOf(e);
+    return s === undefined ? null : { k: 1, c: 0, s, col: none };
+  }
+
+  /** A counted if's branch (CountBranch), else null. */
+  private countBranch(b: RBlock | null, counter: VarSlot): CountBranch | null {
+    if (b === null) return { k: 0, d: 0, c: 0, sub: false };
+    if (b.stmts.length !== 1) return null;
+    const s = b.stmts[0]!;
+    if (s.k === "break" || s.k === "continue") return { k: s.k === "break" ? 1 : 2, d: 0, c: 0, sub: false };
+    if (s.k !== "assign" || (s.op !== "+=" && s.op !== "-=") || s.str || !isNumericSlot(s.v)) return null;
+    if (s.v.slot === counter.slot || s.value.k !== "const" || typeof s.value.v !== "number") return null;
+    return { k: 3, d: s.v.slot, c: s.value.v, sub: s.op === "-=" };
+  }
+
+  /**
+   * A loop body made only of `x := math.max(y, col[i])` / math.min statements, `i` the loop's counter
+   * and col a bar column (`mx := math.max(mx, high[i])`): the statements as data for
+   * extremeWindowLoop, else null.
+   */
+  private extremeWindow(e: Extract<RExpr, { k: "for" }>): ExtremeStmt[] | null {
+    const out: ExtremeStmt[] = [];
+    const counter = e.counter.slot;
+    for (const s of e.body.stmts) {
+      if (s.k !== "assign" || s.op !== ":=" || !isNumericSlot(s.v) || s.v.slot === counter) return null;
+      const c = s.value;
+      if (c.k !== "call" || this.hoisted.has(c) || (c.name !== "math.max" && c.name !== "math.min")) return null;
+      if (c.order !== undefined || c.args.length !== 2) return null;
+      const [a, b] = c.args;
+      if (!a || !b || !isIntOrFloat(a) || !isIntOrFloat(b)) return null;
+      const src = this.slotOf(a);
+      if (src === undefined || b.k !== "colHist" || b.n !== null) return null;
+      if (b.off.k !== "load" || b.off.v.slot !== counter || !isNumericSlot(b.off.v) || this.hoisted.has(b.off))
+        return null;
+      const at = this.columnAtSlotParts(b);
+      if (at === null) return null;
+      out.push({ dst: s.v.slot, src, col: at.col, cur: at.cur, max: c.name === "math.max" });
+    }
+    return out.length > 0 ? out : null;
   }
 
   /**
@@ -1474,16 +1501,24 @@ export class Compiler {
    * a slot plus (2) or minus (3) a constant: the same value the fused operator computes; else its
    * closure (4).
    */
-  private bound(e: RExpr): { k: number; s: number; c: number; f: Fn } {
+  private bound(e: RExpr): { k: number; s: number; c: number; f: Fn; v: VarSlot | null } {
     if (this.fusable(e) && (e.op === "+" || e.op === "-") && !this.hoisted.has(e)) {
       const l = this.slotOf(e.l);
       if (l !== undefined && e.r.k === "const" && typeof e.r.v === "number")
-        return { k: e.op === "+" ? 2 : 3, s: l, c: e.r.v, f: noop };
+        return { k: e.op === "+" ? 2 : 3, s: l, c: e.r.v, f: noop, v: this.varOf(e.l) };
     }
     const o = this.operand(e);
-    if (o.k === "C") return { k: 0, s: 0, c: o.c, f: noop };
-    if (o.k === "S") return { k: 1, s: o.i, c: 0, f: noop };
-    return { k: 4, s: 0, c: 0, f: o.f };
+    if (o.k === "C") return { k: 0, s: 0, c: o.c, f: noop, v: null };
+    if (o.k === "S") return { k: 1, s: o.i, c: 0, f: noop, v: this.varOf(e) };
+    return { k: 4, s: 0, c: 0, f: o.f, v: null };
+  }
+
+  /**
+   * The variable whose value a slot operand (slotOf) holds, or null where no statement can write the
+   * slot during the bar (a history shadow, a bar field, a hoisted value).
+   */
+  private varOf(e: RExpr): VarSlot | null {
+    return e.k === "load" && !this.hoisted.has(e) ? e.v : null;
   }
 
   /**

@@ -210,6 +210,11 @@ class Gen {
     // (a fill re-run happens inside the broker's bar open, so the loop stores its locals before every
     // one when the run calcs on order fills; a realtime-only run re-runs only after the loop returned)
     const spill = this.rerun ? [...this.local].map((s) => `${home(s)} = s${s};`).join(" ") : "";
+    // the plain variant's object locals go to the state when the loop returns: the Runtime keeps the
+    // last run's state, and with it these objects and their hidden classes, whose death in a full GC
+    // would throw away optimised code that depends on them ("weak objects": swing_state's array, 4x
+    // slower runs after a forced GC)
+    const keep = [...this.valueLocal].map((s) => `V[${s}] = s${s};`).join(" ");
     const bulk = this.columnPlots();
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
     // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
@@ -268,7 +273,7 @@ class Gen {
             `  }`,
           ].join("\n")
         : "",
-      spill ? `  ${spill}` : "",
+      spill ? `  ${spill}` : keep ? `  ${keep}` : "",
       `  return bar;`,
       `};`,
     ].join("\n");

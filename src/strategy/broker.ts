@@ -167,7 +167,8 @@ export class Broker {
       }
       this.magCursor = i;
     }
-    this.walker.walkBar(ctx.open, ctx.high, ctx.low, ctx.close, true);
+    // (without a magnifier, flatBar was asked above)
+    this.walker.walkBar(ctx.open, ctx.high, ctx.low, ctx.close, true, mag === null);
     this.afterPath(ctx);
   }
 

@@ -47,11 +47,14 @@ export class PathWalker {
     this.trackRange = this.recalc || b.settings.calcOnEveryTick;
   }
 
-  /** One bar (or magnifier sub-bar) of the path; `first` is the chart bar's opening point. */
-  walkBar(o: number, h: number, l: number, c: number, first: boolean): void {
+  /**
+   * One bar (or magnifier sub-bar) of the path; `first` is the chart bar's opening point.
+   * `flatChecked`: the caller asked flatBar already (and it said no).
+   */
+  walkBar(o: number, h: number, l: number, c: number, first: boolean, flatChecked = false): void {
     if (o !== o) return;
     const b = this.b;
-    if (first && this.flatBar(o, h, l, c)) return;
+    if (first && !flatChecked && this.flatBar(o, h, l, c)) return;
     // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
     // for the others the bar's high and low bracket it anyway.
     this.cur = o;
@@ -74,7 +77,6 @@ export class PathWalker {
     this.capCheck(o);
     if (first) b.risk.checkMargin(o, b);
     if (this.recalc) b.afterFills(o);
-    const hf = highFirst(o, h, l, b.mintick);
     // (a liquidation at the open only removes levels: the extremes still cover what is left)
     if (quiet && !b.risk.capPending && h === h && l === l && c === c) {
       const lo = Math.min(o, h, l, c);
@@ -92,7 +94,7 @@ export class PathWalker {
         return;
       }
     }
-    if (hf) {
+    if (highFirst(o, h, l, b.mintick)) {
       this.moveTo(h, true);
       this.moveTo(l, true);
     } else {

@@ -4,8 +4,10 @@
 // unoptimised until they tier up, about half a second of CPU (docs/benchmarks.md "issue 18, session
 // 8, optimize"), which is 60 trials of ema_atr_stop over 20k bars. So a study starts here, with no
 // thread at all, and lets threads in only once the work still ahead (the runs left times the median
-// of the last three runs here, read once this thread is past its own warm-up) is worth GROW_AFTER_MS:
-// then a thread's start-up is a small part of what it takes over. `--workers N` fixes the number
+// CPU time of the last three runs here, read once this thread is past its own warm-up) is worth
+// GROW_AFTER_MS: then a thread's start-up is a small part of what it takes over. CPU time, not wall
+// time: on a loaded machine a run's wall time counts the waits for a core, which a thread would not
+// shorten (docs/benchmarks.md "issue 18, session 9, optimize"). `--workers N` fixes the number
 // instead: this thread and N - 1 threads from the start.
 //
 // Threads take runs only once they are up (`threadsReady`: their start-up is not a wait of the
@@ -13,12 +15,18 @@
 // with a run of its own and cannot hand it one). This thread keeps running trials beside them. Which
 // trials run where never changes the result (src/optimize/driver.ts).
 
-/** Work still ahead (ms on this thread) from which threads are let in. */
-export const GROW_AFTER_MS = 2000;
+/** Work still ahead (CPU ms on this thread) from which threads are let in. */
+export const GROW_AFTER_MS = 3000;
 /** Runs finished here before their times are read (the first ones are start-up and code not yet optimised). */
 const RUNS_BEFORE_GROWING = 10;
 /** Runs a thread holds at once: the one it runs and the next one. */
 export const RUNS_PER_THREAD = 2;
+
+/** This process's CPU time, ms (only runs here use it: threads are not started yet). */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 /** Where a run goes. */
 export type Place = "here" | "thread";
@@ -27,6 +35,8 @@ export interface GateOptions {
   /** Threads from the start (--workers) instead of once the study is long enough. */
   fixed?: boolean;
   growAfterMs?: number;
+  /** The clock runs here are timed by (default: this process's CPU ms; tests give a wall clock). */
+  clock?: () => number;
   /**
    * Starts the threads (called once, when they are let in); resolves when they can take runs.
    * Until then runs stay here.
@@ -46,6 +56,7 @@ export class ThreadGate {
   /** The last three runs' wall times here. */
   private readonly recentMs: number[] = [];
   private readonly growAfterMs: number;
+  private readonly clock: () => number;
 
   /**
    * `threads`: worker threads at most, besides this one; `totalRuns`: the study's engine runs
@@ -57,6 +68,7 @@ export class ThreadGate {
     private readonly options: GateOptions = {},
   ) {
     this.growAfterMs = options.growAfterMs ?? GROW_AFTER_MS;
+    this.clock = options.clock ?? cpuMs;
     if (options.fixed) this.letThreadsIn();
   }
 
@@ -78,7 +90,7 @@ export class ThreadGate {
     // without reading them: the threads' "up" would wait for the study's end, their replies would
     // leave them without work)
     if (place === "here" && this.started) await new Promise((resolve) => setImmediate(resolve));
-    const t0 = performance.now();
+    const t0 = this.clock();
     try {
       return await work(place);
     } finally {
@@ -86,7 +98,7 @@ export class ThreadGate {
       if (place === "here") {
         this.hereBusy = false;
         this.finishedHere++;
-        this.recentMs.push(performance.now() - t0);
+        this.recentMs.push(this.clock() - t0);
         if (this.recentMs.length > 3) this.recentMs.shift();
         this.maybeGrow();
       } else this.onThreads--;

@@ -73,13 +73,26 @@ describe("ThreadGate", () => {
   it("a long study lets the threads in once its first runs here are done", async () => {
     // 40 runs of at least 5 ms: after 10, the 30 left are worth 150 ms or more, past the 50 ms asked
     let started = 0;
-    const gate = new ThreadGate(2, 40, { growAfterMs: 50, startThreads: async () => void started++ });
+    const gate = new ThreadGate(2, 40, {
+      growAfterMs: 50,
+      clock: () => performance.now(),
+      startThreads: async () => void started++,
+    });
     const seen = await through(gate, 40, 6, 5);
     expect(started).toBe(1);
     expect(gate.threadsOpen).toBe(2);
     expect(seen.count.here).toBeGreaterThanOrEqual(10);
     expect(seen.count.thread).toBeGreaterThan(0);
     expect(seen.thread).toBeLessThanOrEqual(2 * RUNS_PER_THREAD);
+  });
+
+  it("times runs here in CPU: runs that mostly wait (for a core, here for a timer) let no thread in", async () => {
+    // 40 runs of 5 ms of wall time each but next to no CPU: by the wall clock the 30 left after the
+    // first 10 would be worth 150 ms, past the 50 ms asked; by this process's CPU they are not
+    let started = 0;
+    const gate = new ThreadGate(2, 40, { growAfterMs: 50, startThreads: async () => void started++ });
+    expect((await through(gate, 40, 6, 5)).count).toEqual({ here: 40, thread: 0 });
+    expect(started).toBe(0);
   });
 
   it("threads that come up while synchronous runs here keep this thread busy still get runs", async () => {

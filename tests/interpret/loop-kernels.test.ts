@@ -195,6 +195,31 @@ plot(f(100000000))`);
   }
 });
 
+describe("kernels and drivers inside user functions", () => {
+  it("two call sites of a function with kernel loops over its arguments and bound parameter", async () => {
+    const r = await runBoth(
+      v6(`f(src, n) =>
+    float mx = src
+    int above = 0
+    for i = 0 to n - 1
+        mx := math.max(mx, high[i])
+    for i = 0 to n
+        if src > low[i]
+            above += 1
+    float s = 0.0
+    for i = 0 to n - 1
+        s += src[i]
+    mx * 1000 + above + s
+plot(f(close, 5), "a")
+plot(f(open * 2, 3), "b")
+plot(f(na, 2), "c")`),
+      bars(25),
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.series.a!.some((v) => typeof v === "number" && !Number.isNaN(v))).toBe(true);
+  });
+});
+
 describe("statement drivers: copies, bounds read once, break/continue", () => {
   it("more loops and ifs than there are driver copies", async () => {
     // 12 loops and 12 ifs: the copies are reused in turn; every loop/if keeps its own body

@@ -83,7 +83,8 @@ export interface TrialOutcome {
 /**
  * Runs the strategy once with these input overrides over these bars: `bars` is the study's bars
  * [range[0], range[1]) (the study always passes the range), so a host that holds the study's bars
- * already (a worker's shared columns) can run the range without the rows.
+ * already (a worker's shared columns) can run the range without the rows. The study passes the same
+ * array for a range on every trial: a runner only reads it.
  */
 export type TrialRunner = (
   inputs: Record<string, unknown>,

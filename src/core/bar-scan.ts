@@ -2,6 +2,8 @@
 // bar spacing when every gap is the same (what inferTimeframe would otherwise count in a pass of its
 // own). Also: which input columns can be used as they are, without a copy.
 
+import { primeFeedback } from "./feedback.js";
+
 /** The result of scanBars: the first bad bar (-1: none) and the common gap of evenly spaced bars. */
 export interface BarScan {
   bad: number;
@@ -58,6 +60,16 @@ export function scanBars(
     prev = t;
   }
   return scanResult(i < to ? i : -1, !uneven && i >= to ? d0 : NaN);
+}
+
+// once per run over every bar: its entry and exit get their feedback here (core/feedback.ts), on
+// evenly spaced bars as a run's usually are (the spacing test runs only then)
+{
+  const t = new Float64Array([1.7e12, 1.7e12 + 60_000, 1.7e12 + 120_000, 1.7e12 + 180_000]);
+  const p = new Float64Array([101.5, 102.25, 100.75, 101]);
+  const h = new Float64Array([102.5, 103.25, 101.75, 102]);
+  const l = new Float64Array([100.5, 101.25, 99.75, 100]);
+  primeFeedback(() => scanBars(t, p, h, l, p, t.length));
 }
 
 const typedArrayName = Object.getOwnPropertyDescriptor(

@@ -4,6 +4,7 @@
 // longer bars), not with the next bar's open.
 import { barTimeClose, isIntraday, nominalMs, parseTimeframe, toUtc } from "../core/time-frames.js";
 import { parseSession, SESSION_24X7, type Session } from "../core/time-sessions.js";
+import { primeFeedback } from "../core/feedback.js";
 import { getZone, UTC, type Zone } from "../core/tz.js";
 
 /**
@@ -72,6 +73,14 @@ function intradayAroundTheClock(times: Float64Array, barMs: number, off: number,
     const end = t + barMs;
     out[i] = cut < end ? cut : end;
   }
+}
+
+// once per run over every bar: its entry and exit get their feedback here (core/feedback.ts); the
+// opens cross a midnight as a run's do
+{
+  const t = new Float64Array([86_400_000 - 120_000, 86_400_000 - 60_000, 86_400_000, 86_400_000 + 60_000]);
+  const out = new Float64Array(t.length);
+  primeFeedback(() => intradayAroundTheClock(t, 60_000, 0, out));
 }
 
 /**

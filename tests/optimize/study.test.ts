@@ -136,6 +136,28 @@ describe("validation slicing", () => {
     expect(res.trials[0]!.engine_runs).toBe(4);
     expect(res.engine_runs).toBe(4);
   });
+
+  it("gives every trial's run the study's bars over its range, the whole range and each fold alike", async () => {
+    const bars = syntheticBars(100);
+    const seen: { range: readonly [number, number]; rows: Bar[] }[] = [];
+    const runner: TrialRunner = async (_inputs, rows, range) => {
+      seen.push({ range: range!, rows: [...rows] });
+      return fakeResult(rows.map((_, i) => trade(1, i)));
+    };
+    for (const validation of [
+      { mode: "in-sample" },
+      { mode: "walk-forward", train_bars: 40, test_bars: 20, warmup_bars: 5 },
+    ]) {
+      seen.length = 0;
+      const res = await optimize(
+        { script: STRATEGY, data: bars, space: SPACE, n_trials: 3, min_trades: 0, seed: 1, validation },
+        runner,
+      );
+      expect(res.trials).toHaveLength(3);
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      for (const { range, rows } of seen) expect(rows).toEqual(bars.slice(range[0], range[1]));
+    }
+  });
 });
 
 describe("stats and objectives", () => {

@@ -89,6 +89,17 @@ export interface BuiltinDef {
    * is written in terms of it.
    */
   direct?: (ctx: ExecContext, ...args: any[]) => any;
+  /**
+   * A per-call-site request (strategy.exit): the compiled loop keeps one object per site, made by
+   * `make` with every field at its na default, writes the given arguments into `fields` (parameter
+   * order; how each value converts) and calls `place(ctx, req)`. One small call per bar whatever
+   * else competes for V8's inlining budget (a 22-parameter adapter out of line converted them all).
+   */
+  siteRequest?: {
+    fields: readonly (readonly [name: string, conv: "num" | "str" | "bool" | "raw"])[];
+    make: () => object;
+    place: (ctx: ExecContext, req: any) => void;
+  };
   /** Number of history bars the builtin needs of each series argument, when it reads `args` history itself. */
   returnsTuple?: number;
 }

@@ -32,6 +32,7 @@ export type Ref =
   | { k: "site"; id: number }
   | { k: "impl"; def: { impl: unknown } }
   | { k: "direct"; def: { direct?: unknown } }
+  | { k: "request"; make: () => object; init: [string, unknown][] }
   | { k: "bvar"; def: { get: unknown } }
   | { k: "args"; n: number; numeric: boolean }
   | { k: "tuple"; n: number }
@@ -952,6 +953,8 @@ class Gen {
     if (SECURITY_CALLS.has(e.name)) return this.security(e);
     const inline = this.inlineCall(e);
     if (inline !== null) return inline;
+    const site = this.siteRequest(e);
+    if (site !== null) return site;
     if (e.def.direct && !e.def.stateful && givenInOrder(e)) {
       // positional arguments, no argument array (BuiltinDef.direct); JavaScript evaluates them left
       // to right, which is the written order when the given ones were written in parameter order
@@ -1002,6 +1005,57 @@ class Gen {
       return `(${c} !== undefined ? ${c} : ((${st} = K${site}.state) !== undefined ? (${c} = ${known}) : ${general}))`;
     }
     return general;
+  }
+
+  /**
+   * A builtin with a per-site request (BuiltinDef.siteRequest, strategy.exit): the site's own object
+   * holds the absent arguments' na defaults and the constant ones converted once; per bar only the
+   * other given ones are written, in the written order, converted inline, then one small call.
+   */
+  private siteRequest(e: Extract<RExpr, { k: "call" }>): string | null {
+    const sr = e.def.siteRequest;
+    if (!sr || e.def.stateful || e.args.length > sr.fields.length) return null;
+    const order = e.order ?? e.args.map((_, i) => i);
+    if (!e.args.every((a, i) => a === undefined || order.includes(i))) return null;
+    const init: [string, unknown][] = [];
+    const writes: string[] = [];
+    // (its own ref, never shared: one object per call site)
+    const R = `K${this.refs.length}`;
+    this.refs.push({ k: "request", make: sr.make, init });
+    for (const i of order) {
+      const a = e.args[i];
+      if (a === undefined) continue;
+      const [field, conv] = sr.fields[i]!;
+      const f = `${R}.${field}`;
+      if (a.k === "const") {
+        const v = a.v;
+        init.push([
+          field,
+          conv === "num"
+            ? typeof v === "number"
+              ? v
+              : NaN
+            : conv === "str"
+              ? typeof v === "string"
+                ? v
+                : null
+              : conv === "bool"
+                ? v === true
+                : v,
+        ]);
+        continue;
+      }
+      const x = this.expr(a);
+      if (conv === "raw") writes.push(`${f} = ${x}`);
+      else if (conv === "bool") writes.push(`${f} = (${x}) === true`);
+      else {
+        const t = this.temp();
+        const want = conv === "num" ? `"number"` : `"string"`;
+        writes.push(`${t} = ${x}, ${f} = typeof ${t} === ${want} ? ${t} : ${conv === "num" ? "NaN" : "null"}`);
+      }
+    }
+    const place = this.ref(`place:${e.def.name}`, { k: "value", v: sr.place });
+    return `(${writes.join(", ")}${writes.length ? ", " : ""}K${place}(ctx, ${R}))`;
   }
 
   /**

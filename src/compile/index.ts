@@ -194,6 +194,12 @@ export function compileProgram(
           return r.def.impl;
         case "direct":
           return r.def.direct;
+        case "request": {
+          // a fresh object per run: the site's constants written once, in its na-default shape
+          const o = r.make() as Record<string, unknown>;
+          for (const [f, v] of r.init) o[f] = v;
+          return o;
+        }
         case "bvar":
           return r.def.get;
         case "args":

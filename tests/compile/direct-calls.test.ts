@@ -134,20 +134,47 @@ describe("array builtins called positionally", () => {
 
 describe("order builtins called positionally", () => {
   const strat = (body: string) => `//@version=6\nstrategy("s")\n${body}\n`;
-  it("strategy.exit with named arguments in parameter order passes its values, no argument array", () => {
+  it("strategy.exit writes its varying arguments into the site's own request and calls one small entry point", () => {
     const text = generatedSource(program(strat('strategy.exit("XL", "L", limit = close + 2, stop = close - 1)')));
-    // id, from_entry, qty, qty_percent, profit, limit, loss, stop
-    expect(text).toContain(
-      '(ctx, "XL", "L", undefined, undefined, undefined, (b_close + (2)), undefined, (b_close - (1)))',
-    );
-  });
-  it("named arguments written out of parameter order are evaluated as written into temps, then passed positionally", () => {
-    const text = generatedSource(
-      program(strat('strategy.exit("XL", stop = close - 1, from_entry = "L", limit = close + 2)')),
-    );
+    // the constant id and from_entry are in the request from the start; limit and stop written per bar
     expect(text).toMatch(
-      /\((\$\d+) = \(b_close - \(1\)\), (\$\d+) = \(b_close \+ \(2\)\), K\d+\(ctx, "XL", "L", undefined, undefined, undefined, \2, undefined, \1\)\)/,
+      /\((\$\d+) = \(b_close \+ \(2\)\), (K\d+)\.limit = typeof \1 === "number" \? \1 : NaN, (\$\d+) = \(b_close - \(1\)\), \2\.stop = typeof \3 === "number" \? \3 : NaN, K\d+\(ctx, \2\)\)/,
     );
+    expect(text).not.toContain('"XL"');
+  });
+  it("named arguments written out of parameter order are written into the request in the written order", () => {
+    const text = generatedSource(
+      program(
+        strat('strategy.exit(str.tostring(bar_index % 3), stop = close - 1, from_entry = "L", limit = close + 2)'),
+      ),
+    );
+    expect(text).toMatch(/(K\d+)\.id = .*\1\.stop = .*\1\.limit = .*K\d+\(ctx, \1\)\)/);
+  });
+  it("two exit sites keep their own requests; na, varying ids, comments and alert messages agree with interpret", async () => {
+    const src = strat(
+      [
+        "if bar_index % 9 == 0",
+        '    strategy.entry("L" + str.tostring(bar_index % 2), strategy.long, alert_message = "in")',
+        "if bar_index % 13 == 0",
+        '    strategy.entry("S", strategy.short)',
+        "s = bar_index % 4 == 0 ? na : low - 1",
+        'c = bar_index % 3 == 0 ? na : "c" + str.tostring(bar_index % 5)',
+        'strategy.exit("X" + str.tostring(bar_index % 2), from_entry = "L" + str.tostring(bar_index % 2), comment = c, stop = s, limit = high + 2, alert_message = c, qty_percent = bar_index % 2 == 0 ? na : 50.0)',
+        'strategy.exit("XS", "S", profit = 150, loss = 100, comment_profit = "tp", alert_loss = c, disable_alert = bar_index % 2 == 0)',
+        "plot(strategy.position_size)",
+      ].join("\n"),
+    );
+    const text = generatedSource(program(src));
+    // both sites on the request path, each with its own object
+    const sites = [...text.matchAll(/K\d+\(ctx, (K\d+)\)\)/g)].map((m) => m[1]);
+    expect(new Set(sites).size).toBe(2);
+    expect(text).toMatch(/K\d+\.alertMessage = /);
+    expect(text).toMatch(/K\d+\.disableAlert = \(/);
+    const p = await same(src);
+    const exits = p.interpret.events.filter((e) => e.kind === "exit");
+    expect(exits.length).toBeGreaterThan(400);
+    // the varying comments reached the broker (na ones as null)
+    expect(new Set(exits.map((e) => e.comment)).size).toBeGreaterThan(3);
   });
   it("out-of-order named arguments with side effects run in the written order, as in interpret", async () => {
     const p = await same(

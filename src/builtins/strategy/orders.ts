@@ -155,6 +155,71 @@ function placeExit(
   b.exit(r, ctx);
 }
 
+/** strategy.exit's parameters in order, as request fields, and how each argument converts. */
+const EXIT_FIELDS = [
+  ["id", "raw"],
+  ["fromEntry", "str"],
+  ["qty", "num"],
+  ["qtyPercent", "num"],
+  ["profit", "num"],
+  ["limit", "num"],
+  ["loss", "num"],
+  ["stop", "num"],
+  ["trailPrice", "num"],
+  ["trailPoints", "num"],
+  ["trailOffset", "num"],
+  ["ocaName", "str"],
+  ["comment", "str"],
+  ["commentProfit", "str"],
+  ["commentLoss", "str"],
+  ["commentTrailing", "str"],
+  ["alertMessage", "str"],
+  ["alertProfit", "str"],
+  ["alertLoss", "str"],
+  ["alertTrailing", "str"],
+  ["disableAlert", "bool"],
+] as const;
+
+/** A compiled strategy.exit site's own request: fields converted, the id still unchecked. */
+type ExitSiteRequest = Omit<Required<ExitRequest>, "id"> & { id: unknown };
+
+/** Every field at its na default (not a copy of exitReq: that holds the last interpreted call's values). */
+function newExitSiteRequest(): ExitSiteRequest {
+  return {
+    id: undefined,
+    fromEntry: null,
+    qty: NaN,
+    qtyPercent: NaN,
+    profit: NaN,
+    limit: NaN,
+    loss: NaN,
+    stop: NaN,
+    trailPrice: NaN,
+    trailPoints: NaN,
+    trailOffset: NaN,
+    ocaName: null,
+    comment: null,
+    commentProfit: null,
+    commentLoss: null,
+    commentTrailing: null,
+    alertMessage: null,
+    alertProfit: null,
+    alertLoss: null,
+    alertTrailing: null,
+    disableAlert: false,
+  };
+}
+
+/**
+ * The compiled loop's strategy.exit (BuiltinDef.siteRequest): the site's request arrives with its
+ * arguments written and converted; the same checks, in the same order, as placeExit.
+ */
+function exitWith(ctx: ExecContext, r: ExitSiteRequest): void {
+  const b = brokerOf(ctx);
+  orderId(ctx, r.id, "strategy.exit");
+  b.exit(r as Required<ExitRequest>, ctx);
+}
+
 /** strategy.close(id, comment, qty, qty_percent, alert_message, immediately, disable_alert) and close_all. */
 function placeClose(ctx: ExecContext, a: unknown[], all: boolean): void {
   const b = brokerOf(ctx);
@@ -198,6 +263,7 @@ export const orderFunctions: BuiltinTable = {
   "strategy.exit": {
     name: "strategy.exit",
     direct: placeExit,
+    siteRequest: { fields: EXIT_FIELDS, make: newExitSiteRequest, place: exitWith },
     impl: (ctx, a) =>
       placeExit(
         ctx,

@@ -112,8 +112,9 @@ function warmHost(name: string, engine: Engine & { close?(): Promise<void> }, so
 
 /**
  * `resin optimize` as one process runs it: a fresh engine for every study, closed after it
- * (optimize.ts studyEngine and localStudy: `workers` threads from the start, or undefined for the
- * default that starts one and lets the others in once the study is long enough).
+ * (optimize-engine.ts studyEngine: `workers` counts the CLI's own thread, so N - 1 worker threads
+ * from the start; undefined is the default, which starts on the CLI's thread alone and lets threads in
+ * once the study's remaining work pays for their start-up).
  */
 function cliHost(name: string, workers: number | undefined, source: string, rows: Bar[], n: number): Host {
   return {

@@ -162,7 +162,7 @@ Examples:
     .command("optimize")
     .summary("search a strategy's inputs")
     .description(
-      "Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on worker threads.",
+      "Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on this process's thread first, and on worker threads once the study's remaining work pays for their start-up; --workers N counts this thread.",
     )
     .argument("<strategy>", "the strategy's .pine file")
     .option("--trials <N>", "trials to run (default 30, at most 200; 10,000 with --remote)", intArg("--trials", 1))

@@ -10,8 +10,8 @@
 // shorten (docs/benchmarks.md "issue 18, session 9, optimize"). `--workers N` fixes the number
 // instead: this thread and N - 1 threads from the start.
 //
-// Threads take runs only once they are up (`threadsReady`: their start-up is not a wait of the
-// study), two at a time each (the next run already waits in the thread while this thread is busy
+// Threads take runs only once they are up (the promise `startThreads` returns: their start-up is
+// not a wait of the study), two at a time each (the next run already waits in the thread while this thread is busy
 // with a run of its own and cannot hand it one). This thread keeps running trials beside them. Which
 // trials run where never changes the result (src/optimize/driver.ts).
 
@@ -53,7 +53,7 @@ export class ThreadGate {
   private readonly waiting: ((place: Place) => void)[] = [];
   private finishedHere = 0;
   private finished = 0;
-  /** The last three runs' wall times here. */
+  /** The last three runs' times here (CPU by default: the clock option). */
   private readonly recentMs: number[] = [];
   private readonly growAfterMs: number;
   private readonly clock: () => number;

@@ -3,8 +3,8 @@
 // operators whose operands are numeric slots (S), constants (C) or sub-closures (F), optionally fused
 // with the store into a numeric slot. Fewer closure calls per bar is most of the interpreter's speed.
 // Hand-written alternatives would be 150 near-identical closures; `new Function` is not allowed in
-// workerd or under strict CSP, hence a generator. Usage: node scripts/gen-fused.mjs
-import { writeFileSync } from "node:fs";
+// workerd or under strict CSP, hence a generator. Usage: node scripts/gen-fused.mjs [--check]
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -89,5 +89,17 @@ out += `  }
   return null;
 }
 `;
-writeFileSync(resolve(root, "src/interpret/fused.generated.ts"), out);
-console.log("fused: written");
+const target = resolve(root, "src/interpret/fused.generated.ts");
+// --check: the committed file is what this generator writes (tests/interpret/generated.test.ts)
+if (process.argv.includes("--check")) {
+  if (readFileSync(target, "utf8") !== out) {
+    console.error(
+      "fused: src/interpret/fused.generated.ts differs from the generator's output: run node scripts/gen-fused.mjs",
+    );
+    process.exit(1);
+  }
+  console.log("fused: up to date");
+} else {
+  writeFileSync(target, out);
+  console.log("fused: written");
+}

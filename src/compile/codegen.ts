@@ -1014,9 +1014,9 @@ class Gen {
    */
   private siteRequest(e: Extract<RExpr, { k: "call" }>): string | null {
     const sr = e.def.siteRequest;
-    if (!sr || e.def.stateful || e.args.length > sr.fields.length) return null;
+    if (!sr || e.def.stateful) return null;
+    // (the checker's written order lists every argument index)
     const order = e.order ?? e.args.map((_, i) => i);
-    if (!e.args.every((a, i) => a === undefined || order.includes(i))) return null;
     const init: [string, unknown][] = [];
     const writes: string[] = [];
     // (its own ref, never shared: one object per call site)

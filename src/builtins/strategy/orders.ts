@@ -262,7 +262,6 @@ export const orderFunctions: BuiltinTable = {
   "strategy.order": orderDef("order"),
   "strategy.exit": {
     name: "strategy.exit",
-    direct: placeExit,
     siteRequest: { fields: EXIT_FIELDS, make: newExitSiteRequest, place: exitWith },
     impl: (ctx, a) =>
       placeExit(

@@ -214,6 +214,21 @@ describe("order builtins called positionally", () => {
       ),
     );
   });
+  it("an na exit id is the interpreter's error, on the same bar and line, through the site's request", async () => {
+    const p = await runPair(
+      strat(
+        [
+          'if bar_index == 3\n    strategy.entry("L", strategy.long)',
+          'string id = bar_index < 20 ? "XL" : na',
+          'strategy.exit(id, "L", stop = low - 1, comment = id)',
+        ].join("\n"),
+      ),
+      data,
+    );
+    expect(p.compile.mode).toBe("compile");
+    expect(p.interpret.error).toMatch(/strategy\.exit: the order id must be a string, not na/);
+    expect(p.difference).toBeNull();
+  });
 });
 
 describe("var numbers as locals of the loop function (issue 18 part 3)", () => {

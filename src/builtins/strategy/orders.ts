@@ -36,29 +36,7 @@ const entryReq: Required<EntryRequest> = {
   disableAlert: false,
 };
 
-const exitReq: Required<ExitRequest> = {
-  id: "",
-  fromEntry: null,
-  qty: NaN,
-  qtyPercent: NaN,
-  profit: NaN,
-  limit: NaN,
-  loss: NaN,
-  stop: NaN,
-  trailPrice: NaN,
-  trailPoints: NaN,
-  trailOffset: NaN,
-  ocaName: null,
-  comment: null,
-  commentProfit: null,
-  commentLoss: null,
-  commentTrailing: null,
-  alertMessage: null,
-  alertProfit: null,
-  alertLoss: null,
-  alertTrailing: null,
-  disableAlert: false,
-};
+const exitReq: Required<ExitRequest> = newExitRequest();
 
 const closeReq: Required<CloseRequest> = {
   id: null,
@@ -183,10 +161,14 @@ const EXIT_FIELDS = [
 /** A compiled strategy.exit site's own request: fields converted, the id still unchecked. */
 type ExitSiteRequest = Omit<Required<ExitRequest>, "id"> & { id: unknown };
 
-/** Every field at its na default (not a copy of exitReq: that holds the last interpreted call's values). */
-function newExitSiteRequest(): ExitSiteRequest {
+/**
+ * A strategy.exit request with every field at its na default: the interpreter's shared exitReq, and
+ * a fresh one per compiled call site (never a copy of exitReq, which holds the last interpreted call's
+ * values).
+ */
+function newExitRequest(): Required<ExitRequest> {
   return {
-    id: undefined,
+    id: "",
     fromEntry: null,
     qty: NaN,
     qtyPercent: NaN,
@@ -262,7 +244,7 @@ export const orderFunctions: BuiltinTable = {
   "strategy.order": orderDef("order"),
   "strategy.exit": {
     name: "strategy.exit",
-    siteRequest: { fields: EXIT_FIELDS, make: newExitSiteRequest, place: exitWith },
+    siteRequest: { fields: EXIT_FIELDS, make: newExitRequest, place: exitWith },
     impl: (ctx, a) =>
       placeExit(
         ctx,

@@ -3,11 +3,10 @@
 // study on a fresh pool. What a trial costs there is a benchmark, not a test:
 // e2e/bench/optimize-cost.bench.ts (`npm run bench:browser-optimize`).
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { ROOT, assertBuilt, launchBrowser, startServer, waitForRuns, type Server } from "./harness.js";
+import { assertBuilt, launchBrowser, startServer, type Server } from "./harness.js";
+import { loadStrategy, poolStudy } from "./optimize-page.js";
 
 let server: Server;
 let browser: Browser;
@@ -15,11 +14,6 @@ let page: Page;
 
 const BARS = 4_000;
 const TRIALS = 12;
-const SPACE: { name: string; kind: "int" | "float"; min: number; max: number; step: number }[] = [
-  { name: "Fast length", kind: "int", min: 8, max: 16, step: 1 },
-  { name: "Slow length", kind: "int", min: 20, max: 34, step: 2 },
-  { name: "ATR multiple", kind: "float", min: 1, max: 3, step: 0.5 },
-];
 
 beforeAll(async () => {
   assertBuilt();
@@ -35,23 +29,8 @@ afterAll(async () => {
 });
 
 it("a kept pool of 1 or 2 workers returns the same study every round", async () => {
-  const before = await page.evaluate(() => window.__resin.runCount());
-  const source = readFileSync(join(ROOT, "bench", "ema_atr_stop.pine"), "utf8");
-  await page.evaluate(
-    ([s, n]) => {
-      window.__resin.setSource(s);
-      window.__resin.useGeneratedData(n);
-    },
-    [source, BARS] as const,
-  );
-  await page.click("#run");
-  await waitForRuns(page, before + 1, 120_000);
-  const study = (workers: number, warmUp: "runs" | "none") =>
-    page.evaluate(
-      ([w, n, space, warm]) =>
-        window.__resin.benchOptimize(w, n, "pool", { keep: true, space, sampler: "random", warmUp: warm }),
-      [workers, TRIALS, SPACE, warmUp] as const,
-    );
+  await loadStrategy(page, BARS);
+  const study = (workers: number, warmUp: "runs" | "none") => poolStudy(page, workers, TRIALS, warmUp);
   const first = await study(1, "runs");
   expect(first.trials).toBe(TRIALS);
   expect(first.errors).toBe(0);

@@ -6,14 +6,13 @@
 // /proc) around each, interleaved round by round. Figures are printed; e2e/optimize-cost.spec.ts
 // checks the behaviour (a kept pool returns the same study every time, on 1 and 2 workers).
 
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { spread, type Spread } from "../../src/cli/bench-optimize.js";
 import { cpuBetween, sampleBrowserCpu } from "../cpu.js";
-import { ROOT, assertBuilt, launchBrowser, startServer, waitForRuns, type Server } from "../harness.js";
+import { assertBuilt, launchBrowser, startServer, type Server } from "../harness.js";
+import { loadStrategy, poolStudy } from "../optimize-page.js";
 
 let server: Server;
 let browser: Browser;
@@ -22,11 +21,6 @@ let page: Page;
 const BARS = Number(process.env.OPT_COST_BARS ?? 20_000);
 const TRIALS = Number(process.env.OPT_COST_TRIALS ?? 32);
 const ROUNDS = Number(process.env.OPT_COST_ROUNDS ?? 5);
-const SPACE: { name: string; kind: "int" | "float"; min: number; max: number; step: number }[] = [
-  { name: "Fast length", kind: "int", min: 8, max: 16, step: 1 },
-  { name: "Slow length", kind: "int", min: 20, max: 34, step: 2 },
-  { name: "ATR multiple", kind: "float", min: 1, max: 3, step: 0.5 },
-];
 
 beforeAll(async () => {
   assertBuilt();
@@ -44,25 +38,9 @@ afterAll(async () => {
 const shown = (s: Spread, d = 2) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
 
 it("prices a trial on the worker pool against a plain run in the same page", async () => {
-  const runs = () => page.evaluate(() => window.__resin.runCount());
-  const before = await runs();
-  const source = readFileSync(join(ROOT, "bench", "ema_atr_stop.pine"), "utf8");
-  await page.evaluate(
-    ([s, n]) => {
-      window.__resin.setSource(s);
-      window.__resin.useGeneratedData(n);
-    },
-    [source, BARS] as const,
-  );
-  await page.click("#run");
-  await waitForRuns(page, before + 1, 120_000);
+  await loadStrategy(page, BARS);
 
-  const study = (workers: number, warmUp: "runs" | "none") =>
-    page.evaluate(
-      ([w, n, space, warm]) =>
-        window.__resin.benchOptimize(w, n, "pool", { keep: true, space, sampler: "random", warmUp: warm }),
-      [workers, TRIALS, SPACE, warmUp] as const,
-    );
+  const study = (workers: number, warmUp: "runs" | "none") => poolStudy(page, workers, TRIALS, warmUp);
   const measure = async <T>(work: () => Promise<T>): Promise<[T, number | null]> => {
     const a = sampleBrowserCpu();
     const r = await work();

@@ -4,8 +4,8 @@
 // See the generator's header for why; the drivers' semantics are documented on Compiler.forLoopFlat
 // and Compiler.ifFlat.
 /* eslint-disable */
-import type { Budget } from "../core/budget.js";
 import { atLine } from "./errors.js";
+import type { LoopFrame } from "./loop-kernels.js";
 
 type Fn = () => any;
 const noop: Fn = () => NaN;
@@ -13,31 +13,14 @@ const noop: Fn = () => NaN;
 /** How many copies of each driver there are. */
 export const DRIVER_COPIES = 8;
 
-/** A statement-level numeric `for` (Compiler.forLoopFlat). */
-export interface ForFlat {
+/** A statement-level numeric `for` (Compiler.forLoopFlat): a loop frame, its body and its budget. */
+export interface ForFlat extends LoopFrame {
   /** The compiler's break/continue flag (0 none, 1 break, 2 continue). */
   flow: { ctl: number };
-  N: Float64Array;
-  /** The counter's numeric slot. */
-  slot: number;
-  /** Bounds: k 0 constant c, 1 slot s, 2 slot s + c, 3 slot s - c, 4 closure f. */
-  fK: number;
-  fS: number;
-  fC: number;
-  fF: Fn;
-  tK: number;
-  tS: number;
-  tC: number;
-  tF: Fn;
-  step: Fn | null;
-  /** The body's statements and their lines. */
+  /** The body's statements (their lines in LoopFrame.lines). */
   fns: Fn[];
-  lines: number[];
-  /** v6: `to` is evaluated again after every iteration (never for a constant). */
-  reeval: boolean;
   /** The body may raise break/continue (else the flag is not read between its statements). */
   ctl: boolean;
-  B: Budget;
 }
 
 /**

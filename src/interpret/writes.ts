@@ -5,79 +5,34 @@
 // other way round.
 
 import type { RBlock, RExpr, RStmt, VarSlot } from "../check/ir.js";
+import { eachChild, eachStmt, eachStmtChild } from "../check/walk.js";
 import { isNumericSlot } from "./state.js";
 
 /** Whether running the block may assign `v` (`v := ...`, `v += ...`) anywhere inside it, nested blocks included. */
 export function blockAssigns(b: RBlock | null | undefined, v: VarSlot): boolean {
-  return !!b && b.stmts.some((s) => stmtAssigns(s, v));
+  return !!b && eachStmt(b, (s) => stmtAssigns(s, v) || undefined) === true;
 }
 
 function stmtAssigns(s: RStmt, v: VarSlot): boolean {
-  switch (s.k) {
-    case "assign":
-      // slots are numbered per store (numeric or not): the same number in the same store is the same variable
-      return (s.v.slot === v.slot && isNumericSlot(s.v) === isNumericSlot(v)) || exprAssigns(s.value, v);
-    case "fassign":
-      return exprAssigns(s.obj, v) || exprAssigns(s.value, v);
-    case "decl":
-    case "tdecl":
-      return exprAssigns(s.init, v);
-    case "expr":
-      return exprAssigns(s.e, v);
-    case "break":
-    case "continue":
-      return false;
-  }
+  // slots are numbered per store (numeric or not): the same number in the same store is the same variable
+  if (s.k === "assign" && s.v.slot === v.slot && isNumericSlot(s.v) === isNumericSlot(v)) return true;
+  return eachStmtChild(s, (x) => exprAssigns(x, v) || undefined) === true;
 }
 
 /**
- * Assignments live in blocks (if, switch, loops); every other expression is walked for the blocks it
- * may hold. A user function's body cannot assign a variable of its caller's scope (Pine forbids it),
- * so a call is walked through its arguments only.
+ * Assignments live in blocks (if, switch, loops), walked through check/walk.ts. A user function's
+ * body cannot assign a variable of its caller's scope (Pine forbids it), so a call is walked through
+ * its arguments only.
  */
-function exprAssigns(e: RExpr | null | undefined, v: VarSlot): boolean {
-  if (!e) return false;
-  const any = (xs: (RExpr | null | undefined)[]) => xs.some((x) => exprAssigns(x, v));
-  switch (e.k) {
-    case "const":
-    case "load":
-    case "bvar":
-      return false;
-    case "hist":
-    case "colHist":
-      return exprAssigns(e.off, v);
-    case "histExpr":
-      return any([e.e, e.off]);
-    case "unary":
-    case "cast":
-      return exprAssigns(e.e, v);
-    case "bin":
-    case "and":
-    case "or":
-      return any([e.l, e.r]);
-    case "tern":
-      return any([e.c, e.a, e.b]);
-    case "call":
-    case "ucall":
-      return any(e.args);
-    case "tuple":
-      return any(e.elems);
-    case "if":
-      return exprAssigns(e.cond, v) || blockAssigns(e.then, v) || blockAssigns(e.else, v);
-    case "switch":
-      return exprAssigns(e.subject, v) || e.cases.some((c) => exprAssigns(c.test, v) || blockAssigns(c.body, v));
-    case "for":
-      return any([e.from, e.to, e.step]) || blockAssigns(e.body, v);
-    case "forin":
-      return exprAssigns(e.iterable, v) || blockAssigns(e.body, v);
-    case "while":
-      return exprAssigns(e.cond, v) || blockAssigns(e.body, v);
-    case "field":
-    case "copy":
-      return exprAssigns(e.obj, v);
-    case "new":
-      return any(e.fields);
-  }
+function exprAssigns(e: RExpr, v: VarSlot): boolean {
+  if (e.k === "ucall") return e.args.some((a) => a !== undefined && exprAssigns(a, v));
+  return (
+    eachChild(
+      e,
+      (x) => exprAssigns(x, v) || undefined,
+      (b) => blockAssigns(b, v) || undefined,
+    ) === true
+  );
 }
 
 /**

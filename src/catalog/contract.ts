@@ -92,7 +92,9 @@ export interface BuiltinDef {
   /**
    * A per-call-site request (strategy.exit): the compiled loop keeps one object per site, made by
    * `make` with every field at its na default, writes the given arguments into `fields` (parameter
-   * order; how each value converts) and calls `place(ctx, req)`. One small call per bar whatever
+   * order; how each value converts) and calls `place(ctx, req)`. Constant arguments are written once;
+   * the object's `varying` field is set once to the bits (1 << parameter index) of the arguments
+   * written per call, the only fields that can differ from the site's previous call. One small call per bar whatever
    * else competes for V8's inlining budget (a 22-parameter adapter out of line converted them all).
    */
   siteRequest?: {

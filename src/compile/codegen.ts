@@ -1019,6 +1019,7 @@ class Gen {
     const order = e.order ?? e.args.map((_, i) => i);
     const init: [string, unknown][] = [];
     const writes: string[] = [];
+    let varying = 0;
     // (its own ref, never shared: one object per call site)
     const R = `K${this.refs.length}`;
     this.refs.push({ k: "request", make: sr.make, init });
@@ -1045,6 +1046,7 @@ class Gen {
         ]);
         continue;
       }
+      varying |= 1 << i;
       const x = this.expr(a);
       if (conv === "raw") writes.push(`${f} = ${x}`);
       else if (conv === "bool") writes.push(`${f} = (${x}) === true`);
@@ -1054,6 +1056,7 @@ class Gen {
         writes.push(`${t} = ${x}, ${f} = typeof ${t} === ${want} ? ${t} : ${conv === "num" ? "NaN" : "null"}`);
       }
     }
+    init.push(["varying", varying]);
     const place = this.ref(`place:${e.def.name}`, { k: "value", v: sr.place });
     return `(${writes.join(", ")}${writes.length ? ", " : ""}K${place}(ctx, ${R}))`;
   }

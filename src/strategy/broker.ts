@@ -292,21 +292,23 @@ export class Broker {
 
   exit(req: ExitRequest, ctx: BrokerHost): void {
     if (this.beforeStart(ctx)) return;
-    const seq = this.book.nextSeq();
     const dir = this.ledger.side();
     const fromEntry = req.fromEntry ? req.fromEntry : null;
+    // (converted once: the log, the level check and relevelExit take them as they are)
+    const limit = finite(req.limit);
+    const stop = finite(req.stop);
     this.eventLog.push(
       ctx,
       "exit",
       req.id,
       dir > 0 ? "short" : dir < 0 ? "long" : null,
       finite(req.qty),
-      finite(req.limit),
-      finite(req.stop),
+      limit,
+      stop,
       req.ocaName ?? null,
       req.comment ?? null,
     );
-    if (!exitHasLevel(req)) return;
+    if (limit !== limit && stop !== stop && !exitHasLevel(req)) return;
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
     let e = this.book.findExit(req.id, fromEntry);
@@ -315,10 +317,11 @@ export class Broker {
     const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {
       e = newExitOrder();
-      e.seq = seq;
+      // (a queue place only for a new exit: a re-placed one keeps its own, and only their order counts)
+      e.seq = this.book.nextSeq();
       this.book.exits.push(e);
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
-    } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
+    } else if (!relevelExit(e, req, limit, stop, ctx.barIndex, bindSide, intrabar))
       // (re-placed with only its limit / stop moved, relevelExit stored just those)
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
     // An exit placed while its trades are open belongs to them: once they close it goes, even if they

@@ -4,6 +4,9 @@
 // fields in one order, so the path walk sees one object shape.
 
 import {
+  EXIT_ARG_ALL,
+  EXIT_ARG_OTHER_NUMBERS,
+  EXIT_ARG_TEXTS,
   type ExitAlerts,
   type ExitOrder,
   type ExitRequest,
@@ -108,6 +111,7 @@ export function newExitOrder(): ExitOrder {
     armed: false,
     bindSide: 0,
     intrabar: false,
+    src: null,
     lvPrice: NaN,
     lvSide: 0,
     lvTp: NaN,
@@ -134,10 +138,11 @@ export function exitHasLevel(req: ExitRequest): boolean {
   );
 }
 
-/** Two numbers equal as exit fields (NaN, an absent level, equals NaN). */
-function same(a: number, b: number): boolean {
-  return a === b || (a !== a && b !== b);
-}
+/**
+ * Two numbers equal as exit fields: the same value (NaN, an absent level, equals NaN; -0 is not 0,
+ * so an exit's fields are always exactly its request's, which relevelExit relies on).
+ */
+const same: (a: number, b: number) => boolean = Object.is;
 
 /**
  * Writes a strategy.exit request into exit `e` (new or re-placed): everything but its queue place
@@ -204,54 +209,31 @@ export function writeExit(
   e.placedBar = placedBar;
   e.bindSide = bindSide;
   e.intrabar = intrabar;
+  if (e.src !== req) e.src = req;
 }
 
 /**
  * A re-placed exit whose call differs from the one that wrote it at most in its limit and stop (the
  * common case: a bracket or an ATR stop re-placed on every bar): compares first and stores only what
  * moved, with the stale marks writeExit would set, and true. False (nothing written) when anything
- * else differs: the caller then writes the exit with writeExit. The result is writeExit's field for
- * field (tests/strategy/fast-paths.test.ts).
+ * else differs: the caller then writes the exit with writeExit. `limit` and `stop` are the request's,
+ * converted (finite). Placed again through the request object that last wrote it (a compiled call
+ * site's own), only the fields its `varying` bits name can differ: the others are not compared. The
+ * result is writeExit's field for field (tests/strategy/fast-paths.test.ts).
  */
 export function relevelExit(
   e: ExitOrder,
   req: ExitRequest,
+  limit: number,
+  stop: number,
   placedBar: number,
   bindSide: Side | 0,
   intrabar: boolean,
 ): boolean {
-  if (
-    e.bindSide !== bindSide ||
-    e.intrabar !== intrabar ||
-    e.alerts !== null ||
-    e.disableAlert !== (req.disableAlert === true) ||
-    req.alertMessage ||
-    req.alertProfit ||
-    req.alertLoss ||
-    req.alertTrailing ||
-    e.ocaName !== (req.ocaName ?? null) ||
-    e.comment !== (req.comment ?? null) ||
-    e.commentProfit !== (req.commentProfit ?? null) ||
-    e.commentLoss !== (req.commentLoss ?? null) ||
-    e.commentTrailing !== (req.commentTrailing ?? null)
-  )
-    return false;
-  const trailPrice = finite(req.trailPrice);
-  const trailPoints = finite(req.trailPoints);
-  if (
-    !(
-      same(e.profit, finite(req.profit)) &&
-      same(e.loss, finite(req.loss)) &&
-      same(e.trailPrice, trailPrice) &&
-      same(e.trailPoints, trailPoints) &&
-      same(e.qty, finite(req.qty)) &&
-      same(e.qtyPercent, finite(req.qtyPercent)) &&
-      same(e.trailOffset, trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN)
-    )
-  )
-    return false;
-  const limit = finite(req.limit);
-  const stop = finite(req.stop);
+  if (e.bindSide !== bindSide || e.intrabar !== intrabar) return false;
+  // (small enough for V8 to inline into Broker.exit: limit and stop then stay unboxed doubles)
+  const varying = e.src === req ? (req.varying ?? EXIT_ARG_ALL) : EXIT_ARG_ALL;
+  if ((varying & (EXIT_ARG_TEXTS | EXIT_ARG_OTHER_NUMBERS)) !== 0 && !sameOtherArgs(e, req, varying)) return false;
   if (!same(e.limit, limit)) {
     e.limit = limit;
     e.lvStale |= LV_TP;
@@ -261,7 +243,40 @@ export function relevelExit(
     e.lvStale |= LV_SL;
   }
   e.placedBar = placedBar;
+  // (every field now holds what this request's call makes of it)
+  if (e.src !== req) e.src = req;
   return true;
+}
+
+/** Whether the request's arguments of the `varying` groups other than limit and stop are exit `e`'s. */
+function sameOtherArgs(e: ExitOrder, req: ExitRequest, varying: number): boolean {
+  if (
+    (varying & EXIT_ARG_TEXTS) !== 0 &&
+    (e.alerts !== null ||
+      e.disableAlert !== (req.disableAlert === true) ||
+      req.alertMessage ||
+      req.alertProfit ||
+      req.alertLoss ||
+      req.alertTrailing ||
+      e.ocaName !== (req.ocaName ?? null) ||
+      e.comment !== (req.comment ?? null) ||
+      e.commentProfit !== (req.commentProfit ?? null) ||
+      e.commentLoss !== (req.commentLoss ?? null) ||
+      e.commentTrailing !== (req.commentTrailing ?? null))
+  )
+    return false;
+  if ((varying & EXIT_ARG_OTHER_NUMBERS) === 0) return true;
+  const trailPrice = finite(req.trailPrice);
+  const trailPoints = finite(req.trailPoints);
+  return (
+    same(e.profit, finite(req.profit)) &&
+    same(e.loss, finite(req.loss)) &&
+    same(e.trailPrice, trailPrice) &&
+    same(e.trailPoints, trailPoints) &&
+    same(e.qty, finite(req.qty)) &&
+    same(e.qtyPercent, finite(req.qtyPercent)) &&
+    same(e.trailOffset, trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN)
+  );
 }
 
 /**

@@ -42,7 +42,23 @@ export interface ExitRequest {
   alertLoss?: string | null;
   alertTrailing?: string | null;
   disableAlert?: boolean;
+  /**
+   * The fields a call through this same object may have changed since its previous call, one bit
+   * per strategy.exit parameter in order (EXIT_ARG_*); absent: any. A compiled call site's own
+   * request writes its constant arguments once and only the others per call, so an exit it placed
+   * before needs only those compared (relevelExit).
+   */
+  varying?: number;
 }
+
+/** ExitRequest.varying bits (1 << the parameter's index in strategy.exit's signature). */
+export const EXIT_ARG_LIMIT = 1 << 5;
+export const EXIT_ARG_STOP = 1 << 7;
+/** qty, qty_percent, profit, loss, trail_price, trail_points, trail_offset. */
+export const EXIT_ARG_OTHER_NUMBERS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 6) | (1 << 8) | (1 << 9) | (1 << 10);
+/** oca_name, the comments, the alert texts and disable_alert (parameters 11 to 20). */
+export const EXIT_ARG_TEXTS = ((1 << 21) - 1) & ~((1 << 11) - 1);
+export const EXIT_ARG_ALL = (1 << 21) - 1;
 
 export interface CloseRequest {
   id?: string | null;
@@ -124,6 +140,11 @@ export interface ExitOrder {
   bindSide: Side | 0;
   /** Placed by a calc_on_order_fills execution inside its bar: live for the rest of that bar's path. */
   intrabar: boolean;
+  /**
+   * The request object whose call last wrote this exit (writeExit, relevelExit): its fields outside
+   * its `varying` bits still hold what was written, so a re-placement through it compares only those.
+   */
+  src: ExitRequest | null;
   /**
    * The bracket levels (levels.ts) last worked out, for a trade entered at `lvPrice` on `lvSide`:
    * they depend only on those and the exit's own fields, so the path walk reads them instead of

@@ -9,8 +9,9 @@ import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
-import type { ExitRequest } from "../../src/strategy/types.js";
-import { LV_ACT, LV_SL, LV_TP } from "../../src/strategy/types.js";
+import { finite } from "../../src/strategy/levels.js";
+import type { ExitOrder, ExitRequest } from "../../src/strategy/types.js";
+import { EXIT_ARG_LIMIT, EXIT_ARG_STOP, LV_ACT, LV_SL, LV_TP } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 import type { Bar } from "../../src/core/result.js";
@@ -184,7 +185,7 @@ describe("broker fast paths", () => {
         const intrabar = rnd(10) === 0;
         const r = req as unknown as ExitRequest;
         writeExit(slow, r, "L", step, bind, intrabar);
-        if (step !== 0 && relevelExit(quick, r, step, bind, intrabar)) fast++;
+        if (step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar)) fast++;
         else writeExit(quick, r, "L", step, bind, intrabar);
         for (const k of Object.keys(slow) as (keyof typeof slow)[])
           expect(
@@ -199,6 +200,86 @@ describe("broker fast paths", () => {
     // most re-placements took the fast path, and enough did not
     expect(fast).toBeGreaterThan(1000);
     expect(fast).toBeLessThan(7900);
+  });
+
+  it("an exit re-placed through the request object that wrote it compares only its varying fields, and ends as writeExit leaves it", () => {
+    let s = 777;
+    const rnd = (n: number) => {
+      s = (s * 1103515245 + 12345) >>> 0;
+      return (s >>> 8) % n;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
+    const nums = [NaN, 0, -0, 1.5, 99.51, 101.25, Infinity] as const;
+    const strs = [null, "a", "b"] as const;
+    // strategy.exit's parameters in order (the bit of each is 1 << its index)
+    const params = [
+      ["id", "s"],
+      ["fromEntry", "s"],
+      ["qty", "n"],
+      ["qtyPercent", "n"],
+      ["profit", "n"],
+      ["limit", "n"],
+      ["loss", "n"],
+      ["stop", "n"],
+      ["trailPrice", "n"],
+      ["trailPoints", "n"],
+      ["trailOffset", "n"],
+      ["ocaName", "s"],
+      ["comment", "s"],
+      ["commentProfit", "s"],
+      ["commentLoss", "s"],
+      ["commentTrailing", "s"],
+      ["alertMessage", "s"],
+      ["alertProfit", "s"],
+      ["alertLoss", "s"],
+      ["alertTrailing", "s"],
+      ["disableAlert", "b"],
+    ] as const;
+    const expectSame = (quick: ExitOrder, slow: ExitOrder, step: number) => {
+      for (const k of Object.keys(slow) as (keyof ExitOrder)[])
+        expect(
+          Object.is(quick[k], slow[k]) || (k === "alerts" && JSON.stringify(quick[k]) === JSON.stringify(slow[k])),
+          `${k} at step ${step}`,
+        ).toBe(true);
+    };
+    let fast = 0;
+    let skipped = 0;
+    for (let round = 0; round < 60; round++) {
+      // a compiled site: its constants written once, only the varying arguments per call (id and
+      // from_entry stay: another id is another exit)
+      let varying = EXIT_ARG_LIMIT | EXIT_ARG_STOP;
+      if (rnd(2) === 0) varying = rnd(3) === 0 ? EXIT_ARG_STOP : EXIT_ARG_LIMIT | EXIT_ARG_STOP;
+      if (rnd(3) === 0) varying |= 1 << (2 + rnd(19));
+      const site: Record<string, unknown> = { id: "X", fromEntry: "L", varying };
+      for (let i = 2; i < params.length; i++) {
+        const [name, kind] = params[i];
+        if (rnd(4) !== 0) continue;
+        site[name] = kind === "n" ? pick(nums) : kind === "s" ? pick(strs) : rnd(2) === 0;
+      }
+      if (site.stop === undefined) site.stop = 99.5;
+      const r = site as unknown as ExitRequest;
+      const slow = newExitOrder();
+      const quick = newExitOrder();
+      for (let step = 0; step < 150; step++) {
+        for (let i = 2; i < params.length; i++) {
+          const [name, kind] = params[i];
+          if ((varying & (1 << i)) === 0 || rnd(3) === 0) continue;
+          site[name] = kind === "n" ? pick(nums) : kind === "s" ? pick(strs) : rnd(2) === 0;
+        }
+        const bind = rnd(10) === 0 ? pick([-1, 0, 1] as const) : 0;
+        const intrabar = rnd(10) === 0;
+        writeExit(slow, r, "L", step, bind, intrabar);
+        if (step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar)) {
+          fast++;
+          if ((varying & ~(EXIT_ARG_LIMIT | EXIT_ARG_STOP)) === 0) skipped++;
+        } else writeExit(quick, r, "L", step, bind, intrabar);
+        expectSame(quick, slow, step);
+        slow.lvStale = 0;
+        quick.lvStale = 0;
+      }
+    }
+    expect(fast).toBeGreaterThan(3000);
+    expect(skipped).toBeGreaterThan(1000);
   });
 
   it("the broker works out again only the stale levels, equal to levels worked out from scratch", () => {

@@ -1,7 +1,13 @@
 // strategy.entry / order / exit / close / close_all / cancel / cancel_all, strategy.risk.* and the
 // conversion helpers. Arguments arrive in builtins.json parameter order (src/builtins/types.ts).
 
-import type { CloseRequest, EntryRequest, ExitRequest, OcaType } from "../../strategy/types.js";
+import {
+  type CloseRequest,
+  type EntryRequest,
+  EXIT_ARG_ALL,
+  type ExitRequest,
+  type OcaType,
+} from "../../strategy/types.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { brokerOf, constName, num, strOrNull } from "./common.js";
 
@@ -189,6 +195,8 @@ function newExitRequest(): Required<ExitRequest> {
     alertLoss: null,
     alertTrailing: null,
     disableAlert: false,
+    // (a compiled site narrows it to the arguments it writes per call)
+    varying: EXIT_ARG_ALL,
   };
 }
 

@@ -5,13 +5,7 @@
 import type * as A from "../lang/ast.js";
 import type { LibrarySource } from "../core/result.js";
 import type { BuiltinDef } from "../catalog/contract.js";
-import {
-  catalogFunction,
-  catalogConstant,
-  catalogVariable,
-  isNamespace,
-  type CatalogFunction,
-} from "../catalog/index.js";
+import { catalogFunction, catalogConstant, catalogVariable, isNamespace } from "../catalog/index.js";
 import {
   catalogFunctionFor,
   nameV5When,
@@ -577,7 +571,7 @@ export class Checker {
     const head = genericHead(recvType);
     const methodLike = cat.fn.lists.some((l) => {
       const p0 = l[0] === undefined ? undefined : cat.fn.types[l[0]];
-      return p0 !== undefined && p0.split(/[\s/]/).some((w) => genericHead(w) === head);
+      return p0?.split(/[\s/]/).some((w) => genericHead(w) === head);
     });
     if (!methodLike) return true;
     if (args.length >= Math.max(...cat.fn.lists.map((l) => l.length))) return true;
@@ -1329,7 +1323,7 @@ export class Checker {
     });
     this.declaration = { kind, args };
     if (typeof args.max_bars_back === "number" && args.max_bars_back > HISTORY_LIMIT) {
-      const a = e.args.find((x, i) => cat.fn.params[placement.positions[i]!] === "max_bars_back")!;
+      const a = e.args.find((_x, i) => cat.fn.params[placement.positions[i]!] === "max_bars_back")!;
       throw new CheckError(maxBarsBackMessage(args.max_bars_back, HISTORY_LIMIT), a.value.span);
     }
     if (typeof args.max_bars_back === "number" && args.max_bars_back > 0) this.maxBarsBack = args.max_bars_back;

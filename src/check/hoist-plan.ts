@@ -42,7 +42,7 @@ export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
 };
 
 function constInt(e: RExpr | undefined, min: number): number | null {
-  if (!e || e.k !== "const" || typeof e.v !== "number") return null;
+  if (e?.k !== "const" || typeof e.v !== "number") return null;
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
 }
 

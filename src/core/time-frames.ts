@@ -8,7 +8,7 @@
 // - months go by the trading day's month; "3M" is a quarter, "12M" a year.
 // Verified against TradingView's exported timeframe.change() values (conformance timeframe_change).
 
-import { parseSession, Session, SESSION_24X7 } from "./time-sessions.js";
+import { parseSession, type Session, SESSION_24X7 } from "./time-sessions.js";
 import { civilFromDays, daysFromCivil, getZone, localToUtc, UTC, weekdayOfDay, type Zone } from "./tz.js";
 
 const MIN_MS = 60_000;

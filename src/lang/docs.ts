@@ -3,7 +3,7 @@
 // declarations they sit directly above.
 
 import type { DocAnnotation, Program, Span, Stmt } from "./ast.js";
-import { Codes, DiagnosticSink } from "./diagnostics.js";
+import { Codes, type DiagnosticSink } from "./diagnostics.js";
 import type { Comment } from "./lexer.js";
 
 const SCRIPT_TAGS = new Set(["description", "strategy_alert_message"]);

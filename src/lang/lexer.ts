@@ -9,7 +9,7 @@
 // - a line indented deeper than the current block continues the previous line when that line
 //   ended with a binary operator, `?`, `:`, `,` or `=` (how traders wrap long expressions).
 
-import { Codes, DiagnosticSink } from "./diagnostics.js";
+import { Codes, type DiagnosticSink } from "./diagnostics.js";
 import type { Span } from "./ast.js";
 import { TRAILING_CONTINUATION, TRAILING_CONTINUATION_WORDS, type Token, type TokenKind } from "./tokens.js";
 
@@ -315,7 +315,7 @@ class Lexer {
       }
       if (c === CH_NL || (c === CH_CR && src.charCodeAt(i + 1) === CH_NL)) {
         // A string wrapped onto an indented next line continues there; the break counts as one space.
-        let j = i + (c === CH_CR && src.charCodeAt(i + 1) === CH_NL ? 2 : 1);
+        const j = i + (c === CH_CR && src.charCodeAt(i + 1) === CH_NL ? 2 : 1);
         let k = j;
         while (src.charCodeAt(k) === CH_SPACE || src.charCodeAt(k) === CH_TAB) k++;
         if (k === j || k >= src.length || src.charCodeAt(k) === CH_NL) {

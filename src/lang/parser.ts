@@ -3,7 +3,7 @@
 // Grammar functions are plain functions `parseX(p)` in their own files.
 
 import type { Span } from "./ast.js";
-import { type Code, Codes, DiagnosticSink, describeToken, mismatched } from "./diagnostics.js";
+import { type Code, Codes, type DiagnosticSink, describeToken, mismatched } from "./diagnostics.js";
 import type { Comment } from "./lexer.js";
 import { RESERVED, type Token } from "./tokens.js";
 

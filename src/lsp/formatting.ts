@@ -22,7 +22,7 @@ export function formatRange(a: Analysis, range: Range): TextEdit[] {
   if (before.length !== after.length || !before.length) return formatDocument(a);
   const from = range.start.line + 1;
   const to = range.end.line + 1;
-  const touched = before.map((s, i) => i).filter((i) => before[i]!.span.endLine >= from && before[i]!.span.line <= to);
+  const touched = before.map((_s, i) => i).filter((i) => before[i]!.span.endLine >= from && before[i]!.span.line <= to);
   if (!touched.length) return [];
   const first = touched[0]!;
   const last = touched[touched.length - 1]!;

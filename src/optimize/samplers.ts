@@ -4,7 +4,7 @@
 
 import type { Rng } from "./prng.js";
 import { gridAxis, randomParams, type ParamSpec, type ParamValue, type Params } from "./space.js";
-import type { Observation, Sampler, SamplerChoice, SamplerName } from "./sampler.js";
+import type { Sampler, SamplerChoice, SamplerName } from "./sampler.js";
 import { createTpe } from "./tpe.js";
 
 export { SAMPLERS, type Observation, type Sampler, type SamplerChoice, type SamplerName } from "./sampler.js";

@@ -92,7 +92,7 @@ export function createApp(options: AppOptions = {}): Hono {
   // chart app calls it from wherever it is served; `resin serve`: none unless configured, the app
   // being same-origin). Preflights are answered here, before any host gate.
   const origins = options.corsOrigins;
-  if (origins === "*" || (origins && origins.length)) {
+  if (origins === "*" || origins?.length) {
     app.use(
       "*",
       cors({

@@ -24,7 +24,7 @@ export class CurrencyRate {
     if (this.from === "" || this.from === this.to) return;
     const key = `FX:${this.from}${this.to}`;
     const feed = ctx.ext?.dataFeed as Record<string, unknown> | undefined;
-    const raw = feed && Object.prototype.hasOwnProperty.call(feed, key) ? feed[key] : undefined;
+    const raw = feed && Object.hasOwn(feed, key) ? feed[key] : undefined;
     const cols = raw === undefined ? null : normalizeBars(raw);
     if (cols && !isBarDataError(cols)) {
       this.time = cols.time;

@@ -23,7 +23,7 @@ async function activate(context) {
     output,
     vscode.commands.registerCommand("resin.runOnData", async () => {
       const editor = vscode.window.activeTextEditor;
-      if (!editor || editor.document.languageId !== "pine") return;
+      if (editor?.document.languageId !== "pine") return;
       await editor.document.save();
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: false,
@@ -47,7 +47,7 @@ async function activate(context) {
     }),
     vscode.commands.registerCommand("resin.openInApp", async () => {
       const editor = vscode.window.activeTextEditor;
-      if (!editor || editor.document.languageId !== "pine") return;
+      if (editor?.document.languageId !== "pine") return;
       const base = vscode.workspace.getConfiguration("resin").get("appUrl", "http://127.0.0.1:8080");
       const script = Buffer.from(editor.document.getText(), "utf8").toString("base64url");
       await vscode.env.openExternal(vscode.Uri.parse(`${base.replace(/\/$/, "")}/#script=${script}`));

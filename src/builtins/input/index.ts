@@ -55,7 +55,7 @@ function parseColor(x: unknown): number | undefined {
   return packColor((n >> 16) & 255, (n >> 8) & 255, n & 255, m[2] ? parseInt(m[2], 16) : 255);
 }
 
-function coerce(kind: Kind, title: string, x: unknown, def: unknown): unknown {
+function coerce(kind: Kind, title: string, x: unknown): unknown {
   const bad = (want: string): never => {
     throw new InputOverrideError(`Input '${title}' expects ${want}, got ${JSON.stringify(x)}`);
   };
@@ -80,7 +80,6 @@ function coerce(kind: Kind, title: string, x: unknown, def: unknown): unknown {
       if (typeof x !== "string" || !(x in SOURCES)) bad(`a source name (${Object.keys(SOURCES).join(", ")})`);
       return x;
     case "enum": {
-      const d = def as EnumValue;
       if (x instanceof EnumValue) return x;
       if (typeof x !== "string") bad("an enum member name or title");
       return x; // resolved against the options below
@@ -162,7 +161,7 @@ function declare(
   let value = defval;
   const ov = s.override(title, site.id);
   if (ov.found) {
-    value = coerce(kind, title || s.varNames.get(site.id) || rec.id, ov.value, def);
+    value = coerce(kind, title || s.varNames.get(site.id) || rec.id, ov.value);
     if (kind === "int" || kind === "float") value = clamp(value, min, max);
     if (kind === "enum" && typeof value === "string" && def instanceof EnumValue) {
       const members = ctx.ext.enumMembers as Map<string, EnumValue[]> | undefined;

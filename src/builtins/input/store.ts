@@ -28,10 +28,9 @@ export class InputStore {
 
   /** The override for an input, by title first, then by variable name when unambiguous. */
   override(title: string, siteId: number): { found: boolean; value: unknown } {
-    if (title && Object.prototype.hasOwnProperty.call(this.overrides, title))
-      return { found: true, value: this.overrides[title] };
+    if (title && Object.hasOwn(this.overrides, title)) return { found: true, value: this.overrides[title] };
     const name = this.varNames.get(siteId);
-    if (name && Object.prototype.hasOwnProperty.call(this.overrides, name)) {
+    if (name && Object.hasOwn(this.overrides, name)) {
       let uses = 0;
       for (const n of this.varNames.values()) if (n === name) uses++;
       if (uses === 1) return { found: true, value: this.overrides[name] };

@@ -8,7 +8,7 @@ import { budgetOf } from "../../core/budget.js";
 
 export function kx(ctx: ExecContext): KernelExports {
   const k = ctx.kernels as Kernels | null | undefined;
-  if (!k || !k.x) {
+  if (!k?.x) {
     ctx.runtimeError(
       "ta.* functions need the WebAssembly kernels (kernels.wasm), which could not be loaded in this host",
     );

@@ -4,8 +4,6 @@ import { PineArray } from "../../core/values.js";
 import type { BuiltinTable, CallSite, ExecContext } from "../types.js";
 import { intArg, kernels, kx, num, truthy } from "./common.js";
 
-type S = Record<string, number>;
-
 /** kind 0 highest, 1 lowest, 2 highestbars, 3 lowestbars; the one-argument form reads high/low. */
 function hilo(kind: 0 | 1 | 2 | 3, fn: string) {
   return (ctx: ExecContext, args: any[], site: CallSite): number => {

@@ -236,7 +236,7 @@ export function range(x: Series, len: number): Float64Array {
 export function median(x: Series, len: number): Float64Array {
   return map(x, (i) => {
     const s = sortedValid(x, i, len);
-    if (!s || !s.v.length) return NaN;
+    if (!s?.v.length) return NaN;
     const m = s.v.length;
     return m % 2 ? s.v[m >> 1] : (s.v[m / 2 - 1] + s.v[m / 2]) / 2;
   });
@@ -245,7 +245,7 @@ export function median(x: Series, len: number): Float64Array {
 export function mode(x: Series, len: number): Float64Array {
   return map(x, (i) => {
     const s = sortedValid(x, i, len);
-    if (!s || !s.v.length) return NaN;
+    if (!s?.v.length) return NaN;
     const counts = new Map<number, number>();
     for (const v of s.v) counts.set(v, (counts.get(v) ?? 0) + 1);
     let best = NaN;
@@ -258,7 +258,7 @@ export function mode(x: Series, len: number): Float64Array {
 export function percentileNearestRank(x: Series, len: number, p: number): Float64Array {
   return map(x, (i) => {
     const s = sortedWindow(x, i, len);
-    if (!s || !s.v.length) return NaN;
+    if (!s?.v.length) return NaN;
     const r = Math.min(Math.max(Math.ceil((p / 100) * s.v.length) - 1, 0), s.v.length - 1);
     return s.v[r];
   });

@@ -46,7 +46,7 @@ export function renderInputs(
 
 function inputControl(inp: InputRecord, id: string, set: (v: unknown) => void): HTMLElement {
   const value = inp.value ?? inp.default;
-  if (inp.options && inp.options.length) {
+  if (inp.options?.length) {
     const sel = h("select", { id, onchange: () => set(inp.options![sel.selectedIndex]) });
     for (const o of inp.options) sel.append(h("option", { selected: o === value }, String(o)));
     return sel;

@@ -105,7 +105,7 @@ function bare(v: unknown): unknown {
 
 /** The value the script itself runs with: its strategy() argument, else TradingView's default. */
 export function scriptValue(result: PackedRunResult, p: Property): unknown {
-  const declared = (result.meta ?? {})[p.name];
+  const declared = result.meta?.[p.name];
   return declared !== undefined && declared !== null ? bare(declared) : DEFAULT_SETTINGS[p.setting];
 }
 

@@ -421,7 +421,7 @@ export class Compiler {
           };
         const offSlot = this.slotOf(e.off);
         if (offSlot !== undefined)
-          return columnAtSlotReader(ctx, this.nums, col as Float64Array, name as ColumnName, offSlot);
+          return columnAtSlotReader(ctx, this.nums, col as Float64Array, this.barSlot(name), offSlot);
         const off = this.expr(e.off);
         return () => {
           const k = off() as number;
@@ -860,7 +860,7 @@ export class Compiler {
     if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
     const off = this.slotOf(e.off);
     if (off === undefined) return null;
-    return columnAtSlotReader(this.ctx, this.nums, this.ctx.columns[e.col] as Float64Array, e.col as ColumnName, off);
+    return columnAtSlotReader(this.ctx, this.nums, this.ctx.columns[e.col] as Float64Array, this.barSlot(e.col), off);
   }
 
   /**
@@ -870,9 +870,15 @@ export class Compiler {
   private columnAtSlotParts(e: RExpr): { col: Float64Array; off: number; cur: number } | null {
     if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
     const off = this.slotOf(e.off);
-    const k = (BAR_FIELDS as readonly string[]).indexOf(e.col);
-    if (off === undefined || k < 0) return null;
-    return { col: this.ctx.columns[e.col] as Float64Array, off, cur: this.st.barBase + k };
+    if (off === undefined) return null;
+    return { col: this.ctx.columns[e.col] as Float64Array, off, cur: this.barSlot(e.col) };
+  }
+
+  /** The numeric slot mirroring a bar column's value on the bar as the script sees it now (RunState.setBar). */
+  private barSlot(col: string): number {
+    const k = (BAR_FIELDS as readonly string[]).indexOf(col);
+    if (k < 0) throw new Error(`internal: ${col} is not a bar column`);
+    return this.st.barBase + k;
   }
 
   /** `v[i]` on a numeric variable's history ring with a numeric variable as the offset (a loop counter), as hist() reads it. */
@@ -1869,40 +1875,27 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
   };
 }
 
-type ColumnName = "open" | "high" | "low" | "close" | "volume" | "time";
-
 /**
  * `col[k]` with the offset k in the numeric slot `off` (a loop counter): na for an na offset, the
- * history limit checked, offset 0 the bar as the script sees it now. The OHLC properties are read by
- * name, written out: `ctx[name]` in this closure, shared by every column's reads, goes megamorphic
- * (`close[i] > open[i]` in a loop 52 -> 44 ms/100k bars; the same read through a helper function did
- * not get the gain).
+ * history limit checked, offset 0 the bar as the script sees it now: its mirrored numeric slot `cur`
+ * (RunState.setBar keeps it in step with ctx). One small closure with no property read by name:
+ * reading `ctx[name]` here went megamorphic, and a chain of names made the closure too large for V8
+ * to inline into the loop calling it.
  */
 function columnAtSlotReader(
   ctx: ExecContext,
   N: Float64Array,
   col: Float64Array,
-  name: ColumnName,
+  cur: number,
   off: number,
 ): () => number {
   return () => {
     const k = N[off]!;
     if (k !== k) return NaN;
     if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
-    const i = ctx.barIndex - k;
-    return i >= 0 && i < ctx.barIndex
-      ? col[i]!
-      : i === ctx.barIndex
-        ? ((name === "close"
-            ? ctx.close
-            : name === "open"
-              ? ctx.open
-              : name === "high"
-                ? ctx.high
-                : name === "low"
-                  ? ctx.low
-                  : ctx[name]) as number)
-        : NaN;
+    const bi = ctx.barIndex;
+    const i = bi - k;
+    return i >= 0 && i < bi ? col[i]! : i === bi ? N[cur]! : NaN;
   };
 }
 

@@ -11,6 +11,12 @@ import { atLine } from "./errors.js";
 
 type Fn = () => any;
 
+/**
+ * How many loops each kernel was built for, process-wide: tests read it to tell that a loop took its
+ * kernel rather than the statement drivers (both give the same results, so results alone cannot).
+ */
+export const kernelBuilds = { extreme: 0, countedIf: 0 };
+
 /** A numeric `for` loop's bounds and bookkeeping, as the drivers take them (ForFlat). */
 export interface LoopFrame {
   N: Float64Array;
@@ -48,6 +54,7 @@ export interface ExtremeStmt {
 }
 
 export function extremeWindowLoop(f: LoopFrame, ctx: ExecContext, stmts: ExtremeStmt[]): () => void {
+  kernelBuilds.extreme++;
   const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, B, lines } = f;
   const m = stmts.length;
   // up to four statements written out with their parts in closure variables: a loop over arrays of
@@ -170,6 +177,7 @@ export function countedIfLoop(
   yes: CountBranch,
   no: CountBranch,
 ): () => void {
+  kernelBuilds.countedIf++;
   const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, B, lines } = f;
   const lk = l.k,
     lc = l.c,

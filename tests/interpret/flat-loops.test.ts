@@ -188,6 +188,48 @@ plot(off, "off")
   });
 });
 
+describe("a bar column read at a loop counter reads the bar as the script sees it", () => {
+  it("on realtime ticks, offset 0 of every column is the tick's value (while, for, an expression)", async () => {
+    const src = v6(`varip int ticks = 0
+varip int off = 0
+int k = 0
+float c = na
+float o = na
+float h = na
+float l = na
+float v = na
+float t = na
+while k < 1
+    c := close[k] + 0
+    o := open[k] + 0
+    h := high[k] + 0
+    l := low[k] + 0
+    v := volume[k] + 0
+    t := time[k] + 0
+    k += 1
+float sum = 0.0
+for i = 0 to 0
+    sum += close[i] - low[i]
+if barstate.isrealtime
+    ticks += 1
+    if c != close or o != open or h != high or l != low or v != volume or t != time or sum != close - low
+        off += 1
+plot(ticks, "ticks")
+plot(off, "off")
+`);
+    const data = bars(12);
+    const last = data.at(-1)!;
+    last.high += 3;
+    last.low -= 3;
+    const r = await new Runtime().run(src, data, { mode: "interpret", realtimeLastBar: true, realtimeTicks: 4 });
+    expect(r.error).toBeUndefined();
+    expect(r.series.ticks!.at(-1)).toBe(4);
+    expect(r.series.off!.at(-1)).toBe(0);
+    // and the same values as the compile backend on history
+    await runBoth(src.replace(/varip/g, "var"), data);
+  });
+});
+
 describe("flat ifs agree with the compile backend", () => {
   it("comparisons of numbers with na operands, bool variables and other conditions", async () => {
     const ops = ["<", "<=", ">", ">=", "==", "!="];

@@ -5,11 +5,19 @@
 // exactly what the compile backend gives (runBoth), errors and budgets included.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
+import { kernelBuilds } from "../../src/interpret/loop-kernels.js";
 import { bars, runBoth, v6 } from "../helpers/run-both.js";
+
+/** runBoth, and how many loops took each kernel in it (the interpret run builds them; compile does not). */
+async function runCounting(...args: Parameters<typeof runBoth>) {
+  const before = { ...kernelBuilds };
+  const r = await runBoth(...args);
+  return { r, extreme: kernelBuilds.extreme - before.extreme, countedIf: kernelBuilds.countedIf - before.countedIf };
+}
 
 describe("window-extreme loops agree with the compile backend", () => {
   it("max/min of every column, bounds up and down, steps, offsets 0 and beyond the first bar", async () => {
-    const r = await runBoth(
+    const { r, extreme, countedIf } = await runCounting(
       v6(`int n = 6
 float mx = close
 float mn = close
@@ -57,6 +65,8 @@ plot(other, "other")`),
       bars(15),
     );
     expect(r.error).toBeUndefined();
+    // every one of the seven loops ran as the kernel
+    expect([extreme, countedIf]).toEqual([7, 0]);
     // na seeds stay na; a negative offset reads na, so `neg` is na from the first negative offset on
     expect(r.series.seed!.every((v) => v === null || Number.isNaN(v))).toBe(true);
     expect(r.series.neg!.every((v) => v === null || Number.isNaN(v))).toBe(true);
@@ -67,13 +77,14 @@ plot(other, "other")`),
 
   it("five statements and more (the kernel's general form)", async () => {
     const names = ["a", "b", "c", "d", "e", "f"];
-    await runBoth(
+    const { extreme } = await runCounting(
       v6(`${names.map((x) => `float ${x} = close`).join("\n")}
 for i = 0 to 7
 ${names.map((x, k) => `    ${x} := math.${k % 2 ? "min" : "max"}(${x}, ${["high", "low", "open", "close"][k % 4]}[i])`).join("\n")}
 ${names.map((x) => `plot(${x}, "${x}")`).join("\n")}`),
       bars(20),
     );
+    expect(extreme).toBe(1);
   });
 
   it("an offset beyond the column history limit is a runtime error on the statement's line", async () => {
@@ -136,12 +147,14 @@ plot(c${k}, "c${k}")
 plot(e${k}, "e${k}")`,
       )
       .join("\n");
-    const r = await runBoth(
+    const { r, extreme, countedIf } = await runCounting(
       v6(`float d = bar_index % 3 == 0 ? na : math.round(close - open)
 ${cases}`),
       bars(30),
     );
     expect(r.error).toBeUndefined();
+    // the four loops of each comparison ran as the kernel
+    expect([extreme, countedIf]).toEqual([0, ops.length * 4]);
     expect(Object.keys(r.series).length).toBe(ops.length * 4);
   });
 
@@ -197,7 +210,7 @@ plot(f(100000000))`);
 
 describe("kernels and drivers inside user functions", () => {
   it("two call sites of a function with kernel loops over its arguments and bound parameter", async () => {
-    const r = await runBoth(
+    const { r, extreme, countedIf } = await runCounting(
       v6(`f(src, n) =>
     float mx = src
     int above = 0
@@ -217,6 +230,8 @@ plot(f(na, 2), "c")`),
     );
     expect(r.error).toBeUndefined();
     expect(r.series.a!.some((v) => typeof v === "number" && !Number.isNaN(v))).toBe(true);
+    // each of the three call sites builds the function's loops, two of them kernels
+    expect([extreme, countedIf]).toEqual([3, 3]);
   });
 });
 

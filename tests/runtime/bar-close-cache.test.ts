@@ -1,0 +1,93 @@
+// cachedBarCloseTimes (src/runtime/bar-close.ts): the last run's close times are reused only for the
+// same time column holding the same values, with the same timeframe, zone and session; anything else
+// (a write into the caller's column between runs included) gives barCloseTimes' fresh result.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { barCloseTimes, cachedBarCloseTimes } from "../../src/runtime/bar-close.js";
+import { Runtime } from "../../src/runtime/index.js";
+import { generateBars } from "../../src/cli/bench.js";
+
+const minutes = (n: number, from = 1_700_000_000_000) => Float64Array.from({ length: n }, (_, i) => from + i * 60_000);
+
+describe("cached bar close times", () => {
+  it("hands out the same column for the same bars, and barCloseTimes' values", () => {
+    const t = minutes(3000);
+    const a = cachedBarCloseTimes(t, "60", "America/New_York", "0930-1600");
+    const b = cachedBarCloseTimes(t, "60", "America/New_York", "0930-1600");
+    expect(b).toBe(a);
+    expect(Array.from(b)).toEqual(Array.from(barCloseTimes(t, "60", "America/New_York", "0930-1600")));
+  });
+
+  it("computes again after a write into the column, or for another timeframe, zone or session", () => {
+    const t = minutes(500);
+    const first = cachedBarCloseTimes(t, "1", "UTC", undefined);
+    t[200] = t[200]! + 30_000;
+    const written = cachedBarCloseTimes(t, "1", "UTC", undefined);
+    expect(written).not.toBe(first);
+    expect(Array.from(written)).toEqual(Array.from(barCloseTimes(t, "1", "UTC", undefined)));
+    for (const [tf, tz, ses] of [
+      ["5", "UTC", undefined],
+      ["5", "Asia/Kolkata", undefined],
+      ["5", "Asia/Kolkata", "0915-1530"],
+    ] as const) {
+      const got = cachedBarCloseTimes(t, tf, tz, ses);
+      expect(Array.from(got)).toEqual(Array.from(barCloseTimes(t, tf, tz, ses)));
+    }
+    // a copy of the same values is other bars (the caller's array, not its values, is the key)
+    const copy = t.slice();
+    expect(Array.from(cachedBarCloseTimes(copy, "5", "Asia/Kolkata", "0915-1530"))).toEqual(
+      Array.from(barCloseTimes(copy, "5", "Asia/Kolkata", "0915-1530")),
+    );
+  });
+
+  it("tells -0 from 0 and matches NaN with NaN, as Object.is does", () => {
+    const t = new Float64Array([-120_000, -60_000, 0, 60_000]);
+    const a = cachedBarCloseTimes(t, "1", "UTC", undefined);
+    t[2] = -0;
+    const b = cachedBarCloseTimes(t, "1", "UTC", undefined);
+    expect(b).not.toBe(a);
+    const u = new Float64Array([0, NaN, 120_000]);
+    const c = cachedBarCloseTimes(u, "1", "UTC", undefined);
+    expect(cachedBarCloseTimes(u, "1", "UTC", undefined)).toBe(c);
+  });
+
+  it("is barCloseTimes after any sequence of writes and runs", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(63), fc.integer({ min: -5, max: 5 }), fc.constantFrom("1", "15", "60", "1D")), {
+          maxLength: 12,
+        }),
+        (steps) => {
+          const t = minutes(64);
+          for (const [i, d, tf] of steps) {
+            if (d !== 0) t[i] = t[i]! + d * 1000;
+            expect(Array.from(cachedBarCloseTimes(t, tf, "Europe/London", undefined))).toEqual(
+              Array.from(barCloseTimes(t, tf, "Europe/London", undefined)),
+            );
+          }
+        },
+      ),
+    );
+  });
+
+  it("a run after a write into the caller's time column sees the new close times", async () => {
+    const bars = generateBars(400);
+    // the Runtime uses the caller's Float64Array as it is (no copy): a write here is a write to its input
+    const time = bars.time as Float64Array;
+    const src = '//@version=6\nindicator("t")\nplot(time_close, "d")\n';
+    const rt = new Runtime("BENCH", { timeframe: "1" });
+    for (const mode of ["interpret", "compile"] as const) {
+      const before = await rt.run(src, bars, { mode });
+      expect(before.error).toBeUndefined();
+      expect(before.series.d![10]).toBe(time[10]! + 60_000);
+    }
+    // a bar opening 30 s later closes 30 s later (a minute after its open)
+    const open = time[10]!;
+    time[10] = open + 30_000;
+    for (const mode of ["interpret", "compile"] as const) {
+      const after = await rt.run(src, bars, { mode });
+      expect(after.error).toBeUndefined();
+      expect(after.series.d![10]).toBe(open + 90_000);
+    }
+  });
+});

@@ -22,6 +22,7 @@ import {
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
+import { crossText, isInlineCross, oncePerBarCalls } from "./inline-ta.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -111,6 +112,10 @@ class Gen {
    * the plain variant: value inputs (`I<n>`, see call()) and plot columns (`P<n>`, generalCall()).
    */
   private readonly runCache: string[] = [];
+  /** Run-level numeric state of written-out ta.* calls (inline-ta.ts), starting at NaN. */
+  private readonly runState: string[] = [];
+  /** The calls run at most once per bar, in the plain variant with kernels (inline-ta.ts), else null. */
+  private readonly once: Set<RExpr> | null;
   /** Once-flags of `var` declarations in the plain variant's loop function (`o<i>`, see stmt()). */
   private readonly runFlags = new Set<string>();
   /** Their names, in the order defined. */
@@ -161,6 +166,8 @@ class Gen {
     }
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
+    // (the hoisting variant is asked for only with the kernels present, and never re-runs a bar)
+    this.once = this.plan ? oncePerBarCalls(prog.body) : null;
   }
 
   /**
@@ -238,6 +245,8 @@ class Gen {
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
       this.runCache.length ? `  let ${this.runCache.join(", ")};` : "",
+      // (no line at all without them: the text of a program without written-out calls is unchanged)
+      ...(this.runState.length ? [`  let ${this.runState.map((v) => `${v} = NaN`).join(", ")};`] : []),
       this.runFlags.size ? `  let ${[...this.runFlags].map((o) => `${o} = 0`).join(", ")};` : "",
       ...(this.rerun ? rerunTick(body, [...this.local], home) : []),
       // fill re-runs installed for this run (src/runtime/rerun.ts installFillRecalc, before the loop)
@@ -951,6 +960,8 @@ class Gen {
 
   private call(e: Extract<RExpr, { k: "call" }>): string {
     if (SECURITY_CALLS.has(e.name)) return this.security(e);
+    const cross = this.crossCall(e);
+    if (cross !== null) return cross;
     const inline = this.inlineCall(e);
     if (inline !== null) return inline;
     const site = this.siteRequest(e);
@@ -1059,6 +1070,17 @@ class Gen {
     init.push(["varying", varying]);
     const place = this.ref(`place:${e.def.name}`, { k: "value", v: sr.place });
     return `(${writes.join(", ")}${writes.length ? ", " : ""}K${place}(ctx, ${R}))`;
+  }
+
+  /** ta.cross/crossover/crossunder written out with its state in locals of the run (inline-ta.ts), or null. */
+  private crossCall(e: Extract<RExpr, { k: "call" }>): string | null {
+    if (this.once === null || this.nested > 0 || !this.once.has(e) || !isInlineCross(e.name)) return null;
+    const [x, y] = e.args;
+    if (e.order !== undefined || e.args.length !== 2 || !x || !y || !isNumType(x) || !isNumType(y)) return null;
+    const pa = `X${this.runState.length}`;
+    const pb = `X${this.runState.length + 1}`;
+    this.runState.push(pa, pb);
+    return crossText(e.name, this.expr(x), this.expr(y), [this.temp(), this.temp(), this.temp()], pa, pb);
   }
 
   /**
@@ -1246,6 +1268,11 @@ const INLINE_UNARY: Record<string, string> = {
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";
+}
+
+/** An int or float expression (its code yields a number, NaN for na). */
+function isNumType(e: RExpr): boolean {
+  return e.t.name === "int" || e.t.name === "float";
 }
 
 function isNum(n: string): boolean {

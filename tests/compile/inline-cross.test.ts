@@ -1,0 +1,116 @@
+// ta.cross / crossover / crossunder written out in the generated loop (src/compile/inline-ta.ts) where a
+// whole-series pass cannot take them: the same booleans as the impl's kernel call (cross_next), na
+// gaps, skipped bars (a call under an `if`), lazy `and`, int arguments and every kind included; calls
+// a bar may make more than once (loops, user functions) and the re-runnable variant keep the impl.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { generatedSource } from "../../src/compile/index.js";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { program, runPair } from "./parity.js";
+
+const v6 = (body: string) => `//@version=6\nindicator("t")\n${body}\n`;
+const data = syntheticBars(400);
+
+async function same(src: string, opts = {}) {
+  const p = await runPair(src, data, opts);
+  expect(p.interpret.error_kind).toBeUndefined();
+  expect(p.compile.mode).toBe("compile");
+  expect(p.difference).toBeNull();
+  return p;
+}
+
+/** A series computed bar by bar (no whole-series pass takes it): an EMA-like recurrence, na on some bars. */
+const KAMA = [
+  "var float k = na",
+  "k := na(k[1]) ? close : k[1] + 0.2 * (close - k[1])",
+  "kn = bar_index % 11 == 3 or bar_index % 17 == 0 ? na : k",
+].join("\n");
+
+describe("written-out crosses", () => {
+  it("replace the impl call at a top-level call evaluated once a bar", () => {
+    const text = generatedSource(program(v6(`${KAMA}\nplot(ta.crossover(close, kn) ? 1 : 0)`)));
+    expect(text).toContain("X0 <= X1");
+    expect(text).not.toMatch(/K\d+\(ctx, K\d+, K\d+\);?\s*$/m);
+  });
+
+  it("every kind, na gaps, skipped bars and lazy and agree with the impl", async () => {
+    await same(
+      v6(
+        [
+          KAMA,
+          "a = ta.crossover(close, kn)",
+          "b = ta.crossunder(close, kn)",
+          "c = ta.cross(kn, open)",
+          "plot(a ? 1 : 0)",
+          "plot(b ? 1 : 0)",
+          "plot(c ? 1 : 0)",
+          // called only on some bars: the pair is the last one the call saw
+          "var int n = 0",
+          "if bar_index % 3 != 0",
+          "    if ta.crossover(kn, close)",
+          "        n += 1",
+          "plot(n)",
+          // the right of a lazy and runs only when the left holds
+          "d = close > open and ta.crossunder(kn, hl2)",
+          "plot(d ? 1 : 0)",
+          // int arguments, a value in a ternary
+          "plot(bar_index % 5 > 2 ? (ta.cross(bar_index % 7, 3) ? 1 : 0) : -1)",
+          // na on both sides at once, an int na
+          "e = ta.crossover(bar_index % 13 == 0 ? na : close, bar_index % 9 == 0 ? int(na) : 100)",
+          "plot(e ? 1 : 0)",
+        ].join("\n"),
+      ),
+    );
+  });
+
+  it("a cross a bar may call more than once keeps the impl, and agrees", async () => {
+    const src = v6(
+      [
+        KAMA,
+        "f(x) => ta.crossover(x, kn)",
+        "var int m = 0",
+        "for i = 0 to 2",
+        "    if ta.crossunder(close + i, kn)",
+        "        m += 1",
+        "plot(m)",
+        "plot(f(close) ? 1 : 0)",
+        "plot(f(open) ? 1 : 0)",
+      ].join("\n"),
+    );
+    const text = generatedSource(program(src));
+    expect(text).not.toContain("X0");
+    await same(src);
+  });
+
+  it("the re-runnable variant keeps the impl (a realtime tick rolls the kernel state back)", async () => {
+    const src = v6(`${KAMA}\nplot(ta.crossover(close, kn) ? 1 : 0)\nplot(ta.crossunder(close, kn) ? 1 : 0)`);
+    expect(generatedSource(program(src), true, true)).not.toContain("X0");
+    await same(src, { realtimeLastBar: true });
+  });
+
+  it("random series with na: compile equals interpret", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant(Number.NaN), fc.integer({ min: -3, max: 3 })), { minLength: 8, maxLength: 40 }),
+        fc.array(fc.oneof(fc.constant(Number.NaN), fc.integer({ min: -3, max: 3 })), { minLength: 8, maxLength: 40 }),
+        async (xs, ys) => {
+          const arr = (v: number[]) => `array.from(${v.map((x) => (x !== x ? "na" : `${x}.0`)).join(", ")})`;
+          const src = v6(
+            [
+              `var xs = ${arr(xs)}`,
+              `var ys = ${arr(ys)}`,
+              "x = array.get(xs, bar_index % array.size(xs))",
+              "y = array.get(ys, bar_index % array.size(ys))",
+              "plot(ta.cross(x, y) ? 1 : 0)",
+              "plot(ta.crossover(x, y) ? 1 : 0)",
+              "plot(bar_index % 4 == 1 ? na : ta.crossunder(x, y) ? 1 : 0)",
+            ].join("\n"),
+          );
+          expect(generatedSource(program(src))).toContain("X0");
+          await same(src);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});

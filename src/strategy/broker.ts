@@ -144,10 +144,12 @@ export class Broker {
     if (this.settings.useBarMagnifier && this.magnifier === null && ctx.ext?.magnifierBars)
       this.magnifier = toMagnifierFeed(ctx.ext.magnifierBars);
     const mag = this.magnifier;
+    const walker = this.walker;
     if (mag === null) {
       // Flat with no order pending (walker.flatBar): the path and the margin check have nothing to
       // do; exits of trades a margin call closed after the last prune still go.
-      if (this.walker.flatBar(ctx.open, ctx.high, ctx.low, ctx.close)) {
+      walker.setBar(ctx.open, ctx.high, ctx.low, ctx.close);
+      if (walker.flatBar()) {
         if (this.book.exits.length !== 0) this.book.pruneExits(this.ledger.open);
         this.enforceTradeLimit(ctx);
         return;
@@ -158,7 +160,8 @@ export class Broker {
       if (i < mag.length && mag.time[i] < end) {
         let first = true;
         for (; i < mag.length && mag.time[i] < end; i++) {
-          this.walker.walkBar(mag.open[i], mag.high[i], mag.low[i], mag.close[i], first);
+          walker.setBar(mag.open[i], mag.high[i], mag.low[i], mag.close[i]);
+          walker.walkBar(first);
           first = false;
         }
         this.magCursor = i;
@@ -168,7 +171,8 @@ export class Broker {
       this.magCursor = i;
     }
     // (without a magnifier, flatBar was asked above)
-    this.walker.walkBar(ctx.open, ctx.high, ctx.low, ctx.close, true, mag === null);
+    if (mag !== null) walker.setBar(ctx.open, ctx.high, ctx.low, ctx.close);
+    walker.walkBar(true, mag === null);
     this.afterPath(ctx);
   }
 
@@ -585,21 +589,27 @@ export class Broker {
   // ------------------------------------------------------------------ exit levels (levels.ts)
 
   takeProfitLevel(e: ExitOrder, t: OpenTrade): number {
-    if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
-    else if (e.lvStale !== 0) this.staleLevels(e, t);
+    this.freshLevels(e, t);
     return e.lvTp;
   }
 
   stopLossLevel(e: ExitOrder, t: OpenTrade): number {
-    if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
-    else if (e.lvStale !== 0) this.staleLevels(e, t);
+    this.freshLevels(e, t);
     return e.lvSl;
   }
 
   trailActivation(e: ExitOrder, t: OpenTrade): number {
+    this.freshLevels(e, t);
+    return e.lvAct;
+  }
+
+  /**
+   * Brings exit `e`'s cached levels (lvTp, lvSl, lvAct) up to date for trade `t`. The per-bar walk
+   * reads the fields after it: a double returned by a call V8 does not inline is boxed.
+   */
+  freshLevels(e: ExitOrder, t: OpenTrade): void {
     if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
     else if (e.lvStale !== 0) this.staleLevels(e, t);
-    return e.lvAct;
   }
 
   /** Works out exit `e`'s levels for a trade like `t` (they depend only on its entry price and side). */

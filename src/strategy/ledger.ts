@@ -30,6 +30,12 @@ export class Ledger {
   sumPercentLoss = 0;
   /** Fill price of the first entry of the run (buy & hold); NaN before it. */
   firstEntryPrice = NaN;
+  /**
+   * Counts the changes to the open trades and the net profit (a trade opened or closed, whole or in
+   * part): figures derived from them (the margin check's price line) are kept until it moves. A
+   * number field, so broker snapshots restore it together with the trades.
+   */
+  version = 0;
   private seq = 0;
   private readonly closing: OpenTrade[] = objectArray();
 
@@ -135,6 +141,7 @@ export class Ledger {
       seq: this.seq++,
     };
     this.open.push(t);
+    this.version++;
     // (stores on every open: branches taken once or twice a run, on its first trades, have no type
     // feedback in code optimised in an earlier run, which then deoptimises there)
     const first = this.firstEntryPrice;
@@ -192,6 +199,7 @@ export class Ledger {
     time: number,
   ): Trade {
     const q = Math.min(qty, t.qty);
+    this.version++;
     // The exit fill (slippage included) is the last price the trade saw.
     this.touchTrade(t, price);
     const frac = t.qty > 0 ? q / t.qty : 1;

@@ -196,13 +196,24 @@ export class RiskRules {
    * nothing), capped at the whole position, and filled at `price`.
    */
   checkMargin(price: number, broker: Broker): void {
-    const side = broker.ledger.side();
-    if (side === 0 || !(price > 0)) return;
+    const ledger = broker.ledger;
+    if (ledger.open.length === 0 || !(price > 0)) return;
+    if (this.lineVersion !== ledger.version || this.linePointValue !== broker.pointValue) this.marginLine(broker);
+    // clear of the call level by more than any rounding: the exact check would pass (small enough
+    // to be inlined: a double passed to a call that is not is boxed)
+    if (this.fastPath && price < this.priceCap && this.slack0 + price * this.slack1 > this.tol0 + price * this.tol1)
+      return;
+    this.exactMargin(price, broker);
+  }
+
+  /** checkMargin's exact test and the margin call. */
+  private exactMargin(price: number, broker: Broker): void {
+    const ledger = broker.ledger;
+    const side = ledger.side();
     const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
     if (!(margin > 0)) return;
     // the position and the equity at `price` in one pass (positionSize's and openProfit's sums, in
-    // the same order: Broker.equity(price) bit for bit); this runs twice a bar while a position is open
-    const ledger = broker.ledger;
+    // the same order: Broker.equity(price) bit for bit)
     const open = ledger.open;
     const pv = ledger.pointValue;
     let pos = 0;
@@ -223,6 +234,65 @@ export class RiskRules {
     const qty = Math.min(size, broker.roundQty(4 * coverQty) || 4 * coverQty);
     this.marginCalls++;
     broker.marginCall(qty, price);
+  }
+
+  // checkMargin's price line for the open trades as they are (Ledger.version, the point value): the
+  // slack equity(p) - required(p) = slack0 + p * slack1 is linear in the price p, and tol0 + p * tol1
+  // bounds the rounding of both that line and the exact check's sums (far above it: (n + 8) * 1e-13
+  // of every term's magnitude, n trades, where the sums' own error is under (n + 4) * 1.2e-16). A
+  // price whose slack clears the bound cannot be called, so the exact check runs only near the call
+  // level; a position with no margin set cannot be called at all (slack 1, no tolerance). Prices up
+  // to priceCap keep every term of the sums far from overflowing. Number fields, so snapshots
+  // restore them together with the ledger's version.
+  /** Off: every check is the exact one (tests check the price line against it). */
+  fastPath = true;
+  private lineVersion = -1;
+  private linePointValue = Number.NaN;
+  private priceCap = 0;
+  private slack0 = 0;
+  private slack1 = 0;
+  private tol0 = 0;
+  private tol1 = 0;
+
+  private marginLine(broker: Broker): void {
+    const ledger = broker.ledger;
+    const open = ledger.open;
+    this.lineVersion = ledger.version;
+    this.linePointValue = broker.pointValue;
+    const side = ledger.side();
+    const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
+    if (!(margin > 0)) {
+      this.priceCap = Number.MAX_VALUE;
+      this.slack0 = 1;
+      this.slack1 = 0;
+      this.tol0 = 0;
+      this.tol1 = 0;
+      return;
+    }
+    const pv = ledger.pointValue;
+    const base = broker.settings.initialCapital + ledger.netProfit;
+    // equity(p) = base + sum((p - entry) * side * qty * pv - commission)
+    let pos = 0;
+    let perPrice = 0;
+    let fixed = base;
+    let mag0 = Math.abs(broker.settings.initialCapital) + Math.abs(ledger.netProfit);
+    let mag1 = 0;
+    for (let i = 0; i < open.length; i++) {
+      const t = open[i];
+      pos += t.side * t.qty;
+      perPrice += t.side * t.qty * pv;
+      fixed -= t.entryPrice * t.side * t.qty * pv + t.commission;
+      mag0 += Math.abs(t.entryPrice * t.qty * pv) + Math.abs(t.commission);
+      mag1 += Math.abs(t.qty * pv);
+    }
+    // required(p) = |pos| * p * pointValue * margin
+    const perUnit = Math.abs(pos) * broker.pointValue * margin;
+    const rel = (open.length + 8) * 1e-13;
+    this.priceCap = mag0 < 1e290 ? 1e290 / (mag1 + Math.abs(perUnit) + 1) : 0;
+    this.slack0 = fixed;
+    this.slack1 = perPrice - perUnit;
+    this.tol0 = rel * mag0;
+    this.tol1 = rel * (mag1 + Math.abs(perUnit));
   }
 
   /** The worst price of the bar for the open position (low for longs, high for shorts). */

@@ -139,29 +139,24 @@ export function periodReturns(
   if (count === 0) return { returns: [], perYear: 12 };
   const months = monthKey(times[count - 1]) - monthKey(times[0]);
   const monthly = months >= 3;
-  // a bar's month is worked out (a Date) only when its UTC day differs from the bar before's: a
-  // month changes only with the day
-  let lastDay = NaN;
-  let lastMonth = NaN;
-  const monthOf = (t: number): number => {
-    const d = dayKey(t);
-    if (d !== lastDay) {
-      lastDay = d;
-      lastMonth = monthKey(t);
-    }
-    return lastMonth;
-  };
-  const key = monthly ? monthOf : dayKey;
+  const key = monthly ? monthKey : dayKey;
+  const span = monthly ? monthSpan : daySpan;
   const returns: number[] = [];
   let start = initial;
   let period = key(times[0]);
+  // every time in [lo, hi) has the key `period`: a bar inside it works out no key (a Date per bar
+  // for months), only a bar outside it does
+  span(period, periodSpan);
   for (let i = 0; i < count; i++) {
-    const k = key(times[i]);
+    const t = times[i];
+    if (t >= periodSpan[0] && t < periodSpan[1]) continue;
+    const k = key(t);
     if (k !== period) {
       const end = equity[i - 1];
       returns.push(start !== 0 ? (end - start) / start : 0);
       start = end;
       period = k;
+      span(k, periodSpan);
     }
   }
   const last = equity[count - 1];
@@ -169,9 +164,36 @@ export function periodReturns(
   return { returns, perYear: monthly ? 12 : 365 };
 }
 
+/** periodReturns' scratch [lo, hi): reused, the function runs once per run. */
+const periodSpan = new Float64Array(2);
+
 function monthKey(t: number): number {
   const d = new Date(t);
   return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+/**
+ * Times of month key `m`, less the last millisecond of the month: a Date truncates its time toward
+ * zero, so a fraction of a millisecond short of the next month would still count; NaN (no times)
+ * outside Date's range.
+ */
+function monthSpan(m: number, out: Float64Array): void {
+  const y = Math.floor(m / 12);
+  const mo = m - y * 12;
+  // (setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999)
+  const d = new Date(0);
+  out[0] = d.setUTCFullYear(y, mo, 1);
+  out[1] = d.setUTCFullYear(y, mo + 1, 1) - 1;
+}
+
+/**
+ * Times of day key `k` (k * 86.4e6 is exact below 1e8 days, Date's range), less the last millisecond
+ * (a margin against the division's rounding next to the day's end).
+ */
+function daySpan(k: number, out: Float64Array): void {
+  const ok = Math.abs(k) < 1e8;
+  out[0] = ok ? k * 86_400_000 : Number.NaN;
+  out[1] = ok ? (k + 1) * 86_400_000 - 1 : Number.NaN;
 }
 
 function dayKey(t: number): number {

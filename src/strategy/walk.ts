@@ -48,13 +48,34 @@ export class PathWalker {
   }
 
   /**
-   * One bar (or magnifier sub-bar) of the path; `first` is the chart bar's opening point.
+   * The bar (or magnifier sub-bar) flatBar and walkBar walk, set by the caller (setBar). Fields, not
+   * arguments: a double passed to a function V8 does not inline (walkBar is too big) is boxed, a
+   * heap number per argument per bar.
+   */
+  private barO = NaN;
+  private barH = NaN;
+  private barL = NaN;
+  private barC = NaN;
+
+  setBar(o: number, h: number, l: number, c: number): void {
+    this.barO = o;
+    this.barH = h;
+    this.barL = l;
+    this.barC = c;
+  }
+
+  /**
+   * One bar (or magnifier sub-bar: setBar's) of the path; `first` is the chart bar's opening point.
    * `flatChecked`: the caller asked flatBar already (and it said no).
    */
-  walkBar(o: number, h: number, l: number, c: number, first: boolean, flatChecked = false): void {
+  walkBar(first: boolean, flatChecked = false): void {
+    const o = this.barO;
+    const h = this.barH;
+    const l = this.barL;
+    const c = this.barC;
     if (o !== o) return;
     const b = this.b;
-    if (first && !flatChecked && this.flatBar(o, h, l, c)) return;
+    if (first && !flatChecked && this.flatBar()) return;
     // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
     // for the others the bar's high and low bracket it anyway.
     this.cur = o;
@@ -62,17 +83,24 @@ export class PathWalker {
       this.high = o;
       this.low = o;
     } else this.reach(o);
-    this.updateTrails(o);
-    if (first) this.fillMarketOrders(o, false);
-    else this.fillIntrabarMarket(o);
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
     const fast = this.fastPath && !this.recalc;
-    let quiet = fast && this.levelsReach();
-    if (!(quiet && o < this.upMin && o > this.downMax)) {
-      this.fillTriggeredAt(o);
-      // fills at the open change the trades and so the exit levels that apply
+    let quiet: boolean;
+    if (fast && b.book.orders.length === 0 && this.levelsReach() && o < this.upMin && o > this.downMax)
+      // No order pending: no market order to fill; a summary (levelsReach) means no trailing exit
+      // to move: the open fills nothing.
+      quiet = true;
+    else {
+      this.updateTrails(o);
+      if (first) this.fillMarketOrders(o, false);
+      else this.fillIntrabarMarket(o);
       quiet = fast && this.levelsReach();
+      if (!(quiet && o < this.upMin && o > this.downMax)) {
+        this.fillTriggeredAt(o);
+        // fills at the open change the trades and so the exit levels that apply
+        quiet = fast && this.levelsReach();
+      }
     }
     this.capCheck(o);
     if (first) b.risk.checkMargin(o, b);
@@ -105,11 +133,16 @@ export class PathWalker {
   }
 
   /**
-   * A chart bar's path (from its opening point) while flat with no order pending (exits wait for
-   * trades, of which there are none): nothing can fill, no trade to mark, no margin to check; the
-   * walk would only move the price to the close, which this does. False (nothing done) otherwise.
+   * A chart bar's path (setBar's, from its opening point) while flat with no order pending (exits
+   * wait for trades, of which there are none): nothing can fill, no trade to mark, no margin to
+   * check; the walk would only move the price to the close, which this does. False (nothing done)
+   * otherwise.
    */
-  flatBar(o: number, h: number, l: number, c: number): boolean {
+  flatBar(): boolean {
+    const o = this.barO;
+    const h = this.barH;
+    const l = this.barL;
+    const c = this.barC;
     const b = this.b;
     if (
       !this.fastPath ||
@@ -282,8 +315,9 @@ export class PathWalker {
         for (let j = 0; j < open.length; j++) {
           const t = open[j];
           if (!exitCovers(e, t)) continue;
-          const tp = b.takeProfitLevel(e, t) + t.side * limitAdj;
-          const sl = b.stopLossLevel(e, t);
+          b.freshLevels(e, t);
+          const tp = e.lvTp + t.side * limitAdj;
+          const sl = e.lvSl;
           // a long's take-profit fills on the way up and its stop-loss on the way down; a short's the other way
           if (t.side > 0) {
             if (tp < up) up = tp;

@@ -48,6 +48,7 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
   const broker = createBroker({ pyramiding: 2, ...settings }, ctx);
   broker.walker.fastPath = fast;
   broker.tracker.fastPath = fast;
+  broker.risk.fastPath = fast;
   ctx.broker = broker;
   let s = (seed * 7919) >>> 0;
   const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
@@ -118,6 +119,76 @@ describe("broker fast paths", () => {
     expect(trades).toBeGreaterThan(1000);
     expect(marginCalls).toBeGreaterThan(0);
     expect(unchanged).toBeGreaterThan(1000);
+  });
+
+  it("the margin check's price line skips only prices the exact check passes, right next to the call level too", () => {
+    // brokers in the same state, one with the price line and one with the exact check only: the
+    // same calls, at random prices and at prices a few float steps around the call level
+    const ctx = makeCtx(columnsOf(walkRows(3, 1)), { type: "stock" });
+    let s = 4242;
+    const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+    let skipped = 0;
+    let calls = 0;
+    let near = 0;
+    for (let round = 0; round < 300; round++) {
+      const side = rnd() < 0.5 ? 1 : -1;
+      const trades = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({
+        qty: pick([1, 3, 0.5, 17.25, 100]),
+        price: 50 + Math.floor(rnd() * 10000) / 100,
+        commission: pick([0, 0.1, 1.37]),
+      }));
+      // capital around the position's value: calls at prices near the entries
+      let value = 0;
+      for (const t of trades) value += t.qty * t.price;
+      const settings = {
+        initial_capital: Math.round(value * pick([0.3, 0.55, 1, 1.7, 40])),
+        margin_long: pick([100, 50, 25, 3.3, 0]),
+        margin_short: pick([100, 50, 25, 3.3, 0]),
+      };
+      const make = (fast: boolean) => {
+        const b = createBroker(settings, ctx);
+        b.risk.fastPath = fast;
+        for (const t of trades) b.ledger.openTrade("L", null, side, t.qty, t.price, t.commission, 0, 0);
+        return b;
+      };
+      // the call level, worked out in doubles (the line's zero): where equity meets the margin
+      const m = (side > 0 ? settings.margin_long : settings.margin_short) / 100;
+      let fixed = settings.initial_capital;
+      let perPrice = 0;
+      let size = 0;
+      for (const t of trades) {
+        fixed -= t.price * side * t.qty + t.commission;
+        perPrice += side * t.qty;
+        size += t.qty;
+      }
+      const level = -fixed / (perPrice - size * m);
+      const prices = [pick([1, 10, 60, 100, 150, 400]) * (0.5 + rnd())];
+      if (level > 0 && Number.isFinite(level)) {
+        near++;
+        // float steps, and across the exact check's own 1e-9 tolerance
+        for (let k = -4; k <= 4; k++)
+          prices.push(
+            level * (1 + k * 2 ** -52),
+            level * (1 + k * 1e-12),
+            level * (1 + k * 1e-9),
+            level * (1 + k * 1e-3),
+          );
+      }
+      for (const p of prices) {
+        const fast = make(true);
+        const full = make(false);
+        fast.risk.checkMargin(p, fast);
+        full.risk.checkMargin(p, full);
+        expect(fast.risk.marginCalls, `price ${p}`).toBe(full.risk.marginCalls);
+        expect(fast.ledger.open.map((t) => t.qty)).toEqual(full.ledger.open.map((t) => t.qty));
+        if (full.risk.marginCalls === 0) skipped++;
+        calls += full.risk.marginCalls;
+      }
+    }
+    expect(near).toBeGreaterThan(100);
+    expect(calls).toBeGreaterThan(300);
+    expect(skipped).toBeGreaterThan(1000);
   });
 
   it("an exit re-placed with the same levels keeps its cached levels; a changed level marks only itself stale", () => {

@@ -55,6 +55,79 @@ describe("periodReturns", () => {
     expect(want.length).toBe(26);
     expect(returns).toEqual(want);
   });
+
+  it("a bar inside the period's span works out no key: the returns equal a key per bar's, on awkward times", () => {
+    // the path it replaces: every bar's key compared with the period's
+    const D = 86_400_000;
+    const dayKey = (t: number) => Math.floor(t / D);
+    const monthKey = (t: number) => new Date(t).getUTCFullYear() * 12 + new Date(t).getUTCMonth();
+    const reference = (equity: number[], times: number[], initial: number) => {
+      const monthly = monthKey(times[times.length - 1]) - monthKey(times[0]) >= 3;
+      const key = monthly ? monthKey : dayKey;
+      const out: number[] = [];
+      let start = initial;
+      let period = key(times[0]);
+      for (let i = 0; i < times.length; i++) {
+        const k = key(times[i]);
+        if (k !== period) {
+          out.push(start !== 0 ? (equity[i - 1] - start) / start : 0);
+          start = equity[i - 1];
+          period = k;
+        }
+      }
+      out.push(start !== 0 ? (equity[times.length - 1] - start) / start : 0);
+      return { returns: out, perYear: monthly ? 12 : 365 };
+    };
+    let s = 99;
+    const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    // times on and a hair around day and month ends (fractions of a millisecond, the float step),
+    // out of order, NaN, years 0-99 (which Date.UTC reads as 1900-1999), before 1970 and past Date's range
+    const edges = [
+      Date.UTC(2024, 0, 1),
+      Date.UTC(2024, 1, 1),
+      Date.UTC(2024, 1, 29),
+      Date.UTC(1969, 11, 31),
+      new Date(0).setUTCFullYear(50, 3, 1),
+      Date.UTC(1950, 3, 1),
+      8.64e15,
+    ];
+    let checked = 0;
+    for (let round = 0; round < 300; round++) {
+      const n = 2 + Math.floor(rnd() * 60);
+      const base = edges[Math.floor(rnd() * edges.length)];
+      const spanDays = rnd() < 0.5 ? 2 : 200;
+      const times: number[] = [];
+      let t = base - rnd() * spanDays * D * 0.1;
+      for (let i = 0; i < n; i++) {
+        const r = rnd();
+        if (r < 0.05) times.push(Number.NaN);
+        else if (r < 0.1) times.push(edges[Math.floor(rnd() * edges.length)] + (rnd() - 0.5) * 2);
+        else if (r < 0.15) times.push(t - rnd() * D * 40);
+        else {
+          t += rnd() * (spanDays / n) * D;
+          // snapped near a day's end now and then: on it, a millisecond or a float step before it
+          if (rnd() < 0.3) {
+            const end = (Math.floor(t / D) + 1) * D;
+            const pick = rnd();
+            t = pick < 0.33 ? end : pick < 0.66 ? end - 1 : end - end * 2 ** -52;
+          }
+          times.push(t);
+        }
+      }
+      const equity = times.map((_, i) => 1000 + i * 3 - (i % 5) * 7);
+      const got = periodReturns(equity, times, 1000, n);
+      const want = reference(equity, times, 1000);
+      expect(got).toEqual(want);
+      checked += want.returns.length;
+    }
+    expect(checked).toBeGreaterThan(1000);
+    // a month of year 50 and the same month of 1950 are different periods
+    const y50 = (m: number, d: number) => new Date(0).setUTCFullYear(50, m, d);
+    const odd = [y50(3, 1), y50(6, 1), Date.UTC(1950, 6, 5), Date.UTC(1950, 6, 6)];
+    const eq = [1000, 1010, 1020, 1030];
+    expect(periodReturns(eq, odd, 1000, 4)).toEqual(reference(eq, odd, 1000));
+    expect(periodReturns(eq, odd, 1000, 4).returns.length).toBe(3);
+  });
 });
 
 describe("EquityTracker.takeEquity", () => {

@@ -14,8 +14,8 @@
 //   calc_on_order_fills execution or a realtime tick sees the bar so far) a written-out row of
 //   bar_index, time and prices, shared by the consecutive events that see the same. A group's rows
 //   are on consecutive bars (the next input bar, or the next written-out row);
-// - string tuples (id, oca_name, comment, script_id, run_id) shared by every event that repeats them
-//   (an exit re-placed on every bar logs no new strings).
+// - string tuples (id, oca_name, comment) shared by every event that repeats them (an exit re-placed
+//   on every bar logs no new strings); script_id and run_id are the run's, read once (see begin).
 // No object per call, and no fresh memory per run: a finished run's store serves the next run (see
 // leaseStore), so back-to-back runs of a script write their events into memory already in use.
 
@@ -28,11 +28,12 @@ type Kind = StrategyEvent["kind"];
 const KINDS: readonly Kind[] = ["entry", "exit", "close", "close_all", "cancel", "cancel_all", "order"];
 
 function kindCode(kind: Kind): number {
+  // (the kind re-placed on every bar first)
   switch (kind) {
-    case "entry":
-      return 0;
     case "exit":
       return 1;
+    case "entry":
+      return 0;
     case "close":
       return 2;
     case "close_all":
@@ -50,8 +51,8 @@ function kindCode(kind: Kind): number {
 const NUMS = 3;
 /** Numbers per bar row: bar_index, bar_time, open, high, low, close. */
 const ROW = 6;
-/** Strings per tuple: id, oca_name, comment, script_id, run_id. */
-const TUPLE = 5;
+/** Strings per tuple: id, oca_name, comment. */
+const TUPLE = 3;
 /** meta: kind * 3 + direction in the low 5 bits; these bits say which numbers run (move row by row). */
 const META = 31;
 const RUN_LIMIT = 32;
@@ -251,35 +252,64 @@ interface InputColumns {
 
 /**
  * A checksum of the input columns' bits over bars [from, to): Fletcher sums of their 32-bit words
- * (each word weighted by its place: values trading places change it), two lanes. Taken when the run
- * is over and again before records are built from the columns (EventLog.checkInput); ~0.5 ns a word.
+ * (each word weighted by its place: values trading places change it), four lanes (word i in lane
+ * i % 4: independent sums the CPU adds side by side). Taken when the run is over and again before
+ * records are built from the columns (EventLog.checkInput); ~0.15 ns a word.
  */
 function columnsChecksum(cols: InputColumns, from: number, to: number): number {
-  let a = 1;
-  let b = 0;
-  let a2 = 7;
-  let b2 = 3;
+  let a0 = 1;
+  let b0 = 0;
+  let a1 = 7;
+  let b1 = 3;
+  let a2 = 5;
+  let b2 = 11;
+  let a3 = 13;
+  let b3 = 2;
   const all = [cols.time, cols.open, cols.high, cols.low, cols.close];
+  // (a double is two words; a bar's count of words is even, so whole quads and maybe one pair)
+  const words = (to - from) * 2;
   for (let c = 0; c < all.length; c++) {
     const col = all[c];
-    const w = new Int32Array(col.buffer, col.byteOffset + from * 8, (to - from) * 2);
-    // (a double is two words: the lanes take its low and high word)
-    for (let i = 0; i < w.length; i += 2) {
-      a = (a + w[i]) | 0;
-      b = (b + a) | 0;
-      a2 = (a2 + w[i + 1]) | 0;
+    const w = new Int32Array(col.buffer, col.byteOffset + from * 8, words);
+    let i = 0;
+    for (; i + 3 < words; i += 4) {
+      a0 = (a0 + w[i]) | 0;
+      b0 = (b0 + a0) | 0;
+      a1 = (a1 + w[i + 1]) | 0;
+      b1 = (b1 + a1) | 0;
+      a2 = (a2 + w[i + 2]) | 0;
       b2 = (b2 + a2) | 0;
+      a3 = (a3 + w[i + 3]) | 0;
+      b3 = (b3 + a3) | 0;
+    }
+    if (i < words) {
+      a0 = (a0 + w[i]) | 0;
+      b0 = (b0 + a0) | 0;
+      a1 = (a1 + w[i + 1]) | 0;
+      b1 = (b1 + a1) | 0;
     }
   }
-  return a ^ Math.imul(b, 31) ^ Math.imul(a2, 17) ^ Math.imul(b2, 13);
+  return (
+    a0 ^
+    Math.imul(b0, 31) ^
+    Math.imul(a1, 17) ^
+    Math.imul(b1, 13) ^
+    Math.imul(a2, 7) ^
+    Math.imul(b2, 19) ^
+    Math.imul(a3, 23) ^
+    Math.imul(b3, 29)
+  );
 }
 
-/**
- * Object.is for an input column's value and the host's, but NaN never equal (normalizeBars lets no
- * NaN into the columns; a host bar that is NaN is written out, which is always right).
- */
-function eq(col: number, v: number): boolean {
-  return col === v && (col !== 0 || 1 / col === 1 / v);
+/** Object.is on the input bar's time and prices and the host's (which === found equal). */
+function sameZeros(cols: InputColumns, b: number, ctx: BrokerHost): boolean {
+  return (
+    Object.is(cols.time[b], ctx.time) &&
+    Object.is(cols.open[b], ctx.open) &&
+    Object.is(cols.high[b], ctx.high) &&
+    Object.is(cols.low[b], ctx.low) &&
+    Object.is(cols.close[b], ctx.close)
+  );
 }
 
 /** Where a log stood (a broker snapshot), to take it back there with rollback. */
@@ -336,6 +366,9 @@ export class EventLog {
 
   /** `recording` false: push logs nothing (a run whose events nobody reads; settings.recordEvents). */
   constructor(private readonly recording = true) {}
+  /** The run's script_id and run_id (ctx.ext.scriptId / runId, which the Runtime sets before the bars). */
+  private scriptId = "";
+  private runId = "";
   /** The string tuples, TUPLE slots each. */
   private readonly tupleSlots: (string | null)[] = objectArray(); // (object elements kind: core/shapes.ts)
   /** The last tuple logged per order id, for a call that repeats no slot (a new group's). */
@@ -343,7 +376,7 @@ export class EventLog {
   /** The records built so far (a prefix of the log), handed out by toArray(). */
   private readonly built: StrategyEvent[] = [];
 
-  /** script_id / run_id come from ctx.ext.scriptId / ctx.ext.runId, which the Runtime sets. */
+  /** An order call of the bar the host is on (see the module header for how it is kept). */
   push(
     ctx: BrokerHost,
     kind: Kind,
@@ -356,75 +389,148 @@ export class EventLog {
     comment: string | null,
   ): void {
     if (!this.recording) return;
-    let st = this.store;
-    if (st === NO_STORE) {
-      st = this.store = leaseStore(this);
-      if (this.count === 0) this.useColumns(ctx);
-    }
+    if (this.store === NO_STORE) this.begin(ctx);
+    const st = this.store;
     const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
     const bar = this.barOf(ctx, st);
-    const ext = ctx.ext;
-    const sid = ext ? ext.scriptId : undefined;
-    const rid = ext ? ext.runId : undefined;
-    const scriptId = typeof sid === "string" ? sid : "";
-    const runId = typeof rid === "string" ? rid : "";
-    if (this.groups !== 0) {
-      const rows = this.gRows;
-      const part = this.gPart;
-      const from = this.gBar;
-      if (from >= 0 ? bar === from + rows : bar === from - rows) {
-        // the last group's next call (slot gFirst + part) on the row's bar: a repeat when it is the same call
-        const s = this.gFirst + part;
-        const m = st.meta[s];
-        const k = s * NUMS;
-        const n = st.nums;
-        const t = st.slotTuple[s] * TUPLE;
-        const ts = this.tupleSlots;
-        if (
-          (m & META) === meta &&
-          ts[t] === id &&
-          ts[t + 1] === oca &&
-          ts[t + 2] === comment &&
-          ts[t + 3] === scriptId &&
-          ts[t + 4] === runId &&
-          same(n[k], qty)
-        ) {
-          if (rows === 1) {
-            // the group's first repeat: the numbers that moved run from here on
-            if (part === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
-            const runsLimit = !same(n[k + 1], limit);
-            const runsStop = !same(n[k + 2], stop);
-            st.meta[s] = meta | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
-            st.runOff[s] = this.runCount - this.gRunBase;
-            this.addRuns(st, runsLimit, limit, runsStop, stop);
-            this.repeated(st, part, rows);
-            return;
-          }
-          const runsLimit = (m & RUN_LIMIT) !== 0;
-          const runsStop = (m & RUN_STOP) !== 0;
-          if ((runsLimit || same(n[k + 1], limit)) && (runsStop || same(n[k + 2], stop))) {
-            this.addRuns(st, runsLimit, limit, runsStop, stop);
-            this.repeated(st, part, rows);
-            return;
-          }
-        }
-      } else if (rows === 1 && part === 0 && bar === from) {
-        // another call of the group's first bar (no repeat yet): the group grows by a slot
-        this.addSlot(st, meta, id, oca, comment, scriptId, runId, qty, limit, stop);
+    const rows = this.gRows;
+    // (rows is 0 before the first group)
+    if (rows > 1) {
+      // the hot case, kept small: a later repeat of the last group's next call appends its moving
+      // numbers (the group's first repeat fixed which ones move) and counts
+      const s = this.gFirst + this.gPart;
+      const m = st.meta[s];
+      const runsLimit = (m & RUN_LIMIT) !== 0;
+      const runsStop = (m & RUN_STOP) !== 0;
+      const k = s * NUMS;
+      if (
+        bar === this.rowBar(rows) &&
+        this.sameCall(st, s, meta, id, oca, comment, qty) &&
+        (runsLimit || same(st.nums[k + 1], limit)) &&
+        (runsStop || same(st.nums[k + 2], stop))
+      ) {
+        this.addRuns(st, runsLimit, limit, runsStop, stop);
+        this.repeated(st, rows);
         return;
       }
+    } else if (rows === 1 && this.firstRow(st, bar, meta, id, oca, comment, qty, limit, stop)) return;
+    this.newGroup(st, bar, meta, id, oca, comment, qty, limit, stop);
+  }
+
+  /** The bar of the last group's row after its `rows` rows (the next input bar, or written-out row). */
+  private rowBar(rows: number): number {
+    const from = this.gBar;
+    return from >= 0 ? from + rows : from - rows;
+  }
+
+  /** Whether the call is slot `s`'s: the same kind and direction, strings and qty. */
+  private sameCall(
+    st: EventStore,
+    s: number,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+    qty: number,
+  ): boolean {
+    const t = st.slotTuple[s] * TUPLE;
+    const ts = this.tupleSlots;
+    return (
+      (st.meta[s] & META) === meta &&
+      ts[t] === id &&
+      ts[t + 1] === oca &&
+      ts[t + 2] === comment &&
+      same(st.nums[s * NUMS], qty)
+    );
+  }
+
+  /**
+   * A call while the last group has its first row only: its first repeat (the call of the group's
+   * next slot on the next bar: the numbers that moved run from here on) or, on the group's bar,
+   * another slot of it. False: the call starts a new group.
+   */
+  private firstRow(
+    st: EventStore,
+    bar: number,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+    qty: number,
+    limit: number,
+    stop: number,
+  ): boolean {
+    const part = this.gPart;
+    if (bar === this.rowBar(1)) {
+      const s = this.gFirst + part;
+      if (!this.sameCall(st, s, meta, id, oca, comment, qty)) return false;
+      if (part === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
+      const n = st.nums;
+      const k = s * NUMS;
+      const runsLimit = !same(n[k + 1], limit);
+      const runsStop = !same(n[k + 2], stop);
+      st.meta[s] = meta | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
+      st.runOff[s] = this.runCount - this.gRunBase;
+      this.addRuns(st, runsLimit, limit, runsStop, stop);
+      this.repeated(st, 1);
+      return true;
     }
-    // a new group, this call its first slot
+    if (part !== 0 || bar !== this.gBar) return false;
+    // another call of the group's first bar (no repeat yet): the group grows by a slot
+    this.addSlot(st, meta, id, oca, comment, qty, limit, stop);
+    return true;
+  }
+
+  /** A new group, this call its first slot (the last group's rows go to the store first). */
+  private newGroup(
+    st: EventStore,
+    bar: number,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+    qty: number,
+    limit: number,
+    stop: number,
+  ): void {
+    this.flushGroup();
     const g = this.groups;
     if (g >= st.groupCapacity) st.growGroups(g);
     st.gFirst[g] = this.gFirst = this.slots;
     st.gBar[g] = this.gBar = bar;
-    st.gRows[g] = this.gRows = 1;
-    st.gPart[g] = this.gPart = 0;
+    this.gRows = 1;
+    this.gPart = 0;
     st.gRunBase[g] = this.gRunBase = 0;
     st.gRunWidth[g] = this.gRunWidth = 0;
     this.groups = g + 1;
-    this.addSlot(st, meta, id, oca, comment, scriptId, runId, qty, limit, stop);
+    this.addSlot(st, meta, id, oca, comment, qty, limit, stop);
+  }
+
+  /**
+   * The run's first event: a store for the columns, the host's input columns and the run's ids
+   * (which the Runtime sets once, before the first bar: read here, not per call).
+   */
+  private begin(ctx: BrokerHost): void {
+    this.store = leaseStore(this);
+    if (this.count !== 0) return;
+    this.useColumns(ctx);
+    const ext = ctx.ext;
+    const sid = ext ? ext.scriptId : undefined;
+    const rid = ext ? ext.runId : undefined;
+    this.scriptId = typeof sid === "string" ? sid : "";
+    this.runId = typeof rid === "string" ? rid : "";
+  }
+
+  /**
+   * Writes the last group's rows and partial row into the store, which push keeps only in fields
+   * while the group grows (two typed-array stores a call fewer); before anything reads them there.
+   */
+  private flushGroup(): void {
+    const g = this.groups - 1;
+    if (g < 0) return;
+    const st = this.store;
+    st.gRows[g] = this.gRows;
+    st.gPart[g] = this.gPart;
   }
 
   /** A call of the last group's first row, written as a new slot. */
@@ -434,8 +540,6 @@ export class EventLog {
     id: string | null,
     oca: string | null,
     comment: string | null,
-    scriptId: string,
-    runId: string,
     qty: number,
     limit: number,
     stop: number,
@@ -448,7 +552,7 @@ export class EventLog {
     n[k] = qty;
     n[k + 1] = limit;
     n[k + 2] = stop;
-    st.slotTuple[i] = this.tupleOf(id, oca, comment, scriptId, runId);
+    st.slotTuple[i] = this.tupleOf(id, oca, comment);
     st.runOff[i] = 0;
     this.slots = i + 1;
     this.count++;
@@ -465,17 +569,16 @@ export class EventLog {
     this.runCount = j;
   }
 
-  /** The last group's call `part` of row `rows` came: the row goes on, or ends and the next starts. */
-  private repeated(st: EventStore, part: number, rows: number): void {
-    const g = this.groups - 1;
-    let p = part + 1;
+  /** The last group's next call of row `rows` came: the row goes on, or ends and the next starts. */
+  private repeated(st: EventStore, rows: number): void {
+    let p = this.gPart + 1;
     if (p === this.slots - this.gFirst) {
       p = 0;
       // the first repeat is whole: every later row has its width
-      if (rows === 1) this.gRunWidth = st.gRunWidth[g] = this.runCount - this.gRunBase;
-      st.gRows[g] = this.gRows = rows + 1;
+      if (rows === 1) this.gRunWidth = st.gRunWidth[this.groups - 1] = this.runCount - this.gRunBase;
+      this.gRows = rows + 1;
     }
-    st.gPart[g] = this.gPart = p;
+    this.gPart = p;
     this.count++;
   }
 
@@ -505,20 +608,27 @@ export class EventLog {
   private barOf(ctx: BrokerHost, st: EventStore): number {
     const b = ctx.barIndex;
     const cols = this.cols;
+    const t = ctx.time;
+    const o = ctx.open;
+    const h = ctx.high;
+    const l = ctx.low;
+    const c = ctx.close;
+    const p = t * o * h * l * c;
     if (
       cols !== null &&
       b >= 0 &&
       b < this.colLength &&
-      eq(cols.open[b], ctx.open) &&
-      eq(cols.close[b], ctx.close) &&
-      eq(cols.high[b], ctx.high) &&
-      eq(cols.low[b], ctx.low) &&
-      eq(cols.time[b], ctx.time)
+      cols.close[b] === c &&
+      cols.high[b] === h &&
+      cols.low[b] === l &&
+      cols.open[b] === o &&
+      cols.time[b] === t &&
+      // (=== is Object.is but for 0 and -0: a product of 0, rare, asks Object.is itself, and so
+      // does one that is NaN, which infinities can give)
+      ((p !== 0 && p === p) || sameZeros(cols, b, ctx))
     ) {
       if (b > this.highBar) this.highBar = b;
-      // (a store every time: the branch would be taken once a run, on its first event, where code
-      // optimised in an earlier run has no feedback for the store and deoptimises)
-      this.lowBar = Math.min(b, this.lowBar);
+      if (b < this.lowBar) this.lowBar = b;
       return b;
     }
     return this.writtenOut(ctx, st);
@@ -574,27 +684,18 @@ export class EventLog {
   }
 
   /** The index of the string tuple: the one last logged for this id when it is the same, else a new one. */
-  private tupleOf(
-    id: string | null,
-    oca: string | null,
-    comment: string | null,
-    scriptId: string,
-    runId: string,
-  ): number {
+  private tupleOf(id: string | null, oca: string | null, comment: string | null): number {
     const s = this.tupleSlots;
     const known = this.lastTuple.get(id);
     if (known !== undefined && known < this.tupleCount) {
       const j = known * TUPLE;
-      if (s[j] === id && s[j + 1] === oca && s[j + 2] === comment && s[j + 3] === scriptId && s[j + 4] === runId)
-        return known;
+      if (s[j] === id && s[j + 1] === oca && s[j + 2] === comment) return known;
     }
     const t = this.tupleCount;
     const j = t * TUPLE;
     s[j] = id;
     s[j + 1] = oca;
     s[j + 2] = comment;
-    s[j + 3] = scriptId;
-    s[j + 4] = runId;
     this.tupleCount = t + 1;
     this.lastTuple.set(id, t);
     return t;
@@ -630,11 +731,13 @@ export class EventLog {
       const g = m.groups - 1;
       this.gFirst = st.gFirst[g];
       this.gBar = st.gBar[g];
-      st.gRows[g] = this.gRows = m.rows;
+      st.gRows[g] = m.rows;
       st.gPart[g] = this.gPart = m.part;
       st.gRunBase[g] = this.gRunBase = m.runBase;
       st.gRunWidth[g] = this.gRunWidth = m.runWidth;
     }
+    // (0 rows with no group: push's test of the last group)
+    this.gRows = m.rows;
     // (lowBar / highBar keep the bars of dropped events: the checksum covers a little more)
     this.xrowCount = m.xrows;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
@@ -654,6 +757,7 @@ export class EventLog {
    */
   seal(): void {
     this.sealed = true;
+    this.flushGroup();
     if (this.cols !== null && this.highBar >= this.lowBar)
       this.checksum = columnsChecksum(this.cols, this.lowBar, this.highBar + 1);
     if (this.store !== NO_STORE) release(this.store);
@@ -672,6 +776,7 @@ export class EventLog {
       // every record is built and the run is over: nothing reads the columns again
       this.slots = 0;
       this.groups = 0;
+      this.gRows = 0;
       this.runCount = 0;
       this.xrowCount = 0;
       this.cols = null;
@@ -683,6 +788,7 @@ export class EventLog {
     const out = this.built;
     if (out.length === this.count) return out;
     this.checkInput();
+    this.flushGroup();
     const st = this.store;
     let g = this.readGroup;
     let at = this.readAt;
@@ -763,8 +869,8 @@ export class EventLog {
       bar_index: barIndex,
       bar_time: time,
       ohlc: [o, h, l, c],
-      script_id: s[j + 3] as string,
-      run_id: s[j + 4] as string,
+      script_id: this.scriptId,
+      run_id: this.runId,
     };
   }
 }

@@ -259,9 +259,141 @@ describe("the lean event log", () => {
       run_id: "r",
     });
     expect(Object.is(ev[9].ohlc[2], -0)).toBe(true);
-    expect(ev[3 * 7 + 2].run_id).toBe("other");
+    // script_id and run_id are the run's, read at its first event (the Runtime sets them once, before
+    // the bars): a host whose ext says otherwise later does not change them
+    expect(ev[3 * 7 + 2].run_id).toBe("r");
     expect(ev[3 * 6 + 1].comment).toBe("c6");
     expect(ev[3 * 2000 + 2]).toMatchObject({ kind: "exit", order_type: "limit", limit: 2011, bar_index: 2000 });
+  });
+  it("an event is on the input's bar only when the host's bar is that bar under Object.is (index, time, prices; -0, 0 and NaN included), else on a written-out row; rollbacks between", () => {
+    // random hosts: the same index often, with prices from a small set where 0, -0 and NaN occur,
+    // against input columns holding some of them: every record must carry its own host's bar
+    // (barOf compares with ===, and with Object.is only when a product of the numbers is 0 or NaN)
+    let x = 88172645;
+    const rnd = (n: number) => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) % n;
+    };
+    const values = [1, 2, 0, -0, Number.NaN, 3.5, Number.POSITIVE_INFINITY];
+    const n = 400;
+    // (no NaN in input columns: normalizeBars lets none in)
+    const inColumns = values.filter((v) => v === v);
+    const col = () => Float64Array.from({ length: n }, () => inColumns[rnd(inColumns.length)]);
+    const columns = { time: col(), open: col(), high: col(), low: col(), close: col(), volume: col() };
+    const log = new EventLog();
+    let expected: unknown[] = [];
+    let bar = 0;
+    let host = {
+      barIndex: 0,
+      time: 1,
+      open: 1,
+      high: 1,
+      low: 1,
+      close: 1,
+      ext: { scriptId: "s", runId: "r" },
+      columns,
+    };
+    let onInput = 0;
+    for (let step = 0; step < 6000; step++) {
+      const r = rnd(10);
+      if (r < 3) bar = Math.min(n - 1, bar + 1);
+      if (r < 6) {
+        // a new host bar: the input's as it is, or the input's with one number changed
+        const b = bar;
+        host = {
+          ...host,
+          barIndex: b,
+          time: columns.time[b],
+          open: columns.open[b],
+          high: columns.high[b],
+          low: columns.low[b],
+          close: columns.close[b],
+        };
+        if (rnd(3) === 0) {
+          const k = (["time", "open", "high", "low", "close"] as const)[rnd(5)];
+          host[k] = values[rnd(values.length)];
+        } else onInput++;
+      }
+      const stop = rnd(4);
+      log.push(host as unknown as Host, "exit", "X", "short", Number.NaN, Number.NaN, stop, null, null);
+      expected.push([host.barIndex, host.time, host.open, host.high, host.low, host.close, stop]);
+      if (rnd(60) === 0) {
+        const mark = log.mark();
+        const kept = expected.length;
+        const tick = { ...host, close: 99 };
+        log.push(tick as unknown as Host, "exit", "X", "short", Number.NaN, Number.NaN, 1, null, null);
+        log.rollback(mark);
+        expected = expected.slice(0, kept);
+        if (rnd(2) === 0) {
+          // the dropped tick's bar again (its written-out row was dropped with it)
+          log.push(tick as unknown as Host, "exit", "X", "short", Number.NaN, Number.NaN, 2, null, null);
+          expected.push([tick.barIndex, tick.time, tick.open, tick.high, tick.low, tick.close, 2]);
+        }
+      }
+    }
+    expect(onInput).toBeGreaterThan(1000);
+    const ev = log.toArray();
+    expect(ev).toHaveLength(expected.length);
+    for (let i = 0; i < ev.length; i++) {
+      const e = ev[i];
+      const got = [e.bar_index, e.bar_time, ...e.ohlc, e.stop];
+      const want = expected[i] as number[];
+      for (let j = 0; j < want.length; j++)
+        if (!Object.is(got[j], want[j])) expect.fail(`event ${i} value ${j}: ${got[j]} vs ${want[j]}`);
+    }
+  });
+  it("the input columns' checksum sees one changed bit and two bars trading values, in every column, at the ends of the logged bars too", () => {
+    const n = 203;
+    const columns = {
+      time: Float64Array.from({ length: n }, (_, i) => 1000 * i),
+      open: Float64Array.from({ length: n }, (_, i) => 10 + i / 7),
+      high: Float64Array.from({ length: n }, (_, i) => 11 + i / 7),
+      low: Float64Array.from({ length: n }, (_, i) => 9 + i / 7),
+      close: Float64Array.from({ length: n }, (_, i) => 10.5 + i / 3),
+      volume: new Float64Array(n),
+    };
+    // events on bars 3..201 (an odd count of bars: the checksum's last pair of words)
+    const log = new EventLog();
+    for (let b = 3; b <= 201; b++) {
+      const h = {
+        barIndex: b,
+        time: columns.time[b],
+        open: columns.open[b],
+        high: columns.high[b],
+        low: columns.low[b],
+        close: columns.close[b],
+        ext: { scriptId: "s", runId: "r" },
+        columns,
+      };
+      log.push(h as unknown as Host, "exit", "X", "short", Number.NaN, Number.NaN, b, null, null);
+    }
+    log.seal();
+    const words = (c: Float64Array) => new Uint32Array(c.buffer);
+    for (const k of ["time", "open", "high", "low", "close"] as const) {
+      const c = columns[k];
+      for (const b of [3, 4, 100, 200, 201]) {
+        for (const word of [0, 1]) {
+          const w = words(c);
+          w[2 * b + word] ^= 1;
+          expect(() => log.toArray(), `${k} bar ${b} word ${word}`).toThrow(/input bars were modified/);
+          w[2 * b + word] ^= 1;
+        }
+        const t = c[b];
+        c[b] = c[b - 1];
+        c[b - 1] = t;
+        if (b > 3) expect(() => log.toArray(), `${k} bars ${b - 1}, ${b} swapped`).toThrow(/input bars were modified/);
+        c[b - 1] = c[b];
+        c[b] = t;
+      }
+    }
+    // outside the logged bars nothing is read: no error
+    columns.close[0] += 1;
+    columns.close[202] += 1;
+    const ev = log.toArray();
+    expect(ev).toHaveLength(199);
+    expect(ev[198]).toMatchObject({ bar_index: 201, bar_time: 201000, stop: 201 });
   });
   it("a rollback to a mark, then other events, reads like a log that never had the dropped ones", () => {
     const log = new EventLog();

@@ -22,7 +22,8 @@ import {
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
-import { crossText, isInlineCross, oncePerBarCalls } from "./inline-ta.js";
+import { inlineTa, oncePerBarCalls } from "./inline-ta.js";
+import { intArg } from "../builtins/ta/common.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
 export class NotCompilable extends Error {}
@@ -112,7 +113,7 @@ class Gen {
    * the plain variant: value inputs (`I<n>`, see call()) and plot columns (`P<n>`, generalCall()).
    */
   private readonly runCache: string[] = [];
-  /** Run-level numeric state of written-out ta.* calls (inline-ta.ts), starting at NaN. */
+  /** Run-level numeric state of written-out ta.* calls (inline-ta.ts): `name = initial value`. */
   private readonly runState: string[] = [];
   /** The calls run at most once per bar, in the plain variant with kernels (inline-ta.ts), else null. */
   private readonly once: Set<RExpr> | null;
@@ -246,7 +247,7 @@ class Gen {
       locals.length ? `  let ${locals.join(", ")};` : "",
       this.runCache.length ? `  let ${this.runCache.join(", ")};` : "",
       // (no line at all without them: the text of a program without written-out calls is unchanged)
-      ...(this.runState.length ? [`  let ${this.runState.map((v) => `${v} = NaN`).join(", ")};`] : []),
+      ...(this.runState.length ? [`  let ${this.runState.join(", ")};`] : []),
       this.runFlags.size ? `  let ${[...this.runFlags].map((o) => `${o} = 0`).join(", ")};` : "",
       ...(this.rerun ? rerunTick(body, [...this.local], home) : []),
       // fill re-runs installed for this run (src/runtime/rerun.ts installFillRecalc, before the loop)
@@ -960,8 +961,8 @@ class Gen {
 
   private call(e: Extract<RExpr, { k: "call" }>): string {
     if (SECURITY_CALLS.has(e.name)) return this.security(e);
-    const cross = this.crossCall(e);
-    if (cross !== null) return cross;
+    const ta = this.taCall(e);
+    if (ta !== null) return ta;
     const inline = this.inlineCall(e);
     if (inline !== null) return inline;
     const site = this.siteRequest(e);
@@ -1072,15 +1073,19 @@ class Gen {
     return `(${writes.join(", ")}${writes.length ? ", " : ""}K${place}(ctx, ${R}))`;
   }
 
-  /** ta.cross/crossover/crossunder written out with its state in locals of the run (inline-ta.ts), or null. */
-  private crossCall(e: Extract<RExpr, { k: "call" }>): string | null {
-    if (this.once === null || this.nested > 0 || !this.once.has(e) || !isInlineCross(e.name)) return null;
-    const [x, y] = e.args;
-    if (e.order !== undefined || e.args.length !== 2 || !x || !y || !isNumType(x) || !isNumType(y)) return null;
-    const pa = `X${this.runState.length}`;
-    const pb = `X${this.runState.length + 1}`;
-    this.runState.push(pa, pb);
-    return crossText(e.name, this.expr(x), this.expr(y), [this.temp(), this.temp(), this.temp()], pa, pb);
+  /** A ta.* call written out with its state in locals of the run (inline-ta.ts), or null. */
+  private taCall(e: Extract<RExpr, { k: "call" }>): string | null {
+    const it = inlineTa(e.name);
+    if (!it || this.once === null || this.nested > 0 || !this.once.has(e) || e.order !== undefined) return null;
+    if (!e.args.every((a) => a !== undefined && isNumType(a))) return null;
+    const state = it.init.map((v) => {
+      const name = `X${this.runState.length}`;
+      this.runState.push(`${name} = ${this.value(v)}`);
+      return name;
+    });
+    const args = (e.args as RExpr[]).map((a) => this.expr(a));
+    const temps = Array.from({ length: it.temps }, () => this.temp());
+    return it.text(args, temps, state, `K${this.ref("intArg", { k: "value", v: intArg })}`);
   }
 
   /**

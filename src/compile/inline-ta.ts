@@ -1,8 +1,10 @@
-// ta.cross / crossover / crossunder written out in the generated loop (issue 18: the generated code
-// near the floor). A call the whole-series passes cannot take (an argument computed bar by bar, a call
-// under an `if` or on the right of a lazy `and`) goes through its impl: an argument array, the kernel
-// lookup, a WebAssembly call whose state handling copies the site's record to its shadow (~30 ns a
-// call). Written out, its state is two locals of the run and a call is two compares.
+// ta.* calls written out in the generated loop (issue 18: the generated code near the floor): the
+// crosses (ta.cross / crossover / crossunder) and the exponential averages (ta.ema / rma). A call the
+// whole-series passes cannot take (an argument computed bar by bar, a call under an `if` or on the
+// right of a lazy `and`) goes through its impl: an argument array, the kernel lookup, a WebAssembly
+// call whose state handling copies the site's record to its shadow (~30 ns a call). Written out, its
+// state is a few locals of the run and a call is the kernel step's own arithmetic, the same
+// operations in the same order on the same doubles (assembly/window.ts cross_next, avg.ts ema_next).
 //
 // Only where that is the same computation: in the plain variant's loop function (no bar is executed
 // twice, so the kernel's roll-back of a repeated call on one bar never happens), at a call evaluated
@@ -12,13 +14,77 @@
 import type { RBlock, RExpr, RStmt } from "../check/ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "../check/walk.js";
 
-/** The crosses written out, and their kind as the kernel's cross_next numbers them. */
-const CROSS_KIND: Record<string, 0 | 1 | 2> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
-
-/** Whether `name` is a builtin written out by `crossText`. */
-export function isInlineCross(name: string): boolean {
-  return name in CROSS_KIND;
+/** A builtin written out: its state's initial values and the code of one call. */
+export interface InlineTa {
+  /** Initial values of the state's run locals (in the order `text` gets them). */
+  init: readonly number[];
+  /** Temps one call needs. */
+  temps: number;
+  /**
+   * One call: `a` the arguments' code (int/float, in argument order: each evaluated once, in that
+   * order, as the impl's argument array is filled), `t` the temps, `s` the state locals, `length` the
+   * code of the impl's length check (`intArg(ctx, v, fn)`; it raises the impl's error).
+   */
+  text(a: readonly string[], t: readonly string[], s: readonly string[], length: string): string;
 }
+
+/** The builtins written out, by name (undefined: none). */
+export function inlineTa(name: string): InlineTa | undefined {
+  return INLINE[name];
+}
+
+/** num(): a number argument as it is, anything else na (int/float arguments are numbers already). */
+const num = (v: string) => `${v} = typeof ${v} === "number" ? ${v} : NaN`;
+
+/**
+ * cross_next: an na argument gives false and leaves the last pair with both values defined (NaN
+ * before the first); else over is x > y after a pair with pa <= pb, under x < y after pa >= pb.
+ */
+function cross(kind: 0 | 1 | 2): InlineTa {
+  return {
+    init: [NaN, NaN],
+    temps: 3,
+    text([x, y], [a, b, r], [pa, pb]) {
+      const over = `${a} > ${b} && ${pa} <= ${pb}`;
+      const under = `${a} < ${b} && ${pa} >= ${pb}`;
+      const hit = kind === 1 ? over : kind === 2 ? under : `(${over}) || (${under})`;
+      return `(${a} = ${x}, ${b} = ${y}, ${num(a)}, ${num(b)}, ${a} === ${a} && ${b} === ${b} ? (${r} = ${hit}, ${pa} = ${a}, ${pb} = ${b}, ${r}) : false)`;
+    },
+  };
+}
+
+/**
+ * ema_next (kind 0 ema, 1 rma), the length fixed by the first call (ema_new, after the impl's length
+ * check): an na source gives na and leaves the state; the first `length` values are summed
+ * compensated (avg.ts seedAdd, Neumaier: the sum, then its lost low-order part) and their mean is the
+ * seed; then ema e + 2 / (length + 1) * (x - e), rma ((length - 1) * e + x) / length.
+ */
+function ema(kind: 0 | 1, fn: string): InlineTa {
+  return {
+    // value, values summed, the sum, its compensation, length (NaN until the first call)
+    init: [NaN, 0, 0, 0, NaN],
+    temps: 3,
+    text([x, len], [v, l, t], [e, cnt, sum, comp, n], length) {
+      const step = kind === 0 ? `${e} + (2 / (${n} + 1)) * (${v} - ${e})` : `((${n} - 1) * ${e} + ${v}) / ${n}`;
+      const seed =
+        `${t} = ${sum} + ${v}, ` +
+        `${comp} = ${comp} + (Math.abs(${sum}) >= Math.abs(${v}) ? ${sum} - ${t} + ${v} : ${v} - ${t} + ${sum}), ` +
+        `${sum} = ${t}, ++${cnt} === ${n} ? (${e} = (${sum} + ${comp}) / ${n}) : ${e}`;
+      return (
+        `(${v} = ${x}, ${l} = ${len}, ${n} !== ${n} ? (${n} = ${length}(ctx, ${l}, "${fn}")) : 0, ${num(v)}, ` +
+        `${v} !== ${v} ? NaN : ${cnt} < ${n} ? (${seed}) : (${e} = ${step}))`
+      );
+    },
+  };
+}
+
+const INLINE: Record<string, InlineTa | undefined> = {
+  "ta.cross": cross(0),
+  "ta.crossover": cross(1),
+  "ta.crossunder": cross(2),
+  "ta.ema": ema(0, "ema"),
+  "ta.rma": ema(1, "rma"),
+};
 
 /**
  * The calls among `body`'s statements that run at most once per execution of the bar: everything
@@ -41,30 +107,4 @@ export function oncePerBarCalls(body: RBlock): Set<RExpr> {
   const stmt = (s: RStmt): undefined => eachStmtChild(s, expr);
   block(body);
   return once;
-}
-
-/**
- * The expression of one written-out cross: `x` and `y` are the arguments' code (int/float, in
- * argument order), `t` four temps, `pa`/`pb` the run locals holding the last pair with both values
- * defined (NaN before the first). As cross_next: an na argument gives false and leaves the pair; else
- * over is x > y after a pair with pa <= pb, under x < y after pa >= pb.
- */
-export function crossText(
-  name: string,
-  x: string,
-  y: string,
-  t: [string, string, string],
-  pa: string,
-  pb: string,
-): string {
-  const kind = CROSS_KIND[name];
-  const [a, b, r] = t;
-  const over = `${a} > ${b} && ${pa} <= ${pb}`;
-  const under = `${a} < ${b} && ${pa} >= ${pb}`;
-  const hit = kind === 1 ? over : kind === 2 ? under : `(${over}) || (${under})`;
-  // (num(): a number argument as it is, anything else na; int/float arguments are numbers already)
-  return (
-    `(${a} = ${x}, ${b} = ${y}, ${a} = typeof ${a} === "number" ? ${a} : NaN, ${b} = typeof ${b} === "number" ? ${b} : NaN, ` +
-    `${a} === ${a} && ${b} === ${b} ? (${r} = ${hit}, ${pa} = ${a}, ${pb} = ${b}, ${r}) : false)`
-  );
 }

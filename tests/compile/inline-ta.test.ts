@@ -1,7 +1,8 @@
-// ta.cross / crossover / crossunder written out in the generated loop (src/compile/inline-ta.ts) where a
-// whole-series pass cannot take them: the same booleans as the impl's kernel call (cross_next), na
-// gaps, skipped bars (a call under an `if`), lazy `and`, int arguments and every kind included; calls
-// a bar may make more than once (loops, user functions) and the re-runnable variant keep the impl.
+// ta.cross / crossover / crossunder and ta.ema / rma written out in the generated loop
+// (src/compile/inline-ta.ts) where a whole-series pass cannot take them: the same values as the impl's
+// kernel calls (cross_next, ema_next), na gaps, skipped bars (a call under an `if`), lazy `and`, int
+// arguments, every kind, the seed and the length check included; calls a bar may make more than once
+// (loops, user functions) and the re-runnable variant keep the impl.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { generatedSource } from "../../src/compile/index.js";
@@ -104,6 +105,99 @@ describe("written-out crosses", () => {
               "plot(ta.cross(x, y) ? 1 : 0)",
               "plot(ta.crossover(x, y) ? 1 : 0)",
               "plot(bar_index % 4 == 1 ? na : ta.crossunder(x, y) ? 1 : 0)",
+            ].join("\n"),
+          );
+          expect(generatedSource(program(src))).toContain("X0");
+          await same(src);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe("written-out ema and rma", () => {
+  it("replace the impl call", () => {
+    const text = generatedSource(program(v6(`${KAMA}\nplot(ta.ema(kn, 9))\nplot(ta.rma(kn, 5))`)));
+    expect(text).toMatch(/X\d+ = X\d+ \+ \(2 \/ \(X\d+ \+ 1\)\)/);
+    // the impl calls left are the two plots' first-bar registrations
+    expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)).toHaveLength(2);
+  });
+
+  it("seeds, na gaps, skipped bars, int sources and lengths from inputs agree with the impl", async () => {
+    await same(
+      v6(
+        [
+          KAMA,
+          "len = input.int(7)",
+          "plot(ta.ema(kn, len))",
+          "plot(ta.rma(kn, 3))",
+          "plot(ta.ema(kn, 1))",
+          "plot(ta.rma(bar_index % 5 == 0 ? na : bar_index % 9, 4))",
+          // under an if: the average of the bars it ran on
+          "var float u = na",
+          "if close > open",
+          "    u := ta.ema(kn * 1000.0 + 1e9, 6)",
+          "plot(u)",
+          "plot(ta.rma(close - kn, len * 2))",
+          // large and small values together: the compensated seed
+          "plot(ta.ema(bar_index % 2 == 0 ? 1e16 : 1.0, 4))",
+          "plot(ta.rma(bar_index % 3 == 0 ? 1e-9 : 3e15, 3))",
+          // more than the bars: never seeded
+          "plot(ta.ema(kn, 1000))",
+        ].join("\n"),
+      ),
+    );
+  });
+
+  it("an invalid length is the impl's error, on the same bar and line", async () => {
+    for (const len of ["0", "-3", "input.int(0)", "input.int(-1) + 1"]) {
+      const src = v6(`${KAMA}\nx = bar_index > 20 ? ta.ema(kn, ${len}) : 0.0\nplot(x)`);
+      expect(generatedSource(program(src))).toContain('"ema")');
+      const p = await runPair(src, data);
+      expect(p.compile.mode).toBe("compile");
+      expect(p.interpret.error).toContain("'ema'");
+      expect(p.difference).toBeNull();
+    }
+    const p = await runPair(v6(`${KAMA}\nplot(bar_index > 20 ? ta.rma(kn, 0) : 0.0)`), data);
+    expect(p.interpret.error).toContain("'rma'");
+    expect(p.difference).toBeNull();
+  });
+
+  it("in a loop or a user function the impl runs, and agrees", async () => {
+    const src = v6(
+      [
+        KAMA,
+        "g(x) => ta.ema(x, 4)",
+        "s = 0.0",
+        "for i = 0 to 1",
+        "    s += ta.rma(kn + i, 3)",
+        "plot(s)",
+        "plot(g(close))",
+        "plot(g(kn))",
+      ].join("\n"),
+    );
+    expect(generatedSource(program(src))).not.toContain("X0");
+    await same(src);
+  });
+
+  it("random series with na: compile equals interpret", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant(Number.NaN), fc.double({ min: -1e6, max: 1e6, noNaN: true })), {
+          minLength: 5,
+          maxLength: 30,
+        }),
+        fc.integer({ min: 1, max: 12 }),
+        async (xs, len) => {
+          const arr = `array.from(${xs.map((x) => (x !== x ? "na" : String(x))).join(", ")})`;
+          const src = v6(
+            [
+              `var xs = ${arr}`,
+              "x = array.get(xs, bar_index % array.size(xs))",
+              `plot(ta.ema(x, ${len}))`,
+              `plot(ta.rma(x, ${len}))`,
+              `plot(bar_index % 3 == 1 ? na : ta.ema(x, ${len + 1}))`,
             ].join("\n"),
           );
           expect(generatedSource(program(src))).toContain("X0");

@@ -23,10 +23,12 @@ export class OrderBook {
   }
 
   /**
-   * Removes the pending entry-like orders (entry or order) with id `id`, as placing a new one does,
-   * and returns the first of them for the caller to rewrite and push back (null when none).
+   * Placing an entry/order with id `id` replaces the pending entry-like orders (entry or order) with
+   * that id and goes to the back of the queue: the first of them is moved to the back (the others
+   * dropped) and returned for the caller to rewrite; null when none is pending. An order re-placed on
+   * every bar costs no resize of the array.
    */
-  takeEntryLike(id: string): PendingOrder | null {
+  requeueEntryLike(id: string): PendingOrder | null {
     const orders = this.orders;
     let found: PendingOrder | null = null;
     let w = 0;
@@ -36,6 +38,8 @@ export class OrderBook {
         if (found === null) found = o;
       } else orders[w++] = o;
     }
+    if (found === null) return null;
+    orders[w++] = found;
     if (w !== orders.length) orders.length = w;
     return found;
   }

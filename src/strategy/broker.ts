@@ -254,7 +254,8 @@ export class Broker {
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
-    const o = this.book.takeEntryLike(req.id) ?? newPendingOrder();
+    const requeued = this.book.requeueEntryLike(req.id);
+    const o = requeued ?? newPendingOrder();
     writeOrder(
       o,
       kind,
@@ -275,11 +276,12 @@ export class Broker {
     );
     if (kind === "entry") {
       // the position this entry will meet: the one held, as the market orders placed before it on
-      // this bar leave it
-      const projected = this.positionAfterPendingMarket();
+      // this bar leave it (a requeued record is the book's last: not one of them)
+      const orders = this.book.orders;
+      const projected = this.positionAfterPendingMarket(requeued === null ? orders.length : orders.length - 1);
       if (projected * side < 0) o.reverse = Math.abs(projected);
     }
-    this.book.orders.push(o);
+    if (requeued === null) this.book.orders.push(o);
   }
 
   /**
@@ -412,12 +414,13 @@ export class Broker {
    * entry-then-close flattens and opens the full reversal size), and so do market entries: an entry
    * placed while flat right after a market entry the other way is a reversal of that position
    * (PineForge pyramid-deferred-flip-close-all trade 1514). Pending stop and limit orders do not count.
+   * `count`: how many of the book's orders (from the front) were placed before it.
    */
-  private positionAfterPendingMarket(): number {
+  private positionAfterPendingMarket(count: number): number {
     const open = this.ledger.open;
     let pos = this.ledger.positionSize();
     const orders = this.book.orders;
-    for (let i = 0; i < orders.length; i++) {
+    for (let i = 0; i < count; i++) {
       const o = orders[i];
       if (o.kind === "close_all") pos = 0;
       else if (o.kind === "close") {

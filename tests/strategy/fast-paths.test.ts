@@ -8,9 +8,10 @@ import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
-import { newExitOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
+import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
+import { OrderBook } from "../../src/strategy/book.js";
 import { finite } from "../../src/strategy/levels.js";
-import type { ExitOrder, ExitRequest } from "../../src/strategy/types.js";
+import type { ExitOrder, ExitRequest, PendingOrder } from "../../src/strategy/types.js";
 import { EXIT_ARG_LIMIT, EXIT_ARG_STOP, LV_ACT, LV_SL, LV_TP } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
@@ -351,6 +352,38 @@ describe("broker fast paths", () => {
     }
     expect(fast).toBeGreaterThan(3000);
     expect(skipped).toBeGreaterThan(1000);
+  });
+
+  it("an entry re-placed in the book (requeueEntryLike) leaves the queue as taking its id out and pushing it back does", () => {
+    let s = 4242;
+    const rnd = (n: number) => {
+      s = (s * 1103515245 + 12345) >>> 0;
+      return (s >>> 8) % n;
+    };
+    const kinds = ["entry", "order", "close", "close_all"] as const;
+    let moved = 0;
+    for (let round = 0; round < 2000; round++) {
+      const book = new OrderBook();
+      const n = rnd(7);
+      for (let i = 0; i < n; i++) {
+        const o = newPendingOrder();
+        o.kind = kinds[rnd(4)];
+        o.id = ["A", "B", "C"][rnd(3)];
+        book.orders.push(o);
+      }
+      const id = ["A", "B", "C"][rnd(3)];
+      // the reference: every entry-like order with the id taken out, the first of them pushed back
+      const like = (o: PendingOrder) => o.id === id && (o.kind === "entry" || o.kind === "order");
+      const first = book.orders.find(like) ?? null;
+      const want = book.orders.filter((o) => !like(o));
+      if (first !== null) want.push(first);
+      const got = book.requeueEntryLike(id);
+      expect(got).toBe(first);
+      expect(book.orders.length).toBe(want.length);
+      for (let i = 0; i < want.length; i++) expect(book.orders[i]).toBe(want[i]);
+      if (got !== null) moved++;
+    }
+    expect(moved).toBeGreaterThan(500);
   });
 
   it("the broker works out again only the stale levels, equal to levels worked out from scratch", () => {

@@ -12,6 +12,8 @@ import type { BuiltinTable, ExecContext } from "../types.js";
 import { brokerOf, constName, num, strOrNull } from "./common.js";
 
 function direction(ctx: ExecContext, v: unknown): "long" | "short" {
+  // (strategy.long's value as it mostly arrives: constName's lastIndexOf is a builtin call)
+  if (v === "long" || v === "short") return v;
   const d = constName(v);
   if (d === "long" || d === "short") return d;
   return ctx.runtimeError(`Invalid strategy direction: ${String(v)}`);

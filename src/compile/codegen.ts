@@ -115,6 +115,8 @@ class Gen {
   private readonly runCache: string[] = [];
   /** Run-level numeric state of written-out ta.* calls (inline-ta.ts): `name = initial value`. */
   private readonly runState: string[] = [];
+  /** The run locals of each written-out call's state. */
+  private readonly taState = new Map<RExpr, string[]>();
   /** The calls run at most once per bar, in the plain variant with kernels (inline-ta.ts), else null. */
   private readonly once: Set<RExpr> | null;
   /** Once-flags of `var` declarations in the plain variant's loop function (`o<i>`, see stmt()). */
@@ -1078,11 +1080,16 @@ class Gen {
     const it = inlineTa(e.name);
     if (!it || this.once === null || this.nested > 0 || !this.once.has(e) || e.order !== undefined) return null;
     if (!e.args.every((a) => a !== undefined && isNumType(a))) return null;
-    const state = it.init.map((v) => {
-      const name = `X${this.runState.length}`;
-      this.runState.push(`${name} = ${this.value(v)}`);
-      return name;
-    });
+    // (one state per call site, should its code be written out more than once)
+    let state = this.taState.get(e);
+    if (!state) {
+      state = it.init.map((v) => {
+        const name = `X${this.runState.length}`;
+        this.runState.push(`${name} = ${this.value(v)}`);
+        return name;
+      });
+      this.taState.set(e, state);
+    }
     const args = (e.args as RExpr[]).map((a) => this.expr(a));
     const temps = Array.from({ length: it.temps }, () => this.temp());
     return it.text(args, temps, state, `K${this.ref("intArg", { k: "value", v: intArg })}`);

@@ -20,6 +20,8 @@ export interface BrokerSnapshot {
   ledger: Scalars;
   risk: Scalars;
   tracker: Scalars;
+  /** The tracker's period returns: its first/last times, the day and month splits. */
+  periods: [Scalars, Scalars, Scalars];
   book: Scalars;
 }
 
@@ -35,6 +37,7 @@ export function takeSnapshot(b: Broker): BrokerSnapshot {
     ledger: scalarsOf(b.ledger),
     risk: scalarsOf(b.risk),
     tracker: scalarsOf(b.tracker),
+    periods: [scalarsOf(b.tracker.periods), scalarsOf(b.tracker.periods.days), scalarsOf(b.tracker.periods.months)],
     book: scalarsOf(b.book),
   };
 }
@@ -50,6 +53,9 @@ export function restoreSnapshot(b: Broker, s: BrokerSnapshot): void {
   restoreScalars(b.ledger, s.ledger);
   restoreScalars(b.risk, s.risk);
   restoreScalars(b.tracker, s.tracker);
+  restoreScalars(b.tracker.periods, s.periods[0]);
+  restoreScalars(b.tracker.periods.days, s.periods[1]);
+  restoreScalars(b.tracker.periods.months, s.periods[2]);
   restoreScalars(b.book, s.book);
 }
 

@@ -19,8 +19,9 @@ export class EquityTracker {
    * bar's time; `count` entries are used (preallocated to the run's bar count, grown as needed).
    */
   equity: number[];
-  times: Float64Array;
   count = 0;
+  /** The curve's daily and monthly returns (the Sharpe and Sortino ratios), split as the bars come. */
+  readonly periods = new Periods();
   peakEquity: number;
   troughEquity: number;
   maxDrawdown = 0;
@@ -38,26 +39,25 @@ export class EquityTracker {
   /** Off: every bar takes the full valuation (tests check the flat-bar shortcut against it). */
   fastPath = true;
 
-  constructor(initial: number, capacity = 1024) {
+  constructor(
+    private readonly initial: number,
+    capacity = 1024,
+  ) {
     this.peakEquity = initial;
     this.troughEquity = initial;
     // (a bad or huge bar count starts small and grows)
     const cap = capacity >= 16 && capacity <= 2 ** 26 ? Math.floor(capacity) : 16;
     // doubles from the start: the first equity stored would otherwise convert the whole store (core/shapes.ts)
     this.equity = doubleHoles(cap);
-    this.times = new Float64Array(cap);
   }
 
   private push(eq: number, time: number): void {
     const n = this.count;
-    if (n === this.times.length) {
-      const t = new Float64Array(n * 2);
-      t.set(this.times);
-      this.times = t;
-    }
     if (this.equity === this.handedOut) this.equity = this.equity.slice(0, n);
+    const p = this.periods;
+    if (time >= p.lo && time < p.hi) p.lastTime = time;
+    else p.bar(time, n === 0 ? Number.NaN : this.equity[n - 1], this.initial, n === 0);
     this.equity[n] = eq;
-    this.times[n] = time;
     this.count = n + 1;
   }
 
@@ -128,7 +128,8 @@ export class EquityTracker {
 /**
  * Returns of the equity curve per calendar period (UTC): months, or days for runs shorter than three
  * months. TradingView's Sharpe and Sortino ratios use monthly returns for a trading period of three
- * or more months, daily returns for three or more days.
+ * or more months, daily returns for three or more days. (The tracker splits its curve as the bars
+ * come, in EquityTracker.periods; this is the same over a whole curve.)
  */
 export function periodReturns(
   equity: ArrayLike<number>,
@@ -136,36 +137,99 @@ export function periodReturns(
   initial: number,
   count: number,
 ): { returns: number[]; perYear: number } {
-  if (count === 0) return { returns: [], perYear: 12 };
-  const months = monthKey(times[count - 1]) - monthKey(times[0]);
-  const monthly = months >= 3;
-  const key = monthly ? monthKey : dayKey;
-  const span = monthly ? monthSpan : daySpan;
-  const returns: number[] = [];
-  let start = initial;
-  let period = key(times[0]);
-  // every time in [lo, hi) has the key `period`: a bar inside it works out no key (a Date per bar
-  // for months), only a bar outside it does
-  span(period, periodSpan);
-  for (let i = 0; i < count; i++) {
-    const t = times[i];
-    if (t >= periodSpan[0] && t < periodSpan[1]) continue;
-    const k = key(t);
-    if (k !== period) {
-      const end = equity[i - 1];
-      returns.push(start !== 0 ? (end - start) / start : 0);
-      start = end;
-      period = k;
-      span(k, periodSpan);
-    }
-  }
-  const last = equity[count - 1];
-  returns.push(start !== 0 ? (last - start) / start : 0);
-  return { returns, perYear: monthly ? 12 : 365 };
+  const p = new Periods();
+  for (let i = 0; i < count; i++) p.bar(times[i], i === 0 ? Number.NaN : equity[i - 1], initial, i === 0);
+  return p.returns(count === 0 ? Number.NaN : equity[count - 1], count);
 }
 
-/** periodReturns' scratch [lo, hi): reused, the function runs once per run. */
-const periodSpan = new Float64Array(2);
+/**
+ * The returns of one split of the curve (days or months), closed as the bars come. A period's
+ * return is its last bar's equity against the last of the period before (the initial capital for
+ * the first). Number fields and an array written by index: a broker snapshot's copy of the fields
+ * rolls it back (snapshot.ts).
+ */
+export class PeriodSplit {
+  /** The current period's key and starting equity. */
+  private key = Number.NaN;
+  private start = Number.NaN;
+  /** Times sure to share the current key, [lo, hi): a bar inside works out no key (a Date for months). */
+  lo = Number.NaN;
+  hi = Number.NaN;
+  /** Closed periods' returns; `count` of them are used. */
+  private readonly closed: number[] = [];
+  count = 0;
+
+  constructor(
+    private readonly keyOf: (t: number) => number,
+    private readonly spanOf: (k: number) => void,
+  ) {}
+
+  /** A bar at time `t`; `prev`: the equity of the bar before (NaN for the first bar, which starts at `initial`). */
+  bar(t: number, prev: number, initial: number, first: boolean): void {
+    if (first) {
+      this.count = 0;
+      this.start = initial;
+      this.enter(this.keyOf(t));
+    }
+    if (t >= this.lo && t < this.hi) return;
+    const k = this.keyOf(t);
+    if (k === this.key) return;
+    this.closed[this.count++] = this.start !== 0 ? (prev - this.start) / this.start : 0;
+    this.start = prev;
+    this.enter(k);
+  }
+
+  private enter(k: number): void {
+    this.key = k;
+    this.spanOf(k);
+    this.lo = span[0];
+    this.hi = span[1];
+  }
+
+  /** The returns, the current period closed at equity `last`. */
+  returns(last: number): number[] {
+    const out = this.closed.slice(0, this.count);
+    out.push(this.start !== 0 ? (last - this.start) / this.start : 0);
+    return out;
+  }
+}
+
+/** The day and month splits of a curve, and its first and last times (which split the run uses). */
+export class Periods {
+  readonly days = new PeriodSplit(dayKey, daySpan);
+  readonly months = new PeriodSplit(monthKey, monthSpan);
+  firstTime = Number.NaN;
+  lastTime = Number.NaN;
+  /**
+   * Times inside both splits' current spans, [lo, hi): a bar there changes nothing but lastTime.
+   * The tracker tests it inline (a double passed to a call V8 does not inline is boxed).
+   */
+  lo = Number.NaN;
+  hi = Number.NaN;
+
+  /** A bar at time `t` (see PeriodSplit.bar). */
+  bar(t: number, prev: number, initial: number, first: boolean): void {
+    if (first) this.firstTime = t;
+    this.lastTime = t;
+    this.days.bar(t, prev, initial, first);
+    this.months.bar(t, prev, initial, first);
+    // (a NaN span, no times, leaves NaN: nothing inside)
+    this.lo = Math.max(this.days.lo, this.months.lo);
+    this.hi = Math.min(this.days.hi, this.months.hi);
+  }
+
+  /** The run's returns and periods per year, the last period closed at equity `last`; `count` bars. */
+  returns(last: number, count: number): { returns: number[]; perYear: number } {
+    if (count === 0) return { returns: [], perYear: 12 };
+    const monthly = monthKey(this.lastTime) - monthKey(this.firstTime) >= 3;
+    return monthly
+      ? { returns: this.months.returns(last), perYear: 12 }
+      : { returns: this.days.returns(last), perYear: 365 };
+  }
+}
+
+/** PeriodSplit's scratch span [lo, hi) (the span functions write it). */
+const span = new Float64Array(2);
 
 function monthKey(t: number): number {
   const d = new Date(t);
@@ -177,23 +241,23 @@ function monthKey(t: number): number {
  * zero, so a fraction of a millisecond short of the next month would still count; NaN (no times)
  * outside Date's range.
  */
-function monthSpan(m: number, out: Float64Array): void {
+function monthSpan(m: number): void {
   const y = Math.floor(m / 12);
   const mo = m - y * 12;
   // (setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999)
   const d = new Date(0);
-  out[0] = d.setUTCFullYear(y, mo, 1);
-  out[1] = d.setUTCFullYear(y, mo + 1, 1) - 1;
+  span[0] = d.setUTCFullYear(y, mo, 1);
+  span[1] = d.setUTCFullYear(y, mo + 1, 1) - 1;
 }
 
 /**
  * Times of day key `k` (k * 86.4e6 is exact below 1e8 days, Date's range), less the last millisecond
  * (a margin against the division's rounding next to the day's end).
  */
-function daySpan(k: number, out: Float64Array): void {
+function daySpan(k: number): void {
   const ok = Math.abs(k) < 1e8;
-  out[0] = ok ? k * 86_400_000 : Number.NaN;
-  out[1] = ok ? (k + 1) * 86_400_000 - 1 : Number.NaN;
+  span[0] = ok ? k * 86_400_000 : Number.NaN;
+  span[1] = ok ? (k + 1) * 86_400_000 - 1 : Number.NaN;
 }
 
 function dayKey(t: number): number {
@@ -245,7 +309,10 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const tracker = broker.tracker;
   const winSum = ledger.grossProfit;
   const lossSum = -ledger.grossLoss;
-  const pr = periodReturns(tracker.equity, tracker.times, initial, tracker.count);
+  const pr = tracker.periods.returns(
+    tracker.count === 0 ? Number.NaN : tracker.equity[tracker.count - 1],
+    tracker.count,
+  );
   const { sharpe, sortino } = sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear);
   // Buy & hold: all the initial capital bought at the first entry's price, held to the last close.
   const firstPrice = ledger.firstEntryPrice;

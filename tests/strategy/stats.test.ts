@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { EquityTracker, periodReturns, sharpeSortino } from "../../src/strategy/stats.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import type { BrokerHost } from "../../src/strategy/host.js";
+import { createBroker } from "../../src/strategy/index.js";
+import { columnsOf, makeCtx, setBar } from "./harness.js";
 
 describe("sharpeSortino", () => {
   it("uses the sample standard deviation of period returns (TradingView: 1%, 0, 0 -> 0.577)", () => {
@@ -19,6 +21,73 @@ describe("sharpeSortino", () => {
     expect(sharpeSortino([0.03, 0.01], 12).sharpe).toBeNull();
   });
 });
+
+// periodReturns' reference: every bar's key compared with the period's
+const D = 86_400_000;
+const dayKey = (t: number) => Math.floor(t / D);
+const monthKey = (t: number) => new Date(t).getUTCFullYear() * 12 + new Date(t).getUTCMonth();
+const reference = (equity: number[], times: number[], initial: number) => {
+  const monthly = monthKey(times[times.length - 1]) - monthKey(times[0]) >= 3;
+  const key = monthly ? monthKey : dayKey;
+  const out: number[] = [];
+  let start = initial;
+  let period = key(times[0]);
+  for (let i = 0; i < times.length; i++) {
+    const k = key(times[i]);
+    if (k !== period) {
+      out.push(start !== 0 ? (equity[i - 1] - start) / start : 0);
+      start = equity[i - 1];
+      period = k;
+    }
+  }
+  out.push(start !== 0 ? (equity[times.length - 1] - start) / start : 0);
+  return { returns: out, perYear: monthly ? 12 : 365 };
+};
+
+/** A seeded uniform [0, 1). */
+const seeded = (seed: number) => {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+};
+
+/**
+ * 2-61 bar times on and a hair around day and month ends (fractions of a millisecond, the float
+ * step), out of order, NaN, years 0-99 (which Date.UTC reads as 1900-1999), before 1970 and past
+ * Date's range.
+ */
+function awkwardTimes(rnd: () => number): number[] {
+  const edges = [
+    Date.UTC(2024, 0, 1),
+    Date.UTC(2024, 1, 1),
+    Date.UTC(2024, 1, 29),
+    Date.UTC(1969, 11, 31),
+    new Date(0).setUTCFullYear(50, 3, 1),
+    Date.UTC(1950, 3, 1),
+    8.64e15,
+  ];
+  const n = 2 + Math.floor(rnd() * 60);
+  const base = edges[Math.floor(rnd() * edges.length)];
+  const spanDays = rnd() < 0.5 ? 2 : 200;
+  const times: number[] = [];
+  let t = base - rnd() * spanDays * D * 0.1;
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    if (r < 0.05) times.push(Number.NaN);
+    else if (r < 0.1) times.push(edges[Math.floor(rnd() * edges.length)] + (rnd() - 0.5) * 2);
+    else if (r < 0.15) times.push(t - rnd() * D * 40);
+    else {
+      t += rnd() * (spanDays / n) * D;
+      // snapped near a day's end now and then: on it, a millisecond or a float step before it
+      if (rnd() < 0.3) {
+        const end = (Math.floor(t / D) + 1) * D;
+        const pick = rnd();
+        t = pick < 0.33 ? end : pick < 0.66 ? end - 1 : end - end * 2 ** -52;
+      }
+      times.push(t);
+    }
+  }
+  return times;
+}
 
 describe("periodReturns", () => {
   it("takes monthly returns for runs of three months or more, daily ones for shorter runs", () => {
@@ -57,63 +126,11 @@ describe("periodReturns", () => {
   });
 
   it("a bar inside the period's span works out no key: the returns equal a key per bar's, on awkward times", () => {
-    // the path it replaces: every bar's key compared with the period's
-    const D = 86_400_000;
-    const dayKey = (t: number) => Math.floor(t / D);
-    const monthKey = (t: number) => new Date(t).getUTCFullYear() * 12 + new Date(t).getUTCMonth();
-    const reference = (equity: number[], times: number[], initial: number) => {
-      const monthly = monthKey(times[times.length - 1]) - monthKey(times[0]) >= 3;
-      const key = monthly ? monthKey : dayKey;
-      const out: number[] = [];
-      let start = initial;
-      let period = key(times[0]);
-      for (let i = 0; i < times.length; i++) {
-        const k = key(times[i]);
-        if (k !== period) {
-          out.push(start !== 0 ? (equity[i - 1] - start) / start : 0);
-          start = equity[i - 1];
-          period = k;
-        }
-      }
-      out.push(start !== 0 ? (equity[times.length - 1] - start) / start : 0);
-      return { returns: out, perYear: monthly ? 12 : 365 };
-    };
-    let s = 99;
-    const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    // times on and a hair around day and month ends (fractions of a millisecond, the float step),
-    // out of order, NaN, years 0-99 (which Date.UTC reads as 1900-1999), before 1970 and past Date's range
-    const edges = [
-      Date.UTC(2024, 0, 1),
-      Date.UTC(2024, 1, 1),
-      Date.UTC(2024, 1, 29),
-      Date.UTC(1969, 11, 31),
-      new Date(0).setUTCFullYear(50, 3, 1),
-      Date.UTC(1950, 3, 1),
-      8.64e15,
-    ];
+    const rnd = seeded(99);
     let checked = 0;
     for (let round = 0; round < 300; round++) {
-      const n = 2 + Math.floor(rnd() * 60);
-      const base = edges[Math.floor(rnd() * edges.length)];
-      const spanDays = rnd() < 0.5 ? 2 : 200;
-      const times: number[] = [];
-      let t = base - rnd() * spanDays * D * 0.1;
-      for (let i = 0; i < n; i++) {
-        const r = rnd();
-        if (r < 0.05) times.push(Number.NaN);
-        else if (r < 0.1) times.push(edges[Math.floor(rnd() * edges.length)] + (rnd() - 0.5) * 2);
-        else if (r < 0.15) times.push(t - rnd() * D * 40);
-        else {
-          t += rnd() * (spanDays / n) * D;
-          // snapped near a day's end now and then: on it, a millisecond or a float step before it
-          if (rnd() < 0.3) {
-            const end = (Math.floor(t / D) + 1) * D;
-            const pick = rnd();
-            t = pick < 0.33 ? end : pick < 0.66 ? end - 1 : end - end * 2 ** -52;
-          }
-          times.push(t);
-        }
-      }
+      const times = awkwardTimes(rnd);
+      const n = times.length;
       const equity = times.map((_, i) => 1000 + i * 3 - (i % 5) * 7);
       const got = periodReturns(equity, times, 1000, n);
       const want = reference(equity, times, 1000);
@@ -127,6 +144,44 @@ describe("periodReturns", () => {
     const eq = [1000, 1010, 1020, 1030];
     expect(periodReturns(eq, odd, 1000, 4)).toEqual(reference(eq, odd, 1000));
     expect(periodReturns(eq, odd, 1000, 4).returns.length).toBe(3);
+  });
+
+  it("a broker's returns, split as its bars come, equal the whole curve's; realtime ticks rolled back leave nothing behind", () => {
+    const rnd = seeded(7);
+    let checked = 0;
+    for (let round = 0; round < 150; round++) {
+      const times = awkwardTimes(rnd);
+      const rows = times.map((): [number, number, number, number] => {
+        const c = 100 + Math.floor(rnd() * 400) / 100;
+        return [c, c + 1, c - 1, c];
+      });
+      const cols = columnsOf(rows);
+      cols.time.set(times);
+      const ctx = makeCtx(cols, { type: "stock" });
+      const broker = createBroker({}, ctx);
+      ctx.broker = broker;
+      for (let i = 0; i < times.length; i++) {
+        setBar(ctx, i);
+        broker.onBarOpen(ctx);
+        if (rnd() < 0.3) broker.entry({ id: "L", direction: rnd() < 0.5 ? "long" : "short", qty: 1 }, ctx);
+        broker.onBarClose(ctx);
+        // a realtime tick on another day, rolled back
+        if (rnd() < 0.3) {
+          const snap = broker.snapshot();
+          setBar(ctx, i);
+          ctx.time = times[i] + (rnd() - 0.3) * 40 * D;
+          ctx.close += 3;
+          broker.onBarOpen(ctx);
+          broker.onBarClose(ctx);
+          broker.restore(snap);
+        }
+      }
+      const equity = broker.tracker.equity.slice(0, times.length);
+      const want = reference(equity, times, 1_000_000);
+      expect(broker.tracker.periods.returns(equity[equity.length - 1], times.length)).toEqual(want);
+      checked += want.returns.length;
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 });
 
@@ -154,7 +209,6 @@ describe("EquityTracker.takeEquity", () => {
       const equity = tracker.takeEquity();
       expect(equity.length).toBe(40);
       expect(equity[39]).toBe(1039);
-      expect(tracker.times[39]).toBe(39);
     }
   });
 });

@@ -22,7 +22,7 @@ import {
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
-import { inlineTa, oncePerBarCalls } from "./inline-ta.js";
+import { inlineTa, oncePerBarSites } from "./inline-ta.js";
 import { intArg } from "../builtins/ta/common.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -115,10 +115,10 @@ class Gen {
   private readonly runCache: string[] = [];
   /** Run-level numeric state of written-out ta.* calls (inline-ta.ts): `name = initial value`. */
   private readonly runState: string[] = [];
-  /** The run locals of each written-out call's state. */
-  private readonly taState = new Map<RExpr, string[]>();
-  /** The calls run at most once per bar, in the plain variant with kernels (inline-ta.ts), else null. */
-  private readonly once: Set<RExpr> | null;
+  /** The run locals of each written-out call's state, by call-site id (as the impl's site.state). */
+  private readonly taState = new Map<number, string[]>();
+  /** The call sites run at most once per bar, in the plain variant with kernels (inline-ta.ts), else null. */
+  private readonly once: Set<number> | null;
   /** Once-flags of `var` declarations in the plain variant's loop function (`o<i>`, see stmt()). */
   private readonly runFlags = new Set<string>();
   /** Their names, in the order defined. */
@@ -170,7 +170,7 @@ class Gen {
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
     // (the hoisting variant is asked for only with the kernels present, and never re-runs a bar)
-    this.once = this.plan ? oncePerBarCalls(prog.body) : null;
+    this.once = this.plan ? oncePerBarSites(prog.body) : null;
   }
 
   /**
@@ -1078,17 +1078,19 @@ class Gen {
   /** A ta.* call written out with its state in locals of the run (inline-ta.ts), or null. */
   private taCall(e: Extract<RExpr, { k: "call" }>): string | null {
     const it = inlineTa(e.name);
-    if (!it || this.once === null || this.nested > 0 || !this.once.has(e) || e.order !== undefined) return null;
+    // (in a nested function too: a user function's instance or a block in an expression, which close
+    // over the run's locals)
+    if (!it || this.once === null || !this.once.has(e.site) || e.order !== undefined) return null;
     if (!e.args.every((a) => a !== undefined && isNumType(a))) return null;
     // (one state per call site, should its code be written out more than once)
-    let state = this.taState.get(e);
+    let state = this.taState.get(e.site);
     if (!state) {
       state = it.init.map((v) => {
         const name = `X${this.runState.length}`;
         this.runState.push(`${name} = ${this.value(v)}`);
         return name;
       });
-      this.taState.set(e, state);
+      this.taState.set(e.site, state);
     }
     const args = (e.args as RExpr[]).map((a) => this.expr(a));
     const temps = Array.from({ length: it.temps }, () => this.temp());

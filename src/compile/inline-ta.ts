@@ -9,7 +9,7 @@
 // Only where that is the same computation: in the plain variant's loop function (no bar is executed
 // twice, so the kernel's roll-back of a repeated call on one bar never happens), at a call evaluated
 // at most once per execution of the bar (not under a loop, whose iterations would call it again on one
-// bar, nor in a user function's body), with the kernels present (the impl's missing-kernels error),
+// bar; a user function's body only where that call runs once), with the kernels present (the impl's missing-kernels error),
 // which the plain variant's callers ensure by asking for the hoisting variant only then.
 import type { RBlock, RExpr, RStmt } from "../check/ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "../check/walk.js";
@@ -87,24 +87,22 @@ const INLINE: Record<string, InlineTa | undefined> = {
 };
 
 /**
- * The calls among `body`'s statements that run at most once per execution of the bar: everything
- * outside loops (their headers included: a `while` condition and a `for` bound are read again on
- * every iteration) and outside user functions' bodies.
+ * The call sites a bar runs at most once per execution (by call-site id): everything outside loops
+ * (their headers included: a `while` condition and a `for` bound are read again on every iteration),
+ * user functions' bodies included when the call runs once (each call is an instance of its own, with
+ * its own sites, ir.ts). A site reached twice in this walk is left out.
  */
-export function oncePerBarCalls(body: RBlock): Set<RExpr> {
-  const once = new Set<RExpr>();
+export function oncePerBarSites(body: RBlock): Set<number> {
+  const seen = new Map<number, number>();
   const expr = (e: RExpr): undefined => {
     if (e.k === "for" || e.k === "while" || e.k === "forin") return undefined;
-    if (e.k === "call") once.add(e);
-    if (e.k === "ucall") {
-      // its arguments are evaluated once, where it is called; its body is the function's
-      for (const a of e.args) expr(a);
-      return undefined;
-    }
+    if (e.k === "call") seen.set(e.site, (seen.get(e.site) ?? 0) + 1);
     return eachChild(e, expr, block);
   };
   const block = (b: RBlock): undefined => eachStmt(b, stmt);
   const stmt = (s: RStmt): undefined => eachStmtChild(s, expr);
   block(body);
+  const once = new Set<number>();
+  for (const [site, n] of seen) if (n === 1) once.add(site);
   return once;
 }

@@ -64,22 +64,41 @@ describe("written-out crosses", () => {
     );
   });
 
-  it("a cross a bar may call more than once keeps the impl, and agrees", async () => {
+  it("a cross under a loop keeps the impl, and agrees", async () => {
     const src = v6(
       [
         KAMA,
-        "f(x) => ta.crossover(x, kn)",
         "var int m = 0",
         "for i = 0 to 2",
         "    if ta.crossunder(close + i, kn)",
         "        m += 1",
+        "g(x) => ta.crossover(x, kn)",
+        "var int w = 0",
+        "while w < 3 and g(close + w)",
+        "    w += 1",
         "plot(m)",
+        "plot(w)",
+      ].join("\n"),
+    );
+    expect(generatedSource(program(src))).not.toContain("X0");
+    await same(src);
+  });
+
+  it("in a user function called once a bar (each call its own instance) it is written out, and agrees", async () => {
+    const src = v6(
+      [
+        KAMA,
+        "f(x) => ta.crossover(x, kn)",
+        "h(x, y) => x > y ? ta.crossunder(x, kn) : ta.cross(y, kn)",
         "plot(f(close) ? 1 : 0)",
         "plot(f(open) ? 1 : 0)",
+        "plot(h(close, open) ? 1 : 0)",
+        "plot(bar_index % 2 == 0 ? (f(high) ? 1 : 0) : -1)",
       ].join("\n"),
     );
     const text = generatedSource(program(src));
-    expect(text).not.toContain("X0");
+    // four sites (f twice, h's two, f once more): each its own pair
+    expect(text).toContain("X9 = NaN");
     await same(src);
   });
 
@@ -164,21 +183,14 @@ describe("written-out ema and rma", () => {
     expect(p.difference).toBeNull();
   });
 
-  it("in a loop or a user function the impl runs, and agrees", async () => {
-    const src = v6(
-      [
-        KAMA,
-        "g(x) => ta.ema(x, 4)",
-        "s = 0.0",
-        "for i = 0 to 1",
-        "    s += ta.rma(kn + i, 3)",
-        "plot(s)",
-        "plot(g(close))",
-        "plot(g(kn))",
-      ].join("\n"),
-    );
-    expect(generatedSource(program(src))).not.toContain("X0");
-    await same(src);
+  it("in a loop the impl runs; in a user function called once a bar it is written out; both agree", async () => {
+    const loop = v6([KAMA, "s = 0.0", "for i = 0 to 1", "    s += ta.rma(kn + i, 3)", "plot(s)"].join("\n"));
+    expect(generatedSource(program(loop))).not.toContain("X0");
+    await same(loop);
+    const fn = v6([KAMA, "g(x) => ta.ema(x, 4)", "plot(g(close))", "plot(g(kn))"].join("\n"));
+    // two instances, five locals each
+    expect(generatedSource(program(fn))).toContain("X9 = NaN");
+    await same(fn);
   });
 
   it("random series with na: compile equals interpret", async () => {

@@ -423,24 +423,16 @@ export class Compiler {
         if (offSlot !== undefined)
           return columnAtSlotReader(ctx, this.nums, col as Float64Array, this.barSlot(name), offSlot);
         const off = this.expr(e.off);
+        // (the bar itself from its mirrored slot, as columnAtSlotReader reads it)
+        const N = this.nums,
+          cur = this.barSlot(name);
         return () => {
           const k = off() as number;
           if (k !== k) return NaN;
           if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
-          const i = ctx.barIndex - k;
-          return i >= 0 && i < ctx.barIndex
-            ? col[i]
-            : i === ctx.barIndex
-              ? name === "close"
-                ? ctx.close
-                : name === "open"
-                  ? ctx.open
-                  : name === "high"
-                    ? ctx.high
-                    : name === "low"
-                      ? ctx.low
-                      : ctx[name]
-              : NaN;
+          const bi = ctx.barIndex;
+          const i = bi - k;
+          return i >= 0 && i < bi ? col[i] : i === bi ? N[cur] : NaN;
         };
       }
       case "bvar":

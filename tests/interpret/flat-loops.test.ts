@@ -199,6 +199,7 @@ float h = na
 float l = na
 float v = na
 float t = na
+float x = na
 while k < 1
     c := close[k] + 0
     o := open[k] + 0
@@ -206,13 +207,15 @@ while k < 1
     l := low[k] + 0
     v := volume[k] + 0
     t := time[k] + 0
+    // an offset expression rather than a variable (the column reader taking an offset closure)
+    x := close[k * 1] + 0
     k += 1
 float sum = 0.0
 for i = 0 to 0
     sum += close[i] - low[i]
 if barstate.isrealtime
     ticks += 1
-    if c != close or o != open or h != high or l != low or v != volume or t != time or sum != close - low
+    if c != close or o != open or h != high or l != low or v != volume or t != time or sum != close - low or x != close
         off += 1
 plot(ticks, "ticks")
 plot(off, "off")

@@ -155,6 +155,25 @@ plot(s)`);
   });
 });
 
+/** Script lines counting the realtime ticks (`ticks`) and those on which `differs` held (`off`). */
+const tickCheck = (differs: string) => `// varip counters see every tick, not only the bar's last one
+varip int ticks = 0
+varip int off = 0
+if barstate.isrealtime
+    ticks += 1
+    if ${differs}
+        off += 1
+plot(ticks, "ticks")
+plot(off, "off")`;
+
+/** Runs a tickCheck script with the last bar in 4 realtime ticks: every tick counted, none differing. */
+async function everyTickAgrees(src: string, data: ReturnType<typeof bars>): Promise<void> {
+  const r = await new Runtime().run(src, data, { mode: "interpret", realtimeLastBar: true, realtimeTicks: 4 });
+  expect(r.error).toBeUndefined();
+  expect(r.series.ticks!.at(-1)).toBe(4);
+  expect(r.series.off!.at(-1)).toBe(0);
+}
+
 describe("the fused math.max/min statement reads the bar as the script sees it", () => {
   it("on realtime ticks, offset 0 is the tick's value, as the value form reads it", async () => {
     const src = v6(`float mx = low
@@ -166,33 +185,19 @@ for i = 0 to 3
     mn := math.min(mn, low[i])
     mx2 := math.max(mx2, high[i]) + 0
     mn2 := math.min(mn2, low[i]) + 0
-// varip counters see every tick, not only the bar's last one
-varip int ticks = 0
-varip int off = 0
-if barstate.isrealtime
-    ticks += 1
-    if mx != mx2 or mn != mn2
-        off += 1
-plot(ticks, "ticks")
-plot(off, "off")
-`);
+${tickCheck("mx != mx2 or mn != mn2")}`);
     // the last bar's high and low are reached on later ticks and are the window's extremes
     const data = bars(12);
     const last = data.at(-1)!;
     last.high = Math.max(...data.map((b) => b.high)) + 5;
     last.low = Math.min(...data.map((b) => b.low)) - 5;
-    const r = await new Runtime().run(src, data, { mode: "interpret", realtimeLastBar: true, realtimeTicks: 4 });
-    expect(r.error).toBeUndefined();
-    expect(r.series.ticks!.at(-1)).toBe(4);
-    expect(r.series.off!.at(-1)).toBe(0);
+    await everyTickAgrees(src, data);
   });
 });
 
 describe("a bar column read at a loop counter reads the bar as the script sees it", () => {
   it("on realtime ticks, offset 0 of every column is the tick's value (while, for, an expression)", async () => {
-    const src = v6(`varip int ticks = 0
-varip int off = 0
-int k = 0
+    const src = v6(`int k = 0
 float c = na
 float o = na
 float h = na
@@ -213,21 +218,12 @@ while k < 1
 float sum = 0.0
 for i = 0 to 0
     sum += close[i] - low[i]
-if barstate.isrealtime
-    ticks += 1
-    if c != close or o != open or h != high or l != low or v != volume or t != time or sum != close - low or x != close
-        off += 1
-plot(ticks, "ticks")
-plot(off, "off")
-`);
+${tickCheck("c != close or o != open or h != high or l != low or v != volume or t != time or sum != close - low or x != close")}`);
     const data = bars(12);
     const last = data.at(-1)!;
     last.high += 3;
     last.low -= 3;
-    const r = await new Runtime().run(src, data, { mode: "interpret", realtimeLastBar: true, realtimeTicks: 4 });
-    expect(r.error).toBeUndefined();
-    expect(r.series.ticks!.at(-1)).toBe(4);
-    expect(r.series.off!.at(-1)).toBe(0);
+    await everyTickAgrees(src, data);
     // and the same values as the compile backend on history
     await runBoth(src.replace(/varip/g, "var"), data);
   });

@@ -20,6 +20,24 @@ import type { Bar } from "../../src/core/result.js";
 const site: CallSite = { state: undefined, id: 0 };
 const call = (name: string, ctx: ExecContext, ...args: unknown[]) => functions[name].impl(ctx, args, site);
 
+/** A seeded generator of integers in [0, n). */
+function seeded(seed: number): (n: number) => number {
+  let s = seed;
+  return (n) => {
+    s = (s * 1103515245 + 12345) >>> 0;
+    return (s >>> 8) % n;
+  };
+}
+
+/** An exit written by a fast path is field for field the one writeExit wrote (alert texts by value). */
+function expectSameExit(quick: ExitOrder, slow: ExitOrder, step: number): void {
+  for (const k of Object.keys(slow) as (keyof ExitOrder)[])
+    expect(
+      Object.is(quick[k], slow[k]) || (k === "alerts" && JSON.stringify(quick[k]) === JSON.stringify(slow[k])),
+      `${k} at step ${step}`,
+    ).toBe(true);
+}
+
 /** A seeded random walk of bars on a 0.01 grid, with gaps and wide bars now and then. */
 function walkRows(n: number, seed: number): [number, number, number, number][] {
   let s = seed >>> 0;
@@ -216,11 +234,7 @@ describe("broker fast paths", () => {
   });
 
   it("an exit re-placed with only its limit / stop moved (relevelExit) ends field for field as writeExit leaves it, on random re-placements", () => {
-    let s = 12345;
-    const rnd = (n: number) => {
-      s = (s * 1103515245 + 12345) >>> 0;
-      return (s >>> 8) % n;
-    };
+    const rnd = seeded(12345);
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
     const nums = [NaN, undefined, 0, -0, 1.5, 99.51, 101.25, Infinity] as const;
     const strs = [null, undefined, "a", "b"] as const;
@@ -259,11 +273,7 @@ describe("broker fast paths", () => {
         writeExit(slow, r, "L", step, bind, intrabar);
         if (step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar)) fast++;
         else writeExit(quick, r, "L", step, bind, intrabar);
-        for (const k of Object.keys(slow) as (keyof typeof slow)[])
-          expect(
-            Object.is(quick[k], slow[k]) || (k === "alerts" && JSON.stringify(quick[k]) === JSON.stringify(slow[k])),
-            `${k} at step ${step}`,
-          ).toBe(true);
+        expectSameExit(quick, slow, step);
         // as the broker's level cache would: levels worked out, nothing stale
         slow.lvStale = 0;
         quick.lvStale = 0;
@@ -275,11 +285,7 @@ describe("broker fast paths", () => {
   });
 
   it("an exit re-placed through the request object that wrote it compares only its varying fields, and ends as writeExit leaves it", () => {
-    let s = 777;
-    const rnd = (n: number) => {
-      s = (s * 1103515245 + 12345) >>> 0;
-      return (s >>> 8) % n;
-    };
+    const rnd = seeded(777);
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
     const nums = [NaN, 0, -0, 1.5, 99.51, 101.25, Infinity] as const;
     const strs = [null, "a", "b"] as const;
@@ -307,13 +313,6 @@ describe("broker fast paths", () => {
       ["alertTrailing", "s"],
       ["disableAlert", "b"],
     ] as const;
-    const expectSame = (quick: ExitOrder, slow: ExitOrder, step: number) => {
-      for (const k of Object.keys(slow) as (keyof ExitOrder)[])
-        expect(
-          Object.is(quick[k], slow[k]) || (k === "alerts" && JSON.stringify(quick[k]) === JSON.stringify(slow[k])),
-          `${k} at step ${step}`,
-        ).toBe(true);
-    };
     let fast = 0;
     let skipped = 0;
     for (let round = 0; round < 60; round++) {
@@ -345,7 +344,7 @@ describe("broker fast paths", () => {
           fast++;
           if ((varying & ~(EXIT_ARG_LIMIT | EXIT_ARG_STOP)) === 0) skipped++;
         } else writeExit(quick, r, "L", step, bind, intrabar);
-        expectSame(quick, slow, step);
+        expectSameExit(quick, slow, step);
         slow.lvStale = 0;
         quick.lvStale = 0;
       }
@@ -355,11 +354,7 @@ describe("broker fast paths", () => {
   });
 
   it("an entry re-placed in the book (requeueEntryLike) leaves the queue as taking its id out and pushing it back does", () => {
-    let s = 4242;
-    const rnd = (n: number) => {
-      s = (s * 1103515245 + 12345) >>> 0;
-      return (s >>> 8) % n;
-    };
+    const rnd = seeded(4242);
     const kinds = ["entry", "order", "close", "close_all"] as const;
     let moved = 0;
     for (let round = 0; round < 2000; round++) {

@@ -29,6 +29,28 @@ function seeded(seed: number): (n: number) => number {
   };
 }
 
+/**
+ * One re-placement of an exit: writeExit on `slow`; on `quick` relevelExit, or writeExit where it
+ * declines (and on the first call); the two compared field for field. True when relevelExit took it.
+ */
+function replaceBoth(
+  slow: ExitOrder,
+  quick: ExitOrder,
+  r: ExitRequest,
+  step: number,
+  bind: 1 | -1 | 0,
+  intrabar: boolean,
+): boolean {
+  writeExit(slow, r, "L", step, bind, intrabar);
+  const fast = step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar);
+  if (!fast) writeExit(quick, r, "L", step, bind, intrabar);
+  expectSameExit(quick, slow, step);
+  // as the broker's level cache would: levels worked out, nothing stale
+  slow.lvStale = 0;
+  quick.lvStale = 0;
+  return fast;
+}
+
 /** An exit written by a fast path is field for field the one writeExit wrote (alert texts by value). */
 function expectSameExit(quick: ExitOrder, slow: ExitOrder, step: number): void {
   for (const k of Object.keys(slow) as (keyof ExitOrder)[])
@@ -270,13 +292,7 @@ describe("broker fast paths", () => {
         const bind = rnd(10) === 0 ? pick([-1, 0, 1] as const) : 0;
         const intrabar = rnd(10) === 0;
         const r = req as unknown as ExitRequest;
-        writeExit(slow, r, "L", step, bind, intrabar);
-        if (step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar)) fast++;
-        else writeExit(quick, r, "L", step, bind, intrabar);
-        expectSameExit(quick, slow, step);
-        // as the broker's level cache would: levels worked out, nothing stale
-        slow.lvStale = 0;
-        quick.lvStale = 0;
+        if (replaceBoth(slow, quick, r, step, bind, intrabar)) fast++;
       }
     }
     // most re-placements took the fast path, and enough did not
@@ -339,14 +355,10 @@ describe("broker fast paths", () => {
         }
         const bind = rnd(10) === 0 ? pick([-1, 0, 1] as const) : 0;
         const intrabar = rnd(10) === 0;
-        writeExit(slow, r, "L", step, bind, intrabar);
-        if (step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar)) {
+        if (replaceBoth(slow, quick, r, step, bind, intrabar)) {
           fast++;
           if ((varying & ~(EXIT_ARG_LIMIT | EXIT_ARG_STOP)) === 0) skipped++;
-        } else writeExit(quick, r, "L", step, bind, intrabar);
-        expectSameExit(quick, slow, step);
-        slow.lvStale = 0;
-        quick.lvStale = 0;
+        }
       }
     }
     expect(fast).toBeGreaterThan(3000);

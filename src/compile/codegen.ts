@@ -22,7 +22,8 @@ import {
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
-import { inlineTa, oncePerBarSites } from "./inline-ta.js";
+import { inlineTa } from "./inline-ta.js";
+import { oncePerBarSites } from "../check/once-sites.js";
 import { intArg } from "../builtins/ta/common.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */

@@ -11,8 +11,8 @@
 // at most once per execution of the bar (not under a loop, whose iterations would call it again on one
 // bar; a user function's body only where that call runs once), with the kernels present (the impl's missing-kernels error),
 // which the plain variant's callers ensure by asking for the hoisting variant only then.
-import type { RBlock, RExpr, RStmt } from "../check/ir.js";
-import { eachChild, eachStmt, eachStmtChild } from "../check/walk.js";
+// (which calls: src/check/once-sites.ts; the interpreter writes out the same steps as closures,
+// src/interpret/inline-ta.ts, and tests/compile/inline-ta.test.ts pins both to the impl)
 
 /** A builtin written out: its state's initial values and the code of one call. */
 export interface InlineTa {
@@ -85,24 +85,3 @@ const INLINE: Record<string, InlineTa | undefined> = {
   "ta.ema": ema(0, "ema"),
   "ta.rma": ema(1, "rma"),
 };
-
-/**
- * The call sites a bar runs at most once per execution (by call-site id): everything outside loops
- * (their headers included: a `while` condition and a `for` bound are read again on every iteration),
- * user functions' bodies included when the call runs once (each call is an instance of its own, with
- * its own sites, ir.ts). A site reached twice in this walk is left out.
- */
-export function oncePerBarSites(body: RBlock): Set<number> {
-  const seen = new Map<number, number>();
-  const expr = (e: RExpr): undefined => {
-    if (e.k === "for" || e.k === "while" || e.k === "forin") return undefined;
-    if (e.k === "call") seen.set(e.site, (seen.get(e.site) ?? 0) + 1);
-    return eachChild(e, expr, block);
-  };
-  const block = (b: RBlock): undefined => eachStmt(b, stmt);
-  const stmt = (s: RStmt): undefined => eachStmtChild(s, expr);
-  block(body);
-  const once = new Set<number>();
-  for (const [site, n] of seen) if (n === 1) once.add(site);
-  return once;
-}

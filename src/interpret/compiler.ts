@@ -17,6 +17,8 @@ import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
 import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
+import { INLINE_TA, inlineTaFn } from "./inline-ta.js";
+import { oncePerBarSites } from "../check/once-sites.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -59,6 +61,13 @@ export class Compiler {
   private readonly hoisting: Hoisted | null;
   /** The run's time budget: every loop iteration ticks it (src/core/budget.ts). */
   private readonly budget: Budget;
+  /**
+   * The call sites whose ta.* step may be written out (inline-ta.ts), else null: in the hoisting
+   * runs (no bar executed twice) with the kernels present, the sites a bar calls at most once.
+   */
+  private once: Set<number> | null | undefined;
+  /** The written-out calls by site (one state per site, should a node be compiled twice). */
+  private readonly taFns = new Map<number, Fn>();
 
   constructor(
     private readonly prog: ResolvedProgram,
@@ -1005,6 +1014,8 @@ export class Compiler {
     if (extreme) return extreme;
     const direct = this.directCall(e);
     if (direct) return direct;
+    const ta = this.taCall(e);
+    if (ta) return ta;
     const general = this.generalCall(e);
     if (isInputCall(e.name) && e.args.every((a) => a === undefined || constantArg(a))) {
       // an input's value is fixed by its first call (the impl keeps it in site.state and returns it
@@ -1023,6 +1034,28 @@ export class Compiler {
       };
     }
     return general;
+  }
+
+  /** A ta.* call written out with its state in closure variables of the run (inline-ta.ts), or null. */
+  private taCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    const known = this.taFns.get(e.site);
+    if (known) return known;
+    if (e.order !== undefined || !INLINE_TA.has(e.name)) return null;
+    if (!e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))) return null;
+    if (this.once === undefined) {
+      const k = this.ctx.kernels as { module?: unknown; x?: unknown } | null;
+      // (as hoistColumns: k.module first, reading k.x would instantiate a lazy instance)
+      const plain = this.hooks.hoist && !this.hooks.wrapTop && !!k && !!(k.module || k.x);
+      this.once = plain ? oncePerBarSites(this.prog.body) : null;
+    }
+    if (this.once === null || !this.once.has(e.site)) return null;
+    const f = inlineTaFn(
+      e.name,
+      this.ctx,
+      (e.args as RExpr[]).map((a) => this.expr(a)),
+    );
+    if (f) this.taFns.set(e.site, f);
+    return f;
   }
 
   /** A builtin call through its impl, with this site's argument array. */

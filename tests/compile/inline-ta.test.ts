@@ -2,22 +2,36 @@
 // (src/compile/inline-ta.ts) where a whole-series pass cannot take them: the same values as the impl's
 // kernel calls (cross_next, ema_next), na gaps, skipped bars (a call under an `if`), lazy `and`, int
 // arguments, every kind, the seed and the length check included; calls a bar may make more than once
-// (loops, user functions) and the re-runnable variant keep the impl.
+// (loops, user functions) and the re-runnable variant keep the impl. The interpreter writes out the
+// same calls as closures (src/interpret/inline-ta.ts): each case also runs it against its impl path
+// (a profiled run) and counts the calls it wrote out.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { generatedSource } from "../../src/compile/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-import { program, runPair } from "./parity.js";
+import { comparable, firstDifference, program, runPair } from "./parity.js";
+import { inlineTaBuilds } from "../../src/interpret/inline-ta.js";
+import { Runtime } from "../../src/runtime/index.js";
 
 const v6 = (body: string) => `//@version=6\nindicator("t")\n${body}\n`;
 const data = syntheticBars(400);
 
+/**
+ * Compile equals interpret, and the interpreter's written-out calls (src/interpret/inline-ta.ts)
+ * equal its impl calls (a profiled run keeps the impl). `builds`: the closures the interpreter wrote
+ * out (its fast path taken at that many call sites).
+ */
 async function same(src: string, opts = {}) {
+  const before = inlineTaBuilds.n;
   const p = await runPair(src, data, opts);
+  const builds = inlineTaBuilds.n - before;
   expect(p.interpret.error_kind).toBeUndefined();
   expect(p.compile.mode).toBe("compile");
   expect(p.difference).toBeNull();
-  return p;
+  const impl = await new Runtime().run(src, data, { ...opts, mode: "interpret", profiler: true });
+  expect(inlineTaBuilds.n - before).toBe(builds);
+  expect(firstDifference(comparable(impl), comparable(p.interpret))).toBeNull();
+  return { ...p, builds };
 }
 
 /** A series computed bar by bar (no whole-series pass takes it): an EMA-like recurrence, na on some bars. */
@@ -35,33 +49,32 @@ describe("written-out crosses", () => {
   });
 
   it("every kind, na gaps, skipped bars and lazy and agree with the impl", async () => {
-    await same(
-      v6(
-        [
-          KAMA,
-          "a = ta.crossover(close, kn)",
-          "b = ta.crossunder(close, kn)",
-          "c = ta.cross(kn, open)",
-          "plot(a ? 1 : 0)",
-          "plot(b ? 1 : 0)",
-          "plot(c ? 1 : 0)",
-          // called only on some bars: the pair is the last one the call saw
-          "var int n = 0",
-          "if bar_index % 3 != 0",
-          "    if ta.crossover(kn, close)",
-          "        n += 1",
-          "plot(n)",
-          // the right of a lazy and runs only when the left holds
-          "d = close > open and ta.crossunder(kn, hl2)",
-          "plot(d ? 1 : 0)",
-          // int arguments, a value in a ternary
-          "plot(bar_index % 5 > 2 ? (ta.cross(bar_index % 7, 3) ? 1 : 0) : -1)",
-          // na on both sides at once, an int na
-          "e = ta.crossover(bar_index % 13 == 0 ? na : close, bar_index % 9 == 0 ? int(na) : 100)",
-          "plot(e ? 1 : 0)",
-        ].join("\n"),
-      ),
+    const src = v6(
+      [
+        KAMA,
+        "a = ta.crossover(close, kn)",
+        "b = ta.crossunder(close, kn)",
+        "c = ta.cross(kn, open)",
+        "plot(a ? 1 : 0)",
+        "plot(b ? 1 : 0)",
+        "plot(c ? 1 : 0)",
+        // called only on some bars: the pair is the last one the call saw
+        "var int n = 0",
+        "if bar_index % 3 != 0",
+        "    if ta.crossover(kn, close)",
+        "        n += 1",
+        "plot(n)",
+        // the right of a lazy and runs only when the left holds
+        "d = close > open and ta.crossunder(kn, hl2)",
+        "plot(d ? 1 : 0)",
+        // int arguments, a value in a ternary
+        "plot(bar_index % 5 > 2 ? (ta.cross(bar_index % 7, 3) ? 1 : 0) : -1)",
+        // na on both sides at once, an int na
+        "e = ta.crossover(bar_index % 13 == 0 ? na : close, bar_index % 9 == 0 ? int(na) : 100)",
+        "plot(e ? 1 : 0)",
+      ].join("\n"),
     );
+    expect((await same(src)).builds).toBe(7);
   });
 
   it("a cross under a loop keeps the impl, and agrees", async () => {
@@ -81,7 +94,7 @@ describe("written-out crosses", () => {
       ].join("\n"),
     );
     expect(generatedSource(program(src))).not.toContain("X0");
-    await same(src);
+    expect((await same(src)).builds).toBe(0);
   });
 
   it("in a user function called once a bar (each call its own instance) it is written out, and agrees", async () => {
@@ -99,13 +112,13 @@ describe("written-out crosses", () => {
     const text = generatedSource(program(src));
     // four sites (f twice, h's two, f once more): each its own pair
     expect(text).toContain("X9 = NaN");
-    await same(src);
+    expect((await same(src)).builds).toBe(5);
   });
 
   it("the re-runnable variant keeps the impl (a realtime tick rolls the kernel state back)", async () => {
     const src = v6(`${KAMA}\nplot(ta.crossover(close, kn) ? 1 : 0)\nplot(ta.crossunder(close, kn) ? 1 : 0)`);
     expect(generatedSource(program(src), true, true)).not.toContain("X0");
-    await same(src, { realtimeLastBar: true });
+    expect((await same(src, { realtimeLastBar: true })).builds).toBe(0);
   });
 
   it("random series with na: compile equals interpret", async () => {
@@ -127,7 +140,7 @@ describe("written-out crosses", () => {
             ].join("\n"),
           );
           expect(generatedSource(program(src))).toContain("X0");
-          await same(src);
+          expect((await same(src)).builds).toBe(3);
         },
       ),
       { numRuns: 25 },
@@ -144,36 +157,37 @@ describe("written-out ema and rma", () => {
   });
 
   it("seeds, na gaps, skipped bars, int sources and lengths from inputs agree with the impl", async () => {
-    await same(
-      v6(
-        [
-          KAMA,
-          "len = input.int(7)",
-          "plot(ta.ema(kn, len))",
-          "plot(ta.rma(kn, 3))",
-          "plot(ta.ema(kn, 1))",
-          "plot(ta.rma(bar_index % 5 == 0 ? na : bar_index % 9, 4))",
-          // under an if: the average of the bars it ran on
-          "var float u = na",
-          "if close > open",
-          "    u := ta.ema(kn * 1000.0 + 1e9, 6)",
-          "plot(u)",
-          "plot(ta.rma(close - kn, len * 2))",
-          // large and small values together: the compensated seed
-          "plot(ta.ema(bar_index % 2 == 0 ? 1e16 : 1.0, 4))",
-          "plot(ta.rma(bar_index % 3 == 0 ? 1e-9 : 3e15, 3))",
-          // more than the bars: never seeded
-          "plot(ta.ema(kn, 1000))",
-        ].join("\n"),
-      ),
+    const src = v6(
+      [
+        KAMA,
+        "len = input.int(7)",
+        "plot(ta.ema(kn, len))",
+        "plot(ta.rma(kn, 3))",
+        "plot(ta.ema(kn, 1))",
+        "plot(ta.rma(bar_index % 5 == 0 ? na : bar_index % 9, 4))",
+        // under an if: the average of the bars it ran on
+        "var float u = na",
+        "if close > open",
+        "    u := ta.ema(kn * 1000.0 + 1e9, 6)",
+        "plot(u)",
+        "plot(ta.rma(close - kn, len * 2))",
+        // large and small values together: the compensated seed
+        "plot(ta.ema(bar_index % 2 == 0 ? 1e16 : 1.0, 4))",
+        "plot(ta.rma(bar_index % 3 == 0 ? 1e-9 : 3e15, 3))",
+        // more than the bars: never seeded
+        "plot(ta.ema(kn, 1000))",
+      ].join("\n"),
     );
+    expect((await same(src)).builds).toBe(9);
   });
 
   it("an invalid length is the impl's error, on the same bar and line", async () => {
     for (const len of ["0", "-3", "input.int(0)", "input.int(-1) + 1"]) {
       const src = v6(`${KAMA}\nx = bar_index > 20 ? ta.ema(kn, ${len}) : 0.0\nplot(x)`);
       expect(generatedSource(program(src))).toContain('"ema")');
+      const before = inlineTaBuilds.n;
       const p = await runPair(src, data);
+      expect(inlineTaBuilds.n - before).toBe(1);
       expect(p.compile.mode).toBe("compile");
       expect(p.interpret.error).toContain("'ema'");
       expect(p.difference).toBeNull();
@@ -186,11 +200,11 @@ describe("written-out ema and rma", () => {
   it("in a loop the impl runs; in a user function called once a bar it is written out; both agree", async () => {
     const loop = v6([KAMA, "s = 0.0", "for i = 0 to 1", "    s += ta.rma(kn + i, 3)", "plot(s)"].join("\n"));
     expect(generatedSource(program(loop))).not.toContain("X0");
-    await same(loop);
+    expect((await same(loop)).builds).toBe(0);
     const fn = v6([KAMA, "g(x) => ta.ema(x, 4)", "plot(g(close))", "plot(g(kn))"].join("\n"));
     // two instances, five locals each
     expect(generatedSource(program(fn))).toContain("X9 = NaN");
-    await same(fn);
+    expect((await same(fn)).builds).toBe(2);
   });
 
   it("random series with na: compile equals interpret", async () => {
@@ -213,7 +227,7 @@ describe("written-out ema and rma", () => {
             ].join("\n"),
           );
           expect(generatedSource(program(src))).toContain("X0");
-          await same(src);
+          expect((await same(src)).builds).toBe(3);
         },
       ),
       { numRuns: 25 },

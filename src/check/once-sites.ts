@@ -1,0 +1,27 @@
+// The call sites a bar evaluates at most once per execution of its body: where a builtin's per-call
+// state step may be written out without the impl's roll-back of a repeated call on one bar. Both
+// backends ask it (src/compile/inline-ta.ts, src/interpret/inline-ta.ts), so they write out the same
+// calls.
+import type { RBlock, RExpr, RStmt } from "./ir.js";
+import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
+
+/**
+ * The call sites a bar runs at most once per execution (by call-site id): everything outside loops
+ * (their headers included: a `while` condition and a `for` bound are read again on every iteration),
+ * user functions' bodies included when the call runs once (each call is an instance of its own, with
+ * its own sites, ir.ts). A site reached twice in this walk is left out.
+ */
+export function oncePerBarSites(body: RBlock): Set<number> {
+  const seen = new Map<number, number>();
+  const expr = (e: RExpr): undefined => {
+    if (e.k === "for" || e.k === "while" || e.k === "forin") return undefined;
+    if (e.k === "call") seen.set(e.site, (seen.get(e.site) ?? 0) + 1);
+    return eachChild(e, expr, block);
+  };
+  const block = (b: RBlock): undefined => eachStmt(b, stmt);
+  const stmt = (s: RStmt): undefined => eachStmtChild(s, expr);
+  block(body);
+  const once = new Set<number>();
+  for (const [site, n] of seen) if (n === 1) once.add(site);
+  return once;
+}

@@ -121,6 +121,26 @@ describe("written-out crosses", () => {
     expect((await same(src, { realtimeLastBar: true })).builds).toBe(0);
   });
 
+  it("a strategy that calcs on order fills keeps the impl (a fill runs the bar again), and agrees", async () => {
+    const src = [
+      "//@version=6",
+      'strategy("t", calc_on_order_fills = true)',
+      KAMA,
+      // fills on every 5th bar run those bars again
+      "if bar_index % 5 == 0",
+      '    strategy.entry("L", strategy.long)',
+      "if bar_index % 5 == 2",
+      '    strategy.close("L")',
+      "plot(ta.crossover(close, kn) ? 1 : 0)",
+      "plot(ta.crossunder(close, kn) ? 1 : 0)",
+      "plot(ta.ema(kn, 5))",
+      "",
+    ].join("\n");
+    const p = await same(src);
+    expect(p.builds).toBe(0);
+    expect(p.interpret.strategy?.trades.length).toBeGreaterThan(0);
+  });
+
   it("random series with na: compile equals interpret", async () => {
     await fc.assert(
       fc.asyncProperty(

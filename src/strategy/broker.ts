@@ -303,14 +303,17 @@ export class Broker {
     // (converted once: the log, the level check and relevelExit take them as they are)
     const limit = finite(req.limit);
     const stop = finite(req.stop);
-    this.eventLog.push(
+    // (the log's numbers through its call array: V8 may not inline logCall here, see EventLog.call)
+    const log = this.eventLog;
+    const call = log.call;
+    call[0] = finite(req.qty);
+    call[1] = limit;
+    call[2] = stop;
+    log.logCall(
       ctx,
       "exit",
       req.id,
       dir > 0 ? "short" : dir < 0 ? "long" : null,
-      finite(req.qty),
-      limit,
-      stop,
       req.ocaName ?? null,
       req.comment ?? null,
     );

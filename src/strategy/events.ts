@@ -241,6 +241,11 @@ function same(a: number, b: number): boolean {
   return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
 }
 
+/** same(a[i], b[j]), taking indexes: no double crosses the call should V8 not inline it. */
+function sameAt(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
+  return same(a[i], b[j]);
+}
+
 /** The input columns a log's rows may name. */
 interface InputColumns {
   time: Float64Array;
@@ -376,6 +381,14 @@ export class EventLog {
   /** The records built so far (a prefix of the log), handed out by toArray(). */
   private readonly built: StrategyEvent[] = [];
 
+  /**
+   * The qty, limit and stop of the call being logged. A hot caller writes them here and calls
+   * `logCall`: a double passed to a call V8 does not inline is a new heap number a call (~50 bytes
+   * a re-placed exit), and whether push is inlined into its caller is V8's choice. Push's own
+   * helpers read them from here too, so none takes a double.
+   */
+  readonly call = new Float64Array(3);
+
   /** An order call of the bar the host is on (see the module header for how it is kept). */
   push(
     ctx: BrokerHost,
@@ -385,6 +398,22 @@ export class EventLog {
     qty: number,
     limit: number,
     stop: number,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    const call = this.call;
+    call[0] = qty;
+    call[1] = limit;
+    call[2] = stop;
+    this.logCall(ctx, kind, id, direction, oca, comment);
+  }
+
+  /** `push` with its qty, limit and stop in `call` (0, 1, 2). */
+  logCall(
+    ctx: BrokerHost,
+    kind: Kind,
+    id: string | null,
+    direction: "long" | "short" | null,
     oca: string | null,
     comment: string | null,
   ): void {
@@ -405,16 +434,16 @@ export class EventLog {
       const k = s * NUMS;
       if (
         bar === this.rowBar(rows) &&
-        this.sameCall(st, s, meta, id, oca, comment, qty) &&
-        (runsLimit || same(st.nums[k + 1], limit)) &&
-        (runsStop || same(st.nums[k + 2], stop))
+        this.sameCall(st, s, meta, id, oca, comment) &&
+        (runsLimit || sameAt(st.nums, k + 1, this.call, 1)) &&
+        (runsStop || sameAt(st.nums, k + 2, this.call, 2))
       ) {
-        this.addRuns(st, runsLimit, limit, runsStop, stop);
+        this.addRuns(st, runsLimit, runsStop);
         this.repeated(st, rows);
         return;
       }
-    } else if (rows === 1 && this.firstRow(st, bar, meta, id, oca, comment, qty, limit, stop)) return;
-    this.newGroup(st, bar, meta, id, oca, comment, qty, limit, stop);
+    } else if (rows === 1 && this.firstRow(st, bar, meta, id, oca, comment)) return;
+    this.newGroup(st, bar, meta, id, oca, comment);
   }
 
   /** The bar of the last group's row after its `rows` rows (the next input bar, or written-out row). */
@@ -431,7 +460,6 @@ export class EventLog {
     id: string | null,
     oca: string | null,
     comment: string | null,
-    qty: number,
   ): boolean {
     const t = st.slotTuple[s] * TUPLE;
     const ts = this.tupleSlots;
@@ -440,7 +468,7 @@ export class EventLog {
       ts[t] === id &&
       ts[t + 1] === oca &&
       ts[t + 2] === comment &&
-      same(st.nums[s * NUMS], qty)
+      sameAt(st.nums, s * NUMS, this.call, 0)
     );
   }
 
@@ -456,28 +484,25 @@ export class EventLog {
     id: string | null,
     oca: string | null,
     comment: string | null,
-    qty: number,
-    limit: number,
-    stop: number,
   ): boolean {
     const part = this.gPart;
     if (bar === this.rowBar(1)) {
       const s = this.gFirst + part;
-      if (!this.sameCall(st, s, meta, id, oca, comment, qty)) return false;
+      if (!this.sameCall(st, s, meta, id, oca, comment)) return false;
       if (part === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
       const n = st.nums;
       const k = s * NUMS;
-      const runsLimit = !same(n[k + 1], limit);
-      const runsStop = !same(n[k + 2], stop);
+      const runsLimit = !sameAt(n, k + 1, this.call, 1);
+      const runsStop = !sameAt(n, k + 2, this.call, 2);
       st.meta[s] = meta | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
       st.runOff[s] = this.runCount - this.gRunBase;
-      this.addRuns(st, runsLimit, limit, runsStop, stop);
+      this.addRuns(st, runsLimit, runsStop);
       this.repeated(st, 1);
       return true;
     }
     if (part !== 0 || bar !== this.gBar) return false;
     // another call of the group's first bar (no repeat yet): the group grows by a slot
-    this.addSlot(st, meta, id, oca, comment, qty, limit, stop);
+    this.addSlot(st, meta, id, oca, comment);
     return true;
   }
 
@@ -489,9 +514,6 @@ export class EventLog {
     id: string | null,
     oca: string | null,
     comment: string | null,
-    qty: number,
-    limit: number,
-    stop: number,
   ): void {
     this.flushGroup();
     const g = this.groups;
@@ -503,7 +525,7 @@ export class EventLog {
     st.gRunBase[g] = this.gRunBase = 0;
     st.gRunWidth[g] = this.gRunWidth = 0;
     this.groups = g + 1;
-    this.addSlot(st, meta, id, oca, comment, qty, limit, stop);
+    this.addSlot(st, meta, id, oca, comment);
   }
 
   /**
@@ -534,24 +556,12 @@ export class EventLog {
   }
 
   /** A call of the last group's first row, written as a new slot. */
-  private addSlot(
-    st: EventStore,
-    meta: number,
-    id: string | null,
-    oca: string | null,
-    comment: string | null,
-    qty: number,
-    limit: number,
-    stop: number,
-  ): void {
+  private addSlot(st: EventStore, meta: number, id: string | null, oca: string | null, comment: string | null): void {
     const i = this.slots;
     if (i >= st.slotCapacity) st.growSlots(i);
     st.meta[i] = meta;
     const n = st.nums;
-    const k = i * NUMS;
-    n[k] = qty;
-    n[k + 1] = limit;
-    n[k + 2] = stop;
+    n.set(this.call, i * NUMS);
     st.slotTuple[i] = this.tupleOf(id, oca, comment);
     st.runOff[i] = 0;
     this.slots = i + 1;
@@ -559,13 +569,13 @@ export class EventLog {
   }
 
   /** The moving numbers of a repeat, appended to the runs (limit before stop). */
-  private addRuns(st: EventStore, runsLimit: boolean, limit: number, runsStop: boolean, stop: number): void {
+  private addRuns(st: EventStore, runsLimit: boolean, runsStop: boolean): void {
     if (!(runsLimit || runsStop)) return;
     let j = this.runCount;
     if (j + 1 >= st.runCapacity) st.growRuns(j + 1);
     const r = st.runs;
-    if (runsLimit) r[j++] = limit;
-    if (runsStop) r[j++] = stop;
+    if (runsLimit) r[j++] = this.call[1];
+    if (runsStop) r[j++] = this.call[2];
     this.runCount = j;
   }
 

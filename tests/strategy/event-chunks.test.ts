@@ -217,6 +217,18 @@ strategy.exit("X", "L", stop = ${stop})
 
 describe("the lean event log", () => {
   type Host = Parameters<EventLog["push"]>[0];
+  type Args = Parameters<EventLog["push"]>;
+  /**
+   * A call logged through push, or (staged) with its numbers written into log.call and logCall, as
+   * Broker.exit does: the random sequences below take both, and their records must be the calls'.
+   */
+  const logVia = (staged: boolean, log: EventLog, ...[h, kind, id, d, qty, limit, stop, oca, comment]: Args) => {
+    if (!staged) return log.push(h, kind, id, d, qty, limit, stop, oca, comment);
+    log.call[0] = qty;
+    log.call[1] = limit;
+    log.call[2] = stop;
+    log.logCall(h, kind, id, d, oca, comment);
+  };
   const hostOf = (bar: number, close: number, runId = "r"): Host =>
     ({
       barIndex: bar,
@@ -452,7 +464,7 @@ describe("the lean event log", () => {
         const stop = stops[rnd(8) < 6 ? 1 : rnd(stops.length)];
         const kind = rnd(10) < 8 ? "exit" : "entry";
         const comment = rnd(20) === 0 ? "c" : null;
-        log.push(h, kind, "X", "short", NaN, NaN, stop, null, comment);
+        logVia(rnd(2) === 0, log, h, kind, "X", "short", NaN, NaN, stop, null, comment);
         expected.push({
           kind,
           id: "X",
@@ -539,7 +551,7 @@ describe("the lean event log", () => {
         comment: string | null,
         keep: boolean,
       ) => {
-        log.push(h, kind, id, d, qty, limit, stop, null, comment);
+        logVia(rnd(2) === 0, log, h, kind, id, d, qty, limit, stop, null, comment);
         if (!keep) return;
         expected.push({
           kind,

@@ -1,9 +1,44 @@
 // The call sites a bar evaluates at most once per execution of its body: where a builtin's per-call
 // state step may be written out without the impl's roll-back of a repeated call on one bar. Both
-// backends ask it (src/compile/inline-ta.ts, src/interpret/inline-ta.ts), so they write out the same
-// calls.
+// backends ask inlineTaSites (src/compile/inline-ta.ts, src/interpret/inline-ta.ts), so they write
+// out the same calls.
 import type { RBlock, RExpr, RStmt } from "./ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
+
+/** The ta.* builtins whose step both backends write out (all five take (number, number)). */
+export const INLINE_TA_NAMES: ReadonlySet<string> = new Set([
+  "ta.cross",
+  "ta.crossover",
+  "ta.crossunder",
+  "ta.ema",
+  "ta.rma",
+]);
+
+/**
+ * The call sites whose ta.* step is written out (by call-site id): a builtin of INLINE_TA_NAMES with
+ * its arguments in parameter order (no named arguments out of order, which the impl's array handles),
+ * each present and int/float (its code yields a number, NaN for na), at a site a bar runs at most
+ * once (oncePerBarSites).
+ */
+export function inlineTaSites(body: RBlock): Set<number> {
+  const sites = new Set<number>();
+  const expr = (e: RExpr): undefined => {
+    if (
+      e.k === "call" &&
+      INLINE_TA_NAMES.has(e.name) &&
+      e.order === undefined &&
+      e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))
+    )
+      sites.add(e.site);
+    return eachChild(e, expr, block);
+  };
+  const block = (b: RBlock): undefined => eachStmt(b, stmt);
+  const stmt = (s: RStmt): undefined => eachStmtChild(s, expr);
+  block(body);
+  const once = oncePerBarSites(body);
+  for (const site of sites) if (!once.has(site)) sites.delete(site);
+  return sites;
+}
 
 /**
  * The call sites a bar runs at most once per execution (by call-site id): everything outside loops

@@ -23,7 +23,7 @@ import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
 import { inlineTa } from "./inline-ta.js";
-import { oncePerBarSites } from "../check/once-sites.js";
+import { inlineTaSites } from "../check/once-sites.js";
 import { intArg } from "../builtins/ta/common.js";
 
 /** Thrown for a construct the generator cannot reproduce exactly: the run falls back to interpret. */
@@ -118,7 +118,7 @@ class Gen {
   private readonly runState: string[] = [];
   /** The run locals of each written-out call's state, by call-site id (as the impl's site.state). */
   private readonly taState = new Map<number, string[]>();
-  /** The call sites run at most once per bar, in the plain variant with kernels (inline-ta.ts), else null. */
+  /** The call sites whose ta.* step is written out, in the plain variant with kernels (inline-ta.ts), else null. */
   private readonly once: Set<number> | null;
   /** Once-flags of `var` declarations in the plain variant's loop function (`o<i>`, see stmt()). */
   private readonly runFlags = new Set<string>();
@@ -171,7 +171,7 @@ class Gen {
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
     // (the hoisting variant is asked for only with the kernels present, and never re-runs a bar)
-    this.once = this.plan ? oncePerBarSites(prog.body) : null;
+    this.once = this.plan ? inlineTaSites(prog.body) : null;
   }
 
   /**
@@ -1078,11 +1078,10 @@ class Gen {
 
   /** A ta.* call written out with its state in locals of the run (inline-ta.ts), or null. */
   private taCall(e: Extract<RExpr, { k: "call" }>): string | null {
-    const it = inlineTa(e.name);
     // (in a nested function too: a user function's instance or a block in an expression, which close
     // over the run's locals)
-    if (!it || this.once === null || !this.once.has(e.site) || e.order !== undefined) return null;
-    if (!e.args.every((a) => a !== undefined && isNumType(a))) return null;
+    if (this.once === null || !this.once.has(e.site)) return null;
+    const it = inlineTa(e.name);
     // (one state per call site, should its code be written out more than once)
     let state = this.taState.get(e.site);
     if (!state) {
@@ -1283,11 +1282,6 @@ const INLINE_UNARY: Record<string, string> = {
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";
-}
-
-/** An int or float expression (its code yields a number, NaN for na). */
-function isNumType(e: RExpr): boolean {
-  return e.t.name === "int" || e.t.name === "float";
 }
 
 function isNum(n: string): boolean {

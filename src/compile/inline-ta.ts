@@ -11,7 +11,7 @@
 // at most once per execution of the bar (not under a loop, whose iterations would call it again on one
 // bar; a user function's body only where that call runs once), with the kernels present (the impl's missing-kernels error),
 // which the plain variant's callers ensure by asking for the hoisting variant only then.
-// (which calls: src/check/once-sites.ts; the interpreter writes out the same steps as closures,
+// (which calls: src/check/once-sites.ts inlineTaSites, for both backends; the interpreter writes out the same steps as closures,
 // src/interpret/inline-ta.ts, and tests/compile/inline-ta.test.ts pins both to the impl)
 
 /** A builtin written out: its state's initial values and the code of one call. */
@@ -28,9 +28,11 @@ export interface InlineTa {
   text(a: readonly string[], t: readonly string[], s: readonly string[], length: string): string;
 }
 
-/** The builtins written out, by name (undefined: none). */
-export function inlineTa(name: string): InlineTa | undefined {
-  return INLINE[name];
+/** The step of a builtin written out (a name of src/check/once-sites.ts INLINE_TA_NAMES). */
+export function inlineTa(name: string): InlineTa {
+  const it = INLINE[name];
+  if (!it) throw new Error(`internal: ${name} has no written-out step`);
+  return it;
 }
 
 /** num(): a number argument as it is, anything else na (int/float arguments are numbers already). */

@@ -17,8 +17,8 @@ import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
 import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
-import { INLINE_TA, inlineTaFn } from "./inline-ta.js";
-import { oncePerBarSites } from "../check/once-sites.js";
+import { inlineTaFn } from "./inline-ta.js";
+import { inlineTaSites } from "../check/once-sites.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -1040,21 +1040,16 @@ export class Compiler {
   private taCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
     const known = this.taFns.get(e.site);
     if (known) return known;
-    if (e.order !== undefined || !INLINE_TA.has(e.name)) return null;
-    if (!e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))) return null;
     if (this.once === undefined) {
       const k = this.ctx.kernels as { module?: unknown; x?: unknown } | null;
       // (as hoistColumns: k.module first, reading k.x would instantiate a lazy instance)
       const plain = this.hooks.hoist && !this.hooks.wrapTop && !!k && !!(k.module || k.x);
-      this.once = plain ? oncePerBarSites(this.prog.body) : null;
+      this.once = plain ? inlineTaSites(this.prog.body) : null;
     }
     if (this.once === null || !this.once.has(e.site)) return null;
-    const f = inlineTaFn(
-      e.name,
-      this.ctx,
-      (e.args as RExpr[]).map((a) => this.expr(a)),
-    );
-    if (f) this.taFns.set(e.site, f);
+    const [x, y] = (e.args as RExpr[]).map((a) => this.expr(a)) as [Fn, Fn];
+    const f = inlineTaFn(e.name, this.ctx, x, y);
+    this.taFns.set(e.site, f);
     return f;
   }
 

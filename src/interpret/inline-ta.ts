@@ -7,8 +7,8 @@
 //
 // Only where that is the same computation (as the compile backend): in a run that executes no bar
 // twice (the hoisting runs: no realtime tick, no calc_on_order_fills re-run, so no roll-back of the
-// kernel state), at a call site a bar evaluates at most once (src/check/once-sites.ts), with the
-// kernels present (else the impl's missing-kernels error).
+// kernel state), with the kernels present (else the impl's missing-kernels error), at the call sites
+// src/check/once-sites.ts inlineTaSites gives both backends (evaluated at most once a bar).
 import type { ExecContext } from "../builtins/types.js";
 import { intArg } from "../builtins/ta/common.js";
 
@@ -17,28 +17,15 @@ type Fn = () => any;
 /** Closures built (tests assert the fast path was taken). */
 export const inlineTaBuilds = { n: 0 };
 
-/** The builtins written out. */
-export const INLINE_TA: ReadonlySet<string> = new Set([
-  "ta.cross",
-  "ta.crossover",
-  "ta.crossunder",
-  "ta.ema",
-  "ta.rma",
-]);
-
-/** A call of `name` with its arguments' closures (in argument order) written out, or null. */
-export function inlineTaFn(name: string, ctx: ExecContext, args: readonly Fn[]): Fn | null {
-  let f: Fn | null = null;
-  if (args.length === 2) {
-    const [x, y] = args as [Fn, Fn];
-    if (name === "ta.crossover") f = cross(1, x, y);
-    else if (name === "ta.crossunder") f = cross(2, x, y);
-    else if (name === "ta.cross") f = cross(0, x, y);
-    else if (name === "ta.ema") f = ema(0, "ema", ctx, x, y);
-    else if (name === "ta.rma") f = ema(1, "rma", ctx, x, y);
-  }
-  if (f) inlineTaBuilds.n++;
-  return f;
+/**
+ * A call of `name` (a site of src/check/once-sites.ts inlineTaSites) written out, with its two
+ * arguments' closures in argument order.
+ */
+export function inlineTaFn(name: string, ctx: ExecContext, x: Fn, y: Fn): Fn {
+  const make = INLINE[name];
+  if (!make) throw new Error(`internal: ${name} has no written-out step`);
+  inlineTaBuilds.n++;
+  return make(ctx, x, y);
 }
 
 /**
@@ -89,3 +76,11 @@ function ema(kind: 0 | 1, fn: string, ctx: ExecContext, fx: Fn, fl: Fn): Fn {
     return (e = kind === 0 ? e + (2 / (n + 1)) * (v - e) : ((n - 1) * e + v) / n);
   };
 }
+
+const INLINE: Record<string, ((ctx: ExecContext, x: Fn, y: Fn) => Fn) | undefined> = {
+  "ta.cross": (_, x, y) => cross(0, x, y),
+  "ta.crossover": (_, x, y) => cross(1, x, y),
+  "ta.crossunder": (_, x, y) => cross(2, x, y),
+  "ta.ema": (ctx, x, y) => ema(0, "ema", ctx, x, y),
+  "ta.rma": (ctx, x, y) => ema(1, "rma", ctx, x, y),
+};

@@ -21,6 +21,7 @@ import { historyOffsetMessage } from "../check/history-limits.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
 import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { kernelsLoaded } from "../interpret/hoisting.js";
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 import { NO_AOT_MODULE, NO_AOT_RERUN_MODULE, precompiledFactory } from "./aot.js";
@@ -144,9 +145,8 @@ export function compileProgram(
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
-  // (k.module first: reading k.x would instantiate a lazy instance the passes do not use)
   // (no whole-series passes when the script runs again inside bars: the interpreter makes none either)
-  const hoist = !rerun && !!(k && ((k as { module?: unknown }).module || (k as { x?: unknown }).x));
+  const hoist = !rerun && kernelsLoaded(k);
   let gen: Generated;
   try {
     gen = generated(prog, hoist, rerun);

@@ -14,11 +14,11 @@ import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
-import { hoistColumns, type Hoisted, type HoistedSlots } from "./hoisting.js";
+import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
 import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
-import { inlineTaSites } from "../check/once-sites.js";
+import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -62,10 +62,13 @@ export class Compiler {
   /** The run's time budget: every loop iteration ticks it (src/core/budget.ts). */
   private readonly budget: Budget;
   /**
-   * The call sites whose ta.* step may be written out (inline-ta.ts), else null: in the hoisting
-   * runs (no bar executed twice) with the kernels present, the sites a bar calls at most once.
+   * A plain run: the hoisting runs (no wrapTop, so no bar executed twice: no realtime tick, no
+   * calc_on_order_fills re-run) with the kernels present; only these precompute columns and write
+   * out ta.* steps.
    */
-  private once: Set<number> | null | undefined;
+  private readonly plain: boolean;
+  /** In a plain run, the call sites whose ta.* step is written out (inline-ta.ts), once asked for. */
+  private once: Set<number> | null = null;
   /** The written-out calls by site (one state per site, should a node be compiled twice). */
   private readonly taFns = new Map<number, Fn>();
 
@@ -78,7 +81,8 @@ export class Compiler {
     this.vals = st.vals;
     this.nums = st.nums;
     this.budget = budgetOf(ctx);
-    this.hoisting = hooks.hoist && !hooks.wrapTop ? hoistColumns(prog, ctx, st) : null;
+    this.plain = !!hooks.hoist && !hooks.wrapTop && kernelsLoaded(ctx.kernels);
+    this.hoisting = this.plain ? hoistColumns(prog, ctx, st) : null;
     this.hoisted = this.hoisting ? this.hoisting.slots : new Map();
   }
 
@@ -1040,13 +1044,10 @@ export class Compiler {
   private taCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
     const known = this.taFns.get(e.site);
     if (known) return known;
-    if (this.once === undefined) {
-      const k = this.ctx.kernels as { module?: unknown; x?: unknown } | null;
-      // (as hoistColumns: k.module first, reading k.x would instantiate a lazy instance)
-      const plain = this.hooks.hoist && !this.hooks.wrapTop && !!k && !!(k.module || k.x);
-      this.once = plain ? inlineTaSites(this.prog.body) : null;
-    }
-    if (this.once === null || !this.once.has(e.site)) return null;
+    // (the walk only once a plain run's program calls one of the builtins)
+    if (!this.plain || !INLINE_TA_NAMES.has(e.name)) return null;
+    this.once ??= inlineTaSites(this.prog.body);
+    if (!this.once.has(e.site)) return null;
     const [x, y] = (e.args as RExpr[]).map((a) => this.expr(a)) as [Fn, Fn];
     const f = inlineTaFn(e.name, this.ctx, x, y);
     this.taFns.set(e.site, f);

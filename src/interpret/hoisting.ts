@@ -23,6 +23,17 @@ export function hoistCandidates(prog: ResolvedProgram, plan: HoistPlan): RExpr[]
 }
 
 /** Hoisted expressions' slots, and the release of the arena their columns live in. */
+/**
+ * Whether a run has its kernels (the whole-series passes and the written-out ta.* steps need them;
+ * without, the impls raise their missing-kernels error). k.module first: reading k.x would
+ * instantiate the run's own lazy instance, which the passes, run in the shared series instance, do
+ * not use.
+ */
+export function kernelsLoaded(k: unknown): k is Kernels {
+  const kk = k as { module?: unknown; x?: unknown } | null | undefined;
+  return !!kk && !!(kk.module || kk.x);
+}
+
 export interface Hoisted {
   slots: HoistedSlots;
   /** Gives the columns' memory back: call once the bar loop is over. */
@@ -37,10 +48,8 @@ export interface Hoisted {
 export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunState): Hoisted {
   const slots: HoistedSlots = new Map();
   const none: Hoisted = { slots, release: () => {} };
-  const k = ctx.kernels as Kernels | null;
-  // (k.module first: reading k.x would instantiate the run's own lazy instance, which the passes,
-  // run in the shared series instance, do not use; as compileProgram checks)
-  if (!k || !(k.module || k.x)) return none;
+  const k = ctx.kernels;
+  if (!kernelsLoaded(k)) return none;
   const plan = new HoistPlan(prog);
   const found = hoistCandidates(prog, plan);
   if (!found.length) return none;

@@ -211,10 +211,20 @@ describe("written-out ema and rma", () => {
       expect(p.compile.mode).toBe("compile");
       expect(p.interpret.error).toContain("'ema'");
       expect(p.difference).toBeNull();
+      // the impl's own error (a profiled run keeps the impl): the same message, bar and line
+      const impl = await new Runtime().run(src, data, { mode: "interpret", profiler: true });
+      expect(inlineTaBuilds.n - before).toBe(1);
+      expect(impl.error).toContain("'ema'");
+      expect(impl.error_bar).toBe(21);
+      expect(firstDifference(comparable(impl), comparable(p.interpret))).toBeNull();
     }
-    const p = await runPair(v6(`${KAMA}\nplot(bar_index > 20 ? ta.rma(kn, 0) : 0.0)`), data);
+    const rma = v6(`${KAMA}\nplot(bar_index > 20 ? ta.rma(kn, 0) : 0.0)`);
+    const p = await runPair(rma, data);
     expect(p.interpret.error).toContain("'rma'");
     expect(p.difference).toBeNull();
+    const impl = await new Runtime().run(rma, data, { mode: "interpret", profiler: true });
+    expect(impl.error).toContain("'rma'");
+    expect(firstDifference(comparable(impl), comparable(p.interpret))).toBeNull();
   });
 
   it("in a loop the impl runs; in a user function called once a bar it is written out; both agree", async () => {

@@ -51,14 +51,67 @@ export interface ExitRequest {
   varying?: number;
 }
 
-/** ExitRequest.varying bits (1 << the parameter's index in strategy.exit's signature). */
-export const EXIT_ARG_LIMIT = 1 << 5;
-export const EXIT_ARG_STOP = 1 << 7;
-/** qty, qty_percent, profit, loss, trail_price, trail_points, trail_offset. */
-export const EXIT_ARG_OTHER_NUMBERS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 6) | (1 << 8) | (1 << 9) | (1 << 10);
-/** oca_name, the comments, the alert texts and disable_alert (parameters 11 to 20). */
-export const EXIT_ARG_TEXTS = ((1 << 21) - 1) & ~((1 << 11) - 1);
-export const EXIT_ARG_ALL = (1 << 21) - 1;
+/**
+ * strategy.exit's parameters in signature order, as ExitRequest fields: the one list the builtin's
+ * per-site request (its siteRequest fields, whose position codegen turns into `varying` bits) and
+ * the EXIT_ARG_* bits below are both made from, so a reordered parameter moves its bit with it.
+ */
+export const EXIT_PARAMS = [
+  "id",
+  "fromEntry",
+  "qty",
+  "qtyPercent",
+  "profit",
+  "limit",
+  "loss",
+  "stop",
+  "trailPrice",
+  "trailPoints",
+  "trailOffset",
+  "ocaName",
+  "comment",
+  "commentProfit",
+  "commentLoss",
+  "commentTrailing",
+  "alertMessage",
+  "alertProfit",
+  "alertLoss",
+  "alertTrailing",
+  "disableAlert",
+] as const satisfies readonly Exclude<keyof ExitRequest, "varying">[];
+export type ExitParam = (typeof EXIT_PARAMS)[number];
+
+/** The ExitRequest.varying bits of these parameters (1 << each one's index in strategy.exit's signature). */
+function exitArgs(...names: ExitParam[]): number {
+  let bits = 0;
+  for (const n of names) bits |= 1 << EXIT_PARAMS.indexOf(n);
+  return bits;
+}
+
+export const EXIT_ARG_LIMIT = exitArgs("limit");
+export const EXIT_ARG_STOP = exitArgs("stop");
+export const EXIT_ARG_OTHER_NUMBERS = exitArgs(
+  "qty",
+  "qtyPercent",
+  "profit",
+  "loss",
+  "trailPrice",
+  "trailPoints",
+  "trailOffset",
+);
+export const EXIT_ARG_TEXTS = exitArgs(
+  "ocaName",
+  "comment",
+  "commentProfit",
+  "commentLoss",
+  "commentTrailing",
+  "alertMessage",
+  "alertProfit",
+  "alertLoss",
+  "alertTrailing",
+  "disableAlert",
+);
+export const EXIT_ARG_ALL = exitArgs(...EXIT_PARAMS);
 
 export interface CloseRequest {
   id?: string | null;

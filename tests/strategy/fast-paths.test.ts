@@ -12,13 +12,29 @@ import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src
 import { OrderBook } from "../../src/strategy/book.js";
 import { finite } from "../../src/strategy/levels.js";
 import type { ExitOrder, ExitRequest, PendingOrder } from "../../src/strategy/types.js";
-import { EXIT_ARG_LIMIT, EXIT_ARG_STOP, LV_ACT, LV_SL, LV_TP } from "../../src/strategy/types.js";
+import {
+  EXIT_ARG_ALL,
+  EXIT_ARG_LIMIT,
+  EXIT_ARG_OTHER_NUMBERS,
+  EXIT_ARG_STOP,
+  EXIT_ARG_TEXTS,
+  LV_ACT,
+  LV_SL,
+  LV_TP,
+} from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 import type { Bar } from "../../src/core/result.js";
 
 const site: CallSite = { state: undefined, id: 0 };
 const call = (name: string, ctx: ExecContext, ...args: unknown[]) => functions[name].impl(ctx, args, site);
+
+/** strategy.exit's per-site request fields, in the order codegen numbers its `varying` bits. */
+function exitFields() {
+  const sr = functions["strategy.exit"].siteRequest;
+  if (!sr) throw new Error("strategy.exit has no siteRequest");
+  return sr.fields;
+}
 
 /** A seeded generator of integers in [0, n). */
 function seeded(seed: number): (n: number) => number {
@@ -300,35 +316,50 @@ describe("broker fast paths", () => {
     expect(fast).toBeLessThan(7900);
   });
 
+  it("each EXIT_ARG_* bit is its parameter's position in the fields the compiled site numbers its varying bits by", () => {
+    const fields = exitFields();
+    const bit = (name: string) => {
+      const i = fields.findIndex(([n]) => n === name);
+      expect(i, name).toBeGreaterThanOrEqual(0);
+      return 1 << i;
+    };
+    const bits = (...names: string[]) => names.reduce((b, n) => b | bit(n), 0);
+    expect(fields.map(([n]) => n).slice(0, 2)).toEqual(["id", "fromEntry"]);
+    expect(EXIT_ARG_LIMIT).toBe(bit("limit"));
+    expect(EXIT_ARG_STOP).toBe(bit("stop"));
+    expect(EXIT_ARG_OTHER_NUMBERS).toBe(
+      bits("qty", "qtyPercent", "profit", "loss", "trailPrice", "trailPoints", "trailOffset"),
+    );
+    expect(EXIT_ARG_TEXTS).toBe(
+      bits(
+        "ocaName",
+        "comment",
+        "commentProfit",
+        "commentLoss",
+        "commentTrailing",
+        "alertMessage",
+        "alertProfit",
+        "alertLoss",
+        "alertTrailing",
+        "disableAlert",
+      ),
+    );
+    // every parameter is in exactly one group or is id / from_entry (compared apart: another exit)
+    expect(EXIT_ARG_ALL).toBe((1 << fields.length) - 1);
+    expect(EXIT_ARG_LIMIT | EXIT_ARG_STOP | EXIT_ARG_OTHER_NUMBERS | EXIT_ARG_TEXTS | bits("id", "fromEntry")).toBe(
+      EXIT_ARG_ALL,
+    );
+  });
+
   it("an exit re-placed through the request object that wrote it compares only its varying fields, and ends as writeExit leaves it", () => {
     const rnd = seeded(777);
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
     const nums = [NaN, 0, -0, 1.5, 99.51, 101.25, Infinity] as const;
     const strs = [null, "a", "b"] as const;
-    // strategy.exit's parameters in order (the bit of each is 1 << its index)
-    const params = [
-      ["id", "s"],
-      ["fromEntry", "s"],
-      ["qty", "n"],
-      ["qtyPercent", "n"],
-      ["profit", "n"],
-      ["limit", "n"],
-      ["loss", "n"],
-      ["stop", "n"],
-      ["trailPrice", "n"],
-      ["trailPoints", "n"],
-      ["trailOffset", "n"],
-      ["ocaName", "s"],
-      ["comment", "s"],
-      ["commentProfit", "s"],
-      ["commentLoss", "s"],
-      ["commentTrailing", "s"],
-      ["alertMessage", "s"],
-      ["alertProfit", "s"],
-      ["alertLoss", "s"],
-      ["alertTrailing", "s"],
-      ["disableAlert", "b"],
-    ] as const;
+    // strategy.exit's parameters in order, as the compiled site writes them (the bit of each is 1 << its index)
+    const params = exitFields().map(
+      ([name, conv]) => [name, conv === "num" ? "n" : conv === "bool" ? "b" : "s"] as const,
+    );
     let fast = 0;
     let skipped = 0;
     for (let round = 0; round < 60; round++) {

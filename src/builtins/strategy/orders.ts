@@ -5,6 +5,8 @@ import {
   type CloseRequest,
   type EntryRequest,
   EXIT_ARG_ALL,
+  EXIT_PARAMS,
+  type ExitParam,
   type ExitRequest,
   type OcaType,
 } from "../../strategy/types.js";
@@ -141,30 +143,36 @@ function placeExit(
   b.exit(r, ctx);
 }
 
-/** strategy.exit's parameters in order, as request fields, and how each argument converts. */
-const EXIT_FIELDS = [
-  ["id", "raw"],
-  ["fromEntry", "str"],
-  ["qty", "num"],
-  ["qtyPercent", "num"],
-  ["profit", "num"],
-  ["limit", "num"],
-  ["loss", "num"],
-  ["stop", "num"],
-  ["trailPrice", "num"],
-  ["trailPoints", "num"],
-  ["trailOffset", "num"],
-  ["ocaName", "str"],
-  ["comment", "str"],
-  ["commentProfit", "str"],
-  ["commentLoss", "str"],
-  ["commentTrailing", "str"],
-  ["alertMessage", "str"],
-  ["alertProfit", "str"],
-  ["alertLoss", "str"],
-  ["alertTrailing", "str"],
-  ["disableAlert", "bool"],
-] as const;
+/** How each of strategy.exit's arguments converts into its request field. */
+const EXIT_CONV: Record<ExitParam, "num" | "str" | "bool" | "raw"> = {
+  id: "raw",
+  fromEntry: "str",
+  qty: "num",
+  qtyPercent: "num",
+  profit: "num",
+  limit: "num",
+  loss: "num",
+  stop: "num",
+  trailPrice: "num",
+  trailPoints: "num",
+  trailOffset: "num",
+  ocaName: "str",
+  comment: "str",
+  commentProfit: "str",
+  commentLoss: "str",
+  commentTrailing: "str",
+  alertMessage: "str",
+  alertProfit: "str",
+  alertLoss: "str",
+  alertTrailing: "str",
+  disableAlert: "bool",
+};
+
+/**
+ * strategy.exit's parameters in order, as request fields, and how each argument converts: in
+ * EXIT_PARAMS' order, which the EXIT_ARG_* bits relevelExit reads are made from.
+ */
+const EXIT_FIELDS = EXIT_PARAMS.map((n) => [n, EXIT_CONV[n]] as const);
 
 /** A compiled strategy.exit site's own request: fields converted, the id still unchecked. */
 type ExitSiteRequest = Omit<Required<ExitRequest>, "id"> & { id: unknown };

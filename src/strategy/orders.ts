@@ -231,7 +231,9 @@ export function relevelExit(
   intrabar: boolean,
 ): boolean {
   if (e.bindSide !== bindSide || e.intrabar !== intrabar) return false;
-  // (small enough for V8 to inline into Broker.exit: limit and stop then stay unboxed doubles)
+  // (kept small for V8 to inline into Broker.exit, where limit and stop stay unboxed doubles; it was
+  // inlined when written, but since EventLog.push is inlined into exit it is called, its two doubles
+  // boxed: docs/benchmarks.md, session 10, "Later on main")
   const varying = e.src === req ? (req.varying ?? EXIT_ARG_ALL) : EXIT_ARG_ALL;
   if ((varying & (EXIT_ARG_TEXTS | EXIT_ARG_OTHER_NUMBERS)) !== 0 && !sameOtherArgs(e, req, varying)) return false;
   if (!same(e.limit, limit)) {

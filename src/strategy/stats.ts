@@ -55,7 +55,10 @@ export class EquityTracker {
     const n = this.count;
     if (this.equity === this.handedOut) this.equity = this.equity.slice(0, n);
     const p = this.periods;
-    if (time >= p.lo && time < p.hi) p.lastTime = time;
+    const d = p.days;
+    // (a bar inside the current day is inside its month too, and changes nothing but lastTime;
+    // tested inline: a double passed to a call V8 does not inline is boxed)
+    if (time >= d.lo && time < d.hi) p.lastTime = time;
     else p.bar(time, n === 0 ? Number.NaN : this.equity[n - 1], this.initial, n === 0);
     this.equity[n] = eq;
     this.count = n + 1;
@@ -200,12 +203,6 @@ export class Periods {
   readonly months = new PeriodSplit(monthKey, monthSpan);
   firstTime = Number.NaN;
   lastTime = Number.NaN;
-  /**
-   * Times inside both splits' current spans, [lo, hi): a bar there changes nothing but lastTime.
-   * The tracker tests it inline (a double passed to a call V8 does not inline is boxed).
-   */
-  lo = Number.NaN;
-  hi = Number.NaN;
 
   /** A bar at time `t` (see PeriodSplit.bar). */
   bar(t: number, prev: number, initial: number, first: boolean): void {
@@ -213,9 +210,6 @@ export class Periods {
     this.lastTime = t;
     this.days.bar(t, prev, initial, first);
     this.months.bar(t, prev, initial, first);
-    // (a NaN span, no times, leaves NaN: nothing inside)
-    this.lo = Math.max(this.days.lo, this.months.lo);
-    this.hi = Math.min(this.days.hi, this.months.hi);
   }
 
   /** The run's returns and periods per year, the last period closed at equity `last`; `count` bars. */

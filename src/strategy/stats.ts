@@ -129,23 +129,6 @@ export class EquityTracker {
 }
 
 /**
- * Returns of the equity curve per calendar period (UTC): months, or days for runs shorter than three
- * months. TradingView's Sharpe and Sortino ratios use monthly returns for a trading period of three
- * or more months, daily returns for three or more days. (The tracker splits its curve as the bars
- * come, in EquityTracker.periods; this is the same over a whole curve.)
- */
-export function periodReturns(
-  equity: ArrayLike<number>,
-  times: ArrayLike<number>,
-  initial: number,
-  count: number,
-): { returns: number[]; perYear: number } {
-  const p = new Periods();
-  for (let i = 0; i < count; i++) p.bar(times[i], i === 0 ? Number.NaN : equity[i - 1], initial, i === 0);
-  return p.returns(count === 0 ? Number.NaN : equity[count - 1], count);
-}
-
-/**
  * The returns of one split of the curve (days or months), closed as the bars come. A period's
  * return is its last bar's equity against the last of the period before (the initial capital for
  * the first). Number fields and an array written by index: a broker snapshot's copy of the fields
@@ -197,7 +180,11 @@ export class PeriodSplit {
   }
 }
 
-/** The day and month splits of a curve, and its first and last times (which split the run uses). */
+/**
+ * The day and month splits of a curve (UTC), and its first and last times, which pick the split the
+ * run uses: TradingView's Sharpe and Sortino ratios use monthly returns for a trading period of three
+ * or more months, daily returns for shorter ones (three or more days).
+ */
 export class Periods {
   readonly days = new PeriodSplit(dayKey, daySpan);
   readonly months = new PeriodSplit(monthKey, monthSpan);

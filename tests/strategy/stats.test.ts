@@ -1,6 +1,6 @@
 // Performance-summary arithmetic: period returns and the Sharpe / Sortino ratios.
 import { describe, expect, it } from "vitest";
-import { EquityTracker, periodReturns, sharpeSortino } from "../../src/strategy/stats.js";
+import { EquityTracker, Periods, sharpeSortino } from "../../src/strategy/stats.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import type { BrokerHost } from "../../src/strategy/host.js";
 import { createBroker } from "../../src/strategy/index.js";
@@ -21,6 +21,13 @@ describe("sharpeSortino", () => {
     expect(sharpeSortino([0.03, 0.01], 12).sharpe).toBeNull();
   });
 });
+
+/** A whole curve's period returns, split bar by bar as the tracker's Periods splits its curve. */
+function periodReturns(equity: ArrayLike<number>, times: ArrayLike<number>, initial: number, count: number) {
+  const p = new Periods();
+  for (let i = 0; i < count; i++) p.bar(times[i], i === 0 ? Number.NaN : equity[i - 1], initial, i === 0);
+  return p.returns(count === 0 ? Number.NaN : equity[count - 1], count);
+}
 
 // periodReturns' reference: every bar's key compared with the period's
 const D = 86_400_000;
@@ -89,7 +96,7 @@ function awkwardTimes(rnd: () => number): number[] {
   return times;
 }
 
-describe("periodReturns", () => {
+describe("Periods (period returns)", () => {
   it("takes monthly returns for runs of three months or more, daily ones for shorter runs", () => {
     // Equity 100 -> 110 (end of Jan) -> 99 (end of Feb) -> 99 (Mar) -> 108.9 (Apr).
     const t = (m: number, d: number) => Date.UTC(2024, m, d);

@@ -43,14 +43,16 @@ export function barCloseTimes(
 
 /**
  * barCloseTimes, reused for the same bars: a host that runs scripts again and again over one input
- * (optimize trials, benchmarks, a chart re-run after an input change) passes the same Float64Array
- * time column, which the Runtime uses as it is, so the last run's close times still hold when that
- * column and the timeframe, zone and session are the same. The caller may have written into its
- * column since, so the times are compared value by value (Object.is: -0 and NaN as they are) with a
- * copy taken when the close times were made: one compare a bar instead of the pass and a new 8-byte-a-bar
- * column (~0.15 against ~0.5 ms at 100k bars). The column handed out is shared by those runs, which
- * only read it. One entry: the copy and the close times (16 bytes a bar) stay until another input
- * replaces them, as the Runtime's last run keeps its context (and these close times) anyway.
+ * (benchmarks, a chart re-run after an input change) passes the same Float64Array time column, which
+ * the Runtime uses as it is, so an earlier run's close times still hold when that column and the
+ * timeframe, zone and session are the same. Only for the caller's own column: one the Runtime built
+ * for this run (rows, converted or shared columns) is new every run, so barCloseTimes serves it with
+ * no copy. The caller may have written into its column since, so the times are compared value by
+ * value (Object.is: -0 and NaN as they are) with a copy taken when the close times were made: one
+ * compare a bar instead of the pass and a new 8-byte-a-bar column (~0.15 against ~0.5 ms at 100k
+ * bars). The column handed out is shared by those runs, which only read it. One entry a time column
+ * (its last timeframe, zone and session), held weakly: the copy and the close times (16 bytes a bar)
+ * go with the caller's column.
  */
 export function cachedBarCloseTimes(
   times: Float64Array,
@@ -58,29 +60,35 @@ export function cachedBarCloseTimes(
   timezone: string | undefined,
   session: string | undefined,
 ): Float64Array {
-  const c = lastCloses;
+  const c = closesOf.get(times);
   if (
-    c !== null &&
-    c.times === times &&
+    c !== undefined &&
     c.timeframe === timeframe &&
     c.timezone === timezone &&
     c.session === session &&
     sameValues(times, c.copy)
-  )
+  ) {
+    barCloseHits.n++;
     return c.closes;
+  }
   const closes = barCloseTimes(times, timeframe, timezone, session);
-  lastCloses = { times, copy: times.slice(), timeframe, timezone, session, closes };
+  closesOf.set(times, { copy: times.slice(), timeframe, timezone, session, closes });
   return closes;
 }
 
-let lastCloses: {
-  times: Float64Array;
-  copy: Float64Array;
-  timeframe: string;
-  timezone: string | undefined;
-  session: string | undefined;
-  closes: Float64Array;
-} | null = null;
+/** Runs served an earlier run's close times (tests assert the cache is taken). */
+export const barCloseHits = { n: 0 };
+
+const closesOf = new WeakMap<
+  Float64Array,
+  {
+    copy: Float64Array;
+    timeframe: string;
+    timezone: string | undefined;
+    session: string | undefined;
+    closes: Float64Array;
+  }
+>();
 
 /** Whether a and b hold the same values (Object.is, so a NaN equals a NaN and -0 differs from 0). */
 function sameValues(a: Float64Array, b: Float64Array): boolean {

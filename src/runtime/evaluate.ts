@@ -22,7 +22,7 @@ import { barsTimeframe, isBarDataError, normalizeBars, type BarColumns } from ".
 import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
 import { parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
-import { cachedBarCloseTimes } from "./bar-close.js";
+import { barCloseTimes, cachedBarCloseTimes } from "./bar-close.js";
 import { compileBackend, type CompiledRun } from "./backend.js";
 import { cacheKey } from "../compile/index.js";
 import { realtimeStart, tickCount } from "./realtime.js";
@@ -241,9 +241,15 @@ function buildContext(l: Loaded): Prepared | RunResult {
   const { input, opts, result, parsed, prog, cols, rt, timeframe, t0, source } = l;
   const logs: LogRecord[] = result.logs;
   const ctx = createContext(prog.version, cols, resolveSymInfo(input.symbol ?? "CHART", rt.syminfo), timeframe, logs);
-  // scheduled bar closes, shared by the bar loops (compiled code reads ctx.ext.timeCloseColumn); the
-  // last run's when these are its bars
-  const closeTimes = cachedBarCloseTimes(cols.time, timeframe, ctx.syminfo.timezone, ctx.syminfo.session);
+  // scheduled bar closes, shared by the bar loops (compiled code reads ctx.ext.timeCloseColumn); an
+  // earlier run's when the caller's own time column comes again (a column built for this run is new)
+  const own = cols.time === (input.ohlcv as { time?: unknown } | null | undefined)?.time;
+  const closeTimes = (own ? cachedBarCloseTimes : barCloseTimes)(
+    cols.time,
+    timeframe,
+    ctx.syminfo.timezone,
+    ctx.syminfo.session,
+  );
   ctx.ext.timeCloseColumn = closeTimes;
   const plots = new PlotStore(cols.time.length, result.overlay);
   const inputs = new InputStore(

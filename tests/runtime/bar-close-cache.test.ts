@@ -1,9 +1,10 @@
-// cachedBarCloseTimes (src/runtime/bar-close.ts): the last run's close times are reused only for the
+// cachedBarCloseTimes (src/runtime/bar-close.ts): an earlier run's close times are reused only for the
 // same time column holding the same values, with the same timeframe, zone and session; anything else
-// (a write into the caller's column between runs included) gives barCloseTimes' fresh result.
+// (a write into the caller's column between runs included) gives barCloseTimes' fresh result. The
+// Runtime asks it only for the caller's own Float64Array column (rows and copied columns are new).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { barCloseTimes, cachedBarCloseTimes } from "../../src/runtime/bar-close.js";
+import { barCloseHits, barCloseTimes, cachedBarCloseTimes } from "../../src/runtime/bar-close.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { generateBars } from "../../src/cli/bench.js";
 
@@ -73,6 +74,35 @@ describe("cached bar close times", () => {
         },
       ),
     );
+  });
+
+  it("a run over the caller's Float64Array time column again reuses them; rows and copied columns do not", async () => {
+    const bars = generateBars(300);
+    const src = '//@version=6\nindicator("t")\nplot(time_close, "d")\n';
+    const rt = new Runtime("BENCH", { timeframe: "1" });
+    const first = await rt.run(src, bars, { mode: "interpret" });
+    const hits = barCloseHits.n;
+    for (const mode of ["interpret", "compile", "interpret"] as const) {
+      const again = await rt.run(src, bars, { mode });
+      expect(again.series.d).toEqual(first.series.d);
+    }
+    expect(barCloseHits.n - hits).toBe(3);
+    // rows: columns built for the run, new every run (no cache entry, no copy)
+    const t = bars.time as Float64Array;
+    const rows = Array.from(t, (time, i) => ({
+      time,
+      open: bars.open[i]!,
+      high: bars.high[i]!,
+      low: bars.low[i]!,
+      close: bars.close[i]!,
+    }));
+    // plain number arrays: converted into columns of the run's own
+    const plain = { ...bars, time: Array.from(t) };
+    for (const input of [rows, rows, plain, plain]) {
+      const r = await rt.run(src, input as never, { mode: "interpret" });
+      expect(r.series.d).toEqual(first.series.d);
+    }
+    expect(barCloseHits.n - hits).toBe(3);
   });
 
   it("a run after a write into the caller's time column sees the new close times", async () => {

@@ -231,9 +231,10 @@ export function relevelExit(
   intrabar: boolean,
 ): boolean {
   if (e.bindSide !== bindSide || e.intrabar !== intrabar) return false;
-  // (kept small for V8 to inline into Broker.exit, where limit and stop stay unboxed doubles; it was
-  // inlined when written, but since EventLog.push is inlined into exit it is called, its two doubles
-  // boxed: docs/benchmarks.md, session 10, "Later on main")
+  // (kept small for V8 to inline into Broker.exit, where limit and stop stay unboxed doubles. V8
+  // gives exit's budget to this or to the event log's call: in steady compiled runs this is inlined
+  // and EventLog.logCall called (its numbers in EventLog.call, no boxing); in interpreted runs the
+  // reverse, and these two doubles are boxed: docs/benchmarks.md, session 10, "exit garbage")
   const varying = e.src === req ? (req.varying ?? EXIT_ARG_ALL) : EXIT_ARG_ALL;
   if ((varying & (EXIT_ARG_TEXTS | EXIT_ARG_OTHER_NUMBERS)) !== 0 && !sameOtherArgs(e, req, varying)) return false;
   if (!same(e.limit, limit)) {

@@ -880,10 +880,8 @@ export class Compiler {
   }
 
   /** The numeric slot mirroring a bar column's value on the bar as the script sees it now (RunState.setBar). */
-  private barSlot(col: string): number {
-    const k = (BAR_FIELDS as readonly string[]).indexOf(col);
-    if (k < 0) throw new Error(`internal: ${col} is not a bar column`);
-    return this.st.barBase + k;
+  private barSlot(col: (typeof BAR_FIELDS)[number]): number {
+    return this.st.barBase + BAR_FIELDS.indexOf(col);
   }
 
   /** `v[i]` on a numeric variable's history ring with a numeric variable as the offset (a loop counter), as hist() reads it. */

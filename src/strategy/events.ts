@@ -638,7 +638,9 @@ export class EventLog {
       ((p !== 0 && p === p) || sameZeros(cols, b, ctx))
     ) {
       if (b > this.highBar) this.highBar = b;
-      if (b < this.lowBar) this.lowBar = b;
+      // (a store every time: the branch would be taken once a run, on its first event, where code
+      // optimised in an earlier run has no feedback for the store and deoptimises)
+      this.lowBar = Math.min(b, this.lowBar);
       return b;
     }
     return this.writtenOut(ctx, st);

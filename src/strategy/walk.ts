@@ -87,7 +87,9 @@ export class PathWalker {
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
     const fast = this.fastPath && !this.recalc;
     let quiet: boolean;
-    if (fast && b.book.orders.length === 0 && this.levelsReach() && o < this.upMin && o > this.downMax)
+    const none = fast && b.book.orders.length === 0;
+    const reach = none && this.levelsReach();
+    if (reach && o < this.upMin && o > this.downMax)
       // No order pending: no market order to fill; a summary (levelsReach) means no trailing exit
       // to move: the open fills nothing.
       quiet = true;
@@ -95,7 +97,9 @@ export class PathWalker {
       this.updateTrails(o);
       if (first) this.fillMarketOrders(o, false);
       else this.fillIntrabarMarket(o);
-      quiet = fast && this.levelsReach();
+      // (no order pending: nothing filled just now, and the trails moved are what made levelsReach
+      // say no: its answer above stands, a gap past a level the case that gets here)
+      quiet = none ? reach : fast && this.levelsReach();
       if (!(quiet && o < this.upMin && o > this.downMax)) {
         this.fillTriggeredAt(o);
         // fills at the open change the trades and so the exit levels that apply

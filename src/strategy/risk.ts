@@ -208,10 +208,10 @@ export class RiskRules {
 
   /** checkMargin's exact test and the margin call. */
   private exactMargin(price: number, broker: Broker): void {
-    const ledger = broker.ledger;
-    const side = ledger.side();
-    const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
+    // (checkMargin made the price line current for these trades: its margin rate is theirs)
+    const margin = this.lineMargin;
     if (!(margin > 0)) return;
+    const ledger = broker.ledger;
     // the position and the equity at `price` in one pass (positionSize's and openProfit's sums, in
     // the same order: Broker.equity(price) bit for bit)
     const open = ledger.open;
@@ -248,6 +248,8 @@ export class RiskRules {
   fastPath = true;
   private lineVersion = -1;
   private linePointValue = Number.NaN;
+  /** The margin rate of the line's position side (a fraction; not above 0: no margin call). */
+  private lineMargin = Number.NaN;
   private priceCap = 0;
   private slack0 = 0;
   private slack1 = 0;
@@ -261,6 +263,7 @@ export class RiskRules {
     this.linePointValue = broker.pointValue;
     const side = ledger.side();
     const margin = (side > 0 ? broker.settings.marginLong : broker.settings.marginShort) / 100;
+    this.lineMargin = margin;
     if (!(margin > 0)) {
       this.priceCap = Number.MAX_VALUE;
       this.slack0 = 1;

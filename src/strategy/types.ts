@@ -90,7 +90,8 @@ function exitArgs(...names: ExitParam[]): number {
 
 export const EXIT_ARG_LIMIT = exitArgs("limit");
 export const EXIT_ARG_STOP = exitArgs("stop");
-export const EXIT_ARG_OTHER_NUMBERS = exitArgs(
+/** strategy.exit's number arguments other than the limit and stop relevelExit takes as they move. */
+export const EXIT_OTHER_NUMBER_PARAMS = [
   "qty",
   "qtyPercent",
   "profit",
@@ -98,19 +99,11 @@ export const EXIT_ARG_OTHER_NUMBERS = exitArgs(
   "trailPrice",
   "trailPoints",
   "trailOffset",
-);
-export const EXIT_ARG_TEXTS = exitArgs(
-  "ocaName",
-  "comment",
-  "commentProfit",
-  "commentLoss",
-  "commentTrailing",
-  "alertMessage",
-  "alertProfit",
-  "alertLoss",
-  "alertTrailing",
-  "disableAlert",
-);
+] as const satisfies readonly ExitParam[];
+/** strategy.exit's string and flag arguments: the signature's tail from oca_name (comments, alert messages, disable_alert). */
+export const EXIT_TEXT_PARAMS = EXIT_PARAMS.slice(EXIT_PARAMS.indexOf("ocaName")) as readonly ExitParam[];
+export const EXIT_ARG_OTHER_NUMBERS = exitArgs(...EXIT_OTHER_NUMBER_PARAMS);
+export const EXIT_ARG_TEXTS = exitArgs(...EXIT_TEXT_PARAMS);
 export const EXIT_ARG_ALL = exitArgs(...EXIT_PARAMS);
 
 export interface CloseRequest {

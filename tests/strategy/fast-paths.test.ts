@@ -13,6 +13,8 @@ import { OrderBook } from "../../src/strategy/book.js";
 import { finite } from "../../src/strategy/levels.js";
 import type { ExitOrder, ExitRequest, PendingOrder } from "../../src/strategy/types.js";
 import {
+  EXIT_OTHER_NUMBER_PARAMS,
+  EXIT_TEXT_PARAMS,
   EXIT_ARG_ALL,
   EXIT_ARG_LIMIT,
   EXIT_ARG_OTHER_NUMBERS,
@@ -25,6 +27,9 @@ import {
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 import type { Bar } from "../../src/core/result.js";
+
+/** The text arguments a re-placement moves to another string (disable_alert is a flag, moved apart). */
+const EXIT_STRING_PARAMS = EXIT_TEXT_PARAMS.filter((n) => n !== "disableAlert");
 
 const site: CallSite = { state: undefined, id: 0 };
 const call = (name: string, ctx: ExecContext, ...args: unknown[]) => functions[name].impl(ctx, args, site);
@@ -286,23 +291,8 @@ describe("broker fast paths", () => {
         const next: Record<string, unknown> = { ...req };
         if (rnd(3) !== 0) next.stop = pick(nums);
         if (rnd(3) !== 0) next.limit = pick(nums);
-        if (rnd(12) === 0)
-          next[pick(["qty", "qtyPercent", "profit", "loss", "trailPrice", "trailPoints", "trailOffset"] as const)] =
-            pick(nums);
-        if (rnd(15) === 0)
-          next[
-            pick([
-              "ocaName",
-              "comment",
-              "commentProfit",
-              "commentLoss",
-              "commentTrailing",
-              "alertMessage",
-              "alertProfit",
-              "alertLoss",
-              "alertTrailing",
-            ] as const)
-          ] = pick(strs);
+        if (rnd(12) === 0) next[pick(EXIT_OTHER_NUMBER_PARAMS)] = pick(nums);
+        if (rnd(15) === 0) next[pick(EXIT_STRING_PARAMS)] = pick(strs);
         if (rnd(20) === 0) next.disableAlert = rnd(2) === 0;
         req = next;
         const bind = rnd(10) === 0 ? pick([-1, 0, 1] as const) : 0;
@@ -327,23 +317,9 @@ describe("broker fast paths", () => {
     expect(fields.map(([n]) => n).slice(0, 2)).toEqual(["id", "fromEntry"]);
     expect(EXIT_ARG_LIMIT).toBe(bit("limit"));
     expect(EXIT_ARG_STOP).toBe(bit("stop"));
-    expect(EXIT_ARG_OTHER_NUMBERS).toBe(
-      bits("qty", "qtyPercent", "profit", "loss", "trailPrice", "trailPoints", "trailOffset"),
-    );
-    expect(EXIT_ARG_TEXTS).toBe(
-      bits(
-        "ocaName",
-        "comment",
-        "commentProfit",
-        "commentLoss",
-        "commentTrailing",
-        "alertMessage",
-        "alertProfit",
-        "alertLoss",
-        "alertTrailing",
-        "disableAlert",
-      ),
-    );
+    expect(EXIT_ARG_OTHER_NUMBERS).toBe(bits(...EXIT_OTHER_NUMBER_PARAMS));
+    expect(EXIT_ARG_TEXTS).toBe(bits(...EXIT_TEXT_PARAMS));
+    expect(EXIT_TEXT_PARAMS).toEqual([...EXIT_STRING_PARAMS, "disableAlert"]);
     // every parameter is in exactly one group or is id / from_entry (compared apart: another exit)
     expect(EXIT_ARG_ALL).toBe((1 << fields.length) - 1);
     expect(EXIT_ARG_LIMIT | EXIT_ARG_STOP | EXIT_ARG_OTHER_NUMBERS | EXIT_ARG_TEXTS | bits("id", "fromEntry")).toBe(

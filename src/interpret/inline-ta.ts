@@ -31,42 +31,19 @@ export function inlineTaFn(name: string, ctx: ExecContext, x: Fn, y: Fn): Fn {
 /**
  * cross_next: an na argument gives false and leaves the last pair with both values defined (NaN
  * before the first); else over is x > y after a pair with pa <= pb, under x < y after pa >= pb.
- * A closure per kind: a call computes only the test its builtin returns.
+ * kind 1 crossover, 2 crossunder, 0 either: the kind is fixed per closure, so a call computes only
+ * the test its builtin returns.
  */
 function cross(kind: 0 | 1 | 2, fx: Fn, fy: Fn): Fn {
   let pa = NaN,
     pb = NaN;
-  if (kind === 1)
-    return () => {
-      let a = fx(),
-        b = fy();
-      if (typeof a !== "number") a = NaN;
-      if (typeof b !== "number") b = NaN;
-      if (a !== a || b !== b) return false;
-      const over = a > b && pa <= pb;
-      pa = a;
-      pb = b;
-      return over;
-    };
-  if (kind === 2)
-    return () => {
-      let a = fx(),
-        b = fy();
-      if (typeof a !== "number") a = NaN;
-      if (typeof b !== "number") b = NaN;
-      if (a !== a || b !== b) return false;
-      const under = a < b && pa >= pb;
-      pa = a;
-      pb = b;
-      return under;
-    };
   return () => {
     let a = fx(),
       b = fy();
     if (typeof a !== "number") a = NaN;
     if (typeof b !== "number") b = NaN;
     if (a !== a || b !== b) return false;
-    const hit = (a > b && pa <= pb) || (a < b && pa >= pb);
+    const hit = (kind !== 2 && a > b && pa <= pb) || (kind !== 1 && a < b && pa >= pb);
     pa = a;
     pb = b;
     return hit;

@@ -7,9 +7,14 @@
 // threads, so re-optimising counts; the main thread's share is printed too, from Linux schedstat) and how many functions V8 deoptimised during that run. Builds
 // given with several --dir are interleaved process by process; the table gives per run index the
 // median and range over the processes, and the machine load before and after.
+// With --floors, each run is preceded by the script's hand-written floor (bench/floors.mjs, bench
+// scripts only; a GC forced before it too), and a "steady" line gives per build the median over the
+// processes of each process's median of runs 6 and on (min-max over the processes) and its ratio to
+// the floor's, timed the same way in the same processes (docs/benchmarks.md's end-of-session tables).
+// A script is a bench/ name or a path to a .pine file. Builds alternate their order process by process.
 // Needs each build's dist/ and build/kernels.wasm (npm run build:lib).
-// Usage: node scripts/warm.mjs [--dir .]... [--scripts ema_atr_stop,...] [--modes compile,interpret]
-//          [--bars 100000] [--runs 14] [--procs 6] [--raw]
+// Usage: node scripts/warm.mjs [--dir .]... [--scripts ema_atr_stop,path/to/x.pine,...]
+//          [--modes compile,interpret] [--bars 100000] [--runs 14] [--procs 6] [--floors] [--raw]
 // (--raw also prints every process's row; the children run with --trace-deopt to count deopts, whose
 // printing costs nothing measurable next to a run.)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -21,10 +26,15 @@ const argv = process.argv.slice(2);
 
 if (argv[0] === "--child") {
   // one process: R runs of one script in one mode, a marker line after each
-  const [, dir, script, mode, bars, runs] = argv;
+  const [, dir, script, mode, bars, runs, floors] = argv;
   const { Runtime } = await import(pathToFileURL(resolve(dir, "dist/index.js")).href);
   const { generateBars } = await import(pathToFileURL(resolve(dir, "dist/cli/bench.js")).href);
-  const source = readFileSync(resolve(dir, "bench", `${script}.pine`), "utf8");
+  const { FLOORS } = await import(pathToFileURL(resolve(dir, "bench/floors.mjs")).href);
+  const source = readFileSync(
+    script.endsWith(".pine") ? resolve(script) : resolve(dir, "bench", `${script}.pine`),
+    "utf8",
+  );
+  const floor = floors === "floors" ? FLOORS.find((f) => f.script === script) : undefined;
   const data = generateBars(Number(bars));
   const rt = new Runtime("BENCH", { timeframe: "1" });
   // CPU ns of the main thread and of all threads (Linux schedstat; elsewhere the main share is NaN):
@@ -44,6 +54,13 @@ if (argv[0] === "--child") {
     return [main, all];
   };
   for (let i = 0; i < Number(runs); i++) {
+    if (floor) {
+      globalThis.gc?.();
+      const f0 = process.cpuUsage();
+      floor.run(data);
+      const f = process.cpuUsage(f0);
+      process.stdout.write(`@@floor ${i} ${((f.user + f.system) / 1000).toFixed(3)}\n`);
+    }
     globalThis.gc?.();
     const c0 = process.cpuUsage();
     const [m0] = threads();
@@ -62,10 +79,11 @@ const opt = {
   scripts: "ema_atr_stop,ema_cross_bracket,swing_state,loops,bench10",
   modes: "compile,interpret",
 };
-Object.assign(opt, { bars: "100000", runs: "14", procs: "6", raw: false });
+Object.assign(opt, { bars: "100000", runs: "14", procs: "6", raw: false, floors: false });
 for (let i = 0; i < argv.length; i++) {
   const k = argv[i].replace(/^--/, "");
   if (k === "raw") opt.raw = true;
+  else if (k === "floors") opt.floors = true;
   else if (k === "dir") opt.dir.push(argv[++i]);
   else if (k in opt) opt[k] = argv[++i];
   else throw new Error(`unknown option ${argv[i]}`);
@@ -85,16 +103,30 @@ const median = (xs) => {
 function child(dir, script, mode) {
   const out = spawnSync(
     process.execPath,
-    ["--expose-gc", "--trace-deopt", self, "--child", dir, script, mode, opt.bars, opt.runs],
+    [
+      "--expose-gc",
+      "--trace-deopt",
+      self,
+      "--child",
+      dir,
+      script,
+      mode,
+      opt.bars,
+      opt.runs,
+      opt.floors ? "floors" : "",
+    ],
     { encoding: "utf8", maxBuffer: 1 << 28 },
   );
   if (out.status !== 0) throw new Error(`${script} ${mode} in ${dir}: ${out.stderr.slice(-2000)}`);
   const cpu = [];
   const main = [];
   const deopts = [];
+  const floor = [];
   let n = 0;
   for (const line of out.stdout.split("\n")) {
     if (line.startsWith("[bailout")) n++;
+    const f = /^@@floor \d+ ([\d.]+)/.exec(line);
+    if (f) floor.push(Number(f[1]));
     const m = /^@@run (\d+) ([\d.]+) ([\d.a-zA-Z]+)/.exec(line);
     if (m) {
       cpu.push(Number(m[2]));
@@ -103,7 +135,7 @@ function child(dir, script, mode) {
       n = 0;
     }
   }
-  return { cpu, main, deopts };
+  return { cpu, main, deopts, floor };
 }
 
 const builds = opt.dir.map((d) => resolve(d));
@@ -111,7 +143,8 @@ console.log(`warm-up: ${opt.bars} bars, ${opt.runs} runs a process, ${opt.procs}
 for (const script of opt.scripts.split(",")) {
   for (const mode of opt.modes.split(",")) {
     const rows = new Map(builds.map((b) => [b, []]));
-    for (let p = 0; p < Number(opt.procs); p++) for (const b of builds) rows.get(b).push(child(b, script, mode));
+    for (let p = 0; p < Number(opt.procs); p++)
+      for (const b of p % 2 ? [...builds].reverse() : builds) rows.get(b).push(child(b, script, mode));
     for (const b of builds) {
       const procs = rows.get(b);
       const cells = [];
@@ -127,6 +160,15 @@ for (const script of opt.scripts.split(",")) {
       console.log(`  CPU ms, runs 0..${Number(opt.runs) - 1}: ${cells.join(" ")}`);
       console.log(`  of it the main thread (median): ${mcells.join(" ")}`);
       console.log(`  deopts in runs 0..${dcells.length - 1} (median): ${dcells.join(" ")}`);
+      const steady = procs.map((x) => median(x.cpu.slice(6)));
+      const floors = procs.map((x) => median(x.floor.slice(6)));
+      const ratio = floors.every((f) => f > 0)
+        ? `, ${(median(steady) / median(floors)).toFixed(1)}x the floor's ${median(floors).toFixed(2)}`
+        : "";
+      if (steady.every((x) => x === x))
+        console.log(
+          `  steady (runs 6-${Number(opt.runs) - 1}): ${median(steady).toFixed(1)} (${Math.min(...steady).toFixed(1)}-${Math.max(...steady).toFixed(1)})${ratio}`,
+        );
       if (opt.raw)
         for (const x of procs)
           console.log(`    ${x.cpu.map((c, r) => `${c.toFixed(0)}/${x.main[r].toFixed(0)}`).join(" ")}`);

@@ -8,8 +8,8 @@
 //   its own; the bars as rows, and as columns;
 // - CLI, cold: `resin optimize`'s own engine and study (optimize.ts) made afresh for every study, as
 //   one process makes it (the threads' start-up, module loading and JIT warm-up included), with
-//   --workers 1 (no thread), --workers 2 (this thread and one more) and the default (this thread,
-//   the others once the study is long enough).
+//   --workers 1 (no thread), --workers 2 (this thread and one more at most) and the default (one a
+//   core); threads join once the study is long enough.
 // Each host runs in its own child process (another host's idle threads and their collections would
 // count against it otherwise): a warm-up round, then rounds of a study and the same trials' inputs as
 // plain runs right after it; each figure is the median of the rounds (min-max). A trial's cost is the
@@ -112,9 +112,9 @@ function warmHost(name: string, engine: Engine & { close?(): Promise<void> }, so
 
 /**
  * `resin optimize` as one process runs it: a fresh engine for every study, closed after it
- * (optimize-engine.ts studyEngine: `workers` counts the CLI's own thread, so N - 1 worker threads
- * from the start; undefined is the default, which starts on the CLI's thread alone and lets threads in
- * once the study's remaining work pays for their start-up).
+ * (optimize-engine.ts studyEngine: `workers` counts the CLI's own thread, so N - 1 worker threads at
+ * most; undefined is the default, one per core. Either way the study starts on the CLI's thread alone
+ * and lets threads in once its remaining work pays for their start-up).
  */
 function cliHost(name: string, workers: number | undefined, source: string, rows: Bar[], n: number): Host {
   return {
@@ -123,7 +123,7 @@ function cliHost(name: string, workers: number | undefined, source: string, rows
       const engine = studyEngine(workers);
       try {
         const study = prepareStudy(studyRequest(source, rows, n, seed));
-        const res = await localStudy(engine, study, source, workers !== undefined ? { workers } : {});
+        const res = await localStudy(engine, study, source);
         return { params: res.trials.map((t) => t.params) };
       } finally {
         await engine.close?.();

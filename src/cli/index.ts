@@ -162,7 +162,7 @@ Examples:
     .command("optimize")
     .summary("search a strategy's inputs")
     .description(
-      "Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on this process's thread first, and on worker threads once the study's remaining work pays for their start-up; --workers N counts this thread.",
+      "Searches a strategy's inputs with the shared optimize module (service.md 3). The space defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on this process's thread first, and on worker threads once the study's remaining work pays for their start-up; --workers N caps the threads, this one included.",
     )
     .argument("<strategy>", "the strategy's .pine file")
     .option("--trials <N>", "trials to run (default 30, at most 200; 10,000 with --remote)", intArg("--trials", 1))
@@ -200,7 +200,7 @@ Examples:
     )
     .option(
       "--workers <N>",
-      "threads for the trials, this one included, all from the start (default: this one, and one per other core (at most 8 in all) once the study is long enough to pay for their start-up)",
+      "threads for the trials at most, this one included (default: one per core, at most 8); the others start once the study's remaining work pays for their start-up",
       intArg("--workers", 1),
     )
     .option("--concurrency <N>", "with --remote: batches in flight (default 8, at most 32)", intArg("--concurrency", 1))

@@ -44,8 +44,8 @@ export class StudyEngine implements Engine {
 }
 
 /**
- * `workers` in all (this thread and workers - 1 threads, from the start), or by default this thread
- * and as many threads as the other cores (at most 7), started once the study is long enough.
+ * `workers` in all at most (this thread and workers - 1 threads), by default this thread and as many
+ * threads as the other cores (at most 7); either way the threads start once the study is long enough.
  */
 export function studyEngine(workers?: number): StudyEngine {
   return new StudyEngine(Math.max(0, (workers ?? Math.min(availableParallelism(), 8)) - 1));

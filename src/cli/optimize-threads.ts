@@ -7,8 +7,10 @@
 // CPU time of the last three runs here, read once this thread is past its own warm-up) is worth
 // GROW_AFTER_MS: then a thread's start-up is a small part of what it takes over. CPU time, not wall
 // time: on a loaded machine a run's wall time counts the waits for a core, which a thread would not
-// shorten (docs/benchmarks.md "issue 18, session 9, optimize"). `--workers N` fixes the number
-// instead: this thread and N - 1 threads from the start.
+// shorten (docs/benchmarks.md "issue 18, session 9, optimize"). `--workers N` caps the number (this
+// thread and N - 1 threads) under the same rule: until session 11 it started them with the study,
+// and a 32-trial study of 20k bars on `--workers 2` cost 3.3x its plain runs' CPU, the cold thread's
+// start-up being larger than the whole study (docs/benchmarks.md "Issue 18, session 11").
 //
 // Threads take runs only once they are up (the promise `startThreads` returns: their start-up is
 // not a wait of the study), two at a time each (the next run already waits in the thread while this thread is busy
@@ -32,7 +34,7 @@ function cpuMs(): number {
 export type Place = "here" | "thread";
 
 export interface GateOptions {
-  /** Threads from the start (--workers) instead of once the study is long enough. */
+  /** Threads from the start instead of once the study is long enough (tests: no host asks for it). */
   fixed?: boolean;
   growAfterMs?: number;
   /** The clock runs here are timed by (default: this process's CPU ms; tests give a wall clock). */

@@ -2,7 +2,7 @@
 // Searches a strategy's inputs with the shared optimize module (service.md 3 and 5). The space
 // defaults to the strategy's int/float inputs that declare minval and maxval. Trials run on this
 // thread, and on worker threads too once the study is long enough to pay for their start-up
-// (optimize-threads.ts; --workers fixes the number).
+// (optimize-threads.ts; --workers caps the number).
 // Exit codes: 0 ok, 1 script or run error, 2 usage error.
 
 import { UsageError, readText } from "./args.js";
@@ -188,7 +188,7 @@ async function remote(a: Args, req: OptimizeRequest, engine: Engine): Promise<nu
 /**
  * A checked study on the CLI's engine: one trial runner per data set and place (each packs its own
  * bars once: ordinary columns here, shared ones for the threads), each run placed by a ThreadGate
- * (optimize-threads.ts: here, and on threads once they pay or from the start with --workers), and the
+ * (optimize-threads.ts: here, and on threads once they pay), and the
  * winner re-run in full over each data set's whole bars (best_result, best_results).
  */
 export function localStudy(
@@ -196,7 +196,6 @@ export function localStudy(
   study: PreparedStudy,
   source: string,
   options: {
-    workers?: number;
     onProgress?: StudyOptions["onProgress"];
     /** Work ahead from which threads are let in (optimize-threads.ts GROW_AFTER_MS; tests lower it). */
     growAfterMs?: number;
@@ -204,7 +203,6 @@ export function localStudy(
 ): Promise<OptimizeResult> {
   const folds = study.sets.reduce((n, x) => n + x.plan.folds, 0);
   const gate = new ThreadGate(engine.threads, study.nTrials * folds, {
-    fixed: options.workers !== undefined,
     ...(options.growAfterMs !== undefined ? { growAfterMs: options.growAfterMs } : {}),
     startThreads: () => engine.startThreads(),
   });
@@ -279,7 +277,6 @@ export async function execute(script: string, a: Args): Promise<number> {
     const bar = a.json ? null : await progressOnTerminal(study.nTrials);
     let best = "-";
     const res = await localStudy(engine, study, source, {
-      ...(a.workers !== undefined ? { workers: a.workers } : {}),
       onProgress: (p) => {
         if (p.best_index !== null) {
           const t = p.best_index === p.trial.index ? p.trial : undefined;

@@ -153,7 +153,7 @@ describe("resin optimize", () => {
     expect(await command([STRATEGY, "--parallelism", "0"])).toBe(2);
   });
 
-  it("--workers fixes the threads; the result is the default's", async () => {
+  it("--workers caps the threads; the result is the default's", async () => {
     const args = [STRATEGY, "--trials", "6", "--seed", "5", "--bars", "200", "--min-trades", "1", "--json"];
     const study = async (extra: string[]) => {
       out.length = 0;

@@ -1,6 +1,7 @@
 // Where `resin optimize` runs each run (src/cli/optimize-threads.ts): here, with no thread, until the
-// work still ahead pays for the threads' start-up; here and on every thread from the start when
-// --workers fixes the number; a thread takes runs only once it is up, two at a time.
+// work still ahead pays for the threads' start-up (--workers only caps how many); here and on every
+// thread from the start when the gate is told so (fixed); a thread takes runs only once it is up, two
+// at a time.
 import { describe, expect, it } from "vitest";
 import { RUNS_PER_THREAD, ThreadGate, type Place } from "../../src/cli/optimize-threads.js";
 
@@ -34,7 +35,7 @@ async function through(gate: ThreadGate, total: number, offered: number, ms: num
 }
 
 describe("ThreadGate", () => {
-  it("--workers: threads from the start, once they are up, two runs each, and this thread beside them", async () => {
+  it("fixed: threads from the start, once they are up, two runs each, and this thread beside them", async () => {
     let started = 0;
     let up!: () => void;
     const gate = new ThreadGate(3, 60, {

@@ -112,11 +112,16 @@ describe("resin optimize's engine (built): this thread and worker threads side b
       validation: VALIDATIONS[1],
     };
     const solo = studyEngine(1);
+    const two = studyEngine(2);
     const mixed = studyEngine(3);
     try {
-      const alone = await localStudy(solo, prepare(req), STRATEGY, { workers: 1 });
+      const alone = await localStudy(solo, prepare(req), STRATEGY);
       expect(solo.threadsStarted).toBe(false);
       expect(solo.runs.thread).toBe(0);
+      // --workers 2 on a study far shorter than a thread's start-up: no thread (session 10 started it
+      // with the study and paid 3.3x the plain runs' CPU at 32 trials of 20k bars)
+      const capped = await localStudy(two, prepare(req), STRATEGY);
+      expect(two.threadsStarted).toBe(false);
       // the default's rule with no wait: threads let in after the first runs here (started ahead
       // here, so that they are up before this short study ends and take some of its runs)
       await mixed.startThreads();
@@ -130,8 +135,10 @@ describe("resin optimize's engine (built): this thread and worker threads side b
         best_result: { ...r.best_result, run_id: 0, profile: 0 },
       });
       expect(clean(side)).toEqual(clean(alone));
+      expect(clean(capped)).toEqual(clean(alone));
     } finally {
       await solo.close();
+      await two.close();
       await mixed.close();
     }
   }, 120_000);

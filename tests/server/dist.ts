@@ -17,7 +17,7 @@ function newest(dir: string): number {
 }
 
 export function ensureDist(): void {
-  const built = join(ROOT, "dist", "server", "node", "run-worker.js");
+  const built = join(ROOT, "dist", "bundle", "run-worker.js");
   const srcTime = Math.max(
     newest(join(ROOT, "src", "server")),
     newest(join(ROOT, "src", "optimize")),
@@ -34,6 +34,8 @@ export function ensureDist(): void {
   } catch {
     // Type errors elsewhere in the tree do not stop tsc from emitting; the tests below check the output.
   }
+  // the worker threads' one-file entry, as the build makes it (pool.ts takes it when it is not older)
+  execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-worker.mjs")], { cwd: ROOT, stdio: "pipe" });
 }
 
 export { ROOT };

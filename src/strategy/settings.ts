@@ -98,10 +98,14 @@ function bool(v: unknown, dflt: boolean): boolean {
   return typeof v === "boolean" ? v : dflt;
 }
 
+/** camelCase aliases of the snake_case names, made once (every broker of every run reads them all). */
+const camelOf = new Map<string, string>();
+
 /** Reads a strategy() argument under its Pine name (snake_case) or a camelCase alias. */
 function pick(s: Record<string, unknown>, name: string): unknown {
   if (name in s) return s[name];
-  const camel = name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  let camel = camelOf.get(name);
+  if (camel === undefined) camelOf.set(name, (camel = name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())));
   return s[camel];
 }
 

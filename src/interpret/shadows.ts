@@ -7,8 +7,17 @@ import type { RBlock, RExpr, ResolvedProgram } from "../check/ir.js";
 import { hoistSlotCount } from "../check/hoist-plan.js";
 import { eachChild, eachStmtChild } from "../check/walk.js";
 
+/** countShadowCandidates by program: a walk of the whole program was a few percent of a 2k-bar run. */
+const candidates = new WeakMap<ResolvedProgram, number>();
+
 /** An upper bound of the shadow slots a program can use (constant-offset history reads, hoistable calls). */
 export function countShadowCandidates(p: ResolvedProgram): number {
+  let n = candidates.get(p);
+  if (n === undefined) candidates.set(p, (n = countCandidates(p)));
+  return n;
+}
+
+function countCandidates(p: ResolvedProgram): number {
   let n = 0;
   const expr = (e: RExpr): undefined => {
     if ((e.k === "hist" || e.k === "colHist") && e.n !== null && e.n >= 1) n++;

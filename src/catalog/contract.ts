@@ -54,6 +54,8 @@ export interface ExecContext {
     low: Float64Array;
     close: Float64Array;
     volume: Float64Array;
+    /** The run made time and OHLC itself (BarColumns.copied): nothing outside the run can write them. */
+    copied?: boolean;
   };
   syminfo: Required<Pick<SymInfo, "mintick" | "pointvalue" | "timezone" | "currency" | "type">> & SymInfo;
   /** Chart timeframe in TradingView notation ("1", "60", "D", "1W", ...). */

@@ -26,6 +26,12 @@ export interface BarColumns {
    * NaN when they are not (or fewer than two bars). barsTimeframe reads it instead of a pass over time.
    */
   spacing?: number;
+  /**
+   * Set by normalizeBars: true when it made the time and OHLC columns itself (rows, plain arrays,
+   * other typed or shared arrays, converted): no caller holds them, so nothing can write into them
+   * after the run (the event log then keeps no checksum of them: strategy/events.ts).
+   */
+  copied?: boolean;
 }
 
 export interface BarDataError {
@@ -74,6 +80,7 @@ function emptyColumns(n: number): BarColumns {
     close: new Float64Array(n),
     volume: new Float64Array(n),
     spacing: NaN,
+    copied: true,
   };
 }
 
@@ -261,6 +268,7 @@ function fromNumberArrays(
     close: new Float64Array(n),
     volume,
     spacing: NaN,
+    copied: true,
   };
   const { time, open, high, low, close } = c;
   let prev = -Infinity;
@@ -331,6 +339,8 @@ function fromColumns(cols: Record<string, unknown>): BarColumns | BarDataError {
   const { bad, spacing } = scanBars(c.time, c.open, c.high, c.low, c.close, n);
   if (bad < 0) {
     c.spacing = spacing;
+    c.copied =
+      c.time !== time && c.open !== cols.open && c.high !== cols.high && c.low !== cols.low && c.close !== cols.close;
     return c;
   }
   return checkBar(c, bad, (f) =>

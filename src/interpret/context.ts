@@ -29,6 +29,7 @@ export function createContext(
       low: cols.low,
       close: cols.close,
       volume: cols.volume,
+      copied: cols.copied === true,
     },
     syminfo,
     timeframe,

@@ -253,6 +253,8 @@ interface InputColumns {
   high: Float64Array;
   low: Float64Array;
   close: Float64Array;
+  /** The run made them itself (core/bars.ts BarColumns.copied). */
+  copied?: boolean;
 }
 
 /**
@@ -359,8 +361,10 @@ export class EventLog {
   /** The input bars events were logged on lie in [lowBar, highBar]. */
   private lowBar = Infinity;
   private highBar = -1;
-  /** The input columns' checksum over those bars when the run was over (NaN: not sealed yet). */
+  /** The input columns' checksum over those bars when the run was over (NaN: not sealed yet, or not taken). */
   private checksum = NaN;
+  /** The Runtime made the input columns itself (ctx.columns.copied): nobody can write them, no checksum. */
+  private colsCopied = false;
   private tupleCount = 0;
   /** Numbers written to the groups' runs. */
   private runCount = 0;
@@ -607,6 +611,7 @@ export class EventLog {
       if (c.open.length === n && c.high.length === n && c.low.length === n && c.close.length === n) {
         this.cols = c as InputColumns;
         this.colLength = n;
+        this.colsCopied = c.copied === true;
       }
     }
   }
@@ -770,7 +775,7 @@ export class EventLog {
   seal(): void {
     this.sealed = true;
     this.flushGroup();
-    if (this.cols !== null && this.highBar >= this.lowBar)
+    if (this.cols !== null && !this.colsCopied && this.highBar >= this.lowBar)
       this.checksum = columnsChecksum(this.cols, this.lowBar, this.highBar + 1);
     if (this.store !== NO_STORE) release(this.store);
   }

@@ -46,6 +46,38 @@ describe("normalizeBars", () => {
     expect(Array.from(c.close)).toEqual([1.5, 2.5]);
     expect(Number.isNaN(c.volume[1])).toBe(true);
   });
+  it("says whether it made the time and OHLC columns itself (copied) or uses any of the caller's Float64Arrays", () => {
+    const rows = [
+      { time: 1, open: 1, high: 2, low: 0, close: 1.5 },
+      { time: 2, open: 2, high: 3, low: 1, close: 2.5 },
+    ];
+    const f64 = (a: number[]) => new Float64Array(a);
+    const columns = (time: ArrayLike<number>, close: ArrayLike<number>) => ({
+      time,
+      open: [1, 2],
+      high: [2, 3],
+      low: [0, 1],
+      close,
+      volume: f64([5, 6]),
+    });
+    expect(ok(normalizeBars(rows)).copied).toBe(true);
+    expect(ok(normalizeBars(columns([1, 2], [1.5, 2.5]))).copied).toBe(true);
+    expect(ok(normalizeBars(columns(new Float32Array([1, 2]), new Int32Array([1, 2])))).copied).toBe(true);
+    // (a Float64Array over a shared buffer is copied: another thread could write it)
+    const shared = new Float64Array(new SharedArrayBuffer(16));
+    shared.set([1, 2]);
+    expect(ok(normalizeBars(columns(shared, [1.5, 2.5]))).copied).toBe(true);
+    // one caller's column used as it is (a volume column does not count: events never read it)
+    expect(ok(normalizeBars(columns(f64([1, 2]), [1.5, 2.5]))).copied).toBe(false);
+    expect(ok(normalizeBars(columns([1, 2], f64([1.5, 2.5])))).copied).toBe(false);
+    const own = { time: f64([1, 2]), open: f64([1, 2]), high: f64([2, 3]), low: f64([0, 1]), close: f64([1.5, 2.5]) };
+    const c = ok(normalizeBars(own));
+    expect(c.copied).toBe(false);
+    expect(c.close).toBe(own.close);
+    // a BarColumns record passed again is the caller's now
+    expect(ok(normalizeBars(ok(normalizeBars(rows)))).copied).toBe(false);
+  });
+
   it("reports the first bad bar and the field, never throws", () => {
     const cases: [unknown, number, RegExp][] = [
       [[bar(1), { time: 2, open: 1, high: 2, low: 0 }], 1, /close is missing/],

@@ -121,6 +121,29 @@ strategy.exit("X", "L", stop = ${stop})
       expect(() => unread.events).toThrow(/input bars were modified after the run/);
       columns.high[400] = kept;
       sameBits(strip(unread), want);
+      // one caller's Float64Array among plain arrays: its writes are still seen
+      const mixed = { ...columns, open: Array.from(columns.open), close: Array.from(columns.close) };
+      const unreadMixed = await new Runtime().run(src, mixed, { mode });
+      const low = columns.low[400]!;
+      columns.low[400] = low - 1;
+      expect(() => unreadMixed.events).toThrow(/input bars were modified after the run/);
+      columns.low[400] = low;
+      sameBits(strip(unreadMixed), want);
+      // columns the Runtime made itself (rows, plain arrays) are nobody else's: no checksum, the same records
+      const arrays = {
+        time: Array.from(columns.time),
+        open: Array.from(columns.open),
+        high: Array.from(columns.high),
+        low: Array.from(columns.low),
+        close: Array.from(columns.close),
+      };
+      const fromRows = await new Runtime().run(src, rows, { mode });
+      const fromArrays = await new Runtime().run(src, arrays, { mode });
+      rows[400]!.high += 1;
+      arrays.high[400]! += 1;
+      sameBits(strip(fromRows), want);
+      sameBits(strip(fromArrays), want);
+      rows[400]!.high -= 1;
     }
   }, 60_000);
 

@@ -137,7 +137,7 @@ export class Ledger {
       bestPrice: price,
       worstPrice: price,
       exitFilled: new Map(),
-      trail: new Map(),
+      trail: null,
       seq: this.seq++,
     };
     this.open.push(t);

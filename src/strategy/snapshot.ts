@@ -73,7 +73,10 @@ export function restoreScalars(obj: object, s: Scalars): void {
 }
 
 export function cloneTrade(t: OpenTrade): OpenTrade {
-  const trail = new Map<string, { active: boolean; extreme: number }>();
-  for (const [k, v] of t.trail) trail.set(k, { active: v.active, extreme: v.extreme });
+  let trail: OpenTrade["trail"] = null;
+  if (t.trail !== null) {
+    trail = new Map();
+    for (const [k, v] of t.trail) trail.set(k, { extreme: v.extreme });
+  }
   return { ...t, exitFilled: new Map(t.exitFilled), trail };
 }

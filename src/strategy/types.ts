@@ -252,7 +252,10 @@ export interface OpenTrade {
   worstPrice: number;
   /** Per exit id: quantity this exit already closed of the trade. */
   exitFilled: Map<string, number>;
-  /** Trailing stop state per exit id: activated flag and the extreme price since activation. */
-  trail: Map<string, { active: boolean; extreme: number }>;
+  /**
+   * Activated trailing stops per exit id: the extreme price since activation (an exit with no entry
+   * has not activated). Null until the trade's first trail activates.
+   */
+  trail: Map<string, { extreme: number }> | null;
   seq: number;
 }

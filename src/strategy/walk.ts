@@ -86,25 +86,24 @@ export class PathWalker {
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
     const fast = this.fastPath && !this.recalc;
-    let quiet: boolean;
     const none = fast && b.book.orders.length === 0;
-    const reach = none && this.levelsReach();
-    if (reach && o < this.upMin && o > this.downMax)
-      // No order pending: no market order to fill; a summary (levelsReach) means no trailing exit
-      // to move: the open fills nothing.
-      quiet = true;
-    else {
+    if (none) this.levelsReach();
+    // No order pending and the open strictly between the extremes: no market order to fill, no
+    // trail to move or activate, nothing that fills at the open.
+    let quiet = none && o < this.upMin && o > this.downMax;
+    if (!quiet) {
       this.updateTrails(o);
       if (first) this.fillMarketOrders(o, false);
       else this.fillIntrabarMarket(o);
-      // (no order pending: nothing filled just now, and the trails moved are what made levelsReach
-      // say no: its answer above stands, a gap past a level the case that gets here)
-      quiet = none ? reach : fast && this.levelsReach();
-      if (!(quiet && o < this.upMin && o > this.downMax)) {
+      // (no order pending: nothing filled just now, and the open lies past the extremes already: a
+      // gap past a level, or a trail it moved)
+      if (fast && !none) this.levelsReach();
+      if (!(fast && o < this.upMin && o > this.downMax)) {
         this.fillTriggeredAt(o);
         // fills at the open change the trades and so the exit levels that apply
-        quiet = fast && this.levelsReach();
+        if (fast) this.levelsReach();
       }
+      quiet = fast;
     }
     this.capCheck(o);
     if (first) b.risk.checkMargin(o, b);
@@ -285,9 +284,9 @@ export class PathWalker {
    * downMax < p < upMin (scan's test at a point), nor on a path inside [lo, hi] when downMax < lo and
    * hi < upMin (a segment's test needs a level between its ends). A superset of what scan
    * considers: every non-market order with both its levels, exits without their remaining
-   * quantity. False when a trailing exit is pending (its level moves along the path): no summary.
+   * quantity, trailing exits with the prices that would move their trail (see below).
    */
-  private levelsReach(): boolean {
+  private levelsReach(): void {
     const b = this.b;
     const limitAdj = b.settings.backtestFillLimitsAssumption * b.mintick;
     let up = Infinity;
@@ -313,9 +312,10 @@ export class PathWalker {
     const exits = b.book.exits;
     const open = b.ledger.open;
     if (exits.length !== 0 && open.length !== 0) {
+      const mt = b.mintick;
       for (let i = 0; i < exits.length; i++) {
         const e = exits[i];
-        if (e.trailOffset === e.trailOffset) return false;
+        const trailing = e.trailOffset === e.trailOffset;
         for (let j = 0; j < open.length; j++) {
           const t = open[j];
           if (!exitCovers(e, t)) continue;
@@ -330,12 +330,30 @@ export class PathWalker {
             if (tp > down) down = tp;
             if (sl < up) up = sl;
           }
+          if (!trailing) continue;
+          // A trail changes only at prices past its activation (not active yet: there it activates,
+          // and with offset 0 fills) or past its extreme (active: the extreme moves); an active one
+          // fills on its way back to the level behind the extreme (scan's expression).
+          const tr = t.trail === null ? undefined : t.trail.get(e.id);
+          let ahead: number;
+          let behind = NaN;
+          if (tr === undefined) ahead = e.lvAct;
+          else {
+            ahead = tr.extreme;
+            behind = tr.extreme - t.side * e.trailOffset * mt;
+          }
+          if (t.side > 0) {
+            if (ahead < up) up = ahead;
+            if (behind > down) down = behind;
+          } else {
+            if (ahead > down) down = ahead;
+            if (behind < up) up = behind;
+          }
         }
       }
     }
     this.upMin = up;
     this.downMax = down;
-    return true;
   }
 
   private reach(p: number): void {
@@ -379,8 +397,8 @@ export class PathWalker {
         if (sl === sl) this.consider(EXIT, null, e, t, "sl", sl, -s as Side, from, to, up, atPoint, e.seq);
         // only an exit with a trail offset has a trailing level (without one it would be na)
         if (e.trailOffset !== e.trailOffset) continue;
-        const tr = t.trail.get(e.id);
-        if (tr && tr.active) {
+        const tr = t.trail === null ? undefined : t.trail.get(e.id);
+        if (tr !== undefined) {
           const lvl = tr.extreme - s * e.trailOffset * mt;
           this.consider(EXIT, null, e, t, "trail", lvl, -s as Side, from, to, up, atPoint, e.seq);
         } else if (e.trailOffset === 0) {
@@ -468,16 +486,13 @@ export class PathWalker {
       if (e.trailOffset !== e.trailOffset) continue;
       for (const t of b.ledger.open) {
         if (!exitCovers(e, t)) continue;
-        let st = t.trail.get(e.id);
-        if (!st) {
-          st = { active: false, extreme: NaN };
-          t.trail.set(e.id, st);
-        }
-        const act = b.trailActivation(e, t);
-        if (!st.active) {
+        // (a trade's trail states are made when its first trail activates: most trades have none)
+        const st = t.trail === null ? undefined : t.trail.get(e.id);
+        if (st === undefined) {
+          const act = b.trailActivation(e, t);
           if (act === act && (t.side > 0 ? price >= act : price <= act)) {
-            st.active = true;
-            st.extreme = price;
+            if (t.trail === null) t.trail = new Map();
+            t.trail.set(e.id, { extreme: price });
           }
         } else if (t.side > 0 ? price > st.extreme : price < st.extreme) st.extreme = price;
       }

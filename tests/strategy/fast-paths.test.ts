@@ -100,13 +100,27 @@ function walkRows(n: number, seed: number): [number, number, number, number][] {
   return rows;
 }
 
+/** Four 15-minute sub-bars per hourly bar of walkRows(n, seed): the bar magnifier's feed. */
+function magnifierBars(n: number, seed: number): Bar[] {
+  return walkRows(4 * n, seed + 1000).map(([open, high, low, close], i) => ({
+    time: Date.UTC(2024, 0, 1) + i * 900_000,
+    open,
+    high,
+    low,
+    close,
+  }));
+}
+
 /**
  * Random order flow: market, stop and limit entries both ways, brackets by price and by ticks
- * (re-placed unchanged or moved), trailing exits on some seeds, closes and cancels.
+ * (re-placed unchanged or moved), partial exits, trailing exits on most seeds (a short's by points,
+ * a long's zero-offset one beside its bracket, a short's whose activation price and offset move
+ * on every bar), closes and cancels; with `use_bar_magnifier`, four sub-bars a bar.
  */
 function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> = {}): Broker {
   const rows = walkRows(400, seed);
-  const ctx = makeCtx(columnsOf(rows), { type: "stock" });
+  const ext = settings.use_bar_magnifier ? { magnifierBars: magnifierBars(rows.length, seed) } : {};
+  const ctx = makeCtx(columnsOf(rows), { type: "stock" }, { ext });
   const broker = createBroker({ pyramiding: 2, ...settings }, ctx);
   broker.walker.fastPath = fast;
   broker.tracker.fastPath = fast;
@@ -114,7 +128,7 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
   ctx.broker = broker;
   let s = (seed * 7919) >>> 0;
   const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-  const trail = seed % 3 === 0;
+  const trail = seed % 3;
   let keep = NaN;
   for (let i = 0; i < rows.length; i++) {
     setBar(ctx, i);
@@ -130,8 +144,11 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
     // the same stop level on most bars (an unchanged re-placement), moved now and then
     if (keep !== keep || rnd() < 0.2) keep = c - 1.7 - rnd();
     call("strategy.exit", ctx, "XL", "L", NaN, NaN, NaN, c + 2.5, NaN, keep);
-    call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120);
-    if (trail) call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 150, NaN, NaN, 60, 40);
+    if (trail === 1) call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120, NaN, NaN, 30, 0);
+    else call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120);
+    if (trail === 0) call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 150, NaN, NaN, 60, 40);
+    else if (trail === 2)
+      call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 200, NaN, c - 0.4, NaN, 10 + Math.floor(rnd() * 30));
     else call("strategy.exit", ctx, "XS", "S", NaN, NaN, 200, NaN, NaN, c + 1.9);
     broker.onBarClose(ctx);
   }
@@ -144,7 +161,11 @@ function outcome(b: Broker) {
     trades: res.trades,
     equity: res.equity,
     stats: res.stats,
-    open: b.ledger.open.map((t) => ({ ...t, exitFilled: [...t.exitFilled], trail: [...t.trail] })),
+    open: b.ledger.open.map((t) => ({
+      ...t,
+      exitFilled: [...t.exitFilled],
+      trail: t.trail === null ? null : [...t.trail],
+    })),
   };
 }
 
@@ -161,6 +182,7 @@ describe("broker fast paths", () => {
         { process_orders_on_close: true },
         { backtest_fill_limits_assumption: 2 },
         { max_intraday_filled_orders: 3 },
+        { use_bar_magnifier: true },
         // small capital on margin: margin calls at the open and at the bar's worst price
         {
           initial_capital: 300,

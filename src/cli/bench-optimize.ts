@@ -5,7 +5,7 @@
 //   studies as `resin serve` keeps it;
 // - HTTP x2: POST /optimize over real HTTP on 127.0.0.1 to a server in this process (the server's
 //   JSON both ways and the winner's full run for best_result included), from a client in a process of
-//   its own; the bars as rows, and as columns;
+//   its own; the bars as rows, as columns of numbers, and as columns of base64 float64 strings;
 // - CLI, cold: `resin optimize`'s own engine and study (optimize.ts) made afresh for every study, as
 //   one process makes it (the threads' start-up, module loading and JIT warm-up included), with
 //   --workers 1 (no thread), --workers 2 (this thread and one more at most) and the default (one a
@@ -144,8 +144,9 @@ async function httpHost(
   threads: number,
   source: string,
   rows: Bar[],
+  cols: ColumnarBars,
   n: number,
-  columnar: boolean,
+  form: BodyForm,
 ): Promise<Host> {
   const { startServer } = await import("../server/node/host.js");
   const server = await startServer({
@@ -170,7 +171,7 @@ async function httpHost(
             if (r.params) resolve({ params: r.params });
             else reject(new Error(r.error ?? "bench client failed"));
           });
-          client.send({ url, body, bars: rows.length, columnar });
+          client.send({ url, body, bars: rows.length, form });
         }),
       close: async () => {
         client.disconnect();
@@ -178,7 +179,7 @@ async function httpHost(
       },
     };
   }
-  const data = columnar ? columnsOf(rows) : rows;
+  const data = barsInForm(cols, form);
   return {
     name,
     study: async (seed) => {
@@ -199,11 +200,21 @@ async function httpHost(
   };
 }
 
-/** Rows as plain columns {time: [], open: [], ...} (a columnar /optimize body). */
-function columnsOf(rows: Bar[]): Record<string, number[]> {
-  const out: Record<string, number[]> = {};
-  for (const k of ["time", "open", "high", "low", "close", "volume"] as const) out[k] = rows.map((b) => b[k] as number);
-  return out;
+/** How the body carries the bars: rows, columns of numbers, or columns as base64 float64 strings. */
+export type BodyForm = "rows" | "columns" | "base64";
+
+/** A column as base64 of its little-endian float64 values (what /optimize decodes back). */
+export function base64Column(col: ArrayLike<number>): string {
+  const view = new DataView(new ArrayBuffer(col.length * 8));
+  for (let i = 0; i < col.length; i++) view.setFloat64(i * 8, col[i]!, true);
+  return Buffer.from(view.buffer).toString("base64");
+}
+
+/** Generated bars in a body's form. */
+export function barsInForm(cols: ColumnarBars, form: BodyForm): unknown {
+  if (form === "rows") return toBarArray(cols);
+  const names = (["time", "open", "high", "low", "close", "volume"] as const).filter((k) => cols[k]);
+  return Object.fromEntries(names.map((k) => [k, form === "base64" ? base64Column(cols[k]!) : Array.from(cols[k]!)]));
 }
 
 /** The hosts by name, as a child process builds one (runHost). */
@@ -213,13 +224,15 @@ export const HOSTS = [
   "threads x2 warm",
   "HTTP /optimize x2",
   "HTTP /optimize x2 columns",
+  "HTTP /optimize x2 base64",
   "CLI --workers 1",
   "CLI --workers 2",
   "CLI default",
 ] as const;
 export type HostName = (typeof HOSTS)[number];
 
-async function makeHost(name: HostName, source: string, rows: Bar[], n: number): Promise<Host> {
+async function makeHost(name: HostName, source: string, cols: ColumnarBars, n: number): Promise<Host> {
+  const rows = toBarArray(cols);
   switch (name) {
     case "in-process":
       return warmHost(name, createInProcessEngine(), source, rows, n);
@@ -228,9 +241,11 @@ async function makeHost(name: HostName, source: string, rows: Bar[], n: number):
     case "threads x2 warm":
       return warmHost(name, createNodeEngine(2), source, rows, n);
     case "HTTP /optimize x2":
-      return httpHost(name, 2, source, rows, n, false);
+      return httpHost(name, 2, source, rows, cols, n, "rows");
     case "HTTP /optimize x2 columns":
-      return httpHost(name, 2, source, rows, n, true);
+      return httpHost(name, 2, source, rows, cols, n, "columns");
+    case "HTTP /optimize x2 base64":
+      return httpHost(name, 2, source, rows, cols, n, "base64");
     case "CLI --workers 1":
       return cliHost(name, 1, source, rows, n);
     case "CLI --workers 2":
@@ -260,7 +275,6 @@ export async function runHost(
   nTrials: number,
   rounds: number,
 ): Promise<HostRounds> {
-  const rows = toBarArray(data);
   // the plain runs: the same script, bar columns, broker settings and each trial's inputs
   const rt = new Runtime("CHART", { broker: TRIAL_BROKER });
   const plainRuns = async (params: Params): Promise<number> => {
@@ -268,7 +282,7 @@ export async function runHost(
     for (const inputs of params) await rt.run(source, data, { mode: "auto", inputs });
     return (cpuMs() - c0) / params.length;
   };
-  const host = await makeHost(name, source, rows, nTrials);
+  const host = await makeHost(name, source, data, nTrials);
   const out: HostRounds = { trials: 0, cost: [], wall: [], plain: [] };
   try {
     // round 0 warms the host (threads start, kernels load, code is compiled and optimised)

@@ -1,5 +1,6 @@
 // Free-tier limits (service.md 2.6) and the hosted-runner behaviours (2.7), over real HTTP.
 
+import { base64Column } from "../../src/cli/bench-optimize.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server/node/host.js";
 import { BARS, fakeEngine, post, start, until } from "./helpers.js";
@@ -52,6 +53,13 @@ describe("free tier", () => {
     expect((await post(server.url, "/optimize", { script: OK, data: BARS, space: {} })).json.code).toBe(
       "TOO_MANY_BARS",
     );
+    // columns sent as base64 float64 strings count as the bars they decode to
+    const b64 = (k: "time" | "open" | "high" | "low" | "close") => base64Column(BARS.map((b) => b[k]));
+    const binary = { time: b64("time"), open: b64("open"), high: b64("high"), low: b64("low"), close: b64("close") };
+    expect((await post(server.url, "/optimize", { script: OK, data: binary, space: {} })).json).toMatchObject({
+      code: "TOO_MANY_BARS",
+      got_bars: 30,
+    });
     expect((await post(server.url, "/run", { script: OK, data: BARS.slice(0, 20) })).status).toBe(200);
     // /backtest/quick is not limited.
     expect((await post(server.url, "/backtest/quick", { data: BARS })).status).toBe(200);

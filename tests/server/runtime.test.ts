@@ -1,5 +1,6 @@
 // End-to-end over real HTTP with the real Runtime (in-process engine: the tests run from sources).
 
+import { base64Column } from "../../src/cli/bench-optimize.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/server/node/host.js";
 import { post, start } from "./helpers.js";
@@ -167,5 +168,22 @@ describe("real runs", () => {
     const b = await post(server.url, "/optimize", { ...body, data: rowsNoVolume });
     expect(a.status).toBe(200);
     expect(untimed(a.json)).toEqual(untimed(b.json));
+    // columns as base64 of little-endian float64 values (any mix with arrays): the same answer
+    const b64 = base64Column;
+    const binary = { ...columns, time: b64(columns.time), close: b64(columns.close), volume: b64(columns.volume) };
+    const bin = await post(server.url, "/optimize", { ...body, data: binary });
+    expect(bin.status).toBe(200);
+    expect(untimed(bin.json)).toEqual(untimed(rows.json));
+    // a string that is not such a column, or of another length, is 400 INVALID_FIELD naming the column
+    for (const [column, value] of [
+      ["open", "not base64!"],
+      ["high", Buffer.from([1, 2, 3]).toString("base64")],
+      ["low", b64(columns.low.slice(1))],
+    ] as const) {
+      const bad = await post(server.url, "/optimize", { ...body, data: { ...binary, [column]: value } });
+      expect(bad.status).toBe(400);
+      expect(bad.json.code).toBe("INVALID_FIELD");
+      expect(bad.json).toMatchObject({ field: "data", column });
+    }
   });
 });

@@ -60,3 +60,19 @@ export function oncePerBarSites(body: RBlock): Set<number> {
   for (const [site, n] of seen) if (n === 1) once.add(site);
   return once;
 }
+
+/**
+ * The call sites every execution of the bar's body reaches (by call-site id): a call that is itself
+ * a statement of the script's top level, or the whole initial value of a plain (not `var`)
+ * declaration there. Nothing at the top level skips a statement (only an error, which ends the run),
+ * so such a call runs on every bar the run executes, from the first. The plot store leaves the
+ * columns of these outputs unfilled: every cell a result reads is written (src/builtins/plot/store.ts).
+ */
+export function everyBarSites(body: RBlock): Set<number> {
+  const sites = new Set<number>();
+  for (const s of body.stmts) {
+    const e = s.k === "expr" ? s.e : s.k === "decl" && s.mode === "plain" ? s.init : null;
+    if (e !== null && e.k === "call") sites.add(e.site);
+  }
+  return sites;
+}

@@ -4,6 +4,7 @@ import type { Diagnostic } from "../lang/ast.js";
 import { checkAtTimeframe, checkSource, parseSource } from "./program-cache.js";
 import { higherIndicatorTimeframe } from "../check/indicator-timeframe.js";
 import { MAX_LIBRARIES } from "../check/libraries.js";
+import { everyBarSites } from "../check/once-sites.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
 import { PineRuntimeError, scriptError } from "../interpret/errors.js";
@@ -236,6 +237,15 @@ function loadData(c: Checked): Loaded | RunResult {
  */
 const lastRun: unknown[] = [null, null];
 
+/** everyBarSites of each program's body (the plot store's unfilled columns), found once per program. */
+const everyBar = new WeakMap<ResolvedProgram, Set<number>>();
+
+function everyBarSitesOf(prog: ResolvedProgram): Set<number> {
+  let sites = everyBar.get(prog);
+  if (sites === undefined) everyBar.set(prog, (sites = everyBarSites(prog.body)));
+  return sites;
+}
+
 /** The run's context and what hangs off it: plots, inputs, per-run services, broker, state, budget. */
 function buildContext(l: Loaded): Prepared | RunResult {
   const { input, opts, result, parsed, prog, cols, rt, timeframe, t0, source } = l;
@@ -251,7 +261,7 @@ function buildContext(l: Loaded): Prepared | RunResult {
     ctx.syminfo.session,
   );
   ctx.ext.timeCloseColumn = closeTimes;
-  const plots = new PlotStore(cols.time.length, result.overlay);
+  const plots = new PlotStore(cols.time.length, result.overlay, everyBarSitesOf(prog));
   const inputs = new InputStore(
     { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) },
     prog.inputVarNames,

@@ -1,7 +1,9 @@
 // The per-run store of plot-family outputs: one Float64Array column per output (numbers, 1/NaN for
 // shape cells, packed colours for bgcolor/barcolor/fill), converted to result arrays at the end.
 // plotcandle/plotbar keep their open/high/low next to the close column; a colour argument that
-// changes from bar to bar gets a colour column, allocated only on the first bar that differs.
+// changes from bar to bar gets a colour column, allocated only on the first bar that differs. An
+// output's column starts NaN, except where its call runs on every bar (a top-level call, given by the
+// Runtime): each cell a result reads is written then, so the column is taken as it is.
 import type { PlotMeta, PlotOhlc } from "../../core/result.js";
 import { colorToString } from "../../core/values.js";
 
@@ -74,13 +76,22 @@ const reclaim =
       })
     : null;
 
-/** A column of `n` NaN cells: a spare one of that length when there is one. */
-function takeColumn(n: number): Float64Array {
+/** Columns a run took back from the spare ones (tests assert reuse happens). */
+export const plotColumnReuse = { n: 0 };
+
+/**
+ * A column of `n` cells (a spare one of that length when there is one): NaN, or left as they are
+ * when the output's call site writes a cell on every bar anyway (`written`).
+ */
+function takeColumn(n: number, written: boolean): Float64Array {
   const col = spareColumns.get(n)?.pop();
-  if (col === undefined) return new Float64Array(n).fill(NaN);
+  if (col === undefined) return written ? new Float64Array(n) : new Float64Array(n).fill(NaN);
   spareBytes -= col.byteLength;
-  return col.fill(NaN);
+  plotColumnReuse.n++;
+  return written ? col : col.fill(NaN);
 }
+
+const NO_SITES: ReadonlySet<number> = new Set();
 
 export class PlotStore {
   readonly outputs: PlotOutput[] = [];
@@ -97,6 +108,12 @@ export class PlotStore {
     readonly barCount: number,
     /** The declaration's overlay: plots go to the price pane unless force_overlay says otherwise. */
     readonly overlay: boolean,
+    /**
+     * Call sites that run on every bar from the first (check/once-sites.ts everyBarSites): an output
+     * of one of them writes its cell on every bar the run executes, and results read only those
+     * cells, so its column is not filled with NaN first (a pass over every bar, per plot, per run).
+     */
+    private readonly everyBar: ReadonlySet<number> = NO_SITES,
   ) {}
 
   /** The output call site `site` registered earlier in this run, if any. */
@@ -118,7 +135,7 @@ export class PlotStore {
       for (let n = 2; this.used.has(key); n++) key = `${title}_${n}`;
     }
     this.used.add(key);
-    const col = takeColumn(this.barCount);
+    const col = takeColumn(this.barCount, site !== undefined && this.everyBar.has(site));
     const out: PlotOutput = {
       key,
       cells,

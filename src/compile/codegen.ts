@@ -114,6 +114,8 @@ class Gen {
    * the plain variant: value inputs (`I<n>`, see call()) and plot columns (`P<n>`, generalCall()).
    */
   private readonly runCache: string[] = [];
+  /** Run-level constants taken from the refs (`K<r>_<i>`: a hoisted tuple's columns). */
+  private readonly runConst: string[] = [];
   /** Run-level numeric state of written-out ta.* calls (inline-ta.ts): `name = initial value`. */
   private readonly runState: string[] = [];
   /** The run locals of each written-out call's state, by call-site id (as the impl's site.state). */
@@ -240,6 +242,7 @@ class Gen {
       // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
       `const closeTimes = ctx.ext.timeCloseColumn;`,
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
+      this.runConst.length ? `const ${this.runConst.join(", ")};` : "",
       ...this.fns,
       // the nested functions are new closures on every call: kept on R (which the backend keeps until
       // the next run) so their optimised code, which V8 holds only while a closure using it lives,
@@ -448,6 +451,15 @@ class Gen {
         );
       }
       case "tdecl": {
+        const cols = sink ? null : this.hoistedTuple(s.init);
+        if (cols) {
+          // a hoisted tuple call's values straight from its columns into the variables: no buffer
+          // between them (an untyped array, where every double stored is a new heap number)
+          return s.vs
+            .map((v, i) => (v ? `${ind}${this.writeStmt(v, cols[i]!)}` : ""))
+            .filter((l) => l)
+            .join("\n");
+        }
         const t = this.temp();
         let pre = "";
         let init: string;
@@ -733,16 +745,34 @@ class Gen {
 
   // ------------------------------------------------------------------ expressions
 
+  /** The ref of a hoisted call's column(s) and the loop's bar index. */
+  private hoistRef(e: RExpr): { r: number; B: string } {
+    const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e, plan: this.plan! });
+    return { r, B: this.nested > 0 ? "ctx.barIndex" : "b_bar" };
+  }
+
+  /** This bar's value of each column of a hoisted tuple-valued call, or null when `e` is not one. */
+  private hoistedTuple(e: RExpr): string[] | null {
+    if (!this.hoisted.has(e) || e.k !== "call" || tupleSize(e) === 0) return null;
+    const { r, B } = this.hoistRef(e);
+    // each column a run-level constant: one load a bar, not the tuple's column array's too
+    return Array.from({ length: tupleSize(e) }, (_, i) => {
+      this.runConst.push(`K${r}_${i} = K${r}[${i}]`);
+      return `K${r}_${i}[${B}]`;
+    });
+  }
+
   private expr(e: RExpr): string {
-    if (this.hoisted.has(e)) {
-      const r = this.ref(`h${this.refs.length}`, { k: "hoist", call: e, plan: this.plan! });
-      const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
-      const size = e.k === "call" ? tupleSize(e) : 0;
-      // boolean columns (ta.cross*) hold 1/0
-      if (size === 0) return e.t.name === "bool" ? `(K${r}[${B}] === 1)` : `K${r}[${B}]`;
+    const cols = this.hoistedTuple(e);
+    if (cols) {
       // a tuple result: this bar's values in a buffer owned by the call (as the impl's site.out)
-      const t = this.ref(`tuple${this.refs.length}`, { k: "tuple", n: size });
-      return `(${Array.from({ length: size }, (_, i) => `K${t}[${i}] = K${r}[${i}][${B}]`).join(", ")}, K${t})`;
+      const t = this.ref(`tuple${this.refs.length}`, { k: "tuple", n: cols.length });
+      return `(${cols.map((c, i) => `K${t}[${i}] = ${c}`).join(", ")}, K${t})`;
+    }
+    if (this.hoisted.has(e)) {
+      const { r, B } = this.hoistRef(e);
+      // boolean columns (ta.cross*) hold 1/0
+      return e.t.name === "bool" ? `(K${r}[${B}] === 1)` : `K${r}[${B}]`;
     }
     switch (e.k) {
       case "const":

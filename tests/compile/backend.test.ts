@@ -56,8 +56,23 @@ describe("whole-series precompute", () => {
     const text = generatedSource(
       program(v6("[m, s, h] = ta.macd(close, 12, 26, 9)\nk = ta.stoch(close, high, low, 14)\nplot(m + s + h + k)")),
     );
-    expect(text.match(/K\d+\[\d\]\[b_bar\]/g)?.length).toBe(3);
+    // each value read straight from its column (a run constant) into its variable: no tuple buffer
+    expect(text.match(/K\d+_\d\[b_bar\]/g)?.length).toBe(3);
+    expect(text.match(/\n {6}s\d+ = \+\(K\d+_\d\[b_bar\]\);/g)?.length).toBe(3);
+    expect(text).toMatch(/const K(\d+)_0 = K\1\[0\], K\1_1 = K\1\[1\], K\1_2 = K\1\[2\];/);
+    expect(text).not.toMatch(/K\d+\[\d\] = K\d+/);
     expect(text.match(/K\d+\[b_bar\]/g)?.length).toBe(1);
+  });
+  it("a strategy's hoisted tuples agree with interpret, values skipped or read once", async () => {
+    await same(
+      v6(
+        "[m, s, h] = ta.macd(close, 12, 26, 9)\n[_, up, lo] = ta.bb(close, 20, 2)\n[dp, dm, adx] = ta.dmi(14, 14)\n" +
+          'if ta.crossover(m, s) and close < up and adx > 10\n    strategy.entry("L", strategy.long)\n' +
+          'if ta.crossunder(m, s) or close < lo or dm > dp\n    strategy.close("L")\nplot(h)\nplot(adx)',
+        'strategy("t")',
+      ),
+      syntheticBars(3000),
+    );
   });
 });
 

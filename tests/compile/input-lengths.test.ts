@@ -51,7 +51,7 @@ describe("input lengths", () => {
   it("are precomputed: no ta.* builtin is called per bar", () => {
     const text = generatedSource(program(SCRIPT));
     // every ta.* result is a column read: six single columns and two tuples of three
-    expect(text.match(/K\d+(\[\d\])?\[b_bar\]/g)?.length).toBe(6 + 2 * 3);
+    expect(text.match(/K\d+(_\d)?\[b_bar\]/g)?.length).toBe(6 + 2 * 3);
   });
   it("give the per-bar results bit for bit, with defaults and with constructor inputs", async () => {
     let p = await runPair(SCRIPT, data);
@@ -98,7 +98,7 @@ describe("infinities in a precomputed window", () => {
     const bars = randomWalkBars(300).map((b, i) => (i % 7 === 3 ? { ...b, volume: 1e300 } : b));
     const src = v6("x = volume * 1e10\nplot(ta.sma(x, 4))\n[m, u, l] = ta.bb(x, 4, 2)\nplot(m)\nplot(u)");
     const text = generatedSource(program(src));
-    expect(text.match(/K\d+(\[\d\])?\[b_bar\]/g)?.length).toBe(1 + 3);
+    expect(text.match(/K\d+(_\d)?\[b_bar\]/g)?.length).toBe(1 + 3);
     const p = await runPair(src, bars);
     expect(p.compile.mode).toBe("compile");
     expect(p.difference).toBeNull();

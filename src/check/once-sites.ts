@@ -1,7 +1,8 @@
 // The call sites a bar evaluates at most once per execution of its body: where a builtin's per-call
 // state step may be written out without the impl's roll-back of a repeated call on one bar. Both
 // backends ask inlineTaSites (src/compile/inline-ta.ts, src/interpret/inline-ta.ts), so they write
-// out the same calls.
+// out the same calls; the compile backend also the kinds of COMPILE_INLINE_TA_NAMES.
+import type { HoistPlan } from "./hoist-plan.js";
 import type { RBlock, RExpr, RStmt } from "./ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
 
@@ -15,19 +16,41 @@ export const INLINE_TA_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The call sites whose ta.* step is written out (by call-site id): a builtin of INLINE_TA_NAMES with
- * its arguments in parameter order (no named arguments out of order, which the impl's array handles),
- * each present and int/float (its code yields a number, NaN for na), at a site a bar runs at most
- * once (oncePerBarSites).
+ * ta.* builtins only the compile backend writes out (the interpreter keeps their impl), each taking
+ * (number, length): ta.sma, whose window is written out for one length only, so its length must be
+ * the same on every call of the run (fixedForRun).
  */
-export function inlineTaSites(body: RBlock): Set<number> {
+export const COMPILE_INLINE_TA_NAMES: ReadonlySet<string> = new Set(["ta.sma"]);
+
+/**
+ * A length the same on every call of a run: a number constant, or a top-level variable assigned once
+ * from one (HoistPlan.vars) or from a number input with constant arguments (HoistPlan.inputs: its
+ * value is read once a run).
+ */
+function fixedForRun(e: RExpr, plan: HoistPlan): boolean {
+  if (e.k === "load")
+    return plan.inputs.has(e.v.slot) || (plan.vars.has(e.v.slot) && fixedForRun(plan.vars.get(e.v.slot)!, plan));
+  return e.k === "const" && typeof e.v === "number";
+}
+
+/**
+ * The call sites whose ta.* step is written out (by call-site id): a builtin of INLINE_TA_NAMES (and,
+ * given the compile backend's hoist plan, of COMPILE_INLINE_TA_NAMES with a length fixed for the run)
+ * with its arguments in parameter order (no named arguments out of order, which the impl's array
+ * handles), each present and int/float (its code yields a number, NaN for na), at a site a bar runs at
+ * most once (oncePerBarSites).
+ */
+export function inlineTaSites(body: RBlock, compile: HoistPlan | null = null): Set<number> {
   const sites = new Set<number>();
+  const kind = (e: Extract<RExpr, { k: "call" }>): boolean =>
+    INLINE_TA_NAMES.has(e.name) ||
+    (compile !== null && COMPILE_INLINE_TA_NAMES.has(e.name) && fixedForRun(e.args[1]!, compile));
   const expr = (e: RExpr): undefined => {
     if (
       e.k === "call" &&
-      INLINE_TA_NAMES.has(e.name) &&
       e.order === undefined &&
-      e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))
+      e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float")) &&
+      kind(e)
     )
       sites.add(e.site);
     return eachChild(e, expr, block);

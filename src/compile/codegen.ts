@@ -173,7 +173,7 @@ class Gen {
     this.plan = hoist ? new HoistPlan(prog) : null;
     if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
     // (the hoisting variant is asked for only with the kernels present, and never re-runs a bar)
-    this.once = this.plan ? inlineTaSites(prog.body) : null;
+    this.once = this.plan ? inlineTaSites(prog.body, this.plan) : null;
   }
 
   /**
@@ -1124,7 +1124,8 @@ class Gen {
     }
     const args = (e.args as RExpr[]).map((a) => this.expr(a));
     const temps = Array.from({ length: it.temps }, () => this.temp());
-    return it.text(args, temps, state, `K${this.ref("intArg", { k: "value", v: intArg })}`);
+    const helper = it.helper ? `K${this.ref(`ta-helper:${e.name}`, { k: "value", v: it.helper })}` : "";
+    return it.text(args, temps, state, `K${this.ref("intArg", { k: "value", v: intArg })}`, helper);
   }
 
   /**

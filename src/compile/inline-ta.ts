@@ -1,5 +1,6 @@
 // ta.* calls written out in the generated loop (issue 18: the generated code near the floor): the
-// crosses (ta.cross / crossover / crossunder) and the exponential averages (ta.ema / rma). A call the
+// crosses (ta.cross / crossover / crossunder), the exponential averages (ta.ema / rma) and, with a
+// length fixed for the run, the simple average (ta.sma; the interpreter keeps its impl). A call the
 // whole-series passes cannot take (an argument computed bar by bar, a call under an `if` or on the
 // right of a lazy `and`) goes through its impl: an argument array, the kernel lookup, a WebAssembly
 // call whose state handling copies the site's record to its shadow (~30 ns a call). Written out, its
@@ -17,18 +18,21 @@
 /** A builtin written out: its state's initial values and the code of one call. */
 export interface InlineTa {
   /** Initial values of the state's run locals (in the order `text` gets them). */
-  init: readonly number[];
+  init: readonly (number | null)[];
   /** Temps one call needs. */
   temps: number;
+  /** A function the step calls on its rare path, reached through the refs (`text`'s `helper`). */
+  helper?: (...args: any[]) => number;
   /**
    * One call: `a` the arguments' code (int/float, in argument order: each evaluated once, in that
    * order, as the impl's argument array is filled), `t` the temps, `s` the state locals, `length` the
-   * code of the impl's length check (`intArg(ctx, v, fn)`; it raises the impl's error).
+   * code of the impl's length check (`intArg(ctx, v, fn)`; it raises the impl's error), `helper` the
+   * code of `helper`.
    */
-  text(a: readonly string[], t: readonly string[], s: readonly string[], length: string): string;
+  text(a: readonly string[], t: readonly string[], s: readonly string[], length: string, helper: string): string;
 }
 
-/** The step of a builtin written out (a name of src/check/once-sites.ts INLINE_TA_NAMES). */
+/** The step of a builtin written out (a name of src/check/once-sites.ts INLINE_TA_NAMES or COMPILE_INLINE_TA_NAMES). */
 export function inlineTa(name: string): InlineTa {
   const it = INLINE[name];
   if (!it) throw new Error(`internal: ${name} has no written-out step`);
@@ -80,10 +84,51 @@ function ema(kind: 0 | 1, fn: string): InlineTa {
   };
 }
 
+/**
+ * sum_new + sma_next (assembly/avg.ts sumUpdate) for a length the same on every call (once-sites.ts
+ * fixedForRun: the kernel's re-sum on a changed length and its ring growth never happen): the window
+ * holds the last `length` non-na values; a value pushed takes the one leaving the window (pushed
+ * `length` pushes before it) out of the running sum BEFORE adding itself, and a sum left infinite or
+ * na (an infinity in the window or just leaving it) is summed again from the window, oldest first; na
+ * adds nothing. The mean is na until `length` values came, a sum within 1e-10 of zero reads as 0. The
+ * length is checked on every call, as the impl does; the ring (length + 1 values) is made on the first.
+ */
+function sma(): InlineTa {
+  return {
+    // the ring (null until the first call), its next write position, values pushed, the sum, length
+    init: [null, 0, 0, 0, NaN],
+    temps: 2,
+    helper: windowResum,
+    text([x, len], [v, l], [r, i, k, s, n], length, resum) {
+      const push =
+        `${r}[${i}] = ${v}, ${i} = ${i} === ${n} ? 0 : ${i} + 1, ` +
+        `++${k} > ${n} ? (${s} = ${s} - ${r}[${i}]) : 0, ${s} = ${s} + ${v}, ` +
+        `${s} - ${s} !== 0 ? (${s} = ${resum}(${r}, ${k}, ${n})) : 0`;
+      return (
+        `(${v} = ${x}, ${l} = ${len}, ${n} = ${length}(ctx, ${l}, "sma"), ` +
+        `${r} === null ? (${r} = new Float64Array(${n} + 1)) : 0, ${num(v)}, ${v} === ${v} ? (${push}) : 0, ` +
+        `${k} >= ${n} ? (Math.abs(${s}) <= 1e-10 ? 0 : ${s}) / ${n} : NaN)`
+      );
+    },
+  };
+}
+
+/**
+ * The sum of the window's values, oldest first, from 0 (sumUpdate's re-sum): the last min(pushes,
+ * length) of the values `pushes` pushes wrote into `ring` (length + 1 values, push q at q % (length + 1)).
+ */
+export function windowResum(ring: Float64Array, pushes: number, length: number): number {
+  const m = Math.min(pushes, length);
+  let s = 0.0;
+  for (let j = m - 1; j >= 0; j--) s += ring[(pushes - 1 - j) % (length + 1)]!;
+  return s;
+}
+
 const INLINE: Record<string, InlineTa | undefined> = {
   "ta.cross": cross(0),
   "ta.crossover": cross(1),
   "ta.crossunder": cross(2),
   "ta.ema": ema(0, "ema"),
   "ta.rma": ema(1, "rma"),
+  "ta.sma": sma(),
 };

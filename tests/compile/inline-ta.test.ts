@@ -264,3 +264,131 @@ describe("written-out ema and rma", () => {
     );
   });
 });
+
+describe("written-out sma (compile only, a length fixed for the run)", () => {
+  /** The compile backend's written-out sma steps in a program's generated loop. */
+  const steps = (src: string) => generatedSource(program(src)).match(/"sma"\)/g)?.length ?? 0;
+
+  it("replaces the impl call for a constant or input length; a length that may change keeps the impl", () => {
+    expect(steps(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len))\nplot(ta.sma(kn, 3))`))).toBe(2);
+    // the impl calls left are the two plots' first-bar registrations and the input's first call
+    const text = generatedSource(
+      program(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len))\nplot(ta.sma(kn, 3))`)),
+    );
+    expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)).toHaveLength(3);
+    // a length computed per bar, an input assigned again, a user function's parameter: the impl
+    expect(steps(v6(`${KAMA}\nplot(ta.sma(kn, bar_index % 3 + 2))`))).toBe(0);
+    expect(steps(v6(`${KAMA}\nlen = input.int(5)\nif close > open\n    len := 6\nplot(ta.sma(kn, len))`))).toBe(0);
+    expect(steps(v6(`${KAMA}\nf(x, n) => ta.sma(x, n)\nplot(f(kn, 4))`))).toBe(0);
+  });
+
+  it("na gaps, infinities, cancelling sums, skipped bars, int sources and long windows agree with the impl", async () => {
+    const src = v6(
+      [
+        KAMA,
+        "len = input.int(7)",
+        "plot(ta.sma(kn, len))",
+        "plot(ta.sma(kn, 1))",
+        "n4 = 4",
+        "plot(ta.sma(kn, n4))",
+        "plot(ta.sma(bar_index % 5 == 0 ? na : bar_index % 9, 4))",
+        // infinities entering and leaving the window: the sum taken again
+        "plot(ta.sma(bar_index % 37 == 5 ? 1.0 / 0.0 : bar_index % 53 == 7 ? -1.0 / 0.0 : kn, 6))",
+        "plot(ta.sma(bar_index % 41 == 9 ? 1.0 / 0.0 : bar_index % 41 == 11 ? -1.0 / 0.0 : close, 5))",
+        // values cancelling out: the running sum's residue reads as 0
+        "plot(ta.sma(bar_index % 2 == 0 ? 0.1 : -0.1, 4))",
+        "plot(ta.sma(bar_index % 3 == 0 ? 1e16 : 1.0, 3))",
+        // under an if: the mean of the calls that ran; the right of a lazy and
+        "var float u = na",
+        "if close > open",
+        "    u := ta.sma(kn * 1000.0 + 1e9, 6)",
+        "plot(u)",
+        "b = close > open and ta.sma(kn, 3) > close",
+        "plot(b ? 1 : 0)",
+        // longer than the bars: never defined
+        "plot(ta.sma(kn, 1000))",
+      ].join("\n"),
+    );
+    expect(steps(src)).toBe(11);
+    // (the interpreter keeps the impl: nothing of its own written out)
+    expect((await same(src)).builds).toBe(0);
+  });
+
+  it("an invalid length is the impl's error, on the same bar and line", async () => {
+    for (const decl of ["len = 0", "len = input.int(0)"]) {
+      const src = v6(`${KAMA}\n${decl}\nx = bar_index > 20 ? ta.sma(kn, len) : 0.0\nplot(x)`);
+      expect(steps(src)).toBe(1);
+      const p = await runPair(src, data);
+      expect(p.compile.mode).toBe("compile");
+      expect(p.interpret.error).toContain("'sma'");
+      expect(p.interpret.error_bar).toBe(21);
+      expect(p.difference).toBeNull();
+    }
+  });
+
+  it("in a strategy, next to the other written-out calls, agrees", async () => {
+    const src = [
+      "//@version=6",
+      'strategy("t")',
+      KAMA,
+      "len = input.int(8)",
+      "m = ta.sma(kn, len)",
+      "e = ta.ema(kn, 5)",
+      // (the synthetic bars trend up: close stays 2-5 above the mean)
+      "if ta.crossover(close - m, 3.5) and e > m",
+      '    strategy.entry("L", strategy.long)',
+      "if ta.crossunder(close - m, 3.2)",
+      '    strategy.close("L")',
+      "plot(m)",
+      "",
+    ].join("\n");
+    expect(steps(src)).toBe(1);
+    const p = await same(src);
+    expect(p.builds).toBe(3);
+    expect(p.interpret.strategy?.trades.length).toBeGreaterThan(0);
+  });
+
+  it("random series with na and infinities: compile equals interpret", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.constant(Number.NaN),
+            fc.constant(Number.POSITIVE_INFINITY),
+            fc.constant(Number.NEGATIVE_INFINITY),
+            fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+            fc.integer({ min: -3, max: 3 }),
+          ),
+          { minLength: 5, maxLength: 30 },
+        ),
+        fc.integer({ min: 1, max: 12 }),
+        async (xs, len) => {
+          const lit = (x: number) =>
+            x !== x
+              ? "na"
+              : x === Infinity
+                ? "1.0 / 0.0"
+                : x === -Infinity
+                  ? "-1.0 / 0.0"
+                  : Number.isInteger(x)
+                    ? `${x}.0`
+                    : String(x);
+          const arr = `array.from(${xs.map(lit).join(", ")})`;
+          const src = v6(
+            [
+              `var xs = ${arr}`,
+              `len = input.int(${len})`,
+              "x = array.get(xs, bar_index % array.size(xs))",
+              "plot(ta.sma(x, len))",
+              `plot(ta.sma(x, ${len + 2}))`,
+              "plot(bar_index % 3 == 1 ? na : ta.sma(x, len))",
+            ].join("\n"),
+          );
+          expect(steps(src)).toBe(3);
+          expect((await same(src)).builds).toBe(0);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -126,9 +126,10 @@ strategy.exit("X", "L", stop = close * 0.97)`,
   });
   it("the expression is passed as a function, constants as values", () => {
     const text = generatedSource(program(v6(`plot(request.security(syminfo.tickerid, "240", ta.sma(close, 3)))`)));
-    // symbol (syminfo.tickerid, read through its getter), timeframe, expression, then the absent ones
+    // symbol (syminfo.tickerid, read through its getter), timeframe, expression (its sma written out,
+    // src/compile/inline-ta.ts), then the absent ones
     expect(text).toMatch(
-      /K\d+\(\(\) => \(K\d+\(ctx, K\d+\)\), "240", \(\) => \(\(K\d+\[0\] = b_close, [\s\S]*\), undefined, undefined/,
+      /K\d+\(\(\) => \(K\d+\(ctx, K\d+\)\), "240", \(\) => \(\(\$\d+ = b_close, [\s\S]*"sma"[\s\S]*\), undefined, undefined/,
     );
   });
 });

@@ -23,14 +23,23 @@ export const INLINE_TA_NAMES: ReadonlySet<string> = new Set([
 export const COMPILE_INLINE_TA_NAMES: ReadonlySet<string> = new Set(["ta.sma"]);
 
 /**
- * A length the same on every call of a run: a number constant, or a top-level variable assigned once
- * from one (HoistPlan.vars) or from a number input with constant arguments (HoistPlan.inputs: its
- * value is read once a run).
+ * A length the same on every call of a run: a number constant, a top-level variable assigned once
+ * from such a length (HoistPlan.vars) or from a number input with constant arguments (HoistPlan.inputs:
+ * its value is read once a run), or arithmetic of them (`len * 3`).
  */
 function fixedForRun(e: RExpr, plan: HoistPlan): boolean {
-  if (e.k === "load")
-    return plan.inputs.has(e.v.slot) || (plan.vars.has(e.v.slot) && fixedForRun(plan.vars.get(e.v.slot)!, plan));
-  return e.k === "const" && typeof e.v === "number";
+  switch (e.k) {
+    case "const":
+      return typeof e.v === "number";
+    case "load":
+      return plan.inputs.has(e.v.slot) || (plan.vars.has(e.v.slot) && fixedForRun(plan.vars.get(e.v.slot)!, plan));
+    case "unary":
+      return e.op === "-" && fixedForRun(e.e, plan);
+    case "bin":
+      return ["+", "-", "*", "/", "%"].includes(e.op) && !e.str && fixedForRun(e.l, plan) && fixedForRun(e.r, plan);
+    default:
+      return false;
+  }
 }
 
 /**

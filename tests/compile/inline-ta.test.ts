@@ -4,7 +4,8 @@
 // arguments, every kind, the seed and the length check included; calls a bar may make more than once
 // (loops, user functions) and the re-runnable variant keep the impl. The interpreter writes out the
 // same calls as closures (src/interpret/inline-ta.ts): each case also runs it against its impl path
-// (a profiled run) and counts the calls it wrote out.
+// (a profiled run) and counts the calls it wrote out. ta.sma, written out by the compile backend only
+// (with a length fixed for the run), is checked against the interpreter's impl calls.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { generatedSource } from "../../src/compile/index.js";
@@ -271,6 +272,8 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
 
   it("replaces the impl call for a constant or input length; a length that may change keeps the impl", () => {
     expect(steps(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len))\nplot(ta.sma(kn, 3))`))).toBe(2);
+    // arithmetic of fixed lengths is fixed too
+    expect(steps(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len * 3))\nplot(ta.sma(kn, -(-len) + 1))`))).toBe(2);
     // the impl calls left are the two plots' first-bar registrations and the input's first call
     const text = generatedSource(
       program(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len))\nplot(ta.sma(kn, 3))`)),
@@ -291,6 +294,7 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
         "plot(ta.sma(kn, 1))",
         "n4 = 4",
         "plot(ta.sma(kn, n4))",
+        "plot(ta.sma(kn, len * 2 - n4 % 3))",
         "plot(ta.sma(bar_index % 5 == 0 ? na : bar_index % 9, 4))",
         // infinities entering and leaving the window: the sum taken again
         "plot(ta.sma(bar_index % 37 == 5 ? 1.0 / 0.0 : bar_index % 53 == 7 ? -1.0 / 0.0 : kn, 6))",
@@ -309,14 +313,20 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
         "plot(ta.sma(kn, 1000))",
       ].join("\n"),
     );
-    expect(steps(src)).toBe(11);
+    expect(steps(src)).toBe(12);
     // (the interpreter keeps the impl: nothing of its own written out)
     expect((await same(src)).builds).toBe(0);
   });
 
   it("an invalid length is the impl's error, on the same bar and line", async () => {
-    for (const decl of ["len = 0", "len = input.int(0)"]) {
-      const src = v6(`${KAMA}\n${decl}\nx = bar_index > 20 ? ta.sma(kn, len) : 0.0\nplot(x)`);
+    const cases = [
+      ["len = 0", "len"],
+      ["len = input.int(0)", "len"],
+      ["len = input.int(4)", "len - 4"],
+      ["len = input.int(2)", "-len"],
+    ];
+    for (const [decl, length] of cases) {
+      const src = v6(`${KAMA}\n${decl}\nx = bar_index > 20 ? ta.sma(kn, ${length}) : 0.0\nplot(x)`);
       expect(steps(src)).toBe(1);
       const p = await runPair(src, data);
       expect(p.compile.mode).toBe("compile");

@@ -18,6 +18,7 @@ import { exitHasLevel, newExitOrder, newPendingOrder, relevelExit, writeExit, wr
 import {
   exitRemaining,
   finite,
+  ticksFromEntry,
   exitSlice,
   floorToStep,
   qtyStepFor,
@@ -614,11 +615,14 @@ export class Broker {
    * reads the fields after it: a double returned by a call V8 does not inline is boxed.
    */
   freshLevels(e: ExitOrder, t: OpenTrade): void {
-    if (e.lvPrice !== t.entryPrice || e.lvSide !== t.side) this.levelsFor(e, t);
+    // Levels given only as prices (no profit / loss / trail_points ticks) do not depend on the entry
+    // price: every trade on the side reads them as they are (pyramided trades sharing one exit
+    // worked all three out again at every trade of every scan).
+    if (e.lvSide !== t.side || (e.lvPrice !== t.entryPrice && ticksFromEntry(e))) this.levelsFor(e, t);
     else if (e.lvStale !== 0) this.staleLevels(e, t);
   }
 
-  /** Works out exit `e`'s levels for a trade like `t` (they depend only on its entry price and side). */
+  /** Works out exit `e`'s levels for a trade like `t` (they depend only on its side and, with ticks, entry price). */
   private levelsFor(e: ExitOrder, t: OpenTrade): void {
     e.lvTp = takeProfitLevel(e, t, this.mintick, this.version);
     e.lvSl = stopLossLevel(e, t, this.mintick, this.version);

@@ -68,6 +68,11 @@ export function stopLossLevel(e: ExitOrder, t: OpenTrade, mintick: number, versi
   return roundToTick(pick(e.stop, rel, t.side > 0 ? Math.max : Math.min, version), mintick, t.side < 0);
 }
 
+/** Whether a level of exit `e` is a distance in ticks from the entry price (profit, loss, trail_points). */
+export function ticksFromEntry(e: ExitOrder): boolean {
+  return e.profit === e.profit || e.loss === e.loss || e.trailPoints === e.trailPoints;
+}
+
 /** Price that activates the trailing stop: trail_price, or trail_points ticks from the entry. */
 export function trailActivation(e: ExitOrder, t: OpenTrade, mintick: number, version: number): number {
   const rel = e.trailPoints === e.trailPoints ? t.entryPrice + t.side * e.trailPoints * mintick : NaN;

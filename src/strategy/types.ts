@@ -193,8 +193,9 @@ export interface ExitOrder {
   src: ExitRequest | null;
   /**
    * The bracket levels (levels.ts) last worked out, for a trade entered at `lvPrice` on `lvSide`:
-   * they depend only on those and the exit's own fields, so the path walk reads them instead of
-   * rounding them again at every point. lvPrice NaN: none yet. Re-placing the exit with other levels
+   * they depend only on those and the exit's own fields (on the side alone when no level is in ticks
+   * from the entry), so the path walk reads them instead of rounding them again at every point.
+   * lvSide 0: none yet. Re-placing the exit with other levels
    * marks only the levels whose arguments changed stale (`lvStale`: LV_TP | LV_SL | LV_ACT).
    */
   lvPrice: number;

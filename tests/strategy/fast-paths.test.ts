@@ -10,7 +10,7 @@ import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
 import { OrderBook } from "../../src/strategy/book.js";
-import { finite } from "../../src/strategy/levels.js";
+import { finite, stopLossLevel, takeProfitLevel, trailActivation } from "../../src/strategy/levels.js";
 import type { ExitOrder, ExitRequest, PendingOrder } from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
@@ -466,6 +466,58 @@ describe("broker fast paths", () => {
       [broker.trailActivation(e, trade), broker.trailActivation(fresh, trade)],
     ])
       expect(Object.is(a, b)).toBe(true);
+  });
+
+  it("an exit's cached levels read by trades of other entry prices (pyramiding) equal levels worked out from scratch", () => {
+    const ctx = makeCtx(columnsOf(walkRows(3, 1)), { type: "stock" });
+    const broker = createBroker({}, ctx);
+    const rnd = seeded(11);
+    const price = () => 100 + rnd(4000) / 1000 - 2;
+    const maybe = (v: number) => (rnd(3) === 0 ? NaN : v);
+    const trades = Array.from({ length: 4 }, (_, i) => ({
+      entryId: "L",
+      entryComment: null,
+      entryBar: 0,
+      entryTime: 0,
+      entryPrice: price(),
+      side: (i % 2 === 0 ? 1 : -1) as 1 | -1,
+      qty: 1,
+      initialQty: 1,
+      commission: 0,
+      bestPrice: 100,
+      worstPrice: 100,
+      exitFilled: new Map(),
+      trail: null,
+      seq: i,
+    }));
+    const e = newExitOrder();
+    let relative = 0;
+    for (let step = 0; step < 4000; step++) {
+      // now and then re-placed: levels as prices only on most steps, ticks from the entry on some
+      if (step === 0 || rnd(4) === 0) {
+        const ticks = rnd(3) === 0;
+        if (ticks) relative++;
+        const req = {
+          id: "X",
+          fromEntry: "L",
+          limit: maybe(price() + 1),
+          stop: maybe(price() - 1),
+          trailPrice: maybe(price()),
+          trailOffset: 5,
+          profit: ticks ? maybe(rnd(300)) : NaN,
+          loss: ticks ? maybe(rnd(300)) : NaN,
+          trailPoints: ticks ? maybe(rnd(300)) : NaN,
+        };
+        writeExit(e, req, "L", step, 0, false);
+      }
+      const t = trades[rnd(trades.length)];
+      // a trade's entry price moves now and then (the key a level cache must notice)
+      if (rnd(10) === 0) t.entryPrice = price();
+      const got = [broker.takeProfitLevel(e, t), broker.stopLossLevel(e, t), broker.trailActivation(e, t)];
+      const want = [takeProfitLevel(e, t, 0.01, 6), stopLossLevel(e, t, 0.01, 6), trailActivation(e, t, 0.01, 6)];
+      for (let k = 0; k < 3; k++) expect(Object.is(got[k], want[k]), `level ${k} at step ${step}`).toBe(true);
+    }
+    expect(relative).toBeGreaterThan(100);
   });
 
   it("record_events false logs no events and books the same trades in both modes", async () => {

@@ -49,7 +49,7 @@ export function batchSchema(defaultMode = "auto"): Schema {
 
 export const OPTIMIZE_SCHEMA: Schema = [
   { name: "script", type: "string", required: true },
-  // rows, or columns (parsed faster, and read by the study's runs without building rows first)
+  // rows, or columns (arrays of numbers or base64 float64 strings: validate.ts decodeColumn)
   { name: "data", type: "bars", required: true },
   { name: "space", type: "object", required: true },
   { name: "n_trials", type: "int", default: 30, min: 1 },

@@ -46,6 +46,8 @@ describe("base64 float64 bar columns", () => {
         ["open", "not base64!"],
         ["high", Buffer.from([1, 2, 3]).toString("base64")],
         ["low", "QUJD"],
+        ["open", `${b64([1, 1]).slice(0, 8)} ${b64([1, 1]).slice(9)}`],
+        ["high", `${b64([2, 2]).slice(0, -4)}!!!!`],
         ["close", b64([1])],
       ] as const) {
         expect(() => validate({ data: { ...cols, [column]: value } }, SCHEMA)).toThrow(

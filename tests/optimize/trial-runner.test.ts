@@ -163,12 +163,14 @@ describe("trials through engine.trial", () => {
     }
   }, 120_000);
 
-  it("on the built worker-thread pool too (shared columns across threads)", async () => {
+  it("on the built worker-thread pool too (shared columns across threads, the one-file thread entry)", async () => {
     ensureDist();
     const root = join(import.meta.dirname, "..", "..");
-    const { createNodeEngine } = (await import(
+    const { createNodeEngine, workerEntry } = (await import(
       pathToFileURL(join(root, "dist", "server", "node", "pool.js")).href
     )) as typeof import("../../src/server/node/pool.js");
+    // the threads load the build's bundle of the entry (scripts/bundle-worker.mjs), not its ~180 modules
+    expect(workerEntry()?.href).toBe(pathToFileURL(join(root, "dist", "bundle", "run-worker.js")).href);
     const pool = createNodeEngine(2);
     try {
       expect(pool.kind).toBe("threads");

@@ -665,13 +665,15 @@ export class Compiler {
         return () => {
           const x = N[slot]!;
           const k = N[off]!;
+          // (`+` on the closure variable and the call: their values have no type in V8's optimised
+          // code, and y joining them with the ring's double would be boxed, a heap number per iteration)
           let y: number;
-          if (k !== k) y = na;
-          else if (k === 0) y = current() as number;
+          if (k !== k) y = +na;
+          else if (k === 0) y = +(current() as number);
           else {
             if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${name}'`);
             if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
-            y = k <= ring.count ? buf[(ring.count - k) & mask]! : na;
+            y = k <= ring.count ? buf[(ring.count - k) & mask]! : +na;
           }
           N[slot] = x + y * N[w]!;
         };

@@ -217,8 +217,10 @@ export function countedIfLoop(
       }
       const xi = bi - i;
       const inside = xi >= 0 && xi < bi;
-      const x = lk === 0 ? lc : lk === 1 ? N[ls]! : inside ? lcol[xi]! : xi === bi ? N[ls]! : NaN;
-      const y = rk === 0 ? rc : rk === 1 ? N[rs]! : inside ? rcol[xi]! : xi === bi ? N[rs]! : NaN;
+      // (`+` on the closure's constants: a closure variable has no type in V8's optimised code, and
+      // x, y or a count joining one with a double would be boxed, a heap number per iteration)
+      const x = lk === 0 ? +lc : lk === 1 ? N[ls]! : inside ? lcol[xi]! : xi === bi ? N[ls]! : NaN;
+      const y = rk === 0 ? +rc : rk === 1 ? N[rs]! : inside ? rcol[xi]! : xi === bi ? N[rs]! : NaN;
       const t =
         op === 0
           ? x < y
@@ -232,9 +234,9 @@ export function countedIfLoop(
                   ? x === y
                   : x !== y && x === x && y === y;
       if (t) {
-        if (yk === 3) N[yd] = ysub ? N[yd]! - yc : N[yd]! + yc;
+        if (yk === 3) N[yd] = ysub ? N[yd]! - +yc : N[yd]! + +yc;
         else if (yk === 1) break;
-      } else if (nk === 3) N[nd] = nsub ? N[nd]! - nc : N[nd]! + nc;
+      } else if (nk === 3) N[nd] = nsub ? N[nd]! - +nc : N[nd]! + +nc;
       else if (nk === 1) break;
       if (--B.left <= 0) B.check();
       if (reeval) {

@@ -454,7 +454,7 @@ class Secondary {
     sctx.low = low;
     sctx.close = close;
     sctx.volume = volume;
-    this.state.setBar(open, high, low, close, volume, sctx.time, j);
+    this.state.setBar(sctx);
     if (this.broker) this.broker.onBarOpen(sctx);
     const depth = budget.depth;
     try {

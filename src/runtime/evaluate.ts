@@ -491,7 +491,7 @@ function barLoop(
       if (budget.bar()) break;
       openBar(ctx, closeTimes, bar);
       if (bar < rtFrom) {
-        state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+        state.setBar(ctx);
         if (broker) broker.onBarOpen(ctx);
         main();
       } else forming!.run(bar, main);

@@ -32,7 +32,7 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
     const dstore = drawingStoreOf(ctx);
     const dsnap = snapshotDrawings(dstore);
     [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [high, low, close, false];
-    state.setBar(ctx.open, high, low, close, ctx.volume, ctx.time, ctx.barIndex);
+    state.setBar(ctx);
     try {
       main();
     } finally {
@@ -41,7 +41,7 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
       if (ksnap !== undefined) kernels!.restore!(ksnap);
       restoreDrawings(dstore, dsnap);
       [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [h, l, c, confirmed];
-      state.setBar(ctx.open, h, l, c, ctx.volume, ctx.time, ctx.barIndex);
+      state.setBar(ctx);
     }
   };
 }
@@ -101,7 +101,7 @@ export class FormingBar {
       ctx.volume = volume * tick.volumeFrac;
       ctx.isNewTick = k === 0;
       ctx.isConfirmed = k === ticks - 1;
-      state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+      state.setBar(ctx);
       if (everyTick) broker!.onTick(ctx);
       main();
     }

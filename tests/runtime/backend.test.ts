@@ -26,7 +26,7 @@ const standIn =
           ctx.low = c.low[bar]!;
           ctx.close = c.close[bar]!;
           ctx.volume = c.volume[bar]!;
-          state.setBar(ctx.open, ctx.high, ctx.low, ctx.close, ctx.volume, ctx.time, bar);
+          state.setBar(ctx);
           if (fail === "loop" && bar === 3) throw new TypeError("boom");
           main();
           state.commit();

@@ -23,23 +23,48 @@ export const INLINE_TA_NAMES: ReadonlySet<string> = new Set([
 export const COMPILE_INLINE_TA_NAMES: ReadonlySet<string> = new Set(["ta.sma"]);
 
 /**
- * A length the same on every call of a run: a number constant, a top-level variable assigned once
- * from such a length (HoistPlan.vars) or from a number input with constant arguments (HoistPlan.inputs:
- * its value is read once a run), or arithmetic of them (`len * 3`).
+ * A length the same on every call of a run: a number constant, a number input with constant arguments
+ * assigned once to a top-level variable (HoistPlan.inputs: its value is read once a run), a top-level
+ * variable nothing else writes declared from such a length (`once`), or arithmetic of them (`len * 3`).
  */
-function fixedForRun(e: RExpr, plan: HoistPlan): boolean {
+function fixedForRun(e: RExpr, plan: HoistPlan, once: Map<number, RExpr>): boolean {
   switch (e.k) {
     case "const":
       return typeof e.v === "number";
-    case "load":
-      return plan.inputs.has(e.v.slot) || (plan.vars.has(e.v.slot) && fixedForRun(plan.vars.get(e.v.slot)!, plan));
+    case "load": {
+      const init = once.get(e.v.slot);
+      return plan.inputs.has(e.v.slot) || (init !== undefined && fixedForRun(init, plan, once));
+    }
     case "unary":
-      return e.op === "-" && fixedForRun(e.e, plan);
+      return e.op === "-" && fixedForRun(e.e, plan, once);
     case "bin":
-      return ["+", "-", "*", "/", "%"].includes(e.op) && !e.str && fixedForRun(e.l, plan) && fixedForRun(e.r, plan);
+      return (
+        ["+", "-", "*", "/", "%"].includes(e.op) &&
+        !e.str &&
+        fixedForRun(e.l, plan, once) &&
+        fixedForRun(e.r, plan, once)
+      );
     default:
       return false;
   }
+}
+
+/** The initialisers of the top-level plain declarations whose variable no other statement writes, by slot. */
+function declaredOnce(body: RBlock): Map<number, RExpr> {
+  const writes = new Map<number, number>();
+  const wrote = (slot: number) => writes.set(slot, (writes.get(slot) ?? 0) + 1);
+  const expr = (e: RExpr): undefined => eachChild(e, expr, block);
+  const block = (b: RBlock): undefined => eachStmt(b, stmt);
+  const stmt = (s: RStmt): undefined => {
+    if (s.k === "decl" || s.k === "assign") wrote(s.v.slot);
+    else if (s.k === "tdecl") for (const v of s.vs) if (v) wrote(v.slot);
+    return eachStmtChild(s, expr);
+  };
+  block(body);
+  const out = new Map<number, RExpr>();
+  for (const s of body.stmts)
+    if (s.k === "decl" && s.mode === "plain" && writes.get(s.v.slot) === 1) out.set(s.v.slot, s.init);
+  return out;
 }
 
 /**
@@ -51,9 +76,10 @@ function fixedForRun(e: RExpr, plan: HoistPlan): boolean {
  */
 export function inlineTaSites(body: RBlock, compile: HoistPlan | null = null): Set<number> {
   const sites = new Set<number>();
+  const declared = compile !== null ? declaredOnce(body) : new Map<number, RExpr>();
   const kind = (e: Extract<RExpr, { k: "call" }>): boolean =>
     INLINE_TA_NAMES.has(e.name) ||
-    (compile !== null && COMPILE_INLINE_TA_NAMES.has(e.name) && fixedForRun(e.args[1]!, compile));
+    (compile !== null && COMPILE_INLINE_TA_NAMES.has(e.name) && fixedForRun(e.args[1]!, compile, declared));
   const expr = (e: RExpr): undefined => {
     if (
       e.k === "call" &&

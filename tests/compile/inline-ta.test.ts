@@ -272,7 +272,9 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
 
   it("replaces the impl call for a constant or input length; a length that may change keeps the impl", () => {
     expect(steps(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len))\nplot(ta.sma(kn, 3))`))).toBe(2);
-    // arithmetic of fixed lengths is fixed too
+    // arithmetic of fixed lengths is fixed too, also through variables nothing else writes
+    expect(steps(v6(`${KAMA}\nlen = input.int(5)\nslow = len * 2\nmid = slow - 1\nplot(ta.sma(kn, mid))`))).toBe(1);
+    expect(steps(v6(`${KAMA}\nlen = input.int(5)\nslow = len * 2\nslow := slow + 1\nplot(ta.sma(kn, slow))`))).toBe(0);
     expect(steps(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len * 3))\nplot(ta.sma(kn, -(-len) + 1))`))).toBe(2);
     // the impl calls left are the two plots' first-bar registrations and the input's first call
     const text = generatedSource(
@@ -295,6 +297,8 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
         "n4 = 4",
         "plot(ta.sma(kn, n4))",
         "plot(ta.sma(kn, len * 2 - n4 % 3))",
+        "slow = len * 3",
+        "plot(ta.sma(kn, slow))",
         "plot(ta.sma(bar_index % 5 == 0 ? na : bar_index % 9, 4))",
         // infinities entering and leaving the window: the sum taken again
         "plot(ta.sma(bar_index % 37 == 5 ? 1.0 / 0.0 : bar_index % 53 == 7 ? -1.0 / 0.0 : kn, 6))",
@@ -313,7 +317,7 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
         "plot(ta.sma(kn, 1000))",
       ].join("\n"),
     );
-    expect(steps(src)).toBe(12);
+    expect(steps(src)).toBe(13);
     // (the interpreter keeps the impl: nothing of its own written out)
     expect((await same(src)).builds).toBe(0);
   });

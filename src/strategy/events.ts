@@ -95,8 +95,8 @@ export class EventStore {
   /** The moving numbers of every group's rows after its first, in call order. */
   runs: Float64Array;
   runCapacity: number;
-  /** The log writing into (or reading from) this store, while it may still need it. */
-  holder: WeakRef<EventLog> | null = null;
+  /** The log writing into (or reading from) this store, while it may still need it (see leaseStore). */
+  holder: EventLog | null = null;
   /** When the store was last leased (the pool steals the least recently leased). */
   leased = 0;
 
@@ -191,8 +191,12 @@ function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: nu
 /**
  * Stores of sealed logs, for the next runs (fresh typed-array memory per run was a third of a run
  * re-placing an exit on every bar: page faults, external-memory GC pressure). A store goes to a new
- * log when its holder is gone (collected) or sealed; a sealed holder first keeps an exact copy of
- * what it holds unless its records are all built already. Without WeakRef stores are not pooled.
+ * log when its holder gave it up (every record built after the run: toArray) or is sealed; a sealed
+ * holder first keeps an exact copy of what it holds unless its records are all built already.
+ * Holders are held strongly (at most POOL_SIZE logs): under a WeakRef a log stays alive until the
+ * current job ends, and runs awaited one after another in a loop (a benchmark, an in-process study)
+ * are one job, so a collected holder was never seen there, while every run's log and its copy were
+ * kept until the loop ended (memory grew by a run's events every run).
  */
 const pool: EventStore[] = [];
 /** Stores kept for reuse: two serve runs alternating between two scripts or modes. */
@@ -202,15 +206,14 @@ const POOL_MAX_BYTES = 16 << 20;
 let leases = 0;
 
 function leaseStore(log: EventLog): EventStore {
-  if (typeof WeakRef !== "function") return new EventStore();
-  // a store whose log is gone (collected, or detached) first, then a new one while the pool has
-  // room, then the least recently leased store of a sealed log, which keeps a copy of what it needs
+  // a store its log gave up (detached) first, then a new one while the pool has room, then the
+  // least recently leased store of a sealed log, which keeps a copy of what it needs
   let store: EventStore | null = null;
   let steal: EventStore | null = null;
   for (let i = 0; i < pool.length; i++) {
     const s = pool[i];
-    const h = s.holder === null ? undefined : s.holder.deref();
-    if (h === undefined || h.store !== s) {
+    const h = s.holder;
+    if (h === null || h.store !== s) {
       store = s;
       break;
     }
@@ -219,11 +222,11 @@ function leaseStore(log: EventLog): EventStore {
   if (store === null) {
     if (pool.length < POOL_SIZE) pool.push((store = new EventStore()));
     else if (steal !== null) {
-      steal.holder?.deref()?.detach();
+      steal.holder?.detach();
       store = steal;
     } else return new EventStore();
   }
-  store.holder = new WeakRef(log);
+  store.holder = log;
   store.leased = ++leases;
   return store;
 }
@@ -787,6 +790,8 @@ export class EventLog {
   detach(): void {
     const st = this.store;
     if (st === NO_STORE) return;
+    // (the pool no longer holds this log)
+    if (st.holder === this) st.holder = null;
     this.store =
       this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.groups, this.runCount, this.xrowCount);
     if (this.store === NO_STORE) {
@@ -826,6 +831,8 @@ export class EventLog {
     // left past the group's last call, not on the next group: calls pushed later extend this group
     this.readGroup = g;
     this.readAt = at;
+    // every record of a finished run built: the store goes back to the pool, no copy kept
+    if (this.sealed) this.detach();
     return out;
   }
 

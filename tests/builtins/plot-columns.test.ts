@@ -96,6 +96,22 @@ d = ta.sma(close, 3) + 1
   }, 120_000);
 });
 
+describe("plot columns waiting to be handed back", () => {
+  it("are bounded when runs are awaited back to back in one job (the registry's callbacks never run there)", async () => {
+    const bars = syntheticBars(20_000);
+    const src = poison;
+    const rt = new Runtime();
+    const bytes: number[] = [];
+    // (14 plots of 20k bars: 2.2 MB of columns a run, all kept until the loop yielded)
+    for (let i = 0; i < 30; i++) {
+      await rt.run(src, bars, { mode: "compile" });
+      gc();
+      bytes.push(process.memoryUsage().arrayBuffers);
+    }
+    expect(bytes[29]! - bytes[4]!, bytes.map((b) => (b / 1e6).toFixed(0)).join(" ")).toBeLessThan(24e6);
+  }, 120_000);
+});
+
 function strip(r: object): object {
   const { run_id: _r, profile: _p, mode: _m, ...rest } = r as Record<string, unknown>;
   return rest;

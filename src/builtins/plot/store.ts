@@ -60,13 +60,20 @@ export const packedColor = (x: unknown): number => (typeof x === "number" ? x : 
  * back when its output object is collected: every reader of a column (the plot builtins, the
  * result's lazy series, alert placeholders) reaches it through that object, so nothing can still
  * read it then. Bounded in bytes; where FinalizationRegistry is missing, columns are simply new.
+ * The registry holds each registered column until its callback runs, which is never before the
+ * current job ends: runs awaited one after another in a loop (a benchmark, an in-process study) are
+ * one job, so the columns registered and not yet handed back are bounded too (past the bound a
+ * column is not registered and goes with its output).
  */
 const spareColumns = new Map<number, Float64Array[]>();
 let spareBytes = 0;
 const MAX_SPARE_BYTES = 64 * 1024 * 1024;
+let pendingBytes = 0;
+const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 const reclaim =
   typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<Float64Array>((col) => {
+    ? new FinalizationRegistry<{ col: Float64Array; bytes: number }>(({ col, bytes }) => {
+        pendingBytes -= bytes;
         // (a column whose buffer was transferred away has length 0)
         if (col.length === 0 || spareBytes + col.byteLength > MAX_SPARE_BYTES) return;
         let list = spareColumns.get(col.length);
@@ -144,7 +151,10 @@ export class PlotStore {
       color: null,
       ohlc: null,
     };
-    reclaim?.register(out, col);
+    if (reclaim !== null && pendingBytes + col.byteLength <= MAX_PENDING_BYTES) {
+      reclaim.register(out, { col, bytes: col.byteLength });
+      pendingBytes += col.byteLength;
+    }
     this.outputs.push(out);
     if (site !== undefined) this.bySite.set(site, out);
     return out;

@@ -217,11 +217,7 @@ export class Broker {
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.lastClose = ctx.close;
-    if (this.settings.processOrdersOnClose) {
-      this.walker.cur = ctx.close;
-      this.walker.fillMarketOrders(ctx.close, true);
-      this.walker.fillTriggeredAt(ctx.close);
-    }
+    if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
     this.risk.onClose(ctx, this);
     this.tracker.onBar(this, ctx);
     this.enforceTradeLimit(ctx);

@@ -186,7 +186,7 @@ export class PathWalker {
   }
 
   /** Fills market orders (entries, orders, closes) in the order they were placed. */
-  fillMarketOrders(price: number, atClose: boolean): void {
+  private fillMarketOrders(price: number, atClose: boolean): void {
     const b = this.b;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
@@ -210,6 +210,21 @@ export class PathWalker {
     if (!b.risk.capPending) return;
     b.risk.capPending = false;
     b.liquidate(price, FILLED_ORDERS_CAP);
+  }
+
+  /**
+   * process_orders_on_close: the close's market orders, then whatever the close reaches. A close
+   * strictly between the level extremes reaches nothing (levelsReach costs less than scan's
+   * remaining quantities and level reads per exit and trade).
+   */
+  fillAtClose(price: number): void {
+    this.cur = price;
+    this.fillMarketOrders(price, true);
+    if (this.fastPath && !this.recalc) {
+      this.levelsReach();
+      if (price < this.upMin && price > this.downMax) return;
+    }
+    this.fillTriggeredAt(price);
   }
 
   /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex. */
@@ -236,7 +251,7 @@ export class PathWalker {
   }
 
   /** Fills orders already triggered at the current price (gaps at the open, exits of a fresh trade). */
-  fillTriggeredAt(price: number): void {
+  private fillTriggeredAt(price: number): void {
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.b.risk.capPending) return;
       this.scan(price, price, true);

@@ -11,7 +11,7 @@ import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
 import { OrderBook } from "../../src/strategy/book.js";
 import { finite, stopLossLevel, takeProfitLevel, trailActivation } from "../../src/strategy/levels.js";
-import type { ExitOrder, ExitRequest, PendingOrder } from "../../src/strategy/types.js";
+import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
   EXIT_TEXT_PARAMS,
@@ -153,6 +153,26 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
     broker.onBarClose(ctx);
   }
   return broker;
+}
+
+/** An open trade of 1 contract from entry "L" (no fills of exits, no trail activated). */
+function openTrade(entryPrice: number, side: Side, seq: number): OpenTrade {
+  return {
+    entryId: "L",
+    entryComment: null,
+    entryBar: 0,
+    entryTime: 0,
+    entryPrice,
+    side,
+    qty: 1,
+    initialQty: 1,
+    commission: 0,
+    bestPrice: 100,
+    worstPrice: 100,
+    exitFilled: new Map(),
+    trail: null,
+    seq,
+  };
 }
 
 function outcome(b: Broker) {
@@ -425,22 +445,7 @@ describe("broker fast paths", () => {
   it("the broker works out again only the stale levels, equal to levels worked out from scratch", () => {
     const ctx = makeCtx(columnsOf(walkRows(3, 1)), { type: "stock" });
     const broker = createBroker({}, ctx);
-    const trade = {
-      entryId: "L",
-      entryComment: null,
-      entryBar: 0,
-      entryTime: 0,
-      entryPrice: 100.003,
-      side: 1 as const,
-      qty: 1,
-      initialQty: 1,
-      commission: 0,
-      bestPrice: 100,
-      worstPrice: 100,
-      exitFilled: new Map(),
-      trail: new Map(),
-      seq: 0,
-    };
+    const trade = openTrade(100.003, 1, 0);
     const e = newExitOrder();
     const req = { id: "X", fromEntry: "L", profit: 120, stop: 99.517, trailPrice: 101.004, trailOffset: 5 };
     writeExit(e, req, "L", 0, 0, false);
@@ -474,22 +479,7 @@ describe("broker fast paths", () => {
     const rnd = seeded(11);
     const price = () => 100 + rnd(4000) / 1000 - 2;
     const maybe = (v: number) => (rnd(3) === 0 ? NaN : v);
-    const trades = Array.from({ length: 4 }, (_, i) => ({
-      entryId: "L",
-      entryComment: null,
-      entryBar: 0,
-      entryTime: 0,
-      entryPrice: price(),
-      side: (i % 2 === 0 ? 1 : -1) as 1 | -1,
-      qty: 1,
-      initialQty: 1,
-      commission: 0,
-      bestPrice: 100,
-      worstPrice: 100,
-      exitFilled: new Map(),
-      trail: null,
-      seq: i,
-    }));
+    const trades = Array.from({ length: 4 }, (_, i) => openTrade(price(), i % 2 === 0 ? 1 : -1, i));
     const e = newExitOrder();
     let relative = 0;
     for (let step = 0; step < 4000; step++) {

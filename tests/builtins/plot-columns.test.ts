@@ -3,25 +3,13 @@
 // filled with NaN first. A column taken back from an earlier run still holds that run's values:
 // the results must be exactly those of fresh columns, na cells included, in both backends, also
 // when the run stops early, and outputs whose calls do not run on every bar still read na there.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { collect, gc } from "../helpers/gc.js";
 import { everyBarSites } from "../../src/check/once-sites.js";
 import { plotColumnReuse } from "../../src/builtins/plot/store.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { checkSource, parseSource } from "../../src/runtime/program-cache.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-/** Collects garbage and lets the finalization callbacks (which hand columns back) run. */
-async function collect(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 // every plot kind at the top level, with na on some bars, and one plot in a ternary's branch (not
 // every bar; the checker keeps plots out of local blocks and functions)

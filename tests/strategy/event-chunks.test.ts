@@ -3,23 +3,11 @@
 // of a first run, even when the earlier run wrote more events and other values into the same memory,
 // and the earlier run's result must still read its own events. The lean log itself: shared bar rows
 // and string tuples give back every record as pushed, rollbacks included.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { collect, gc } from "../helpers/gc.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { EventLog, EventStore } from "../../src/strategy/events.js";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-/** Collects garbage and lets the finalization callbacks run. */
-async function collect(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const strategy = (every: number) => `//@version=6
 strategy("s")

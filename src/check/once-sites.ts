@@ -1,26 +1,26 @@
 // The call sites a bar evaluates at most once per execution of its body: where a builtin's per-call
 // state step may be written out without the impl's roll-back of a repeated call on one bar. Both
 // backends ask inlineTaSites (src/compile/inline-ta.ts, src/interpret/inline-ta.ts), so they write
-// out the same calls; the compile backend also the kinds of COMPILE_INLINE_TA_NAMES.
+// out the same calls.
 import type { HoistPlan } from "./hoist-plan.js";
 import type { RBlock, RExpr, RStmt } from "./ir.js";
 import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
 
-/** The ta.* builtins whose step both backends write out (all five take (number, number)). */
+/** The ta.* builtins whose step both backends write out (all six take (number, number)). */
 export const INLINE_TA_NAMES: ReadonlySet<string> = new Set([
   "ta.cross",
   "ta.crossover",
   "ta.crossunder",
   "ta.ema",
   "ta.rma",
+  "ta.sma",
 ]);
 
 /**
- * ta.* builtins only the compile backend writes out (the interpreter keeps their impl), each taking
- * (number, length): ta.sma, whose window is written out for one length only, so its length must be
- * the same on every call of the run (fixedForRun).
+ * Those of INLINE_TA_NAMES taking (number, length) whose step is written out for one length only, so
+ * the length must be the same on every call of the run (fixedForRun): ta.sma's window.
  */
-export const COMPILE_INLINE_TA_NAMES: ReadonlySet<string> = new Set(["ta.sma"]);
+const FIXED_LENGTH_TA_NAMES: ReadonlySet<string> = new Set(["ta.sma"]);
 
 /**
  * A length the same on every call of a run: a number constant, a number input with constant arguments
@@ -68,18 +68,16 @@ function declaredOnce(body: RBlock): Map<number, RExpr> {
 }
 
 /**
- * The call sites whose ta.* step is written out (by call-site id): a builtin of INLINE_TA_NAMES (and,
- * given the compile backend's hoist plan, of COMPILE_INLINE_TA_NAMES with a length fixed for the run)
- * with its arguments in parameter order (no named arguments out of order, which the impl's array
+ * The call sites whose ta.* step is written out (by call-site id): a builtin of INLINE_TA_NAMES (one of
+ * FIXED_LENGTH_TA_NAMES only with a length fixed for the run, by `plan`'s inputs) with its arguments in parameter order (no named arguments out of order, which the impl's array
  * handles), each present and int/float (its code yields a number, NaN for na), at a site a bar runs at
  * most once (oncePerBarSites).
  */
-export function inlineTaSites(body: RBlock, compile: HoistPlan | null = null): Set<number> {
+export function inlineTaSites(body: RBlock, plan: HoistPlan): Set<number> {
   const sites = new Set<number>();
-  const declared = compile !== null ? declaredOnce(body) : new Map<number, RExpr>();
+  const declared = declaredOnce(body);
   const kind = (e: Extract<RExpr, { k: "call" }>): boolean =>
-    INLINE_TA_NAMES.has(e.name) ||
-    (compile !== null && COMPILE_INLINE_TA_NAMES.has(e.name) && fixedForRun(e.args[1]!, compile, declared));
+    INLINE_TA_NAMES.has(e.name) && (!FIXED_LENGTH_TA_NAMES.has(e.name) || fixedForRun(e.args[1]!, plan, declared));
   const expr = (e: RExpr): undefined => {
     if (
       e.k === "call" &&

@@ -1,6 +1,6 @@
 // ta.* calls written out in the generated loop (issue 18: the generated code near the floor): the
 // crosses (ta.cross / crossover / crossunder), the exponential averages (ta.ema / rma) and, with a
-// length fixed for the run, the simple average (ta.sma; the interpreter keeps its impl). A call the
+// length fixed for the run, the simple average (ta.sma). A call the
 // whole-series passes cannot take (an argument computed bar by bar, a call under an `if` or on the
 // right of a lazy `and`) goes through its impl: an argument array, the kernel lookup, a WebAssembly
 // call whose state handling copies the site's record to its shadow (~30 ns a call). Written out, its
@@ -14,6 +14,8 @@
 // which the plain variant's callers ensure by asking for the hoisting variant only then.
 // (which calls: src/check/once-sites.ts inlineTaSites, for both backends; the interpreter writes out the same steps as closures,
 // src/interpret/inline-ta.ts, and tests/compile/inline-ta.test.ts pins both to the impl)
+
+import { windowResum } from "../interpret/inline-ta.js";
 
 /** A builtin written out: its state's initial values and the code of one call. */
 export interface InlineTa {
@@ -32,7 +34,7 @@ export interface InlineTa {
   text(a: readonly string[], t: readonly string[], s: readonly string[], length: string, helper: string): string;
 }
 
-/** The step of a builtin written out (a name of src/check/once-sites.ts INLINE_TA_NAMES or COMPILE_INLINE_TA_NAMES). */
+/** The step of a builtin written out (a name of src/check/once-sites.ts INLINE_TA_NAMES). */
 export function inlineTa(name: string): InlineTa {
   const it = INLINE[name];
   if (!it) throw new Error(`internal: ${name} has no written-out step`);
@@ -111,17 +113,6 @@ function sma(): InlineTa {
       );
     },
   };
-}
-
-/**
- * The sum of the window's values, oldest first, from 0 (sumUpdate's re-sum): the last min(pushes,
- * length) of the values `pushes` pushes wrote into `ring` (length + 1 values, push q at q % (length + 1)).
- */
-export function windowResum(ring: Float64Array, pushes: number, length: number): number {
-  const m = Math.min(pushes, length);
-  let s = 0.0;
-  for (let j = m - 1; j >= 0; j--) s += ring[(pushes - 1 - j) % (length + 1)]!;
-  return s;
 }
 
 const INLINE: Record<string, InlineTa | undefined> = {

@@ -19,6 +19,7 @@ import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js"
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
+import { HoistPlan } from "../check/hoist-plan.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -1046,7 +1047,7 @@ export class Compiler {
     if (known) return known;
     // (the walk only once a plain run's program calls one of the builtins)
     if (!this.plain || !INLINE_TA_NAMES.has(e.name)) return null;
-    this.once ??= inlineTaSites(this.prog.body);
+    this.once ??= inlineTaSites(this.prog.body, new HoistPlan(this.prog));
     if (!this.once.has(e.site)) return null;
     const [x, y] = (e.args as RExpr[]).map((a) => this.expr(a)) as [Fn, Fn];
     const f = inlineTaFn(e.name, this.ctx, x, y);

@@ -4,8 +4,8 @@
 // arguments, every kind, the seed and the length check included; calls a bar may make more than once
 // (loops, user functions) and the re-runnable variant keep the impl. The interpreter writes out the
 // same calls as closures (src/interpret/inline-ta.ts): each case also runs it against its impl path
-// (a profiled run) and counts the calls it wrote out. ta.sma, written out by the compile backend only
-// (with a length fixed for the run), is checked against the interpreter's impl calls.
+// (a profiled run) and counts the calls it wrote out. ta.sma is written out by both with a length fixed
+// for the run (the same sites: src/check/once-sites.ts inlineTaSites).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { generatedSource } from "../../src/compile/index.js";
@@ -266,11 +266,11 @@ describe("written-out ema and rma", () => {
   });
 });
 
-describe("written-out sma (compile only, a length fixed for the run)", () => {
+describe("written-out sma (a length fixed for the run)", () => {
   /** The compile backend's written-out sma steps in a program's generated loop. */
   const steps = (src: string) => generatedSource(program(src)).match(/"sma"\)/g)?.length ?? 0;
 
-  it("replaces the impl call for a constant or input length; a length that may change keeps the impl", () => {
+  it("replaces the impl call for a constant or input length; a length that may change keeps the impl", async () => {
     expect(steps(v6(`${KAMA}\nlen = input.int(5)\nplot(ta.sma(kn, len))\nplot(ta.sma(kn, 3))`))).toBe(2);
     // arithmetic of fixed lengths is fixed too, also through variables nothing else writes
     expect(steps(v6(`${KAMA}\nlen = input.int(5)\nslow = len * 2\nmid = slow - 1\nplot(ta.sma(kn, mid))`))).toBe(1);
@@ -285,6 +285,18 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
     expect(steps(v6(`${KAMA}\nplot(ta.sma(kn, bar_index % 3 + 2))`))).toBe(0);
     expect(steps(v6(`${KAMA}\nlen = input.int(5)\nif close > open\n    len := 6\nplot(ta.sma(kn, len))`))).toBe(0);
     expect(steps(v6(`${KAMA}\nf(x, n) => ta.sma(x, n)\nplot(f(kn, 4))`))).toBe(0);
+    // the interpreter writes out the same sites, and agrees with its impl and with compile
+    for (const body of [
+      "len = input.int(5)\nslow = len * 2\nmid = slow - 1\nplot(ta.sma(kn, mid))\nplot(ta.sma(kn, 3))",
+      "len = input.int(5)\nslow = len * 2\nslow := slow + 1\nplot(ta.sma(kn, slow))",
+      "plot(ta.sma(kn, bar_index % 3 + 2))",
+      "f(x, n) => ta.sma(x, n)\nplot(f(kn, 4))",
+      "f(x) => ta.sma(x, 4)\nplot(f(kn))\nplot(f(close - kn))",
+      "s = 0.0\nfor i = 0 to 1\n    s += ta.sma(kn + i, 3)\nplot(s)",
+    ]) {
+      const src = v6(`${KAMA}\n${body}`);
+      expect((await same(src)).builds).toBe(steps(src));
+    }
   });
 
   it("na gaps, infinities, cancelling sums, skipped bars, int sources and long windows agree with the impl", async () => {
@@ -318,8 +330,7 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
       ].join("\n"),
     );
     expect(steps(src)).toBe(13);
-    // (the interpreter keeps the impl: nothing of its own written out)
-    expect((await same(src)).builds).toBe(0);
+    expect((await same(src)).builds).toBe(13);
   });
 
   it("an invalid length is the impl's error, on the same bar and line", async () => {
@@ -332,11 +343,19 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
     for (const [decl, length] of cases) {
       const src = v6(`${KAMA}\n${decl}\nx = bar_index > 20 ? ta.sma(kn, ${length}) : 0.0\nplot(x)`);
       expect(steps(src)).toBe(1);
+      const before = inlineTaBuilds.n;
       const p = await runPair(src, data);
+      expect(inlineTaBuilds.n - before).toBe(1);
       expect(p.compile.mode).toBe("compile");
       expect(p.interpret.error).toContain("'sma'");
       expect(p.interpret.error_bar).toBe(21);
       expect(p.difference).toBeNull();
+      // the impl's own error (a profiled run keeps the impl): the same message, bar, line and column
+      const impl = await new Runtime().run(src, data, { mode: "interpret", profiler: true });
+      expect(inlineTaBuilds.n - before).toBe(1);
+      expect(impl.error).toContain("'sma'");
+      expect(impl.error_bar).toBe(21);
+      expect(firstDifference(comparable(impl), comparable(p.interpret))).toBeNull();
     }
   });
 
@@ -358,7 +377,7 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
     ].join("\n");
     expect(steps(src)).toBe(1);
     const p = await same(src);
-    expect(p.builds).toBe(3);
+    expect(p.builds).toBe(4);
     expect(p.interpret.strategy?.trades.length).toBeGreaterThan(0);
   });
 
@@ -399,7 +418,7 @@ describe("written-out sma (compile only, a length fixed for the run)", () => {
             ].join("\n"),
           );
           expect(steps(src)).toBe(3);
-          expect((await same(src)).builds).toBe(0);
+          expect((await same(src)).builds).toBe(3);
         },
       ),
       { numRuns: 25 },

@@ -68,19 +68,28 @@ export class OrderBook {
     return false;
   }
 
-  /** strategy.cancel: every entry/order/exit with that id (pending closes stay). */
+  /**
+   * strategy.cancel: every entry/order/exit with that id (pending closes stay). An id with nothing
+   * pending (a script cancelling its entries on every bar of a position) costs the lookups only: the
+   * arrays are compacted from the first match on, so kept records before it are not stored again.
+   */
   cancel(id: string): void {
     const orders = this.orders;
-    let w = 0;
-    for (let i = 0; i < orders.length; i++) {
-      const o = orders[i];
-      if (o.id !== id || o.kind === "close" || o.kind === "close_all") orders[w++] = o;
+    let i = 0;
+    while (i < orders.length && !cancels(orders[i], id)) i++;
+    if (i < orders.length) {
+      let w = i;
+      for (i++; i < orders.length; i++) if (!cancels(orders[i], id)) orders[w++] = orders[i];
+      orders.length = w;
     }
-    if (w !== orders.length) orders.length = w;
     const exits = this.exits;
-    w = 0;
-    for (let i = 0; i < exits.length; i++) if (exits[i].id !== id) exits[w++] = exits[i];
-    if (w !== exits.length) exits.length = w;
+    let j = 0;
+    while (j < exits.length && exits[j].id !== id) j++;
+    if (j < exits.length) {
+      let w = j;
+      for (j++; j < exits.length; j++) if (exits[j].id !== id) exits[w++] = exits[j];
+      exits.length = w;
+    }
   }
 
   cancelAll(): void {
@@ -173,6 +182,11 @@ export class OrderBook {
     }
     if (w !== exits.length) exits.length = w;
   }
+}
+
+/** Whether strategy.cancel(id) takes pending order `o` (an entry or order of that id; closes stay). */
+function cancels(o: PendingOrder, id: string): boolean {
+  return o.id === id && o.kind !== "close" && o.kind !== "close_all";
 }
 
 /** Whether exit `e` applies to open trade `t` (its from_entry, or the position it was bound to). */

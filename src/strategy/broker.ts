@@ -246,7 +246,13 @@ export class Broker {
     const stop = this.roundPrice(finite(req.stop), side, true);
     const ocaName = req.ocaName ?? null;
     const comment = req.comment ?? null;
-    this.eventLog.push(ctx, kind, req.id, req.direction, qty, limit, stop, ocaName, comment);
+    // (the log's numbers through its call array, as in exit: no boxed double whether V8 inlines it)
+    const log = this.eventLog;
+    const call = log.call;
+    call[0] = qty;
+    call[1] = limit;
+    call[2] = stop;
+    log.logCall(ctx, kind, req.id, req.direction, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
@@ -297,7 +303,7 @@ export class Broker {
     if (this.beforeStart(ctx)) return;
     const dir = this.ledger.side();
     const fromEntry = req.fromEntry ? req.fromEntry : null;
-    // (converted once: the log, the level check and relevelExit take them as they are)
+    // (converted once for the log and the level check)
     const limit = finite(req.limit);
     const stop = finite(req.stop);
     // (the log's numbers through its call array: V8 may not inline logCall here, see EventLog.call)
@@ -327,8 +333,8 @@ export class Broker {
       e.seq = this.book.nextSeq();
       this.book.exits.push(e);
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
-    } else if (!relevelExit(e, req, limit, stop, ctx.barIndex, bindSide, intrabar))
-      // (re-placed with only its limit / stop moved, relevelExit stored just those)
+    } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
+      // (re-placed with only numbers moved, relevelExit stored just those; a text changed: written anew)
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
     // An exit placed while its trades are open belongs to them: once they close it goes, even if they
     // close on the next bar's path before it was ever checked (a later entry with the same id does
@@ -360,14 +366,16 @@ export class Broker {
       if (held > 0) qty = this.roundQty((held * pct) / 100);
     }
     const comment = req.comment ?? null;
-    this.eventLog.push(
+    const log = this.eventLog;
+    const call = log.call;
+    call[0] = qty;
+    call[1] = NaN;
+    call[2] = NaN;
+    log.logCall(
       ctx,
       all ? "close_all" : "close",
       all ? null : id,
       side > 0 ? "short" : side < 0 ? "long" : null,
-      qty,
-      NaN,
-      NaN,
       null,
       comment,
     );

@@ -159,40 +159,12 @@ export function writeExit(
   bindSide: Side | 0,
   intrabar: boolean,
 ): void {
-  const profit = finite(req.profit);
-  const limit = finite(req.limit);
-  const loss = finite(req.loss);
-  const stop = finite(req.stop);
-  const trailPrice = finite(req.trailPrice);
-  const trailPoints = finite(req.trailPoints);
-  // only the levels whose arguments changed are worked out again (an ATR stop moved every bar
-  // leaves the take-profit and the trail activation as they were)
-  let stale = 0;
-  if (!(same(e.profit, profit) && same(e.limit, limit))) {
-    e.profit = profit;
-    e.limit = limit;
-    stale |= LV_TP;
-  }
-  if (!(same(e.loss, loss) && same(e.stop, stop))) {
-    e.loss = loss;
-    e.stop = stop;
-    stale |= LV_SL;
-  }
-  if (!(same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
-    e.trailPrice = trailPrice;
-    e.trailPoints = trailPoints;
-    stale |= LV_ACT;
-  }
-  if (stale !== 0) e.lvStale |= stale;
+  moveLimitStop(e, req);
+  moveOtherNumbers(e, req);
   // (a re-placed exit mostly brings the strings it had: a compare costs less than storing the same
   // reference again, a store with the GC's write barrier)
   if (e.id !== req.id) e.id = req.id;
   if (e.fromEntry !== fromEntry) e.fromEntry = fromEntry;
-  e.qty = finite(req.qty);
-  e.qtyPercent = finite(req.qtyPercent);
-  // an activation level without trail_offset trails at offset 0: the stop sits on the activation
-  // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
-  e.trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
   const ocaName = req.ocaName ?? null;
   if (e.ocaName !== ocaName) e.ocaName = ocaName;
   const comment = req.comment ?? null;
@@ -213,30 +185,45 @@ export function writeExit(
 }
 
 /**
- * A re-placed exit whose call differs from the one that wrote it at most in its limit and stop (the
- * common case: a bracket or an ATR stop re-placed on every bar): compares first and stores only what
- * moved, with the stale marks writeExit would set, and true. False (nothing written) when anything
- * else differs: the caller then writes the exit with writeExit. `limit` and `stop` are the request's,
- * converted (finite). Placed again through the request object that last wrote it (a compiled call
- * site's own), only the fields its `varying` bits name can differ: the others are not compared. The
- * result is writeExit's field for field (tests/strategy/fast-paths.test.ts).
+ * A re-placed exit whose call differs from the one that wrote it at most in its numbers (the common
+ * case: a bracket, an ATR stop, tick distances or a trail re-placed on every bar with moving
+ * values): its texts compared, only the numbers that moved stored, with the stale marks writeExit
+ * would set, and true. False (nothing written) when a text or flag differs: the caller then writes
+ * the exit with writeExit. Placed again
+ * through the request object that last wrote it (a compiled call site's own), only the fields its
+ * `varying` bits name can differ: the others are not compared. The result is writeExit's field for
+ * field (tests/strategy/fast-paths.test.ts).
  */
 export function relevelExit(
   e: ExitOrder,
   req: ExitRequest,
-  limit: number,
-  stop: number,
   placedBar: number,
   bindSide: Side | 0,
   intrabar: boolean,
 ): boolean {
-  if (e.bindSide !== bindSide || e.intrabar !== intrabar) return false;
-  // (kept small for V8 to inline into Broker.exit, where limit and stop stay unboxed doubles. V8
-  // gives exit's budget to this or to the event log's call: in steady compiled runs this is inlined
-  // and EventLog.logCall called (its numbers in EventLog.call, no boxing); in interpreted runs the
-  // reverse, and these two doubles are boxed: docs/benchmarks.md, session 10, "exit garbage")
+  // (no double crosses a call here or in its helpers: each reads the request's numbers itself, so
+  // none is boxed whichever of them V8 inlines; limit and stop as arguments were 12.6 MB of garbage a
+  // 100k-bar ema_cross_bracket run once the function grew past V8's inlining budget)
   const varying = e.src === req ? (req.varying ?? EXIT_ARG_ALL) : EXIT_ARG_ALL;
-  if ((varying & (EXIT_ARG_TEXTS | EXIT_ARG_OTHER_NUMBERS)) !== 0 && !sameOtherArgs(e, req, varying)) return false;
+  if ((varying & EXIT_ARG_TEXTS) !== 0 && !sameTexts(e, req)) return false;
+  moveLimitStop(e, req);
+  if ((varying & EXIT_ARG_OTHER_NUMBERS) !== 0) moveOtherNumbers(e, req);
+  e.placedBar = placedBar;
+  e.bindSide = bindSide;
+  e.intrabar = intrabar;
+  // (every field now holds what this request's call makes of it)
+  if (e.src !== req) e.src = req;
+  return true;
+}
+
+/**
+ * Stores the request's limit and stop where they differ from exit `e`'s and marks the levels derived
+ * from them stale (an ATR stop moved every bar leaves the take-profit and the trail activation as
+ * they were).
+ */
+function moveLimitStop(e: ExitOrder, req: ExitRequest): void {
+  const limit = finite(req.limit);
+  const stop = finite(req.stop);
   if (!same(e.limit, limit)) {
     e.limit = limit;
     e.lvStale |= LV_TP;
@@ -245,40 +232,48 @@ export function relevelExit(
     e.stop = stop;
     e.lvStale |= LV_SL;
   }
-  e.placedBar = placedBar;
-  // (every field now holds what this request's call makes of it)
-  if (e.src !== req) e.src = req;
-  return true;
 }
 
-/** Whether the request's arguments of the `varying` groups other than limit and stop are exit `e`'s. */
-function sameOtherArgs(e: ExitOrder, req: ExitRequest, varying: number): boolean {
-  if (
-    (varying & EXIT_ARG_TEXTS) !== 0 &&
-    (e.alerts !== null ||
-      e.disableAlert !== (req.disableAlert === true) ||
-      req.alertMessage ||
-      req.alertProfit ||
-      req.alertLoss ||
-      req.alertTrailing ||
-      e.ocaName !== (req.ocaName ?? null) ||
-      e.comment !== (req.comment ?? null) ||
-      e.commentProfit !== (req.commentProfit ?? null) ||
-      e.commentLoss !== (req.commentLoss ?? null) ||
-      e.commentTrailing !== (req.commentTrailing ?? null))
-  )
-    return false;
-  if ((varying & EXIT_ARG_OTHER_NUMBERS) === 0) return true;
+/** moveLimitStop for the request's other numbers (tick distances, trail, size). */
+function moveOtherNumbers(e: ExitOrder, req: ExitRequest): void {
+  const profit = finite(req.profit);
+  if (!same(e.profit, profit)) {
+    e.profit = profit;
+    e.lvStale |= LV_TP;
+  }
+  const loss = finite(req.loss);
+  if (!same(e.loss, loss)) {
+    e.loss = loss;
+    e.lvStale |= LV_SL;
+  }
   const trailPrice = finite(req.trailPrice);
   const trailPoints = finite(req.trailPoints);
-  return (
-    same(e.profit, finite(req.profit)) &&
-    same(e.loss, finite(req.loss)) &&
-    same(e.trailPrice, trailPrice) &&
-    same(e.trailPoints, trailPoints) &&
-    same(e.qty, finite(req.qty)) &&
-    same(e.qtyPercent, finite(req.qtyPercent)) &&
-    same(e.trailOffset, trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN)
+  if (!(same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
+    e.trailPrice = trailPrice;
+    e.trailPoints = trailPoints;
+    e.lvStale |= LV_ACT;
+  }
+  e.qty = finite(req.qty);
+  e.qtyPercent = finite(req.qtyPercent);
+  // an activation level without trail_offset trails at offset 0: the stop sits on the activation
+  // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
+  e.trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
+}
+
+/** Whether the request's texts and flag (comments, oca_name, alert texts, disable_alert) are exit `e`'s. */
+function sameTexts(e: ExitOrder, req: ExitRequest): boolean {
+  return !(
+    e.alerts !== null ||
+    e.disableAlert !== (req.disableAlert === true) ||
+    req.alertMessage ||
+    req.alertProfit ||
+    req.alertLoss ||
+    req.alertTrailing ||
+    e.ocaName !== (req.ocaName ?? null) ||
+    e.comment !== (req.comment ?? null) ||
+    e.commentProfit !== (req.commentProfit ?? null) ||
+    e.commentLoss !== (req.commentLoss ?? null) ||
+    e.commentTrailing !== (req.commentTrailing ?? null)
   );
 }
 

@@ -10,7 +10,7 @@ import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
 import { OrderBook } from "../../src/strategy/book.js";
-import { finite, stopLossLevel, takeProfitLevel, trailActivation } from "../../src/strategy/levels.js";
+import { stopLossLevel, takeProfitLevel, trailActivation } from "../../src/strategy/levels.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
@@ -62,10 +62,22 @@ function replaceBoth(
   bind: 1 | -1 | 0,
   intrabar: boolean,
 ): boolean {
+  const before = { ...quick };
   writeExit(slow, r, "L", step, bind, intrabar);
-  const fast = step !== 0 && relevelExit(quick, r, finite(r.limit), finite(r.stop), step, bind, intrabar);
+  const fast = step !== 0 && relevelExit(quick, r, step, bind, intrabar);
   if (!fast) writeExit(quick, r, "L", step, bind, intrabar);
   expectSameExit(quick, slow, step);
+  // both as an exit written from scratch leaves them, with exactly the levels whose arguments moved stale
+  const fresh = newExitOrder();
+  writeExit(fresh, r, "L", step, bind, intrabar);
+  fresh.lvStale = quick.lvStale;
+  expectSameExit(quick, fresh, step);
+  const moved = (...ks: (keyof ExitOrder)[]) => ks.some((k) => !Object.is(before[k], quick[k]));
+  expect(quick.lvStale, `lvStale at step ${step}`).toBe(
+    (moved("profit", "limit") ? LV_TP : 0) |
+      (moved("loss", "stop") ? LV_SL : 0) |
+      (moved("trailPrice", "trailPoints") ? LV_ACT : 0),
+  );
   // as the broker's level cache would: levels worked out, nothing stale
   slow.lvStale = 0;
   quick.lvStale = 0;
@@ -318,7 +330,7 @@ describe("broker fast paths", () => {
     expect(e.lvStale).toBe(LV_SL | LV_ACT);
   });
 
-  it("an exit re-placed with only its limit / stop moved (relevelExit) ends field for field as writeExit leaves it, on random re-placements", () => {
+  it("an exit re-placed with only its numbers moved (relevelExit) ends field for field as writeExit leaves it, on random re-placements", () => {
     const rnd = seeded(12345);
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
     const nums = [NaN, undefined, 0, -0, 1.5, 99.51, 101.25, Infinity] as const;
@@ -346,6 +358,35 @@ describe("broker fast paths", () => {
     // most re-placements took the fast path, and enough did not
     expect(fast).toBeGreaterThan(1000);
     expect(fast).toBeLessThan(7900);
+  });
+
+  it("an exit whose tick distances, trail and size move on every re-placement (relevelExit) ends field for field as writeExit leaves it", () => {
+    const rnd = seeded(90210);
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
+    const nums = [NaN, undefined, 0, -0, 3, 40.5, 120, 2.25e3, Infinity] as const;
+    let fast = 0;
+    for (let round = 0; round < 40; round++) {
+      const slow = newExitOrder();
+      const quick = newExitOrder();
+      // a trailing exit with a stop-loss in ticks (macd_trail's shape), or a tick bracket with a size
+      let req: Record<string, unknown> =
+        round % 2 === 0
+          ? { id: "X", fromEntry: "L", trailPoints: 100, trailOffset: 50, loss: 300 }
+          : { id: "X", fromEntry: "L", profit: 400, loss: 200, qtyPercent: 50 };
+      for (let step = 0; step < 200; step++) {
+        const next: Record<string, unknown> = { ...req };
+        // several numbers move on most steps; a text or the flag now and then
+        for (const n of EXIT_OTHER_NUMBER_PARAMS) if (rnd(3) === 0) next[n] = pick(nums);
+        if (rnd(4) === 0) next[pick(["limit", "stop"] as const)] = pick(nums);
+        if (rnd(25) === 0) next[pick(EXIT_STRING_PARAMS)] = pick([null, "a"] as const);
+        if (rnd(30) === 0) next.disableAlert = rnd(2) === 0;
+        req = next;
+        const bind = rnd(10) === 0 ? pick([-1, 0, 1] as const) : 0;
+        if (replaceBoth(slow, quick, req as unknown as ExitRequest, step, bind, rnd(10) === 0)) fast++;
+      }
+    }
+    expect(fast).toBeGreaterThan(6000);
+    expect(fast).toBeLessThan(7960);
   });
 
   it("each EXIT_ARG_* bit is its parameter's position in the fields the compiled site numbers its varying bits by", () => {
@@ -440,6 +481,47 @@ describe("broker fast paths", () => {
       if (got !== null) moved++;
     }
     expect(moved).toBeGreaterThan(500);
+  });
+
+  it("strategy.cancel leaves the book as filtering out the id's entries, orders and exits does, and stores nothing when none is pending", () => {
+    const rnd = seeded(5151);
+    const kinds = ["entry", "order", "close", "close_all"] as const;
+    let none = 0;
+    for (let round = 0; round < 2000; round++) {
+      const book = new OrderBook();
+      for (let i = rnd(6); i > 0; i--) {
+        const o = newPendingOrder();
+        o.kind = kinds[rnd(4)];
+        o.id = ["A", "B", "C"][rnd(3)];
+        book.orders.push(o);
+      }
+      for (let i = rnd(5); i > 0; i--) {
+        const e = newExitOrder();
+        e.id = ["A", "B", "X"][rnd(3)];
+        book.exits.push(e);
+      }
+      const id = ["A", "B", "C", "X"][rnd(4)];
+      const wantOrders = book.orders.filter((o) => o.id !== id || o.kind === "close" || o.kind === "close_all");
+      const wantExits = book.exits.filter((e) => e.id !== id);
+      const orders = book.orders;
+      const exits = book.exits;
+      const untouched = wantOrders.length === orders.length && wantExits.length === exits.length;
+      if (untouched) {
+        none++;
+        // (nothing to cancel: no element is stored again)
+        const ro = new Proxy(orders, { set: () => false });
+        const re = new Proxy(exits, { set: () => false });
+        book.orders = ro;
+        book.exits = re;
+      }
+      book.cancel(id);
+      expect([...book.orders]).toEqual(wantOrders);
+      expect([...book.exits]).toEqual(wantExits);
+      for (let i = 0; i < wantOrders.length; i++) expect(book.orders[i]).toBe(wantOrders[i]);
+      for (let i = 0; i < wantExits.length; i++) expect(book.exits[i]).toBe(wantExits[i]);
+    }
+    expect(none).toBeGreaterThan(300);
+    expect(none).toBeLessThan(1900);
   });
 
   it("the broker works out again only the stale levels, equal to levels worked out from scratch", () => {

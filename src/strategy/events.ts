@@ -3,10 +3,11 @@
 // runs and builds the contract's records when they are read, normally once, after the run:
 // - calls are kept in groups: the calls one bar makes (a slot each: kind and direction, qty / limit /
 //   stop, the index of its string tuple), and the rows that repeat them on the next bars. A bar
-//   whose calls are the group's again, in the same order, with the same kinds, strings and qty (an
-//   exit re-placed on every bar; a bracket's two exits), adds a row and writes no slot; a row may
-//   stop part way (a prefix of the group's calls). The numbers that moved on the group's first
-//   repeat (a stop trailing the price, a take-profit too) go to the group's runs, in call order, and
+//   whose calls are the group's again, in the same order, with the same kinds and strings (an exit
+//   re-placed on every bar; a bracket's two exits; stop entries sized from the equity), adds a row
+//   and writes no slot; a row may stop part way (a prefix of the group's calls). The numbers that
+//   moved on the group's first repeat (a stop trailing the price, a take-profit too, an entry's
+//   percent-of-equity qty) go to the group's runs, in call order (qty, limit, stop), and
 //   must move on every later row (a number fixed on the first repeat that changes later ends the
 //   group); a row costs the numbers that move, 8 bytes each, and nothing else;
 // - the bar: when it is the input's bar as it is (Object.is on time and prices), its index, whose time
@@ -57,6 +58,7 @@ const TUPLE = 3;
 const META = 31;
 const RUN_LIMIT = 32;
 const RUN_STOP = 64;
+const RUN_QTY = 128;
 /** Slots, groups and run numbers of a new store; the columns double when full. */
 const FIRST_CAPACITY = 1024;
 /** Written-out bar rows of a new store (most events are on input bars). */
@@ -74,7 +76,7 @@ export class EventStore {
   nums: Float64Array;
   /** The slot's string tuple. */
   slotTuple: Int32Array;
-  /** kind * 3 + direction, and which of limit / stop run (RUN_LIMIT, RUN_STOP). */
+  /** kind * 3 + direction, and which of qty / limit / stop run (RUN_QTY, RUN_LIMIT, RUN_STOP). */
   meta: Uint8Array;
   /** Where the slot's numbers lie in each row of its group's runs (past the group's first row). */
   runOff: Int32Array;
@@ -436,16 +438,18 @@ export class EventLog {
       // numbers (the group's first repeat fixed which ones move) and counts
       const s = this.gFirst + this.gPart;
       const m = st.meta[s];
+      const runsQty = (m & RUN_QTY) !== 0;
       const runsLimit = (m & RUN_LIMIT) !== 0;
       const runsStop = (m & RUN_STOP) !== 0;
       const k = s * NUMS;
       if (
         bar === this.rowBar(rows) &&
         this.sameCall(st, s, meta, id, oca, comment) &&
+        (runsQty || sameAt(st.nums, k, this.call, 0)) &&
         (runsLimit || sameAt(st.nums, k + 1, this.call, 1)) &&
         (runsStop || sameAt(st.nums, k + 2, this.call, 2))
       ) {
-        this.addRuns(st, runsLimit, runsStop);
+        this.addRuns(st, runsQty, runsLimit, runsStop);
         this.repeated(st, rows);
         return;
       }
@@ -459,7 +463,7 @@ export class EventLog {
     return from >= 0 ? from + rows : from - rows;
   }
 
-  /** Whether the call is slot `s`'s: the same kind and direction, strings and qty. */
+  /** Whether the call is slot `s`'s: the same kind and direction and strings (its numbers are compared apart). */
   private sameCall(
     st: EventStore,
     s: number,
@@ -470,13 +474,7 @@ export class EventLog {
   ): boolean {
     const t = st.slotTuple[s] * TUPLE;
     const ts = this.tupleSlots;
-    return (
-      (st.meta[s] & META) === meta &&
-      ts[t] === id &&
-      ts[t + 1] === oca &&
-      ts[t + 2] === comment &&
-      sameAt(st.nums, s * NUMS, this.call, 0)
-    );
+    return (st.meta[s] & META) === meta && ts[t] === id && ts[t + 1] === oca && ts[t + 2] === comment;
   }
 
   /**
@@ -499,11 +497,12 @@ export class EventLog {
       if (part === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
       const n = st.nums;
       const k = s * NUMS;
+      const runsQty = !sameAt(n, k, this.call, 0);
       const runsLimit = !sameAt(n, k + 1, this.call, 1);
       const runsStop = !sameAt(n, k + 2, this.call, 2);
-      st.meta[s] = meta | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
+      st.meta[s] = meta | (runsQty ? RUN_QTY : 0) | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
       st.runOff[s] = this.runCount - this.gRunBase;
-      this.addRuns(st, runsLimit, runsStop);
+      this.addRuns(st, runsQty, runsLimit, runsStop);
       this.repeated(st, 1);
       return true;
     }
@@ -575,12 +574,13 @@ export class EventLog {
     this.count++;
   }
 
-  /** The moving numbers of a repeat, appended to the runs (limit before stop). */
-  private addRuns(st: EventStore, runsLimit: boolean, runsStop: boolean): void {
-    if (!(runsLimit || runsStop)) return;
+  /** The moving numbers of a repeat, appended to the runs (qty, limit, stop). */
+  private addRuns(st: EventStore, runsQty: boolean, runsLimit: boolean, runsStop: boolean): void {
+    if (!(runsQty || runsLimit || runsStop)) return;
     let j = this.runCount;
-    if (j + 1 >= st.runCapacity) st.growRuns(j + 1);
+    if (j + 2 >= st.runCapacity) st.growRuns(j + 2);
     const r = st.runs;
+    if (runsQty) r[j++] = this.call[0];
     if (runsLimit) r[j++] = this.call[1];
     if (runsStop) r[j++] = this.call[2];
     this.runCount = j;
@@ -845,12 +845,13 @@ export class EventLog {
   private record(st: EventStore, g: number, slot: number, row: number): StrategyEvent {
     const n = st.nums;
     const k = slot * NUMS;
-    const qty = n[k];
+    let qty = n[k];
     const m = st.meta[slot];
     let limit = n[k + 1];
     let stop = n[k + 2];
-    if (row > 0 && (m & (RUN_LIMIT | RUN_STOP)) !== 0) {
+    if (row > 0 && (m & (RUN_QTY | RUN_LIMIT | RUN_STOP)) !== 0) {
       let j = st.gRunBase[g] + (row - 1) * st.gRunWidth[g] + st.runOff[slot];
+      if ((m & RUN_QTY) !== 0) qty = st.runs[j++];
       if ((m & RUN_LIMIT) !== 0) limit = st.runs[j++];
       if ((m & RUN_STOP) !== 0) stop = st.runs[j];
     }

@@ -559,7 +559,7 @@ describe("the lean event log", () => {
     ["lcg, input columns", lcg, true],
     ["xorshift, input columns", xorshift, true],
   ] as const)(
-    "several calls a bar repeated on the next bars (a bracket's exits, entries between them, rows cut short, numbers that move, start to move or stop moving) read back as one record per call, reads and rollbacks between them included (%s)",
+    "several calls a bar repeated on the next bars (a bracket's exits, entries between them, a stop entry sized from the equity, rows cut short, numbers that move, start to move or stop moving, qty included) read back as one record per call, reads and rollbacks between them included (%s)",
     (_name, gen, withColumns) => {
       const rnd = gen();
       const columns = withColumns ? inputColumns(8000) : undefined;
@@ -573,6 +573,9 @@ describe("the lean event log", () => {
       let dir: "long" | "short" | null = "short";
       let lx = 7;
       let sx = 3;
+      // a stop entry re-placed on most bars, its qty (a percent-of-equity size) and stop moving
+      let bq = 2;
+      let bs = 12;
       let reads = 0;
       const call = (
         h: Host,
@@ -623,6 +626,10 @@ describe("the lean event log", () => {
         call(h, b, c, "exit", "XL", dir, NaN, lx, sx, null, keep);
         // the second exit sometimes missing (a row cut short), sometimes with a comment
         if (rnd(12) !== 0) call(h, b, c, "exit", "XS", dir, NaN, sx, lx, rnd(15) === 0 ? "x" : null, keep);
+        // (odd moduli: the lcg's low bits repeat with short periods)
+        if (rnd(3) !== 0) bq = rnd(7) === 0 ? levels[rnd(levels.length)] : 1 + rnd(41) / 4;
+        if (rnd(3) !== 0) bs = rnd(9) === 0 ? levels[rnd(levels.length)] : 12 + rnd(31) / 8;
+        if (rnd(9) !== 0) call(h, b, c, "entry", "B", "long", bq, NaN, bs, null, keep);
         if (rnd(40) === 0) call(h, b, c, "exit", "XT", dir, 2, NaN, sx, null, keep);
       };
       for (let step = 0; step < 4000; step++) {
@@ -655,10 +662,13 @@ describe("the lean event log", () => {
       for (let g = 0; g + 1 < inner.groups; g++)
         if (log.store.gFirst[g + 1] - log.store.gFirst[g] >= 2 && log.store.gRows[g] >= 3) repeatedGroups++;
       expect(repeatedGroups).toBeGreaterThan(20);
+      // and slots whose qty runs (the meta bit RUN_QTY, 128: the stop entry's moving size)
+      expect(log.store.meta.subarray(0, inner.slots).filter((m) => (m & 128) !== 0).length).toBeGreaterThan(20);
       expect(ev).toHaveLength(expected.length);
       expect(ev).toEqual(expected);
       for (let i = 0; i < ev.length; i++) {
-        const want = expected[i] as { stop: unknown; limit: unknown };
+        const want = expected[i] as { stop: unknown; limit: unknown; qty: unknown };
+        expect(Object.is(ev[i].qty, want.qty), `qty ${i}`).toBe(true);
         expect(Object.is(ev[i].stop, want.stop), `stop ${i}`).toBe(true);
         expect(Object.is(ev[i].limit, want.limit), `limit ${i}`).toBe(true);
       }

@@ -23,6 +23,7 @@
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
+import { sameNumber } from "./levels.js";
 
 type Kind = StrategyEvent["kind"];
 
@@ -241,10 +242,8 @@ function release(s: EventStore): void {
   if (i >= 0) pool.splice(i, 1);
 }
 
-/** Object.is for numbers (-0 is not 0, NaN is NaN), without the call. */
-function same(a: number, b: number): boolean {
-  return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
-}
+/** Object.is for numbers, without the call (levels.ts). */
+const same = sameNumber;
 
 /** same(a[i], b[j]), taking indexes: no double crosses the call should V8 not inline it. */
 function sameAt(a: Float64Array, i: number, b: Float64Array, j: number): boolean {

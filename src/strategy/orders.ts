@@ -17,7 +17,7 @@ import {
   type PendingOrder,
   type Side,
 } from "./types.js";
-import { finite } from "./levels.js";
+import { finite, sameNumber } from "./levels.js";
 
 /** A blank pending order; the caller writes every field with writeOrder. */
 export function newPendingOrder(): PendingOrder {
@@ -142,7 +142,7 @@ export function exitHasLevel(req: ExitRequest): boolean {
  * Two numbers equal as exit fields: the same value (NaN, an absent level, equals NaN; -0 is not 0,
  * so an exit's fields are always exactly its request's, which relevelExit relies on).
  */
-const same: (a: number, b: number) => boolean = Object.is;
+const same = sameNumber;
 
 /**
  * Writes a strategy.exit request into exit `e` (new or re-placed): everything but its queue place
@@ -253,11 +253,15 @@ function moveOtherNumbers(e: ExitOrder, req: ExitRequest): void {
     e.trailPoints = trailPoints;
     e.lvStale |= LV_ACT;
   }
-  e.qty = finite(req.qty);
-  e.qtyPercent = finite(req.qtyPercent);
+  // (stored only when moved: a double store into a field may box a new number)
+  const qty = finite(req.qty);
+  if (!same(e.qty, qty)) e.qty = qty;
+  const qtyPercent = finite(req.qtyPercent);
+  if (!same(e.qtyPercent, qtyPercent)) e.qtyPercent = qtyPercent;
   // an activation level without trail_offset trails at offset 0: the stop sits on the activation
   // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
-  e.trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
+  const trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
+  if (!same(e.trailOffset, trailOffset)) e.trailOffset = trailOffset;
 }
 
 /** Whether the request's texts and flag (comments, oca_name, alert texts, disable_alert) are exit `e`'s. */

@@ -93,6 +93,17 @@ function expectSameExit(quick: ExitOrder, slow: ExitOrder, step: number): void {
     ).toBe(true);
 }
 
+/** Pushes `n` pending orders of random kinds with ids A, B or C onto the book. */
+function pushRandomOrders(book: OrderBook, rnd: (n: number) => number, n: number): void {
+  const kinds = ["entry", "order", "close", "close_all"] as const;
+  for (let i = 0; i < n; i++) {
+    const o = newPendingOrder();
+    o.kind = kinds[rnd(4)];
+    o.id = ["A", "B", "C"][rnd(3)];
+    book.orders.push(o);
+  }
+}
+
 /** A seeded random walk of bars on a 0.01 grid, with gaps and wide bars now and then. */
 function walkRows(n: number, seed: number): [number, number, number, number][] {
   let s = seed >>> 0;
@@ -457,17 +468,10 @@ describe("broker fast paths", () => {
 
   it("an entry re-placed in the book (requeueEntryLike) leaves the queue as taking its id out and pushing it back does", () => {
     const rnd = seeded(4242);
-    const kinds = ["entry", "order", "close", "close_all"] as const;
     let moved = 0;
     for (let round = 0; round < 2000; round++) {
       const book = new OrderBook();
-      const n = rnd(7);
-      for (let i = 0; i < n; i++) {
-        const o = newPendingOrder();
-        o.kind = kinds[rnd(4)];
-        o.id = ["A", "B", "C"][rnd(3)];
-        book.orders.push(o);
-      }
+      pushRandomOrders(book, rnd, rnd(7));
       const id = ["A", "B", "C"][rnd(3)];
       // the reference: every entry-like order with the id taken out, the first of them pushed back
       const like = (o: PendingOrder) => o.id === id && (o.kind === "entry" || o.kind === "order");
@@ -485,16 +489,10 @@ describe("broker fast paths", () => {
 
   it("strategy.cancel leaves the book as filtering out the id's entries, orders and exits does, and stores nothing when none is pending", () => {
     const rnd = seeded(5151);
-    const kinds = ["entry", "order", "close", "close_all"] as const;
     let none = 0;
     for (let round = 0; round < 2000; round++) {
       const book = new OrderBook();
-      for (let i = rnd(6); i > 0; i--) {
-        const o = newPendingOrder();
-        o.kind = kinds[rnd(4)];
-        o.id = ["A", "B", "C"][rnd(3)];
-        book.orders.push(o);
-      }
+      pushRandomOrders(book, rnd, rnd(6));
       for (let i = rnd(5); i > 0; i--) {
         const e = newExitOrder();
         e.id = ["A", "B", "X"][rnd(3)];

@@ -103,6 +103,11 @@ export interface BuiltinDef {
     fields: readonly (readonly [name: string, conv: "num" | "str" | "bool" | "raw"])[];
     make: () => object;
     place: (ctx: ExecContext, req: any) => void;
+    /**
+     * Writes every "num" field from `nums`, indexed by parameter (the interpreter's per-site numeric
+     * area): named stores of unboxed doubles, where a keyed store by field name would box each one.
+     */
+    loadNums: (req: any, nums: Float64Array) => void;
   };
   /** Number of history bars the builtin needs of each series argument, when it reads `args` history itself. */
   returnsTuple?: number;

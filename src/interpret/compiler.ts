@@ -1017,6 +1017,8 @@ export class Compiler {
     if (SECURITY_CALLS.has(e.name)) return compileSecurity(e, this.prog, ctx, (x) => this.expr(x));
     const extreme = this.extremeCall(e);
     if (extreme) return extreme;
+    const request = this.siteRequestCall(e);
+    if (request) return request;
     const direct = this.directCall(e);
     if (direct) return direct;
     const ta = this.taCall(e);
@@ -1176,6 +1178,60 @@ export class Compiler {
     return () => {
       for (let j = 0; j < m; j++) args[at[j]!] = get[j]!();
       return impl(ctx, args, site);
+    };
+  }
+
+  /**
+   * A builtin with a per-site request (BuiltinDef.siteRequest, strategy.exit), as the compile backend
+   * calls it: the site's own object holds the absent arguments' na defaults and the constant ones
+   * converted once (its `varying` bits name the others); per call the others are evaluated in the
+   * written order, numbers into the site's Float64Array (an argument array would box each double),
+   * then loadNums moves those into the request and one call places it.
+   */
+  private siteRequestCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    const sr = e.def.siteRequest;
+    if (!sr || e.def.stateful) return null;
+    siteRequestBuilds.count++;
+    const ctx = this.ctx;
+    const req = sr.make() as Record<string, unknown>;
+    const nums = new Float64Array(sr.fields.length);
+    sr.fields.forEach(([field, conv], i) => {
+      if (conv === "num") nums[i] = req[field] as number;
+    });
+    let varying = 0;
+    // per evaluated argument: its parameter index, its value, and its conversion (0 num, 1 str, 2 bool, 3 raw)
+    const at: number[] = [],
+      get: Fn[] = [],
+      kind: number[] = [],
+      names: string[] = [];
+    for (const i of e.order ?? e.args.keys()) {
+      const a = e.args[i];
+      if (a === undefined) continue;
+      const [field, conv] = sr.fields[i]!;
+      if (a.k === "const") {
+        const v = siteValue(conv, a.v);
+        if (conv === "num") nums[i] = v as number;
+        else req[field] = v;
+        continue;
+      }
+      varying |= 1 << i;
+      at.push(i);
+      get.push(this.expr(a));
+      kind.push(SITE_CONV.indexOf(conv));
+      names.push(field);
+    }
+    req.varying = varying;
+    const { loadNums, place } = sr;
+    const m = at.length;
+    return () => {
+      for (let j = 0; j < m; j++) {
+        const v = get[j]!();
+        const k = kind[j]!;
+        if (k === 0) nums[at[j]!] = typeof v === "number" ? v : NaN;
+        else req[names[j]!] = k === 1 ? (typeof v === "string" ? v : null) : k === 2 ? v === true : v;
+      }
+      loadNums(req, nums);
+      place(ctx, req);
     };
   }
 
@@ -1765,6 +1821,19 @@ export class Compiler {
 }
 
 const noop: Fn = () => NaN;
+
+/** How many call sites took Compiler.siteRequestCall (tests assert the path is taken). */
+export const siteRequestBuilds = { count: 0 };
+
+/** A per-site request field's conversions, in the order siteRequestCall numbers them. */
+const SITE_CONV = ["num", "str", "bool", "raw"] as const;
+
+/** A constant argument converted as its per-site request field takes it (as the impl converts it). */
+function siteValue(conv: (typeof SITE_CONV)[number], v: unknown): unknown {
+  if (conv === "num") return typeof v === "number" ? v : NaN;
+  if (conv === "str") return typeof v === "string" ? v : null;
+  return conv === "bool" ? v === true : v;
+}
 
 /** The comparison operators ifFlat compares in place, by index. */
 const COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="];

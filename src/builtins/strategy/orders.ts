@@ -210,6 +210,24 @@ function newExitRequest(): Required<ExitRequest> {
   };
 }
 
+/** Parameter index of each numeric strategy.exit field (its place in EXIT_PARAMS). */
+const [QTY, QTY_PCT, PROFIT, LIMIT, LOSS, STOP, TRAIL_PRICE, TRAIL_POINTS, TRAIL_OFFSET] = (
+  ["qty", "qtyPercent", "profit", "limit", "loss", "stop", "trailPrice", "trailPoints", "trailOffset"] as const
+).map((n) => EXIT_PARAMS.indexOf(n)) as number[];
+
+/** The interpreter's strategy.exit site (siteRequest.loadNums): the numeric fields from its area. */
+function loadExitNums(r: ExitSiteRequest, n: Float64Array): void {
+  r.qty = n[QTY!]!;
+  r.qtyPercent = n[QTY_PCT!]!;
+  r.profit = n[PROFIT!]!;
+  r.limit = n[LIMIT!]!;
+  r.loss = n[LOSS!]!;
+  r.stop = n[STOP!]!;
+  r.trailPrice = n[TRAIL_PRICE!]!;
+  r.trailPoints = n[TRAIL_POINTS!]!;
+  r.trailOffset = n[TRAIL_OFFSET!]!;
+}
+
 /**
  * The compiled loop's strategy.exit (BuiltinDef.siteRequest): the site's request arrives with its
  * arguments written and converted; the same checks, in the same order, as placeExit.
@@ -262,7 +280,7 @@ export const orderFunctions: BuiltinTable = {
   "strategy.order": orderDef("order"),
   "strategy.exit": {
     name: "strategy.exit",
-    siteRequest: { fields: EXIT_FIELDS, make: newExitRequest, place: exitWith },
+    siteRequest: { fields: EXIT_FIELDS, make: newExitRequest, place: exitWith, loadNums: loadExitNums },
     impl: (ctx, a) =>
       placeExit(
         ctx,

@@ -76,6 +76,8 @@ export class HoistPlan {
   readonly tupleVars = new Map<number, { call: Call; index: number }>();
   /** Top-level variables assigned once from a number input with constant arguments (`len = input.int(14)`). */
   readonly inputs = new Map<number, Call>();
+  /** Top-level numeric variables a plain declaration writes and no other statement does: their initialisers (check/once-sites.ts's fixed lengths). */
+  readonly declaredOnce = new Map<number, RExpr>();
 
   constructor(prog: ResolvedProgram) {
     const writes = new Map<number, number>();
@@ -94,6 +96,7 @@ export class HoistPlan {
         continue;
       }
       if (s.k !== "decl" || s.mode !== "plain" || !once(s.v)) continue;
+      this.declaredOnce.set(s.v.slot, s.init);
       if (isNumType(s.init) && this.isPreKnown(s.init)) this.vars.set(s.v.slot, s.init);
       else if (
         s.init.k === "call" &&

@@ -25,46 +25,23 @@ const FIXED_LENGTH_TA_NAMES: ReadonlySet<string> = new Set(["ta.sma"]);
 /**
  * A length the same on every call of a run: a number constant, a number input with constant arguments
  * assigned once to a top-level variable (HoistPlan.inputs: its value is read once a run), a top-level
- * variable nothing else writes declared from such a length (`once`), or arithmetic of them (`len * 3`).
+ * variable nothing else writes declared from such a length (HoistPlan.declaredOnce), or arithmetic of them (`len * 3`).
  */
-function fixedForRun(e: RExpr, plan: HoistPlan, once: Map<number, RExpr>): boolean {
+function fixedForRun(e: RExpr, plan: HoistPlan): boolean {
   switch (e.k) {
     case "const":
       return typeof e.v === "number";
     case "load": {
-      const init = once.get(e.v.slot);
-      return plan.inputs.has(e.v.slot) || (init !== undefined && fixedForRun(init, plan, once));
+      const init = plan.declaredOnce.get(e.v.slot);
+      return plan.inputs.has(e.v.slot) || (init !== undefined && fixedForRun(init, plan));
     }
     case "unary":
-      return e.op === "-" && fixedForRun(e.e, plan, once);
+      return e.op === "-" && fixedForRun(e.e, plan);
     case "bin":
-      return (
-        ["+", "-", "*", "/", "%"].includes(e.op) &&
-        !e.str &&
-        fixedForRun(e.l, plan, once) &&
-        fixedForRun(e.r, plan, once)
-      );
+      return ["+", "-", "*", "/", "%"].includes(e.op) && !e.str && fixedForRun(e.l, plan) && fixedForRun(e.r, plan);
     default:
       return false;
   }
-}
-
-/** The initialisers of the top-level plain declarations whose variable no other statement writes, by slot. */
-function declaredOnce(body: RBlock): Map<number, RExpr> {
-  const writes = new Map<number, number>();
-  const wrote = (slot: number) => writes.set(slot, (writes.get(slot) ?? 0) + 1);
-  const expr = (e: RExpr): undefined => eachChild(e, expr, block);
-  const block = (b: RBlock): undefined => eachStmt(b, stmt);
-  const stmt = (s: RStmt): undefined => {
-    if (s.k === "decl" || s.k === "assign") wrote(s.v.slot);
-    else if (s.k === "tdecl") for (const v of s.vs) if (v) wrote(v.slot);
-    return eachStmtChild(s, expr);
-  };
-  block(body);
-  const out = new Map<number, RExpr>();
-  for (const s of body.stmts)
-    if (s.k === "decl" && s.mode === "plain" && writes.get(s.v.slot) === 1) out.set(s.v.slot, s.init);
-  return out;
 }
 
 /**
@@ -75,9 +52,8 @@ function declaredOnce(body: RBlock): Map<number, RExpr> {
  */
 export function inlineTaSites(body: RBlock, plan: HoistPlan): Set<number> {
   const sites = new Set<number>();
-  const declared = declaredOnce(body);
   const kind = (e: Extract<RExpr, { k: "call" }>): boolean =>
-    INLINE_TA_NAMES.has(e.name) && (!FIXED_LENGTH_TA_NAMES.has(e.name) || fixedForRun(e.args[1]!, plan, declared));
+    INLINE_TA_NAMES.has(e.name) && (!FIXED_LENGTH_TA_NAMES.has(e.name) || fixedForRun(e.args[1]!, plan));
   const expr = (e: RExpr): undefined => {
     if (
       e.k === "call" &&

@@ -149,7 +149,14 @@ export function evaluate(input: EvaluateInput): RunResult {
   if (stopped(loaded)) return loaded;
   const prepared = buildContext(loaded);
   if (stopped(prepared)) return prepared;
-  return runCompiled(prepared) ?? runInterpreted(prepared);
+  try {
+    return runCompiled(prepared) ?? runInterpreted(prepared);
+  } finally {
+    // a run that ended without finish sealing its event log (an exception left it): the log's
+    // store goes back to the pool rather than holding its place for the life of the process
+    const log = prepared.broker?.eventLog;
+    if (log !== undefined && !log.sealed) log.abandon();
+  }
 }
 
 /** Options and mode (service.md 1.1): an unknown mode stops the run; auto starts out as interpret. */
@@ -402,7 +409,9 @@ function runCompiled(p: Prepared): RunResult | undefined {
           timedOut = true;
         } else {
           if (!(err instanceof PineRuntimeError)) {
-            // compiled code failed: run the same script with the interpreter (service.md 1.1)
+            // compiled code failed: run the same script with the interpreter (service.md 1.1); the
+            // compiled run's events are dropped, so its log's store serves that run
+            broker?.eventLog.abandon();
             return evaluate({
               ...input,
               compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}`,
@@ -736,6 +745,8 @@ function finish(
       // the event log alone, not the broker: a kept result does not keep the run's equity columns
       lazyEvents(r, broker.eventLog);
     } catch (err) {
+      // no result reads this run's events: the log's store goes back to the pool
+      broker.eventLog.abandon();
       if (!r.error) fail(r, "order", err instanceof Error ? err.message : String(err));
     }
   }

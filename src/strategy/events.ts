@@ -783,6 +783,30 @@ export class EventLog {
   }
 
   /**
+   * The run was dropped and no result reads its events (compiled code failed and the interpreter ran
+   * the script again, the broker's finish threw, an exception left the run): the store goes back to
+   * the pool at once, no copy kept. A dropped log left holding its store kept that pool place (and
+   * its input columns) for the life of the process: after two, the pool lent nothing.
+   */
+  abandon(): void {
+    this.sealed = true;
+    const st = this.store;
+    if (st !== NO_STORE && st.holder === this) st.holder = null;
+    this.store = NO_STORE;
+    this.count = 0;
+    this.built.length = 0;
+    this.slots = 0;
+    this.groups = 0;
+    this.gRows = 0;
+    this.gPart = 0;
+    this.runCount = 0;
+    this.xrowCount = 0;
+    this.tupleCount = 0;
+    this.tupleSlots.length = 0;
+    this.cols = null;
+  }
+
+  /**
    * Gives up the store to another log: keeps an exact copy of what the records not built yet still
    * read (nothing when every record is built: toArray then only hands out the built array).
    */

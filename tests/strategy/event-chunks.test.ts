@@ -3,9 +3,11 @@
 // of a first run, even when the earlier run wrote more events and other values into the same memory,
 // and the earlier run's result must still read its own events. The lean log itself: shared bar rows
 // and string tuples give back every record as pushed, rollbacks included.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { collect, gc } from "../helpers/gc.js";
-import { Runtime } from "../../src/runtime/index.js";
+import { Runtime, setCompileBackend, type CompiledRun } from "../../src/runtime/index.js";
+import { compileBackend } from "../../src/runtime/backend.js";
+import { Broker } from "../../src/strategy/broker.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { EventLog, EventStore } from "../../src/strategy/events.js";
 
@@ -158,6 +160,75 @@ strategy.exit("X", "L", stop = ${stop})
       await rt.run(src, bars, { mode });
       sameBits(strip(last), want);
     }
+  }, 120_000);
+
+  it("runs whose compiled code failed or whose broker's finish threw give their stores back: later runs still reuse the pool and memory stays bounded", async () => {
+    // such a run's log was dropped unsealed: it held its pool place (and its input columns) for the
+    // life of the process, and after two of them the pool lent nothing
+    const bars = syntheticBars(4000);
+    const src = script(4, "close * 0.98");
+    const want = strip(await new Runtime().run(src, bars, { mode: "interpret" }));
+    /** The pool lends a sealed log's store to the next logs (the check of the test below). */
+    const poolLends = (): boolean => {
+      const host = { barIndex: 0, time: 0, open: 1, high: 2, low: 0, close: 1, ext: { scriptId: "s", runId: "r" } };
+      const push = (log: EventLog) =>
+        log.push(host as unknown as Parameters<EventLog["push"]>[0], "cancel", "L", null, NaN, NaN, NaN, null, null);
+      const first = new EventLog();
+      push(first);
+      first.seal();
+      const store = first.store;
+      const second = new EventLog();
+      const third = new EventLog();
+      push(second);
+      push(third);
+      second.seal();
+      third.seal();
+      return second.store === store || third.store === store;
+    };
+    expect(poolLends(), "before").toBe(true);
+    const real = compileBackend()!;
+    try {
+      // compiled code that fails after its loop logged every bar's events: the interpreter runs it again
+      setCompileBackend((...args) => {
+        const run = real(...args);
+        const failing = Object.create(run) as CompiledRun;
+        failing.loop = (from, to, broker) => {
+          run.loop(from, to, broker);
+          throw new TypeError("boom");
+        };
+        return failing;
+      });
+      for (let i = 0; i < 3; i++) {
+        const r = await new Runtime().run(src, bars, { mode: "compile" });
+        expect(r.compile_fallback_reason).toMatch(/compiled code failed: boom/);
+        sameBits(strip(r), want);
+      }
+    } finally {
+      setCompileBackend(real);
+    }
+    expect(poolLends(), "after runs that fell back").toBe(true);
+    const finish = vi.spyOn(Broker.prototype, "finish").mockImplementation(() => {
+      throw new Error("finish failed");
+    });
+    try {
+      for (const mode of ["interpret", "compile", "interpret"] as const) {
+        const r = await new Runtime().run(src, bars, { mode });
+        expect([r.error, r.error_kind]).toEqual(["finish failed", "order"]);
+      }
+    } finally {
+      finish.mockRestore();
+    }
+    expect(poolLends(), "after runs whose finish threw").toBe(true);
+    // then runs back to back: memory stays level and each result reads its own events
+    const rt = new Runtime();
+    const bytes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await rt.run(src, bars, { mode: "compile" });
+      gc();
+      bytes.push(process.memoryUsage().arrayBuffers);
+    }
+    expect(bytes[9]! - bytes[3]!, bytes.map((b) => (b / 1e6).toFixed(1)).join(" ")).toBeLessThan(3e6);
+    sameBits(strip(await rt.run(src, bars, { mode: "compile" })), want);
   }, 120_000);
 
   it("a sealed log's store serves the next log; the sealed one keeps an exact copy of what it had", () => {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Bundles the Node pool's worker-thread entry (dist/server/node/run-worker.js, built by tsc) into one
 // file, dist/bundle/run-worker.js, with the esbuild that vite ships. Why: a cold thread loads the
-// engine before its first trial, and as ~180 separate ES modules that costs ~180 ms of CPU, as one file
-// ~55 ms (docs/benchmarks.md "Issue 18, session 11"); `resin optimize`, `resin serve` and /optimize
+// engine before its first trial, and as ~180 separate ES modules that loading costs ~180 ms of CPU, as
+// one file ~55 ms (module loading alone; a whole thread start-up about half what it was: docs/benchmarks.md
+// "Issue 18, session 11"); `resin optimize`, `resin serve` and /optimize
 // start such threads. The bundle sits two folders below the package root, as dist/kernels/index.js
 // does, so the kernels' default location (../../build/kernels.wasm from the module's URL) is the same
 // file. pool.ts workerEntry takes the bundle only when it is not older than run-worker.js (a tsc-only

@@ -159,8 +159,8 @@ export class WorkerPool implements Engine {
 
 /**
  * The worker entry, if this module runs built: the one-file bundle of it (scripts/bundle-worker.mjs:
- * a cold thread loads it in about a third of the CPU the ~180 modules cost) when it is not older
- * than the entry next to this module, else that entry itself.
+ * loading it takes about a third of the CPU the ~180 modules cost, a whole cold thread's start-up
+ * about half) when it is not older than the entry next to this module, else that entry itself.
  */
 export function workerEntry(): URL | null {
   const url = new URL("./run-worker.js", import.meta.url);

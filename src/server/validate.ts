@@ -50,6 +50,9 @@ const NodeBuffer = (globalThis as { Buffer?: { from(s: string, enc: "base64"): U
  */
 function decodeColumn(s: string): Float64Array | null {
   if (s.length % 4 !== 0) return null;
+  // standard base64 only: Buffer also decodes the URL-safe alphabet ('-', '_') where atob throws, so
+  // one body would decode on Node and be refused on a host without Buffer (two native scans, no regex)
+  if (s.indexOf("-") !== -1 || s.indexOf("_") !== -1) return null;
   // Buffer skips characters outside base64 and atob whitespace, so a string with any of them decodes
   // to fewer bytes than its length promises: that test is the validation (a regular expression over
   // the string cost more than the decoding)

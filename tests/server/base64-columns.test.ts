@@ -49,6 +49,9 @@ describe("base64 float64 bar columns", () => {
         ["open", `${b64([1, 1]).slice(0, 8)} ${b64([1, 1]).slice(9)}`],
         ["high", `${b64([2, 2]).slice(0, -4)}!!!!`],
         ["close", b64([1])],
+        // the URL-safe alphabet (RFC 4648 section 5): Buffer decodes it, atob does not; refused on both
+        ["low", b64([0.1, 0.2]).replace("+", "-")],
+        ["close", Buffer.from(new Uint8Array(16).fill(0xff)).toString("base64").replace(/\//g, "_")],
       ] as const) {
         expect(() => validate({ data: { ...cols, [column]: value } }, SCHEMA)).toThrow(
           expect.objectContaining({ code: "INVALID_FIELD", details: expect.objectContaining({ column }) }),

@@ -34,8 +34,6 @@ function cpuMs(): number {
 export type Place = "here" | "thread";
 
 export interface GateOptions {
-  /** Threads from the start instead of once the study is long enough (tests: no host asks for it). */
-  fixed?: boolean;
   growAfterMs?: number;
   /** The clock runs here are timed by (default: this process's CPU ms; tests give a wall clock). */
   clock?: () => number;
@@ -71,7 +69,6 @@ export class ThreadGate {
   ) {
     this.growAfterMs = options.growAfterMs ?? GROW_AFTER_MS;
     this.clock = options.clock ?? cpuMs;
-    if (options.fixed) this.letThreadsIn();
   }
 
   /** Threads taking runs now. */

@@ -1,7 +1,6 @@
 // Where `resin optimize` runs each run (src/cli/optimize-threads.ts): here, with no thread, until the
-// work still ahead pays for the threads' start-up (--workers only caps how many); here and on every
-// thread from the start when the gate is told so (fixed); a thread takes runs only once it is up, two
-// at a time.
+// work still ahead pays for the threads' start-up (--workers only caps how many); a thread takes runs
+// only once it is up, two at a time.
 import { describe, expect, it } from "vitest";
 import { RUNS_PER_THREAD, ThreadGate, type Place } from "../../src/cli/optimize-threads.js";
 
@@ -35,32 +34,6 @@ async function through(gate: ThreadGate, total: number, offered: number, ms: num
 }
 
 describe("ThreadGate", () => {
-  it("fixed: threads from the start, once they are up, two runs each, and this thread beside them", async () => {
-    let started = 0;
-    let up!: () => void;
-    const gate = new ThreadGate(3, 60, {
-      fixed: true,
-      startThreads: () => {
-        started++;
-        return new Promise<void>((r) => (up = r));
-      },
-    });
-    expect(started).toBe(1);
-    // not up yet: runs stay here, one at a time
-    expect(gate.threadsOpen).toBe(0);
-    const before = await through(gate, 4, 8, 1);
-    expect(before).toEqual({ here: 1, thread: 0, count: { here: 4, thread: 0 } });
-    up();
-    await Promise.resolve();
-    expect(gate.threadsOpen).toBe(3);
-    const after = await through(gate, 60, 12, 2);
-    expect(after.thread).toBe(3 * RUNS_PER_THREAD);
-    expect(after.here).toBe(1);
-    expect(after.count.here).toBeGreaterThan(0);
-    expect(started).toBe(1);
-    expect(gate.maxInFlight).toBe(1 + 3 * RUNS_PER_THREAD);
-  });
-
   it("a short study starts no thread", async () => {
     let started = 0;
     const gate = new ThreadGate(2, 30, { growAfterMs: 60_000, startThreads: async () => void started++ });
@@ -121,18 +94,27 @@ describe("ThreadGate", () => {
 
   it("no threads (--workers 1): every run here", async () => {
     let started = 0;
-    const gate = new ThreadGate(0, 40, { fixed: true, growAfterMs: 1, startThreads: async () => void started++ });
+    const gate = new ThreadGate(0, 40, { growAfterMs: 0, startThreads: async () => void started++ });
     expect((await through(gate, 40, 4, 1)).count).toEqual({ here: 40, thread: 0 });
     expect(started).toBe(0);
   });
 
   it("threads that fail to start leave the study here", async () => {
-    const gate = new ThreadGate(2, 10, { fixed: true, startThreads: () => Promise.reject(new Error("no worker")) });
-    expect((await through(gate, 10, 4, 1)).count).toEqual({ here: 10, thread: 0 });
+    // let in after the first 10 runs here (any work ahead is worth it)
+    let started = 0;
+    const gate = new ThreadGate(2, 20, {
+      growAfterMs: 0,
+      startThreads: () => {
+        started++;
+        return Promise.reject(new Error("no worker"));
+      },
+    });
+    expect((await through(gate, 20, 4, 1)).count).toEqual({ here: 20, thread: 0 });
+    expect(started).toBe(1);
   });
 
   it("a failing run frees its place", async () => {
-    const gate = new ThreadGate(0, 3, { fixed: true });
+    const gate = new ThreadGate(0, 3);
     await expect(gate.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await gate.run(async (place) => place)).toBe("here");
   });

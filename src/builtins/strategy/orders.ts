@@ -239,27 +239,50 @@ function exitWith(ctx: ExecContext, r: ExitSiteRequest): void {
 }
 
 /** strategy.close(id, comment, qty, qty_percent, alert_message, immediately, disable_alert) and close_all. */
-function placeClose(ctx: ExecContext, a: unknown[], all: boolean): void {
-  const b = brokerOf(ctx);
+/** strategy.close, positional (BuiltinDef.direct: the compiled loop passes its values without an argument array). */
+function placeClose(
+  ctx: ExecContext,
+  id: unknown,
+  comment: unknown,
+  qty: unknown,
+  qtyPercent: unknown,
+  alertMessage: unknown,
+  immediately: unknown,
+  disableAlert: unknown,
+): void {
   const r = closeReq;
-  if (all) {
-    r.id = null;
-    r.comment = strOrNull(a[0]);
-    r.qty = NaN;
-    r.qtyPercent = NaN;
-    r.alertMessage = strOrNull(a[1]);
-    r.immediately = a[2] === true;
-    r.disableAlert = a[3] === true;
-  } else {
-    r.id = orderId(ctx, a[0], "strategy.close");
-    r.comment = strOrNull(a[1]);
-    r.qty = num(a[2]);
-    r.qtyPercent = num(a[3]);
-    r.alertMessage = strOrNull(a[4]);
-    r.immediately = a[5] === true;
-    r.disableAlert = a[6] === true;
-  }
-  b.close(r, ctx, all);
+  r.id = orderId(ctx, id, "strategy.close");
+  r.comment = strOrNull(comment);
+  r.qty = num(qty);
+  r.qtyPercent = num(qtyPercent);
+  r.alertMessage = strOrNull(alertMessage);
+  r.immediately = immediately === true;
+  r.disableAlert = disableAlert === true;
+  brokerOf(ctx).close(r, ctx, false);
+}
+
+/** strategy.close_all, positional (BuiltinDef.direct). */
+function placeCloseAll(
+  ctx: ExecContext,
+  comment: unknown,
+  alertMessage: unknown,
+  immediately: unknown,
+  disableAlert: unknown,
+): void {
+  const r = closeReq;
+  r.id = null;
+  r.comment = strOrNull(comment);
+  r.qty = NaN;
+  r.qtyPercent = NaN;
+  r.alertMessage = strOrNull(alertMessage);
+  r.immediately = immediately === true;
+  r.disableAlert = disableAlert === true;
+  brokerOf(ctx).close(r, ctx, true);
+}
+
+/** strategy.cancel, positional (BuiltinDef.direct). */
+function placeCancel(ctx: ExecContext, id: unknown): void {
+  brokerOf(ctx).cancel(orderId(ctx, id, "strategy.cancel"), ctx);
 }
 
 function orderDef(kind: "entry" | "order"): BuiltinTable[string] {
@@ -307,12 +330,17 @@ export const orderFunctions: BuiltinTable = {
         a[20],
       ),
   },
-  "strategy.close": { name: "strategy.close", impl: (ctx, a) => placeClose(ctx, a, false) },
-  "strategy.close_all": { name: "strategy.close_all", impl: (ctx, a) => placeClose(ctx, a, true) },
-  "strategy.cancel": {
-    name: "strategy.cancel",
-    impl: (ctx, a) => brokerOf(ctx).cancel(orderId(ctx, a[0], "strategy.cancel"), ctx),
+  "strategy.close": {
+    name: "strategy.close",
+    direct: placeClose,
+    impl: (ctx, a) => placeClose(ctx, a[0], a[1], a[2], a[3], a[4], a[5], a[6]),
   },
+  "strategy.close_all": {
+    name: "strategy.close_all",
+    direct: placeCloseAll,
+    impl: (ctx, a) => placeCloseAll(ctx, a[0], a[1], a[2], a[3]),
+  },
+  "strategy.cancel": { name: "strategy.cancel", direct: placeCancel, impl: (ctx, a) => placeCancel(ctx, a[0]) },
   "strategy.cancel_all": { name: "strategy.cancel_all", impl: (ctx) => brokerOf(ctx).cancelAll(ctx) },
 
   "strategy.risk.allow_entry_in": {

@@ -229,6 +229,42 @@ describe("order builtins called positionally", () => {
     expect(p.interpret.error).toMatch(/strategy\.exit: the order id must be a string, not na/);
     expect(p.difference).toBeNull();
   });
+  it("strategy.close, close_all and cancel are called positionally; qty, qty_percent, immediately and stacked closes agree with interpret", async () => {
+    const body = [
+      'if bar_index % 7 == 0\n    strategy.entry("L", strategy.long, qty = 4)',
+      'if bar_index % 11 == 0\n    strategy.entry("S", strategy.short, qty = 3, stop = low - 1)',
+      'if bar_index % 7 == 3\n    strategy.close("L", comment = "part", qty = 1)',
+      'if bar_index % 7 == 4\n    strategy.close("L", qty_percent = bar_index % 2 == 0 ? 50.0 : na, alert_message = "a")',
+      'if bar_index % 13 == 5\n    strategy.close("L", immediately = true, comment = str.tostring(bar_index))',
+      'if bar_index % 11 == 2\n    strategy.cancel("S")',
+      'if bar_index % 17 == 9\n    strategy.close_all(comment = "all", immediately = bar_index % 2 == 0)',
+    ].join("\n");
+    const text = generatedSource(program(strat(body)));
+    // every call of the three is positional: no argument array is written for them
+    expect(text).toMatch(/K\d+\(ctx, "L", "part", \(1\)/);
+    expect(text).toMatch(/K\d+\(ctx, "S"\)/);
+    expect(text).toMatch(/K\d+\(ctx, "all", undefined, /);
+    const p = await same(strat(body));
+    const kinds = new Set(p.interpret.events.map((e: { kind: string }) => e.kind));
+    for (const k of ["close", "close_all", "cancel"]) expect(kinds.has(k)).toBe(true);
+  });
+  it("an na close or cancel id is the interpreter's error, on the same bar and line, through the positional call", async () => {
+    for (const call of ["strategy.close(id)", "strategy.cancel(id)"]) {
+      const p = await runPair(
+        strat(
+          [
+            'if bar_index == 3\n    strategy.entry("L", strategy.long)',
+            'string id = bar_index < 20 ? "L" : na',
+            call,
+          ].join("\n"),
+        ),
+        data,
+      );
+      expect(p.compile.mode).toBe("compile");
+      expect(p.interpret.error).toMatch(/the order id must be a string, not na/);
+      expect(p.difference).toBeNull();
+    }
+  });
 });
 
 describe("var numbers as locals of the loop function (issue 18 part 3)", () => {

@@ -793,16 +793,21 @@ export class EventLog {
     const st = this.store;
     if (st !== NO_STORE && st.holder === this) st.holder = null;
     this.store = NO_STORE;
+    this.forgetStoreCounts();
     this.count = 0;
     this.built.length = 0;
+    this.gPart = 0;
+    this.tupleCount = 0;
+    this.tupleSlots.length = 0;
+  }
+
+  /** The counts that index the store, and the input columns its records read: zero once no store is held. */
+  private forgetStoreCounts(): void {
     this.slots = 0;
     this.groups = 0;
     this.gRows = 0;
-    this.gPart = 0;
     this.runCount = 0;
     this.xrowCount = 0;
-    this.tupleCount = 0;
-    this.tupleSlots.length = 0;
     this.cols = null;
   }
 
@@ -817,15 +822,8 @@ export class EventLog {
     if (st.holder === this) st.holder = null;
     this.store =
       this.built.length === this.count ? NO_STORE : st.copy(this.slots, this.groups, this.runCount, this.xrowCount);
-    if (this.store === NO_STORE) {
-      // every record is built and the run is over: nothing reads the columns again
-      this.slots = 0;
-      this.groups = 0;
-      this.gRows = 0;
-      this.runCount = 0;
-      this.xrowCount = 0;
-      this.cols = null;
-    }
+    // every record is built and the run is over: nothing reads the columns again
+    if (this.store === NO_STORE) this.forgetStoreCounts();
   }
 
   /** Every logged event as the contract's records (the same array on every call, extended as the log grows). */

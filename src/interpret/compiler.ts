@@ -1199,10 +1199,10 @@ export class Compiler {
       if (conv === "num") nums[i] = req[field] as number;
     });
     let varying = 0;
-    // per evaluated argument: its parameter index, its value, and its conversion (0 num, 1 str, 2 bool, 3 raw)
+    // per evaluated argument: its parameter index, its value, its conversion and its request field
     const at: number[] = [],
       get: Fn[] = [],
-      kind: number[] = [],
+      convs: SiteConv[] = [],
       names: string[] = [];
     for (const i of e.order ?? e.args.keys()) {
       const a = e.args[i];
@@ -1217,7 +1217,7 @@ export class Compiler {
       varying |= 1 << i;
       at.push(i);
       get.push(this.expr(a));
-      kind.push(SITE_CONV.indexOf(conv));
+      convs.push(conv);
       names.push(field);
     }
     req.varying = varying;
@@ -1226,9 +1226,8 @@ export class Compiler {
     return () => {
       for (let j = 0; j < m; j++) {
         const v = get[j]!();
-        const k = kind[j]!;
-        if (k === 0) nums[at[j]!] = typeof v === "number" ? v : NaN;
-        else req[names[j]!] = k === 1 ? (typeof v === "string" ? v : null) : k === 2 ? v === true : v;
+        if (convs[j] === "num") nums[at[j]!] = typeof v === "number" ? v : NaN;
+        else req[names[j]!] = siteValue(convs[j]!, v);
       }
       loadNums(req, nums);
       place(ctx, req);
@@ -1825,11 +1824,11 @@ const noop: Fn = () => NaN;
 /** How many call sites took Compiler.siteRequestCall (tests assert the path is taken). */
 export const siteRequestBuilds = { count: 0 };
 
-/** A per-site request field's conversions, in the order siteRequestCall numbers them. */
-const SITE_CONV = ["num", "str", "bool", "raw"] as const;
+/** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
+type SiteConv = "num" | "str" | "bool" | "raw";
 
-/** A constant argument converted as its per-site request field takes it (as the impl converts it). */
-function siteValue(conv: (typeof SITE_CONV)[number], v: unknown): unknown {
+/** An argument converted as its per-site request field takes it (as the impl converts it). */
+function siteValue(conv: SiteConv, v: unknown): unknown {
   if (conv === "num") return typeof v === "number" ? v : NaN;
   if (conv === "str") return typeof v === "string" ? v : null;
   return conv === "bool" ? v === true : v;

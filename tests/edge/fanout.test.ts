@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Miniflare, type WorkerOptions } from "miniflare";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildEdgeWorker, edgeModules } from "../../src/ops/edge-build.js";
@@ -75,8 +76,11 @@ function edgeWorker(modules: WorkerOptions["modules"], evaluate: string): Worker
 
 beforeAll(async () => {
   const root = fileURLToPath(new URL("../../", import.meta.url));
-  const bundle = await buildEdgeWorker(join(root, "build", `edge-fanout-${process.pid}`));
+  const dir = join(root, "build", `edge-fanout-${process.pid}`);
+  const bundle = await buildEdgeWorker(dir);
   const modules = (await edgeModules(bundle)) as WorkerOptions["modules"];
+  // (Miniflare gets the modules' contents: the directory goes, not one left per test process)
+  await rm(dir, { recursive: true, force: true });
   // the worker's one log line per request (hundreds of batches) is not wanted here; workerd's errors are
   const handleRuntimeStdio = (out: NodeJS.ReadableStream, err: NodeJS.ReadableStream) => {
     out.resume();

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createHmac } from "node:crypto";
 import type { Miniflare, WorkerOptions } from "miniflare";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildMeshWorker } from "../../src/ops/edge-build.js";
@@ -14,12 +14,19 @@ export const INTERNAL_KEY = "internal-key-abc";
 
 let bundled: Promise<{ script: string; contents: string }> | null = null;
 
-/** Bundles src/mesh/worker.ts once per test file (its own directory per process: files run in parallel). */
+/**
+ * Bundles src/mesh/worker.ts once per test file (its own directory per process: files run in parallel).
+ * Miniflare gets the bundle's text, so the directory goes once it is read (one was left per test
+ * process before, hundreds under build/ after a few runs).
+ */
 export function bundleMesh(): Promise<{ script: string; contents: string }> {
   bundled ??= (async () => {
     const root = fileURLToPath(new URL("../../", import.meta.url));
-    const bundle = await buildMeshWorker(join(root, "build", `mesh-test-${process.pid}`));
-    return { script: bundle.script, contents: await readFile(bundle.script, "utf8") };
+    const dir = join(root, "build", `mesh-test-${process.pid}`);
+    const bundle = await buildMeshWorker(dir);
+    const contents = await readFile(bundle.script, "utf8");
+    await rm(dir, { recursive: true, force: true });
+    return { script: bundle.script, contents };
   })();
   return bundled;
 }

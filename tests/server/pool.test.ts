@@ -78,6 +78,34 @@ describe("WorkerPool", () => {
     await expect(pool.run(job("x"), { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RunCancelledError);
   }, 30_000);
 
+  it("hands a thread its next job while it runs one when nothing can abort either (jobsPerThread), even if this thread is busy", async () => {
+    pool = new WorkerPool(ENTRY, { size: 1, jobsPerThread: 2 });
+    await pool.warm();
+    const first = pool.run(job("busy:300"));
+    const second = pool.run(job("busy:10"));
+    // this thread is busy (as the CLI's is with a trial of its own) while the worker ends the first job
+    const blocked = Date.now();
+    while (Date.now() - blocked < 1500);
+    const a = (await first) as unknown as { end: number };
+    const b = (await second) as unknown as { start: number };
+    // the second job was already in the worker: it started when the first ended, not once this thread
+    // read the first one's answer
+    expect(b.start - a.end).toBeLessThan(500);
+    expect(b.start).toBeLessThan(blocked + 1500);
+  }, 30_000);
+
+  it("an abortable job (a deadline) runs alone on its thread: the next one waits for its answer", async () => {
+    pool = new WorkerPool(ENTRY, { size: 1, jobsPerThread: 2 });
+    await pool.warm();
+    const first = pool.run(job("busy:300", 30));
+    const second = pool.run(job("busy:10", 30));
+    const blocked = Date.now();
+    while (Date.now() - blocked < 1000);
+    const b = (await second) as unknown as { start: number };
+    await first;
+    expect(b.start).toBeGreaterThanOrEqual(blocked + 1000);
+  }, 30_000);
+
   it("a run past its thread's heap cap gets RunMemoryError; the thread is replaced, the process lives on", async () => {
     pool = new WorkerPool(ENTRY, { size: 1, maxHeapMb: 32 });
     await expect(pool.run(job("hog"))).rejects.toBeInstanceOf(RunMemoryError);

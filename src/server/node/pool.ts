@@ -46,7 +46,9 @@ export interface PoolOptions {
   /**
    * Jobs a thread is handed at once (default 1). `resin optimize` hands two, so the next trial
    * already waits in the thread while the CLI's own thread is busy with a trial of its own; a
-   * job's deadline then includes the one ahead of it (the CLI's runs have none).
+   * job's deadline then includes the one ahead of it (the CLI's runs have none). Only jobs that
+   * can never be aborted (no deadline, no caller's signal) double up: tinypool runs an abortable
+   * job alone on its thread, since aborting it ends the thread.
    */
   jobsPerThread?: number;
 }
@@ -116,7 +118,10 @@ export class WorkerPool implements Engine {
     control.signal?.addEventListener("abort", onCancel, { once: true });
     this.active++;
     try {
-      return await this.pool.run(job, { name, signal: abort.signal });
+      // a job nothing can abort goes without a signal: tinypool hands a thread a second job
+      // (jobsPerThread) only while the one it runs has none
+      const abortable = timer !== null || control.signal !== undefined;
+      return await this.pool.run(job, abortable ? { name, signal: abort.signal } : { name });
     } catch (err) {
       if (reason === "deadline") {
         this.terminated++;

@@ -59,11 +59,56 @@ export class Session {
     return (this.dayMask & (1 << weekdayOfDay(day))) !== 0;
   }
 
+  // What the last lookups found, for the next instant (bars come in time order, and a session filter
+  // is asked about every bar): the range a hit found with its trading day and span (disjoint
+  // sessions only: there the range holding an instant is the only one, so it is the answer for every
+  // instant inside it), and [gapStart, gapEnd), instants a miss proved to lie outside every range.
+  private hitStart = Number.NaN;
+  private hitEnd = Number.NaN;
+  private hitDay = Number.NaN;
+  private hitSpanStart = Number.NaN;
+  private hitSpanEnd = Number.NaN;
+  private gapStart = Number.NaN;
+  private gapEnd = Number.NaN;
+
   /**
    * Finds the range containing local instant L. On success sets day/rangeStart/rangeEnd (and the
    * trading day's span) and returns true.
    */
   locate(L: number): boolean {
+    if (L >= this.hitStart && L < this.hitEnd) {
+      this.rangeStart = this.hitStart;
+      this.rangeEnd = this.hitEnd;
+      this.day = this.hitDay;
+      this.spanStart = this.hitSpanStart;
+      this.spanEnd = this.hitSpanEnd;
+      return true;
+    }
+    if (L >= this.gapStart && L < this.gapEnd) return false;
+    if (this.search(L)) {
+      if (this.disjoint) {
+        this.hitStart = this.rangeStart;
+        this.hitEnd = this.rangeEnd;
+        this.hitDay = this.day;
+        this.hitSpanStart = this.spanStart;
+        this.hitSpanEnd = this.spanEnd;
+      }
+      return true;
+    }
+    // No range starts in (L, next) and none holding L began at or before it, so none holds any
+    // instant of [L, next) (a next beyond nextStart's horizon, Infinity, is not remembered).
+    if (Number.isFinite(L)) {
+      const next = this.nextStart(L);
+      if (next !== Infinity) {
+        this.gapStart = L;
+        this.gapEnd = next;
+      }
+    }
+    return false;
+  }
+
+  /** locate without the remembered answers: the day-by-day search. */
+  private search(L: number): boolean {
     // (an infinite L would never leave the day loop below: Infinity + 1 === Infinity)
     if (!Number.isFinite(L)) return false;
     const cal = Math.floor(L / DAY_MS);
@@ -121,6 +166,8 @@ export class Session {
 
   /** The earliest range start strictly after local instant L (within 9 days), or Infinity. */
   nextStart(L: number): number {
+    // (-Infinity would never leave the day loop: -Infinity + 1 === -Infinity)
+    if (!Number.isFinite(L)) return Infinity;
     const cal = Math.floor(L / DAY_MS);
     let best = Infinity;
     // A trading day D opens no earlier than D-1 00:00: stop once no later day can beat `best`.
@@ -137,6 +184,7 @@ export class Session {
 
   /** The latest range end at or before local instant L (within 9 days), or -Infinity. */
   prevEnd(L: number): number {
+    if (!Number.isFinite(L)) return -Infinity;
     const cal = Math.floor(L / DAY_MS);
     let best = -Infinity;
     // A trading day D closes no later than D+1 00:00: stop once no earlier day can beat `best`.

@@ -5,7 +5,14 @@
 import type { ExecContext } from "../types.js";
 import { getZone, UTC, type Zone } from "../../core/tz.js";
 import { parseSession, SESSION_24X7, type Session } from "../../core/time-sessions.js";
-import { isIntraday, nominalMs, parseTimeframe, PeriodCalc, type Timeframe } from "../../core/time-frames.js";
+import {
+  formatTimeframe,
+  isIntraday,
+  nominalMs,
+  parseTimeframe,
+  PeriodCalc,
+  type Timeframe,
+} from "../../core/time-frames.js";
 
 export interface TimeEnv {
   tzName: unknown;
@@ -18,6 +25,12 @@ export interface TimeEnv {
   barMs: number;
   /** Period calculator in the exchange zone and symbol session. */
   calc: PeriodCalc;
+  /**
+   * timeframe.period's text of chartTf for Pine version periodVersion (periodText): one string read
+   * on every bar, and timeframeArg knows it for chartTf without parsing it again.
+   */
+  periodText: string;
+  periodVersion: number;
 }
 
 const KEY = "time.env";
@@ -50,6 +63,8 @@ export function timeEnv(ctx: ExecContext): TimeEnv {
     chartTf,
     barMs,
     calc: new PeriodCalc(zone, session, barMs),
+    periodText: "",
+    periodVersion: Number.NaN,
   };
   ctx.ext[KEY] = fresh;
   if (all.size < 64) all.set(key, fresh);
@@ -67,9 +82,20 @@ export function zoneArg(ctx: ExecContext, tz: unknown): Zone {
   return z;
 }
 
-/** Resolves a timeframe argument ("" or na = the chart timeframe); runtime error when malformed. */
-export function timeframeArg(ctx: ExecContext, tf: unknown): Timeframe {
-  if (tf === undefined || tf === null || tf === "") return timeEnv(ctx).chartTf;
+/** timeframe.period: the chart timeframe's text in the script's Pine version. */
+export function periodText(ctx: ExecContext): string {
+  const env = timeEnv(ctx);
+  if (env.periodVersion !== ctx.version) {
+    env.periodText = formatTimeframe(env.chartTf, ctx.version);
+    env.periodVersion = ctx.version;
+  }
+  return env.periodText;
+}
+
+/** Resolves a timeframe argument ("" or na = the chart timeframe); runtime error when malformed. `env`: ctx's, when the caller has it. */
+export function timeframeArg(ctx: ExecContext, tf: unknown, env: TimeEnv = timeEnv(ctx)): Timeframe {
+  // (timeframe.period, the usual argument: its text stands for the chart timeframe it was made from)
+  if (tf === undefined || tf === null || tf === "" || tf === env.periodText) return env.chartTf;
   const p = parseTimeframe(String(tf));
   if (!p) ctx.runtimeError(`Invalid timeframe "${String(tf)}": expected e.g. "1", "60", "1D", "1W", "1M", "30S"`);
   return p;

@@ -16,13 +16,27 @@ interface PeriodSiteState {
   session: Session;
   barMs: number;
   calc: PeriodCalc;
+  /** The last session argument and its parse (a filter is usually one text for every bar). */
+  sessText: unknown;
+  filter: Session | null;
 }
 
-function calcFor(site: CallSite, zone: Zone, session: Session, barMs: number): PeriodCalc {
+function calcFor(
+  site: CallSite,
+  zone: Zone,
+  session: Session,
+  barMs: number,
+  sessText: unknown,
+  filter: Session | null,
+): PeriodCalc {
   const st = site.state as PeriodSiteState | undefined;
-  if (st && st.zone === zone && st.session === session && st.barMs === barMs) return st.calc;
+  if (st && st.zone === zone && st.session === session && st.barMs === barMs) {
+    st.sessText = sessText;
+    st.filter = filter;
+    return st.calc;
+  }
   const calc = new PeriodCalc(zone, session, barMs);
-  site.state = { zone, session, barMs, calc } satisfies PeriodSiteState;
+  site.state = { zone, session, barMs, calc, sessText, filter } satisfies PeriodSiteState;
   return calc;
 }
 
@@ -32,7 +46,7 @@ function intArg(v: unknown): number {
 
 export function periodTime(ctx: ExecContext, args: any[], site: CallSite, close: boolean): number {
   const env = timeEnv(ctx);
-  const tf: Timeframe = timeframeArg(ctx, args[0]);
+  const tf: Timeframe = timeframeArg(ctx, args[0], env);
   const sessText = args[1];
   let tzArg: unknown;
   let barsBack: number;
@@ -46,10 +60,19 @@ export function periodTime(ctx: ExecContext, args: any[], site: CallSite, close:
     tfBarsBack = intArg(args[3]);
     tzArg = args[4];
   }
-  const zone = zoneArg(ctx, tzArg);
+  const zone = tzArg === undefined || tzArg === null || tzArg === "" ? env.zone : zoneArg(ctx, tzArg);
   let filter: Session | null = null;
   if (typeof sessText === "string" && sessText !== "") {
-    filter = parseSession(sessText);
+    const st = site.state as PeriodSiteState | undefined;
+    if (st !== undefined && st.sessText === sessText) filter = st.filter;
+    else {
+      filter = parseSession(sessText);
+      // (also for bars outside the session, which return before calcFor)
+      if (st !== undefined) {
+        st.sessText = sessText;
+        st.filter = filter;
+      }
+    }
     if (!filter)
       ctx.runtimeError(`Invalid session "${sessText}": expected e.g. "0930-1600", "0930-1600:23456" or "24x7"`);
   }
@@ -71,7 +94,7 @@ export function periodTime(ctx: ExecContext, args: any[], site: CallSite, close:
     if (!filter.locate(L)) return NaN;
   }
 
-  const calc = calcFor(site, zone, session, env.barMs);
+  const calc = calcFor(site, zone, session, env.barMs, sessText, filter);
   calc.start(t, tf, close);
   if (tfBarsBack > 0) {
     for (let k = 0; k < tfBarsBack; k++) calc.start(lastInSessionBefore(session, zone, calc.periodStart), tf, close);

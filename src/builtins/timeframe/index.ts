@@ -9,7 +9,7 @@ import {
   timeframeSeconds,
   type Timeframe,
 } from "../../core/time-frames.js";
-import { timeEnv, timeframeArg } from "../time/env.js";
+import { periodText, timeEnv, timeframeArg } from "../time/env.js";
 
 interface ChangeState {
   /** Bar index of the last evaluation, its period start and the previous bar's period start. */
@@ -81,7 +81,7 @@ function v(name: string, get: (ctx: ExecContext) => unknown): VariableTable[stri
 }
 
 export const variables: VariableTable = {
-  "timeframe.period": v("timeframe.period", (ctx) => formatTimeframe(chartTf(ctx), ctx.version)),
+  "timeframe.period": v("timeframe.period", periodText),
   // The script's main timeframe: the chart's, or indicator(timeframe=) when the runtime sets it.
   "timeframe.main_period": v("timeframe.main_period", (ctx) => {
     const main =

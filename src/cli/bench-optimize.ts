@@ -11,7 +11,7 @@
 //   --workers 1 (no thread), --workers 2 (this thread and one more at most) and the default (one a
 //   core); threads join once the study is long enough.
 // Each host runs in its own child process (another host's idle threads and their collections would
-// count against it otherwise): a warm-up round, then rounds of a study and the same trials' inputs as
+// count against it otherwise): warm-up rounds (one per thread of a warm pool), then rounds of a study and the same trials' inputs as
 // plain runs right after it; each figure is the median of the rounds (min-max). A trial's cost is the
 // process's CPU time per trial (worker threads included: process.cpuUsage counts every thread) over
 // the CPU time of a plain run, which other processes on the machine do not skew; trials/s is wall
@@ -255,6 +255,16 @@ async function makeHost(name: HostName, source: string, cols: ColumnarBars, n: n
   }
 }
 
+/**
+ * A host's warm-up rounds: one per thread of its pool, so that each thread of a warm pool has run
+ * as many trials before the timed rounds as the one thread of x1 (a thread's code is optimised by the
+ * trials it runs itself; with one round, each of two threads had run half of them and was still
+ * warming up in the first timed rounds). The CLI hosts make a fresh engine for every study.
+ */
+export function warmUpRounds(name: HostName): number {
+  return name === "threads x2 warm" || name.startsWith("HTTP /optimize x2") ? 2 : 1;
+}
+
 /** One host's rounds, in the process that calls it. */
 export interface HostRounds {
   trials: number;
@@ -265,7 +275,7 @@ export interface HostRounds {
 }
 
 /**
- * One host's studies in this process: a warm-up round, then `rounds` rounds of a study and the same
+ * One host's studies in this process: warm-up rounds (warmUpRounds), then `rounds` rounds of a study and the same
  * trials' inputs as plain runs right after it (what one trial would cost without a study around it).
  */
 export async function runHost(
@@ -285,15 +295,17 @@ export async function runHost(
   const host = await makeHost(name, source, data, nTrials);
   const out: HostRounds = { trials: 0, cost: [], wall: [], plain: [] };
   try {
-    // round 0 warms the host (threads start, kernels load, code is compiled and optimised)
-    for (let r = 0; r <= rounds; r++) {
+    // warm-up rounds first (threads start, kernels load, code is compiled and optimised), then the
+    // timed ones (seeds 2..rounds + 1, as before warm-up rounds were counted per thread)
+    const warmUps = warmUpRounds(name);
+    for (let r = 1 - warmUps; r <= rounds; r++) {
       const t0 = performance.now();
       const c0 = cpuMs();
-      const { params, clientMs = 0 } = await host.study(r + 1);
+      const { params, clientMs = 0 } = await host.study(r >= 0 ? r + 1 : 1000 - r);
       const cpu = cpuMs() - c0 - clientMs;
       const wall = performance.now() - t0;
       const plainMs = await plainRuns(params);
-      if (r === 0) continue;
+      if (r <= 0) continue;
       out.trials = params.length;
       out.cost.push(cpu / params.length / plainMs);
       out.wall.push(wall);

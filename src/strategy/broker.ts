@@ -218,7 +218,7 @@ export class Broker {
     this.time = ctx.time;
     this.lastClose = ctx.close;
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
-    this.risk.onClose(ctx, this);
+    if (this.risk.checksAtClose()) this.risk.onClose(ctx, this);
     this.tracker.onBar(this, ctx);
     this.enforceTradeLimit(ctx);
   }
@@ -591,8 +591,7 @@ export class Broker {
     if (!name) return;
     for (const x of this.book.exits) {
       if (x === e || x.ocaName !== name) continue;
-      for (const t of this.ledger.open)
-        if (exitCovers(x, t)) t.exitFilled.set(x.id, (t.exitFilled.get(x.id) ?? 0) + filled);
+      for (const t of this.ledger.open) if (exitCovers(x, t)) this.ledger.addExitFilled(t, x.id, filled);
     }
     this.book.reduceGroup(name, filled);
   }

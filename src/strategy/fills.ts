@@ -97,11 +97,12 @@ export function fillExit(b: Broker, e: ExitOrder, t: OpenTrade, leg: Leg, price:
   const qty = b.exitRemaining(e, t);
   if (!(qty > 0)) return;
   const comment = (leg === "tp" ? e.commentProfit : leg === "sl" ? e.commentLoss : e.commentTrailing) ?? e.comment;
-  t.exitFilled.set(e.id, (t.exitFilled.get(e.id) ?? 0) + qty);
   // FIFO: an exit closes the earliest open trades first, whatever trade its levels came from.
   const targets = b.ledger.closeList(null, b.settings.closeEntriesRule === "FIFO" ? null : t);
   const side = -t.side as Side;
   const done = closeTrades(b, targets, qty, price, e.id, comment, NaN, null);
+  // (after the close: nothing it runs reads the count, and a trade it closed whole keeps none)
+  b.ledger.addExitFilled(t, e.id, qty);
   if (done > 0) {
     const a = e.alerts;
     const alert = a === null ? null : ((leg === "tp" ? a.profit : leg === "sl" ? a.loss : a.trailing) ?? a.message);

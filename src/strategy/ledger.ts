@@ -62,13 +62,17 @@ export class Ledger {
    */
   closeList(entryId: string | null = null, only: OpenTrade | null = null, openedBefore = Infinity): OpenTrade[] {
     const list = this.closing;
-    list.length = 0;
-    if (only !== null) list.push(only);
+    // (written by index and cut to length: length 0 would drop the backing store, and the next
+    // list would allocate one again; an empty list is NO_TRADES)
+    let n = 0;
+    if (only !== null) list[n++] = only;
     else
       for (let i = 0; i < this.open.length; i++) {
         const t = this.open[i];
-        if ((entryId === null || t.entryId === entryId) && t.seq < openedBefore) list.push(t);
+        if ((entryId === null || t.entryId === entryId) && t.seq < openedBefore) list[n++] = t;
       }
+    if (n === 0) return NO_TRADES;
+    list.length = n;
     return list;
   }
 
@@ -136,7 +140,9 @@ export class Ledger {
       commission,
       bestPrice: price,
       worstPrice: price,
-      exitFilled: new Map(),
+      exitFilled: null,
+      trailId: null,
+      trailExtreme: Number.NaN,
       trail: null,
       seq: this.seq++,
     };
@@ -156,7 +162,8 @@ export class Ledger {
 
   /** Records that price traded at `price` while the trades were open (run-up / drawdown). */
   touch(price: number): void {
-    for (const t of this.open) this.touchTrade(t, price);
+    const open = this.open;
+    for (let i = 0; i < open.length; i++) this.touchTrade(open[i], price);
   }
 
   /** touch() with every price of [lo, hi] (lo <= hi): the trades' best and worst prices see its ends. */
@@ -253,13 +260,34 @@ export class Ledger {
     t.qty -= q;
     if (t.qty <= 1e-12 * Math.max(1, q)) {
       t.qty = 0;
-      const i = this.open.indexOf(t);
-      if (i >= 0) this.open.splice(i, 1);
+      this.remove(t);
     }
     // Cumulative P&L is the account's realised result: the entry commissions of trades still open
     // were paid already.
     row.cum_profit = this.netProfit - this.openCommission();
     return row;
+  }
+
+  /** Takes `t` out of the open trades, the others keeping their order (splice made an array a call). */
+  private remove(t: OpenTrade): void {
+    const open = this.open;
+    const n = open.length;
+    let i = 0;
+    while (i < n && open[i] !== t) i++;
+    if (i === n) return;
+    for (; i + 1 < n; i++) open[i] = open[i + 1];
+    open.length = n - 1;
+  }
+
+  /**
+   * Books `qty` more closed of open trade `t` by exit `exitId` (what exitRemaining subtracts). A
+   * trade closed whole is never read again: it gets no map (most trades close whole).
+   */
+  addExitFilled(t: OpenTrade, exitId: string, qty: number): void {
+    if (t.qty === 0) return;
+    const m = t.exitFilled ?? new Map<string, number>();
+    t.exitFilled = m;
+    m.set(exitId, (m.get(exitId) ?? 0) + qty);
   }
 
   /** Adds a closed row to the running figures (win/loss counts and sums are booked in closePart). */
@@ -307,6 +335,9 @@ export class Ledger {
     };
   }
 }
+
+/** closeList's empty list (never written). */
+const NO_TRADES: OpenTrade[] = objectArray();
 
 /** `x` when it is above `max`, else `max` (not Math.max: a NaN `x` leaves `max` as it is). */
 function above(x: number, max: number): number {

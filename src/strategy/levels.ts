@@ -106,6 +106,6 @@ export function exitSlice(e: ExitOrder, t: OpenTrade, step: number): number {
 export function exitRemaining(e: ExitOrder, t: OpenTrade, step: number, reserved: number): number {
   const slice = exitSlice(e, t, step);
   const target = slice === slice ? slice : Math.max(0, t.initialQty - reserved);
-  const done = t.exitFilled.size === 0 ? 0 : (t.exitFilled.get(e.id) ?? 0);
+  const done = t.exitFilled === null ? 0 : (t.exitFilled.get(e.id) ?? 0);
   return Math.min(target - done, t.qty);
 }

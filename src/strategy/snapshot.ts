@@ -78,5 +78,5 @@ export function cloneTrade(t: OpenTrade): OpenTrade {
     trail = new Map();
     for (const [k, v] of t.trail) trail.set(k, { extreme: v.extreme });
   }
-  return { ...t, exitFilled: new Map(t.exitFilled), trail };
+  return { ...t, exitFilled: t.exitFilled === null ? null : new Map(t.exitFilled), trail };
 }

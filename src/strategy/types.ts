@@ -251,12 +251,19 @@ export interface OpenTrade {
   /** Most favourable / adverse prices seen since the fill. */
   bestPrice: number;
   worstPrice: number;
-  /** Per exit id: quantity this exit already closed of the trade. */
-  exitFilled: Map<string, number>;
+  /**
+   * Per exit id: quantity this exit already closed of the trade. Null until an exit closes part of
+   * it (Ledger.addExitFilled; most trades close whole, and a closed trade's record is never read).
+   */
+  exitFilled: Map<string, number> | null;
   /**
    * Activated trailing stops per exit id: the extreme price since activation (an exit with no entry
-   * has not activated). Null until the trade's first trail activates.
+   * has not activated). The trade's first one in two fields (trailId null until it activates; most
+   * trades have one trailing exit at most: no map, no object a trade), any further one in `trail`
+   * (null until there is one). Read and written through walk.ts (trailExtreme, setTrailExtreme).
    */
+  trailId: string | null;
+  trailExtreme: number;
   trail: Map<string, { extreme: number }> | null;
   seq: number;
 }

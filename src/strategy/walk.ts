@@ -190,7 +190,9 @@ export class PathWalker {
     const b = this.b;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
-      for (const o of b.book.orders) {
+      const orders = b.book.orders;
+      for (let i = 0; i < orders.length; i++) {
+        const o = orders[i];
         if (!o.market) continue;
         if (!atClose && o.placedBar >= b.bar) continue;
         if (next === null || o.seq < next.seq) next = o;
@@ -233,7 +235,9 @@ export class PathWalker {
     if (!this.trackRange) return;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
-      for (const o of b.book.orders) {
+      const orders = b.book.orders;
+      for (let i = 0; i < orders.length; i++) {
+        const o = orders[i];
         if (!o.market || !o.intrabar || o.placedBar !== b.bar) continue;
         if (next === null || o.seq < next.seq) next = o;
       }
@@ -349,13 +353,13 @@ export class PathWalker {
           // A trail changes only at prices past its activation (not active yet: there it activates,
           // and with offset 0 fills) or past its extreme (active: the extreme moves); an active one
           // fills on its way back to the level behind the extreme (scan's expression).
-          const tr = t.trail === null ? undefined : t.trail.get(e.id);
+          const ex = trailExtreme(t, e.id);
           let ahead: number;
           let behind = NaN;
-          if (tr === undefined) ahead = e.lvAct;
+          if (ex !== ex) ahead = e.lvAct;
           else {
-            ahead = tr.extreme;
-            behind = tr.extreme - t.side * e.trailOffset * mt;
+            ahead = ex;
+            behind = ex - t.side * e.trailOffset * mt;
           }
           if (t.side > 0) {
             if (ahead < up) up = ahead;
@@ -388,7 +392,9 @@ export class PathWalker {
     const mt = b.mintick;
     const poc = b.settings.processOrdersOnClose;
     const limitAdj = b.settings.backtestFillLimitsAssumption * mt;
-    for (const o of b.book.orders) {
+    const orders = b.book.orders;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i];
       if (o.market || (o.placedBar >= b.bar && !poc && !o.intrabar)) continue;
       if (o.stop === o.stop && !o.stopTriggered)
         this.consider(ORDER, o, null, null, "sl", o.stop, o.side, from, to, up, atPoint, o.seq);
@@ -406,19 +412,21 @@ export class PathWalker {
         if (!exitCovers(e, t)) continue;
         if (!(b.exitRemaining(e, t) > 0)) continue;
         const s = t.side;
-        const tp = b.takeProfitLevel(e, t);
+        // (the cached levels read after freshLevels: a double returned by a call V8 does not inline is boxed)
+        b.freshLevels(e, t);
+        const tp = e.lvTp;
         if (tp === tp) this.consider(EXIT, null, e, t, "tp", tp + s * limitAdj, s, from, to, up, atPoint, e.seq);
-        const sl = b.stopLossLevel(e, t);
+        const sl = e.lvSl;
         if (sl === sl) this.consider(EXIT, null, e, t, "sl", sl, -s as Side, from, to, up, atPoint, e.seq);
         // only an exit with a trail offset has a trailing level (without one it would be na)
         if (e.trailOffset !== e.trailOffset) continue;
-        const tr = t.trail === null ? undefined : t.trail.get(e.id);
-        if (tr !== undefined) {
-          const lvl = tr.extreme - s * e.trailOffset * mt;
+        const ex = trailExtreme(t, e.id);
+        if (ex === ex) {
+          const lvl = ex - s * e.trailOffset * mt;
           this.consider(EXIT, null, e, t, "trail", lvl, -s as Side, from, to, up, atPoint, e.seq);
         } else if (e.trailOffset === 0) {
           // offset 0: the stop is born on the activation price the moment the price reaches it
-          this.consider(EXIT, null, e, t, "trail", b.trailActivation(e, t), s, from, to, up, atPoint, e.seq);
+          this.consider(EXIT, null, e, t, "trail", e.lvAct, s, from, to, up, atPoint, e.seq);
         }
       }
     }
@@ -486,8 +494,10 @@ export class PathWalker {
       const t = this.bTrade as OpenTrade;
       const exitSide = -t.side as Side;
       let p = price;
-      if (this.bLeg === "tp") p = atPoint ? price : (b.takeProfitLevel(e, t) as number);
-      else p = slipped(b, price, exitSide);
+      if (this.bLeg === "tp") {
+        b.freshLevels(e, t);
+        p = atPoint ? price : e.lvTp;
+      } else p = slipped(b, price, exitSide);
       fillExit(b, e, t, this.bLeg, p);
     }
     b.book.pruneExits(b.ledger.open);
@@ -497,20 +507,47 @@ export class PathWalker {
     const b = this.b;
     const exits = b.book.exits;
     if (exits.length === 0) return;
-    for (const e of exits) {
+    const open = b.ledger.open;
+    // (indexed loops: a for-of iterator V8 does not optimise away is an object a call, and this
+    // runs at every point of a bar's path)
+    for (let i = 0; i < exits.length; i++) {
+      const e = exits[i];
       if (e.trailOffset !== e.trailOffset) continue;
-      for (const t of b.ledger.open) {
+      for (let j = 0; j < open.length; j++) {
+        const t = open[j];
         if (!exitCovers(e, t)) continue;
-        // (a trade's trail states are made when its first trail activates: most trades have none)
-        const st = t.trail === null ? undefined : t.trail.get(e.id);
-        if (st === undefined) {
-          const act = b.trailActivation(e, t);
-          if (act === act && (t.side > 0 ? price >= act : price <= act)) {
-            if (t.trail === null) t.trail = new Map();
-            t.trail.set(e.id, { extreme: price });
-          }
-        } else if (t.side > 0 ? price > st.extreme : price < st.extreme) st.extreme = price;
+        const ex = trailExtreme(t, e.id);
+        if (ex !== ex) {
+          b.freshLevels(e, t);
+          const act = e.lvAct;
+          if (act === act && (t.side > 0 ? price >= act : price <= act)) setTrailExtreme(t, e.id, price);
+        } else if (t.side > 0 ? price > ex : price < ex) setTrailExtreme(t, e.id, price);
       }
     }
   }
+}
+
+/**
+ * The extreme of trade `t`'s trail for exit `id` since it activated; NaN while it has not (a price
+ * the path reaches is never NaN). Small enough for V8 to inline: a double returned by a call is boxed.
+ */
+export function trailExtreme(t: OpenTrade, id: string): number {
+  if (t.trailId === id) return t.trailExtreme;
+  if (t.trail === null) return NaN;
+  const st = t.trail.get(id);
+  return st === undefined ? NaN : st.extreme;
+}
+
+/** Activates or moves trade `t`'s trail for exit `id` to `price` (its first trail in the trade's fields). */
+export function setTrailExtreme(t: OpenTrade, id: string, price: number): void {
+  if (t.trailId === null || t.trailId === id) {
+    t.trailId = id;
+    t.trailExtreme = price;
+    return;
+  }
+  const m = t.trail ?? new Map<string, { extreme: number }>();
+  t.trail = m;
+  const st = m.get(id);
+  if (st === undefined) m.set(id, { extreme: price });
+  else st.extreme = price;
 }

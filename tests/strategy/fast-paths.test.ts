@@ -26,6 +26,8 @@ import {
 } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
+import { setTrailExtreme, trailExtreme } from "../../src/strategy/walk.js";
+import { Ledger } from "../../src/strategy/ledger.js";
 import type { Bar } from "../../src/core/result.js";
 
 /** The text arguments a re-placement moves to another string (disable_alert is a flag, moved apart). */
@@ -167,8 +169,12 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
     // the same stop level on most bars (an unchanged re-placement), moved now and then
     if (keep !== keep || rnd() < 0.2) keep = c - 1.7 - rnd();
     call("strategy.exit", ctx, "XL", "L", NaN, NaN, NaN, c + 2.5, NaN, keep);
-    if (trail === 1) call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120, NaN, NaN, 30, 0);
-    else call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120);
+    if (trail === 1) {
+      call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120, NaN, NaN, 30, 0);
+      // two trailing exits on one trade: the second one's state goes past the trade's own fields
+      call("strategy.exit", ctx, "XLT1", "L", NaN, 40, NaN, NaN, NaN, NaN, NaN, 20, 15);
+      call("strategy.exit", ctx, "XLT2", "L", NaN, 30, NaN, NaN, NaN, NaN, NaN, 35, 5);
+    } else call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120);
     if (trail === 0) call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 150, NaN, NaN, 60, 40);
     else if (trail === 2)
       call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 200, NaN, c - 0.4, NaN, 10 + Math.floor(rnd() * 30));
@@ -192,7 +198,9 @@ function openTrade(entryPrice: number, side: Side, seq: number): OpenTrade {
     commission: 0,
     bestPrice: 100,
     worstPrice: 100,
-    exitFilled: new Map(),
+    exitFilled: null,
+    trailId: null,
+    trailExtreme: Number.NaN,
     trail: null,
     seq,
   };
@@ -206,7 +214,7 @@ function outcome(b: Broker) {
     stats: res.stats,
     open: b.ledger.open.map((t) => ({
       ...t,
-      exitFilled: [...t.exitFilled],
+      exitFilled: t.exitFilled === null ? [] : [...t.exitFilled],
       trail: t.trail === null ? null : [...t.trail],
     })),
   };
@@ -614,5 +622,55 @@ strategy.exit("XL", "L", stop = close - 1.5, limit = close + 3)`,
     expect(full.events.length).toBeGreaterThan(300);
     expect(quiet.events).toEqual([]);
     expect(quiet.strategy).toEqual(full.strategy);
+  });
+
+  it("a trade's trail states in its own fields and the map behind them read as one map per trade would, on random activations and moves", () => {
+    let s = 99;
+    const rnd = (n: number) => ((s = (s * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    let spilled = 0;
+    for (let round = 0; round < 200; round++) {
+      const t = openTrade(100, 1, 0);
+      const model = new Map<string, number>();
+      for (let k = 0; k < 40; k++) {
+        const id = ["XA", "XB", "XC", ""][rnd(4)];
+        if (rnd(2) === 0) {
+          const p = 90 + rnd(2000) / 100;
+          setTrailExtreme(t, id, p);
+          model.set(id, p);
+        }
+        for (const q of ["XA", "XB", "XC", "", "XD"]) expect(trailExtreme(t, q)).toBe(model.get(q) ?? NaN);
+      }
+      if (t.trail !== null) spilled++;
+    }
+    expect(spilled).toBeGreaterThan(50);
+  });
+
+  it("the ledger takes a closed trade out of the open ones in order, books exit fills only on trades left open, and an empty close list is empty", () => {
+    let s = 7;
+    const rnd = (n: number) => ((s = (s * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 100; round++) {
+      const ledger = new Ledger(1);
+      const model: OpenTrade[] = [];
+      for (let k = 0; k < 30; k++) {
+        if (model.length === 0 || rnd(3) === 0) {
+          const t = ledger.openTrade(["L", "M"][rnd(2)], null, 1, 1 + rnd(3), 100, 0, k, k);
+          model.push(t);
+        } else {
+          const t = model[rnd(model.length)];
+          const q = rnd(2) === 0 ? t.qty : t.qty / 2;
+          const had = t.exitFilled;
+          ledger.closePart(t, q, 101, 0, "X", null, k, k);
+          ledger.addExitFilled(t, "X", q);
+          if (t.qty === 0) {
+            model.splice(model.indexOf(t), 1);
+            expect(t.exitFilled).toBe(had);
+          } else expect(t.exitFilled?.get("X")).toBeGreaterThan(0);
+        }
+        expect(ledger.open).toEqual(model);
+        const list = ledger.closeList("M");
+        expect(list).toEqual(model.filter((t) => t.entryId === "M"));
+        expect(ledger.closeList(null, null, -1)).toEqual([]);
+      }
+    }
   });
 });

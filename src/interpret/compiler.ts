@@ -1,12 +1,13 @@
 // Turns the resolved program into closures, once per run; the closures then run per bar with no
 // AST walking and no name lookups. Control flow inside blocks uses a shared `ctl` flag
-// (0 normal, 1 break, 2 continue) that loops consume.
+// (0 normal, 1 break, 2 continue) that loops consume (memo.ts Flow). Closures that capture only the
+// run's slot storage and constants are kept across the program's runs (kept(), memo.ts: why).
 
 import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
 import type { PlotOutput } from "../builtins/plot/store.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
-import { atLine, PineRuntimeError } from "./errors.js";
+import { atLine, PineRuntimeError, runtimeError } from "./errors.js";
 import { budgetOf, type Budget } from "../core/budget.js";
 import { COLUMN_HISTORY_LIMIT, historyCap, historyOffsetMessage } from "../check/history-limits.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
@@ -18,6 +19,7 @@ import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./
 import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
+import { flowOf, keptClosure, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
 import { HoistPlan } from "../check/hoist-plan.js";
 import {
@@ -50,8 +52,8 @@ export interface CompileHooks {
 }
 
 export class Compiler {
-  /** Break/continue raised in a loop body: 0 none, 1 break, 2 continue (the loop consumes it). */
-  ctl = 0;
+  /** Break/continue raised in a loop body, and the run's budget (memo.ts Flow). */
+  private readonly flow: Flow;
   /** The next copy of each statement-level driver to hand out (drivers.generated.ts). */
   private forCopy = 0;
   private ifCopy = 0;
@@ -82,6 +84,7 @@ export class Compiler {
     this.vals = st.vals;
     this.nums = st.nums;
     this.budget = budgetOf(ctx);
+    this.flow = flowOf(st.nums, this.budget);
     this.plain = !!hooks.hoist && !hooks.wrapTop && kernelsLoaded(ctx.kernels);
     this.hoisting = this.plain ? hoistColumns(prog, ctx, st) : null;
     this.hoisted = this.hoisting ? this.hoisting.slots : new Map();
@@ -121,30 +124,38 @@ export class Compiler {
     const lines = b.stmts.map((s) => s.line);
     const n = fns.length;
     if (n === 0) return () => NaN;
+    const key = this.listKey(fns, lines);
     if (n === 1 && !hasCtl(b)) {
       const f = fns[0]!,
         line = lines[0]!;
-      return () => {
+      return this.kept(key && `B1${key}`, () => () => {
         try {
           return f();
         } catch (err) {
           throw atLine(err, line);
         }
-      };
+      });
     }
-    return () => {
+    const flow = this.flow;
+    return this.kept(key && `B${key}`, () => () => {
       let v: any;
       let i = 0;
       try {
         for (; i < n; i++) {
           v = fns[i]!();
-          if (this.ctl !== 0) return v;
+          if (flow.ctl !== 0) return v;
         }
       } catch (err) {
         throw atLine(err, lines[i]!);
       }
       return v;
-    };
+    });
+  }
+
+  /** Statements (kept closures) with their lines as a key part, or null when one is not kept. */
+  private listKey(fns: Fn[], lines: number[]): string | null {
+    const ks = fns.map((f) => keyOf(f));
+    return ks.includes(null) ? null : `[${ks.map((k, i) => `${lines[i]}:${k}`).join(",")}]`;
   }
 
   /**
@@ -247,23 +258,32 @@ export class Compiler {
     const t = branch(e.then),
       el = branch(e.else);
     // a copy of the driver per if of the program, in turn (drivers.generated.ts: why)
-    const drive = ifFlat[this.ifCopy++ % DRIVER_COPIES]!;
-    return drive({
-      flow: this,
-      ck,
-      cs,
-      cv,
-      op,
-      l,
-      r,
-      c,
-      tk: t.k,
-      tf: t.f,
-      tline: t.line,
-      ek: el.k,
-      ef: el.f,
-      eline: el.line,
-    });
+    const copy = this.ifCopy++ % DRIVER_COPIES;
+    const drive = ifFlat[copy]!;
+    const fk = (f: Fn, used: boolean) => (used ? keyOf(f) : "");
+    const parts = [fk(l, ck === 1), fk(r, ck === 1), fk(c, ck === 2), fk(t.f, t.k === 3), fk(el.f, el.k === 3)];
+    const at = ck === 0 ? `${cv === this.nums ? "N" : "V"}${cs}` : "";
+    const key = parts.includes(null)
+      ? null
+      : `if${copy}|${ck}|${at}|${op}|${t.k}:${t.line}|${el.k}:${el.line}|${parts.join("|")}`;
+    return this.kept(key, () =>
+      drive({
+        flow: this.flow,
+        ck,
+        cs,
+        cv,
+        op,
+        l,
+        r,
+        c,
+        tk: t.k,
+        tf: t.f,
+        tline: t.line,
+        ek: el.k,
+        ef: el.f,
+        eline: el.line,
+      }),
+    );
   }
 
   /** `wantValue` false: the statement's value is never read (no need to return, or box, it). */
@@ -288,11 +308,12 @@ export class Compiler {
         if (s.mode === "plain") {
           if (vals === this.nums) {
             const nums = this.nums;
+            const ik = keyOf(init);
             if (!wantValue)
-              return () => {
+              return this.kept(ik && `=${slot}|F${ik}`, () => () => {
                 nums[slot] = init();
-              };
-            return () => (nums[slot] = init());
+              });
+            return this.kept(ik && `==${slot}|F${ik}`, () => () => (nums[slot] = init()));
           }
           return () => (vals[slot] = init());
         }
@@ -354,7 +375,10 @@ export class Compiler {
           const fused = this.fusedStore(s.value, slot, wantValue) ?? this.copyStore(s.value, slot, wantValue);
           if (fused) return fused;
         }
-        if (!op) return () => (vals[slot] = value());
+        if (!op) {
+          const vk = vals === (this.nums as unknown) ? keyOf(value) : null;
+          return this.kept(vk && `==${slot}|F${vk}`, () => () => (vals[slot] = value()));
+        }
         if (vals === (this.nums as unknown) && !s.str && (s.op === "+=" || s.op === "-=" || s.op === "*=")) {
           const arith = this.compoundStore(s.op, slot, s.value, value, wantValue);
           if (arith) return arith;
@@ -374,10 +398,14 @@ export class Compiler {
           return (o.fields[idx] = op ? op(o.fields[idx], v) : (v as any));
         };
       }
-      case "break":
-        return () => ((this.ctl = 1), NaN);
-      case "continue":
-        return () => ((this.ctl = 2), NaN);
+      case "break": {
+        const flow = this.flow;
+        return this.kept("brk", () => () => ((flow.ctl = 1), NaN));
+      }
+      case "continue": {
+        const flow = this.flow;
+        return this.kept("cnt", () => () => ((flow.ctl = 2), NaN));
+      }
     }
   }
 
@@ -401,11 +429,13 @@ export class Compiler {
     switch (e.k) {
       case "const": {
         const v = e.v;
+        if (typeof v === "number") return this.kept(`K${numKey(v)}`, () => () => v);
         return () => v;
       }
       case "load": {
         const slot = e.v.slot;
         const vals = this.store(e.v);
+        if (vals === this.nums) return this.kept(`L${slot}`, () => () => vals[slot]);
         return () => vals[slot];
       }
       case "hist":
@@ -453,8 +483,9 @@ export class Compiler {
         return this.bvar(e);
       case "unary": {
         const x = this.expr(e.e);
-        if (e.op === "not") return () => !x();
-        if (e.op === "-") return () => -x();
+        const xk = keyOf(x);
+        if (e.op === "not") return this.kept(xk && `!${xk}`, () => () => !x());
+        if (e.op === "-") return this.kept(xk && `-${xk}`, () => () => -x());
         return x;
       }
       case "bin":
@@ -518,49 +549,9 @@ export class Compiler {
         const ps = e.inst.params.map((p) => this.store(p) as any[]);
         const args = e.args.map((a) => this.expr(a));
         const body = this.withCallCommit(this.block(e.inst.body), e.inst.locals);
-        const n = params.length;
-        if (e.order) {
-          // named arguments written out of parameter order: evaluate them as written
-          const ord = e.order,
-            tmp = new Array<unknown>(n);
-          return () => {
-            for (let k = 0; k < n; k++) {
-              const i = ord[k]!;
-              tmp[i] = args[i]!();
-            }
-            for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
-            return body();
-          };
-        }
-        if (n === 1) {
-          const p0 = params[0]!,
-            a0 = args[0]!,
-            s0 = ps[0]!;
-          return () => {
-            s0[p0] = a0();
-            return body();
-          };
-        }
-        if (n === 2) {
-          const p0 = params[0]!,
-            a0 = args[0]!,
-            p1 = params[1]!,
-            a1 = args[1]!,
-            s0 = ps[0]!,
-            s1 = ps[1]!;
-          return () => {
-            const x = a0();
-            s1[p1] = a1();
-            s0[p0] = x;
-            return body();
-          };
-        }
-        const tmp = new Array<unknown>(n);
-        return () => {
-          for (let i = 0; i < n; i++) tmp[i] = args[i]!();
-          for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
-          return body();
-        };
+        const key = this.ucallKey(e, args, body);
+        if (key !== null) return this.kept(key, () => this.ucall(e, params, ps, args, body));
+        return this.ucall(e, params, ps, args, body);
       }
       case "tuple": {
         const els = e.elems.map((x) => this.expr(x));
@@ -603,9 +594,9 @@ export class Compiler {
           B.enter();
           while (cond()) {
             v = body();
-            if (this.ctl !== 0) {
-              const c = this.ctl;
-              this.ctl = 0;
+            if (this.flow.ctl !== 0) {
+              const c = this.flow.ctl;
+              this.flow.ctl = 0;
               if (c === 1) break;
             }
             if (--B.left <= 0) B.check();
@@ -644,9 +635,69 @@ export class Compiler {
     }
   }
 
+  /** A user function call: its arguments into the parameters' slots, then its body. */
+  private ucall(e: Extract<RExpr, { k: "ucall" }>, params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+    const n = params.length;
+
+    if (e.order) {
+      // named arguments written out of parameter order: evaluate them as written
+      const ord = e.order,
+        tmp = new Array<unknown>(n);
+      return () => {
+        for (let k = 0; k < n; k++) {
+          const i = ord[k]!;
+          tmp[i] = args[i]!();
+        }
+        for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+        return body();
+      };
+    }
+    if (n === 1) {
+      const p0 = params[0]!,
+        a0 = args[0]!,
+        s0 = ps[0]!;
+      return () => {
+        s0[p0] = a0();
+        return body();
+      };
+    }
+    if (n === 2) {
+      const p0 = params[0]!,
+        a0 = args[0]!,
+        p1 = params[1]!,
+        a1 = args[1]!,
+        s0 = ps[0]!,
+        s1 = ps[1]!;
+      return () => {
+        const x = a0();
+        s1[p1] = a1();
+        s0[p0] = x;
+        return body();
+      };
+    }
+    const tmp = new Array<unknown>(n);
+    return () => {
+      for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+      for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+      return body();
+    };
+  }
+
+  /** A user function call's kept-closure key (arguments and body kept, parameters in the storage), or null. */
+  private ucallKey(e: Extract<RExpr, { k: "ucall" }>, args: Fn[], body: Fn): string | null {
+    const bk = keyOf(body);
+    const aks = args.map((a) => keyOf(a));
+    if (bk === null || aks.includes(null)) return null;
+    const ps = e.inst.params.map((p) => `${isNumericSlot(p) ? "N" : "V"}${p.slot}`);
+    return `U${ps.join(".")}|${e.order ? e.order.join(".") : ""}|${aks.join(",")}|${bk}`;
+  }
+
   private fusedStore(e: RExpr, slot: number, wantValue: boolean): Fn | null {
     if (!this.fusable(e) || !["+", "-", "*", "/"].includes(e.op)) return null;
-    return (wantValue ? fusedStore : fusedStoreVoid)(e.op, this.operand(e.l), this.operand(e.r), this.nums, slot);
+    const l = this.operand(e.l),
+      r = this.operand(e.r);
+    const key = this.binaryKey(`${wantValue ? "s" : "v"}${slot}${e.op}`, l, r);
+    return this.kept(key, () => (wantValue ? fusedStore : fusedStoreVoid)(e.op, l, r, this.nums, slot));
   }
 
   /**
@@ -662,8 +713,8 @@ export class Compiler {
       if (h !== null && w !== undefined) {
         // `num += src[i] * w` in a weighted-sum loop: one closure (x read first, as in the general path)
         const { ring, buf, mask, cap, off, na, current, name } = h;
-        const ctx = this.ctx;
-        return () => {
+        const ck = keyOf(current);
+        return this.kept(ck && `w${slot}|${h.hist}:${name}|S${off}|S${w}|${ck}`, () => () => {
           const x = N[slot]!;
           const k = N[off]!;
           // (`+` on the closure variable and the call: their values have no type in V8's optimised
@@ -672,74 +723,80 @@ export class Compiler {
           if (k !== k) y = +na;
           else if (k === 0) y = +(current() as number);
           else {
-            if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${name}'`);
-            if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
+            if (k < 0) runtimeError(`Negative history offset ${k} for '${name}'`);
+            if (k > cap) runtimeError(historyOffsetMessage(k, cap));
             y = k <= ring.count ? buf[(ring.count - k) & mask]! : +na;
           }
           N[slot] = x + y * N[w]!;
-        };
+        });
       }
     }
     if (valueE.k === "const" && typeof valueE.v === "number" && !wantValue) {
       // `streak += 1`: the constant in place
       const c = valueE.v;
-      if (op === "+=")
+      return this.kept(`${op}${slot}|C${numKey(c)}`, () => {
+        if (op === "+=")
+          return () => {
+            N[slot] = N[slot]! + c;
+          };
+        if (op === "-=")
+          return () => {
+            N[slot] = N[slot]! - c;
+          };
         return () => {
-          N[slot] = N[slot]! + c;
+          N[slot] = N[slot]! * c;
         };
-      if (op === "-=")
-        return () => {
-          N[slot] = N[slot]! - c;
-        };
-      return () => {
-        N[slot] = N[slot]! * c;
-      };
+      });
     }
     const from = this.slotOf(valueE);
     if (from !== undefined) {
       if (wantValue) return null;
+      return this.kept(`${op}${slot}|S${from}`, () => {
+        if (op === "+=")
+          return () => {
+            N[slot] = N[slot]! + N[from]!;
+          };
+        if (op === "-=")
+          return () => {
+            N[slot] = N[slot]! - N[from]!;
+          };
+        return () => {
+          N[slot] = N[slot]! * N[from]!;
+        };
+      });
+    }
+    const vk = keyOf(value);
+    if (wantValue)
+      return this.kept(vk && `${op}${slot}|=F${vk}`, () => {
+        if (op === "+=") return () => (N[slot] = N[slot]! + (value() as number));
+        if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
+        return () => (N[slot] = N[slot]! * (value() as number));
+      });
+    return this.kept(vk && `${op}${slot}|F${vk}`, () => {
       if (op === "+=")
         return () => {
-          N[slot] = N[slot]! + N[from]!;
+          N[slot] = N[slot]! + (value() as number);
         };
       if (op === "-=")
         return () => {
-          N[slot] = N[slot]! - N[from]!;
+          N[slot] = N[slot]! - (value() as number);
         };
       return () => {
-        N[slot] = N[slot]! * N[from]!;
+        N[slot] = N[slot]! * (value() as number);
       };
-    }
-    if (wantValue) {
-      if (op === "+=") return () => (N[slot] = N[slot]! + (value() as number));
-      if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
-      return () => (N[slot] = N[slot]! * (value() as number));
-    }
-    if (op === "+=")
-      return () => {
-        N[slot] = N[slot]! + (value() as number);
-      };
-    if (op === "-=")
-      return () => {
-        N[slot] = N[slot]! - (value() as number);
-      };
-    return () => {
-      N[slot] = N[slot]! * (value() as number);
-    };
+    });
   }
 
   /** `N[slot] = <slot or constant>` as one closure (e.g. a declaration of a hoisted ta.* call). */
   private copyStore(e: RExpr, slot: number, wantValue: boolean): Fn | null {
     const N = this.nums;
     const from = this.slotOf(e);
-    if (from !== undefined) {
-      if (!wantValue)
-        return () => {
-          N[slot] = N[from];
-        };
-      return () => (N[slot] = N[from]);
-    }
-    return null;
+    if (from === undefined) return null;
+    if (!wantValue)
+      return this.kept(`=${slot}|S${from}`, () => () => {
+        N[slot] = N[from];
+      });
+    return this.kept(`==${slot}|S${from}`, () => () => (N[slot] = N[from]));
   }
 
   /** A hoisted expression's value this bar: its slot, or a tuple buffer filled from its slots. */
@@ -748,8 +805,8 @@ export class Compiler {
     if (ids.length === 1) {
       const i = ids[0]!;
       // boolean columns (ta.cross*) hold 1/0
-      if (bool) return () => N[i] === 1;
-      return () => N[i];
+      if (bool) return this.kept(`H${i}`, () => () => N[i] === 1);
+      return this.kept(`L${i}`, () => () => N[i]);
     }
     const n = ids.length;
     const out = new Array<unknown>(n);
@@ -782,17 +839,45 @@ export class Compiler {
   private withCallCommit(body: Fn, locals: VarSlot[]): Fn {
     const ids = locals.filter((v) => v.hist >= 0).map((v) => v.hist);
     if (!ids.length) return body;
-    const st = this.st;
-    return () => {
-      const v = body();
-      st.commitRings(ids);
-      return v;
-    };
+    const bk = keyOf(body);
+    return this.kept(bk && `cc${ids.join(".")}|${bk}`, () => {
+      const commit = this.st.ringCommitter(ids);
+      return () => {
+        const v = body();
+        commit();
+        return v;
+      };
+    });
   }
 
   /** Numbers (int, float, colour) live in a Float64Array, everything else in a plain array. */
   private store(v: VarSlot): unknown[] | Float64Array {
     return isNumericSlot(v) ? this.nums : this.vals;
+  }
+
+  /**
+   * A closure capturing only the numeric slots and what `key` names, kept across the program's runs
+   * (memo.ts: why); made fresh when the key is null (it captures something else).
+   */
+  private kept<T extends Fn>(key: string | null, make: () => T): T;
+  private kept<T extends Fn>(key: string | null, make: () => T | null): T | null;
+  private kept<T extends Fn>(key: string | null, make: () => T | null): T | null {
+    return key === null ? make() : keptClosure(this.nums, key, make);
+  }
+
+  /** An operand as a key part of a kept closure, or null when its closure is not a kept one. */
+  private operandKey(o: Operand): string | null {
+    if (o.k === "S") return `S${o.i}`;
+    if (o.k === "C") return `C${numKey(o.c)}`;
+    const k = keyOf(o.f);
+    return k === null ? null : `F${k}`;
+  }
+
+  /** The key of `op` on two operands (kept()), or null. */
+  private binaryKey(tag: string, l: Operand, r: Operand): string | null {
+    const lk = this.operandKey(l),
+      rk = this.operandKey(r);
+    return lk === null || rk === null ? null : `${tag}|${lk}|${rk}`;
   }
 
   private hist(v: VarSlot, offE: RExpr, n: number | null, current: Fn): Fn {
@@ -802,34 +887,37 @@ export class Compiler {
     const mask = ring.mask;
     const na = ring.na;
     if (n === 0) return current;
+    // (the ring is the storage's: kept closures may capture it, memo.ts)
+    const at = `${v.hist}:${v.name}`;
     if (n !== null) {
       if (n > mask) throw new Error(`internal: history ring of '${v.name}' too short`);
-      return () => (n <= ring.count ? buf[(ring.count - n) & mask] : na);
+      return this.kept(`h${at}|${n}`, () => () => (n <= ring.count ? buf[(ring.count - n) & mask] : na));
     }
-    const ctx = this.ctx;
     const cap = historyCap(mask);
+    const ck = keyOf(current);
     const offSlot = this.slotOf(offE);
     if (offSlot !== undefined) {
       // `src[i]` with a numeric variable as the offset (a loop counter): read it here, no closure
       const N = this.nums;
-      return () => {
+      return this.kept(ck && `h${at}|S${offSlot}|${ck}`, () => () => {
         const k = N[offSlot]!;
         if (k !== k) return na;
         if (k === 0) return current();
-        if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${v.name}'`);
-        if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
+        if (k < 0) runtimeError(`Negative history offset ${k} for '${v.name}'`);
+        if (k > cap) runtimeError(historyOffsetMessage(k, cap));
         return k <= ring.count ? buf[(ring.count - k) & mask] : na;
-      };
+      });
     }
     const off = this.expr(offE);
-    return () => {
+    const ok = keyOf(off);
+    return this.kept(ck && ok && `h${at}|F${ok}|${ck}`, () => () => {
       const k = off() as number;
       if (k !== k) return na;
       if (k === 0) return current();
-      if (k < 0) ctx.runtimeError(`Negative history offset ${k} for '${v.name}'`);
-      if (k > cap) ctx.runtimeError(historyOffsetMessage(k, cap));
+      if (k < 0) runtimeError(`Negative history offset ${k} for '${v.name}'`);
+      if (k > cap) runtimeError(historyOffsetMessage(k, cap));
       return k <= ring.count ? buf[(ring.count - k) & mask] : na;
-    };
+    });
   }
 
   private bvar(e: Extract<RExpr, { k: "bvar" }>): Fn {
@@ -895,6 +983,7 @@ export class Compiler {
     const off = this.slotOf(e.off);
     if (off === undefined) return null;
     return {
+      hist: e.v.hist,
       ring,
       buf: ring.buf,
       mask: ring.mask,
@@ -929,7 +1018,9 @@ export class Compiler {
 
   private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
     if (this.fusable(e)) {
-      const f = fusedBinary(e.op, this.operand(e.l), this.operand(e.r), this.nums);
+      const l = this.operand(e.l),
+        r = this.operand(e.r);
+      const f = this.kept(this.binaryKey(`b${e.op}`, l, r), () => fusedBinary(e.op, l, r, this.nums));
       if (f) return f;
     }
     const l = this.expr(e.l);
@@ -1017,6 +1108,8 @@ export class Compiler {
     if (SECURITY_CALLS.has(e.name)) return compileSecurity(e, this.prog, ctx, (x) => this.expr(x));
     const extreme = this.extremeCall(e);
     if (extreme) return extreme;
+    const pure = this.pureNumericCall(e);
+    if (pure) return pure;
     const request = this.siteRequestCall(e);
     if (request) return request;
     const direct = this.directCall(e);
@@ -1235,6 +1328,62 @@ export class Compiler {
   }
 
   /**
+   * na / nz and the Math-backed math.* functions of one number, every argument an int or float in
+   * parameter order (the compile backend writes the same ones out: codegen inlineCall): the impl's
+   * operation on the evaluated arguments, no argument array, no call of the impl. na(x) is x !== x,
+   * nz(x) x unless na, else 0 (nz(x, y): y, both evaluated first, as for the call).
+   */
+  private pureNumericCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    if (e.order !== undefined || e.args.length === 0 || !e.args.every((a) => a !== undefined && isIntOrFloat(a)))
+      return null;
+    const args = e.args as RExpr[];
+    const n = args.length;
+    const math = MATH_UNARY[e.name];
+    if (!(math && n === 1) && !(e.name === "na" && n === 1) && !(e.name === "nz" && n <= 2)) return null;
+    const N = this.nums;
+    const x = this.operand(args[0]!);
+    const xi = x.i,
+      xf = x.f;
+    const xs = x.k === "S";
+    // (a constant argument: the general call, as rare as it is cheap)
+    if (x.k === "C") return null;
+    const xk = this.operandKey(x);
+    if (math) return this.kept(xk && `m${e.name}|${xk}`, () => (xs ? () => math(N[xi]!) : () => math(xf() as number)));
+    if (e.name === "na")
+      return this.kept(xk && `na|${xk}`, () =>
+        xs
+          ? () => N[xi] !== N[xi]
+          : () => {
+              const v = xf() as number;
+              return v !== v;
+            },
+      );
+    if (n === 1)
+      return this.kept(xk && `nz|${xk}`, () =>
+        xs
+          ? () => {
+              const v = N[xi]!;
+              return v === v ? v : 0;
+            }
+          : () => {
+              const v = xf() as number;
+              return v === v ? v : 0;
+            },
+      );
+    const y = this.operand(args[1]!);
+    const yk = this.operandKey(y);
+    const yi = y.i,
+      yc = y.c,
+      yf = y.f,
+      yy = y.k;
+    return this.kept(xk && yk && `nz|${xk}|${yk}`, () => () => {
+      const v = xs ? N[xi]! : (xf() as number);
+      const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+      return v === v ? v : r;
+    });
+  }
+
+  /**
    * math.max/math.min of two numbers (the compile backend inlines them the same way): na if either
    * is, else the greater (smaller) one, ties keeping the first; no argument array. A numeric
    * variable operand is read in place. `store` >= 0: the statement `N[store] := math.max(...)`, the
@@ -1408,9 +1557,9 @@ export class Compiler {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         vals[slot] = i;
         v = body();
-        if (this.ctl !== 0) {
-          const c = this.ctl;
-          this.ctl = 0;
+        if (this.flow.ctl !== 0) {
+          const c = this.flow.ctl;
+          this.flow.ctl = 0;
           if (c === 1) break;
         }
         if (--B.left <= 0) B.check();
@@ -1449,9 +1598,9 @@ export class Compiler {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         vals[slot] = i;
         body();
-        if (this.ctl !== 0) {
-          const c = this.ctl;
-          this.ctl = 0;
+        if (this.flow.ctl !== 0) {
+          const c = this.flow.ctl;
+          this.flow.ctl = 0;
           if (c === 1) break;
         }
         if (--B.left <= 0) B.check();
@@ -1503,8 +1652,11 @@ export class Compiler {
     if (counted) return countedIfLoop(frame, this.ctx, counted.l, counted.r, counted.op, counted.yes, counted.no);
     const fns = e.body.stmts.map((s) => this.stmt(s, false));
     // a copy of the driver per loop of the program, in turn (drivers.generated.ts: why)
-    const drive = forFlat[this.forCopy++ % DRIVER_COPIES]!;
-    return drive({ ...frame, flow: this, fns, ctl: blockMayCtl(e.body) });
+    const copy = this.forCopy++ % DRIVER_COPIES;
+    const ctl = blockMayCtl(e.body);
+    const parts = [this.boundKey(fk), this.boundKey(tk), step ? keyOf(step) : "-", this.listKey(fns, lines)];
+    const key = parts.includes(null) ? null : `for${copy}|${frame.slot}|${reeval}|${ctl}|${parts.join("|")}`;
+    return this.kept(key, () => forFlat[copy]!({ ...frame, flow: this.flow, fns, ctl }));
   }
 
   /**
@@ -1596,6 +1748,13 @@ export class Compiler {
     return { k: 4, s: 0, c: 0, f: o.f, v: null };
   }
 
+  /** A loop bound (bound()) as a key part of a kept closure, or null when its closure is not kept. */
+  private boundKey(b: { k: number; s: number; c: number; f: Fn }): string | null {
+    if (b.k !== 4) return `${b.k}:${b.s}:${numKey(b.c)}`;
+    const k = keyOf(b.f);
+    return k && `4:${k}`;
+  }
+
   /**
    * The variable whose value a slot operand (slotOf) holds, or null where no statement can write the
    * slot during the bar (a history shadow, a bar field, a hoisted value).
@@ -1628,8 +1787,8 @@ export class Compiler {
     const body = this.flatBody(fns, lines);
     /** After the body: the loop's flag, consumed; true when it was a break. */
     const broke = (): boolean => {
-      const c = this.ctl;
-      this.ctl = 0;
+      const c = this.flow.ctl;
+      this.flow.ctl = 0;
       return c === 1;
     };
     return () => {
@@ -1645,18 +1804,18 @@ export class Compiler {
             if (n > 4) {
               for (j = 0; j < n; j++) {
                 fns[j]!();
-                if (this.ctl !== 0) break;
+                if (this.flow.ctl !== 0) break;
               }
             } else {
               j = 0;
               f0();
-              if (n > 1 && this.ctl === 0) {
+              if (n > 1 && this.flow.ctl === 0) {
                 j = 1;
                 f1();
-                if (n > 2 && this.ctl === 0) {
+                if (n > 2 && this.flow.ctl === 0) {
                   j = 2;
                   f2();
-                  if (n > 3 && this.ctl === 0) {
+                  if (n > 3 && this.flow.ctl === 0) {
                     j = 3;
                     f3();
                   }
@@ -1664,7 +1823,7 @@ export class Compiler {
               }
             }
             j = -1;
-            if (this.ctl !== 0 && broke()) break;
+            if (this.flow.ctl !== 0 && broke()) break;
             if (--B.left <= 0) B.check();
           }
         } catch (err) {
@@ -1675,7 +1834,7 @@ export class Compiler {
           if (is >= 0) iv[is] = r;
           vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           body();
-          if (this.ctl !== 0 && broke()) break;
+          if (this.flow.ctl !== 0 && broke()) break;
           B.spend(1 + (coll.cols >> 3));
         }
       } else if (coll instanceof PineMap) {
@@ -1683,7 +1842,7 @@ export class Compiler {
           if (is >= 0) iv[is] = k;
           vv[vs] = x;
           body();
-          if (this.ctl !== 0 && broke()) break;
+          if (this.flow.ctl !== 0 && broke()) break;
           if (--B.left <= 0) B.check();
         }
       } else {
@@ -1716,18 +1875,18 @@ export class Compiler {
           if (n > 4) {
             for (j = 0; j < n; j++) {
               fns[j]!();
-              if (this.ctl !== 0) break;
+              if (this.flow.ctl !== 0) break;
             }
           } else {
             j = 0;
             f0();
-            if (n > 1 && this.ctl === 0) {
+            if (n > 1 && this.flow.ctl === 0) {
               j = 1;
               f1();
-              if (n > 2 && this.ctl === 0) {
+              if (n > 2 && this.flow.ctl === 0) {
                 j = 2;
                 f2();
-                if (n > 3 && this.ctl === 0) {
+                if (n > 3 && this.flow.ctl === 0) {
                   j = 3;
                   f3();
                 }
@@ -1735,9 +1894,9 @@ export class Compiler {
             }
           }
           j = -1;
-          if (this.ctl !== 0) {
-            const c = this.ctl;
-            this.ctl = 0;
+          if (this.flow.ctl !== 0) {
+            const c = this.flow.ctl;
+            this.flow.ctl = 0;
             if (c === 1) break;
           }
           if (--B.left <= 0) B.check();
@@ -1757,7 +1916,7 @@ export class Compiler {
       try {
         for (; i < n; i++) {
           fns[i]!();
-          if (this.ctl !== 0) return;
+          if (this.flow.ctl !== 0) return;
         }
       } catch (err) {
         throw atLine(err, lines[i]!);
@@ -1775,8 +1934,8 @@ export class Compiler {
     const na = naOfType(e.t.name);
     const ctx = this.ctx;
     const run = (v: any): number => {
-      const c = this.ctl;
-      this.ctl = 0;
+      const c = this.flow.ctl;
+      this.flow.ctl = 0;
       return c;
     };
     const B = this.budget;
@@ -1790,7 +1949,7 @@ export class Compiler {
           if (is >= 0) iv[is] = i;
           vv[vs] = coll.values[i];
           v = body();
-          if (this.ctl !== 0 && run(v) === 1) break;
+          if (this.flow.ctl !== 0 && run(v) === 1) break;
           if (--B.left <= 0) B.check();
         }
       } else if (coll instanceof PineMatrix) {
@@ -1798,7 +1957,7 @@ export class Compiler {
           if (is >= 0) iv[is] = r;
           vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           v = body();
-          if (this.ctl !== 0 && run(v) === 1) break;
+          if (this.flow.ctl !== 0 && run(v) === 1) break;
           B.spend(1 + (coll.cols >> 3));
         }
       } else if (coll instanceof PineMap) {
@@ -1806,7 +1965,7 @@ export class Compiler {
           if (is >= 0) iv[is] = k;
           vv[vs] = x;
           v = body();
-          if (this.ctl !== 0 && run(v) === 1) break;
+          if (this.flow.ctl !== 0 && run(v) === 1) break;
           if (--B.left <= 0) B.check();
         }
       } else {
@@ -1834,6 +1993,23 @@ function siteValue(conv: SiteConv, v: unknown): unknown {
   return conv === "bool" ? v === true : v;
 }
 
+/** The math.* builtins that are a Math function of one number (their impls call the same ones). */
+const MATH_UNARY: Partial<Record<string, (x: number) => number>> = {
+  "math.abs": Math.abs,
+  "math.acos": Math.acos,
+  "math.asin": Math.asin,
+  "math.atan": Math.atan,
+  "math.ceil": Math.ceil,
+  "math.cos": Math.cos,
+  "math.exp": Math.exp,
+  "math.floor": Math.floor,
+  "math.log": Math.log,
+  "math.log10": Math.log10,
+  "math.sin": Math.sin,
+  "math.sqrt": Math.sqrt,
+  "math.tan": Math.tan,
+};
+
 /** The comparison operators ifFlat compares in place, by index. */
 const COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="];
 
@@ -1843,9 +2019,10 @@ function isNum(n: string): boolean {
 
 /** A loop, the one tuple-valued expression that may yield no tuple at all (when its body never runs). */
 /**
- * array.size/push/pop/shift on a plain array (not na, not a slice, not empty for pop/shift, below
- * the size limit for push): the element operation itself, as the compile backend writes it; every
- * other case calls the builtin (its errors). push returns nothing rather than a boxed value.
+ * array.size/get/push/pop/shift on a plain array (not na, not a slice, not empty for pop/shift, an
+ * index inside it for get, below the size limit for push): the element operation itself, as the
+ * compile backend writes it (get: the builtin's own element read); every other case calls the
+ * builtin (its errors). push returns nothing rather than a boxed value.
  */
 function arrayFastPath(
   name: string,
@@ -1869,6 +2046,19 @@ function arrayFastPath(
         const a = g0();
         if (a === null || a.constructor !== PineArray || (a as PineArray).values.length === 0) return d(ctx, a);
         return shift ? (a as PineArray).values.shift() : (a as PineArray).values.pop();
+      };
+    }
+    case "array.get": {
+      // an index inside the array (truncated, as the builtin's resolveIndex does); na, negative and
+      // out-of-range indexes, na arrays and slices go through the builtin (its na and its errors)
+      if (get.length !== 2) return null;
+      const g1 = get[1]!;
+      return () => {
+        const a = g0();
+        const i = g1();
+        if (a !== null && a.constructor === PineArray && i >= 0 && i < (a as PineArray).values.length)
+          return (a as PineArray).values[Math.trunc(i)];
+        return d(ctx, a, i);
       };
     }
     case "array.push": {

@@ -1,7 +1,7 @@
 // Builds the ExecContext of a run: bar columns, syminfo, timeframe, logs and the error hook.
 import type { ExecContext } from "../catalog/contract.js";
 import type { LogRecord } from "../core/result.js";
-import { PineRuntimeError } from "./errors.js";
+import { runtimeError } from "./errors.js";
 import type { BarColumns } from "../core/bars.js";
 
 export function createContext(
@@ -42,9 +42,7 @@ export function createContext(
     log(level, message) {
       logs.push({ level, message, bar_index: ctx.barIndex, time: ctx.time });
     },
-    runtimeError(message: string): never {
-      throw new PineRuntimeError(message);
-    },
+    runtimeError,
   };
   return ctx;
 }

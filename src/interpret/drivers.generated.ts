@@ -6,6 +6,7 @@
 /* eslint-disable */
 import { atLine } from "./errors.js";
 import type { LoopFrame } from "./loop-kernels.js";
+import type { Flow } from "./memo.js";
 
 type Fn = () => any;
 const noop: Fn = () => NaN;
@@ -15,8 +16,8 @@ export const DRIVER_COPIES = 8;
 
 /** A statement-level numeric `for` (Compiler.forLoopFlat): a loop frame, its body and its budget. */
 export interface ForFlat extends LoopFrame {
-  /** The compiler's break/continue flag (0 none, 1 break, 2 continue). */
-  flow: { ctl: number };
+  /** The break/continue flag (0 none, 1 break, 2 continue) and the run's budget (LoopFrame.B unread). */
+  flow: Flow;
   /** The body's statements (their lines in LoopFrame.lines). */
   fns: Fn[];
   /** The body may raise break/continue (else the flag is not read between its statements). */
@@ -29,7 +30,7 @@ export interface ForFlat extends LoopFrame {
  * branch: k 0 nothing, 1 break, 2 continue, 3 its statement f (an error leaving it gets line).
  */
 export interface IfFlat {
-  flow: { ctl: number };
+  flow: Flow;
   ck: number;
   cs: number;
   cv: ArrayLike<unknown>;
@@ -46,13 +47,15 @@ export interface IfFlat {
 }
 
 function forFlat0(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -120,13 +123,15 @@ function forFlat0(p: ForFlat): () => void {
 }
 
 function forFlat1(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -194,13 +199,15 @@ function forFlat1(p: ForFlat): () => void {
 }
 
 function forFlat2(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -268,13 +275,15 @@ function forFlat2(p: ForFlat): () => void {
 }
 
 function forFlat3(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -342,13 +351,15 @@ function forFlat3(p: ForFlat): () => void {
 }
 
 function forFlat4(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -416,13 +427,15 @@ function forFlat4(p: ForFlat): () => void {
 }
 
 function forFlat5(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -490,13 +503,15 @@ function forFlat5(p: ForFlat): () => void {
 }
 
 function forFlat6(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;
@@ -564,13 +579,15 @@ function forFlat6(p: ForFlat): () => void {
 }
 
 function forFlat7(p: ForFlat): () => void {
-  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl, B } = p;
+  const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
     f3 = fns[3] ?? noop;
   return () => {
+    // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
     const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
     let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
     if (a !== a || b !== b) return;

@@ -13,6 +13,11 @@ export class PineRuntimeError extends Error {
   }
 }
 
+/** Raises a runtime error (what every run's ExecContext.runtimeError does: context.ts). */
+export function runtimeError(message: string): never {
+  throw new PineRuntimeError(message);
+}
+
 /** `err` with `line` as its position when it is a runtime error without one yet (for rethrowing). */
 export function atLine(err: unknown, line: number): unknown {
   const e = scriptError(err);

@@ -1,6 +1,7 @@
 // The per-run mutable state of the interpreter, kept in a few flat structures so that a snapshot
 // (for realtime-tick rollback) is a copy of arrays: variable slots, `var` once-flags, history rings
-// and builtin call sites.
+// and builtin call sites. The slots, flags and rings come from a per-program pool, reset to a new
+// run's start (the interpreter's kept closures capture them: memo.ts).
 
 import type { CallSite } from "../builtins/types.js";
 import type { ResolvedProgram, VarSlot } from "../check/ir.js";
@@ -40,31 +41,44 @@ export class RunState {
   private readonly histShadows: { slot: number; ring: Ring; n: number }[] = [];
   private readonly colShadows: { slot: number; col: Float64Array; n: number }[] = [];
   private readonly shadowKeys = new Map<unknown, Map<number, number>>();
-  readonly rings: Ring[] = [];
+  readonly rings: Ring[];
   readonly sites: CallSite[];
   /** Rings committed at bar close (function-local ones commit at the end of each call). */
   private readonly globalRings: number[] = [];
   /** The storage array each ring commits from. */
   private readonly srcs: (unknown[] | Float64Array)[];
+  private released = false;
 
-  constructor(prog: ResolvedProgram) {
-    this.vals = prog.slots.map((s) => naFor(s, prog.version));
+  /** The slot storage, pooled per program (memo.ts: why runs share it). */
+  private readonly storage: Storage;
+
+  constructor(private readonly prog: ResolvedProgram) {
     this.barBase = prog.slots.length;
     this.shadowBase = this.barBase + BAR_FIELDS.length;
-    this.nums = new Float64Array(this.shadowBase + countShadowCandidates(prog)).fill(NaN);
-    this.srcs = [];
-    this.once = new Uint8Array(prog.onceCount);
+    this.storage = takeStorage(prog) ?? newStorage(prog, this.shadowBase + countShadowCandidates(prog));
+    this.vals = this.storage.vals;
+    this.nums = this.storage.nums;
+    this.rings = this.storage.rings;
+    this.srcs = this.storage.srcs;
+    this.once = this.storage.once;
     this.sites = Array.from({ length: prog.siteCount }, (_, id): CallSite => {
       const typeArgs = prog.siteTypeArgs?.get(id);
       return typeArgs ? { state: undefined, id, typeArgs } : { state: undefined, id };
     });
     for (const s of prog.slots) {
       if (s.hist < 0) continue;
-      const numeric = s.type.name === "int" || s.type.name === "float" || s.type.name === "color";
-      this.rings[s.hist] = new Ring(s.slot, s.histDepth, numeric, naFor(s, prog.version));
-      this.srcs[s.hist] = isNumericSlot(s) ? this.nums : this.vals;
       if (!s.fnLocal) this.globalRings.push(s.hist);
     }
+  }
+
+  /**
+   * The run is over: its slot storage goes back to the program's pool, for the next run of the
+   * program to compile its kept closures against (memo.ts). Nothing may use this state after.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    giveStorage(this.prog, this.storage);
   }
 
   /** Bytes the history rings hold (what the run's memory budget is charged for them). */
@@ -176,17 +190,76 @@ export class RunState {
     }
   }
 
-  /** Commits the given rings (a function instance's variables at the end of a call). */
-  commitRings(ids: number[]): void {
+  /**
+   * Commits the given rings (a function instance's variables at the end of a call): a closure over
+   * the storage only, so that a kept function body can call it (memo.ts).
+   */
+  ringCommitter(ids: number[]): () => void {
     const rings = this.rings;
     const srcs = this.srcs;
-    for (let j = 0; j < ids.length; j++) {
-      const i = ids[j]!;
-      const r = rings[i]!;
-      (r.buf as unknown[])[r.count & r.mask] = (srcs[i] as unknown[])[r.slot];
-      r.count++;
-    }
+    return () => {
+      for (let j = 0; j < ids.length; j++) {
+        const i = ids[j]!;
+        const r = rings[i]!;
+        (r.buf as unknown[])[r.count & r.mask] = (srcs[i] as unknown[])[r.slot];
+        r.count++;
+      }
+    };
   }
+}
+
+/**
+ * A run's variable storage: slots, `var` once-flags and history rings. Closures the interpreter keeps
+ * across runs capture these (memo.ts), so a program's runs take them from a pool, reset to what a
+ * new run starts with.
+ */
+interface Storage {
+  nums: Float64Array;
+  vals: unknown[];
+  once: Uint8Array;
+  rings: Ring[];
+  /** Each slot's na (vals' start values). */
+  nas: unknown[];
+  /** The array each ring commits from (nums or vals). */
+  srcs: (unknown[] | Float64Array)[];
+}
+
+function newStorage(prog: ResolvedProgram, size: number): Storage {
+  const nas = prog.slots.map((s) => naFor(s, prog.version));
+  const rings: Ring[] = [];
+  const nums = new Float64Array(size).fill(NaN);
+  const vals = nas.slice();
+  const srcs: (unknown[] | Float64Array)[] = [];
+  for (const s of prog.slots) {
+    if (s.hist < 0) continue;
+    const numeric = s.type.name === "int" || s.type.name === "float" || s.type.name === "color";
+    rings[s.hist] = new Ring(s.slot, s.histDepth, numeric, naFor(s, prog.version));
+    srcs[s.hist] = isNumericSlot(s) ? nums : vals;
+  }
+  return { nums, vals, once: new Uint8Array(prog.onceCount), rings, nas, srcs };
+}
+
+/** Each program's storages no run holds (at most two: a run and a request.security one). */
+const pool = new WeakMap<ResolvedProgram, Storage[]>();
+
+/** A free storage of the program's, reset to a new run's start, or undefined. */
+function takeStorage(prog: ResolvedProgram): Storage | undefined {
+  const s = pool.get(prog)?.pop();
+  if (s === undefined) return undefined;
+  s.nums.fill(NaN);
+  for (let i = 0; i < s.nas.length; i++) s.vals[i] = s.nas[i];
+  s.once.fill(0);
+  for (const r of s.rings) {
+    r.count = 0;
+    (r.buf as unknown[]).fill(r.na);
+  }
+  return s;
+}
+
+function giveStorage(prog: ResolvedProgram, s: Storage): void {
+  let free = pool.get(prog);
+  if (free === undefined) pool.set(prog, (free = []));
+  if (free.length < 2 && !free.includes(s)) free.push(s);
 }
 
 export function naFor(s: VarSlot, version: number): unknown {

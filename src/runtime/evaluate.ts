@@ -439,6 +439,15 @@ function runCompiled(p: Prepared): RunResult | undefined {
 
 /** The interpret backend: closures built once, then the bar loop (realtime ticks and fill re-runs in rerun.ts). */
 function runInterpreted(p: Prepared): RunResult {
+  try {
+    return interpretRun(p);
+  } finally {
+    // (its slot array serves the program's next run: src/interpret/memo.ts)
+    p.state.release();
+  }
+}
+
+function interpretRun(p: Prepared): RunResult {
   const { opts, source, result, prog, ctx, cols, plots, inputs, broker, state, budget, rtFrom, n, t0 } = p;
   const profiler = opts.profiler ? new LineProfiler() : null;
   const built = buildInterpreter(p, profiler);

@@ -1,0 +1,227 @@
+// Closures kept across runs of one program (src/interpret/memo.ts): a program's runs share its slot
+// storage (pooled, reset per run) and the closures over it. Run after run of the same program (other
+// bars, other inputs, a run stopped by an error, a timed-out run), the interpreter must give exactly
+// what the compile backend (which keeps none) gives on the same bars, and the runs must really share
+// closures (keptStats). Also random scripts, each run several times over bars of different lengths.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { Runtime } from "../../src/runtime/index.js";
+import { generateBars } from "../../src/cli/bench.js";
+import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { keptStats } from "../../src/interpret/memo.js";
+import type { OhlcvInput, RunOptions } from "../../src/core/result.js";
+import { comparable, firstDifference } from "../compile/parity.js";
+
+/** A loop-heavy indicator: user function with a loop over history, var state, if/else, break/continue, while, switch. */
+const LOOPS = `//@version=6
+indicator("kept loops")
+boom = input.int(-1, "Boom")
+len = input.int(12, "Len")
+wavg(src, n) =>
+    float num = 0.0
+    float den = 0.0
+    for i = 0 to n - 1
+        w = n - i
+        num += src[i] * w
+        den += w
+    num / den
+dev(src, n) =>
+    float m = 0.0
+    for i = 0 to n - 1
+        m += src[i]
+    m := m / n
+    float s = 0.0
+    for i = 0 to n - 1
+        d = src[i] - m
+        s += d * d
+    math.sqrt(s / n)
+var float acc = 0.0
+var int runs = 0
+float mx = close
+for i = 1 to len - 1
+    if na(high[i])
+        break
+    mx := math.max(mx, high[i])
+int ups = 0
+for i = 0 to 9
+    if close[i] > open[i]
+        ups += 1
+    else
+        continue
+int k = 0
+float t = 0.0
+while k < 5
+    k += 1
+    if k == 2
+        continue
+    t += close - nz(close[k])
+x = switch bar_index % 3
+    0 => close - open
+    1 => high - low
+    => -0.0
+if bar_index == boom
+    runtime.error("boom")
+if close > open
+    runs += 1
+else
+    runs := 0
+acc := 0.9 * acc + 0.1 * (close - close[1])
+plot(wavg(close, len), "wavg")
+plot(dev(close, len), "dev")
+plot(mx, "mx")
+plot(ups, "ups")
+plot(t, "t")
+plot(x, "x")
+plot(acc, "acc")
+plot(runs, "runs")
+`;
+
+/** A per-bar indicator without loops: var state, crossovers, an array window, tuples. */
+const STATE = `//@version=6
+indicator("kept state")
+len = input.int(8, "Window")
+basis = ta.ema(close, 10)
+up = ta.crossover(close, basis)
+dn = ta.crossunder(close, basis)
+var float[] moves = array.new_float()
+var int trend = 0
+var float crossPrice = na
+var int streak = 0
+array.push(moves, close - open)
+if array.size(moves) > len
+    array.shift(moves)
+if up
+    trend := 1
+    crossPrice := close
+    streak := 0
+else if dn
+    trend := -1
+    crossPrice := close
+    streak := 0
+else
+    streak += 1
+pair(a, b) =>
+    [a + b, a - b]
+[s, d] = pair(close, open)
+plot(array.avg(moves), "avg")
+plot(trend, "trend")
+plot(close - crossPrice, "from")
+plot(streak, "streak")
+plot(s * d, "sd")
+`;
+
+async function compileRun(src: string, data: OhlcvInput, opts: RunOptions) {
+  const r = await new Runtime().run(src, data, { ...opts, mode: "compile" });
+  expect(r.mode).toBe("compile");
+  return r;
+}
+
+describe("closures kept across runs", () => {
+  for (const [name, src] of [
+    ["loops", LOOPS],
+    ["state", STATE],
+  ] as const) {
+    it(`${name}: run after run on other bars and inputs, after an error and a timeout, equals compile`, async () => {
+      const rt = new Runtime();
+      const a = generateBars(400, 7),
+        b = generateBars(257, 11);
+      const runs: [OhlcvInput, RunOptions][] = [
+        [a, {}],
+        [a, {}],
+        [b, {}],
+        [a, { inputs: { Len: 5, Window: 3 } }],
+        [b, { inputs: { Boom: 120 } }],
+        [a, {}],
+        [b, { inputs: { Len: 20, Window: 12 } }],
+        [a, { inputs: { Boom: 3 } }],
+        [b, {}],
+      ];
+      const reused0 = keptStats.reused;
+      for (const [data, opts] of runs) {
+        const got = await rt.run(src, data, { ...opts, mode: "interpret" });
+        expect(got.mode).toBe("interpret");
+        const want = await compileRun(src, data, opts);
+        expect(firstDifference(comparable(got), comparable(want))).toBeNull();
+      }
+      if (name === "loops") {
+        // the error runs stopped where the script says
+        const err = await rt.run(src, b, { inputs: { Boom: 120 }, mode: "interpret" });
+        expect(err.error).toContain("boom");
+        expect(err.error_bar).toBe(120);
+      }
+      // a run stopped by its timeout inside the bar loop, then a full one
+      await rt.run(src, generateBars(200_000, 3), { mode: "interpret", timeoutSeconds: 0.02 });
+      const after = await rt.run(src, a, { mode: "interpret" });
+      expect(firstDifference(comparable(after), comparable(await compileRun(src, a, {})))).toBeNull();
+      expect(keptStats.reused).toBeGreaterThan(reused0);
+    }, 60_000);
+  }
+
+  it("a later run starts from na: var state, histories and arrays of the earlier run do not leak", async () => {
+    const rt = new Runtime();
+    const data = syntheticBars(50);
+    const first = await rt.run(STATE, data, { mode: "interpret" });
+    for (let i = 0; i < 3; i++) {
+      const again = await rt.run(STATE, data, { mode: "interpret" });
+      expect(firstDifference(comparable(again), comparable(first))).toBeNull();
+    }
+  });
+});
+
+const atoms = ["close", "open", "high", "low", "bar_index", "0", "1", "-0.0", "2.5", "na", "a", "b", "c"];
+const bin = ["+", "-", "*", "/"];
+const expr: fc.Memo<string> = fc.memo((depth) =>
+  depth <= 1
+    ? fc.constantFrom(...atoms)
+    : fc.oneof(
+        fc.constantFrom(...atoms),
+        fc.tuple(expr(depth - 1), fc.constantFrom(...bin), expr(depth - 1)).map(([l, o, r]) => `(${l} ${o} ${r})`),
+        fc
+          .tuple(fc.constantFrom("a", "b", "c", "close"), fc.integer({ min: 0, max: 4 }))
+          .map(([v, k]) => `nz(${v}[${k}])`),
+        expr(depth - 1).map((x) => `f(${x})`),
+        expr(depth - 1).map((x) => `-${x}`),
+      ),
+);
+const statement = fc.oneof(
+  fc.tuple(fc.constantFrom("a", "b", "c"), expr(3)).map(([v, e]) => `${v} := ${e}`),
+  fc
+    .tuple(fc.constantFrom("a", "b", "c"), fc.constantFrom("+=", "-=", "*="), expr(2))
+    .map(([v, o, e]) => `${v} ${o} ${e}`),
+  fc
+    .tuple(expr(2), fc.constantFrom("a", "b"), expr(3), expr(2))
+    .map(([c, v, e, x]) => `if ${c} > 0\n    ${v} := ${e}\nelse\n    ${v} := ${x}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 5 }), expr(2), fc.constantFrom("break", "continue"), expr(2))
+    .map(
+      ([n, e, k, x]) => `for i = 0 to ${n}\n    w = ${x}\n    if i * ${e} > 3\n        ${k}\n    c := c + i * nz(w)`,
+    ),
+  fc
+    .tuple(fc.integer({ min: 1, max: 6 }), expr(2))
+    .map(([n, e]) => `for i = 0 to ${n}\n    c += nz(close[i]) * i\n    b := b - ${e}`),
+);
+const script = fc
+  .array(statement, { minLength: 1, maxLength: 6 })
+  .map(
+    (stmts) =>
+      `//@version=6\nindicator("r")\nf(x) =>\n    y = x * 2\n    y - nz(y[1])\nvar float a = 0.0\nfloat b = close\nfloat c = 0.0\n${stmts.join("\n")}\nplot(a)\nplot(b)\nplot(c)\n`,
+  );
+
+describe("random scripts run again and again", () => {
+  it("each run over bars of another length equals compile", async () => {
+    const lengths = [90, 60, 90, 130];
+    await fc.assert(
+      fc.asyncProperty(script, async (src) => {
+        const rt = new Runtime();
+        for (const n of lengths) {
+          const data = syntheticBars(n);
+          const got = await rt.run(src, data, { mode: "interpret" });
+          if (got.error_kind === "check") return; // an ill-typed draw
+          const want = await new Runtime().run(src, data, { mode: "compile" });
+          expect(firstDifference(comparable(got), comparable(want)), src).toBeNull();
+        }
+      }),
+      { numRuns: 60, seed: 20261129 },
+    );
+  }, 120_000);
+});

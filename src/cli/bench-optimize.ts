@@ -46,6 +46,23 @@ export interface OptimizeRow {
   trialsPerSecond: Spread;
   /** CPU time of one trial (every thread of the process) over a plain in-process run's CPU time. */
   trialCost: Spread;
+  /**
+   * The same over every round at once: all studies' CPU over all plain runs' CPU. Steadier than the
+   * median where the CPU clock is coarse (a kernel that counts CPU time by 4 ms ticks leaves a round of
+   * 32 plain runs of 5 ms with about +-16% of sampling noise; docs/benchmarks.md, issue 18, session 12).
+   */
+  pooledCost: number;
+}
+
+/** All rounds' study CPU over all rounds' plain-run CPU (each round's cost is its study's CPU per trial over its plain run's). */
+export function pooledCost(cost: readonly number[], plain: readonly number[]): number {
+  let study = 0;
+  let runs = 0;
+  cost.forEach((c, i) => {
+    study += c * plain[i]!;
+    runs += plain[i]!;
+  });
+  return study / runs;
 }
 
 const SPACE = {
@@ -355,12 +372,13 @@ export async function benchOptimize(
       ms: spread(r.wall),
       trialsPerSecond: spread(r.wall.map((ms) => (r.trials * 1000) / ms)),
       trialCost: spread(r.cost),
+      pooledCost: pooledCost(r.cost, r.plain),
     };
     out.push(row);
     const t = row.trialsPerSecond;
     const c = row.trialCost;
     log(
-      `  optimize     ${name.padEnd(17)} ${row.trials} trials: ${t.median.toFixed(1)} trials/s (${t.min.toFixed(1)}-${t.max.toFixed(1)}), a trial ${c.median.toFixed(2)}x (${c.min.toFixed(2)}-${c.max.toFixed(2)}) a plain run's CPU`,
+      `  optimize     ${name.padEnd(17)} ${row.trials} trials: ${t.median.toFixed(1)} trials/s (${t.min.toFixed(1)}-${t.max.toFixed(1)}), a trial ${c.median.toFixed(2)}x (${c.min.toFixed(2)}-${c.max.toFixed(2)}, every round at once ${row.pooledCost.toFixed(2)}x) a plain run's CPU`,
     );
   }
   const p = spread(plain);

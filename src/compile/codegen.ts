@@ -23,6 +23,7 @@ import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
 import { inlineTa } from "./inline-ta.js";
+import { BAR_UNITS } from "../core/budget.js";
 import { inlineTaSites } from "../check/once-sites.js";
 import { intArg } from "../builtins/ta/common.js";
 
@@ -264,8 +265,9 @@ class Gen {
       bulk ? `  const bulkTo = from === 0 && to > 1 && broker === null ? to : 0;\n  if (bulkTo > 0) to = 1;` : "",
       `  for (; bar < to; bar++) {`,
       `    b_bar = bar; ctx.barIndex = bar;`,
-      // the run's deadline, read every 32 bars when nothing else charged the budget (src/core/budget.ts)
-      `    if (B.bar()) { R.timedOut = true; break; }`,
+      // the run's deadline, read every 32 bars when nothing else charged the budget (src/core/budget.ts
+      // Budget.bar, its countdown written out here)
+      `    if ((B.left -= ${BAR_UNITS}) <= 0 && B.barClock()) { R.timedOut = true; break; }`,
       `    b_time = cT[bar]; ctx.time = b_time;`,
       `    ctx.timeClose = closeTimes[bar];`,
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,

@@ -123,7 +123,14 @@ export class Budget {
   /** Counts one bar of a bar loop (between bars, no loop open); true when the run's deadline has passed. */
   bar(): boolean {
     this.left -= BAR_UNITS;
-    if (this.left > 0) return false;
+    return this.left <= 0 && this.barClock();
+  }
+
+  /**
+   * bar()'s clock read, when its countdown ran out (the compiled loop writes the countdown inline:
+   * a call per bar that V8 does not inline into a long loop body costs more than the countdown).
+   */
+  barClock(): boolean {
     this.left = STRIDE;
     const t = this.now();
     if (this.usage !== null) this.probe(t);

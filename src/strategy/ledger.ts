@@ -50,9 +50,12 @@ export class Ledger {
     this.closed = new ClosedTrades(tradeLimit);
   }
 
+  // (the per-bar readers below index the list: inlined into a compiled loop, for-of left an array
+  // iterator allocated per call, 1.6 MB a 100k-bar run for one plot of strategy.openprofit)
   positionSize(): number {
+    const open = this.open;
     let s = 0;
-    for (const t of this.open) s += t.side * t.qty;
+    for (let i = 0; i < open.length; i++) s += open[i].side * open[i].qty;
     return s;
   }
 
@@ -92,9 +95,11 @@ export class Ledger {
   }
 
   avgPrice(): number {
+    const open = this.open;
     let q = 0;
     let v = 0;
-    for (const t of this.open) {
+    for (let i = 0; i < open.length; i++) {
+      const t = open[i];
       q += t.qty;
       v += t.qty * t.entryPrice;
     }
@@ -106,15 +111,20 @@ export class Ledger {
    * fills, so they already count against it (TradingView's open P&L, equity and sizing agree).
    */
   openProfit(price: number): number {
+    const open = this.open;
     let p = 0;
-    for (const t of this.open) p += (price - t.entryPrice) * t.side * t.qty * this.pointValue - t.commission;
+    for (let i = 0; i < open.length; i++) {
+      const t = open[i];
+      p += (price - t.entryPrice) * t.side * t.qty * this.pointValue - t.commission;
+    }
     return p;
   }
 
   /** Entry commissions of the open trades (paid, not yet part of a closed trade). */
   openCommission(): number {
+    const open = this.open;
     let c = 0;
-    for (const t of this.open) c += t.commission;
+    for (let i = 0; i < open.length; i++) c += open[i].commission;
     return c;
   }
 

@@ -3,7 +3,7 @@
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
 import { objectArray } from "../core/shapes.js";
-import type { ExitOrder, OpenTrade, PendingOrder } from "./types.js";
+import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
 
 export class OrderBook {
   // (created in the object elements kind: see core/shapes.ts)
@@ -49,9 +49,42 @@ export class OrderBook {
     const exits = this.exits;
     for (let i = 0; i < exits.length; i++) {
       const e = exits[i];
-      if (e.id === id && e.fromEntry === fromEntry) return e;
+      if (e.id === id && e.fromEntry === fromEntry) {
+        e.at = i;
+        return e;
+      }
     }
     return null;
+  }
+
+  /**
+   * findExit for a strategy.exit request: the exit its call site placed last (`req.placed`) when it
+   * is still where it was in the book and has the request's id and from_entry, without a lookup
+   * (a site re-placing its exit on every bar). An id and from_entry name at most one pending exit, so
+   * that one is findExit's.
+   */
+  placedExit(req: ExitRequest, fromEntry: string | null): ExitOrder | null {
+    const last = req.placed;
+    const exits = this.exits;
+    if (
+      last != null &&
+      last.at < exits.length &&
+      exits[last.at] === last &&
+      last.id === req.id &&
+      last.fromEntry === fromEntry
+    )
+      return last;
+    const e = this.findExit(req.id, fromEntry);
+    if (e !== null) req.placed = e;
+    return e;
+  }
+
+  /** A new exit placed by request `req`, at the back of the queue. */
+  addExit(e: ExitOrder, req: ExitRequest): void {
+    e.seq = this.nextSeq();
+    e.at = this.exits.length;
+    this.exits.push(e);
+    req.placed = e;
   }
 
   /** Whether a strategy.entry with id `id` is pending. */

@@ -10,7 +10,7 @@
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent, StrategyResult } from "../core/result.js";
 import { exitCovers, OrderBook } from "./book.js";
-import { EventLog } from "./events.js";
+import { EXIT_META, EventLog, eventMeta } from "./events.js";
 import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
@@ -252,7 +252,7 @@ export class Broker {
     call[0] = qty;
     call[1] = limit;
     call[2] = stop;
-    log.logCall(ctx, kind, req.id, req.direction, ocaName, comment);
+    log.logCall(ctx, eventMeta(kind, req.direction), req.id, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
@@ -314,24 +314,22 @@ export class Broker {
     call[2] = stop;
     log.logCall(
       ctx,
-      "exit",
+      dir > 0 ? EXIT_META.long : dir < 0 ? EXIT_META.short : EXIT_META.flat,
       req.id,
-      dir > 0 ? "short" : dir < 0 ? "long" : null,
       req.ocaName ?? null,
       req.comment ?? null,
     );
     if (limit !== limit && stop !== stop && !exitHasLevel(req)) return;
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
-    let e = this.book.findExit(req.id, fromEntry);
+    let e = this.book.placedExit(req, fromEntry);
     // without from_entry an exit binds to the position open now (0 when flat)
     const bindSide = fromEntry === null ? dir : 0;
     const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {
       e = newExitOrder();
       // (a queue place only for a new exit: a re-placed one keeps its own, and only their order counts)
-      e.seq = this.book.nextSeq();
-      this.book.exits.push(e);
+      this.book.addExit(e, req);
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
     } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
       // (re-placed with only numbers moved, relevelExit stored just those; a text changed: written anew)
@@ -373,9 +371,8 @@ export class Broker {
     call[2] = NaN;
     log.logCall(
       ctx,
-      all ? "close_all" : "close",
+      eventMeta(all ? "close_all" : "close", side > 0 ? "short" : side < 0 ? "long" : null),
       all ? null : id,
-      side > 0 ? "short" : side < 0 ? "long" : null,
       null,
       comment,
     );

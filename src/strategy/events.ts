@@ -23,7 +23,6 @@
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
-import { sameNumber } from "./levels.js";
 
 type Kind = StrategyEvent["kind"];
 
@@ -49,6 +48,21 @@ function kindCode(kind: Kind): number {
   }
 }
 
+/**
+ * An order call's kind and direction as one code (EventLog.logCall's `meta`): kind * 3 + direction
+ * (1 long, 2 short). A hot caller takes it from its own constant table (the broker's exits: EXIT_META).
+ */
+export function eventMeta(kind: Kind, direction: "long" | "short" | null): number {
+  return kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
+}
+
+/** strategy.exit's code by the position it would close: flat, long (the exit sells: "short"), short. */
+export const EXIT_META = {
+  flat: eventMeta("exit", null),
+  long: eventMeta("exit", "short"),
+  short: eventMeta("exit", "long"),
+} as const;
+
 /** Numbers per slot: qty, limit, stop. */
 const NUMS = 3;
 /** Numbers per bar row: bar_index, bar_time, open, high, low, close. */
@@ -60,6 +74,7 @@ const META = 31;
 const RUN_LIMIT = 32;
 const RUN_STOP = 64;
 const RUN_QTY = 128;
+const RUNS = RUN_QTY | RUN_LIMIT | RUN_STOP;
 /** Slots, groups and run numbers of a new store; the columns double when full. */
 const FIRST_CAPACITY = 1024;
 /** Written-out bar rows of a new store (most events are on input bars). */
@@ -242,12 +257,16 @@ function release(s: EventStore): void {
   if (i >= 0) pool.splice(i, 1);
 }
 
-/** Object.is for numbers, without the call (levels.ts). */
-const same = sameNumber;
-
-/** same(a[i], b[j]), taking indexes: no double crosses the call should V8 not inline it. */
+/**
+ * Object.is on a[i] and b[j] (levels.ts sameNumber), taking indexes: no double crosses the call should
+ * V8 not inline it. (sameNumber's
+ * test written out: called from here, past the inlining budget of a hot caller, it was not inlined
+ * and both doubles were boxed, ~64 bytes of garbage an exit re-placed with a moving stop.)
+ */
 function sameAt(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
-  return same(a[i], b[j]);
+  const x = a[i];
+  const y = b[j];
+  return x === y ? x !== 0 || 1 / x === 1 / y : x !== x && y !== y;
 }
 
 /** The input columns a log's rows may name. */
@@ -310,6 +329,12 @@ function columnsChecksum(cols: InputColumns, from: number, to: number): number {
     Math.imul(a3, 23) ^
     Math.imul(b3, 29)
   );
+}
+
+/** Whether written-out rows at `i` and `j` hold the same bar (Object.is on every number). */
+function sameRow(xr: Float64Array, i: number, j: number): boolean {
+  for (let n = 0; n < ROW; n++) if (!sameAt(xr, i + n, xr, j + n)) return false;
+  return true;
 }
 
 /** Object.is on the input bar's time and prices and the host's (which === found equal). */
@@ -413,47 +438,53 @@ export class EventLog {
     call[0] = qty;
     call[1] = limit;
     call[2] = stop;
-    this.logCall(ctx, kind, id, direction, oca, comment);
+    this.logCall(ctx, eventMeta(kind, direction), id, oca, comment);
   }
 
-  /** `push` with its qty, limit and stop in `call` (0, 1, 2). */
-  logCall(
-    ctx: BrokerHost,
-    kind: Kind,
-    id: string | null,
-    direction: "long" | "short" | null,
-    oca: string | null,
-    comment: string | null,
-  ): void {
+  /**
+   * `push` with its qty, limit and stop in `call` (0, 1, 2) and its kind and direction as one code
+   * (eventMeta). The hot case, a later repeat of the last group's next call (an exit or a cancel
+   * placed again on every bar), is `repeat`; the group's first row, new slots and groups go to
+   * out-of-line methods. (The bar is worked out once, here, before the cases: a second copy of the
+   * input-bar test in a hot branch of its own had V8 box the host's five numbers at its joins, 80
+   * bytes a call.)
+   */
+  logCall(ctx: BrokerHost, meta: number, id: string | null, oca: string | null, comment: string | null): void {
     if (!this.recording) return;
     if (this.store === NO_STORE) this.begin(ctx);
     const st = this.store;
-    const meta = kindCode(kind) * 3 + (direction === "long" ? 1 : direction === "short" ? 2 : 0);
     const bar = this.barOf(ctx, st);
     const rows = this.gRows;
     // (rows is 0 before the first group)
     if (rows > 1) {
-      // the hot case, kept small: a later repeat of the last group's next call appends its moving
-      // numbers (the group's first repeat fixed which ones move) and counts
-      const s = this.gFirst + this.gPart;
-      const m = st.meta[s];
-      const runsQty = (m & RUN_QTY) !== 0;
-      const runsLimit = (m & RUN_LIMIT) !== 0;
-      const runsStop = (m & RUN_STOP) !== 0;
-      const k = s * NUMS;
-      if (
-        bar === this.rowBar(rows) &&
-        this.sameCall(st, s, meta, id, oca, comment) &&
-        (runsQty || sameAt(st.nums, k, this.call, 0)) &&
-        (runsLimit || sameAt(st.nums, k + 1, this.call, 1)) &&
-        (runsStop || sameAt(st.nums, k + 2, this.call, 2))
-      ) {
-        this.addRuns(st, runsQty, runsLimit, runsStop);
-        this.repeated(st, rows);
-        return;
-      }
+      if (bar === this.rowBar(rows) && this.repeat(rows, meta, id, oca, comment)) return;
     } else if (rows === 1 && this.firstRow(st, bar, meta, id, oca, comment)) return;
     this.newGroup(st, bar, meta, id, oca, comment);
+  }
+
+  /**
+   * A later repeat (the group has two rows or more) of the last group's next call, on its bar: when
+   * the call is that slot's (kind, direction, strings) with the numbers its group keeps fixed, its
+   * moving numbers (the group's first repeat fixed which ones move) go to the runs, the row goes on,
+   * and true. False, nothing written: the call starts a new group.
+   */
+  private repeat(rows: number, meta: number, id: string | null, oca: string | null, comment: string | null): boolean {
+    const st = this.store;
+    const s = this.gFirst + this.gPart;
+    if (!this.sameCall(st, s, meta, id, oca, comment)) return false;
+    const m = st.meta[s];
+    const n = st.nums;
+    const k = s * NUMS;
+    const call = this.call;
+    if (
+      ((m & RUN_QTY) === 0 && !sameAt(n, k, call, 0)) ||
+      ((m & RUN_LIMIT) === 0 && !sameAt(n, k + 1, call, 1)) ||
+      ((m & RUN_STOP) === 0 && !sameAt(n, k + 2, call, 2))
+    )
+      return false;
+    if ((m & RUNS) !== 0) this.addRuns(st, (m & RUN_QTY) !== 0, (m & RUN_LIMIT) !== 0, (m & RUN_STOP) !== 0);
+    this.repeated(st, rows);
+    return true;
   }
 
   /** The bar of the last group's row after its `rows` rows (the next input bar, or written-out row). */
@@ -655,35 +686,19 @@ export class EventLog {
 
   /** -1 - x for written-out row x of the host's bar (the last row when it is the same). */
   private writtenOut(ctx: BrokerHost, st: EventStore): number {
-    const b = ctx.barIndex;
-    const t = ctx.time;
-    const o = ctx.open;
-    const h = ctx.high;
-    const l = ctx.low;
-    const c = ctx.close;
+    // (the host's bar written into the next row first and compared there, index by index: no double
+    // crosses a call, and none stays in a local that V8 might box along the inlined hot path)
     const x = this.xrowCount;
-    if (x !== 0) {
-      const xr = st.xrows;
-      const k = (x - 1) * ROW;
-      if (
-        xr[k] === b &&
-        same(xr[k + 1], t) &&
-        same(xr[k + 2], o) &&
-        same(xr[k + 3], h) &&
-        same(xr[k + 4], l) &&
-        same(xr[k + 5], c)
-      )
-        return -x;
-    }
     if (x >= st.xrowCapacity) st.growXrows(x);
     const xr = st.xrows;
     const k = x * ROW;
-    xr[k] = b;
-    xr[k + 1] = t;
-    xr[k + 2] = o;
-    xr[k + 3] = h;
-    xr[k + 4] = l;
-    xr[k + 5] = c;
+    xr[k] = ctx.barIndex;
+    xr[k + 1] = ctx.time;
+    xr[k + 2] = ctx.open;
+    xr[k + 3] = ctx.high;
+    xr[k + 4] = ctx.low;
+    xr[k + 5] = ctx.close;
+    if (x !== 0 && sameRow(xr, k - ROW, k)) return -x;
     this.xrowCount = x + 1;
     return -1 - x;
   }

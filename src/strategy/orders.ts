@@ -112,6 +112,7 @@ export function newExitOrder(): ExitOrder {
     bindSide: 0,
     intrabar: false,
     src: null,
+    at: 0,
     lvPrice: NaN,
     lvSide: 0,
     lvTp: NaN,

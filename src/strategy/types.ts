@@ -49,6 +49,11 @@ export interface ExitRequest {
    * before needs only those compared (relevelExit).
    */
   varying?: number;
+  /**
+   * The exit this request (a call site's own) placed or re-placed last, which the site's next call
+   * most likely re-places again (OrderBook.placedExit checks it is still pending); any other.
+   */
+  placed?: ExitOrder | null;
 }
 
 /**
@@ -191,6 +196,8 @@ export interface ExitOrder {
    * its `varying` bits still hold what was written, so a re-placement through it compares only those.
    */
   src: ExitRequest | null;
+  /** Its index in the book's exits when last placed or found (OrderBook.placedExit checks it). */
+  at: number;
   /**
    * The bracket levels (levels.ts) last worked out, for a trade entered at `lvPrice` on `lvSide`:
    * they depend only on those and the exit's own fields (on the side alone when no level is in ticks

@@ -9,7 +9,7 @@ import { Runtime, setCompileBackend, type CompiledRun } from "../../src/runtime/
 import { compileBackend } from "../../src/runtime/backend.js";
 import { Broker } from "../../src/strategy/broker.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-import { EventLog, EventStore } from "../../src/strategy/events.js";
+import { EventLog, EventStore, eventMeta } from "../../src/strategy/events.js";
 
 const strategy = (every: number) => `//@version=6
 strategy("s")
@@ -334,7 +334,7 @@ describe("the lean event log", () => {
     log.call[0] = qty;
     log.call[1] = limit;
     log.call[2] = stop;
-    log.logCall(h, kind, id, d, oca, comment);
+    log.logCall(h, eventMeta(kind, d), id, oca, comment);
   };
   const hostOf = (bar: number, close: number, runId = "r"): Host =>
     ({

@@ -495,6 +495,53 @@ describe("broker fast paths", () => {
     expect(moved).toBeGreaterThan(500);
   });
 
+  it("an exit re-placed through its call site's request (placedExit) is the one findExit finds, under random placements, cancels, prunes and clears", () => {
+    const rnd = seeded(6161);
+    // call sites: each its own request, some sharing an id (two sites placing one exit), and the
+    // interpreter's shared request (any id) as one more site
+    const sites: ExitRequest[] = [];
+    for (let i = 0; i < 6; i++) sites.push({ id: "X", placed: null });
+    const ids = ["X", "Y", "Z"];
+    const froms = [null, "L", "S"];
+    let cached = 0;
+    for (let round = 0; round < 200; round++) {
+      const book = new OrderBook();
+      const trades: OpenTrade[] = [];
+      for (let step = 0; step < 60; step++) {
+        const k = rnd(10);
+        if (k < 6) {
+          const req = sites[rnd(sites.length)];
+          // a site's id or from_entry may change from call to call (a computed id)
+          if (rnd(4) === 0 || req.placed === null) req.id = ids[rnd(ids.length)];
+          const fromEntry = froms[rnd(froms.length)];
+          const want = book.findExit(req.id, fromEntry);
+          const last = req.placed;
+          const got = book.placedExit(req, fromEntry);
+          expect(got).toBe(want);
+          if (got !== null && got === last) cached++;
+          if (got === null) {
+            const e = newExitOrder();
+            e.id = req.id;
+            e.fromEntry = fromEntry;
+            book.addExit(e, req);
+          } else expect(req.placed).toBe(got);
+        } else if (k === 6) book.cancel(ids[rnd(ids.length)]);
+        else if (k === 7) {
+          // trades come and go: exits whose trades are gone are pruned
+          if (trades.length > 0 && rnd(2) === 0) trades.pop();
+          else trades.push({ entryId: ["L", "S"][rnd(2)], side: rnd(2) ? 1 : -1 } as OpenTrade);
+          for (const e of book.exits) if (rnd(3) === 0) e.armed = true;
+          book.pruneExits(trades);
+        } else if (k === 8 && rnd(4) === 0) book.cancelAll();
+        else if (k === 9 && rnd(6) === 0) book.clear();
+      }
+      // (no two pending exits share an id and from_entry)
+      const keys = book.exits.map((e) => `${e.id}/${e.fromEntry}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+    expect(cached).toBeGreaterThan(500);
+  });
+
   it("strategy.cancel leaves the book as filtering out the id's entries, orders and exits does, and stores nothing when none is pending", () => {
     const rnd = seeded(5151);
     let none = 0;

@@ -207,6 +207,7 @@ function newExitRequest(): Required<ExitRequest> {
     disableAlert: false,
     // (a compiled site narrows it to the arguments it writes per call)
     varying: EXIT_ARG_ALL,
+    placed: null,
   };
 }
 

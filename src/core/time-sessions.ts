@@ -60,14 +60,16 @@ export class Session {
   }
 
   // What the last lookups found, for the next instant (bars come in time order, and a session filter
-  // is asked about every bar): the range a hit found with its trading day and span (disjoint
-  // sessions only: there the range holding an instant is the only one, so it is the answer for every
-  // instant inside it), and [gapStart, gapEnd), instants a miss proved to lie outside every range.
-  private hitStart = Number.NaN;
-  private hitEnd = Number.NaN;
-  private hitDay = Number.NaN;
-  private hitSpanStart = Number.NaN;
-  private hitSpanEnd = Number.NaN;
+  // is asked about every bar): the fields a hit set (disjoint sessions only: there the range holding
+  // an instant is the only one, so it is the answer for every instant inside it), and
+  // [gapStart, gapEnd), instants a miss proved to lie outside every range.
+  private readonly hit: LookupFields = {
+    day: Number.NaN,
+    rangeStart: Number.NaN,
+    rangeEnd: Number.NaN,
+    spanStart: Number.NaN,
+    spanEnd: Number.NaN,
+  };
   private gapStart = Number.NaN;
   private gapEnd = Number.NaN;
 
@@ -76,23 +78,13 @@ export class Session {
    * trading day's span) and returns true.
    */
   locate(L: number): boolean {
-    if (L >= this.hitStart && L < this.hitEnd) {
-      this.rangeStart = this.hitStart;
-      this.rangeEnd = this.hitEnd;
-      this.day = this.hitDay;
-      this.spanStart = this.hitSpanStart;
-      this.spanEnd = this.hitSpanEnd;
+    if (L >= this.hit.rangeStart && L < this.hit.rangeEnd) {
+      copyLookup(this, this.hit);
       return true;
     }
     if (L >= this.gapStart && L < this.gapEnd) return false;
     if (this.search(L)) {
-      if (this.disjoint) {
-        this.hitStart = this.rangeStart;
-        this.hitEnd = this.rangeEnd;
-        this.hitDay = this.day;
-        this.hitSpanStart = this.spanStart;
-        this.hitSpanEnd = this.spanEnd;
-      }
+      if (this.disjoint) copyLookup(this.hit, this);
       return true;
     }
     // No range starts in (L, next) and none holding L began at or before it, so none holds any
@@ -198,6 +190,23 @@ export class Session {
     }
     return best;
   }
+}
+
+/** The fields a successful lookup sets. */
+interface LookupFields {
+  day: number;
+  rangeStart: number;
+  rangeEnd: number;
+  spanStart: number;
+  spanEnd: number;
+}
+
+function copyLookup(to: LookupFields, from: LookupFields): void {
+  to.day = from.day;
+  to.rangeStart = from.rangeStart;
+  to.rangeEnd = from.rangeEnd;
+  to.spanStart = from.spanStart;
+  to.spanEnd = from.spanEnd;
 }
 
 const WEEK_MIN = 7 * 1440;

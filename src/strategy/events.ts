@@ -281,44 +281,39 @@ interface InputColumns {
 }
 
 /**
- * A checksum of the input columns' bits over bars [from, to): Fletcher sums of their 32-bit words
- * (each word weighted by its place: values trading places change it), four lanes (word i in lane
- * i % 4: independent sums the CPU adds side by side). Taken when the run is over and again before
- * records are built from the columns (EventLog.checkInput); 0.6-3 ms for 100k bars (memory-bound).
+ * A checksum of the input bars a log's records read (its groups' rows on input bars; EventLog.seal
+ * and checkInput): Fletcher sums of the columns' 32-bit words (each word weighted by its place:
+ * values trading places change it), four lanes (word i of a stretch in lane i % 4: independent sums
+ * the CPU adds side by side), over each stretch of consecutive bars the groups' rows cover, in log
+ * order. Bars no record reads are not summed (a script placing orders on a few bars sums those
+ * few); NaN when no record reads an input bar. 0.6-3 ms for 100k bars read (memory-bound).
  */
-function columnsChecksum(cols: InputColumns, from: number, to: number): number {
-  let a0 = 1;
-  let b0 = 0;
-  let a1 = 7;
-  let b1 = 3;
-  let a2 = 5;
-  let b2 = 11;
-  let a3 = 13;
-  let b3 = 2;
-  const all = [cols.time, cols.open, cols.high, cols.low, cols.close];
-  // (a double is two words; a bar's count of words is even, so whole quads and maybe one pair)
-  const words = (to - from) * 2;
-  for (let c = 0; c < all.length; c++) {
-    const col = all[c];
-    const w = new Int32Array(col.buffer, col.byteOffset + from * 8, words);
-    let i = 0;
-    for (; i + 3 < words; i += 4) {
-      a0 = (a0 + w[i]) | 0;
-      b0 = (b0 + a0) | 0;
-      a1 = (a1 + w[i + 1]) | 0;
-      b1 = (b1 + a1) | 0;
-      a2 = (a2 + w[i + 2]) | 0;
-      b2 = (b2 + a2) | 0;
-      a3 = (a3 + w[i + 3]) | 0;
-      b3 = (b3 + a3) | 0;
+function readBarsChecksum(cols: InputColumns, st: EventStore, groups: number): number {
+  const lanes = Int32Array.of(1, 0, 7, 3, 5, 11, 13, 2);
+  const words = [cols.time, cols.open, cols.high, cols.low, cols.close].map(
+    (c) => new Int32Array(c.buffer, c.byteOffset, c.length * 2),
+  );
+  let from = 0;
+  let to = 0;
+  let any = false;
+  for (let g = 0; g < groups; g++) {
+    const b = st.gBar[g];
+    if (b < 0) continue;
+    any = true;
+    // a row past the whole ones when the group's next row has begun
+    const end = b + st.gRows[g] + (st.gPart[g] > 0 ? 1 : 0);
+    if (b >= from && b <= to) {
+      // (a group taking over on the bar after the last one's rows, or on its last bar: one stretch)
+      if (end > to) to = end;
+      continue;
     }
-    if (i < words) {
-      a0 = (a0 + w[i]) | 0;
-      b0 = (b0 + a0) | 0;
-      a1 = (a1 + w[i + 1]) | 0;
-      b1 = (b1 + a1) | 0;
-    }
+    if (to > from) addWords(lanes, words, from * 2, to * 2);
+    from = b;
+    to = end;
   }
+  if (!any) return NaN;
+  if (to > from) addWords(lanes, words, from * 2, to * 2);
+  const [a0, b0, a1, b1, a2, b2, a3, b3] = lanes;
   return (
     a0 ^
     Math.imul(b0, 31) ^
@@ -329,6 +324,47 @@ function columnsChecksum(cols: InputColumns, from: number, to: number): number {
     Math.imul(a3, 23) ^
     Math.imul(b3, 29)
   );
+}
+
+/** Adds words [from, to) of each column to the Fletcher lanes (a0 b0 a1 b1 a2 b2 a3 b3). */
+function addWords(lanes: Int32Array, columns: Int32Array[], from: number, to: number): void {
+  let a0 = lanes[0];
+  let b0 = lanes[1];
+  let a1 = lanes[2];
+  let b1 = lanes[3];
+  let a2 = lanes[4];
+  let b2 = lanes[5];
+  let a3 = lanes[6];
+  let b3 = lanes[7];
+  for (let c = 0; c < columns.length; c++) {
+    const w = columns[c];
+    // (a double is two words, so a stretch is whole quads and maybe one pair)
+    let i = from;
+    for (; i + 3 < to; i += 4) {
+      a0 = (a0 + w[i]) | 0;
+      b0 = (b0 + a0) | 0;
+      a1 = (a1 + w[i + 1]) | 0;
+      b1 = (b1 + a1) | 0;
+      a2 = (a2 + w[i + 2]) | 0;
+      b2 = (b2 + a2) | 0;
+      a3 = (a3 + w[i + 3]) | 0;
+      b3 = (b3 + a3) | 0;
+    }
+    if (i < to) {
+      a0 = (a0 + w[i]) | 0;
+      b0 = (b0 + a0) | 0;
+      a1 = (a1 + w[i + 1]) | 0;
+      b1 = (b1 + a1) | 0;
+    }
+  }
+  lanes[0] = a0;
+  lanes[1] = b0;
+  lanes[2] = a1;
+  lanes[3] = b1;
+  lanes[4] = a2;
+  lanes[5] = b2;
+  lanes[6] = a3;
+  lanes[7] = b3;
 }
 
 /** Whether written-out rows at `i` and `j` hold the same bar (Object.is on every number). */
@@ -387,10 +423,7 @@ export class EventLog {
   /** The run's input columns, which rows naming an input bar read (null: every row written out). */
   private cols: InputColumns | null = null;
   private colLength = 0;
-  /** The input bars events were logged on lie in [lowBar, highBar]. */
-  private lowBar = Infinity;
-  private highBar = -1;
-  /** The input columns' checksum over those bars when the run was over (NaN: not sealed yet, or not taken). */
+  /** The checksum of the input bars the records read, when the run was over (NaN: not sealed yet, not taken, or none read). */
   private checksum = NaN;
   /** The Runtime made the input columns itself (ctx.columns.copied): nobody can write them, no checksum. */
   private colsCopied = false;
@@ -675,10 +708,6 @@ export class EventLog {
       // does one that is NaN, which infinities can give)
       ((p !== 0 && p === p) || sameZeros(cols, b, ctx))
     ) {
-      if (b > this.highBar) this.highBar = b;
-      // (a store every time: the branch would be taken once a run, on its first event, where code
-      // optimised in an earlier run has no feedback for the store and deoptimises)
-      this.lowBar = Math.min(b, this.lowBar);
       return b;
     }
     return this.writtenOut(ctx, st);
@@ -710,8 +739,8 @@ export class EventLog {
    */
   private checkInput(): void {
     const cols = this.cols;
-    if (cols === null || this.checksum !== this.checksum || this.highBar < this.lowBar) return;
-    if (columnsChecksum(cols, this.lowBar, this.highBar + 1) !== this.checksum)
+    if (cols === null || this.checksum !== this.checksum) return;
+    if (readBarsChecksum(cols, this.store, this.groups) !== this.checksum)
       throw new Error(
         "result.events: the run's input bars were modified after the run; the events read the bars' time and prices from them, so read result.events before writing into the input arrays",
       );
@@ -772,7 +801,6 @@ export class EventLog {
     }
     // (0 rows with no group: push's test of the last group)
     this.gRows = m.rows;
-    // (lowBar / highBar keep the bars of dropped events: the checksum covers a little more)
     this.xrowCount = m.xrows;
     // a tuple past the mark is never reused (tupleOf checks the count) and its slots are rewritten
     this.tupleCount = m.tuples;
@@ -792,8 +820,7 @@ export class EventLog {
   seal(): void {
     this.sealed = true;
     this.flushGroup();
-    if (this.cols !== null && !this.colsCopied && this.highBar >= this.lowBar)
-      this.checksum = columnsChecksum(this.cols, this.lowBar, this.highBar + 1);
+    if (this.cols !== null && !this.colsCopied) this.checksum = readBarsChecksum(this.cols, this.store, this.groups);
     if (this.store !== NO_STORE) release(this.store);
   }
 
@@ -845,8 +872,8 @@ export class EventLog {
   toArray(): StrategyEvent[] {
     const out = this.built;
     if (out.length === this.count) return out;
-    this.checkInput();
     this.flushGroup();
+    this.checkInput();
     const st = this.store;
     let g = this.readGroup;
     let at = this.readAt;

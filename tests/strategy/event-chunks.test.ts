@@ -137,6 +137,44 @@ strategy.exit("X", "L", stop = ${stop})
     }
   }, 60_000);
 
+  it("the check covers exactly the bars the records read: a write into any of them is the error, a write into a bar no record reads is not", async () => {
+    const rows = syntheticBars(600);
+    const col = (k: "time" | "open" | "high" | "low" | "close") => Float64Array.from(rows, (b) => b[k] as number);
+    const columns = { time: col("time"), open: col("open"), high: col("high"), low: col("low"), close: col("close") };
+    // orders on a few bars only, and runs of calls: an exit re-placed while the trade is open
+    const src = `//@version=6
+strategy("sparse")
+if bar_index % 50 == 3
+    strategy.entry("L", strategy.long)
+if bar_index % 50 == 9
+    strategy.close("L", comment = "out")
+if strategy.position_size > 0
+    strategy.exit("X", "L", stop = low - 5)
+`;
+    for (const mode of ["interpret", "compile"] as const) {
+      const want = strip(await new Runtime().run(src, rows, { mode }));
+      const read = new Set(want.map((e) => (e as { bar_index: number }).bar_index));
+      expect(read.size).toBeGreaterThan(20);
+      expect(read.size).toBeLessThan(300);
+      let thrown = 0;
+      for (let b = 0; b < rows.length; b++) {
+        const r = await new Runtime().run(src, columns, { mode });
+        for (const k of ["time", "open", "high", "low", "close"] as const) {
+          if (b % 7 !== ["time", "open", "high", "low", "close"].indexOf(k)) continue;
+          const kept = columns[k][b]!;
+          columns[k][b] = kept + 1;
+          if (read.has(b)) {
+            expect(() => r.events, `${mode} bar ${b} ${k}`).toThrow(/input bars were modified after the run/);
+            thrown++;
+          } else sameBits(strip(r), want);
+          columns[k][b] = kept;
+        }
+        if (b > 120) b += 3;
+      }
+      expect(thrown).toBeGreaterThan(5);
+    }
+  }, 120_000);
+
   it("runs awaited back to back in one job (no task in between) keep event memory bounded, and their results read their own events", async () => {
     // a log's holder was a WeakRef's target, which stays alive until the job ends: every run's
     // log and the copy it kept piled up until the loop yielded

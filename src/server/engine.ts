@@ -17,6 +17,7 @@ import {
   type TrialReply,
 } from "../worker/protocol.js";
 import { newTrialBarsKey, ownTrialBars } from "./trial-bars.js";
+import { jsonRun } from "./answer-json.js";
 
 /** One evaluation: the Runtime's constructor arguments plus run(source, ohlcv, options). */
 export interface RunJob {
@@ -78,6 +79,12 @@ export interface Engine {
    * aborted it, and otherwise only on bugs.
    */
   run(job: RunJob, control?: RunControl): Promise<RunResult>;
+  /**
+   * A run answered as the JSON text of its result without `events` (fullRunJson): the optimize
+   * winner's best_result, written where it ran. Rejects as run() does. Engines without it answer
+   * through run().
+   */
+  runJson?(job: RunJob, control?: RunControl): Promise<string>;
   /** An optimize trial (see TrialJob); rejects as run() does. Engines without it run trials through run(). */
   trial?(job: TrialJob, control?: RunControl): Promise<TrialReply>;
   /** How many jobs it runs at once (batch and optimize fan out this wide). */
@@ -145,6 +152,16 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
   return rt.run(job.script, job.data as never, job.options);
 }
 
+/**
+ * A run's result without its event log as JSON text, written on the thread that ran it: a winner's
+ * full result (its equity series and trade list) crosses to the server's main thread as one string
+ * instead of a graph of objects it would clone back and then stringify itself.
+ */
+export async function evaluateJobJson(job: RunJob): Promise<string> {
+  const { events: _events, ...result } = await evaluateJob(job);
+  return JSON.stringify(result);
+}
+
 /** Runs one optimize trial over its slice of the shared bars (views, no copy) and keeps only the scored part. */
 export async function evaluateTrial(job: TrialJob): Promise<TrialReply> {
   const t0 = performance.now();
@@ -158,6 +175,10 @@ export async function evaluateTrial(job: TrialJob): Promise<TrialReply> {
 export function createInProcessEngine(run: (job: RunJob) => Promise<RunResult> = evaluateJob): Engine {
   return {
     run: (job) => run(job),
+    runJson: async (job) => {
+      const { events: _events, ...result } = await run(job);
+      return JSON.stringify(result);
+    },
     // trials through evaluateTrial only where runs are the library's own (a test's stand-in run stays in charge)
     ...(run === evaluateJob ? { trial: (job: TrialJob) => evaluateTrial(job) } : {}),
     concurrency: 1,
@@ -174,12 +195,34 @@ export function studyFullRunner(
   job: Omit<RunJob, "data" | "broker">,
   control?: RunControl,
 ): FullRunner {
-  return (inputs, bars) => {
-    // the study's columns, not its rows: a thread gets them without a copy of 20k objects
-    const cols = studyColumns(bars, engine.crossesThreads === true);
-    const data = cols ? toColumnar(cols) : bars;
-    return engine.run({ ...job, broker: { record_events: false }, options: { ...job.options, inputs }, data }, control);
-  };
+  return (inputs, bars) => engine.run(fullRunJob(engine, job, inputs, bars), control);
+}
+
+/**
+ * The winner's full run as studyFullRunner makes it, answered as JSON text (Engine.runJson) in a
+ * JsonRun: for a host that writes the study's answer as JSON (/optimize, answer-json.ts) and never
+ * reads the result itself.
+ */
+export function studyFullJsonRunner(
+  engine: Engine,
+  job: Omit<RunJob, "data" | "broker">,
+  control?: RunControl,
+): FullRunner {
+  const runJson = engine.runJson?.bind(engine);
+  if (!runJson) return studyFullRunner(engine, job, control);
+  return async (inputs, bars) => jsonRun(await runJson(fullRunJob(engine, job, inputs, bars), control));
+}
+
+function fullRunJob(
+  engine: Engine,
+  job: Omit<RunJob, "data" | "broker">,
+  inputs: Record<string, unknown>,
+  bars: Bar[],
+): RunJob {
+  // the study's columns, not its rows: a thread gets them without a copy of 20k objects
+  const cols = studyColumns(bars, engine.crossesThreads === true);
+  const data = cols ? toColumnar(cols) : bars;
+  return { ...job, broker: { record_events: false }, options: { ...job.options, inputs }, data };
 }
 
 const columnsOf = new WeakMap<readonly Bar[], { plain: PackedBars | null; shared?: PackedBars | null }>();

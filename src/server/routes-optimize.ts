@@ -1,7 +1,8 @@
 // POST /optimize (service.md 2.3): schema, free-tier sizes, then the optimize module's checks and
 // study; trials run through the engine (spread over the worker pool in Node), each under the host's
 // run cap, and are cancelled when the client disconnects. Trials are lean; the winner is re-run in
-// full for the answer's best_result (what /run with its inputs answers, without events).
+// full for the answer's best_result (what /run with its inputs answers, without events), which its
+// thread writes as JSON (answer-json.ts).
 
 import type { Hono } from "hono";
 import {
@@ -14,7 +15,8 @@ import {
 } from "../optimize/index.js";
 import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
-import { studyFullRunner, studyTrialRunner, TRIAL_BROKER } from "./engine.js";
+import { studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER } from "./engine.js";
+import { optimizeAnswerJson } from "./answer-json.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
 import { barCount } from "./validate.js";
@@ -43,7 +45,8 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
         },
       };
       const trial = studyTrialRunner(ctx.engine, study, { ...job, broker: TRIAL_BROKER }, { signal });
-      const fullRun = studyFullRunner(ctx.engine, job, { signal });
+      // (the winner's result comes back as the JSON text its thread wrote: answer-json.ts)
+      const fullRun = studyFullJsonRunner(ctx.engine, job, { signal });
       const runner: TrialRunner = (inputs, bars, range) =>
         trial(inputs, bars, range).catch((err: unknown) => {
           // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.
@@ -60,7 +63,7 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
           throw new ApiError(499, "CLIENT_CLOSED", "the study was cancelled (client disconnected)");
         throw err;
       }
-      return c.json({ status: "success", ...result }, 200);
+      return c.body(optimizeAnswerJson(result), 200, { "Content-Type": "application/json" });
     }),
   );
 }

@@ -86,6 +86,11 @@ export class WorkerPool implements Engine {
     return this.dispatch(job, "default", control) as Promise<RunResult>;
   }
 
+  /** A run answered as its result's JSON text without events (run-worker.ts `runJson`: the optimize winner's best_result). */
+  runJson(job: RunJob, control: RunControl = {}): Promise<string> {
+    return this.dispatch(job, "runJson", control) as Promise<string>;
+  }
+
   /** An optimize trial (run-worker.ts `trial`): the bars' shared columns cross without a copy, the reply is the scored trades. */
   trial(job: TrialJob, control: RunControl = {}): Promise<TrialReply> {
     return this.dispatch(job, "trial", control) as Promise<TrialReply>;
@@ -196,6 +201,7 @@ export function createNodeEngine(
     kind: "in-process" as const,
     concurrency: inProcess.concurrency,
     run: (job) => counted(() => inProcess.run(job)),
+    runJson: (job) => counted(() => inProcess.runJson!(job)),
     trial: (job) => counted(() => inProcess.trial!(job)),
     stats: () => ({
       kind: "in-process",

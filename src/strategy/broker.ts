@@ -218,7 +218,7 @@ export class Broker {
     this.time = ctx.time;
     this.lastClose = ctx.close;
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
-    if (this.risk.checksAtClose()) this.risk.onClose(ctx, this);
+    this.risk.onClose(ctx, this);
     this.tracker.onBar(this, ctx);
     this.enforceTradeLimit(ctx);
   }

@@ -143,8 +143,8 @@ export class RiskRules {
   /** The filled-order cap was reached on the path: the position closes at the next path point. */
   capPending = false;
 
-  /** Whether a rule is checked at a bar's close (the broker calls onClose only then). */
-  checksAtClose(): boolean {
+  /** Whether a rule is checked at a bar's close (without one, onClose need not value the equity). */
+  private checksAtClose(): boolean {
     return (
       this.haltedForever ||
       this.maxIntradayLoss === this.maxIntradayLoss ||
@@ -153,11 +153,9 @@ export class RiskRules {
     );
   }
 
-  /**
-   * End of a bar: checks the account rules; a breached rule closes the position at the close. Only
-   * when checksAtClose (the caller asks it: a call less on every bar of a run with no rule).
-   */
+  /** End of a bar: checks the account rules; a breached rule closes the position at the close. */
   onClose(ctx: BrokerHost, broker: Broker): void {
+    if (!this.checksAtClose()) return;
     const eq = broker.equity(ctx.close);
     if (
       this.maxIntradayLoss === this.maxIntradayLoss &&

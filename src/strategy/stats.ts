@@ -79,25 +79,16 @@ export class EquityTracker {
    */
   onBar(broker: Broker, ctx: BrokerHost): void {
     const ledger = broker.ledger;
-    // (the flat bar at an unchanged equity apart: small enough that V8 inlines it into the broker's
-    // onBarClose, a call less on every flat bar)
-    if (ledger.open.length === 0 && this.fastPath) {
-      const base = broker.settings.initialCapital + ledger.netProfit;
-      if (base === this.flatBase) {
-        this.push(base + 0, ctx.time);
-        return;
-      }
-    }
-    this.value(broker, ctx);
-  }
-
-  /** onBar's valuation: the equity at the close, the excursions at the low and high, the running maxima. */
-  private value(broker: Broker, ctx: BrokerHost): void {
-    const ledger = broker.ledger;
     const open = ledger.open;
     const base = broker.settings.initialCapital + ledger.netProfit;
     const close = ctx.close;
-    this.flatBase = open.length === 0 ? base : NaN;
+    if (open.length === 0) {
+      if (base === this.flatBase && this.fastPath) {
+        this.push(base + 0, ctx.time);
+        return;
+      }
+      this.flatBase = base;
+    } else this.flatBase = NaN;
     let booked = base;
     let eqClose = base + 0;
     let worst = eqClose;

@@ -84,7 +84,7 @@ export class Compiler {
     this.vals = st.vals;
     this.nums = st.nums;
     this.budget = budgetOf(ctx);
-    this.flow = flowOf(st.nums, this.budget);
+    this.flow = flowOf(st.nums, this.budget, ctx);
     this.plain = !!hooks.hoist && !hooks.wrapTop && kernelsLoaded(ctx.kernels);
     this.hoisting = this.plain ? hoistColumns(prog, ctx, st) : null;
     this.hoisted = this.hoisting ? this.hoisting.slots : new Map();
@@ -152,6 +152,13 @@ export class Compiler {
     });
   }
 
+  /** Two kept closures under `tag` as a key, or null when one is not kept. */
+  private pairKey(tag: string, l: Fn, r: Fn): string | null {
+    const lk = keyOf(l),
+      rk = keyOf(r);
+    return lk && rk && `${tag}|${lk}|${rk}`;
+  }
+
   /** Statements (kept closures) with their lines as a key part, or null when one is not kept. */
   private listKey(fns: Fn[], lines: number[]): string | null {
     const ks = fns.map((f) => keyOf(f));
@@ -166,29 +173,30 @@ export class Compiler {
     const fns = b.stmts.map((s) => this.stmt(s, false));
     const lines = b.stmts.map((s) => s.line);
     const n = fns.length;
-    if (n === 0) return () => {};
+    if (n === 0) return this.kept("VB0", () => () => {});
+    const key = this.listKey(fns, lines);
     if (n === 1) {
       const f = fns[0]!,
         line = lines[0]!;
-      return () => {
+      return this.kept(key && `VB1${key}`, () => () => {
         try {
           f();
         } catch (err) {
           throw atLine(err, line);
         }
-      };
+      });
     }
     if (!hasCtl(b)) {
-      return () => {
+      return this.kept(key && `VBn${key}`, () => () => {
         let i = 0;
         try {
           for (; i < n; i++) fns[i]!();
         } catch (err) {
           throw atLine(err, lines[i]!);
         }
-      };
+      });
     }
-    return this.flatBody(fns, lines);
+    return this.kept(key && `VBc${key}`, () => this.flatBody(fns, lines));
   }
 
   /** A statement-level if (its value unread): branches run as void blocks. */
@@ -197,27 +205,32 @@ export class Compiler {
     if (flat) return flat;
     const then = this.voidBlock(e.then);
     const els = e.else ? this.voidBlock(e.else) : null;
+    const tk = keyOf(then),
+      ek = els === null ? "-" : keyOf(els);
+    const bk = tk && ek && `${tk}|${ek}`;
     if (e.cond.k === "load" && e.cond.v.type.name === "bool" && !this.hoisted.has(e.cond)) {
       const slot = e.cond.v.slot;
       const cv = this.store(e.cond.v);
+      const at = `${cv === this.nums ? "N" : "V"}${slot}`;
       if (els === null)
-        return () => {
+        return this.kept(bk && `IV${at}|${bk}`, () => () => {
           if (cv[slot]) then();
-        };
-      return () => {
+        });
+      return this.kept(bk && `IV${at}|${bk}`, () => () => {
         if (cv[slot]) then();
         else els();
-      };
+      });
     }
     const c = this.expr(e.cond);
+    const ck = keyOf(c);
     if (els === null)
-      return () => {
+      return this.kept(bk && ck && `IVF${ck}|${bk}`, () => () => {
         if (c()) then();
-      };
-    return () => {
+      });
+    return this.kept(bk && ck && `IVF${ck}|${bk}`, () => () => {
       if (c()) then();
       else els();
-    };
+    });
   }
 
   /**
@@ -305,6 +318,7 @@ export class Compiler {
           if (fused) return fused;
         }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
+        const ik0 = keyOf(init);
         if (s.mode === "plain") {
           if (vals === this.nums) {
             const nums = this.nums;
@@ -315,25 +329,26 @@ export class Compiler {
               });
             return this.kept(ik && `==${slot}|F${ik}`, () => () => (nums[slot] = init()));
           }
-          return () => (vals[slot] = init());
+          return this.kept(ik0 && `V==${slot}|F${ik0}`, () => () => (vals[slot] = init()));
         }
         const once = this.st.once;
         const id = s.once;
+        const at = `${id}|${vals === this.nums ? "N" : "V"}${slot}|${ik0}`;
         // (a numeric value returned from a statement nobody reads would be boxed on every bar)
         if (!wantValue)
-          return () => {
+          return this.kept(ik0 && `O${at}`, () => () => {
             if (once[id] === 0) {
               once[id] = 1;
               vals[slot] = init();
             }
-          };
-        return () => {
+          });
+        return this.kept(ik0 && `O=${at}`, () => () => {
           if (once[id] === 0) {
             once[id] = 1;
             vals[slot] = init();
           }
           return vals[slot];
-        };
+        });
       }
       case "tdecl": {
         if (!wantValue) {
@@ -343,18 +358,23 @@ export class Compiler {
         const init = this.expr(s.init);
         const slots = s.vs.map((v) => (v ? v.slot : -1));
         const stores = s.vs.map((v) => (v ? this.store(v) : vals));
-        const assign = (arr: unknown[]) => {
-          for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = arr[i];
-          return arr;
-        };
-        if (!mayRunZeroTimes(s.init)) return () => assign(init() as unknown[]);
-        // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
-        const nas = s.vs.map((v) => (v ? naOfType(v.type.name) : undefined));
-        return () => {
-          const arr = init() as unknown[] | null | undefined;
-          assign(arr ?? nas);
-          return arr;
-        };
+        const ik = keyOf(init);
+        const to = s.vs.map((v) => (v ? `${isNumericSlot(v) ? "N" : "V"}${v.slot}:${v.type.name}` : "-")).join(",");
+        const key = ik && `TD${mayRunZeroTimes(s.init) ? "z" : ""}|${to}|${ik}`;
+        return this.kept(key, () => {
+          const assign = (arr: unknown[]) => {
+            for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) (stores[i] as unknown[])[slots[i]!] = arr[i];
+            return arr;
+          };
+          if (!mayRunZeroTimes(s.init)) return () => assign(init() as unknown[]);
+          // a tuple-valued loop that ran zero times yields na: each variable takes its type's na
+          const nas = s.vs.map((v) => (v ? naOfType(v.type.name) : undefined));
+          return () => {
+            const arr = init() as unknown[] | null | undefined;
+            assign(arr ?? nas);
+            return arr;
+          };
+        });
       }
       case "assign": {
         const slot = s.v.slot;
@@ -376,8 +396,9 @@ export class Compiler {
           if (fused) return fused;
         }
         if (!op) {
-          const vk = vals === (this.nums as unknown) ? keyOf(value) : null;
-          return this.kept(vk && `==${slot}|F${vk}`, () => () => (vals[slot] = value()));
+          const vk = keyOf(value);
+          const at = vals === (this.nums as unknown) ? "" : "V";
+          return this.kept(vk && `${at}==${slot}|F${vk}`, () => () => (vals[slot] = value()));
         }
         if (vals === (this.nums as unknown) && !s.str && (s.op === "+=" || s.op === "-=" || s.op === "*=")) {
           const arith = this.compoundStore(s.op, slot, s.value, value, wantValue);
@@ -411,11 +432,12 @@ export class Compiler {
 
   /** v6 bools are never na: a declaration of bool type turns na into false. */
   private convert(f: Fn, e: RExpr, to: string): Fn {
+    const fk = keyOf(f);
     if (to === "bool" && e.t.name !== "bool")
-      return () => {
+      return this.kept(fk && `tb|${fk}`, () => () => {
         const v = f();
         return v === true;
-      };
+      });
     return f;
   }
 
@@ -429,14 +451,12 @@ export class Compiler {
     switch (e.k) {
       case "const": {
         const v = e.v;
-        if (typeof v === "number") return this.kept(`K${numKey(v)}`, () => () => v);
-        return () => v;
+        return this.kept(constKey(v), () => () => v);
       }
       case "load": {
         const slot = e.v.slot;
         const vals = this.store(e.v);
-        if (vals === this.nums) return this.kept(`L${slot}`, () => () => vals[slot]);
-        return () => vals[slot];
+        return this.kept(`${vals === this.nums ? "L" : "LV"}${slot}`, () => () => vals[slot]);
       }
       case "hist":
         return this.hist(e.v, e.off, e.n, this.expr({ k: "load", v: e.v, t: e.t }));
@@ -493,22 +513,24 @@ export class Compiler {
       case "and": {
         const l = this.expr(e.l),
           r = this.expr(e.r);
-        if (e.lazy) return () => l() && r();
-        return () => {
+        const key = this.pairKey(e.lazy ? "&&" : "&", l, r);
+        if (e.lazy) return this.kept(key, () => () => l() && r());
+        return this.kept(key, () => () => {
           const a = l();
           const b = r();
           return a && b;
-        };
+        });
       }
       case "or": {
         const l = this.expr(e.l),
           r = this.expr(e.r);
-        if (e.lazy) return () => l() || r();
-        return () => {
+        const key = this.pairKey(e.lazy ? "||" : "|", l, r);
+        if (e.lazy) return this.kept(key, () => () => l() || r());
+        return this.kept(key, () => () => {
           const a = l();
           const b = r();
           return a || b;
-        };
+        });
       }
       case "tern": {
         const c = this.expr(e.c);
@@ -540,7 +562,9 @@ export class Compiler {
         }
         const a = oa.k === "F" ? oa.f : this.expr(e.a),
           b = ob.k === "F" ? ob.f : this.expr(e.b);
-        return () => (c() ? a() : b());
+        const ck = keyOf(c),
+          ab = this.pairKey("?", a, b);
+        return this.kept(ck && ab && `${ab}|${ck}`, () => () => (c() ? a() : b()));
       }
       case "call":
         return this.call(e);
@@ -556,28 +580,36 @@ export class Compiler {
       case "tuple": {
         const els = e.elems.map((x) => this.expr(x));
         const n = els.length;
+        const ks = els.map((f) => keyOf(f));
         // One buffer per tuple node: Pine tuples are only ever destructured at once, never kept.
-        const out = new Array<unknown>(n);
-        return () => {
-          for (let i = 0; i < n; i++) out[i] = els[i]!();
-          return out;
-        };
+        return this.kept(ks.includes(null) ? null : `T|${ks.join(",")}`, () => {
+          const out = new Array<unknown>(n);
+          return () => {
+            for (let i = 0; i < n; i++) out[i] = els[i]!();
+            return out;
+          };
+        });
       }
       case "if": {
         const then = this.block(e.then);
         const na = naOfType(e.t.name);
+        const els = e.else ? this.block(e.else) : null;
+        const tk = keyOf(then),
+          ek = els === null ? "-" : keyOf(els);
+        // (na is the if's type's: named by the type)
+        const bk = tk && ek && `${e.t.name}|${tk}|${ek}`;
         if (e.cond.k === "load" && e.cond.v.type.name === "bool" && !this.hoisted.has(e.cond)) {
           // `if up` on a bool variable: its slot read in place, no closure call
           const slot = e.cond.v.slot;
           const cv = this.store(e.cond.v);
-          if (!e.else) return () => (cv[slot] ? then() : na);
-          const els = this.block(e.else);
-          return () => (cv[slot] ? then() : els());
+          const at = `${cv === this.nums ? "N" : "V"}${slot}`;
+          if (els === null) return this.kept(bk && `IE${at}|${bk}`, () => () => (cv[slot] ? then() : na));
+          return this.kept(bk && `IE${at}|${bk}`, () => () => (cv[slot] ? then() : els()));
         }
         const c = this.expr(e.cond);
-        if (!e.else) return () => (c() ? then() : na);
-        const els = this.block(e.else);
-        return () => (c() ? then() : els());
+        const ck = keyOf(c);
+        if (els === null) return this.kept(bk && ck && `IEF${ck}|${bk}`, () => () => (c() ? then() : na));
+        return this.kept(bk && ck && `IEF${ck}|${bk}`, () => () => (c() ? then() : els()));
       }
       case "switch":
         return this.switchExpr(e);
@@ -1025,13 +1057,19 @@ export class Compiler {
     }
     const l = this.expr(e.l);
     const r = this.expr(e.r);
+    const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
+    const key = this.pairKey(`g${e.op}${e.str ? "s" : ""}${e.intDiv ? "i" : ""}${numeric ? "n" : ""}`, l, r);
+    return this.kept(key, () => this.generalBinary(e, l, r, numeric));
+  }
+
+  /** A binary operator on two closures (operands not fusable). */
+  private generalBinary(e: Extract<RExpr, { k: "bin" }>, l: Fn, r: Fn, numeric: boolean): Fn {
     if (e.str)
       return () => {
         const a = l(),
           b = r();
         return concatNa(a as string | null, b as string | null);
       };
-    const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
     switch (e.op) {
       case "+":
         return () => l() + r();
@@ -1123,15 +1161,17 @@ export class Compiler {
       // skipping them changes nothing (the compile backend does the same)
       const site = this.st.sites[e.site]!;
       type InputState = { value: unknown; source?: (c: ExecContext) => unknown };
+      const gk = keyOf(general);
+      const flow = this.flow;
       if (e.name === "input" || e.name === "input.source")
-        return () => {
+        return this.kept(gk && `I${e.site}|${gk}`, () => () => {
           const st = site.state as InputState | undefined;
-          return st !== undefined ? (st.source ? st.source(ctx) : st.value) : general();
-        };
-      return () => {
+          return st !== undefined ? (st.source ? st.source(flow.ctx) : st.value) : general();
+        });
+      return this.kept(gk && `i${e.site}|${gk}`, () => () => {
         const st = site.state as InputState | undefined;
         return st !== undefined ? st.value : general();
-      };
+      });
     }
     return general;
   }
@@ -1152,7 +1192,8 @@ export class Compiler {
 
   /** A builtin call through its impl, with this site's argument array. */
   private generalCall(e: Extract<RExpr, { k: "call" }>): Fn {
-    const ctx = this.ctx;
+    // (the run's context through the storage's Flow: the closure may be kept, memo.ts)
+    const flow = this.flow;
     const impl = e.def.impl;
     const site = this.st.sites[e.site]!;
     const n = e.args.length;
@@ -1186,17 +1227,36 @@ export class Compiler {
     }
     const N = this.nums;
     const shape = order.join("");
+    const fks = fns.map((f) => keyOf(f));
+    // (constant arguments are the node's, which the site names)
+    const key = fks.includes(null) ? null : `G${e.site}|${slotOf.join(".")}|${fks.join(",")}`;
     if (e.name === "plot" && isPlainPlot(e) && (shape === "S" || shape === "F"))
-      return this.plainPlot(impl, args, site, shape === "S" ? slotOf[0]! : -1, fns[0]);
+      return this.kept(key, () => this.plainPlot(impl, args, site, shape === "S" ? slotOf[0]! : -1, fns[0]));
+    return this.kept(key, () => this.callShape(shape, impl, args, site, slotAt, slotOf, fnAt, fns));
+  }
+
+  /** generalCall's closure for the order of its evaluated arguments (S a slot read, F a closure). */
+  private callShape(
+    shape: string,
+    impl: BuiltinImpl,
+    args: unknown[],
+    site: CallSite,
+    slotAt: number[],
+    slotOf: number[],
+    fnAt: number[],
+    fns: Fn[],
+  ): Fn {
+    const flow = this.flow;
+    const N = this.nums;
     switch (shape) {
       case "":
-        return () => impl(ctx, args, site);
+        return () => impl(flow.ctx, args, site);
       case "S": {
         const i0 = slotAt[0]!,
           s0 = slotOf[0]!;
         return () => {
           args[i0] = N[s0];
-          return impl(ctx, args, site);
+          return impl(flow.ctx, args, site);
         };
       }
       case "F": {
@@ -1204,7 +1264,7 @@ export class Compiler {
           f0 = fns[0]!;
         return () => {
           args[i0] = f0();
-          return impl(ctx, args, site);
+          return impl(flow.ctx, args, site);
         };
       }
       case "SS": {
@@ -1215,7 +1275,7 @@ export class Compiler {
         return () => {
           args[i0] = N[s0];
           args[i1] = N[s1];
-          return impl(ctx, args, site);
+          return impl(flow.ctx, args, site);
         };
       }
       case "FF": {
@@ -1226,7 +1286,7 @@ export class Compiler {
         return () => {
           args[i0] = f0();
           args[i1] = f1();
-          return impl(ctx, args, site);
+          return impl(flow.ctx, args, site);
         };
       }
       case "SF": {
@@ -1237,7 +1297,7 @@ export class Compiler {
         return () => {
           args[i0] = N[s0];
           args[i1] = f1();
-          return impl(ctx, args, site);
+          return impl(flow.ctx, args, site);
         };
       }
       case "FS": {
@@ -1248,7 +1308,7 @@ export class Compiler {
         return () => {
           args[i0] = f0();
           args[i1] = N[s1];
-          return impl(ctx, args, site);
+          return impl(flow.ctx, args, site);
         };
       }
     }
@@ -1257,7 +1317,7 @@ export class Compiler {
       get: Fn[] = [];
     let si = 0,
       fi = 0;
-    for (const k of order) {
+    for (const k of shape) {
       if (k === "S") {
         const s = slotOf[si]!;
         at.push(slotAt[si++]!);
@@ -1270,7 +1330,7 @@ export class Compiler {
     const m = at.length;
     return () => {
       for (let j = 0; j < m; j++) args[at[j]!] = get[j]!();
-      return impl(ctx, args, site);
+      return impl(flow.ctx, args, site);
     };
   }
 
@@ -1453,34 +1513,34 @@ export class Compiler {
   private directCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
     const d = e.def.direct;
     if (!d || e.def.stateful || !givenInOrder(e) || e.args.length > 3) return null;
-    const ctx = this.ctx;
-    const get = e.args.map((a): Fn => {
-      if (a === undefined) return () => undefined;
-      if (a.k === "const") {
-        const v = a.v;
-        return () => v;
-      }
-      return this.expr(a);
-    });
-    const array = arrayFastPath(e.name, get, d, ctx);
-    if (array) return array;
+    const flow = this.flow;
+    const get = e.args.map((a): Fn => (a === undefined ? this.kept("U", () => () => undefined) : this.expr(a)));
+    const gks = get.map((g) => keyOf(g));
+    // (the builtin is the node's, which the site names)
+    const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}`;
+    return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d));
+  }
+
+  /** directCall's closure for its number of arguments. */
+  private directShape(get: Fn[], d: (ctx: ExecContext, ...a: any[]) => any): Fn {
+    const flow = this.flow;
     switch (get.length) {
       case 0:
-        return () => d(ctx);
+        return () => d(flow.ctx);
       case 1: {
         const g0 = get[0]!;
-        return () => d(ctx, g0());
+        return () => d(flow.ctx, g0());
       }
       case 2: {
         const g0 = get[0]!,
           g1 = get[1]!;
-        return () => d(ctx, g0(), g1());
+        return () => d(flow.ctx, g0(), g1());
       }
       default: {
         const g0 = get[0]!,
           g1 = get[1]!,
           g2 = get[2]!;
-        return () => d(ctx, g0(), g1(), g2());
+        return () => d(flow.ctx, g0(), g1(), g2());
       }
     }
   }
@@ -1491,17 +1551,17 @@ export class Compiler {
    * impl's hot path does (the compile backend does the same): no boxed double in the args array.
    */
   private plainPlot(impl: BuiltinImpl, args: unknown[], site: CallSite, slot: number, f: Fn | undefined): Fn {
-    const ctx = this.ctx,
+    const flow = this.flow,
       N = this.nums;
     if (slot >= 0) {
       return () => {
         const o = site.state as PlotOutput | undefined;
         if (o !== undefined) {
-          o.col[ctx.barIndex] = N[slot]!;
+          o.col[flow.ctx.barIndex] = N[slot]!;
           return o.meta.index;
         }
         args[0] = N[slot];
-        return impl(ctx, args, site);
+        return impl(flow.ctx, args, site);
       };
     }
     const g = f!;
@@ -1509,11 +1569,11 @@ export class Compiler {
       const x = g() as number;
       const o = site.state as PlotOutput | undefined;
       if (o !== undefined) {
-        o.col[ctx.barIndex] = x;
+        o.col[flow.ctx.barIndex] = x;
         return o.meta.index;
       }
       args[0] = x;
-      return impl(ctx, args, site);
+      return impl(flow.ctx, args, site);
     };
   }
 
@@ -1911,12 +1971,13 @@ export class Compiler {
   /** Already compiled body statements as one void block: stops at a break/continue, error lines per statement. */
   private flatBody(fns: Fn[], lines: number[]): () => void {
     const n = fns.length;
+    const flow = this.flow;
     return () => {
       let i = 0;
       try {
         for (; i < n; i++) {
           fns[i]!();
-          if (this.flow.ctl !== 0) return;
+          if (flow.ctl !== 0) return;
         }
       } catch (err) {
         throw atLine(err, lines[i]!);
@@ -1993,6 +2054,15 @@ function siteValue(conv: SiteConv, v: unknown): unknown {
   return conv === "bool" ? v === true : v;
 }
 
+/** A constant as a kept closure's key (primitives only; null for anything else). */
+function constKey(v: unknown): string | null {
+  if (typeof v === "number") return `K${numKey(v)}`;
+  if (typeof v === "string") return `Ks${JSON.stringify(v)}`;
+  if (typeof v === "boolean") return `Kb${v}`;
+  if (v === null) return "Kn";
+  return v === undefined ? "U" : null;
+}
+
 /** The math.* builtins that are a Math function of one number (their impls call the same ones). */
 const MATH_UNARY: Partial<Record<string, (x: number) => number>> = {
   "math.abs": Math.abs,
@@ -2024,19 +2094,14 @@ function isNum(n: string): boolean {
  * compile backend writes it (get: the builtin's own element read); every other case calls the
  * builtin (its errors). push returns nothing rather than a boxed value.
  */
-function arrayFastPath(
-  name: string,
-  get: Fn[],
-  d: (ctx: ExecContext, ...a: any[]) => any,
-  ctx: ExecContext,
-): Fn | null {
+function arrayFastPath(name: string, get: Fn[], d: (ctx: ExecContext, ...a: any[]) => any, flow: Flow): Fn | null {
   const g0 = get[0]!;
   switch (name) {
     case "array.size":
       if (get.length !== 1) return null;
       return () => {
         const a = g0();
-        return a !== null && a.constructor === PineArray ? (a as PineArray).values.length : d(ctx, a);
+        return a !== null && a.constructor === PineArray ? (a as PineArray).values.length : d(flow.ctx, a);
       };
     case "array.pop":
     case "array.shift": {
@@ -2044,7 +2109,7 @@ function arrayFastPath(
       const shift = name === "array.shift";
       return () => {
         const a = g0();
-        if (a === null || a.constructor !== PineArray || (a as PineArray).values.length === 0) return d(ctx, a);
+        if (a === null || a.constructor !== PineArray || (a as PineArray).values.length === 0) return d(flow.ctx, a);
         return shift ? (a as PineArray).values.shift() : (a as PineArray).values.pop();
       };
     }
@@ -2058,7 +2123,7 @@ function arrayFastPath(
         const i = g1();
         if (a !== null && a.constructor === PineArray && i >= 0 && i < (a as PineArray).values.length)
           return (a as PineArray).values[Math.trunc(i)];
-        return d(ctx, a, i);
+        return d(flow.ctx, a, i);
       };
     }
     case "array.push": {
@@ -2069,7 +2134,7 @@ function arrayFastPath(
         const v = g1();
         if (a !== null && a.constructor === PineArray && (a as PineArray).values.length < MAX_ARRAY_SIZE)
           (a as PineArray).values.push(v);
-        else d(ctx, a, v);
+        else d(flow.ctx, a, v);
       };
     }
     default:

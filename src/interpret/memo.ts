@@ -3,35 +3,40 @@
 // the loads); a closure tree built anew by every run is seen through the shared feedback cell of its
 // creation site instead, each captured value loaded on every call. A 3-statement numeric loop body
 // measured ~17 ns an iteration rebuilt per run against ~5 ns with the same closure objects. So a
-// closure that captures only a run's numeric slot array and constants (slot numbers, numbers,
-// other kept closures) is kept per slot array, under a key naming all of that, and the next run of
-// the program gets the same object back: RunState takes its slot array from a per-program pool
-// (state.ts), so every run of the program compiles against the same array. A closure is a pure
-// function of the array and its key, so handing it out again (or at two nodes with the same key)
-// computes what a fresh one would.
+// closure that captures only a run's storage (slots, `var` flags, history rings, call sites: state.ts
+// takes them from a per-program pool, reset per run, so every run of the program compiles against
+// the same ones), the storage's Flow (through which it reaches the run's budget and context) and
+// constants (slot and site numbers, values, builtins, other kept closures) is kept per slot array,
+// under a key naming all of that, and the next run of the program gets the same object back. Given
+// the storage, a closure is a function of its key alone, so handing it out again (or at two nodes
+// with the same key) computes what a fresh one would.
 
 import type { Budget } from "../core/budget.js";
+import type { ExecContext } from "../builtins/types.js";
 
 type Fn = () => any;
 
 /**
  * The break/continue flag of the closures over one storage (0 none, 1 break, 2 continue; loops
- * consume it) and the run's budget, which loops tick: kept with the slot array, so that a kept loop
- * or block reaches the run that calls it (the compiler points B at its run's budget).
+ * consume it), the run's budget, which loops tick, and its context, which builtins take: kept with
+ * the slot array, so that a kept loop, block or call reaches the run that calls it (the compiler
+ * points B and ctx at its run's).
  */
 export interface Flow {
   ctl: number;
   B: Budget;
+  ctx: ExecContext;
 }
 
 const flows = new WeakMap<Float64Array, Flow>();
 
 /** The flow object of the closures over the slot array N. */
-export function flowOf(N: Float64Array, B: Budget): Flow {
+export function flowOf(N: Float64Array, B: Budget, ctx: ExecContext): Flow {
   let f = flows.get(N);
-  if (f === undefined) flows.set(N, (f = { ctl: 0, B }));
+  if (f === undefined) flows.set(N, (f = { ctl: 0, B, ctx }));
   f.ctl = 0;
   f.B = B;
+  f.ctx = ctx;
   return f;
 }
 

@@ -61,10 +61,7 @@ export class RunState {
     this.rings = this.storage.rings;
     this.srcs = this.storage.srcs;
     this.once = this.storage.once;
-    this.sites = Array.from({ length: prog.siteCount }, (_, id): CallSite => {
-      const typeArgs = prog.siteTypeArgs?.get(id);
-      return typeArgs ? { state: undefined, id, typeArgs } : { state: undefined, id };
-    });
+    this.sites = this.storage.sites;
     for (const s of prog.slots) {
       if (s.hist < 0) continue;
       if (!s.fnLocal) this.globalRings.push(s.hist);
@@ -209,7 +206,7 @@ export class RunState {
 }
 
 /**
- * A run's variable storage: slots, `var` once-flags and history rings. Closures the interpreter keeps
+ * A run's variable storage: slots, `var` once-flags, history rings and builtin call sites. Closures the interpreter keeps
  * across runs capture these (memo.ts), so a program's runs take them from a pool, reset to what a
  * new run starts with.
  */
@@ -222,6 +219,8 @@ interface Storage {
   nas: unknown[];
   /** The array each ring commits from (nums or vals). */
   srcs: (unknown[] | Float64Array)[];
+  /** The builtin call sites (their state starts undefined). */
+  sites: CallSite[];
 }
 
 function newStorage(prog: ResolvedProgram, size: number): Storage {
@@ -236,7 +235,11 @@ function newStorage(prog: ResolvedProgram, size: number): Storage {
     rings[s.hist] = new Ring(s.slot, s.histDepth, numeric, naFor(s, prog.version));
     srcs[s.hist] = isNumericSlot(s) ? nums : vals;
   }
-  return { nums, vals, once: new Uint8Array(prog.onceCount), rings, nas, srcs };
+  const sites = Array.from({ length: prog.siteCount }, (_, id): CallSite => {
+    const typeArgs = prog.siteTypeArgs?.get(id);
+    return typeArgs ? { state: undefined, id, typeArgs } : { state: undefined, id };
+  });
+  return { nums, vals, once: new Uint8Array(prog.onceCount), rings, nas, srcs, sites };
 }
 
 /** Each program's storages no run holds (at most two: a run and a request.security one). */
@@ -253,6 +256,8 @@ function takeStorage(prog: ResolvedProgram): Storage | undefined {
     r.count = 0;
     (r.buf as unknown[]).fill(r.na);
   }
+  // (a site's tuple buffer, `out`, is scratch space every call fills: it stays)
+  for (const site of s.sites) site.state = undefined;
   return s;
 }
 

@@ -157,6 +157,49 @@ describe("closures kept across runs", () => {
     }, 60_000);
   }
 
+  it("a strategy, realtime ticks and request.security secondary runs, run after run, equal compile", async () => {
+    const fs = await import("node:fs");
+    const strategy = fs.readFileSync(new URL("../../bench/ema_atr_stop.pine", import.meta.url), "utf8");
+    const M = 60_000;
+    const wave = (n: number, step: number, phase: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const c = 100 + 10 * Math.sin((i + phase) / 7) + (i % 5) * 0.25;
+        return {
+          time: Date.UTC(2024, 0, 1) + i * step,
+          open: c - 0.5,
+          high: c + 1.25,
+          low: c - 1.5,
+          close: c,
+          volume: 100 + i,
+        };
+      });
+    const chart = wave(240, 60 * M, 0);
+    const feed = { "NASDAQ:AAPL|240": wave(60, 240 * M, 3) };
+    const security = `//@version=6
+indicator("sec")
+a = request.security(syminfo.tickerid, "240", ta.sma(close, 3) + nz(close[1]))
+var float s = 0.0
+for i = 0 to 3
+    s += nz(a[i])
+plot(a, "a")
+plot(s, "s")
+`;
+    const rt = new Runtime("NASDAQ:AAPL", { timeframe: "60" });
+    for (let round = 0; round < 3; round++) {
+      for (const [src, data, opts] of [
+        [strategy, generateBars(500 + round * 50, round + 1), {}],
+        [LOOPS, chart, { realtimeBars: 4, realtimeTicks: 3 }],
+        [STATE, chart, { realtimeBars: 5, realtimeTicks: 2 }],
+        [security, chart, { dataFeed: feed }],
+      ] as [string, OhlcvInput, RunOptions][]) {
+        const got = await rt.run(src, data, { ...opts, mode: "interpret" });
+        expect(got.mode).toBe("interpret");
+        const want = await new Runtime("NASDAQ:AAPL", { timeframe: "60" }).run(src, data, { ...opts, mode: "compile" });
+        expect(firstDifference(comparable(got), comparable(want)), src.slice(0, 40)).toBeNull();
+      }
+    }
+  }, 60_000);
+
   it("a later run starts from na: var state, histories and arrays of the earlier run do not leak", async () => {
     const rt = new Runtime();
     const data = syntheticBars(50);

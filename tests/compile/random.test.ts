@@ -6,51 +6,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { runPair } from "./parity.js";
-
-const atoms = [
-  "close",
-  "open",
-  "high",
-  "low",
-  "volume",
-  "bar_index",
-  "0",
-  "1",
-  "-0.0",
-  "2.5",
-  "na",
-  "hl2",
-  "a",
-  "b",
-  "c",
-];
-const bin = ["+", "-", "*", "/", "%"];
-const cmp = [">", "<", ">=", "<=", "==", "!="];
-
-const expr: fc.Memo<string> = fc.memo((depth) =>
-  depth <= 1
-    ? fc.constantFrom(...atoms)
-    : fc.oneof(
-        fc.constantFrom(...atoms),
-        fc.tuple(expr(depth - 1), fc.constantFrom(...bin), expr(depth - 1)).map(([l, o, r]) => `(${l} ${o} ${r})`),
-        fc
-          .tuple(expr(depth - 1), fc.constantFrom(...cmp), expr(depth - 1), expr(depth - 1), expr(depth - 1))
-          .map(([l, o, r, x, y]) => `(${l} ${o} ${r} ? ${x} : ${y})`),
-        fc
-          .tuple(fc.constantFrom("a", "b", "c", "close"), fc.integer({ min: 0, max: 4 }))
-          .map(([v, k]) => `nz(${v}[${k}])`),
-        fc
-          .tuple(
-            fc.constantFrom("ta.sma", "ta.ema", "ta.rma", "ta.wma", "ta.highest", "ta.lowest", "ta.rsi", "ta.change"),
-            fc.constantFrom("close", "hl2", "(high - low)", "a"),
-            fc.integer({ min: 1, max: 6 }),
-          )
-          .map(([f, s, n]) => `${f}(${s}, ${n})`),
-        fc.tuple(expr(depth - 1), expr(depth - 1)).map(([x, y]) => `math.max(${x}, ${y})`),
-        expr(depth - 1).map((x) => `f(${x})`),
-        expr(depth - 1).map((x) => `int(${x})`),
-      ),
-);
+import { cmp, randomExpr as expr, randomScript } from "../helpers/random-script.js";
 
 const statement = fc.oneof(
   fc.tuple(fc.constantFrom("a", "b", "c"), expr(3)).map(([v, e]) => `${v} := ${e}`),
@@ -63,12 +19,7 @@ const statement = fc.oneof(
   fc.tuple(expr(3)).map(([e]) => `plot(${e})`),
 );
 
-const script = fc
-  .array(statement, { minLength: 1, maxLength: 6 })
-  .map(
-    (stmts) =>
-      `//@version=6\nindicator("r")\nf(x) =>\n    y = x * 2\n    y - nz(y[1])\nvar float a = 0.0\nfloat b = close\nfloat c = 0.0\n${stmts.join("\n")}\nplot(a)\nplot(b)\nplot(c)\n`,
-  );
+const script = fc.array(statement, { minLength: 1, maxLength: 6 }).map(randomScript);
 
 describe("random scripts", () => {
   it("interpret and compile agree bit for bit", async () => {

@@ -11,6 +11,7 @@ import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { keptStats } from "../../src/interpret/memo.js";
 import type { OhlcvInput, RunOptions } from "../../src/core/result.js";
 import { comparable, firstDifference } from "../compile/parity.js";
+import { randomExpr as expr, randomScript } from "../helpers/random-script.js";
 
 /** A loop-heavy indicator: user function with a loop over history, var state, if/else, break/continue, while, switch. */
 const LOOPS = `//@version=6
@@ -18,12 +19,12 @@ indicator("kept loops")
 boom = input.int(-1, "Boom")
 len = input.int(12, "Len")
 wavg(src, n) =>
-    float num = 0.0
     float den = 0.0
+    float num = 0.0
     for i = 0 to n - 1
         w = n - i
-        num += src[i] * w
         den += w
+        num += src[i] * w
     num / den
 dev(src, n) =>
     float m = 0.0
@@ -211,23 +212,8 @@ plot(s, "s")
   });
 });
 
-const atoms = ["close", "open", "high", "low", "bar_index", "0", "1", "-0.0", "2.5", "na", "a", "b", "c"];
-const bin = ["+", "-", "*", "/"];
-const expr: fc.Memo<string> = fc.memo((depth) =>
-  depth <= 1
-    ? fc.constantFrom(...atoms)
-    : fc.oneof(
-        fc.constantFrom(...atoms),
-        fc.tuple(expr(depth - 1), fc.constantFrom(...bin), expr(depth - 1)).map(([l, o, r]) => `(${l} ${o} ${r})`),
-        fc
-          .tuple(fc.constantFrom("a", "b", "c", "close"), fc.integer({ min: 0, max: 4 }))
-          .map(([v, k]) => `nz(${v}[${k}])`),
-        expr(depth - 1).map((x) => `f(${x})`),
-        expr(depth - 1).map((x) => `-${x}`),
-      ),
-);
 const statement = fc.oneof(
-  fc.tuple(fc.constantFrom("a", "b", "c"), expr(3)).map(([v, e]) => `${v} := ${e}`),
+  fc.tuple(fc.constantFrom("a", "b", "c"), expr(3)).map(([v, e]) => `${v} := -${e}`),
   fc
     .tuple(fc.constantFrom("a", "b", "c"), fc.constantFrom("+=", "-=", "*="), expr(2))
     .map(([v, o, e]) => `${v} ${o} ${e}`),
@@ -243,12 +229,7 @@ const statement = fc.oneof(
     .tuple(fc.integer({ min: 1, max: 6 }), expr(2))
     .map(([n, e]) => `for i = 0 to ${n}\n    c += nz(close[i]) * i\n    b := b - ${e}`),
 );
-const script = fc
-  .array(statement, { minLength: 1, maxLength: 6 })
-  .map(
-    (stmts) =>
-      `//@version=6\nindicator("r")\nf(x) =>\n    y = x * 2\n    y - nz(y[1])\nvar float a = 0.0\nfloat b = close\nfloat c = 0.0\n${stmts.join("\n")}\nplot(a)\nplot(b)\nplot(c)\n`,
-  );
+const script = fc.array(statement, { minLength: 1, maxLength: 6 }).map(randomScript);
 
 describe("random scripts run again and again", () => {
   it("each run over bars of another length equals compile", async () => {

@@ -1922,12 +1922,16 @@ export class Compiler {
     const fns = e.body.stmts.map((s) => this.stmt(s, false));
     const lines = e.body.stmts.map((s) => s.line);
     const n = fns.length;
-    const B = this.budget;
+    const flow = this.flow;
     const f0 = fns[0] ?? noop,
       f1 = fns[1] ?? noop,
       f2 = fns[2] ?? noop,
       f3 = fns[3] ?? noop;
-    return () => {
+    const ck = keyOf(cond),
+      bk = this.listKey(fns, lines);
+    return this.kept(ck && bk && `W|${ck}|${bk}`, () => () => {
+      // (the run's budget, read per loop: the closure may be kept, memo.ts)
+      const B = flow.B;
       B.enter();
       let j = -1;
       try {
@@ -1935,18 +1939,18 @@ export class Compiler {
           if (n > 4) {
             for (j = 0; j < n; j++) {
               fns[j]!();
-              if (this.flow.ctl !== 0) break;
+              if (flow.ctl !== 0) break;
             }
           } else {
             j = 0;
             f0();
-            if (n > 1 && this.flow.ctl === 0) {
+            if (n > 1 && flow.ctl === 0) {
               j = 1;
               f1();
-              if (n > 2 && this.flow.ctl === 0) {
+              if (n > 2 && flow.ctl === 0) {
                 j = 2;
                 f2();
-                if (n > 3 && this.flow.ctl === 0) {
+                if (n > 3 && flow.ctl === 0) {
                   j = 3;
                   f3();
                 }
@@ -1954,9 +1958,9 @@ export class Compiler {
             }
           }
           j = -1;
-          if (this.flow.ctl !== 0) {
-            const c = this.flow.ctl;
-            this.flow.ctl = 0;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
             if (c === 1) break;
           }
           if (--B.left <= 0) B.check();
@@ -1965,7 +1969,7 @@ export class Compiler {
         throw j < 0 ? err : atLine(err, lines[j]!);
       }
       B.exit();
-    };
+    });
   }
 
   /** Already compiled body statements as one void block: stops at a break/continue, error lines per statement. */

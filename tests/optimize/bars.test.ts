@@ -1,10 +1,10 @@
-// toBarArray: a study's rows from columns, one object literal per shape (with or without volume);
-// the same rows, key order included, as building each row and adding volume after it.
+// toBarArray: a study's rows from columns (with or without volume, arrays or Float64Arrays):
+// each row with its keys in order, volume only where the columns have it, and the columns remembered.
 
 import { describe, expect, it } from "vitest";
 import { sourceColumns, toBarArray } from "../../src/optimize/bars.js";
 
-/** The rows as toBarArray built them before (a row, then its volume added). */
+/** The rows as a study reads them: the five prices, then volume when there is a column of it. */
 function reference(c: Record<string, ArrayLike<number> | undefined>): Record<string, number>[] {
   return Array.from({ length: c.time!.length }, (_, i) => {
     const bar: Record<string, number> = {

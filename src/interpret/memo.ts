@@ -40,6 +40,21 @@ export function flowOf(N: Float64Array, B: Budget, ctx: ExecContext): Flow {
   return f;
 }
 
+/** What a flow points at between runs (never read: no closure runs then). */
+const DETACHED: unknown = Object.freeze({});
+
+/**
+ * The run over the slot array N is over: its flow lets go of the run's budget and context (kept
+ * closures hold the flow between runs; through the context, the run's plots, bars and broker).
+ * The next run's flowOf points them at its own before any closure runs.
+ */
+export function detachFlow(N: Float64Array): void {
+  const f = flows.get(N);
+  if (f === undefined) return;
+  f.B = DETACHED as Budget;
+  f.ctx = DETACHED as ExecContext;
+}
+
 const byNums = new WeakMap<Float64Array, Map<string, Fn>>();
 const keys = new WeakMap<Fn, string>();
 

@@ -6,6 +6,7 @@
 import type { CallSite } from "../builtins/types.js";
 import type { ResolvedProgram, VarSlot } from "../check/ir.js";
 import { countShadowCandidates } from "./shadows.js";
+import { detachFlow } from "./memo.js";
 
 /** A fixed-size ring holding the last `size` committed values of one variable. */
 export class Ring {
@@ -261,7 +262,23 @@ function takeStorage(prog: ResolvedProgram): Storage | undefined {
   return s;
 }
 
+/**
+ * A storage back in the pool lets go of the run that gave it: its call sites' states (a plot site's
+ * output and columns, drawings, request.security runs) and the kept closures' flow (the run's
+ * context and budget, and through them its plots, bars and broker) would otherwise live until the
+ * program's next run, and the run's plot columns would never go back to the plot store for reuse
+ * (tests/builtins/plot-columns.test.ts). Numbers hold no references: takeStorage resets those. Object
+ * slots and histories (a `var` array) keep the last run's values until the next run takes the
+ * storage: cleared here, V8 dropped the kept closures' optimised code at the next GC ("weak
+ * objects") and re-optimised them every run (swing_state interpreted 22 -> 30 ms CPU).
+ */
+function forgetRun(s: Storage): void {
+  for (const site of s.sites) site.state = undefined;
+  detachFlow(s.nums);
+}
+
 function giveStorage(prog: ResolvedProgram, s: Storage): void {
+  forgetRun(s);
   let free = pool.get(prog);
   if (free === undefined) pool.set(prog, (free = []));
   if (free.length < 2 && !free.includes(s)) free.push(s);
@@ -270,7 +287,7 @@ function giveStorage(prog: ResolvedProgram, s: Storage): void {
 export function naFor(s: VarSlot, version: number): unknown {
   const n = s.type.name;
   if (n === "int" || n === "float" || n === "color" || n === "na") return NaN;
-  if (n === "bool") return version >= 6 ? false : false;
+  if (n === "bool") return false;
   return null;
 }
 

@@ -284,7 +284,7 @@ function giveStorage(prog: ResolvedProgram, s: Storage): void {
   if (free.length < 2 && !free.includes(s)) free.push(s);
 }
 
-export function naFor(s: VarSlot, version: number): unknown {
+export function naFor(s: VarSlot, _version: number): unknown {
   const n = s.type.name;
   if (n === "int" || n === "float" || n === "color" || n === "na") return NaN;
   if (n === "bool") return false;

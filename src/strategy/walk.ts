@@ -37,6 +37,22 @@ export class PathWalker {
   /** levelsReach's extremes: the lowest level filled by a rising price, the highest filled by a falling one. */
   private upMin = Infinity;
   private downMax = -Infinity;
+  /**
+   * levelsReach's extremes without the prices that only move a trail (an active trail's extreme, a
+   * trail's activation price), and what the trails need instead (trailsStay): per side, the
+   * smallest distance (trail_offset in price) of an active trail, of a trail not active yet, and the
+   * activation price nearest the market (a long's lowest, a short's highest). Set only when some
+   * trailing exit covers an open trade (`trails`).
+   */
+  private trails = false;
+  private upStay = Infinity;
+  private downStay = -Infinity;
+  private gapLong = Infinity;
+  private gapShort = Infinity;
+  private gapLongIdle = Infinity;
+  private gapShortIdle = Infinity;
+  private actLong = Infinity;
+  private actShort = -Infinity;
 
   /** calc_on_order_fills: run the script after fills; calc_on_every_tick too: track the bar's range so far. */
   private readonly recalc: boolean;
@@ -116,12 +132,23 @@ export class PathWalker {
         // Nothing pending can fill between the open and the close: the three segments would only
         // move the price (moveTo with no fill: the range so far and the trades' best/worst prices,
         // both extremes of what the segments reach, in whatever order).
-        this.cur = c;
-        const pLo = Math.min(h, l, c);
-        const pHi = Math.max(h, l, c);
-        this.reach(pLo);
-        this.reach(pHi);
-        b.ledger.touchRange(pLo, pHi);
+        this.quietPath(h, l, c);
+        return;
+      }
+      const hf = this.trails && highFirst(o, h, l, b.mintick);
+      const p1 = hf ? h : l;
+      const p2 = hf ? l : h;
+      if (this.trails && hi < this.upStay && lo > this.downStay && this.trailsStay(o, p1, p2, c, lo, hi)) {
+        // Only trails move on this bar (none fills: trailsStay): each to where the path's points
+        // take it, the rest as above. One that activates takes the points in path order across all
+        // trails (updateTrails at each), as the walk does: a trade's first trail to activate gets
+        // its own fields (setTrailExtreme).
+        if (hi >= this.actLong || lo <= this.actShort) {
+          this.updateTrails(p1);
+          this.updateTrails(p2);
+          this.updateTrails(c);
+        } else this.moveTrails(p1, p2, c);
+        this.quietPath(h, l, c);
         return;
       }
     }
@@ -133,6 +160,83 @@ export class PathWalker {
       this.moveTo(h, true);
     }
     this.moveTo(c, false);
+  }
+
+  /**
+   * The rest of a bar's path after the open when nothing fills on it: the price moves to the close
+   * (moveTo with no fill: the range so far and the trades' best/worst prices, both extremes of what
+   * the segments reach, in whatever order).
+   */
+  private quietPath(h: number, l: number, c: number): void {
+    this.cur = c;
+    const pLo = Math.min(h, l, c);
+    const pHi = Math.max(h, l, c);
+    this.reach(pLo);
+    this.reach(pHi);
+    this.b.ledger.touchRange(pLo, pHi);
+  }
+
+  /**
+   * Whether no trailing exit can fill on the path from the open `o` through `p1`, `p2` to the close
+   * `c` (their low and high `lo`, `hi`). A long's trail fills only on a falling segment, where the
+   * price falls to its level: its extreme minus its offset `d` (scan's expression), the extreme
+   * being the highest point the walk passed since the trail activated (updateTrails at each
+   * point). So a segment's end above both (extreme before the bar) - d (in downStay already) and
+   * (highest point before it, from the open on) - d fills nothing: a double minus a fixed d rounds
+   * monotonically, so the level is at most the larger of the two. The smallest d of all long trails
+   * makes the test for every one. A trail not active yet activates only at a point at or past its
+   * activation price (hi >= actLong for a long); from there its extreme is a point of the path, so
+   * the same test with its offset covers it (with offset 0 it fills on activation: a point above
+   * the highest before it minus 0 is a new high, never a fall). Shorts the mirror way. A flat
+   * segment (equal ends) fills nothing; the test counts it as a fall (a test that may say "no"
+   * more often than needed, never "yes" wrongly).
+   */
+  private trailsStay(o: number, p1: number, p2: number, c: number, lo: number, hi: number): boolean {
+    const gl = hi >= this.actLong ? Math.min(this.gapLong, this.gapLongIdle) : this.gapLong;
+    const gs = lo <= this.actShort ? Math.min(this.gapShort, this.gapShortIdle) : this.gapShort;
+    const hi1 = Math.max(o, p1);
+    const lo1 = Math.min(o, p1);
+    return (
+      p1 > o - gl &&
+      p2 > hi1 - gl &&
+      c > Math.max(hi1, p2) - gl &&
+      p1 < o + gs &&
+      p2 < lo1 + gs &&
+      c < Math.min(lo1, p2) + gs
+    );
+  }
+
+  /**
+   * Every active trail to where updateTrails at the path's points after the open (p1, p2, p3 in
+   * path order) would take it, in one pass over the exits and trades (none activates: the caller
+   * knows the points stay short of every activation price).
+   */
+  private moveTrails(p1: number, p2: number, p3: number): void {
+    const b = this.b;
+    const exits = b.book.exits;
+    const open = b.ledger.open;
+    for (let i = 0; i < exits.length; i++) {
+      const e = exits[i];
+      if (e.trailOffset !== e.trailOffset) continue;
+      for (let j = 0; j < open.length; j++) {
+        const t = open[j];
+        if (!exitCovers(e, t)) continue;
+        const ex = trailExtreme(t, e.id);
+        if (ex !== ex) continue;
+        // the first point past the extreme, then each past that (updateTrails' strict compare)
+        let to = ex;
+        if (t.side > 0) {
+          if (p1 > to) to = p1;
+          if (p2 > to) to = p2;
+          if (p3 > to) to = p3;
+        } else {
+          if (p1 < to) to = p1;
+          if (p2 < to) to = p2;
+          if (p3 < to) to = p3;
+        }
+        if (to !== ex) setTrailExtreme(t, e.id, to);
+      }
+    }
   }
 
   /**
@@ -302,14 +406,22 @@ export class PathWalker {
    * `downMax`, the highest that fills when the price falls to it. Nothing fills at a point p when
    * downMax < p < upMin (scan's test at a point), nor on a path inside [lo, hi] when downMax < lo and
    * hi < upMin (a segment's test needs a level between its ends). A superset of what scan
-   * considers: every non-market order with both its levels, exits without their remaining
-   * quantity, trailing exits with the prices that would move their trail (see below).
+   * considers: every non-market order with both its levels, exits with their levels where they
+   * have a quantity left to close of the trade (scan's test), trailing exits with the prices that
+   * would move their trail (see below). The `*Stay` fields and gaps are trailsStay's.
    */
   private levelsReach(): void {
     const b = this.b;
     const limitAdj = b.settings.backtestFillLimitsAssumption * b.mintick;
     let up = Infinity;
     let down = -Infinity;
+    let gapLong = Infinity;
+    let gapShort = Infinity;
+    let gapLongIdle = Infinity;
+    let gapShortIdle = Infinity;
+    let actLong = Infinity;
+    let actShort = -Infinity;
+    let trails = false;
     const orders = b.book.orders;
     for (let i = 0; i < orders.length; i++) {
       const x = orders[i];
@@ -328,6 +440,9 @@ export class PathWalker {
         } else if (lp < up) up = lp;
       }
     }
+    // (the trails' ahead prices go only into up/down: upStay/downStay are the rest)
+    let upStay = up;
+    let downStay = down;
     const exits = b.book.exits;
     const open = b.ledger.open;
     if (exits.length !== 0 && open.length !== 0) {
@@ -338,18 +453,29 @@ export class PathWalker {
         for (let j = 0; j < open.length; j++) {
           const t = open[j];
           if (!exitCovers(e, t)) continue;
+          // An exit with nothing left to close of the trade (scan passes it by: a position's exit
+          // without from_entry that filled once for a pyramided trade closed an older one first)
+          // fills nothing, though its trail still moves. (Asked only of a trade some exit closed
+          // part of: with none, counting the exit in is only a wider bound.)
+          const live = t.exitFilled === null || b.exitRemaining(e, t) > 0;
+          if (!live && !trailing) continue;
           b.freshLevels(e, t);
-          const tp = e.lvTp + t.side * limitAdj;
-          const sl = e.lvSl;
+          const tp = live ? e.lvTp + t.side * limitAdj : NaN;
+          const sl = live ? e.lvSl : NaN;
           // a long's take-profit fills on the way up and its stop-loss on the way down; a short's the other way
           if (t.side > 0) {
             if (tp < up) up = tp;
             if (sl > down) down = sl;
+            if (tp < upStay) upStay = tp;
+            if (sl > downStay) downStay = sl;
           } else {
             if (tp > down) down = tp;
             if (sl < up) up = sl;
+            if (tp > downStay) downStay = tp;
+            if (sl < upStay) upStay = sl;
           }
           if (!trailing) continue;
+          trails = true;
           // A trail changes only at prices past its activation (not active yet: there it activates,
           // and with offset 0 fills) or past its extreme (active: the extreme moves); an active one
           // fills on its way back to the level behind the extreme (scan's expression).
@@ -359,20 +485,46 @@ export class PathWalker {
           if (ex !== ex) ahead = e.lvAct;
           else {
             ahead = ex;
-            behind = ex - t.side * e.trailOffset * mt;
+            if (live) behind = ex - t.side * e.trailOffset * mt;
           }
+          // (a spent one: no level behind, no offset to fill by; it still moves and activates)
+          const gap = live ? e.trailOffset * mt : Infinity;
           if (t.side > 0) {
             if (ahead < up) up = ahead;
             if (behind > down) down = behind;
+            if (behind > downStay) downStay = behind;
+            if (ex === ex) {
+              if (gap < gapLong) gapLong = gap;
+            } else if (ahead === ahead) {
+              if (ahead < actLong) actLong = ahead;
+              if (gap < gapLongIdle) gapLongIdle = gap;
+            }
           } else {
             if (ahead > down) down = ahead;
             if (behind < up) up = behind;
+            if (behind < upStay) upStay = behind;
+            if (ex === ex) {
+              if (gap < gapShort) gapShort = gap;
+            } else if (ahead === ahead) {
+              if (ahead > actShort) actShort = ahead;
+              if (gap < gapShortIdle) gapShortIdle = gap;
+            }
           }
         }
       }
     }
     this.upMin = up;
     this.downMax = down;
+    this.trails = trails;
+    if (!trails) return;
+    this.upStay = upStay;
+    this.downStay = downStay;
+    this.gapLong = gapLong;
+    this.gapShort = gapShort;
+    this.gapLongIdle = gapLongIdle;
+    this.gapShortIdle = gapShortIdle;
+    this.actLong = actLong;
+    this.actShort = actShort;
   }
 
   private reach(p: number): void {

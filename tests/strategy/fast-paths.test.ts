@@ -3,7 +3,7 @@
 // run that records no events (record_events: false, optimize trials and lean runs) books the same
 // trades. Each is checked against the slow path on the same bars and orders.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
@@ -26,7 +26,7 @@ import {
 } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
-import { setTrailExtreme, trailExtreme } from "../../src/strategy/walk.js";
+import { PathWalker, setTrailExtreme, trailExtreme } from "../../src/strategy/walk.js";
 import { Ledger } from "../../src/strategy/ledger.js";
 import type { Bar } from "../../src/core/result.js";
 
@@ -146,14 +146,14 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
   const rows = walkRows(400, seed);
   const ext = settings.use_bar_magnifier ? { magnifierBars: magnifierBars(rows.length, seed) } : {};
   const ctx = makeCtx(columnsOf(rows), { type: "stock" }, { ext });
-  const broker = createBroker({ pyramiding: 2, ...settings }, ctx);
+  const trail = seed % 4;
+  const broker = createBroker({ pyramiding: trail === 3 ? 3 : 2, ...settings }, ctx);
   broker.walker.fastPath = fast;
   broker.tracker.fastPath = fast;
   broker.risk.fastPath = fast;
   ctx.broker = broker;
   let s = (seed * 7919) >>> 0;
   const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-  const trail = seed % 3;
   let keep = NaN;
   for (let i = 0; i < rows.length; i++) {
     setBar(ctx, i);
@@ -175,6 +175,13 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
       call("strategy.exit", ctx, "XLT1", "L", NaN, 40, NaN, NaN, NaN, NaN, NaN, 20, 15);
       call("strategy.exit", ctx, "XLT2", "L", NaN, 30, NaN, NaN, NaN, NaN, NaN, 35, 5);
     } else call("strategy.exit", ctx, "XL2", "L2", NaN, 50, 80, NaN, 120);
+    if (trail === 3) {
+      // pyramided trades (longs and shorts) under exits without from_entry, a partial one beside
+      // one for the rest, whose trail points and offsets (wider than most bars) move on every bar
+      const pts = 60 + Math.floor(rnd() * 120);
+      call("strategy.exit", ctx, "XP1", null, NaN, 50, NaN, NaN, 4 * pts, NaN, NaN, pts, pts);
+      call("strategy.exit", ctx, "XP2", null, NaN, NaN, NaN, NaN, 4 * pts, NaN, NaN, 2 * pts, Math.floor(1.5 * pts));
+    }
     if (trail === 0) call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 150, NaN, NaN, 60, 40);
     else if (trail === 2)
       call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 200, NaN, c - 0.4, NaN, 10 + Math.floor(rnd() * 30));
@@ -227,6 +234,8 @@ describe("broker fast paths", () => {
     // bars with the equity of the bar before (flat ones, the tracker's shortcut; an open position's
     // equity moves with the close)
     let unchanged = 0;
+    // bars on which only trails moved (PathWalker.moveTrails: no scan of the path's segments)
+    const trailOnly = vi.spyOn(PathWalker.prototype as unknown as { moveTrails(): void }, "moveTrails");
     for (let seed = 1; seed <= 24; seed++) {
       for (const settings of [
         {},
@@ -254,6 +263,8 @@ describe("broker fast paths", () => {
     expect(trades).toBeGreaterThan(1000);
     expect(marginCalls).toBeGreaterThan(0);
     expect(unchanged).toBeGreaterThan(1000);
+    expect(trailOnly.mock.calls.length).toBeGreaterThan(100);
+    trailOnly.mockRestore();
   });
 
   it("the margin check's price line skips only prices the exact check passes, right next to the call level too", () => {

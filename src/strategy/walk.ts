@@ -135,22 +135,8 @@ export class PathWalker {
         this.quietPath(h, l, c);
         return;
       }
-      const hf = this.trails && highFirst(o, h, l, b.mintick);
-      const p1 = hf ? h : l;
-      const p2 = hf ? l : h;
-      if (this.trails && hi < this.upStay && lo > this.downStay && this.trailsStay(o, p1, p2, c, lo, hi)) {
-        // Only trails move on this bar (none fills: trailsStay): each to where the path's points
-        // take it, the rest as above. One that activates takes the points in path order across all
-        // trails (updateTrails at each), as the walk does: a trade's first trail to activate gets
-        // its own fields (setTrailExtreme).
-        if (hi >= this.actLong || lo <= this.actShort) {
-          this.updateTrails(p1);
-          this.updateTrails(p2);
-          this.updateTrails(c);
-        } else this.moveTrails(p1, p2, c);
-        this.quietPath(h, l, c);
-        return;
-      }
+      // (out of line: walkBar keeps its size for strategies without a trailing exit)
+      if (this.trails && this.trailsOnly(o, h, l, c, lo, hi)) return;
     }
     if (highFirst(o, h, l, b.mintick)) {
       this.moveTo(h, true);
@@ -160,6 +146,27 @@ export class PathWalker {
       this.moveTo(h, true);
     }
     this.moveTo(c, false);
+  }
+
+  /**
+   * A bar on which only trails would move (levelsReach's extremes leave out what only moves them):
+   * when none fills on the path (trailsStay), each moves to where the path's points take it and
+   * the price to the close; true then. One that activates takes the points in path order across
+   * all trails (updateTrails at each), as the walk does: a trade's first trail to activate gets its
+   * own fields (setTrailExtreme).
+   */
+  private trailsOnly(o: number, h: number, l: number, c: number, lo: number, hi: number): boolean {
+    const hf = highFirst(o, h, l, this.b.mintick);
+    const p1 = hf ? h : l;
+    const p2 = hf ? l : h;
+    if (!(hi < this.upStay && lo > this.downStay && this.trailsStay(o, p1, p2, c, lo, hi))) return false;
+    if (hi >= this.actLong || lo <= this.actShort) {
+      this.updateTrails(p1);
+      this.updateTrails(p2);
+      this.updateTrails(c);
+    } else this.moveTrails(p1, p2, c);
+    this.quietPath(h, l, c);
+    return true;
   }
 
   /**

@@ -23,7 +23,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareStudy, runStudy, toBarArray, type OptimizeRequest } from "../optimize/index.js";
 import { Runtime } from "../runtime/index.js";
-import { createInProcessEngine, type Engine, studyTrialRunner, TRIAL_BROKER } from "../server/engine.js";
+import {
+  createInProcessEngine,
+  type Engine,
+  studyTrialRunner,
+  TRIAL_BROKER,
+  trialsPerMessage,
+} from "../server/engine.js";
 import { createNodeEngine } from "../server/node/pool.js";
 import { localStudy } from "./optimize.js";
 import { studyEngine } from "./optimize-engine.js";
@@ -116,8 +122,10 @@ function engineStudy(engine: Engine, source: string, rows: Bar[], nTrials: numbe
   return async (seed) => {
     const s = prepareStudy(studyRequest(source, rows, nTrials, seed));
     const job = { script: source, symbol: "CHART", options: { mode: "auto" as const } };
-    const res = await runStudy(s, studyTrialRunner(engine, s, { ...job, broker: TRIAL_BROKER }), {
+    const perMessage = trialsPerMessage(engine, s.nTrials);
+    const res = await runStudy(s, studyTrialRunner(engine, s, { ...job, broker: TRIAL_BROKER }, {}, perMessage), {
       concurrency: engine.concurrency,
+      batchSize: perMessage,
     });
     return { params: res.trials.map((t) => t.params) };
   };

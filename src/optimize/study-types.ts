@@ -182,6 +182,12 @@ export interface StudyOptions {
    * sequential one for any value: only proposals that ignore earlier outcomes are made ahead.
    */
   concurrency?: number;
+  /**
+   * Trials handed out together, `concurrency` such batches at once (default 1): for a runner that
+   * sends the runs it is given together in one message (server/trial-batches.ts). The result is the
+   * same for any value (driver.ts).
+   */
+  batchSize?: number;
   /** Re-runs the winner in full for `best_result` (see OptimizeResult). */
   fullRun?: FullRunner;
 }

@@ -188,7 +188,7 @@ export async function runStudy(
   };
   return driveStudy(study, evaluator, {
     concurrency,
-    batchSize: 1,
+    batchSize: options.batchSize ?? 1,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.fullRun ? { fullRun: options.fullRun } : {}),

@@ -18,6 +18,8 @@ import {
 } from "../worker/protocol.js";
 import { newTrialBarsKey, ownTrialBars } from "./trial-bars.js";
 import { jsonRun } from "./answer-json.js";
+import { markRun, type RunClock } from "./run-clock.js";
+import { batchedRuns } from "./trial-batches.js";
 
 /** One evaluation: the Runtime's constructor arguments plus run(source, ohlcv, options). */
 export interface RunJob {
@@ -48,6 +50,22 @@ export interface TrialJob extends Omit<RunJob, "data"> {
   /** Names `bars` (one study's set): the thread copies them into its own memory once per key (trial-bars.ts). */
   barsKey: string;
   slice: readonly [number, number];
+}
+
+/** One run of a TrialBatch: its inputs and its range of the study's bars. */
+export interface BatchRun {
+  inputs: Record<string, unknown>;
+  slice: readonly [number, number];
+}
+
+/**
+ * Several optimize trial runs in one message to one thread (trial-batches.ts): the TrialJob's fields
+ * but the inputs and the range, which each run brings. `clock` is where the thread marks each run's
+ * start (run-clock.ts: the pool's per-run deadline); the pool sets it.
+ */
+export interface TrialBatch extends Omit<TrialJob, "slice"> {
+  runs: BatchRun[];
+  clock?: RunClock;
 }
 
 /** How a caller controls one job: a signal that cancels it (the client went away). */
@@ -87,6 +105,11 @@ export interface Engine {
   runJson?(job: RunJob, control?: RunControl): Promise<string>;
   /** An optimize trial (see TrialJob); rejects as run() does. Engines without it run trials through run(). */
   trial?(job: TrialJob, control?: RunControl): Promise<TrialReply>;
+  /**
+   * Several trial runs in one message to one thread, answered in order (TrialBatch). A run the pool
+   * ends (deadline, heap) rejects the whole batch with an error whose `run` names it (trial-batches.ts).
+   */
+  trials?(job: TrialBatch, control?: RunControl): Promise<TrialReply[]>;
   /** How many jobs it runs at once (batch and optimize fan out this wide). */
   readonly concurrency: number;
   /**
@@ -164,10 +187,26 @@ export async function evaluateJobJson(job: RunJob): Promise<string> {
 
 /** Runs one optimize trial over its slice of the shared bars (views, no copy) and keeps only the scored part. */
 export async function evaluateTrial(job: TrialJob): Promise<TrialReply> {
-  const t0 = performance.now();
   const { bars, barsKey, slice, ...rest } = job;
+  return trialRun(rest, ownTrialBars(barsKey, bars), slice);
+}
+
+/** Runs a batch's trial runs in order (each marked on the batch's clock as it starts), answered in order. */
+export async function evaluateTrials(job: TrialBatch): Promise<TrialReply[]> {
+  const { bars, barsKey, runs, clock, ...rest } = job;
   const own = ownTrialBars(barsKey, bars);
-  const result = await evaluateJob({ ...rest, data: toColumnar(sliceBars(own, slice[0], slice[1])) });
+  const replies: TrialReply[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    if (clock) markRun(clock, i);
+    const { inputs, slice } = runs[i]!;
+    replies.push(await trialRun({ ...rest, options: { ...rest.options, inputs } }, own, slice));
+  }
+  return replies;
+}
+
+async function trialRun(job: Omit<RunJob, "data">, own: PackedBars, slice: readonly [number, number]) {
+  const t0 = performance.now();
+  const result = await evaluateJob({ ...job, data: toColumnar(sliceBars(own, slice[0], slice[1])) });
   return trialReply(result, performance.now() - t0).reply;
 }
 
@@ -245,17 +284,34 @@ function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null 
   return (entry.shared ??= shareBars(entry.plain));
 }
 
+/** Trial runs a message carries at most (trialsPerMessage). */
+export const MAX_TRIALS_PER_MESSAGE = 8;
+
+/**
+ * How many trials a study hands an engine at once (runStudy's batchSize, studyTrialRunner's
+ * perMessage): 1 unless the engine takes batches (engine.trials); else about a quarter of each
+ * thread's share of the study, at most MAX_TRIALS_PER_MESSAGE, so every thread still gets several
+ * batches and the last one to end holds a few trials at most.
+ */
+export function trialsPerMessage(engine: Engine, nTrials: number): number {
+  if (!engine.trials) return 1;
+  const share = nTrials / Math.max(1, engine.concurrency);
+  return Math.max(1, Math.min(MAX_TRIALS_PER_MESSAGE, Math.floor(share / 4)));
+}
+
 /**
  * The study's trial runner on an engine (the CLI's and /optimize's): with engine.trial, the study's
  * bars are packed into shared columns once and every trial names its range of them and gets back
  * only the scored trades; otherwise each trial is a whole run of its bar rows. `job` is everything
- * but the bars and the inputs.
+ * but the bars and the inputs. With `perMessage` > 1 and engine.trials, the runs the study starts
+ * together go to a thread in messages of up to that many (trial-batches.ts).
  */
 export function studyTrialRunner(
   engine: Engine,
   study: PreparedStudy,
   job: Omit<RunJob, "data">,
   control?: RunControl,
+  perMessage = 1,
 ): TrialRunner {
   const withInputs = (inputs: Record<string, unknown>): Omit<RunJob, "data"> => ({
     ...job,
@@ -268,8 +324,13 @@ export function studyTrialRunner(
   if (!shared) return byRows;
   const trial = engine.trial.bind(engine);
   const barsKey = newTrialBarsKey();
+  const one = (run: BatchRun): Promise<TrialReply> =>
+    trial({ ...withInputs(run.inputs), bars: shared, barsKey, slice: run.slice }, control);
+  const trials = engine.trials?.bind(engine);
+  const send =
+    trials && perMessage > 1
+      ? batchedRuns((runs: BatchRun[]) => trials({ ...job, bars: shared, barsKey, runs }, control), one, perMessage)
+      : one;
   return async (inputs, bars, range): Promise<TrialOutcome> =>
-    range
-      ? trialOutcome(await trial({ ...withInputs(inputs), bars: shared, barsKey, slice: range }, control))
-      : byRows(inputs, bars);
+    range ? trialOutcome(await send({ inputs, slice: range })) : byRows(inputs, bars);
 }

@@ -15,7 +15,7 @@ import {
 } from "../optimize/index.js";
 import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
-import { studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER } from "./engine.js";
+import { studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER, trialsPerMessage } from "./engine.js";
 import { optimizeAnswerJson } from "./answer-json.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
@@ -44,7 +44,9 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
           ...(libraries.length ? { libraries } : {}),
         },
       };
-      const trial = studyTrialRunner(ctx.engine, study, { ...job, broker: TRIAL_BROKER }, { signal });
+      // a few trials a message to a thread (trial-batches.ts), as many a batch of the study
+      const perMessage = trialsPerMessage(ctx.engine, study.nTrials);
+      const trial = studyTrialRunner(ctx.engine, study, { ...job, broker: TRIAL_BROKER }, { signal }, perMessage);
       // (the winner's result comes back as the JSON text its thread wrote: answer-json.ts)
       const fullRun = studyFullJsonRunner(ctx.engine, job, { signal });
       const runner: TrialRunner = (inputs, bars, range) =>
@@ -57,7 +59,12 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
         });
       let result;
       try {
-        result = await runStudy(study, runner, { concurrency: ctx.engine.concurrency, signal, fullRun });
+        result = await runStudy(study, runner, {
+          concurrency: ctx.engine.concurrency,
+          batchSize: perMessage,
+          signal,
+          fullRun,
+        });
       } catch (err) {
         if (err instanceof OptimizeAbortedError)
           throw new ApiError(499, "CLIENT_CLOSED", "the study was cancelled (client disconnected)");

@@ -34,25 +34,32 @@ function untimed(r: OptimizeResult): unknown {
   return { ...r, ms: 0, trials: r.trials.map((t) => ({ ...t, ms: 0 })) };
 }
 
-async function study(engine: Engine, validation: unknown, seed = 1): Promise<OptimizeResult> {
+async function study(
+  engine: Engine,
+  validation: unknown,
+  seed = 1,
+  perMessage = 1,
+  sampler: "random" | "tpe" = "random",
+): Promise<OptimizeResult> {
   const req: OptimizeRequest = {
     script: STRATEGY,
     data: randomWalkBars(1500, { seed }),
     space: SPACE,
     n_trials: 12,
-    sampler: "random",
+    sampler,
     seed: 7,
     min_trades: 1,
     validation,
   };
   const s = prepareStudy(req);
-  const runner = studyTrialRunner(engine, s, {
-    script: STRATEGY,
-    symbol: "CHART",
-    broker: TRIAL_BROKER,
-    options: { mode: "auto" },
-  });
-  return runStudy(s, runner, { concurrency: engine.concurrency });
+  const runner = studyTrialRunner(
+    engine,
+    s,
+    { script: STRATEGY, symbol: "CHART", broker: TRIAL_BROKER, options: { mode: "auto" } },
+    {},
+    perMessage,
+  );
+  return runStudy(s, runner, { concurrency: engine.concurrency, batchSize: perMessage });
 }
 
 const VALIDATIONS = [
@@ -188,4 +195,44 @@ describe("trials through engine.trial", () => {
       await pool.close?.();
     }
   }, 120_000);
+
+  it("in batches of several trials a message to a thread (engine.trials): the same studies", async () => {
+    ensureDist();
+    const root = join(import.meta.dirname, "..", "..");
+    const { createNodeEngine } = (await import(
+      pathToFileURL(join(root, "dist", "server", "node", "pool.js")).href
+    )) as typeof import("../../src/server/node/pool.js");
+    const { trialsPerMessage } = (await import(
+      pathToFileURL(join(root, "dist", "server", "engine.js")).href
+    )) as typeof import("../../src/server/engine.js");
+    const pool = createNodeEngine(2);
+    try {
+      expect(pool.trials).toBeDefined();
+      expect(trialsPerMessage(pool, 12)).toBe(1);
+      expect(trialsPerMessage(pool, 32)).toBe(4);
+      expect(trialsPerMessage(pool, 200)).toBe(8);
+      expect(trialsPerMessage(createInProcessEngine(), 200)).toBe(1);
+      const rowsOnly = createInProcessEngine((job) => evaluateJob(job));
+      // (the batches a study sends, and the runs in them)
+      const trials = pool.trials!.bind(pool);
+      let batches = 0;
+      let batched = 0;
+      pool.trials = (job, control) => {
+        batches++;
+        batched += job.runs.length;
+        return trials(job, control);
+      };
+      for (const v of [{ mode: "in-sample" }, ...VALIDATIONS])
+        for (const perMessage of [3, 5]) {
+          const want = untimed(await study(rowsOnly, v, 2));
+          expect(untimed(await study(pool, v, 2, perMessage))).toEqual(want);
+        }
+      expect(batched).toBeGreaterThan(2 * batches);
+      // TPE: its start-up draws go out in batches, its later proposals one at a time
+      const tpe = untimed(await study(rowsOnly, VALIDATIONS[0], 1, 1, "tpe"));
+      expect(untimed(await study(pool, VALIDATIONS[0], 1, 4, "tpe"))).toEqual(tpe);
+    } finally {
+      await pool.close?.();
+    }
+  }, 180_000);
 });

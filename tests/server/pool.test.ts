@@ -10,6 +10,7 @@ import {
   RunDeadlineError,
   RunMemoryError,
   type RunJob,
+  type TrialBatch,
 } from "../../src/server/engine.js";
 import { WorkerPool } from "../../src/server/node/pool.js";
 
@@ -112,5 +113,33 @@ describe("WorkerPool", () => {
     await expect(pool.run(job("after"))).resolves.toMatchObject({ script: "after" });
     await settle(pool);
     expect(pool.stats()).toMatchObject({ alive: 1, busy: 0 });
+  }, 30_000);
+
+  it("a batch of trial runs keeps the hard deadline per run: long batches of short runs end, a runaway run fails by its index", async () => {
+    pool = new WorkerPool(ENTRY, { size: 1, maxHeapMb: 32 });
+    await pool.warm();
+    // timeoutSeconds 0.2: a run's hard deadline is 1.25 s (hardDeadlineSeconds)
+    const batch = (...scripts: string[]): TrialBatch =>
+      ({
+        ...job("batch", 0.2),
+        bars: null,
+        barsKey: "k",
+        runs: scripts.map((script) => ({ inputs: { script }, slice: [0, 0] })),
+      }) as unknown as TrialBatch;
+    // three runs of 0.8 s each: 2.4 s in all, each inside its own deadline
+    const long = (await pool.trials(batch("busy:800", "busy:800", "busy:800"))) as unknown as { start: number }[];
+    expect(long).toHaveLength(3);
+    expect(pool.stats().terminated).toBe(0);
+    const t0 = Date.now();
+    const runaway = await pool.trials(batch("ok", "ok", "spin", "ok")).catch((e: unknown) => e);
+    expect(runaway).toBeInstanceOf(RunDeadlineError);
+    expect((runaway as { run?: number }).run).toBe(2);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1200);
+    const heap = await pool.trials(batch("ok", "hog")).catch((e: unknown) => e);
+    expect(heap).toBeInstanceOf(RunMemoryError);
+    expect((heap as { run?: number }).run).toBe(1);
+    await expect(pool.trials(batch("a", "b"))).resolves.toMatchObject([{ script: "a" }, { script: "b" }]);
+    await settle(pool);
+    expect(pool.stats()).toMatchObject({ alive: 1, busy: 0, terminated: 1 });
   }, 30_000);
 });

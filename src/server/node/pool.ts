@@ -30,9 +30,11 @@ import {
   type EngineStats,
   type RunControl,
   type RunJob,
+  type TrialBatch,
   type TrialJob,
 } from "../engine.js";
 import type { TrialReply } from "../../worker/protocol.js";
+import { epochMs, newRunClock, runOn, runStarted, type RunClock } from "../run-clock.js";
 
 export interface PoolOptions {
   size: number;
@@ -96,26 +98,50 @@ export class WorkerPool implements Engine {
     return this.dispatch(job, "trial", control) as Promise<TrialReply>;
   }
 
+  /**
+   * Several trial runs in one message (run-worker.ts `trials`), answered in order. Each run keeps its
+   * own hard deadline (from its start, which the thread marks on the batch's clock; the first from
+   * the dispatch); a run the pool ends fails the batch with an error whose `run` names it.
+   */
+  trials(job: TrialBatch, control: RunControl = {}): Promise<TrialReply[]> {
+    const clock = newRunClock();
+    return this.dispatch({ ...job, clock }, "trials", control, clock) as Promise<TrialReply[]>;
+  }
+
   /** Resolves once a thread is up (its engine loaded: run-worker.ts `warm`). */
   async warm(): Promise<void> {
     if (this.closed) throw new Error("worker pool is closed");
     await this.pool.run(null, { name: "warm" });
   }
 
-  /** Runs `job` through the worker entry's export `name`, under the job's hard deadline and the caller's signal. */
-  private async dispatch(job: RunJob | TrialJob, name: string, control: RunControl): Promise<unknown> {
+  /**
+   * Runs `job` through the worker entry's export `name`, under the job's hard deadline and the
+   * caller's signal. A batch (`clock`) has the deadline per run: the timer, when it fires, waits
+   * again for as long as the run the thread is on now has left.
+   */
+  private async dispatch(
+    job: RunJob | TrialJob | TrialBatch,
+    name: string,
+    control: RunControl,
+    clock?: RunClock,
+  ): Promise<unknown> {
     if (this.closed) throw new Error("worker pool is closed");
     if (control.signal?.aborted) throw new RunCancelledError();
     const abort = new AbortController();
     const deadline = hardDeadlineSeconds(job);
     let reason: "deadline" | "cancel" | null = null;
-    const timer =
-      deadline === null
-        ? null
-        : setTimeout(() => {
-            reason = "deadline";
-            abort.abort();
-          }, deadline * 1000);
+    const sent = epochMs();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const check = (): void => {
+      const left = (clock ? (runStarted(clock) ?? sent) : sent) + (deadline as number) * 1000 - epochMs();
+      if (clock && left > 0) {
+        timer = setTimeout(check, left);
+        return;
+      }
+      reason = "deadline";
+      abort.abort();
+    };
+    if (deadline !== null) timer = setTimeout(check, deadline * 1000);
     const onCancel = (): void => {
       reason ??= "cancel";
       abort.abort();
@@ -128,9 +154,11 @@ export class WorkerPool implements Engine {
       const abortable = timer !== null || control.signal !== undefined;
       return await this.pool.run(job, abortable ? { name, signal: abort.signal } : { name });
     } catch (err) {
+      // (of a batch: the run the thread was on, which trial-batches.ts fails alone)
+      const onRun = <E extends Error>(e: E): E => (clock ? Object.assign(e, { run: Math.max(0, runOn(clock)) }) : e);
       if (reason === "deadline") {
         this.terminated++;
-        throw new RunDeadlineError(deadline as number);
+        throw onRun(new RunDeadlineError(deadline as number));
       }
       if (reason === "cancel") {
         this.cancelled++;
@@ -138,7 +166,7 @@ export class WorkerPool implements Engine {
       }
       // A thread past its heap cap dies (tinypool replaces it); the run gets a coded error, the process lives on.
       if ((err as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY")
-        throw new RunMemoryError(this.maxHeapMb);
+        throw onRun(new RunMemoryError(this.maxHeapMb));
       throw err instanceof Error ? err : new Error(String(err));
     } finally {
       this.active--;

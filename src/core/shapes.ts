@@ -11,14 +11,6 @@ export function objectArray<T>(): T[] {
   return a;
 }
 
-/** `n` (at least 1) holes in the elements kind of double values. */
-export function doubleHoles(n: number): number[] {
-  const a = new Array<number>(n);
-  // one double stored makes the whole backing store doubles; the slot is written again before use
-  a[0] = Number.NaN;
-  return a;
-}
-
 /** `n` slots holding undefined, in the elements kind of object values (reads as `new Array(n)` does). */
 export function objectSlots(n: number): unknown[] {
   return new Array<unknown>(n).fill(undefined);

@@ -1,8 +1,13 @@
 // The closed-trade list a strategy can see: TradingView keeps at most 9000 trades (the v6 reference,
 // strategy.closedtrades.first_index: "If more trades than the allowed limit have been closed, the
 // oldest trades are removed, and this number is the index of the oldest remaining trade"). Trades
-// keep their global index (0 = the first trade ever closed); a trimmed index reads as na. A ring
-// buffer, so memory stays at the limit however long the run, and pushing past it costs no copy.
+// keep their global index (0 = the first trade ever closed); a trimmed index reads as na. A ring,
+// so memory stays at the limit however long the run, and pushing past it costs no copy.
+//
+// The trades are kept in columns (issue 18): a row's numbers in one Float64Array (NUM_COLS a
+// trade), its four strings in one array. A `Trade` object (21 fields, a dozen of them heap numbers:
+// ~400 bytes) is built only when something reads it: `get` (a few strategy.closedtrades.* reads),
+// `toArray` (result.strategy.trades, itself built on first read). The builtins read the columns.
 
 import type { Trade } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
@@ -10,10 +15,46 @@ import { objectArray } from "../core/shapes.js";
 /** TradingView's trade limit outside Deep Backtesting (user manual, Limitations). */
 export const TRADE_LIMIT = 9000;
 
+// A closed trade's numbers, in its slot of `nums` (slot * NUM_COLS + column).
+export const C_ENTRY_BAR = 0;
+export const C_ENTRY_TIME = 1;
+export const C_ENTRY_PRICE = 2;
+export const C_EXIT_BAR = 3;
+export const C_EXIT_TIME = 4;
+export const C_EXIT_PRICE = 5;
+/** 1 long, -1 short. */
+export const C_SIDE = 6;
+export const C_QTY = 7;
+export const C_PROFIT = 8;
+export const C_PROFIT_PERCENT = 9;
+export const C_CUM_PROFIT = 10;
+export const C_RUN_UP = 11;
+export const C_RUN_UP_PERCENT = 12;
+export const C_DRAWDOWN = 13;
+export const C_DRAWDOWN_PERCENT = 14;
+export const C_COMMISSION = 15;
+export const NUM_COLS = 16;
+// Its strings, in its slot of `strs` (slot * STR_COLS + column).
+export const S_ENTRY_ID = 0;
+export const S_ENTRY_COMMENT = 1;
+export const S_EXIT_ID = 2;
+export const S_EXIT_COMMENT = 3;
+export const STR_COLS = 4;
+
+/** Something built from the list as it is (a result's trades): settled before the list changes. */
+export interface ClosedTradesReader {
+  settle(): void;
+}
+
 export class ClosedTrades {
   /** Trades closed since the start of the run, trimmed ones included (strategy.closedtrades). */
   total = 0;
-  private ring: Trade[] = objectArray(); // (object elements kind from the start: core/shapes.ts)
+  /** Kept trades' numbers (see C_*); grown by doubling up to the limit. */
+  nums: Float64Array;
+  /** Kept trades' strings (see S_*). */
+  strs: (string | null)[] = objectArray();
+  /** Kept trades. */
+  size = 0;
   /** Ring slot of the oldest kept trade once the ring is full. */
   private head = 0;
   /**
@@ -21,44 +62,148 @@ export class ClosedTrades {
    * (restore after a tick that closed trades past the limit). Null when no mark is active.
    */
   private evicted: Trade[] | null = null;
+  /** A reader of the list as it is now (buildResult's trades), settled at the next change. */
+  private reader: ClosedTradesReader | null = null;
 
   /** `limit`: how many trades are kept (Infinity: all of them). */
-  constructor(readonly limit: number = TRADE_LIMIT) {}
-
-  /** Kept trades. */
-  get size(): number {
-    return this.ring.length;
+  constructor(readonly limit: number = TRADE_LIMIT) {
+    // (room for 256 trades first: a Float64Array made costs more than its size says)
+    this.nums = new Float64Array(Math.min(limit, 256) * NUM_COLS);
   }
 
   /** Global index of the oldest kept trade (strategy.closedtrades.first_index). */
   get firstIndex(): number {
-    return this.total - this.ring.length;
+    return this.total - this.size;
   }
 
-  push(t: Trade): void {
+  /**
+   * A slot for the next closed trade (its global index is `total - 1` after the call): the caller
+   * writes its numbers and strings at `slot * NUM_COLS` / `slot * STR_COLS`. Past the limit the
+   * oldest trade's slot is reused.
+   */
+  add(): number {
+    if (this.reader !== null) this.settleReader();
     this.total++;
-    if (this.ring.length < this.limit) {
-      this.ring.push(t);
-      return;
+    if (this.size < this.limit) {
+      const slot = this.size++;
+      if ((slot + 1) * NUM_COLS > this.nums.length) this.grow();
+      return slot;
     }
-    const old = this.ring[this.head]!;
-    if (this.evicted !== null) this.evicted.push(old);
-    this.ring[this.head] = t;
-    this.head = this.head + 1 === this.ring.length ? 0 : this.head + 1;
+    const slot = this.head;
+    if (this.evicted !== null) this.evicted.push(this.row(slot, this.total - 1 - this.size));
+    this.head = slot + 1 === this.size ? 0 : slot + 1;
+    return slot;
   }
 
-  /** The trade with global index `i`, or undefined when it was trimmed or does not exist. */
-  get(i: number): Trade | undefined {
+  private grow(): void {
+    const cap = Math.min(this.limit, (this.nums.length / NUM_COLS) * 2);
+    const nums = new Float64Array(cap * NUM_COLS);
+    nums.set(this.nums);
+    this.nums = nums;
+  }
+
+  /** The ring slot of the trade with global index `i`, or -1 when it was trimmed or does not exist. */
+  slotOf(i: number): number {
     const k = i - this.firstIndex;
-    if (!(k >= 0 && k < this.ring.length) || !Number.isInteger(k)) return undefined;
-    return this.ring[(this.head + k) % this.ring.length];
+    if (!(k >= 0 && k < this.size) || !Number.isInteger(k)) return -1;
+    const s = this.head + k;
+    return s < this.size ? s : s - this.size;
   }
 
-  /** The kept trades, oldest first (a new array). */
+  /** The trade with global index `i` (a new object), or undefined when it was trimmed or does not exist. */
+  get(i: number): Trade | undefined {
+    const slot = this.slotOf(i);
+    return slot < 0 ? undefined : this.row(slot, i);
+  }
+
+  /** The kept trades, oldest first (new objects). */
   toArray(): Trade[] {
-    return this.ring.length < this.limit || this.head === 0
-      ? this.ring.slice()
-      : [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    const out: Trade[] = new Array(this.size);
+    const first = this.firstIndex;
+    for (let k = 0; k < this.size; k++) {
+      const s = this.head + k;
+      out[k] = this.row(s < this.size ? s : s - this.size, first + k);
+    }
+    return out;
+  }
+
+  /** The row of ring slot `slot`, global index `i` (trade_num i + 1; field order as the result's). */
+  private row(slot: number, i: number): Trade {
+    const n = this.nums;
+    const b = slot * NUM_COLS;
+    const s = this.strs;
+    const c = slot * STR_COLS;
+    return {
+      trade_num: i + 1,
+      entry_id: s[c + S_ENTRY_ID] as string,
+      entry_bar_index: n[b + C_ENTRY_BAR],
+      entry_time: n[b + C_ENTRY_TIME],
+      entry_price: n[b + C_ENTRY_PRICE],
+      entry_comment: s[c + S_ENTRY_COMMENT],
+      exit_id: s[c + S_EXIT_ID],
+      exit_bar_index: n[b + C_EXIT_BAR],
+      exit_time: n[b + C_EXIT_TIME],
+      exit_price: n[b + C_EXIT_PRICE],
+      exit_comment: s[c + S_EXIT_COMMENT],
+      direction: n[b + C_SIDE] > 0 ? "long" : "short",
+      qty: n[b + C_QTY],
+      profit: n[b + C_PROFIT],
+      profit_percent: n[b + C_PROFIT_PERCENT],
+      cum_profit: n[b + C_CUM_PROFIT],
+      run_up: n[b + C_RUN_UP],
+      run_up_percent: n[b + C_RUN_UP_PERCENT],
+      drawdown: n[b + C_DRAWDOWN],
+      drawdown_percent: n[b + C_DRAWDOWN_PERCENT],
+      commission: n[b + C_COMMISSION],
+    };
+  }
+
+  /** Adds trade `t` as a row (its trade_num is its index, not read). */
+  push(t: Trade): void {
+    this.write(this.add(), t);
+  }
+
+  /** Writes trade `t`'s fields into ring slot `slot`. */
+  private write(slot: number, t: Trade): void {
+    const n = this.nums;
+    const b = slot * NUM_COLS;
+    const s = this.strs;
+    const c = slot * STR_COLS;
+    s[c + S_ENTRY_ID] = t.entry_id;
+    s[c + S_ENTRY_COMMENT] = t.entry_comment;
+    s[c + S_EXIT_ID] = t.exit_id;
+    s[c + S_EXIT_COMMENT] = t.exit_comment;
+    n[b + C_ENTRY_BAR] = t.entry_bar_index;
+    n[b + C_ENTRY_TIME] = t.entry_time;
+    n[b + C_ENTRY_PRICE] = t.entry_price;
+    n[b + C_EXIT_BAR] = t.exit_bar_index ?? Number.NaN;
+    n[b + C_EXIT_TIME] = t.exit_time ?? Number.NaN;
+    n[b + C_EXIT_PRICE] = t.exit_price ?? Number.NaN;
+    n[b + C_SIDE] = t.direction === "long" ? 1 : -1;
+    n[b + C_QTY] = t.qty;
+    n[b + C_PROFIT] = t.profit;
+    n[b + C_PROFIT_PERCENT] = t.profit_percent;
+    n[b + C_CUM_PROFIT] = t.cum_profit;
+    n[b + C_RUN_UP] = t.run_up;
+    n[b + C_RUN_UP_PERCENT] = t.run_up_percent;
+    n[b + C_DRAWDOWN] = t.drawdown;
+    n[b + C_DRAWDOWN_PERCENT] = t.drawdown_percent;
+    n[b + C_COMMISSION] = t.commission;
+  }
+
+  /**
+   * `r` reads the list as it is now (lazily): it is settled (made to read it at once) before the
+   * next trade is added or the list rolled back. One reader at a time: a new one settles the last.
+   */
+  watch(r: ClosedTradesReader): void {
+    if (this.reader !== null) this.settleReader();
+    this.reader = r;
+  }
+
+  private settleReader(): void {
+    const r = this.reader;
+    this.reader = null;
+    r?.settle();
   }
 
   /** Starts recording trimmed trades so rollback() can restore this point; returns it. */
@@ -71,14 +216,18 @@ export class ClosedTrades {
   rollback(total: number): void {
     const drop = this.total - total;
     if (drop <= 0) return;
+    if (this.reader !== null) this.settleReader();
     const rows = this.toArray();
     rows.length = Math.max(0, rows.length - drop);
     // the ring held the last min(total, limit) trades at the mark; the ones missing now were trimmed
     // since, oldest first, so they head the eviction log
     const missing = Math.min(total, this.limit) - rows.length;
     const back = this.evicted ?? [];
-    this.ring = missing > 0 ? [...back.slice(0, missing), ...rows] : rows;
+    const kept = missing > 0 ? [...back.slice(0, missing), ...rows] : rows;
     this.head = 0;
+    this.size = 0;
+    this.strs.length = 0;
+    for (const t of kept) this.push(t);
     this.total = total;
     this.evicted = [];
   }

@@ -3,7 +3,32 @@
 
 import type { Trade } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
-import { ClosedTrades, TRADE_LIMIT } from "./closed-trades.js";
+import {
+  C_COMMISSION,
+  C_CUM_PROFIT,
+  C_DRAWDOWN,
+  C_DRAWDOWN_PERCENT,
+  C_ENTRY_BAR,
+  C_ENTRY_PRICE,
+  C_ENTRY_TIME,
+  C_EXIT_BAR,
+  C_EXIT_PRICE,
+  C_EXIT_TIME,
+  C_PROFIT,
+  C_PROFIT_PERCENT,
+  C_QTY,
+  C_RUN_UP,
+  C_RUN_UP_PERCENT,
+  C_SIDE,
+  ClosedTrades,
+  NUM_COLS,
+  S_ENTRY_COMMENT,
+  S_ENTRY_ID,
+  S_EXIT_COMMENT,
+  S_EXIT_ID,
+  STR_COLS,
+  TRADE_LIMIT,
+} from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
 export class Ledger {
@@ -203,7 +228,7 @@ export class Ledger {
 
   /**
    * Closes `qty` of open trade `t` at `price`, charging `exitCommission` for that part; books one
-   * closed-trade row. Removes the trade once nothing of it remains.
+   * closed trade (a row of the closed list's columns). Removes the trade once nothing of it remains.
    */
   closePart(
     t: OpenTrade,
@@ -214,7 +239,7 @@ export class Ledger {
     exitComment: string | null,
     bar: number,
     time: number,
-  ): Trade {
+  ): void {
     const q = Math.min(qty, t.qty);
     this.version++;
     // The exit fill (slippage included) is the last price the trade saw.
@@ -242,31 +267,34 @@ export class Ledger {
       this.grossLoss -= profit;
       this.lossTrades++;
     } else this.evenTrades++;
-    const row: Trade = {
-      trade_num: this.closed.total + 1,
-      entry_id: t.entryId,
-      entry_bar_index: t.entryBar,
-      entry_time: t.entryTime,
-      entry_price: t.entryPrice,
-      entry_comment: t.entryComment,
-      exit_id: exitId,
-      exit_bar_index: bar,
-      exit_time: time,
-      exit_price: price,
-      exit_comment: exitComment,
-      direction: t.side > 0 ? "long" : "short",
-      qty: q,
-      profit,
-      profit_percent: entryCost !== 0 ? (profit / entryCost) * 100 : 0,
-      cum_profit: 0,
-      run_up: runUp,
-      run_up_percent: entryValue !== 0 ? (runUp / entryValue) * 100 : 0,
-      drawdown,
-      drawdown_percent: entryValue !== 0 ? (drawdown / entryValue) * 100 : 0,
-      commission,
-    };
-    this.closed.push(row);
-    this.tally(row);
+    // the row goes into the closed list's columns (closed-trades.ts): no object, no heap numbers
+    const closed = this.closed;
+    const slot = closed.add();
+    const n = closed.nums;
+    const b = slot * NUM_COLS;
+    const strs = closed.strs;
+    const c = slot * STR_COLS;
+    strs[c + S_ENTRY_ID] = t.entryId;
+    strs[c + S_ENTRY_COMMENT] = t.entryComment;
+    strs[c + S_EXIT_ID] = exitId;
+    strs[c + S_EXIT_COMMENT] = exitComment;
+    const profitPercent = entryCost !== 0 ? (profit / entryCost) * 100 : 0;
+    n[b + C_ENTRY_BAR] = t.entryBar;
+    n[b + C_ENTRY_TIME] = t.entryTime;
+    n[b + C_ENTRY_PRICE] = t.entryPrice;
+    n[b + C_EXIT_BAR] = bar;
+    n[b + C_EXIT_TIME] = time;
+    n[b + C_EXIT_PRICE] = price;
+    n[b + C_SIDE] = t.side;
+    n[b + C_QTY] = q;
+    n[b + C_PROFIT] = profit;
+    n[b + C_PROFIT_PERCENT] = profitPercent;
+    n[b + C_RUN_UP] = runUp;
+    n[b + C_RUN_UP_PERCENT] = entryValue !== 0 ? (runUp / entryValue) * 100 : 0;
+    n[b + C_DRAWDOWN] = drawdown;
+    n[b + C_DRAWDOWN_PERCENT] = entryValue !== 0 ? (drawdown / entryValue) * 100 : 0;
+    n[b + C_COMMISSION] = commission;
+    this.tally(profit, profitPercent, bar - t.entryBar);
     t.qty -= q;
     if (t.qty <= 1e-12 * Math.max(1, q)) {
       t.qty = 0;
@@ -274,8 +302,7 @@ export class Ledger {
     }
     // Cumulative P&L is the account's realised result: the entry commissions of trades still open
     // were paid already.
-    row.cum_profit = this.netProfit - this.openCommission();
-    return row;
+    n[b + C_CUM_PROFIT] = this.netProfit - this.openCommission();
   }
 
   /** Takes `t` out of the open trades, the others keeping their order (splice made an array a call). */
@@ -300,15 +327,17 @@ export class Ledger {
     m.set(exitId, (m.get(exitId) ?? 0) + qty);
   }
 
-  /** Adds a closed row to the running figures (win/loss counts and sums are booked in closePart). */
-  private tally(row: Trade): void {
-    const p = row.profit;
+  /**
+   * Adds a closed trade's profit `p`, profit percent `pct` and bars held to the running figures
+   * (win/loss counts and sums are booked in closePart).
+   */
+  private tally(p: number, pct: number, bars: number): void {
     if (p > this.largestWin) this.largestWin = p;
     if (p < this.largestLoss) this.largestLoss = p;
-    this.barsInTrades += (row.exit_bar_index ?? row.entry_bar_index) - row.entry_bar_index;
-    this.sumPercent += row.profit_percent;
-    if (p > 0) this.sumPercentWin += row.profit_percent;
-    else if (p < 0) this.sumPercentLoss += row.profit_percent;
+    this.barsInTrades += bars;
+    this.sumPercent += pct;
+    if (p > 0) this.sumPercentWin += pct;
+    else if (p < 0) this.sumPercentLoss += pct;
   }
 
   /** A row for a trade that is still open, valued at `price` (TradingView's "Open" rows). */

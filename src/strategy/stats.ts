@@ -3,7 +3,7 @@
 import type { BrokerHost } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import type { Broker } from "./broker.js";
-import { doubleHoles } from "../core/shapes.js";
+import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
 
 /**
  * Per-bar equity and the running max drawdown / run-up, as TradingView measures them (checked
@@ -15,10 +15,12 @@ import { doubleHoles } from "../core/shapes.js";
  */
 export class EquityTracker {
   /**
-   * Equity at each bar's close (a plain array: result.equity is handed out as it is, no copy) and the
-   * bar's time; `count` entries are used (preallocated to the run's bar count, grown as needed).
+   * Equity at each bar's close; `count` entries are used (preallocated to the run's bar count, grown
+   * as needed). A Float64Array: result.strategy.equity is built from it on first read (most runs'
+   * results, optimize trials', never read it), and a plain array of 100k doubles cost two 800 KB
+   * stores a run (made holey, then converted to doubles by its first store).
    */
-  equity: number[];
+  equity: Float64Array;
   count = 0;
   /** The curve's daily and monthly returns (the Sharpe and Sortino ratios), split as the bars come. */
   readonly periods = new Periods();
@@ -28,8 +30,8 @@ export class EquityTracker {
   maxDrawdownPercent = 0;
   maxRunup = 0;
   maxRunupPercent = 0;
-  /** The equity array takeEquity handed out: a later bar writes to a copy, never into a result. */
-  private handedOut: number[] | null = null;
+  /** The equity store equityColumn handed out: a later bar writes to a copy, never into a result. */
+  private handedOut: Float64Array | null = null;
   /**
    * The booked equity of the last bar when it was flat (NaN otherwise): a flat bar at the same
    * equity moves no peak, trough or excursion (all three valuations are that equity), so only its
@@ -47,13 +49,13 @@ export class EquityTracker {
     this.troughEquity = initial;
     // (a bad or huge bar count starts small and grows)
     const cap = capacity >= 16 && capacity <= 2 ** 26 ? Math.floor(capacity) : 16;
-    // doubles from the start: the first equity stored would otherwise convert the whole store (core/shapes.ts)
-    this.equity = doubleHoles(cap);
+    this.equity = new Float64Array(cap);
   }
 
   private push(eq: number, time: number): void {
     const n = this.count;
-    if (this.equity === this.handedOut) this.equity = this.equity.slice(0, n);
+    if (this.equity === this.handedOut) this.equity = this.equity.slice();
+    if (n === this.equity.length) this.grow();
     const p = this.periods;
     const d = p.days;
     // (a bar inside the current day is inside its month too, and changes nothing but lastTime;
@@ -64,12 +66,21 @@ export class EquityTracker {
     this.count = n + 1;
   }
 
-  /** The equity curve so far (count entries), for the result; the tracker stops writing into it. */
+  private grow(): void {
+    const e = new Float64Array(this.equity.length * 2);
+    e.set(this.equity);
+    this.equity = e;
+  }
+
+  /** The equity curve so far (count entries, a view of the store); the tracker stops writing into it. */
+  equityColumn(): Float64Array {
+    this.handedOut = this.equity;
+    return this.equity.subarray(0, this.count);
+  }
+
+  /** The equity curve so far as the result's plain array. */
   takeEquity(): number[] {
-    const e = this.equity;
-    if (e.length !== this.count) e.length = this.count;
-    this.handedOut = e;
-    return e;
+    return Array.from(this.equityColumn());
   }
 
   /**
@@ -283,7 +294,6 @@ export function sharpeSortino(
  */
 export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const ledger = broker.ledger;
-  const trades = ledger.closed.toArray();
   const n = ledger.closed.total;
   const open: Trade[] = ledger.open.map((t, i) => ledger.openRow(t, lastClose, n + i + 1));
   const initial = broker.settings.initialCapital;
@@ -339,5 +349,53 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     margin_calls: broker.risk.marginCalls,
     initial_capital: initial,
   };
-  return { trades, open_trades: open, stats, equity: tracker.takeEquity() };
+  return lazyResult(ledger.closed, open, stats, tracker.equityColumn());
+}
+
+/**
+ * The StrategyResult whose `trades` and `equity` are built on first read (an optimize trial reads
+ * the trades, a bench run neither): the closed list's columns and the equity store become plain
+ * arrays then, and the getters plain data properties (JSON.stringify, structured clone and spreads
+ * read them as they would any property). The trades are those of the run's end: the closed list
+ * settles them before it changes (a run going on after finish, a rolled-back realtime tick).
+ */
+function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, equity: Float64Array): StrategyResult {
+  const trades = new SettledTrades(closed);
+  closed.watch(trades);
+  const settle = <K extends "trades" | "equity">(r: StrategyResult, key: K, value: StrategyResult[K]) => {
+    Object.defineProperty(r, key, { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  return {
+    get trades(): Trade[] {
+      return settle(this, "trades", trades.rows());
+    },
+    set trades(v: Trade[]) {
+      settle(this, "trades", v);
+    },
+    open_trades: open,
+    stats,
+    get equity(): number[] {
+      return settle(this, "equity", Array.from(equity));
+    },
+    set equity(v: number[]) {
+      settle(this, "equity", v);
+    },
+  };
+}
+
+/** The closed trades as they were at a run's end, built when read or before the list changes. */
+class SettledTrades implements ClosedTradesReader {
+  private built: Trade[] | null = null;
+
+  constructor(private readonly closed: ClosedTrades) {}
+
+  settle(): void {
+    if (this.built === null) this.built = this.closed.toArray();
+  }
+
+  rows(): Trade[] {
+    this.settle();
+    return this.built as Trade[];
+  }
 }

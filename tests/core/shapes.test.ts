@@ -1,6 +1,6 @@
 // core/shapes: the arrays made in a fixed V8 elements kind read exactly like the plain arrays they replace.
 import { describe, expect, it } from "vitest";
-import { doubleHoles, objectArray, objectSlots } from "../../src/core/shapes.js";
+import { objectArray, objectSlots } from "../../src/core/shapes.js";
 
 // The arrays are made in a V8 elements kind (not observable from JavaScript); what callers rely on is
 // that they read exactly like the plain arrays they replace.
@@ -11,15 +11,6 @@ describe("core/shapes", () => {
     a.push({ x: 1 }, "s", null);
     expect(a).toEqual([{ x: 1 }, "s", null]);
     expect(objectArray()).not.toBe(objectArray());
-  });
-
-  it("doubleHoles has n slots, every one but the first a hole", () => {
-    const a = doubleHoles(16);
-    expect(a.length).toBe(16);
-    expect(1 in a).toBe(false);
-    a[3] = 1.5;
-    a.length = 4;
-    expect(a.slice(1)).toEqual([undefined, undefined, 1.5]);
   });
 
   it("objectSlots reads undefined at every index, like new Array(n)", () => {

@@ -183,7 +183,7 @@ describe("Periods (period returns)", () => {
           broker.restore(snap);
         }
       }
-      const equity = broker.tracker.equity.slice(0, times.length);
+      const equity = Array.from(broker.tracker.equity.subarray(0, times.length));
       const want = reference(equity, times, 1_000_000);
       expect(broker.tracker.periods.returns(equity[equity.length - 1], times.length)).toEqual(want);
       checked += want.returns.length;
@@ -198,7 +198,7 @@ describe("EquityTracker.takeEquity", () => {
     ({ ledger: { open: [], netProfit, pointValue: 1 }, settings: { initialCapital: 1000 } }) as unknown as Broker;
   const bar = (time: number) => ({ close: 1, low: 1, high: 1, time }) as BrokerHost;
 
-  it("hands out the curve itself, cut to the bars run, and writes later bars to a copy", () => {
+  it("hands out the curve cut to the bars run, and writes later bars to a copy", () => {
     const tracker = new EquityTracker(1000, 100);
     for (let i = 0; i < 5; i++) tracker.onBar(account(i), bar(i * 60_000));
     const first = tracker.takeEquity();

@@ -1,13 +1,37 @@
 // strategy.closedtrades.* and strategy.opentrades.*: per-trade lookups by index (0 = oldest).
 // Closed trades are numbered in the order they closed; out-of-range and trimmed indexes give na.
 
-import type { Trade } from "../../core/result.js";
+import {
+  C_COMMISSION,
+  C_DRAWDOWN,
+  C_DRAWDOWN_PERCENT,
+  C_ENTRY_BAR,
+  C_ENTRY_PRICE,
+  C_ENTRY_TIME,
+  C_EXIT_BAR,
+  C_EXIT_PRICE,
+  C_EXIT_TIME,
+  C_PROFIT,
+  C_PROFIT_PERCENT,
+  C_QTY,
+  C_RUN_UP,
+  C_RUN_UP_PERCENT,
+  C_SIDE,
+  type ClosedTrades,
+  NUM_COLS,
+  S_ENTRY_COMMENT,
+  S_ENTRY_ID,
+  S_EXIT_COMMENT,
+  S_EXIT_ID,
+  STR_COLS,
+} from "../../strategy/closed-trades.js";
 import type { OpenTrade } from "../../strategy/types.js";
 import type { Broker } from "../../strategy/broker.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { maybeBroker, num } from "./common.js";
 
-type ClosedField = (t: Trade) => unknown;
+/** A closed trade's field, read from the closed list's columns at ring slot `slot` (closed-trades.ts). */
+type ClosedField = (c: ClosedTrades, slot: number) => unknown;
 type OpenField = (t: OpenTrade, b: Broker, ctx: ExecContext) => unknown;
 
 /**
@@ -29,18 +53,28 @@ function lookup<T>(
         const b = maybeBroker(ctx);
         const i = num(a[0]);
         const t = b && Number.isInteger(i) && i >= 0 ? find(b, i) : undefined;
-        return t && b ? get(t, b, ctx) : na;
+        return t !== undefined && b ? get(t, b, ctx) : na;
       },
     },
   ];
 }
 
+/** A closed trade's number in column `col` (`f` applied to it), its string in string column `col`. */
+const closedNum = (name: string, col: number, f: (x: number, c: ClosedTrades, slot: number) => number = (x) => x) =>
+  closed(name, (c, slot) => f(c.nums[slot * NUM_COLS + col], c, slot));
+const closedStr = (name: string, col: number) => closed(name, (c, slot) => c.strs[slot * STR_COLS + col], null);
 const closed = (name: string, get: ClosedField, na: unknown = NaN) =>
-  lookup<Trade>(`strategy.closedtrades.${name}`, (b, i) => b.ledger.closed.get(i), get, na);
+  lookup<number>(
+    `strategy.closedtrades.${name}`,
+    (b, i) => {
+      const slot = b.ledger.closed.slotOf(i);
+      return slot < 0 ? undefined : slot;
+    },
+    (slot, b) => get(b.ledger.closed, slot),
+    na,
+  );
 const open = (name: string, get: OpenField, na: unknown = NaN) =>
   lookup<OpenTrade>(`strategy.opentrades.${name}`, (b, i) => b.ledger.open[i], get, na);
-
-const sign = (t: Trade) => (t.direction === "long" ? 1 : -1);
 
 function openProfit(t: OpenTrade, b: Broker, price: number): number {
   return (price - t.entryPrice) * t.side * t.qty * b.pointValue - t.commission;
@@ -56,24 +90,24 @@ function openDrawdown(t: OpenTrade, b: Broker): number {
 }
 
 export const tradeFunctions: BuiltinTable = Object.fromEntries([
-  closed("commission", (t) => t.commission),
-  closed("entry_bar_index", (t) => t.entry_bar_index),
-  closed("entry_comment", (t) => t.entry_comment, null),
-  closed("entry_id", (t) => t.entry_id, null),
-  closed("entry_price", (t) => t.entry_price),
-  closed("entry_time", (t) => t.entry_time),
-  closed("exit_bar_index", (t) => t.exit_bar_index ?? NaN),
-  closed("exit_comment", (t) => t.exit_comment, null),
-  closed("exit_id", (t) => t.exit_id, null),
-  closed("exit_price", (t) => t.exit_price ?? NaN),
-  closed("exit_time", (t) => t.exit_time ?? NaN),
-  closed("max_drawdown", (t) => Math.abs(t.drawdown)),
-  closed("max_drawdown_percent", (t) => Math.abs(t.drawdown_percent)),
-  closed("max_runup", (t) => t.run_up),
-  closed("max_runup_percent", (t) => t.run_up_percent),
-  closed("profit", (t) => t.profit),
-  closed("profit_percent", (t) => t.profit_percent),
-  closed("size", (t) => sign(t) * t.qty),
+  closedNum("commission", C_COMMISSION),
+  closedNum("entry_bar_index", C_ENTRY_BAR),
+  closedStr("entry_comment", S_ENTRY_COMMENT),
+  closedStr("entry_id", S_ENTRY_ID),
+  closedNum("entry_price", C_ENTRY_PRICE),
+  closedNum("entry_time", C_ENTRY_TIME),
+  closedNum("exit_bar_index", C_EXIT_BAR),
+  closedStr("exit_comment", S_EXIT_COMMENT),
+  closedStr("exit_id", S_EXIT_ID),
+  closedNum("exit_price", C_EXIT_PRICE),
+  closedNum("exit_time", C_EXIT_TIME),
+  closedNum("max_drawdown", C_DRAWDOWN, Math.abs),
+  closedNum("max_drawdown_percent", C_DRAWDOWN_PERCENT, Math.abs),
+  closedNum("max_runup", C_RUN_UP),
+  closedNum("max_runup_percent", C_RUN_UP_PERCENT),
+  closedNum("profit", C_PROFIT),
+  closedNum("profit_percent", C_PROFIT_PERCENT),
+  closedNum("size", C_QTY, (q, c, slot) => (c.nums[slot * NUM_COLS + C_SIDE] > 0 ? 1 : -1) * q),
   open("commission", (t) => t.commission),
   open("entry_bar_index", (t) => t.entryBar),
   open("entry_comment", (t) => t.entryComment, null),

@@ -1,6 +1,7 @@
 // Bars as the optimizer slices them: always an array of bar objects (columnar input is converted once,
 // and the rows remember the columns they came from: a host packs those for its runs, cheaper than
-// packing the rows again).
+// packing the rows again), or, for a host that reads them only as columns, an array that stands for
+// the rows without them (columnStandIn).
 
 import type { Bar, OhlcvInput } from "../core/result.js";
 
@@ -30,6 +31,19 @@ export function toBarArray(data: OhlcvInput | unknown): Bar[] {
     out[i] = bar;
   }
   columnsOfRows.set(out, data as OhlcvInput);
+  return out;
+}
+
+/**
+ * Rows that stand for columns, for a host whose runs read a study's bars only as columns (the server's
+ * trials by range and its winner's run, server/engine.ts columnStudyData): an array of `length`
+ * holes, remembered with its columns (sourceColumns), that the study measures, slices and hands to
+ * its runners without a row object made per bar. Only such a host may make one: an element read
+ * from it is undefined.
+ */
+export function columnStandIn(data: OhlcvInput): Bar[] {
+  const out = new Array<Bar>((data as { time: ArrayLike<number> }).time.length);
+  columnsOfRows.set(out, data);
   return out;
 }
 

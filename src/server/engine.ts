@@ -2,10 +2,10 @@
 // and only sees this interface; Node plugs in a worker-thread pool (node/pool.ts), workerd and tests
 // use the in-process engine below.
 
-import type { Bar, LibrarySource, RunOptions, RunResult, SymInfo } from "../core/result.js";
+import type { Bar, LibrarySource, OhlcvInput, RunOptions, RunResult, SymInfo } from "../core/result.js";
 import type { FullRunner, PreparedStudy, TrialOutcome, TrialRunner } from "../optimize/index.js";
 // (bars.js itself, not the index: the worker threads load this module)
-import { sourceColumns } from "../optimize/bars.js";
+import { columnStandIn, sourceColumns } from "../optimize/bars.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
   shareBars,
@@ -282,6 +282,24 @@ function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null 
   }
   if (!shared || !entry.plain) return entry.plain;
   return (entry.shared ??= shareBars(entry.plain));
+}
+
+/**
+ * A columnar request's bars for a study on `engine` whose runs read them only as columns (engine.trial:
+ * every trial by its range of the study's columns, the winner's run by studyColumns): a stand-in for
+ * the rows (optimize/bars.ts columnStandIn) with its columns packed here once, instead of a row object
+ * per bar that nothing reads (20k rows were ~5.5 MB of the ~11.7 MB a 32-trial /optimize study
+ * allocated on the server's main thread, most of it kept for the study). null where the study needs
+ * real rows: rows given, an engine without trial, or columns the Runtime refuses (each run then
+ * reports them as a run does).
+ */
+export function columnStudyData(engine: Engine, data: unknown): Bar[] | null {
+  if (!engine.trial || data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  const cols = normalizeBars(data);
+  if (isBarDataError(cols)) return null;
+  const rows = columnStandIn(data as OhlcvInput);
+  columnsOf.set(rows, { plain: cols });
+  return rows;
 }
 
 /** Trial runs a message carries at most (trialsPerMessage). */

@@ -15,7 +15,7 @@ import {
 } from "../optimize/index.js";
 import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
-import { studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER, trialsPerMessage } from "./engine.js";
+import { columnStudyData, studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER, trialsPerMessage } from "./engine.js";
 import { optimizeAnswerJson } from "./answer-json.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
@@ -26,9 +26,11 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
     guarded(ctx, c, OPTIMIZE_SCHEMA, async (body) => {
       const libraries = checkLibraries(body.libraries as unknown[]);
       ctx.freeTier?.checkSize([(body.script as string).length + librarySourceChars(libraries)], barCount(body.data));
+      // columns go into the study without a row object per bar when only columns are read (engine.ts)
+      const columns = columnStudyData(ctx.engine, body.data);
       let study;
       try {
-        study = prepareStudy(body as unknown as OptimizeRequest);
+        study = prepareStudy({ ...body, ...(columns ? { data: columns } : {}) } as unknown as OptimizeRequest);
       } catch (err) {
         if (err instanceof OptimizeError) throw new ApiError(400, err.code, err.message, err.details);
         throw err;

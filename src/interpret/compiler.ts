@@ -19,7 +19,7 @@ import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./
 import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
-import { flowOf, keptClosure, keyOf, numKey, type Flow } from "./memo.js";
+import { COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
 import { HoistPlan } from "../check/hoist-plan.js";
 import {
@@ -103,6 +103,7 @@ export class Compiler {
         return this.hooks.wrapTop ? this.hooks.wrapTop(f, s.line) : f;
       });
       const lines = body.stmts.map((s) => s.line);
+      for (const f of fns) if (keyOf(f) === null) keptStats.unkeptTop++;
       // a request.security secondary run's statements through the shared loop: the written-out calls
       // of seqFlat are for the chart's program (drivers.generated.ts: why)
       if (this.ctx.ext.securityCapture) return seq(fns, lines, () => 0);
@@ -404,20 +405,29 @@ export class Compiler {
           const arith = this.compoundStore(s.op, slot, s.value, value, wantValue);
           if (arith) return arith;
         }
-        return () => (vals[slot] = op(vals[slot], value()));
+        // (op is a function of the statement's operator and flags, which the key names)
+        const vk = keyOf(value);
+        const ok = `${s.op}${s.intDiv ? "i" : ""}${s.str ? "s" : ""}`;
+        return this.kept(
+          vk && `${vals === (this.nums as unknown) ? "" : "V"}${ok}${slot}|G${vk}`,
+          () => () => (vals[slot] = op(vals[slot], value())),
+        );
       }
       case "fassign": {
         const obj = this.expr(s.obj);
         const value = this.expr(s.value);
         const idx = s.index;
         const op = combine(s.op, !!s.intDiv, !!s.str);
-        const ctx = this.ctx;
-        return () => {
+        const flow = this.flow;
+        const ok = keyOf(obj),
+          vk = keyOf(value);
+        const key = ok && vk && `fa${s.op}${s.intDiv ? "i" : ""}${s.str ? "s" : ""}|${idx}|${ok}|${vk}`;
+        return this.kept(key, () => () => {
           const o = obj() as PineObject | null;
-          if (o === null) return ctx.runtimeError("Cannot assign a field of an na object");
+          if (o === null) return flow.ctx.runtimeError("Cannot assign a field of an na object");
           const v = value();
           return (o.fields[idx] = op ? op(o.fields[idx], v) : (v as any));
-        };
+        });
       }
       case "break": {
         const flow = this.flow;
@@ -444,8 +454,6 @@ export class Compiler {
   // ------------------------------------------------------------------ expressions
 
   expr(e: RExpr): Fn {
-    const vals = this.vals;
-    const ctx = this.ctx;
     const hoisted = this.hoisted.get(e);
     if (hoisted) return this.hoistedRead(hoisted, e.t.name === "bool");
     switch (e.k) {
@@ -465,39 +473,43 @@ export class Compiler {
         const slot = e.v.slot;
         const vals = this.store(e.v);
         if (e.n === 0) return inner;
-        const read = this.hist(e.v, e.off, e.n, () => vals[slot]);
-        return () => {
+        const read = this.hist(e.v, e.off, e.n, this.expr({ k: "load", v: e.v, t: e.t }));
+        const rk = keyOf(read),
+          ik = keyOf(inner);
+        return this.kept(rk && ik && `hx${vals === this.nums ? "N" : "V"}${slot}|${ik}|${rk}`, () => () => {
           vals[slot] = inner();
           return read();
-        };
+        });
       }
       case "colHist": {
-        const col = ctx.columns[e.col];
         const n = e.n;
-        // offset 0 is the bar as the script sees it now (ctx), not the column: inside a bar (a
-        // realtime tick, a calc_on_order_fills re-run) the column holds the bar's final values
-        const name = e.col;
-        if (n === 0) return () => ctx[name];
-        if (n !== null)
-          return () => {
-            const i = ctx.barIndex - n;
-            return i >= 0 ? col[i] : NaN;
-          };
-        const offSlot = this.slotOf(e.off);
-        if (offSlot !== undefined)
-          return columnAtSlotReader(ctx, this.nums, col as Float64Array, this.barSlot(name), offSlot);
-        const off = this.expr(e.off);
-        // (the bar itself from its mirrored slot, as columnAtSlotReader reads it)
+        // offset 0 is the bar as the script sees it now (its mirrored slot, which RunState.setBar
+        // keeps in step with ctx), not the column: inside a bar (a realtime tick, a
+        // calc_on_order_fills re-run) the column holds the bar's final values
         const N = this.nums,
-          cur = this.barSlot(name);
-        return () => {
+          flow = this.flow,
+          ci = columnIndex(e.col),
+          cur = this.barSlot(e.col);
+        if (n === 0) return this.kept(`L${cur}`, () => () => N[cur]);
+        if (n !== null)
+          return this.kept(`ch${ci}|${n}`, () => () => {
+            const i = flow.ctx.barIndex - n;
+            return i >= 0 ? flow.cols[ci]![i] : NaN;
+          });
+        const offSlot = this.slotOf(e.off);
+        if (offSlot !== undefined) return this.columnAtSlot(e)!;
+        const off = this.expr(e.off);
+        const ok = keyOf(off);
+        // (the bar itself from its mirrored slot, as columnAtSlotReader reads it)
+        return this.kept(ok && `cF${ci}|${cur}|${ok}`, () => () => {
           const k = off() as number;
           if (k !== k) return NaN;
+          const ctx = flow.ctx;
           if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
           const bi = ctx.barIndex;
           const i = bi - k;
-          return i >= 0 && i < bi ? col[i] : i === bi ? N[cur] : NaN;
-        };
+          return i >= 0 && i < bi ? flow.cols[ci]![i] : i === bi ? N[cur] : NaN;
+        });
       }
       case "bvar":
         return this.bvar(e);
@@ -534,36 +546,38 @@ export class Compiler {
       }
       case "tern": {
         const c = this.expr(e.c);
+        const ck = keyOf(c);
         const oa = this.operand(e.a),
           ob = this.operand(e.b);
+        // (the shapes below: the two operands' keys and the condition's)
+        const sk = ck && `?${this.operandKey(oa)}|${this.operandKey(ob)}|${ck}`;
         if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
           const N = this.nums,
             ai = oa.i,
             bi = ob.i;
-          return () => (c() ? N[ai] : N[bi]);
+          return this.kept(sk, () => () => (c() ? N[ai] : N[bi]));
         }
         // numeric constants on both sides (`cond ? 1 : 0`), or one constant and one numeric slot
         if (oa.k === "C" && ob.k === "C") {
           const ca = oa.c,
             cb = ob.c;
-          return () => (c() ? ca : cb);
+          return this.kept(sk, () => () => (c() ? ca : cb));
         }
         if (oa.k === "C" && ob.k === "S" && isNum(e.b.t.name)) {
           const N = this.nums,
             ca = oa.c,
             bi = ob.i;
-          return () => (c() ? ca : N[bi]);
+          return this.kept(sk, () => () => (c() ? ca : N[bi]));
         }
         if (oa.k === "S" && ob.k === "C" && isNum(e.a.t.name)) {
           const N = this.nums,
             ai = oa.i,
             cb = ob.c;
-          return () => (c() ? N[ai] : cb);
+          return this.kept(sk, () => () => (c() ? N[ai] : cb));
         }
         const a = oa.k === "F" ? oa.f : this.expr(e.a),
           b = ob.k === "F" ? ob.f : this.expr(e.b);
-        const ck = keyOf(c),
-          ab = this.pairKey("?", a, b);
+        const ab = this.pairKey("?", a, b);
         return this.kept(ck && ab && `${ab}|${ck}`, () => () => (c() ? a() : b()));
       }
       case "call":
@@ -620,47 +634,59 @@ export class Compiler {
       case "while": {
         const cond = this.expr(e.cond);
         const body = this.block(e.body);
-        const B = this.budget;
-        return () => {
-          let v: any = naOfType(e.t.name);
+        const flow = this.flow;
+        const na = naOfType(e.t.name);
+        const key = this.pairKey(`W${e.t.name}`, cond, body);
+        return this.kept(key, () => () => {
+          let v: any = na;
+          // (the run's budget, read per loop: the loop is kept across runs, memo.ts)
+          const B = flow.B;
           B.enter();
           while (cond()) {
             v = body();
-            if (this.flow.ctl !== 0) {
-              const c = this.flow.ctl;
-              this.flow.ctl = 0;
+            if (flow.ctl !== 0) {
+              const c = flow.ctl;
+              flow.ctl = 0;
               if (c === 1) break;
             }
             if (--B.left <= 0) B.check();
           }
           B.exit();
           return v;
-        };
+        });
       }
       case "field": {
         const obj = this.expr(e.obj);
         const idx = e.index;
-        return () => {
+        const flow = this.flow;
+        const ok = keyOf(obj);
+        return this.kept(ok && `.${idx}|${ok}`, () => () => {
           const o = obj() as PineObject | null;
-          if (o === null) return ctx.runtimeError("Cannot access a field of an na object");
+          if (o === null) return flow.ctx.runtimeError("Cannot access a field of an na object");
           return o.fields[idx];
-        };
+        });
       }
       case "new": {
         const fields = e.fields.map((f) => this.expr(f));
         const name = e.typeName;
-        return () =>
-          new PineObject(
-            name,
-            fields.map((f) => f()),
-          );
+        const fks = fields.map((f) => keyOf(f));
+        const key = fks.includes(null) ? null : `new|${JSON.stringify(name)}|${fks.join(",")}`;
+        return this.kept(
+          key,
+          () => () =>
+            new PineObject(
+              name,
+              fields.map((f) => f()),
+            ),
+        );
       }
       case "copy": {
         const obj = this.expr(e.obj);
-        return () => {
+        const ok = keyOf(obj);
+        return this.kept(ok && `copy|${ok}`, () => () => {
           const o = obj() as PineObject | null;
           return o === null ? null : new PineObject(o.typeName, o.fields.slice());
-        };
+        });
       }
       case "cast":
         return this.cast(e.to, this.expr(e.e), e.e.t.name);
@@ -841,11 +867,13 @@ export class Compiler {
       return this.kept(`L${i}`, () => () => N[i]);
     }
     const n = ids.length;
-    const out = new Array<unknown>(n);
-    return () => {
-      for (let j = 0; j < n; j++) out[j] = N[ids[j]!];
-      return out;
-    };
+    return this.kept(`HT${ids.join(".")}`, () => {
+      const out = new Array<unknown>(n);
+      return () => {
+        for (let j = 0; j < n; j++) out[j] = N[ids[j]!];
+        return out;
+      };
+    });
   }
 
   /** `[a, b, c] = <hoisted tuple call>` as slot copies. */
@@ -862,9 +890,9 @@ export class Compiler {
       }
     });
     const n = from.length;
-    return () => {
+    return this.kept(`HS${from.join(".")}|${to.join(".")}`, () => () => {
       for (let j = 0; j < n; j++) N[to[j]!] = N[from[j]!];
-    };
+    });
   }
 
   /** A function body whose local histories advance at the end of each call. */
@@ -953,26 +981,17 @@ export class Compiler {
   }
 
   private bvar(e: Extract<RExpr, { k: "bvar" }>): Fn {
-    const ctx = this.ctx;
-    switch (e.def.name) {
-      case "close":
-        return () => ctx.close;
-      case "open":
-        return () => ctx.open;
-      case "high":
-        return () => ctx.high;
-      case "low":
-        return () => ctx.low;
-      case "volume":
-        return () => ctx.volume;
-      case "time":
-        return () => ctx.time;
-      case "bar_index":
-        return () => ctx.barIndex;
+    // (the bar's fields are slot reads: slotOf; the run's context through the storage's Flow)
+    const k = (BAR_FIELDS as readonly string[]).indexOf(e.def.name);
+    if (k >= 0) {
+      const N = this.nums,
+        slot = this.st.barBase + k;
+      return this.kept(`L${slot}`, () => () => N[slot]);
     }
     const def = e.def;
     const site = this.st.sites[e.site]!;
-    return () => def.get(ctx, site);
+    const flow = this.flow;
+    return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
   }
 
   /** A numeric operand as a slot read, a constant or a closure (for the fused operators). */
@@ -988,18 +1007,20 @@ export class Compiler {
     if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
     const off = this.slotOf(e.off);
     if (off === undefined) return null;
-    return columnAtSlotReader(this.ctx, this.nums, this.ctx.columns[e.col] as Float64Array, this.barSlot(e.col), off);
+    const ci = columnIndex(e.col),
+      cur = this.barSlot(e.col);
+    return this.kept(`cs${ci}|${cur}|${off}`, () => columnAtSlotReader(this.flow, this.nums, ci, cur, off));
   }
 
   /**
-   * `col[i]` at a numeric slot offset, as parts: the column, the offset's slot and the slot mirroring
+   * `col[i]` at a numeric slot offset, as parts: the column's index in Flow.cols, the offset's slot and the slot mirroring
    * the column's value on the bar as the script sees it now (RunState.setBar keeps it in step with ctx).
    */
-  private columnAtSlotParts(e: RExpr): { col: Float64Array; off: number; cur: number } | null {
+  private columnAtSlotParts(e: RExpr): { col: number; off: number; cur: number } | null {
     if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
     const off = this.slotOf(e.off);
     if (off === undefined) return null;
-    return { col: this.ctx.columns[e.col] as Float64Array, off, cur: this.barSlot(e.col) };
+    return { col: columnIndex(e.col), off, cur: this.barSlot(e.col) };
   }
 
   /** The numeric slot mirroring a bar column's value on the bar as the script sees it now (RunState.setBar). */
@@ -1123,18 +1144,19 @@ export class Compiler {
   }
 
   private cast(to: string, x: Fn, from: string): Fn {
+    const xk = keyOf(x);
     switch (to) {
       case "int":
-        return () => {
+        return this.kept(xk && `ci|${xk}`, () => () => {
           const v = x();
           return typeof v === "number" ? Math.trunc(v) : v;
-        };
+        });
       case "bool":
         if (from === "bool") return x;
-        return () => {
+        return this.kept(xk && `cb|${xk}`, () => () => {
           const v = x();
           return typeof v === "number" ? v === v && v !== 0 : !!v;
-        };
+        });
       default:
         return x;
     }
@@ -1176,7 +1198,7 @@ export class Compiler {
     return general;
   }
 
-  /** A ta.* call written out with its state in closure variables of the run (inline-ta.ts), or null. */
+  /** A ta.* call written out with its state in its call site (inline-ta.ts), or null. */
   private taCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
     const known = this.taFns.get(e.site);
     if (known) return known;
@@ -1185,7 +1207,10 @@ export class Compiler {
     this.once ??= inlineTaSites(this.prog.body, new HoistPlan(this.prog));
     if (!this.once.has(e.site)) return null;
     const [x, y] = (e.args as RExpr[]).map((a) => this.expr(a)) as [Fn, Fn];
-    const f = inlineTaFn(e.name, this.ctx, x, y);
+    // (its state in the storage's call site: kept across runs as the site is reset per run)
+    const site = this.st.sites[e.site]!;
+    const key = this.pairKey(`ta${e.site}`, x, y);
+    const f = this.kept(key, () => inlineTaFn(e.name, this.flow, site, x, y));
     this.taFns.set(e.site, f);
     return f;
   }
@@ -1344,13 +1369,13 @@ export class Compiler {
   private siteRequestCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
     const sr = e.def.siteRequest;
     if (!sr || e.def.stateful) return null;
-    siteRequestBuilds.count++;
-    const ctx = this.ctx;
-    const req = sr.make() as Record<string, unknown>;
+    const na = sr.make() as Record<string, unknown>;
     const nums = new Float64Array(sr.fields.length);
     sr.fields.forEach(([field, conv], i) => {
-      if (conv === "num") nums[i] = req[field] as number;
+      if (conv === "num") nums[i] = na[field] as number;
     });
+    // the constant non-numeric arguments, converted once
+    const consts: [string, unknown][] = [];
     let varying = 0;
     // per evaluated argument: its parameter index, its value, its conversion and its request field
     const at: number[] = [],
@@ -1364,7 +1389,7 @@ export class Compiler {
       if (a.k === "const") {
         const v = siteValue(conv, a.v);
         if (conv === "num") nums[i] = v as number;
-        else req[field] = v;
+        else consts.push([field, v]);
         continue;
       }
       varying |= 1 << i;
@@ -1373,18 +1398,33 @@ export class Compiler {
       convs.push(conv);
       names.push(field);
     }
-    req.varying = varying;
     const { loadNums, place } = sr;
     const m = at.length;
-    return () => {
-      for (let j = 0; j < m; j++) {
-        const v = get[j]!();
-        if (convs[j] === "num") nums[at[j]!] = typeof v === "number" ? v : NaN;
-        else req[names[j]!] = siteValue(convs[j]!, v);
-      }
-      loadNums(req, nums);
-      place(ctx, req);
-    };
+    // (the constants are the node's, which the site names; the request is the run's own, made by the
+    // run's first call, as the broker keeps what the site placed last in it: memo.ts Flow.run)
+    const gks = get.map((g) => keyOf(g));
+    const key = gks.includes(null) ? null : `R${e.site}|${gks.join(",")}`;
+    const flow = this.flow;
+    return this.kept(key, () => {
+      siteRequestBuilds.count++;
+      let req = sr.make() as Record<string, unknown>,
+        run = -1;
+      return () => {
+        if (run !== flow.run) {
+          run = flow.run;
+          req = sr.make() as Record<string, unknown>;
+          for (let j = 0; j < consts.length; j++) req[consts[j]![0]] = consts[j]![1];
+          req.varying = varying;
+        }
+        for (let j = 0; j < m; j++) {
+          const v = get[j]!();
+          if (convs[j] === "num") nums[at[j]!] = typeof v === "number" ? v : NaN;
+          else req[names[j]!] = siteValue(convs[j]!, v);
+        }
+        loadNums(req, nums);
+        place(flow.ctx, req);
+      };
+    });
   }
 
   /**
@@ -1463,45 +1503,51 @@ export class Compiler {
       if (store >= 0 && at !== null) {
         // the column read written out here (as columnAtSlotReader reads it; the bar itself from its
         // mirrored slot): one closure with no call inside, the loop's hottest statement in loops.pine
-        const ctx = this.ctx;
+        const flow = this.flow;
         const { col, off, cur } = at;
         const limit = COLUMN_HISTORY_LIMIT;
-        return () => {
+        return this.kept(`XS${max}|${store}|${sa}|${col}.${off}.${cur}`, () => () => {
           const r = N[sa]!;
           const k = N[off]!;
           let v: number;
           if (k !== k) v = NaN;
           else {
+            const ctx = flow.ctx;
             if (k > limit) ctx.runtimeError(historyOffsetMessage(k, limit));
             const bi = ctx.barIndex;
             const i = bi - k;
-            v = i >= 0 && i < bi ? col[i]! : i === bi ? N[cur]! : NaN;
+            v = i >= 0 && i < bi ? flow.cols[col]![i]! : i === bi ? N[cur]! : NaN;
           }
           N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
-        };
+        });
       }
-      return () => {
+      const rk = keyOf(read);
+      return this.kept(rk && `X${max}|${sa}|${rk}`, () => () => {
         const r = N[sa]!;
         const v = read();
         if (r !== r || v !== v) return NaN;
         return (max ? v > r : v < r) ? v : r;
-      };
+      });
     }
     const fa = sa === undefined ? this.expr(a) : null;
     const sb = this.slotOf(b);
     const fb = sb === undefined ? this.expr(b) : null;
+    const side = (f: Fn | null, slot: number | undefined) => (f === null ? `S${slot}` : keyOf(f) && `F${keyOf(f)}`);
+    const ka = side(fa, sa),
+      kb = side(fb, sb);
+    const key = ka && kb && `XG${max}|${store}|${ka}|${kb}`;
     if (store >= 0)
-      return () => {
+      return this.kept(key, () => () => {
         const r = fa === null ? N[sa!]! : (fa() as number);
         const v = fb === null ? N[sb!]! : (fb() as number);
         N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
-      };
-    return () => {
+      });
+    return this.kept(key, () => () => {
       const r = fa === null ? N[sa!]! : (fa() as number);
       const v = fb === null ? N[sb!]! : (fb() as number);
       if (r !== r || v !== v) return NaN;
       return (max ? v > r : v < r) ? v : r;
-    };
+    });
   }
 
   /**
@@ -1583,7 +1629,14 @@ export class Compiler {
     const bodies = e.cases.map((c) => this.block(c.body));
     const na = naOfType(e.t.name);
     const n = tests.length;
-    return () => {
+    const sk = subject === null ? "-" : keyOf(subject);
+    const tks = tests.map((t) => (t === null ? "-" : keyOf(t)));
+    const bks = bodies.map((b) => keyOf(b));
+    const key =
+      sk === null || tks.includes(null) || bks.includes(null)
+        ? null
+        : `SW${e.t.name}|${sk}|${tks.join(",")}|${bks.join(",")}`;
+    return this.kept(key, () => () => {
       const s = subject ? subject() : true;
       for (let i = 0; i < n; i++) {
         const t = tests[i];
@@ -1592,7 +1645,7 @@ export class Compiler {
         if (subject ? v === s && v === v && v !== null : v) return bodies[i]!();
       }
       return na;
-    };
+    });
   }
 
   private forLoop(e: Extract<RExpr, { k: "for" }>): Fn {
@@ -1603,9 +1656,9 @@ export class Compiler {
     const body = this.block(e.body);
     const slot = e.counter.slot;
     const reeval = e.reevalTo;
-    const B = this.budget;
+    const flow = this.flow;
     const na = naOfType(e.t.name);
-    return () => {
+    return this.kept(this.loopKey(`FV${e.t.name}`, e.counter, reeval, from, to, step, body), () => () => {
       const a = from() as number;
       let b = to() as number;
       let v: any = na;
@@ -1613,13 +1666,15 @@ export class Compiler {
       const s = step ? Math.abs(step() as number) : 1;
       if (!(s > 0)) return v;
       const up = a <= b;
+      // (the run's budget, read per loop: the closure may be kept, memo.ts)
+      const B = flow.B;
       B.enter();
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         vals[slot] = i;
         v = body();
-        if (this.flow.ctl !== 0) {
-          const c = this.flow.ctl;
-          this.flow.ctl = 0;
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
           if (c === 1) break;
         }
         if (--B.left <= 0) B.check();
@@ -1630,7 +1685,22 @@ export class Compiler {
       }
       B.exit();
       return v;
-    };
+    });
+  }
+
+  /** A general for loop's kept-closure key (its counter, bounds, step and body), or null. */
+  private loopKey(
+    tag: string,
+    counter: VarSlot,
+    reeval: boolean | undefined,
+    from: Fn,
+    to: Fn,
+    step: Fn | null,
+    body: Fn,
+  ): string | null {
+    const ks = [keyOf(from), keyOf(to), step === null ? "-" : keyOf(step), keyOf(body)];
+    if (ks.includes(null)) return null;
+    return `${tag}|${isNumericSlot(counter) ? "N" : "V"}${counter.slot}|${!!reeval}|${ks.join("|")}`;
   }
 
   /**
@@ -1646,21 +1716,22 @@ export class Compiler {
     const body = this.voidBlock(e.body);
     const slot = e.counter.slot;
     const reeval = e.reevalTo;
-    const B = this.budget;
-    return () => {
+    const flow = this.flow;
+    return this.kept(this.loopKey("FVV", e.counter, reeval, from, to, step, body), () => () => {
       const a = from() as number;
       let b = to() as number;
       if (a !== a || b !== b) return;
       const s = step ? Math.abs(step() as number) : 1;
       if (!(s > 0)) return;
       const up = a <= b;
+      const B = flow.B;
       B.enter();
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         vals[slot] = i;
         body();
-        if (this.flow.ctl !== 0) {
-          const c = this.flow.ctl;
-          this.flow.ctl = 0;
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
           if (c === 1) break;
         }
         if (--B.left <= 0) B.check();
@@ -1670,7 +1741,7 @@ export class Compiler {
         }
       }
       B.exit();
-    };
+    });
   }
 
   /**
@@ -1703,13 +1774,24 @@ export class Compiler {
       tF: tk.f,
       step,
       reeval,
-      B: this.budget,
       lines,
     };
     const extremes = this.extremeWindow(e);
-    if (extremes) return extremeWindowLoop(frame, this.ctx, extremes);
+    // (a kernel is kept as the drivers are: its frame and statements are slots, constants and kept bounds)
+    const bounds = [this.boundKey(fk), this.boundKey(tk), step ? keyOf(step) : "-"];
+    const fkey = bounds.includes(null) ? null : `${frame.slot}|${reeval}|${lines.join(".")}|${bounds.join("|")}`;
+    if (extremes) {
+      const xs = extremes.map((x) => `${x.dst}.${x.src}.${x.col}.${x.cur}.${x.max}`).join(",");
+      return this.kept(fkey && `XW|${fkey}|${xs}`, () => extremeWindowLoop(frame, this.flow, extremes));
+    }
     const counted = this.countedIf(e);
-    if (counted) return countedIfLoop(frame, this.ctx, counted.l, counted.r, counted.op, counted.yes, counted.no);
+    if (counted) {
+      const { l, r, op, yes, no } = counted;
+      const part = (o: KernelOperand) => `${o.k}.${numKey(o.c)}.${o.s}.${o.col}`;
+      const br = (b: CountBranch) => `${b.k}.${b.d}.${numKey(b.c)}.${b.sub}`;
+      const key = fkey && `CI|${fkey}|${part(l)}|${part(r)}|${op}|${br(yes)}|${br(no)}`;
+      return this.kept(key, () => countedIfLoop(frame, this.flow, l, r, op, yes, no));
+    }
     const fns = e.body.stmts.map((s) => this.stmt(s, false));
     // a copy of the driver per loop of the program, in turn (drivers.generated.ts: why)
     const copy = this.forCopy++ % DRIVER_COPIES;
@@ -1741,8 +1823,7 @@ export class Compiler {
 
   /** A numeric constant (k 0), a numeric slot (1) or a bar column at the loop counter (2), else null. */
   private kernelOperand(e: RExpr, counter: VarSlot): KernelOperand | null {
-    const none = new Float64Array(0);
-    if (e.k === "const" && typeof e.v === "number") return { k: 0, c: e.v, s: 0, col: none };
+    if (e.k === "const" && typeof e.v === "number") return { k: 0, c: e.v, s: 0, col: -1 };
     if (e.k === "colHist" && e.n === null && !this.hoisted.has(e)) {
       const off = e.off;
       if (off.k !== "load" || off.v.slot !== counter.slot || !isNumericSlot(off.v) || this.hoisted.has(off))
@@ -1751,7 +1832,7 @@ export class Compiler {
       return at === null ? null : { k: 2, c: 0, s: at.cur, col: at.col };
     }
     const s = this.slotOf(e);
-    return s === undefined ? null : { k: 1, c: 0, s, col: none };
+    return s === undefined ? null : { k: 1, c: 0, s, col: -1 };
   }
 
   /** A counted if's branch (CountBranch), else null. */
@@ -1838,8 +1919,7 @@ export class Compiler {
     const n = fns.length;
     const vs = e.value.slot;
     const is = e.index ? e.index.slot : -1;
-    const ctx = this.ctx;
-    const B = this.budget;
+    const flow = this.flow;
     const f0 = fns[0] ?? noop,
       f1 = fns[1] ?? noop,
       f2 = fns[2] ?? noop,
@@ -1847,13 +1927,16 @@ export class Compiler {
     const body = this.flatBody(fns, lines);
     /** After the body: the loop's flag, consumed; true when it was a break. */
     const broke = (): boolean => {
-      const c = this.flow.ctl;
-      this.flow.ctl = 0;
+      const c = flow.ctl;
+      flow.ctl = 0;
       return c === 1;
     };
-    return () => {
+    const bk = this.listKey(fns, lines);
+    return this.kept(bk && this.forInKey("FIV", e, it, bk), () => () => {
       const coll = it();
       if (coll === null || coll === undefined) return;
+      // (the run's budget and context, read per loop: the closure may be kept, memo.ts)
+      const B = flow.B;
       B.enter();
       if (coll instanceof PineArray) {
         let j = -1;
@@ -1864,18 +1947,18 @@ export class Compiler {
             if (n > 4) {
               for (j = 0; j < n; j++) {
                 fns[j]!();
-                if (this.flow.ctl !== 0) break;
+                if (flow.ctl !== 0) break;
               }
             } else {
               j = 0;
               f0();
-              if (n > 1 && this.flow.ctl === 0) {
+              if (n > 1 && flow.ctl === 0) {
                 j = 1;
                 f1();
-                if (n > 2 && this.flow.ctl === 0) {
+                if (n > 2 && flow.ctl === 0) {
                   j = 2;
                   f2();
-                  if (n > 3 && this.flow.ctl === 0) {
+                  if (n > 3 && flow.ctl === 0) {
                     j = 3;
                     f3();
                   }
@@ -1883,7 +1966,7 @@ export class Compiler {
               }
             }
             j = -1;
-            if (this.flow.ctl !== 0 && broke()) break;
+            if (flow.ctl !== 0 && broke()) break;
             if (--B.left <= 0) B.check();
           }
         } catch (err) {
@@ -1894,7 +1977,7 @@ export class Compiler {
           if (is >= 0) iv[is] = r;
           vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           body();
-          if (this.flow.ctl !== 0 && broke()) break;
+          if (flow.ctl !== 0 && broke()) break;
           B.spend(1 + (coll.cols >> 3));
         }
       } else if (coll instanceof PineMap) {
@@ -1902,15 +1985,23 @@ export class Compiler {
           if (is >= 0) iv[is] = k;
           vv[vs] = x;
           body();
-          if (this.flow.ctl !== 0 && broke()) break;
+          if (flow.ctl !== 0 && broke()) break;
           if (--B.left <= 0) B.check();
         }
       } else {
         B.exit();
-        ctx.runtimeError("Cannot iterate over this value");
+        flow.ctx.runtimeError("Cannot iterate over this value");
       }
       B.exit();
-    };
+    });
+  }
+
+  /** A for-in loop's kept-closure key (its variables, iterable and body), or null. */
+  private forInKey(tag: string, e: Extract<RExpr, { k: "forin" }>, it: Fn, bk: string): string | null {
+    const ik = keyOf(it);
+    if (ik === null) return null;
+    const at = (v: VarSlot | null | undefined) => (v ? `${isNumericSlot(v) ? "N" : "V"}${v.slot}` : "-");
+    return `${tag}|${at(e.value)}|${at(e.index)}|${ik}|${bk}`;
   }
 
   /**
@@ -1997,24 +2088,26 @@ export class Compiler {
     const vs = e.value.slot;
     const is = e.index ? e.index.slot : -1;
     const na = naOfType(e.t.name);
-    const ctx = this.ctx;
+    const flow = this.flow;
     const run = (v: any): number => {
-      const c = this.flow.ctl;
-      this.flow.ctl = 0;
+      const c = flow.ctl;
+      flow.ctl = 0;
       return c;
     };
-    const B = this.budget;
-    return () => {
+    const bk = keyOf(body);
+    return this.kept(bk && this.forInKey(`FI${e.t.name}`, e, it, bk), () => () => {
       const coll = it();
       let v: any = na;
       if (coll === null || coll === undefined) return v;
+      // (the run's budget and context, read per loop: the closure may be kept, memo.ts)
+      const B = flow.B;
       B.enter();
       if (coll instanceof PineArray) {
         for (let i = 0; i < coll.values.length; i++) {
           if (is >= 0) iv[is] = i;
           vv[vs] = coll.values[i];
           v = body();
-          if (this.flow.ctl !== 0 && run(v) === 1) break;
+          if (flow.ctl !== 0 && run(v) === 1) break;
           if (--B.left <= 0) B.check();
         }
       } else if (coll instanceof PineMatrix) {
@@ -2022,7 +2115,7 @@ export class Compiler {
           if (is >= 0) iv[is] = r;
           vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
           v = body();
-          if (this.flow.ctl !== 0 && run(v) === 1) break;
+          if (flow.ctl !== 0 && run(v) === 1) break;
           B.spend(1 + (coll.cols >> 3));
         }
       } else if (coll instanceof PineMap) {
@@ -2030,16 +2123,16 @@ export class Compiler {
           if (is >= 0) iv[is] = k;
           vv[vs] = x;
           v = body();
-          if (this.flow.ctl !== 0 && run(v) === 1) break;
+          if (flow.ctl !== 0 && run(v) === 1) break;
           if (--B.left <= 0) B.check();
         }
       } else {
         B.exit();
-        ctx.runtimeError("Cannot iterate over this value");
+        flow.ctx.runtimeError("Cannot iterate over this value");
       }
       B.exit();
       return v;
-    };
+    });
   }
 }
 
@@ -2229,23 +2322,26 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
  * history limit checked, offset 0 the bar as the script sees it now: its mirrored numeric slot `cur`
  * (RunState.setBar keeps it in step with ctx). One small closure with no property read by name:
  * reading `ctx[name]` here went megamorphic, and a chain of names made the closure too large for V8
- * to inline into the loop calling it.
+ * to inline into the loop calling it. The run's context and column come through the storage's Flow
+ * (the closure is kept across runs, memo.ts).
  */
-function columnAtSlotReader(
-  ctx: ExecContext,
-  N: Float64Array,
-  col: Float64Array,
-  cur: number,
-  off: number,
-): () => number {
+function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): () => number {
   return () => {
     const k = N[off]!;
     if (k !== k) return NaN;
+    const ctx = flow.ctx;
     if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
     const bi = ctx.barIndex;
     const i = bi - k;
-    return i >= 0 && i < bi ? col[i]! : i === bi ? N[cur]! : NaN;
+    return i >= 0 && i < bi ? flow.cols[ci]![i]! : i === bi ? N[cur]! : NaN;
   };
+}
+
+/** A bar column's index in Flow.cols (memo.ts COLUMN_FIELDS). */
+function columnIndex(name: string): number {
+  const i = (COLUMN_FIELDS as readonly string[]).indexOf(name);
+  if (i < 0) throw new Error(`internal: no bar column ${name}`);
+  return i;
 }
 
 /**

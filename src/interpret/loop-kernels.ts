@@ -4,12 +4,14 @@
 // one by one, in the same order, with the same na rules, errors (with the statement's line), budget
 // ticks and bounds as the driver (drivers.generated.ts).
 
-import type { Budget } from "../core/budget.js";
 import { COLUMN_HISTORY_LIMIT, historyOffsetMessage } from "../check/history-limits.js";
-import type { ExecContext } from "../builtins/types.js";
 import { atLine } from "./errors.js";
+import type { Flow } from "./memo.js";
 
 type Fn = () => any;
+
+/** The column of a statement or operand that reads none (its index -1). */
+const EMPTY = new Float64Array(0);
 
 /**
  * How many loops each kernel was built for, process-wide: tests read it to tell that a loop took its
@@ -34,7 +36,6 @@ export interface LoopFrame {
   step: Fn | null;
   /** `to` read again after each iteration (v6, when the body may change it). */
   reeval: boolean;
-  B: Budget;
   lines: number[];
 }
 
@@ -47,38 +48,42 @@ export interface LoopFrame {
 export interface ExtremeStmt {
   dst: number;
   src: number;
-  col: Float64Array;
+  /** The bar column's index in Flow.cols (memo.ts COLUMN_FIELDS). */
+  col: number;
   /** The slot mirroring the column's value on the bar as the script sees it now. */
   cur: number;
   max: boolean;
 }
 
-export function extremeWindowLoop(f: LoopFrame, ctx: ExecContext, stmts: ExtremeStmt[]): () => void {
+// The kernels read the run's budget, context and bar columns through the storage's Flow once per
+// loop, so that the closure captures only the storage and constants and is kept across runs (memo.ts).
+
+export function extremeWindowLoop(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
   kernelBuilds.extreme++;
-  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, B, lines } = f;
+  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
   const m = stmts.length;
   // up to four statements written out with their parts in closure variables: a loop over arrays of
   // parts measured 3x slower per iteration (the arrays' loads); more than four go through the arrays
-  const none: ExtremeStmt = { dst: 0, src: 0, col: new Float64Array(0), cur: 0, max: false };
+  const none: ExtremeStmt = { dst: 0, src: 0, col: -1, cur: 0, max: false };
   const [s0 = none, s1 = none, s2 = none, s3 = none] = stmts;
   const d0 = s0.dst,
     r0 = s0.src,
-    c0 = s0.col,
+    k0 = s0.col,
     u0 = s0.cur,
     m0 = s0.max;
   const d1 = s1.dst,
     r1 = s1.src,
-    c1 = s1.col,
+    k1 = s1.col,
     u1 = s1.cur,
     m1 = s1.max;
   const d2 = s2.dst,
     r2 = s2.src,
-    c2 = s2.col,
+    k2 = s2.col,
     u2 = s2.cur,
     m2 = s2.max;
   const d3 = s3.dst,
     r3 = s3.src,
-    c3 = s3.col,
+    k3 = s3.col,
     u3 = s3.cur,
     m3 = s3.max;
   const limit = COLUMN_HISTORY_LIMIT;
@@ -89,6 +94,13 @@ export function extremeWindowLoop(f: LoopFrame, ctx: ExecContext, stmts: Extreme
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
     const up = a <= b;
+    const B = flow.B,
+      ctx = flow.ctx,
+      cols = flow.cols;
+    const c0 = cols[k0] ?? EMPTY,
+      c1 = cols[k1] ?? EMPTY,
+      c2 = cols[k2] ?? EMPTY,
+      c3 = cols[k3] ?? EMPTY;
     B.enter();
     const bi = ctx.barIndex;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
@@ -107,7 +119,7 @@ export function extremeWindowLoop(f: LoopFrame, ctx: ExecContext, stmts: Extreme
       if (m > 4) {
         for (let q = 0; q < m; q++) {
           const t = stmts[q]!;
-          const v = inside ? t.col[x]! : x === bi ? N[t.cur]! : NaN;
+          const v = inside ? cols[t.col]![x]! : x === bi ? N[t.cur]! : NaN;
           const r = N[t.src]!;
           N[t.dst] = r !== r || v !== v ? NaN : (t.max ? v > r : v < r) ? v : r;
         }
@@ -149,7 +161,8 @@ export interface KernelOperand {
   k: number;
   c: number;
   s: number;
-  col: Float64Array;
+  /** k 2: the bar column's index in Flow.cols (memo.ts COLUMN_FIELDS). */
+  col: number;
 }
 
 /** A branch of a counted if: k 0 nothing, 1 break, 2 continue, 3 `N[d] += c` (`-=` when sub). */
@@ -170,7 +183,7 @@ export interface CountBranch {
  */
 export function countedIfLoop(
   f: LoopFrame,
-  ctx: ExecContext,
+  flow: Flow,
   l: KernelOperand,
   r: KernelOperand,
   op: number,
@@ -178,15 +191,15 @@ export function countedIfLoop(
   no: CountBranch,
 ): () => void {
   kernelBuilds.countedIf++;
-  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, B, lines } = f;
+  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
   const lk = l.k,
     lc = l.c,
     ls = l.s,
-    lcol = l.col;
+    lci = l.col;
   const rk = r.k,
     rc = r.c,
     rs = r.s,
-    rcol = r.col;
+    rci = r.col;
   const yk = yes.k,
     yd = yes.d,
     yc = yes.c,
@@ -204,6 +217,10 @@ export function countedIfLoop(
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
     const up = a <= b;
+    const B = flow.B,
+      ctx = flow.ctx;
+    const lcol = flow.cols[lci] ?? EMPTY,
+      rcol = flow.cols[rci] ?? EMPTY;
     B.enter();
     const bi = ctx.barIndex;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {

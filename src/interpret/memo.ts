@@ -26,6 +26,22 @@ export interface Flow {
   ctl: number;
   B: Budget;
   ctx: ExecContext;
+  /**
+   * The run's bar columns in COLUMN_FIELDS order: a kept closure reading a column by its index reads
+   * the run's, and one load of a Float64Array out of a small array stays monomorphic (a property read
+   * by a captured name goes through the feedback every such closure shares).
+   */
+  cols: Float64Array[];
+  /** Counts the runs over this storage: a kept closure holding a run's own object sees a new run by it. */
+  run: number;
+}
+
+/** The bar columns a kept closure reads through Flow.cols, by index. */
+export const COLUMN_FIELDS = ["open", "high", "low", "close", "volume", "time"] as const;
+
+function columnsOf(ctx: ExecContext): Float64Array[] {
+  const c = ctx.columns;
+  return [c.open, c.high, c.low, c.close, c.volume, c.time];
 }
 
 const flows = new WeakMap<Float64Array, Flow>();
@@ -33,15 +49,18 @@ const flows = new WeakMap<Float64Array, Flow>();
 /** The flow object of the closures over the slot array N. */
 export function flowOf(N: Float64Array, B: Budget, ctx: ExecContext): Flow {
   let f = flows.get(N);
-  if (f === undefined) flows.set(N, (f = { ctl: 0, B, ctx }));
+  if (f === undefined) flows.set(N, (f = { ctl: 0, B, ctx, cols: columnsOf(ctx), run: 0 }));
+  f.run++;
   f.ctl = 0;
   f.B = B;
   f.ctx = ctx;
+  f.cols = columnsOf(ctx);
   return f;
 }
 
 /** What a flow points at between runs (never read: no closure runs then). */
 const DETACHED: unknown = Object.freeze({});
+const NO_COLUMNS: Float64Array[] = [];
 
 /**
  * The run over the slot array N is over: its flow lets go of the run's budget and context (kept
@@ -53,13 +72,17 @@ export function detachFlow(N: Float64Array): void {
   if (f === undefined) return;
   f.B = DETACHED as Budget;
   f.ctx = DETACHED as ExecContext;
+  f.cols = NO_COLUMNS;
 }
 
 const byNums = new WeakMap<Float64Array, Map<string, Fn>>();
 const keys = new WeakMap<Fn, string>();
 
-/** How many kept closures were made and how many handed out again (tests read it). */
-export const keptStats = { made: 0, reused: 0 };
+/**
+ * How many kept closures were made and how many handed out again, and how many of the programs'
+ * top-level statements were compiled to a closure that is not kept (tests read it).
+ */
+export const keptStats = { made: 0, reused: 0, unkeptTop: 0 };
 
 /** The closure kept for `key` over the slot array N, made by `make` the first time (null: none made, none kept). */
 export function keptClosure<T extends Fn>(N: Float64Array, key: string, make: () => T | null): T | null {

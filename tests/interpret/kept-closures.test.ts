@@ -111,6 +111,66 @@ plot(streak, "streak")
 plot(s * d, "sd")
 `;
 
+/**
+ * Every other kind of expression and statement a kept closure covers (session 13): bar values and
+ * builtin variables, column and expression histories at fixed and computed offsets, the ternary's
+ * slot and constant shapes, UDT fields, value-returning while / for / for-in / switch, the written-out
+ * ta.* steps (their state in the call site), math.max of two closures, casts.
+ */
+const KINDS = `//@version=6
+indicator("kept kinds")
+len = input.int(9, "Len")
+type Box
+    float lo
+    float hi
+var Box bx = Box.new(low, high)
+bx.lo := math.min(bx.lo, low)
+bx.hi += 0.0
+Box cp = bx.copy()
+r = ta.tr
+h2 = hl2
+d = close[bar_index % 4] - open[2]
+e = (close - open)[3]
+m = ta.ema(close, len)
+q = ta.rma(high - low, 5)
+s = ta.sma(close - m, len)
+cx = ta.crossover(close, m) ? 1 : 0
+t1 = close > open ? high : low
+t2 = close > open ? 1.0 : -1.0
+t3 = close > m ? 2.0 : low
+t4 = close > m ? high : -2.0
+int k = 0
+w = while k < 3
+    k += 1
+    k * close
+f = for i = 0 to len % 4
+    close[i] * i
+arr = array.from(close, open, high)
+fi = for x in arr
+    x * 2
+var map<string, float> mp = map.new<string, float>()
+mp.put("c", close)
+float tot = 0.0
+for [key, v] in mp
+    tot += v
+sw = switch
+    close > open => 1.0
+    close < open => -1.0
+    => 0.0
+sw2 = switch bar_index % 3
+    0 => high
+    1 => low
+    => close
+mx = math.max(close - open, nz(close[1]) - open)
+ci = int(close * 10)
+plot(bx.lo + cp.hi, "box")
+plot(r + h2 + d + nz(e), "vals")
+plot(m + q + nz(s) + cx, "ta")
+plot(t1 + t2 + t3 + t4, "tern")
+plot(w + f + fi + tot, "loops")
+plot(sw + sw2 + mx + ci, "switch")
+`;
+
 async function compileRun(src: string, data: OhlcvInput, opts: RunOptions) {
   const r = await new Runtime().run(src, data, { ...opts, mode: "compile" });
   expect(r.mode).toBe("compile");
@@ -121,6 +181,7 @@ describe("closures kept across runs", () => {
   for (const [name, src] of [
     ["loops", LOOPS],
     ["state", STATE],
+    ["kinds", KINDS],
   ] as const) {
     it(`${name}: run after run on other bars and inputs, after an error and a timeout, equals compile`, async () => {
       const rt = new Runtime();
@@ -200,6 +261,22 @@ plot(s, "s")
       }
     }
   }, 60_000);
+
+  it("a program's next run makes no closure: every statement is kept", async () => {
+    const fs = await import("node:fs");
+    const strategy = fs.readFileSync(new URL("../../bench/ema_cross_bracket.pine", import.meta.url), "utf8");
+    for (const src of [LOOPS, STATE, KINDS, strategy]) {
+      const rt = new Runtime();
+      const data = generateBars(300, 5);
+      await rt.run(src, data, { mode: "interpret" });
+      const made = keptStats.made,
+        unkept = keptStats.unkeptTop;
+      const again = await rt.run(src, generateBars(200, 6), { mode: "interpret" });
+      expect(again.error, src.slice(0, 40)).toBeUndefined();
+      expect(keptStats.made - made, src.slice(0, 40)).toBe(0);
+      expect(keptStats.unkeptTop - unkept, src.slice(0, 40)).toBe(0);
+    }
+  });
 
   it("a later run starts from na: var state, histories and arrays of the earlier run do not leak", async () => {
     const rt = new Runtime();

@@ -13,10 +13,17 @@ import { COLUMN_HISTORY_LIMIT, historyCap, historyOffsetMessage } from "../check
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
-import { fusedBinary, fusedStore, fusedStoreVoid, type Operand } from "./fused.generated.js";
+import {
+  FUSED_COPIES,
+  fusedBinary,
+  fusedStore,
+  fusedStoreVoid,
+  fusedTakesCopy,
+  type Operand,
+} from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
-import { DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
+import { CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
 import { COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
@@ -31,6 +38,9 @@ import {
 } from "./loop-kernels.js";
 
 export type Fn = () => any;
+
+/** Programs of this many top-level statements or more run them in chunks (Compiler.chunked). */
+const CHUNKED_FROM = 8;
 
 /**
  * The latest program's closures, kept until the next one replaces them (as the Runtime keeps the
@@ -57,6 +67,8 @@ export class Compiler {
   /** The next copy of each statement-level driver to hand out (drivers.generated.ts). */
   private forCopy = 0;
   private ifCopy = 0;
+  /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
+  private fusedCopy = 0;
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -107,7 +119,7 @@ export class Compiler {
       // a request.security secondary run's statements through the shared loop: the written-out calls
       // of seqFlat are for the chart's program (drivers.generated.ts: why)
       if (this.ctx.ext.securityCapture) return seq(fns, lines, () => 0);
-      const run = seqFlat(fns, lines);
+      const run = fns.length >= CHUNKED_FROM ? this.chunked(fns, lines) : seqFlat(fns, lines);
       // (a request.security secondary run's closures live as long as the main run's)
       kept.main = run;
       return run;
@@ -115,6 +127,26 @@ export class Compiler {
       this.release();
       throw err;
     }
+  }
+
+  /**
+   * A long program's top-level statements as chunks called from one loop (drivers.generated.ts
+   * chunkFlat: why), at least five so that V8 inlines none of them into the loop, each kept as its
+   * statements are. Same order and error lines as seqFlat.
+   */
+  private chunked(fns: Fn[], lines: number[]): Fn {
+    const size = Math.min(CHUNK_SIZE, Math.ceil(fns.length / 5));
+    const chunks: Fn[] = [],
+      firsts: number[] = [];
+    for (let i = 0, c = 0; i < fns.length; i += size, c++) {
+      const f = fns.slice(i, i + size),
+        l = lines.slice(i, i + size);
+      const copy = c % DRIVER_COPIES;
+      const key = this.listKey(f, l);
+      chunks.push(this.kept(key && `CH${copy}|${key}`, () => chunkFlat[copy]!(f, l)));
+      firsts.push(l[0]!);
+    }
+    return seq(chunks, firsts, () => 0);
   }
 
   // ------------------------------------------------------------------ blocks and statements
@@ -754,8 +786,14 @@ export class Compiler {
     if (!this.fusable(e) || !["+", "-", "*", "/"].includes(e.op)) return null;
     const l = this.operand(e.l),
       r = this.operand(e.r);
-    const key = this.binaryKey(`${wantValue ? "s" : "v"}${slot}${e.op}`, l, r);
-    return this.kept(key, () => (wantValue ? fusedStore : fusedStoreVoid)(e.op, l, r, this.nums, slot));
+    const copy = this.takeFusedCopy(l, r);
+    const key = this.binaryKey(`${wantValue ? "s" : "v"}${slot}${e.op}@${copy}`, l, r);
+    return this.kept(key, () => (wantValue ? fusedStore : fusedStoreVoid)(e.op, l, r, this.nums, slot, copy));
+  }
+
+  /** A copy of the fused closures for a shape that calls a sub-closure, in turn (0 for the others). */
+  private takeFusedCopy(l: Operand, r: Operand): number {
+    return fusedTakesCopy(l, r) ? this.fusedCopy++ % FUSED_COPIES : 0;
   }
 
   /**
@@ -1073,7 +1111,8 @@ export class Compiler {
     if (this.fusable(e)) {
       const l = this.operand(e.l),
         r = this.operand(e.r);
-      const f = this.kept(this.binaryKey(`b${e.op}`, l, r), () => fusedBinary(e.op, l, r, this.nums));
+      const copy = this.takeFusedCopy(l, r);
+      const f = this.kept(this.binaryKey(`b${e.op}@${copy}`, l, r), () => fusedBinary(e.op, l, r, this.nums, copy));
       if (f) return f;
     }
     const l = this.expr(e.l);

@@ -1124,5 +1124,344 @@ export function seqFlat(fns: Fn[], lines: number[]): Fn {
   };
 }
 
+function chunkFlat0(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat1(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat2(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat3(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat4(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat5(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat6(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat7(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+/** How many statements a chunk (chunkFlat) takes at most. */
+export const CHUNK_SIZE = 6;
+export const chunkFlat: ((fns: Fn[], lines: number[]) => Fn)[] = [chunkFlat0, chunkFlat1, chunkFlat2, chunkFlat3, chunkFlat4, chunkFlat5, chunkFlat6, chunkFlat7];
 export const forFlat: ((p: ForFlat) => () => void)[] = [forFlat0, forFlat1, forFlat2, forFlat3, forFlat4, forFlat5, forFlat6, forFlat7];
 export const ifFlat: ((p: IfFlat) => () => void)[] = [ifFlat0, ifFlat1, ifFlat2, ifFlat3, ifFlat4, ifFlat5, ifFlat6, ifFlat7];

@@ -2,6 +2,9 @@
 // Fused closures for numeric binary operators: operands are numeric slots (S: N[i]), constants (C)
 // or sub-closures (F); the *Store variants also write the result into numeric slot N[d].
 // Operands are always evaluated left to right (Pine's order; side effects such as request.* show it).
+// Shapes with a sub-closure come in 8 identical copies, handed out in turn (the copy argument):
+// closures made at one site share their feedback, so a copy's call of its operand sees the targets of
+// fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
 type Fn = () => any;
 
@@ -12,85 +15,101 @@ export interface Operand {
   f: Fn;
 }
 
-export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+/** How many copies of the shapes with a sub-closure there are. */
+export const FUSED_COPIES = 8;
+
+/** Whether a shape takes a copy (it calls a sub-closure). */
+export function fusedTakesCopy(l: Operand, r: Operand): boolean {
+  return l.k === "F" || r.k === "F";
+}
+
+export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array, copy: number): Fn | null {
   const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
   void li; void lc; void lf; void ri; void rc; void rf;
   switch (op + l.k + r.k) {
     case "+SS": return () => N[li] + N[ri];
     case "+SC": return () => N[li] + rc;
     case "+CS": return () => lc + N[ri];
+    case "-SS": return () => N[li] - N[ri];
+    case "-SC": return () => N[li] - rc;
+    case "-CS": return () => lc - N[ri];
+    case "*SS": return () => N[li] * N[ri];
+    case "*SC": return () => N[li] * rc;
+    case "*CS": return () => lc * N[ri];
+    case "/SS": return () => { const n = N[li], d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/SC": return () => { const n = N[li], d = rc; return d === 0 ? NaN : n / d; };
+    case "/CS": return () => { const n = lc, d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "<SS": return () => N[li] < N[ri];
+    case "<SC": return () => N[li] < rc;
+    case "<CS": return () => lc < N[ri];
+    case "<=SS": return () => N[li] <= N[ri];
+    case "<=SC": return () => N[li] <= rc;
+    case "<=CS": return () => lc <= N[ri];
+    case ">SS": return () => N[li] > N[ri];
+    case ">SC": return () => N[li] > rc;
+    case ">CS": return () => lc > N[ri];
+    case ">=SS": return () => N[li] >= N[ri];
+    case ">=SC": return () => N[li] >= rc;
+    case ">=CS": return () => lc >= N[ri];
+    case "==SS": return () => N[li] === N[ri];
+    case "==SC": return () => N[li] === rc;
+    case "==CS": return () => lc === N[ri];
+    case "!=SS": return () => { const x = N[li], y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=SC": return () => { const x = N[li], y = rc; return x !== y && x === x && y === y; };
+    case "!=CS": return () => { const x = lc, y = N[ri]; return x !== y && x === x && y === y; };
+  }
+  return fusedBinaryCopies[copy % FUSED_COPIES]!(op, l, r, N);
+}
+
+function fusedBinary0(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
-    case "-SS": return () => N[li] - N[ri];
-    case "-SC": return () => N[li] - rc;
-    case "-CS": return () => lc - N[ri];
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
-    case "*SS": return () => N[li] * N[ri];
-    case "*SC": return () => N[li] * rc;
-    case "*CS": return () => lc * N[ri];
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
-    case "/SS": return () => { const n = N[li], d = N[ri]; return d === 0 ? NaN : n / d; };
-    case "/SC": return () => { const n = N[li], d = rc; return d === 0 ? NaN : n / d; };
-    case "/CS": return () => { const n = lc, d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
-    case "<SS": return () => N[li] < N[ri];
-    case "<SC": return () => N[li] < rc;
-    case "<CS": return () => lc < N[ri];
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
-    case "<=SS": return () => N[li] <= N[ri];
-    case "<=SC": return () => N[li] <= rc;
-    case "<=CS": return () => lc <= N[ri];
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
-    case ">SS": return () => N[li] > N[ri];
-    case ">SC": return () => N[li] > rc;
-    case ">CS": return () => lc > N[ri];
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
-    case ">=SS": return () => N[li] >= N[ri];
-    case ">=SC": return () => N[li] >= rc;
-    case ">=CS": return () => lc >= N[ri];
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
-    case "==SS": return () => N[li] === N[ri];
-    case "==SC": return () => N[li] === rc;
-    case "==CS": return () => lc === N[ri];
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
-    case "!=SS": return () => { const x = N[li], y = N[ri]; return x !== y && x === x && y === y; };
-    case "!=SC": return () => { const x = N[li], y = rc; return x !== y && x === x && y === y; };
-    case "!=CS": return () => { const x = lc, y = N[ri]; return x !== y && x === x && y === y; };
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
@@ -100,37 +119,453 @@ export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array)
   return null;
 }
 
-export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+function fusedBinary1(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary2(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary3(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary4(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary5(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary6(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary7(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+const fusedBinaryCopies = [fusedBinary0, fusedBinary1, fusedBinary2, fusedBinary3, fusedBinary4, fusedBinary5, fusedBinary6, fusedBinary7];
+
+export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, d: number, copy: number): Fn | null {
   const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
   void li; void lc; void lf; void ri; void rc; void rf;
   switch (op + l.k + r.k) {
     case "+SS": return () => (N[d] = N[li] + N[ri]);
     case "+SC": return () => (N[d] = N[li] + rc);
     case "+CS": return () => (N[d] = lc + N[ri]);
+    case "-SS": return () => (N[d] = N[li] - N[ri]);
+    case "-SC": return () => (N[d] = N[li] - rc);
+    case "-CS": return () => (N[d] = lc - N[ri]);
+    case "*SS": return () => (N[d] = N[li] * N[ri]);
+    case "*SC": return () => (N[d] = N[li] * rc);
+    case "*CS": return () => (N[d] = lc * N[ri]);
+    case "/SS": return () => { const n0 = N[li], d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/SC": return () => { const n0 = N[li], d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CS": return () => { const n0 = lc, d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return fusedStoreCopies[copy % FUSED_COPIES]!(op, l, r, N, d);
+}
+
+function fusedStore0(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
-    case "-SS": return () => (N[d] = N[li] - N[ri]);
-    case "-SC": return () => (N[d] = N[li] - rc);
-    case "-CS": return () => (N[d] = lc - N[ri]);
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
-    case "*SS": return () => (N[d] = N[li] * N[ri]);
-    case "*SC": return () => (N[d] = N[li] * rc);
-    case "*CS": return () => (N[d] = lc * N[ri]);
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
-    case "/SS": return () => { const n0 = N[li], d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-    case "/SC": return () => { const n0 = N[li], d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-    case "/CS": return () => { const n0 = lc, d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
@@ -140,38 +575,244 @@ export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, 
   return null;
 }
 
+function fusedStore1(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore2(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore3(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore4(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore5(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore6(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+const fusedStoreCopies = [fusedStore0, fusedStore1, fusedStore2, fusedStore3, fusedStore4, fusedStore5, fusedStore6, fusedStore7];
+
 /** Like fusedStore, for statements whose value nobody reads: returning nothing avoids boxing it. */
-export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, d: number, copy: number): Fn | null {
   const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
   void li; void lc; void lf; void ri; void rc; void rf;
   switch (op + l.k + r.k) {
     case "+SS": return () => { N[d] = N[li] + N[ri]; };
     case "+SC": return () => { N[d] = N[li] + rc; };
     case "+CS": return () => { N[d] = lc + N[ri]; };
+    case "-SS": return () => { N[d] = N[li] - N[ri]; };
+    case "-SC": return () => { N[d] = N[li] - rc; };
+    case "-CS": return () => { N[d] = lc - N[ri]; };
+    case "*SS": return () => { N[d] = N[li] * N[ri]; };
+    case "*SC": return () => { N[d] = N[li] * rc; };
+    case "*CS": return () => { N[d] = lc * N[ri]; };
+    case "/SS": return () => { const n0 = N[li], d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/SC": return () => { const n0 = N[li], d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CS": return () => { const n0 = lc, d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return fusedStoreVoidCopies[copy % FUSED_COPIES]!(op, l, r, N, d);
+}
+
+function fusedStoreVoid0(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
-    case "-SS": return () => { N[d] = N[li] - N[ri]; };
-    case "-SC": return () => { N[d] = N[li] - rc; };
-    case "-CS": return () => { N[d] = lc - N[ri]; };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
-    case "*SS": return () => { N[d] = N[li] * N[ri]; };
-    case "*SC": return () => { N[d] = N[li] * rc; };
-    case "*CS": return () => { N[d] = lc * N[ri]; };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
-    case "/SS": return () => { const n0 = N[li], d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
-    case "/SC": return () => { const n0 = N[li], d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
-    case "/CS": return () => { const n0 = lc, d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
@@ -180,3 +821,201 @@ export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Arr
   }
   return null;
 }
+
+function fusedStoreVoid1(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid2(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid3(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid4(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid5(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid6(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid7(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
+  void li; void lc; void lf; void ri; void rc; void rf;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+const fusedStoreVoidCopies = [fusedStoreVoid0, fusedStoreVoid1, fusedStoreVoid2, fusedStoreVoid3, fusedStoreVoid4, fusedStoreVoid5, fusedStoreVoid6, fusedStoreVoid7];

@@ -15,7 +15,8 @@ export interface BrokerSnapshot {
   /** The closed-trade count at the snapshot (the ledger's rollback mark). */
   closed: number;
   events: EventMark;
-  equity: number;
+  /** The equity curve's counts (its stores are only appended to: the counts roll it back). */
+  curve: Scalars;
   self: Scalars;
   ledger: Scalars;
   risk: Scalars;
@@ -32,7 +33,7 @@ export function takeSnapshot(b: Broker): BrokerSnapshot {
     open: b.ledger.open.map(cloneTrade),
     closed: b.ledger.closed.mark(),
     events: b.eventLog.mark(),
-    equity: b.tracker.count,
+    curve: scalarsOf(b.tracker.curve),
     self: scalarsOf(b),
     ledger: scalarsOf(b.ledger),
     risk: scalarsOf(b.risk),
@@ -53,6 +54,7 @@ export function restoreSnapshot(b: Broker, s: BrokerSnapshot): void {
   restoreScalars(b.ledger, s.ledger);
   restoreScalars(b.risk, s.risk);
   restoreScalars(b.tracker, s.tracker);
+  restoreScalars(b.tracker.curve, s.curve);
   restoreScalars(b.tracker.periods, s.periods[0]);
   restoreScalars(b.tracker.periods.days, s.periods[1]);
   restoreScalars(b.tracker.periods.months, s.periods[2]);

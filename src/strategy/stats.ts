@@ -4,6 +4,7 @@ import type { BrokerHost } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import type { Broker } from "./broker.js";
 import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
+import { type CurveView, curveValues, EquityCurve } from "./equity-curve.js";
 
 /**
  * Per-bar equity and the running max drawdown / run-up, as TradingView measures them (checked
@@ -14,14 +15,8 @@ import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
  * it fell from, the top it reached) and keep their own maxima.
  */
 export class EquityTracker {
-  /**
-   * Equity at each bar's close; `count` entries are used (preallocated to the run's bar count, grown
-   * as needed). A Float64Array: result.strategy.equity is built from it on first read (most runs'
-   * results, optimize trials', never read it), and a plain array of 100k doubles cost two 800 KB
-   * stores a run (made holey, then converted to doubles by its first store).
-   */
-  equity: Float64Array;
-  count = 0;
+  /** Equity at each bar's close (flat stretches as repeats: equity-curve.ts). */
+  readonly curve: EquityCurve;
   /** The curve's daily and monthly returns (the Sharpe and Sortino ratios), split as the bars come. */
   readonly periods = new Periods();
   peakEquity: number;
@@ -30,8 +25,6 @@ export class EquityTracker {
   maxDrawdownPercent = 0;
   maxRunup = 0;
   maxRunupPercent = 0;
-  /** The equity store equityColumn handed out: a later bar writes to a copy, never into a result. */
-  private handedOut: Float64Array | null = null;
   /**
    * The booked equity of the last bar when it was flat (NaN otherwise): a flat bar at the same
    * equity moves no peak, trough or excursion (all three valuations are that equity), so only its
@@ -47,40 +40,18 @@ export class EquityTracker {
   ) {
     this.peakEquity = initial;
     this.troughEquity = initial;
-    // (a bad or huge bar count starts small and grows)
-    const cap = capacity >= 16 && capacity <= 2 ** 26 ? Math.floor(capacity) : 16;
-    this.equity = new Float64Array(cap);
+    // (a bad bar count starts small and grows)
+    this.curve = new EquityCurve(capacity >= 16 ? Math.floor(capacity) : 16);
   }
 
-  private push(eq: number, time: number): void {
-    const n = this.count;
-    if (this.equity === this.handedOut) this.equity = this.equity.slice();
-    if (n === this.equity.length) this.grow();
-    const p = this.periods;
-    const d = p.days;
-    // (a bar inside the current day is inside its month too, and changes nothing but lastTime;
-    // tested inline: a double passed to a call V8 does not inline is boxed)
-    if (time >= d.lo && time < d.hi) p.lastTime = time;
-    else p.bar(time, n === 0 ? Number.NaN : this.equity[n - 1], this.initial, n === 0);
-    this.equity[n] = eq;
-    this.count = n + 1;
+  /** Bars recorded. */
+  get count(): number {
+    return this.curve.count;
   }
 
-  private grow(): void {
-    const e = new Float64Array(this.equity.length * 2);
-    e.set(this.equity);
-    this.equity = e;
-  }
-
-  /** The equity curve so far (count entries, a view of the store); the tracker stops writing into it. */
-  equityColumn(): Float64Array {
-    this.handedOut = this.equity;
-    return this.equity.subarray(0, this.count);
-  }
-
-  /** The equity curve so far as the result's plain array. */
+  /** The equity curve so far as the result's plain array (the curve writes into copies from now on). */
   takeEquity(): number[] {
-    return Array.from(this.equityColumn());
+    return curveValues(this.curve.handOut());
   }
 
   /**
@@ -93,9 +64,18 @@ export class EquityTracker {
     const open = ledger.open;
     const base = broker.settings.initialCapital + ledger.netProfit;
     const close = ctx.close;
+    // The period returns first (the bar before's equity closes a period). A bar inside the current
+    // day is inside its month too, and changes nothing but lastTime (tested inline: a double passed
+    // to a call V8 does not inline is boxed).
+    const time = ctx.time;
+    const p = this.periods;
+    const d = p.days;
+    if (time >= d.lo && time < d.hi) p.lastTime = time;
+    else p.bar(time, this.curve.last, this.initial, this.curve.count === 0);
     if (open.length === 0) {
       if (base === this.flatBase && this.fastPath) {
-        this.push(base + 0, ctx.time);
+        // the bar before was flat at this equity too: a repeat of its value
+        this.curve.repeat();
         return;
       }
       this.flatBase = base;
@@ -135,7 +115,7 @@ export class EquityTracker {
     const ru = best - this.troughEquity;
     if (ru > this.maxRunup) this.maxRunup = ru;
     if (best > 0 && (ru / best) * 100 > this.maxRunupPercent) this.maxRunupPercent = (ru / best) * 100;
-    this.push(eqClose, ctx.time);
+    this.curve.push(eqClose);
   }
 }
 
@@ -300,10 +280,7 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const tracker = broker.tracker;
   const winSum = ledger.grossProfit;
   const lossSum = -ledger.grossLoss;
-  const pr = tracker.periods.returns(
-    tracker.count === 0 ? Number.NaN : tracker.equity[tracker.count - 1],
-    tracker.count,
-  );
+  const pr = tracker.periods.returns(tracker.curve.last, tracker.count);
   const { sharpe, sortino } = sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear);
   // Buy & hold: all the initial capital bought at the first entry's price, held to the last close.
   const firstPrice = ledger.firstEntryPrice;
@@ -349,7 +326,7 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     margin_calls: broker.risk.marginCalls,
     initial_capital: initial,
   };
-  return lazyResult(ledger.closed, open, stats, tracker.equityColumn());
+  return lazyResult(ledger.closed, open, stats, tracker.curve.handOut());
 }
 
 /**
@@ -359,7 +336,7 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
  * read them as they would any property). The trades are those of the run's end: the closed list
  * settles them before it changes (a run going on after finish, a rolled-back realtime tick).
  */
-function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, equity: Float64Array): StrategyResult {
+function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, equity: CurveView): StrategyResult {
   const trades = new SettledTrades(closed);
   closed.watch(trades);
   const settle = <K extends "trades" | "equity">(r: StrategyResult, key: K, value: StrategyResult[K]) => {
@@ -376,7 +353,7 @@ function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, e
     open_trades: open,
     stats,
     get equity(): number[] {
-      return settle(this, "equity", Array.from(equity));
+      return settle(this, "equity", curveValues(equity));
     },
     set equity(v: number[]) {
       settle(this, "equity", v);

@@ -183,7 +183,7 @@ describe("Periods (period returns)", () => {
           broker.restore(snap);
         }
       }
-      const equity = Array.from(broker.tracker.equity.subarray(0, times.length));
+      const equity = broker.tracker.takeEquity();
       const want = reference(equity, times, 1_000_000);
       expect(broker.tracker.periods.returns(equity[equity.length - 1], times.length)).toEqual(want);
       checked += want.returns.length;

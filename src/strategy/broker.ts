@@ -10,7 +10,7 @@
 import type { BrokerHost } from "./host.js";
 import type { StrategyEvent, StrategyResult } from "../core/result.js";
 import { exitCovers, OrderBook } from "./book.js";
-import { EXIT_META, EventLog, eventMeta } from "./events.js";
+import { EXIT_META, EventLog, eventMeta, LogSite } from "./events.js";
 import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
@@ -49,6 +49,10 @@ import { PathWalker } from "./walk.js";
 
 export type { BrokerSnapshot } from "./snapshot.js";
 
+/** The log's codes of the cancels (eventMeta, worked out once). */
+const CANCEL_META = eventMeta("cancel", null);
+const CANCEL_ALL_META = eventMeta("cancel_all", null);
+
 /** calc_on_order_fills: at most this many extra executions per bar (a script re-placing orders that fill at once cannot loop). */
 const MAX_FILL_EXECUTIONS_PER_BAR = 64;
 
@@ -86,6 +90,8 @@ export class Broker {
   private fillsSinceRecalc = 0;
   private recalcBar = -1;
   private recalcsThisBar = 0;
+  /** The log's site memory for order calls whose request carries none (EventLog.logSite). */
+  private readonly anySite = new LogSite();
   /** Receives every order fill (the strategy builtins turn them into alerts). */
   onFill: ((fill: FillNote, ctx: BrokerHost) => void) | null = null;
 
@@ -246,13 +252,12 @@ export class Broker {
     const stop = this.roundPrice(finite(req.stop), side, true);
     const ocaName = req.ocaName ?? null;
     const comment = req.comment ?? null;
-    // (the log's numbers through its call array, as in exit: no boxed double whether V8 inlines it)
-    const log = this.eventLog;
-    const call = log.call;
-    call[0] = qty;
-    call[1] = limit;
-    call[2] = stop;
-    log.logCall(ctx, eventMeta(kind, req.direction), req.id, ocaName, comment);
+    // (the log's numbers through the site's fields, as in exit: no boxed double whether V8 inlines it)
+    const site = req.site ?? this.anySite;
+    site.qty = qty;
+    site.limit = limit;
+    site.stop = stop;
+    this.eventLog.logSite(ctx, site, eventMeta(kind, req.direction), req.id, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
@@ -306,14 +311,14 @@ export class Broker {
     // (converted once for the log and the level check)
     const limit = finite(req.limit);
     const stop = finite(req.stop);
-    // (the log's numbers through its call array: V8 may not inline logCall here, see EventLog.call)
-    const log = this.eventLog;
-    const call = log.call;
-    call[0] = finite(req.qty);
-    call[1] = limit;
-    call[2] = stop;
-    log.logCall(
+    // (the log's numbers through the site's fields: V8 may not inline logSite here, see EventLog.call)
+    const site = req.site ?? this.anySite;
+    site.qty = finite(req.qty);
+    site.limit = limit;
+    site.stop = stop;
+    this.eventLog.logSite(
       ctx,
+      site,
       dir > 0 ? EXIT_META.long : dir < 0 ? EXIT_META.short : EXIT_META.flat,
       req.id,
       req.ocaName ?? null,
@@ -364,13 +369,13 @@ export class Broker {
       if (held > 0) qty = this.roundQty((held * pct) / 100);
     }
     const comment = req.comment ?? null;
-    const log = this.eventLog;
-    const call = log.call;
-    call[0] = qty;
-    call[1] = NaN;
-    call[2] = NaN;
-    log.logCall(
+    const site = req.site ?? this.anySite;
+    site.qty = qty;
+    site.limit = NaN;
+    site.stop = NaN;
+    this.eventLog.logSite(
       ctx,
+      site,
       eventMeta(all ? "close_all" : "close", side > 0 ? "short" : side < 0 ? "long" : null),
       all ? null : id,
       null,
@@ -448,14 +453,23 @@ export class Broker {
     return Math.abs(pos) > 1e-12 ? pos : 0;
   }
 
-  cancel(id: string, ctx: BrokerHost): void {
-    this.eventLog.push(ctx, "cancel", id, null, NaN, NaN, NaN, null, null);
+  /** strategy.cancel; `site`: the call site's memory of its last logged call (EventLog.logSite). */
+  cancel(id: string, ctx: BrokerHost, site: LogSite = this.anySite): void {
+    this.logNoNumbers(ctx, site, CANCEL_META, id);
     this.book.cancel(id);
   }
 
-  cancelAll(ctx: BrokerHost): void {
-    this.eventLog.push(ctx, "cancel_all", null, null, NaN, NaN, NaN, null, null);
+  cancelAll(ctx: BrokerHost, site: LogSite = this.anySite): void {
+    this.logNoNumbers(ctx, site, CANCEL_ALL_META, null);
     this.book.cancelAll();
+  }
+
+  /** Logs a call without qty, limit, stop or other strings (a cancel). */
+  private logNoNumbers(ctx: BrokerHost, site: LogSite, meta: number, id: string | null): void {
+    site.qty = NaN;
+    site.limit = NaN;
+    site.stop = NaN;
+    this.eventLog.logSite(ctx, site, meta, id, null, null);
   }
 
   /** Cancels every pending order and closes the position now (risk rules). */

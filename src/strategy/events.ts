@@ -16,7 +16,10 @@
 //   bar_index, time and prices, shared by the consecutive events that see the same. A group's rows
 //   are on consecutive bars (the next input bar, or the next written-out row);
 // - string tuples (id, oca_name, comment) shared by every event that repeats them (an exit re-placed
-//   on every bar logs no new strings); script_id and run_id are the run's, read once (see begin).
+//   on every bar logs no new strings); script_id and run_id are the run's, read once (see begin);
+// - a call site's repeat checked on the site: every strategy.* call site's request keeps a LogSite,
+//   its memory of the slot its last call went to, so its call on the group's next row is compared
+//   with that memory's fields and counted (logSite), without reading the slot back from the store.
 // No object per call, and no fresh memory per run: a finished run's store serves the next run (see
 // leaseStore), so back-to-back runs of a script write their events into memory already in use.
 
@@ -399,12 +402,75 @@ export interface EventMark {
   xrows: number;
 }
 
+/** Log stamps: each log takes a new one when made and when rolled back (see LogSite). */
+let stamps = 0;
+
+/**
+ * A call site's memory of the call it logged last (EventLog.logSite), held by its request object (a
+ * compiled or interpreted strategy.* site's own; a request shared by several sites works too, only
+ * slower): where the call went (the log's stamp, its last group, the slot) and that slot's kind and
+ * direction, strings, first-row numbers and run bits. A call from the site that is that slot's next
+ * repeat (the group's expected call, on its next bar) is checked against these fields and counted,
+ * without reading the slot back from the store's typed arrays and string tuples (a repeat checked
+ * there cost ~25 ns more a call). The caller writes the call's qty, limit and stop here, not in
+ * EventLog.call: plain double fields, compared and appended where they are.
+ */
+export class LogSite {
+  /** The call being logged: its qty, limit and stop. */
+  qty = NaN;
+  limit = NaN;
+  stop = NaN;
+  /** The log (EventLog.stamp), group count and slot of the site's last logged call; -1: none. */
+  stamp = -1;
+  group = -1;
+  slot = -1;
+  /** That slot's kind and direction (eventMeta), strings, numbers (its first row's) and run bits. */
+  meta = -1;
+  id: string | null = null;
+  oca: string | null = null;
+  comment: string | null = null;
+  slotQty = NaN;
+  slotLimit = NaN;
+  slotStop = NaN;
+  runs = 0;
+  /** That slot's string tuple (a hint for the strings of a slot the site writes next; any index). */
+  tuple = -1;
+
+  /**
+   * Whether the call's numbers that the slot keeps fixed (not in `runs`) are the slot's, under
+   * Object.is (each test written out: no double crosses a call).
+   */
+  fixedAsSlot(): boolean {
+    const runs = this.runs;
+    const q = this.qty;
+    const sq = this.slotQty;
+    const l = this.limit;
+    const sl = this.slotLimit;
+    const p = this.stop;
+    const sp = this.slotStop;
+    return (
+      ((runs & RUN_QTY) !== 0 || (q === sq ? q !== 0 || 1 / q === 1 / sq : q !== q && sq !== sq)) &&
+      ((runs & RUN_LIMIT) !== 0 || (l === sl ? l !== 0 || 1 / l === 1 / sl : l !== l && sl !== sl)) &&
+      ((runs & RUN_STOP) !== 0 || (p === sp ? p !== 0 || 1 / p === 1 / sp : p !== p && sp !== sp))
+    );
+  }
+}
+
+/** The columns of a log without input columns. */
+const NO_COLUMN: Float64Array = new Float64Array(0);
+
 /** The store of a log that logs nothing. */
 const NO_STORE = new EventStore(0, 0, 0, 0);
 
 export class EventLog {
   /** Events logged (a snapshot restore may take the count back). */
   count = 0;
+  /** This log's stamp (a rollback takes a new one): a LogSite's memory of another stamp is stale. */
+  private stamp = ++stamps;
+  /** The slot the last logged call repeated or wrote (what a LogSite remembers). */
+  private lastSlot = -1;
+  /** A tuple to try first for a new slot's strings (the calling site's last; -1: none). */
+  private tupleHint = -1;
   /** Slots and groups written. */
   private slots = 0;
   private groups = 0;
@@ -423,6 +489,16 @@ export class EventLog {
   /** The run's input columns, which rows naming an input bar read (null: every row written out). */
   private cols: InputColumns | null = null;
   private colLength = 0;
+  /**
+   * Its time and price columns, in fields of their own (empty without input columns): barOf reads
+   * them on every call, one field load each instead of a load of the host's columns object (whose
+   * shape is the host's) and then its field.
+   */
+  private cT = NO_COLUMN;
+  private cO = NO_COLUMN;
+  private cH = NO_COLUMN;
+  private cL = NO_COLUMN;
+  private cC = NO_COLUMN;
   /** The checksum of the input bars the records read, when the run was over (NaN: not sealed yet, not taken, or none read). */
   private checksum = NaN;
   /** The Runtime made the input columns itself (ctx.columns.copied): nobody can write them, no checksum. */
@@ -448,10 +524,11 @@ export class EventLog {
   private readonly built: StrategyEvent[] = [];
 
   /**
-   * The qty, limit and stop of the call being logged. A hot caller writes them here and calls
-   * `logCall`: a double passed to a call V8 does not inline is a new heap number a call (~50 bytes
-   * a re-placed exit), and whether push is inlined into its caller is V8's choice. Push's own
-   * helpers read them from here too, so none takes a double.
+   * The qty, limit and stop of the call being logged. A caller writes them here and calls
+   * `logCall` (the broker's order calls write them into their LogSite and call `logSite`, which
+   * copies them here when the call is not its site's repeat): a double passed to a call V8 does not
+   * inline is a new heap number a call (~50 bytes a re-placed exit), and whether push is inlined
+   * into its caller is V8's choice. Push's own helpers read them from here too, so none takes a double.
    */
   readonly call = new Float64Array(3);
 
@@ -486,7 +563,94 @@ export class EventLog {
     if (!this.recording) return;
     if (this.store === NO_STORE) this.begin(ctx);
     const st = this.store;
+    this.place(st, this.barOf(ctx, st), meta, id, oca, comment);
+  }
+
+  /**
+   * logCall for a call site that keeps a LogSite (its numbers in the site's qty, limit and stop): when
+   * the site's last call went to the slot this call would repeat now (the last group's expected call,
+   * on its next bar; the group past its first repeat, so its run bits are set), the call is checked
+   * against the site's copy of that slot and counted. Anything else takes logCall's way, and the site
+   * remembers where the call went.
+   */
+  logSite(
+    ctx: BrokerHost,
+    site: LogSite,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    if (!this.recording) return;
+    if (this.store === NO_STORE) this.begin(ctx);
+    const st = this.store;
     const bar = this.barOf(ctx, st);
+    const rows = this.gRows;
+    if (
+      site.slot === this.gFirst + this.gPart &&
+      site.group === this.groups &&
+      site.stamp === this.stamp &&
+      rows > 1 &&
+      bar === this.rowBar(rows) &&
+      site.meta === meta &&
+      site.id === id &&
+      site.oca === oca &&
+      site.comment === comment &&
+      site.fixedAsSlot()
+    ) {
+      if (site.runs !== 0) this.addSiteRuns(st, site);
+      this.repeated(st, rows);
+      return;
+    }
+    this.placeSite(st, bar, site, meta, id, oca, comment);
+  }
+
+  /** logSite's other cases: logCall's way, then the site remembers the slot the call went to. */
+  private placeSite(
+    st: EventStore,
+    bar: number,
+    site: LogSite,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    const call = this.call;
+    call[0] = site.qty;
+    call[1] = site.limit;
+    call[2] = site.stop;
+    const slots = this.slots;
+    this.tupleHint = site.tuple;
+    this.place(st, bar, meta, id, oca, comment);
+    this.tupleHint = -1;
+    const s = this.lastSlot;
+    // a slot written now has no repeat yet: its run bits are set by the first (which may come from
+    // another site making the same call), so the site remembers it only from then on
+    site.stamp = this.slots === slots ? this.stamp : -1;
+    site.group = this.groups;
+    site.slot = s;
+    site.meta = meta;
+    site.id = id;
+    site.oca = oca;
+    site.comment = comment;
+    const n = st.nums;
+    const k = s * NUMS;
+    site.slotQty = n[k];
+    site.slotLimit = n[k + 1];
+    site.slotStop = n[k + 2];
+    site.runs = st.meta[s] & RUNS;
+    site.tuple = st.slotTuple[s];
+  }
+
+  /** A call (numbers in `call`) on `bar`: the last group's repeat, another slot of it, or a new group. */
+  private place(
+    st: EventStore,
+    bar: number,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+  ): void {
     const rows = this.gRows;
     // (rows is 0 before the first group)
     if (rows > 1) {
@@ -516,6 +680,7 @@ export class EventLog {
     )
       return false;
     if ((m & RUNS) !== 0) this.addRuns(st, (m & RUN_QTY) !== 0, (m & RUN_LIMIT) !== 0, (m & RUN_STOP) !== 0);
+    this.lastSlot = s;
     this.repeated(st, rows);
     return true;
   }
@@ -566,6 +731,7 @@ export class EventLog {
       st.meta[s] = meta | (runsQty ? RUN_QTY : 0) | (runsLimit ? RUN_LIMIT : 0) | (runsStop ? RUN_STOP : 0);
       st.runOff[s] = this.runCount - this.gRunBase;
       this.addRuns(st, runsQty, runsLimit, runsStop);
+      this.lastSlot = s;
       this.repeated(st, 1);
       return true;
     }
@@ -630,9 +796,15 @@ export class EventLog {
     if (i >= st.slotCapacity) st.growSlots(i);
     st.meta[i] = meta;
     const n = st.nums;
-    n.set(this.call, i * NUMS);
+    // (three stores: TypedArray.prototype.set is a builtin call)
+    const k = i * NUMS;
+    const call = this.call;
+    n[k] = call[0];
+    n[k + 1] = call[1];
+    n[k + 2] = call[2];
     st.slotTuple[i] = this.tupleOf(id, oca, comment);
     st.runOff[i] = 0;
+    this.lastSlot = i;
     this.slots = i + 1;
     this.count++;
   }
@@ -646,6 +818,18 @@ export class EventLog {
     if (runsQty) r[j++] = this.call[0];
     if (runsLimit) r[j++] = this.call[1];
     if (runsStop) r[j++] = this.call[2];
+    this.runCount = j;
+  }
+
+  /** addRuns for a LogSite's call: its moving numbers (the site's run bits) from the site. */
+  private addSiteRuns(st: EventStore, site: LogSite): void {
+    const runs = site.runs;
+    let j = this.runCount;
+    if (j + 2 >= st.runCapacity) st.growRuns(j + 2);
+    const r = st.runs;
+    if ((runs & RUN_QTY) !== 0) r[j++] = site.qty;
+    if ((runs & RUN_LIMIT) !== 0) r[j++] = site.limit;
+    if ((runs & RUN_STOP) !== 0) r[j++] = site.stop;
     this.runCount = j;
   }
 
@@ -677,6 +861,11 @@ export class EventLog {
       if (c.open.length === n && c.high.length === n && c.low.length === n && c.close.length === n) {
         this.cols = c as InputColumns;
         this.colLength = n;
+        this.cT = c.time;
+        this.cO = c.open;
+        this.cH = c.high;
+        this.cL = c.low;
+        this.cC = c.close;
         this.colsCopied = c.copied === true;
       }
     }
@@ -688,25 +877,24 @@ export class EventLog {
    */
   private barOf(ctx: BrokerHost, st: EventStore): number {
     const b = ctx.barIndex;
-    const cols = this.cols;
     const t = ctx.time;
     const o = ctx.open;
     const h = ctx.high;
     const l = ctx.low;
     const c = ctx.close;
     const p = t * o * h * l * c;
+    // (colLength is 0 without input columns)
     if (
-      cols !== null &&
       b >= 0 &&
       b < this.colLength &&
-      cols.close[b] === c &&
-      cols.high[b] === h &&
-      cols.low[b] === l &&
-      cols.open[b] === o &&
-      cols.time[b] === t &&
+      this.cC[b] === c &&
+      this.cH[b] === h &&
+      this.cL[b] === l &&
+      this.cO[b] === o &&
+      this.cT[b] === t &&
       // (=== is Object.is but for 0 and -0: a product of 0, rare, asks Object.is itself, and so
       // does one that is NaN, which infinities can give)
-      ((p !== 0 && p === p) || sameZeros(cols, b, ctx))
+      ((p !== 0 && p === p) || sameZeros(this.cols as InputColumns, b, ctx))
     ) {
       return b;
     }
@@ -749,6 +937,13 @@ export class EventLog {
   /** The index of the string tuple: the one last logged for this id when it is the same, else a new one. */
   private tupleOf(id: string | null, oca: string | null, comment: string | null): number {
     const s = this.tupleSlots;
+    // the tuple of the calling site's last slot first (logSite's hint): a site writing a new slot
+    // mostly brings the strings it had (an exit whose position changed side), and no map is asked
+    const hint = this.tupleHint;
+    if (hint >= 0 && hint < this.tupleCount) {
+      const j = hint * TUPLE;
+      if (s[j] === id && s[j + 1] === oca && s[j + 2] === comment) return hint;
+    }
     const known = this.lastTuple.get(id);
     if (known !== undefined && known < this.tupleCount) {
       const j = known * TUPLE;
@@ -783,6 +978,8 @@ export class EventLog {
   /** Drops what was logged after `m` (a realtime tick rolled back; the slots are written again). */
   rollback(m: EventMark): void {
     if (m.count >= this.count) return;
+    // (what call sites remember of the dropped calls' slots goes with them)
+    this.stamp = ++stamps;
     this.count = m.count;
     this.slots = m.slots;
     this.groups = m.groups;
@@ -832,6 +1029,7 @@ export class EventLog {
    */
   abandon(): void {
     this.sealed = true;
+    this.stamp = ++stamps;
     const st = this.store;
     if (st !== NO_STORE && st.holder === this) st.holder = null;
     this.store = NO_STORE;
@@ -851,6 +1049,8 @@ export class EventLog {
     this.runCount = 0;
     this.xrowCount = 0;
     this.cols = null;
+    this.colLength = 0;
+    this.cT = this.cO = this.cH = this.cL = this.cC = NO_COLUMN;
   }
 
   /**

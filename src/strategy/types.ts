@@ -1,5 +1,7 @@
 // Internal shapes of the broker emulator: pending orders and open trades.
 
+import type { LogSite } from "./events.js";
+
 export type Side = 1 | -1;
 export type OcaType = "cancel" | "reduce" | "none";
 
@@ -16,6 +18,8 @@ export interface EntryRequest {
   comment?: string | null;
   alertMessage?: string | null;
   disableAlert?: boolean;
+  /** The call site's memory of its last logged call (EventLog.logSite); absent: the broker's shared one. */
+  site?: LogSite | null;
 }
 
 /** Arguments of strategy.exit. Tick distances (profit/loss/trailPoints/trailOffset) are in ticks. */
@@ -54,6 +58,8 @@ export interface ExitRequest {
    * most likely re-places again (OrderBook.placedExit checks it is still pending); any other.
    */
   placed?: ExitOrder | null;
+  /** The call site's memory of its last logged call (EventLog.logSite); absent: the broker's shared one. */
+  site?: LogSite | null;
 }
 
 /**
@@ -83,7 +89,7 @@ export const EXIT_PARAMS = [
   "alertLoss",
   "alertTrailing",
   "disableAlert",
-] as const satisfies readonly Exclude<keyof ExitRequest, "varying">[];
+] as const satisfies readonly Exclude<keyof ExitRequest, "varying" | "placed" | "site">[];
 export type ExitParam = (typeof EXIT_PARAMS)[number];
 
 /** The ExitRequest.varying bits of these parameters (1 << each one's index in strategy.exit's signature). */
@@ -119,6 +125,8 @@ export interface CloseRequest {
   alertMessage?: string | null;
   immediately?: boolean;
   disableAlert?: boolean;
+  /** The call site's memory of its last logged call (EventLog.logSite); absent: the broker's shared one. */
+  site?: LogSite | null;
 }
 
 /** A pending entry/order/close order (exits are ExitOrder). */

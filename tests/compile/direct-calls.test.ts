@@ -165,9 +165,10 @@ describe("order builtins called positionally", () => {
       ].join("\n"),
     );
     const text = generatedSource(program(src));
-    // both sites on the request path, each with its own object
+    // every order call site (the two entries, the two exits) on the request path, each with its own object
     const sites = [...text.matchAll(/K\d+\(ctx, (K\d+)\)\)/g)].map((m) => m[1]);
-    expect(new Set(sites).size).toBe(2);
+    expect(sites).toHaveLength(4);
+    expect(new Set(sites).size).toBe(4);
     expect(text).toMatch(/K\d+\.alertMessage = /);
     expect(text).toMatch(/K\d+\.disableAlert = \(/);
     const p = await same(src);
@@ -229,7 +230,7 @@ describe("order builtins called positionally", () => {
     expect(p.interpret.error).toMatch(/strategy\.exit: the order id must be a string, not na/);
     expect(p.difference).toBeNull();
   });
-  it("strategy.close, close_all and cancel are called positionally; qty, qty_percent, immediately and stacked closes agree with interpret", async () => {
+  it("strategy.close, close_all and cancel go through their sites' own requests (constant arguments written once); qty, qty_percent, immediately and stacked closes agree with interpret", async () => {
     const body = [
       'if bar_index % 7 == 0\n    strategy.entry("L", strategy.long, qty = 4)',
       'if bar_index % 11 == 0\n    strategy.entry("S", strategy.short, qty = 3, stop = low - 1)',
@@ -240,15 +241,18 @@ describe("order builtins called positionally", () => {
       'if bar_index % 17 == 9\n    strategy.close_all(comment = "all", immediately = bar_index % 2 == 0)',
     ].join("\n");
     const text = generatedSource(program(strat(body)));
-    // every call of the three is positional: no argument array is written for them
-    expect(text).toMatch(/K\d+\(ctx, "L", "part", \(1\)/);
-    expect(text).toMatch(/K\d+\(ctx, "S"\)/);
-    expect(text).toMatch(/K\d+\(ctx, "all", undefined, /);
+    // every call of the three (and the entries) through its own request, no argument array: a call
+    // with constant arguments only is the place call alone, the others write what varies first
+    const sites = [...text.matchAll(/K\d+\(ctx, (K\d+)\)\)/g)].map((m) => m[1]);
+    expect(new Set(sites).size).toBe(7);
+    expect(text).toMatch(/\(K\d+\(ctx, K\d+\)\);/);
+    expect(text).toMatch(/K\d+\.qtyPercent = typeof /);
+    expect(text).toMatch(/K\d+\.immediately = \(/);
     const p = await same(strat(body));
     const kinds = new Set(p.interpret.events.map((e: { kind: string }) => e.kind));
     for (const k of ["close", "close_all", "cancel"]) expect(kinds.has(k)).toBe(true);
   });
-  it("an na close or cancel id is the interpreter's error, on the same bar and line, through the positional call", async () => {
+  it("an na close or cancel id is the interpreter's error, on the same bar and line, through the site's request", async () => {
     for (const call of ["strategy.close(id)", "strategy.cancel(id)"]) {
       const p = await runPair(
         strat(

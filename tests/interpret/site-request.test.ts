@@ -1,4 +1,5 @@
-// The interpreter's per-site request calls (Compiler.siteRequestCall, strategy.exit): numbers go into
+// The interpreter's per-site request calls (Compiler.siteRequestCall: strategy.exit, and the other order
+// calls, whose requests keep their sites' memories of their logged calls): numbers go into
 // the site's Float64Array and loadNums, never through a boxed argument array. Each run must equal
 // the general path it replaces (the impl with its argument array, forced here by hiding the
 // builtin's siteRequest) and the compile backend, on random argument shapes, orders and values.
@@ -107,7 +108,8 @@ describe("strategy.exit through the interpreter's per-site request", () => {
       const before = siteRequestBuilds.count;
       const data = walk(seed);
       const fast = await runBoth(source, data);
-      expect(siteRequestBuilds.count - before, `seed ${seed}: both exits took the per-site request`).toBe(2);
+      // (both exits and both entries)
+      expect(siteRequestBuilds.count - before, `seed ${seed}: both exits took the per-site request`).toBe(4);
       expect(fast.error, `seed ${seed}`).toBeUndefined();
       closed += fast.strategy!.trades.filter((t) => t.exit_id === "XL" || t.exit_id === "XS").length;
       expect(strip(fast), `seed ${seed}\n${source}`).toEqual(strip(await generalRun(source, data)));
@@ -137,5 +139,118 @@ strategy.exit(id, "L", loss = close * 0.01, profit = 300)`,
     const numeric = sr.fields.map(([f, c], i) => [f, c, i] as const).filter(([, c]) => c === "num");
     expect(numeric.length).toBe(9);
     for (const [field, , i] of numeric) expect(req[field], field).toBe(i + 0.5);
+  });
+});
+
+/** strategy.entry / order / close / close_all / cancel / cancel_all: their siteRequests, to hide. */
+const ORDER_CALLS = [
+  "strategy.entry",
+  "strategy.order",
+  "strategy.close",
+  "strategy.close_all",
+  "strategy.cancel",
+  "strategy.cancel_all",
+] as const;
+
+/** A strategy placing, closing and cancelling orders with arguments, order and values from `seed`. */
+function orderScript(seed: number): string {
+  const r = seeded(seed);
+  const maybe = (p: number, s: string) => (r(p) === 0 ? s : "");
+  const qty = () => pick(r, ["", ", qty = 2", ", qty = q", ", qty = na"]);
+  const level = (k: string) =>
+    maybe(3, `, ${k} = ${pick(r, ["close * 1.01", "close * 0.99", "na", "high + atr", "low - atr"])}`);
+  const comment = () => maybe(3, `, comment = ${pick(r, ['"c"', "note", "na"])}`);
+  const oca = () =>
+    maybe(
+      4,
+      `, oca_name = "g", oca_type = ${pick(r, ["strategy.oca.cancel", "strategy.oca.reduce", "strategy.oca.none"])}`,
+    );
+  const lines: string[] = [];
+  for (let k = 0; k < 6; k++) {
+    const cond = pick(r, [
+      "bar_index % 7 == 0",
+      "bar_index % 3 == 1",
+      "strategy.position_size == 0",
+      "strategy.position_size != 0",
+      "close > open",
+      "true",
+    ]);
+    const id = pick(r, ['"L"', '"S"', '"O"', "sid"]);
+    const call = pick(r, [
+      `strategy.entry(${id}, strategy.long${qty()}${level("stop")}${level("limit")}${oca()}${comment()})`,
+      `strategy.entry(${id}, ${pick(r, ["strategy.short", "dir"])}${qty()}${level("limit")}${comment()})`,
+      `strategy.order(${id}, strategy.long${qty()}${level("stop")}${oca()}${comment()})`,
+      `strategy.close(${id}${comment()}${maybe(2, ", qty_percent = 50")}${maybe(4, ", immediately = true")})`,
+      `strategy.close_all(${pick(r, ["", 'comment = "all"', "immediately = bar_index % 5 == 0"])})`,
+      `strategy.cancel(${id})`,
+      "strategy.cancel_all()",
+    ]);
+    lines.push(`if ${cond}\n    ${call}`);
+  }
+  return v6(
+    `atr = ta.atr(10)
+q = bar_index % 2 == 0 ? 1.0 : 3.0
+note = bar_index % 4 == 0 ? "odd" : na
+sid = bar_index % 9 < 4 ? "L" : "S"
+dir = bar_index % 6 < 3 ? strategy.long : strategy.short
+${lines.join("\n")}
+strategy.exit("XL", "L", loss = 300, profit = 400)
+plot(strategy.position_size)`,
+    `strategy('t', pyramiding = ${1 + r(3)}, default_qty_type = strategy.percent_of_equity, default_qty_value = 10)`,
+  );
+}
+
+describe("strategy.entry, order, close, close_all, cancel and cancel_all through per-site requests", () => {
+  const saved = ORDER_CALLS.map((n) => functions[n]!.siteRequest);
+  afterEach(() => {
+    ORDER_CALLS.forEach((n, i) => {
+      functions[n]!.siteRequest = saved[i];
+    });
+  });
+
+  it("equal the general call (argument array) and the compile backend on random order flow", async () => {
+    let events = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const source = orderScript(seed);
+      const data = walk(seed + 100);
+      const before = siteRequestBuilds.count;
+      const fast = await runBoth(source, data);
+      // (every order call and the exit took its site's request)
+      expect(siteRequestBuilds.count - before, `seed ${seed}`).toBe(7);
+      events += fast.events.length;
+      for (const n of ORDER_CALLS) functions[n]!.siteRequest = undefined;
+      functions["strategy.exit"]!.siteRequest = undefined;
+      let general: RunResult;
+      try {
+        general = await new Runtime("CHART").run(source, data, { mode: "interpret" });
+      } finally {
+        ORDER_CALLS.forEach((n, i) => {
+          functions[n]!.siteRequest = saved[i];
+        });
+        functions["strategy.exit"]!.siteRequest = siteRequest;
+      }
+      expect(strip(fast), `seed ${seed}\n${source}`).toEqual(strip(general));
+    }
+    expect(events).toBeGreaterThan(20_000);
+  }, 180_000);
+
+  it("raise the general call's errors (an na id, a bad direction), at the same line", async () => {
+    for (const call of [
+      `strategy.entry(bar_index < 20 ? "L" : na, strategy.long)`,
+      `strategy.close(bar_index < 20 ? "L" : na)`,
+      `strategy.cancel(bar_index < 20 ? "L" : na)`,
+    ]) {
+      const source = v6(`strategy.entry("L", strategy.long)\n${call}`, "strategy('t')");
+      const fast = await runBoth(source, bars(60));
+      expect(fast.error, call).toMatch(/id/);
+      for (const n of ORDER_CALLS) functions[n]!.siteRequest = undefined;
+      try {
+        expect(strip(fast)).toEqual(strip(await new Runtime("CHART").run(source, bars(60), { mode: "interpret" })));
+      } finally {
+        ORDER_CALLS.forEach((n, i) => {
+          functions[n]!.siteRequest = saved[i];
+        });
+      }
+    }
   });
 });

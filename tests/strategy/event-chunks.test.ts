@@ -9,7 +9,7 @@ import { Runtime, setCompileBackend, type CompiledRun } from "../../src/runtime/
 import { compileBackend } from "../../src/runtime/backend.js";
 import { Broker } from "../../src/strategy/broker.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
-import { EventLog, EventStore, eventMeta } from "../../src/strategy/events.js";
+import { EventLog, EventStore, eventMeta, LogSite } from "../../src/strategy/events.js";
 
 const strategy = (every: number) => `//@version=6
 strategy("s")
@@ -363,16 +363,30 @@ if strategy.position_size > 0
 describe("the lean event log", () => {
   type Host = Parameters<EventLog["push"]>[0];
   type Args = Parameters<EventLog["push"]>;
+  /** Call sites' memories of their logged calls (logSite), by call, and one every call shares. */
+  const sites = new Map<string, LogSite>();
+  const sharedSite = new LogSite();
   /**
-   * A call logged through push, or (staged) with its numbers written into log.call and logCall, as
-   * Broker.exit does: the random sequences below take both, and their records must be the calls'.
+   * A call logged (by `how`) through push (0); staged, with its numbers written into log.call and
+   * logCall (1); or through logSite with its numbers in a LogSite, as the broker's calls are: its
+   * call's own site (2, as a call site's request keeps one) or one shared by every call (3, as a
+   * request without one shares the broker's). The random sequences below take all four, and their
+   * records must be the calls'.
    */
-  const logVia = (staged: boolean, log: EventLog, ...[h, kind, id, d, qty, limit, stop, oca, comment]: Args) => {
-    if (!staged) return log.push(h, kind, id, d, qty, limit, stop, oca, comment);
-    log.call[0] = qty;
-    log.call[1] = limit;
-    log.call[2] = stop;
-    log.logCall(h, eventMeta(kind, d), id, oca, comment);
+  const logVia = (how: number, log: EventLog, ...[h, kind, id, d, qty, limit, stop, oca, comment]: Args) => {
+    if (how === 0) return log.push(h, kind, id, d, qty, limit, stop, oca, comment);
+    if (how === 1) {
+      log.call[0] = qty;
+      log.call[1] = limit;
+      log.call[2] = stop;
+      return log.logCall(h, eventMeta(kind, d), id, oca, comment);
+    }
+    let site = how === 3 ? sharedSite : sites.get(`${kind} ${id}`);
+    if (site === undefined) sites.set(`${kind} ${id}`, (site = new LogSite()));
+    site.qty = qty;
+    site.limit = limit;
+    site.stop = stop;
+    log.logSite(h, site, eventMeta(kind, d), id, oca, comment);
   };
   const hostOf = (bar: number, close: number, runId = "r"): Host =>
     ({
@@ -536,6 +550,50 @@ describe("the lean event log", () => {
     expect(ev).toHaveLength(199);
     expect(ev[198]).toMatchObject({ bar_index: 201, bar_time: 201000, stop: 201 });
   });
+  it("calls through call sites' memories (logSite) store what push stores, the sites' short path taken; two sites making the same call by turns included", () => {
+    const a = new LogSite();
+    const b = new LogSite();
+    const c = new LogSite();
+    const viaSites = new EventLog();
+    const viaPush = new EventLog();
+    const placed = vi.spyOn(EventLog.prototype as unknown as { placeSite: () => void }, "placeSite");
+    let calls = 0;
+    const call = (site: LogSite, bar: number, id: string, d: "long" | "short", limit: number, stop: number) => {
+      const close = 10 + (bar % 7);
+      site.qty = NaN;
+      site.limit = limit;
+      site.stop = stop;
+      viaSites.logSite(host(bar, close), site, eventMeta("exit", d), id, null, null);
+      viaPush.push(host(bar, close), "exit", id, d, NaN, limit, stop, null, null);
+      calls++;
+    };
+    // two sites taking turns with one exit (an if / else placing it on both branches): `a` writes the
+    // slot, `b`'s call is its first repeat, where the stop starts to move; `a`'s memory from before
+    // that repeat must not pass for the slot's (its stop is the slot's again on bar 2)
+    call(a, 0, "X", "short", NaN, 5);
+    call(b, 1, "X", "short", NaN, 6);
+    call(a, 2, "X", "short", NaN, 5);
+    call(a, 3, "X", "short", NaN, 7);
+    // then an exit and a second one on most bars, now and then through the other site or a shared one
+    for (let bar = 4; bar < 400; bar++) {
+      // a bar in 50 without the calls (new groups after it), the stop moving on most bars
+      if (bar % 50 === 49) continue;
+      const stop = bar % 9 === 0 ? 5 : 9 + (bar % 7);
+      call(bar % 10 === 0 ? b : a, bar, "X", "short", NaN, stop);
+      call(bar % 11 === 0 ? a : c, bar, "Y", "long", bar % 13 === 0 ? 4 : NaN, stop);
+    }
+    // (most calls took the short path: placeSite is the other one)
+    expect(placed.mock.calls.length).toBeLessThan(calls * 0.5);
+    placed.mockRestore();
+    expect(viaSites.toArray()).toEqual(viaPush.toArray());
+    const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
+    expect([inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount]).toEqual([
+      inner(viaPush).slots,
+      inner(viaPush).groups,
+      inner(viaPush).runCount,
+    ]);
+    expect(inner(viaSites).runCount).toBeGreaterThan(200);
+  });
   it("a rollback to a mark, then other events, reads like a log that never had the dropped ones", () => {
     const log = new EventLog();
     fill(log, 0, 1500);
@@ -609,7 +667,7 @@ describe("the lean event log", () => {
         const stop = stops[rnd(8) < 6 ? 1 : rnd(stops.length)];
         const kind = rnd(10) < 8 ? "exit" : "entry";
         const comment = rnd(20) === 0 ? "c" : null;
-        logVia(rnd(2) === 0, log, h, kind, "X", "short", NaN, NaN, stop, null, comment);
+        logVia(rnd(8) < 6 ? 2 : rnd(3), log, h, kind, "X", "short", NaN, NaN, stop, null, comment);
         expected.push({
           kind,
           id: "X",
@@ -699,7 +757,7 @@ describe("the lean event log", () => {
         comment: string | null,
         keep: boolean,
       ) => {
-        logVia(rnd(2) === 0, log, h, kind, id, d, qty, limit, stop, null, comment);
+        logVia(rnd(8) < 6 ? 2 : rnd(4), log, h, kind, id, d, qty, limit, stop, null, comment);
         if (!keep) return;
         expected.push({
           kind,

@@ -10,6 +10,7 @@ import {
   type ExitRequest,
   type OcaType,
 } from "../../strategy/types.js";
+import { LogSite } from "../../strategy/events.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { brokerOf, constName, num, strOrNull } from "./common.js";
 
@@ -31,116 +32,114 @@ function orderId(ctx: ExecContext, v: unknown, fn: string): string {
   return v;
 }
 
-// One request object per kind, rewritten by every call: the broker reads it synchronously and copies
-// what it keeps, so a script placing orders on every bar allocates no request.
-const entryReq: Required<EntryRequest> = {
-  id: "",
-  direction: "long",
-  qty: NaN,
-  limit: NaN,
-  stop: NaN,
-  ocaName: null,
-  ocaType: "none",
-  comment: null,
-  alertMessage: null,
-  disableAlert: false,
-};
-
-const exitReq: Required<ExitRequest> = newExitRequest();
-
-const closeReq: Required<CloseRequest> = {
-  id: null,
-  comment: null,
-  qty: NaN,
-  qtyPercent: NaN,
-  alertMessage: null,
-  immediately: false,
-  disableAlert: false,
-};
+/** A per-site request's fields in parameter order, each with its argument's conversion (BuiltinDef.siteRequest). */
+type SiteFields = readonly (readonly [name: string, conv: "num" | "str" | "bool" | "raw"])[];
 
 /**
- * strategy.entry and strategy.order share their parameter list. Positional (BuiltinDef.direct): the
- * compiled loop passes the values without an argument array; the impl unpacks the interpreter's.
+ * The general call's arguments (the argument array, parameter order) written into a request as a
+ * site writes them (BuiltinDef.siteRequest's conversions): the impl of every order call is its
+ * site's place function on one request per builtin, so both paths place the same order.
  */
-function placeOrder(kind: "entry" | "order") {
-  const fn = `strategy.${kind}`;
-  return (
-    ctx: ExecContext,
-    id: unknown,
-    dir: unknown,
-    qty: unknown,
-    limit: unknown,
-    stop: unknown,
-    ocaName: unknown,
-    ocaTypeArg: unknown,
-    comment: unknown,
-    alertMessage: unknown,
-    disableAlert: unknown,
-  ): void => {
-    const b = brokerOf(ctx);
-    const r = entryReq;
-    r.id = orderId(ctx, id, fn);
-    r.direction = direction(ctx, dir);
-    r.qty = num(qty);
-    r.limit = num(limit);
-    r.stop = num(stop);
-    r.ocaName = strOrNull(ocaName);
-    r.ocaType = ocaType(ocaTypeArg);
-    r.comment = strOrNull(comment);
-    r.alertMessage = strOrNull(alertMessage);
-    r.disableAlert = disableAlert === true;
-    b.entry(r, ctx, kind);
+function fromArgs<R extends object>(r: R, fields: SiteFields, a: readonly unknown[]): R {
+  const o = r as Record<string, unknown>;
+  for (let i = 0; i < fields.length; i++) {
+    const [name, conv] = fields[i]!;
+    const v = a[i];
+    o[name] = conv === "num" ? num(v) : conv === "str" ? strOrNull(v) : conv === "bool" ? v === true : v;
+  }
+  return r;
+}
+
+/**
+ * A builtin whose calls go through a per-site request (BuiltinDef.siteRequest: the compiled loop's
+ * and the interpreter's call sites each own one, rewritten by every call; the broker reads it
+ * synchronously and copies what it keeps), and whose impl (the general call) fills one shared request.
+ */
+function siteCall<R extends object>(
+  name: string,
+  fields: SiteFields,
+  make: () => R,
+  place: (ctx: ExecContext, r: R) => void,
+  loadNums: (r: R, nums: Float64Array) => void,
+): BuiltinTable[string] {
+  const shared = make();
+  return {
+    name,
+    siteRequest: { fields, make, place, loadNums },
+    impl: (ctx, a) => place(ctx, fromArgs(shared, fields, a)),
   };
 }
 
-function placeExit(
-  ctx: ExecContext,
-  id: unknown,
-  fromEntry: unknown,
-  qty: unknown,
-  qtyPercent: unknown,
-  profit: unknown,
-  limit: unknown,
-  loss: unknown,
-  stop: unknown,
-  trailPrice: unknown,
-  trailPoints: unknown,
-  trailOffset: unknown,
-  ocaName: unknown,
-  comment: unknown,
-  commentProfit: unknown,
-  commentLoss: unknown,
-  commentTrailing: unknown,
-  alertMessage: unknown,
-  alertProfit: unknown,
-  alertLoss: unknown,
-  alertTrailing: unknown,
-  disableAlert: unknown,
-): void {
-  const b = brokerOf(ctx);
-  const r = exitReq;
-  r.id = orderId(ctx, id, "strategy.exit");
-  r.fromEntry = strOrNull(fromEntry);
-  r.qty = num(qty);
-  r.qtyPercent = num(qtyPercent);
-  r.profit = num(profit);
-  r.limit = num(limit);
-  r.loss = num(loss);
-  r.stop = num(stop);
-  r.trailPrice = num(trailPrice);
-  r.trailPoints = num(trailPoints);
-  r.trailOffset = num(trailOffset);
-  r.ocaName = strOrNull(ocaName);
-  r.comment = strOrNull(comment);
-  r.commentProfit = strOrNull(commentProfit);
-  r.commentLoss = strOrNull(commentLoss);
-  r.commentTrailing = strOrNull(commentTrailing);
-  r.alertMessage = strOrNull(alertMessage);
-  r.alertProfit = strOrNull(alertProfit);
-  r.alertLoss = strOrNull(alertLoss);
-  r.alertTrailing = strOrNull(alertTrailing);
-  r.disableAlert = disableAlert === true;
-  b.exit(r, ctx);
+/** A request's parameter index of each field (its place in the builtin's signature). */
+function paramIndex(fields: SiteFields, name: string): number {
+  return fields.findIndex(([f]) => f === name);
+}
+
+/**
+ * strategy.entry / strategy.order's request: the arguments as given (direction and oca_type raw,
+ * in `dirArg` / `ocaTypeArg`) and, set by the place function, their conversions.
+ */
+type OrderSiteRequest = Omit<Required<EntryRequest>, "id"> & { id: unknown; dirArg: unknown; ocaTypeArg: unknown };
+
+const ORDER_FIELDS: SiteFields = [
+  ["id", "raw"],
+  ["dirArg", "raw"],
+  ["qty", "num"],
+  ["limit", "num"],
+  ["stop", "num"],
+  ["ocaName", "str"],
+  ["ocaTypeArg", "raw"],
+  ["comment", "str"],
+  ["alertMessage", "str"],
+  ["disableAlert", "bool"],
+];
+
+function newOrderRequest(): OrderSiteRequest {
+  return {
+    id: "",
+    dirArg: undefined,
+    direction: "long",
+    qty: NaN,
+    limit: NaN,
+    stop: NaN,
+    ocaName: null,
+    ocaTypeArg: undefined,
+    ocaType: "none",
+    comment: null,
+    alertMessage: null,
+    disableAlert: false,
+    site: new LogSite(),
+  };
+}
+
+const [ORDER_QTY, ORDER_LIMIT, ORDER_STOP] = ["qty", "limit", "stop"].map((n) => paramIndex(ORDER_FIELDS, n)) as [
+  number,
+  number,
+  number,
+];
+
+function loadOrderNums(r: OrderSiteRequest, n: Float64Array): void {
+  r.qty = n[ORDER_QTY]!;
+  r.limit = n[ORDER_LIMIT]!;
+  r.stop = n[ORDER_STOP]!;
+}
+
+/** strategy.entry and strategy.order share their parameter list. */
+function orderDef(kind: "entry" | "order"): BuiltinTable[string] {
+  const fn = `strategy.${kind}`;
+  return siteCall(
+    fn,
+    ORDER_FIELDS,
+    newOrderRequest,
+    (ctx, r) => {
+      const b = brokerOf(ctx);
+      orderId(ctx, r.id, fn);
+      r.direction = direction(ctx, r.dirArg);
+      r.ocaType = ocaType(r.ocaTypeArg);
+      b.entry(r as Required<EntryRequest>, ctx, kind);
+    },
+    loadOrderNums,
+  );
 }
 
 /** How each of strategy.exit's arguments converts into its request field. */
@@ -174,15 +173,14 @@ const EXIT_CONV: Record<ExitParam, "num" | "str" | "bool" | "raw"> = {
  */
 const EXIT_FIELDS = EXIT_PARAMS.map((n) => [n, EXIT_CONV[n]] as const);
 
-/** A compiled strategy.exit site's own request: fields converted, the id still unchecked. */
+/** A strategy.exit call site's own request: fields converted, the id still unchecked. */
 type ExitSiteRequest = Omit<Required<ExitRequest>, "id"> & { id: unknown };
 
 /**
- * A strategy.exit request with every field at its na default: the interpreter's shared exitReq, and
- * a fresh one per compiled call site (never a copy of exitReq, which holds the last interpreted call's
- * values).
+ * A strategy.exit request with every field at its na default: the general call's shared one, and
+ * one per call site (never a copy of the shared one, which holds the last general call's values).
  */
-function newExitRequest(): Required<ExitRequest> {
+function newExitRequest(): ExitSiteRequest {
   return {
     id: "",
     fromEntry: null,
@@ -205,9 +203,11 @@ function newExitRequest(): Required<ExitRequest> {
     alertLoss: null,
     alertTrailing: null,
     disableAlert: false,
-    // (a compiled site narrows it to the arguments it writes per call)
+    // (a site narrows it to the arguments it writes per call)
     varying: EXIT_ARG_ALL,
     placed: null,
+    // (the site's memory of its last logged call: one per request, so per call site)
+    site: new LogSite(),
   };
 }
 
@@ -229,71 +229,63 @@ function loadExitNums(r: ExitSiteRequest, n: Float64Array): void {
   r.trailOffset = n[TRAIL_OFFSET!]!;
 }
 
-/**
- * The compiled loop's strategy.exit (BuiltinDef.siteRequest): the site's request arrives with its
- * arguments written and converted; the same checks, in the same order, as placeExit.
- */
+/** strategy.exit's place function: the id checked, then the broker. */
 function exitWith(ctx: ExecContext, r: ExitSiteRequest): void {
   const b = brokerOf(ctx);
   orderId(ctx, r.id, "strategy.exit");
   b.exit(r as Required<ExitRequest>, ctx);
 }
 
-/** strategy.close(id, comment, qty, qty_percent, alert_message, immediately, disable_alert) and close_all. */
-/** strategy.close, positional (BuiltinDef.direct: the compiled loop passes its values without an argument array). */
-function placeClose(
-  ctx: ExecContext,
-  id: unknown,
-  comment: unknown,
-  qty: unknown,
-  qtyPercent: unknown,
-  alertMessage: unknown,
-  immediately: unknown,
-  disableAlert: unknown,
-): void {
-  const r = closeReq;
-  r.id = orderId(ctx, id, "strategy.close");
-  r.comment = strOrNull(comment);
-  r.qty = num(qty);
-  r.qtyPercent = num(qtyPercent);
-  r.alertMessage = strOrNull(alertMessage);
-  r.immediately = immediately === true;
-  r.disableAlert = disableAlert === true;
-  brokerOf(ctx).close(r, ctx, false);
-}
+/** strategy.close(id, comment, qty, qty_percent, alert_message, immediately, disable_alert)'s request. */
+type CloseSiteRequest = Omit<Required<CloseRequest>, "id"> & { id: unknown };
 
-/** strategy.close_all, positional (BuiltinDef.direct). */
-function placeCloseAll(
-  ctx: ExecContext,
-  comment: unknown,
-  alertMessage: unknown,
-  immediately: unknown,
-  disableAlert: unknown,
-): void {
-  const r = closeReq;
-  r.id = null;
-  r.comment = strOrNull(comment);
-  r.qty = NaN;
-  r.qtyPercent = NaN;
-  r.alertMessage = strOrNull(alertMessage);
-  r.immediately = immediately === true;
-  r.disableAlert = disableAlert === true;
-  brokerOf(ctx).close(r, ctx, true);
-}
+const CLOSE_FIELDS: SiteFields = [
+  ["id", "raw"],
+  ["comment", "str"],
+  ["qty", "num"],
+  ["qtyPercent", "num"],
+  ["alertMessage", "str"],
+  ["immediately", "bool"],
+  ["disableAlert", "bool"],
+];
 
-/** strategy.cancel, positional (BuiltinDef.direct). */
-function placeCancel(ctx: ExecContext, id: unknown): void {
-  brokerOf(ctx).cancel(orderId(ctx, id, "strategy.cancel"), ctx);
-}
+/** strategy.close_all(comment, alert_message, immediately, disable_alert): close's request without id or size. */
+const CLOSE_ALL_FIELDS: SiteFields = [
+  ["comment", "str"],
+  ["alertMessage", "str"],
+  ["immediately", "bool"],
+  ["disableAlert", "bool"],
+];
 
-function orderDef(kind: "entry" | "order"): BuiltinTable[string] {
-  const place = placeOrder(kind);
+function newCloseRequest(): CloseSiteRequest {
   return {
-    name: `strategy.${kind}`,
-    direct: place,
-    impl: (ctx, a) => place(ctx, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]),
+    id: null,
+    comment: null,
+    qty: NaN,
+    qtyPercent: NaN,
+    alertMessage: null,
+    immediately: false,
+    disableAlert: false,
+    site: new LogSite(),
   };
 }
+
+const [CLOSE_QTY, CLOSE_PCT] = ["qty", "qtyPercent"].map((n) => paramIndex(CLOSE_FIELDS, n)) as [number, number];
+
+function loadCloseNums(r: CloseSiteRequest, n: Float64Array): void {
+  r.qty = n[CLOSE_QTY]!;
+  r.qtyPercent = n[CLOSE_PCT]!;
+}
+
+/** strategy.cancel(id) and cancel_all()'s request. */
+interface CancelSiteRequest {
+  id: unknown;
+  site: LogSite;
+}
+
+const newCancelRequest = (): CancelSiteRequest => ({ id: null, site: new LogSite() });
+
+const noNums = (): void => {};
 
 function riskType(v: unknown): "percent_of_equity" | "cash" {
   return constName(v) === "cash" ? "cash" : "percent_of_equity";
@@ -302,47 +294,42 @@ function riskType(v: unknown): "percent_of_equity" | "cash" {
 export const orderFunctions: BuiltinTable = {
   "strategy.entry": orderDef("entry"),
   "strategy.order": orderDef("order"),
-  "strategy.exit": {
-    name: "strategy.exit",
-    siteRequest: { fields: EXIT_FIELDS, make: newExitRequest, place: exitWith, loadNums: loadExitNums },
-    impl: (ctx, a) =>
-      placeExit(
-        ctx,
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        a[5],
-        a[6],
-        a[7],
-        a[8],
-        a[9],
-        a[10],
-        a[11],
-        a[12],
-        a[13],
-        a[14],
-        a[15],
-        a[16],
-        a[17],
-        a[18],
-        a[19],
-        a[20],
-      ),
-  },
-  "strategy.close": {
-    name: "strategy.close",
-    direct: placeClose,
-    impl: (ctx, a) => placeClose(ctx, a[0], a[1], a[2], a[3], a[4], a[5], a[6]),
-  },
-  "strategy.close_all": {
-    name: "strategy.close_all",
-    direct: placeCloseAll,
-    impl: (ctx, a) => placeCloseAll(ctx, a[0], a[1], a[2], a[3]),
-  },
-  "strategy.cancel": { name: "strategy.cancel", direct: placeCancel, impl: (ctx, a) => placeCancel(ctx, a[0]) },
-  "strategy.cancel_all": { name: "strategy.cancel_all", impl: (ctx) => brokerOf(ctx).cancelAll(ctx) },
+  "strategy.exit": siteCall("strategy.exit", EXIT_FIELDS, newExitRequest, exitWith, loadExitNums),
+  "strategy.close": siteCall(
+    "strategy.close",
+    CLOSE_FIELDS,
+    newCloseRequest,
+    (ctx, r) => {
+      // (the id checked before the broker is reached, as ever)
+      orderId(ctx, r.id, "strategy.close");
+      brokerOf(ctx).close(r as Required<CloseRequest>, ctx, false);
+    },
+    loadCloseNums,
+  ),
+  "strategy.close_all": siteCall(
+    "strategy.close_all",
+    CLOSE_ALL_FIELDS,
+    newCloseRequest,
+    (ctx, r) => brokerOf(ctx).close(r as Required<CloseRequest>, ctx, true),
+    noNums,
+  ),
+  "strategy.cancel": siteCall(
+    "strategy.cancel",
+    [["id", "raw"]],
+    newCancelRequest,
+    (ctx, r) => {
+      const b = brokerOf(ctx);
+      b.cancel(orderId(ctx, r.id, "strategy.cancel"), ctx, r.site);
+    },
+    noNums,
+  ),
+  "strategy.cancel_all": siteCall(
+    "strategy.cancel_all",
+    [],
+    newCancelRequest,
+    (ctx, r) => brokerOf(ctx).cancelAll(ctx, r.site),
+    noNums,
+  ),
 
   "strategy.risk.allow_entry_in": {
     name: "strategy.risk.allow_entry_in",

@@ -58,10 +58,11 @@ export class ClosedTrades {
   /** Ring slot of the oldest kept trade once the ring is full. */
   private head = 0;
   /**
-   * Trades trimmed since mark(): a realtime tick rolled back to the mark gets them back
-   * (restore after a tick that closed trades past the limit). Null when no mark is active.
+   * Trades trimmed since mark(), their columns in the order they went: a realtime tick rolled back
+   * to the mark gets them back (restore after a tick that closed trades past the limit). Null when
+   * no mark is active.
    */
-  private evicted: Trade[] | null = null;
+  private evicted: Rows | null = null;
   /** A reader of the list as it is now (buildResult's trades), settled at the next change. */
   private reader: ClosedTradesReader | null = null;
 
@@ -90,7 +91,7 @@ export class ClosedTrades {
       return slot;
     }
     const slot = this.head;
-    if (this.evicted !== null) this.evicted.push(this.row(slot, this.total - 1 - this.size));
+    if (this.evicted !== null) copyRow(this, slot, this.evicted, this.evicted.count++);
     this.head = slot + 1 === this.size ? 0 : slot + 1;
     return slot;
   }
@@ -158,39 +159,6 @@ export class ClosedTrades {
     };
   }
 
-  /** Adds trade `t` as a row (its trade_num is its index, not read). */
-  push(t: Trade): void {
-    this.write(this.add(), t);
-  }
-
-  /** Writes trade `t`'s fields into ring slot `slot`. */
-  private write(slot: number, t: Trade): void {
-    const n = this.nums;
-    const b = slot * NUM_COLS;
-    const s = this.strs;
-    const c = slot * STR_COLS;
-    s[c + S_ENTRY_ID] = t.entry_id;
-    s[c + S_ENTRY_COMMENT] = t.entry_comment;
-    s[c + S_EXIT_ID] = t.exit_id;
-    s[c + S_EXIT_COMMENT] = t.exit_comment;
-    n[b + C_ENTRY_BAR] = t.entry_bar_index;
-    n[b + C_ENTRY_TIME] = t.entry_time;
-    n[b + C_ENTRY_PRICE] = t.entry_price;
-    n[b + C_EXIT_BAR] = t.exit_bar_index ?? Number.NaN;
-    n[b + C_EXIT_TIME] = t.exit_time ?? Number.NaN;
-    n[b + C_EXIT_PRICE] = t.exit_price ?? Number.NaN;
-    n[b + C_SIDE] = t.direction === "long" ? 1 : -1;
-    n[b + C_QTY] = t.qty;
-    n[b + C_PROFIT] = t.profit;
-    n[b + C_PROFIT_PERCENT] = t.profit_percent;
-    n[b + C_CUM_PROFIT] = t.cum_profit;
-    n[b + C_RUN_UP] = t.run_up;
-    n[b + C_RUN_UP_PERCENT] = t.run_up_percent;
-    n[b + C_DRAWDOWN] = t.drawdown;
-    n[b + C_DRAWDOWN_PERCENT] = t.drawdown_percent;
-    n[b + C_COMMISSION] = t.commission;
-  }
-
   /**
    * `r` reads the list as it is now (lazily): it is settled (made to read it at once) before the
    * next trade is added or the list rolled back. One reader at a time: a new one settles the last.
@@ -208,7 +176,7 @@ export class ClosedTrades {
 
   /** Starts recording trimmed trades so rollback() can restore this point; returns it. */
   mark(): number {
-    this.evicted = [];
+    this.evicted = newRows(16);
     return this.total;
   }
 
@@ -217,18 +185,41 @@ export class ClosedTrades {
     const drop = this.total - total;
     if (drop <= 0) return;
     if (this.reader !== null) this.settleReader();
-    const rows = this.toArray();
-    rows.length = Math.max(0, rows.length - drop);
+    const keep = Math.max(0, this.size - drop);
     // the ring held the last min(total, limit) trades at the mark; the ones missing now were trimmed
     // since, oldest first, so they head the eviction log
-    const missing = Math.min(total, this.limit) - rows.length;
-    const back = this.evicted ?? [];
-    const kept = missing > 0 ? [...back.slice(0, missing), ...rows] : rows;
+    const back = this.evicted ?? newRows(0);
+    const missing = Math.min(back.count, Math.max(0, Math.min(total, this.limit) - keep));
+    const rows = newRows(Math.max(16, missing + keep));
+    for (let k = 0; k < missing; k++) copyRow(back, k, rows, k);
+    for (let k = 0; k < keep; k++) copyRow(this, this.slotOf(this.firstIndex + k), rows, missing + k);
+    this.nums = rows.nums;
+    this.strs = rows.strs;
+    this.size = missing + keep;
     this.head = 0;
-    this.size = 0;
-    this.strs.length = 0;
-    for (const t of kept) this.push(t);
     this.total = total;
-    this.evicted = [];
+    this.evicted = newRows(16);
   }
+}
+
+/** Rows of closed-trade columns (the list's own, or the eviction log's: `count` used). */
+interface Rows {
+  nums: Float64Array;
+  strs: (string | null)[];
+  count: number;
+}
+
+function newRows(capacity: number): Rows {
+  return { nums: new Float64Array(capacity * NUM_COLS), strs: objectArray(), count: 0 };
+}
+
+/** Copies row `from` of `a` into row `to` of `b` (grown when full). */
+function copyRow(a: { nums: Float64Array; strs: (string | null)[] }, from: number, b: Rows, to: number): void {
+  if ((to + 1) * NUM_COLS > b.nums.length) {
+    const nums = new Float64Array(Math.max(16, (to + 1) * 2) * NUM_COLS);
+    nums.set(b.nums);
+    b.nums = nums;
+  }
+  b.nums.set(a.nums.subarray(from * NUM_COLS, (from + 1) * NUM_COLS), to * NUM_COLS);
+  for (let c = 0; c < STR_COLS; c++) b.strs[to * STR_COLS + c] = a.strs[from * STR_COLS + c];
 }

@@ -3,32 +3,8 @@
 
 import type { Trade } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
-import {
-  C_COMMISSION,
-  C_CUM_PROFIT,
-  C_DRAWDOWN,
-  C_DRAWDOWN_PERCENT,
-  C_ENTRY_BAR,
-  C_ENTRY_PRICE,
-  C_ENTRY_TIME,
-  C_EXIT_BAR,
-  C_EXIT_PRICE,
-  C_EXIT_TIME,
-  C_PROFIT,
-  C_PROFIT_PERCENT,
-  C_QTY,
-  C_RUN_UP,
-  C_RUN_UP_PERCENT,
-  C_SIDE,
-  ClosedTrades,
-  NUM_COLS,
-  S_ENTRY_COMMENT,
-  S_ENTRY_ID,
-  S_EXIT_COMMENT,
-  S_EXIT_ID,
-  STR_COLS,
-  TRADE_LIMIT,
-} from "./closed-trades.js";
+import * as CT from "./closed-trades.js";
+import { ClosedTrades, TRADE_LIMIT } from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
 export class Ledger {
@@ -271,29 +247,29 @@ export class Ledger {
     const closed = this.closed;
     const slot = closed.add();
     const n = closed.nums;
-    const b = slot * NUM_COLS;
+    const b = slot * CT.NUM_COLS;
     const strs = closed.strs;
-    const c = slot * STR_COLS;
-    strs[c + S_ENTRY_ID] = t.entryId;
-    strs[c + S_ENTRY_COMMENT] = t.entryComment;
-    strs[c + S_EXIT_ID] = exitId;
-    strs[c + S_EXIT_COMMENT] = exitComment;
+    const c = slot * CT.STR_COLS;
+    strs[c + CT.S_ENTRY_ID] = t.entryId;
+    strs[c + CT.S_ENTRY_COMMENT] = t.entryComment;
+    strs[c + CT.S_EXIT_ID] = exitId;
+    strs[c + CT.S_EXIT_COMMENT] = exitComment;
     const profitPercent = entryCost !== 0 ? (profit / entryCost) * 100 : 0;
-    n[b + C_ENTRY_BAR] = t.entryBar;
-    n[b + C_ENTRY_TIME] = t.entryTime;
-    n[b + C_ENTRY_PRICE] = t.entryPrice;
-    n[b + C_EXIT_BAR] = bar;
-    n[b + C_EXIT_TIME] = time;
-    n[b + C_EXIT_PRICE] = price;
-    n[b + C_SIDE] = t.side;
-    n[b + C_QTY] = q;
-    n[b + C_PROFIT] = profit;
-    n[b + C_PROFIT_PERCENT] = profitPercent;
-    n[b + C_RUN_UP] = runUp;
-    n[b + C_RUN_UP_PERCENT] = entryValue !== 0 ? (runUp / entryValue) * 100 : 0;
-    n[b + C_DRAWDOWN] = drawdown;
-    n[b + C_DRAWDOWN_PERCENT] = entryValue !== 0 ? (drawdown / entryValue) * 100 : 0;
-    n[b + C_COMMISSION] = commission;
+    n[b + CT.C_ENTRY_BAR] = t.entryBar;
+    n[b + CT.C_ENTRY_TIME] = t.entryTime;
+    n[b + CT.C_ENTRY_PRICE] = t.entryPrice;
+    n[b + CT.C_EXIT_BAR] = bar;
+    n[b + CT.C_EXIT_TIME] = time;
+    n[b + CT.C_EXIT_PRICE] = price;
+    n[b + CT.C_SIDE] = t.side;
+    n[b + CT.C_QTY] = q;
+    n[b + CT.C_PROFIT] = profit;
+    n[b + CT.C_PROFIT_PERCENT] = profitPercent;
+    n[b + CT.C_RUN_UP] = runUp;
+    n[b + CT.C_RUN_UP_PERCENT] = entryValue !== 0 ? (runUp / entryValue) * 100 : 0;
+    n[b + CT.C_DRAWDOWN] = drawdown;
+    n[b + CT.C_DRAWDOWN_PERCENT] = entryValue !== 0 ? (drawdown / entryValue) * 100 : 0;
+    n[b + CT.C_COMMISSION] = commission;
     this.tally(profit, profitPercent, bar - t.entryBar);
     t.qty -= q;
     if (t.qty <= 1e-12 * Math.max(1, q)) {
@@ -302,7 +278,7 @@ export class Ledger {
     }
     // Cumulative P&L is the account's realised result: the entry commissions of trades still open
     // were paid already.
-    n[b + C_CUM_PROFIT] = this.netProfit - this.openCommission();
+    n[b + CT.C_CUM_PROFIT] = this.netProfit - this.openCommission();
   }
 
   /** Takes `t` out of the open trades, the others keeping their order (splice made an array a call). */

@@ -5,23 +5,25 @@
 import { describe, expect, it } from "vitest";
 import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
-import type { Trade } from "../../src/core/result.js";
-import { ClosedTrades, TRADE_LIMIT } from "../../src/strategy/closed-trades.js";
+import { C_PROFIT, ClosedTrades, NUM_COLS, TRADE_LIMIT } from "../../src/strategy/closed-trades.js";
 import { createBroker, normaliseSettings } from "../../src/strategy/index.js";
 import { bars, runBoth, v5, v6 } from "../helpers/run-both.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
-/** A closed-trade row whose trade_num is `k + 1` (only the number matters here). */
-function row(k: number): Trade {
-  return { trade_num: k + 1 } as Trade;
-}
-
+/** The kept trades' numbers, checked against the profit each was closed with (its index). */
 function nums(c: ClosedTrades): number[] {
-  return c.toArray().map((t) => t.trade_num);
+  return c.toArray().map((t) => {
+    expect(t.profit).toBe(t.trade_num - 1);
+    return t.trade_num;
+  });
 }
 
+/** Closes trades `from` to `to` - 1 (a row's trade_num is its index + 1; only the numbers matter here). */
 function pushAll(c: ClosedTrades, from: number, to: number): void {
-  for (let k = from; k < to; k++) c.push(row(k));
+  for (let k = from; k < to; k++) {
+    const slot = c.add();
+    c.nums[slot * NUM_COLS + C_PROFIT] = k;
+  }
 }
 
 describe("ClosedTrades (the visible closed trades)", () => {

@@ -1,30 +1,8 @@
 // strategy.closedtrades.* and strategy.opentrades.*: per-trade lookups by index (0 = oldest).
 // Closed trades are numbered in the order they closed; out-of-range and trimmed indexes give na.
 
-import {
-  C_COMMISSION,
-  C_DRAWDOWN,
-  C_DRAWDOWN_PERCENT,
-  C_ENTRY_BAR,
-  C_ENTRY_PRICE,
-  C_ENTRY_TIME,
-  C_EXIT_BAR,
-  C_EXIT_PRICE,
-  C_EXIT_TIME,
-  C_PROFIT,
-  C_PROFIT_PERCENT,
-  C_QTY,
-  C_RUN_UP,
-  C_RUN_UP_PERCENT,
-  C_SIDE,
-  type ClosedTrades,
-  NUM_COLS,
-  S_ENTRY_COMMENT,
-  S_ENTRY_ID,
-  S_EXIT_COMMENT,
-  S_EXIT_ID,
-  STR_COLS,
-} from "../../strategy/closed-trades.js";
+import * as CT from "../../strategy/closed-trades.js";
+import type { ClosedTrades } from "../../strategy/closed-trades.js";
 import type { OpenTrade } from "../../strategy/types.js";
 import type { Broker } from "../../strategy/broker.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
@@ -61,8 +39,8 @@ function lookup<T>(
 
 /** A closed trade's number in column `col` (`f` applied to it), its string in string column `col`. */
 const closedNum = (name: string, col: number, f: (x: number, c: ClosedTrades, slot: number) => number = (x) => x) =>
-  closed(name, (c, slot) => f(c.nums[slot * NUM_COLS + col], c, slot));
-const closedStr = (name: string, col: number) => closed(name, (c, slot) => c.strs[slot * STR_COLS + col], null);
+  closed(name, (c, slot) => f(c.nums[slot * CT.NUM_COLS + col], c, slot));
+const closedStr = (name: string, col: number) => closed(name, (c, slot) => c.strs[slot * CT.STR_COLS + col], null);
 const closed = (name: string, get: ClosedField, na: unknown = NaN) =>
   lookup<number>(
     `strategy.closedtrades.${name}`,
@@ -90,24 +68,24 @@ function openDrawdown(t: OpenTrade, b: Broker): number {
 }
 
 export const tradeFunctions: BuiltinTable = Object.fromEntries([
-  closedNum("commission", C_COMMISSION),
-  closedNum("entry_bar_index", C_ENTRY_BAR),
-  closedStr("entry_comment", S_ENTRY_COMMENT),
-  closedStr("entry_id", S_ENTRY_ID),
-  closedNum("entry_price", C_ENTRY_PRICE),
-  closedNum("entry_time", C_ENTRY_TIME),
-  closedNum("exit_bar_index", C_EXIT_BAR),
-  closedStr("exit_comment", S_EXIT_COMMENT),
-  closedStr("exit_id", S_EXIT_ID),
-  closedNum("exit_price", C_EXIT_PRICE),
-  closedNum("exit_time", C_EXIT_TIME),
-  closedNum("max_drawdown", C_DRAWDOWN, Math.abs),
-  closedNum("max_drawdown_percent", C_DRAWDOWN_PERCENT, Math.abs),
-  closedNum("max_runup", C_RUN_UP),
-  closedNum("max_runup_percent", C_RUN_UP_PERCENT),
-  closedNum("profit", C_PROFIT),
-  closedNum("profit_percent", C_PROFIT_PERCENT),
-  closedNum("size", C_QTY, (q, c, slot) => (c.nums[slot * NUM_COLS + C_SIDE] > 0 ? 1 : -1) * q),
+  closedNum("commission", CT.C_COMMISSION),
+  closedNum("entry_bar_index", CT.C_ENTRY_BAR),
+  closedStr("entry_comment", CT.S_ENTRY_COMMENT),
+  closedStr("entry_id", CT.S_ENTRY_ID),
+  closedNum("entry_price", CT.C_ENTRY_PRICE),
+  closedNum("entry_time", CT.C_ENTRY_TIME),
+  closedNum("exit_bar_index", CT.C_EXIT_BAR),
+  closedStr("exit_comment", CT.S_EXIT_COMMENT),
+  closedStr("exit_id", CT.S_EXIT_ID),
+  closedNum("exit_price", CT.C_EXIT_PRICE),
+  closedNum("exit_time", CT.C_EXIT_TIME),
+  closedNum("max_drawdown", CT.C_DRAWDOWN, Math.abs),
+  closedNum("max_drawdown_percent", CT.C_DRAWDOWN_PERCENT, Math.abs),
+  closedNum("max_runup", CT.C_RUN_UP),
+  closedNum("max_runup_percent", CT.C_RUN_UP_PERCENT),
+  closedNum("profit", CT.C_PROFIT),
+  closedNum("profit_percent", CT.C_PROFIT_PERCENT),
+  closedNum("size", CT.C_QTY, (q, c, slot) => (c.nums[slot * CT.NUM_COLS + CT.C_SIDE] > 0 ? 1 : -1) * q),
   open("commission", (t) => t.commission),
   open("entry_bar_index", (t) => t.entryBar),
   open("entry_comment", (t) => t.entryComment, null),

@@ -301,3 +301,44 @@ function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): 
   };
   block(b);
 }
+
+/**
+ * plot() with a numeric series and every other argument a constant (or omitted): after its first
+ * call registered the output, a bar's call only writes the value into its column (both backends).
+ */
+export function isPlainPlot(e: Call): boolean {
+  const x = e.args[0];
+  return (
+    !!x &&
+    (x.t.name === "int" || x.t.name === "float") &&
+    e.args.every((a, i) => i === 0 || a === undefined || a.k === "const")
+  );
+}
+
+/**
+ * The plain plot calls of a column-plot program, whose top level is nothing but precomputable
+ * declarations and plots of precomputable values (bench10's shape), else null. On every bar after
+ * the first such a program only writes each plot's value into its column: no state, no history, no
+ * other output, so both backends run its first bar (which registers the plots) and copy the other
+ * bars' values in bulk. `hoisted`: whether a backend precomputes a tuple-valued call.
+ */
+export function columnPlotCalls(prog: ResolvedProgram, plan: HoistPlan, hoisted: (e: Call) => boolean): Call[] | null {
+  if (prog.declaration.kind === "strategy" || prog.slots.some((v) => v.hist >= 0)) return null;
+  const plots: Call[] = [];
+  for (const s of prog.body.stmts) {
+    if (s.k === "decl" && s.mode === "plain" && plan.isPreKnown(s.init)) continue;
+    if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && hoisted(s.init)) continue;
+    if (
+      s.k === "expr" &&
+      s.e.k === "call" &&
+      s.e.name === "plot" &&
+      isPlainPlot(s.e) &&
+      plan.isPreKnown(s.e.args[0]!)
+    ) {
+      plots.push(s.e);
+      continue;
+    }
+    return null;
+  }
+  return plots;
+}

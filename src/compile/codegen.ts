@@ -9,16 +9,9 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { columnPlotCalls, everyBarHoists, HoistPlan, isPlainPlot, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
-import {
-  constantArg,
-  givenInOrder,
-  isInputCall,
-  isPlainPlot,
-  mayRunZeroTimes,
-  naOfType,
-} from "../interpret/compiler.js";
+import { constantArg, givenInOrder, isInputCall, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
@@ -177,32 +170,12 @@ class Gen {
     this.once = this.plan ? inlineTaSites(prog.body, this.plan) : null;
   }
 
-  /**
-   * The plain plots of a program whose top level is nothing but precomputable declarations and
-   * plots of precomputable values (bench10's shape), else null. On every bar after the first such
-   * a program only writes each plot's value into its column: no state, no history, no other output.
-   */
+  /** A column-plot program's plots (src/check/hoist-plan.ts columnPlotCalls), else null. */
   private columnPlots(): { site: number; value: RExpr }[] | null {
-    const plan = this.plan;
-    const prog = this.prog;
-    if (!plan || prog.declaration.kind === "strategy" || prog.slots.some((v) => v.hist >= 0)) return null;
-    const plots: { site: number; value: RExpr }[] = [];
-    for (const s of prog.body.stmts) {
-      if (s.k === "decl" && s.mode === "plain" && plan.isPreKnown(s.init)) continue;
-      if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.hoisted.has(s.init)) continue;
-      if (
-        s.k === "expr" &&
-        s.e.k === "call" &&
-        s.e.name === "plot" &&
-        isPlainPlot(s.e) &&
-        plan.isPreKnown(s.e.args[0]!)
-      ) {
-        plots.push({ site: this.ref(`site${s.e.site}`, { k: "site", id: s.e.site }), value: s.e.args[0]! });
-        continue;
-      }
-      return null;
-    }
-    return plots;
+    const plots = this.plan && columnPlotCalls(this.prog, this.plan, (e) => this.hoisted.has(e));
+    return (
+      plots?.map((e) => ({ site: this.ref(`site${e.site}`, { k: "site", id: e.site }), value: e.args[0]! })) ?? null
+    );
   }
 
   run(): Generated {

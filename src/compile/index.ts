@@ -21,7 +21,7 @@ import { historyOffsetMessage } from "../check/history-limits.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
 import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
-import { kernelsLoaded } from "../interpret/hoisting.js";
+import { bulkCopy, kernelsLoaded, type PlotSite } from "../interpret/hoisting.js";
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 import { NO_AOT_MODULE, NO_AOT_RERUN_MODULE, precompiledFactory } from "./aot.js";
@@ -294,21 +294,6 @@ export function compileProgram(
 
 /** The refs (K) and run objects (R) of the latest compiled run, until the next one replaces them. */
 const lastRefs: unknown[] = [null, null];
-
-/** A plot call site once its first call registered the output: its column of values. */
-interface PlotSite {
-  state: { col: Float64Array } | undefined;
-}
-
-/** Copies bars [from, to) of each plot's precomputed values into its column (after bar 0 registered the plots). */
-function bulkCopy(plots: { site: PlotSite; values: Float64Array }[]): (from: number, to: number) => void {
-  return (from, to) => {
-    for (const { site, values } of plots) {
-      if (!site.state) throw new Error("internal: a column plot was not registered on the first bar");
-      site.state.col.set(values.subarray(from, to), from);
-    }
-  };
-}
 
 /** The generated source of a program (debugging, tests). */
 export function generatedSource(prog: ResolvedProgram, hoist = true, rerun = false): string {

@@ -28,7 +28,7 @@ import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
 import { COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
-import { HoistPlan } from "../check/hoist-plan.js";
+import { HoistPlan, isPlainPlot } from "../check/hoist-plan.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -100,6 +100,14 @@ export class Compiler {
     this.plain = !!hooks.hoist && !hooks.wrapTop && kernelsLoaded(ctx.kernels);
     this.hoisting = this.plain ? hoistColumns(prog, ctx, st) : null;
     this.hoisted = this.hoisting ? this.hoisting.slots : new Map();
+  }
+
+  /**
+   * A column-plot program's bulk copy of its plots' values for bars [from, to) (hoisting.ts), for
+   * the bar loop to run after the first bar registered the plots; null for any other program.
+   */
+  get bulk(): ((from: number, to: number) => void) | null {
+    return this.hoisting?.bulk ?? null;
   }
 
   /** Frees what the run's precompute holds (hoisted columns): call after the bar loop. */
@@ -2317,19 +2325,6 @@ export function naOfType(name: string): unknown {
   if (name === "int" || name === "float" || name === "color" || name === "na" || name === "void") return NaN;
   if (name === "bool") return false;
   return null;
-}
-
-/**
- * plot() with a numeric series and every other argument a constant (or omitted): after its first
- * call registered the output, a bar's call only writes the value into its column (both backends).
- */
-export function isPlainPlot(e: Extract<RExpr, { k: "call" }>): boolean {
-  const x = e.args[0];
-  return (
-    !!x &&
-    (x.t.name === "int" || x.t.name === "float") &&
-    e.args.every((a, i) => i === 0 || a === undefined || a.k === "const")
-  );
 }
 
 function hasCtl(b: RBlock): boolean {

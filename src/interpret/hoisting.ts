@@ -4,9 +4,9 @@
 // precompute.ts, shared with the compile backend and bit-identical to the per-bar state machines). Its column then feeds a numeric slot that setBar
 // refreshes each bar, so the call costs a slot read. Only for runs without a realtime window (a
 // forming bar's ticks change close/high/low) and without the profiler (it times the calls).
-import type { ExecContext } from "../builtins/types.js";
+import type { CallSite, ExecContext } from "../builtins/types.js";
 import type { RExpr, ResolvedProgram } from "../check/ir.js";
-import { everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { columnPlotCalls, everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import type { Kernels } from "../kernels/index.js";
 import { seriesArena } from "../kernels/series.js";
 import { NotPrecomputable, Precompute } from "./precompute.js";
@@ -36,8 +36,31 @@ export function kernelsLoaded(k: unknown): k is Kernels {
 
 export interface Hoisted {
   slots: HoistedSlots;
+  /**
+   * A column-plot program's (src/check/hoist-plan.ts columnPlotCalls): copies bars [from, to) of each
+   * plot's precomputed values into its column, once the first bar registered the plots; else null.
+   */
+  bulk: ((from: number, to: number) => void) | null;
   /** Gives the columns' memory back: call once the bar loop is over. */
   release(): void;
+}
+
+/** Column-plot runs the interpreter set up to copy in bulk (tests assert the path was taken). */
+export const bulkBuilds = { n: 0 };
+
+/** A plot call site once its first call registered the output: its column of values. */
+export interface PlotSite {
+  state: { col: Float64Array } | undefined;
+}
+
+/** Copies bars [from, to) of each plot's precomputed values into its column (after bar 0 registered the plots). */
+export function bulkCopy(plots: { site: PlotSite; values: Float64Array }[]): (from: number, to: number) => void {
+  return (from, to) => {
+    for (const { site, values } of plots) {
+      if (!site.state) throw new Error("internal: a column plot was not registered on the first bar");
+      site.state.col.set(values.subarray(from, to), from);
+    }
+  };
 }
 
 /**
@@ -47,12 +70,13 @@ export interface Hoisted {
  */
 export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunState): Hoisted {
   const slots: HoistedSlots = new Map();
-  const none: Hoisted = { slots, release: () => {} };
+  const none: Hoisted = { slots, bulk: null, release: () => {} };
   const k = ctx.kernels;
   if (!kernelsLoaded(k)) return none;
   const plan = new HoistPlan(prog);
   const found = hoistCandidates(prog, plan);
   if (!found.length) return none;
+  let bulk: Hoisted["bulk"] = null;
   const arena = seriesArena(k, ctx.columns.close.length);
   try {
     const pre = new Precompute(plan, ctx, arena);
@@ -65,7 +89,16 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
         throw err;
       }
     });
+    // a column-plot program: every plot's values as a column too (the tuple calls it declares hoisted)
+    const plots = columnPlotCalls(prog, plan, (e) => ptrs[found.indexOf(e)] != null);
+    const plotPtrs = plots?.map((e) => pre.column(e.args[0]!));
     // views only after the last pass: a pass may grow the memory, which detaches earlier views
+    if (plots && plotPtrs) {
+      bulkBuilds.n++;
+      bulk = bulkCopy(
+        plots.map((e, j) => ({ site: st.sites[e.site] as CallSite as PlotSite, values: arena.view(plotPtrs[j]!) })),
+      );
+    }
     found.forEach((e, j) => {
       const ids: number[] = [];
       if (!ptrs[j]) return;
@@ -80,5 +113,5 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
     arena.release();
     throw err;
   }
-  return { slots, release: () => arena.release() };
+  return { slots, bulk, release: () => arena.release() };
 }

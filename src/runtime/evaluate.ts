@@ -459,7 +459,15 @@ function interpretRun(p: Prepared): RunResult {
   const te = now();
   let bar = 0;
   try {
-    bar = barLoop(ctx, p.closeTimes, state, broker, budget, main, forming, rtFrom, n);
+    // a column-plot program: the first bar through the loop (it registers the plots), the rest in
+    // bulk, as the compile backend runs it (src/check/hoist-plan.ts columnPlotCalls)
+    const bulk = broker === null && forming === null && n > 1 ? compiler.bulk : null;
+    bar = barLoop(ctx, p.closeTimes, state, broker, budget, main, forming, rtFrom, bulk ? 1 : n);
+    if (bulk && bar === 1) {
+      bulk(1, n);
+      openBar(ctx, p.closeTimes, n - 1);
+      bar = n;
+    }
     // the loop stops early only when the deadline passed
     if (bar < n) result.timed_out = true;
   } catch (err) {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Runtime } from "../../src/runtime/index.js";
 import { BENCH10 } from "../helpers/data.js";
 import { generatedSource } from "../../src/compile/index.js";
+import { bulkBuilds } from "../../src/interpret/hoisting.js";
 import { randomWalkBars } from "../realworld/bars.js";
 import { comparable, firstDifference, program, runPair } from "./parity.js";
 import type { Bar } from "../../src/core/result.js";
@@ -17,7 +18,10 @@ const bench10 = readFileSync(BENCH10, "utf8");
 /** Runs `src` in compile mode and checks it against the per-bar interpreter and the hoisting interpreter. */
 async function agrees(src: string, bars: Bar[]): Promise<void> {
   const rt = new Runtime();
+  const bulk0 = bulkBuilds.n;
   const pair = await runPair(src, bars, {}, rt);
+  // the hoisting interpreter copies a column-plot program's values in bulk too
+  expect(bulkBuilds.n - bulk0).toBe(isBulk(src) && bars.length > 0 ? 1 : 0);
   expect(pair.compile.error).toBeUndefined();
   expect(pair.compile.mode).toBe("compile");
   expect(pair.difference).toBeNull();

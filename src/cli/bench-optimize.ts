@@ -11,11 +11,12 @@
 //   --workers 1 (no thread), --workers 2 (this thread and one more at most) and the default (one a
 //   core); threads join once the study is long enough.
 // Each host runs in its own child process (another host's idle threads and their collections would
-// count against it otherwise): warm-up rounds (one per thread of a warm pool), then rounds of a study and the same trials' inputs as
-// plain runs right after it; each figure is the median of the rounds (min-max). A trial's cost is the
-// process's CPU time per trial (worker threads included: process.cpuUsage counts every thread) over
-// the CPU time of a plain run, which other processes on the machine do not skew; trials/s is wall
-// time and does. The browser pool needs a browser: `npm run bench:browser-optimize` (e2e/bench/optimize-cost.bench.ts).
+// count against it otherwise), and the plain runs in another (plainRunner: each pays for its own
+// garbage): warm-up rounds (one per thread of a warm pool), then rounds of a study and the same
+// trials' inputs as plain runs right after it; each figure is the median of the rounds (min-max). A
+// trial's cost is the host process's CPU time per trial over a round (worker threads included:
+// process.cpuUsage counts every thread) over the plain process's CPU time per run, which other
+// processes on the machine do not skew; trials/s is wall time and does. The browser pool needs a browser: `npm run bench:browser-optimize` (e2e/bench/optimize-cost.bench.ts).
 
 import { fork } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -299,9 +300,78 @@ export interface HostRounds {
   plain: number[];
 }
 
+/** Plain runs of the trials' inputs, answered with their CPU ms per run (see plainRunner). */
+export type PlainRuns = (params: Params) => Promise<number>;
+
 /**
- * One host's studies in this process: warm-up rounds (warmUpRounds), then `rounds` rounds of a study and the same
- * trials' inputs as plain runs right after it (what one trial would cost without a study around it).
+ * Plain runs in this process: the same script, bar columns, broker settings and each trial's inputs.
+ * `apart` (a process that does nothing else): the CPU since the previous answer, so that collections
+ * of the runs' garbage that fall between rounds count too; else the runs' own window.
+ */
+export function plainRunsHere(source: string, data: ColumnarBars, apart = false): PlainRuns {
+  const rt = new Runtime("CHART", { broker: TRIAL_BROKER });
+  let last = cpuMs();
+  return async (params) => {
+    if (!apart) last = cpuMs();
+    for (const inputs of params) await rt.run(source, data, { mode: "auto", inputs });
+    const now = cpuMs();
+    const ms = (now - last) / params.length;
+    last = now;
+    return ms;
+  };
+}
+
+/**
+ * The plain runs in a process of their own (bench-optimize-host.ts `plain`) when the build exists,
+ * else in this one. Why a process of their own: a study and plain runs in one process each pay for
+ * the other's garbage. The plain runs allocate several MB each on this thread's heap and the study
+ * little, so the collections (and V8's helper threads' concurrent marking) that the plain runs made
+ * due fell in the next study's window: x2 warm read 1.29-1.35 that way and 1.18-1.21 with the plain
+ * runs apart, their own runs 5% dearer (docs/benchmarks.md, issue 18, session 13).
+ */
+async function plainRunner(
+  benchDir: string,
+  bars: number,
+  source: string,
+  data: ColumnarBars,
+): Promise<{ runs: PlainRuns; close(): void }> {
+  const entry = new URL("./bench-optimize-host.js", import.meta.url);
+  if (!import.meta.url.endsWith(".js") || !existsSync(fileURLToPath(entry)))
+    return { runs: plainRunsHere(source, data), close: () => {} };
+  const child = fork(fileURLToPath(entry), ["plain", benchDir, String(bars)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: process.execArgv.filter((a) => !a.startsWith("--input-type")),
+  });
+  let waiting: { resolve(ms: number): void; reject(err: Error): void } | null = null;
+  const reply = (): Promise<number> => new Promise((resolve, reject) => void (waiting = { resolve, reject }));
+  child.on("message", (m) => waiting?.resolve((m as { ms: number }).ms));
+  child.on("exit", () => waiting?.reject(new Error("optimize bench plain runs exited")));
+  await reply();
+  return {
+    runs: (params) => {
+      const answer = reply();
+      child.send({ params });
+      return answer;
+    },
+    close: () => child.disconnect(),
+  };
+}
+
+/** One host's rounds, in the process that calls it. */
+export interface HostRounds {
+  trials: number;
+  /** Per timed round: a trial's CPU over a plain run's, the study's wall ms, a plain run's CPU ms. */
+  cost: number[];
+  wall: number[];
+  plain: number[];
+}
+
+/**
+ * One host's studies in this process: warm-up rounds (warmUpRounds), then `rounds` rounds of a study
+ * and the same trials' inputs as plain runs right after it (what one trial would cost without a
+ * study around it; plainRunner). A round's study CPU is this process's from the study's start to the
+ * next one's, minus the client's share: the collections its garbage makes due after the study ended
+ * (while the plain runs go on elsewhere) count too.
  */
 export async function runHost(
   name: HostName,
@@ -309,27 +379,24 @@ export async function runHost(
   data: ColumnarBars,
   nTrials: number,
   rounds: number,
+  benchDir = "",
 ): Promise<HostRounds> {
-  // the plain runs: the same script, bar columns, broker settings and each trial's inputs
-  const rt = new Runtime("CHART", { broker: TRIAL_BROKER });
-  const plainRuns = async (params: Params): Promise<number> => {
-    const c0 = cpuMs();
-    for (const inputs of params) await rt.run(source, data, { mode: "auto", inputs });
-    return (cpuMs() - c0) / params.length;
-  };
+  const plain = await plainRunner(benchDir, data.time.length, source, data);
   const host = await makeHost(name, source, data, nTrials);
   const out: HostRounds = { trials: 0, cost: [], wall: [], plain: [] };
   try {
     // warm-up rounds first (threads start, kernels load, code is compiled and optimised), then the
     // timed ones (seeds 2..rounds + 1, as before warm-up rounds were counted per thread)
     const warmUps = warmUpRounds(name);
+    let c0 = cpuMs();
     for (let r = 1 - warmUps; r <= rounds; r++) {
       const t0 = performance.now();
-      const c0 = cpuMs();
       const { params, clientMs = 0 } = await host.study(r >= 0 ? r + 1 : 1000 - r);
-      const cpu = cpuMs() - c0 - clientMs;
       const wall = performance.now() - t0;
-      const plainMs = await plainRuns(params);
+      const plainMs = await plain.runs(params);
+      const c1 = cpuMs();
+      const cpu = c1 - c0 - clientMs;
+      c0 = c1;
       if (r <= 0) continue;
       out.trials = params.length;
       out.cost.push(cpu / params.length / plainMs);
@@ -337,6 +404,7 @@ export async function runHost(
       out.plain.push(plainMs);
     }
   } finally {
+    plain.close();
     await host.close();
   }
   return out;
@@ -370,6 +438,7 @@ export async function benchOptimize(
           generateBars(barCount),
           nTrials,
           rounds,
+          benchDir,
         );
     plain.push(...r.plain);
     const row: OptimizeRow = {

@@ -1,8 +1,13 @@
 // `resin bench`'s optimize rows: the pooled ratio (every round's study CPU over every round's plain-run
-// CPU, not a mean of the rounds' ratios) and the warm-up rounds a host gets (one per thread of a warm pool).
+// CPU, not a mean of the rounds' ratios), the warm-up rounds a host gets (one per thread of a warm
+// pool), and the built bench's rounds with the plain runs in a process of their own.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { HOSTS, pooledCost, warmUpRounds } from "../../src/cli/bench-optimize.js";
+import { ensureDist, ROOT } from "../server/dist.js";
 
 describe("bench optimize rows", () => {
   it("pools the rounds by CPU: a round with longer plain runs weighs more", () => {
@@ -21,4 +26,21 @@ describe("bench optimize rows", () => {
     ]);
     expect(HOSTS.filter((h) => warmUpRounds(h) !== 2).every((h) => warmUpRounds(h) === 1)).toBe(true);
   });
+
+  it("built: a host's rounds, the plain runs answered by a process of their own (each round its CPU per run)", async () => {
+    ensureDist();
+    const built = (await import(
+      pathToFileURL(join(ROOT, "dist", "cli", "bench-optimize.js")).href
+    )) as typeof import("../../src/cli/bench-optimize.js");
+    const { generateBars } = (await import(
+      pathToFileURL(join(ROOT, "dist", "cli", "bench.js")).href
+    )) as typeof import("../../src/cli/bench.js");
+    const bench = join(ROOT, "bench");
+    const source = readFileSync(join(bench, "ema_atr_stop.pine"), "utf8");
+    const r = await built.runHost("in-process", source, generateBars(5000), 4, 2, bench);
+    expect(r.trials).toBe(4);
+    expect(r.plain).toHaveLength(2);
+    expect(r.cost).toHaveLength(2);
+    for (const x of [...r.plain, ...r.cost]) expect(x).toBeGreaterThan(0);
+  }, 60_000);
 });

@@ -350,6 +350,7 @@ export class Compiler {
         if (!wantValue && s.e.k === "if" && !this.hoisted.has(s.e)) return this.ifVoid(s.e);
         if (!wantValue && s.e.k === "forin" && !this.hoisted.has(s.e)) return this.forInVoid(s.e);
         if (!wantValue && s.e.k === "while" && !this.hoisted.has(s.e)) return this.whileVoid(s.e);
+        if (!wantValue && s.e.k === "ucall" && !this.hoisted.has(s.e)) return this.ucallExpr(s.e, false);
         return this.expr(s.e);
       case "decl": {
         const slot = s.v.slot;
@@ -622,15 +623,8 @@ export class Compiler {
       }
       case "call":
         return this.call(e);
-      case "ucall": {
-        const params = e.inst.params.map((p) => p.slot);
-        const ps = e.inst.params.map((p) => this.store(p) as any[]);
-        const args = e.args.map((a) => this.expr(a));
-        const body = this.withCallCommit(this.block(e.inst.body), e.inst.locals);
-        const key = this.ucallKey(e, args, body);
-        if (key !== null) return this.kept(key, () => this.ucall(e, params, ps, args, body));
-        return this.ucall(e, params, ps, args, body);
-      }
+      case "ucall":
+        return this.ucallExpr(e, true);
       case "tuple": {
         const els = e.elems.map((x) => this.expr(x));
         const n = els.length;
@@ -731,6 +725,21 @@ export class Compiler {
       case "cast":
         return this.cast(e.to, this.expr(e.e), e.e.t.name);
     }
+  }
+
+  /**
+   * A user function call; `wantValue` false: a call whose value nobody reads (a statement), whose
+   * body then runs as a void block (its last statement, a loop or an if, through the flat drivers).
+   */
+  private ucallExpr(e: Extract<RExpr, { k: "ucall" }>, wantValue: boolean): Fn {
+    const params = e.inst.params.map((p) => p.slot);
+    const ps = e.inst.params.map((p) => this.store(p) as any[]);
+    const args = e.args.map((a) => this.expr(a));
+    const block = wantValue ? this.block(e.inst.body) : this.voidBlock(e.inst.body);
+    const body = this.withCallCommit(block, e.inst.locals);
+    const key = this.ucallKey(e, args, body);
+    if (key !== null) return this.kept(key, () => this.ucall(e, params, ps, args, body));
+    return this.ucall(e, params, ps, args, body);
   }
 
   /** A user function call: its arguments into the parameters' slots, then its body. */

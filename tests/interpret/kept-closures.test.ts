@@ -115,7 +115,8 @@ plot(s * d, "sd")
  * Every other kind of expression and statement a kept closure covers (session 13): bar values and
  * builtin variables, column and expression histories at fixed and computed offsets, the ternary's
  * slot and constant shapes, UDT fields, value-returning while / for / for-in / switch, the written-out
- * ta.* steps (their state in the call site), math.max of two closures, casts.
+ * ta.* steps (their state in the call site), math.max of two closures, casts, a user function called
+ * as a statement (its body a void block) and for its value.
  */
 const KINDS = `//@version=6
 indicator("kept kinds")
@@ -163,12 +164,22 @@ sw2 = switch bar_index % 3
     => close
 mx = math.max(close - open, nz(close[1]) - open)
 ci = int(close * 10)
+trim(float[] a, float x) =>
+    a.push(x)
+    int j = 0
+    while a.size() > len % 5 + 2
+        a.shift()
+        j += 1
+var float[] win = array.new_float()
+trim(win, close)
+gone = trim(array.from(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0), close)
 plot(bx.lo + cp.hi, "box")
 plot(r + h2 + d + nz(e), "vals")
 plot(m + q + nz(s) + cx, "ta")
 plot(t1 + t2 + t3 + t4, "tern")
 plot(w + f + fi + tot, "loops")
 plot(sw + sw2 + mx + ci, "switch")
+plot(win.avg() + nz(gone), "calls")
 `;
 
 async function compileRun(src: string, data: OhlcvInput, opts: RunOptions) {

@@ -370,7 +370,8 @@ prints a table of wall and CPU times, ratios to the floor and bytes per bar (run
 for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time
 studies of ema_atr_stop (default 32 trials over 20,000 bars) on each Node host (in-process, warm worker
 threads, HTTP /optimize, a cold pool as resin optimize has), 5 interleaved rounds: trials a second
-and a trial's CPU time as a multiple of a plain run's.`;
+and a trial's CPU time as a multiple of a plain run's (the plain runs in a process of their own, each
+process's CPU over whole rounds).`;
 
 export async function command(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);

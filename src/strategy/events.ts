@@ -402,6 +402,9 @@ export interface EventMark {
   xrows: number;
 }
 
+/** LogSite.runs of a slot the site wrote and nothing repeated yet. */
+const FRESH = -1;
+
 /** Log stamps: each log takes a new one when made and when rolled back (see LogSite). */
 let stamps = 0;
 
@@ -432,16 +435,17 @@ export class LogSite {
   slotQty = NaN;
   slotLimit = NaN;
   slotStop = NaN;
+  /** (FRESH: the site wrote the slot, which has no repeat yet, so no run bits either) */
   runs = 0;
   /** That slot's string tuple (a hint for the strings of a slot the site writes next; any index). */
   tuple = -1;
 
   /**
-   * Whether the call's numbers that the slot keeps fixed (not in `runs`) are the slot's, under
-   * Object.is (each test written out: no double crosses a call).
+   * The run bits (RUN_QTY, RUN_LIMIT, RUN_STOP) of the call's numbers that are not the slot's, under
+   * Object.is (each test written out: no double crosses a call). A repeat's fixed numbers are those
+   * not in `runs`; a first repeat's moved ones are the slot's run bits from then on.
    */
-  fixedAsSlot(): boolean {
-    const runs = this.runs;
+  moved(): number {
     const q = this.qty;
     const sq = this.slotQty;
     const l = this.limit;
@@ -449,9 +453,9 @@ export class LogSite {
     const p = this.stop;
     const sp = this.slotStop;
     return (
-      ((runs & RUN_QTY) !== 0 || (q === sq ? q !== 0 || 1 / q === 1 / sq : q !== q && sq !== sq)) &&
-      ((runs & RUN_LIMIT) !== 0 || (l === sl ? l !== 0 || 1 / l === 1 / sl : l !== l && sl !== sl)) &&
-      ((runs & RUN_STOP) !== 0 || (p === sp ? p !== 0 || 1 / p === 1 / sp : p !== p && sp !== sp))
+      ((q === sq ? q !== 0 || 1 / q === 1 / sq : q !== q && sq !== sq) ? 0 : RUN_QTY) |
+      ((l === sl ? l !== 0 || 1 / l === 1 / sl : l !== l && sl !== sl) ? 0 : RUN_LIMIT) |
+      ((p === sp ? p !== 0 || 1 / p === 1 / sp : p !== p && sp !== sp) ? 0 : RUN_STOP)
     );
   }
 }
@@ -590,19 +594,43 @@ export class EventLog {
       site.slot === this.gFirst + this.gPart &&
       site.group === this.groups &&
       site.stamp === this.stamp &&
-      rows > 1 &&
+      rows > 0 &&
       bar === this.rowBar(rows) &&
       site.meta === meta &&
       site.id === id &&
       site.oca === oca &&
-      site.comment === comment &&
-      site.fixedAsSlot()
+      site.comment === comment
     ) {
-      if (site.runs !== 0) this.addSiteRuns(st, site);
-      this.repeated(st, rows);
-      return;
+      const runs = site.runs;
+      if (rows > 1 && runs >= 0) {
+        // a later repeat: its fixed numbers the slot's, its moving ones to the runs
+        if ((site.moved() & ~runs) === 0) {
+          if (runs !== 0) this.addSiteRuns(st, site);
+          this.repeated(st, rows);
+          return;
+        }
+      } else if (rows === 1 && runs === FRESH) {
+        // the first repeat of the slot the site wrote: the numbers that moved run from here on
+        this.firstSiteRepeat(st, site);
+        return;
+      }
     }
     this.placeSite(st, bar, site, meta, id, oca, comment);
+  }
+
+  /**
+   * firstRow's repeat for a LogSite's call of the slot it wrote itself (the site's fields are that
+   * slot's): the moved numbers become the slot's run bits and go to the runs, the row goes on.
+   */
+  private firstSiteRepeat(st: EventStore, site: LogSite): void {
+    const s = site.slot;
+    if (this.gPart === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
+    const runs = site.moved();
+    st.meta[s] = site.meta | runs;
+    st.runOff[s] = this.runCount - this.gRunBase;
+    site.runs = runs;
+    if (runs !== 0) this.addSiteRuns(st, site);
+    this.repeated(st, 1);
   }
 
   /** logSite's other cases: logCall's way, then the site remembers the slot the call went to. */
@@ -624,9 +652,7 @@ export class EventLog {
     this.place(st, bar, meta, id, oca, comment);
     this.tupleHint = -1;
     const s = this.lastSlot;
-    // a slot written now has no repeat yet: its run bits are set by the first (which may come from
-    // another site making the same call), so the site remembers it only from then on
-    site.stamp = this.slots === slots ? this.stamp : -1;
+    site.stamp = this.stamp;
     site.group = this.groups;
     site.slot = s;
     site.meta = meta;
@@ -638,7 +664,9 @@ export class EventLog {
     site.slotQty = n[k];
     site.slotLimit = n[k + 1];
     site.slotStop = n[k + 2];
-    site.runs = st.meta[s] & RUNS;
+    // a slot written now has no repeat yet, so no run bits: its first repeat sets them, which may
+    // come from another site making the same call (the site then must not take the slot as run-free)
+    site.runs = this.slots === slots ? st.meta[s] & RUNS : FRESH;
     site.tuple = st.slotTuple[s];
   }
 

@@ -11,7 +11,14 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { columnPlotCalls, everyBarHoists, HoistPlan, isPlainPlot, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
-import { constantArg, givenInOrder, isInputCall, mayRunZeroTimes, naOfType } from "../interpret/compiler.js";
+import {
+  constantArg,
+  givenInOrder,
+  inputArgsSkippable,
+  isInputCall,
+  mayRunZeroTimes,
+  naOfType,
+} from "../interpret/compiler.js";
 import { MAX_STRING_LENGTH, stringTooLong } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
 import { COLUMN_HISTORY_LIMIT, historyCap } from "../check/history-limits.js";
@@ -1008,9 +1015,9 @@ class Gen {
       return `(${pre.join(", ")}${pre.length ? ", " : ""}K${d}(ctx${slots.map((x) => `, ${x}`).join("")}))`;
     }
     const general = this.generalCall(e);
-    if (isInputCall(e.name) && e.args.every((a) => a === undefined || constantArg(a))) {
+    if (isInputCall(e.name) && inputArgsSkippable(e)) {
       // an input's value is fixed by its first call (the impl keeps it in site.state and returns it
-      // from then on, as below); its arguments are constants, so skipping them changes nothing
+      // from then on, as below); its arguments have no effect, so skipping them changes nothing
       const site = this.ref(`site${e.site}`, { k: "site", id: e.site });
       const st = this.temp();
       const source = e.name === "input" || e.name === "input.source";

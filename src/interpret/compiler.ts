@@ -1233,9 +1233,9 @@ export class Compiler {
     const ta = this.taCall(e);
     if (ta) return ta;
     const general = this.generalCall(e);
-    if (isInputCall(e.name) && e.args.every((a) => a === undefined || constantArg(a))) {
+    if (isInputCall(e.name) && inputArgsSkippable(e)) {
       // an input's value is fixed by its first call (the impl keeps it in site.state and returns it
-      // from then on, a source input reading its source each bar); its arguments are constants, so
+      // from then on, a source input reading its source each bar); its arguments have no effect, so
       // skipping them changes nothing (the compile backend does the same)
       const site = this.st.sites[e.site]!;
       type InputState = { value: unknown; source?: (c: ExecContext) => unknown };
@@ -2301,6 +2301,24 @@ function isIntOrFloat(e: RExpr): boolean {
 
 export function isInputCall(name: string): boolean {
   return name === "input" || name.startsWith("input.");
+}
+
+/**
+ * Whether an input call's arguments may go unevaluated once the input is known: an input's value
+ * is fixed by its first call (its impl keeps it in site.state and returns it, or reads its source,
+ * from then on), so later bars may skip arguments whose evaluation has no effect. `close` and the
+ * other price sources count (`input.source(close, "Source")`, in most real indicators): a builtin
+ * variable without per-site state is a read.
+ */
+export function inputArgsSkippable(e: Extract<RExpr, { k: "call" }>): boolean {
+  return e.args.every((a) => a === undefined || effectFree(a));
+}
+
+function effectFree(e: RExpr): boolean {
+  if (e.k === "bvar") return e.def.stateful !== true;
+  if (e.k === "unary" || e.k === "cast") return effectFree(e.e);
+  if (e.k === "bin") return effectFree(e.l) && effectFree(e.r);
+  return constantArg(e);
 }
 
 /** An argument whose evaluation has no effect and does not depend on the bar: a constant. */

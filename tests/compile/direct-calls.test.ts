@@ -409,6 +409,32 @@ describe("input.* after the first bar", () => {
   });
 });
 
+describe("input.* whose arguments are price sources", () => {
+  const script = v6(
+    [
+      'src = input.source(close, "Source")',
+      'base = input(hl2, "Base")',
+      'len = input.int(7, "Length")',
+      "plot(ta.rsi(src, len))",
+      "plot(src - base)",
+    ].join("\n"),
+  );
+  it("are read from their call site after the first bar, their arguments not evaluated again", () => {
+    const text = generatedSource(program(script));
+    // both source inputs: the kept path, reading the source each bar
+    expect(text.match(/\.source \? \$\d+\.source\(ctx\) : \$\d+\.value/g)).toHaveLength(2);
+  });
+  it("agree with interpret as written and with their sources overridden", async () => {
+    await same(script);
+    for (const inputs of [{ Source: "open" }, { Source: "hlc3", Base: "low" }, { src: "ohlc4", len: 3 }]) {
+      const p = await runPair(script, data, { inputs });
+      expect(p.compile.mode).toBe("compile");
+      expect(p.difference).toBeNull();
+      expect(p.compile.plots).not.toEqual((await runPair(script, data)).compile.plots);
+    }
+  });
+});
+
 describe("strategy.* figures", () => {
   const strat = (body: string) => `//@version=6\nstrategy("s", pyramiding = 2)\n${body}\n`;
   it("are read from the broker by each figure's own reader, not through the shared getter", () => {

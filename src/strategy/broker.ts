@@ -351,7 +351,7 @@ export class Broker {
     // A trailing exit sees the price it is placed at (the bar's close): placed past its activation,
     // it trails from that close, not from the next bar's open (PineForge trailing-activation path;
     // exits placed earlier saw this close at the end of the bar's path already).
-    if (e.trailOffset === e.trailOffset && e.armed) this.walker.placedTrail(e, ctx.close);
+    if (e.trailOffset === e.trailOffset && e.armed) this.walker.updateTrails(ctx.close);
   }
 
   close(req: CloseRequest, ctx: BrokerHost, all = false): void {

@@ -54,17 +54,6 @@ export class PathWalker {
   private actLong = Infinity;
   private actShort = -Infinity;
 
-  /**
-   * The price at which the walk last moved every trail (a chart bar's or sub-bar's close at the end
-   * of its path, or a flat bar's) and the ledger's next trade seq then. While the price and the seq
-   * hold (no trade opened since: closes only take trades away) every trail has seen that price under
-   * its exit's current fields (an exit re-placed since moved its own: placedTrail), so a trailing exit
-   * re-placed at it needs only its own trails moved. NaN: not known (calc_on_order_fills executions
-   * and realtime ticks run the script mid-path, where the walk has not moved every trail).
-   */
-  private settledAt = NaN;
-  private settledSeq = -1;
-
   /** calc_on_order_fills: run the script after fills; calc_on_every_tick too: track the bar's range so far. */
   private readonly recalc: boolean;
   private readonly trackRange: boolean;
@@ -100,7 +89,6 @@ export class PathWalker {
     const h = this.barH;
     const l = this.barL;
     const c = this.barC;
-    this.settledAt = NaN;
     if (o !== o) return;
     const b = this.b;
     if (first && !flatChecked && this.flatBar()) return;
@@ -158,14 +146,6 @@ export class PathWalker {
       this.moveTo(h, true);
     }
     this.moveTo(c, false);
-    this.settle(c);
-  }
-
-  /** The walk moved every trail to `c` last (settledAt). */
-  private settle(c: number): void {
-    if (this.recalc) return;
-    this.settledAt = c;
-    this.settledSeq = this.b.ledger.nextTradeSeq;
   }
 
   /**
@@ -201,8 +181,6 @@ export class PathWalker {
     this.reach(pLo);
     this.reach(pHi);
     this.b.ledger.touchRange(pLo, pHi);
-    // (no trail moves on the way or trailsOnly moved them: each has seen the close)
-    this.settle(c);
   }
 
   /**
@@ -297,8 +275,6 @@ export class PathWalker {
       this.high = Math.max(o, h, l, c);
       this.low = Math.min(o, h, l, c);
     }
-    // (no trade open: nothing to trail)
-    this.settle(c);
     return true;
   }
 
@@ -308,7 +284,6 @@ export class PathWalker {
    * close), then to the tick's price. Market orders from earlier ticks fill at the tick's price.
    */
   tick(open: number, high: number, low: number, close: number): void {
-    this.settledAt = NaN;
     if (close !== close) return;
     const b = this.b;
     const hf = highFirst(open, high, low, b.mintick);
@@ -356,8 +331,6 @@ export class PathWalker {
    * remaining quantities and level reads per exit and trade).
    */
   fillAtClose(price: number): void {
-    // (its fills open trades no trail has seen: the ledger's seq says so too)
-    this.settledAt = NaN;
     this.cur = price;
     this.fillMarketOrders(price, true);
     if (this.fastPath && !this.recalc) {
@@ -689,42 +662,26 @@ export class PathWalker {
     b.book.pruneExits(b.ledger.open);
   }
 
-  /** Every trailing exit's trails to `price` (updateTrail). */
   updateTrails(price: number): void {
-    const exits = this.b.book.exits;
+    const b = this.b;
+    const exits = b.book.exits;
+    if (exits.length === 0) return;
+    const open = b.ledger.open;
     // (indexed loops: a for-of iterator V8 does not optimise away is an object a call, and this
     // runs at every point of a bar's path)
     for (let i = 0; i < exits.length; i++) {
       const e = exits[i];
-      if (e.trailOffset === e.trailOffset) this.updateTrail(e, price);
-    }
-  }
-
-  /**
-   * Trailing exit `e` placed (or re-placed) at the bar's close `price`: its trails see the price it
-   * is placed at. Where the walk left every other trail at that price already (settledAt), only
-   * `e`'s move; elsewhere all of them, as updateTrails does (a pyramided strategy re-placing its
-   * trail every bar moved every exit's trails over every trade at each call).
-   */
-  placedTrail(e: ExitOrder, price: number): void {
-    if (this.fastPath && price === this.settledAt && this.b.ledger.nextTradeSeq === this.settledSeq)
-      this.updateTrail(e, price);
-    else this.updateTrails(price);
-  }
-
-  /** Exit `e`'s trail on each open trade it covers: activated at `price` past its activation, or moved to a new extreme. */
-  private updateTrail(e: ExitOrder, price: number): void {
-    const b = this.b;
-    const open = b.ledger.open;
-    for (let j = 0; j < open.length; j++) {
-      const t = open[j];
-      if (!exitCovers(e, t)) continue;
-      const ex = trailExtreme(t, e.id);
-      if (ex !== ex) {
-        b.freshLevels(e, t);
-        const act = e.lvAct;
-        if (act === act && (t.side > 0 ? price >= act : price <= act)) setTrailExtreme(t, e.id, price);
-      } else if (t.side > 0 ? price > ex : price < ex) setTrailExtreme(t, e.id, price);
+      if (e.trailOffset !== e.trailOffset) continue;
+      for (let j = 0; j < open.length; j++) {
+        const t = open[j];
+        if (!exitCovers(e, t)) continue;
+        const ex = trailExtreme(t, e.id);
+        if (ex !== ex) {
+          b.freshLevels(e, t);
+          const act = e.lvAct;
+          if (act === act && (t.side > 0 ? price >= act : price <= act)) setTrailExtreme(t, e.id, price);
+        } else if (t.side > 0 ? price > ex : price < ex) setTrailExtreme(t, e.id, price);
+      }
     }
   }
 }

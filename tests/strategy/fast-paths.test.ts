@@ -267,52 +267,6 @@ describe("broker fast paths", () => {
     trailOnly.mockRestore();
   });
 
-  it("a trailing exit re-placed at the close where the walk left every trail moves the trails as moving every exit's trails does", () => {
-    type TrailState = [string | null, number, [string, number][] | null];
-    const snap = (open: readonly OpenTrade[]): TrailState[] =>
-      open.map((t) => [
-        t.trailId,
-        t.trailExtreme,
-        t.trail === null ? null : [...t.trail].map(([k, v]): [string, number] => [k, v.extreme]),
-      ]);
-    const restore = (open: readonly OpenTrade[], s: TrailState[]) =>
-      open.forEach((t, i) => {
-        t.trailId = s[i][0];
-        t.trailExtreme = s[i][1];
-        t.trail = s[i][2] === null ? null : new Map(s[i][2].map(([k, v]) => [k, { extreme: v }]));
-      });
-    const proto = PathWalker.prototype as unknown as {
-      placedTrail(e: ExitOrder, price: number): void;
-      updateTrail(e: ExitOrder, price: number): void;
-      updateTrails(price: number): void;
-    };
-    const placed = proto.placedTrail;
-    let calls = 0;
-    let moved = 0;
-    const all = vi.spyOn(proto, "updateTrails");
-    // at every placement: the trails as placedTrail leaves them, then as updateTrails from the same state
-    const spy = vi.spyOn(proto, "placedTrail").mockImplementation(function (this: PathWalker, e, price) {
-      const open = (this as unknown as { b: Broker }).b.ledger.open;
-      const before = snap(open);
-      const fulls = all.mock.calls.length;
-      placed.call(this, e, price);
-      const got = snap(open);
-      if (all.mock.calls.length === fulls) calls++;
-      if (JSON.stringify(got) !== JSON.stringify(before)) moved++;
-      restore(open, before);
-      proto.updateTrails.call(this, price);
-      expect(got).toEqual(snap(open));
-    });
-    for (let seed = 1; seed <= 24; seed++)
-      for (const settings of [{}, { process_orders_on_close: true }, { use_bar_magnifier: true }, { pyramiding: 4 }])
-        runFlow(seed, true, settings);
-    spy.mockRestore();
-    all.mockRestore();
-    // (most placements take the one-exit way; some of them activate or move a trail)
-    expect(calls).toBeGreaterThan(1000);
-    expect(moved).toBeGreaterThan(50);
-  });
-
   it("the margin check's price line skips only prices the exact check passes, right next to the call level too", () => {
     // brokers in the same state, one with the price line and one with the exact check only: the
     // same calls, at random prices and at prices a few float steps around the call level

@@ -36,8 +36,10 @@ describe("EquityCurve", () => {
           model.push(v);
         }
         if (rnd() < 0.01) handed.push({ view: curve.handOut(), want: model.slice() });
-        if (rnd() < 0.01) snap = { counts: scalarsOf(curve), model: model.slice() };
-        else if (snap !== null && rnd() < 0.01) {
+        // (one draw decides: a snapshot taken, or one put back; most bars neither)
+        const event = rnd();
+        if (event < 0.01) snap = { counts: scalarsOf(curve), model: model.slice() };
+        else if (snap !== null && event < 0.02) {
           restoreScalars(curve, snap.counts);
           model.length = 0;
           model.push(...snap.model);

@@ -326,8 +326,8 @@ export function plainRunsHere(source: string, data: ColumnarBars, apart = false)
  * else in this one. Why a process of their own: a study and plain runs in one process each pay for
  * the other's garbage. The plain runs allocate several MB each on this thread's heap and the study
  * little, so the collections (and V8's helper threads' concurrent marking) that the plain runs made
- * due fell in the next study's window: x2 warm read 1.29-1.35 that way and 1.18-1.21 with the plain
- * runs apart, their own runs 5% dearer (docs/benchmarks.md, issue 18, session 13).
+ * due fell in the next study's window: x2 warm read 1.35 / 1.43 that way and 1.26 / 1.19 with the
+ * plain runs apart, their own runs 10-14% dearer (docs/benchmarks.md, issue 18, session 13).
  */
 async function plainRunner(
   benchDir: string,

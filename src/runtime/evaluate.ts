@@ -13,6 +13,7 @@ import { PlotStore } from "../builtins/plot/store.js";
 import { InputOverrideError, InputStore } from "../builtins/input/store.js";
 import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { MODES } from "../core/result.js";
+import { lazyProperty } from "../core/lazy.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import type { Broker } from "../strategy/broker.js";
@@ -770,23 +771,11 @@ function finish(
   collectExt(r, ctx);
 }
 
-/**
- * `events` built from the broker's event log on first read (an optimize trial never reads them);
- * then a plain data property, so JSON.stringify, structured clone and spreads see an ordinary array.
- */
+/** `events` built from the broker's event log on first read (an optimize trial never reads them). */
 function lazyEvents(r: RunResult, log: { toArray(): RunResult["events"]; seal(): void }): void {
   // the run is over: its log's columns may serve the next run (the log keeps a copy of what it needs)
   log.seal();
-  const settle = (v: RunResult["events"]) => {
-    Object.defineProperty(r, "events", { value: v, writable: true, enumerable: true, configurable: true });
-    return v;
-  };
-  Object.defineProperty(r, "events", {
-    enumerable: true,
-    configurable: true,
-    get: () => settle(log.toArray()),
-    set: (v: RunResult["events"]) => void settle(v),
-  });
+  lazyProperty(r, "events", () => log.toArray());
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import type { BrokerHost } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
+import { lazyProperty } from "../core/lazy.js";
 import type { Broker } from "./broker.js";
 import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
 import { type CurveView, curveValues, EquityCurve } from "./equity-curve.js";
@@ -339,26 +340,11 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
 function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, equity: CurveView): StrategyResult {
   const trades = new SettledTrades(closed);
   closed.watch(trades);
-  const settle = <K extends "trades" | "equity">(r: StrategyResult, key: K, value: StrategyResult[K]) => {
-    Object.defineProperty(r, key, { value, writable: true, enumerable: true, configurable: true });
-    return value;
-  };
-  return {
-    get trades(): Trade[] {
-      return settle(this, "trades", trades.rows());
-    },
-    set trades(v: Trade[]) {
-      settle(this, "trades", v);
-    },
-    open_trades: open,
-    stats,
-    get equity(): number[] {
-      return settle(this, "equity", curveValues(equity));
-    },
-    set equity(v: number[]) {
-      settle(this, "equity", v);
-    },
-  };
+  // (every key in the contract's order first: redefining a property keeps its place in JSON)
+  const r: StrategyResult = { trades: [], open_trades: open, stats, equity: [] };
+  lazyProperty(r, "trades", () => trades.rows());
+  lazyProperty(r, "equity", () => curveValues(equity));
+  return r;
 }
 
 /** The closed trades as they were at a run's end, built when read or before the list changes. */

@@ -743,9 +743,9 @@ function finish(
   // keys, meta and which optional parts exist, without converting a single cell
   const shape = plots.toResult(0);
   const keys = Object.keys(shape.series);
-  if (count > 0 && keys.length > 0 && !shape.plot_ohlc && !shape.plot_colors) {
+  if (count > 0 && keys.length > 0) {
     r.plot_meta = shape.plot_meta;
-    lazySeries(r, plots, count, keys);
+    lazyPlots(r, plots, count, keys, shape);
   } else {
     const out = plots.toResult(count);
     r.series = out.series;
@@ -779,45 +779,51 @@ function lazyEvents(r: RunResult, log: { toArray(): RunResult["events"]; seal():
 }
 
 /**
- * `series` and `plots` as the contract's `(number | null)[]` arrays, built on first read: until
- * then the plot columns stay Float64Arrays, so a caller that reads a few plots (or none) does not
- * pay for boxing every cell of every plot into a heap number. The first read of any of them
- * converts them all and turns the accessors into plain data properties; JSON.stringify, structured
- * clone (workers), spreads and Object.keys/entries see ordinary enumerable properties.
+ * `series`, `plots` and, where the run has them, `plot_ohlc` and `plot_colors` as the contract's
+ * arrays, built on first read: until then the plot and colour columns stay Float64Arrays, so a caller
+ * that reads a few plots (or none) does not pay for boxing every cell of every plot into a heap
+ * number, nor for a colour string per bar of every plot coloured per bar. The first read of any of
+ * them converts them all and turns the accessors into plain data properties; JSON.stringify,
+ * structured clone (workers), spreads and Object.keys/entries see ordinary enumerable properties.
  */
-function lazySeries(r: RunResult, plots: PlotStore, count: number, keys: string[]): void {
+function lazyPlots(
+  r: RunResult,
+  plots: PlotStore,
+  count: number,
+  keys: string[],
+  shape: ReturnType<PlotStore["toResult"]>,
+): void {
+  type Built = ReturnType<PlotStore["toResult"]>;
   type Cells = RunResult["series"];
   const series: Cells = {};
-  let done: Cells | null = null;
-  const settle = (): Cells => {
+  let done: Built | null = null;
+  const data = (obj: object, key: string, value: unknown) =>
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  const settle = (): Built => {
     if (done) return done;
-    done = plots.toResult(count).series;
-    for (const k of keys)
-      Object.defineProperty(series, k, { value: done[k], writable: true, enumerable: true, configurable: true });
-    Object.defineProperty(r, "plots", { value: done[keys[0]!], writable: true, enumerable: true, configurable: true });
+    done = plots.toResult(count);
+    for (const k of keys) data(series, k, done.series[k]);
+    if (shape.plot_ohlc) data(r, "plot_ohlc", done.plot_ohlc);
+    if (shape.plot_colors) data(r, "plot_colors", done.plot_colors);
+    data(r, "plots", done.series[keys[0]!]);
     return done;
   };
-  for (const k of keys) {
-    Object.defineProperty(series, k, {
+  /** An accessor of `obj[key]` that settles everything on first read or write. */
+  const lazy = (obj: object, key: string, read: (b: Built) => unknown) =>
+    Object.defineProperty(obj, key, {
       enumerable: true,
       configurable: true,
-      get: () => settle()[k],
-      set: (v: Cells[string]) => {
+      get: () => read(settle()),
+      set: (v: unknown) => {
         settle();
-        series[k] = v;
+        (obj as Record<string, unknown>)[key] = v;
       },
     });
-  }
+  for (const k of keys) lazy(series, k, (b) => b.series[k]);
   r.series = series;
-  Object.defineProperty(r, "plots", {
-    enumerable: true,
-    configurable: true,
-    get: () => settle()[keys[0]!],
-    set: (v: RunResult["plots"]) => {
-      settle();
-      r.plots = v;
-    },
-  });
+  if (shape.plot_ohlc) lazy(r, "plot_ohlc", (b) => b.plot_ohlc);
+  if (shape.plot_colors) lazy(r, "plot_colors", (b) => b.plot_colors);
+  lazy(r, "plots", (b) => b.series[keys[0]!]);
 }
 
 /**

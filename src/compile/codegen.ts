@@ -9,7 +9,7 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { columnPlotCalls, everyBarHoists, HoistPlan, isPlainPlot, tupleSize } from "../check/hoist-plan.js";
+import { columnPlotCalls, everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import {
   constantArg,
@@ -1224,32 +1224,84 @@ class Gen {
     const A = `K${args}`;
     // which argument slots the interpreter writes on each call (undefined ones too, past 1 argument)
     const general = n > 3 || (n >= 2 && e.args.some((a) => a === undefined)) || e.order !== undefined;
-    const fast = e.name === "plot" && isPlainPlot(e);
-    const x = fast ? this.temp() : "";
+    const out = outputCells(e);
+    // an output call's cell and colour arguments, evaluated into temps in the order written
+    const temps = new Map<number, string>();
+    if (out) for (const i of [out.cell, out.color]) if (i >= 0 && e.args[i]) temps.set(i, this.temp());
     const parts: string[] = [];
     // named arguments written out of parameter order are evaluated as written (e.order)
     for (const i of e.order ?? e.args.keys()) {
       const a = e.args[i];
-      if (a) parts.push(`${A}[${i}] = ${fast && i === 0 ? x : this.expr(a)}`);
+      if (a) parts.push(`${A}[${i}] = ${temps.get(i) ?? this.expr(a)}`);
       else if (general) parts.push(`${A}[${i}] = undefined`);
     }
     parts.push(`K${impl}(ctx, ${A}, K${site})`);
-    if (!fast) return `(${parts.join(", ")})`;
-    // plot(number, constants...): after the first call registered the output (and its constant
-    // colour, which then never changes), a bar's call only writes the value into its column, as the
-    // impl's own hot path does; no argument array (a double stored next to the title string would
-    // be boxed on every bar).
-    const o = this.temp();
+    if (!out) return `(${parts.join(", ")})`;
+    // An output call (plot, hline, plotshape, bgcolor, fill, ...) whose other arguments are constants
+    // or variables: after the first call registered the output (its meta from those arguments, which
+    // later calls never read), a bar's call only writes its cell and colour, as the impl's own hot
+    // path does; no argument array (a double stored next to the title string would be boxed on every
+    // bar) and no call through the generic impl.
+    const evals = (e.order ?? [...e.args.keys()])
+      .filter((i) => temps.has(i))
+      .map((i) => `${temps.get(i)} = ${this.expr(e.args[i]!)}, `)
+      .join("");
     const B = this.nested > 0 ? "ctx.barIndex" : "b_bar";
+    const x = temps.get(out.cell) ?? "undefined";
+    const cell =
+      out.kind === "number"
+        ? x
+        : out.kind === "flag"
+          ? `(${x} === true || (typeof ${x} === "number" && ${x} === ${x} && ${x} !== 0) ? 1 : NaN)`
+          : `(typeof ${x} === "number" ? ${x} : NaN)`;
+    const y = temps.get(out.color);
+    const write = (col: string, track: string, ix: string) =>
+      `${col}[${B}] = ${cell}, ${y === undefined ? "" : `${track}.set(typeof ${y} === "number" ? ${y} : NaN, ${B}), `}${out.index ? ix : "undefined"}`;
+    const o = this.temp();
     if (this.nested > 0 || this.rerun)
-      return `(${x} = ${this.expr(e.args[0]!)}, (${o} = K${site}.state) !== undefined ? (${o}.col[${B}] = ${x}, ${o}.meta.index) : (${parts.join(", ")}))`;
-    // in the loop function: the column and the plot's index kept in locals of the run once known (a
-    // plot's column is made once per run), as inputs are (see call())
+      return `(${evals}(${o} = K${site}.state) !== undefined ? (${write(`${o}.col`, `${o}.color`, `${o}.meta.index`)}) : (${parts.join(", ")}))`;
+    // in the loop function: the column, the colour track and the output's index kept in locals of
+    // the run once known (an output is made once per run), as inputs are (see call())
     const c = `P${this.runCache.length}`;
     const ix = `${c}i`;
-    this.runCache.push(c, ix);
-    return `(${x} = ${this.expr(e.args[0]!)}, ${c} !== undefined ? (${c}[${B}] = ${x}, ${ix}) : (${o} = K${site}.state) !== undefined ? (${c} = ${o}.col, ${ix} = ${o}.meta.index, ${c}[${B}] = ${x}, ${ix}) : (${parts.join(", ")}))`;
+    const t = `${c}c`;
+    this.runCache.push(c, ix, t);
+    return `(${evals}${c} !== undefined ? (${write(c, t, ix)}) : (${o} = K${site}.state) !== undefined ? (${c} = ${o}.col, ${ix} = ${o}.meta.index, ${t} = ${o}.color, ${write(c, t, ix)}) : (${parts.join(", ")}))`;
   }
+}
+
+/**
+ * Output builtins (src/builtins/plot) whose call, once registered, writes only its cell (a value, a
+ * shape flag or a colour; argument `cell`) and, for plot/plotshape/plotchar, the per-bar colour
+ * (argument `color`) at the bar; `index`: the call's value is the output's index (else na). Indices
+ * are the catalog's parameter positions.
+ */
+const OUTPUT_CELLS: Record<string, { cell: number; kind: "number" | "flag" | "color"; color: number; index: boolean }> =
+  {
+    plot: { cell: 0, kind: "number", color: 2, index: true },
+    hline: { cell: 0, kind: "number", color: -1, index: true },
+    plotshape: { cell: 0, kind: "flag", color: 4, index: true },
+    plotchar: { cell: 0, kind: "flag", color: 4, index: true },
+    bgcolor: { cell: 0, kind: "color", color: -1, index: false },
+    barcolor: { cell: 0, kind: "color", color: -1, index: false },
+    fill: { cell: 2, kind: "color", color: -1, index: false },
+  };
+
+/**
+ * The cell layout of an output call that may skip its impl after the first call: its cell argument
+ * of the cell's type (numbers for a number cell: na is NaN there), and every argument but the cell
+ * and colour ones a constant or a variable's value (read by the first call only, and reading one
+ * has no effect, so later bars need not evaluate it).
+ */
+function outputCells(e: Extract<RExpr, { k: "call" }>): (typeof OUTPUT_CELLS)[string] | null {
+  const out = OUTPUT_CELLS[e.name];
+  if (!out || e.def.name !== e.name) return null;
+  const v = e.args[out.cell];
+  if (out.kind === "number" && !(v && (v.t.name === "int" || v.t.name === "float"))) return null;
+  const pure = e.args.every(
+    (a, i) => i === out.cell || i === out.color || a === undefined || a.k === "const" || a.k === "load",
+  );
+  return pure ? out : null;
 }
 
 // ------------------------------------------------------------------ shared helpers

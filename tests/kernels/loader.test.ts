@@ -69,4 +69,20 @@ describe("kernels loader", () => {
     expect(k.out(0)).toBe(25);
     expect(k.out(1)).toBe(5);
   });
+
+  it("the out slots and the memory view stay right after the memory grows (the kept view is renewed)", async () => {
+    const k = await createKernels();
+    const h = k.x.vwap_new();
+    k.x.vwap_next(h, 0, 10, 1, 1, 2);
+    const before = k.view();
+    expect(k.out(0)).toBe(10);
+    k.x.memory.grow(2);
+    // (growing detached the old buffer: the kept view is empty now)
+    expect(before.length).toBe(0);
+    k.x.vwap_next(h, 1, 20, 1, 0, 2);
+    expect(k.out(0)).toBe(25);
+    expect(k.out(1)).toBe(5);
+    expect(k.view().buffer).toBe(k.x.memory.buffer);
+    expect(k.view().length).toBe(k.x.memory.buffer.byteLength / 8);
+  });
 });

@@ -1,5 +1,6 @@
 // The per-run store of plot-family outputs: one Float64Array column per output (numbers, 1/NaN for
-// shape cells, packed colours for bgcolor/barcolor/fill), converted to result arrays at the end.
+// shape cells, packed colours for bgcolor/barcolor/fill), converted to result arrays when a result
+// reads them (runtime/evaluate.ts lazyPlots: series, plots, plot_colors and plot_ohlc on first read).
 // plotcandle/plotbar keep their open/high/low next to the close column; a colour argument that
 // changes from bar to bar gets a colour column, allocated only on the first bar that differs. An
 // output's column starts NaN, except where its call runs on every bar (a top-level call, given by the

@@ -455,13 +455,25 @@ export class Compiler {
         );
       }
       case "fassign": {
-        const obj = this.expr(s.obj);
         const value = this.expr(s.value);
         const idx = s.index;
         const op = combine(s.op, !!s.intDiv, !!s.str);
         const flow = this.flow;
-        const ok = keyOf(obj),
-          vk = keyOf(value);
+        const at = this.objectSlot(s.obj);
+        const vk = keyOf(value);
+        if (at >= 0) {
+          // `z.top := v` on a variable: its slot read in place (the object before the value, as below)
+          const V = this.vals;
+          const key = vk && `fa${s.op}${s.intDiv ? "i" : ""}${s.str ? "s" : ""}|${idx}|V${at}|${vk}`;
+          return this.kept(key, () => () => {
+            const o = V[at] as PineObject | null;
+            if (o === null) return flow.ctx.runtimeError("Cannot assign a field of an na object");
+            const v = value();
+            return (o.fields[idx] = op ? op(o.fields[idx], v) : (v as any));
+          });
+        }
+        const obj = this.expr(s.obj);
+        const ok = keyOf(obj);
         const key = ok && vk && `fa${s.op}${s.intDiv ? "i" : ""}${s.str ? "s" : ""}|${idx}|${ok}|${vk}`;
         return this.kept(key, () => () => {
           const o = obj() as PineObject | null;
@@ -690,9 +702,19 @@ export class Compiler {
         });
       }
       case "field": {
-        const obj = this.expr(e.obj);
         const idx = e.index;
         const flow = this.flow;
+        const at = this.objectSlot(e.obj);
+        if (at >= 0) {
+          // `z.top` on a variable: its slot read in place, no closure call for the load
+          const V = this.vals;
+          return this.kept(`.${idx}|V${at}`, () => () => {
+            const o = V[at] as PineObject | null;
+            if (o === null) return flow.ctx.runtimeError("Cannot access a field of an na object");
+            return o.fields[idx];
+          });
+        }
+        const obj = this.expr(e.obj);
         const ok = keyOf(obj);
         return this.kept(ok && `.${idx}|${ok}`, () => () => {
           const o = obj() as PineObject | null;
@@ -778,6 +800,20 @@ export class Compiler {
       return () => {
         const x = a0();
         s1[p1] = a1();
+        s0[p0] = x;
+        return body();
+      };
+    }
+    if (n === 3) {
+      // (a method with two arguments, `z.overlaps(top, bottom)`: no loop over the arguments' closures)
+      const [p0, p1, p2] = params as [number, number, number],
+        [a0, a1, a2] = args as [Fn, Fn, Fn],
+        [s0, s1, s2] = ps as [any[], any[], any[]];
+      return () => {
+        const x = a0(),
+          y = a1();
+        s2[p2] = a2();
+        s1[p1] = y;
         s0[p0] = x;
         return body();
       };
@@ -1101,6 +1137,12 @@ export class Compiler {
       current: this.expr({ k: "load", v: e.v, t: e.t }),
       name: e.v.name,
     };
+  }
+
+  /** The plain-array slot of an object, array or other non-numeric variable read as `e`, or -1. */
+  private objectSlot(e: RExpr): number {
+    if (e.k !== "load" || isNumericSlot(e.v) || this.hoisted.has(e)) return -1;
+    return e.v.slot;
   }
 
   /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */
@@ -1616,11 +1658,29 @@ export class Compiler {
     const d = e.def.direct;
     if (!d || e.def.stateful || !givenInOrder(e) || e.args.length > 3) return null;
     const flow = this.flow;
+    const slots = this.arraySlots(e);
+    // (the builtin is the node's, which the site names)
+    if (slots !== null)
+      return this.kept(`DA${e.site}|${slots.a}|${slots.i}`, () => arraySlotPath(e.name, slots, d, flow));
     const get = e.args.map((a): Fn => (a === undefined ? this.kept("U", () => () => undefined) : this.expr(a)));
     const gks = get.map((g) => keyOf(g));
-    // (the builtin is the node's, which the site names)
     const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}`;
     return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d));
+  }
+
+  /**
+   * `xs.size()` and `xs.get(i)` on an array variable (and an index in a numeric variable): the slots
+   * arraySlotPath reads in place, or null.
+   */
+  private arraySlots(e: Extract<RExpr, { k: "call" }>): ArraySlots | null {
+    const n = e.name === "array.size" ? 1 : e.name === "array.get" ? 2 : 0;
+    const [arr, at] = e.args;
+    if (e.args.length !== n || arr === undefined) return null;
+    const a = this.objectSlot(arr);
+    if (a < 0) return null;
+    if (n === 1) return { V: this.vals, a, N: this.nums, i: -1 };
+    const i = at === undefined ? undefined : this.slotOf(at);
+    return i === undefined ? null : { V: this.vals, a, N: this.nums, i };
   }
 
   /** directCall's closure for its number of arguments. */
@@ -2293,6 +2353,33 @@ function arrayFastPath(name: string, get: Fn[], d: (ctx: ExecContext, ...a: any[
     default:
       return null;
   }
+}
+
+/** The slots of an array read in place (Compiler.arraySlots): the array's in V, the index's in N (-1: none). */
+interface ArraySlots {
+  V: unknown[];
+  a: number;
+  N: Float64Array;
+  i: number;
+}
+
+/**
+ * arrayFastPath's size and get with the array (and the index) read from their variables' slots: the
+ * same element operation, the same builtin call otherwise.
+ */
+function arraySlotPath(name: string, at: ArraySlots, d: (ctx: ExecContext, ...a: any[]) => any, flow: Flow): Fn {
+  const { V, a: s, N, i: k } = at;
+  if (name === "array.size")
+    return () => {
+      const a = V[s] as PineArray | null;
+      return a !== null && a.constructor === PineArray ? a.values.length : d(flow.ctx, a);
+    };
+  return () => {
+    const a = V[s] as PineArray | null;
+    const i = N[k]!;
+    if (a !== null && a.constructor === PineArray && i >= 0 && i < a.values.length) return a.values[Math.trunc(i)];
+    return d(flow.ctx, a, i);
+  };
 }
 
 function isIntOrFloat(e: RExpr): boolean {

@@ -44,11 +44,15 @@ export const functions: BuiltinTable = {
     stateful: true,
     impl: (_c, a, site) => {
       const x = a[0];
+      const st = site.state as { last: unknown } | undefined;
       if (!isNaValue(x)) {
-        site.state = { last: x };
+        // one record per site, updated in place (a realtime tick's rollback saves and restores a
+        // site's record of primitives: interpret/rollback.ts)
+        if (st === undefined) site.state = { last: x };
+        else st.last = x;
         return x;
       }
-      return site.state === undefined ? x : site.state.last;
+      return st === undefined ? x : st.last;
     },
   },
   max_bars_back: { name: "max_bars_back", impl: () => undefined },

@@ -22,7 +22,7 @@ import { fork } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { prepareStudy, runStudy, toBarArray, type OptimizeRequest } from "../optimize/index.js";
+import { N_TRIALS_CAP, prepareStudy, runStudy, toBarArray, type OptimizeRequest } from "../optimize/index.js";
 import { Runtime } from "../runtime/index.js";
 import {
   createInProcessEngine,
@@ -59,6 +59,14 @@ export interface OptimizeRow {
    * 32 plain runs of 5 ms with about +-16% of sampling noise; docs/benchmarks.md, issue 18, session 12).
    */
   pooledCost: number;
+  /**
+   * The host's cost split by study size (splitCost over the rounds' studies of `trials` and of
+   * LONG_FACTOR times as many): `fixedMs` what a study costs once whatever its size, ms of CPU;
+   * `marginal` what one more trial costs over a plain run (x a plain run's CPU). Per round (median,
+   * min-max) and over every round at once (pooled).
+   */
+  fixedMs: Spread & { pooled: number };
+  marginal: Spread & { pooled: number };
 }
 
 /** All rounds' study CPU over all rounds' plain-run CPU (each round's cost is its study's CPU per trial over its plain run's). */
@@ -70,6 +78,53 @@ export function pooledCost(cost: readonly number[], plain: readonly number[]): n
     runs += plain[i]!;
   });
   return study / runs;
+}
+
+/**
+ * A round's second study has this many times the trials of its first (the cost's slope and
+ * intercept), up to the 200 trials a study takes (optimize/study.ts N_TRIALS_CAP).
+ */
+export const LONG_FACTOR = 4;
+
+/** One study of a round: its trials, its CPU ms (the host process's, over its window) and a plain run's CPU ms. */
+export interface RoundStudy {
+  trials: number;
+  cpu: number;
+  plain: number;
+}
+
+/** One round's two studies. */
+export interface RoundPair {
+  short: RoundStudy;
+  long: RoundStudy;
+}
+
+/**
+ * A host's cost as a line through each round's two studies (n and about LONG_FACTOR * n trials):
+ * the slope over the plain run (marginal: a further trial's CPU over a plain run's, the plain runs
+ * of both studies averaged by their count) and the intercept (fixedMs: CPU a study costs whatever
+ * its size). Per round, and pooled (the line through the rounds' mean studies). NaN where the two
+ * studies have as many trials.
+ */
+export function splitCost(rounds: readonly RoundPair[]): Pick<OptimizeRow, "fixedMs" | "marginal"> {
+  const n = rounds[0]?.short.trials ?? 0;
+  const m = rounds[0]?.long.trials ?? 0;
+  const line = (shortCpu: number, longCpu: number, plain: number) => {
+    const slope = m > n ? (longCpu - shortCpu) / (m - n) : Number.NaN;
+    return { fixed: shortCpu - n * slope, marginal: slope / plain };
+  };
+  const plainOf = (r: RoundPair) => (r.short.plain * n + r.long.plain * m) / (n + m);
+  const each = rounds.map((r) => line(r.short.cpu, r.long.cpu, plainOf(r)));
+  const mean = (f: (r: RoundPair) => number) => rounds.reduce((a, r) => a + f(r), 0) / rounds.length;
+  const pooled = line(
+    mean((r) => r.short.cpu),
+    mean((r) => r.long.cpu),
+    mean(plainOf),
+  );
+  return {
+    fixedMs: { ...spread(each.map((e) => e.fixed)), pooled: pooled.fixed },
+    marginal: { ...spread(each.map((e) => e.marginal)), pooled: pooled.marginal },
+  };
 }
 
 const SPACE = {
@@ -96,11 +151,11 @@ type Params = Record<string, unknown>[];
  * A study's trials' params, and the CPU ms its client spent in this process that the host did not
  * (the HTTP host's client writing the request's JSON and reading the answer's).
  */
-type Study = (seed: number) => Promise<{ params: Params; clientMs?: number }>;
+type Study = (seed: number, nTrials: number) => Promise<{ params: Params; clientMs?: number }>;
 
 interface Host {
   name: string;
-  /** Runs one study (n trials) with this seed; resolves with its trials' params. */
+  /** Runs one study of nTrials trials with this seed; resolves with its trials' params. */
   study: Study;
   close(): Promise<void>;
 }
@@ -119,8 +174,8 @@ function studyRequest(source: string, rows: Bar[], nTrials: number, seed: number
 }
 
 /** A study on an engine through the library entry points (what `resin optimize` does without the printing). */
-function engineStudy(engine: Engine, source: string, rows: Bar[], nTrials: number): Study {
-  return async (seed) => {
+function engineStudy(engine: Engine, source: string, rows: Bar[]): Study {
+  return async (seed, nTrials) => {
     const s = prepareStudy(studyRequest(source, rows, nTrials, seed));
     const job = { script: source, symbol: "CHART", options: { mode: "auto" as const } };
     const perMessage = trialsPerMessage(engine, s.nTrials);
@@ -132,8 +187,8 @@ function engineStudy(engine: Engine, source: string, rows: Bar[], nTrials: numbe
   };
 }
 
-function warmHost(name: string, engine: Engine & { close?(): Promise<void> }, source: string, rows: Bar[], n: number) {
-  return { name, study: engineStudy(engine, source, rows, n), close: async () => engine.close?.() } satisfies Host;
+function warmHost(name: string, engine: Engine & { close?(): Promise<void> }, source: string, rows: Bar[]) {
+  return { name, study: engineStudy(engine, source, rows), close: async () => engine.close?.() } satisfies Host;
 }
 
 /**
@@ -142,10 +197,10 @@ function warmHost(name: string, engine: Engine & { close?(): Promise<void> }, so
  * most; undefined is the default, one per core. Either way the study starts on the CLI's thread alone
  * and lets threads in once its remaining work pays for their start-up).
  */
-function cliHost(name: string, workers: number | undefined, source: string, rows: Bar[], n: number): Host {
+function cliHost(name: string, workers: number | undefined, source: string, rows: Bar[]): Host {
   return {
     name,
-    study: async (seed) => {
+    study: async (seed, n) => {
       const engine = studyEngine(workers);
       try {
         const study = prepareStudy(studyRequest(source, rows, n, seed));
@@ -171,7 +226,6 @@ async function httpHost(
   source: string,
   rows: Bar[],
   cols: ColumnarBars,
-  n: number,
   form: BodyForm,
 ): Promise<Host> {
   const { startServer } = await import("../server/node/host.js");
@@ -189,7 +243,7 @@ async function httpHost(
     const client = fork(fileURLToPath(entry), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     return {
       name,
-      study: (seed) =>
+      study: (seed, n) =>
         new Promise((resolve, reject) => {
           const { data: _rows, ...body } = studyRequest(source, rows, n, seed);
           client.once("message", (m) => {
@@ -208,7 +262,7 @@ async function httpHost(
   const data = barsInForm(cols, form);
   return {
     name,
-    study: async (seed) => {
+    study: async (seed, n) => {
       let c0 = cpuMs();
       const body = JSON.stringify({ ...studyRequest(source, rows, n, seed), data });
       let clientMs = cpuMs() - c0;
@@ -257,27 +311,27 @@ export const HOSTS = [
 ] as const;
 export type HostName = (typeof HOSTS)[number];
 
-async function makeHost(name: HostName, source: string, cols: ColumnarBars, n: number): Promise<Host> {
+async function makeHost(name: HostName, source: string, cols: ColumnarBars): Promise<Host> {
   const rows = toBarArray(cols);
   switch (name) {
     case "in-process":
-      return warmHost(name, createInProcessEngine(), source, rows, n);
+      return warmHost(name, createInProcessEngine(), source, rows);
     case "threads x1 warm":
-      return warmHost(name, createNodeEngine(1), source, rows, n);
+      return warmHost(name, createNodeEngine(1), source, rows);
     case "threads x2 warm":
-      return warmHost(name, createNodeEngine(2), source, rows, n);
+      return warmHost(name, createNodeEngine(2), source, rows);
     case "HTTP /optimize x2":
-      return httpHost(name, 2, source, rows, cols, n, "rows");
+      return httpHost(name, 2, source, rows, cols, "rows");
     case "HTTP /optimize x2 columns":
-      return httpHost(name, 2, source, rows, cols, n, "columns");
+      return httpHost(name, 2, source, rows, cols, "columns");
     case "HTTP /optimize x2 base64":
-      return httpHost(name, 2, source, rows, cols, n, "base64");
+      return httpHost(name, 2, source, rows, cols, "base64");
     case "CLI --workers 1":
-      return cliHost(name, 1, source, rows, n);
+      return cliHost(name, 1, source, rows);
     case "CLI --workers 2":
-      return cliHost(name, 2, source, rows, n);
+      return cliHost(name, 2, source, rows);
     case "CLI default":
-      return cliHost(name, undefined, source, rows, n);
+      return cliHost(name, undefined, source, rows);
   }
 }
 
@@ -289,15 +343,6 @@ async function makeHost(name: HostName, source: string, cols: ColumnarBars, n: n
  */
 export function warmUpRounds(name: HostName): number {
   return name === "threads x2 warm" || name.startsWith("HTTP /optimize x2") ? 2 : 1;
-}
-
-/** One host's rounds, in the process that calls it. */
-export interface HostRounds {
-  trials: number;
-  /** Per timed round: a trial's CPU over a plain run's, the study's wall ms, a plain run's CPU ms. */
-  cost: number[];
-  wall: number[];
-  plain: number[];
 }
 
 /** Plain runs of the trials' inputs, answered with their CPU ms per run (see plainRunner). */
@@ -364,14 +409,18 @@ export interface HostRounds {
   cost: number[];
   wall: number[];
   plain: number[];
+  /** Per timed round: its two studies' CPU and plain runs (splitCost). */
+  pairs: RoundPair[];
 }
 
 /**
  * One host's studies in this process: warm-up rounds (warmUpRounds), then `rounds` rounds of a study
- * and the same trials' inputs as plain runs right after it (what one trial would cost without a
- * study around it; plainRunner). A round's study CPU is this process's from the study's start to the
- * next one's, minus the client's share: the collections its garbage makes due after the study ended
- * (while the plain runs go on elsewhere) count too.
+ * of `nTrials` and one of LONG_FACTOR times as many (which first alternates by round), each followed
+ * by the same trials' inputs as plain runs (what one trial would cost without a study around it;
+ * plainRunner). A study's CPU is this process's from its start to the next study's, minus the
+ * client's share: the collections its garbage makes due after the study ended (while the plain runs
+ * go on elsewhere) count too. `cost`, `wall` and `plain` are the `nTrials` studies' (the pooled
+ * ratio's, as before the long studies were added).
  */
 export async function runHost(
   name: HostName,
@@ -382,26 +431,36 @@ export async function runHost(
   benchDir = "",
 ): Promise<HostRounds> {
   const plain = await plainRunner(benchDir, data.time.length, source, data);
-  const host = await makeHost(name, source, data, nTrials);
-  const out: HostRounds = { trials: 0, cost: [], wall: [], plain: [] };
+  const host = await makeHost(name, source, data);
+  const out: HostRounds = { trials: 0, cost: [], wall: [], plain: [], pairs: [] };
   try {
-    // warm-up rounds first (threads start, kernels load, code is compiled and optimised), then the
-    // timed ones (seeds 2..rounds + 1, as before warm-up rounds were counted per thread)
-    const warmUps = warmUpRounds(name);
     let c0 = cpuMs();
-    for (let r = 1 - warmUps; r <= rounds; r++) {
+    // one study and its plain runs: the study's CPU (to the next study's start) and a plain run's
+    const study = async (seed: number, n: number) => {
       const t0 = performance.now();
-      const { params, clientMs = 0 } = await host.study(r >= 0 ? r + 1 : 1000 - r);
+      const { params, clientMs = 0 } = await host.study(seed, n);
       const wall = performance.now() - t0;
       const plainMs = await plain.runs(params);
       const c1 = cpuMs();
       const cpu = c1 - c0 - clientMs;
       c0 = c1;
-      if (r <= 0) continue;
-      out.trials = params.length;
-      out.cost.push(cpu / params.length / plainMs);
-      out.wall.push(wall);
-      out.plain.push(plainMs);
+      return { trials: params.length, cpu, wall, plain: plainMs };
+    };
+    // warm-up rounds first (threads start, kernels load, code is compiled and optimised), then the
+    // timed ones (seeds 2..rounds + 1, as before warm-up rounds were counted per thread)
+    for (let r = 1 - warmUpRounds(name); r <= 0; r++) await study(1000 - r, nTrials);
+    const longTrials = Math.min(nTrials * LONG_FACTOR, N_TRIALS_CAP);
+    for (let r = 1; r <= rounds; r++) {
+      const seed = r + 1;
+      const longFirst = r % 2 === 0;
+      const long = longFirst ? await study(seed, longTrials) : null;
+      const short = await study(seed, nTrials);
+      const pair = { short, long: long ?? (await study(seed, longTrials)) };
+      out.trials = short.trials;
+      out.cost.push(short.cpu / short.trials / short.plain);
+      out.wall.push(short.wall);
+      out.plain.push(short.plain);
+      out.pairs.push(pair);
     }
   } finally {
     plain.close();
@@ -450,12 +509,15 @@ export async function benchOptimize(
       trialsPerSecond: spread(r.wall.map((ms) => (r.trials * 1000) / ms)),
       trialCost: spread(r.cost),
       pooledCost: pooledCost(r.cost, r.plain),
+      ...splitCost(r.pairs),
     };
     out.push(row);
     const t = row.trialsPerSecond;
     const c = row.trialCost;
+    const { fixedMs: f, marginal: m } = row;
     log(
-      `  optimize     ${name.padEnd(17)} ${row.trials} trials: ${t.median.toFixed(1)} trials/s (${t.min.toFixed(1)}-${t.max.toFixed(1)}), a trial ${c.median.toFixed(2)}x (${c.min.toFixed(2)}-${c.max.toFixed(2)}, every round at once ${row.pooledCost.toFixed(2)}x) a plain run's CPU`,
+      `  optimize     ${name.padEnd(17)} ${row.trials} trials: ${t.median.toFixed(1)} trials/s (${t.min.toFixed(1)}-${t.max.toFixed(1)}), a trial ${c.median.toFixed(2)}x (${c.min.toFixed(2)}-${c.max.toFixed(2)}, every round at once ${row.pooledCost.toFixed(2)}x) a plain run's CPU; ` +
+        `per study ${f.pooled.toFixed(1)} ms (${f.min.toFixed(1)}-${f.max.toFixed(1)}) + a trial ${m.pooled.toFixed(2)}x (${m.min.toFixed(2)}-${m.max.toFixed(2)}) (studies of ${row.trials} and ${r.pairs[0]?.long.trials})`,
     );
   }
   const p = spread(plain);

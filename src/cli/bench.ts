@@ -26,6 +26,8 @@ interface BenchOptions {
   optimize: boolean;
   optimizeBars: number;
   optimizeTrials: number;
+  /** Timed rounds per optimize host (each a study of optimizeTrials and one of 4x as many). */
+  optimizeRounds: number;
   /** Optimize hosts to time (bench-optimize.ts HOSTS; default all). */
   optimizeHosts: string[] | null;
 }
@@ -306,14 +308,16 @@ function formatTable(rows: Row[]): string {
 
 function formatOptimize(rows: OptimizeRow[]): string {
   const out = [
-    "| optimize (ema_atr_stop) | bars | trials | rounds | trials/s (min-max) | a trial, x a plain run's CPU (min-max) |",
-    "|---|---:|---:|---:|---:|---:|",
+    "| optimize (ema_atr_stop) | bars | trials | rounds | trials/s (min-max) | a trial, x a plain run's CPU (min-max) | pooled | per study, ms (min-max) | a further trial, x (min-max) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const f = (s: OptimizeRow["trialCost"], d: number) =>
     `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
+  const p = (s: OptimizeRow["fixedMs"], d: number) =>
+    `${s.pooled.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
   for (const r of rows)
     out.push(
-      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.rounds} | ${f(r.trialsPerSecond, 1)} | ${f(r.trialCost, 2)} |`,
+      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.rounds} | ${f(r.trialsPerSecond, 1)} | ${f(r.trialCost, 2)} | ${r.pooledCost.toFixed(2)} | ${p(r.fixedMs, 1)} | ${p(r.marginal, 2)} |`,
     );
   return out.join("\n");
 }
@@ -329,6 +333,7 @@ function parseArgs(argv: string[]): BenchOptions | string {
     optimize: true,
     optimizeBars: 20_000,
     optimizeTrials: 32,
+    optimizeRounds: 8,
     optimizeHosts: null,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -347,6 +352,7 @@ function parseArgs(argv: string[]): BenchOptions | string {
     else if (a === "--no-optimize") opts.optimize = false;
     else if (a === "--optimize-bars") opts.optimizeBars = Number(next());
     else if (a === "--optimize-trials") opts.optimizeTrials = Number(next());
+    else if (a === "--optimize-rounds") opts.optimizeRounds = Number(next());
     else if (a === "--optimize-hosts") opts.optimizeHosts = next().split(",");
     else if (a === "--help" || a === "-h") return "help";
     else return `unknown option '${a}'`;
@@ -356,12 +362,14 @@ function parseArgs(argv: string[]): BenchOptions | string {
   if (!Number.isInteger(opts.optimizeBars) || opts.optimizeBars < 100) return "--optimize-bars takes an integer >= 100";
   if (!Number.isInteger(opts.optimizeTrials) || opts.optimizeTrials < 1 || opts.optimizeTrials > 200)
     return "--optimize-trials takes an integer from 1 to 200";
+  if (!Number.isInteger(opts.optimizeRounds) || opts.optimizeRounds < 1)
+    return "--optimize-rounds takes a positive integer";
   return opts;
 }
 
 const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
                    [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
-                   [--no-optimize] [--optimize-bars N] [--optimize-trials N]
+                   [--no-optimize] [--optimize-bars N] [--optimize-trials N] [--optimize-rounds N]
                    [--optimize-hosts "in-process,CLI default"]
 
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
@@ -369,9 +377,11 @@ floors of bench/floors.mjs and the npm package pinets (when installed), in one p
 prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
 for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time
 studies of ema_atr_stop (default 32 trials over 20,000 bars) on each Node host (in-process, warm worker
-threads, HTTP /optimize, a cold pool as resin optimize has), 5 interleaved rounds: trials a second
-and a trial's CPU time as a multiple of a plain run's (the plain runs in a process of their own, each
-process's CPU over whole rounds).`;
+threads, HTTP /optimize, a cold pool as resin optimize has), 8 rounds (--optimize-rounds) of a study
+and one of 4x the trials: trials a second and a trial's CPU time as a multiple of a plain run's (the
+plain runs in a process of their own, each process's CPU over whole rounds), pooled over the rounds,
+and that cost split into what a study costs once (ms of CPU, the intercept of the two sizes) and
+what each further trial costs (x a plain run's CPU, the slope).`;
 
 export async function command(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
@@ -407,7 +417,7 @@ export async function command(argv: string[]): Promise<number> {
         generateBars,
         log,
         opts.optimizeTrials,
-        5,
+        opts.optimizeRounds,
         hosts as (typeof HOSTS)[number][],
       );
     } catch (err) {

@@ -128,6 +128,23 @@ export class ClosedTrades {
     return out;
   }
 
+  /**
+   * The kept trades' profit and exit bar index, oldest first, as columns: what an optimize trial
+   * scores (stats.ts scoredTrades), without a Trade object per trade.
+   */
+  profitColumns(): { profit: Float64Array; exitBar: Float64Array } {
+    const size = this.size;
+    const profit = new Float64Array(size);
+    const exitBar = new Float64Array(size);
+    for (let k = 0; k < size; k++) {
+      const s = this.head + k;
+      const b = (s < size ? s : s - size) * NUM_COLS;
+      profit[k] = this.nums[b + C_PROFIT]!;
+      exitBar[k] = this.nums[b + C_EXIT_BAR]!;
+    }
+    return { profit, exitBar };
+  }
+
   /** The row of ring slot `slot`, global index `i` (trade_num i + 1; field order as the result's). */
   private row(slot: number, i: number): Trade {
     const n = this.nums;

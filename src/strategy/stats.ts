@@ -344,7 +344,23 @@ function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, e
   const r: StrategyResult = { trades: [], open_trades: open, stats, equity: [] };
   lazyProperty(r, "trades", () => trades.rows());
   lazyProperty(r, "equity", () => curveValues(equity));
+  settledOf.set(r, trades);
   return r;
+}
+
+/** Each lazy result's closed trades (scoredTrades); a WeakMap leaves the result's keys, JSON and clone as they were. */
+const settledOf = new WeakMap<StrategyResult, SettledTrades>();
+
+/**
+ * The result's closed trades' profit and exit bar index, oldest first, read from the closed list's
+ * columns: what an optimize trial's reply carries (worker/protocol.ts trialReply), without the Trade
+ * objects result.strategy.trades builds (~0.2 ms of a 4 ms trial at 20k bars and 430 trades). null
+ * once the trades were read (the caller reads those) or for a result this module did not build.
+ */
+export function scoredTrades(r: StrategyResult): { profit: Float64Array; exitBar: Float64Array } | null {
+  // (still the accessor: nobody read or wrote r.trades, so the list is as the run left it)
+  if (Object.getOwnPropertyDescriptor(r, "trades")?.get === undefined) return null;
+  return settledOf.get(r)?.columns() ?? null;
 }
 
 /** The closed trades as they were at a run's end, built when read or before the list changes. */
@@ -360,5 +376,10 @@ class SettledTrades implements ClosedTradesReader {
   rows(): Trade[] {
     this.settle();
     return this.built as Trade[];
+  }
+
+  /** The profit and exit bar columns while the rows are unbuilt (the list is then as the run left it). */
+  columns(): { profit: Float64Array; exitBar: Float64Array } | null {
+    return this.built === null ? this.closed.profitColumns() : null;
   }
 }

@@ -4,6 +4,8 @@
 
 import type { Bar, ColumnarBars, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { initialCapitalOf, type TrialOutcome } from "../optimize/study.js";
+// (stats.js itself: the page's side of the pool loads this module too, and needs no broker)
+import { scoredTrades } from "../strategy/stats.js";
 
 /** Bars as six parallel columns; volume is NaN where the data had none. */
 export interface PackedBars {
@@ -277,15 +279,7 @@ export interface TrialReply {
 }
 
 export function trialReply(result: RunResult, workerMs: number): { reply: TrialReply; transfer: ArrayBuffer[] } {
-  const trades = result.strategy?.trades ?? [];
-  const n = trades.length;
-  const profit = new Float64Array(n);
-  const exitBar = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = trades[i]!;
-    profit[i] = t.profit;
-    exitBar[i] = t.exit_bar_index ?? NaN;
-  }
+  const { profit, exitBar } = (result.strategy && scoredTrades(result.strategy)) ?? tradeColumns(result);
   const reply: TrialReply = {
     error: result.error ?? null,
     error_kind: result.error_kind ?? null,
@@ -297,6 +291,20 @@ export function trialReply(result: RunResult, workerMs: number): { reply: TrialR
     idle_ms: 0,
   };
   return { reply, transfer: [profit.buffer as ArrayBuffer, exitBar.buffer as ArrayBuffer] };
+}
+
+/** The scored columns read from result.strategy.trades (a result whose trades were read or built elsewhere). */
+function tradeColumns(result: RunResult): { profit: Float64Array; exitBar: Float64Array } {
+  const trades = result.strategy?.trades ?? [];
+  const n = trades.length;
+  const profit = new Float64Array(n);
+  const exitBar = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = trades[i]!;
+    profit[i] = t.profit;
+    exitBar[i] = t.exit_bar_index ?? NaN;
+  }
+  return { profit, exitBar };
 }
 
 /** The reply as the study reads it (same error, capital and scored trades as the full result). */

@@ -2,13 +2,16 @@
 // built on first read (strategy/stats.ts): the strategy.closedtrades.* builtins read the same values
 // as the rows built from the columns, a finished result keeps the trades and equity of the run's end
 // however the broker goes on, and the lazy fields read like plain ones (JSON, structured clone,
-// spreads, assignment).
+// spreads, assignment), and an optimize trial's scored columns (stats.ts scoredTrades, what
+// worker/protocol.ts trialReply sends) hold what the built trades would.
 
 import { describe, expect, it } from "vitest";
 import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import type { Trade } from "../../src/core/result.js";
 import { createBroker } from "../../src/strategy/index.js";
+import { scoredTrades } from "../../src/strategy/stats.js";
+import { trialReply } from "../../src/worker/protocol.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
 const site: CallSite = { state: undefined, id: 0 };
@@ -150,5 +153,59 @@ describe("closed trades in columns", () => {
     other.equity = [1];
     expect([other.trades, other.equity]).toEqual([[], [1]]);
     expect(Object.keys(other)).toEqual(["trades", "open_trades", "stats", "equity"]);
+  });
+
+  it("a trial's scored columns are the built trades' profit and exit bar, trimmed or not, at the run's end", () => {
+    /** The columns as built from the trades (what trialReply read before scoredTrades). */
+    const fromRows = (trades: Trade[]) => ({
+      profit: Float64Array.from(trades, (t) => t.profit),
+      exitBar: Float64Array.from(trades, (t) => t.exit_bar_index ?? Number.NaN),
+    });
+    let compared = 0;
+    for (const [seed, limit] of [
+      [11, Infinity],
+      [12, 7],
+      [13, 1],
+      [14, 40],
+    ] as const) {
+      const s = setup(seed, 500, limit);
+      for (let i = 0; i < 400; i++) {
+        bar(s, i);
+        if (i % 37 !== 36) continue;
+        const unread = s.broker.finish(s.ctx);
+        const cols = scoredTrades(unread);
+        expect(cols).not.toBeNull();
+        // the reply sends the columns (read before another result of the broker settles this one's trades)
+        const reply = trialReply({ strategy: unread } as never, 0).reply;
+        const want = fromRows(s.broker.finish(s.ctx).trades);
+        expect(cols).toEqual(want);
+        expect([reply.profit, reply.exit_bar]).toEqual([want.profit, want.exitBar]);
+        // a result without them (a clone) sends the same from its trades
+        const cloned = trialReply({ strategy: structuredClone(unread) } as never, 0).reply;
+        expect([cloned.profit, cloned.exit_bar]).toEqual([want.profit, want.exitBar]);
+        compared += want.profit.length;
+      }
+      // a result the broker went on from keeps the run's end: its columns are left to its trades
+      const kept = s.broker.finish(s.ctx);
+      const atEnd = scoredTrades(kept);
+      expect(atEnd).not.toBeNull();
+      const total = s.broker.ledger.closed.total;
+      for (let i = 400; s.broker.ledger.closed.total === total; i++) bar(s, i);
+      expect(scoredTrades(kept)).toBeNull();
+      expect(fromRows(kept.trades)).toEqual(atEnd);
+      const reply = trialReply({ strategy: kept } as never, 0).reply;
+      expect([reply.profit, reply.exit_bar]).toEqual([atEnd!.profit, atEnd!.exitBar]);
+    }
+    expect(compared).toBeGreaterThan(200);
+    // read or written trades are the caller's
+    const s = setup(15, 100, Infinity);
+    for (let i = 0; i < 100; i++) bar(s, i);
+    const read = s.broker.finish(s.ctx);
+    expect(read.trades.length).toBeGreaterThan(0);
+    expect(scoredTrades(read)).toBeNull();
+    const written = s.broker.finish(s.ctx);
+    written.trades = [];
+    expect(scoredTrades(written)).toBeNull();
+    expect(trialReply({ strategy: written } as never, 0).reply.profit).toEqual(new Float64Array(0));
   });
 });

@@ -53,6 +53,19 @@ function isNumType(e: RExpr): boolean {
   return e.t.name === "int" || e.t.name === "float";
 }
 
+/**
+ * A source input (input.source, or input with a price source for its default: the checker's
+ * inputSourceNames) whose arguments are constants or price sources, so that its value is the same
+ * column on every bar whichever source the run chooses.
+ */
+function isSourceInput(e: Call, prog: ResolvedProgram): boolean {
+  if (e.name !== "input.source" && !(e.name === "input" && prog.inputSourceNames.has(e.site))) return false;
+  return (
+    e.t.name === "float" &&
+    e.args.every((a) => a === undefined || a.k === "const" || (a.k === "bvar" && BAR_VARS.has(a.def.name)))
+  );
+}
+
 /** Number of values of a hoistable call's tuple result (0: a single value). */
 export function tupleSize(e: Call): number {
   return TUPLE_SIZE[e.name] ?? 0;
@@ -78,6 +91,12 @@ export class HoistPlan {
   readonly inputs = new Map<number, Call>();
   /** Top-level numeric variables a plain declaration writes and no other statement does: their initialisers (check/once-sites.ts's fixed lengths). */
   readonly declaredOnce = new Map<number, RExpr>();
+  /**
+   * Top-level variables assigned once from a source input whose arguments have no effect
+   * (`src = input.source(close, "Source")`, `src = input(hl2)`): the run's chosen price source, a
+   * column known before the loop (the precompute reads the input's value at run start).
+   */
+  readonly sources = new Map<number, Call>();
 
   constructor(prog: ResolvedProgram) {
     const writes = new Map<number, number>();
@@ -98,6 +117,7 @@ export class HoistPlan {
       if (s.k !== "decl" || s.mode !== "plain" || !once(s.v)) continue;
       this.declaredOnce.set(s.v.slot, s.init);
       if (isNumType(s.init) && this.isPreKnown(s.init)) this.vars.set(s.v.slot, s.init);
+      else if (s.init.k === "call" && isSourceInput(s.init, prog)) this.sources.set(s.v.slot, s.init);
       else if (
         s.init.k === "call" &&
         NUMBER_INPUTS.has(s.init.name) &&
@@ -113,7 +133,7 @@ export class HoistPlan {
       case "const":
         return typeof e.v === "number";
       case "load":
-        return this.vars.has(e.v.slot) || this.tupleVars.has(e.v.slot);
+        return this.vars.has(e.v.slot) || this.tupleVars.has(e.v.slot) || this.sources.has(e.v.slot);
       case "bvar":
         return BAR_VARS.has(e.def.name) || e.def.name === "ta.tr";
       case "unary":

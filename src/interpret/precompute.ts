@@ -8,7 +8,7 @@ import { COMPARE, CROSS_KIND, HILO_KIND, type Call, type HoistPlan } from "../ch
 import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
 import type { ExecContext } from "../builtins/types.js";
-import { inputValue } from "../builtins/input/index.js";
+import { inputValue, sourceGetter } from "../builtins/input/index.js";
 
 const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 
@@ -90,12 +90,44 @@ export class Precompute {
     if (e.k === "call") out = this.call(e);
     else if (e.k === "load") {
       const t = this.plan.tupleVars.get(e.v.slot);
-      out = t ? this.tuple(t.call)[t.index]! : this.column(this.plan.vars.get(e.v.slot)!);
+      const source = this.plan.sources.get(e.v.slot);
+      if (t) out = this.tuple(t.call)[t.index]!;
+      else out = source ? this.source(source) : this.column(this.plan.vars.get(e.v.slot)!);
     } else if (e.k === "bvar" && e.def.name === "ta.tr")
       out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
     else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
     else out = this.elementwise(e);
     this.memo.set(e, out);
+    return out;
+  }
+
+  /** The column of the price source a source input chose for this run (its override or its default). */
+  private source(call: Call): number {
+    const args = call.args.map((x) => (x?.k === "const" ? x.v : undefined));
+    const name = inputValue(this.ctx, call.name, args, call.site);
+    const c = this.ctx.columns;
+    if (name === "open" || name === "high" || name === "low" || name === "close" || name === "volume")
+      return this.a.input(c[name]);
+    const get = sourceGetter(name);
+    // (an override the input refuses: the per-bar call reports it)
+    if (!get) throw new NotPrecomputable(`input '${call.name}' = ${String(name)} is not a price source`);
+    return this.barColumn(get);
+  }
+
+  /** A column of `get` applied to each bar's prices (the builtin's own getter, as the bar loop calls it). */
+  private barColumn(get: (bar: ExecContext) => number): number {
+    const c = this.ctx.columns;
+    const bar: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+    const out = this.a.alloc();
+    const v = this.a.view(out);
+    for (let i = 0; i < this.a.n; i++) {
+      bar.open = c.open[i]!;
+      bar.high = c.high[i]!;
+      bar.low = c.low[i]!;
+      bar.close = c.close[i]!;
+      bar.volume = c.volume[i]!;
+      v[i] = get(bar as unknown as ExecContext);
+    }
     return out;
   }
 
@@ -127,20 +159,8 @@ export class Precompute {
       }
       case "bvar": {
         // hl2, hlc3, ...: the builtin's own getter on each bar's values
-        const c = this.ctx.columns;
-        const bar: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
         const get = e.def.get;
-        const out = this.a.alloc();
-        const v = this.a.view(out);
-        for (let i = 0; i < this.a.n; i++) {
-          bar.open = c.open[i]!;
-          bar.high = c.high[i]!;
-          bar.low = c.low[i]!;
-          bar.close = c.close[i]!;
-          bar.volume = c.volume[i]!;
-          v[i] = get(bar as unknown as ExecContext, { state: undefined, id: -1 }) as number;
-        }
-        return out;
+        return this.barColumn((bar) => get(bar, { state: undefined, id: -1 }) as number);
       }
       default:
         throw new Error(`internal: '${e.k}' is not pre-known`);

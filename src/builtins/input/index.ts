@@ -31,6 +31,11 @@ const SOURCES: Record<string, (c: ExecContext) => number> = {
   hlcc4: (c) => (c.high + c.low + 2 * c.close) / 4,
 };
 
+/** The getter of a source input's value (a bar's price), by the source's name; undefined for other names. */
+export function sourceGetter(name: unknown): ((c: ExecContext) => number) | undefined {
+  return typeof name === "string" && Object.hasOwn(SOURCES, name) ? SOURCES[name] : undefined;
+}
+
 type Kind =
   | "int"
   | "float"

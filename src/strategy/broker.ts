@@ -66,13 +66,15 @@ export class Broker {
   readonly ledger: Ledger;
   readonly risk: RiskRules;
   readonly tracker: EquityTracker;
-  readonly mintick: number;
+  // (number fields get a number at their declaration: one declared bare starts as undefined, and V8
+  // then keeps it tagged, a heap number behind every read of the walk and the equity tracker)
+  readonly mintick: number = Number.NaN;
   /** Account currency per point of the symbol: syminfo.pointvalue times the current cross rate. */
-  pointValue: number;
-  readonly symbolPointValue: number;
+  pointValue = Number.NaN;
+  readonly symbolPointValue: number = Number.NaN;
   readonly currency: CurrencyRate;
   /** Quantity step that computed quantities (cash / percent_of_equity / qty_percent) round down to. */
-  readonly qtyStep: number;
+  readonly qtyStep: number = Number.NaN;
   readonly book = new OrderBook();
   readonly walker: PathWalker;
   private version = 6;

@@ -41,13 +41,15 @@ export class Ledger {
   private readonly closing: OpenTrade[] = objectArray();
 
   /**
-   * Account currency per point (the broker updates it when the account currency is converted);
-   * `tradeLimit`: how many closed trades stay visible.
+   * Account currency per point (the broker updates it when the account currency is converted). A
+   * number at its declaration: a field declared bare (a constructor parameter property) starts as
+   * undefined, and V8 then keeps it tagged, a heap number behind every read and write.
    */
-  constructor(
-    public pointValue: number,
-    tradeLimit = TRADE_LIMIT,
-  ) {
+  pointValue = Number.NaN;
+
+  /** `tradeLimit`: how many closed trades stay visible. */
+  constructor(pointValue: number, tradeLimit = TRADE_LIMIT) {
+    this.pointValue = pointValue;
     this.closed = new ClosedTrades(tradeLimit);
   }
 

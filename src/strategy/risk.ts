@@ -203,11 +203,18 @@ export class RiskRules {
     // to be inlined: a double passed to a call that is not is boxed)
     if (this.fastPath && price < this.priceCap && this.slack0 + price * this.slack1 > this.tol0 + price * this.tol1)
       return;
-    this.exactMargin(price, broker);
+    // (the price in a field, not an argument: boxed for a call, it was boxed on every bar where
+    // checkMargin is inlined, wherever the walk's boxed uses of the price met)
+    this.checkedPrice = price;
+    this.exactMargin(broker);
   }
 
-  /** checkMargin's exact test and the margin call. */
-  private exactMargin(price: number, broker: Broker): void {
+  /** The price exactMargin checks. */
+  private checkedPrice = Number.NaN;
+
+  /** checkMargin's exact test at `checkedPrice`, and the margin call. */
+  private exactMargin(broker: Broker): void {
+    const price = this.checkedPrice;
     // (checkMargin made the price line current for these trades: its margin rate is theirs)
     const margin = this.lineMargin;
     if (!(margin > 0)) return;

@@ -20,8 +20,10 @@ export class EquityTracker {
   readonly curve: EquityCurve;
   /** The curve's daily and monthly returns (the Sharpe and Sortino ratios), split as the bars come. */
   readonly periods = new Periods();
-  peakEquity: number;
-  troughEquity: number;
+  // (number fields get a number at their declaration: a field declared bare starts as undefined, so
+  // V8 keeps it tagged, and a double stored to or read from it goes through a heap number)
+  peakEquity = Number.NaN;
+  troughEquity = Number.NaN;
   maxDrawdown = 0;
   maxDrawdownPercent = 0;
   maxRunup = 0;
@@ -34,11 +36,17 @@ export class EquityTracker {
   private flatBase = NaN;
   /** Off: every bar takes the full valuation (tests check the flat-bar shortcut against it). */
   fastPath = true;
+  /** The peak and the largest drawdown from it whose percentage was divided out (see excursions). */
+  private pctPeak = Number.NaN;
+  private pctDrawdown = Number.NaN;
+  /** The day split of `periods` (a bar inside its current day is one object's two fields away). */
+  private readonly days: PeriodSplit;
 
-  constructor(
-    private readonly initial: number,
-    capacity = 1024,
-  ) {
+  private readonly initial: number = Number.NaN;
+
+  constructor(initial: number, capacity = 1024) {
+    this.initial = initial;
+    this.days = this.periods.days;
     this.peakEquity = initial;
     this.troughEquity = initial;
     // (a bad bar count starts small and grows)
@@ -64,15 +72,13 @@ export class EquityTracker {
     const ledger = broker.ledger;
     const open = ledger.open;
     const base = broker.settings.initialCapital + ledger.netProfit;
-    const close = ctx.close;
     // The period returns first (the bar before's equity closes a period). A bar inside the current
     // day is inside its month too, and changes nothing but lastTime (tested inline: a double passed
     // to a call V8 does not inline is boxed).
     const time = ctx.time;
-    const p = this.periods;
-    const d = p.days;
-    if (time >= d.lo && time < d.hi) p.lastTime = time;
-    else p.bar(time, this.curve.last, this.initial, this.curve.count === 0);
+    const d = this.days;
+    if (time >= d.lo && time < d.hi) this.periods.lastTime = time;
+    else this.periods.bar(time, this.curve.last, this.initial, this.curve.count === 0);
     if (open.length === 0) {
       if (base === this.flatBase && this.fastPath) {
         // the bar before was flat at this equity too: a repeat of its value
@@ -86,6 +92,7 @@ export class EquityTracker {
     let worst = eqClose;
     let best = eqClose;
     if (open.length !== 0) {
+      const close = ctx.close;
       const low = ctx.low;
       const high = ctx.high;
       const pv = ledger.pointValue;
@@ -95,10 +102,14 @@ export class EquityTracker {
       let opH = 0;
       for (let i = 0; i < open.length; i++) {
         const t = open[i];
-        comm += t.commission;
-        opC += (close - t.entryPrice) * t.side * t.qty * pv - t.commission;
-        opL += (low - t.entryPrice) * t.side * t.qty * pv - t.commission;
-        opH += (high - t.entryPrice) * t.side * t.qty * pv - t.commission;
+        const c = t.commission;
+        // (side is 1 or -1: x * side * qty and x * (side * qty) are the same double)
+        const q = t.side * t.qty;
+        const e = t.entryPrice;
+        comm += c;
+        opC += (close - e) * q * pv - c;
+        opL += (low - e) * q * pv - c;
+        opH += (high - e) * q * pv - c;
       }
       booked = base - comm;
       eqClose = base + (close === close ? opC : 0);
@@ -107,15 +118,32 @@ export class EquityTracker {
       worst = Math.min(a, b);
       best = Math.max(a, b);
     }
+    // A percentage is divided out only when it may be a new maximum: the drawdown's when the peak
+    // moved or the drawdown passed the largest one divided at this peak (for one positive peak the
+    // rounded quotient never falls as the drawdown grows), the run-up's when it is positive and not
+    // clearly below the maximum (a margin far above the products' rounding).
     if (booked > this.peakEquity) this.peakEquity = booked;
     if (booked < this.troughEquity) this.troughEquity = booked;
-    const dd = this.peakEquity - worst;
+    const peak = this.peakEquity;
+    const dd = peak - worst;
     if (dd > this.maxDrawdown) this.maxDrawdown = dd;
-    if (this.peakEquity > 0 && (dd / this.peakEquity) * 100 > this.maxDrawdownPercent)
-      this.maxDrawdownPercent = (dd / this.peakEquity) * 100;
+    const fast = this.fastPath;
+    if (peak > 0 && !(fast && peak === this.pctPeak && dd <= this.pctDrawdown)) {
+      this.pctPeak = peak;
+      this.pctDrawdown = dd;
+      const pct = (dd / peak) * 100;
+      if (pct > this.maxDrawdownPercent) this.maxDrawdownPercent = pct;
+    }
     const ru = best - this.troughEquity;
     if (ru > this.maxRunup) this.maxRunup = ru;
-    if (best > 0 && (ru / best) * 100 > this.maxRunupPercent) this.maxRunupPercent = (ru / best) * 100;
+    if (ru > 0 && best > 0) {
+      const m = this.maxRunupPercent;
+      const bound = m * best * (1 - 1e-9);
+      if (!(fast && ru * 100 < bound && bound > 1e-290)) {
+        const pct = (ru / best) * 100;
+        if (pct > m) this.maxRunupPercent = pct;
+      }
+    }
     this.curve.push(eqClose);
   }
 }

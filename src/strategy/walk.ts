@@ -82,7 +82,10 @@ export class PathWalker {
 
   /**
    * One bar (or magnifier sub-bar: setBar's) of the path; `first` is the chart bar's opening point.
-   * `flatChecked`: the caller asked flatBar already (and it said no).
+   * `flatChecked`: the caller asked flatBar already (and it said no). No price read here crosses a
+   * call V8 may not inline: the walk's steps act at `cur` and read the bar from the fields (a double
+   * passed to such a call is boxed, and V8 boxes it where all its boxed uses meet, which here was
+   * before the quiet bar's return: a heap number on every bar).
    */
   walkBar(first: boolean, flatChecked = false): void {
     const o = this.barO;
@@ -102,28 +105,30 @@ export class PathWalker {
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
     const fast = this.fastPath && !this.recalc;
-    const none = fast && b.book.orders.length === 0;
-    if (none) this.levelsReach();
-    // No order pending and the open strictly between the extremes: no market order to fill, no
-    // trail to move or activate, nothing that fills at the open.
-    let quiet = none && o < this.upMin && o > this.downMax;
+    // no market order pending (stop and limit orders may be): nothing fills at the open but what
+    // the extremes hold
+    const calm = fast && !this.marketPending();
+    if (calm) this.levelsReach();
+    // The open strictly between the extremes: no market order to fill, no trail to move or
+    // activate, nothing that fills at the open.
+    let quiet = calm && o < this.upMin && o > this.downMax;
     if (!quiet) {
       this.updateTrails(o);
-      if (first) this.fillMarketOrders(o, false);
-      else this.fillIntrabarMarket(o);
-      // (no order pending: nothing filled just now, and the open lies past the extremes already: a
-      // gap past a level, or a trail it moved)
-      if (fast && !none) this.levelsReach();
+      if (first) this.fillMarketOrders(false);
+      else this.fillIntrabarMarket();
+      // (no market order pending: nothing filled just now, and the open lies past the extremes
+      // already: a gap past a level, or a trail it moved)
+      if (fast && !calm) this.levelsReach();
       if (!(fast && o < this.upMin && o > this.downMax)) {
-        this.fillTriggeredAt(o);
+        this.fillTriggeredAt();
         // fills at the open change the trades and so the exit levels that apply
         if (fast) this.levelsReach();
       }
       quiet = fast;
     }
-    this.capCheck(o);
+    this.capCheck();
     if (first) b.risk.checkMargin(o, b);
-    if (this.recalc) b.afterFills(o);
+    if (this.recalc) this.recalcAt();
     // (a liquidation at the open only removes levels: the extremes still cover what is left)
     if (quiet && !b.risk.capPending && h === h && l === l && c === c) {
       const lo = Math.min(o, h, l, c);
@@ -136,16 +141,36 @@ export class PathWalker {
         return;
       }
       // (out of line: walkBar keeps its size for strategies without a trailing exit)
-      if (this.trails && this.trailsOnly(o, h, l, c, lo, hi)) return;
+      if (this.trails && this.trailsOnly()) return;
     }
-    if (highFirst(o, h, l, b.mintick)) {
+    this.segments();
+  }
+
+  /** Whether a market order is pending (fills at the open or the next path point). */
+  private marketPending(): boolean {
+    const orders = this.b.book.orders;
+    for (let i = 0; i < orders.length; i++) if (orders[i].market) return true;
+    return false;
+  }
+
+  /** The bar's path after the open (setBar's bar): the nearer extreme, the other, the close. */
+  private segments(): void {
+    const o = this.barO;
+    const h = this.barH;
+    const l = this.barL;
+    if (highFirst(o, h, l, this.b.mintick)) {
       this.moveTo(h, true);
       this.moveTo(l, true);
     } else {
       this.moveTo(l, true);
       this.moveTo(h, true);
     }
-    this.moveTo(c, false);
+    this.moveTo(this.barC, false);
+  }
+
+  /** calc_on_order_fills: the script runs again after fills at the walk's price. */
+  private recalcAt(): void {
+    this.b.afterFills(this.cur);
   }
 
   /**
@@ -155,7 +180,13 @@ export class PathWalker {
    * all trails (updateTrails at each), as the walk does: a trade's first trail to activate gets its
    * own fields (setTrailExtreme).
    */
-  private trailsOnly(o: number, h: number, l: number, c: number, lo: number, hi: number): boolean {
+  private trailsOnly(): boolean {
+    const o = this.barO;
+    const h = this.barH;
+    const l = this.barL;
+    const c = this.barC;
+    const lo = Math.min(o, h, l, c);
+    const hi = Math.max(o, h, l, c);
     const hf = highFirst(o, h, l, this.b.mintick);
     const p1 = hf ? h : l;
     const p2 = hf ? l : h;
@@ -292,13 +323,15 @@ export class PathWalker {
     if (hf ? first > this.high : first < this.low) this.moveTo(first, false);
     if (hf ? second < this.low : second > this.high) this.moveTo(second, false);
     this.moveTo(close, false);
-    this.fillIntrabarMarket(close);
-    this.fillTriggeredAt(close);
+    // (the walk is at the close now)
+    this.fillIntrabarMarket();
+    this.fillTriggeredAt();
   }
 
-  /** Fills market orders (entries, orders, closes) in the order they were placed. */
-  private fillMarketOrders(price: number, atClose: boolean): void {
+  /** Fills market orders (entries, orders, closes) in the order they were placed, at the walk's price. */
+  private fillMarketOrders(atClose: boolean): void {
     const b = this.b;
+    const price = this.cur;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
       const orders = b.book.orders;
@@ -318,11 +351,11 @@ export class PathWalker {
    * closes at the next point of the path, the one the walk is at now (the open when the capping fill
    * was there; PineForge composite-bracket-cap exports).
    */
-  private capCheck(price: number): void {
+  private capCheck(): void {
     const b = this.b;
     if (!b.risk.capPending) return;
     b.risk.capPending = false;
-    b.liquidate(price, FILLED_ORDERS_CAP);
+    b.liquidate(this.cur, FILLED_ORDERS_CAP);
   }
 
   /**
@@ -332,18 +365,19 @@ export class PathWalker {
    */
   fillAtClose(price: number): void {
     this.cur = price;
-    this.fillMarketOrders(price, true);
+    this.fillMarketOrders(true);
     if (this.fastPath && !this.recalc) {
       this.levelsReach();
       if (price < this.upMin && price > this.downMax) return;
     }
-    this.fillTriggeredAt(price);
+    this.fillTriggeredAt();
   }
 
-  /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex. */
-  private fillIntrabarMarket(price: number): void {
+  /** Market orders placed by a calc_on_order_fills execution earlier in this bar fill at the next vertex (the walk's price). */
+  private fillIntrabarMarket(): void {
     const b = this.b;
     if (!this.trackRange) return;
+    const price = this.cur;
     for (let guard = 0; guard < 10_000; guard++) {
       let next: PendingOrder | null = null;
       const orders = b.book.orders;
@@ -365,8 +399,9 @@ export class PathWalker {
     b.book.pruneExits(b.ledger.open);
   }
 
-  /** Fills orders already triggered at the current price (gaps at the open, exits of a fresh trade). */
-  private fillTriggeredAt(price: number): void {
+  /** Fills orders already triggered at the walk's price (gaps at the open, exits of a fresh trade). */
+  private fillTriggeredAt(): void {
+    const price = this.cur;
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.b.risk.capPending) return;
       this.scan(price, price, true);
@@ -391,18 +426,18 @@ export class PathWalker {
       this.reach(this.cur);
       b.ledger.touch(this.bLevel);
       this.fillBest(this.bLevel, false);
-      this.fillTriggeredAt(this.cur);
+      this.fillTriggeredAt();
       if (this.recalc) b.afterFills(this.cur);
       if (b.risk.capPending) break;
     }
     this.cur = to;
     this.reach(to);
     b.ledger.touch(to);
-    this.capCheck(to);
+    this.capCheck();
     this.updateTrails(to);
     if (this.recalc) {
-      this.fillIntrabarMarket(to);
-      this.fillTriggeredAt(to);
+      this.fillIntrabarMarket();
+      this.fillTriggeredAt();
       if (vertex) b.afterFills(to);
     }
   }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EquityTracker, Periods, sharpeSortino } from "../../src/strategy/stats.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import type { BrokerHost } from "../../src/strategy/host.js";
+import type { OpenTrade } from "../../src/strategy/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
@@ -219,3 +220,78 @@ describe("EquityTracker.takeEquity", () => {
     }
   });
 });
+
+describe("EquityTracker excursions", () => {
+  it("divides a drawdown or run-up percentage out only when it may be a new maximum: every figure as the full valuation's, on random accounts", () => {
+    // two trackers over the same bars, one with its shortcuts (the flat repeat, the percentages
+    // left undivided) and one without; open trades of random sides, sizes and commissions, booked
+    // equity near zero and below it, bars with na prices
+    let s = 90210;
+    const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    let divided = 0;
+    for (let round = 0; round < 200; round++) {
+      const initial = [1000, 1, 1e-3, 5e6][round % 4];
+      const fast = new EquityTracker(initial, 64);
+      const full = new EquityTracker(initial, 64);
+      full.fastPath = false;
+      let netProfit = 0;
+      let open: OpenTrade[] = [];
+      let price = 100;
+      for (let i = 0; i < 300; i++) {
+        const r = rnd();
+        if (r < 0.05) open = [];
+        else if (r < 0.1) open = [...open, tradeAt(price, rnd() < 0.5 ? 1 : -1, rnd() * 3, rnd() < 0.3 ? rnd() : 0)];
+        else if (r < 0.14) netProfit += (rnd() - 0.55) * initial * 0.5;
+        price = Math.max(0.01, price * (1 + (rnd() - 0.5) * 0.05));
+        const na = rnd() < 0.02;
+        const ctx = {
+          close: price,
+          low: na ? Number.NaN : price * (1 - rnd() * 0.02),
+          high: price * (1 + rnd() * 0.02),
+          time: Date.UTC(2024, 0, 1) + i * 3_600_000,
+        } as BrokerHost;
+        const broker = {
+          ledger: { open, netProfit, pointValue: 1 },
+          settings: { initialCapital: initial },
+        } as unknown as Broker;
+        const before = fast.maxDrawdownPercent + fast.maxRunupPercent;
+        fast.onBar(broker, ctx);
+        full.onBar(broker, ctx);
+        if (fast.maxDrawdownPercent + fast.maxRunupPercent !== before) divided++;
+        for (const k of [
+          "peakEquity",
+          "troughEquity",
+          "maxDrawdown",
+          "maxDrawdownPercent",
+          "maxRunup",
+          "maxRunupPercent",
+        ] as const)
+          expect(Object.is(fast[k], full[k])).toBe(true);
+      }
+      expect(fast.takeEquity()).toEqual(full.takeEquity());
+    }
+    expect(divided).toBeGreaterThan(500);
+  });
+});
+
+/** An open trade of `qty` at `price`, with an entry commission paid. */
+function tradeAt(price: number, side: 1 | -1, qty: number, commission: number): OpenTrade {
+  return {
+    entryId: "L",
+    entryComment: null,
+    entryBar: 0,
+    entryTime: 0,
+    entryPrice: price,
+    side,
+    qty,
+    initialQty: qty,
+    commission,
+    bestPrice: price,
+    worstPrice: price,
+    exitFilled: null,
+    trailId: null,
+    trailExtreme: Number.NaN,
+    trail: null,
+    seq: 0,
+  };
+}

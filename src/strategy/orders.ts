@@ -5,8 +5,16 @@
 
 import {
   EXIT_ARG_ALL,
+  EXIT_ARG_LIMIT,
+  EXIT_ARG_LOSS,
   EXIT_ARG_OTHER_NUMBERS,
+  EXIT_ARG_PROFIT,
+  EXIT_ARG_QTY,
+  EXIT_ARG_QTY_PERCENT,
+  EXIT_ARG_STOP,
   EXIT_ARG_TEXTS,
+  EXIT_ARG_TRAIL,
+  EXIT_ARG_TRAIL_OFFSET,
   type ExitAlerts,
   type ExitOrder,
   type ExitRequest,
@@ -160,8 +168,8 @@ export function writeExit(
   bindSide: Side | 0,
   intrabar: boolean,
 ): void {
-  moveLimitStop(e, req);
-  moveOtherNumbers(e, req);
+  moveLimitStop(e, req, EXIT_ARG_ALL);
+  moveOtherNumbers(e, req, EXIT_ARG_ALL);
   // (a re-placed exit mostly brings the strings it had: a compare costs less than storing the same
   // reference again, a store with the GC's write barrier)
   if (e.id !== req.id) e.id = req.id;
@@ -207,8 +215,8 @@ export function relevelExit(
   // 100k-bar ema_cross_bracket run once the function grew past V8's inlining budget)
   const varying = e.src === req ? (req.varying ?? EXIT_ARG_ALL) : EXIT_ARG_ALL;
   if ((varying & EXIT_ARG_TEXTS) !== 0 && !sameTexts(e, req)) return false;
-  moveLimitStop(e, req);
-  if ((varying & EXIT_ARG_OTHER_NUMBERS) !== 0) moveOtherNumbers(e, req);
+  moveLimitStop(e, req, varying);
+  if ((varying & EXIT_ARG_OTHER_NUMBERS) !== 0) moveOtherNumbers(e, req, varying);
   e.placedBar = placedBar;
   e.bindSide = bindSide;
   e.intrabar = intrabar;
@@ -220,49 +228,70 @@ export function relevelExit(
 /**
  * Stores the request's limit and stop where they differ from exit `e`'s and marks the levels derived
  * from them stale (an ATR stop moved every bar leaves the take-profit and the trail activation as
- * they were).
+ * they were). Only the arguments in `varying` are read: the others are the exit's (relevelExit).
  */
-function moveLimitStop(e: ExitOrder, req: ExitRequest): void {
-  const limit = finite(req.limit);
-  const stop = finite(req.stop);
-  if (!same(e.limit, limit)) {
-    e.limit = limit;
-    e.lvStale |= LV_TP;
+function moveLimitStop(e: ExitOrder, req: ExitRequest, varying: number): void {
+  if ((varying & EXIT_ARG_LIMIT) !== 0) {
+    const limit = finite(req.limit);
+    if (!same(e.limit, limit)) {
+      e.limit = limit;
+      e.lvStale |= LV_TP;
+    }
   }
-  if (!same(e.stop, stop)) {
-    e.stop = stop;
-    e.lvStale |= LV_SL;
+  if ((varying & EXIT_ARG_STOP) !== 0) {
+    const stop = finite(req.stop);
+    if (!same(e.stop, stop)) {
+      e.stop = stop;
+      e.lvStale |= LV_SL;
+    }
   }
 }
 
-/** moveLimitStop for the request's other numbers (tick distances, trail, size). */
-function moveOtherNumbers(e: ExitOrder, req: ExitRequest): void {
-  const profit = finite(req.profit);
-  if (!same(e.profit, profit)) {
-    e.profit = profit;
-    e.lvStale |= LV_TP;
+/**
+ * moveLimitStop for the request's other numbers (tick distances, trail, size): a trail moved on
+ * every bar (macd_trail's loss, trail_points and trail_offset) compares those three, not seven.
+ */
+function moveOtherNumbers(e: ExitOrder, req: ExitRequest, varying: number): void {
+  if ((varying & EXIT_ARG_PROFIT) !== 0) {
+    const profit = finite(req.profit);
+    if (!same(e.profit, profit)) {
+      e.profit = profit;
+      e.lvStale |= LV_TP;
+    }
   }
-  const loss = finite(req.loss);
-  if (!same(e.loss, loss)) {
-    e.loss = loss;
-    e.lvStale |= LV_SL;
+  if ((varying & EXIT_ARG_LOSS) !== 0) {
+    const loss = finite(req.loss);
+    if (!same(e.loss, loss)) {
+      e.loss = loss;
+      e.lvStale |= LV_SL;
+    }
   }
-  const trailPrice = finite(req.trailPrice);
-  const trailPoints = finite(req.trailPoints);
-  if (!(same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
-    e.trailPrice = trailPrice;
-    e.trailPoints = trailPoints;
-    e.lvStale |= LV_ACT;
+  if ((varying & EXIT_ARG_TRAIL) !== 0) {
+    const trailPrice = finite(req.trailPrice);
+    const trailPoints = finite(req.trailPoints);
+    if (!(same(e.trailPrice, trailPrice) && same(e.trailPoints, trailPoints))) {
+      e.trailPrice = trailPrice;
+      e.trailPoints = trailPoints;
+      e.lvStale |= LV_ACT;
+    }
   }
   // (stored only when moved: a double store into a field may box a new number)
-  const qty = finite(req.qty);
-  if (!same(e.qty, qty)) e.qty = qty;
-  const qtyPercent = finite(req.qtyPercent);
-  if (!same(e.qtyPercent, qtyPercent)) e.qtyPercent = qtyPercent;
-  // an activation level without trail_offset trails at offset 0: the stop sits on the activation
-  // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports)
-  const trailOffset = trailPoints === trailPoints || trailPrice === trailPrice ? finite(req.trailOffset) || 0 : NaN;
-  if (!same(e.trailOffset, trailOffset)) e.trailOffset = trailOffset;
+  if ((varying & EXIT_ARG_QTY) !== 0) {
+    const qty = finite(req.qty);
+    if (!same(e.qty, qty)) e.qty = qty;
+  }
+  if ((varying & EXIT_ARG_QTY_PERCENT) !== 0) {
+    const qtyPercent = finite(req.qtyPercent);
+    if (!same(e.qtyPercent, qtyPercent)) e.qtyPercent = qtyPercent;
+  }
+  if ((varying & (EXIT_ARG_TRAIL | EXIT_ARG_TRAIL_OFFSET)) !== 0) {
+    // an activation level without trail_offset trails at offset 0: the stop sits on the activation
+    // price and fires there (TradingView; PineForge bracket-trail-points-no-offset exports); the
+    // exit's trail fields are the request's now
+    const trailOffset =
+      e.trailPoints === e.trailPoints || e.trailPrice === e.trailPrice ? finite(req.trailOffset) || 0 : NaN;
+    if (!same(e.trailOffset, trailOffset)) e.trailOffset = trailOffset;
+  }
 }
 
 /** Whether the request's texts and flag (comments, oca_name, alert texts, disable_alert) are exit `e`'s. */

@@ -101,6 +101,12 @@ function exitArgs(...names: ExitParam[]): number {
 
 export const EXIT_ARG_LIMIT = exitArgs("limit");
 export const EXIT_ARG_STOP = exitArgs("stop");
+export const EXIT_ARG_PROFIT = exitArgs("profit");
+export const EXIT_ARG_LOSS = exitArgs("loss");
+export const EXIT_ARG_TRAIL = exitArgs("trailPrice", "trailPoints");
+export const EXIT_ARG_TRAIL_OFFSET = exitArgs("trailOffset");
+export const EXIT_ARG_QTY = exitArgs("qty");
+export const EXIT_ARG_QTY_PERCENT = exitArgs("qtyPercent");
 /** strategy.exit's number arguments other than the limit and stop relevelExit takes as they move. */
 export const EXIT_OTHER_NUMBER_PARAMS = [
   "qty",

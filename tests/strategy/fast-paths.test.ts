@@ -456,7 +456,11 @@ describe("broker fast paths", () => {
       // from_entry stay: another id is another exit)
       let varying = EXIT_ARG_LIMIT | EXIT_ARG_STOP;
       if (rnd(2) === 0) varying = rnd(3) === 0 ? EXIT_ARG_STOP : EXIT_ARG_LIMIT | EXIT_ARG_STOP;
+      // (some sites write neither level per call, only other numbers: ticks or a trail from inputs
+      // or the ATR, each compared on its own bit)
+      if (rnd(4) === 0) varying = rnd(2) === 0 ? EXIT_ARG_LIMIT : 0;
       if (rnd(3) === 0) varying |= 1 << (2 + rnd(19));
+      if (rnd(3) === 0) varying |= 1 << (2 + rnd(9));
       const site: Record<string, unknown> = { id: "X", fromEntry: "L", varying };
       for (let i = 2; i < params.length; i++) {
         const [name, kind] = params[i];

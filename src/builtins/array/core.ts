@@ -38,14 +38,13 @@ export class PineArraySlice<T = PineValue> extends PineArray<T> {
  * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
  */
 export function packedArray<T>(n: number, x: T, numeric = false): T[] {
-  const out: T[] = [];
-  if (numeric) {
-    // double elements from the start, even while empty (a kind never goes back): an empty array
-    // starts as small-integer elements and turns double at its first fractional push, so each run's
-    // new array would meet the compiled loop's code with another hidden class (a deopt per run)
-    out.push(0.5 as T);
-    out.pop();
-  }
+  // Elements of the array's kind from the start, even while empty (a kind never goes back; core/
+  // shapes.ts): an empty array starts as small-integer elements and turns double at its first
+  // fractional push, or object at its first push of a line, label, string or object, so each run's
+  // new array would meet the compiled loop's code with another hidden class: a deopt per run ("not a
+  // Smi" in an inlined push, "wrong map" in a for-in over it), and the whole loop compiled again.
+  const out = (numeric ? [0.5] : [null]) as T[];
+  out.pop();
   for (let i = 0; i < n; i++) out.push(x);
   return out;
 }

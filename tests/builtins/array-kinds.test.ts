@@ -1,0 +1,61 @@
+// Arrays made by array.new* start in the elements kind of what they hold (src/builtins/array/core.ts
+// packedArray), also while empty: doubles for numeric element types, objects for every other (lines,
+// labels, strings, bools, user types). An empty array starting in the small-integer kind changed kind
+// at its first push, so compiled code optimised on an earlier run's (changed) arrays deoptimised on
+// every run's fresh ones. V8's own kind checks (natives syntax, enabled for functions compiled after
+// the flag is set) tell the kinds.
+import { setFlagsFromString } from "node:v8";
+import { describe, expect, it } from "vitest";
+import { packedArray } from "../../src/builtins/array/core.js";
+import { Runtime } from "../../src/runtime/index.js";
+import { randomWalkBars } from "../realworld/bars.js";
+
+setFlagsFromString("--allow-natives-syntax");
+const kind = new Function(
+  "a",
+  "return %HasSmiElements(a) ? 'smi' : %HasDoubleElements(a) ? 'double' : %HasObjectElements(a) ? 'object' : 'other'",
+) as (a: unknown[]) => string;
+
+describe("array elements kinds", () => {
+  it("empty and filled arrays start in their values' kind and keep them", () => {
+    expect(kind(packedArray(0, NaN, true))).toBe("double");
+    expect(kind(packedArray(3, 1, true))).toBe("double");
+    expect(kind(packedArray(0, null))).toBe("object");
+    expect(kind(packedArray(2, "x"))).toBe("object");
+    const a = packedArray<unknown>(0, null);
+    a.push({ line: 1 });
+    expect(kind(a)).toBe("object");
+    expect(packedArray(3, 7, true)).toEqual([7, 7, 7]);
+    expect(packedArray(2, null)).toEqual([null, null]);
+    expect(packedArray(0, null)).toEqual([]);
+  });
+
+  it("array.new<line>, <string>, <bool> and of a user type hold their values as before", async () => {
+    const src = `//@version=6
+indicator("k", overlay = true)
+type P
+    float v
+var lines = array.new<line>()
+var names = array.new<string>()
+flags = array.new<bool>()
+ps = array.new<P>()
+if bar_index % 10 == 0
+    lines.push(line.new(bar_index, close, bar_index + 1, open))
+    names.push(str.tostring(bar_index))
+flags.push(close > open)
+ps.push(P.new(close))
+plot(lines.size() + names.size() + (flags.get(0) ? 1 : 0) + ps.get(0).v)
+`;
+    const bars = randomWalkBars(200);
+    const rt = new Runtime();
+    const a = await rt.run(src, bars, { mode: "interpret" });
+    const b = await rt.run(src, bars, { mode: "compile" });
+    expect(a.error).toBeUndefined();
+    expect(b.mode).toBe("compile");
+    expect(b.series).toEqual(a.series);
+    expect(a.series.plot_0![199]).toBeCloseTo(
+      20 + 20 + (bars[199]!.close > bars[199]!.open ? 1 : 0) + bars[199]!.close,
+      9,
+    );
+  });
+});

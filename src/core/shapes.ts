@@ -11,6 +11,13 @@ export function objectArray<T>(): T[] {
   return a;
 }
 
+/** An empty array in the elements kind of doubles (times, prices: numbers past the small-integer range or fractional). */
+export function doubleArray(): number[] {
+  const a = [0.5];
+  a.length = 0;
+  return a;
+}
+
 /** `n` slots holding undefined, in the elements kind of object values (reads as `new Array(n)` does). */
 export function objectSlots(n: number): unknown[] {
   return new Array<unknown>(n).fill(undefined);

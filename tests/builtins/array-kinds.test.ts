@@ -8,6 +8,9 @@ import { setFlagsFromString } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { packedArray } from "../../src/builtins/array/core.js";
 import { Runtime } from "../../src/runtime/index.js";
+import { createDrawingStore } from "../../src/builtins/drawing/store.js";
+import { createAlertStore, evalCondition } from "../../src/builtins/alert/store.js";
+import type { ExecContext } from "../../src/builtins/types.js";
 import { randomWalkBars } from "../realworld/bars.js";
 
 setFlagsFromString("--allow-natives-syntax");
@@ -28,6 +31,15 @@ describe("array elements kinds", () => {
     expect(packedArray(3, 7, true)).toEqual([7, 7, 7]);
     expect(packedArray(2, null)).toEqual([null, null]);
     expect(packedArray(0, null)).toEqual([]);
+  });
+
+  it("a run's drawing and alert lists start in the kinds of what they hold", () => {
+    const d = createDrawingStore();
+    for (const list of Object.values(d.alive)) expect(kind(list)).toBe("object");
+    const a = createAlertStore();
+    expect([kind(a.alerts), kind(a.conditions), kind(a.pending)]).toEqual(["object", "object", "object"]);
+    evalCondition(a, { barIndex: 0, time: 1.7e12 } as ExecContext, 1, false, "t", "m");
+    expect(kind(a.conditions[0]!.fired_times)).toBe("double");
   });
 
   it("array.new<line>, <string>, <bool> and of a user type hold their values as before", async () => {

@@ -4,6 +4,7 @@
 import type { AlertRecord } from "../../core/result.js";
 import type { ExecContext } from "../types.js";
 import { resolvePlaceholders } from "./placeholders.js";
+import { doubleArray, objectArray } from "../../core/shapes.js";
 
 export type AlertFreq = AlertRecord["freq"];
 
@@ -40,11 +41,12 @@ export interface AlertStore {
 
 export function createAlertStore(): AlertStore {
   const store: AlertStore = {
-    alerts: [],
-    conditions: [],
+    // (arrays in the kind of what they will hold: core/shapes.ts)
+    alerts: objectArray(),
+    conditions: objectArray(),
     bySite: new Map(),
     lastFired: new Map(),
-    pending: [],
+    pending: objectArray(),
     ctx: null,
     tickBar: -1,
     tick: 0,
@@ -107,7 +109,7 @@ export function evalCondition(
 ): void {
   let c = store.bySite.get(site);
   if (!c) {
-    c = { site, title, message, fired_bars: [], fired_times: [] };
+    c = { site, title, message, fired_bars: [], fired_times: doubleArray() };
     store.bySite.set(site, c);
     store.conditions.push(c);
   }

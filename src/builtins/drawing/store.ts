@@ -3,6 +3,7 @@
 import type { ExecContext } from "../types.js";
 import { type Linefill, Table, type AnyDrawing, type DrawingKind, type Line } from "./objects.js";
 import { drawingsResult } from "./result.js";
+import { objectArray } from "../../core/shapes.js";
 
 export interface DrawingLimits {
   max_lines_count?: number;
@@ -42,7 +43,15 @@ export function createDrawingStore(limits: DrawingLimits = {}): DrawingStore {
       table: Infinity,
       linefill: Infinity,
     },
-    alive: { line: [], label: [], box: [], table: [], polyline: [], linefill: [] },
+    // (arrays in the object elements kind from the start: core/shapes.ts)
+    alive: {
+      line: objectArray(),
+      label: objectArray(),
+      box: objectArray(),
+      table: objectArray(),
+      polyline: objectArray(),
+      linefill: objectArray(),
+    },
     version: 0,
     toResult: () => drawingsResult(store),
   };

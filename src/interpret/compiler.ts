@@ -603,7 +603,9 @@ export class Compiler {
         const oa = this.operand(e.a),
           ob = this.operand(e.b);
         // (the shapes below: the two operands' keys and the condition's)
-        const sk = ck && `?${this.operandKey(oa)}|${this.operandKey(ob)}|${ck}`;
+        const ak = this.operandKey(oa),
+          bk = this.operandKey(ob);
+        const sk = ck && ak && bk && `?${ak}|${bk}|${ck}`;
         if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
           const N = this.nums,
             ai = oa.i,
@@ -627,6 +629,23 @@ export class Compiler {
             ai = oa.i,
             cb = ob.c;
           return this.kept(sk, () => () => (c() ? N[ai] : cb));
+        }
+        // one closure and one numeric slot or constant (`cond ? x + y : close`, `cond ? f(x) : na`)
+        if (oa.k === "F" && ob.k !== "F" && isNum(e.b.t.name)) {
+          const N = this.nums,
+            a = oa.f,
+            bi = ob.i,
+            cb = ob.c;
+          if (ob.k === "S") return this.kept(sk, () => () => (c() ? a() : N[bi]));
+          return this.kept(sk, () => () => (c() ? a() : cb));
+        }
+        if (ob.k === "F" && oa.k !== "F" && isNum(e.a.t.name)) {
+          const N = this.nums,
+            b = ob.f,
+            ai = oa.i,
+            ca = oa.c;
+          if (oa.k === "S") return this.kept(sk, () => () => (c() ? N[ai] : b()));
+          return this.kept(sk, () => () => (c() ? ca : b()));
         }
         const a = oa.k === "F" ? oa.f : this.expr(e.a),
           b = ob.k === "F" ? ob.f : this.expr(e.b);
@@ -1174,11 +1193,64 @@ export class Compiler {
       const f = this.kept(this.binaryKey(`b${e.op}@${copy}`, l, r), () => fusedBinary(e.op, l, r, this.nums, copy));
       if (f) return f;
     }
+    const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
+    if (!numeric && (e.op === "==" || e.op === "!=")) {
+      const q = this.equalityInPlace(e.op, e.l, e.r);
+      if (q) return q;
+    }
     const l = this.expr(e.l);
     const r = this.expr(e.r);
-    const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
     const key = this.pairKey(`g${e.op}${e.str ? "s" : ""}${e.intDiv ? "i" : ""}${numeric ? "n" : ""}`, l, r);
     return this.kept(key, () => this.generalBinary(e, l, r, numeric));
+  }
+
+  /**
+   * `==` / `!=` on strings, bools or objects with a variable or a constant on a side (`maType ==
+   * "EMA"`, `ob.bull == bull`): that side read in place, no closure call for it; the sides in the
+   * written order, the same na rules as generalBinary (sameValue / otherValue). Null when neither
+   * side is a variable or a constant.
+   */
+  private equalityInPlace(op: string, le: RExpr, re: RExpr): Fn | null {
+    const cmp = op === "==" ? sameValue : otherValue;
+    const side = (x: RExpr): { k: "V" | "C" | "F"; s: number; c: unknown; f: Fn; key: string | null } => {
+      const s = this.objectSlot(x);
+      if (s >= 0) return { k: "V", s, c: null, f: noop, key: `V${s}` };
+      if (x.k === "const" && !this.hoisted.has(x) && constKey(x.v) !== null)
+        return { k: "C", s: 0, c: x.v, f: noop, key: constKey(x.v) };
+      const f = this.expr(x);
+      const fk = keyOf(f);
+      return { k: "F", s: 0, c: null, f, key: fk && `F${fk}` };
+    };
+    const l = side(le),
+      r = side(re);
+    if (l.k === "F" && r.k === "F") return null;
+    const key = l.key && r.key && `q${op}|${l.key}|${r.key}`;
+    const V = this.vals;
+    const [ls, lc, lf, rs, rc, rf] = [l.s, l.c, l.f, r.s, r.c, r.f];
+    return this.kept(key, (): Fn => {
+      switch (`${l.k}${r.k}`) {
+        case "VV":
+          return () => cmp(V[ls], V[rs]);
+        case "VC":
+          return () => cmp(V[ls], rc);
+        case "CV":
+          return () => cmp(lc, V[rs]);
+        case "VF":
+          return () => {
+            const a = V[ls];
+            return cmp(a, rf());
+          };
+        case "FV":
+          return () => cmp(lf(), V[rs]);
+        case "FC":
+          return () => cmp(lf(), rc);
+        case "CF":
+          return () => cmp(lc, rf());
+        default:
+          // (two constants: folded by the checker, kept general here)
+          return () => cmp(lc, rc);
+      }
+    });
   }
 
   /** A binary operator on two closures (operands not fusable). */
@@ -2292,6 +2364,16 @@ const MATH_UNARY: Partial<Record<string, (x: number) => number>> = {
   "math.sqrt": Math.sqrt,
   "math.tan": Math.tan,
 };
+
+/** `==` on strings, bools and objects (generalBinary): na equals nothing. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b && a !== null;
+}
+
+/** `!=` on strings, bools and objects (generalBinary): na differs from nothing. */
+function otherValue(a: unknown, b: unknown): boolean {
+  return a !== b && a !== null && b !== null;
+}
 
 /** The comparison operators ifFlat compares in place, by index. */
 const COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="];

@@ -1,6 +1,7 @@
 // Objects and arrays read in place from their variables' slots (src/interpret/compiler.ts: a field
 // of a variable, a field assigned on a variable, xs.size() / xs.get(i) on an array variable with the
-// index in a numeric variable) and user calls of three arguments. Each script computes every value
+// index in a numeric variable, == / != with a variable or a constant on a side), ternaries of a
+// closure and a numeric variable or constant, and user calls of three arguments. Each script computes every value
 // both ways, through the slot path and through the general closures it replaces (the same field or
 // element reached through a function call's value), and runs in both backends: the two ways must
 // agree within a run and the interpreter must equal compile, na objects, out-of-range and na indexes
@@ -62,6 +63,33 @@ float pv = na(probe) ? na : probe.top
 if bar_index == naAt + 1
     probe := na
     pv := probe.bottom
+// == / != on strings, bools and objects with a variable or a constant on a side, na included
+mode = input.string("Close", "Mode", options = ["Close", "Wick"])
+sameS(string x) => x
+sameB(bool x) => x
+string tag = bar_index % 4 == 0 ? na : bar_index % 4 == 1 ? "a" : "b"
+string tag2 = bar_index % 3 == 0 ? "a" : na
+bool flag = close > open
+int eqSlot = (mode == "Close" ? 1 : 0) + (tag == "a" ? 2 : 0) + ("b" != tag ? 4 : 0) + (tag == tag2 ? 8 : 0) + (tag != tag2 ? 16 : 0) + (flag == (bar_index % 2 == 0) ? 32 : 0) + (last == last ? 64 : 0) + (last != probe ? 128 : 0)
+int eqCall = (sameS(mode) == "Close" ? 1 : 0) + (sameS(tag) == "a" ? 2 : 0) + ("b" != sameS(tag) ? 4 : 0) + (sameS(tag) == sameS(tag2) ? 8 : 0) + (sameS(tag) != sameS(tag2) ? 16 : 0) + (sameB(flag) == (bar_index % 2 == 0) ? 32 : 0) + (same(last) == same(last) ? 64 : 0) + (same(last) != same(probe) ? 128 : 0)
+// a ternary of one closure and one numeric variable or constant, against both sides as closures
+sameF(float x) => x
+float tA = close > open ? high - low : close
+float tB = close > open ? close : high - low
+float tC = bar_index % 3 == 0 ? high - low : na
+float tD = bar_index % 5 == 0 ? 2.5 : close - open
+float tE = bar_index % 2 == 0 ? ups : viaSlot
+float fA = close > open ? sameF(high - low) : sameF(close)
+float fB = close > open ? sameF(close) : sameF(high - low)
+float fC = bar_index % 3 == 0 ? sameF(high - low) : sameF(na)
+float fD = bar_index % 5 == 0 ? sameF(2.5) : sameF(close - open)
+float fE = bar_index % 2 == 0 ? sameF(ups) : sameF(viaSlot)
+float tF = close > open ? high - low : 1.5
+float fF = close > open ? sameF(high - low) : sameF(1.5)
+plot(tA + tB * 3 + nz(tC) * 7 + 1 / tD + tE + tF * 11, "tern")
+plot(fA + fB * 3 + nz(fC) * 7 + 1 / fD + fE + fF * 11, "ternCall")
+plot(eqSlot, "eqSlot")
+plot(eqCall, "eqCall")
 sz = zones.size()
 szCall = sameArr(zones).size()
 plot(viaSlot, "viaSlot")
@@ -107,7 +135,7 @@ plot(v, "v")
 plot(xs.size(), "n")
 `;
 
-async function both(src: string, bars: number, seed: number, inputs: Record<string, number>) {
+async function both(src: string, bars: number, seed: number, inputs: Record<string, number | string>) {
   const data = generateBars(bars, seed);
   const rt = new Runtime();
   const got = await rt.run(src, data, { mode: "interpret", inputs });
@@ -127,8 +155,9 @@ describe("objects and arrays read from their slots", () => {
         fc.integer({ min: -3, max: 1 }),
         fc.integer({ min: -5, max: 400 }),
         fc.integer({ min: 1, max: 1000 }),
-        async (keep, skew, naAt, seed) => {
-          const r = await both(ZONES, 160, seed, { Keep: keep, Skew: skew, NaAt: naAt });
+        fc.constantFrom("Close", "Wick"),
+        async (keep, skew, naAt, seed, mode) => {
+          const r = await both(ZONES, 160, seed, { Keep: keep, Skew: skew, NaAt: naAt, Mode: mode });
           const p = r.series as Record<string, unknown[]>;
           // (a run stopped by its na probe or an index past the end keeps no series)
           if (r.error) return;
@@ -136,6 +165,8 @@ describe("objects and arrays read from their slots", () => {
           expect(p.viaSlot).toHaveLength(160);
           expect(firstDifference(p.viaSlot, p.viaCall)).toBeNull();
           expect(firstDifference(p.sz, p.szCall)).toBeNull();
+          expect(firstDifference(p.eqSlot, p.eqCall)).toBeNull();
+          expect(firstDifference(p.tern, p.ternCall)).toBeNull();
         },
       ),
       { numRuns: 40, seed: 20261129 },

@@ -55,8 +55,9 @@ export interface OptimizeRow {
   trialCost: Spread;
   /**
    * The same over every round at once: all studies' CPU over all plain runs' CPU. Steadier than the
-   * median where the CPU clock is coarse (a kernel that counts CPU time by 4 ms ticks leaves a round of
-   * 32 plain runs of 5 ms with about +-16% of sampling noise; docs/benchmarks.md, issue 18, session 12).
+   * median: a round's window catches or misses a collection, and other processes' load moves a
+   * round's runs by 10-20% on a shared machine (the CPU clock itself reads to the microsecond here;
+   * docs/benchmarks.md, issue 18, session 14).
    */
   pooledCost: number;
   /**

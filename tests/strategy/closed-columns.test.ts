@@ -81,16 +81,14 @@ function bar(s: ReturnType<typeof setup>, i: number): void {
   broker.onBarClose(ctx);
 }
 
+/** Trade limits the random flows run under: all kept, a few, one, some. */
+const LIMITS = [Infinity, 7, 1, 40] as const;
+
 describe("closed trades in columns", () => {
   it("strategy.closedtrades.* read what the rows built from the columns hold, trimmed indexes na", () => {
     let checked = 0;
-    for (const [seed, limit] of [
-      [1, Infinity],
-      [2, 7],
-      [3, 1],
-      [4, 40],
-    ] as const) {
-      const s = setup(seed, 300, limit);
+    for (const [k, limit] of LIMITS.entries()) {
+      const s = setup(1 + k, 300, limit);
       const closed = s.broker.ledger.closed;
       for (let i = 0; i < 300; i++) {
         bar(s, i);
@@ -162,13 +160,8 @@ describe("closed trades in columns", () => {
       exitBar: Float64Array.from(trades, (t) => t.exit_bar_index ?? Number.NaN),
     });
     let compared = 0;
-    for (const [seed, limit] of [
-      [11, Infinity],
-      [12, 7],
-      [13, 1],
-      [14, 40],
-    ] as const) {
-      const s = setup(seed, 500, limit);
+    for (const [k, limit] of LIMITS.entries()) {
+      const s = setup(11 + k, 500, limit);
       for (let i = 0; i < 400; i++) {
         bar(s, i);
         if (i % 37 !== 36) continue;

@@ -1155,6 +1155,27 @@ class Gen {
         }
         return `(${parts.join(", ")}, ${r})`;
       }
+      case "math.avg": {
+        // math/avg.ts mathAvg, operation for operation: the arguments first (the impl gets them as an
+        // array), two or fewer added plainly from 0, three or more by Kahan summation
+        const xs = args.map((a) => {
+          const t = this.temp();
+          return [t, `${t} = ${this.expr(a)}`] as const;
+        });
+        const s = this.temp();
+        const parts = [...xs.map((x) => x[1]), `${s} = 0`];
+        if (n <= 2) {
+          for (const [x] of xs) parts.push(`${s} += ${x}`);
+          return `(${parts.join(", ")}, ${s} / ${n})`;
+        }
+        const c = this.temp(),
+          y = this.temp(),
+          t = this.temp();
+        parts.push(`${c} = 0`);
+        for (const [x] of xs)
+          parts.push(`${y} = ${x} - ${c}, ${t} = ${s} + ${y}, ${c} = ${t} - ${s} - ${y}, ${s} = ${t}`);
+        return `(${parts.join(", ")}, (${s} - ${c}) / ${n})`;
+      }
       default:
         return null;
     }

@@ -46,6 +46,25 @@ describe("pure numeric builtins inline", () => {
       ),
     );
   });
+  it("math.avg of one to five arguments (plain sums, Kahan's) agrees with the impl on na, -0 and large spreads", async () => {
+    const text = generatedSource(program(v6("plot(math.avg(close, open))\nplot(math.avg(close, open, high, low))")));
+    // (the plots' first-bar registrations are the only calls through an impl)
+    expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)).toHaveLength(2);
+    await same(
+      v6(
+        [
+          "x = bar_index % 3 == 0 ? na : bar_index % 3 == 1 ? -0.0 : (close - open) / 3",
+          "y = bar_index % 7 == 0 ? -0.0 : close * 1e12",
+          'plot(1 / math.avg(x), "one")',
+          'plot(1 / math.avg(x, -0.0), "two")',
+          'plot(math.avg(y, x, 1e-9), "three")',
+          'plot(math.avg(close, open, high, low), "four")',
+          'plot(math.avg(y, -y, 0.1, x, 3), "five")',
+          'plot(math.avg(high, low) - hl2, "hl2")',
+        ].join("\n"),
+      ),
+    );
+  });
   it("math.* unary functions, sign and pow agree on na, -0 and negative numbers", async () => {
     const fns = ["abs", "acos", "asin", "atan", "ceil", "cos", "exp", "floor", "log", "log10", "sin", "sqrt", "tan"];
     await same(

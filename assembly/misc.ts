@@ -1,6 +1,6 @@
 // Kernels over a window read directly (alma, swma, cog, linreg), true range, barssince/valuewhen,
 // and the bar-path indicators (sar, supertrend, vwap, volume indicators).
-import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, setOut } from "./mem";
+import { S0, stateNew, begin, ringEnsure, ringPush, ringGet, ringCount, setOut, out_ptr, heap_top, heap_set } from "./mem";
 import { seedAdd, seedSum, beginBars } from "./avg";
 
 // ---------------------------------------------------------------- window formulas (na -> na)
@@ -224,6 +224,27 @@ export function st_new(period: i32): usize {
 /** Returns the supertrend; the direction goes to out slot 0. */
 export function st_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, factor: f64): f64 {
   begin(h, bar);
+  return stStep(h, hi, lo, cl, factor, out_ptr());
+}
+
+/**
+ * ta.supertrend over whole columns (the compile backend's precompute): the per-bar step on every
+ * bar, each called once (no shadow copy), the direction written to its own column. The state is
+ * freed with the pass.
+ */
+export function series_supertrend(hi: usize, lo: usize, cl: usize, st: usize, dir: usize, n: i32, period: i32, factor: f64): void {
+  const mark = heap_top();
+  const h = st_new(period);
+  for (let i = 0; i < n; i++) {
+    const o = <usize>i << 3;
+    store<i32>(h, i, 0);
+    store<f64>(st + o, stStep(h, load<f64>(hi + o), load<f64>(lo + o), load<f64>(cl + o), factor, dir + o));
+  }
+  heap_set(mark);
+}
+
+/** One bar of the supertrend (st_next after begin); the direction is stored at `dirAt`. */
+@inline function stStep(h: usize, hi: f64, lo: f64, cl: f64, factor: f64, dirAt: usize): f64 {
   const pc = load<f64>(h, S0);
   const n = load<i32>(h, S0 + 60);
   const tr = pc != pc ? hi - lo : Math.max(Math.max(hi - lo, Math.abs(hi - pc)), Math.abs(lo - pc));
@@ -260,7 +281,7 @@ export function st_next(h: usize, bar: i32, hi: f64, lo: f64, cl: f64, factor: f
   store<f64>(h, lower, S0 + 32);
   store<f64>(h, upper, S0 + 40);
   store<f64>(h, st, S0 + 48);
-  setOut(0, dir);
+  store<f64>(dirAt, dir);
   return st;
 }
 

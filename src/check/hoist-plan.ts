@@ -32,7 +32,7 @@ export const HILO_KIND: Record<string, number> = {
   "ta.lowestbars": 3,
 };
 export const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
-const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3 };
+const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3, "ta.supertrend": 2 };
 /** Comparisons a bool column may hold, as the bar loop evaluates them on numbers (na compares false). */
 export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   "<": (a, b) => a < b,
@@ -216,20 +216,20 @@ export class HoistPlan {
       return a[2] === undefined;
     }
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
-    if (e.name === "ta.bb")
-      return (
-        a.length === 3 &&
-        this.source(a[0]) &&
-        this.len(a[1], 1) &&
-        a[2] !== undefined &&
-        ((a[2].k === "const" && typeof a[2].v === "number") || this.isInput(a[2]))
-      );
+    if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
+    // (the per-bar call reads its factor once, on its first bar: a constant or an input is that factor)
+    if (e.name === "ta.supertrend") return a.length === 2 && this.number(a[0]) && this.len(a[1], 1);
     if (e.name === "ta.macd") return a.length === 4 && this.source(a[0]) && [1, 2, 3].every((i) => this.len(a[i], 1));
     if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => this.source(a[i])) && this.len(a[3], 1);
     if (e.name === "ta.atr") return this.len(a[0], 1) && a.length === 1;
     if (e.name === "ta.tr")
       return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
     return false;
+  }
+
+  /** A number known before the loop: a constant, or a number input read once per run. */
+  private number(e: RExpr | undefined): boolean {
+    return e !== undefined && ((e.k === "const" && typeof e.v === "number") || this.isInput(e));
   }
 
   /** A length known before the loop: a constant int >= min, or an int input read once per run. */

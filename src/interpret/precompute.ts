@@ -64,19 +64,24 @@ export class Precompute {
     return v;
   }
 
-  /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]). */
+  /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]; ta.supertrend: [supertrend, direction]). */
   tuple(e: Call): number[] {
     const done = this.tuples.get(e);
     if (done) return done;
     const a = this.a,
       args = e.args;
     const len = (i: number) => this.number(args[i], 1);
-    const src = this.column(args[0]!);
+    const c = this.ctx.columns;
     let out: number[];
-    out =
-      e.name === "ta.bb"
-        ? pass.bb(a, src, len(1), this.number(args[2], null))
-        : pass.macd(a, src, len(1), len(2), len(3));
+    if (e.name === "ta.supertrend")
+      out = pass.supertrend(a, a.input(c.high), a.input(c.low), a.input(c.close), this.number(args[0], null), len(1));
+    else {
+      const src = this.column(args[0]!);
+      out =
+        e.name === "ta.bb"
+          ? pass.bb(a, src, len(1), this.number(args[2], null))
+          : pass.macd(a, src, len(1), len(2), len(3));
+    }
     this.tuples.set(e, out);
     return out;
   }

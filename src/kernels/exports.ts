@@ -57,6 +57,16 @@ export interface KernelExports {
   sar_next(h: H, bar: number, hi: number, lo: number, cl: number, start: number, inc: number, max: number): number;
   st_new(period: number): H;
   st_next(h: H, bar: number, hi: number, lo: number, cl: number, factor: number): number;
+  series_supertrend(
+    hi: number,
+    lo: number,
+    cl: number,
+    st: number,
+    dir: number,
+    n: number,
+    period: number,
+    factor: number,
+  ): void;
   vwap_new(): H;
   vwap_next(h: H, bar: number, src: number, vol: number, anchor: number, mult: number): number;
   volind_new(kind: number): H;

@@ -165,6 +165,14 @@ export const pass = {
   /** Element-wise x op y: 0 +, 1 -, 2 *, 3 / (na for a zero divisor), 4 -x. */
   arith: (a: SeriesArena, x: number, y: number, op: number): number =>
     one(a, (o) => a.k.x.series_arith(x, y, o, a.n, op), 1),
+  /** [supertrend, direction] of ta.supertrend(factor, atrPeriod) over high, low and close. */
+  supertrend: (a: SeriesArena, h: number, l: number, c: number, factor: number, period: number): number[] => {
+    checkLength(period);
+    const st = a.alloc(),
+      dir = a.alloc();
+    a.k.x.series_supertrend(h, l, c, st, dir, a.n, period, factor);
+    return [st, dir];
+  },
   /** [basis, upper, lower] of ta.bb. */
   bb: (a: SeriesArena, src: number, len: number, mult: number): number[] => {
     checkLength(len);
@@ -239,6 +247,14 @@ export const seriesStoch = (
   l: ArrayLike<number>,
   length: number,
 ) => single(k, [x, h, l], (a, [p, q, r]) => pass.stoch(a, p!, q!, r!, length));
+export const seriesSupertrend = (
+  k: Kernels,
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  factor: number,
+  period: number,
+) => run(k, [high, low, close], (a, [h, l, c]) => pass.supertrend(a, h!, l!, c!, factor, period));
 export const seriesBb = (k: Kernels, input: ArrayLike<number>, length: number, mult: number) =>
   run(k, [input], (a, [p]) => pass.bb(a, p!, length, mult));
 

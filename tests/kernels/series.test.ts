@@ -88,6 +88,33 @@ describe("whole-series kernels", () => {
     const short = randomBars(5, 8);
     await checkAll(short, short.close, 9);
   });
+  it("supertrend and its direction match the state machine (na closes and highs, any factor and period)", async () => {
+    const k = await createKernels();
+    for (const [hi, c] of [
+      [b.high, b.close],
+      [withNa(b.high, 0.05, 4), withNa(b.close, 0.1, 6)],
+    ] as const) {
+      const bars = { ...b, high: hi, close: c };
+      for (const [factor, period] of [
+        [3, 10],
+        [0.5, 1],
+        [-1, 2],
+        [2, 1500],
+      ] as const) {
+        const s = await newRun(bars);
+        const want = [new Float64Array(1000), new Float64Array(1000)];
+        for (let i = 0; i < 1000; i++) {
+          setBar(s.ctx, i);
+          const t = s.f("a", "supertrend", factor, period) as number[];
+          want[0]![i] = t[0]!;
+          want[1]![i] = t[1]!;
+        }
+        const got = S.seriesSupertrend(k, hi, b.low, c, factor, period);
+        bitEqual(got[0]!, want[0]!);
+        bitEqual(got[1]!, want[1]!);
+      }
+    }
+  });
   it("cross, crossover and crossunder of two columns match ta.cross*, ties and na included", async () => {
     const k = await createKernels();
     const y = withNa(

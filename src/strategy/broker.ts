@@ -90,6 +90,8 @@ export class Broker {
   /** A realtime bar of a calc_on_every_tick strategy is in progress: orders fill tick by tick. */
   private tickMode = false;
   private fillsSinceRecalc = 0;
+  /** The ledger's version at the last prune of exits (pruneExits). */
+  private prunedAt = -1;
   private recalcBar = -1;
   private recalcsThisBar = 0;
   /** The log's site memory for order calls whose request carries none (EventLog.logSite). */
@@ -159,7 +161,7 @@ export class Broker {
       // do; exits of trades a margin call closed after the last prune still go.
       walker.setBar(ctx.open, ctx.high, ctx.low, ctx.close);
       if (walker.flatBar()) {
-        if (this.book.exits.length !== 0) this.book.pruneExits(this.ledger.open);
+        if (this.book.exits.length !== 0) this.pruneExits();
         this.enforceTradeLimit(ctx);
         return;
       }
@@ -191,8 +193,9 @@ export class Broker {
    * halts any further calculations").
    */
   private enforceTradeLimit(ctx: BrokerHost): void {
+    if (this.version >= 6) return;
     const limit = this.settings.tradeLimit;
-    if (this.version < 6 && this.ledger.closed.total > limit) {
+    if (this.ledger.closed.total > limit) {
       ctx.runtimeError(
         `The strategy closed more than ${limit} trades, the limit of Pine Script v5 strategies (v6 trims the oldest trades instead)`,
       );
@@ -227,7 +230,7 @@ export class Broker {
     this.lastClose = ctx.close;
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
     this.risk.onClose(ctx, this);
-    this.tracker.onBar(this, ctx);
+    this.tracker.bar(this, ctx);
     this.enforceTradeLimit(ctx);
   }
 
@@ -678,9 +681,22 @@ export class Broker {
   }
 
   private afterPath(ctx: BrokerHost): void {
-    this.book.pruneExits(this.ledger.open);
+    this.pruneExits();
     this.risk.checkMargin(RiskRules.worstPrice(ctx, this.ledger.side()), this);
     this.enforceTradeLimit(ctx);
+  }
+
+  /**
+   * Exits whose trades are gone go (OrderBook.pruneExits). A prune leaves every exit that covers an
+   * open trade armed and no other armed, and an exit placed while trades are open is armed at once
+   * when it covers one (Broker.exit): so until a trade opens or closes (the ledger's version) a
+   * prune finds nothing to do. A number field: snapshots restore it with the version.
+   */
+  private pruneExits(): void {
+    const v = this.ledger.version;
+    if (v === this.prunedAt && this.walker.fastPath) return;
+    this.book.pruneExits(this.ledger.open);
+    this.prunedAt = v;
   }
 
   /** Margin-call liquidation of `qty` at `price` (called by the risk module). */

@@ -82,19 +82,75 @@ export class PathWalker {
 
   /**
    * One bar (or magnifier sub-bar: setBar's) of the path; `first` is the chart bar's opening point.
-   * `flatChecked`: the caller asked flatBar already (and it said no). No price read here crosses a
-   * call V8 may not inline: the walk's steps act at `cur` and read the bar from the fields (a double
-   * passed to such a call is boxed, and V8 boxes it where all its boxed uses meet, which here was
-   * before the quiet bar's return: a heap number on every bar).
+   * `flatChecked`: the caller asked flatBar already (and it said no). The common bar on which nothing
+   * can fill (quietRange) takes a few compares here; walkOpen, out of line, walks the others. No
+   * price read here crosses a call V8 may not inline: the walk's steps act at `cur` and read the bar
+   * from the fields (a double passed to such a call is boxed, and V8 boxes it where all its boxed
+   * uses meet, which was before the quiet bar's return: a heap number on every bar).
    */
   walkBar(first: boolean, flatChecked = false): void {
+    if (this.barO !== this.barO) return;
+    if (first && !flatChecked && this.flatBar()) return;
+    // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
+    // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
+    const fast = this.fastPath && !this.recalc;
+    // no market order pending (stop and limit orders may be): nothing fills at the open but what
+    // the extremes hold
+    const calm = fast && !this.marketPending();
+    if (calm) {
+      this.reachLevels();
+      if (first && this.quietRange()) return;
+    }
+    this.walkOpen(first, fast, calm);
+  }
+
+  /**
+   * The chart bar's path from its open when nothing can fill on it: the bar's whole range strictly
+   * between the level extremes (calm: no market order pending, the extremes worked out). What the
+   * walk does there (the open's margin check, the price to the close, the trades' best and worst
+   * prices), and true; false (nothing done) otherwise.
+   */
+  private quietRange(): boolean {
+    const b = this.b;
     const o = this.barO;
     const h = this.barH;
     const l = this.barL;
     const c = this.barC;
-    if (o !== o) return;
+    if (b.risk.capPending || !(h === h && l === l && c === c)) return false;
+    if (!(Math.max(o, h, l, c) < this.upMin && Math.min(o, h, l, c) > this.downMax)) return false;
+    this.cur = o;
+    if (this.trackRange) {
+      this.high = o;
+      this.low = o;
+    }
+    b.risk.checkMargin(o, b);
+    // (a margin call's fill may reach the filled-order cap: the position closes on the path)
+    if (b.risk.capPending) this.segments();
+    else this.quietPath(h, l, c);
+    return true;
+  }
+
+  /** levelsReach, but without a call for a book with no order and no exit over an open trade (no level). */
+  private reachLevels(): void {
     const b = this.b;
-    if (first && !flatChecked && this.flatBar()) return;
+    if (b.book.orders.length === 0 && (b.book.exits.length === 0 || b.ledger.open.length === 0)) {
+      this.upMin = Infinity;
+      this.downMax = -Infinity;
+      this.trails = false;
+    } else this.levelsReach();
+  }
+
+  /**
+   * walkBar's bar when something may fill: the open's fills (market orders, gaps past a level), its
+   * margin check, then the segments unless the range proves them quiet. `calm`: no market order is
+   * pending, and the level extremes were worked out for the bar already.
+   */
+  private walkOpen(first: boolean, fast: boolean, calm: boolean): void {
+    const o = this.barO;
+    const h = this.barH;
+    const l = this.barL;
+    const c = this.barC;
+    const b = this.b;
     // The open itself is not "touched": a trade exiting at the open saw only its fill price, and
     // for the others the bar's high and low bracket it anyway.
     this.cur = o;
@@ -102,13 +158,6 @@ export class PathWalker {
       this.high = o;
       this.low = o;
     } else this.reach(o);
-    // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
-    // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
-    const fast = this.fastPath && !this.recalc;
-    // no market order pending (stop and limit orders may be): nothing fills at the open but what
-    // the extremes hold
-    const calm = fast && !this.marketPending();
-    if (calm) this.levelsReach();
     // The open strictly between the extremes: no market order to fill, no trail to move or
     // activate, nothing that fills at the open.
     let quiet = calm && o < this.upMin && o > this.downMax;
@@ -140,7 +189,7 @@ export class PathWalker {
         this.quietPath(h, l, c);
         return;
       }
-      // (out of line: walkBar keeps its size for strategies without a trailing exit)
+      // (out of line: walkOpen keeps its size for strategies without a trailing exit)
       if (this.trails && this.trailsOnly()) return;
     }
     this.segments();

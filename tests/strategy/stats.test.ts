@@ -255,8 +255,8 @@ describe("EquityTracker excursions", () => {
           settings: { initialCapital: initial },
         } as unknown as Broker;
         const before = fast.maxDrawdownPercent + fast.maxRunupPercent;
-        fast.onBar(broker, ctx);
-        full.onBar(broker, ctx);
+        fast.bar(broker, ctx);
+        full.bar(broker, ctx);
         if (fast.maxDrawdownPercent + fast.maxRunupPercent !== before) divided++;
         for (const k of [
           "peakEquity",

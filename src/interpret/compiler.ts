@@ -26,7 +26,7 @@ import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./
 import { CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
-import { COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
+import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
 import { HoistPlan, isPlainPlot } from "../check/hoist-plan.js";
 import {
@@ -117,6 +117,8 @@ export class Compiler {
 
   main(): Fn {
     const body = this.prog.body;
+    // (before any statement is compiled: the program's first run over this storage keeps nothing yet)
+    const firstRun = !anyKept(this.nums);
     try {
       const fns = body.stmts.map((s) => {
         const f = this.stmt(s, false);
@@ -127,7 +129,12 @@ export class Compiler {
       // a request.security secondary run's statements through the shared loop: the written-out calls
       // of seqFlat are for the chart's program (drivers.generated.ts: why)
       if (this.ctx.ext.securityCapture) return seq(fns, lines, () => 0);
-      const run = fns.length >= CHUNKED_FROM ? this.chunked(fns, lines) : seqFlat(fns, lines);
+      // chunks from the program's second run on: a first run is mostly V8's warm-up, and five more
+      // functions to warm up and optimise cost it more than their inlining gains it (loops interpreted,
+      // first run 149 -> 132 ms; docs/benchmarks.md, session 14); the runs after it are the ones that
+      // reach the steady state the chunks are for
+      const chunk = !firstRun && fns.length >= CHUNKED_FROM;
+      const run = chunk ? this.chunked(fns, lines) : seqFlat(fns, lines);
       // (a request.security secondary run's closures live as long as the main run's)
       kept.main = run;
       return run;

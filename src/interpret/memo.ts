@@ -102,6 +102,11 @@ export function keptClosure<T extends Fn>(N: Float64Array, key: string, make: ()
   return f;
 }
 
+/** Whether any closure is kept over the slot array N yet (false while its program's first run compiles). */
+export function anyKept(N: Float64Array): boolean {
+  return (byNums.get(N)?.size ?? 0) > 0;
+}
+
 /** The name of a kept closure (to stand for it inside another key), or null for any other closure. */
 export function keyOf(f: Fn): string | null {
   return keys.get(f) ?? null;

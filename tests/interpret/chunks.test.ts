@@ -1,12 +1,14 @@
 // A long program's top-level statements run in chunks (Compiler.chunked, drivers.generated.ts
-// chunkFlat) and a fused operator with a sub-closure operand comes from one of several identical
-// copies (fused.generated.ts): both only change which closure object runs what. Long random
-// programs must equal the compile backend run after run, and a runtime error in any statement must
-// be reported on the same bar and line.
+// chunkFlat) from its second run on (its first runs them through seqFlat) and a fused operator with
+// a sub-closure operand comes from one of several identical copies (fused.generated.ts): both only
+// change which closure object runs what. Long random programs must equal the compile backend run
+// after run, and a runtime error in any statement must be reported on the same bar and line, on a
+// first run and on a later one.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { keptStats } from "../../src/interpret/memo.js";
 import { comparable, firstDifference } from "../compile/parity.js";
 import { randomExpr as expr, randomScript } from "../helpers/random-script.js";
 
@@ -42,14 +44,36 @@ describe("a long program's statements in chunks", () => {
       lines[at] = `x${at} = bar_index == 7 ? array.get(array.new_float(0), 0) : close`;
       const src = `//@version=6\nindicator("e")\n${lines.join("\n")}\nplot(x${at})\n`;
       const data = syntheticBars(20);
-      const got = await new Runtime().run(src, data, { mode: "interpret" });
       const want = await new Runtime().run(src, data, { mode: "compile" });
-      expect(got.error).toBeDefined();
-      expect(got.error_bar).toBe(7);
-      // line 1 is //@version=6, line 2 the declaration: the body starts on line 3
-      expect(got.diagnostics?.[0]?.line).toBe(at + 3);
-      expect(got.error).toBe(want.error);
-      expect(got.diagnostics?.[0]?.line).toBe(want.diagnostics?.[0]?.line);
+      const rt = new Runtime();
+      // (the first run through seqFlat, the second through the chunks)
+      for (let run = 0; run < 2; run++) {
+        const got = await rt.run(src, data, { mode: "interpret" });
+        expect(got.error).toBeDefined();
+        expect(got.error_bar).toBe(7);
+        // line 1 is //@version=6, line 2 the declaration: the body starts on line 3
+        expect(got.diagnostics?.[0]?.line).toBe(at + 3);
+        expect(got.error).toBe(want.error);
+        expect(got.diagnostics?.[0]?.line).toBe(want.diagnostics?.[0]?.line);
+      }
     }
+  });
+
+  it("a program's first run keeps no chunk; its second makes them and its third reuses them", async () => {
+    const body = Array.from({ length: 23 }, (_, i) => `x${i} = close * ${i + 1} - open`);
+    const src = `//@version=6\nindicator("c")\n${body.join("\n")}\nplot(x22)\n`;
+    const data = syntheticBars(30);
+    const rt = new Runtime();
+    const made: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const before = keptStats.made;
+      await rt.run(src, data, { mode: "interpret" });
+      made.push(keptStats.made - before);
+    }
+    // the statements' closures on the first run, the five or more chunks on the second, none after
+    expect(made[0]).toBeGreaterThan(23);
+    expect(made[1]).toBeGreaterThanOrEqual(5);
+    expect(made[1]).toBeLessThan(made[0]!);
+    expect(made[2]).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 // The hoist plan: which expressions of a resolved program are known for every bar before the bar loop
 // (OHLCV columns, arithmetic on them, constant or input lengths, variables assigned once from such
-// expressions, and the top-level stateful ta.* calls over them that have a whole-series kernel). Decided
+// expressions or from a source input, and the top-level stateful ta.* calls over them that have a
+// whole-series kernel). Decided
 // here, next to compile eligibility, from the resolved program alone, so both backends read one plan:
 // the compile backend and the interpreter's every-bar precompute (src/interpret/precompute.ts) hoist
 // the same calls and agree bit for bit.

@@ -32,9 +32,14 @@ export class EquityCurve {
   /** The values store handed to a result (view): the next write copies both stores first. */
   private handedOut: Float64Array | null = null;
 
-  /** `capacity`: the values the store holds before it grows (the run's bar count, at most 4096). */
+  /**
+   * `capacity`: the values the store holds before it grows (the run's bar count, at most 2^20). The
+   * whole run's store at once: growing by doubling copied every value written so far into a fresh
+   * store each time (a strategy in a position on most bars wrote ~2 stores' worth a run, and the
+   * garbage collector saw each dropped store); memory a flat stretch leaves unwritten costs little.
+   */
   constructor(capacity: number) {
-    this.vals = new Float64Array(Math.max(16, Math.min(capacity, 4096)));
+    this.vals = new Float64Array(Math.max(16, Math.min(capacity, 1 << 20)));
   }
 
   /** A bar at equity `eq`. */

@@ -4,6 +4,7 @@ import { EquityTracker, Periods, sharpeSortino } from "../../src/strategy/stats.
 import type { Broker } from "../../src/strategy/broker.js";
 import type { BrokerHost } from "../../src/strategy/host.js";
 import type { OpenTrade } from "../../src/strategy/types.js";
+import { Ledger } from "../../src/strategy/ledger.js";
 import { createBroker } from "../../src/strategy/index.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
@@ -229,6 +230,8 @@ describe("EquityTracker excursions", () => {
     let s = 90210;
     const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
     let divided = 0;
+    // (trades made by a ledger of their own, read by the trackers through a stand-in broker)
+    const scratch = new Ledger(1);
     for (let round = 0; round < 200; round++) {
       const initial = [1000, 1, 1e-3, 5e6][round % 4];
       const fast = new EquityTracker(initial, 64);
@@ -240,7 +243,11 @@ describe("EquityTracker excursions", () => {
       for (let i = 0; i < 300; i++) {
         const r = rnd();
         if (r < 0.05) open = [];
-        else if (r < 0.1) open = [...open, tradeAt(price, rnd() < 0.5 ? 1 : -1, rnd() * 3, rnd() < 0.3 ? rnd() : 0)];
+        else if (r < 0.1)
+          open = [
+            ...open,
+            scratch.openTrade("L", null, rnd() < 0.5 ? 1 : -1, rnd() * 3, price, rnd() < 0.3 ? rnd() : 0, 0, 0),
+          ];
         else if (r < 0.14) netProfit += (rnd() - 0.55) * initial * 0.5;
         price = Math.max(0.01, price * (1 + (rnd() - 0.5) * 0.05));
         const na = rnd() < 0.02;
@@ -273,25 +280,3 @@ describe("EquityTracker excursions", () => {
     expect(divided).toBeGreaterThan(500);
   });
 });
-
-/** An open trade of `qty` at `price`, with an entry commission paid. */
-function tradeAt(price: number, side: 1 | -1, qty: number, commission: number): OpenTrade {
-  return {
-    entryId: "L",
-    entryComment: null,
-    entryBar: 0,
-    entryTime: 0,
-    entryPrice: price,
-    side,
-    qty,
-    initialQty: qty,
-    commission,
-    bestPrice: price,
-    worstPrice: price,
-    exitFilled: null,
-    trailId: null,
-    trailExtreme: Number.NaN,
-    trail: null,
-    seq: 0,
-  };
-}

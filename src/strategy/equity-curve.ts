@@ -3,8 +3,8 @@
 // before (the tracker's flat bar at the same booked equity) writes nothing: it counts a repeat of
 // the last value written. The values written sit in a Float64Array, the repeats in pairs (index of
 // the value, bars repeating it after its own); the whole curve is built when the result is read.
-// (A Float64Array of a value per bar cost a flat-heavy strategy ~0.3 ms a 100k-bar run in first
-// writes to fresh memory alone: a plain array of 100k doubles cost two 800 KB stores a run.)
+// (A plain array of 100k doubles cost two 800 KB stores a run; the store is sized for the run's
+// bars at once, and a flat stretch writes none of it.)
 
 /** The curve as handed to a result: its own counts, over stores the curve no longer writes. */
 export interface CurveView {

@@ -366,6 +366,10 @@ export class Compiler {
           const fused = this.fusedStore(s.init, slot, wantValue) ?? this.copyStore(s.init, slot, wantValue);
           if (fused) return fused;
         }
+        if (s.mode === "plain" && vals === this.vals) {
+          const element = this.elementStore(s.init, slot);
+          if (element) return element;
+        }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
         const ik0 = keyOf(init);
         if (s.mode === "plain") {
@@ -438,6 +442,10 @@ export class Compiler {
         ) {
           const extreme = this.extremeCall(s.value, slot);
           if (extreme) return extreme;
+        }
+        if (!op && vals === this.vals) {
+          const element = this.elementStore(s.value, slot);
+          if (element) return element;
         }
         const value = this.convert(this.expr(s.value), s.value, s.v.type.name);
         if (!op && vals === (this.nums as unknown)) {
@@ -1748,6 +1756,22 @@ export class Compiler {
   }
 
   /**
+   * `Zone z = zones.get(i)` / `z := zones.get(i)` into a non-numeric variable, the array and the index
+   * read from their slots (arraySlots): one closure for the element and its store, or null.
+   */
+  private elementStore(e: RExpr, slot: number): Fn | null {
+    if (e.k !== "call" || e.name !== "array.get" || this.hoisted.has(e)) return null;
+    const d = e.def.direct;
+    if (!d || e.def.stateful || !givenInOrder(e)) return null;
+    const at = this.arraySlots(e);
+    if (at === null) return null;
+    const { V, a: s, N, i: k } = at;
+    const flow = this.flow;
+    // (the builtin is the node's, which the site names)
+    return this.kept(`DS${e.site}|${s}|${k}|${slot}`, () => () => (V[slot] = elementAt(V[s], N[k]!, d, flow)));
+  }
+
+  /**
    * `xs.size()` and `xs.get(i)` on an array variable (and an index in a numeric variable): the slots
    * arraySlotPath reads in place, or null.
    */
@@ -2463,12 +2487,14 @@ function arraySlotPath(name: string, at: ArraySlots, d: (ctx: ExecContext, ...a:
       const a = V[s] as PineArray | null;
       return a !== null && a.constructor === PineArray ? a.values.length : d(flow.ctx, a);
     };
-  return () => {
-    const a = V[s] as PineArray | null;
-    const i = N[k]!;
-    if (a !== null && a.constructor === PineArray && i >= 0 && i < a.values.length) return a.values[Math.trunc(i)];
-    return d(flow.ctx, a, i);
-  };
+  return () => elementAt(V[s], N[k]!, d, flow);
+}
+
+/** arrayFastPath's array.get on an array and an index already read. */
+function elementAt(a: unknown, i: number, d: (ctx: ExecContext, ...a: any[]) => any, flow: Flow): unknown {
+  if (a !== null && (a as PineArray).constructor === PineArray && i >= 0 && i < (a as PineArray).values.length)
+    return (a as PineArray).values[Math.trunc(i)];
+  return d(flow.ctx, a, i);
 }
 
 function isIntOrFloat(e: RExpr): boolean {

@@ -1,6 +1,6 @@
 // Objects and arrays read in place from their variables' slots (src/interpret/compiler.ts: a field
 // of a variable, a field assigned on a variable, xs.size() / xs.get(i) on an array variable with the
-// index in a numeric variable, == / != with a variable or a constant on a side), ternaries of a
+// index in a numeric variable, also declared or assigned into a variable, == / != with a variable or a constant on a side), ternaries of a
 // closure and a numeric variable or constant, and user calls of three arguments. Each script computes every value
 // both ways, through the slot path and through the general closures it replaces (the same field or
 // element reached through a function call's value), and runs in both backends: the two ways must
@@ -44,12 +44,21 @@ if zones.size() > keep
 float viaSlot = 0.0
 float viaCall = 0.0
 int ups = 0
+var ups1 = array.new<bool>()
+ups1.push(close > open)
+if ups1.size() > 9
+    ups1.shift()
+sameBs(array<bool> xs) => xs
+Zone q = na
 int i = zones.size() - 1 + skew
 while i >= 0
     Zone z = zones.get(i)
     Zone w = sameArr(zones).get(sameI(i))
-    viaSlot += z.up ? z.top - close : close - z.bottom
-    viaCall += same(w).up ? same(w).top - close : close - same(w).bottom
+    q := zones.get(i)
+    bool u = ups1.get(i % ups1.size())
+    bool uw = sameBs(ups1).get(sameI(i % ups1.size()))
+    viaSlot += (z.up ? z.top - close : close - z.bottom) + q.born + (u ? 1 : 0)
+    viaCall += (same(w).up ? same(w).top - close : close - same(w).bottom) + same(w).born + (uw ? 1 : 0)
     if z.up
         ups += 1
     z.bottom -= 0.001

@@ -337,6 +337,48 @@ export function isPlainPlot(e: Call): boolean {
 }
 
 /**
+ * Output builtins (src/builtins/plot) whose call, once registered, writes only its cell (a value, a
+ * shape flag or a colour; argument `cell`) and, for plot/plotshape/plotchar, the per-bar colour
+ * (argument `color`) at the bar; `index`: the call's value is the output's index (else na). Indices
+ * are the catalog's parameter positions.
+ */
+/** An output call's cell layout (see OUTPUT_CELLS). */
+export interface OutputCells {
+  cell: number;
+  kind: "number" | "flag" | "color";
+  color: number;
+  index: boolean;
+}
+
+const OUTPUT_CELLS: Record<string, OutputCells> = {
+  plot: { cell: 0, kind: "number", color: 2, index: true },
+  hline: { cell: 0, kind: "number", color: -1, index: true },
+  plotshape: { cell: 0, kind: "flag", color: 4, index: true },
+  plotchar: { cell: 0, kind: "flag", color: 4, index: true },
+  bgcolor: { cell: 0, kind: "color", color: -1, index: false },
+  barcolor: { cell: 0, kind: "color", color: -1, index: false },
+  fill: { cell: 2, kind: "color", color: -1, index: false },
+};
+
+/**
+ * The cell layout of an output call that may skip its impl after the first call: its cell argument
+ * of the cell's type (numbers for a number cell: na is NaN there), and every argument but the cell
+ * and colour ones a constant or a variable's value (read by the first call only, and reading one
+ * has no effect, so later bars need not evaluate it). Both backends take this path (compile's
+ * generalCall, the interpreter's outputCall).
+ */
+export function outputCells(e: Call): OutputCells | null {
+  const out = OUTPUT_CELLS[e.name];
+  if (!out || e.def.name !== e.name) return null;
+  const v = e.args[out.cell];
+  if (out.kind === "number" && !(v && (v.t.name === "int" || v.t.name === "float"))) return null;
+  const pure = e.args.every(
+    (a, i) => i === out.cell || i === out.color || a === undefined || a.k === "const" || a.k === "load",
+  );
+  return pure ? out : null;
+}
+
+/**
  * The plain plot calls of a column-plot program, whose top level is nothing but precomputable
  * declarations and plots of precomputable values (bench10's shape), else null. On every bar after
  * the first such a program only writes each plot's value into its column: no state, no history, no

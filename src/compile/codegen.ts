@@ -9,7 +9,7 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { columnPlotCalls, everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { columnPlotCalls, everyBarHoists, HoistPlan, outputCells, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import {
   constantArg,
@@ -1289,40 +1289,6 @@ class Gen {
     this.runCache.push(c, ix, t);
     return `(${evals}${c} !== undefined ? (${write(c, t, ix)}) : (${o} = K${site}.state) !== undefined ? (${c} = ${o}.col, ${ix} = ${o}.meta.index, ${t} = ${o}.color, ${write(c, t, ix)}) : (${parts.join(", ")}))`;
   }
-}
-
-/**
- * Output builtins (src/builtins/plot) whose call, once registered, writes only its cell (a value, a
- * shape flag or a colour; argument `cell`) and, for plot/plotshape/plotchar, the per-bar colour
- * (argument `color`) at the bar; `index`: the call's value is the output's index (else na). Indices
- * are the catalog's parameter positions.
- */
-const OUTPUT_CELLS: Record<string, { cell: number; kind: "number" | "flag" | "color"; color: number; index: boolean }> =
-  {
-    plot: { cell: 0, kind: "number", color: 2, index: true },
-    hline: { cell: 0, kind: "number", color: -1, index: true },
-    plotshape: { cell: 0, kind: "flag", color: 4, index: true },
-    plotchar: { cell: 0, kind: "flag", color: 4, index: true },
-    bgcolor: { cell: 0, kind: "color", color: -1, index: false },
-    barcolor: { cell: 0, kind: "color", color: -1, index: false },
-    fill: { cell: 2, kind: "color", color: -1, index: false },
-  };
-
-/**
- * The cell layout of an output call that may skip its impl after the first call: its cell argument
- * of the cell's type (numbers for a number cell: na is NaN there), and every argument but the cell
- * and colour ones a constant or a variable's value (read by the first call only, and reading one
- * has no effect, so later bars need not evaluate it).
- */
-function outputCells(e: Extract<RExpr, { k: "call" }>): (typeof OUTPUT_CELLS)[string] | null {
-  const out = OUTPUT_CELLS[e.name];
-  if (!out || e.def.name !== e.name) return null;
-  const v = e.args[out.cell];
-  if (out.kind === "number" && !(v && (v.t.name === "int" || v.t.name === "float"))) return null;
-  const pure = e.args.every(
-    (a, i) => i === out.cell || i === out.color || a === undefined || a.k === "const" || a.k === "load",
-  );
-  return pure ? out : null;
 }
 
 // ------------------------------------------------------------------ shared helpers

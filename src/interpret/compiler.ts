@@ -28,7 +28,7 @@ import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
-import { HoistPlan, isPlainPlot } from "../check/hoist-plan.js";
+import { HoistPlan, isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -1442,7 +1442,89 @@ export class Compiler {
     const key = fks.includes(null) ? null : `G${e.site}|${slotOf.join(".")}|${fks.join(",")}`;
     if (e.name === "plot" && isPlainPlot(e) && (shape === "S" || shape === "F"))
       return this.kept(key, () => this.plainPlot(impl, args, site, shape === "S" ? slotOf[0]! : -1, fns[0]));
+    const out = outputCells(e);
+    if (out !== null) {
+      // an argument's value: a constant, a numeric slot's read, else its closure
+      const getter = (i: number): Fn | null => {
+        const a = i < 0 ? undefined : e.args[i];
+        if (a === undefined) return null;
+        if (a.k === "const") {
+          const v = a.v;
+          return () => v;
+        }
+        const s = slotAt.indexOf(i);
+        if (s >= 0) {
+          const slot = slotOf[s]!;
+          return () => N[slot];
+        }
+        return fns[fnAt.indexOf(i)]!;
+      };
+      const cell = getter(out.cell);
+      const color = getter(out.color);
+      const written = e.order ?? [...e.args.keys()];
+      const colorFirst = color !== null && written.indexOf(out.color) < written.indexOf(out.cell);
+      return this.kept(key === null ? null : `O${key}`, () =>
+        this.outputCall(
+          out,
+          this.callShape(shape, impl, args, site, slotAt, slotOf, fnAt, fns),
+          site,
+          cell,
+          color,
+          colorFirst,
+        ),
+      );
+    }
     return this.kept(key, () => this.callShape(shape, impl, args, site, slotAt, slotOf, fnAt, fns));
+  }
+
+  /**
+   * An output call (plot, hline, plotshape, bgcolor, fill, ...) whose other arguments are constants or
+   * variables (check/hoist-plan.ts outputCells, the compile backend's rule): once the first call
+   * registered the output (its meta from those arguments, which later calls never read), a bar's call
+   * evaluates only its cell and colour, in the order written, and writes them into the output's column
+   * and colour track, as the impl's own hot path does; no argument array, no generic impl call.
+   * `first`: the general call, for the call that registers the output.
+   */
+  private outputCall(
+    out: OutputCells,
+    first: Fn,
+    site: CallSite,
+    cell: Fn | null,
+    color: Fn | null,
+    colorFirst: boolean,
+  ): Fn {
+    const flow = this.flow;
+    const index = out.index;
+    const asCell =
+      out.kind === "number"
+        ? (x: unknown) => x as number
+        : out.kind === "flag"
+          ? (x: unknown) => (x === true || (typeof x === "number" && x === x && x !== 0) ? 1 : Number.NaN)
+          : (x: unknown) => (typeof x === "number" ? x : Number.NaN);
+    const g = cell ?? (() => undefined);
+    if (color === null)
+      return () => {
+        const o = site.state as PlotOutput | undefined;
+        if (o === undefined) return first();
+        o.col[flow.ctx.barIndex] = asCell(g());
+        return index ? o.meta.index : undefined;
+      };
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      let x: unknown, y: unknown;
+      if (colorFirst) {
+        y = color();
+        x = g();
+      } else {
+        x = g();
+        y = color();
+      }
+      const bar = flow.ctx.barIndex;
+      o.col[bar] = asCell(x);
+      o.color!.set(typeof y === "number" ? y : Number.NaN, bar);
+      return index ? o.meta.index : undefined;
+    };
   }
 
   /** generalCall's closure for the order of its evaluated arguments (S a slot read, F a closure). */

@@ -1,12 +1,13 @@
-// Output calls written straight into their columns by the generated loop (src/compile/codegen.ts
-// outputCells): after its first call registered the output, a plot / hline / plotshape / plotchar /
-// bgcolor / barcolor / fill call whose other arguments are constants or variables writes its cell
-// and per-bar colour itself instead of calling the impl through an argument array. The reference is
-// the interpreter, which calls the impls on every bar (and compile's own general call, for the same
-// script with one argument that keeps the general path); results are compared to the last field,
-// numbers with Object.is, also under realtime ticks (the re-runnable variant's path). The result's
-// colour and candle columns are built on first read (runtime/evaluate.ts lazyPlots): whichever field
-// is read first, the result is the same.
+// Output calls written straight into their columns (check/hoist-plan.ts outputCells; the compile
+// backend's generated loop, src/compile/codegen.ts, and the interpreter's outputCall in
+// src/interpret/compiler.ts): after its first call registered the output, a plot / hline / plotshape /
+// plotchar / bgcolor / barcolor / fill call whose other arguments are constants or variables writes its
+// cell and per-bar colour itself instead of calling the impl through an argument array. The reference
+// is each backend's own general call, which calls the impls on every bar (the same script with one
+// argument that keeps the general path), and the two backends against each other; results are
+// compared to the last field, numbers with Object.is, also under realtime ticks (the re-runnable
+// variant's path). The result's colour and candle columns are built on first read (runtime/evaluate.ts
+// lazyPlots): whichever field is read first, the result is the same.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { generatedSource } from "../../src/compile/index.js";
@@ -132,7 +133,7 @@ fill(p1, p2, color = up ? color.green : na)`),
     for (let seed = 1; seed <= 12; seed++) await agrees(randomScript(seed));
   });
 
-  it("equal compile's general call", async () => {
+  it.each(["compile", "interpret"] as const)("equal %s's general call", async (mode) => {
     // the same outputs, each with one argument that keeps the general path (a comparison, which the
     // impls never read)
     for (let seed = 1; seed <= 4; seed++) {
@@ -141,9 +142,9 @@ fill(p1, p2, color = up ? color.green : na)`),
       expect(generatedSource(program(general))).not.toMatch(/P\d+ !== undefined \?/);
       const rt = new Runtime();
       const bars = randomWalkBars(500);
-      const a = await rt.run(src, bars, { mode: "compile" });
-      const b = await rt.run(general, bars, { mode: "compile" });
-      expect(b.mode).toBe("compile");
+      const a = await rt.run(src, bars, { mode });
+      const b = await rt.run(general, bars, { mode });
+      expect(b.mode).toBe(mode);
       const { script_id: _a, ...same } = comparable(a);
       const { script_id: _b, ...general_ } = comparable(b);
       expect(firstDifference(same, general_)).toBeNull();

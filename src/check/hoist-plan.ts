@@ -1,8 +1,8 @@
 // The hoist plan: which expressions of a resolved program are known for every bar before the bar loop
 // (OHLCV columns, arithmetic on them, constant or input lengths, variables assigned once from such
 // expressions or from a source input, and the top-level stateful ta.* calls over them that have a
-// whole-series kernel). Decided
-// here, next to compile eligibility, from the resolved program alone, so both backends read one plan:
+// whole-series kernel). Decided here, next to compile eligibility, from the resolved program alone,
+// so both backends read one plan:
 // the compile backend and the interpreter's every-bar precompute (src/interpret/precompute.ts) hoist
 // the same calls and agree bit for bit.
 
@@ -336,13 +336,7 @@ export function isPlainPlot(e: Call): boolean {
   );
 }
 
-/**
- * Output builtins (src/builtins/plot) whose call, once registered, writes only its cell (a value, a
- * shape flag or a colour; argument `cell`) and, for plot/plotshape/plotchar, the per-bar colour
- * (argument `color`) at the bar; `index`: the call's value is the output's index (else na). Indices
- * are the catalog's parameter positions.
- */
-/** An output call's cell layout (see OUTPUT_CELLS). */
+/** An output call's cell layout (see OUTPUT_CELLS; `kind` is builtins/plot/store.ts CellKind, which this layer does not import). */
 export interface OutputCells {
   cell: number;
   kind: "number" | "flag" | "color";
@@ -350,6 +344,12 @@ export interface OutputCells {
   index: boolean;
 }
 
+/**
+ * Output builtins (src/builtins/plot) whose call, once registered, writes only its cell (a value, a
+ * shape flag or a colour; argument `cell`) and, for plot/plotshape/plotchar, the per-bar colour
+ * (argument `color`) at the bar; `index`: the call's value is the output's index (else na). Indices
+ * are the catalog's parameter positions.
+ */
 const OUTPUT_CELLS: Record<string, OutputCells> = {
   plot: { cell: 0, kind: "number", color: 2, index: true },
   hline: { cell: 0, kind: "number", color: -1, index: true },

@@ -18,7 +18,7 @@
 // process.cpuUsage counts every thread) over the plain process's CPU time per run, which other
 // processes on the machine do not skew; trials/s is wall time and does. The browser pool needs a browser: `npm run bench:browser-optimize` (e2e/bench/optimize-cost.bench.ts).
 
-import { fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,10 +51,10 @@ export interface OptimizeRow {
   /** Wall time of a study, ms. */
   ms: Spread;
   trialsPerSecond: Spread;
-  /** CPU time of one trial (every thread of the process) over a plain in-process run's CPU time. */
+  /** CPU time of one trial (every thread of the host's process) over a plain run's CPU time (plainRunner). */
   trialCost: Spread;
   /**
-   * The same over every round at once: all studies' CPU over all plain runs' CPU. Steadier than the
+   * The same over every round at once: the `trials` studies' CPU over their plain runs' CPU. Steadier than the
    * median: a round's window catches or misses a collection, and other processes' load moves a
    * round's runs by 10-20% on a shared machine (the CPU clock itself reads to the microsecond here;
    * docs/benchmarks.md, issue 18, session 14).
@@ -70,7 +70,7 @@ export interface OptimizeRow {
   marginal: Spread & { pooled: number };
 }
 
-/** All rounds' study CPU over all rounds' plain-run CPU (each round's cost is its study's CPU per trial over its plain run's). */
+/** The rounds' short studies' CPU over their plain runs' CPU (each round's cost is its study's CPU per trial over its plain run's). */
 export function pooledCost(cost: readonly number[], plain: readonly number[]): number {
   let study = 0;
   let runs = 0;
@@ -88,7 +88,7 @@ export function pooledCost(cost: readonly number[], plain: readonly number[]): n
 export const LONG_FACTOR = 4;
 
 /** One study of a round: its trials, its CPU ms (the host process's, over its window) and a plain run's CPU ms. */
-export interface RoundStudy {
+interface RoundStudy {
   trials: number;
   cpu: number;
   plain: number;
@@ -347,7 +347,7 @@ export function warmUpRounds(name: HostName): number {
 }
 
 /** Plain runs of the trials' inputs, answered with their CPU ms per run (see plainRunner). */
-export type PlainRuns = (params: Params) => Promise<number>;
+type PlainRuns = (params: Params) => Promise<number>;
 
 /**
  * Plain runs in this process: the same script, bar columns, broker settings and each trial's inputs.
@@ -367,9 +367,24 @@ export function plainRunsHere(source: string, data: ColumnarBars, apart = false)
   };
 }
 
+/** bench-optimize-host.js next to this module when it runs built, else null (sources under a test runner). */
+function hostEntry(): string | null {
+  const entry = fileURLToPath(new URL("./bench-optimize-host.js", import.meta.url));
+  return import.meta.url.endsWith(".js") && existsSync(entry) ? entry : null;
+}
+
+/** The host entry in a child process with the parent's Node flags (--expose-gc) but not one that only applies to its own entry. */
+function forkHost(entry: string, args: string[]): ChildProcess {
+  return fork(entry, args, {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: process.execArgv.filter((a) => !a.startsWith("--input-type")),
+  });
+}
+
 /**
- * The plain runs in a process of their own (bench-optimize-host.ts `plain`) when the build exists,
- * else in this one. Why a process of their own: a study and plain runs in one process each pay for
+ * The plain runs in a process of their own (bench-optimize-host.ts `plain`, which reads
+ * benchDir/ema_atr_stop.pine and generates `bars` bars itself, as benchOptimize's hosts do) when the
+ * build exists, else in this one (`here`: their CPU is this process's too). Why a process of their own: a study and plain runs in one process each pay for
  * the other's garbage. The plain runs allocate several MB each on this thread's heap and the study
  * little, so the collections (and V8's helper threads' concurrent marking) that the plain runs made
  * due fell in the next study's window: x2 warm read 1.35 / 1.43 that way and 1.26 / 1.19 with the
@@ -380,14 +395,10 @@ async function plainRunner(
   bars: number,
   source: string,
   data: ColumnarBars,
-): Promise<{ runs: PlainRuns; close(): void }> {
-  const entry = new URL("./bench-optimize-host.js", import.meta.url);
-  if (!import.meta.url.endsWith(".js") || !existsSync(fileURLToPath(entry)))
-    return { runs: plainRunsHere(source, data), close: () => {} };
-  const child = fork(fileURLToPath(entry), ["plain", benchDir, String(bars)], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-    execArgv: process.execArgv.filter((a) => !a.startsWith("--input-type")),
-  });
+): Promise<{ runs: PlainRuns; here: boolean; close(): void }> {
+  const entry = hostEntry();
+  if (entry === null) return { runs: plainRunsHere(source, data), here: true, close: () => {} };
+  const child = forkHost(entry, ["plain", benchDir, String(bars)]);
   let waiting: { resolve(ms: number): void; reject(err: Error): void } | null = null;
   const reply = (): Promise<number> => new Promise((resolve, reject) => void (waiting = { resolve, reject }));
   child.on("message", (m) => waiting?.resolve((m as { ms: number }).ms));
@@ -399,6 +410,7 @@ async function plainRunner(
       child.send({ params });
       return answer;
     },
+    here: false,
     close: () => child.disconnect(),
   };
 }
@@ -429,7 +441,7 @@ export async function runHost(
   data: ColumnarBars,
   nTrials: number,
   rounds: number,
-  benchDir = "",
+  benchDir: string,
 ): Promise<HostRounds> {
   const plain = await plainRunner(benchDir, data.time.length, source, data);
   const host = await makeHost(name, source, data);
@@ -441,9 +453,11 @@ export async function runHost(
       const t0 = performance.now();
       const { params, clientMs = 0 } = await host.study(seed, n);
       const wall = performance.now() - t0;
+      // (plain runs in this process: the study's window ends before them, as their CPU is this one's)
+      const end = plain.here ? cpuMs() : 0;
       const plainMs = await plain.runs(params);
       const c1 = cpuMs();
-      const cpu = c1 - c0 - clientMs;
+      const cpu = (plain.here ? end : c1) - c0 - clientMs;
       c0 = c1;
       return { trials: params.length, cpu, wall, plain: plainMs };
     };
@@ -482,15 +496,14 @@ export async function benchOptimize(
   generateBars: (n: number) => ColumnarBars,
   log: (line: string) => void,
   nTrials = 32,
-  rounds = 5,
+  rounds = 8,
   hosts: readonly HostName[] = HOSTS,
 ): Promise<OptimizeRow[]> {
-  const entry = new URL("./bench-optimize-host.js", import.meta.url);
-  const built = import.meta.url.endsWith(".js") && existsSync(fileURLToPath(entry));
+  const entry = hostEntry();
   const out: OptimizeRow[] = [];
   const plain: number[] = [];
   for (const name of hosts) {
-    const r: HostRounds = built
+    const r: HostRounds = entry
       ? await inChild(entry, [name, benchDir, String(barCount), String(nTrials), String(rounds)])
       : await runHost(
           name,
@@ -528,13 +541,9 @@ export async function benchOptimize(
   return out;
 }
 
-function inChild(entry: URL, args: string[]): Promise<HostRounds> {
+function inChild(entry: string, args: string[]): Promise<HostRounds> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(entry), args, {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      // the parent's Node flags (--expose-gc) but not one that only applies to its own entry
-      execArgv: process.execArgv.filter((a) => !a.startsWith("--input-type")),
-    });
+    const child = forkHost(entry, args);
     let got: HostRounds | null = null;
     child.on("message", (m) => void (got = m as HostRounds));
     child.on("error", reject);

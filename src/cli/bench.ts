@@ -26,7 +26,7 @@ interface BenchOptions {
   optimize: boolean;
   optimizeBars: number;
   optimizeTrials: number;
-  /** Timed rounds per optimize host (each a study of optimizeTrials and one of 4x as many). */
+  /** Timed rounds per optimize host (each a study of optimizeTrials and one of bench-optimize.ts LONG_FACTOR times as many, at most N_TRIALS_CAP). */
   optimizeRounds: number;
   /** Optimize hosts to time (bench-optimize.ts HOSTS; default all). */
   optimizeHosts: string[] | null;
@@ -313,8 +313,9 @@ function formatOptimize(rows: OptimizeRow[]): string {
   ];
   const f = (s: OptimizeRow["trialCost"], d: number) =>
     `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
+  // (NaN when a round's two studies have as many trials: a short study at the trials' cap)
   const p = (s: OptimizeRow["fixedMs"], d: number) =>
-    `${s.pooled.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
+    Number.isNaN(s.pooled) ? "-" : `${s.pooled.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
   for (const r of rows)
     out.push(
       `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.rounds} | ${f(r.trialsPerSecond, 1)} | ${f(r.trialCost, 2)} | ${r.pooledCost.toFixed(2)} | ${p(r.fixedMs, 1)} | ${p(r.marginal, 2)} |`,
@@ -378,7 +379,7 @@ prints a table of wall and CPU times, ratios to the floor and bytes per bar (run
 for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time
 studies of ema_atr_stop (default 32 trials over 20,000 bars) on each Node host (in-process, warm worker
 threads, HTTP /optimize, a cold pool as resin optimize has), 8 rounds (--optimize-rounds) of a study
-and one of 4x the trials: trials a second and a trial's CPU time as a multiple of a plain run's (the
+and one of 4x the trials (at most 200, a study's cap): trials a second and a trial's CPU time as a multiple of a plain run's (the
 plain runs in a process of their own, each process's CPU over whole rounds), pooled over the rounds,
 and that cost split into what a study costs once (ms of CPU, the intercept of the two sizes) and
 what each further trial costs (x a plain run's CPU, the slope).`;

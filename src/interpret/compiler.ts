@@ -4,7 +4,7 @@
 // run's slot storage and constants are kept across the program's runs (kept(), memo.ts: why).
 
 import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
-import type { PlotOutput } from "../builtins/plot/store.js";
+import { flagCell, packedColor, type PlotOutput } from "../builtins/plot/store.js";
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { PineObject, PineArray, PineMatrix, PineMap } from "../core/values.js";
 import { atLine, PineRuntimeError, runtimeError } from "./errors.js";
@@ -1495,12 +1495,8 @@ export class Compiler {
   ): Fn {
     const flow = this.flow;
     const index = out.index;
-    const asCell =
-      out.kind === "number"
-        ? (x: unknown) => x as number
-        : out.kind === "flag"
-          ? (x: unknown) => (x === true || (typeof x === "number" && x === x && x !== 0) ? 1 : Number.NaN)
-          : (x: unknown) => (typeof x === "number" ? x : Number.NaN);
+    // (the plot builtins' own cell converters: the first call wrote its cell through them)
+    const asCell = out.kind === "number" ? (x: unknown) => x as number : out.kind === "flag" ? flagCell : packedColor;
     const g = cell ?? (() => undefined);
     if (color === null)
       return () => {
@@ -1522,7 +1518,7 @@ export class Compiler {
       }
       const bar = flow.ctx.barIndex;
       o.col[bar] = asCell(x);
-      o.color!.set(typeof y === "number" ? y : Number.NaN, bar);
+      o.color!.set(packedColor(y), bar);
       return index ? o.meta.index : undefined;
     };
   }

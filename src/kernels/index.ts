@@ -109,7 +109,6 @@ export function getKernelModule(): Promise<WebAssembly.Module> {
 /** One run's kernel instance: the exports plus views and rollback helpers. */
 export class Kernels {
   private exports: KernelExports | null = null;
-  private ptr = 0;
   /** The tuple slots' index in `f64` (outPtr / 8). */
   private outAt = 0;
   /** Float64 view of the memory, kept across calls: reading `memory.buffer` is a slow getter (4.4% of a
@@ -144,17 +143,10 @@ export class Kernels {
     return this.exports !== null;
   }
 
-  /** Byte offset of the eight f64 tuple-result slots. */
-  get outPtr(): number {
-    if (this.exports === null) this.x;
-    return this.ptr;
-  }
-
   private bind(instance: WebAssembly.Instance): KernelExports {
     const x = instance.exports as unknown as KernelExports;
     this.exports = x;
-    this.ptr = x.out_ptr();
-    this.outAt = this.ptr >>> 3;
+    this.outAt = x.out_ptr() >>> 3;
     this.f64 = new Float64Array(x.memory.buffer);
     return x;
   }

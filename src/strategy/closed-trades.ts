@@ -193,7 +193,8 @@ export class ClosedTrades {
 
   /** Starts recording trimmed trades so rollback() can restore this point; returns it. */
   mark(): number {
-    this.evicted = newRows(16);
+    // (empty: copyRow grows it at the first trade trimmed, a realtime tick's mark mostly trims none)
+    this.evicted = newRows(0);
     return this.total;
   }
 
@@ -215,7 +216,8 @@ export class ClosedTrades {
     this.size = missing + keep;
     this.head = 0;
     this.total = total;
-    this.evicted = newRows(16);
+    // (empty: copyRow grows it at the first trade trimmed, a realtime tick's mark mostly trims none)
+    this.evicted = newRows(0);
   }
 }
 

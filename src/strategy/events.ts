@@ -573,8 +573,8 @@ export class EventLog {
   /**
    * logCall for a call site that keeps a LogSite (its numbers in the site's qty, limit and stop): when
    * the site's last call went to the slot this call would repeat now (the last group's expected call,
-   * on its next bar; the group past its first repeat, so its run bits are set), the call is checked
-   * against the site's copy of that slot and counted. Anything else takes logCall's way, and the site
+   * on its next bar), the call is checked against the site's copy of that slot and counted: past the
+   * group's first repeat against its run bits, at its first repeat by firstSiteRepeat, which sets them. Anything else takes logCall's way, and the site
    * remembers where the call went.
    */
   logSite(

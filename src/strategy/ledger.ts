@@ -4,14 +4,13 @@
 import type { Trade } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
 import * as CT from "./closed-trades.js";
-import { ClosedTrades, TRADE_LIMIT } from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
 export class Ledger {
   // (arrays created in the object elements kind: see core/shapes.ts)
   readonly open: OpenTrade[] = objectArray();
   /** The visible closed trades (the oldest are trimmed past the limit); the totals below cover all. */
-  readonly closed: ClosedTrades;
+  readonly closed: CT.ClosedTrades;
   netProfit = 0;
   grossProfit = 0;
   grossLoss = 0;
@@ -48,9 +47,9 @@ export class Ledger {
   pointValue = Number.NaN;
 
   /** `tradeLimit`: how many closed trades stay visible. */
-  constructor(pointValue: number, tradeLimit = TRADE_LIMIT) {
+  constructor(pointValue: number, tradeLimit = CT.TRADE_LIMIT) {
     this.pointValue = pointValue;
-    this.closed = new ClosedTrades(tradeLimit);
+    this.closed = new CT.ClosedTrades(tradeLimit);
   }
 
   // (the per-bar readers below index the list: inlined into a compiled loop, for-of left an array

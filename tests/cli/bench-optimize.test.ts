@@ -49,7 +49,7 @@ describe("bench optimize rows", () => {
     expect(HOSTS.filter((h) => warmUpRounds(h) !== 2).every((h) => warmUpRounds(h) === 1)).toBe(true);
   });
 
-  it("built: a host's rounds, the plain runs answered by a process of their own (each round its CPU per run)", async () => {
+  it("built: a host's rounds from the built module (a study of n and one of 4n trials a round, each with its plain runs' CPU)", async () => {
     ensureDist();
     const built = (await import(
       pathToFileURL(join(ROOT, "dist", "cli", "bench-optimize.js")).href

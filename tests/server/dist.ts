@@ -22,6 +22,9 @@ export function ensureDist(): void {
     newest(join(ROOT, "src", "server")),
     newest(join(ROOT, "src", "optimize")),
     statSync(join(ROOT, "src", "cli", "serve.ts")).mtimeMs,
+    // (tests/cli/bench-optimize.test.ts imports the built bench module and its host entry)
+    statSync(join(ROOT, "src", "cli", "bench-optimize.ts")).mtimeMs,
+    statSync(join(ROOT, "src", "cli", "bench-optimize-host.ts")).mtimeMs,
   );
   const runtime = join(ROOT, "dist", "runtime", "index.js");
   if (existsSync(built) && existsSync(runtime) && statSync(built).mtimeMs >= srcTime) return;

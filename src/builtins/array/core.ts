@@ -5,6 +5,7 @@
 // is a PineArraySlice whose `values` is an accessor over the root array: reads copy the range,
 // mutations in this module go through `mutate()`, which edits a working copy and splices it back.
 
+import { doubleArray, objectArray } from "../../core/shapes.js";
 import { PineArray, type PineValue } from "../../core/values.js";
 
 export type Raise = (message: string) => never;
@@ -38,13 +39,9 @@ export class PineArraySlice<T = PineValue> extends PineArray<T> {
  * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
  */
 export function packedArray<T>(n: number, x: T, numeric = false): T[] {
-  // Elements of the array's kind from the start, even while empty (a kind never goes back; core/
-  // shapes.ts): an empty array starts as small-integer elements and turns double at its first
-  // fractional push, or object at its first push of a line, label, string or object, so each run's
-  // new array would meet the compiled loop's code with another hidden class: a deopt per run ("not a
-  // Smi" in an inlined push, "wrong map" in a for-in over it), and the whole loop compiled again.
-  const out = (numeric ? [0.5] : [null]) as T[];
-  out.pop();
+  // in the elements kind of what it holds from the start, even while empty (core/shapes.ts: each
+  // run's fresh array would otherwise deoptimise the compiled loop, which then compiles again)
+  const out = (numeric ? doubleArray() : objectArray()) as T[];
   for (let i = 0; i < n; i++) out.push(x);
   return out;
 }

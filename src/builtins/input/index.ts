@@ -202,7 +202,7 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
       s.records.push(rec);
     }
     if (kind === "source") {
-      const src = SOURCES[value as string] ?? SOURCES.close!;
+      const src = sourceGetter(value) ?? SOURCES.close!;
       site.state = { value, source: src };
       return src(ctx);
     }

@@ -5,7 +5,7 @@
 import { CATALOG } from "../../catalog/index.js";
 import { colorToString } from "../../core/values.js";
 import type { BuiltinImpl, BuiltinTable, CallSite, ExecContext } from "../types.js";
-import { PlotStore, packedColor, type CellKind, type PlotOutput } from "./store.js";
+import { PlotStore, flagCell, packedColor, type CellKind, type PlotOutput } from "./store.js";
 
 export { PlotStore } from "./store.js";
 
@@ -160,8 +160,6 @@ function ohlcOutput(
 }
 
 const value = (x: unknown): number => (typeof x === "number" ? x : typeof x === "boolean" ? (x ? 1 : 0) : NaN);
-const flag = (x: unknown): number => (x === true || (typeof x === "number" && x === x && x !== 0) ? 1 : NaN);
-const colorCell = (x: unknown): number => (typeof x === "number" ? x : NaN);
 
 export const functions: BuiltinTable = {
   plot: {
@@ -197,7 +195,7 @@ export const functions: BuiltinTable = {
         display: displayName(a[p.display!]),
         pane: pane(ctx, a[p.force_overlay!]),
       }),
-      (a, p) => flag(a[p.series!]),
+      (a, p) => flagCell(a[p.series!]),
       undefined,
       "color",
     ),
@@ -216,7 +214,7 @@ export const functions: BuiltinTable = {
         display: displayName(a[p.display!]),
         pane: pane(ctx, a[p.force_overlay!]),
       }),
-      (a, p) => flag(a[p.series!]),
+      (a, p) => flagCell(a[p.series!]),
       undefined,
       "color",
     ),
@@ -297,7 +295,7 @@ export const functions: BuiltinTable = {
             );
           site.state = o;
         }
-        o.col[ctx.barIndex] = colorCell(a[p.color!]);
+        o.col[ctx.barIndex] = packedColor(a[p.color!]);
         return undefined;
       };
     })(),
@@ -312,7 +310,7 @@ export const functions: BuiltinTable = {
         display: displayName(a[p.display!]),
         pane: pane(ctx, a[p.force_overlay!]),
       }),
-      (a, p) => colorCell(a[p.color!]),
+      (a, p) => packedColor(a[p.color!]),
       () => undefined,
     ),
   },
@@ -326,7 +324,7 @@ export const functions: BuiltinTable = {
         display: displayName(a[p.display!]),
         pane: pane(ctx, undefined),
       }),
-      (a, p) => colorCell(a[p.color!]),
+      (a, p) => packedColor(a[p.color!]),
       () => undefined,
     ),
   },

@@ -54,6 +54,9 @@ export interface PlotOutput {
 /** A colour argument as a packed number (na and omitted are NaN). */
 export const packedColor = (x: unknown): number => (typeof x === "number" ? x : NaN);
 
+/** A shape's cell (plotshape, plotchar): 1 where the series is true or a non-zero number, else NaN. */
+export const flagCell = (x: unknown): number => (x === true || (typeof x === "number" && x === x && x !== 0) ? 1 : NaN);
+
 /**
  * Plot columns of finished runs, kept for the next run with the same bar count (a script run again
  * and again over the same bars, an optimize study, a bench, gets its columns back instead of

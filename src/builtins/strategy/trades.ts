@@ -2,14 +2,13 @@
 // Closed trades are numbered in the order they closed; out-of-range and trimmed indexes give na.
 
 import * as CT from "../../strategy/closed-trades.js";
-import type { ClosedTrades } from "../../strategy/closed-trades.js";
 import type { OpenTrade } from "../../strategy/types.js";
 import type { Broker } from "../../strategy/broker.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
 import { maybeBroker, num } from "./common.js";
 
 /** A closed trade's field, read from the closed list's columns at ring slot `slot` (closed-trades.ts). */
-type ClosedField = (c: ClosedTrades, slot: number) => unknown;
+type ClosedField = (c: CT.ClosedTrades, slot: number) => unknown;
 type OpenField = (t: OpenTrade, b: Broker, ctx: ExecContext) => unknown;
 
 /**
@@ -38,7 +37,7 @@ function lookup<T>(
 }
 
 /** A closed trade's number in column `col` (`f` applied to it), its string in string column `col`. */
-const closedNum = (name: string, col: number, f: (x: number, c: ClosedTrades, slot: number) => number = (x) => x) =>
+const closedNum = (name: string, col: number, f: (x: number, c: CT.ClosedTrades, slot: number) => number = (x) => x) =>
   closed(name, (c, slot) => f(c.nums[slot * CT.NUM_COLS + col], c, slot));
 const closedStr = (name: string, col: number) => closed(name, (c, slot) => c.strs[slot * CT.STR_COLS + col], null);
 const closed = (name: string, get: ClosedField, na: unknown = NaN) =>

@@ -23,9 +23,7 @@ import {
   floorToStep,
   qtyStepFor,
   roundToTick,
-  stopLossLevel,
-  takeProfitLevel,
-  trailActivation,
+  writeExitLevels,
 } from "./levels.js";
 import { seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
 import { RiskRules } from "./risk.js";
@@ -356,7 +354,10 @@ export class Broker {
     // A trailing exit sees the price it is placed at (the bar's close): placed past its activation,
     // it trails from that close, not from the next bar's open (PineForge trailing-activation path;
     // exits placed earlier saw this close at the end of the bar's path already).
-    if (e.trailOffset === e.trailOffset && e.armed) this.walker.updateTrails(ctx.close);
+    if (e.trailOffset === e.trailOffset && e.armed) {
+      this.walker.trailAt = ctx.close;
+      this.walker.updateTrails();
+    }
   }
 
   close(req: CloseRequest, ctx: BrokerHost, all = false): void {
@@ -643,9 +644,7 @@ export class Broker {
 
   /** Works out exit `e`'s levels for a trade like `t` (they depend only on its side and, with ticks, entry price). */
   private levelsFor(e: ExitOrder, t: OpenTrade): void {
-    e.lvTp = takeProfitLevel(e, t, this.mintick, this.version);
-    e.lvSl = stopLossLevel(e, t, this.mintick, this.version);
-    e.lvAct = trailActivation(e, t, this.mintick, this.version);
+    writeExitLevels(e, t, this, this.version, LV_TP | LV_SL | LV_ACT);
     e.lvPrice = t.entryPrice;
     e.lvSide = t.side;
     e.lvStale = 0;
@@ -653,10 +652,7 @@ export class Broker {
 
   /** Works out again the levels of `e` whose arguments changed since levelsFor (same trade key). */
   private staleLevels(e: ExitOrder, t: OpenTrade): void {
-    const stale = e.lvStale;
-    if (stale & LV_TP) e.lvTp = takeProfitLevel(e, t, this.mintick, this.version);
-    if (stale & LV_SL) e.lvSl = stopLossLevel(e, t, this.mintick, this.version);
-    if (stale & LV_ACT) e.lvAct = trailActivation(e, t, this.mintick, this.version);
+    writeExitLevels(e, t, this, this.version, e.lvStale);
     e.lvStale = 0;
   }
 
@@ -682,7 +678,8 @@ export class Broker {
 
   private afterPath(ctx: BrokerHost): void {
     this.pruneExits();
-    this.risk.checkMargin(RiskRules.worstPrice(ctx, this.ledger.side()), this);
+    this.risk.checkedPrice = RiskRules.worstPrice(ctx, this.ledger.side());
+    this.risk.checkMarginAt(this);
     this.enforceTradeLimit(ctx);
   }
 

@@ -1,6 +1,6 @@
 // Price and quantity grids, and the levels of strategy.exit brackets, as pure functions.
 
-import type { ExitOrder, OpenTrade } from "./types.js";
+import { type ExitOrder, LV_ACT, LV_SL, LV_TP, type OpenTrade } from "./types.js";
 
 /** `v` when it is a finite number (an argument that is given and not na), else NaN. */
 export function finite(v: unknown): number {
@@ -86,6 +86,62 @@ export function ticksFromEntry(e: ExitOrder): boolean {
 export function trailActivation(e: ExitOrder, t: OpenTrade, mintick: number, version: number): number {
   const rel = e.trailPoints === e.trailPoints ? t.entryPrice + t.side * e.trailPoints * mintick : NaN;
   return pick(e.trailPrice, rel, t.side > 0 ? Math.min : Math.max, version);
+}
+
+/**
+ * The levels of exit `e` named in `which` (LV_TP, LV_SL, LV_ACT) for trade `t`, written into its
+ * cached fields (lvTp, lvSl, lvAct): takeProfitLevel, stopLossLevel and trailActivation's values bit
+ * for bit, their arithmetic (pick, roundToTick, steps) written out here. Only objects and small
+ * integers cross this call: a double passed to or returned by a call V8 does not inline is a new
+ * heap number, and where the inlining stopped inside the chain of small helpers was V8's choice (a
+ * 100k-bar run re-placing a bracket in ticks boxed ~1.8 MB of them). The grid's mintick is read here.
+ */
+export function writeExitLevels(
+  e: ExitOrder,
+  t: OpenTrade,
+  grid: { readonly mintick: number },
+  version: number,
+  which: number,
+): void {
+  const mt = grid.mintick;
+  const s = t.side;
+  const ep = t.entryPrice;
+  // steps' divisor: n ticks are n / k when the tick is 1/k
+  const inv = 1 / mt;
+  const k = Math.round(inv);
+  const exact = Math.abs(inv - k) < 1e-9 * k;
+  if ((which & LV_TP) !== 0) {
+    const abs = e.limit;
+    const rel = e.profit === e.profit ? ep + s * e.profit * mt : NaN;
+    const p =
+      abs !== abs ? rel : rel !== rel ? abs : version >= 6 ? (s > 0 ? Math.min(abs, rel) : Math.max(abs, rel)) : abs;
+    let v = p;
+    if (p === p) {
+      const x = p / mt;
+      const n = s > 0 ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7);
+      v = exact ? n / k : n * mt;
+    }
+    e.lvTp = v;
+  }
+  if ((which & LV_SL) !== 0) {
+    const abs = e.stop;
+    const rel = e.loss === e.loss ? ep - s * e.loss * mt : NaN;
+    const p =
+      abs !== abs ? rel : rel !== rel ? abs : version >= 6 ? (s > 0 ? Math.max(abs, rel) : Math.min(abs, rel)) : abs;
+    let v = p;
+    if (p === p) {
+      const x = p / mt;
+      const n = s < 0 ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7);
+      v = exact ? n / k : n * mt;
+    }
+    e.lvSl = v;
+  }
+  if ((which & LV_ACT) !== 0) {
+    const abs = e.trailPrice;
+    const rel = e.trailPoints === e.trailPoints ? ep + s * e.trailPoints * mt : NaN;
+    e.lvAct =
+      abs !== abs ? rel : rel !== rel ? abs : version >= 6 ? (s > 0 ? Math.min(abs, rel) : Math.max(abs, rel)) : abs;
+  }
 }
 
 /** The slice of trade `t` exit `e` is for: its qty, its qty_percent of the filled size, or NaN (the rest). */

@@ -196,21 +196,28 @@ export class RiskRules {
    * nothing), capped at the whole position, and filled at `price`.
    */
   checkMargin(price: number, broker: Broker): void {
+    this.checkedPrice = price;
+    this.checkMarginAt(broker);
+  }
+
+  /**
+   * checkMargin at the price its caller put in `checkedPrice`: the walk's and the bar's checks (a
+   * field, not an argument: a double passed to a call V8 does not inline is a new heap number, and
+   * whether this is inlined into the bar's open depends on what else V8 inlined there).
+   */
+  checkMarginAt(broker: Broker): void {
+    const price = this.checkedPrice;
     const ledger = broker.ledger;
     if (ledger.open.length === 0 || !(price > 0)) return;
     if (this.lineVersion !== ledger.version || this.linePointValue !== broker.pointValue) this.marginLine(broker);
-    // clear of the call level by more than any rounding: the exact check would pass (small enough
-    // to be inlined: a double passed to a call that is not is boxed)
+    // clear of the call level by more than any rounding: the exact check would pass
     if (this.fastPath && price < this.priceCap && this.slack0 + price * this.slack1 > this.tol0 + price * this.tol1)
       return;
-    // (the price in a field, not an argument: boxed for a call, it was boxed on every bar where
-    // checkMargin is inlined, wherever the walk's boxed uses of the price met)
-    this.checkedPrice = price;
     this.exactMargin(broker);
   }
 
-  /** The price exactMargin checks. */
-  private checkedPrice = Number.NaN;
+  /** The price checkMarginAt and exactMargin check. */
+  checkedPrice = Number.NaN;
 
   /** checkMargin's exact test at `checkedPrice`, and the margin call. */
   private exactMargin(broker: Broker): void {

@@ -123,7 +123,8 @@ export class PathWalker {
       this.high = o;
       this.low = o;
     }
-    b.risk.checkMargin(o, b);
+    b.risk.checkedPrice = o;
+    b.risk.checkMarginAt(b);
     // (a margin call's fill may reach the filled-order cap: the position closes on the path)
     if (b.risk.capPending) this.segments();
     else this.quietPath(h, l, c);
@@ -162,7 +163,8 @@ export class PathWalker {
     // activate, nothing that fills at the open.
     let quiet = calm && o < this.upMin && o > this.downMax;
     if (!quiet) {
-      this.updateTrails(o);
+      this.trailAt = o;
+      this.updateTrails();
       if (first) this.fillMarketOrders(false);
       else this.fillIntrabarMarket();
       // (no market order pending: nothing filled just now, and the open lies past the extremes
@@ -176,7 +178,10 @@ export class PathWalker {
       quiet = fast;
     }
     this.capCheck();
-    if (first) b.risk.checkMargin(o, b);
+    if (first) {
+      b.risk.checkedPrice = o;
+      b.risk.checkMarginAt(b);
+    }
     if (this.recalc) this.recalcAt();
     // (a liquidation at the open only removes levels: the extremes still cover what is left)
     if (quiet && !b.risk.capPending && h === h && l === l && c === c) {
@@ -207,15 +212,20 @@ export class PathWalker {
     const o = this.barO;
     const h = this.barH;
     const l = this.barL;
-    if (highFirst(o, h, l, this.b.mintick)) {
-      this.moveTo(h, true);
-      this.moveTo(l, true);
-    } else {
-      this.moveTo(l, true);
-      this.moveTo(h, true);
-    }
-    this.moveTo(this.barC, false);
+    const hf = highFirst(o, h, l, this.b.mintick);
+    this.moveAt = hf ? h : l;
+    this.moveTo(true);
+    this.moveAt = hf ? l : h;
+    this.moveTo(true);
+    this.moveAt = this.barC;
+    this.moveTo(false);
   }
+
+  /** Where moveTo takes the price. */
+  private moveAt = Number.NaN;
+  /** The segment (or point) scan looks at. */
+  private scanFrom = Number.NaN;
+  private scanTo = Number.NaN;
 
   /** calc_on_order_fills: the script runs again after fills at the walk's price. */
   private recalcAt(): void {
@@ -239,15 +249,26 @@ export class PathWalker {
     const hf = highFirst(o, h, l, this.b.mintick);
     const p1 = hf ? h : l;
     const p2 = hf ? l : h;
-    if (!(hi < this.upStay && lo > this.downStay && this.trailsStay(o, p1, p2, c, lo, hi))) return false;
+    if (!(hi < this.upStay && lo > this.downStay)) return false;
+    // (the path's points in fields for trailsStay and moveTrails: no double crosses a call)
+    this.pathP1 = p1;
+    this.pathP2 = p2;
+    if (!this.trailsStay(hi >= this.actLong, lo <= this.actShort)) return false;
     if (hi >= this.actLong || lo <= this.actShort) {
-      this.updateTrails(p1);
-      this.updateTrails(p2);
-      this.updateTrails(c);
-    } else this.moveTrails(p1, p2, c);
+      this.trailAt = p1;
+      this.updateTrails();
+      this.trailAt = p2;
+      this.updateTrails();
+      this.trailAt = c;
+      this.updateTrails();
+    } else this.moveTrails();
     this.quietPath(h, l, c);
     return true;
   }
+
+  /** The bar's first and second points after the open (trailsOnly's, for trailsStay and moveTrails). */
+  private pathP1 = Number.NaN;
+  private pathP2 = Number.NaN;
 
   /**
    * The rest of a bar's path after the open when nothing fills on it: the price moves to the close
@@ -265,7 +286,8 @@ export class PathWalker {
 
   /**
    * Whether no trailing exit can fill on the path from the open `o` through `p1`, `p2` to the close
-   * `c` (their low and high `lo`, `hi`). A long's trail fills only on a falling segment, where the
+   * `c` (the bar's open and close, pathP1 and pathP2; `actsLong`: the path's high reaches actLong,
+   * `actsShort`: its low reaches actShort). A long's trail fills only on a falling segment, where the
    * price falls to its level: its extreme minus its offset `d` (scan's expression), the extreme
    * being the highest point the walk passed since the trail activated (updateTrails at each
    * point). So a segment's end above both (extreme before the bar) - d (in downStay already) and
@@ -278,9 +300,13 @@ export class PathWalker {
    * segment (equal ends) fills nothing; the test counts it as a fall (a test that may say "no"
    * more often than needed, never "yes" wrongly).
    */
-  private trailsStay(o: number, p1: number, p2: number, c: number, lo: number, hi: number): boolean {
-    const gl = hi >= this.actLong ? Math.min(this.gapLong, this.gapLongIdle) : this.gapLong;
-    const gs = lo <= this.actShort ? Math.min(this.gapShort, this.gapShortIdle) : this.gapShort;
+  private trailsStay(actsLong: boolean, actsShort: boolean): boolean {
+    const o = this.barO;
+    const p1 = this.pathP1;
+    const p2 = this.pathP2;
+    const c = this.barC;
+    const gl = actsLong ? Math.min(this.gapLong, this.gapLongIdle) : this.gapLong;
+    const gs = actsShort ? Math.min(this.gapShort, this.gapShortIdle) : this.gapShort;
     const hi1 = Math.max(o, p1);
     const lo1 = Math.min(o, p1);
     return (
@@ -294,11 +320,14 @@ export class PathWalker {
   }
 
   /**
-   * Every active trail to where updateTrails at the path's points after the open (p1, p2, p3 in
-   * path order) would take it, in one pass over the exits and trades (none activates: the caller
-   * knows the points stay short of every activation price).
+   * Every active trail to where updateTrails at the path's points after the open (pathP1, pathP2
+   * and the close, in path order) would take it, in one pass over the exits and trades (none
+   * activates: the caller knows the points stay short of every activation price).
    */
-  private moveTrails(p1: number, p2: number, p3: number): void {
+  private moveTrails(): void {
+    const p1 = this.pathP1;
+    const p2 = this.pathP2;
+    const p3 = this.barC;
     const b = this.b;
     const exits = b.book.exits;
     const open = b.ledger.open;
@@ -321,7 +350,10 @@ export class PathWalker {
           if (p2 < to) to = p2;
           if (p3 < to) to = p3;
         }
-        if (to !== ex) setTrailExtreme(t, e.id, to);
+        if (to === ex) continue;
+        // (setTrailExtreme's common case written here: no double crosses a call)
+        if (t.trailId === e.id) t.trailExtreme = to;
+        else setTrailExtreme(t, e.id, to);
       }
     }
   }
@@ -369,9 +401,16 @@ export class PathWalker {
     const hf = highFirst(open, high, low, b.mintick);
     const first = hf ? high : low;
     const second = hf ? low : high;
-    if (hf ? first > this.high : first < this.low) this.moveTo(first, false);
-    if (hf ? second < this.low : second > this.high) this.moveTo(second, false);
-    this.moveTo(close, false);
+    if (hf ? first > this.high : first < this.low) {
+      this.moveAt = first;
+      this.moveTo(false);
+    }
+    if (hf ? second < this.low : second > this.high) {
+      this.moveAt = second;
+      this.moveTo(false);
+    }
+    this.moveAt = close;
+    this.moveTo(false);
     // (the walk is at the close now)
     this.fillIntrabarMarket();
     this.fillTriggeredAt();
@@ -453,23 +492,29 @@ export class PathWalker {
     const price = this.cur;
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.b.risk.capPending) return;
-      this.scan(price, price, true);
+      this.scanFrom = price;
+      this.scanTo = price;
+      this.scan(true);
       if (this.bKind === NONE) return;
       this.fillBest(price, true);
     }
   }
 
   /**
-   * Moves the price along one monotonic segment, filling whatever it reaches first. `vertex`: the
+   * Moves the price along one monotonic segment, to `moveAt` (set by the caller: a field, not an
+   * argument, so no double crosses the call), filling whatever it reaches first. `vertex`: the
    * segment ends on an intrabar point (a high or low) where a calc_on_order_fills execution's market
    * orders fill; the close is not one (the bar's own execution follows it).
    */
-  moveTo(to: number, vertex: boolean): void {
+  moveTo(vertex: boolean): void {
+    const to = this.moveAt;
     if (to !== to) return;
     const b = this.b;
     for (let guard = 0; guard < 10_000; guard++) {
       const from = this.cur;
-      this.scan(from, to, false);
+      this.scanFrom = from;
+      this.scanTo = to;
+      this.scan(false);
       if (this.bKind === NONE) break;
       this.cur = this.bLevel;
       this.reach(this.cur);
@@ -483,7 +528,8 @@ export class PathWalker {
     this.reach(to);
     b.ledger.touch(to);
     this.capCheck();
-    this.updateTrails(to);
+    this.trailAt = to;
+    this.updateTrails();
     if (this.recalc) {
       this.fillIntrabarMarket();
       this.fillTriggeredAt();
@@ -625,10 +671,13 @@ export class PathWalker {
   }
 
   /**
-   * Finds the order the price reaches first: at `from` itself when `atPoint`, else strictly after
-   * `from` and up to `to`. Ties go to the order placed first.
+   * Finds the order the price reaches first: at `scanFrom` itself when `atPoint`, else strictly
+   * after `scanFrom` and up to `scanTo` (fields the caller sets: no double crosses the call). Ties go
+   * to the order placed first.
    */
-  private scan(from: number, to: number, atPoint: boolean): void {
+  private scan(atPoint: boolean): void {
+    const from = this.scanFrom;
+    const to = this.scanTo;
     this.bKind = NONE;
     const b = this.b;
     const up = to > from;
@@ -746,7 +795,16 @@ export class PathWalker {
     b.book.pruneExits(b.ledger.open);
   }
 
-  updateTrails(price: number): void {
+  /**
+   * The price updateTrails moves the trails to, set by its caller: a field, not an argument (a
+   * double passed to a call V8 does not inline is a new heap number, on every bar a trailing exit
+   * is re-placed and at every point of the path).
+   */
+  trailAt = Number.NaN;
+
+  /** Activates or moves every trail that covers an open trade to the price `trailAt`. */
+  updateTrails(): void {
+    const price = this.trailAt;
     const b = this.b;
     const exits = b.book.exits;
     if (exits.length === 0) return;
@@ -763,10 +821,18 @@ export class PathWalker {
         if (ex !== ex) {
           b.freshLevels(e, t);
           const act = e.lvAct;
-          if (act === act && (t.side > 0 ? price >= act : price <= act)) setTrailExtreme(t, e.id, price);
-        } else if (t.side > 0 ? price > ex : price < ex) setTrailExtreme(t, e.id, price);
+          if (act === act && (t.side > 0 ? price >= act : price <= act)) this.trailTo(t, e.id);
+        } else if (t.side > 0 ? price > ex : price < ex) this.trailTo(t, e.id);
       }
     }
+  }
+
+  /** setTrailExtreme at `trailAt`, its common case (the trade's first trail) written here: no double crosses a call. */
+  private trailTo(t: OpenTrade, id: string): void {
+    if (t.trailId === null || t.trailId === id) {
+      t.trailId = id;
+      t.trailExtreme = this.trailAt;
+    } else setTrailExtreme(t, id, this.trailAt);
   }
 }
 

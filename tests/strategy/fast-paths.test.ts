@@ -10,7 +10,7 @@ import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
 import { OrderBook } from "../../src/strategy/book.js";
-import { stopLossLevel, takeProfitLevel, trailActivation } from "../../src/strategy/levels.js";
+import { stopLossLevel, takeProfitLevel, trailActivation, writeExitLevels } from "../../src/strategy/levels.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
@@ -658,6 +658,46 @@ describe("broker fast paths", () => {
       for (let k = 0; k < 3; k++) expect(Object.is(got[k], want[k]), `level ${k} at step ${step}`).toBe(true);
     }
     expect(relative).toBeGreaterThan(100);
+  });
+
+  it("writeExitLevels writes takeProfitLevel's, stopLossLevel's and trailActivation's values bit for bit (ticks and prices, both sides, v5 and v6, grids of 1/k ticks and others)", () => {
+    const rnd = seeded(29);
+    const e = newExitOrder();
+    let both = 0;
+    for (const mintick of [0.01, 0.25, 0.00001, 1, 0.03, 3, 0.1, 1e-8]) {
+      for (const version of [5, 6]) {
+        for (let step = 0; step < 600; step++) {
+          const base = (1 + rnd(5000)) * mintick * (rnd(2) === 0 ? 1 : 97.3);
+          // (some a hair off the grid, where roundToTick's 1e-7 slack decides)
+          const hair = [0, 5e-8, -5e-8, 5e-7, -5e-7, 2e-6, 0.5];
+          const price = () =>
+            rnd(2) === 0
+              ? base + ((rnd(2001) - 1000) / 7) * mintick
+              : (Math.round(base / mintick) + rnd(200) + hair[rnd(hair.length)]) * mintick;
+          const maybe = (v: number) => (rnd(3) === 0 ? NaN : v);
+          const t = openTrade(price(), rnd(2) === 0 ? 1 : -1, step);
+          e.limit = maybe(price());
+          e.stop = maybe(price());
+          e.trailPrice = maybe(price());
+          e.profit = maybe(rnd(500) + rnd(10) / 10);
+          e.loss = maybe(rnd(500));
+          e.trailPoints = maybe(rnd(500) - 5);
+          if (e.limit === e.limit && e.profit === e.profit) both++;
+          const which = step % 8;
+          e.lvTp = e.lvSl = e.lvAct = 12345;
+          writeExitLevels(e, t, { mintick }, version, which);
+          const want = [
+            which & 1 ? takeProfitLevel(e, t, mintick, version) : 12345,
+            which & 2 ? stopLossLevel(e, t, mintick, version) : 12345,
+            which & 4 ? trailActivation(e, t, mintick, version) : 12345,
+          ];
+          const got = [e.lvTp, e.lvSl, e.lvAct];
+          for (let k = 0; k < 3; k++)
+            expect(Object.is(got[k], want[k]), `level ${k} mintick ${mintick} v${version} step ${step}`).toBe(true);
+        }
+      }
+    }
+    expect(both).toBeGreaterThan(500);
   });
 
   it("record_events false logs no events and books the same trades in both modes", async () => {

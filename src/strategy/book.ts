@@ -2,7 +2,7 @@
 // rules, OCA groups and the pruning of exits whose trades are gone. It knows nothing of prices; the
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
-import { objectArray } from "../core/shapes.js";
+import { objectArray, truncate } from "../core/shapes.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
 
 export class OrderBook {
@@ -66,7 +66,7 @@ export class OrderBook {
     if (found === null) return null;
     orders[w++] = found;
     if (w !== orders.length) {
-      orders.length = w;
+      truncate(orders, w);
       this.recount();
     }
     return found;
@@ -141,7 +141,7 @@ export class OrderBook {
     if (i < orders.length) {
       let w = i;
       for (i++; i < orders.length; i++) if (!cancels(orders[i], id)) orders[w++] = orders[i];
-      orders.length = w;
+      truncate(orders, w);
       this.recount();
     }
     const exits = this.exits;
@@ -150,7 +150,7 @@ export class OrderBook {
     if (j < exits.length) {
       let w = j;
       for (j++; j < exits.length; j++) if (exits[j].id !== id) exits[w++] = exits[j];
-      exits.length = w;
+      truncate(exits, w);
     }
   }
 
@@ -162,16 +162,16 @@ export class OrderBook {
       if (o.kind === "close" || o.kind === "close_all") orders[w++] = o;
     }
     if (w !== orders.length) {
-      orders.length = w;
+      truncate(orders, w);
       this.recount();
     }
-    if (this.exits.length !== 0) this.exits.length = 0;
+    truncate(this.exits, 0);
   }
 
   clear(): void {
-    if (this.orders.length !== 0) this.orders.length = 0;
+    truncate(this.orders, 0);
     this.market = 0;
-    if (this.exits.length !== 0) this.exits.length = 0;
+    truncate(this.exits, 0);
   }
 
   removeOrder(id: string, kind: PendingOrder["kind"]): void {
@@ -184,7 +184,7 @@ export class OrderBook {
       if (!same) orders[w++] = o;
     }
     if (w !== orders.length) {
-      orders.length = w;
+      truncate(orders, w);
       this.recount();
     }
   }
@@ -197,7 +197,7 @@ export class OrderBook {
     while (i < n && orders[i] !== o) i++;
     if (i === n) return;
     for (; i + 1 < n; i++) orders[i] = orders[i + 1];
-    orders.length = n - 1;
+    orders.pop();
     if (o.market) this.market--;
   }
 
@@ -214,7 +214,7 @@ export class OrderBook {
     if (o.ocaType === "cancel") {
       for (let i = 0; i < orders.length; i++) if (orders[i].ocaName !== name) orders[w++] = orders[i];
       if (w !== orders.length) {
-        orders.length = w;
+        truncate(orders, w);
         this.recount();
       }
       return;
@@ -246,7 +246,7 @@ export class OrderBook {
       if (!(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12)) orders[w++] = x;
     }
     if (w !== orders.length) {
-      orders.length = w;
+      truncate(orders, w);
       this.recount();
     }
   }
@@ -262,7 +262,7 @@ export class OrderBook {
       else if (e.armed) continue;
       exits[w++] = e;
     }
-    if (w !== exits.length) exits.length = w;
+    if (w !== exits.length) truncate(exits, w);
   }
 }
 

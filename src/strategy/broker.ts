@@ -352,10 +352,12 @@ export class Broker {
     );
     if (kind === "entry") {
       // the position this entry will meet: the one held, as the market orders placed before it on
-      // this bar leave it (a requeued record is the book's last: not one of them)
-      const orders = this.book.orders;
-      const projected = this.positionAfterPendingMarket(requeued === null ? orders.length : orders.length - 1);
-      if (projected * side < 0) o.reverse = Math.abs(projected);
+      // this bar leave it (a requeued record is the book's last: not one of them); without a market
+      // order pending, the one held (positionAfterPendingMarket out of line: entry's inlining budget)
+      if (this.book.market === 0) {
+        const pos = this.ledger.positionSize();
+        if (pos * side < 0 && Math.abs(pos) > 1e-12) o.reverse = Math.abs(pos);
+      } else this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
     if (requeued === null) this.book.add(o);
     else this.book.rewritten(o, wasMarket);
@@ -498,8 +500,6 @@ export class Broker {
   private positionAfterPendingMarket(count: number): number {
     const open = this.ledger.open;
     let pos = this.ledger.positionSize();
-    // (no market order pending: the position held)
-    if (this.book.market === 0) count = 0;
     const orders = this.book.orders;
     for (let i = 0; i < count; i++) {
       const o = orders[i];
@@ -524,6 +524,12 @@ export class Broker {
       }
     }
     return Math.abs(pos) > 1e-12 ? pos : 0;
+  }
+
+  /** Entry `o` reverses the position positionAfterPendingMarket(count) projects when it is the other way. */
+  private reverseAfterPendingMarket(o: PendingOrder, count: number): void {
+    const projected = this.positionAfterPendingMarket(count);
+    if (projected * o.side < 0) o.reverse = Math.abs(projected);
   }
 
   /** strategy.cancel; `site`: the call site's memory of its last logged call (EventLog.logSite). */
@@ -562,25 +568,35 @@ export class Broker {
 
   /** Quantity strategy.entry uses when none is given, for an order filled at `price`. */
   defaultQty(price: number): number {
-    const s = this.settings;
-    if (this.qtyFixed) return s.defaultQtyValue;
-    if (!(price > 0)) return NaN;
-    // (a second entry sized on the same bar, at the same price and account: the same quantity)
+    if (this.qtyFixed) return this.settings.defaultQtyValue;
+    // (the quantity through a field: a double returned by a call V8 does not inline is boxed)
+    this.sizeAt(price);
+    return this.qtyAt;
+  }
+
+  /**
+   * defaultQty's cash or percent_of_equity quantity at `price`, into `qtyAt`; a second entry sized
+   * on the same bar, at the same price and account, finds it there.
+   */
+  private sizeAt(price: number): void {
     const version = this.ledger.version;
-    if (price === this.qtyAtPrice && version === this.qtyAtVersion && this.pointValue === this.qtyAtPointValue)
-      return this.qtyAt;
+    if (price === this.qtyAtPrice && version === this.qtyAtVersion && this.pointValue === this.qtyAtPointValue) return;
+    const s = this.settings;
+    if (!(price > 0)) {
+      this.qtyAtPrice = NaN;
+      this.qtyAt = NaN;
+      return;
+    }
     let cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity(price) * s.defaultQtyValue) / 100;
     // percent_of_equity with a cash-per-order commission: the order's fee comes out of the slice first
     if (s.defaultQtyType === "percent_of_equity" && s.commissionType === "cash_per_order") cash -= s.commissionValue;
     // Equity valued at `price`; percent commission is paid out of the same cash, so the order value
     // plus its commission fits.
     const commFactor = s.commissionType === "percent" ? 1 + s.commissionValue / 100 : 1;
-    const qty = this.roundQty(cash / (price * this.pointValue * commFactor));
+    this.qtyAt = this.roundQty(cash / (price * this.pointValue * commFactor));
     this.qtyAtPrice = price;
     this.qtyAtVersion = version;
     this.qtyAtPointValue = this.pointValue;
-    this.qtyAt = qty;
-    return qty;
   }
 
   /** Order prices sit on the tick grid, rounded against the trader (see roundToTick). */

@@ -357,7 +357,8 @@ export class Broker {
       if (this.book.market === 0) {
         const pos = this.ledger.positionSize();
         if (pos * side < 0 && Math.abs(pos) > 1e-12) o.reverse = Math.abs(pos);
-      } else this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
+      } else
+        this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
     if (requeued === null) this.book.add(o);
     else this.book.rewritten(o, wasMarket);

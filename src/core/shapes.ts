@@ -11,6 +11,14 @@ export function objectArray<T>(): T[] {
   return a;
 }
 
+/**
+ * Cuts `a` to its first `n` values with pop: assigning `length` is a runtime call (~40 ns a cut of
+ * a short array), pop is inlined; a short array keeps its backing store for the next pushes.
+ */
+export function truncate<T>(a: T[], n: number): void {
+  while (a.length > n) a.pop();
+}
+
 /** An empty array in the elements kind of doubles (times, prices: numbers past the small-integer range or fractional). */
 export function doubleArray(): number[] {
   const a = [0.5];

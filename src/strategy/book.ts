@@ -2,7 +2,7 @@
 // rules, OCA groups and the pruning of exits whose trades are gone. It knows nothing of prices; the
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
-import { objectArray } from "../core/shapes.js";
+import { objectArray, truncate } from "../core/shapes.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
 
 export class OrderBook {
@@ -11,6 +11,12 @@ export class OrderBook {
   exits: ExitOrder[] = objectArray();
   /** Creation counter: orders triggered at the same price fill in this order. */
   seq = 0;
+  /**
+   * How many of `orders` are market orders (PendingOrder.market), kept by every change of the
+   * orders here and by the broker's placing (add, rewritten): the path walk asks it on every bar
+   * instead of walking the orders. A number field: snapshots restore it with the orders.
+   */
+  market = 0;
 
   nextSeq(): number {
     return this.seq++;
@@ -19,7 +25,26 @@ export class OrderBook {
   /** A new entry/order replaces the pending entry-like order with the same id. */
   placeEntry(o: PendingOrder): void {
     this.removeOrder(o.id, o.kind);
+    this.add(o);
+  }
+
+  /** A new order at the back of the queue. */
+  add(o: PendingOrder): void {
     this.orders.push(o);
+    if (o.market) this.market++;
+  }
+
+  /** Pending order `o` was written anew (a re-placed entry): `wasMarket`, whether it was a market order before. */
+  rewritten(o: PendingOrder, wasMarket: boolean): void {
+    if (o.market !== wasMarket) this.market += o.market ? 1 : -1;
+  }
+
+  /** The market orders among `orders` counted again (after a change that dropped some). */
+  private recount(): void {
+    const orders = this.orders;
+    let m = 0;
+    for (let i = 0; i < orders.length; i++) if (orders[i].market) m++;
+    this.market = m;
   }
 
   /**
@@ -40,7 +65,10 @@ export class OrderBook {
     }
     if (found === null) return null;
     orders[w++] = found;
-    if (w !== orders.length) orders.length = w;
+    if (w !== orders.length) {
+      truncate(orders, w);
+      this.recount();
+    }
     return found;
   }
 
@@ -113,7 +141,8 @@ export class OrderBook {
     if (i < orders.length) {
       let w = i;
       for (i++; i < orders.length; i++) if (!cancels(orders[i], id)) orders[w++] = orders[i];
-      orders.length = w;
+      truncate(orders, w);
+      this.recount();
     }
     const exits = this.exits;
     let j = 0;
@@ -121,7 +150,7 @@ export class OrderBook {
     if (j < exits.length) {
       let w = j;
       for (j++; j < exits.length; j++) if (exits[j].id !== id) exits[w++] = exits[j];
-      exits.length = w;
+      truncate(exits, w);
     }
   }
 
@@ -132,13 +161,17 @@ export class OrderBook {
       const o = orders[i];
       if (o.kind === "close" || o.kind === "close_all") orders[w++] = o;
     }
-    if (w !== orders.length) orders.length = w;
-    if (this.exits.length !== 0) this.exits.length = 0;
+    if (w !== orders.length) {
+      truncate(orders, w);
+      this.recount();
+    }
+    truncate(this.exits, 0);
   }
 
   clear(): void {
-    if (this.orders.length !== 0) this.orders.length = 0;
-    if (this.exits.length !== 0) this.exits.length = 0;
+    truncate(this.orders, 0);
+    this.market = 0;
+    truncate(this.exits, 0);
   }
 
   removeOrder(id: string, kind: PendingOrder["kind"]): void {
@@ -150,12 +183,22 @@ export class OrderBook {
       const same = o.id === id && (entryLike ? o.kind === "entry" || o.kind === "order" : o.kind === kind);
       if (!same) orders[w++] = o;
     }
-    if (w !== orders.length) orders.length = w;
+    if (w !== orders.length) {
+      truncate(orders, w);
+      this.recount();
+    }
   }
 
+  /** Takes the filled order `o` out, the others keeping their order (splice made an array a call). */
   removeRef(o: PendingOrder): void {
-    const i = this.orders.indexOf(o);
-    if (i >= 0) this.orders.splice(i, 1);
+    const orders = this.orders;
+    const n = orders.length;
+    let i = 0;
+    while (i < n && orders[i] !== o) i++;
+    if (i === n) return;
+    for (; i + 1 < n; i++) orders[i] = orders[i + 1];
+    orders.pop();
+    if (o.market) this.market--;
   }
 
   /**
@@ -170,7 +213,10 @@ export class OrderBook {
     let w = 0;
     if (o.ocaType === "cancel") {
       for (let i = 0; i < orders.length; i++) if (orders[i].ocaName !== name) orders[w++] = orders[i];
-      if (w !== orders.length) orders.length = w;
+      if (w !== orders.length) {
+        truncate(orders, w);
+        this.recount();
+      }
       return;
     }
     if (!(filled > 0)) return;
@@ -199,7 +245,10 @@ export class OrderBook {
       const x = orders[i];
       if (!(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12)) orders[w++] = x;
     }
-    if (w !== orders.length) orders.length = w;
+    if (w !== orders.length) {
+      truncate(orders, w);
+      this.recount();
+    }
   }
 
   /** An exit that has found its trades is dropped once none of them remains open. */
@@ -213,7 +262,7 @@ export class OrderBook {
       else if (e.armed) continue;
       exits[w++] = e;
     }
-    if (w !== exits.length) exits.length = w;
+    if (w !== exits.length) truncate(exits, w);
   }
 }
 

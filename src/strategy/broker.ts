@@ -20,9 +20,14 @@ import {
   finite,
   ticksFromEntry,
   exitSlice,
-  floorToStep,
+  floorToStepBy,
   qtyStepFor,
   roundToTick,
+  roundToTickBy,
+  stepDivisor,
+  stopLossLevel,
+  takeProfitLevel,
+  trailActivation,
   writeExitLevels,
 } from "./levels.js";
 import { seekTime, toMagnifierFeed, type MagnifierFeed } from "./path.js";
@@ -50,6 +55,16 @@ export type { BrokerSnapshot } from "./snapshot.js";
 /** The log's codes of the cancels (eventMeta, worked out once). */
 const CANCEL_META = eventMeta("cancel", null);
 const CANCEL_ALL_META = eventMeta("cancel_all", null);
+/** strategy.entry's and strategy.order's codes, long and short. */
+const ENTRY_LONG_META = eventMeta("entry", "long");
+const ENTRY_SHORT_META = eventMeta("entry", "short");
+const ORDER_LONG_META = eventMeta("order", "long");
+const ORDER_SHORT_META = eventMeta("order", "short");
+
+/** Equal, or both NaN (a price memo's key: 0 and -0 round alike). */
+function sameOrNaN(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
 
 /** calc_on_order_fills: at most this many extra executions per bar (a script re-placing orders that fill at once cannot loop). */
 const MAX_FILL_EXECUTIONS_PER_BAR = 64;
@@ -73,6 +88,11 @@ export class Broker {
   readonly currency: CurrencyRate;
   /** Quantity step that computed quantities (cash / percent_of_equity / qty_percent) round down to. */
   readonly qtyStep: number = Number.NaN;
+  /** stepDivisor of the mintick and of the quantity step (worked out once, not at every order call). */
+  private readonly tickDiv: number = 0;
+  private readonly qtyDiv: number = 0;
+  /** default_qty_type is fixed (defaultQty's common case, without a string compare per order call). */
+  private readonly qtyFixed: boolean = false;
   readonly book = new OrderBook();
   readonly walker: PathWalker;
   private version = 6;
@@ -92,6 +112,15 @@ export class Broker {
   private prunedAt = -1;
   private recalcBar = -1;
   private recalcsThisBar = 0;
+  /**
+   * defaultQty's last computed (cash or percent_of_equity) quantity and what it depends on: the
+   * price, the ledger's version (its trades and net profit) and the point value. Number fields:
+   * snapshots restore them with the version.
+   */
+  private qtyAtPrice = NaN;
+  private qtyAtVersion = -1;
+  private qtyAtPointValue = NaN;
+  private qtyAt = NaN;
   /** The log's site memory for order calls whose request carries none (EventLog.logSite). */
   private readonly anySite = new LogSite();
   /** Receives every order fill (the strategy builtins turn them into alerts). */
@@ -107,6 +136,9 @@ export class Broker {
     this.pointValue = this.symbolPointValue;
     this.currency = new CurrencyRate(this.settings.currency, ctx);
     this.qtyStep = qtyStepFor(si as Record<string, unknown>);
+    this.tickDiv = stepDivisor(this.mintick);
+    this.qtyDiv = stepDivisor(this.qtyStep);
+    this.qtyFixed = this.settings.defaultQtyType === "fixed";
     this.version = ctx.version || 6;
     // v5 stops with an error past the limit instead of trimming (see enforceTradeLimit)
     this.ledger = new Ledger(
@@ -251,8 +283,34 @@ export class Broker {
     // bar's close (what TradingView's EURUSD exports show).
     const given = finite(req.qty);
     const qty = given > 0 ? given : this.defaultQty(ctx.close);
-    const limit = this.roundPrice(finite(req.limit), side, false);
-    const stop = this.roundPrice(finite(req.stop), side, true);
+    // (rounded only when moved: the request's memo holds its last prices, raw and rounded)
+    const rawLimit = finite(req.limit);
+    const rawStop = finite(req.stop);
+    const tick = side > 0 ? this.mintick : -this.mintick;
+    let limit: number;
+    let stop: number;
+    if (req.memoTick === tick) {
+      if (sameOrNaN(rawLimit, req.memoRawLimit as number)) limit = req.memoLimit as number;
+      else {
+        limit = this.roundPrice(rawLimit, side, false);
+        req.memoRawLimit = rawLimit;
+        req.memoLimit = limit;
+      }
+      if (sameOrNaN(rawStop, req.memoRawStop as number)) stop = req.memoStop as number;
+      else {
+        stop = this.roundPrice(rawStop, side, true);
+        req.memoRawStop = rawStop;
+        req.memoStop = stop;
+      }
+    } else {
+      limit = this.roundPrice(rawLimit, side, false);
+      stop = this.roundPrice(rawStop, side, true);
+      req.memoTick = tick;
+      req.memoRawLimit = rawLimit;
+      req.memoLimit = limit;
+      req.memoRawStop = rawStop;
+      req.memoStop = stop;
+    }
     const ocaName = req.ocaName ?? null;
     const comment = req.comment ?? null;
     // (the log's numbers through the site's fields, as in exit: no boxed double whether V8 inlines it)
@@ -260,12 +318,21 @@ export class Broker {
     site.qty = qty;
     site.limit = limit;
     site.stop = stop;
-    this.eventLog.logSite(ctx, site, eventMeta(kind, req.direction), req.id, ocaName, comment);
+    const meta =
+      kind === "entry"
+        ? side > 0
+          ? ENTRY_LONG_META
+          : ENTRY_SHORT_META
+        : side > 0
+          ? ORDER_LONG_META
+          : ORDER_SHORT_META;
+    this.eventLog.logSite(ctx, site, meta, req.id, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
     const requeued = this.book.requeueEntryLike(req.id);
+    const wasMarket = requeued !== null && requeued.market;
     const o = requeued ?? newPendingOrder();
     writeOrder(
       o,
@@ -287,12 +354,16 @@ export class Broker {
     );
     if (kind === "entry") {
       // the position this entry will meet: the one held, as the market orders placed before it on
-      // this bar leave it (a requeued record is the book's last: not one of them)
-      const orders = this.book.orders;
-      const projected = this.positionAfterPendingMarket(requeued === null ? orders.length : orders.length - 1);
-      if (projected * side < 0) o.reverse = Math.abs(projected);
+      // this bar leave it (a requeued record is the book's last: not one of them); without a market
+      // order pending, the one held (positionAfterPendingMarket out of line: entry's inlining budget)
+      if (this.book.market === 0) {
+        const pos = this.ledger.positionSize();
+        if (pos * side < 0 && Math.abs(pos) > 1e-12) o.reverse = Math.abs(pos);
+      } else
+        this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
-    if (requeued === null) this.book.orders.push(o);
+    if (requeued === null) this.book.add(o);
+    else this.book.rewritten(o, wasMarket);
   }
 
   /**
@@ -420,7 +491,7 @@ export class Broker {
       this.enforceTradeLimit(ctx);
       return;
     }
-    this.book.orders.push(o);
+    this.book.add(o);
   }
 
   /**
@@ -438,6 +509,8 @@ export class Broker {
     const orders = this.book.orders;
     for (let i = 0; i < count; i++) {
       const o = orders[i];
+      // (stop and limit orders do not count; closes are market orders)
+      if (!o.market) continue;
       if (o.kind === "close_all") pos = 0;
       else if (o.kind === "close") {
         if (pos === 0) continue;
@@ -451,12 +524,18 @@ export class Broker {
               : ofId;
         const left = Math.max(0, Math.abs(pos) - closes);
         pos = pos > 0 ? left : -left;
-      } else if (o.market && o.qty === o.qty) {
+      } else if (o.qty === o.qty) {
         if (o.kind === "entry" && pos * o.side < 0) pos = o.side * Math.max(0, o.qty + o.reverse - Math.abs(pos));
         else pos += o.side * o.qty;
       }
     }
     return Math.abs(pos) > 1e-12 ? pos : 0;
+  }
+
+  /** Entry `o` reverses the position positionAfterPendingMarket(count) projects when it is the other way. */
+  private reverseAfterPendingMarket(o: PendingOrder, count: number): void {
+    const projected = this.positionAfterPendingMarket(count);
+    if (projected * o.side < 0) o.reverse = Math.abs(projected);
   }
 
   /** strategy.cancel; `site`: the call site's memory of its last logged call (EventLog.logSite). */
@@ -495,25 +574,44 @@ export class Broker {
 
   /** Quantity strategy.entry uses when none is given, for an order filled at `price`. */
   defaultQty(price: number): number {
+    if (this.qtyFixed) return this.settings.defaultQtyValue;
+    // (the quantity through a field: a double returned by a call V8 does not inline is boxed)
+    this.sizeAt(price);
+    return this.qtyAt;
+  }
+
+  /**
+   * defaultQty's cash or percent_of_equity quantity at `price`, into `qtyAt`; a second entry sized
+   * on the same bar, at the same price and account, finds it there.
+   */
+  private sizeAt(price: number): void {
+    const version = this.ledger.version;
+    if (price === this.qtyAtPrice && version === this.qtyAtVersion && this.pointValue === this.qtyAtPointValue) return;
     const s = this.settings;
-    if (s.defaultQtyType === "fixed") return s.defaultQtyValue;
-    if (!(price > 0)) return NaN;
+    if (!(price > 0)) {
+      this.qtyAtPrice = NaN;
+      this.qtyAt = NaN;
+      return;
+    }
     let cash = s.defaultQtyType === "cash" ? s.defaultQtyValue : (this.equity(price) * s.defaultQtyValue) / 100;
     // percent_of_equity with a cash-per-order commission: the order's fee comes out of the slice first
     if (s.defaultQtyType === "percent_of_equity" && s.commissionType === "cash_per_order") cash -= s.commissionValue;
     // Equity valued at `price`; percent commission is paid out of the same cash, so the order value
     // plus its commission fits.
     const commFactor = s.commissionType === "percent" ? 1 + s.commissionValue / 100 : 1;
-    return this.roundQty(cash / (price * this.pointValue * commFactor));
+    this.qtyAt = this.roundQty(cash / (price * this.pointValue * commFactor));
+    this.qtyAtPrice = price;
+    this.qtyAtVersion = version;
+    this.qtyAtPointValue = this.pointValue;
   }
 
   /** Order prices sit on the tick grid, rounded against the trader (see roundToTick). */
   roundPrice(p: number, side: Side, isStop: boolean): number {
-    return roundToTick(p, this.mintick, isStop ? side > 0 : side < 0);
+    return roundToTickBy(p, this.mintick, this.tickDiv, isStop ? side > 0 : side < 0);
   }
 
   roundQty(q: number): number {
-    return floorToStep(q, this.qtyStep);
+    return floorToStepBy(q, this.qtyStep, this.qtyDiv);
   }
 
   /** Everything a realtime tick may change, to put back with restore() before the next tick. */

@@ -2,7 +2,7 @@
 // variables read. It knows nothing of orders; the broker decides what fills, the ledger books it.
 
 import type { Trade } from "../core/result.js";
-import { objectArray } from "../core/shapes.js";
+import { objectArray, truncate } from "../core/shapes.js";
 import * as CT from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
@@ -67,8 +67,8 @@ export class Ledger {
    */
   closeList(entryId: string | null = null, only: OpenTrade | null = null, openedBefore = Infinity): OpenTrade[] {
     const list = this.closing;
-    // (written by index and cut to length: length 0 would drop the backing store, and the next
-    // list would allocate one again; an empty list is NO_TRADES)
+    // (written by index and cut with pop: length 0 would drop the backing store, and the next list
+    // would allocate one again, and the length setter is a runtime call; an empty list is NO_TRADES)
     let n = 0;
     if (only !== null) list[n++] = only;
     else
@@ -77,7 +77,7 @@ export class Ledger {
         if ((entryId === null || t.entryId === entryId) && t.seq < openedBefore) list[n++] = t;
       }
     if (n === 0) return NO_TRADES;
-    list.length = n;
+    truncate(list, n);
     return list;
   }
 
@@ -290,7 +290,7 @@ export class Ledger {
     while (i < n && open[i] !== t) i++;
     if (i === n) return;
     for (; i + 1 < n; i++) open[i] = open[i + 1];
-    open.length = n - 1;
+    open.pop();
   }
 
   /**

@@ -17,13 +17,20 @@ export function sameNumber(a: number, b: number): boolean {
 }
 
 /**
- * `n` steps of `step` as the nearest double. When the step is 1/k (0.00001, 0.025 = 1/40, ...) the
- * division n / k is exact-then-rounded once, so 113394 ticks of 0.00001 give exactly 1.13394.
+ * The divisor `n` steps of `step` are worked out with: k when the step is 1/k (0.00001, 0.025 =
+ * 1/40, ...), whose `n` steps are then n / k, exact-then-rounded once (113394 ticks of 0.00001 give
+ * exactly 1.13394); 0 for any other step (n * step). A step fixed for a run (the broker's mintick
+ * and quantity step) takes it once, not at every rounding.
  */
-function steps(n: number, step: number): number {
+export function stepDivisor(step: number): number {
   const inv = 1 / step;
   const k = Math.round(inv);
-  return Math.abs(inv - k) < 1e-9 * k ? n / k : n * step;
+  return Math.abs(inv - k) < 1e-9 * k ? k : 0;
+}
+
+/** `n` steps of `step` as the nearest double; `div`: stepDivisor(step). */
+function stepsBy(n: number, step: number, div: number): number {
+  return div !== 0 ? n / div : n * step;
 }
 
 /**
@@ -31,15 +38,25 @@ function steps(n: number, step: number): number {
  * sell limits up, sell stops and buy limits down, which the Bollinger export confirms for stops).
  */
 export function roundToTick(p: number, mintick: number, up: boolean): number {
+  return roundToTickBy(p, mintick, stepDivisor(mintick), up);
+}
+
+/** roundToTick with the tick's stepDivisor worked out already (`div`). */
+export function roundToTickBy(p: number, mintick: number, div: number, up: boolean): number {
   if (p !== p) return p;
   const x = p / mintick;
-  return steps(up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7), mintick);
+  return stepsBy(up ? Math.ceil(x - 1e-7) : Math.floor(x + 1e-7), mintick, div);
 }
 
 /** `q` floored to the quantity step (an exact multiple stored a hair below stays whole); 0 for q <= 0. */
 export function floorToStep(q: number, step: number): number {
+  return floorToStepBy(q, step, stepDivisor(step));
+}
+
+/** floorToStep with the step's stepDivisor worked out already (`div`). */
+export function floorToStepBy(q: number, step: number, div: number): number {
   if (!(q > 0)) return 0;
-  return steps(Math.floor(q / step + 1e-9), step);
+  return stepsBy(Math.floor(q / step + 1e-9), step, div);
 }
 
 /**

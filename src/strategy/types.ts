@@ -20,6 +20,17 @@ export interface EntryRequest {
   disableAlert?: boolean;
   /** The call site's memory of its last logged call (EventLog.logSite); absent: the broker's shared one. */
   site?: LogSite | null;
+  /**
+   * The broker's memo of this request's last tick-rounded prices (Broker.entry): the signed tick they
+   * were rounded for (mintick, negative for a short: a request outlives a run, and the side picks the
+   * rounding), the limit and stop as given and as rounded. A re-placed entry whose prices did not
+   * move is not rounded again; absent or NaN: nothing memoised.
+   */
+  memoTick?: number;
+  memoRawLimit?: number;
+  memoLimit?: number;
+  memoRawStop?: number;
+  memoStop?: number;
 }
 
 /** Arguments of strategy.exit. Tick distances (profit/loss/trailPoints/trailOffset) are in ticks. */

@@ -200,11 +200,9 @@ export class PathWalker {
     this.segments();
   }
 
-  /** Whether a market order is pending (fills at the open or the next path point). */
+  /** Whether a market order is pending (fills at the open or the next path point): the book counts them. */
   private marketPending(): boolean {
-    const orders = this.b.book.orders;
-    for (let i = 0; i < orders.length; i++) if (orders[i].market) return true;
-    return false;
+    return this.b.book.market !== 0;
   }
 
   /** The bar's path after the open (setBar's bar): the nearer extreme, the other, the close. */

@@ -10,7 +10,13 @@ import { createBroker } from "../../src/strategy/index.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src/strategy/orders.js";
 import { OrderBook } from "../../src/strategy/book.js";
-import { stopLossLevel, takeProfitLevel, trailActivation, writeExitLevels } from "../../src/strategy/levels.js";
+import {
+  roundToTick,
+  stopLossLevel,
+  takeProfitLevel,
+  trailActivation,
+  writeExitLevels,
+} from "../../src/strategy/levels.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
@@ -186,9 +192,16 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown> 
     else if (trail === 2)
       call("strategy.exit", ctx, "XS", "S", NaN, NaN, NaN, NaN, 200, NaN, c - 0.4, NaN, 10 + Math.floor(rnd() * 30));
     else call("strategy.exit", ctx, "XS", "S", NaN, NaN, 200, NaN, NaN, c + 1.9);
+    // the book's count of market orders (the walk's "nothing fills at the open" test) is theirs
+    expect(broker.book.market).toBe(marketOrders(broker));
     broker.onBarClose(ctx);
+    expect(broker.book.market).toBe(marketOrders(broker));
   }
   return broker;
+}
+
+function marketOrders(broker: Broker): number {
+  return broker.pendingOrders.filter((o) => o.market).length;
 }
 
 /** An open trade of 1 contract from entry "L" (no fills of exits, no trail activated). */
@@ -774,5 +787,109 @@ strategy.exit("XL", "L", stop = close - 1.5, limit = close + 3)`,
         expect(ledger.closeList(null, null, -1)).toEqual([]);
       }
     }
+  });
+
+  it("the book's count of market orders is theirs after every order call and fill, OCA groups, cancels and closes included", () => {
+    let market = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const rows = walkRows(300, seed);
+      const ctx = makeCtx(columnsOf(rows), { type: "stock" });
+      const broker = createBroker({ pyramiding: 3, process_orders_on_close: seed % 3 === 0 }, ctx);
+      ctx.broker = broker;
+      const rnd = seeded(seed * 31);
+      for (let i = 0; i < rows.length; i++) {
+        setBar(ctx, i);
+        broker.onBarOpen(ctx);
+        expect(broker.book.market).toBe(marketOrders(broker));
+        const c = ctx.close;
+        for (let k = rnd(4); k > 0; k--) {
+          const id = ["A", "B", "C"][rnd(3)];
+          const dir = rnd(2) === 0 ? "long" : "short";
+          const limit = rnd(3) === 0 ? c + (rnd(2) === 0 ? -1 : 1) * (0.3 + rnd(10) / 10) : NaN;
+          const stop = rnd(3) === 0 ? c + (rnd(2) === 0 ? -1 : 1) * (0.3 + rnd(10) / 10) : NaN;
+          const oca = rnd(3) === 0 ? ["g1", "g2"][rnd(2)] : null;
+          const ocaType = ["strategy.oca.cancel", "strategy.oca.reduce", "strategy.oca.none"][rnd(3)];
+          const r = rnd(10);
+          if (r < 3) call("strategy.entry", ctx, id, dir, 1 + rnd(3), limit, stop, oca, ocaType);
+          else if (r < 5) call("strategy.order", ctx, id, dir, 1 + rnd(3), limit, stop, oca, ocaType);
+          else if (r < 6) call("strategy.close", ctx, id);
+          else if (r < 7) call("strategy.close_all", ctx);
+          else if (r < 8) call("strategy.cancel", ctx, id);
+          else if (r < 9) call("strategy.cancel_all", ctx);
+          else call("strategy.exit", ctx, "X" + id, id, NaN, NaN, NaN, c + 1, NaN, c - 1);
+          expect(broker.book.market).toBe(marketOrders(broker));
+          if (broker.book.market > 0) market++;
+        }
+        broker.onBarClose(ctx);
+        expect(broker.book.market).toBe(marketOrders(broker));
+      }
+    }
+    expect(market).toBeGreaterThan(200);
+  });
+
+  it("an entry's prices are rounded again only when they moved: a request re-placed on other ticks, sides and brokers rounds as a fresh one", () => {
+    const sr = functions["strategy.entry"].siteRequest;
+    if (!sr) throw new Error("strategy.entry has no siteRequest");
+    const cols = columnsOf([[100, 101, 99, 100]]);
+    // one request (a call site's, which outlives a run) placed through brokers of other mintick
+    const req = sr.make() as Record<string, unknown>;
+    const rnd = seeded(77);
+    let memoised = 0;
+    for (let round = 0; round < 400; round++) {
+      const mintick = [0.01, 0.25, 0.00001, 3][rnd(4)];
+      const ctx = makeCtx(cols, { mintick });
+      setBar(ctx, 0);
+      const broker = createBroker({}, ctx);
+      ctx.broker = broker;
+      for (let k = 0; k < 4; k++) {
+        const short = rnd(2) === 0;
+        // a price kept from the call before (memoised), a new one, or na
+        const pick = (prev: unknown) =>
+          rnd(3) === 0 ? prev : rnd(4) === 0 ? Number.NaN : 90 + rnd(2000) / 97 + (rnd(2) === 0 ? 1e-9 : 0);
+        const limit = pick(req.limit);
+        const stop = pick(req.stop);
+        if (limit === req.limit || stop === req.stop) memoised++;
+        Object.assign(req, { id: "E", dirArg: short ? "short" : "long", qty: 1, limit, stop });
+        sr.place(ctx, req);
+        const o = broker.pendingOrders.find((x) => x.id === "E");
+        if (!o) throw new Error("no pending entry");
+        const side = short ? -1 : 1;
+        expect(o.limit).toBe(roundToTick(limit as number, mintick, side < 0));
+        expect(o.stop).toBe(roundToTick(stop as number, mintick, side > 0));
+      }
+    }
+    expect(memoised).toBeGreaterThan(100);
+  });
+
+  it("a computed default quantity is worked out again when the price, the trades or the point value changed", () => {
+    const cols = columnsOf([[100, 101, 99, 100]]);
+    const settings = { default_qty_type: "percent_of_equity", default_qty_value: 30, commission_value: 0.1 };
+    const make = (pointvalue: number) => {
+      const ctx = makeCtx(cols, { pointvalue });
+      setBar(ctx, 0);
+      return createBroker(settings, ctx);
+    };
+    const a = make(1);
+    expect(a.defaultQty(100)).toBe(make(1).defaultQty(100));
+    // the account's point value moved (a currency cross rate): as a broker made with it
+    a.pointValue = 2;
+    a.ledger.pointValue = 2;
+    const b = make(2);
+    expect(a.defaultQty(100)).toBe(b.defaultQty(100));
+    expect(a.defaultQty(100)).not.toBe(make(1).defaultQty(100));
+    // a trade opened: the equity at the price moves
+    a.ledger.openTrade("L", null, 1, 3, 80, 0, 0, 0);
+    b.ledger.openTrade("L", null, 1, 3, 80, 0, 0, 0);
+    const c = make(2);
+    c.ledger.openTrade("L", null, 1, 3, 80, 0, 0, 0);
+    expect(a.defaultQty(100)).toBe(c.defaultQty(100));
+    expect(a.defaultQty(100)).not.toBe(make(2).defaultQty(100));
+    // it closed at a profit: so does the net profit
+    const open = a.defaultQty(100);
+    a.ledger.closePart(a.ledger.open[0], 3, 120, 0, "X", null, 0, 0);
+    c.ledger.closePart(c.ledger.open[0], 3, 120, 0, "X", null, 0, 0);
+    expect(a.defaultQty(100)).toBe(c.defaultQty(100));
+    expect(a.defaultQty(100)).not.toBe(open);
+    expect(a.defaultQty(101)).toBe(c.defaultQty(101));
   });
 });

@@ -23,6 +23,8 @@ function direction(ctx: ExecContext, v: unknown): "long" | "short" {
 }
 
 function ocaType(v: unknown): OcaType {
+  // (strategy.oca.*'s value as it mostly arrives, as direction's: constName's lastIndexOf is a builtin call)
+  if (v === "none" || v === "cancel" || v === "reduce") return v;
   const t = constName(v);
   return t === "cancel" || t === "reduce" ? t : "none";
 }
@@ -109,6 +111,11 @@ function newOrderRequest(): OrderSiteRequest {
     alertMessage: null,
     disableAlert: false,
     site: new LogSite(),
+    memoTick: NaN,
+    memoRawLimit: NaN,
+    memoLimit: NaN,
+    memoRawStop: NaN,
+    memoStop: NaN,
   };
 }
 

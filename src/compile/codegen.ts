@@ -72,6 +72,17 @@ const BAR_VARS: Record<string, string> = {
   bar_index: "b_bar",
 };
 
+/**
+ * hl2, hlc3, ohlc4, hlcc4 written out from the bar's values: the builtins' own arithmetic
+ * (src/builtins/core/index.ts), in the same order, instead of a call through the getter.
+ */
+export const PRICE_VARS: Record<string, ((b: Record<string, string>) => string) | undefined> = {
+  hl2: (b) => `((${b.high} + ${b.low}) / 2)`,
+  hlc3: (b) => `((${b.high} + ${b.low} + ${b.close}) / 3)`,
+  ohlc4: (b) => `((${b.open} + ${b.high} + ${b.low} + ${b.close}) / 4)`,
+  hlcc4: (b) => `((${b.high} + ${b.low} + 2 * ${b.close}) / 4)`,
+};
+
 export interface Generated {
   /** Body of `new Function("K", "R", text)`; returns the loop function. */
   text: string;
@@ -115,6 +126,8 @@ class Gen {
    * the plain variant: value inputs (`I<n>`, see call()) and plot columns (`P<n>`, generalCall()).
    */
   private readonly runCache: string[] = [];
+  /** The run local of each per-run builtin variable read in the loop function (BuiltinVariable.perRun), by name. */
+  private readonly perRunVars = new Map<string, string>();
   /** Run-level constants taken from the refs (`K<r>_<i>`: a hoisted tuple's columns). */
   private readonly runConst: string[] = [];
   /** Run-level numeric state of written-out ta.* calls (inline-ta.ts): `name = initial value`. */
@@ -782,6 +795,8 @@ class Gen {
       case "bvar": {
         const local = BAR_VARS[e.def.name];
         if (local) return this.nested > 0 ? CTX_BAR_VARS[e.def.name]! : local;
+        const price = PRICE_VARS[e.def.name];
+        if (price) return price(this.nested > 0 ? CTX_BAR_VARS : BAR_VARS);
         const onBroker = e.def.broker;
         if (onBroker && !e.def.stateful) {
           // a strategy.* figure read straight from the broker (what `get` does, without its shared,
@@ -792,7 +807,21 @@ class Gen {
         }
         const d = this.ref(`bv${e.site}`, { k: "bvar", def: e.def });
         const s = this.ref(`site${e.site}`, { k: "site", id: e.site });
-        return `K${d}(ctx, K${s})`;
+        if (!e.def.perRun || e.def.stateful) return `K${d}(ctx, K${s})`;
+        // fixed for the run (syminfo.*, timeframe.*): read on its first bar, then kept, in a local of
+        // the run in the loop function (as inputs are), else in its site's state (reset per run, as the
+        // interpreter keeps it)
+        const v = this.temp();
+        if (this.nested > 0 || this.rerun)
+          return `((${v} = K${s}.state) !== undefined ? ${v} : (K${s}.state = K${d}(ctx, K${s})))`;
+        // (one local per variable: every site of it reads the same value)
+        let c = this.perRunVars.get(e.def.name);
+        if (c === undefined) {
+          c = `Y${this.runCache.length}`;
+          this.runCache.push(c);
+          this.perRunVars.set(e.def.name, c);
+        }
+        return `(${c} !== undefined ? ${c} : (${c} = K${d}(ctx, K${s})))`;
       }
       case "unary": {
         const x = this.expr(e.e);
@@ -1286,8 +1315,10 @@ class Gen {
     const c = `P${this.runCache.length}`;
     const ix = `${c}i`;
     const t = `${c}c`;
-    this.runCache.push(c, ix, t);
-    return `(${evals}${c} !== undefined ? (${write(c, t, ix)}) : (${o} = K${site}.state) !== undefined ? (${c} = ${o}.col, ${ix} = ${o}.meta.index, ${t} = ${o}.color, ${write(c, t, ix)}) : (${parts.join(", ")}))`;
+    this.runCache.push(c, ix);
+    if (y !== undefined) this.runCache.push(t);
+    const keep = `${c} = ${o}.col, ${ix} = ${o}.meta.index, ${y === undefined ? "" : `${t} = ${o}.color, `}`;
+    return `(${evals}${c} !== undefined ? (${write(c, t, ix)}) : (${o} = K${site}.state) !== undefined ? (${keep}${write(c, t, ix)}) : (${parts.join(", ")}))`;
   }
 }
 

@@ -1140,12 +1140,34 @@ class Gen {
   }
 
   /**
+   * color.new(c, transp) with both given as numbers (a colour, an int or float transparency): colorNew
+   * and packColor (src/builtins/color/index.ts, core/values.ts) written out, the same operations in
+   * the same order: na for an na colour, the colour itself for an na transparency, else its red, green
+   * and blue bytes with alpha round(255 * (100 - t) / 100), t clamped to 0..100. (A call V8 leaves out
+   * of line returns the packed colour boxed: it is past the small integers.)
+   */
+  private colorNew(e: Extract<RExpr, { k: "call" }>): string | null {
+    const [c, t] = e.args;
+    const numeric = (a: RExpr | undefined) => a !== undefined && ["color", "int", "float"].includes(a.t.name);
+    if (e.args.length !== 2 || !numeric(c) || !numeric(t) || c!.t.name !== "color" || t!.t.name === "color")
+      return null;
+    const x = this.temp(),
+      p = this.temp(),
+      q = this.temp();
+    const alpha = `Math.round((255 * (100 - ${q})) / 100)`;
+    // packColor(colorR(x), colorG(x), colorB(x), alpha)
+    const pack = `((((${x} >>> 24) & 255) << 24) | (((${x} >>> 16) & 255) << 16) | (((${x} >>> 8) & 255) << 8) | (${alpha} & 255)) >>> 0`;
+    return `(${x} = ${this.expr(c!)}, ${p} = ${this.expr(t!)}, ${x} !== ${x} || ${x} == null ? NaN : ${p} == null || ${p} !== ${p} ? ${x} : (${q} = ${p} < 0 ? 0 : ${p} > 100 ? 100 : ${p}, ${pack}))`;
+  }
+
+  /**
    * Pure numeric builtins written out as JavaScript (every argument an int or float, in parameter
    * order): the same operations their impls do on the same numbers, without a call or an argument
    * array. Null for any other call.
    */
   private inlineCall(e: Extract<RExpr, { k: "call" }>): string | null {
     if (e.order !== undefined || e.args.length === 0) return null;
+    if (e.name === "color.new" && e.def.name === "color.new") return this.colorNew(e);
     if (!e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))) return null;
     const args = e.args as RExpr[];
     const n = args.length;
@@ -1305,8 +1327,14 @@ class Gen {
           ? `(${x} === true || (typeof ${x} === "number" && ${x} === ${x} && ${x} !== 0) ? 1 : NaN)`
           : `(typeof ${x} === "number" ? ${x} : NaN)`;
     const y = temps.get(out.color);
-    const write = (col: string, track: string, ix: string) =>
-      `${col}[${B}] = ${cell}, ${y === undefined ? "" : `${track}.set(typeof ${y} === "number" ? ${y} : NaN, ${B}), `}${out.index ? ix : "undefined"}`;
+    // the colour track's write (ColorTrack.set) written out: its column once it has one, nothing while
+    // the colour is the first one, the call only on the bar that makes the column (a double passed to
+    // a call V8 does not inline is boxed, and a packed colour is past the small integers)
+    const ct = y === undefined ? "" : this.temp();
+    const track = (t: string) =>
+      `${ct} = typeof ${y} === "number" ? ${y} : NaN, ${t}.col !== null ? (${t}.col[${B}] = ${ct}) : ${ct} !== ${t}.first && (${ct} === ${ct} || ${t}.first === ${t}.first) ? ${t}.set(${ct}, ${B}) : 0, `;
+    const write = (col: string, t: string, ix: string) =>
+      `${col}[${B}] = ${cell}, ${y === undefined ? "" : track(t)}${out.index ? ix : "undefined"}`;
     const o = this.temp();
     if (this.nested > 0 || this.rerun)
       return `(${evals}(${o} = K${site}.state) !== undefined ? (${write(`${o}.col`, `${o}.color`, `${o}.meta.index`)}) : (${parts.join(", ")}))`;

@@ -123,6 +123,8 @@ plot(high, "c", color = close > open ? color.new(color.green, 20) : na)`);
     const text = generatedSource(program(src));
     // only the per-bar colour writes its track
     expect(new Set(text.match(/\w+(?=\.set\()/g))).toEqual(new Set(["P7c"]));
+    // its track's column written in place once it has one (ColorTrack.set called only to make it)
+    expect(text).toMatch(/P7c\.col !== null \? \(P7c\.col\[b_bar\] = \$\d+\)/);
     const bars = randomWalkBars(400);
     const p = await runPair(src, bars);
     expect(p.difference).toBeNull();

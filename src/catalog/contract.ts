@@ -85,6 +85,13 @@ export interface BuiltinDef {
   /** Keeps per-call-site state (ta.*, math.random with seed, ...). */
   stateful?: boolean;
   /**
+   * The result is a function of the arguments alone: `impl` reads neither the context nor the site,
+   * has no effect and never throws. A call whose arguments are all constants is folded into its
+   * value by the checker (`color.new(color.red, 50)` in a plot's colour was an argument array and a
+   * call on every bar, in both backends).
+   */
+  pure?: boolean;
+  /**
    * The same (stateless) builtin taking its arguments positionally, `(ctx, arg0, arg1, ...)`, an
    * omitted one as `undefined`. The compile backend calls it where given: no argument array, so a
    * number passed next to an object is never boxed on the heap. It behaves exactly as `impl`, which
@@ -121,6 +128,13 @@ export interface BuiltinVariable {
   get: (ctx: ExecContext, site: CallSite) => any;
   /** Keeps per-site state (ta.obv, ta.accdist, ta.vwap, ...). */
   stateful?: boolean;
+  /**
+   * The same value on every bar of a run: it reads only what a run fixes at its start (the chart
+   * symbol's syminfo, the chart timeframe), never the bar, the broker or the script's state. Both
+   * backends read it once a run and keep the value (a syminfo.mintick in an exit's tick distance was
+   * a call, a keyed load and a fallback on every bar).
+   */
+  perRun?: boolean;
   /**
    * A strategy.* figure: `get` is `ctx.broker ? read(ctx.broker, ctx) : flat`. Generated code calls
    * `read` itself (one call target per variable; `get`'s inner call is shared by every variable and

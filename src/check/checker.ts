@@ -1038,6 +1038,17 @@ export class Checker {
         if (f) this.needHistory(f.v.slot, num);
       }
     }
+    // a pure builtin of constants is a constant (BuiltinDef.pure): computed once here, not on every bar
+    if (def.pure && typeChecked && rargs.every((a) => a === undefined || a.k === "const"))
+      return {
+        k: "const",
+        v: def.impl(
+          undefined as never,
+          rargs.map((a) => a?.v),
+          undefined as never,
+        ),
+        t: ty,
+      };
     const order = writtenOrder(placement.positions, rargs.length);
     return order
       ? { k: "call", name, def, args: rargs, site, t: ty, line: e.span.line, order }

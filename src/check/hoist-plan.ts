@@ -375,7 +375,11 @@ export function outputCells(e: Call): OutputCells | null {
   const pure = e.args.every(
     (a, i) => i === out.cell || i === out.color || a === undefined || a.k === "const" || a.k === "load",
   );
-  return pure ? out : null;
+  if (!pure) return null;
+  // a constant colour is its track's first value (the registering call's) on every bar: writing it
+  // again never changes the track (ColorTrack.set), so later bars write only the cell
+  const c = out.color >= 0 ? e.args[out.color] : undefined;
+  return c !== undefined && c.k === "const" ? { ...out, color: -1 } : out;
 }
 
 /**

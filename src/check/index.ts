@@ -6,6 +6,7 @@ import { CheckError } from "./errors.js";
 import type { ResolvedProgram } from "./ir.js";
 import { compileEligibility } from "./eligibility.js";
 import { checkPlotCount } from "./plot-count.js";
+import { propagateConstVars } from "./const-vars.js";
 import type { PType } from "./types.js";
 
 export { CheckError } from "./errors.js";
@@ -47,6 +48,8 @@ export function check(
     // warnings only where diagnostics are all that is wanted (an editor, `resin check`): a run's and the
     // generator's callers read any diagnostic as a failure
     if (options.diagnosticsOnly) return { diagnostics: [...checker.warnings], declaredTypes: checker.declaredTypes };
+    // variables declared from a constant and never written again: their reads are that constant
+    propagateConstVars(program);
     // history rings: one per variable read with [] (numbered after checking, when depths are known)
     let h = 0;
     for (const v of program.slots) if (v.histDepth > 0) v.hist = h++;

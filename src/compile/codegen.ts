@@ -72,6 +72,17 @@ const BAR_VARS: Record<string, string> = {
   bar_index: "b_bar",
 };
 
+/**
+ * hl2, hlc3, ohlc4, hlcc4 written out from the bar's values: the builtins' own arithmetic
+ * (src/builtins/core/index.ts), in the same order, instead of a call through the getter.
+ */
+export const PRICE_VARS: Record<string, ((b: Record<string, string>) => string) | undefined> = {
+  hl2: (b) => `((${b.high} + ${b.low}) / 2)`,
+  hlc3: (b) => `((${b.high} + ${b.low} + ${b.close}) / 3)`,
+  ohlc4: (b) => `((${b.open} + ${b.high} + ${b.low} + ${b.close}) / 4)`,
+  hlcc4: (b) => `((${b.high} + ${b.low} + 2 * ${b.close}) / 4)`,
+};
+
 export interface Generated {
   /** Body of `new Function("K", "R", text)`; returns the loop function. */
   text: string;
@@ -115,6 +126,8 @@ class Gen {
    * the plain variant: value inputs (`I<n>`, see call()) and plot columns (`P<n>`, generalCall()).
    */
   private readonly runCache: string[] = [];
+  /** The run local of each per-run builtin variable read in the loop function (BuiltinVariable.perRun), by name. */
+  private readonly perRunVars = new Map<string, string>();
   /** Run-level constants taken from the refs (`K<r>_<i>`: a hoisted tuple's columns). */
   private readonly runConst: string[] = [];
   /** Run-level numeric state of written-out ta.* calls (inline-ta.ts): `name = initial value`. */
@@ -782,6 +795,8 @@ class Gen {
       case "bvar": {
         const local = BAR_VARS[e.def.name];
         if (local) return this.nested > 0 ? CTX_BAR_VARS[e.def.name]! : local;
+        const price = PRICE_VARS[e.def.name];
+        if (price) return price(this.nested > 0 ? CTX_BAR_VARS : BAR_VARS);
         const onBroker = e.def.broker;
         if (onBroker && !e.def.stateful) {
           // a strategy.* figure read straight from the broker (what `get` does, without its shared,
@@ -792,7 +807,21 @@ class Gen {
         }
         const d = this.ref(`bv${e.site}`, { k: "bvar", def: e.def });
         const s = this.ref(`site${e.site}`, { k: "site", id: e.site });
-        return `K${d}(ctx, K${s})`;
+        if (!e.def.perRun || e.def.stateful) return `K${d}(ctx, K${s})`;
+        // fixed for the run (syminfo.*, timeframe.*): read on its first bar, then kept, in a local of
+        // the run in the loop function (as inputs are), else in its site's state (reset per run, as the
+        // interpreter keeps it)
+        const v = this.temp();
+        if (this.nested > 0 || this.rerun)
+          return `((${v} = K${s}.state) !== undefined ? ${v} : (K${s}.state = K${d}(ctx, K${s})))`;
+        // (one local per variable: every site of it reads the same value)
+        let c = this.perRunVars.get(e.def.name);
+        if (c === undefined) {
+          c = `Y${this.runCache.length}`;
+          this.runCache.push(c);
+          this.perRunVars.set(e.def.name, c);
+        }
+        return `(${c} !== undefined ? ${c} : (${c} = K${d}(ctx, K${s})))`;
       }
       case "unary": {
         const x = this.expr(e.e);
@@ -1111,12 +1140,34 @@ class Gen {
   }
 
   /**
+   * color.new(c, transp) with both given as numbers (a colour, an int or float transparency): colorNew
+   * and packColor (src/builtins/color/index.ts, core/values.ts) written out, the same operations in
+   * the same order: na for an na colour, the colour itself for an na transparency, else its red, green
+   * and blue bytes with alpha round(255 * (100 - t) / 100), t clamped to 0..100. (A call V8 leaves out
+   * of line returns the packed colour boxed: it is past the small integers.)
+   */
+  private colorNew(e: Extract<RExpr, { k: "call" }>): string | null {
+    const [c, t] = e.args;
+    const numeric = (a: RExpr | undefined) => a !== undefined && ["color", "int", "float"].includes(a.t.name);
+    if (e.args.length !== 2 || !numeric(c) || !numeric(t) || c!.t.name !== "color" || t!.t.name === "color")
+      return null;
+    const x = this.temp(),
+      p = this.temp(),
+      q = this.temp();
+    const alpha = `Math.round((255 * (100 - ${q})) / 100)`;
+    // packColor(colorR(x), colorG(x), colorB(x), alpha)
+    const pack = `((((${x} >>> 24) & 255) << 24) | (((${x} >>> 16) & 255) << 16) | (((${x} >>> 8) & 255) << 8) | (${alpha} & 255)) >>> 0`;
+    return `(${x} = ${this.expr(c!)}, ${p} = ${this.expr(t!)}, ${x} !== ${x} || ${x} == null ? NaN : ${p} == null || ${p} !== ${p} ? ${x} : (${q} = ${p} < 0 ? 0 : ${p} > 100 ? 100 : ${p}, ${pack}))`;
+  }
+
+  /**
    * Pure numeric builtins written out as JavaScript (every argument an int or float, in parameter
    * order): the same operations their impls do on the same numbers, without a call or an argument
    * array. Null for any other call.
    */
   private inlineCall(e: Extract<RExpr, { k: "call" }>): string | null {
     if (e.order !== undefined || e.args.length === 0) return null;
+    if (e.name === "color.new" && e.def.name === "color.new") return this.colorNew(e);
     if (!e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"))) return null;
     const args = e.args as RExpr[];
     const n = args.length;
@@ -1276,8 +1327,14 @@ class Gen {
           ? `(${x} === true || (typeof ${x} === "number" && ${x} === ${x} && ${x} !== 0) ? 1 : NaN)`
           : `(typeof ${x} === "number" ? ${x} : NaN)`;
     const y = temps.get(out.color);
-    const write = (col: string, track: string, ix: string) =>
-      `${col}[${B}] = ${cell}, ${y === undefined ? "" : `${track}.set(typeof ${y} === "number" ? ${y} : NaN, ${B}), `}${out.index ? ix : "undefined"}`;
+    // the colour track's write (ColorTrack.set) written out: its column once it has one, nothing while
+    // the colour is the first one, the call only on the bar that makes the column (a double passed to
+    // a call V8 does not inline is boxed, and a packed colour is past the small integers)
+    const ct = y === undefined ? "" : this.temp();
+    const track = (t: string) =>
+      `${ct} = typeof ${y} === "number" ? ${y} : NaN, ${t}.col !== null ? (${t}.col[${B}] = ${ct}) : ${ct} !== ${t}.first && (${ct} === ${ct} || ${t}.first === ${t}.first) ? ${t}.set(${ct}, ${B}) : 0, `;
+    const write = (col: string, t: string, ix: string) =>
+      `${col}[${B}] = ${cell}, ${y === undefined ? "" : track(t)}${out.index ? ix : "undefined"}`;
     const o = this.temp();
     if (this.nested > 0 || this.rerun)
       return `(${evals}(${o} = K${site}.state) !== undefined ? (${write(`${o}.col`, `${o}.color`, `${o}.meta.index`)}) : (${parts.join(", ")}))`;
@@ -1286,8 +1343,10 @@ class Gen {
     const c = `P${this.runCache.length}`;
     const ix = `${c}i`;
     const t = `${c}c`;
-    this.runCache.push(c, ix, t);
-    return `(${evals}${c} !== undefined ? (${write(c, t, ix)}) : (${o} = K${site}.state) !== undefined ? (${c} = ${o}.col, ${ix} = ${o}.meta.index, ${t} = ${o}.color, ${write(c, t, ix)}) : (${parts.join(", ")}))`;
+    this.runCache.push(c, ix);
+    if (y !== undefined) this.runCache.push(t);
+    const keep = `${c} = ${o}.col, ${ix} = ${o}.meta.index, ${y === undefined ? "" : `${t} = ${o}.color, `}`;
+    return `(${evals}${c} !== undefined ? (${write(c, t, ix)}) : (${o} = K${site}.state) !== undefined ? (${keep}${write(c, t, ix)}) : (${parts.join(", ")}))`;
   }
 }
 

@@ -93,7 +93,9 @@ function ema(kind: 0 | 1, fn: string): InlineTa {
  * `length` pushes before it) out of the running sum BEFORE adding itself, and a sum left infinite or
  * na (an infinity in the window or just leaving it) is summed again from the window, oldest first; na
  * adds nothing. The mean is na until `length` values came, a sum within 1e-10 of zero reads as 0. The
- * length is checked on every call, as the impl does; the ring (length + 1 values) is made on the first.
+ * length is read and checked on the first call, which makes the ring (length + 1 values): the impl
+ * checks it on every call, but it is the same value on every call (fixedForRun: constants, inputs
+ * and arithmetic of them, read without effects), so every later check would pass as the first did.
  */
 function sma(): InlineTa {
   return {
@@ -107,8 +109,8 @@ function sma(): InlineTa {
         `++${k} > ${n} ? (${s} = ${s} - ${r}[${i}]) : 0, ${s} = ${s} + ${v}, ` +
         `${s} - ${s} !== 0 ? (${s} = ${resum}(${r}, ${k}, ${n})) : 0`;
       return (
-        `(${v} = ${x}, ${l} = ${len}, ${n} = ${length}(ctx, ${l}, "sma"), ` +
-        `${r} === null ? (${r} = new Float64Array(${n} + 1)) : 0, ${num(v)}, ${v} === ${v} ? (${push}) : 0, ` +
+        `(${v} = ${x}, ${r} === null ? (${l} = ${len}, ${n} = ${length}(ctx, ${l}, "sma"), ${r} = new Float64Array(${n} + 1)) : 0, ` +
+        `${num(v)}, ${v} === ${v} ? (${push}) : 0, ` +
         `${k} >= ${n} ? (Math.abs(${s}) <= 1e-10 ? 0 : ${s}) / ${n} : NaN)`
       );
     },

@@ -1114,8 +1114,37 @@ export class Compiler {
       return this.kept(`L${slot}`, () => () => N[slot]);
     }
     const def = e.def;
+    const N = this.nums,
+      at = (f: (typeof BAR_FIELDS)[number]) => this.st.barBase + BAR_FIELDS.indexOf(f);
+    const o = at("open"),
+      h = at("high"),
+      l = at("low"),
+      c = at("close");
+    // hl2, hlc3, ohlc4, hlcc4 from the bar's slots: the builtins' own arithmetic in the same order
+    // (src/builtins/core/index.ts; the compile backend's PRICE_VARS), no call through the getter
+    if (def.name === "hl2") return this.kept("price:hl2", () => () => (N[h]! + N[l]!) / 2);
+    if (def.name === "hlc3") return this.kept("price:hlc3", () => () => (N[h]! + N[l]! + N[c]!) / 3);
+    if (def.name === "ohlc4") return this.kept("price:ohlc4", () => () => (N[o]! + N[h]! + N[l]! + N[c]!) / 4);
+    if (def.name === "hlcc4") return this.kept("price:hlcc4", () => () => (N[h]! + N[l]! + 2 * N[c]!) / 4);
     const site = this.st.sites[e.site]!;
     const flow = this.flow;
+    // fixed for the run (syminfo.*, timeframe.*): read once, kept in its site's state (reset per run)
+    if (def.perRun && !def.stateful)
+      return this.kept(`bv${e.site}`, () => () => {
+        const v = site.state;
+        return v !== undefined ? v : (site.state = def.get(flow.ctx, site));
+      });
+    const onBroker = def.broker;
+    if (onBroker && !def.stateful) {
+      // a strategy.* figure read straight from the broker, as the compile backend does (one call
+      // target per closure; `get`'s inner call is shared by every variable and megamorphic)
+      const { read, flat } = onBroker;
+      return this.kept(`bv${e.site}`, () => () => {
+        const ctx = flow.ctx;
+        const b = ctx.broker;
+        return b ? read(b, ctx) : flat;
+      });
+    }
     return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
   }
 

@@ -94,18 +94,21 @@ function ema(kind: 0 | 1, fn: string, flow: Flow, site: CallSite, fx: Fn, fl: Fn
  * pushed and the running sum. A value pushed takes the one leaving the window out of the sum before
  * adding itself; a sum left infinite or na is taken again from the window (windowResum); na adds
  * nothing; the mean is na until `length` values came, a sum within 1e-10 of zero reads as 0. The
- * length is checked on every call, as the impl does.
+ * length is read and checked on the first call.
  */
 function sma(flow: Flow, site: CallSite, fx: Fn, fl: Fn): Fn {
   return () => {
     let v = fx();
-    const l = fl();
-    const n = intArg(flow.ctx, l, "sma");
     let st = site.state as SmaState | undefined;
-    if (st === undefined) site.state = st = { ring: new Float64Array(n + 1), at: new Float64Array(3) };
+    // (the length read and checked on the first call only: the compile backend's sma() says why)
+    if (st === undefined) {
+      const n = intArg(flow.ctx, fl(), "sma");
+      site.state = st = { ring: new Float64Array(n + 1), at: new Float64Array(3) };
+    }
     // [the next write position, the values pushed, the running sum]
     const ring = st.ring,
-      at = st.at;
+      at = st.at,
+      n = ring.length - 1;
     let k = at[1]!;
     if (typeof v !== "number") v = NaN;
     if (v === v) {

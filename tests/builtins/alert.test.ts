@@ -101,6 +101,31 @@ describe("alertcondition()", () => {
     expect(rec[0]).toMatchObject({ source: "alertcondition", title: "Even", bar_index: 0 });
   });
 
+  it("after its first call, a false condition reads nothing (no store lookup a bar); a true one records", () => {
+    const ctx = makeCtx(6);
+    const site = S(1);
+    atBar(ctx, 0);
+    cond(ctx, [false, "T", "m"], site);
+    const store = ctx.ext.alerts as AlertStore;
+    // the run's context and store out of reach: a false condition must not touch them
+    const ext = ctx.ext;
+    ctx.ext = new Proxy({} as typeof ext, {
+      get: () => {
+        throw new Error("store read");
+      },
+    });
+    for (let b = 1; b < 5; b++) {
+      atBar(ctx, b);
+      expect(cond(ctx, [false, "T", "m"], site)).toBeUndefined();
+    }
+    ctx.ext = ext;
+    atBar(ctx, 5);
+    cond(ctx, [true, "T", "m"], site);
+    expect(alertConditionsResult(store)).toEqual([
+      { title: "T", message: "m", fired_bars: [5], fired_times: [ctx.columns.time[5]] },
+    ]);
+  });
+
   it("fires at most once per realtime bar", () => {
     const ctx = makeCtx(2);
     atBar(ctx, 1);

@@ -478,3 +478,34 @@ describe("strategy.* figures", () => {
     );
   });
 });
+
+describe("colour and rounding builtins without an argument array (color.new written out, the others BuiltinDef.direct)", () => {
+  const SRC = v6(
+    [
+      "x = bar_index % 4 == 0 ? na : (close - open) * 37.123",
+      "t = bar_index % 5 == 0 ? na : bar_index % 130 - 10",
+      "c = close > open ? color.green : bar_index % 7 == 0 ? na : color.red",
+      'plot(close, "a", color = color.new(c, t))',
+      'plot(close, "b", color = color.new(c, 40))',
+      'plot(close, "b2", color = color.new(c, x / 3))',
+      'plot(close, "b3", color = color.new(color.blue, bar_index % 201 / 2 - 0.5))',
+      'plot(close, "c", color = color.rgb(bar_index % 300 - 20, 100, x, t))',
+      'plot(close, "d", color = color.rgb(bar_index % 255, 10, 20))',
+      'plot(close, "e", color = color.from_gradient(x, -20, 20, color.blue, c))',
+      'plot(math.round(x), "r0")',
+      'plot(math.round(x, 2), "r2")',
+      'plot(math.round(x, t % 4), "rt")',
+    ].join("\n"),
+  );
+  it("without an argument array", () => {
+    const text = generatedSource(program(SRC));
+    // (the only calls through an impl: the ten plots' first-bar registrations)
+    expect(text.match(/K\d+\(ctx, K\d+, K\d+\)/g)).toHaveLength(10);
+    // color.new is packColor written out, four times
+    expect(text.match(/Math\.round\(\(255 \* \(100 - \$\d+\)\) \/ 100\)/g)).toHaveLength(4);
+    expect(text).toMatch(/K\d+\(ctx, s\d+, \(2\)\)/);
+  });
+  it("agree with the impl on na, clamped channels and transparencies, and rounding ties", async () => {
+    await same(SRC);
+  });
+});

@@ -37,9 +37,13 @@ export const functions: BuiltinTable = {
   alertcondition: {
     name: "alertcondition",
     impl: (ctx, a, site) => {
+      // declared by an earlier call of the run (site.state) and false now: nothing to record, no
+      // store lookup (a per-bar alertcondition of a false condition was two lookups and a conversion)
+      if (a[0] !== true && site.state === true) return undefined;
       const title = a[1] === undefined || a[1] === null ? "" : String(a[1]);
       const message = a[2] === undefined || a[2] === null ? "" : String(a[2]);
       evalCondition(alertStoreOf(ctx), ctx, site.id, a[0] === true, title, message);
+      site.state = true;
       return undefined;
     },
   },

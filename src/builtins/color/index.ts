@@ -84,13 +84,31 @@ export function fromGradient(
 }
 
 function getter(name: string, fn: (c: number) => number): BuiltinDef {
-  return { name, impl: (_c, a) => (a[0] == null || a[0] !== a[0] ? NaN : fn(a[0] as number)) };
+  return { name, impl: (_c, a) => (a[0] == null || a[0] !== a[0] ? NaN : fn(a[0] as number)), pure: true };
 }
 
+// (pure: arithmetic on the arguments alone, so constant arguments fold to a constant colour)
 export const functions: BuiltinTable = {
-  "color.new": { name: "color.new", impl: (_c, a) => colorNew(a[0], a[1]) },
-  "color.rgb": { name: "color.rgb", impl: (_c, a) => colorRgb(a[0], a[1], a[2], a[3] ?? 0) },
-  "color.from_gradient": { name: "color.from_gradient", impl: (_c, a) => fromGradient(a[0], a[1], a[2], a[3], a[4]) },
+  // (direct: a per-bar colour computed without an argument array; BuiltinDef.direct)
+  "color.new": {
+    name: "color.new",
+    impl: (_c, a) => colorNew(a[0], a[1]),
+    direct: (_c, c: number, transp: number) => colorNew(c, transp),
+    pure: true,
+  },
+  "color.rgb": {
+    name: "color.rgb",
+    impl: (_c, a) => colorRgb(a[0], a[1], a[2], a[3] ?? 0),
+    direct: (_c, r: number, g: number, b: number, transp?: number) => colorRgb(r, g, b, transp ?? 0),
+    pure: true,
+  },
+  "color.from_gradient": {
+    name: "color.from_gradient",
+    impl: (_c, a) => fromGradient(a[0], a[1], a[2], a[3], a[4]),
+    direct: (_c, v: number, bottom: number, top: number, bc: number, tc: number) =>
+      fromGradient(v, bottom, top, bc, tc),
+    pure: true,
+  },
   "color.r": getter("color.r", colorR),
   "color.g": getter("color.g", colorG),
   "color.b": getter("color.b", colorB),

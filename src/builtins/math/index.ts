@@ -73,7 +73,11 @@ export const functions: BuiltinTable = {
   "math.tan": unary("math.tan", Math.tan),
   "math.todegrees": unary("math.todegrees", (x) => (x * 180) / Math.PI),
   "math.toradians": unary("math.toradians", (x) => (x * Math.PI) / 180),
-  "math.pow": { name: "math.pow", impl: (_c, a) => Math.pow(a[0] as number, a[1] as number) },
+  "math.pow": {
+    name: "math.pow",
+    impl: (_c, a) => Math.pow(a[0] as number, a[1] as number),
+    direct: (_c, x: number, y: number) => Math.pow(x, y),
+  },
   "math.max": extreme("math.max", true),
   "math.min": extreme("math.min", false),
   "math.avg": {
@@ -84,7 +88,12 @@ export const functions: BuiltinTable = {
       return mathAvg(n === a.length ? a : a.slice(0, n));
     },
   },
-  "math.round": { name: "math.round", impl: (_c, a) => mathRound(a[0] as number, a[1] as number | undefined) },
+  "math.round": {
+    name: "math.round",
+    impl: (_c, a) => mathRound(a[0] as number, a[1] as number | undefined),
+    // (direct: no argument array for math.round(x, 2) on a bar's value)
+    direct: (_c, x: number, precision?: number) => mathRound(x, precision),
+  },
   "math.round_to_mintick": {
     name: "math.round_to_mintick",
     impl: (ctx, a) => roundToMintick(a[0] as number, ctx.syminfo?.mintick ?? 0.01),

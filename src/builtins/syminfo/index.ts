@@ -23,6 +23,7 @@ function f(key: string, kind: Kind, fallback: (ctx: ExecContext) => unknown): Va
       const v = given(ctx, key, kind);
       return v !== undefined ? v : fallback(ctx);
     },
+    perRun: true,
   };
 }
 
@@ -89,6 +90,7 @@ const vars: VariableTable[string][] = [
   {
     name: "syminfo.session",
     get: (ctx) => (typeof ctx.syminfo.session_type === "string" ? ctx.syminfo.session_type : "regular"),
+    perRun: true,
   },
   f("shareholders", "number", naNum),
   f("shares_outstanding_float", "number", naNum),

@@ -76,8 +76,9 @@ export const functions: BuiltinTable = {
   "timeframe.from_seconds": { name: "timeframe.from_seconds", impl: fromSeconds },
 };
 
+/** A property of the chart timeframe (or the script's main one): fixed for a run. */
 function v(name: string, get: (ctx: ExecContext) => unknown): VariableTable[string] {
-  return { name, get };
+  return { name, get, perRun: true };
 }
 
 export const variables: VariableTable = {

@@ -98,11 +98,11 @@ export interface Engine {
    */
   run(job: RunJob, control?: RunControl): Promise<RunResult>;
   /**
-   * A run answered as the JSON text of its result without `events` (fullRunJson): the optimize
-   * winner's best_result, written where it ran. Rejects as run() does. Engines without it answer
-   * through run().
+   * A run answered as the JSON of its result without `events` (evaluateJobJson), text or its UTF-8
+   * bytes: the optimize winner's best_result, written where it ran. Rejects as run() does. Engines
+   * without it answer through run().
    */
-  runJson?(job: RunJob, control?: RunControl): Promise<string>;
+  runJson?(job: RunJob, control?: RunControl): Promise<string | Uint8Array>;
   /** An optimize trial (see TrialJob); rejects as run() does. Engines without it run trials through run(). */
   trial?(job: TrialJob, control?: RunControl): Promise<TrialReply>;
   /**
@@ -183,6 +183,14 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
 export async function evaluateJobJson(job: RunJob): Promise<string> {
   const { events: _events, ...result } = await evaluateJob(job);
   return JSON.stringify(result);
+}
+
+/**
+ * evaluateJobJson's text as UTF-8 bytes (a pool thread's answer): they cross to the main thread as a
+ * buffer outside its heap, where the text would be a ~600 KB string on it (answer-json.ts).
+ */
+export async function evaluateJobJsonBytes(job: RunJob): Promise<Uint8Array> {
+  return new TextEncoder().encode(await evaluateJobJson(job));
 }
 
 /** Runs one optimize trial over its slice of the shared bars (views, no copy) and keeps only the scored part. */

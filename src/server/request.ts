@@ -20,7 +20,7 @@ export async function guarded(
   handler: (body: Record<string, unknown>) => Promise<Response>,
 ): Promise<Response> {
   ctx.freeTier?.checkRate(ctx.clientKey(c));
-  const body = await readBody(c, schema);
+  const body = await readBody(c, schema, ctx);
   const release = ctx.freeTier?.acquire();
   try {
     return await handler(body);
@@ -29,8 +29,13 @@ export async function guarded(
   }
 }
 
-export async function readBody(c: Context, schema: Schema): Promise<Record<string, unknown>> {
-  return validateBody(await readJsonBody(c.req.raw), schema);
+/** The body read (by the host's reader where `ctx` has one: RouteContext.bodyText) and validated. */
+export async function readBody(
+  c: Context,
+  schema: Schema,
+  ctx?: Pick<RouteContext, "bodyText">,
+): Promise<Record<string, unknown>> {
+  return validateBody(await readJsonBody(c.req.raw, ctx?.bodyText ? () => ctx.bodyText!(c) : undefined), schema);
 }
 
 /** Bars in a data_feed value (an array of bars or columns {time: [...], ...}), for the free tier's cap. */

@@ -8,9 +8,9 @@ import { ApiError } from "./errors.js";
 import { readBody } from "./request.js";
 import { BACKTEST_SCHEMA } from "./schemas.js";
 
-export function registerBacktestRoute(app: Hono, _ctx: RouteContext): void {
+export function registerBacktestRoute(app: Hono, ctx: RouteContext): void {
   app.post("/backtest/quick", async (c) => {
-    const body = await readBody(c, BACKTEST_SCHEMA);
+    const body = await readBody(c, BACKTEST_SCHEMA, ctx);
     const data = body.data as unknown[];
     if (data.length === 0) throw new ApiError(400, "NO_DATA", "data has no bars");
     const bad = firstBadBar(data);

@@ -219,9 +219,10 @@ function isJsonType(header: string | null): boolean {
  * Reads a request body as JSON: 415 UNSUPPORTED_MEDIA_TYPE unless the content type is JSON (a
  * `text/plain` body is what a cross-site form or no-preflight fetch can send, so it is never
  * parsed), 400 INVALID_BODY for an empty or malformed body. The size cap (413 BODY_TOO_LARGE)
- * is the app's body-limit middleware, applied before any route reads.
+ * is the app's body-limit middleware, applied before any route reads. `hostText` reads the same text
+ * where the host can for less (AppOptions.bodyText); when it gives null, the Request reads it.
  */
-export async function readJsonBody(req: Request): Promise<unknown> {
+export async function readJsonBody(req: Request, hostText?: () => Promise<string> | null): Promise<unknown> {
   if (!isJsonType(req.headers.get("content-type"))) {
     throw new ApiError(
       415,
@@ -230,7 +231,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
       { expected: "application/json" },
     );
   }
-  const text = await req.text();
+  const text = await (hostText?.() ?? req.text());
   if (text.trim() === "") throw new ApiError(400, "INVALID_BODY", "request body is empty; expected a JSON object");
   try {
     return JSON.parse(text);

@@ -71,6 +71,14 @@ describe("optimizeAnswerJson", () => {
       }
       const expected = JSON.stringify({ status: "success", ...asObjects });
       expect(optimizeAnswerJson(asText as unknown as OptimizeResult)).toBe(expected);
+      // results as their UTF-8 bytes (a pool thread's runJson): the answer is the same text's bytes
+      const asBytes: Record<string, unknown> = { ...rest };
+      const bytesOf = (v: unknown) => jsonRun(new TextEncoder().encode(JSON.stringify(v)));
+      if (shape >= 1) asBytes.best_result = shape === 1 ? null : bytesOf(full);
+      if (shape === 3) asBytes.best_results = sets.map((s) => ({ ...s, result: s.result && bytesOf(s.result) }));
+      const bytes = optimizeAnswerJson(asBytes as unknown as OptimizeResult);
+      if (shape >= 2) expect(bytes).toBeInstanceOf(Uint8Array);
+      expect(typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes)).toBe(expected);
       // results held as objects (an engine without runJson) are written as they are
       expect(optimizeAnswerJson(asObjects as unknown as OptimizeResult)).toBe(expected);
     }
@@ -98,7 +106,7 @@ describe("optimizeAnswerJson", () => {
     const asText = await studyFullJsonRunner(engine, job)({ Len: 9 }, bars, ref);
     const { events: _e, ...asObject } = await studyFullRunner(engine, job)({ Len: 9 }, bars, ref);
     const untimed = (s: string) => s.replace(/"run_id":"[0-9a-f]+"/, "").replace(/"profile":\{[^}]*\{[^}]*\}\}/, "");
-    const text = optimizeAnswerJson({ best_result: asText } as unknown as OptimizeResult);
+    const text = optimizeAnswerJson({ best_result: asText } as unknown as OptimizeResult) as string;
     expect(untimed(text)).toBe(untimed(JSON.stringify({ status: "success", best_result: asObject })));
     expect((asObject as { strategy: { trades: unknown[] } }).strategy.trades.length).toBeGreaterThan(0);
   });

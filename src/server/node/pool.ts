@@ -88,9 +88,9 @@ export class WorkerPool implements Engine {
     return this.dispatch(job, "default", control) as Promise<RunResult>;
   }
 
-  /** A run answered as its result's JSON text without events (run-worker.ts `runJson`: the optimize winner's best_result). */
-  runJson(job: RunJob, control: RunControl = {}): Promise<string> {
-    return this.dispatch(job, "runJson", control) as Promise<string>;
+  /** A run answered as its result's JSON without events, UTF-8 bytes (run-worker.ts `runJson`: the optimize winner's best_result). */
+  runJson(job: RunJob, control: RunControl = {}): Promise<Uint8Array> {
+    return this.dispatch(job, "runJson", control) as Promise<Uint8Array>;
   }
 
   /** An optimize trial (run-worker.ts `trial`): the bars' shared columns cross without a copy, the reply is the scored trades. */

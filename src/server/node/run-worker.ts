@@ -1,11 +1,11 @@
 // Worker-thread entry of the Node pool (pool.ts, through tinypool): evaluates one run job per call
-// (the default export; `runJson` answers its result as JSON text: an optimize winner's best_result) or one optimize trial (`trial`: its bars arrive as shared columns, its reply
+// (the default export; `runJson` answers its result as JSON, UTF-8 bytes: an optimize winner's best_result) or one optimize trial (`trial`: its bars arrive as shared columns, its reply
 // is the scored trades only), or several in one message (`trials`, in order, each marked on the batch's clock); `warm` answers once the thread is up (the engine below is loaded). Loaded from the built dist/ (dist/server/node/run-worker.js).
 // Jobs a thread holds at once run one after another, each after the one before was answered (turns.ts).
 
 import {
   evaluateJob,
-  evaluateJobJson,
+  evaluateJobJsonBytes,
   evaluateTrial,
   evaluateTrials,
   type RunJob,
@@ -24,7 +24,7 @@ export default function run(job: RunJob): Promise<unknown> {
 }
 
 export function runJson(job: RunJob): Promise<unknown> {
-  return inTurn(() => evaluateJobJson(job));
+  return inTurn(() => evaluateJobJsonBytes(job));
 }
 
 export function trial(job: TrialJob): Promise<unknown> {

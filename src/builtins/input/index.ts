@@ -205,6 +205,17 @@ class InputState {
   ) {}
 }
 
+/**
+ * A number as the same kind of V8 value whichever tier made it: an int32 one as a small integer,
+ * any other as it is (never a small integer). A default read out of a double arguments array or a
+ * double field comes as a heap number from interpreted code and as a small integer from optimised
+ * code, and the generated loop, optimised on the one, deoptimised on the other (a float input of
+ * 500: 'not a Smi' in run 5).
+ */
+function canonical(v: unknown): unknown {
+  return typeof v === "number" && (v | 0) === v && !Object.is(v, -0) ? v | 0 : v;
+}
+
 const PARAMS = new Map<string, Record<string, number>>();
 const FIXED_KIND = new Map<string, Kind | null>();
 
@@ -215,7 +226,8 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
   return (ctx: ExecContext, a: unknown[], site: CallSite) => {
     const st = site.state as InputState | undefined;
     if (st !== undefined) return st.source ? st.source(ctx) : st.value;
-    const { rec, kind, value } = declare(p, fixedKind, ctx, a, site);
+    const { rec, kind, value: declared } = declare(p, fixedKind, ctx, a, site);
+    const value = canonical(declared);
     const s = store(ctx);
     if (!s.declared.has(site.id)) {
       s.declared.add(site.id);
@@ -239,7 +251,7 @@ export function inputValue(ctx: ExecContext, name: string, args: unknown[], site
   const p = PARAMS.get(name);
   if (!p) return undefined;
   try {
-    return declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value;
+    return canonical(declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value);
   } catch {
     return undefined;
   }

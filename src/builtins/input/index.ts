@@ -251,7 +251,9 @@ export function inputValue(ctx: ExecContext, name: string, args: unknown[], site
   const p = PARAMS.get(name);
   if (!p) return undefined;
   try {
-    return canonical(declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value);
+    return canonical(
+      declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value,
+    );
   } catch {
     return undefined;
   }

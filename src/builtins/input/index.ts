@@ -185,6 +185,37 @@ function declare(
   return { rec, kind, value };
 }
 
+/**
+ * An input call site's state (site.state): its value, and for a source input the getter of its
+ * source. The generated loop and the interpreter's kept closures read `state.value` in optimised
+ * code, which then depends on this hidden class and its `value` field's representation. A number
+ * comes here as a heap number while the impl is interpreted (read out of a double arguments array)
+ * and as a small integer once it is optimised, a few runs later: a field that had held heap numbers
+ * only was widened then, deoptimising the loop (trail_state's compiled loop in run 6, issue 18). So
+ * the field is tagged from the start (the kept instances hold a small integer and a string), and
+ * the instances are kept for good: the class of an instance with its fields is reached from the
+ * constructor's by transitions, which are weak, and would otherwise go with the last run's states
+ * at a GC, and code that checks for it with it.
+ */
+class InputState {
+  static readonly kept: InputState[] = [new InputState(0, undefined), new InputState("", undefined)];
+  constructor(
+    readonly value: unknown,
+    readonly source: ((c: ExecContext) => number) | undefined,
+  ) {}
+}
+
+/**
+ * A number as the same kind of V8 value whichever tier made it: an int32 one as a small integer,
+ * any other as it is (never a small integer). A default read out of a double arguments array or a
+ * double field comes as a heap number from interpreted code and as a small integer from optimised
+ * code, and the generated loop, optimised on the one, deoptimised on the other (a float input of
+ * 500: 'not a Smi' in run 5).
+ */
+function canonical(v: unknown): unknown {
+  return typeof v === "number" && (v | 0) === v && !Object.is(v, -0) ? v | 0 : v;
+}
+
 const PARAMS = new Map<string, Record<string, number>>();
 const FIXED_KIND = new Map<string, Kind | null>();
 
@@ -193,9 +224,10 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
   PARAMS.set(fname, p);
   FIXED_KIND.set(fname, fixedKind);
   return (ctx: ExecContext, a: unknown[], site: CallSite) => {
-    const st = site.state as { value: unknown; source?: (c: ExecContext) => number } | undefined;
+    const st = site.state as InputState | undefined;
     if (st !== undefined) return st.source ? st.source(ctx) : st.value;
-    const { rec, kind, value } = declare(p, fixedKind, ctx, a, site);
+    const { rec, kind, value: declared } = declare(p, fixedKind, ctx, a, site);
+    const value = canonical(declared);
     const s = store(ctx);
     if (!s.declared.has(site.id)) {
       s.declared.add(site.id);
@@ -203,10 +235,10 @@ function makeInput(fname: string, fixedKind: Kind | null): BuiltinImpl {
     }
     if (kind === "source") {
       const src = sourceGetter(value) ?? SOURCES.close!;
-      site.state = { value, source: src };
+      site.state = new InputState(value, src);
       return src(ctx);
     }
-    site.state = { value };
+    site.state = new InputState(value, undefined);
     return value;
   };
 }
@@ -219,7 +251,9 @@ export function inputValue(ctx: ExecContext, name: string, args: unknown[], site
   const p = PARAMS.get(name);
   if (!p) return undefined;
   try {
-    return declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value;
+    return canonical(
+      declare(p, FIXED_KIND.get(name) ?? null, ctx, args, { id: siteId, state: undefined } as CallSite).value,
+    );
   } catch {
     return undefined;
   }

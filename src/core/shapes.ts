@@ -19,6 +19,20 @@ export function truncate<T>(a: T[], n: number): void {
   while (a.length > n) a.pop();
 }
 
+/**
+ * Takes `x` out of `a`, the others keeping their order: false when it is not there. Not splice,
+ * which returns a new array (an allocation and a runtime call for each removal).
+ */
+export function removeItem<T>(a: T[], x: T): boolean {
+  const n = a.length;
+  let i = 0;
+  while (i < n && a[i] !== x) i++;
+  if (i === n) return false;
+  for (; i + 1 < n; i++) a[i] = a[i + 1] as T;
+  a.pop();
+  return true;
+}
+
 /** An empty array in the elements kind of doubles (times, prices: numbers past the small-integer range or fractional). */
 export function doubleArray(): number[] {
   const a = [0.5];

@@ -2,7 +2,7 @@
 // rules, OCA groups and the pruning of exits whose trades are gone. It knows nothing of prices; the
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
-import { objectArray, truncate } from "../core/shapes.js";
+import { objectArray, removeItem, truncate } from "../core/shapes.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
 
 export class OrderBook {
@@ -189,16 +189,9 @@ export class OrderBook {
     }
   }
 
-  /** Takes the filled order `o` out, the others keeping their order (splice made an array a call). */
+  /** Takes the filled order `o` out, the others keeping their order. */
   removeRef(o: PendingOrder): void {
-    const orders = this.orders;
-    const n = orders.length;
-    let i = 0;
-    while (i < n && orders[i] !== o) i++;
-    if (i === n) return;
-    for (; i + 1 < n; i++) orders[i] = orders[i + 1];
-    orders.pop();
-    if (o.market) this.market--;
+    if (removeItem(this.orders, o) && o.market) this.market--;
   }
 
   /**

@@ -2,7 +2,7 @@
 // variables read. It knows nothing of orders; the broker decides what fills, the ledger books it.
 
 import type { Trade } from "../core/result.js";
-import { objectArray, truncate } from "../core/shapes.js";
+import { objectArray, removeItem, truncate } from "../core/shapes.js";
 import * as CT from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
@@ -282,15 +282,9 @@ export class Ledger {
     n[b + CT.C_CUM_PROFIT] = this.netProfit - this.openCommission();
   }
 
-  /** Takes `t` out of the open trades, the others keeping their order (splice made an array a call). */
+  /** Takes `t` out of the open trades, the others keeping their order. */
   private remove(t: OpenTrade): void {
-    const open = this.open;
-    const n = open.length;
-    let i = 0;
-    while (i < n && open[i] !== t) i++;
-    if (i === n) return;
-    for (; i + 1 < n; i++) open[i] = open[i + 1];
-    open.pop();
+    removeItem(this.open, t);
   }
 
   /**

@@ -140,6 +140,8 @@ export async function runJobs(
   }
   const db = env.RESIN_DB;
   if (!db) return out;
+  // (the outbox's table too when no job ran: a fresh deployment's cron, whose jobs are not set yet)
+  await ensureJobLedger(db);
   // Every due row, not only this run's: earlier failures are retried here once their backoff is over.
   const report = await drainEdgeOutbox(env, db);
   for (const o of out) {

@@ -58,6 +58,8 @@ function bars(from: number, n: number) {
 
 let mf: Miniflare;
 let mfNoTrade: Miniflare;
+/** A deployment of its own with a D1 database and no trade service, made by the test that needs it. */
+let freshOptions: MiniflareOptions;
 
 async function call(path: string, init: RequestInit & { json?: unknown; key?: string | null } = {}, m: Miniflare = mf) {
   const headers: Record<string, string> = { "content-type": "application/json" };
@@ -117,6 +119,7 @@ beforeAll(async () => {
   });
   // A second deployment without API_KEY and without a trade service binding.
   mfNoTrade = new Miniflare({ ...common, name: "resin" } as MiniflareOptions);
+  freshOptions = { ...common, name: "resin", d1Databases: ["RESIN_DB"] } as MiniflareOptions;
 }, 120_000);
 
 afterAll(async () => {
@@ -312,6 +315,21 @@ describe("edge worker under workerd", () => {
     expect(run.json.results[0]).toMatchObject({ status: "ran", events: 0, forwarded: 0 });
     expect(run.json.results[0].alerts).toBeGreaterThan(0);
     expect((await received()).length).toBe(before);
+  });
+
+  it("a fresh deployment's cron, before any job is set, runs nothing and succeeds (scheduled() and /cron/run)", async () => {
+    const fresh = new Miniflare(freshOptions);
+    try {
+      const worker = (await fresh.getWorker()) as unknown as {
+        scheduled(o: { cron: string }): Promise<{ outcome: string }>;
+      };
+      expect((await worker.scheduled({ cron: "* * * * *" })).outcome).toBe("ok");
+      const run = await call("/cron/run", { json: {}, key: null }, fresh);
+      expect(run.status).toBe(200);
+      expect(run.json.results).toEqual([]);
+    } finally {
+      await fresh.dispose();
+    }
   });
 
   it("without a TRADE_SERVICE binding jobs run and forward nothing", async () => {

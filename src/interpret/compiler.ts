@@ -1962,13 +1962,27 @@ export class Compiler {
       sk === null || tks.includes(null) || bks.includes(null)
         ? null
         : `SW${e.t.name}|${sk}|${tks.join(",")}|${bks.join(",")}`;
+    if (subject === null)
+      return this.kept(key, () => {
+        // A guard list (no subject) as a chain of closures, one per case: each case's test and body
+        // are called from a call site of their own, which V8 can inline, where the loop below calls
+        // every case's closures from one site (megamorphic). Same cases in the same order.
+        let next: Fn = () => na;
+        for (let i = n - 1; i >= 0; i--) {
+          const t = tests[i];
+          const b = bodies[i]!;
+          const rest = next;
+          next = t === null ? b : () => (t!() ? b() : rest());
+        }
+        return next;
+      });
     return this.kept(key, () => () => {
-      const s = subject ? subject() : true;
+      const s = subject();
       for (let i = 0; i < n; i++) {
         const t = tests[i];
         if (t === null) return bodies[i]!();
         const v = t!();
-        if (subject ? v === s && v === v && v !== null : v) return bodies[i]!();
+        if (v === s && v === v && v !== null) return bodies[i]!();
       }
       return na;
     });

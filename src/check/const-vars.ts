@@ -5,7 +5,7 @@
 // per bar, a pure call is not made per bar. History reads (`x[1]`) keep the variable: before the
 // first bar they are na, not the constant.
 import type { RBlock, RExpr, ResolvedProgram, VarSlot } from "./ir.js";
-import { eachChild, eachStmt, eachStmtChild } from "./walk.js";
+import { eachChild, eachStmt, eachStmtChild, walkWrites } from "./walk.js";
 
 /** Replaces, in place, the reads of constant variables and the pure calls of constants they leave. */
 export function propagateConstVars(prog: ResolvedProgram): void {
@@ -14,28 +14,19 @@ export function propagateConstVars(prog: ResolvedProgram): void {
     if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1);
   };
   const inits = new Map<number, unknown>();
-  const seen = new Set<RBlock>();
-  const count = (b: RBlock): undefined => {
-    if (seen.has(b)) return;
-    seen.add(b);
-    for (const s of b.stmts) {
-      if (s.k === "decl" || s.k === "assign") wrote(s.v);
-      else if (s.k === "tdecl") s.vs.forEach(wrote);
+  walkWrites(
+    prog.body,
+    wrote,
+    (s) => {
       if (s.k === "decl" && s.mode !== "varip" && s.init.k === "const" && fits(s.v, s.init.v))
         inits.set(s.v.slot, s.init.v);
-      eachStmtChild(s, countExpr);
-    }
-  };
-  const countExpr = (e: RExpr): undefined => {
-    if (e.k === "for") wrote(e.counter);
-    else if (e.k === "forin") {
-      wrote(e.index);
-      wrote(e.value);
-    } else if (e.k === "histExpr") wrote(e.v);
-    else if (e.k === "ucall") e.inst.params.forEach(wrote);
-    eachChild(e, countExpr, count);
-  };
-  count(prog.body);
+    },
+    // (a history read keeps its own slot; a user function's parameters are written by each call)
+    (e) => {
+      if (e.k === "histExpr") wrote(e.v);
+      else if (e.k === "ucall") e.inst.params.forEach(wrote);
+    },
+  );
   for (const slot of [...inits.keys()]) if (writes.get(slot) !== 1) inits.delete(slot);
   if (inits.size === 0) return;
   const done = new Set<RBlock>();

@@ -7,7 +7,7 @@
 // the same calls and agree bit for bit.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
-import { eachChild, eachStmtChild } from "./walk.js";
+import { eachChild, eachStmtChild, walkWrites } from "./walk.js";
 
 export type Call = Extract<RExpr, { k: "call" }>;
 
@@ -298,29 +298,6 @@ export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => v
   else if (s.k === "tdecl") visit(s.init);
   else if (s.k === "assign") visit(s.value);
   else if (s.k === "expr") visit(s.e);
-}
-
-/** Every variable write of a block, nested blocks and user-function bodies included (each body once). */
-function walkWrites(b: RBlock, wrote: (v: VarSlot | null | undefined) => void): void {
-  const seen = new Set<RBlock>();
-  const block = (x: RBlock): undefined => {
-    if (seen.has(x)) return;
-    seen.add(x);
-    for (const s of x.stmts) {
-      if (s.k === "decl" || s.k === "assign") wrote(s.v);
-      else if (s.k === "tdecl") s.vs.forEach(wrote);
-      eachStmtChild(s, expr);
-    }
-  };
-  const expr = (e: RExpr): undefined => {
-    if (e.k === "for") wrote(e.counter);
-    else if (e.k === "forin") {
-      wrote(e.index);
-      wrote(e.value);
-    }
-    eachChild(e, expr, block);
-  };
-  block(b);
 }
 
 /**

@@ -3,7 +3,7 @@
 // generator's statement scan) asks these two functions for a node's direct children and decides itself
 // what to do at each node. The switch is exhaustive, so a new IR node kind fails to compile here
 // rather than being skipped silently by one of the passes.
-import type { RBlock, RExpr, RStmt } from "./ir.js";
+import type { RBlock, RExpr, RStmt, VarSlot } from "./ir.js";
 
 /**
  * Visits the direct children of `e` in evaluation order: child expressions through `onExpr`, nested
@@ -107,4 +107,38 @@ function each<R>(xs: readonly (RExpr | undefined)[], onExpr: (x: RExpr) => R | u
 
 function unknownNode(node: never): never {
   throw new Error(`resolved program: unknown node kind '${(node as { k: string }).k}'`);
+}
+
+/**
+ * Every variable write of a block (declarations, assignments, tuple declarations, loop counters),
+ * nested blocks and user-function bodies included (each body once). `onStmt` and `onExpr` see every
+ * statement and expression on the way, for a caller that counts more (check/const-vars.ts).
+ */
+export function walkWrites(
+  b: RBlock,
+  wrote: (v: VarSlot | null | undefined) => void,
+  onStmt?: (s: RStmt) => void,
+  onExpr?: (e: RExpr) => void,
+): void {
+  const seen = new Set<RBlock>();
+  const block = (x: RBlock): undefined => {
+    if (seen.has(x)) return;
+    seen.add(x);
+    for (const s of x.stmts) {
+      if (s.k === "decl" || s.k === "assign") wrote(s.v);
+      else if (s.k === "tdecl") s.vs.forEach(wrote);
+      onStmt?.(s);
+      eachStmtChild(s, expr);
+    }
+  };
+  const expr = (e: RExpr): undefined => {
+    if (e.k === "for") wrote(e.counter);
+    else if (e.k === "forin") {
+      wrote(e.index);
+      wrote(e.value);
+    }
+    onExpr?.(e);
+    eachChild(e, expr, block);
+  };
+  block(b);
 }

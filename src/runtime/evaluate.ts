@@ -381,61 +381,76 @@ function runCompiled(p: Prepared): RunResult | undefined {
       fallback = err instanceof Error ? err.message : String(err);
     }
     if (compiled) {
-      if (fillRuns) installFillRecalc(prog, state, ctx, compiled.rerun!);
-      const te = now();
-      let bar = 0;
-      let timedOut = false;
       try {
-        bar = compiled.loop(0, rtFrom, broker);
-        timedOut = compiled.timedOut;
-        if (realtime && !timedOut) {
-          // the realtime bars: opened and closed here, each tick one execution of the compiled body
-          const forming = new FormingBar(prog, state, ctx, broker, tickCount(opts));
-          const main = compiled.rerun!;
-          for (; bar < n; bar++) {
-            if (p.budget.bar()) {
-              timedOut = true;
-              break;
-            }
-            openBar(ctx, p.closeTimes, bar);
-            forming.run(bar, main);
-            if (broker) broker.onBarClose(ctx);
-            state.commit();
-          }
-        }
-      } catch (err) {
-        if (err instanceof RunTimeout) {
-          // the deadline passed inside a bar: the bars before it are the partial result
-          bar = ctx.barIndex;
-          timedOut = true;
-        } else {
-          if (!(err instanceof PineRuntimeError)) {
-            // compiled code failed: run the same script with the interpreter (service.md 1.1); the
-            // compiled run's events are dropped, so its log's store serves that run
-            broker?.eventLog.abandon();
-            return evaluate({
-              ...input,
-              compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}`,
-            });
-          }
-          bar = ctx.barIndex;
-          ranCompiled(result, requested);
-          return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
-        }
+        return compiledRun(p, compiled, fillRuns, realtime);
       } finally {
-        compiled.release?.();
+        // (its slot storage serves the program's next run in either backend: an interpreted run after
+        // a compiled one then gets the storage its kept closures were made over, src/interpret/memo.ts;
+        // kept by the compiled run, every interpreted run of a program run both ways built its
+        // closures again)
+        state.release();
       }
-      ranCompiled(result, requested);
-      if (timedOut) result.timed_out = true;
-      result.count = bar;
-      result.profile.phases.eval_ms = now() - te;
-      finish(result, plots, inputs, bar, broker, ctx);
-      result.profile.total_ms = now() - t0;
-      return result;
     }
   }
   result.compile_fallback_reason = fallback;
   return undefined;
+}
+
+/** The compiled loop's run of the bars (runCompiled), its result finished. */
+function compiledRun(p: Prepared, compiled: CompiledRun, fillRuns: boolean, realtime: boolean): RunResult {
+  const { input, opts, source, requested, result, prog, ctx, cols, plots, inputs, broker, state, rtFrom, n, t0 } = p;
+  if (fillRuns) installFillRecalc(prog, state, ctx, compiled.rerun!);
+  const te = now();
+  let bar = 0;
+  let timedOut = false;
+  try {
+    bar = compiled.loop(0, rtFrom, broker);
+    timedOut = compiled.timedOut;
+    if (realtime && !timedOut) {
+      // the realtime bars: opened and closed here, each tick one execution of the compiled body
+      const forming = new FormingBar(prog, state, ctx, broker, tickCount(opts));
+      const main = compiled.rerun!;
+      for (; bar < n; bar++) {
+        if (p.budget.bar()) {
+          timedOut = true;
+          break;
+        }
+        openBar(ctx, p.closeTimes, bar);
+        forming.run(bar, main);
+        if (broker) broker.onBarClose(ctx);
+        state.commit();
+      }
+    }
+  } catch (err) {
+    if (err instanceof RunTimeout) {
+      // the deadline passed inside a bar: the bars before it are the partial result
+      bar = ctx.barIndex;
+      timedOut = true;
+    } else {
+      if (!(err instanceof PineRuntimeError)) {
+        // compiled code failed: run the same script with the interpreter (service.md 1.1); the
+        // compiled run's events are dropped, so its log's store serves that run
+        broker?.eventLog.abandon();
+        state.release();
+        return evaluate({
+          ...input,
+          compileFailure: `compiled code failed: ${err instanceof Error ? err.message : String(err)}`,
+        });
+      }
+      bar = ctx.barIndex;
+      ranCompiled(result, requested);
+      return finishError(result, err, bar, cols.time[bar], plots, inputs, broker, ctx, te, t0, source);
+    }
+  } finally {
+    compiled.release?.();
+  }
+  ranCompiled(result, requested);
+  if (timedOut) result.timed_out = true;
+  result.count = bar;
+  result.profile.phases.eval_ms = now() - te;
+  finish(result, plots, inputs, bar, broker, ctx);
+  result.profile.total_ms = now() - t0;
+  return result;
 }
 
 /** The interpret backend: closures built once, then the bar loop (realtime ticks and fill re-runs in rerun.ts). */

@@ -297,6 +297,29 @@ plot(s, "s")
     }
   });
 
+  it("a compiled run between interpreted ones hands the storage back: the next interpreted run makes no closure", async () => {
+    const fs = await import("node:fs");
+    const strategy = fs.readFileSync(new URL("../../bench/ema_cross_bracket.pine", import.meta.url), "utf8");
+    for (const src of [LOOPS, STATE, strategy]) {
+      // one runtime in either mode, as a caller comparing the backends in one process runs them
+      const rt = new Runtime();
+      const data = generateBars(300, 5);
+      for (let i = 0; i < 3; i++) await rt.run(src, data, { mode: "interpret" });
+      const want = await rt.run(src, data, { mode: "interpret" });
+      for (let i = 0; i < 2; i++) {
+        const compiled = await rt.run(src, data, { mode: "compile" });
+        expect(compiled.mode).toBe("compile");
+        const made = keptStats.made;
+        const got = await rt.run(src, data, { mode: "interpret" });
+        // (the compiled run kept the program's storage before: every interpreted run after one made
+        // all its closures again, 2-3x its CPU time)
+        expect(keptStats.made - made, src.slice(0, 40)).toBe(0);
+        expect(firstDifference(comparable(got), comparable(want))).toBeNull();
+        expect(firstDifference(comparable(compiled), comparable(want))).toBeNull();
+      }
+    }
+  });
+
   it("a later run starts from na: var state, histories and arrays of the earlier run do not leak", async () => {
     const rt = new Runtime();
     const data = syntheticBars(50);

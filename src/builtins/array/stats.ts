@@ -5,16 +5,6 @@
 
 import type { Raise } from "./core.js";
 
-/** Real (non-na) numbers of the array, in order. */
-export function realValues(values: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v === v && v != null) out.push(v);
-  }
-  return out;
-}
-
 export function sum(values: readonly number[]): number {
   let s = 0;
   let n = 0;
@@ -72,28 +62,28 @@ export function stdev(values: readonly number[], biased = true): number {
 /** Pairs where either side is na are dropped. Arrays of different sizes give na. */
 export function covariance(a: readonly number[], b: readonly number[], biased = true): number {
   if (a.length !== b.length) return NaN;
-  const xs: number[] = [];
-  const ys: number[] = [];
+  // Two passes over the kept pairs in order, no copies (the same sums as over copied pairs).
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
     if (x === x && y === y && x != null && y != null) {
-      xs.push(x);
-      ys.push(y);
+      sx += x;
+      sy += y;
+      n++;
     }
   }
-  const n = xs.length;
   if (n === 0) return NaN;
-  let sx = 0;
-  let sy = 0;
-  for (let i = 0; i < n; i++) {
-    sx += xs[i]!;
-    sy += ys[i]!;
-  }
   const mx = sx / n;
   const my = sy / n;
   let s = 0;
-  for (let i = 0; i < n; i++) s += (xs[i]! - mx) * (ys[i]! - my);
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === x && y === y && x != null && y != null) s += (x - mx) * (y - my);
+  }
   return biased ? s / n : s / (n - 1);
 }
 
@@ -124,24 +114,102 @@ export function standardize(values: readonly number[]): number[] {
   return out;
 }
 
+// The order statistics (median, mode, nth, percentiles) and array.sort read the real values sorted
+// ascending in a scratch buffer kept between calls: Float64Array's numeric sort (no comparator
+// calls, no fresh copy per call). It orders -0 before +0 where the comparator sort `(x, y) => x - y`
+// it replaces keeps them in input order (stable, they compare equal); sortReal puts the zeros back
+// in input order, so every position holds exactly the value (and sign) it held before.
+// Scripts often take several statistics of one array on a bar (median and percentiles of a
+// window): the input of the last sort is kept too, and the same input again reuses its order.
+let scratch = new Float64Array(64);
+let view = scratch.subarray(0, 0);
+/** The last sort's input, na as NaN (its first lastLen elements). */
+let lastIn = new Float64Array(64);
+let lastLen = -1;
+/** Where the zeros are in `view` after sortReal: [zeroFrom, zeroTo); only set when hasNegZero. */
+let hasNegZero = false;
+let zeroFrom = 0;
+let zeroTo = 0;
+
+/** Whether `values` is the last sort's input again, bit for bit up to the sign of zero (na = na). */
+function sameAsLast(values: readonly number[]): boolean {
+  const n = values.length;
+  if (n !== lastLen) return false;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const c = lastIn[i]!;
+    if (v === c) {
+      if (v === 0 && 1 / v !== 1 / c) return false;
+    } else if (!((v !== v || v == null) && c !== c)) return false;
+  }
+  return true;
+}
+
+/** Sorts the real (non-na) values into `view` (ascending, zeros in input order); returns their count. */
+function sortReal(values: readonly number[]): number {
+  if (sameAsLast(values)) return view.length;
+  const n = values.length;
+  if (scratch.length < n) {
+    scratch = new Float64Array(Math.max(n, scratch.length * 2));
+    lastIn = new Float64Array(scratch.length);
+  }
+  lastLen = -1; // (a throw below must not leave a half-written input looking valid)
+  let m = 0;
+  let negZero = false;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v === v && v != null) {
+      if (v === 0 && 1 / v < 0) negZero = true;
+      scratch[m++] = v;
+      lastIn[i] = v;
+    } else lastIn[i] = NaN;
+  }
+  if (view.length !== m || view.buffer !== scratch.buffer) view = scratch.subarray(0, m);
+  view.sort();
+  hasNegZero = negZero;
+  if (negZero) {
+    let lo = 0;
+    while (view[lo]! < 0) lo++;
+    let k = lo;
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      if (v === 0) view[k++] = v;
+    }
+    zeroFrom = lo;
+    zeroTo = k;
+  }
+  lastLen = n;
+  return m;
+}
+
+/**
+ * The real values of a numeric array in the order a stable ascending sort gives them (the caller
+ * reads it before the next call and does not write it).
+ */
+export function sortedReals(values: readonly number[]): Float64Array {
+  sortReal(values);
+  return view;
+}
+
 export function median(values: readonly number[]): number {
-  const xs = realValues(values).sort((x, y) => x - y);
-  const n = xs.length;
+  const n = sortReal(values);
   if (n === 0) return NaN;
+  const xs = view;
   const h = n >> 1;
   return n % 2 === 1 ? xs[h]! : (xs[h - 1]! + xs[h]!) / 2;
 }
 
 /** Most frequent real value; ties go to the smallest value. */
 export function mode(values: readonly number[]): number {
-  const xs = realValues(values).sort((x, y) => x - y);
-  if (xs.length === 0) return NaN;
+  const n = sortReal(values);
+  if (n === 0) return NaN;
+  const xs = view;
   let best = xs[0]!;
   let bestCount = 0;
   let i = 0;
-  while (i < xs.length) {
+  while (i < n) {
     let j = i;
-    while (j < xs.length && xs[j] === xs[i]) j++;
+    while (j < n && xs[j] === xs[i]) j++;
     if (j - i > bestCount) {
       bestCount = j - i;
       best = xs[i]!;
@@ -163,29 +231,29 @@ export function nth(values: readonly number[], n: number, largest: boolean): num
     }
     return best;
   }
-  const xs = realValues(values).sort((x, y) => (largest ? y - x : x - y));
-  return n < xs.length ? xs[n]! : NaN;
+  const m = sortReal(values);
+  if (n >= m) return NaN;
+  if (!largest) return view[n]!;
+  // the n-th of the stable descending order: the zeros (equal) keep their input order there too
+  const v = view[m - 1 - n]!;
+  return v === 0 && hasNegZero ? view[zeroFrom + n - (m - zeroTo)]! : v;
 }
 
 export function range(values: readonly number[]): number {
-  const xs = realValues(values);
-  if (xs.length === 0) return NaN;
-  let lo = xs[0]!;
-  let hi = xs[0]!;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
+  let lo = NaN;
+  let hi = NaN;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (x !== x || x == null) continue;
+    if (lo !== lo) {
+      lo = x;
+      hi = x;
+    } else {
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
   }
   return hi - lo;
-}
-
-/** Sorted ascending with na elements last (the percentile functions' view of the array). */
-function sortedNaLast(values: readonly number[]): { sorted: number[]; hasNa: boolean } {
-  const real = realValues(values).sort((x, y) => x - y);
-  const hasNa = real.length < values.length;
-  while (real.length < values.length) real.push(NaN);
-  return { sorted: real, hasNa };
 }
 
 export function checkPercentage(raise: Raise, p: number, fn: string): void {
@@ -199,27 +267,31 @@ export function checkPercentage(raise: Raise, p: number, fn: string): void {
 export function percentileNearestRank(values: readonly number[], p: number): number {
   const n = values.length;
   if (n === 0) return NaN;
-  const { sorted } = sortedNaLast(values);
+  // sorted with the na elements last
+  const m = sortReal(values);
   // p * n / 100 (not p / 100 * n): 70 / 100 * 10 is 7.000000000000001 and would pick rank 8.
   const rank = Math.ceil((p * n) / 100);
-  return sorted[Math.min(n - 1, Math.max(0, rank - 1))]!;
+  const k = Math.min(n - 1, Math.max(0, rank - 1));
+  return k < m ? view[k]! : NaN;
 }
 
 export function percentileLinear(values: readonly number[], p: number): number {
   const n = values.length;
   if (n === 0) return NaN;
-  const { sorted, hasNa } = sortedNaLast(values);
+  // sorted with the na elements last
+  const m = sortReal(values);
+  const hasNa = m < n;
   let pos = (p * n) / 100 - 0.5;
   if (pos < 0) pos = 0;
   if (pos > n - 1) pos = n - 1;
   const lo = Math.floor(pos);
   const f = pos - lo;
-  if (f === 0) return sorted[lo]!;
+  if (f === 0) return lo < m ? view[lo]! : NaN;
   // With na elements TradingView returns na for every position that needs interpolation
   // (logs/array_test_006: p=10 and p=50 are na, p=0 and p=25 are real values).
   if (hasNa) return NaN;
-  const a = sorted[lo]!;
-  const b = sorted[lo + 1]!;
+  const a = view[lo]!;
+  const b = view[lo + 1]!;
   return a + f * (b - a);
 }
 

@@ -159,7 +159,8 @@ function cases(): number[][] {
     for (let i = 0; i < n; i++) {
       const u = r();
       if (kind === 0) a.push(SPECIAL[Math.floor(u * SPECIAL.length)] as number);
-      else if (kind === 1) a.push(Math.floor(u * 5) - 2 || (r() < 0.5 ? -0 : 0)); // many ties and both zeros
+      else if (kind === 1)
+        a.push(Math.floor(u * 5) - 2 || (r() < 0.5 ? -0 : 0)); // many ties and both zeros
       else if (kind === 2) a.push(u < 0.1 ? NaN : (u - 0.5) * 1e3);
       else if (kind === 3) a.push(u < 0.05 ? (null as unknown as number) : Math.round(u * 100) / 10);
       else a.push(u);
@@ -235,7 +236,12 @@ describe("array reductions: bit-identical to the previous implementations", () =
   });
 
   it("sort_indices keeps the stable order (ties by index, na last), numbers and others", () => {
-    const more: unknown[][] = [["b", "a", null, "a", "c"], [true, false, true], [1, "x", null], [null, null]];
+    const more: unknown[][] = [
+      ["b", "a", null, "a", "c"],
+      [true, false, true],
+      [1, "x", null],
+      [null, null],
+    ];
     for (const a of [...all, ...more]) {
       for (const desc of [false, true]) {
         const got = sortIndices(a, desc);
@@ -247,7 +253,12 @@ describe("array reductions: bit-identical to the previous implementations", () =
   });
 
   it("array.sort in place: the stable index order's permutation, values as they were (na kept as NaN or null)", () => {
-    const more: unknown[][] = [["b", "a", null, "a", "c"], [true, false, true], [1, "x", null], [null, NaN, null]];
+    const more: unknown[][] = [
+      ["b", "a", null, "a", "c"],
+      [true, false, true],
+      [1, "x", null],
+      [null, NaN, null],
+    ];
     for (const a of [...all, ...more]) {
       if (a.length > 5000) continue;
       for (const desc of [false, true]) {

@@ -3,7 +3,7 @@
 // float. The element type of matrix.new<T> comes from `site.typeArgs[0]` when the backend gives it.
 
 import { PineArray, PineMatrix, type PineValue } from "../../core/values.js";
-import { naOf, replaceRange } from "../array/core.js";
+import { naOf, packedArray, replaceRange } from "../array/core.js";
 import * as st from "../array/stats.js";
 import type {
   BuiltinDef,
@@ -25,6 +25,16 @@ type Mat = PineMatrix<any>;
 
 function def(name: string, impl: BuiltinImpl): BuiltinDef {
   return { name, impl };
+}
+
+/** A builtin with positional arguments (BuiltinDef.direct: no argument array per call); impl unpacks the array. */
+function direct(name: string, fn: (ctx: ExecContext, a0: any, a1: any, a2: any, a3: any) => any): BuiltinDef {
+  return { name, direct: fn, impl: (ctx, a) => fn(ctx, a[0], a[1], a[2], a[3]) };
+}
+
+/** Elements storage in the kind of what it will hold (packed doubles for numbers: array/core packedArray). */
+function storage(elemType: string, n: number, fill: unknown): PineValue[] {
+  return packedArray(n, fill as PineValue, elemType === "float" || elemType === "int" || elemType === "color");
 }
 
 function mat(ctx: ExecContext, v: unknown, fn: string): Mat {
@@ -162,31 +172,31 @@ export const functions: BuiltinTable = {
       (site as CallSite & { typeArgs?: string[] }).typeArgs?.[0] ??
       (typeof a[2] === "number" || a[2] === undefined ? "float" : typeof a[2] === "boolean" ? "bool" : "string");
     const init = a[2] === undefined ? naOf(t, ctx.version) : a[2];
-    return new PineMatrix<PineValue>(t, rows, cols, new Array(rows * cols).fill(init));
+    return new PineMatrix<PineValue>(t, rows, cols, storage(t, rows * cols, init));
   }),
-  "matrix.rows": def("matrix.rows", (ctx, a) => mat(ctx, a[0], "matrix.rows").rows),
-  "matrix.columns": def("matrix.columns", (ctx, a) => mat(ctx, a[0], "matrix.columns").cols),
+  "matrix.rows": direct("matrix.rows", (ctx, a0) => mat(ctx, a0, "matrix.rows").rows),
+  "matrix.columns": direct("matrix.columns", (ctx, a0) => mat(ctx, a0, "matrix.columns").cols),
   "matrix.elements_count": def("matrix.elements_count", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.elements_count");
     return m.rows * m.cols;
   }),
-  "matrix.get": def("matrix.get", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.get");
-    return m.data[checkRow(ctx, m, a[1]) * m.cols + checkCol(ctx, m, a[2])];
+  "matrix.get": direct("matrix.get", (ctx, a0, a1, a2) => {
+    const m = mat(ctx, a0, "matrix.get");
+    return m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)];
   }),
-  "matrix.set": def("matrix.set", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.set");
-    m.data[checkRow(ctx, m, a[1]) * m.cols + checkCol(ctx, m, a[2])] = a[3];
+  "matrix.set": direct("matrix.set", (ctx, a0, a1, a2, a3) => {
+    const m = mat(ctx, a0, "matrix.set");
+    m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)] = a3;
   }),
-  "matrix.row": def("matrix.row", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.row");
-    const r = checkRow(ctx, m, a[1]);
+  "matrix.row": direct("matrix.row", (ctx, a0, a1) => {
+    const m = mat(ctx, a0, "matrix.row");
+    const r = checkRow(ctx, m, a1);
     return new PineArray(m.elemType, m.data.slice(r * m.cols, (r + 1) * m.cols));
   }),
-  "matrix.col": def("matrix.col", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.col");
-    const c = checkCol(ctx, m, a[1]);
-    const out: PineValue[] = [];
+  "matrix.col": direct("matrix.col", (ctx, a0, a1) => {
+    const m = mat(ctx, a0, "matrix.col");
+    const c = checkCol(ctx, m, a1);
+    const out = storage(m.elemType, 0, null);
     for (let r = 0; r < m.rows; r++) out.push(m.data[r * m.cols + c]);
     return new PineArray(m.elemType, out);
   }),
@@ -278,9 +288,11 @@ export const functions: BuiltinTable = {
   }),
   "matrix.transpose": def("matrix.transpose", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.transpose");
-    const out: PineValue[] = new Array(m.rows * m.cols);
-    for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) out[c * m.rows + r] = m.data[r * m.cols + c];
-    return new PineMatrix(m.elemType, m.cols, m.rows, out);
+    // filled in order (packed): the transpose's row c is the source's column c
+    const out = storage(m.elemType, 0, null);
+    const { rows, cols, data } = m;
+    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) out.push(data[r * cols + c]);
+    return new PineMatrix(m.elemType, cols, rows, out);
   }),
   "matrix.concat": def("matrix.concat", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.concat");

@@ -162,7 +162,7 @@ export function overloadDecoder(
 ): OverloadDecoder {
   const names = [...new Set([...params, ...pointList, ...coordList])];
   const slot: Record<string, number> = {};
-  names.forEach((p, i) => (slot[p] = i));
+  for (let i = 0; i < names.length; i++) slot[names[i]!] = i;
   // values by slot, refilled per call (array stores: no per-call record, no keyed stores by name)
   const out = names.map(() => undefined as unknown);
   const shifted = names.map(() => undefined as unknown);

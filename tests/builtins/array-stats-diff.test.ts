@@ -167,6 +167,13 @@ function cases(): number[][] {
     }
     out.push(a);
   }
+  // inputs already in order (the no-sort path), zeros of both signs in input order among them
+  for (let t = 0; t < 400; t++) {
+    const a = out[20 + t]!.filter((x) => x === x && x != null).sort((x, y) => x - y);
+    if (t % 3 === 0 && a.length > 0) a.splice(Math.floor(r() * a.length), 0, NaN); // na anywhere
+    out.push(a);
+  }
+  out.push([-1, 0, -0, 0, 2], [-0, -0, 0], [0, -0], [1, 1, 1, 1]);
   const big: number[] = [];
   const r2 = rng(7);
   for (let i = 0; i < 100_000; i++) big.push(r2() < 0.01 ? NaN : Math.floor(r2() * 1000) - 500 || -0);
@@ -287,6 +294,29 @@ describe("array reductions: bit-identical to the previous implementations", () =
     expect(st.percentileNearestRank(a, 100)).toBe(3);
     a.push(7);
     expect(st.percentileNearestRank(a, 100)).toBe(7);
+  });
+
+  it("sortAscending sorts like the native numeric sort (random, ordered, reversed, equal, organ pipe, large)", () => {
+    const r = rng(21);
+    const shapes: ((i: number, n: number) => number)[] = [
+      () => r() - 0.5,
+      (i) => i,
+      (i, n) => n - i,
+      () => 7,
+      (i, n) => (i < n / 2 ? i : n - i),
+      () => Math.floor(r() * 4) - 2,
+      () => SPECIAL.filter((x) => x === x && x != null)[Math.floor(r() * 13)] as number,
+    ];
+    for (const n of [0, 1, 2, 3, 16, 17, 18, 50, 300, 1000, 5000]) {
+      for (const f of shapes) {
+        const src = Float64Array.from({ length: n }, (_, i) => f(i, n));
+        const got = src.slice();
+        st.sortAscending(got, n);
+        const want = src.slice().sort();
+        // equal as numbers (the order among -0 and +0 is left open)
+        expect(got.every((v, i) => v === want[i])).toBe(true);
+      }
+    }
   });
 
   it("sorting after a larger array reuses the scratch safely", () => {

@@ -166,7 +166,8 @@ function numericOrder(values: readonly unknown[]): number[] | null {
       if (v === v) sortedKeys[m++] = v;
     } else if (v != null) return null;
   }
-  const keys = sortedKeys.subarray(0, m).sort();
+  const keys = sortedKeys.subarray(0, m);
+  st.sortAscending(keys, m);
   for (let k = 0; k < m; k++) nextSlot[k] = k;
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push(0);

@@ -156,17 +156,27 @@ function sortReal(values: readonly number[]): number {
   lastLen = -1; // (a throw below must not leave a half-written input looking valid)
   let m = 0;
   let negZero = false;
+  let ordered = true;
+  let prev = -Infinity;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
     if (v === v && v != null) {
       if (v === 0 && 1 / v < 0) negZero = true;
+      if (v < prev) ordered = false;
+      prev = v;
       scratch[m++] = v;
       lastIn[i] = v;
     } else lastIn[i] = NaN;
   }
   if (view.length !== m || view.buffer !== scratch.buffer) view = scratch.subarray(0, m);
-  view.sort();
   hasNegZero = negZero;
+  // an input already in order (a sorted array kept sorted) is its own stable sort, zeros included
+  if (ordered) {
+    if (negZero) zeroRun(view);
+    lastLen = n;
+    return m;
+  }
+  sortAscending(view, m);
   if (negZero) {
     let lo = 0;
     while (view[lo]! < 0) lo++;
@@ -180,6 +190,97 @@ function sortReal(values: readonly number[]): number {
   }
   lastLen = n;
   return m;
+}
+
+/** Sets zeroFrom/zeroTo for an ordered `xs` (zeros already in input order). */
+function zeroRun(xs: Float64Array): void {
+  let lo = 0;
+  while (xs[lo]! < 0) lo++;
+  let hi = lo;
+  while (hi < xs.length && xs[hi] === 0) hi++;
+  zeroFrom = lo;
+  zeroTo = hi;
+}
+
+const sortStack = new Int32Array(128);
+
+/**
+ * Sorts a[0..n) ascending (no NaN in it; the order among -0 and +0 is left open, sortReal fixes
+ * it): quicksort with median-of-three, insertion sort below 16 elements. About twice as fast as
+ * Float64Array.prototype.sort on the 50 to 3000 elements of script windows. Past an operation
+ * budget (an input built against the pivot rule) it finishes with the native sort instead.
+ */
+export function sortAscending(a: Float64Array, n: number): void {
+  let budget = 8 * n * (32 - Math.clz32(n)) + 64;
+  let sp = 0;
+  sortStack[sp++] = 0;
+  sortStack[sp++] = n - 1;
+  while (sp > 0) {
+    let hi = sortStack[--sp]!;
+    let lo = sortStack[--sp]!;
+    while (hi - lo > 16) {
+      budget -= hi - lo;
+      if (budget < 0 || sp > 120) {
+        a.subarray(0, n).sort();
+        return;
+      }
+      const mid = (lo + hi) >>> 1;
+      // the median of a[lo], a[mid], a[hi] to a[mid], the others at the ends (they bound the scans)
+      let x = a[lo]!;
+      let y = a[mid]!;
+      let z = a[hi]!;
+      if (y < x) {
+        const t = x;
+        x = y;
+        y = t;
+      }
+      if (z < y) {
+        const t = y;
+        y = z;
+        z = t;
+        if (y < x) {
+          const t2 = x;
+          x = y;
+          y = t2;
+        }
+      }
+      a[lo] = x;
+      a[mid] = y;
+      a[hi] = z;
+      const p = y;
+      let i = lo + 1;
+      let j = hi - 1;
+      for (;;) {
+        while (a[i]! < p) i++;
+        while (p < a[j]!) j--;
+        if (i >= j) break;
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+      // the smaller side waits on the stack, the larger one goes on here
+      if (j - lo < hi - j) {
+        sortStack[sp++] = j + 1;
+        sortStack[sp++] = hi;
+        hi = j;
+      } else {
+        sortStack[sp++] = lo;
+        sortStack[sp++] = j;
+        lo = j + 1;
+      }
+    }
+    for (let i = lo + 1; i <= hi; i++) {
+      const v = a[i]!;
+      let j = i - 1;
+      while (j >= lo && a[j]! > v) {
+        a[j + 1] = a[j]!;
+        j--;
+      }
+      a[j + 1] = v;
+    }
+  }
 }
 
 /**

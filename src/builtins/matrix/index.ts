@@ -3,7 +3,7 @@
 // float. The element type of matrix.new<T> comes from `site.typeArgs[0]` when the backend gives it.
 
 import { PineArray, PineMatrix, type PineValue } from "../../core/values.js";
-import { naOf, packedArray, replaceRange } from "../array/core.js";
+import { naOf, replaceRange } from "../array/core.js";
 import * as st from "../array/stats.js";
 import type {
   BuiltinDef,
@@ -32,10 +32,6 @@ function direct(name: string, fn: (ctx: ExecContext, a0: any, a1: any, a2: any, 
   return { name, direct: fn, impl: (ctx, a) => fn(ctx, a[0], a[1], a[2], a[3]) };
 }
 
-/** Elements storage in the kind of what it will hold (packed doubles for numbers: array/core packedArray). */
-function storage(elemType: string, n: number, fill: unknown): PineValue[] {
-  return packedArray(n, fill as PineValue, elemType === "float" || elemType === "int" || elemType === "color");
-}
 
 function mat(ctx: ExecContext, v: unknown, fn: string): Mat {
   if (!(v instanceof PineMatrix)) ctx.runtimeError(`Cannot call '${fn}' with a matrix that is na.`);
@@ -172,7 +168,7 @@ export const functions: BuiltinTable = {
       (site as CallSite & { typeArgs?: string[] }).typeArgs?.[0] ??
       (typeof a[2] === "number" || a[2] === undefined ? "float" : typeof a[2] === "boolean" ? "bool" : "string");
     const init = a[2] === undefined ? naOf(t, ctx.version) : a[2];
-    return new PineMatrix<PineValue>(t, rows, cols, storage(t, rows * cols, init));
+    return new PineMatrix<PineValue>(t, rows, cols, new Array(rows * cols).fill(init));
   }),
   "matrix.rows": direct("matrix.rows", (ctx, a0) => mat(ctx, a0, "matrix.rows").rows),
   "matrix.columns": direct("matrix.columns", (ctx, a0) => mat(ctx, a0, "matrix.columns").cols),
@@ -184,10 +180,18 @@ export const functions: BuiltinTable = {
     const m = mat(ctx, a0, "matrix.get");
     return m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)];
   }),
-  "matrix.set": direct("matrix.set", (ctx, a0, a1, a2, a3) => {
-    const m = mat(ctx, a0, "matrix.set");
-    m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)] = a3;
-  }),
+  "matrix.set": {
+    name: "matrix.set",
+    direct: (ctx: ExecContext, a0: unknown, a1: number, a2: number, a3: unknown) => {
+      const m = mat(ctx, a0, "matrix.set");
+      m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)] = a3;
+    },
+    // its own function (four arguments: the interpreter calls impl, not the shared direct() adapter)
+    impl: (ctx, a) => {
+      const m = mat(ctx, a[0], "matrix.set");
+      m.data[checkRow(ctx, m, a[1]) * m.cols + checkCol(ctx, m, a[2])] = a[3];
+    },
+  },
   "matrix.row": direct("matrix.row", (ctx, a0, a1) => {
     const m = mat(ctx, a0, "matrix.row");
     const r = checkRow(ctx, m, a1);
@@ -196,7 +200,7 @@ export const functions: BuiltinTable = {
   "matrix.col": direct("matrix.col", (ctx, a0, a1) => {
     const m = mat(ctx, a0, "matrix.col");
     const c = checkCol(ctx, m, a1);
-    const out = storage(m.elemType, 0, null);
+    const out: PineValue[] = [];
     for (let r = 0; r < m.rows; r++) out.push(m.data[r * m.cols + c]);
     return new PineArray(m.elemType, out);
   }),
@@ -288,11 +292,9 @@ export const functions: BuiltinTable = {
   }),
   "matrix.transpose": def("matrix.transpose", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.transpose");
-    // filled in order (packed): the transpose's row c is the source's column c
-    const out = storage(m.elemType, 0, null);
-    const { rows, cols, data } = m;
-    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) out.push(data[r * cols + c]);
-    return new PineMatrix(m.elemType, cols, rows, out);
+    const out: PineValue[] = new Array(m.rows * m.cols);
+    for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) out[c * m.rows + r] = m.data[r * m.cols + c];
+    return new PineMatrix(m.elemType, m.cols, m.rows, out);
   }),
   "matrix.concat": def("matrix.concat", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.concat");

@@ -8,11 +8,7 @@ export interface Dense {
 }
 
 export function dense(rows: number, cols: number, fill = 0): Dense {
-  // packed doubles from the start (not new Array(n).fill: holey, and small-integer kind until the first fraction)
-  const data = [0.5];
-  data.length = 0;
-  for (let i = rows * cols; i > 0; i--) data.push(fill);
-  return { rows, cols, data };
+  return { rows, cols, data: new Array<number>(rows * cols).fill(fill) };
 }
 
 export function identity(n: number): Dense {

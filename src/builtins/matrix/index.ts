@@ -32,7 +32,6 @@ function direct(name: string, fn: (ctx: ExecContext, a0: any, a1: any, a2: any, 
   return { name, direct: fn, impl: (ctx, a) => fn(ctx, a[0], a[1], a[2], a[3]) };
 }
 
-
 function mat(ctx: ExecContext, v: unknown, fn: string): Mat {
   if (!(v instanceof PineMatrix)) ctx.runtimeError(`Cannot call '${fn}' with a matrix that is na.`);
   return v as Mat;

@@ -1,5 +1,5 @@
 // Differential tests of the matrix element access and products against the code they replaced
-// (issue 18: packed double storage, positional get/set/row/col, a product reading locals). The
+// (issue 18: positional get/set/row/col, a product reading locals). The
 // references are the previous implementations, kept verbatim; results agree bit for bit.
 
 import { describe, expect, it } from "vitest";

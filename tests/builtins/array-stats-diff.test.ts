@@ -319,6 +319,24 @@ describe("array reductions: bit-identical to the previous implementations", () =
     }
   });
 
+  it("array.includes / indexof find what the closure search found (within 1e-10, never na)", () => {
+    const looseEquals = (a: unknown, b: unknown): boolean => {
+      if (typeof a === "number" && typeof b === "number") {
+        if (a !== a || b !== b) return false;
+        return a === b || Math.abs(a - b) <= 1e-10;
+      }
+      return a === b;
+    };
+    const probes: unknown[] = [0, -0, 1, 1 + 1e-11, 2, NaN, null, 0.5, "a", Infinity];
+    for (const a of [...all.slice(0, 600), ["a", null, "b"], [true, false]] as unknown[][]) {
+      for (const x of probes) {
+        const arr = new PineArray("float", a.slice() as number[]);
+        expect(callWith(ctx, "array.includes", [arr, x])).toBe(a.some((v) => looseEquals(v, x)));
+        expect(callWith(ctx, "array.indexof", [arr, x])).toBe(a.findIndex((v) => looseEquals(v, x)));
+      }
+    }
+  });
+
   it("sorting after a larger array reuses the scratch safely", () => {
     const long = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000);
     expect(st.median(long)).toBe(ref.median(long));

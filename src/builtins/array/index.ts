@@ -217,6 +217,12 @@ function sortNumbers(v: unknown[], descending: boolean): boolean {
   return true;
 }
 
+/** The first index whose element looseEquals `x`, or -1 (a loop: no closure per call). */
+function firstIndex(vals: readonly unknown[], x: unknown): number {
+  for (let i = 0; i < vals.length; i++) if (looseEquals(vals[i], x)) return i;
+  return -1;
+}
+
 function isDescending(order: unknown): boolean {
   return order === "descending" || order === "desc" || order === -1 || order === "order.descending";
 }
@@ -375,12 +381,8 @@ export const functions: BuiltinTable = {
   "array.join": def("array.join", (ctx, a) =>
     joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]), ctx),
   ),
-  "array.includes": def("array.includes", (ctx, a) =>
-    items(arr(ctx, a[0], "array.includes")).some((v) => looseEquals(v, a[1])),
-  ),
-  "array.indexof": def("array.indexof", (ctx, a) =>
-    items(arr(ctx, a[0], "array.indexof")).findIndex((v) => looseEquals(v, a[1])),
-  ),
+  "array.includes": def("array.includes", (ctx, a) => firstIndex(items(arr(ctx, a[0], "array.includes")), a[1]) >= 0),
+  "array.indexof": def("array.indexof", (ctx, a) => firstIndex(items(arr(ctx, a[0], "array.indexof")), a[1])),
   "array.lastindexof": def("array.lastindexof", (ctx, a) => {
     const vals = items(arr(ctx, a[0], "array.lastindexof"));
     for (let i = vals.length - 1; i >= 0; i--) if (looseEquals(vals[i], a[1])) return i;

@@ -132,10 +132,95 @@ function ascending(x: unknown, y: unknown): number {
 
 /** Stable ascending order of indices; descending is its reverse (TradingView's tie order). */
 export function sortIndices(values: readonly unknown[], descending: boolean): number[] {
-  const idx = values.map((_, i) => i);
-  idx.sort((i, j) => ascending(values[i], values[j]) || i - j);
+  const idx = numericOrder(values) ?? comparedOrder(values);
   if (descending) idx.reverse();
   return idx;
+}
+
+function comparedOrder(values: readonly unknown[]): number[] {
+  const idx = values.map((_, i) => i);
+  idx.sort((i, j) => ascending(values[i], values[j]) || i - j);
+  return idx;
+}
+
+// Scratch for numericOrder, kept between calls (sorting runs on every bar in many scripts).
+let sortedKeys = new Float64Array(64);
+let nextSlot = new Int32Array(64);
+
+/**
+ * The stable ascending order of an array of numbers and na (null when it holds anything else),
+ * without a comparator: the real values sorted numerically, then each index in turn goes to the
+ * next free slot of its value's run (found by binary search), so equal values keep index order
+ * (-0 and +0 are equal here, as `x - y` makes them); na last in index order.
+ */
+function numericOrder(values: readonly unknown[]): number[] | null {
+  const n = values.length;
+  if (sortedKeys.length < n) {
+    sortedKeys = new Float64Array(Math.max(n, sortedKeys.length * 2));
+    nextSlot = new Int32Array(sortedKeys.length);
+  }
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (typeof v === "number") {
+      if (v === v) sortedKeys[m++] = v;
+    } else if (v != null) return null;
+  }
+  const keys = sortedKeys.subarray(0, m);
+  st.sortAscending(keys, m);
+  for (let k = 0; k < m; k++) nextSlot[k] = k;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(0);
+  let na = m;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (v !== v || v == null) {
+      out[na++] = i;
+      continue;
+    }
+    // first position of v in keys (the start of its run)
+    let lo = 0;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (keys[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    out[nextSlot[lo]!++] = i;
+  }
+  return out;
+}
+
+/**
+ * array.sort of numbers and na in place, as the stable index order would permute them (reals
+ * ascending, equal ones in input order; na last in input order; descending the reverse), from
+ * the numeric sort of stats.ts. False (nothing done) when the array holds anything else.
+ */
+function sortNumbers(v: unknown[], descending: boolean): boolean {
+  const n = v.length;
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
+    if (typeof x !== "number" && x != null) return false;
+  }
+  const sorted = st.sortedReals(v as number[]);
+  const m = sorted.length;
+  if (m < n) {
+    // the na elements (NaN or null, as they are) to the end in input order; k >= i, so nothing unread is overwritten
+    let k = n - 1;
+    for (let i = n - 1; i >= 0; i--) {
+      const x = v[i] as number;
+      if (x !== x || x == null) v[k--] = x;
+    }
+  }
+  for (let k = 0; k < m; k++) v[k] = sorted[k]!;
+  if (descending) v.reverse();
+  return true;
+}
+
+/** The first index whose element looseEquals `x`, or -1 (a loop: no closure per call). */
+function firstIndex(vals: readonly unknown[], x: unknown): number {
+  for (let i = 0; i < vals.length; i++) if (looseEquals(vals[i], x)) return i;
+  return -1;
 }
 
 function isDescending(order: unknown): boolean {
@@ -296,12 +381,8 @@ export const functions: BuiltinTable = {
   "array.join": def("array.join", (ctx, a) =>
     joinArray(arr(ctx, a[0], "array.join"), a[1] == null ? "" : String(a[1]), ctx),
   ),
-  "array.includes": def("array.includes", (ctx, a) =>
-    items(arr(ctx, a[0], "array.includes")).some((v) => looseEquals(v, a[1])),
-  ),
-  "array.indexof": def("array.indexof", (ctx, a) =>
-    items(arr(ctx, a[0], "array.indexof")).findIndex((v) => looseEquals(v, a[1])),
-  ),
+  "array.includes": def("array.includes", (ctx, a) => firstIndex(items(arr(ctx, a[0], "array.includes")), a[1]) >= 0),
+  "array.indexof": def("array.indexof", (ctx, a) => firstIndex(items(arr(ctx, a[0], "array.indexof")), a[1])),
   "array.lastindexof": def("array.lastindexof", (ctx, a) => {
     const vals = items(arr(ctx, a[0], "array.lastindexof"));
     for (let i = vals.length - 1; i >= 0; i--) if (looseEquals(vals[i], a[1])) return i;
@@ -321,6 +402,7 @@ export const functions: BuiltinTable = {
     const desc = isDescending(a[1]);
     budgetOf(ctx).spend(x.values.length * 2);
     mutate(x, (v) => {
+      if (sortNumbers(v, desc)) return;
       const order = sortIndices(v, desc);
       const copy = v.slice();
       for (let k = 0; k < order.length; k++) v[k] = copy[order[k]!];

@@ -102,44 +102,7 @@ export function checkX(ctx: ExecContext, x: number, xloc: string): number {
   return x;
 }
 
-/**
- * Constructors documented with a chart.point form and a coordinate form (line.new(first_point, ...)
- * vs line.new(x1, y1, x2, y2, ...)). `args` is in catalogue parameter order: the point-form list,
- * then the coordinate parameters. A call placed onto the coordinate list has its coordinates in
- * their own slots; a coordinate call placed onto the point-form list (positional count fitting
- * both) has its positional arguments in point-form slots, shifted: positional k went to the slot
- * of pointList[k]. The leading run of slots whose values fit coordList[k] is taken as positional;
- * the first slot that is empty or does not fit ends it, and later slots are named arguments.
- * Returns the arguments by name.
- */
-export function decodeOverload(
-  args: unknown[],
-  params: readonly string[],
-  pointList: readonly string[],
-  coordList: readonly string[],
-  fits: (param: string, v: unknown) => boolean,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < params.length; i++) if (args[i] !== undefined) out[params[i]!] = args[i];
-  const coordOnly = coordList.filter((p) => !pointList.includes(p));
-  if (coordOnly.some((p) => out[p] !== undefined)) return out; // placed on the coordinate list
-  if (isPoint(args[0]) || args[0] === undefined) return out; // the point form
-  if (args[0] === null && pointList.length > 1 && (args[1] === null || isPoint(args[1]))) return out; // na points
-  const shifted: Record<string, unknown> = {};
-  let k = 0;
-  for (; k < pointList.length && k < coordList.length; k++) {
-    const v = args[params.indexOf(pointList[k]!)];
-    if (v === undefined || !fits(coordList[k]!, v)) break;
-    shifted[coordList[k]!] = v;
-  }
-  for (let j = k; j < pointList.length; j++) {
-    const v = args[params.indexOf(pointList[j]!)];
-    if (v !== undefined && shifted[pointList[j]!] === undefined) shifted[pointList[j]!] = v;
-  }
-  return shifted;
-}
-
-/** Value-shape test used by decodeOverload: which values a coordinate-form parameter accepts. */
+/** Value-shape test used by overloadDecoder: which values a coordinate-form parameter accepts. */
 export function fitsParam(param: string, v: unknown): boolean {
   switch (param) {
     case "xloc":
@@ -154,8 +117,79 @@ export function fitsParam(param: string, v: unknown): boolean {
     case "text_size":
       return typeof v === "string" || typeof v === "number";
     default:
-      if (/color/.test(param) || /^(x|y|x1|y1|x2|y2|left|top|right|bottom|width|border_width)$/.test(param))
-        return typeof v === "number";
-      return typeof v === "string" || v === null;
+      return numericParam(param) ? typeof v === "number" : typeof v === "string" || v === null;
   }
+}
+
+/** Colours and coordinates take numbers (the parameter names are few: the answer is kept per name, no regex per call). */
+const numericParams = new Map<string, boolean>();
+function numericParam(param: string): boolean {
+  let r = numericParams.get(param);
+  if (r === undefined) {
+    r = /color/.test(param) || /^(x|y|x1|y1|x2|y2|left|top|right|bottom|width|border_width)$/.test(param);
+    numericParams.set(param, r);
+  }
+  return r;
+}
+
+/**
+ * Constructors documented with a chart.point form and a coordinate form (line.new(first_point, ...)
+ * vs line.new(x1, y1, x2, y2, ...)). `args` is in catalogue parameter order: the point-form list,
+ * then the coordinate parameters. A call placed onto the coordinate list has its coordinates in
+ * their own slots; a coordinate call placed onto the point-form list (positional count fitting
+ * both) has its positional arguments in point-form slots, shifted: positional k went to the slot
+ * of pointList[k]. The leading run of slots whose values fit coordList[k] is taken as positional;
+ * the first slot that is empty or does not fit ends it, and later slots are named arguments.
+ *
+ * The decoder for one constructor is made once and gives the arguments by name (`slot`: a name's
+ * index; the names not given read undefined) in one of two arrays it keeps and refills on each
+ * call, not new records, lists and index searches per call. The caller reads the result before
+ * its next call. (the arguments by name, the
+ * names not given reading undefined) in one of two objects it keeps and refills on each call, not
+ * new records, lists and index searches per call. The caller reads the result before its next call.
+ */
+export interface OverloadDecoder {
+  /** The arguments by name: `decode(args)[slot.xloc]` (undefined when not given). */
+  decode(args: unknown[]): unknown[];
+  slot: Readonly<Record<string, number>>;
+}
+
+export function overloadDecoder(
+  params: readonly string[],
+  pointList: readonly string[],
+  coordList: readonly string[],
+  fits: (param: string, v: unknown) => boolean,
+): OverloadDecoder {
+  const names = [...new Set([...params, ...pointList, ...coordList])];
+  const slot: Record<string, number> = {};
+  for (let i = 0; i < names.length; i++) slot[names[i]!] = i;
+  // values by slot, refilled per call (array stores: no per-call record, no keyed stores by name)
+  const out = names.map(() => undefined as unknown);
+  const shifted = names.map(() => undefined as unknown);
+  const paramSlot = params.map((p) => slot[p]!);
+  const coordOnly = coordList.filter((p) => !pointList.includes(p)).map((p) => slot[p]!);
+  const pointAt = pointList.map((p) => params.indexOf(p));
+  const pointSlot = pointList.map((p) => slot[p]!);
+  const coordSlot = coordList.map((p) => slot[p]!);
+  const nPairs = Math.min(pointList.length, coordList.length);
+  const decode = (args: unknown[]): unknown[] => {
+    for (let i = 0; i < out.length; i++) out[i] = undefined;
+    for (let i = 0; i < params.length; i++) if (args[i] !== undefined) out[paramSlot[i]!] = args[i];
+    for (let i = 0; i < coordOnly.length; i++) if (out[coordOnly[i]!] !== undefined) return out; // placed on the coordinate list
+    if (isPoint(args[0]) || args[0] === undefined) return out; // the point form
+    if (args[0] === null && pointList.length > 1 && (args[1] === null || isPoint(args[1]))) return out; // na points
+    for (let i = 0; i < shifted.length; i++) shifted[i] = undefined;
+    let k = 0;
+    for (; k < nPairs; k++) {
+      const v = args[pointAt[k]!];
+      if (v === undefined || !fits(coordList[k]!, v)) break;
+      shifted[coordSlot[k]!] = v;
+    }
+    for (let j = k; j < pointList.length; j++) {
+      const v = args[pointAt[j]!];
+      if (v !== undefined && shifted[pointSlot[j]!] === undefined) shifted[pointSlot[j]!] = v;
+    }
+    return shifted;
+  };
+  return { decode, slot };
 }

@@ -5,7 +5,7 @@ import { Box, isPoint } from "./objects.js";
 import {
   checkX,
   corners,
-  decodeOverload,
+  overloadDecoder,
   extendArg,
   fitsParam,
   formatting,
@@ -23,34 +23,36 @@ import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 
 const NEW = catalogFunction("box.new")!.fn;
+const NEW_ARGS = overloadDecoder(NEW.params, NEW.lists[0]!, NEW.lists[1]!, fitsParam);
+const S = NEW_ARGS.slot;
 const A = accessors(Box);
 
 function newBox(ctx: ExecContext, args: unknown[]): Box {
-  const a = decodeOverload(args, NEW.params, NEW.lists[0]!, NEW.lists[1]!, fitsParam);
+  const a = NEW_ARGS.decode(args);
   const store = storeOf(ctx);
   const b = new Box(allocId(store));
-  b.xloc = xlocArg(ctx, a.xloc);
-  twoPoints(a.top_left, a.bottom_right, a.left, a.top, a.right, a.bottom, b.xloc);
+  b.xloc = xlocArg(ctx, a[S.xloc]);
+  twoPoints(a[S.top_left], a[S.bottom_right], a[S.left], a[S.top], a[S.right], a[S.bottom], b.xloc);
   b.left = corners.x1;
   b.top = corners.y1;
   b.right = corners.x2;
   b.bottom = corners.y2;
   checkX(ctx, b.left, b.xloc);
   checkX(ctx, b.right, b.xloc);
-  b.borderColor = num(a.border_color, b.borderColor);
-  b.borderWidth = int(a.border_width, 1);
-  b.borderStyle = str(a.border_style, "solid");
-  b.extend = extendArg(ctx, a.extend);
-  b.bgcolor = num(a.bgcolor, b.bgcolor);
-  b.text = str(a.text, "");
-  b.textSize = textSize(a.text_size, "auto");
-  b.textColor = num(a.text_color, b.textColor);
-  b.textHalign = str(a.text_halign, "center");
-  b.textValign = str(a.text_valign, "center");
-  b.textWrap = str(a.text_wrap, "none");
-  b.fontFamily = str(a.text_font_family, "default");
-  b.forceOverlay = bool(a.force_overlay, false);
-  b.formatting = formatting(a.text_formatting);
+  b.borderColor = num(a[S.border_color], b.borderColor);
+  b.borderWidth = int(a[S.border_width], 1);
+  b.borderStyle = str(a[S.border_style], "solid");
+  b.extend = extendArg(ctx, a[S.extend]);
+  b.bgcolor = num(a[S.bgcolor], b.bgcolor);
+  b.text = str(a[S.text], "");
+  b.textSize = textSize(a[S.text_size], "auto");
+  b.textColor = num(a[S.text_color], b.textColor);
+  b.textHalign = str(a[S.text_halign], "center");
+  b.textValign = str(a[S.text_valign], "center");
+  b.textWrap = str(a[S.text_wrap], "none");
+  b.fontFamily = str(a[S.text_font_family], "default");
+  b.forceOverlay = bool(a[S.force_overlay], false);
+  b.formatting = formatting(a[S.text_formatting]);
   addDrawing(store, b);
   return b;
 }

@@ -4,7 +4,7 @@ import { catalogFunction } from "../../catalog/index.js";
 import { isPoint, Label } from "./objects.js";
 import {
   checkX,
-  decodeOverload,
+  overloadDecoder,
   fitsParam,
   formatting,
   int,
@@ -21,33 +21,35 @@ import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 
 const NEW = catalogFunction("label.new")!.fn;
+const NEW_ARGS = overloadDecoder(NEW.params, NEW.lists[0]!, NEW.lists[1]!, fitsParam);
+const S = NEW_ARGS.slot;
 const A = accessors(Label);
 
 function newLabel(ctx: ExecContext, args: unknown[]): Label {
-  const a = decodeOverload(args, NEW.params, NEW.lists[0]!, NEW.lists[1]!, fitsParam);
+  const a = NEW_ARGS.decode(args);
   const store = storeOf(ctx);
   const l = new Label(allocId(store));
-  l.xloc = xlocArg(ctx, a.xloc);
-  if (a.point !== undefined) {
-    const p = a.point;
+  l.xloc = xlocArg(ctx, a[S.xloc]);
+  if (a[S.point] !== undefined) {
+    const p = a[S.point];
     l.x = isPoint(p) ? pointX(p, l.xloc) : NaN;
     l.y = isPoint(p) ? pointPrice(p) : NaN;
   } else {
-    l.x = int(a.x, NaN);
-    l.y = num(a.y, NaN);
+    l.x = int(a[S.x], NaN);
+    l.y = num(a[S.y], NaN);
   }
   checkX(ctx, l.x, l.xloc);
-  l.text = str(a.text, "");
-  l.yloc = ylocArg(ctx, a.yloc);
-  l.color = num(a.color, l.color);
-  l.style = str(a.style, l.style);
-  l.textcolor = num(a.textcolor, l.textcolor);
-  l.size = textSize(a.size, l.size);
-  l.textalign = str(a.textalign, l.textalign);
-  l.tooltip = str(a.tooltip, "");
-  l.fontFamily = str(a.text_font_family, "default");
-  l.forceOverlay = bool(a.force_overlay, false);
-  l.formatting = formatting(a.text_formatting);
+  l.text = str(a[S.text], "");
+  l.yloc = ylocArg(ctx, a[S.yloc]);
+  l.color = num(a[S.color], l.color);
+  l.style = str(a[S.style], l.style);
+  l.textcolor = num(a[S.textcolor], l.textcolor);
+  l.size = textSize(a[S.size], l.size);
+  l.textalign = str(a[S.textalign], l.textalign);
+  l.tooltip = str(a[S.tooltip], "");
+  l.fontFamily = str(a[S.text_font_family], "default");
+  l.forceOverlay = bool(a[S.force_overlay], false);
+  l.formatting = formatting(a[S.text_formatting]);
   addDrawing(store, l);
   return l;
 }

@@ -5,7 +5,7 @@ import { isPoint, Line } from "./objects.js";
 import {
   checkX,
   corners,
-  decodeOverload,
+  overloadDecoder,
   extendArg,
   fitsParam,
   int,
@@ -21,6 +21,8 @@ import { addDrawing, allocId, storeOf } from "./store.js";
 import { accessors } from "./access.js";
 
 const NEW = catalogFunction("line.new")!.fn;
+const NEW_ARGS = overloadDecoder(NEW.params, NEW.lists[0]!, NEW.lists[1]!, fitsParam);
+const S = NEW_ARGS.slot;
 
 const L = accessors(Line);
 const any = L.any;
@@ -28,22 +30,22 @@ const getter = L.getter;
 const setter = L.setter;
 
 function newLine(ctx: ExecContext, args: unknown[]): Line {
-  const a = decodeOverload(args, NEW.params, NEW.lists[0]!, NEW.lists[1]!, fitsParam);
+  const a = NEW_ARGS.decode(args);
   const store = storeOf(ctx);
   const l = new Line(allocId(store));
-  l.xloc = xlocArg(ctx, a.xloc);
-  twoPoints(a.first_point, a.second_point, a.x1, a.y1, a.x2, a.y2, l.xloc);
+  l.xloc = xlocArg(ctx, a[S.xloc]);
+  twoPoints(a[S.first_point], a[S.second_point], a[S.x1], a[S.y1], a[S.x2], a[S.y2], l.xloc);
   l.x1 = corners.x1;
   l.y1 = corners.y1;
   l.x2 = corners.x2;
   l.y2 = corners.y2;
   checkX(ctx, l.x1, l.xloc);
   checkX(ctx, l.x2, l.xloc);
-  l.extend = extendArg(ctx, a.extend);
-  l.color = num(a.color, l.color);
-  l.style = str(a.style, l.style);
-  l.width = int(a.width, 1);
-  l.forceOverlay = bool(a.force_overlay, false);
+  l.extend = extendArg(ctx, a[S.extend]);
+  l.color = num(a[S.color], l.color);
+  l.style = str(a[S.style], l.style);
+  l.width = int(a[S.width], 1);
+  l.forceOverlay = bool(a[S.force_overlay], false);
   addDrawing(store, l);
   return l;
 }

@@ -3,7 +3,7 @@
 import type { ExecContext } from "../types.js";
 import { type Linefill, Table, type AnyDrawing, type DrawingKind, type Line } from "./objects.js";
 import { drawingsResult } from "./result.js";
-import { objectArray } from "../../core/shapes.js";
+import { objectArray, removeItem } from "../../core/shapes.js";
 
 export interface DrawingLimits {
   max_lines_count?: number;
@@ -87,8 +87,10 @@ export function removeDrawing(store: DrawingStore, obj: AnyDrawing): void {
   if (obj.deleted) return;
   obj.deleted = true;
   const list = store.alive[obj.kind];
-  const i = list.indexOf(obj);
-  if (i >= 0) list.splice(i, 1);
+  // the oldest (the limit's deletions, in order): shift, which V8 does without moving the others;
+  // else in place (no array returned per removal as splice does)
+  if (list[0] === obj) list.shift();
+  else removeItem(list, obj);
   store.version++;
   if (obj.kind === "line") {
     const fills = store.alive.linefill as Linefill[];

@@ -27,6 +27,11 @@ function def(name: string, impl: BuiltinImpl): BuiltinDef {
   return { name, impl };
 }
 
+/** A builtin with positional arguments (BuiltinDef.direct: no argument array per call); impl unpacks the array. */
+function direct(name: string, fn: (ctx: ExecContext, a0: any, a1: any, a2: any, a3: any) => any): BuiltinDef {
+  return { name, direct: fn, impl: (ctx, a) => fn(ctx, a[0], a[1], a[2], a[3]) };
+}
+
 function mat(ctx: ExecContext, v: unknown, fn: string): Mat {
   if (!(v instanceof PineMatrix)) ctx.runtimeError(`Cannot call '${fn}' with a matrix that is na.`);
   return v as Mat;
@@ -164,28 +169,36 @@ export const functions: BuiltinTable = {
     const init = a[2] === undefined ? naOf(t, ctx.version) : a[2];
     return new PineMatrix<PineValue>(t, rows, cols, new Array(rows * cols).fill(init));
   }),
-  "matrix.rows": def("matrix.rows", (ctx, a) => mat(ctx, a[0], "matrix.rows").rows),
-  "matrix.columns": def("matrix.columns", (ctx, a) => mat(ctx, a[0], "matrix.columns").cols),
+  "matrix.rows": direct("matrix.rows", (ctx, a0) => mat(ctx, a0, "matrix.rows").rows),
+  "matrix.columns": direct("matrix.columns", (ctx, a0) => mat(ctx, a0, "matrix.columns").cols),
   "matrix.elements_count": def("matrix.elements_count", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.elements_count");
     return m.rows * m.cols;
   }),
-  "matrix.get": def("matrix.get", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.get");
-    return m.data[checkRow(ctx, m, a[1]) * m.cols + checkCol(ctx, m, a[2])];
+  "matrix.get": direct("matrix.get", (ctx, a0, a1, a2) => {
+    const m = mat(ctx, a0, "matrix.get");
+    return m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)];
   }),
-  "matrix.set": def("matrix.set", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.set");
-    m.data[checkRow(ctx, m, a[1]) * m.cols + checkCol(ctx, m, a[2])] = a[3];
-  }),
-  "matrix.row": def("matrix.row", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.row");
-    const r = checkRow(ctx, m, a[1]);
+  "matrix.set": {
+    name: "matrix.set",
+    direct: (ctx: ExecContext, a0: unknown, a1: number, a2: number, a3: unknown) => {
+      const m = mat(ctx, a0, "matrix.set");
+      m.data[checkRow(ctx, m, a1) * m.cols + checkCol(ctx, m, a2)] = a3;
+    },
+    // its own function (four arguments: the interpreter calls impl, not the shared direct() adapter)
+    impl: (ctx, a) => {
+      const m = mat(ctx, a[0], "matrix.set");
+      m.data[checkRow(ctx, m, a[1]) * m.cols + checkCol(ctx, m, a[2])] = a[3];
+    },
+  },
+  "matrix.row": direct("matrix.row", (ctx, a0, a1) => {
+    const m = mat(ctx, a0, "matrix.row");
+    const r = checkRow(ctx, m, a1);
     return new PineArray(m.elemType, m.data.slice(r * m.cols, (r + 1) * m.cols));
   }),
-  "matrix.col": def("matrix.col", (ctx, a) => {
-    const m = mat(ctx, a[0], "matrix.col");
-    const c = checkCol(ctx, m, a[1]);
+  "matrix.col": direct("matrix.col", (ctx, a0, a1) => {
+    const m = mat(ctx, a0, "matrix.col");
+    const c = checkCol(ctx, m, a1);
     const out: PineValue[] = [];
     for (let r = 0; r < m.rows; r++) out.push(m.data[r * m.cols + c]);
     return new PineArray(m.elemType, out);

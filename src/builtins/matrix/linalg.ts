@@ -19,11 +19,17 @@ export function identity(n: number): Dense {
 
 export function multiply(a: Dense, b: Dense): Dense {
   const out = dense(a.rows, b.cols);
-  for (let i = 0; i < a.rows; i++) {
-    for (let j = 0; j < b.cols; j++) {
+  const ad = a.data;
+  const bd = b.data;
+  const od = out.data;
+  const n = a.rows;
+  const inner = a.cols;
+  const m = b.cols;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
       let s = 0;
-      for (let k = 0; k < a.cols; k++) s += a.data[i * a.cols + k]! * b.data[k * b.cols + j]!;
-      out.data[i * b.cols + j] = s;
+      for (let k = 0; k < inner; k++) s += ad[i * inner + k]! * bd[k * m + j]!;
+      od[i * m + j] = s;
     }
   }
   return out;

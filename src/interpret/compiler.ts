@@ -23,7 +23,7 @@ import {
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
-import { CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
+import { blockFlat, CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
@@ -67,6 +67,7 @@ export class Compiler {
   /** The next copy of each statement-level driver to hand out (drivers.generated.ts). */
   private forCopy = 0;
   private ifCopy = 0;
+  private blockCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
   private readonly vals: unknown[];
@@ -184,20 +185,20 @@ export class Compiler {
         }
       });
     }
-    const flow = this.flow;
-    return this.kept(key && `B${key}`, () => () => {
-      let v: any;
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          v = fns[i]!();
-          if (flow.ctl !== 0) return v;
-        }
-      } catch (err) {
-        throw atLine(err, lines[i]!);
-      }
-      return v;
-    });
+    return this.blockRun(fns, lines, key);
+  }
+
+  /**
+   * Two or more statements of a nested block through a copy of the block driver (drivers.generated.ts
+   * blockFlat): each statement called from a site of its own, where one loop calling them all was a
+   * megamorphic site V8 inlines none of them at. Stops after a statement raising break/continue; the
+   * value is the last run statement's; an error leaving statement i gets lines[i].
+   */
+  private blockRun(fns: Fn[], lines: number[], key: string | null): Fn {
+    // a copy per block of the program, in turn (drivers.generated.ts: why)
+    const copy = this.blockCopy++ % DRIVER_COPIES;
+    blockDriverBuilds.count++;
+    return this.kept(key && `B${copy}|${key}`, () => blockFlat[copy]!(this.flow, fns, lines));
   }
 
   /** Two kept closures under `tag` as a key, or null when one is not kept. */
@@ -234,17 +235,8 @@ export class Compiler {
         }
       });
     }
-    if (!hasCtl(b)) {
-      return this.kept(key && `VBn${key}`, () => () => {
-        let i = 0;
-        try {
-          for (; i < n; i++) fns[i]!();
-        } catch (err) {
-          throw atLine(err, lines[i]!);
-        }
-      });
-    }
-    return this.kept(key && `VBc${key}`, () => this.flatBody(fns, lines));
+    // (no statement of a block without break/continue raises the flag: the driver's checks pass)
+    return this.blockRun(fns, lines, key);
   }
 
   /** A statement-level if (its value unread): branches run as void blocks. */
@@ -2480,6 +2472,9 @@ const noop: Fn = () => NaN;
 
 /** How many call sites took Compiler.siteRequestCall (tests assert the path is taken). */
 export const siteRequestBuilds = { count: 0 };
+
+/** How many nested blocks were compiled through the block driver (Compiler.blockRun; tests read it). */
+export const blockDriverBuilds = { count: 0 };
 
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";

@@ -6,13 +6,21 @@
 // closures made at one site share their feedback, so a copy's call of its operand sees the targets of
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
+import { colAt } from "./column-at.js";
+import type { Flow } from "./memo.js";
+
 type Fn = () => any;
 
+/**
+ * S: slot N[i]; C: constant c; F: closure f; H: bar column c (Flow.cols) at the offset in slot i,
+ * j the slot mirroring the column on the bar (colAt).
+ */
 export interface Operand {
-  k: "S" | "C" | "F";
+  k: "S" | "C" | "F" | "H";
   i: number;
   c: number;
   f: Fn;
+  j?: number;
 }
 
 /** How many copies of the shapes with a sub-closure there are. */
@@ -23,47 +31,97 @@ export function fusedTakesCopy(l: Operand, r: Operand): boolean {
   return l.k === "F" || r.k === "F";
 }
 
-export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array, copy: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, copy: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SS": return () => N[li] + N[ri];
     case "+SC": return () => N[li] + rc;
     case "+CS": return () => lc + N[ri];
+    case "+HS": return () => colAt(flow, N, lc, lj, li) + N[ri];
+    case "+SH": return () => N[li] + colAt(flow, N, rc, rj, ri);
+    case "+HC": return () => colAt(flow, N, lc, lj, li) + rc;
+    case "+CH": return () => lc + colAt(flow, N, rc, rj, ri);
+    case "+HH": return () => colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri);
     case "-SS": return () => N[li] - N[ri];
     case "-SC": return () => N[li] - rc;
     case "-CS": return () => lc - N[ri];
+    case "-HS": return () => colAt(flow, N, lc, lj, li) - N[ri];
+    case "-SH": return () => N[li] - colAt(flow, N, rc, rj, ri);
+    case "-HC": return () => colAt(flow, N, lc, lj, li) - rc;
+    case "-CH": return () => lc - colAt(flow, N, rc, rj, ri);
+    case "-HH": return () => colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri);
     case "*SS": return () => N[li] * N[ri];
     case "*SC": return () => N[li] * rc;
     case "*CS": return () => lc * N[ri];
+    case "*HS": return () => colAt(flow, N, lc, lj, li) * N[ri];
+    case "*SH": return () => N[li] * colAt(flow, N, rc, rj, ri);
+    case "*HC": return () => colAt(flow, N, lc, lj, li) * rc;
+    case "*CH": return () => lc * colAt(flow, N, rc, rj, ri);
+    case "*HH": return () => colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri);
     case "/SS": return () => { const n = N[li], d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/SC": return () => { const n = N[li], d = rc; return d === 0 ? NaN : n / d; };
     case "/CS": return () => { const n = lc, d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/HS": return () => { const n = colAt(flow, N, lc, lj, li), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/SH": return () => { const n = N[li], d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
+    case "/HC": return () => { const n = colAt(flow, N, lc, lj, li), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CH": return () => { const n = lc, d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
+    case "/HH": return () => { const n = colAt(flow, N, lc, lj, li), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SS": return () => N[li] < N[ri];
     case "<SC": return () => N[li] < rc;
     case "<CS": return () => lc < N[ri];
+    case "<HS": return () => colAt(flow, N, lc, lj, li) < N[ri];
+    case "<SH": return () => N[li] < colAt(flow, N, rc, rj, ri);
+    case "<HC": return () => colAt(flow, N, lc, lj, li) < rc;
+    case "<CH": return () => lc < colAt(flow, N, rc, rj, ri);
+    case "<HH": return () => colAt(flow, N, lc, lj, li) < colAt(flow, N, rc, rj, ri);
     case "<=SS": return () => N[li] <= N[ri];
     case "<=SC": return () => N[li] <= rc;
     case "<=CS": return () => lc <= N[ri];
+    case "<=HS": return () => colAt(flow, N, lc, lj, li) <= N[ri];
+    case "<=SH": return () => N[li] <= colAt(flow, N, rc, rj, ri);
+    case "<=HC": return () => colAt(flow, N, lc, lj, li) <= rc;
+    case "<=CH": return () => lc <= colAt(flow, N, rc, rj, ri);
+    case "<=HH": return () => colAt(flow, N, lc, lj, li) <= colAt(flow, N, rc, rj, ri);
     case ">SS": return () => N[li] > N[ri];
     case ">SC": return () => N[li] > rc;
     case ">CS": return () => lc > N[ri];
+    case ">HS": return () => colAt(flow, N, lc, lj, li) > N[ri];
+    case ">SH": return () => N[li] > colAt(flow, N, rc, rj, ri);
+    case ">HC": return () => colAt(flow, N, lc, lj, li) > rc;
+    case ">CH": return () => lc > colAt(flow, N, rc, rj, ri);
+    case ">HH": return () => colAt(flow, N, lc, lj, li) > colAt(flow, N, rc, rj, ri);
     case ">=SS": return () => N[li] >= N[ri];
     case ">=SC": return () => N[li] >= rc;
     case ">=CS": return () => lc >= N[ri];
+    case ">=HS": return () => colAt(flow, N, lc, lj, li) >= N[ri];
+    case ">=SH": return () => N[li] >= colAt(flow, N, rc, rj, ri);
+    case ">=HC": return () => colAt(flow, N, lc, lj, li) >= rc;
+    case ">=CH": return () => lc >= colAt(flow, N, rc, rj, ri);
+    case ">=HH": return () => colAt(flow, N, lc, lj, li) >= colAt(flow, N, rc, rj, ri);
     case "==SS": return () => N[li] === N[ri];
     case "==SC": return () => N[li] === rc;
     case "==CS": return () => lc === N[ri];
+    case "==HS": return () => colAt(flow, N, lc, lj, li) === N[ri];
+    case "==SH": return () => N[li] === colAt(flow, N, rc, rj, ri);
+    case "==HC": return () => colAt(flow, N, lc, lj, li) === rc;
+    case "==CH": return () => lc === colAt(flow, N, rc, rj, ri);
+    case "==HH": return () => colAt(flow, N, lc, lj, li) === colAt(flow, N, rc, rj, ri);
     case "!=SS": return () => { const x = N[li], y = N[ri]; return x !== y && x === x && y === y; };
     case "!=SC": return () => { const x = N[li], y = rc; return x !== y && x === x && y === y; };
     case "!=CS": return () => { const x = lc, y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=HS": return () => { const x = colAt(flow, N, lc, lj, li), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=SH": return () => { const x = N[li], y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
+    case "!=HC": return () => { const x = colAt(flow, N, lc, lj, li), y = rc; return x !== y && x === x && y === y; };
+    case "!=CH": return () => { const x = lc, y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
+    case "!=HH": return () => { const x = colAt(flow, N, lc, lj, li), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
-  return fusedBinaryCopies[copy % FUSED_COPIES]!(op, l, r, N);
+  return fusedBinaryCopies[copy % FUSED_COPIES]!(op, l, r, N, flow);
 }
 
-function fusedBinary0(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary0(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -119,9 +177,9 @@ function fusedBinary0(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary1(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary1(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -177,9 +235,9 @@ function fusedBinary1(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary2(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary2(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -235,9 +293,9 @@ function fusedBinary2(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary3(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary3(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -293,9 +351,9 @@ function fusedBinary3(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary4(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary4(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -351,9 +409,9 @@ function fusedBinary4(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary5(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary5(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -409,9 +467,9 @@ function fusedBinary5(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary6(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary6(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -467,9 +525,9 @@ function fusedBinary6(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
   return null;
 }
 
-function fusedBinary7(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary7(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
@@ -527,29 +585,49 @@ function fusedBinary7(op: string, l: Operand, r: Operand, N: Float64Array): Fn |
 
 const fusedBinaryCopies = [fusedBinary0, fusedBinary1, fusedBinary2, fusedBinary3, fusedBinary4, fusedBinary5, fusedBinary6, fusedBinary7];
 
-export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, d: number, copy: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number, copy: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SS": return () => (N[d] = N[li] + N[ri]);
     case "+SC": return () => (N[d] = N[li] + rc);
     case "+CS": return () => (N[d] = lc + N[ri]);
+    case "+HS": return () => (N[d] = colAt(flow, N, lc, lj, li) + N[ri]);
+    case "+SH": return () => (N[d] = N[li] + colAt(flow, N, rc, rj, ri));
+    case "+HC": return () => (N[d] = colAt(flow, N, lc, lj, li) + rc);
+    case "+CH": return () => (N[d] = lc + colAt(flow, N, rc, rj, ri));
+    case "+HH": return () => (N[d] = colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri));
     case "-SS": return () => (N[d] = N[li] - N[ri]);
     case "-SC": return () => (N[d] = N[li] - rc);
     case "-CS": return () => (N[d] = lc - N[ri]);
+    case "-HS": return () => (N[d] = colAt(flow, N, lc, lj, li) - N[ri]);
+    case "-SH": return () => (N[d] = N[li] - colAt(flow, N, rc, rj, ri));
+    case "-HC": return () => (N[d] = colAt(flow, N, lc, lj, li) - rc);
+    case "-CH": return () => (N[d] = lc - colAt(flow, N, rc, rj, ri));
+    case "-HH": return () => (N[d] = colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri));
     case "*SS": return () => (N[d] = N[li] * N[ri]);
     case "*SC": return () => (N[d] = N[li] * rc);
     case "*CS": return () => (N[d] = lc * N[ri]);
+    case "*HS": return () => (N[d] = colAt(flow, N, lc, lj, li) * N[ri]);
+    case "*SH": return () => (N[d] = N[li] * colAt(flow, N, rc, rj, ri));
+    case "*HC": return () => (N[d] = colAt(flow, N, lc, lj, li) * rc);
+    case "*CH": return () => (N[d] = lc * colAt(flow, N, rc, rj, ri));
+    case "*HH": return () => (N[d] = colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri));
     case "/SS": return () => { const n0 = N[li], d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/SC": return () => { const n0 = N[li], d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CS": return () => { const n0 = lc, d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HS": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/SH": return () => { const n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HC": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CH": return () => { const n0 = lc, d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HH": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
-  return fusedStoreCopies[copy % FUSED_COPIES]!(op, l, r, N, d);
+  return fusedStoreCopies[copy % FUSED_COPIES]!(op, l, r, N, flow, d);
 }
 
-function fusedStore0(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore0(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -575,9 +653,9 @@ function fusedStore0(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore1(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore1(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -603,9 +681,9 @@ function fusedStore1(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore2(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore2(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -631,9 +709,9 @@ function fusedStore2(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore3(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore3(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -659,9 +737,9 @@ function fusedStore3(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore4(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore4(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -687,9 +765,9 @@ function fusedStore4(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore5(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore5(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -715,9 +793,9 @@ function fusedStore5(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore6(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore6(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -743,9 +821,9 @@ function fusedStore6(op: string, l: Operand, r: Operand, N: Float64Array, d: num
   return null;
 }
 
-function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
@@ -774,29 +852,49 @@ function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, d: num
 const fusedStoreCopies = [fusedStore0, fusedStore1, fusedStore2, fusedStore3, fusedStore4, fusedStore5, fusedStore6, fusedStore7];
 
 /** Like fusedStore, for statements whose value nobody reads: returning nothing avoids boxing it. */
-export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, d: number, copy: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number, copy: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SS": return () => { N[d] = N[li] + N[ri]; };
     case "+SC": return () => { N[d] = N[li] + rc; };
     case "+CS": return () => { N[d] = lc + N[ri]; };
+    case "+HS": return () => { N[d] = colAt(flow, N, lc, lj, li) + N[ri]; };
+    case "+SH": return () => { N[d] = N[li] + colAt(flow, N, rc, rj, ri); };
+    case "+HC": return () => { N[d] = colAt(flow, N, lc, lj, li) + rc; };
+    case "+CH": return () => { N[d] = lc + colAt(flow, N, rc, rj, ri); };
+    case "+HH": return () => { N[d] = colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri); };
     case "-SS": return () => { N[d] = N[li] - N[ri]; };
     case "-SC": return () => { N[d] = N[li] - rc; };
     case "-CS": return () => { N[d] = lc - N[ri]; };
+    case "-HS": return () => { N[d] = colAt(flow, N, lc, lj, li) - N[ri]; };
+    case "-SH": return () => { N[d] = N[li] - colAt(flow, N, rc, rj, ri); };
+    case "-HC": return () => { N[d] = colAt(flow, N, lc, lj, li) - rc; };
+    case "-CH": return () => { N[d] = lc - colAt(flow, N, rc, rj, ri); };
+    case "-HH": return () => { N[d] = colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri); };
     case "*SS": return () => { N[d] = N[li] * N[ri]; };
     case "*SC": return () => { N[d] = N[li] * rc; };
     case "*CS": return () => { N[d] = lc * N[ri]; };
+    case "*HS": return () => { N[d] = colAt(flow, N, lc, lj, li) * N[ri]; };
+    case "*SH": return () => { N[d] = N[li] * colAt(flow, N, rc, rj, ri); };
+    case "*HC": return () => { N[d] = colAt(flow, N, lc, lj, li) * rc; };
+    case "*CH": return () => { N[d] = lc * colAt(flow, N, rc, rj, ri); };
+    case "*HH": return () => { N[d] = colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri); };
     case "/SS": return () => { const n0 = N[li], d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/SC": return () => { const n0 = N[li], d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CS": return () => { const n0 = lc, d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HS": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/SH": return () => { const n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HC": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CH": return () => { const n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HH": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
-  return fusedStoreVoidCopies[copy % FUSED_COPIES]!(op, l, r, N, d);
+  return fusedStoreVoidCopies[copy % FUSED_COPIES]!(op, l, r, N, flow, d);
 }
 
-function fusedStoreVoid0(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid0(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -822,9 +920,9 @@ function fusedStoreVoid0(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid1(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid1(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -850,9 +948,9 @@ function fusedStoreVoid1(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid2(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid2(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -878,9 +976,9 @@ function fusedStoreVoid2(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid3(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid3(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -906,9 +1004,9 @@ function fusedStoreVoid3(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid4(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid4(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -934,9 +1032,9 @@ function fusedStoreVoid4(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid5(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid5(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -962,9 +1060,9 @@ function fusedStoreVoid5(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid6(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid6(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -990,9 +1088,9 @@ function fusedStoreVoid6(op: string, l: Operand, r: Operand, N: Float64Array, d:
   return null;
 }
 
-function fusedStoreVoid7(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid7(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
@@ -1019,3 +1117,108 @@ function fusedStoreVoid7(op: string, l: Operand, r: Operand, N: Float64Array, d:
 }
 
 const fusedStoreVoidCopies = [fusedStoreVoid0, fusedStoreVoid1, fusedStoreVoid2, fusedStoreVoid3, fusedStoreVoid4, fusedStoreVoid5, fusedStoreVoid6, fusedStoreVoid7];
+
+/** `N[d] op= (l op2 r)` for op += -= *=, op2 + - * /, operands slots, constants or columns at a slot offset (not both constants); null for other shapes. */
+export function fusedCompound(op: string, op2: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lj = l.j ?? 0, ri = r.i, rc = r.c, rj = r.j ?? 0;
+  void li; void lc; void lj; void ri; void rc; void rj; void flow;
+  switch (op + op2 + l.k + r.k) {
+    case "+=+SS": return () => { N[d] = N[d]! + (N[li] + N[ri]); };
+    case "+=+SC": return () => { N[d] = N[d]! + (N[li] + rc); };
+    case "+=+CS": return () => { N[d] = N[d]! + (lc + N[ri]); };
+    case "+=+HS": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) + N[ri]); };
+    case "+=+SH": return () => { N[d] = N[d]! + (N[li] + colAt(flow, N, rc, rj, ri)); };
+    case "+=+HC": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) + rc); };
+    case "+=+CH": return () => { N[d] = N[d]! + (lc + colAt(flow, N, rc, rj, ri)); };
+    case "+=+HH": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri)); };
+    case "+=-SS": return () => { N[d] = N[d]! + (N[li] - N[ri]); };
+    case "+=-SC": return () => { N[d] = N[d]! + (N[li] - rc); };
+    case "+=-CS": return () => { N[d] = N[d]! + (lc - N[ri]); };
+    case "+=-HS": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) - N[ri]); };
+    case "+=-SH": return () => { N[d] = N[d]! + (N[li] - colAt(flow, N, rc, rj, ri)); };
+    case "+=-HC": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) - rc); };
+    case "+=-CH": return () => { N[d] = N[d]! + (lc - colAt(flow, N, rc, rj, ri)); };
+    case "+=-HH": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri)); };
+    case "+=*SS": return () => { N[d] = N[d]! + (N[li] * N[ri]); };
+    case "+=*SC": return () => { N[d] = N[d]! + (N[li] * rc); };
+    case "+=*CS": return () => { N[d] = N[d]! + (lc * N[ri]); };
+    case "+=*HS": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) * N[ri]); };
+    case "+=*SH": return () => { N[d] = N[d]! + (N[li] * colAt(flow, N, rc, rj, ri)); };
+    case "+=*HC": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) * rc); };
+    case "+=*CH": return () => { N[d] = N[d]! + (lc * colAt(flow, N, rc, rj, ri)); };
+    case "+=*HH": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri)); };
+    case "+=/SS": return () => { const x = N[d]!, n0 = N[li], d0 = N[ri]; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/SC": return () => { const x = N[d]!, n0 = N[li], d0 = rc; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/CS": return () => { const x = N[d]!, n0 = lc, d0 = N[ri]; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/HS": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/SH": return () => { const x = N[d]!, n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/HC": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/CH": return () => { const x = N[d]!, n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/HH": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "-=+SS": return () => { N[d] = N[d]! - (N[li] + N[ri]); };
+    case "-=+SC": return () => { N[d] = N[d]! - (N[li] + rc); };
+    case "-=+CS": return () => { N[d] = N[d]! - (lc + N[ri]); };
+    case "-=+HS": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) + N[ri]); };
+    case "-=+SH": return () => { N[d] = N[d]! - (N[li] + colAt(flow, N, rc, rj, ri)); };
+    case "-=+HC": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) + rc); };
+    case "-=+CH": return () => { N[d] = N[d]! - (lc + colAt(flow, N, rc, rj, ri)); };
+    case "-=+HH": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri)); };
+    case "-=-SS": return () => { N[d] = N[d]! - (N[li] - N[ri]); };
+    case "-=-SC": return () => { N[d] = N[d]! - (N[li] - rc); };
+    case "-=-CS": return () => { N[d] = N[d]! - (lc - N[ri]); };
+    case "-=-HS": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) - N[ri]); };
+    case "-=-SH": return () => { N[d] = N[d]! - (N[li] - colAt(flow, N, rc, rj, ri)); };
+    case "-=-HC": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) - rc); };
+    case "-=-CH": return () => { N[d] = N[d]! - (lc - colAt(flow, N, rc, rj, ri)); };
+    case "-=-HH": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri)); };
+    case "-=*SS": return () => { N[d] = N[d]! - (N[li] * N[ri]); };
+    case "-=*SC": return () => { N[d] = N[d]! - (N[li] * rc); };
+    case "-=*CS": return () => { N[d] = N[d]! - (lc * N[ri]); };
+    case "-=*HS": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) * N[ri]); };
+    case "-=*SH": return () => { N[d] = N[d]! - (N[li] * colAt(flow, N, rc, rj, ri)); };
+    case "-=*HC": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) * rc); };
+    case "-=*CH": return () => { N[d] = N[d]! - (lc * colAt(flow, N, rc, rj, ri)); };
+    case "-=*HH": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri)); };
+    case "-=/SS": return () => { const x = N[d]!, n0 = N[li], d0 = N[ri]; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/SC": return () => { const x = N[d]!, n0 = N[li], d0 = rc; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/CS": return () => { const x = N[d]!, n0 = lc, d0 = N[ri]; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/HS": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/SH": return () => { const x = N[d]!, n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/HC": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/CH": return () => { const x = N[d]!, n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/HH": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "*=+SS": return () => { N[d] = N[d]! * (N[li] + N[ri]); };
+    case "*=+SC": return () => { N[d] = N[d]! * (N[li] + rc); };
+    case "*=+CS": return () => { N[d] = N[d]! * (lc + N[ri]); };
+    case "*=+HS": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) + N[ri]); };
+    case "*=+SH": return () => { N[d] = N[d]! * (N[li] + colAt(flow, N, rc, rj, ri)); };
+    case "*=+HC": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) + rc); };
+    case "*=+CH": return () => { N[d] = N[d]! * (lc + colAt(flow, N, rc, rj, ri)); };
+    case "*=+HH": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri)); };
+    case "*=-SS": return () => { N[d] = N[d]! * (N[li] - N[ri]); };
+    case "*=-SC": return () => { N[d] = N[d]! * (N[li] - rc); };
+    case "*=-CS": return () => { N[d] = N[d]! * (lc - N[ri]); };
+    case "*=-HS": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) - N[ri]); };
+    case "*=-SH": return () => { N[d] = N[d]! * (N[li] - colAt(flow, N, rc, rj, ri)); };
+    case "*=-HC": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) - rc); };
+    case "*=-CH": return () => { N[d] = N[d]! * (lc - colAt(flow, N, rc, rj, ri)); };
+    case "*=-HH": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri)); };
+    case "*=*SS": return () => { N[d] = N[d]! * (N[li] * N[ri]); };
+    case "*=*SC": return () => { N[d] = N[d]! * (N[li] * rc); };
+    case "*=*CS": return () => { N[d] = N[d]! * (lc * N[ri]); };
+    case "*=*HS": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) * N[ri]); };
+    case "*=*SH": return () => { N[d] = N[d]! * (N[li] * colAt(flow, N, rc, rj, ri)); };
+    case "*=*HC": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) * rc); };
+    case "*=*CH": return () => { N[d] = N[d]! * (lc * colAt(flow, N, rc, rj, ri)); };
+    case "*=*HH": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri)); };
+    case "*=/SS": return () => { const x = N[d]!, n0 = N[li], d0 = N[ri]; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/SC": return () => { const x = N[d]!, n0 = N[li], d0 = rc; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/CS": return () => { const x = N[d]!, n0 = lc, d0 = N[ri]; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/HS": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/SH": return () => { const x = N[d]!, n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/HC": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/CH": return () => { const x = N[d]!, n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/HH": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}

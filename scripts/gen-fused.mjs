@@ -22,7 +22,7 @@ const OPS = {
   "!=": (a, b) => `{ const x = ${a}, y = ${b}; return x !== y && x === x && y === y; }`,
 };
 // H: a bar column at an offset in a numeric slot (`high[i]` in a loop), read by colAt in place
-const KINDS = ["SS", "SC", "CS", "SF", "FS", "FC", "CF", "FF", "HS", "SH", "HC", "CH", "HH"];
+const KINDS = ["SS", "SC", "CS", "SF", "FS", "FC", "CF", "FF", "HS", "SH", "HC", "CH", "HH", "HF", "FH"];
 const operand = (k, side) =>
   k === "S"
     ? `N[${side}i]`

@@ -62,7 +62,9 @@ for i = -1 to 12 by 0.5
     d = high[i] - low[i]
     e = close[i] * 2
     f = 1 / open[i]
-    s := nz(d) + nz(e) + nz(f)
+    g = high[i] - close * 2
+    h = (open + 1) / low[i]
+    s := nz(d) + nz(e) + nz(f) + nz(g) + nz(h) + (close[i] < close * 0.97 ? 1 : 0)
     t := t + nz(high[i] + low[i])
 k = bar_index % 5 == 0 ? na : bar_index % 7
 plot(s, "s")

@@ -174,6 +174,18 @@ export function fusedCompound(op: string, op2: string, l: Operand, r: Operand, N
 }
 `;
 }
+
+// A lazy \`and\` / \`or\` (bools) in ${COPIES} copies as the shapes with a sub-closure above: one closure
+// made at one site for every \`a and b\` of a program called all their operands from the same
+// (megamorphic) sites, so V8 inlined none of the conditions.
+for (const [name, op] of [
+  ["lazyAnd", "&&"],
+  ["lazyOr", "||"],
+]) {
+  for (let c = 0; c < COPIES; c++)
+    out += `\nfunction ${name}${c}(l: Fn, r: Fn): Fn {\n  return () => l() ${op} r();\n}\n`;
+  out += `\n/** \`l() ${op} r()\` from copy \`copy\` (a program's operators take the copies in turn). */\nexport function ${name}(l: Fn, r: Fn, copy: number): Fn {\n  return ${name}Copies[copy % FUSED_COPIES]!(l, r);\n}\n\nconst ${name}Copies = [${Array.from({ length: COPIES }, (_, c) => `${name}${c}`).join(", ")}];\n`;
+}
 const target = resolve(root, "src/interpret/fused.generated.ts");
 // --check: the committed file is what this generator writes (tests/interpret/generated.test.ts)
 if (process.argv.includes("--check")) {

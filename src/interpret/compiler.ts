@@ -20,6 +20,8 @@ import {
   fusedStoreVoid,
   fusedCompound,
   fusedTakesCopy,
+  lazyAnd,
+  lazyOr,
   type Operand,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
@@ -70,6 +72,8 @@ export class Compiler {
   private forCopy = 0;
   private ifCopy = 0;
   private blockCopy = 0;
+  /** The next copy of the lazy and/or closures (fused.generated.ts lazyAnd: why). */
+  private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
   private readonly vals: unknown[];
@@ -587,8 +591,12 @@ export class Compiler {
       case "and": {
         const l = this.expr(e.l),
           r = this.expr(e.r);
-        const key = this.pairKey(e.lazy ? "&&" : "&", l, r);
-        if (e.lazy) return this.kept(key, () => () => l() && r());
+        if (e.lazy) {
+          const copy = this.logicCopy++ % FUSED_COPIES;
+          fusedBuilds.logic++;
+          return this.kept(this.pairKey(`&&${copy}`, l, r), () => lazyAnd(l, r, copy));
+        }
+        const key = this.pairKey("&", l, r);
         return this.kept(key, () => () => {
           const a = l();
           const b = r();
@@ -598,8 +606,12 @@ export class Compiler {
       case "or": {
         const l = this.expr(e.l),
           r = this.expr(e.r);
-        const key = this.pairKey(e.lazy ? "||" : "|", l, r);
-        if (e.lazy) return this.kept(key, () => () => l() || r());
+        if (e.lazy) {
+          const copy = this.logicCopy++ % FUSED_COPIES;
+          fusedBuilds.logic++;
+          return this.kept(this.pairKey(`||${copy}`, l, r), () => lazyOr(l, r, copy));
+        }
+        const key = this.pairKey("|", l, r);
         return this.kept(key, () => () => {
           const a = l();
           const b = r();
@@ -2508,9 +2520,10 @@ export const blockDriverBuilds = { count: 0 };
 
 /**
  * How many compound assignments were fused with their right side's operands (fusedCompound), and
- * how many bar columns at a slot offset became operands of a fused operator (colAt); tests read it.
+ * how many bar columns at a slot offset became operands of a fused operator (colAt), and how many
+ * lazy and/or took a copy (lazyAnd, lazyOr); tests read it.
  */
-export const fusedBuilds = { compound: 0, column: 0 };
+export const fusedBuilds = { compound: 0, column: 0, logic: 0 };
 
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";
@@ -2741,7 +2754,16 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
  * (the closure is kept across runs, memo.ts).
  */
 function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): () => number {
-  return () => colAt(flow, N, ci, cur, off);
+  // (colAt's reads written out: a call of colAt from here measured slower, r6_v5_varip_while_loops)
+  return () => {
+    const k = N[off]!;
+    if (k !== k) return NaN;
+    const ctx = flow.ctx;
+    if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
+    const bi = ctx.barIndex;
+    const i = bi - k;
+    return i >= 0 && i < bi ? flow.cols[ci]![i]! : i === bi ? N[cur]! : NaN;
+  };
 }
 
 /**

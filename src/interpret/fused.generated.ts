@@ -1510,3 +1510,81 @@ export function fusedCompound(op: string, op2: string, l: Operand, r: Operand, N
   }
   return null;
 }
+
+function lazyAnd0(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd1(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd2(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd3(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd4(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd5(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd6(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd7(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+/** `l() && r()` from copy `copy` (a program's operators take the copies in turn). */
+export function lazyAnd(l: Fn, r: Fn, copy: number): Fn {
+  return lazyAndCopies[copy % FUSED_COPIES]!(l, r);
+}
+
+const lazyAndCopies = [lazyAnd0, lazyAnd1, lazyAnd2, lazyAnd3, lazyAnd4, lazyAnd5, lazyAnd6, lazyAnd7];
+
+function lazyOr0(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr1(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr2(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr3(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr4(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr5(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr6(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr7(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+/** `l() || r()` from copy `copy` (a program's operators take the copies in turn). */
+export function lazyOr(l: Fn, r: Fn, copy: number): Fn {
+  return lazyOrCopies[copy % FUSED_COPIES]!(l, r);
+}
+
+const lazyOrCopies = [lazyOr0, lazyOr1, lazyOr2, lazyOr3, lazyOr4, lazyOr5, lazyOr6, lazyOr7];

@@ -118,3 +118,27 @@ plot(s)`);
     expect(got.diagnostics?.[0]?.line).toBe(want.diagnostics?.[0]?.line);
   });
 });
+
+describe("lazy and/or from copies", () => {
+  it("many conditions, na operands and right sides not evaluated when the left decides, as compiled", async () => {
+    const conds = Array.from({ length: 20 }, (_, k) => {
+      const a = `close > open + ${k * 0.01}`;
+      const b = k % 3 === 0 ? `hit(${k})` : `na(x[${(k % 4) + 1}]) == false`;
+      return `c${k} = ${k % 2 === 0 ? `${a} and ${b}` : `${a} or ${b}`}`;
+    });
+    const src = v6(`var counts = array.new_int(20, 0)
+hit(int k) =>
+    counts.set(k, counts.get(k) + 1)
+    k % 2 == 0
+float x = bar_index % 3 == 0 ? na : close
+${conds.join("\n")}
+plot(${conds.map((_, k) => `(c${k} ? ${k + 1} : 0)`).join(" + ")}, "sum")
+plot(counts.sum(), "hits")
+plot(counts.get(0) * 1000 + counts.get(3), "h03")`);
+    const before = fusedBuilds.logic;
+    const r = await runBoth(src, bars(40));
+    expect(r.error).toBeUndefined();
+    expect(fusedBuilds.logic - before).toBeGreaterThanOrEqual(20);
+    await sameRuns(src, 40);
+  });
+});

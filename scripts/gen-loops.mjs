@@ -15,14 +15,39 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const COPIES = 8;
 
+// A loop body's statements written out, each called from a call site of its own, up to FOR_OUT
+// (the rest from one loop): one site calling every statement of a long body is megamorphic, and V8
+// inlines none of them (a 14-statement body: r2_linreg_channel_pearson).
+const FOR_OUT = 12;
+
+/** Nested calls of f0..f(out-1) at indent `ind`, `v = ` before each when `assign`, a ctl check between them when `check`; then `rest`. */
+const chain = (out, ind, check, assign, rest) => {
+  let s = "";
+  let pad = ind;
+  for (let k = 0; k < out; k++) {
+    const cond = k === 0 ? null : check ? `n > ${k} && flow.ctl === 0` : `n > ${k}`;
+    if (cond) {
+      s += `${pad}if (${cond}) {\n`;
+      pad += "  ";
+    }
+    s += `${pad}j = ${k};\n${pad}${assign ? "v = " : ""}f${k}();\n`;
+  }
+  s += rest(pad);
+  for (let k = 1; k < out; k++) {
+    pad = pad.slice(2);
+    s += `${pad}}\n`;
+  }
+  return s;
+};
+const restLoop = (out, check, assign) => (pad) =>
+  `${pad}if (n > ${out}${check ? " && flow.ctl === 0" : ""}) {\n${pad}  for (j = ${out}; j < n; j++) {\n${pad}    ${assign ? "v = " : ""}fns[j]!();\n${check ? `${pad}    if (flow.ctl !== 0) break;\n` : ""}${pad}  }\n${pad}}\n`;
+const consts = (out) => [...Array(out).keys()].map((k) => `    f${k} = fns[${k}] ?? noop`).join(",\n");
+
 const forDriver = (k) => `
 function forFlat${k}(p: ForFlat): () => void {
   const { flow, N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, fns, lines, reeval, ctl } = p;
   const n = fns.length;
-  const f0 = fns[0] ?? noop,
-    f1 = fns[1] ?? noop,
-    f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+  const ${consts(FOR_OUT).trimStart()};
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -37,42 +62,9 @@ function forFlat${k}(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
-          j = 0;
-          f0();
-          if (n > 1) {
-            j = 1;
-            f1();
-            if (n > 2) {
-              j = 2;
-              f2();
-              if (n > 3) {
-                j = 3;
-                f3();
-              }
-            }
-          }
-        } else {
-          j = 0;
-          f0();
-          if (n > 1 && flow.ctl === 0) {
-            j = 1;
-            f1();
-            if (n > 2 && flow.ctl === 0) {
-              j = 2;
-              f2();
-              if (n > 3 && flow.ctl === 0) {
-                j = 3;
-                f3();
-              }
-            }
-          }
-        }
+        if (!ctl) {
+${chain(FOR_OUT, "          ", false, false, restLoop(FOR_OUT, false, false))}        } else {
+${chain(FOR_OUT, "          ", true, false, restLoop(FOR_OUT, true, false))}        }
         j = -1;
         if (ctl && flow.ctl !== 0) {
           const c = flow.ctl;
@@ -89,6 +81,26 @@ function forFlat${k}(p: ForFlat): () => void {
       throw j < 0 ? err : atLine(err, lines[j]!);
     }
     B.exit();
+  };
+}
+`;
+
+// A nested block of two or more statements (Compiler.block / voidBlock): each statement from a call
+// site of its own, up to BLOCK_OUT, as the loop bodies above; stops after a statement that raised
+// break/continue; its value is the last statement's run; an error leaving statement j gets lines[j].
+const BLOCK_OUT = 12;
+const blockDriver = (k) => `
+function blockFlat${k}(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const ${consts(BLOCK_OUT).trimStart()};
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+${chain(BLOCK_OUT, "      ", true, true, restLoop(BLOCK_OUT, true, true))}    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
   };
 }
 `;
@@ -236,6 +248,7 @@ export interface IfFlat {
 `;
 for (const k of range) out += forDriver(k);
 for (const k of range) out += ifDriver(k);
+for (const k of range) out += blockDriver(k);
 out += seqDriver();
 for (const k of range) out += chunkDriver(k);
 out += `
@@ -244,6 +257,7 @@ export const CHUNK_SIZE = ${CHUNK_OUT};
 export const chunkFlat: ((fns: Fn[], lines: number[]) => Fn)[] = [${range.map((k) => `chunkFlat${k}`).join(", ")}];
 export const forFlat: ((p: ForFlat) => () => void)[] = [${range.map((k) => `forFlat${k}`).join(", ")}];
 export const ifFlat: ((p: IfFlat) => () => void)[] = [${range.map((k) => `ifFlat${k}`).join(", ")}];
+export const blockFlat: ((flow: Flow, fns: Fn[], lines: number[]) => Fn)[] = [${range.map((k) => `blockFlat${k}`).join(", ")}];
 `;
 const target = resolve(root, "src/interpret/drivers.generated.ts");
 // --check: the committed file is what this generator writes (tests/interpret/generated.test.ts)

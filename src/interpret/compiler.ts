@@ -18,14 +18,18 @@ import {
   fusedBinary,
   fusedStore,
   fusedStoreVoid,
+  fusedCompound,
   fusedTakesCopy,
+  lazyAnd,
+  lazyOr,
   type Operand,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
-import { CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
+import { blockFlat, CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
+import { colAt } from "./column-at.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
 import { HoistPlan, isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
@@ -67,6 +71,9 @@ export class Compiler {
   /** The next copy of each statement-level driver to hand out (drivers.generated.ts). */
   private forCopy = 0;
   private ifCopy = 0;
+  private blockCopy = 0;
+  /** The next copy of the lazy and/or closures (fused.generated.ts lazyAnd: why). */
+  private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
   private readonly vals: unknown[];
@@ -184,20 +191,20 @@ export class Compiler {
         }
       });
     }
-    const flow = this.flow;
-    return this.kept(key && `B${key}`, () => () => {
-      let v: any;
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          v = fns[i]!();
-          if (flow.ctl !== 0) return v;
-        }
-      } catch (err) {
-        throw atLine(err, lines[i]!);
-      }
-      return v;
-    });
+    return this.blockRun(fns, lines, key);
+  }
+
+  /**
+   * Two or more statements of a nested block through a copy of the block driver (drivers.generated.ts
+   * blockFlat): each statement called from a site of its own, where one loop calling them all was a
+   * megamorphic site V8 inlines none of them at. Stops after a statement raising break/continue; the
+   * value is the last run statement's; an error leaving statement i gets lines[i].
+   */
+  private blockRun(fns: Fn[], lines: number[], key: string | null): Fn {
+    // a copy per block of the program, in turn (drivers.generated.ts: why)
+    const copy = this.blockCopy++ % DRIVER_COPIES;
+    blockDriverBuilds.count++;
+    return this.kept(key && `B${copy}|${key}`, () => blockFlat[copy]!(this.flow, fns, lines));
   }
 
   /** Two kept closures under `tag` as a key, or null when one is not kept. */
@@ -234,17 +241,8 @@ export class Compiler {
         }
       });
     }
-    if (!hasCtl(b)) {
-      return this.kept(key && `VBn${key}`, () => () => {
-        let i = 0;
-        try {
-          for (; i < n; i++) fns[i]!();
-        } catch (err) {
-          throw atLine(err, lines[i]!);
-        }
-      });
-    }
-    return this.kept(key && `VBc${key}`, () => this.flatBody(fns, lines));
+    // (no statement of a block without break/continue raises the flag: the driver's checks pass)
+    return this.blockRun(fns, lines, key);
   }
 
   /** A statement-level if (its value unread): branches run as void blocks. */
@@ -593,8 +591,12 @@ export class Compiler {
       case "and": {
         const l = this.expr(e.l),
           r = this.expr(e.r);
-        const key = this.pairKey(e.lazy ? "&&" : "&", l, r);
-        if (e.lazy) return this.kept(key, () => () => l() && r());
+        if (e.lazy) {
+          const copy = this.logicCopy++ % FUSED_COPIES;
+          fusedBuilds.logic++;
+          return this.kept(this.pairKey(`&&${copy}`, l, r), () => lazyAnd(l, r, copy));
+        }
+        const key = this.pairKey("&", l, r);
         return this.kept(key, () => () => {
           const a = l();
           const b = r();
@@ -604,8 +606,12 @@ export class Compiler {
       case "or": {
         const l = this.expr(e.l),
           r = this.expr(e.r);
-        const key = this.pairKey(e.lazy ? "||" : "|", l, r);
-        if (e.lazy) return this.kept(key, () => () => l() || r());
+        if (e.lazy) {
+          const copy = this.logicCopy++ % FUSED_COPIES;
+          fusedBuilds.logic++;
+          return this.kept(this.pairKey(`||${copy}`, l, r), () => lazyOr(l, r, copy));
+        }
+        const key = this.pairKey("|", l, r);
         return this.kept(key, () => () => {
           const a = l();
           const b = r();
@@ -871,11 +877,13 @@ export class Compiler {
 
   private fusedStore(e: RExpr, slot: number, wantValue: boolean): Fn | null {
     if (!this.fusable(e) || !["+", "-", "*", "/"].includes(e.op)) return null;
-    const l = this.operand(e.l),
-      r = this.operand(e.r);
+    const l = this.fusedOperand(e.l),
+      r = this.fusedOperand(e.r);
     const copy = this.takeFusedCopy(l, r);
     const key = this.binaryKey(`${wantValue ? "s" : "v"}${slot}${e.op}@${copy}`, l, r);
-    return this.kept(key, () => (wantValue ? fusedStore : fusedStoreVoid)(e.op, l, r, this.nums, slot, copy));
+    return this.kept(key, () =>
+      (wantValue ? fusedStore : fusedStoreVoid)(e.op, l, r, this.nums, this.flow, slot, copy),
+    );
   }
 
   /** A copy of the fused closures for a shape that calls a sub-closure, in turn (0 for the others). */
@@ -914,6 +922,17 @@ export class Compiler {
         });
       }
     }
+    if (!wantValue && this.fusable(valueE) && !this.hoisted.has(valueE)) {
+      // `acc += a * b` on slots and constants: one closure, no call of the right side's (fusedCompound)
+      const l = this.leafOperand(valueE.l),
+        r = this.leafOperand(valueE.r);
+      if (l && r && !(l.k === "C" && r.k === "C")) {
+        fusedBuilds.compound++;
+        const key = this.binaryKey(`cc${slot}${op}${valueE.op}`, l, r);
+        const f = this.kept(key, () => fusedCompound(op, valueE.op, l, r, N, this.flow, slot));
+        if (f) return f;
+      }
+    }
     if (valueE.k === "const" && typeof valueE.v === "number" && !wantValue) {
       // `streak += 1`: the constant in place
       const c = valueE.v;
@@ -948,25 +967,20 @@ export class Compiler {
         };
       });
     }
+    if (!wantValue) {
+      // x := x op value through a copy of the fused store (fused.generated.ts: why copies), where one
+      // closure made at one site called every compound assignment's value
+      const l: Operand = { k: "S", i: slot, c: 0, f: noop },
+        r: Operand = { k: "F", i: 0, c: 0, f: value };
+      const copy = this.takeFusedCopy(l, r);
+      const key = this.binaryKey(`v${slot}${op[0]}@${copy}`, l, r);
+      return this.kept(key, () => fusedStoreVoid(op[0]!, l, r, N, this.flow, slot, copy));
+    }
     const vk = keyOf(value);
-    if (wantValue)
-      return this.kept(vk && `${op}${slot}|=F${vk}`, () => {
-        if (op === "+=") return () => (N[slot] = N[slot]! + (value() as number));
-        if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
-        return () => (N[slot] = N[slot]! * (value() as number));
-      });
-    return this.kept(vk && `${op}${slot}|F${vk}`, () => {
-      if (op === "+=")
-        return () => {
-          N[slot] = N[slot]! + (value() as number);
-        };
-      if (op === "-=")
-        return () => {
-          N[slot] = N[slot]! - (value() as number);
-        };
-      return () => {
-        N[slot] = N[slot]! * (value() as number);
-      };
+    return this.kept(vk && `${op}${slot}|=F${vk}`, () => {
+      if (op === "+=") return () => (N[slot] = N[slot]! + (value() as number));
+      if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
+      return () => (N[slot] = N[slot]! * (value() as number));
     });
   }
 
@@ -1054,6 +1068,7 @@ export class Compiler {
   private operandKey(o: Operand): string | null {
     if (o.k === "S") return `S${o.i}`;
     if (o.k === "C") return `C${numKey(o.c)}`;
+    if (o.k === "H") return `H${o.c}.${o.j}.${o.i}`;
     const k = keyOf(o.f);
     return k === null ? null : `F${k}`;
   }
@@ -1086,11 +1101,9 @@ export class Compiler {
       const N = this.nums;
       return this.kept(ck && `h${at}|S${offSlot}|${ck}`, () => () => {
         const k = N[offSlot]!;
-        if (k !== k) return na;
-        if (k === 0) return current();
-        if (k < 0) runtimeError(`Negative history offset ${k} for '${v.name}'`);
-        if (k > cap) runtimeError(historyOffsetMessage(k, cap));
-        return k <= ring.count ? buf[(ring.count - k) & mask] : na;
+        // (a past value within the ring first, in few bytes: V8 inlines a small closure where it is called)
+        if (k > 0 && k <= cap && k <= ring.count) return buf[(ring.count - k) & mask];
+        return ringAtOther(k, ring, cap, current, v.name);
       });
     }
     const off = this.expr(offE);
@@ -1146,6 +1159,25 @@ export class Compiler {
       });
     }
     return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
+  }
+
+  /** A numeric operand read without a closure: a slot, a constant or a column at a slot offset; else null. */
+  private leafOperand(e: RExpr): Operand | null {
+    if (e.k === "const" && typeof e.v === "number") return { k: "C", i: 0, c: e.v, f: noop };
+    const i = this.slotOf(e);
+    if (i !== undefined) return { k: "S", i, c: 0, f: noop };
+    const at = this.columnAtSlotParts(e);
+    if (at === null) return null;
+    fusedBuilds.column++;
+    return { k: "H", i: at.off, c: at.col, f: noop, j: at.cur };
+  }
+
+  /** An operand of the fused operators: operand(), or a bar column at a slot offset read in place (colAt). */
+  private fusedOperand(e: RExpr): Operand {
+    const at = this.columnAtSlotParts(e);
+    if (at === null) return this.operand(e);
+    fusedBuilds.column++;
+    return { k: "H", i: at.off, c: at.col, f: noop, j: at.cur };
   }
 
   /** A numeric operand as a slot read, a constant or a closure (for the fused operators). */
@@ -1231,10 +1263,12 @@ export class Compiler {
 
   private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
     if (this.fusable(e)) {
-      const l = this.operand(e.l),
-        r = this.operand(e.r);
+      const l = this.fusedOperand(e.l),
+        r = this.fusedOperand(e.r);
       const copy = this.takeFusedCopy(l, r);
-      const f = this.kept(this.binaryKey(`b${e.op}@${copy}`, l, r), () => fusedBinary(e.op, l, r, this.nums, copy));
+      const f = this.kept(this.binaryKey(`b${e.op}@${copy}`, l, r), () =>
+        fusedBinary(e.op, l, r, this.nums, this.flow, copy),
+      );
       if (f) return f;
     }
     const numeric = isNum(e.l.t.name) && isNum(e.r.t.name);
@@ -2481,6 +2515,16 @@ const noop: Fn = () => NaN;
 /** How many call sites took Compiler.siteRequestCall (tests assert the path is taken). */
 export const siteRequestBuilds = { count: 0 };
 
+/** How many nested blocks were compiled through the block driver (Compiler.blockRun; tests read it). */
+export const blockDriverBuilds = { count: 0 };
+
+/**
+ * How many compound assignments were fused with their right side's operands (fusedCompound), and
+ * how many bar columns at a slot offset became operands of a fused operator (colAt), and how many
+ * lazy and/or took a copy (lazyAnd, lazyOr); tests read it.
+ */
+export const fusedBuilds = { compound: 0, column: 0, logic: 0 };
+
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";
 
@@ -2710,6 +2754,7 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
  * (the closure is kept across runs, memo.ts).
  */
 function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): () => number {
+  // (colAt's reads written out: a call of colAt from here measured slower, r6_v5_varip_while_loops)
   return () => {
     const k = N[off]!;
     if (k !== k) return NaN;
@@ -2719,6 +2764,18 @@ function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number
     const i = bi - k;
     return i >= 0 && i < bi ? flow.cols[ci]![i]! : i === bi ? N[cur]! : NaN;
   };
+}
+
+/**
+ * A history read's other offsets (Compiler.hist at a slot offset): na, the bar itself (`current`),
+ * negative or over the cap (errors), past the values the ring holds (na).
+ */
+function ringAtOther(k: number, ring: RunState["rings"][number], cap: number, current: Fn, name: string): unknown {
+  if (k !== k) return ring.na;
+  if (k === 0) return current();
+  if (k < 0) runtimeError(`Negative history offset ${k} for '${name}'`);
+  if (k > cap) runtimeError(historyOffsetMessage(k, cap));
+  return k <= ring.count ? (ring.buf as ArrayLike<unknown>)[(ring.count - k) & ring.mask] : ring.na;
 }
 
 /** A bar column's index in Flow.cols (memo.ts COLUMN_FIELDS). */

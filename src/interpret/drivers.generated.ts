@@ -52,7 +52,15 @@ function forFlat0(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -67,12 +75,7 @@ function forFlat0(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -84,6 +87,43 @@ function forFlat0(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -99,6 +139,44 @@ function forFlat0(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -128,7 +206,15 @@ function forFlat1(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -143,12 +229,7 @@ function forFlat1(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -160,6 +241,43 @@ function forFlat1(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -175,6 +293,44 @@ function forFlat1(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -204,7 +360,15 @@ function forFlat2(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -219,12 +383,7 @@ function forFlat2(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -236,6 +395,43 @@ function forFlat2(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -251,6 +447,44 @@ function forFlat2(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -280,7 +514,15 @@ function forFlat3(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -295,12 +537,7 @@ function forFlat3(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -312,6 +549,43 @@ function forFlat3(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -327,6 +601,44 @@ function forFlat3(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -356,7 +668,15 @@ function forFlat4(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -371,12 +691,7 @@ function forFlat4(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -388,6 +703,43 @@ function forFlat4(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -403,6 +755,44 @@ function forFlat4(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -432,7 +822,15 @@ function forFlat5(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -447,12 +845,7 @@ function forFlat5(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -464,6 +857,43 @@ function forFlat5(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -479,6 +909,44 @@ function forFlat5(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -508,7 +976,15 @@ function forFlat6(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -523,12 +999,7 @@ function forFlat6(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -540,6 +1011,43 @@ function forFlat6(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -555,6 +1063,44 @@ function forFlat6(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -584,7 +1130,15 @@ function forFlat7(p: ForFlat): () => void {
   const f0 = fns[0] ?? noop,
     f1 = fns[1] ?? noop,
     f2 = fns[2] ?? noop,
-    f3 = fns[3] ?? noop;
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
   return () => {
     // (the run's budget, read per loop: a driver is kept across runs, memo.ts)
     const B = flow.B;
@@ -599,12 +1153,7 @@ function forFlat7(p: ForFlat): () => void {
     try {
       for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
         N[slot] = i;
-        if (n > 4) {
-          for (j = 0; j < n; j++) {
-            fns[j]!();
-            if (flow.ctl !== 0) break;
-          }
-        } else if (!ctl) {
+        if (!ctl) {
           j = 0;
           f0();
           if (n > 1) {
@@ -616,6 +1165,43 @@ function forFlat7(p: ForFlat): () => void {
               if (n > 3) {
                 j = 3;
                 f3();
+                if (n > 4) {
+                  j = 4;
+                  f4();
+                  if (n > 5) {
+                    j = 5;
+                    f5();
+                    if (n > 6) {
+                      j = 6;
+                      f6();
+                      if (n > 7) {
+                        j = 7;
+                        f7();
+                        if (n > 8) {
+                          j = 8;
+                          f8();
+                          if (n > 9) {
+                            j = 9;
+                            f9();
+                            if (n > 10) {
+                              j = 10;
+                              f10();
+                              if (n > 11) {
+                                j = 11;
+                                f11();
+                                if (n > 12) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -631,6 +1217,44 @@ function forFlat7(p: ForFlat): () => void {
               if (n > 3 && flow.ctl === 0) {
                 j = 3;
                 f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
               }
             }
           }
@@ -1027,6 +1651,622 @@ function ifFlat7(p: IfFlat): () => void {
         throw atLine(err, eline);
       }
     }
+  };
+}
+
+function blockFlat0(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat1(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat2(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat3(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat4(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat5(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat6(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
+  };
+}
+
+function blockFlat7(flow: Flow, fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    let v: any;
+    let j = 0;
+    try {
+      j = 0;
+      v = f0();
+      if (n > 1 && flow.ctl === 0) {
+        j = 1;
+        v = f1();
+        if (n > 2 && flow.ctl === 0) {
+          j = 2;
+          v = f2();
+          if (n > 3 && flow.ctl === 0) {
+            j = 3;
+            v = f3();
+            if (n > 4 && flow.ctl === 0) {
+              j = 4;
+              v = f4();
+              if (n > 5 && flow.ctl === 0) {
+                j = 5;
+                v = f5();
+                if (n > 6 && flow.ctl === 0) {
+                  j = 6;
+                  v = f6();
+                  if (n > 7 && flow.ctl === 0) {
+                    j = 7;
+                    v = f7();
+                    if (n > 8 && flow.ctl === 0) {
+                      j = 8;
+                      v = f8();
+                      if (n > 9 && flow.ctl === 0) {
+                        j = 9;
+                        v = f9();
+                        if (n > 10 && flow.ctl === 0) {
+                          j = 10;
+                          v = f10();
+                          if (n > 11 && flow.ctl === 0) {
+                            j = 11;
+                            v = f11();
+                            if (n > 12 && flow.ctl === 0) {
+                              for (j = 12; j < n; j++) {
+                                v = fns[j]!();
+                                if (flow.ctl !== 0) break;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (err) {
+      throw atLine(err, lines[j]!);
+    }
+    return v;
   };
 }
 
@@ -1465,3 +2705,4 @@ export const CHUNK_SIZE = 6;
 export const chunkFlat: ((fns: Fn[], lines: number[]) => Fn)[] = [chunkFlat0, chunkFlat1, chunkFlat2, chunkFlat3, chunkFlat4, chunkFlat5, chunkFlat6, chunkFlat7];
 export const forFlat: ((p: ForFlat) => () => void)[] = [forFlat0, forFlat1, forFlat2, forFlat3, forFlat4, forFlat5, forFlat6, forFlat7];
 export const ifFlat: ((p: IfFlat) => () => void)[] = [ifFlat0, ifFlat1, ifFlat2, ifFlat3, ifFlat4, ifFlat5, ifFlat6, ifFlat7];
+export const blockFlat: ((flow: Flow, fns: Fn[], lines: number[]) => Fn)[] = [blockFlat0, blockFlat1, blockFlat2, blockFlat3, blockFlat4, blockFlat5, blockFlat6, blockFlat7];

@@ -6,13 +6,21 @@
 // closures made at one site share their feedback, so a copy's call of its operand sees the targets of
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
+import { colAt } from "./column-at.js";
+import type { Flow } from "./memo.js";
+
 type Fn = () => any;
 
+/**
+ * S: slot N[i]; C: constant c; F: closure f; H: bar column c (Flow.cols) at the offset in slot i,
+ * j the slot mirroring the column on the bar (colAt).
+ */
 export interface Operand {
-  k: "S" | "C" | "F";
+  k: "S" | "C" | "F" | "H";
   i: number;
   c: number;
   f: Fn;
+  j?: number;
 }
 
 /** How many copies of the shapes with a sub-closure there are. */
@@ -23,750 +31,1044 @@ export function fusedTakesCopy(l: Operand, r: Operand): boolean {
   return l.k === "F" || r.k === "F";
 }
 
-export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array, copy: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+export function fusedBinary(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, copy: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SS": return () => N[li] + N[ri];
     case "+SC": return () => N[li] + rc;
     case "+CS": return () => lc + N[ri];
+    case "+HS": return () => colAt(flow, N, lc, lj, li) + N[ri];
+    case "+SH": return () => N[li] + colAt(flow, N, rc, rj, ri);
+    case "+HC": return () => colAt(flow, N, lc, lj, li) + rc;
+    case "+CH": return () => lc + colAt(flow, N, rc, rj, ri);
+    case "+HH": return () => colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri);
     case "-SS": return () => N[li] - N[ri];
     case "-SC": return () => N[li] - rc;
     case "-CS": return () => lc - N[ri];
+    case "-HS": return () => colAt(flow, N, lc, lj, li) - N[ri];
+    case "-SH": return () => N[li] - colAt(flow, N, rc, rj, ri);
+    case "-HC": return () => colAt(flow, N, lc, lj, li) - rc;
+    case "-CH": return () => lc - colAt(flow, N, rc, rj, ri);
+    case "-HH": return () => colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri);
     case "*SS": return () => N[li] * N[ri];
     case "*SC": return () => N[li] * rc;
     case "*CS": return () => lc * N[ri];
+    case "*HS": return () => colAt(flow, N, lc, lj, li) * N[ri];
+    case "*SH": return () => N[li] * colAt(flow, N, rc, rj, ri);
+    case "*HC": return () => colAt(flow, N, lc, lj, li) * rc;
+    case "*CH": return () => lc * colAt(flow, N, rc, rj, ri);
+    case "*HH": return () => colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri);
     case "/SS": return () => { const n = N[li], d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/SC": return () => { const n = N[li], d = rc; return d === 0 ? NaN : n / d; };
     case "/CS": return () => { const n = lc, d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/HS": return () => { const n = colAt(flow, N, lc, lj, li), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/SH": return () => { const n = N[li], d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
+    case "/HC": return () => { const n = colAt(flow, N, lc, lj, li), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CH": return () => { const n = lc, d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
+    case "/HH": return () => { const n = colAt(flow, N, lc, lj, li), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SS": return () => N[li] < N[ri];
     case "<SC": return () => N[li] < rc;
     case "<CS": return () => lc < N[ri];
+    case "<HS": return () => colAt(flow, N, lc, lj, li) < N[ri];
+    case "<SH": return () => N[li] < colAt(flow, N, rc, rj, ri);
+    case "<HC": return () => colAt(flow, N, lc, lj, li) < rc;
+    case "<CH": return () => lc < colAt(flow, N, rc, rj, ri);
+    case "<HH": return () => colAt(flow, N, lc, lj, li) < colAt(flow, N, rc, rj, ri);
     case "<=SS": return () => N[li] <= N[ri];
     case "<=SC": return () => N[li] <= rc;
     case "<=CS": return () => lc <= N[ri];
+    case "<=HS": return () => colAt(flow, N, lc, lj, li) <= N[ri];
+    case "<=SH": return () => N[li] <= colAt(flow, N, rc, rj, ri);
+    case "<=HC": return () => colAt(flow, N, lc, lj, li) <= rc;
+    case "<=CH": return () => lc <= colAt(flow, N, rc, rj, ri);
+    case "<=HH": return () => colAt(flow, N, lc, lj, li) <= colAt(flow, N, rc, rj, ri);
     case ">SS": return () => N[li] > N[ri];
     case ">SC": return () => N[li] > rc;
     case ">CS": return () => lc > N[ri];
+    case ">HS": return () => colAt(flow, N, lc, lj, li) > N[ri];
+    case ">SH": return () => N[li] > colAt(flow, N, rc, rj, ri);
+    case ">HC": return () => colAt(flow, N, lc, lj, li) > rc;
+    case ">CH": return () => lc > colAt(flow, N, rc, rj, ri);
+    case ">HH": return () => colAt(flow, N, lc, lj, li) > colAt(flow, N, rc, rj, ri);
     case ">=SS": return () => N[li] >= N[ri];
     case ">=SC": return () => N[li] >= rc;
     case ">=CS": return () => lc >= N[ri];
+    case ">=HS": return () => colAt(flow, N, lc, lj, li) >= N[ri];
+    case ">=SH": return () => N[li] >= colAt(flow, N, rc, rj, ri);
+    case ">=HC": return () => colAt(flow, N, lc, lj, li) >= rc;
+    case ">=CH": return () => lc >= colAt(flow, N, rc, rj, ri);
+    case ">=HH": return () => colAt(flow, N, lc, lj, li) >= colAt(flow, N, rc, rj, ri);
     case "==SS": return () => N[li] === N[ri];
     case "==SC": return () => N[li] === rc;
     case "==CS": return () => lc === N[ri];
+    case "==HS": return () => colAt(flow, N, lc, lj, li) === N[ri];
+    case "==SH": return () => N[li] === colAt(flow, N, rc, rj, ri);
+    case "==HC": return () => colAt(flow, N, lc, lj, li) === rc;
+    case "==CH": return () => lc === colAt(flow, N, rc, rj, ri);
+    case "==HH": return () => colAt(flow, N, lc, lj, li) === colAt(flow, N, rc, rj, ri);
     case "!=SS": return () => { const x = N[li], y = N[ri]; return x !== y && x === x && y === y; };
     case "!=SC": return () => { const x = N[li], y = rc; return x !== y && x === x && y === y; };
     case "!=CS": return () => { const x = lc, y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=HS": return () => { const x = colAt(flow, N, lc, lj, li), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=SH": return () => { const x = N[li], y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
+    case "!=HC": return () => { const x = colAt(flow, N, lc, lj, li), y = rc; return x !== y && x === x && y === y; };
+    case "!=CH": return () => { const x = lc, y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
+    case "!=HH": return () => { const x = colAt(flow, N, lc, lj, li), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
-  return fusedBinaryCopies[copy % FUSED_COPIES]!(op, l, r, N);
+  return fusedBinaryCopies[copy % FUSED_COPIES]!(op, l, r, N, flow);
 }
 
-function fusedBinary0(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary0(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
-  }
-  return null;
-}
-
-function fusedBinary1(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
-  switch (op + l.k + r.k) {
-    case "+SF": return () => N[li] + rf();
-    case "+FS": return () => lf() + N[ri];
-    case "+FC": return () => lf() + rc;
-    case "+CF": return () => lc + rf();
-    case "+FF": return () => lf() + rf();
-    case "-SF": return () => N[li] - rf();
-    case "-FS": return () => lf() - N[ri];
-    case "-FC": return () => lf() - rc;
-    case "-CF": return () => lc - rf();
-    case "-FF": return () => lf() - rf();
-    case "*SF": return () => N[li] * rf();
-    case "*FS": return () => lf() * N[ri];
-    case "*FC": return () => lf() * rc;
-    case "*CF": return () => lc * rf();
-    case "*FF": return () => lf() * rf();
-    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
-    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
-    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
-    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
-    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
-    case "<SF": return () => N[li] < rf();
-    case "<FS": return () => lf() < N[ri];
-    case "<FC": return () => lf() < rc;
-    case "<CF": return () => lc < rf();
-    case "<FF": return () => lf() < rf();
-    case "<=SF": return () => N[li] <= rf();
-    case "<=FS": return () => lf() <= N[ri];
-    case "<=FC": return () => lf() <= rc;
-    case "<=CF": return () => lc <= rf();
-    case "<=FF": return () => lf() <= rf();
-    case ">SF": return () => N[li] > rf();
-    case ">FS": return () => lf() > N[ri];
-    case ">FC": return () => lf() > rc;
-    case ">CF": return () => lc > rf();
-    case ">FF": return () => lf() > rf();
-    case ">=SF": return () => N[li] >= rf();
-    case ">=FS": return () => lf() >= N[ri];
-    case ">=FC": return () => lf() >= rc;
-    case ">=CF": return () => lc >= rf();
-    case ">=FF": return () => lf() >= rf();
-    case "==SF": return () => N[li] === rf();
-    case "==FS": return () => lf() === N[ri];
-    case "==FC": return () => lf() === rc;
-    case "==CF": return () => lc === rf();
-    case "==FF": return () => lf() === rf();
-    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
-    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
-    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
-    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
-    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
-function fusedBinary2(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary1(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
-function fusedBinary3(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary2(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
-function fusedBinary4(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary3(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
-function fusedBinary5(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary4(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
-function fusedBinary6(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary5(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
-function fusedBinary7(op: string, l: Operand, r: Operand, N: Float64Array): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedBinary6(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => N[li] + rf();
     case "+FS": return () => lf() + N[ri];
     case "+FC": return () => lf() + rc;
     case "+CF": return () => lc + rf();
     case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
     case "-SF": return () => N[li] - rf();
     case "-FS": return () => lf() - N[ri];
     case "-FC": return () => lf() - rc;
     case "-CF": return () => lc - rf();
     case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
     case "*SF": return () => N[li] * rf();
     case "*FS": return () => lf() * N[ri];
     case "*FC": return () => lf() * rc;
     case "*CF": return () => lc * rf();
     case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
     case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
     case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
     case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
     case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
     case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
     case "<SF": return () => N[li] < rf();
     case "<FS": return () => lf() < N[ri];
     case "<FC": return () => lf() < rc;
     case "<CF": return () => lc < rf();
     case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
     case "<=SF": return () => N[li] <= rf();
     case "<=FS": return () => lf() <= N[ri];
     case "<=FC": return () => lf() <= rc;
     case "<=CF": return () => lc <= rf();
     case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
     case ">SF": return () => N[li] > rf();
     case ">FS": return () => lf() > N[ri];
     case ">FC": return () => lf() > rc;
     case ">CF": return () => lc > rf();
     case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
     case ">=SF": return () => N[li] >= rf();
     case ">=FS": return () => lf() >= N[ri];
     case ">=FC": return () => lf() >= rc;
     case ">=CF": return () => lc >= rf();
     case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
     case "==SF": return () => N[li] === rf();
     case "==FS": return () => lf() === N[ri];
     case "==FC": return () => lf() === rc;
     case "==CF": return () => lc === rf();
     case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
     case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
     case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
     case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
     case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
     case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
+  }
+  return null;
+}
+
+function fusedBinary7(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => N[li] + rf();
+    case "+FS": return () => lf() + N[ri];
+    case "+FC": return () => lf() + rc;
+    case "+CF": return () => lc + rf();
+    case "+FF": return () => lf() + rf();
+    case "+HF": return () => colAt(flow, N, lc, lj, li) + rf();
+    case "+FH": return () => lf() + colAt(flow, N, rc, rj, ri);
+    case "-SF": return () => N[li] - rf();
+    case "-FS": return () => lf() - N[ri];
+    case "-FC": return () => lf() - rc;
+    case "-CF": return () => lc - rf();
+    case "-FF": return () => lf() - rf();
+    case "-HF": return () => colAt(flow, N, lc, lj, li) - rf();
+    case "-FH": return () => lf() - colAt(flow, N, rc, rj, ri);
+    case "*SF": return () => N[li] * rf();
+    case "*FS": return () => lf() * N[ri];
+    case "*FC": return () => lf() * rc;
+    case "*CF": return () => lc * rf();
+    case "*FF": return () => lf() * rf();
+    case "*HF": return () => colAt(flow, N, lc, lj, li) * rf();
+    case "*FH": return () => lf() * colAt(flow, N, rc, rj, ri);
+    case "/SF": return () => { const n = N[li], d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FS": return () => { const n = lf(), d = N[ri]; return d === 0 ? NaN : n / d; };
+    case "/FC": return () => { const n = lf(), d = rc; return d === 0 ? NaN : n / d; };
+    case "/CF": return () => { const n = lc, d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FF": return () => { const n = lf(), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/HF": return () => { const n = colAt(flow, N, lc, lj, li), d = rf(); return d === 0 ? NaN : n / d; };
+    case "/FH": return () => { const n = lf(), d = colAt(flow, N, rc, rj, ri); return d === 0 ? NaN : n / d; };
+    case "<SF": return () => N[li] < rf();
+    case "<FS": return () => lf() < N[ri];
+    case "<FC": return () => lf() < rc;
+    case "<CF": return () => lc < rf();
+    case "<FF": return () => lf() < rf();
+    case "<HF": return () => colAt(flow, N, lc, lj, li) < rf();
+    case "<FH": return () => lf() < colAt(flow, N, rc, rj, ri);
+    case "<=SF": return () => N[li] <= rf();
+    case "<=FS": return () => lf() <= N[ri];
+    case "<=FC": return () => lf() <= rc;
+    case "<=CF": return () => lc <= rf();
+    case "<=FF": return () => lf() <= rf();
+    case "<=HF": return () => colAt(flow, N, lc, lj, li) <= rf();
+    case "<=FH": return () => lf() <= colAt(flow, N, rc, rj, ri);
+    case ">SF": return () => N[li] > rf();
+    case ">FS": return () => lf() > N[ri];
+    case ">FC": return () => lf() > rc;
+    case ">CF": return () => lc > rf();
+    case ">FF": return () => lf() > rf();
+    case ">HF": return () => colAt(flow, N, lc, lj, li) > rf();
+    case ">FH": return () => lf() > colAt(flow, N, rc, rj, ri);
+    case ">=SF": return () => N[li] >= rf();
+    case ">=FS": return () => lf() >= N[ri];
+    case ">=FC": return () => lf() >= rc;
+    case ">=CF": return () => lc >= rf();
+    case ">=FF": return () => lf() >= rf();
+    case ">=HF": return () => colAt(flow, N, lc, lj, li) >= rf();
+    case ">=FH": return () => lf() >= colAt(flow, N, rc, rj, ri);
+    case "==SF": return () => N[li] === rf();
+    case "==FS": return () => lf() === N[ri];
+    case "==FC": return () => lf() === rc;
+    case "==CF": return () => lc === rf();
+    case "==FF": return () => lf() === rf();
+    case "==HF": return () => colAt(flow, N, lc, lj, li) === rf();
+    case "==FH": return () => lf() === colAt(flow, N, rc, rj, ri);
+    case "!=SF": return () => { const x = N[li], y = rf(); return x !== y && x === x && y === y; };
+    case "!=FS": return () => { const x = lf(), y = N[ri]; return x !== y && x === x && y === y; };
+    case "!=FC": return () => { const x = lf(), y = rc; return x !== y && x === x && y === y; };
+    case "!=CF": return () => { const x = lc, y = rf(); return x !== y && x === x && y === y; };
+    case "!=FF": return () => { const x = lf(), y = rf(); return x !== y && x === x && y === y; };
+    case "!=HF": return () => { const x = colAt(flow, N, lc, lj, li), y = rf(); return x !== y && x === x && y === y; };
+    case "!=FH": return () => { const x = lf(), y = colAt(flow, N, rc, rj, ri); return x !== y && x === x && y === y; };
   }
   return null;
 }
 
 const fusedBinaryCopies = [fusedBinary0, fusedBinary1, fusedBinary2, fusedBinary3, fusedBinary4, fusedBinary5, fusedBinary6, fusedBinary7];
 
-export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, d: number, copy: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+export function fusedStore(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number, copy: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SS": return () => (N[d] = N[li] + N[ri]);
     case "+SC": return () => (N[d] = N[li] + rc);
     case "+CS": return () => (N[d] = lc + N[ri]);
+    case "+HS": return () => (N[d] = colAt(flow, N, lc, lj, li) + N[ri]);
+    case "+SH": return () => (N[d] = N[li] + colAt(flow, N, rc, rj, ri));
+    case "+HC": return () => (N[d] = colAt(flow, N, lc, lj, li) + rc);
+    case "+CH": return () => (N[d] = lc + colAt(flow, N, rc, rj, ri));
+    case "+HH": return () => (N[d] = colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri));
     case "-SS": return () => (N[d] = N[li] - N[ri]);
     case "-SC": return () => (N[d] = N[li] - rc);
     case "-CS": return () => (N[d] = lc - N[ri]);
+    case "-HS": return () => (N[d] = colAt(flow, N, lc, lj, li) - N[ri]);
+    case "-SH": return () => (N[d] = N[li] - colAt(flow, N, rc, rj, ri));
+    case "-HC": return () => (N[d] = colAt(flow, N, lc, lj, li) - rc);
+    case "-CH": return () => (N[d] = lc - colAt(flow, N, rc, rj, ri));
+    case "-HH": return () => (N[d] = colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri));
     case "*SS": return () => (N[d] = N[li] * N[ri]);
     case "*SC": return () => (N[d] = N[li] * rc);
     case "*CS": return () => (N[d] = lc * N[ri]);
+    case "*HS": return () => (N[d] = colAt(flow, N, lc, lj, li) * N[ri]);
+    case "*SH": return () => (N[d] = N[li] * colAt(flow, N, rc, rj, ri));
+    case "*HC": return () => (N[d] = colAt(flow, N, lc, lj, li) * rc);
+    case "*CH": return () => (N[d] = lc * colAt(flow, N, rc, rj, ri));
+    case "*HH": return () => (N[d] = colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri));
     case "/SS": return () => { const n0 = N[li], d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/SC": return () => { const n0 = N[li], d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CS": return () => { const n0 = lc, d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HS": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/SH": return () => { const n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HC": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CH": return () => { const n0 = lc, d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HH": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
-  return fusedStoreCopies[copy % FUSED_COPIES]!(op, l, r, N, d);
+  return fusedStoreCopies[copy % FUSED_COPIES]!(op, l, r, N, flow, d);
 }
 
-function fusedStore0(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore0(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-  }
-  return null;
-}
-
-function fusedStore1(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
-  switch (op + l.k + r.k) {
-    case "+SF": return () => (N[d] = N[li] + rf());
-    case "+FS": return () => (N[d] = lf() + N[ri]);
-    case "+FC": return () => (N[d] = lf() + rc);
-    case "+CF": return () => (N[d] = lc + rf());
-    case "+FF": return () => (N[d] = lf() + rf());
-    case "-SF": return () => (N[d] = N[li] - rf());
-    case "-FS": return () => (N[d] = lf() - N[ri]);
-    case "-FC": return () => (N[d] = lf() - rc);
-    case "-CF": return () => (N[d] = lc - rf());
-    case "-FF": return () => (N[d] = lf() - rf());
-    case "*SF": return () => (N[d] = N[li] * rf());
-    case "*FS": return () => (N[d] = lf() * N[ri]);
-    case "*FC": return () => (N[d] = lf() * rc);
-    case "*CF": return () => (N[d] = lc * rf());
-    case "*FF": return () => (N[d] = lf() * rf());
-    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
-    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
 
-function fusedStore2(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore1(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
 
-function fusedStore3(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore2(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
 
-function fusedStore4(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore3(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
 
-function fusedStore5(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore4(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
 
-function fusedStore6(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore5(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
 
-function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStore6(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => (N[d] = N[li] + rf());
     case "+FS": return () => (N[d] = lf() + N[ri]);
     case "+FC": return () => (N[d] = lf() + rc);
     case "+CF": return () => (N[d] = lc + rf());
     case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
     case "-SF": return () => (N[d] = N[li] - rf());
     case "-FS": return () => (N[d] = lf() - N[ri]);
     case "-FC": return () => (N[d] = lf() - rc);
     case "-CF": return () => (N[d] = lc - rf());
     case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
     case "*SF": return () => (N[d] = N[li] * rf());
     case "*FS": return () => (N[d] = lf() * N[ri]);
     case "*FC": return () => (N[d] = lf() * rc);
     case "*CF": return () => (N[d] = lc * rf());
     case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
     case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => (N[d] = N[li] + rf());
+    case "+FS": return () => (N[d] = lf() + N[ri]);
+    case "+FC": return () => (N[d] = lf() + rc);
+    case "+CF": return () => (N[d] = lc + rf());
+    case "+FF": return () => (N[d] = lf() + rf());
+    case "+HF": return () => (N[d] = colAt(flow, N, lc, lj, li) + rf());
+    case "+FH": return () => (N[d] = lf() + colAt(flow, N, rc, rj, ri));
+    case "-SF": return () => (N[d] = N[li] - rf());
+    case "-FS": return () => (N[d] = lf() - N[ri]);
+    case "-FC": return () => (N[d] = lf() - rc);
+    case "-CF": return () => (N[d] = lc - rf());
+    case "-FF": return () => (N[d] = lf() - rf());
+    case "-HF": return () => (N[d] = colAt(flow, N, lc, lj, li) - rf());
+    case "-FH": return () => (N[d] = lf() - colAt(flow, N, rc, rj, ri));
+    case "*SF": return () => (N[d] = N[li] * rf());
+    case "*FS": return () => (N[d] = lf() * N[ri]);
+    case "*FC": return () => (N[d] = lf() * rc);
+    case "*CF": return () => (N[d] = lc * rf());
+    case "*FF": return () => (N[d] = lf() * rf());
+    case "*HF": return () => (N[d] = colAt(flow, N, lc, lj, li) * rf());
+    case "*FH": return () => (N[d] = lf() * colAt(flow, N, rc, rj, ri));
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); return (N[d] = d0 === 0 ? NaN : n0 / d0); };
   }
   return null;
 }
@@ -774,248 +1076,515 @@ function fusedStore7(op: string, l: Operand, r: Operand, N: Float64Array, d: num
 const fusedStoreCopies = [fusedStore0, fusedStore1, fusedStore2, fusedStore3, fusedStore4, fusedStore5, fusedStore6, fusedStore7];
 
 /** Like fusedStore, for statements whose value nobody reads: returning nothing avoids boxing it. */
-export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, d: number, copy: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+export function fusedStoreVoid(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number, copy: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SS": return () => { N[d] = N[li] + N[ri]; };
     case "+SC": return () => { N[d] = N[li] + rc; };
     case "+CS": return () => { N[d] = lc + N[ri]; };
+    case "+HS": return () => { N[d] = colAt(flow, N, lc, lj, li) + N[ri]; };
+    case "+SH": return () => { N[d] = N[li] + colAt(flow, N, rc, rj, ri); };
+    case "+HC": return () => { N[d] = colAt(flow, N, lc, lj, li) + rc; };
+    case "+CH": return () => { N[d] = lc + colAt(flow, N, rc, rj, ri); };
+    case "+HH": return () => { N[d] = colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri); };
     case "-SS": return () => { N[d] = N[li] - N[ri]; };
     case "-SC": return () => { N[d] = N[li] - rc; };
     case "-CS": return () => { N[d] = lc - N[ri]; };
+    case "-HS": return () => { N[d] = colAt(flow, N, lc, lj, li) - N[ri]; };
+    case "-SH": return () => { N[d] = N[li] - colAt(flow, N, rc, rj, ri); };
+    case "-HC": return () => { N[d] = colAt(flow, N, lc, lj, li) - rc; };
+    case "-CH": return () => { N[d] = lc - colAt(flow, N, rc, rj, ri); };
+    case "-HH": return () => { N[d] = colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri); };
     case "*SS": return () => { N[d] = N[li] * N[ri]; };
     case "*SC": return () => { N[d] = N[li] * rc; };
     case "*CS": return () => { N[d] = lc * N[ri]; };
+    case "*HS": return () => { N[d] = colAt(flow, N, lc, lj, li) * N[ri]; };
+    case "*SH": return () => { N[d] = N[li] * colAt(flow, N, rc, rj, ri); };
+    case "*HC": return () => { N[d] = colAt(flow, N, lc, lj, li) * rc; };
+    case "*CH": return () => { N[d] = lc * colAt(flow, N, rc, rj, ri); };
+    case "*HH": return () => { N[d] = colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri); };
     case "/SS": return () => { const n0 = N[li], d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/SC": return () => { const n0 = N[li], d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CS": return () => { const n0 = lc, d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HS": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/SH": return () => { const n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HC": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CH": return () => { const n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HH": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
-  return fusedStoreVoidCopies[copy % FUSED_COPIES]!(op, l, r, N, d);
+  return fusedStoreVoidCopies[copy % FUSED_COPIES]!(op, l, r, N, flow, d);
 }
 
-function fusedStoreVoid0(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid0(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
-  }
-  return null;
-}
-
-function fusedStoreVoid1(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
-  switch (op + l.k + r.k) {
-    case "+SF": return () => { N[d] = N[li] + rf(); };
-    case "+FS": return () => { N[d] = lf() + N[ri]; };
-    case "+FC": return () => { N[d] = lf() + rc; };
-    case "+CF": return () => { N[d] = lc + rf(); };
-    case "+FF": return () => { N[d] = lf() + rf(); };
-    case "-SF": return () => { N[d] = N[li] - rf(); };
-    case "-FS": return () => { N[d] = lf() - N[ri]; };
-    case "-FC": return () => { N[d] = lf() - rc; };
-    case "-CF": return () => { N[d] = lc - rf(); };
-    case "-FF": return () => { N[d] = lf() - rf(); };
-    case "*SF": return () => { N[d] = N[li] * rf(); };
-    case "*FS": return () => { N[d] = lf() * N[ri]; };
-    case "*FC": return () => { N[d] = lf() * rc; };
-    case "*CF": return () => { N[d] = lc * rf(); };
-    case "*FF": return () => { N[d] = lf() * rf(); };
-    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
-    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
-    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
-    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
-    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
-function fusedStoreVoid2(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid1(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
-function fusedStoreVoid3(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid2(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
-function fusedStoreVoid4(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid3(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
-function fusedStoreVoid5(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid4(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
-function fusedStoreVoid6(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid5(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
-function fusedStoreVoid7(op: string, l: Operand, r: Operand, N: Float64Array, d: number): Fn | null {
-  const li = l.i, lc = l.c, lf = l.f, ri = r.i, rc = r.c, rf = r.f;
-  void li; void lc; void lf; void ri; void rc; void rf;
+function fusedStoreVoid6(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
   switch (op + l.k + r.k) {
     case "+SF": return () => { N[d] = N[li] + rf(); };
     case "+FS": return () => { N[d] = lf() + N[ri]; };
     case "+FC": return () => { N[d] = lf() + rc; };
     case "+CF": return () => { N[d] = lc + rf(); };
     case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
     case "-SF": return () => { N[d] = N[li] - rf(); };
     case "-FS": return () => { N[d] = lf() - N[ri]; };
     case "-FC": return () => { N[d] = lf() - rc; };
     case "-CF": return () => { N[d] = lc - rf(); };
     case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
     case "*SF": return () => { N[d] = N[li] * rf(); };
     case "*FS": return () => { N[d] = lf() * N[ri]; };
     case "*FC": return () => { N[d] = lf() * rc; };
     case "*CF": return () => { N[d] = lc * rf(); };
     case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
     case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
     case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
+  }
+  return null;
+}
+
+function fusedStoreVoid7(op: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lf = l.f, lj = l.j ?? 0, ri = r.i, rc = r.c, rf = r.f, rj = r.j ?? 0;
+  void li; void lc; void lf; void lj; void ri; void rc; void rf; void rj; void flow;
+  switch (op + l.k + r.k) {
+    case "+SF": return () => { N[d] = N[li] + rf(); };
+    case "+FS": return () => { N[d] = lf() + N[ri]; };
+    case "+FC": return () => { N[d] = lf() + rc; };
+    case "+CF": return () => { N[d] = lc + rf(); };
+    case "+FF": return () => { N[d] = lf() + rf(); };
+    case "+HF": return () => { N[d] = colAt(flow, N, lc, lj, li) + rf(); };
+    case "+FH": return () => { N[d] = lf() + colAt(flow, N, rc, rj, ri); };
+    case "-SF": return () => { N[d] = N[li] - rf(); };
+    case "-FS": return () => { N[d] = lf() - N[ri]; };
+    case "-FC": return () => { N[d] = lf() - rc; };
+    case "-CF": return () => { N[d] = lc - rf(); };
+    case "-FF": return () => { N[d] = lf() - rf(); };
+    case "-HF": return () => { N[d] = colAt(flow, N, lc, lj, li) - rf(); };
+    case "-FH": return () => { N[d] = lf() - colAt(flow, N, rc, rj, ri); };
+    case "*SF": return () => { N[d] = N[li] * rf(); };
+    case "*FS": return () => { N[d] = lf() * N[ri]; };
+    case "*FC": return () => { N[d] = lf() * rc; };
+    case "*CF": return () => { N[d] = lc * rf(); };
+    case "*FF": return () => { N[d] = lf() * rf(); };
+    case "*HF": return () => { N[d] = colAt(flow, N, lc, lj, li) * rf(); };
+    case "*FH": return () => { N[d] = lf() * colAt(flow, N, rc, rj, ri); };
+    case "/SF": return () => { const n0 = N[li], d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FS": return () => { const n0 = lf(), d0 = N[ri]; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FC": return () => { const n0 = lf(), d0 = rc; N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/CF": return () => { const n0 = lc, d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FF": return () => { const n0 = lf(), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/HF": return () => { const n0 = colAt(flow, N, lc, lj, li), d0 = rf(); N[d] = d0 === 0 ? NaN : n0 / d0; };
+    case "/FH": return () => { const n0 = lf(), d0 = colAt(flow, N, rc, rj, ri); N[d] = d0 === 0 ? NaN : n0 / d0; };
   }
   return null;
 }
 
 const fusedStoreVoidCopies = [fusedStoreVoid0, fusedStoreVoid1, fusedStoreVoid2, fusedStoreVoid3, fusedStoreVoid4, fusedStoreVoid5, fusedStoreVoid6, fusedStoreVoid7];
+
+/** `N[d] op= (l op2 r)` for op += -= *=, op2 + - * /, operands slots, constants or columns at a slot offset (not both constants); null for other shapes. */
+export function fusedCompound(op: string, op2: string, l: Operand, r: Operand, N: Float64Array, flow: Flow, d: number): Fn | null {
+  const li = l.i, lc = l.c, lj = l.j ?? 0, ri = r.i, rc = r.c, rj = r.j ?? 0;
+  void li; void lc; void lj; void ri; void rc; void rj; void flow;
+  switch (op + op2 + l.k + r.k) {
+    case "+=+SS": return () => { N[d] = N[d]! + (N[li] + N[ri]); };
+    case "+=+SC": return () => { N[d] = N[d]! + (N[li] + rc); };
+    case "+=+CS": return () => { N[d] = N[d]! + (lc + N[ri]); };
+    case "+=+HS": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) + N[ri]); };
+    case "+=+SH": return () => { N[d] = N[d]! + (N[li] + colAt(flow, N, rc, rj, ri)); };
+    case "+=+HC": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) + rc); };
+    case "+=+CH": return () => { N[d] = N[d]! + (lc + colAt(flow, N, rc, rj, ri)); };
+    case "+=+HH": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri)); };
+    case "+=-SS": return () => { N[d] = N[d]! + (N[li] - N[ri]); };
+    case "+=-SC": return () => { N[d] = N[d]! + (N[li] - rc); };
+    case "+=-CS": return () => { N[d] = N[d]! + (lc - N[ri]); };
+    case "+=-HS": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) - N[ri]); };
+    case "+=-SH": return () => { N[d] = N[d]! + (N[li] - colAt(flow, N, rc, rj, ri)); };
+    case "+=-HC": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) - rc); };
+    case "+=-CH": return () => { N[d] = N[d]! + (lc - colAt(flow, N, rc, rj, ri)); };
+    case "+=-HH": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri)); };
+    case "+=*SS": return () => { N[d] = N[d]! + (N[li] * N[ri]); };
+    case "+=*SC": return () => { N[d] = N[d]! + (N[li] * rc); };
+    case "+=*CS": return () => { N[d] = N[d]! + (lc * N[ri]); };
+    case "+=*HS": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) * N[ri]); };
+    case "+=*SH": return () => { N[d] = N[d]! + (N[li] * colAt(flow, N, rc, rj, ri)); };
+    case "+=*HC": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) * rc); };
+    case "+=*CH": return () => { N[d] = N[d]! + (lc * colAt(flow, N, rc, rj, ri)); };
+    case "+=*HH": return () => { N[d] = N[d]! + (colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri)); };
+    case "+=/SS": return () => { const x = N[d]!, n0 = N[li], d0 = N[ri]; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/SC": return () => { const x = N[d]!, n0 = N[li], d0 = rc; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/CS": return () => { const x = N[d]!, n0 = lc, d0 = N[ri]; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/HS": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/SH": return () => { const x = N[d]!, n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/HC": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/CH": return () => { const x = N[d]!, n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "+=/HH": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = x + (d0 === 0 ? NaN : n0 / d0); };
+    case "-=+SS": return () => { N[d] = N[d]! - (N[li] + N[ri]); };
+    case "-=+SC": return () => { N[d] = N[d]! - (N[li] + rc); };
+    case "-=+CS": return () => { N[d] = N[d]! - (lc + N[ri]); };
+    case "-=+HS": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) + N[ri]); };
+    case "-=+SH": return () => { N[d] = N[d]! - (N[li] + colAt(flow, N, rc, rj, ri)); };
+    case "-=+HC": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) + rc); };
+    case "-=+CH": return () => { N[d] = N[d]! - (lc + colAt(flow, N, rc, rj, ri)); };
+    case "-=+HH": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri)); };
+    case "-=-SS": return () => { N[d] = N[d]! - (N[li] - N[ri]); };
+    case "-=-SC": return () => { N[d] = N[d]! - (N[li] - rc); };
+    case "-=-CS": return () => { N[d] = N[d]! - (lc - N[ri]); };
+    case "-=-HS": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) - N[ri]); };
+    case "-=-SH": return () => { N[d] = N[d]! - (N[li] - colAt(flow, N, rc, rj, ri)); };
+    case "-=-HC": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) - rc); };
+    case "-=-CH": return () => { N[d] = N[d]! - (lc - colAt(flow, N, rc, rj, ri)); };
+    case "-=-HH": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri)); };
+    case "-=*SS": return () => { N[d] = N[d]! - (N[li] * N[ri]); };
+    case "-=*SC": return () => { N[d] = N[d]! - (N[li] * rc); };
+    case "-=*CS": return () => { N[d] = N[d]! - (lc * N[ri]); };
+    case "-=*HS": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) * N[ri]); };
+    case "-=*SH": return () => { N[d] = N[d]! - (N[li] * colAt(flow, N, rc, rj, ri)); };
+    case "-=*HC": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) * rc); };
+    case "-=*CH": return () => { N[d] = N[d]! - (lc * colAt(flow, N, rc, rj, ri)); };
+    case "-=*HH": return () => { N[d] = N[d]! - (colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri)); };
+    case "-=/SS": return () => { const x = N[d]!, n0 = N[li], d0 = N[ri]; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/SC": return () => { const x = N[d]!, n0 = N[li], d0 = rc; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/CS": return () => { const x = N[d]!, n0 = lc, d0 = N[ri]; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/HS": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/SH": return () => { const x = N[d]!, n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/HC": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/CH": return () => { const x = N[d]!, n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "-=/HH": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = x - (d0 === 0 ? NaN : n0 / d0); };
+    case "*=+SS": return () => { N[d] = N[d]! * (N[li] + N[ri]); };
+    case "*=+SC": return () => { N[d] = N[d]! * (N[li] + rc); };
+    case "*=+CS": return () => { N[d] = N[d]! * (lc + N[ri]); };
+    case "*=+HS": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) + N[ri]); };
+    case "*=+SH": return () => { N[d] = N[d]! * (N[li] + colAt(flow, N, rc, rj, ri)); };
+    case "*=+HC": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) + rc); };
+    case "*=+CH": return () => { N[d] = N[d]! * (lc + colAt(flow, N, rc, rj, ri)); };
+    case "*=+HH": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) + colAt(flow, N, rc, rj, ri)); };
+    case "*=-SS": return () => { N[d] = N[d]! * (N[li] - N[ri]); };
+    case "*=-SC": return () => { N[d] = N[d]! * (N[li] - rc); };
+    case "*=-CS": return () => { N[d] = N[d]! * (lc - N[ri]); };
+    case "*=-HS": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) - N[ri]); };
+    case "*=-SH": return () => { N[d] = N[d]! * (N[li] - colAt(flow, N, rc, rj, ri)); };
+    case "*=-HC": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) - rc); };
+    case "*=-CH": return () => { N[d] = N[d]! * (lc - colAt(flow, N, rc, rj, ri)); };
+    case "*=-HH": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) - colAt(flow, N, rc, rj, ri)); };
+    case "*=*SS": return () => { N[d] = N[d]! * (N[li] * N[ri]); };
+    case "*=*SC": return () => { N[d] = N[d]! * (N[li] * rc); };
+    case "*=*CS": return () => { N[d] = N[d]! * (lc * N[ri]); };
+    case "*=*HS": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) * N[ri]); };
+    case "*=*SH": return () => { N[d] = N[d]! * (N[li] * colAt(flow, N, rc, rj, ri)); };
+    case "*=*HC": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) * rc); };
+    case "*=*CH": return () => { N[d] = N[d]! * (lc * colAt(flow, N, rc, rj, ri)); };
+    case "*=*HH": return () => { N[d] = N[d]! * (colAt(flow, N, lc, lj, li) * colAt(flow, N, rc, rj, ri)); };
+    case "*=/SS": return () => { const x = N[d]!, n0 = N[li], d0 = N[ri]; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/SC": return () => { const x = N[d]!, n0 = N[li], d0 = rc; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/CS": return () => { const x = N[d]!, n0 = lc, d0 = N[ri]; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/HS": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = N[ri]; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/SH": return () => { const x = N[d]!, n0 = N[li], d0 = colAt(flow, N, rc, rj, ri); N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/HC": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = rc; N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/CH": return () => { const x = N[d]!, n0 = lc, d0 = colAt(flow, N, rc, rj, ri); N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+    case "*=/HH": return () => { const x = N[d]!, n0 = colAt(flow, N, lc, lj, li), d0 = colAt(flow, N, rc, rj, ri); N[d] = x * (d0 === 0 ? NaN : n0 / d0); };
+  }
+  return null;
+}
+
+function lazyAnd0(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd1(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd2(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd3(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd4(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd5(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd6(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+function lazyAnd7(l: Fn, r: Fn): Fn {
+  return () => l() && r();
+}
+
+/** `l() && r()` from copy `copy` (a program's operators take the copies in turn). */
+export function lazyAnd(l: Fn, r: Fn, copy: number): Fn {
+  return lazyAndCopies[copy % FUSED_COPIES]!(l, r);
+}
+
+const lazyAndCopies = [lazyAnd0, lazyAnd1, lazyAnd2, lazyAnd3, lazyAnd4, lazyAnd5, lazyAnd6, lazyAnd7];
+
+function lazyOr0(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr1(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr2(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr3(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr4(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr5(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr6(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+function lazyOr7(l: Fn, r: Fn): Fn {
+  return () => l() || r();
+}
+
+/** `l() || r()` from copy `copy` (a program's operators take the copies in turn). */
+export function lazyOr(l: Fn, r: Fn, copy: number): Fn {
+  return lazyOrCopies[copy % FUSED_COPIES]!(l, r);
+}
+
+const lazyOrCopies = [lazyOr0, lazyOr1, lazyOr2, lazyOr3, lazyOr4, lazyOr5, lazyOr6, lazyOr7];

@@ -1,0 +1,28 @@
+// `col[k]` for an offset k read from a numeric slot (a loop counter) as one module function: the
+// fused operators call it in place of a reader closure (a site seeing one function is always
+// inlinable, its double never boxed). Compiler.columnAtSlot's reader closure reads the same way,
+// written out (calling colAt from it measured slower).
+
+import { COLUMN_HISTORY_LIMIT, historyOffsetMessage } from "../check/history-limits.js";
+import type { Flow } from "./memo.js";
+
+/**
+ * Column `ci` (Flow.cols) at the offset in numeric slot `off`: na for an na offset, the history limit
+ * checked, offset 0 the bar as the script sees it now, its mirrored numeric slot `cur` (RunState.setBar
+ * keeps it in step with ctx), na before the first bar.
+ */
+export function colAt(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): number {
+  const k = N[off]!;
+  const bi = flow.ctx.barIndex;
+  // (the common case, a past bar within the limit, in few bytes: V8 inlines colAt where it is small)
+  if (k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT) return flow.cols[ci]![bi - k]!;
+  return colAtOther(flow, N, ci, cur, k, bi);
+}
+
+/** colAt's other offsets: na, over the limit (an error), the bar itself, before the first bar, negative. */
+function colAtOther(flow: Flow, N: Float64Array, ci: number, cur: number, k: number, bi: number): number {
+  if (k !== k) return NaN;
+  if (k > COLUMN_HISTORY_LIMIT) flow.ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
+  const i = bi - k;
+  return i >= 0 && i < bi ? flow.cols[ci]![i]! : i === bi ? N[cur]! : NaN;
+}

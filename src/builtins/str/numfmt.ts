@@ -145,7 +145,19 @@ export function formatWithPattern(x: number, p: NumberPattern): string {
   } else {
     const plain = plainBody(v, p);
     if (plain !== undefined) body = plain;
-    else {
+    else if (p.rounding === "half_up" && v >= 1e-6 && v < 1e21 && p.maxFrac <= 100) {
+      // String(v) is plain here, so plainBody failed on too many decimals: roundedParts would take
+      // toFixed's digits (HALF_UP on the exact value); read them directly
+      const text = v.toFixed(p.maxFrac);
+      const dot = text.indexOf(".");
+      const int = dot < 0 ? text : text.slice(0, dot);
+      const frac = dot < 0 ? "" : text.slice(dot + 1);
+      let end = frac.length;
+      while (end > p.minFrac && frac.charCodeAt(end - 1) === 48) end--;
+      if (negative && int === "0" && allZeros(frac)) negative = false;
+      const grouped = group(int.length < p.minInt ? int.padStart(p.minInt, "0") : int, p.grouping);
+      body = end > 0 ? grouped + "." + frac.slice(0, end) : grouped;
+    } else {
       const parts = roundedParts(v, p.maxFrac, p.rounding);
       let intDigits = parts.int.replace(/^0+/, "");
       if (intDigits.length < p.minInt) intDigits = intDigits.padStart(p.minInt, "0");
@@ -181,6 +193,11 @@ function plainBody(v: number, p: NumberPattern): string | undefined {
   if (frac.length < p.minFrac) frac = frac.padEnd(p.minFrac, "0");
   const grouped = group(int, p.grouping);
   return frac.length > 0 ? grouped + "." + frac : grouped;
+}
+
+function allZeros(digits: string): boolean {
+  for (let i = 0; i < digits.length; i++) if (digits.charCodeAt(i) !== 48) return false;
+  return true;
 }
 
 function fracJoin(intText: string, frac: string, p: NumberPattern): string {

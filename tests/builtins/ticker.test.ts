@@ -1,7 +1,7 @@
 // ticker.* ids and their parsing back (what request.* reads).
 import { describe, expect, it } from "vitest";
 import { functions, constants } from "../../src/builtins/ticker/index.js";
-import { parseTickerId, formatTickerId } from "../../src/builtins/ticker/ids.js";
+import { parseTickerId, formatTickerId, type TickerId } from "../../src/builtins/ticker/ids.js";
 import { makeCtx, site } from "../core/fixture.js";
 import { normalizeBars, isBarDataError } from "../../src/core/bars.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
@@ -58,6 +58,40 @@ describe("ticker.*", () => {
     expect(parseTickerId("={bad")).toBeNull();
     expect(parseTickerId('={"session":"x"}')).toBeNull();
     expect(parseTickerId("")).toBeNull();
+  });
+  it("ticker.new / ticker.modify give the same ids as building them afresh, however the calls alternate", () => {
+    // the reference: the id built from the arguments every call (what the builtins did before their memo)
+    const mods = (id: TickerId, a: unknown[]): TickerId => {
+      const s = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+      const out: TickerId = { ...id };
+      if (s(a[0]) !== undefined) out.session = s(a[0]);
+      if (s(a[1]) !== undefined) out.adjustment = s(a[1]);
+      if (s(a[2]) !== undefined && a[2] !== "inherit") out.backadjustment = s(a[2]);
+      if (s(a[3]) !== undefined && a[3] !== "inherit") out.settlement_as_close = s(a[3]);
+      return out;
+    };
+    const prefixes = ["NYSE", "", undefined, "BINANCE", "NYSE:X"];
+    const tickers = ["IBM", "GE", "BTCUSDT", "A:B"];
+    const sessions = [undefined, "", "extended", "regular", 5];
+    const adjs = [undefined, "dividends", "splits", "none", ""];
+    const backs = [undefined, "inherit", "on", "off"];
+    const settles = [undefined, "inherit", "on", "off", null];
+    let seed = 1;
+    const pick = <T>(xs: T[]): T => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return xs[seed % xs.length]!;
+    };
+    for (let k = 0; k < 3000; k++) {
+      const p = pick(prefixes);
+      const t = pick(tickers);
+      const m = [pick(sessions), pick(adjs), pick(backs), pick(settles)];
+      const pre = typeof p === "string" && p !== "" ? p : undefined;
+      const want = formatTickerId(mods({ symbol: pre ? `${pre}:${t}` : t, prefix: pre ?? "", ticker: t }, m));
+      expect(call("ticker.new", p, t, ...m)).toBe(want);
+      const src = pick(["NYSE:IBM", "", undefined, "NASDAQ:AAPL", want, " AAPL"]);
+      const base = parseTickerId(typeof src === "string" && src !== "" ? src : "NASDAQ:AAPL")!;
+      expect(call("ticker.modify", src, ...m)).toBe(formatTickerId(mods(base, m)));
+    }
   });
   it("works from a script", async () => {
     const r = await runBoth(

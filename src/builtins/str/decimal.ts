@@ -3,7 +3,8 @@
 // TradingView formats numbers with Java's DecimalFormat rules: rounding works on the exact binary
 // value of the double (so 0.125 is a true tie but 1.005 is below the tie), with HALF_EVEN by
 // default. Doing that with toFixed() would round ties away from zero and misread some values,
-// so the digits are computed here with BigInt arithmetic. Not a hot path (formatting only).
+// so digits past the shortest round-trip form are computed here with BigInt arithmetic. The common
+// case (String(x) already has few enough decimals) is a split of String(x): scripts format every bar.
 
 const F64 = new Float64Array(1);
 const U32 = new Uint32Array(F64.buffer);
@@ -45,14 +46,27 @@ export function scaledDigits(x: number, fractionDigits: number, mode: RoundingMo
   return q.toString();
 }
 
+const ZEROS = "0".repeat(101);
+
 /**
  * The shortest round-trip decimal form of finite |x| split into integer and fraction digits, when it
  * has at most `fd` fraction digits (else undefined). Java's DecimalFormat starts from these digits
  * (Double.toString's), so 1234567.891 with 10 decimals prints "1234567.891", not the binary noise
  * "1234567.8910000001" that rounding the exact value gives; rounding only happens past them.
+ * fd <= 100.
  */
 function shortestParts(ax: number, fd: number): { int: string; frac: string } | undefined {
-  if (ax === 0) return { int: "0", frac: "".padEnd(fd, "0") };
+  if (ax === 0) return { int: "0", frac: ZEROS.slice(0, fd) };
+  // String() prints the same shortest digits as toExponential(), in plain notation for
+  // 1e-7 <= ax < 1e21 (integers past 2^53 padded with zeros): split that text directly
+  const text = String(ax);
+  if (text.indexOf("e") < 0) {
+    const dot = text.indexOf(".");
+    if (dot < 0) return { int: text, frac: ZEROS.slice(0, fd) };
+    const fracLen = text.length - dot - 1;
+    if (fracLen > fd) return undefined;
+    return { int: text.slice(0, dot), frac: text.slice(dot + 1) + ZEROS.slice(0, fd - fracLen) };
+  }
   const [mant, expStr] = ax.toExponential().split("e") as [string, string];
   const e = Number(expStr);
   const digits = mant.replace(".", "");
@@ -101,17 +115,13 @@ export function javaDoubleToString(x: number): string {
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
   const ax = Math.abs(x);
-  const [mant, expStr] = ax.toExponential().split("e") as [string, string];
-  const e = Number(expStr);
-  const digits = mant.replace(".", "");
   if (ax >= 1e-3 && ax < 1e7) {
-    if (e >= 0) {
-      const intPart = digits.slice(0, e + 1).padEnd(e + 1, "0");
-      const frac = digits.slice(e + 1);
-      return sign + intPart + "." + (frac === "" ? "0" : frac);
-    }
-    return sign + "0." + "0".repeat(-e - 1) + digits;
+    // String() has the same shortest digits in plain notation here; Java adds ".0" to an integer
+    const text = String(ax);
+    return sign + (text.indexOf(".") < 0 ? text + ".0" : text);
   }
+  const [mant, expStr] = ax.toExponential().split("e") as [string, string];
+  const digits = mant.replace(".", "");
   const frac = digits.slice(1);
-  return sign + digits[0] + "." + (frac === "" ? "0" : frac) + "E" + e;
+  return sign + digits[0] + "." + (frac === "" ? "0" : frac) + "E" + Number(expStr);
 }

@@ -140,6 +140,103 @@ export interface FormatOptions {
   timezone?: string;
 }
 
+/** One {index,type,style} placeholder of a compiled message pattern. */
+interface Placeholder {
+  index: number;
+  /** Trimmed, lower-case type; null without one. */
+  type: string | null;
+  style: string | null;
+  /** The number pattern of a "number" placeholder, resolved once. */
+  number: NumberPattern | null;
+}
+
+/**
+ * A pattern read once: literal text and placeholders in order (literals already unquoted). null for
+ * a malformed pattern, which formatMessage then reads the slow way to throw the same error at the
+ * same point.
+ */
+type CompiledMessage = (string | Placeholder)[] | null;
+
+// Scripts pass the same few patterns every bar: parse each once (bounded like the pattern caches).
+const compiledMessages = new Map<string, CompiledMessage>();
+
+function compileMessage(pattern: string): CompiledMessage {
+  const pieces: (string | Placeholder)[] = [];
+  let lit = "";
+  let inQuote = false;
+  let i = 0;
+  const n = pattern.length;
+  while (i < n) {
+    const ch = pattern[i]!;
+    if (ch === "'") {
+      if (pattern[i + 1] === "'") {
+        lit += "'";
+        i += 2;
+      } else {
+        inQuote = !inQuote;
+        i++;
+      }
+      continue;
+    }
+    if (inQuote || ch !== "{") {
+      lit += ch;
+      i++;
+      continue;
+    }
+    const segs: string[] = [""];
+    let depth = 0;
+    let q = false;
+    let j = i + 1;
+    let closed = false;
+    for (; j < n; j++) {
+      const c = pattern[j]!;
+      if (segs.length < 3) {
+        if (c === "}") {
+          closed = true;
+          break;
+        }
+        if (c === ",") {
+          segs.push("");
+          continue;
+        }
+        if (c === "{") return null;
+        segs[segs.length - 1] += c;
+        continue;
+      }
+      if (c === "'") q = !q;
+      else if (!q && c === "{") depth++;
+      else if (!q && c === "}") {
+        if (depth === 0) {
+          closed = true;
+          break;
+        }
+        depth--;
+      }
+      segs[2] += c;
+    }
+    if (!closed) return null;
+    const indexText = segs[0]!.trim();
+    if (!/^\d+$/.test(indexText)) return null;
+    const type = segs.length > 1 ? segs[1]!.trim().toLowerCase() : null;
+    const style = segs.length > 2 ? segs[2]! : null;
+    if (lit !== "") pieces.push(lit);
+    lit = "";
+    pieces.push({ index: Number(indexText), type, style, number: type === "number" ? numberStyle(style) : null });
+    i = j + 1;
+  }
+  if (lit !== "") pieces.push(lit);
+  return pieces;
+}
+
+function formatPlaceholder(v: unknown, ph: Placeholder, timezone: string): string {
+  const p = ph.number;
+  if (p === null) return formatArg(v, ph.type, ph.style, timezone);
+  if (typeof v === "number") return formatWithPattern(v, p);
+  if (v instanceof PineArray) return arrayText(v, p);
+  if (v instanceof PineMatrix) return matrixText(v, p);
+  return defaultText(v);
+}
+
 /**
  * Formats a MessageFormat pattern with Pine values. Throws FormatError for a malformed pattern
  * (the builtin turns it into a runtime error). A placeholder without a matching argument is left
@@ -147,6 +244,25 @@ export interface FormatOptions {
  */
 export function formatMessage(pattern: string, args: readonly PineValue[], opts: FormatOptions = {}): string {
   const tz = opts.timezone ?? "UTC";
+  let pieces = compiledMessages.get(pattern);
+  if (pieces === undefined) {
+    pieces = compileMessage(pattern);
+    if (compiledMessages.size >= 256) compiledMessages.clear();
+    compiledMessages.set(pattern, pieces);
+  }
+  if (pieces === null) return formatMessageSlow(pattern, args, tz);
+  let out = "";
+  for (let k = 0; k < pieces.length; k++) {
+    const piece = pieces[k]!;
+    if (typeof piece === "string") out += piece;
+    else if (piece.index >= args.length) out += "{" + piece.index + "}";
+    else out += formatPlaceholder(args[piece.index], piece, tz);
+  }
+  return out;
+}
+
+/** The pattern read while formatting: throws FormatError where the pattern is malformed. */
+function formatMessageSlow(pattern: string, args: readonly PineValue[], tz: string): string {
   let out = "";
   let inQuote = false;
   let i = 0;

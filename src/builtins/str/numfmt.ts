@@ -143,15 +143,61 @@ export function formatWithPattern(x: number, p: NumberPattern): string {
     body =
       fracJoin(parts.int, parts.frac, p) + "E" + (e < 0 ? "-" : "") + String(Math.abs(e)).padStart(p.expDigits, "0");
   } else {
-    const parts = roundedParts(v, p.maxFrac, p.rounding);
-    let intDigits = parts.int.replace(/^0+/, "");
-    if (intDigits.length < p.minInt) intDigits = intDigits.padStart(p.minInt, "0");
-    body = fracJoin(group(intDigits, p.grouping), parts.frac, p);
-    if (negative && /^0*$/.test(parts.int + parts.frac)) negative = false;
+    const plain = plainBody(v, p);
+    if (plain !== undefined) body = plain;
+    else if (p.rounding === "half_up" && v >= 1e-6 && v < 1e21 && p.maxFrac <= 100) {
+      // String(v) is plain here, so plainBody failed on too many decimals: roundedParts would take
+      // toFixed's digits (HALF_UP on the exact value); read them directly
+      const text = v.toFixed(p.maxFrac);
+      const dot = text.indexOf(".");
+      const int = dot < 0 ? text : text.slice(0, dot);
+      const frac = dot < 0 ? "" : text.slice(dot + 1);
+      let end = frac.length;
+      while (end > p.minFrac && frac.charCodeAt(end - 1) === 48) end--;
+      if (negative && int === "0" && allZeros(frac)) negative = false;
+      const grouped = group(int.length < p.minInt ? int.padStart(p.minInt, "0") : int, p.grouping);
+      body = end > 0 ? grouped + "." + frac.slice(0, end) : grouped;
+    } else {
+      const parts = roundedParts(v, p.maxFrac, p.rounding);
+      let intDigits = parts.int.replace(/^0+/, "");
+      if (intDigits.length < p.minInt) intDigits = intDigits.padStart(p.minInt, "0");
+      body = fracJoin(group(intDigits, p.grouping), parts.frac, p);
+      if (negative && /^0*$/.test(parts.int + parts.frac)) negative = false;
+    }
   }
   if (!negative) return p.pos.prefix + body + p.pos.suffix;
   if (p.neg) return p.neg.prefix + body + p.neg.suffix;
   return "-" + p.pos.prefix + body + p.pos.suffix;
+}
+
+/**
+ * The body of finite v >= 0 (no exponent pattern) when its shortest round-trip text String(v) is
+ * plain and has at most maxFrac decimals: those digits need no rounding (what roundedParts would
+ * return, without the padding and re-trimming; an integer part "0" padded to minInt >= 1 is the
+ * same text). Undefined otherwise. v > 0 here prints a nonzero digit, so the caller's "negative
+ * rounds to zero" case cannot happen on this path.
+ */
+function plainBody(v: number, p: NumberPattern): string | undefined {
+  if (!(v < 1e21) || p.maxFrac > 100) return undefined;
+  const text = String(v);
+  if (text.indexOf("e") >= 0) return undefined;
+  const dot = text.indexOf(".");
+  let int = text;
+  let frac = "";
+  if (dot >= 0) {
+    if (text.length - dot - 1 > p.maxFrac) return undefined;
+    int = text.slice(0, dot);
+    frac = text.slice(dot + 1);
+  }
+  if (int.length < p.minInt) int = int.padStart(p.minInt, "0");
+  if (frac.length < p.minFrac) frac = frac.padEnd(p.minFrac, "0");
+  const grouped = group(int, p.grouping);
+  return frac.length > 0 ? grouped + "." + frac : grouped;
+}
+
+function allZeros(digits: string): boolean {
+  for (let i = 0; i < digits.length; i++) if (digits.charCodeAt(i) !== 48) return false;
+  return true;
 }
 
 function fracJoin(intText: string, frac: string, p: NumberPattern): string {

@@ -9,18 +9,42 @@ export const DEFAULT_TOSTRING_PATTERN = "#.##########";
 const DEFAULT = compileNumberPattern(DEFAULT_TOSTRING_PATTERN);
 const VOLUME_BODY = compileNumberPattern("#.###");
 
+// decimalsOf is called with the same mintick on every format.mintick / format.price: the last
+// answer is kept (a pure function of one number).
+let lastStep = NaN;
+let lastDecimals = 0;
+
 /** Decimal places of a tick size (0.01 -> 2, 1e-5 -> 5, 0.025 -> 3, 1 -> 0). */
 export function decimalsOf(step: number): number {
+  if (step === lastStep) return lastDecimals;
   if (!(step > 0) || !Number.isFinite(step)) return 0;
   const [mant, exp] = step.toExponential().split("e") as [string, string];
   const digits = mant.replace(".", "").replace("-", "").length;
-  return Math.max(0, digits - 1 - Number(exp));
+  lastDecimals = Math.max(0, digits - 1 - Number(exp));
+  lastStep = step;
+  return lastDecimals;
+}
+
+/**
+ * x with the default pattern "#.##########": when the shortest round-trip text String(x) is plain
+ * (no exponent) with at most 10 decimals it is the answer as it stands (no rounding, no trailing
+ * zeros, "-" only on a nonzero negative, -0 prints "0"); other values take the pattern path.
+ */
+export function defaultNumberText(x: number): string {
+  if (x > -1e21 && x < 1e21) {
+    const text = String(x);
+    if (text.indexOf("e") < 0) {
+      const dot = text.indexOf(".");
+      if (dot < 0 || text.length - dot <= 11) return text;
+    }
+  }
+  return formatWithPattern(x, DEFAULT);
 }
 
 /** format.mintick: rounded to a multiple of mintick (ties up), printed with mintick's decimals. */
 export function formatMintick(x: number, mintick: number): string {
   if (x !== x) return "NaN";
-  if (!(mintick > 0)) return formatWithPattern(x, DEFAULT);
+  if (!(mintick > 0)) return defaultNumberText(x);
   const q = Math.round(x / mintick);
   const v = q * mintick;
   const d = decimalsOf(mintick);
@@ -53,7 +77,7 @@ export function formatPercent(x: number): string {
  */
 export function numberToString(x: number, format?: string | null, mintick = 0.01): string {
   if (x !== x || x == null) return "NaN";
-  if (format == null || format === "" || format === "inherit") return formatWithPattern(x, DEFAULT);
+  if (format == null || format === "" || format === "inherit") return defaultNumberText(x);
   switch (format) {
     case "mintick":
     case "price":

@@ -37,6 +37,63 @@ function withModifiers(id: TickerId, args: any[], from: number): TickerId {
   return out;
 }
 
+/**
+ * The last few ids built by one builtin, by its (up to six) string arguments: scripts call
+ * ticker.new / ticker.modify every bar with the same arguments, and an id is a pure function of
+ * them. A small ring (no per-call allocation on a hit, bounded).
+ */
+class IdMemo {
+  private readonly keys: (string | undefined)[] = [];
+  private readonly ids: string[] = [];
+  private count = 0;
+  private next = 0;
+  private static readonly SIZE = 8;
+
+  get(
+    a: string | undefined,
+    b: string | undefined,
+    c: string | undefined,
+    d: string | undefined,
+    e: string | undefined,
+    f: string | undefined,
+  ): string | undefined {
+    const k = this.keys;
+    for (let i = 0; i < this.count; i++) {
+      const o = i * 6;
+      if (k[o] === a && k[o + 1] === b && k[o + 2] === c && k[o + 3] === d && k[o + 4] === e && k[o + 5] === f)
+        return this.ids[i];
+    }
+    return undefined;
+  }
+
+  set(
+    a: string | undefined,
+    b: string | undefined,
+    c: string | undefined,
+    d: string | undefined,
+    e: string | undefined,
+    f: string | undefined,
+    id: string,
+  ): string {
+    const i = this.next;
+    const o = i * 6;
+    const k = this.keys;
+    k[o] = a;
+    k[o + 1] = b;
+    k[o + 2] = c;
+    k[o + 3] = d;
+    k[o + 4] = e;
+    k[o + 5] = f;
+    this.ids[i] = id;
+    this.next = (i + 1) % IdMemo.SIZE;
+    if (this.count < IdMemo.SIZE) this.count++;
+    return id;
+  }
+}
+
+const newIds = new IdMemo();
+const modifiedIds = new IdMemo();
+
 function chartType(ctx: ExecContext, args: any[], fn: string, type: string, params: Record<string, unknown>): string {
   const id = idArg(ctx, args[0], fn);
   const clean: Record<string, unknown> = {};
@@ -51,13 +108,31 @@ export const functions: BuiltinTable = {
       const prefix = str(args[0]);
       const ticker = str(args[1]);
       if (ticker === undefined) return ctx.runtimeError("ticker.new: the ticker argument is empty");
+      const m0 = str(args[2]);
+      const m1 = str(args[3]);
+      const m2 = str(args[4]);
+      const m3 = str(args[5]);
+      const known = newIds.get(prefix, ticker, m0, m1, m2, m3);
+      if (known !== undefined) return known;
       const symbol = prefix ? `${prefix}:${ticker}` : ticker;
-      return formatTickerId(withModifiers({ symbol, prefix: prefix ?? "", ticker }, args, 2));
+      const id = formatTickerId(withModifiers({ symbol, prefix: prefix ?? "", ticker }, args, 2));
+      return newIds.set(prefix, ticker, m0, m1, m2, m3, id);
     },
   },
   "ticker.modify": {
     name: "ticker.modify",
-    impl: (ctx, args) => formatTickerId(withModifiers(idArg(ctx, args[0], "ticker.modify"), args, 1)),
+    impl: (ctx, args) => {
+      // the key is the id text idArg reads (the chart symbol for an empty one)
+      const s = typeof args[0] === "string" && args[0] !== "" ? args[0] : chartSymbol(ctx);
+      const m0 = str(args[1]);
+      const m1 = str(args[2]);
+      const m2 = str(args[3]);
+      const m3 = str(args[4]);
+      const known = modifiedIds.get(s, m0, m1, m2, m3, undefined);
+      if (known !== undefined) return known;
+      const id = formatTickerId(withModifiers(idArg(ctx, args[0], "ticker.modify"), args, 1));
+      return modifiedIds.set(s, m0, m1, m2, m3, undefined, id);
+    },
   },
   "ticker.standard": {
     name: "ticker.standard",

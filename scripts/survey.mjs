@@ -113,9 +113,6 @@ const table = (title, list) => {
       `  ${(r.i / r.c).toFixed(2).padStart(6)}  c ${r.c.toFixed(1).padStart(8)}  i ${r.i.toFixed(1).padStart(8)}  ${r.kind.padEnd(9)} ${r.f}`,
     );
 };
-table(
-  "highest interpret / compile (CPU ms per run):",
-  [...both].sort((a, b) => b.i / b.c - a.i / a.c).slice(0, top),
-);
+table("highest interpret / compile (CPU ms per run):", [...both].sort((a, b) => b.i / b.c - a.i / a.c).slice(0, top));
 table("slowest in compile:", [...both].sort((a, b) => b.c - a.c).slice(0, top));
 console.log(`load ${readFileSync("/proc/loadavg", "utf8").trim()}`);

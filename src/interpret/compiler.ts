@@ -26,7 +26,16 @@ import {
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
-import { blockFlat, CHUNK_SIZE, chunkFlat, DRIVER_COPIES, forFlat, ifFlat, seqFlat } from "./drivers.generated.js";
+import {
+  blockFlat,
+  CHUNK_SIZE,
+  chunkFlat,
+  DRIVER_COPIES,
+  forFlat,
+  ifFlat,
+  seqFlat,
+  whileFlat,
+} from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
 import { colAt } from "./column-at.js";
@@ -72,6 +81,7 @@ export class Compiler {
   private forCopy = 0;
   private ifCopy = 0;
   private blockCopy = 0;
+  private whileCopy = 0;
   /** The next copy of the lazy and/or closures (fused.generated.ts lazyAnd: why). */
   private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
@@ -2386,55 +2396,12 @@ export class Compiler {
     const cond = this.expr(e.cond);
     const fns = e.body.stmts.map((s) => this.stmt(s, false));
     const lines = e.body.stmts.map((s) => s.line);
-    const n = fns.length;
-    const flow = this.flow;
-    const f0 = fns[0] ?? noop,
-      f1 = fns[1] ?? noop,
-      f2 = fns[2] ?? noop,
-      f3 = fns[3] ?? noop;
     const ck = keyOf(cond),
       bk = this.listKey(fns, lines);
-    return this.kept(ck && bk && `W|${ck}|${bk}`, () => () => {
-      // (the run's budget, read per loop: the closure may be kept, memo.ts)
-      const B = flow.B;
-      B.enter();
-      let j = -1;
-      try {
-        while (cond()) {
-          if (n > 4) {
-            for (j = 0; j < n; j++) {
-              fns[j]!();
-              if (flow.ctl !== 0) break;
-            }
-          } else {
-            j = 0;
-            f0();
-            if (n > 1 && flow.ctl === 0) {
-              j = 1;
-              f1();
-              if (n > 2 && flow.ctl === 0) {
-                j = 2;
-                f2();
-                if (n > 3 && flow.ctl === 0) {
-                  j = 3;
-                  f3();
-                }
-              }
-            }
-          }
-          j = -1;
-          if (flow.ctl !== 0) {
-            const c = flow.ctl;
-            flow.ctl = 0;
-            if (c === 1) break;
-          }
-          if (--B.left <= 0) B.check();
-        }
-      } catch (err) {
-        throw j < 0 ? err : atLine(err, lines[j]!);
-      }
-      B.exit();
-    });
+    // a copy per `while` of the program, in turn (drivers.generated.ts: why)
+    const copy = this.whileCopy++ % DRIVER_COPIES;
+    whileDriverBuilds.count++;
+    return this.kept(ck && bk && `W${copy}|${ck}|${bk}`, () => whileFlat[copy]!(this.flow, cond, fns, lines));
   }
 
   /** Already compiled body statements as one void block: stops at a break/continue, error lines per statement. */
@@ -2517,6 +2484,8 @@ export const siteRequestBuilds = { count: 0 };
 
 /** How many nested blocks were compiled through the block driver (Compiler.blockRun; tests read it). */
 export const blockDriverBuilds = { count: 0 };
+/** How many statement-level `while` loops took a copy of the while driver (tests count them). */
+export const whileDriverBuilds = { count: 0 };
 
 /**
  * How many compound assignments were fused with their right side's operands (fusedCompound), and

@@ -319,6 +319,38 @@ describe("array reductions: bit-identical to the previous implementations", () =
     }
   });
 
+  it("sortAscending past its operation budget finishes with the native sort (taken, same result bit for bit)", () => {
+    const r = rng(22);
+    const shapes: ((i: number, n: number) => number)[] = [
+      () => r() - 0.5,
+      (i, n) => (i < n / 2 ? i : n - i),
+      () => Math.floor(r() * 4) - 2,
+      () => SPECIAL.filter((x) => x === x && x != null)[Math.floor(r() * 13)] as number,
+    ];
+    for (const n of [17, 18, 50, 300, 1000, 5000]) {
+      for (const f of shapes) {
+        const src = Float64Array.from({ length: n }, (_, i) => f(i, n));
+        const want = src.slice().sort();
+        // a budget of 64 steps (factor 0) runs out on the first partition of more than 64 elements;
+        // factor 1 after some partitions are done
+        for (const factor of n > 64 ? [0, 1] : [0]) {
+          const got = src.slice();
+          const before = st.sortFallbacks.count;
+          st.sortAscending(got, n, factor);
+          if (n > 64 && factor === 0) expect(st.sortFallbacks.count, `n ${n}`).toBe(before + 1);
+          // the native sort of the whole array: equal bit for bit, -0 before +0 as it puts them
+          if (st.sortFallbacks.count > before) expect(got.every((v, i) => Object.is(v, want[i]))).toBe(true);
+          else expect(got.every((v, i) => v === want[i])).toBe(true);
+        }
+      }
+    }
+    // the default budget does not fall back on random input (the counter counts only fallbacks)
+    const before = st.sortFallbacks.count;
+    const a = Float64Array.from({ length: 5000 }, () => r());
+    st.sortAscending(a, 5000);
+    expect(st.sortFallbacks.count).toBe(before);
+  });
+
   it("array.includes / indexof find what the closure search found (within 1e-10, never na)", () => {
     const looseEquals = (a: unknown, b: unknown): boolean => {
       if (typeof a === "number" && typeof b === "number") {

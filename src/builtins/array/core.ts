@@ -2,7 +2,8 @@
 //
 // array.slice returns a VIEW of its source (TradingView: writing into the slice writes into the
 // source). PineArray stores a plain JS array, which cannot alias a range of another one, so a slice
-// is a PineArraySlice whose `values` is an accessor over the root array: reads copy the range,
+// is a PineArraySlice whose `values` is an accessor over the root array: reads copy the range (a
+// copy reused while equal to the range),
 // mutations in this module go through `mutate()`, which edits a working copy and splices it back.
 
 import { doubleArray, objectArray } from "../../core/shapes.js";
@@ -11,6 +12,8 @@ import { PineArray, type PineValue } from "../../core/values.js";
 export type Raise = (message: string) => never;
 
 export class PineArraySlice<T = PineValue> extends PineArray<T> {
+  /** The last copy of the range handed out by `values`; reused while it still equals the range. */
+  cache: T[] | null = null;
   constructor(
     elemType: string,
     public root: PineArray<T>,
@@ -18,20 +21,53 @@ export class PineArraySlice<T = PineValue> extends PineArray<T> {
     public length: number,
   ) {
     super(elemType, []);
-    Object.defineProperty(this, "values", {
-      configurable: true,
-      enumerable: true,
-      get: (): T[] => {
-        const src = this.root.values;
-        return src.slice(this.offset, Math.min(src.length, this.offset + this.length));
-      },
-      set: (next: T[]) => {
-        replaceRange(this.root.values, this.offset, this.length, next);
-        this.length = next.length;
-      },
-    });
+    // shared accessor functions: no closures per slice
+    Object.defineProperty(this, "values", sliceValues as PropertyDescriptor);
   }
 }
+
+/** A fresh copy of the slice's range of its root (what `values` returned before the cache). */
+export function copyRange<T>(s: PineArraySlice<T>): T[] {
+  const src = s.root.values;
+  return src.slice(s.offset, Math.min(src.length, s.offset + s.length));
+}
+
+/**
+ * Whether `c` holds the same elements as `src[off, off + n)`: same value, NaN equal to NaN, -0 and
+ * +0 told apart (Object.is), so a reused copy reads exactly like a fresh one.
+ */
+function sameRange(c: readonly unknown[], src: readonly unknown[], off: number, n: number): boolean {
+  if (c.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    const x = c[i];
+    const y = src[off + i];
+    if (x === y) {
+      if (x === 0 && 1 / (x as number) !== 1 / (y as number)) return false;
+    } else if (x === x || y === y) return false;
+  }
+  return true;
+}
+
+// Reads of a slice (a for-in loop reads `values` twice per element) reuse the last copy while it
+// still equals the range: nothing tells a slice when its root changes (compiled code pushes into
+// root.values directly), so the check compares elements, which allocates nothing. A changed range
+// gets a NEW copy, never a refill, so an array handed out earlier keeps what it held, as before.
+const sliceValues = {
+  configurable: true,
+  enumerable: true,
+  get<T>(this: PineArraySlice<T>): T[] {
+    const src = this.root.values;
+    const n = Math.max(0, Math.min(src.length, this.offset + this.length) - this.offset);
+    const c = this.cache;
+    if (c !== null && sameRange(c, src, this.offset, n)) return c;
+    return (this.cache = src.slice(this.offset, this.offset + n));
+  },
+  set<T>(this: PineArraySlice<T>, next: T[]): void {
+    replaceRange(this.root.values, this.offset, this.length, next);
+    this.length = next.length;
+    this.cache = null;
+  },
+};
 
 /**
  * `n` copies of `x` in a packed array. `new Array(n).fill(x)` gives a holey one for good, and V8
@@ -61,7 +97,7 @@ export function replaceRange<T>(arr: T[], start: number, deleteCount: number, it
   for (let k = 0; k < items.length; k++) arr[start + k] = items[k]!;
 }
 
-/** The elements for reading (a copy for slices; never mutate the result of a slice). */
+/** The elements for reading (a copy for slices, possibly the same one as the last read: never mutate it). */
 export function items<T>(a: PineArray<T>): T[] {
   return a.values;
 }
@@ -69,7 +105,8 @@ export function items<T>(a: PineArray<T>): T[] {
 /** Runs a mutation on the array's elements; for a slice, on a copy that is written back. */
 export function mutate<T, R>(a: PineArray<T>, fn: (v: T[]) => R): R {
   if (a instanceof PineArraySlice) {
-    const work = a.values;
+    // a fresh copy: the cached one may be held by the caller (array.concat(s, s) iterates it)
+    const work = copyRange(a);
     const r = fn(work);
     a.values = work;
     return r;

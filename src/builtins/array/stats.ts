@@ -204,14 +204,19 @@ function zeroRun(xs: Float64Array): void {
 
 const sortStack = new Int32Array(128);
 
+/** Partition steps allowed per element and level (n log2 n of them) before the native sort takes over. */
+export const SORT_BUDGET_FACTOR = 8;
+/** How many sorts fell back to the native sort (tests check the fallback is taken). */
+export const sortFallbacks = { count: 0 };
+
 /**
  * Sorts a[0..n) ascending (no NaN in it; the order among -0 and +0 is left open, sortReal fixes
  * it): quicksort with median-of-three, insertion sort below 16 elements. About twice as fast as
  * Float64Array.prototype.sort on the 50 to 3000 elements of script windows. Past an operation
  * budget (an input built against the pivot rule) it finishes with the native sort instead.
  */
-export function sortAscending(a: Float64Array, n: number): void {
-  let budget = 8 * n * (32 - Math.clz32(n)) + 64;
+export function sortAscending(a: Float64Array, n: number, budgetFactor = SORT_BUDGET_FACTOR): void {
+  let budget = budgetFactor * n * (32 - Math.clz32(n)) + 64;
   let sp = 0;
   sortStack[sp++] = 0;
   sortStack[sp++] = n - 1;
@@ -221,6 +226,7 @@ export function sortAscending(a: Float64Array, n: number): void {
     while (hi - lo > 16) {
       budget -= hi - lo;
       if (budget < 0 || sp > 120) {
+        sortFallbacks.count++;
         a.subarray(0, n).sort();
         return;
       }

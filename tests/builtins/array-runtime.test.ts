@@ -25,6 +25,27 @@ log.info("{0} {1} {2}", array.join(a, ","), array.get(a, -1), s.size())`);
     expect(out).toEqual(["1,20,3,4 4 2"]);
   });
 
+  it("array.concat of an array with itself appends its elements once (it aborted the process)", async () => {
+    const out = await logs(`a = array.from(1, 2, 3)
+array.concat(a, a)
+b = array.from(5, 6, 7)
+s = array.slice(b, 1, 3)
+array.concat(b, s)
+log.info("{0} | {1}", array.join(a, ","), array.join(b, ","))`);
+    expect(out).toEqual(["1,2,3,1,2,3 | 5,6,7,6,7"]);
+  });
+
+  it("matrix.concat of a matrix with itself appends its rows once, map.put_all of a map with itself keeps it", async () => {
+    const out = await logs(`m = matrix.new<float>(2, 2, 1.0)
+m.set(1, 1, 4.0)
+matrix.concat(m, m)
+mp = map.new<string, float>()
+mp.put("a", 1.0)
+map.put_all(mp, mp)
+log.info("{0} {1} {2} {3}", m.rows(), m.columns(), m.get(3, 1), mp.size())`);
+    expect(out).toEqual(["4 2 4 1"]);
+  });
+
   it("an out-of-bounds index stops the run with TradingView's message", async () => {
     const r = await runBoth(v6(`a = array.new_float(2)\nx = array.get(a, 5)\nplot(x)`));
     expect(r.error_kind).toBe("runtime");

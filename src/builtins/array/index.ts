@@ -369,8 +369,11 @@ export const functions: BuiltinTable = {
     const x = arr(ctx, a[0], "array.concat");
     const add = items(arr(ctx, a[1], "array.concat"));
     if (size(x) + add.length > MAX_ARRAY_SIZE) tooLarge(ctx, size(x) + add.length);
+    // (the count read once: array.concat(a, a) pushed onto the array it was reading until V8 aborted
+    // the process on an invalid array length)
+    const n = add.length;
     mutate(x, (v) => {
-      for (const e of add) v.push(e);
+      for (let i = 0; i < n; i++) v.push(add[i]!);
     });
     return x;
   }),

@@ -302,7 +302,11 @@ export const functions: BuiltinTable = {
     else if (other.cols !== m.cols)
       ctx.runtimeError(`Cannot concatenate matrices with different numbers of columns (${m.cols} and ${other.cols}).`);
     checkSize(ctx, m.rows + other.rows, m.cols);
-    for (const v of other.data) m.data.push(v);
+    // (the count read once: matrix.concat(m, m) pushed onto the data it was reading until V8 aborted
+    // the process on an invalid array length)
+    const add = other.data;
+    const n = add.length;
+    for (let i = 0; i < n; i++) m.data.push(add[i]);
     m.rows += other.rows;
     return m;
   }),

@@ -151,17 +151,25 @@ interface Placeholder {
 }
 
 /**
- * A pattern read once: literal text and placeholders in order (literals already unquoted). null for
- * a malformed pattern, which formatMessage then reads the slow way to throw the same error at the
- * same point.
+ * A pattern read once: literal text and placeholders in order (literals already unquoted). A
+ * malformed pattern ends with the FormatError of its first malformed placeholder, which formatMessage
+ * throws when it gets there (after formatting the placeholders before it, as reading the pattern
+ * while formatting did).
  */
-type CompiledMessage = (string | Placeholder)[] | null;
+type CompiledMessage = (string | Placeholder | FormatError)[];
 
 // Scripts pass the same few patterns every bar: parse each once (bounded like the pattern caches).
 const compiledMessages = new Map<string, CompiledMessage>();
 
+/** The pieces read so far, then the error (the pending literal is dropped: nothing is printed). */
+function malformed(pieces: CompiledMessage, message: string): CompiledMessage {
+  pieces.push(new FormatError(message));
+  return pieces;
+}
+
+/** Reads a MessageFormat pattern: {index[,type[,style]]}; the style may hold quoted text and nested braces. */
 function compileMessage(pattern: string): CompiledMessage {
-  const pieces: (string | Placeholder)[] = [];
+  const pieces: CompiledMessage = [];
   let lit = "";
   let inQuote = false;
   let i = 0;
@@ -199,7 +207,7 @@ function compileMessage(pattern: string): CompiledMessage {
           segs.push("");
           continue;
         }
-        if (c === "{") return null;
+        if (c === "{") return malformed(pieces, "Unmatched braces in the pattern.");
         segs[segs.length - 1] += c;
         continue;
       }
@@ -214,9 +222,9 @@ function compileMessage(pattern: string): CompiledMessage {
       }
       segs[2] += c;
     }
-    if (!closed) return null;
+    if (!closed) return malformed(pieces, "Unmatched braces in the pattern.");
     const indexText = segs[0]!.trim();
-    if (!/^\d+$/.test(indexText)) return null;
+    if (!/^\d+$/.test(indexText)) return malformed(pieces, `can't parse argument number: ${segs[0]}`);
     const type = segs.length > 1 ? segs[1]!.trim().toLowerCase() : null;
     const style = segs.length > 2 ? segs[2]! : null;
     if (lit !== "") pieces.push(lit);
@@ -250,81 +258,13 @@ export function formatMessage(pattern: string, args: readonly PineValue[], opts:
     if (compiledMessages.size >= 256) compiledMessages.clear();
     compiledMessages.set(pattern, pieces);
   }
-  if (pieces === null) return formatMessageSlow(pattern, args, tz);
   let out = "";
   for (let k = 0; k < pieces.length; k++) {
     const piece = pieces[k]!;
     if (typeof piece === "string") out += piece;
+    else if (piece instanceof FormatError) throw new FormatError(piece.message);
     else if (piece.index >= args.length) out += "{" + piece.index + "}";
     else out += formatPlaceholder(args[piece.index], piece, tz);
-  }
-  return out;
-}
-
-/** The pattern read while formatting: throws FormatError where the pattern is malformed. */
-function formatMessageSlow(pattern: string, args: readonly PineValue[], tz: string): string {
-  let out = "";
-  let inQuote = false;
-  let i = 0;
-  const n = pattern.length;
-  while (i < n) {
-    const ch = pattern[i]!;
-    if (ch === "'") {
-      if (pattern[i + 1] === "'") {
-        out += "'";
-        i += 2;
-      } else {
-        inQuote = !inQuote;
-        i++;
-      }
-      continue;
-    }
-    if (inQuote || ch !== "{") {
-      out += ch;
-      i++;
-      continue;
-    }
-    // Placeholder: {index[,type[,style]]}; the style may hold quoted text and nested braces.
-    const segs: string[] = [""];
-    let depth = 0;
-    let q = false;
-    let j = i + 1;
-    let closed = false;
-    for (; j < n; j++) {
-      const c = pattern[j]!;
-      if (segs.length < 3) {
-        if (c === "}") {
-          closed = true;
-          break;
-        }
-        if (c === ",") {
-          segs.push("");
-          continue;
-        }
-        if (c === "{") throw new FormatError("Unmatched braces in the pattern.");
-        segs[segs.length - 1] += c;
-        continue;
-      }
-      if (c === "'") q = !q;
-      else if (!q && c === "{") depth++;
-      else if (!q && c === "}") {
-        if (depth === 0) {
-          closed = true;
-          break;
-        }
-        depth--;
-      }
-      segs[2] += c;
-    }
-    if (!closed) throw new FormatError("Unmatched braces in the pattern.");
-    const indexText = segs[0]!.trim();
-    if (!/^\d+$/.test(indexText)) throw new FormatError(`can't parse argument number: ${segs[0]}`);
-    const index = Number(indexText);
-    const type = segs.length > 1 ? segs[1]!.trim().toLowerCase() : null;
-    const style = segs.length > 2 ? segs[2]! : null;
-    if (index >= args.length) out += "{" + index + "}";
-    else out += formatArg(args[index], type, style, tz);
-    i = j + 1;
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // then writes into (against the rule) must read the same, bit for bit (Object.is: -0, +0, NaN), as it.
 
 import { describe, expect, it } from "vitest";
+import { rng } from "../ta/random.js";
 import { items, mutate, PineArraySlice, replaceRange, size } from "../../src/builtins/array/core.js";
 import { PineArray } from "../../src/core/values.js";
 
@@ -68,18 +69,6 @@ function model(ref: boolean): Model {
       const off = isSlice(a) ? s.offset + from : from;
       return ref ? new RefSlice("float", root, off, to - from) : new PineArraySlice("float", root, off, to - from);
     },
-  };
-}
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -5,6 +5,7 @@
 // +0 differ) on random and adversarial inputs.
 
 import { describe, expect, it } from "vitest";
+import { rng } from "../ta/random.js";
 import { sortIndices } from "../../src/builtins/array/index.js";
 import * as st from "../../src/builtins/array/stats.js";
 import { PineArray } from "../../src/core/values.js";
@@ -133,17 +134,6 @@ const ref = {
 };
 
 // ---- inputs ----
-/** Deterministic PRNG (mulberry32) so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SPECIAL = [0, -0, NaN, null, 1, -1, 0.5, Infinity, -Infinity, 5e-324, -5e-324, 1e308, -1e308, 2, 2, 3];
 

@@ -4,6 +4,7 @@
 // indexOf + splice). The references are the previous implementations, kept verbatim.
 
 import { describe, expect, it } from "vitest";
+import { rng } from "../ta/random.js";
 import { catalogFunction } from "../../src/catalog/index.js";
 import { EXTEND, fitsParam, overloadDecoder, XLOC, YLOC } from "../../src/builtins/drawing/args.js";
 import { isPoint, newPoint } from "../../src/builtins/drawing/objects.js";
@@ -55,17 +56,6 @@ function refDecodeOverload(
     if (v !== undefined && shifted[pointList[j]!] === undefined) shifted[pointList[j]!] = v;
   }
   return shifted;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("drawing argument decoding: the same arguments by name as before", () => {

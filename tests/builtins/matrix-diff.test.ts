@@ -3,6 +3,7 @@
 // references are the previous implementations, kept verbatim; results agree bit for bit.
 
 import { describe, expect, it } from "vitest";
+import { rng } from "../ta/random.js";
 import { functions as ALL } from "../../src/builtins/matrix/index.js";
 import { type Dense, multiply } from "../../src/builtins/matrix/linalg.js";
 import { PineArray, PineMatrix } from "../../src/core/values.js";
@@ -30,16 +31,6 @@ const ref = {
   },
 };
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SPECIAL = [0, -0, NaN, 1, -1, Infinity, -Infinity, 1e308, 5e-324];
 const r = rng(11);
 const value = () => (r() < 0.15 ? SPECIAL[Math.floor(r() * SPECIAL.length)]! : (r() - 0.5) * 10 ** Math.floor(r() * 8));

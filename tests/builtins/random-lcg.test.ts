@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rng } from "../ta/random.js";
 import { nextDouble, seedRandom } from "../../src/builtins/math/random.js";
 
 // The reference: java.util.Random's LCG written directly in BigInt (the implementation keeps the
@@ -12,19 +13,6 @@ function refRandom(seed: number): () => number {
     return Number(s >> BigInt(48 - bits));
   };
   return () => (next(26) * 134217728 + next(27)) / 9007199254740992;
-}
-
-// a small deterministic generator for the seeds (xorshift32)
-function rng(start: number): () => number {
-  let x = start >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
 }
 
 describe("math.random LCG in double limbs", () => {

@@ -3,6 +3,7 @@
 // reference: a frozen copy of the code before them (tests/builtins/str-reference). Every output must
 // be byte-identical, over adversarial and random doubles.
 import { describe, expect, it } from "vitest";
+import { rng } from "../ta/random.js";
 import { PineArray, PineMatrix } from "../../src/core/values.js";
 import { javaDoubleToString, roundedParts } from "../../src/builtins/str/decimal.js";
 import { elementText, formatMessage } from "../../src/builtins/str/format.js";
@@ -10,19 +11,6 @@ import { decimalsOf, numberToString } from "../../src/builtins/str/tostring.js";
 import * as refDecimal from "./str-reference/decimal.js";
 import * as refFormat from "./str-reference/format.js";
 import * as refToString from "./str-reference/tostring.js";
-
-// deterministic generator (xorshift32)
-function rng(start: number): () => number {
-  let x = start >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
 
 const F64 = new Float64Array(1);
 const U32 = new Uint32Array(F64.buffer);

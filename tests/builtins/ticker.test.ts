@@ -93,6 +93,49 @@ describe("ticker.*", () => {
       expect(call("ticker.modify", src, ...m)).toBe(formatTickerId(mods(base, m)));
     }
   });
+  it("chart-type ids (heikinashi, renko, linebreak, kagi, pointfigure) equal building them afresh, however the calls alternate", () => {
+    // the reference: the id built from the arguments every call (what the builtins did before their memo)
+    const clean = (params: Record<string, unknown>) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) out[k] = v;
+      return Object.keys(out).length ? out : undefined;
+    };
+    const fresh = (name: string, a: unknown[]): string => {
+      const text = typeof a[0] === "string" && a[0] !== "" ? a[0] : "NASDAQ:AAPL";
+      const id = parseTickerId(text)!;
+      const kagi2 = typeof a[2] === "string" || typeof a[3] === "string";
+      const [type, params]: [string, Record<string, unknown>] =
+        name === "ticker.heikinashi"
+          ? ["heikinashi", {}]
+          : name === "ticker.renko"
+            ? ["renko", { style: a[1], param: a[2], request_wicks: a[3] ?? false, source: a[4] ?? "close" }]
+            : name === "ticker.linebreak"
+              ? ["linebreak", { number_of_lines: a[1] }]
+              : name === "ticker.kagi"
+                ? [
+                    "kagi",
+                    kagi2
+                      ? { param: typeof a[2] === "string" ? a[1] : a[2], style: typeof a[2] === "string" ? a[2] : a[3] }
+                      : { reversal: a[1] },
+                  ]
+                : ["pointfigure", { source: a[1], style: a[2], param: a[3], reversal: a[4] }];
+      return formatTickerId({ ...id, type, params: clean(params) });
+    };
+    const names = ["ticker.heikinashi", "ticker.renko", "ticker.linebreak", "ticker.kagi", "ticker.pointfigure"];
+    const ids = ["NYSE:IBM", "", undefined, "BINANCE:BTCUSDT", "NASDAQ:AAPL"];
+    const vals = [undefined, null, "ATR", "Traditional", "hl", "close", 3, 10, 0.5, true, false];
+    let seed = 7;
+    const pick = <T>(xs: T[]): T => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return xs[seed % xs.length]!;
+    };
+    for (let k = 0; k < 3000; k++) {
+      const name = pick(names);
+      const a = [pick(ids), pick(vals), pick(vals), pick(vals), pick(vals)];
+      expect(call(name, ...a), `${name} ${JSON.stringify(a)}`).toBe(fresh(name, a));
+    }
+  });
+
   it("works from a script", async () => {
     const r = await runBoth(
       v6(

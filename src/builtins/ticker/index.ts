@@ -38,25 +38,18 @@ function withModifiers(id: TickerId, args: any[], from: number): TickerId {
 }
 
 /**
- * The last few ids built by one builtin, by its (up to six) string arguments: scripts call
- * ticker.new / ticker.modify every bar with the same arguments, and an id is a pure function of
- * them. A small ring (no per-call allocation on a hit, bounded).
+ * The last few ids built by one builtin, by its (up to six) arguments compared with ===: scripts call
+ * ticker.new / ticker.modify / ticker.heikinashi ... every bar with the same arguments, and an id is a
+ * pure function of them. A small ring (no per-call allocation on a hit, bounded).
  */
 class IdMemo {
-  private readonly keys: (string | undefined)[] = [];
+  private readonly keys: unknown[] = [];
   private readonly ids: string[] = [];
   private count = 0;
   private next = 0;
   private static readonly SIZE = 8;
 
-  get(
-    a: string | undefined,
-    b: string | undefined,
-    c: string | undefined,
-    d: string | undefined,
-    e: string | undefined,
-    f: string | undefined,
-  ): string | undefined {
+  get(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown): string | undefined {
     const k = this.keys;
     for (let i = 0; i < this.count; i++) {
       const o = i * 6;
@@ -66,15 +59,7 @@ class IdMemo {
     return undefined;
   }
 
-  set(
-    a: string | undefined,
-    b: string | undefined,
-    c: string | undefined,
-    d: string | undefined,
-    e: string | undefined,
-    f: string | undefined,
-    id: string,
-  ): string {
+  set(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, id: string): string {
     const i = this.next;
     const o = i * 6;
     const k = this.keys;
@@ -94,7 +79,20 @@ class IdMemo {
 const newIds = new IdMemo();
 const modifiedIds = new IdMemo();
 
+/** Each chart type's last ids, by the id text read (the chart's symbol for an empty one) and args[1..4]. */
+const chartIds = new Map<string, IdMemo>();
+
 function chartType(ctx: ExecContext, args: any[], fn: string, type: string, params: Record<string, unknown>): string {
+  // (params are made from args[1..4] alone: the same arguments give the same id)
+  const s = typeof args[0] === "string" && args[0] !== "" ? args[0] : chartSymbol(ctx);
+  let memo = chartIds.get(type);
+  if (memo === undefined) chartIds.set(type, (memo = new IdMemo()));
+  const known = memo.get(s, args[1], args[2], args[3], args[4], undefined);
+  if (known !== undefined) return known;
+  return memo.set(s, args[1], args[2], args[3], args[4], undefined, chartTypeId(ctx, args, fn, type, params));
+}
+
+function chartTypeId(ctx: ExecContext, args: any[], fn: string, type: string, params: Record<string, unknown>): string {
   const id = idArg(ctx, args[0], fn);
   const clean: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) clean[k] = v;

@@ -23,9 +23,17 @@ import {
   lazyAnd,
   lazyOr,
   type Operand,
+  directCopy,
+  eagerAnd,
+  eagerOr,
+  outputCopy,
+  plotCopy,
+  storeNumCopy,
+  storeValCopy,
+  ternCopy,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
-import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
+import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
 import {
   blockFlat,
   CHUNK_SIZE,
@@ -41,7 +49,7 @@ import { inlineTaFn } from "./inline-ta.js";
 import { colAt } from "./column-at.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
-import { HoistPlan, isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
+import { isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -86,6 +94,8 @@ export class Compiler {
   private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
+  /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
+  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0 };
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -380,18 +390,7 @@ export class Compiler {
         }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
         const ik0 = keyOf(init);
-        if (s.mode === "plain") {
-          if (vals === this.nums) {
-            const nums = this.nums;
-            const ik = keyOf(init);
-            if (!wantValue)
-              return this.kept(ik && `=${slot}|F${ik}`, () => () => {
-                nums[slot] = init();
-              });
-            return this.kept(ik && `==${slot}|F${ik}`, () => () => (nums[slot] = init()));
-          }
-          return this.kept(ik0 && `V==${slot}|F${ik0}`, () => () => (vals[slot] = init()));
-        }
+        if (s.mode === "plain") return this.storeCopy(vals, slot, init, wantValue);
         const once = this.st.once;
         const id = s.once;
         const at = `${id}|${vals === this.nums ? "N" : "V"}${slot}|${ik0}`;
@@ -460,11 +459,7 @@ export class Compiler {
           const fused = this.fusedStore(s.value, slot, wantValue) ?? this.copyStore(s.value, slot, wantValue);
           if (fused) return fused;
         }
-        if (!op) {
-          const vk = keyOf(value);
-          const at = vals === (this.nums as unknown) ? "" : "V";
-          return this.kept(vk && `${at}==${slot}|F${vk}`, () => () => (vals[slot] = value()));
-        }
+        if (!op) return this.storeCopy(vals, slot, value, wantValue);
         if (vals === (this.nums as unknown) && !s.str && (s.op === "+=" || s.op === "-=" || s.op === "*=")) {
           const arith = this.compoundStore(s.op, slot, s.value, value, wantValue);
           if (arith) return arith;
@@ -606,12 +601,9 @@ export class Compiler {
           fusedBuilds.logic++;
           return this.kept(this.pairKey(`&&${copy}`, l, r), () => lazyAnd(l, r, copy));
         }
-        const key = this.pairKey("&", l, r);
-        return this.kept(key, () => () => {
-          const a = l();
-          const b = r();
-          return a && b;
-        });
+        // (both sides called, then joined: through a copy as the lazy form)
+        const copy = this.logicCopy++ % FUSED_COPIES;
+        return this.kept(this.pairKey(`&${copy}`, l, r), () => eagerAnd(l, r, copy));
       }
       case "or": {
         const l = this.expr(e.l),
@@ -621,12 +613,8 @@ export class Compiler {
           fusedBuilds.logic++;
           return this.kept(this.pairKey(`||${copy}`, l, r), () => lazyOr(l, r, copy));
         }
-        const key = this.pairKey("|", l, r);
-        return this.kept(key, () => () => {
-          const a = l();
-          const b = r();
-          return a || b;
-        });
+        const copy = this.logicCopy++ % FUSED_COPIES;
+        return this.kept(this.pairKey(`|${copy}`, l, r), () => eagerOr(l, r, copy));
       }
       case "tern": {
         const c = this.expr(e.c);
@@ -636,52 +624,23 @@ export class Compiler {
         // (the shapes below: the two operands' keys and the condition's)
         const ak = this.operandKey(oa),
           bk = this.operandKey(ob);
-        const sk = ck && ak && bk && `?${ak}|${bk}|${ck}`;
-        if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
-          const N = this.nums,
-            ai = oa.i,
-            bi = ob.i;
-          return this.kept(sk, () => () => (c() ? N[ai] : N[bi]));
-        }
-        // numeric constants on both sides (`cond ? 1 : 0`), or one constant and one numeric slot
-        if (oa.k === "C" && ob.k === "C") {
-          const ca = oa.c,
-            cb = ob.c;
-          return this.kept(sk, () => () => (c() ? ca : cb));
-        }
-        if (oa.k === "C" && ob.k === "S" && isNum(e.b.t.name)) {
-          const N = this.nums,
-            ca = oa.c,
-            bi = ob.i;
-          return this.kept(sk, () => () => (c() ? ca : N[bi]));
-        }
-        if (oa.k === "S" && ob.k === "C" && isNum(e.a.t.name)) {
-          const N = this.nums,
-            ai = oa.i,
-            cb = ob.c;
-          return this.kept(sk, () => () => (c() ? N[ai] : cb));
-        }
-        // one closure and one numeric slot or constant (`cond ? x + y : close`, `cond ? f(x) : na`)
-        if (oa.k === "F" && ob.k !== "F" && isNum(e.b.t.name)) {
-          const N = this.nums,
-            a = oa.f,
-            bi = ob.i,
-            cb = ob.c;
-          if (ob.k === "S") return this.kept(sk, () => () => (c() ? a() : N[bi]));
-          return this.kept(sk, () => () => (c() ? a() : cb));
-        }
-        if (ob.k === "F" && oa.k !== "F" && isNum(e.a.t.name)) {
-          const N = this.nums,
-            b = ob.f,
-            ai = oa.i,
-            ca = oa.c;
-          if (oa.k === "S") return this.kept(sk, () => () => (c() ? N[ai] : b()));
-          return this.kept(sk, () => () => (c() ? ca : b()));
-        }
+        // (each shape through a copy, taken in turn: fused.generated.ts ternCopy)
+        const copy = this.shapeCopy.tern++;
+        const sk = ck && ak && bk && `?${ak}|${bk}|${ck}@${copy % FUSED_COPIES}`;
+        const N = this.nums;
+        const numA = isNum(e.a.t.name),
+          numB = isNum(e.b.t.name);
+        // numeric slots and constants in place (`cond ? 1 : 0`, `cond ? x : close`), a closure with either
+        // (`cond ? x + y : close`, `cond ? f(x) : na`)
+        if ((oa.k !== "F" && ob.k !== "F" && (oa.k === "C" || numA) && (ob.k === "C" || numB)) ||
+          (oa.k === "F" && ob.k !== "F" && numB) || (ob.k === "F" && oa.k !== "F" && numA))
+          return this.kept(sk, () => ternCopy(copy, c, oa, ob, N));
         const a = oa.k === "F" ? oa.f : this.expr(e.a),
           b = ob.k === "F" ? ob.f : this.expr(e.b);
         const ab = this.pairKey("?", a, b);
-        return this.kept(ck && ab && `${ab}|${ck}`, () => () => (c() ? a() : b()));
+        const fa: Operand = { k: "F", i: 0, c: 0, f: a },
+          fb: Operand = { k: "F", i: 0, c: 0, f: b };
+        return this.kept(ck && ab && `${ab}|${ck}@${copy % FUSED_COPIES}`, () => ternCopy(copy, c, fa, fb, N));
       }
       case "call":
         return this.call(e);
@@ -992,6 +951,23 @@ export class Compiler {
       if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
       return () => (N[slot] = N[slot]! * (value() as number));
     });
+  }
+
+  /**
+   * `x = f()` into a slot through a copy of the store (fused.generated.ts: why copies), where one
+   * closure made at one site called every such statement's value; numeric stores return nothing
+   * unless `value` (a numeric value returned to nobody is boxed).
+   */
+  private storeCopy(vals: unknown[] | Float64Array, slot: number, f: Fn, value: boolean): Fn {
+    const fk = keyOf(f);
+    const copy = this.shapeCopy.store++;
+    if (vals === this.nums)
+      return this.kept(fk && `${value ? "==" : "="}${slot}|F${fk}@${copy % FUSED_COPIES}`, () =>
+        storeNumCopy(copy, this.nums, slot, f, value),
+      );
+    return this.kept(fk && `V==${slot}|F${fk}@${copy % FUSED_COPIES}`, () =>
+      storeValCopy(copy, vals as unknown[], slot, f),
+    );
   }
 
   /** `N[slot] = <slot or constant>` as one closure (e.g. a declaration of a hoisted ta.* call). */
@@ -1462,7 +1438,7 @@ export class Compiler {
     if (known) return known;
     // (the walk only once a plain run's program calls one of the builtins)
     if (!this.plain || !INLINE_TA_NAMES.has(e.name)) return null;
-    this.once ??= inlineTaSites(this.prog.body, new HoistPlan(this.prog));
+    this.once ??= inlineTaSites(this.prog.body, planOf(this.prog));
     if (!this.once.has(e.site)) return null;
     const [x, y] = (e.args as RExpr[]).map((a) => this.expr(a)) as [Fn, Fn];
     // (its state in the storage's call site: kept across runs as the site is reset per run)
@@ -1571,29 +1547,9 @@ export class Compiler {
     // (the plot builtins' own cell converters: the first call wrote its cell through them)
     const asCell = out.kind === "number" ? (x: unknown) => x as number : out.kind === "flag" ? flagCell : packedColor;
     const g = cell ?? (() => undefined);
-    if (color === null)
-      return () => {
-        const o = site.state as PlotOutput | undefined;
-        if (o === undefined) return first();
-        o.col[flow.ctx.barIndex] = asCell(g());
-        return index ? o.meta.index : undefined;
-      };
-    return () => {
-      const o = site.state as PlotOutput | undefined;
-      if (o === undefined) return first();
-      let x: unknown, y: unknown;
-      if (colorFirst) {
-        y = color();
-        x = g();
-      } else {
-        x = g();
-        y = color();
-      }
-      const bar = flow.ctx.barIndex;
-      o.col[bar] = asCell(x);
-      o.color!.set(packedColor(y), bar);
-      return index ? o.meta.index : undefined;
-    };
+    // (through a copy, in turn: fused.generated.ts outputCopy)
+    const shape = { flow, site, index, asCell, g, color, colorFirst, first, packColor: packedColor };
+    return outputCopy(this.shapeCopy.output++, shape);
   }
 
   /** generalCall's closure for the order of its evaluated arguments (S a slot read, F a closure). */
@@ -1902,8 +1858,10 @@ export class Compiler {
       return this.kept(`DA${e.site}|${slots.a}|${slots.i}`, () => arraySlotPath(e.name, slots, d, flow));
     const get = e.args.map((a): Fn => (a === undefined ? this.kept("U", () => () => undefined) : this.expr(a)));
     const gks = get.map((g) => keyOf(g));
-    const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}`;
-    return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d));
+    // (a copy of the call's closure, in turn: fused.generated.ts directCopy)
+    const copy = this.shapeCopy.direct++;
+    const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}@${copy % FUSED_COPIES}`;
+    return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d, copy));
   }
 
   /**
@@ -1938,27 +1896,8 @@ export class Compiler {
   }
 
   /** directCall's closure for its number of arguments. */
-  private directShape(get: Fn[], d: (ctx: ExecContext, ...a: any[]) => any): Fn {
-    const flow = this.flow;
-    switch (get.length) {
-      case 0:
-        return () => d(flow.ctx);
-      case 1: {
-        const g0 = get[0]!;
-        return () => d(flow.ctx, g0());
-      }
-      case 2: {
-        const g0 = get[0]!,
-          g1 = get[1]!;
-        return () => d(flow.ctx, g0(), g1());
-      }
-      default: {
-        const g0 = get[0]!,
-          g1 = get[1]!,
-          g2 = get[2]!;
-        return () => d(flow.ctx, g0(), g1(), g2());
-      }
-    }
+  private directShape(get: Fn[], d: (ctx: ExecContext, ...a: any[]) => any, copy: number): Fn {
+    return directCopy(copy, this.flow, d, get);
   }
 
   /**
@@ -1980,17 +1919,11 @@ export class Compiler {
         return impl(flow.ctx, args, site);
       };
     }
-    const g = f!;
-    return () => {
-      const x = g() as number;
-      const o = site.state as PlotOutput | undefined;
-      if (o !== undefined) {
-        o.col[flow.ctx.barIndex] = x;
-        return o.meta.index;
-      }
+    // (through a copy, in turn: fused.generated.ts plotCopy)
+    return plotCopy(this.shapeCopy.plot++, flow, site, f!, (x) => {
       args[0] = x;
       return impl(flow.ctx, args, site);
-    };
+    });
   }
 
   private switchExpr(e: Extract<RExpr, { k: "switch" }>): Fn {

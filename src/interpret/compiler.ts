@@ -632,8 +632,11 @@ export class Compiler {
           numB = isNum(e.b.t.name);
         // numeric slots and constants in place (`cond ? 1 : 0`, `cond ? x : close`), a closure with either
         // (`cond ? x + y : close`, `cond ? f(x) : na`)
-        if ((oa.k !== "F" && ob.k !== "F" && (oa.k === "C" || numA) && (ob.k === "C" || numB)) ||
-          (oa.k === "F" && ob.k !== "F" && numB) || (ob.k === "F" && oa.k !== "F" && numA))
+        if (
+          (oa.k !== "F" && ob.k !== "F" && (oa.k === "C" || numA) && (ob.k === "C" || numB)) ||
+          (oa.k === "F" && ob.k !== "F" && numB) ||
+          (ob.k === "F" && oa.k !== "F" && numA)
+        )
           return this.kept(sk, () => ternCopy(copy, c, oa, ob, N));
         const a = oa.k === "F" ? oa.f : this.expr(e.a),
           b = ob.k === "F" ? ob.f : this.expr(e.b);

@@ -40,6 +40,7 @@ import {
   chunkFlat,
   DRIVER_COPIES,
   forFlat,
+  forInFlat,
   ifFlat,
   seqFlat,
   whileFlat,
@@ -90,6 +91,7 @@ export class Compiler {
   private ifCopy = 0;
   private blockCopy = 0;
   private whileCopy = 0;
+  private forInCopy = 0;
   /** The next copy of the lazy and/or closures (fused.generated.ts lazyAnd: why). */
   private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
@@ -2225,95 +2227,25 @@ export class Compiler {
   }
 
   /**
-   * A statement-level `for x in coll` (its value unread): over an array, the body's statements are
-   * called from the loop itself as in forLoopFlat (up to four written out); a matrix's rows and a
-   * map's entries run the same statements through one void body closure. Same order, control flow,
+   * A statement-level `for x in coll` (its value unread) through a copy of the for-in driver
+   * (drivers.generated.ts forInFlat): over an array, the body's statements are called from the loop
+   * itself, each from a site of its own as in forLoopFlat (up to 12 written out); a matrix's rows and
+   * a map's entries run the same statements through one void body closure. Same order, control flow,
    * budget ticks and errors as forIn().
    */
   private forInVoid(e: Extract<RExpr, { k: "forin" }>): () => void {
-    const vv = this.store(e.value) as any[];
-    const iv = (e.index ? this.store(e.index) : this.vals) as any[];
+    const vv = this.store(e.value);
+    const iv = e.index ? this.store(e.index) : this.vals;
     const it = this.expr(e.iterable);
     const fns = e.body.stmts.map((s) => this.stmt(s, false));
     const lines = e.body.stmts.map((s) => s.line);
-    const n = fns.length;
-    const vs = e.value.slot;
-    const is = e.index ? e.index.slot : -1;
-    const flow = this.flow;
-    const f0 = fns[0] ?? noop,
-      f1 = fns[1] ?? noop,
-      f2 = fns[2] ?? noop,
-      f3 = fns[3] ?? noop;
     const body = this.flatBody(fns, lines);
-    /** After the body: the loop's flag, consumed; true when it was a break. */
-    const broke = (): boolean => {
-      const c = flow.ctl;
-      flow.ctl = 0;
-      return c === 1;
-    };
     const bk = this.listKey(fns, lines);
-    return this.kept(bk && this.forInKey("FIV", e, it, bk), () => () => {
-      const coll = it();
-      if (coll === null || coll === undefined) return;
-      // (the run's budget and context, read per loop: the closure may be kept, memo.ts)
-      const B = flow.B;
-      B.enter();
-      if (coll instanceof PineArray) {
-        let j = -1;
-        try {
-          for (let i = 0; i < coll.values.length; i++) {
-            if (is >= 0) iv[is] = i;
-            vv[vs] = coll.values[i];
-            if (n > 4) {
-              for (j = 0; j < n; j++) {
-                fns[j]!();
-                if (flow.ctl !== 0) break;
-              }
-            } else {
-              j = 0;
-              f0();
-              if (n > 1 && flow.ctl === 0) {
-                j = 1;
-                f1();
-                if (n > 2 && flow.ctl === 0) {
-                  j = 2;
-                  f2();
-                  if (n > 3 && flow.ctl === 0) {
-                    j = 3;
-                    f3();
-                  }
-                }
-              }
-            }
-            j = -1;
-            if (flow.ctl !== 0 && broke()) break;
-            if (--B.left <= 0) B.check();
-          }
-        } catch (err) {
-          throw j < 0 ? err : atLine(err, lines[j]!);
-        }
-      } else if (coll instanceof PineMatrix) {
-        for (let r = 0; r < coll.rows; r++) {
-          if (is >= 0) iv[is] = r;
-          vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
-          body();
-          if (flow.ctl !== 0 && broke()) break;
-          B.spend(1 + (coll.cols >> 3));
-        }
-      } else if (coll instanceof PineMap) {
-        for (const [k, x] of coll.map) {
-          if (is >= 0) iv[is] = k;
-          vv[vs] = x;
-          body();
-          if (flow.ctl !== 0 && broke()) break;
-          if (--B.left <= 0) B.check();
-        }
-      } else {
-        B.exit();
-        flow.ctx.runtimeError("Cannot iterate over this value");
-      }
-      B.exit();
-    });
+    // a copy of the driver per loop of the program, in turn (drivers.generated.ts: why)
+    const copy = this.forInCopy++ % DRIVER_COPIES;
+    forInDriverBuilds.count++;
+    const p = { flow: this.flow, it, vv, vs: e.value.slot, iv, is: e.index ? e.index.slot : -1, fns, lines, body };
+    return this.kept(bk && this.forInKey(`FIV${copy}`, e, it, bk), () => forInFlat[copy]!(p));
   }
 
   /** A for-in loop's kept-closure key (its variables, iterable and body), or null. */
@@ -2422,6 +2354,8 @@ export const siteRequestBuilds = { count: 0 };
 export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
+/** How many statement-level `for ... in` loops took a copy of the for-in driver (tests read it). */
+export const forInDriverBuilds = { count: 0 };
 
 /**
  * How many compound assignments were fused with their right side's operands (fusedCompound), and

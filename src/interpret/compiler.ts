@@ -627,7 +627,7 @@ export class Compiler {
         const ak = this.operandKey(oa),
           bk = this.operandKey(ob);
         // (each shape through a copy, taken in turn: fused.generated.ts ternCopy)
-        const copy = this.shapeCopy.tern++;
+        const copy = this.takeShapeCopy("tern");
         const sk = ck && ak && bk && `?${ak}|${bk}|${ck}@${copy % FUSED_COPIES}`;
         const N = this.nums;
         const numA = isNum(e.a.t.name),
@@ -860,6 +860,12 @@ export class Compiler {
     );
   }
 
+  /** The next copy of a shape of fused.generated.ts's shape copies (counted in shapeCopyBuilds). */
+  private takeShapeCopy(kind: keyof typeof shapeCopyBuilds): number {
+    shapeCopyBuilds[kind]++;
+    return this.shapeCopy[kind]++;
+  }
+
   /** A copy of the fused closures for a shape that calls a sub-closure, in turn (0 for the others). */
   private takeFusedCopy(l: Operand, r: Operand): number {
     return fusedTakesCopy(l, r) ? this.fusedCopy++ % FUSED_COPIES : 0;
@@ -965,7 +971,7 @@ export class Compiler {
    */
   private storeCopy(vals: unknown[] | Float64Array, slot: number, f: Fn, value: boolean): Fn {
     const fk = keyOf(f);
-    const copy = this.shapeCopy.store++;
+    const copy = this.takeShapeCopy("store");
     if (vals === this.nums)
       return this.kept(fk && `${value ? "==" : "="}${slot}|F${fk}@${copy % FUSED_COPIES}`, () =>
         storeNumCopy(copy, this.nums, slot, f, value),
@@ -1554,7 +1560,7 @@ export class Compiler {
     const g = cell ?? (() => undefined);
     // (through a copy, in turn: fused.generated.ts outputCopy)
     const shape = { flow, site, index, asCell, g, color, colorFirst, first, packColor: packedColor };
-    return outputCopy(this.shapeCopy.output++, shape);
+    return outputCopy(this.takeShapeCopy("output"), shape);
   }
 
   /** generalCall's closure for the order of its evaluated arguments (S a slot read, F a closure). */
@@ -1864,7 +1870,7 @@ export class Compiler {
     const get = e.args.map((a): Fn => (a === undefined ? this.kept("U", () => () => undefined) : this.expr(a)));
     const gks = get.map((g) => keyOf(g));
     // (a copy of the call's closure, in turn: fused.generated.ts directCopy)
-    const copy = this.shapeCopy.direct++;
+    const copy = this.takeShapeCopy("direct");
     const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}@${copy % FUSED_COPIES}`;
     return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d, copy));
   }
@@ -1925,7 +1931,7 @@ export class Compiler {
       };
     }
     // (through a copy, in turn: fused.generated.ts plotCopy)
-    return plotCopy(this.shapeCopy.plot++, flow, site, f!, (x) => {
+    return plotCopy(this.takeShapeCopy("plot"), flow, site, f!, (x) => {
       args[0] = x;
       return impl(flow.ctx, args, site);
     });
@@ -2354,6 +2360,8 @@ export const siteRequestBuilds = { count: 0 };
 export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
+/** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
+export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0 };
 /** How many statement-level `for ... in` loops took a copy of the for-in driver (tests read it). */
 export const forInDriverBuilds = { count: 0 };
 

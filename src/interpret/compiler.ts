@@ -1088,6 +1088,12 @@ export class Compiler {
     const at = `${v.hist}:${v.name}`;
     if (n !== null) {
       if (n > mask) throw new Error(`internal: history ring of '${v.name}' too short`);
+      // (a numeric ring's reads from a site of their own: one site over both kinds of ring was polymorphic)
+      if (ring.buf instanceof Float64Array && typeof na === "number") {
+        const fb = ring.buf,
+          fna = na;
+        return this.kept(`h${at}|${n}`, () => () => (n <= ring.count ? fb[(ring.count - n) & mask]! : fna));
+      }
       return this.kept(`h${at}|${n}`, () => () => (n <= ring.count ? buf[(ring.count - n) & mask] : na));
     }
     const cap = historyCap(mask);

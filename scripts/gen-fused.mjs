@@ -264,6 +264,43 @@ function plot${c}(flow: Flow, site: { state: unknown }, g: Fn, general: (x: numb
   };
 }
 
+function ucall${c}(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
 function direct${c}(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -329,6 +366,15 @@ export function plotCopy(copy: number, flow: Flow, site: { state: unknown }, g: 
   return plotCopies[copy % FUSED_COPIES]!(flow, site, g, general);
 }
 const plotCopies = ${table("plot")};
+
+/**
+ * A user function's call (Compiler.ucall, arguments in parameter order) from copy \`copy\`: the
+ * arguments evaluated in order, then stored into the parameters' slots, then the body.
+ */
+export function ucallCopy(copy: number, params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  return ucallCopies[copy % FUSED_COPIES]!(params, ps, args, body);
+}
+const ucallCopies = ${table("ucall")};
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy \`copy\`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

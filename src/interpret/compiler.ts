@@ -31,6 +31,7 @@ import {
   storeNumCopy,
   storeValCopy,
   ternCopy,
+  ucallCopy,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -97,7 +98,7 @@ export class Compiler {
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
   /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
-  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0 };
+  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0 };
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -795,49 +796,8 @@ export class Compiler {
         return body();
       };
     }
-    if (n === 1) {
-      const p0 = params[0]!,
-        a0 = args[0]!,
-        s0 = ps[0]!;
-      return () => {
-        s0[p0] = a0();
-        return body();
-      };
-    }
-    if (n === 2) {
-      const p0 = params[0]!,
-        a0 = args[0]!,
-        p1 = params[1]!,
-        a1 = args[1]!,
-        s0 = ps[0]!,
-        s1 = ps[1]!;
-      return () => {
-        const x = a0();
-        s1[p1] = a1();
-        s0[p0] = x;
-        return body();
-      };
-    }
-    if (n === 3) {
-      // (a method with two arguments, `z.overlaps(top, bottom)`: no loop over the arguments' closures)
-      const [p0, p1, p2] = params as [number, number, number],
-        [a0, a1, a2] = args as [Fn, Fn, Fn],
-        [s0, s1, s2] = ps as [any[], any[], any[]];
-      return () => {
-        const x = a0(),
-          y = a1();
-        s2[p2] = a2();
-        s1[p1] = y;
-        s0[p0] = x;
-        return body();
-      };
-    }
-    const tmp = new Array<unknown>(n);
-    return () => {
-      for (let i = 0; i < n; i++) tmp[i] = args[i]!();
-      for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
-      return body();
-    };
+    // (through a copy, in turn: fused.generated.ts ucallCopy)
+    return ucallCopy(this.takeShapeCopy("ucall"), params, ps, args, body);
   }
 
   /** A user function call's kept-closure key (arguments and body kept, parameters in the storage), or null. */
@@ -2367,7 +2327,7 @@ export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
-export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0 };
+export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0 };
 /** How many statement-level `for ... in` loops took a copy of the for-in driver (tests read it). */
 export const forInDriverBuilds = { count: 0 };
 

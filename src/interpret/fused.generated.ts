@@ -1810,6 +1810,43 @@ function plot0(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
   };
 }
 
+function ucall0(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
 function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -1891,6 +1928,43 @@ function plot1(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
       return o.meta.index;
     }
     return general(x);
+  };
+}
+
+function ucall1(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
   };
 }
 
@@ -1978,6 +2052,43 @@ function plot2(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
   };
 }
 
+function ucall2(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
 function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2059,6 +2170,43 @@ function plot3(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
       return o.meta.index;
     }
     return general(x);
+  };
+}
+
+function ucall3(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
   };
 }
 
@@ -2146,6 +2294,43 @@ function plot4(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
   };
 }
 
+function ucall4(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
 function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2227,6 +2412,43 @@ function plot5(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
       return o.meta.index;
     }
     return general(x);
+  };
+}
+
+function ucall5(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
   };
 }
 
@@ -2314,6 +2536,43 @@ function plot6(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
   };
 }
 
+function ucall6(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
 function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2398,6 +2657,43 @@ function plot7(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number)
   };
 }
 
+function ucall7(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
 function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2446,6 +2742,15 @@ export function plotCopy(copy: number, flow: Flow, site: { state: unknown }, g: 
   return plotCopies[copy % FUSED_COPIES]!(flow, site, g, general);
 }
 const plotCopies = [plot0, plot1, plot2, plot3, plot4, plot5, plot6, plot7];
+
+/**
+ * A user function's call (Compiler.ucall, arguments in parameter order) from copy `copy`: the
+ * arguments evaluated in order, then stored into the parameters' slots, then the body.
+ */
+export function ucallCopy(copy: number, params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  return ucallCopies[copy % FUSED_COPIES]!(params, ps, args, body);
+}
+const ucallCopies = [ucall0, ucall1, ucall2, ucall3, ucall4, ucall5, ucall6, ucall7];
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy `copy`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

@@ -1,6 +1,7 @@
-// Stores of a closure's value, ternaries, output calls (plot and friends), direct builtin calls and
-// eager and/or take one of several generated copies of their closure (fused.generated.ts
-// storeNumCopy / storeValCopy / ternCopy / outputCopy / plotCopy / directCopy / eagerAnd / eagerOr),
+// Stores of a closure's value, ternaries, output calls (plot and friends), direct builtin calls,
+// user function calls and eager and/or take one of several generated copies of their closure (fused.generated.ts
+// storeNumCopy / storeValCopy / ternCopy / outputCopy / plotCopy / directCopy / ucallCopy / eagerAnd /
+// eagerOr),
 // handed out in turn. Only which copy runs changes: every shape, each operand kind and more
 // instances than there are copies must give what the compile backend gives, on a first run and on
 // later ones (kept closures).
@@ -14,7 +15,12 @@ const COUNT = 9;
 
 /** The shapes, COUNT times; part 0 and 1 differ in their outputs (a script has at most 64 plot counts). */
 function script(part: number): string {
-  const lines: string[] = [];
+  const lines: string[] = [
+    "g1(x) => x * 2",
+    "g2(x, y) => x - y",
+    "g3(x, y, z) => x * y + z",
+    "g4(a, b, c, d) => a + b * c - d",
+  ];
   for (let i = 0; i < COUNT; i++) {
     const c = `cond${i}`;
     lines.push(
@@ -40,6 +46,8 @@ function script(part: number): string {
       `t${i} += ${c} ? 4 : math.min(d${i}, 1)`,
       `t${i} += ${c} ? d${i} + 1 : d${i} - 1`,
       `t${i} += nz(na(close[${i + 2}]) ? 0 : close[${i + 2}])`,
+      // user function calls of 1-4 arguments
+      `t${i} += g1(d${i}) + g2(k${i}, close) + g3(d${i}, k${i}, open) + g4(k${i}, d${i}, ${i}, high)`,
       // output calls: a colour written after or before the value, a flag, a plain plot of a closure
       ...(part === 0
         ? [

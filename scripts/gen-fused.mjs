@@ -301,6 +301,35 @@ function ucall${c}(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
   };
 }
 
+function pure${c}(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
 function direct${c}(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -375,6 +404,15 @@ export function ucallCopy(copy: number, params: number[], ps: any[][], args: Fn[
   return ucallCopies[copy % FUSED_COPIES]!(params, ps, args, body);
 }
 const ucallCopies = ${table("ucall")};
+
+/**
+ * A pure numeric call (Compiler.pureNumericCall) from copy \`copy\`: \`math(x)\` when \`math\` is given,
+ * else \`na(x)\`, \`nz(x)\` (y null) or \`nz(x, y)\`; x a numeric slot or a closure, y also a constant.
+ */
+export function pureCopy(copy: number, name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
+}
+const pureCopies = ${table("pure")};
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy \`copy\`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

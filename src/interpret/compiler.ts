@@ -32,6 +32,7 @@ import {
   storeValCopy,
   ternCopy,
   ucallCopy,
+  pureCopy,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -98,7 +99,7 @@ export class Compiler {
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
   /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
-  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0 };
+  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -1717,39 +1718,13 @@ export class Compiler {
     // (a constant argument: the general call, as rare as it is cheap)
     if (x.k === "C") return null;
     const xk = this.operandKey(x);
-    if (math) return this.kept(xk && `m${e.name}|${xk}`, () => (xs ? () => math(N[xi]!) : () => math(xf() as number)));
-    if (e.name === "na")
-      return this.kept(xk && `na|${xk}`, () =>
-        xs
-          ? () => N[xi] !== N[xi]
-          : () => {
-              const v = xf() as number;
-              return v !== v;
-            },
-      );
-    if (n === 1)
-      return this.kept(xk && `nz|${xk}`, () =>
-        xs
-          ? () => {
-              const v = N[xi]!;
-              return v === v ? v : 0;
-            }
-          : () => {
-              const v = xf() as number;
-              return v === v ? v : 0;
-            },
-      );
-    const y = this.operand(args[1]!);
-    const yk = this.operandKey(y);
-    const yi = y.i,
-      yc = y.c,
-      yf = y.f,
-      yy = y.k;
-    return this.kept(xk && yk && `nz|${xk}|${yk}`, () => () => {
-      const v = xs ? N[xi]! : (xf() as number);
-      const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
-      return v === v ? v : r;
-    });
+    const y = n === 2 ? this.operand(args[1]!) : null;
+    const yk = y === null ? "" : this.operandKey(y);
+    // (through a copy, in turn: fused.generated.ts pureCopy)
+    const copy = this.takeShapeCopy("pure");
+    const tag = math ? `m${e.name}` : e.name === "na" ? "na" : "nz";
+    const key = xk && yk !== null ? `${tag}|${xk}|${yk}@${copy % FUSED_COPIES}` : null;
+    return this.kept(key, () => pureCopy(copy, e.name, math, x, y, N));
   }
 
   /**
@@ -2327,7 +2302,7 @@ export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
-export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0 };
+export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
 /** How many statement-level `for ... in` loops took a copy of the for-in driver (tests read it). */
 export const forInDriverBuilds = { count: 0 };
 

@@ -1847,6 +1847,35 @@ function ucall0(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
   };
 }
 
+function pure0(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
 function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -1965,6 +1994,35 @@ function ucall1(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
     for (let i = 0; i < n; i++) tmp[i] = args[i]!();
     for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
     return body();
+  };
+}
+
+function pure1(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
   };
 }
 
@@ -2089,6 +2147,35 @@ function ucall2(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
   };
 }
 
+function pure2(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
 function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2207,6 +2294,35 @@ function ucall3(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
     for (let i = 0; i < n; i++) tmp[i] = args[i]!();
     for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
     return body();
+  };
+}
+
+function pure3(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
   };
 }
 
@@ -2331,6 +2447,35 @@ function ucall4(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
   };
 }
 
+function pure4(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
 function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2449,6 +2594,35 @@ function ucall5(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
     for (let i = 0; i < n; i++) tmp[i] = args[i]!();
     for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
     return body();
+  };
+}
+
+function pure5(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
   };
 }
 
@@ -2573,6 +2747,35 @@ function ucall6(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
   };
 }
 
+function pure6(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
 function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2694,6 +2897,35 @@ function ucall7(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
   };
 }
 
+function pure7(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
 function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -2751,6 +2983,15 @@ export function ucallCopy(copy: number, params: number[], ps: any[][], args: Fn[
   return ucallCopies[copy % FUSED_COPIES]!(params, ps, args, body);
 }
 const ucallCopies = [ucall0, ucall1, ucall2, ucall3, ucall4, ucall5, ucall6, ucall7];
+
+/**
+ * A pure numeric call (Compiler.pureNumericCall) from copy `copy`: `math(x)` when `math` is given,
+ * else `na(x)`, `nz(x)` (y null) or `nz(x, y)`; x a numeric slot or a closure, y also a constant.
+ */
+export function pureCopy(copy: number, name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
+}
+const pureCopies = [pure0, pure1, pure2, pure3, pure4, pure5, pure6, pure7];
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy `copy`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

@@ -1,10 +1,10 @@
 // Stores of a closure's value, ternaries, output calls (plot and friends), direct builtin calls,
-// user function calls and eager and/or take one of several generated copies of their closure (fused.generated.ts
-// storeNumCopy / storeValCopy / ternCopy / outputCopy / plotCopy / directCopy / ucallCopy / eagerAnd /
-// eagerOr),
-// handed out in turn. Only which copy runs changes: every shape, each operand kind and more
-// instances than there are copies must give what the compile backend gives, on a first run and on
-// later ones (kept closures).
+// pure numeric calls (na, nz, math.*), user function calls and eager and/or take one of several
+// generated copies of their closure (fused.generated.ts storeNumCopy / storeValCopy / ternCopy /
+// outputCopy / plotCopy / directCopy / pureCopy / ucallCopy / eagerAnd / eagerOr), handed out in
+// turn. Only which copy runs changes: every shape, each operand kind and more instances than there
+// are copies must give what the compile backend gives, on a first run and on later ones (kept
+// closures).
 import { describe, expect, it } from "vitest";
 import { shapeCopyBuilds } from "../../src/interpret/compiler.js";
 import { Runtime } from "../../src/runtime/index.js";
@@ -46,6 +46,8 @@ function script(part: number): string {
       `t${i} += ${c} ? 4 : math.min(d${i}, 1)`,
       `t${i} += ${c} ? d${i} + 1 : d${i} - 1`,
       `t${i} += nz(na(close[${i + 2}]) ? 0 : close[${i + 2}])`,
+      // na / nz / math of a closure, nz of two
+      `t${i} += na(d${i} * k${i}) ? 1 : nz(d${i} / (k${i} - ${i}.5), -1) + nz(math.log(d${i} - 1)) + math.abs(t${i} - d${i})`,
       // user function calls of 1-4 arguments
       `t${i} += g1(d${i}) + g2(k${i}, close) + g3(d${i}, k${i}, open) + g4(k${i}, d${i}, ${i}, high)`,
       // output calls: a colour written after or before the value, a flag, a plain plot of a closure

@@ -23,15 +23,26 @@ import {
   lazyAnd,
   lazyOr,
   type Operand,
+  directCopy,
+  eagerAnd,
+  eagerOr,
+  outputCopy,
+  plotCopy,
+  storeNumCopy,
+  storeValCopy,
+  ternCopy,
+  ucallCopy,
+  pureCopy,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
-import { hoistColumns, kernelsLoaded, type Hoisted, type HoistedSlots } from "./hoisting.js";
+import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
 import {
   blockFlat,
   CHUNK_SIZE,
   chunkFlat,
   DRIVER_COPIES,
   forFlat,
+  forInFlat,
   ifFlat,
   seqFlat,
   whileFlat,
@@ -41,7 +52,7 @@ import { inlineTaFn } from "./inline-ta.js";
 import { colAt } from "./column-at.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
-import { HoistPlan, isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
+import { isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
 import {
   countedIfLoop,
   extremeWindowLoop,
@@ -82,10 +93,13 @@ export class Compiler {
   private ifCopy = 0;
   private blockCopy = 0;
   private whileCopy = 0;
+  private forInCopy = 0;
   /** The next copy of the lazy and/or closures (fused.generated.ts lazyAnd: why). */
   private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
+  /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
+  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -380,18 +394,7 @@ export class Compiler {
         }
         const init = this.convert(this.expr(s.init), s.init, s.v.type.name);
         const ik0 = keyOf(init);
-        if (s.mode === "plain") {
-          if (vals === this.nums) {
-            const nums = this.nums;
-            const ik = keyOf(init);
-            if (!wantValue)
-              return this.kept(ik && `=${slot}|F${ik}`, () => () => {
-                nums[slot] = init();
-              });
-            return this.kept(ik && `==${slot}|F${ik}`, () => () => (nums[slot] = init()));
-          }
-          return this.kept(ik0 && `V==${slot}|F${ik0}`, () => () => (vals[slot] = init()));
-        }
+        if (s.mode === "plain") return this.storeCopy(vals, slot, init, wantValue);
         const once = this.st.once;
         const id = s.once;
         const at = `${id}|${vals === this.nums ? "N" : "V"}${slot}|${ik0}`;
@@ -460,11 +463,7 @@ export class Compiler {
           const fused = this.fusedStore(s.value, slot, wantValue) ?? this.copyStore(s.value, slot, wantValue);
           if (fused) return fused;
         }
-        if (!op) {
-          const vk = keyOf(value);
-          const at = vals === (this.nums as unknown) ? "" : "V";
-          return this.kept(vk && `${at}==${slot}|F${vk}`, () => () => (vals[slot] = value()));
-        }
+        if (!op) return this.storeCopy(vals, slot, value, wantValue);
         if (vals === (this.nums as unknown) && !s.str && (s.op === "+=" || s.op === "-=" || s.op === "*=")) {
           const arith = this.compoundStore(s.op, slot, s.value, value, wantValue);
           if (arith) return arith;
@@ -606,12 +605,9 @@ export class Compiler {
           fusedBuilds.logic++;
           return this.kept(this.pairKey(`&&${copy}`, l, r), () => lazyAnd(l, r, copy));
         }
-        const key = this.pairKey("&", l, r);
-        return this.kept(key, () => () => {
-          const a = l();
-          const b = r();
-          return a && b;
-        });
+        // (both sides called, then joined: through a copy as the lazy form)
+        const copy = this.logicCopy++ % FUSED_COPIES;
+        return this.kept(this.pairKey(`&${copy}`, l, r), () => eagerAnd(l, r, copy));
       }
       case "or": {
         const l = this.expr(e.l),
@@ -621,12 +617,8 @@ export class Compiler {
           fusedBuilds.logic++;
           return this.kept(this.pairKey(`||${copy}`, l, r), () => lazyOr(l, r, copy));
         }
-        const key = this.pairKey("|", l, r);
-        return this.kept(key, () => () => {
-          const a = l();
-          const b = r();
-          return a || b;
-        });
+        const copy = this.logicCopy++ % FUSED_COPIES;
+        return this.kept(this.pairKey(`|${copy}`, l, r), () => eagerOr(l, r, copy));
       }
       case "tern": {
         const c = this.expr(e.c);
@@ -636,52 +628,26 @@ export class Compiler {
         // (the shapes below: the two operands' keys and the condition's)
         const ak = this.operandKey(oa),
           bk = this.operandKey(ob);
-        const sk = ck && ak && bk && `?${ak}|${bk}|${ck}`;
-        if (oa.k === "S" && ob.k === "S" && isNum(e.a.t.name) && isNum(e.b.t.name)) {
-          const N = this.nums,
-            ai = oa.i,
-            bi = ob.i;
-          return this.kept(sk, () => () => (c() ? N[ai] : N[bi]));
-        }
-        // numeric constants on both sides (`cond ? 1 : 0`), or one constant and one numeric slot
-        if (oa.k === "C" && ob.k === "C") {
-          const ca = oa.c,
-            cb = ob.c;
-          return this.kept(sk, () => () => (c() ? ca : cb));
-        }
-        if (oa.k === "C" && ob.k === "S" && isNum(e.b.t.name)) {
-          const N = this.nums,
-            ca = oa.c,
-            bi = ob.i;
-          return this.kept(sk, () => () => (c() ? ca : N[bi]));
-        }
-        if (oa.k === "S" && ob.k === "C" && isNum(e.a.t.name)) {
-          const N = this.nums,
-            ai = oa.i,
-            cb = ob.c;
-          return this.kept(sk, () => () => (c() ? N[ai] : cb));
-        }
-        // one closure and one numeric slot or constant (`cond ? x + y : close`, `cond ? f(x) : na`)
-        if (oa.k === "F" && ob.k !== "F" && isNum(e.b.t.name)) {
-          const N = this.nums,
-            a = oa.f,
-            bi = ob.i,
-            cb = ob.c;
-          if (ob.k === "S") return this.kept(sk, () => () => (c() ? a() : N[bi]));
-          return this.kept(sk, () => () => (c() ? a() : cb));
-        }
-        if (ob.k === "F" && oa.k !== "F" && isNum(e.a.t.name)) {
-          const N = this.nums,
-            b = ob.f,
-            ai = oa.i,
-            ca = oa.c;
-          if (oa.k === "S") return this.kept(sk, () => () => (c() ? N[ai] : b()));
-          return this.kept(sk, () => () => (c() ? ca : b()));
-        }
+        // (each shape through a copy, taken in turn: fused.generated.ts ternCopy)
+        const copy = this.takeShapeCopy("tern");
+        const sk = ck && ak && bk && `?${ak}|${bk}|${ck}@${copy % FUSED_COPIES}`;
+        const N = this.nums;
+        const numA = isNum(e.a.t.name),
+          numB = isNum(e.b.t.name);
+        // numeric slots and constants in place (`cond ? 1 : 0`, `cond ? x : close`), a closure with either
+        // (`cond ? x + y : close`, `cond ? f(x) : na`)
+        if (
+          (oa.k !== "F" && ob.k !== "F" && (oa.k === "C" || numA) && (ob.k === "C" || numB)) ||
+          (oa.k === "F" && ob.k !== "F" && numB) ||
+          (ob.k === "F" && oa.k !== "F" && numA)
+        )
+          return this.kept(sk, () => ternCopy(copy, c, oa, ob, N));
         const a = oa.k === "F" ? oa.f : this.expr(e.a),
           b = ob.k === "F" ? ob.f : this.expr(e.b);
         const ab = this.pairKey("?", a, b);
-        return this.kept(ck && ab && `${ab}|${ck}`, () => () => (c() ? a() : b()));
+        const fa: Operand = { k: "F", i: 0, c: 0, f: a },
+          fb: Operand = { k: "F", i: 0, c: 0, f: b };
+        return this.kept(ck && ab && `${ab}|${ck}@${copy % FUSED_COPIES}`, () => ternCopy(copy, c, fa, fb, N));
       }
       case "call":
         return this.call(e);
@@ -831,49 +797,8 @@ export class Compiler {
         return body();
       };
     }
-    if (n === 1) {
-      const p0 = params[0]!,
-        a0 = args[0]!,
-        s0 = ps[0]!;
-      return () => {
-        s0[p0] = a0();
-        return body();
-      };
-    }
-    if (n === 2) {
-      const p0 = params[0]!,
-        a0 = args[0]!,
-        p1 = params[1]!,
-        a1 = args[1]!,
-        s0 = ps[0]!,
-        s1 = ps[1]!;
-      return () => {
-        const x = a0();
-        s1[p1] = a1();
-        s0[p0] = x;
-        return body();
-      };
-    }
-    if (n === 3) {
-      // (a method with two arguments, `z.overlaps(top, bottom)`: no loop over the arguments' closures)
-      const [p0, p1, p2] = params as [number, number, number],
-        [a0, a1, a2] = args as [Fn, Fn, Fn],
-        [s0, s1, s2] = ps as [any[], any[], any[]];
-      return () => {
-        const x = a0(),
-          y = a1();
-        s2[p2] = a2();
-        s1[p1] = y;
-        s0[p0] = x;
-        return body();
-      };
-    }
-    const tmp = new Array<unknown>(n);
-    return () => {
-      for (let i = 0; i < n; i++) tmp[i] = args[i]!();
-      for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
-      return body();
-    };
+    // (through a copy, in turn: fused.generated.ts ucallCopy)
+    return ucallCopy(this.takeShapeCopy("ucall"), params, ps, args, body);
   }
 
   /** A user function call's kept-closure key (arguments and body kept, parameters in the storage), or null. */
@@ -894,6 +819,12 @@ export class Compiler {
     return this.kept(key, () =>
       (wantValue ? fusedStore : fusedStoreVoid)(e.op, l, r, this.nums, this.flow, slot, copy),
     );
+  }
+
+  /** The next copy of a shape of fused.generated.ts's shape copies (counted in shapeCopyBuilds). */
+  private takeShapeCopy(kind: keyof typeof shapeCopyBuilds): number {
+    shapeCopyBuilds[kind]++;
+    return this.shapeCopy[kind]++;
   }
 
   /** A copy of the fused closures for a shape that calls a sub-closure, in turn (0 for the others). */
@@ -992,6 +923,23 @@ export class Compiler {
       if (op === "-=") return () => (N[slot] = N[slot]! - (value() as number));
       return () => (N[slot] = N[slot]! * (value() as number));
     });
+  }
+
+  /**
+   * `x = f()` into a slot through a copy of the store (fused.generated.ts: why copies), where one
+   * closure made at one site called every such statement's value; numeric stores return nothing
+   * unless `value` (a numeric value returned to nobody is boxed).
+   */
+  private storeCopy(vals: unknown[] | Float64Array, slot: number, f: Fn, value: boolean): Fn {
+    const fk = keyOf(f);
+    const copy = this.takeShapeCopy("store");
+    if (vals === this.nums)
+      return this.kept(fk && `${value ? "==" : "="}${slot}|F${fk}@${copy % FUSED_COPIES}`, () =>
+        storeNumCopy(copy, this.nums, slot, f, value),
+      );
+    return this.kept(fk && `V==${slot}|F${fk}@${copy % FUSED_COPIES}`, () =>
+      storeValCopy(copy, vals as unknown[], slot, f),
+    );
   }
 
   /** `N[slot] = <slot or constant>` as one closure (e.g. a declaration of a hoisted ta.* call). */
@@ -1101,6 +1049,12 @@ export class Compiler {
     const at = `${v.hist}:${v.name}`;
     if (n !== null) {
       if (n > mask) throw new Error(`internal: history ring of '${v.name}' too short`);
+      // (a numeric ring's reads from a site of their own: one site over both kinds of ring was polymorphic)
+      if (ring.buf instanceof Float64Array && typeof na === "number") {
+        const fb = ring.buf,
+          fna = na;
+        return this.kept(`h${at}|${n}`, () => () => (n <= ring.count ? fb[(ring.count - n) & mask]! : fna));
+      }
       return this.kept(`h${at}|${n}`, () => () => (n <= ring.count ? buf[(ring.count - n) & mask] : na));
     }
     const cap = historyCap(mask);
@@ -1462,7 +1416,7 @@ export class Compiler {
     if (known) return known;
     // (the walk only once a plain run's program calls one of the builtins)
     if (!this.plain || !INLINE_TA_NAMES.has(e.name)) return null;
-    this.once ??= inlineTaSites(this.prog.body, new HoistPlan(this.prog));
+    this.once ??= inlineTaSites(this.prog.body, planOf(this.prog));
     if (!this.once.has(e.site)) return null;
     const [x, y] = (e.args as RExpr[]).map((a) => this.expr(a)) as [Fn, Fn];
     // (its state in the storage's call site: kept across runs as the site is reset per run)
@@ -1571,29 +1525,9 @@ export class Compiler {
     // (the plot builtins' own cell converters: the first call wrote its cell through them)
     const asCell = out.kind === "number" ? (x: unknown) => x as number : out.kind === "flag" ? flagCell : packedColor;
     const g = cell ?? (() => undefined);
-    if (color === null)
-      return () => {
-        const o = site.state as PlotOutput | undefined;
-        if (o === undefined) return first();
-        o.col[flow.ctx.barIndex] = asCell(g());
-        return index ? o.meta.index : undefined;
-      };
-    return () => {
-      const o = site.state as PlotOutput | undefined;
-      if (o === undefined) return first();
-      let x: unknown, y: unknown;
-      if (colorFirst) {
-        y = color();
-        x = g();
-      } else {
-        x = g();
-        y = color();
-      }
-      const bar = flow.ctx.barIndex;
-      o.col[bar] = asCell(x);
-      o.color!.set(packedColor(y), bar);
-      return index ? o.meta.index : undefined;
-    };
+    // (through a copy, in turn: fused.generated.ts outputCopy)
+    const shape = { flow, site, index, asCell, g, color, colorFirst, first, packColor: packedColor };
+    return outputCopy(this.takeShapeCopy("output"), shape);
   }
 
   /** generalCall's closure for the order of its evaluated arguments (S a slot read, F a closure). */
@@ -1784,39 +1718,13 @@ export class Compiler {
     // (a constant argument: the general call, as rare as it is cheap)
     if (x.k === "C") return null;
     const xk = this.operandKey(x);
-    if (math) return this.kept(xk && `m${e.name}|${xk}`, () => (xs ? () => math(N[xi]!) : () => math(xf() as number)));
-    if (e.name === "na")
-      return this.kept(xk && `na|${xk}`, () =>
-        xs
-          ? () => N[xi] !== N[xi]
-          : () => {
-              const v = xf() as number;
-              return v !== v;
-            },
-      );
-    if (n === 1)
-      return this.kept(xk && `nz|${xk}`, () =>
-        xs
-          ? () => {
-              const v = N[xi]!;
-              return v === v ? v : 0;
-            }
-          : () => {
-              const v = xf() as number;
-              return v === v ? v : 0;
-            },
-      );
-    const y = this.operand(args[1]!);
-    const yk = this.operandKey(y);
-    const yi = y.i,
-      yc = y.c,
-      yf = y.f,
-      yy = y.k;
-    return this.kept(xk && yk && `nz|${xk}|${yk}`, () => () => {
-      const v = xs ? N[xi]! : (xf() as number);
-      const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
-      return v === v ? v : r;
-    });
+    const y = n === 2 ? this.operand(args[1]!) : null;
+    const yk = y === null ? "" : this.operandKey(y);
+    // (through a copy, in turn: fused.generated.ts pureCopy)
+    const copy = this.takeShapeCopy("pure");
+    const tag = math ? `m${e.name}` : e.name === "na" ? "na" : "nz";
+    const key = xk && yk !== null ? `${tag}|${xk}|${yk}@${copy % FUSED_COPIES}` : null;
+    return this.kept(key, () => pureCopy(copy, e.name, math, x, y, N));
   }
 
   /**
@@ -1902,8 +1810,10 @@ export class Compiler {
       return this.kept(`DA${e.site}|${slots.a}|${slots.i}`, () => arraySlotPath(e.name, slots, d, flow));
     const get = e.args.map((a): Fn => (a === undefined ? this.kept("U", () => () => undefined) : this.expr(a)));
     const gks = get.map((g) => keyOf(g));
-    const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}`;
-    return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d));
+    // (a copy of the call's closure, in turn: fused.generated.ts directCopy)
+    const copy = this.takeShapeCopy("direct");
+    const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}@${copy % FUSED_COPIES}`;
+    return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d, copy));
   }
 
   /**
@@ -1938,27 +1848,8 @@ export class Compiler {
   }
 
   /** directCall's closure for its number of arguments. */
-  private directShape(get: Fn[], d: (ctx: ExecContext, ...a: any[]) => any): Fn {
-    const flow = this.flow;
-    switch (get.length) {
-      case 0:
-        return () => d(flow.ctx);
-      case 1: {
-        const g0 = get[0]!;
-        return () => d(flow.ctx, g0());
-      }
-      case 2: {
-        const g0 = get[0]!,
-          g1 = get[1]!;
-        return () => d(flow.ctx, g0(), g1());
-      }
-      default: {
-        const g0 = get[0]!,
-          g1 = get[1]!,
-          g2 = get[2]!;
-        return () => d(flow.ctx, g0(), g1(), g2());
-      }
-    }
+  private directShape(get: Fn[], d: (ctx: ExecContext, ...a: any[]) => any, copy: number): Fn {
+    return directCopy(copy, this.flow, d, get);
   }
 
   /**
@@ -1980,17 +1871,11 @@ export class Compiler {
         return impl(flow.ctx, args, site);
       };
     }
-    const g = f!;
-    return () => {
-      const x = g() as number;
-      const o = site.state as PlotOutput | undefined;
-      if (o !== undefined) {
-        o.col[flow.ctx.barIndex] = x;
-        return o.meta.index;
-      }
+    // (through a copy, in turn: fused.generated.ts plotCopy)
+    return plotCopy(this.takeShapeCopy("plot"), flow, site, f!, (x) => {
       args[0] = x;
       return impl(flow.ctx, args, site);
-    };
+    });
   }
 
   private switchExpr(e: Extract<RExpr, { k: "switch" }>): Fn {
@@ -2289,95 +2174,25 @@ export class Compiler {
   }
 
   /**
-   * A statement-level `for x in coll` (its value unread): over an array, the body's statements are
-   * called from the loop itself as in forLoopFlat (up to four written out); a matrix's rows and a
-   * map's entries run the same statements through one void body closure. Same order, control flow,
+   * A statement-level `for x in coll` (its value unread) through a copy of the for-in driver
+   * (drivers.generated.ts forInFlat): over an array, the body's statements are called from the loop
+   * itself, each from a site of its own as in forLoopFlat (up to 12 written out); a matrix's rows and
+   * a map's entries run the same statements through one void body closure. Same order, control flow,
    * budget ticks and errors as forIn().
    */
   private forInVoid(e: Extract<RExpr, { k: "forin" }>): () => void {
-    const vv = this.store(e.value) as any[];
-    const iv = (e.index ? this.store(e.index) : this.vals) as any[];
+    const vv = this.store(e.value);
+    const iv = e.index ? this.store(e.index) : this.vals;
     const it = this.expr(e.iterable);
     const fns = e.body.stmts.map((s) => this.stmt(s, false));
     const lines = e.body.stmts.map((s) => s.line);
-    const n = fns.length;
-    const vs = e.value.slot;
-    const is = e.index ? e.index.slot : -1;
-    const flow = this.flow;
-    const f0 = fns[0] ?? noop,
-      f1 = fns[1] ?? noop,
-      f2 = fns[2] ?? noop,
-      f3 = fns[3] ?? noop;
     const body = this.flatBody(fns, lines);
-    /** After the body: the loop's flag, consumed; true when it was a break. */
-    const broke = (): boolean => {
-      const c = flow.ctl;
-      flow.ctl = 0;
-      return c === 1;
-    };
     const bk = this.listKey(fns, lines);
-    return this.kept(bk && this.forInKey("FIV", e, it, bk), () => () => {
-      const coll = it();
-      if (coll === null || coll === undefined) return;
-      // (the run's budget and context, read per loop: the closure may be kept, memo.ts)
-      const B = flow.B;
-      B.enter();
-      if (coll instanceof PineArray) {
-        let j = -1;
-        try {
-          for (let i = 0; i < coll.values.length; i++) {
-            if (is >= 0) iv[is] = i;
-            vv[vs] = coll.values[i];
-            if (n > 4) {
-              for (j = 0; j < n; j++) {
-                fns[j]!();
-                if (flow.ctl !== 0) break;
-              }
-            } else {
-              j = 0;
-              f0();
-              if (n > 1 && flow.ctl === 0) {
-                j = 1;
-                f1();
-                if (n > 2 && flow.ctl === 0) {
-                  j = 2;
-                  f2();
-                  if (n > 3 && flow.ctl === 0) {
-                    j = 3;
-                    f3();
-                  }
-                }
-              }
-            }
-            j = -1;
-            if (flow.ctl !== 0 && broke()) break;
-            if (--B.left <= 0) B.check();
-          }
-        } catch (err) {
-          throw j < 0 ? err : atLine(err, lines[j]!);
-        }
-      } else if (coll instanceof PineMatrix) {
-        for (let r = 0; r < coll.rows; r++) {
-          if (is >= 0) iv[is] = r;
-          vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
-          body();
-          if (flow.ctl !== 0 && broke()) break;
-          B.spend(1 + (coll.cols >> 3));
-        }
-      } else if (coll instanceof PineMap) {
-        for (const [k, x] of coll.map) {
-          if (is >= 0) iv[is] = k;
-          vv[vs] = x;
-          body();
-          if (flow.ctl !== 0 && broke()) break;
-          if (--B.left <= 0) B.check();
-        }
-      } else {
-        B.exit();
-        flow.ctx.runtimeError("Cannot iterate over this value");
-      }
-      B.exit();
-    });
+    // a copy of the driver per loop of the program, in turn (drivers.generated.ts: why)
+    const copy = this.forInCopy++ % DRIVER_COPIES;
+    forInDriverBuilds.count++;
+    const p = { flow: this.flow, it, vv, vs: e.value.slot, iv, is: e.index ? e.index.slot : -1, fns, lines, body };
+    return this.kept(bk && this.forInKey(`FIV${copy}`, e, it, bk), () => forInFlat[copy]!(p));
   }
 
   /** A for-in loop's kept-closure key (its variables, iterable and body), or null. */
@@ -2486,6 +2301,10 @@ export const siteRequestBuilds = { count: 0 };
 export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
+/** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
+export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
+/** How many statement-level `for ... in` loops took a copy of the for-in driver (tests read it). */
+export const forInDriverBuilds = { count: 0 };
 
 /**
  * How many compound assignments were fused with their right side's operands (fusedCompound), and

@@ -4,6 +4,7 @@
 // See the generator's header for why; the drivers' semantics are documented on Compiler.forLoopFlat
 // and Compiler.ifFlat.
 /* eslint-disable */
+import { PineArray, PineMap, PineMatrix } from "../core/values.js";
 import { atLine } from "./errors.js";
 import type { LoopFrame } from "./loop-kernels.js";
 import type { Flow } from "./memo.js";
@@ -22,6 +23,23 @@ export interface ForFlat extends LoopFrame {
   fns: Fn[];
   /** The body may raise break/continue (else the flag is not read between its statements). */
   ctl: boolean;
+}
+
+/** A statement-level `for ... in` (Compiler.forInVoid). */
+export interface ForInFlat {
+  flow: Flow;
+  /** The iterable. */
+  it: Fn;
+  /** The value variable's store and slot; the index variable's (is -1: none). */
+  vv: unknown[] | Float64Array;
+  vs: number;
+  iv: unknown[] | Float64Array;
+  is: number;
+  /** The body's statements and their lines (an array's elements). */
+  fns: Fn[];
+  lines: number[];
+  /** The body as one block (a matrix's rows, a map's entries). */
+  body: () => void;
 }
 
 /**
@@ -2974,6 +2992,982 @@ function whileFlat7(flow: Flow, cond: Fn, fns: Fn[], lines: number[]): () => voi
   };
 }
 
+function forInFlat0(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat1(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat2(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat3(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat4(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat5(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat6(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
+function forInFlat7(p: ForInFlat): () => void {
+  const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
+  const n = fns.length;
+  const f0 = fns[0] ?? noop,
+    f1 = fns[1] ?? noop,
+    f2 = fns[2] ?? noop,
+    f3 = fns[3] ?? noop,
+    f4 = fns[4] ?? noop,
+    f5 = fns[5] ?? noop,
+    f6 = fns[6] ?? noop,
+    f7 = fns[7] ?? noop,
+    f8 = fns[8] ?? noop,
+    f9 = fns[9] ?? noop,
+    f10 = fns[10] ?? noop,
+    f11 = fns[11] ?? noop;
+  return () => {
+    const coll = it();
+    if (coll === null || coll === undefined) return;
+    // (the run's budget and context, read per loop: a driver is kept across runs, memo.ts)
+    const B = flow.B;
+    B.enter();
+    if (coll instanceof PineArray) {
+      let j = -1;
+      try {
+        for (let i = 0; i < coll.values.length; i++) {
+          if (is >= 0) iv[is] = i;
+          vv[vs] = coll.values[i];
+          j = 0;
+          f0();
+          if (n > 1 && flow.ctl === 0) {
+            j = 1;
+            f1();
+            if (n > 2 && flow.ctl === 0) {
+              j = 2;
+              f2();
+              if (n > 3 && flow.ctl === 0) {
+                j = 3;
+                f3();
+                if (n > 4 && flow.ctl === 0) {
+                  j = 4;
+                  f4();
+                  if (n > 5 && flow.ctl === 0) {
+                    j = 5;
+                    f5();
+                    if (n > 6 && flow.ctl === 0) {
+                      j = 6;
+                      f6();
+                      if (n > 7 && flow.ctl === 0) {
+                        j = 7;
+                        f7();
+                        if (n > 8 && flow.ctl === 0) {
+                          j = 8;
+                          f8();
+                          if (n > 9 && flow.ctl === 0) {
+                            j = 9;
+                            f9();
+                            if (n > 10 && flow.ctl === 0) {
+                              j = 10;
+                              f10();
+                              if (n > 11 && flow.ctl === 0) {
+                                j = 11;
+                                f11();
+                                if (n > 12 && flow.ctl === 0) {
+                                  for (j = 12; j < n; j++) {
+                                    fns[j]!();
+                                    if (flow.ctl !== 0) break;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+          j = -1;
+          if (flow.ctl !== 0) {
+            const c = flow.ctl;
+            flow.ctl = 0;
+            if (c === 1) break;
+          }
+          if (--B.left <= 0) B.check();
+        }
+      } catch (err) {
+        throw j < 0 ? err : atLine(err, lines[j]!);
+      }
+    } else if (coll instanceof PineMatrix) {
+      for (let r = 0; r < coll.rows; r++) {
+        if (is >= 0) iv[is] = r;
+        vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        B.spend(1 + (coll.cols >> 3));
+      }
+    } else if (coll instanceof PineMap) {
+      for (const [key, x] of coll.map) {
+        if (is >= 0) iv[is] = key;
+        vv[vs] = x;
+        body();
+        if (flow.ctl !== 0) {
+          const c = flow.ctl;
+          flow.ctl = 0;
+          if (c === 1) break;
+        }
+        if (--B.left <= 0) B.check();
+      }
+    } else {
+      B.exit();
+      flow.ctx.runtimeError("Cannot iterate over this value");
+    }
+    B.exit();
+  };
+}
+
 /** The top-level statements in order; an error leaving statement i gets lines[i] (Compiler.main). */
 export function seqFlat(fns: Fn[], lines: number[]): Fn {
   const n = fns.length;
@@ -3410,4 +4404,5 @@ export const chunkFlat: ((fns: Fn[], lines: number[]) => Fn)[] = [chunkFlat0, ch
 export const forFlat: ((p: ForFlat) => () => void)[] = [forFlat0, forFlat1, forFlat2, forFlat3, forFlat4, forFlat5, forFlat6, forFlat7];
 export const ifFlat: ((p: IfFlat) => () => void)[] = [ifFlat0, ifFlat1, ifFlat2, ifFlat3, ifFlat4, ifFlat5, ifFlat6, ifFlat7];
 export const whileFlat: ((flow: Flow, cond: Fn, fns: Fn[], lines: number[]) => () => void)[] = [whileFlat0, whileFlat1, whileFlat2, whileFlat3, whileFlat4, whileFlat5, whileFlat6, whileFlat7];
+export const forInFlat: ((p: ForInFlat) => () => void)[] = [forInFlat0, forInFlat1, forInFlat2, forInFlat3, forInFlat4, forInFlat5, forInFlat6, forInFlat7];
 export const blockFlat: ((flow: Flow, fns: Fn[], lines: number[]) => Fn)[] = [blockFlat0, blockFlat1, blockFlat2, blockFlat3, blockFlat4, blockFlat5, blockFlat6, blockFlat7];

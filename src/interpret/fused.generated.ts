@@ -6,6 +6,7 @@
 // closures made at one site share their feedback, so a copy's call of its operand sees the targets of
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
+import type { PlotOutput } from "../builtins/plot/store.js";
 import { colAt } from "./column-at.js";
 import type { Flow } from "./memo.js";
 
@@ -1588,3 +1589,1412 @@ export function lazyOr(l: Fn, r: Fn, copy: number): Fn {
 }
 
 const lazyOrCopies = [lazyOr0, lazyOr1, lazyOr2, lazyOr3, lazyOr4, lazyOr5, lazyOr6, lazyOr7];
+
+function eagerAnd0(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd1(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd2(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd3(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd4(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd5(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd6(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+function eagerAnd7(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a && b;
+  };
+}
+
+/** `l() && r()`, both called first, from copy `copy` (a program's operators take the copies in turn). */
+export function eagerAnd(l: Fn, r: Fn, copy: number): Fn {
+  return eagerAndCopies[copy % FUSED_COPIES]!(l, r);
+}
+
+const eagerAndCopies = [eagerAnd0, eagerAnd1, eagerAnd2, eagerAnd3, eagerAnd4, eagerAnd5, eagerAnd6, eagerAnd7];
+
+function eagerOr0(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr1(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr2(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr3(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr4(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr5(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr6(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+function eagerOr7(l: Fn, r: Fn): Fn {
+  return () => {
+    const a = l();
+    const b = r();
+    return a || b;
+  };
+}
+
+/** `l() || r()`, both called first, from copy `copy` (a program's operators take the copies in turn). */
+export function eagerOr(l: Fn, r: Fn, copy: number): Fn {
+  return eagerOrCopies[copy % FUSED_COPIES]!(l, r);
+}
+
+const eagerOrCopies = [eagerOr0, eagerOr1, eagerOr2, eagerOr3, eagerOr4, eagerOr5, eagerOr6, eagerOr7];
+
+/** outputCopy's inputs (Compiler.outputCall). */
+export interface OutputShape {
+  flow: Flow;
+  site: { state: unknown };
+  index: boolean;
+  asCell: (x: any) => number;
+  g: Fn;
+  color: Fn | null;
+  colorFirst: boolean;
+  first: Fn;
+  packColor: (c: any) => number;
+}
+
+function storeNum0(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal0(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern0(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output0(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot0(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall0(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure0(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum1(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal1(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern1(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output1(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot1(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall1(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure1(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct1(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum2(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal2(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern2(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output2(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot2(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall2(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure2(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum3(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal3(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern3(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output3(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot3(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall3(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure3(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct3(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum4(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal4(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern4(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output4(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot4(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall4(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure4(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum5(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal5(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern5(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output5(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot5(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall5(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure5(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct5(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum6(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal6(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern6(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output6(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot6(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall6(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure6(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+function storeNum7(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  if (value) return () => (N[d] = f());
+  return () => {
+    N[d] = f();
+  };
+}
+
+function storeVal7(V: unknown[], d: number, f: Fn): Fn {
+  return () => (V[d] = f());
+}
+
+function tern7(c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  const ai = a.i, ac = a.c, af = a.f, bi = b.i, bc = b.c, bf = b.f;
+  switch (a.k + b.k) {
+    case "SS": return () => (c() ? N[ai]! : N[bi]!);
+    case "CC": return () => (c() ? ac : bc);
+    case "CS": return () => (c() ? ac : N[bi]!);
+    case "SC": return () => (c() ? N[ai]! : bc);
+    case "FS": return () => (c() ? af() : N[bi]!);
+    case "FC": return () => (c() ? af() : bc);
+    case "SF": return () => (c() ? N[ai]! : bf());
+    case "CF": return () => (c() ? ac : bf());
+    default: return () => (c() ? af() : bf());
+  }
+}
+
+function output7(p: OutputShape): Fn {
+  const { flow, site, index, asCell, g, color, colorFirst, first, packColor } = p;
+  if (color === null)
+    return () => {
+      const o = site.state as PlotOutput | undefined;
+      if (o === undefined) return first();
+      o.col[flow.ctx.barIndex] = asCell(g());
+      return index ? o.meta.index : undefined;
+    };
+  return () => {
+    const o = site.state as PlotOutput | undefined;
+    if (o === undefined) return first();
+    let x: unknown, y: unknown;
+    if (colorFirst) {
+      y = color();
+      x = g();
+    } else {
+      x = g();
+      y = color();
+    }
+    const bar = flow.ctx.barIndex;
+    o.col[bar] = asCell(x);
+    o.color!.set(packColor(y), bar);
+    return index ? o.meta.index : undefined;
+  };
+}
+
+function plot7(flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return () => {
+    const x = g() as number;
+    const o = site.state as PlotOutput | undefined;
+    if (o !== undefined) {
+      o.col[flow.ctx.barIndex] = x;
+      return o.meta.index;
+    }
+    return general(x);
+  };
+}
+
+function ucall7(params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  const n = params.length;
+  if (n === 1) {
+    const p0 = params[0]!, a0 = args[0]!, s0 = ps[0]!;
+    return () => {
+      s0[p0] = a0();
+      return body();
+    };
+  }
+  if (n === 2) {
+    const p0 = params[0]!, a0 = args[0]!, p1 = params[1]!, a1 = args[1]!, s0 = ps[0]!, s1 = ps[1]!;
+    return () => {
+      const x = a0();
+      s1[p1] = a1();
+      s0[p0] = x;
+      return body();
+    };
+  }
+  if (n === 3) {
+    const p0 = params[0]!, p1 = params[1]!, p2 = params[2]!, a0 = args[0]!, a1 = args[1]!, a2 = args[2]!;
+    const s0 = ps[0]!, s1 = ps[1]!, s2 = ps[2]!;
+    return () => {
+      const x = a0(), y = a1();
+      s2[p2] = a2();
+      s1[p1] = y;
+      s0[p0] = x;
+      return body();
+    };
+  }
+  const tmp = new Array<unknown>(n);
+  return () => {
+    for (let i = 0; i < n; i++) tmp[i] = args[i]!();
+    for (let i = 0; i < n; i++) ps[i]![params[i]!] = tmp[i];
+    return body();
+  };
+}
+
+function pure7(name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  const xi = x.i, xf = x.f;
+  const xs = x.k === "S";
+  if (math !== undefined) return xs ? () => math(N[xi]!) : () => math(xf() as number);
+  if (name === "na")
+    return xs
+      ? () => N[xi] !== N[xi]
+      : () => {
+          const v = xf() as number;
+          return v !== v;
+        };
+  if (y === null)
+    return xs
+      ? () => {
+          const v = N[xi]!;
+          return v === v ? v : 0;
+        }
+      : () => {
+          const v = xf() as number;
+          return v === v ? v : 0;
+        };
+  const yi = y.i, yc = y.c, yf = y.f, yy = y.k;
+  return () => {
+    const v = xs ? N[xi]! : (xf() as number);
+    const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
+    return v === v ? v : r;
+  };
+}
+
+function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  switch (get.length) {
+    case 0:
+      return () => d(flow.ctx);
+    case 1: {
+      const g0 = get[0]!;
+      return () => d(flow.ctx, g0());
+    }
+    case 2: {
+      const g0 = get[0]!, g1 = get[1]!;
+      return () => d(flow.ctx, g0(), g1());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
+      return () => d(flow.ctx, g0(), g1(), g2());
+    }
+  }
+}
+
+/** `N[d] = f()` (returning the value when `value`) from copy `copy` (a program's stores take the copies in turn). */
+export function storeNumCopy(copy: number, N: Float64Array, d: number, f: Fn, value: boolean): Fn {
+  return storeNumCopies[copy % FUSED_COPIES]!(N, d, f, value);
+}
+const storeNumCopies = [storeNum0, storeNum1, storeNum2, storeNum3, storeNum4, storeNum5, storeNum6, storeNum7];
+
+/** `V[d] = f()` from copy `copy`. */
+export function storeValCopy(copy: number, V: unknown[], d: number, f: Fn): Fn {
+  return storeValCopies[copy % FUSED_COPIES]!(V, d, f);
+}
+const storeValCopies = [storeVal0, storeVal1, storeVal2, storeVal3, storeVal4, storeVal5, storeVal6, storeVal7];
+
+/** `c() ? a : b`, each side a numeric slot (S), a constant (C) or a closure (any other kind: F), from copy `copy`. */
+export function ternCopy(copy: number, c: Fn, a: Operand, b: Operand, N: Float64Array): Fn {
+  return ternCopies[copy % FUSED_COPIES]!(c, a, b, N);
+}
+const ternCopies = [tern0, tern1, tern2, tern3, tern4, tern5, tern6, tern7];
+
+/** An output call's per-bar closure (Compiler.outputCall) from copy `copy`. */
+export function outputCopy(copy: number, p: OutputShape): Fn {
+  return outputCopies[copy % FUSED_COPIES]!(p);
+}
+const outputCopies = [output0, output1, output2, output3, output4, output5, output6, output7];
+
+/** A plain plot of a closure's value (Compiler.plainPlot) from copy `copy`; `general` registers the output. */
+export function plotCopy(copy: number, flow: Flow, site: { state: unknown }, g: Fn, general: (x: number) => unknown): Fn {
+  return plotCopies[copy % FUSED_COPIES]!(flow, site, g, general);
+}
+const plotCopies = [plot0, plot1, plot2, plot3, plot4, plot5, plot6, plot7];
+
+/**
+ * A user function's call (Compiler.ucall, arguments in parameter order) from copy `copy`: the
+ * arguments evaluated in order, then stored into the parameters' slots, then the body.
+ */
+export function ucallCopy(copy: number, params: number[], ps: any[][], args: Fn[], body: Fn): Fn {
+  return ucallCopies[copy % FUSED_COPIES]!(params, ps, args, body);
+}
+const ucallCopies = [ucall0, ucall1, ucall2, ucall3, ucall4, ucall5, ucall6, ucall7];
+
+/**
+ * A pure numeric call (Compiler.pureNumericCall) from copy `copy`: `math(x)` when `math` is given,
+ * else `na(x)`, `nz(x)` (y null) or `nz(x, y)`; x a numeric slot or a closure, y also a constant.
+ */
+export function pureCopy(copy: number, name: string, math: ((x: number) => number) | undefined, x: Operand, y: Operand | null, N: Float64Array): Fn {
+  return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
+}
+const pureCopies = [pure0, pure1, pure2, pure3, pure4, pure5, pure6, pure7];
+
+/** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy `copy`. */
+export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
+  return directCopies[copy % FUSED_COPIES]!(flow, d, get);
+}
+const directCopies = [direct0, direct1, direct2, direct3, direct4, direct5, direct6, direct7];

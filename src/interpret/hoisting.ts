@@ -63,6 +63,15 @@ export function bulkCopy(plots: { site: PlotSite; values: Float64Array }[]): (fr
   };
 }
 
+const plans = new WeakMap<ResolvedProgram, HoistPlan>();
+
+/** The program's HoistPlan (a function of the program alone), made once for all its runs. */
+export function planOf(prog: ResolvedProgram): HoistPlan {
+  let p = plans.get(prog);
+  if (p === undefined) plans.set(prog, (p = new HoistPlan(prog)));
+  return p;
+}
+
 /**
  * Runs the whole-series passes of every candidate and gives each result column a slot in `st`
  * (refreshed per bar by setBar). Candidates left without a slot stay per-bar calls. The columns
@@ -73,7 +82,7 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
   const none: Hoisted = { slots, bulk: null, release: () => {} };
   const k = ctx.kernels;
   if (!kernelsLoaded(k)) return none;
-  const plan = new HoistPlan(prog);
+  const plan = planOf(prog);
   const found = hoistCandidates(prog, plan);
   if (!found.length) return none;
   let bulk: Hoisted["bulk"] = null;

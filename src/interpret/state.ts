@@ -44,7 +44,12 @@ export class RunState {
   private readonly shadowKeys = new Map<unknown, Map<number, number>>();
   readonly rings: Ring[];
   readonly sites: CallSite[];
-  /** Rings committed at bar close (function-local ones commit at the end of each call). */
+  /**
+   * Rings committed at bar close (function-local ones commit at the end of each call): numeric ones
+   * (a Float64Array ring of a numeric slot) apart from the rest, so that each commit loop's element
+   * reads and writes see one kind of array (one loop over both was a polymorphic access per ring).
+   */
+  private readonly numRings: Ring[] = [];
   private readonly globalRings: number[] = [];
   /** The storage array each ring commits from. */
   private readonly srcs: (unknown[] | Float64Array)[];
@@ -65,7 +70,10 @@ export class RunState {
     this.sites = this.storage.sites;
     for (const s of prog.slots) {
       if (s.hist < 0) continue;
-      if (!s.fnLocal) this.globalRings.push(s.hist);
+      if (s.fnLocal) continue;
+      const r = this.rings[s.hist]!;
+      if (r.buf instanceof Float64Array && this.srcs[s.hist] === this.nums) this.numRings.push(r);
+      else this.globalRings.push(s.hist);
     }
   }
 
@@ -170,6 +178,13 @@ export class RunState {
 
   /** Commits every history-tracked variable's current value: called once at the close of each bar. */
   commit(): void {
+    const nr = this.numRings;
+    const nums = this.nums;
+    for (let j = 0; j < nr.length; j++) {
+      const r = nr[j]!;
+      (r.buf as Float64Array)[r.count & r.mask] = nums[r.slot]!;
+      r.count++;
+    }
     const rings = this.rings;
     const srcs = this.srcs;
     const g = this.globalRings;
@@ -180,7 +195,6 @@ export class RunState {
       r.count++;
     }
     const hs = this.histShadows;
-    const nums = this.nums;
     for (let i = 0; i < hs.length; i++) {
       const h = hs[i]!;
       const r = h.ring;

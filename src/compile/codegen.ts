@@ -236,9 +236,11 @@ class Gen {
       ...this.nestedScope(),
       // (with nested functions, a declaration that carries their scope's `setup`, see nestedScope)
       this.fns.length ? `function run(K, R, from, to, broker) {` : `return function run(K, R, from, to, broker) {`,
-      ...RUN_OBJECTS.map((l) => `const ${l};`),
+      ...RUN_OBJECT_LINES.map((l) => `const ${l.join(", ")};`),
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
       this.runConst.length ? `const ${this.runConst.join(", ")};` : "",
+      // (where the nested functions were: the text of a program without them is as it was)
+      "",
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
@@ -1409,28 +1411,33 @@ function rerunTick(body: string, locals: number[], home: (slot: number) => strin
   ];
 }
 
-/** What the loop function (and the nested functions' scope) takes from R, in order. */
-const RUN_OBJECTS = [
-  "ctx = R.ctx",
-  "N = R.nums",
-  "V = R.vals",
-  "O = R.once",
-  "B = R.budget",
-  "atLine = R.atLine",
-  "historyOffsetMessage = R.historyOffsetMessage",
-  "PineArray = R.PineArray",
-  "PineMatrix = R.PineMatrix",
-  "PineMap = R.PineMap",
-  "PineObject = R.PineObject",
-  "cT = ctx.columns.time",
-  "cO = ctx.columns.open",
-  "cH = ctx.columns.high",
-  "cL = ctx.columns.low",
-  "cC = ctx.columns.close",
-  "cV = ctx.columns.volume",
+/**
+ * What the loop function (and the nested functions' scope) takes from R, in order: the loop
+ * function's prologue declares each line's names in one `const`.
+ */
+const RUN_OBJECT_LINES = [
+  [
+    "ctx = R.ctx",
+    "N = R.nums",
+    "V = R.vals",
+    "O = R.once",
+    "B = R.budget",
+    "atLine = R.atLine",
+    "historyOffsetMessage = R.historyOffsetMessage",
+  ],
+  ["PineArray = R.PineArray", "PineMatrix = R.PineMatrix", "PineMap = R.PineMap", "PineObject = R.PineObject"],
+  [
+    "cT = ctx.columns.time",
+    "cO = ctx.columns.open",
+    "cH = ctx.columns.high",
+    "cL = ctx.columns.low",
+    "cC = ctx.columns.close",
+    "cV = ctx.columns.volume",
+  ],
   // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
-  "closeTimes = ctx.ext.timeCloseColumn",
+  ["closeTimes = ctx.ext.timeCloseColumn"],
 ];
+const RUN_OBJECTS = RUN_OBJECT_LINES.flat();
 
 /** One-argument math builtins whose impl is exactly this JavaScript function of a number. */
 const INLINE_UNARY: Record<string, string> = {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { generatedSource } from "../../src/compile/index.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { generateBars } from "../../src/cli/bench.js";
-import { comparable, firstDifference, program } from "./parity.js";
+import { comparable, firstDifference, program, runPair } from "./parity.js";
 
 const SCRIPT = [
   "//@version=6",
@@ -50,6 +50,8 @@ describe("nested functions outside the loop function", () => {
   it("a program without nested functions keeps its text (no scope around the loop function)", () => {
     const text = generatedSource(program(`//@version=6\nindicator("t")\nplot(ta.ema(close, 9))\n`));
     expect(text.startsWith(`"use strict";\nreturn function run(`)).toBe(true);
+    expect(text).toContain("\nconst ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, B = R.budget,");
+    expect(text).not.toContain("$setup");
   });
 
   it("runs of one cached function on different bars each agree with interpret", async () => {
@@ -66,6 +68,22 @@ describe("nested functions outside the loop function", () => {
       expect(c.mode).toBe("compile");
       expect(firstDifference(comparable(i), comparable(c))).toBeNull();
     }
+  });
+
+  it("the re-runnable variant (realtime ticks, fill re-runs) reaches them too and agrees with interpret", async () => {
+    const text = generatedSource(program(SCRIPT), false, true);
+    expect(text.indexOf("function u0(")).toBeLessThan(text.indexOf("function run("));
+    const bars = generateBars(400, 7);
+    const p = await runPair(SCRIPT, bars, { realtimeBars: 3, realtimeTicks: 4 });
+    expect(p.compile.mode).toBe("compile");
+    expect(p.difference).toBeNull();
+    const strat = SCRIPT.replace('indicator("t")', 'strategy("s", calc_on_order_fills = true)').concat(
+      "\nif ta.crossover(m1, m2)\n    strategy.entry(\"L\", strategy.long)\nif ta.crossunder(m1, m2)\n    strategy.close(\"L\")\n",
+    );
+    const q = await runPair(strat, bars);
+    expect(q.compile.mode).toBe("compile");
+    expect(q.compile.trades?.length ?? q.compile.events.length).toBeGreaterThan(0);
+    expect(q.difference).toBeNull();
   });
 
   it("a run after another script's run of the same scope's text starts from its own state", async () => {

@@ -134,6 +134,8 @@ class Gen {
   private readonly runState: string[] = [];
   /** The run locals of each written-out call's state, by call-site id (as the impl's site.state). */
   private readonly taState = new Map<number, string[]>();
+  /** The written-out calls' state locals some nested function touches (they live beside the nested functions). */
+  private readonly sharedState = new Set<string>();
   /** The call sites whose ta.* step is written out, in the plain variant with kernels (inline-ta.ts), else null. */
   private readonly once: Set<number> | null;
   /** Once-flags of `var` declarations in the plain variant's loop function (`o<i>`, see stmt()). */
@@ -227,27 +229,24 @@ class Gen {
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
     // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
     // be compiled again, on-stack, while its loop runs in the interpreter).
+    const stateName = (d: string) => d.slice(0, d.indexOf(" = "));
+    const ownState = this.runState.filter((d) => !this.sharedState.has(stateName(d)));
     const text = [
       `"use strict";`,
-      `return function run(K, R, from, to, broker) {`,
-      `const ctx = R.ctx, N = R.nums, V = R.vals, O = R.once, B = R.budget, atLine = R.atLine, historyOffsetMessage = R.historyOffsetMessage;`,
-      `const PineArray = R.PineArray, PineMatrix = R.PineMatrix, PineMap = R.PineMap, PineObject = R.PineObject;`,
-      `const cT = ctx.columns.time, cO = ctx.columns.open, cH = ctx.columns.high, cL = ctx.columns.low, cC = ctx.columns.close, cV = ctx.columns.volume;`,
-      // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
-      `const closeTimes = ctx.ext.timeCloseColumn;`,
+      ...this.nestedScope(),
+      // (with nested functions, a declaration that carries their scope's `setup`, see nestedScope)
+      this.fns.length ? `function run(K, R, from, to, broker) {` : `return function run(K, R, from, to, broker) {`,
+      ...RUN_OBJECT_LINES.map((l) => `const ${l.join(", ")};`),
       ...this.refs.map((_, i) => `const K${i} = K[${i}];`),
       this.runConst.length ? `const ${this.runConst.join(", ")};` : "",
-      ...this.fns,
-      // the nested functions are new closures on every call: kept on R (which the backend keeps until
-      // the next run) so their optimised code, which V8 holds only while a closure using it lives,
-      // outlives a full GC between runs instead of being compiled again on every run
-      this.fnNames.length ? `R.fns = [${this.fnNames.join(", ")}];` : "",
+      // (where the nested functions were: the text of a program without them is as it was)
+      "",
       `  let L = 0;`,
       `  let b_open = NaN, b_high = NaN, b_low = NaN, b_close = NaN, b_volume = NaN, b_time = NaN, b_bar = 0;`,
       locals.length ? `  let ${locals.join(", ")};` : "",
       this.runCache.length ? `  let ${this.runCache.join(", ")};` : "",
       // (no line at all without them: the text of a program without written-out calls is unchanged)
-      ...(this.runState.length ? [`  let ${this.runState.join(", ")};`] : []),
+      ...(ownState.length ? [`  let ${ownState.join(", ")};`] : []),
       this.runFlags.size ? `  let ${[...this.runFlags].map((o) => `${o} = 0`).join(", ")};` : "",
       ...(this.rerun ? rerunTick(body, [...this.local], home) : []),
       // fill re-runs installed for this run (src/runtime/rerun.ts installFillRecalc, before the loop)
@@ -288,8 +287,45 @@ class Gen {
       spill ? `  ${spill}` : keep ? `  ${keep}` : "",
       `  return bar;`,
       `};`,
+      ...(this.fns.length ? [`run.setup = $setup;`, `return run;`] : []),
     ].join("\n");
     return { text, refs: this.refs, bulk };
+  }
+
+  /**
+   * The nested functions (user-function instances, blocks in expressions) and what they read, in the
+   * scope around the loop function: defined once per generated function, not once per run. As
+   * closures made by every run they were new call targets on every run, and the loop's optimised
+   * code, which had seen the previous run's, deoptimised ("wrong call target") and was compiled
+   * again. Each run sets their variables before its first call of the loop function (`run.setup`,
+   * called by src/compile/index.ts: in the loop function, whose prologue alone runs many times before
+   * a first run, it became hot and was optimised for nothing) to the values the loop function's own
+   * constants of the same names hold, and `R.clear` drops them when the run is over, so a cached
+   * function keeps no run's objects alive.
+   */
+  private nestedScope(): string[] {
+    if (this.fns.length === 0) return [];
+    const names = [
+      ...RUN_OBJECTS.map((l) => l.slice(0, l.indexOf(" = "))),
+      ...this.refs.map((_, i) => `K${i}`),
+      ...this.runConst.map((d) => d.slice(0, d.indexOf(" = "))),
+    ];
+    const shared = this.runState.filter((d) => this.sharedState.has(d.slice(0, d.indexOf(" = "))));
+    return [
+      `let ${names.join(", ")};`,
+      shared.length ? `let ${shared.map((d) => d.slice(0, d.indexOf(" = "))).join(", ")};` : "",
+      `function $setup(K, R) {`,
+      `  R.clear = $clear;`,
+      ...RUN_OBJECTS.map((l) => `  ${l};`),
+      ...this.refs.map((_, i) => `  K${i} = K[${i}];`),
+      ...this.runConst.map((d) => `  ${d};`),
+      ...shared.map((d) => `  ${d};`),
+      `}`,
+      `function $clear() {`,
+      `  ${names.map((n) => `${n} = undefined;`).join(" ")}`,
+      `}`,
+      ...this.fns,
+    ];
   }
 
   // ------------------------------------------------------------------ helpers
@@ -1133,6 +1169,7 @@ class Gen {
       });
       this.taState.set(e.site, state);
     }
+    if (this.nested > 0) for (const x of state) this.sharedState.add(x);
     const args = (e.args as RExpr[]).map((a) => this.expr(a));
     const temps = Array.from({ length: it.temps }, () => this.temp());
     const helper = it.helper ? `K${this.ref(`ta-helper:${e.name}`, { k: "value", v: it.helper })}` : "";
@@ -1373,6 +1410,34 @@ function rerunTick(body: string, locals: number[], home: (slot: number) => strin
     `  };`,
   ];
 }
+
+/**
+ * What the loop function (and the nested functions' scope) takes from R, in order: the loop
+ * function's prologue declares each line's names in one `const`.
+ */
+const RUN_OBJECT_LINES = [
+  [
+    "ctx = R.ctx",
+    "N = R.nums",
+    "V = R.vals",
+    "O = R.once",
+    "B = R.budget",
+    "atLine = R.atLine",
+    "historyOffsetMessage = R.historyOffsetMessage",
+  ],
+  ["PineArray = R.PineArray", "PineMatrix = R.PineMatrix", "PineMap = R.PineMap", "PineObject = R.PineObject"],
+  [
+    "cT = ctx.columns.time",
+    "cO = ctx.columns.open",
+    "cH = ctx.columns.high",
+    "cL = ctx.columns.low",
+    "cC = ctx.columns.close",
+    "cV = ctx.columns.volume",
+  ],
+  // the Runtime's scheduled bar closes (session-aware), the same ones the interpreter uses
+  ["closeTimes = ctx.ext.timeCloseColumn"],
+];
+const RUN_OBJECTS = RUN_OBJECT_LINES.flat();
 
 /** One-argument math builtins whose impl is exactly this JavaScript function of a number. */
 const INLINE_UNARY: Record<string, string> = {

@@ -257,8 +257,8 @@ export function compileProgram(
     PineObject,
     timedOut: false,
     bulk,
-    // the generated run's nested functions of its latest call (kept with R: see the generator)
-    fns: null,
+    // drops the run's objects from the scope of the generated nested functions (codegen.ts nestedScope)
+    clear: null,
   };
   // the last run's refs kept (as the Runtime keeps its context and state, src/runtime/evaluate.ts
   // lastRun): the generated loop's optimised code depends on the hidden classes of these objects,
@@ -267,6 +267,8 @@ export function compileProgram(
   lastRefs[0] = K;
   lastRefs[1] = R;
   const run = entry!.run;
+  // the scope of the nested functions (codegen.ts nestedScope), set once for this run
+  (run as Run & { setup?: (K: unknown[], R: Record<string, unknown>) => void }).setup?.(K, R);
   if (!cached) {
     // V8 gives a function its feedback only after a few calls: run the prologue alone (an empty bar
     // range) until it has some, or the optimised code made while the first run's loop is hot would
@@ -288,7 +290,10 @@ export function compileProgram(
     },
     hoisted,
     cached,
-    release: () => (arena as SeriesArena | null)?.release(),
+    release: () => {
+      (R.clear as (() => void) | null)?.();
+      (arena as SeriesArena | null)?.release();
+    },
   };
 }
 

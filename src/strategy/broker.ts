@@ -175,7 +175,6 @@ export class Broker {
     this.ctx = ctx;
     this.version = ctx.version || this.version;
     this.fillsSinceRecalc = 0;
-    this.book.recycle();
     if (this.currency.converting) {
       this.currency.onBar(ctx.timeClose);
       this.pointValue = this.symbolPointValue * this.currency.rate;
@@ -793,6 +792,10 @@ export class Broker {
     if (v === this.prunedAt && this.walker.fastPath) return;
     this.book.pruneExits(this.ledger.open);
     this.prunedAt = v;
+    // (the orders filled and trades closed on the path are done with: they serve new ones from here
+    // on; here, as the trades changed, not on every bar: a call more in onBarOpen boxed a price there)
+    this.book.recycle();
+    this.ledger.recycle();
   }
 
   /** Margin-call liquidation of `qty` at `price` (called by the risk module). */

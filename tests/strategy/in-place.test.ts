@@ -179,7 +179,7 @@ describe("records the book dropped", () => {
     for (const k of Object.keys(fresh)) expect(Object.is(reset[k], fresh[k]), k).toBe(true);
   });
 
-  it("serve the next trade: its exit is the pruned exit and its close order the filled entry, with the same trades", () => {
+  it("serve the next trade: its exit is the pruned exit, its close order the filled entry and its trade the closed one, with the same trades", () => {
     // L enters on bar 1's open and closes on bar 4's (close placed on bar 3); again from bar 6 to 9.
     // The exit X, placed on every bar with a stop no bar reaches, is pruned when the first trade
     // closes and placed anew on bar 4; the entry filled on bar 1 is the record the close of bar 3 uses.
@@ -187,6 +187,7 @@ describe("records the book dropped", () => {
     const exits: (ExitOrder | undefined)[] = [];
     const orders: (PendingOrder | undefined)[] = [];
     const states: Record<string, unknown>[] = [];
+    const trades: unknown[] = [];
     const ctx = makeCtx(columnsOf(rows), { type: "stock" });
     const { result } = replay(ctx, {}, (i, c, b) => {
       if (i === 0 || i === 5) b.entry({ id: "L", direction: "long" }, c);
@@ -195,6 +196,7 @@ describe("records the book dropped", () => {
       exits.push(b.pendingExits[0]);
       orders.push(b.pendingOrders[0]);
       states.push({ ...b.pendingExits[0] }, { ...b.pendingOrders[0] });
+      trades.push(b.ledger.open[0], { ...b.ledger.open[0] });
     });
     expect(result.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price])).toEqual([
       [1, 101, 4, 104],
@@ -206,6 +208,26 @@ describe("records the book dropped", () => {
     expect(states[8]).toMatchObject({ id: "X", fromEntry: "L", stop: 50, armed: false, placedBar: 4, seq: 3 });
     expect(orders[3]).toBe(orders[0]);
     expect(states[7]).toMatchObject({ kind: "close", id: "L", market: true, placedBar: 3 });
+    // the second trade (bar 6 on) is the first one's record, every field its own
+    expect(trades[2 * 7]).toBe(trades[2 * 2]);
+    expect(trades[2 * 7 + 1]).toEqual({
+      entryId: "L",
+      entryComment: null,
+      entryBar: 6,
+      entryTime: Date.UTC(2024, 0, 1) + 6 * 3_600_000,
+      entryPrice: 106,
+      side: 1,
+      qty: 1,
+      initialQty: 1,
+      commission: 0,
+      bestPrice: 108,
+      worstPrice: 105,
+      exitFilled: null,
+      trailId: null,
+      trailExtreme: Number.NaN,
+      trail: null,
+      seq: 1,
+    });
   });
 });
 

@@ -3,7 +3,11 @@
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
 import { objectArray, removeItem, truncate } from "../core/shapes.js";
+import { newExitOrder, newPendingOrder, resetExitOrder } from "./orders.js";
 import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
+
+/** Dropped records kept for reuse, per kind (a trade takes one exit and an entry and a close order or two). */
+const SPARE = 4;
 
 export class OrderBook {
   // (created in the object elements kind: see core/shapes.ts)
@@ -17,6 +21,35 @@ export class OrderBook {
    * instead of walking the orders. A number field: snapshots restore it with the orders.
    */
   market = 0;
+  /**
+   * Records the book dropped, for the next ones placed (takeExit, takeOrder): a trade's exit and its
+   * entry and close orders were ~1 KB of garbage a trade (each double field its own heap number).
+   * Exits come from pruneExits (their trades closed: nothing else holds them); filled orders wait in
+   * `filled` until the next bar opens (`recycle`), as the fill that took them may still read them.
+   * Not part of snapshots (the book's arrays are copied there, never these).
+   */
+  private readonly spareExits: ExitOrder[] = objectArray();
+  private readonly spareOrders: PendingOrder[] = objectArray();
+  private readonly filled: PendingOrder[] = objectArray();
+
+  /** A blank exit (newExitOrder's fields): a dropped one reset, else a new one. */
+  takeExit(): ExitOrder {
+    const e = this.spareExits.pop();
+    return e === undefined ? newExitOrder() : resetExitOrder(e);
+  }
+
+  /** A pending order for writeOrder to write every field of: a filled one, else a new one. */
+  takeOrder(): PendingOrder {
+    const o = this.spareOrders.pop();
+    return o === undefined ? newPendingOrder() : o;
+  }
+
+  /** A bar opens: the orders filled before it may be reused. */
+  recycle(): void {
+    const f = this.filled;
+    while (f.length !== 0 && this.spareOrders.length < SPARE) this.spareOrders.push(f.pop() as PendingOrder);
+    if (f.length !== 0) truncate(f, 0);
+  }
 
   nextSeq(): number {
     return this.seq++;
@@ -191,7 +224,9 @@ export class OrderBook {
 
   /** Takes the filled order `o` out, the others keeping their order. */
   removeRef(o: PendingOrder): void {
-    if (removeItem(this.orders, o) && o.market) this.market--;
+    if (!removeItem(this.orders, o)) return;
+    if (o.market) this.market--;
+    if (this.filled.length < SPARE) this.filled.push(o);
   }
 
   /**
@@ -252,7 +287,10 @@ export class OrderBook {
     for (let i = 0; i < exits.length; i++) {
       const e = exits[i];
       if (coversAny(e, open)) e.armed = true;
-      else if (e.armed) continue;
+      else if (e.armed) {
+        if (this.spareExits.length < SPARE) this.spareExits.push(e);
+        continue;
+      }
       exits[w++] = e;
     }
     if (w !== exits.length) truncate(exits, w);

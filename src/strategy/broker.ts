@@ -14,7 +14,7 @@ import { EXIT_META, EventLog, eventMeta, LogSite } from "./events.js";
 import { CurrencyRate } from "./currency.js";
 import { closeTrades, commission, fillClose, slipped } from "./fills.js";
 import { Ledger } from "./ledger.js";
-import { exitHasLevel, newExitOrder, newPendingOrder, relevelExit, writeExit, writeOrder } from "./orders.js";
+import { exitHasLevel, relevelExit, writeExit, writeOrder } from "./orders.js";
 import {
   exitRemaining,
   finite,
@@ -333,7 +333,7 @@ export class Broker {
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
     const requeued = this.book.requeueEntryLike(req.id);
     const wasMarket = requeued !== null && requeued.market;
-    const o = requeued ?? newPendingOrder();
+    const o = requeued ?? this.book.takeOrder();
     writeOrder(
       o,
       kind,
@@ -406,7 +406,7 @@ export class Broker {
     const bindSide = fromEntry === null ? dir : 0;
     const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {
-      e = newExitOrder();
+      e = this.book.takeExit();
       // (a queue place only for a new exit: a re-placed one keeps its own, and only their order counts)
       this.book.addExit(e, req);
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
@@ -462,7 +462,7 @@ export class Broker {
     if (all ? open.length === 0 && !this.book.hasEntryOrOrder() : !this.ledger.hasOpen(id)) return;
     // closes are not replaced: several on one bar stack
     const o = writeOrder(
-      newPendingOrder(),
+      this.book.takeOrder(),
       all ? "close_all" : "close",
       id,
       side > 0 ? -1 : 1,
@@ -792,6 +792,10 @@ export class Broker {
     if (v === this.prunedAt && this.walker.fastPath) return;
     this.book.pruneExits(this.ledger.open);
     this.prunedAt = v;
+    // (the orders filled and trades closed on the path are done with: they serve new ones from here
+    // on; here, as the trades changed, not on every bar: a call more in onBarOpen boxed a price there)
+    this.book.recycle();
+    this.ledger.recycle();
   }
 
   /** Margin-call liquidation of `qty` at `price` (called by the risk module). */

@@ -6,6 +6,9 @@ import { objectArray, removeItem, truncate } from "../core/shapes.js";
 import * as CT from "./closed-trades.js";
 import type { OpenTrade, Side } from "./types.js";
 
+/** Closed trades kept for reuse (Ledger.recycle). */
+const SPARE_TRADES = 4;
+
 export class Ledger {
   // (arrays created in the object elements kind: see core/shapes.ts)
   readonly open: OpenTrade[] = objectArray();
@@ -38,6 +41,21 @@ export class Ledger {
   version = 0;
   private seq = 0;
   private readonly closing: OpenTrade[] = objectArray();
+  /**
+   * Trades closed whole, for the next ones opened (openTrade writes every field): a trade was ~300
+   * bytes of garbage (each double field a heap number). A closed trade waits in `closedWhole` until
+   * the next bar opens (`recycle`), as the fill that closed it may still read it; nothing reads it
+   * after (snapshots clone the open trades). Up to SPARE_TRADES kept.
+   */
+  private readonly closedWhole: OpenTrade[] = objectArray();
+  private readonly spareTrades: OpenTrade[] = objectArray();
+
+  /** A bar opens: the trades closed before it may be reused. */
+  recycle(): void {
+    const c = this.closedWhole;
+    while (c.length !== 0 && this.spareTrades.length < SPARE_TRADES) this.spareTrades.push(c.pop() as OpenTrade);
+    if (c.length !== 0) truncate(c, 0);
+  }
 
   /**
    * Account currency per point (the broker updates it when the account currency is converted). A
@@ -140,24 +158,48 @@ export class Ledger {
     bar: number,
     time: number,
   ): OpenTrade {
-    const t: OpenTrade = {
-      entryId,
-      entryComment: comment,
-      entryBar: bar,
-      entryTime: time,
-      entryPrice: price,
-      side,
-      qty,
-      initialQty: qty,
-      commission,
-      bestPrice: price,
-      worstPrice: price,
-      exitFilled: null,
-      trailId: null,
-      trailExtreme: Number.NaN,
-      trail: null,
-      seq: this.seq++,
-    };
+    const spare = this.spareTrades.pop();
+    const t: OpenTrade =
+      spare === undefined
+        ? {
+            entryId,
+            entryComment: comment,
+            entryBar: bar,
+            entryTime: time,
+            entryPrice: price,
+            side,
+            qty,
+            initialQty: qty,
+            commission,
+            bestPrice: price,
+            worstPrice: price,
+            exitFilled: null,
+            trailId: null,
+            trailExtreme: Number.NaN,
+            trail: null,
+            seq: this.seq,
+          }
+        : spare;
+    if (spare !== undefined) {
+      // (the literal's fields, in its order)
+      t.entryId = entryId;
+      t.entryComment = comment;
+      t.entryBar = bar;
+      t.entryTime = time;
+      t.entryPrice = price;
+      t.side = side;
+      t.qty = qty;
+      t.initialQty = qty;
+      t.commission = commission;
+      t.bestPrice = price;
+      t.worstPrice = price;
+      t.exitFilled = null;
+      t.trailId = null;
+      t.trailExtreme = Number.NaN;
+      t.trail = null;
+      t.seq = this.seq;
+    }
+    this.seq++;
     this.open.push(t);
     this.version++;
     // (stores on every open: branches taken once or twice a run, on its first trades, have no type
@@ -284,7 +326,7 @@ export class Ledger {
 
   /** Takes `t` out of the open trades, the others keeping their order. */
   private remove(t: OpenTrade): void {
-    removeItem(this.open, t);
+    if (removeItem(this.open, t) && this.closedWhole.length < SPARE_TRADES) this.closedWhole.push(t);
   }
 
   /**

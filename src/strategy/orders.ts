@@ -130,6 +130,42 @@ export function newExitOrder(): ExitOrder {
   };
 }
 
+/** Exit `e` made blank again, every field newExitOrder's, in its order (a dropped exit reused: OrderBook.takeExit). */
+export function resetExitOrder(e: ExitOrder): ExitOrder {
+  e.id = "";
+  e.fromEntry = null;
+  e.qty = NaN;
+  e.qtyPercent = NaN;
+  e.profit = NaN;
+  e.limit = NaN;
+  e.loss = NaN;
+  e.stop = NaN;
+  e.trailPrice = NaN;
+  e.trailPoints = NaN;
+  e.trailOffset = NaN;
+  e.ocaName = null;
+  e.comment = null;
+  e.commentProfit = null;
+  e.commentLoss = null;
+  e.commentTrailing = null;
+  e.alerts = null;
+  e.disableAlert = false;
+  e.seq = 0;
+  e.placedBar = 0;
+  e.armed = false;
+  e.bindSide = 0;
+  e.intrabar = false;
+  e.src = null;
+  e.at = 0;
+  e.lvPrice = NaN;
+  e.lvSide = 0;
+  e.lvTp = NaN;
+  e.lvSl = NaN;
+  e.lvAct = NaN;
+  e.lvStale = 0;
+  return e;
+}
+
 /** A finite number (an argument that is given and not na). */
 function given(v: unknown): boolean {
   return typeof v === "number" && Number.isFinite(v);

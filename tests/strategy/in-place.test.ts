@@ -8,6 +8,7 @@ import { columnsOf, makeCtx, replay } from "./harness.js";
 import { runBoth } from "../helpers/run-both.js";
 import type { Bar } from "../../src/core/result.js";
 import type { ExitOrder, PendingOrder } from "../../src/strategy/types.js";
+import { newExitOrder, resetExitOrder } from "../../src/strategy/orders.js";
 
 type Row = [number, number, number, number];
 const flat: Row = [100, 100, 100, 100];
@@ -164,6 +165,71 @@ async function tradesOf(script: string, bars: Bar[]): Promise<RefTrade[]> {
     exitPrice: t.exit_price!,
   }));
 }
+
+describe("records the book dropped", () => {
+  it("a reset exit is newExitOrder's record, field for field and in its order", () => {
+    const e = newExitOrder() as unknown as Record<string, unknown>;
+    for (const k of Object.keys(e)) {
+      const v = e[k];
+      e[k] = typeof v === "number" ? 7 : typeof v === "boolean" ? !v : typeof v === "string" ? "x" : { k };
+    }
+    const fresh = newExitOrder() as unknown as Record<string, unknown>;
+    const reset = resetExitOrder(e as unknown as ExitOrder) as unknown as Record<string, unknown>;
+    expect(Object.keys(reset)).toEqual(Object.keys(fresh));
+    for (const k of Object.keys(fresh)) expect(Object.is(reset[k], fresh[k]), k).toBe(true);
+  });
+
+  it("serve the next trade: its exit is the pruned exit, its close order the filled entry and its trade the closed one, with the same trades", () => {
+    // L enters on bar 1's open and closes on bar 4's (close placed on bar 3); again from bar 6 to 9.
+    // The exit X, placed on every bar with a stop no bar reaches, is pruned when the first trade
+    // closes and placed anew on bar 4; the entry filled on bar 1 is the record the close of bar 3 uses.
+    const rows: Row[] = Array.from({ length: 11 }, (_, i) => [100 + i, 101 + i, 99 + i, 100 + i] as Row);
+    const exits: (ExitOrder | undefined)[] = [];
+    const orders: (PendingOrder | undefined)[] = [];
+    const states: Record<string, unknown>[] = [];
+    const trades: unknown[] = [];
+    const ctx = makeCtx(columnsOf(rows), { type: "stock" });
+    const { result } = replay(ctx, {}, (i, c, b) => {
+      if (i === 0 || i === 5) b.entry({ id: "L", direction: "long" }, c);
+      if (i === 3 || i === 8) b.close({ id: "L" }, c);
+      b.exit({ id: "X", fromEntry: "L", stop: 50 }, c);
+      exits.push(b.pendingExits[0]);
+      orders.push(b.pendingOrders[0]);
+      states.push({ ...b.pendingExits[0] }, { ...b.pendingOrders[0] });
+      trades.push(b.ledger.open[0], { ...b.ledger.open[0] });
+    });
+    expect(result.trades.map((t) => [t.entry_bar_index, t.entry_price, t.exit_bar_index, t.exit_price])).toEqual([
+      [1, 101, 4, 104],
+      [6, 106, 9, 109],
+    ]);
+    expect(exits[3]).toBe(exits[0]);
+    expect(exits[4]).toBe(exits[0]);
+    // (bar 4's exit: placed while flat, so not armed; bar 3's order: the close)
+    expect(states[8]).toMatchObject({ id: "X", fromEntry: "L", stop: 50, armed: false, placedBar: 4, seq: 3 });
+    expect(orders[3]).toBe(orders[0]);
+    expect(states[7]).toMatchObject({ kind: "close", id: "L", market: true, placedBar: 3 });
+    // the second trade (bar 6 on) is the first one's record, every field its own
+    expect(trades[2 * 7]).toBe(trades[2 * 2]);
+    expect(trades[2 * 7 + 1]).toEqual({
+      entryId: "L",
+      entryComment: null,
+      entryBar: 6,
+      entryTime: Date.UTC(2024, 0, 1) + 6 * 3_600_000,
+      entryPrice: 106,
+      side: 1,
+      qty: 1,
+      initialQty: 1,
+      commission: 0,
+      bestPrice: 108,
+      worstPrice: 105,
+      exitFilled: null,
+      trailId: null,
+      trailExtreme: Number.NaN,
+      trail: null,
+      seq: 1,
+    });
+  });
+});
 
 describe("brackets re-placed on every bar (both backends, against the reference)", () => {
   const bars = walk(600);

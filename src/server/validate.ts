@@ -4,6 +4,7 @@
 // as UNKNOWN_FIELDS. Every failure is a 400.
 
 import { ApiError } from "./errors.js";
+import { cutLongStrings, restoreCut } from "./json-bytes.js";
 
 export type FieldType = "string" | "int" | "number" | "bool" | "array" | "object" | "bars";
 
@@ -48,7 +49,7 @@ const NodeBuffer = (globalThis as { Buffer?: { from(s: string, enc: "base64"): U
  * study, a trial 5-8 ms); decoding the bytes costs about a millisecond. null when the string is not
  * such a column.
  */
-function decodeColumn(s: string): Float64Array | null {
+export function decodeColumn(s: string): Float64Array | null {
   if (s.length % 4 !== 0) return null;
   // standard base64 only: Buffer also decodes the URL-safe alphabet ('-', '_') where atob throws, so
   // one body would decode on Node and be refused on a host without Buffer (two native scans, no regex)
@@ -70,8 +71,13 @@ function decodeColumn(s: string): Float64Array | null {
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   }
   if (bytes.length !== expected || bytes.length % 8 !== 0) return null;
-  // (a copy: a Float64Array needs its own 8-aligned buffer, and Node's small buffers share a pool)
-  const own = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
+  // a Float64Array needs an 8-aligned buffer of its own: a large Buffer has one (its bytes from 0 to its
+  // end); Node's small buffers share a pool, and their bytes are copied out
+  const own = (
+    bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length
+      ? bytes.buffer
+      : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)
+  ) as ArrayBuffer;
   if (LITTLE_ENDIAN) return new Float64Array(own);
   const view = new DataView(own);
   const out = new Float64Array(bytes.length / 8);
@@ -219,10 +225,16 @@ function isJsonType(header: string | null): boolean {
  * Reads a request body as JSON: 415 UNSUPPORTED_MEDIA_TYPE unless the content type is JSON (a
  * `text/plain` body is what a cross-site form or no-preflight fetch can send, so it is never
  * parsed), 400 INVALID_BODY for an empty or malformed body. The size cap (413 BODY_TOO_LARGE)
- * is the app's body-limit middleware, applied before any route reads. `hostText` reads the same text
- * where the host can for less (AppOptions.bodyText); when it gives null, the Request reads it.
+ * is the app's body-limit middleware, applied before any route reads. `hostBytes` reads the body's
+ * bytes where the host can for less (AppOptions.bodyBytes), which are parsed without their long
+ * strings' text (json-bytes.ts: with `columns`, a top-level `data` object's base64 bar columns come
+ * back decoded); when it gives null, the Request reads the text.
  */
-export async function readJsonBody(req: Request, hostText?: () => Promise<string> | null): Promise<unknown> {
+export async function readJsonBody(
+  req: Request,
+  hostBytes?: () => Promise<Uint8Array> | null,
+  columns = false,
+): Promise<unknown> {
   if (!isJsonType(req.headers.get("content-type"))) {
     throw new ApiError(
       415,
@@ -231,7 +243,18 @@ export async function readJsonBody(req: Request, hostText?: () => Promise<string
       { expected: "application/json" },
     );
   }
-  const text = await (hostText?.() ?? req.text());
+  const reading = hostBytes?.();
+  if (!reading) return parseBody(await req.text());
+  const bytes = await reading;
+  const cut = cutLongStrings(bytes);
+  if (!cut) return parseBody(utf8.decode(bytes));
+  return restoreCut(parseBody(utf8.decode(cut.rest)), cut, columns);
+}
+
+/** A body's text as the Request's text() decodes its bytes (BOM dropped, bad bytes replaced). */
+const utf8 = new TextDecoder();
+
+function parseBody(text: string): unknown {
   if (text.trim() === "") throw new ApiError(400, "INVALID_BODY", "request body is empty; expected a JSON object");
   try {
     return JSON.parse(text);

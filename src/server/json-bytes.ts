@@ -3,12 +3,12 @@
 // ~212 KB base64 columns and a few hundred bytes around them: decoded whole and parsed, the server's
 // main thread made a 1.3 MB string, scanned it twice (UTF-8 decode, JSON.parse), copied each column
 // out of it as a string of its own and collected all of that once a study. Here each long string token
-// is found in the bytes (the quotes by a native search), cut out as its one-byte text (a copy, no
-// decode) and decoded as a column straight away where it is one; the rest is decoded and parsed as
+// is found in the bytes (the quotes by a native search) and, where it decodes as a column, cut out as
+// its one-byte text (a copy, no UTF-8 decode) with the column kept; the rest is decoded and parsed as
 // before, with a placeholder where each token stood, then put back. The value is the one
-// `JSON.parse(text)` gives, except that a bar column (given `columns`) that decodes is its
-// Float64Array already (validate.ts takes either); anything this cannot read the same way (no Buffer,
-// an escape inside a long token, more string tokens than a columnar body has) goes the whole-text way.
+// `JSON.parse(text)` gives, except that a bar column of `data` (given `columns`) is its Float64Array
+// already (validate.ts takes either); a body with nothing to cut (no Buffer, no long column, more
+// string tokens than a columnar body has before one) goes the whole-text way.
 
 import { decodeColumn } from "./validate.js";
 
@@ -38,17 +38,17 @@ const MARK = `\u0000resin-cut-${Math.random().toString(36).slice(2)}${Date.now()
 const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
 const encoder = new TextEncoder();
 
-/** The long string tokens of a body, cut out: their text, and the column each decodes to (null: not one). */
+/** The long string tokens of a body that are bar columns, cut out: their text, and the column each decodes to. */
 interface Cut {
   text: string[];
-  column: (Float64Array | null)[];
+  column: Float64Array[];
   /** The body with a placeholder string in place of each cut token. */
   rest: Uint8Array;
 }
 
 /**
- * The body's long string tokens (not keys) cut out, or null where nothing was cut (the caller then
- * decodes the whole body). Tokens are found as JSON's lexer finds them: a string starts at a quote
+ * The body's long string tokens (not keys) that decode as bar columns cut out, or null where nothing
+ * was cut (the caller then decodes the whole body). Tokens are found as JSON's lexer finds them: a string starts at a quote
  * outside a string and ends at the next quote not escaped by an odd run of backslashes.
  */
 export function cutLongStrings(bytes: Uint8Array): Cut | null {
@@ -57,7 +57,7 @@ export function cutLongStrings(bytes: Uint8Array): Cut | null {
   const n = buf.length;
   const spans: number[] = [];
   const text: string[] = [];
-  const column: (Float64Array | null)[] = [];
+  const column: Float64Array[] = [];
   let tokens = 0;
   let pos = 0;
   for (;;) {
@@ -72,18 +72,19 @@ export function cutLongStrings(bytes: Uint8Array): Cut | null {
       if (slashes % 2 === 0) break;
     }
     pos = close + 1;
-    if (
-      close - open - 1 >= MIN_CUT_BYTES &&
-      !isKey(buf, pos, n) &&
-      buf.subarray(open + 1, close).indexOf(BACKSLASH) < 0
-    ) {
-      // (its text is its bytes one to a character where they are all ASCII; a token that is not stays in the text)
-      if (!isPlainAscii(buf, open + 1, close)) continue;
+    if (close - open - 1 >= MIN_CUT_BYTES && !isKey(buf, pos, n)) {
+      // only a token that decodes as a bar column is cut: then every byte of it is a base64 character
+      // (decodeColumn's length test), so its one-byte text is the text JSON.parse would give
       const s = buf.toString("latin1", open + 1, close);
-      spans.push(open + 1, close);
-      text.push(s);
-      column.push(decodeColumn(s));
-    } else if (++tokens > MAX_TOKENS && !spans.length) return null;
+      const c = decodeColumn(s);
+      if (c) {
+        spans.push(open + 1, close);
+        text.push(s);
+        column.push(c);
+        continue;
+      }
+    }
+    if (++tokens > MAX_TOKENS && !spans.length) return null;
   }
   if (!spans.length) return null;
   const marks = text.map((_, i) => encoder.encode(`${MARK_JSON}${i}`));
@@ -110,25 +111,6 @@ function isKey(buf: Uint8Array, pos: number, n: number): boolean {
 }
 
 /**
- * Every byte of [from, to) is ASCII and not a control character: its one-byte text is its UTF-8 text,
- * and a JSON string may hold it raw (one that may not, U+0000-U+001F, leaves the body invalid: it stays).
- */
-function isPlainAscii(buf: Uint8Array, from: number, to: number): boolean {
-  // (4 bytes at a time where aligned: these tokens are hundreds of KB; a byte >= 0x80, or one below
-  // 0x20 by the borrow it leaves in its top bit)
-  let i = from;
-  const bad = (b: number): boolean => b >= 0x80 || b < 0x20;
-  while (i < to && (buf.byteOffset + i) % 4 !== 0) if (bad(buf[i++]!)) return false;
-  const words = new Uint32Array(buf.buffer, buf.byteOffset + i, (to - i) >>> 2);
-  for (let k = 0; k < words.length; k++) {
-    const w = words[k]!;
-    if (((w | ((w - 0x20202020) & ~w)) & 0x80808080) !== 0) return false;
-  }
-  for (i += words.length * 4; i < to; i++) if (bad(buf[i]!)) return false;
-  return true;
-}
-
-/**
  * Puts the cut tokens back into a value parsed from `cut.rest`: each placeholder string becomes its
  * token's text, except a bar column of the top-level `data` object (`columns`: the route's data field
  * takes columns) that decoded, which becomes its Float64Array.
@@ -140,7 +122,7 @@ export function restoreCut(value: unknown, cut: Cut, columns: boolean): unknown 
       const d = data as Record<string, unknown>;
       for (const k of BAR_COLUMN_KEYS) {
         const i = cutIndex(d[k]);
-        if (i >= 0 && cut.column[i]) d[k] = cut.column[i];
+        if (i >= 0) d[k] = cut.column[i];
       }
     }
   }

@@ -10,7 +10,7 @@
 // already (validate.ts takes either); a body with nothing to cut (no Buffer, no long column, more
 // string tokens than a columnar body has before one) goes the whole-text way.
 
-import { decodeColumn } from "./validate.js";
+import { decodeColumn } from "./base64-column.js";
 
 /** Byte strings of this length or more are candidates (a column of 20k bars is ~212 KB; keys and scripts stay in the text). */
 export const MIN_CUT_BYTES = 4096;

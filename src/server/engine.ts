@@ -17,7 +17,6 @@ import {
   type TrialReply,
 } from "../worker/protocol.js";
 import { newTrialBarsKey, ownTrialBars } from "./trial-bars.js";
-import { offerKept, takeKept, type KeepBest } from "./kept-winner.js";
 import { jsonRun } from "./answer-json.js";
 import { markRun, type RunClock } from "./run-clock.js";
 import { batchedRuns } from "./trial-batches.js";
@@ -51,18 +50,6 @@ export interface TrialJob extends Omit<RunJob, "data"> {
   /** Names `bars` (one study's set): the thread copies them into its own memory once per key (trial-bars.ts). */
   barsKey: string;
   slice: readonly [number, number];
-  /**
-   * An in-sample study's scoring: a run over the whole bars is offered to the thread's kept winner
-   * (kept-winner.ts), which the study's full run then takes instead of running again.
-   */
-  keep?: KeepBest;
-}
-
-/** Asks a thread for the result it kept of study `barsKey` run with `inputs` (kept-winner.ts). */
-export interface KeptJob {
-  barsKey: string;
-  inputs: Record<string, unknown>;
-  options: RunOptions;
 }
 
 /** One run of a TrialBatch: its inputs and its range of the study's bars. */
@@ -123,15 +110,6 @@ export interface Engine {
    * ends (deadline, heap) rejects the whole batch with an error whose `run` names it (trial-batches.ts).
    */
   trials?(job: TrialBatch, control?: RunControl): Promise<TrialReply[]>;
-  /**
-   * The full-run JSON (as runJson answers it) of the result a thread kept of study `barsKey` run with
-   * `inputs` (TrialJob.keep), or null where no thread holds it (every thread is asked).
-   */
-  keptJson?(
-    barsKey: string,
-    inputs: Record<string, unknown>,
-    control?: RunControl,
-  ): Promise<string | Uint8Array | null>;
   /** How many jobs it runs at once (batch and optimize fan out this wide). */
   readonly concurrency: number;
   /**
@@ -203,19 +181,8 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
  * instead of a graph of objects it would clone back and then stringify itself.
  */
 export async function evaluateJobJson(job: RunJob): Promise<string> {
-  return resultJson(await evaluateJob(job));
-}
-
-/** A result as the full run's JSON: without its event log. */
-function resultJson(r: RunResult): string {
-  const { events: _events, ...result } = r;
+  const { events: _events, ...result } = await evaluateJob(job);
   return JSON.stringify(result);
-}
-
-/** The kept result's full-run JSON (evaluateJobJson's text) as UTF-8 bytes, or null: a pool thread's answer to KeptJob. */
-export function evaluateKeptJsonBytes(job: KeptJob): Uint8Array | null {
-  const kept = takeKept(job.barsKey, job.inputs);
-  return kept ? new TextEncoder().encode(resultJson(kept)) : null;
 }
 
 /**
@@ -228,54 +195,39 @@ export async function evaluateJobJsonBytes(job: RunJob): Promise<Uint8Array> {
 
 /** Runs one optimize trial over its slice of the shared bars (views, no copy) and keeps only the scored part. */
 export async function evaluateTrial(job: TrialJob): Promise<TrialReply> {
-  const { bars, barsKey, slice, keep, ...rest } = job;
-  return trialRun(rest, ownTrialBars(barsKey, bars), slice, barsKey, keep);
+  const { bars, barsKey, slice, ...rest } = job;
+  return trialRun(rest, ownTrialBars(barsKey, bars), slice);
 }
 
 /** Runs a batch's trial runs in order (each marked on the batch's clock as it starts), answered in order. */
 export async function evaluateTrials(job: TrialBatch): Promise<TrialReply[]> {
-  const { bars, barsKey, runs, clock, keep, ...rest } = job;
+  const { bars, barsKey, runs, clock, ...rest } = job;
   const own = ownTrialBars(barsKey, bars);
   const replies: TrialReply[] = [];
   for (let i = 0; i < runs.length; i++) {
     if (clock) markRun(clock, i);
     const { inputs, slice } = runs[i]!;
-    replies.push(await trialRun({ ...rest, options: { ...rest.options, inputs } }, own, slice, barsKey, keep));
+    replies.push(await trialRun({ ...rest, options: { ...rest.options, inputs } }, own, slice));
   }
   return replies;
 }
 
-async function trialRun(
-  job: Omit<RunJob, "data">,
-  own: PackedBars,
-  slice: readonly [number, number],
-  barsKey: string,
-  keep: KeepBest | undefined,
-) {
+async function trialRun(job: Omit<RunJob, "data">, own: PackedBars, slice: readonly [number, number]) {
   const t0 = performance.now();
   const result = await evaluateJob({ ...job, data: toColumnar(sliceBars(own, slice[0], slice[1])) });
-  const { reply } = trialReply(result, performance.now() - t0);
-  // (a run over the whole bars is the full run's result: kept-winner.ts)
-  if (keep && slice[0] === 0 && slice[1] === own.time.length)
-    offerKept(barsKey, keep, job.options.inputs ?? {}, result, reply);
-  return reply;
+  return trialReply(result, performance.now() - t0).reply;
 }
 
 /** Evaluates jobs on the calling thread (workerd, tests, or Node when no worker build exists). */
 export function createInProcessEngine(run: (job: RunJob) => Promise<RunResult> = evaluateJob): Engine {
   return {
     run: (job) => run(job),
-    runJson: async (job) => resultJson(await run(job)),
+    runJson: async (job) => {
+      const { events: _events, ...result } = await run(job);
+      return JSON.stringify(result);
+    },
     // trials through evaluateTrial only where runs are the library's own (a test's stand-in run stays in charge)
-    ...(run === evaluateJob
-      ? {
-          trial: (job: TrialJob) => evaluateTrial(job),
-          keptJson: async (barsKey: string, inputs: Record<string, unknown>) => {
-            const kept = takeKept(barsKey, inputs);
-            return kept ? resultJson(kept) : null;
-          },
-        }
-      : {}),
+    ...(run === evaluateJob ? { trial: (job: TrialJob) => evaluateTrial(job) } : {}),
     concurrency: 1,
   };
 }
@@ -302,16 +254,10 @@ export function studyFullJsonRunner(
   engine: Engine,
   job: Omit<RunJob, "data" | "broker">,
   control?: RunControl,
-  kept?: { barsKey: string; bars: readonly Bar[] },
 ): FullRunner {
   const runJson = engine.runJson?.bind(engine);
   if (!runJson) return studyFullRunner(engine, job, control);
-  const keptJson = kept && engine.keptJson?.bind(engine);
-  return async (inputs, bars) => {
-    // the winner's trial result where a thread kept it (an in-sample study's trials: studyTrialRunner's keep)
-    const json = keptJson && bars === kept.bars ? await keptJson(kept.barsKey, inputs, control) : null;
-    return jsonRun(json ?? (await runJson(fullRunJob(engine, job, inputs, bars), control)));
-  };
+  return async (inputs, bars) => jsonRun(await runJson(fullRunJob(engine, job, inputs, bars), control));
 }
 
 function fullRunJob(
@@ -383,23 +329,19 @@ export function trialsPerMessage(engine: Engine, nTrials: number): number {
  * The study's trial runner on an engine (the CLI's and /optimize's): with engine.trial, the study's
  * bars are packed into shared columns once and every trial names its range of them and gets back
  * only the scored trades; otherwise each trial is a whole run of its bar rows. `job` is everything
- * but the bars and the inputs (and `keep`: an in-sample study's scoring, for the threads' kept winners,
- * TrialJob.keep). With `perMessage` > 1 and engine.trials, the runs the study starts together go to a
- * thread in messages of up to that many (trial-batches.ts). `barsKey` names the study's bars on the
- * threads (and its kept winner: studyFullJsonRunner).
+ * but the bars and the inputs. With `perMessage` > 1 and engine.trials, the runs the study starts
+ * together go to a thread in messages of up to that many (trial-batches.ts).
  */
 export function studyTrialRunner(
   engine: Engine,
   study: PreparedStudy,
-  job: Omit<RunJob, "data"> & { keep?: KeepBest },
+  job: Omit<RunJob, "data">,
   control?: RunControl,
   perMessage = 1,
-  barsKey = newTrialBarsKey(),
 ): TrialRunner {
-  const { keep, ...base } = job;
   const withInputs = (inputs: Record<string, unknown>): Omit<RunJob, "data"> => ({
-    ...base,
-    options: { ...base.options, inputs },
+    ...job,
+    options: { ...job.options, inputs },
   });
   const byRows: TrialRunner = (inputs, bars: Bar[]) => engine.run({ ...withInputs(inputs), data: bars }, control);
   if (!engine.trial) return byRows;
@@ -407,8 +349,9 @@ export function studyTrialRunner(
   const shared = studyColumns(study.bars, engine.crossesThreads === true);
   if (!shared) return byRows;
   const trial = engine.trial.bind(engine);
+  const barsKey = newTrialBarsKey();
   const one = (run: BatchRun): Promise<TrialReply> =>
-    trial({ ...withInputs(run.inputs), bars: shared, barsKey, slice: run.slice, ...(keep ? { keep } : {}) }, control);
+    trial({ ...withInputs(run.inputs), bars: shared, barsKey, slice: run.slice }, control);
   const trials = engine.trials?.bind(engine);
   const send =
     trials && perMessage > 1

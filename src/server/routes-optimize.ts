@@ -16,7 +16,6 @@ import {
 import type { RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
 import { columnStudyData, studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER, trialsPerMessage } from "./engine.js";
-import { newTrialBarsKey } from "./trial-bars.js";
 import { optimizeAnswerJson } from "./answer-json.js";
 import { checkLibraries, engineFailure, guarded, librarySourceChars } from "./request.js";
 import { OPTIMIZE_SCHEMA } from "./schemas.js";
@@ -49,26 +48,9 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
       };
       // a few trials a message to a thread (trial-batches.ts), as many a batch of the study
       const perMessage = trialsPerMessage(ctx.engine, study.nTrials);
-      // an in-sample study's trials run the whole bars as the winner's full run does: each thread keeps
-      // its best trial's result, and the full run takes the winner's from there (kept-winner.ts)
-      const { train, tests } = study.plan;
-      const inSample =
-        ctx.engine.keptJson !== undefined &&
-        study.sets.length <= 1 &&
-        tests.length === 0 &&
-        train.start === 0 &&
-        train.end === study.bars.length;
-      const keep = inSample ? { keep: { objective: study.objective, minTrades: study.minTrades } } : {};
-      const barsKey = newTrialBarsKey();
-      const trialJob = { ...job, broker: TRIAL_BROKER, ...keep };
-      const trial = studyTrialRunner(ctx.engine, study, trialJob, { signal }, perMessage, barsKey);
+      const trial = studyTrialRunner(ctx.engine, study, { ...job, broker: TRIAL_BROKER }, { signal }, perMessage);
       // (the winner's result comes back as the JSON text its thread wrote: answer-json.ts)
-      const fullRun = studyFullJsonRunner(
-        ctx.engine,
-        job,
-        { signal },
-        inSample ? { barsKey, bars: study.bars } : undefined,
-      );
+      const fullRun = studyFullJsonRunner(ctx.engine, job, { signal });
       const runner: TrialRunner = (inputs, bars, range) =>
         trial(inputs, bars, range).catch((err: unknown) => {
           // A trial whose thread had to be terminated is a failed trial with its code; a cancelled one ends the study.

@@ -28,7 +28,6 @@ import {
   RunMemoryError,
   type Engine,
   type EngineStats,
-  type KeptJob,
   type RunControl,
   type RunJob,
   type TrialBatch,
@@ -109,27 +108,6 @@ export class WorkerPool implements Engine {
     return this.dispatch({ ...job, clock }, "trials", control, clock) as Promise<TrialReply[]>;
   }
 
-  /**
-   * The full-run JSON of a study's kept winner (run-worker.ts `keptJson`, kept-winner.ts) as UTF-8
-   * bytes, or null. Every thread is asked at once (a job each: tinypool gives an idle thread one job,
-   * so each lands on its own thread while the pool is otherwise idle, as it is when a study ends); the
-   * one that kept it answers, the others drop nothing but their own entry of this study.
-   */
-  async keptJson(
-    barsKey: string,
-    inputs: Record<string, unknown>,
-    control: RunControl = {},
-  ): Promise<Uint8Array | null> {
-    const job: KeptJob = { barsKey, inputs, options: {} };
-    const answers = await Promise.all(
-      Array.from(
-        { length: this.concurrency },
-        () => this.dispatch(job, "keptJson", control) as Promise<Uint8Array | null>,
-      ),
-    );
-    return answers.find((a) => a !== null) ?? null;
-  }
-
   /** Resolves once a thread is up (its engine loaded: run-worker.ts `warm`). */
   async warm(): Promise<void> {
     if (this.closed) throw new Error("worker pool is closed");
@@ -142,7 +120,7 @@ export class WorkerPool implements Engine {
    * again for as long as the run the thread is on now has left.
    */
   private async dispatch(
-    job: RunJob | TrialJob | TrialBatch | KeptJob,
+    job: RunJob | TrialJob | TrialBatch,
     name: string,
     control: RunControl,
     clock?: RunClock,
@@ -253,7 +231,6 @@ export function createNodeEngine(
     run: (job) => counted(() => inProcess.run(job)),
     runJson: (job) => counted(() => inProcess.runJson!(job)),
     trial: (job) => counted(() => inProcess.trial!(job)),
-    keptJson: (barsKey, inputs) => counted(() => inProcess.keptJson!(barsKey, inputs)),
     stats: () => ({
       kind: "in-process",
       size: 1,

@@ -6,10 +6,8 @@
 import {
   evaluateJob,
   evaluateJobJsonBytes,
-  evaluateKeptJsonBytes,
   evaluateTrial,
   evaluateTrials,
-  type KeptJob,
   type RunJob,
   type TrialBatch,
   type TrialJob,
@@ -27,10 +25,6 @@ export default function run(job: RunJob): Promise<unknown> {
 
 export function runJson(job: RunJob): Promise<unknown> {
   return inTurn(() => evaluateJobJsonBytes(job));
-}
-
-export function keptJson(job: KeptJob): Promise<unknown> {
-  return inTurn(async () => evaluateKeptJsonBytes(job));
 }
 
 export function trial(job: TrialJob): Promise<unknown> {

@@ -44,11 +44,12 @@ export interface AppOptions {
   /** POST /generate (src/generate); default on. The edge evaluate worker leaves it to its own worker (src/edge/generate-worker.ts). */
   generate?: boolean;
   /**
-   * Reads a request body's text where the host can do it for less than the Request's text() (Node:
-   * node/body.ts, from the socket's buffers); null leaves that body to the Request. The body limit
-   * still applies first (a host reader takes only bodies whose Content-Length it checked).
+   * Reads a request body's bytes where the host can do it for less than the Request's text() (Node:
+   * node/body.ts, from the socket's buffers; they are parsed without the text of their long strings,
+   * json-bytes.ts); null leaves that body to the Request. The body limit still applies first (a host
+   * reader takes only bodies whose Content-Length it checked).
    */
-  bodyText?: (c: Context) => Promise<string> | null;
+  bodyBytes?: (c: Context) => Promise<Uint8Array> | null;
   /** Lets a host add routes (the edge worker's registry, ingest, cron) and middleware before the API routes. */
   extend?: (app: Hono) => void;
 }
@@ -75,7 +76,7 @@ export function createApp(options: AppOptions = {}): Hono {
     freeTier: tier.enabled ? new FreeTier(tier) : null,
     clientKey: options.clientKey ?? defaultClientKey(env),
     maxRunSeconds: envSeconds(env, "SVC_MAX_RUN_SECONDS", DEFAULT_MAX_RUN_SECONDS),
-    ...(options.bodyText ? { bodyText: options.bodyText } : {}),
+    ...(options.bodyBytes ? { bodyBytes: options.bodyBytes } : {}),
   };
   const app = new Hono();
 
@@ -119,7 +120,7 @@ export function createApp(options: AppOptions = {}): Hono {
   const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   app.use("*", (c, next) => {
     // A declared length is checked without touching the body, as bodyLimit checks it but before it
-    // opens the Request's body stream, which would start reading a host's socket (AppOptions.bodyText)
+    // opens the Request's body stream, which would start reading a host's socket (AppOptions.bodyBytes)
     const length = c.req.method === "GET" || c.req.method === "HEAD" ? undefined : c.req.header("content-length");
     if (length === undefined || c.req.header("transfer-encoding") !== undefined) return limit(c, next);
     if (Number.parseInt(length, 10) > MAX_BODY_BYTES) tooLarge();

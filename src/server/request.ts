@@ -29,13 +29,16 @@ export async function guarded(
   }
 }
 
-/** The body read (by the host's reader where `ctx` has one: RouteContext.bodyText) and validated. */
+/** The body read (by the host's reader where `ctx` has one: RouteContext.bodyBytes) and validated. */
 export async function readBody(
   c: Context,
   schema: Schema,
-  ctx?: Pick<RouteContext, "bodyText">,
+  ctx?: Pick<RouteContext, "bodyBytes">,
 ): Promise<Record<string, unknown>> {
-  return validateBody(await readJsonBody(c.req.raw, ctx?.bodyText ? () => ctx.bodyText!(c) : undefined), schema);
+  const hostBytes = ctx?.bodyBytes;
+  // (a data field that takes columns gets its base64 columns decoded by the byte reader: validate.ts takes either)
+  const columns = schema.some((f) => f.name === "data" && f.type === "bars");
+  return validateBody(await readJsonBody(c.req.raw, hostBytes ? () => hostBytes(c) : undefined, columns), schema);
 }
 
 /** Bars in a data_feed value (an array of bars or columns {time: [...], ...}), for the free tier's cap. */

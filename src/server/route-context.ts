@@ -13,6 +13,6 @@ export interface RouteContext {
   clientKey: (c: Context) => string;
   /** The host's cap on a run's time budget (SVC_MAX_RUN_SECONDS, default 30): `timeout_seconds` can only lower it. */
   maxRunSeconds: number;
-  /** The host's reader of a body's text (AppOptions.bodyText); the Request's text() where it gives null or there is none. */
-  bodyText?: (c: Context) => Promise<string> | null;
+  /** The host's reader of a body's bytes (AppOptions.bodyBytes); the Request's text() where it gives null or there is none. */
+  bodyBytes?: (c: Context) => Promise<Uint8Array> | null;
 }

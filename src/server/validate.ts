@@ -4,6 +4,8 @@
 // as UNKNOWN_FIELDS. Every failure is a 400.
 
 import { ApiError } from "./errors.js";
+import { decodeColumn } from "./base64-column.js";
+import { cutLongStrings, restoreCut } from "./json-bytes.js";
 
 export type FieldType = "string" | "int" | "number" | "bool" | "array" | "object" | "bars";
 
@@ -35,49 +37,6 @@ const TYPE_NAMES: Record<FieldType, string> = {
 
 /** The columns of a columnar `bars` field: the required ones, then volume. */
 const BAR_COLUMNS = ["time", "open", "high", "low", "close"] as const;
-
-/** This host stores doubles little-endian (every JS host resin runs on does; the DataView path is the fallback). */
-const LITTLE_ENDIAN = new Uint8Array(new Float64Array([-0]).buffer)[7] === 0x80;
-/** Node's Buffer where there is one: its base64 decoding is native; atob's string of bytes is ~10x slower. */
-const NodeBuffer = (globalThis as { Buffer?: { from(s: string, enc: "base64"): Uint8Array } }).Buffer;
-
-/**
- * A column sent as a string: base64 of its values as little-endian IEEE-754 doubles, 8 bytes each.
- * Why: as JSON numbers, a column of full-precision prices costs far more to parse than it does to run
- * over (JSON.parse of 20k bars of generated doubles took about 25 ms of a server's CPU per /optimize
- * study, a trial 5-8 ms); decoding the bytes costs about a millisecond. null when the string is not
- * such a column.
- */
-function decodeColumn(s: string): Float64Array | null {
-  if (s.length % 4 !== 0) return null;
-  // standard base64 only: Buffer also decodes the URL-safe alphabet ('-', '_') where atob throws, so
-  // one body would decode on Node and be refused on a host without Buffer (two native scans, no regex)
-  if (s.indexOf("-") !== -1 || s.indexOf("_") !== -1) return null;
-  // Buffer skips characters outside base64 and atob whitespace, so a string with any of them decodes
-  // to fewer bytes than its length promises: that test is the validation (a regular expression over
-  // the string cost more than the decoding)
-  const expected = (s.length / 4) * 3 - (s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0);
-  let bytes: Uint8Array;
-  if (NodeBuffer) bytes = NodeBuffer.from(s, "base64");
-  else {
-    let text: string;
-    try {
-      text = atob(s);
-    } catch {
-      return null;
-    }
-    bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  }
-  if (bytes.length !== expected || bytes.length % 8 !== 0) return null;
-  // (a copy: a Float64Array needs its own 8-aligned buffer, and Node's small buffers share a pool)
-  const own = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
-  if (LITTLE_ENDIAN) return new Float64Array(own);
-  const view = new DataView(own);
-  const out = new Float64Array(bytes.length / 8);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true);
-  return out;
-}
 
 /**
  * A `bars` field given as columns (service.md 1: "Also accepted: columnar {time:[], open:[], ...}"):
@@ -219,10 +178,16 @@ function isJsonType(header: string | null): boolean {
  * Reads a request body as JSON: 415 UNSUPPORTED_MEDIA_TYPE unless the content type is JSON (a
  * `text/plain` body is what a cross-site form or no-preflight fetch can send, so it is never
  * parsed), 400 INVALID_BODY for an empty or malformed body. The size cap (413 BODY_TOO_LARGE)
- * is the app's body-limit middleware, applied before any route reads. `hostText` reads the same text
- * where the host can for less (AppOptions.bodyText); when it gives null, the Request reads it.
+ * is the app's body-limit middleware, applied before any route reads. `hostBytes` reads the body's
+ * bytes where the host can for less (AppOptions.bodyBytes), which are parsed without their long
+ * strings' text (json-bytes.ts: with `columns`, a top-level `data` object's base64 bar columns come
+ * back decoded); when it gives null, the Request reads the text.
  */
-export async function readJsonBody(req: Request, hostText?: () => Promise<string> | null): Promise<unknown> {
+export async function readJsonBody(
+  req: Request,
+  hostBytes?: () => Promise<Uint8Array> | null,
+  columns = false,
+): Promise<unknown> {
   if (!isJsonType(req.headers.get("content-type"))) {
     throw new ApiError(
       415,
@@ -231,7 +196,18 @@ export async function readJsonBody(req: Request, hostText?: () => Promise<string
       { expected: "application/json" },
     );
   }
-  const text = await (hostText?.() ?? req.text());
+  const reading = hostBytes?.();
+  if (!reading) return parseBody(await req.text());
+  const bytes = await reading;
+  const cut = cutLongStrings(bytes);
+  if (!cut) return parseBody(utf8.decode(bytes));
+  return restoreCut(parseBody(utf8.decode(cut.rest)), cut, columns);
+}
+
+/** A body's text as the Request's text() decodes its bytes (BOM dropped, bad bytes replaced). */
+const utf8 = new TextDecoder();
+
+function parseBody(text: string): unknown {
   if (text.trim() === "") throw new ApiError(400, "INVALID_BODY", "request body is empty; expected a JSON object");
   try {
     return JSON.parse(text);

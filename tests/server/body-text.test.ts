@@ -1,12 +1,12 @@
-// The Node host reads a body's text from the socket (src/server/node/body.ts socketBodyText) instead of
-// through the Request: the same text as the Request's text() (the BOM dropped, bad UTF-8 replaced),
-// only for bodies with a Content-Length that nothing has read yet, and the host's routes use it.
+// The Node host reads a body's bytes from the socket (src/server/node/body.ts socketBodyBytes) instead of
+// through the Request: decoded, the same text as the Request's text() (the BOM dropped, bad UTF-8
+// replaced), only for bodies with a Content-Length that nothing has read yet, and the host's routes use it.
 
 import { type AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
-import { socketBodyText } from "../../src/server/node/body.js";
+import { socketBodyBytes } from "../../src/server/node/body.js";
 import type { RunningServer } from "../../src/server/node/host.js";
 import { post, start } from "./helpers.js";
 
@@ -16,12 +16,12 @@ afterEach(async () => {
   close = null;
 });
 
-/** A bare app that answers what socketBodyText read (or that it gave null and what text() read). */
+/** A bare app that answers what socketBodyBytes read, decoded (or that it gave null and what text() read). */
 async function echoServer(): Promise<string> {
   const app = new Hono();
   app.post("/echo", async (c) => {
-    const read = socketBodyText(c);
-    return c.json({ socket: read !== null, text: read ? await read : await c.req.text() });
+    const read = socketBodyBytes(c);
+    return c.json({ socket: read !== null, text: read ? new TextDecoder().decode(await read) : await c.req.text() });
   });
   const server = createAdaptorServer({ fetch: app.fetch });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -32,7 +32,7 @@ async function echoServer(): Promise<string> {
 const enc = new TextEncoder();
 const cat = (...parts: Uint8Array[]) => new Uint8Array(parts.flatMap((p) => [...p]));
 
-describe("socketBodyText", () => {
+describe("socketBodyBytes", () => {
   it("reads the text the Request would: BOM dropped, bad bytes replaced, multi-byte characters across chunks", async () => {
     const url = await echoServer();
     const bodies = [

@@ -1,20 +1,18 @@
-// The Node host's reader of a request body's text (AppOptions.bodyText): straight from the socket's
+// The Node host's reader of a request body's bytes (AppOptions.bodyBytes): straight from the socket's
 // buffers of @hono/node-server's IncomingMessage, where the Request's text() goes through a web stream
 // over it, undici's copy of the chunks and then the decode (~1.2 ms more of the main thread for a
-// 1.3 MB /optimize body, docs/benchmarks.md issue 18, session 15). The text is the same: UTF-8
-// decoded with the leading BOM dropped and bad bytes replaced, as text() decodes it.
+// 1.3 MB /optimize body, docs/benchmarks.md issue 18, session 15). The app parses the bytes without
+// decoding their long strings as text (json-bytes.ts); decoded, they are the text the Request reads.
 
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 
-const decoder = new TextDecoder();
-
 /**
- * The body's text read from the socket, or null (the Request reads it then): a body without a
+ * The body's bytes read from the socket, or null (the Request reads it then): a body without a
  * Content-Length (chunked: the app's body limit counts it through the Request), or one something has
  * already started reading.
  */
-export function socketBodyText(c: Context): Promise<string> | null {
+export function socketBodyBytes(c: Context): Promise<Uint8Array> | null {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (
     !incoming ||
@@ -26,7 +24,7 @@ export function socketBodyText(c: Context): Promise<string> | null {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.once("end", () => resolve(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
+    incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     incoming.once("error", reject);
     // a connection closed before the body's end ends nothing else
     incoming.once("close", () => {

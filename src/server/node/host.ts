@@ -19,7 +19,7 @@ import { envSeconds, forwardedClient, trustedProxyHops, type Env } from "../limi
 import { errorBody } from "../errors.js";
 import { createNodeEngine } from "./pool.js";
 import { createStaticFallback } from "./static.js";
-import { socketBodyText } from "./body.js";
+import { socketBodyBytes } from "./body.js";
 
 export interface HostOptions {
   port: number;
@@ -133,7 +133,7 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     corsOrigins: opts.corsOrigins ?? corsOriginsFromEnv(env),
     ...(fallback ? { fallback } : {}),
     ...(runner ? { requestLog: out } : {}),
-    bodyText: socketBodyText,
+    bodyBytes: socketBodyBytes,
     // The socket's address, unless trusted proxies put the client in X-Forwarded-For.
     clientKey: (c: Context) => {
       const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;

@@ -78,7 +78,7 @@ describe("nested functions outside the loop function", () => {
     expect(p.compile.mode).toBe("compile");
     expect(p.difference).toBeNull();
     const strat = SCRIPT.replace('indicator("t")', 'strategy("s", calc_on_order_fills = true)').concat(
-      "\nif ta.crossover(m1, m2)\n    strategy.entry(\"L\", strategy.long)\nif ta.crossunder(m1, m2)\n    strategy.close(\"L\")\n",
+      '\nif ta.crossover(m1, m2)\n    strategy.entry("L", strategy.long)\nif ta.crossunder(m1, m2)\n    strategy.close("L")\n',
     );
     const q = await runPair(strat, bars);
     expect(q.compile.mode).toBe("compile");

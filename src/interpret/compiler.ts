@@ -85,7 +85,30 @@ export interface CompileHooks {
   hoist?: boolean;
 }
 
+/**
+ * Where a program starts handing out the generated copies (drivers, chunks, fused and shape copies).
+ * V8 keeps one type feedback for every closure made from one function literal, across all programs
+ * in the process: with every program starting at copy 0, two programs' first chunks, loops and stores
+ * shared their copies' call sites, which went polymorphic and stopped inlining, and the program
+ * optimised second ran slower for good (swing_state interpreted in a round robin with two other
+ * scripts 27-28 ms per 100k bars against 18 alone). Successive programs start 5 copies apart (mod 8),
+ * so the first few programs' low copies are disjoint. Fixed per program (kept closures are keyed by
+ * copy, memo.ts): a program's later runs take the same copies.
+ */
+const copyBases = new WeakMap<object, number>();
+let nextCopyBase = 0;
+export function copyBaseOf(prog: object): number {
+  let b = copyBases.get(prog);
+  if (b === undefined) {
+    b = nextCopyBase;
+    nextCopyBase = (nextCopyBase + 5) % DRIVER_COPIES;
+    copyBases.set(prog, b);
+  }
+  return b;
+}
+
 export class Compiler {
+  private readonly base: number;
   /** Break/continue raised in a loop body, and the run's budget (memo.ts Flow). */
   private readonly flow: Flow;
   /** The next copy of each statement-level driver to hand out (drivers.generated.ts). */
@@ -126,6 +149,11 @@ export class Compiler {
   ) {
     this.vals = st.vals;
     this.nums = st.nums;
+    this.base = copyBaseOf(prog);
+    // (every copy counter starts at the program's base: see copyBaseOf)
+    this.forCopy = this.ifCopy = this.blockCopy = this.whileCopy = this.forInCopy = this.base;
+    this.logicCopy = this.fusedCopy = this.base;
+    for (const k of Object.keys(this.shapeCopy) as (keyof typeof this.shapeCopy)[]) this.shapeCopy[k] = this.base;
     this.budget = budgetOf(ctx);
     this.flow = flowOf(st.nums, this.budget, ctx);
     this.plain = !!hooks.hoist && !hooks.wrapTop && kernelsLoaded(ctx.kernels);
@@ -187,7 +215,7 @@ export class Compiler {
     for (let i = 0, c = 0; i < fns.length; i += size, c++) {
       const f = fns.slice(i, i + size),
         l = lines.slice(i, i + size);
-      const copy = c % DRIVER_COPIES;
+      const copy = (this.base + c) % DRIVER_COPIES;
       const key = this.listKey(f, l);
       chunks.push(this.kept(key && `CH${copy}|${key}`, () => chunkFlat[copy]!(f, l)));
       firsts.push(l[0]!);

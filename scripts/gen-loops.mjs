@@ -42,6 +42,10 @@ const chain = (out, ind, check, assign, rest) => {
 const restLoop = (out, check, assign) => (pad) =>
   `${pad}if (n > ${out}${check ? " && flow.ctl === 0" : ""}) {\n${pad}  for (j = ${out}; j < n; j++) {\n${pad}    ${assign ? "v = " : ""}fns[j]!();\n${check ? `${pad}    if (flow.ctl !== 0) break;\n` : ""}${pad}  }\n${pad}}\n`;
 const consts = (out) => [...Array(out).keys()].map((k) => `    f${k} = fns[${k}] ?? noop`).join(",\n");
+/** A loop iteration's end: a break/continue the body raised (flow.ctl; `guard` first when given), then the budget tick. */
+const ctlBreak = (pad, guard = "") =>
+  `${pad}if (${guard}flow.ctl !== 0) {\n${pad}  const c = flow.ctl;\n${pad}  flow.ctl = 0;\n${pad}  if (c === 1) break;\n${pad}}\n`;
+const tick = (pad) => `${pad}if (--B.left <= 0) B.check();\n`;
 
 const forDriver = (k) => `
 function forFlat${k}(p: ForFlat): () => void {
@@ -66,13 +70,7 @@ function forFlat${k}(p: ForFlat): () => void {
 ${chain(FOR_OUT, "          ", false, false, restLoop(FOR_OUT, false, false))}        } else {
 ${chain(FOR_OUT, "          ", true, false, restLoop(FOR_OUT, true, false))}        }
         j = -1;
-        if (ctl && flow.ctl !== 0) {
-          const c = flow.ctl;
-          flow.ctl = 0;
-          if (c === 1) break;
-        }
-        if (--B.left <= 0) B.check();
-        if (reeval) {
+${ctlBreak("        ", "ctl && ")}${tick("        ")}        if (reeval) {
           b = tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
           if (b !== b) break;
         }
@@ -85,11 +83,8 @@ ${chain(FOR_OUT, "          ", true, false, restLoop(FOR_OUT, true, false))}    
 }
 `;
 
-// A statement-level `while` (Compiler.whileVoid): its condition and up to FOR_OUT body statements each
-// from a call site of its own, as the `for` driver. One closure for every `while` of a program made its
-// `cond()` and `f0()` sites see every loop's condition and body (r4_while_lookback_scan).
-// A statement-level \`for ... in\` (Compiler.forInVoid): an array's elements through the body's statements
-// written out, as the \`for\` driver; a matrix's rows and a map's entries through the body's block.
+// A statement-level `for ... in` (Compiler.forInVoid): an array's elements through the body's statements
+// written out, as the `for` driver; a matrix's rows and a map's entries through the body's block.
 const forInDriver = (k) => `
 function forInFlat${k}(p: ForInFlat): () => void {
   const { flow, it, vv, vs, iv, is, fns, lines, body } = p;
@@ -108,13 +103,7 @@ function forInFlat${k}(p: ForInFlat): () => void {
           if (is >= 0) iv[is] = i;
           vv[vs] = coll.values[i];
 ${chain(FOR_OUT, "          ", true, false, restLoop(FOR_OUT, true, false))}          j = -1;
-          if (flow.ctl !== 0) {
-            const c = flow.ctl;
-            flow.ctl = 0;
-            if (c === 1) break;
-          }
-          if (--B.left <= 0) B.check();
-        }
+${ctlBreak("          ")}${tick("          ")}        }
       } catch (err) {
         throw j < 0 ? err : atLine(err, lines[j]!);
       }
@@ -123,25 +112,14 @@ ${chain(FOR_OUT, "          ", true, false, restLoop(FOR_OUT, true, false))}    
         if (is >= 0) iv[is] = r;
         vv[vs] = new PineArray(coll.elemType, coll.data.slice(r * coll.cols, (r + 1) * coll.cols));
         body();
-        if (flow.ctl !== 0) {
-          const c = flow.ctl;
-          flow.ctl = 0;
-          if (c === 1) break;
-        }
-        B.spend(1 + (coll.cols >> 3));
+${ctlBreak("        ")}        B.spend(1 + (coll.cols >> 3));
       }
     } else if (coll instanceof PineMap) {
       for (const [key, x] of coll.map) {
         if (is >= 0) iv[is] = key;
         vv[vs] = x;
         body();
-        if (flow.ctl !== 0) {
-          const c = flow.ctl;
-          flow.ctl = 0;
-          if (c === 1) break;
-        }
-        if (--B.left <= 0) B.check();
-      }
+${ctlBreak("        ")}${tick("        ")}      }
     } else {
       B.exit();
       flow.ctx.runtimeError("Cannot iterate over this value");
@@ -151,6 +129,9 @@ ${chain(FOR_OUT, "          ", true, false, restLoop(FOR_OUT, true, false))}    
 }
 `;
 
+// A statement-level `while` (Compiler.whileVoid): its condition and up to FOR_OUT body statements each
+// from a call site of its own, as the `for` driver. One closure for every `while` of a program made its
+// `cond()` and `f0()` sites see every loop's condition and body (r4_while_lookback_scan).
 const whileDriver = (k) => `
 function whileFlat${k}(flow: Flow, cond: Fn, fns: Fn[], lines: number[]): () => void {
   const n = fns.length;
@@ -163,13 +144,7 @@ function whileFlat${k}(flow: Flow, cond: Fn, fns: Fn[], lines: number[]): () => 
     try {
       while (cond()) {
 ${chain(FOR_OUT, "        ", true, false, restLoop(FOR_OUT, true, false))}        j = -1;
-        if (flow.ctl !== 0) {
-          const c = flow.ctl;
-          flow.ctl = 0;
-          if (c === 1) break;
-        }
-        if (--B.left <= 0) B.check();
-      }
+${ctlBreak("        ")}${tick("        ")}      }
     } catch (err) {
       throw j < 0 ? err : atLine(err, lines[j]!);
     }

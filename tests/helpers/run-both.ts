@@ -58,3 +58,32 @@ export async function runModes(rt: Runtime, source: string, data: Bar[], options
   expect(comparable(b)).toEqual(comparable(a));
   return a;
 }
+
+/**
+ * Interpret runs of one Runtime (kept closures from its second run on) give the compile backend's
+ * series, run after run.
+ */
+export async function keptRunsMatchCompile(source: string, data: Bar[], runs = 3): Promise<void> {
+  const want = await new Runtime().run(source, data, { mode: "compile" });
+  const rt = new Runtime();
+  for (let run = 0; run < runs; run++) {
+    const got = await rt.run(source, data, { mode: "interpret" });
+    expect(got.series).toEqual(want.series);
+  }
+}
+
+/**
+ * The generated drivers' sweep: one script part per body size in `sizes` and per place `at` of a
+ * break or continue (after statement 0, 3, 10, 11, 12 or 15: around the twelve statements a driver
+ * writes out), made by `part(id, n, at, what)`.
+ */
+export function breakContinueSweep(
+  sizes: number[],
+  part: (id: string, n: number, at: number, what: string) => string,
+): string[] {
+  const parts: string[] = [];
+  for (const n of sizes)
+    for (const at of [0, 3, 10, 11, 12, 15].filter((a) => a < n))
+      for (const what of ["break", "continue"]) parts.push(part(`${n}_${at}_${what}`, n, at, what));
+  return parts;
+}

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { blockDriverBuilds } from "../../src/interpret/compiler.js";
-import { bars, runBoth, v6 } from "../helpers/run-both.js";
+import { bars, breakContinueSweep, keptRunsMatchCompile, runBoth, v6 } from "../helpers/run-both.js";
 
 const SIZES = [2, 5, 11, 12, 13, 16];
 
@@ -34,10 +34,7 @@ function loopFn(id: string, n: number, at: number, what: string): string {
 
 describe("statements of a block, each from a call site of its own", () => {
   it("bodies of 2 to 16 statements, break and continue after any of them, equal compile", async () => {
-    const fns: string[] = [];
-    for (const n of SIZES)
-      for (const at of [0, 3, 10, 11, 12, 15].filter((a) => a < n))
-        for (const what of ["break", "continue"]) fns.push(loopFn(`${n}_${at}_${what}`, n, at, what));
+    const fns = breakContinueSweep(SIZES, loopFn);
     const src = v6(fns.join("\n"));
     const before = blockDriverBuilds.count;
     const r = await runBoth(src, bars(6));
@@ -46,12 +43,7 @@ describe("statements of a block, each from a call site of its own", () => {
     // every function's body and its if branch are blocks of two or more statements
     expect(blockDriverBuilds.count - before).toBeGreaterThanOrEqual(2 * fns.length);
     // later runs (kept closures) give the same
-    const want = await new Runtime().run(src, bars(6), { mode: "compile" });
-    const rt = new Runtime();
-    for (let run = 0; run < 3; run++) {
-      const got = await rt.run(src, bars(6), { mode: "interpret" });
-      expect(got.series).toEqual(want.series);
-    }
+    await keptRunsMatchCompile(src, bars(6));
   });
 
   it("a block's value is its last statement's, in an if expression and a function", async () => {

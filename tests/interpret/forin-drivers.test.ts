@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { forInDriverBuilds } from "../../src/interpret/compiler.js";
 import { Runtime } from "../../src/runtime/index.js";
-import { bars, runBoth, v6 } from "../helpers/run-both.js";
+import { bars, breakContinueSweep, keptRunsMatchCompile, runBoth, v6 } from "../helpers/run-both.js";
 
 const SIZES = [1, 2, 5, 12, 13, 16];
 
@@ -30,10 +30,7 @@ function loopScript(id: string, n: number, at: number, what: string): string {
 
 describe("statement-level for-in loops through copies of the for-in driver", () => {
   it("array bodies of 1 to 16 statements, break and continue after any of them, equal compile", async () => {
-    const parts: string[] = [];
-    for (const n of SIZES)
-      for (const at of [0, 3, 10, 11, 12, 15].filter((a) => a < n))
-        for (const what of ["break", "continue"]) parts.push(loopScript(`${n}_${at}_${what}`, n, at, what));
+    const parts = breakContinueSweep(SIZES, loopScript);
     const src = v6(parts.join("\n"));
     const before = forInDriverBuilds.count;
     const r = await runBoth(src, bars(6));
@@ -42,12 +39,7 @@ describe("statement-level for-in loops through copies of the for-in driver", () 
     // every loop took a copy of the driver
     expect(forInDriverBuilds.count - before).toBeGreaterThanOrEqual(parts.length);
     // later runs (kept closures) give the same
-    const want = await new Runtime().run(src, bars(6), { mode: "compile" });
-    const rt = new Runtime();
-    for (let run = 0; run < 3; run++) {
-      const got = await rt.run(src, bars(6), { mode: "interpret" });
-      expect(got.series).toEqual(want.series);
-    }
+    await keptRunsMatchCompile(src, bars(6));
   });
 
   it("matrix rows, map entries, an na array, nested loops and a loop in a function, equal compile", async () => {

@@ -4,8 +4,7 @@
 // next to bool, string and object ones, read at constant and variable offsets, directly and through
 // calls and strings, must give what the compile backend gives, on a first run and on later ones.
 import { describe, expect, it } from "vitest";
-import { Runtime } from "../../src/runtime/index.js";
-import { bars, runBoth, v6 } from "../helpers/run-both.js";
+import { bars, keptRunsMatchCompile, runBoth, v6 } from "../helpers/run-both.js";
 
 describe("history rings of every kind, committed per bar", () => {
   it("numeric and other histories at constant and variable offsets equal compile", async () => {
@@ -26,11 +25,6 @@ describe("history rings of every kind, committed per bar", () => {
     const src = v6(lines.join("\n"));
     const r = await runBoth(src, bars(30));
     expect(r.error).toBeUndefined();
-    const want = await new Runtime().run(src, bars(30), { mode: "compile" });
-    const rt = new Runtime();
-    for (let run = 0; run < 3; run++) {
-      const got = await rt.run(src, bars(30), { mode: "interpret" });
-      expect(got.series).toEqual(want.series);
-    }
+    await keptRunsMatchCompile(src, bars(30));
   });
 });

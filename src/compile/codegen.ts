@@ -229,8 +229,7 @@ class Gen {
     // One long-lived function per script: everything run-specific arrives as arguments (K, R), so
     // the optimised code V8 made in earlier runs serves the next ones (a closure made per run would
     // be compiled again, on-stack, while its loop runs in the interpreter).
-    const stateName = (d: string) => d.slice(0, d.indexOf(" = "));
-    const ownState = this.runState.filter((d) => !this.sharedState.has(stateName(d)));
+    const ownState = this.runState.filter((d) => !this.sharedState.has(declaredName(d)));
     const text = [
       `"use strict";`,
       ...this.nestedScope(),
@@ -306,14 +305,14 @@ class Gen {
   private nestedScope(): string[] {
     if (this.fns.length === 0) return [];
     const names = [
-      ...RUN_OBJECTS.map((l) => l.slice(0, l.indexOf(" = "))),
+      ...RUN_OBJECTS.map(declaredName),
       ...this.refs.map((_, i) => `K${i}`),
-      ...this.runConst.map((d) => d.slice(0, d.indexOf(" = "))),
+      ...this.runConst.map(declaredName),
     ];
-    const shared = this.runState.filter((d) => this.sharedState.has(d.slice(0, d.indexOf(" = "))));
+    const shared = this.runState.filter((d) => this.sharedState.has(declaredName(d)));
     return [
       `let ${names.join(", ")};`,
-      shared.length ? `let ${shared.map((d) => d.slice(0, d.indexOf(" = "))).join(", ")};` : "",
+      shared.length ? `let ${shared.map(declaredName).join(", ")};` : "",
       `function $setup(K, R) {`,
       `  R.clear = $clear;`,
       ...RUN_OBJECTS.map((l) => `  ${l};`),
@@ -1438,6 +1437,11 @@ const RUN_OBJECT_LINES = [
   ["closeTimes = ctx.ext.timeCloseColumn"],
 ];
 const RUN_OBJECTS = RUN_OBJECT_LINES.flat();
+
+/** The name a declaration `name = value` declares. */
+function declaredName(decl: string): string {
+  return decl.slice(0, decl.indexOf(" = "));
+}
 
 /** One-argument math builtins whose impl is exactly this JavaScript function of a number. */
 const INLINE_UNARY: Record<string, string> = {

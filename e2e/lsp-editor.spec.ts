@@ -69,7 +69,9 @@ describe("editor language services", () => {
     await page.keyboard.type("\ny = ta.sma(close, ");
     const sig = page.locator(".cm-pine-signature");
     await expect.poll(() => sig.textContent(), { timeout: 15_000 }).toContain("ta.sma(source, length)");
-    expect(await sig.locator("b").textContent()).toBe("length");
+    // the tooltip opens at "(" with `source` active and moves to `length` once the server has seen ", ":
+    // wait for that answer instead of reading the first one
+    await expect.poll(() => sig.locator("b").textContent(), { timeout: 15_000 }).toBe("length");
   });
 
   it("lists every independent error in Problems", async () => {

@@ -11,7 +11,18 @@ const SPARE = 4;
 
 export class OrderBook {
   // (created in the object elements kind: see core/shapes.ts)
-  orders: PendingOrder[] = objectArray();
+  private list: PendingOrder[] = objectArray();
+  /**
+   * An order was re-placed by its seq alone (requeueEntryLike's fast path) and is not at the back of
+   * `list` yet: the queue is `list` sorted by seq (every order enters with the highest seq so far, so
+   * the two orders are the same otherwise). A grid re-placed in its queue's order every bar leaves
+   * `list` sorted: no order moves at all, where moving each to the back shifted the whole book a call.
+   */
+  private unsorted = false;
+  /** The entry-like order last placed or found under each id (a hint: requeueEntryLike checks it). */
+  private readonly entryById = new Map<string, PendingOrder>();
+  /** Off: requeueEntryLike always walks the book (tests check the hints against it). */
+  hints = true;
   exits: ExitOrder[] = objectArray();
   /** Creation counter: orders triggered at the same price fill in this order. */
   seq = 0;
@@ -55,6 +66,35 @@ export class OrderBook {
     return this.seq++;
   }
 
+  /** The pending entry/order/close orders in queue order (placing order; a re-placed one at the back). */
+  get orders(): PendingOrder[] {
+    if (this.unsorted) this.settle();
+    return this.list;
+  }
+
+  set orders(list: PendingOrder[]) {
+    this.list = list;
+    this.unsorted = false;
+  }
+
+  /** `list` sorted by seq (insertion sort: one pass when the re-placements kept the queue's order), `at` set. */
+  private settle(): void {
+    const list = this.list;
+    for (let i = 1; i < list.length; i++) {
+      const o = list[i];
+      const s = o.seq;
+      let j = i - 1;
+      if (list[j].seq < s) continue;
+      while (j >= 0 && list[j].seq > s) {
+        list[j + 1] = list[j];
+        j--;
+      }
+      list[j + 1] = o;
+    }
+    for (let i = 0; i < list.length; i++) list[i].at = i;
+    this.unsorted = false;
+  }
+
   /** A new entry/order replaces the pending entry-like order with the same id. */
   placeEntry(o: PendingOrder): void {
     this.removeOrder(o.id, o.kind);
@@ -63,7 +103,9 @@ export class OrderBook {
 
   /** A new order at the back of the queue. */
   add(o: PendingOrder): void {
-    this.orders.push(o);
+    const orders = this.orders;
+    o.at = orders.length;
+    orders.push(o);
     if (o.market) this.market++;
   }
 
@@ -82,11 +124,46 @@ export class OrderBook {
 
   /**
    * Placing an entry/order with id `id` replaces the pending entry-like orders (entry or order) with
-   * that id and goes to the back of the queue: the first of them is moved to the back (the others
-   * dropped) and returned for the caller to rewrite; null when none is pending. An order re-placed on
-   * every bar costs no resize of the array.
+   * that id and goes to the back of the queue with `seq`: the first of them is moved to the back (the
+   * others dropped) and returned for the caller to rewrite; null when none is pending. `hint`: the
+   * order the call site placed last (EntryRequest.placed); while it is in the book under that id it
+   * is the one (an id names at most one pending entry-like order once placed through here), and it
+   * takes the new seq where it stands (see `unsorted`), without a lookup.
    */
-  requeueEntryLike(id: string): PendingOrder | null {
+  requeueEntryLike(id: string, seq: number, hint: PendingOrder | null = null): PendingOrder | null {
+    if (!this.hints) return this.requeueLookup(id, seq);
+    // (the site's own order, else the one last placed under the id: a site in a loop places many)
+    let o = hint !== null && this.pending(hint, id) ? hint : null;
+    if (o === null) {
+      const byId = this.entryById.get(id);
+      if (byId !== undefined && this.pending(byId, id)) o = byId;
+    }
+    if (o !== null) {
+      o.seq = seq;
+      if (o.at !== this.list.length - 1) this.unsorted = true;
+      return o;
+    }
+    return this.requeueLookup(id, seq);
+  }
+
+  /** Whether entry-like order `o` is in the book (where `at` says) under id `id`. */
+  private pending(o: PendingOrder, id: string): boolean {
+    const at = o.at;
+    return at < this.list.length && this.list[at] === o && o.id === id && (o.kind === "entry" || o.kind === "order");
+  }
+
+  /** A new entry/order at the back of the queue (requeueEntryLike found none under its id). */
+  addEntryLike(o: PendingOrder): void {
+    this.add(o);
+    const byId = this.entryById;
+    // (a hint map, checked on read: stale records in it are harmless, and it is dropped before it
+    // grows past the ids a script keeps pending, e.g. one made from the bar index)
+    if (byId.size >= 64 && byId.size > 2 * this.list.length) byId.clear();
+    byId.set(o.id, o);
+  }
+
+  /** requeueEntryLike's lookup: the book walked, duplicates of the id dropped. */
+  private requeueLookup(id: string, seq: number): PendingOrder | null {
     const orders = this.orders;
     let found: PendingOrder | null = null;
     let w = 0;
@@ -94,14 +171,20 @@ export class OrderBook {
       const o = orders[i];
       if (o.id === id && (o.kind === "entry" || o.kind === "order")) {
         if (found === null) found = o;
-      } else orders[w++] = o;
+      } else {
+        o.at = w;
+        orders[w++] = o;
+      }
     }
     if (found === null) return null;
+    found.seq = seq;
+    found.at = w;
     orders[w++] = found;
     if (w !== orders.length) {
       truncate(orders, w);
       this.recount();
     }
+    this.entryById.set(id, found);
     return found;
   }
 

@@ -331,7 +331,7 @@ export class Broker {
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
-    const requeued = this.book.requeueEntryLike(req.id);
+    const requeued = this.book.requeueEntryLike(req.id, seq, req.placed ?? null);
     const wasMarket = requeued !== null && requeued.market;
     const o = requeued ?? this.book.takeOrder();
     writeOrder(
@@ -362,8 +362,10 @@ export class Broker {
       } else
         this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
-    if (requeued === null) this.book.add(o);
+    if (requeued === null) this.book.addEntryLike(o);
     else this.book.rewritten(o, wasMarket);
+    // (the site's next call finds its order without a lookup: OrderBook.requeueEntryLike)
+    if (req.placed !== o) req.placed = o;
   }
 
   /**

@@ -46,6 +46,7 @@ export function newPendingOrder(): PendingOrder {
     alertMessage: null,
     disableAlert: false,
     seq: 0,
+    at: -1,
     placedBar: 0,
     market: true,
     intrabar: false,

@@ -31,6 +31,8 @@ export interface EntryRequest {
   memoLimit?: number;
   memoRawStop?: number;
   memoStop?: number;
+  /** The order this request placed last (a hint for OrderBook.requeueEntryLike; absent or null: none). */
+  placed?: PendingOrder | null;
 }
 
 /** Arguments of strategy.exit. Tick distances (profit/loss/trailPoints/trailOffset) are in ticks. */
@@ -176,6 +178,8 @@ export interface PendingOrder {
   disableAlert: boolean;
   /** Creation order: orders triggered at the same price fill in this order. */
   seq: number;
+  /** Where it was last seen in the book's list (a hint: OrderBook.requeueEntryLike checks it). */
+  at: number;
   placedBar: number;
   /** Filled only at a bar's open (market orders placed on an earlier bar). */
   market: boolean;

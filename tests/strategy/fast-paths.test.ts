@@ -514,13 +514,94 @@ describe("broker fast paths", () => {
       const first = book.orders.find(like) ?? null;
       const want = book.orders.filter((o) => !like(o));
       if (first !== null) want.push(first);
-      const got = book.requeueEntryLike(id);
+      const got = book.requeueEntryLike(id, book.nextSeq());
       expect(got).toBe(first);
       expect(book.orders.length).toBe(want.length);
       for (let i = 0; i < want.length; i++) expect(book.orders[i]).toBe(want[i]);
       if (got !== null) moved++;
     }
     expect(moved).toBeGreaterThan(500);
+  });
+
+  it("entries re-placed through their call sites' requests (requeueEntryLike's hint) leave the queue, fills and trades as the lookup does, grids in and out of order", () => {
+    let hinted = 0;
+    let reordered = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const rows = walkRows(250, seed);
+      const cols = columnsOf(rows);
+      const mk = () => {
+        const ctx = makeCtx(cols, { type: "stock" });
+        const broker = createBroker({ pyramiding: 4, process_orders_on_close: seed % 4 === 0 }, ctx);
+        ctx.broker = broker;
+        // call sites, some sharing an id (two sites placing one order), and one placing many ids (a
+        // site in a loop: the book's hint by id)
+        const reqs = ["A", "B", "C", "D", "E", "A", "F", "G"].map((id) => ({
+          id,
+          direction: "long" as "long" | "short",
+          qty: 1,
+          limit: NaN,
+          stop: NaN,
+          ocaName: null as string | null,
+          ocaType: "none" as const,
+          placed: null as PendingOrder | null,
+        }));
+        return { ctx, broker, reqs };
+      };
+      // `fast` takes the hints (the site's order, the id's); `slow` walks the book on every call
+      const fast = mk();
+      const slow = mk();
+      slow.broker.book.hints = false;
+      const rnd = seeded(seed * 97);
+      const queue = (b: Broker) =>
+        b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`);
+      for (let i = 0; i < rows.length; i++) {
+        for (const x of [fast, slow]) {
+          setBar(x.ctx, i);
+          x.broker.onBarOpen(x.ctx);
+        }
+        expect(queue(fast.broker)).toEqual(queue(slow.broker));
+        const c = fast.ctx.close;
+        // a grid re-placed in its order, in reverse, or shuffled, between other calls
+        const order = [0, 1, 2, 3, 4, 5, 6, 7];
+        const how = rnd(3);
+        if (how === 1) order.reverse();
+        else if (how === 2) order.sort(() => rnd(3) - 1);
+        for (const k of order) {
+          if (rnd(3) === 0) continue;
+          const dir = rnd(5) === 0 ? "short" : "long";
+          const limit = rnd(4) === 0 ? NaN : c - (dir === "long" ? 1 : -1) * (0.2 + rnd(12) / 10);
+          const stop = rnd(5) === 0 ? c + (dir === "long" ? 1 : -1) * (0.3 + rnd(8) / 10) : NaN;
+          const kind = rnd(4) === 0 ? "order" : "entry";
+          // sites 6 and 7 place ids made on the call, as a loop does ("F0".."F3"), site 7 through a
+          // fresh request each time (no site memory: the hint by id alone)
+          const id = k < 6 ? fast.reqs[k].id : `F${rnd(4)}`;
+          for (const x of [fast, slow]) {
+            const r = k === 7 ? { ...x.reqs[k], placed: null } : x.reqs[k];
+            if (x === fast && x.broker.pendingOrders.some((o) => o.id === id && o.kind !== "close")) hinted++;
+            Object.assign(r, { id: `${id}`, direction: dir, limit, stop });
+            x.broker.entry(r, x.ctx, kind);
+          }
+          const r = rnd(14) + (rnd(4) === 0 ? 0 : 100);
+          for (const x of [fast, slow]) {
+            if (r % 100 === 0) x.broker.cancel(["A", "B", "C"][seed % 3], x.ctx);
+            else if (r % 100 === 1) x.broker.close({ id: "A" }, x.ctx);
+            else if (r % 100 === 2) x.broker.exit({ id: "XB", fromEntry: "B", stop: c - 0.8, limit: c + 0.9 }, x.ctx);
+            else if (r === 103) x.broker.cancelAll(x.ctx);
+          }
+          expect(queue(fast.broker)).toEqual(queue(slow.broker));
+        }
+        const q = fast.broker.pendingOrders.map((o) => o.seq);
+        if (q.some((s, j) => j > 0 && s < q[j - 1])) throw new Error("queue out of seq order");
+        if (how !== 0) reordered++;
+        for (const x of [fast, slow]) x.broker.onBarClose(x.ctx);
+      }
+      const a = fast.broker.finish(fast.ctx);
+      const b = slow.broker.finish(slow.ctx);
+      expect(a.trades).toEqual(b.trades);
+      expect(a.trades.length).toBeGreaterThan(10);
+    }
+    expect(hinted).toBeGreaterThan(3000);
+    expect(reordered).toBeGreaterThan(500);
   });
 
   it("an exit re-placed through its call site's request (placedExit) is the one findExit finds, under random placements, cancels, prunes and clears", () => {

@@ -116,6 +116,7 @@ function newOrderRequest(): OrderSiteRequest {
     memoLimit: NaN,
     memoRawStop: NaN,
     memoStop: NaN,
+    placed: null,
   };
 }
 

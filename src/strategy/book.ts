@@ -21,7 +21,12 @@ export class OrderBook {
   private unsorted = false;
   /** The entry-like order last placed or found under each id (a hint: requeueEntryLike checks it). */
   private readonly entryById = new Map<string, PendingOrder>();
-  /** Off: requeueEntryLike always walks the book (tests check the hints against it). */
+  /** The exit last placed or found under each id (a hint: placedExit checks it). */
+  private readonly exitById = new Map<string, ExitOrder>();
+  /**
+   * Off: requeueEntryLike always walks the book, and Broker.exit looks for an exit's trades on every
+   * placement (tests check the hints against it).
+   */
   hints = true;
   exits: ExitOrder[] = objectArray();
   /** Creation counter: orders triggered at the same price fill in this order. */
@@ -204,8 +209,8 @@ export class OrderBook {
   /**
    * findExit for a strategy.exit request: the exit its call site placed last (`req.placed`) when it
    * is still where it was in the book and has the request's id and from_entry, without a lookup
-   * (a site re-placing its exit on every bar). An id and from_entry name at most one pending exit, so
-   * that one is findExit's.
+   * (a site re-placing its exit on every bar), else the exit last placed under the id when it is
+   * (a site in a loop). An id and from_entry name at most one pending exit, so that one is findExit's.
    */
   placedExit(req: ExitRequest, fromEntry: string | null): ExitOrder | null {
     const last = req.placed;
@@ -218,8 +223,23 @@ export class OrderBook {
       last.fromEntry === fromEntry
     )
       return last;
+    // (else the exit last placed under the id: a site in a loop places one per level)
+    const byId = this.exitById.get(req.id);
+    if (
+      byId !== undefined &&
+      byId.at < exits.length &&
+      exits[byId.at] === byId &&
+      byId.id === req.id &&
+      byId.fromEntry === fromEntry
+    ) {
+      req.placed = byId;
+      return byId;
+    }
     const e = this.findExit(req.id, fromEntry);
-    if (e !== null) req.placed = e;
+    if (e !== null) {
+      req.placed = e;
+      this.exitById.set(e.id, e);
+    }
     return e;
   }
 
@@ -229,6 +249,10 @@ export class OrderBook {
     e.at = this.exits.length;
     this.exits.push(e);
     req.placed = e;
+    const byId = this.exitById;
+    // (hints checked on read, as entryById's)
+    if (byId.size >= 64 && byId.size > 2 * this.exits.length) byId.clear();
+    byId.set(e.id, e);
   }
 
   /** Whether a strategy.entry with id `id` is pending. */
@@ -265,7 +289,11 @@ export class OrderBook {
     while (j < exits.length && exits[j].id !== id) j++;
     if (j < exits.length) {
       let w = j;
-      for (j++; j < exits.length; j++) if (exits[j].id !== id) exits[w++] = exits[j];
+      for (j++; j < exits.length; j++)
+        if (exits[j].id !== id) {
+          exits[j].at = w;
+          exits[w++] = exits[j];
+        }
       truncate(exits, w);
     }
   }
@@ -374,6 +402,7 @@ export class OrderBook {
         if (this.spareExits.length < SPARE) this.spareExits.push(e);
         continue;
       }
+      e.at = w;
       exits[w++] = e;
     }
     if (w !== exits.length) truncate(exits, w);

@@ -357,8 +357,11 @@ export class Broker {
       // this bar leave it (a requeued record is the book's last: not one of them); without a market
       // order pending, the one held (positionAfterPendingMarket out of line: entry's inlining budget)
       if (this.book.market === 0) {
-        const pos = this.ledger.positionSize();
-        if (pos * side < 0 && Math.abs(pos) > 1e-12) o.reverse = Math.abs(pos);
+        // (the open trades are all on the position's side: only a position the other way is summed)
+        if (this.ledger.side() === -side) {
+          const pos = this.ledger.positionSize();
+          if (pos * side < 0 && Math.abs(pos) > 1e-12) o.reverse = Math.abs(pos);
+        }
       } else
         this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
@@ -418,12 +421,16 @@ export class Broker {
     // An exit placed while its trades are open belongs to them: once they close it goes, even if they
     // close on the next bar's path before it was ever checked (a later entry with the same id does
     // not inherit it: TradingView books no zero-P&L trade at the old levels).
-    if (!e.armed)
+    // (looked for once per change of the trades: a grid's exits wait for their entries' fills)
+    const version = this.ledger.version;
+    if (!e.armed && (e.unarmedAt !== version || !this.book.hints)) {
       for (let i = 0; i < this.ledger.open.length; i++)
         if (exitCovers(e, this.ledger.open[i])) {
           e.armed = true;
           break;
         }
+      if (!e.armed) e.unarmedAt = version;
+    }
     // A trailing exit sees the price it is placed at (the bar's close): placed past its activation,
     // it trails from that close, not from the next bar's open (PineForge trailing-activation path;
     // exits placed earlier saw this close at the end of the bar's path already).

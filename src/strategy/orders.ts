@@ -118,6 +118,7 @@ export function newExitOrder(): ExitOrder {
     seq: 0,
     placedBar: 0,
     armed: false,
+    unarmedAt: -1,
     bindSide: 0,
     intrabar: false,
     src: null,
@@ -154,6 +155,7 @@ export function resetExitOrder(e: ExitOrder): ExitOrder {
   e.seq = 0;
   e.placedBar = 0;
   e.armed = false;
+  e.unarmedAt = -1;
   e.bindSide = 0;
   e.intrabar = false;
   e.src = null;

@@ -213,6 +213,11 @@ export interface ExitOrder {
   /** Has matched at least one open trade (it is dropped once none of its trades remain). */
   armed: boolean;
   /**
+   * The ledger's version when a placement found none of the open trades covered (-1: not looked):
+   * until a trade opens or closes, a re-placement need not look again (Broker.exit).
+   */
+  unarmedAt: number;
+  /**
    * Without from_entry: the side of the position open when the exit was placed (0 when flat). An
    * exit binds to the open position, so the new leg of a reversal is not covered until the script
    * issues the exit again on a later bar.

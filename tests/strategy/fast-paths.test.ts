@@ -523,7 +523,7 @@ describe("broker fast paths", () => {
     expect(moved).toBeGreaterThan(500);
   });
 
-  it("entries re-placed through their call sites' requests (requeueEntryLike's hint) leave the queue, fills and trades as the lookup does, grids in and out of order", () => {
+  it("entries re-placed through their call sites' requests (requeueEntryLike's hint) and exits waiting for their entries (unarmedAt) leave the queue, fills and trades as the lookups do, grids in and out of order", () => {
     let hinted = 0;
     let reordered = 0;
     for (let seed = 1; seed <= 10; seed++) {
@@ -552,8 +552,10 @@ describe("broker fast paths", () => {
       const slow = mk();
       slow.broker.book.hints = false;
       const rnd = seeded(seed * 97);
-      const queue = (b: Broker) =>
-        b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`);
+      const queue = (b: Broker) => [
+        ...b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`),
+        ...b.pendingExits.map((e) => `${e.id}:${e.fromEntry}:${e.seq}:${e.armed}`),
+      ];
       for (let i = 0; i < rows.length; i++) {
         for (const x of [fast, slow]) {
           setBar(x.ctx, i);
@@ -580,6 +582,8 @@ describe("broker fast paths", () => {
             if (x === fast && x.broker.pendingOrders.some((o) => o.id === id && o.kind !== "close")) hinted++;
             Object.assign(r, { id: `${id}`, direction: dir, limit, stop });
             x.broker.entry(r, x.ctx, kind);
+            // its own exit, placed while the entry waits (a grid's take-profit per level)
+            if (k >= 5) x.broker.exit({ id: `T${id}`, fromEntry: id, limit: c + 1.1, stop: c - 1.6 }, x.ctx);
           }
           const r = rnd(14) + (rnd(4) === 0 ? 0 : 100);
           for (const x of [fast, slow]) {

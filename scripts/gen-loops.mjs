@@ -173,54 +173,54 @@ ${chain(BLOCK_OUT, "      ", true, true, restLoop(BLOCK_OUT, true, true))}    } 
 }
 `;
 
-const ifDriver = (k) => `
+// An \`if\` of one statement per branch (Compiler.ifFlat): a closure per condition kind (a bool slot,
+// each comparison operator, a closure) and with or without an else branch, so the closure a loop's
+// driver inlines holds only its own paths: V8 counts every inlined function's whole bytecode against
+// one budget per optimised function, and the one closure for every kind (140 bytes) used it up in
+// loop bodies of a few ifs, leaving later reads uninlined (their doubles boxed).
+// (op 6: na(x), the one operand l: \`if na(high[j])\` without the na closure between)
+const CMP = ["x < y", "x <= y", "x > y", "x >= y", "x === y", "x !== y && x === x && y === y", "x !== x"];
+const ifBranch = (b, ind) => `${ind}if (${b}k === 0) return;
+${ind}if (${b}k !== 3) {
+${ind}  flow.ctl = ${b}k;
+${ind}  return;
+${ind}}
+${ind}try {
+${ind}  ${b}f();
+${ind}} catch (err) {
+${ind}  throw atLine(err, ${b}line);
+${ind}}
+`;
+const ifBody = (cond, withElse, pre = "") =>
+  withElse
+    ? `() => {
+${pre}      if (${cond}) {
+${ifBranch("t", "        ")}      } else {
+${ifBranch("e", "        ")}      }
+    }`
+    : `() => {
+${pre}      if (!(${cond})) return;
+${ifBranch("t", "      ")}    }`;
+const ifDriver = (k) => {
+  let cases = "";
+  for (const withElse of [false, true]) {
+    const e = withElse ? "ek !== 0" : "ek === 0";
+    cases += `  if (ck === 0 && ${e}) return ${ifBody("cv[cs]", withElse)};\n`;
+    cases += `  if (ck === 2 && ${e}) return ${ifBody("c()", withElse)};\n`;
+    CMP.forEach((cmp, op) => {
+      const pre =
+        op === 6 ? "      const x = l() as number;\n" : "      const x = l() as number,\n        y = r() as number;\n";
+      cases += `  if (ck === 1 && op === ${op} && ${e})\n    return ${ifBody(cmp, withElse, pre)};\n`;
+    });
+  }
+  return `
 function ifFlat${k}(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
-      if (tk === 0) return;
-      if (tk !== 3) {
-        flow.ctl = tk;
-        return;
-      }
-      try {
-        tf();
-      } catch (err) {
-        throw atLine(err, tline);
-      }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
-        return;
-      }
-      try {
-        ef();
-      } catch (err) {
-        throw atLine(err, eline);
-      }
-    }
-  };
+  void tk; void tf; void tline; void ef; void eline;
+${cases}  throw new Error("internal: if kind");
 }
 `;
+};
 
 /**
  * A run of statements in order, the first `out` called each from a call site of its own (so V8 can

@@ -331,6 +331,13 @@ export class Compiler {
     });
   }
 
+  /** `na(x)` of one numeric non-constant argument, as pureNumericCall takes it (x !== x). */
+  private naOfNumber(e: RExpr): e is Extract<RExpr, { k: "call" }> & { args: [RExpr] } {
+    if (e.k !== "call" || e.name !== "na" || e.order !== undefined || e.args.length !== 1) return false;
+    const a = e.args[0];
+    return a !== undefined && isIntOrFloat(a) && a.k !== "const" && !this.hoisted.has(e);
+  }
+
   /**
    * A statement-level if whose branches are one statement each (or no else): the branch statement
    * is called by the if itself, not through a block closure, a lone `break`/`continue` branch sets
@@ -365,6 +372,12 @@ export class Compiler {
       op = COMPARE_OPS.indexOf(cond.op);
       l = this.expr(cond.l);
       r = this.expr(cond.r);
+    } else if (this.naOfNumber(cond)) {
+      // `if na(x)`: x's closure called by the driver, x !== x there (op 6; r the same closure, never called)
+      ck = 1;
+      op = 6;
+      l = r = this.expr(cond.args[0]!);
+      ifNaBuilds.count++;
     } else c = this.expr(cond);
     const t = branch(e.then),
       el = branch(e.else);
@@ -2331,6 +2344,9 @@ export const blockDriverBuilds = { count: 0 };
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
 export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
+/** How many flat ifs test `na(x)` in the driver (Compiler.ifFlat op 6; tests read it). */
+export const ifNaBuilds = { count: 0 };
+
 /** How many statement-level `for ... in` loops took a copy of the for-in driver (tests read it). */
 export const forInDriverBuilds = { count: 0 };
 

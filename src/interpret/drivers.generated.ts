@@ -1298,26 +1298,9 @@ function forFlat7(p: ForFlat): () => void {
 
 function ifFlat0(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1328,43 +1311,384 @@ function ifFlat0(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat1(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1375,43 +1699,384 @@ function ifFlat1(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat2(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1422,43 +2087,384 @@ function ifFlat2(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat3(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1469,43 +2475,384 @@ function ifFlat3(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat4(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1516,43 +2863,384 @@ function ifFlat4(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat5(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1563,43 +3251,384 @@ function ifFlat5(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat6(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1610,43 +3639,384 @@ function ifFlat6(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function ifFlat7(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
-  return () => {
-    let yes: boolean;
-    if (ck === 0) yes = !!cv[cs];
-    else if (ck === 1) {
-      const x = l() as number,
-        y = r() as number;
-      yes =
-        op === 0
-          ? x < y
-          : op === 1
-            ? x <= y
-            : op === 2
-              ? x > y
-              : op === 3
-                ? x >= y
-                : op === 4
-                  ? x === y
-                  : x !== y && x === x && y === y;
-    } else yes = !!c();
-    if (yes) {
+  void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0) return () => {
+      if (!(cv[cs])) return;
       if (tk === 0) return;
       if (tk !== 3) {
         flow.ctl = tk;
@@ -1657,19 +4027,377 @@ function ifFlat7(p: IfFlat): () => void {
       } catch (err) {
         throw atLine(err, tline);
       }
-    } else {
-      if (ek === 0) return;
-      if (ek !== 3) {
-        flow.ctl = ek;
+    };
+  if (ck === 2 && ek === 0) return () => {
+      if (!(c())) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
         return;
       }
       try {
-        ef();
+        tf();
       } catch (err) {
-        throw atLine(err, eline);
+        throw atLine(err, tline);
       }
-    }
-  };
+    };
+  if (ck === 1 && op === 0 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 1 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 2 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 3 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 4 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 5 && ek === 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 1 && op === 6 && ek === 0)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      if (tk === 0) return;
+      if (tk !== 3) {
+        flow.ctl = tk;
+        return;
+      }
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+    };
+  if (ck === 0 && ek !== 0) return () => {
+      if (cv[cs]) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 2 && ek !== 0) return () => {
+      if (c()) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 0 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x < y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 1 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x <= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 2 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x > y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 3 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x >= y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 4 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 5 && ek !== 0)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (x !== y && x === x && y === y) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  if (ck === 1 && op === 6 && ek !== 0)
+    return () => {
+      const x = l() as number;
+      if (x !== x) {
+        if (tk === 0) return;
+        if (tk !== 3) {
+          flow.ctl = tk;
+          return;
+        }
+        try {
+          tf();
+        } catch (err) {
+          throw atLine(err, tline);
+        }
+      } else {
+        if (ek === 0) return;
+        if (ek !== 3) {
+          flow.ctl = ek;
+          return;
+        }
+        try {
+          ef();
+        } catch (err) {
+          throw atLine(err, eline);
+        }
+      }
+    };
+  throw new Error("internal: if kind");
 }
 
 function blockFlat0(flow: Flow, fns: Fn[], lines: number[]): Fn {

@@ -699,7 +699,13 @@ export class EventLog {
     const runs = this.slots === slots ? st.meta[s] & RUNS : FRESH;
     const g = this.groups;
     let parts = site.parts;
-    if (parts === null && site.group === g && site.stamp === this.stamp && site.slot !== s && s - this.gFirst < MAX_PARTS)
+    if (
+      parts === null &&
+      site.group === g &&
+      site.stamp === this.stamp &&
+      site.slot !== s &&
+      s - this.gFirst < MAX_PARTS
+    )
       parts = site.parts = [];
     this.remember(st, site, s, runs, meta, id, oca, comment);
     if (parts !== null) {

@@ -18,6 +18,12 @@ const ORDER = 1;
 const EXIT = 2;
 type Leg = "tp" | "sl" | "trail";
 
+/**
+ * Open trades from which an exit with from_entry reads its span (PathWalker.coverRange) instead of
+ * testing each trade: below, the span's own checks cost about what the tests save.
+ */
+const SPAN_FROM = 3;
+
 export class PathWalker {
   /** The price the walk is at. */
   cur = NaN;
@@ -587,7 +593,7 @@ export class PathWalker {
         const trailing = e.trailOffset === e.trailOffset;
         let j = 0;
         let end = open.length;
-        if (e.fromEntry !== null) {
+        if (e.fromEntry !== null && end > SPAN_FROM) {
           this.coverRange(e);
           j = e.coverLo;
           end = e.coverHi;
@@ -738,7 +744,7 @@ export class PathWalker {
       if (e.placedBar >= b.bar && !poc && !e.intrabar) continue;
       let j = 0;
       let end = open.length;
-      if (e.fromEntry !== null) {
+      if (e.fromEntry !== null && end > SPAN_FROM) {
         this.coverRange(e);
         j = e.coverLo;
         end = e.coverHi;

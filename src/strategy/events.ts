@@ -423,6 +423,9 @@ export interface EventMark {
 /** LogSite.runs of a slot the site wrote and nothing repeated yet. */
 const FRESH = -1;
 
+/** Places in a row a site remembers apart (LogSite.parts); a call at a later place takes the long way. */
+const MAX_PARTS = 256;
+
 /** Log stamps: each log takes a new one when made and when rolled back (see LogSite). */
 let stamps = 0;
 
@@ -457,19 +460,26 @@ export class LogSite {
   runs = 0;
   /** That slot's string tuple (a hint for the strings of a slot the site writes next; any index). */
   tuple = -1;
+  /**
+   * A site called more than once in a group (in a loop: a grid's entry per level) keeps a memory
+   * per place in the group's row (the row's call index), these fields each: its call at that place
+   * on the next row is checked against its own memory, as a site called once is against the fields
+   * above (null: the site has made one call per row so far).
+   */
+  parts: LogSite[] | null = null;
 
   /**
    * The run bits (RUN_QTY, RUN_LIMIT, RUN_STOP) of the call's numbers that are not the slot's, under
    * Object.is (each test written out: no double crosses a call). A repeat's fixed numbers are those
    * not in `runs`; a first repeat's moved ones are the slot's run bits from then on.
    */
-  moved(): number {
+  moved(m: LogSite): number {
     const q = this.qty;
-    const sq = this.slotQty;
+    const sq = m.slotQty;
     const l = this.limit;
-    const sl = this.slotLimit;
+    const sl = m.slotLimit;
     const p = this.stop;
-    const sp = this.slotStop;
+    const sp = m.slotStop;
     return (
       ((q === sq ? q !== 0 || 1 / q === 1 / sq : q !== q && sq !== sq) ? 0 : RUN_QTY) |
       ((l === sl ? l !== 0 || 1 / l === 1 / sl : l !== l && sl !== sl) ? 0 : RUN_LIMIT) |
@@ -608,54 +618,68 @@ export class EventLog {
     const st = this.store;
     const bar = this.barOf(ctx, st);
     const rows = this.gRows;
+    const part = this.gPart;
+    const expected = this.gFirst + part;
+    // the memory of the call at this place of the row: the site's own, or its memory for the place
+    let m = site;
+    if (site.slot !== expected) {
+      const parts = site.parts;
+      if (parts !== null && part < parts.length) m = parts[part];
+    }
     if (
-      site.slot === this.gFirst + this.gPart &&
-      site.group === this.groups &&
-      site.stamp === this.stamp &&
+      m.slot === expected &&
+      m.group === this.groups &&
+      m.stamp === this.stamp &&
       rows > 0 &&
       bar === this.rowBar(rows) &&
-      site.meta === meta &&
-      site.id === id &&
-      site.oca === oca &&
-      site.comment === comment
+      m.meta === meta &&
+      m.id === id &&
+      m.oca === oca &&
+      m.comment === comment
     ) {
-      const runs = site.runs;
+      const runs = m.runs;
       if (rows > 1 && runs >= 0) {
         // a later repeat: its fixed numbers the slot's, its moving ones to the runs
-        if ((site.moved() & ~runs) === 0) {
-          if (runs !== 0) this.addSiteRuns(st, site);
+        if ((site.moved(m) & ~runs) === 0) {
+          if (runs !== 0) this.addSiteRuns(st, site, runs);
           this.repeated(st, rows);
           return;
         }
       } else if (rows === 1 && runs === FRESH) {
         // the first repeat of the slot the site wrote: the numbers that moved run from here on
-        this.firstSiteRepeat(st, site);
+        this.firstSiteRepeat(st, site, m);
         return;
       }
     }
-    this.placeSite(st, bar, site, meta, id, oca, comment);
+    this.placeSite(st, bar, site, m, meta, id, oca, comment);
   }
 
   /**
    * firstRow's repeat for a LogSite's call of the slot it wrote itself (the site's fields are that
    * slot's): the moved numbers become the slot's run bits and go to the runs, the row goes on.
    */
-  private firstSiteRepeat(st: EventStore, site: LogSite): void {
-    const s = site.slot;
+  private firstSiteRepeat(st: EventStore, site: LogSite, m: LogSite): void {
+    const s = m.slot;
     if (this.gPart === 0) this.gRunBase = st.gRunBase[this.groups - 1] = this.runCount;
-    const runs = site.moved();
-    st.meta[s] = site.meta | runs;
+    const runs = site.moved(m);
+    st.meta[s] = m.meta | runs;
     st.runOff[s] = this.runCount - this.gRunBase;
-    site.runs = runs;
-    if (runs !== 0) this.addSiteRuns(st, site);
+    m.runs = runs;
+    if (runs !== 0) this.addSiteRuns(st, site, runs);
     this.repeated(st, 1);
   }
 
-  /** logSite's other cases: logCall's way, then the site remembers the slot the call went to. */
+  /**
+   * logSite's other cases: logCall's way, then the site remembers the slot the call went to (`m`:
+   * the memory logSite tried, whose strings hint the tuple). A site whose last call went to another
+   * slot of the same group is called more than once a row: from then on it remembers each call in
+   * its memory for the call's place in the row too (LogSite.parts).
+   */
   private placeSite(
     st: EventStore,
     bar: number,
     site: LogSite,
+    m: LogSite,
     meta: number,
     id: string | null,
     oca: string | null,
@@ -666,26 +690,58 @@ export class EventLog {
     call[1] = site.limit;
     call[2] = site.stop;
     const slots = this.slots;
-    this.tupleHint = site.tuple;
+    this.tupleHint = m.tuple;
     this.place(st, bar, meta, id, oca, comment);
     this.tupleHint = -1;
     const s = this.lastSlot;
-    site.stamp = this.stamp;
-    site.group = this.groups;
-    site.slot = s;
-    site.meta = meta;
-    site.id = id;
-    site.oca = oca;
-    site.comment = comment;
-    const n = st.nums;
-    const k = s * NUMS;
-    site.slotQty = n[k];
-    site.slotLimit = n[k + 1];
-    site.slotStop = n[k + 2];
     // a slot written now has no repeat yet, so no run bits: its first repeat sets them, which may
     // come from another site making the same call (the site then must not take the slot as run-free)
-    site.runs = this.slots === slots ? st.meta[s] & RUNS : FRESH;
-    site.tuple = st.slotTuple[s];
+    const runs = this.slots === slots ? st.meta[s] & RUNS : FRESH;
+    const g = this.groups;
+    let parts = site.parts;
+    if (
+      parts === null &&
+      site.group === g &&
+      site.stamp === this.stamp &&
+      site.slot !== s &&
+      s - this.gFirst < MAX_PARTS
+    )
+      parts = site.parts = [];
+    this.remember(st, site, s, runs, meta, id, oca, comment);
+    if (parts !== null) {
+      const part = s - this.gFirst;
+      if (part < MAX_PARTS) {
+        while (parts.length <= part) parts.push(new LogSite());
+        this.remember(st, parts[part], s, runs, meta, id, oca, comment);
+      }
+    }
+  }
+
+  /** A site memory's fields for slot `s` of the last group, which a call just went to. */
+  private remember(
+    st: EventStore,
+    m: LogSite,
+    s: number,
+    runs: number,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    m.stamp = this.stamp;
+    m.group = this.groups;
+    m.slot = s;
+    m.meta = meta;
+    m.id = id;
+    m.oca = oca;
+    m.comment = comment;
+    const n = st.nums;
+    const k = s * NUMS;
+    m.slotQty = n[k];
+    m.slotLimit = n[k + 1];
+    m.slotStop = n[k + 2];
+    m.runs = runs;
+    m.tuple = st.slotTuple[s];
   }
 
   /** A call (numbers in `call`) on `bar`: the last group's repeat, another slot of it, or a new group. */
@@ -868,8 +924,7 @@ export class EventLog {
   }
 
   /** addRuns for a LogSite's call: its moving numbers (the site's run bits) from the site. */
-  private addSiteRuns(st: EventStore, site: LogSite): void {
-    const runs = site.runs;
+  private addSiteRuns(st: EventStore, site: LogSite, runs: number): void {
     let j = this.runCount;
     if (j + 2 >= st.runCapacity) st.growRuns(j + 2);
     const r = st.runs;

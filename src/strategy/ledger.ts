@@ -9,6 +9,13 @@ import type { OpenTrade, Side } from "./types.js";
 /** Closed trades kept for reuse (Ledger.recycle). */
 const SPARE_TRADES = 4;
 
+let epochs = 0;
+
+/** A ledger epoch no ledger had (Ledger.epoch). */
+export function newEpoch(): number {
+  return ++epochs;
+}
+
 export class Ledger {
   // (arrays created in the object elements kind: see core/shapes.ts)
   readonly open: OpenTrade[] = objectArray();
@@ -39,6 +46,12 @@ export class Ledger {
    * number field, so broker snapshots restore it together with the trades.
    */
   version = 0;
+  /**
+   * The ledger's epoch: a new one when made and when a snapshot is restored (which takes `version`
+   * back, so a version seen before the restore may name other trades after it): (version, epoch)
+   * names one state of the open trades.
+   */
+  epoch = newEpoch();
   private seq = 0;
   private readonly closing: OpenTrade[] = objectArray();
   /**

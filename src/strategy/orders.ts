@@ -119,6 +119,11 @@ export function newExitOrder(): ExitOrder {
     placedBar: 0,
     armed: false,
     unarmedAt: -1,
+    coverAt: -1,
+    coverEpoch: -1,
+    coverOf: null,
+    coverLo: 0,
+    coverHi: 0,
     bindSide: 0,
     intrabar: false,
     src: null,
@@ -156,6 +161,11 @@ export function resetExitOrder(e: ExitOrder): ExitOrder {
   e.placedBar = 0;
   e.armed = false;
   e.unarmedAt = -1;
+  e.coverAt = -1;
+  e.coverEpoch = -1;
+  e.coverOf = null;
+  e.coverLo = 0;
+  e.coverHi = 0;
   e.bindSide = 0;
   e.intrabar = false;
   e.src = null;

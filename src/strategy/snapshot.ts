@@ -4,6 +4,7 @@
 
 import type { Broker } from "./broker.js";
 import type { EventMark } from "./events.js";
+import { newEpoch } from "./ledger.js";
 import type { ExitOrder, OpenTrade, PendingOrder } from "./types.js";
 
 type Scalars = Record<string, number | string | boolean>;
@@ -52,6 +53,8 @@ export function restoreSnapshot(b: Broker, s: BrokerSnapshot): void {
   b.eventLog.rollback(s.events);
   restoreScalars(b, s.self);
   restoreScalars(b.ledger, s.ledger);
+  // (the restored version names the trades of the snapshot only in a new epoch: see Ledger.epoch)
+  b.ledger.epoch = newEpoch();
   restoreScalars(b.risk, s.risk);
   restoreScalars(b.tracker, s.tracker);
   restoreScalars(b.tracker.curve, s.curve);

@@ -218,6 +218,16 @@ export interface ExitOrder {
    */
   unarmedAt: number;
   /**
+   * With from_entry: the open trades it covers lie in [coverLo, coverHi) of the ledger's list, as
+   * found at the ledger's (version, epoch) coverAt / coverEpoch for from_entry coverOf (the per-bar
+   * walk's levels and scan look at those trades only; PathWalker.coverRange). -1: not looked.
+   */
+  coverAt: number;
+  coverEpoch: number;
+  coverOf: string | null;
+  coverLo: number;
+  coverHi: number;
+  /**
    * Without from_entry: the side of the position open when the exit was placed (0 when flat). An
    * exit binds to the open position, so the new leg of a reversal is not covered until the script
    * issues the exit again on a later bar.

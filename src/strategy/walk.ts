@@ -18,6 +18,12 @@ const ORDER = 1;
 const EXIT = 2;
 type Leg = "tp" | "sl" | "trail";
 
+/**
+ * Open trades from which an exit with from_entry reads its span (PathWalker.coverRange) instead of
+ * testing each trade: below, the span's own checks cost about what the tests save.
+ */
+const SPAN_FROM = 3;
+
 export class PathWalker {
   /** The price the walk is at. */
   cur = NaN;
@@ -585,7 +591,14 @@ export class PathWalker {
       for (let i = 0; i < exits.length; i++) {
         const e = exits[i];
         const trailing = e.trailOffset === e.trailOffset;
-        for (let j = 0; j < open.length; j++) {
+        let j = 0;
+        let end = open.length;
+        if (e.fromEntry !== null && end > SPAN_FROM) {
+          this.coverRange(e);
+          j = e.coverLo;
+          end = e.coverHi;
+        }
+        for (; j < end; j++) {
           const t = open[j];
           if (!exitCovers(e, t)) continue;
           // An exit with nothing left to close of the trade (scan passes it by: a position's exit
@@ -662,6 +675,38 @@ export class PathWalker {
     this.actShort = actShort;
   }
 
+  /**
+   * Sets exit `e`'s coverLo / coverHi (it has a from_entry) to the span of the open trades that hold
+   * every trade it covers, looked for once per state of the trades (the ledger's version and epoch)
+   * and from_entry: a grid's exits over its pyramided trades were each tested against every trade on
+   * every bar. The callers still test each trade of the span. With the book's hints off (tests), the
+   * whole list.
+   */
+  private coverRange(e: ExitOrder): void {
+    const b = this.b;
+    const l = b.ledger;
+    const open = l.open;
+    if (!b.book.hints) {
+      e.coverLo = 0;
+      e.coverHi = open.length;
+      e.coverAt = -1;
+      return;
+    }
+    if (e.coverAt === l.version && e.coverEpoch === l.epoch && e.coverOf === e.fromEntry) return;
+    let lo = 0;
+    let hi = 0;
+    for (let j = 0; j < open.length; j++) {
+      if (!exitCovers(e, open[j])) continue;
+      if (hi === 0) lo = j;
+      hi = j + 1;
+    }
+    e.coverLo = lo;
+    e.coverHi = hi;
+    e.coverAt = l.version;
+    e.coverEpoch = l.epoch;
+    e.coverOf = e.fromEntry;
+  }
+
   private reach(p: number): void {
     if (!this.trackRange) return;
     if (p > this.high) this.high = p;
@@ -697,7 +742,14 @@ export class PathWalker {
     for (let i = 0; i < exits.length; i++) {
       const e = exits[i];
       if (e.placedBar >= b.bar && !poc && !e.intrabar) continue;
-      for (let j = 0; j < open.length; j++) {
+      let j = 0;
+      let end = open.length;
+      if (e.fromEntry !== null && end > SPAN_FROM) {
+        this.coverRange(e);
+        j = e.coverLo;
+        end = e.coverHi;
+      }
+      for (; j < end; j++) {
         const t = open[j];
         if (!exitCovers(e, t)) continue;
         if (!(b.exitRemaining(e, t) > 0)) continue;

@@ -594,6 +594,57 @@ describe("the lean event log", () => {
     ]);
     expect(inner(viaSites).runCount).toBeGreaterThan(200);
   });
+  it("sites called in a loop (a grid's entry and exit per level) store what push stores and take the short path per place in the row", () => {
+    const entry = new LogSite();
+    const exit = new LogSite();
+    const viaSites = new EventLog();
+    const viaPush = new EventLog();
+    const placed = vi.spyOn(EventLog.prototype as unknown as { placeSite: () => void }, "placeSite");
+    let calls = 0;
+    let x = 99;
+    const rnd = (n: number) => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x % n;
+    };
+    let anchor = 100;
+    for (let bar = 0; bar < 600; bar++) {
+      // the anchor moves now and then (new groups), the level count changes (rows stop part way or
+      // grow), a level's exit is skipped now and then, and one exit's stop moves on every bar (a run)
+      if (rnd(40) === 0) anchor = 90 + rnd(20);
+      const levels = bar % 97 < 90 ? 8 : 5 + rnd(4);
+      const h = host(bar, 10 + (bar % 7));
+      for (let i = 1; i <= levels; i++) {
+        const lvl = anchor * (1 - 0.01 * i);
+        // ids built in the loop: fresh strings every bar
+        const id = `G${String(i)}`;
+        entry.qty = 5;
+        entry.limit = lvl;
+        entry.stop = NaN;
+        viaSites.logSite(h, entry, eventMeta("entry", "long"), id, null, id);
+        viaPush.push(h, "entry", id, "long", 5, lvl, NaN, null, id);
+        calls++;
+        if (i === 3 && rnd(25) === 0) continue;
+        const stop = i === 2 ? 50 + bar : NaN;
+        exit.qty = NaN;
+        exit.limit = lvl * 1.01;
+        exit.stop = stop;
+        viaSites.logSite(h, exit, eventMeta("exit", "short"), `TP${String(i)}`, null, null);
+        viaPush.push(h, "exit", `TP${String(i)}`, "short", NaN, lvl * 1.01, stop, null, null);
+        calls++;
+      }
+    }
+    // (most calls took the short path: each site's memory for its place in the row)
+    expect(placed.mock.calls.length).toBeLessThan(calls * 0.3);
+    placed.mockRestore();
+    expect(viaSites.toArray()).toEqual(viaPush.toArray());
+    const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
+    expect([inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount]).toEqual([
+      inner(viaPush).slots,
+      inner(viaPush).groups,
+      inner(viaPush).runCount,
+    ]);
+    expect(inner(viaSites).runCount).toBeGreaterThan(300);
+  });
   it("a rollback to a mark, then other events, reads like a log that never had the dropped ones", () => {
     const log = new EventLog();
     fill(log, 0, 1500);

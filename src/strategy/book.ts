@@ -4,7 +4,7 @@
 
 import { objectArray, removeItem, truncate } from "../core/shapes.js";
 import { newExitOrder, newPendingOrder, resetExitOrder } from "./orders.js";
-import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
+import type { ExitMemo, ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
 
 /** Dropped records kept for reuse, per kind (a trade takes one exit and an entry and a close order or two). */
 const SPARE = 4;
@@ -207,13 +207,14 @@ export class OrderBook {
   }
 
   /**
-   * findExit for a strategy.exit request: the exit its call site placed last (`req.placed`) when it
+   * findExit for a strategy.exit request: the exit its call site placed last from this place of the
+   * pass (`memo.placed`: the request's own, or its memory for the call's index, CallParts) when it
    * is still where it was in the book and has the request's id and from_entry, without a lookup
    * (a site re-placing its exit on every bar), else the exit last placed under the id when it is
    * (a site in a loop). An id and from_entry name at most one pending exit, so that one is findExit's.
    */
-  placedExit(req: ExitRequest, fromEntry: string | null): ExitOrder | null {
-    const last = req.placed;
+  placedExit(req: ExitRequest, fromEntry: string | null, memo: ExitMemo = req): ExitOrder | null {
+    const last = memo.placed;
     const exits = this.exits;
     if (
       last != null &&
@@ -232,23 +233,23 @@ export class OrderBook {
       byId.id === req.id &&
       byId.fromEntry === fromEntry
     ) {
-      req.placed = byId;
+      memo.placed = byId;
       return byId;
     }
     const e = this.findExit(req.id, fromEntry);
     if (e !== null) {
-      req.placed = e;
+      memo.placed = e;
       this.exitById.set(e.id, e);
     }
     return e;
   }
 
   /** A new exit placed by request `req`, at the back of the queue. */
-  addExit(e: ExitOrder, req: ExitRequest): void {
+  addExit(e: ExitOrder, memo: ExitMemo): void {
     e.seq = this.nextSeq();
     e.at = this.exits.length;
     this.exits.push(e);
-    req.placed = e;
+    memo.placed = e;
     const byId = this.exitById;
     // (hints checked on read, as entryById's)
     if (byId.size >= 64 && byId.size > 2 * this.exits.length) byId.clear();

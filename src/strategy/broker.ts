@@ -36,8 +36,11 @@ import { normaliseSettings, type StrategySettings } from "./settings.js";
 import { restoreSnapshot, takeSnapshot, type BrokerSnapshot } from "./snapshot.js";
 import { buildResult, EquityTracker } from "./stats.js";
 import {
+  type CallParts,
   type CloseRequest,
+  type EntryMemo,
   type EntryRequest,
+  type ExitMemo,
   type ExitOrder,
   type ExitRequest,
   type FillNote,
@@ -64,6 +67,26 @@ const ORDER_SHORT_META = eventMeta("order", "short");
 /** Equal, or both NaN (a price memo's key: 0 and -0 round alike). */
 function sameOrNaN(a: number, b: number): boolean {
   return a === b || (a !== a && b !== b);
+}
+
+/** A site's calls per pass with a memory of their own (CallParts); later ones share the request's. */
+const MAX_PARTS = 256;
+
+/** The memory of a request's call at index `at` (1..MAX_PARTS) of a pass, made on first use. */
+function entryPart(req: EntryRequest, at: number): EntryMemo {
+  let parts = req.parts;
+  if (parts == null) parts = req.parts = [];
+  while (parts.length < at)
+    parts.push({ memoTick: NaN, memoRawLimit: NaN, memoLimit: NaN, memoRawStop: NaN, memoStop: NaN, placed: null });
+  return parts[at - 1];
+}
+
+/** exitPart: entryPart for a strategy.exit request. */
+function exitPart(req: ExitRequest, at: number): ExitMemo {
+  let parts = req.parts;
+  if (parts == null) parts = req.parts = [];
+  while (parts.length < at) parts.push({ placed: null });
+  return parts[at - 1];
 }
 
 /** calc_on_order_fills: at most this many extra executions per bar (a script re-placing orders that fill at once cannot loop). */
@@ -111,6 +134,12 @@ export class Broker {
   /** The ledger's version at the last prune of exits (pruneExits). */
   private prunedAt = -1;
   private recalcBar = -1;
+  /**
+   * The script executions (bars, ticks, fill recalculations) begun so far: a call site's calls in one
+   * are counted (CallParts), so a site in a loop keeps a memory per level. Any miscount only costs
+   * hints (each one is checked where it is read).
+   */
+  pass = 0;
   private recalcsThisBar = 0;
   /**
    * defaultQty's last computed (cash or percent_of_equity) quantity and what it depends on: the
@@ -170,6 +199,7 @@ export class Broker {
   // ------------------------------------------------------------------ lifecycle
 
   onBarOpen(ctx: BrokerHost): void {
+    this.pass++;
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.ctx = ctx;
@@ -244,6 +274,7 @@ export class Broker {
     this.time = ctx.time;
     this.ctx = ctx;
     this.tickMode = true;
+    this.pass++;
     this.walker.tick(ctx.open, ctx.high, ctx.low, ctx.close);
     this.afterPath(ctx); // exits of closed trades go; margin call at the bar's worst price so far
   }
@@ -287,29 +318,32 @@ export class Broker {
     const rawLimit = finite(req.limit);
     const rawStop = finite(req.stop);
     const tick = side > 0 ? this.mintick : -this.mintick;
+    // (the memory of this place: the request's own for a site's first call, per level in a loop)
+    const at = this.callAt(req);
+    const m: EntryMemo = at === 0 || at > MAX_PARTS ? req : entryPart(req, at);
     let limit: number;
     let stop: number;
-    if (req.memoTick === tick) {
-      if (sameOrNaN(rawLimit, req.memoRawLimit as number)) limit = req.memoLimit as number;
+    if (m.memoTick === tick) {
+      if (sameOrNaN(rawLimit, m.memoRawLimit as number)) limit = m.memoLimit as number;
       else {
         limit = this.roundPrice(rawLimit, side, false);
-        req.memoRawLimit = rawLimit;
-        req.memoLimit = limit;
+        m.memoRawLimit = rawLimit;
+        m.memoLimit = limit;
       }
-      if (sameOrNaN(rawStop, req.memoRawStop as number)) stop = req.memoStop as number;
+      if (sameOrNaN(rawStop, m.memoRawStop as number)) stop = m.memoStop as number;
       else {
         stop = this.roundPrice(rawStop, side, true);
-        req.memoRawStop = rawStop;
-        req.memoStop = stop;
+        m.memoRawStop = rawStop;
+        m.memoStop = stop;
       }
     } else {
       limit = this.roundPrice(rawLimit, side, false);
       stop = this.roundPrice(rawStop, side, true);
-      req.memoTick = tick;
-      req.memoRawLimit = rawLimit;
-      req.memoLimit = limit;
-      req.memoRawStop = rawStop;
-      req.memoStop = stop;
+      m.memoTick = tick;
+      m.memoRawLimit = rawLimit;
+      m.memoLimit = limit;
+      m.memoRawStop = rawStop;
+      m.memoStop = stop;
     }
     const ocaName = req.ocaName ?? null;
     const comment = req.comment ?? null;
@@ -331,7 +365,7 @@ export class Broker {
     if (kind === "entry" && this.pyramidingFull(side)) return;
     const seq = this.book.nextSeq();
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
-    const requeued = this.book.requeueEntryLike(req.id, seq, req.placed ?? null);
+    const requeued = this.book.requeueEntryLike(req.id, seq, m.placed ?? null);
     const wasMarket = requeued !== null && requeued.market;
     const o = requeued ?? this.book.takeOrder();
     writeOrder(
@@ -368,7 +402,15 @@ export class Broker {
     if (requeued === null) this.book.addEntryLike(o);
     else this.book.rewritten(o, wasMarket);
     // (the site's next call finds its order without a lookup: OrderBook.requeueEntryLike)
-    if (req.placed !== o) req.placed = o;
+    if (m.placed !== o) m.placed = o;
+  }
+
+  /** This call's index among the request's calls in the current pass (CallParts; 0: its first). */
+  private callAt(req: CallParts<unknown>): number {
+    if (req.partPass === this.pass) return (req.partAt = (req.partAt as number) + 1);
+    req.partPass = this.pass;
+    req.partAt = 0;
+    return 0;
   }
 
   /**
@@ -406,14 +448,16 @@ export class Broker {
     if (limit !== limit && stop !== stop && !exitHasLevel(req)) return;
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
-    let e = this.book.placedExit(req, fromEntry);
+    const at = this.callAt(req);
+    const m: ExitMemo = at === 0 || at > MAX_PARTS ? req : exitPart(req, at);
+    let e = this.book.placedExit(req, fromEntry, m);
     // without from_entry an exit binds to the position open now (0 when flat)
     const bindSide = fromEntry === null ? dir : 0;
     const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {
       e = this.book.takeExit();
       // (a queue place only for a new exit: a re-placed one keeps its own, and only their order counts)
-      this.book.addExit(e, req);
+      this.book.addExit(e, m);
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
     } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
       // (re-placed with only numbers moved, relevelExit stored just those; a text changed: written anew)
@@ -698,10 +742,13 @@ export class Broker {
     if (this.recalcsThisBar >= MAX_FILL_EXECUTIONS_PER_BAR) return;
     this.recalcsThisBar++;
     this.inRecalc = true;
+    this.pass++;
     try {
       run(this.walker.high, this.walker.low, price);
     } finally {
       this.inRecalc = false;
+      // (the bar's own execution follows: its calls count from the first again)
+      this.pass++;
     }
   }
 

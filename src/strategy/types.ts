@@ -5,8 +5,40 @@ import type { LogSite } from "./events.js";
 export type Side = 1 | -1;
 export type OcaType = "cancel" | "reduce" | "none";
 
+/**
+ * What the broker remembers of an entry/order call at one place (Broker.entry): the request's own
+ * fields for its first call in a script execution, EntryRequest.parts for its later ones.
+ */
+export interface EntryMemo {
+  /**
+   * The broker's memo of the place's last tick-rounded prices (Broker.entry): the signed tick they
+   * were rounded for (mintick, negative for a short: a request outlives a run, and the side picks the
+   * rounding), the limit and stop as given and as rounded. A re-placed entry whose prices did not
+   * move is not rounded again; absent or NaN: nothing memoised.
+   */
+  memoTick?: number;
+  memoRawLimit?: number;
+  memoLimit?: number;
+  memoRawStop?: number;
+  memoStop?: number;
+  /** The order placed last from here (a hint for OrderBook.requeueEntryLike; absent or null: none). */
+  placed?: PendingOrder | null;
+}
+
+/**
+ * A call site's position among its calls in one script execution (a site in a loop is called once
+ * per level): the broker's pass (Broker.pass) of its last call and that call's index. Calls past
+ * the first keep their memories per index (`parts`), so a loop's level n finds its own order.
+ */
+export interface CallParts<M> {
+  /** Memories of the calls at index 1, 2, ... (index 0: the request's own fields); absent: none yet. */
+  parts?: M[] | null;
+  partPass?: number;
+  partAt?: number;
+}
+
 /** Arguments of strategy.entry / strategy.order after the builtin layer resolved defaults. */
-export interface EntryRequest {
+export interface EntryRequest extends EntryMemo, CallParts<EntryMemo> {
   id: string;
   direction: "long" | "short";
   /** NaN/undefined: the strategy's default quantity. */
@@ -20,23 +52,19 @@ export interface EntryRequest {
   disableAlert?: boolean;
   /** The call site's memory of its last logged call (EventLog.logSite); absent: the broker's shared one. */
   site?: LogSite | null;
+}
+
+/** What the broker remembers of a strategy.exit call at one place (see EntryMemo). */
+export interface ExitMemo {
   /**
-   * The broker's memo of this request's last tick-rounded prices (Broker.entry): the signed tick they
-   * were rounded for (mintick, negative for a short: a request outlives a run, and the side picks the
-   * rounding), the limit and stop as given and as rounded. A re-placed entry whose prices did not
-   * move is not rounded again; absent or NaN: nothing memoised.
+   * The exit placed or re-placed last from here, which the place's next call most likely re-places
+   * again (OrderBook.placedExit checks it is still pending); any other.
    */
-  memoTick?: number;
-  memoRawLimit?: number;
-  memoLimit?: number;
-  memoRawStop?: number;
-  memoStop?: number;
-  /** The order this request placed last (a hint for OrderBook.requeueEntryLike; absent or null: none). */
-  placed?: PendingOrder | null;
+  placed?: ExitOrder | null;
 }
 
 /** Arguments of strategy.exit. Tick distances (profit/loss/trailPoints/trailOffset) are in ticks. */
-export interface ExitRequest {
+export interface ExitRequest extends ExitMemo, CallParts<ExitMemo> {
   id: string;
   fromEntry?: string | null;
   qty?: number;
@@ -66,11 +94,6 @@ export interface ExitRequest {
    * before needs only those compared (relevelExit).
    */
   varying?: number;
-  /**
-   * The exit this request (a call site's own) placed or re-placed last, which the site's next call
-   * most likely re-places again (OrderBook.placedExit checks it is still pending); any other.
-   */
-  placed?: ExitOrder | null;
   /** The call site's memory of its last logged call (EventLog.logSite); absent: the broker's shared one. */
   site?: LogSite | null;
 }

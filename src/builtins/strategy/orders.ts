@@ -117,6 +117,10 @@ function newOrderRequest(): OrderSiteRequest {
     memoRawStop: NaN,
     memoStop: NaN,
     placed: null,
+    // (the broker's count of the site's calls in a pass, and its memories per call: CallParts)
+    parts: null,
+    partPass: -1,
+    partAt: 0,
   };
 }
 
@@ -214,6 +218,10 @@ function newExitRequest(): ExitSiteRequest {
     // (a site narrows it to the arguments it writes per call)
     varying: EXIT_ARG_ALL,
     placed: null,
+    // (the broker's count of the site's calls in a pass, and its memories per call: CallParts)
+    parts: null,
+    partPass: -1,
+    partAt: 0,
     // (the site's memory of its last logged call: one per request, so per call site)
     site: new LogSite(),
   };

@@ -17,7 +17,14 @@ import {
   trailActivation,
   writeExitLevels,
 } from "../../src/strategy/levels.js";
-import type { ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "../../src/strategy/types.js";
+import type {
+  EntryRequest,
+  ExitOrder,
+  ExitRequest,
+  OpenTrade,
+  PendingOrder,
+  Side,
+} from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
   EXIT_TEXT_PARAMS,
@@ -606,6 +613,89 @@ describe("broker fast paths", () => {
     }
     expect(hinted).toBeGreaterThan(3000);
     expect(reordered).toBeGreaterThan(500);
+  });
+
+  it("an entry and an exit site in a loop (one request each, a call per level) find each level's order and unmoved prices through their per-place memories, and leave the queue and trades as the lookups do", () => {
+    let calls = 0;
+    let lookups = 0;
+    let rounds = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const rows = walkRows(300, seed);
+      const cols = columnsOf(rows);
+      const mk = () => {
+        const ctx = makeCtx(cols, { type: "stock" });
+        const broker = createBroker({ pyramiding: 6, process_orders_on_close: seed % 3 === 0 }, ctx);
+        ctx.broker = broker;
+        // one request per site, as a compiled or interpreted site keeps it across calls and bars
+        const ent: EntryRequest = { id: "", direction: "long", qty: 1, limit: NaN, stop: NaN, placed: null };
+        const ex: ExitRequest = { id: "", fromEntry: null, limit: NaN, stop: NaN, placed: null };
+        return { ctx, broker, ent, ex };
+      };
+      // `fast` takes the hints; `slow` walks the book for every entry
+      const fast = mk();
+      const slow = mk();
+      slow.broker.book.hints = false;
+      // the id maps' reads and the tick rounding, counted on `fast`
+      for (const name of ["entryById", "exitById"]) {
+        const map = (fast.broker.book as unknown as Record<string, Map<string, unknown>>)[name];
+        map.get = (k: string) => {
+          lookups++;
+          return Map.prototype.get.call(map, k);
+        };
+      }
+      const round = fast.broker.roundPrice.bind(fast.broker);
+      fast.broker.roundPrice = (p, side, isStop) => {
+        rounds++;
+        return round(p, side, isStop);
+      };
+      const rnd = seeded(seed * 131);
+      const queue = (b: Broker) => [
+        ...b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`),
+        ...b.pendingExits.map((e) => `${e.id}:${e.fromEntry}:${e.seq}:${e.armed}:${e.limit}:${e.stop}`),
+      ];
+      let anchor = cols.close[0];
+      for (let i = 0; i < rows.length; i++) {
+        for (const x of [fast, slow]) {
+          setBar(x.ctx, i);
+          x.broker.onBarOpen(x.ctx);
+        }
+        expect(queue(fast.broker)).toEqual(queue(slow.broker));
+        // the grid's levels hold for stretches of bars (unmoved prices), then move with the close
+        if (i % 12 === 0) anchor = fast.ctx.close;
+        const levels = 8 + (rnd(6) === 0 ? rnd(3) : 0);
+        const skip = rnd(8) === 0 ? rnd(levels) : -1;
+        for (let k = 0; k < levels; k++) {
+          if (k === skip) continue;
+          const limit = anchor - 0.3 * (k + 1);
+          const stop = k % 3 === 0 ? anchor + 2 + 0.1 * k : NaN;
+          calls++;
+          for (const x of [fast, slow]) {
+            Object.assign(x.ent, { id: `L${k}`, limit, stop });
+            x.broker.entry(x.ent, x.ctx, k % 4 === 3 ? "order" : "entry");
+            Object.assign(x.ex, { id: `X${k}`, fromEntry: `L${k}`, limit: anchor + 0.4 + 0.1 * k, stop: anchor - 4 });
+            x.broker.exit(x.ex, x.ctx);
+          }
+        }
+        const r = rnd(20);
+        const gone = `L${rnd(8)}`;
+        for (const x of [fast, slow]) {
+          if (r === 0) x.broker.cancel(gone, x.ctx);
+          else if (r === 1) x.broker.close({ id: "L0" }, x.ctx);
+          else if (r === 2) x.broker.cancelAll(x.ctx);
+        }
+        expect(queue(fast.broker)).toEqual(queue(slow.broker));
+        for (const x of [fast, slow]) x.broker.onBarClose(x.ctx);
+      }
+      const a = fast.broker.finish(fast.ctx);
+      const b = slow.broker.finish(slow.ctx);
+      expect(a.trades).toEqual(b.trades);
+      expect(a.trades.length).toBeGreaterThan(10);
+    }
+    // a loop's level n hits its own memories: few id-map reads, few roundings (without them: every
+    // call of a level after the first reads the maps, and rounds both prices, the previous level's)
+    expect(calls).toBeGreaterThan(10000);
+    expect(lookups).toBeLessThan(0.3 * 2 * calls);
+    expect(rounds).toBeLessThan(0.3 * 2 * calls);
   });
 
   it("an exit re-placed through its call site's request (placedExit) is the one findExit finds, under random placements, cancels, prunes and clears", () => {

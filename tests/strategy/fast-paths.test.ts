@@ -17,14 +17,7 @@ import {
   trailActivation,
   writeExitLevels,
 } from "../../src/strategy/levels.js";
-import type {
-  EntryRequest,
-  ExitOrder,
-  ExitRequest,
-  OpenTrade,
-  PendingOrder,
-  Side,
-} from "../../src/strategy/types.js";
+import type { EntryRequest, ExitOrder, ExitRequest, OpenTrade, PendingOrder, Side } from "../../src/strategy/types.js";
 import {
   EXIT_OTHER_NUMBER_PARAMS,
   EXIT_TEXT_PARAMS,

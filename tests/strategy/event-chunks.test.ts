@@ -11,6 +11,21 @@ import { Broker } from "../../src/strategy/broker.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { EventLog, EventStore, eventMeta, LogSite } from "../../src/strategy/events.js";
 
+/**
+ * A log written through LogSites reads as the one written by push, and stores it alike: the same
+ * events, slots, groups and runs (at least `minRuns`: the repeats went to runs, not to new slots).
+ */
+function expectSameLog(viaSites: EventLog, viaPush: EventLog, minRuns: number): void {
+  expect(viaSites.toArray()).toEqual(viaPush.toArray());
+  const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
+  expect([inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount]).toEqual([
+    inner(viaPush).slots,
+    inner(viaPush).groups,
+    inner(viaPush).runCount,
+  ]);
+  expect(inner(viaSites).runCount).toBeGreaterThan(minRuns);
+}
+
 const strategy = (every: number) => `//@version=6
 strategy("s")
 if bar_index % ${every} == 0
@@ -585,14 +600,7 @@ describe("the lean event log", () => {
     // (most calls took the short path: placeSite is the other one)
     expect(placed.mock.calls.length).toBeLessThan(calls * 0.5);
     placed.mockRestore();
-    expect(viaSites.toArray()).toEqual(viaPush.toArray());
-    const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
-    expect([inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount]).toEqual([
-      inner(viaPush).slots,
-      inner(viaPush).groups,
-      inner(viaPush).runCount,
-    ]);
-    expect(inner(viaSites).runCount).toBeGreaterThan(200);
+    expectSameLog(viaSites, viaPush, 200);
   });
   it("sites called in a loop (a grid's entry and exit per level) store what push stores and take the short path per place in the row", () => {
     const entry = new LogSite();
@@ -636,14 +644,7 @@ describe("the lean event log", () => {
     // (most calls took the short path: each site's memory for its place in the row)
     expect(placed.mock.calls.length).toBeLessThan(calls * 0.3);
     placed.mockRestore();
-    expect(viaSites.toArray()).toEqual(viaPush.toArray());
-    const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
-    expect([inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount]).toEqual([
-      inner(viaPush).slots,
-      inner(viaPush).groups,
-      inner(viaPush).runCount,
-    ]);
-    expect(inner(viaSites).runCount).toBeGreaterThan(300);
+    expectSameLog(viaSites, viaPush, 300);
   });
   it("a rollback to a mark, then other events, reads like a log that never had the dropped ones", () => {
     const log = new EventLog();

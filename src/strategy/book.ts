@@ -9,6 +9,16 @@ import type { ExitMemo, ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "
 /** Dropped records kept for reuse, per kind (a trade takes one exit and an entry and a close order or two). */
 const SPARE = 4;
 
+/**
+ * Records `o` as the one last placed under `id` in a hint map (entryById, exitById). The hints are
+ * checked on read, so stale records are harmless; the map is dropped before it grows past the ids a
+ * script keeps pending (`pending`: the book's count), e.g. ids made from the bar index.
+ */
+function rememberById<T>(byId: Map<string, T>, id: string, o: T, pending: number): void {
+  if (byId.size >= 64 && byId.size > 2 * pending) byId.clear();
+  byId.set(id, o);
+}
+
 export class OrderBook {
   // (created in the object elements kind: see core/shapes.ts)
   private list: PendingOrder[] = objectArray();
@@ -160,11 +170,7 @@ export class OrderBook {
   /** A new entry/order at the back of the queue (requeueEntryLike found none under its id). */
   addEntryLike(o: PendingOrder): void {
     this.add(o);
-    const byId = this.entryById;
-    // (a hint map, checked on read: stale records in it are harmless, and it is dropped before it
-    // grows past the ids a script keeps pending, e.g. one made from the bar index)
-    if (byId.size >= 64 && byId.size > 2 * this.list.length) byId.clear();
-    byId.set(o.id, o);
+    rememberById(this.entryById, o.id, o, this.list.length);
   }
 
   /** requeueEntryLike's lookup: the book walked, duplicates of the id dropped. */
@@ -250,10 +256,7 @@ export class OrderBook {
     e.at = this.exits.length;
     this.exits.push(e);
     memo.placed = e;
-    const byId = this.exitById;
-    // (hints checked on read, as entryById's)
-    if (byId.size >= 64 && byId.size > 2 * this.exits.length) byId.clear();
-    byId.set(e.id, e);
+    rememberById(this.exitById, e.id, e, this.exits.length);
   }
 
   /** Whether a strategy.entry with id `id` is pending. */

@@ -42,7 +42,10 @@ interface Row {
   ratio: number | null;
   /** CPU-time ratio to the floor. */
   cpuRatio: number | null;
+  /** Heap growth over the first timed run, before any GC (garbage included), beyond a copy of the input. */
   bytesPerBar: number | null;
+  /** What the run keeps: heap after a GC with the result still held, against before the run. */
+  keptPerBar?: number | null;
   note?: string;
 }
 
@@ -132,7 +135,8 @@ function cpuNow(): number {
 async function timeIt(
   fn: () => Promise<unknown> | unknown,
   repeats: number,
-): Promise<{ ms: number; cpuMs: number; bytes: number | null }> {
+  probeKept = false,
+): Promise<{ ms: number; cpuMs: number; bytes: number | null; kept: number | null }> {
   // warm-up: JIT tiers and kernel compilation (a short run needs a few passes before V8 optimises it;
   // the floors' plain loops only reach their steady speed on the third or so)
   for (let w = 0; w < (repeats >= 5 ? 3 : 1); w++) await fn();
@@ -150,7 +154,26 @@ async function timeIt(
     if (i === 0 && (globalThis as { gc?: unknown }).gc) bytes = heapNow() - before;
     void out;
   }
-  return { ms: median(times), cpuMs: median(cpu), bytes };
+  return { ms: median(times), cpuMs: median(cpu), bytes, kept: probeKept ? await keptBytes(fn) : null };
+}
+
+/**
+ * What one run's result keeps alive: the heap after a GC with KEPT_PROBES results held, against the
+ * heap after a GC before them, per result. Untimed. (A runtime's cache of its last run is replaced
+ * by each run, so it cancels out; one run alone against the heap before it would net it against the
+ * previous run's.)
+ */
+const KEPT_PROBES = 3;
+export async function keptBytes(fn: () => Promise<unknown> | unknown): Promise<number | null> {
+  if (!(globalThis as { gc?: unknown }).gc) return null;
+  collectGarbage();
+  const before = heapNow();
+  const held: unknown[] = [];
+  for (let i = 0; i < KEPT_PROBES; i++) held.push(await fn());
+  collectGarbage();
+  const kept = (heapNow() - before) / held.length;
+  held.length = 0;
+  return kept;
 }
 
 function loadScripts(only: string[] | null): { name: string; source: string }[] {
@@ -232,15 +255,20 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
       for (const mode of opts.modes) {
         const rt = new Runtime("BENCH:SYNTH", { timeframe: "1" });
         let note: string | undefined;
-        const t = await timeIt(async () => {
-          const res = await rt.run(script.source, data, { mode });
-          if (res.error) note = `${res.error_kind}: ${res.error}`;
-          else if (res.mode !== mode && mode !== "auto") note = `ran ${res.mode}`;
-          return res;
-        }, repeatsFor(bars));
+        const t = await timeIt(
+          async () => {
+            const res = await rt.run(script.source, data, { mode });
+            if (res.error) note = `${res.error_kind}: ${res.error}`;
+            else if (res.mode !== mode && mode !== "auto") note = `ran ${res.mode}`;
+            return res;
+          },
+          repeatsFor(bars),
+          true,
+        );
         const ratio = floorMs ? t.ms / floorMs : null;
         const cpuRatio = floorCpu ? t.cpuMs / floorCpu : null;
         const bytesPerBar = t.bytes === null ? null : Math.max(0, (t.bytes - inputBytes) / bars);
+        const keptPerBar = t.kept === null ? null : Math.max(0, t.kept / bars);
         rows.push({
           script: script.name,
           bars,
@@ -250,6 +278,7 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
           ratio,
           cpuRatio,
           bytesPerBar,
+          keptPerBar,
           note,
         });
         log(
@@ -294,13 +323,13 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
 
 function formatTable(rows: Row[]): string {
   const out = [
-    "| script | bars | engine | ms | cpu ms | x floor | x floor (cpu) | bytes/bar | note |",
-    "|---|---:|---|---:|---:|---:|---:|---:|---|",
+    "| script | bars | engine | ms | cpu ms | x floor | x floor (cpu) | bytes/bar | kept B/bar | note |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
   ];
   const f = (x: number | null, d: number) => (x === null || !Number.isFinite(x) ? "" : x.toFixed(d));
   for (const r of rows) {
     out.push(
-      `| ${r.script} | ${r.bars.toLocaleString("en-US")} | ${r.engine} | ${f(r.ms, 1) || "-"} | ${f(r.cpuMs, 1)} | ${f(r.ratio, 2)} | ${f(r.cpuRatio, 2)} | ${f(r.bytesPerBar, 0)} | ${r.note ?? ""} |`,
+      `| ${r.script} | ${r.bars.toLocaleString("en-US")} | ${r.engine} | ${f(r.ms, 1) || "-"} | ${f(r.cpuMs, 1)} | ${f(r.ratio, 2)} | ${f(r.cpuRatio, 2)} | ${f(r.bytesPerBar, 0)} | ${f(r.keptPerBar ?? null, 0)} | ${r.note ?? ""} |`,
     );
   }
   return out.join("\n");
@@ -375,7 +404,7 @@ const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--mod
 
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
 floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
-prints a table of wall and CPU times, ratios to the floor and bytes per bar (run node with --expose-gc
+prints a table of wall and CPU times, ratios to the floor, heap growth and kept bytes per bar (run node with --expose-gc
 for memory). On a shared machine the CPU-time ratio is the steadier one. The optimize rows time
 studies of ema_atr_stop (default 32 trials over 20,000 bars) on each Node host (in-process, warm worker
 threads, HTTP /optimize, a cold pool as resin optimize has), 8 rounds (--optimize-rounds) of a study

@@ -18,6 +18,11 @@ const ORDER = 1;
 const EXIT = 2;
 type Leg = "tp" | "sl" | "trail";
 
+/** quietRange's answers: something may fill; nothing fills; nothing fills and no margin call either. */
+const NOT_QUIET = 0;
+const QUIET = 1;
+const CLEAR = 2;
+
 /**
  * Open trades from which an exit with from_entry reads its span (PathWalker.coverRange) instead of
  * testing each trade: below, the span's own checks cost about what the tests save.
@@ -94,9 +99,9 @@ export class PathWalker {
    * from the fields (a double passed to such a call is boxed, and V8 boxes it where all its boxed
    * uses meet, which was before the quiet bar's return: a heap number on every bar).
    */
-  walkBar(first: boolean, flatChecked = false): void {
-    if (this.barO !== this.barO) return;
-    if (first && !flatChecked && this.flatBar()) return;
+  walkBar(first: boolean, flatChecked = false): boolean {
+    if (this.barO !== this.barO) return false;
+    if (first && !flatChecked && this.flatBar()) return false;
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
     const fast = this.fastPath && !this.recalc;
@@ -105,9 +110,13 @@ export class PathWalker {
     const calm = fast && !this.marketPending();
     if (calm) {
       this.reachLevels();
-      if (first && this.quietRange()) return;
+      if (first) {
+        const q = this.quietRange();
+        if (q !== NOT_QUIET) return q === CLEAR;
+      }
     }
     this.walkOpen(first, fast, calm);
+    return false;
   }
 
   /**
@@ -116,14 +125,23 @@ export class PathWalker {
    * walk does there (the open's margin check, the price to the close, the trades' best and worst
    * prices), and true; false (nothing done) otherwise.
    */
-  private quietRange(): boolean {
+  private quietRange(): number {
     const b = this.b;
     const o = this.barO;
     const h = this.barH;
     const l = this.barL;
     const c = this.barC;
-    if (b.risk.capPending || !(h === h && l === l && c === c)) return false;
-    if (!(Math.max(o, h, l, c) < this.upMin && Math.min(o, h, l, c) > this.downMax)) return false;
+    if (b.risk.capPending || !(h === h && l === l && c === c)) return NOT_QUIET;
+    const lo = Math.min(o, h, l, c);
+    const hi = Math.max(o, h, l, c);
+    if (!(hi < this.upMin && lo > this.downMax)) return NOT_QUIET;
+    // No price of the bar can bring a margin call either (the open's check and the worst price's
+    // after the path, at prices inside the range): the price to the close and the trades' best and
+    // worst prices are all that is left.
+    if (!this.trackRange && b.risk.rangeClear(b, lo, hi)) {
+      this.quietPath(h, l, c);
+      return CLEAR;
+    }
     this.cur = o;
     if (this.trackRange) {
       this.high = o;
@@ -134,7 +152,7 @@ export class PathWalker {
     // (a margin call's fill may reach the filled-order cap: the position closes on the path)
     if (b.risk.capPending) this.segments();
     else this.quietPath(h, l, c);
-    return true;
+    return QUIET;
   }
 
   /** levelsReach, but without a call for a book with no order and no exit over an open trade (no level). */

@@ -55,7 +55,12 @@ describe("the broker's quiet bars", () => {
       const near = level > 0 && Number.isFinite(level);
       if (near)
         for (let k = -6; k <= 6; k++)
-          prices.push(level * (1 + k * 2 ** -52), level * (1 + k * 1e-12), level * (1 + k * 1e-9), level * (1 + k * 1e-3));
+          prices.push(
+            level * (1 + k * 2 ** -52),
+            level * (1 + k * 1e-12),
+            level * (1 + k * 1e-9),
+            level * (1 + k * 1e-3),
+          );
       const fast = make(true);
       for (const p of prices) {
         // a one-price range, and one from the price to a random other

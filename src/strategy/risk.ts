@@ -220,16 +220,16 @@ export class RiskRules {
   checkedPrice = Number.NaN;
 
   /**
-   * Whether no price of [lo, hi] can bring a margin call on the open trades as they are: one compare
-   * of the bar's range with the price line's safe interval (safeLo, safeHi), worked out once per
-   * change of the trades, instead of checkMarginAt at the open and at the worst price (the path
-   * walk's quiet bar). Flat: nothing to call.
+   * Brings the price line up to date for the open trades (at least one) and says whether its safe
+   * interval (safeLo, safeHi) may stand for the margin checks: no price strictly inside can bring a
+   * margin call. The walk's quiet bar compares its whole range with it, once, instead of
+   * checkMarginAt at the open and at the worst price. (No price crosses this call: a double passed
+   * to a call V8 does not inline is a new heap number.)
    */
-  rangeClear(broker: Broker, lo: number, hi: number): boolean {
-    const ledger = broker.ledger;
-    if (ledger.open.length === 0) return true;
-    if (this.lineVersion !== ledger.version || this.linePointValue !== broker.pointValue) this.marginLine(broker);
-    return this.fastPath && lo > this.safeLo && hi < this.safeHi;
+  lineCurrent(broker: Broker): boolean {
+    if (this.lineVersion !== broker.ledger.version || this.linePointValue !== broker.pointValue)
+      this.marginLine(broker);
+    return this.fastPath;
   }
 
   /** checkMargin's exact test at `checkedPrice`, and the margin call. */
@@ -289,8 +289,8 @@ export class RiskRules {
    * stays far inside the tolerance it leaves, tol0 >= 9e-13 of that), below priceCap. Prices at or
    * below 0 are never checked.
    */
-  private safeLo = Number.POSITIVE_INFINITY;
-  private safeHi = Number.NEGATIVE_INFINITY;
+  safeLo = Number.POSITIVE_INFINITY;
+  safeHi = Number.NEGATIVE_INFINITY;
 
   private marginLine(broker: Broker): void {
     const ledger = broker.ledger;

@@ -138,8 +138,12 @@ export class PathWalker {
     // No price of the bar can bring a margin call either (the open's check and the worst price's
     // after the path, at prices inside the range): the price to the close and the trades' best and
     // worst prices are all that is left.
-    if (!this.trackRange && b.risk.rangeClear(b, lo, hi)) {
-      this.quietPath(h, l, c);
+    const risk = b.risk;
+    if (
+      !this.trackRange &&
+      (b.ledger.open.length === 0 || (risk.lineCurrent(b) && lo > risk.safeLo && hi < risk.safeHi))
+    ) {
+      this.quietPath();
       return CLEAR;
     }
     this.cur = o;
@@ -151,7 +155,7 @@ export class PathWalker {
     b.risk.checkMarginAt(b);
     // (a margin call's fill may reach the filled-order cap: the position closes on the path)
     if (b.risk.capPending) this.segments();
-    else this.quietPath(h, l, c);
+    else this.quietPath();
     return QUIET;
   }
 
@@ -215,7 +219,7 @@ export class PathWalker {
         // Nothing pending can fill between the open and the close: the three segments would only
         // move the price (moveTo with no fill: the range so far and the trades' best/worst prices,
         // both extremes of what the segments reach, in whatever order).
-        this.quietPath(h, l, c);
+        this.quietPath();
         return;
       }
       // (out of line: walkOpen keeps its size for strategies without a trailing exit)
@@ -284,7 +288,7 @@ export class PathWalker {
       this.trailAt = c;
       this.updateTrails();
     } else this.moveTrails();
-    this.quietPath(h, l, c);
+    this.quietPath();
     return true;
   }
 
@@ -297,7 +301,11 @@ export class PathWalker {
    * (moveTo with no fill: the range so far and the trades' best/worst prices, both extremes of what
    * the segments reach, in whatever order).
    */
-  private quietPath(h: number, l: number, c: number): void {
+  private quietPath(): void {
+    // (the bar from the fields: a double passed to a call V8 does not inline is a new heap number)
+    const h = this.barH;
+    const l = this.barL;
+    const c = this.barC;
     this.cur = c;
     const pLo = Math.min(h, l, c);
     const pHi = Math.max(h, l, c);

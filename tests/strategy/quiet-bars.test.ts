@@ -1,4 +1,4 @@
-// The broker's quiet bar (src/strategy/walk.ts quietRange, risk.ts rangeClear): a bar whose range
+// The broker's quiet bar (src/strategy/walk.ts quietRange, risk.ts lineCurrent): a bar whose range
 // reaches no pending level and whose prices cannot bring a margin call takes neither margin check.
 // The safe price interval is checked against the exact margin check at prices right next to the
 // call level; the whole-run equality with the full walk is tests/strategy/fast-paths.test.ts's.
@@ -69,7 +69,7 @@ describe("the broker's quiet bars", () => {
           [p, p],
           [Math.min(p, q), Math.max(p, q)],
         ]) {
-          if (!fast.risk.rangeClear(fast, lo, hi)) {
+          if (!(fast.risk.lineCurrent(fast) && lo > fast.risk.safeLo && hi < fast.risk.safeHi)) {
             notClear++;
             continue;
           }

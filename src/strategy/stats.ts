@@ -5,8 +5,6 @@ import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
 import { lazyProperty } from "../core/lazy.js";
 import type { Broker } from "./broker.js";
 import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
-import type { Ledger } from "./ledger.js";
-import type { OpenTrade } from "./types.js";
 import { type CurveView, curveValues, EquityCurve } from "./equity-curve.js";
 
 /**
@@ -107,10 +105,6 @@ export class EquityTracker {
     else this.periods.bar(time, this.curve.last, this.initial, this.curve.count === 0);
     // (a flat bar at the equity of the flat bar before is repeatFlat's, but for the day's first)
     this.flatBase = open.length === 0 ? base : NaN;
-    if (open.length !== 0 && this.insideRun(ledger, ctx)) {
-      this.closeEquity(broker, ctx);
-      return;
-    }
     let booked = base;
     let eqClose = base + 0;
     let worst = eqClose;
@@ -168,120 +162,8 @@ export class EquityTracker {
         if (pct > m) this.maxRunupPercent = pct;
       }
     }
-    if (open.length !== 0) {
-      // (through fields: a double passed to a call V8 does not inline is a new heap number)
-      this.barRu = ru;
-      this.barBest = best;
-      this.startRun(ledger, ctx);
-    }
     this.curve.push(eqClose);
   }
-
-  // A run: bars over the same open trades (the ledger's version and epoch, the point value). Their
-  // booked equity, and so the peak and the trough, stay put, and the equity at a price p is a
-  // non-decreasing function of p for a long position (each trade's (p - entry) * qty * pv - commission,
-  // summed in order: every step rounds monotonically), non-increasing for a short. So a bar whose
-  // low and high lie inside the prices already valued in the run (runWorst, runBest: the most
-  // adverse and the most favourable) has no larger drawdown than a bar valued before it at the same
-  // peak: maxDrawdown and its percentage stay (a percentage at one positive peak never falls as the
-  // drawdown grows), and its run-up is no larger either. The run-up percentage (ru / best) falls with
-  // best only when the trough is positive, and may stay only when the run's best bar was clearly
-  // below the maximum (onBar's bound) or had none (runFigures): else the bar is valued in full.
-  private runVersion = -1;
-  private runEpoch = -1;
-  private runPointValue = Number.NaN;
-  private runWorst = Number.NaN;
-  private runBest = Number.NaN;
-  /** The run-up and the best equity at runBest's bar. */
-  private runRu = Number.NaN;
-  private runBestEq = Number.NaN;
-  /** onBar's run-up and best equity of the bar, for startRun. */
-  private barRu = Number.NaN;
-  private barBest = Number.NaN;
-
-  /** Whether this bar of an open position is inside the current run's valued prices (see above). */
-  private insideRun(ledger: Ledger, ctx: BrokerHost): boolean {
-    if (!this.fastPath || ledger.version !== this.runVersion || ledger.epoch !== this.runEpoch) return false;
-    if (ledger.pointValue !== this.runPointValue) return false;
-    const lo = Math.min(ctx.low, ctx.high);
-    const hi = Math.max(ctx.low, ctx.high);
-    // (NaN prices fail these: valued in full)
-    if (
-      ledger.open[0].side > 0
-        ? !(lo >= this.runWorst && hi <= this.runBest)
-        : !(hi <= this.runWorst && lo >= this.runBest)
-    )
-      return false;
-    const ru = this.runRu;
-    const best = this.runBestEq;
-    if (!(ru > 0 && best > 0)) return true;
-    const bound = this.maxRunupPercent * best * (1 - 1e-9);
-    return this.troughEquity > 0 && ru * 100 < bound && bound > 1e-290;
-  }
-
-  /** The bar's equity at the close into the curve (onBar's eqClose, its sum in the same order). */
-  private closeEquity(broker: Broker, ctx: BrokerHost): void {
-    const ledger = broker.ledger;
-    const base = broker.settings.initialCapital + ledger.netProfit;
-    const close = ctx.close;
-    if (close !== close) {
-      this.curve.push(base + 0);
-      return;
-    }
-    const open = ledger.open;
-    const pv = ledger.pointValue;
-    let opC = 0;
-    for (let i = 0; i < open.length; i++) {
-      const t = open[i];
-      opC += (close - t.entryPrice) * (t.side * t.qty) * pv - t.commission;
-    }
-    this.curve.push(base + opC);
-  }
-
-  /** After a bar of an open position valued in full: the run goes on (its prices widened) or starts. */
-  private startRun(ledger: Ledger, ctx: BrokerHost): void {
-    const ru = this.barRu;
-    const best = this.barBest;
-    const long = ledger.open[0].side > 0;
-    const lo = Math.min(ctx.low, ctx.high);
-    const hi = Math.max(ctx.low, ctx.high);
-    const worst = long ? lo : hi;
-    const fav = long ? hi : lo;
-    if (!(worst === worst && fav === fav && ledger.pointValue > 0 && oneSide(ledger.open))) {
-      // (a bar without both prices starts no run, nor trades whose equity is not monotonic in the
-      // price: the next one valued in full starts one)
-      this.runVersion = -1;
-      return;
-    }
-    if (
-      !this.fastPath ||
-      ledger.version !== this.runVersion ||
-      ledger.epoch !== this.runEpoch ||
-      ledger.pointValue !== this.runPointValue
-    ) {
-      this.runVersion = ledger.version;
-      this.runEpoch = ledger.epoch;
-      this.runPointValue = ledger.pointValue;
-      this.runWorst = worst;
-      this.runBest = fav;
-      this.runRu = ru;
-      this.runBestEq = best;
-      return;
-    }
-    if (long ? worst < this.runWorst : worst > this.runWorst) this.runWorst = worst;
-    if (long ? fav >= this.runBest : fav <= this.runBest) {
-      this.runBest = fav;
-      this.runRu = ru;
-      this.runBestEq = best;
-    }
-  }
-}
-
-/** Whether the trades are all on one side with no negative quantity (their equity is monotonic in the price). */
-function oneSide(open: readonly OpenTrade[]): boolean {
-  const side = open[0].side;
-  for (let i = 0; i < open.length; i++) if (open[i].side !== side || !(open[i].qty >= 0)) return false;
-  return true;
 }
 
 /**

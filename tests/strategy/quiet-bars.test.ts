@@ -7,11 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
-import type { Broker } from "../../src/strategy/broker.js";
-import type { BrokerHost } from "../../src/strategy/host.js";
-import { Ledger } from "../../src/strategy/ledger.js";
 import { RiskRules } from "../../src/strategy/risk.js";
-import { EquityTracker } from "../../src/strategy/stats.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
 const site: CallSite = { state: undefined, id: 0 };
@@ -122,58 +118,5 @@ describe("the broker's quiet bars", () => {
     const held = perBar.slice(3, 30);
     expect(held.every((n) => n === 0)).toBe(true);
     expect(perBar.some((n) => n > 0)).toBe(true);
-  });
-
-  it("a held position's bars inside its run's prices skip the low and high valuation, with every figure as the full valuation's", () => {
-    // two trackers over one ledger's trades, one with its shortcuts and one without: positions of
-    // one side held over bars wandering up and down (new extremes and bars inside them), pyramided
-    // and partly closed, the equity near zero and below it, a moving point value, na prices
-    const inside = vi.spyOn(EquityTracker.prototype as unknown as { closeEquity(): number }, "closeEquity");
-    let s = 5150;
-    const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    let bars = 0;
-    for (let round = 0; round < 120; round++) {
-      const initial = [1000, 50, 1e-3, 5e6][round % 4];
-      const fast = new EquityTracker(initial, 64);
-      const full = new EquityTracker(initial, 64);
-      full.fastPath = false;
-      const ledger = new Ledger(1);
-      const broker = { ledger, settings: { initialCapital: initial } } as unknown as Broker;
-      let price = 100;
-      for (let i = 0; i < 400; i++) {
-        const r = rnd();
-        const open = ledger.open;
-        if (open.length === 0 || r < 0.01) {
-          const side = open.length !== 0 ? open[0].side : rnd() < 0.5 ? 1 : -1;
-          ledger.openTrade("L", null, side, [1, 2.5, 40][Math.floor(rnd() * 3)], price, rnd() < 0.3 ? rnd() : 0, i, 0);
-        } else if (r < 0.02) ledger.closePart(open[0], open[0].qty * rnd(), price, 0.1, null, null, i, 0);
-        else if (r < 0.025) ledger.closePart(open[0], open[0].qty, price, 0, null, null, i, 0);
-        else if (r < 0.03) ledger.pointValue = [1, 0.5, 2][Math.floor(rnd() * 3)];
-        price = Math.max(0.01, price * (1 + (rnd() - 0.5) * 0.03));
-        const na = rnd() < 0.01;
-        const ctx = {
-          close: rnd() < 0.01 ? Number.NaN : price,
-          low: na ? Number.NaN : price * (1 - rnd() * 0.02),
-          high: price * (1 + rnd() * 0.02),
-          time: Date.UTC(2024, 0, 1) + i * 3_600_000,
-        } as BrokerHost;
-        fast.bar(broker, ctx);
-        full.bar(broker, ctx);
-        bars++;
-        for (const k of [
-          "peakEquity",
-          "troughEquity",
-          "maxDrawdown",
-          "maxDrawdownPercent",
-          "maxRunup",
-          "maxRunupPercent",
-        ] as const)
-          expect(Object.is(fast[k], full[k]), `${k} at bar ${i} of round ${round}`).toBe(true);
-      }
-      expect(fast.takeEquity()).toEqual(full.takeEquity());
-    }
-    // (the full tracker never takes the shortcut: the calls are the fast one's)
-    expect(inside.mock.calls.length).toBeGreaterThan(bars / 5);
-    inside.mockRestore();
   });
 });

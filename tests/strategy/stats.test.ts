@@ -239,8 +239,6 @@ describe("EquityTracker excursions", () => {
       full.fastPath = false;
       let netProfit = 0;
       let open: OpenTrade[] = [];
-      // (the ledger's count of changes to the open trades and the net profit, as Ledger.version)
-      let version = 0;
       let price = 100;
       for (let i = 0; i < 300; i++) {
         const r = rnd();
@@ -251,7 +249,6 @@ describe("EquityTracker excursions", () => {
             scratch.openTrade("L", null, rnd() < 0.5 ? 1 : -1, rnd() * 3, price, rnd() < 0.3 ? rnd() : 0, 0, 0),
           ];
         else if (r < 0.14) netProfit += (rnd() - 0.55) * initial * 0.5;
-        if (r < 0.14) version++;
         price = Math.max(0.01, price * (1 + (rnd() - 0.5) * 0.05));
         const na = rnd() < 0.02;
         const ctx = {
@@ -261,7 +258,7 @@ describe("EquityTracker excursions", () => {
           time: Date.UTC(2024, 0, 1) + i * 3_600_000,
         } as BrokerHost;
         const broker = {
-          ledger: { open, netProfit, pointValue: 1, version, epoch: round },
+          ledger: { open, netProfit, pointValue: 1 },
           settings: { initialCapital: initial },
         } as unknown as Broker;
         const before = fast.maxDrawdownPercent + fast.maxRunupPercent;

@@ -97,7 +97,9 @@ export class PathWalker {
    * can fill (quietRange) takes a few compares here; walkOpen, out of line, walks the others. No
    * price read here crosses a call V8 may not inline: the walk's steps act at `cur` and read the bar
    * from the fields (a double passed to such a call is boxed, and V8 boxes it where all its boxed
-   * uses meet, which was before the quiet bar's return: a heap number on every bar).
+   * uses meet, which was before the quiet bar's return: a heap number on every bar). True when the
+   * bar was quiet and its range clear of the margin line (quietRange's CLEAR): no margin check is
+   * left for the caller.
    */
   walkBar(first: boolean, flatChecked = false): boolean {
     if (this.barO !== this.barO) return false;
@@ -123,7 +125,8 @@ export class PathWalker {
    * The chart bar's path from its open when nothing can fill on it: the bar's whole range strictly
    * between the level extremes (calm: no market order pending, the extremes worked out). What the
    * walk does there (the open's margin check, the price to the close, the trades' best and worst
-   * prices), and true; false (nothing done) otherwise.
+   * prices), and QUIET; CLEAR when no price of the range can bring a margin call either (no check
+   * made); NOT_QUIET (nothing done) otherwise.
    */
   private quietRange(): number {
     const b = this.b;

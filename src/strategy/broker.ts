@@ -243,7 +243,12 @@ export class Broker {
     }
     // (without a magnifier, flatBar was asked above)
     if (mag !== null) walker.setBar(ctx.open, ctx.high, ctx.low, ctx.close);
-    walker.walkBar(true, mag === null);
+    // A bar on which nothing filled and no price could bring a margin call (the walk's quiet bar):
+    // the worst price's margin check and the trade limit (nothing closed) have nothing to do.
+    if (walker.walkBar(true, mag === null)) {
+      if (this.ledger.version !== this.prunedAt) this.pruneExits();
+      return;
+    }
     this.afterPath(ctx);
   }
 

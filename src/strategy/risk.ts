@@ -219,6 +219,19 @@ export class RiskRules {
   /** The price checkMarginAt and exactMargin check. */
   checkedPrice = Number.NaN;
 
+  /**
+   * Brings the price line up to date for the open trades (at least one) and says whether its safe
+   * interval (safeLo, safeHi) may stand for the margin checks: no price strictly inside can bring a
+   * margin call. The walk's quiet bar compares its whole range with it, once, instead of
+   * checkMarginAt at the open and at the worst price. (No price crosses this call: a double passed
+   * to a call V8 does not inline is a new heap number.)
+   */
+  lineCurrent(broker: Broker): boolean {
+    if (this.lineVersion !== broker.ledger.version || this.linePointValue !== broker.pointValue)
+      this.marginLine(broker);
+    return this.fastPath;
+  }
+
   /** checkMargin's exact test at `checkedPrice`, and the margin call. */
   private exactMargin(broker: Broker): void {
     const price = this.checkedPrice;
@@ -269,6 +282,15 @@ export class RiskRules {
   private slack1 = 0;
   private tol0 = 0;
   private tol1 = 0;
+  /**
+   * Prices strictly between these pass the price line's test (the fast one above) for sure: where
+   * slack0 - 3 * tol0 + p * (slack1 - 3 * tol1) > 0 (the line's zero with three times its
+   * tolerance, so that the rounding of this quotient, under 4 float steps of |slack0| + 3 * tol0,
+   * stays far inside the tolerance it leaves, tol0 >= 9e-13 of that), below priceCap. Prices at or
+   * below 0 are never checked.
+   */
+  safeLo = Number.POSITIVE_INFINITY;
+  safeHi = Number.NEGATIVE_INFINITY;
 
   private marginLine(broker: Broker): void {
     const ledger = broker.ledger;
@@ -284,6 +306,8 @@ export class RiskRules {
       this.slack1 = 0;
       this.tol0 = 0;
       this.tol1 = 0;
+      this.safeLo = Number.NEGATIVE_INFINITY;
+      this.safeHi = Number.POSITIVE_INFINITY;
       return;
     }
     const pv = ledger.pointValue;
@@ -310,6 +334,28 @@ export class RiskRules {
     this.slack1 = perPrice - perUnit;
     this.tol0 = rel * mag0;
     this.tol1 = rel * (mag1 + Math.abs(perUnit));
+    this.safeRange();
+  }
+
+  /** safeLo and safeHi from the line (see there); none when a figure is not finite. */
+  private safeRange(): void {
+    const d = this.slack1 - 3 * this.tol1;
+    const n = 3 * this.tol0 - this.slack0;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    if (d > 0) {
+      lo = n / d;
+      hi = this.priceCap;
+    } else if (d < 0) {
+      lo = Number.NEGATIVE_INFINITY;
+      hi = Math.min(n / d, this.priceCap);
+    } else if (n < 0) {
+      lo = Number.NEGATIVE_INFINITY;
+      hi = this.priceCap;
+    }
+    // (NaN bounds fail every compare: no price is clear)
+    this.safeLo = lo;
+    this.safeHi = hi;
   }
 
   /** The worst price of the bar for the open position (low for longs, high for shorts). */

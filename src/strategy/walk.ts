@@ -18,6 +18,11 @@ const ORDER = 1;
 const EXIT = 2;
 type Leg = "tp" | "sl" | "trail";
 
+/** quietRange's answers: something may fill; nothing fills; nothing fills and no margin call either. */
+const NOT_QUIET = 0;
+const QUIET = 1;
+const CLEAR = 2;
+
 /**
  * Open trades from which an exit with from_entry reads its span (PathWalker.coverRange) instead of
  * testing each trade: below, the span's own checks cost about what the tests save.
@@ -92,11 +97,13 @@ export class PathWalker {
    * can fill (quietRange) takes a few compares here; walkOpen, out of line, walks the others. No
    * price read here crosses a call V8 may not inline: the walk's steps act at `cur` and read the bar
    * from the fields (a double passed to such a call is boxed, and V8 boxes it where all its boxed
-   * uses meet, which was before the quiet bar's return: a heap number on every bar).
+   * uses meet, which was before the quiet bar's return: a heap number on every bar). True when the
+   * bar was quiet and its range clear of the margin line (quietRange's CLEAR): no margin check is
+   * left for the caller.
    */
-  walkBar(first: boolean, flatChecked = false): void {
-    if (this.barO !== this.barO) return;
-    if (first && !flatChecked && this.flatBar()) return;
+  walkBar(first: boolean, flatChecked = false): boolean {
+    if (this.barO !== this.barO) return false;
+    if (first && !flatChecked && this.flatBar()) return false;
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
     const fast = this.fastPath && !this.recalc;
@@ -105,25 +112,43 @@ export class PathWalker {
     const calm = fast && !this.marketPending();
     if (calm) {
       this.reachLevels();
-      if (first && this.quietRange()) return;
+      if (first) {
+        const q = this.quietRange();
+        if (q !== NOT_QUIET) return q === CLEAR;
+      }
     }
     this.walkOpen(first, fast, calm);
+    return false;
   }
 
   /**
    * The chart bar's path from its open when nothing can fill on it: the bar's whole range strictly
    * between the level extremes (calm: no market order pending, the extremes worked out). What the
    * walk does there (the open's margin check, the price to the close, the trades' best and worst
-   * prices), and true; false (nothing done) otherwise.
+   * prices), and QUIET; CLEAR when no price of the range can bring a margin call either (no check
+   * made); NOT_QUIET (nothing done) otherwise.
    */
-  private quietRange(): boolean {
+  private quietRange(): number {
     const b = this.b;
     const o = this.barO;
     const h = this.barH;
     const l = this.barL;
     const c = this.barC;
-    if (b.risk.capPending || !(h === h && l === l && c === c)) return false;
-    if (!(Math.max(o, h, l, c) < this.upMin && Math.min(o, h, l, c) > this.downMax)) return false;
+    if (b.risk.capPending || !(h === h && l === l && c === c)) return NOT_QUIET;
+    const lo = Math.min(o, h, l, c);
+    const hi = Math.max(o, h, l, c);
+    if (!(hi < this.upMin && lo > this.downMax)) return NOT_QUIET;
+    // No price of the bar can bring a margin call either (the open's check and the worst price's
+    // after the path, at prices inside the range): the price to the close and the trades' best and
+    // worst prices are all that is left.
+    const risk = b.risk;
+    if (
+      !this.trackRange &&
+      (b.ledger.open.length === 0 || (risk.lineCurrent(b) && lo > risk.safeLo && hi < risk.safeHi))
+    ) {
+      this.quietPath();
+      return CLEAR;
+    }
     this.cur = o;
     if (this.trackRange) {
       this.high = o;
@@ -133,8 +158,8 @@ export class PathWalker {
     b.risk.checkMarginAt(b);
     // (a margin call's fill may reach the filled-order cap: the position closes on the path)
     if (b.risk.capPending) this.segments();
-    else this.quietPath(h, l, c);
-    return true;
+    else this.quietPath();
+    return QUIET;
   }
 
   /** levelsReach, but without a call for a book with no order and no exit over an open trade (no level). */
@@ -197,7 +222,7 @@ export class PathWalker {
         // Nothing pending can fill between the open and the close: the three segments would only
         // move the price (moveTo with no fill: the range so far and the trades' best/worst prices,
         // both extremes of what the segments reach, in whatever order).
-        this.quietPath(h, l, c);
+        this.quietPath();
         return;
       }
       // (out of line: walkOpen keeps its size for strategies without a trailing exit)
@@ -266,7 +291,7 @@ export class PathWalker {
       this.trailAt = c;
       this.updateTrails();
     } else this.moveTrails();
-    this.quietPath(h, l, c);
+    this.quietPath();
     return true;
   }
 
@@ -279,7 +304,11 @@ export class PathWalker {
    * (moveTo with no fill: the range so far and the trades' best/worst prices, both extremes of what
    * the segments reach, in whatever order).
    */
-  private quietPath(h: number, l: number, c: number): void {
+  private quietPath(): void {
+    // (the bar from the fields: a double passed to a call V8 does not inline is a new heap number)
+    const h = this.barH;
+    const l = this.barL;
+    const c = this.barC;
     this.cur = c;
     const pLo = Math.min(h, l, c);
     const pHi = Math.max(h, l, c);

@@ -292,9 +292,9 @@ function wordsOf(c: Float64Array): Int32Array {
  * A checksum of the input bars a log's records read (its groups' rows on input bars; EventLog.seal
  * and checkInput): Fletcher sums of the bars' 32-bit words (each word weighted by its place: values
  * trading places change it), bar by bar over each stretch of consecutive bars the groups' rows
- * cover, in log order, a bar's ten words (time, open, high, low, close) in four lanes (independent
- * sums the CPU adds side by side). Bars no record reads are not summed (a script placing orders on
- * a few bars sums those few); NaN when no record reads an input bar. (Bar by bar, one pass over the
+ * cover, in log order, a bar's ten words (time, open, high, low, close) in two of four lanes
+ * (independent sums the CPU adds side by side; see addBars). Bars no record reads are not summed (a
+ * script placing orders on a few bars sums those few); NaN when no record reads an input bar. (Bar by bar, one pass over the
  * five columns together: column by column, a loop over the columns' array around the words' loop,
  * took ~3x as long.)
  */
@@ -337,7 +337,12 @@ function readBarsChecksum(cols: InputColumns, st: EventStore, groups: number): n
   );
 }
 
-/** Adds the ten words of each of bars [from, to) (the columns' words 2b and 2b + 1), bar by bar, to the Fletcher lanes (a0 b0 a1 b1 a2 b2 a3 b3). */
+/**
+ * Adds the ten words of each of bars [from, to) (the columns' words 2b and 2b + 1) to the Fletcher
+ * lanes (a0 b0 a1 b1 a2 b2 a3 b3), two bars a step: a bar's words go to lanes 0 and 1, the next
+ * bar's to lanes 2 and 3 (the pass is bound by the loads and the loop's own work, not the adds: two
+ * bars a step read ~18% faster than one, 0.55 against 0.67 ms per 100k bars).
+ */
 function addBars(
   lanes: Int32Array,
   t: Int32Array,
@@ -356,23 +361,68 @@ function addBars(
   let b2 = lanes[5];
   let a3 = lanes[6];
   let b3 = lanes[7];
-  for (let i = 2 * from, e = 2 * to; i < e; i += 2) {
+  let i = 2 * from;
+  const e = 2 * to;
+  for (; i + 2 < e; i += 4) {
     a0 = (a0 + t[i]) | 0;
     b0 = (b0 + a0) | 0;
     a1 = (a1 + t[i + 1]) | 0;
     b1 = (b1 + a1) | 0;
-    a2 = (a2 + o[i]) | 0;
+    a2 = (a2 + t[i + 2]) | 0;
     b2 = (b2 + a2) | 0;
-    a3 = (a3 + o[i + 1]) | 0;
+    a3 = (a3 + t[i + 3]) | 0;
+    b3 = (b3 + a3) | 0;
+    a0 = (a0 + o[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + o[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
+    a2 = (a2 + o[i + 2]) | 0;
+    b2 = (b2 + a2) | 0;
+    a3 = (a3 + o[i + 3]) | 0;
     b3 = (b3 + a3) | 0;
     a0 = (a0 + h[i]) | 0;
     b0 = (b0 + a0) | 0;
     a1 = (a1 + h[i + 1]) | 0;
     b1 = (b1 + a1) | 0;
-    a2 = (a2 + l[i]) | 0;
+    a2 = (a2 + h[i + 2]) | 0;
     b2 = (b2 + a2) | 0;
-    a3 = (a3 + l[i + 1]) | 0;
+    a3 = (a3 + h[i + 3]) | 0;
     b3 = (b3 + a3) | 0;
+    a0 = (a0 + l[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + l[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
+    a2 = (a2 + l[i + 2]) | 0;
+    b2 = (b2 + a2) | 0;
+    a3 = (a3 + l[i + 3]) | 0;
+    b3 = (b3 + a3) | 0;
+    a0 = (a0 + c[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + c[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
+    a2 = (a2 + c[i + 2]) | 0;
+    b2 = (b2 + a2) | 0;
+    a3 = (a3 + c[i + 3]) | 0;
+    b3 = (b3 + a3) | 0;
+  }
+  if (i < e) {
+    // (an odd count: the last bar alone)
+    a0 = (a0 + t[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + t[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
+    a0 = (a0 + o[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + o[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
+    a0 = (a0 + h[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + h[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
+    a0 = (a0 + l[i]) | 0;
+    b0 = (b0 + a0) | 0;
+    a1 = (a1 + l[i + 1]) | 0;
+    b1 = (b1 + a1) | 0;
     a0 = (a0 + c[i]) | 0;
     b0 = (b0 + a0) | 0;
     a1 = (a1 + c[i + 1]) | 0;

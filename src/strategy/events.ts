@@ -581,6 +581,18 @@ export class EventLog {
   private cH = NO_COLUMN;
   private cL = NO_COLUMN;
   private cC = NO_COLUMN;
+  /**
+   * The broker's pass counter (Broker.pass: a new pass for each script execution, realtime tick and
+   * fill recalculation, before the host's bar changes), set by the broker: within a pass the host's
+   * bar stays what it was, so barOf tests it against the input columns once a pass and the pass's
+   * other calls take the input bar it found (memoPass / memoHost / memoBar). Null (a log without a
+   * broker): every call tests.
+   */
+  passes: { readonly pass: number } | null = null;
+  /** The pass and host of the last input bar barOf found, and that bar (memoPass -1: none). */
+  private memoPass = -1;
+  private memoHost: BrokerHost | null = null;
+  private memoBar = -1;
   /** The checksum of the input bars the records read, when the run was over (NaN: not sealed yet, not taken, or none read). */
   private checksum = NaN;
   /** The Runtime made the input columns itself (ctx.columns.copied): nobody can write them, no checksum. */
@@ -1027,6 +1039,9 @@ export class EventLog {
    * time and prices), else -1 - x for written-out row x (the last one when it is the same).
    */
   private barOf(ctx: BrokerHost, st: EventStore): number {
+    // the input bar this pass's calls found (a grid's calls, a bracket's two exits: one test a pass)
+    const src = this.passes;
+    if (src !== null && src.pass === this.memoPass && ctx === this.memoHost) return this.memoBar;
     const b = ctx.barIndex;
     const t = ctx.time;
     const o = ctx.open;
@@ -1047,6 +1062,11 @@ export class EventLog {
       // does one that is NaN, which infinities can give)
       ((p !== 0 && p === p) || sameZeros(this.cols as InputColumns, b, ctx))
     ) {
+      if (src !== null) {
+        this.memoPass = src.pass;
+        this.memoHost = ctx;
+        this.memoBar = b;
+      }
       return b;
     }
     return this.writtenOut(ctx, st);
@@ -1129,8 +1149,9 @@ export class EventLog {
   /** Drops what was logged after `m` (a realtime tick rolled back; the slots are written again). */
   rollback(m: EventMark): void {
     if (m.count >= this.count) return;
-    // (what call sites remember of the dropped calls' slots goes with them)
+    // (what call sites remember of the dropped calls' slots goes with them, and barOf's memo)
     this.stamp = ++stamps;
+    this.memoPass = -1;
     this.count = m.count;
     this.slots = m.slots;
     this.groups = m.groups;
@@ -1167,6 +1188,10 @@ export class EventLog {
    */
   seal(): void {
     this.sealed = true;
+    // (a kept result keeps its log, not the run's broker and host)
+    this.passes = null;
+    this.memoHost = null;
+    this.memoPass = -1;
     this.flushGroup();
     if (this.cols !== null && !this.colsCopied) this.checksum = readBarsChecksum(this.cols, this.store, this.groups);
     if (this.store !== NO_STORE) release(this.store);
@@ -1181,6 +1206,9 @@ export class EventLog {
   abandon(): void {
     this.sealed = true;
     this.stamp = ++stamps;
+    this.passes = null;
+    this.memoPass = -1;
+    this.memoHost = null;
     const st = this.store;
     if (st !== NO_STORE && st.holder === this) st.holder = null;
     this.store = NO_STORE;

@@ -164,10 +164,11 @@ export class EventStore {
     this.groupCapacity = cap;
   }
 
-  /** Room for run number `j`. */
-  growRuns(j: number): void {
+  /** Room for run number `j`: the column doubles, or grows to `want` when that is more (EventLog.growRuns). */
+  growRuns(j: number, want = 0): void {
     let cap = this.runCapacity * 2 || FIRST_CAPACITY;
     while (cap <= j) cap *= 2;
+    if (want > cap) cap = want;
     this.runs = grow(this.runs, cap);
     this.runCapacity = cap;
   }
@@ -598,6 +599,8 @@ export class EventLog {
   /** The Runtime made the input columns itself (ctx.columns.copied): nobody can write them, no checksum. */
   private colsCopied = false;
   private tupleCount = 0;
+  /** The run's bars (ctx.barCount; 0: not known), which size the runs' column by its pace (growRuns). */
+  private barCount = 0;
   /** Numbers written to the groups' runs. */
   private runCount = 0;
   /** The columns (leased on the first push: a run that logs nothing takes no store). */
@@ -934,6 +937,8 @@ export class EventLog {
   private begin(ctx: BrokerHost): void {
     this.store = leaseStore(this);
     if (this.count !== 0) return;
+    const n = ctx.barCount;
+    this.barCount = n > 0 && n < 2 ** 31 ? n : 0;
     this.useColumns(ctx);
     const ext = ctx.ext;
     const sid = ext ? ext.scriptId : undefined;
@@ -973,11 +978,28 @@ export class EventLog {
     this.count++;
   }
 
+  /**
+   * Room for run number `j`, sized by the run's pace: the numbers so far per bar so far, times the
+   * run's bars (and an eighth more), when the log is on an input bar, at most 16 times the column at
+   * once (an early burst does not reserve a whole run's worth). A 1M-bar bracket (4M numbers, past
+   * the pool's bound, so grown in every run) copies its column three times instead of twelve.
+   */
+  private growRuns(st: EventStore, j: number): void {
+    const from = this.gBar;
+    const bars = this.barCount;
+    let want = 0;
+    if (from >= 0 && bars > 0) {
+      const pace = (j + 1) / (from + this.gRows + 1);
+      want = Math.min(Math.ceil(pace * bars * 1.125), 16 * st.runCapacity);
+    }
+    st.growRuns(j, want);
+  }
+
   /** The moving numbers of a repeat, appended to the runs (qty, limit, stop). */
   private addRuns(st: EventStore, runsQty: boolean, runsLimit: boolean, runsStop: boolean): void {
     if (!(runsQty || runsLimit || runsStop)) return;
     let j = this.runCount;
-    if (j + 2 >= st.runCapacity) st.growRuns(j + 2);
+    if (j + 2 >= st.runCapacity) this.growRuns(st, j + 2);
     const r = st.runs;
     if (runsQty) r[j++] = this.call[0];
     if (runsLimit) r[j++] = this.call[1];
@@ -988,7 +1010,7 @@ export class EventLog {
   /** addRuns for a LogSite's call: its moving numbers (the site's run bits) from the site. */
   private addSiteRuns(st: EventStore, site: LogSite, runs: number): void {
     let j = this.runCount;
-    if (j + 2 >= st.runCapacity) st.growRuns(j + 2);
+    if (j + 2 >= st.runCapacity) this.growRuns(st, j + 2);
     const r = st.runs;
     if ((runs & RUN_QTY) !== 0) r[j++] = site.qty;
     if ((runs & RUN_LIMIT) !== 0) r[j++] = site.limit;

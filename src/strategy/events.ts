@@ -164,7 +164,7 @@ export class EventStore {
     this.groupCapacity = cap;
   }
 
-  /** Room for run number `j`: the column doubles, or grows to `want` when that is more (EventLog.growRuns). */
+  /** Room for run number `j`: the column doubles, or grows to `want` when more (EventLog.growRuns). */
   growRuns(j: number, want = 0): void {
     let cap = this.runCapacity * 2 || FIRST_CAPACITY;
     while (cap <= j) cap *= 2;
@@ -295,9 +295,9 @@ function wordsOf(c: Float64Array): Int32Array {
  * trading places change it), bar by bar over each stretch of consecutive bars the groups' rows
  * cover, in log order, a bar's ten words (time, open, high, low, close) in two of four lanes
  * (independent sums the CPU adds side by side; see addBars). Bars no record reads are not summed (a
- * script placing orders on a few bars sums those few); NaN when no record reads an input bar. (Bar by bar, one pass over the
- * five columns together: column by column, a loop over the columns' array around the words' loop,
- * took ~3x as long.)
+ * script placing orders on a few bars sums those few); NaN when no record reads an input bar. (Bar
+ * by bar, one pass over the five columns together: column by column, a loop over the columns' array
+ * around the words' loop, took ~3x as long.)
  */
 function readBarsChecksum(cols: InputColumns, st: EventStore, groups: number): number {
   const lanes = Int32Array.of(1, 0, 7, 3, 5, 11, 13, 2);

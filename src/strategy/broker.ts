@@ -159,6 +159,7 @@ export class Broker {
     this.settings =
       "initialCapital" in settings ? (settings as StrategySettings) : normaliseSettings(settings, ctx.version || 6);
     this.eventLog = new EventLog(this.settings.recordEvents);
+    this.eventLog.passes = this;
     const si = ctx.syminfo;
     this.mintick = finite(si?.mintick) > 0 ? (si.mintick as number) : 0.01;
     this.symbolPointValue = finite(si?.pointvalue) > 0 ? (si.pointvalue as number) : 1;

@@ -18,7 +18,6 @@ import { exitHasLevel, relevelExit, writeExit, writeOrder } from "./orders.js";
 import {
   exitRemaining,
   finite,
-  sameNumber,
   ticksFromEntry,
   exitSlice,
   floorToStepBy,
@@ -468,11 +467,14 @@ export class Broker {
       // (CallParts: this is the site's first call of the pass)
       req.partPass = this.pass;
       req.partAt = 0;
-      if (!sameNumber(e.limit, limit)) {
+      // (sameNumber written out: called past exit's inlining budget, it boxed both doubles)
+      const el = e.limit;
+      if (!(el === limit ? el !== 0 || 1 / el === 1 / limit : el !== el && limit !== limit)) {
         e.limit = limit;
         e.lvStale |= LV_TP;
       }
-      if (!sameNumber(e.stop, stop)) {
+      const es = e.stop;
+      if (!(es === stop ? es !== 0 || 1 / es === 1 / stop : es !== es && stop !== stop)) {
         e.stop = stop;
         e.lvStale |= LV_SL;
       }

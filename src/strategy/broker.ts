@@ -450,23 +450,26 @@ export class Broker {
     if (limit !== limit && stop !== stop && !exitHasLevel(req)) return;
     // without from_entry an exit binds to the position open now (0 when flat)
     const bindSide = fromEntry === null ? dir : 0;
-    // The short path: the site's first call of the pass re-places the exit it wrote last, still
-    // pending under the same id and from_entry, and the site varies no argument but those and the
-    // limit and stop (`varying`): every other field is already the request's, so this is
-    // relevelExit's result with only the levels compared (a stop moved on every bar).
-    const e = req.placed;
+    // (the memory of this place: the request's own for the site's first call of the pass, per level
+    // in a loop: CallParts, counted here rather than through callAt, which took exit's inlining budget)
+    let m: ExitMemo = req;
+    if (req.partPass !== this.pass) {
+      req.partPass = this.pass;
+      req.partAt = 0;
+    } else m = this.laterExitMemo(req);
+    // The short path: the place re-places the exit it wrote last, still pending under the same id
+    // and from_entry, and the site varies no argument but those and the limit and stop (`varying`):
+    // every other field is already the request's, so this is relevelExit's result with only the
+    // levels compared (a stop moved on every bar, a grid's take-profits).
+    const e = m.placed;
     if (
       e != null &&
-      req.partPass !== this.pass &&
       e.src === req &&
       ((req.varying ?? EXIT_ARG_ALL) & ~EXIT_ARG_LEVELS_ONLY) === 0 &&
       this.book.holdsExit(e) &&
       e.id === req.id &&
       e.fromEntry === fromEntry
     ) {
-      // (CallParts: this is the site's first call of the pass)
-      req.partPass = this.pass;
-      req.partAt = 0;
       // (sameNumber written out: called past exit's inlining budget, it boxed both doubles)
       const el = e.limit;
       if (!(el === limit ? el !== 0 || 1 / el === 1 / limit : el !== el && limit !== limit)) {
@@ -485,15 +488,25 @@ export class Broker {
       if (!e.armed || e.trailOffset === e.trailOffset) this.settleExit(e, ctx);
       return;
     }
-    this.placeExit(req, ctx, fromEntry, bindSide);
+    this.placeExit(req, ctx, fromEntry, bindSide, m);
   }
 
-  /** Broker.exit's general path: the exit found (or made) for this place of the pass and written. */
-  private placeExit(req: ExitRequest, ctx: BrokerHost, fromEntry: string | null, bindSide: Side | 0): void {
+  /** The memory of a strategy.exit site's call past its first in this pass (CallParts). */
+  private laterExitMemo(req: ExitRequest): ExitMemo {
+    const at = (req.partAt = (req.partAt as number) + 1);
+    return at > MAX_PARTS ? req : exitPart(req, at);
+  }
+
+  /** Broker.exit's general path: the exit found (or made) for this place of the pass (memory `m`) and written. */
+  private placeExit(
+    req: ExitRequest,
+    ctx: BrokerHost,
+    fromEntry: string | null,
+    bindSide: Side | 0,
+    m: ExitMemo,
+  ): void {
     // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
     // its place in the queue and whether it found its trades.
-    const at = this.callAt(req);
-    const m: ExitMemo = at === 0 || at > MAX_PARTS ? req : exitPart(req, at);
     let e = this.book.placedExit(req, fromEntry, m);
     const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {

@@ -250,6 +250,12 @@ export class OrderBook {
     return e;
   }
 
+  /** Whether exit `e` is pending, where its `at` says. */
+  holdsExit(e: ExitOrder): boolean {
+    const at = e.at;
+    return at < this.exits.length && this.exits[at] === e;
+  }
+
   /** A new exit placed by request `req`, at the back of the queue. */
   addExit(e: ExitOrder, memo: ExitMemo): void {
     e.seq = this.nextSeq();

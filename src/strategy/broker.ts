@@ -43,6 +43,8 @@ import {
   type ExitMemo,
   type ExitOrder,
   type ExitRequest,
+  EXIT_ARG_ALL,
+  EXIT_ARG_LEVELS_ONLY,
   type FillNote,
   LV_ACT,
   LV_SL,
@@ -452,13 +454,66 @@ export class Broker {
       req.comment ?? null,
     );
     if (limit !== limit && stop !== stop && !exitHasLevel(req)) return;
-    // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
-    // its place in the queue and whether it found its trades.
-    const at = this.callAt(req);
-    const m: ExitMemo = at === 0 || at > MAX_PARTS ? req : exitPart(req, at);
-    let e = this.book.placedExit(req, fromEntry, m);
     // without from_entry an exit binds to the position open now (0 when flat)
     const bindSide = fromEntry === null ? dir : 0;
+    // (the memory of this place: the request's own for the site's first call of the pass, per level
+    // in a loop: CallParts, counted here rather than through callAt, which took exit's inlining budget)
+    let m: ExitMemo = req;
+    if (req.partPass !== this.pass) {
+      req.partPass = this.pass;
+      req.partAt = 0;
+    } else m = this.laterExitMemo(req);
+    // The short path: the place re-places the exit it wrote last, still pending under the same id
+    // and from_entry, and the site varies no argument but those and the limit and stop (`varying`):
+    // every other field is already the request's, so this is relevelExit's result with only the
+    // levels compared (a stop moved on every bar, a grid's take-profits).
+    const e = m.placed;
+    if (
+      e != null &&
+      e.src === req &&
+      ((req.varying ?? EXIT_ARG_ALL) & ~EXIT_ARG_LEVELS_ONLY) === 0 &&
+      this.book.holdsExit(e) &&
+      e.id === req.id &&
+      e.fromEntry === fromEntry
+    ) {
+      // (sameNumber written out: called past exit's inlining budget, it boxed both doubles)
+      const el = e.limit;
+      if (!(el === limit ? el !== 0 || 1 / el === 1 / limit : el !== el && limit !== limit)) {
+        e.limit = limit;
+        e.lvStale |= LV_TP;
+      }
+      const es = e.stop;
+      if (!(es === stop ? es !== 0 || 1 / es === 1 / stop : es !== es && stop !== stop)) {
+        e.stop = stop;
+        e.lvStale |= LV_SL;
+      }
+      e.placedBar = ctx.barIndex;
+      e.bindSide = bindSide;
+      e.intrabar = this.inRecalc || this.tickMode;
+      // (an armed exit without a trail has nothing more to do)
+      if (!e.armed || e.trailOffset === e.trailOffset) this.settleExit(e, ctx);
+      return;
+    }
+    this.placeExit(req, ctx, fromEntry, bindSide, m);
+  }
+
+  /** The memory of a strategy.exit site's call past its first in this pass (CallParts). */
+  private laterExitMemo(req: ExitRequest): ExitMemo {
+    const at = (req.partAt = (req.partAt as number) + 1);
+    return at > MAX_PARTS ? req : exitPart(req, at);
+  }
+
+  /** Broker.exit's general path: the exit found (or made) for this place of the pass (memory `m`) and written. */
+  private placeExit(
+    req: ExitRequest,
+    ctx: BrokerHost,
+    fromEntry: string | null,
+    bindSide: Side | 0,
+    m: ExitMemo,
+  ): void {
+    // A re-issued exit (same id and from_entry) takes the new levels in place and keeps its fills,
+    // its place in the queue and whether it found its trades.
+    let e = this.book.placedExit(req, fromEntry, m);
     const intrabar = this.inRecalc || this.tickMode;
     if (e === null) {
       e = this.book.takeExit();
@@ -468,6 +523,11 @@ export class Broker {
     } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
       // (re-placed with only numbers moved, relevelExit stored just those; a text changed: written anew)
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
+    this.settleExit(e, ctx);
+  }
+
+  /** A placed or re-placed exit `e` finds its trades, and a trailing one sees the close it is placed at. */
+  private settleExit(e: ExitOrder, ctx: BrokerHost): void {
     // An exit placed while its trades are open belongs to them: once they close it goes, even if they
     // close on the next bar's path before it was ever checked (a later entry with the same id does
     // not inherit it: TradingView books no zero-P&L trade at the old levels).

@@ -136,6 +136,12 @@ function exitArgs(...names: ExitParam[]): number {
 }
 
 export const EXIT_ARG_LIMIT = exitArgs("limit");
+/**
+ * The arguments a call site may vary while its exit is re-placed by Broker.exit's short path: the
+ * id and from_entry (compared there: another one is another exit) and the limit and stop (stored as
+ * they move). A site varying any other argument takes the general path (relevelExit).
+ */
+export const EXIT_ARG_LEVELS_ONLY = exitArgs("id", "fromEntry", "limit", "stop");
 export const EXIT_ARG_STOP = exitArgs("stop");
 export const EXIT_ARG_PROFIT = exitArgs("profit");
 export const EXIT_ARG_LOSS = exitArgs("loss");

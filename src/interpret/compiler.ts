@@ -33,6 +33,7 @@ import {
   ternCopy,
   ucallCopy,
   pureCopy,
+  colShiftCopy,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -121,6 +122,8 @@ export class Compiler {
   private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
+  /** The next copy of the shifted column reader (colShiftCopy). */
+  private shiftCopy = 0;
   /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
   private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
   private readonly vals: unknown[];
@@ -152,7 +155,7 @@ export class Compiler {
     this.base = copyBaseOf(prog);
     // (every copy counter starts at the program's base: see copyBaseOf)
     this.forCopy = this.ifCopy = this.blockCopy = this.whileCopy = this.forInCopy = this.base;
-    this.logicCopy = this.fusedCopy = this.base;
+    this.logicCopy = this.fusedCopy = this.shiftCopy = this.base;
     for (const k of Object.keys(this.shapeCopy) as (keyof typeof this.shapeCopy)[]) this.shapeCopy[k] = this.base;
     this.budget = budgetOf(ctx);
     this.flow = flowOf(st.nums, this.budget, ctx);
@@ -622,6 +625,18 @@ export class Compiler {
           });
         const offSlot = this.slotOf(e.off);
         if (offSlot !== undefined) return this.columnAtSlot(e)!;
+        const shift = this.slotPlusConst(e.off);
+        if (shift !== null) {
+          // `high[j - 1]`, `close[i + 1]`: the offset added here, no offset closure called (one whose
+          // call site every such read of the process shares, polymorphic across loops)
+          const { slot, add } = shift;
+          columnShiftBuilds.count++;
+          // (a copy per read of the program, in turn: fused.generated.ts shapes, why)
+          const copy = this.shiftCopy++ % FUSED_COPIES;
+          return this.kept(`cK${copy}|${ci}|${cur}|${slot}|${numKey(add)}`, () =>
+            colShiftCopy(copy, flow, N, ci, cur, slot, add),
+          );
+        }
         const off = this.expr(e.off);
         const ok = keyOf(off);
         // (the bar itself from its mirrored slot, as columnAtSlotReader reads it)
@@ -1251,6 +1266,22 @@ export class Compiler {
   private objectSlot(e: RExpr): number {
     if (e.k !== "load" || isNumericSlot(e.v) || this.hoisted.has(e)) return -1;
     return e.v.slot;
+  }
+
+  /**
+   * `v + c`, `v - c` or `c + v` for a numeric slot v and a numeric constant c, as the slot and the
+   * constant to add (`v - c` is `v + -c` bit for bit), else null.
+   */
+  private slotPlusConst(e: RExpr): { slot: number; add: number } | null {
+    if (!this.fusable(e) || this.hoisted.has(e) || (e.op !== "+" && e.op !== "-")) return null;
+    const num = (x: RExpr) => (x.k === "const" && typeof x.v === "number" && !this.hoisted.has(x) ? x.v : undefined);
+    const ls = this.slotOf(e.l),
+      rc = num(e.r);
+    if (ls !== undefined && rc !== undefined) return { slot: ls, add: e.op === "+" ? rc : -rc };
+    const lc = num(e.l),
+      rs = this.slotOf(e.r);
+    if (e.op === "+" && lc !== undefined && rs !== undefined) return { slot: rs, add: lc };
+    return null;
   }
 
   /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */
@@ -2368,6 +2399,8 @@ export const blockDriverBuilds = { count: 0 };
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
 export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
+/** How many bar column reads at a numeric variable plus a constant read it in place (Compiler.slotPlusConst; tests read it). */
+export const columnShiftBuilds = { count: 0 };
 /** How many math.max/min calls of a value and a constant take the constant in place (Compiler.extremeCall; tests read it). */
 export const extremeConstBuilds = { count: 0 };
 /** How many flat ifs' then branches run a statement and then break/continue (Compiler.ifFlat k 4/5; tests read it). */

@@ -1,11 +1,13 @@
 // Loop-body statement shapes that run with fewer closures between the loop's driver and the work:
 // a flat if whose then branch is a statement and then break/continue (Compiler.ifFlat k 4/5, no block
-// driver), math.max/min of a value and a constant (the constant in place, no closure call) and bar
-// column reads at a loop counter (their uncommon offsets out of line). Each must give exactly what the
+// driver), math.max/min of a value and a constant (the constant in place, no closure call), bar
+// column reads at a loop counter (their uncommon offsets out of line) and at a loop counter plus or
+// minus a constant (`high[j - 1]`: the offset added in the reader, no offset closure). Each must give exactly what the
 // compile backend gives, on first and kept-closure runs, including na, the bar itself, offsets
 // before the first bar and the history limit's error.
 import { describe, expect, it } from "vitest";
-import { extremeConstBuilds, ifTailBuilds } from "../../src/interpret/compiler.js";
+import { columnShiftBuilds, extremeConstBuilds, ifTailBuilds } from "../../src/interpret/compiler.js";
+import { Runtime } from "../../src/runtime/index.js";
 import { bars, keptRunsMatchCompile, runBoth, v6 } from "../helpers/run-both.js";
 
 describe("a flat if's then branch of a statement and then break/continue", () => {
@@ -136,5 +138,66 @@ plot(x)`);
       expect(r.error_kind).toBe("runtime");
       expect(r.diagnostics?.[0]?.line).toBe(6);
     }
+  });
+});
+
+describe("bar column reads at a loop counter plus or minus a constant", () => {
+  it("every column, + and - and constant first, in fused operators, ifs and na(), more reads than copies", async () => {
+    const src = v6(`float s = 0.0
+int nas = 0
+int ups = 0
+int k = -3
+while k <= 14
+    int o = k == 6 ? na : k
+    s += high[o + 1] - low[o - 1] + open[1 + o] * 0 + volume[o - 2] * 0 + close[o - 0]
+    if na(close[o + 2])
+        nas += 1
+    if close[o] > close[o + 1] and high[o - 1] >= high[o + 1]
+        ups += 1
+    s += time[o + 1] > time[o - 1] ? 1 : 0
+    k += 1
+plot(s, "s")
+plot(nas, "nas")
+plot(ups, "ups")`);
+    const before = columnShiftBuilds.count;
+    const r = await runBoth(src, bars(25));
+    expect(r.error).toBeUndefined();
+    expect(columnShiftBuilds.count - before).toBeGreaterThanOrEqual(11);
+    await keptRunsMatchCompile(src, bars(25));
+  });
+
+  it("offset 0 reached through the constant is the realtime tick's value", async () => {
+    const src = v6(`float c = na
+float h = na
+int k = 1
+while k < 2
+    c := close[k - 1] + 0
+    h := high[k - 1]
+    k += 1
+varip int ticks = 0
+varip int off = 0
+if barstate.isrealtime
+    ticks += 1
+    if c != close or h != high
+        off += 1
+plot(ticks, "ticks")
+plot(off, "off")`);
+    const data = bars(12);
+    data.at(-1)!.high += 3;
+    const r = await new Runtime().run(src, data, { mode: "interpret", realtimeLastBar: true, realtimeTicks: 4 });
+    expect(r.error).toBeUndefined();
+    expect(r.series.ticks!.at(-1)).toBe(4);
+    expect(r.series.off!.at(-1)).toBe(0);
+  });
+
+  it("an offset over the history limit is the same runtime error on the same line", async () => {
+    const src = v6(`float x = 0.0
+int o = bar_index > 2 ? 20000 : 1
+for i = 0 to 1
+    x := close[o + 1]
+plot(x)`);
+    const r = await runBoth(src, bars(5));
+    expect(r.error_kind).toBe("runtime");
+    expect(r.diagnostics?.[0]?.line).toBe(6);
   });
 });

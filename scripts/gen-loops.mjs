@@ -191,26 +191,43 @@ ${ind}} catch (err) {
 ${ind}  throw atLine(err, ${b}line);
 ${ind}}
 `;
-const ifBody = (cond, withElse, pre = "") =>
-  withElse
+// (a then branch of a statement and then break/continue, tk 4/5: the flag set after the statement
+// unless the statement raised its own, as a block of the two stops after a statement that raised it)
+const ifThenCtl = (ind) => `${ind}try {
+${ind}  tf();
+${ind}} catch (err) {
+${ind}  throw atLine(err, tline);
+${ind}}
+${ind}if (flow.ctl === 0) flow.ctl = tk - 3;
+`;
+const ifBody = (cond, withElse, pre = "", tail = false) =>
+  tail
     ? `() => {
+${pre}      if (!(${cond})) return;
+${ifThenCtl("      ")}    }`
+    : withElse
+      ? `() => {
 ${pre}      if (${cond}) {
 ${ifBranch("t", "        ")}      } else {
 ${ifBranch("e", "        ")}      }
     }`
-    : `() => {
+      : `() => {
 ${pre}      if (!(${cond})) return;
 ${ifBranch("t", "      ")}    }`;
 const ifDriver = (k) => {
   let cases = "";
-  for (const withElse of [false, true]) {
-    const e = withElse ? "ek !== 0" : "ek === 0";
-    cases += `  if (ck === 0 && ${e}) return ${ifBody("cv[cs]", withElse)};\n`;
-    cases += `  if (ck === 2 && ${e}) return ${ifBody("c()", withElse)};\n`;
+  for (const [withElse, tail] of [
+    [false, true],
+    [false, false],
+    [true, false],
+  ]) {
+    const e = (withElse ? "ek !== 0" : "ek === 0") + (tail ? " && tk > 3" : "");
+    cases += `  if (ck === 0 && ${e}) return ${ifBody("cv[cs]", withElse, "", tail)};\n`;
+    cases += `  if (ck === 2 && ${e}) return ${ifBody("c()", withElse, "", tail)};\n`;
     CMP.forEach((cmp, op) => {
       const pre =
         op === 6 ? "      const x = l() as number;\n" : "      const x = l() as number,\n        y = r() as number;\n";
-      cases += `  if (ck === 1 && op === ${op} && ${e})\n    return ${ifBody(cmp, withElse, pre)};\n`;
+      cases += `  if (ck === 1 && op === ${op} && ${e})\n    return ${ifBody(cmp, withElse, pre, tail)};\n`;
     });
   }
   return `
@@ -313,7 +330,8 @@ export interface ForInFlat {
 /**
  * A statement-level \`if\` with one-statement branches (Compiler.ifFlat). Condition: ck 0 a bool slot
  * (cv[cs]), 1 a numeric comparison (operator op of COMPARE_OPS on l() and r()), 2 a closure c. A
- * branch: k 0 nothing, 1 break, 2 continue, 3 its statement f (an error leaving it gets line).
+ * branch: k 0 nothing, 1 break, 2 continue, 3 its statement f (an error leaving it gets line), 4 / 5
+ * (the then branch, no else) its statement f and then break / continue.
  */
 export interface IfFlat {
   flow: Flow;

@@ -20,7 +20,7 @@ export function colAt(flow: Flow, N: Float64Array, ci: number, cur: number, off:
 }
 
 /** colAt's other offsets: na, over the limit (an error), the bar itself, before the first bar, negative. */
-function colAtOther(flow: Flow, N: Float64Array, ci: number, cur: number, k: number, bi: number): number {
+export function colAtOther(flow: Flow, N: Float64Array, ci: number, cur: number, k: number, bi: number): number {
   if (k !== k) return NaN;
   if (k > COLUMN_HISTORY_LIMIT) flow.ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
   const i = bi - k;

@@ -33,6 +33,7 @@ import {
   ternCopy,
   ucallCopy,
   pureCopy,
+  colShiftCopy,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -49,7 +50,7 @@ import {
 } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
-import { colAt } from "./column-at.js";
+import { colAt, colAtOther } from "./column-at.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
 import { isPlainPlot, outputCells, type OutputCells } from "../check/hoist-plan.js";
@@ -121,6 +122,8 @@ export class Compiler {
   private logicCopy = 0;
   /** The next copy of the fused closures with a sub-closure operand (fused.generated.ts: why). */
   private fusedCopy = 0;
+  /** The next copy of the shifted column reader (colShiftCopy). */
+  private shiftCopy = 0;
   /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
   private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
   private readonly vals: unknown[];
@@ -152,7 +155,7 @@ export class Compiler {
     this.base = copyBaseOf(prog);
     // (every copy counter starts at the program's base: see copyBaseOf)
     this.forCopy = this.ifCopy = this.blockCopy = this.whileCopy = this.forInCopy = this.base;
-    this.logicCopy = this.fusedCopy = this.base;
+    this.logicCopy = this.fusedCopy = this.shiftCopy = this.base;
     for (const k of Object.keys(this.shapeCopy) as (keyof typeof this.shapeCopy)[]) this.shapeCopy[k] = this.base;
     this.budget = budgetOf(ctx);
     this.flow = flowOf(st.nums, this.budget, ctx);
@@ -347,11 +350,19 @@ export class Compiler {
    */
   private ifFlat(e: Extract<RExpr, { k: "if" }>): (() => void) | null {
     const one = (b: RBlock | null): boolean => b === null || b.stmts.length === 1;
-    if (!one(e.then) || !one(e.else) || this.hoisted.has(e.cond)) return null;
+    const isCtl = (s: RStmt | undefined) => s !== undefined && (s.k === "break" || s.k === "continue");
+    // `if c` then `x := k` and `break` (no else): the statement, then the flag (k 4 / 5), no block between
+    const tail = e.else === null && e.then.stmts.length === 2 && isCtl(e.then.stmts[1]) && !isCtl(e.then.stmts[0]);
+    if ((!tail && !one(e.then)) || !one(e.else) || this.hoisted.has(e.cond)) return null;
     const branch = (b: RBlock | null) => {
       if (b === null) return { k: 0, f: noop, line: 0 };
       const s = b.stmts[0]!;
       if (s.k === "break" || s.k === "continue") return { k: s.k === "break" ? 1 : 2, f: noop, line: s.line };
+      const then = b.stmts[1];
+      if (then !== undefined) {
+        ifTailBuilds.count++;
+        return { k: then.k === "break" ? 4 : 5, f: this.stmt(s, false), line: s.line };
+      }
       return { k: 3, f: this.stmt(s, false), line: s.line };
     };
     // the condition: 0 a bool variable's slot, 1 a numeric comparison's operands, 2 its closure
@@ -385,7 +396,7 @@ export class Compiler {
     const copy = this.ifCopy++ % DRIVER_COPIES;
     const drive = ifFlat[copy]!;
     const fk = (f: Fn, used: boolean) => (used ? keyOf(f) : "");
-    const parts = [fk(l, ck === 1), fk(r, ck === 1), fk(c, ck === 2), fk(t.f, t.k === 3), fk(el.f, el.k === 3)];
+    const parts = [fk(l, ck === 1), fk(r, ck === 1), fk(c, ck === 2), fk(t.f, t.k >= 3), fk(el.f, el.k === 3)];
     const at = ck === 0 ? `${cv === this.nums ? "N" : "V"}${cs}` : "";
     const key = parts.includes(null)
       ? null
@@ -614,6 +625,18 @@ export class Compiler {
           });
         const offSlot = this.slotOf(e.off);
         if (offSlot !== undefined) return this.columnAtSlot(e)!;
+        const shift = this.slotPlusConst(e.off);
+        if (shift !== null) {
+          // `high[j - 1]`, `close[i + 1]`: the offset added here, no offset closure called (one whose
+          // call site every such read of the process shares, polymorphic across loops)
+          const { slot, add } = shift;
+          columnShiftBuilds.count++;
+          // (a copy per read of the program, in turn: fused.generated.ts shapes, why)
+          const copy = this.shiftCopy++ % FUSED_COPIES;
+          return this.kept(`cK${copy}|${ci}|${cur}|${slot}|${numKey(add)}`, () =>
+            colShiftCopy(copy, flow, N, ci, cur, slot, add),
+          );
+        }
         const off = this.expr(e.off);
         const ok = keyOf(off);
         // (the bar itself from its mirrored slot, as columnAtSlotReader reads it)
@@ -1245,6 +1268,22 @@ export class Compiler {
     return e.v.slot;
   }
 
+  /**
+   * `v + c`, `v - c` or `c + v` for a numeric slot v and a numeric constant c, as the slot and the
+   * constant to add (`v - c` is `v + -c` bit for bit), else null.
+   */
+  private slotPlusConst(e: RExpr): { slot: number; add: number } | null {
+    if (!this.fusable(e) || this.hoisted.has(e) || (e.op !== "+" && e.op !== "-")) return null;
+    const num = (x: RExpr) => (x.k === "const" && typeof x.v === "number" && !this.hoisted.has(x) ? x.v : undefined);
+    const ls = this.slotOf(e.l),
+      rc = num(e.r);
+    if (ls !== undefined && rc !== undefined) return { slot: ls, add: e.op === "+" ? rc : -rc };
+    const lc = num(e.l),
+      rs = this.slotOf(e.r);
+    if (e.op === "+" && lc !== undefined && rs !== undefined) return { slot: rs, add: lc };
+    return null;
+  }
+
   /** The numeric slot holding `e`'s value during the bar, when it has one (no closure needed). */
   private slotOf(e: RExpr): number | undefined {
     const hoisted = this.hoisted.get(e);
@@ -1794,15 +1833,13 @@ export class Compiler {
         return this.kept(`XS${max}|${store}|${sa}|${col}.${off}.${cur}`, () => () => {
           const r = N[sa]!;
           const k = N[off]!;
-          let v: number;
-          if (k !== k) v = NaN;
-          else {
-            const ctx = flow.ctx;
-            if (k > limit) ctx.runtimeError(historyOffsetMessage(k, limit));
-            const bi = ctx.barIndex;
-            const i = bi - k;
-            v = i >= 0 && i < bi ? flow.cols[col]![i]! : i === bi ? N[cur]! : NaN;
-          }
+          const bi = flow.ctx.barIndex;
+          const v =
+            k > 0 && k <= bi && k <= limit
+              ? flow.cols[col]![bi - k]!
+              : k === 0
+                ? N[cur]!
+                : colAtOther(flow, N, col, cur, k, bi);
           N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
         });
       }
@@ -1812,6 +1849,24 @@ export class Compiler {
         const v = read();
         if (r !== r || v !== v) return NaN;
         return (max ? v > r : v < r) ? v : r;
+      });
+    }
+    const cb = b.k === "const" && typeof b.v === "number" ? b.v : undefined;
+    if (cb !== undefined && a.k !== "const") {
+      // `math.min(limit, 50)`, `math.max(x, 0)`: the constant in place, not a closure's call
+      const fa = sa === undefined ? this.expr(a) : null;
+      const ka = fa === null ? `S${sa}` : keyOf(fa) && `F${keyOf(fa)}`;
+      extremeConstBuilds.count++;
+      const key = ka && `XC${max}|${store}|${ka}|${numKey(cb)}`;
+      if (store >= 0)
+        return this.kept(key, () => () => {
+          const r = fa === null ? N[sa!]! : (fa() as number);
+          N[store] = r !== r || cb !== cb ? NaN : (max ? cb > r : cb < r) ? cb : r;
+        });
+      return this.kept(key, () => () => {
+        const r = fa === null ? N[sa!]! : (fa() as number);
+        if (r !== r || cb !== cb) return NaN;
+        return (max ? cb > r : cb < r) ? cb : r;
       });
     }
     const fa = sa === undefined ? this.expr(a) : null;
@@ -2344,6 +2399,12 @@ export const blockDriverBuilds = { count: 0 };
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
 export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
+/** How many bar column reads at a numeric variable plus a constant read it in place (Compiler.slotPlusConst; tests read it). */
+export const columnShiftBuilds = { count: 0 };
+/** How many math.max/min calls of a value and a constant take the constant in place (Compiler.extremeCall; tests read it). */
+export const extremeConstBuilds = { count: 0 };
+/** How many flat ifs' then branches run a statement and then break/continue (Compiler.ifFlat k 4/5; tests read it). */
+export const ifTailBuilds = { count: 0 };
 /** How many flat ifs test `na(x)` in the driver (Compiler.ifFlat op 6; tests read it). */
 export const ifNaBuilds = { count: 0 };
 
@@ -2586,15 +2647,17 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
  * (the closure is kept across runs, memo.ts).
  */
 function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): () => number {
-  // (colAt's reads written out: a call of colAt from here measured slower, r6_v5_varip_while_loops)
+  // (colAt's reads written out: a call of colAt from here measured slower, r6_v5_varip_while_loops;
+  // its common case only, the other offsets out of line: the closure's bytes count against V8's
+  // inlining budget of the loop that inlines it)
   return () => {
     const k = N[off]!;
-    if (k !== k) return NaN;
-    const ctx = flow.ctx;
-    if (k > COLUMN_HISTORY_LIMIT) ctx.runtimeError(historyOffsetMessage(k, COLUMN_HISTORY_LIMIT));
-    const bi = ctx.barIndex;
-    const i = bi - k;
-    return i >= 0 && i < bi ? flow.cols[ci]![i]! : i === bi ? N[cur]! : NaN;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
   };
 }
 

@@ -45,7 +45,8 @@ export interface ForInFlat {
 /**
  * A statement-level `if` with one-statement branches (Compiler.ifFlat). Condition: ck 0 a bool slot
  * (cv[cs]), 1 a numeric comparison (operator op of COMPARE_OPS on l() and r()), 2 a closure c. A
- * branch: k 0 nothing, 1 break, 2 continue, 3 its statement f (an error leaving it gets line).
+ * branch: k 0 nothing, 1 break, 2 continue, 3 its statement f (an error leaving it gets line), 4 / 5
+ * (the then branch, no else) its statement f and then break / continue.
  */
 export interface IfFlat {
   flow: Flow;
@@ -1299,6 +1300,107 @@ function forFlat7(p: ForFlat): () => void {
 function ifFlat0(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -1687,6 +1789,107 @@ function ifFlat0(p: IfFlat): () => void {
 function ifFlat1(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -2075,6 +2278,107 @@ function ifFlat1(p: IfFlat): () => void {
 function ifFlat2(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -2463,6 +2767,107 @@ function ifFlat2(p: IfFlat): () => void {
 function ifFlat3(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -2851,6 +3256,107 @@ function ifFlat3(p: IfFlat): () => void {
 function ifFlat4(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -3239,6 +3745,107 @@ function ifFlat4(p: IfFlat): () => void {
 function ifFlat5(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -3627,6 +4234,107 @@ function ifFlat5(p: IfFlat): () => void {
 function ifFlat6(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;
@@ -4015,6 +4723,107 @@ function ifFlat6(p: IfFlat): () => void {
 function ifFlat7(p: IfFlat): () => void {
   const { flow, ck, cs, cv, op, l, r, c, tk, tf, tline, ek, ef, eline } = p;
   void tk; void tf; void tline; void ef; void eline;
+  if (ck === 0 && ek === 0 && tk > 3) return () => {
+      if (!(cv[cs])) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 2 && ek === 0 && tk > 3) return () => {
+      if (!(c())) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 0 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x < y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 1 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x <= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 2 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x > y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 3 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x >= y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 4 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 5 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number,
+        y = r() as number;
+      if (!(x !== y && x === x && y === y)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
+  if (ck === 1 && op === 6 && ek === 0 && tk > 3)
+    return () => {
+      const x = l() as number;
+      if (!(x !== x)) return;
+      try {
+        tf();
+      } catch (err) {
+        throw atLine(err, tline);
+      }
+      if (flow.ctl === 0) flow.ctl = tk - 3;
+    };
   if (ck === 0 && ek === 0) return () => {
       if (!(cv[cs])) return;
       if (tk === 0) return;

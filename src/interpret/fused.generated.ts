@@ -7,7 +7,8 @@
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
 import type { PlotOutput } from "../builtins/plot/store.js";
-import { colAt } from "./column-at.js";
+import { COLUMN_HISTORY_LIMIT } from "../check/history-limits.js";
+import { colAt, colAtOther } from "./column-at.js";
 import type { Flow } from "./memo.js";
 
 type Fn = () => any;
@@ -1745,6 +1746,18 @@ export interface OutputShape {
   packColor: (c: any) => number;
 }
 
+function colShift0(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
+}
+
 function storeNum0(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
   if (value) return () => (N[d] = f());
   return () => {
@@ -1893,6 +1906,18 @@ function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       return () => d(flow.ctx, g0(), g1(), g2());
     }
   }
+}
+
+function colShift1(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
 }
 
 function storeNum1(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
@@ -2045,6 +2070,18 @@ function direct1(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   }
 }
 
+function colShift2(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
+}
+
 function storeNum2(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
   if (value) return () => (N[d] = f());
   return () => {
@@ -2193,6 +2230,18 @@ function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       return () => d(flow.ctx, g0(), g1(), g2());
     }
   }
+}
+
+function colShift3(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
 }
 
 function storeNum3(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
@@ -2345,6 +2394,18 @@ function direct3(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   }
 }
 
+function colShift4(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
+}
+
 function storeNum4(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
   if (value) return () => (N[d] = f());
   return () => {
@@ -2493,6 +2554,18 @@ function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       return () => d(flow.ctx, g0(), g1(), g2());
     }
   }
+}
+
+function colShift5(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
 }
 
 function storeNum5(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
@@ -2645,6 +2718,18 @@ function direct5(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   }
 }
 
+function colShift6(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
+}
+
 function storeNum6(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
   if (value) return () => (N[d] = f());
   return () => {
@@ -2793,6 +2878,18 @@ function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       return () => d(flow.ctx, g0(), g1(), g2());
     }
   }
+}
+
+function colShift7(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return () => {
+    const k = N[off]! + add;
+    const bi = flow.ctx.barIndex;
+    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+      ? flow.cols[ci]![bi - k]!
+      : k === 0
+        ? N[cur]!
+        : colAtOther(flow, N, ci, cur, k, bi);
+  };
 }
 
 function storeNum7(N: Float64Array, d: number, f: Fn, value: boolean): Fn {
@@ -2944,6 +3041,15 @@ function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
     }
   }
 }
+
+/**
+ * `col[v + add]` for the numeric slot `off` (Compiler.slotPlusConst: `high[j - 1]`) from copy `copy`,
+ * read as colAt reads `col[v]` (its common case in place, offset 0 the bar's mirrored slot `cur`).
+ */
+export function colShiftCopy(copy: number, flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
+  return colShiftCopies[copy % FUSED_COPIES]!(flow, N, ci, cur, off, add);
+}
+const colShiftCopies = [colShift0, colShift1, colShift2, colShift3, colShift4, colShift5, colShift6, colShift7];
 
 /** `N[d] = f()` (returning the value when `value`) from copy `copy` (a program's stores take the copies in turn). */
 export function storeNumCopy(copy: number, N: Float64Array, d: number, f: Fn, value: boolean): Fn {

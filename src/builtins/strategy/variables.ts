@@ -42,10 +42,17 @@ function liquidationPrice(b: Broker): number {
 }
 
 const list: VariableTable[string][] = [
-  v("strategy.position_size", (b) => b.ledger.positionSize(), 0),
-  v("strategy.position_avg_price", (b) => b.ledger.avgPrice()),
+  // (the per-bar figures go through the ledger's `figure` field: Ledger.openProfitAtClose)
+  v("strategy.position_size", (b) => (b.ledger.positionSizeFigure(), b.ledger.figure), 0),
+  v("strategy.position_avg_price", (b) => (b.ledger.avgPriceFigure(), b.ledger.figure)),
   v("strategy.position_entry_name", (b) => b.ledger.open[0]?.entryId ?? null, null),
-  v("strategy.equity", (b, ctx) => b.equity(ctx.close)),
+  // Broker.equity(ctx.close), summed in its order
+  v("strategy.equity", (b, ctx) => {
+    const l = b.ledger;
+    l.openProfitAtClose(ctx);
+    const c = ctx.close;
+    return b.settings.initialCapital + l.netProfit + (c === c ? l.figure : 0);
+  }),
   v("strategy.initial_capital", (b) => b.settings.initialCapital),
   v(
     "strategy.account_currency",
@@ -54,20 +61,26 @@ const list: VariableTable[string][] = [
   ),
   v("strategy.netprofit", (b) => b.ledger.netProfit, 0),
   v("strategy.netprofit_percent", (b) => (b.ledger.netProfit / b.settings.initialCapital) * 100, 0),
-  v("strategy.openprofit", (b, ctx) => b.ledger.openProfit(ctx.close), 0),
+  v("strategy.openprofit", (b, ctx) => (b.ledger.openProfitAtClose(ctx), b.ledger.figure), 0),
   v(
     "strategy.openprofit_percent",
-    (b, ctx) => (b.ledger.openProfit(ctx.close) / (b.settings.initialCapital + b.ledger.netProfit)) * 100,
+    (b, ctx) => {
+      const l = b.ledger;
+      l.openProfitAtClose(ctx);
+      return (l.figure / (b.settings.initialCapital + l.netProfit)) * 100;
+    },
     0,
   ),
   v("strategy.grossprofit", (b) => b.ledger.grossProfit, 0),
   v("strategy.grossprofit_percent", (b) => (b.ledger.grossProfit / b.settings.initialCapital) * 100, 0),
   // The entry commissions of open trades already count as a loss (TradingView's grossloss_percent
   // and avg_losing_trade show them before the trade closes).
-  v("strategy.grossloss", (b) => b.ledger.grossLoss + b.ledger.openCommission(), 0),
+  v("strategy.grossloss", (b) => (b.ledger.openCommissionFigure(), b.ledger.grossLoss + b.ledger.figure), 0),
   v(
     "strategy.grossloss_percent",
-    (b) => ((b.ledger.grossLoss + b.ledger.openCommission()) / b.settings.initialCapital) * 100,
+    (b) => (
+      b.ledger.openCommissionFigure(), ((b.ledger.grossLoss + b.ledger.figure) / b.settings.initialCapital) * 100
+    ),
     0,
   ),
   // every trade closed since the first bar ("for the whole trading range"), trimmed ones included
@@ -94,7 +107,9 @@ const list: VariableTable[string][] = [
   v("strategy.avg_winning_trade", (b) => (b.ledger.winTrades > 0 ? b.ledger.grossProfit / b.ledger.winTrades : NaN)),
   v("strategy.avg_winning_trade_percent", (b) => mean(b.ledger.sumPercentWin, b.ledger.winTrades)),
   v("strategy.avg_losing_trade", (b) =>
-    b.ledger.lossTrades > 0 ? (b.ledger.grossLoss + b.ledger.openCommission()) / b.ledger.lossTrades : NaN,
+    b.ledger.lossTrades > 0
+      ? (b.ledger.openCommissionFigure(), (b.ledger.grossLoss + b.ledger.figure) / b.ledger.lossTrades)
+      : NaN,
   ),
   v("strategy.avg_losing_trade_percent", (b) => mean(b.ledger.sumPercentLoss, b.ledger.lossTrades)),
   v("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),

@@ -48,6 +48,12 @@ export class OrderBook {
    */
   market = 0;
   /**
+   * Moves on every change here that may move a pending level (an order or exit added, dropped or
+   * filled; the broker bumps it for a re-placed order or exit whose levels moved): the walk keeps its
+   * level extremes while it and the ledger's (version, epoch) stay (PathWalker.levelsReach).
+   */
+  levelGen = 0;
+  /**
    * Records the book dropped, for the next ones placed (takeExit, takeOrder): a trade's exit and its
    * entry and close orders were ~1 KB of garbage a trade (each double field its own heap number).
    * Exits come from pruneExits (their trades closed: nothing else holds them); filled orders wait in
@@ -118,6 +124,7 @@ export class OrderBook {
 
   /** A new order at the back of the queue. */
   add(o: PendingOrder): void {
+    this.levelGen++;
     const orders = this.orders;
     o.at = orders.length;
     orders.push(o);
@@ -175,6 +182,7 @@ export class OrderBook {
 
   /** requeueEntryLike's lookup: the book walked, duplicates of the id dropped. */
   private requeueLookup(id: string, seq: number): PendingOrder | null {
+    this.levelGen++;
     const orders = this.orders;
     let found: PendingOrder | null = null;
     let w = 0;
@@ -258,6 +266,7 @@ export class OrderBook {
 
   /** A new exit placed by request `req`, at the back of the queue. */
   addExit(e: ExitOrder, memo: ExitMemo): void {
+    this.levelGen++;
     e.seq = this.nextSeq();
     e.at = this.exits.length;
     this.exits.push(e);
@@ -285,6 +294,7 @@ export class OrderBook {
    * arrays are compacted from the first match on, so kept records before it are not stored again.
    */
   cancel(id: string): void {
+    this.levelGen++;
     const orders = this.orders;
     let i = 0;
     while (i < orders.length && !cancels(orders[i], id)) i++;
@@ -309,6 +319,7 @@ export class OrderBook {
   }
 
   cancelAll(): void {
+    this.levelGen++;
     const orders = this.orders;
     let w = 0;
     for (let i = 0; i < orders.length; i++) {
@@ -323,12 +334,14 @@ export class OrderBook {
   }
 
   clear(): void {
+    this.levelGen++;
     truncate(this.orders, 0);
     this.market = 0;
     truncate(this.exits, 0);
   }
 
   removeOrder(id: string, kind: PendingOrder["kind"]): void {
+    this.levelGen++;
     const entryLike = kind === "entry" || kind === "order";
     const orders = this.orders;
     let w = 0;
@@ -345,6 +358,7 @@ export class OrderBook {
 
   /** Takes the filled order `o` out, the others keeping their order. */
   removeRef(o: PendingOrder): void {
+    this.levelGen++;
     if (!removeItem(this.orders, o)) return;
     if (o.market) this.market--;
     if (this.filled.length < SPARE) this.filled.push(o);
@@ -356,6 +370,7 @@ export class OrderBook {
    * (a partial fill reduces by what filled) and drops those left with nothing.
    */
   applyOca(o: PendingOrder, filled: number): void {
+    this.levelGen++;
     if (!o.ocaName || o.ocaType === "none") return;
     const name = o.ocaName;
     const orders = this.orders;
@@ -375,6 +390,7 @@ export class OrderBook {
 
   /** An exit of OCA group `name` filled `filled` contracts: the group's reduce orders shrink by it. */
   reduceGroup(name: string, filled: number): void {
+    this.levelGen++;
     if (!(filled > 0)) return;
     let touched = false;
     for (const x of this.orders) {
@@ -402,6 +418,7 @@ export class OrderBook {
 
   /** An exit that has found its trades is dropped once none of them remains open. */
   pruneExits(open: readonly OpenTrade[]): void {
+    this.levelGen++;
     const exits = this.exits;
     if (exits.length === 0) return;
     let w = 0;

@@ -375,6 +375,10 @@ export class Broker {
     // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
     const requeued = this.book.requeueEntryLike(req.id, seq, m.placed ?? null);
     const wasMarket = requeued !== null && requeued.market;
+    // (a re-placed order's levels as they were: the walk's extremes stay unless they moved)
+    const wasStop = requeued !== null ? requeued.stop : NaN;
+    const wasLimit = requeued !== null ? requeued.limit : NaN;
+    const wasSide = requeued !== null ? requeued.side : 0;
     const o = requeued ?? this.book.takeOrder();
     writeOrder(
       o,
@@ -408,7 +412,16 @@ export class Broker {
         this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
     if (requeued === null) this.book.addEntryLike(o);
-    else this.book.rewritten(o, wasMarket);
+    else {
+      this.book.rewritten(o, wasMarket);
+      if (
+        o.market !== wasMarket ||
+        o.side !== wasSide ||
+        !(o.stop === wasStop || (o.stop !== o.stop && wasStop !== wasStop)) ||
+        !(o.limit === wasLimit || (o.limit !== o.limit && wasLimit !== wasLimit))
+      )
+        this.book.levelGen++;
+    }
     // (the site's next call finds its order without a lookup: OrderBook.requeueEntryLike)
     if (m.placed !== o) m.placed = o;
   }
@@ -481,13 +494,16 @@ export class Broker {
       if (!(el === limit ? el !== 0 || 1 / el === 1 / limit : el !== el && limit !== limit)) {
         e.limit = limit;
         e.lvStale |= LV_TP;
+        this.book.levelGen++;
       }
       const es = e.stop;
       if (!(es === stop ? es !== 0 || 1 / es === 1 / stop : es !== es && stop !== stop)) {
         e.stop = stop;
         e.lvStale |= LV_SL;
+        this.book.levelGen++;
       }
       e.placedBar = ctx.barIndex;
+      if (e.bindSide !== bindSide) this.book.levelGen++;
       e.bindSide = bindSide;
       e.intrabar = this.inRecalc || this.tickMode;
       // (an armed exit without a trail has nothing more to do)
@@ -520,9 +536,26 @@ export class Broker {
       // (a queue place only for a new exit: a re-placed one keeps its own, and only their order counts)
       this.book.addExit(e, m);
       writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
-    } else if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar))
-      // (re-placed with only numbers moved, relevelExit stored just those; a text changed: written anew)
-      writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
+    } else {
+      // (what levelsReach reads beside the levels relevelExit marks stale: the walk's extremes stay
+      // unless one of them moved)
+      const qty = e.qty;
+      const qtyPercent = e.qtyPercent;
+      const trailOffset = e.trailOffset;
+      const side = e.bindSide;
+      if (!relevelExit(e, req, ctx.barIndex, bindSide, intrabar)) {
+        // (re-placed with only numbers moved, relevelExit stored just those; a text changed: written anew)
+        writeExit(e, req, fromEntry, ctx.barIndex, bindSide, intrabar);
+        this.book.levelGen++;
+      } else if (
+        e.lvStale !== 0 ||
+        e.bindSide !== side ||
+        !sameNum(e.qty, qty) ||
+        !sameNum(e.qtyPercent, qtyPercent) ||
+        !sameNum(e.trailOffset, trailOffset)
+      )
+        this.book.levelGen++;
+    }
     this.settleExit(e, ctx);
   }
 
@@ -926,4 +959,9 @@ export class Broker {
     if (side === 0) return;
     closeTrades(this, this.ledger.closeList(), qty, price, "Margin call", "Margin call");
   }
+}
+
+/** Equal numbers, NaN equal to NaN (a field the walk's extremes depend on, compared across a re-placement). */
+function sameNum(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
 }

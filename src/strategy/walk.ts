@@ -56,6 +56,10 @@ export class PathWalker {
    * trailing exit covers an open trade (`trails`).
    */
   private trails = false;
+  /** The book's levelGen and the ledger's (version, epoch) levelsReach last worked the extremes out at (-1: none). */
+  private reachGen = -1;
+  private reachVer = -1;
+  private reachEpoch = -1;
   private upStay = Infinity;
   private downStay = -Infinity;
   private gapLong = Infinity;
@@ -169,6 +173,7 @@ export class PathWalker {
       this.upMin = Infinity;
       this.downMax = -Infinity;
       this.trails = false;
+      this.reachGen = -1;
     } else this.levelsReach();
   }
 
@@ -582,6 +587,15 @@ export class PathWalker {
    */
   private levelsReach(): void {
     const b = this.b;
+    // Nothing levelsReach reads changed since its last call (no order or exit placed, moved or
+    // dropped, no trade opened or closed): the extremes stand. Trails move them with the price.
+    const gen = b.book.levelGen;
+    const ver = b.ledger.version;
+    const epoch = b.ledger.epoch;
+    if (!this.trails && gen === this.reachGen && ver === this.reachVer && epoch === this.reachEpoch) return;
+    this.reachGen = gen;
+    this.reachVer = ver;
+    this.reachEpoch = epoch;
     const limitAdj = b.settings.backtestFillLimitsAssumption * b.mintick;
     let up = Infinity;
     let down = -Infinity;

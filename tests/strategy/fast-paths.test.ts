@@ -957,6 +957,38 @@ strategy.exit("XL", "L", stop = close - 1.5, limit = close + 3)`,
     }
   });
 
+  it("the walk works the level extremes out again only when a level or the trades moved, and a moved stop still fills", () => {
+    // a long from bar 0's market entry, its stop re-placed at 95 on every bar, moved to 96 at bar 40;
+    // bar 50 falls to 95.5: the moved stop fills there, the unmoved one would not have
+    const rows: [number, number, number, number][] = [];
+    for (let i = 0; i < 60; i++) rows.push(i === 50 ? [100, 100.5, 95.5, 98] : [100, 100.5, 99.5, 100]);
+    const ctx = makeCtx(columnsOf(rows), { type: "stock" });
+    const broker = createBroker({}, ctx);
+    ctx.broker = broker;
+    const fresh = vi.spyOn(broker, "freshLevels");
+    const gens: number[] = [];
+    const works: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      setBar(ctx, i);
+      broker.onBarOpen(ctx);
+      works.push(fresh.mock.calls.length);
+      if (i === 0) call("strategy.entry", ctx, "L", "long");
+      call("strategy.exit", ctx, "XL", "L", NaN, NaN, NaN, 120, NaN, i < 40 ? 95 : 96);
+      gens.push(broker.book.levelGen);
+      broker.onBarClose(ctx);
+    }
+    // an unchanged re-placement moves no level: the book's generation and the walk's work stand still
+    expect(gens[39]).toBe(gens[5]);
+    expect(works[39]).toBe(works[5]);
+    // the moved stop: a new generation, the levels worked out again on the next bar
+    expect(gens[40]).toBeGreaterThan(gens[39]);
+    expect(works[41]).toBeGreaterThan(works[40]);
+    expect(broker.ledger.open.length).toBe(0);
+    expect(broker.ledger.closed.toArray().map((t) => [t.exit_id, t.exit_price, t.exit_bar_index])).toEqual([
+      ["XL", 96, 50],
+    ]);
+  });
+
   it("the book's count of market orders is theirs after every order call and fill, OCA groups, cancels and closes included", () => {
     let market = 0;
     for (let seed = 1; seed <= 12; seed++) {

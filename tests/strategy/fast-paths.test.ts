@@ -31,7 +31,7 @@ import {
   LV_TP,
 } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
-import { columnsOf, makeCtx, setBar } from "./harness.js";
+import { columnsOf, makeCtx, randomMarginCase, setBar } from "./harness.js";
 import { PathWalker, setTrailExtreme, trailExtreme } from "../../src/strategy/walk.js";
 import { Ledger } from "../../src/strategy/ledger.js";
 import type { Bar } from "../../src/core/result.js";
@@ -286,42 +286,12 @@ describe("broker fast paths", () => {
     const ctx = makeCtx(columnsOf(walkRows(3, 1)), { type: "stock" });
     let s = 4242;
     const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
     let skipped = 0;
     let calls = 0;
     let near = 0;
     for (let round = 0; round < 300; round++) {
-      const side = rnd() < 0.5 ? 1 : -1;
-      const trades = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({
-        qty: pick([1, 3, 0.5, 17.25, 100]),
-        price: 50 + Math.floor(rnd() * 10000) / 100,
-        commission: pick([0, 0.1, 1.37]),
-      }));
-      // capital around the position's value: calls at prices near the entries
-      let value = 0;
-      for (const t of trades) value += t.qty * t.price;
-      const settings = {
-        initial_capital: Math.round(value * pick([0.3, 0.55, 1, 1.7, 40])),
-        margin_long: pick([100, 50, 25, 3.3, 0]),
-        margin_short: pick([100, 50, 25, 3.3, 0]),
-      };
-      const make = (fast: boolean) => {
-        const b = createBroker(settings, ctx);
-        b.risk.fastPath = fast;
-        for (const t of trades) b.ledger.openTrade("L", null, side, t.qty, t.price, t.commission, 0, 0);
-        return b;
-      };
-      // the call level, worked out in doubles (the line's zero): where equity meets the margin
-      const m = (side > 0 ? settings.margin_long : settings.margin_short) / 100;
-      let fixed = settings.initial_capital;
-      let perPrice = 0;
-      let size = 0;
-      for (const t of trades) {
-        fixed -= t.price * side * t.qty + t.commission;
-        perPrice += side * t.qty;
-        size += t.qty;
-      }
-      const level = -fixed / (perPrice - size * m);
+      // capital around the position's value: calls at prices near the entries; the call level in doubles
+      const { make, pick, level } = randomMarginCase(rnd, ctx);
       const prices = [pick([1, 10, 60, 100, 150, 400]) * (0.5 + rnd())];
       if (level > 0 && Number.isFinite(level)) {
         near++;

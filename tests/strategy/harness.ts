@@ -307,3 +307,43 @@ export function compareTrades(
     mismatches.push(`${ours.length - expected.length} extra trades`);
   return { matched, total: expected.length, mismatches };
 }
+
+/**
+ * A random held position for the margin tests (quiet-bars, fast-paths): 1-3 trades on one side, the
+ * capital around the position's value (calls at prices near the entries), margins from 0 to 100%.
+ * `make(fast)` opens the trades in a new broker with the margin check's price line on or off;
+ * `level` is the call level worked out in doubles, where equity meets the margin (not a positive
+ * finite number when there is none). `pick` draws from `rnd` too, for the caller's own choices.
+ */
+export function randomMarginCase(rnd: () => number, ctx: ExecContext) {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const side = rnd() < 0.5 ? 1 : -1;
+  const trades = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({
+    qty: pick([1, 3, 0.5, 17.25, 100]),
+    price: 50 + Math.floor(rnd() * 10000) / 100,
+    commission: pick([0, 0.1, 1.37]),
+  }));
+  let value = 0;
+  for (const t of trades) value += t.qty * t.price;
+  const settings = {
+    initial_capital: Math.round(value * pick([0.3, 0.55, 1, 1.7, 40])),
+    margin_long: pick([100, 50, 25, 3.3, 0]),
+    margin_short: pick([100, 50, 25, 3.3, 0]),
+  };
+  const make = (fast: boolean): Broker => {
+    const b = createBroker(settings, ctx);
+    b.risk.fastPath = fast;
+    for (const t of trades) b.ledger.openTrade("L", null, side, t.qty, t.price, t.commission, 0, 0);
+    return b;
+  };
+  const m = (side > 0 ? settings.margin_long : settings.margin_short) / 100;
+  let fixed = settings.initial_capital;
+  let perPrice = 0;
+  let size = 0;
+  for (const t of trades) {
+    fixed -= t.price * side * t.qty + t.commission;
+    perPrice += side * t.qty;
+    size += t.qty;
+  }
+  return { side, settings, make, pick, level: -fixed / (perPrice - size * m) };
+}

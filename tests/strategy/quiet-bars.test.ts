@@ -8,7 +8,7 @@ import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import { RiskRules } from "../../src/strategy/risk.js";
-import { columnsOf, makeCtx, setBar } from "./harness.js";
+import { columnsOf, makeCtx, randomMarginCase, setBar } from "./harness.js";
 
 const site: CallSite = { state: undefined, id: 0 };
 
@@ -17,40 +17,11 @@ describe("the broker's quiet bars", () => {
     const ctx = makeCtx(columnsOf([[100, 101, 99, 100]]), { type: "stock" });
     let s = 777;
     const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
     let clear = 0;
     let notClear = 0;
     let nearClear = 0;
     for (let round = 0; round < 300; round++) {
-      const side = rnd() < 0.5 ? 1 : -1;
-      const trades = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({
-        qty: pick([1, 3, 0.5, 17.25, 100]),
-        price: 50 + Math.floor(rnd() * 10000) / 100,
-        commission: pick([0, 0.1, 1.37]),
-      }));
-      let value = 0;
-      for (const t of trades) value += t.qty * t.price;
-      const settings = {
-        initial_capital: Math.round(value * pick([0.3, 0.55, 1, 1.7, 40])),
-        margin_long: pick([100, 50, 25, 3.3, 0]),
-        margin_short: pick([100, 50, 25, 3.3, 0]),
-      };
-      const make = (fast: boolean) => {
-        const b = createBroker(settings, ctx);
-        b.risk.fastPath = fast;
-        for (const t of trades) b.ledger.openTrade("L", null, side, t.qty, t.price, t.commission, 0, 0);
-        return b;
-      };
-      const m = (side > 0 ? settings.margin_long : settings.margin_short) / 100;
-      let fixed = settings.initial_capital;
-      let perPrice = 0;
-      let size = 0;
-      for (const t of trades) {
-        fixed -= t.price * side * t.qty + t.commission;
-        perPrice += side * t.qty;
-        size += t.qty;
-      }
-      const level = -fixed / (perPrice - size * m);
+      const { make, pick, level } = randomMarginCase(rnd, ctx);
       const prices = [pick([1, 10, 60, 100, 150, 400]) * (0.5 + rnd()), 0, -3];
       const near = level > 0 && Number.isFinite(level);
       if (near)

@@ -66,7 +66,7 @@ const ENTRY_SHORT_META = eventMeta("entry", "short");
 const ORDER_LONG_META = eventMeta("order", "long");
 const ORDER_SHORT_META = eventMeta("order", "short");
 
-/** Equal, or both NaN (a price memo's key: 0 and -0 round alike). */
+/** Equal, or both NaN (a price memo's key: 0 and -0 round alike; a re-placed order's or exit's level fields). */
 function sameOrNaN(a: number, b: number): boolean {
   return a === b || (a !== a && b !== b);
 }
@@ -414,12 +414,7 @@ export class Broker {
     if (requeued === null) this.book.addEntryLike(o);
     else {
       this.book.rewritten(o, wasMarket);
-      if (
-        o.market !== wasMarket ||
-        o.side !== wasSide ||
-        !(o.stop === wasStop || (o.stop !== o.stop && wasStop !== wasStop)) ||
-        !(o.limit === wasLimit || (o.limit !== o.limit && wasLimit !== wasLimit))
-      )
+      if (o.market !== wasMarket || o.side !== wasSide || !sameOrNaN(o.stop, wasStop) || !sameOrNaN(o.limit, wasLimit))
         this.book.levelGen++;
     }
     // (the site's next call finds its order without a lookup: OrderBook.requeueEntryLike)
@@ -550,9 +545,9 @@ export class Broker {
       } else if (
         e.lvStale !== 0 ||
         e.bindSide !== side ||
-        !sameNum(e.qty, qty) ||
-        !sameNum(e.qtyPercent, qtyPercent) ||
-        !sameNum(e.trailOffset, trailOffset)
+        !sameOrNaN(e.qty, qty) ||
+        !sameOrNaN(e.qtyPercent, qtyPercent) ||
+        !sameOrNaN(e.trailOffset, trailOffset)
       )
         this.book.levelGen++;
     }
@@ -959,9 +954,4 @@ export class Broker {
     if (side === 0) return;
     closeTrades(this, this.ledger.closeList(), qty, price, "Margin call", "Margin call");
   }
-}
-
-/** Equal numbers, NaN equal to NaN (a field the walk's extremes depend on, compared across a re-placement). */
-function sameNum(a: number, b: number): boolean {
-  return a === b || (a !== a && b !== b);
 }

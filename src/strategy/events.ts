@@ -1168,6 +1168,13 @@ export class EventLog {
     };
   }
 
+  /** A sealed or abandoned log lets go of the broker's pass counter and barOf's memo (and the host it holds). */
+  private dropPasses(): void {
+    this.passes = null;
+    this.memoPass = -1;
+    this.memoHost = null;
+  }
+
   /** Drops what was logged after `m` (a realtime tick rolled back; the slots are written again). */
   rollback(m: EventMark): void {
     if (m.count >= this.count) return;
@@ -1211,9 +1218,7 @@ export class EventLog {
   seal(): void {
     this.sealed = true;
     // (a kept result keeps its log, not the run's broker and host)
-    this.passes = null;
-    this.memoHost = null;
-    this.memoPass = -1;
+    this.dropPasses();
     this.flushGroup();
     if (this.cols !== null && !this.colsCopied) this.checksum = readBarsChecksum(this.cols, this.store, this.groups);
     if (this.store !== NO_STORE) release(this.store);
@@ -1228,9 +1233,7 @@ export class EventLog {
   abandon(): void {
     this.sealed = true;
     this.stamp = ++stamps;
-    this.passes = null;
-    this.memoPass = -1;
-    this.memoHost = null;
+    this.dropPasses();
     const st = this.store;
     if (st !== NO_STORE && st.holder === this) st.holder = null;
     this.store = NO_STORE;

@@ -669,6 +669,11 @@ export class EventLog {
    * on its next bar), the call is checked against the site's copy of that slot and counted: past the
    * group's first repeat against its run bits, at its first repeat by firstSiteRepeat, which sets them. Anything else takes logCall's way, and the site
    * remembers where the call went.
+   * The hot case, a later repeat on the next input bar, is written out here and kept small (its
+   * checks, the bar test, the numbers' compares, the runs' stores and the row's counters), so that
+   * V8 inlines all of it into the calling order method; everything else is logSiteCold, one call.
+   * (Split into helpers, the hot case took three calls V8 did not inline: the caller's inlining
+   * budget was spent on the helpers' first.)
    */
   logSite(
     ctx: BrokerHost,
@@ -679,9 +684,6 @@ export class EventLog {
     comment: string | null,
   ): void {
     if (!this.recording) return;
-    if (this.store === NO_STORE) this.begin(ctx);
-    const st = this.store;
-    const bar = this.barOf(ctx, st);
     const rows = this.gRows;
     const part = this.gPart;
     const expected = this.gFirst + part;
@@ -691,8 +693,102 @@ export class EventLog {
       const parts = site.parts;
       if (parts !== null && part < parts.length) m = parts[part];
     }
+    const runs = m.runs;
+    // (a matching stamp and group: the log has a store and a group; runs >= 0: not FRESH)
     if (
       m.slot === expected &&
+      m.group === this.groups &&
+      m.stamp === this.stamp &&
+      rows > 1 &&
+      runs >= 0 &&
+      m.meta === meta &&
+      m.id === id &&
+      m.oca === oca &&
+      m.comment === comment &&
+      this.onNextInputBar(ctx, rows)
+    ) {
+      // a later repeat: its fixed numbers the slot's (Object.is written out), its moving ones to the runs
+      const q = site.qty;
+      const sq = m.slotQty;
+      const l = site.limit;
+      const sl = m.slotLimit;
+      const p = site.stop;
+      const sp = m.slotStop;
+      if (
+        ((runs & RUN_QTY) !== 0 || (q === sq ? q !== 0 || 1 / q === 1 / sq : q !== q && sq !== sq)) &&
+        ((runs & RUN_LIMIT) !== 0 || (l === sl ? l !== 0 || 1 / l === 1 / sl : l !== l && sl !== sl)) &&
+        ((runs & RUN_STOP) !== 0 || (p === sp ? p !== 0 || 1 / p === 1 / sp : p !== p && sp !== sp))
+      ) {
+        if (runs !== 0) {
+          let j = this.runCount;
+          if (j + 2 >= this.store.runCapacity) this.growRuns(this.store, j + 2);
+          const r = this.store.runs;
+          if ((runs & RUN_QTY) !== 0) r[j++] = q;
+          if ((runs & RUN_LIMIT) !== 0) r[j++] = l;
+          if ((runs & RUN_STOP) !== 0) r[j++] = p;
+          this.runCount = j;
+        }
+        // the row goes on, or ends (rows > 1: the group's run width is set)
+        if (part + 1 === this.slots - this.gFirst) {
+          this.gPart = 0;
+          this.gRows = rows + 1;
+        } else this.gPart = part + 1;
+        this.count++;
+        return;
+      }
+    }
+    this.logSiteCold(ctx, site, m, meta, id, oca, comment);
+  }
+
+  /**
+   * Whether the host's bar is the input bar after the last group's `rows` rows, as it is (barOf's
+   * test of that one bar, and its pass memo). False also when the group's rows are written out: the
+   * caller takes the long way, where barOf works the bar out.
+   */
+  private onNextInputBar(ctx: BrokerHost, rows: number): boolean {
+    const b = this.gBar + rows;
+    if (this.gBar < 0 || b >= this.colLength) return false;
+    const src = this.passes;
+    if (src !== null && src.pass === this.memoPass && ctx === this.memoHost) return this.memoBar === b;
+    // (each number compared as it is read: a bar seen part-way, its close or high moved, reads no more)
+    if (ctx.barIndex !== b) return false;
+    const c = ctx.close;
+    if (this.cC[b] !== c) return false;
+    const h = ctx.high;
+    if (this.cH[b] !== h) return false;
+    const l = ctx.low;
+    if (this.cL[b] !== l) return false;
+    const o = ctx.open;
+    if (this.cO[b] !== o) return false;
+    const t = ctx.time;
+    if (this.cT[b] !== t) return false;
+    // (=== is Object.is but for 0 and -0: a product of 0, or NaN, goes to barOf's Object.is test)
+    const x = t * o * h * l * c;
+    if (x === 0 || x !== x) return false;
+    if (src !== null) {
+      this.memoPass = src.pass;
+      this.memoHost = ctx;
+      this.memoBar = b;
+    }
+    return true;
+  }
+
+  /** logSite's other cases (a first repeat, a new slot or group, a written-out bar): logCall's way, and the site remembers. */
+  private logSiteCold(
+    ctx: BrokerHost,
+    site: LogSite,
+    m: LogSite,
+    meta: number,
+    id: string | null,
+    oca: string | null,
+    comment: string | null,
+  ): void {
+    if (this.store === NO_STORE) this.begin(ctx);
+    const st = this.store;
+    const bar = this.barOf(ctx, st);
+    const rows = this.gRows;
+    if (
+      m.slot === this.gFirst + this.gPart &&
       m.group === this.groups &&
       m.stamp === this.stamp &&
       rows > 0 &&
@@ -704,7 +800,7 @@ export class EventLog {
     ) {
       const runs = m.runs;
       if (rows > 1 && runs >= 0) {
-        // a later repeat: its fixed numbers the slot's, its moving ones to the runs
+        // a later repeat on a written-out row (or one whose bar the hot test could not take)
         if ((site.moved(m) & ~runs) === 0) {
           if (runs !== 0) this.addSiteRuns(st, site, runs);
           this.repeated(st, rows);

@@ -137,6 +137,11 @@ export class Broker {
   private prunedAt = -1;
   private recalcBar = -1;
   /**
+   * plainBars' answer (1 yes, 0 no), settled at the first bar; -1 before (a test sets 0 before the
+   * first bar to take the full way on every bar). A number field: snapshots keep it.
+   */
+  plain = -1;
+  /**
    * The script executions (bars, ticks, fill recalculations) begun so far: a call site's calls in one
    * are counted (CallParts), so a site in a loop keeps a memory per level. Any miscount only costs
    * hints (each one is checked where it is read).
@@ -208,6 +213,53 @@ export class Broker {
     this.ctx = ctx;
     this.version = ctx.version || this.version;
     this.fillsSinceRecalc = 0;
+    // The common bar of a plain broker (plainBars), flat, nothing pending, no risk rule acting, no
+    // exit left to prune: nothing can fill, no trade to mark, no margin to check, no day to roll;
+    // the walk would only move the price to the close (walker.flatBar's bar, openBar's answer bit
+    // for bit). Small enough for V8 to inline into the generated bar loop; the rest is openBar's.
+    if (
+      this.plain === 1 &&
+      this.ledger.open.length === 0 &&
+      this.book.orders.length === 0 &&
+      this.risk.idle() &&
+      this.version >= 6 &&
+      (this.book.exits.length === 0 || this.ledger.version === this.prunedAt)
+    ) {
+      const c = ctx.close;
+      // (a bar with a NaN price, or infinities that sum to one, takes openBar's way)
+      const sum = ctx.open + ctx.high + ctx.low + c;
+      if (sum === sum) {
+        this.walker.cur = c;
+        return;
+      }
+    }
+    this.openBar(ctx);
+  }
+
+  /**
+   * Whether this broker's bars need none of the per-bar features onBarOpen's and onBarClose's
+   * short ways leave out: currency conversion, the bar magnifier, process_orders_on_close,
+   * calc_on_order_fills / calc_on_every_tick (the walk's recalc and range), and the fast paths on
+   * (tests turn them off to check the full way). Settled at the first bar (plain), once the
+   * fast-path switches are set; the risk rules and the version can change on any bar and are asked
+   * there.
+   */
+  private plainBars(): boolean {
+    const s = this.settings;
+    return (
+      !this.currency.converting &&
+      !s.useBarMagnifier &&
+      !s.processOrdersOnClose &&
+      !s.calcOnOrderFills &&
+      !s.calcOnEveryTick &&
+      this.walker.fastPath &&
+      this.tracker.fastPath
+    );
+  }
+
+  /** onBarOpen's full way: every bar but plain flat ones. */
+  private openBar(ctx: BrokerHost): void {
+    if (this.plain < 0) this.plain = this.plainBars() ? 1 : 0;
     if (this.currency.converting) {
       this.currency.onBar(ctx.timeClose);
       this.pointValue = this.symbolPointValue * this.currency.rate;
@@ -297,6 +349,14 @@ export class Broker {
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.lastClose = ctx.close;
+    // A plain broker's flat bar with no risk rule acting (see onBarOpen): the tracker's repeat of
+    // the flat bar before is all there is to do (its repeatFlat does nothing when it says no).
+    if (this.plain === 1 && this.risk.idle() && this.version >= 6 && this.tracker.repeatFlat(this, ctx)) return;
+    this.closeBar(ctx);
+  }
+
+  /** onBarClose's full way. */
+  private closeBar(ctx: BrokerHost): void {
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
     this.risk.onClose(ctx, this);
     this.tracker.bar(this, ctx);

@@ -260,6 +260,23 @@ export class Broker {
   /** onBarOpen's full way: every bar but plain flat ones. */
   private openBar(ctx: BrokerHost): void {
     if (this.plain < 0) this.plain = this.plainBars() ? 1 : 0;
+    // A plain broker's bar with trades or orders (so not walker.flatBar's) and no day rule: the
+    // walk and what follows it, without the conversion, day and magnifier checks.
+    if (
+      this.plain === 1 &&
+      (this.ledger.open.length !== 0 || this.book.orders.length !== 0) &&
+      this.risk.idle() &&
+      this.version >= 6
+    ) {
+      const walker = this.walker;
+      walker.setBar(ctx.open, ctx.high, ctx.low, ctx.close);
+      if (walker.walkBar(true, true)) {
+        if (this.ledger.version !== this.prunedAt) this.pruneExits();
+        return;
+      }
+      this.afterPath(ctx);
+      return;
+    }
     if (this.currency.converting) {
       this.currency.onBar(ctx.timeClose);
       this.pointValue = this.symbolPointValue * this.currency.rate;
@@ -350,8 +367,14 @@ export class Broker {
     this.time = ctx.time;
     this.lastClose = ctx.close;
     // A plain broker's flat bar with no risk rule acting (see onBarOpen): the tracker's repeat of
-    // the flat bar before is all there is to do (its repeatFlat does nothing when it says no).
-    if (this.plain === 1 && this.risk.idle() && this.version >= 6 && this.tracker.repeatFlat(this, ctx)) return;
+    // the flat bar before (its repeatFlat does nothing when it says no).
+    // Any other bar of it: the tracker's valuation is all there is (closeBar's checks have nothing
+    // to do).
+    if (this.plain === 1 && this.risk.idle() && this.version >= 6) {
+      const tracker = this.tracker;
+      if (!tracker.repeatFlat(this, ctx)) tracker.onBar(this, ctx);
+      return;
+    }
     this.closeBar(ctx);
   }
 

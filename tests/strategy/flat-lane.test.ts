@@ -9,6 +9,7 @@ import { functions } from "../../src/builtins/strategy/index.js";
 import type { CallSite, ExecContext } from "../../src/builtins/types.js";
 import { createBroker } from "../../src/strategy/index.js";
 import { Broker } from "../../src/strategy/broker.js";
+import { EquityTracker } from "../../src/strategy/stats.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
 
 const site: CallSite = { state: undefined, id: 0 };
@@ -107,6 +108,7 @@ describe("the broker's plain flat bar", () => {
   it("a plain broker's flat bars take the short way; a risk rule or a per-bar feature takes the full way", () => {
     const open = vi.spyOn(Broker.prototype as unknown as { openBar(ctx: ExecContext): void }, "openBar");
     const close = vi.spyOn(Broker.prototype as unknown as { closeBar(ctx: ExecContext): void }, "closeBar");
+    const valued = vi.spyOn(EquityTracker.prototype, "onBar");
     const bars = rows(200, 5, false);
     // a flat bar's close at an unchanged equity repeats the curve's last value but a day's first (it
     // closes a daily period: the tracker's full bar)
@@ -122,20 +124,22 @@ describe("the broker's plain flat bar", () => {
       ctx.broker = broker;
       open.mockClear();
       close.mockClear();
+      valued.mockClear();
       for (let i = 0; i < bars.length; i++) {
         setBar(ctx, i);
         broker.onBarOpen(ctx);
         if (rule && i >= 100) call("strategy.risk.max_drawdown", ctx, 10, "percent_of_equity");
         broker.onBarClose(ctx);
       }
-      return [open.mock.calls.length, close.mock.calls.length];
+      return [open.mock.calls.length, close.mock.calls.length, valued.mock.calls.length];
     };
     // the first bar settles Broker.plain
-    expect(flatRun({}, false)).toEqual([1, days(0, 200)]);
+    expect(flatRun({}, false)).toEqual([1, 0, days(0, 200)]);
     // a rule set at bar 100 acts from the next bar's open and from its own bar's close
-    expect(flatRun({}, true)).toEqual([1 + 99, days(0, 100) + 100]);
-    expect(flatRun({ process_orders_on_close: true }, false)).toEqual([200, 200]);
+    expect(flatRun({}, true)).toEqual([1 + 99, 100, days(0, 200)]);
+    expect(flatRun({ process_orders_on_close: true }, false)).toEqual([200, 200, days(0, 200)]);
     open.mockRestore();
     close.mockRestore();
+    valued.mockRestore();
   });
 });

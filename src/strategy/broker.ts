@@ -217,21 +217,17 @@ export class Broker {
     // exit left to prune: nothing can fill, no trade to mark, no margin to check, no day to roll;
     // the walk would only move the price to the close (walker.flatBar's bar, openBar's answer bit
     // for bit). Small enough for V8 to inline into the generated bar loop; the rest is openBar's.
-    if (
-      this.plain === 1 &&
-      this.ledger.open.length === 0 &&
-      this.book.orders.length === 0 &&
-      this.risk.idle() &&
-      this.version >= 6 &&
-      (this.book.exits.length === 0 || this.ledger.version === this.prunedAt)
-    ) {
-      const c = ctx.close;
-      // (a bar with a NaN price, or infinities that sum to one, takes openBar's way)
-      const sum = ctx.open + ctx.high + ctx.low + c;
-      if (sum === sum) {
-        this.walker.cur = c;
-        return;
-      }
+    // Every read here runs on every bar (no read behind a test that flips with the position): a read
+    // V8 inlined without feedback deoptimises the whole generated loop when first reached.
+    const book = this.book;
+    const ledger = this.ledger;
+    const busy = ledger.open.length + book.orders.length + (ledger.version === this.prunedAt ? 0 : book.exits.length);
+    const idle = this.risk.idle();
+    const sum = ctx.open + ctx.high + ctx.low + ctx.close;
+    // (a bar with a NaN price, or infinities that sum to one, takes openBar's way)
+    if (busy === 0 && this.plain === 1 && idle && this.version >= 6 && sum === sum) {
+      this.walker.cur = ctx.close;
+      return;
     }
     this.openBar(ctx);
   }
@@ -366,20 +362,6 @@ export class Broker {
     this.bar = ctx.barIndex;
     this.time = ctx.time;
     this.lastClose = ctx.close;
-    // A plain broker's flat bar with no risk rule acting (see onBarOpen): the tracker's repeat of
-    // the flat bar before (its repeatFlat does nothing when it says no).
-    // Any other bar of it: the tracker's valuation is all there is (closeBar's checks have nothing
-    // to do).
-    if (this.plain === 1 && this.risk.idle() && this.version >= 6) {
-      const tracker = this.tracker;
-      if (!tracker.repeatFlat(this, ctx)) tracker.onBar(this, ctx);
-      return;
-    }
-    this.closeBar(ctx);
-  }
-
-  /** onBarClose's full way. */
-  private closeBar(ctx: BrokerHost): void {
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
     this.risk.onClose(ctx, this);
     this.tracker.bar(this, ctx);

@@ -75,7 +75,7 @@ export class EquityTracker {
    * A flat bar inside the current day at the booked equity of the flat bar before (see flatBase):
    * a repeat of the curve's last value, and true; false (nothing done) otherwise.
    */
-  repeatFlat(broker: Broker, ctx: BrokerHost): boolean {
+  private repeatFlat(broker: Broker, ctx: BrokerHost): boolean {
     const ledger = broker.ledger;
     if (ledger.open.length !== 0 || !this.fastPath) return false;
     const time = ctx.time;

@@ -1,6 +1,7 @@
-// The broker's plain flat bar (src/strategy/broker.ts onBarOpen/onBarClose, Broker.plain): a broker
-// with no per-bar feature (currency conversion, magnifier, process_orders_on_close, recalc), flat,
-// nothing pending and no risk rule acting, opens and closes a bar in a few compares. Checked against
+// The broker's plain flat bar (src/strategy/broker.ts onBarOpen, Broker.plain): a broker with no
+// per-bar feature (currency conversion, magnifier, process_orders_on_close, recalc), flat, nothing
+// pending and no risk rule acting, opens a bar in a few compares (and a plain broker's other bars
+// walk without the feature checks). Checked against
 // the full way (plain = 0) on random flows with long flat stretches, exits waiting while flat, risk
 // rules set in mid-run, NaN bars and v5 scripts; and that the short way is the one taken.
 
@@ -37,8 +38,8 @@ function rows(n: number, seed: number, gaps: boolean): Row[] {
 
 /**
  * Random order flow with flat stretches (orders on a few bars in ten only): market and stop entries,
- * exits placed while flat and kept, closes and cancels; from bar `rulesAt` on, the risk rules of
- * `rules` (called on every bar, like a script's top level).
+ * exits placed while flat and kept, closes (some at once, inside the bar) and cancels; from bar
+ * `rulesAt` on, the risk rules of `rules` (called on every bar, like a script's top level).
  */
 function run(seed: number, plain: boolean, settings: Record<string, unknown>, version: number, rules: number) {
   const bars = rows(600, seed, seed % 2 === 0);
@@ -66,6 +67,8 @@ function run(seed: number, plain: boolean, settings: Record<string, unknown>, ve
       else if (r < 0.5) call("strategy.entry", ctx, "S", "short", NaN, NaN, c - 1.2);
       else if (r < 0.6) call("strategy.cancel", ctx, "S");
       else if (r < 0.75) call("strategy.close_all", ctx);
+      // closed at once, inside the bar: its exits go at the next bar's open (a flat one)
+      else if (r < 0.85) call("strategy.close", ctx, "L", null, NaN, NaN, null, true);
     }
     // exits placed on every bar, flat or not: they wait for their trades
     call("strategy.exit", ctx, "XL", "L", NaN, NaN, NaN, c + 1.5, NaN, c - 1.5);
@@ -105,9 +108,8 @@ describe("the broker's plain flat bar", () => {
     expect(trades).toBeGreaterThan(2000);
   });
 
-  it("a plain broker's flat bars take the short way; a risk rule or a per-bar feature takes the full way", () => {
+  it("a plain broker's flat bars open the short way; a risk rule or a per-bar feature takes the full way", () => {
     const open = vi.spyOn(Broker.prototype as unknown as { openBar(ctx: ExecContext): void }, "openBar");
-    const close = vi.spyOn(Broker.prototype as unknown as { closeBar(ctx: ExecContext): void }, "closeBar");
     const valued = vi.spyOn(EquityTracker.prototype, "onBar");
     const bars = rows(200, 5, false);
     // a flat bar's close at an unchanged equity repeats the curve's last value but a day's first (it
@@ -123,7 +125,6 @@ describe("the broker's plain flat bar", () => {
       const broker = createBroker(settings, ctx);
       ctx.broker = broker;
       open.mockClear();
-      close.mockClear();
       valued.mockClear();
       for (let i = 0; i < bars.length; i++) {
         setBar(ctx, i);
@@ -131,15 +132,14 @@ describe("the broker's plain flat bar", () => {
         if (rule && i >= 100) call("strategy.risk.max_drawdown", ctx, 10, "percent_of_equity");
         broker.onBarClose(ctx);
       }
-      return [open.mock.calls.length, close.mock.calls.length, valued.mock.calls.length];
+      return [open.mock.calls.length, valued.mock.calls.length];
     };
     // the first bar settles Broker.plain
-    expect(flatRun({}, false)).toEqual([1, 0, days(0, 200)]);
-    // a rule set at bar 100 acts from the next bar's open and from its own bar's close
-    expect(flatRun({}, true)).toEqual([1 + 99, 100, days(0, 200)]);
-    expect(flatRun({ process_orders_on_close: true }, false)).toEqual([200, 200, days(0, 200)]);
+    expect(flatRun({}, false)).toEqual([1, days(0, 200)]);
+    // a rule set at bar 100 acts from the next bar's open
+    expect(flatRun({}, true)).toEqual([1 + 99, days(0, 200)]);
+    expect(flatRun({ process_orders_on_close: true }, false)).toEqual([200, days(0, 200)]);
     open.mockRestore();
-    close.mockRestore();
     valued.mockRestore();
   });
 });

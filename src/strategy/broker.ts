@@ -137,11 +137,6 @@ export class Broker {
   private prunedAt = -1;
   private recalcBar = -1;
   /**
-   * plainBars' answer (1 yes, 0 no), settled at the first bar; -1 before (a test sets 0 before the
-   * first bar to take the full way on every bar). A number field: snapshots keep it.
-   */
-  plain = -1;
-  /**
    * The script executions (bars, ticks, fill recalculations) begun so far: a call site's calls in one
    * are counted (CallParts), so a site in a loop keeps a memory per level. Any miscount only costs
    * hints (each one is checked where it is read).
@@ -213,66 +208,6 @@ export class Broker {
     this.ctx = ctx;
     this.version = ctx.version || this.version;
     this.fillsSinceRecalc = 0;
-    // The common bar of a plain broker (plainBars), flat, nothing pending, no risk rule acting, no
-    // exit left to prune: nothing can fill, no trade to mark, no margin to check, no day to roll;
-    // the walk would only move the price to the close (walker.flatBar's bar, openBar's answer bit
-    // for bit). Small enough for V8 to inline into the generated bar loop; the rest is openBar's.
-    // Every read here runs on every bar (no read behind a test that flips with the position): a read
-    // V8 inlined without feedback deoptimises the whole generated loop when first reached.
-    const book = this.book;
-    const ledger = this.ledger;
-    const busy = ledger.open.length + book.orders.length + (ledger.version === this.prunedAt ? 0 : book.exits.length);
-    const idle = this.risk.idle();
-    const sum = ctx.open + ctx.high + ctx.low + ctx.close;
-    // (a bar with a NaN price, or infinities that sum to one, takes openBar's way)
-    if (busy === 0 && this.plain === 1 && idle && this.version >= 6 && sum === sum) {
-      this.walker.cur = ctx.close;
-      return;
-    }
-    this.openBar(ctx);
-  }
-
-  /**
-   * Whether this broker's bars need none of the per-bar features onBarOpen's and onBarClose's
-   * short ways leave out: currency conversion, the bar magnifier, process_orders_on_close,
-   * calc_on_order_fills / calc_on_every_tick (the walk's recalc and range), and the fast paths on
-   * (tests turn them off to check the full way). Settled at the first bar (plain), once the
-   * fast-path switches are set; the risk rules and the version can change on any bar and are asked
-   * there.
-   */
-  private plainBars(): boolean {
-    const s = this.settings;
-    return (
-      !this.currency.converting &&
-      !s.useBarMagnifier &&
-      !s.processOrdersOnClose &&
-      !s.calcOnOrderFills &&
-      !s.calcOnEveryTick &&
-      this.walker.fastPath &&
-      this.tracker.fastPath
-    );
-  }
-
-  /** onBarOpen's full way: every bar but plain flat ones. */
-  private openBar(ctx: BrokerHost): void {
-    if (this.plain < 0) this.plain = this.plainBars() ? 1 : 0;
-    // A plain broker's bar with trades or orders (so not walker.flatBar's) and no day rule: the
-    // walk and what follows it, without the conversion, day and magnifier checks.
-    if (
-      this.plain === 1 &&
-      (this.ledger.open.length !== 0 || this.book.orders.length !== 0) &&
-      this.risk.idle() &&
-      this.version >= 6
-    ) {
-      const walker = this.walker;
-      walker.setBar(ctx.open, ctx.high, ctx.low, ctx.close);
-      if (walker.walkBar(true, true)) {
-        if (this.ledger.version !== this.prunedAt) this.pruneExits();
-        return;
-      }
-      this.afterPath(ctx);
-      return;
-    }
     if (this.currency.converting) {
       this.currency.onBar(ctx.timeClose);
       this.pointValue = this.symbolPointValue * this.currency.rate;

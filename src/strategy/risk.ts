@@ -143,11 +143,6 @@ export class RiskRules {
   /** The filled-order cap was reached on the path: the position closes at the next path point. */
   capPending = false;
 
-  /** No rule acts at a bar's open or close (onBar's and onClose's early returns) and no cap is pending. */
-  idle(): boolean {
-    return !this.capPending && !this.usesDays() && !this.checksAtClose();
-  }
-
   /** Whether a rule is checked at a bar's close (without one, onClose need not value the equity). */
   private checksAtClose(): boolean {
     return (

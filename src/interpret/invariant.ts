@@ -26,6 +26,7 @@ const FIXED_INPUTS = new Set([
   "input.time",
   "input.price",
   "input.text_area",
+  "input.enum",
 ]);
 
 /** Builtins whose result is a function of their arguments alone (no site state, no bar, no effect). */
@@ -69,15 +70,17 @@ export function invariantStatements(prog: ResolvedProgram): Set<number> {
   const stmts = prog.body.stmts;
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
-    if (!isCandidate(s) || writes.get(s.v.slot) !== 1 || !invariant(s.init, fixed, prog)) continue;
+    if (!isCandidate(s, prog) || writes.get(s.v.slot) !== 1 || !invariant(s.init, fixed, prog)) continue;
     fixed.add(s.v.slot);
     out.add(i);
   }
   return out;
 }
 
-function isCandidate(s: RStmt): s is Extract<RStmt, { k: "decl" }> {
-  return s.k === "decl" && s.mode === "plain" && !s.v.fnLocal && VALUE_TYPES.has(s.v.type.name);
+/** A plain top-level declaration of a value type or of an enum (whose members are immutable constants). */
+function isCandidate(s: RStmt, prog: ResolvedProgram): s is Extract<RStmt, { k: "decl" }> {
+  if (s.k !== "decl" || s.mode !== "plain" || s.v.fnLocal) return false;
+  return VALUE_TYPES.has(s.v.type.name) || prog.enums.has(s.v.type.name);
 }
 
 /** Whether `e` has the same value on every bar and no effect after its first evaluation. */

@@ -58,6 +58,26 @@ describe("run-invariant declarations", () => {
     expect(a.series).not.toEqual(r.series);
   });
 
+  it("take an enum input and what is derived from it", async () => {
+    const body = `enum Kind
+    fast = "Fast"
+    slow = "Slow"
+kind = input.enum(Kind.fast, "Kind")
+isFast = kind == Kind.fast
+len = isFast ? 5 : 20
+plot(ta.sma(close, 10) + len)
+`;
+    expect(invariantNames(body)).toEqual(["kind", "isFast", "len"]);
+    const r = await runBoth(v6(body), bars(40));
+    expect(r.error).toBeUndefined();
+    const rt = new Runtime();
+    const a = await rt.run(v6(body), bars(40), { mode: "interpret", inputs: { Kind: "Slow" } });
+    const b = await rt.run(v6(body), bars(40), { mode: "compile", inputs: { Kind: "Slow" } });
+    expect(a.error).toBeUndefined();
+    expect(a.series).toEqual(b.series);
+    expect(a.series).not.toEqual(r.series);
+  });
+
   it("a runtime error after them has its bar and line, as compiled", async () => {
     const src = v6(`len = input.int(5)
 k = len * 2

@@ -50,6 +50,7 @@ import {
 } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
+import { deadDeclarations, invariantStatements } from "./invariant.js";
 import { colAt, colAtOther } from "./column-at.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
@@ -195,8 +196,23 @@ export class Compiler {
       // functions to warm up and optimise cost it more than their inlining gains it (loops interpreted,
       // first run 149 -> 132 ms; docs/benchmarks.md, session 14); the runs after it are the ones that
       // reach the steady state the chunks are for
-      const chunk = !firstRun && fns.length >= CHUNKED_FROM;
-      const run = chunk ? this.chunked(fns, lines) : seqFlat(fns, lines);
+      // (a program whose every bar runs it once leaves its run-invariant declarations to the first bar:
+      // invariant.ts)
+      // and its dead declarations to no bar
+      const plain = this.hooks.hoist && !this.hooks.wrapTop;
+      const skip = plain ? invariantStatements(this.prog) : null;
+      const dead = plain ? deadDeclarations(this.prog) : null;
+      const keep = (i: number, later: boolean) => !dead?.has(i) && !(later && skip?.has(i));
+      const firstFns = fns.filter((_, i) => keep(i, false)),
+        firstLines = lines.filter((_, i) => keep(i, false));
+      const restFns = fns.filter((_, i) => keep(i, true)),
+        restLines = lines.filter((_, i) => keep(i, true));
+      const chunk = !firstRun && restFns.length >= CHUNKED_FROM;
+      const rest = chunk ? this.chunked(restFns, restLines) : seqFlat(restFns, restLines);
+      const first = restFns.length < firstFns.length ? seq(firstFns, firstLines, () => 0) : null;
+      const run = first ? firstBarAll(first, rest) : rest;
+      invariantBuilds.skipped += firstFns.length - restFns.length;
+      invariantBuilds.dead += fns.length - firstFns.length;
       // (a request.security secondary run's closures live as long as the main run's)
       kept.main = run;
       return run;
@@ -2625,6 +2641,21 @@ function hasCtl(b: RBlock): boolean {
  * unless a nested block gave it its own (the compile backend marks the same statements): one try per
  * bar, nothing per statement.
  */
+/** Declarations main() left to the first bar and dead ones it left out (invariant.ts), counted for tests. */
+export const invariantBuilds = { skipped: 0, dead: 0 };
+
+/** `all` on the run's first call (the first bar), `rest` on every later one. */
+function firstBarAll(all: Fn, rest: Fn): Fn {
+  let first = true;
+  return () => {
+    if (first) {
+      first = false;
+      return all();
+    }
+    return rest();
+  };
+}
+
 function seq(fns: Fn[], lines: number[], done: Fn): Fn {
   const n = fns.length;
   return () => {

@@ -168,6 +168,17 @@ export class OrderBook {
     return this.requeueLookup(id, seq);
   }
 
+  /**
+   * requeueEntryLike for the order `o` a call site placed last, when it is still pending under `id`:
+   * it takes `seq` where it stands, and true; false (nothing done) otherwise, or with the hints off.
+   */
+  requeueHeld(o: PendingOrder, id: string, seq: number): boolean {
+    if (!this.hints || !this.pending(o, id)) return false;
+    o.seq = seq;
+    if (o.at !== this.list.length - 1) this.unsorted = true;
+    return true;
+  }
+
   /** Whether entry-like order `o` is in the book (where `at` says) under id `id`. */
   private pending(o: PendingOrder, id: string): boolean {
     const at = o.at;

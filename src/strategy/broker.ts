@@ -24,6 +24,7 @@ import {
   qtyStepFor,
   roundToTick,
   roundToTickBy,
+  sameNumber,
   stepDivisor,
   stopLossLevel,
   takeProfitLevel,
@@ -327,8 +328,16 @@ export class Broker {
     const rawStop = finite(req.stop);
     const tick = side > 0 ? this.mintick : -this.mintick;
     // (the memory of this place: the request's own for a site's first call, per level in a loop)
-    const at = this.callAt(req);
-    const m: EntryMemo = at === 0 || at > MAX_PARTS ? req : entryPart(req, at);
+    // (this call's index among the request's calls in the pass, CallParts, counted here rather than
+    // through a call: written out, it leaves entry's inlining budget to the calls below)
+    let m: EntryMemo = req;
+    if (req.partPass !== this.pass) {
+      req.partPass = this.pass;
+      req.partAt = 0;
+    } else {
+      const at = (req.partAt = (req.partAt as number) + 1);
+      if (at <= MAX_PARTS) m = entryPart(req, at);
+    }
     let limit: number;
     let stop: number;
     if (m.memoTick === tick) {
@@ -370,34 +379,80 @@ export class Broker {
           : ORDER_SHORT_META;
     this.eventLog.logSite(ctx, site, meta, req.id, ocaName, comment);
     if (given <= 0 || !this.risk.allowsOrders()) return;
-    if (kind === "entry" && this.pyramidingFull(side)) return;
+    // Pyramiding is checked when strategy.entry is called, against the trades open then: with as many
+    // open entries on its side as pyramiding allows (one for 0 or 1) the call places nothing (an order
+    // of that id already pending stays as it is). An entry placed while flat or against the position
+    // is not checked again at its fill, so it can fill on top of a same-side position opened meanwhile
+    // (PineForge order-dual-stop-both-touch-priority trade 35, order-opposite-entry-close-same-pass
+    // trade 12). (written out, as the call count above)
+    if (
+      kind === "entry" &&
+      this.ledger.open.length !== 0 &&
+      this.ledger.open[0].side === side &&
+      this.ledger.open.length >= Math.max(1, this.settings.pyramiding)
+    )
+      return;
     const seq = this.book.nextSeq();
-    // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
-    const requeued = this.book.requeueEntryLike(req.id, seq, m.placed ?? null);
-    const wasMarket = requeued !== null && requeued.market;
-    // (a re-placed order's levels as they were: the walk's extremes stay unless they moved)
-    const wasStop = requeued !== null ? requeued.stop : NaN;
-    const wasLimit = requeued !== null ? requeued.limit : NaN;
-    const wasSide = requeued !== null ? requeued.side : 0;
-    const o = requeued ?? this.book.takeOrder();
-    writeOrder(
-      o,
-      kind,
-      req.id,
-      side,
-      qty,
-      NaN,
-      limit,
-      stop,
-      ocaName,
-      req.ocaType ?? "none",
-      comment,
-      req.alertMessage ?? null,
-      req.disableAlert === true,
-      seq,
-      ctx.barIndex,
-      this.inRecalc || this.tickMode,
-    );
+    const ocaType = req.ocaType ?? "none";
+    const alertMessage = req.alertMessage ?? null;
+    const disableAlert = req.disableAlert === true;
+    const intrabar = this.inRecalc || this.tickMode;
+    // The short path: the place re-places the order it placed last, still pending under the id, with
+    // the same kind, direction, oca and texts: every other field is already this call's, so only the
+    // numbers that moved are stored (a breakout's stop entry at the channel high, a grid's limits).
+    const p = m.placed;
+    let o: PendingOrder;
+    let requeued: PendingOrder | null;
+    if (
+      p != null &&
+      p.kind === kind &&
+      p.side === side &&
+      p.ocaName === ocaName &&
+      p.ocaType === ocaType &&
+      p.comment === comment &&
+      p.alertMessage === alertMessage &&
+      p.disableAlert === disableAlert &&
+      this.placeAgain(p, req.id, seq, site, ctx.barIndex, intrabar)
+    ) {
+      o = requeued = p;
+    } else {
+      // a re-placed id replaces its pending order: the same record, rewritten, goes to the back
+      requeued = this.book.requeueEntryLike(req.id, seq, p ?? null);
+      const wasMarket = requeued !== null && requeued.market;
+      // (a re-placed order's levels as they were: the walk's extremes stay unless they moved)
+      const wasStop = requeued !== null ? requeued.stop : NaN;
+      const wasLimit = requeued !== null ? requeued.limit : NaN;
+      const wasSide = requeued !== null ? requeued.side : 0;
+      o = requeued ?? this.book.takeOrder();
+      writeOrder(
+        o,
+        kind,
+        req.id,
+        side,
+        qty,
+        NaN,
+        limit,
+        stop,
+        ocaName,
+        ocaType,
+        comment,
+        alertMessage,
+        disableAlert,
+        seq,
+        ctx.barIndex,
+        intrabar,
+      );
+      if (requeued !== null) {
+        this.book.rewritten(o, wasMarket);
+        if (
+          o.market !== wasMarket ||
+          o.side !== wasSide ||
+          !sameOrNaN(o.stop, wasStop) ||
+          !sameOrNaN(o.limit, wasLimit)
+        )
+          this.book.levelGen++;
+      }
+    }
     if (kind === "entry") {
       // the position this entry will meet: the one held, as the market orders placed before it on
       // this bar leave it (a requeued record is the book's last: not one of them); without a market
@@ -412,33 +467,49 @@ export class Broker {
         this.reverseAfterPendingMarket(o, requeued === null ? this.book.orders.length : this.book.orders.length - 1);
     }
     if (requeued === null) this.book.addEntryLike(o);
-    else {
-      this.book.rewritten(o, wasMarket);
-      if (o.market !== wasMarket || o.side !== wasSide || !sameOrNaN(o.stop, wasStop) || !sameOrNaN(o.limit, wasLimit))
-        this.book.levelGen++;
-    }
     // (the site's next call finds its order without a lookup: OrderBook.requeueEntryLike)
     if (m.placed !== o) m.placed = o;
   }
 
-  /** This call's index among the request's calls in the current pass (CallParts; 0: its first). */
-  private callAt(req: CallParts<unknown>): number {
-    if (req.partPass === this.pass) return (req.partAt = (req.partAt as number) + 1);
-    req.partPass = this.pass;
-    req.partAt = 0;
-    return 0;
-  }
-
   /**
-   * Pyramiding is checked when strategy.entry is called, against the trades open then: with as many
-   * open entries on `side` as pyramiding allows (one for 0 or 1) the call places nothing (an order of
-   * that id already pending stays as it is). An entry placed while flat or against the position is
-   * not checked again at its fill, so it can fill on top of a same-side position opened meanwhile
-   * (PineForge order-dual-stop-both-touch-priority trade 35, order-opposite-entry-close-same-pass
-   * trade 12).
+   * Broker.entry's short path: pending order `p`, re-placed by the call that placed it with the same
+   * kind, id, direction, oca and texts, still pending under `id` (false otherwise: nothing done),
+   * takes seq where it stands (OrderBook.requeueHeld) and what writeOrder would write, only what
+   * differs stored: qtyPercent (NaN) and openedBefore (Infinity) never change on an entry-like order.
+   * The call's qty, limit and stop come through its log site's fields (no double crosses the call:
+   * one passed to a call V8 does not inline is boxed).
    */
-  private pyramidingFull(side: Side): boolean {
-    return this.ledger.side() === side && this.ledger.open.length >= Math.max(1, this.settings.pyramiding);
+  private placeAgain(
+    p: PendingOrder,
+    id: string,
+    seq: number,
+    site: LogSite,
+    placedBar: number,
+    intrabar: boolean,
+  ): boolean {
+    if (!this.book.requeueHeld(p, id, seq)) return false;
+    const qty = site.qty;
+    const limit = site.limit;
+    const stop = site.stop;
+    if (!sameNumber(p.qty, qty)) p.qty = qty;
+    if (p.reverse !== 0) p.reverse = 0;
+    const movedLimit = !sameNumber(p.limit, limit);
+    const movedStop = !sameNumber(p.stop, stop);
+    if (movedLimit || movedStop) {
+      if (movedLimit) p.limit = limit;
+      if (movedStop) p.stop = stop;
+      const market = limit !== limit && stop !== stop;
+      if (p.market !== market) {
+        p.market = market;
+        this.book.market += market ? 1 : -1;
+      }
+      // (the walk's level extremes are worked out again)
+      this.book.levelGen++;
+    }
+    if (p.stopTriggered) p.stopTriggered = false;
+    p.placedBar = placedBar;
+    if (p.intrabar !== intrabar) p.intrabar = intrabar;
+    return true;
   }
 
   exit(req: ExitRequest, ctx: BrokerHost): void {
@@ -465,7 +536,7 @@ export class Broker {
     // without from_entry an exit binds to the position open now (0 when flat)
     const bindSide = fromEntry === null ? dir : 0;
     // (the memory of this place: the request's own for the site's first call of the pass, per level
-    // in a loop: CallParts, counted here rather than through callAt, which took exit's inlining budget)
+    // in a loop: CallParts, counted here rather than through a call, which took exit's inlining budget)
     let m: ExitMemo = req;
     if (req.partPass !== this.pass) {
       req.partPass = this.pass;

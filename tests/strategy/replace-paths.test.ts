@@ -10,6 +10,7 @@ import {
   EXIT_ARG_STOP,
   EXIT_PARAMS,
   type ExitOrder,
+  type EntryRequest,
   type ExitRequest,
 } from "../../src/strategy/types.js";
 import { columnsOf, makeCtx, setBar } from "./harness.js";
@@ -168,6 +169,110 @@ describe("order calls re-placed by their sites", () => {
     // place's first call after its exit was pruned or cancelled, its id moved, its texts moved)
     expect(calls).toBeGreaterThan(3000);
     // (37% here; 61% with the loop's later calls off the short path, all of them with it off)
+    expect(general).toBeLessThan(0.45 * calls);
+  });
+  it("an entry or order re-placed by its site with the same kind, id, direction, oca and texts (Broker.entry's short path) ends as the general path leaves it", () => {
+    let calls = 0;
+    let general = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const rows = walkRows(300, seed);
+      const cols = columnsOf(rows);
+      // `slow` places a copy of its site's request on every call: no memory of the order it placed
+      // last, so every call takes the general path (requeueEntryLike, writeOrder)
+      const mk = () => {
+        const ctx = makeCtx(cols, { type: "stock" });
+        const broker = createBroker({ pyramiding: 3, process_orders_on_close: seed % 3 === 0 }, ctx);
+        ctx.broker = broker;
+        const sites: { req: EntryRequest; kind: "entry" | "order" }[] = [
+          // a breakout's stop entry at the channel high
+          { req: { id: "BO", direction: "long", qty: 1, stop: NaN }, kind: "entry" },
+          // a short limit entry with an oca group and a comment
+          {
+            req: { id: "SL", direction: "short", qty: 2, limit: NaN, ocaName: "g", ocaType: "cancel", comment: "c" },
+            kind: "entry",
+          },
+          // a stop-limit order whose qty moves (its stop may trigger before its limit fills)
+          { req: { id: "SO", direction: "long", qty: 1, limit: NaN, stop: NaN }, kind: "order" },
+          // its comment moved per call now and then: another text, the general path
+          { req: { id: "CM", direction: "short", qty: 1, limit: NaN, comment: null }, kind: "entry" },
+          // a market entry now and then (no level), a stop entry otherwise; its direction flips
+          { req: { id: "MK", direction: "long", qty: 1, stop: NaN }, kind: "entry" },
+          // a site in a loop: a limit entry per level (its memory per place of the pass: CallParts)
+          { req: { id: "", direction: "long", qty: 1, limit: NaN }, kind: "entry" },
+        ];
+        return { ctx, broker, sites };
+      };
+      const short = mk();
+      const slow = mk();
+      const book = short.broker.book;
+      const requeue = book.requeueEntryLike.bind(book);
+      book.requeueEntryLike = (id, seq, hint) => {
+        general++;
+        return requeue(id, seq, hint);
+      };
+      const rnd = seeded(seed * 131);
+      const same = () => {
+        expect(bookOf(short.broker)).toEqual(bookOf(slow.broker));
+        expect(short.broker.book.market).toBe(slow.broker.book.market);
+      };
+      for (let i = 0; i < rows.length; i++) {
+        for (const x of [short, slow]) {
+          setBar(x.ctx, i);
+          x.broker.onBarOpen(x.ctx);
+        }
+        same();
+        const c = short.ctx.close;
+        const r = rnd(16);
+        for (const x of [short, slow]) {
+          if (r === 0) x.broker.close({ id: "BO" }, x.ctx);
+          else if (r === 1) x.broker.close({}, x.ctx, true);
+          else if (r === 2) x.broker.cancel("SO", x.ctx);
+          else if (r === 3) x.broker.exit({ id: "X", stop: c - 1.5, limit: c + 1.5 }, x.ctx);
+        }
+        same();
+        const held = i % 6 !== 0;
+        const hi = held ? Math.round(c) + 1 : c + 0.5 + rnd(10) / 10;
+        const lo = held ? Math.round(c) - 1 : c - 0.5 - rnd(10) / 10;
+        const repeat = rnd(20) === 0;
+        for (let k = 0; k < 5; k++) {
+          if (rnd(5) === 0) continue;
+          for (let again = 0; again < (repeat ? 2 : 1); again++) {
+            calls++;
+            for (const x of [short, slow]) {
+              const { req: s, kind } = x.sites[k];
+              if (k === 0) s.stop = hi;
+              else if (k === 1) s.limit = hi + 0.5;
+              else if (k === 2) Object.assign(s, { stop: hi - 0.25, limit: hi - 0.75, qty: held ? 1 : 2 });
+              else if (k === 3) Object.assign(s, { limit: hi + 0.25, comment: i % 4 === 0 ? "x" : null });
+              else Object.assign(s, { stop: i % 9 === 0 ? NaN : hi + 0.1, direction: i % 25 < 20 ? "long" : "short" });
+              x.broker.entry(x === short ? s : { ...s }, x.ctx, kind);
+            }
+            same();
+          }
+        }
+        // the loop: four levels, one skipped now and then
+        const skip = rnd(5) === 0 ? rnd(4) : -1;
+        for (let lvl = 0; lvl < 4; lvl++) {
+          if (lvl === skip) continue;
+          calls++;
+          for (const x of [short, slow]) {
+            const s = x.sites[5].req;
+            Object.assign(s, { id: `G${lvl}`, limit: lo - 0.25 * lvl });
+            x.broker.entry(x === short ? s : { ...s }, x.ctx);
+          }
+          same();
+        }
+        for (const x of [short, slow]) x.broker.onBarClose(x.ctx);
+      }
+      const a = short.broker.finish(short.ctx);
+      const b = slow.broker.finish(slow.ctx);
+      expect(a.trades).toEqual(b.trades);
+      expect(a.trades.length).toBeGreaterThan(5);
+    }
+    // most calls re-place their place's order on the short path, without requeueEntryLike (the
+    // others: a place's first call after its order filled or was cancelled, its comment moved, a
+    // call at the pyramiding limit places nothing; 26% here, all of them with the short path off)
+    expect(calls).toBeGreaterThan(3000);
     expect(general).toBeLessThan(0.45 * calls);
   });
 });

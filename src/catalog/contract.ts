@@ -46,6 +46,11 @@ export interface ExecContext {
   low: number;
   close: number;
   volume: number;
+  /**
+   * The input bar whose time and prices these are as they are (the bar loops set it after writing
+   * a bar, -1 while a partial or tick bar is written; see src/strategy/host.ts BrokerHost.inputBar).
+   */
+  inputBar?: number;
   /** Whole input columns (read-only), for builtins that look back or forward in the data. */
   columns: {
     time: Float64Array;

@@ -262,7 +262,8 @@ class Gen {
       `    b_time = cT[bar]; ctx.time = b_time;`,
       `    ctx.timeClose = closeTimes[bar];`,
       `    b_open = cO[bar]; ctx.open = b_open; b_high = cH[bar]; ctx.high = b_high; b_low = cL[bar]; ctx.low = b_low;`,
-      `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume;`,
+      // (the bar is input bar `bar` as it is, said after its prices: src/strategy/host.ts inputBar)
+      `    b_close = cC[bar]; ctx.close = b_close; b_volume = cV[bar]; ctx.volume = b_volume; ctx.inputBar = bar;`,
       spill
         ? `    if (broker !== null) { if (fills) { ${spill} } broker.onBarOpen(ctx); }`
         : `    if (broker !== null) broker.onBarOpen(ctx);`,
@@ -279,7 +280,7 @@ class Gen {
             `    bar = bulkTo;`,
             `    const last = bar - 1;`,
             `    ctx.barIndex = last; ctx.time = cT[last]; ctx.timeClose = closeTimes[last];`,
-            `    ctx.open = cO[last]; ctx.high = cH[last]; ctx.low = cL[last]; ctx.close = cC[last]; ctx.volume = cV[last];`,
+            `    ctx.open = cO[last]; ctx.high = cH[last]; ctx.low = cL[last]; ctx.close = cC[last]; ctx.volume = cV[last]; ctx.inputBar = last;`,
             `  }`,
           ].join("\n")
         : "",

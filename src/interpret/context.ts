@@ -22,6 +22,7 @@ export function createContext(
     low: NaN,
     close: NaN,
     volume: NaN,
+    inputBar: -1,
     columns: {
       time: cols.time,
       open: cols.open,

@@ -562,6 +562,8 @@ function openBar(ctx: ExecContext, closeTimes: Float64Array, bar: number): void 
   ctx.low = cols.low[bar]!;
   ctx.close = cols.close[bar]!;
   ctx.volume = cols.volume[bar]!;
+  // (after the prices: the bar is input bar `bar` as it is, see BrokerHost.inputBar)
+  ctx.inputBar = bar;
 }
 
 /** The program's closures, or the error result when building them failed. */

@@ -25,13 +25,14 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
   let fsnap: StateSnapshot | undefined;
   const fobjects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
   ctx.ext.fillRecalc = (high: number, low: number, close: number): void => {
-    const [h, l, c, confirmed] = [ctx.high, ctx.low, ctx.close, ctx.isConfirmed];
+    const [h, l, c, confirmed, input] = [ctx.high, ctx.low, ctx.close, ctx.isConfirmed, ctx.inputBar];
     fsnap = state.snapshot(fsnap);
     if (fobjects) fobjects.save();
     const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
     const dstore = drawingStoreOf(ctx);
     const dsnap = snapshotDrawings(dstore);
-    [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [high, low, close, false];
+    // (the bar so far is no input bar as it is: see BrokerHost.inputBar)
+    [ctx.high, ctx.low, ctx.close, ctx.isConfirmed, ctx.inputBar] = [high, low, close, false, -1];
     state.setBar(ctx);
     try {
       main();
@@ -40,7 +41,7 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
       if (fobjects) fobjects.restore();
       if (ksnap !== undefined) kernels!.restore!(ksnap);
       restoreDrawings(dstore, dsnap);
-      [ctx.high, ctx.low, ctx.close, ctx.isConfirmed] = [h, l, c, confirmed];
+      [ctx.high, ctx.low, ctx.close, ctx.isConfirmed, ctx.inputBar] = [h, l, c, confirmed, input];
       state.setBar(ctx);
     }
   };
@@ -79,6 +80,8 @@ export class FormingBar {
     if (objects) objects.save();
     const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
     ctx.isRealtime = true;
+    // (its ticks' prices are written into ctx from here on: no input bar as it is, BrokerHost.inputBar)
+    ctx.inputBar = -1;
     if (everyTick) [ctx.high, ctx.low, ctx.close] = [ctx.open, ctx.open, ctx.open];
     if (broker) broker.onBarOpen(ctx);
     if (everyTick) broker!.beginTicks();

@@ -477,6 +477,20 @@ const FRESH = -1;
 /** Places in a row a site remembers apart (LogSite.parts); a call at a later place takes the long way. */
 const MAX_PARTS = 256;
 
+/**
+ * Whether a log takes the host's word for its bar (BrokerHost.inputBar equal to barIndex: the host's
+ * bar is that input bar as it is) instead of comparing its time and prices with the input columns:
+ * "on"; "off": it compares them (as without the field); "verify": it takes the word and checks it,
+ * throwing when the host's bar is not that input bar (tests: a writer of a partial bar that did not
+ * say so). Read when a log starts its run.
+ */
+let hostBarTrust: "on" | "off" | "verify" = "on";
+
+/** Sets how the logs started from now on treat BrokerHost.inputBar (see hostBarTrust). */
+export function setHostBarTrust(mode: "on" | "off" | "verify"): void {
+  hostBarTrust = mode;
+}
+
 /** Log stamps: each log takes a new one when made and when rolled back (see LogSite). */
 let stamps = 0;
 
@@ -582,6 +596,13 @@ export class EventLog {
   private cH = NO_COLUMN;
   private cL = NO_COLUMN;
   private cC = NO_COLUMN;
+  /**
+   * The host whose word for its bar the log takes (BrokerHost.inputBar equal to its barIndex: that
+   * input bar as it is, no compare; see hostBarTrust), the one whose input columns it read; null: none.
+   */
+  private barHost: BrokerHost | null = null;
+  /** The host's word is checked against the columns when taken (hostBarTrust "verify"). */
+  private verifyBar = false;
   /**
    * The broker's pass counter (Broker.pass: a new pass for each script execution, realtime tick and
    * fill recalculation, before the host's bar changes), set by the broker: within a pass the host's
@@ -748,6 +769,9 @@ export class EventLog {
   private onNextInputBar(ctx: BrokerHost, rows: number): boolean {
     const b = this.gBar + rows;
     if (this.gBar < 0 || b >= this.colLength) return false;
+    // the host's word: its bar is input bar b as it is (one compare instead of the prices')
+    if (ctx === this.barHost && ctx.inputBar === b && ctx.barIndex === b)
+      return !this.verifyBar || this.checked(ctx, b);
     const src = this.passes;
     if (src !== null && src.pass === this.memoPass && ctx === this.memoHost) return this.memoBar === b;
     // (each number compared as it is read: a bar seen part-way, its close or high moved, reads no more)
@@ -1036,6 +1060,11 @@ export class EventLog {
     const n = ctx.barCount;
     this.barCount = n > 0 && n < 2 ** 31 ? n : 0;
     this.useColumns(ctx);
+    // (the host's word is for its own columns: without them none is taken)
+    if (this.cols !== null && hostBarTrust !== "off") {
+      this.barHost = ctx;
+      this.verifyBar = hostBarTrust === "verify";
+    }
     const ext = ctx.ext;
     const sid = ext ? ext.scriptId : undefined;
     const rid = ext ? ext.runId : undefined;
@@ -1158,9 +1187,14 @@ export class EventLog {
    */
   private barOf(ctx: BrokerHost, st: EventStore): number {
     // the input bar this pass's calls found (a grid's calls, a bracket's two exits: one test a pass)
+    const b = ctx.barIndex;
+    // the host's word: its bar is input bar b as it is
+    if (ctx === this.barHost && ctx.inputBar === b && b >= 0 && b < this.colLength) {
+      if (this.verifyBar) this.checked(ctx, b);
+      return b;
+    }
     const src = this.passes;
     if (src !== null && src.pass === this.memoPass && ctx === this.memoHost) return this.memoBar;
-    const b = ctx.barIndex;
     const t = ctx.time;
     const o = ctx.open;
     const h = ctx.high;
@@ -1188,6 +1222,15 @@ export class EventLog {
       return b;
     }
     return this.writtenOut(ctx, st);
+  }
+
+  /** Throws unless the host's bar is input bar `b` as it is (hostBarTrust "verify"), else true. */
+  private checked(ctx: BrokerHost, b: number): boolean {
+    if (!sameZeros(this.cols as InputColumns, b, ctx))
+      throw new Error(
+        `EventLog: the host said its bar is input bar ${b} as it is (inputBar), but its time or prices are not that bar's`,
+      );
+    return true;
   }
 
   /** -1 - x for written-out row x of the host's bar (the last row when it is the same). */
@@ -1264,9 +1307,10 @@ export class EventLog {
     };
   }
 
-  /** A sealed or abandoned log lets go of the broker's pass counter and barOf's memo (and the host it holds). */
+  /** A sealed or abandoned log lets go of the broker's pass counter, barOf's memo and the host whose word it took. */
   private dropPasses(): void {
     this.passes = null;
+    this.barHost = null;
     this.memoPass = -1;
     this.memoHost = null;
   }

@@ -17,6 +17,13 @@ export interface BrokerHost {
   high: number;
   low: number;
   close: number;
+  /**
+   * The input bar (an index of the run's columns) whose time, open, high, low and close the host's
+   * are as they are: the bar loops set it after writing a bar; a writer of a partial or tick bar
+   * sets -1. Trusted only while it equals barIndex (a bar index written since makes it stale).
+   * Absent or not barIndex: the reader compares the prices itself (the order-event log's bar test).
+   */
+  inputBar?: number;
   syminfo: Required<Pick<SymInfo, "mintick" | "pointvalue" | "timezone" | "currency" | "type">> & SymInfo;
   /** Per-run services the Runtime attaches (magnifierBars, fillRecalc, dataFeed, scriptId, runId, ...). */
   ext: Record<string, unknown>;

@@ -58,6 +58,8 @@ export class PathWalker {
   private trails = false;
   /** The book's levelGen and the ledger's (version, epoch) levelsReach last worked the extremes out at (-1: none). */
   private reachGen = -1;
+  /** The extremes are clearLevels' (no level): levelsReach alone sets them otherwise. */
+  private noLevels = false;
   private reachVer = -1;
   private reachEpoch = -1;
   private upStay = Infinity;
@@ -107,6 +109,37 @@ export class PathWalker {
    */
   walkBar(first: boolean, flatChecked = false): boolean {
     if (this.barO !== this.barO) return false;
+    // The common bar in a position with nothing pending (no order, no exit): quietRange's CLEAR
+    // case (no level, the range inside the margin line's safe interval, no range to track) in a
+    // few compares, ahead of the rest (which made the walk's bar in a position cost more than its
+    // work: the chain below ran to it through flatBar, the level extremes and quietRange).
+    const b = this.b;
+    const book = b.book;
+    const ledger = b.ledger;
+    if (
+      first &&
+      book.exits.length === 0 &&
+      book.orders.length === 0 &&
+      book.market === 0 &&
+      ledger.open.length !== 0 &&
+      this.fastPath &&
+      !this.trackRange
+    ) {
+      const risk = b.risk;
+      const o = this.barO;
+      const h = this.barH;
+      const l = this.barL;
+      const c = this.barC;
+      const pLo = Math.min(h, l, c);
+      const pHi = Math.max(h, l, c);
+      if (!risk.capPending && risk.lineCurrent(b) && Math.min(o, pLo) > risk.safeLo && Math.max(o, pHi) < risk.safeHi) {
+        // (what reachLevels leaves for an empty book, for the walk's other paths)
+        if (!this.noLevels) this.clearLevels();
+        this.cur = c;
+        ledger.touchRange(pLo, pHi);
+        return true;
+      }
+    }
     if (first && !flatChecked && this.flatBar()) return false;
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
     // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
@@ -170,11 +203,17 @@ export class PathWalker {
   private reachLevels(): void {
     const b = this.b;
     if (b.book.orders.length === 0 && (b.book.exits.length === 0 || b.ledger.open.length === 0)) {
-      this.upMin = Infinity;
-      this.downMax = -Infinity;
-      this.trails = false;
-      this.reachGen = -1;
+      if (!this.noLevels) this.clearLevels();
     } else this.levelsReach();
+  }
+
+  /** No level: the extremes every price is strictly between. */
+  private clearLevels(): void {
+    this.upMin = Infinity;
+    this.downMax = -Infinity;
+    this.trails = false;
+    this.reachGen = -1;
+    this.noLevels = true;
   }
 
   /**
@@ -593,6 +632,7 @@ export class PathWalker {
     const ver = b.ledger.version;
     const epoch = b.ledger.epoch;
     if (!this.trails && gen === this.reachGen && ver === this.reachVer && epoch === this.reachEpoch) return;
+    this.noLevels = false;
     this.reachGen = gen;
     this.reachVer = ver;
     this.reachEpoch = epoch;

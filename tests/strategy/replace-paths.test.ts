@@ -49,6 +49,14 @@ function exitFields(e: ExitOrder): Record<string, unknown> {
   return { ...rest, alerts: e.alerts === null ? null : { ...e.alerts } };
 }
 
+/** A broker on its own host over `cols`, with the order flow's settings for `seed`. */
+function flowBroker(cols: ReturnType<typeof columnsOf>, seed: number) {
+  const ctx = makeCtx(cols, { type: "stock" });
+  const broker = createBroker({ pyramiding: 3, process_orders_on_close: seed % 3 === 0 }, ctx);
+  ctx.broker = broker;
+  return { ctx, broker };
+}
+
 function bookOf(b: Broker) {
   return {
     orders: b.pendingOrders.map((o) => ({ ...o })),
@@ -67,9 +75,6 @@ describe("order calls re-placed by their sites", () => {
       // do; `slow` places a copy of its site's request on every call, which no exit was written by:
       // the general path (placedExit's lookups, relevelExit comparing every field)
       const mk = () => {
-        const ctx = makeCtx(cols, { type: "stock" });
-        const broker = createBroker({ pyramiding: 3, process_orders_on_close: seed % 3 === 0 }, ctx);
-        ctx.broker = broker;
         const v = (bits: number) => bits;
         const sites: ExitRequest[] = [
           // a bracket by price on one entry
@@ -93,7 +98,7 @@ describe("order calls re-placed by their sites", () => {
           // a site in a loop: a take-profit per level (its memory per place of the pass: CallParts)
           { id: "", fromEntry: "", limit: NaN, varying: v(bit("id") | bit("fromEntry") | EXIT_ARG_LIMIT) },
         ];
-        return { ctx, broker, sites };
+        return { ...flowBroker(cols, seed), sites };
       };
       const short = mk();
       const slow = mk();
@@ -180,9 +185,6 @@ describe("order calls re-placed by their sites", () => {
       // `slow` places a copy of its site's request on every call: no memory of the order it placed
       // last, so every call takes the general path (requeueEntryLike, writeOrder)
       const mk = () => {
-        const ctx = makeCtx(cols, { type: "stock" });
-        const broker = createBroker({ pyramiding: 3, process_orders_on_close: seed % 3 === 0 }, ctx);
-        ctx.broker = broker;
         const sites: { req: EntryRequest; kind: "entry" | "order" }[] = [
           // a breakout's stop entry at the channel high
           { req: { id: "BO", direction: "long", qty: 1, stop: NaN }, kind: "entry" },
@@ -200,7 +202,7 @@ describe("order calls re-placed by their sites", () => {
           // a site in a loop: a limit entry per level (its memory per place of the pass: CallParts)
           { req: { id: "", direction: "long", qty: 1, limit: NaN }, kind: "entry" },
         ];
-        return { ctx, broker, sites };
+        return { ...flowBroker(cols, seed), sites };
       };
       const short = mk();
       const slow = mk();

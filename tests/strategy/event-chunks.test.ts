@@ -10,6 +10,7 @@ import { compileBackend } from "../../src/runtime/backend.js";
 import { Broker } from "../../src/strategy/broker.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { EventLog, EventStore, eventMeta, LogSite } from "../../src/strategy/events.js";
+import { inputBarHost } from "./harness.js";
 
 /**
  * A log written through LogSites reads as the one written by push, and stores it alike: the same
@@ -451,17 +452,6 @@ describe("the lean event log", () => {
     expect(ev[3 * 6 + 1].comment).toBe("c6");
     expect(ev[3 * 2000 + 2]).toMatchObject({ kind: "exit", order_type: "limit", limit: 2011, bar_index: 2000 });
   });
-  /** A host on input bar `b` as it is (its time and prices from the columns). */
-  const inputHost = (columns: Record<"time" | "open" | "high" | "low" | "close", Float64Array>, b: number) => ({
-    barIndex: b,
-    time: columns.time[b],
-    open: columns.open[b],
-    high: columns.high[b],
-    low: columns.low[b],
-    close: columns.close[b],
-    ext: { scriptId: "s", runId: "r" },
-    columns,
-  });
   it("an event is on the input's bar only when the host's bar is that bar under Object.is (index, time, prices; -0, 0 and NaN included), else on a written-out row; rollbacks between", () => {
     // random hosts: the same index often, with prices from a small set where 0, -0 and NaN occur,
     // against input columns holding some of them: every record must carry its own host's bar
@@ -482,14 +472,14 @@ describe("the lean event log", () => {
     const log = new EventLog();
     let expected: unknown[] = [];
     let bar = 0;
-    let host = inputHost(columns, 0);
+    let host = inputBarHost(columns, 0);
     let onInput = 0;
     for (let step = 0; step < 6000; step++) {
       const r = rnd(10);
       if (r < 3) bar = Math.min(n - 1, bar + 1);
       if (r < 6) {
         // a new host bar: the input's as it is, or the input's with one number changed
-        host = inputHost(columns, bar);
+        host = inputBarHost(columns, bar);
         if (rnd(3) === 0) {
           const k = (["time", "open", "high", "low", "close"] as const)[rnd(5)];
           host[k] = values[rnd(values.length)];
@@ -536,7 +526,7 @@ describe("the lean event log", () => {
     // events on bars 3..201 (an odd count of bars: the checksum's last pair of words)
     const log = new EventLog();
     for (let b = 3; b <= 201; b++) {
-      const h = inputHost(columns, b);
+      const h = inputBarHost(columns, b);
       log.push(h as unknown as Host, "exit", "X", "short", Number.NaN, Number.NaN, b, null, null);
     }
     log.seal();

@@ -10,6 +10,7 @@ import { generateBars } from "../../src/cli/bench.js";
 import type { RunOptions, RunResult } from "../../src/core/result.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { EventLog, LogSite, eventMeta, setHostBarTrust } from "../../src/strategy/events.js";
+import { inputBarHost } from "./harness.js";
 
 type Host = Parameters<EventLog["push"]>[0];
 type Cols = Record<"time" | "open" | "high" | "low" | "close", Float64Array>;
@@ -26,17 +27,7 @@ const columns = (): Cols => ({
 
 /** A host on bar `b` whose close is `close` (the input bar's, or a bar so far's), saying `inputBar`. */
 const host = (cols: Cols, b: number, close: number, inputBar: number | undefined) =>
-  ({
-    barIndex: b,
-    time: cols.time[b],
-    open: cols.open[b],
-    high: cols.high[b],
-    low: cols.low[b],
-    close,
-    inputBar,
-    ext: { scriptId: "s", runId: "r" },
-    columns: cols,
-  }) as unknown as Host;
+  ({ ...inputBarHost(cols, b), close, inputBar }) as unknown as Host;
 
 /** The closes a log's events read, after an exit re-placed on bars 0-3, bar 2 seen with close 99. */
 function closes(trust: "on" | "off" | "verify", said: (b: number) => number | undefined): number[] {

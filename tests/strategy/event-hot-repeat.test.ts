@@ -4,20 +4,10 @@
 // number that changed) takes the long way. Both must log exactly what push logs.
 import { describe, expect, it, vi } from "vitest";
 import { EventLog, eventMeta, LogSite } from "../../src/strategy/events.js";
+import { inputBarHost } from "./harness.js";
 
 type Host = Parameters<EventLog["push"]>[0];
 type Cols = Record<"time" | "open" | "high" | "low" | "close", Float64Array>;
-
-const hostOn = (columns: Cols, b: number) => ({
-  barIndex: b,
-  time: columns.time[b],
-  open: columns.open[b],
-  high: columns.high[b],
-  low: columns.low[b],
-  close: columns.close[b],
-  ext: { scriptId: "s", runId: "r" },
-  columns,
-});
 
 const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
 
@@ -60,7 +50,7 @@ describe("the event log's hot repeat", () => {
         if (rnd(200) === 0) levels = 1 + rnd(3);
         for (const partWay of passes) {
           src.pass++;
-          const h = hostOn(columns, b);
+          const h = inputBarHost(columns, b);
           if (partWay) h.close = h.open + 0.25;
           const calls: [LogSite, number, string, number, number, number, string | null][] = [];
           // the exits' stop and limit move with the bar; now and then a fixed number changes
@@ -144,7 +134,7 @@ describe("the event log's hot repeat", () => {
       const barOf = vi.spyOn(EventLog.prototype as unknown as { barOf: () => number }, "barOf");
       for (let b = 0; b < n; b++) {
         src.pass++;
-        const h = hostOn(columns, b) as unknown as Host;
+        const h = inputBarHost(columns, b) as unknown as Host;
         sl.qty = tp.qty = Number.NaN;
         sl.limit = Number.NaN;
         sl.stop = 90 + b;

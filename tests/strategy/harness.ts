@@ -78,6 +78,20 @@ export function makeCtx(
   return ctx;
 }
 
+/** An order-event log's host on input bar `b` as it is: its time and prices read from `columns`. */
+export function inputBarHost(columns: Record<"time" | "open" | "high" | "low" | "close", Float64Array>, b: number) {
+  return {
+    barIndex: b,
+    time: columns.time[b],
+    open: columns.open[b],
+    high: columns.high[b],
+    low: columns.low[b],
+    close: columns.close[b],
+    ext: { scriptId: "s", runId: "r" },
+    columns,
+  };
+}
+
 export function setBar(ctx: ExecContext, i: number): void {
   const c = ctx.columns;
   ctx.barIndex = i;

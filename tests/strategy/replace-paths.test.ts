@@ -57,6 +57,14 @@ function flowBroker(cols: ReturnType<typeof columnsOf>, seed: number) {
   return { ctx, broker };
 }
 
+/** The two brokers' trades when the flow is over: the same, and enough of them to have tested something. */
+function sameTradesAtEnd(short: ReturnType<typeof flowBroker>, slow: ReturnType<typeof flowBroker>): void {
+  const a = short.broker.finish(short.ctx);
+  const b = slow.broker.finish(slow.ctx);
+  expect(a.trades).toEqual(b.trades);
+  expect(a.trades.length).toBeGreaterThan(5);
+}
+
 function bookOf(b: Broker) {
   return {
     orders: b.pendingOrders.map((o) => ({ ...o })),
@@ -165,10 +173,7 @@ describe("order calls re-placed by their sites", () => {
         }
         for (const x of [short, slow]) x.broker.onBarClose(x.ctx);
       }
-      const a = short.broker.finish(short.ctx);
-      const b = slow.broker.finish(slow.ctx);
-      expect(a.trades).toEqual(b.trades);
-      expect(a.trades.length).toBeGreaterThan(5);
+      sameTradesAtEnd(short, slow);
     }
     // most calls re-place their place's exit on the short path, without placedExit (the others: a
     // place's first call after its exit was pruned or cancelled, its id moved, its texts moved)
@@ -266,10 +271,7 @@ describe("order calls re-placed by their sites", () => {
         }
         for (const x of [short, slow]) x.broker.onBarClose(x.ctx);
       }
-      const a = short.broker.finish(short.ctx);
-      const b = slow.broker.finish(slow.ctx);
-      expect(a.trades).toEqual(b.trades);
-      expect(a.trades.length).toBeGreaterThan(5);
+      sameTradesAtEnd(short, slow);
     }
     // most calls re-place their place's order on the short path, without requeueEntryLike (the
     // others: a place's first call after its order filled or was cancelled, its comment moved, a

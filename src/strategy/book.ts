@@ -161,8 +161,7 @@ export class OrderBook {
       if (byId !== undefined && this.pending(byId, id)) o = byId;
     }
     if (o !== null) {
-      o.seq = seq;
-      if (o.at !== this.list.length - 1) this.unsorted = true;
+      this.requeue(o, seq);
       return o;
     }
     return this.requeueLookup(id, seq);
@@ -174,9 +173,14 @@ export class OrderBook {
    */
   requeueHeld(o: PendingOrder, id: string, seq: number): boolean {
     if (!this.hints || !this.pending(o, id)) return false;
+    this.requeue(o, seq);
+    return true;
+  }
+
+  /** Pending order `o` takes `seq` where it stands: the queue is sorted by seq again when next read. */
+  private requeue(o: PendingOrder, seq: number): void {
     o.seq = seq;
     if (o.at !== this.list.length - 1) this.unsorted = true;
-    return true;
   }
 
   /** Whether entry-like order `o` is in the book (where `at` says) under id `id`. */

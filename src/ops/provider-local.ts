@@ -43,6 +43,9 @@ export interface VersionInfo {
   current: boolean;
 }
 
+/** How long stopping a dev server waits for cron runs in flight before it stops workerd under them. */
+export const CRON_DRAIN_MS = 10_000;
+
 export interface DevServer {
   worker: string;
   url: string;
@@ -472,6 +475,10 @@ export class LocalProvider {
     writeRun();
     this.appendLog(worker, "system", `started v${version} on ${url.href}`);
     const jobs: Cron[] = [];
+    // Cron runs still inside the worker: stop lets them finish (up to CRON_DRAIN_MS) before workerd goes,
+    // so a run that fired as the server stopped reports its own outcome, not the shutdown's broken fetch.
+    const inFlight = new Set<Promise<void>>();
+    let stopping = false;
     const watched = [pointer, ...(opts.watch ?? [])];
     const server: DevServer = {
       worker,
@@ -480,7 +487,18 @@ export class LocalProvider {
       reloads: 0,
       cronRuns: 0,
       stop: async () => {
+        stopping = true;
         for (const j of jobs) j.stop();
+        if (inFlight.size > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            Promise.allSettled(inFlight),
+            new Promise((r) => {
+              timer = setTimeout(r, CRON_DRAIN_MS);
+            }),
+          ]);
+          clearTimeout(timer);
+        }
         for (const f of watched) unwatchFile(f);
         this.clearRun(worker);
         this.appendLog(worker, "system", "stopped");
@@ -512,20 +530,31 @@ export class LocalProvider {
     for (const f of opts.watch ?? []) watchFile(f, { interval: 200 }, () => reload("secrets"));
     for (const expr of opts.crons ?? []) {
       jobs.push(
-        new Cron(expr, { protect: true }, async () => {
-          try {
-            const w = await mf.getWorker();
-            const fire = (
-              w as unknown as { scheduled(o: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }
-            ).scheduled;
-            const r = await fire.call(w, { cron: expr, scheduledTime: new Date() });
-            server.cronRuns++;
-            this.appendLog(worker, "system", `cron ${expr}: ${r.outcome}`);
-            opts.onCron?.(expr, r.outcome);
-          } catch (e) {
-            this.appendLog(worker, "system", `cron ${expr} failed: ${(e as Error).message}`);
-            opts.onCron?.(expr, "exception");
-          }
+        new Cron(expr, { protect: true }, () => {
+          if (stopping) return;
+          const run = (async () => {
+            try {
+              const w = await mf.getWorker();
+              const fire = (
+                w as unknown as { scheduled(o: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }
+              ).scheduled;
+              const r = await fire.call(w, { cron: expr, scheduledTime: new Date() });
+              server.cronRuns++;
+              this.appendLog(worker, "system", `cron ${expr}: ${r.outcome}`);
+              opts.onCron?.(expr, r.outcome);
+            } catch (e) {
+              // (past the drain, the shutdown cut the run short: not the worker's exception)
+              const outcome = stopping ? "stopped" : "exception";
+              this.appendLog(
+                worker,
+                "system",
+                `cron ${expr} ${outcome === "stopped" ? "stopped" : "failed"}: ${(e as Error).message}`,
+              );
+              opts.onCron?.(expr, outcome);
+            }
+          })();
+          inFlight.add(run);
+          return run.finally(() => inFlight.delete(run));
         }),
       );
     }

@@ -927,6 +927,40 @@ strategy.exit("XL", "L", stop = close - 1.5, limit = close + 3)`,
     }
   });
 
+  it("the ledger's position is summed once per change of the trades (version, epoch) and follows every open, partial and whole close", () => {
+    let s = 11;
+    const rnd = (n: number) => ((s = (s * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 50; round++) {
+      const ledger = new Ledger(1);
+      const model: OpenTrade[] = [];
+      const sum = () => model.reduce((a, t) => a + t.side * t.qty, 0);
+      for (let k = 0; k < 30; k++) {
+        if (model.length === 0 || rnd(3) === 0) {
+          const side = (model.length > 0 ? model[0].side : rnd(2) === 0 ? 1 : -1) as Side;
+          model.push(ledger.openTrade("L", null, side, 0.5 + rnd(3), 100, 0, k, k));
+        } else {
+          const t = model[rnd(model.length)];
+          ledger.closePart(t, rnd(2) === 0 ? t.qty : t.qty / 3, 101, 0, "X", null, k, k);
+          if (t.qty === 0) model.splice(model.indexOf(t), 1);
+        }
+        expect(ledger.positionSize()).toBe(sum());
+        expect(ledger.positionSize()).toBe(sum());
+      }
+    }
+    // the kept sum is what a read returns until the version or the epoch moves (a trade's qty written
+    // here behind the ledger's back shows only then)
+    const ledger = new Ledger(1);
+    const t = ledger.openTrade("L", null, 1, 2, 100, 0, 0, 0);
+    expect(ledger.positionSize()).toBe(2);
+    t.qty = 5;
+    expect(ledger.positionSize()).toBe(2);
+    ledger.version++;
+    expect(ledger.positionSize()).toBe(5);
+    t.qty = 7;
+    ledger.epoch = -5;
+    expect(ledger.positionSize()).toBe(7);
+  });
+
   it("the walk works the level extremes out again only when a level or the trades moved, and a moved stop still fills", () => {
     // a long from bar 0's market entry, its stop re-placed at 95 on every bar, moved to 96 at bar 40;
     // bar 50 falls to 95.5: the moved stop fills there, the unmoved one would not have

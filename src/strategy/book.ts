@@ -144,7 +144,7 @@ export class OrderBook {
     return once;
   }
 
-  /** `list` sorted by seq (insertion sort: one pass when the re-placements kept the queue's order), `at` set. */
+  /** `list` sorted by seq (insertion sort: one pass when the re-placements kept the queue's order), `at` kept. */
   private settle(): void {
     const list = this.list;
     for (let i = 1; i < list.length; i++) {
@@ -153,12 +153,16 @@ export class OrderBook {
       let j = i - 1;
       if (list[j].seq < s) continue;
       while (j >= 0 && list[j].seq > s) {
-        list[j + 1] = list[j];
+        const x = list[j];
+        list[j + 1] = x;
+        x.at = j + 1;
         j--;
       }
       list[j + 1] = o;
+      o.at = j + 1;
     }
-    for (let i = 0; i < list.length; i++) list[i].at = i;
+    // (the places of the orders that moved are written above; a list changed from outside gets all)
+    if (list.length !== this.size) for (let i = 0; i < list.length; i++) list[i].at = i;
     this.unsorted = false;
   }
 

@@ -632,8 +632,10 @@ describe("broker fast paths", () => {
         }
         expect(queue(fast.broker)).toEqual(queue(slow.broker));
         const c = fast.ctx.close;
-        // a grid of buy and sell limits near the close (many fill), ids made per call as a loop makes them
-        for (let k = 0; k < 6; k++) {
+        // a grid of buy and sell limits near the close (many fill), ids made per call as a loop makes
+        // them, in its order or reversed (the queue sorted again when read: only moved orders' places written)
+        const levels = rnd(4) === 0 ? [5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5];
+        for (const k of levels) {
           const dir = k % 2 === 0 ? "long" : "short";
           const limit = c + (dir === "long" ? -1 : 1) * (0.1 + 0.15 * k + rnd(4) / 20);
           const oca = k >= 4 && rnd(3) === 0 ? "grp" : null;
@@ -652,6 +654,7 @@ describe("broker fast paths", () => {
             placesHold(x.broker);
           }
           expect(queue(fast.broker)).toEqual(queue(slow.broker));
+          placesHold(fast.broker);
         }
         // now and then a realtime-style rollback: the book's list set from a snapshot
         if (rnd(10) === 0) {

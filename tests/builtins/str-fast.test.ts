@@ -208,7 +208,18 @@ describe("number formatting fast paths are byte-identical to the reference", () 
     expect(SMALL_INT_TEXT.length).toBe(2 * SMALL_INT);
     for (let k = 0; k < SMALL_INT_TEXT.length; k++)
       expect(SMALL_INT_TEXT[k]).toBe(refToString.numberToString(k - SMALL_INT, undefined, 0.01));
-    const edges = [-SMALL_INT - 1, -SMALL_INT, SMALL_INT - 1, SMALL_INT, -0, 0.5, -0.5, 1 + 2 ** -40, 2 ** 31, -(2 ** 31)];
+    const edges = [
+      -SMALL_INT - 1,
+      -SMALL_INT,
+      SMALL_INT - 1,
+      SMALL_INT,
+      -0,
+      0.5,
+      -0.5,
+      1 + 2 ** -40,
+      2 ** 31,
+      -(2 ** 31),
+    ];
     for (const x of edges) {
       for (const y of [x, x + 1e-9, x - 1e-9])
         for (const fmt of [undefined, null, "", "inherit"])

@@ -618,11 +618,13 @@ describe("broker fast paths", () => {
         return got;
       };
       const rnd = seeded(seed * 733);
-      const queue = (b: Broker) => b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`);
+      const queue = (b: Broker) =>
+        b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`);
       // every pending order's `at` is its index in the book's list
       const placesHold = (b: Broker) => {
         const list = (b.book as unknown as { list: PendingOrder[] }).list;
-        for (let i = 0; i < list.length; i++) if (list[i].at !== i) throw new Error(`order ${list[i].id} at ${list[i].at}, not ${i}`);
+        for (let i = 0; i < list.length; i++)
+          if (list[i].at !== i) throw new Error(`order ${list[i].id} at ${list[i].at}, not ${i}`);
       };
       for (let i = 0; i < rows.length; i++) {
         for (const x of [fast, slow]) {

@@ -2,7 +2,7 @@
 // rules, OCA groups and the pruning of exits whose trades are gone. It knows nothing of prices; the
 // path walk (walk.ts) decides what fills, fills.ts books it.
 
-import { objectArray, removeItem, truncate } from "../core/shapes.js";
+import { objectArray, truncate } from "../core/shapes.js";
 import { newExitOrder, newPendingOrder, resetExitOrder } from "./orders.js";
 import type { ExitMemo, ExitOrder, ExitRequest, OpenTrade, PendingOrder } from "./types.js";
 
@@ -29,8 +29,24 @@ export class OrderBook {
    * `list` sorted: no order moves at all, where moving each to the back shifted the whole book a call.
    */
   private unsorted = false;
-  /** The entry-like order last placed or found under each id (a hint: requeueEntryLike checks it). */
+  /**
+   * The entry-like order last placed or found under each id. It names every pending entry-like order
+   * (each is the value of its id: `exact`), so an id whose value is not pending under it has none
+   * pending, and requeueEntryLike needs no walk of the book (a grid re-placing its filled levels).
+   */
   private readonly entryById = new Map<string, PendingOrder>();
+  /**
+   * entryById names every pending entry-like order. Kept by every placing (addEntryLike, the lookup)
+   * and by the map's clearing (the pending ones recorded again); a list set from outside (a snapshot
+   * restored) is recorded anew, and off only if it held one id twice; off for good when the list
+   * was changed from outside (`size`).
+   */
+  private exact = true;
+  /**
+   * The orders' count as the book's methods left it: a list changed from outside (orders pushed by
+   * a test) turns `exact` off.
+   */
+  private size = 0;
   /** The exit last placed or found under each id (a hint: placedExit checks it). */
   private readonly exitById = new Map<string, ExitOrder>();
   /**
@@ -96,9 +112,39 @@ export class OrderBook {
   set orders(list: PendingOrder[]) {
     this.list = list;
     this.unsorted = false;
+    this.resync();
   }
 
-  /** `list` sorted by seq (insertion sort: one pass when the re-placements kept the queue's order), `at` set. */
+  /** The orders' places and the ids' map as a list set from outside (a restored snapshot) has them. */
+  private resync(): void {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) list[i].at = i;
+    this.entryById.clear();
+    this.exact = this.recordEntryLike();
+    this.size = list.length;
+  }
+
+  /** The orders cut to their first `n` (a compaction's end). */
+  private cut(n: number): void {
+    truncate(this.list, n);
+    this.size = n;
+  }
+
+  /** Records every pending entry-like order in entryById (after a clear): false when an id names two. */
+  private recordEntryLike(): boolean {
+    const list = this.list;
+    const byId = this.entryById;
+    let once = true;
+    for (let i = 0; i < list.length; i++) {
+      const o = list[i];
+      if (o.kind !== "entry" && o.kind !== "order") continue;
+      if (byId.has(o.id)) once = false;
+      byId.set(o.id, o);
+    }
+    return once;
+  }
+
+  /** `list` sorted by seq (insertion sort: one pass when the re-placements kept the queue's order), `at` kept. */
   private settle(): void {
     const list = this.list;
     for (let i = 1; i < list.length; i++) {
@@ -107,19 +153,23 @@ export class OrderBook {
       let j = i - 1;
       if (list[j].seq < s) continue;
       while (j >= 0 && list[j].seq > s) {
-        list[j + 1] = list[j];
+        const x = list[j];
+        list[j + 1] = x;
+        x.at = j + 1;
         j--;
       }
       list[j + 1] = o;
+      o.at = j + 1;
     }
-    for (let i = 0; i < list.length; i++) list[i].at = i;
+    // (the places of the orders that moved are written above; a list changed from outside gets all)
+    if (list.length !== this.size) for (let i = 0; i < list.length; i++) list[i].at = i;
     this.unsorted = false;
   }
 
   /** A new entry/order replaces the pending entry-like order with the same id. */
   placeEntry(o: PendingOrder): void {
     this.removeOrder(o.id, o.kind);
-    this.add(o);
+    this.addEntryLike(o);
   }
 
   /** A new order at the back of the queue. */
@@ -128,6 +178,7 @@ export class OrderBook {
     const orders = this.orders;
     o.at = orders.length;
     orders.push(o);
+    this.size = orders.length;
     if (o.market) this.market++;
   }
 
@@ -150,15 +201,19 @@ export class OrderBook {
    * others dropped) and returned for the caller to rewrite; null when none is pending. `hint`: the
    * order the call site placed last (EntryRequest.placed); while it is in the book under that id it
    * is the one (an id names at most one pending entry-like order once placed through here), and it
-   * takes the new seq where it stands (see `unsorted`), without a lookup.
+   * takes the new seq where it stands (see `unsorted`), without a lookup. An id whose entryById
+   * value is not pending under it has none pending (`exact`): null, without a walk.
    */
   requeueEntryLike(id: string, seq: number, hint: PendingOrder | null = null): PendingOrder | null {
     if (!this.hints) return this.requeueLookup(id, seq);
     // (the site's own order, else the one last placed under the id: a site in a loop places many)
     let o = hint !== null && this.pending(hint, id) ? hint : null;
     if (o === null) {
+      // (a list changed from outside, orders pushed by a test: the map's word is not taken)
+      if (this.list.length !== this.size) this.exact = false;
       const byId = this.entryById.get(id);
       if (byId !== undefined && this.pending(byId, id)) o = byId;
+      else if (this.exact) return null;
     }
     if (o !== null) {
       this.requeue(o, seq);
@@ -183,7 +238,7 @@ export class OrderBook {
     if (o.at !== this.list.length - 1) this.unsorted = true;
   }
 
-  /** Whether entry-like order `o` is in the book (where `at` says) under id `id`. */
+  /** Whether entry-like order `o` is in the book under id `id` (every pending order's `at` is its index). */
   private pending(o: PendingOrder, id: string): boolean {
     const at = o.at;
     return at < this.list.length && this.list[at] === o && o.id === id && (o.kind === "entry" || o.kind === "order");
@@ -192,7 +247,12 @@ export class OrderBook {
   /** A new entry/order at the back of the queue (requeueEntryLike found none under its id). */
   addEntryLike(o: PendingOrder): void {
     this.add(o);
-    rememberById(this.entryById, o.id, o, this.list.length);
+    const byId = this.entryById;
+    if (byId.size >= 64 && byId.size > 2 * this.list.length) {
+      // (ids made from the bar index: the map is dropped, the pending orders recorded again)
+      byId.clear();
+      if (!this.recordEntryLike()) this.exact = false;
+    } else byId.set(o.id, o);
   }
 
   /** requeueEntryLike's lookup: the book walked, duplicates of the id dropped. */
@@ -215,7 +275,7 @@ export class OrderBook {
     found.at = w;
     orders[w++] = found;
     if (w !== orders.length) {
-      truncate(orders, w);
+      this.cut(w);
       this.recount();
     }
     this.entryById.set(id, found);
@@ -315,8 +375,12 @@ export class OrderBook {
     while (i < orders.length && !cancels(orders[i], id)) i++;
     if (i < orders.length) {
       let w = i;
-      for (i++; i < orders.length; i++) if (!cancels(orders[i], id)) orders[w++] = orders[i];
-      truncate(orders, w);
+      for (i++; i < orders.length; i++)
+        if (!cancels(orders[i], id)) {
+          orders[i].at = w;
+          orders[w++] = orders[i];
+        }
+      this.cut(w);
       this.recount();
     }
     const exits = this.exits;
@@ -339,10 +403,13 @@ export class OrderBook {
     let w = 0;
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i];
-      if (o.kind === "close" || o.kind === "close_all") orders[w++] = o;
+      if (o.kind === "close" || o.kind === "close_all") {
+        o.at = w;
+        orders[w++] = o;
+      }
     }
     if (w !== orders.length) {
-      truncate(orders, w);
+      this.cut(w);
       this.recount();
     }
     truncate(this.exits, 0);
@@ -350,7 +417,7 @@ export class OrderBook {
 
   clear(): void {
     this.levelGen++;
-    truncate(this.orders, 0);
+    this.cut(0);
     this.market = 0;
     truncate(this.exits, 0);
   }
@@ -363,18 +430,35 @@ export class OrderBook {
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i];
       const same = o.id === id && (entryLike ? o.kind === "entry" || o.kind === "order" : o.kind === kind);
-      if (!same) orders[w++] = o;
+      if (!same) {
+        o.at = w;
+        orders[w++] = o;
+      }
     }
     if (w !== orders.length) {
-      truncate(orders, w);
+      this.cut(w);
       this.recount();
     }
   }
 
-  /** Takes the filled order `o` out, the others keeping their order. */
+  /** Takes the filled order `o` out, the others keeping their order (and their `at`, each its index). */
   removeRef(o: PendingOrder): void {
     this.levelGen++;
-    if (!removeItem(this.orders, o)) return;
+    const orders = this.orders;
+    const n = orders.length;
+    let i = o.at;
+    if (!(i < n && orders[i] === o)) {
+      i = 0;
+      while (i < n && orders[i] !== o) i++;
+      if (i === n) return;
+    }
+    for (; i + 1 < n; i++) {
+      const x = orders[i + 1];
+      x.at = i;
+      orders[i] = x;
+    }
+    orders.pop();
+    this.size = orders.length;
     if (o.market) this.market--;
     if (this.filled.length < SPARE) this.filled.push(o);
   }
@@ -391,9 +475,13 @@ export class OrderBook {
     const orders = this.orders;
     let w = 0;
     if (o.ocaType === "cancel") {
-      for (let i = 0; i < orders.length; i++) if (orders[i].ocaName !== name) orders[w++] = orders[i];
+      for (let i = 0; i < orders.length; i++)
+        if (orders[i].ocaName !== name) {
+          orders[i].at = w;
+          orders[w++] = orders[i];
+        }
       if (w !== orders.length) {
-        truncate(orders, w);
+        this.cut(w);
         this.recount();
       }
       return;
@@ -423,10 +511,13 @@ export class OrderBook {
     let w = 0;
     for (let i = 0; i < orders.length; i++) {
       const x = orders[i];
-      if (!(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12)) orders[w++] = x;
+      if (!(x.ocaName === name && x.ocaType === "reduce" && x.qty <= 1e-12)) {
+        x.at = w;
+        orders[w++] = x;
+      }
     }
     if (w !== orders.length) {
-      truncate(orders, w);
+      this.cut(w);
       this.recount();
     }
   }

@@ -159,6 +159,10 @@ export class Ledger {
    * `figure` right after.
    */
   figure = Number.NaN;
+  /** positionSizeFigure's last sum and the version and epoch it was made at (-1: none). Number fields. */
+  private position = 0;
+  private positionAt = -1;
+  private positionEpoch = -1;
   /** openProfit(host.close), its expression in its order. */
   openProfitAtClose(host: { readonly close: number }): void {
     const open = this.open;
@@ -176,10 +180,23 @@ export class Ledger {
     for (let i = 0; i < open.length; i++) c += open[i].commission;
     this.figure = c;
   }
+  /**
+   * The position (sum over the open trades, in their order) into `figure`. It changes only with the
+   * trades, so the last sum is kept with the (version, epoch) it was made at: a script reading
+   * strategy.position_size in a loop over its grid, or an entry checking for a reversal, sums once
+   * per change of the trades, not per read.
+   */
   positionSizeFigure(): void {
+    if (this.version === this.positionAt && this.epoch === this.positionEpoch) {
+      this.figure = this.position;
+      return;
+    }
     const open = this.open;
     let s = 0;
     for (let i = 0; i < open.length; i++) s += open[i].side * open[i].qty;
+    this.position = s;
+    this.positionAt = this.version;
+    this.positionEpoch = this.epoch;
     this.figure = s;
   }
   avgPriceFigure(): void {

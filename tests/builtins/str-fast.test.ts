@@ -7,7 +7,7 @@ import { rng } from "../ta/random.js";
 import { PineArray, PineMatrix } from "../../src/core/values.js";
 import { javaDoubleToString, roundedParts } from "../../src/builtins/str/decimal.js";
 import { elementText, formatMessage } from "../../src/builtins/str/format.js";
-import { decimalsOf, numberToString } from "../../src/builtins/str/tostring.js";
+import { decimalsOf, numberToString, SMALL_INT, SMALL_INT_TEXT } from "../../src/builtins/str/tostring.js";
 import * as refDecimal from "./str-reference/decimal.js";
 import * as refFormat from "./str-reference/format.js";
 import * as refToString from "./str-reference/tostring.js";
@@ -202,6 +202,29 @@ describe("number formatting fast paths are byte-identical to the reference", () 
       }
     }
     expect(n).toBe(vals.length * FORMATS.length);
+  });
+
+  it("the small integers' texts (a table) and the numbers around its ends, in the default format", () => {
+    expect(SMALL_INT_TEXT.length).toBe(2 * SMALL_INT);
+    for (let k = 0; k < SMALL_INT_TEXT.length; k++)
+      expect(SMALL_INT_TEXT[k]).toBe(refToString.numberToString(k - SMALL_INT, undefined, 0.01));
+    const edges = [
+      -SMALL_INT - 1,
+      -SMALL_INT,
+      SMALL_INT - 1,
+      SMALL_INT,
+      -0,
+      0.5,
+      -0.5,
+      1 + 2 ** -40,
+      2 ** 31,
+      -(2 ** 31),
+    ];
+    for (const x of edges) {
+      for (const y of [x, x + 1e-9, x - 1e-9])
+        for (const fmt of [undefined, null, "", "inherit"])
+          expect(numberToString(y, fmt, 0.01)).toBe(refToString.numberToString(y, fmt, 0.01));
+    }
   });
 
   it("format.mintick / format.price with many ticks, the decimals memo alternating ticks", () => {

@@ -578,6 +578,106 @@ describe("broker fast paths", () => {
     expect(reordered).toBeGreaterThan(500);
   });
 
+  it("a level re-placed after its order filled or was cancelled (a grid) finds none pending through the id map, without walking the book, and leaves the queue and trades as the lookups do", () => {
+    let walks = 0;
+    let none = 0;
+    let restores = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const rows = walkRows(300, seed);
+      const cols = columnsOf(rows);
+      const mk = () => {
+        const ctx = makeCtx(cols, { type: "stock" });
+        const broker = createBroker({ pyramiding: 12, process_orders_on_close: seed % 3 === 0 }, ctx);
+        ctx.broker = broker;
+        const reqs = [0, 1, 2, 3, 4, 5].map(() => ({
+          id: "",
+          direction: "long" as "long" | "short",
+          qty: 1,
+          limit: NaN,
+          stop: NaN,
+          ocaName: null as string | null,
+          ocaType: "none" as "none" | "cancel" | "reduce",
+          placed: null as PendingOrder | null,
+        }));
+        return { ctx, broker, reqs };
+      };
+      const fast = mk();
+      const slow = mk();
+      slow.broker.book.hints = false;
+      // the book's walk for an id, counted on `fast`
+      const book = fast.broker.book as unknown as Record<string, (id: string, seq: number) => PendingOrder | null>;
+      const lookup = book.requeueLookup.bind(fast.broker.book);
+      book.requeueLookup = (id, seq) => {
+        walks++;
+        return lookup(id, seq);
+      };
+      const requeue = fast.broker.book.requeueEntryLike.bind(fast.broker.book);
+      fast.broker.book.requeueEntryLike = (id, seq, hint) => {
+        const got = requeue(id, seq, hint);
+        if (got === null) none++;
+        return got;
+      };
+      const rnd = seeded(seed * 733);
+      const queue = (b: Broker) =>
+        b.pendingOrders.map((o) => `${o.kind}:${o.id}:${o.seq}:${o.limit}:${o.stop}:${o.qty}`);
+      // every pending order's `at` is its index in the book's list
+      const placesHold = (b: Broker) => {
+        const list = (b.book as unknown as { list: PendingOrder[] }).list;
+        for (let i = 0; i < list.length; i++)
+          if (list[i].at !== i) throw new Error(`order ${list[i].id} at ${list[i].at}, not ${i}`);
+      };
+      for (let i = 0; i < rows.length; i++) {
+        for (const x of [fast, slow]) {
+          setBar(x.ctx, i);
+          x.broker.onBarOpen(x.ctx);
+          placesHold(x.broker);
+        }
+        expect(queue(fast.broker)).toEqual(queue(slow.broker));
+        const c = fast.ctx.close;
+        // a grid of buy and sell limits near the close (many fill), ids made per call as a loop makes
+        // them, in its order or reversed (the queue sorted again when read: only moved orders' places written)
+        const levels = rnd(4) === 0 ? [5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5];
+        for (const k of levels) {
+          const dir = k % 2 === 0 ? "long" : "short";
+          const limit = c + (dir === "long" ? -1 : 1) * (0.1 + 0.15 * k + rnd(4) / 20);
+          const oca = k >= 4 && rnd(3) === 0 ? "grp" : null;
+          const ocaType = oca === null ? "none" : rnd(2) === 0 ? "cancel" : "reduce";
+          for (const x of [fast, slow]) {
+            Object.assign(x.reqs[k], { id: `G${k}`, direction: dir, limit, ocaName: oca, ocaType });
+            x.broker.entry(x.reqs[k], x.ctx, k % 3 === 2 ? "order" : "entry");
+            placesHold(x.broker);
+          }
+          const r = rnd(40);
+          const cancelled = `G${rnd(6)}`;
+          for (const x of [fast, slow]) {
+            if (r === 0) x.broker.cancel(cancelled, x.ctx);
+            else if (r === 1) x.broker.cancelAll(x.ctx);
+            else if (r === 2) x.broker.close({ id: "G0" }, x.ctx);
+            placesHold(x.broker);
+          }
+          expect(queue(fast.broker)).toEqual(queue(slow.broker));
+          placesHold(fast.broker);
+        }
+        // now and then a realtime-style rollback: the book's list set from a snapshot
+        if (rnd(10) === 0) {
+          for (const x of [fast, slow]) {
+            x.broker.restore(x.broker.snapshot());
+            placesHold(x.broker);
+          }
+          restores++;
+        }
+        for (const x of [fast, slow]) x.broker.onBarClose(x.ctx);
+      }
+      const a = fast.broker.finish(fast.ctx);
+      const b = slow.broker.finish(slow.ctx);
+      expect(a.trades).toEqual(b.trades);
+      expect(a.trades.length).toBeGreaterThan(50);
+    }
+    expect(walks).toBe(0);
+    expect(none).toBeGreaterThan(1000);
+    expect(restores).toBeGreaterThan(50);
+  });
+
   it("an entry and an exit site in a loop (one request each, a call per level) find each level's order and unmoved prices through their per-place memories, and leave the queue and trades as the lookups do", () => {
     let calls = 0;
     let lookups = 0;
@@ -925,6 +1025,40 @@ strategy.exit("XL", "L", stop = close - 1.5, limit = close + 3)`,
         expect(ledger.closeList(null, null, -1)).toEqual([]);
       }
     }
+  });
+
+  it("the ledger's position is summed once per change of the trades (version, epoch) and follows every open, partial and whole close", () => {
+    let s = 11;
+    const rnd = (n: number) => ((s = (s * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 50; round++) {
+      const ledger = new Ledger(1);
+      const model: OpenTrade[] = [];
+      const sum = () => model.reduce((a, t) => a + t.side * t.qty, 0);
+      for (let k = 0; k < 30; k++) {
+        if (model.length === 0 || rnd(3) === 0) {
+          const side = (model.length > 0 ? model[0].side : rnd(2) === 0 ? 1 : -1) as Side;
+          model.push(ledger.openTrade("L", null, side, 0.5 + rnd(3), 100, 0, k, k));
+        } else {
+          const t = model[rnd(model.length)];
+          ledger.closePart(t, rnd(2) === 0 ? t.qty : t.qty / 3, 101, 0, "X", null, k, k);
+          if (t.qty === 0) model.splice(model.indexOf(t), 1);
+        }
+        expect(ledger.positionSize()).toBe(sum());
+        expect(ledger.positionSize()).toBe(sum());
+      }
+    }
+    // the kept sum is what a read returns until the version or the epoch moves (a trade's qty written
+    // here behind the ledger's back shows only then)
+    const ledger = new Ledger(1);
+    const t = ledger.openTrade("L", null, 1, 2, 100, 0, 0, 0);
+    expect(ledger.positionSize()).toBe(2);
+    t.qty = 5;
+    expect(ledger.positionSize()).toBe(2);
+    ledger.version++;
+    expect(ledger.positionSize()).toBe(5);
+    t.qty = 7;
+    ledger.epoch = -5;
+    expect(ledger.positionSize()).toBe(7);
   });
 
   it("the walk works the level extremes out again only when a level or the trades moved, and a moved stop still fills", () => {

@@ -5,7 +5,7 @@ import { PineArray, type PineValue } from "../../core/values.js";
 import type { BuiltinTable, ConstantTable, ExecContext, VariableTable } from "../types.js";
 import { FormatError, formatMessage } from "./format.js";
 import { DEFAULT_TIME_FORMAT, formatTime } from "./time.js";
-import { valueToString } from "./tostring.js";
+import { numberToString, valueToString } from "./tostring.js";
 import { checkedString, MAX_STRING_LENGTH, stringTooLong } from "./limit.js";
 
 export { formatMessage, FormatError, defaultText, elementText } from "./format.js";
@@ -247,9 +247,13 @@ export const functions: BuiltinTable = {
   },
   "str.tostring": {
     name: "str.tostring",
-    // an array, matrix or long string argument can print past the maximum length
-    impl: (ctx, a) =>
-      checkedString(ctx, valueToString(a[0], a[1] == null ? null : String(a[1]), ctx.syminfo?.mintick ?? 0.01)),
+    // an array, matrix or long string argument can print past the maximum length; a number in the
+    // default format (a loop index, a count) cannot
+    impl: (ctx, a) => {
+      const v = a[0];
+      if (typeof v === "number" && a[1] == null) return numberToString(v);
+      return checkedString(ctx, valueToString(v, a[1] == null ? null : String(a[1]), ctx.syminfo?.mintick ?? 0.01));
+    },
   },
   "str.trim": {
     name: "str.trim",

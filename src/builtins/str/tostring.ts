@@ -25,12 +25,23 @@ export function decimalsOf(step: number): number {
   return lastDecimals;
 }
 
+/** defaultNumberText's table covers the integers -SMALL_INT..SMALL_INT-1. */
+export const SMALL_INT = 1024;
+/**
+ * The texts of the small integers, String(i) at index i + SMALL_INT: a script building ids and
+ * labels from loop indices and counts ("G" + str.tostring(i)) gets the same string without String's
+ * conversion and the scans below (strings are immutable, so one text serves every call).
+ */
+export const SMALL_INT_TEXT: readonly string[] = Array.from({ length: 2 * SMALL_INT }, (_, k) => String(k - SMALL_INT));
+
 /**
  * x with the default pattern "#.##########": when the shortest round-trip text String(x) is plain
  * (no exponent) with at most 10 decimals it is the answer as it stands (no rounding, no trailing
  * zeros, "-" only on a nonzero negative, -0 prints "0"); other values take the pattern path.
  */
 export function defaultNumberText(x: number): string {
+  // (-0 takes "0", as String(-0) does)
+  if ((x | 0) === x && x >= -SMALL_INT && x < SMALL_INT) return SMALL_INT_TEXT[x + SMALL_INT] as string;
   if (x > -1e21 && x < 1e21) {
     const text = String(x);
     if (text.indexOf("e") < 0) {

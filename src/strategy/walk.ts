@@ -142,8 +142,9 @@ export class PathWalker {
     }
     if (first && !flatChecked && this.flatBar()) return false;
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
-    // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
-    const fast = this.fastPath && !this.recalc;
+    // open or on the segments after it. calc_on_order_fills executions run only after a fill and may
+    // place orders anywhere: walkOpen works the extremes out again after the open's.
+    const fast = this.fastPath;
     // no market order pending (stop and limit orders may be): nothing fills at the open but what
     // the extremes hold
     const calm = fast && !this.marketPending();
@@ -179,18 +180,16 @@ export class PathWalker {
     // after the path, at prices inside the range): the price to the close and the trades' best and
     // worst prices are all that is left.
     const risk = b.risk;
-    if (
-      !this.trackRange &&
-      (b.ledger.open.length === 0 || (risk.lineCurrent(b) && lo > risk.safeLo && hi < risk.safeHi))
-    ) {
-      this.quietPath();
-      return CLEAR;
-    }
-    this.cur = o;
     if (this.trackRange) {
       this.high = o;
       this.low = o;
     }
+    if (b.ledger.open.length === 0 || (risk.lineCurrent(b) && lo > risk.safeLo && hi < risk.safeHi)) {
+      this.quietPath();
+      return CLEAR;
+    }
+    // (calc_on_order_fills too: a margin call runs no execution, no Broker.filled reports it)
+    this.cur = o;
     b.risk.checkedPrice = o;
     b.risk.checkMarginAt(b);
     // (a margin call's fill may reach the filled-order cap: the position closes on the path)
@@ -257,7 +256,15 @@ export class PathWalker {
       b.risk.checkedPrice = o;
       b.risk.checkMarginAt(b);
     }
-    if (this.recalc) this.recalcAt();
+    if (this.recalc) {
+      this.recalcAt();
+      // An execution there may have placed orders: a market one fills at the next vertex, the
+      // others move the extremes (worked out again only when the book or the trades changed).
+      if (quiet) {
+        if (this.marketPending()) quiet = false;
+        else this.levelsReach();
+      }
+    }
     // (a liquidation at the open only removes levels: the extremes still cover what is left)
     if (quiet && !b.risk.capPending && h === h && l === l && c === c) {
       const lo = Math.min(o, h, l, c);
@@ -449,7 +456,6 @@ export class PathWalker {
     const b = this.b;
     if (
       !this.fastPath ||
-      this.recalc ||
       b.ledger.open.length !== 0 ||
       b.book.orders.length !== 0 ||
       b.risk.capPending ||
@@ -531,7 +537,7 @@ export class PathWalker {
   fillAtClose(price: number): void {
     this.cur = price;
     this.fillMarketOrders(true);
-    if (this.fastPath && !this.recalc) {
+    if (this.fastPath) {
       this.levelsReach();
       if (price < this.upMin && price > this.downMax) return;
     }
@@ -589,6 +595,9 @@ export class PathWalker {
     const b = this.b;
     for (let guard = 0; guard < 10_000; guard++) {
       const from = this.cur;
+      // Nothing to reach on the way (levelsCurrent's extremes: a rising segment fills only a
+      // level that fills on the way up, at or below its end; a falling one the mirror way).
+      if (this.levelsCurrent() && (to > from ? to < this.upMin : to > this.downMax)) break;
       this.scanFrom = from;
       this.scanTo = to;
       this.scan(false);
@@ -608,10 +617,22 @@ export class PathWalker {
     this.trailAt = to;
     this.updateTrails();
     if (this.recalc) {
-      this.fillIntrabarMarket();
-      this.fillTriggeredAt();
+      if (b.book.market !== 0) this.fillIntrabarMarket();
+      // (a point strictly between the extremes triggers nothing: scan's test at a point)
+      if (!(this.levelsCurrent() && to < this.upMin && to > this.downMax)) this.fillTriggeredAt();
       if (vertex) b.afterFills(to);
     }
+  }
+
+  /**
+   * Whether levelsReach's extremes hold for the book and trades as they are now (worked out again
+   * here when either changed). No with trails (every call works them out again: as costly as the
+   * scan they would spare) or with the fast paths off (tests).
+   */
+  private levelsCurrent(): boolean {
+    if (!this.fastPath || this.trails) return false;
+    this.levelsReach();
+    return !this.trails;
   }
 
   /**

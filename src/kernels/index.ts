@@ -169,15 +169,29 @@ export class Kernels {
     return this.f64;
   }
 
-  /** Copy of the used heap (every call site's state). */
-  snapshot(): KernelSnapshot {
-    const top = this.x.heap_top();
-    return { top, bytes: new Uint8Array(this.x.memory.buffer, 0, top).slice() };
+  /**
+   * Copy of the used heap (every call site's state), into `into`'s bytes when they have room (a
+   * caller taking one per execution, calc_on_order_fills' after every fill, reuses its last: a new
+   * backing store of the heap's size each time cost more than the copy).
+   */
+  snapshot(into?: KernelSnapshot): KernelSnapshot {
+    const x = this.x;
+    const top = x.heap_top();
+    const used = new Uint8Array(x.memory.buffer, 0, top);
+    if (into === undefined || into.bytes.length < top) {
+      // (room to grow: a state allocated later does not make the next one a new buffer)
+      const bytes = new Uint8Array(top + (top >>> 2) + 64);
+      bytes.set(used);
+      return { top, bytes };
+    }
+    into.bytes.set(used);
+    into.top = top;
+    return into;
   }
 
   /** Brings the memory back to a snapshot. States allocated since keep their (higher) memory. */
   restore(s: KernelSnapshot): void {
-    new Uint8Array(this.x.memory.buffer, 0, s.top).set(s.bytes);
+    new Uint8Array(this.x.memory.buffer, 0, s.top).set(s.bytes.subarray(0, s.top));
     // The allocator's top is a wasm global, not in the copied bytes: keep the larger one so that
     // memory a live handle still uses is never handed out again.
     const now = this.x.heap_top();
@@ -186,6 +200,7 @@ export class Kernels {
 }
 
 export interface KernelSnapshot {
+  /** The heap's used bytes when taken: the first `top` of `bytes`. */
   top: number;
   bytes: Uint8Array;
 }

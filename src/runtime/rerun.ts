@@ -5,7 +5,13 @@
 // slots (RunState), collections and UDT objects mutated in place (src/interpret/rollback.ts), the WASM
 // kernels' memory, the drawing store and, for ticks of a strategy that does not calc on every tick, the
 // broker. Split from evaluate.ts so the bar loop there reads as the loop.
-import { drawingStoreOf, restoreDrawings, snapshotDrawings } from "../builtins/drawing/index.js";
+import {
+  type DrawingSnapshot,
+  type DrawingStore,
+  drawingStoreOf,
+  restoreDrawings,
+  snapshotDrawings,
+} from "../builtins/drawing/index.js";
 import type { ExecContext } from "../builtins/types.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import type { Fn } from "../interpret/compiler.js";
@@ -14,7 +20,8 @@ import type { RunState, StateSnapshot } from "../interpret/state.js";
 import type { Broker } from "../strategy/broker.js";
 import { tickAt, type Tick } from "./realtime.js";
 
-type SnapshotKernels = { snapshot?: () => unknown; restore?: (s: unknown) => void } | null;
+/** The kernels' rollback (src/kernels/index.ts): snapshot(into) reuses `into`'s buffer when it has room. */
+type SnapshotKernels = { snapshot?: (into?: unknown) => unknown; restore?: (s: unknown) => void } | null;
 
 /**
  * calc_on_order_fills: the broker runs the script again after fills inside a bar, with the bar so far as
@@ -23,16 +30,30 @@ type SnapshotKernels = { snapshot?: () => unknown; restore?: (s: unknown) => voi
 export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: ExecContext, main: Fn): void {
   const kernels = ctx.kernels as SnapshotKernels;
   let fsnap: StateSnapshot | undefined;
+  // (the kernels' last snapshot: the next one is copied into it, executions never nest)
+  let ksnap: unknown;
   const fobjects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
   ctx.ext.fillRecalc = (high: number, low: number, close: number): void => {
-    const [h, l, c, confirmed, input] = [ctx.high, ctx.low, ctx.close, ctx.isConfirmed, ctx.inputBar];
+    const h = ctx.high;
+    const l = ctx.low;
+    const c = ctx.close;
+    const confirmed = ctx.isConfirmed;
+    const input = ctx.inputBar;
     fsnap = state.snapshot(fsnap);
     if (fobjects) fobjects.save();
-    const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+    if (kernels?.snapshot) ksnap = kernels.snapshot(ksnap);
     const dstore = drawingStoreOf(ctx);
-    const dsnap = snapshotDrawings(dstore);
+    // No drawing alive (a strategy drawing nothing): nothing an execution can change but what it
+    // creates, which the store's next id tells; the copy of every kind's list is taken only then.
+    const dnext = dstore.nextId;
+    const dversion = dstore.version;
+    const dsnap = noDrawings(dstore) ? null : snapshotDrawings(dstore);
     // (the bar so far is no input bar as it is: see BrokerHost.inputBar)
-    [ctx.high, ctx.low, ctx.close, ctx.isConfirmed, ctx.inputBar] = [high, low, close, false, -1];
+    ctx.high = high;
+    ctx.low = low;
+    ctx.close = close;
+    ctx.isConfirmed = false;
+    ctx.inputBar = -1;
     state.setBar(ctx);
     try {
       main();
@@ -40,11 +61,30 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
       state.restore(fsnap, prog.varipSlots, prog.varipOnce);
       if (fobjects) fobjects.restore();
       if (ksnap !== undefined) kernels!.restore!(ksnap);
-      restoreDrawings(dstore, dsnap);
-      [ctx.high, ctx.low, ctx.close, ctx.isConfirmed, ctx.inputBar] = [h, l, c, confirmed, input];
+      if (dsnap !== null) restoreDrawings(dstore, dsnap);
+      else if (dstore.nextId !== dnext) restoreDrawings(dstore, emptyDrawings(dstore, dnext, dversion));
+      ctx.high = h;
+      ctx.low = l;
+      ctx.close = c;
+      ctx.isConfirmed = confirmed;
+      ctx.inputBar = input;
       state.setBar(ctx);
     }
   };
+}
+
+/** Whether no drawing of any kind is alive in `store`. */
+function noDrawings(store: DrawingStore): boolean {
+  const alive = store.alive as Record<string, readonly unknown[]>;
+  for (const k in alive) if (alive[k].length !== 0) return false;
+  return true;
+}
+
+/** The snapshot snapshotDrawings takes of `store` with no drawing alive, its next id `nextId` and version `version`. */
+function emptyDrawings(store: DrawingStore, nextId: number, version: number): DrawingSnapshot {
+  const alive: Record<string, never[]> = {};
+  for (const k in store.alive) alive[k] = [];
+  return { nextId, version, alive: alive as DrawingSnapshot["alive"], saved: [] };
 }
 
 /**
@@ -59,6 +99,8 @@ export class FormingBar {
   private readonly objects: ObjectRollback | null;
   private readonly tick: Tick = { high: 0, low: 0, close: 0, frac: 1, volumeFrac: 1 };
   private snap: StateSnapshot | undefined;
+  /** The kernels' snapshot of the last bar, copied into on the next (SnapshotKernels). */
+  private ksnap: unknown;
 
   constructor(
     private readonly prog: ResolvedProgram,
@@ -78,7 +120,7 @@ export class FormingBar {
     const { high, low, close, volume } = { high: ctx.high, low: ctx.low, close: ctx.close, volume: ctx.volume };
     const snap = (this.snap = state.snapshot(this.snap));
     if (objects) objects.save();
-    const ksnap = kernels?.snapshot ? kernels.snapshot() : undefined;
+    const ksnap = kernels?.snapshot ? (this.ksnap = kernels.snapshot(this.ksnap)) : undefined;
     ctx.isRealtime = true;
     // (its ticks' prices are written into ctx from here on: no input bar as it is, BrokerHost.inputBar)
     ctx.inputBar = -1;

@@ -142,8 +142,9 @@ export class PathWalker {
     }
     if (first && !flatChecked && this.flatBar()) return false;
     // The per-side extremes of the pending levels (levelsReach) say when nothing can fill at the
-    // open or on the segments after it; calc_on_order_fills executions may place orders anywhere.
-    const fast = this.fastPath && !this.recalc;
+    // open or on the segments after it. calc_on_order_fills executions run only after a fill and may
+    // place orders anywhere: walkOpen works the extremes out again after the open's.
+    const fast = this.fastPath;
     // no market order pending (stop and limit orders may be): nothing fills at the open but what
     // the extremes hold
     const calm = fast && !this.marketPending();
@@ -179,18 +180,16 @@ export class PathWalker {
     // after the path, at prices inside the range): the price to the close and the trades' best and
     // worst prices are all that is left.
     const risk = b.risk;
-    if (
-      !this.trackRange &&
-      (b.ledger.open.length === 0 || (risk.lineCurrent(b) && lo > risk.safeLo && hi < risk.safeHi))
-    ) {
-      this.quietPath();
-      return CLEAR;
-    }
-    this.cur = o;
     if (this.trackRange) {
       this.high = o;
       this.low = o;
     }
+    if (b.ledger.open.length === 0 || (risk.lineCurrent(b) && lo > risk.safeLo && hi < risk.safeHi)) {
+      this.quietPath();
+      return CLEAR;
+    }
+    // (calc_on_order_fills too: a margin call runs no execution, no Broker.filled reports it)
+    this.cur = o;
     b.risk.checkedPrice = o;
     b.risk.checkMarginAt(b);
     // (a margin call's fill may reach the filled-order cap: the position closes on the path)
@@ -257,7 +256,15 @@ export class PathWalker {
       b.risk.checkedPrice = o;
       b.risk.checkMarginAt(b);
     }
-    if (this.recalc) this.recalcAt();
+    if (this.recalc) {
+      this.recalcAt();
+      // An execution there may have placed orders: a market one fills at the next vertex, the
+      // others move the extremes (worked out again only when the book or the trades changed).
+      if (quiet) {
+        if (this.marketPending()) quiet = false;
+        else this.levelsReach();
+      }
+    }
     // (a liquidation at the open only removes levels: the extremes still cover what is left)
     if (quiet && !b.risk.capPending && h === h && l === l && c === c) {
       const lo = Math.min(o, h, l, c);
@@ -449,7 +456,6 @@ export class PathWalker {
     const b = this.b;
     if (
       !this.fastPath ||
-      this.recalc ||
       b.ledger.open.length !== 0 ||
       b.book.orders.length !== 0 ||
       b.risk.capPending ||
@@ -531,7 +537,7 @@ export class PathWalker {
   fillAtClose(price: number): void {
     this.cur = price;
     this.fillMarketOrders(true);
-    if (this.fastPath && !this.recalc) {
+    if (this.fastPath) {
       this.levelsReach();
       if (price < this.upMin && price > this.downMax) return;
     }
@@ -573,7 +579,7 @@ export class PathWalker {
       this.scanTo = price;
       this.scan(true);
       if (this.bKind === NONE) return;
-      this.fillBest(price, true);
+      this.fillBest(true);
     }
   }
 
@@ -589,6 +595,9 @@ export class PathWalker {
     const b = this.b;
     for (let guard = 0; guard < 10_000; guard++) {
       const from = this.cur;
+      // Nothing to reach on the way (levelsCurrent's extremes: a rising segment fills only a
+      // level that fills on the way up, at or below its end; a falling one the mirror way).
+      if (this.levelsCurrent() && (to > from ? to < this.upMin : to > this.downMax)) break;
       this.scanFrom = from;
       this.scanTo = to;
       this.scan(false);
@@ -596,7 +605,7 @@ export class PathWalker {
       this.cur = this.bLevel;
       this.reach(this.cur);
       b.ledger.touch(this.bLevel);
-      this.fillBest(this.bLevel, false);
+      this.fillBest(false);
       this.fillTriggeredAt();
       if (this.recalc) b.afterFills(this.cur);
       if (b.risk.capPending) break;
@@ -608,10 +617,22 @@ export class PathWalker {
     this.trailAt = to;
     this.updateTrails();
     if (this.recalc) {
-      this.fillIntrabarMarket();
-      this.fillTriggeredAt();
+      if (b.book.market !== 0) this.fillIntrabarMarket();
+      // (a point strictly between the extremes triggers nothing: scan's test at a point)
+      if (!(this.levelsCurrent() && to < this.upMin && to > this.downMax)) this.fillTriggeredAt();
       if (vertex) b.afterFills(to);
     }
+  }
+
+  /**
+   * Whether levelsReach's extremes hold for the book and trades as they are now (worked out again
+   * here when either changed). No with trails (every call works them out again: as costly as the
+   * scan they would spare) or with the fast paths off (tests).
+   */
+  private levelsCurrent(): boolean {
+    if (!this.fastPath || this.trails) return false;
+    this.levelsReach();
+    return !this.trails;
   }
 
   /**
@@ -688,7 +709,7 @@ export class PathWalker {
           // without from_entry that filled once for a pyramided trade closed an older one first)
           // fills nothing, though its trail still moves. (Asked only of a trade some exit closed
           // part of: with none, counting the exit in is only a wider bound.)
-          const live = t.exitFilled === null || b.exitRemaining(e, t) > 0;
+          const live = t.exitFilled === null || this.exitLeft(e, t);
           if (!live && !trailing) continue;
           b.freshLevels(e, t);
           const tp = live ? e.lvTp + t.side * limitAdj : NaN;
@@ -814,10 +835,13 @@ export class PathWalker {
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i];
       if (o.market || (o.placedBar >= b.bar && !poc && !o.intrabar)) continue;
-      if (o.stop === o.stop && !o.stopTriggered)
-        this.consider(ORDER, o, null, null, "sl", o.stop, o.side, from, to, up, atPoint, o.seq);
-      else if (o.limit === o.limit)
-        this.consider(ORDER, o, null, null, "tp", o.limit - o.side * limitAdj, -o.side, from, to, up, atPoint, o.seq);
+      if (o.stop === o.stop && !o.stopTriggered) {
+        this.cLevel = o.stop;
+        this.consider(ORDER, o, null, null, "sl", o.side, up, atPoint, o.seq);
+      } else if (o.limit === o.limit) {
+        this.cLevel = o.limit - o.side * limitAdj;
+        this.consider(ORDER, o, null, null, "tp", -o.side, up, atPoint, o.seq);
+      }
     }
     const exits = b.book.exits;
     const open = b.ledger.open;
@@ -835,44 +859,68 @@ export class PathWalker {
       for (; j < end; j++) {
         const t = open[j];
         if (!exitCovers(e, t)) continue;
-        if (!(b.exitRemaining(e, t) > 0)) continue;
+        if (!this.exitLeft(e, t)) continue;
         const s = t.side;
         // (the cached levels read after freshLevels: a double returned by a call V8 does not inline is boxed)
         b.freshLevels(e, t);
         const tp = e.lvTp;
-        if (tp === tp) this.consider(EXIT, null, e, t, "tp", tp + s * limitAdj, s, from, to, up, atPoint, e.seq);
+        if (tp === tp) {
+          this.cLevel = tp + s * limitAdj;
+          this.consider(EXIT, null, e, t, "tp", s, up, atPoint, e.seq);
+        }
         const sl = e.lvSl;
-        if (sl === sl) this.consider(EXIT, null, e, t, "sl", sl, -s as Side, from, to, up, atPoint, e.seq);
+        if (sl === sl) {
+          this.cLevel = sl;
+          this.consider(EXIT, null, e, t, "sl", -s as Side, up, atPoint, e.seq);
+        }
         // only an exit with a trail offset has a trailing level (without one it would be na)
         if (e.trailOffset !== e.trailOffset) continue;
         const ex = trailExtreme(t, e.id);
         if (ex === ex) {
-          const lvl = ex - s * e.trailOffset * mt;
-          this.consider(EXIT, null, e, t, "trail", lvl, -s as Side, from, to, up, atPoint, e.seq);
+          this.cLevel = ex - s * e.trailOffset * mt;
+          this.consider(EXIT, null, e, t, "trail", -s as Side, up, atPoint, e.seq);
         } else if (e.trailOffset === 0) {
           // offset 0: the stop is born on the activation price the moment the price reaches it
-          this.consider(EXIT, null, e, t, "trail", e.lvAct, s, from, to, up, atPoint, e.seq);
+          this.cLevel = e.lvAct;
+          this.consider(EXIT, null, e, t, "trail", s, up, atPoint, e.seq);
         }
       }
     }
   }
 
-  /** `dir` +1: triggers when price rises to `level`; -1: when it falls to it. */
+  /**
+   * Whether exit `e` has a quantity left to close of trade `t` (Broker.exitRemaining > 0). A call of
+   * its own: V8 inlines exitRemaining here, where the double it returns stays unboxed (scan, past
+   * its inlining budget, boxed one per exit and trade it looked at).
+   */
+  private exitLeft(e: ExitOrder, t: OpenTrade): boolean {
+    return this.b.exitRemaining(e, t) > 0;
+  }
+
+  /** The level consider weighs, set by scan: a field, not an argument (see consider). */
+  private cLevel = Number.NaN;
+
+  /**
+   * `dir` +1: triggers when price rises to the level `cLevel`; -1: when it falls to it. The scan's
+   * segment is scanFrom to scanTo. Its doubles are fields: V8 does not inline this into scan, and a
+   * double passed to such a call is a new heap number (three a call, ~1.5 MB a 50k-bar run of a
+   * trailing exit strategy).
+   */
   private consider(
     kind: number,
     o: PendingOrder | null,
     e: ExitOrder | null,
     t: OpenTrade | null,
     leg: Leg,
-    level: number,
     dir: number,
-    from: number,
-    to: number,
     up: boolean,
     atPoint: boolean,
     seq: number,
   ): void {
+    const level = this.cLevel;
     if (level !== level) return;
+    const from = this.scanFrom;
+    const to = this.scanTo;
     let hit: boolean;
     if (atPoint) hit = dir > 0 ? from >= level : from <= level;
     else if (from === to) hit = false;
@@ -899,8 +947,10 @@ export class PathWalker {
     this.bSeq = seq;
   }
 
-  private fillBest(price: number, atPoint: boolean): void {
+  /** Fills scan's best candidate at the walk's price (`cur`: read here, no double crosses the call). */
+  private fillBest(atPoint: boolean): void {
     const b = this.b;
+    const price = this.cur;
     if (this.bKind === ORDER) {
       const o = this.bOrder as PendingOrder;
       if (o.stop === o.stop && !o.stopTriggered) {

@@ -60,6 +60,41 @@ describe("kernels loader", () => {
     expect(k.x.sum_new(2)).toBeGreaterThan(late);
   });
 
+  it("a snapshot taken into the last one reuses its bytes while they have room, and a grown heap takes new ones", async () => {
+    const k = await createKernels();
+    const h = k.x.sum_new(2);
+    k.x.sma_next(h, 0, 1, 2);
+    const first = k.snapshot();
+    k.x.sma_next(h, 1, 3, 2);
+    const again = k.snapshot(first);
+    // the same object and bytes, now the state after bar 1
+    expect(again).toBe(first);
+    const bytes = again.bytes;
+    expect(k.x.sma_next(h, 2, 100, 2)).toBe(51.5);
+    k.restore(again);
+    expect(k.x.sma_next(h, 2, 5, 2)).toBe(4);
+    // states allocated past the bytes' room: a new copy, whole (the late state rolled back too)
+    k.x.sum_new(400);
+    const late = k.x.sum_new(2);
+    k.x.sma_next(late, 0, 7, 2);
+    const grown = k.snapshot(again);
+    expect(grown.bytes).not.toBe(bytes);
+    expect(grown.top).toBe(k.x.heap_top());
+    expect(k.x.sma_next(late, 1, 9, 2)).toBe(8);
+    k.restore(grown);
+    expect(k.x.sma_next(late, 1, 11, 2)).toBe(9);
+    // a smaller heap (a fresh instance's) copied into the larger bytes: restore reads only its top
+    const k2 = await createKernels();
+    const h2 = k2.x.sum_new(2);
+    k2.x.sma_next(h2, 0, 2, 2);
+    const small = k2.snapshot(grown);
+    expect(small).toBe(grown);
+    expect(small.top).toBeLessThan(small.bytes.length);
+    expect(k2.x.sma_next(h2, 1, 4, 2)).toBe(3);
+    k2.restore(small);
+    expect(k2.x.sma_next(h2, 1, 6, 2)).toBe(4);
+  });
+
   it("tuple results come back through the out slots", async () => {
     const k = await createKernels();
     const h = k.x.vwap_new();

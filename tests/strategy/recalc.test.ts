@@ -133,6 +133,32 @@ plot(a.size() + n, "size")
     expect(on.series).toEqual(off.series);
   });
 
+  it("drawings an extra execution creates or changes are rolled back, with none alive before it and with some", async () => {
+    // Executions after fills draw a label (and move a kept one): the committed drawings, their ids
+    // too (a label drawn on the last bar), equal a run without the setting. Without `keep` no
+    // drawing is alive when an execution starts (src/runtime/rerun.ts takes no copy then).
+    const src = (on: boolean, keep: boolean) => `//@version=6
+strategy("draw on fills", overlay = true, calc_on_order_fills = ${on}, pyramiding = 100)
+if bar_index <= 1
+    strategy.entry("Buy", strategy.long)
+var label kept = ${keep ? 'label.new(0, 1, "keep")' : "na"}
+if not barstate.isconfirmed
+    label.new(bar_index, close, "fill " + str.tostring(close))
+    if not na(kept)
+        kept.set_text("moved")
+if bar_index == 3
+    label.new(bar_index, close, "last")
+`;
+    for (const keep of [false, true]) {
+      const on = await fills(src(true, keep), FILL_PATH);
+      const off = await fills(src(false, keep), FILL_PATH);
+      expect(on.error).toBeUndefined();
+      expect(on.strategy!.trades.length + on.strategy!.open_trades.length).toBe(5);
+      expect(on.drawings).toEqual(off.drawings);
+      expect(on.drawings.length).toBe(keep ? 2 : 1);
+    }
+  });
+
   it("compiles, also when set through RuntimeOptions.broker", async () => {
     const rt = new Runtime("CHART", {});
     const r = await rt.run(BUY_EVERY_FILL, FILL_PATH, { mode: "auto" });

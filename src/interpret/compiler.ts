@@ -1845,17 +1845,17 @@ export class Compiler {
         // mirrored slot): one closure with no call inside, the loop's hottest statement in loops.pine
         const flow = this.flow;
         const { col, off, cur } = at;
-        const limit = COLUMN_HISTORY_LIMIT;
+        // (the limit as a literal: column-at.ts colAt, why)
         return this.kept(`XS${max}|${store}|${sa}|${col}.${off}.${cur}`, () => () => {
           const r = N[sa]!;
           const k = N[off]!;
           const bi = flow.ctx.barIndex;
           const v =
-            k > 0 && k <= bi && k <= limit
+            k > 0 && k <= bi && k <= 10_000
               ? flow.cols[col]![bi - k]!
               : k === 0
                 ? N[cur]!
-                : colAtOther(flow, N, col, cur, k, bi);
+                : colAtOther(flow, N, col, cur, k);
           N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
         });
       }
@@ -2680,15 +2680,15 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
 function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): () => number {
   // (colAt's reads written out: a call of colAt from here measured slower, r6_v5_varip_while_loops;
   // its common case only, the other offsets out of line: the closure's bytes count against V8's
-  // inlining budget of the loop that inlines it)
+  // inlining budget of the loop that inlines it; the limit as a literal: column-at.ts colAt, why)
   return () => {
     const k = N[off]!;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10_000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 

@@ -7,7 +7,6 @@
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
 import type { PlotOutput } from "../builtins/plot/store.js";
-import { COLUMN_HISTORY_LIMIT } from "../check/history-limits.js";
 import { colAt, colAtOther } from "./column-at.js";
 import type { Flow } from "./memo.js";
 
@@ -1750,11 +1749,11 @@ function colShift0(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -1912,11 +1911,11 @@ function colShift1(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2074,11 +2073,11 @@ function colShift2(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2236,11 +2235,11 @@ function colShift3(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2398,11 +2397,11 @@ function colShift4(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2560,11 +2559,11 @@ function colShift5(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2722,11 +2721,11 @@ function colShift6(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2884,11 +2883,11 @@ function colShift7(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 

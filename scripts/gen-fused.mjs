@@ -200,6 +200,63 @@ for (const [name, op] of [
   out += `\n/** \`${eager ? `l() ${op} r()\`, both called first,` : `l() ${op} r()\``} from copy \`copy\` (a program's operators take the copies in turn). */\nexport function ${name}(l: Fn, r: Fn, copy: number): Fn {\n  return ${name}Copies[copy % FUSED_COPIES]!(l, r);\n}\n\nconst ${name}Copies = [${Array.from({ length: COPIES }, (_, c) => `${name}${c}`).join(", ")}];\n`;
 }
 
+// `a op b and c op d` (or `or`) whose four operands are bar columns at a loop counter, plus or minus a
+// constant (`high[j] <= high[j - 1] and low[j] >= low[j - 1]`), as one closure per operator pair: the
+// four offsets checked at once against the bars and the history limit, the four reads and both
+// comparisons in place (no closure below it, few bytes against the inlining budget of the loop driver
+// inlining it); any other offset (na, 0, negative, before the first bar, over the limit) goes to
+// `slow`, the general and/or closure, which keeps the operators' order, laziness and errors. In the
+// fast case no operand can fail, so reading all four is what either form gives.
+{
+  const CMPX = {
+    "<": (a, b) => `${a} < ${b}`,
+    "<=": (a, b) => `${a} <= ${b}`,
+    ">": (a, b) => `${a} > ${b}`,
+    ">=": (a, b) => `${a} >= ${b}`,
+    "==": (a, b) => `${a} === ${b}`,
+    "!=": (a, b) => `(${a} !== ${b} && ${a} === ${a} && ${b} === ${b})`,
+  };
+  out += `
+/** A column operand of columnPair: column \`ci\` (Flow.cols) at the offset in numeric slot \`off\` plus \`add\`. */
+export interface ColumnLeaf {
+  ci: number;
+  off: number;
+  add: number;
+}
+
+/**
+ * \`(a op1 b) join (c op2 d)\` on four column operands (key \`op1 + join + op2\`, join \`&&\` or \`||\`),
+ * read in place when every offset is a past bar within the history limit, else \`slow()\`; null for
+ * another key.
+ */
+export function columnPair(key: string, a: ColumnLeaf, b: ColumnLeaf, c: ColumnLeaf, d: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
+  const cc = c.ci, co = c.off, ca = c.add, dc = d.ci, dof = d.off, da = d.add;
+  switch (key) {
+`;
+  for (const join of ["&&", "||"])
+    for (const o1 of Object.keys(CMPX))
+      for (const o2 of Object.keys(CMPX)) {
+        const e1 = CMPX[o1]("x", "y"),
+          e2 = CMPX[o2]("z", "w");
+        out += `    case ${JSON.stringify(o1 + join + o2)}:
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < ${COLUMN_LIMIT} ? bi : ${COLUMN_LIMIT};
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return ${e1} ${join} ${e2};
+      };
+`;
+      }
+  out += `  }
+  return null;
+}
+`;
+}
+
 // Other closure shapes that call sub-closures, in ${COPIES} copies as above: a numeric store of a
 // closure's value (\`x = f(...)\`), a ternary, an output call (plot and friends) and a direct builtin
 // call. Made at one site each, every store / ternary / plot of a program called its operands from

@@ -34,6 +34,8 @@ import {
   ucallCopy,
   pureCopy,
   colShiftCopy,
+  columnPair,
+  type ColumnLeaf,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -678,6 +680,8 @@ export class Compiler {
       case "bin":
         return this.binary(e);
       case "and": {
+        const pair = this.columnPairOf(e);
+        if (pair) return pair;
         const l = this.expr(e.l),
           r = this.expr(e.r);
         if (e.lazy) {
@@ -690,6 +694,8 @@ export class Compiler {
         return this.kept(this.pairKey(`&${copy}`, l, r), () => eagerAnd(l, r, copy));
       }
       case "or": {
+        const pair = this.columnPairOf(e);
+        if (pair) return pair;
         const l = this.expr(e.l),
           r = this.expr(e.r);
         if (e.lazy) {
@@ -1203,6 +1209,45 @@ export class Compiler {
       });
     }
     return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
+  }
+
+  /**
+   * `a op b and c op d` (`or`) of two numeric comparisons whose four operands are bar columns at a
+   * numeric slot offset, plus or minus a constant (`high[j] <= high[j - 1] and low[j] >= low[j - 1]`):
+   * one generated closure per operator pair reading the four in place (fused.generated.ts
+   * columnPair), the general and/or closure called for any offset outside the past bars; else null.
+   */
+  private columnPairOf(e: Extract<RExpr, { k: "and" | "or" }>): Fn | null {
+    const cmp = (x: RExpr) => (this.fusable(x) && !this.hoisted.has(x) && COMPARE_OPS.includes(x.op) ? x : null);
+    const l = cmp(e.l),
+      r = cmp(e.r);
+    if (l === null || r === null) return null;
+    const leaves = [l.l, l.r, r.l, r.r].map((x) => this.columnLeaf(x));
+    const [a, b, c, d] = leaves;
+    if (!a || !b || !c || !d) return null;
+    const key = `${l.op}${e.k === "and" ? "&&" : "||"}${r.op}`;
+    // the general form, for the uncommon offsets: as the and/or case builds it
+    const le = this.expr(e.l),
+      re = this.expr(e.r);
+    const copy = this.logicCopy++ % FUSED_COPIES;
+    const join = e.k === "and" ? (e.lazy ? lazyAnd : eagerAnd) : e.lazy ? lazyOr : eagerOr;
+    if (e.lazy) fusedBuilds.logic++;
+    const slow = this.kept(this.pairKey(`${e.k}${e.lazy ? "L" : "E"}${copy}`, le, re), () => join(le, re, copy));
+    const sk = keyOf(slow);
+    const lk = leaves.map((x) => `${x!.ci}.${x!.off}.${numKey(x!.add)}`).join("|");
+    columnPairBuilds.count++;
+    const N = this.nums;
+    return this.kept(sk && `cp${key}|${lk}|${sk}`, () => columnPair(key, a, b, c, d, N, this.flow, slow));
+  }
+
+  /** A bar column at a numeric slot offset, plus or minus a constant (`high[j]`, `low[j - 1]`), as columnPair takes it; else null. */
+  private columnLeaf(e: RExpr): ColumnLeaf | null {
+    if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
+    const ci = columnIndex(e.col);
+    const off = this.slotOf(e.off);
+    if (off !== undefined) return { ci, off, add: 0 };
+    const shift = this.slotPlusConst(e.off);
+    return shift === null ? null : { ci, off: shift.slot, add: shift.add };
   }
 
   /** A numeric operand read without a closure: a slot, a constant or a column at a slot offset; else null. */
@@ -2433,6 +2478,9 @@ export const forInDriverBuilds = { count: 0 };
  * lazy and/or took a copy (lazyAnd, lazyOr); tests read it.
  */
 export const fusedBuilds = { compound: 0, column: 0, logic: 0 };
+
+/** How many `and`/`or` of two comparisons on four bar columns became one columnPair closure; tests read it. */
+export const columnPairBuilds = { count: 0 };
 
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";

@@ -1732,6 +1732,746 @@ export function eagerOr(l: Fn, r: Fn, copy: number): Fn {
 
 const eagerOrCopies = [eagerOr0, eagerOr1, eagerOr2, eagerOr3, eagerOr4, eagerOr5, eagerOr6, eagerOr7];
 
+/** A column operand of columnPair: column `ci` (Flow.cols) at the offset in numeric slot `off` plus `add`. */
+export interface ColumnLeaf {
+  ci: number;
+  off: number;
+  add: number;
+}
+
+/**
+ * `(a op1 b) join (c op2 d)` on four column operands (key `op1 + join + op2`, join `&&` or `||`),
+ * read in place when every offset is a past bar within the history limit, else `slow()`; null for
+ * another key.
+ */
+export function columnPair(key: string, a: ColumnLeaf, b: ColumnLeaf, c: ColumnLeaf, d: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
+  const cc = c.ci, co = c.off, ca = c.add, dc = d.ci, dof = d.off, da = d.add;
+  switch (key) {
+    case "<&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z < w;
+      };
+    case "<&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z <= w;
+      };
+    case "<&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z > w;
+      };
+    case "<&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z >= w;
+      };
+    case "<&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z === w;
+      };
+    case "<&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && (z !== w && z === z && w === w);
+      };
+    case "<=&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z < w;
+      };
+    case "<=&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z <= w;
+      };
+    case "<=&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z > w;
+      };
+    case "<=&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z >= w;
+      };
+    case "<=&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z === w;
+      };
+    case "<=&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && (z !== w && z === z && w === w);
+      };
+    case ">&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z < w;
+      };
+    case ">&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z <= w;
+      };
+    case ">&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z > w;
+      };
+    case ">&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z >= w;
+      };
+    case ">&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z === w;
+      };
+    case ">&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && (z !== w && z === z && w === w);
+      };
+    case ">=&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z < w;
+      };
+    case ">=&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z <= w;
+      };
+    case ">=&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z > w;
+      };
+    case ">=&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z >= w;
+      };
+    case ">=&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z === w;
+      };
+    case ">=&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && (z !== w && z === z && w === w);
+      };
+    case "==&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z < w;
+      };
+    case "==&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z <= w;
+      };
+    case "==&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z > w;
+      };
+    case "==&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z >= w;
+      };
+    case "==&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z === w;
+      };
+    case "==&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && (z !== w && z === z && w === w);
+      };
+    case "!=&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z < w;
+      };
+    case "!=&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z <= w;
+      };
+    case "!=&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z > w;
+      };
+    case "!=&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z >= w;
+      };
+    case "!=&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z === w;
+      };
+    case "!=&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && (z !== w && z === z && w === w);
+      };
+    case "<||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z < w;
+      };
+    case "<||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z <= w;
+      };
+    case "<||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z > w;
+      };
+    case "<||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z >= w;
+      };
+    case "<||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z === w;
+      };
+    case "<||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || (z !== w && z === z && w === w);
+      };
+    case "<=||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z < w;
+      };
+    case "<=||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z <= w;
+      };
+    case "<=||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z > w;
+      };
+    case "<=||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z >= w;
+      };
+    case "<=||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z === w;
+      };
+    case "<=||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || (z !== w && z === z && w === w);
+      };
+    case ">||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z < w;
+      };
+    case ">||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z <= w;
+      };
+    case ">||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z > w;
+      };
+    case ">||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z >= w;
+      };
+    case ">||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z === w;
+      };
+    case ">||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || (z !== w && z === z && w === w);
+      };
+    case ">=||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z < w;
+      };
+    case ">=||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z <= w;
+      };
+    case ">=||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z > w;
+      };
+    case ">=||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z >= w;
+      };
+    case ">=||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z === w;
+      };
+    case ">=||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || (z !== w && z === z && w === w);
+      };
+    case "==||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z < w;
+      };
+    case "==||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z <= w;
+      };
+    case "==||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z > w;
+      };
+    case "==||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z >= w;
+      };
+    case "==||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z === w;
+      };
+    case "==||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || (z !== w && z === z && w === w);
+      };
+    case "!=||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z < w;
+      };
+    case "!=||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z <= w;
+      };
+    case "!=||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z > w;
+      };
+    case "!=||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z >= w;
+      };
+    case "!=||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z === w;
+      };
+    case "!=||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || (z !== w && z === z && w === w);
+      };
+  }
+  return null;
+}
+
 /** outputCopy's inputs (Compiler.outputCall). */
 export interface OutputShape {
   flow: Flow;

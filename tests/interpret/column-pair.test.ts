@@ -1,0 +1,109 @@
+// `a op b and c op d` (`or`) on four bar columns at a loop counter, plus or minus a constant, as one
+// generated closure per operator pair (fused.generated.ts columnPair): the reads and comparisons in
+// place when every offset is a past bar within the history limit, the general and/or closure for any
+// other offset. Each operator pair, both joins, v5's eager and v6's lazy forms, na offsets and na
+// values, offset 0, offsets before the first bar and over the limit give what compile gives.
+import { describe, expect, it } from "vitest";
+import { COLUMN_HISTORY_LIMIT } from "../../src/check/history-limits.js";
+import { columnPairBuilds } from "../../src/interpret/compiler.js";
+import { bars, keptRunsMatchCompile, runBoth, v5, v6 } from "../helpers/run-both.js";
+
+const OPS = ["<", "<=", ">", ">=", "==", "!="];
+
+/** A script of one `if` per operator pair, each adding to its own counter, in a loop over offsets 0-4. */
+function pairs(join: "and" | "or", na: boolean): { body: string; n: number } {
+  const ifs: string[] = [];
+  const decls: string[] = [];
+  const plots: string[] = [];
+  let n = 0;
+  for (const o1 of OPS)
+    for (const o2 of OPS) {
+      decls.push(`int c${n} = 0`);
+      // close[j] and close[k - 1] are the same bar (== holds), high/low a bar apart
+      ifs.push(`    if close[j] ${o1} close[k - 1] ${join} high[j + 1] ${o2} low[k]\n        c${n} += j + 1`);
+      plots.push(`plot(c${n}, "p${n}")`);
+      n++;
+    }
+  const k = na ? "int k = j == 2 ? na : j + 1" : "int k = j + 1";
+  return { body: `${decls.join("\n")}\nfor j = 0 to 4\n    ${k}\n${ifs.join("\n")}\n${plots.join("\n")}`, n };
+}
+
+/** Bars with na volumes here and there (a column operand's value na). */
+function withNaVolume(n: number) {
+  return bars(n).map((b, i) => (i % 4 === 1 ? { ...b, volume: Number.NaN } : b));
+}
+
+describe("and/or of two comparisons on four bar columns (columnPair)", () => {
+  for (const join of ["and", "or"] as const)
+    for (const [dialect, wrap] of [
+      ["v6", v6],
+      ["v5", v5],
+    ] as const)
+      it(`every operator pair with ${join} (${dialect}) equals compile, the first bars and offset 0 included`, async () => {
+        const { body, n } = pairs(join, false);
+        const before = columnPairBuilds.count;
+        const r = await runBoth(wrap(body), bars(40));
+        expect(r.error).toBeUndefined();
+        expect(columnPairBuilds.count - before).toBe(n);
+        // (the == pairs do hold somewhere: the same bar read through two offsets)
+        expect(r.series.p26!.some((v) => v !== 0)).toBe(true);
+        await keptRunsMatchCompile(wrap(body), bars(40));
+      });
+
+  it("na offsets and na column values equal compile", async () => {
+    for (const join of ["and", "or"] as const) {
+      const { body } = pairs(join, true);
+      await runBoth(v6(body), bars(30));
+      const src = v6(`int a = 0
+int b = 0
+for j = 0 to 3
+    if volume[j] != volume[j + 1] ${join} volume[j] == volume[j]
+        a += 1
+    if volume[j] >= volume[j + 1] ${join} volume[j + 2] < volume[j]
+        b += 1
+plot(a, "a")
+plot(b, "b")`);
+      const before = columnPairBuilds.count;
+      const r = await runBoth(src, withNaVolume(30));
+      expect(r.error).toBeUndefined();
+      expect(columnPairBuilds.count - before).toBe(2);
+      await keptRunsMatchCompile(src, withNaVolume(30));
+    }
+  });
+
+  it("an offset over the history limit: v6's lazy and skips it after a false left side, v5's eager and raises, as compile", async () => {
+    const L = COLUMN_HISTORY_LIMIT;
+    // the right side's offset is over the limit from the second bar on; the left side is false
+    const body = (join: string) => `int n = 0
+int o = bar_index >= 1 ? ${L + 5} : 1
+for j = 1 to 1
+    if close[j] > close[j] ${join} high[o] > low[o - 1]
+        n += 1
+plot(n, "n")`;
+    const lazy = await runBoth(v6(body("and")), bars(5));
+    expect(lazy.error).toBeUndefined();
+    const eager = await runBoth(v5(body("and")), bars(5));
+    expect(eager.error_kind).toBe("runtime");
+    expect(eager.diagnostics?.[0]?.line).toBe(6);
+    // `or` after a true left side: v6 skips the right, v5 raises
+    const orBody = body("or").replace("close[j] > close[j]", "close[j] == close[j]");
+    expect((await runBoth(v6(orBody), bars(5))).error).toBeUndefined();
+    expect((await runBoth(v5(orBody), bars(5))).error_kind).toBe("runtime");
+  });
+
+  it("other operands keep the general form", async () => {
+    const before = columnPairBuilds.count;
+    await runBoth(
+      v6(`int n = 0
+float t = 1.0
+for j = 1 to 3
+    if close[j] > t and high[j] > low[j]
+        n += 1
+    if close[j] > close[j + 1] and high[j] > low[j] + 0.5
+        n += 2
+plot(n)`),
+      bars(20),
+    );
+    expect(columnPairBuilds.count - before).toBe(0);
+  });
+});

@@ -35,6 +35,7 @@ import {
   pureCopy,
   colShiftCopy,
   columnPair,
+  columnCompare,
   type ColumnLeaf,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
@@ -396,7 +397,13 @@ export class Compiler {
       ck = 0;
       cs = cond.v.slot;
       cv = this.store(cond.v);
-    } else if (cond.k === "bin" && this.fusable(cond) && COMPARE_OPS.includes(cond.op)) {
+    } else if (
+      cond.k === "bin" &&
+      this.fusable(cond) &&
+      COMPARE_OPS.includes(cond.op) &&
+      (this.columnLeaf(cond.l) === null || this.columnLeaf(cond.r) === null)
+    ) {
+      // (not two bar columns: those compare in one closure, columnCompareOf, called as the condition)
       ck = 1;
       op = COMPARE_OPS.indexOf(cond.op);
       l = this.expr(cond.l);
@@ -1367,6 +1374,32 @@ export class Compiler {
   }
 
   private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
+    const both = this.columnCompareOf(e);
+    if (both) return both;
+    return this.binaryOf(e);
+  }
+
+  /**
+   * A numeric comparison of two bar columns at a numeric slot offset, plus or minus a constant
+   * (`close[i] <= close[i + 1]`): one generated closure per operator reading both in place
+   * (fused.generated.ts columnCompare), binaryOf's closure called for any offset outside the past
+   * bars; else null.
+   */
+  private columnCompareOf(e: Extract<RExpr, { k: "bin" }>): Fn | null {
+    if (!this.fusable(e) || !COMPARE_OPS.includes(e.op)) return null;
+    const a = this.columnLeaf(e.l),
+      b = this.columnLeaf(e.r);
+    if (a === null || b === null) return null;
+    const slow = this.binaryOf(e);
+    const sk = keyOf(slow);
+    columnPairBuilds.compare++;
+    const N = this.nums;
+    return this.kept(sk && `cc${e.op}|${a.ci}.${a.off}.${numKey(a.add)}|${b.ci}.${b.off}.${numKey(b.add)}|${sk}`, () =>
+      columnCompare(e.op, a, b, N, this.flow, slow),
+    );
+  }
+
+  private binaryOf(e: Extract<RExpr, { k: "bin" }>): Fn {
     if (this.fusable(e)) {
       const l = this.fusedOperand(e.l),
         r = this.fusedOperand(e.r);
@@ -2479,8 +2512,11 @@ export const forInDriverBuilds = { count: 0 };
  */
 export const fusedBuilds = { compound: 0, column: 0, logic: 0 };
 
-/** How many `and`/`or` of two comparisons on four bar columns became one columnPair closure; tests read it. */
-export const columnPairBuilds = { count: 0 };
+/**
+ * How many `and`/`or` of two comparisons on four bar columns became one columnPair closure (count),
+ * and comparisons of two bar columns one columnCompare closure (compare); tests read them.
+ */
+export const columnPairBuilds = { count: 0, compare: 0 };
 
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";

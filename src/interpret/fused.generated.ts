@@ -2472,6 +2472,77 @@ export function columnPair(key: string, a: ColumnLeaf, b: ColumnLeaf, c: ColumnL
   return null;
 }
 
+/**
+ * `a op b` on two column operands (columnPair's), read in place when both offsets are past bars
+ * within the history limit, else `slow()` (the general comparison); null for another operator.
+ */
+export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
+  switch (op) {
+    case "<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x < y;
+      };
+    case "<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x <= y;
+      };
+    case ">":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x > y;
+      };
+    case ">=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x >= y;
+      };
+    case "==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x === y;
+      };
+    case "!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return (x !== y && x === x && y === y);
+      };
+  }
+  return null;
+}
+
 /** outputCopy's inputs (Compiler.outputCall). */
 export interface OutputShape {
   flow: Flow;

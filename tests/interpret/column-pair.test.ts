@@ -91,6 +91,52 @@ plot(n, "n")`;
     expect((await runBoth(v5(orBody), bars(5))).error_kind).toBe("runtime");
   });
 
+  it("a comparison of two bar columns (columnCompare), every operator, in ifs, whiles and values, equals compile", async () => {
+    const ifs = OPS.map(
+      (o, n) =>
+        `    if close[j] ${o} close[k - 1]\n        c${n} += j + 1\n    d${n} := high[j + 1] ${o} low[k] ? d${n} + 1 : d${n}`,
+    );
+    const src = (na: boolean) =>
+      v6(`${OPS.map((_, n) => `int c${n} = 0\nint d${n} = 0`).join("\n")}
+int w = 0
+for j = 0 to 4
+    int k = ${na ? "j == 2 ? na : j + 1" : "j + 1"}
+${ifs.join("\n")}
+    int i = j
+    while i >= 0 and close[i] <= close[i + 1]
+        w += 1
+        i -= 1
+${OPS.map((_, n) => `plot(c${n} + d${n} * 100, "p${n}")`).join("\n")}
+plot(w, "w")`);
+    for (const na of [false, true]) {
+      const before = columnPairBuilds.compare;
+      const r = await runBoth(src(na), bars(40));
+      expect(r.error).toBeUndefined();
+      expect(columnPairBuilds.compare - before).toBeGreaterThanOrEqual(2 * OPS.length + 1);
+      await keptRunsMatchCompile(src(na), bars(40));
+    }
+    // na values, and the limit: one past it within the bars read is compile's error
+    const nav = v6(`int a = 0
+for j = 1 to 3
+    if volume[j] != volume[j + 1]
+        a += 1
+    if volume[j] == volume[j - 1 + 1]
+        a += 10
+plot(a, "a")`);
+    await runBoth(nav, withNaVolume(30));
+    const L = COLUMN_HISTORY_LIMIT;
+    const over = await runBoth(
+      v6(`int n = 0
+int o = bar_index >= ${L + 1} ? ${L + 1} : 1
+for j = 0 to 0
+    if close[o] > close[o - 1]
+        n += 1
+plot(n)`),
+      bars(L + 3),
+    );
+    expect(over.error_kind).toBe("runtime");
+  });
+
   it("other operands keep the general form", async () => {
     const before = columnPairBuilds.count;
     await runBoth(

@@ -256,25 +256,38 @@ export function columnPair(key: string, a: ColumnLeaf, b: ColumnLeaf, c: ColumnL
 }
 
 /**
- * \`a op b\` on two column operands (columnPair's), read in place when both offsets are past bars
- * within the history limit, else \`slow()\` (the general comparison); null for another operator.
+ * \`a op b\` with a column operand on either side or both (kinds \`XX\`, \`XS\`, \`SX\`, \`XC\`, \`CX\`: X
+ * a column operand as columnPair's, S a numeric slot (its \`off\`), C a constant (its \`add\`)), read in
+ * place when the column offsets are past bars within the history limit, else \`slow()\` (the general
+ * comparison); null for another key.
  */
-export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+export function columnCompare(key: string, a: ColumnLeaf, b: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
   const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
-  switch (op) {
+  switch (key) {
 `;
-  for (const op of Object.keys(CMPX))
-    out += `    case ${JSON.stringify(op)}:
+  const side = (k, n) =>
+    k === "X"
+      ? { k: `k${n}`, pre: `k${n} = N[${n}o]! + ${n}a`, ok: `k${n} > 0 && k${n} <= m`, v: `cols[${n}c]![bi - k${n}]!` }
+      : k === "S"
+        ? { v: `N[${n}o]!` }
+        : { v: `${n}a` };
+  for (const kinds of ["XX", "XS", "SX", "XC", "CX"])
+    for (const op of Object.keys(CMPX)) {
+      const a = side(kinds[0], "a"),
+        b = side(kinds[1], "b");
+      const xs = [a, b].filter((x) => x.k);
+      out += `    case ${JSON.stringify(op + kinds)}:
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < ${COLUMN_LIMIT} ? bi : ${COLUMN_LIMIT};
-        const ka = N[ao]! + aa, kb = N[bo]! + ba;
-        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const ${xs.map((x) => x.pre).join(", ")};
+        if (!(${xs.map((x) => x.ok).join(" && ")})) return slow();
         const cols = flow.cols;
-        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        const x = ${a.v}, y = ${b.v};
         return ${CMPX[op]("x", "y")};
       };
 `;
+    }
   out += `  }
   return null;
 }

@@ -401,9 +401,9 @@ export class Compiler {
       cond.k === "bin" &&
       this.fusable(cond) &&
       COMPARE_OPS.includes(cond.op) &&
-      (this.columnLeaf(cond.l) === null || this.columnLeaf(cond.r) === null)
+      this.columnCompareSides(cond) === null
     ) {
-      // (not two bar columns: those compare in one closure, columnCompareOf, called as the condition)
+      // (not a bar column's: those compare in one closure, columnCompareOf, called as the condition)
       ck = 1;
       op = COMPARE_OPS.indexOf(cond.op);
       l = this.expr(cond.l);
@@ -1380,23 +1380,40 @@ export class Compiler {
   }
 
   /**
-   * A numeric comparison of two bar columns at a numeric slot offset, plus or minus a constant
-   * (`close[i] <= close[i + 1]`): one generated closure per operator reading both in place
-   * (fused.generated.ts columnCompare), binaryOf's closure called for any offset outside the past
-   * bars; else null.
+   * A numeric comparison of a bar column at a numeric slot offset, plus or minus a constant, with
+   * another, a numeric slot or a constant (`close[i] <= close[i + 1]`, `high[j] > hh`): one generated
+   * closure per operator and kinds reading both in place (fused.generated.ts columnCompare),
+   * binaryOf's closure called for any offset outside the past bars; else null.
    */
   private columnCompareOf(e: Extract<RExpr, { k: "bin" }>): Fn | null {
-    if (!this.fusable(e) || !COMPARE_OPS.includes(e.op)) return null;
-    const a = this.columnLeaf(e.l),
-      b = this.columnLeaf(e.r);
-    if (a === null || b === null) return null;
+    const sides = this.columnCompareSides(e);
+    if (sides === null) return null;
+    const [a, b, kinds] = sides;
     const slow = this.binaryOf(e);
     const sk = keyOf(slow);
     columnPairBuilds.compare++;
     const N = this.nums;
-    return this.kept(sk && `cc${e.op}|${a.ci}.${a.off}.${numKey(a.add)}|${b.ci}.${b.off}.${numKey(b.add)}|${sk}`, () =>
-      columnCompare(e.op, a, b, N, this.flow, slow),
-    );
+    const lk = `${kinds}|${a.ci}.${a.off}.${numKey(a.add)}|${b.ci}.${b.off}.${numKey(b.add)}`;
+    return this.kept(sk && `cc${e.op}|${lk}|${sk}`, () => columnCompare(e.op + kinds, a, b, N, this.flow, slow));
+  }
+
+  /**
+   * A numeric comparison's sides as columnCompare takes them, a bar column at a slot offset (X) on
+   * either side or both, the other side a numeric slot (S) or a constant (C); else null.
+   */
+  private columnCompareSides(e: RExpr): [ColumnLeaf, ColumnLeaf, string] | null {
+    if (!this.fusable(e) || !COMPARE_OPS.includes(e.op)) return null;
+    const side = (x: RExpr): [ColumnLeaf, string] | null => {
+      const at = this.columnLeaf(x);
+      if (at !== null) return [at, "X"];
+      if (x.k === "const" && typeof x.v === "number") return [{ ci: 0, off: 0, add: x.v }, "C"];
+      const slot = this.slotOf(x);
+      return slot === undefined ? null : [{ ci: 0, off: slot, add: 0 }, "S"];
+    };
+    const l = side(e.l),
+      r = side(e.r);
+    if (l === null || r === null || (l[1] !== "X" && r[1] !== "X")) return null;
+    return [l[0], r[0], l[1] + r[1]];
   }
 
   private binaryOf(e: Extract<RExpr, { k: "bin" }>): Fn {

@@ -2473,13 +2473,15 @@ export function columnPair(key: string, a: ColumnLeaf, b: ColumnLeaf, c: ColumnL
 }
 
 /**
- * `a op b` on two column operands (columnPair's), read in place when both offsets are past bars
- * within the history limit, else `slow()` (the general comparison); null for another operator.
+ * `a op b` with a column operand on either side or both (kinds `XX`, `XS`, `SX`, `XC`, `CX`: X
+ * a column operand as columnPair's, S a numeric slot (its `off`), C a constant (its `add`)), read in
+ * place when the column offsets are past bars within the history limit, else `slow()` (the general
+ * comparison); null for another key.
  */
-export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+export function columnCompare(key: string, a: ColumnLeaf, b: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
   const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
-  switch (op) {
-    case "<":
+  switch (key) {
+    case "<XX":
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < 10000 ? bi : 10000;
@@ -2489,7 +2491,7 @@ export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float
         const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
         return x < y;
       };
-    case "<=":
+    case "<=XX":
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < 10000 ? bi : 10000;
@@ -2499,7 +2501,7 @@ export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float
         const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
         return x <= y;
       };
-    case ">":
+    case ">XX":
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < 10000 ? bi : 10000;
@@ -2509,7 +2511,7 @@ export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float
         const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
         return x > y;
       };
-    case ">=":
+    case ">=XX":
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < 10000 ? bi : 10000;
@@ -2519,7 +2521,7 @@ export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float
         const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
         return x >= y;
       };
-    case "==":
+    case "==XX":
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < 10000 ? bi : 10000;
@@ -2529,7 +2531,7 @@ export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float
         const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
         return x === y;
       };
-    case "!=":
+    case "!=XX":
       return () => {
         const bi = flow.ctx.barIndex;
         const m = bi < 10000 ? bi : 10000;
@@ -2537,6 +2539,246 @@ export function columnCompare(op: string, a: ColumnLeaf, b: ColumnLeaf, N: Float
         if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
         const cols = flow.cols;
         const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "<XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x < y;
+      };
+    case "<=XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x <= y;
+      };
+    case ">XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x > y;
+      };
+    case ">=XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x >= y;
+      };
+    case "==XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x === y;
+      };
+    case "!=XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "<SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x < y;
+      };
+    case "<=SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x <= y;
+      };
+    case ">SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x > y;
+      };
+    case ">=SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x >= y;
+      };
+    case "==SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x === y;
+      };
+    case "!=SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "<XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x < y;
+      };
+    case "<=XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x <= y;
+      };
+    case ">XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x > y;
+      };
+    case ">=XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x >= y;
+      };
+    case "==XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x === y;
+      };
+    case "!=XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return (x !== y && x === x && y === y);
+      };
+    case "<CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x < y;
+      };
+    case "<=CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x <= y;
+      };
+    case ">CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x > y;
+      };
+    case ">=CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x >= y;
+      };
+    case "==CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x === y;
+      };
+    case "!=CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
         return (x !== y && x === x && y === y);
       };
   }

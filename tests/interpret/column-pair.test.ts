@@ -137,6 +137,39 @@ plot(n)`),
     expect(over.error_kind).toBe("runtime");
   });
 
+  it("a bar column against a variable or a constant (columnCompare XS, SX, XC, CX), every operator, equals compile", async () => {
+    const ifs = OPS.map(
+      (o, n) =>
+        `    if high[j] ${o} hh\n        a${n} += 1\n    if lv ${o} low[k]\n        b${n} += 1\n    if close[j + 1] ${o} 100.0\n        c${n} += 1\n    d${n} := 100.0 ${o} close[k - 1] ? d${n} + 1 : d${n}`,
+    );
+    const src = (na: boolean) =>
+      v6(`${OPS.map((_, n) => `int a${n} = 0\nint b${n} = 0\nint c${n} = 0\nint d${n} = 0`).join("\n")}
+float hh = high
+float lv = bar_index % 5 == 0 ? na : low[1]
+for j = 0 to 4
+    int k = ${na ? "j == 2 ? na : j + 1" : "j + 1"}
+${ifs.join("\n")}
+    hh := math.max(hh, high[j])
+${OPS.map((_, n) => `plot(a${n} + b${n} * 10 + c${n} * 100 + d${n} * 1000, "p${n}")`).join("\n")}`);
+    for (const na of [false, true]) {
+      const before = columnPairBuilds.compare;
+      const r = await runBoth(src(na), bars(40));
+      expect(r.error).toBeUndefined();
+      expect(columnPairBuilds.compare - before).toBeGreaterThanOrEqual(4 * OPS.length);
+      await keptRunsMatchCompile(src(na), bars(40));
+    }
+    await runBoth(
+      v6(`int a = 0
+for j = 1 to 3
+    if volume[j] != 1.0
+        a += 1
+    if volume[j] == volume[j] and volume[j - 1] > 0
+        a += 10
+plot(a, "a")`),
+      withNaVolume(30),
+    );
+  });
+
   it("other operands keep the general form", async () => {
     const before = columnPairBuilds.count;
     await runBoth(

@@ -34,6 +34,9 @@ import {
   ucallCopy,
   pureCopy,
   colShiftCopy,
+  columnPair,
+  columnCompare,
+  type ColumnLeaf,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -394,7 +397,13 @@ export class Compiler {
       ck = 0;
       cs = cond.v.slot;
       cv = this.store(cond.v);
-    } else if (cond.k === "bin" && this.fusable(cond) && COMPARE_OPS.includes(cond.op)) {
+    } else if (
+      cond.k === "bin" &&
+      this.fusable(cond) &&
+      COMPARE_OPS.includes(cond.op) &&
+      this.columnCompareSides(cond) === null
+    ) {
+      // (not a bar column's: those compare in one closure, columnCompareOf, called as the condition)
       ck = 1;
       op = COMPARE_OPS.indexOf(cond.op);
       l = this.expr(cond.l);
@@ -678,6 +687,8 @@ export class Compiler {
       case "bin":
         return this.binary(e);
       case "and": {
+        const pair = this.columnPairOf(e);
+        if (pair) return pair;
         const l = this.expr(e.l),
           r = this.expr(e.r);
         if (e.lazy) {
@@ -690,6 +701,8 @@ export class Compiler {
         return this.kept(this.pairKey(`&${copy}`, l, r), () => eagerAnd(l, r, copy));
       }
       case "or": {
+        const pair = this.columnPairOf(e);
+        if (pair) return pair;
         const l = this.expr(e.l),
           r = this.expr(e.r);
         if (e.lazy) {
@@ -1205,6 +1218,45 @@ export class Compiler {
     return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
   }
 
+  /**
+   * `a op b and c op d` (`or`) of two numeric comparisons whose four operands are bar columns at a
+   * numeric slot offset, plus or minus a constant (`high[j] <= high[j - 1] and low[j] >= low[j - 1]`):
+   * one generated closure per operator pair reading the four in place (fused.generated.ts
+   * columnPair), the general and/or closure called for any offset outside the past bars; else null.
+   */
+  private columnPairOf(e: Extract<RExpr, { k: "and" | "or" }>): Fn | null {
+    const cmp = (x: RExpr) => (this.fusable(x) && !this.hoisted.has(x) && COMPARE_OPS.includes(x.op) ? x : null);
+    const l = cmp(e.l),
+      r = cmp(e.r);
+    if (l === null || r === null) return null;
+    const leaves = [l.l, l.r, r.l, r.r].map((x) => this.columnLeaf(x));
+    const [a, b, c, d] = leaves;
+    if (!a || !b || !c || !d) return null;
+    const key = `${l.op}${e.k === "and" ? "&&" : "||"}${r.op}`;
+    // the general form, for the uncommon offsets: as the and/or case builds it
+    const le = this.expr(e.l),
+      re = this.expr(e.r);
+    const copy = this.logicCopy++ % FUSED_COPIES;
+    const join = e.k === "and" ? (e.lazy ? lazyAnd : eagerAnd) : e.lazy ? lazyOr : eagerOr;
+    if (e.lazy) fusedBuilds.logic++;
+    const slow = this.kept(this.pairKey(`${e.k}${e.lazy ? "L" : "E"}${copy}`, le, re), () => join(le, re, copy));
+    const sk = keyOf(slow);
+    const lk = leaves.map((x) => `${x!.ci}.${x!.off}.${numKey(x!.add)}`).join("|");
+    columnPairBuilds.count++;
+    const N = this.nums;
+    return this.kept(sk && `cp${key}|${lk}|${sk}`, () => columnPair(key, a, b, c, d, N, this.flow, slow));
+  }
+
+  /** A bar column at a numeric slot offset, plus or minus a constant (`high[j]`, `low[j - 1]`), as columnPair takes it; else null. */
+  private columnLeaf(e: RExpr): ColumnLeaf | null {
+    if (e.k !== "colHist" || e.n !== null || this.hoisted.has(e)) return null;
+    const ci = columnIndex(e.col);
+    const off = this.slotOf(e.off);
+    if (off !== undefined) return { ci, off, add: 0 };
+    const shift = this.slotPlusConst(e.off);
+    return shift === null ? null : { ci, off: shift.slot, add: shift.add };
+  }
+
   /** A numeric operand read without a closure: a slot, a constant or a column at a slot offset; else null. */
   private leafOperand(e: RExpr): Operand | null {
     if (e.k === "const" && typeof e.v === "number") return { k: "C", i: 0, c: e.v, f: noop };
@@ -1322,6 +1374,49 @@ export class Compiler {
   }
 
   private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
+    const both = this.columnCompareOf(e);
+    if (both) return both;
+    return this.binaryOf(e);
+  }
+
+  /**
+   * A numeric comparison of a bar column at a numeric slot offset, plus or minus a constant, with
+   * another, a numeric slot or a constant (`close[i] <= close[i + 1]`, `high[j] > hh`): one generated
+   * closure per operator and kinds reading both in place (fused.generated.ts columnCompare),
+   * binaryOf's closure called for any offset outside the past bars; else null.
+   */
+  private columnCompareOf(e: Extract<RExpr, { k: "bin" }>): Fn | null {
+    const sides = this.columnCompareSides(e);
+    if (sides === null) return null;
+    const [a, b, kinds] = sides;
+    const slow = this.binaryOf(e);
+    const sk = keyOf(slow);
+    columnPairBuilds.compare++;
+    const N = this.nums;
+    const lk = `${kinds}|${a.ci}.${a.off}.${numKey(a.add)}|${b.ci}.${b.off}.${numKey(b.add)}`;
+    return this.kept(sk && `cc${e.op}|${lk}|${sk}`, () => columnCompare(e.op + kinds, a, b, N, this.flow, slow));
+  }
+
+  /**
+   * A numeric comparison's sides as columnCompare takes them, a bar column at a slot offset (X) on
+   * either side or both, the other side a numeric slot (S) or a constant (C); else null.
+   */
+  private columnCompareSides(e: RExpr): [ColumnLeaf, ColumnLeaf, string] | null {
+    if (!this.fusable(e) || !COMPARE_OPS.includes(e.op)) return null;
+    const side = (x: RExpr): [ColumnLeaf, string] | null => {
+      const at = this.columnLeaf(x);
+      if (at !== null) return [at, "X"];
+      if (x.k === "const" && typeof x.v === "number") return [{ ci: 0, off: 0, add: x.v }, "C"];
+      const slot = this.slotOf(x);
+      return slot === undefined ? null : [{ ci: 0, off: slot, add: 0 }, "S"];
+    };
+    const l = side(e.l),
+      r = side(e.r);
+    if (l === null || r === null || (l[1] !== "X" && r[1] !== "X")) return null;
+    return [l[0], r[0], l[1] + r[1]];
+  }
+
+  private binaryOf(e: Extract<RExpr, { k: "bin" }>): Fn {
     if (this.fusable(e)) {
       const l = this.fusedOperand(e.l),
         r = this.fusedOperand(e.r);
@@ -1845,17 +1940,17 @@ export class Compiler {
         // mirrored slot): one closure with no call inside, the loop's hottest statement in loops.pine
         const flow = this.flow;
         const { col, off, cur } = at;
-        const limit = COLUMN_HISTORY_LIMIT;
+        // (the limit as a literal: column-at.ts colAt, why)
         return this.kept(`XS${max}|${store}|${sa}|${col}.${off}.${cur}`, () => () => {
           const r = N[sa]!;
           const k = N[off]!;
           const bi = flow.ctx.barIndex;
           const v =
-            k > 0 && k <= bi && k <= limit
+            k > 0 && k <= bi && k <= 10_000
               ? flow.cols[col]![bi - k]!
               : k === 0
                 ? N[cur]!
-                : colAtOther(flow, N, col, cur, k, bi);
+                : colAtOther(flow, N, col, cur, k);
           N[store] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
         });
       }
@@ -2434,6 +2529,12 @@ export const forInDriverBuilds = { count: 0 };
  */
 export const fusedBuilds = { compound: 0, column: 0, logic: 0 };
 
+/**
+ * How many `and`/`or` of two comparisons on four bar columns became one columnPair closure (count),
+ * and comparisons of two bar columns one columnCompare closure (compare); tests read them.
+ */
+export const columnPairBuilds = { count: 0, compare: 0 };
+
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";
 
@@ -2680,15 +2781,15 @@ function seq(fns: Fn[], lines: number[], done: Fn): Fn {
 function columnAtSlotReader(flow: Flow, N: Float64Array, ci: number, cur: number, off: number): () => number {
   // (colAt's reads written out: a call of colAt from here measured slower, r6_v5_varip_while_loops;
   // its common case only, the other offsets out of line: the closure's bytes count against V8's
-  // inlining budget of the loop that inlines it)
+  // inlining budget of the loop that inlines it; the limit as a literal: column-at.ts colAt, why)
   return () => {
     const k = N[off]!;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10_000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 

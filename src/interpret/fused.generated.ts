@@ -7,7 +7,6 @@
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
 import type { PlotOutput } from "../builtins/plot/store.js";
-import { COLUMN_HISTORY_LIMIT } from "../check/history-limits.js";
 import { colAt, colAtOther } from "./column-at.js";
 import type { Flow } from "./memo.js";
 
@@ -1733,6 +1732,1059 @@ export function eagerOr(l: Fn, r: Fn, copy: number): Fn {
 
 const eagerOrCopies = [eagerOr0, eagerOr1, eagerOr2, eagerOr3, eagerOr4, eagerOr5, eagerOr6, eagerOr7];
 
+/** A column operand of columnPair: column `ci` (Flow.cols) at the offset in numeric slot `off` plus `add`. */
+export interface ColumnLeaf {
+  ci: number;
+  off: number;
+  add: number;
+}
+
+/**
+ * `(a op1 b) join (c op2 d)` on four column operands (key `op1 + join + op2`, join `&&` or `||`),
+ * read in place when every offset is a past bar within the history limit, else `slow()`; null for
+ * another key.
+ */
+export function columnPair(key: string, a: ColumnLeaf, b: ColumnLeaf, c: ColumnLeaf, d: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
+  const cc = c.ci, co = c.off, ca = c.add, dc = d.ci, dof = d.off, da = d.add;
+  switch (key) {
+    case "<&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z < w;
+      };
+    case "<&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z <= w;
+      };
+    case "<&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z > w;
+      };
+    case "<&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z >= w;
+      };
+    case "<&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && z === w;
+      };
+    case "<&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y && (z !== w && z === z && w === w);
+      };
+    case "<=&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z < w;
+      };
+    case "<=&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z <= w;
+      };
+    case "<=&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z > w;
+      };
+    case "<=&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z >= w;
+      };
+    case "<=&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && z === w;
+      };
+    case "<=&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y && (z !== w && z === z && w === w);
+      };
+    case ">&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z < w;
+      };
+    case ">&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z <= w;
+      };
+    case ">&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z > w;
+      };
+    case ">&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z >= w;
+      };
+    case ">&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && z === w;
+      };
+    case ">&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y && (z !== w && z === z && w === w);
+      };
+    case ">=&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z < w;
+      };
+    case ">=&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z <= w;
+      };
+    case ">=&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z > w;
+      };
+    case ">=&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z >= w;
+      };
+    case ">=&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && z === w;
+      };
+    case ">=&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y && (z !== w && z === z && w === w);
+      };
+    case "==&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z < w;
+      };
+    case "==&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z <= w;
+      };
+    case "==&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z > w;
+      };
+    case "==&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z >= w;
+      };
+    case "==&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && z === w;
+      };
+    case "==&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y && (z !== w && z === z && w === w);
+      };
+    case "!=&&<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z < w;
+      };
+    case "!=&&<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z <= w;
+      };
+    case "!=&&>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z > w;
+      };
+    case "!=&&>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z >= w;
+      };
+    case "!=&&==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && z === w;
+      };
+    case "!=&&!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) && (z !== w && z === z && w === w);
+      };
+    case "<||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z < w;
+      };
+    case "<||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z <= w;
+      };
+    case "<||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z > w;
+      };
+    case "<||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z >= w;
+      };
+    case "<||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || z === w;
+      };
+    case "<||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x < y || (z !== w && z === z && w === w);
+      };
+    case "<=||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z < w;
+      };
+    case "<=||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z <= w;
+      };
+    case "<=||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z > w;
+      };
+    case "<=||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z >= w;
+      };
+    case "<=||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || z === w;
+      };
+    case "<=||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x <= y || (z !== w && z === z && w === w);
+      };
+    case ">||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z < w;
+      };
+    case ">||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z <= w;
+      };
+    case ">||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z > w;
+      };
+    case ">||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z >= w;
+      };
+    case ">||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || z === w;
+      };
+    case ">||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x > y || (z !== w && z === z && w === w);
+      };
+    case ">=||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z < w;
+      };
+    case ">=||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z <= w;
+      };
+    case ">=||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z > w;
+      };
+    case ">=||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z >= w;
+      };
+    case ">=||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || z === w;
+      };
+    case ">=||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x >= y || (z !== w && z === z && w === w);
+      };
+    case "==||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z < w;
+      };
+    case "==||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z <= w;
+      };
+    case "==||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z > w;
+      };
+    case "==||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z >= w;
+      };
+    case "==||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || z === w;
+      };
+    case "==||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return x === y || (z !== w && z === z && w === w);
+      };
+    case "!=||<":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z < w;
+      };
+    case "!=||<=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z <= w;
+      };
+    case "!=||>":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z > w;
+      };
+    case "!=||>=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z >= w;
+      };
+    case "!=||==":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || z === w;
+      };
+    case "!=||!=":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba, kc = N[co]! + ca, kd = N[dof]! + da;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m && kc > 0 && kc <= m && kd > 0 && kd <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!, z = cols[cc]![bi - kc]!, w = cols[dc]![bi - kd]!;
+        return (x !== y && x === x && y === y) || (z !== w && z === z && w === w);
+      };
+  }
+  return null;
+}
+
+/**
+ * `a op b` with a column operand on either side or both (kinds `XX`, `XS`, `SX`, `XC`, `CX`: X
+ * a column operand as columnPair's, S a numeric slot (its `off`), C a constant (its `add`)), read in
+ * place when the column offsets are past bars within the history limit, else `slow()` (the general
+ * comparison); null for another key.
+ */
+export function columnCompare(key: string, a: ColumnLeaf, b: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, bc = b.ci, bo = b.off, ba = b.add;
+  switch (key) {
+    case "<XX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x < y;
+      };
+    case "<=XX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x <= y;
+      };
+    case ">XX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x > y;
+      };
+    case ">=XX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x >= y;
+      };
+    case "==XX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return x === y;
+      };
+    case "!=XX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa, kb = N[bo]! + ba;
+        if (!(ka > 0 && ka <= m && kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = cols[bc]![bi - kb]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "<XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x < y;
+      };
+    case "<=XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x <= y;
+      };
+    case ">XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x > y;
+      };
+    case ">=XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x >= y;
+      };
+    case "==XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return x === y;
+      };
+    case "!=XS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = N[bo]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "<SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x < y;
+      };
+    case "<=SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x <= y;
+      };
+    case ">SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x > y;
+      };
+    case ">=SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x >= y;
+      };
+    case "==SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return x === y;
+      };
+    case "!=SX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = N[ao]!, y = cols[bc]![bi - kb]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "<XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x < y;
+      };
+    case "<=XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x <= y;
+      };
+    case ">XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x > y;
+      };
+    case ">=XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x >= y;
+      };
+    case "==XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return x === y;
+      };
+    case "!=XC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= m)) return slow();
+        const cols = flow.cols;
+        const x = cols[ac]![bi - ka]!, y = ba;
+        return (x !== y && x === x && y === y);
+      };
+    case "<CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x < y;
+      };
+    case "<=CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x <= y;
+      };
+    case ">CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x > y;
+      };
+    case ">=CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x >= y;
+      };
+    case "==CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return x === y;
+      };
+    case "!=CX":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const m = bi < 10000 ? bi : 10000;
+        const kb = N[bo]! + ba;
+        if (!(kb > 0 && kb <= m)) return slow();
+        const cols = flow.cols;
+        const x = aa, y = cols[bc]![bi - kb]!;
+        return (x !== y && x === x && y === y);
+      };
+  }
+  return null;
+}
+
 /** outputCopy's inputs (Compiler.outputCall). */
 export interface OutputShape {
   flow: Flow;
@@ -1750,11 +2802,11 @@ function colShift0(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -1912,11 +2964,11 @@ function colShift1(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2074,11 +3126,11 @@ function colShift2(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2236,11 +3288,11 @@ function colShift3(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2398,11 +3450,11 @@ function colShift4(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2560,11 +3612,11 @@ function colShift5(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2722,11 +3774,11 @@ function colShift6(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 
@@ -2884,11 +3936,11 @@ function colShift7(flow: Flow, N: Float64Array, ci: number, cur: number, off: nu
   return () => {
     const k = N[off]! + add;
     const bi = flow.ctx.barIndex;
-    return k > 0 && k <= bi && k <= COLUMN_HISTORY_LIMIT
+    return k > 0 && k <= bi && k <= 10000
       ? flow.cols[ci]![bi - k]!
       : k === 0
         ? N[cur]!
-        : colAtOther(flow, N, ci, cur, k, bi);
+        : colAtOther(flow, N, ci, cur, k);
   };
 }
 

@@ -103,12 +103,30 @@ export class ClosedTrades {
     this.nums = nums;
   }
 
-  /** The ring slot of the trade with global index `i`, or -1 when it was trimmed or does not exist. */
+  /**
+   * The ring slot of the trade with global index `i`, or -1 when it was trimmed or does not exist
+   * (`i` negative, fractional or NaN included).
+   */
   slotOf(i: number): number {
-    const k = i - this.firstIndex;
-    if (!(k >= 0 && k < this.size) || !Number.isInteger(k)) return -1;
+    const size = this.size;
+    const k = i - (this.total - size);
+    // (k is a whole number in [0, size): `k >>> 0` is k itself only for whole numbers in [0, 2^32);
+    // k is i's offset from first_index, a whole number, so it is fractional exactly when i is)
+    if (k >>> 0 !== k || k >= size) return -1;
     const s = this.head + k;
-    return s < this.size ? s : s - this.size;
+    return s < size ? s : s - size;
+  }
+
+  /** Number column `col` of the trade with global index `i` (strategy.closedtrades.*), NaN when there is none. */
+  num(i: number, col: number): number {
+    const s = this.slotOf(i);
+    return s < 0 ? NaN : this.nums[s * NUM_COLS + col]!;
+  }
+
+  /** String column `col` of the trade with global index `i`, null when there is none. */
+  str(i: number, col: number): string | null {
+    const s = this.slotOf(i);
+    return s < 0 ? null : this.strs[s * STR_COLS + col]!;
   }
 
   /** The trade with global index `i` (a new object), or undefined when it was trimmed or does not exist. */

@@ -41,6 +41,9 @@ export const S_EXIT_ID = 2;
 export const S_EXIT_COMMENT = 3;
 export const STR_COLS = 4;
 
+/** na, as a module constant (not the global `NaN`, a generic load on a path not taken yet: trades.ts NA). */
+const NA = NaN;
+
 /** Something built from the list as it is (a result's trades): settled before the list changes. */
 export interface ClosedTradesReader {
   settle(): void;
@@ -120,7 +123,7 @@ export class ClosedTrades {
   /** Number column `col` of the trade with global index `i` (strategy.closedtrades.*), NaN when there is none. */
   num(i: number, col: number): number {
     const s = this.slotOf(i);
-    return s < 0 ? NaN : this.nums[s * NUM_COLS + col]!;
+    return s < 0 ? NA : this.nums[s * NUM_COLS + col]!;
   }
 
   /** String column `col` of the trade with global index `i`, null when there is none. */

@@ -12,10 +12,17 @@ import type { Broker } from "../../strategy/broker.js";
 import type { OpenTrade } from "../../strategy/types.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
 
+/**
+ * na, as a constant of the module, not the global `NaN`: in optimised code a global read on a path
+ * not taken yet is a generic load, which made every lookup's result a boxed number (a heap number a
+ * call in the compiled loop); a module constant folds to the number itself.
+ */
+const NA = NaN;
+
 /** Number column `col` of closed trade `i`, na when there is none (not a strategy, or ClosedTrades.num). */
 function closedNum(ctx: ExecContext, i: number, col: number): number {
   const b = ctx.broker as Broker | null;
-  return b && typeof i === "number" ? b.ledger.closed.num(i, col) : NaN;
+  return b && typeof i === "number" ? b.ledger.closed.num(i, col) : NA;
 }
 /** String column `col` of closed trade `i`, na (null) when there is none. */
 function closedStr(ctx: ExecContext, i: number, col: number): string | null {
@@ -73,24 +80,24 @@ const closed: [string, Lookup][] = [
 ];
 
 const open: [string, Lookup][] = [
-  ["commission", (ctx, i) => openTrade(ctx, i)?.commission ?? NaN],
-  ["entry_bar_index", (ctx, i) => openTrade(ctx, i)?.entryBar ?? NaN],
+  ["commission", (ctx, i) => openTrade(ctx, i)?.commission ?? NA],
+  ["entry_bar_index", (ctx, i) => openTrade(ctx, i)?.entryBar ?? NA],
   ["entry_comment", (ctx, i) => openTrade(ctx, i)?.entryComment ?? null],
   ["entry_id", (ctx, i) => openTrade(ctx, i)?.entryId ?? null],
-  ["entry_price", (ctx, i) => openTrade(ctx, i)?.entryPrice ?? NaN],
-  ["entry_time", (ctx, i) => openTrade(ctx, i)?.entryTime ?? NaN],
+  ["entry_price", (ctx, i) => openTrade(ctx, i)?.entryPrice ?? NA],
+  ["entry_time", (ctx, i) => openTrade(ctx, i)?.entryTime ?? NA],
   [
     "max_drawdown",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      return t === undefined ? NaN : Math.abs(openDrawdown(t, brokerAt(ctx)));
+      return t === undefined ? NA : Math.abs(openDrawdown(t, brokerAt(ctx)));
     },
   ],
   [
     "max_drawdown_percent",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      if (t === undefined) return NaN;
+      if (t === undefined) return NA;
       const b = brokerAt(ctx);
       return (Math.abs(openDrawdown(t, b)) / entryValue(t, b)) * 100;
     },
@@ -99,14 +106,14 @@ const open: [string, Lookup][] = [
     "max_runup",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      return t === undefined ? NaN : openRunUp(t, brokerAt(ctx));
+      return t === undefined ? NA : openRunUp(t, brokerAt(ctx));
     },
   ],
   [
     "max_runup_percent",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      if (t === undefined) return NaN;
+      if (t === undefined) return NA;
       const b = brokerAt(ctx);
       return (openRunUp(t, b) / entryValue(t, b)) * 100;
     },
@@ -115,14 +122,14 @@ const open: [string, Lookup][] = [
     "profit",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      return t === undefined ? NaN : openProfit(t, brokerAt(ctx), ctx.close);
+      return t === undefined ? NA : openProfit(t, brokerAt(ctx), ctx.close);
     },
   ],
   [
     "profit_percent",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      if (t === undefined) return NaN;
+      if (t === undefined) return NA;
       const b = brokerAt(ctx);
       return (openProfit(t, b, ctx.close) / entryValue(t, b)) * 100;
     },
@@ -131,7 +138,7 @@ const open: [string, Lookup][] = [
     "size",
     (ctx, i) => {
       const t = openTrade(ctx, i);
-      return t === undefined ? NaN : t.side * t.qty;
+      return t === undefined ? NA : t.side * t.qty;
     },
   ],
 ];

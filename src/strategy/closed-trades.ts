@@ -120,16 +120,36 @@ export class ClosedTrades {
     return s < size ? s : s - size;
   }
 
-  /** Number column `col` of the trade with global index `i` (strategy.closedtrades.*), NaN when there is none. */
+  // num and str are strategy.closedtrades.* (a stats table calls them for every trade on every bar,
+  // inlined into the compiled loop): slotOf's arithmetic is written out in each, as one function is
+  // less of V8's inlining budget than two (a lookup left out of line returns a boxed number).
+
+  /** Number column `col` of the trade with global index `i` (see slotOf), NaN when there is none. */
   num(i: number, col: number): number {
-    const s = this.slotOf(i);
-    return s < 0 ? NA : this.nums[s * NUM_COLS + col]!;
+    const size = this.size;
+    const k = i - (this.total - size);
+    if (k >>> 0 !== k || k >= size) return NA;
+    const s = this.head + k;
+    return this.nums[(s < size ? s : s - size) * NUM_COLS + col]!;
   }
 
-  /** String column `col` of the trade with global index `i`, null when there is none. */
+  /** String column `col` of the trade with global index `i` (see slotOf), null when there is none. */
   str(i: number, col: number): string | null {
-    const s = this.slotOf(i);
-    return s < 0 ? null : this.strs[s * STR_COLS + col]!;
+    const size = this.size;
+    const k = i - (this.total - size);
+    if (k >>> 0 !== k || k >= size) return null;
+    const s = this.head + k;
+    return this.strs[(s < size ? s : s - size) * STR_COLS + col]!;
+  }
+
+  /** The signed quantity of the trade with global index `i` (strategy.closedtrades.size), NaN when there is none. */
+  signedQty(i: number): number {
+    const size = this.size;
+    const k = i - (this.total - size);
+    if (k >>> 0 !== k || k >= size) return NA;
+    const s = this.head + k;
+    const b = (s < size ? s : s - size) * NUM_COLS;
+    return (this.nums[b + C_SIDE]! > 0 ? 1 : -1) * this.nums[b + C_QTY]!;
   }
 
   /** The trade with global index `i` (a new object), or undefined when it was trimmed or does not exist. */

@@ -64,12 +64,12 @@ describe("per-trade lookups as the backends call them", () => {
     }
     const closed = broker.ledger.closed;
     expect([closed.total, closed.firstIndex, broker.ledger.open.length]).toEqual([6, 3, 1]);
-    const both = (name: string, i: unknown) => {
+    const both = (name: string, i: number) => {
       const d = functions[name]!.direct!(ctx, i);
       expect(functions[name]!.impl(ctx as ExecContext, [i], site), `${name}(${String(i)})`).toEqual(d);
       return d;
     };
-    const none = [-1, -0.5, 0.5, 3.5, NaN, Infinity, -Infinity, 2 ** 32 + 3, null, undefined, "3", true];
+    const none = [-1, -0.5, 0.5, 3.5, NaN, Infinity, -Infinity, 2 ** 32 + 3];
     for (const name of lookups) {
       const na = /_id$|_comment$/.test(name) ? null : NaN;
       const list = name.startsWith("strategy.closedtrades.") ? "closed" : "open";
@@ -89,6 +89,12 @@ describe("per-trade lookups as the backends call them", () => {
     // (bar 7's short entry fills on bar 8: bar 6's long is still open)
     expect(both("strategy.opentrades.entry_id", -0)).toBe("L");
     expect(both("strategy.opentrades.entry_bar_index", 0)).toBe(7);
+    // an argument array holding no number (the backends pass numbers): na, as an na index
+    for (const name of lookups)
+      for (const x of [null, undefined, "3", true])
+        expect(functions[name]!.impl(ctx, [x], site), `${name}(${String(x)})`).toEqual(
+          /_id$|_comment$/.test(name) ? null : NaN,
+        );
     // without a broker (an indicator) every lookup is na
     ctx.broker = null;
     for (const name of lookups) expect(both(name, 0)).toEqual(/_id$|_comment$/.test(name) ? null : NaN);

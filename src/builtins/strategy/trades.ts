@@ -7,10 +7,29 @@
 // called by both backends with the index, no argument array). They were closures of one factory,
 // sharing its feedback: the per-field reader each called was megamorphic and never inlined.
 
-import * as CT from "../../strategy/closed-trades.js";
+import {
+  C_COMMISSION,
+  C_DRAWDOWN,
+  C_DRAWDOWN_PERCENT,
+  C_ENTRY_BAR,
+  C_ENTRY_PRICE,
+  C_ENTRY_TIME,
+  C_EXIT_BAR,
+  C_EXIT_PRICE,
+  C_EXIT_TIME,
+  C_PROFIT,
+  C_PROFIT_PERCENT,
+  C_RUN_UP,
+  C_RUN_UP_PERCENT,
+  S_ENTRY_COMMENT,
+  S_ENTRY_ID,
+  S_EXIT_COMMENT,
+  S_EXIT_ID,
+} from "../../strategy/closed-trades.js";
 import type { Broker } from "../../strategy/broker.js";
 import type { OpenTrade } from "../../strategy/types.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
+import { num } from "./common.js";
 
 /**
  * na, as a constant of the module, not the global `NaN`: in optimised code a global read on a path
@@ -19,15 +38,17 @@ import type { BuiltinTable, ExecContext } from "../types.js";
  */
 const NA = NaN;
 
+// (the index is a number: the backends pass the checked int argument, `impl` converts its own)
+
 /** Number column `col` of closed trade `i`, na when there is none (not a strategy, or ClosedTrades.num). */
 function closedNum(ctx: ExecContext, i: number, col: number): number {
   const b = ctx.broker as Broker | null;
-  return b && typeof i === "number" ? b.ledger.closed.num(i, col) : NA;
+  return b ? b.ledger.closed.num(i, col) : NA;
 }
 /** String column `col` of closed trade `i`, na (null) when there is none. */
 function closedStr(ctx: ExecContext, i: number, col: number): string | null {
   const b = ctx.broker as Broker | null;
-  return b && typeof i === "number" ? b.ledger.closed.str(i, col) : null;
+  return b ? b.ledger.closed.str(i, col) : null;
 }
 
 /** Open trade `i` (0 = oldest), or undefined when there is none or `i` is not a whole index. */
@@ -58,34 +79,75 @@ type Lookup = (ctx: ExecContext, i: number) => unknown;
 
 // One function per builtin (see the header): written out, not made by a factory.
 const closed: [string, Lookup][] = [
-  ["commission", (ctx, i) => closedNum(ctx, i, CT.C_COMMISSION)],
-  ["entry_bar_index", (ctx, i) => closedNum(ctx, i, CT.C_ENTRY_BAR)],
-  ["entry_comment", (ctx, i) => closedStr(ctx, i, CT.S_ENTRY_COMMENT)],
-  ["entry_id", (ctx, i) => closedStr(ctx, i, CT.S_ENTRY_ID)],
-  ["entry_price", (ctx, i) => closedNum(ctx, i, CT.C_ENTRY_PRICE)],
-  ["entry_time", (ctx, i) => closedNum(ctx, i, CT.C_ENTRY_TIME)],
-  ["exit_bar_index", (ctx, i) => closedNum(ctx, i, CT.C_EXIT_BAR)],
-  ["exit_comment", (ctx, i) => closedStr(ctx, i, CT.S_EXIT_COMMENT)],
-  ["exit_id", (ctx, i) => closedStr(ctx, i, CT.S_EXIT_ID)],
-  ["exit_price", (ctx, i) => closedNum(ctx, i, CT.C_EXIT_PRICE)],
-  ["exit_time", (ctx, i) => closedNum(ctx, i, CT.C_EXIT_TIME)],
-  ["max_drawdown", (ctx, i) => Math.abs(closedNum(ctx, i, CT.C_DRAWDOWN))],
-  ["max_drawdown_percent", (ctx, i) => Math.abs(closedNum(ctx, i, CT.C_DRAWDOWN_PERCENT))],
-  ["max_runup", (ctx, i) => closedNum(ctx, i, CT.C_RUN_UP)],
-  ["max_runup_percent", (ctx, i) => closedNum(ctx, i, CT.C_RUN_UP_PERCENT)],
-  ["profit", (ctx, i) => closedNum(ctx, i, CT.C_PROFIT)],
-  ["profit_percent", (ctx, i) => closedNum(ctx, i, CT.C_PROFIT_PERCENT)],
-  // (side 1 or -1, NaN with the quantity when there is no such trade)
-  ["size", (ctx, i) => closedNum(ctx, i, CT.C_QTY) * (closedNum(ctx, i, CT.C_SIDE) > 0 ? 1 : -1)],
+  ["commission", (ctx, i) => closedNum(ctx, i, C_COMMISSION)],
+  ["entry_bar_index", (ctx, i) => closedNum(ctx, i, C_ENTRY_BAR)],
+  ["entry_comment", (ctx, i) => closedStr(ctx, i, S_ENTRY_COMMENT)],
+  ["entry_id", (ctx, i) => closedStr(ctx, i, S_ENTRY_ID)],
+  ["entry_price", (ctx, i) => closedNum(ctx, i, C_ENTRY_PRICE)],
+  ["entry_time", (ctx, i) => closedNum(ctx, i, C_ENTRY_TIME)],
+  ["exit_bar_index", (ctx, i) => closedNum(ctx, i, C_EXIT_BAR)],
+  ["exit_comment", (ctx, i) => closedStr(ctx, i, S_EXIT_COMMENT)],
+  ["exit_id", (ctx, i) => closedStr(ctx, i, S_EXIT_ID)],
+  ["exit_price", (ctx, i) => closedNum(ctx, i, C_EXIT_PRICE)],
+  ["exit_time", (ctx, i) => closedNum(ctx, i, C_EXIT_TIME)],
+  ["max_drawdown", (ctx, i) => Math.abs(closedNum(ctx, i, C_DRAWDOWN))],
+  ["max_drawdown_percent", (ctx, i) => Math.abs(closedNum(ctx, i, C_DRAWDOWN_PERCENT))],
+  ["max_runup", (ctx, i) => closedNum(ctx, i, C_RUN_UP)],
+  ["max_runup_percent", (ctx, i) => closedNum(ctx, i, C_RUN_UP_PERCENT)],
+  ["profit", (ctx, i) => closedNum(ctx, i, C_PROFIT)],
+  ["profit_percent", (ctx, i) => closedNum(ctx, i, C_PROFIT_PERCENT)],
+  [
+    "size",
+    (ctx, i) => {
+      const b = ctx.broker as Broker | null;
+      return b ? b.ledger.closed.signedQty(i) : NA;
+    },
+  ],
 ];
 
 const open: [string, Lookup][] = [
-  ["commission", (ctx, i) => openTrade(ctx, i)?.commission ?? NA],
-  ["entry_bar_index", (ctx, i) => openTrade(ctx, i)?.entryBar ?? NA],
-  ["entry_comment", (ctx, i) => openTrade(ctx, i)?.entryComment ?? null],
-  ["entry_id", (ctx, i) => openTrade(ctx, i)?.entryId ?? null],
-  ["entry_price", (ctx, i) => openTrade(ctx, i)?.entryPrice ?? NA],
-  ["entry_time", (ctx, i) => openTrade(ctx, i)?.entryTime ?? NA],
+  [
+    "commission",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.commission;
+    },
+  ],
+  [
+    "entry_bar_index",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.entryBar;
+    },
+  ],
+  [
+    "entry_comment",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? null : t.entryComment;
+    },
+  ],
+  [
+    "entry_id",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? null : t.entryId;
+    },
+  ],
+  [
+    "entry_price",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.entryPrice;
+    },
+  ],
+  [
+    "entry_time",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.entryTime;
+    },
+  ],
   [
     "max_drawdown",
     (ctx, i) => {
@@ -143,10 +205,13 @@ const open: [string, Lookup][] = [
   ],
 ];
 
-/** The builtin: `direct` is the lookup (both backends call it with the index), `impl` unpacks the array. */
+/**
+ * The builtin: `direct` is the lookup (both backends call it with the index), `impl` unpacks the
+ * array (an index that is not a number is na).
+ */
 const def = (list: string, [name, fn]: [string, Lookup]): [string, BuiltinTable[string]] => {
   const full = `strategy.${list}.${name}`;
-  return [full, { name: full, direct: fn, impl: (ctx, a) => fn(ctx, a[0]) }];
+  return [full, { name: full, direct: fn, impl: (ctx, a) => fn(ctx, num(a[0])) }];
 };
 
 export const tradeFunctions: BuiltinTable = Object.fromEntries([

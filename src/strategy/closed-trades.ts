@@ -41,6 +41,9 @@ export const S_EXIT_ID = 2;
 export const S_EXIT_COMMENT = 3;
 export const STR_COLS = 4;
 
+/** na, as a module constant (not the global `NaN`, a generic load on a path not taken yet: trades.ts NA). */
+const NA = NaN;
+
 /** Something built from the list as it is (a result's trades): settled before the list changes. */
 export interface ClosedTradesReader {
   settle(): void;
@@ -103,12 +106,50 @@ export class ClosedTrades {
     this.nums = nums;
   }
 
-  /** The ring slot of the trade with global index `i`, or -1 when it was trimmed or does not exist. */
+  /**
+   * The ring slot of the trade with global index `i`, or -1 when it was trimmed or does not exist
+   * (`i` negative, fractional or NaN included).
+   */
   slotOf(i: number): number {
-    const k = i - this.firstIndex;
-    if (!(k >= 0 && k < this.size) || !Number.isInteger(k)) return -1;
+    const size = this.size;
+    const k = i - (this.total - size);
+    // (k is a whole number in [0, size): `k >>> 0` is k itself only for whole numbers in [0, 2^32);
+    // k is i's offset from first_index, a whole number, so it is fractional exactly when i is)
+    if (k >>> 0 !== k || k >= size) return -1;
     const s = this.head + k;
-    return s < this.size ? s : s - this.size;
+    return s < size ? s : s - size;
+  }
+
+  // num and str are strategy.closedtrades.* (a stats table calls them for every trade on every bar,
+  // inlined into the compiled loop): slotOf's arithmetic is written out in each, as one function is
+  // less of V8's inlining budget than two (a lookup left out of line returns a boxed number).
+
+  /** Number column `col` of the trade with global index `i` (see slotOf), NaN when there is none. */
+  num(i: number, col: number): number {
+    const size = this.size;
+    const k = i - (this.total - size);
+    if (k >>> 0 !== k || k >= size) return NA;
+    const s = this.head + k;
+    return this.nums[(s < size ? s : s - size) * NUM_COLS + col]!;
+  }
+
+  /** String column `col` of the trade with global index `i` (see slotOf), null when there is none. */
+  str(i: number, col: number): string | null {
+    const size = this.size;
+    const k = i - (this.total - size);
+    if (k >>> 0 !== k || k >= size) return null;
+    const s = this.head + k;
+    return this.strs[(s < size ? s : s - size) * STR_COLS + col]!;
+  }
+
+  /** The signed quantity of the trade with global index `i` (strategy.closedtrades.size), NaN when there is none. */
+  signedQty(i: number): number {
+    const size = this.size;
+    const k = i - (this.total - size);
+    if (k >>> 0 !== k || k >= size) return NA;
+    const s = this.head + k;
+    const b = (s < size ? s : s - size) * NUM_COLS;
+    return (this.nums[b + C_SIDE]! > 0 ? 1 : -1) * this.nums[b + C_QTY]!;
   }
 
   /** The trade with global index `i` (a new object), or undefined when it was trimmed or does not exist. */

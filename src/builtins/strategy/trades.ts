@@ -1,57 +1,66 @@
 // strategy.closedtrades.* and strategy.opentrades.*: per-trade lookups by index (0 = oldest).
-// Closed trades are numbered in the order they closed; out-of-range and trimmed indexes give na.
+// Closed trades are numbered in the order they closed; out-of-range, fractional, na and trimmed
+// (below strategy.closedtrades.first_index, as the v6 migration guide says) indexes give na.
+//
+// A stats table loops over every trade on every bar (`for i = 0 to strategy.closedtrades - 1`), so a
+// lookup is written to cost a few loads: each builtin is its own small function (BuiltinDef.direct,
+// called by both backends with the index, no argument array). They were closures of one factory,
+// sharing its feedback: the per-field reader each called was megamorphic and never inlined.
 
-import * as CT from "../../strategy/closed-trades.js";
-import type { OpenTrade } from "../../strategy/types.js";
+import {
+  C_COMMISSION,
+  C_DRAWDOWN,
+  C_DRAWDOWN_PERCENT,
+  C_ENTRY_BAR,
+  C_ENTRY_PRICE,
+  C_ENTRY_TIME,
+  C_EXIT_BAR,
+  C_EXIT_PRICE,
+  C_EXIT_TIME,
+  C_PROFIT,
+  C_PROFIT_PERCENT,
+  C_RUN_UP,
+  C_RUN_UP_PERCENT,
+  S_ENTRY_COMMENT,
+  S_ENTRY_ID,
+  S_EXIT_COMMENT,
+  S_EXIT_ID,
+} from "../../strategy/closed-trades.js";
 import type { Broker } from "../../strategy/broker.js";
+import type { OpenTrade } from "../../strategy/types.js";
 import type { BuiltinTable, ExecContext } from "../types.js";
-import { maybeBroker, num } from "./common.js";
-
-/** A closed trade's field, read from the closed list's columns at ring slot `slot` (closed-trades.ts). */
-type ClosedField = (c: CT.ClosedTrades, slot: number) => unknown;
-type OpenField = (t: OpenTrade, b: Broker, ctx: ExecContext) => unknown;
+import { num } from "./common.js";
 
 /**
- * A `strategy.<list>.<name>(trade_num)` lookup: the trade at that index, else `na`. Closed trades keep
- * their index from the start of the run; those trimmed past the trade limit (below
- * strategy.closedtrades.first_index) read as `na`, as the v6 migration guide says.
+ * na, as a constant of the module, not the global `NaN`: in optimised code a global read on a path
+ * not taken yet is a generic load, which made every lookup's result a boxed number (a heap number a
+ * call in the compiled loop); a module constant folds to the number itself.
  */
-function lookup<T>(
-  full: string,
-  find: (b: Broker, i: number) => T | undefined,
-  get: (t: T, b: Broker, ctx: ExecContext) => unknown,
-  na: unknown,
-): [string, BuiltinTable[string]] {
-  return [
-    full,
-    {
-      name: full,
-      impl: (ctx, a) => {
-        const b = maybeBroker(ctx);
-        const i = num(a[0]);
-        const t = b && Number.isInteger(i) && i >= 0 ? find(b, i) : undefined;
-        return t !== undefined && b ? get(t, b, ctx) : na;
-      },
-    },
-  ];
+const NA = NaN;
+
+// (the index is a number: the backends pass the checked int argument, `impl` converts its own)
+
+/** Number column `col` of closed trade `i`, na when there is none (not a strategy, or ClosedTrades.num). */
+function closedNum(ctx: ExecContext, i: number, col: number): number {
+  const b = ctx.broker as Broker | null;
+  return b ? b.ledger.closed.num(i, col) : NA;
+}
+/** String column `col` of closed trade `i`, na (null) when there is none. */
+function closedStr(ctx: ExecContext, i: number, col: number): string | null {
+  const b = ctx.broker as Broker | null;
+  return b ? b.ledger.closed.str(i, col) : null;
 }
 
-/** A closed trade's number in column `col` (`f` applied to it), its string in string column `col`. */
-const closedNum = (name: string, col: number, f: (x: number, c: CT.ClosedTrades, slot: number) => number = (x) => x) =>
-  closed(name, (c, slot) => f(c.nums[slot * CT.NUM_COLS + col], c, slot));
-const closedStr = (name: string, col: number) => closed(name, (c, slot) => c.strs[slot * CT.STR_COLS + col], null);
-const closed = (name: string, get: ClosedField, na: unknown = NaN) =>
-  lookup<number>(
-    `strategy.closedtrades.${name}`,
-    (b, i) => {
-      const slot = b.ledger.closed.slotOf(i);
-      return slot < 0 ? undefined : slot;
-    },
-    (slot, b) => get(b.ledger.closed, slot),
-    na,
-  );
-const open = (name: string, get: OpenField, na: unknown = NaN) =>
-  lookup<OpenTrade>(`strategy.opentrades.${name}`, (b, i) => b.ledger.open[i], get, na);
+/** Open trade `i` (0 = oldest), or undefined when there is none or `i` is not a whole index. */
+function openTrade(ctx: ExecContext, i: number): OpenTrade | undefined {
+  const b = ctx.broker as Broker | null;
+  if (!b) return undefined;
+  const open = b.ledger.open;
+  // (a whole number in [0, 2^32): not NaN, fractional, negative or another type)
+  return i >>> 0 === i && i < open.length ? open[i] : undefined;
+}
+/** The run's broker, once openTrade found a trade. */
+const brokerAt = (ctx: ExecContext) => ctx.broker as Broker;
 
 function openProfit(t: OpenTrade, b: Broker, price: number): number {
   return (price - t.entryPrice) * t.side * t.qty * b.pointValue - t.commission;
@@ -66,36 +75,146 @@ function openDrawdown(t: OpenTrade, b: Broker): number {
   return Math.min(0, (t.worstPrice - t.entryPrice) * t.side * t.qty * b.pointValue - t.commission);
 }
 
+type Lookup = (ctx: ExecContext, i: number) => unknown;
+
+// One function per builtin (see the header): written out, not made by a factory.
+const closed: [string, Lookup][] = [
+  ["commission", (ctx, i) => closedNum(ctx, i, C_COMMISSION)],
+  ["entry_bar_index", (ctx, i) => closedNum(ctx, i, C_ENTRY_BAR)],
+  ["entry_comment", (ctx, i) => closedStr(ctx, i, S_ENTRY_COMMENT)],
+  ["entry_id", (ctx, i) => closedStr(ctx, i, S_ENTRY_ID)],
+  ["entry_price", (ctx, i) => closedNum(ctx, i, C_ENTRY_PRICE)],
+  ["entry_time", (ctx, i) => closedNum(ctx, i, C_ENTRY_TIME)],
+  ["exit_bar_index", (ctx, i) => closedNum(ctx, i, C_EXIT_BAR)],
+  ["exit_comment", (ctx, i) => closedStr(ctx, i, S_EXIT_COMMENT)],
+  ["exit_id", (ctx, i) => closedStr(ctx, i, S_EXIT_ID)],
+  ["exit_price", (ctx, i) => closedNum(ctx, i, C_EXIT_PRICE)],
+  ["exit_time", (ctx, i) => closedNum(ctx, i, C_EXIT_TIME)],
+  ["max_drawdown", (ctx, i) => Math.abs(closedNum(ctx, i, C_DRAWDOWN))],
+  ["max_drawdown_percent", (ctx, i) => Math.abs(closedNum(ctx, i, C_DRAWDOWN_PERCENT))],
+  ["max_runup", (ctx, i) => closedNum(ctx, i, C_RUN_UP)],
+  ["max_runup_percent", (ctx, i) => closedNum(ctx, i, C_RUN_UP_PERCENT)],
+  ["profit", (ctx, i) => closedNum(ctx, i, C_PROFIT)],
+  ["profit_percent", (ctx, i) => closedNum(ctx, i, C_PROFIT_PERCENT)],
+  [
+    "size",
+    (ctx, i) => {
+      const b = ctx.broker as Broker | null;
+      return b ? b.ledger.closed.signedQty(i) : NA;
+    },
+  ],
+];
+
+const open: [string, Lookup][] = [
+  [
+    "commission",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.commission;
+    },
+  ],
+  [
+    "entry_bar_index",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.entryBar;
+    },
+  ],
+  [
+    "entry_comment",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? null : t.entryComment;
+    },
+  ],
+  [
+    "entry_id",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? null : t.entryId;
+    },
+  ],
+  [
+    "entry_price",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.entryPrice;
+    },
+  ],
+  [
+    "entry_time",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.entryTime;
+    },
+  ],
+  [
+    "max_drawdown",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : Math.abs(openDrawdown(t, brokerAt(ctx)));
+    },
+  ],
+  [
+    "max_drawdown_percent",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      if (t === undefined) return NA;
+      const b = brokerAt(ctx);
+      return (Math.abs(openDrawdown(t, b)) / entryValue(t, b)) * 100;
+    },
+  ],
+  [
+    "max_runup",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : openRunUp(t, brokerAt(ctx));
+    },
+  ],
+  [
+    "max_runup_percent",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      if (t === undefined) return NA;
+      const b = brokerAt(ctx);
+      return (openRunUp(t, b) / entryValue(t, b)) * 100;
+    },
+  ],
+  [
+    "profit",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : openProfit(t, brokerAt(ctx), ctx.close);
+    },
+  ],
+  [
+    "profit_percent",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      if (t === undefined) return NA;
+      const b = brokerAt(ctx);
+      return (openProfit(t, b, ctx.close) / entryValue(t, b)) * 100;
+    },
+  ],
+  [
+    "size",
+    (ctx, i) => {
+      const t = openTrade(ctx, i);
+      return t === undefined ? NA : t.side * t.qty;
+    },
+  ],
+];
+
+/**
+ * The builtin: `direct` is the lookup (both backends call it with the index), `impl` unpacks the
+ * array (an index that is not a number is na).
+ */
+const def = (list: string, [name, fn]: [string, Lookup]): [string, BuiltinTable[string]] => {
+  const full = `strategy.${list}.${name}`;
+  return [full, { name: full, direct: fn, impl: (ctx, a) => fn(ctx, num(a[0])) }];
+};
+
 export const tradeFunctions: BuiltinTable = Object.fromEntries([
-  closedNum("commission", CT.C_COMMISSION),
-  closedNum("entry_bar_index", CT.C_ENTRY_BAR),
-  closedStr("entry_comment", CT.S_ENTRY_COMMENT),
-  closedStr("entry_id", CT.S_ENTRY_ID),
-  closedNum("entry_price", CT.C_ENTRY_PRICE),
-  closedNum("entry_time", CT.C_ENTRY_TIME),
-  closedNum("exit_bar_index", CT.C_EXIT_BAR),
-  closedStr("exit_comment", CT.S_EXIT_COMMENT),
-  closedStr("exit_id", CT.S_EXIT_ID),
-  closedNum("exit_price", CT.C_EXIT_PRICE),
-  closedNum("exit_time", CT.C_EXIT_TIME),
-  closedNum("max_drawdown", CT.C_DRAWDOWN, Math.abs),
-  closedNum("max_drawdown_percent", CT.C_DRAWDOWN_PERCENT, Math.abs),
-  closedNum("max_runup", CT.C_RUN_UP),
-  closedNum("max_runup_percent", CT.C_RUN_UP_PERCENT),
-  closedNum("profit", CT.C_PROFIT),
-  closedNum("profit_percent", CT.C_PROFIT_PERCENT),
-  closedNum("size", CT.C_QTY, (q, c, slot) => (c.nums[slot * CT.NUM_COLS + CT.C_SIDE] > 0 ? 1 : -1) * q),
-  open("commission", (t) => t.commission),
-  open("entry_bar_index", (t) => t.entryBar),
-  open("entry_comment", (t) => t.entryComment, null),
-  open("entry_id", (t) => t.entryId, null),
-  open("entry_price", (t) => t.entryPrice),
-  open("entry_time", (t) => t.entryTime),
-  open("max_drawdown", (t, b) => Math.abs(openDrawdown(t, b))),
-  open("max_drawdown_percent", (t, b) => (Math.abs(openDrawdown(t, b)) / entryValue(t, b)) * 100),
-  open("max_runup", (t, b) => openRunUp(t, b)),
-  open("max_runup_percent", (t, b) => (openRunUp(t, b) / entryValue(t, b)) * 100),
-  open("profit", (t, b, ctx) => openProfit(t, b, ctx.close)),
-  open("profit_percent", (t, b, ctx) => (openProfit(t, b, ctx.close) / entryValue(t, b)) * 100),
-  open("size", (t) => t.side * t.qty),
+  ...closed.map((x) => def("closedtrades", x)),
+  ...open.map((x) => def("opentrades", x)),
 ]);

@@ -31,7 +31,7 @@ import {
   LV_TP,
 } from "../../src/strategy/types.js";
 import { runBoth, v6 } from "../helpers/run-both.js";
-import { columnsOf, makeCtx, randomMarginCase, setBar } from "./harness.js";
+import { brokerOutcome, columnsOf, makeCtx, randomMarginCase, setBar } from "./harness.js";
 import { PathWalker, setTrailExtreme, trailExtreme } from "../../src/strategy/walk.js";
 import { Ledger } from "../../src/strategy/ledger.js";
 import type { Bar } from "../../src/core/result.js";
@@ -226,20 +226,6 @@ function openTrade(entryPrice: number, side: Side, seq: number): OpenTrade {
   };
 }
 
-function outcome(b: Broker) {
-  const res = b.finish(null as unknown as ExecContext);
-  return {
-    trades: res.trades,
-    equity: res.equity,
-    stats: res.stats,
-    open: b.ledger.open.map((t) => ({
-      ...t,
-      exitFilled: t.exitFilled === null ? [] : [...t.exitFilled],
-      trail: t.trail === null ? null : [...t.trail],
-    })),
-  };
-}
-
 describe("broker fast paths", () => {
   it("a bar whose range reaches no pending level books exactly what the full walk books; so does a flat bar at an unchanged equity", () => {
     let trades = 0;
@@ -265,8 +251,8 @@ describe("broker fast paths", () => {
           default_qty_value: 150,
         },
       ]) {
-        const fast = outcome(runFlow(seed, true, settings));
-        const full = outcome(runFlow(seed, false, settings));
+        const fast = brokerOutcome(runFlow(seed, true, settings));
+        const full = brokerOutcome(runFlow(seed, false, settings));
         expect(fast).toEqual(full);
         trades += fast.trades.length;
         marginCalls += fast.stats.margin_calls as number;

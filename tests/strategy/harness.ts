@@ -329,6 +329,24 @@ export function compareTrades(
  * `level` is the call level worked out in doubles, where equity meets the margin (not a positive
  * finite number when there is none). `pick` draws from `rnd` too, for the caller's own choices.
  */
+/**
+ * What a broker booked, for comparing two runs of it (a fast path against the full walk): the result's
+ * trades, equity and stats, and copies of the open trades (their fill and trail lists included).
+ */
+export function brokerOutcome(b: Broker) {
+  const res = b.finish(null as unknown as ExecContext);
+  return {
+    trades: res.trades,
+    equity: res.equity,
+    stats: res.stats,
+    open: b.ledger.open.map((t) => ({
+      ...t,
+      exitFilled: t.exitFilled === null ? [] : [...t.exitFilled],
+      trail: t.trail === null ? null : [...t.trail],
+    })),
+  };
+}
+
 export function randomMarginCase(rnd: () => number, ctx: ExecContext) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const side = rnd() < 0.5 ? 1 : -1;

@@ -9,7 +9,7 @@ import type { ExecContext } from "../../src/builtins/types.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { createBroker } from "../../src/strategy/index.js";
 import { PathWalker } from "../../src/strategy/walk.js";
-import { columnsOf, makeCtx, setBar } from "./harness.js";
+import { brokerOutcome, columnsOf, makeCtx, setBar } from "./harness.js";
 
 type Row = [number, number, number, number];
 
@@ -86,16 +86,6 @@ function runHeld(
   return broker;
 }
 
-function outcome(b: Broker) {
-  const res = b.finish(null as unknown as ExecContext);
-  return {
-    trades: res.trades,
-    equity: res.equity,
-    stats: res.stats,
-    open: b.ledger.open.map((t) => ({ ...t, exitFilled: t.exitFilled === null ? [] : [...t.exitFilled] })),
-  };
-}
-
 describe("the walk's held bars", () => {
   it("a bar held with nothing pending books what the full walk books, and takes no quietRange", () => {
     let taken = 0;
@@ -119,13 +109,13 @@ describe("the walk's held bars", () => {
             default_qty_value: 150,
           },
         ]) {
-          const fast = outcome(
+          const fast = brokerOutcome(
             runHeld(seed, true, settings, version, (t) => {
               checked++;
               if (t) taken++;
             }),
           );
-          const full = outcome(runHeld(seed, false, settings, version));
+          const full = brokerOutcome(runHeld(seed, false, settings, version));
           expect(fast).toEqual(full);
           marginCalls += fast.stats.margin_calls as number;
           trades += fast.trades.length;

@@ -11,7 +11,7 @@ import type { ExecContext } from "../../src/builtins/types.js";
 import type { Broker } from "../../src/strategy/broker.js";
 import { createBroker } from "../../src/strategy/index.js";
 import { PathWalker } from "../../src/strategy/walk.js";
-import { columnsOf, makeCtx, setBar } from "./harness.js";
+import { brokerOutcome, columnsOf, makeCtx, setBar } from "./harness.js";
 
 type Row = [number, number, number, number];
 
@@ -94,19 +94,9 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown>)
   return { broker, runs };
 }
 
+/** brokerOutcome and the pending orders. */
 function outcome(b: Broker) {
-  const res = b.finish(null as unknown as ExecContext);
-  return {
-    trades: res.trades,
-    equity: res.equity,
-    stats: res.stats,
-    orders: b.book.orders.map((o) => ({ ...o })),
-    open: b.ledger.open.map((t) => ({
-      ...t,
-      exitFilled: t.exitFilled === null ? [] : [...t.exitFilled],
-      trail: t.trail === null ? null : [...t.trail],
-    })),
-  };
+  return { ...brokerOutcome(b), orders: b.book.orders.map((o) => ({ ...o })) };
 }
 
 describe("calc_on_order_fills on the walk's fast paths", () => {

@@ -6,9 +6,9 @@
 // kernels' memory, the drawing store and, for ticks of a strategy that does not calc on every tick, the
 // broker. Split from evaluate.ts so the bar loop there reads as the loop.
 import {
-  type DrawingSnapshot,
-  type DrawingStore,
   drawingStoreOf,
+  emptyDrawingSnapshot,
+  noDrawingsAlive,
   restoreDrawings,
   snapshotDrawings,
 } from "../builtins/drawing/index.js";
@@ -47,7 +47,7 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
     // creates, which the store's next id tells; the copy of every kind's list is taken only then.
     const dnext = dstore.nextId;
     const dversion = dstore.version;
-    const dsnap = noDrawings(dstore) ? null : snapshotDrawings(dstore);
+    const dsnap = noDrawingsAlive(dstore) ? null : snapshotDrawings(dstore);
     // (the bar so far is no input bar as it is: see BrokerHost.inputBar)
     ctx.high = high;
     ctx.low = low;
@@ -62,7 +62,7 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
       if (fobjects) fobjects.restore();
       if (ksnap !== undefined) kernels!.restore!(ksnap);
       if (dsnap !== null) restoreDrawings(dstore, dsnap);
-      else if (dstore.nextId !== dnext) restoreDrawings(dstore, emptyDrawings(dstore, dnext, dversion));
+      else if (dstore.nextId !== dnext) restoreDrawings(dstore, emptyDrawingSnapshot(dstore, dnext, dversion));
       ctx.high = h;
       ctx.low = l;
       ctx.close = c;
@@ -71,20 +71,6 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
       state.setBar(ctx);
     }
   };
-}
-
-/** Whether no drawing of any kind is alive in `store`. */
-function noDrawings(store: DrawingStore): boolean {
-  const alive = store.alive as Record<string, readonly unknown[]>;
-  for (const k in alive) if (alive[k].length !== 0) return false;
-  return true;
-}
-
-/** The snapshot snapshotDrawings takes of `store` with no drawing alive, its next id `nextId` and version `version`. */
-function emptyDrawings(store: DrawingStore, nextId: number, version: number): DrawingSnapshot {
-  const alive: Record<string, never[]> = {};
-  for (const k in store.alive) alive[k] = [];
-  return { nextId, version, alive: alive as DrawingSnapshot["alive"], saved: [] };
 }
 
 /**

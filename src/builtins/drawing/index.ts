@@ -18,6 +18,8 @@ import { tableFunctions } from "./table.js";
 export { drawingsResult } from "./result.js";
 export {
   createDrawingStore,
+  emptyDrawingSnapshot,
+  noDrawingsAlive,
   restoreDrawings,
   snapshotDrawings,
   storeOf as drawingStoreOf,

@@ -145,6 +145,23 @@ export function snapshotDrawings(store: DrawingStore): DrawingSnapshot {
   return { nextId: store.nextId, version: store.version, alive, saved };
 }
 
+/** Whether no drawing of any kind is alive in `store` (a snapshot would copy nothing but empty lists). */
+export function noDrawingsAlive(store: DrawingStore): boolean {
+  for (const kind in store.alive) if (store.alive[kind as DrawingKind].length !== 0) return false;
+  return true;
+}
+
+/**
+ * The snapshot snapshotDrawings takes of a store with no drawing alive, its next id `nextId` and
+ * version `version`: a caller that found none alive (noDrawingsAlive) keeps the two numbers and makes
+ * this only when something was created since.
+ */
+export function emptyDrawingSnapshot(store: DrawingStore, nextId: number, version: number): DrawingSnapshot {
+  const alive = {} as Record<DrawingKind, AnyDrawing[]>;
+  for (const kind of Object.keys(store.alive) as DrawingKind[]) alive[kind] = [];
+  return { nextId, version, alive, saved: [] };
+}
+
 /** Puts the store and every object back as they were at the snapshot (the snapshot stays reusable). */
 export function restoreDrawings(store: DrawingStore, snap: DrawingSnapshot): void {
   // objects created after the snapshot disappear

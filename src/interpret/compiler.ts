@@ -53,7 +53,7 @@ import {
 } from "./drivers.generated.js";
 import { blockAssigns, blockMayCtl } from "./writes.js";
 import { inlineTaFn } from "./inline-ta.js";
-import { deadDeclarations, invariantStatements } from "./invariant.js";
+import { deadDeclarations, invariantStatements, isInputCall } from "./invariant.js";
 import { colAt, colAtOther } from "./column-at.js";
 import { anyKept, COLUMN_FIELDS, flowOf, keptClosure, keptStats, keyOf, numKey, type Flow } from "./memo.js";
 import { INLINE_TA_NAMES, inlineTaSites } from "../check/once-sites.js";
@@ -199,9 +199,8 @@ export class Compiler {
       // functions to warm up and optimise cost it more than their inlining gains it (loops interpreted,
       // first run 149 -> 132 ms; docs/benchmarks.md, session 14); the runs after it are the ones that
       // reach the steady state the chunks are for
-      // (a program whose every bar runs it once leaves its run-invariant declarations to the first bar:
-      // invariant.ts)
-      // and its dead declarations to no bar
+      // (a program whose every bar runs it once leaves its run-invariant declarations to the first bar
+      // and its dead declarations to no bar: invariant.ts)
       const plain = this.hooks.hoist && !this.hooks.wrapTop;
       const skip = plain ? invariantStatements(this.prog) : null;
       const dead = plain ? deadDeclarations(this.prog) : null;
@@ -2676,9 +2675,7 @@ function isIntOrFloat(e: RExpr): boolean {
   return e.t.name === "int" || e.t.name === "float";
 }
 
-export function isInputCall(name: string): boolean {
-  return name === "input" || name.startsWith("input.");
-}
+export { isInputCall };
 
 /**
  * Whether an input call's arguments may go unevaluated once the input is known: an input's value

@@ -12,22 +12,15 @@ import { walkWrites } from "../check/walk.js";
 /** Value types a slot holds as it is (no object another statement could change). */
 const VALUE_TYPES = new Set(["int", "float", "bool", "string", "color"]);
 
-/** input kinds whose value is fixed by the first call (not input.source, whose value is the bar's price). */
-const FIXED_INPUTS = new Set([
-  "input",
-  "input.int",
-  "input.float",
-  "input.bool",
-  "input.string",
-  "input.color",
-  "input.symbol",
-  "input.timeframe",
-  "input.session",
-  "input.time",
-  "input.price",
-  "input.text_area",
-  "input.enum",
-]);
+/** Whether `name` is an input builtin (`input`, `input.int`, `input.source`, ...). */
+export function isInputCall(name: string): boolean {
+  return name === "input" || name.startsWith("input.");
+}
+
+/** An input whose value is fixed by the first call: not input.source, whose value is the bar's price. */
+function fixedInput(name: string): boolean {
+  return isInputCall(name) && name !== "input.source";
+}
 
 /** Builtins whose result is a function of their arguments alone (no site state, no bar, no effect). */
 const PURE_CALLS = new Set([
@@ -104,8 +97,8 @@ function invariant(e: RExpr, fixed: Set<number>, prog: ResolvedProgram): boolean
       return invariant(e.c, fixed, prog) && invariant(e.a, fixed, prog) && invariant(e.b, fixed, prog);
     case "call": {
       const args = e.args.every((a) => a === undefined || invariant(a, fixed, prog));
-      if (!args || (e.def.stateful && !FIXED_INPUTS.has(e.name))) return false;
-      if (FIXED_INPUTS.has(e.name)) return !prog.inputSourceNames.has(e.site);
+      if (!args || (e.def.stateful && !fixedInput(e.name))) return false;
+      if (fixedInput(e.name)) return !prog.inputSourceNames.has(e.site);
       return e.def.pure === true || PURE_CALLS.has(e.name);
     }
     default:

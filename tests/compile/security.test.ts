@@ -124,13 +124,21 @@ strategy.exit("X", "L", stop = close * 0.97)`,
       ),
     );
   });
-  it("the expression is passed as a function, constants as values", () => {
+  it("the expression is a function defined once; constants and plain reads are values", () => {
     const text = generatedSource(program(v6(`plot(request.security(syminfo.tickerid, "240", ta.sma(close, 3)))`)));
     // symbol (syminfo.tickerid, read through its getter on the run's first bar, then kept: it is
-    // fixed for the run), timeframe, expression (its sma written out, src/compile/inline-ta.ts), then
-    // the absent ones
-    expect(text).toMatch(
-      /K\d+\(\(\) => \(\(Y\d+ !== undefined \? Y\d+ : \(Y\d+ = K\d+\(ctx, K\d+\)\)\)\), "240", \(\) => \(\(\$\d+ = b_close, [\s\S]*"sma"[\s\S]*\), undefined, undefined/,
+    // fixed for the run) as its value, timeframe, expression (a nested function defined once, its sma
+    // written out, src/compile/inline-ta.ts), then the absent ones: no function made on every bar
+    const call = text.match(
+      /K\d+\(\(Y\d+ !== undefined \? Y\d+ : \(Y\d+ = K\d+\(ctx, K\d+\)\)\), "240", (x\d+), undefined, undefined/,
     );
+    expect(call).not.toBeNull();
+    expect(text).toMatch(new RegExp(`function ${call![1]}\\(\\) \\{[^}]*"sma"`));
+    expect(text).not.toContain("() =>");
+  });
+  it("a symbol computed with effects stays a function the site calls when it reads it", () => {
+    // (a string concatenation may raise the length limit: evaluated where the interpreter evaluates it)
+    const text = generatedSource(program(v6(`s = input.string("A")\nplot(request.security(s + "X", "240", close))`)));
+    expect(text).toMatch(/K\d+\(\(\) => \(/);
   });
 });

@@ -6,6 +6,7 @@ import { barTimeClose, isIntraday, nominalMs, parseTimeframe, toUtc } from "../c
 import { parseSession, SESSION_24X7, type Session } from "../core/time-sessions.js";
 import { primeFeedback } from "../core/feedback.js";
 import { getZone, UTC, type Zone } from "../core/tz.js";
+import { sameValues } from "../core/same-values.js";
 
 /**
  * Close times (UTC ms) of bars opening at `times` on a `timeframe` chart. A tick bar closes at the next
@@ -89,19 +90,6 @@ const closesOf = new WeakMap<
     closes: Float64Array;
   }
 >();
-
-/** Whether a and b hold the same values (Object.is, so a NaN equals a NaN and -0 differs from 0). */
-function sameValues(a: Float64Array, b: Float64Array): boolean {
-  const n = a.length;
-  if (b.length !== n) return false;
-  for (let i = 0; i < n; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    // (x !== y alone: the common case; Object.is only for the rare equal-or-NaN pair)
-    if (x !== y ? x === x || y === y : x === 0 && 1 / x !== 1 / y) return false;
-  }
-  return true;
-}
 
 const DAY_MS = 86_400_000;
 

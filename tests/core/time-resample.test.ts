@@ -79,4 +79,29 @@ describe("resampleBars", () => {
     expect(r.bars.volume[0]).toBeNaN();
     expect(r.bars.high[0]).toBe(3);
   });
+  it("a caller's time column is resampled once per timeframe, and again once its times change", () => {
+    const rows = hourlyBars(200);
+    // a caller's own columns (not made by normalizeBars for the run): the periods are kept
+    const own: BarColumns = { ...rows, copied: false };
+    const d = parseTimeframe("D")!;
+    const h4 = parseTimeframe("240")!;
+    const fresh = (src: BarColumns, tf = d) => resampleBars({ ...src, copied: true }, tf, UTC, SESSION_24X7, 3_600_000);
+    const a = resampleBars(own, d, UTC, SESSION_24X7, 3_600_000);
+    const b = resampleBars(own, d, UTC, SESSION_24X7, 3_600_000);
+    const c = resampleBars(own, h4, UTC, SESSION_24X7, 3_600_000);
+    expect(b.index).toBe(a.index); // the kept periods
+    expect(c.index).not.toBe(a.index); // another timeframe's own
+    expect(b).toEqual(fresh(own));
+    expect(c).toEqual(fresh(own, h4));
+    // each run's columns are its own: writing into one leaves the next run's as they were
+    b.bars.time[0] = 1;
+    b.timeClose[0] = 1;
+    expect(resampleBars(own, d, UTC, SESSION_24X7, 3_600_000).bars.time[0]).toBe(a.bars.time[0]);
+    // the caller shifts its bars by a day: the periods are made again, as for a new column
+    for (let i = 0; i < own.time.length; i++) own.time[i] = own.time[i]! + DAY;
+    const e = resampleBars(own, d, UTC, SESSION_24X7, 3_600_000);
+    expect(e.index).not.toBe(a.index);
+    expect(e).toEqual(fresh(own));
+    expect(e.bars.time[0]).toBe(a.bars.time[0]! + DAY);
+  });
 });

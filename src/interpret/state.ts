@@ -8,6 +8,13 @@ import type { ResolvedProgram, VarSlot } from "../check/ir.js";
 import { countShadowCandidates } from "./shadows.js";
 import { detachFlow } from "./memo.js";
 
+/**
+ * na as a module constant: the global `NaN` on a branch never taken before V8 optimised the code
+ * (setBar's bars before a column's start, on a column read at offset 0) made the other branch's
+ * double a new heap number on every read (16 bytes a shadowed column a bar); a constant keeps it raw.
+ */
+const NA = NaN;
+
 /** A fixed-size ring holding the last `size` committed values of one variable. */
 export class Ring {
   readonly mask: number;
@@ -164,7 +171,7 @@ export class RunState {
     const cs = this.colShadows;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i]!;
-      n[c.slot] = barIndex - c.n >= 0 ? c.col[barIndex - c.n]! : NaN;
+      n[c.slot] = barIndex - c.n >= 0 ? c.col[barIndex - c.n]! : NA;
     }
     const b = this.barBase;
     n[b] = bar.open;

@@ -2184,23 +2184,6 @@ export class Compiler {
         }
         return next;
       });
-    const consts = e.cases.map((c) => c.test);
-    if (consts.every((t) => t === null || (t.k === "const" && !this.hoisted.has(t)))) {
-      // every case a constant (enum members, literals): their values compared in place, no test
-      // closure called per case (a switch on an input's enum in a function called per bar)
-      const vs = consts.map((t) => (t === null ? undefined : (t as Extract<RExpr, { k: "const" }>).v));
-      const dflt = consts.map((t) => t === null);
-      switchBuilds.constant++;
-      return this.kept(key && `C${key}`, () => () => {
-        const s = subject();
-        for (let i = 0; i < n; i++) {
-          if (dflt[i]) return bodies[i]!();
-          const v = vs[i];
-          if (v === s && v === v && v !== null) return bodies[i]!();
-        }
-        return na;
-      });
-    }
     return this.kept(key, () => () => {
       const s = subject();
       for (let i = 0; i < n; i++) {
@@ -2605,8 +2588,6 @@ export const columnShiftBuilds = { count: 0 };
 export const extremeConstBuilds = { count: 0 };
 /** How many flat ifs' then branches run a statement and then break/continue (Compiler.ifFlat k 4/5; tests read it). */
 export const ifTailBuilds = { count: 0 };
-/** How many switches with a subject have only constant cases, compared in place (Compiler.switchExpr; tests read it). */
-export const switchBuilds = { constant: 0 };
 /** How many flat ifs test `na(x)` in the driver (Compiler.ifFlat op 6; tests read it). */
 export const ifNaBuilds = { count: 0 };
 

@@ -200,6 +200,16 @@ for (const [name, op] of [
   out += `\n/** \`${eager ? `l() ${op} r()\`, both called first,` : `l() ${op} r()\``} from copy \`copy\` (a program's operators take the copies in turn). */\nexport function ${name}(l: Fn, r: Fn, copy: number): Fn {\n  return ${name}Copies[copy % FUSED_COPIES]!(l, r);\n}\n\nconst ${name}Copies = [${Array.from({ length: COPIES }, (_, c) => `${name}${c}`).join(", ")}];\n`;
 }
 
+// The comparison operators on two numbers as JavaScript (na: `!=` false when either is NaN).
+const CMPX = {
+  "<": (a, b) => `${a} < ${b}`,
+  "<=": (a, b) => `${a} <= ${b}`,
+  ">": (a, b) => `${a} > ${b}`,
+  ">=": (a, b) => `${a} >= ${b}`,
+  "==": (a, b) => `${a} === ${b}`,
+  "!=": (a, b) => `(${a} !== ${b} && ${a} === ${a} && ${b} === ${b})`,
+};
+
 // `a op b and c op d` (or `or`) whose four operands are bar columns at a loop counter, plus or minus a
 // constant (`high[j] <= high[j - 1] and low[j] >= low[j - 1]`), as one closure per operator pair: the
 // four offsets checked at once against the bars and the history limit, the four reads and both
@@ -208,14 +218,6 @@ for (const [name, op] of [
 // `slow`, the general and/or closure, which keeps the operators' order, laziness and errors. In the
 // fast case no operand can fail, so reading all four is what either form gives.
 {
-  const CMPX = {
-    "<": (a, b) => `${a} < ${b}`,
-    "<=": (a, b) => `${a} <= ${b}`,
-    ">": (a, b) => `${a} > ${b}`,
-    ">=": (a, b) => `${a} >= ${b}`,
-    "==": (a, b) => `${a} === ${b}`,
-    "!=": (a, b) => `(${a} !== ${b} && ${a} === ${a} && ${b} === ${b})`,
-  };
   out += `
 /** A column operand of columnPair: column \`ci\` (Flow.cols) at the offset in numeric slot \`off\` plus \`add\`. */
 export interface ColumnLeaf {
@@ -293,6 +295,72 @@ export function columnCompare(key: string, a: ColumnLeaf, b: ColumnLeaf, N: Floa
 }
 `;
 }
+
+// `col[k] op (p op2 q)` (and the mirror): a column operand compared with the arithmetic of two numeric
+// slots or a slot and a constant (`close[j] < close * 0.97`, `low[i] > low - atr`), all in place.
+{
+  const ARITH = {
+    "+": (a, b) => `${a} + ${b}`,
+    "-": (a, b) => `${a} - ${b}`,
+    "*": (a, b) => `${a} * ${b}`,
+    "/": (a, b) => `(${b} === 0 ? NaN : ${a} / ${b})`,
+  };
+  out += `
+/** The arithmetic side of columnCompareExpr: \`p op q\` on numeric slots (S: the slot) or constants (C: the value). */
+export interface ExprLeaf {
+  p: number;
+  q: number;
+}
+
+/**
+ * \`a op (p op2 q)\` (key \`op + "XE" + op2 + kinds\`) or \`(p op2 q) op a\` (\`op + "EX" + op2 + kinds\`),
+ * a a column operand as columnPair's, kinds \`SS\`, \`SC\` or \`CS\` (S a numeric slot, C a constant):
+ * read and computed in place when the column offset is a past bar within the history limit, else
+ * \`slow()\` (the general comparison); null for another key. The arithmetic side reads no closure and
+ * cannot fail, so which side is read first does not show.
+ */
+export function columnCompareExpr(key: string, a: ColumnLeaf, e: ExprLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, ep = e.p, eq = e.q;
+  switch (key) {
+`;
+  for (const side of ["XE", "EX"])
+    for (const op of Object.keys(CMPX))
+      for (const op2 of Object.keys(ARITH))
+        for (const kinds of ["SS", "SC", "CS"]) {
+          const p = kinds[0] === "S" ? "N[ep]!" : "ep",
+            q = kinds[1] === "S" ? "N[eq]!" : "eq";
+          const cmp = side === "XE" ? CMPX[op]("x", "y") : CMPX[op]("y", "x");
+          out += `    case ${JSON.stringify(op + side + op2 + kinds)}:
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= ${COLUMN_LIMIT})) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ${ARITH[op2](p, q)};
+        return ${cmp};
+      };
+`;
+        }
+  out += `  }
+  return null;
+}
+`;
+}
+
+// `na(col[k])` with k a column offset as columnPair's: the value read in place when the offset is a
+// past bar within the history limit, else the general na closure (na, 0, negative offsets, the limit).
+out += `
+/** \`na(a)\` of a column operand as columnPair's, read in place for a past bar within the history limit, else \`slow()\`. */
+export function columnNa(a: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn {
+  const ac = a.ci, ao = a.off, aa = a.add;
+  return () => {
+    const bi = flow.ctx.barIndex;
+    const ka = N[ao]! + aa;
+    if (!(ka > 0 && ka <= bi && ka <= ${COLUMN_LIMIT})) return slow();
+    const x = flow.cols[ac]![bi - ka]!;
+    return x !== x;
+  };
+}
+`;
 
 // Other closure shapes that call sub-closures, in ${COPIES} copies as above: a numeric store of a
 // closure's value (\`x = f(...)\`), a ternary, an output call (plot and friends) and a direct builtin

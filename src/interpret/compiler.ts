@@ -36,7 +36,10 @@ import {
   colShiftCopy,
   columnPair,
   columnCompare,
+  columnCompareExpr,
+  columnNa,
   type ColumnLeaf,
+  type ExprLeaf,
 } from "./fused.generated.js";
 import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
@@ -400,13 +403,17 @@ export class Compiler {
       cond.k === "bin" &&
       this.fusable(cond) &&
       COMPARE_OPS.includes(cond.op) &&
-      this.columnCompareSides(cond) === null
+      this.columnCompareSides(cond) === null &&
+      this.columnExprSides(cond) === null
     ) {
       // (not a bar column's: those compare in one closure, columnCompareOf, called as the condition)
       ck = 1;
       op = COMPARE_OPS.indexOf(cond.op);
       l = this.expr(cond.l);
       r = this.expr(cond.r);
+    } else if (this.naOfNumber(cond) && this.columnLeaf(cond.args[0]!) !== null) {
+      // `if na(high[j])`: the column read and tested in one closure (columnNaOf)
+      c = this.expr(cond);
     } else if (this.naOfNumber(cond)) {
       // `if na(x)`: x's closure called by the driver, x !== x there (op 6; r the same closure, never called)
       ck = 1;
@@ -1373,7 +1380,7 @@ export class Compiler {
   }
 
   private binary(e: Extract<RExpr, { k: "bin" }>): Fn {
-    const both = this.columnCompareOf(e);
+    const both = this.columnCompareOf(e) ?? this.columnCompareExprOf(e);
     if (both) return both;
     return this.binaryOf(e);
   }
@@ -1394,6 +1401,54 @@ export class Compiler {
     const N = this.nums;
     const lk = `${kinds}|${a.ci}.${a.off}.${numKey(a.add)}|${b.ci}.${b.off}.${numKey(b.add)}`;
     return this.kept(sk && `cc${e.op}|${lk}|${sk}`, () => columnCompare(e.op + kinds, a, b, N, this.flow, slow));
+  }
+
+  /**
+   * A numeric comparison of a bar column at a numeric slot offset, plus or minus a constant, with the
+   * arithmetic (+ - * /) of two numeric slots or a slot and a constant (`close[j] < close * 0.97`):
+   * one generated closure per operator, side and operand kinds reading and computing in place
+   * (fused.generated.ts columnCompareExpr), binaryOf's closure called for any offset outside the past
+   * bars; else null.
+   */
+  private columnCompareExprOf(e: Extract<RExpr, { k: "bin" }>): Fn | null {
+    const sides = this.columnExprSides(e);
+    if (sides === null) return null;
+    const [a, x, key] = sides;
+    const slow = this.binaryOf(e);
+    const sk = keyOf(slow);
+    columnPairBuilds.expr++;
+    const N = this.nums;
+    const lk = `${a.ci}.${a.off}.${numKey(a.add)}|${numKey(x.p)}|${numKey(x.q)}`;
+    return this.kept(sk && `ce${key}|${lk}|${sk}`, () => columnCompareExpr(key, a, x, N, this.flow, slow));
+  }
+
+  /**
+   * A numeric comparison's sides as columnCompareExpr takes them: a bar column at a slot offset on one
+   * side, on the other + - * / of two numeric slots or a slot and a constant; with its key; else null.
+   */
+  private columnExprSides(e: RExpr): [ColumnLeaf, ExprLeaf, string] | null {
+    if (!this.fusable(e) || !COMPARE_OPS.includes(e.op)) return null;
+    const arith = (x: RExpr): [ExprLeaf, string] | null => {
+      if (!this.fusable(x) || !ARITH_OPS.includes(x.op) || this.hoisted.has(x)) return null;
+      const leaf = (y: RExpr): [number, string] | null => {
+        if (y.k === "const" && typeof y.v === "number") return [y.v, "C"];
+        const slot = this.slotOf(y);
+        return slot === undefined ? null : [slot, "S"];
+      };
+      const p = leaf(x.l),
+        q = leaf(x.r);
+      if (p === null || q === null || (p[1] === "C" && q[1] === "C")) return null;
+      return [{ p: p[0], q: q[0] }, `${x.op}${p[1]}${q[1]}`];
+    };
+    const la = this.columnLeaf(e.l);
+    if (la !== null) {
+      const r = arith(e.r);
+      return r === null ? null : [la, r[0], `${e.op}XE${r[1]}`];
+    }
+    const ra = this.columnLeaf(e.r);
+    if (ra === null) return null;
+    const l = arith(e.l);
+    return l === null ? null : [ra, l[0], `${e.op}EX${l[1]}`];
   }
 
   /**
@@ -1893,9 +1948,11 @@ export class Compiler {
    * operation on the evaluated arguments, no argument array, no call of the impl. na(x) is x !== x,
    * nz(x) x unless na, else 0 (nz(x, y): y, both evaluated first, as for the call).
    */
-  private pureNumericCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
+  private pureNumericCall(e: Extract<RExpr, { k: "call" }>, columns = true): Fn | null {
     if (e.order !== undefined || e.args.length === 0 || !e.args.every((a) => a !== undefined && isIntOrFloat(a)))
       return null;
+    const column = columns && e.name === "na" && e.args.length === 1 ? this.columnNaOf(e) : null;
+    if (column) return column;
     const args = e.args as RExpr[];
     const n = args.length;
     const math = MATH_UNARY[e.name];
@@ -1915,6 +1972,22 @@ export class Compiler {
     const tag = math ? `m${e.name}` : e.name === "na" ? "na" : "nz";
     const key = xk && yk !== null ? `${tag}|${xk}|${yk}@${copy % FUSED_COPIES}` : null;
     return this.kept(key, () => pureCopy(copy, e.name, math, x, y, N));
+  }
+
+  /**
+   * `na(col[k])` of a bar column at a numeric slot offset, plus or minus a constant (`na(high[j])`,
+   * `na(close[i + 1])`): one closure reading and testing the value in place (fused.generated.ts
+   * columnNa), pureNumericCall's general na closure called for any offset outside the past bars; else null.
+   */
+  private columnNaOf(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    const at = this.hoisted.has(e) ? null : this.columnLeaf(e.args[0]!);
+    if (at === null) return null;
+    const slow = this.pureNumericCall(e, false);
+    const sk = slow && keyOf(slow);
+    if (!slow) return null;
+    columnPairBuilds.na++;
+    const N = this.nums;
+    return this.kept(sk && `cn${at.ci}.${at.off}.${numKey(at.add)}|${sk}`, () => columnNa(at, N, this.flow, slow));
   }
 
   /**
@@ -2530,9 +2603,11 @@ export const fusedBuilds = { compound: 0, column: 0, logic: 0 };
 
 /**
  * How many `and`/`or` of two comparisons on four bar columns became one columnPair closure (count),
- * and comparisons of two bar columns one columnCompare closure (compare); tests read them.
+ * comparisons of two bar columns one columnCompare closure (compare), na of a bar column one
+ * columnNa closure (na), comparisons of a bar column with slot arithmetic one columnCompareExpr
+ * closure (expr); tests read them.
  */
-export const columnPairBuilds = { count: 0, compare: 0 };
+export const columnPairBuilds = { count: 0, compare: 0, na: 0, expr: 0 };
 
 /** A per-site request field's conversion (BuiltinDef.siteRequest.fields). */
 type SiteConv = "num" | "str" | "bool" | "raw";
@@ -2582,6 +2657,8 @@ function otherValue(a: unknown, b: unknown): boolean {
 
 /** The comparison operators ifFlat compares in place, by index. */
 const COMPARE_OPS = ["<", "<=", ">", ">=", "==", "!="];
+// (the arithmetic columnCompareExpr computes in place: fused.generated.ts)
+const ARITH_OPS = ["+", "-", "*", "/"];
 
 function isNum(n: string): boolean {
   return n === "int" || n === "float" || n === "na";

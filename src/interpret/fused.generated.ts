@@ -2785,6 +2785,1190 @@ export function columnCompare(key: string, a: ColumnLeaf, b: ColumnLeaf, N: Floa
   return null;
 }
 
+/** The arithmetic side of columnCompareExpr: `p op q` on numeric slots (S: the slot) or constants (C: the value). */
+export interface ExprLeaf {
+  p: number;
+  q: number;
+}
+
+/**
+ * `a op (p op2 q)` (key `op + "XE" + op2 + kinds`) or `(p op2 q) op a` (`op + "EX" + op2 + kinds`),
+ * a a column operand as columnPair's, kinds `SS`, `SC` or `CS` (S a numeric slot, C a constant):
+ * read and computed in place when the column offset is a past bar within the history limit, else
+ * `slow()` (the general comparison); null for another key. The arithmetic side reads no closure and
+ * cannot fail, so which side is read first does not show.
+ */
+export function columnCompareExpr(key: string, a: ColumnLeaf, e: ExprLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn | null {
+  const ac = a.ci, ao = a.off, aa = a.add, ep = e.p, eq = e.q;
+  switch (key) {
+    case "<XE+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return x < y;
+      };
+    case "<XE+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return x < y;
+      };
+    case "<XE+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return x < y;
+      };
+    case "<XE-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return x < y;
+      };
+    case "<XE-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return x < y;
+      };
+    case "<XE-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return x < y;
+      };
+    case "<XE*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return x < y;
+      };
+    case "<XE*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return x < y;
+      };
+    case "<XE*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return x < y;
+      };
+    case "<XE/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return x < y;
+      };
+    case "<XE/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return x < y;
+      };
+    case "<XE/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return x < y;
+      };
+    case "<=XE+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return x <= y;
+      };
+    case "<=XE+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return x <= y;
+      };
+    case "<=XE+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return x <= y;
+      };
+    case "<=XE-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return x <= y;
+      };
+    case "<=XE-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return x <= y;
+      };
+    case "<=XE-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return x <= y;
+      };
+    case "<=XE*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return x <= y;
+      };
+    case "<=XE*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return x <= y;
+      };
+    case "<=XE*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return x <= y;
+      };
+    case "<=XE/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return x <= y;
+      };
+    case "<=XE/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return x <= y;
+      };
+    case "<=XE/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return x <= y;
+      };
+    case ">XE+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return x > y;
+      };
+    case ">XE+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return x > y;
+      };
+    case ">XE+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return x > y;
+      };
+    case ">XE-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return x > y;
+      };
+    case ">XE-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return x > y;
+      };
+    case ">XE-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return x > y;
+      };
+    case ">XE*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return x > y;
+      };
+    case ">XE*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return x > y;
+      };
+    case ">XE*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return x > y;
+      };
+    case ">XE/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return x > y;
+      };
+    case ">XE/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return x > y;
+      };
+    case ">XE/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return x > y;
+      };
+    case ">=XE+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return x >= y;
+      };
+    case ">=XE+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return x >= y;
+      };
+    case ">=XE+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return x >= y;
+      };
+    case ">=XE-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return x >= y;
+      };
+    case ">=XE-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return x >= y;
+      };
+    case ">=XE-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return x >= y;
+      };
+    case ">=XE*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return x >= y;
+      };
+    case ">=XE*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return x >= y;
+      };
+    case ">=XE*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return x >= y;
+      };
+    case ">=XE/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return x >= y;
+      };
+    case ">=XE/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return x >= y;
+      };
+    case ">=XE/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return x >= y;
+      };
+    case "==XE+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return x === y;
+      };
+    case "==XE+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return x === y;
+      };
+    case "==XE+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return x === y;
+      };
+    case "==XE-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return x === y;
+      };
+    case "==XE-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return x === y;
+      };
+    case "==XE-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return x === y;
+      };
+    case "==XE*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return x === y;
+      };
+    case "==XE*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return x === y;
+      };
+    case "==XE*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return x === y;
+      };
+    case "==XE/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return x === y;
+      };
+    case "==XE/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return x === y;
+      };
+    case "==XE/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return x === y;
+      };
+    case "!=XE+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return (x !== y && x === x && y === y);
+      };
+    case "!=XE/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return (x !== y && x === x && y === y);
+      };
+    case "<EX+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return y < x;
+      };
+    case "<EX+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return y < x;
+      };
+    case "<EX+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return y < x;
+      };
+    case "<EX-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return y < x;
+      };
+    case "<EX-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return y < x;
+      };
+    case "<EX-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return y < x;
+      };
+    case "<EX*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return y < x;
+      };
+    case "<EX*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return y < x;
+      };
+    case "<EX*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return y < x;
+      };
+    case "<EX/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return y < x;
+      };
+    case "<EX/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return y < x;
+      };
+    case "<EX/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return y < x;
+      };
+    case "<=EX+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return y <= x;
+      };
+    case "<=EX+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return y <= x;
+      };
+    case "<=EX+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return y <= x;
+      };
+    case "<=EX-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return y <= x;
+      };
+    case "<=EX-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return y <= x;
+      };
+    case "<=EX-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return y <= x;
+      };
+    case "<=EX*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return y <= x;
+      };
+    case "<=EX*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return y <= x;
+      };
+    case "<=EX*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return y <= x;
+      };
+    case "<=EX/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return y <= x;
+      };
+    case "<=EX/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return y <= x;
+      };
+    case "<=EX/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return y <= x;
+      };
+    case ">EX+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return y > x;
+      };
+    case ">EX+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return y > x;
+      };
+    case ">EX+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return y > x;
+      };
+    case ">EX-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return y > x;
+      };
+    case ">EX-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return y > x;
+      };
+    case ">EX-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return y > x;
+      };
+    case ">EX*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return y > x;
+      };
+    case ">EX*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return y > x;
+      };
+    case ">EX*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return y > x;
+      };
+    case ">EX/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return y > x;
+      };
+    case ">EX/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return y > x;
+      };
+    case ">EX/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return y > x;
+      };
+    case ">=EX+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return y >= x;
+      };
+    case ">=EX+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return y >= x;
+      };
+    case ">=EX+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return y >= x;
+      };
+    case ">=EX-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return y >= x;
+      };
+    case ">=EX-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return y >= x;
+      };
+    case ">=EX-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return y >= x;
+      };
+    case ">=EX*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return y >= x;
+      };
+    case ">=EX*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return y >= x;
+      };
+    case ">=EX*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return y >= x;
+      };
+    case ">=EX/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return y >= x;
+      };
+    case ">=EX/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return y >= x;
+      };
+    case ">=EX/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return y >= x;
+      };
+    case "==EX+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return y === x;
+      };
+    case "==EX+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return y === x;
+      };
+    case "==EX+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return y === x;
+      };
+    case "==EX-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return y === x;
+      };
+    case "==EX-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return y === x;
+      };
+    case "==EX-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return y === x;
+      };
+    case "==EX*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return y === x;
+      };
+    case "==EX*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return y === x;
+      };
+    case "==EX*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return y === x;
+      };
+    case "==EX/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return y === x;
+      };
+    case "==EX/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return y === x;
+      };
+    case "==EX/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return y === x;
+      };
+    case "!=EX+SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + N[eq]!;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX+SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! + eq;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX+CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep + N[eq]!;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX-SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - N[eq]!;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX-SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! - eq;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX-CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep - N[eq]!;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX*SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * N[eq]!;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX*SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = N[ep]! * eq;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX*CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = ep * N[eq]!;
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX/SS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : N[ep]! / N[eq]!);
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX/SC":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (eq === 0 ? NaN : N[ep]! / eq);
+        return (y !== x && y === y && x === x);
+      };
+    case "!=EX/CS":
+      return () => {
+        const bi = flow.ctx.barIndex;
+        const ka = N[ao]! + aa;
+        if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+        const x = flow.cols[ac]![bi - ka]!, y = (N[eq]! === 0 ? NaN : ep / N[eq]!);
+        return (y !== x && y === y && x === x);
+      };
+  }
+  return null;
+}
+
+/** `na(a)` of a column operand as columnPair's, read in place for a past bar within the history limit, else `slow()`. */
+export function columnNa(a: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): Fn {
+  const ac = a.ci, ao = a.off, aa = a.add;
+  return () => {
+    const bi = flow.ctx.barIndex;
+    const ka = N[ao]! + aa;
+    if (!(ka > 0 && ka <= bi && ka <= 10000)) return slow();
+    const x = flow.cols[ac]![bi - ka]!;
+    return x !== x;
+  };
+}
+
 /** outputCopy's inputs (Compiler.outputCall). */
 export interface OutputShape {
   flow: Flow;

@@ -4,7 +4,7 @@
 // `if na(x)` tests x !== x in the driver, with no na closure between. Every kind, branch kind and
 // na operand must give exactly what the compile backend gives, on first and kept-closure runs.
 import { describe, expect, it } from "vitest";
-import { ifNaBuilds } from "../../src/interpret/compiler.js";
+import { columnPairBuilds, ifNaBuilds } from "../../src/interpret/compiler.js";
 import { DRIVER_COPIES, ifFlat, type IfFlat } from "../../src/interpret/drivers.generated.js";
 import type { Flow } from "../../src/interpret/memo.js";
 import { bars, keptRunsMatchCompile, runBoth, v6 } from "../helpers/run-both.js";
@@ -43,10 +43,13 @@ for i = 0 to 5
 ${parts.join("\n")}
 ${plots}`);
     const before = ifNaBuilds.count;
+    const beforeColumn = columnPairBuilds.na;
     const r = await runBoth(src, bars(30));
     expect(r.error).toBeUndefined();
-    // na(d), na(close[i + 3]), na(d + close[i]), na(n): four ifs each, tested in the driver
-    expect(ifNaBuilds.count - before).toBeGreaterThanOrEqual(16);
+    // na(d), na(d + close[i]), na(n): four ifs each, tested in the driver; na(close[i + 3]) in four
+    // columnNa closures (Compiler.columnNaOf), called as the condition
+    expect(ifNaBuilds.count - before).toBeGreaterThanOrEqual(12);
+    expect(columnPairBuilds.na - beforeColumn).toBe(4);
     await keptRunsMatchCompile(src, bars(30));
   });
 

@@ -114,8 +114,8 @@ export class Broker {
   readonly currency: CurrencyRate;
   /** Quantity step that computed quantities (cash / percent_of_equity / qty_percent) round down to. */
   readonly qtyStep: number = Number.NaN;
-  /** stepDivisor of the mintick and of the quantity step (worked out once, not at every order call or exit level). */
-  readonly tickDiv: number = 0;
+  /** stepDivisor of the mintick and of the quantity step (worked out once, not at every order call). */
+  private readonly tickDiv: number = 0;
   private readonly qtyDiv: number = 0;
   /** default_qty_type is fixed (defaultQty's common case, without a string compare per order call). */
   private readonly qtyFixed: boolean = false;

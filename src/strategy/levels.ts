@@ -116,25 +116,24 @@ export function trailActivation(e: ExitOrder, t: OpenTrade, mintick: number, ver
  * for bit, their arithmetic (pick, roundToTick, steps) written out here. Only objects and small
  * integers cross this call: a double passed to or returned by a call V8 does not inline is a new
  * heap number, and where the inlining stopped inside the chain of small helpers was V8's choice (a
- * 100k-bar run re-placing a bracket in ticks boxed ~1.8 MB of them). The grid's mintick and its
- * stepDivisor (tickDiv) are read here.
+ * 100k-bar run re-placing a bracket in ticks boxed ~1.8 MB of them). The grid's mintick is read here.
  * One function, past V8's inlining size on purpose: split into a writer per level, V8 inlined the
  * writers into levelsReach and updateTrails and boxed there again (0.9-1.4 MB a run).
  */
 export function writeExitLevels(
   e: ExitOrder,
   t: OpenTrade,
-  grid: { readonly mintick: number; readonly tickDiv: number },
+  grid: { readonly mintick: number },
   version: number,
   which: number,
 ): void {
   const mt = grid.mintick;
   const s = t.side;
   const ep = t.entryPrice;
-  // steps' divisor: n ticks are n / k when the tick is 1/k (the grid's stepDivisor(mintick), worked
-  // out once: not a division and a rounding per call)
-  const k = grid.tickDiv;
-  const exact = k !== 0;
+  // steps' divisor: n ticks are n / k when the tick is 1/k
+  const inv = 1 / mt;
+  const k = Math.round(inv);
+  const exact = Math.abs(inv - k) < 1e-9 * k;
   if ((which & LV_TP) !== 0) {
     const abs = e.limit;
     const rel = e.profit === e.profit ? ep + s * e.profit * mt : NaN;

@@ -12,7 +12,6 @@ import { newExitOrder, newPendingOrder, relevelExit, writeExit } from "../../src
 import { OrderBook } from "../../src/strategy/book.js";
 import {
   roundToTick,
-  stepDivisor,
   stopLossLevel,
   takeProfitLevel,
   trailActivation,
@@ -923,7 +922,7 @@ describe("broker fast paths", () => {
           if (e.limit === e.limit && e.profit === e.profit) both++;
           const which = step % 8;
           e.lvTp = e.lvSl = e.lvAct = 12345;
-          writeExitLevels(e, t, { mintick, tickDiv: stepDivisor(mintick) }, version, which);
+          writeExitLevels(e, t, { mintick }, version, which);
           const want = [
             which & 1 ? takeProfitLevel(e, t, mintick, version) : 12345,
             which & 2 ? stopLossLevel(e, t, mintick, version) : 12345,

@@ -11,6 +11,8 @@
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
 import { columnPlotCalls, everyBarHoists, HoistPlan, outputCells, tupleSize } from "../check/hoist-plan.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
+import { blockAssigns } from "../interpret/writes.js";
+import { eachChild } from "../check/walk.js";
 import {
   constantArg,
   givenInOrder,
@@ -147,6 +149,15 @@ class Gen {
   private labelN = 0;
   private fnN = 0;
   private loops: LoopCtx[] = [];
+  /**
+   * The loop budget's countdown while generating the body of a loop (a temp of the function being
+   * generated), or null outside loops: a loop counts its iterations in this local, not in B.left
+   * (a field store per iteration), and writes it back to B.left around anything that may read or
+   * spend the budget (calls, nested functions, the clock read) and when the outermost loop ends.
+   */
+  private cd: string | null = null;
+  /** The call callSite() last wrote out inline (JavaScript arithmetic only: nothing to sync). */
+  private lastInline: RExpr | null = null;
   /** Slots without history (plain or `var`, not varip) no nested function touches: plain JS variables. */
   private readonly local = new Set<number>();
   /** The non-numeric ones among them (kept as they are: no `+`; their state array is `V`). */
@@ -358,6 +369,44 @@ class Gen {
     const t = `$${this.tempN++}`;
     this.temps.push(t);
     return t;
+  }
+
+  /** One loop iteration on the countdown (Budget.tick with the countdown in a local). */
+  private tick(cd: string): string {
+    return `if (--${cd} <= 0) { B.left = ${cd}; B.check(); ${cd} = B.left; }`;
+  }
+
+  /**
+   * `x` (an expression that may spend or read the loop budget: a call) with the countdown in B.left
+   * while it runs, taken back after; `x` itself outside loops.
+   */
+  private synced(x: string): string {
+    const cd = this.cd;
+    if (cd === null) return x;
+    const t = this.temp();
+    return `(B.left = ${cd}, ${t} = ${x}, ${cd} = B.left, ${t})`;
+  }
+
+  /** Runs `f` (generating another function's body) with no countdown of the caller's in scope. */
+  private ownCountdown<T>(f: () => T): T {
+    const saved = this.cd;
+    this.cd = null;
+    try {
+      return f();
+    } finally {
+      this.cd = saved;
+    }
+  }
+
+  /**
+   * Opens a loop's countdown: the outermost loop of a function takes B.left into a new local (its
+   * `enter` and `leave` code), a nested one shares it. `close` ends the region.
+   */
+  private countdown(): { cd: string; enter: string; leave: string; close: () => void } {
+    if (this.cd !== null) return { cd: this.cd, enter: "", leave: "", close: () => {} };
+    const cd = this.temp();
+    this.cd = cd;
+    return { cd, enter: ` ${cd} = B.left;`, leave: ` B.left = ${cd};`, close: () => (this.cd = null) };
   }
 
   /** Runs `f` with a fresh temp list; returns its text prefixed with the temps' declaration. */
@@ -659,20 +708,22 @@ class Gen {
         const brk = `L${this.labelN++}`,
           cont = `C${this.labelN++}`;
         const lv = sink ? this.temp() : null;
+        const cd = this.countdown();
         const c = this.expr(e.cond);
         this.loops.push({ brk, cont, lv });
         const body = this.block(e.body, lv, ind + "    ");
         this.loops.pop();
+        cd.close();
         return [
           lv ? `${ind}${lv} = ${this.value(naOfType(e.t.name))};` : "",
-          `${ind}B.enter();`,
+          `${ind}B.enter();${cd.enter}`,
           `${ind}${brk}: while (${c}) {`,
           `${ind}  ${cont}: {`,
           body,
           `${ind}  }`,
-          `${ind}  if (--B.left <= 0) B.check();`,
+          `${ind}  ${this.tick(cd.cd)}`,
           `${ind}}`,
-          `${ind}B.exit();`,
+          `${ind}B.exit();${cd.leave}`,
           lv ? `${ind}${sink} = ${lv};` : "",
         ].join("\n");
       }
@@ -683,41 +734,104 @@ class Gen {
     }
   }
 
+  /**
+   * A `for` loop, as the interpreter runs it: `from` and `to` read once (na: no iteration), the step's
+   * magnitude once (not > 0: no iteration), the direction from `from <= to`, and in v6 `to` read again
+   * after every iteration (na: the loop ends). Specialised where that is known when generating: a
+   * constant step is written in (no check), constant bounds fix the direction (a plain `i <= b` /
+   * `i >= b` test), and a `to` the body cannot change (invariantIn) is not read again.
+   */
   private forLoop(e: Extract<RExpr, { k: "for" }>, sink: Sink, ind: string): string {
     const brk = `L${this.labelN++}`,
       cont = `C${this.labelN++}`;
     const lv = this.temp();
-    const a = this.temp(),
-      b = this.temp(),
-      s = this.temp(),
-      up = this.temp(),
-      i = this.temp();
+    const i = this.temp();
     const from = this.expr(e.from),
       to = this.expr(e.to);
-    const step = e.step ? this.expr(e.step) : null;
+    const stepC = e.step === null ? 1 : constNumber(e.step);
+    const sC = stepC === null ? null : Math.abs(stepC);
+    const step = e.step && sC === null ? this.expr(e.step) : null;
+    const reeval = e.reevalTo && !this.invariantIn(e.to, e.body);
+    const fromC = constNumber(e.from),
+      toC = constNumber(e.to);
+    // both bounds and the step known and usable: the direction is known, nothing to check at run time
+    const fixed = fromC !== null && toC !== null && fromC === fromC && toC === toC && sC !== null && sC > 0;
+    const cd = this.countdown();
+    // the re-read `to` after an iteration, with the countdown in B.left when it may call something
+    // (inside a nested loop `to` is already generated synced)
+    const reread = (b: string) =>
+      !reeval
+        ? ""
+        : cd.enter && mayCall(e.to)
+          ? `${ind}      B.left = ${cd.cd}; ${b} = ${to}; ${cd.cd} = B.left; if (${b} !== ${b}) break;`
+          : `${ind}      ${b} = ${to}; if (${b} !== ${b}) break;`;
     this.loops.push({ brk, cont, lv: sink ? lv : null });
     const body = this.block(e.body, sink ? lv : null, ind + "      ");
     this.loops.pop();
-    return [
-      `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
-      `${ind}${a} = ${from}; ${b} = ${to};`,
-      `${ind}if (${a} === ${a} && ${b} === ${b}) {`,
-      `${ind}  ${s} = ${step ? `Math.abs(${step})` : "1"};`,
-      `${ind}  if (${s} > 0) {`,
-      `${ind}    ${up} = ${a} <= ${b}; B.enter();`,
-      `${ind}    ${brk}: for (${i} = ${a}; ${up} ? ${i} <= ${b} : ${i} >= ${b}; ${i} += ${up} ? ${s} : -${s}) {`,
+    cd.close();
+    const loopBody = [
       `${ind}      ${this.writeStmt(e.counter, i)}`,
       `${ind}      ${cont}: {`,
       body,
       `${ind}      }`,
-      `${ind}      if (--B.left <= 0) B.check();`,
-      e.reevalTo ? `${ind}      ${b} = ${to}; if (${b} !== ${b}) break;` : "",
+      `${ind}      ${this.tick(cd.cd)}`,
+    ];
+    if (fixed && !reeval) {
+      const up = fromC <= toC;
+      return [
+        `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
+        `${ind}B.enter();${cd.enter}`,
+        `${ind}${brk}: for (${i} = ${this.value(fromC)}; ${i} ${up ? "<=" : ">="} ${this.value(toC)}; ${i} ${up ? "+=" : "-="} ${this.value(sC)}) {`,
+        ...loopBody,
+        `${ind}}`,
+        `${ind}B.exit();${cd.leave}`,
+        sink ? `${ind}${sink} = ${lv};` : "",
+      ].join("\n");
+    }
+    const a = fromC !== null && fromC === fromC ? this.value(fromC) : this.temp();
+    const b = this.temp(),
+      s = sC !== null ? this.value(sC) : this.temp(),
+      up = this.temp(),
+      d = this.temp();
+    const nanCheck = [a, b].filter((x) => x.startsWith("$")).map((x) => `${x} === ${x}`);
+    return [
+      `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
+      `${ind}${a.startsWith("$") ? `${a} = ${from}; ` : ""}${b} = ${to};`,
+      `${ind}if (${nanCheck.join(" && ")}) {`,
+      step !== null ? `${ind}  ${s} = Math.abs(${step});` : "",
+      // (a constant step > 0 needs no check)
+      `${ind}  if (${sC !== null && sC > 0 ? "true" : `${s} > 0`}) {`,
+      `${ind}    ${up} = ${a} <= ${b}; ${d} = ${up} ? ${s} : -${s}; B.enter();${cd.enter}`,
+      `${ind}    ${brk}: for (${i} = ${a}; ${up} ? ${i} <= ${b} : ${i} >= ${b}; ${i} += ${d}) {`,
+      ...loopBody,
+      reread(b),
       `${ind}    }`,
-      `${ind}    B.exit();`,
+      `${ind}    B.exit();${cd.leave}`,
       `${ind}  }`,
       `${ind}}`,
       sink ? `${ind}${sink} = ${lv};` : "",
     ].join("\n");
+  }
+
+  /**
+   * Whether `e` (a loop's `to`) has the same value after every iteration of `body`: arithmetic on
+   * constants and numeric variables the body never assigns (a user function cannot assign its
+   * caller's variables), as the interpreter's forLoopFlat decides for its bounds.
+   */
+  private invariantIn(e: RExpr, body: RBlock): boolean {
+    if (this.hoisted.has(e)) return false;
+    switch (e.k) {
+      case "const":
+        return typeof e.v === "number";
+      case "load":
+        return isNumericSlot(e.v) && !blockAssigns(body, e.v);
+      case "unary":
+        return (e.op === "-" || e.op === "+") && this.invariantIn(e.e, body);
+      case "bin":
+        return !e.str && ARITH_OPS.has(e.op) && this.invariantIn(e.l, body) && this.invariantIn(e.r, body);
+      default:
+        return false;
+    }
   }
 
   private forIn(e: Extract<RExpr, { k: "forin" }>, sink: Sink, ind: string): string {
@@ -727,6 +841,7 @@ class Gen {
       kv = this.temp();
     const na = this.value(naOfType(e.t.name));
     const it = this.expr(e.iterable);
+    const cd = this.countdown();
     const setIdx = (x: string) => (e.index ? `${this.writeStmt(e.index, x)} ` : "");
     const loop = (head: string, setup: string, check: string) => {
       const brk = `L${this.labelN++}`,
@@ -744,34 +859,36 @@ class Gen {
         `${ind}    }`,
       ].join("\n");
     };
-    return [
+    const code = [
       `${ind}${lv} = ${na};`,
       `${ind}${coll} = ${it};`,
       `${ind}if (${coll} !== null && ${coll} !== undefined) {`,
-      `${ind}  B.enter();`,
+      `${ind}  B.enter();${cd.enter}`,
       `${ind}  if (${coll} instanceof PineArray) {`,
       loop(
         `for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`,
         `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`,
-        `if (--B.left <= 0) B.check();`,
+        this.tick(cd.cd),
       ),
       `${ind}  } else if (${coll} instanceof PineMatrix) {`,
       loop(
         `for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`,
         `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`,
-        `B.spend(1 + (${coll}.cols >> 3));`,
+        `${cd.cd} -= 1 + (${coll}.cols >> 3); if (${cd.cd} <= 0) { B.left = ${cd.cd}; B.check(); ${cd.cd} = B.left; }`,
       ),
       `${ind}  } else if (${coll} instanceof PineMap) {`,
       loop(
         `for (${kv} of ${coll}.map)`,
         `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`,
-        `if (--B.left <= 0) B.check();`,
+        this.tick(cd.cd),
       ),
       `${ind}  } else ctx.runtimeError("Cannot iterate over this value");`,
-      `${ind}  B.exit();`,
+      `${ind}  B.exit();${cd.leave}`,
       `${ind}}`,
       sink ? `${ind}${sink} = ${lv};` : "",
     ].join("\n");
+    cd.close();
+    return code;
   }
 
   // ------------------------------------------------------------------ expressions
@@ -924,16 +1041,18 @@ class Gen {
     this.fn = { name, decl: new Set() };
     this.loops = [];
     this.nested++;
-    const body = this.withTemps(() => {
-      const rv = this.temp();
-      return `${this.structured(e, rv, "  ")}\n  return ${rv};`;
-    }, "  ");
+    const body = this.ownCountdown(() =>
+      this.withTemps(() => {
+        const rv = this.temp();
+        return `${this.structured(e, rv, "  ")}\n  return ${rv};`;
+      }, "  "),
+    );
     this.nested--;
     this.loops = savedLoops;
     const decl = this.fnLocalDecl();
     this.fn = savedFn;
     this.fns.push(`function ${name}() {\n${decl}${body}\n}`);
-    return `${name}()`;
+    return this.synced(`${name}()`);
   }
 
   /** The `let` of the function-instance locals the function being generated touched. */
@@ -952,29 +1071,31 @@ class Gen {
     this.loops = [];
     const params = inst.params.map((_, i) => `p${i}`);
     this.nested++;
-    const body = this.withTemps(() => {
-      const rv = this.temp();
-      const lines = inst.params.map((p, i) => `  ${this.writeStmt(p, `p${i}`)}`);
-      lines.push(this.block(inst.body, rv, "  "));
-      // the instance's own histories advance once per call (Pine's per-call series)
-      for (const v of inst.locals) {
-        if (v.hist < 0) continue;
-        const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
-        lines.push(`  K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
-      }
-      lines.push(`  return ${rv};`);
-      return lines.join("\n");
-    }, "  ");
+    const body = this.ownCountdown(() =>
+      this.withTemps(() => {
+        const rv = this.temp();
+        const lines = inst.params.map((p, i) => `  ${this.writeStmt(p, `p${i}`)}`);
+        lines.push(this.block(inst.body, rv, "  "));
+        // the instance's own histories advance once per call (Pine's per-call series)
+        for (const v of inst.locals) {
+          if (v.hist < 0) continue;
+          const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
+          lines.push(`  K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
+        }
+        lines.push(`  return ${rv};`);
+        return lines.join("\n");
+      }, "  "),
+    );
     this.nested--;
     this.loops = savedLoops;
     const decl = this.fnLocalDecl();
     this.fn = savedFn;
     this.fns.push(`function ${name}(${params.join(", ")}) {\n${decl}${body}\n}`);
-    if (!e.order) return `${name}(${e.args.map((a) => this.expr(a)).join(", ")})`;
+    if (!e.order) return this.synced(`${name}(${e.args.map((a) => this.expr(a)).join(", ")})`);
     // named arguments written out of parameter order: evaluate them as written into temporaries
     const tmps = e.args.map(() => this.temp());
     const evals = e.order.map((i) => `${tmps[i]} = ${this.expr(e.args[i]!)}`);
-    return `(${evals.join(", ")}, ${name}(${tmps.join(", ")}))`;
+    return this.synced(`(${evals.join(", ")}, ${name}(${tmps.join(", ")}))`);
   }
 
   private hist(v: VarSlot, offE: RExpr, n: number | null, current: string): string {
@@ -1039,12 +1160,22 @@ class Gen {
     throw new NotCompilable(`operator ${e.op}`);
   }
 
+  /** A builtin call; inside a loop, synced with the countdown unless written out inline or pure. */
   private call(e: Extract<RExpr, { k: "call" }>): string {
+    const x = this.callSite(e);
+    return this.lastInline === e || e.def.pure ? x : this.synced(x);
+  }
+
+  private callSite(e: Extract<RExpr, { k: "call" }>): string {
     if (SECURITY_CALLS.has(e.name)) return this.security(e);
     const ta = this.taCall(e);
     if (ta !== null) return ta;
     const inline = this.inlineCall(e);
-    if (inline !== null) return inline;
+    if (inline !== null) {
+      // plain arithmetic, no budget: set after the arguments (whose calls set it for themselves)
+      this.lastInline = e;
+      return inline;
+    }
     const site = this.siteRequest(e);
     if (site !== null) return site;
     if (e.def.direct && !e.def.stateful && givenInOrder(e)) {
@@ -1460,6 +1591,25 @@ const INLINE_UNARY: Record<string, string> = {
   "math.sqrt": "Math.sqrt",
   "math.tan": "Math.tan",
 };
+
+/** A numeric constant's value (na included, as NaN), or null. */
+function constNumber(e: RExpr): number | null {
+  return e.k === "const" && typeof e.v === "number" ? e.v : null;
+}
+
+const ARITH_OPS = new Set(["+", "-", "*", "/", "%"]);
+
+/** Whether evaluating `e` may call something (a builtin, a user function, a nested block function). */
+function mayCall(e: RExpr): boolean {
+  if (e.k === "call" || e.k === "ucall" || isStructured(e)) return true;
+  return (
+    eachChild(
+      e,
+      (x) => mayCall(x) || undefined,
+      () => true,
+    ) === true
+  );
+}
 
 function isStructured(e: RExpr): boolean {
   return e.k === "if" || e.k === "switch" || e.k === "for" || e.k === "while" || e.k === "forin";

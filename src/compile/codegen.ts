@@ -158,6 +158,11 @@ class Gen {
   private cd: string | null = null;
   /** The call callSite() last wrote out inline (JavaScript arithmetic only: nothing to sync). */
   private lastInline: RExpr | null = null;
+  /**
+   * Code generated so far that may read or spend the loop budget (loops, calls not written out
+   * inline): a user function or block function whose body added none needs no sync around its call.
+   */
+  private budgetUses = 0;
   /** Slots without history (plain or `var`, not varip) no nested function touches: plain JS variables. */
   private readonly local = new Set<number>();
   /** The non-numeric ones among them (kept as they are: no `+`; their state array is `V`). */
@@ -403,6 +408,7 @@ class Gen {
    * `enter` and `leave` code), a nested one shares it. `close` ends the region.
    */
   private countdown(): { cd: string; enter: string; leave: string; close: () => void } {
+    this.budgetUses++;
     if (this.cd !== null) return { cd: this.cd, enter: "", leave: "", close: () => {} };
     const cd = this.temp();
     this.cd = cd;
@@ -1041,6 +1047,7 @@ class Gen {
     this.fn = { name, decl: new Set() };
     this.loops = [];
     this.nested++;
+    const uses = this.budgetUses;
     const body = this.ownCountdown(() =>
       this.withTemps(() => {
         const rv = this.temp();
@@ -1052,7 +1059,7 @@ class Gen {
     const decl = this.fnLocalDecl();
     this.fn = savedFn;
     this.fns.push(`function ${name}() {\n${decl}${body}\n}`);
-    return this.synced(`${name}()`);
+    return this.budgetUses === uses ? `${name}()` : this.synced(`${name}()`);
   }
 
   /** The `let` of the function-instance locals the function being generated touched. */
@@ -1071,6 +1078,7 @@ class Gen {
     this.loops = [];
     const params = inst.params.map((_, i) => `p${i}`);
     this.nested++;
+    const uses = this.budgetUses;
     const body = this.ownCountdown(() =>
       this.withTemps(() => {
         const rv = this.temp();
@@ -1090,12 +1098,15 @@ class Gen {
     this.loops = savedLoops;
     const decl = this.fnLocalDecl();
     this.fn = savedFn;
+    const touches = this.budgetUses !== uses;
     this.fns.push(`function ${name}(${params.join(", ")}) {\n${decl}${body}\n}`);
-    if (!e.order) return this.synced(`${name}(${e.args.map((a) => this.expr(a)).join(", ")})`);
+    // (a body that never reads or spends the budget: called as it is)
+    const sync = (x: string) => (touches ? this.synced(x) : x);
+    if (!e.order) return sync(`${name}(${e.args.map((a) => this.expr(a)).join(", ")})`);
     // named arguments written out of parameter order: evaluate them as written into temporaries
     const tmps = e.args.map(() => this.temp());
     const evals = e.order.map((i) => `${tmps[i]} = ${this.expr(e.args[i]!)}`);
-    return this.synced(`(${evals.join(", ")}, ${name}(${tmps.join(", ")}))`);
+    return sync(`(${evals.join(", ")}, ${name}(${tmps.join(", ")}))`);
   }
 
   private hist(v: VarSlot, offE: RExpr, n: number | null, current: string): string {
@@ -1163,7 +1174,9 @@ class Gen {
   /** A builtin call; inside a loop, synced with the countdown unless written out inline or pure. */
   private call(e: Extract<RExpr, { k: "call" }>): string {
     const x = this.callSite(e);
-    return this.lastInline === e || e.def.pure ? x : this.synced(x);
+    if (this.lastInline === e || e.def.pure) return x;
+    this.budgetUses++;
+    return this.synced(x);
   }
 
   private callSite(e: Extract<RExpr, { k: "call" }>): string {

@@ -34,6 +34,18 @@ describe("for loops with known steps and bounds", () => {
     expect(text).toMatch(/B\.exit\(\); B\.left = \$\d+;/);
   });
 
+  it("calls in a loop see the countdown in B.left, except a user function that never touches the budget", () => {
+    const text = gen(
+      "g(x) => x * 2\nf(n) =>\n    s = 0.0\n    for i = 0 to n\n        s += i\n    s\nt = 0.0\nfor k = 0 to 9\n    t += g(k) + f(k)\nplot(t)",
+    );
+    const g = /function (u\d+)\(p0\) \{\n[^}]*\* \(2\)/.exec(text)![1]!;
+    const f = /function (u\d+)\(p0\) \{[^]*?B\.enter/.exec(text.slice(text.indexOf(`function ${g}`) + 1))?.[1];
+    expect(f).toBeDefined();
+    expect(text).toContain(`${g}(s`);
+    expect(text).not.toContain(`= ${g}(`);
+    expect(text).toMatch(new RegExp(`\\(B\\.left = (\\$\\d+), (\\$\\d+) = ${f}\\(s\\d+\\), \\1 = B\\.left, \\2\\)`));
+  });
+
   it("a `to` the body never assigns is read once; one it assigns is read after every iteration", () => {
     const fixed = gen("n = bar_index % 7\ns = 0.0\nfor i = 0 to n - 1\n    s += i\nplot(s)");
     expect(fixed).not.toMatch(/if \(\$\d+ !== \$\d+\) break;/);

@@ -163,6 +163,8 @@ class Gen {
    * inline): a user function or block function whose body added none needs no sync around its call.
    */
   private budgetUses = 0;
+  /** Syncs of a countdown generated so far (synced()). */
+  private syncs = 0;
   /** Slots without history (plain or `var`, not varip) no nested function touches: plain JS variables. */
   private readonly local = new Set<number>();
   /** The non-numeric ones among them (kept as they are: no `+`; their state array is `V`). */
@@ -382,14 +384,12 @@ class Gen {
   }
 
   /**
-   * `x` (an expression that may spend or read the loop budget: a call) with the countdown in B.left
-   * while it runs, taken back after; `x` itself outside loops.
+   * `x`, an expression that may read or spend the loop budget (a call): inside a loop it makes the
+   * loop's region count in B.left itself (countdown().finish), so the callee sees the true count.
    */
   private synced(x: string): string {
-    const cd = this.cd;
-    if (cd === null) return x;
-    const t = this.temp();
-    return `(B.left = ${cd}, ${t} = ${x}, ${cd} = B.left, ${t})`;
+    if (this.cd !== null) this.syncs++;
+    return x;
   }
 
   /** Runs `f` (generating another function's body) with no countdown of the caller's in scope. */
@@ -405,14 +405,34 @@ class Gen {
 
   /**
    * Opens a loop's countdown: the outermost loop of a function takes B.left into a new local (its
-   * `enter` and `leave` code), a nested one shares it. `close` ends the region.
+   * `enter` and `leave` code), a nested one shares it. `close` ends the region (after the loop's
+   * parts are generated), `finish` takes the loop's code: where anything in the region had to be
+   * synced (a call), the code counts in B.left itself instead (toField), as a local would cost a
+   * store and a load per call where the field costs them once per iteration.
    */
-  private countdown(): { cd: string; enter: string; leave: string; close: () => void } {
+  private countdown(): {
+    cd: string;
+    enter: string;
+    leave: string;
+    close: () => void;
+    finish: (code: string) => string;
+  } {
     this.budgetUses++;
-    if (this.cd !== null) return { cd: this.cd, enter: "", leave: "", close: () => {} };
+    if (this.cd !== null) return { cd: this.cd, enter: "", leave: "", close: () => {}, finish: (code) => code };
     const cd = this.temp();
     this.cd = cd;
-    return { cd, enter: ` ${cd} = B.left;`, leave: ` B.left = ${cd};`, close: () => (this.cd = null) };
+    const syncs = this.syncs;
+    let field = false;
+    return {
+      cd,
+      enter: ` ${cd} = B.left;`,
+      leave: ` B.left = ${cd};`,
+      close: () => {
+        this.cd = null;
+        field = this.syncs !== syncs;
+      },
+      finish: (code) => (field ? toField(code, cd) : code),
+    };
   }
 
   /** Runs `f` with a fresh temp list; returns its text prefixed with the temps' declaration. */
@@ -720,7 +740,7 @@ class Gen {
         const body = this.block(e.body, lv, ind + "    ");
         this.loops.pop();
         cd.close();
-        return [
+        const code = [
           lv ? `${ind}${lv} = ${this.value(naOfType(e.t.name))};` : "",
           `${ind}B.enter();${cd.enter}`,
           `${ind}${brk}: while (${c}) {`,
@@ -732,6 +752,7 @@ class Gen {
           `${ind}B.exit();${cd.leave}`,
           lv ? `${ind}${sink} = ${lv};` : "",
         ].join("\n");
+        return cd.finish(code);
       }
       case "forin":
         return this.forIn(e, sink, ind);
@@ -763,14 +784,9 @@ class Gen {
     // both bounds and the step known and usable: the direction is known, nothing to check at run time
     const fixed = fromC !== null && toC !== null && fromC === fromC && toC === toC && sC !== null && sC > 0;
     const cd = this.countdown();
-    // the re-read `to` after an iteration, with the countdown in B.left when it may call something
-    // (inside a nested loop `to` is already generated synced)
-    const reread = (b: string) =>
-      !reeval
-        ? ""
-        : cd.enter && mayCall(e.to)
-          ? `${ind}      B.left = ${cd.cd}; ${b} = ${to}; ${cd.cd} = B.left; if (${b} !== ${b}) break;`
-          : `${ind}      ${b} = ${to}; if (${b} !== ${b}) break;`;
+    // `to` read again after each iteration: a call in it makes the region count in B.left (synced)
+    if (reeval && mayCall(e.to)) this.synced("");
+    const reread = (b: string) => (reeval ? `${ind}      ${b} = ${to}; if (${b} !== ${b}) break;` : "");
     this.loops.push({ brk, cont, lv: sink ? lv : null });
     const body = this.block(e.body, sink ? lv : null, ind + "      ");
     this.loops.pop();
@@ -784,15 +800,17 @@ class Gen {
     ];
     if (fixed && !reeval) {
       const up = fromC <= toC;
-      return [
-        `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
-        `${ind}B.enter();${cd.enter}`,
-        `${ind}${brk}: for (${i} = ${this.value(fromC)}; ${i} ${up ? "<=" : ">="} ${this.value(toC)}; ${i} ${up ? "+=" : "-="} ${this.value(sC)}) {`,
-        ...loopBody,
-        `${ind}}`,
-        `${ind}B.exit();${cd.leave}`,
-        sink ? `${ind}${sink} = ${lv};` : "",
-      ].join("\n");
+      return cd.finish(
+        [
+          `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
+          `${ind}B.enter();${cd.enter}`,
+          `${ind}${brk}: for (${i} = ${this.value(fromC)}; ${i} ${up ? "<=" : ">="} ${this.value(toC)}; ${i} ${up ? "+=" : "-="} ${this.value(sC)}) {`,
+          ...loopBody,
+          `${ind}}`,
+          `${ind}B.exit();${cd.leave}`,
+          sink ? `${ind}${sink} = ${lv};` : "",
+        ].join("\n"),
+      );
     }
     const a = fromC !== null && fromC === fromC ? this.value(fromC) : this.temp();
     const b = this.temp(),
@@ -800,23 +818,25 @@ class Gen {
       up = this.temp(),
       d = this.temp();
     const nanCheck = [a, b].filter((x) => x.startsWith("$")).map((x) => `${x} === ${x}`);
-    return [
-      `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
-      `${ind}${a.startsWith("$") ? `${a} = ${from}; ` : ""}${b} = ${to};`,
-      `${ind}if (${nanCheck.join(" && ")}) {`,
-      step !== null ? `${ind}  ${s} = Math.abs(${step});` : "",
-      // (a constant step > 0 needs no check)
-      `${ind}  if (${sC !== null && sC > 0 ? "true" : `${s} > 0`}) {`,
-      `${ind}    ${up} = ${a} <= ${b}; ${d} = ${up} ? ${s} : -${s}; B.enter();${cd.enter}`,
-      `${ind}    ${brk}: for (${i} = ${a}; ${up} ? ${i} <= ${b} : ${i} >= ${b}; ${i} += ${d}) {`,
-      ...loopBody,
-      reread(b),
-      `${ind}    }`,
-      `${ind}    B.exit();${cd.leave}`,
-      `${ind}  }`,
-      `${ind}}`,
-      sink ? `${ind}${sink} = ${lv};` : "",
-    ].join("\n");
+    return cd.finish(
+      [
+        `${ind}${lv} = ${this.value(naOfType(e.t.name))};`,
+        `${ind}${a.startsWith("$") ? `${a} = ${from}; ` : ""}${b} = ${to};`,
+        `${ind}if (${nanCheck.join(" && ")}) {`,
+        step !== null ? `${ind}  ${s} = Math.abs(${step});` : "",
+        // (a constant step > 0 needs no check)
+        `${ind}  if (${sC !== null && sC > 0 ? "true" : `${s} > 0`}) {`,
+        `${ind}    ${up} = ${a} <= ${b}; ${d} = ${up} ? ${s} : -${s}; B.enter();${cd.enter}`,
+        `${ind}    ${brk}: for (${i} = ${a}; ${up} ? ${i} <= ${b} : ${i} >= ${b}; ${i} += ${d}) {`,
+        ...loopBody,
+        reread(b),
+        `${ind}    }`,
+        `${ind}    B.exit();${cd.leave}`,
+        `${ind}  }`,
+        `${ind}}`,
+        sink ? `${ind}${sink} = ${lv};` : "",
+      ].join("\n"),
+    );
   }
 
   /**
@@ -894,7 +914,7 @@ class Gen {
       sink ? `${ind}${sink} = ${lv};` : "",
     ].join("\n");
     cd.close();
-    return code;
+    return cd.finish(code);
   }
 
   // ------------------------------------------------------------------ expressions
@@ -1604,6 +1624,17 @@ const INLINE_UNARY: Record<string, string> = {
   "math.sqrt": "Math.sqrt",
   "math.tan": "Math.tan",
 };
+
+/**
+ * A loop region's code counting in B.left itself instead of its countdown local `cd` (the local's
+ * loads and stores become B.left's, its syncs no-ops, dropped).
+ */
+function toField(code: string, cd: string): string {
+  return code
+    .replace(new RegExp(`\\${cd}(?![0-9])`, "g"), "B.left")
+    .replaceAll("B.left = B.left; ", "")
+    .replaceAll(" B.left = B.left;", "");
+}
 
 /** A numeric constant's value (na included, as NaN), or null. */
 function constNumber(e: RExpr): number | null {

@@ -38,10 +38,10 @@ describe("for loops with known steps and bounds", () => {
     const fns = "g(x) => x * 2\nf(n) =>\n    s = 0.0\n    for i = 0 to n\n        s += i\n    s\nt = 0.0\n";
     const free = gen(`${fns}for k = 0 to 9\n    t += g(k)\nplot(t)`);
     expect(free).toMatch(
-      /for \(\$\d+ = \(0\); \$\d+ <= \(9\)[^]*if \(--(\$\d+) <= 0\) \{ B\.left = \1; B\.check\(\); \1 = B\.left; \}/,
+      /for \(\$\d+ = \(0\); \$\d+ <= \(9\)[\s\S]*if \(--(\$\d+) <= 0\) \{ B\.left = \1; B\.check\(\); \1 = B\.left; \}/,
     );
     const spending = gen(`${fns}for k = 0 to 9\n    t += g(k) + f(k)\nplot(t)`);
-    expect(spending).toMatch(/for \(\$\d+ = \(0\); \$\d+ <= \(9\)[^]*if \(--B\.left <= 0\) \{ B\.check\(\); \}/);
+    expect(spending).toMatch(/for \(\$\d+ = \(0\); \$\d+ <= \(9\)[\s\S]*if \(--B\.left <= 0\) \{ B\.check\(\); \}/);
   });
 
   it("a `to` the body never assigns is read once; one it assigns is read after every iteration", () => {

@@ -380,7 +380,7 @@ class Gen {
 
   /** One loop iteration on the countdown (Budget.tick with the countdown in a local). */
   private tick(cd: string): string {
-    return `if (--${cd} <= 0) { B.left = ${cd}; B.check(); ${cd} = B.left; }`;
+    return cd.replaceAll(CD, TICK);
   }
 
   /**
@@ -421,18 +421,21 @@ class Gen {
   } {
     this.budgetUses++;
     if (this.cd !== null) return { cd: this.cd, enter: "", leave: "", close: () => {}, finish: (code) => code };
-    const cd = this.temp();
+    const t = this.temp();
+    // the region's code names the countdown by markers (control characters, which no generated
+    // string literal holds raw: JSON.stringify escapes them), settled when the region is done
+    const cd = `${CD}${t}${CD}`;
     this.cd = cd;
     const syncs = this.syncs;
     return {
       cd,
-      enter: ` ${cd} = B.left;`,
-      leave: ` B.left = ${cd};`,
+      enter: `${ENTER}${t}${ENTER}`,
+      leave: `${LEAVE}${t}${LEAVE}`,
       close: () => {
         this.cd = null;
         field ||= this.syncs !== syncs;
       },
-      finish: (code) => (field ? toField(code, cd) : code),
+      finish: (code) => settle(code, t, field),
     };
   }
 
@@ -1626,15 +1629,27 @@ const INLINE_UNARY: Record<string, string> = {
   "math.tan": "Math.tan",
 };
 
+// Markers of a loop region's countdown in its code (Codegen.countdown), settled by settle().
+const CD = "\u0001",
+  ENTER = "\u0002",
+  LEAVE = "\u0003",
+  TICK = "\u0004";
+
 /**
- * A loop region's code counting in B.left itself instead of its countdown local `cd` (the local's
- * loads and stores become B.left's, its syncs no-ops, dropped).
+ * A loop region's code with its countdown markers written out: in the local `t` (taken from B.left at
+ * the outermost loop's entry, written back at its exit), or with `field`, in B.left itself.
  */
-function toField(code: string, cd: string): string {
+function settle(code: string, t: string, field: boolean): string {
+  const x = field ? "B.left" : t;
+  const mark = (m: string) => new RegExp(`${m}${t.replace("$", "\\$")}${m}`, "g");
   return code
-    .replace(new RegExp(`\\${cd}(?![0-9])`, "g"), "B.left")
-    .replaceAll("B.left = B.left; ", "")
-    .replaceAll(" B.left = B.left;", "");
+    .replace(mark(CD), x)
+    .replace(mark(ENTER), field ? "" : ` ${t} = B.left;`)
+    .replace(mark(LEAVE), field ? "" : ` B.left = ${t};`)
+    .replace(
+      mark(TICK),
+      field ? "if (--B.left <= 0) B.check();" : `if (--${t} <= 0) { B.left = ${t}; B.check(); ${t} = B.left; }`,
+    );
 }
 
 /** A numeric constant's value (na included, as NaN), or null. */

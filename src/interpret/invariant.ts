@@ -22,27 +22,6 @@ function fixedInput(name: string): boolean {
   return isInputCall(name) && name !== "input.source";
 }
 
-/** Builtins whose result is a function of their arguments alone (no site state, no bar, no effect). */
-const PURE_CALLS = new Set([
-  "math.abs",
-  "math.max",
-  "math.min",
-  "math.round",
-  "math.floor",
-  "math.ceil",
-  "math.sqrt",
-  "math.pow",
-  "math.log",
-  "math.log10",
-  "math.exp",
-  "math.sign",
-  "math.avg",
-  "math.todegrees",
-  "math.toradians",
-  "nz",
-  "na",
-]);
-
 /**
  * The indices of `prog`'s top-level statements that are run-invariant declarations (above), in a
  * program whose every bar runs the whole script once (no realtime ticks or fill re-runs: a rollback
@@ -99,7 +78,7 @@ function invariant(e: RExpr, fixed: Set<number>, prog: ResolvedProgram): boolean
       const args = e.args.every((a) => a === undefined || invariant(a, fixed, prog));
       if (!args || (e.def.stateful && !fixedInput(e.name))) return false;
       if (fixedInput(e.name)) return !prog.inputSourceNames.has(e.site);
-      return e.def.pure === true || PURE_CALLS.has(e.name);
+      return e.def.pure === true;
     }
     default:
       return false;

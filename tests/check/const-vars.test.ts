@@ -75,4 +75,35 @@ describe("constant variables", () => {
     expect(hist[0]).toBeNull();
     expect(hist[1]).toBe(2);
   });
+
+  it("math.* and nz/na of constants fold into their values (BuiltinDef.pure), the same in both modes", async () => {
+    const src = `//@version=6
+indicator("m")
+len = math.max(10, 14)
+r = math.round(2.5)
+z = nz(na, 3.0)
+isNa = na(1.0)
+p = math.pow(2, 0.5)
+avg = math.avg(1, 2, 4)
+s = math.acos(2)
+plot(close * len + r + z + p + avg, "v")
+plot(isNa ? 1 : 0, "na")
+plot(s, "acos")
+`;
+    const calls: string[] = [];
+    const expr = (e: RExpr): undefined => {
+      if (e.k === "call") calls.push(e.name);
+      return eachChild(e, expr, block);
+    };
+    const block = (b: RBlock): undefined => eachStmt(b, (st) => eachStmtChild(st, expr));
+    block(program(src).body);
+    expect(calls.filter((n) => n !== "plot")).toEqual([]);
+    const pair = await runPair(src, randomWalkBars(50));
+    expect(pair.difference).toBeNull();
+    const v = pair.interpret.series.v as ArrayLike<number>;
+    const close0 = randomWalkBars(50)[0]!.close;
+    expect(v[0]).toBe(close0 * 14 + 3 + 3 + Math.SQRT2 + 7 / 3);
+    expect((pair.interpret.series.na as ArrayLike<number>)[0]).toBe(0);
+    expect((pair.interpret.series.acos as ArrayLike<number | null>)[0]).toBeNull();
+  });
 });

@@ -26,31 +26,32 @@ function calls(p: ResolvedProgram): string[] {
 }
 
 // every construct with children: history of an expression, a ternary, if/else, switch, for, for..in,
-// while, a user function, a tuple, a UDT with a field assignment, a cast
+// while, a user function, a tuple, a UDT with a field assignment, a cast (the math calls take a bar's
+// value: of constants alone they would be folded into their values, BuiltinDef.pure)
 const SOURCE = `//@version=6
 indicator("walk")
 type P
     float x = 0
 f(v) =>
     math.abs(v)
-p = P.new(math.max(1, 2))
-p.x := math.min(3, 4)
-a = (close + math.sqrt(4))[1]
-b = close > open ? math.log(2) : math.exp(1)
+p = P.new(math.max(close, 2))
+p.x := math.min(close, 4)
+a = (close + math.sqrt(close))[1]
+b = close > open ? math.log(close) : math.exp(open)
 if close > 0
-    math.floor(1.5)
+    math.floor(close)
 else
-    math.ceil(1.5)
+    math.ceil(close)
 switch
-    close > 1 => math.round(1.2)
-    => math.sign(-1)
-for i = 0 to int(math.pow(2, 2))
+    close > 1 => math.round(close)
+    => math.sign(open)
+for i = 0 to int(math.pow(close, 2))
     math.avg(i, 1)
 for v in array.from(1, 2)
     math.tan(v)
 while math.random() > 2
     break
-[c, d] = [math.sin(1), math.cos(1)]
+[c, d] = [math.sin(close), math.cos(close)]
 plot(f(close) + c + d + a + b)
 `;
 

@@ -28,7 +28,7 @@ function isNaValue(x: unknown): boolean {
 }
 
 export const functions: BuiltinTable = {
-  na: { name: "na", impl: (_c, a) => isNaValue(a[0]) },
+  na: { name: "na", impl: (_c, a) => isNaValue(a[0]), pure: true },
   nz: {
     name: "nz",
     impl: (_c, a) => {
@@ -38,6 +38,7 @@ export const functions: BuiltinTable = {
       if (r !== undefined) return r;
       return typeof x === "string" || x === null ? "" : 0;
     },
+    pure: true,
   },
   fixnan: {
     name: "fixnan",

@@ -38,7 +38,7 @@ export function mathSign(x: number): number {
 }
 
 function unary(name: string, fn: (x: number) => number): BuiltinDef {
-  return { name, impl: (_c, a) => fn(a[0] as number) };
+  return { name, impl: (_c, a) => fn(a[0] as number), pure: true };
 }
 
 function extreme(name: string, pickMax: boolean): BuiltinDef {
@@ -53,7 +53,7 @@ function extreme(name: string, pickMax: boolean): BuiltinDef {
     }
     return r;
   };
-  return { name, impl };
+  return { name, impl, pure: true };
 }
 
 export const functions: BuiltinTable = {
@@ -77,6 +77,7 @@ export const functions: BuiltinTable = {
     name: "math.pow",
     impl: (_c, a) => Math.pow(a[0] as number, a[1] as number),
     direct: (_c, x: number, y: number) => Math.pow(x, y),
+    pure: true,
   },
   "math.max": extreme("math.max", true),
   "math.min": extreme("math.min", false),
@@ -87,12 +88,14 @@ export const functions: BuiltinTable = {
       while (n > 0 && a[n - 1] === undefined) n--;
       return mathAvg(n === a.length ? a : a.slice(0, n));
     },
+    pure: true,
   },
   "math.round": {
     name: "math.round",
     impl: (_c, a) => mathRound(a[0] as number, a[1] as number | undefined),
     // (direct: no argument array for math.round(x, 2) on a bar's value)
     direct: (_c, x: number, precision?: number) => mathRound(x, precision),
+    pure: true,
   },
   "math.round_to_mintick": {
     name: "math.round_to_mintick",

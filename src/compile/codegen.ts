@@ -13,6 +13,7 @@ import { columnPlotCalls, everyBarHoists, HoistPlan, outputCells, tupleSize } fr
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { blockAssigns } from "../interpret/writes.js";
 import { eachChild } from "../check/walk.js";
+import { isNumeric } from "../check/types.js";
 import {
   constantArg,
   givenInOrder,
@@ -1062,9 +1063,13 @@ class Gen {
     }
   }
 
-  /** An if/switch/loop used inside a larger expression: a nested function defined once. */
-  private blockFunction(e: RExpr): string {
-    const name = `x${this.fnN++}`;
+  /**
+   * A nested function defined once (in `fns`), named `<prefix><n>`, its body made by `body` with the
+   * function's own temps, loops, function locals and loop budget (the caller's countdown local is not
+   * in its scope). `touches`: whether the body may read or spend the budget (a call of it is synced).
+   */
+  private nestedFunction(prefix: "x" | "u", params: string[], body: () => string): { name: string; touches: boolean } {
+    const name = `${prefix}${this.fnN++}`;
     this.fnNames.push(name);
     const savedLoops = this.loops;
     const savedFn = this.fn;
@@ -1072,41 +1077,31 @@ class Gen {
     this.loops = [];
     this.nested++;
     const uses = this.budgetUses;
-    const body = this.ownCountdown(() =>
-      this.withTemps(() => {
-        const rv = this.temp();
-        return `${this.structured(e, rv, "  ")}\n  return ${rv};`;
-      }, "  "),
-    );
+    const text = this.ownCountdown(() => this.withTemps(body, "  "));
     this.nested--;
     this.loops = savedLoops;
     const decl = this.fnLocalDecl();
     this.fn = savedFn;
-    this.fns.push(`function ${name}() {\n${decl}${body}\n}`);
-    return this.budgetUses === uses ? `${name}()` : this.synced(`${name}()`);
+    this.fns.push(`function ${name}(${params.join(", ")}) {\n${decl}${text}\n}`);
+    return { name, touches: this.budgetUses !== uses };
+  }
+
+  /** An if/switch/loop used inside a larger expression: a nested function defined once. */
+  private blockFunction(e: RExpr): string {
+    const { name, touches } = this.nestedFunction("x", [], () => {
+      const rv = this.temp();
+      return `${this.structured(e, rv, "  ")}\n  return ${rv};`;
+    });
+    return touches ? this.synced(`${name}()`) : `${name}()`;
   }
 
   /**
    * An expression evaluated later, by a callee (request.security's `expression`): a nested function
-   * defined once, like blockFunction's, returning its value; the variables it reads live where nested
-   * functions reach them (the first pass's nestedUse).
+   * defined once, returning its value; the variables it reads live where nested functions reach
+   * them (the first pass's nestedUse).
    */
   private thunkFunction(e: RExpr): string {
-    const name = `x${this.fnN++}`;
-    this.fnNames.push(name);
-    const savedLoops = this.loops;
-    const savedFn = this.fn;
-    this.fn = { name, decl: new Set() };
-    this.loops = [];
-    this.nested++;
-    // (its own loops count on their own: the caller's countdown local is not in its scope)
-    const body = this.ownCountdown(() => this.withTemps(() => `  return (${this.expr(e)});`, "  "));
-    this.nested--;
-    this.loops = savedLoops;
-    const decl = this.fnLocalDecl();
-    this.fn = savedFn;
-    this.fns.push(`function ${name}() {\n${decl}${body}\n}`);
-    return name;
+    return this.nestedFunction("x", [], () => `  return (${this.expr(e)});`).name;
   }
 
   /** The `let` of the function-instance locals the function being generated touched. */
@@ -1116,37 +1111,21 @@ class Gen {
   }
 
   private ucall(e: Extract<RExpr, { k: "ucall" }>): string {
-    const name = `u${this.fnN++}`;
-    this.fnNames.push(name);
     const inst = e.inst;
-    const savedLoops = this.loops;
-    const savedFn = this.fn;
-    this.fn = { name, decl: new Set() };
-    this.loops = [];
     const params = inst.params.map((_, i) => `p${i}`);
-    this.nested++;
-    const uses = this.budgetUses;
-    const body = this.ownCountdown(() =>
-      this.withTemps(() => {
-        const rv = this.temp();
-        const lines = inst.params.map((p, i) => `  ${this.writeStmt(p, `p${i}`)}`);
-        lines.push(this.block(inst.body, rv, "  "));
-        // the instance's own histories advance once per call (Pine's per-call series)
-        for (const v of inst.locals) {
-          if (v.hist < 0) continue;
-          const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
-          lines.push(`  K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
-        }
-        lines.push(`  return ${rv};`);
-        return lines.join("\n");
-      }, "  "),
-    );
-    this.nested--;
-    this.loops = savedLoops;
-    const decl = this.fnLocalDecl();
-    this.fn = savedFn;
-    const touches = this.budgetUses !== uses;
-    this.fns.push(`function ${name}(${params.join(", ")}) {\n${decl}${body}\n}`);
+    const { name, touches } = this.nestedFunction("u", params, () => {
+      const rv = this.temp();
+      const lines = inst.params.map((p, i) => `  ${this.writeStmt(p, `p${i}`)}`);
+      lines.push(this.block(inst.body, rv, "  "));
+      // the instance's own histories advance once per call (Pine's per-call series)
+      for (const v of inst.locals) {
+        if (v.hist < 0) continue;
+        const r = this.ref(`ring${v.hist}`, { k: "ring", hist: v.hist });
+        lines.push(`  K${r}.buf[K${r}.count & K${r}.mask] = ${this.read(v)}; K${r}.count++;`);
+      }
+      lines.push(`  return ${rv};`);
+      return lines.join("\n");
+    });
     // (a body that never reads or spends the budget: called as it is)
     const sync = (x: string) => (touches ? this.synced(x) : x);
     if (!e.order) return sync(`${name}(${e.args.map((a) => this.expr(a)).join(", ")})`);
@@ -1674,17 +1653,15 @@ function plainRead(e: RExpr): boolean {
     case "tern":
       return plainRead(e.c) && plainRead(e.a) && plainRead(e.b);
     case "bin":
-      return (COMPARISONS.has(e.op) || (isNumType(e.l) && isNumType(e.r))) && plainRead(e.l) && plainRead(e.r);
+      return (
+        (COMPARISONS.has(e.op) || (isNumeric(e.l.t.name) && isNumeric(e.r.t.name))) && plainRead(e.l) && plainRead(e.r)
+      );
     default:
       return false;
   }
 }
 
 const COMPARISONS = new Set(["==", "!=", "<", ">", "<=", ">="]);
-
-function isNumType(e: RExpr): boolean {
-  return e.t.name === "int" || e.t.name === "float";
-}
 
 // Markers of a loop region's countdown in its code (Codegen.countdown), settled by settle().
 const CD = "\u0001",

@@ -105,18 +105,25 @@ export interface Generated {
  * a copy of the bar body on the bar in ctx (rerunTick); the loop's JS locals reach it through the
  * state array. Nothing is hoisted (a whole-series pass sees only the bars' final closes and leaves the
  * call sites without the state a later execution continues from), as in the interpreter.
+ *
+ * `secondary`: the variant a request.security secondary run executes (src/interpret/security.ts:
+ * the whole program over another context's bars, its request sites recording their values). Each
+ * top-level statement that raises a script runtime error is skipped on that bar (`R.skip` notes it
+ * and rethrows anything else), as the interpreter's secondary run does; nothing is hoisted (the main
+ * run's precomputed columns live in the kernel memory a pass of the secondary could grow).
  */
-export function generate(prog: ResolvedProgram, hoist: boolean, rerun = false): Generated {
+export function generate(prog: ResolvedProgram, hoist: boolean, rerun = false, secondary = false): Generated {
   // Numeric variables become locals of the loop function (doubles in registers, never boxed); one
   // that a nested function (user function, expression block) touches stays in the state array, so
   // a first pass finds those. Likewise the plain numeric variables of a user function's instance
   // become locals of the function generated for it, unless another function touches them (a fresh
   // `let` per call: safe in the re-runnable variant too, nothing of theirs outlives an execution).
-  const first = new Gen(prog, hoist && !rerun, new Set(), new Set(), rerun);
+  const pre = hoist && !rerun && !secondary;
+  const first = new Gen(prog, pre, new Set(), new Set(), rerun, secondary);
   const out = first.run();
   const fnLocals = first.ownFnLocals();
   if (first.nestedUse.size === 0 && fnLocals.size === 0) return out;
-  return new Gen(prog, hoist && !rerun, first.nestedUse, fnLocals, rerun).run();
+  return new Gen(prog, pre, first.nestedUse, fnLocals, rerun, secondary).run();
 }
 
 class Gen {
@@ -192,6 +199,8 @@ class Gen {
     /** Function-instance slots a first pass found touched by one function only: its JS locals. */
     private readonly fnLocals: Set<number>,
     private readonly rerun: boolean,
+    /** The secondary-run variant (see generate): each top-level statement's runtime error skipped. */
+    private readonly secondary = false,
   ) {
     // `var` slots of the main body too: the loop function runs every bar of a run in one call, so a
     // local declared before the loop keeps its value from bar to bar as the state array does (the
@@ -222,7 +231,13 @@ class Gen {
   run(): Generated {
     // `L` holds the line of the top-level statement running, for the position of a runtime error
     const body = this.withTemps(() =>
-      this.prog.body.stmts.map((s) => `      L = ${s.line};\n${this.stmt(s, null, "      ")}`).join("\n"),
+      this.prog.body.stmts
+        .map((s) =>
+          this.secondary
+            ? `      L = ${s.line};\n      try {\n${this.stmt(s, null, "        ")}\n      } catch (e) { R.skip(e); }`
+            : `      L = ${s.line};\n${this.stmt(s, null, "      ")}`,
+        )
+        .join("\n"),
     );
     const rings: string[] = [];
     for (const v of this.prog.slots) {
@@ -286,9 +301,8 @@ class Gen {
       spill
         ? `    if (broker !== null) { if (fills) { ${spill} } broker.onBarOpen(ctx); }`
         : `    if (broker !== null) broker.onBarOpen(ctx);`,
-      `    try {`,
-      body,
-      `    } catch (e) { throw atLine(e, L); }`,
+      // (a secondary run's statements catch their own errors: what gets past R.skip is no script error)
+      ...(this.secondary ? [body] : [`    try {`, body, `    } catch (e) { throw atLine(e, L); }`]),
       `    if (broker !== null) broker.onBarClose(ctx);`,
       ...rings,
       `  }`,
@@ -1476,7 +1490,8 @@ class Gen {
   /**
    * request.security / security_lower_tf: the interpreter's site (src/interpret/security.ts
    * securitySite, a ref made per run) takes the arguments, runs the secondary run of the program in
-   * the requested context (always interpreted) and maps its values onto this bar. Arguments it reads
+   * the requested context (this program's secondary variant, see generate; in a secondary run the ref
+   * is a site that records its own context's value) and maps its values onto this bar. Arguments it reads
    * only sometimes, or whose evaluation may have effects (stateful calls, errors), are passed as
    * functions evaluated where the interpreter evaluates them: the expression only in the chart's own
    * context. The expression is a nested function defined once (thunkFunction). Constant arguments are

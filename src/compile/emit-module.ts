@@ -6,7 +6,8 @@
 //
 // Both variants are emitted, hoisted (whole-series WASM passes before the loop, the usual case where
 // kernels.wasm is loaded) and plain, when their texts differ, and for a strategy declared with
-// calc_on_order_fills = true the fills variant (a re-runnable bar body) as well: the host picks the
+// calc_on_order_fills = true the fills variant (a re-runnable bar body) as well, and for a program
+// with request.security sites the secondary variant its secondary runs execute: the host picks the
 // one its own generator asks for. The inputs' values and shape do not enter the generated text (every
 // run-specific value reaches the loop through `K`/`R`), so one module serves every input set.
 
@@ -20,6 +21,8 @@ export interface EmittedModule {
   hoist: boolean;
   /** The calc_on_order_fills variant (codegen.ts `generate`). */
   fills: boolean;
+  /** The variant request.security's secondary runs execute (codegen.ts `generate`). */
+  secondary: boolean;
   /** The ES module's source. */
   code: string;
 }
@@ -41,17 +44,20 @@ export function emitCompiledModules(prog: ResolvedProgram, meta: EmitMeta): Emit
   if (!prog.compileEligible) throw new NotCompilable(prog.compileReason ?? "the script is not compile-eligible");
   const out: EmittedModule[] = [];
   const declaredFills = prog.declaration.kind === "strategy" && prog.declaration.args.calc_on_order_fills === true;
-  const variants: [boolean, boolean][] = [
-    [true, false],
-    [false, false],
+  const variants: [boolean, boolean, boolean][] = [
+    [true, false, false],
+    [false, false, false],
   ];
   // (a run can turn the setting off through its broker options: the other variants stay)
-  if (declaredFills) variants.push([false, true]);
-  for (const [hoist, fills] of variants) {
-    const { text } = generate(prog, hoist, fills);
+  if (declaredFills) variants.push([false, true, false]);
+  for (const [hoist, fills, secondary] of variants) {
+    const { text, refs } = generate(prog, hoist, fills, secondary);
     const hash = sha256Hex(text);
+    // (request sites: their secondary runs execute the secondary variant)
+    if (!secondary && refs.some((r) => r.k === "security") && !variants.some((v) => v[2]))
+      variants.push([false, false, true]);
     if (out.some((m) => m.hash === hash)) continue;
-    out.push({ hash, hoist, fills, code: moduleCode(text, hash, hoist, meta) });
+    out.push({ hash, hoist, fills, secondary, code: moduleCode(text, hash, hoist, meta) });
   }
   return out;
 }

@@ -25,7 +25,7 @@ import { bulkCopy, kernelsLoaded, type PlotSite } from "../interpret/hoisting.js
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 import { NO_AOT_MODULE, NO_AOT_RERUN_MODULE, precompiledFactory } from "./aot.js";
-import { securitySite } from "../interpret/security.js";
+import { type SecondaryCapture, secondarySite, securitySite } from "../interpret/security.js";
 
 export { NotCompilable } from "./codegen.js";
 
@@ -119,13 +119,17 @@ function rememberFactory(key: string, entry: CacheEntry): void {
  * program of an unchanged source (src/runtime/program-cache.ts), and the generated text and refs
  * depend on nothing else.
  */
-const generatedFor = new WeakMap<ResolvedProgram, { hoist?: Generated; plain?: Generated; rerun?: Generated }>();
+const generatedFor = new WeakMap<
+  ResolvedProgram,
+  { hoist?: Generated; plain?: Generated; rerun?: Generated; secondary?: Generated }
+>();
 
-function generated(prog: ResolvedProgram, hoist: boolean, rerun: boolean): Generated {
+type Variant = "hoist" | "plain" | "rerun" | "secondary";
+
+function generated(prog: ResolvedProgram, variant: Variant): Generated {
   let entry = generatedFor.get(prog);
   if (!entry) generatedFor.set(prog, (entry = {}));
-  const k = rerun ? "rerun" : hoist ? "hoist" : "plain";
-  return (entry[k] ??= generate(prog, hoist, rerun));
+  return (entry[variant] ??= generate(prog, variant === "hoist", variant === "rerun", variant === "secondary"));
 }
 
 /**
@@ -133,6 +137,10 @@ function generated(prog: ResolvedProgram, hoist: boolean, rerun: boolean): Gener
  * reason, cached per source hash) when a construct cannot be reproduced exactly. `rerun`: the run
  * executes a bar's body more than once (its broker calcs on order fills, or realtime bars replay
  * ticks), so the program must be able to run the bar in ctx again (`rerun()`).
+ *
+ * A ctx with a SecondaryCapture (src/interpret/security.ts) is a request.security secondary run's:
+ * the secondary variant of the loop (codegen.ts generate), whose request sites record their values
+ * in the capture and whose statements' runtime errors go to its `skip`.
  */
 export function compileProgram(
   prog: ResolvedProgram,
@@ -145,11 +153,12 @@ export function compileProgram(
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
+  const capture = ctx.ext.securityCapture as SecondaryCapture | undefined;
   // (no whole-series passes when the script runs again inside bars: the interpreter makes none either)
-  const hoist = !rerun && kernelsLoaded(k);
+  const variant: Variant = capture ? "secondary" : rerun ? "rerun" : kernelsLoaded(k) ? "hoist" : "plain";
   let gen: Generated;
   try {
-    gen = generated(prog, hoist, rerun);
+    gen = generated(prog, variant);
   } catch (err) {
     if (err instanceof NotCompilable) {
       const reason = `${err.message} is not compile-eligible`;
@@ -158,7 +167,7 @@ export function compileProgram(
     }
     throw err;
   }
-  const fullKey = `${key}|${rerun ? "r" : hoist ? "h" : "-"}`;
+  const fullKey = `${key}|${variant}`;
   let entry = factories.get(fullKey);
   const cached = !!entry && entry.text === gen.text;
   if (!cached) {
@@ -213,9 +222,8 @@ export function compileProgram(
           return ring;
         }
         case "security":
-          // (a secondary run's context records its sites instead: those runs are interpreted)
-          if (ctx.ext.securityCapture) throw new NotCompilable("a request inside a secondary run");
-          return securitySite(r.call, prog, ctx);
+          // (a secondary run's sites record their own context's values instead)
+          return capture ? secondarySite(r.call, capture, ctx) : securitySite(r.call, prog, ctx);
         case "hoist":
           hoisted++;
           arena ??= seriesArena(k!, ctx.columns.close.length);
@@ -257,6 +265,8 @@ export function compileProgram(
     PineObject,
     timedOut: false,
     bulk,
+    // a secondary run's statement error: noted and skipped, or rethrown (codegen.ts generate)
+    skip: capture?.skip ?? null,
     // drops the run's objects from the scope of the generated nested functions (codegen.ts nestedScope)
     clear: null,
   };
@@ -264,8 +274,11 @@ export function compileProgram(
   // lastRun): the generated loop's optimised code depends on the hidden classes of these objects,
   // and when every run's are gone a full GC takes those classes and the code with them; measured
   // with a gc() before every run, swing_state's compile runs settle in 4 runs instead of ~10
-  lastRefs[0] = K;
-  lastRefs[1] = R;
+  // (a secondary run's are not: the main run's, which outlive it, are the ones to keep)
+  if (!capture) {
+    lastRefs[0] = K;
+    lastRefs[1] = R;
+  }
   const run = entry!.run;
   // the scope of the nested functions (codegen.ts nestedScope), set once for this run
   (run as Run & { setup?: (K: unknown[], R: Record<string, unknown>) => void }).setup?.(K, R);

@@ -7,6 +7,8 @@
 //
 // Secondary runs nest no further: inside one, every request site evaluates its expression in the
 // secondary's own context (TradingView's result for a request of the same context) and records it.
+// A compiled main run's secondary runs execute the program's compiled secondary loop (runSecondary;
+// src/compile/codegen.ts generate), the same statements with the same error skipping.
 
 import type { ExecContext } from "../builtins/types.js";
 import type { RExpr, ResolvedProgram } from "../check/ir.js";
@@ -26,7 +28,7 @@ import {
   requestContexts,
   type RequestedContext,
 } from "../builtins/request/feed.js";
-import { BAR_UNITS, budgetOf, type Budget } from "../core/budget.js";
+import { BAR_UNITS, budgetOf, type Budget, RunTimeout } from "../core/budget.js";
 import type { BarColumns } from "../core/bars.js";
 import { Compiler, naOfType, type Fn } from "./compiler.js";
 import { RunState, type StateSnapshot } from "./state.js";
@@ -40,13 +42,34 @@ type CallExpr = Extract<RExpr, { k: "call" }>;
 export const SECURITY_CALLS = new Set(["request.security", "request.security_lower_tf"]);
 
 /** Marks a secondary run's ctx: where its request sites record their values. */
-interface Capture {
+export interface SecondaryCapture {
   captures: unknown[][];
   /** Context bar of the secondary's bar 0 (calc_bars_count runs only the last bars). */
   offset: number;
   /** Length of each capture column (the context's bar count). */
   length: number;
+  /**
+   * A top-level statement of the secondary run failed: a script runtime error is noted and the bar
+   * goes on with the next statement; anything else is rethrown (the compile backend's secondary loop
+   * calls it; the interpreter's wraps each statement the same way).
+   */
+  skip(err: unknown): void;
 }
+
+/**
+ * Builds the compiled bar loop of a secondary run over its own state and context (the Runtime sets
+ * it on a compiled run's ctx.ext as `compileSecondary`: src/runtime/evaluate.ts), or throws when the
+ * program does not compile; absent, secondary runs are interpreted. Its shape is the compile
+ * backend's (src/runtime/backend.ts CompiledRun), declared here because src/interpret sits below it.
+ */
+type SecondaryCompiler = (
+  state: RunState,
+  ctx: ExecContext,
+) => {
+  loop(from: number, to: number, broker: unknown): number;
+  readonly timedOut: boolean;
+  release?(): void;
+};
 
 /** Compiles one request.security / request.security_lower_tf call site. */
 export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext, compile: (x: RExpr) => Fn): Fn {
@@ -54,8 +77,8 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
   const exprArg = e.args[2];
   if (!exprArg) return () => ctx.runtimeError(`${e.name}: missing 'expression' argument`);
   const inner = compile(exprArg);
-  const capture = ctx.ext.securityCapture as Capture | undefined;
-  if (capture) return secondarySite(e.site, inner, lowerTf, exprArg.t, capture, ctx);
+  const capture = ctx.ext.securityCapture as SecondaryCapture | undefined;
+  if (capture) return () => recordSecondary(e.site, inner(), lowerTf, exprArg.t, capture, ctx);
   const site = securitySite(e, prog, ctx);
   const arg = (i: number) => (e.args[i] ? compile(e.args[i]) : undefined);
   // parameter order: security(symbol, timeframe, expression, gaps, lookahead, ignore_invalid_symbol, currency, calc_bars_count)
@@ -181,15 +204,31 @@ function fresh(v: unknown): unknown {
   return v;
 }
 
-/** A request site inside a secondary run: its own context's value, recorded per bar. */
-function secondarySite(site: number, inner: Fn, lowerTf: boolean, type: PType, cap: Capture, ctx: ExecContext): Fn {
-  return () => {
-    const v = inner();
-    const col = (cap.captures[site] ??= new Array<unknown>(cap.length));
-    // a copy: the secondary's own script may mutate what its request returned afterwards
-    col[cap.offset + ctx.barIndex] = Array.isArray(v) ? v.map(fresh) : fresh(v);
-    return lowerTf ? asArrays(v, type) : v;
-  };
+/** A request site inside a secondary run: its own context's value `v`, recorded for this bar. */
+function recordSecondary(
+  site: number,
+  v: unknown,
+  lowerTf: boolean,
+  type: PType,
+  cap: SecondaryCapture,
+  ctx: ExecContext,
+): unknown {
+  const col = (cap.captures[site] ??= new Array<unknown>(cap.length));
+  // a copy: the secondary's own script may mutate what its request returned afterwards
+  col[cap.offset + ctx.barIndex] = Array.isArray(v) ? v.map(fresh) : fresh(v);
+  return lowerTf ? asArrays(v, type) : v;
+}
+
+/**
+ * A request site of the compile backend's secondary loop: called as securitySite's SecurityCall is,
+ * it evaluates only the expression (the other arguments reach it as values with no effect, or as
+ * functions it does not call), as the interpreter's secondary site does.
+ */
+export function secondarySite(e: CallExpr, cap: SecondaryCapture, ctx: ExecContext): SecurityCall {
+  const lowerTf = e.name === "request.security_lower_tf";
+  const type = e.args[2]!.t;
+  const site = e.site;
+  return (_sym, _tf, inner) => recordSecondary(site, get(inner), lowerTf, type, cap, ctx);
 }
 
 /**
@@ -367,7 +406,8 @@ class Secondary {
   readonly captures: unknown[][] = [];
   /** The bars evaluated (the context's, from `start` on). */
   readonly bars: BarColumns;
-  private readonly run: Fn;
+  /** The interpreted program (closures), built by the first step(). */
+  private run: Fn | null = null;
   private readonly timeClose: Float64Array;
   /** The main run's budget: its deadline and loop limit cover the secondary runs (service.md 1.4). */
   private readonly budget: Budget;
@@ -375,6 +415,10 @@ class Secondary {
   private readonly offset: number;
   private readonly context: RequestedContext;
   private noted = false;
+  private readonly prog: ResolvedProgram;
+  private readonly capture: SecondaryCapture;
+  /** The budget's open loops where a top-level statement starts (restored when one fails). */
+  private depth = 0;
 
   constructor(
     prog: ResolvedProgram,
@@ -400,7 +444,23 @@ class Secondary {
     const mainInputs = main.ext.inputs as InputStore | undefined;
     sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
     sctx.ext.lastHistoryBar = n - 1;
-    sctx.ext.securityCapture = { captures: this.captures, offset: start, length: all.time.length } satisfies Capture;
+    const budget = this.budget;
+    const capture: SecondaryCapture = {
+      captures: this.captures,
+      offset: start,
+      length: all.time.length,
+      // TradingView evaluates only what the requested expression needs in the other context; resin runs
+      // the whole script there, so a top-level statement the expression does not need may fail (a
+      // runtime.error guard on the chart's timeframe, a.get(1) on a security_lower_tf array). Such a
+      // statement is skipped and noted, and the bar goes on with the next one: the request sites after
+      // it still record their values.
+      skip: (err) => {
+        if (!(err instanceof PineRuntimeError)) throw err;
+        budget.depth = this.depth; // loops the error left are closed
+        this.noteError(sctx.barIndex, err.message);
+      },
+    };
+    sctx.ext.securityCapture = capture;
     this.broker =
       prog.declaration.kind === "strategy"
         ? createBroker({ ...prog.declaration.args, record_events: false }, sctx)
@@ -408,26 +468,50 @@ class Secondary {
     sctx.broker = this.broker;
     this.ctx = sctx;
     this.state = new RunState(prog);
-    // TradingView evaluates only what the requested expression needs in the other context; resin runs the
-    // whole script there, so a top-level statement the expression does not need may fail (a
-    // runtime.error guard on the chart's timeframe, a.get(1) on a security_lower_tf array). Such a
-    // statement is skipped and noted, and the bar goes on with the next one: the request sites after it
-    // still record their values.
+    this.timeClose = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
+    sctx.ext.timeCloseColumn = this.timeClose;
+    this.prog = prog;
+    this.capture = capture;
+  }
+
+  /** The interpreted program: each top-level statement's runtime error skipped (capture.skip). */
+  private interpreted(): Fn {
+    const skip = this.capture.skip;
     const budget = this.budget;
-    this.run = new Compiler(prog, this.state, sctx, {
+    return (this.run ??= new Compiler(this.prog, this.state, this.ctx, {
       wrapTop: (f) => () => {
-        const depth = budget.depth;
+        this.depth = budget.depth;
         try {
           return f();
         } catch (err) {
-          if (!(err instanceof PineRuntimeError)) throw err;
-          budget.depth = depth; // loops the error left are closed
-          this.noteError(sctx.barIndex, err.message);
+          skip(err);
           return undefined;
         }
       },
-    }).main();
-    this.timeClose = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
+    }).main());
+  }
+
+  /**
+   * Runs context bars [from, end) through the compiled loop (the secondary variant: codegen.ts
+   * generate) and returns true, or returns false when the program does not compile (then step()
+   * interprets them). Past the deadline the run ends as step()'s would: RunTimeout.
+   */
+  runCompiled(compile: SecondaryCompiler, from: number, end: number): boolean {
+    let compiled: ReturnType<SecondaryCompiler>;
+    try {
+      compiled = compile(this.state, this.ctx);
+    } catch {
+      return false;
+    }
+    // (top-level statements start with the loops open where the loop starts: the request's)
+    this.depth = this.budget.depth;
+    try {
+      compiled.loop(from - this.offset, end - this.offset, this.broker);
+      if (compiled.timedOut) throw new RunTimeout();
+    } finally {
+      compiled.release?.();
+    }
+    return true;
   }
 
   /** Records, once per context, that a statement failed in the secondary run (meta.requests[].note). */
@@ -457,8 +541,9 @@ class Secondary {
     this.state.setBar(sctx);
     if (this.broker) this.broker.onBarOpen(sctx);
     const depth = budget.depth;
+    const run = this.run ?? this.interpreted();
     try {
-      this.run();
+      run();
     } catch (err) {
       budget.depth = depth; // loops the error left are closed
       // TradingView evaluates only what the requested expression needs in the other context; we run the
@@ -474,6 +559,9 @@ class Secondary {
   }
 }
 
+/** How many secondary runs each backend ran in this process (tests, diagnostics). */
+export const secondaryRuns = { compiled: 0, interpreted: 0 };
+
 /**
  * Runs the whole program over the context's bars and returns the request sites' values. Plots,
  * logs, inputs, drawings, alerts and strategy orders of the secondary run are discarded.
@@ -483,6 +571,14 @@ export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: Reques
   // calc_bars_count: the last bars of the context's data are the only ones evaluated
   const start = calcStart(c);
   const sec = new Secondary(prog, main, c, all, start, main.kernels);
+  // a compiled main run's secondary runs are compiled too (the same values: the program's loop in
+  // the other context), unless the program does not compile that way
+  const compile = main.ext.compileSecondary as SecondaryCompiler | undefined;
+  if (typeof compile === "function" && sec.runCompiled(compile, start, all.time.length)) {
+    secondaryRuns.compiled++;
+    return sec.captures;
+  }
+  secondaryRuns.interpreted++;
   for (let b = start; b < all.time.length; b++)
     sec.step(b, all.open[b]!, all.high[b]!, all.low[b]!, all.close[b]!, all.volume[b]!);
   return sec.captures;

@@ -362,16 +362,13 @@ function runCompiled(p: Prepared): RunResult | undefined {
   }
   if (fallback === undefined) {
     let compiled: CompiledRun | null = null;
+    let secondary: ((sstate: RunState, sctx: ExecContext) => CompiledRun) | null = null;
     try {
       const sourceHash = sha256Hex(source);
-      compiled = backend!(
-        prog,
-        state,
-        ctx,
-        cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) }),
-        sourceHash,
-        rerun,
-      );
+      const key = cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) });
+      compiled = backend!(prog, state, ctx, key, sourceHash, rerun);
+      // request.security's secondary runs of a compiled run compile too (src/interpret/security.ts)
+      secondary = (sstate: RunState, sctx: ExecContext) => backend!(prog, sstate, sctx, key, sourceHash, false);
       if (rerun && !compiled.rerun) {
         compiled.release?.();
         compiled = null;
@@ -381,6 +378,7 @@ function runCompiled(p: Prepared): RunResult | undefined {
       fallback = err instanceof Error ? err.message : String(err);
     }
     if (compiled) {
+      ctx.ext.compileSecondary = secondary;
       try {
         return compiledRun(p, compiled, fillRuns, realtime);
       } finally {

@@ -145,4 +145,20 @@ describe("ahead-of-time compiled modules", () => {
     expect(comparable(compiled as never)).toBe(comparable(interpreted as never));
     expect(compiled.strategy?.open_trades.length).toBeGreaterThan(0);
   });
+  it("a program with request.security gets the secondary variant, which its secondary runs use", async () => {
+    const src =
+      '//@version=6\nindicator("s")\nvar float acc = 0.0\nacc += close - open\nplot(request.security(syminfo.tickerid, "240", acc + ta.sma(close, 3)))\n';
+    const mods = emitCompiledModules(program(src), { script: "s", sourceHash: "h", deploy: "t" });
+    expect(mods.filter((m) => m.secondary)).toHaveLength(1);
+    const used: string[] = [];
+    await installCounting(mods, (m) => used.push(m.secondary ? "secondary" : m.hoist ? "hoist" : "plain"));
+    clearCompileCache();
+    const rt = new Runtime("CHART", { timeframe: "60" });
+    const data = bars(200);
+    const compiled = await rt.run(src, data, { mode: "compile" });
+    expect(compiled.mode).toBe("compile");
+    expect(used).toContain("secondary");
+    const interpreted = await rt.run(src, data, { mode: "interpret" });
+    expect(comparable(compiled as never)).toBe(comparable(interpreted as never));
+  });
 });

@@ -1,12 +1,14 @@
 // request.security / request.security_lower_tf in the compile backend (issue 18 part 5): the
-// generated loop calls the interpreter's request site (its secondary runs stay interpreted), passing
-// the arguments the interpreter reads only sometimes as functions. Each script here must give
-// exactly the interpreter's result, and compile mode must really compile: stateful calls inside the
+// generated loop calls the interpreter's request site, passing the arguments the interpreter reads
+// only sometimes as functions, and the secondary runs (the program over the other context's bars)
+// run the program's secondary loop variant (codegen.ts generate). Each script here must give exactly
+// the interpreter's result, and compile mode must really compile: stateful calls inside the
 // requested expression (which run only when the context is the chart's own), requests in user
 // functions and loops, tuples, intrabar arrays, calc_bars_count, errors and strategies.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { generatedSource } from "../../src/compile/index.js";
+import { secondaryRuns } from "../../src/interpret/security.js";
 import type { Bar, RunResult } from "../../src/core/result.js";
 import { runModes } from "../helpers/run-both.js";
 import { program } from "./parity.js";
@@ -89,7 +91,7 @@ plot(x)
 plot(y)`),
     );
   });
-  it("a request inside a requested expression (the inner one runs in the interpreted secondary run)", async () => {
+  it("a request inside a requested expression (the inner one evaluated in the secondary run's own context)", async () => {
     const r = await same(
       v6(`inner() => request.security("NYSE:ABC", "1D", close)
 float x = request.security("NYSE:ABC", "60", inner() + ta.sma(close, 3))
@@ -140,5 +142,84 @@ strategy.exit("X", "L", stop = close * 0.97)`,
     // (a string concatenation may raise the length limit: evaluated where the interpreter evaluates it)
     const text = generatedSource(program(v6(`s = input.string("A")\nplot(request.security(s + "X", "240", close))`)));
     expect(text).toMatch(/K\d+\(\(\) => \(/);
+  });
+});
+
+describe("request.security's secondary runs in compile mode", () => {
+  /** The secondary runs each backend ran for `src` in interpret mode, then in compile mode. */
+  async function counted(src: string): Promise<{ r: RunResult; interpreted: number; compiled: number }> {
+    const before = { ...secondaryRuns };
+    const r = await same(src);
+    return {
+      r,
+      interpreted: secondaryRuns.interpreted - before.interpreted,
+      compiled: secondaryRuns.compiled - before.compiled,
+    };
+  }
+
+  it("are compiled: one per context in each mode, each in its run's backend", async () => {
+    const { interpreted, compiled } = await counted(
+      v6(`var float acc = 0.0
+acc += close - open
+f(x) =>
+    s = 0.0
+    for i = 0 to 2
+        s += x[i]
+    s
+a = request.security(syminfo.tickerid, "240", acc[2] + f(close) + ta.sma(close, 3))
+b = request.security("NYSE:ABC", "D", f(high - low))
+plot(a)
+plot(b)`),
+    );
+    expect(interpreted).toBe(2);
+    expect(compiled).toBe(2);
+  });
+  it("skip a top-level statement that fails in the other context, note it, and run the rest of the bar", async () => {
+    const { r, compiled } = await counted(
+      v6(`var int n = 0
+if timeframe.period == "240"
+    runtime.error("not on 240")
+n += 1
+arr = array.new<float>()
+for i = 0 to 3
+    if i == 2 and timeframe.period == "240"
+        arr.get(10)
+    arr.push(i)
+m = 0
+for j = 0 to 4
+    m += 1
+x = request.security(syminfo.tickerid, "240", n * 1000 + arr.size() * 10 + m)
+plot(x, "x")`),
+    );
+    expect(compiled).toBe(1);
+    const x = r.series.x!.filter((v): v is number => typeof v === "number");
+    expect(x.length).toBeGreaterThan(100);
+    // n counts every context bar, the failing loop left two elements, the loop after it ran whole
+    for (const v of x) expect(v % 1000).toBe(25);
+    const note = (r.meta.requests as { note?: string }[]).map((q) => q.note ?? "").join(" ");
+    expect(note).toMatch(/does not need failed on context bar 0/);
+  });
+  it("record a copy of a requested collection the secondary run changes afterwards", async () => {
+    const { r, compiled } = await counted(
+      v6(`var a = array.new<float>()
+a.push(close)
+s = request.security(syminfo.tickerid, "240", a)
+a.clear()
+plot(na(s) ? -1 : s.size(), "n")`),
+    );
+    expect(compiled).toBe(1);
+    // (na before the first 240-minute bar closes)
+    expect(new Set(r.series.n!)).toEqual(new Set([-1, 1]));
+  });
+  it("stay interpreted in interpret mode", async () => {
+    const before = { ...secondaryRuns };
+    const r = await new Runtime("NASDAQ:AAPL", { timeframe: "60" }).run(
+      v6(`plot(request.security(syminfo.tickerid, "240", close))`),
+      chart,
+      { mode: "interpret" },
+    );
+    expect(r.error ?? null).toBeNull();
+    expect(secondaryRuns.interpreted - before.interpreted).toBe(1);
+    expect(secondaryRuns.compiled - before.compiled).toBe(0);
   });
 });

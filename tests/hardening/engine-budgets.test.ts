@@ -49,13 +49,16 @@ describe("the run's deadline", () => {
     });
   }
 
-  it("covers request.security's secondary runs", async () => {
-    const src = v6(
-      "f() =>\n    s = 0\n    for i = 0 to 1000000000\n        s += 1\n    s\nplot(request.security(syminfo.tickerid, '1D', f()))",
-    );
-    const r = await new Runtime().run(src, bars(50), { mode: "interpret", timeoutSeconds: 0.2 });
-    expect(r.timed_out).toBe(true);
-  });
+  for (const mode of MODES)
+    it(`covers request.security's secondary runs (${mode}: the secondary run's own backend)`, async () => {
+      const src = v6(
+        "f() =>\n    s = 0\n    for i = 0 to 1000000000\n        s += 1\n    s\nplot(request.security(syminfo.tickerid, '1D', f()))",
+      );
+      const r = await new Runtime().run(src, bars(50), { mode, timeoutSeconds: 0.2 });
+      expect(r.error).toBeUndefined();
+      expect(r.timed_out).toBe(true);
+      expect(r.mode).toBe(mode);
+    });
 
   it("no deadline by default: a loop stops at TradingView's loop limit instead", async () => {
     for (const mode of MODES) {

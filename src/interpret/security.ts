@@ -78,7 +78,11 @@ export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecCon
   if (!exprArg) return () => ctx.runtimeError(`${e.name}: missing 'expression' argument`);
   const inner = compile(exprArg);
   const capture = ctx.ext.securityCapture as SecondaryCapture | undefined;
-  if (capture) return () => recordSecondary(e.site, inner(), lowerTf, exprArg.t, capture, ctx);
+  if (capture) {
+    const site = e.site,
+      type = exprArg.t;
+    return () => recordSecondary(site, inner(), lowerTf, type, capture, ctx);
+  }
   const site = securitySite(e, prog, ctx);
   const arg = (i: number) => (e.args[i] ? compile(e.args[i]) : undefined);
   // parameter order: security(symbol, timeframe, expression, gaps, lookahead, ignore_invalid_symbol, currency, calc_bars_count)
@@ -117,6 +121,9 @@ function get(a: unknown): unknown {
   return typeof a === "function" ? (a as Fn)() : a;
 }
 
+/** How many of its latest contexts a request site remembers by its arguments (securitySite). */
+const RECENT_CONTEXTS = 4;
+
 /** The state of one main-run request site (see SecurityCall). */
 export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext): SecurityCall {
   const lowerTf = e.name === "request.security_lower_tf";
@@ -124,22 +131,43 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
   const na = naValue(valueType);
   const site = e.site;
   const span = { from: 0, to: 0 };
-  let lastKeySym: unknown, lastKeyTf: unknown, lastKeyCur: unknown;
-  let c: RequestedContext | null = null;
+  // the contexts of the site's last few (symbol, timeframe, currency) arguments: a site in a loop over
+  // timeframes or symbols asks for a few contexts in turn on every bar, and the run's lookup (a key
+  // string built and hashed) costs more than the rest of the call; slots reused in turn, nothing
+  // allocated per call
+  const keys: unknown[] = new Array<unknown>(3 * RECENT_CONTEXTS).fill(null);
+  const found: (RequestedContext | null)[] = new Array<RequestedContext | null>(RECENT_CONTEXTS).fill(null);
+  let newest = 0;
+  let nextSlot = 0;
+  const lookup = (s: unknown, t: unknown, cur: unknown): RequestedContext => {
+    for (let j = 0; j < RECENT_CONTEXTS; j++) {
+      if (found[j] !== null && keys[3 * j] === s && keys[3 * j + 1] === t && keys[3 * j + 2] === cur) {
+        newest = j;
+        return found[j]!;
+      }
+    }
+    const c = requestContexts(ctx).get(
+      typeof s === "string" ? s : null,
+      typeof t === "string" ? t : null,
+      typeof cur === "string" ? cur : null,
+    );
+    newest = nextSlot;
+    nextSlot = (nextSlot + 1) % RECENT_CONTEXTS;
+    found[newest] = c;
+    keys[3 * newest] = s;
+    keys[3 * newest + 1] = t;
+    keys[3 * newest + 2] = cur;
+    return c;
+  };
   return (sym, tf, inner, gaps, lookahead, ignoreTf, currency, calcBars) => {
     const s = sym !== undefined ? get(sym) : null,
       t = tf !== undefined ? get(tf) : null,
       cur = currency !== undefined ? get(currency) : null;
-    if (c === null || s !== lastKeySym || t !== lastKeyTf || cur !== lastKeyCur) {
-      c = requestContexts(ctx).get(
-        typeof s === "string" ? s : null,
-        typeof t === "string" ? t : null,
-        typeof cur === "string" ? cur : null,
-      );
-      lastKeySym = s;
-      lastKeyTf = t;
-      lastKeyCur = cur;
-    }
+    const n3 = 3 * newest;
+    let c =
+      found[newest] !== null && keys[n3] === s && keys[n3 + 1] === t && keys[n3 + 2] === cur
+        ? found[newest]!
+        : lookup(s, t, cur);
     let count = 0;
     if (calcBars !== undefined) {
       const v = get(calcBars);
@@ -150,7 +178,7 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
     }
     // the chart's own context with fewer bars than the chart has: a secondary run over the last ones
     if (c.source === "same" && count > 0 && c.captures === null && count < ctx.barCount)
-      c = requestContexts(ctx).materialize(c);
+      found[newest] = c = requestContexts(ctx).materialize(c);
     if (c.source === "same" && !c.bars) return lowerTf ? asArrays(get(inner), valueType) : get(inner);
     if (lowerTf) {
       if (!c.lower) {
@@ -416,9 +444,8 @@ class Secondary {
   private readonly context: RequestedContext;
   private noted = false;
   private readonly prog: ResolvedProgram;
-  private readonly capture: SecondaryCapture;
-  /** The budget's open loops where a top-level statement starts (restored when one fails). */
-  private depth = 0;
+  /** The budget's open loops where the compiled loop starts, and so each of its top-level statements. */
+  private loopDepth = 0;
 
   constructor(
     prog: ResolvedProgram,
@@ -444,7 +471,6 @@ class Secondary {
     const mainInputs = main.ext.inputs as InputStore | undefined;
     sctx.ext.inputs = new InputStore(mainInputs?.overrides ?? {}, prog.inputVarNames, prog.inputSourceNames);
     sctx.ext.lastHistoryBar = n - 1;
-    const budget = this.budget;
     const capture: SecondaryCapture = {
       captures: this.captures,
       offset: start,
@@ -454,11 +480,7 @@ class Secondary {
       // runtime.error guard on the chart's timeframe, a.get(1) on a security_lower_tf array). Such a
       // statement is skipped and noted, and the bar goes on with the next one: the request sites after
       // it still record their values.
-      skip: (err) => {
-        if (!(err instanceof PineRuntimeError)) throw err;
-        budget.depth = this.depth; // loops the error left are closed
-        this.noteError(sctx.barIndex, err.message);
-      },
+      skip: (err) => this.skipError(err, this.loopDepth),
     };
     sctx.ext.securityCapture = capture;
     this.broker =
@@ -471,20 +493,31 @@ class Secondary {
     this.timeClose = start > 0 ? c.timeClose!.subarray(start) : c.timeClose!;
     sctx.ext.timeCloseColumn = this.timeClose;
     this.prog = prog;
-    this.capture = capture;
   }
 
-  /** The interpreted program: each top-level statement's runtime error skipped (capture.skip). */
+  /**
+   * A top-level statement failed with the budget's open loops at `depth` when it started: a script
+   * runtime error is noted and the statement skipped (loops the error left are closed); anything
+   * else is rethrown.
+   */
+  private skipError(err: unknown, depth: number): void {
+    if (!(err instanceof PineRuntimeError)) throw err;
+    this.budget.depth = depth;
+    this.noteError(this.ctx.barIndex, err.message);
+  }
+
+  /** The interpreted program: each top-level statement's runtime error skipped (skipError). */
   private interpreted(): Fn {
-    const skip = this.capture.skip;
     const budget = this.budget;
+    // (this Secondary touched only when a statement fails: optimised code of the statement wrappers
+    // that depends on its hidden class would be thrown away with the last Secondary in a full GC)
     return (this.run ??= new Compiler(this.prog, this.state, this.ctx, {
       wrapTop: (f) => () => {
-        this.depth = budget.depth;
+        const depth = budget.depth;
         try {
           return f();
         } catch (err) {
-          skip(err);
+          this.skipError(err, depth);
           return undefined;
         }
       },
@@ -504,7 +537,7 @@ class Secondary {
       return false;
     }
     // (top-level statements start with the loops open where the loop starts: the request's)
-    this.depth = this.budget.depth;
+    this.loopDepth = this.budget.depth;
     try {
       compiled.loop(from - this.offset, end - this.offset, this.broker);
       if (compiled.timedOut) throw new RunTimeout();

@@ -91,6 +91,18 @@ plot(x)
 plot(y)`),
     );
   });
+  it("a site in a loop over more contexts than it remembers gets each one's values", async () => {
+    const r = await same(
+      v6(`float acc = 0.0
+for tf in array.from("120", "180", "240", "360", "480", "D")
+    acc += request.security(syminfo.tickerid, tf, close)
+a = request.security(syminfo.tickerid, "120", close) + request.security(syminfo.tickerid, "180", close) + request.security(syminfo.tickerid, "240", close) + request.security(syminfo.tickerid, "360", close) + request.security(syminfo.tickerid, "480", close) + request.security(syminfo.tickerid, "D", close)
+plot(acc, "acc")
+plot(a, "a")`),
+    );
+    expect(r.series.acc).toEqual(r.series.a);
+    expect(r.series.a!.filter((v) => typeof v === "number").length).toBeGreaterThan(100);
+  });
   it("a request inside a requested expression (the inner one evaluated in the secondary run's own context)", async () => {
     const r = await same(
       v6(`inner() => request.security("NYSE:ABC", "1D", close)

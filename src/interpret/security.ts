@@ -131,6 +131,8 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
   const na = naValue(valueType);
   const site = e.site;
   const span = { from: 0, to: 0 };
+  // (a tuple's values are read into this array: capturedAt)
+  const out = valueType.name === "tuple" ? new Array<unknown>(valueType.elems!.length) : null;
   // the contexts of the site's last few (symbol, timeframe, currency) arguments: a site in a loop over
   // timeframes or symbols asks for a few contexts in turn on every bar, and the run's lookup (a key
   // string built and hashed) costs more than the rest of the call; slots reused in turn, nothing
@@ -199,8 +201,8 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
     const i = ctx.barIndex;
     // a realtime bar sees the higher-timeframe bar still forming (lookahead has no effect on realtime values)
     if (ctx.isRealtime && !c.lower) {
-      const v = formingValue(c, prog, ctx, site, vals);
-      return v === undefined ? na : fresh(v);
+      const v = formingValue(c, prog, ctx, site, vals, out);
+      return v === undefined ? na : v;
     }
     const prevTime = i > 0 ? ctx.columns.time[i - 1]! : NaN;
     const g = gaps !== undefined ? get(gaps) === true : false;
@@ -211,8 +213,8 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
         ? firstIntrabarFor(c, ctx.columns.time, i, ctx.timeClose, g)
         : contextBarFor(c, i, ctx.time, ctx.timeClose, prevTime, g, la, ctx.barCount - 1);
     if (k < 0) return na;
-    const v = vals[k];
-    return v === undefined ? na : fresh(v);
+    const v = capturedAt(vals, k, out);
+    return v === undefined ? na : v;
   };
 }
 
@@ -223,13 +225,28 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
  */
 function fresh(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
-  // a tuple: copied only when it holds objects (a tuple of numbers is read, never mutated)
-  if (Array.isArray(v)) return v.some((x) => x !== null && typeof x === "object") ? v.map(fresh) : v;
   if (v instanceof PineArray) return new PineArray(v.elemType, v.values.slice());
   if (v instanceof PineMatrix) return new PineMatrix(v.elemType, v.rows, v.cols, v.data.slice());
   if (v instanceof PineMap) return new PineMap(v.keyType, v.valueType, new Map(v.map));
   if (v instanceof PineObject) return new PineObject(v.typeName, v.fields.slice());
   return v;
+}
+
+/**
+ * What a request site's captured values hold for context bar k (undefined: nothing recorded there),
+ * fresh (see fresh()). A tuple's values are one column per element (recordSecondary), read into
+ * `out`, the site's own array: a requested tuple is taken apart where the call returns it, before
+ * the site is called again.
+ */
+function capturedAt(vals: unknown[], k: number, out: unknown[] | null): unknown {
+  if (out === null) {
+    const v = vals[k];
+    return v === undefined ? undefined : fresh(v);
+  }
+  const cols = vals as unknown[][];
+  if (cols.length === 0 || cols[0]![k] === undefined) return undefined;
+  for (let e = 0; e < cols.length; e++) out[e] = fresh(cols[e]![k]);
+  return out;
 }
 
 /** A request site inside a secondary run: its own context's value `v`, recorded for this bar. */
@@ -241,9 +258,16 @@ function recordSecondary(
   cap: SecondaryCapture,
   ctx: ExecContext,
 ): unknown {
-  const col = (cap.captures[site] ??= new Array<unknown>(cap.length));
-  // a copy: the secondary's own script may mutate what its request returned afterwards
-  col[cap.offset + ctx.barIndex] = Array.isArray(v) ? v.map(fresh) : fresh(v);
+  const k = cap.offset + ctx.barIndex;
+  // a copy of a collection or object: the secondary's own script may mutate what its request
+  // returned afterwards
+  if (type.name === "tuple") {
+    // a tuple as one column per element (tupleAt): no array kept per context bar
+    let cols = cap.captures[site] as unknown[][] | undefined;
+    if (cols === undefined) cap.captures[site] = cols = type.elems!.map(() => new Array<unknown>(cap.length));
+    const t = v as unknown[];
+    for (let e = 0; e < cols.length; e++) cols[e]![k] = fresh(t[e]);
+  } else (cap.captures[site] ??= new Array<unknown>(cap.length))[k] = fresh(v);
   return lowerTf ? asArrays(v, type) : v;
 }
 
@@ -286,11 +310,12 @@ function formingValue(
   ctx: ExecContext,
   site: number,
   vals: unknown[],
+  out: unknown[] | null,
 ): unknown {
   const i = ctx.barIndex;
   if (!c.index) {
     const k = lastAtOrBefore(c.bars!.time, ctx.time);
-    return k < calcStart(c) ? undefined : vals[k];
+    return k < calcStart(c) ? undefined : capturedAt(vals, k, out);
   }
   const k = c.index[i]!;
   if (k < calcStart(c)) return undefined;
@@ -300,7 +325,8 @@ function formingValue(
     if (!runner) formingRunners.set(c, (runner = new FormingRunner(prog, ctx, c)));
     c.forming = { key, captures: runner.evaluate(k, ctx) };
   }
-  return c.forming.captures[site]?.[k];
+  const forming = c.forming.captures[site];
+  return forming === undefined ? undefined : capturedAt(forming, k, out);
 }
 
 const formingRunners = new WeakMap<RequestedContext, FormingRunner>();
@@ -649,10 +675,14 @@ function asArrays(v: unknown, t: PType, empty = false): unknown {
 /** Arrays of the intrabar values [from, to) (one array per tuple element). */
 function intrabarArrays(vals: unknown[], from: number, to: number, t: PType): unknown {
   if (t.name === "tuple" && t.elems) {
+    // (one column per element: recordSecondary)
+    const cols = vals as unknown[][];
     return t.elems.map((x, e) => {
       const out: unknown[] = [];
       for (let j = from; j < to; j++)
-        out.push(j < vals.length && vals[j] !== undefined ? (vals[j] as unknown[])[e] : naOfType(x.name));
+        out.push(
+          cols.length > 0 && j < cols[0]!.length && cols[0]![j] !== undefined ? cols[e]![j] : naOfType(x.name),
+        );
       return new PineArray(x.name, out as never[]);
     });
   }

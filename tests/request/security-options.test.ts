@@ -248,4 +248,32 @@ a.push(0)
 plot(a.size(), "n")`);
     expect(r.series.n).toEqual(new Array(12).fill(2));
   });
+  it("a tuple's collection too, its other values as they were recorded", async () => {
+    const r = await run(`var acc = array.new<float>()
+acc.push(close)
+[a, c] = request.security(syminfo.tickerid, "240", [acc, close], lookahead = barmerge.lookahead_on)
+acc.clear()
+a.push(0)
+plot(a.size(), "n")
+plot(c, "c")`);
+    // In its own context the request gives the secondary run acc itself, so its `a.push(0)` leaves a 0 in
+    // acc after the clear() and from the second 4h bar on the array recorded holds two values; the
+    // chart's pushes into what it received never reach the next bar (sizes would grow bar by bar).
+    expect(r.series.n).toEqual([2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3]);
+    const single = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on), "c")`);
+    expect(r.series.c).toEqual(single.series.c);
+  });
+});
+
+describe("a requested tuple on realtime bars", () => {
+  it("gives the forming bar's values, as separate requests do", async () => {
+    const r = await run(
+      `[c, h] = request.security(syminfo.tickerid, "240", [close, high])
+plot(c, "c")
+plot(h, "h")`,
+      { realtimeBars: 2, realtimeTicks: 3 },
+    );
+    expect(r.series.c).toEqual([NA, NA, NA, 13, 13, 13, 13, 17, 17, 17, 20, 21]);
+    expect(r.series.h!.slice(9)).toEqual([18, 21, 22]);
+  });
 });

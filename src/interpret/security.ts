@@ -43,11 +43,14 @@ export const SECURITY_CALLS = new Set(["request.security", "request.security_low
 
 /** Marks a secondary run's ctx: where its request sites record their values. */
 export interface SecondaryCapture {
-  captures: unknown[][];
+  /** By call-site id: the site's values by context bar, or a tuple's TupleColumns (recordSecondary). */
+  captures: unknown[];
   /** Context bar of the secondary's bar 0 (calc_bars_count runs only the last bars). */
   offset: number;
   /** Length of each capture column (the context's bar count). */
   length: number;
+  /** The chart's bar count (how many reads a captured value gets: see recordSecondary). */
+  chartBars: number;
   /**
    * A top-level statement of the secondary run failed: a script runtime error is noted and the bar
    * goes on with the next statement; anything else is rethrown (the compile backend's secondary loop
@@ -131,45 +134,43 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
   const na = naValue(valueType);
   const site = e.site;
   const span = { from: 0, to: 0 };
-  // (a tuple's values are read into this array: capturedAt)
+  // (a tuple's values in columns are read into this array: capturedAt)
   const out = valueType.name === "tuple" ? new Array<unknown>(valueType.elems!.length) : null;
   // the contexts of the site's last few (symbol, timeframe, currency) arguments: a site in a loop over
   // timeframes or symbols asks for a few contexts in turn on every bar, and the run's lookup (a key
   // string built and hashed) costs more than the rest of the call; slots reused in turn, nothing
-  // allocated per call
+  // allocated per call. The last one in plain variables, compared first.
   const keys: unknown[] = new Array<unknown>(3 * RECENT_CONTEXTS).fill(null);
   const found: (RequestedContext | null)[] = new Array<RequestedContext | null>(RECENT_CONTEXTS).fill(null);
-  let newest = 0;
   let nextSlot = 0;
   const lookup = (s: unknown, t: unknown, cur: unknown): RequestedContext => {
-    for (let j = 0; j < RECENT_CONTEXTS; j++) {
-      if (found[j] !== null && keys[3 * j] === s && keys[3 * j + 1] === t && keys[3 * j + 2] === cur) {
-        newest = j;
-        return found[j]!;
-      }
-    }
-    const c = requestContexts(ctx).get(
+    for (let j = 0; j < RECENT_CONTEXTS; j++)
+      if (found[j] !== null && keys[3 * j] === s && keys[3 * j + 1] === t && keys[3 * j + 2] === cur) return found[j]!;
+    const got = requestContexts(ctx).get(
       typeof s === "string" ? s : null,
       typeof t === "string" ? t : null,
       typeof cur === "string" ? cur : null,
     );
-    newest = nextSlot;
+    const j = nextSlot;
     nextSlot = (nextSlot + 1) % RECENT_CONTEXTS;
-    found[newest] = c;
-    keys[3 * newest] = s;
-    keys[3 * newest + 1] = t;
-    keys[3 * newest + 2] = cur;
-    return c;
+    found[j] = got;
+    keys[3 * j] = s;
+    keys[3 * j + 1] = t;
+    keys[3 * j + 2] = cur;
+    return got;
   };
+  let lastKeySym: unknown, lastKeyTf: unknown, lastKeyCur: unknown;
+  let c: RequestedContext | null = null;
   return (sym, tf, inner, gaps, lookahead, ignoreTf, currency, calcBars) => {
     const s = sym !== undefined ? get(sym) : null,
       t = tf !== undefined ? get(tf) : null,
       cur = currency !== undefined ? get(currency) : null;
-    const n3 = 3 * newest;
-    let c =
-      found[newest] !== null && keys[n3] === s && keys[n3 + 1] === t && keys[n3 + 2] === cur
-        ? found[newest]!
-        : lookup(s, t, cur);
+    if (c === null || s !== lastKeySym || t !== lastKeyTf || cur !== lastKeyCur) {
+      c = lookup(s, t, cur);
+      lastKeySym = s;
+      lastKeyTf = t;
+      lastKeyCur = cur;
+    }
     let count = 0;
     if (calcBars !== undefined) {
       const v = get(calcBars);
@@ -180,7 +181,7 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
     }
     // the chart's own context with fewer bars than the chart has: a secondary run over the last ones
     if (c.source === "same" && count > 0 && c.captures === null && count < ctx.barCount)
-      found[newest] = c = requestContexts(ctx).materialize(c);
+      c = requestContexts(ctx).materialize(c);
     if (c.source === "same" && !c.bars) return lowerTf ? asArrays(get(inner), valueType) : get(inner);
     if (lowerTf) {
       if (!c.lower) {
@@ -225,6 +226,8 @@ export function securitySite(e: CallExpr, prog: ResolvedProgram, ctx: ExecContex
  */
 function fresh(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
+  // a tuple: copied only when it holds objects (a tuple of numbers is read, never mutated)
+  if (Array.isArray(v)) return v.some((x) => x !== null && typeof x === "object") ? v.map(fresh) : v;
   if (v instanceof PineArray) return new PineArray(v.elemType, v.values.slice());
   if (v instanceof PineMatrix) return new PineMatrix(v.elemType, v.rows, v.cols, v.data.slice());
   if (v instanceof PineMap) return new PineMap(v.keyType, v.valueType, new Map(v.map));
@@ -233,19 +236,38 @@ function fresh(v: unknown): unknown {
 }
 
 /**
- * What a request site's captured values hold for context bar k (undefined: nothing recorded there),
- * fresh (see fresh()). A tuple's values are one column per element (recordSecondary), read into
- * `out`, the site's own array: a requested tuple is taken apart where the call returns it, before
- * the site is called again.
+ * A requested tuple's values as one column per element (recordSecondary), for a context with as many
+ * bars as the chart or more: no array kept per context bar.
  */
-function capturedAt(vals: unknown[], k: number, out: unknown[] | null): unknown {
-  if (out === null) {
+class TupleColumns {
+  constructor(readonly cols: unknown[][]) {}
+
+  /** Whether context bar k was recorded. */
+  has(k: number): boolean {
+    return this.cols[0]![k] !== undefined;
+  }
+}
+
+/** Element e of the tuple captured for context bar j (undefined: nothing recorded there). */
+function tupleElement(vals: Captured, j: number, e: number): unknown {
+  if (vals instanceof TupleColumns) return vals.has(j) ? vals.cols[e]![j] : undefined;
+  const t = vals[j] as unknown[] | undefined;
+  return t === undefined ? undefined : t[e];
+}
+
+/**
+ * What a request site's captured values hold for context bar k (undefined: nothing recorded there),
+ * fresh (see fresh()). A tuple in columns is read into `out`, the site's own array: a requested tuple
+ * is taken apart where the call returns it, before the site is called again.
+ */
+function capturedAt(vals: Captured, k: number, out: unknown[] | null): unknown {
+  if (!(vals instanceof TupleColumns)) {
     const v = vals[k];
     return v === undefined ? undefined : fresh(v);
   }
-  const cols = vals as unknown[][];
-  if (cols.length === 0 || cols[0]![k] === undefined) return undefined;
-  for (let e = 0; e < cols.length; e++) out[e] = fresh(cols[e]![k]);
+  if (!vals.has(k)) return undefined;
+  const cols = vals.cols;
+  for (let e = 0; e < cols.length; e++) out![e] = fresh(cols[e]![k]);
   return out;
 }
 
@@ -261,13 +283,23 @@ function recordSecondary(
   const k = cap.offset + ctx.barIndex;
   // a copy of a collection or object: the secondary's own script may mutate what its request
   // returned afterwards
-  if (type.name === "tuple") {
-    // a tuple as one column per element (tupleAt): no array kept per context bar
-    let cols = cap.captures[site] as unknown[][] | undefined;
-    if (cols === undefined) cap.captures[site] = cols = type.elems!.map(() => new Array<unknown>(cap.length));
+  const kept = cap.captures[site] as unknown[] | TupleColumns | undefined;
+  if (kept instanceof TupleColumns) {
     const t = v as unknown[];
-    for (let e = 0; e < cols.length; e++) cols[e]![k] = fresh(t[e]);
-  } else (cap.captures[site] ??= new Array<unknown>(cap.length))[k] = fresh(v);
+    for (let e = 0; e < kept.cols.length; e++) kept.cols[e]![k] = fresh(t[e]);
+  } else if (kept !== undefined) kept[k] = Array.isArray(v) ? v.map(fresh) : fresh(v);
+  else {
+    // A tuple of a context with at least as many bars as the chart (the chart's own, a derived chart
+    // type, intrabars) as one column per element: an array per context bar kept until the run ends
+    // is as many old objects for every collection to copy (GC took 20-29% of a compiled heikin-ashi
+    // request). A higher timeframe's few bars keep theirs, read by the chart's many bars as they are.
+    cap.captures[site] =
+      type.name === "tuple" && cap.length >= cap.chartBars
+        ? new TupleColumns(type.elems!.map(() => new Array<unknown>(cap.length)))
+        : new Array<unknown>(cap.length);
+    recordSecondary(site, v, lowerTf, type, cap, ctx);
+    return lowerTf ? asArrays(v, type) : v;
+  }
   return lowerTf ? asArrays(v, type) : v;
 }
 
@@ -287,7 +319,10 @@ export function secondarySite(e: CallExpr, cap: SecondaryCapture, ctx: ExecConte
  * The captured values of `site` in context `c`, running the secondary first if needed; the call that
  * starts it fixes calc_bars_count for every call of the context.
  */
-function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, count: number): unknown[] {
+/** What a site keeps of its context bars' values (recordSecondary). */
+type Captured = unknown[] | TupleColumns;
+
+function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, count: number): Captured {
   if (!c.captures) {
     if (count > 0 && c.bars && count < c.bars.time.length) {
       c.calcBars = count;
@@ -295,7 +330,7 @@ function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, si
     }
     c.captures = runSecondary(prog, ctx, c);
   }
-  return (c.captures[site] ??= []);
+  return (c.captures[site] ??= []) as Captured;
 }
 
 /**
@@ -309,7 +344,7 @@ function formingValue(
   prog: ResolvedProgram,
   ctx: ExecContext,
   site: number,
-  vals: unknown[],
+  vals: Captured,
   out: unknown[] | null,
 ): unknown {
   const i = ctx.barIndex;
@@ -325,7 +360,7 @@ function formingValue(
     if (!runner) formingRunners.set(c, (runner = new FormingRunner(prog, ctx, c)));
     c.forming = { key, captures: runner.evaluate(k, ctx) };
   }
-  const forming = c.forming.captures[site];
+  const forming = c.forming.captures[site] as Captured | undefined;
   return forming === undefined ? undefined : capturedAt(forming, k, out);
 }
 
@@ -372,7 +407,7 @@ class FormingRunner {
   }
 
   /** The captures after evaluating context bar k as formed by the current chart tick. */
-  evaluate(k: number, main: ExecContext): unknown[][] {
+  evaluate(k: number, main: ExecContext): unknown[] {
     const sec = this.sec;
     const full = this.c.bars!;
     while (this.committed < k) {
@@ -457,7 +492,7 @@ class Secondary {
   readonly ctx: ExecContext;
   readonly state: RunState;
   readonly broker: ReturnType<typeof createBroker> | null;
-  readonly captures: unknown[][] = [];
+  readonly captures: unknown[] = [];
   /** The bars evaluated (the context's, from `start` on). */
   readonly bars: BarColumns;
   /** The interpreted program (closures), built by the first step(). */
@@ -501,6 +536,7 @@ class Secondary {
       captures: this.captures,
       offset: start,
       length: all.time.length,
+      chartBars: main.barCount,
       // TradingView evaluates only what the requested expression needs in the other context; resin runs
       // the whole script there, so a top-level statement the expression does not need may fail (a
       // runtime.error guard on the chart's timeframe, a.get(1) on a security_lower_tf array). Such a
@@ -625,7 +661,7 @@ export const secondaryRuns = { compiled: 0, interpreted: 0 };
  * Runs the whole program over the context's bars and returns the request sites' values. Plots,
  * logs, inputs, drawings, alerts and strategy orders of the secondary run are discarded.
  */
-export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext): unknown[][] {
+export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: RequestedContext): unknown[] {
   const all = c.bars!;
   // calc_bars_count: the last bars of the context's data are the only ones evaluated
   const start = calcStart(c);
@@ -673,20 +709,19 @@ function asArrays(v: unknown, t: PType, empty = false): unknown {
 }
 
 /** Arrays of the intrabar values [from, to) (one array per tuple element). */
-function intrabarArrays(vals: unknown[], from: number, to: number, t: PType): unknown {
+function intrabarArrays(vals: Captured, from: number, to: number, t: PType): unknown {
   if (t.name === "tuple" && t.elems) {
-    // (one column per element: recordSecondary)
-    const cols = vals as unknown[][];
     return t.elems.map((x, e) => {
       const out: unknown[] = [];
-      for (let j = from; j < to; j++)
-        out.push(
-          cols.length > 0 && j < cols[0]!.length && cols[0]![j] !== undefined ? cols[e]![j] : naOfType(x.name),
-        );
+      for (let j = from; j < to; j++) {
+        const v = tupleElement(vals, j, e);
+        out.push(v === undefined ? naOfType(x.name) : v);
+      }
       return new PineArray(x.name, out as never[]);
     });
   }
   const out: unknown[] = [];
-  for (let j = from; j < to; j++) out.push(vals[j] === undefined ? naOfType(t.name) : vals[j]);
+  const col = vals as unknown[];
+  for (let j = from; j < to; j++) out.push(col[j] === undefined ? naOfType(t.name) : col[j]);
   return new PineArray(t.name, out as never[]);
 }

@@ -276,4 +276,23 @@ plot(h, "h")`,
     expect(r.series.c).toEqual([NA, NA, NA, 13, 13, 13, 13, 17, 17, 17, 20, 21]);
     expect(r.series.h!.slice(9)).toEqual([18, 21, 22]);
   });
+  it("of a context with a bar per chart bar (kept in columns) gives what separate requests give", async () => {
+    const opts = { realtimeBars: 2, realtimeTicks: 3 };
+    const r = await run(
+      `ha = ticker.heikinashi(syminfo.tickerid)
+[o, c] = request.security(ha, timeframe.period, [open, close])
+plot(o, "o")
+plot(c, "c")`,
+      opts,
+    );
+    const single = await run(
+      `ha = ticker.heikinashi(syminfo.tickerid)
+plot(request.security(ha, timeframe.period, open), "o")
+plot(request.security(ha, timeframe.period, close), "c")`,
+      opts,
+    );
+    expect(r.series.o).toEqual(single.series.o);
+    expect(r.series.c).toEqual(single.series.c);
+    expect(r.series.c!.filter((v) => typeof v === "number").length).toBeGreaterThan(8);
+  });
 });

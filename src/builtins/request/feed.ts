@@ -64,8 +64,11 @@ export interface RequestedContext {
   lastSource: Int32Array | null;
   /** The requested timeframe is lower than the chart's. */
   lower: boolean;
-  /** Captured expression values by security call-site id, then by context bar (set by the secondary run). */
-  captures: unknown[][] | null;
+  /**
+   * Captured expression values by security call-site id (set by the secondary run): what each site
+   * keeps of its context bars' values (src/interpret/security.ts recordSecondary).
+   */
+  captures: unknown[] | null;
   /**
    * calc_bars_count in force (0: every bar), fixed by the call that starts the secondary run: a later
    * call with another count gets the first one's bars (the reference's remark on calc_bars_count).
@@ -74,7 +77,7 @@ export interface RequestedContext {
   /** Its meta.requests record. */
   record: RequestRecord | null;
   /** The forming higher-timeframe bar's last partial evaluation (realtime bars), by tick. */
-  forming: { key: string; captures: unknown[][] } | null;
+  forming: { key: string; captures: unknown[] } | null;
   /** The currency rate applied to each context bar's prices (request.security's `currency`), else absent. */
   rates?: Float64Array;
 }

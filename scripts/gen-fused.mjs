@@ -366,6 +366,15 @@ export function columnNa(a: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): 
 // closure's value (\`x = f(...)\`), a ternary, an output call (plot and friends) and a direct builtin
 // call. Made at one site each, every store / ternary / plot of a program called its operands from
 // the same megamorphic sites, and every numeric result V8 could not inline came back boxed.
+// A switch's cases unrolled (switchConst): each case's body called from a call site of its own.
+const SWITCH_CASES = 12;
+const switchLocals = () =>
+  Array.from({ length: SWITCH_CASES }, (_, k) => `  const v${k} = vs[${k}], b${k} = bodies[${k}] ?? other;`).join("\n");
+const switchChain = (k, ind) =>
+  k === SWITCH_CASES
+    ? ""
+    : `${ind}if (n > ${k}) {\n${ind}  if (s === v${k}) return b${k}();\n${switchChain(k + 1, `${ind}  `)}${ind}}\n`;
+
 const shape = (c) => `
 function colShift${c}(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
   return () => {
@@ -510,6 +519,31 @@ function pure${c}(name: string, math: ((x: number) => number) | undefined, x: Op
   };
 }
 
+function colorAlpha${c}(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst${c}(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+${switchLocals()}
+  return () => {
+    const s = subject();
+${switchChain(0, "    ")}
+    return other();
+  };
+}
+
 function direct${c}(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -602,6 +636,28 @@ export function pureCopy(copy: number, name: string, math: ((x: number) => numbe
   return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
 }
 const pureCopies = ${table("pure")};
+
+/**
+ * \`color.new(x, t)\` with a constant transparency t (alpha byte \`a\`) from copy \`copy\`: x's red,
+ * green and blue bytes kept, its alpha byte replaced, as colorNew's packColor does; na for na.
+ */
+export function colorAlphaCopy(copy: number, x: Operand, a: number, N: Float64Array): Fn {
+  return colorAlphaCopies[copy % FUSED_COPIES]!(x, a, N);
+}
+const colorAlphaCopies = ${table("colorAlpha")};
+
+/** The most cases switchConstCopy takes. */
+export const SWITCH_CONST_CASES = ${SWITCH_CASES};
+
+/**
+ * A switch with a subject whose cases are constants (never na), from copy \`copy\`: the subject read
+ * once, then compared with each case's constant in order, the first equal case's body, else \`other\`
+ * (the default's body or na); at most SWITCH_CONST_CASES cases.
+ */
+export function switchConstCopy(copy: number, subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  return switchConstCopies[copy % FUSED_COPIES]!(subject, vs, bodies, other);
+}
+const switchConstCopies = ${table("switchConst")};
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy \`copy\`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

@@ -4125,6 +4125,78 @@ function pure0(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha0(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst0(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -4284,6 +4356,78 @@ function pure1(name: string, math: ((x: number) => number) | undefined, x: Opera
     const v = xs ? N[xi]! : (xf() as number);
     const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
     return v === v ? v : r;
+  };
+}
+
+function colorAlpha1(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst1(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
   };
 }
 
@@ -4449,6 +4593,78 @@ function pure2(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha2(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst2(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -4608,6 +4824,78 @@ function pure3(name: string, math: ((x: number) => number) | undefined, x: Opera
     const v = xs ? N[xi]! : (xf() as number);
     const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
     return v === v ? v : r;
+  };
+}
+
+function colorAlpha3(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst3(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
   };
 }
 
@@ -4773,6 +5061,78 @@ function pure4(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha4(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst4(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -4932,6 +5292,78 @@ function pure5(name: string, math: ((x: number) => number) | undefined, x: Opera
     const v = xs ? N[xi]! : (xf() as number);
     const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
     return v === v ? v : r;
+  };
+}
+
+function colorAlpha5(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst5(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
   };
 }
 
@@ -5097,6 +5529,78 @@ function pure6(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha6(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst6(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -5259,6 +5763,78 @@ function pure7(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha7(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst7(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -5334,6 +5910,28 @@ export function pureCopy(copy: number, name: string, math: ((x: number) => numbe
   return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
 }
 const pureCopies = [pure0, pure1, pure2, pure3, pure4, pure5, pure6, pure7];
+
+/**
+ * `color.new(x, t)` with a constant transparency t (alpha byte `a`) from copy `copy`: x's red,
+ * green and blue bytes kept, its alpha byte replaced, as colorNew's packColor does; na for na.
+ */
+export function colorAlphaCopy(copy: number, x: Operand, a: number, N: Float64Array): Fn {
+  return colorAlphaCopies[copy % FUSED_COPIES]!(x, a, N);
+}
+const colorAlphaCopies = [colorAlpha0, colorAlpha1, colorAlpha2, colorAlpha3, colorAlpha4, colorAlpha5, colorAlpha6, colorAlpha7];
+
+/** The most cases switchConstCopy takes. */
+export const SWITCH_CONST_CASES = 12;
+
+/**
+ * A switch with a subject whose cases are constants (never na), from copy `copy`: the subject read
+ * once, then compared with each case's constant in order, the first equal case's body, else `other`
+ * (the default's body or na); at most SWITCH_CONST_CASES cases.
+ */
+export function switchConstCopy(copy: number, subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  return switchConstCopies[copy % FUSED_COPIES]!(subject, vs, bodies, other);
+}
+const switchConstCopies = [switchConst0, switchConst1, switchConst2, switchConst3, switchConst4, switchConst5, switchConst6, switchConst7];
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy `copy`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

@@ -200,6 +200,35 @@ for (const [name, op] of [
   out += `\n/** \`${eager ? `l() ${op} r()\`, both called first,` : `l() ${op} r()\``} from copy \`copy\` (a program's operators take the copies in turn). */\nexport function ${name}(l: Fn, r: Fn, copy: number): Fn {\n  return ${name}Copies[copy % FUSED_COPIES]!(l, r);\n}\n\nconst ${name}Copies = [${Array.from({ length: COPIES }, (_, c) => `${name}${c}`).join(", ")}];\n`;
 }
 
+// A chain of three or more \`and\` (or \`or\`) operands, \`a and b and c ...\` (Compiler.logicChain), as
+// one closure per copy with its operands unrolled, each called from a call site of its own: the
+// nested pairs above are one closure per operator, and a long chain nests them as deep as it is long.
+// The lazy form stops at the first operand that decides (\`&&\`'s value); the eager one calls them all
+// in order, then joins them left to right, as the nested pairs do. One closure per length.
+const LOGIC_OPERANDS = 12;
+for (const [name, op] of [
+  ["lazyAnd", "&&"],
+  ["lazyOr", "||"],
+  ["eagerAnd", "&&"],
+  ["eagerOr", "||"],
+]) {
+  const eager = name.startsWith("eager");
+  // (one closure per length, each of its operands read once into a local: the smallest code to inline)
+  let cases = "";
+  for (let n = 3; n <= LOGIC_OPERANDS; n++) {
+    const ks = [...Array(n).keys()];
+    const locals = ks.map((k) => `f${k} = fs[${k}]!`).join(", ");
+    const value = eager
+      ? `{\n      ${ks.map((k) => `const a${k} = f${k}();`).join("\n      ")}\n      return ${ks.map((k) => `a${k}`).join(` ${op} `)};\n    }`
+      : ks.map((k) => `f${k}()`).join(` ${op} `);
+    cases += `  if (n === ${n}) {\n    const ${locals};\n    return () => ${eager ? value : `${value}`};\n  }\n`;
+  }
+  for (let c = 0; c < COPIES; c++)
+    out += `\nfunction ${name}N${c}(fs: Fn[]): Fn {\n  const n = fs.length;\n${cases}  throw new Error("internal: chain length");\n}\n`;
+  out += `\n/** \`fs[0]() ${op} fs[1]() ${op} ...\` (3 to LOGIC_OPERANDS operands${eager ? ", all called first" : ""}) from copy \`copy\`. */\nexport function ${name}N(fs: Fn[], copy: number): Fn {\n  return ${name}NCopies[copy % FUSED_COPIES]!(fs);\n}\n\nconst ${name}NCopies = [${Array.from({ length: COPIES }, (_, c) => `${name}N${c}`).join(", ")}];\n`;
+}
+out += `\n/** The most operands a chain of \`and\` / \`or\` takes (lazyAndN and the others). */\nexport const LOGIC_OPERANDS = ${LOGIC_OPERANDS};\n`;
+
 // The comparison operators on two numbers as JavaScript (na: `!=` false when either is NaN).
 const CMPX = {
   "<": (a, b) => `${a} < ${b}`,

@@ -22,14 +22,19 @@ import {
   fusedCompound,
   fusedTakesCopy,
   lazyAnd,
+  lazyAndN,
   lazyOr,
+  lazyOrN,
   type Operand,
   colorAlphaCopy,
   directCopy,
   SWITCH_CONST_CASES,
   switchConstCopy,
   eagerAnd,
+  eagerAndN,
   eagerOr,
+  eagerOrN,
+  LOGIC_OPERANDS,
   outputCopy,
   plotCopy,
   storeNumCopy,
@@ -707,6 +712,8 @@ export class Compiler {
       case "bin":
         return this.binary(e);
       case "and": {
+        const chain = this.logicChain(e);
+        if (chain) return chain;
         const pair = this.columnPairOf(e);
         if (pair) return pair;
         const l = this.expr(e.l),
@@ -721,6 +728,8 @@ export class Compiler {
         return this.kept(this.pairKey(`&${copy}`, l, r), () => eagerAnd(l, r, copy));
       }
       case "or": {
+        const chain = this.logicChain(e);
+        if (chain) return chain;
         const pair = this.columnPairOf(e);
         if (pair) return pair;
         const l = this.expr(e.l),
@@ -1236,6 +1245,44 @@ export class Compiler {
       });
     }
     return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
+  }
+
+  /**
+   * `a and b and c ...` (or `or`: one operator, lazy or eager throughout), three operands or more:
+   * one closure with the operands unrolled, each called from its own site (fused.generated.ts
+   * lazyAndN and the others), where the nested pairs are one closure per operator, as deep as the
+   * chain is long. Same operands in the same order, the same value (&& and || are associative in
+   * value). A chain longer than LOGIC_OPERANDS takes its first operands as one (shorter) chain; the
+   * innermost pair stays a columnPair closure when it is one. Null for two operands.
+   */
+  private logicChain(e: Extract<RExpr, { k: "and" | "or" }>): Fn | null {
+    const spine: Extract<RExpr, { k: "and" | "or" }>[] = [e];
+    let x = e.l;
+    while (spine.length < LOGIC_OPERANDS - 1 && x.k === e.k && x.lazy === e.lazy && !this.hoisted.has(x)) {
+      spine.push(x);
+      x = x.l;
+    }
+    if (spine.length < 2) return null;
+    const inner = spine[spine.length - 1]!;
+    // (the operands left to right, compiled in that order as the nested pairs compile them)
+    const pair = this.columnPairOf(inner);
+    const fs: Fn[] = pair ? [pair] : [this.expr(inner.l), this.expr(inner.r)];
+    for (let i = spine.length - 2; i >= 0; i--) fs.push(this.expr(spine[i]!.r));
+    const copy = this.logicCopy++ % FUSED_COPIES;
+    const and = e.k === "and";
+    if (fs.length === 2) {
+      // (a column pair and one more: the pair form)
+      const join = and ? (e.lazy ? lazyAnd : eagerAnd) : e.lazy ? lazyOr : eagerOr;
+      return this.kept(this.pairKey(`${e.k}${e.lazy ? "L" : "E"}${copy}`, fs[0]!, fs[1]!), () =>
+        join(fs[0]!, fs[1]!, copy),
+      );
+    }
+    const join = and ? (e.lazy ? lazyAndN : eagerAndN) : e.lazy ? lazyOrN : eagerOrN;
+    const ks = fs.map((f) => keyOf(f));
+    logicChainBuilds.count++;
+    return this.kept(ks.includes(null) ? null : `${e.k}N${e.lazy ? "L" : "E"}${copy}|${ks.join("|")}`, () =>
+      join(fs, copy),
+    );
   }
 
   /**
@@ -2666,6 +2713,8 @@ export const columnShiftBuilds = { count: 0 };
 export const extremeConstBuilds = { count: 0 };
 /** How many flat ifs' then branches run a statement and then break/continue (Compiler.ifFlat k 4/5; tests read it). */
 export const ifTailBuilds = { count: 0 };
+/** How many chains of three or more and/or operands became one closure (Compiler.logicChain; tests read it). */
+export const logicChainBuilds = { count: 0 };
 /** How many flat ifs test `na(x)` in the driver (Compiler.ifFlat op 6; tests read it). */
 export const ifNaBuilds = { count: 0 };
 

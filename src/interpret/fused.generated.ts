@@ -1732,6 +1732,2997 @@ export function eagerOr(l: Fn, r: Fn, copy: number): Fn {
 
 const eagerOrCopies = [eagerOr0, eagerOr1, eagerOr2, eagerOr3, eagerOr4, eagerOr5, eagerOr6, eagerOr7];
 
+function lazyAndN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() && fs[1]() && ...` (3 to LOGIC_OPERANDS operands) from copy `copy`. */
+export function lazyAndN(fs: Fn[], copy: number): Fn {
+  return lazyAndNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const lazyAndNCopies = [lazyAndN0, lazyAndN1, lazyAndN2, lazyAndN3, lazyAndN4, lazyAndN5, lazyAndN6, lazyAndN7];
+
+function lazyOrN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() || fs[1]() || ...` (3 to LOGIC_OPERANDS operands) from copy `copy`. */
+export function lazyOrN(fs: Fn[], copy: number): Fn {
+  return lazyOrNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const lazyOrNCopies = [lazyOrN0, lazyOrN1, lazyOrN2, lazyOrN3, lazyOrN4, lazyOrN5, lazyOrN6, lazyOrN7];
+
+function eagerAndN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() && fs[1]() && ...` (3 to LOGIC_OPERANDS operands, all called first) from copy `copy`. */
+export function eagerAndN(fs: Fn[], copy: number): Fn {
+  return eagerAndNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const eagerAndNCopies = [eagerAndN0, eagerAndN1, eagerAndN2, eagerAndN3, eagerAndN4, eagerAndN5, eagerAndN6, eagerAndN7];
+
+function eagerOrN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() || fs[1]() || ...` (3 to LOGIC_OPERANDS operands, all called first) from copy `copy`. */
+export function eagerOrN(fs: Fn[], copy: number): Fn {
+  return eagerOrNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const eagerOrNCopies = [eagerOrN0, eagerOrN1, eagerOrN2, eagerOrN3, eagerOrN4, eagerOrN5, eagerOrN6, eagerOrN7];
+
+/** The most operands a chain of `and` / `or` takes (lazyAndN and the others). */
+export const LOGIC_OPERANDS = 12;
+
 /** A column operand of columnPair: column `ci` (Flow.cols) at the offset in numeric slot `off` plus `add`. */
 export interface ColumnLeaf {
   ci: number;

@@ -60,6 +60,21 @@ plot(s, "s")`);
     const want = data.map((_, b) => (b % 3 === 0 ? -1 : b % 4 === 2 ? 2 : b % 4 === 1 ? 1 : -1));
     expect(r.series.s).toEqual(want);
     await keptRunsMatchCompile(src, data);
+    // (no case left but the default: the subject still evaluated, its calls made)
+    const only = v6(`var calls = array.new_int(0)
+g() =>
+    calls.push(1)
+    bar_index % 2
+float s = switch g()
+    na => 100.0
+    => -1.0
+plot(s, "s")
+plot(calls.size(), "calls")`);
+    const b2 = shapeCopyBuilds.switch;
+    const r2 = await runBoth(only, data);
+    expect(shapeCopyBuilds.switch - b2).toBe(1);
+    expect(r2.series.s).toEqual(data.map(() => -1));
+    expect(r2.series.calls).toEqual(data.map((_, b) => b + 1));
   });
 
   it("bodies with side effects run only for the case taken; strings, enums and v5 as compile", async () => {

@@ -200,6 +200,35 @@ for (const [name, op] of [
   out += `\n/** \`${eager ? `l() ${op} r()\`, both called first,` : `l() ${op} r()\``} from copy \`copy\` (a program's operators take the copies in turn). */\nexport function ${name}(l: Fn, r: Fn, copy: number): Fn {\n  return ${name}Copies[copy % FUSED_COPIES]!(l, r);\n}\n\nconst ${name}Copies = [${Array.from({ length: COPIES }, (_, c) => `${name}${c}`).join(", ")}];\n`;
 }
 
+// A chain of three or more \`and\` (or \`or\`) operands, \`a and b and c ...\` (Compiler.logicChain), as
+// one closure per copy with its operands unrolled, each called from a call site of its own: the
+// nested pairs above are one closure per operator, and a long chain nests them as deep as it is long.
+// The lazy form stops at the first operand that decides (\`&&\`'s value); the eager one calls them all
+// in order, then joins them left to right, as the nested pairs do. One closure per length.
+const LOGIC_OPERANDS = 12;
+for (const [name, op] of [
+  ["lazyAnd", "&&"],
+  ["lazyOr", "||"],
+  ["eagerAnd", "&&"],
+  ["eagerOr", "||"],
+]) {
+  const eager = name.startsWith("eager");
+  // (one closure per length, each of its operands read once into a local: the smallest code to inline)
+  let cases = "";
+  for (let n = 3; n <= LOGIC_OPERANDS; n++) {
+    const ks = [...Array(n).keys()];
+    const locals = ks.map((k) => `f${k} = fs[${k}]!`).join(", ");
+    const value = eager
+      ? `{\n      ${ks.map((k) => `const a${k} = f${k}();`).join("\n      ")}\n      return ${ks.map((k) => `a${k}`).join(` ${op} `)};\n    }`
+      : ks.map((k) => `f${k}()`).join(` ${op} `);
+    cases += `  if (n === ${n}) {\n    const ${locals};\n    return () => ${eager ? value : `${value}`};\n  }\n`;
+  }
+  for (let c = 0; c < COPIES; c++)
+    out += `\nfunction ${name}N${c}(fs: Fn[]): Fn {\n  const n = fs.length;\n${cases}  throw new Error("internal: chain length");\n}\n`;
+  out += `\n/** \`fs[0]() ${op} fs[1]() ${op} ...\` (3 to LOGIC_OPERANDS operands${eager ? ", all called first" : ""}) from copy \`copy\`. */\nexport function ${name}N(fs: Fn[], copy: number): Fn {\n  return ${name}NCopies[copy % FUSED_COPIES]!(fs);\n}\n\nconst ${name}NCopies = [${Array.from({ length: COPIES }, (_, c) => `${name}N${c}`).join(", ")}];\n`;
+}
+out += `\n/** The most operands a chain of \`and\` / \`or\` takes (lazyAndN and the others). */\nexport const LOGIC_OPERANDS = ${LOGIC_OPERANDS};\n`;
+
 // The comparison operators on two numbers as JavaScript (na: `!=` false when either is NaN).
 const CMPX = {
   "<": (a, b) => `${a} < ${b}`,
@@ -366,6 +395,15 @@ export function columnNa(a: ColumnLeaf, N: Float64Array, flow: Flow, slow: Fn): 
 // closure's value (\`x = f(...)\`), a ternary, an output call (plot and friends) and a direct builtin
 // call. Made at one site each, every store / ternary / plot of a program called its operands from
 // the same megamorphic sites, and every numeric result V8 could not inline came back boxed.
+// A switch's cases unrolled (switchConst): each case's body called from a call site of its own.
+const SWITCH_CASES = 12;
+const switchLocals = () =>
+  Array.from({ length: SWITCH_CASES }, (_, k) => `  const v${k} = vs[${k}], b${k} = bodies[${k}] ?? other;`).join("\n");
+const switchChain = (k, ind) =>
+  k === SWITCH_CASES
+    ? ""
+    : `${ind}if (n > ${k}) {\n${ind}  if (s === v${k}) return b${k}();\n${switchChain(k + 1, `${ind}  `)}${ind}}\n`;
+
 const shape = (c) => `
 function colShift${c}(flow: Flow, N: Float64Array, ci: number, cur: number, off: number, add: number): Fn {
   return () => {
@@ -510,6 +548,31 @@ function pure${c}(name: string, math: ((x: number) => number) | undefined, x: Op
   };
 }
 
+function colorAlpha${c}(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst${c}(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+${switchLocals()}
+  return () => {
+    const s = subject();
+${switchChain(0, "    ")}
+    return other();
+  };
+}
+
 function direct${c}(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -602,6 +665,28 @@ export function pureCopy(copy: number, name: string, math: ((x: number) => numbe
   return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
 }
 const pureCopies = ${table("pure")};
+
+/**
+ * \`color.new(x, t)\` with a constant transparency t (alpha byte \`a\`) from copy \`copy\`: x's red,
+ * green and blue bytes kept, its alpha byte replaced, as colorNew's packColor does; na for na.
+ */
+export function colorAlphaCopy(copy: number, x: Operand, a: number, N: Float64Array): Fn {
+  return colorAlphaCopies[copy % FUSED_COPIES]!(x, a, N);
+}
+const colorAlphaCopies = ${table("colorAlpha")};
+
+/** The most cases switchConstCopy takes. */
+export const SWITCH_CONST_CASES = ${SWITCH_CASES};
+
+/**
+ * A switch with a subject whose cases are constants (never na), from copy \`copy\`: the subject read
+ * once, then compared with each case's constant in order, the first equal case's body, else \`other\`
+ * (the default's body or na); at most SWITCH_CONST_CASES cases.
+ */
+export function switchConstCopy(copy: number, subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  return switchConstCopies[copy % FUSED_COPIES]!(subject, vs, bodies, other);
+}
+const switchConstCopies = ${table("switchConst")};
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy \`copy\`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

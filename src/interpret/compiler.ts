@@ -12,6 +12,7 @@ import { budgetOf, type Budget } from "../core/budget.js";
 import { COLUMN_HISTORY_LIMIT, historyCap, historyOffsetMessage } from "../check/history-limits.js";
 import { MAX_STRING_LENGTH, stringTooLongMessage } from "../builtins/str/limit.js";
 import { MAX_ARRAY_SIZE } from "../builtins/array/index.js";
+import { alphaOf } from "../builtins/color/index.js";
 import { BAR_FIELDS, isNumericSlot, type RunState } from "./state.js";
 import {
   FUSED_COPIES,
@@ -21,11 +22,19 @@ import {
   fusedCompound,
   fusedTakesCopy,
   lazyAnd,
+  lazyAndN,
   lazyOr,
+  lazyOrN,
   type Operand,
+  colorAlphaCopy,
   directCopy,
+  SWITCH_CONST_CASES,
+  switchConstCopy,
   eagerAnd,
+  eagerAndN,
   eagerOr,
+  eagerOrN,
+  LOGIC_OPERANDS,
   outputCopy,
   plotCopy,
   storeNumCopy,
@@ -132,7 +141,17 @@ export class Compiler {
   /** The next copy of the shifted column reader (colShiftCopy). */
   private shiftCopy = 0;
   /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
-  private readonly shapeCopy = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
+  private readonly shapeCopy = {
+    store: 0,
+    tern: 0,
+    output: 0,
+    plot: 0,
+    direct: 0,
+    ucall: 0,
+    pure: 0,
+    switch: 0,
+    color: 0,
+  };
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -693,6 +712,8 @@ export class Compiler {
       case "bin":
         return this.binary(e);
       case "and": {
+        const chain = this.logicChain(e);
+        if (chain) return chain;
         const pair = this.columnPairOf(e);
         if (pair) return pair;
         const l = this.expr(e.l),
@@ -707,6 +728,8 @@ export class Compiler {
         return this.kept(this.pairKey(`&${copy}`, l, r), () => eagerAnd(l, r, copy));
       }
       case "or": {
+        const chain = this.logicChain(e);
+        if (chain) return chain;
         const pair = this.columnPairOf(e);
         if (pair) return pair;
         const l = this.expr(e.l),
@@ -1222,6 +1245,44 @@ export class Compiler {
       });
     }
     return this.kept(`bv${e.site}`, () => () => def.get(flow.ctx, site));
+  }
+
+  /**
+   * `a and b and c ...` (or `or`: one operator, lazy or eager throughout), three operands or more:
+   * one closure with the operands unrolled, each called from its own site (fused.generated.ts
+   * lazyAndN and the others), where the nested pairs are one closure per operator, as deep as the
+   * chain is long. Same operands in the same order, the same value (&& and || are associative in
+   * value). A chain longer than LOGIC_OPERANDS takes its first operands as one (shorter) chain; the
+   * innermost pair stays a columnPair closure when it is one. Null for two operands.
+   */
+  private logicChain(e: Extract<RExpr, { k: "and" | "or" }>): Fn | null {
+    const spine: Extract<RExpr, { k: "and" | "or" }>[] = [e];
+    let x = e.l;
+    while (spine.length < LOGIC_OPERANDS - 1 && x.k === e.k && x.lazy === e.lazy && !this.hoisted.has(x)) {
+      spine.push(x);
+      x = x.l;
+    }
+    if (spine.length < 2) return null;
+    const inner = spine[spine.length - 1]!;
+    // (the operands left to right, compiled in that order as the nested pairs compile them)
+    const pair = this.columnPairOf(inner);
+    const fs: Fn[] = pair ? [pair] : [this.expr(inner.l), this.expr(inner.r)];
+    for (let i = spine.length - 2; i >= 0; i--) fs.push(this.expr(spine[i]!.r));
+    const copy = this.logicCopy++ % FUSED_COPIES;
+    const and = e.k === "and";
+    if (fs.length === 2) {
+      // (a column pair and one more: the pair form)
+      const join = and ? (e.lazy ? lazyAnd : eagerAnd) : e.lazy ? lazyOr : eagerOr;
+      return this.kept(this.pairKey(`${e.k}${e.lazy ? "L" : "E"}${copy}`, fs[0]!, fs[1]!), () =>
+        join(fs[0]!, fs[1]!, copy),
+      );
+    }
+    const join = and ? (e.lazy ? lazyAndN : eagerAndN) : e.lazy ? lazyOrN : eagerOrN;
+    const ks = fs.map((f) => keyOf(f));
+    logicChainBuilds.count++;
+    return this.kept(ks.includes(null) ? null : `${e.k}N${e.lazy ? "L" : "E"}${copy}|${ks.join("|")}`, () =>
+      join(fs, copy),
+    );
   }
 
   /**
@@ -2087,12 +2148,32 @@ export class Compiler {
     // (the builtin is the node's, which the site names)
     if (slots !== null)
       return this.kept(`DA${e.site}|${slots.a}|${slots.i}`, () => arraySlotPath(e.name, slots, d, flow));
+    const alpha = this.colorAlpha(e);
+    if (alpha !== null) return alpha;
     const get = e.args.map((a): Fn => (a === undefined ? this.kept("U", () => () => undefined) : this.expr(a)));
     const gks = get.map((g) => keyOf(g));
     // (a copy of the call's closure, in turn: fused.generated.ts directCopy)
     const copy = this.takeShapeCopy("direct");
     const key = gks.includes(null) ? null : `D${e.site}|${gks.join(",")}@${copy % FUSED_COPIES}`;
     return this.kept(key, () => arrayFastPath(e.name, get, d, flow) ?? this.directShape(get, d, copy));
+  }
+
+  /**
+   * `color.new(x, t)` with t a number constant (not na): t's alpha byte computed once, x's other bytes
+   * kept in place (fused.generated.ts colorAlphaCopy), x a colour slot read in place; the same bits as
+   * colorNew's unpack and packColor, without the calls per bar. Null for any other call.
+   */
+  private colorAlpha(e: Extract<RExpr, { k: "call" }>): Fn | null {
+    if (e.name !== "color.new" || e.args.length !== 2) return null;
+    const [c, t] = e.args;
+    if (c === undefined || t === undefined || t.k !== "const" || this.hoisted.has(t)) return null;
+    if (typeof t.v !== "number" || t.v !== t.v) return null;
+    const a = alphaOf(t.v);
+    const x = this.operand(c);
+    if (x.k === "C") return null;
+    const copy = this.takeShapeCopy("color");
+    const xk = x.k === "S" ? `S${x.i}` : keyOf(x.f) && `F${keyOf(x.f)}`;
+    return this.kept(xk && `CA${a}|${xk}@${copy % FUSED_COPIES}`, () => colorAlphaCopy(copy, x, a, this.nums));
   }
 
   /**
@@ -2184,6 +2265,8 @@ export class Compiler {
         }
         return next;
       });
+    const fast = this.switchConst(e, subject, bodies, na, key);
+    if (fast !== null) return fast;
     return this.kept(key, () => () => {
       const s = subject();
       for (let i = 0; i < n; i++) {
@@ -2194,6 +2277,38 @@ export class Compiler {
       }
       return na;
     });
+  }
+
+  /**
+   * A switch with a subject whose case tests are all constants (enum members, literals): the cases
+   * unrolled in a copy of their own (fused.generated.ts switchConstCopy), each case's body called
+   * from its own call site, where the general loop calls every case's test and body from one
+   * megamorphic site. A case whose constant is na never matches, so it is left out; the cases after
+   * the default are unreachable. Null for any other switch or more than SWITCH_CONST_CASES cases.
+   */
+  private switchConst(
+    e: Extract<RExpr, { k: "switch" }>,
+    subject: Fn,
+    bodies: Fn[],
+    na: unknown,
+    key: string | null,
+  ): Fn | null {
+    const vs: unknown[] = [],
+      bs: Fn[] = [];
+    let other: Fn | null = null;
+    for (let i = 0; i < e.cases.length && other === null; i++) {
+      const t = e.cases[i]!.test;
+      if (t === null) other = bodies[i]!;
+      else if (t.k !== "const" || this.hoisted.has(t)) return null;
+      else if (t.v === t.v && t.v !== null && t.v !== undefined) {
+        vs.push(t.v);
+        bs.push(bodies[i]!);
+      }
+    }
+    if (vs.length > SWITCH_CONST_CASES) return null;
+    const dflt = other ?? this.kept(constKey(na), () => () => na);
+    const copy = this.takeShapeCopy("switch");
+    return this.kept(key && `SC${key}@${copy % FUSED_COPIES}`, () => switchConstCopy(copy, subject, vs, bs, dflt));
   }
 
   private forLoop(e: Extract<RExpr, { k: "for" }>): Fn {
@@ -2581,13 +2696,25 @@ export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
-export const shapeCopyBuilds = { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0 };
+export const shapeCopyBuilds = {
+  store: 0,
+  tern: 0,
+  output: 0,
+  plot: 0,
+  direct: 0,
+  ucall: 0,
+  pure: 0,
+  switch: 0,
+  color: 0,
+};
 /** How many bar column reads at a numeric variable plus a constant read it in place (Compiler.slotPlusConst; tests read it). */
 export const columnShiftBuilds = { count: 0 };
 /** How many math.max/min calls of a value and a constant take the constant in place (Compiler.extremeCall; tests read it). */
 export const extremeConstBuilds = { count: 0 };
 /** How many flat ifs' then branches run a statement and then break/continue (Compiler.ifFlat k 4/5; tests read it). */
 export const ifTailBuilds = { count: 0 };
+/** How many chains of three or more and/or operands became one closure (Compiler.logicChain; tests read it). */
+export const logicChainBuilds = { count: 0 };
 /** How many flat ifs test `na(x)` in the driver (Compiler.ifFlat op 6; tests read it). */
 export const ifNaBuilds = { count: 0 };
 

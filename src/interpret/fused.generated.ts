@@ -1732,6 +1732,2997 @@ export function eagerOr(l: Fn, r: Fn, copy: number): Fn {
 
 const eagerOrCopies = [eagerOr0, eagerOr1, eagerOr2, eagerOr3, eagerOr4, eagerOr5, eagerOr6, eagerOr7];
 
+function lazyAndN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyAndN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() && f1() && f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() && f1() && f2() && f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() && f1() && f2() && f3() && f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() && f1() && f2() && f3() && f4() && f5() && f6() && f7() && f8() && f9() && f10() && f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() && fs[1]() && ...` (3 to LOGIC_OPERANDS operands) from copy `copy`. */
+export function lazyAndN(fs: Fn[], copy: number): Fn {
+  return lazyAndNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const lazyAndNCopies = [lazyAndN0, lazyAndN1, lazyAndN2, lazyAndN3, lazyAndN4, lazyAndN5, lazyAndN6, lazyAndN7];
+
+function lazyOrN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+function lazyOrN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => f0() || f1() || f2();
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => f0() || f1() || f2() || f3();
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => f0() || f1() || f2() || f3() || f4();
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5();
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6();
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7();
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8();
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9();
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10();
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => f0() || f1() || f2() || f3() || f4() || f5() || f6() || f7() || f8() || f9() || f10() || f11();
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() || fs[1]() || ...` (3 to LOGIC_OPERANDS operands) from copy `copy`. */
+export function lazyOrN(fs: Fn[], copy: number): Fn {
+  return lazyOrNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const lazyOrNCopies = [lazyOrN0, lazyOrN1, lazyOrN2, lazyOrN3, lazyOrN4, lazyOrN5, lazyOrN6, lazyOrN7];
+
+function eagerAndN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerAndN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 && a1 && a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 && a1 && a2 && a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 && a1 && a2 && a3 && a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 && a1 && a2 && a3 && a4 && a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 && a1 && a2 && a3 && a4 && a5 && a6 && a7 && a8 && a9 && a10 && a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() && fs[1]() && ...` (3 to LOGIC_OPERANDS operands, all called first) from copy `copy`. */
+export function eagerAndN(fs: Fn[], copy: number): Fn {
+  return eagerAndNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const eagerAndNCopies = [eagerAndN0, eagerAndN1, eagerAndN2, eagerAndN3, eagerAndN4, eagerAndN5, eagerAndN6, eagerAndN7];
+
+function eagerOrN0(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN1(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN2(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN3(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN4(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN5(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN6(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+function eagerOrN7(fs: Fn[]): Fn {
+  const n = fs.length;
+  if (n === 3) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      return a0 || a1 || a2;
+    };
+  }
+  if (n === 4) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      return a0 || a1 || a2 || a3;
+    };
+  }
+  if (n === 5) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      return a0 || a1 || a2 || a3 || a4;
+    };
+  }
+  if (n === 6) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      return a0 || a1 || a2 || a3 || a4 || a5;
+    };
+  }
+  if (n === 7) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6;
+    };
+  }
+  if (n === 8) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7;
+    };
+  }
+  if (n === 9) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8;
+    };
+  }
+  if (n === 10) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9;
+    };
+  }
+  if (n === 11) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10;
+    };
+  }
+  if (n === 12) {
+    const f0 = fs[0]!, f1 = fs[1]!, f2 = fs[2]!, f3 = fs[3]!, f4 = fs[4]!, f5 = fs[5]!, f6 = fs[6]!, f7 = fs[7]!, f8 = fs[8]!, f9 = fs[9]!, f10 = fs[10]!, f11 = fs[11]!;
+    return () => {
+      const a0 = f0();
+      const a1 = f1();
+      const a2 = f2();
+      const a3 = f3();
+      const a4 = f4();
+      const a5 = f5();
+      const a6 = f6();
+      const a7 = f7();
+      const a8 = f8();
+      const a9 = f9();
+      const a10 = f10();
+      const a11 = f11();
+      return a0 || a1 || a2 || a3 || a4 || a5 || a6 || a7 || a8 || a9 || a10 || a11;
+    };
+  }
+  throw new Error("internal: chain length");
+}
+
+/** `fs[0]() || fs[1]() || ...` (3 to LOGIC_OPERANDS operands, all called first) from copy `copy`. */
+export function eagerOrN(fs: Fn[], copy: number): Fn {
+  return eagerOrNCopies[copy % FUSED_COPIES]!(fs);
+}
+
+const eagerOrNCopies = [eagerOrN0, eagerOrN1, eagerOrN2, eagerOrN3, eagerOrN4, eagerOrN5, eagerOrN6, eagerOrN7];
+
+/** The most operands a chain of `and` / `or` takes (lazyAndN and the others). */
+export const LOGIC_OPERANDS = 12;
+
 /** A column operand of columnPair: column `ci` (Flow.cols) at the offset in numeric slot `off` plus `add`. */
 export interface ColumnLeaf {
   ci: number;
@@ -4125,6 +7116,78 @@ function pure0(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha0(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst0(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -4284,6 +7347,78 @@ function pure1(name: string, math: ((x: number) => number) | undefined, x: Opera
     const v = xs ? N[xi]! : (xf() as number);
     const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
     return v === v ? v : r;
+  };
+}
+
+function colorAlpha1(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst1(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
   };
 }
 
@@ -4449,6 +7584,78 @@ function pure2(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha2(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst2(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -4608,6 +7815,78 @@ function pure3(name: string, math: ((x: number) => number) | undefined, x: Opera
     const v = xs ? N[xi]! : (xf() as number);
     const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
     return v === v ? v : r;
+  };
+}
+
+function colorAlpha3(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst3(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
   };
 }
 
@@ -4773,6 +8052,78 @@ function pure4(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha4(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst4(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -4932,6 +8283,78 @@ function pure5(name: string, math: ((x: number) => number) | undefined, x: Opera
     const v = xs ? N[xi]! : (xf() as number);
     const r = yy === "S" ? N[yi]! : yy === "C" ? yc : (yf() as number);
     return v === v ? v : r;
+  };
+}
+
+function colorAlpha5(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst5(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
   };
 }
 
@@ -5097,6 +8520,78 @@ function pure6(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha6(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst6(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -5259,6 +8754,78 @@ function pure7(name: string, math: ((x: number) => number) | undefined, x: Opera
   };
 }
 
+function colorAlpha7(x: Operand, a: number, N: Float64Array): Fn {
+  if (x.k === "S") {
+    const i = x.i;
+    return () => {
+      const v = N[i]!;
+      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+    };
+  }
+  const f = x.f;
+  return () => {
+    const v = f() as number;
+    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+  };
+}
+
+function switchConst7(subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  const n = vs.length;
+  const v0 = vs[0], b0 = bodies[0] ?? other;
+  const v1 = vs[1], b1 = bodies[1] ?? other;
+  const v2 = vs[2], b2 = bodies[2] ?? other;
+  const v3 = vs[3], b3 = bodies[3] ?? other;
+  const v4 = vs[4], b4 = bodies[4] ?? other;
+  const v5 = vs[5], b5 = bodies[5] ?? other;
+  const v6 = vs[6], b6 = bodies[6] ?? other;
+  const v7 = vs[7], b7 = bodies[7] ?? other;
+  const v8 = vs[8], b8 = bodies[8] ?? other;
+  const v9 = vs[9], b9 = bodies[9] ?? other;
+  const v10 = vs[10], b10 = bodies[10] ?? other;
+  const v11 = vs[11], b11 = bodies[11] ?? other;
+  return () => {
+    const s = subject();
+    if (n > 0) {
+      if (s === v0) return b0();
+      if (n > 1) {
+        if (s === v1) return b1();
+        if (n > 2) {
+          if (s === v2) return b2();
+          if (n > 3) {
+            if (s === v3) return b3();
+            if (n > 4) {
+              if (s === v4) return b4();
+              if (n > 5) {
+                if (s === v5) return b5();
+                if (n > 6) {
+                  if (s === v6) return b6();
+                  if (n > 7) {
+                    if (s === v7) return b7();
+                    if (n > 8) {
+                      if (s === v8) return b8();
+                      if (n > 9) {
+                        if (s === v9) return b9();
+                        if (n > 10) {
+                          if (s === v10) return b10();
+                          if (n > 11) {
+                            if (s === v11) return b11();
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    return other();
+  };
+}
+
 function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   switch (get.length) {
     case 0:
@@ -5334,6 +8901,28 @@ export function pureCopy(copy: number, name: string, math: ((x: number) => numbe
   return pureCopies[copy % FUSED_COPIES]!(name, math, x, y, N);
 }
 const pureCopies = [pure0, pure1, pure2, pure3, pure4, pure5, pure6, pure7];
+
+/**
+ * `color.new(x, t)` with a constant transparency t (alpha byte `a`) from copy `copy`: x's red,
+ * green and blue bytes kept, its alpha byte replaced, as colorNew's packColor does; na for na.
+ */
+export function colorAlphaCopy(copy: number, x: Operand, a: number, N: Float64Array): Fn {
+  return colorAlphaCopies[copy % FUSED_COPIES]!(x, a, N);
+}
+const colorAlphaCopies = [colorAlpha0, colorAlpha1, colorAlpha2, colorAlpha3, colorAlpha4, colorAlpha5, colorAlpha6, colorAlpha7];
+
+/** The most cases switchConstCopy takes. */
+export const SWITCH_CONST_CASES = 12;
+
+/**
+ * A switch with a subject whose cases are constants (never na), from copy `copy`: the subject read
+ * once, then compared with each case's constant in order, the first equal case's body, else `other`
+ * (the default's body or na); at most SWITCH_CONST_CASES cases.
+ */
+export function switchConstCopy(copy: number, subject: Fn, vs: unknown[], bodies: Fn[], other: Fn): Fn {
+  return switchConstCopies[copy % FUSED_COPIES]!(subject, vs, bodies, other);
+}
+const switchConstCopies = [switchConst0, switchConst1, switchConst2, switchConst3, switchConst4, switchConst5, switchConst6, switchConst7];
 
 /** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy `copy`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {

@@ -1,9 +1,10 @@
 // Stores of a closure's value, ternaries, output calls (plot and friends), direct builtin calls,
-// pure numeric calls (na, nz, math.*), user function calls and eager and/or take one of several
-// generated copies of their closure (fused.generated.ts storeNumCopy / storeValCopy / ternCopy /
-// outputCopy / plotCopy / directCopy / pureCopy / ucallCopy / eagerAnd / eagerOr), handed out in
-// turn. Only which copy runs changes: every shape, each operand kind and more instances than there
-// are copies must give what the compile backend gives, on a first run and on later ones (kept
+// switches on constant cases, color.new of a constant transparency, pure numeric calls (na, nz,
+// math.*), user function calls and eager and/or take one of several generated copies of their
+// closure (fused.generated.ts storeNumCopy / storeValCopy / ternCopy / outputCopy / plotCopy /
+// directCopy / switchConstCopy / colorAlphaCopy / pureCopy / ucallCopy / eagerAnd / eagerOr), handed
+// out in turn. Only which copy runs changes: every shape, each operand kind and more instances than
+// there are copies must give what the compile backend gives, on a first run and on later ones (kept
 // closures).
 import { describe, expect, it } from "vitest";
 import { shapeCopyBuilds } from "../../src/interpret/compiler.js";
@@ -48,6 +49,13 @@ function script(part: number): string {
       `t${i} += nz(na(close[${i + 2}]) ? 0 : close[${i + 2}])`,
       // na / nz / math of a closure, nz of two
       `t${i} += na(d${i} * k${i}) ? 1 : nz(d${i} / (k${i} - ${i}.5), -1) + nz(math.log(d${i} - 1)) + math.abs(t${i} - d${i})`,
+      // a switch on constant cases (every position, the default)
+      `float w${i} = switch int(math.abs(d${i}) * 10) % 4`,
+      `    0 => d${i}`,
+      `    1 => k${i}`,
+      `    2 => d${i} * k${i}`,
+      `    => -1.0`,
+      `t${i} += w${i}`,
       // user function calls of 1-4 arguments
       `t${i} += g1(d${i}) + g2(k${i}, close) + g3(d${i}, k${i}, open) + g4(k${i}, d${i}, ${i}, high)`,
       // output calls: a colour written after or before the value, a flag, a plain plot of a closure
@@ -62,6 +70,8 @@ function script(part: number): string {
             `plot(math.max(d${i}, k${i}), "q${i}")`,
           ]),
       `plotshape(${c} and d${i} > 0, "f${i}", color = color.new(${c} ? color.red : color.green, ${i}))`,
+      // a variable transparency: the direct call (a constant one takes colorAlphaCopy)
+      `bgcolor(color.new(${c} ? color.purple : color.orange, k${i} * 9))`,
     );
   }
   return v6(lines.join("\n"));

@@ -50,6 +50,13 @@ export interface AppOptions {
    * reader takes only bodies whose Content-Length it checked).
    */
   bodyBytes?: (c: Context) => Promise<Uint8Array> | null;
+  /**
+   * A signal that aborts when the client goes away before the answer is written, where the host has
+   * it for less than the Request's `signal` (Node: node/body.ts, from the connection; @hono/node-server
+   * builds the whole Request, a web stream over the socket included, for its signal); null leaves it to
+   * the Request.
+   */
+  clientGone?: (c: Context) => AbortSignal | null;
   /** Lets a host add routes (the edge worker's registry, ingest, cron) and middleware before the API routes. */
   extend?: (app: Hono) => void;
 }
@@ -77,6 +84,7 @@ export function createApp(options: AppOptions = {}): Hono {
     clientKey: options.clientKey ?? defaultClientKey(env),
     maxRunSeconds: envSeconds(env, "SVC_MAX_RUN_SECONDS", DEFAULT_MAX_RUN_SECONDS),
     ...(options.bodyBytes ? { bodyBytes: options.bodyBytes } : {}),
+    ...(options.clientGone ? { clientGone: options.clientGone } : {}),
   };
   const app = new Hono();
 

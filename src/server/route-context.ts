@@ -15,4 +15,14 @@ export interface RouteContext {
   maxRunSeconds: number;
   /** The host's reader of a body's bytes (AppOptions.bodyBytes); the Request's text() where it gives null or there is none. */
   bodyBytes?: (c: Context) => Promise<Uint8Array> | null;
+  /** The host's signal of a client gone away (AppOptions.clientGone); the Request's signal where it gives null or there is none. */
+  clientGone?: (c: Context) => AbortSignal | null;
+}
+
+/**
+ * A signal that aborts when the request's client goes away before its answer is written: the host's
+ * (RouteContext.clientGone) where it has one, else the Request's own.
+ */
+export function clientSignal(ctx: Pick<RouteContext, "clientGone">, c: Context): AbortSignal {
+  return ctx.clientGone?.(c) ?? c.req.raw.signal;
 }

@@ -13,7 +13,7 @@ import {
   type OptimizeRequest,
   type TrialRunner,
 } from "../optimize/index.js";
-import type { RouteContext } from "./route-context.js";
+import { clientSignal, type RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
 import { columnStudyData, studyFullJsonRunner, studyTrialRunner, TRIAL_BROKER, trialsPerMessage } from "./engine.js";
 import { optimizeAnswerJson } from "./answer-json.js";
@@ -36,7 +36,7 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
         throw err;
       }
       const symbol = body.symbol as string;
-      const signal = c.req.raw.signal;
+      const signal = clientSignal(ctx, c);
       const job = {
         script: study.script,
         symbol,

@@ -2,7 +2,7 @@
 
 import type { Hono } from "hono";
 import type { LibrarySource, RunResult } from "../core/result.js";
-import type { RouteContext } from "./route-context.js";
+import { clientSignal, type RouteContext } from "./route-context.js";
 import { ApiError } from "./errors.js";
 import { baseJob, engineFailure, feedBars, guarded, isFailed, librarySourceChars, scriptError } from "./request.js";
 import { batchSchema, MAX_BATCH_RUNS, runSchema } from "./schemas.js";
@@ -72,7 +72,7 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
       try {
         result = await ctx.engine.run(
           { ...job, script, options: { ...job.options, mode, ...(Object.keys(inputs).length ? { inputs } : {}) } },
-          { signal: c.req.raw.signal },
+          { signal: clientSignal(ctx, c) },
         );
       } catch (err) {
         throw engineFailure(err);
@@ -106,6 +106,7 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
       );
       requireContent(null, data);
       const queryMode = c.req.query("mode");
+      const signal = clientSignal(ctx, c);
       // The engine (a worker pool in Node) spreads these over its threads.
       const results = await Promise.all(
         items.map(async (item): Promise<Record<string, unknown>> => {
@@ -120,7 +121,7 @@ export function registerRunRoutes(app: Hono, ctx: RouteContext): void {
                 script: item.script,
                 options: { ...job.options, mode, ...(Object.keys(item.inputs).length ? { inputs: item.inputs } : {}) },
               },
-              { signal: c.req.raw.signal },
+              { signal },
             );
           } catch (err) {
             const coded = engineFailure(err);

@@ -20,6 +20,7 @@ import { errorBody } from "../errors.js";
 import { createNodeEngine } from "./pool.js";
 import { createStaticFallback } from "./static.js";
 import { socketBodyBytes } from "./body.js";
+import { connectionSignal } from "./client-signal.js";
 
 export interface HostOptions {
   port: number;
@@ -134,6 +135,7 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     ...(fallback ? { fallback } : {}),
     ...(runner ? { requestLog: out } : {}),
     bodyBytes: socketBodyBytes,
+    clientGone: connectionSignal,
     // The socket's address, unless trusted proxies put the client in X-Forwarded-For.
     clientKey: (c: Context) => {
       const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;

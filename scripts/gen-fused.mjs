@@ -186,12 +186,13 @@ export function fusedCompound(op: string, op2: string, l: Operand, r: Operand, N
 // made at one site for every \`a and b\` of a program called all their operands from the same
 // (megamorphic) sites, so V8 inlined none of the conditions.
 // An eager \`and\` / \`or\` (both sides evaluated: neither has an effect) the same way.
-for (const [name, op] of [
+const LOGIC_OPS = [
   ["lazyAnd", "&&"],
   ["lazyOr", "||"],
   ["eagerAnd", "&&"],
   ["eagerOr", "||"],
-]) {
+];
+for (const [name, op] of LOGIC_OPS) {
   const eager = name.startsWith("eager");
   for (let c = 0; c < COPIES; c++)
     out += eager
@@ -206,12 +207,7 @@ for (const [name, op] of [
 // The lazy form stops at the first operand that decides (\`&&\`'s value); the eager one calls them all
 // in order, then joins them left to right, as the nested pairs do. One closure per length.
 const LOGIC_OPERANDS = 12;
-for (const [name, op] of [
-  ["lazyAnd", "&&"],
-  ["lazyOr", "||"],
-  ["eagerAnd", "&&"],
-  ["eagerOr", "||"],
-]) {
+for (const [name, op] of LOGIC_OPS) {
   const eager = name.startsWith("eager");
   // (one closure per length, each of its operands read once into a local: the smallest code to inline)
   let cases = "";

@@ -141,17 +141,7 @@ export class Compiler {
   /** The next copy of the shifted column reader (colShiftCopy). */
   private shiftCopy = 0;
   /** The next copy of each shape of fused.generated.ts's shape copies (stores, ternaries, outputs, direct calls). */
-  private readonly shapeCopy = {
-    store: 0,
-    tern: 0,
-    output: 0,
-    plot: 0,
-    direct: 0,
-    ucall: 0,
-    pure: 0,
-    switch: 0,
-    color: 0,
-  };
+  private readonly shapeCopy = shapeCounts();
   private readonly vals: unknown[];
   private readonly nums: Float64Array;
   /** Hoisted expressions and the numeric slots holding their per-bar values. */
@@ -2696,17 +2686,12 @@ export const blockDriverBuilds = { count: 0 };
 /** How many statement-level `while` loops took a copy of the while driver (tests count them). */
 export const whileDriverBuilds = { count: 0 };
 /** How many closures took a copy of each shape of fused.generated.ts's shape copies (tests read it). */
-export const shapeCopyBuilds = {
-  store: 0,
-  tern: 0,
-  output: 0,
-  plot: 0,
-  direct: 0,
-  ucall: 0,
-  pure: 0,
-  switch: 0,
-  color: 0,
-};
+export const shapeCopyBuilds = shapeCounts();
+
+/** A count for each shape of fused.generated.ts's shape copies. */
+function shapeCounts() {
+  return { store: 0, tern: 0, output: 0, plot: 0, direct: 0, ucall: 0, pure: 0, switch: 0, color: 0 };
+}
 /** How many bar column reads at a numeric variable plus a constant read it in place (Compiler.slotPlusConst; tests read it). */
 export const columnShiftBuilds = { count: 0 };
 /** How many math.max/min calls of a value and a constant take the constant in place (Compiler.extremeCall; tests read it). */

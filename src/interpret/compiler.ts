@@ -1481,13 +1481,8 @@ export class Compiler {
     if (!this.fusable(e) || !COMPARE_OPS.includes(e.op)) return null;
     const arith = (x: RExpr): [ExprLeaf, string] | null => {
       if (!this.fusable(x) || !ARITH_OPS.includes(x.op) || this.hoisted.has(x)) return null;
-      const leaf = (y: RExpr): [number, string] | null => {
-        if (y.k === "const" && typeof y.v === "number") return [y.v, "C"];
-        const slot = this.slotOf(y);
-        return slot === undefined ? null : [slot, "S"];
-      };
-      const p = leaf(x.l),
-        q = leaf(x.r);
+      const p = this.slotOrConst(x.l),
+        q = this.slotOrConst(x.r);
       if (p === null || q === null || (p[1] === "C" && q[1] === "C")) return null;
       return [{ p: p[0], q: q[0] }, `${x.op}${p[1]}${q[1]}`];
     };
@@ -1502,6 +1497,13 @@ export class Compiler {
     return l === null ? null : [ra, l[0], `${e.op}EX${l[1]}`];
   }
 
+  /** A numeric constant ([value, "C"]) or a numeric slot read in place ([slot, "S"]); else null. */
+  private slotOrConst(x: RExpr): [number, "S" | "C"] | null {
+    if (x.k === "const" && typeof x.v === "number") return [x.v, "C"];
+    const slot = this.slotOf(x);
+    return slot === undefined ? null : [slot, "S"];
+  }
+
   /**
    * A numeric comparison's sides as columnCompare takes them, a bar column at a slot offset (X) on
    * either side or both, the other side a numeric slot (S) or a constant (C); else null.
@@ -1511,9 +1513,9 @@ export class Compiler {
     const side = (x: RExpr): [ColumnLeaf, string] | null => {
       const at = this.columnLeaf(x);
       if (at !== null) return [at, "X"];
-      if (x.k === "const" && typeof x.v === "number") return [{ ci: 0, off: 0, add: x.v }, "C"];
-      const slot = this.slotOf(x);
-      return slot === undefined ? null : [{ ci: 0, off: slot, add: 0 }, "S"];
+      const o = this.slotOrConst(x);
+      if (o === null) return null;
+      return [o[1] === "C" ? { ci: 0, off: 0, add: o[0] } : { ci: 0, off: o[0], add: 0 }, o[1]];
     };
     const l = side(e.l),
       r = side(e.r);

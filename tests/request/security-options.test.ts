@@ -260,7 +260,9 @@ plot(c, "c")`);
     // acc after the clear() and from the second 4h bar on the array recorded holds two values; the
     // chart's pushes into what it received never reach the next bar (sizes would grow bar by bar).
     expect(r.series.n).toEqual([2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3]);
-    const single = await run(`plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on), "c")`);
+    const single = await run(
+      `plot(request.security(syminfo.tickerid, "240", close, lookahead = barmerge.lookahead_on), "c")`,
+    );
     expect(r.series.c).toEqual(single.series.c);
   });
 });

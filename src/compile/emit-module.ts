@@ -44,21 +44,19 @@ export function emitCompiledModules(prog: ResolvedProgram, meta: EmitMeta): Emit
   if (!prog.compileEligible) throw new NotCompilable(prog.compileReason ?? "the script is not compile-eligible");
   const out: EmittedModule[] = [];
   const declaredFills = prog.declaration.kind === "strategy" && prog.declaration.args.calc_on_order_fills === true;
-  const variants: [boolean, boolean, boolean][] = [
-    [true, false, false],
-    [false, false, false],
-  ];
-  // (a run can turn the setting off through its broker options: the other variants stay)
-  if (declaredFills) variants.push([false, true, false]);
-  for (const [hoist, fills, secondary] of variants) {
+  const emit = (hoist: boolean, fills: boolean, secondary: boolean) => {
     const { text, refs } = generate(prog, hoist, fills, secondary);
     const hash = sha256Hex(text);
-    // (request sites: their secondary runs execute the secondary variant)
-    if (!secondary && refs.some((r) => r.k === "security") && !variants.some((v) => v[2]))
-      variants.push([false, false, true]);
-    if (out.some((m) => m.hash === hash)) continue;
-    out.push({ hash, hoist, fills, secondary, code: moduleCode(text, hash, hoist, meta) });
-  }
+    if (!out.some((m) => m.hash === hash))
+      out.push({ hash, hoist, fills, secondary, code: moduleCode(text, hash, hoist, meta) });
+    return refs;
+  };
+  emit(true, false, false);
+  const refs = emit(false, false, false);
+  // (a run can turn the setting off through its broker options: the other variants stay)
+  if (declaredFills) emit(false, true, false);
+  // (request sites: their secondary runs execute the secondary variant)
+  if (refs.some((r) => r.k === "security")) emit(false, false, true);
   return out;
 }
 

@@ -20,6 +20,10 @@ export function isNa(v: unknown): boolean {
 export function packColor(r: number, g: number, b: number, a = 255): number {
   return (((r & 255) << 24) | ((g & 255) << 16) | ((b & 255) << 8) | (a & 255)) >>> 0;
 }
+/** Colour `c` with its alpha byte replaced by `a` (red, green and blue kept): packColor's bits. */
+export function withAlpha(c: number, a: number): number {
+  return ((c & -256) | (a & 255)) >>> 0;
+}
 export function colorR(c: number): number {
   return (c >>> 24) & 255;
 }

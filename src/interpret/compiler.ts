@@ -2152,8 +2152,8 @@ export class Compiler {
 
   /**
    * `color.new(x, t)` with t a number constant (not na): t's alpha byte computed once, x's other bytes
-   * kept in place (fused.generated.ts colorAlphaCopy), x a colour slot read in place; the same bits as
-   * colorNew's unpack and packColor, without the calls per bar. Null for any other call.
+   * kept in place (fused.generated.ts colorAlphaCopy), x a colour slot read in place; colorNew's
+   * withAlpha, without the transparency's clamping and rounding per bar. Null for any other call.
    */
   private colorAlpha(e: Extract<RExpr, { k: "call" }>): Fn | null {
     if (e.name !== "color.new" || e.args.length !== 2) return null;

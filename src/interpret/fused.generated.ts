@@ -7,6 +7,7 @@
 // fewer closures, which V8 can inline where the closure runs on its own (not inlined into its caller).
 /* eslint-disable */
 import type { PlotOutput } from "../builtins/plot/store.js";
+import { withAlpha } from "../core/values.js";
 import { colAt, colAtOther } from "./column-at.js";
 import type { Flow } from "./memo.js";
 
@@ -7121,13 +7122,13 @@ function colorAlpha0(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -7355,13 +7356,13 @@ function colorAlpha1(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -7589,13 +7590,13 @@ function colorAlpha2(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -7823,13 +7824,13 @@ function colorAlpha3(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -8057,13 +8058,13 @@ function colorAlpha4(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -8291,13 +8292,13 @@ function colorAlpha5(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -8525,13 +8526,13 @@ function colorAlpha6(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -8759,13 +8760,13 @@ function colorAlpha7(x: Operand, a: number, N: Float64Array): Fn {
     const i = x.i;
     return () => {
       const v = N[i]!;
-      return v !== v ? NaN : ((v & -256) | a) >>> 0;
+      return v !== v ? NaN : withAlpha(v, a);
     };
   }
   const f = x.f;
   return () => {
     const v = f() as number;
-    return v !== v || v == null ? NaN : ((v & -256) | a) >>> 0;
+    return v !== v || v == null ? NaN : withAlpha(v, a);
   };
 }
 
@@ -8904,7 +8905,7 @@ const pureCopies = [pure0, pure1, pure2, pure3, pure4, pure5, pure6, pure7];
 
 /**
  * `color.new(x, t)` with a constant transparency t (alpha byte `a`) from copy `copy`: x's red,
- * green and blue bytes kept, its alpha byte replaced, as colorNew's packColor does; na for na.
+ * green and blue bytes kept, its alpha byte replaced (withAlpha, as colorNew does); na for na.
  */
 export function colorAlphaCopy(copy: number, x: Operand, a: number, N: Float64Array): Fn {
   return colorAlphaCopies[copy % FUSED_COPIES]!(x, a, N);

@@ -281,25 +281,22 @@ function recordSecondary(
   ctx: ExecContext,
 ): unknown {
   const k = cap.offset + ctx.barIndex;
-  // a copy of a collection or object: the secondary's own script may mutate what its request
-  // returned afterwards
-  const kept = cap.captures[site] as unknown[] | TupleColumns | undefined;
-  if (kept instanceof TupleColumns) {
-    const t = v as unknown[];
-    for (let e = 0; e < kept.cols.length; e++) kept.cols[e]![k] = fresh(t[e]);
-  } else if (kept !== undefined) kept[k] = Array.isArray(v) ? v.map(fresh) : fresh(v);
-  else {
-    // A tuple of a context with at least as many bars as the chart (the chart's own, a derived chart
-    // type, intrabars) as one column per element: an array per context bar kept until the run ends
-    // is as many old objects for every collection to copy (GC took 20-29% of a compiled heikin-ashi
-    // request). A higher timeframe's few bars keep theirs, read by the chart's many bars as they are.
-    cap.captures[site] =
+  let kept = cap.captures[site] as Captured | undefined;
+  // A tuple of a context with at least as many bars as the chart (the chart's own, a derived chart
+  // type, intrabars) as one column per element: an array per context bar kept until the run ends is
+  // as many old objects for every collection to copy (GC took 20-29% of a compiled heikin-ashi
+  // request). A higher timeframe's few bars keep theirs, read by the chart's many bars as they are.
+  if (kept === undefined)
+    cap.captures[site] = kept =
       type.name === "tuple" && cap.length >= cap.chartBars
         ? new TupleColumns(type.elems!.map(() => new Array<unknown>(cap.length)))
         : new Array<unknown>(cap.length);
-    recordSecondary(site, v, lowerTf, type, cap, ctx);
-    return lowerTf ? asArrays(v, type) : v;
-  }
+  // a copy of a collection or object: the secondary's own script may mutate what its request
+  // returned afterwards; and of a tuple, whose array is its node's buffer, written again next time
+  if (kept instanceof TupleColumns) {
+    const t = v as unknown[];
+    for (let e = 0; e < kept.cols.length; e++) kept.cols[e]![k] = fresh(t[e]);
+  } else kept[k] = Array.isArray(v) ? v.map(fresh) : fresh(v);
   return lowerTf ? asArrays(v, type) : v;
 }
 
@@ -315,13 +312,13 @@ export function secondarySite(e: CallExpr, cap: SecondaryCapture, ctx: ExecConte
   return (_sym, _tf, inner) => recordSecondary(site, get(inner), lowerTf, type, cap, ctx);
 }
 
+/** What a site keeps of its context bars' values (recordSecondary). */
+type Captured = unknown[] | TupleColumns;
+
 /**
  * The captured values of `site` in context `c`, running the secondary first if needed; the call that
  * starts it fixes calc_bars_count for every call of the context.
  */
-/** What a site keeps of its context bars' values (recordSecondary). */
-type Captured = unknown[] | TupleColumns;
-
 function values(c: RequestedContext, prog: ResolvedProgram, ctx: ExecContext, site: number, count: number): Captured {
   if (!c.captures) {
     if (count > 0 && c.bars && count < c.bars.time.length) {

@@ -3,7 +3,7 @@
 // Transparency t (0 opaque .. 100 invisible) maps to alpha round(255 * (100 - t) / 100); reading it
 // back (color.t) rounds to the nearest whole transparency, so integer transparencies round-trip.
 
-import { colorA, colorB, colorG, colorR, packColor } from "../../core/values.js";
+import { colorA, colorB, colorG, colorR, packColor, withAlpha } from "../../core/values.js";
 import type { BuiltinDef, BuiltinTable, ConstantTable, VariableTable } from "../types.js";
 
 export function hexColor(hex: string): number {
@@ -53,7 +53,7 @@ function channel(v: number): number {
 export function colorNew(c: number, transp: number): number {
   if (c !== c || c == null) return NaN;
   if (transp == null || transp !== transp) return c;
-  return packColor(colorR(c), colorG(c), colorB(c), alphaOf(transp));
+  return withAlpha(c, alphaOf(transp));
 }
 
 export function colorRgb(r: number, g: number, b: number, transp = 0): number {

@@ -16,8 +16,15 @@ interface Entry {
   checked: Checked;
 }
 
-/** A few scripts: the common case is one script run again and again. */
-const MAX_ENTRIES = 8;
+/**
+ * The common case is one script run again and again, but a process often cycles through more (a
+ * benchmark's or a service's scripts, a chart's tabs). An evicted script costs more than its parse
+ * and check when it comes back: its interpreter closures are built again, and V8 optimises closures
+ * made from a literal that already has closures without specialising them to their captured values
+ * (loops.pine interpreted, a program rebuilt after eviction: 50 -> 73 ms at 100k bars; docs/
+ * benchmarks.md, issue 18, session 24). The source-size bound below keeps the memory in check.
+ */
+const MAX_ENTRIES = 32;
 /**
  * The cache is bounded in size too: an AST and its checked program take roughly a hundred times the
  * source's bytes, so the sources kept add up to at most this many characters (a larger source is not

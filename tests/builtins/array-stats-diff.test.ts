@@ -400,6 +400,29 @@ describe("array reductions: bit-identical to the previous implementations", () =
     expect(st.sortSlides.count - slides).toBeGreaterThan(3000);
   });
 
+  it("windows sorted in turn keep their own memos (up to four), and a fifth evicts the least recently used", () => {
+    const r = rng(41);
+    for (const count of [2, 4, 5]) {
+      const windows: number[][] = Array.from({ length: count }, () => []);
+      const slides = st.sortSlides.count;
+      for (let step = 0; step < 400; step++)
+        for (const w of windows) {
+          w.push(Math.round(r() * 40) / 4);
+          if (w.length > 20) w.shift();
+          const got = Array.from(st.sortedReals(w));
+          const want = realValues(w).sort((x, y) => x - y);
+          expect(got).toEqual(want);
+          expect(st.median(w)).toBe(ref.median(w));
+        }
+      const slid = st.sortSlides.count - slides;
+      // every sort after a window's first slides while the windows fit in the memos; five in turn
+      // evict each other (least recently used), so only a window whose last values happen to be
+      // another's slides
+      if (count <= 4) expect(slid).toBe(count * 399);
+      else expect(slid).toBeLessThan(count * 40);
+    }
+  });
+
   it("sorting after a larger array reuses the scratch safely", () => {
     const long = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000);
     expect(st.median(long)).toBe(ref.median(long));

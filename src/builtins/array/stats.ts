@@ -120,24 +120,45 @@ export function standardize(values: readonly number[]): number[] {
 // it replaces keeps them in input order (stable, they compare equal); sortReal puts the zeros back
 // in input order, so every position holds exactly the value (and sign) it held before.
 // Scripts often take several statistics of one array on a bar (median and percentiles of a
-// window): the input of the last sort is kept too, and the same input again reuses its order.
-let scratch = new Float64Array(64);
-let view = scratch.subarray(0, 0);
-/** The last sort's input, na as NaN (its first lastLen elements). */
-let lastIn = new Float64Array(64);
-let lastLen = -1;
-/** Where the zeros are in `view` after sortReal: [zeroFrom, zeroTo); only set when hasNegZero. */
+// window), and of a few arrays in turn (a window and its buckets; highs and lows): the last few
+// sorts are kept, each with its input, and the same input again reuses its order (sameInput), an
+// input slid along by one updates it (slide).
+
+/** One kept sort: its input and the order of its real values. */
+class SortMemo {
+  /** The sorted real values (the first `view.length` of `buf`). */
+  buf = new Float64Array(64);
+  view = this.buf.subarray(0, 0);
+  /** The input, na as NaN (its first `len` elements); len -1: none (or a sort cut short by a throw). */
+  input = new Float64Array(64);
+  len = -1;
+  /** Whether the view holds a -0, and then where its zeros are: [zeroFrom, zeroTo). */
+  negZero = false;
+  zeroFrom = 0;
+  zeroTo = 0;
+  /** When it was last used (sortReal's clock), for the choice of the memo a new sort replaces. */
+  used = 0;
+}
+
+/** How many sorts are kept (each a pair of buffers of its array's size). */
+const SORT_MEMOS = 4;
+const memos: SortMemo[] = Array.from({ length: SORT_MEMOS }, () => new SortMemo());
+let clock = 0;
+
+// What the readers below read after sortReal: the memo's order and zeros.
+let view = memos[0]!.view;
 let hasNegZero = false;
 let zeroFrom = 0;
 let zeroTo = 0;
 
-/** Whether `values` is the last sort's input again, bit for bit up to the sign of zero (na = na). */
-function sameAsLast(values: readonly number[]): boolean {
+/** Whether `values` is memo `s`'s input again, bit for bit up to the sign of zero (na = na). */
+function sameInput(s: SortMemo, values: readonly number[]): boolean {
   const n = values.length;
-  if (n !== lastLen) return false;
+  if (n !== s.len) return false;
+  const last = s.input;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
-    const c = lastIn[i]!;
+    const c = last[i]!;
     if (v === c) {
       if (v === 0 && 1 / v !== 1 / c) return false;
     } else if (!((v !== v || v == null) && c !== c)) return false;
@@ -146,22 +167,24 @@ function sameAsLast(values: readonly number[]): boolean {
 }
 
 /**
- * sortReal's input is the last one slid along by one: its first value gone and a new one pushed (a
+ * `values` is memo `s`'s input slid along by one: its first value gone and a new one pushed (a
  * rolling window kept with push and shift), or a new one pushed and none gone (the window filling).
- * Then the last order is updated in place, the gone value taken out and the new one put in by binary
- * search, instead of sorted again: a sort of 50 prices is branch mispredictions, ~1 us; the compare
- * and the two moves take a tenth of that. Only without -0: the zeros' input order then cannot matter
- * (all +0, alike), so the view is exactly what the sort gives. False, nothing changed, otherwise.
+ * Then the memo's order is updated in place, the gone value taken out and the new one put in by
+ * binary search, instead of sorted again: a sort of 50 prices is branch mispredictions, ~1 us; the
+ * compare and the two moves take a tenth of that. Only without -0: the zeros' input order then
+ * cannot matter (all +0, alike), so the view is exactly what the sort gives. False, nothing changed,
+ * otherwise.
  */
-function slideLast(values: readonly number[]): boolean {
-  const len = lastLen;
+function slide(s: SortMemo, values: readonly number[]): boolean {
+  const len = s.len;
   const n = values.length;
-  if (len < 1 || hasNegZero || n > lastIn.length) return false;
+  const last = s.input;
+  if (len < 1 || s.negZero || n > last.length) return false;
   const off = n === len ? 1 : n === len + 1 ? 0 : -1;
   if (off < 0) return false;
   for (let i = 0; i < n - 1; i++) {
     const v = values[i]!;
-    const c = lastIn[i + off]!;
+    const c = last[i + off]!;
     if (v === c) {
       if (v === 0 && 1 / v !== 1 / c) return false;
     } else if (!((v !== v || v == null) && c !== c)) return false;
@@ -169,10 +192,10 @@ function slideLast(values: readonly number[]): boolean {
   const x = values[n - 1]!;
   const add = x === x && x != null;
   if (add && x === 0 && 1 / x < 0) return false;
-  let m = view.length;
-  const xs = scratch;
+  let m = s.view.length;
+  const xs = s.buf;
   if (off === 1) {
-    const gone = lastIn[0]!;
+    const gone = last[0]!;
     if (gone === gone) {
       // (its lowest place: any place of an equal value holds the same double, no -0 being there)
       let lo = 0;
@@ -185,7 +208,7 @@ function slideLast(values: readonly number[]): boolean {
       xs.copyWithin(lo, lo + 1, m);
       m--;
     }
-    lastIn.copyWithin(0, 1, len);
+    last.copyWithin(0, 1, len);
   }
   if (add) {
     // after the equal values (a stable sort puts a later equal value after them)
@@ -200,25 +223,45 @@ function slideLast(values: readonly number[]): boolean {
     xs[lo] = x;
     m++;
   }
-  lastIn[n - 1] = add ? x : NaN;
-  lastLen = n;
-  if (view.length !== m) view = xs.subarray(0, m);
+  last[n - 1] = add ? x : NaN;
+  s.len = n;
+  if (s.view.length !== m) s.view = xs.subarray(0, m);
   sortSlides.count++;
   return true;
 }
 
-/** How many sorts slideLast answered (tests check that it is taken). */
+/** How many sorts a memo's slide answered (tests check that it is taken). */
 export const sortSlides = { count: 0 };
 
 /** Sorts the real (non-na) values into `view` (ascending, zeros in input order); returns their count. */
 function sortReal(values: readonly number[]): number {
-  if (sameAsLast(values) || slideLast(values)) return view.length;
-  const n = values.length;
-  if (scratch.length < n) {
-    scratch = new Float64Array(Math.max(n, scratch.length * 2));
-    lastIn = new Float64Array(scratch.length);
+  let s: SortMemo | null = null;
+  for (let k = 0; k < SORT_MEMOS && s === null; k++) if (sameInput(memos[k]!, values)) s = memos[k]!;
+  for (let k = 0; k < SORT_MEMOS && s === null; k++) if (slide(memos[k]!, values)) s = memos[k]!;
+  if (s === null) {
+    // the least recently used memo sorts it
+    s = memos[0]!;
+    for (let k = 1; k < SORT_MEMOS; k++) if (memos[k]!.used < s.used) s = memos[k]!;
+    sortInto(s, values);
   }
-  lastLen = -1; // (a throw below must not leave a half-written input looking valid)
+  s.used = ++clock;
+  view = s.view;
+  hasNegZero = s.negZero;
+  zeroFrom = s.zeroFrom;
+  zeroTo = s.zeroTo;
+  return view.length;
+}
+
+/** Sorts the real values of `values` into memo `s`, which keeps them as its input. */
+function sortInto(s: SortMemo, values: readonly number[]): void {
+  const n = values.length;
+  if (s.buf.length < n) {
+    s.buf = new Float64Array(Math.max(n, s.buf.length * 2));
+    s.input = new Float64Array(s.buf.length);
+  }
+  s.len = -1; // (a throw below must not leave a half-written input looking valid)
+  const buf = s.buf;
+  const last = s.input;
   let m = 0;
   let negZero = false;
   let ordered = true;
@@ -229,42 +272,29 @@ function sortReal(values: readonly number[]): number {
       if (v === 0 && 1 / v < 0) negZero = true;
       if (v < prev) ordered = false;
       prev = v;
-      scratch[m++] = v;
-      lastIn[i] = v;
-    } else lastIn[i] = NaN;
+      buf[m++] = v;
+      last[i] = v;
+    } else last[i] = NaN;
   }
-  if (view.length !== m || view.buffer !== scratch.buffer) view = scratch.subarray(0, m);
-  hasNegZero = negZero;
+  if (s.view.length !== m || s.view.buffer !== buf.buffer) s.view = buf.subarray(0, m);
+  const xs = s.view;
+  s.negZero = negZero;
   // an input already in order (a sorted array kept sorted) is its own stable sort, zeros included
-  if (ordered) {
-    if (negZero) zeroRun(view);
-    lastLen = n;
-    return m;
-  }
-  sortAscending(view, m);
+  if (!ordered) sortAscending(xs, m);
   if (negZero) {
     let lo = 0;
-    while (view[lo]! < 0) lo++;
+    while (xs[lo]! < 0) lo++;
     let k = lo;
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!;
-      if (v === 0) view[k++] = v;
-    }
-    zeroFrom = lo;
-    zeroTo = k;
+    if (ordered) while (k < m && xs[k] === 0) k++;
+    else
+      for (let i = 0; i < n; i++) {
+        const v = values[i]!;
+        if (v === 0) xs[k++] = v;
+      }
+    s.zeroFrom = lo;
+    s.zeroTo = k;
   }
-  lastLen = n;
-  return m;
-}
-
-/** Sets zeroFrom/zeroTo for an ordered `xs` (zeros already in input order). */
-function zeroRun(xs: Float64Array): void {
-  let lo = 0;
-  while (xs[lo]! < 0) lo++;
-  let hi = lo;
-  while (hi < xs.length && xs[hi] === 0) hi++;
-  zeroFrom = lo;
-  zeroTo = hi;
+  s.len = n;
 }
 
 const sortStack = new Int32Array(128);

@@ -7,6 +7,7 @@ import { parseSession, SESSION_24X7, type Session } from "../core/time-sessions.
 import { primeFeedback } from "../core/feedback.js";
 import { getZone, UTC, type Zone } from "../core/tz.js";
 import { sameValues } from "../core/same-values.js";
+import { isSettledTime } from "../core/bars.js";
 
 /**
  * Close times (UTC ms) of bars opening at `times` on a `timeframe` chart. A tick bar closes at the next
@@ -67,7 +68,8 @@ export function cachedBarCloseTimes(
     c.timeframe === timeframe &&
     c.timezone === timezone &&
     c.session === session &&
-    sameValues(times, c.copy)
+    // (settled input, core/bars.ts settleBars: nobody writes into it, so no compare)
+    (isSettledTime(times) || sameValues(times, c.copy))
   ) {
     barCloseHits.n++;
     return c.closes;

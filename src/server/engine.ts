@@ -9,14 +9,13 @@ import { columnStandIn, sourceColumns } from "../optimize/bars.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
   shareBars,
-  sliceBars,
   toColumnar,
   trialOutcome,
   trialReply,
   type PackedBars,
   type TrialReply,
 } from "../worker/protocol.js";
-import { newTrialBarsKey, ownTrialBars } from "./trial-bars.js";
+import { newTrialBarsKey, ownTrialBars, trialColumns } from "./trial-bars.js";
 import { jsonRun } from "./answer-json.js";
 import { markRun, type RunClock } from "./run-clock.js";
 import { batchedRuns } from "./trial-batches.js";
@@ -214,7 +213,7 @@ export async function evaluateTrials(job: TrialBatch): Promise<TrialReply[]> {
 
 async function trialRun(job: Omit<RunJob, "data">, own: PackedBars, slice: readonly [number, number]) {
   const t0 = performance.now();
-  const result = await evaluateJob({ ...job, data: toColumnar(sliceBars(own, slice[0], slice[1])) });
+  const result = await evaluateJob({ ...job, data: trialColumns(own, slice[0], slice[1]) });
   return trialReply(result, performance.now() - t0).reply;
 }
 

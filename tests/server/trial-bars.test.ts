@@ -9,7 +9,10 @@ import {
   MAX_SETS,
   newTrialBarsKey,
   ownTrialBars,
+  trialColumns,
 } from "../../src/server/trial-bars.js";
+import { isSettledTime, normalizeBars } from "../../src/core/bars.js";
+import { barCloseHits, cachedBarCloseTimes, barCloseTimes } from "../../src/runtime/bar-close.js";
 import { packBars, shareBars } from "../../src/worker/protocol.js";
 import { randomWalkBars } from "../../src/runtime/synthetic.js";
 
@@ -65,5 +68,36 @@ describe("trial bars held per thread", () => {
     const huge = newTrialBarsKey();
     ownTrialBars(huge, shared(2 * big, 3));
     expect(heldTrialBars()).toBe(1);
+  });
+
+  it("a held set's range is one settled object: runs get its checked columns without a scan or compare", () => {
+    const own = ownTrialBars(newTrialBarsKey(), shared(400));
+    const whole = trialColumns(own, 0, 400);
+    expect(trialColumns(own, 0, 400)).toBe(whole);
+    const part = trialColumns(own, 100, 300);
+    expect(trialColumns(own, 100, 300)).toBe(part);
+    expect(part).not.toBe(whole);
+    expect(Array.from(part.close)).toEqual(Array.from(own.close.subarray(100, 300)));
+    // normalizeBars answers the settled columns themselves, as checked once
+    const cols = normalizeBars(whole);
+    expect(normalizeBars(whole)).toBe(cols);
+    expect(isSettledTime((cols as { time: Float64Array }).time)).toBe(true);
+    // the close times are served again without comparing the time column (and are the ones computed afresh)
+    const time = (cols as { time: Float64Array }).time;
+    const first = cachedBarCloseTimes(time, "1", "UTC", undefined);
+    const hits = barCloseHits.n;
+    expect(cachedBarCloseTimes(time, "1", "UTC", undefined)).toBe(first);
+    expect(barCloseHits.n).toBe(hits + 1);
+    expect(Array.from(first)).toEqual(Array.from(barCloseTimes(time, "1", "UTC", undefined)));
+  });
+
+  it("ordinary columns are never settled: the caller may write into them later", () => {
+    const plain = packBars(randomWalkBars(200));
+    const own = ownTrialBars(newTrialBarsKey(), plain);
+    const cols = trialColumns(own, 0, 200);
+    expect(normalizeBars(cols)).not.toBe(normalizeBars(cols));
+    expect(isSettledTime(plain.time)).toBe(false);
+    plain.close[5] = Number.NaN;
+    expect(normalizeBars(trialColumns(own, 0, 200))).toMatchObject({ bar: 5 });
   });
 });

@@ -226,7 +226,7 @@ describe("the run's timeout covers secondary runs", () => {
     }));
     const body = `f() =>
     float s = 0
-    for i = 0 to 3000
+    for i = 0 to 30000
         s += math.sqrt(i + close)
     s
 plot(request.security("X:Y", "60", f()))`;

@@ -60,12 +60,13 @@ describe("real runs", () => {
   });
 
   it("a timeout returns 200 with timed_out and the partial result", async () => {
-    // 300k loop steps per bar (a few ms on an idle machine, far under Pine's 500 ms loop limit even
-    // when loaded) over 1,000 bars: the run needs well past its 1 s budget, and the first bars finish
+    // 300k loop steps per bar (0.3-3 ms, far under Pine's 500 ms loop limit even when loaded) over
+    // 20,000 bars: the run needs well past its 1 s budget however fast the loop (1,000 bars were
+    // done inside it once the interpreter ran this loop at ~1 ns a step), and the first bars finish
     // inside it.
     const heavy =
       '//@version=6\nindicator("h")\nvar float acc = 0.0\nfor i = 0 to 300000\n    acc += math.sqrt(i)\nplot(acc, "a")\n';
-    const bars = rampBars(1000);
+    const bars = rampBars(20_000);
     const res = await post(server.url, "/run", { script: heavy, data: bars, timeout_seconds: 1, mode: "interpret" });
     expect(res.status).toBe(200);
     expect(res.json.timed_out).toBe(true);

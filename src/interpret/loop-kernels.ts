@@ -62,9 +62,11 @@ export interface ExtremeStmt {
 // count: V8 specialises a closure's optimised code to the values it captured (constants folded,
 // branches on them removed) only while its literal has made one closure. Once a second program (or a
 // second loop) has built a kernel from the same literal, each captured variable is a load from the
-// closure's context and each test of one is taken at run time: the locals keep them in registers
-// through the loop, and one literal per count leaves no count to test per iteration (bench/loops.pine
-// interpreted as a second program: docs/benchmarks.md, "the interpreter's generic closures").
+// closure's context of no known type, and each test of one is taken at run time. The locals keep them
+// in registers through the loop, typed by how they are read (`| 0` a slot index or kind, `+` a double,
+// `=== true` a flag: an untyped flag is tested as any value could be, an untyped index checked for a
+// small integer on every use), and one literal per count leaves no count to test per iteration
+// (bench/loops.pine as a second program: docs/benchmarks.md, "the interpreter's generic closures").
 
 /** A window extreme's statement at offset x from the bar (inside: x is a past bar of the columns). */
 function extremeStep(
@@ -95,12 +97,12 @@ function offsetError(flow: Flow, i: number, limit: number, line: number): never 
 
 /** A loop's first counter value, read by its bound kind (LoopFrame.fK). */
 function loopFrom(N: Float64Array, k: number, s: number, c: number, f: Fn): number {
-  return k === 0 ? c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : (f() as number);
+  return k === 0 ? +c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : +(f() as number);
 }
 
 /** A loop's last counter value, read by its bound kind (LoopFrame.tK). */
 function loopTo(N: Float64Array, k: number, s: number, c: number, f: Fn): number {
-  return k === 0 ? c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : (f() as number);
+  return k === 0 ? +c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : +(f() as number);
 }
 
 export function extremeWindowLoop(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
@@ -126,13 +128,13 @@ function extreme1(f: LoopFrame, flow: Flow, s0: ExtremeStmt): () => void {
     m0 = s0.max;
   return () => {
     const n = N,
-      sl = slot,
-      limit = COLUMN_HISTORY_LIMIT,
-      re = reeval;
-    const dA = d0,
-      rA = r0,
-      uA = u0,
-      mA = m0;
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true;
+    const dA = d0 | 0,
+      rA = r0 | 0,
+      uA = u0 | 0,
+      mA = m0 === true;
     const a = loopFrom(n, fK, fS, fC, fF);
     let b = loopTo(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
@@ -142,7 +144,7 @@ function extreme1(f: LoopFrame, flow: Flow, s0: ExtremeStmt): () => void {
     const B = flow.B;
     const cA = flow.cols[k0] ?? EMPTY;
     B.enter();
-    const bi = flow.ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
       n[sl] = i;
       if (i > limit) offsetError(flow, i, limit, lines[0]!);
@@ -173,17 +175,17 @@ function extreme2(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt): (
     m1 = s1.max;
   return () => {
     const n = N,
-      sl = slot,
-      limit = COLUMN_HISTORY_LIMIT,
-      re = reeval;
-    const dA = d0,
-      rA = r0,
-      uA = u0,
-      mA = m0;
-    const dB = d1,
-      rB = r1,
-      uB = u1,
-      mB = m1;
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true;
+    const dA = d0 | 0,
+      rA = r0 | 0,
+      uA = u0 | 0,
+      mA = m0 === true;
+    const dB = d1 | 0,
+      rB = r1 | 0,
+      uB = u1 | 0,
+      mB = m1 === true;
     const a = loopFrom(n, fK, fS, fC, fF);
     let b = loopTo(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
@@ -194,7 +196,7 @@ function extreme2(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt): (
     const cA = flow.cols[k0] ?? EMPTY,
       cB = flow.cols[k1] ?? EMPTY;
     B.enter();
-    const bi = flow.ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
       n[sl] = i;
       if (i > limit) offsetError(flow, i, limit, lines[0]!);
@@ -231,21 +233,21 @@ function extreme3(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt, s2
     m2 = s2.max;
   return () => {
     const n = N,
-      sl = slot,
-      limit = COLUMN_HISTORY_LIMIT,
-      re = reeval;
-    const dA = d0,
-      rA = r0,
-      uA = u0,
-      mA = m0;
-    const dB = d1,
-      rB = r1,
-      uB = u1,
-      mB = m1;
-    const dC = d2,
-      rC = r2,
-      uC = u2,
-      mC = m2;
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true;
+    const dA = d0 | 0,
+      rA = r0 | 0,
+      uA = u0 | 0,
+      mA = m0 === true;
+    const dB = d1 | 0,
+      rB = r1 | 0,
+      uB = u1 | 0,
+      mB = m1 === true;
+    const dC = d2 | 0,
+      rC = r2 | 0,
+      uC = u2 | 0,
+      mC = m2 === true;
     const a = loopFrom(n, fK, fS, fC, fF);
     let b = loopTo(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
@@ -257,7 +259,7 @@ function extreme3(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt, s2
       cB = flow.cols[k1] ?? EMPTY,
       cC = flow.cols[k2] ?? EMPTY;
     B.enter();
-    const bi = flow.ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
       n[sl] = i;
       if (i > limit) offsetError(flow, i, limit, lines[0]!);
@@ -287,9 +289,9 @@ function extremeN(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
   const cs: Float64Array[] = stmts.map(() => EMPTY);
   return () => {
     const n = N,
-      sl = slot,
-      limit = COLUMN_HISTORY_LIMIT,
-      re = reeval,
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true,
       m = dst.length;
     const a = loopFrom(n, fK, fS, fC, fF);
     let b = loopTo(n, tK, tS, tC, tF);
@@ -300,7 +302,7 @@ function extremeN(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
     const B = flow.B;
     for (let q = 0; q < m; q++) cs[q] = flow.cols[colIdx[q]!] ?? EMPTY;
     B.enter();
-    const bi = flow.ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
       n[sl] = i;
       if (i > limit) offsetError(flow, i, limit, lines[0]!);
@@ -376,23 +378,23 @@ export function countedIfLoop(
   return () => {
     // (locals: see extremeWindowLoop's note above)
     const n = N,
-      sl = slot,
-      limit = COLUMN_HISTORY_LIMIT,
-      re = reeval,
-      rd = reads,
-      o = op;
-    const lK = lk,
-      lC = lc,
-      lS = ls,
-      rK = rk,
-      rC = rc,
-      rS = rs;
-    const yK = yk,
-      yD = yd,
-      yC = ysub ? -yc : yc,
-      nK = nk,
-      nD = nd,
-      nC = nsub ? -nc : nc;
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true,
+      rd = reads === true,
+      o = op | 0;
+    const lK = lk | 0,
+      lC = +lc,
+      lS = ls | 0,
+      rK = rk | 0,
+      rC = +rc,
+      rS = rs | 0;
+    const yK = yk | 0,
+      yD = yd | 0,
+      yC = ysub ? -yc : +yc,
+      nK = nk | 0,
+      nD = nd | 0,
+      nC = nsub ? -nc : +nc;
     const a = loopFrom(n, fK, fS, fC, fF);
     let b = loopTo(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
@@ -403,7 +405,7 @@ export function countedIfLoop(
     const lcol = flow.cols[lci] ?? EMPTY,
       rcol = flow.cols[rci] ?? EMPTY;
     B.enter();
-    const bi = flow.ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
       n[sl] = i;
       if (rd && i > limit) offsetError(flow, i, limit, lines[0]!);

@@ -95,13 +95,11 @@ function offsetError(flow: Flow, i: number, limit: number, line: number): never 
   throw new Error("unreachable");
 }
 
-/** A loop's first counter value, read by its bound kind (LoopFrame.fK). */
-function loopFrom(N: Float64Array, k: number, s: number, c: number, f: Fn): number {
-  return k === 0 ? +c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : +(f() as number);
-}
-
-/** A loop's last counter value, read by its bound kind (LoopFrame.tK). */
-function loopTo(N: Float64Array, k: number, s: number, c: number, f: Fn): number {
+/**
+ * A loop bound's value by its kind (LoopFrame.fK / tK), a double (`+`: the bound is a number, and the
+ * counter joining an untyped value would be a tagged value through the loop).
+ */
+function loopBound(N: Float64Array, k: number, s: number, c: number, f: Fn): number {
   return k === 0 ? +c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : +(f() as number);
 }
 
@@ -135,8 +133,8 @@ function extreme1(f: LoopFrame, flow: Flow, s0: ExtremeStmt): () => void {
       rA = r0 | 0,
       uA = u0 | 0,
       mA = m0 === true;
-    const a = loopFrom(n, fK, fS, fC, fF);
-    let b = loopTo(n, tK, tS, tC, tF);
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
@@ -153,7 +151,7 @@ function extreme1(f: LoopFrame, flow: Flow, s0: ExtremeStmt): () => void {
       extremeStep(n, cA, x, inside, bi, uA, rA, dA, mA);
       if (--B.left <= 0) B.check();
       if (re) {
-        b = loopTo(n, tK, tS, tC, tF);
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }
@@ -186,8 +184,8 @@ function extreme2(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt): (
       rB = r1 | 0,
       uB = u1 | 0,
       mB = m1 === true;
-    const a = loopFrom(n, fK, fS, fC, fF);
-    let b = loopTo(n, tK, tS, tC, tF);
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
@@ -206,7 +204,7 @@ function extreme2(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt): (
       extremeStep(n, cB, x, inside, bi, uB, rB, dB, mB);
       if (--B.left <= 0) B.check();
       if (re) {
-        b = loopTo(n, tK, tS, tC, tF);
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }
@@ -248,8 +246,8 @@ function extreme3(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt, s2
       rC = r2 | 0,
       uC = u2 | 0,
       mC = m2 === true;
-    const a = loopFrom(n, fK, fS, fC, fF);
-    let b = loopTo(n, tK, tS, tC, tF);
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
@@ -270,7 +268,7 @@ function extreme3(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt, s2
       extremeStep(n, cC, x, inside, bi, uC, rC, dC, mC);
       if (--B.left <= 0) B.check();
       if (re) {
-        b = loopTo(n, tK, tS, tC, tF);
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }
@@ -293,8 +291,8 @@ function extremeN(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
       limit = +COLUMN_HISTORY_LIMIT,
       re = reeval === true,
       m = dst.length;
-    const a = loopFrom(n, fK, fS, fC, fF);
-    let b = loopTo(n, tK, tS, tC, tF);
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
@@ -311,7 +309,7 @@ function extremeN(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
       for (let q = 0; q < m; q++) extremeStep(n, cs[q]!, x, inside, bi, cur[q]!, src[q]!, dst[q]!, max[q] === 1);
       if (--B.left <= 0) B.check();
       if (re) {
-        b = loopTo(n, tK, tS, tC, tF);
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }
@@ -395,8 +393,8 @@ export function countedIfLoop(
       nK = nk | 0,
       nD = nd | 0,
       nC = nsub ? -nc : +nc;
-    const a = loopFrom(n, fK, fS, fC, fF);
-    let b = loopTo(n, tK, tS, tC, tF);
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
@@ -432,7 +430,7 @@ export function countedIfLoop(
       else if (nK === 1) break;
       if (--B.left <= 0) B.check();
       if (re) {
-        b = loopTo(n, tK, tS, tC, tF);
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }

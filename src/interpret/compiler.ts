@@ -54,6 +54,7 @@ import { compileSecurity, SECURITY_CALLS } from "./security.js";
 import { hoistColumns, kernelsLoaded, planOf, type Hoisted, type HoistedSlots } from "./hoisting.js";
 import {
   blockFlat,
+  CHUNK_COPIES,
   CHUNK_SIZE,
   chunkFlat,
   DRIVER_COPIES,
@@ -103,7 +104,8 @@ export interface CompileHooks {
 }
 
 /**
- * Where a program starts handing out the generated copies (drivers, chunks, fused and shape copies).
+ * Where a program starts handing out the generated copies (drivers, fused and shape copies; chunks:
+ * chunkBaseOf).
  * V8 keeps one type feedback for every closure made from one function literal, across all programs
  * in the process: with every program starting at copy 0, two programs' first chunks, loops and stores
  * shared their copies' call sites, which went polymorphic and stopped inlining, and the program
@@ -120,6 +122,25 @@ export function copyBaseOf(prog: object): number {
     b = nextCopyBase;
     nextCopyBase = (nextCopyBase + 5) % DRIVER_COPIES;
     copyBases.set(prog, b);
+  }
+  return b;
+}
+
+/**
+ * Where a program's chunks start among the chunk driver's copies (drivers.generated.ts CHUNK_COPIES):
+ * each program takes the next `count` copies in turn, so that successive programs' chunks are disjoint
+ * until every copy has been handed out (copyBaseOf's stride of 5 over 8 copies left the ninth program
+ * sharing every chunk with earlier ones: swing_state run after nine other programs 22 ms against 13
+ * alone). Fixed per program, as copyBaseOf.
+ */
+const chunkBases = new WeakMap<object, number>();
+let nextChunkBase = 0;
+export function chunkBaseOf(prog: object, count: number): number {
+  let b = chunkBases.get(prog);
+  if (b === undefined) {
+    b = nextChunkBase;
+    nextChunkBase = (nextChunkBase + count) % CHUNK_COPIES;
+    chunkBases.set(prog, b);
   }
   return b;
 }
@@ -245,10 +266,11 @@ export class Compiler {
     const size = Math.min(CHUNK_SIZE, Math.ceil(fns.length / 5));
     const chunks: Fn[] = [],
       firsts: number[] = [];
+    const base = chunkBaseOf(this.prog, Math.ceil(fns.length / size));
     for (let i = 0, c = 0; i < fns.length; i += size, c++) {
       const f = fns.slice(i, i + size),
         l = lines.slice(i, i + size);
-      const copy = (this.base + c) % DRIVER_COPIES;
+      const copy = (base + c) % CHUNK_COPIES;
       const key = this.listKey(f, l);
       chunks.push(this.kept(key && `CH${copy}|${key}`, () => chunkFlat[copy]!(f, l)));
       firsts.push(l[0]!);

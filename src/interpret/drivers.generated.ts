@@ -7935,9 +7935,2363 @@ function chunkFlat7(fns: Fn[], lines: number[]): Fn {
   };
 }
 
+function chunkFlat8(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat9(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat10(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat11(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat12(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat13(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat14(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat15(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat16(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat17(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat18(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat19(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat20(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat21(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat22(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat23(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat24(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat25(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat26(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat27(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat28(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat29(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat30(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat31(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat32(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat33(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat34(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat35(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat36(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat37(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat38(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat39(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat40(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat41(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat42(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat43(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat44(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat45(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat46(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat47(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat48(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat49(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat50(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat51(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat52(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat53(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat54(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat55(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat56(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat57(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat58(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat59(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat60(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat61(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat62(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
+function chunkFlat63(fns: Fn[], lines: number[]): Fn {
+  const n = fns.length;
+  const f0 = fns[0] ?? noop;
+  const f1 = fns[1] ?? noop;
+  const f2 = fns[2] ?? noop;
+  const f3 = fns[3] ?? noop;
+  const f4 = fns[4] ?? noop;
+  const f5 = fns[5] ?? noop;
+  return () => {
+    let i = 0;
+    try {
+      if (n > 0) {
+        i = 0;
+        f0();
+      if (n > 1) {
+        i = 1;
+        f1();
+      if (n > 2) {
+        i = 2;
+        f2();
+      if (n > 3) {
+        i = 3;
+        f3();
+      if (n > 4) {
+        i = 4;
+        f4();
+      if (n > 5) {
+        i = 5;
+        f5();
+      }
+      }
+      }
+      }
+      }
+      }
+    } catch (err) {
+      throw atLine(err, lines[i]!);
+    }
+    return 0;
+  };
+}
+
 /** How many statements a chunk (chunkFlat) takes at most. */
 export const CHUNK_SIZE = 6;
-export const chunkFlat: ((fns: Fn[], lines: number[]) => Fn)[] = [chunkFlat0, chunkFlat1, chunkFlat2, chunkFlat3, chunkFlat4, chunkFlat5, chunkFlat6, chunkFlat7];
+/** How many copies of the chunk driver there are. */
+export const CHUNK_COPIES = 64;
+export const chunkFlat: ((fns: Fn[], lines: number[]) => Fn)[] = [chunkFlat0, chunkFlat1, chunkFlat2, chunkFlat3, chunkFlat4, chunkFlat5, chunkFlat6, chunkFlat7, chunkFlat8, chunkFlat9, chunkFlat10, chunkFlat11, chunkFlat12, chunkFlat13, chunkFlat14, chunkFlat15, chunkFlat16, chunkFlat17, chunkFlat18, chunkFlat19, chunkFlat20, chunkFlat21, chunkFlat22, chunkFlat23, chunkFlat24, chunkFlat25, chunkFlat26, chunkFlat27, chunkFlat28, chunkFlat29, chunkFlat30, chunkFlat31, chunkFlat32, chunkFlat33, chunkFlat34, chunkFlat35, chunkFlat36, chunkFlat37, chunkFlat38, chunkFlat39, chunkFlat40, chunkFlat41, chunkFlat42, chunkFlat43, chunkFlat44, chunkFlat45, chunkFlat46, chunkFlat47, chunkFlat48, chunkFlat49, chunkFlat50, chunkFlat51, chunkFlat52, chunkFlat53, chunkFlat54, chunkFlat55, chunkFlat56, chunkFlat57, chunkFlat58, chunkFlat59, chunkFlat60, chunkFlat61, chunkFlat62, chunkFlat63];
 export const forFlat: ((p: ForFlat) => () => void)[] = [forFlat0, forFlat1, forFlat2, forFlat3, forFlat4, forFlat5, forFlat6, forFlat7];
 export const ifFlat: ((p: IfFlat) => () => void)[] = [ifFlat0, ifFlat1, ifFlat2, ifFlat3, ifFlat4, ifFlat5, ifFlat6, ifFlat7];
 export const whileFlat: ((flow: Flow, cond: Fn, fns: Fn[], lines: number[]) => () => void)[] = [whileFlat0, whileFlat1, whileFlat2, whileFlat3, whileFlat4, whileFlat5, whileFlat6, whileFlat7];

@@ -57,15 +57,163 @@ export interface ExtremeStmt {
 
 // The kernels read the run's budget, context and bar columns through the storage's Flow once per
 // loop, so that the closure captures only the storage and constants and is kept across runs (memo.ts).
+//
+// Why every kernel copies what it captured into locals first, and why a closure literal per statement
+// count: V8 specialises a closure's optimised code to the values it captured (constants folded,
+// branches on them removed) only while its literal has made one closure. Once a second program (or a
+// second loop) has built a kernel from the same literal, each captured variable is a load from the
+// closure's context of no known type, and each test of one is taken at run time. The locals keep them
+// in registers through the loop, typed by how they are read (`| 0` a slot index or kind, `+` a double,
+// `=== true` a flag: an untyped flag is tested as any value could be, an untyped index checked for a
+// small integer on every use), and one literal per count leaves no count to test per iteration
+// (bench/loops.pine as a second program: docs/benchmarks.md, "the interpreter's generic closures").
+
+/** A window extreme's statement at offset x from the bar (inside: x is a past bar of the columns). */
+function extremeStep(
+  N: Float64Array,
+  col: Float64Array,
+  x: number,
+  inside: boolean,
+  bi: number,
+  cur: number,
+  src: number,
+  dst: number,
+  max: boolean,
+): void {
+  const v = inside ? col[x]! : x === bi ? N[cur]! : NaN;
+  const r = N[src]!;
+  N[dst] = r !== r || v !== v ? NaN : (max ? v > r : v < r) ? v : r;
+}
+
+/** The offset's history-limit error on the loop's first line (every statement checks the same offset). */
+function offsetError(flow: Flow, i: number, limit: number, line: number): never {
+  try {
+    flow.ctx.runtimeError(historyOffsetMessage(i, limit));
+  } catch (err) {
+    throw atLine(err, line);
+  }
+  throw new Error("unreachable");
+}
+
+/**
+ * A loop bound's value by its kind (LoopFrame.fK / tK), a double (`+`: the bound is a number, and the
+ * counter joining an untyped value would be a tagged value through the loop).
+ */
+function loopBound(N: Float64Array, k: number, s: number, c: number, f: Fn): number {
+  return k === 0 ? +c : k === 1 ? N[s]! : k === 2 ? N[s]! + c : k === 3 ? N[s]! - c : +(f() as number);
+}
 
 export function extremeWindowLoop(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
   kernelBuilds.extreme++;
+  switch (stmts.length) {
+    case 1:
+      return extreme1(f, flow, stmts[0]!);
+    case 2:
+      return extreme2(f, flow, stmts[0]!, stmts[1]!);
+    case 3:
+      return extreme3(f, flow, stmts[0]!, stmts[1]!, stmts[2]!);
+    default:
+      return extremeN(f, flow, stmts);
+  }
+}
+
+function extreme1(f: LoopFrame, flow: Flow, s0: ExtremeStmt): () => void {
   const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
-  const m = stmts.length;
-  // up to four statements written out with their parts in closure variables: a loop over arrays of
-  // parts measured 3x slower per iteration (the arrays' loads); more than four go through the arrays
-  const none: ExtremeStmt = { dst: 0, src: 0, col: -1, cur: 0, max: false };
-  const [s0 = none, s1 = none, s2 = none, s3 = none] = stmts;
+  const d0 = s0.dst,
+    r0 = s0.src,
+    k0 = s0.col,
+    u0 = s0.cur,
+    m0 = s0.max;
+  return () => {
+    const n = N,
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true;
+    const dA = d0 | 0,
+      rA = r0 | 0,
+      uA = u0 | 0,
+      mA = m0 === true;
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
+    if (a !== a || b !== b) return;
+    const s = step ? Math.abs(step() as number) : 1;
+    if (!(s > 0)) return;
+    const up = a <= b;
+    const B = flow.B;
+    const cA = flow.cols[k0] ?? EMPTY;
+    B.enter();
+    const bi = flow.ctx.barIndex | 0;
+    for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
+      n[sl] = i;
+      if (i > limit) offsetError(flow, i, limit, lines[0]!);
+      const x = bi - i;
+      const inside = x >= 0 && x < bi;
+      extremeStep(n, cA, x, inside, bi, uA, rA, dA, mA);
+      if (--B.left <= 0) B.check();
+      if (re) {
+        b = loopBound(n, tK, tS, tC, tF);
+        if (b !== b) break;
+      }
+    }
+    B.exit();
+  };
+}
+
+function extreme2(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt): () => void {
+  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
+  const d0 = s0.dst,
+    r0 = s0.src,
+    k0 = s0.col,
+    u0 = s0.cur,
+    m0 = s0.max;
+  const d1 = s1.dst,
+    r1 = s1.src,
+    k1 = s1.col,
+    u1 = s1.cur,
+    m1 = s1.max;
+  return () => {
+    const n = N,
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true;
+    const dA = d0 | 0,
+      rA = r0 | 0,
+      uA = u0 | 0,
+      mA = m0 === true;
+    const dB = d1 | 0,
+      rB = r1 | 0,
+      uB = u1 | 0,
+      mB = m1 === true;
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
+    if (a !== a || b !== b) return;
+    const s = step ? Math.abs(step() as number) : 1;
+    if (!(s > 0)) return;
+    const up = a <= b;
+    const B = flow.B;
+    const cA = flow.cols[k0] ?? EMPTY,
+      cB = flow.cols[k1] ?? EMPTY;
+    B.enter();
+    const bi = flow.ctx.barIndex | 0;
+    for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
+      n[sl] = i;
+      if (i > limit) offsetError(flow, i, limit, lines[0]!);
+      const x = bi - i;
+      const inside = x >= 0 && x < bi;
+      extremeStep(n, cA, x, inside, bi, uA, rA, dA, mA);
+      extremeStep(n, cB, x, inside, bi, uB, rB, dB, mB);
+      if (--B.left <= 0) B.check();
+      if (re) {
+        b = loopBound(n, tK, tS, tC, tF);
+        if (b !== b) break;
+      }
+    }
+    B.exit();
+  };
+}
+
+function extreme3(f: LoopFrame, flow: Flow, s0: ExtremeStmt, s1: ExtremeStmt, s2: ExtremeStmt): () => void {
+  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
   const d0 = s0.dst,
     r0 = s0.src,
     k0 = s0.col,
@@ -81,71 +229,87 @@ export function extremeWindowLoop(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]
     k2 = s2.col,
     u2 = s2.cur,
     m2 = s2.max;
-  const d3 = s3.dst,
-    r3 = s3.src,
-    k3 = s3.col,
-    u3 = s3.cur,
-    m3 = s3.max;
-  const limit = COLUMN_HISTORY_LIMIT;
   return () => {
-    const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
-    let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
+    const n = N,
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true;
+    const dA = d0 | 0,
+      rA = r0 | 0,
+      uA = u0 | 0,
+      mA = m0 === true;
+    const dB = d1 | 0,
+      rB = r1 | 0,
+      uB = u1 | 0,
+      mB = m1 === true;
+    const dC = d2 | 0,
+      rC = r2 | 0,
+      uC = u2 | 0,
+      mC = m2 === true;
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
     const up = a <= b;
-    const B = flow.B,
-      ctx = flow.ctx,
-      cols = flow.cols;
-    const c0 = cols[k0] ?? EMPTY,
-      c1 = cols[k1] ?? EMPTY,
-      c2 = cols[k2] ?? EMPTY,
-      c3 = cols[k3] ?? EMPTY;
+    const B = flow.B;
+    const cA = flow.cols[k0] ?? EMPTY,
+      cB = flow.cols[k1] ?? EMPTY,
+      cC = flow.cols[k2] ?? EMPTY;
     B.enter();
-    const bi = ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
-      N[slot] = i;
-      // the counter is the offset (never na here: the bounds are not and the step is positive);
-      // every statement checks the same offset, so the first one raises the error
-      if (i > limit) {
-        try {
-          ctx.runtimeError(historyOffsetMessage(i, limit));
-        } catch (err) {
-          throw atLine(err, lines[0]!);
-        }
-      }
+      n[sl] = i;
+      if (i > limit) offsetError(flow, i, limit, lines[0]!);
       const x = bi - i;
       const inside = x >= 0 && x < bi;
-      if (m > 4) {
-        for (let q = 0; q < m; q++) {
-          const t = stmts[q]!;
-          const v = inside ? cols[t.col]![x]! : x === bi ? N[t.cur]! : NaN;
-          const r = N[t.src]!;
-          N[t.dst] = r !== r || v !== v ? NaN : (t.max ? v > r : v < r) ? v : r;
-        }
-      } else {
-        let v = inside ? c0[x]! : x === bi ? N[u0]! : NaN;
-        let r = N[r0]!;
-        N[d0] = r !== r || v !== v ? NaN : (m0 ? v > r : v < r) ? v : r;
-        if (m > 1) {
-          v = inside ? c1[x]! : x === bi ? N[u1]! : NaN;
-          r = N[r1]!;
-          N[d1] = r !== r || v !== v ? NaN : (m1 ? v > r : v < r) ? v : r;
-          if (m > 2) {
-            v = inside ? c2[x]! : x === bi ? N[u2]! : NaN;
-            r = N[r2]!;
-            N[d2] = r !== r || v !== v ? NaN : (m2 ? v > r : v < r) ? v : r;
-            if (m > 3) {
-              v = inside ? c3[x]! : x === bi ? N[u3]! : NaN;
-              r = N[r3]!;
-              N[d3] = r !== r || v !== v ? NaN : (m3 ? v > r : v < r) ? v : r;
-            }
-          }
-        }
-      }
+      extremeStep(n, cA, x, inside, bi, uA, rA, dA, mA);
+      extremeStep(n, cB, x, inside, bi, uB, rB, dB, mB);
+      extremeStep(n, cC, x, inside, bi, uC, rC, dC, mC);
       if (--B.left <= 0) B.check();
-      if (reeval) {
-        b = tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
+      if (re) {
+        b = loopBound(n, tK, tS, tC, tF);
+        if (b !== b) break;
+      }
+    }
+    B.exit();
+  };
+}
+
+/** Four or more statements: their parts read from arrays (a loop over them, no count to test). */
+function extremeN(f: LoopFrame, flow: Flow, stmts: ExtremeStmt[]): () => void {
+  const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
+  const dst = Int32Array.from(stmts, (t) => t.dst),
+    src = Int32Array.from(stmts, (t) => t.src),
+    cur = Int32Array.from(stmts, (t) => t.cur),
+    max = Uint8Array.from(stmts, (t) => (t.max ? 1 : 0));
+  const colIdx = stmts.map((t) => t.col);
+  const cs: Float64Array[] = stmts.map(() => EMPTY);
+  return () => {
+    const n = N,
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true,
+      m = dst.length;
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
+    if (a !== a || b !== b) return;
+    const s = step ? Math.abs(step() as number) : 1;
+    if (!(s > 0)) return;
+    const up = a <= b;
+    const B = flow.B;
+    for (let q = 0; q < m; q++) cs[q] = flow.cols[colIdx[q]!] ?? EMPTY;
+    B.enter();
+    const bi = flow.ctx.barIndex | 0;
+    for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
+      n[sl] = i;
+      if (i > limit) offsetError(flow, i, limit, lines[0]!);
+      const x = bi - i;
+      const inside = x >= 0 && x < bi;
+      for (let q = 0; q < m; q++) extremeStep(n, cs[q]!, x, inside, bi, cur[q]!, src[q]!, dst[q]!, max[q] === 1);
+      if (--B.left <= 0) B.check();
+      if (re) {
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }
@@ -193,71 +357,80 @@ export function countedIfLoop(
   kernelBuilds.countedIf++;
   const { N, slot, fK, fS, fC, fF, tK, tS, tC, tF, step, reeval, lines } = f;
   const lk = l.k,
-    lc = l.c,
+    lc = +l.c,
     ls = l.s,
     lci = l.col;
   const rk = r.k,
-    rc = r.c,
+    rc = +r.c,
     rs = r.s,
     rci = r.col;
   const yk = yes.k,
     yd = yes.d,
-    yc = yes.c,
+    yc = +yes.c,
     ysub = yes.sub;
   const nk = no.k,
     nd = no.d,
-    nc = no.c,
+    nc = +no.c,
     nsub = no.sub;
-  const limit = COLUMN_HISTORY_LIMIT;
   const reads = lk === 2 || rk === 2;
   return () => {
-    const a = fK === 0 ? fC : fK === 1 ? N[fS]! : fK === 2 ? N[fS]! + fC : fK === 3 ? N[fS]! - fC : (fF() as number);
-    let b = tK === 0 ? tC : tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
+    // (locals: see extremeWindowLoop's note above)
+    const n = N,
+      sl = slot | 0,
+      limit = +COLUMN_HISTORY_LIMIT,
+      re = reeval === true,
+      rd = reads === true,
+      o = op | 0;
+    const lK = lk | 0,
+      lC = +lc,
+      lS = ls | 0,
+      rK = rk | 0,
+      rC = +rc,
+      rS = rs | 0;
+    const yK = yk | 0,
+      yD = yd | 0,
+      yC = ysub ? -yc : +yc,
+      nK = nk | 0,
+      nD = nd | 0,
+      nC = nsub ? -nc : +nc;
+    const a = loopBound(n, fK, fS, fC, fF);
+    let b = loopBound(n, tK, tS, tC, tF);
     if (a !== a || b !== b) return;
     const s = step ? Math.abs(step() as number) : 1;
     if (!(s > 0)) return;
     const up = a <= b;
-    const B = flow.B,
-      ctx = flow.ctx;
+    const B = flow.B;
     const lcol = flow.cols[lci] ?? EMPTY,
       rcol = flow.cols[rci] ?? EMPTY;
     B.enter();
-    const bi = ctx.barIndex;
+    const bi = flow.ctx.barIndex | 0;
     for (let i = a; up ? i <= b : i >= b; i += up ? s : -s) {
-      N[slot] = i;
-      if (reads && i > limit) {
-        try {
-          ctx.runtimeError(historyOffsetMessage(i, limit));
-        } catch (err) {
-          throw atLine(err, lines[0]!);
-        }
-      }
+      n[sl] = i;
+      if (rd && i > limit) offsetError(flow, i, limit, lines[0]!);
       const xi = bi - i;
       const inside = xi >= 0 && xi < bi;
-      // (`+` on the closure's constants: a closure variable has no type in V8's optimised code, and
-      // x, y or a count joining one with a double would be boxed, a heap number per iteration)
-      const x = lk === 0 ? +lc : lk === 1 ? N[ls]! : inside ? lcol[xi]! : xi === bi ? N[ls]! : NaN;
-      const y = rk === 0 ? +rc : rk === 1 ? N[rs]! : inside ? rcol[xi]! : xi === bi ? N[rs]! : NaN;
+      const x = lK === 0 ? lC : lK === 1 ? n[lS]! : inside ? lcol[xi]! : xi === bi ? n[lS]! : NaN;
+      const y = rK === 0 ? rC : rK === 1 ? n[rS]! : inside ? rcol[xi]! : xi === bi ? n[rS]! : NaN;
       const t =
-        op === 0
+        o === 0
           ? x < y
-          : op === 1
+          : o === 1
             ? x <= y
-            : op === 2
+            : o === 2
               ? x > y
-              : op === 3
+              : o === 3
                 ? x >= y
-                : op === 4
+                : o === 4
                   ? x === y
                   : x !== y && x === x && y === y;
       if (t) {
-        if (yk === 3) N[yd] = ysub ? N[yd]! - +yc : N[yd]! + +yc;
-        else if (yk === 1) break;
-      } else if (nk === 3) N[nd] = nsub ? N[nd]! - +nc : N[nd]! + +nc;
-      else if (nk === 1) break;
+        if (yK === 3) n[yD] = n[yD]! + yC;
+        else if (yK === 1) break;
+      } else if (nK === 3) n[nD] = n[nD]! + nC;
+      else if (nK === 1) break;
       if (--B.left <= 0) B.check();
-      if (reeval) {
-        b = tK === 1 ? N[tS]! : tK === 2 ? N[tS]! + tC : tK === 3 ? N[tS]! - tC : (tF() as number);
+      if (re) {
+        b = loopBound(n, tK, tS, tC, tF);
         if (b !== b) break;
       }
     }

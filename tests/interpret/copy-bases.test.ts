@@ -1,14 +1,14 @@
-// Each program starts handing out the generated copies (drivers, top-level chunks, fused and shape
-// copies) at a place of its own (compiler.ts copyBaseOf): V8 keeps one type feedback per function
-// literal across all programs in a process, so two programs both starting at copy 0 shared their first
-// copies' call sites and the one optimised second ran slower for good. The base must differ between
-// programs, stay fixed for one program (kept closures are keyed by their copy), and change nothing in
-// what a run computes.
+// Each program starts handing out the generated copies (drivers, fused and shape copies; its
+// top-level chunks: chunkBaseOf) at a place of its own (compiler.ts copyBaseOf): V8 keeps one type
+// feedback per function literal across all programs in a process, so two programs both starting at
+// copy 0 shared their first copies' call sites and the one optimised second ran slower for good. The
+// base must differ between programs, stay fixed for one program (kept closures are keyed by their
+// copy), and change nothing in what a run computes.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { generateBars } from "../../src/cli/bench.js";
-import { copyBaseOf } from "../../src/interpret/compiler.js";
-import { DRIVER_COPIES } from "../../src/interpret/drivers.generated.js";
+import { chunkBaseOf, copyBaseOf } from "../../src/interpret/compiler.js";
+import { CHUNK_COPIES, DRIVER_COPIES } from "../../src/interpret/drivers.generated.js";
 import { keptStats } from "../../src/interpret/memo.js";
 import { comparable } from "../compile/parity.js";
 
@@ -38,6 +38,15 @@ describe("each program's own copy base", () => {
     for (const b of bases) expect(b >= 0 && b < DRIVER_COPIES && Number.isInteger(b)).toBe(true);
     for (let i = 1; i < bases.length; i++) expect(bases[i]).not.toBe(bases[i - 1]);
     expect(progs.map((p) => copyBaseOf(p))).toEqual(bases);
+  });
+
+  it("gives programs one after another disjoint runs of chunk copies, fixed for a program", () => {
+    const progs = [{}, {}, {}, {}];
+    const counts = [5, 3, 7, 2];
+    const bases = progs.map((p, i) => chunkBaseOf(p, counts[i]!));
+    for (let i = 1; i < bases.length; i++) expect(bases[i]).toBe((bases[i - 1]! + counts[i - 1]!) % CHUNK_COPIES);
+    // asked again (a later run, whatever its count), a program keeps its base
+    expect(progs.map((p) => chunkBaseOf(p, 1))).toEqual(bases);
   });
 
   it("programs run in turn in one process give what compile gives, and keep their closures", async () => {

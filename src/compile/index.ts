@@ -212,8 +212,14 @@ export function compileProgram(
         case "bvar":
           return r.def.get;
         case "args":
-          // (in the elements kind they will hold, so the loop's code fits every run's arrays: core/shapes.ts)
-          return r.numeric ? new Array<number>(r.n).fill(0.5) : objectSlots(r.n);
+          // (in the elements kind they will hold, so the loop's code fits every run's arrays: core/shapes.ts).
+          // All-number arguments go in a Float64Array, not a double-elements Array: a builtin's impl is
+          // shared by every call site, and once its optimised code has seen both object and double
+          // Arrays at one `a[i]` it moves each double Array it meets to the object elements kind
+          // (V8's elements-kind generalisation on polymorphic access), a new map under the generated
+          // loop's monomorphic store into that array: a "wrong map" deopt of the whole loop, in every
+          // later run (each run's arrays are made double again). A typed array never changes kind.
+          return r.numeric ? new Float64Array(r.n) : objectSlots(r.n);
         case "tuple":
           return objectSlots(r.n);
         case "ring": {

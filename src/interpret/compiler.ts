@@ -1754,9 +1754,11 @@ export class Compiler {
     const impl = e.def.impl;
     const site = this.st.sites[e.site]!;
     const n = e.args.length;
-    // All-numeric call sites get a double-elements array: storing a number then needs no boxing.
+    // All-numeric call sites get a Float64Array: storing a number then needs no boxing, and unlike a
+    // double-elements Array it never changes kind under a builtin's polymorphic access (the compiled
+    // loop's argument arrays too: src/compile/index.ts "args")
     const numeric = n > 0 && e.args.every((a) => a !== undefined && (a.t.name === "int" || a.t.name === "float"));
-    const args: unknown[] = numeric ? new Array<number>(n).fill(0.5) : new Array<unknown>(n);
+    const args: unknown[] = numeric ? (new Float64Array(n) as unknown as unknown[]) : new Array<unknown>(n);
     // constants and omitted arguments are stored once (no builtin writes into its args); numeric
     // slot reads need no closure; the rest are evaluated per call in the order the source wrote
     // them (e.order: named arguments out of parameter order)

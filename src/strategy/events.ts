@@ -639,7 +639,7 @@ export class EventLog {
   /** The last tuple logged per order id, for a call that repeats no slot (a new group's). */
   private readonly lastTuple = new Map<string | null, number>();
   /** The records built so far (a prefix of the log), handed out by toArray(). */
-  private readonly built: StrategyEvent[] = [];
+  private readonly built: StrategyEvent[] = objectArray(); // (object elements kind: core/shapes.ts)
 
   /**
    * The qty, limit and stop of the call being logged. A caller writes them here and calls

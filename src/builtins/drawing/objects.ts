@@ -1,6 +1,7 @@
 // The drawing objects a script holds references to (na = null). Plain mutable classes: their fields
 // are the whole state, so a snapshot is a shallow copy of the fields (tables copy their cells too).
 import { PineObject, packColor } from "../../core/values.js";
+import { objectArray } from "../../core/shapes.js";
 
 export type DrawingKind = "line" | "label" | "box" | "table" | "polyline" | "linefill";
 
@@ -155,7 +156,7 @@ export interface PolyPoint {
 }
 
 export class Polyline extends Drawing {
-  points: PolyPoint[] = [];
+  points: PolyPoint[] = objectArray();
   curved = false;
   closed = false;
   xloc = "bar_index";

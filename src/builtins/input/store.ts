@@ -1,5 +1,6 @@
 // Per-run input state: the declared inputs (result.inputs) and the overrides the run was given.
 import type { InputRecord } from "../../core/result.js";
+import { objectArray } from "../../core/shapes.js";
 
 /** A wrong-typed or invalid override: reported with error_kind "check". */
 export class InputOverrideError extends Error {
@@ -11,7 +12,7 @@ export class InputOverrideError extends Error {
 }
 
 export class InputStore {
-  readonly records: InputRecord[] = [];
+  readonly records: InputRecord[] = objectArray(); // (object elements kind from the start: core/shapes.ts)
   /**
    * Call sites whose declaration is recorded: an input is declared once per run, also when a
    * realtime tick's rollback (src/runtime/rerun.ts) took the site's state back to before its first call.

@@ -7,6 +7,7 @@
 // Runtime): each cell a result reads is written then, so the column is taken as it is.
 import type { PlotMeta, PlotOhlc } from "../../core/result.js";
 import { colorToString } from "../../core/values.js";
+import { objectArray } from "../../core/shapes.js";
 
 export type CellKind = "number" | "flag" | "color";
 
@@ -105,7 +106,7 @@ function takeColumn(n: number, written: boolean): Float64Array {
 const NO_SITES: ReadonlySet<number> = new Set();
 
 export class PlotStore {
-  readonly outputs: PlotOutput[] = [];
+  readonly outputs: PlotOutput[] = objectArray(); // (object elements kind: core/shapes.ts)
   private readonly used = new Set<string>();
   private untitled = 0;
   /**

@@ -12,6 +12,7 @@
 import type { ExecContext } from "../types.js";
 import { chartSymbol } from "../ticker/index.js";
 import { parseTickerId } from "../ticker/ids.js";
+import { objectArray } from "../../core/shapes.js";
 import { inferTimeframe, isBarDataError, normalizeBars, type BarColumns } from "../../core/bars.js";
 import type { OhlcvInput } from "../../core/result.js";
 import {
@@ -87,7 +88,7 @@ export class RequestContexts {
   private readonly byKey = new Map<string, RequestedContext>();
   private readonly byResolved = new Map<string, RequestedContext>();
   private readonly feedCache = new Map<string, BarColumns | null>();
-  readonly records: RequestRecord[] = [];
+  readonly records: RequestRecord[] = objectArray(); // (object elements kind: core/shapes.ts)
   private readonly chartTf: Timeframe;
 
   constructor(

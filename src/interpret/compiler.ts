@@ -2156,7 +2156,7 @@ export class Compiler {
    */
   private directCall(e: Extract<RExpr, { k: "call" }>): Fn | null {
     const d = e.def.direct;
-    if (!d || e.def.stateful || !givenInOrder(e) || e.args.length > 3) return null;
+    if (!d || e.def.stateful || !givenInOrder(e) || e.args.length > 4) return null;
     const flow = this.flow;
     const slots = this.arraySlots(e);
     // (the builtin is the node's, which the site names)

@@ -1589,6 +1589,44 @@ export class Compiler {
     const key = l.key && r.key && `q${op}|${l.key}|${r.key}`;
     const V = this.vals;
     const [ls, lc, lf, rs, rc, rf] = [l.s, l.c, l.f, r.s, r.c, r.f];
+    // (`==` written out in its own closures, not through the captured cmp: a call V8 did not inline
+    // in v6_vwap_bands, 7.7% of its samples; `!=` keeps cmp)
+    if (op === "==")
+      return this.kept(key, (): Fn => {
+        switch (`${l.k}${r.k}`) {
+          case "VV":
+            return () => {
+              const a = V[ls];
+              return a === V[rs] && a !== null;
+            };
+          case "VC":
+            return () => {
+              const a = V[ls];
+              return a === rc && a !== null;
+            };
+          case "CV":
+            return () => lc === V[rs] && lc !== null;
+          case "VF":
+            return () => {
+              const a = V[ls];
+              return a === rf() && a !== null;
+            };
+          case "FV":
+            return () => {
+              const a = lf();
+              return a === V[rs] && a !== null;
+            };
+          case "FC":
+            return () => {
+              const a = lf();
+              return a === rc && a !== null;
+            };
+          case "CF":
+            return () => lc === rf() && lc !== null;
+          default:
+            return () => lc === rc && lc !== null;
+        }
+      });
     return this.kept(key, (): Fn => {
       switch (`${l.k}${r.k}`) {
         case "VV":

@@ -1589,8 +1589,8 @@ export class Compiler {
     const key = l.key && r.key && `q${op}|${l.key}|${r.key}`;
     const V = this.vals;
     const [ls, lc, lf, rs, rc, rf] = [l.s, l.c, l.f, r.s, r.c, r.f];
-    // (`==` written out in its own closures, not through the captured cmp: a call V8 did not inline
-    // in v6_vwap_bands, 7.7% of its samples; `!=` keeps cmp)
+    // (`==` written out in its own closures, not called through the captured cmp: v6_vwap_bands'
+    // string tests 4% faster; `!=` keeps cmp)
     if (op === "==")
       return this.kept(key, (): Fn => {
         switch (`${l.k}${r.k}`) {

@@ -582,9 +582,13 @@ function direct${c}(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): F
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -685,7 +689,7 @@ export function switchConstCopy(copy: number, subject: Fn, vs: unknown[], bodies
 }
 const switchConstCopies = ${table("switchConst")};
 
-/** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy \`copy\`. */
+/** A direct builtin's call with 0-4 closure arguments (Compiler.directShape) from copy \`copy\`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   return directCopies[copy % FUSED_COPIES]!(flow, d, get);
 }

@@ -7201,9 +7201,13 @@ function direct0(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -7435,9 +7439,13 @@ function direct1(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -7669,9 +7677,13 @@ function direct2(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -7903,9 +7915,13 @@ function direct3(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -8137,9 +8153,13 @@ function direct4(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -8371,9 +8391,13 @@ function direct5(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -8605,9 +8629,13 @@ function direct6(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -8839,9 +8867,13 @@ function direct7(flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
       const g0 = get[0]!, g1 = get[1]!;
       return () => d(flow.ctx, g0(), g1());
     }
-    default: {
+    case 3: {
       const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!;
       return () => d(flow.ctx, g0(), g1(), g2());
+    }
+    default: {
+      const g0 = get[0]!, g1 = get[1]!, g2 = get[2]!, g3 = get[3]!;
+      return () => d(flow.ctx, g0(), g1(), g2(), g3());
     }
   }
 }
@@ -8925,7 +8957,7 @@ export function switchConstCopy(copy: number, subject: Fn, vs: unknown[], bodies
 }
 const switchConstCopies = [switchConst0, switchConst1, switchConst2, switchConst3, switchConst4, switchConst5, switchConst6, switchConst7];
 
-/** A direct builtin's call with 0-3 closure arguments (Compiler.directShape) from copy `copy`. */
+/** A direct builtin's call with 0-4 closure arguments (Compiler.directShape) from copy `copy`. */
 export function directCopy(copy: number, flow: Flow, d: (ctx: any, ...a: any[]) => any, get: Fn[]): Fn {
   return directCopies[copy % FUSED_COPIES]!(flow, d, get);
 }

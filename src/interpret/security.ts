@@ -586,13 +586,17 @@ class Secondary {
   /**
    * Runs context bars [from, end) through the compiled loop (the secondary variant: codegen.ts
    * generate) and returns true, or returns false when the program does not compile (then step()
-   * interprets them). Past the deadline the run ends as step()'s would: RunTimeout.
+   * interprets them, and the request's note says why: the main run compiled, so this is unexpected
+   * and must not pass unseen). Past the deadline the run ends as step()'s would: RunTimeout.
    */
   runCompiled(compile: SecondaryCompiler, from: number, end: number): boolean {
     let compiled: ReturnType<SecondaryCompiler>;
     try {
       compiled = compile(this.state, this.ctx);
-    } catch {
+    } catch (err) {
+      this.addNote(
+        `the compile backend refused this context's run, which was interpreted: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return false;
     }
     // (top-level statements start with the loops open where the loop starts: the request's)
@@ -608,11 +612,17 @@ class Secondary {
 
   /** Records, once per context, that a statement failed in the secondary run (meta.requests[].note). */
   private noteError(bar: number, message: string): void {
-    const record = this.context.record;
-    if (this.noted || !record) return;
+    if (this.noted) return;
     this.noted = true;
-    const note = `a statement the requested expression does not need failed on context bar ${bar + this.offset} and was skipped there: ${message}`;
-    record.note = record.note ? `${record.note}; ${note}` : note;
+    this.addNote(
+      `a statement the requested expression does not need failed on context bar ${bar + this.offset} and was skipped there: ${message}`,
+    );
+  }
+
+  /** Adds `note` to the request's record (meta.requests[].note). */
+  private addNote(note: string): void {
+    const record = this.context.record;
+    if (record) record.note = record.note ? `${record.note}; ${note}` : note;
   }
 
   /** Evaluates context bar `b` (an index into the whole context) with these values; commits it unless told not to. */

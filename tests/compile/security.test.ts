@@ -6,7 +6,8 @@
 // requested expression (which run only when the context is the chart's own), requests in user
 // functions and loops, tuples, intrabar arrays, calc_bars_count, errors and strategies.
 import { describe, expect, it } from "vitest";
-import { Runtime } from "../../src/runtime/index.js";
+import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
+import { compileBackend } from "../../src/runtime/backend.js";
 import { generatedSource } from "../../src/compile/index.js";
 import { secondaryRuns } from "../../src/interpret/security.js";
 import type { Bar, RunResult } from "../../src/core/result.js";
@@ -222,6 +223,31 @@ plot(na(s) ? -1 : s.size(), "n")`),
     expect(compiled).toBe(1);
     // (na before the first 240-minute bar closes)
     expect(new Set(r.series.n!)).toEqual(new Set([-1, 1]));
+  });
+  it("fall back to the interpreter when the backend refuses one, and the request's note says so", async () => {
+    const src = v6(`plot(request.security(syminfo.tickerid, "240", ta.sma(close, 3)), "x")`);
+    const rt = new Runtime("NASDAQ:AAPL", { timeframe: "60" });
+    const expected = await rt.run(src, chart, { mode: "interpret" });
+    const real = compileBackend()!;
+    let calls = 0;
+    // the main run compiles; its secondary run's compile (the backend's second call) fails
+    setCompileBackend((...args) => {
+      if (++calls > 1) throw new Error("refused for the test");
+      return real(...args);
+    });
+    const before = { ...secondaryRuns };
+    try {
+      const r = await rt.run(src, chart, { mode: "compile" });
+      expect(r.error ?? null).toBeNull();
+      expect(r.mode).toBe("compile");
+      expect(secondaryRuns.interpreted - before.interpreted).toBe(1);
+      expect(secondaryRuns.compiled - before.compiled).toBe(0);
+      expect(r.series.x).toEqual(expected.series.x);
+      const note = (r.meta.requests as { note?: string }[]).map((q) => q.note ?? "").join(" ");
+      expect(note).toMatch(/compile backend refused this context's run, which was interpreted: refused for the test/);
+    } finally {
+      setCompileBackend(real);
+    }
   });
   it("stay interpreted in interpret mode", async () => {
     const before = { ...secondaryRuns };

@@ -285,7 +285,7 @@ if strategy.position_size > 0
     sameBits(strip(await rt.run(src, bars, { mode: "compile" })), want);
   }, 120_000);
 
-  it("a sealed log's store serves the next log; the sealed one keeps an exact copy of what it had", () => {
+  it("a sealed log's store serves the next log; the sealed one keeps what it had (EventStore.keep)", () => {
     type Host = Parameters<EventLog["push"]>[0];
     const host = (bar: number, close: number): Host =>
       ({
@@ -330,9 +330,9 @@ if strategy.position_size > 0
     expect(fourth.toArray()).toEqual([expect.objectContaining({ kind: "cancel", bar_index: 1 })]);
   });
 
-  it("a store grows by doubling and keeps what it holds; its exact copy holds the same", () => {
-    const s = new EventStore(2, 2, 2, 2);
-    for (let i = 0; i < 40; i++) {
+  /** Fills the first `n` entries of every column of `s` with values of their index (see holds). */
+  function fill(s: EventStore, n: number): void {
+    for (let i = 0; i < n; i++) {
       if (i >= s.slotCapacity) s.growSlots(i);
       s.nums[3 * i + 2] = i / 3;
       s.slotTuple[i] = 100 - i;
@@ -350,29 +350,68 @@ if strategy.position_size > 0
       if (i >= s.runCapacity) s.growRuns(i);
       s.runs[i] = i / 7;
     }
+  }
+  /** Whether the first `slots` / `groups` / `runs` / `xrows` entries of `x` hold what fill wrote. */
+  function holds(x: EventStore, slots: number, groups: number, runs: number, xrows: number): void {
+    for (let i = 0; i < slots; i++)
+      expect([x.nums[3 * i + 2], x.slotTuple[i], x.runOff[i], x.meta[i]]).toEqual([i / 3, 100 - i, i * 2, i % 21]);
+    for (let i = 0; i < groups; i++)
+      expect([x.gFirst[i], x.gBar[i], x.gRows[i], x.gPart[i], x.gRunBase[i], x.gRunWidth[i]]).toEqual([
+        i,
+        i - 20,
+        i + 1,
+        i % 3,
+        2 * i,
+        i % 2,
+      ]);
+    for (let i = 0; i < xrows; i++) expect(x.xrows[6 * i + 5]).toBe(100 - i);
+    for (let i = 0; i < runs; i++) expect(x.runs[i]).toBe(i / 7);
+  }
+
+  it("a store grows by doubling and keeps what it holds; what a sealed log keeps of it holds the same", () => {
+    const s = new EventStore(2, 2, 2, 2);
+    fill(s, 40);
     expect(s.slotCapacity).toBe(64);
     expect(s.groupCapacity).toBe(64);
     expect(s.xrowCapacity).toBe(64);
-    const c = s.copy(40, 40, 40, 40);
-    for (const x of [s, c])
-      for (let i = 0; i < 40; i++) {
-        expect([
-          x.nums[3 * i + 2],
-          x.slotTuple[i],
-          x.runOff[i],
-          x.meta[i],
-          x.gFirst[i],
-          x.gBar[i],
-          x.gRows[i],
-          x.gPart[i],
-          x.gRunBase[i],
-          x.gRunWidth[i],
-          x.xrows[6 * i + 5],
-        ]).toEqual([i / 3, 100 - i, i * 2, i % 21, i, i - 20, i + 1, i % 3, 2 * i, i % 2, 100 - i]);
-      }
-    for (const x of [s, c]) for (let i = 0; i < 40; i++) expect(x.runs[i]).toBe(i / 7);
-    expect(c.slotCapacity).toBe(40);
-    expect(c.nums.length).toBe(120);
+    holds(s, 40, 40, 40, 40);
+    const c = s.keep(40, 40, 40, 40);
+    holds(c, 40, 40, 40, 40);
+    // written-out rows are copied exactly; the store keeps its own
+    expect(c.xrowCapacity).toBe(40);
+    expect(c.xrows.length).toBe(240);
+    holds(s, 0, 0, 0, 40);
+  });
+
+  it("a sealed log keeps the store's nearly full columns as they are (the store takes fresh ones, sized for as many again), and an exact copy of the others", () => {
+    const s = new EventStore(4096, 4096, 4096, 64);
+    fill(s, 4000);
+    const [nums, meta, gFirst, runs] = [s.nums, s.meta, s.gFirst, s.runs];
+    // 4000 slots of 4096: handed over; 1000 groups of 4096: copied, the store keeps its columns;
+    // 3000 runs of 4096: copied, and the store's column made fresh (more than half was used)
+    const c = s.keep(4000, 1000, 3000, 10);
+    holds(c, 4000, 1000, 3000, 10);
+    expect(c.nums).toBe(nums);
+    expect(c.meta).toBe(meta);
+    expect(c.slotCapacity).toBe(4096);
+    expect(s.nums).not.toBe(nums);
+    expect(s.slotCapacity).toBeGreaterThanOrEqual(4000);
+    expect(s.slotCapacity).toBeLessThan(4250);
+    expect(s.nums.length).toBe(3 * s.slotCapacity);
+    expect(s.meta[0]).toBe(0);
+    expect(c.gFirst).not.toBe(gFirst);
+    expect([c.groupCapacity, c.gFirst.length]).toEqual([1000, 1000]);
+    expect(s.gFirst).toBe(gFirst);
+    expect([c.runCapacity, c.runs.length]).toEqual([3000, 3000]);
+    expect(s.runs).not.toBe(runs);
+    expect(s.runCapacity).toBeGreaterThanOrEqual(3003);
+    expect(s.runCapacity).toBeLessThan(3200);
+    // a next run of these counts finds the store's slots and runs nearly full: handed over, no copy
+    const [nums2, runs2] = [s.nums, s.runs];
+    const d = s.keep(4000, 1000, 3000, 10);
+    expect(d.nums).toBe(nums2);
+    expect(d.runs).toBe(runs2);
+    expect(s.gFirst).toBe(gFirst);
   });
 });
 

@@ -321,8 +321,9 @@ class CompiledLoop implements CompiledProgram {
   }
 
   // (R.rerun is made by the loop function when it starts: a fill re-run happens inside the loop, a
-  // realtime bar's ticks after it, with the closure of the loop's last call; callers take it unbound)
-  readonly rerun = (): void => (this.R.rerun as () => void)();
+  // realtime bar's ticks after it, with the closure of the loop's last call, held in an object
+  // literal as rerun.ts's fill hook is; callers take it unbound)
+  readonly rerun = (): void => (this.R.rerun as { run(): void }).run();
 
   get timedOut(): boolean {
     return this.R.timedOut === true;

@@ -1589,7 +1589,7 @@ class Gen {
  */
 function rerunTick(body: string, locals: number[], home: (slot: number) => string): string[] {
   return [
-    `  R.rerun = () => {`,
+    `  R.rerun = { run: () => {`,
     `    let L = 0;`,
     `    let b_bar = ctx.barIndex, b_time = ctx.time, b_open = ctx.open, b_high = ctx.high, b_low = ctx.low, b_close = ctx.close, b_volume = ctx.volume;`,
     locals.length ? `    let ${locals.map((s) => `s${s} = ${home(s)}`).join(", ")};` : "",
@@ -1597,7 +1597,7 @@ function rerunTick(body: string, locals: number[], home: (slot: number) => strin
     body,
     `    } catch (e) { throw atLine(e, L); }`,
     locals.length ? `    ${locals.map((s) => `${home(s)} = s${s};`).join(" ")}` : "",
-    `  };`,
+    `  } };`,
   ];
 }
 

@@ -59,20 +59,23 @@ export interface SecondaryCapture {
   skip(err: unknown): void;
 }
 
-/**
- * Builds the compiled bar loop of a secondary run over its own state and context (the Runtime sets
- * it on a compiled run's ctx.ext as `compileSecondary`: src/runtime/evaluate.ts), or throws when the
- * program does not compile; absent, secondary runs are interpreted. Its shape is the compile
- * backend's (src/runtime/backend.ts CompiledRun), declared here because src/interpret sits below it.
- */
-type SecondaryCompiler = (
-  state: RunState,
-  ctx: ExecContext,
-) => {
+/** A secondary run's compiled bar loop: the compile backend's shape (src/runtime/backend.ts CompiledRun). */
+interface SecondaryLoop {
   loop(from: number, to: number, broker: unknown): number;
   readonly timedOut: boolean;
   release?(): void;
-};
+}
+
+/**
+ * Builds the compiled bar loop of a secondary run over its own state and context (the Runtime sets
+ * it on a compiled run's ctx.ext as `compileSecondary`: src/runtime/evaluate.ts), or throws when the
+ * program does not compile; absent, secondary runs are interpreted. Declared here because
+ * src/interpret sits below the compile backend. An object with a method, not a function: see
+ * evaluate.ts SecondaryBackend.
+ */
+export interface SecondaryCompiler {
+  compile(state: RunState, ctx: ExecContext): SecondaryLoop;
+}
 
 /** Compiles one request.security / request.security_lower_tf call site. */
 export function compileSecurity(e: CallExpr, prog: ResolvedProgram, ctx: ExecContext, compile: (x: RExpr) => Fn): Fn {
@@ -590,9 +593,9 @@ class Secondary {
    * and must not pass unseen). Past the deadline the run ends as step()'s would: RunTimeout.
    */
   runCompiled(compile: SecondaryCompiler, from: number, end: number): boolean {
-    let compiled: ReturnType<SecondaryCompiler>;
+    let compiled: SecondaryLoop;
     try {
-      compiled = compile(this.state, this.ctx);
+      compiled = compile.compile(this.state, this.ctx);
     } catch (err) {
       this.addNote(
         `the compile backend refused this context's run, which was interpreted: ${err instanceof Error ? err.message : String(err)}`,
@@ -676,7 +679,7 @@ export function runSecondary(prog: ResolvedProgram, main: ExecContext, c: Reques
   // a compiled main run's secondary runs are compiled too (the same values: the program's loop in
   // the other context), unless the program does not compile that way
   const compile = main.ext.compileSecondary as SecondaryCompiler | undefined;
-  if (typeof compile === "function" && sec.runCompiled(compile, start, all.time.length)) {
+  if (compile !== undefined && sec.runCompiled(compile, start, all.time.length)) {
     secondaryRuns.compiled++;
     return sec.captures;
   }

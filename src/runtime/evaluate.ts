@@ -7,6 +7,7 @@ import { MAX_LIBRARIES } from "../check/libraries.js";
 import { everyBarSites } from "../check/once-sites.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
+import type { SecondaryCompiler } from "../interpret/security.js";
 import { PineRuntimeError, scriptError } from "../interpret/errors.js";
 import { RunState } from "../interpret/state.js";
 import { PlotStore } from "../builtins/plot/store.js";
@@ -25,7 +26,7 @@ import { resolveSymInfo, validateSymInfo } from "../core/syminfo.js";
 import { parseTimeframe } from "../core/time-frames.js";
 import { LineProfiler } from "./profiler.js";
 import { barCloseTimes, cachedBarCloseTimes } from "./bar-close.js";
-import { compileBackend, type CompiledRun } from "./backend.js";
+import { type CompileBackend, compileBackend, type CompiledRun } from "./backend.js";
 import { cacheKey } from "../compile/index.js";
 import { realtimeStart, tickCount } from "./realtime.js";
 import { FormingBar, installFillRecalc } from "./rerun.js";
@@ -362,13 +363,13 @@ function runCompiled(p: Prepared): RunResult | undefined {
   }
   if (fallback === undefined) {
     let compiled: CompiledRun | null = null;
-    let secondary: ((sstate: RunState, sctx: ExecContext) => CompiledRun) | null = null;
+    let secondary: SecondaryBackend | null = null;
     try {
       const sourceHash = sha256Hex(source);
       const key = cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) });
       compiled = backend!(prog, state, ctx, key, sourceHash, rerun);
       // request.security's secondary runs of a compiled run compile too (src/interpret/security.ts)
-      secondary = (sstate: RunState, sctx: ExecContext) => backend!(prog, sstate, sctx, key, sourceHash, false);
+      secondary = new SecondaryBackend(backend!, prog, key, sourceHash);
       if (rerun && !compiled.rerun) {
         compiled.release?.();
         compiled = null;
@@ -392,6 +393,26 @@ function runCompiled(p: Prepared): RunResult | undefined {
   }
   result.compile_fallback_reason = fallback;
   return undefined;
+}
+
+/**
+ * The compile backend for a compiled run's request.security secondary runs (ctx.ext.compileSecondary,
+ * src/interpret/security.ts). An object, not a closure over the run: on Node 20's V8 a function made
+ * per run and stored into a property of an existing object survives every minor GC until the next
+ * mark-compact with everything it captures, here the run's context and through it the broker and
+ * result (~45 KB a 20k-bar strategy run promoted; core/budget.ts Budget.host; issue 18, session 25).
+ */
+class SecondaryBackend implements SecondaryCompiler {
+  constructor(
+    private readonly backend: CompileBackend,
+    private readonly prog: ResolvedProgram,
+    private readonly key: string,
+    private readonly sourceHash: string,
+  ) {}
+
+  compile(state: RunState, ctx: ExecContext): CompiledRun {
+    return this.backend(this.prog, state, ctx, this.key, this.sourceHash, false);
+  }
 }
 
 /** The compiled loop's run of the bars (runCompiled), its result finished. */
@@ -607,7 +628,7 @@ function runBudget(opts: RunOptions, t0: number, ctx: ReturnType<typeof createCo
   const b = new Budget();
   if (typeof opts.timeoutSeconds === "number" && opts.timeoutSeconds > 0) b.deadline = t0 + opts.timeoutSeconds * 1000;
   if (typeof opts.memoryLimitBytes === "number" && opts.memoryLimitBytes > 0) b.memoryLimit = opts.memoryLimitBytes;
-  b.fail = (message) => ctx.runtimeError(message);
+  b.host = ctx;
   b.usage = memoryProbe(ctx);
   ctx.ext.budget = b;
   return b;

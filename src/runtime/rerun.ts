@@ -17,7 +17,7 @@ import type { ResolvedProgram } from "../check/ir.js";
 import type { Fn } from "../interpret/compiler.js";
 import { ObjectRollback } from "../interpret/rollback.js";
 import type { RunState, StateSnapshot } from "../interpret/state.js";
-import type { Broker } from "../strategy/broker.js";
+import type { Broker, FillRecalc } from "../strategy/broker.js";
 import { tickAt, type Tick } from "./realtime.js";
 
 /** The kernels' rollback (src/kernels/index.ts): snapshot(into) reuses `into`'s buffer when it has room. */
@@ -33,44 +33,49 @@ export function installFillRecalc(prog: ResolvedProgram, state: RunState, ctx: E
   // (the kernels' last snapshot: the next one is copied into it, executions never nest)
   let ksnap: unknown;
   const fobjects = ObjectRollback.needed(prog) ? new ObjectRollback(prog, state) : null;
-  ctx.ext.fillRecalc = (high: number, low: number, close: number): void => {
-    const h = ctx.high;
-    const l = ctx.low;
-    const c = ctx.close;
-    const confirmed = ctx.isConfirmed;
-    const input = ctx.inputBar;
-    fsnap = state.snapshot(fsnap);
-    if (fobjects) fobjects.save();
-    if (kernels?.snapshot) ksnap = kernels.snapshot(ksnap);
-    const dstore = drawingStoreOf(ctx);
-    // No drawing alive (a strategy drawing nothing): nothing an execution can change but what it
-    // creates, which the store's next id tells; the copy of every kind's list is taken only then.
-    const dnext = dstore.nextId;
-    const dversion = dstore.version;
-    const dsnap = noDrawingsAlive(dstore) ? null : snapshotDrawings(dstore);
-    // (the bar so far is no input bar as it is: see BrokerHost.inputBar)
-    ctx.high = high;
-    ctx.low = low;
-    ctx.close = close;
-    ctx.isConfirmed = false;
-    ctx.inputBar = -1;
-    state.setBar(ctx);
-    try {
-      main();
-    } finally {
-      state.restore(fsnap, prog.varipSlots, prog.varipOnce);
-      if (fobjects) fobjects.restore();
-      if (ksnap !== undefined) kernels!.restore!(ksnap);
-      if (dsnap !== null) restoreDrawings(dstore, dsnap);
-      else if (dstore.nextId !== dnext) restoreDrawings(dstore, emptyDrawingSnapshot(dstore, dnext, dversion));
-      ctx.high = h;
-      ctx.low = l;
-      ctx.close = c;
-      ctx.isConfirmed = confirmed;
-      ctx.inputBar = input;
+  // (the function inside an object literal: stored into ctx.ext itself, a function made per run
+  // survived every minor GC with the whole run it captures, until the next mark-compact)
+  const recalc: FillRecalc = {
+    run: (high: number, low: number, close: number): void => {
+      const h = ctx.high;
+      const l = ctx.low;
+      const c = ctx.close;
+      const confirmed = ctx.isConfirmed;
+      const input = ctx.inputBar;
+      fsnap = state.snapshot(fsnap);
+      if (fobjects) fobjects.save();
+      if (kernels?.snapshot) ksnap = kernels.snapshot(ksnap);
+      const dstore = drawingStoreOf(ctx);
+      // No drawing alive (a strategy drawing nothing): nothing an execution can change but what it
+      // creates, which the store's next id tells; the copy of every kind's list is taken only then.
+      const dnext = dstore.nextId;
+      const dversion = dstore.version;
+      const dsnap = noDrawingsAlive(dstore) ? null : snapshotDrawings(dstore);
+      // (the bar so far is no input bar as it is: see BrokerHost.inputBar)
+      ctx.high = high;
+      ctx.low = low;
+      ctx.close = close;
+      ctx.isConfirmed = false;
+      ctx.inputBar = -1;
       state.setBar(ctx);
-    }
+      try {
+        main();
+      } finally {
+        state.restore(fsnap, prog.varipSlots, prog.varipOnce);
+        if (fobjects) fobjects.restore();
+        if (ksnap !== undefined) kernels!.restore!(ksnap);
+        if (dsnap !== null) restoreDrawings(dstore, dsnap);
+        else if (dstore.nextId !== dnext) restoreDrawings(dstore, emptyDrawingSnapshot(dstore, dnext, dversion));
+        ctx.high = h;
+        ctx.low = l;
+        ctx.close = c;
+        ctx.isConfirmed = confirmed;
+        ctx.inputBar = input;
+        state.setBar(ctx);
+      }
+    },
   };
+  ctx.ext.fillRecalc = recalc;
 }
 
 /**

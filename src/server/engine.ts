@@ -9,9 +9,9 @@ import { columnStandIn, sourceColumns } from "../optimize/bars.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
   shareBars,
+  spentTrialReply,
   toColumnar,
   trialOutcome,
-  trialReply,
   type PackedBars,
   type TrialReply,
 } from "../worker/protocol.js";
@@ -19,6 +19,7 @@ import { newTrialBarsKey, ownTrialBars, trialColumns } from "./trial-bars.js";
 import { jsonRun } from "./answer-json.js";
 import { markRun, type RunClock } from "./run-clock.js";
 import { batchedRuns } from "./trial-batches.js";
+import { releaseStrategyStores } from "../strategy/stats.js";
 
 /** One evaluation: the Runtime's constructor arguments plus run(source, ohlcv, options). */
 export interface RunJob {
@@ -181,7 +182,10 @@ export async function evaluateJob(job: RunJob): Promise<RunResult> {
  */
 export async function evaluateJobJson(job: RunJob): Promise<string> {
   const { events: _events, ...result } = await evaluateJob(job);
-  return JSON.stringify(result);
+  const json = JSON.stringify(result);
+  // (the text is all that leaves: the run's typed-array stores go to the next run's broker)
+  if (result.strategy) releaseStrategyStores(result.strategy);
+  return json;
 }
 
 /**
@@ -214,7 +218,7 @@ export async function evaluateTrials(job: TrialBatch): Promise<TrialReply[]> {
 async function trialRun(job: Omit<RunJob, "data">, own: PackedBars, slice: readonly [number, number]) {
   const t0 = performance.now();
   const result = await evaluateJob({ ...job, data: trialColumns(own, slice[0], slice[1]) });
-  return trialReply(result, performance.now() - t0).reply;
+  return spentTrialReply(result, performance.now() - t0).reply;
 }
 
 /** Evaluates jobs on the calling thread (workerd, tests, or Node when no worker build exists). */

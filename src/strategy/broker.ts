@@ -95,8 +95,14 @@ function exitPart(req: ExitRequest, at: number): ExitMemo {
 /** calc_on_order_fills: at most this many extra executions per bar (a script re-placing orders that fill at once cannot loop). */
 const MAX_FILL_EXECUTIONS_PER_BAR = 64;
 
-/** The Runtime's calc_on_order_fills hook: runs the script once with the bar so far (ctx.ext.fillRecalc). */
-export type FillRecalc = (high: number, low: number, close: number) => void;
+/**
+ * The Runtime's calc_on_order_fills hook (ctx.ext.fillRecalc): `run` executes the script once with the
+ * bar so far. An object holding the function, not the function itself: a function made per run and
+ * stored into a property survives every minor GC with the run it captures (runtime/rerun.ts).
+ */
+export interface FillRecalc {
+  run(high: number, low: number, close: number): void;
+}
 
 export class Broker {
   readonly settings: StrategySettings;
@@ -898,8 +904,8 @@ export class Broker {
     if (!this.settings.calcOnOrderFills || this.fillsSinceRecalc === 0) return;
     this.fillsSinceRecalc = 0;
     const ctx = this.ctx;
-    const run = ctx?.ext?.fillRecalc as FillRecalc | undefined;
-    if (!ctx || typeof run !== "function" || this.inRecalc) return;
+    const recalc = ctx?.ext?.fillRecalc as FillRecalc | undefined;
+    if (!ctx || typeof recalc?.run !== "function" || this.inRecalc) return;
     if (this.recalcBar !== this.bar) {
       this.recalcBar = this.bar;
       this.recalcsThisBar = 0;
@@ -909,7 +915,7 @@ export class Broker {
     this.inRecalc = true;
     this.pass++;
     try {
-      run(this.walker.high, this.walker.low, price);
+      recalc.run(this.walker.high, this.walker.low, price);
     } finally {
       this.inRecalc = false;
       // (the bar's own execution follows: its calls count from the first again)

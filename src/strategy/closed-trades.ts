@@ -11,6 +11,7 @@
 
 import type { Trade } from "../core/result.js";
 import { objectArray } from "../core/shapes.js";
+import { spareTradeColumns } from "./spare-stores.js";
 
 /** TradingView's trade limit outside Deep Backtesting (user manual, Limitations). */
 export const TRADE_LIMIT = 9000;
@@ -71,8 +72,11 @@ export class ClosedTrades {
 
   /** `limit`: how many trades are kept (Infinity: all of them). */
   constructor(readonly limit: number = TRADE_LIMIT) {
-    // (room for 256 trades first: a Float64Array made costs more than its size says)
-    this.nums = new Float64Array(Math.min(limit, 256) * NUM_COLS);
+    // (room for 256 trades first: a Float64Array made costs more than its size says; or a released
+    // run's store, the size that run grew to, cleared as a new one is)
+    const first = Math.min(limit, 256) * NUM_COLS;
+    const spare = spareTradeColumns.take(first, Math.max(first, limit * NUM_COLS));
+    this.nums = spare === undefined ? new Float64Array(first) : spare.fill(0);
   }
 
   /** Global index of the oldest kept trade (strategy.closedtrades.first_index). */

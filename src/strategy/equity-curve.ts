@@ -6,6 +6,8 @@
 // (A plain array of 100k doubles cost two 800 KB stores a run; the store is sized for the run's
 // bars at once, and a flat stretch writes none of it.)
 
+import { spareCurveSpans, spareCurveValues } from "./spare-stores.js";
+
 /** The curve as handed to a result: its own counts, over stores the curve no longer writes. */
 export interface CurveView {
   readonly vals: Float64Array;
@@ -21,7 +23,8 @@ export class EquityCurve {
   private vals: Float64Array;
   private nv = 0;
   /** Repeats written out: pairs (index in vals, bars after its own that repeat it); `ns` pairs used. */
-  private spans: Int32Array = new Int32Array(512);
+  // (a released run's spans past `ns` are never read)
+  private spans: Int32Array = spareCurveSpans.take(512, 1 << 30) ?? new Int32Array(512);
   private ns = 0;
   /** Bars repeating the last value written, not in spans yet. */
   private pending = 0;
@@ -39,7 +42,9 @@ export class EquityCurve {
    * garbage collector saw each dropped store); memory a flat stretch leaves unwritten costs little.
    */
   constructor(capacity: number) {
-    this.vals = new Float64Array(Math.max(16, Math.min(capacity, 1 << 20)));
+    const n = Math.max(16, Math.min(capacity, 1 << 20));
+    // (a released run's store: values past `nv` are never read, so they need no clearing)
+    this.vals = spareCurveValues.take(n, n) ?? new Float64Array(n);
   }
 
   /** A bar at equity `eq`. */

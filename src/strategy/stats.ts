@@ -6,6 +6,7 @@ import { lazyProperty } from "../core/lazy.js";
 import type { Broker } from "./broker.js";
 import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
 import { type CurveView, curveValues, EquityCurve } from "./equity-curve.js";
+import { spareCurveSpans, spareCurveValues, spareTradeColumns } from "./spare-stores.js";
 
 /**
  * Per-bar equity and the running max drawdown / run-up, as TradingView measures them (checked
@@ -390,12 +391,60 @@ function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, e
   const r: StrategyResult = { trades: [], open_trades: open, stats, equity: [] };
   lazyProperty(r, "trades", () => trades.rows());
   lazyProperty(r, "equity", () => curveValues(equity));
-  settledOf.set(r, trades);
+  const parts: LazyParts = { trades, closed, equity };
+  Object.defineProperty(r, PARTS, { value: parts, writable: true, enumerable: false, configurable: true });
   return r;
 }
 
-/** Each lazy result's closed trades (scoredTrades); a WeakMap leaves the result's keys, JSON and clone as they were. */
-const settledOf = new WeakMap<StrategyResult, SettledTrades>();
+/** What a lazy result's `trades` and `equity` are built from. */
+interface LazyParts {
+  trades: SettledTrades;
+  closed: ClosedTrades;
+  equity: CurveView;
+}
+
+/**
+ * A lazy result's parts (scoredTrades, releaseStrategyStores), under a non-enumerable symbol: the
+ * result's keys, JSON, clones and spreads are as they were. (Not a WeakMap: a minor GC keeps the
+ * values of a WeakMap in V8's old generation alive, every run's trades with them.)
+ */
+const PARTS = Symbol("resin.lazyParts");
+
+function partsOf(r: StrategyResult): LazyParts | undefined {
+  return (r as { [PARTS]?: LazyParts })[PARTS];
+}
+
+/**
+ * Gives a finished run's closed-trade columns and equity values to the next runs' brokers
+ * (spare-stores.ts), for a caller done with the result: an optimize trial once its reply is built.
+ * The result's `trades` and `equity`, where still unread, throw when read from then on.
+ */
+export function releaseStrategyStores(r: StrategyResult): void {
+  const parts = partsOf(r);
+  if (parts === undefined) return;
+  (r as { [PARTS]?: LazyParts })[PARTS] = undefined;
+  released(r, "trades");
+  released(r, "equity");
+  spareTradeColumns.give(parts.closed.nums);
+  spareCurveValues.give(parts.equity.vals);
+  spareCurveSpans.give(parts.equity.spans);
+}
+
+function released(r: StrategyResult, key: "trades" | "equity"): void {
+  // (a field read before is a plain array of its own by now)
+  if (Object.getOwnPropertyDescriptor(r, key)?.get === undefined) return;
+  Object.defineProperty(r, key, { enumerable: true, configurable: true, get: RELEASED[key] });
+}
+
+/** The released fields' getters (one each, shared: see core/lazy.ts on accessors of a run's own). */
+const RELEASED = {
+  trades: (): never => {
+    throw new Error("result.strategy.trades was read after its run's stores were released");
+  },
+  equity: (): never => {
+    throw new Error("result.strategy.equity was read after its run's stores were released");
+  },
+};
 
 /**
  * The result's closed trades' profit and exit bar index, oldest first, read from the closed list's
@@ -406,7 +455,7 @@ const settledOf = new WeakMap<StrategyResult, SettledTrades>();
 export function scoredTrades(r: StrategyResult): { profit: Float64Array; exitBar: Float64Array } | null {
   // (still the accessor: nobody read or wrote r.trades, so the list is as the run left it)
   if (Object.getOwnPropertyDescriptor(r, "trades")?.get === undefined) return null;
-  return settledOf.get(r)?.columns() ?? null;
+  return partsOf(r)?.trades.columns() ?? null;
 }
 
 /** The closed trades as they were at a run's end, built when read or before the list changes. */

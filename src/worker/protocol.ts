@@ -5,7 +5,7 @@
 import type { Bar, ColumnarBars, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { initialCapitalOf, type TrialOutcome } from "../optimize/study.js";
 // (stats.js itself: the page's side of the pool loads this module too, and needs no broker)
-import { scoredTrades } from "../strategy/stats.js";
+import { releaseStrategyStores, scoredTrades } from "../strategy/stats.js";
 
 /** Bars as six parallel columns; volume is NaN where the data had none. */
 export interface PackedBars {
@@ -291,6 +291,17 @@ export function trialReply(result: RunResult, workerMs: number): { reply: TrialR
     idle_ms: 0,
   };
   return { reply, transfer: [profit.buffer as ArrayBuffer, exitBar.buffer as ArrayBuffer] };
+}
+
+/**
+ * trialReply for a result its caller drops after (an optimize trial's): the reply holds copies of
+ * what it needs, and the run's typed-array stores go to the next run's broker (stats.ts
+ * releaseStrategyStores) instead of becoming memory V8 charges to its next mark-compact.
+ */
+export function spentTrialReply(result: RunResult, workerMs: number): { reply: TrialReply; transfer: ArrayBuffer[] } {
+  const answer = trialReply(result, workerMs);
+  if (result.strategy) releaseStrategyStores(result.strategy);
+  return answer;
 }
 
 /** The scored columns read from result.strategy.trades (a result whose trades were read or built elsewhere). */

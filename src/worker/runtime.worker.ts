@@ -15,9 +15,9 @@ import {
   leanResult,
   packSeries,
   sliceBars,
+  spentTrialReply,
   toColumnar,
   trialOutcome,
-  trialReply,
   type PackedBars,
   type PackedRunResult,
   type RunRequest,
@@ -70,7 +70,7 @@ let lastTrialEnd: number | null = null;
 /** One optimize trial: the run, and back only what the study reads (protocol.ts TrialReply). */
 async function trialOnce(req: TrialRequest): Promise<TrialReply> {
   const t0 = performance.now();
-  const { reply, transfer } = trialReply(await evaluate(req, true), 0);
+  const { reply, transfer } = spentTrialReply(await evaluate(req, true), 0);
   const end = performance.now();
   reply.worker_ms = end - t0;
   reply.idle_ms = lastTrialEnd === null ? 0 : t0 - lastTrialEnd;
@@ -128,7 +128,7 @@ const api = {
     const result = await runStudyInWorker(
       req,
       bars,
-      (r) => evaluate(r, true).then((res) => trialOutcome(trialReply(res, 0).reply)),
+      (r) => evaluate(r, true).then((res) => trialOutcome(spentTrialReply(res, 0).reply)),
       () => cancelled,
       report,
       (r) => evaluate(r),

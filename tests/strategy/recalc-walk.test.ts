@@ -62,19 +62,21 @@ function runFlow(seed: number, fast: boolean, settings: Record<string, unknown>)
   broker.risk.fastPath = fast;
   ctx.broker = broker;
   // the script's execution after fills: the bar so far as its prices, orders live for the rest of the bar
-  ctx.ext.fillRecalc = (high: number, low: number, close: number) => {
-    runs.push([ctx.barIndex, high, low, close]);
-    const saved = [ctx.high, ctx.low, ctx.close];
-    [ctx.high, ctx.low, ctx.close] = [high, low, close];
-    const r = rnd();
-    if (r < 0.2) broker.entry({ id: "R", direction: "long", stop: close + 0.3 + rnd() }, ctx);
-    else if (r < 0.3) broker.entry({ id: "RS", direction: "short", limit: close + 0.2 + rnd() }, ctx);
-    else if (r < 0.4) broker.entry({ id: "M", direction: rnd() < 0.5 ? "long" : "short" }, ctx);
-    else if (r < 0.5) broker.exit({ id: "XR", fromEntry: "R", stop: close - 0.8, limit: close + 1.2 }, ctx);
-    else if (r < 0.55) broker.cancel("R", ctx);
-    else if (r < 0.6) broker.close({ id: "L" }, ctx);
-    else if (r < 0.63) broker.entry({ id: "RB", direction: "long", stop: close - 0.5 }, ctx);
-    [ctx.high, ctx.low, ctx.close] = saved;
+  ctx.ext.fillRecalc = {
+    run: (high: number, low: number, close: number) => {
+      runs.push([ctx.barIndex, high, low, close]);
+      const saved = [ctx.high, ctx.low, ctx.close];
+      [ctx.high, ctx.low, ctx.close] = [high, low, close];
+      const r = rnd();
+      if (r < 0.2) broker.entry({ id: "R", direction: "long", stop: close + 0.3 + rnd() }, ctx);
+      else if (r < 0.3) broker.entry({ id: "RS", direction: "short", limit: close + 0.2 + rnd() }, ctx);
+      else if (r < 0.4) broker.entry({ id: "M", direction: rnd() < 0.5 ? "long" : "short" }, ctx);
+      else if (r < 0.5) broker.exit({ id: "XR", fromEntry: "R", stop: close - 0.8, limit: close + 1.2 }, ctx);
+      else if (r < 0.55) broker.cancel("R", ctx);
+      else if (r < 0.6) broker.close({ id: "L" }, ctx);
+      else if (r < 0.63) broker.entry({ id: "RB", direction: "long", stop: close - 0.5 }, ctx);
+      [ctx.high, ctx.low, ctx.close] = saved;
+    },
   };
   for (let i = 0; i < rows.length; i++) {
     setBar(ctx, i);

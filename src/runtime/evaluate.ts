@@ -15,6 +15,7 @@ import { InputOverrideError, InputStore } from "../builtins/input/store.js";
 import type { ErrorKind, LogRecord, OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { MODES } from "../core/result.js";
 import { lazyProperty } from "../core/lazy.js";
+import { lazyPlots } from "./lazy-plots.js";
 import { randomHex16, sha256Hex } from "../core/sha256.js";
 import { createBroker, magnifierBarsFrom } from "../strategy/index.js";
 import type { Broker } from "../strategy/broker.js";
@@ -812,54 +813,6 @@ function lazyEvents(r: RunResult, log: { toArray(): RunResult["events"]; seal():
   // the run is over: its log's columns may serve the next run (the log keeps a copy of what it needs)
   log.seal();
   lazyProperty(r, "events", () => log.toArray());
-}
-
-/**
- * `series`, `plots` and, where the run has them, `plot_ohlc` and `plot_colors` as the contract's
- * arrays, built on first read: until then the plot and colour columns stay Float64Arrays, so a caller
- * that reads a few plots (or none) does not pay for boxing every cell of every plot into a heap
- * number, nor for a colour string per bar of every plot coloured per bar. The first read of any of
- * them converts them all and turns the accessors into plain data properties; JSON.stringify,
- * structured clone (workers), spreads and Object.keys/entries see ordinary enumerable properties.
- */
-function lazyPlots(
-  r: RunResult,
-  plots: PlotStore,
-  count: number,
-  keys: string[],
-  shape: ReturnType<PlotStore["toResult"]>,
-): void {
-  type Built = ReturnType<PlotStore["toResult"]>;
-  type Cells = RunResult["series"];
-  const series: Cells = {};
-  let done: Built | null = null;
-  const data = (obj: object, key: string, value: unknown) =>
-    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  const settle = (): Built => {
-    if (done) return done;
-    done = plots.toResult(count);
-    for (const k of keys) data(series, k, done.series[k]);
-    if (shape.plot_ohlc) data(r, "plot_ohlc", done.plot_ohlc);
-    if (shape.plot_colors) data(r, "plot_colors", done.plot_colors);
-    data(r, "plots", done.series[keys[0]!]);
-    return done;
-  };
-  /** An accessor of `obj[key]` that settles everything on first read or write. */
-  const lazy = (obj: object, key: string, read: (b: Built) => unknown) =>
-    Object.defineProperty(obj, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => read(settle()),
-      set: (v: unknown) => {
-        settle();
-        (obj as Record<string, unknown>)[key] = v;
-      },
-    });
-  for (const k of keys) lazy(series, k, (b) => b.series[k]);
-  r.series = series;
-  if (shape.plot_ohlc) lazy(r, "plot_ohlc", (b) => b.plot_ohlc);
-  if (shape.plot_colors) lazy(r, "plot_colors", (b) => b.plot_colors);
-  lazy(r, "plots", (b) => b.series[keys[0]!]);
 }
 
 /**

@@ -6,8 +6,8 @@
 // is each backend's own general call, which calls the impls on every bar (the same script with one
 // argument that keeps the general path), and the two backends against each other; results are
 // compared to the last field, numbers with Object.is, also under realtime ticks (the re-runnable
-// variant's path). The result's colour and candle columns are built on first read (runtime/evaluate.ts
-// lazyPlots): whichever field is read first, the result is the same.
+// variant's path). The result's colour and candle columns are built on first read
+// (runtime/lazy-plots.ts): whichever field is read first, the result is the same.
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { generatedSource } from "../../src/compile/index.js";

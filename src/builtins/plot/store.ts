@@ -1,6 +1,6 @@
 // The per-run store of plot-family outputs: one Float64Array column per output (numbers, 1/NaN for
 // shape cells, packed colours for bgcolor/barcolor/fill), converted to result arrays when a result
-// reads them (runtime/evaluate.ts lazyPlots: series, plots, plot_colors and plot_ohlc on first read).
+// reads them (runtime/lazy-plots.ts: series, plots, plot_colors and plot_ohlc on first read).
 // plotcandle/plotbar keep their open/high/low next to the close column; a colour argument that
 // changes from bar to bar gets a colour column, allocated only on the first bar that differs. An
 // output's column starts NaN, except where its call runs on every bar (a top-level call, given by the
@@ -50,6 +50,12 @@ export interface PlotOutput {
   color: ColorTrack | null;
   /** plotcandle/plotbar: open, high, low (the close is `col`) and the wick/border colours. */
   ohlc: OhlcColumns | null;
+  /**
+   * An empty object only this output holds: the column registry watches it rather than the output.
+   * V8's minor GCs keep a registry's targets alive, so a registered output (with its colour and
+   * open/high/low columns) was promoted and lived until a mark-compact; the token alone is now.
+   */
+  readonly token: object;
 }
 
 /** A colour argument as a packed number (na and omitted are NaN). */
@@ -62,9 +68,9 @@ export const flagCell = (x: unknown): number => (x === true || (typeof x === "nu
  * Plot columns of finished runs, kept for the next run with the same bar count (a script run again
  * and again over the same bars, an optimize study, a bench, gets its columns back instead of
  * allocating and zeroing new ones and leaving the old ones to the garbage collector). A column comes
- * back when its output object is collected: every reader of a column (the plot builtins, the
- * result's lazy series, alert placeholders) reaches it through that object, so nothing can still
- * read it then. Bounded in bytes; where FinalizationRegistry is missing, columns are simply new.
+ * back when its output object is collected (the output's token, which nothing else holds): every
+ * reader of a column (the plot builtins, the result's lazy series, alert placeholders) reaches it
+ * through that object, so nothing can still read it then. Bounded in bytes; where FinalizationRegistry is missing, columns are simply new.
  * The registry holds each registered column until its callback runs, which is never before the
  * current job ends: runs awaited one after another in a loop (a benchmark, an in-process study) are
  * one job, so the columns registered and not yet handed back are bounded too (past the bound a
@@ -155,9 +161,10 @@ export class PlotStore {
       meta: { title: key, kind, index: this.outputs.length, ...meta },
       color: null,
       ohlc: null,
+      token: {},
     };
     if (reclaim !== null && pendingBytes + col.byteLength <= MAX_PENDING_BYTES) {
-      reclaim.register(out, { col, bytes: col.byteLength });
+      reclaim.register(out.token, { col, bytes: col.byteLength });
       pendingBytes += col.byteLength;
     }
     this.outputs.push(out);

@@ -15,38 +15,56 @@ const BUILDS = Symbol("resin.lazy");
 
 type Pending = Record<PropertyKey, (() => unknown) | undefined>;
 
-interface Accessors {
+/** A getter and setter for one key name, shared by every object that has the key (see above). */
+export interface SharedAccessors {
   get(this: object): unknown;
   set(this: object, value: unknown): void;
 }
 
-const accessorsByKey = new Map<PropertyKey, Accessors>();
+/**
+ * The shared accessor pair of each key name: made by `make` the first time a name is asked for and
+ * kept for every later object, at most `max` names (past that a pair is made per call; it should
+ * capture nothing but its key, so that it holds nothing of a run either way).
+ */
+export function sharedAccessors<K extends PropertyKey>(
+  make: (key: K) => SharedAccessors,
+  max = Number.POSITIVE_INFINITY,
+): (key: K) => SharedAccessors {
+  const byKey = new Map<K, SharedAccessors>();
+  return (key) => {
+    let a = byKey.get(key);
+    if (a === undefined) {
+      a = make(key);
+      if (byKey.size < max) byKey.set(key, a);
+    }
+    return a;
+  };
+}
 
-function settle(obj: object, key: PropertyKey, value: unknown): unknown {
+/** Makes `obj[key]` the accessor pair `a` (enumerable, so JSON and spreads see the key). */
+export function defineAccessors(obj: object, key: PropertyKey, a: SharedAccessors): void {
+  Object.defineProperty(obj, key, { enumerable: true, configurable: true, get: a.get, set: a.set });
+}
+
+/** Makes `obj[key]` a plain data property holding `value` (what a settled accessor becomes). */
+export function dataProperty(obj: object, key: PropertyKey, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  return value;
 }
 
-function accessorsOf(key: PropertyKey): Accessors {
-  let a = accessorsByKey.get(key);
-  if (a === undefined) {
-    a = {
-      get(this: object): unknown {
-        const pending = (this as { [BUILDS]?: Pending })[BUILDS];
-        const value = pending?.[key]?.();
-        if (pending) pending[key] = undefined;
-        return settle(this, key, value);
-      },
-      set(this: object, value: unknown): void {
-        const pending = (this as { [BUILDS]?: Pending })[BUILDS];
-        if (pending) pending[key] = undefined;
-        settle(this, key, value);
-      },
-    };
-    accessorsByKey.set(key, a);
-  }
-  return a;
-}
+const buildOnRead = sharedAccessors<PropertyKey>((key) => ({
+  get(this: object): unknown {
+    const pending = (this as { [BUILDS]?: Pending })[BUILDS];
+    const value = pending?.[key]?.();
+    if (pending) pending[key] = undefined;
+    dataProperty(this, key, value);
+    return value;
+  },
+  set(this: object, value: unknown): void {
+    const pending = (this as { [BUILDS]?: Pending })[BUILDS];
+    if (pending) pending[key] = undefined;
+    dataProperty(this, key, value);
+  },
+}));
 
 /** Makes `obj[key]` an accessor that builds its value with `build` on first read, then a data property. */
 export function lazyProperty<T extends object, K extends keyof T>(obj: T, key: K, build: () => T[K]): void {
@@ -56,6 +74,5 @@ export function lazyProperty<T extends object, K extends keyof T>(obj: T, key: K
     Object.defineProperty(obj, BUILDS, { value: pending, enumerable: false, writable: false, configurable: true });
   }
   pending[key] = build;
-  const { get, set } = accessorsOf(key);
-  Object.defineProperty(obj, key, { enumerable: true, configurable: true, get, set });
+  defineAccessors(obj, key, buildOnRead(key));
 }

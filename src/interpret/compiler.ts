@@ -1967,7 +1967,8 @@ export class Compiler {
         };
       }
     }
-    // three or more evaluated arguments: slot reads as closures, one loop
+    // three or more evaluated arguments: slot reads as closures, each argument written from its own
+    // site up to eight (unrolledArgs), one loop past that
     const at: number[] = [],
       get: Fn[] = [];
     let si = 0,

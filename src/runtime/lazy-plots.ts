@@ -14,6 +14,7 @@
 
 import type { RunResult } from "../core/result.js";
 import type { PlotStore } from "../builtins/plot/store.js";
+import { dataProperty, defineAccessors, sharedAccessors } from "../core/lazy.js";
 
 type Built = ReturnType<PlotStore["toResult"]>;
 
@@ -37,51 +38,35 @@ class PendingPlots {
     if (r === null || series === null || plots === null) return;
     this.r = this.series = this.plots = null;
     const done = plots.toResult(this.count);
-    for (const k of this.keys) data(series, k, done.series[k]);
-    if (this.shape.plot_ohlc) data(r, "plot_ohlc", done.plot_ohlc);
-    if (this.shape.plot_colors) data(r, "plot_colors", done.plot_colors);
-    data(r, "plots", done.series[this.keys[0]!]);
+    for (const k of this.keys) dataProperty(series, k, done.series[k]);
+    if (this.shape.plot_ohlc) dataProperty(r, "plot_ohlc", done.plot_ohlc);
+    if (this.shape.plot_colors) dataProperty(r, "plot_colors", done.plot_colors);
+    dataProperty(r, "plots", done.series[this.keys[0]!]);
   }
-}
-
-function data(obj: object, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-interface Accessors {
-  get(this: object): unknown;
-  set(this: object, value: unknown): void;
 }
 
 /**
- * Accessor pairs by key name, kept for the next run (a script run again shows the same plot titles).
- * Bounded: past the bound a pair is made for the run, which still captures nothing but its key.
+ * The accessor pairs by key name, kept for the next run (a script run again shows the same plot
+ * titles), for at most MAX_SHARED_KEYS names (titles are the scripts').
  */
-const accessorsByKey = new Map<string, Accessors>();
 const MAX_SHARED_KEYS = 4096;
-
-function accessorsOf(key: string): Accessors {
-  let a = accessorsByKey.get(key);
-  if (a === undefined) {
-    a = {
-      get(this: object): unknown {
-        (this as { [PENDING]?: PendingPlots })[PENDING]?.settle();
-        // settled: the key is a data property now
-        return (this as Record<string, unknown>)[key];
-      },
-      set(this: object, value: unknown): void {
-        (this as { [PENDING]?: PendingPlots })[PENDING]?.settle();
-        (this as Record<string, unknown>)[key] = value;
-      },
-    };
-    if (accessorsByKey.size < MAX_SHARED_KEYS) accessorsByKey.set(key, a);
-  }
-  return a;
-}
+const settleOnAccess = sharedAccessors<string>(
+  (key) => ({
+    get(this: object): unknown {
+      (this as { [PENDING]?: PendingPlots })[PENDING]?.settle();
+      // settled: the key is a data property now
+      return (this as Record<string, unknown>)[key];
+    },
+    set(this: object, value: unknown): void {
+      (this as { [PENDING]?: PendingPlots })[PENDING]?.settle();
+      (this as Record<string, unknown>)[key] = value;
+    },
+  }),
+  MAX_SHARED_KEYS,
+);
 
 function lazy(obj: object, key: string): void {
-  const { get, set } = accessorsOf(key);
-  Object.defineProperty(obj, key, { enumerable: true, configurable: true, get, set });
+  defineAccessors(obj, key, settleOnAccess(key));
 }
 
 /**

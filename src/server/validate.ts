@@ -5,6 +5,7 @@
 
 import { ApiError } from "./errors.js";
 import { decodeColumn } from "./base64-column.js";
+import { cutBarData, restoreBarData } from "./json-bar-data.js";
 import { cutLongStrings, restoreCut } from "./json-bytes.js";
 
 export type FieldType = "string" | "int" | "number" | "bool" | "array" | "object" | "bars";
@@ -181,7 +182,9 @@ function isJsonType(header: string | null): boolean {
  * is the app's body-limit middleware, applied before any route reads. `hostBytes` reads the body's
  * bytes where the host can for less (AppOptions.bodyBytes), which are parsed without their long
  * strings' text (json-bytes.ts: with `columns`, a top-level `data` object's base64 bar columns come
- * back decoded); when it gives null, the Request reads the text.
+ * back decoded) and, with `columns`, a top-level `data` of bars as numbers (rows or number columns)
+ * read straight into Float64Array columns (json-bar-data.ts); when it gives null, the Request reads
+ * the text.
  */
 export async function readJsonBody(
   req: Request,
@@ -199,9 +202,12 @@ export async function readJsonBody(
   const reading = hostBytes?.();
   if (!reading) return parseBody(await req.text());
   const bytes = await reading;
-  const cut = cutLongStrings(bytes);
-  if (!cut) return parseBody(utf8.decode(bytes));
-  return restoreCut(parseBody(utf8.decode(cut.rest)), cut, columns);
+  // (bars as numbers in `data` read straight into columns: json-bar-data.ts)
+  const data = columns ? cutBarData(bytes) : null;
+  const body = data ? data.rest : bytes;
+  const cut = cutLongStrings(body);
+  const value = cut ? restoreCut(parseBody(utf8.decode(cut.rest)), cut, columns) : parseBody(utf8.decode(body));
+  return data ? restoreBarData(value, data) : value;
 }
 
 /** A body's text as the Request's text() decodes its bytes (BOM dropped, bad bytes replaced). */

@@ -1,0 +1,401 @@
+// A request body's top-level `data` read from its bytes straight into bar columns, where it is bars
+// as numbers: rows [{"time": 1, "open": 2, ...}, ...] or number columns {"time": [1, ...], ...}.
+// JSON.parse of 20k rows made 20k objects and 120k number values on the server's main thread, about
+// 11-15 ms of an /optimize study's CPU (docs/benchmarks.md, issue 18, session 26), which the study
+// then copied into columns and dropped. Here the value's bytes are checked against JSON's grammar and
+// each number is converted where it lies: exactly, by one IEEE operation where the digits fit in a
+// double and the power of ten is exact (Clinger's fast path: m / 10^k and m * 10^k are then correctly
+// rounded), and otherwise by one JSON.parse of all such numbers at the end (full-precision doubles).
+// The rest of the body, with a placeholder string where `data` stood, is parsed as before, so the
+// body is accepted or refused exactly as JSON.parse would. The columns are the values JSON.parse
+// would give, as Float64Arrays (validate.ts takes either form): rows become the same columns,
+// a volume column only where every row has one. Anything else (a key written with an escape, a
+// string or null value, a key that is not a bar field, rows with different fields) is not cut and
+// the whole body takes JSON.parse's way. Hand-written rather than a library: no JSON library reads
+// numbers into typed arrays without making the values first, which is the cost cut here.
+
+/** The bar fields, in the order of the column index used below. */
+const FIELDS = ["time", "open", "high", "low", "close", "volume"] as const;
+type Field = (typeof FIELDS)[number];
+/** Rows must have these (time, open, high, low, close): the mask of their field bits. */
+const ROW_REQUIRED = 0b11111;
+
+/**
+ * Where more than this share of the numbers read (after SLOW_AFTER of them: the rows', or a
+ * column's) are slow, the body takes JSON.parse's way: full-precision doubles (17 significant
+ * digits, as generated or computed prices print) cost more here, a scan and a JSON.parse of them,
+ * than one JSON.parse of the body (16-20 ms against 11 for 20k rows); prices as markets quote them
+ * (a few decimals) are all fast.
+ */
+const SLOW_SHARE = 1 / 8;
+const SLOW_AFTER = 64;
+
+/** A body value is cut only from this size on: a small body costs nothing to parse. */
+export const MIN_DATA_BYTES = 16 * 1024;
+
+/** Exact powers of ten (10^0 .. 10^22: every one is a double). */
+const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+/** The largest mantissa a double holds exactly (2^53 - 1). */
+const MAX_EXACT = 2 ** 53 - 1;
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** A per-process placeholder nobody can send (a NUL and a random nonce), standing where `data` was. */
+export const DATA_MARK = `\u0000resin-data-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+const MARK_BYTES = new TextEncoder().encode(JSON.stringify(DATA_MARK));
+
+export interface BarDataCut {
+  /** `data` as columns: each field the value had, as a Float64Array. */
+  columns: Partial<Record<Field, Float64Array>>;
+  /** The body with the placeholder string in place of `data`'s value. */
+  rest: Uint8Array;
+}
+
+/** The field a key's bytes name (without escapes), or -1. */
+function fieldAt(b: Uint8Array, start: number, end: number): number {
+  const len = end - start;
+  for (let f = 0; f < FIELDS.length; f++) {
+    const name = FIELDS[f]!;
+    if (name.length !== len) continue;
+    let same = true;
+    for (let i = 0; i < len; i++)
+      if (b[start + i] !== name.charCodeAt(i)) {
+        same = false;
+        break;
+      }
+    if (same) return f;
+  }
+  return -1;
+}
+
+/** A growing column (rows' count is known only at the end). */
+class Column {
+  values = new Float64Array(1024);
+  push(at: number, v: number): void {
+    if (at >= this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[at] = v;
+  }
+}
+
+/**
+ * The reader's state: a position in the bytes, and the numbers too long for the fast path (where
+ * each goes: column and index, and its bytes), converted together at the end.
+ */
+class Reader {
+  pos = 0;
+  /** Where each slow number goes: its column's index and its place, two entries a number. */
+  readonly slowAt: number[] = [];
+  /** The slow numbers' bytes, each followed by a comma (at most the body's size: made at the first). */
+  slowText: Uint8Array | null = null;
+  slowLength = 1;
+  /** Numbers read, and how many of them slow, since the count began (see SLOW_SHARE). */
+  count = 0;
+  slow = 0;
+  constructor(readonly b: Uint8Array) {}
+
+  /** Skips JSON white space; the byte after it (NaN past the end). */
+  ws(): number {
+    const b = this.b;
+    let p = this.pos;
+    let c = b[p] as number;
+    while (c === SPACE || c === LF || c === CR || c === TAB) c = b[++p] as number;
+    this.pos = p;
+    return c;
+  }
+
+  /** A key's end quote from its start quote at `pos`, or -1 when it has an escape (never cut). */
+  keyEnd(): number {
+    const b = this.b;
+    let p = this.pos + 1;
+    for (;;) {
+      const c = b[p];
+      if (c === undefined || c === BACKSLASH) return -1;
+      if (c === QUOTE) return p;
+      p++;
+    }
+  }
+
+  /**
+   * A JSON number at `pos` (the whole grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?) into column
+   * `col` at `at`: its value now when it is exact, else remembered for `finish`. False when the
+   * bytes there are not a number, or when too many numbers are slow (SLOW_SHARE).
+   */
+  number(col: Column, colIndex: number, at: number): boolean {
+    const b = this.b;
+    const start = this.pos;
+    let p = start;
+    let c = b[p] as number;
+    const neg = c === MINUS;
+    if (neg) c = b[++p] as number;
+    let m = 0;
+    let exact = true;
+    if (c === ZERO) c = b[++p] as number;
+    else if (c > ZERO && c <= NINE) {
+      do {
+        m = m * 10 + (c - ZERO);
+        c = b[++p] as number;
+      } while (c >= ZERO && c <= NINE);
+    } else return false;
+    let e = 0;
+    if (c === DOT) {
+      c = b[++p] as number;
+      if (!(c >= ZERO && c <= NINE)) return false;
+      do {
+        m = m * 10 + (c - ZERO);
+        e--;
+        c = b[++p] as number;
+      } while (c >= ZERO && c <= NINE);
+    }
+    // (m past 2^53 has lost digits: the slow way then)
+    if (m > MAX_EXACT) exact = false;
+    if (c === LOWER_E || c === UPPER_E) {
+      c = b[++p] as number;
+      let eneg = false;
+      if (c === PLUS || c === MINUS) {
+        eneg = c === MINUS;
+        c = b[++p] as number;
+      }
+      if (!(c >= ZERO && c <= NINE)) return false;
+      let x = 0;
+      do {
+        if (x < 1e6) x = x * 10 + (c - ZERO);
+        c = b[++p] as number;
+      } while (c >= ZERO && c <= NINE);
+      e += eneg ? -x : x;
+    }
+    this.pos = p;
+    this.count++;
+    if (exact && e >= -22 && e <= 22) {
+      const v = e < 0 ? m / (POW10[-e] as number) : m * (POW10[e] as number);
+      col.push(at, neg ? -v : v);
+    } else {
+      if (++this.slow > this.count * SLOW_SHARE && this.count >= SLOW_AFTER) return false;
+      col.push(at, 0);
+      this.slowAt.push(colIndex, at);
+      let text = this.slowText;
+      if (text === null) {
+        text = this.slowText = new Uint8Array(b.length + 2);
+        text[0] = OPEN_BRACKET;
+      }
+      // (byte by byte: a subarray per number cost more than the copy)
+      let k = this.slowLength;
+      for (let i = start; i < p; i++) text[k++] = b[i] as number;
+      text[k++] = COMMA;
+      this.slowLength = k;
+    }
+    return true;
+  }
+
+  /** The remembered numbers converted as JSON.parse converts them (one parse of them all) into `cols`. */
+  finish(cols: readonly (Column | null)[]): void {
+    const text = this.slowText;
+    if (text === null) return;
+    // (the last comma becomes the closing bracket)
+    text[this.slowLength - 1] = CLOSE_BRACKET;
+    const values = JSON.parse(ascii.decode(text.subarray(0, this.slowLength))) as number[];
+    const where = this.slowAt;
+    for (let i = 0; i < values.length; i++)
+      (cols[where[2 * i] as number] as Column).values[where[2 * i + 1] as number] = values[i] as number;
+  }
+}
+
+const ascii = new TextDecoder();
+
+/**
+ * Rows at `r.pos` (an array of objects whose keys are bar fields and values numbers, every row with
+ * the same fields, time to close among them) into columns, or null.
+ */
+function readRows(r: Reader): Partial<Record<Field, Float64Array>> | null {
+  const b = r.b;
+  r.pos++;
+  if (r.ws() === CLOSE_BRACKET) return null;
+  const cols: Column[] = FIELDS.map(() => new Column());
+  let fields = -1;
+  let n = 0;
+  for (;;) {
+    if (r.ws() !== OPEN_BRACE) return null;
+    r.pos++;
+    let seen = 0;
+    for (;;) {
+      if (r.ws() !== QUOTE) return null;
+      const end = r.keyEnd();
+      if (end < 0) return null;
+      const f = fieldAt(b, r.pos + 1, end);
+      if (f < 0 || seen & (1 << f)) return null;
+      seen |= 1 << f;
+      r.pos = end + 1;
+      if (r.ws() !== COLON) return null;
+      r.pos++;
+      r.ws();
+      if (!r.number(cols[f] as Column, f, n)) return null;
+      const c = r.ws();
+      r.pos++;
+      if (c === COMMA) continue;
+      if (c === CLOSE_BRACE) break;
+      return null;
+    }
+    if (fields < 0) {
+      if ((seen & ROW_REQUIRED) !== ROW_REQUIRED) return null;
+      fields = seen;
+    } else if (seen !== fields) return null;
+    n++;
+    const c = r.ws();
+    r.pos++;
+    if (c === COMMA) continue;
+    if (c === CLOSE_BRACKET) break;
+    return null;
+  }
+  r.finish(cols);
+  const out: Partial<Record<Field, Float64Array>> = {};
+  for (let f = 0; f < FIELDS.length; f++)
+    if (fields & (1 << f)) out[FIELDS[f] as Field] = (cols[f] as Column).values.slice(0, n);
+  return out;
+}
+
+/** Columns at `r.pos` (an object whose keys are bar fields and values arrays of numbers), or null. */
+function readColumns(r: Reader): Partial<Record<Field, Float64Array>> | null {
+  const b = r.b;
+  r.pos++;
+  const cols: (Column | null)[] = FIELDS.map(() => null);
+  const lengths: number[] = FIELDS.map(() => 0);
+  if (r.ws() === CLOSE_BRACE) return null;
+  for (;;) {
+    if (r.ws() !== QUOTE) return null;
+    const end = r.keyEnd();
+    if (end < 0) return null;
+    const f = fieldAt(b, r.pos + 1, end);
+    if (f < 0 || cols[f] !== null) return null;
+    const col = new Column();
+    cols[f] = col;
+    // (each column's share of slow numbers on its own: times are all fast)
+    r.count = 0;
+    r.slow = 0;
+    r.pos = end + 1;
+    if (r.ws() !== COLON) return null;
+    r.pos++;
+    if (r.ws() !== OPEN_BRACKET) return null;
+    r.pos++;
+    let n = 0;
+    if (r.ws() === CLOSE_BRACKET) r.pos++;
+    else
+      for (;;) {
+        r.ws();
+        if (!r.number(col, f, n)) return null;
+        n++;
+        const c = r.ws();
+        r.pos++;
+        if (c === COMMA) continue;
+        if (c === CLOSE_BRACKET) break;
+        return null;
+      }
+    lengths[f] = n;
+    const c = r.ws();
+    r.pos++;
+    if (c === COMMA) continue;
+    if (c === CLOSE_BRACE) break;
+    return null;
+  }
+  r.finish(cols);
+  const out: Partial<Record<Field, Float64Array>> = {};
+  for (let f = 0; f < FIELDS.length; f++) {
+    const col = cols[f];
+    if (col) out[FIELDS[f] as Field] = col.values.slice(0, lengths[f]);
+  }
+  return out;
+}
+
+/**
+ * The end of the JSON value at `r.pos` (not checked: the rest of the body goes through JSON.parse,
+ * which refuses what is wrong), strings found as JSON's lexer finds them; -1 at the end of the bytes.
+ */
+function skipValue(r: Reader): number {
+  const b = r.b;
+  let p = r.pos;
+  let depth = 0;
+  for (; p < b.length; p++) {
+    const c = b[p];
+    if (c === QUOTE) {
+      for (p++; p < b.length && b[p] !== QUOTE; p++) if (b[p] === BACKSLASH) p++;
+      if (p >= b.length) return -1;
+      if (depth === 0) return p + 1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (depth === 0) return p;
+      if (--depth === 0) return p + 1;
+    } else if (depth === 0 && (c === COMMA || c === SPACE || c === LF || c === CR || c === TAB)) return p;
+  }
+  return depth === 0 ? p : -1;
+}
+
+/**
+ * The body's top-level `data` read into columns with the placeholder in its place (BarDataCut), or
+ * null where it is not bars as numbers (or the body is too small to bother).
+ */
+export function cutBarData(bytes: Uint8Array): BarDataCut | null {
+  if (bytes.length < MIN_DATA_BYTES) return null;
+  const r = new Reader(bytes);
+  if (r.ws() !== OPEN_BRACE) return null;
+  r.pos++;
+  for (;;) {
+    if (r.ws() !== QUOTE) return null;
+    const end = r.keyEnd();
+    if (end < 0) return null;
+    const isData =
+      end - r.pos === 5 &&
+      bytes[r.pos + 1] === 0x64 &&
+      bytes[r.pos + 2] === 0x61 &&
+      bytes[r.pos + 3] === 0x74 &&
+      bytes[r.pos + 4] === 0x61;
+    r.pos = end + 1;
+    if (r.ws() !== COLON) return null;
+    r.pos++;
+    const c = r.ws();
+    const start = r.pos;
+    if (isData) {
+      const columns = c === OPEN_BRACKET ? readRows(r) : c === OPEN_BRACE ? readColumns(r) : null;
+      if (!columns) return null;
+      const rest = new Uint8Array(bytes.length - (r.pos - start) + MARK_BYTES.length);
+      rest.set(bytes.subarray(0, start), 0);
+      rest.set(MARK_BYTES, start);
+      rest.set(bytes.subarray(r.pos), start + MARK_BYTES.length);
+      return { columns, rest };
+    }
+    const next = skipValue(r);
+    if (next < 0) return null;
+    r.pos = next;
+    const sep = r.ws();
+    r.pos++;
+    if (sep !== COMMA) return null;
+  }
+}
+
+/** `value` (the rest's parse) with `data` back: the columns where the placeholder is the body's `data`. */
+export function restoreBarData(value: unknown, cut: BarDataCut): unknown {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    if (o.data === DATA_MARK) o.data = cut.columns;
+  }
+  return value;
+}

@@ -300,15 +300,18 @@ function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null 
  * every trial by its range of the study's columns, the winner's run by studyColumns): a stand-in for
  * the rows (optimize/bars.ts columnStandIn) with its columns packed here once, instead of a row object
  * per bar that nothing reads (20k rows were ~5.5 MB of the ~11.7 MB a 32-trial /optimize study
- * allocated on the server's main thread, most of it kept for the study). null where the study needs
- * real rows: rows given, an engine without trial, or columns the Runtime refuses (each run then
- * reports them as a run does).
+ * allocated on the server's main thread, most of it kept for the study). Rows given are read into
+ * columns here too, the same reading the study's runs would make of them, so that the caller can
+ * drop them: kept for the study, JSON.parse's 20k row objects (~4.3 MB with their numbers) reached
+ * the old generation, and the main thread's mark-compacts came every few studies. null where the
+ * study needs real rows: an engine without trial, or bars the Runtime refuses (each run then reports
+ * them as a run does).
  */
 export function columnStudyData(engine: Engine, data: unknown): Bar[] | null {
-  if (!engine.trial || data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  if (!engine.trial || data === null || typeof data !== "object") return null;
   const cols = normalizeBars(data);
   if (isBarDataError(cols)) return null;
-  const rows = columnStandIn(data as OhlcvInput);
+  const rows = columnStandIn(Array.isArray(data) ? cols : (data as OhlcvInput));
   columnsOf.set(rows, { plain: cols });
   return rows;
 }

@@ -26,8 +26,10 @@ export function registerOptimizeRoute(app: Hono, ctx: RouteContext): void {
     guarded(ctx, c, OPTIMIZE_SCHEMA, async (body) => {
       const libraries = checkLibraries(body.libraries as unknown[]);
       ctx.freeTier?.checkSize([(body.script as string).length + librarySourceChars(libraries)], barCount(body.data));
-      // columns go into the study without a row object per bar when only columns are read (engine.ts)
+      // columns go into the study without a row object per bar when only columns are read (engine.ts);
+      // rows sent are read into columns and let go here (not kept, and promoted, for the whole study)
       const columns = columnStudyData(ctx.engine, body.data);
+      if (columns) body.data = null;
       let study;
       try {
         study = prepareStudy({ ...body, ...(columns ? { data: columns } : {}) } as unknown as OptimizeRequest);

@@ -1,8 +1,9 @@
 // /optimize over columns without a row object per bar (src/server/engine.ts columnStudyData): on an
 // engine whose runs read the study's bars only as columns (engine.trial), a columnar body's study is
 // measured and sliced through a stand-in for its rows (optimize/bars.ts columnStandIn). The answer
-// must be the one rows give, whatever the body's form and the validation's slices; bars the Runtime
-// refuses keep real rows, so each trial reports them as a run does.
+// must be the one real rows give (on an engine without trial), whatever the body's form (rows given
+// are read into columns too) and the validation's slices; bars the Runtime refuses keep real rows, so
+// each trial reports them as a run does.
 
 import { afterEach, describe, expect, it } from "vitest";
 import { base64Column } from "../../src/cli/bench-optimize.js";
@@ -37,22 +38,29 @@ describe("/optimize over columns", () => {
   it("columns, numbers or base64, answer as rows do, holdout and walk-forward included; no rows are made", async () => {
     const engine = createInProcessEngine();
     server = await start({ engine });
+    // the answer over real rows: an engine without trial runs each trial on its rows
+    const rowServer = await start({ engine: createInProcessEngine((job) => evaluateJob(job)) });
     const rows = randomWalkBars(1200, { seed: 5 });
     const columns = Object.fromEntries(KEYS.map((k) => [k, rows.map((r) => r[k] as number)]));
     const base64 = Object.fromEntries(KEYS.map((k) => [k, base64Column(columns[k]!)]));
-    for (const validation of [
-      { mode: "in-sample" },
-      { mode: "holdout", holdout_frac: 0.3 },
-      { mode: "walk-forward", train_bars: 500, test_bars: 200, step_bars: 200 },
-    ]) {
-      const body = { script: CROSS_STRATEGY, space: SPACE, n_trials: 10, seed: 4, min_trades: 1, validation };
-      const want = await post(server.url, "/optimize", { ...body, data: rows });
-      expect(want.json.status).toBe("success");
-      expect(want.json.best_result.strategy.trades.length).toBeGreaterThan(0);
-      for (const data of [columns, base64]) {
-        const got = await post(server.url, "/optimize", { ...body, data });
-        expect(untimed(got.json)).toBe(untimed(want.json));
+    try {
+      for (const validation of [
+        { mode: "in-sample" },
+        { mode: "holdout", holdout_frac: 0.3 },
+        { mode: "walk-forward", train_bars: 500, test_bars: 200, step_bars: 200 },
+      ]) {
+        const body = { script: CROSS_STRATEGY, space: SPACE, n_trials: 10, seed: 4, min_trades: 1, validation };
+        const want = await post(rowServer.url, "/optimize", { ...body, data: rows });
+        expect(want.json.status).toBe("success");
+        expect(want.json.best_result.strategy.trades.length).toBeGreaterThan(0);
+        // (rows too go through the stand-in on an engine with trial: columnStudyData reads them)
+        for (const data of [rows, columns, base64]) {
+          const got = await post(server.url, "/optimize", { ...body, data });
+          expect(untimed(got.json)).toBe(untimed(want.json));
+        }
       }
+    } finally {
+      await rowServer.close(1);
     }
     // the stand-in: the bars' length, no element, its columns remembered
     const standIn = columnStudyData(engine, columns)!;
@@ -61,11 +69,15 @@ describe("/optimize over columns", () => {
     expect(sourceColumns(standIn)).toBe(columns);
   }, 60_000);
 
-  it("rows where they are needed: rows given, an engine without trial, bars the Runtime refuses", async () => {
+  it("rows where they are needed: an engine without trial, bars the Runtime refuses", async () => {
     const rows = randomWalkBars(50, { seed: 1 });
     const columns = Object.fromEntries(KEYS.map((k) => [k, rows.map((r) => r[k] as number)]));
     const engine = createInProcessEngine();
-    expect(columnStudyData(engine, rows)).toBeNull();
+    // rows given are read into columns as well (the route lets the row objects go): a stand-in for them
+    const rowsStandIn = columnStudyData(engine, rows);
+    expect(rowsStandIn).toHaveLength(rows.length);
+    const read = sourceColumns(rowsStandIn!) as unknown as Record<string, Float64Array>;
+    for (const k of KEYS) expect(Array.from(read[k]!)).toEqual(columns[k]);
     expect(
       columnStudyData(
         createInProcessEngine((job) => evaluateJob(job)),

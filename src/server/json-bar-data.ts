@@ -107,7 +107,7 @@ class Reader {
   pos = 0;
   /** Where each slow number goes: its column's index and its place, two entries a number. */
   readonly slowAt: number[] = [];
-  /** The slow numbers' bytes, each followed by a comma (at most the body's size: made at the first). */
+  /** The slow numbers' bytes after an opening bracket, each followed by a comma (made at the first). */
   slowText: Uint8Array | null = null;
   slowLength = 1;
   /** Numbers read, and how many of them slow, since the count began (see SLOW_SHARE). */
@@ -195,12 +195,16 @@ class Reader {
       col.push(at, 0);
       this.slowAt.push(colIndex, at);
       let text = this.slowText;
-      if (text === null) {
-        text = this.slowText = new Uint8Array(b.length + 2);
-        text[0] = OPEN_BRACKET;
+      let k = this.slowLength;
+      if (text === null || k + (p - start) + 1 > text.length) {
+        // (grown as needed: a body-sized buffer made for the first slow number of a body that then
+        // turns out to be full precision was megabytes of external memory to collect)
+        const grown = new Uint8Array(Math.max(4096, 2 * (k + (p - start) + 1)));
+        if (text === null) grown[0] = OPEN_BRACKET;
+        else grown.set(text.subarray(0, k));
+        text = this.slowText = grown;
       }
       // (byte by byte: a subarray per number cost more than the copy)
-      let k = this.slowLength;
       for (let i = start; i < p; i++) text[k++] = b[i] as number;
       text[k++] = COMMA;
       this.slowLength = k;

@@ -1,11 +1,15 @@
 // A request body's top-level `data` read from its bytes straight into bar columns, where it is bars
 // as numbers: rows [{"time": 1, "open": 2, ...}, ...] or number columns {"time": [1, ...], ...}.
 // JSON.parse of 20k rows made 20k objects and 120k number values on the server's main thread, about
-// 11-15 ms of an /optimize study's CPU (docs/benchmarks.md, issue 18, session 26), which the study
-// then copied into columns and dropped. Here the value's bytes are checked against JSON's grammar and
-// each number is converted where it lies: exactly, by one IEEE operation where the digits fit in a
-// double and the power of ten is exact (Clinger's fast path: m / 10^k and m * 10^k are then correctly
-// rounded), and otherwise by one JSON.parse of all such numbers at the end (full-precision doubles).
+// 11 ms of an /optimize study's CPU (docs/benchmarks.md, issue 18, session 26), which the study then
+// copied into columns and dropped. Here the value's bytes are checked against JSON's grammar and each
+// number is converted where it lies, to the double JSON.parse gives:
+// - a mantissa below 2^53 and a power of ten up to 22 (prices as markets quote them): one IEEE
+//   division or multiplication of two exact doubles, correctly rounded (Clinger's fast path);
+// - 16 to 19 significant digits over 10^0 .. 10^-22 (full-precision prices, as JavaScript prints a
+//   computed double): exactQuotient, which says when it cannot tell;
+// - anything else (more digits, larger exponents, exactQuotient's rare doubts): one JSON.parse of
+//   all such numbers together at the end.
 // The rest of the body, with a placeholder string where `data` stood, is parsed as before, so the
 // body is accepted or refused exactly as JSON.parse would. The columns are the values JSON.parse
 // would give, as Float64Arrays (validate.ts takes either form): rows become the same columns,
@@ -22,10 +26,8 @@ const ROW_REQUIRED = 0b11111;
 
 /**
  * Where more than this share of the numbers read (after SLOW_AFTER of them: the rows', or a
- * column's) are slow, the body takes JSON.parse's way: full-precision doubles (17 significant
- * digits, as generated or computed prices print) cost more here, a scan and a JSON.parse of them,
- * than one JSON.parse of the body (16-20 ms against 11 for 20k rows); prices as markets quote them
- * (a few decimals) are all fast.
+ * column's) take the slow way, the body takes JSON.parse's way: a scan and then a JSON.parse of most
+ * of the numbers cost more than one JSON.parse of the body (16-20 ms against 11 for 20k rows).
  */
 const SLOW_SHARE = 1 / 8;
 const SLOW_AFTER = 64;
@@ -84,6 +86,56 @@ function fieldAt(b: Uint8Array, start: number, end: number): number {
     if (same) return f;
   }
   return -1;
+}
+
+const SPLIT = 134217729; // 2^27 + 1: Veltkamp's splitter of a double into two 26-bit halves
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+/** Word order of a double in `words` (the high word's index). */
+const HIGH = new Uint8Array(new Float64Array([-0]).buffer)[7] === 0x80 ? 1 : 0;
+
+/** a * b - round(a * b), exactly (Dekker's product: no fused multiply-add in JavaScript). */
+function productError(a: number, b: number, ab: number): number {
+  let c = SPLIT * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  c = SPLIT * b;
+  const bh = c - (c - b);
+  const bl = b - bh;
+  return ah * bh - ab + ah * bl + al * bh + al * bl;
+}
+
+/**
+ * (hi * 10^k + lo) / p rounded to the nearest double (ties to even) as JSON.parse rounds it, for a
+ * mantissa of 16-19 digits (hi < 10^15, lo < 10^k, k <= 4) past 2^53, where Clinger's one division
+ * would round twice, and p = 10^f, f <= 22 (a price's 17 significant digits); NaN where this
+ * cannot tell (the quotient within 2^-30 of a half-unit from the double found, or at a power of
+ * two), which the caller converts the slow way. The mantissa is held exactly as a sum of two doubles
+ * (Dekker's product and Knuth's sum), the quotient found and corrected once by its residual, and the
+ * residual of the result, M - q * p (exact but for a rounding far below the margin), must be within
+ * half a unit of q in the last place, scaled by p.
+ */
+export function exactQuotient(hi: number, k: number, lo: number, p: number): number {
+  const t = POW10[k] as number;
+  const prod = hi * t;
+  const prodErr = productError(hi, t, prod);
+  const mh = prod + lo;
+  const z = mh - prod;
+  const ml = prod - (mh - z) + (lo - z) + prodErr;
+  let q = mh / p;
+  let qp = q * p;
+  q += (mh - qp - productError(q, p, qp) + ml) / p;
+  qp = q * p;
+  const r = mh - qp - productError(q, p, qp) + ml;
+  // q's unit in the last place: the power of two of its exponent less 52 (q normal, not a power of two)
+  bits[0] = q;
+  const high = words[HIGH] as number;
+  const exponent = (high >>> 20) & 0x7ff;
+  if (exponent <= 53 || exponent === 0x7ff || ((high & 0xfffff) === 0 && words[1 - HIGH] === 0)) return Number.NaN;
+  words[HIGH] = (exponent - 52) << 20;
+  words[1 - HIGH] = 0;
+  const half = bits[0] * p * 0.5;
+  return Math.abs(r) < half * (1 - 2 ** -30) ? q : Number.NaN;
 }
 
 /** A growing column (rows' count is known only at the end). */
@@ -149,12 +201,25 @@ class Reader {
     let c = b[p] as number;
     const neg = c === MINUS;
     if (neg) c = b[++p] as number;
-    let m = 0;
-    let exact = true;
+    // the significant digits (from the first that is not 0): the first 15 in `hi`, the next (k of
+    // them, at most 4) in `lo`, so that the mantissa is hi * 10^k + lo exactly; more is `long`
+    let hi = 0;
+    let lo = 0;
+    let k = 0;
+    let digits = 0;
+    let long = false;
     if (c === ZERO) c = b[++p] as number;
     else if (c > ZERO && c <= NINE) {
       do {
-        m = m * 10 + (c - ZERO);
+        const d = c - ZERO;
+        if (digits < 15) {
+          hi = hi * 10 + d;
+          if (hi !== 0) digits++;
+        } else if (digits < 19) {
+          lo = lo * 10 + d;
+          k++;
+          digits++;
+        } else long = true;
         c = b[++p] as number;
       } while (c >= ZERO && c <= NINE);
     } else return false;
@@ -163,13 +228,19 @@ class Reader {
       c = b[++p] as number;
       if (!(c >= ZERO && c <= NINE)) return false;
       do {
-        m = m * 10 + (c - ZERO);
+        const d = c - ZERO;
+        if (digits < 15) {
+          hi = hi * 10 + d;
+          if (hi !== 0) digits++;
+        } else if (digits < 19) {
+          lo = lo * 10 + d;
+          k++;
+          digits++;
+        } else long = true;
         e--;
         c = b[++p] as number;
       } while (c >= ZERO && c <= NINE);
     }
-    // (m past 2^53 has lost digits: the slow way then)
-    if (m > MAX_EXACT) exact = false;
     if (c === LOWER_E || c === UPPER_E) {
       c = b[++p] as number;
       let eneg = false;
@@ -187,27 +258,32 @@ class Reader {
     }
     this.pos = p;
     this.count++;
-    if (exact && e >= -22 && e <= 22) {
-      const v = e < 0 ? m / (POW10[-e] as number) : m * (POW10[e] as number);
-      col.push(at, neg ? -v : v);
-    } else {
+    // the mantissa when it is below 2^53 (then the sum is exact: a rounded one would be past it)
+    const m = k === 0 ? hi : hi * (POW10[k] as number) + lo;
+    let v = Number.NaN;
+    if (!long && e >= -22 && e <= 22) {
+      if (m <= MAX_EXACT) v = e < 0 ? m / (POW10[-e] as number) : m * (POW10[e] as number);
+      else if (e <= 0) v = exactQuotient(hi, k, lo, POW10[-e] as number);
+    }
+    if (v === v) col.push(at, neg ? -v : v);
+    else {
       if (++this.slow > this.count * SLOW_SHARE && this.count >= SLOW_AFTER) return false;
       col.push(at, 0);
       this.slowAt.push(colIndex, at);
       let text = this.slowText;
-      let k = this.slowLength;
-      if (text === null || k + (p - start) + 1 > text.length) {
+      let w = this.slowLength;
+      if (text === null || w + (p - start) + 1 > text.length) {
         // (grown as needed: a body-sized buffer made for the first slow number of a body that then
         // turns out to be full precision was megabytes of external memory to collect)
-        const grown = new Uint8Array(Math.max(4096, 2 * (k + (p - start) + 1)));
+        const grown = new Uint8Array(Math.max(4096, 2 * (w + (p - start) + 1)));
         if (text === null) grown[0] = OPEN_BRACKET;
-        else grown.set(text.subarray(0, k));
+        else grown.set(text.subarray(0, w));
         text = this.slowText = grown;
       }
       // (byte by byte: a subarray per number cost more than the copy)
-      for (let i = start; i < p; i++) text[k++] = b[i] as number;
-      text[k++] = COMMA;
-      this.slowLength = k;
+      for (let i = start; i < p; i++) text[w++] = b[i] as number;
+      text[w++] = COMMA;
+      this.slowLength = w;
     }
     return true;
   }

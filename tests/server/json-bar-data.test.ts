@@ -3,7 +3,7 @@
 // JSON.parse gives, bit for bit, as Float64Array columns; the same acceptance and coded errors for
 // the whole body; and anything that is not bars as numbers left to JSON.parse.
 import { describe, expect, it } from "vitest";
-import { cutBarData, MIN_DATA_BYTES } from "../../src/server/json-bar-data.js";
+import { cutBarData, exactQuotient, MIN_DATA_BYTES } from "../../src/server/json-bar-data.js";
 import { readJsonBody, validateBody } from "../../src/server/validate.js";
 import { OPTIMIZE_SCHEMA } from "../../src/server/schemas.js";
 import { type BarColumns, isBarDataError, normalizeBars } from "../../src/core/bars.js";
@@ -173,13 +173,89 @@ describe("a body's bar data read from its bytes", () => {
     for (const text of bodies.slice(9, 17)) expect(cutBarData(enc.encode(text))).toBeNull();
   });
 
-  it("leaves full-precision prices (17 digits: faster through JSON.parse) and small bodies to JSON.parse", async () => {
+  it("converts full-precision prices exactly (exactQuotient), or says it cannot, against JSON.parse", () => {
+    let seed = 99;
+    const rnd = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    /** The mantissa's parts and the power of ten of a plain decimal text of 16-19 significant digits. */
+    const parts = (text: string) => {
+      const [ip, fp = ""] = text.split(".");
+      const digits = `${ip}${fp}`.replace(/^0+/, "");
+      return {
+        hi: Number(digits.slice(0, 15)),
+        k: digits.length - 15,
+        lo: Number(digits.slice(15)),
+        p: 10 ** fp.length,
+      };
+    };
+    let sure = 0;
+    let unsure = 0;
+    const texts: string[] = [];
+    for (let i = 0; i < 200_000; i++) {
+      // JavaScript's shortest text of a computed price, and arbitrary 16-19 digit decimals
+      let text = String(i % 2 ? rnd() * 1000 : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 9));
+      if (i % 3 === 0) {
+        let d = String(Math.floor(rnd() * 9) + 1);
+        while (d.length < 16 + (i % 4)) d += Math.floor(rnd() * 10);
+        const at = Math.floor(rnd() * (d.length - 1)) + 1;
+        text = `${d.slice(0, at)}.${d.slice(at)}`;
+      }
+      texts.push(text.replace(/^-/, ""));
+    }
+    // halfway cases and neighbours of powers of two, which must be refused or right
+    texts.push(
+      "9007199254740993",
+      "9007199254740993.0",
+      "9007199254740995",
+      "18014398509481985",
+      "0.30000000000000004",
+    );
+    texts.push(
+      "1.0000000000000002",
+      "0.99999999999999989",
+      "4503599627370496.5",
+      "4503599627370497.5",
+      "1234567890123456.75",
+    );
+    for (const text of texts) {
+      if (/e/.test(text)) continue;
+      const { hi, k, lo, p } = parts(text);
+      if (k < 1 || k > 4 || !(p <= 1e22) || hi * 10 ** k + lo <= 2 ** 53 - 1) continue;
+      const v = exactQuotient(hi, k, lo, p);
+      if (Number.isNaN(v)) unsure++;
+      else {
+        sure++;
+        if (!Object.is(v, JSON.parse(text))) expect([text, v]).toEqual([text, JSON.parse(text)]);
+      }
+    }
+    expect(sure).toBeGreaterThan(100_000);
+    expect(unsure).toBeLessThan(sure / 1000);
+    // exact halfway cases between two doubles are ones it cannot tell (2^53 + 3, 2^52 + 1.5; 2^53 + 1
+    // rounds to a power of two, which it leaves too)
+    expect(exactQuotient(900719925474099, 1, 5, 1)).toBeNaN();
+    expect(exactQuotient(450359962737049, 2, 75, 10)).toBeNaN();
+    expect(exactQuotient(900719925474099, 1, 3, 1)).toBeNaN();
+    // and a neighbour of one it can: 2^53 + 3.1 is 2^53 + 4
+    expect(exactQuotient(900719925474099, 2, 51, 10)).toBe(JSON.parse("9007199254740995.1"));
+    expect(JSON.parse("9007199254740995.1")).toBe(2 ** 53 + 4);
+  });
+
+  it("reads full-precision prices into columns, and leaves mostly-slow numbers and small bodies to JSON.parse", async () => {
     const precise = Array.from({ length: N * 6 }, (_, i) => String(100 + Math.sin(i) * 3.123456789012345));
-    expect(cutBarData(enc.encode(rowsText(precise)))).toBeNull();
-    expect(cutBarData(enc.encode(columnsText(precise)))).toBeNull();
+    for (const text of [rowsText(precise), columnsText(precise)]) {
+      const cut = cutBarData(enc.encode(text));
+      expect(cut).not.toBeNull();
+      expect(same(asColumns(await viaBytes(text).then((r) => r.value)), asColumns(JSON.parse(text)))).toBe(true);
+    }
+    // numbers past 19 digits or 10^22 take one JSON.parse of them all: mostly such numbers, JSON.parse's way
+    const slow = Array.from({ length: N * 6 }, (_, i) => `${i + 1}.${"1234567890".repeat(2)}e-30`);
+    expect(cutBarData(enc.encode(rowsText(slow)))).toBeNull();
+    expect(cutBarData(enc.encode(columnsText(slow)))).toBeNull();
     const small = `{"data":[{"time":1,"open":1,"high":1,"low":1,"close":1}]}`;
     expect(cutBarData(enc.encode(small))).toBeNull();
-    // a few long numbers among short ones are cut, with JSON.parse's values
+    // a few such numbers among others are cut, with JSON.parse's values
     const nums = numberTexts(5, N * 6, "mixed");
     const cut = cutBarData(enc.encode(columnsText(nums)));
     expect(cut).not.toBeNull();

@@ -111,9 +111,9 @@ function productError(a: number, b: number, ab: number): number {
  * would round twice, and p = 10^f, f <= 22 (a price's 17 significant digits); NaN where this
  * cannot tell (the quotient within 2^-30 of a half-unit from the double found, or at a power of
  * two), which the caller converts the slow way. The mantissa is held exactly as a sum of two doubles
- * (Dekker's product and Knuth's sum), the quotient found and corrected once by its residual, and the
- * residual of the result, M - q * p (exact but for a rounding far below the margin), must be within
- * half a unit of q in the last place, scaled by p.
+ * (Dekker's product and Knuth's sum); a quotient is taken when its residual M - q * p (exact but for a
+ * rounding far below the margin) is within half a unit of q in the last place, scaled by p: the
+ * rounded quotient, else that one corrected once by its residual.
  */
 export function exactQuotient(hi: number, k: number, lo: number, p: number): number {
   const t = POW10[k] as number;
@@ -122,20 +122,29 @@ export function exactQuotient(hi: number, k: number, lo: number, p: number): num
   const mh = prod + lo;
   const z = mh - prod;
   const ml = prod - (mh - z) + (lo - z) + prodErr;
+  // the rounded quotient is most often the nearest double already; else one correction by its residual
   let q = mh / p;
   let qp = q * p;
-  q += (mh - qp - productError(q, p, qp) + ml) / p;
+  let r = mh - qp - productError(q, p, qp) + ml;
+  if (Math.abs(r) < halfUnit(q) * p) return q;
+  q += r / p;
   qp = q * p;
-  const r = mh - qp - productError(q, p, qp) + ml;
-  // q's unit in the last place: the power of two of its exponent less 52 (q normal, not a power of two)
+  r = mh - qp - productError(q, p, qp) + ml;
+  return Math.abs(r) < halfUnit(q) * p ? q : Number.NaN;
+}
+
+/**
+ * Half of q's unit in the last place less a margin of 2^-30 of it (the residual's own rounding is far
+ * below that), for a positive normal q that is not a power of two; NaN otherwise (no comparison holds).
+ */
+function halfUnit(q: number): number {
   bits[0] = q;
   const high = words[HIGH] as number;
   const exponent = (high >>> 20) & 0x7ff;
   if (exponent <= 53 || exponent === 0x7ff || ((high & 0xfffff) === 0 && words[1 - HIGH] === 0)) return Number.NaN;
   words[HIGH] = (exponent - 52) << 20;
   words[1 - HIGH] = 0;
-  const half = bits[0] * p * 0.5;
-  return Math.abs(r) < half * (1 - 2 ** -30) ? q : Number.NaN;
+  return bits[0] * 0.5 * (1 - 2 ** -30);
 }
 
 /** A growing column (rows' count is known only at the end). */
@@ -201,24 +210,20 @@ class Reader {
     let c = b[p] as number;
     const neg = c === MINUS;
     if (neg) c = b[++p] as number;
-    // the significant digits (from the first that is not 0): the first 15 in `hi`, the next (k of
-    // them, at most 4) in `lo`, so that the mantissa is hi * 10^k + lo exactly; more is `long`
+    // the significant digits (from the first that is not 0): the first 15 in `hi` (leading zeros
+    // leave it 0; below 10^14 it takes one more), the next (k of them, at most 4) in `lo`, so that
+    // the mantissa is hi * 10^k + lo exactly; more is `long`
     let hi = 0;
     let lo = 0;
     let k = 0;
-    let digits = 0;
     let long = false;
     if (c === ZERO) c = b[++p] as number;
     else if (c > ZERO && c <= NINE) {
       do {
-        const d = c - ZERO;
-        if (digits < 15) {
-          hi = hi * 10 + d;
-          if (hi !== 0) digits++;
-        } else if (digits < 19) {
-          lo = lo * 10 + d;
+        if (hi < 1e14) hi = hi * 10 + (c - ZERO);
+        else if (k < 4) {
+          lo = lo * 10 + (c - ZERO);
           k++;
-          digits++;
         } else long = true;
         c = b[++p] as number;
       } while (c >= ZERO && c <= NINE);
@@ -227,19 +232,16 @@ class Reader {
     if (c === DOT) {
       c = b[++p] as number;
       if (!(c >= ZERO && c <= NINE)) return false;
+      const fractionStart = p;
       do {
-        const d = c - ZERO;
-        if (digits < 15) {
-          hi = hi * 10 + d;
-          if (hi !== 0) digits++;
-        } else if (digits < 19) {
-          lo = lo * 10 + d;
+        if (hi < 1e14) hi = hi * 10 + (c - ZERO);
+        else if (k < 4) {
+          lo = lo * 10 + (c - ZERO);
           k++;
-          digits++;
         } else long = true;
-        e--;
         c = b[++p] as number;
       } while (c >= ZERO && c <= NINE);
+      e = fractionStart - p;
     }
     if (c === LOWER_E || c === UPPER_E) {
       c = b[++p] as number;

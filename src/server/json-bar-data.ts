@@ -371,8 +371,7 @@ function readRows(r: Reader): Partial<Record<Field, Float64Array>> | null {
   }
   r.finish(cols);
   const out: Partial<Record<Field, Float64Array>> = {};
-  for (let f = 0; f < FIELDS.length; f++)
-    if (fields & (1 << f)) out[FIELDS[f] as Field] = takeColumn(f, n);
+  for (let f = 0; f < FIELDS.length; f++) if (fields & (1 << f)) out[FIELDS[f] as Field] = takeColumn(f, n);
   return out;
 }
 

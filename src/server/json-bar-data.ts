@@ -196,7 +196,7 @@ class Reader {
   slow = 0;
   constructor(readonly b: Uint8Array) {}
 
-  /** Skips JSON white space; the byte after it (NaN past the end). */
+  /** Skips JSON white space; the byte after it (undefined past the end, which no test matches). */
   ws(): number {
     const b = this.b;
     let p = this.pos;

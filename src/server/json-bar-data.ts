@@ -71,21 +71,42 @@ export interface BarDataCut {
   rest: Uint8Array;
 }
 
-/** The field a key's bytes name (without escapes), or -1. */
+/** Each field's name as bytes, by field index. */
+const FIELD_BYTES = FIELDS.map((name) => Uint8Array.from(name, (ch) => ch.charCodeAt(0)));
+
+/**
+ * The field a key's bytes name (without escapes), or -1: picked by its first byte (every field's
+ * is its own: t o h l c v), then compared whole (a loop over every field's name for each of a body's
+ * 120k keys cost ~1.5 ms of a 20k-row read).
+ */
 function fieldAt(b: Uint8Array, start: number, end: number): number {
-  const len = end - start;
-  for (let f = 0; f < FIELDS.length; f++) {
-    const name = FIELDS[f]!;
-    if (name.length !== len) continue;
-    let same = true;
-    for (let i = 0; i < len; i++)
-      if (b[start + i] !== name.charCodeAt(i)) {
-        same = false;
-        break;
-      }
-    if (same) return f;
+  let f: number;
+  switch (b[start]) {
+    case 0x74:
+      f = 0;
+      break;
+    case 0x6f:
+      f = 1;
+      break;
+    case 0x68:
+      f = 2;
+      break;
+    case 0x6c:
+      f = 3;
+      break;
+    case 0x63:
+      f = 4;
+      break;
+    case 0x76:
+      f = 5;
+      break;
+    default:
+      return -1;
   }
-  return -1;
+  const name = FIELD_BYTES[f] as Uint8Array;
+  if (end - start !== name.length) return -1;
+  for (let i = 1; i < name.length; i++) if (b[start + i] !== name[i]) return -1;
+  return f;
 }
 
 const SPLIT = 134217729; // 2^27 + 1: Veltkamp's splitter of a double into two 26-bit halves

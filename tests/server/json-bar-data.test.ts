@@ -171,6 +171,11 @@ describe("a body's bar data read from its bytes", () => {
     for (const text of bodies.slice(0, 9)) expect((await viaBytes(text)).error?.[0]).toBe("INVALID_BODY");
     // and only bars as numbers are cut
     for (const text of bodies.slice(9, 17)) expect(cutBarData(enc.encode(text))).toBeNull();
+    // keys that are nearly a field's name are not one
+    for (const key of ["tame", "opem", "t", "closed", "Open", "hig", "lows", "volumes", "v"]) {
+      expect(cutBarData(enc.encode(rows.replace(`"open":${nums[1]}`, `"${key}":${nums[1]}`)))).toBeNull();
+      expect(cutBarData(enc.encode(cols.replace('"open":[', `"${key}":[`)))).toBeNull();
+    }
   });
 
   it("converts full-precision prices exactly (exactQuotient), or says it cannot, against JSON.parse", () => {

@@ -145,24 +145,14 @@ export class EventStore {
   growSlots(i: number): void {
     let cap = this.slotCapacity * 2 || FIRST_CAPACITY;
     while (cap <= i) cap *= 2;
-    this.nums = grow(this.nums, cap * NUMS);
-    this.slotTuple = grow(this.slotTuple, cap);
-    this.meta = grow(this.meta, cap);
-    this.runOff = grow(this.runOff, cap);
-    this.slotCapacity = cap;
+    this.setSlots(this, cap, grow);
   }
 
   /** Room for group `g`. */
   growGroups(g: number): void {
     let cap = this.groupCapacity * 2 || FIRST_CAPACITY;
     while (cap <= g) cap *= 2;
-    this.gFirst = grow(this.gFirst, cap);
-    this.gBar = grow(this.gBar, cap);
-    this.gRows = grow(this.gRows, cap);
-    this.gPart = grow(this.gPart, cap);
-    this.gRunBase = grow(this.gRunBase, cap);
-    this.gRunWidth = grow(this.gRunWidth, cap);
-    this.groupCapacity = cap;
+    this.setGroups(this, cap, grow);
   }
 
   /** Room for run number `j`: the column doubles, or grows to `want` when more (EventLog.growRuns). */
@@ -170,16 +160,14 @@ export class EventStore {
     let cap = this.runCapacity * 2 || FIRST_CAPACITY;
     while (cap <= j) cap *= 2;
     if (want > cap) cap = want;
-    this.runs = grow(this.runs, cap);
-    this.runCapacity = cap;
+    this.setRuns(this, cap, grow);
   }
 
   /** Room for written-out row `x`. */
   growXrows(x: number): void {
     let cap = this.xrowCapacity * 2 || FIRST_XROWS;
     while (cap <= x) cap *= 2;
-    this.xrows = grow(this.xrows, cap * ROW);
-    this.xrowCapacity = cap;
+    this.setXrows(this, cap, grow);
   }
 
   /**
@@ -191,85 +179,68 @@ export class EventStore {
    * more room than that is copied, exactly, and this store keeps it, or, when the log filled more
    * than half of it (the store grew for runs like this one: doubling left it up to twice their
    * size), takes fresh columns sized for it too, so that the next such run's are handed over.
-   * (Handing the columns over saves
-   * the copy, 1.3-1.8 ms of a 100k-bar bracket's run against ~0.2 ms for the fresh columns, zeroed
-   * memory malloc takes back from freed results: no page faults in a loop of runs.)
+   * (Handing the columns over saves the copy, 1.3-1.8 ms of a 100k-bar bracket's run against ~0.2 ms
+   * for the fresh columns, zeroed memory malloc takes back from freed results: no page faults in a
+   * loop of runs.)
    */
   keep(slots: number, groups: number, runs: number, xrows: number): EventStore {
     const c = new EventStore(0, 0, 0, 0);
-    if (tight(this.slotCapacity, slots)) {
-      c.slotCapacity = this.slotCapacity;
-      c.nums = this.nums;
-      c.slotTuple = this.slotTuple;
-      c.meta = this.meta;
-      c.runOff = this.runOff;
-      this.resizeSlots(again(slots));
-    } else {
-      c.slotCapacity = slots;
-      c.nums = this.nums.slice(0, slots * NUMS);
-      c.slotTuple = this.slotTuple.slice(0, slots);
-      c.meta = this.meta.slice(0, slots);
-      c.runOff = this.runOff.slice(0, slots);
-      if (2 * slots > this.slotCapacity) this.resizeSlots(again(slots));
-    }
-    if (tight(this.groupCapacity, groups)) {
-      c.groupCapacity = this.groupCapacity;
-      c.gFirst = this.gFirst;
-      c.gBar = this.gBar;
-      c.gRows = this.gRows;
-      c.gPart = this.gPart;
-      c.gRunBase = this.gRunBase;
-      c.gRunWidth = this.gRunWidth;
-      this.resizeGroups(again(groups));
-    } else {
-      c.groupCapacity = groups;
-      c.gFirst = this.gFirst.slice(0, groups);
-      c.gBar = this.gBar.slice(0, groups);
-      c.gRows = this.gRows.slice(0, groups);
-      c.gPart = this.gPart.slice(0, groups);
-      c.gRunBase = this.gRunBase.slice(0, groups);
-      c.gRunWidth = this.gRunWidth.slice(0, groups);
-      if (2 * groups > this.groupCapacity) this.resizeGroups(again(groups));
-    }
-    if (tight(this.runCapacity, runs)) {
-      c.runCapacity = this.runCapacity;
-      c.runs = this.runs;
-      // (the runs' column grows when 3 numbers no longer fit: room for them too)
-      this.runCapacity = again(runs + 3);
-      this.runs = new Float64Array(this.runCapacity);
-    } else {
-      c.runCapacity = runs;
-      c.runs = this.runs.slice(0, runs);
-      if (2 * runs > this.runCapacity) {
-        this.runCapacity = again(runs + 3);
-        this.runs = new Float64Array(this.runCapacity);
-      }
-    }
-    c.xrowCapacity = xrows;
-    c.xrows = this.xrows.slice(0, xrows * ROW);
+    const handSlots = tight(this.slotCapacity, slots);
+    c.setSlots(this, handSlots ? this.slotCapacity : slots, handSlots ? same : exact);
+    if (handSlots || 2 * slots > this.slotCapacity) this.setSlots(this, again(slots), fresh);
+    const handGroups = tight(this.groupCapacity, groups);
+    c.setGroups(this, handGroups ? this.groupCapacity : groups, handGroups ? same : exact);
+    if (handGroups || 2 * groups > this.groupCapacity) this.setGroups(this, again(groups), fresh);
+    const handRuns = tight(this.runCapacity, runs);
+    c.setRuns(this, handRuns ? this.runCapacity : runs, handRuns ? same : exact);
+    // (the runs' column grows when 3 numbers no longer fit: room for them too)
+    if (handRuns || 2 * runs > this.runCapacity) this.setRuns(this, again(runs + 3), fresh);
+    c.setXrows(this, xrows, exact);
     return c;
   }
 
-  /** Fresh, empty slot columns of `cap` slots (what they held has gone to a kept store). */
-  private resizeSlots(cap: number): void {
+  // One place per family of columns: each column of the family made by `f` from `from`'s, for `cap`
+  // entries (grown, an exact copy, fresh, or the same arrays handed over).
+
+  private setSlots(from: EventStore, cap: number, f: Columns): void {
+    this.nums = f(from.nums, cap * NUMS);
+    this.slotTuple = f(from.slotTuple, cap);
+    this.meta = f(from.meta, cap);
+    this.runOff = f(from.runOff, cap);
     this.slotCapacity = cap;
-    this.nums = new Float64Array(cap * NUMS);
-    this.slotTuple = new Int32Array(cap);
-    this.meta = new Uint8Array(cap);
-    this.runOff = new Int32Array(cap);
   }
 
-  /** Fresh, empty group columns of `cap` groups. */
-  private resizeGroups(cap: number): void {
+  private setGroups(from: EventStore, cap: number, f: Columns): void {
+    this.gFirst = f(from.gFirst, cap);
+    this.gBar = f(from.gBar, cap);
+    this.gRows = f(from.gRows, cap);
+    this.gPart = f(from.gPart, cap);
+    this.gRunBase = f(from.gRunBase, cap);
+    this.gRunWidth = f(from.gRunWidth, cap);
     this.groupCapacity = cap;
-    this.gFirst = new Int32Array(cap);
-    this.gBar = new Int32Array(cap);
-    this.gRows = new Int32Array(cap);
-    this.gPart = new Int32Array(cap);
-    this.gRunBase = new Int32Array(cap);
-    this.gRunWidth = new Int32Array(cap);
+  }
+
+  private setRuns(from: EventStore, cap: number, f: Columns): void {
+    this.runs = f(from.runs, cap);
+    this.runCapacity = cap;
+  }
+
+  private setXrows(from: EventStore, cap: number, f: Columns): void {
+    this.xrows = f(from.xrows, cap * ROW);
+    this.xrowCapacity = cap;
   }
 }
+
+type Column = Float64Array | Int32Array | Uint8Array;
+/** How a family's column is made from another store's for `length` entries (EventStore.setSlots...). */
+type Columns = <T extends Column>(a: T, length: number) => T;
+
+/** The column itself (handed over whole: its length is the capacity). */
+const same: Columns = (a) => a;
+/** A copy of the first `length` entries. */
+const exact: Columns = (a, length) => a.slice(0, length) as typeof a;
+/** A new, zeroed column of the same kind. */
+const fresh: Columns = (a, length) => new (a.constructor as new (n: number) => typeof a)(length);
 
 /**
  * Whether columns of `capacity` holding `used` are nearly full: at most an eighth more (and a few
@@ -289,11 +260,12 @@ function again(used: number): number {
   return used + (used >> 5) + 64;
 }
 
-function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, length: number): T {
-  const b = new (a.constructor as new (n: number) => T)(length);
+/** A new column of `length` entries holding `a`'s. */
+const grow: Columns = (a, length) => {
+  const b = fresh(a, length);
   b.set(a);
   return b;
-}
+};
 
 /**
  * Stores of sealed logs, for the next runs (fresh typed-array memory per run was a third of a run

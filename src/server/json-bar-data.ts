@@ -212,6 +212,11 @@ class Reader {
   /** The slow numbers' bytes after an opening bracket, each followed by a comma (made at the first). */
   slowText: Uint8Array | null = null;
   slowLength = 1;
+  /** The number being read's significant digits (digits). */
+  hi = 0;
+  lo = 0;
+  k = 0;
+  long = false;
   /** Numbers read, and how many of them slow, since the count began (see SLOW_SHARE). */
   count = 0;
   slow = 0;
@@ -240,6 +245,31 @@ class Reader {
   }
 
   /**
+   * The digits from `p` (one at least) added to the number's significant digits (from the first that
+   * is not 0): the first 15 in `hi` (leading zeros leave it 0; below 10^14 it takes one more), the
+   * next (k of them, at most 4) in `lo`, so that the mantissa is hi * 10^k + lo exactly; more is
+   * `long`. The position after them.
+   */
+  private digits(p: number): number {
+    const b = this.b;
+    let { hi, lo, k, long } = this;
+    let c = b[p] as number;
+    do {
+      if (hi < 1e14) hi = hi * 10 + (c - ZERO);
+      else if (k < 4) {
+        lo = lo * 10 + (c - ZERO);
+        k++;
+      } else long = true;
+      c = b[++p] as number;
+    } while (c >= ZERO && c <= NINE);
+    this.hi = hi;
+    this.lo = lo;
+    this.k = k;
+    this.long = long;
+    return p;
+  }
+
+  /**
    * A JSON number at `pos` (the whole grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?) into column
    * `col` at `at`: its value now when it is exact, else remembered for `finish`. False when the
    * bytes there are not a number, or when too many numbers are slow (SLOW_SHARE).
@@ -251,38 +281,23 @@ class Reader {
     let c = b[p] as number;
     const neg = c === MINUS;
     if (neg) c = b[++p] as number;
-    // the significant digits (from the first that is not 0): the first 15 in `hi` (leading zeros
-    // leave it 0; below 10^14 it takes one more), the next (k of them, at most 4) in `lo`, so that
-    // the mantissa is hi * 10^k + lo exactly; more is `long`
-    let hi = 0;
-    let lo = 0;
-    let k = 0;
-    let long = false;
+    this.hi = 0;
+    this.lo = 0;
+    this.k = 0;
+    this.long = false;
     if (c === ZERO) c = b[++p] as number;
     else if (c > ZERO && c <= NINE) {
-      do {
-        if (hi < 1e14) hi = hi * 10 + (c - ZERO);
-        else if (k < 4) {
-          lo = lo * 10 + (c - ZERO);
-          k++;
-        } else long = true;
-        c = b[++p] as number;
-      } while (c >= ZERO && c <= NINE);
+      p = this.digits(p);
+      c = b[p] as number;
     } else return false;
     let e = 0;
     if (c === DOT) {
-      c = b[++p] as number;
+      const fractionStart = ++p;
+      c = b[p] as number;
       if (!(c >= ZERO && c <= NINE)) return false;
-      const fractionStart = p;
-      do {
-        if (hi < 1e14) hi = hi * 10 + (c - ZERO);
-        else if (k < 4) {
-          lo = lo * 10 + (c - ZERO);
-          k++;
-        } else long = true;
-        c = b[++p] as number;
-      } while (c >= ZERO && c <= NINE);
+      p = this.digits(p);
       e = fractionStart - p;
+      c = b[p] as number;
     }
     if (c === LOWER_E || c === UPPER_E) {
       c = b[++p] as number;
@@ -301,6 +316,7 @@ class Reader {
     }
     this.pos = p;
     this.count++;
+    const { hi, lo, k, long } = this;
     // the mantissa when it is below 2^53 (then the sum is exact: a rounded one would be past it)
     const m = k === 0 ? hi : hi * (POW10[k] as number) + lo;
     let v = Number.NaN;

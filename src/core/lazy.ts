@@ -46,6 +46,14 @@ export function defineAccessors(obj: object, key: PropertyKey, a: SharedAccessor
   Object.defineProperty(obj, key, { enumerable: true, configurable: true, get: a.get, set: a.set });
 }
 
+/**
+ * Gives `obj` the property `key` holding `value`, non-enumerable (left out by JSON, structured clone,
+ * spreads and Object.keys): where a lazy field's pending work waits on the object itself.
+ */
+export function hiddenProperty(obj: object, key: symbol, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: false, configurable: true });
+}
+
 /** Makes `obj[key]` a plain data property holding `value` (what a settled accessor becomes). */
 export function dataProperty(obj: object, key: PropertyKey, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
@@ -71,7 +79,7 @@ export function lazyProperty<T extends object, K extends keyof T>(obj: T, key: K
   let pending = (obj as { [BUILDS]?: Pending })[BUILDS];
   if (pending === undefined) {
     pending = {};
-    Object.defineProperty(obj, BUILDS, { value: pending, enumerable: false, writable: false, configurable: true });
+    hiddenProperty(obj, BUILDS, pending);
   }
   pending[key] = build;
   defineAccessors(obj, key, buildOnRead(key));

@@ -14,7 +14,7 @@
 
 import type { RunResult } from "../core/result.js";
 import type { PlotStore } from "../builtins/plot/store.js";
-import { dataProperty, defineAccessors, sharedAccessors } from "../core/lazy.js";
+import { dataProperty, defineAccessors, hiddenProperty, sharedAccessors } from "../core/lazy.js";
 
 type Built = ReturnType<PlotStore["toResult"]>;
 
@@ -76,8 +76,8 @@ function lazy(obj: object, key: string): void {
 export function lazyPlots(r: RunResult, plots: PlotStore, count: number, keys: string[], shape: Built): void {
   const series: RunResult["series"] = {};
   const pending = new PendingPlots(r, series, plots, count, keys, shape);
-  Object.defineProperty(series, PENDING, { value: pending, enumerable: false, writable: false, configurable: true });
-  Object.defineProperty(r, PENDING, { value: pending, enumerable: false, writable: false, configurable: true });
+  hiddenProperty(series, PENDING, pending);
+  hiddenProperty(r, PENDING, pending);
   for (const k of keys) lazy(series, k);
   r.series = series;
   if (shape.plot_ohlc) lazy(r, "plot_ohlc");

@@ -2,7 +2,7 @@
 
 import type { BrokerHost } from "./host.js";
 import type { StrategyResult, StrategyStats, Trade } from "../core/result.js";
-import { lazyProperty } from "../core/lazy.js";
+import { hiddenProperty, lazyProperty } from "../core/lazy.js";
 import type { Broker } from "./broker.js";
 import type { ClosedTrades, ClosedTradesReader } from "./closed-trades.js";
 import { type CurveView, curveValues, EquityCurve } from "./equity-curve.js";
@@ -392,7 +392,7 @@ function lazyResult(closed: ClosedTrades, open: Trade[], stats: StrategyStats, e
   lazyProperty(r, "trades", () => trades.rows());
   lazyProperty(r, "equity", () => curveValues(equity));
   const parts: LazyParts = { trades, closed, equity };
-  Object.defineProperty(r, PARTS, { value: parts, writable: true, enumerable: false, configurable: true });
+  hiddenProperty(r, PARTS, parts);
   return r;
 }
 
@@ -436,15 +436,15 @@ function released(r: StrategyResult, key: "trades" | "equity"): void {
   Object.defineProperty(r, key, { enumerable: true, configurable: true, get: RELEASED[key] });
 }
 
+/** A released field's getter: throws. */
+function releasedGetter(key: "trades" | "equity"): () => never {
+  return () => {
+    throw new Error(`result.strategy.${key} was read after its run's stores were released`);
+  };
+}
+
 /** The released fields' getters (one each, shared: see core/lazy.ts on accessors of a run's own). */
-const RELEASED = {
-  trades: (): never => {
-    throw new Error("result.strategy.trades was read after its run's stores were released");
-  },
-  equity: (): never => {
-    throw new Error("result.strategy.equity was read after its run's stores were released");
-  },
-};
+const RELEASED = { trades: releasedGetter("trades"), equity: releasedGetter("equity") };
 
 /**
  * The result's closed trades' profit and exit bar index, oldest first, read from the closed list's

@@ -109,6 +109,9 @@ function fieldAt(b: Uint8Array, start: number, end: number): number {
   return f;
 }
 
+/** The significant digits of the number being read, hi and lo (Reader.digits, quotientInto). */
+const mantissa = new Float64Array(2);
+
 const SPLIT = 134217729; // 2^27 + 1: Veltkamp's splitter of a double into two 26-bit halves
 const bits = new Float64Array(1);
 const words = new Uint32Array(bits.buffer);
@@ -137,6 +140,23 @@ function productError(a: number, b: number, ab: number): number {
  * rounded quotient, else that one corrected once by its residual.
  */
 export function exactQuotient(hi: number, k: number, lo: number, p: number): number {
+  const f = POW10.indexOf(p);
+  if (f < 0) return Number.NaN;
+  mantissa[0] = hi;
+  mantissa[1] = lo;
+  quotientInto(k, f);
+  return quotient[0] as number;
+}
+
+/**
+ * exactQuotient's double for the mantissa in `mantissa` and p = 10^f, written to quotient[0]: its
+ * doubles neither passed nor returned (a double passed to or returned from a call V8 does not inline
+ * is boxed, a heap number or three per price: ~2.5 MB of garbage for 20k rows of full precision).
+ */
+function quotientInto(k: number, f: number): void {
+  const hi = mantissa[0] as number;
+  const lo = mantissa[1] as number;
+  const p = POW10[f] as number;
   const t = POW10[k] as number;
   const prod = hi * t;
   const prodErr = productError(hi, t, prod);
@@ -147,12 +167,18 @@ export function exactQuotient(hi: number, k: number, lo: number, p: number): num
   let q = mh / p;
   let qp = q * p;
   let r = mh - qp - productError(q, p, qp) + ml;
-  if (Math.abs(r) < halfUnit(q) * p) return q;
+  if (Math.abs(r) < halfUnit(q) * p) {
+    quotient[0] = q;
+    return;
+  }
   q += r / p;
   qp = q * p;
   r = mh - qp - productError(q, p, qp) + ml;
-  return Math.abs(r) < halfUnit(q) * p ? q : Number.NaN;
+  quotient[0] = Math.abs(r) < halfUnit(q) * p ? q : Number.NaN;
 }
+
+/** quotientInto's result. */
+const quotient = new Float64Array(1);
 
 /**
  * Half of q's unit in the last place less a margin of 2^-30 of it (the residual's own rounding is far
@@ -171,13 +197,17 @@ function halfUnit(q: number): number {
 /** A growing column (rows' count is known only at the end). */
 class Column {
   values = new Float64Array(1024);
-  push(at: number, v: number): void {
+  /**
+   * The values, room made for index `at` (the caller stores the number itself: a double passed to a
+   * call V8 does not inline is boxed, a heap number per value read).
+   */
+  room(at: number): Float64Array {
     if (at >= this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
+      const grown = new Float64Array(Math.max(this.values.length * 2, at + 1));
       grown.set(this.values);
       this.values = grown;
     }
-    this.values[at] = v;
+    return this.values;
   }
 }
 
@@ -212,9 +242,10 @@ class Reader {
   /** The slow numbers' bytes after an opening bracket, each followed by a comma (made at the first). */
   slowText: Uint8Array | null = null;
   slowLength = 1;
-  /** The number being read's significant digits (digits). */
-  hi = 0;
-  lo = 0;
+  /**
+   * The number being read's significant digits (digits): hi and lo in `mantissa` (fields holding
+   * doubles were a heap number per store, ~2.5 MB of garbage a 20k-row body), the count of lo's.
+   */
   k = 0;
   long = false;
   /** Numbers read, and how many of them slow, since the count began (see SLOW_SHARE). */
@@ -252,7 +283,9 @@ class Reader {
    */
   private digits(p: number): number {
     const b = this.b;
-    let { hi, lo, k, long } = this;
+    let hi = mantissa[0] as number;
+    let lo = mantissa[1] as number;
+    let { k, long } = this;
     let c = b[p] as number;
     do {
       if (hi < 1e14) hi = hi * 10 + (c - ZERO);
@@ -262,8 +295,8 @@ class Reader {
       } else long = true;
       c = b[++p] as number;
     } while (c >= ZERO && c <= NINE);
-    this.hi = hi;
-    this.lo = lo;
+    mantissa[0] = hi;
+    mantissa[1] = lo;
     this.k = k;
     this.long = long;
     return p;
@@ -281,8 +314,8 @@ class Reader {
     let c = b[p] as number;
     const neg = c === MINUS;
     if (neg) c = b[++p] as number;
-    this.hi = 0;
-    this.lo = 0;
+    mantissa[0] = 0;
+    mantissa[1] = 0;
     this.k = 0;
     this.long = false;
     if (c === ZERO) c = b[++p] as number;
@@ -316,18 +349,24 @@ class Reader {
     }
     this.pos = p;
     this.count++;
-    const { hi, lo, k, long } = this;
+    const hi = mantissa[0] as number;
+    const lo = mantissa[1] as number;
+    const { k, long } = this;
     // the mantissa when it is below 2^53 (then the sum is exact: a rounded one would be past it)
     const m = k === 0 ? hi : hi * (POW10[k] as number) + lo;
     let v = Number.NaN;
     if (!long && e >= -22 && e <= 22) {
       if (m <= MAX_EXACT) v = e < 0 ? m / (POW10[-e] as number) : m * (POW10[e] as number);
-      else if (e <= 0) v = exactQuotient(hi, k, lo, POW10[-e] as number);
+      else if (e <= 0) {
+        quotientInto(k, 0 - e);
+        v = quotient[0] as number;
+      }
     }
-    if (v === v) col.push(at, neg ? -v : v);
+    const values = col.room(at);
+    if (v === v) values[at] = neg ? -v : v;
     else {
       if (++this.slow > this.count * SLOW_SHARE && this.count >= SLOW_AFTER) return false;
-      col.push(at, 0);
+      values[at] = 0;
       this.slowAt.push(colIndex, at);
       let text = this.slowText;
       let w = this.slowLength;

@@ -5,7 +5,8 @@
 // client address from the socket unless SVC_TRUST_PROXY says how many proxies to believe, CORS
 // only for the origins in SVC_CORS_ORIGINS, and a drain with a deadline (SVC_DRAIN_SECONDS).
 // SVC_POOL_THREADS sets the worker-thread count (default: the cores, at most 8), SVC_WORKER_HEAP_MB
-// each thread's V8 heap cap (default 1024).
+// each thread's V8 heap cap (default 1024), SVC_HEAP_GROWING_PERCENT how far the process's heaps
+// grow between full collections (heap-growth.ts).
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import { createNodeEngine } from "./pool.js";
 import { createStaticFallback } from "./static.js";
 import { socketBodyBytes } from "./body.js";
 import { connectionSignal } from "./client-signal.js";
+import { heapGrowingPercent, setHeapGrowth } from "./heap-growth.js";
 
 export interface HostOptions {
   port: number;
@@ -38,6 +40,11 @@ export interface HostOptions {
   /** Where request log lines and internal errors go (default: stdout / stderr). */
   out?: (line: string) => void;
   err?: (line: string) => void;
+  /**
+   * V8's heap growing percent for the whole process (heap-growth.ts; default SVC_HEAP_GROWING_PERCENT,
+   * else 200); 0 leaves V8's own heuristic.
+   */
+  heapGrowingPercent?: number;
 }
 
 export interface RunningServer {
@@ -117,6 +124,7 @@ export async function startServer(opts: HostOptions): Promise<RunningServer> {
     }
     fallback = createStaticFallback(root);
   }
+  setHeapGrowth(opts.heapGrowingPercent ?? heapGrowingPercent(env));
   const threads = Math.floor(envSeconds(env, "SVC_POOL_THREADS", 0));
   const heapMb = Math.floor(envSeconds(env, "SVC_WORKER_HEAP_MB", HOST_DEFAULTS.workerHeapMb));
   const engine =

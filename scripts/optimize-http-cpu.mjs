@@ -49,14 +49,20 @@ const childArgs = (role, dir) => [
   ...(values.round ? ["--round"] : []),
 ];
 
-/** A study's request body by seed: the bench's bars in the form asked for. */
-async function bodyMaker(dir) {
+/** The studies' script and bars (20k generated, --round: quoted to 2 decimals). */
+async function scriptAndBars(dir) {
   const { generateBars } = await imp(dir, "dist/cli/bench.js");
-  const { barsInForm } = await imp(dir, "dist/cli/bench-optimize.js");
   const source = readFileSync(resolve(dir, "bench/ema_atr_stop.pine"), "utf8");
   const cols = generateBars(20000);
   if (values.round)
     for (const k of ["open", "high", "low", "close", "volume"]) cols[k] = cols[k].map((x) => Math.round(x * 100) / 100);
+  return { source, cols };
+}
+
+/** A study's request body by seed: the bench's bars in the form asked for. */
+async function bodyMaker(dir) {
+  const { barsInForm } = await imp(dir, "dist/cli/bench-optimize.js");
+  const { source, cols } = await scriptAndBars(dir);
   const space = {
     params: [
       { name: "Fast length", kind: "int", min: 5, max: 20 },
@@ -172,12 +178,8 @@ async function server() {
 /** Plain runs of the inputs it is sent, over the same bars: CPU ms a run (after a round of warm-up). */
 async function plainRuns() {
   const dir = resolve(values.dir[0]);
-  const { generateBars } = await imp(dir, "dist/cli/bench.js");
   const { plainRunsHere } = await imp(dir, "dist/cli/bench-optimize.js");
-  const source = readFileSync(resolve(dir, "bench/ema_atr_stop.pine"), "utf8");
-  const cols = generateBars(20000);
-  if (values.round)
-    for (const k of ["open", "high", "low", "close", "volume"]) cols[k] = cols[k].map((x) => Math.round(x * 100) / 100);
+  const { source, cols } = await scriptAndBars(dir);
   const runs = plainRunsHere(source, cols, true);
   process.once("message", async (params) => {
     await runs(params.slice(0, 256));

@@ -350,12 +350,14 @@ export function warmUpRounds(name: HostName): number {
 type PlainRuns = (params: Params) => Promise<number>;
 
 /**
- * Plain runs in this process: the same script, bar columns, broker settings and each trial's inputs.
+ * Plain runs in this process: the same script, bar columns, broker settings and each trial's inputs,
+ * the run's equity figures kept (a trial skips them: TRIAL_BROKER; both leave out the events).
  * `apart` (a process that does nothing else): the CPU since the previous answer, so that collections
  * of the runs' garbage that fall between rounds count too; else the runs' own window.
  */
 export function plainRunsHere(source: string, data: ColumnarBars, apart = false): PlainRuns {
-  const rt = new Runtime("CHART", { broker: TRIAL_BROKER });
+  // (a plain run's result whole but for the events: its equity figures too, which a trial skips)
+  const rt = new Runtime("CHART", { broker: { ...TRIAL_BROKER, track_equity: true } });
   let last = cpuMs();
   return async (params) => {
     if (!apart) last = cpuMs();

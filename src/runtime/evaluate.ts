@@ -4,6 +4,7 @@ import type { Diagnostic } from "../lang/ast.js";
 import { checkAtTimeframe, checkSource, parseSource } from "./program-cache.js";
 import { higherIndicatorTimeframe } from "../check/indicator-timeframe.js";
 import { MAX_LIBRARIES } from "../check/libraries.js";
+import { readsEquityFigures } from "../check/equity-reads.js";
 import { everyBarSites } from "../check/once-sites.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
@@ -291,6 +292,8 @@ function buildContext(l: Loaded): Prepared | RunResult {
   ctx.ext["timeframe.main"] = timeframe;
   ctx.ext.dataFeed = opts.dataFeed; // request.* (src/builtins/request/feed.ts)
   const brokerArgs: Record<string, unknown> = { ...prog.declaration.args, ...(rt.broker ?? {}) };
+  // a host that reads only the closed trades skips the per-bar equity figures, unless the script reads them
+  if (brokerArgs.track_equity === false && readsEquityFigures(prog)) brokerArgs.track_equity = true;
   if (prog.declaration.kind === "strategy") recordOverrides(result, prog.declaration.args, rt.broker);
   if (opts.backtestStart !== undefined) {
     const bs = opts.backtestStart as unknown;
@@ -743,7 +746,7 @@ function statementDiagnostic(source: string, line: number, message: string, bar:
 }
 
 /** Host settings that are not strategy() properties (RuntimeOptions.broker also carries them). */
-const HOST_BROKER_KEYS = new Set(["trade_limit", "record_events", "backtest_start"]);
+const HOST_BROKER_KEYS = new Set(["trade_limit", "record_events", "track_equity", "backtest_start"]);
 
 /**
  * `meta.strategy_overrides`: the strategy() properties the host overrode for this run (a Properties

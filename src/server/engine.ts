@@ -35,10 +35,16 @@ export interface RunJob {
 
 /**
  * What an optimize trial's run needs from the broker: every closed trade (the study scores the
- * whole list; TradingView's 9,000-trade trimming would drop the oldest ones), and no order-event log
- * (the study never reads result.events).
+ * whole list; TradingView's 9,000-trade trimming would drop the oldest ones), no order-event log
+ * (the study never reads result.events) and no per-bar equity figures (it scores the closed trades'
+ * profits: result.strategy.equity and the drawdown statistics stay unread; a script that reads them
+ * itself keeps them, check/equity-reads.ts).
  */
-export const TRIAL_BROKER: Record<string, unknown> = { trade_limit: Infinity, record_events: false };
+export const TRIAL_BROKER: Record<string, unknown> = {
+  trade_limit: Infinity,
+  record_events: false,
+  track_equity: false,
+};
 
 /**
  * An optimize trial: a run over bars [slice[0], slice[1]) of the study's bars, which travel as

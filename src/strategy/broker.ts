@@ -306,7 +306,7 @@ export class Broker {
     this.lastClose = ctx.close;
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
     this.risk.onClose(ctx, this);
-    this.tracker.bar(this, ctx);
+    if (this.settings.trackEquity) this.tracker.bar(this, ctx);
     this.enforceTradeLimit(ctx);
   }
 

@@ -45,6 +45,14 @@ export interface StrategySettings {
    */
   recordEvents: boolean;
   /**
+   * Whether the broker keeps the per-bar equity figures: result.strategy.equity, the drawdown and
+   * run-up statistics, the Sharpe and Sortino ratios (NaN / null / empty without them). Not a
+   * strategy() parameter: hosts set `track_equity: false` in RuntimeOptions.broker for runs read for
+   * their closed trades alone (optimize trials); the runtime keeps it on for a script that reads those
+   * figures while it runs (check/equity-reads.ts).
+   */
+  trackEquity: boolean;
+  /**
    * Backtest start (TradingView's strategy property): orders placed before this bar open time (ms)
    * or bar index are ignored while the script still runs (indicators warm up). Not a strategy()
    * parameter: hosts set `backtest_start` in the broker settings (RunOptions.backtestStart), a time
@@ -80,6 +88,7 @@ export const DEFAULT_SETTINGS: Readonly<StrategySettings> = Object.freeze({
   maxPolylinesCount: 50,
   tradeLimit: 9000,
   recordEvents: true,
+  trackEquity: true,
   backtestStartTime: -Infinity,
   backtestStartBar: 0,
 });
@@ -155,6 +164,7 @@ export function normaliseSettings(raw: Record<string, unknown> | undefined | nul
     maxPolylinesCount: num(pick(s, "max_polylines_count"), d.maxPolylinesCount),
     tradeLimit: Math.max(1, Math.floor(num(pick(s, "trade_limit"), d.tradeLimit))),
     recordEvents: bool(pick(s, "record_events"), d.recordEvents),
+    trackEquity: bool(pick(s, "track_equity"), d.trackEquity),
     backtestStartTime: num(start, d.backtestStartTime),
     backtestStartBar: Math.max(0, Math.floor(num(startBar, d.backtestStartBar))),
   };

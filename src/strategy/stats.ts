@@ -328,8 +328,12 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const tracker = broker.tracker;
   const winSum = ledger.grossProfit;
   const lossSum = -ledger.grossLoss;
+  // (figures of the per-bar equity a run without it did not keep: settings.trackEquity)
+  const tracked = broker.settings.trackEquity;
   const pr = tracker.periods.returns(tracker.curve.last, tracker.count);
-  const { sharpe, sortino } = sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear);
+  const { sharpe, sortino } = tracked
+    ? sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear)
+    : { sharpe: null, sortino: null };
   // Buy & hold: all the initial capital bought at the first entry's price, held to the last close.
   const firstPrice = ledger.firstEntryPrice;
   const bhPct = firstPrice > 0 && lastClose === lastClose ? ((lastClose - firstPrice) / firstPrice) * 100 : NaN;
@@ -341,10 +345,10 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
     gross_profit_percent: (ledger.grossProfit / initial) * 100,
     gross_loss: ledger.grossLoss,
     gross_loss_percent: (ledger.grossLoss / initial) * 100,
-    max_drawdown: tracker.maxDrawdown,
-    max_drawdown_percent: tracker.maxDrawdownPercent,
-    max_runup: tracker.maxRunup,
-    max_runup_percent: tracker.maxRunupPercent,
+    max_drawdown: tracked ? tracker.maxDrawdown : Number.NaN,
+    max_drawdown_percent: tracked ? tracker.maxDrawdownPercent : Number.NaN,
+    max_runup: tracked ? tracker.maxRunup : Number.NaN,
+    max_runup_percent: tracked ? tracker.maxRunupPercent : Number.NaN,
     profit_factor: ledger.grossLoss > 0 ? ledger.grossProfit / ledger.grossLoss : null,
     total_closed_trades: n,
     total_open_trades: open.length,

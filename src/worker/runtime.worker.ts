@@ -41,10 +41,11 @@ async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
   // (views, not copies: every trial and fold reads the one set this worker holds)
   const slice = req.slice ? sliceBars(bars, req.slice[0], req.slice[1]) : bars;
   const runtime = req.runtime ?? {};
-  // trials and lean runs return no events (protocol.ts leanResult), so the broker logs none
+  // trials and lean runs return no events (protocol.ts leanResult), so the broker logs none; a
+  // trial's reply is its closed trades, so neither does it keep the per-bar equity (server/engine.ts TRIAL_BROKER)
   const lean = trial || (req as RunRequest).lean === true;
   const broker = trial
-    ? { ...runtime.broker, trade_limit: Infinity, record_events: false }
+    ? { ...runtime.broker, trade_limit: Infinity, record_events: false, track_equity: false }
     : lean
       ? { ...runtime.broker, record_events: false }
       : runtime.broker;

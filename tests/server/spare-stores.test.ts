@@ -33,7 +33,14 @@ const SETS = [
 
 const data = generateBars(4000);
 
-function run(mode: "interpret" | "compile", inputs: Record<string, number>, broker = TRIAL_BROKER) {
+/** A trial's broker with the equity figures kept (TRIAL_BROKER skips them), so the curve's stores are used too. */
+const TRACKED_TRIAL = { ...TRIAL_BROKER, track_equity: true };
+
+function run(
+  mode: "interpret" | "compile",
+  inputs: Record<string, number>,
+  broker: Record<string, unknown> = TRACKED_TRIAL,
+) {
   return evaluateJob({ script, data, symbol: "CHART", options: { mode, inputs }, broker });
 }
 

@@ -306,7 +306,8 @@ export class Broker {
     this.lastClose = ctx.close;
     if (this.settings.processOrdersOnClose) this.walker.fillAtClose(ctx.close);
     this.risk.onClose(ctx, this);
-    if (this.settings.trackEquity) this.tracker.bar(this, ctx);
+    // (false only where a host asked: settings given whole without the field keep tracking)
+    if (this.settings.trackEquity !== false) this.tracker.bar(this, ctx);
     this.enforceTradeLimit(ctx);
   }
 

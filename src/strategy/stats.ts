@@ -329,7 +329,7 @@ export function buildResult(broker: Broker, lastClose: number): StrategyResult {
   const winSum = ledger.grossProfit;
   const lossSum = -ledger.grossLoss;
   // (figures of the per-bar equity a run without it did not keep: settings.trackEquity)
-  const tracked = broker.settings.trackEquity;
+  const tracked = broker.settings.trackEquity !== false;
   const pr = tracker.periods.returns(tracker.curve.last, tracker.count);
   const { sharpe, sortino } = tracked
     ? sharpeSortino(pr.returns, broker.settings.riskFreeRate, pr.perYear)

@@ -79,6 +79,12 @@ export interface RunOptions {
    * warm up.
    */
   backtestStart?: number | { bar: number };
+  /**
+   * The caller reads only the strategy's closed trades (an optimize trial): output statements whose
+   * leaving out changes nothing else are not run (check/unread-outputs.ts), so `series` and the
+   * plots may lack them.
+   */
+  tradesOnly?: boolean;
 }
 
 export interface RuntimeOptions {

@@ -5,6 +5,7 @@ import { checkAtTimeframe, checkSource, parseSource } from "./program-cache.js";
 import { higherIndicatorTimeframe } from "../check/indicator-timeframe.js";
 import { MAX_LIBRARIES } from "../check/libraries.js";
 import { readsEquityFigures } from "../check/equity-reads.js";
+import { withoutUnreadOutputs } from "../check/unread-outputs.js";
 import { everyBarSites } from "../check/once-sites.js";
 import type { ResolvedProgram } from "../check/ir.js";
 import { Compiler, type Fn } from "../interpret/compiler.js";
@@ -235,6 +236,8 @@ function loadData(c: Checked): Loaded | RunResult {
       return fail(result, "check", again.diagnostics[0]?.message ?? "check failed", again.diagnostics);
     prog = again.program;
   }
+  // (a trial: the outputs nobody reads are not run)
+  if (c.opts.tradesOnly === true) prog = withoutUnreadOutputs(prog);
   return { ...c, prog, cols, rt, timeframe };
 }
 
@@ -370,7 +373,8 @@ function runCompiled(p: Prepared): RunResult | undefined {
     let secondary: SecondaryBackend | null = null;
     try {
       const sourceHash = sha256Hex(source);
-      const key = cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) });
+      // (a trial's program may lack outputs: generated apart from the full run's)
+      const key = `${cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) })}${opts.tradesOnly === true ? "|trades-only" : ""}`;
       compiled = backend!(prog, state, ctx, key, sourceHash, rerun);
       // request.security's secondary runs of a compiled run compile too (src/interpret/security.ts)
       secondary = new SecondaryBackend(backend!, prog, key, sourceHash);

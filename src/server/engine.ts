@@ -223,7 +223,9 @@ export async function evaluateTrials(job: TrialBatch): Promise<TrialReply[]> {
 
 async function trialRun(job: Omit<RunJob, "data">, own: PackedBars, slice: readonly [number, number]) {
   const t0 = performance.now();
-  const result = await evaluateJob({ ...job, data: trialColumns(own, slice[0], slice[1]) });
+  // (the reply is the closed trades: outputs that change nothing else are not run)
+  const options = { ...job.options, tradesOnly: true };
+  const result = await evaluateJob({ ...job, options, data: trialColumns(own, slice[0], slice[1]) });
   return spentTrialReply(result, performance.now() - t0).reply;
 }
 

@@ -51,7 +51,9 @@ async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
       : runtime.broker;
   const rt = new Runtime(req.symbol ?? "CHART", broker === runtime.broker ? runtime : { ...runtime, broker });
   const kernels = workerKernels!;
-  const result = rt.runSync(req.source, toColumnar(slice), req.options ?? {}, kernels.forRun());
+  // (a trial's reply is its closed trades: outputs that change nothing else are not run)
+  const options = trial ? { ...(req.options ?? {}), tradesOnly: true } : (req.options ?? {});
+  const result = rt.runSync(req.source, toColumnar(slice), options, kernels.forRun());
   if (result.error || result.timed_out) kernels.discard();
   return result;
 }

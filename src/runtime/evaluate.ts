@@ -31,6 +31,7 @@ import { LineProfiler } from "./profiler.js";
 import { barCloseTimes, cachedBarCloseTimes } from "./bar-close.js";
 import { type CompileBackend, compileBackend, type CompiledRun } from "./backend.js";
 import { cacheKey } from "../compile/index.js";
+import { compiledFromSource } from "../compile/aot.js";
 import { realtimeStart, tickCount } from "./realtime.js";
 import { FormingBar, installFillRecalc } from "./rerun.js";
 import { Budget, type MemoryUsage, RunTimeout } from "../core/budget.js";
@@ -236,8 +237,10 @@ function loadData(c: Checked): Loaded | RunResult {
       return fail(result, "check", again.diagnostics[0]?.message ?? "check failed", again.diagnostics);
     prog = again.program;
   }
-  // (a trial: the outputs nobody reads are not run)
-  if (c.opts.tradesOnly === true) prog = withoutUnreadOutputs(prog);
+  // (a trial: the outputs nobody reads are not run; but where a deploy compiled this script's loop ahead
+  // of time for a host without code generation (workerd), the trimmed loop would have no module and
+  // the run would interpret: the full program runs there)
+  if (c.opts.tradesOnly === true && !compiledFromSource(sha256Hex(c.source))) prog = withoutUnreadOutputs(prog);
   return { ...c, prog, cols, rt, timeframe };
 }
 

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/core/result.js";
 import { generateBars } from "../../src/cli/bench.js";
 import { evaluateJob, TRIAL_BROKER } from "../../src/server/engine.js";
+import { clearCompiled, installCompiled } from "../../src/compile/aot.js";
+import { sha256Hex } from "../../src/core/sha256.js";
 
 const data = generateBars(2000);
 
@@ -87,6 +89,19 @@ plot(array.get(a, bar_index))
       const trial = await run(script, mode, true);
       expect(full.error).toBeDefined();
       expect(trial.error).toBe(full.error);
+    }
+  });
+
+  it("run whole where a deploy compiled the script's loop ahead of time (its trimmed loop would have no module)", async () => {
+    // (a module of this source installed, as a workerd deploy installs them: its text is not this loop's)
+    installCompiled([{ hash: "0".repeat(64), factory: () => null, sourceHash: sha256Hex(SCRIPT) }]);
+    try {
+      const full = await run(SCRIPT, "interpret", false);
+      const trial = await run(SCRIPT, "interpret", true);
+      expect(outputs(trial)).toEqual(outputs(full));
+      expect(trial.strategy!.trades).toEqual(full.strategy!.trades);
+    } finally {
+      clearCompiled();
     }
   });
 });

@@ -221,11 +221,6 @@ const scratch: Column[] = FIELDS.map(() => new Column());
 /** A scratch column grown past this many values (8 MB) is not kept after its body. */
 const SCRATCH_KEEP = 1 << 20;
 
-/** Column f's values [0, n) as a Float64Array of their own. */
-function takeColumn(f: number, n: number): Float64Array {
-  return (scratch[f] as Column).values.slice(0, n);
-}
-
 /** Lets go of the scratch columns that grew large (after every body, read or not). */
 function trimScratch(): void {
   for (const col of scratch) if (col.values.length > SCRATCH_KEEP) col.values = new Float64Array(1024);
@@ -237,6 +232,8 @@ function trimScratch(): void {
  */
 class Reader {
   pos = 0;
+  /** Where the last key's bytes start (key). */
+  keyStart = 0;
   /** Where each slow number goes: its column's index and its place, two entries a number. */
   readonly slowAt: number[] = [];
   /** The slow numbers' bytes after an opening bracket, each followed by a comma (made at the first). */
@@ -263,8 +260,31 @@ class Reader {
     return c;
   }
 
+  /**
+   * The object key at `pos` (after white space) and its colon read: the index of the key's closing
+   * quote (its bytes start at keyStart), `pos` after the colon; -1 when there is none, it has an
+   * escape (never cut) or no colon follows.
+   */
+  key(): number {
+    if (this.ws() !== QUOTE) return -1;
+    const end = this.keyEnd();
+    if (end < 0) return -1;
+    this.keyStart = this.pos + 1;
+    this.pos = end + 1;
+    if (this.ws() !== COLON) return -1;
+    this.pos++;
+    return end;
+  }
+
+  /** The byte after white space, consumed: the separator or closing bracket that should be there. */
+  next(): number {
+    const c = this.ws();
+    this.pos++;
+    return c;
+  }
+
   /** A key's end quote from its start quote at `pos`, or -1 when it has an escape (never cut). */
-  keyEnd(): number {
+  private keyEnd(): number {
     const b = this.b;
     let p = this.pos + 1;
     for (;;) {
@@ -303,11 +323,11 @@ class Reader {
   }
 
   /**
-   * A JSON number at `pos` (the whole grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?) into column
-   * `col` at `at`: its value now when it is exact, else remembered for `finish`. False when the
+   * A JSON number at `pos` (the whole grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?) into field f's
+   * scratch column at `at`: its value now when it is exact, else remembered for `finish`. False when the
    * bytes there are not a number, or when too many numbers are slow (SLOW_SHARE).
    */
-  number(col: Column, colIndex: number, at: number): boolean {
+  number(f: number, at: number): boolean {
     const b = this.b;
     const start = this.pos;
     let p = start;
@@ -362,12 +382,12 @@ class Reader {
         v = quotient[0] as number;
       }
     }
-    const values = col.room(at);
+    const values = (scratch[f] as Column).room(at);
     if (v === v) values[at] = neg ? -v : v;
     else {
       if (++this.slow > this.count * SLOW_SHARE && this.count >= SLOW_AFTER) return false;
       values[at] = 0;
-      this.slowAt.push(colIndex, at);
+      this.slowAt.push(f, at);
       let text = this.slowText;
       let w = this.slowLength;
       if (text === null || w + (p - start) + 1 > text.length) {
@@ -386,8 +406,8 @@ class Reader {
     return true;
   }
 
-  /** The remembered numbers converted as JSON.parse converts them (one parse of them all) into `cols`. */
-  finish(cols: readonly (Column | null)[]): void {
+  /** The remembered numbers converted as JSON.parse converts them (one parse of them all) into their columns. */
+  finish(): void {
     const text = this.slowText;
     if (text === null) return;
     // (the last comma becomes the closing bracket)
@@ -395,7 +415,7 @@ class Reader {
     const values = JSON.parse(ascii.decode(text.subarray(0, this.slowLength))) as number[];
     const where = this.slowAt;
     for (let i = 0; i < values.length; i++)
-      (cols[where[2 * i] as number] as Column).values[where[2 * i + 1] as number] = values[i] as number;
+      (scratch[where[2 * i] as number] as Column).values[where[2 * i + 1] as number] = values[i] as number;
   }
 }
 
@@ -409,7 +429,6 @@ function readRows(r: Reader): Partial<Record<Field, Float64Array>> | null {
   const b = r.b;
   r.pos++;
   if (r.ws() === CLOSE_BRACKET) return null;
-  const cols = scratch;
   let fields = -1;
   let n = 0;
   for (;;) {
@@ -417,19 +436,14 @@ function readRows(r: Reader): Partial<Record<Field, Float64Array>> | null {
     r.pos++;
     let seen = 0;
     for (;;) {
-      if (r.ws() !== QUOTE) return null;
-      const end = r.keyEnd();
+      const end = r.key();
       if (end < 0) return null;
-      const f = fieldAt(b, r.pos + 1, end);
+      const f = fieldAt(b, r.keyStart, end);
       if (f < 0 || seen & (1 << f)) return null;
       seen |= 1 << f;
-      r.pos = end + 1;
-      if (r.ws() !== COLON) return null;
-      r.pos++;
       r.ws();
-      if (!r.number(cols[f] as Column, f, n)) return null;
-      const c = r.ws();
-      r.pos++;
+      if (!r.number(f, n)) return null;
+      const c = r.next();
       if (c === COMMA) continue;
       if (c === CLOSE_BRACE) break;
       return null;
@@ -439,39 +453,30 @@ function readRows(r: Reader): Partial<Record<Field, Float64Array>> | null {
       fields = seen;
     } else if (seen !== fields) return null;
     n++;
-    const c = r.ws();
-    r.pos++;
+    const c = r.next();
     if (c === COMMA) continue;
     if (c === CLOSE_BRACKET) break;
     return null;
   }
-  r.finish(cols);
-  const out: Partial<Record<Field, Float64Array>> = {};
-  for (let f = 0; f < FIELDS.length; f++) if (fields & (1 << f)) out[FIELDS[f] as Field] = takeColumn(f, n);
-  return out;
+  r.finish();
+  return takeColumns(FIELDS.map((_, f) => (fields & (1 << f) ? n : -1)));
 }
 
 /** Columns at `r.pos` (an object whose keys are bar fields and values arrays of numbers), or null. */
 function readColumns(r: Reader): Partial<Record<Field, Float64Array>> | null {
   const b = r.b;
   r.pos++;
-  const cols: (Column | null)[] = FIELDS.map(() => null);
-  const lengths: number[] = FIELDS.map(() => 0);
+  // each field's length, -1 for a field the value does not have
+  const lengths: number[] = FIELDS.map(() => -1);
   if (r.ws() === CLOSE_BRACE) return null;
   for (;;) {
-    if (r.ws() !== QUOTE) return null;
-    const end = r.keyEnd();
+    const end = r.key();
     if (end < 0) return null;
-    const f = fieldAt(b, r.pos + 1, end);
-    if (f < 0 || cols[f] !== null) return null;
-    const col = scratch[f] as Column;
-    cols[f] = col;
+    const f = fieldAt(b, r.keyStart, end);
+    if (f < 0 || (lengths[f] as number) >= 0) return null;
     // (each column's share of slow numbers on its own: times are all fast)
     r.count = 0;
     r.slow = 0;
-    r.pos = end + 1;
-    if (r.ws() !== COLON) return null;
-    r.pos++;
     if (r.ws() !== OPEN_BRACKET) return null;
     r.pos++;
     let n = 0;
@@ -479,26 +484,32 @@ function readColumns(r: Reader): Partial<Record<Field, Float64Array>> | null {
     else
       for (;;) {
         r.ws();
-        if (!r.number(col, f, n)) return null;
+        if (!r.number(f, n)) return null;
         n++;
-        const c = r.ws();
-        r.pos++;
+        const c = r.next();
         if (c === COMMA) continue;
         if (c === CLOSE_BRACKET) break;
         return null;
       }
     lengths[f] = n;
-    const c = r.ws();
-    r.pos++;
+    const c = r.next();
     if (c === COMMA) continue;
     if (c === CLOSE_BRACE) break;
     return null;
   }
-  r.finish(cols);
+  r.finish();
+  return takeColumns(lengths);
+}
+
+/**
+ * The scratch columns as the value's columns, each a Float64Array of its own: field f's first
+ * lengths[f] values (-1: the value has no such field).
+ */
+function takeColumns(lengths: readonly number[]): Partial<Record<Field, Float64Array>> {
   const out: Partial<Record<Field, Float64Array>> = {};
   for (let f = 0; f < FIELDS.length; f++) {
-    const col = cols[f];
-    if (col) out[FIELDS[f] as Field] = takeColumn(f, lengths[f] as number);
+    const n = lengths[f] as number;
+    if (n >= 0) out[FIELDS[f] as Field] = (scratch[f] as Column).values.slice(0, n);
   }
   return out;
 }
@@ -536,18 +547,11 @@ export function cutBarData(bytes: Uint8Array): BarDataCut | null {
   if (r.ws() !== OPEN_BRACE) return null;
   r.pos++;
   for (;;) {
-    if (r.ws() !== QUOTE) return null;
-    const end = r.keyEnd();
+    const end = r.key();
     if (end < 0) return null;
+    const k = r.keyStart;
     const isData =
-      end - r.pos === 5 &&
-      bytes[r.pos + 1] === 0x64 &&
-      bytes[r.pos + 2] === 0x61 &&
-      bytes[r.pos + 3] === 0x74 &&
-      bytes[r.pos + 4] === 0x61;
-    r.pos = end + 1;
-    if (r.ws() !== COLON) return null;
-    r.pos++;
+      end - k === 4 && bytes[k] === 0x64 && bytes[k + 1] === 0x61 && bytes[k + 2] === 0x74 && bytes[k + 3] === 0x61;
     const c = r.ws();
     const start = r.pos;
     if (isData) {
@@ -563,9 +567,7 @@ export function cutBarData(bytes: Uint8Array): BarDataCut | null {
     const next = skipValue(r);
     if (next < 0) return null;
     r.pos = next;
-    const sep = r.ws();
-    r.pos++;
-    if (sep !== COMMA) return null;
+    if (r.next() !== COMMA) return null;
   }
 }
 

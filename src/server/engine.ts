@@ -10,8 +10,10 @@ import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
   shareBars,
   spentTrialReply,
+  TRIAL_BROKER,
   toColumnar,
   trialOutcome,
+  trialRunOptions,
   type PackedBars,
   type TrialReply,
 } from "../worker/protocol.js";
@@ -33,18 +35,8 @@ export interface RunJob {
   broker?: Record<string, unknown>;
 }
 
-/**
- * What an optimize trial's run needs from the broker: every closed trade (the study scores the
- * whole list; TradingView's 9,000-trade trimming would drop the oldest ones), no order-event log
- * (the study never reads result.events) and no per-bar equity figures (it scores the closed trades'
- * profits: result.strategy.equity and the drawdown statistics stay unread; a script that reads them
- * itself keeps them, check/equity-reads.ts).
- */
-export const TRIAL_BROKER: Record<string, unknown> = {
-  trade_limit: Infinity,
-  record_events: false,
-  track_equity: false,
-};
+/** What an optimize trial's run needs from the broker (worker/protocol.ts, shared with the browser pool). */
+export { TRIAL_BROKER };
 
 /**
  * An optimize trial: a run over bars [slice[0], slice[1]) of the study's bars, which travel as
@@ -223,8 +215,7 @@ export async function evaluateTrials(job: TrialBatch): Promise<TrialReply[]> {
 
 async function trialRun(job: Omit<RunJob, "data">, own: PackedBars, slice: readonly [number, number]) {
   const t0 = performance.now();
-  // (the reply is the closed trades: outputs that change nothing else are not run)
-  const options = { ...job.options, tradesOnly: true };
+  const options = trialRunOptions(job.options);
   const result = await evaluateJob({ ...job, options, data: trialColumns(own, slice[0], slice[1]) });
   return spentTrialReply(result, performance.now() - t0).reply;
 }

@@ -259,6 +259,27 @@ export function leanResult(result: RunResult): PackedRunResult {
 }
 
 /**
+ * What an optimize trial's run needs from the broker, on every host: every closed trade (the study
+ * scores the whole list; TradingView's 9,000-trade trimming would drop the oldest ones), no
+ * order-event log (the study never reads result.events) and no per-bar equity figures (it scores the
+ * closed trades' profits: result.strategy.equity and the drawdown statistics stay unread; a script
+ * that reads them itself keeps them, check/equity-reads.ts).
+ */
+export const TRIAL_BROKER: Record<string, unknown> = {
+  trade_limit: Infinity,
+  record_events: false,
+  track_equity: false,
+};
+
+/**
+ * A trial run's options: its reply is the closed trades (TrialReply), so the outputs whose leaving
+ * out changes nothing else are not run (RunOptions.tradesOnly, check/unread-outputs.ts).
+ */
+export function trialRunOptions(options: RunOptions | undefined): RunOptions {
+  return { ...options, tradesOnly: true };
+}
+
+/**
  * A trial's reply: only what the study reads (optimize/study.ts TrialOutcome), the closed trades as
  * two transferred columns. A few hundred bytes instead of the whole result (trades with all their
  * fields, inputs, logs, meta), so the page spends next to nothing per trial.

@@ -16,8 +16,10 @@ import {
   packSeries,
   sliceBars,
   spentTrialReply,
+  TRIAL_BROKER,
   toColumnar,
   trialOutcome,
+  trialRunOptions,
   type PackedBars,
   type PackedRunResult,
   type RunRequest,
@@ -41,18 +43,17 @@ async function evaluate(req: TrialRequest, trial = false): Promise<RunResult> {
   // (views, not copies: every trial and fold reads the one set this worker holds)
   const slice = req.slice ? sliceBars(bars, req.slice[0], req.slice[1]) : bars;
   const runtime = req.runtime ?? {};
-  // trials and lean runs return no events (protocol.ts leanResult), so the broker logs none; a
-  // trial's reply is its closed trades, so neither does it keep the per-bar equity (server/engine.ts TRIAL_BROKER)
-  const lean = trial || (req as RunRequest).lean === true;
+  // a trial's run is the one every host makes (protocol.ts TRIAL_BROKER, trialRunOptions); lean runs
+  // return no events (protocol.ts leanResult), so the broker logs none
+  const lean = (req as RunRequest).lean === true;
   const broker = trial
-    ? { ...runtime.broker, trade_limit: Infinity, record_events: false, track_equity: false }
+    ? { ...runtime.broker, ...TRIAL_BROKER }
     : lean
       ? { ...runtime.broker, record_events: false }
       : runtime.broker;
   const rt = new Runtime(req.symbol ?? "CHART", broker === runtime.broker ? runtime : { ...runtime, broker });
   const kernels = workerKernels!;
-  // (a trial's reply is its closed trades: outputs that change nothing else are not run)
-  const options = trial ? { ...(req.options ?? {}), tradesOnly: true } : (req.options ?? {});
+  const options = trial ? trialRunOptions(req.options) : (req.options ?? {});
   const result = rt.runSync(req.source, toColumnar(slice), options, kernels.forRun());
   if (result.error || result.timed_out) kernels.discard();
   return result;

@@ -125,6 +125,8 @@ interface Loaded extends Checked {
   cols: BarColumns;
   rt: RuntimeOptions;
   timeframe: string;
+  /** Whether `prog` is the script's with output statements left out (RunOptions.tradesOnly). */
+  outputsLeftOut: boolean;
 }
 
 /** ... plus everything a backend runs with. */
@@ -240,8 +242,9 @@ function loadData(c: Checked): Loaded | RunResult {
   // (a trial: the outputs nobody reads are not run; but where a deploy compiled this script's loop ahead
   // of time for a host without code generation (workerd), the trimmed loop would have no module and
   // the run would interpret: the full program runs there)
+  const whole = prog;
   if (c.opts.tradesOnly === true && !compiledFromSource(sha256Hex(c.source))) prog = withoutUnreadOutputs(prog);
-  return { ...c, prog, cols, rt, timeframe };
+  return { ...c, prog, cols, rt, timeframe, outputsLeftOut: prog !== whole };
 }
 
 /**
@@ -353,8 +356,25 @@ function buildContext(l: Loaded): Prepared | RunResult {
  * when the interpreter runs it instead (a fallback always says why, in compile_fallback_reason).
  */
 function runCompiled(p: Prepared): RunResult | undefined {
-  const { input, opts, source, result, requested, prog, rt, ctx, cols, plots, inputs, broker, state, rtFrom, n, t0 } =
-    p;
+  const {
+    input,
+    opts,
+    source,
+    result,
+    requested,
+    prog,
+    outputsLeftOut,
+    rt,
+    ctx,
+    cols,
+    plots,
+    inputs,
+    broker,
+    state,
+    rtFrom,
+    n,
+    t0,
+  } = p;
   const wantsCompile = requested === "compile" || requested === "auto";
   if (!wantsCompile) return undefined;
   const backend = compileBackend();
@@ -376,8 +396,9 @@ function runCompiled(p: Prepared): RunResult | undefined {
     let secondary: SecondaryBackend | null = null;
     try {
       const sourceHash = sha256Hex(source);
-      // (a trial's program may lack outputs: generated apart from the full run's)
-      const key = `${cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) })}${opts.tradesOnly === true ? "|trades-only" : ""}`;
+      // (a program without some outputs is generated apart from the whole one; a trial with nothing to
+      // leave out shares the whole one's loop, and its optimised code, with the study's winner)
+      const key = `${cacheKey(sourceHash, { ...(rt.inputs ?? {}), ...(opts.inputs ?? {}) })}${outputsLeftOut ? "|outputs-left-out" : ""}`;
       compiled = backend!(prog, state, ctx, key, sourceHash, rerun);
       // request.security's secondary runs of a compiled run compile too (src/interpret/security.ts)
       secondary = new SecondaryBackend(backend!, prog, key, sourceHash);

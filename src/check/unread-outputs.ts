@@ -4,17 +4,14 @@
 // out when leaving them out cannot change anything else the run does: their value is unused (a bare
 // statement, not `p = plot(...)` that fill() could read) and their arguments can neither fail nor
 // change state, so they read variables, builtin variables, constant-offset history and constants,
-// with arithmetic, comparisons, conditionals and a few builtins that never throw (na, nz, color.new,
-// color.rgb). Anything else (a user function, ta.*, request.*, collections, a dynamic history offset)
-// keeps its statement. Measured: such plots were 5-20% of a trial of a per-bar strategy.
+// with arithmetic, comparisons, conditionals and pure builtins (BuiltinDef.pure: a function of the
+// arguments alone that never throws, such as na, nz, color.new, math.abs). Anything else (a user
+// function, ta.*, request.*, collections, a dynamic history offset) keeps its statement. Measured: such plots were 5-20% of a trial of a per-bar strategy.
 
 import type { RBlock, RExpr, ResolvedProgram, RStmt } from "./ir.js";
 
 /** Builtins whose calls write only the run's outputs. */
 const OUTPUTS = new Set(["plot", "plotshape", "plotchar", "plotarrow", "plotbar", "plotcandle", "bgcolor", "barcolor"]);
-
-/** Builtins an output's argument may call: no state, no error. */
-const QUIET_CALLS = new Set(["na", "nz", "color.new", "color.rgb"]);
 
 const trimmed = new WeakMap<ResolvedProgram, ResolvedProgram>();
 
@@ -57,7 +54,7 @@ function quiet(e: RExpr): boolean {
     case "tern":
       return quiet(e.c) && quiet(e.a) && quiet(e.b);
     case "call":
-      return QUIET_CALLS.has(e.name) && e.args.every((a) => a === undefined || quiet(a));
+      return e.def.pure === true && e.args.every((a) => a === undefined || quiet(a));
     default:
       return false;
   }

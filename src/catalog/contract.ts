@@ -97,6 +97,12 @@ export interface BuiltinDef {
    */
   pure?: boolean;
   /**
+   * Reads the broker's per-bar equity figures (strategy/stats.ts EquityTracker: the drawdown and
+   * run-up maxima, the equity's peak): a run of a script that uses it keeps them even where its host
+   * asked for none (track_equity: false, check/equity-reads.ts).
+   */
+  equityFigures?: boolean;
+  /**
    * The same (stateless) builtin taking its arguments positionally, `(ctx, arg0, arg1, ...)`, an
    * omitted one as `undefined`. The compile backend calls it where given: no argument array, so a
    * number passed next to an object is never boxed on the heap. It behaves exactly as `impl`, which
@@ -146,6 +152,12 @@ export interface BuiltinVariable {
    * megamorphic). (`any`: the broker's type belongs to src/strategy, above the catalog.)
    */
   broker?: { read: (broker: any, ctx: ExecContext) => unknown; flat: unknown };
+  /**
+   * Reads the broker's per-bar equity figures (strategy/stats.ts EquityTracker: the drawdown and
+   * run-up maxima, the equity's peak): a run of a script that uses it keeps them even where its host
+   * asked for none (track_equity: false, check/equity-reads.ts).
+   */
+  equityFigures?: boolean;
 }
 
 export type VariableTable = Record<string, BuiltinVariable>;

@@ -1,22 +1,11 @@
-// Whether a script reads the strategy's per-bar equity figures while it runs: the builtin variables
-// the broker's equity tracker keeps (strategy.max_drawdown, strategy.max_runup and their percents)
-// or the risk rule that stops at a drawdown from the equity's peak (strategy.risk.max_drawdown).
+// Whether a script reads the strategy's per-bar equity figures while it runs: a builtin variable or
+// call the catalog marks `equityFigures` (strategy.max_drawdown, strategy.max_runup and their
+// percents; the strategy.risk.max_drawdown rule, which stops at a drawdown from the equity's peak).
 // A run whose host reads only its closed trades (an optimize trial: track_equity false in its broker
 // settings) skips the tracker's per-bar work unless the script itself needs it (runtime/evaluate.ts).
 
 import type { ResolvedProgram, RExpr } from "./ir.js";
 import { walkWrites } from "./walk.js";
-
-/** Builtin variables whose values come from the equity tracker (builtins/strategy/variables.ts). */
-const TRACKED_VARIABLES = new Set([
-  "strategy.max_drawdown",
-  "strategy.max_drawdown_percent",
-  "strategy.max_runup",
-  "strategy.max_runup_percent",
-]);
-
-/** Builtin calls whose rule reads the tracker (strategy/risk.ts: the equity's peak). */
-const TRACKED_CALLS = new Set(["strategy.risk.max_drawdown"]);
 
 const answers = new WeakMap<ResolvedProgram, boolean>();
 
@@ -30,8 +19,7 @@ export function readsEquityFigures(prog: ResolvedProgram): boolean {
       () => {},
       undefined,
       (e: RExpr) => {
-        if ((e.k === "bvar" && TRACKED_VARIABLES.has(e.def.name)) || (e.k === "call" && TRACKED_CALLS.has(e.name)))
-          reads = true;
+        if ((e.k === "bvar" || e.k === "call") && e.def.equityFigures === true) reads = true;
       },
     );
     answers.set(prog, reads);

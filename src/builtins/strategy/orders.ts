@@ -372,6 +372,8 @@ export const orderFunctions: BuiltinTable = {
   },
   "strategy.risk.max_drawdown": {
     name: "strategy.risk.max_drawdown",
+    // (the rule measures from the equity's peak: strategy/risk.ts)
+    equityFigures: true,
     impl: (ctx, a) => {
       const r = brokerOf(ctx).risk;
       r.maxDrawdownValue = num(a[0]);

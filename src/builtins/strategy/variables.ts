@@ -19,6 +19,11 @@ function v(name: string, get: Getter, flat: unknown = NaN): VariableTable[string
   };
 }
 
+/** v's variable for a figure of the equity tracker (BuiltinVariable.equityFigures). */
+function tracked(name: string, get: Getter, flat: unknown): VariableTable[string] {
+  return { ...v(name, get, flat), equityFigures: true };
+}
+
 /** A sum of profit percents over `n` trades, as an average (na without trades). */
 function mean(sum: number, n: number): number {
   return n > 0 ? sum / n : NaN;
@@ -112,10 +117,10 @@ const list: VariableTable[string][] = [
       : NaN,
   ),
   v("strategy.avg_losing_trade_percent", (b) => mean(b.ledger.sumPercentLoss, b.ledger.lossTrades)),
-  v("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),
-  v("strategy.max_drawdown_percent", (b) => b.tracker.maxDrawdownPercent, 0),
-  v("strategy.max_runup", (b) => b.tracker.maxRunup, 0),
-  v("strategy.max_runup_percent", (b) => b.tracker.maxRunupPercent, 0),
+  tracked("strategy.max_drawdown", (b) => b.tracker.maxDrawdown, 0),
+  tracked("strategy.max_drawdown_percent", (b) => b.tracker.maxDrawdownPercent, 0),
+  tracked("strategy.max_runup", (b) => b.tracker.maxRunup, 0),
+  tracked("strategy.max_runup_percent", (b) => b.tracker.maxRunupPercent, 0),
   v("strategy.max_contracts_held_all", (b) => b.ledger.maxContractsAll, 0),
   v("strategy.max_contracts_held_long", (b) => b.ledger.maxContractsLong, 0),
   v("strategy.max_contracts_held_short", (b) => b.ledger.maxContractsShort, 0),

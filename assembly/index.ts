@@ -9,3 +9,4 @@ export { rsi_new, rsi_next } from "./osc";
 export * from "./series";
 export * from "./series-rec";
 export * from "./series-hilo";
+export * from "./series-step";

@@ -8,6 +8,7 @@
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "./ir.js";
 import { eachChild, eachStmtChild, walkWrites } from "./walk.js";
+import { LARGE_LENGTH } from "../core/budget.js";
 
 export type Call = Extract<RExpr, { k: "call" }>;
 
@@ -25,7 +26,24 @@ const SOURCE_LENGTH = new Set([
   "ta.lowestbars",
   "ta.stdev",
   "ta.change",
+  // (stepped passes: assembly/series-step.ts)
+  "ta.mom",
+  "ta.roc",
+  "ta.cci",
+  "ta.cmo",
+  "ta.mfi",
+  "ta.vwma",
+  "ta.hma",
+  "ta.dev",
+  "ta.variance",
+  "ta.percentrank",
 ]);
+/**
+ * The least length a (source, length) call takes before its per-bar call raises an error (1 where not
+ * listed): the plan hoists only lengths it takes, and the precompute refuses an input below it.
+ */
+export const MIN_LENGTH: Record<string, number> = { "ta.change": 0, "ta.mom": 0, "ta.roc": 0, "ta.hma": 2 };
+export const PIVOT_KIND: Record<string, number> = { "ta.pivothigh": 0, "ta.pivotlow": 1 };
 export const HILO_KIND: Record<string, number> = {
   "ta.highest": 0,
   "ta.lowest": 1,
@@ -33,7 +51,7 @@ export const HILO_KIND: Record<string, number> = {
   "ta.lowestbars": 3,
 };
 export const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
-const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3, "ta.supertrend": 2 };
+const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3, "ta.supertrend": 2, "ta.dmi": 3 };
 /** Comparisons a bool column may hold, as the bar loop evaluates them on numbers (na compares false). */
 export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   "<": (a, b) => a < b,
@@ -212,10 +230,17 @@ export class HoistPlan {
       }
       if (a.length > 3 || !this.source(a[0])) return false;
       if (e.name === "ta.change") return (a[1] === undefined || this.len(a[1], 0)) && a[2] === undefined;
-      if (!this.len(a[1], 1)) return false;
-      if (e.name === "ta.stdev") return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
+      if (!this.len(a[1], MIN_LENGTH[e.name] ?? 1)) return false;
+      if (e.name === "ta.stdev" || e.name === "ta.variance")
+        return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
       return a[2] === undefined;
     }
+    // (source, leftbars, rightbars) in the catalogue's order [leftbars, rightbars, source]
+    if (e.name in PIVOT_KIND)
+      return a.length <= 3 && this.len(a[0], 0) && this.len(a[1], 0) && (a[2] === undefined || this.source(a[2]));
+    if (e.name === "ta.linreg") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
+    if (e.name === "ta.wpr") return a.length === 1 && this.len(a[0], 1);
+    if (e.name === "ta.dmi") return a.length === 2 && this.len(a[0], 1) && this.len(a[1], 1);
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
     if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
     // (the per-bar call reads its factor once, on its first bar: a constant or an input is that factor)
@@ -233,9 +258,14 @@ export class HoistPlan {
     return e !== undefined && ((e.k === "const" && typeof e.v === "number") || this.isInput(e));
   }
 
-  /** A length known before the loop: a constant int >= min, or an int input read once per run. */
+  /**
+   * A length known before the loop: a constant int from min to LARGE_LENGTH (a longer one runs per
+   * bar, where the builtin checks its windows against the memory budget), or an int input read once
+   * per run (Precompute.number checks its value the same way).
+   */
   private len(e: RExpr | undefined, min: number): boolean {
-    return constInt(e, min) !== null || (!!e && e.t.name === "int" && this.isInput(e));
+    const c = constInt(e, min);
+    return (c !== null && c <= LARGE_LENGTH) || (!!e && e.t.name === "int" && this.isInput(e));
   }
 
   private isInput(e: RExpr): boolean {

@@ -147,13 +147,15 @@ export function compileProgram(
   key: string,
   sourceHash: string,
   rerun = false,
+  perBar = false,
 ): CompiledProgram {
   const known = verdicts.get(sourceHash);
   if (known !== undefined) throw new NotCompilable(known);
   const k = ctx.kernels as Kernels | null;
   const capture = ctx.ext.securityCapture as SecondaryCapture | undefined;
-  // (no whole-series passes when the script runs again inside bars: the interpreter makes none either)
-  const variant: Variant = capture ? "secondary" : rerun ? "rerun" : kernelsLoaded(k) ? "hoist" : "plain";
+  // (no whole-series passes when the script runs again inside bars: the interpreter makes none either;
+  // `perBar`: this run's inputs rule a pass out)
+  const variant: Variant = capture ? "secondary" : rerun ? "rerun" : kernelsLoaded(k) && !perBar ? "hoist" : "plain";
   let gen: Generated;
   try {
     gen = generated(prog, variant);
@@ -246,8 +248,9 @@ export function compileProgram(
     }
   } catch (err) {
     (arena as SeriesArena | null)?.release();
-    // this run's input values rule a pass out (not cached: another run's values may allow it)
-    if (err instanceof NotPrecomputable) throw new NotCompilable(err.message);
+    // this run's input values rule a pass out: the loop without passes, every call per bar (which
+    // reports what is wrong, as the interpreter does), for this run only
+    if (err instanceof NotPrecomputable) return compileProgram(prog, state, ctx, key, sourceHash, rerun, true);
     throw err;
   }
   for (const [i, p] of columns) K[i] = Array.isArray(p) ? p.map((q) => arena!.view(q)) : arena!.view(p);

@@ -39,6 +39,12 @@ const PROBE_COST_RATIO = 100;
 const PROBE_FROZEN = 1024;
 /** Units a loop may run without the clock moving before it is stopped (frozen-clock hosts). */
 const FROZEN_CLOCK_UNITS = 1 << 27;
+/**
+ * Lengths of a ta.* window above this are checked against the run's memory budget before a kernel
+ * allocates their windows (builtins/ta/common.ts intArg); the whole-series passes take lengths up to
+ * it only, so a longer one runs per bar where that check is made (check/hoist-plan.ts).
+ */
+export const LARGE_LENGTH = 1 << 16;
 /** The default memory budget of a run (bytes): history rings, kernel memory and collections. */
 export const DEFAULT_MEMORY_BYTES = 1024 * 1024 * 1024;
 

@@ -4,17 +4,27 @@
 // per-bar state machines the interpreter calls, so both backends agree. Both backends run it: the
 // interpreter when every bar is history (hoisting.ts), the compile backend before its generated loop.
 
-import { COMPARE, CROSS_KIND, HILO_KIND, type Call, type HoistPlan } from "../check/hoist-plan.js";
+import {
+  COMPARE,
+  CROSS_KIND,
+  HILO_KIND,
+  MIN_LENGTH,
+  PIVOT_KIND,
+  type Call,
+  type HoistPlan,
+} from "../check/hoist-plan.js";
 import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
 import type { ExecContext } from "../builtins/types.js";
 import { inputValue, sourceGetter } from "../builtins/input/index.js";
+import { LARGE_LENGTH } from "../core/budget.js";
 
 const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 
 /**
  * A precompute that cannot be done for this run's values (an input length the per-bar call would
- * refuse): the backend runs those calls per bar instead, which reports what is wrong.
+ * refuse, or one past LARGE_LENGTH, whose windows the per-bar call checks against the memory budget):
+ * the backend runs those calls per bar instead, which reports what is wrong.
  */
 export class NotPrecomputable extends Error {
   constructor(message: string) {
@@ -48,7 +58,7 @@ export class Precompute {
 
   /**
    * The number a hoisted call's parameter holds this run: a constant, or an input's value. An input
-   * length the per-bar call would refuse (not an integer >= min) throws NotPrecomputable.
+   * length the per-bar call would refuse (not an integer >= min) or longer than LARGE_LENGTH throws NotPrecomputable.
    */
   private number(e: RExpr | undefined, min: number | null): number {
     if (e && e.k === "const") return e.v as number;
@@ -56,7 +66,7 @@ export class Precompute {
     if (!call) throw new Error("internal: not a pre-known number");
     const args = call.args.map((x) => (x === undefined ? undefined : (x as { v: unknown }).v));
     const v = inputValue(this.ctx, call.name, args, call.site);
-    if (typeof v !== "number" || v !== v || (min !== null && (!Number.isInteger(v) || v < min))) {
+    if (typeof v !== "number" || v !== v || (min !== null && (!Number.isInteger(v) || v < min || v > LARGE_LENGTH))) {
       throw new NotPrecomputable(
         `input '${(e as { v: { name: string } }).v.name}' = ${String(v)} is not a length the whole-series pass takes`,
       );
@@ -75,6 +85,7 @@ export class Precompute {
     let out: number[];
     if (e.name === "ta.supertrend")
       out = pass.supertrend(a, a.input(c.high), a.input(c.low), a.input(c.close), this.number(args[0], null), len(1));
+    else if (e.name === "ta.dmi") out = pass.dmi(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0), len(1));
     else {
       const src = this.column(args[0]!);
       out =
@@ -191,7 +202,11 @@ export class Precompute {
     const a = this.a,
       args = e.args,
       c = this.ctx.columns;
-    const len = (i: number) => this.number(args[i], e.name === "ta.change" ? 0 : 1);
+    const len = (i: number) => this.number(args[i], MIN_LENGTH[e.name] ?? 1);
+    if (e.name in PIVOT_KIND) {
+      const src = args[2] === undefined ? a.input(PIVOT_KIND[e.name] === 0 ? c.high : c.low) : this.column(args[2]);
+      return pass.pivot(a, src, this.number(args[0], 0), this.number(args[1], 0), PIVOT_KIND[e.name]!);
+    }
     if (e.name in HILO_KIND) {
       const kind = HILO_KIND[e.name]!;
       if (args[1] === undefined) return pass.hilo(a, a.input((kind & 1) === 0 ? c.high : c.low), len(0), kind);
@@ -209,6 +224,8 @@ export class Precompute {
           a.input(c.close),
           args[0] !== undefined && (args[0] as { v: unknown }).v === true,
         );
+      case "ta.wpr":
+        return pass.wpr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
       case "ta.stoch":
         // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
         return pass.stoch(a, this.column(args[0]!), this.column(args[1]!), this.column(args[2]!), len(3));
@@ -229,6 +246,31 @@ export class Precompute {
         return pass.stdev(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
       case "ta.change":
         return pass.change(a, src, args[1] === undefined ? 1 : len(1));
+      case "ta.mom":
+        return pass.mom(a, src, len(1), 0);
+      case "ta.roc":
+        return pass.mom(a, src, len(1), 1);
+      case "ta.cci":
+        return pass.cci(a, src, len(1));
+      case "ta.cmo":
+        return pass.cmo(a, src, len(1));
+      case "ta.mfi":
+        return pass.mfi(a, src, a.input(c.volume), len(1));
+      case "ta.vwma":
+        return pass.vwma(a, src, a.input(c.volume), len(1));
+      case "ta.hma":
+        return pass.hma(a, src, len(1));
+      case "ta.dev":
+        return pass.dev(a, src, len(1));
+      case "ta.variance":
+        return pass.variance(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
+      case "ta.percentrank":
+        return pass.percentrank(a, src, len(1));
+      case "ta.linreg": {
+        // (the per-bar call's offset: truncated, na as 0)
+        const off = Math.trunc(this.number(args[2], null));
+        return pass.linreg(a, src, len(1), off === off ? off : 0);
+      }
     }
     throw new Error(`internal: no series kernel for ${e.name}`);
   }

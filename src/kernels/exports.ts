@@ -91,4 +91,28 @@ export interface KernelExports {
   series_macd(inp: number, m: number, sg: number, hs: number, n: number, fast: number, slow: number, sig: number): void;
   series_stoch(x: number, hi: number, lo: number, out: number, n: number, len: number): void;
   series_arith(a: number, b: number, out: number, n: number, op: number): void;
+  // whole series by stepping the per-bar kernels (assembly/series-step.ts)
+  series_pivot(x: number, out: number, n: number, left: number, right: number, kind: number): void;
+  series_mom(x: number, out: number, n: number, len: number, kind: number): void;
+  series_cci(x: number, out: number, n: number, len: number): void;
+  series_cmo(x: number, out: number, n: number, len: number): void;
+  series_mfi(x: number, vol: number, out: number, n: number, len: number): void;
+  series_vwma(x: number, vol: number, out: number, n: number, len: number): void;
+  series_hma(x: number, out: number, n: number, len: number): void;
+  series_linreg(x: number, out: number, n: number, len: number, offset: number): void;
+  series_dev(x: number, out: number, n: number, len: number): void;
+  series_variance(x: number, out: number, n: number, len: number, biased: number): void;
+  series_percentrank(x: number, out: number, n: number, len: number): void;
+  series_wpr(hi: number, lo: number, cl: number, out: number, n: number, len: number): void;
+  series_dmi(
+    hi: number,
+    lo: number,
+    cl: number,
+    plus: number,
+    minus: number,
+    adx: number,
+    n: number,
+    diLen: number,
+    adxLen: number,
+  ): void;
 }

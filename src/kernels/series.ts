@@ -173,6 +173,42 @@ export const pass = {
     a.k.x.series_supertrend(h, l, c, st, dir, a.n, period, factor);
     return [st, dir];
   },
+  // stepped passes (assembly/series-step.ts): the per-bar kernels run over the columns
+  /** kind 0 ta.pivothigh, 1 ta.pivotlow. */
+  pivot: (a: SeriesArena, src: number, left: number, right: number, kind: number): number => {
+    checkLength(left, 0);
+    return one(a, (o) => a.k.x.series_pivot(src, o, a.n, left, right, kind), right, 0);
+  },
+  /** kind 0 ta.mom, 1 ta.roc. */
+  mom: (a: SeriesArena, src: number, len: number, kind: number): number =>
+    one(a, (o) => a.k.x.series_mom(src, o, a.n, len, kind), len, 0),
+  cci: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_cci(src, o, a.n, len), len),
+  cmo: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_cmo(src, o, a.n, len), len),
+  mfi: (a: SeriesArena, src: number, vol: number, len: number): number =>
+    one(a, (o) => a.k.x.series_mfi(src, vol, o, a.n, len), len),
+  vwma: (a: SeriesArena, src: number, vol: number, len: number): number =>
+    one(a, (o) => a.k.x.series_vwma(src, vol, o, a.n, len), len),
+  hma: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_hma(src, o, a.n, len), len, 2),
+  linreg: (a: SeriesArena, src: number, len: number, offset: number): number =>
+    one(a, (o) => a.k.x.series_linreg(src, o, a.n, len, offset), len),
+  dev: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_dev(src, o, a.n, len), len),
+  variance: (a: SeriesArena, src: number, len: number, biased: boolean): number =>
+    one(a, (o) => a.k.x.series_variance(src, o, a.n, len, biased ? 1 : 0), len),
+  percentrank: (a: SeriesArena, src: number, len: number): number =>
+    one(a, (o) => a.k.x.series_percentrank(src, o, a.n, len), len),
+  /** ta.wpr(len) over high, low and close. */
+  wpr: (a: SeriesArena, h: number, l: number, c: number, len: number): number =>
+    one(a, (o) => a.k.x.series_wpr(h, l, c, o, a.n, len), len),
+  /** [+DI, -DI, ADX] of ta.dmi(diLength, adxSmoothing) over high, low and close. */
+  dmi: (a: SeriesArena, h: number, l: number, c: number, diLen: number, adxLen: number): number[] => {
+    checkLength(diLen);
+    checkLength(adxLen);
+    const p = a.alloc(),
+      m = a.alloc(),
+      x = a.alloc();
+    a.k.x.series_dmi(h, l, c, p, m, x, a.n, diLen, adxLen);
+    return [p, m, x];
+  },
   /** [basis, upper, lower] of ta.bb. */
   bb: (a: SeriesArena, src: number, len: number, mult: number): number[] => {
     checkLength(len);

@@ -1,7 +1,7 @@
 // Input lengths (`len = input.int(14)`) are read once per run, so top-level ta.* calls taking them
 // are precomputed like constant lengths, in compile mode and in the interpreter's hoisting, with the
 // run's input values (defaults, constructor inputs, overrides); a value the per-bar call would refuse
-// leaves the call per bar (compile mode then runs interpret and says why).
+// leaves the calls per bar (compile mode then runs its loop without the passes, as the interpreter does).
 import { afterEach, describe, expect, it } from "vitest";
 import { Runtime, setCompileBackend } from "../../src/runtime/index.js";
 import { compileProgram, generatedSource } from "../../src/compile/index.js";
@@ -20,6 +20,11 @@ async function samePerBar(got: RunResult, src: string, bars: Bar[], rt = new Run
   const perBar = await rt.run(src, bars, { mode: "interpret", profiler: true });
   expect(perBar.error).toBeUndefined();
   expect(firstDifference(got.series, perBar.series)).toBeNull();
+}
+
+/** The per-bar interpreter's run of `src` with `rt`'s inputs (errors included). */
+function perBarRun(src: string, rt: Runtime): Promise<RunResult> {
+  return rt.run(src, data, { mode: "interpret", profiler: true });
 }
 
 const SCRIPT = v6(`len = input.int(14, "Length", minval = 1)
@@ -73,16 +78,27 @@ describe("input lengths", () => {
       (await new Runtime().run(SCRIPT, data, { mode: "compile" })).series.plot_0,
     );
   });
-  it("a value the per-bar call refuses leaves the calls per bar: compile runs interpret and says why", async () => {
+  it("a value the per-bar call refuses leaves the calls per bar: compile runs its loop without the passes", async () => {
     const rt = new Runtime("CHART", { inputs: { Back: -1 } });
     const src = v6("back = input.int(1, 'Back')\nplot(ta.change(close, back))");
     const p = await runPair(src, data, {}, rt);
-    expect(p.compile.mode).toBe("interpret");
-    expect(p.compile.compile_fallback_reason).toMatch(/input 'back' = -1/);
+    expect(p.compile.mode).toBe("compile");
+    expect(p.compile.error).toMatch(/'length' argument \(-1\)/);
     expect(p.difference).toBeNull();
-    // the same script with a valid value compiles again (the verdict is not cached)
+    expect(firstDifference(p.compile.series, (await perBarRun(src, rt)).series)).toBeNull();
+    // the same script with a valid value precomputes again (the choice is not cached)
     const ok = await new Runtime().run(src, data, { mode: "compile" });
     expect(ok.mode).toBe("compile");
+    expect(firstDifference(ok.series, (await perBarRun(src, new Runtime())).series)).toBeNull();
+  });
+  it("a length past LARGE_LENGTH runs per bar, where the memory budget is checked, in every mode", async () => {
+    const src = v6("n = input.int(10, 'N')\nplot(ta.sma(close, n))\nplot(ta.highest(n))");
+    const rt = new Runtime("CHART", { inputs: { N: 200_000_000 } });
+    const p = await runPair(src, data, {}, rt);
+    expect(p.compile.mode).toBe("compile");
+    expect(p.compile.error).toMatch(/Memory limits exceeded: the 'length' argument \(200000000\) of 'sma'/);
+    expect(p.difference).toBeNull();
+    expect(p.compile.error).toBe((await perBarRun(src, rt)).error);
   });
   it("an input assigned again, or with a non-constant argument, is not a precompute length", () => {
     const again = generatedSource(

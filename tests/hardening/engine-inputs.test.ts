@@ -84,10 +84,19 @@ describe("kernel memory and traps", () => {
     });
   }
 
-  it("a whole-series pass needs no window: ta.sma(close, 3e8) on every bar is na, not an allocation", async () => {
-    const r = await runBoth(v6("plot(ta.sma(close, 300000000))"));
-    expect(r.error).toBeUndefined();
-    expect(r.series.plot_0!.every((v) => v === null)).toBe(true);
+  it("a length past LARGE_LENGTH is never a whole-series pass: ta.sma(close, 3e8) is refused as per bar, in every mode", async () => {
+    // (until session 28 a hoisted call gave na while the same call in a branch, under the profiler or
+    // on realtime bars was refused: the result depended on where the call stood)
+    const src = v6("x = 1\nplot(ta.sma(close, 300000000))");
+    const perBar = await new Runtime().run(src, bars(20), { mode: "interpret", profiler: true });
+    expect(perBar.error).toMatch(/^Memory limits exceeded: the 'length' argument \(300000000\) of 'sma'/);
+    for (const mode of MODES) {
+      const r = await new Runtime().run(src, bars(20), { mode });
+      expect(r.mode).toBe(mode);
+      expect(r.error).toBe(perBar.error);
+      expect(r.error_bar).toBe(0);
+      expect(r.diagnostics?.[0]?.line).toBe(4);
+    }
   });
 
   it("a length within the budget still runs (na until the window fills)", async () => {

@@ -4,7 +4,7 @@
 
 import type { Kernels, KernelExports } from "../../kernels/index.js";
 import type { CallSite, ExecContext } from "../types.js";
-import { budgetOf } from "../../core/budget.js";
+import { LARGE_LENGTH, budgetOf } from "../../core/budget.js";
 
 export function kx(ctx: ExecContext): KernelExports {
   const k = ctx.kernels as Kernels | null | undefined;
@@ -40,8 +40,6 @@ export function intArg(ctx: ExecContext, v: unknown, fn: string, name = "length"
   return n;
 }
 
-/** Lengths above this are checked against the run's memory budget before a kernel allocates their windows. */
-const LARGE_LENGTH = 1 << 16;
 /** Bytes a call site may allocate per unit of length: up to five f64 windows (ta.correlation), rounded up. */
 const BYTES_PER_LENGTH = 64;
 

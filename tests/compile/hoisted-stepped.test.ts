@@ -1,0 +1,140 @@
+// The stepped whole-series passes (assembly/series-step.ts: the per-bar kernel run over the columns):
+// ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr
+// and dmi are hoisted when their sources are pre-known and their lengths constants or inputs, and both
+// backends then equal the per-bar interpreter (a profiler run never precomputes) to the last field,
+// with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
+// lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
+import { describe, expect, it } from "vitest";
+import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
+import { LARGE_LENGTH } from "../../src/core/budget.js";
+import { Runtime } from "../../src/runtime/index.js";
+import { randomWalkBars } from "../realworld/bars.js";
+import { comparable, firstDifference, program } from "./parity.js";
+
+const SCRIPT = `//@version=6
+strategy("stepped", overlay = true)
+len = input.int(14, "Length")
+left = input.int(4, "Left")
+off = input.int(0, "Offset")
+ph = ta.pivothigh(left, 3)
+pl = ta.pivotlow(low, 2, left)
+ph0 = ta.pivothigh(close, 0, 0)
+m = ta.mom(close, len)
+r = ta.roc(hl2, 9)
+c = ta.cci(hlc3, 20)
+cm = ta.cmo(close, len)
+mf = ta.mfi(hlc3, len)
+vw = ta.vwma(close, 20)
+h = ta.hma(close, len)
+lr = ta.linreg(close, 20, off)
+d = ta.dev(close, len)
+v = ta.variance(close, 20, false)
+v2 = ta.variance(close, len)
+pr = ta.percentrank(close, 50)
+w = ta.wpr(len)
+[dp, dm, adx] = ta.dmi(len, 10)
+if ta.crossover(dp, dm) and adx > 20
+    strategy.entry("L", strategy.long)
+if ta.crossunder(c, 0) or ta.crossunder(cm, -20)
+    strategy.close("L")
+plot(ph, "ph")
+plot(pl, "pl")
+plot(ph0, "ph0")
+plot(m, "m")
+plot(r, "r")
+plot(cm, "cm")
+plot(mf, "mf")
+plot(vw - h, "vw-h")
+plot(lr, "lr")
+plot(d * v / v2, "dv")
+plot(pr, "pr")
+plot(w, "w")
+plot(dp - dm, "di")
+plot(adx, "adx")
+plot(ta.sma(c, 5), "sma of cci")
+`;
+
+const STEPPED = [
+  "ta.pivothigh",
+  "ta.pivotlow",
+  "ta.mom",
+  "ta.roc",
+  "ta.cci",
+  "ta.cmo",
+  "ta.mfi",
+  "ta.vwma",
+  "ta.hma",
+  "ta.linreg",
+  "ta.dev",
+  "ta.variance",
+  "ta.percentrank",
+  "ta.wpr",
+  "ta.dmi",
+];
+
+/** Random-walk bars where every fourth bar repeats the previous close (a change of zero). */
+function barsWithFlatCloses(n: number) {
+  const bars = randomWalkBars(n, 7);
+  for (let i = 4; i < bars.length; i += 4) {
+    const prev = bars[i - 1]!.close;
+    const b = bars[i]!;
+    b.close = prev;
+    b.high = Math.max(b.high, prev);
+    b.low = Math.min(b.low, prev);
+  }
+  return bars;
+}
+
+/** `rulesOut`: the run's inputs rule a pass out (those calls run per bar, in compile mode too). */
+async function agrees(inputs: Record<string, unknown>, rulesOut = false): Promise<void> {
+  const rt = new Runtime();
+  for (const bars of [randomWalkBars(900), barsWithFlatCloses(600)]) {
+    const perBar = await rt.run(SCRIPT, bars, { mode: "interpret", profiler: true, inputs });
+    // (the runs per bar include one the per-bar call stops with an error on its first bar)
+    if (!rulesOut) expect(perBar.strategy?.trades.length ?? 0, "the script trades").toBeGreaterThan(0);
+    for (const mode of ["compile", "interpret"] as const) {
+      const r = await rt.run(SCRIPT, bars, { mode, inputs });
+      expect(r.mode).toBe(mode);
+      expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
+    }
+  }
+}
+
+describe("stepped whole-series passes", () => {
+  it("hoists every stepped call of the script", () => {
+    const prog = program(SCRIPT);
+    const plan = new HoistPlan(prog);
+    const found = new Set<string>();
+    for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => found.add(e.k === "call" ? e.name : e.k));
+    expect(STEPPED.filter((n) => !found.has(n))).toEqual([]);
+  });
+
+  it("leaves a constant length above LARGE_LENGTH, or below the builtin's least, to the per-bar call", () => {
+    const calls = (src: string) => {
+      const prog = program(`//@version=6\nindicator("x")\n${src}`);
+      const plan = new HoistPlan(prog);
+      const found: string[] = [];
+      for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => found.push(e.k === "call" ? e.name : e.k));
+      return found;
+    };
+    expect(calls(`plot(ta.cci(close, ${LARGE_LENGTH + 1}))`)).toEqual([]);
+    expect(calls(`plot(ta.hma(close, 1))`)).toEqual([]);
+    expect(calls(`plot(ta.hma(close, 2))`)).toEqual(["ta.hma"]);
+    expect(calls(`plot(ta.mom(close, 0))`)).toEqual(["ta.mom"]);
+    expect(calls(`plot(ta.sma(close, ${LARGE_LENGTH + 1}))`)).toEqual([]);
+    expect(calls(`plot(ta.sma(close, ${LARGE_LENGTH}))`)).toEqual(["ta.sma"]);
+  });
+
+  it("equals the per-bar interpreter with the defaults and overridden inputs", async () => {
+    await agrees({});
+    await agrees({ Length: 3, Left: 0, Offset: 2 });
+    await agrees({ Length: 2, Left: 9, Offset: -3 });
+  });
+
+  it("an input length the per-bar call refuses, or past LARGE_LENGTH, runs per bar in both modes", async () => {
+    await agrees({ Length: 1 }, true); // ta.hma(close, 1): the per-bar call's error, in every mode
+    const r = await new Runtime().run(SCRIPT, randomWalkBars(100), { mode: "compile", inputs: { Length: 1 } });
+    expect(r.error).toMatch(/'length' argument \(1\) in the 'hma' function/);
+    await agrees({ Left: LARGE_LENGTH + 1 }, true);
+  });
+});

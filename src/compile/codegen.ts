@@ -13,7 +13,7 @@ import { columnPlotCalls, everyBarHoists, HoistPlan, outputCells, tupleSize } fr
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { blockAssigns } from "../interpret/writes.js";
 import { eachChild } from "../check/walk.js";
-import { isNumeric } from "../check/types.js";
+import { genericHead, isNumeric } from "../check/types.js";
 import {
   constantArg,
   givenInOrder,
@@ -904,29 +904,44 @@ class Gen {
         `${ind}    }`,
       ].join("\n");
     };
+    // (only the loop of the collection the checker typed the iterable as: the body is written once
+    // per loop, and a function three times as long is one V8 optimises less well)
+    const head = genericHead(e.iterable.t.name);
+    const known = head === "array" || head === "matrix" || head === "map";
+    const branches: string[] = [];
+    if (!known || head === "array")
+      branches.push(
+        `${ind}  ${branches.length ? "} else if" : "if"} (${coll} instanceof PineArray) {`,
+        loop(
+          `for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`,
+          `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`,
+          this.tick(cd.cd),
+        ),
+      );
+    if (!known || head === "matrix")
+      branches.push(
+        `${ind}  ${branches.length ? "} else if" : "if"} (${coll} instanceof PineMatrix) {`,
+        loop(
+          `for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`,
+          `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`,
+          `${cd.cd} -= 1 + (${coll}.cols >> 3); if (${cd.cd} <= 0) { B.left = ${cd.cd}; B.check(); ${cd.cd} = B.left; }`,
+        ),
+      );
+    if (!known || head === "map")
+      branches.push(
+        `${ind}  ${branches.length ? "} else if" : "if"} (${coll} instanceof PineMap) {`,
+        loop(
+          `for (${kv} of ${coll}.map)`,
+          `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`,
+          this.tick(cd.cd),
+        ),
+      );
     const code = [
       `${ind}${lv} = ${na};`,
       `${ind}${coll} = ${it};`,
       `${ind}if (${coll} !== null && ${coll} !== undefined) {`,
       `${ind}  B.enter();${cd.enter}`,
-      `${ind}  if (${coll} instanceof PineArray) {`,
-      loop(
-        `for (${i} = 0; ${i} < ${coll}.values.length; ${i}++)`,
-        `${setIdx(i)}${this.writeStmt(e.value, `${coll}.values[${i}]`)}`,
-        this.tick(cd.cd),
-      ),
-      `${ind}  } else if (${coll} instanceof PineMatrix) {`,
-      loop(
-        `for (${i} = 0; ${i} < ${coll}.rows; ${i}++)`,
-        `${setIdx(i)}${this.writeStmt(e.value, `new PineArray(${coll}.elemType, ${coll}.data.slice(${i} * ${coll}.cols, (${i} + 1) * ${coll}.cols))`)}`,
-        `${cd.cd} -= 1 + (${coll}.cols >> 3); if (${cd.cd} <= 0) { B.left = ${cd.cd}; B.check(); ${cd.cd} = B.left; }`,
-      ),
-      `${ind}  } else if (${coll} instanceof PineMap) {`,
-      loop(
-        `for (${kv} of ${coll}.map)`,
-        `${setIdx(`${kv}[0]`)}${this.writeStmt(e.value, `${kv}[1]`)}`,
-        this.tick(cd.cd),
-      ),
+      ...branches,
       `${ind}  } else ctx.runtimeError("Cannot iterate over this value");`,
       `${ind}  B.exit();${cd.leave}`,
       `${ind}}`,

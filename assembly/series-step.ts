@@ -4,9 +4,10 @@
 // crossing between JavaScript and WebAssembly (and the builtin's argument checks) on every bar, which
 // costs more than these kernels' own work. The state is freed with the pass.
 import { heap_top, heap_set } from "./mem";
-import { sum_new, sum_next, sma_next, dev_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next } from "./avg";
+import { sum_new, sum_next, sma_next, dev_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next, cum_new, cum_next } from "./avg";
 import { win_new, pivot_next, prank_next, hilo_new, hilo_next } from "./window";
-import { tr_new, tr_next, vw_next, linreg_next } from "./misc";
+import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next } from "./misc";
+import { order_new, median_next } from "./order";
 import { ld, st } from "./series-util";
 
 /** src/builtins/ta/common.ts EPS: a change within it counts as none (cmo, mfi). */
@@ -183,5 +184,93 @@ export function series_dmi(hi: usize, lo: usize, cl: usize, plus: usize, minus: 
     st(minus, i, m);
     st(adx, i, 100 * ema_next(ra, i, Math.abs(p - m) / (sum == 0 ? 1 : sum)));
   }
+  heap_set(mark);
+}
+
+/** ta.alma(x, len, offset, sigma, floor). */
+export function series_alma(x: usize, out: usize, n: i32, len: i32, offset: f64, sigma: f64, floor: i32): void {
+  const mark = heap_top();
+  const h = win_new(len);
+  for (let i = 0; i < n; i++) st(out, i, alma_next(h, i, ld(x, i), len, offset, sigma, floor));
+  heap_set(mark);
+}
+
+/** ta.swma(x). */
+export function series_swma(x: usize, out: usize, n: i32): void {
+  const mark = heap_top();
+  const h = win_new(4);
+  for (let i = 0; i < n; i++) st(out, i, swma_next(h, i, ld(x, i)));
+  heap_set(mark);
+}
+
+/** ta.cog(x, len). */
+export function series_cog(x: usize, out: usize, n: i32, len: i32): void {
+  const mark = heap_top();
+  const h = win_new(len);
+  for (let i = 0; i < n; i++) st(out, i, cog_next(h, i, ld(x, i), len));
+  heap_set(mark);
+}
+
+/** ta.cum(x). */
+export function series_cum(x: usize, out: usize, n: i32): void {
+  const mark = heap_top();
+  const h = cum_new();
+  for (let i = 0; i < n; i++) st(out, i, cum_next(h, i, ld(x, i)));
+  heap_set(mark);
+}
+
+/** ta.median(x, len). */
+export function series_median(x: usize, out: usize, n: i32, len: i32): void {
+  const mark = heap_top();
+  const h = order_new(len, 1);
+  for (let i = 0; i < n; i++) st(out, i, median_next(h, i, ld(x, i), len));
+  heap_set(mark);
+}
+
+/** ta.tsi(x, shortLen, longLen). */
+export function series_tsi(x: usize, out: usize, n: i32, shortLen: i32, longLen: i32): void {
+  const mark = heap_top();
+  const p = lag_new(1);
+  const a1 = ema_new(longLen, 0);
+  const a2 = ema_new(shortLen, 0);
+  const b1 = ema_new(longLen, 0);
+  const b2 = ema_new(shortLen, 0);
+  for (let i = 0; i < n; i++) {
+    const v = ld(x, i);
+    const pc = v - lag_next(p, i, v, 1);
+    const a = ema_next(a2, i, ema_next(a1, i, pc));
+    const b = ema_next(b2, i, ema_next(b1, i, Math.abs(pc)));
+    st(out, i, a / b);
+  }
+  heap_set(mark);
+}
+
+/** ta.correlation(x, y, len). */
+export function series_correlation(x: usize, y: usize, out: usize, n: i32, len: i32): void {
+  const mark = heap_top();
+  const sx = sum_new(len);
+  const sy = sum_new(len);
+  const sxy = sum_new(len);
+  const vxh = var_new(len);
+  const vyh = var_new(len);
+  for (let i = 0; i < n; i++) {
+    const a = ld(x, i);
+    const b = ld(y, i);
+    const mx = sma_next(sx, i, a, len);
+    const my = sma_next(sy, i, b, len);
+    const mxy = sma_next(sxy, i, a * b, len);
+    const vx = var_next(vxh, i, a, len, 1);
+    const vy = var_next(vyh, i, b, len, 1);
+    const den = Math.sqrt(vx * vy);
+    st(out, i, den != den || mxy != mxy || mx != mx || my != my ? NaN : den <= EPS ? 0 : (mxy - mx * my) / den);
+  }
+  heap_set(mark);
+}
+
+/** ta.sar(start, inc, max) over high, low and close. */
+export function series_sar(hi: usize, lo: usize, cl: usize, out: usize, n: i32, start: f64, inc: f64, mx: f64): void {
+  const mark = heap_top();
+  const h = sar_new();
+  for (let i = 0; i < n; i++) st(out, i, sar_next(h, i, ld(hi, i), ld(lo, i), ld(cl, i), start, inc, mx));
   heap_set(mark);
 }

@@ -37,6 +37,8 @@ const SOURCE_LENGTH = new Set([
   "ta.dev",
   "ta.variance",
   "ta.percentrank",
+  "ta.cog",
+  "ta.median",
 ]);
 /**
  * The least length a (source, length) call takes before its per-bar call raises an error (1 where not
@@ -241,6 +243,20 @@ export class HoistPlan {
     if (e.name === "ta.linreg") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
     if (e.name === "ta.wpr") return a.length === 1 && this.len(a[0], 1);
     if (e.name === "ta.dmi") return a.length === 2 && this.len(a[0], 1) && this.len(a[1], 1);
+    if (e.name === "ta.swma" || e.name === "ta.cum") return a.length === 1 && this.source(a[0]);
+    if (e.name === "ta.alma")
+      return (
+        a.length <= 5 &&
+        this.source(a[0]) &&
+        this.len(a[1], 1) &&
+        this.number(a[2]) &&
+        this.number(a[3]) &&
+        (a[4] === undefined || (a[4].k === "const" && typeof a[4].v === "boolean"))
+      );
+    if (e.name === "ta.tsi") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.len(a[2], 1);
+    if (e.name === "ta.correlation")
+      return a.length === 3 && this.source(a[0]) && this.source(a[1]) && this.len(a[2], 1);
+    if (e.name === "ta.sar") return a.length === 3 && [0, 1, 2].every((i) => this.number(a[i]));
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
     if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
     // (the per-bar call reads its factor once, on its first bar: a constant or an input is that factor)

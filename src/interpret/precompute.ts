@@ -226,6 +226,19 @@ export class Precompute {
         );
       case "ta.wpr":
         return pass.wpr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
+      case "ta.sar":
+        return pass.sar(
+          a,
+          a.input(c.high),
+          a.input(c.low),
+          a.input(c.close),
+          this.number(args[0], null),
+          this.number(args[1], null),
+          this.number(args[2], null),
+        );
+      case "ta.correlation":
+        // (both sources, then the length, as the per-bar call reads them)
+        return pass.correlation(a, this.column(args[0]!), this.column(args[1]!), len(2));
       case "ta.stoch":
         // (100 * (source - lowest(low))) / (highest(high) - lowest(low)), as the per-bar impl
         return pass.stoch(a, this.column(args[0]!), this.column(args[1]!), this.column(args[2]!), len(3));
@@ -266,6 +279,25 @@ export class Precompute {
         return pass.variance(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
       case "ta.percentrank":
         return pass.percentrank(a, src, len(1));
+      case "ta.cog":
+        return pass.cog(a, src, len(1));
+      case "ta.median":
+        return pass.median(a, src, len(1));
+      case "ta.swma":
+        return pass.swma(a, src);
+      case "ta.cum":
+        return pass.cum(a, src);
+      case "ta.tsi":
+        return pass.tsi(a, src, len(1), len(2));
+      case "ta.alma":
+        return pass.alma(
+          a,
+          src,
+          len(1),
+          this.number(args[2], null),
+          this.number(args[3], null),
+          args[4] !== undefined && (args[4] as { v: unknown }).v === true,
+        );
       case "ta.linreg": {
         // (the per-bar call's offset: truncated, na as 0)
         const off = Math.trunc(this.number(args[2], null));

@@ -104,6 +104,14 @@ export interface KernelExports {
   series_variance(x: number, out: number, n: number, len: number, biased: number): void;
   series_percentrank(x: number, out: number, n: number, len: number): void;
   series_wpr(hi: number, lo: number, cl: number, out: number, n: number, len: number): void;
+  series_alma(x: number, out: number, n: number, len: number, offset: number, sigma: number, floor: number): void;
+  series_swma(x: number, out: number, n: number): void;
+  series_cog(x: number, out: number, n: number, len: number): void;
+  series_cum(x: number, out: number, n: number): void;
+  series_median(x: number, out: number, n: number, len: number): void;
+  series_tsi(x: number, out: number, n: number, shortLen: number, longLen: number): void;
+  series_correlation(x: number, y: number, out: number, n: number, len: number): void;
+  series_sar(hi: number, lo: number, cl: number, out: number, n: number, start: number, inc: number, max: number): void;
   series_dmi(
     hi: number,
     lo: number,

@@ -196,6 +196,22 @@ export const pass = {
     one(a, (o) => a.k.x.series_variance(src, o, a.n, len, biased ? 1 : 0), len),
   percentrank: (a: SeriesArena, src: number, len: number): number =>
     one(a, (o) => a.k.x.series_percentrank(src, o, a.n, len), len),
+  alma: (a: SeriesArena, src: number, len: number, offset: number, sigma: number, floor: boolean): number =>
+    one(a, (o) => a.k.x.series_alma(src, o, a.n, len, offset, sigma, floor ? 1 : 0), len),
+  swma: (a: SeriesArena, src: number): number => one(a, (o) => a.k.x.series_swma(src, o, a.n), 1),
+  cog: (a: SeriesArena, src: number, len: number): number => one(a, (o) => a.k.x.series_cog(src, o, a.n, len), len),
+  cum: (a: SeriesArena, src: number): number => one(a, (o) => a.k.x.series_cum(src, o, a.n), 1),
+  median: (a: SeriesArena, src: number, len: number): number =>
+    one(a, (o) => a.k.x.series_median(src, o, a.n, len), len),
+  tsi: (a: SeriesArena, src: number, shortLen: number, longLen: number): number => {
+    checkLength(shortLen);
+    return one(a, (o) => a.k.x.series_tsi(src, o, a.n, shortLen, longLen), longLen);
+  },
+  correlation: (a: SeriesArena, x: number, y: number, len: number): number =>
+    one(a, (o) => a.k.x.series_correlation(x, y, o, a.n, len), len),
+  /** ta.sar(start, inc, max) over high, low and close. */
+  sar: (a: SeriesArena, h: number, l: number, c: number, start: number, inc: number, max: number): number =>
+    one(a, (o) => a.k.x.series_sar(h, l, c, o, a.n, start, inc, max), 1),
   /** ta.wpr(len) over high, low and close. */
   wpr: (a: SeriesArena, h: number, l: number, c: number, len: number): number =>
     one(a, (o) => a.k.x.series_wpr(h, l, c, o, a.n, len), len),

@@ -1,6 +1,6 @@
 // The stepped whole-series passes (assembly/series-step.ts: the per-bar kernel run over the columns):
-// ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr
-// and dmi are hoisted when their sources are pre-known and their lengths constants or inputs, and both
+// ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr,
+// dmi, alma, swma, cog, cum, median, tsi, correlation and sar are hoisted when their sources are pre-known and their lengths constants or inputs, and both
 // backends then equal the per-bar interpreter (a profiler run never precomputes) to the last field,
 // with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
 // lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
@@ -33,6 +33,15 @@ v2 = ta.variance(close, len)
 pr = ta.percentrank(close, 50)
 w = ta.wpr(len)
 [dp, dm, adx] = ta.dmi(len, 10)
+al = ta.alma(close, 9, 0.85, 6)
+al2 = ta.alma(close, len, 0.5, 3, true)
+sw = ta.swma(close)
+cg = ta.cog(close, 10)
+cu = ta.cum(volume)
+md = ta.median(close, len)
+ts = ta.tsi(close, 13, len)
+co = ta.correlation(close, open, len)
+sr = ta.sar(0.02, 0.02, 0.2)
 if ta.crossover(dp, dm) and adx > 20
     strategy.entry("L", strategy.long)
 if ta.crossunder(c, 0) or ta.crossunder(cm, -20)
@@ -52,6 +61,14 @@ plot(w, "w")
 plot(dp - dm, "di")
 plot(adx, "adx")
 plot(ta.sma(c, 5), "sma of cci")
+plot(al - al2, "alma")
+plot(sw, "swma")
+plot(cg, "cog")
+plot(cu, "cum")
+plot(md, "median")
+plot(ts, "tsi")
+plot(co, "correlation")
+plot(sr, "sar")
 `;
 
 const STEPPED = [
@@ -70,6 +87,14 @@ const STEPPED = [
   "ta.percentrank",
   "ta.wpr",
   "ta.dmi",
+  "ta.alma",
+  "ta.swma",
+  "ta.cog",
+  "ta.cum",
+  "ta.median",
+  "ta.tsi",
+  "ta.correlation",
+  "ta.sar",
 ];
 
 /** Random-walk bars where every fourth bar repeats the previous close (a change of zero). */

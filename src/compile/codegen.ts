@@ -189,6 +189,8 @@ class Gen {
    */
   private readonly fnOwner = new Map<number, string | null>();
   private readonly fnPersistent = new Set<number>();
+  /** The function-instance locals (fnLocals) that hold values other than numbers. */
+  private readonly fnValueLocals = new Set<number>();
   /** The function being generated ("" for the loop function) and the fn locals it declares. */
   private fn: { name: string; decl: Set<number> } = { name: "", decl: new Set() };
 
@@ -484,7 +486,7 @@ class Gen {
       if (this.nested > 0) this.nestedUse.add(v.slot);
       return `s${v.slot}`;
     }
-    if (!v.fnLocal || v.hist >= 0 || !isNumericSlot(v) || this.prog.varipSlots.includes(v.slot)) return null;
+    if (!v.fnLocal || v.hist >= 0 || this.prog.varipSlots.includes(v.slot)) return null;
     const owner = this.fnOwner.get(v.slot);
     if (owner === undefined) this.fnOwner.set(v.slot, this.fn.name);
     else if (owner !== this.fn.name) this.fnOwner.set(v.slot, null);
@@ -492,6 +494,7 @@ class Gen {
     // a fresh `let` in its function: a plain variable of a function is assigned before it is read
     // in every call, so nothing carries over from the previous call (`var` ones are not here)
     this.fn.decl.add(v.slot);
+    if (!isNumericSlot(v)) this.fnValueLocals.add(v.slot);
     return `s${v.slot}`;
   }
 
@@ -505,7 +508,7 @@ class Gen {
   private write(v: VarSlot, x: string): string {
     const l = this.localName(v);
     if (l !== null) {
-      if (this.valueLocal.has(v.slot)) return `(${l} = ${x})`;
+      if (this.isValueSlot(v.slot)) return `(${l} = ${x})`;
       const t = this.temp();
       return `(${t} = ${x}, ${l} = +${t}, ${t})`;
     }
@@ -515,7 +518,7 @@ class Gen {
   /** A statement storing x (value unused). */
   private writeStmt(v: VarSlot, x: string): string {
     const l = this.localName(v);
-    if (l !== null) return this.valueLocal.has(v.slot) ? `${l} = ${x};` : `${l} = +(${x});`;
+    if (l !== null) return this.isValueSlot(v.slot) ? `${l} = ${x};` : `${l} = +(${x});`;
     return `${this.read(v)} = ${x};`;
   }
 
@@ -1136,7 +1139,14 @@ class Gen {
   /** The `let` of the function-instance locals the function being generated touched. */
   private fnLocalDecl(): string {
     const d = [...this.fn.decl];
-    return d.length ? `  let ${d.map((s) => `s${s} = NaN`).join(", ")};\n` : "";
+    // (a number starts as NaN so that the local is a double from the start; any other value as null)
+    const init = (s: number) => (this.isValueSlot(s) ? `s${s} = null` : `s${s} = NaN`);
+    return d.length ? `  let ${d.map(init).join(", ")};\n` : "";
+  }
+
+  /** A JS local holding any value (a bool, string, collection or object), not a double. */
+  private isValueSlot(slot: number): boolean {
+    return this.valueLocal.has(slot) || this.fnValueLocals.has(slot);
   }
 
   private ucall(e: Extract<RExpr, { k: "ucall" }>): string {

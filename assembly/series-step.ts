@@ -6,7 +6,7 @@
 import { heap_top, heap_set } from "./mem";
 import { sum_new, sum_next, sma_next, dev_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next, cum_new, cum_next } from "./avg";
 import { win_new, pivot_next, prank_next, hilo_new, hilo_next } from "./window";
-import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next } from "./misc";
+import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next, bs_new, bs_next } from "./misc";
 import { order_new, median_next } from "./order";
 import { ld, st } from "./series-util";
 
@@ -272,5 +272,21 @@ export function series_sar(hi: usize, lo: usize, cl: usize, out: usize, n: i32, 
   const mark = heap_top();
   const h = sar_new();
   for (let i = 0; i < n; i++) st(out, i, sar_next(h, i, ld(hi, i), ld(lo, i), ld(cl, i), start, inc, mx));
+  heap_set(mark);
+}
+
+/** ta.valuewhen(cond, x, occ) for a number x; cond a column of 1 (true) and 0. */
+export function series_valuewhen(cond: usize, x: usize, out: usize, n: i32, occ: i32): void {
+  const mark = heap_top();
+  const h = win_new(occ + 2);
+  for (let i = 0; i < n; i++) st(out, i, vw_next(h, i, ld(cond, i) == 1 ? 1 : 0, ld(x, i), occ));
+  heap_set(mark);
+}
+
+/** ta.barssince(cond); cond a column of 1 (true) and 0. */
+export function series_barssince(cond: usize, out: usize, n: i32): void {
+  const mark = heap_top();
+  const h = bs_new();
+  for (let i = 0; i < n; i++) st(out, i, bs_next(h, i, ld(cond, i) == 1 ? 1 : 0));
   heap_set(mark);
 }

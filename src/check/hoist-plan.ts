@@ -256,6 +256,10 @@ export class HoistPlan {
     if (e.name === "ta.tsi") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.len(a[2], 1);
     if (e.name === "ta.correlation")
       return a.length === 3 && this.source(a[0]) && this.source(a[1]) && this.len(a[2], 1);
+    // (numbers only: a bool or colour valuewhen reads its kernel's value back as its own type)
+    if (e.name === "ta.valuewhen")
+      return a.length === 3 && isNumType(e) && this.isPreKnownBool(a[0]!) && this.source(a[1]) && this.len(a[2], 0);
+    if (e.name === "ta.barssince") return a.length === 1 && this.isPreKnownBool(a[0]!);
     if (e.name === "ta.sar") return a.length === 3 && [0, 1, 2].every((i) => this.number(a[i]));
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
     if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);

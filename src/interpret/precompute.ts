@@ -236,6 +236,10 @@ export class Precompute {
           this.number(args[1], null),
           this.number(args[2], null),
         );
+      case "ta.valuewhen":
+        return pass.valuewhen(a, this.bool(args[0]!), this.column(args[1]!), this.number(args[2], 0));
+      case "ta.barssince":
+        return pass.barssince(a, this.bool(args[0]!));
       case "ta.correlation":
         // (both sources, then the length, as the per-bar call reads them)
         return pass.correlation(a, this.column(args[0]!), this.column(args[1]!), len(2));

@@ -209,6 +209,11 @@ export const pass = {
   },
   correlation: (a: SeriesArena, x: number, y: number, len: number): number =>
     one(a, (o) => a.k.x.series_correlation(x, y, o, a.n, len), len),
+  /** ta.valuewhen(cond, x, occ) of a number x; `cond` a column of 1 and 0. */
+  valuewhen: (a: SeriesArena, cond: number, x: number, occ: number): number =>
+    one(a, (o) => a.k.x.series_valuewhen(cond, x, o, a.n, occ), occ, 0),
+  /** ta.barssince(cond); `cond` a column of 1 and 0. */
+  barssince: (a: SeriesArena, cond: number): number => one(a, (o) => a.k.x.series_barssince(cond, o, a.n), 1),
   /** ta.sar(start, inc, max) over high, low and close. */
   sar: (a: SeriesArena, h: number, l: number, c: number, start: number, inc: number, max: number): number =>
     one(a, (o) => a.k.x.series_sar(h, l, c, o, a.n, start, inc, max), 1),

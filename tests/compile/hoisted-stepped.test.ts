@@ -1,6 +1,7 @@
 // The stepped whole-series passes (assembly/series-step.ts: the per-bar kernel run over the columns):
 // ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr,
-// dmi, alma, swma, cog, cum, median, tsi, correlation and sar are hoisted when their sources are pre-known and their lengths constants or inputs, and both
+// dmi, alma, swma, cog, cum, median, tsi, correlation, sar, and valuewhen and barssince of a
+// pre-known condition (a cross, a comparison) are hoisted when their sources are pre-known and their lengths constants or inputs, and both
 // backends then equal the per-bar interpreter (a profiler run never precomputes) to the last field,
 // with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
 // lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
@@ -42,6 +43,9 @@ md = ta.median(close, len)
 ts = ta.tsi(close, 13, len)
 co = ta.correlation(close, open, len)
 sr = ta.sar(0.02, 0.02, 0.2)
+vwn = ta.valuewhen(ta.crossover(close, ta.sma(close, 10)), low, 1)
+vw0 = ta.valuewhen(close > open, close - open, 0)
+bs = ta.barssince(ta.crossunder(close, ta.sma(close, len)))
 if ta.crossover(dp, dm) and adx > 20
     strategy.entry("L", strategy.long)
 if ta.crossunder(c, 0) or ta.crossunder(cm, -20)
@@ -69,6 +73,9 @@ plot(md, "median")
 plot(ts, "tsi")
 plot(co, "correlation")
 plot(sr, "sar")
+plot(vwn, "valuewhen")
+plot(vw0, "valuewhen 0")
+plot(bs, "barssince")
 `;
 
 const STEPPED = [
@@ -95,6 +102,8 @@ const STEPPED = [
   "ta.tsi",
   "ta.correlation",
   "ta.sar",
+  "ta.valuewhen",
+  "ta.barssince",
 ];
 
 /** Random-walk bars where every fourth bar repeats the previous close (a change of zero). */

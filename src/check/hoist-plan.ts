@@ -62,6 +62,11 @@ export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   ">=": (a, b) => a >= b,
 };
 
+/** The value of a negated number constant (`-2`: the checker keeps the minus as an operator), or null. */
+export function negatedConst(e: RExpr): number | null {
+  return e.k === "unary" && e.op === "-" && e.e.k === "const" && typeof e.e.v === "number" ? -e.e.v : null;
+}
+
 function constInt(e: RExpr | undefined, min: number): number | null {
   if (e?.k !== "const" || typeof e.v !== "number") return null;
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
@@ -275,7 +280,9 @@ export class HoistPlan {
 
   /** A number known before the loop: a constant, or a number input read once per run. */
   private number(e: RExpr | undefined): boolean {
-    return e !== undefined && ((e.k === "const" && typeof e.v === "number") || this.isInput(e));
+    return (
+      e !== undefined && (negatedConst(e) !== null || (e.k === "const" && typeof e.v === "number") || this.isInput(e))
+    );
   }
 
   /**

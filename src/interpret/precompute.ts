@@ -10,6 +10,7 @@ import {
   HILO_KIND,
   MIN_LENGTH,
   PIVOT_KIND,
+  negatedConst,
   type Call,
   type HoistPlan,
 } from "../check/hoist-plan.js";
@@ -62,6 +63,8 @@ export class Precompute {
    */
   private number(e: RExpr | undefined, min: number | null): number {
     if (e && e.k === "const") return e.v as number;
+    const negated = e ? negatedConst(e) : null;
+    if (negated !== null) return negated;
     const call = e && e.k === "load" ? this.plan.inputs.get(e.v.slot) : undefined;
     if (!call) throw new Error("internal: not a pre-known number");
     const args = call.args.map((x) => (x === undefined ? undefined : (x as { v: unknown }).v));

@@ -28,6 +28,7 @@ mf = ta.mfi(hlc3, len)
 vw = ta.vwma(close, 20)
 h = ta.hma(close, len)
 lr = ta.linreg(close, 20, off)
+lr2 = ta.linreg(close, 10, -2)
 d = ta.dev(close, len)
 v = ta.variance(close, 20, false)
 v2 = ta.variance(close, len)
@@ -58,7 +59,7 @@ plot(r, "r")
 plot(cm, "cm")
 plot(mf, "mf")
 plot(vw - h, "vw-h")
-plot(lr, "lr")
+plot(lr - lr2, "lr")
 plot(d * v / v2, "dv")
 plot(pr, "pr")
 plot(w, "w")
@@ -155,6 +156,8 @@ describe("stepped whole-series passes", () => {
     expect(calls(`plot(ta.hma(close, 1))`)).toEqual([]);
     expect(calls(`plot(ta.hma(close, 2))`)).toEqual(["ta.hma"]);
     expect(calls(`plot(ta.mom(close, 0))`)).toEqual(["ta.mom"]);
+    // (a negative constant is a unary minus the plan reads as the number)
+    expect(calls(`plot(ta.linreg(close, 10, -2))`)).toEqual(["ta.linreg"]);
     expect(calls(`plot(ta.sma(close, ${LARGE_LENGTH + 1}))`)).toEqual([]);
     expect(calls(`plot(ta.sma(close, ${LARGE_LENGTH}))`)).toEqual(["ta.sma"]);
   });

@@ -6,7 +6,7 @@
 import { heap_top, heap_set } from "./mem";
 import { sum_new, sum_next, sma_next, dev_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next, cum_new, cum_next } from "./avg";
 import { win_new, pivot_next, prank_next, hilo_new, hilo_next } from "./window";
-import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next, bs_new, bs_next } from "./misc";
+import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next, bs_new, bs_next, vwap_new, vwap_next, volind_new, volind_next } from "./misc";
 import { order_new, median_next } from "./order";
 import { ld, st } from "./series-util";
 
@@ -288,5 +288,21 @@ export function series_barssince(cond: usize, out: usize, n: i32): void {
   const mark = heap_top();
   const h = bs_new();
   for (let i = 0; i < n; i++) st(out, i, bs_next(h, i, ld(cond, i) == 1 ? 1 : 0));
+  heap_set(mark);
+}
+
+/** ta.vwap of column x without bands; `anchor` a column of 1 (a new period starts) and 0. */
+export function series_vwap(x: usize, vol: usize, anchor: usize, out: usize, n: i32): void {
+  const mark = heap_top();
+  const h = vwap_new();
+  for (let i = 0; i < n; i++) st(out, i, vwap_next(h, i, ld(x, i), ld(vol, i), ld(anchor, i) == 1 ? 1 : 0, 0));
+  heap_set(mark);
+}
+
+/** The volume variables (kind: 0 ta.obv, 1 accdist, 2 pvt, 3 wad, 4 nvi, 5 pvi) over the bars. */
+export function series_volind(hi: usize, lo: usize, cl: usize, vol: usize, out: usize, n: i32, kind: i32): void {
+  const mark = heap_top();
+  const h = volind_new(kind);
+  for (let i = 0; i < n; i++) st(out, i, volind_next(h, i, ld(hi, i), ld(lo, i), ld(cl, i), ld(vol, i)));
   heap_set(mark);
 }

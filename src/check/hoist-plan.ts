@@ -14,6 +14,20 @@ export type Call = Extract<RExpr, { k: "call" }>;
 
 /** Bar variables a pre-pass can evaluate from the columns alone (stateless getters of ctx fields). */
 const BAR_VARS = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
+/**
+ * Stateful bar variables with a whole-series pass: their value on a bar depends on the bars before,
+ * so they are hoisted as calls are (everyBarHoists), not evaluated as columns of a getter.
+ */
+export const STATEFUL_BAR_VARS = new Set([
+  "ta.tr",
+  "ta.vwap",
+  "ta.obv",
+  "ta.accdist",
+  "ta.pvt",
+  "ta.wad",
+  "ta.nvi",
+  "ta.pvi",
+]);
 const SOURCE_LENGTH = new Set([
   "ta.sma",
   "ta.ema",
@@ -100,7 +114,7 @@ export function tupleSize(e: Call): number {
 /** An upper bound of the slots `e` needs if hoisted (sizes the numeric store before any plan exists). */
 export function hoistSlotCount(e: RExpr): number {
   if (e.k === "call") return e.name.startsWith("ta.") ? Math.max(1, tupleSize(e)) : 0;
-  return e.k === "bvar" && e.def.name === "ta.tr" ? 1 : 0;
+  return e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name) ? 1 : 0;
 }
 
 /**
@@ -161,7 +175,7 @@ export class HoistPlan {
       case "load":
         return this.vars.has(e.v.slot) || this.tupleVars.has(e.v.slot) || this.sources.has(e.v.slot);
       case "bvar":
-        return BAR_VARS.has(e.def.name) || e.def.name === "ta.tr";
+        return BAR_VARS.has(e.def.name) || STATEFUL_BAR_VARS.has(e.def.name);
       case "unary":
         return e.op === "-" && isNumType(e.e) && this.isPreKnown(e.e);
       case "bin":
@@ -264,6 +278,8 @@ export class HoistPlan {
     // (numbers only: a bool or colour valuewhen reads its kernel's value back as its own type)
     if (e.name === "ta.valuewhen")
       return a.length === 3 && isNumType(e) && this.isPreKnownBool(a[0]!) && this.source(a[1]) && this.len(a[2], 0);
+    // (the source alone: the session anchor and no bands, a single value)
+    if (e.name === "ta.vwap") return a.length <= 3 && this.source(a[0]) && a[1] === undefined && a[2] === undefined;
     if (e.name === "ta.barssince") return a.length === 1 && this.isPreKnownBool(a[0]!);
     if (e.name === "ta.sar") return a.length === 3 && [0, 1, 2].every((i) => this.number(a[i]));
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
@@ -310,7 +326,7 @@ const REQUEST_CALLS = new Set(["request.security", "request.security_lower_tf"])
  */
 export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => void): void {
   const visit = (e: RExpr): void => {
-    if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && e.def.name === "ta.tr")) {
+    if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name))) {
       found(e);
       return;
     }

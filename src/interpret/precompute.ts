@@ -18,6 +18,7 @@ import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
 import type { ExecContext } from "../builtins/types.js";
 import { inputValue, sourceGetter } from "../builtins/input/index.js";
+import { sessionStartAt, VOLUME_VARIABLE_KIND, vwapSource } from "../builtins/ta/volume.js";
 import { LARGE_LENGTH } from "../core/budget.js";
 
 const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
@@ -114,10 +115,32 @@ export class Precompute {
       else out = source ? this.source(source) : this.column(this.plan.vars.get(e.v.slot)!);
     } else if (e.k === "bvar" && e.def.name === "ta.tr")
       out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
+    else if (e.k === "bvar" && e.def.name === "ta.vwap") out = this.vwap(this.barColumn(vwapSource));
+    else if (e.k === "bvar" && e.def.name in VOLUME_VARIABLE_KIND)
+      out = pass.volind(
+        this.a,
+        this.a.input(c.high),
+        this.a.input(c.low),
+        this.a.input(c.close),
+        this.a.input(c.volume),
+        VOLUME_VARIABLE_KIND[e.def.name]!,
+      );
     else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
     else out = this.elementwise(e);
     this.memo.set(e, out);
     return out;
+  }
+
+  /**
+   * ta.vwap of column `src` anchored at each trading session's first bar (the builtin's own test,
+   * asked of every bar as the bar loop asks it), without bands.
+   */
+  private vwap(src: number): number {
+    const anchor = this.a.alloc();
+    const v = this.a.view(anchor);
+    const time = this.ctx.columns.time;
+    for (let i = 0; i < this.a.n; i++) v[i] = sessionStartAt(this.ctx, i, time[i]!) ? 1 : 0;
+    return pass.vwap(this.a, src, this.a.input(this.ctx.columns.volume), anchor);
   }
 
   /** The column of the price source a source input chose for this run (its override or its default). */
@@ -286,6 +309,8 @@ export class Precompute {
         return pass.variance(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
       case "ta.percentrank":
         return pass.percentrank(a, src, len(1));
+      case "ta.vwap":
+        return this.vwap(src);
       case "ta.cog":
         return pass.cog(a, src, len(1));
       case "ta.median":

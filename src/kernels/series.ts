@@ -209,6 +209,12 @@ export const pass = {
   },
   correlation: (a: SeriesArena, x: number, y: number, len: number): number =>
     one(a, (o) => a.k.x.series_correlation(x, y, o, a.n, len), len),
+  /** ta.vwap of x without bands; `anchor` a column of 1 (a new period) and 0. */
+  vwap: (a: SeriesArena, x: number, vol: number, anchor: number): number =>
+    one(a, (o) => a.k.x.series_vwap(x, vol, anchor, o, a.n), 1),
+  /** A volume variable (kind: 0 ta.obv, 1 accdist, 2 pvt, 3 wad, 4 nvi, 5 pvi). */
+  volind: (a: SeriesArena, h: number, l: number, c: number, vol: number, kind: number): number =>
+    one(a, (o) => a.k.x.series_volind(h, l, c, vol, o, a.n, kind), 1),
   /** ta.valuewhen(cond, x, occ) of a number x; `cond` a column of 1 and 0. */
   valuewhen: (a: SeriesArena, cond: number, x: number, occ: number): number =>
     one(a, (o) => a.k.x.series_valuewhen(cond, x, o, a.n, occ), occ, 0),

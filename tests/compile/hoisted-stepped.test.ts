@@ -1,7 +1,8 @@
 // The stepped whole-series passes (assembly/series-step.ts: the per-bar kernel run over the columns):
 // ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr,
 // dmi, alma, swma, cog, cum, median, tsi, correlation, sar, and valuewhen and barssince of a
-// pre-known condition (a cross, a comparison) are hoisted when their sources are pre-known and their lengths constants or inputs, and both
+// pre-known condition (a cross, a comparison), ta.vwap (the variable, and the call with a source alone)
+// and the volume variables (ta.obv, accdist, pvt, wad, nvi, pvi) are hoisted when their sources are pre-known and their lengths constants or inputs, and both
 // backends then equal the per-bar interpreter (a profiler run never precomputes) to the last field,
 // with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
 // lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
@@ -47,6 +48,9 @@ sr = ta.sar(0.02, 0.02, 0.2)
 vwn = ta.valuewhen(ta.crossover(close, ta.sma(close, 10)), low, 1)
 vw0 = ta.valuewhen(close > open, close - open, 0)
 bs = ta.barssince(ta.crossunder(close, ta.sma(close, len)))
+vwp = ta.vwap
+vw2 = ta.vwap(close)
+vols = ta.obv + ta.accdist + ta.pvt + ta.wad + ta.nvi + ta.pvi
 if ta.crossover(dp, dm) and adx > 20
     strategy.entry("L", strategy.long)
 if ta.crossunder(c, 0) or ta.crossunder(cm, -20)
@@ -77,6 +81,8 @@ plot(sr, "sar")
 plot(vwn, "valuewhen")
 plot(vw0, "valuewhen 0")
 plot(bs, "barssince")
+plot(vwp - vw2, "vwap")
+plot(vols, "volume variables")
 `;
 
 const STEPPED = [
@@ -105,6 +111,7 @@ const STEPPED = [
   "ta.sar",
   "ta.valuewhen",
   "ta.barssince",
+  "ta.vwap",
 ];
 
 /** Random-walk bars where every fourth bar repeats the previous close (a change of zero). */
@@ -121,8 +128,7 @@ function barsWithFlatCloses(n: number) {
 }
 
 /** `rulesOut`: the run's inputs rule a pass out (those calls run per bar, in compile mode too). */
-async function agrees(inputs: Record<string, unknown>, rulesOut = false): Promise<void> {
-  const rt = new Runtime();
+async function agrees(inputs: Record<string, unknown>, rulesOut = false, rt: Runtime = new Runtime()): Promise<void> {
   for (const bars of [randomWalkBars(900), barsWithFlatCloses(600)]) {
     const perBar = await rt.run(SCRIPT, bars, { mode: "interpret", profiler: true, inputs });
     // (the runs per bar include one the per-bar call stops with an error on its first bar)
@@ -140,8 +146,10 @@ describe("stepped whole-series passes", () => {
     const prog = program(SCRIPT);
     const plan = new HoistPlan(prog);
     const found = new Set<string>();
-    for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => found.add(e.k === "call" ? e.name : e.k));
+    for (const s of prog.body.stmts)
+      everyBarHoists(s, plan, (e) => found.add(e.k === "call" ? e.name : e.k === "bvar" ? e.def.name : e.k));
     expect(STEPPED.filter((n) => !found.has(n))).toEqual([]);
+    expect(["ta.obv", "ta.accdist", "ta.pvt", "ta.wad", "ta.nvi", "ta.pvi"].filter((n) => !found.has(n))).toEqual([]);
   });
 
   it("leaves a constant length above LARGE_LENGTH, or below the builtin's least, to the per-bar call", () => {
@@ -166,6 +174,14 @@ describe("stepped whole-series passes", () => {
     await agrees({});
     await agrees({ Length: 3, Left: 0, Offset: 2 });
     await agrees({ Length: 2, Left: 9, Offset: -3 });
+  });
+
+  it("ta.vwap's session anchor: a New York stock session on hourly bars", async () => {
+    await agrees(
+      {},
+      false,
+      new Runtime("NYSE:X", { timeframe: "60", syminfo: { session: "0930-1600", timezone: "America/New_York" } }),
+    );
   });
 
   it("an input length the per-bar call refuses, or past LARGE_LENGTH, runs per bar in both modes", async () => {

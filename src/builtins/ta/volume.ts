@@ -12,15 +12,37 @@ import { trueRange } from "./oscillators.js";
  * Needs the previous bar's open time, read from the input columns.
  */
 function newSession(ctx: ExecContext): boolean {
-  const i = ctx.barIndex;
+  return sessionStartAt(ctx, ctx.barIndex, ctx.time);
+}
+
+/**
+ * Whether input bar `i`, opening at `time`, starts a new trading session of the run's symbol (the
+ * default vwap anchor; the whole-series pass asks it of every bar, interpret/precompute.ts).
+ */
+export function sessionStartAt(ctx: ExecContext, i: number, time: number): boolean {
   const prev = i > 0 ? ctx.columns.time[i - 1] : NaN;
   const zone = getZone(ctx.syminfo.timezone) ?? UTC;
   const session = parseSession(ctx.syminfo.session as string | undefined) ?? SESSION_24X7;
   const tf = parseTimeframe(ctx.timeframe);
   const barMs = tf ? nominalMs(tf) : 0;
   if (i === 0) return true;
-  return isSessionStart(prev, ctx.time, zone, session, barMs);
+  return isSessionStart(prev, time, zone, session, barMs);
 }
+
+/** The source of the ta.vwap variable: the bar's hlc3. */
+export function vwapSource(ctx: ExecContext): number {
+  return (ctx.high + ctx.low + ctx.close) / 3;
+}
+
+/** The volume variables' kernel kinds (volind_new). */
+export const VOLUME_VARIABLE_KIND: Record<string, number> = {
+  "ta.obv": 0,
+  "ta.accdist": 1,
+  "ta.pvt": 2,
+  "ta.wad": 3,
+  "ta.nvi": 4,
+  "ta.pvi": 5,
+};
 
 function vwapFn(ctx: ExecContext, args: any[], site: CallSite): any {
   const kk = kernels(ctx);
@@ -56,17 +78,16 @@ export const variables: VariableTable = {
     get: (ctx, site) => {
       const k = kx(ctx);
       const h = (site.state ??= k.vwap_new()) as number;
-      const hlc3 = (ctx.high + ctx.low + ctx.close) / 3;
-      return k.vwap_next(h, ctx.barIndex, hlc3, ctx.volume, newSession(ctx) ? 1 : 0, 0);
+      return k.vwap_next(h, ctx.barIndex, vwapSource(ctx), ctx.volume, newSession(ctx) ? 1 : 0, 0);
     },
     stateful: true,
   },
-  "ta.obv": { name: "ta.obv", get: volInd(0), stateful: true },
-  "ta.accdist": { name: "ta.accdist", get: volInd(1), stateful: true },
-  "ta.pvt": { name: "ta.pvt", get: volInd(2), stateful: true },
-  "ta.wad": { name: "ta.wad", get: volInd(3), stateful: true },
-  "ta.nvi": { name: "ta.nvi", get: volInd(4), stateful: true },
-  "ta.pvi": { name: "ta.pvi", get: volInd(5), stateful: true },
+  "ta.obv": { name: "ta.obv", get: volInd(VOLUME_VARIABLE_KIND["ta.obv"]!), stateful: true },
+  "ta.accdist": { name: "ta.accdist", get: volInd(VOLUME_VARIABLE_KIND["ta.accdist"]!), stateful: true },
+  "ta.pvt": { name: "ta.pvt", get: volInd(VOLUME_VARIABLE_KIND["ta.pvt"]!), stateful: true },
+  "ta.wad": { name: "ta.wad", get: volInd(VOLUME_VARIABLE_KIND["ta.wad"]!), stateful: true },
+  "ta.nvi": { name: "ta.nvi", get: volInd(VOLUME_VARIABLE_KIND["ta.nvi"]!), stateful: true },
+  "ta.pvi": { name: "ta.pvi", get: volInd(VOLUME_VARIABLE_KIND["ta.pvi"]!), stateful: true },
   "ta.iii": {
     name: "ta.iii",
     get: (ctx) => (2 * ctx.close - ctx.high - ctx.low) / ((ctx.high - ctx.low) * ctx.volume),

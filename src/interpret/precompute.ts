@@ -18,7 +18,7 @@ import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
 import type { ExecContext } from "../builtins/types.js";
 import { inputValue, sourceGetter } from "../builtins/input/index.js";
-import { sessionStartAt, VOLUME_VARIABLE_KIND, vwapSource } from "../builtins/ta/volume.js";
+import { sessionStarts, VOLUME_VARIABLE_KIND, vwapSource } from "../builtins/ta/volume.js";
 import { LARGE_LENGTH } from "../core/budget.js";
 
 const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
@@ -137,9 +137,7 @@ export class Precompute {
    */
   private vwap(src: number): number {
     const anchor = this.a.alloc();
-    const v = this.a.view(anchor);
-    const time = this.ctx.columns.time;
-    for (let i = 0; i < this.a.n; i++) v[i] = sessionStartAt(this.ctx, i, time[i]!) ? 1 : 0;
+    sessionStarts(this.ctx, this.a.view(anchor));
     return pass.vwap(this.a, src, this.a.input(this.ctx.columns.volume), anchor);
   }
 

@@ -20,13 +20,52 @@ function newSession(ctx: ExecContext): boolean {
  * default vwap anchor; the whole-series pass asks it of every bar, interpret/precompute.ts).
  */
 export function sessionStartAt(ctx: ExecContext, i: number, time: number): boolean {
-  const prev = i > 0 ? ctx.columns.time[i - 1] : NaN;
-  const zone = getZone(ctx.syminfo.timezone) ?? UTC;
-  const session = parseSession(ctx.syminfo.session as string | undefined) ?? SESSION_24X7;
-  const tf = parseTimeframe(ctx.timeframe);
-  const barMs = tf ? nominalMs(tf) : 0;
   if (i === 0) return true;
-  return isSessionStart(prev, time, zone, session, barMs);
+  const { zone, session, barMs } = sessionRules(ctx);
+  return isSessionStart(ctx.columns.time[i - 1]!, time, zone, session, barMs);
+}
+
+interface SessionRules {
+  timezone: unknown;
+  sessionText: unknown;
+  timeframe: unknown;
+  zone: NonNullable<ReturnType<typeof getZone>>;
+  session: NonNullable<ReturnType<typeof parseSession>>;
+  barMs: number;
+}
+
+/** The last rules sessionRules worked out (a run asks with the same three values on every bar). */
+let lastRules: SessionRules | null = null;
+
+/** The run's time zone, session and bar length, as sessionStartAt reads them. */
+function sessionRules(ctx: ExecContext): SessionRules {
+  const timezone = ctx.syminfo.timezone;
+  const sessionText = ctx.syminfo.session;
+  const timeframe = ctx.timeframe;
+  const last = lastRules;
+  if (last !== null && last.timezone === timezone && last.sessionText === sessionText && last.timeframe === timeframe)
+    return last;
+  const tf = parseTimeframe(timeframe);
+  lastRules = {
+    timezone,
+    sessionText,
+    timeframe,
+    zone: getZone(timezone) ?? UTC,
+    session: parseSession(sessionText as string | undefined) ?? SESSION_24X7,
+    barMs: tf ? nominalMs(tf) : 0,
+  };
+  return lastRules;
+}
+
+/**
+ * sessionStartAt of every input bar (1 or 0), the rules read once: the whole-series pass's anchor
+ * column (interpret/precompute.ts).
+ */
+export function sessionStarts(ctx: ExecContext, out: Float64Array): void {
+  const { zone, session, barMs } = sessionRules(ctx);
+  const time = ctx.columns.time;
+  for (let i = 0; i < out.length; i++)
+    out[i] = i === 0 || isSessionStart(time[i - 1]!, time[i]!, zone, session, barMs) ? 1 : 0;
 }
 
 /** The source of the ta.vwap variable: the bar's hlc3. */

@@ -5,7 +5,7 @@
 // costs more than these kernels' own work. The state is freed with the pass.
 import { heap_top, heap_set } from "./mem";
 import { sum_new, sum_next, sma_next, dev_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next, cum_new, cum_next } from "./avg";
-import { win_new, pivot_next, prank_next, hilo_new, hilo_next } from "./window";
+import { win_new, pivot_next, prank_next, hilo_new, hilo_next, cross_new, rise_next } from "./window";
 import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next, bs_new, bs_next, vwap_new, vwap_next, volind_new, volind_next } from "./misc";
 import { order_new, median_next } from "./order";
 import { ld, st } from "./series-util";
@@ -304,5 +304,13 @@ export function series_volind(hi: usize, lo: usize, cl: usize, vol: usize, out: 
   const mark = heap_top();
   const h = volind_new(kind);
   for (let i = 0; i < n; i++) st(out, i, volind_next(h, i, ld(hi, i), ld(lo, i), ld(cl, i), ld(vol, i)));
+  heap_set(mark);
+}
+
+/** ta.rising (dir 1) / ta.falling (dir -1) of column x: 1 where true, 0 where false. */
+export function series_rise(x: usize, out: usize, n: i32, len: i32, dir: i32): void {
+  const mark = heap_top();
+  const h = cross_new();
+  for (let i = 0; i < n; i++) st(out, i, rise_next(h, i, ld(x, i), len, dir) == 1 ? 1 : 0);
   heap_set(mark);
 }

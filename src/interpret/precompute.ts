@@ -10,6 +10,7 @@ import {
   HILO_KIND,
   MIN_LENGTH,
   PIVOT_KIND,
+  RISE_DIR,
   negatedConst,
   type Call,
   type HoistPlan,
@@ -237,6 +238,7 @@ export class Precompute {
       return pass.hilo(a, this.column(args[0]!), len(1), kind);
     }
     if (e.name in CROSS_KIND) return pass.cross(a, this.column(args[0]!), this.column(args[1]!), CROSS_KIND[e.name]!);
+    if (e.name in RISE_DIR) return pass.rise(a, this.column(args[0]!), len(1), RISE_DIR[e.name]!);
     switch (e.name) {
       case "ta.atr":
         return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));

@@ -209,6 +209,9 @@ export const pass = {
   },
   correlation: (a: SeriesArena, x: number, y: number, len: number): number =>
     one(a, (o) => a.k.x.series_correlation(x, y, o, a.n, len), len),
+  /** ta.rising (dir 1) / ta.falling (dir -1): 1/0 per bar. */
+  rise: (a: SeriesArena, src: number, len: number, dir: number): number =>
+    one(a, (o) => a.k.x.series_rise(src, o, a.n, len, dir), len),
   /** ta.vwap of x without bands; `anchor` a column of 1 (a new period) and 0. */
   vwap: (a: SeriesArena, x: number, vol: number, anchor: number): number =>
     one(a, (o) => a.k.x.series_vwap(x, vol, anchor, o, a.n), 1),

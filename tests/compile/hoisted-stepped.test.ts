@@ -2,7 +2,7 @@
 // ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr,
 // dmi, alma, swma, cog, cum, median, tsi, correlation, sar, and valuewhen and barssince of a
 // pre-known condition (a cross, a comparison), ta.vwap (the variable, and the call with a source alone)
-// and the volume variables (ta.obv, accdist, pvt, wad, nvi, pvi) are hoisted when their sources are pre-known and their lengths constants or inputs, and both
+// the volume variables (ta.obv, accdist, pvt, wad, nvi, pvi), ta.rising and ta.falling are hoisted when their sources are pre-known and their lengths constants or inputs, and both
 // backends then equal the per-bar interpreter (a profiler run never precomputes) to the last field,
 // with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
 // lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
@@ -51,6 +51,9 @@ bs = ta.barssince(ta.crossunder(close, ta.sma(close, len)))
 vwp = ta.vwap
 vw2 = ta.vwap(close)
 vols = ta.obv + ta.accdist + ta.pvt + ta.wad + ta.nvi + ta.pvi
+up3 = ta.rising(close, 3)
+if ta.falling(hl2, len) and not up3
+    strategy.close("L", comment = "falling")
 if ta.crossover(dp, dm) and adx > 20
     strategy.entry("L", strategy.long)
 if ta.crossunder(c, 0) or ta.crossunder(cm, -20)
@@ -83,6 +86,7 @@ plot(vw0, "valuewhen 0")
 plot(bs, "barssince")
 plot(vwp - vw2, "vwap")
 plot(vols, "volume variables")
+plotshape(up3, "rising")
 `;
 
 const STEPPED = [
@@ -112,6 +116,8 @@ const STEPPED = [
   "ta.valuewhen",
   "ta.barssince",
   "ta.vwap",
+  "ta.rising",
+  "ta.falling",
 ];
 
 /** Random-walk bars where every fourth bar repeats the previous close (a change of zero). */

@@ -4,7 +4,7 @@
 // crossing between JavaScript and WebAssembly (and the builtin's argument checks) on every bar, which
 // costs more than these kernels' own work. The state is freed with the pass.
 import { heap_top, heap_set } from "./mem";
-import { sum_new, sum_next, sma_next, dev_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next, cum_new, cum_next } from "./avg";
+import { sum_new, sum_next, sma_next, dev_next, stdev2_next, var_new, var_next, wma_new, wma_next, ema_new, ema_next, lag_new, lag_next, cum_new, cum_next } from "./avg";
 import { win_new, pivot_next, prank_next, hilo_new, hilo_next, cross_new, rise_next } from "./window";
 import { tr_new, tr_next, vw_next, linreg_next, alma_next, swma_next, cog_next, sar_new, sar_next, bs_new, bs_next, vwap_new, vwap_next, volind_new, volind_next } from "./misc";
 import { order_new, median_next } from "./order";
@@ -312,5 +312,44 @@ export function series_rise(x: usize, out: usize, n: i32, len: i32, dir: i32): v
   const mark = heap_top();
   const h = cross_new();
   for (let i = 0; i < n; i++) st(out, i, rise_next(h, i, ld(x, i), len, dir) == 1 ? 1 : 0);
+  heap_set(mark);
+}
+
+/** ta.bbw(x, len, mult): the Bollinger width in percent, ((basis + w) - (basis - w)) / basis * 100. */
+export function series_bbw(x: usize, out: usize, n: i32, len: i32, mult: f64): void {
+  const mark = heap_top();
+  const m = sum_new(len);
+  const v = sum_new(len);
+  for (let i = 0; i < n; i++) {
+    const xi = ld(x, i);
+    const basis = sma_next(m, i, xi, len);
+    const w = mult * stdev2_next(v, i, xi, len);
+    st(out, i, ((basis + w - (basis - w)) / basis) * 100);
+  }
+  heap_set(mark);
+}
+
+/**
+ * ta.kc(x, len, mult, useTrueRange) into basis, upper and lower (kind 0), or ta.kcw's width
+ * ((basis + w) - (basis - w)) / basis into `basis` (kind 1).
+ */
+export function series_keltner(x: usize, hi: usize, lo: usize, cl: usize, basisOut: usize, upOut: usize, loOut: usize, n: i32, len: i32, mult: f64, useTr: i32, kind: i32): void {
+  const mark = heap_top();
+  const b = ema_new(len, 0);
+  const r = ema_new(len, 0);
+  const t = tr_new();
+  for (let i = 0; i < n; i++) {
+    const h = ld(hi, i);
+    const l = ld(lo, i);
+    const tr = tr_next(t, i, h, l, ld(cl, i), 0);
+    const span = useTr ? tr : h - l;
+    const basis = ema_next(b, i, ld(x, i));
+    const w = ema_next(r, i, span) * mult;
+    if (kind == 0) {
+      st(basisOut, i, basis);
+      st(upOut, i, basis + w);
+      st(loOut, i, basis - w);
+    } else st(basisOut, i, (basis + w - (basis - w)) / basis);
+  }
   heap_set(mark);
 }

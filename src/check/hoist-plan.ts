@@ -69,7 +69,7 @@ export const HILO_KIND: Record<string, number> = {
 export const CROSS_KIND: Record<string, number> = { "ta.cross": 0, "ta.crossover": 1, "ta.crossunder": 2 };
 /** ta.rising / ta.falling: the direction rise_next takes. */
 export const RISE_DIR: Record<string, number> = { "ta.rising": 1, "ta.falling": -1 };
-const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3, "ta.supertrend": 2, "ta.dmi": 3 };
+const TUPLE_SIZE: Record<string, number> = { "ta.macd": 3, "ta.bb": 3, "ta.supertrend": 2, "ta.dmi": 3, "ta.kc": 3 };
 /** Comparisons a bool column may hold, as the bar loop evaluates them on numbers (na compares false). */
 export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   "<": (a, b) => a < b,
@@ -286,6 +286,15 @@ export class HoistPlan {
     if (e.name === "ta.sar") return a.length === 3 && [0, 1, 2].every((i) => this.number(a[i]));
     if (e.name in CROSS_KIND) return a.length === 2 && this.source(a[0]) && this.source(a[1]);
     if (e.name in RISE_DIR) return a.length === 2 && this.source(a[0]) && this.len(a[1], 1);
+    if (e.name === "ta.bbw") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
+    if (e.name === "ta.kc" || e.name === "ta.kcw")
+      return (
+        a.length <= 4 &&
+        this.source(a[0]) &&
+        this.len(a[1], 1) &&
+        this.number(a[2]) &&
+        (a[3] === undefined || (a[3].k === "const" && typeof a[3].v === "boolean"))
+      );
     if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
     // (the per-bar call reads its factor once, on its first bar: a constant or an input is that factor)
     if (e.name === "ta.supertrend") return a.length === 2 && this.number(a[0]) && this.len(a[1], 1);

@@ -90,6 +90,17 @@ export class Precompute {
     let out: number[];
     if (e.name === "ta.supertrend")
       out = pass.supertrend(a, a.input(c.high), a.input(c.low), a.input(c.close), this.number(args[0], null), len(1));
+    else if (e.name === "ta.kc")
+      out = pass.kc(
+        a,
+        this.column(args[0]!),
+        a.input(c.high),
+        a.input(c.low),
+        a.input(c.close),
+        len(1),
+        this.number(args[2], null),
+        (args[3] as { v: unknown } | undefined)?.v !== false,
+      );
     else if (e.name === "ta.dmi") out = pass.dmi(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0), len(1));
     else {
       const src = this.column(args[0]!);
@@ -311,6 +322,19 @@ export class Precompute {
         return pass.percentrank(a, src, len(1));
       case "ta.vwap":
         return this.vwap(src);
+      case "ta.bbw":
+        return pass.bbw(a, src, len(1), this.number(args[2], null));
+      case "ta.kcw":
+        return pass.kcw(
+          a,
+          src,
+          a.input(c.high),
+          a.input(c.low),
+          a.input(c.close),
+          len(1),
+          this.number(args[2], null),
+          (args[3] as { v: unknown } | undefined)?.v !== false,
+        );
       case "ta.cog":
         return pass.cog(a, src, len(1));
       case "ta.median":

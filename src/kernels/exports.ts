@@ -111,6 +111,21 @@ export interface KernelExports {
   series_median(x: number, out: number, n: number, len: number): void;
   series_tsi(x: number, out: number, n: number, shortLen: number, longLen: number): void;
   series_correlation(x: number, y: number, out: number, n: number, len: number): void;
+  series_bbw(x: number, out: number, n: number, len: number, mult: number): void;
+  series_keltner(
+    x: number,
+    hi: number,
+    lo: number,
+    cl: number,
+    basis: number,
+    up: number,
+    lo2: number,
+    n: number,
+    len: number,
+    mult: number,
+    useTr: number,
+    kind: number,
+  ): void;
   series_rise(x: number, out: number, n: number, len: number, dir: number): void;
   series_vwap(x: number, vol: number, anchor: number, out: number, n: number): void;
   series_volind(hi: number, lo: number, cl: number, vol: number, out: number, n: number, kind: number): void;

@@ -2,7 +2,8 @@
 // ta.pivothigh/pivotlow, mom, roc, cci, cmo, mfi, vwma, hma, linreg, dev, variance, percentrank, wpr,
 // dmi, alma, swma, cog, cum, median, tsi, correlation, sar, and valuewhen and barssince of a
 // pre-known condition (a cross, a comparison), ta.vwap (the variable, and the call with a source alone)
-// the volume variables (ta.obv, accdist, pvt, wad, nvi, pvi), ta.rising and ta.falling are hoisted when their sources are pre-known and their lengths constants or inputs, and both
+// the volume variables (ta.obv, accdist, pvt, wad, nvi, pvi), ta.rising, ta.falling, ta.kc, ta.kcw
+// and ta.bbw are hoisted when their sources are pre-known and their lengths constants or inputs, and both
 // backends then equal the per-bar interpreter (a profiler run never precomputes) to the last field,
 // with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
 // lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
@@ -52,6 +53,9 @@ vwp = ta.vwap
 vw2 = ta.vwap(close)
 vols = ta.obv + ta.accdist + ta.pvt + ta.wad + ta.nvi + ta.pvi
 up3 = ta.rising(close, 3)
+[kb, ku, kl] = ta.kc(close, 20, 1.5)
+kw = ta.kcw(hlc3, len, 2, false)
+bw = ta.bbw(close, 20, 2)
 if ta.falling(hl2, len) and not up3
     strategy.close("L", comment = "falling")
 if ta.crossover(dp, dm) and adx > 20
@@ -87,6 +91,9 @@ plot(bs, "barssince")
 plot(vwp - vw2, "vwap")
 plot(vols, "volume variables")
 plotshape(up3, "rising")
+plot(ku - kl + kb, "kc")
+plot(kw, "kcw")
+plot(bw, "bbw")
 `;
 
 const STEPPED = [
@@ -118,6 +125,9 @@ const STEPPED = [
   "ta.vwap",
   "ta.rising",
   "ta.falling",
+  "ta.kc",
+  "ta.kcw",
+  "ta.bbw",
 ];
 
 /** Random-walk bars where every fourth bar repeats the previous close (a change of zero). */

@@ -74,6 +74,11 @@ const sliceValues = {
  * boxes every number it reads from a holey double array (a heap number per element that
  * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
  */
+/** Element types whose values are numbers (colours are packed numbers): their arrays are kept as doubles. */
+export function isNumericElem(elemType: string): boolean {
+  return elemType === "float" || elemType === "int" || elemType === "color";
+}
+
 export function packedArray<T>(n: number, x: T, numeric = false): T[] {
   // in the elements kind of what it holds from the start, even while empty (core/shapes.ts: each
   // run's fresh array would otherwise deoptimise the compiled loop, which then compiles again)

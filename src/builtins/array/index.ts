@@ -19,6 +19,7 @@ import type {
 } from "../types.js";
 import {
   inferType,
+  isNumericElem,
   items,
   looseEquals,
   mutate,
@@ -91,8 +92,7 @@ function newArray(ctx: ExecContext, elemType: string, sizeArg: unknown, init: un
   // building it counts against the run's time budget (src/core/budget.ts): a loop of them stays interruptible
   budgetOf(ctx).spend(n >> 3);
   const fill = init === undefined ? naOf(elemType, ctx.version) : init;
-  const numeric = elemType === "float" || elemType === "int" || elemType === "color";
-  return new PineArray<PineValue>(elemType, packedArray(n, fill, numeric));
+  return new PineArray<PineValue>(elemType, packedArray(n, fill, isNumericElem(elemType)));
 }
 
 function newTyped(elemType: string): BuiltinDef {

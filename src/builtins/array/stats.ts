@@ -4,6 +4,7 @@
 // and sort them last (checked against TradingView's logs, conformance logs/array_test_005/006).
 
 import type { Raise } from "./core.js";
+import { doubleArray } from "../../core/shapes.js";
 
 export function sum(values: readonly number[]): number {
   let s = 0;
@@ -106,10 +107,11 @@ export function standardize(values: readonly number[]): number[] {
   }
   const mean = s / n;
   const sd = Math.sqrt(Math.max(0, sq / n - mean * mean));
-  const out = new Array<number>(values.length);
+  // (a packed double array, as array.new_float makes: a holey one beside them makes the reductions polymorphic)
+  const out = doubleArray();
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    out[i] = v === v && v != null ? (v - mean) / sd : NaN;
+    out.push(v === v && v != null ? (v - mean) / sd : NaN);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // which yields the eigenvalues in deflation order ([[4,-2],[1,1]] -> [3, 2], as TradingView prints).
 // Complex pairs keep their real parts in the values; vectors are the columns of V.
 
+import { packedArray } from "../array/core.js";
 import { hqr2, orthes } from "./eigen-general.js";
 import { tql2, tred2 } from "./eigen-symmetric.js";
 
@@ -23,8 +24,9 @@ function isSymmetric(a: number[][]): boolean {
 
 export function eigen(a: number[][]): Eigen {
   const n = a.length;
-  const d = new Array<number>(n).fill(0);
-  const e = new Array<number>(n).fill(0);
+  // (packed double arrays: the eigenvalues go back to scripts as an array, see matrix.new)
+  const d = packedArray(n, 0, true);
+  const e = packedArray(n, 0, true);
   if (a.some((row) => row.some((x) => x !== x))) {
     // na anywhere: no decomposition (the iterations would not converge).
     return { values: d.fill(NaN), imag: e, vectors: a.map(() => new Array<number>(n).fill(NaN)) };

@@ -3,7 +3,7 @@
 // float. The element type of matrix.new<T> comes from `site.typeArgs[0]` when the backend gives it.
 
 import { PineArray, PineMatrix, type PineValue } from "../../core/values.js";
-import { naOf, replaceRange } from "../array/core.js";
+import { isNumericElem, naOf, packedArray, replaceRange } from "../array/core.js";
 import * as st from "../array/stats.js";
 import type {
   BuiltinDef,
@@ -128,7 +128,7 @@ function addRow(ctx: ExecContext, m: Mat, rowArg: unknown, values: unknown): voi
       ctx.runtimeError(
         `The array size (${row.length}) does not match the number of columns in the matrix (${m.cols}).`,
       );
-  } else row = new Array(m.cols).fill(naOf(m.elemType, ctx.version));
+  } else row = packedArray(m.cols, naOf(m.elemType, ctx.version), isNumericElem(m.elemType));
   checkSize(ctx, m.rows + 1, m.cols);
   replaceRange(m.data, at * m.cols, 0, row);
   m.rows++;
@@ -144,7 +144,7 @@ function addCol(ctx: ExecContext, m: Mat, colArg: unknown, values: unknown): voi
     if (m.rows === 0 && m.cols === 0) m.rows = col.length;
     else if (col.length !== m.rows)
       ctx.runtimeError(`The array size (${col.length}) does not match the number of rows in the matrix (${m.rows}).`);
-  } else col = new Array(m.rows).fill(naOf(m.elemType, ctx.version));
+  } else col = packedArray(m.rows, naOf(m.elemType, ctx.version), isNumericElem(m.elemType));
   checkSize(ctx, m.rows, m.cols + 1);
   const next: PineValue[] = [];
   for (let r = 0; r < m.rows; r++) {
@@ -167,7 +167,9 @@ export const functions: BuiltinTable = {
       (site as CallSite & { typeArgs?: string[] }).typeArgs?.[0] ??
       (typeof a[2] === "number" || a[2] === undefined ? "float" : typeof a[2] === "boolean" ? "bool" : "string");
     const init = a[2] === undefined ? naOf(t, ctx.version) : a[2];
-    return new PineMatrix<PineValue>(t, rows, cols, new Array(rows * cols).fill(init));
+    // (packed, and doubles for numbers: `new Array(n).fill(x)` stays holey, and the reductions
+    // shared with arrays (matrix.avg, array.avg) would see two elements kinds and box every double)
+    return new PineMatrix<PineValue>(t, rows, cols, packedArray(rows * cols, init, isNumericElem(t)));
   }),
   "matrix.rows": direct("matrix.rows", (ctx, a0) => mat(ctx, a0, "matrix.rows").rows),
   "matrix.columns": direct("matrix.columns", (ctx, a0) => mat(ctx, a0, "matrix.columns").cols),
@@ -291,7 +293,8 @@ export const functions: BuiltinTable = {
   }),
   "matrix.transpose": def("matrix.transpose", (ctx, a) => {
     const m = mat(ctx, a[0], "matrix.transpose");
-    const out: PineValue[] = new Array(m.rows * m.cols);
+    const numeric = isNumericElem(m.elemType);
+    const out: PineValue[] = packedArray<PineValue>(m.rows * m.cols, numeric ? NaN : null, numeric);
     for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) out[c * m.rows + r] = m.data[r * m.cols + c];
     return new PineMatrix(m.elemType, m.cols, m.rows, out);
   }),

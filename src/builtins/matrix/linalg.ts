@@ -1,6 +1,8 @@
 // Dense linear algebra on row-major Float64 data for matrix.*: LU (det, inverse), one-sided Jacobi
 // SVD (rank, pseudoinverse), products and powers. Plain numbers in, new arrays out.
 
+import { packedArray } from "../array/core.js";
+
 export interface Dense {
   rows: number;
   cols: number;
@@ -8,7 +10,8 @@ export interface Dense {
 }
 
 export function dense(rows: number, cols: number, fill = 0): Dense {
-  return { rows, cols, data: new Array<number>(rows * cols).fill(fill) };
+  // (a packed double array: matrix results go back to scripts, see matrix.new)
+  return { rows, cols, data: packedArray(rows * cols, fill, true) };
 }
 
 export function identity(n: number): Dense {

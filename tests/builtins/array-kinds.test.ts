@@ -62,6 +62,13 @@ describe("array elements kinds", () => {
     const sq = call(matrixFunctions, "matrix.new<type>", [2, 2, 1.5]);
     const prod = call(matrixFunctions, "matrix.mult", [sq, sq]) as { data: unknown[] };
     expect([kind(prod.data), hole(prod.data)]).toEqual(["double", false]);
+    // a row added in the middle grows the data by push (assigning `length` made it holey, and V8
+    // then made every later array of doubleArray's allocation site holey too)
+    const grow = call(matrixFunctions, "matrix.new<type>", [2, 2, 0.5]) as { data: unknown[] };
+    call(matrixFunctions, "matrix.add_row", [grow, 1]);
+    expect([kind(grow.data), hole(grow.data), grow.data.length]).toEqual(["double", false, 6]);
+    const fresh = packedArray(2, 1.5, true);
+    expect([kind(fresh), hole(fresh)]).toEqual(["double", false]);
     const arr = call(arrayFunctions, "array.from", [1.5, 2.5, 4]);
     const std = call(arrayFunctions, "array.standardize", [arr]) as { values: unknown[] };
     expect([kind(std.values), hole(std.values)]).toEqual(["double", false]);

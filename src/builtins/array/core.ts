@@ -93,7 +93,10 @@ export function replaceRange<T>(arr: T[], start: number, deleteCount: number, it
   const del = Math.max(0, Math.min(deleteCount, oldLen - start));
   const delta = items.length - del;
   if (delta > 0) {
-    arr.length = oldLen + delta;
+    // grown by push, not by assigning `length`: that makes the array holey for good, and V8 then
+    // makes every later array of the same allocation site holey too (core/shapes.ts doubleArray's:
+    // every numeric array of the process, whose reads then box each double)
+    for (let k = 0; k < delta; k++) arr.push(items[0]!);
     for (let i = oldLen - 1; i >= start + del; i--) arr[i + delta] = arr[i]!;
   } else if (delta < 0) {
     for (let i = start + del; i < oldLen; i++) arr[i + delta] = arr[i]!;

@@ -79,6 +79,12 @@ export class Precompute {
     return v;
   }
 
+  /** The bars' high, low and close columns, in that order (what the ta.* calls over the bar read). */
+  private hlc(): [number, number, number] {
+    const c = this.ctx.columns;
+    return [this.a.input(c.high), this.a.input(c.low), this.a.input(c.close)];
+  }
+
   /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]; ta.supertrend: [supertrend, direction]). */
   tuple(e: Call): number[] {
     const done = this.tuples.get(e);
@@ -86,22 +92,18 @@ export class Precompute {
     const a = this.a,
       args = e.args;
     const len = (i: number) => this.number(args[i], 1);
-    const c = this.ctx.columns;
     let out: number[];
-    if (e.name === "ta.supertrend")
-      out = pass.supertrend(a, a.input(c.high), a.input(c.low), a.input(c.close), this.number(args[0], null), len(1));
+    if (e.name === "ta.supertrend") out = pass.supertrend(a, ...this.hlc(), this.number(args[0], null), len(1));
     else if (e.name === "ta.kc")
       out = pass.kc(
         a,
         this.column(args[0]!),
-        a.input(c.high),
-        a.input(c.low),
-        a.input(c.close),
+        ...this.hlc(),
         len(1),
         this.number(args[2], null),
         (args[3] as { v: unknown } | undefined)?.v !== false,
       );
-    else if (e.name === "ta.dmi") out = pass.dmi(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0), len(1));
+    else if (e.name === "ta.dmi") out = pass.dmi(a, ...this.hlc(), len(0), len(1));
     else {
       const src = this.column(args[0]!);
       out =
@@ -125,18 +127,10 @@ export class Precompute {
       const source = this.plan.sources.get(e.v.slot);
       if (t) out = this.tuple(t.call)[t.index]!;
       else out = source ? this.source(source) : this.column(this.plan.vars.get(e.v.slot)!);
-    } else if (e.k === "bvar" && e.def.name === "ta.tr")
-      out = pass.tr(this.a, this.a.input(c.high), this.a.input(c.low), this.a.input(c.close), false);
+    } else if (e.k === "bvar" && e.def.name === "ta.tr") out = pass.tr(this.a, ...this.hlc(), false);
     else if (e.k === "bvar" && e.def.name === "ta.vwap") out = this.vwap(this.barColumn(vwapSource));
     else if (e.k === "bvar" && e.def.name in VOLUME_VARIABLE_KIND)
-      out = pass.volind(
-        this.a,
-        this.a.input(c.high),
-        this.a.input(c.low),
-        this.a.input(c.close),
-        this.a.input(c.volume),
-        VOLUME_VARIABLE_KIND[e.def.name]!,
-      );
+      out = pass.volind(this.a, ...this.hlc(), this.a.input(c.volume), VOLUME_VARIABLE_KIND[e.def.name]!);
     else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
     else out = this.elementwise(e);
     this.memo.set(e, out);
@@ -252,23 +246,15 @@ export class Precompute {
     if (e.name in RISE_DIR) return pass.rise(a, this.column(args[0]!), len(1), RISE_DIR[e.name]!);
     switch (e.name) {
       case "ta.atr":
-        return pass.atr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
+        return pass.atr(a, ...this.hlc(), len(0));
       case "ta.tr":
-        return pass.tr(
-          a,
-          a.input(c.high),
-          a.input(c.low),
-          a.input(c.close),
-          args[0] !== undefined && (args[0] as { v: unknown }).v === true,
-        );
+        return pass.tr(a, ...this.hlc(), args[0] !== undefined && (args[0] as { v: unknown }).v === true);
       case "ta.wpr":
-        return pass.wpr(a, a.input(c.high), a.input(c.low), a.input(c.close), len(0));
+        return pass.wpr(a, ...this.hlc(), len(0));
       case "ta.sar":
         return pass.sar(
           a,
-          a.input(c.high),
-          a.input(c.low),
-          a.input(c.close),
+          ...this.hlc(),
           this.number(args[0], null),
           this.number(args[1], null),
           this.number(args[2], null),
@@ -328,9 +314,7 @@ export class Precompute {
         return pass.kcw(
           a,
           src,
-          a.input(c.high),
-          a.input(c.low),
-          a.input(c.close),
+          ...this.hlc(),
           len(1),
           this.number(args[2], null),
           (args[3] as { v: unknown } | undefined)?.v !== false,

@@ -83,6 +83,16 @@ export function negatedConst(e: RExpr): number | null {
   return e.k === "unary" && e.op === "-" && e.e.k === "const" && typeof e.e.v === "number" ? -e.e.v : null;
 }
 
+/** An omitted argument or a bool constant (a flag such as ta.stdev's `biased`, read once per run). */
+function optionalFlag(e: RExpr | undefined): boolean {
+  return e === undefined || (e.k === "const" && typeof e.v === "boolean");
+}
+
+/** The value of a flag optionalFlag accepts: `omitted` where there is no argument. */
+export function flagValue(e: RExpr | undefined, omitted: boolean): boolean {
+  return e === undefined ? omitted : (e as { v: unknown }).v === true;
+}
+
 function constInt(e: RExpr | undefined, min: number): number | null {
   if (e?.k !== "const" || typeof e.v !== "number") return null;
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
@@ -254,8 +264,7 @@ export class HoistPlan {
       if (a.length > 3 || !this.source(a[0])) return false;
       if (e.name === "ta.change") return (a[1] === undefined || this.len(a[1], 0)) && a[2] === undefined;
       if (!this.len(a[1], MIN_LENGTH[e.name] ?? 1)) return false;
-      if (e.name === "ta.stdev" || e.name === "ta.variance")
-        return a[2] === undefined || (a[2].k === "const" && typeof a[2].v === "boolean");
+      if (e.name === "ta.stdev" || e.name === "ta.variance") return optionalFlag(a[2]);
       return a[2] === undefined;
     }
     // (source, leftbars, rightbars) in the catalogue's order [leftbars, rightbars, source]
@@ -272,7 +281,7 @@ export class HoistPlan {
         this.len(a[1], 1) &&
         this.number(a[2]) &&
         this.number(a[3]) &&
-        (a[4] === undefined || (a[4].k === "const" && typeof a[4].v === "boolean"))
+        optionalFlag(a[4])
       );
     if (e.name === "ta.tsi") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.len(a[2], 1);
     if (e.name === "ta.correlation")
@@ -288,21 +297,14 @@ export class HoistPlan {
     if (e.name in RISE_DIR) return a.length === 2 && this.source(a[0]) && this.len(a[1], 1);
     if (e.name === "ta.bbw") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
     if (e.name === "ta.kc" || e.name === "ta.kcw")
-      return (
-        a.length <= 4 &&
-        this.source(a[0]) &&
-        this.len(a[1], 1) &&
-        this.number(a[2]) &&
-        (a[3] === undefined || (a[3].k === "const" && typeof a[3].v === "boolean"))
-      );
+      return a.length <= 4 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]) && optionalFlag(a[3]);
     if (e.name === "ta.bb") return a.length === 3 && this.source(a[0]) && this.len(a[1], 1) && this.number(a[2]);
     // (the per-bar call reads its factor once, on its first bar: a constant or an input is that factor)
     if (e.name === "ta.supertrend") return a.length === 2 && this.number(a[0]) && this.len(a[1], 1);
     if (e.name === "ta.macd") return a.length === 4 && this.source(a[0]) && [1, 2, 3].every((i) => this.len(a[i], 1));
     if (e.name === "ta.stoch") return a.length === 4 && [0, 1, 2].every((i) => this.source(a[i])) && this.len(a[3], 1);
     if (e.name === "ta.atr") return this.len(a[0], 1) && a.length === 1;
-    if (e.name === "ta.tr")
-      return a.length <= 1 && (a[0] === undefined || (a[0].k === "const" && typeof a[0].v === "boolean"));
+    if (e.name === "ta.tr") return a.length <= 1 && optionalFlag(a[0]);
     return false;
   }
 

@@ -11,6 +11,7 @@ import {
   MIN_LENGTH,
   PIVOT_KIND,
   RISE_DIR,
+  flagValue,
   negatedConst,
   type Call,
   type HoistPlan,
@@ -101,7 +102,7 @@ export class Precompute {
         ...this.hlc(),
         len(1),
         this.number(args[2], null),
-        (args[3] as { v: unknown } | undefined)?.v !== false,
+        flagValue(args[3], true),
       );
     else if (e.name === "ta.dmi") out = pass.dmi(a, ...this.hlc(), len(0), len(1));
     else {
@@ -248,7 +249,7 @@ export class Precompute {
       case "ta.atr":
         return pass.atr(a, ...this.hlc(), len(0));
       case "ta.tr":
-        return pass.tr(a, ...this.hlc(), args[0] !== undefined && (args[0] as { v: unknown }).v === true);
+        return pass.tr(a, ...this.hlc(), flagValue(args[0], false));
       case "ta.wpr":
         return pass.wpr(a, ...this.hlc(), len(0));
       case "ta.sar":
@@ -283,7 +284,7 @@ export class Precompute {
       case "ta.rsi":
         return pass.rsi(a, src, len(1));
       case "ta.stdev":
-        return pass.stdev(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
+        return pass.stdev(a, src, len(1), flagValue(args[2], true));
       case "ta.change":
         return pass.change(a, src, args[1] === undefined ? 1 : len(1));
       case "ta.mom":
@@ -303,7 +304,7 @@ export class Precompute {
       case "ta.dev":
         return pass.dev(a, src, len(1));
       case "ta.variance":
-        return pass.variance(a, src, len(1), !(args[2] !== undefined && (args[2] as { v: unknown }).v === false));
+        return pass.variance(a, src, len(1), flagValue(args[2], true));
       case "ta.percentrank":
         return pass.percentrank(a, src, len(1));
       case "ta.vwap":
@@ -311,14 +312,7 @@ export class Precompute {
       case "ta.bbw":
         return pass.bbw(a, src, len(1), this.number(args[2], null));
       case "ta.kcw":
-        return pass.kcw(
-          a,
-          src,
-          ...this.hlc(),
-          len(1),
-          this.number(args[2], null),
-          (args[3] as { v: unknown } | undefined)?.v !== false,
-        );
+        return pass.kcw(a, src, ...this.hlc(), len(1), this.number(args[2], null), flagValue(args[3], true));
       case "ta.cog":
         return pass.cog(a, src, len(1));
       case "ta.median":
@@ -336,7 +330,7 @@ export class Precompute {
           len(1),
           this.number(args[2], null),
           this.number(args[3], null),
-          args[4] !== undefined && (args[4] as { v: unknown }).v === true,
+          flagValue(args[4], false),
         );
       case "ta.linreg": {
         // (the per-bar call's offset: truncated, na as 0)

@@ -4,24 +4,15 @@
 // bars, and the three agree field for field (numbers by Object.is). corpus.test.ts compares the two
 // modes only, which hoist the same calls: a pass that differs from its per-bar builtin shows only here.
 // Scripts that read the wall clock (timenow) are left out: two runs of them differ anyway.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
 import { comparable, firstDifference } from "./parity.js";
+import { pineFiles } from "../lang/helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-
-function pineFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...pineFiles(p));
-    else if (e.name.endsWith(".pine")) out.push(p);
-  }
-  return out.sort();
-}
 
 const files = ["tests/corpus", "tests/realworld/scripts", "examples", "bench"]
   .flatMap((d) => pineFiles(join(ROOT, d)))

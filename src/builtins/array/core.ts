@@ -69,16 +69,16 @@ const sliceValues = {
   },
 };
 
-/**
- * `n` copies of `x` in a packed array. `new Array(n).fill(x)` gives a holey one for good, and V8
- * boxes every number it reads from a holey double array (a heap number per element that
- * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
- */
 /** Element types whose values are numbers (colours are packed numbers): their arrays are kept as doubles. */
 export function isNumericElem(elemType: string): boolean {
   return elemType === "float" || elemType === "int" || elemType === "color";
 }
 
+/**
+ * `n` copies of `x` in a packed array. `new Array(n).fill(x)` gives a holey one for good, and V8
+ * boxes every number it reads from a holey double array (a heap number per element that
+ * array.avg or array.sum reads, on every bar), where a packed one is read as raw doubles.
+ */
 export function packedArray<T>(n: number, x: T, numeric = false): T[] {
   // in the elements kind of what it holds from the start, even while empty (core/shapes.ts: each
   // run's fresh array would otherwise deoptimise the compiled loop, which then compiles again)

@@ -121,12 +121,9 @@ export const variables: VariableTable = {
     },
     stateful: true,
   },
-  "ta.obv": { name: "ta.obv", get: volInd(VOLUME_VARIABLE_KIND["ta.obv"]!), stateful: true },
-  "ta.accdist": { name: "ta.accdist", get: volInd(VOLUME_VARIABLE_KIND["ta.accdist"]!), stateful: true },
-  "ta.pvt": { name: "ta.pvt", get: volInd(VOLUME_VARIABLE_KIND["ta.pvt"]!), stateful: true },
-  "ta.wad": { name: "ta.wad", get: volInd(VOLUME_VARIABLE_KIND["ta.wad"]!), stateful: true },
-  "ta.nvi": { name: "ta.nvi", get: volInd(VOLUME_VARIABLE_KIND["ta.nvi"]!), stateful: true },
-  "ta.pvi": { name: "ta.pvi", get: volInd(VOLUME_VARIABLE_KIND["ta.pvi"]!), stateful: true },
+  ...Object.fromEntries(
+    Object.entries(VOLUME_VARIABLE_KIND).map(([name, kind]) => [name, { name, get: volInd(kind), stateful: true }]),
+  ),
   "ta.iii": {
     name: "ta.iii",
     get: (ctx) => (2 * ctx.close - ctx.high - ctx.low) / ((ctx.high - ctx.low) * ctx.volume),

@@ -86,6 +86,13 @@ export class Precompute {
     return [this.a.input(c.high), this.a.input(c.low), this.a.input(c.close)];
   }
 
+  /** ta.kc's three columns, or with `width` ta.kcw's one (the same arguments). */
+  private keltner(e: Call, width: boolean): number[] {
+    const args = e.args;
+    const [src, len, mult] = [this.column(args[0]!), this.number(args[1], 1), this.number(args[2], null)];
+    return pass.keltner(this.a, src, ...this.hlc(), len, mult, flagValue(args[3], true), width);
+  }
+
   /** The columns of a hoisted tuple call (ta.macd: [macd, signal, histogram]; ta.bb: [middle, upper, lower]; ta.supertrend: [supertrend, direction]). */
   tuple(e: Call): number[] {
     const done = this.tuples.get(e);
@@ -95,15 +102,7 @@ export class Precompute {
     const len = (i: number) => this.number(args[i], 1);
     let out: number[];
     if (e.name === "ta.supertrend") out = pass.supertrend(a, ...this.hlc(), this.number(args[0], null), len(1));
-    else if (e.name === "ta.kc")
-      out = pass.kc(
-        a,
-        this.column(args[0]!),
-        ...this.hlc(),
-        len(1),
-        this.number(args[2], null),
-        flagValue(args[3], true),
-      );
+    else if (e.name === "ta.kc") out = this.keltner(e, false);
     else if (e.name === "ta.dmi") out = pass.dmi(a, ...this.hlc(), len(0), len(1));
     else {
       const src = this.column(args[0]!);
@@ -312,7 +311,7 @@ export class Precompute {
       case "ta.bbw":
         return pass.bbw(a, src, len(1), this.number(args[2], null));
       case "ta.kcw":
-        return pass.kcw(a, src, ...this.hlc(), len(1), this.number(args[2], null), flagValue(args[3], true));
+        return this.keltner(e, true)[0]!;
       case "ta.cog":
         return pass.cog(a, src, len(1));
       case "ta.median":

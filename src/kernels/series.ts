@@ -212,8 +212,11 @@ export const pass = {
   /** ta.bbw: the Bollinger width in percent. */
   bbw: (a: SeriesArena, src: number, len: number, mult: number): number =>
     one(a, (o) => a.k.x.series_bbw(src, o, a.n, len, mult), len),
-  /** [basis, upper, lower] of ta.kc over the source and high, low and close. */
-  kc: (
+  /**
+   * Keltner channels over the source and high, low and close: [basis, upper, lower] (ta.kc), or
+   * with `width` the one column of ta.kcw's width.
+   */
+  keltner: (
     a: SeriesArena,
     src: number,
     h: number,
@@ -222,25 +225,14 @@ export const pass = {
     len: number,
     mult: number,
     useTr: boolean,
+    width: boolean,
   ): number[] => {
     checkLength(len);
-    const b = a.alloc(),
-      up = a.alloc(),
-      lo = a.alloc();
-    a.k.x.series_keltner(src, h, l, c, b, up, lo, a.n, len, mult, useTr ? 1 : 0, 0);
-    return [b, up, lo];
+    const b = a.alloc();
+    const [up, lo] = width ? [b, b] : [a.alloc(), a.alloc()];
+    a.k.x.series_keltner(src, h, l, c, b, up, lo, a.n, len, mult, useTr ? 1 : 0, width ? 1 : 0);
+    return width ? [b] : [b, up, lo];
   },
-  /** ta.kcw: the Keltner width (a fraction). */
-  kcw: (
-    a: SeriesArena,
-    src: number,
-    h: number,
-    l: number,
-    c: number,
-    len: number,
-    mult: number,
-    useTr: boolean,
-  ): number => one(a, (o) => a.k.x.series_keltner(src, h, l, c, o, o, o, a.n, len, mult, useTr ? 1 : 0, 1), len),
   /** ta.rising (dir 1) / ta.falling (dir -1): 1/0 per bar. */
   rise: (a: SeriesArena, src: number, len: number, dir: number): number =>
     one(a, (o) => a.k.x.series_rise(src, o, a.n, len, dir), len),

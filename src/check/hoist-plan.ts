@@ -11,6 +11,7 @@ import { eachChild, eachStmtChild, walkWrites } from "./walk.js";
 import { LARGE_LENGTH } from "../core/budget.js";
 
 export type Call = Extract<RExpr, { k: "call" }>;
+type UserCall = Extract<RExpr, { k: "ucall" }>;
 
 /** Bar variables a pre-pass can evaluate from the columns alone (stateless getters of ctx fields). */
 const BAR_VARS = new Set(["open", "high", "low", "close", "volume", "hl2", "hlc3", "ohlc4", "hlcc4"]);
@@ -150,15 +151,39 @@ export class HoistPlan {
    */
   readonly sources = new Map<number, Call>();
 
+  /**
+   * Parameters of the user-function instances a bar calls exactly once (their call at a position
+   * evaluated on every bar, everyBarWalk): the argument each is bound to on every call. A read of one
+   * is that argument (resolve): its column when pre-known, its number when a constant or an input.
+   */
+  private readonly params = new Map<number, RExpr>();
+  private readonly writes = new Map<number, number>();
+
   constructor(prog: ResolvedProgram) {
-    const writes = new Map<number, number>();
-    const wrote = (v: VarSlot | null | undefined) => {
-      if (v) writes.set(v.slot, (writes.get(v.slot) ?? 0) + 1);
-    };
-    walkWrites(prog.body, wrote);
+    walkWrites(prog.body, (v) => {
+      if (v) this.writes.set(v.slot, (this.writes.get(v.slot) ?? 0) + 1);
+    });
+    this.scan(prog.body.stmts, prog);
+  }
+
+  /**
+   * The variables of a block run once per bar (the top level, or the body of an instance a bar calls
+   * once) that a plain declaration writes once, in statement order, after the every-bar calls of
+   * each statement bound their instances (a function's `f = ta.sma(src, len)` is its call's column,
+   * as the top level's is: each instance has its own slots and sites).
+   */
+  private scan(stmts: readonly RStmt[], prog: ResolvedProgram): void {
     const once = (v: VarSlot | null): v is VarSlot =>
-      !!v && writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
-    for (const s of prog.body.stmts) {
+      !!v && this.writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
+    for (const s of stmts) {
+      everyBarWalk(
+        s,
+        (e) => {
+          if (e.k === "ucall") this.bind(e, prog);
+          return false;
+        },
+        false,
+      );
       if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.isHoistableCall(s.init)) {
         const call = s.init;
         s.vs.forEach((v, index) => {
@@ -177,6 +202,31 @@ export class HoistPlan {
       )
         this.inputs.set(s.v.slot, s.init);
     }
+  }
+
+  /**
+   * A user-function instance a bar calls once: each parameter no statement writes is bound to its
+   * argument (a pre-known number's column, or a length), then its body is scanned as a block of its own.
+   */
+  private bind(u: UserCall, prog: ResolvedProgram): void {
+    u.inst.params.forEach((p, i) => {
+      const a = u.args[i];
+      if (!a || this.writes.has(p.slot)) return;
+      this.params.set(p.slot, a);
+      if ((p.type.name === "int" || p.type.name === "float") && isNumType(a) && this.isPreKnown(a))
+        this.vars.set(p.slot, a);
+    });
+    this.scan(u.inst.body.stmts, prog);
+  }
+
+  /** `e`, or the argument a bound parameter's read stands for (followed through nested calls). */
+  resolve(e: RExpr): RExpr {
+    let x = e;
+    for (let bound = x.k === "load" ? this.params.get(x.v.slot) : undefined; bound !== undefined; ) {
+      x = bound;
+      bound = x.k === "load" ? this.params.get(x.v.slot) : undefined;
+    }
+    return x;
   }
 
   /** True when `e` is a numeric series computable for every bar before the loop. */
@@ -310,8 +360,9 @@ export class HoistPlan {
 
   /** A number known before the loop: a constant, or a number input read once per run. */
   private number(e: RExpr | undefined): boolean {
+    const r = e && this.resolve(e);
     return (
-      e !== undefined && (negatedConst(e) !== null || (e.k === "const" && typeof e.v === "number") || this.isInput(e))
+      r !== undefined && (negatedConst(r) !== null || (r.k === "const" && typeof r.v === "number") || this.isInput(r))
     );
   }
 
@@ -321,8 +372,9 @@ export class HoistPlan {
    * per run (Precompute.number checks its value the same way).
    */
   private len(e: RExpr | undefined, min: number): boolean {
-    const c = constInt(e, min);
-    return (c !== null && c <= LARGE_LENGTH) || (!!e && e.t.name === "int" && this.isInput(e));
+    const r = e && this.resolve(e);
+    const c = constInt(r, min);
+    return (c !== null && c <= LARGE_LENGTH) || (!!r && r.t.name === "int" && this.isInput(r));
   }
 
   private isInput(e: RExpr): boolean {
@@ -334,16 +386,15 @@ export class HoistPlan {
 const REQUEST_CALLS = new Set(["request.security", "request.security_lower_tf"]);
 
 /**
- * The hoistable calls of one top-level statement at positions evaluated on every bar (not in a `var`
- * initialiser, a branch, the lazy side of and/or, a function body or a request's expression), in
- * source order. Shared by the compile backend and the interpreter so both precompute the same calls.
+ * The expressions of one statement of a block a bar runs once (the top level, or the body of an
+ * instance called so) at positions evaluated on every bar: not in a `var` initialiser, a branch, a
+ * loop, the lazy side of and/or or a request's expression, in evaluation order. `at` sees each and
+ * returns true to leave its children out. A user function's call is such a position for its
+ * arguments and, with `bodies`, for its instance's statements (one instance per call site, ir.ts).
  */
-export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => void): void {
+function everyBarWalk(s: RStmt, at: (e: RExpr) => boolean, bodies: boolean): void {
   const visit = (e: RExpr): void => {
-    if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name))) {
-      found(e);
-      return;
-    }
+    if (at(e)) return;
     switch (e.k) {
       case "unary":
       case "cast":
@@ -363,6 +414,10 @@ export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => v
         break;
       case "call":
         if (!REQUEST_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a);
+        break;
+      case "ucall":
+        for (const a of e.args) visit(a);
+        if (bodies) for (const b of e.inst.body.stmts) everyBarWalk(b, at, true);
         break;
       case "tuple":
         for (const x of e.elems) visit(x);
@@ -385,6 +440,25 @@ export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => v
   else if (s.k === "tdecl") visit(s.init);
   else if (s.k === "assign") visit(s.value);
   else if (s.k === "expr") visit(s.e);
+}
+
+/**
+ * The hoistable calls of one top-level statement at positions evaluated on every bar (everyBarWalk:
+ * the bodies of the user functions called there included), in source order. Shared by the compile
+ * backend and the interpreter so both precompute the same calls.
+ */
+export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => void): void {
+  everyBarWalk(
+    s,
+    (e) => {
+      if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name))) {
+        found(e);
+        return true;
+      }
+      return false;
+    },
+    true,
+  );
 }
 
 /**

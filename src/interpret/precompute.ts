@@ -64,7 +64,9 @@ export class Precompute {
    * The number a hoisted call's parameter holds this run: a constant, or an input's value. An input
    * length the per-bar call would refuse (not an integer >= min) or longer than LARGE_LENGTH throws NotPrecomputable.
    */
-  private number(e: RExpr | undefined, min: number | null): number {
+  private number(given: RExpr | undefined, min: number | null): number {
+    // (a parameter of a function the bar calls once: its call's argument, HoistPlan.resolve)
+    const e = given && this.plan.resolve(given);
     if (e && e.k === "const") return e.v as number;
     const negated = e ? negatedConst(e) : null;
     if (negated !== null) return negated;

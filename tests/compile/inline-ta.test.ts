@@ -232,10 +232,16 @@ describe("written-out ema and rma", () => {
     const loop = v6([KAMA, "s = 0.0", "for i = 0 to 1", "    s += ta.rma(kn + i, 3)", "plot(s)"].join("\n"));
     expect(generatedSource(program(loop))).not.toContain("X0");
     expect((await same(loop)).builds).toBe(0);
-    const fn = v6([KAMA, "g(x) => ta.ema(x, 4)", "plot(g(close))", "plot(g(kn))"].join("\n"));
+    const fn = v6([KAMA, "g(x) => ta.ema(x, 4)", "plot(g(kn))", "plot(g(kn * 2))"].join("\n"));
     // two instances, five locals each
     expect(generatedSource(program(fn))).toContain("X9 = NaN");
     expect((await same(fn)).builds).toBe(2);
+    // over a pre-known source the instance's call is a whole-series column instead (hoist-plan.ts)
+    const hoisted = v6([KAMA, "g(x) => ta.ema(x, 4)", "plot(g(close))", "plot(g(kn))"].join("\n"));
+    // (one instance written out: five locals)
+    expect(generatedSource(program(hoisted))).toContain("X4 = NaN");
+    expect(generatedSource(program(hoisted))).not.toContain("X5 = NaN");
+    expect((await same(hoisted)).builds).toBe(1);
   });
 
   it("random series with na: compile equals interpret", async () => {

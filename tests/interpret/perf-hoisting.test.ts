@@ -54,10 +54,14 @@ describe("interpreter hoisting: candidates", () => {
       ),
     ).toEqual(["ta.macd@3", "ta.sma@4", "ta.ema@5", "ta.crossover@6"]);
   });
-  it("never a var initialiser, a lazy right operand, a function body, a request's expression or a series length", () => {
+  it("the body of a user function a bar calls once, its parameters standing for the call's arguments", () => {
+    expect(candidates("f(x) => ta.sma(x, 5)\nplot(f(close))")).toEqual(["ta.sma@3"]);
+  });
+
+  it("never a var initialiser, a lazy right operand, a function called on some bars, a request's expression or a series length", () => {
     expect(candidates("var v = ta.sma(close, 5)\nplot(v)")).toEqual([]);
     expect(candidates("b = close > open and ta.rsi(close, 14) > 50\nplot(b ? 1 : 0)")).toEqual([]);
-    expect(candidates("f(x) => ta.sma(x, 5)\nplot(f(close))")).toEqual([]);
+    expect(candidates("f(x) => ta.sma(x, 5)\nplot(close > open ? f(close) : 0)")).toEqual([]);
     expect(candidates("s = request.security(syminfo.tickerid, 'D', ta.sma(close, 5))\nplot(s)")).toEqual([]);
     expect(candidates("len = bar_index % 5 + 1\nplot(ta.sma(close, len))")).toEqual([]);
   });

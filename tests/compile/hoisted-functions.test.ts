@@ -1,0 +1,144 @@
+// ta.* calls inside user functions are hoisted like the top level's when the function's call is at a
+// position evaluated on every bar (each call is an instance of its own, with its own slots and call
+// sites: check/ir.ts): a parameter then stands for its call's argument (a pre-known column, a constant
+// or an input length), and a local declared once from a pre-known value is that value's column. A
+// call in a branch, in a loop or inside another branch-only call stays per bar, as does one whose
+// argument is not known before the loop. Both backends must still equal the per-bar interpreter (a
+// profiler run never precomputes) to the last field, with inputs overridden, including a length the
+// per-bar call refuses (that call then runs per bar, in compile mode too).
+import { describe, expect, it } from "vitest";
+import type { RExpr } from "../../src/check/ir.js";
+import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
+import { Runtime } from "../../src/runtime/index.js";
+import { randomWalkBars } from "../realworld/bars.js";
+import { comparable, firstDifference, program } from "./parity.js";
+
+const SCRIPT = `//@version=6
+strategy("functions", overlay = true)
+len = input.int(14, "Length")
+src = input.source(close, "Source")
+trend(s, fastLen, slowLen) =>
+    f = ta.sma(s, fastLen)
+    sl = ta.ema(s, slowLen)
+    [f, sl, ta.crossover(f, sl) ? 1 : 0]
+osc(s, n) =>
+    r = ta.rsi(s, n)
+    k = ta.stoch(s, high, low, n)
+    [r, k]
+width(s, n, mult) =>
+    [mid, up, lo] = ta.bb(s, n, mult)
+    (up - lo) / mid
+range(n) => ta.highest(high, n) - ta.lowest(low, n)
+nested(s, n) => ta.wma(range(n) + s, n)
+moving(s, n) => ta.sma(s, n)
+[f, sl, x] = trend(src, 20, 50)
+[f2, sl2, x2] = trend(hl2, len, len * 2)
+[r, k] = osc(close, len)
+w = width(src, 20, 2)
+rg = range(len)
+ns = nested(close, 10)
+var float acc = 0.0
+acc := acc + 1
+// not pre-known: the argument is a variable written on every bar
+mv = moving(acc, 5)
+// evaluated on some bars only: stays per bar
+br = close > open ? range(7) : 0.0
+if x == 1 and r < 70
+    strategy.entry("L", strategy.long)
+if ta.crossunder(f, sl) or k > 90
+    strategy.close("L")
+plot(f, "f")
+plot(sl - sl2, "sl")
+plot(x + x2, "x")
+plot(r, "r")
+plot(k, "k")
+plot(w, "w")
+plot(rg, "rg")
+plot(ns, "ns")
+plot(mv, "mv")
+plot(br, "br")
+`;
+
+function hoists(src: string): string[] {
+  const prog = program(src);
+  const plan = new HoistPlan(prog);
+  const found: string[] = [];
+  for (const s of prog.body.stmts)
+    everyBarHoists(s, plan, (e: RExpr) => found.push(e.k === "call" ? e.name : e.k === "bvar" ? e.def.name : e.k));
+  return found;
+}
+
+async function agrees(inputs: Record<string, unknown>, rulesOut = false): Promise<void> {
+  const rt = new Runtime();
+  for (const bars of [randomWalkBars(900), randomWalkBars(500, 11)]) {
+    const perBar = await rt.run(SCRIPT, bars, { mode: "interpret", profiler: true, inputs });
+    if (!rulesOut) expect(perBar.strategy?.trades.length ?? 0, "the script trades").toBeGreaterThan(0);
+    for (const mode of ["compile", "interpret"] as const) {
+      const r = await rt.run(SCRIPT, bars, { mode, inputs });
+      expect(r.mode).toBe(mode);
+      expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
+    }
+  }
+}
+
+describe("ta.* calls inside user functions", () => {
+  it("hoists the calls of functions a bar calls once, each call with its own columns", () => {
+    const found = hoists(SCRIPT);
+    const count = (n: string) => found.filter((x) => x === n).length;
+    // trend twice: the sma each time; the ema and the crossover of its locals only where the ema's
+    // length is a constant or an input (\`len * 2\` is arithmetic, which the plan takes for no length)
+    expect(count("ta.sma")).toBe(2);
+    expect(count("ta.ema")).toBe(1);
+    expect(count("ta.crossover")).toBe(1);
+    expect(count("ta.rsi")).toBe(1);
+    expect(count("ta.stoch")).toBe(1);
+    expect(count("ta.bb")).toBe(1);
+    // range's own call, and its call inside nested; nested's wma of it is not pre-known (a function's value)
+    expect(count("ta.highest")).toBe(2);
+    expect(count("ta.lowest")).toBe(2);
+    expect(count("ta.wma")).toBe(0);
+    // the top level's crossunder of trend's results: a tuple of a function's values is not pre-known
+    expect(count("ta.crossunder")).toBe(0);
+  });
+
+  it("leaves calls per bar where the function runs on some bars only, or its argument moves", () => {
+    expect(hoists(`//@version=6\nindicator("x")\nf(s) => ta.sma(s, 10)\nplot(close > open ? f(close) : 0)`)).toEqual(
+      [],
+    );
+    expect(
+      hoists(
+        `//@version=6\nindicator("x")\nf(s) => ta.sma(s, 10)\nv = 0.0\nfor i = 0 to 2\n    v += f(close)\nplot(v)`,
+      ),
+    ).toEqual([]);
+    expect(hoists(`//@version=6\nindicator("x")\nf(s) => ta.sma(s, 10)\nvar float a = 0\na += 1\nplot(f(a))`)).toEqual(
+      [],
+    );
+    // a length that is itself a series
+    expect(hoists(`//@version=6\nindicator("x")\nf(n) => ta.sma(close, n)\nplot(f(bar_index % 5 + 1))`)).toEqual([]);
+    // called on every bar: hoisted, through two levels of functions and a constant or input length
+    expect(hoists(`//@version=6\nindicator("x")\nf(s, n) => ta.sma(s, n)\ng(s) => f(s, 10)\nplot(g(close))`)).toEqual([
+      "ta.sma",
+    ]);
+    expect(
+      hoists(`//@version=6\nindicator("x")\nn = input.int(5)\nf(s, k) => ta.sma(s, k)\nplot(f(hl2, n) + f(close, 3))`),
+    ).toEqual(["ta.sma", "ta.sma"]);
+  });
+
+  it("equals the per-bar interpreter with the defaults and overridden inputs", async () => {
+    await agrees({});
+    await agrees({ Length: 3, Source: "hlc3" });
+  });
+
+  it("runs a call per bar when an input length rules its pass out", async () => {
+    const rt = new Runtime();
+    const r = await rt.run(SCRIPT, randomWalkBars(300), { mode: "compile", inputs: { Length: 0 } });
+    const perBar = await rt.run(SCRIPT, randomWalkBars(300), {
+      mode: "interpret",
+      profiler: true,
+      inputs: { Length: 0 },
+    });
+    expect(r.mode).toBe("compile");
+    expect(perBar.error ?? null, "the per-bar call refuses the length").not.toBeNull();
+    expect(firstDifference(comparable(r), comparable(perBar))).toBeNull();
+  });
+});

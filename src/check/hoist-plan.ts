@@ -157,6 +157,8 @@ export class HoistPlan {
    * is that argument (resolve): its column when pre-known, its number when a constant or an input.
    */
   private readonly params = new Map<number, RExpr>();
+  /** The calls whose parameters are bound (bind). */
+  private readonly bound = new Set<UserCall>();
   private readonly writes = new Map<number, number>();
 
   constructor(prog: ResolvedProgram) {
@@ -178,12 +180,20 @@ export class HoistPlan {
     for (const s of stmts) {
       everyBarWalk(
         s,
-        (e) => {
-          if (e.k === "ucall") this.bind(e, prog);
-          return false;
-        },
+        () => false,
         false,
+        (u) => this.bind(u, prog),
       );
+      if (s.k === "tdecl" && s.init.k === "ucall") {
+        // a function's tuple of pre-known values (`[wt1, wt2] = wavetrend(hlc3, 10, 21)`): each its column
+        const value = this.pureValue(s.init);
+        if (value?.k === "tuple")
+          s.vs.forEach((v, i) => {
+            const x = value.elems[i];
+            if (once(v) && x && isNumType(x) && this.isPreKnown(x)) this.vars.set(v.slot, x);
+          });
+        continue;
+      }
       if (s.k === "tdecl" && s.init.k === "call" && tupleSize(s.init) > 0 && this.isHoistableCall(s.init)) {
         const call = s.init;
         s.vs.forEach((v, index) => {
@@ -209,6 +219,7 @@ export class HoistPlan {
    * argument (a pre-known number's column, or a length), then its body is scanned as a block of its own.
    */
   private bind(u: UserCall, prog: ResolvedProgram): void {
+    this.bound.add(u);
     u.inst.params.forEach((p, i) => {
       const a = u.args[i];
       if (!a || this.writes.has(p.slot)) return;
@@ -217,6 +228,32 @@ export class HoistPlan {
         this.vars.set(p.slot, a);
     });
     this.scan(u.inst.body.stmts, prog);
+  }
+
+  /**
+   * The value of a bound call whose body does nothing but declare pre-known values once (each a
+   * column already) before its last expression: that expression (its column is the call's, and
+   * skipping the body on a bar, as a hoisted call over it does, changes nothing); else null.
+   */
+  pureValue(u: UserCall): RExpr | null {
+    if (!this.bound.has(u)) return null;
+    const stmts = u.inst.body.stmts;
+    const last = stmts[stmts.length - 1];
+    if (last?.k !== "expr") return null;
+    for (let i = 0; i < stmts.length - 1; i++) {
+      const s = stmts[i]!;
+      if (s.k === "decl" && s.mode === "plain" && this.vars.has(s.v.slot)) continue;
+      if (
+        s.k === "tdecl" &&
+        s.init.k === "call" &&
+        tupleSize(s.init) > 0 &&
+        this.isHoistableCall(s.init) &&
+        s.vs.every((v) => v === null || this.tupleVars.has(v.slot))
+      )
+        continue;
+      return null;
+    }
+    return last.e;
   }
 
   /** `e`, or the argument a bound parameter's read stands for (followed through nested calls). */
@@ -252,6 +289,10 @@ export class HoistPlan {
         );
       case "call":
         return this.isHoistableCall(e) && isNumType(e);
+      case "ucall": {
+        const value = isNumType(e) ? this.pureValue(e) : null;
+        return value !== null && this.isPreKnown(value);
+      }
       case "tern":
         // the branches are evaluated on some bars only: they may not hold a stateful call
         return (
@@ -390,9 +431,10 @@ const REQUEST_CALLS = new Set(["request.security", "request.security_lower_tf"])
  * instance called so) at positions evaluated on every bar: not in a `var` initialiser, a branch, a
  * loop, the lazy side of and/or or a request's expression, in evaluation order. `at` sees each and
  * returns true to leave its children out. A user function's call is such a position for its
- * arguments and, with `bodies`, for its instance's statements (one instance per call site, ir.ts).
+ * arguments and, with `bodies`, for its instance's statements (one instance per call site, ir.ts);
+ * `called` sees the call once its arguments were walked.
  */
-function everyBarWalk(s: RStmt, at: (e: RExpr) => boolean, bodies: boolean): void {
+function everyBarWalk(s: RStmt, at: (e: RExpr) => boolean, bodies: boolean, called?: (u: UserCall) => void): void {
   const visit = (e: RExpr): void => {
     if (at(e)) return;
     switch (e.k) {
@@ -417,7 +459,8 @@ function everyBarWalk(s: RStmt, at: (e: RExpr) => boolean, bodies: boolean): voi
         break;
       case "ucall":
         for (const a of e.args) visit(a);
-        if (bodies) for (const b of e.inst.body.stmts) everyBarWalk(b, at, true);
+        called?.(e);
+        if (bodies) for (const b of e.inst.body.stmts) everyBarWalk(b, at, true, called);
         break;
       case "tuple":
         for (const x of e.elems) visit(x);

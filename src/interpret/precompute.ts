@@ -124,6 +124,7 @@ export class Precompute {
     const c = this.ctx.columns;
     let out: number;
     if (e.k === "call") out = this.call(e);
+    else if (e.k === "ucall") out = this.column(this.plan.pureValue(e)!);
     else if (e.k === "load") {
       const t = this.plan.tupleVars.get(e.v.slot);
       const source = this.plan.sources.get(e.v.slot);

@@ -79,6 +79,16 @@ export const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   ">=": (a, b) => a >= b,
 };
 
+/** Comparisons a fixed condition may make (Precompute.fixedValue evaluates them as the bar loop does). */
+export const FIXED_COMPARE: Record<string, (a: unknown, b: unknown) => boolean> = {
+  "==": (a, b) => a === b,
+  "!=": (a, b) => a !== b,
+  "<": (a, b) => (a as number) < (b as number),
+  "<=": (a, b) => (a as number) <= (b as number),
+  ">": (a, b) => (a as number) > (b as number),
+  ">=": (a, b) => (a as number) >= (b as number),
+};
+
 /** The value of a negated number constant (`-2`: the checker keeps the minus as an operator), or null. */
 export function negatedConst(e: RExpr): number | null {
   return e.k === "unary" && e.op === "-" && e.e.k === "const" && typeof e.e.v === "number" ? -e.e.v : null;
@@ -99,8 +109,55 @@ function constInt(e: RExpr | undefined, min: number): number | null {
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
 }
 
+/** Pure builtins of numbers a pre-known expression may call (HoistPlan.isPureNumberCall). */
+const PURE_NUMBER_CALLS = new Set([
+  "math.abs",
+  "math.acos",
+  "math.asin",
+  "math.atan",
+  "math.ceil",
+  "math.cos",
+  "math.exp",
+  "math.floor",
+  "math.log",
+  "math.log10",
+  "math.sign",
+  "math.sin",
+  "math.sqrt",
+  "math.tan",
+  "math.todegrees",
+  "math.toradians",
+  "math.pow",
+  "math.max",
+  "math.min",
+  "math.avg",
+  "math.round",
+  "nz",
+]);
+
 /** Input calls whose value can stand for a constant length or multiplier (read once per run). */
 const NUMBER_INPUTS = new Set(["input", "input.int", "input.float"]);
+/** Input calls whose value can decide a branch for the whole run (a moving-average kind, a switch). */
+const FIXED_INPUTS = new Set(["input", "input.int", "input.float", "input.bool", "input.string"]);
+
+/** An input argument the plan can read before the loop: a constant, a negated one, or a tuple of constants (options). */
+function constArg(e: RExpr | undefined): boolean {
+  return (
+    e === undefined ||
+    e.k === "const" ||
+    negatedConst(e) !== null ||
+    (e.k === "tuple" && e.elems.every((x) => x.k === "const" || negatedConst(x) !== null))
+  );
+}
+
+/**
+ * A branch a run takes on every bar or on none, its condition fixed for the run (HoistPlan.isFixed):
+ * an if's (or a ternary's) branch, `taken` the side; a switch's case `index`, taken when it is the
+ * first case whose test matches (the subject equal to it, or true without a subject; null: default).
+ */
+export type Guard =
+  | { k: "if"; cond: RExpr; taken: boolean }
+  | { k: "case"; subject: RExpr | null; tests: readonly (RExpr | null)[]; index: number };
 
 function isNumType(e: RExpr): boolean {
   return e.t.name === "int" || e.t.name === "float";
@@ -157,6 +214,15 @@ export class HoistPlan {
    * is that argument (resolve): its column when pre-known, its number when a constant or an input.
    */
   private readonly params = new Map<number, RExpr>();
+  /**
+   * Top-level variables assigned once from an input with constant arguments (a number, bool or
+   * string input: `kind = input.string("EMA", options = [...])`), and those declared once from an
+   * expression fixed for the run (`useEma = kind == "EMA"`): isFixed's leaves.
+   */
+  readonly fixedInputs = new Map<number, Call>();
+  readonly fixedVars = new Map<number, RExpr>();
+  /** Hoistable calls in branches a run takes on every bar or on none: their guards (the precompute computes only the taken ones). */
+  readonly guards = new Map<RExpr, readonly Guard[]>();
   /** The calls whose parameters are bound (bind). */
   private readonly bound = new Set<UserCall>();
   private readonly writes = new Map<number, number>();
@@ -166,6 +232,10 @@ export class HoistPlan {
       if (v) this.writes.set(v.slot, (this.writes.get(v.slot) ?? 0) + 1);
     });
     this.scan(prog.body.stmts, prog);
+    for (const s of prog.body.stmts)
+      everyBarHoists(s, this, (e, guards) => {
+        if (guards.length !== 0) this.guards.set(e, guards);
+      });
   }
 
   /**
@@ -178,12 +248,23 @@ export class HoistPlan {
     const once = (v: VarSlot | null): v is VarSlot =>
       !!v && this.writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
     for (const s of stmts) {
-      everyBarWalk(
-        s,
-        () => false,
-        false,
-        (u) => this.bind(u, prog),
-      );
+      everyBarWalk(s, {
+        at: () => false,
+        bodies: false,
+        called: (u) => this.bind(u, prog),
+        fixed: (c) => this.isFixed(c),
+        block: (b) => this.scan(b, prog),
+      });
+      if (s.k === "decl" && s.mode === "plain" && this.writes.get(s.v.slot) === 1) {
+        if (this.isFixed(s.init)) this.fixedVars.set(s.v.slot, s.init);
+        else if (
+          s.init.k === "call" &&
+          FIXED_INPUTS.has(s.init.name) &&
+          !prog.inputSourceNames.has(s.init.site) &&
+          s.init.args.every(constArg)
+        )
+          this.fixedInputs.set(s.v.slot, s.init);
+      }
       if (s.k === "tdecl" && s.init.k === "ucall") {
         // a function's tuple of pre-known values (`[wt1, wt2] = wavetrend(hlc3, 10, 21)`): each its column
         const value = this.pureValue(s.init);
@@ -236,8 +317,15 @@ export class HoistPlan {
    * skipping the body on a bar, as a hoisted call over it does, changes nothing); else null.
    */
   pureValue(u: UserCall): RExpr | null {
-    if (!this.bound.has(u)) return null;
-    const stmts = u.inst.body.stmts;
+    return this.bound.has(u) ? this.blockValue(u.inst.body) : null;
+  }
+
+  /**
+   * The value of a block that does nothing but declare pre-known values once before its last
+   * expression (a function's body, a switch case's): that expression; else null.
+   */
+  blockValue(b: RBlock): RExpr | null {
+    const stmts = b.stmts;
     const last = stmts[stmts.length - 1];
     if (last?.k !== "expr") return null;
     for (let i = 0; i < stmts.length - 1; i++) {
@@ -254,6 +342,30 @@ export class HoistPlan {
       return null;
     }
     return last.e;
+  }
+
+  /**
+   * True when `e`'s value is the same on every bar of a run and the precompute can work it out from
+   * the run's inputs (Precompute.fixedValue): a constant, a fixed input or variable (through bound
+   * parameters), and comparisons, negations and and/or of those.
+   */
+  isFixed(e: RExpr): boolean {
+    const r = this.resolve(e);
+    switch (r.k) {
+      case "const":
+        return typeof r.v === "number" || typeof r.v === "string" || typeof r.v === "boolean";
+      case "load":
+        return this.fixedInputs.has(r.v.slot) || this.fixedVars.has(r.v.slot);
+      case "unary":
+        return (r.op === "not" || r.op === "-") && this.isFixed(r.e);
+      case "bin":
+        return r.op in FIXED_COMPARE && !r.intDiv && this.isFixed(r.l) && this.isFixed(r.r);
+      case "and":
+      case "or":
+        return this.isFixed(r.l) && this.isFixed(r.r);
+      default:
+        return false;
+    }
   }
 
   /** `e`, or the argument a bound parameter's read stands for (followed through nested calls). */
@@ -288,13 +400,26 @@ export class HoistPlan {
           this.isPreKnown(e.r)
         );
       case "call":
-        return this.isHoistableCall(e) && isNumType(e);
+        return (this.isHoistableCall(e) && isNumType(e)) || this.isPureNumberCall(e);
       case "ucall": {
         const value = isNumType(e) ? this.pureValue(e) : null;
         return value !== null && this.isPreKnown(value);
       }
+      case "switch":
+        // a switch fixed for the run: the column of the case the run takes (na when none)
+        return (
+          isNumType(e) &&
+          switchIsFixed(e, (c) => this.isFixed(c)) &&
+          e.cases.every((c) => {
+            const v = this.blockValue(c.body);
+            return v !== null && isNumType(v) && this.isPreKnown(v);
+          })
+        );
       case "tern":
-        // the branches are evaluated on some bars only: they may not hold a stateful call
+        // a condition fixed for the run: the taken branch's column (the other never runs)
+        if (isNumType(e) && this.isFixed(e.c) && isNumType(e.a) && isNumType(e.b))
+          return this.isPreKnown(e.a) && this.isPreKnown(e.b);
+        // else the branches are evaluated on some bars only: they may not hold a stateful call
         return (
           isNumType(e) &&
           this.isPreKnownBool(e.c) &&
@@ -306,6 +431,22 @@ export class HoistPlan {
       default:
         return false;
     }
+  }
+
+  /**
+   * A pure builtin of numbers (PURE_NUMBER_CALLS: math.abs, math.max, nz, ...) over pre-known numbers,
+   * its arguments in parameter order: a column of its own impl's value on each bar
+   * (`ta.rma(math.max(ta.change(close), 0), 14)`).
+   */
+  private isPureNumberCall(e: Call): boolean {
+    return (
+      PURE_NUMBER_CALLS.has(e.name) &&
+      e.def.pure === true &&
+      !e.def.stateful &&
+      e.order === undefined &&
+      isNumType(e) &&
+      e.args.every((a) => a === undefined || (isNumType(a) && this.isPreKnown(a)))
+    );
   }
 
   /** True when `e` is a bool series computable for every bar before the loop (a column of 1/0). */
@@ -426,82 +567,122 @@ export class HoistPlan {
 /** request.* expressions run in another context: never precomputed from the chart's columns. */
 const REQUEST_CALLS = new Set(["request.security", "request.security_lower_tf"]);
 
+/** A switch whose case a run takes on every bar: a subject fixed for the run and constant tests, or tests fixed for the run. */
+function switchIsFixed(e: Extract<RExpr, { k: "switch" }>, fixed: (c: RExpr) => boolean): boolean {
+  return e.subject
+    ? fixed(e.subject) && e.cases.every((c) => c.test === null || c.test.k === "const")
+    : e.cases.every((c) => c.test === null || fixed(c.test));
+}
+
+/** What everyBarWalk calls back. */
+interface EveryBarVisitor {
+  /** Sees each expression with the guards of its branch; true leaves its children out. */
+  at(e: RExpr, guards: readonly Guard[]): boolean;
+  /** Walk user functions' bodies (else `called` alone sees a call). */
+  bodies: boolean;
+  /** Sees a user function's call once its arguments were walked. */
+  called?(u: UserCall, guards: readonly Guard[]): void;
+  /** A condition fixed for the run (HoistPlan.isFixed): its branches are walked under a guard. */
+  fixed?(cond: RExpr): boolean;
+  /** The statements of such a branch (default: each walked). */
+  block?(stmts: readonly RStmt[], guards: readonly Guard[]): void;
+}
+
 /**
  * The expressions of one statement of a block a bar runs once (the top level, or the body of an
- * instance called so) at positions evaluated on every bar: not in a `var` initialiser, a branch, a
- * loop, the lazy side of and/or or a request's expression, in evaluation order. `at` sees each and
- * returns true to leave its children out. A user function's call is such a position for its
- * arguments and, with `bodies`, for its instance's statements (one instance per call site, ir.ts);
- * `called` sees the call once its arguments were walked.
+ * instance called so) at positions evaluated on every bar: not in a `var` initialiser, a loop, the
+ * lazy side of and/or or a request's expression, nor in a branch unless its condition is fixed for
+ * the run (then under that branch's guard: it runs on every bar of a run that takes it, on none of
+ * the others), in evaluation order. A user function's call is such a position for its arguments
+ * and, with `bodies`, for its instance's statements (one instance per call site, ir.ts).
  */
-function everyBarWalk(s: RStmt, at: (e: RExpr) => boolean, bodies: boolean, called?: (u: UserCall) => void): void {
-  const visit = (e: RExpr): void => {
-    if (at(e)) return;
+function everyBarWalk(s: RStmt, w: EveryBarVisitor, guards: readonly Guard[] = []): void {
+  const block = (stmts: readonly RStmt[], g: readonly Guard[]): void => {
+    if (w.block) w.block(stmts, g);
+    else for (const b of stmts) everyBarWalk(b, w, g);
+  };
+  const visit = (e: RExpr, g: readonly Guard[]): void => {
+    if (w.at(e, g)) return;
     switch (e.k) {
       case "unary":
       case "cast":
-        visit(e.e);
+        visit(e.e, g);
         break;
       case "bin":
-        visit(e.l);
-        visit(e.r);
+        visit(e.l, g);
+        visit(e.r, g);
         break;
       case "and":
       case "or":
-        visit(e.l);
-        if (!e.lazy) visit(e.r);
+        visit(e.l, g);
+        if (!e.lazy) visit(e.r, g);
         break;
       case "tern":
-        visit(e.c);
+        visit(e.c, g);
+        if (w.fixed?.(e.c)) {
+          visit(e.a, [...g, { k: "if", cond: e.c, taken: true }]);
+          visit(e.b, [...g, { k: "if", cond: e.c, taken: false }]);
+        }
         break;
       case "call":
-        if (!REQUEST_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a);
+        if (!REQUEST_CALLS.has(e.name)) for (const a of e.args) if (a) visit(a, g);
         break;
       case "ucall":
-        for (const a of e.args) visit(a);
-        called?.(e);
-        if (bodies) for (const b of e.inst.body.stmts) everyBarWalk(b, at, true, called);
+        for (const a of e.args) visit(a, g);
+        w.called?.(e, g);
+        if (w.bodies) for (const b of e.inst.body.stmts) everyBarWalk(b, w, g);
         break;
       case "tuple":
-        for (const x of e.elems) visit(x);
+        for (const x of e.elems) visit(x, g);
         break;
       case "if":
-        visit(e.cond);
+        visit(e.cond, g);
+        if (w.fixed?.(e.cond)) {
+          block(e.then.stmts, [...g, { k: "if", cond: e.cond, taken: true }]);
+          if (e.else) block(e.else.stmts, [...g, { k: "if", cond: e.cond, taken: false }]);
+        }
         break;
-      case "switch":
-        if (e.subject) visit(e.subject);
-        else if (e.cases[0]?.test) visit(e.cases[0].test);
+      case "switch": {
+        if (e.subject) visit(e.subject, g);
+        else if (e.cases[0]?.test) visit(e.cases[0].test, g);
+        const tests = e.cases.map((c) => c.test);
+        if (w.fixed && switchIsFixed(e, w.fixed))
+          e.cases.forEach((c, index) => {
+            block(c.body.stmts, [...g, { k: "case", subject: e.subject, tests, index }]);
+          });
         break;
+      }
       case "histExpr":
-        visit(e.e);
+        visit(e.e, g);
         break;
       default:
         break;
     }
   };
-  if (s.k === "decl" && s.mode === "plain") visit(s.init);
-  else if (s.k === "tdecl") visit(s.init);
-  else if (s.k === "assign") visit(s.value);
-  else if (s.k === "expr") visit(s.e);
+  if (s.k === "decl" && s.mode === "plain") visit(s.init, guards);
+  else if (s.k === "tdecl") visit(s.init, guards);
+  else if (s.k === "assign") visit(s.value, guards);
+  else if (s.k === "expr") visit(s.e, guards);
 }
 
 /**
  * The hoistable calls of one top-level statement at positions evaluated on every bar (everyBarWalk:
- * the bodies of the user functions called there included), in source order. Shared by the compile
- * backend and the interpreter so both precompute the same calls.
+ * the bodies of the user functions called there included, and branches fixed for the run, with
+ * their guards), in source order. Shared by the compile backend and the interpreter so both
+ * precompute the same calls.
  */
-export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr) => void): void {
-  everyBarWalk(
-    s,
-    (e) => {
+export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr, guards: readonly Guard[]) => void): void {
+  everyBarWalk(s, {
+    at: (e, guards) => {
       if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name))) {
-        found(e);
+        found(e, guards);
         return true;
       }
       return false;
     },
-    true,
-  );
+    bodies: true,
+    fixed: (c) => plan.isFixed(c),
+  });
 }
 
 /**

@@ -234,7 +234,11 @@ export function compileProgram(
           hoisted++;
           arena ??= seriesArena(k!, ctx.columns.close.length);
           pre ??= new Precompute(r.plan, ctx, arena);
-          columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? pre.tuple(r.call) : pre.column(r.call)]);
+          {
+            // (a tuple call's columns, or the one column; na for a branch this run never takes)
+            const ptrs = pre.hoisted(r.call);
+            columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? ptrs : ptrs[0]!]);
+          }
           return null;
         default:
           throw new Error(`internal: unknown code reference ${(r as Ref).k}`);

@@ -6,7 +6,7 @@
 // forming bar's ticks change close/high/low) and without the profiler (it times the calls).
 import type { CallSite, ExecContext } from "../builtins/types.js";
 import type { RExpr, ResolvedProgram } from "../check/ir.js";
-import { columnPlotCalls, everyBarHoists, HoistPlan, tupleSize } from "../check/hoist-plan.js";
+import { columnPlotCalls, everyBarHoists, HoistPlan } from "../check/hoist-plan.js";
 import type { Kernels } from "../kernels/index.js";
 import { seriesArena } from "../kernels/series.js";
 import { NotPrecomputable, Precompute } from "./precompute.js";
@@ -91,7 +91,7 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
     const pre = new Precompute(plan, ctx, arena);
     const ptrs = found.map((e) => {
       try {
-        return e.k === "call" && tupleSize(e) > 0 ? pre.tuple(e) : [pre.column(e)];
+        return pre.hoisted(e);
       } catch (err) {
         // an input length this run's values rule out: that call stays per bar (which reports it)
         if (err instanceof NotPrecomputable) return null;

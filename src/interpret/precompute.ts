@@ -7,18 +7,21 @@
 import {
   COMPARE,
   CROSS_KIND,
+  FIXED_COMPARE,
+  type Guard,
   HILO_KIND,
   MIN_LENGTH,
   PIVOT_KIND,
   RISE_DIR,
   flagValue,
+  tupleSize,
   negatedConst,
   type Call,
   type HoistPlan,
 } from "../check/hoist-plan.js";
 import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
-import type { ExecContext } from "../builtins/types.js";
+import type { CallSite, ExecContext } from "../builtins/types.js";
 import { inputValue, sourceGetter } from "../builtins/input/index.js";
 import { sessionStarts, VOLUME_VARIABLE_KIND, vwapSource } from "../builtins/ta/volume.js";
 import { LARGE_LENGTH } from "../core/budget.js";
@@ -37,6 +40,20 @@ export class NotPrecomputable extends Error {
   }
 }
 
+/** The site a pure builtin's impl is handed (it reads none). */
+const NO_SITE = { id: -1, state: undefined } as unknown as CallSite;
+
+/** A fixed value the precompute cannot work out (Precompute.fixedValue). */
+const UNKNOWN = Symbol("unknown");
+
+/** An input argument's value as the input call reads it (HoistPlan's constArg: a constant, a negated one, a tuple of them). */
+function constValue(x: RExpr | undefined): unknown {
+  if (x === undefined) return undefined;
+  if (x.k === "tuple") return x.elems.map(constValue);
+  const negated = negatedConst(x);
+  return negated !== null ? negated : (x as { v: unknown }).v;
+}
+
 /** The OHLCV fields a pre-pass getter may read. */
 interface BarScratch {
   open: number;
@@ -52,6 +69,8 @@ interface BarScratch {
  */
 export class Precompute {
   private readonly memo = new Map<RExpr, number>();
+  /** The na column of the candidates in branches the run does not take (hoisted). */
+  private unread: number | undefined;
   private readonly tuples = new Map<RExpr, number[]>();
 
   constructor(
@@ -117,14 +136,125 @@ export class Precompute {
     return out;
   }
 
+  /**
+   * The columns of a hoisted candidate (one, or a tuple call's): for one in a branch this run does
+   * not take on any bar (HoistPlan.guards), a column of na the loop never reads, without its pass
+   * (which might refuse lengths that branch never runs with).
+   */
+  hoisted(e: RExpr): number[] {
+    const n = e.k === "call" ? tupleSize(e) : 0;
+    const guards = this.plan.guards.get(e);
+    if (guards !== undefined && guards.some((g) => this.taken(g) === false)) {
+      const unread = this.naColumn();
+      return Array.from({ length: Math.max(1, n) }, () => unread);
+    }
+    return n > 0 ? this.tuple(e as Call) : [this.column(e)];
+  }
+
+  /** Whether this run takes branch `g` (on every bar): false, true, or null when its condition cannot be worked out. */
+  private taken(g: Guard): boolean | null {
+    if (g.k === "if") {
+      const v = this.fixedValue(g.cond);
+      return typeof v === "boolean" ? v === g.taken : null;
+    }
+    const j = this.takenCase(g.subject, g.tests);
+    return j === null ? null : j === g.index;
+  }
+
+  /** The case of a switch fixed for the run that this run takes: its index, -1 for none, null when it cannot be worked out. */
+  private takenCase(subjectExpr: RExpr | null, tests: readonly (RExpr | null)[]): number | null {
+    const subject = subjectExpr === null ? null : this.fixedValue(subjectExpr);
+    if (subject === UNKNOWN) return null;
+    for (let j = 0; j < tests.length; j++) {
+      const t = tests[j]!;
+      if (t === null) return j;
+      const v = this.fixedValue(t);
+      if (v === UNKNOWN) return null;
+      if (subjectExpr === null ? v === true : subject === v) return j;
+    }
+    return -1;
+  }
+
+  /** The column of a switch or ternary fixed for the run (HoistPlan.isPreKnown): the taken side's, or na. */
+  private takenColumn(e: RExpr): number {
+    let side: RExpr | null;
+    if (e.k === "tern") {
+      const v = this.fixedValue(e.c);
+      if (typeof v !== "boolean") throw new NotPrecomputable("a condition this run's inputs leave open");
+      side = v ? e.a : e.b;
+    } else if (e.k === "switch") {
+      const j = this.takenCase(
+        e.subject,
+        e.cases.map((c) => c.test),
+      );
+      if (j === null) throw new NotPrecomputable("a switch this run's inputs leave open");
+      side = j < 0 ? null : this.plan.blockValue(e.cases[j]!.body);
+    } else throw new Error(`internal: '${e.k}' is not a fixed choice`);
+    return side === null ? this.naColumn() : this.column(side);
+  }
+
+  /** A column of na (one per run). */
+  private naColumn(): number {
+    if (this.unread === undefined) {
+      this.unread = this.a.alloc();
+      this.a.view(this.unread).fill(Number.NaN);
+    }
+    return this.unread;
+  }
+
+  /**
+   * The run's value of an expression fixed for the run (HoistPlan.isFixed), computed as the bar loop
+   * computes it, or UNKNOWN (an input the run gives no plain value, an na).
+   */
+  private fixedValue(given: RExpr): unknown {
+    const e = this.plan.resolve(given);
+    let v: unknown = UNKNOWN;
+    switch (e.k) {
+      case "const":
+        v = e.v;
+        break;
+      case "load": {
+        const init = this.plan.fixedVars.get(e.v.slot);
+        const call = this.plan.fixedInputs.get(e.v.slot);
+        if (init !== undefined) v = this.fixedValue(init);
+        else if (call !== undefined) v = inputValue(this.ctx, call.name, call.args.map(constValue), call.site);
+        break;
+      }
+      case "unary": {
+        const x = this.fixedValue(e.e);
+        if (e.op === "not" && typeof x === "boolean") v = !x;
+        else if (e.op === "-" && typeof x === "number") v = -x;
+        break;
+      }
+      case "bin": {
+        const l = this.fixedValue(e.l);
+        const r = this.fixedValue(e.r);
+        if (l !== UNKNOWN && r !== UNKNOWN) v = FIXED_COMPARE[e.op]!(l, r);
+        break;
+      }
+      case "and":
+      case "or": {
+        const l = this.fixedValue(e.l);
+        const r = this.fixedValue(e.r);
+        if (typeof l === "boolean" && typeof r === "boolean") v = e.k === "and" ? l && r : l || r;
+        break;
+      }
+      default:
+        break;
+    }
+    // (na, or anything but a plain value: the branch is not worked out, its calls are computed)
+    return (typeof v === "number" && v === v) || typeof v === "string" || typeof v === "boolean" ? v : UNKNOWN;
+  }
+
   /** The column of a pre-known expression. */
   column(e: RExpr): number {
     const done = this.memo.get(e);
     if (done !== undefined) return done;
     const c = this.ctx.columns;
     let out: number;
-    if (e.k === "call") out = this.call(e);
+    if (e.k === "call") out = e.def.pure === true ? this.elementwise(e) : this.call(e);
     else if (e.k === "ucall") out = this.column(this.plan.pureValue(e)!);
+    else if (e.k === "switch" || (e.k === "tern" && this.plan.isFixed(e.c))) out = this.takenColumn(e);
     else if (e.k === "load") {
       const t = this.plan.tupleVars.get(e.v.slot);
       const source = this.plan.sources.get(e.v.slot);
@@ -204,6 +334,23 @@ export class Precompute {
           y = this.column(e.b);
         const out = this.a.alloc();
         selectColumns(this.a.f64(), c >>> 3, x >>> 3, y >>> 3, out >>> 3, this.a.n);
+        return out;
+      }
+      case "call": {
+        // a pure builtin of numbers (HoistPlan.isPureNumberCall): its own impl on each bar's
+        // arguments (the compile backend's inlined forms do the impl's operations), in order
+        const cols = e.args.map((x) => (x === undefined ? -1 : this.column(x)));
+        const out = this.a.alloc();
+        // (offsets only after the last allocation: an allocation may move the memory)
+        const f = this.a.f64();
+        const at = cols.map((p) => (p < 0 ? -1 : p >>> 3));
+        const o = out >>> 3;
+        const args: (number | undefined)[] = new Array(cols.length).fill(undefined);
+        const impl = e.def.impl;
+        for (let i = 0; i < this.a.n; i++) {
+          for (let j = 0; j < at.length; j++) if (at[j]! >= 0) args[j] = f[at[j]! + i];
+          f[o + i] = impl(this.ctx, args, NO_SITE) as number;
+        }
         return out;
       }
       case "bvar": {

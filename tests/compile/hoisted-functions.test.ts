@@ -2,7 +2,8 @@
 // position evaluated on every bar (each call is an instance of its own, with its own slots and call
 // sites: check/ir.ts): a parameter then stands for its call's argument (a pre-known column, a constant
 // or an input length), and a local declared once from a pre-known value is that value's column. A
-// function that only declares such values and returns one (or a tuple of them) is itself pre-known. A
+// function that only declares such values and returns one (or a tuple of them) is itself pre-known,
+// as is a pure builtin of numbers (math.max, math.abs, nz, ...) over pre-known values. A
 // call in a branch, in a loop or inside another branch-only call stays per bar, as does one whose
 // argument is not known before the loop. Both backends must still equal the per-bar interpreter (a
 // profiler run never precomputes) to the last field, with inputs overridden, including a length the
@@ -40,6 +41,11 @@ rg = range(len)
 ns = nested(close, 10)
 var float acc = 0.0
 acc := acc + 1
+// pure builtins of pre-known numbers are pre-known too (their impl on each bar's values)
+up = ta.rma(math.max(ta.change(src), 0), len)
+down = ta.rma(-math.min(ta.change(src), 0), len)
+body = ta.sma(math.abs(close - open) + nz(ta.change(close, 3)), 10)
+rounded = ta.ema(math.round(close, 1) + math.sqrt(volume), 5)
 // not pre-known: the argument is a variable written on every bar
 mv = moving(acc, 5)
 // evaluated on some bars only: stays per bar
@@ -58,6 +64,9 @@ plot(rg, "rg")
 plot(ns, "ns")
 plot(mv, "mv")
 plot(br, "br")
+plot(up / down, "rs")
+plot(body, "body")
+plot(rounded, "rounded")
 `;
 
 function hoists(src: string): string[] {
@@ -88,8 +97,9 @@ describe("ta.* calls inside user functions", () => {
     const count = (n: string) => found.filter((x) => x === n).length;
     // trend twice: the sma each time; the ema and the crossover of its locals only where the ema's
     // length is a constant or an input (\`len * 2\` is arithmetic, which the plan takes for no length)
-    expect(count("ta.sma")).toBe(2);
-    expect(count("ta.ema")).toBe(1);
+    // (and the top level's sma and ema over pure builtins, below)
+    expect(count("ta.sma")).toBe(3);
+    expect(count("ta.ema")).toBe(2);
     expect(count("ta.crossover")).toBe(1);
     expect(count("ta.rsi")).toBe(1);
     expect(count("ta.stoch")).toBe(1);
@@ -101,6 +111,9 @@ describe("ta.* calls inside user functions", () => {
     expect(count("ta.wma")).toBe(1);
     // the top level's crossunder of trend's first two values (a tuple of pre-known values)
     expect(count("ta.crossunder")).toBe(1);
+    // over math.max/min/abs/round/sqrt and nz of pre-known numbers (ta.change's own calls are inside)
+    expect(count("ta.rma")).toBe(2);
+    expect(count("ta.change")).toBe(0);
   });
 
   it("leaves calls per bar where the function runs on some bars only, or its argument moves", () => {
@@ -156,5 +169,101 @@ describe("ta.* calls inside user functions", () => {
     expect(r.mode).toBe("compile");
     expect(perBar.error ?? null, "the per-bar call refuses the length").not.toBeNull();
     expect(firstDifference(comparable(r), comparable(perBar))).toBeNull();
+  });
+});
+
+// A branch whose condition is fixed for the run (an input, a comparison of inputs, a function's
+// parameter bound to one) runs on every bar of a run that takes it and on none of the others, so
+// its calls are hoisted under that branch's guard: the precompute computes the taken branch's
+// columns and gives the others a column the loop never reads (and no pass, so a length only an
+// untaken branch would see rules nothing out).
+const SELECT = `//@version=6
+indicator("select", overlay = true)
+kind = input.string("EMA", "Kind", options = ["SMA", "EMA", "HMA", "DEMA"])
+len = input.int(20, "Length")
+hmaLen = input.int(9, "HMA length")
+smooth = input.bool(true, "Smooth")
+useAtr = input.bool(false, "ATR bands")
+ma(string k, float s, int n) =>
+    switch k
+        "SMA" => ta.sma(s, n)
+        "EMA" => ta.ema(s, n)
+        "HMA" => ta.hma(s, hmaLen)
+        =>
+            e = ta.ema(s, n)
+            2 * e - ta.ema(e, n)
+pick(string k, float s) =>
+    switch k
+        "SMA" => ta.sma(s, 3)
+        "EMA" => ta.ema(s, 3)
+basis = ma(kind, close, len)
+sig = smooth ? ta.wma(close, 5) : ta.sma(close, 5)
+// pre-known: the taken case's and side's columns (pick: na when no case matches)
+cross = ta.crossover(basis, sig)
+picked = ta.sma(pick(kind, close), 2)
+width = 0.0
+if useAtr
+    width := ta.atr(len)
+else
+    width := ta.stdev(close, len)
+isFast = kind == "EMA" or kind == "HMA"
+fastBand = isFast ? ta.rma(high - low, 10) : 0.0
+plot(basis, "basis")
+plot(sig, "signal")
+plot(basis + 2 * width, "upper")
+plot(fastBand, "fast band")
+plotshape(cross, "cross")
+plot(picked, "picked")
+`;
+
+describe("ta.* calls in branches fixed for the run", () => {
+  it("hoists the calls of every branch under its guard", () => {
+    const prog = program(SELECT);
+    const plan = new HoistPlan(prog);
+    const guarded: string[] = [];
+    for (const s of prog.body.stmts)
+      everyBarHoists(s, plan, (e, guards) => {
+        if (e.k === "call") guarded.push(`${e.name}:${guards.length}`);
+      });
+    expect(guarded).toEqual([
+      "ta.sma:1",
+      "ta.ema:1",
+      "ta.hma:1",
+      "ta.ema:1",
+      "ta.ema:1",
+      "ta.wma:1",
+      "ta.sma:1",
+      "ta.crossover:0",
+      "ta.sma:0",
+      "ta.atr:1",
+      "ta.stdev:1",
+      "ta.rma:1",
+    ]);
+    // a condition that moves from bar to bar guards nothing: its branches stay per bar
+    expect(hoists(`//@version=6\nindicator("x")\nplot(close > open ? ta.sma(close, 5) : ta.ema(close, 5))`)).toEqual(
+      [],
+    );
+  });
+
+  it("equals the per-bar interpreter whichever branches the inputs take", async () => {
+    const rt = new Runtime();
+    const bars = randomWalkBars(700, 5);
+    for (const inputs of [
+      {},
+      { Kind: "SMA", Smooth: false, "ATR bands": true },
+      { Kind: "HMA", "HMA length": 4 },
+      { Kind: "DEMA", Length: 7 },
+      // a length only the untaken HMA branch would read, which its pass refuses: nothing is ruled out
+      { Kind: "SMA", "HMA length": 1 },
+      // taken, it is: that run makes the calls per bar, in compile mode too
+      { Kind: "HMA", "HMA length": 1 },
+    ]) {
+      const perBar = await rt.run(SELECT, bars, { mode: "interpret", profiler: true, inputs });
+      for (const mode of ["compile", "interpret"] as const) {
+        const r = await rt.run(SELECT, bars, { mode, inputs });
+        expect(r.mode).toBe(mode);
+        expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
+      }
+    }
   });
 });

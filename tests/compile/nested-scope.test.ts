@@ -21,8 +21,9 @@ const SCRIPT = [
   "    var float peak = na",
   "    peak := na(peak) or m > peak ? m : peak * 0.999",
   "    [m, peak]",
-  "[m1, p1] = band(close, 10)",
-  "[m2, p2] = band(high, 21)",
+  // (sources no whole-series pass takes: the fixed kind alone would have the calls hoisted, hoist-plan.ts)
+  "[m1, p1] = band(close[1], 10)",
+  "[m2, p2] = band(high[2], 21)",
   "x = bar_index % 7 == 0 ? (close > m1 ? ta.ema(close, 5) : ta.rma(low, 8)) : m2",
   "plot(m1)",
   "plot(p1)",

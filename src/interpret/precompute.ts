@@ -21,10 +21,11 @@ import {
 } from "../check/hoist-plan.js";
 import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
-import type { CallSite, ExecContext } from "../builtins/types.js";
+import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
 import { inputValue, sourceGetter } from "../builtins/input/index.js";
-import { sessionStarts, VOLUME_VARIABLE_KIND, vwapSource } from "../builtins/ta/volume.js";
+import { sessionStarts, VOLUME_VARIABLE_KIND } from "../builtins/ta/volume.js";
 import { LARGE_LENGTH } from "../core/budget.js";
+import { COMPOSITE_PRICES, type CompositePrice, compositePrice } from "../core/prices.js";
 
 const ARITH: Record<string, number> = { "+": 0, "-": 1, "*": 2, "/": 3 };
 
@@ -40,8 +41,36 @@ export class NotPrecomputable extends Error {
   }
 }
 
-/** The site a pure builtin's impl is handed (it reads none). */
+/** The site a pure builtin's impl and a bar variable's getter are handed (they read none). */
 const NO_SITE = { id: -1, state: undefined } as unknown as CallSite;
+
+/**
+ * `out[i]` = the composite price of bar i. A function of its arguments alone: as a method reading the
+ * run's precompute and arena, its optimised code depended on their fields and was thrown away on
+ * every other run (V8's "code dependencies"), to run the next one from the interpreter.
+ */
+function fillPrices(
+  price: CompositePrice,
+  o: Float64Array,
+  h: Float64Array,
+  l: Float64Array,
+  c: Float64Array,
+  out: Float64Array,
+): void {
+  for (let i = 0; i < out.length; i++) out[i] = price(o[i]!, h[i]!, l[i]!, c[i]!);
+}
+
+/** `out[i]` = a pure builtin's impl on bar i's arguments (null: omitted), a function of its arguments as fillPrices is. */
+function fillCalls(impl: BuiltinImpl, ctx: ExecContext, args: (Float64Array | null)[], out: Float64Array): void {
+  const a: (number | undefined)[] = new Array(args.length).fill(undefined);
+  for (let i = 0; i < out.length; i++) {
+    for (let j = 0; j < args.length; j++) {
+      const col = args[j];
+      if (col !== null) a[j] = col[i];
+    }
+    out[i] = impl(ctx, a, NO_SITE) as number;
+  }
+}
 
 /** A fixed value the precompute cannot work out (Precompute.fixedValue). */
 const UNKNOWN = Symbol("unknown");
@@ -62,6 +91,13 @@ interface BarScratch {
   close: number;
   volume: number;
 }
+
+/**
+ * The bar barColumn hands a getter, one for the process: a record made per column (and a site made
+ * per bar) had a map that died with it, and after a full collection the cleared feedback
+ * deoptimised barColumn on the next run (every other run of a script reading hlc3 took ~2x).
+ */
+const BAR_SCRATCH: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
 
 /**
  * One run's precompute: columns of pre-known expressions in the arena (pointers), each computed
@@ -143,12 +179,17 @@ export class Precompute {
    */
   hoisted(e: RExpr): number[] {
     const n = e.k === "call" ? tupleSize(e) : 0;
-    const guards = this.plan.guards.get(e);
-    if (guards !== undefined && guards.some((g) => this.taken(g) === false)) {
+    if (this.untaken(e)) {
       const unread = this.naColumn();
       return Array.from({ length: Math.max(1, n) }, () => unread);
     }
     return n > 0 ? this.tuple(e as Call) : [this.column(e)];
+  }
+
+  /** Whether hoisted candidate `e` is in a branch this run takes on no bar (HoistPlan.guards). */
+  untaken(e: RExpr): boolean {
+    const guards = this.plan.guards.get(e);
+    return guards !== undefined && guards.some((g) => this.taken(g) === false);
   }
 
   /** Whether this run takes branch `g` (on every bar): false, true, or null when its condition cannot be worked out. */
@@ -261,7 +302,7 @@ export class Precompute {
       if (t) out = this.tuple(t.call)[t.index]!;
       else out = source ? this.source(source) : this.column(this.plan.vars.get(e.v.slot)!);
     } else if (e.k === "bvar" && e.def.name === "ta.tr") out = pass.tr(this.a, ...this.hlc(), false);
-    else if (e.k === "bvar" && e.def.name === "ta.vwap") out = this.vwap(this.barColumn(vwapSource));
+    else if (e.k === "bvar" && e.def.name === "ta.vwap") out = this.vwap(this.priceColumn(COMPOSITE_PRICES.hlc3));
     else if (e.k === "bvar" && e.def.name in VOLUME_VARIABLE_KIND)
       out = pass.volind(this.a, ...this.hlc(), this.a.input(c.volume), VOLUME_VARIABLE_KIND[e.def.name]!);
     else if (e.k === "bvar" && e.def.name in c) out = this.a.input(c[e.def.name as "close"]);
@@ -287,16 +328,30 @@ export class Precompute {
     const c = this.ctx.columns;
     if (name === "open" || name === "high" || name === "low" || name === "close" || name === "volume")
       return this.a.input(c[name]);
+    const price = compositePrice(name);
+    if (price !== undefined) return this.priceColumn(price);
     const get = sourceGetter(name);
     // (an override the input refuses: the per-bar call reports it)
     if (!get) throw new NotPrecomputable(`input '${call.name}' = ${String(name)} is not a price source`);
     return this.barColumn(get);
   }
 
-  /** A column of `get` applied to each bar's prices (the builtin's own getter, as the bar loop calls it). */
-  private barColumn(get: (bar: ExecContext) => number): number {
+  /**
+   * A composite price's column (core/prices.ts, the definition the variables' getters and the source
+   * inputs use): a call on four numbers per bar, no getter reading a bar record's fields (their loads
+   * are megamorphic, the getters being shared by every context shape: ~30 ns a bar).
+   */
+  private priceColumn(price: CompositePrice): number {
     const c = this.ctx.columns;
-    const bar: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+    const out = this.a.alloc();
+    fillPrices(price, c.open, c.high, c.low, c.close, this.a.view(out));
+    return out;
+  }
+
+  /** A column of `get` applied to each bar's prices (the builtin's own getter, as the bar loop calls it). */
+  private barColumn(get: (bar: ExecContext, site: CallSite) => number): number {
+    const c = this.ctx.columns;
+    const bar = BAR_SCRATCH;
     const out = this.a.alloc();
     const v = this.a.view(out);
     for (let i = 0; i < this.a.n; i++) {
@@ -305,7 +360,7 @@ export class Precompute {
       bar.low = c.low[i]!;
       bar.close = c.close[i]!;
       bar.volume = c.volume[i]!;
-      v[i] = get(bar as unknown as ExecContext);
+      v[i] = get(bar as unknown as ExecContext, NO_SITE);
     }
     return out;
   }
@@ -341,22 +396,17 @@ export class Precompute {
         // arguments (the compile backend's inlined forms do the impl's operations), in order
         const cols = e.args.map((x) => (x === undefined ? -1 : this.column(x)));
         const out = this.a.alloc();
-        // (offsets only after the last allocation: an allocation may move the memory)
-        const f = this.a.f64();
-        const at = cols.map((p) => (p < 0 ? -1 : p >>> 3));
-        const o = out >>> 3;
-        const args: (number | undefined)[] = new Array(cols.length).fill(undefined);
-        const impl = e.def.impl;
-        for (let i = 0; i < this.a.n; i++) {
-          for (let j = 0; j < at.length; j++) if (at[j]! >= 0) args[j] = f[at[j]! + i];
-          f[o + i] = impl(this.ctx, args, NO_SITE) as number;
-        }
+        // (views only after the last allocation: an allocation may move the memory)
+        const views = cols.map((p) => (p < 0 ? null : this.a.view(p)));
+        fillCalls(e.def.impl, this.ctx, views, this.a.view(out));
         return out;
       }
       case "bvar": {
-        // hl2, hlc3, ...: the builtin's own getter on each bar's values
+        // hl2, hlc3, ...: the builtin's own definition on each bar's values
+        const price = compositePrice(e.def.name);
+        if (price !== undefined) return this.priceColumn(price);
         const get = e.def.get;
-        return this.barColumn((bar) => get(bar, { state: undefined, id: -1 }) as number);
+        return this.barColumn(get as (bar: ExecContext, site: CallSite) => number);
       }
       default:
         throw new Error(`internal: '${e.k}' is not pre-known`);

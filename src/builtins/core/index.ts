@@ -1,6 +1,7 @@
 // Global builtins: OHLCV and derived prices, bar_index/last_bar_*, na/nz/fixnan, max_bars_back,
 // runtime.error, and the script-wide constant namespaces (plot.*, shape.*, location.*, size.*, ...).
 import { CATALOG } from "../../catalog/index.js";
+import { COMPOSITE_PRICES } from "../../core/prices.js";
 import type { BuiltinTable, ConstantTable, ExecContext, VariableTable } from "../types.js";
 
 const v = (name: string, get: (ctx: ExecContext) => unknown) => ({ name, get });
@@ -12,12 +13,10 @@ export const variables: VariableTable = {
   close: v("close", (c) => c.close),
   volume: v("volume", (c) => c.volume),
   time: v("time", (c) => c.time),
-  hl2: v("hl2", (c) => (c.high + c.low) / 2),
-  hlc3: v("hlc3", (c) => (c.high + c.low + c.close) / 3),
-  ohlc4: v("ohlc4", (c) => (c.open + c.high + c.low + c.close) / 4),
-  // (high + low + 2 * close) / 4: the rounding TradingView's rma(hlcc4, 5) export reproduces bit for bit
-  // (ta/ma: 146/146 cells; adding close twice gives 125/146)
-  hlcc4: v("hlcc4", (c) => (c.high + c.low + 2 * c.close) / 4),
+  hl2: v("hl2", (c) => COMPOSITE_PRICES.hl2(c.open, c.high, c.low, c.close)),
+  hlc3: v("hlc3", (c) => COMPOSITE_PRICES.hlc3(c.open, c.high, c.low, c.close)),
+  ohlc4: v("ohlc4", (c) => COMPOSITE_PRICES.ohlc4(c.open, c.high, c.low, c.close)),
+  hlcc4: v("hlcc4", (c) => COMPOSITE_PRICES.hlcc4(c.open, c.high, c.low, c.close)),
   bar_index: v("bar_index", (c) => c.barIndex),
   last_bar_index: v("last_bar_index", (c) => c.barCount - 1),
   last_bar_time: v("last_bar_time", (c) => (c.barCount > 0 ? c.columns.time[c.barCount - 1]! : NaN)),

@@ -3,6 +3,7 @@
 // minval/maxval, checked against options) or the default. input.source returns the chosen source
 // series on every bar.
 import { CATALOG } from "../../catalog/index.js";
+import { COMPOSITE_PRICES } from "../../core/prices.js";
 import type { InputRecord } from "../../core/result.js";
 import { colorToString, EnumValue, packColor } from "../../core/values.js";
 import type { BuiltinImpl, BuiltinTable, CallSite, ExecContext } from "../types.js";
@@ -25,10 +26,10 @@ const SOURCES: Record<string, (c: ExecContext) => number> = {
   low: (c) => c.low,
   close: (c) => c.close,
   volume: (c) => c.volume,
-  hl2: (c) => (c.high + c.low) / 2,
-  hlc3: (c) => (c.high + c.low + c.close) / 3,
-  ohlc4: (c) => (c.open + c.high + c.low + c.close) / 4,
-  hlcc4: (c) => (c.high + c.low + 2 * c.close) / 4,
+  hl2: (c) => COMPOSITE_PRICES.hl2(c.open, c.high, c.low, c.close),
+  hlc3: (c) => COMPOSITE_PRICES.hlc3(c.open, c.high, c.low, c.close),
+  ohlc4: (c) => COMPOSITE_PRICES.ohlc4(c.open, c.high, c.low, c.close),
+  hlcc4: (c) => COMPOSITE_PRICES.hlcc4(c.open, c.high, c.low, c.close),
 };
 
 /** The getter of a source input's value (a bar's price), by the source's name; undefined for other names. */

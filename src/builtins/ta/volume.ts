@@ -1,5 +1,6 @@
 // ta.vwap (function and variable) and the volume-based variables: ta.obv, ta.accdist, ta.pvt,
 // ta.wad, ta.nvi, ta.pvi (kernel states), ta.iii, ta.wvad (per bar), ta.tr.
+import { COMPOSITE_PRICES } from "../../core/prices.js";
 import { getZone, UTC } from "../../core/tz.js";
 import { parseSession, SESSION_24X7 } from "../../core/time-sessions.js";
 import { isSessionStart, nominalMs, parseTimeframe } from "../../core/time-frames.js";
@@ -70,7 +71,7 @@ export function sessionStarts(ctx: ExecContext, out: Float64Array): void {
 
 /** The source of the ta.vwap variable: the bar's hlc3. */
 export function vwapSource(ctx: ExecContext): number {
-  return (ctx.high + ctx.low + ctx.close) / 3;
+  return COMPOSITE_PRICES.hlc3(ctx.open, ctx.high, ctx.low, ctx.close);
 }
 
 /** The volume variables' kernel kinds (volind_new). */

@@ -109,32 +109,6 @@ function constInt(e: RExpr | undefined, min: number): number | null {
   return Number.isInteger(e.v) && e.v >= min ? e.v : null;
 }
 
-/** Pure builtins of numbers a pre-known expression may call (HoistPlan.isPureNumberCall). */
-const PURE_NUMBER_CALLS = new Set([
-  "math.abs",
-  "math.acos",
-  "math.asin",
-  "math.atan",
-  "math.ceil",
-  "math.cos",
-  "math.exp",
-  "math.floor",
-  "math.log",
-  "math.log10",
-  "math.sign",
-  "math.sin",
-  "math.sqrt",
-  "math.tan",
-  "math.todegrees",
-  "math.toradians",
-  "math.pow",
-  "math.max",
-  "math.min",
-  "math.avg",
-  "math.round",
-  "nz",
-]);
-
 /** Input calls whose value can stand for a constant length or multiplier (read once per run). */
 const NUMBER_INPUTS = new Set(["input", "input.int", "input.float"]);
 /** Input calls whose value can decide a branch for the whole run (a moving-average kind, a switch). */
@@ -400,7 +374,7 @@ export class HoistPlan {
           this.isPreKnown(e.r)
         );
       case "call":
-        return (this.isHoistableCall(e) && isNumType(e)) || this.isPureNumberCall(e);
+        return this.isHoistableCall(e) && isNumType(e);
       case "ucall": {
         const value = isNumType(e) ? this.pureValue(e) : null;
         return value !== null && this.isPreKnown(value);
@@ -431,22 +405,6 @@ export class HoistPlan {
       default:
         return false;
     }
-  }
-
-  /**
-   * A pure builtin of numbers (PURE_NUMBER_CALLS: math.abs, math.max, nz, ...) over pre-known numbers,
-   * its arguments in parameter order: a column of its own impl's value on each bar
-   * (`ta.rma(math.max(ta.change(close), 0), 14)`).
-   */
-  private isPureNumberCall(e: Call): boolean {
-    return (
-      PURE_NUMBER_CALLS.has(e.name) &&
-      e.def.pure === true &&
-      !e.def.stateful &&
-      e.order === undefined &&
-      isNumType(e) &&
-      e.args.every((a) => a === undefined || (isNumType(a) && this.isPreKnown(a)))
-    );
   }
 
   /** True when `e` is a bool series computable for every bar before the loop (a column of 1/0). */

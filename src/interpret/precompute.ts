@@ -21,7 +21,7 @@ import {
 } from "../check/hoist-plan.js";
 import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
-import type { BuiltinImpl, CallSite, ExecContext } from "../builtins/types.js";
+import type { CallSite, ExecContext } from "../builtins/types.js";
 import { inputValue, sourceGetter } from "../builtins/input/index.js";
 import { sessionStarts, VOLUME_VARIABLE_KIND } from "../builtins/ta/volume.js";
 import { LARGE_LENGTH } from "../core/budget.js";
@@ -41,7 +41,7 @@ export class NotPrecomputable extends Error {
   }
 }
 
-/** The site a pure builtin's impl and a bar variable's getter are handed (they read none). */
+/** The site a bar variable's getter is handed (it reads none). */
 const NO_SITE = { id: -1, state: undefined } as unknown as CallSite;
 
 /**
@@ -58,18 +58,6 @@ function fillPrices(
   out: Float64Array,
 ): void {
   for (let i = 0; i < out.length; i++) out[i] = price(o[i]!, h[i]!, l[i]!, c[i]!);
-}
-
-/** `out[i]` = a pure builtin's impl on bar i's arguments (null: omitted), a function of its arguments as fillPrices is. */
-function fillCalls(impl: BuiltinImpl, ctx: ExecContext, args: (Float64Array | null)[], out: Float64Array): void {
-  const a: (number | undefined)[] = new Array(args.length).fill(undefined);
-  for (let i = 0; i < out.length; i++) {
-    for (let j = 0; j < args.length; j++) {
-      const col = args[j];
-      if (col !== null) a[j] = col[i];
-    }
-    out[i] = impl(ctx, a, NO_SITE) as number;
-  }
 }
 
 /** A fixed value the precompute cannot work out (Precompute.fixedValue). */
@@ -293,7 +281,7 @@ export class Precompute {
     if (done !== undefined) return done;
     const c = this.ctx.columns;
     let out: number;
-    if (e.k === "call") out = e.def.pure === true ? this.elementwise(e) : this.call(e);
+    if (e.k === "call") out = this.call(e);
     else if (e.k === "ucall") out = this.column(this.plan.pureValue(e)!);
     else if (e.k === "switch" || (e.k === "tern" && this.plan.isFixed(e.c))) out = this.takenColumn(e);
     else if (e.k === "load") {
@@ -389,16 +377,6 @@ export class Precompute {
           y = this.column(e.b);
         const out = this.a.alloc();
         selectColumns(this.a.f64(), c >>> 3, x >>> 3, y >>> 3, out >>> 3, this.a.n);
-        return out;
-      }
-      case "call": {
-        // a pure builtin of numbers (HoistPlan.isPureNumberCall): its own impl on each bar's
-        // arguments (the compile backend's inlined forms do the impl's operations), in order
-        const cols = e.args.map((x) => (x === undefined ? -1 : this.column(x)));
-        const out = this.a.alloc();
-        // (views only after the last allocation: an allocation may move the memory)
-        const views = cols.map((p) => (p < 0 ? null : this.a.view(p)));
-        fillCalls(e.def.impl, this.ctx, views, this.a.view(out));
         return out;
       }
       case "bvar": {

@@ -2,8 +2,7 @@
 // position evaluated on every bar (each call is an instance of its own, with its own slots and call
 // sites: check/ir.ts): a parameter then stands for its call's argument (a pre-known column, a constant
 // or an input length), and a local declared once from a pre-known value is that value's column. A
-// function that only declares such values and returns one (or a tuple of them) is itself pre-known,
-// as is a pure builtin of numbers (math.max, math.abs, nz, ...) over pre-known values. A
+// function that only declares such values and returns one (or a tuple of them) is itself pre-known. A
 // call in a branch, in a loop or inside another branch-only call stays per bar, as does one whose
 // argument is not known before the loop. Both backends must still equal the per-bar interpreter (a
 // profiler run never precomputes) to the last field, with inputs overridden, including a length the
@@ -41,11 +40,6 @@ rg = range(len)
 ns = nested(close, 10)
 var float acc = 0.0
 acc := acc + 1
-// pure builtins of pre-known numbers are pre-known too (their impl on each bar's values)
-up = ta.rma(math.max(ta.change(src), 0), len)
-down = ta.rma(-math.min(ta.change(src), 0), len)
-body = ta.sma(math.abs(close - open) + nz(ta.change(close, 3)), 10)
-rounded = ta.ema(math.round(close, 1) + math.sqrt(volume), 5)
 // not pre-known: the argument is a variable written on every bar
 mv = moving(acc, 5)
 // evaluated on some bars only: stays per bar
@@ -64,9 +58,6 @@ plot(rg, "rg")
 plot(ns, "ns")
 plot(mv, "mv")
 plot(br, "br")
-plot(up / down, "rs")
-plot(body, "body")
-plot(rounded, "rounded")
 `;
 
 function hoists(src: string): string[] {
@@ -97,9 +88,8 @@ describe("ta.* calls inside user functions", () => {
     const count = (n: string) => found.filter((x) => x === n).length;
     // trend twice: the sma each time; the ema and the crossover of its locals only where the ema's
     // length is a constant or an input (\`len * 2\` is arithmetic, which the plan takes for no length)
-    // (and the top level's sma and ema over pure builtins, below)
-    expect(count("ta.sma")).toBe(3);
-    expect(count("ta.ema")).toBe(2);
+    expect(count("ta.sma")).toBe(2);
+    expect(count("ta.ema")).toBe(1);
     expect(count("ta.crossover")).toBe(1);
     expect(count("ta.rsi")).toBe(1);
     expect(count("ta.stoch")).toBe(1);
@@ -111,9 +101,6 @@ describe("ta.* calls inside user functions", () => {
     expect(count("ta.wma")).toBe(1);
     // the top level's crossunder of trend's first two values (a tuple of pre-known values)
     expect(count("ta.crossunder")).toBe(1);
-    // over math.max/min/abs/round/sqrt and nz of pre-known numbers (ta.change's own calls are inside)
-    expect(count("ta.rma")).toBe(2);
-    expect(count("ta.change")).toBe(0);
   });
 
   it("leaves calls per bar where the function runs on some bars only, or its argument moves", () => {

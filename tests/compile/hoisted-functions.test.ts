@@ -12,7 +12,7 @@ import type { RExpr } from "../../src/check/ir.js";
 import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { comparable, firstDifference, program } from "./parity.js";
+import { comparable, equalsPerBar, firstDifference, program } from "./parity.js";
 
 const SCRIPT = `//@version=6
 strategy("functions", overlay = true)
@@ -69,17 +69,8 @@ function hoists(src: string): string[] {
   return found;
 }
 
-async function agrees(inputs: Record<string, unknown>, rulesOut = false): Promise<void> {
-  const rt = new Runtime();
-  for (const bars of [randomWalkBars(900), randomWalkBars(500, 11)]) {
-    const perBar = await rt.run(SCRIPT, bars, { mode: "interpret", profiler: true, inputs });
-    if (!rulesOut) expect(perBar.strategy?.trades.length ?? 0, "the script trades").toBeGreaterThan(0);
-    for (const mode of ["compile", "interpret"] as const) {
-      const r = await rt.run(SCRIPT, bars, { mode, inputs });
-      expect(r.mode).toBe(mode);
-      expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
-    }
-  }
+async function agrees(inputs: Record<string, unknown>): Promise<void> {
+  await equalsPerBar(new Runtime(), SCRIPT, [randomWalkBars(900), randomWalkBars(500, 11)], inputs, true);
 }
 
 describe("ta.* calls inside user functions", () => {
@@ -244,13 +235,7 @@ describe("ta.* calls in branches fixed for the run", () => {
       { Kind: "SMA", "HMA length": 1 },
       // taken, it is: that run makes the calls per bar, in compile mode too
       { Kind: "HMA", "HMA length": 1 },
-    ]) {
-      const perBar = await rt.run(SELECT, bars, { mode: "interpret", profiler: true, inputs });
-      for (const mode of ["compile", "interpret"] as const) {
-        const r = await rt.run(SELECT, bars, { mode, inputs });
-        expect(r.mode).toBe(mode);
-        expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
-      }
-    }
+    ])
+      await equalsPerBar(rt, SELECT, [bars], inputs);
   });
 });

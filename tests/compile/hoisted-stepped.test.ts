@@ -12,7 +12,7 @@ import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
 import { LARGE_LENGTH } from "../../src/core/budget.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { comparable, firstDifference, program } from "./parity.js";
+import { equalsPerBar, program } from "./parity.js";
 
 const SCRIPT = `//@version=6
 strategy("stepped", overlay = true)
@@ -145,16 +145,8 @@ function barsWithFlatCloses(n: number) {
 
 /** `rulesOut`: the run's inputs rule a pass out (those calls run per bar, in compile mode too). */
 async function agrees(inputs: Record<string, unknown>, rulesOut = false, rt: Runtime = new Runtime()): Promise<void> {
-  for (const bars of [randomWalkBars(900), barsWithFlatCloses(600)]) {
-    const perBar = await rt.run(SCRIPT, bars, { mode: "interpret", profiler: true, inputs });
-    // (the runs per bar include one the per-bar call stops with an error on its first bar)
-    if (!rulesOut) expect(perBar.strategy?.trades.length ?? 0, "the script trades").toBeGreaterThan(0);
-    for (const mode of ["compile", "interpret"] as const) {
-      const r = await rt.run(SCRIPT, bars, { mode, inputs });
-      expect(r.mode).toBe(mode);
-      expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
-    }
-  }
+  // (the runs per bar include one the per-bar call stops with an error on its first bar)
+  await equalsPerBar(rt, SCRIPT, [randomWalkBars(900), barsWithFlatCloses(600)], inputs, !rulesOut);
 }
 
 describe("stepped whole-series passes", () => {

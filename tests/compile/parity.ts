@@ -1,5 +1,6 @@
 // Shared by the compile tests: run a script in interpret and in compile mode on the same bars and
 // compare every field, numbers with Object.is (NaN equals NaN, -0 differs from 0).
+import { expect } from "vitest";
 import { Runtime } from "../../src/runtime/index.js";
 import { parse } from "../../src/lang/index.js";
 import { check } from "../../src/check/index.js";
@@ -53,4 +54,28 @@ export function program(src: string): ResolvedProgram {
   const c = check(parse(src).ast, registry);
   if (!c.program) throw new Error(JSON.stringify(c.diagnostics));
   return c.program;
+}
+
+/**
+ * Runs `source` over each bar set with `inputs` in the per-bar interpreter (a profiler run never
+ * precomputes) and in both modes, and requires both modes to keep their mode and give the per-bar
+ * result field for field; `mustTrade`: the per-bar run has trades (a strategy that never trades
+ * checks little). For the whole-series passes' tests.
+ */
+export async function equalsPerBar(
+  rt: Runtime,
+  source: string,
+  barSets: readonly OhlcvInput[],
+  inputs: Record<string, unknown>,
+  mustTrade = false,
+): Promise<void> {
+  for (const bars of barSets) {
+    const perBar = await rt.run(source, bars, { mode: "interpret", profiler: true, inputs });
+    if (mustTrade) expect(perBar.strategy?.trades.length ?? 0, "the script trades").toBeGreaterThan(0);
+    for (const mode of ["compile", "interpret"] as const) {
+      const r = await rt.run(source, bars, { mode, inputs });
+      expect(r.mode).toBe(mode);
+      expect(firstDifference(comparable(r), comparable(perBar)), `${mode} ${JSON.stringify(inputs)}`).toBeNull();
+    }
+  }
 }

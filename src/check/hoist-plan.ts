@@ -158,6 +158,8 @@ export function tupleSize(e: Call): number {
 /** An upper bound of the slots `e` needs if hoisted (sizes the numeric store before any plan exists). */
 export function hoistSlotCount(e: RExpr): number {
   if (e.k === "call") return e.name.startsWith("ta.") ? Math.max(1, tupleSize(e)) : 0;
+  // (a user function's call whose value is pre-known is hoisted whole: everyBarHoists)
+  if (e.k === "ucall") return isNumType(e) ? 1 : 0;
   return e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name) ? 1 : 0;
 }
 
@@ -632,7 +634,12 @@ function everyBarWalk(s: RStmt, w: EveryBarVisitor, guards: readonly Guard[] = [
 export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr, guards: readonly Guard[]) => void): void {
   everyBarWalk(s, {
     at: (e, guards) => {
-      if ((e.k === "call" && plan.isHoistableCall(e)) || (e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name))) {
+      if (
+        (e.k === "call" && plan.isHoistableCall(e)) ||
+        (e.k === "bvar" && STATEFUL_BAR_VARS.has(e.def.name)) ||
+        // a function whose value is pre-known (HoistPlan.pureValue): its column, the body never run
+        (e.k === "ucall" && plan.isPreKnown(e))
+      ) {
         found(e, guards);
         return true;
       }

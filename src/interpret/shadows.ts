@@ -21,7 +21,7 @@ function countCandidates(p: ResolvedProgram): number {
   let n = 0;
   const expr = (e: RExpr): undefined => {
     if ((e.k === "hist" || e.k === "colHist") && e.n !== null && e.n >= 1) n++;
-    else if (e.k === "call" || e.k === "bvar") n += hoistSlotCount(e);
+    else if (e.k === "call" || e.k === "bvar" || e.k === "ucall") n += hoistSlotCount(e);
     eachChild(e, expr, block);
   };
   const block = (b: RBlock): undefined => {

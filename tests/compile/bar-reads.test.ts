@@ -23,7 +23,8 @@ plot(hl2, "hl2")
 plot(hlc3, "hlc3")
 plot(ohlc4, "ohlc4")
 plot(hlcc4, "hlcc4")
-plot(f(close), "f")
+// (over a variable the bar writes: a call over close alone would be a whole-series column, its body never run)
+plot(f(acc), "f")
 plot(acc, "acc")`;
 
 /** Runs `f` with the getters of `names` counting their calls; the count. */

@@ -21,8 +21,8 @@ import {
 } from "../check/hoist-plan.js";
 import type { RExpr } from "../check/ir.js";
 import { pass, type SeriesArena } from "../kernels/series.js";
-import type { CallSite, ExecContext } from "../builtins/types.js";
-import { inputValue, sourceGetter } from "../builtins/input/index.js";
+import type { ExecContext } from "../builtins/types.js";
+import { inputValue } from "../builtins/input/index.js";
 import { sessionStarts, VOLUME_VARIABLE_KIND } from "../builtins/ta/volume.js";
 import { LARGE_LENGTH } from "../core/budget.js";
 import { COMPOSITE_PRICES, type CompositePrice, compositePrice } from "../core/prices.js";
@@ -40,9 +40,6 @@ export class NotPrecomputable extends Error {
     this.name = "NotPrecomputable";
   }
 }
-
-/** The site a bar variable's getter is handed (it reads none). */
-const NO_SITE = { id: -1, state: undefined } as unknown as CallSite;
 
 /**
  * `out[i]` = the composite price of bar i. A function of its arguments alone: as a method reading the
@@ -70,22 +67,6 @@ function constValue(x: RExpr | undefined): unknown {
   const negated = negatedConst(x);
   return negated !== null ? negated : (x as { v: unknown }).v;
 }
-
-/** The OHLCV fields a pre-pass getter may read. */
-interface BarScratch {
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
-
-/**
- * The bar barColumn hands a getter, one for the process: a record made per column (and a site made
- * per bar) had a map that died with it, and after a full collection the cleared feedback
- * deoptimised barColumn on the next run (every other run of a script reading hlc3 took ~2x).
- */
-const BAR_SCRATCH: BarScratch = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
 
 /**
  * One run's precompute: columns of pre-known expressions in the arena (pointers), each computed
@@ -317,11 +298,9 @@ export class Precompute {
     if (name === "open" || name === "high" || name === "low" || name === "close" || name === "volume")
       return this.a.input(c[name]);
     const price = compositePrice(name);
-    if (price !== undefined) return this.priceColumn(price);
-    const get = sourceGetter(name);
     // (an override the input refuses: the per-bar call reports it)
-    if (!get) throw new NotPrecomputable(`input '${call.name}' = ${String(name)} is not a price source`);
-    return this.barColumn(get);
+    if (price === undefined) throw new NotPrecomputable(`input '${call.name}' = ${String(name)} is not a price source`);
+    return this.priceColumn(price);
   }
 
   /**
@@ -333,23 +312,6 @@ export class Precompute {
     const c = this.ctx.columns;
     const out = this.a.alloc();
     fillPrices(price, c.open, c.high, c.low, c.close, this.a.view(out));
-    return out;
-  }
-
-  /** A column of `get` applied to each bar's prices (the builtin's own getter, as the bar loop calls it). */
-  private barColumn(get: (bar: ExecContext, site: CallSite) => number): number {
-    const c = this.ctx.columns;
-    const bar = BAR_SCRATCH;
-    const out = this.a.alloc();
-    const v = this.a.view(out);
-    for (let i = 0; i < this.a.n; i++) {
-      bar.open = c.open[i]!;
-      bar.high = c.high[i]!;
-      bar.low = c.low[i]!;
-      bar.close = c.close[i]!;
-      bar.volume = c.volume[i]!;
-      v[i] = get(bar as unknown as ExecContext, NO_SITE);
-    }
     return out;
   }
 
@@ -380,11 +342,10 @@ export class Precompute {
         return out;
       }
       case "bvar": {
-        // hl2, hlc3, ...: the builtin's own definition on each bar's values
+        // hl2, hlc3, ... (the hoist plan's other bar variables are input columns): their definition on each bar's values
         const price = compositePrice(e.def.name);
-        if (price !== undefined) return this.priceColumn(price);
-        const get = e.def.get;
-        return this.barColumn(get as (bar: ExecContext, site: CallSite) => number);
+        if (price === undefined) throw new Error(`internal: no column for '${e.def.name}'`);
+        return this.priceColumn(price);
       }
       default:
         throw new Error(`internal: '${e.k}' is not pre-known`);

@@ -112,7 +112,7 @@ function constInt(e: RExpr | undefined, min: number): number | null {
 /** Input calls whose value can stand for a constant length or multiplier (read once per run). */
 const NUMBER_INPUTS = new Set(["input", "input.int", "input.float"]);
 /** Input calls whose value can decide a branch for the whole run (a moving-average kind, a switch). */
-const FIXED_INPUTS = new Set(["input", "input.int", "input.float", "input.bool", "input.string"]);
+const FIXED_INPUTS = new Set([...NUMBER_INPUTS, "input.bool", "input.string"]);
 
 /** An input argument the plan can read before the loop: a constant, a negated one, or a tuple of constants (options). */
 function constArg(e: RExpr | undefined): boolean {
@@ -197,7 +197,12 @@ export class HoistPlan {
    */
   readonly fixedInputs = new Map<number, Call>();
   readonly fixedVars = new Map<number, RExpr>();
-  /** Hoistable calls in branches a run takes on every bar or on none: their guards (the precompute computes only the taken ones). */
+  /**
+   * The program's hoisted calls (everyBarHoists over its top level, in source order): what both
+   * backends precompute. Those in branches a run takes on every bar or on none have their guards
+   * (the precompute computes only the taken ones).
+   */
+  readonly candidates: RExpr[] = [];
   readonly guards = new Map<RExpr, readonly Guard[]>();
   /** The calls whose parameters are bound (bind). */
   private readonly bound = new Set<UserCall>();
@@ -210,6 +215,7 @@ export class HoistPlan {
     this.scan(prog.body.stmts, prog);
     for (const s of prog.body.stmts)
       everyBarHoists(s, this, (e, guards) => {
+        this.candidates.push(e);
         if (guards.length !== 0) this.guards.set(e, guards);
       });
   }
@@ -628,8 +634,7 @@ function everyBarWalk(s: RStmt, w: EveryBarVisitor, guards: readonly Guard[] = [
 /**
  * The hoistable calls of one top-level statement at positions evaluated on every bar (everyBarWalk:
  * the bodies of the user functions called there included, and branches fixed for the run, with
- * their guards), in source order. Shared by the compile backend and the interpreter so both
- * precompute the same calls.
+ * their guards), in source order: HoistPlan.candidates, which both backends precompute.
  */
 export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr, guards: readonly Guard[]) => void): void {
   everyBarWalk(s, {

@@ -9,7 +9,8 @@
 // refs array `K`), so it can be cached per script and reused across runs.
 
 import type { RBlock, RExpr, RStmt, ResolvedProgram, VarSlot } from "../check/ir.js";
-import { columnPlotCalls, everyBarHoists, HoistPlan, outputCells, tupleSize } from "../check/hoist-plan.js";
+import { columnPlotCalls, type HoistPlan, outputCells, tupleSize } from "../check/hoist-plan.js";
+import { planOf } from "../interpret/hoisting.js";
 import { SECURITY_CALLS } from "../interpret/security.js";
 import { blockAssigns } from "../interpret/writes.js";
 import { eachChild } from "../check/walk.js";
@@ -216,8 +217,8 @@ class Gen {
       this.local.add(v.slot);
       if (!isNumericSlot(v)) this.valueLocal.add(v.slot);
     }
-    this.plan = hoist ? new HoistPlan(prog) : null;
-    if (this.plan) for (const s of prog.body.stmts) this.findHoists(s, this.plan);
+    this.plan = hoist ? planOf(prog) : null;
+    if (this.plan) for (const e of this.plan.candidates) this.hoisted.add(e);
     // (the hoisting variant is asked for only with the kernels present, and never re-runs a bar)
     this.once = this.plan ? inlineTaSites(prog.body, this.plan) : null;
   }
@@ -520,10 +521,6 @@ class Gen {
     const l = this.localName(v);
     if (l !== null) return this.isValueSlot(v.slot) ? `${l} = ${x};` : `${l} = +(${x});`;
     return `${this.read(v)} = ${x};`;
-  }
-
-  private findHoists(s: RStmt, plan: HoistPlan): void {
-    everyBarHoists(s, plan, (e) => this.hoisted.add(e));
   }
 
   // ------------------------------------------------------------------ statements

@@ -20,8 +20,8 @@ import { objectSlots } from "../core/shapes.js";
 import { historyOffsetMessage } from "../check/history-limits.js";
 import type { RunState } from "../interpret/state.js";
 import { generate, NotCompilable, type Generated, type Ref } from "./codegen.js";
-import { HoistPlan, tupleSize } from "../check/hoist-plan.js";
-import { bulkCopy, kernelsLoaded, type PlotSite } from "../interpret/hoisting.js";
+import { tupleSize } from "../check/hoist-plan.js";
+import { bulkCopy, kernelsLoaded, planOf, type PlotSite } from "../interpret/hoisting.js";
 import { NotPrecomputable, Precompute } from "../interpret/precompute.js";
 import { seriesArena, type SeriesArena } from "../kernels/series.js";
 import { NO_AOT_MODULE, NO_AOT_RERUN_MODULE, precompiledFactory } from "./aot.js";
@@ -230,16 +230,15 @@ export function compileProgram(
         case "security":
           // (a secondary run's sites record their own context's values instead)
           return capture ? secondarySite(r.call, capture, ctx) : securitySite(r.call, prog, ctx);
-        case "hoist":
+        case "hoist": {
           hoisted++;
           arena ??= seriesArena(k!, ctx.columns.close.length);
           pre ??= new Precompute(r.plan, ctx, arena);
-          {
-            // (a tuple call's columns, or the one column; na for a branch this run never takes)
-            const ptrs = pre.hoisted(r.call);
-            columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? ptrs : ptrs[0]!]);
-          }
+          // (a tuple call's columns, or the one column; na for a branch this run never takes)
+          const ptrs = pre.hoisted(r.call);
+          columns.push([i, r.call.k === "call" && tupleSize(r.call) > 0 ? ptrs : ptrs[0]!]);
           return null;
+        }
         default:
           throw new Error(`internal: unknown code reference ${(r as Ref).k}`);
       }
@@ -247,7 +246,7 @@ export function compileProgram(
     // a column-plot program's plot values for every bar (mostly columns the hoisted calls made)
     if (gen.bulk) {
       arena ??= seriesArena(k!, ctx.columns.close.length);
-      const p: Precompute = (pre as Precompute | null) ?? new Precompute(new HoistPlan(prog), ctx, arena);
+      const p: Precompute = (pre as Precompute | null) ?? new Precompute(planOf(prog), ctx, arena);
       bulkColumns = gen.bulk.map((b) => p.column(b.value));
     }
   } catch (err) {

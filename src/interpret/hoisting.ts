@@ -6,7 +6,7 @@
 // forming bar's ticks change close/high/low) and without the profiler (it times the calls).
 import type { CallSite, ExecContext } from "../builtins/types.js";
 import type { RExpr, ResolvedProgram } from "../check/ir.js";
-import { columnPlotCalls, everyBarHoists, HoistPlan } from "../check/hoist-plan.js";
+import { columnPlotCalls, HoistPlan } from "../check/hoist-plan.js";
 import type { Kernels } from "../kernels/index.js";
 import { seriesArena } from "../kernels/series.js";
 import { NotPrecomputable, Precompute } from "./precompute.js";
@@ -14,13 +14,6 @@ import type { RunState } from "./state.js";
 
 /** An expression whose per-bar value(s) sit in numeric slots (one, or one per tuple element). */
 export type HoistedSlots = Map<RExpr, number[]>;
-
-/** Hoistable calls at positions evaluated on every bar of the main body, in source order. */
-export function hoistCandidates(prog: ResolvedProgram, plan: HoistPlan): RExpr[] {
-  const out: RExpr[] = [];
-  for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => out.push(e));
-  return out;
-}
 
 /** Hoisted expressions' slots, and the release of the arena their columns live in. */
 /**
@@ -83,7 +76,7 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
   const k = ctx.kernels;
   if (!kernelsLoaded(k)) return none;
   const plan = planOf(prog);
-  const found = hoistCandidates(prog, plan);
+  const found = plan.candidates;
   if (!found.length) return none;
   let bulk: Hoisted["bulk"] = null;
   const arena = seriesArena(k, ctx.columns.close.length);

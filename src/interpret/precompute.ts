@@ -96,7 +96,7 @@ export class Precompute {
     if (negated !== null) return negated;
     const call = e && e.k === "load" ? this.plan.inputs.get(e.v.slot) : undefined;
     if (!call) throw new Error("internal: not a pre-known number");
-    const args = call.args.map((x) => (x === undefined ? undefined : (x as { v: unknown }).v));
+    const args = call.args.map(constValue);
     const v = inputValue(this.ctx, call.name, args, call.site);
     if (typeof v !== "number" || v !== v || (min !== null && (!Number.isInteger(v) || v < min || v > LARGE_LENGTH))) {
       throw new NotPrecomputable(
@@ -292,7 +292,7 @@ export class Precompute {
 
   /** The column of the price source a source input chose for this run (its override or its default). */
   private source(call: Call): number {
-    const args = call.args.map((x) => (x?.k === "const" ? x.v : undefined));
+    const args = call.args.map(constValue);
     const name = inputValue(this.ctx, call.name, args, call.site);
     const c = this.ctx.columns;
     if (name === "open" || name === "high" || name === "low" || name === "close" || name === "volume")

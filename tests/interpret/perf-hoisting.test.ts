@@ -8,7 +8,6 @@ import { parse } from "../../src/lang/index.js";
 import { check } from "../../src/check/index.js";
 import { registry } from "../../src/builtins/index.js";
 import { HoistPlan } from "../../src/check/hoist-plan.js";
-import { hoistCandidates } from "../../src/interpret/hoisting.js";
 import type { RExpr } from "../../src/check/ir.js";
 
 const data = bars(300);
@@ -17,7 +16,7 @@ function candidates(body: string): string[] {
   const checked = check(parse(v6(body)).ast, registry, []);
   const prog = checked.program;
   if (!prog) throw new Error(JSON.stringify(checked.diagnostics));
-  return hoistCandidates(prog, new HoistPlan(prog)).map((e: RExpr) => (e.k === "call" ? `${e.name}@${e.line}` : e.k));
+  return new HoistPlan(prog).candidates.map((e: RExpr) => (e.k === "call" ? `${e.name}@${e.line}` : e.k));
 }
 
 /** Hoisted interpret run (checked against compile by runBoth) vs the per-bar interpreter, cell by cell. */

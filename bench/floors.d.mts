@@ -1,20 +1,16 @@
 // Types of floors.mjs (the floors are plain JavaScript so `resin bench` loads them without a build).
+import type { Trade } from "../src/core/result.js";
+
 export interface Columns {
+  time: ArrayLike<number>;
   open: ArrayLike<number>;
   high: ArrayLike<number>;
   low: ArrayLike<number>;
   close: ArrayLike<number>;
   volume?: ArrayLike<number>;
 }
-export interface FloorTrade {
-  direction: "long" | "short";
-  entryBar: number;
-  entryPrice: number;
-  exitBar: number | null;
-  exitPrice: number | null;
-  /** The id of the order that closed the trade (a strategy.exit's, an entry's that reversed it, or strategy.close's). */
-  exitId: string | null;
-}
+/** A strategy floor's trade row: every cell of resin's Trade, in its order. */
+export type FloorTrade = Trade;
 export function bench10Floor(d: Columns): Float64Array[];
 export function swingStateFloor(d: Columns, len?: number, emaLen?: number): Float64Array[];
 export function loopsFloor(d: Columns, len?: number): Float64Array[];

@@ -10,7 +10,14 @@
 // new one, ema/rma seeded with a compensated mean of the first `length` values, the two-pass
 // Bollinger width, stop levels on the tick grid. Those choices are TradingView's (see those files).
 //
-// Inputs: columns { open, high, low, close, volume } of equal length (Float64Array or number[]).
+// Inputs: columns { time, open, high, low, close, volume } of equal length (Float64Array or number[]).
+//
+// The strategy floors return the trade list as resin reports it, every cell of every row (Trade in
+// src/core/result.ts): ids, bars, times, prices, qty, profit and its percent, the cumulative profit,
+// and each trade's run-up and drawdown, which take the highest and lowest price the trade saw on
+// every bar it was open (in path order on the bar it closed). With qty 1, point value 1 and no
+// commission the expressions are resin's (src/strategy/ledger.ts closePart and openRow) with those
+// factors written in, so the doubles are the same.
 
 /** Neumaier's compensated running sum of a seed: [sum, compensation] in a 2-slot array. */
 function seedAdd(acc, x) {
@@ -18,6 +25,73 @@ function seedAdd(acc, x) {
   const t = s + x;
   acc[1] += Math.abs(s) >= Math.abs(x) ? s - t + x : x - t + s;
   acc[0] = t;
+}
+
+/**
+ * A strategy floor's trade row, as resin reports it (qty 1, point value 1, no commission): `best` and
+ * `worst` are the most and least favourable prices the trade saw (a long's highest and lowest); `cum`
+ * the net profit of the closed trades with this one's. Plain functions over an array, not a class: a
+ * forced GC drops the feedback on a class's short-lived instances, and the floor's loop, optimised
+ * while it runs, was deoptimised at the row calls after it on every run (`resin bench` forces a GC
+ * before each timed run).
+ */
+function tradeRow(num, time, side, entryBar, entryPrice, exitId, exitBar, exitPrice, profit, cum, best, worst) {
+  const runUp = Math.max(0, (best - entryPrice) * side);
+  const drawdown = Math.min(0, (worst - entryPrice) * side);
+  return {
+    trade_num: num,
+    entry_id: side > 0 ? "L" : "S",
+    entry_bar_index: entryBar,
+    entry_time: time[entryBar],
+    entry_price: entryPrice,
+    entry_comment: null,
+    exit_id: exitId,
+    exit_bar_index: exitBar,
+    exit_time: exitBar === null ? null : time[exitBar],
+    exit_price: exitPrice,
+    exit_comment: null,
+    direction: side > 0 ? "long" : "short",
+    qty: 1,
+    profit,
+    profit_percent: entryPrice !== 0 ? (profit / entryPrice) * 100 : 0,
+    cum_profit: cum,
+    run_up: runUp,
+    run_up_percent: entryPrice !== 0 ? (runUp / entryPrice) * 100 : 0,
+    drawdown,
+    drawdown_percent: entryPrice !== 0 ? (drawdown / entryPrice) * 100 : 0,
+    commission: 0,
+  };
+}
+
+/** Books a trade closed on `exitBar` at `exitPrice` by order `exitId` into `rows`; returns the net profit with it. */
+function closeTrade(rows, time, netProfit, side, entryBar, entryPrice, exitId, exitBar, exitPrice, best, worst) {
+  const profit = (exitPrice - entryPrice) * side;
+  const cum = netProfit + profit;
+  rows.push(
+    tradeRow(rows.length + 1, time, side, entryBar, entryPrice, exitId, exitBar, exitPrice, profit, cum, best, worst),
+  );
+  return cum;
+}
+
+/** Books the trade still open after the last bar, valued at that bar's close `price`. */
+function openTrade(rows, time, netProfit, side, entryBar, entryPrice, price, best, worst) {
+  const profit = (price - entryPrice) * side;
+  rows.push(
+    tradeRow(
+      rows.length + 1,
+      time,
+      side,
+      entryBar,
+      entryPrice,
+      null,
+      null,
+      null,
+      profit,
+      netProfit + profit,
+      best,
+      worst,
+    ),
+  );
 }
 
 /** A window sum within this of zero reads as 0 (avg.ts ZERO_SUM). */
@@ -239,13 +313,15 @@ export function swingStateFloor(d, len = 20, emaLen = 30) {
  * ema_atr_stop.pine with qty 1 and the tick `mintick`: long on crossover(ema 12, ema 26) (a market
  * order filling at the next open), flat on crossunder (likewise), and a sell stop at close - 2 * atr 14
  * re-placed every bar (rounded down to the tick; filling at the open when the bar opens through it,
- * else at the stop when the low reaches it). Returns the closed and open trades.
+ * else at the stop when the low reaches it: after the high when the open is nearer the high, raw
+ * floats, a tie going low first). Returns the closed and open trades' rows (tradeRow).
  */
 export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, atrLen = 14, mult = 2) {
-  const { open, high, low, close } = d;
+  const { time, open, high, low, close } = d;
   const n = close.length;
   const ticksPerUnit = Math.round(1 / mintick);
   const trades = [];
+  let netProfit = 0;
   const seedF = [0, 0],
     seedS = [0, 0],
     seedTr = [0, 0];
@@ -260,36 +336,60 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
   let enter = false,
     exit = false,
     stop = NaN;
-  // the open trade
+  // the open trade, and the highest and lowest prices it saw
   let inTrade = false,
     entryBar = -1,
-    entryPrice = NaN;
+    entryPrice = NaN,
+    best = NaN,
+    worst = NaN;
   for (let i = 0; i < n; i++) {
     // the broker at this bar's open: market orders first, then the stop, at the open or on the path
     const o = open[i];
     if (exit && inTrade) {
-      trades.push({
-        direction: "long",
-        entryBar,
-        entryPrice,
-        exitBar: i,
-        exitPrice: o,
-        exitId: "Close entry(s) order L",
-      });
+      const b = Math.max(best, o),
+        w = Math.min(worst, o);
+      netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, "Close entry(s) order L", i, o, b, w);
       inTrade = false;
     }
     if (enter && !inTrade) {
       inTrade = true;
       entryBar = i;
       entryPrice = o;
+      best = o;
+      worst = o;
     }
-    if (inTrade && stop === stop) {
-      if (o <= stop) {
-        trades.push({ direction: "long", entryBar, entryPrice, exitBar: i, exitPrice: o, exitId: "XL" });
+    if (inTrade) {
+      const h = high[i],
+        l = low[i];
+      if (stop === stop && o <= stop) {
+        const b = Math.max(best, o),
+          w = Math.min(worst, o);
+        netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, "XL", i, o, b, w);
         inTrade = false;
-      } else if (low[i] <= stop) {
-        trades.push({ direction: "long", entryBar, entryPrice, exitBar: i, exitPrice: stop, exitId: "XL" });
+      } else if (stop === stop && l <= stop) {
+        // the trade saw the high first when the path went there first, then the stop
+        if (h - o < o - l && h > best) best = h;
+        netProfit = closeTrade(
+          trades,
+          time,
+          netProfit,
+          1,
+          entryBar,
+          entryPrice,
+          "XL",
+          i,
+          stop,
+          best,
+          Math.min(worst, stop),
+        );
         inTrade = false;
+      } else {
+        // the whole bar after the open (which the high and low bracket)
+        const c = close[i];
+        const hi = Math.max(h, l, c),
+          lo = Math.min(h, l, c);
+        if (hi > best) best = hi;
+        if (lo < worst) worst = lo;
       }
     }
     // the script at this bar's close
@@ -324,7 +424,7 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
     const raw = x - mult * atr;
     stop = raw === raw ? Math.floor(raw / mintick + 1e-7) / ticksPerUnit : NaN;
   }
-  if (inTrade) trades.push({ direction: "long", entryBar, entryPrice, exitBar: null, exitPrice: null, exitId: null });
+  if (inTrade) openTrade(trades, time, netProfit, 1, entryBar, entryPrice, close[n - 1], best, worst);
   return trades;
 }
 
@@ -349,12 +449,13 @@ export function emaCrossBracketFloor(
   stopMult = 1.5,
   takeMult = 2,
 ) {
-  const { open, high, low, close } = d;
+  const { time, open, high, low, close } = d;
   const n = close.length;
   const ticksPerUnit = Math.round(1 / mintick);
   const down = (p) => Math.floor(p / mintick + 1e-7) / ticksPerUnit;
   const up = (p) => Math.ceil(p / mintick - 1e-7) / ticksPerUnit;
   const trades = [];
+  let netProfit = 0;
   const seedF = [0, 0],
     seedS = [0, 0],
     seedTr = [0, 0];
@@ -374,29 +475,42 @@ export function emaCrossBracketFloor(
     longTake = NaN,
     shortStop = NaN,
     shortTake = NaN;
-  // the open trade: side 0 when flat
+  // the open trade (side 0 when flat), and the highest and lowest prices it saw
   let side = 0,
     entryBar = -1,
-    entryPrice = NaN;
+    entryPrice = NaN,
+    hiSeen = NaN,
+    loSeen = NaN;
   for (let i = 0; i < n; i++) {
     const o = open[i];
     // the market entry at the open: it closes a trade the other way first, at the same price
     if (pending !== 0) {
       if (side === -pending) {
-        trades.push({
-          direction: side > 0 ? "long" : "short",
+        // (a long's best price is the highest it saw, a short's the lowest)
+        const hs = Math.max(hiSeen, o),
+          ls = Math.min(loSeen, o);
+        const exitId = pending > 0 ? "L" : "S";
+        netProfit = closeTrade(
+          trades,
+          time,
+          netProfit,
+          side,
           entryBar,
           entryPrice,
-          exitBar: i,
-          exitPrice: o,
-          exitId: pending > 0 ? "L" : "S",
-        });
+          exitId,
+          i,
+          o,
+          side > 0 ? hs : ls,
+          side > 0 ? ls : hs,
+        );
         side = 0;
       }
       if (side === 0) {
         side = pending;
         entryBar = i;
         entryPrice = o;
+        hiSeen = o;
+        loSeen = o;
       }
     }
     if (side !== 0) {
@@ -404,32 +518,50 @@ export function emaCrossBracketFloor(
       const long = side > 0;
       const take = long ? longTake : shortTake;
       const stop = long ? longStop : shortStop;
+      const exitId = long ? "XL" : "XS";
       const h = high[i],
         l = low[i];
+      // the level above (reached rising) and below (reached falling) the open
+      const above = long ? take : stop;
+      const below = long ? stop : take;
       let exitPrice = NaN;
-      if (long ? o >= take : o <= take) exitPrice = o;
-      else if (long ? o <= stop : o >= stop) exitPrice = o;
+      if (o >= above || o <= below) exitPrice = o;
+      else if (h - o < o - l) {
+        // open -> high -> low (-> close: back up from the low, but the high was reached already)
+        if (above <= h) exitPrice = above;
+        else {
+          if (h > hiSeen) hiSeen = h;
+          if (below >= l) exitPrice = below;
+        }
+      } else if (below >= l) exitPrice = below;
       else {
-        // the level above (reached rising) and below (reached falling) the open
-        const above = long ? take : stop;
-        const below = long ? stop : take;
-        if (h - o < o - l) {
-          // open -> high -> low (-> close: back up from the low, but the high was reached already)
-          if (above <= h) exitPrice = above;
-          else if (below >= l) exitPrice = below;
-        } else if (below >= l) exitPrice = below;
-        else if (above <= h) exitPrice = above;
+        if (l < loSeen) loSeen = l;
+        if (above <= h) exitPrice = above;
       }
       if (exitPrice === exitPrice) {
-        trades.push({
-          direction: long ? "long" : "short",
+        const hs = Math.max(hiSeen, exitPrice),
+          ls = Math.min(loSeen, exitPrice);
+        netProfit = closeTrade(
+          trades,
+          time,
+          netProfit,
+          side,
           entryBar,
           entryPrice,
-          exitBar: i,
+          exitId,
+          i,
           exitPrice,
-          exitId: long ? "XL" : "XS",
-        });
+          long ? hs : ls,
+          long ? ls : hs,
+        );
         side = 0;
+      } else {
+        // nothing filled: the trade saw the whole bar after the open (which the high and low bracket)
+        const c = close[i];
+        const hi = Math.max(h, l, c),
+          lo = Math.min(h, l, c);
+        if (hi > hiSeen) hiSeen = hi;
+        if (lo < loSeen) loSeen = lo;
       }
     }
     // the script at this bar's close
@@ -481,15 +613,11 @@ export function emaCrossBracketFloor(
       shortTake = down(st);
     }
   }
-  if (side !== 0)
-    trades.push({
-      direction: side > 0 ? "long" : "short",
-      entryBar,
-      entryPrice,
-      exitBar: null,
-      exitPrice: null,
-      exitId: null,
-    });
+  if (side !== 0) {
+    const best = side > 0 ? hiSeen : loSeen,
+      worst = side > 0 ? loSeen : hiSeen;
+    openTrade(trades, time, netProfit, side, entryBar, entryPrice, close[n - 1], best, worst);
+  }
   return trades;
 }
 

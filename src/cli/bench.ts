@@ -90,22 +90,23 @@ export function generateBarRows(n: number, seed = 42): Bar[] {
 }
 
 type FloorColumns = {
+  time: Float64Array;
   open: Float64Array;
   high: Float64Array;
   low: Float64Array;
   close: Float64Array;
   volume: Float64Array;
 };
-type Floors = Map<string, (d: FloorColumns) => unknown>;
+/** A floor computes a script's plot columns, or its trade list's rows (every cell of resin's Trade). */
+type Floor = { script: string; kind: "plots" | "trades"; run: (d: FloorColumns) => unknown };
+type Floors = Map<string, Floor>;
 
 /** The hand-written floors of bench/floors.mjs by script name (none when the file is missing, e.g. in an installed package). */
 async function loadFloors(): Promise<Floors> {
   const file = join(BENCH_DIR, "floors.mjs");
   if (!existsSync(file)) return new Map();
-  const mod = (await import(pathToFileURL(file).href)) as {
-    FLOORS: { script: string; run: (d: FloorColumns) => unknown }[];
-  };
-  return new Map(mod.FLOORS.map((f) => [f.script, f.run]));
+  const mod = (await import(pathToFileURL(file).href)) as { FLOORS: Floor[] };
+  return new Map(mod.FLOORS.map((f) => [f.script, f]));
 }
 
 function median(xs: number[]): number {
@@ -241,6 +242,7 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
     const data = generateBars(bars);
     const inputBytes = bars * 6 * 8;
     const columns: FloorColumns = {
+      time: data.time as Float64Array,
       open: data.open as Float64Array,
       high: data.high as Float64Array,
       low: data.low as Float64Array,
@@ -252,7 +254,7 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
       let floorCpu: number | null = null;
       const floor = floors.get(script.name);
       if (floor) {
-        const t = await timeIt(() => floor(columns), repeatsFor(bars));
+        const t = await timeIt(() => floor.run(columns), repeatsFor(bars));
         floorMs = t.ms;
         floorCpu = t.cpuMs;
         rows.push({
@@ -275,6 +277,9 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
         const t = await timeIt(
           async () => {
             const res = await rt.run(script.source, data, { mode });
+            // A trades floor returns the trade list's rows, which resin builds when they are read
+            // (src/strategy/stats.ts): read here, the two do the same work.
+            if (floor?.kind === "trades") void [res.strategy?.trades.length, res.strategy?.open_trades.length];
             if (res.error) note = `${res.error_kind}: ${res.error}`;
             else if (res.mode !== mode && mode !== "auto") note = `ran ${res.mode}`;
             return res;

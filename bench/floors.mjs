@@ -28,16 +28,16 @@ function seedAdd(acc, x) {
 }
 
 /**
- * A strategy floor's trade row, as resin reports it (qty 1, point value 1, no commission): `best` and
- * `worst` are the most and least favourable prices the trade saw (a long's highest and lowest); `cum`
- * the net profit of the closed trades with this one's. Plain functions over an array, not a class: a
- * forced GC drops the feedback on a class's short-lived instances, and the floor's loop, optimised
- * while it runs, was deoptimised at the row calls after it on every run (`resin bench` forces a GC
- * before each timed run).
+ * A strategy floor's trade row, as resin reports it (qty 1, point value 1, no commission): `hi` and
+ * `lo` are the highest and lowest prices the trade saw (a long's best and worst, a short's worst and
+ * best); `cum` the net profit of the closed trades with this one's. Plain functions over an array, not
+ * a class: a forced GC drops the feedback on a class's short-lived instances, and the floor's loop,
+ * optimised while it runs, was deoptimised at the row calls after it on every run (`resin bench`
+ * forces a GC before each timed run).
  */
-function tradeRow(num, time, side, entryBar, entryPrice, exitId, exitBar, exitPrice, profit, cum, best, worst) {
-  const runUp = Math.max(0, (best - entryPrice) * side);
-  const drawdown = Math.min(0, (worst - entryPrice) * side);
+function tradeRow(num, time, side, entryBar, entryPrice, exitId, exitBar, exitPrice, profit, cum, hi, lo) {
+  const runUp = Math.max(0, ((side > 0 ? hi : lo) - entryPrice) * side);
+  const drawdown = Math.min(0, ((side > 0 ? lo : hi) - entryPrice) * side);
   return {
     trade_num: num,
     entry_id: side > 0 ? "L" : "S",
@@ -63,34 +63,24 @@ function tradeRow(num, time, side, entryBar, entryPrice, exitId, exitBar, exitPr
   };
 }
 
-/** Books a trade closed on `exitBar` at `exitPrice` by order `exitId` into `rows`; returns the net profit with it. */
-function closeTrade(rows, time, netProfit, side, entryBar, entryPrice, exitId, exitBar, exitPrice, best, worst) {
+/**
+ * Books a trade closed on `exitBar` at `exitPrice` by order `exitId` into `rows` (`hi` and `lo`: the
+ * prices it saw before its fill, which it sees too); returns the net profit with it.
+ */
+function closeTrade(rows, time, netProfit, side, entryBar, entryPrice, exitId, exitBar, exitPrice, hi, lo) {
   const profit = (exitPrice - entryPrice) * side;
   const cum = netProfit + profit;
-  rows.push(
-    tradeRow(rows.length + 1, time, side, entryBar, entryPrice, exitId, exitBar, exitPrice, profit, cum, best, worst),
-  );
+  const h = Math.max(hi, exitPrice),
+    l = Math.min(lo, exitPrice);
+  rows.push(tradeRow(rows.length + 1, time, side, entryBar, entryPrice, exitId, exitBar, exitPrice, profit, cum, h, l));
   return cum;
 }
 
 /** Books the trade still open after the last bar, valued at that bar's close `price`. */
-function openTrade(rows, time, netProfit, side, entryBar, entryPrice, price, best, worst) {
+function openTrade(rows, time, netProfit, side, entryBar, entryPrice, price, hi, lo) {
   const profit = (price - entryPrice) * side;
   rows.push(
-    tradeRow(
-      rows.length + 1,
-      time,
-      side,
-      entryBar,
-      entryPrice,
-      null,
-      null,
-      null,
-      profit,
-      netProfit + profit,
-      best,
-      worst,
-    ),
+    tradeRow(rows.length + 1, time, side, entryBar, entryPrice, null, null, null, profit, netProfit + profit, hi, lo),
   );
 }
 
@@ -340,56 +330,38 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
   let inTrade = false,
     entryBar = -1,
     entryPrice = NaN,
-    best = NaN,
-    worst = NaN;
+    hiSeen = NaN,
+    loSeen = NaN;
   for (let i = 0; i < n; i++) {
     // the broker at this bar's open: market orders first, then the stop, at the open or on the path
     const o = open[i];
     if (exit && inTrade) {
-      const b = Math.max(best, o),
-        w = Math.min(worst, o);
-      netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, "Close entry(s) order L", i, o, b, w);
+      const id = "Close entry(s) order L";
+      netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, id, i, o, hiSeen, loSeen);
       inTrade = false;
     }
     if (enter && !inTrade) {
       inTrade = true;
       entryBar = i;
       entryPrice = o;
-      best = o;
-      worst = o;
+      hiSeen = o;
+      loSeen = o;
     }
     if (inTrade) {
       const h = high[i],
         l = low[i];
       if (stop === stop && o <= stop) {
-        const b = Math.max(best, o),
-          w = Math.min(worst, o);
-        netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, "XL", i, o, b, w);
+        netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, "XL", i, o, hiSeen, loSeen);
         inTrade = false;
       } else if (stop === stop && l <= stop) {
         // the trade saw the high first when the path went there first, then the stop
-        if (h - o < o - l && h > best) best = h;
-        netProfit = closeTrade(
-          trades,
-          time,
-          netProfit,
-          1,
-          entryBar,
-          entryPrice,
-          "XL",
-          i,
-          stop,
-          best,
-          Math.min(worst, stop),
-        );
+        if (h - o < o - l) hiSeen = Math.max(hiSeen, h);
+        netProfit = closeTrade(trades, time, netProfit, 1, entryBar, entryPrice, "XL", i, stop, hiSeen, loSeen);
         inTrade = false;
       } else {
         // the whole bar after the open (which the high and low bracket)
-        const c = close[i];
-        const hi = Math.max(h, l, c),
-          lo = Math.min(h, l, c);
-        if (hi > best) best = hi;
-        if (lo < worst) worst = lo;
+        hiSeen = Math.max(hiSeen, h, l, close[i]);
+        loSeen = Math.min(loSeen, h, l, close[i]);
       }
     }
     // the script at this bar's close
@@ -424,7 +396,7 @@ export function emaAtrStopFloor(d, mintick = 0.01, fastLen = 12, slowLen = 26, a
     const raw = x - mult * atr;
     stop = raw === raw ? Math.floor(raw / mintick + 1e-7) / ticksPerUnit : NaN;
   }
-  if (inTrade) openTrade(trades, time, netProfit, 1, entryBar, entryPrice, close[n - 1], best, worst);
+  if (inTrade) openTrade(trades, time, netProfit, 1, entryBar, entryPrice, close[n - 1], hiSeen, loSeen);
   return trades;
 }
 
@@ -486,23 +458,8 @@ export function emaCrossBracketFloor(
     // the market entry at the open: it closes a trade the other way first, at the same price
     if (pending !== 0) {
       if (side === -pending) {
-        // (a long's best price is the highest it saw, a short's the lowest)
-        const hs = Math.max(hiSeen, o),
-          ls = Math.min(loSeen, o);
-        const exitId = pending > 0 ? "L" : "S";
-        netProfit = closeTrade(
-          trades,
-          time,
-          netProfit,
-          side,
-          entryBar,
-          entryPrice,
-          exitId,
-          i,
-          o,
-          side > 0 ? hs : ls,
-          side > 0 ? ls : hs,
-        );
+        const id = pending > 0 ? "L" : "S";
+        netProfit = closeTrade(trades, time, netProfit, side, entryBar, entryPrice, id, i, o, hiSeen, loSeen);
         side = 0;
       }
       if (side === 0) {
@@ -530,17 +487,15 @@ export function emaCrossBracketFloor(
         // open -> high -> low (-> close: back up from the low, but the high was reached already)
         if (above <= h) exitPrice = above;
         else {
-          if (h > hiSeen) hiSeen = h;
+          hiSeen = Math.max(hiSeen, h);
           if (below >= l) exitPrice = below;
         }
       } else if (below >= l) exitPrice = below;
       else {
-        if (l < loSeen) loSeen = l;
+        loSeen = Math.min(loSeen, l);
         if (above <= h) exitPrice = above;
       }
       if (exitPrice === exitPrice) {
-        const hs = Math.max(hiSeen, exitPrice),
-          ls = Math.min(loSeen, exitPrice);
         netProfit = closeTrade(
           trades,
           time,
@@ -551,17 +506,14 @@ export function emaCrossBracketFloor(
           exitId,
           i,
           exitPrice,
-          long ? hs : ls,
-          long ? ls : hs,
+          hiSeen,
+          loSeen,
         );
         side = 0;
       } else {
         // nothing filled: the trade saw the whole bar after the open (which the high and low bracket)
-        const c = close[i];
-        const hi = Math.max(h, l, c),
-          lo = Math.min(h, l, c);
-        if (hi > hiSeen) hiSeen = hi;
-        if (lo < loSeen) loSeen = lo;
+        hiSeen = Math.max(hiSeen, h, l, close[i]);
+        loSeen = Math.min(loSeen, h, l, close[i]);
       }
     }
     // the script at this bar's close
@@ -613,11 +565,7 @@ export function emaCrossBracketFloor(
       shortTake = down(st);
     }
   }
-  if (side !== 0) {
-    const best = side > 0 ? hiSeen : loSeen,
-      worst = side > 0 ? loSeen : hiSeen;
-    openTrade(trades, time, netProfit, side, entryBar, entryPrice, close[n - 1], best, worst);
-  }
+  if (side !== 0) openTrade(trades, time, netProfit, side, entryBar, entryPrice, close[n - 1], hiSeen, loSeen);
   return trades;
 }
 

@@ -133,8 +133,13 @@ export type Guard =
   | { k: "if"; cond: RExpr; taken: boolean }
   | { k: "case"; subject: RExpr | null; tests: readonly (RExpr | null)[]; index: number };
 
+/** An int or float type (of an expression, or of a variable's slot). */
+function isNumber(t: { readonly name: string }): boolean {
+  return t.name === "int" || t.name === "float";
+}
+
 function isNumType(e: RExpr): boolean {
-  return e.t.name === "int" || e.t.name === "float";
+  return isNumber(e.t);
 }
 
 /**
@@ -227,8 +232,7 @@ export class HoistPlan {
    * as the top level's is: each instance has its own slots and sites).
    */
   private scan(stmts: readonly RStmt[], prog: ResolvedProgram): void {
-    const once = (v: VarSlot | null): v is VarSlot =>
-      !!v && this.writes.get(v.slot) === 1 && (v.type.name === "int" || v.type.name === "float");
+    const once = (v: VarSlot | null): v is VarSlot => !!v && this.writes.get(v.slot) === 1 && isNumber(v.type);
     for (const s of stmts) {
       everyBarWalk(s, {
         at: () => false,
@@ -287,8 +291,7 @@ export class HoistPlan {
       const a = u.args[i];
       if (!a || this.writes.has(p.slot)) return;
       this.params.set(p.slot, a);
-      if ((p.type.name === "int" || p.type.name === "float") && isNumType(a) && this.isPreKnown(a))
-        this.vars.set(p.slot, a);
+      if (isNumber(p.type) && isNumType(a) && this.isPreKnown(a)) this.vars.set(p.slot, a);
     });
     this.scan(u.inst.body.stmts, prog);
   }
@@ -636,7 +639,7 @@ function everyBarWalk(s: RStmt, w: EveryBarVisitor, guards: readonly Guard[] = [
  * the bodies of the user functions called there included, and branches fixed for the run, with
  * their guards), in source order: HoistPlan.candidates, which both backends precompute.
  */
-export function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr, guards: readonly Guard[]) => void): void {
+function everyBarHoists(s: RStmt, plan: HoistPlan, found: (e: RExpr, guards: readonly Guard[]) => void): void {
   everyBarWalk(s, {
     at: (e, guards) => {
       if (

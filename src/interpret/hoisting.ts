@@ -85,7 +85,7 @@ export function hoistColumns(prog: ResolvedProgram, ctx: ExecContext, st: RunSta
     const ptrs = found.map((e) => {
       try {
         // (a call in a branch this run never takes is never read: no column, no slot to refresh a bar)
-        return pre.untaken(e) ? null : pre.hoisted(e);
+        return pre.untaken(e) ? null : pre.columns(e);
       } catch (err) {
         // an input length this run's values rule out: that call stays per bar (which reports it)
         if (err instanceof NotPrecomputable) return null;

@@ -147,12 +147,14 @@ export class Precompute {
    * (which might refuse lengths that branch never runs with).
    */
   hoisted(e: RExpr): number[] {
-    const n = e.k === "call" ? tupleSize(e) : 0;
-    if (this.untaken(e)) {
-      const unread = this.naColumn();
-      return Array.from({ length: Math.max(1, n) }, () => unread);
-    }
-    return n > 0 ? this.tuple(e as Call) : [this.column(e)];
+    if (!this.untaken(e)) return this.columns(e);
+    const unread = this.naColumn();
+    return Array.from({ length: Math.max(1, e.k === "call" ? tupleSize(e) : 0) }, () => unread);
+  }
+
+  /** The columns of a hoisted candidate computed (one, or a tuple call's), whatever its guards. */
+  columns(e: RExpr): number[] {
+    return e.k === "call" && tupleSize(e) > 0 ? this.tuple(e) : [this.column(e)];
   }
 
   /** Whether hoisted candidate `e` is in a branch this run takes on no bar (HoistPlan.guards). */

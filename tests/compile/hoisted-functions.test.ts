@@ -8,11 +8,10 @@
 // profiler run never precomputes) to the last field, with inputs overridden, including a length the
 // per-bar call refuses (that call then runs per bar, in compile mode too).
 import { describe, expect, it } from "vitest";
-import type { RExpr } from "../../src/check/ir.js";
-import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
+import { HoistPlan } from "../../src/check/hoist-plan.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { comparable, equalsPerBar, firstDifference, program } from "./parity.js";
+import { comparable, equalsPerBar, firstDifference, hoistedNames, hoistName, program } from "./parity.js";
 
 const SCRIPT = `//@version=6
 strategy("functions", overlay = true)
@@ -60,14 +59,7 @@ plot(mv, "mv")
 plot(br, "br")
 `;
 
-function hoists(src: string): string[] {
-  const prog = program(src);
-  const plan = new HoistPlan(prog);
-  const found: string[] = [];
-  for (const s of prog.body.stmts)
-    everyBarHoists(s, plan, (e: RExpr) => found.push(e.k === "call" ? e.name : e.k === "bvar" ? e.def.name : e.k));
-  return found;
-}
+const hoists = hoistedNames;
 
 async function agrees(inputs: Record<string, unknown>): Promise<void> {
   await equalsPerBar(new Runtime(), SCRIPT, [randomWalkBars(900), randomWalkBars(500, 11)], inputs, true);
@@ -204,13 +196,8 @@ plot(picked, "picked")
 
 describe("ta.* calls in branches fixed for the run", () => {
   it("hoists the calls of every branch under its guard", () => {
-    const prog = program(SELECT);
-    const plan = new HoistPlan(prog);
-    const guarded: string[] = [];
-    for (const s of prog.body.stmts)
-      everyBarHoists(s, plan, (e, guards) => {
-        guarded.push(`${e.k === "call" ? e.name : e.k}:${guards.length}`);
-      });
+    const plan = new HoistPlan(program(SELECT));
+    const guarded = plan.candidates.map((e) => `${hoistName(e)}:${plan.guards.get(e)?.length ?? 0}`);
     // ma's value is pre-known (a switch fixed for the run, each case a pre-known value): one column,
     // the taken case's; counted's cases under their guards; the ternary's and the if's branches
     expect(guarded).toEqual([

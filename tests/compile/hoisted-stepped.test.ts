@@ -8,11 +8,10 @@
 // with inputs overridden, with flat stretches of prices (cmo's and mfi's "no change" branch), and with
 // lengths the per-bar call refuses or longer than LARGE_LENGTH (those run per bar, in compile mode too).
 import { describe, expect, it } from "vitest";
-import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
 import { LARGE_LENGTH } from "../../src/core/budget.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { equalsPerBar, program } from "./parity.js";
+import { equalsPerBar, hoistedNames } from "./parity.js";
 
 const SCRIPT = `//@version=6
 strategy("stepped", overlay = true)
@@ -151,23 +150,13 @@ async function agrees(inputs: Record<string, unknown>, rulesOut = false, rt: Run
 
 describe("stepped whole-series passes", () => {
   it("hoists every stepped call of the script", () => {
-    const prog = program(SCRIPT);
-    const plan = new HoistPlan(prog);
-    const found = new Set<string>();
-    for (const s of prog.body.stmts)
-      everyBarHoists(s, plan, (e) => found.add(e.k === "call" ? e.name : e.k === "bvar" ? e.def.name : e.k));
+    const found = new Set(hoistedNames(SCRIPT));
     expect(STEPPED.filter((n) => !found.has(n))).toEqual([]);
     expect(["ta.obv", "ta.accdist", "ta.pvt", "ta.wad", "ta.nvi", "ta.pvi"].filter((n) => !found.has(n))).toEqual([]);
   });
 
   it("leaves a constant length above LARGE_LENGTH, or below the builtin's least, to the per-bar call", () => {
-    const calls = (src: string) => {
-      const prog = program(`//@version=6\nindicator("x")\n${src}`);
-      const plan = new HoistPlan(prog);
-      const found: string[] = [];
-      for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => found.push(e.k === "call" ? e.name : e.k));
-      return found;
-    };
+    const calls = (src: string) => hoistedNames(`//@version=6\nindicator("x")\n${src}`);
     expect(calls(`plot(ta.cci(close, ${LARGE_LENGTH + 1}))`)).toEqual([]);
     expect(calls(`plot(ta.hma(close, 1))`)).toEqual([]);
     expect(calls(`plot(ta.hma(close, 2))`)).toEqual(["ta.hma"]);

@@ -4,10 +4,9 @@
 // interpreter (a profiler run never precomputes) to the last field, with inputs overridden and with
 // a period the per-bar call refuses.
 import { describe, expect, it } from "vitest";
-import { HoistPlan, everyBarHoists } from "../../src/check/hoist-plan.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { randomWalkBars } from "../realworld/bars.js";
-import { comparable, firstDifference, program } from "./parity.js";
+import { comparable, firstDifference, hoistedNames } from "./parity.js";
 
 const SCRIPT = `//@version=6
 strategy("st", overlay = true)
@@ -38,10 +37,7 @@ async function agrees(inputs: Record<string, unknown>): Promise<void> {
 
 describe("ta.supertrend hoisted", () => {
   it("is a hoisted call, and ta.change of its direction too", () => {
-    const prog = program(SCRIPT);
-    const plan = new HoistPlan(prog);
-    const found: string[] = [];
-    for (const s of prog.body.stmts) everyBarHoists(s, plan, (e) => found.push(e.k === "call" ? e.name : e.k));
+    const found = hoistedNames(SCRIPT);
     expect(found.filter((n) => n === "ta.supertrend")).toHaveLength(2);
     expect(found.filter((n) => n === "ta.change")).toHaveLength(2);
   });

@@ -5,7 +5,8 @@ import { Runtime } from "../../src/runtime/index.js";
 import { parse } from "../../src/lang/index.js";
 import { check } from "../../src/check/index.js";
 import { registry } from "../../src/builtins/index.js";
-import type { ResolvedProgram } from "../../src/check/ir.js";
+import type { RExpr, ResolvedProgram } from "../../src/check/ir.js";
+import { HoistPlan } from "../../src/check/hoist-plan.js";
 import type { OhlcvInput, RunOptions, RunResult } from "../../src/core/result.js";
 
 /** The first path at which a and b differ (numbers by Object.is), or null when identical. */
@@ -54,6 +55,16 @@ export function program(src: string): ResolvedProgram {
   const c = check(parse(src).ast, registry);
   if (!c.program) throw new Error(JSON.stringify(c.diagnostics));
   return c.program;
+}
+
+/** The name of a hoisted candidate: a call's or bar variable's name, else its kind (`ucall`). */
+export function hoistName(e: RExpr): string {
+  return e.k === "call" ? e.name : e.k === "bvar" ? e.def.name : e.k;
+}
+
+/** What the hoist plan of a script that checks cleanly hoists (HoistPlan.candidates, what both backends precompute), by name. */
+export function hoistedNames(src: string): string[] {
+  return new HoistPlan(program(src)).candidates.map(hoistName);
 }
 
 /**

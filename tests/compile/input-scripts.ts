@@ -1,24 +1,14 @@
 // The scripts of the tree that declare inputs, and override values for their inputs: shared by the
 // input-override tests (inputs.test.ts: one set a script; input-sets.test.ts: seeded random sets).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "vitest";
 import type { InputRecord, RunResult } from "../../src/core/result.js";
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
+import { pineFiles } from "../lang/helpers.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
-
-/** Every .pine file under `dir` (recursively). */
-function pineFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...pineFiles(p));
-    else if (e.name.endsWith(".pine")) out.push(p);
-  }
-  return out.sort();
-}
 
 /** Every script of the tree that declares an input. */
 export const INPUT_SCRIPTS = [

@@ -33,7 +33,7 @@ const SOURCES: Record<string, (c: ExecContext) => number> = {
 };
 
 /** The getter of a source input's value (a bar's price), by the source's name; undefined for other names. */
-export function sourceGetter(name: unknown): ((c: ExecContext) => number) | undefined {
+function sourceGetter(name: unknown): ((c: ExecContext) => number) | undefined {
   return typeof name === "string" && Object.hasOwn(SOURCES, name) ? SOURCES[name] : undefined;
 }
 

@@ -70,7 +70,7 @@ export function sessionStarts(ctx: ExecContext, out: Float64Array): void {
 }
 
 /** The source of the ta.vwap variable: the bar's hlc3. */
-export function vwapSource(ctx: ExecContext): number {
+function vwapSource(ctx: ExecContext): number {
   return COMPOSITE_PRICES.hlc3(ctx.open, ctx.high, ctx.low, ctx.close);
 }
 

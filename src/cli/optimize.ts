@@ -201,8 +201,7 @@ export function localStudy(
     growAfterMs?: number;
   } = {},
 ): Promise<OptimizeResult> {
-  const folds = study.sets.reduce((n, x) => n + x.plan.folds, 0);
-  const gate = new ThreadGate(engine.threads, study.nTrials * folds, {
+  const gate = new ThreadGate(engine.threads, studyRuns(study), {
     ...(options.growAfterMs !== undefined ? { growAfterMs: options.growAfterMs } : {}),
     startThreads: () => engine.startThreads(),
   });
@@ -232,6 +231,23 @@ export function localStudy(
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
   );
+}
+
+/**
+ * The engine runs a study makes: each trial's in-sample run and, scored every trial, its out-of-sample
+ * runs, on every data set; then the winner's full run on each, and its out-of-sample runs where the
+ * trials were scored in sample only. (The service's run estimate, n_trials x folds, counts a holdout
+ * trial's two runs as one: the gate saw half the work ahead.)
+ */
+export function studyRuns(study: PreparedStudy): number {
+  let perTrial = 0;
+  let after = 0;
+  for (const set of study.sets) {
+    const tests = set.plan.tests.length;
+    perTrial += 1 + (study.oosEveryTrial ? tests : 0);
+    after += 1 + (study.oosEveryTrial ? 0 : tests);
+  }
+  return study.nTrials * perTrial + after;
 }
 
 export async function execute(script: string, a: Args): Promise<number> {

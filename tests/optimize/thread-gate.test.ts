@@ -1,8 +1,16 @@
 // Where `resin optimize` runs each run (src/cli/optimize-threads.ts): here, with no thread, until the
-// work still ahead pays for the threads' start-up (--workers only caps how many); a thread takes runs
-// only once it is up, two at a time.
+// work still ahead pays for the threads' start-up (--workers only caps how many): by the wall clock
+// with a core to spare, by CPU time without; a thread takes runs only once it is up, two at a time,
+// and this thread takes the next run first when it is free.
 import { describe, expect, it } from "vitest";
-import { RUNS_PER_THREAD, ThreadGate, type Place } from "../../src/cli/optimize-threads.js";
+import {
+  BUSY_GROW_AFTER_MS,
+  GROW_AFTER_MS,
+  RUNS_PER_THREAD,
+  ThreadGate,
+  type GateOptions,
+  type Place,
+} from "../../src/cli/optimize-threads.js";
 
 interface Seen {
   /** The most runs at once here and on threads. */
@@ -100,17 +108,104 @@ describe("ThreadGate", () => {
   });
 
   it("threads that fail to start leave the study here", async () => {
-    // let in after the first 10 runs here (any work ahead is worth it)
+    // let in after the first 24 runs here (any work ahead is worth it)
     let started = 0;
-    const gate = new ThreadGate(2, 20, {
+    const gate = new ThreadGate(2, 40, {
       growAfterMs: 0,
       startThreads: () => {
         started++;
         return Promise.reject(new Error("no worker"));
       },
     });
-    expect((await through(gate, 20, 4, 1)).count).toEqual({ here: 20, thread: 0 });
+    expect((await through(gate, 40, 4, 1)).count).toEqual({ here: 40, thread: 0 });
     expect(started).toBe(1);
+  });
+
+  it("reads the runs' times only after the first 24 here (the first ones are V8's warm-up)", async () => {
+    let started = 0;
+    const gate = new ThreadGate(1, 100, { growAfterMs: 0, startThreads: () => new Promise(() => void started++) });
+    for (let i = 0; i < 23; i++) await gate.run(async () => {});
+    expect(started).toBe(0);
+    await gate.run(async () => {});
+    expect(started).toBe(1);
+  });
+
+  /**
+   * Whether a study of `total` runs here, each `cpuMs` of CPU and `wallMs` of wall time by the gate's
+   * clocks (V8's compiler threads make a warming run's CPU time the larger), started its threads by
+   * the end of its 24th run, on a machine with or without a core to spare.
+   */
+  async function startsAt24(total: number, cpuMs: number, wallMs: number, spare: boolean): Promise<boolean> {
+    let cpu = 0;
+    let wall = 0;
+    let started = false;
+    const options: GateOptions = {
+      clock: () => cpu,
+      wallClock: () => wall,
+      spareCore: () => spare,
+      startThreads: () => new Promise(() => void (started = true)),
+    };
+    const gate = new ThreadGate(1, total, options);
+    for (let i = 0; i < 24; i++)
+      await gate.run(async () => {
+        cpu += cpuMs;
+        wall += wallMs;
+      });
+    return started;
+  }
+
+  it("with a core to spare, lets threads in at GROW_AFTER_MS of runs ahead by the wall clock", async () => {
+    // 10 ms a run by the wall clock, 30 by CPU: the runs left after 24 are worth the threshold or not
+    const left = Math.ceil(GROW_AFTER_MS / 10);
+    expect(await startsAt24(24 + left, 30, 10, true)).toBe(true);
+    // by CPU (30 x runs left) the shorter study would pass the threshold; by the wall clock it does not
+    expect(left * 30 - 300).toBeGreaterThan(GROW_AFTER_MS);
+    expect(await startsAt24(24 + left - 10, 30, 10, true)).toBe(false);
+  });
+
+  it("without a core to spare, lets threads in only at BUSY_GROW_AFTER_MS of runs ahead by CPU time", async () => {
+    const wallLeft = Math.ceil(GROW_AFTER_MS / 10);
+    expect(wallLeft * 30).toBeLessThan(BUSY_GROW_AFTER_MS);
+    expect(await startsAt24(24 + wallLeft, 30, 10, false)).toBe(false);
+    expect(await startsAt24(24 + Math.ceil(BUSY_GROW_AFTER_MS / 30), 30, 10, false)).toBe(true);
+  });
+
+  it("reads a run's time as the least mean of its last pairs (train and test runs alternate)", async () => {
+    // runs alternating 4 and 16 ms, one of them 100 (a collection): a run is (4 + 16) / 2 = 10 ms
+    let wall = 0;
+    let started = false;
+    const at = (i: number) => (i === 21 ? 100 : i % 2 ? 16 : 4);
+    const study = (total: number) => {
+      started = false;
+      return new ThreadGate(1, total, {
+        clock: () => 0,
+        wallClock: () => wall,
+        spareCore: () => true,
+        startThreads: () => new Promise(() => void (started = true)),
+      });
+    };
+    for (const [left, expected] of [
+      [Math.ceil(GROW_AFTER_MS / 10), true],
+      [Math.floor(GROW_AFTER_MS / 10) - 1, false],
+    ] as const) {
+      const gate = study(24 + left);
+      for (let i = 0; i < 24; i++)
+        await gate.run(async () => {
+          wall += at(i);
+        });
+      expect(started).toBe(expected);
+    }
+  });
+
+  it("this thread takes the next run when it is free: two runs at a time go here and to a thread", async () => {
+    // (threads first handed both to the thread while this one sat idle: a TPE study's in-sample and
+    // out-of-sample runs)
+    const gate = new ThreadGate(1, 200, { growAfterMs: 0, startThreads: async () => {} });
+    const seen = await through(gate, 200, 2, 1);
+    expect(seen.here).toBe(1);
+    expect(seen.thread).toBeGreaterThan(0);
+    // past the first 24, this thread keeps about half of them
+    expect(seen.count.here).toBeGreaterThan(24 + (200 - 24) / 4);
   });
 
   it("a failing run frees its place", async () => {

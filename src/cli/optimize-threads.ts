@@ -78,6 +78,9 @@ export function coreToSpare(): boolean {
 /** The share of a core left by the others and this thread that counts as a core to spare (coreToSpare). */
 const SPARE_CORE = 0.75;
 
+/** How long (ms) the gate keeps an answer of coreToSpare. */
+const SPARE_ASK_MS = 250;
+
 /** Where a run goes. */
 export type Place = "here" | "thread";
 
@@ -132,6 +135,9 @@ export class ThreadGate {
   private readonly growAfterMs: number | undefined;
   private readonly clock: () => number;
   private readonly wallClock: () => number;
+  /** coreToSpare's last answer and when it was asked (wallClock ms; null: never). */
+  private spare = false;
+  private spareAskedAt: number | null = null;
 
   /**
    * `threads`: worker threads at most, besides this one; `totalRuns`: the study's engine runs
@@ -223,9 +229,23 @@ export class ThreadGate {
     // V8's compiler threads tiering up the code, which on 2 idle cores read twice or three times the
     // steady run for the first 20-30 runs over 20k bars and let threads into studies where they gain
     // nothing. On a busy machine wall time counts the waits for a core, so CPU time is read there.
-    const spare = left * runTime(this.recentWallMs) >= GROW_AFTER_MS && (this.options.spareCore ?? coreToSpare)();
+    const spare = left * runTime(this.recentWallMs) >= GROW_AFTER_MS && this.coreToSpare();
     if (!spare && left * cpuRun < BUSY_GROW_AFTER_MS) return;
     this.letThreadsIn();
+  }
+
+  /**
+   * `spareCore`'s answer, asked again only after SPARE_ASK_MS of wall time: os.cpus() reads the cores'
+   * counters from the system (~50 us on 2 cores, more on large machines), and on a busy machine the
+   * question comes after every run here while the work ahead is between the thresholds.
+   */
+  private coreToSpare(): boolean {
+    const now = this.wallClock();
+    if (this.spareAskedAt === null || now - this.spareAskedAt >= SPARE_ASK_MS) {
+      this.spareAskedAt = now;
+      this.spare = (this.options.spareCore ?? coreToSpare)();
+    }
+    return this.spare;
   }
 
   private letThreadsIn(): void {

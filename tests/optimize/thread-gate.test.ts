@@ -170,6 +170,28 @@ describe("ThreadGate", () => {
     expect(await startsAt24(24 + Math.ceil(BUSY_GROW_AFTER_MS / 30), 30, 10, false)).toBe(true);
   });
 
+  it("asks whether a core is spare at most every 250 ms (os.cpus() is a system call)", async () => {
+    // 10 ms of wall time a run and work ahead past GROW_AFTER_MS throughout; no core to spare
+    let wall = 0;
+    let asked = 0;
+    const gate = new ThreadGate(1, 24 + 60 + Math.ceil(GROW_AFTER_MS / 10), {
+      clock: () => 0,
+      wallClock: () => wall,
+      spareCore: () => {
+        asked++;
+        return false;
+      },
+      startThreads: async () => {},
+    });
+    for (let i = 0; i < 24 + 60; i++)
+      await gate.run(async () => {
+        wall += 10;
+      });
+    // asked at the 24th run (240 ms), the 49th and the 74th: 61 runs that read the work ahead
+    expect(asked).toBe(3);
+    expect(gate.threadsOpen).toBe(0);
+  });
+
   it("reads a run's time as the least mean of its last pairs (train and test runs alternate)", async () => {
     // runs alternating 4 and 16 ms, one of them 100 (a collection): a run is (4 + 16) / 2 = 10 ms
     let wall = 0;

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Runtime } from "../runtime/index.js";
 import type { Bar, ColumnarBars, Mode } from "../core/result.js";
 import type { OptimizeRow } from "./bench-optimize.js";
+import type { WorkersRow } from "./bench-workers.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BENCH_DIR = join(PACKAGE_ROOT, "bench");
@@ -30,6 +31,9 @@ interface BenchOptions {
   optimizeRounds: number;
   /** Optimize hosts to time (bench-optimize.ts HOSTS; default all). */
   optimizeHosts: string[] | null;
+  /** The workers rows (bench-workers.ts: whole `resin optimize` processes on 1 and 2 workers), with the optimize rows. */
+  workers: boolean;
+  workersBars: number;
 }
 
 interface Row {
@@ -387,6 +391,8 @@ function parseArgs(argv: string[]): BenchOptions | string {
     optimizeTrials: 32,
     optimizeRounds: 8,
     optimizeHosts: null,
+    workers: true,
+    workersBars: 100_000,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -406,6 +412,8 @@ function parseArgs(argv: string[]): BenchOptions | string {
     else if (a === "--optimize-trials") opts.optimizeTrials = Number(next());
     else if (a === "--optimize-rounds") opts.optimizeRounds = Number(next());
     else if (a === "--optimize-hosts") opts.optimizeHosts = next().split(",");
+    else if (a === "--no-workers") opts.workers = false;
+    else if (a === "--workers-bars") opts.workersBars = Number(next());
     else if (a === "--help" || a === "-h") return "help";
     else return `unknown option '${a}'`;
   }
@@ -416,13 +424,14 @@ function parseArgs(argv: string[]): BenchOptions | string {
     return "--optimize-trials takes an integer from 1 to 200";
   if (!Number.isInteger(opts.optimizeRounds) || opts.optimizeRounds < 1)
     return "--optimize-rounds takes a positive integer";
+  if (!Number.isInteger(opts.workersBars) || opts.workersBars < 100) return "--workers-bars takes an integer >= 100";
   return opts;
 }
 
 const HELP = `Usage: resin bench [--quick] [--sizes 10000,100000,1000000] [--modes interpret,compile]
                    [--scripts bench10,strategy] [--no-pinets] [--pinets-max N] [--json]
                    [--no-optimize] [--optimize-bars N] [--optimize-trials N] [--optimize-rounds N]
-                   [--optimize-hosts "in-process,CLI default"]
+                   [--optimize-hosts "in-process,CLI default"] [--no-workers] [--workers-bars N]
 
 Runs bench/*.pine (bench10.pine first) over generated bars in each mode, next to the hand-written
 floors of bench/floors.mjs and the npm package pinets (when installed), in one process, and
@@ -433,7 +442,10 @@ threads, HTTP /optimize, a cold pool as resin optimize has), 8 rounds (--optimiz
 and one of 4x the trials (at most 200, a study's cap): trials a second and a trial's CPU time as a multiple of a plain run's (the
 plain runs in a process of their own, each process's CPU over whole rounds), pooled over the rounds,
 and that cost split into what a study costs once (ms of CPU, the intercept of the two sizes) and
-what each further trial costs (x a plain run's CPU, the slope).`;
+what each further trial costs (x a plain run's CPU, the slope). The workers rows (with the optimize
+rows; --no-workers leaves them out) time whole \`resin optimize\` processes of 200 trials over 100,000
+bars (--workers-bars) with --workers 1 and 2, TPE (the default) and random sampling, 3 rounds: their
+wall and CPU times and how much sooner two workers end.`;
 
 export async function command(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
@@ -475,6 +487,21 @@ export async function command(argv: string[]): Promise<number> {
     } catch (err) {
       log(`  optimize benchmark unavailable: ${String(err)}`);
     }
+    if (opts.workers)
+      try {
+        const { benchWorkers, REPO_DIR } = await import("./bench-workers.js");
+        const o = {
+          dir: REPO_DIR,
+          bars: [opts.workersBars],
+          trials: 200,
+          samplers: ["auto", "random"],
+          workers: 2,
+          rounds: 3,
+        };
+        extras.workers = benchWorkers(o, log);
+      } catch (err) {
+        log(`  workers benchmark unavailable: ${String(err)}`);
+      }
   }
   try {
     const { benchKernels } = await import("../kernels/bench.js");
@@ -486,6 +513,10 @@ export async function command(argv: string[]): Promise<number> {
   else {
     console.log("\n" + formatTable(rows));
     if (extras.optimize) console.log(`\n${formatOptimize(extras.optimize as OptimizeRow[])}`);
+    if (extras.workers) {
+      const { formatWorkers } = await import("./bench-workers.js");
+      console.log(`\n${formatWorkers(extras.workers as WorkersRow[])}`);
+    }
     if (extras.kernels)
       console.log("\nkernels (ns/bar, WASM vs plain JS):\n" + JSON.stringify(extras.kernels, null, 1));
   }

@@ -141,7 +141,7 @@ export class ThreadGate {
 
   /**
    * `threads`: worker threads at most, besides this one; `totalRuns`: the study's engine runs
-   * (trials x folds), to tell how much is left.
+   * (optimize.ts studyRuns), to tell how much is left.
    */
   constructor(
     readonly threads: number,
@@ -180,8 +180,7 @@ export class ThreadGate {
       if (place === "here") {
         this.hereBusy = false;
         this.finishedHere++;
-        const ms = this.clock() - t0;
-        keepRecent(this.recentMs, ms);
+        keepRecent(this.recentMs, this.clock() - t0);
         keepRecent(this.recentWallMs, this.wallClock() - w0);
         this.maybeGrow();
       } else this.onThreads--;

@@ -46,7 +46,7 @@ export interface OptimizeOptions {
   remote?: string;
   concurrency?: number;
   batchSize?: number;
-  /** Threads for the trials, the CLI's own included, all from the start (default: optimize-threads.ts decides). */
+  /** Threads for the trials at most, the CLI's own included (optimize-threads.ts decides when they join; default: one a core). */
   workers?: number;
 }
 

@@ -200,7 +200,7 @@ Examples:
     )
     .option(
       "--workers <N>",
-      "threads for the trials at most, this one included (default: one per core, at most 8); the others start once the study's remaining work pays for their start-up",
+      "threads for the trials at most, this one included (default: one per core the process may use, a container's CPU quota counted, at most 8); the others start once the study's remaining work pays for their start-up",
       intArg("--workers", 1),
     )
     .option("--concurrency <N>", "with --remote: batches in flight (default 8, at most 32)", intArg("--concurrency", 1))

@@ -3,8 +3,8 @@
 // only when the study's ThreadGate lets threads in (optimize-threads.ts). A process whose study
 // stays short never starts a thread.
 
-import { availableParallelism } from "node:os";
 import { createInProcessEngine, type Engine } from "../server/engine.js";
+import { usableCores } from "../server/node/cores.js";
 import { createNodeEngine, WorkerPool } from "../server/node/pool.js";
 import { RUNS_PER_THREAD, type Place } from "./optimize-threads.js";
 
@@ -48,5 +48,5 @@ export class StudyEngine implements Engine {
  * threads as the other cores (at most 7); either way the threads start once the study is long enough.
  */
 export function studyEngine(workers?: number): StudyEngine {
-  return new StudyEngine(Math.max(0, (workers ?? Math.min(availableParallelism(), 8)) - 1));
+  return new StudyEngine(Math.max(0, (workers ?? Math.min(usableCores(), 8)) - 1));
 }

@@ -25,7 +25,8 @@
 // with a run of its own and cannot hand it one). This thread keeps running trials beside them. Which
 // trials run where never changes the result (src/optimize/driver.ts).
 
-import { availableParallelism, cpus } from "node:os";
+import { cpus } from "node:os";
+import { usableCores } from "../server/node/cores.js";
 
 /** Work still ahead (wall ms of runs on this thread) from which threads are let in, with a core to spare. */
 export const GROW_AFTER_MS = 900;
@@ -70,9 +71,13 @@ const atLoad = { busy: machineBusyMs(), own: cpuMs(), wall: performance.now() };
  */
 export function coreToSpare(): boolean {
   const wall = performance.now() - atLoad.wall;
-  if (wall <= 0 || cpus().length === 0) return false;
+  const listed = cpus().length;
+  if (wall <= 0 || listed === 0) return false;
   const others = (machineBusyMs() - atLoad.busy - (cpuMs() - atLoad.own)) / wall;
-  return availableParallelism() - 1 - others >= SPARE_CORE;
+  // (the others' share of the cores this process may use, where that is fewer than os.cpus() lists:
+  // a container's CPU quota on a larger host)
+  const usable = usableCores();
+  return usable - 1 - (others * usable) / listed >= SPARE_CORE;
 }
 
 /** The share of a core left by the others and this thread that counts as a core to spare (coreToSpare). */

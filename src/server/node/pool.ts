@@ -15,7 +15,7 @@
 // TypeScript sources (vitest) there is no loadable entry and `createNodeEngine` falls back to
 // in-process evaluation.
 
-import { availableParallelism } from "node:os";
+import { usableCores } from "./cores.js";
 import { existsSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Tinypool from "tinypool";
@@ -210,7 +210,7 @@ export function workerEntry(): URL | null {
 
 /** A worker-thread pool when the built entry exists, else in-process evaluation. */
 export function createNodeEngine(
-  size = Math.min(availableParallelism(), 8),
+  size = Math.min(usableCores(), 8),
   options: Omit<PoolOptions, "size"> = {},
 ): Engine & { kind: "threads" | "in-process" } {
   const entry = workerEntry();

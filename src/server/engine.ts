@@ -8,6 +8,7 @@ import type { FullRunner, PreparedStudy, TrialOutcome, TrialRunner } from "../op
 import { columnStandIn, sourceColumns } from "../optimize/bars.js";
 import { isBarDataError, normalizeBars } from "../core/bars.js";
 import {
+  BAR_FIELDS,
   shareBars,
   spentTrialReply,
   TRIAL_BROKER,
@@ -17,7 +18,7 @@ import {
   type PackedBars,
   type TrialReply,
 } from "../worker/protocol.js";
-import { newTrialBarsKey, ownTrialBars, trialColumns } from "./trial-bars.js";
+import { newTrialBarsKey, ownTrialBars, studyOwnsBars, trialColumns } from "./trial-bars.js";
 import { jsonRun } from "./answer-json.js";
 import { markRun, type RunClock } from "./run-clock.js";
 import { batchedRuns } from "./trial-batches.js";
@@ -286,12 +287,21 @@ function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null 
   let entry = columnsOf.get(rows);
   if (!entry) {
     // rows the study made from columns (a columnar /optimize body) pack from those columns
-    const cols = normalizeBars(sourceColumns(rows) ?? rows);
+    const source = sourceColumns(rows) ?? rows;
+    const cols = normalizeBars(source);
     entry = { plain: isBarDataError(cols) ? null : cols };
+    if (entry.plain && packedAnew(entry.plain, source)) studyOwnsBars(entry.plain);
     columnsOf.set(rows, entry);
   }
   if (!shared || !entry.plain) return entry.plain;
   return (entry.shared ??= shareBars(entry.plain));
+}
+
+/** Whether no column of `cols` is one of `source`'s (rows, or columns converted): nobody else holds them. */
+function packedAnew(cols: PackedBars, source: unknown): boolean {
+  if (Array.isArray(source)) return true;
+  const given = new Set(Object.values(source as object));
+  return !BAR_FIELDS.some((f) => given.has(cols[f]));
 }
 
 /**

@@ -11,6 +11,8 @@
 // A held set is this module's own copy, which nothing writes: the columns a run reads for one range
 // of it are one object per range, settled (core/bars.ts settleBars), so the trials' runs are not
 // each a scan of every bar and a compare of the time column again (~0.07 ms a run at 20k bars).
+// Ordinary columns a study packed itself (studyOwnsBars: from its rows, which nobody else holds) are
+// served the same way; a caller's own columns are not (it may write into them later).
 
 import { settleBars } from "../core/bars.js";
 import type { ColumnarBars } from "../core/result.js";
@@ -71,13 +73,24 @@ export function ownTrialBars(key: string, shared: PackedBars): PackedBars {
   return own;
 }
 
-/** The held sets' columns by range ("from:to"), settled (trialColumns). */
+/**
+ * Marks ordinary columns that a study packed itself (server/engine.ts studyColumns: from rows, or
+ * converted from columns that were not Float64Arrays) as columns nothing writes: trialColumns then
+ * gives each range of them one settled object, as it does a held set's. Without it, every trial run
+ * on the calling thread (`resin optimize`'s own thread, workerd) scanned every bar and made the
+ * range's close times and their cache copy again: about 5% of such a study's CPU.
+ */
+export function studyOwnsBars(p: PackedBars): void {
+  if (!ranges.has(p)) ranges.set(p, new Map());
+}
+
+/** The held sets' (and studies' own) columns by range ("from:to"), settled (trialColumns). */
 const ranges = new WeakMap<PackedBars, Map<string, ColumnarBars>>();
 
 /**
  * The columns a trial's run reads for bars [from, to) of `own` (what ownTrialBars gave): of a held
- * set, the same settled object for every run of that range; of ordinary columns, a new view (the
- * caller's columns are never settled: it may write into them later).
+ * set or a study's own columns, the same settled object for every run of that range; of a caller's
+ * columns, a new view (they are never settled: it may write into them later).
  */
 export function trialColumns(own: PackedBars, from: number, to: number): ColumnarBars {
   const byRange = ranges.get(own);

@@ -9,8 +9,12 @@ import {
   MAX_SETS,
   newTrialBarsKey,
   ownTrialBars,
+  studyOwnsBars,
   trialColumns,
 } from "../../src/server/trial-bars.js";
+import { createInProcessEngine, studyTrialRunner, TRIAL_BROKER } from "../../src/server/engine.js";
+import { toBarArray, type PreparedStudy } from "../../src/optimize/index.js";
+import { CROSS_STRATEGY } from "../optimize/cross-strategy.js";
 import { isSettledTime, normalizeBars } from "../../src/core/bars.js";
 import { barCloseHits, cachedBarCloseTimes, barCloseTimes } from "../../src/runtime/bar-close.js";
 import { packBars, shareBars } from "../../src/worker/protocol.js";
@@ -99,5 +103,34 @@ describe("trial bars held per thread", () => {
     expect(isSettledTime(plain.time)).toBe(false);
     plain.close[5] = Number.NaN;
     expect(normalizeBars(trialColumns(own, 0, 200))).toMatchObject({ bar: 5 });
+  });
+
+  it("columns a study packed itself are served as a held set's: one settled object per range", () => {
+    const plain = packBars(randomWalkBars(200));
+    studyOwnsBars(plain);
+    const own = ownTrialBars(newTrialBarsKey(), plain);
+    expect(own).toBe(plain);
+    const cols = trialColumns(own, 20, 180);
+    expect(trialColumns(own, 20, 180)).toBe(cols);
+    expect(isSettledTime((normalizeBars(cols) as { time: Float64Array }).time)).toBe(true);
+    // nothing is held for them: they go with the study
+    expect(heldTrialBars()).toBe(0);
+  });
+
+  it("a study on the calling thread settles the columns it packed from rows, never a caller's own columns", async () => {
+    const job = { script: CROSS_STRATEGY, symbol: "CHART", options: { mode: "auto" as const }, broker: TRIAL_BROKER };
+    /** The close-time cache hits of two trial runs over one range of the study's bars. */
+    const hitsOfTwoRuns = async (rows: ReturnType<typeof toBarArray>): Promise<number> => {
+      const run = studyTrialRunner(createInProcessEngine(), { bars: rows } as unknown as PreparedStudy, job);
+      const before = barCloseHits.n;
+      for (let i = 0; i < 2; i++) await run({}, rows, [50, 250]);
+      return barCloseHits.n - before;
+    };
+    // rows: the study's own columns, one settled range object, whose close times the second run reuses
+    expect(await hitsOfTwoRuns(randomWalkBars(300, { seed: 2 }))).toBe(1);
+    // the caller's Float64Array columns (rows that remember them): a new view each run, nothing settled
+    const callers = packBars(randomWalkBars(300, { seed: 2 }));
+    expect(await hitsOfTwoRuns(toBarArray(callers))).toBe(0);
+    expect(isSettledTime(callers.time)).toBe(false);
   });
 });

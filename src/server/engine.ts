@@ -320,6 +320,9 @@ export function columnStudyData(engine: Engine, data: unknown): Bar[] | null {
   if (!engine.trial || data === null || typeof data !== "object") return null;
   const cols = normalizeBars(data);
   if (isBarDataError(cols)) return null;
+  // (a body's rows or number arrays are packed anew: an engine on the calling thread, workerd's,
+  // then serves each range of them as one settled object, studyColumns)
+  if (packedAnew(cols, data)) studyOwnsBars(cols);
   const rows = columnStandIn(Array.isArray(data) ? cols : (data as OhlcvInput));
   columnsOf.set(rows, { plain: cols });
   return rows;

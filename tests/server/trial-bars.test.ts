@@ -12,7 +12,7 @@ import {
   studyOwnsBars,
   trialColumns,
 } from "../../src/server/trial-bars.js";
-import { createInProcessEngine, studyTrialRunner, TRIAL_BROKER } from "../../src/server/engine.js";
+import { columnStudyData, createInProcessEngine, studyTrialRunner, TRIAL_BROKER } from "../../src/server/engine.js";
 import { toBarArray, type PreparedStudy } from "../../src/optimize/index.js";
 import { CROSS_STRATEGY } from "../optimize/cross-strategy.js";
 import { isSettledTime, normalizeBars } from "../../src/core/bars.js";
@@ -132,5 +132,15 @@ describe("trial bars held per thread", () => {
     const callers = packBars(randomWalkBars(300, { seed: 2 }));
     expect(await hitsOfTwoRuns(toBarArray(callers))).toBe(0);
     expect(isSettledTime(callers.time)).toBe(false);
+    // a request's bars (/optimize on an engine on the calling thread, workerd's): rows and number
+    // arrays are packed anew and settled; Float64Array columns stay the caller's
+    const engine = createInProcessEngine();
+    const asNumbers = Object.fromEntries(Object.entries(callers).map(([k, v]) => [k, Array.from(v as Float64Array)]));
+    for (const [data, hits] of [
+      [randomWalkBars(300, { seed: 2 }), 1],
+      [asNumbers, 1],
+      [callers, 0],
+    ] as const)
+      expect(await hitsOfTwoRuns(columnStudyData(engine, data)!)).toBe(hits);
   });
 });

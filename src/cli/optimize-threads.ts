@@ -140,7 +140,7 @@ export class ThreadGate {
   private readonly growAfterMs: number | undefined;
   private readonly clock: () => number;
   private readonly wallClock: () => number;
-  /** coreToSpare's last answer and when it was asked (wallClock ms; null: never). */
+  /** `spareCore`'s last answer and when it was asked (wallClock ms; null: never): askSpareCore. */
   private spare = false;
   private spareAskedAt: number | null = null;
 
@@ -229,13 +229,13 @@ export class ThreadGate {
       if (left * cpuRun >= this.growAfterMs) this.letThreadsIn();
       return;
     }
-    // With a core to spare, a run's wall time is this thread's own: in process CPU it also counts
-    // V8's compiler threads tiering up the code, which on 2 idle cores read twice or three times the
+    // Work enough to pay for a thread on a busy machine pays anywhere. Else, with a core to spare,
+    // less does, read in wall time, this thread's own there: in process CPU it also counts V8's
+    // compiler threads tiering up the code, which on 2 idle cores read twice or three times the
     // steady run for the first 20-30 runs over 20k bars and let threads into studies where they gain
     // nothing. On a busy machine wall time counts the waits for a core, so CPU time is read there.
-    const spare = left * runTime(this.recentWallMs) >= GROW_AFTER_MS && this.coreToSpare();
-    if (!spare && left * cpuRun < BUSY_GROW_AFTER_MS) return;
-    this.letThreadsIn();
+    if (left * cpuRun >= BUSY_GROW_AFTER_MS) this.letThreadsIn();
+    else if (left * runTime(this.recentWallMs) >= GROW_AFTER_MS && this.askSpareCore()) this.letThreadsIn();
   }
 
   /**
@@ -243,7 +243,7 @@ export class ThreadGate {
    * counters from the system (~50 us on 2 cores, more on large machines), and on a busy machine the
    * question comes after every run here while the work ahead is between the thresholds.
    */
-  private coreToSpare(): boolean {
+  private askSpareCore(): boolean {
     const now = this.wallClock();
     if (this.spareAskedAt === null || now - this.spareAskedAt >= SPARE_ASK_MS) {
       this.spareAskedAt = now;

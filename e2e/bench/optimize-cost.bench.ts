@@ -9,7 +9,7 @@
 import { cpus, loadavg } from "node:os";
 import { afterAll, beforeAll, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { spread, type Spread } from "../../src/cli/bench-optimize.js";
+import { formatSpread, spread } from "../../src/cli/spread.js";
 import { cpuBetween, sampleBrowserCpu } from "../cpu.js";
 import { assertBuilt, launchBrowser, startServer, type Server } from "../harness.js";
 import { loadStrategy, poolStudy } from "../optimize-page.js";
@@ -34,8 +34,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-const shown = (s: Spread, d = 2) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
 
 it("prices a trial on the worker pool against a plain run in the same page", async () => {
   await loadStrategy(page, BARS);
@@ -68,7 +66,7 @@ it("prices a trial on the worker pool against a plain run in the same page", asy
   for (const w of [1, 2] as const)
     console.log(
       `[figure] browser pool x${w} (ema_atr_stop, ${BARS} bars, ${TRIALS} random in-sample trials, warm pool, ${ROUNDS} rounds): ` +
-        `${shown(spread(rate[w]), 1)} trials/s, a trial ${cost[w].length ? shown(spread(cost[w])) : "?"}x a plain run's browser CPU ` +
+        `${formatSpread(spread(rate[w]), 1)} trials/s, a trial ${cost[w].length ? formatSpread(spread(cost[w]), 2) : "?"}x a plain run's browser CPU ` +
         `(load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} on ${cpus().length} cores)`,
     );
 });

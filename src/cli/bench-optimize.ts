@@ -35,13 +35,9 @@ import { createNodeEngine } from "../server/node/pool.js";
 import { localStudy } from "./optimize.js";
 import { studyEngine } from "./optimize-engine.js";
 import type { Bar, ColumnarBars } from "../core/result.js";
+import { type Spread, spread } from "./spread.js";
 
-/** A median with its spread. */
-export interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
+export type { Spread };
 
 export interface OptimizeRow {
   host: string;
@@ -135,11 +131,6 @@ const SPACE = {
     { name: "ATR multiple", kind: "float", min: 1, max: 3, step: 0.5 },
   ],
 };
-
-export function spread(xs: readonly number[]): Spread {
-  const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! };
-}
 
 function cpuMs(): number {
   const u = process.cpuUsage();

@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Spread, spread } from "./bench-optimize.js";
+import { formatSpread, type Spread, spread } from "./spread.js";
 
 export interface WorkersOptions {
   /** The repository (bin/resin.js, bench/ema_atr_stop.pine). */
@@ -42,7 +42,10 @@ export interface WorkersRow {
 /** The repository this module runs from (dist/cli or src/cli, two levels down). */
 export const REPO_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The bench's space over the strategy's inputs (it declares no minval/maxval pairs of its own). */
+/**
+ * The space over the strategy's inputs (it declares no minval/maxval pairs of its own): wider than the
+ * optimize rows' (bench-optimize.ts), as a user's first search would be.
+ */
 const SPACE = JSON.stringify({
   params: [
     { name: "Fast length", kind: "int", min: 5, max: 30 },
@@ -114,8 +117,7 @@ export function benchWorkers(o: WorkersOptions, log: (line: string) => void = ()
   return rows;
 }
 
-const f = (s: Spread, d = 2) =>
-  Number.isNaN(s.median) ? "-" : `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
+const f = (s: Spread) => formatSpread(s, 2);
 
 export function formatWorkersRow(r: WorkersRow): string {
   return (

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Runtime } from "../runtime/index.js";
 import type { Bar, ColumnarBars, Mode } from "../core/result.js";
 import type { OptimizeRow } from "./bench-optimize.js";
+import { formatSpread } from "./spread.js";
 import type { WorkersRow } from "./bench-workers.js";
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -366,14 +367,12 @@ function formatOptimize(rows: OptimizeRow[]): string {
     "| optimize (ema_atr_stop) | bars | trials | rounds | trials/s (min-max) | a trial, x a plain run's CPU (min-max) | pooled | per study, ms (min-max) | a further trial, x (min-max) |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  const f = (s: OptimizeRow["trialCost"], d: number) =>
-    `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
   // (NaN when a round's two studies have as many trials: a short study at the trials' cap)
   const p = (s: OptimizeRow["fixedMs"], d: number) =>
     Number.isNaN(s.pooled) ? "-" : `${s.pooled.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
   for (const r of rows)
     out.push(
-      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.rounds} | ${f(r.trialsPerSecond, 1)} | ${f(r.trialCost, 2)} | ${r.pooledCost.toFixed(2)} | ${p(r.fixedMs, 1)} | ${p(r.marginal, 2)} |`,
+      `| ${r.host} | ${r.bars.toLocaleString("en-US")} | ${r.trials} | ${r.rounds} | ${formatSpread(r.trialsPerSecond, 1)} | ${formatSpread(r.trialCost, 2)} | ${r.pooledCost.toFixed(2)} | ${p(r.fixedMs, 1)} | ${p(r.marginal, 2)} |`,
     );
   return out.join("\n");
 }

@@ -137,7 +137,6 @@ export class ThreadGate {
   /** The last RECENT_RUNS runs' times here, by `clock` and by `wallClock`. */
   private readonly recentMs: number[] = [];
   private readonly recentWallMs: number[] = [];
-  private readonly growAfterMs: number | undefined;
   private readonly clock: () => number;
   private readonly wallClock: () => number;
   /** `spareCore`'s last answer and when it was asked (wallClock ms; null: never): askSpareCore. */
@@ -153,7 +152,6 @@ export class ThreadGate {
     private readonly totalRuns: number,
     private readonly options: GateOptions = {},
   ) {
-    this.growAfterMs = options.growAfterMs;
     this.clock = options.clock ?? cpuMs;
     this.wallClock = options.wallClock ?? options.clock ?? (() => performance.now());
   }
@@ -225,8 +223,9 @@ export class ThreadGate {
     const left = Math.max(0, this.totalRuns - this.finished);
     const cpuRun = runTime(this.recentMs);
     if (!Number.isFinite(cpuRun)) return;
-    if (this.growAfterMs !== undefined) {
-      if (left * cpuRun >= this.growAfterMs) this.letThreadsIn();
+    const fixed = this.options.growAfterMs;
+    if (fixed !== undefined) {
+      if (left * cpuRun >= fixed) this.letThreadsIn();
       return;
     }
     // Work enough to pay for a thread on a busy machine pays anywhere. Else, with a core to spare,

@@ -287,21 +287,26 @@ function studyColumns(rows: readonly Bar[], shared: boolean): PackedBars | null 
   let entry = columnsOf.get(rows);
   if (!entry) {
     // rows the study made from columns (a columnar /optimize body) pack from those columns
-    const source = sourceColumns(rows) ?? rows;
-    const cols = normalizeBars(source);
+    const cols = packStudyBars(sourceColumns(rows) ?? rows);
     entry = { plain: isBarDataError(cols) ? null : cols };
-    if (entry.plain && packedAnew(entry.plain, source)) studyOwnsBars(entry.plain);
     columnsOf.set(rows, entry);
   }
   if (!shared || !entry.plain) return entry.plain;
   return (entry.shared ??= shareBars(entry.plain));
 }
 
-/** Whether no column of `cols` is one of `source`'s (rows, or columns converted): nobody else holds them. */
-function packedAnew(cols: PackedBars, source: unknown): boolean {
-  if (Array.isArray(source)) return true;
-  const given = new Set(Object.values(source as object));
-  return !BAR_FIELDS.some((f) => given.has(cols[f]));
+/**
+ * A study's bars as the Runtime reads them (normalizeBars). Columns packed anew (from rows, or
+ * converted from columns that were not Float64Arrays) are the study's own, which nobody else holds:
+ * trial runs on the calling thread then read one settled object per range of them (trial-bars.ts
+ * studyOwnsBars). A caller's own Float64Array columns come back as they are and stay unsettled.
+ */
+function packStudyBars(source: unknown): ReturnType<typeof normalizeBars> {
+  const cols = normalizeBars(source);
+  if (isBarDataError(cols)) return cols;
+  const given = Array.isArray(source) ? null : new Set(Object.values(source as object));
+  if (given === null || !BAR_FIELDS.some((f) => given.has(cols[f]))) studyOwnsBars(cols);
+  return cols;
 }
 
 /**
@@ -318,11 +323,10 @@ function packedAnew(cols: PackedBars, source: unknown): boolean {
  */
 export function columnStudyData(engine: Engine, data: unknown): Bar[] | null {
   if (!engine.trial || data === null || typeof data !== "object") return null;
-  const cols = normalizeBars(data);
-  if (isBarDataError(cols)) return null;
   // (a body's rows or number arrays are packed anew: an engine on the calling thread, workerd's,
-  // then serves each range of them as one settled object, studyColumns)
-  if (packedAnew(cols, data)) studyOwnsBars(cols);
+  // then serves each range of them as one settled object)
+  const cols = packStudyBars(data);
+  if (isBarDataError(cols)) return null;
   const rows = columnStandIn(Array.isArray(data) ? cols : (data as OhlcvInput));
   columnsOf.set(rows, { plain: cols });
   return rows;

@@ -78,7 +78,8 @@ export function ownTrialBars(key: string, shared: PackedBars): PackedBars {
  * converted from columns that were not Float64Arrays) as columns nothing writes: trialColumns then
  * gives each range of them one settled object, as it does a held set's. Without it, every trial run
  * on the calling thread (`resin optimize`'s own thread, workerd) scanned every bar and made the
- * range's close times and their cache copy again: about 5% of such a study's CPU.
+ * range's close times and their cache copy again: about 12% of such a study's CPU on that thread
+ * (docs/benchmarks.md, issue 18 session 31).
  */
 export function studyOwnsBars(p: PackedBars): void {
   if (!ranges.has(p)) ranges.set(p, new Map());

@@ -12,18 +12,23 @@ import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { EventLog, EventStore, eventMeta, LogSite } from "../../src/strategy/events.js";
 import { inputBarHost } from "./harness.js";
 
+const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
+
 /**
  * A log written through LogSites reads as the one written by push, and stores it alike: the same
  * events, slots, groups and runs (at least `minRuns`: the repeats went to runs, not to new slots).
+ * `learned`: a site learned to keep a number that moves every few bars as a run (LogSite.volatile),
+ * which push cannot: fewer slots and groups than push's, more runs.
  */
-function expectSameLog(viaSites: EventLog, viaPush: EventLog, minRuns: number): void {
+function expectSameLog(viaSites: EventLog, viaPush: EventLog, minRuns: number, learned = false): void {
   expect(viaSites.toArray()).toEqual(viaPush.toArray());
-  const inner = (l: EventLog) => l as unknown as { slots: number; groups: number; runCount: number };
-  expect([inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount]).toEqual([
-    inner(viaPush).slots,
-    inner(viaPush).groups,
-    inner(viaPush).runCount,
-  ]);
+  const sites = [inner(viaSites).slots, inner(viaSites).groups, inner(viaSites).runCount];
+  const push = [inner(viaPush).slots, inner(viaPush).groups, inner(viaPush).runCount];
+  if (learned) {
+    expect(sites[0]).toBeLessThan(push[0]);
+    expect(sites[1]).toBeLessThan(push[1]);
+    expect(sites[2]).toBeGreaterThan(push[2]);
+  } else expect(sites).toEqual(push);
   expect(inner(viaSites).runCount).toBeGreaterThan(minRuns);
 }
 
@@ -629,7 +634,8 @@ describe("the lean event log", () => {
     // (most calls took the short path: placeSite is the other one)
     expect(placed.mock.calls.length).toBeLessThan(calls * 0.5);
     placed.mockRestore();
-    expectSameLog(viaSites, viaPush, 200);
+    // (Y's limit, 4 on every 13th bar, ends its groups until its site keeps it as a run)
+    expectSameLog(viaSites, viaPush, 200, true);
   });
   it("sites called in a loop (a grid's entry and exit per level) store what push stores and take the short path per place in the row", () => {
     const entry = new LogSite();

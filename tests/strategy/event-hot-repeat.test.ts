@@ -153,4 +153,68 @@ describe("the event log's hot repeat", () => {
       expect([inner(log).slots, inner(log).groups, inner(log).runCount]).toEqual([2, 1, 2 * (n - 1)]);
     }
   });
+
+  describe("a number that moves every few bars becomes a run of its site's groups", () => {
+    const n = 2000;
+    const columns: Cols = {
+      time: Float64Array.from({ length: n }, (_, i) => 60_000 * (i + 1)),
+      open: Float64Array.from({ length: n }, (_, i) => 100 + (i % 13)),
+      high: Float64Array.from({ length: n }, (_, i) => 103 + (i % 13)),
+      low: Float64Array.from({ length: n }, (_, i) => 98 + (i % 13)),
+      close: Float64Array.from({ length: n }, (_, i) => 101 + (i % 13)),
+    };
+    /** Two stop entries (a breakout's channel high and low) logged through sites and by push; `step(bar)` says when a channel moves. */
+    function breakout(stepHigh: (bar: number) => boolean, stepLow: (bar: number) => boolean) {
+      const viaSites = new EventLog();
+      const viaPush = new EventLog();
+      const long = new LogSite();
+      const short = new LogSite();
+      let hi = 200;
+      let lo = 50;
+      const placed = vi.spyOn(EventLog.prototype as unknown as { placeSite: () => void }, "placeSite");
+      for (let b = 0; b < n; b++) {
+        if (stepHigh(b)) hi += 0.25;
+        if (stepLow(b)) lo -= 0.25;
+        const h = inputBarHost(columns, b) as unknown as Host;
+        for (const [site, d, id, stop] of [
+          [long, "long", "BL", hi],
+          [short, "short", "BS", lo],
+        ] as const) {
+          site.qty = 1;
+          site.limit = Number.NaN;
+          site.stop = stop;
+          viaSites.logSite(h, site, eventMeta("entry", d), id, "brk", null);
+          viaPush.push(h, "entry", id, d, 1, Number.NaN, stop, "brk", null);
+        }
+      }
+      const longWay = placed.mock.calls.length;
+      placed.mockRestore();
+      expect(viaSites.toArray()).toEqual(viaPush.toArray());
+      const stored = (l: EventLog) => [inner(l).slots, inner(l).groups, inner(l).runCount];
+      return { sites: stored(viaSites), push: stored(viaPush), longWay };
+    }
+
+    it("channels stepping every 3 to 7 bars: after two steps a site keeps its stop as a run, the log's records the same", () => {
+      const { sites, push, longWay } = breakout(
+        (b) => b % 5 === 0 || b % 7 === 3,
+        (b) => b % 3 === 1,
+      );
+      // push starts a group at almost every step; the sites at a few steps, before they learn
+      expect(push[1]).toBeGreaterThan(n / 4);
+      expect(sites[1]).toBeLessThanOrEqual(8);
+      expect(sites[0]).toBeLessThanOrEqual(16);
+      // both stops in the runs on (nearly) every row: 8 bytes a row each
+      expect(sites[2]).toBeGreaterThan(2 * (n - 20));
+      expect(longWay).toBeLessThanOrEqual(16);
+    });
+
+    it("a channel stepping every 40 bars stays fixed in its groups: stored as push stores it", () => {
+      const { sites, push } = breakout(
+        (b) => b % 40 === 0,
+        (b) => b % 40 === 20,
+      );
+      expect(push[1]).toBeGreaterThan(n / 40);
+      expect(sites).toEqual(push);
+    });
+  });
 });

@@ -8,7 +8,8 @@ import { readsEquityFigures } from "../check/equity-reads.js";
 import { withoutUnreadOutputs } from "../check/unread-outputs.js";
 import { everyBarSites } from "../check/once-sites.js";
 import type { ResolvedProgram } from "../check/ir.js";
-import { Compiler, type Fn } from "../interpret/compiler.js";
+import type { Compiler, Fn } from "../interpret/compiler.js";
+import { compilerFor } from "../interpret/copies.js";
 import type { SecondaryCompiler } from "../interpret/security.js";
 import { PineRuntimeError, scriptError } from "../interpret/errors.js";
 import { RunState } from "../interpret/state.js";
@@ -623,7 +624,9 @@ function buildInterpreter(p: Prepared, profiler: LineProfiler | null): { compile
   // whole-series precompute of ta.* calls: only when every bar is history and runs the script once
   const hoist = rtFrom >= n && broker?.settings.calcOnOrderFills !== true;
   try {
-    const compiler = new Compiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
+    // (a program's own copy of the interpreter's code where the host has them: interpret/copies.ts)
+    const ProgramCompiler = compilerFor(prog);
+    const compiler = new ProgramCompiler(prog, state, ctx, profiler ? { wrapTop: profiler.wrap } : { hoist });
     return { compiler, main: compiler.main() };
   } catch (err) {
     // building the closures recursed past the host's stack (the parser bounds nesting; a small stack may not suffice)

@@ -3,6 +3,7 @@
 import type { OhlcvInput, RunOptions, RunResult, RuntimeOptions } from "../core/result.js";
 import { createKernels } from "../kernels/index.js";
 import { compileProgram } from "../compile/index.js";
+import { interpreterCopiesSettled, loadInterpreterCopies } from "../interpret/copies.js";
 import { setCompileBackend } from "./backend.js";
 import { emptyResult, evaluate } from "./evaluate.js";
 
@@ -28,6 +29,8 @@ export class Runtime {
   ) {}
 
   async run(source: string, ohlcv: OhlcvInput, options: RunOptions = {}): Promise<RunResult> {
+    // (the interpreter's copies are read once per process, src/interpret/copies.ts)
+    if (!interpreterCopiesSettled()) await loadInterpreterCopies();
     const kernels = await kernelsOrNull();
     return this.runSync(source, ohlcv, options, kernels);
   }

@@ -7,9 +7,12 @@
 // scripts with the highest ratio and the slowest per bar in compile; --out FILE also writes a JSON
 // line per script (f, kind, c, i: CPU ms per run; cmode / imode when a run fell back, cerr / ierr).
 // interp-ratio.mjs measures the ratio in separate processes with a GC before each run (the steady
-// state of one backend alone); this shows what a mixed process sees. Needs dist/ and
+// state of one backend alone); this shows what a mixed process sees. --one-process runs every script
+// in one process, one after the other (as a harness timing its scripts in one process does: each
+// script's runs then follow every earlier script's, see src/interpret/copies.ts). Needs dist/ and
 // build/kernels.wasm (npm run build:lib).
-// Usage: node scripts/survey.mjs [--dir .] [--bars 50000] [--rounds 10] [--top 25] [--out f.jsonl] [x.pine ...]
+// Usage: node scripts/survey.mjs [--dir .] [--bars 50000] [--rounds 10] [--top 25] [--out f.jsonl]
+//        [--one-process] [x.pine ...]
 //        (no files: every tests/realworld/scripts/*.pine)
 import { spawnSync } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
@@ -20,25 +23,29 @@ const argv = process.argv.slice(2);
 const MODES = ["compile", "interpret"];
 
 if (argv[0] === "--child") {
-  const [, dir, script, bars, rounds] = argv;
+  const [, dir, bars, rounds, ...scripts] = argv;
   const { Runtime } = await import(pathToFileURL(resolve(dir, "dist/index.js")).href);
   const { generateBars } = await import(pathToFileURL(resolve(dir, "dist/cli/bench.js")).href);
-  const source = readFileSync(script, "utf8");
   const data = generateBars(Number(bars));
-  const out = Object.fromEntries(MODES.map((m) => [m, { xs: [], runtime: new Runtime("BENCH", { timeframe: "1" }) }]));
-  const t0 = Date.now();
-  for (let i = 0; i < Number(rounds) && Date.now() - t0 < 15_000; i++)
-    for (const mode of MODES) {
-      const o = out[mode];
-      const c0 = process.cpuUsage();
-      const r = await o.runtime.run(source, data, { mode });
-      const c = process.cpuUsage(c0);
-      o.xs.push((c.user + c.system) / 1000);
-      o.mode = r.mode;
-      if (r.error) o.err = String(r.error).slice(0, 150);
-    }
-  for (const m of MODES) delete out[m].runtime;
-  console.log(`@@${JSON.stringify(out)}`);
+  for (const script of scripts) {
+    const source = readFileSync(script, "utf8");
+    const out = Object.fromEntries(
+      MODES.map((m) => [m, { xs: [], runtime: new Runtime("BENCH", { timeframe: "1" }) }]),
+    );
+    const t0 = Date.now();
+    for (let i = 0; i < Number(rounds) && Date.now() - t0 < 15_000; i++)
+      for (const mode of MODES) {
+        const o = out[mode];
+        const c0 = process.cpuUsage();
+        const r = await o.runtime.run(source, data, { mode });
+        const c = process.cpuUsage(c0);
+        o.xs.push((c.user + c.system) / 1000);
+        o.mode = r.mode;
+        if (r.error) o.err = String(r.error).slice(0, 150);
+      }
+    for (const m of MODES) delete out[m].runtime;
+    console.log(`@@${JSON.stringify({ script, ...out })}`);
+  }
   process.exit(0);
 }
 
@@ -46,7 +53,8 @@ let dir = resolve(new URL("..", import.meta.url).pathname);
 let bars = 50_000,
   rounds = 10,
   top = 25,
-  outFile = null;
+  outFile = null,
+  oneProcess = false;
 const files = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === "--dir") dir = resolve(argv[++i]);
@@ -54,6 +62,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === "--rounds") rounds = Number(argv[++i]);
   else if (argv[i] === "--top") top = Number(argv[++i]);
   else if (argv[i] === "--out") outFile = argv[++i];
+  else if (argv[i] === "--one-process") oneProcess = true;
   else files.push(resolve(argv[i]));
 }
 if (files.length === 0) {
@@ -75,18 +84,30 @@ const kindOf = (src) =>
 
 const rows = [];
 const self = new URL(import.meta.url).pathname;
-console.log(`load ${readFileSync("/proc/loadavg", "utf8").trim()}; ${files.length} scripts, ${bars} bars`);
-for (const f of files) {
-  const r = spawnSync(process.execPath, [self, "--child", dir, f, String(bars), String(rounds)], {
+console.log(
+  `load ${readFileSync("/proc/loadavg", "utf8").trim()}; ${files.length} scripts, ${bars} bars${oneProcess ? ", one process" : ""}`,
+);
+/** The children's answers by script: one process per script, or one for all (--one-process). */
+const answers = new Map();
+const failures = new Map();
+for (const group of oneProcess ? [files] : files.map((f) => [f])) {
+  const r = spawnSync(process.execPath, [self, "--child", dir, String(bars), String(rounds), ...group], {
     encoding: "utf8",
-    timeout: 120_000,
+    timeout: 120_000 * group.length,
     maxBuffer: 1 << 24,
   });
-  const line = (r.stdout ?? "").split("\n").find((l) => l.startsWith("@@"));
-  const row = { f: basename(f), kind: kindOf(readFileSync(f, "utf8")) };
-  if (!line) row.fail = (r.stderr || "no output (timeout?)").trim().split("\n").slice(-1)[0].slice(0, 200);
-  else {
+  for (const line of (r.stdout ?? "").split("\n").filter((l) => l.startsWith("@@"))) {
     const o = JSON.parse(line.slice(2));
+    answers.set(o.script, o);
+  }
+  const why = (r.stderr || "no output (timeout?)").trim().split("\n").slice(-1)[0].slice(0, 200);
+  for (const f of group) if (!answers.has(f)) failures.set(f, why);
+}
+for (const f of files) {
+  const row = { f: basename(f), kind: kindOf(readFileSync(f, "utf8")) };
+  const o = answers.get(f);
+  if (!o) row.fail = failures.get(f);
+  else {
     row.c = median(o.compile.xs);
     row.i = median(o.interpret.xs);
     if (o.compile.mode !== "compile") row.cmode = o.compile.mode;

@@ -3,9 +3,9 @@
 // V8 keeps one type feedback for all the closures made from one function literal, in every program of
 // the process, and the per-bar call sites inside them (an operator's operands, a driver's statements)
 // see every program's closures. Once a process has interpreted a few dozen scripts those sites are
-// megamorphic and V8 stops inlining through them: swing_state went from 10.9 to 12.7 ms a run,
-// regime_window 15.1 to 23.1 (docs/benchmarks.md, issue 18 session 32), and interpret fell past 3x
-// compile on seven of 37 scripts, where each alone stays under it. compiler.ts already spreads
+// megamorphic and V8 stops inlining through them: regime_window's interpreted run went from 15.1 ms
+// alone to 33-36 after 30 other scripts (docs/benchmarks.md, issue 18 session 32), and interpret fell
+// past 3x compile on 8 of 37 scripts, where each alone stays under it. compiler.ts already spreads
 // programs over static copies of its drivers and fused operators (copyBaseOf); that cannot cover the
 // closures compiler.ts makes itself.
 //
@@ -20,7 +20,7 @@
 //
 // A program's first runs (COPY_AFTER_RUNS) take this module's Compiler all the same: its code is
 // compiled and warm already, where a copy's is cold (a new program's first two 5k-bar runs took ~10
-// ms more in a copy: its making, ~6 ms, and compiling what runs). A script run once or twice (a
+// ms more in a copy: its making, ~5 ms, and compiling what runs). A script run once or twice (a
 // request, `resin run`) never pays for a copy; one run on and on (a benchmark, an optimize study, a
 // chart re-running on each edit of its inputs) does, once. Up to MAX_COPIES copies; later programs
 // take them in turn, still fewer programs to a copy (16: a harness timing 37 scripts in one process

@@ -2,7 +2,8 @@
 // own copy of the closure-making modules, bundled by scripts/bundle-interpreter.mjs. The tests here bundle
 // the copy from src/ the same way (the suite runs from src/, where no copy.cjs sits beside copies.ts),
 // and check that a copy runs every script exactly as the compile backend does, that the copy shares
-// the engine's classes, and that the bundle imports nothing COPY_DEPS does not hold.
+// the engine's classes, and that the bundle imports nothing COPY_DEPS does not hold (the run-count
+// rule and the turns: copies-turns.test.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,6 @@ import { Compiler } from "../../src/interpret/compiler.js";
 import {
   COPY_AFTER_RUNS,
   COPY_DEPS,
-  compilerFor,
   evaluateCopy,
   interpreterCopies,
   loadInterpreterCopies,
@@ -19,7 +19,7 @@ import {
 import { Runtime } from "../../src/runtime/index.js";
 import { syntheticBars } from "../../src/runtime/synthetic.js";
 import { bundleInterpreterCopy } from "../../scripts/bundle-interpreter.mjs";
-import { program, runPair } from "../compile/parity.js";
+import { runPair } from "../compile/parity.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 let bundled: { text: string; externals: string[] };
@@ -36,41 +36,6 @@ describe("the interpreter's copies", () => {
     const copy = evaluateCopy(bundled.text, 99);
     expect(typeof copy).toBe("function");
     expect(copy).not.toBe(Compiler);
-  });
-
-  it("a program runs its first runs with the module's Compiler, then in a copy, kept; copies taken in turn", () => {
-    const progs = [0, 1, 2].map((i) => program(`//@version=6\nindicator('p${i}')\nplot(close + ${i})`));
-    const before = interpreterCopies();
-    for (const p of progs) for (let run = 0; run < COPY_AFTER_RUNS; run++) expect(compilerFor(p)).toBe(Compiler);
-    // (no copy made for runs that do not take one)
-    expect(interpreterCopies()).toBe(before);
-    const taken = progs.map((p) => compilerFor(p));
-    expect(interpreterCopies()).toBe(before + 3);
-    for (const c of taken) expect(c).not.toBe(Compiler);
-    expect(new Set(taken).size).toBe(3);
-    for (const [i, p] of progs.entries()) expect(compilerFor(p)).toBe(taken[i]);
-    // past MAX_COPIES programs, the copies are taken again in turn: none made beyond
-    const more = Array.from({ length: MAX_COPIES + 2 }, (_, i) => {
-      const p = program(`//@version=6\nindicator('q${i}')\nplot(low + ${i})`);
-      for (let run = 0; run < COPY_AFTER_RUNS; run++) compilerFor(p);
-      return compilerFor(p);
-    });
-    expect(interpreterCopies()).toBe(MAX_COPIES);
-    expect(new Set([...taken, ...more]).size).toBe(MAX_COPIES);
-    expect(more).not.toContain(Compiler);
-  });
-
-  it("a copy's runtime error is the engine's: the same error, bar and diagnostics as compile's", async () => {
-    const data = syntheticBars(50);
-    const rt = new Runtime();
-    const src = "//@version=6\nindicator('y')\na = array.new_float(0)\nplot(array.get(a, 3))";
-    for (let run = 0; run < COPY_AFTER_RUNS; run++) await rt.run(src, data, { mode: "interpret" });
-    // (an error of another class than the engine's PineRuntimeError would come back as an internal error)
-    const p = await runPair(src, data, {}, rt);
-    expect(p.interpret.error_kind).toBe("runtime");
-    expect(p.interpret.error).toMatch(/out of bounds/);
-    expect(p.interpret.error_bar).toBe(0);
-    expect(p.difference).toBeNull();
   });
 
   // every bench script and the corpus's first scripts, each a program of its own, run in copies from
@@ -96,7 +61,23 @@ describe("the interpreter's copies", () => {
     });
   }
 
-  it("copies were made for those programs, MAX_COPIES of them", () => {
+  // (the first tests to take copies: a program that did not reach its copy, say a run whose program
+  // object is made anew, would leave this at 0)
+  it("those programs took copies: MAX_COPIES made, then taken in turn", () => {
+    expect(bench.length + corpus.length).toBeGreaterThan(MAX_COPIES);
     expect(interpreterCopies()).toBe(MAX_COPIES);
+  });
+
+  it("a copy's runtime error is the engine's: the same error, bar and diagnostics as compile's", async () => {
+    const data = syntheticBars(50);
+    const rt = new Runtime();
+    const src = "//@version=6\nindicator('y')\na = array.new_float(0)\nplot(array.get(a, 3))";
+    for (let run = 0; run < COPY_AFTER_RUNS; run++) await rt.run(src, data, { mode: "interpret" });
+    // (an error of another class than the engine's PineRuntimeError would come back as an internal error)
+    const p = await runPair(src, data, {}, rt);
+    expect(p.interpret.error_kind).toBe("runtime");
+    expect(p.interpret.error).toMatch(/out of bounds/);
+    expect(p.interpret.error_bar).toBe(0);
+    expect(p.difference).toBeNull();
   });
 });

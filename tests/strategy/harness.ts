@@ -1,5 +1,5 @@
 // Test support: a minimal ExecContext over in-memory bars, a bar loop that drives a Broker the way
-// the Runtime does, and the reader/comparer of TradingView's exported List of trades.
+// the Runtime does, the reader/comparer of TradingView's exported List of trades, and an event log's layout.
 
 import { sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,6 +7,7 @@ import { readData, tradingview } from "../helpers/data.js";
 import type { ExecContext } from "../../src/builtins/types.js";
 import type { StrategyResult, SymInfo, Trade } from "../../src/core/result.js";
 import { createBroker, type Broker } from "../../src/strategy/index.js";
+import type { EventLog } from "../../src/strategy/events.js";
 
 export interface Columns {
   time: Float64Array;
@@ -378,4 +379,10 @@ export function randomMarginCase(rnd: () => number, ctx: ExecContext) {
     size += t.qty;
   }
   return { side, settings, make, pick, level: -fixed / (perPrice - size * m) };
+}
+
+/** How an event log stores what it logged: [slots, groups, runs] (EventLog's private counts). */
+export function logLayout(log: EventLog): [number, number, number] {
+  const l = log as unknown as { slots: number; groups: number; runCount: number };
+  return [l.slots, l.groups, l.runCount];
 }
